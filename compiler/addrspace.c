@@ -1,0 +1,513 @@
+/* addrspace.c — address-space inference and specialisation of device functions.
+ *
+ * OpenCL C 1.2 and SPIR-V (without the Generic capability) need the address space of every
+ * pointer, while the dialect, like CUDA, leaves it implicit. Kernel pointer parameters point
+ * to global memory; shared/constant variables and locals have known homes; everything else
+ * follows the data flow. Each device function is analysed once per combination of
+ * pointer-argument spaces it is called with, and cloned when one body must serve several
+ * (`void f(float *p)` called with a global and a shared array becomes two functions).
+ *
+ * The analysis is a fixpoint over a small lattice per pointer variable: the set of spaces it
+ * may point to (a bit mask). One space: that space. None: never assigned (global is as good as
+ * anything). Several: generic, which PTX has and OpenCL C 1.2 / SPIR-V do not.
+ *
+ * Pointers stored in memory (struct fields, pointer-to-pointer targets, arrays of pointers)
+ * are not tracked: they point to global memory where there is no generic space, and are
+ * generic where there is one, exactly as in CUDA. */
+#include "diag.h"
+#include "kcc.h"
+
+#include <string.h>
+
+typedef unsigned Mask; /* bit per space: 1 << KAS_* */
+#define M(as) (1u << (as))
+
+typedef struct Inst {
+  KFunc *orig;
+  Mask *sig; /* per parameter (pointer parameters only) */
+  Mask ret;
+  Mask *vars; /* indexed by KVar id; sized for the ids that existed before cloning */
+  bool analysed;
+  KFunc *out;
+} Inst;
+
+typedef struct Ctx {
+  KModule *m;
+  bool strict;
+  int nids;     /* var ids at the start: the size of every Inst.vars */
+  KList insts;  /* Inst* */
+  Inst *cur;
+  bool changed;
+  bool rewrite; /* second phase: set types, pick clones, fit values into slots */
+  Mask ret_acc;
+  KList done;   /* KFunc* materialised, in order */
+  bool failed;
+} Ctx;
+
+static KAddrSpace mem_space(Ctx *c) { return c->strict ? KAS_GLOBAL : KAS_GENERIC; }
+
+static KAddrSpace mask_space(Mask m) {
+  static const KAddrSpace order[] = {KAS_GLOBAL, KAS_SHARED, KAS_CONSTANT, KAS_PRIVATE,
+                                     KAS_GENERIC};
+  if (!m) return KAS_GLOBAL;
+  for (int i = 0; i < 5; i++)
+    if (m == M(order[i])) return order[i];
+  return KAS_GENERIC;
+}
+
+static const char *mask_names(Mask m) {
+  static const char *names[] = {[KAS_GLOBAL] = "global", [KAS_SHARED] = "shared",
+                                [KAS_CONSTANT] = "constant", [KAS_PRIVATE] = "private",
+                                [KAS_GENERIC] = "generic"};
+  KBuf b = {0};
+  int n = 0;
+  for (int as = 0; as <= KAS_PRIVATE; as++)
+    if ((m & M(as)) && names[as]) kbuf_printf(&b, "%s%s", n++ ? " and " : "", names[as]);
+  char *s = kir_strdup(b.data ? b.data : "");
+  kbuf_free(&b);
+  return s;
+}
+
+/* The type of a pointer as stored in memory: it, and everything it points to, in mem_space. */
+static KType *mem_type(Ctx *c, KType *t) {
+  if (t->kind == KT_PTR) return kir_type_ptr(mem_type(c, t->base), mem_space(c), t->qual);
+  if (t->kind == KT_ARRAY) return kir_type_array(mem_type(c, t->base), t->len);
+  return t;
+}
+
+static KType *with_space(Ctx *c, KType *t, KAddrSpace as) {
+  if (t->kind != KT_PTR) return mem_type(c, t);
+  return kir_type_ptr(mem_type(c, t->base), as, t->qual);
+}
+
+static Mask *var_slot(Ctx *c, KVar *v) {
+  KVar *orig = v->aux ? v->aux : v; /* clones point back at the variable they copy */
+  return orig->id < c->nids ? &c->cur->vars[orig->id] : NULL;
+}
+
+static Mask var_mask(Ctx *c, KVar *v) {
+  if (v->type->kind != KT_PTR) return 0;
+  if (v->kind == KV_SHARED || v->kind == KV_CONSTANT) return M(mem_space(c));
+  Mask *s = var_slot(c, v);
+  return s ? *s : 0;
+}
+
+static void var_join(Ctx *c, KVar *v, Mask m) {
+  Mask *s = var_slot(c, v);
+  if (!s || v->type->kind != KT_PTR || (*s | m) == *s) return;
+  *s |= m;
+  c->changed = true;
+}
+
+static Mask walk(Ctx *c, KExpr *e);
+static Inst *analyse_call(Ctx *c, KFunc *callee, Mask *sig);
+static KFunc *materialise(Ctx *c, Inst *in);
+
+/* Where an lvalue's storage lives. */
+static Mask storage(Ctx *c, KExpr *lv) {
+  switch (lv->kind) {
+  case KE_VAR: return M(KAS_PRIVATE);
+  case KE_GVAR: return M(lv->var->kind == KV_SHARED ? KAS_SHARED : KAS_CONSTANT);
+  case KE_DEREF:
+  case KE_INDEX: return walk(c, lv->a);
+  case KE_MEMBER: return kir_is_lvalue(lv->a) ? storage(c, lv->a) : M(KAS_PRIVATE);
+  default: return M(KAS_PRIVATE);
+  }
+}
+
+/* Makes a value fit a slot of type `want` (assignment, argument, return, branch of ?:). */
+static void fit(Ctx *c, KExpr **pe, KType *want) {
+  KExpr *e = *pe;
+  if (!c->rewrite || !e || e->type == want || want->kind != KT_PTR || e->type->kind != KT_PTR)
+    return;
+  if (e->type->as == want->as) return; /* qualifiers differ only: C already checked them */
+  KExpr *inner = e;
+  while (inner->kind == KE_CAST && inner->a->type->kind == KT_PTR) inner = inner->a;
+  if (inner->kind == KE_CAST && kir_cast_kind(inner->a->type, inner->type) == KC_INT_TO_PTR) {
+    /* A null (or integer) pointer takes whatever space its slot has. */
+    for (KExpr *x = e; x != inner->a; x = x->a) x->type = with_space(c, x->type, want->as);
+    return;
+  }
+  if (want->as == KAS_GENERIC && !c->strict) {
+    *pe = kir_cast(e, want);
+    return;
+  }
+  diag_error(e->loc,
+             "pointer to %s memory used where a pointer to %s memory is needed; OpenCL C and "
+             "SPIR-V need one address space per pointer",
+             mask_names(M(e->type->as)), mask_names(M(want->as)));
+  c->failed = true;
+}
+
+static void set_ptr_type(Ctx *c, KExpr *e, Mask m) {
+  if (c->rewrite && e->type->kind == KT_PTR) e->type = with_space(c, e->type, mask_space(m));
+}
+
+static Mask walk_call(Ctx *c, KExpr *e) {
+  /* A body already rewritten for another instance calls clones; analyse the original. */
+  KFunc *f = e->callee->origin ? e->callee->origin : e->callee;
+  Mask *sig = kir_alloc(sizeof(Mask) * (f->nparams + 1));
+  for (int i = 0; i < e->nargs; i++) {
+    Mask m = walk(c, e->args[i]);
+    if (i < f->nparams) sig[i] = f->params[i]->type->kind == KT_PTR ? m : 0;
+  }
+  Inst *in = analyse_call(c, f, sig);
+  if (c->rewrite) {
+    e->callee = materialise(c, in);
+    for (int i = 0; i < e->nargs && i < e->callee->nparams; i++)
+      fit(c, &e->args[i], e->callee->params[i]->type);
+    e->type = e->callee->ret;
+  }
+  return in->ret;
+}
+
+static Mask walk(Ctx *c, KExpr *e) {
+  if (!e) return 0;
+  Mask m = 0, ma, mb;
+  switch (e->kind) {
+  case KE_ICONST:
+  case KE_FCONST:
+  case KE_SPECIAL: return 0;
+  case KE_STR: m = M(KAS_CONSTANT); break;
+  case KE_VAR:
+  case KE_GVAR: m = var_mask(c, e->var); break;
+  case KE_CAST:
+    switch (kir_cast_kind(e->a->type, e->type)) {
+    case KC_ARRAY_DECAY:
+      walk(c, e->a);
+      m = storage(c, e->a);
+      break;
+    case KC_PTR_TO_PTR: m = walk(c, e->a); break;
+    default: walk(c, e->a); break; /* an integer turned pointer: unknown (null) */
+    }
+    break;
+  case KE_ADDR:
+    walk(c, e->a);
+    m = storage(c, e->a);
+    break;
+  case KE_UNARY:
+  case KE_INCDEC: m = walk(c, e->a); break;
+  case KE_BINARY:
+    ma = walk(c, e->a);
+    mb = walk(c, e->b);
+    if (e->op == KB_PTR_ADD || e->op == KB_PTR_SUB) m = ma;
+    if (c->rewrite && e->a->type->kind == KT_PTR && e->b->type->kind == KT_PTR &&
+        e->a->type->as != e->b->type->as) {
+      /* Comparing or subtracting pointers into different spaces: meet in generic. */
+      KType *g = kir_type_ptr(e->a->type->base, KAS_GENERIC, e->a->type->qual);
+      fit(c, &e->a, g);
+      fit(c, &e->b, kir_type_ptr(e->b->type->base, KAS_GENERIC, e->b->type->qual));
+    }
+    break;
+  case KE_ASSIGN:
+    ma = walk(c, e->a);
+    mb = walk(c, e->b);
+    if (e->a->kind == KE_VAR && e->op == KB_NONE) var_join(c, e->a->var, mb);
+    m = e->a->kind == KE_VAR ? var_mask(c, e->a->var) : ma;
+    if (c->rewrite) {
+      e->type = e->a->type;
+      if (e->op == KB_NONE) fit(c, &e->b, e->a->type);
+      if (e->optype && e->optype->kind == KT_PTR) e->optype = e->a->type;
+      return m;
+    }
+    break;
+  case KE_COND:
+    walk(c, e->a);
+    m = walk(c, e->b) | walk(c, e->c);
+    if (c->rewrite && e->type->kind == KT_PTR) {
+      set_ptr_type(c, e, m);
+      fit(c, &e->b, e->type);
+      fit(c, &e->c, e->type);
+      return m;
+    }
+    break;
+  case KE_COMMA:
+    walk(c, e->a);
+    m = walk(c, e->b);
+    break;
+  case KE_INDEX:
+  case KE_MEMBER:
+  case KE_DEREF:
+    walk(c, e->a);
+    walk(c, e->b);
+    if (e->type->kind == KT_PTR) m = M(mem_space(c)); /* a pointer loaded from memory */
+    break;
+  case KE_CALL: m = walk_call(c, e); break;
+  case KE_BUILTIN:
+  case KE_INITLIST:
+    for (int i = 0; i < e->nargs; i++) walk(c, e->args[i]);
+    if (c->rewrite && e->kind == KE_INITLIST) {
+      e->type = mem_type(c, e->type);
+      for (int i = 0; i < e->nargs; i++)
+        if (e->args[i] && e->args[i]->type->kind == KT_PTR)
+          fit(c, &e->args[i], mem_type(c, e->args[i]->type));
+    }
+    return 0;
+  }
+  if (c->rewrite) {
+    if (e->type->kind == KT_PTR)
+      set_ptr_type(c, e, m);
+    else
+      e->type = mem_type(c, e->type);
+  }
+  return m;
+}
+
+static void walk_stmt(Ctx *c, KStmt *s) {
+  if (!s) return;
+  switch (s->kind) {
+  case KS_DECL:
+    if (s->init) {
+      Mask m = walk(c, s->init);
+      if (s->var->type->kind == KT_PTR) var_join(c, s->var, m);
+    }
+    if (c->rewrite) {
+      KVar *v = s->var;
+      Mask m = var_mask(c, v);
+      v->type = v->type->kind == KT_PTR ? with_space(c, v->type, mask_space(m))
+                                        : mem_type(c, v->type);
+      if (c->strict && v->type->kind == KT_PTR && v->type->as == KAS_GENERIC) {
+        diag_error(v->loc,
+                   "pointer '%s' may point to %s memory; OpenCL C and SPIR-V need one address "
+                   "space per pointer",
+                   v->name, mask_names(m));
+        c->failed = true;
+      }
+      if (s->init) fit(c, &s->init, v->type);
+    }
+    break;
+  case KS_RETURN:
+    if (s->expr) {
+      c->ret_acc |= walk(c, s->expr);
+      if (c->rewrite && c->cur->out) fit(c, &s->expr, c->cur->out->ret);
+    }
+    break;
+  default:
+    walk(c, s->expr);
+    walk(c, s->cond);
+    walk(c, s->step);
+    break;
+  }
+  for (int i = 0; i < s->list.n; i++) walk_stmt(c, s->list.v[i]);
+  walk_stmt(c, s->init_stmt);
+  walk_stmt(c, s->then);
+  walk_stmt(c, s->els);
+  walk_stmt(c, s->body);
+}
+
+static void analyse(Ctx *c, Inst *in) {
+  Inst *saved = c->cur;
+  bool saved_changed = c->changed;
+  Mask saved_ret = c->ret_acc;
+  c->cur = in;
+  KFunc *f = in->orig;
+  for (int i = 0; i < f->nparams; i++) var_join(c, f->params[i], in->sig[i]);
+  /* The lattice is a bit set per variable, so this ends after at most 5 rounds per variable. */
+  do {
+    c->changed = false;
+    c->ret_acc = 0;
+    walk_stmt(c, f->body);
+  } while (c->changed);
+  in->ret = f->ret->kind == KT_PTR ? c->ret_acc : 0;
+  in->analysed = true;
+  c->cur = saved;
+  c->changed = saved_changed;
+  c->ret_acc = saved_ret;
+}
+
+static Inst *find_inst(Ctx *c, KFunc *f, Mask *sig) {
+  for (int i = 0; i < c->insts.n; i++) {
+    Inst *in = c->insts.v[i];
+    if (in->orig == f && !memcmp(in->sig, sig, sizeof(Mask) * f->nparams)) return in;
+  }
+  Inst *in = kir_alloc(sizeof *in);
+  in->orig = f;
+  in->sig = sig;
+  in->vars = kir_alloc(sizeof(Mask) * (c->nids + 1));
+  klist_push(&c->insts, in);
+  return in;
+}
+
+static Inst *analyse_call(Ctx *c, KFunc *callee, Mask *sig) {
+  Inst *in = find_inst(c, callee, sig);
+  if (!in->analysed) analyse(c, in);
+  return in;
+}
+
+/* ---------------------------------------------------------------- cloning */
+
+static KExpr *clone_expr(KExpr *e);
+
+static KVar *clone_var(KVar *v) {
+  if (v->kind == KV_SHARED || v->kind == KV_CONSTANT) return v;
+  return v->aux ? v->aux : v; /* locals and params were mapped when their decl was cloned */
+}
+
+static KExpr *clone_expr(KExpr *e) {
+  if (!e) return NULL;
+  KExpr *n = kir_alloc(sizeof *n);
+  *n = *e;
+  n->a = clone_expr(e->a);
+  n->b = clone_expr(e->b);
+  n->c = clone_expr(e->c);
+  if (e->var) n->var = clone_var(e->var);
+  if (e->nargs) {
+    n->args = kir_alloc(sizeof(KExpr *) * e->nargs);
+    for (int i = 0; i < e->nargs; i++) n->args[i] = clone_expr(e->args[i]);
+  }
+  return n;
+}
+
+static KVar *fresh_var(KModule *m, KVar *v) {
+  KVar *n = kir_var(m, v->name, v->type, v->kind, v->loc);
+  n->is_const = v->is_const;
+  v->aux = n;
+  return n;
+}
+
+static KStmt *clone_stmt(KModule *m, KStmt *s, KList *cases) {
+  if (!s) return NULL;
+  KStmt *n = kir_alloc(sizeof *n);
+  *n = *s;
+  memset(&n->list, 0, sizeof n->list);
+  memset(&n->cases, 0, sizeof n->cases);
+  if (s->kind == KS_DECL) n->var = fresh_var(m, s->var);
+  n->init = clone_expr(s->init);
+  n->expr = clone_expr(s->expr);
+  n->cond = clone_expr(s->cond);
+  n->step = clone_expr(s->step);
+  n->init_stmt = clone_stmt(m, s->init_stmt, cases);
+  n->then = clone_stmt(m, s->then, cases);
+  n->els = clone_stmt(m, s->els, cases);
+  KList *inner = s->kind == KS_SWITCH ? &n->cases : cases;
+  n->body = clone_stmt(m, s->body, inner);
+  for (int i = 0; i < s->list.n; i++) klist_push(&n->list, clone_stmt(m, s->list.v[i], inner));
+  if (s->kind == KS_CASE && cases) klist_push(cases, n);
+  return n;
+}
+
+/* Clone vars keep `aux` pointing at the original so the analysis (indexed by original ids)
+ * still applies; the originals' aux (set while cloning) is cleared afterwards. */
+static void unmap_vars(KStmt *s) {
+  if (!s) return;
+  if (s->kind == KS_DECL && s->var->aux) {
+    KVar *n = s->var->aux;
+    s->var->aux = NULL;
+    n->aux = s->var;
+  }
+  for (int i = 0; i < s->list.n; i++) unmap_vars(s->list.v[i]);
+  unmap_vars(s->init_stmt);
+  unmap_vars(s->then);
+  unmap_vars(s->els);
+  unmap_vars(s->body);
+}
+
+static void clear_clone_aux(KStmt *s) {
+  if (!s) return;
+  if (s->kind == KS_DECL) s->var->aux = NULL;
+  for (int i = 0; i < s->list.n; i++) clear_clone_aux(s->list.v[i]);
+  clear_clone_aux(s->init_stmt);
+  clear_clone_aux(s->then);
+  clear_clone_aux(s->els);
+  clear_clone_aux(s->body);
+}
+
+static KFunc *clone_func(Ctx *c, KFunc *f, int serial) {
+  KFunc *n = kir_alloc(sizeof *n);
+  *n = *f;
+  n->origin = f;
+  memset(&n->callees, 0, sizeof n->callees);
+  memset(&n->shared, 0, sizeof n->shared);
+  size_t len = strlen(f->name) + 16;
+  char *name = kir_alloc(len);
+  snprintf(name, len, "%s_%d", f->name, serial);
+  n->name = name;
+  n->params = kir_alloc(sizeof(KVar *) * (f->nparams + 1));
+  for (int i = 0; i < f->nparams; i++) n->params[i] = fresh_var(c->m, f->params[i]);
+  n->body = clone_stmt(c->m, f->body, NULL);
+  for (int i = 0; i < f->nparams; i++) {
+    f->params[i]->aux = NULL;
+    n->params[i]->aux = f->params[i];
+  }
+  unmap_vars(f->body);
+  return n;
+}
+
+static KFunc *materialise(Ctx *c, Inst *in) {
+  if (in->out) return in->out;
+  KFunc *f = in->orig;
+  int serial = 0;
+  for (int i = 0; i < c->done.n; i++)
+    if (((KFunc *)c->done.v[i])->origin == f || c->done.v[i] == f) serial++;
+  KFunc *out = serial ? clone_func(c, f, serial) : f;
+  in->out = out;
+  klist_push(&c->done, out);
+
+  Inst *saved = c->cur;
+  c->cur = in;
+  for (int i = 0; i < out->nparams; i++) {
+    KVar *p = out->params[i];
+    p->type = p->type->kind == KT_PTR ? with_space(c, p->type, mask_space(var_mask(c, p)))
+                                      : mem_type(c, p->type);
+  }
+  out->ret = out->ret->kind == KT_PTR ? with_space(c, out->ret, mask_space(in->ret))
+                                      : mem_type(c, out->ret);
+  walk_stmt(c, out->body);
+  if (c->strict) {
+    for (int i = 0; i < out->nparams; i++) {
+      Mask m = var_mask(c, out->params[i]);
+      if (mask_space(m) == KAS_GENERIC) {
+        diag_error(out->params[i]->loc,
+                   "pointer '%s' may point to %s memory; OpenCL C and SPIR-V need one address "
+                   "space per pointer",
+                   out->params[i]->name, mask_names(m));
+        c->failed = true;
+      }
+    }
+  }
+  c->cur = saved;
+  return out;
+}
+
+bool pass_addrspace(KModule *m, bool allow_generic) {
+  Ctx c = {.m = m, .strict = !allow_generic, .nids = m->nvars};
+  for (int i = 0; i < m->structs.n; i++) {
+    KStruct *st = m->structs.v[i];
+    for (int j = 0; j < st->nfields; j++) st->fields[j].type = mem_type(&c, st->fields[j].type);
+  }
+  for (int i = 0; i < m->globals.n; i++) {
+    KVar *v = m->globals.v[i];
+    v->type = mem_type(&c, v->type);
+    if (v->init) {
+      c.rewrite = true;
+      walk(&c, v->init);
+      c.rewrite = false;
+    }
+  }
+  for (int i = 0; i < m->funcs.n; i++) {
+    KFunc *f = m->funcs.v[i];
+    if (!f->is_kernel || !f->body) continue;
+    Mask *sig = kir_alloc(sizeof(Mask) * (f->nparams + 1));
+    for (int j = 0; j < f->nparams; j++)
+      sig[j] = f->params[j]->type->kind == KT_PTR ? M(KAS_GLOBAL) : 0;
+    Inst *in = analyse_call(&c, f, sig);
+    c.rewrite = true;
+    materialise(&c, in);
+    c.rewrite = false;
+  }
+  /* Keep source order; clones follow their original; unreachable device functions go. */
+  KList funcs = {0};
+  for (int i = 0; i < m->funcs.n; i++)
+    for (int j = 0; j < c.done.n; j++) {
+      KFunc *f = c.done.v[j];
+      if (f == m->funcs.v[i] || f->origin == m->funcs.v[i]) klist_push(&funcs, f);
+    }
+  m->funcs = funcs;
+  for (int i = 0; i < m->funcs.n; i++) {
+    KFunc *f = m->funcs.v[i];
+    for (int j = 0; j < f->nparams; j++) f->params[j]->aux = NULL;
+    clear_clone_aux(f->body);
+  }
+  if (c.failed || diag_error_count()) return false;
+  return pass_callgraph(m);
+}

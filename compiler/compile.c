@@ -1,0 +1,11 @@
+/* compile.c — the middle of kcc: the front end and then every pass, in the order back ends
+ * rely on. */
+#include "diag.h"
+#include "kcc.h"
+
+KModule *kcc_compile(const char *path, const KOptions *o, KList *deps, bool allow_generic) {
+  KModule *m = frontend_parse(path, o, deps);
+  if (!m || diag_error_count()) return NULL;
+  if (!pass_callgraph(m) || !pass_addrspace(m, allow_generic)) return NULL;
+  return diag_error_count() ? NULL : m;
+}

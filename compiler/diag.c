@@ -1,0 +1,131 @@
+/* diag.c — diagnostics in clang's format, with the quoted source line and a caret. */
+#include "diag.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int nerrors, nwarnings;
+static bool werror, color;
+
+typedef struct Source {
+  struct Source *next;
+  char *file;
+  char *text;
+  size_t len;
+} Source;
+static Source *sources; /* files already read for quoting, and registered unsaved texts */
+
+void diag_set_werror(bool on) { werror = on; }
+void diag_set_color(bool on) { color = on; }
+int diag_error_count(void) { return nerrors; }
+int diag_warning_count(void) { return nwarnings; }
+
+void diag_reset(void) {
+  nerrors = nwarnings = 0;
+  while (sources) {
+    Source *n = sources->next;
+    free(sources->file);
+    free(sources->text);
+    free(sources);
+    sources = n;
+  }
+}
+
+static Source *add_source(const char *file, char *text, size_t len) {
+  Source *s = malloc(sizeof *s);
+  if (!s) return NULL;
+  s->file = strdup(file);
+  s->text = text;
+  s->len = len;
+  s->next = sources;
+  sources = s;
+  return s;
+}
+
+void diag_add_source(const char *file, const char *text, size_t len) {
+  char *copy = malloc(len + 1);
+  if (!copy) return;
+  memcpy(copy, text, len);
+  copy[len] = 0;
+  add_source(file, copy, len);
+}
+
+static Source *find_source(const char *file) {
+  for (Source *s = sources; s; s = s->next)
+    if (!strcmp(s->file, file)) return s;
+  /* Read lazily: most compilations print no diagnostic at all. */
+  FILE *f = fopen(file, "rb");
+  char *text = NULL;
+  size_t len = 0;
+  if (f) {
+    size_t cap = 0;
+    for (;;) {
+      if (len + 4096 + 1 > cap) {
+        cap = cap ? cap * 2 : 65536;
+        char *t = realloc(text, cap);
+        if (!t) break;
+        text = t;
+      }
+      size_t n = fread(text + len, 1, cap - len - 1, f);
+      len += n;
+      if (n == 0) break;
+    }
+    fclose(f);
+    if (text) text[len] = 0;
+  }
+  return add_source(file, text, len);
+}
+
+/* Quotes the line and puts a caret under the column; tabs in the prefix are kept so the caret
+ * lines up in a terminal. */
+static void quote_line(KLoc loc) {
+  Source *s = find_source(loc.file);
+  if (!s || !s->text || loc.line < 1) return;
+  const char *p = s->text, *end = s->text + s->len;
+  for (int line = 1; line < loc.line && p < end; p++)
+    if (*p == '\n') line++;
+  if (p >= end && loc.line > 1) return;
+  const char *eol = memchr(p, '\n', end - p);
+  if (!eol) eol = end;
+  size_t n = eol - p;
+  if (n && p[n - 1] == '\r') n--;
+  if (n > 4096) return; /* a minified or binary line helps nobody */
+  for (size_t i = 0; i < n; i++)
+    if ((unsigned char)p[i] < 0x20 && p[i] != '\t') return; /* binary junk */
+  fprintf(stderr, "%.*s\n", (int)n, p);
+  int col = loc.col > 0 ? loc.col : 1;
+  for (int i = 0; i < col - 1 && (size_t)i < n; i++) fputc(p[i] == '\t' ? '\t' : ' ', stderr);
+  fputs(color ? "\033[1;32m^\033[0m\n" : "^\n", stderr);
+}
+
+static void vreport(DiagLevel level, KLoc loc, const char *prefix, const char *fmt, va_list ap) {
+  static const char *names[] = {"note", "warning", "error", "fatal error"};
+  if (level == DIAG_WARNING && werror) level = DIAG_ERROR;
+  if (level >= DIAG_ERROR) nerrors++;
+  if (level == DIAG_WARNING) nwarnings++;
+  if (loc.file && loc.line > 0)
+    fprintf(stderr, "%s:%d:%d: %s: %s", loc.file, loc.line, loc.col > 0 ? loc.col : 1,
+            names[level], prefix);
+  else if (loc.file)
+    fprintf(stderr, "%s: %s: %s", loc.file, names[level], prefix);
+  else
+    fprintf(stderr, "kcc: %s: %s", names[level], prefix);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  if (loc.file && loc.line > 0) quote_line(loc);
+}
+
+void diag_report(DiagLevel level, KLoc loc, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vreport(level, loc, "", fmt, ap);
+  va_end(ap);
+}
+
+void diag_ice(KLoc loc, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vreport(DIAG_ERROR, loc, "internal compiler error: ", fmt, ap);
+  va_end(ap);
+}

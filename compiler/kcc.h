@@ -1,0 +1,56 @@
+/* kcc.h — the compiler's stages as the driver sees them: options, output buffers, the front
+ * end, the passes over KIR and the back ends. Each stage reports errors through diag.h and
+ * returns false (or NULL) when it reported any. */
+#ifndef KCC_KCC_H
+#define KCC_KCC_H
+
+#include "kir.h"
+
+#define KCC_VERSION "0.1.0"
+
+typedef struct KBuf {
+  char *data;
+  size_t len, cap;
+} KBuf;
+void kbuf_append(KBuf *b, const void *data, size_t n);
+void kbuf_puts(KBuf *b, const char *s);
+void kbuf_printf(KBuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void kbuf_free(KBuf *b);
+
+enum { KCC_MAX_ARCHS = 16 };
+
+typedef struct KOptions {
+  int opt_level;                       /* 0..3 */
+  int narchs;                          /* -arch=sm_90,sm_80: the first is the PTX target */
+  int archs[KCC_MAX_ARCHS];            /* 75 for sm_75 */
+  bool fast_math;                      /* -ffast-math */
+  bool fp_contract;                    /* -ffp-contract=fast (default) vs off */
+  bool werror;
+  bool verbose;                        /* -v: print stage timings and tool paths */
+  const char *cuda_path;               /* CUDA toolkit root for libdevice; NULL = search */
+  /* Extra arguments for the C front end (-I, -D, -U), in order. */
+  const char **cargs;
+  int ncargs;
+} KOptions;
+
+void kcc_options_default(KOptions *o);
+
+/* Front end (frontend/): parses `path` with libclang and lowers it to KIR. `deps`, when not
+ * NULL, receives every file the translation unit read (for -MD). Returns NULL on error. */
+KModule *frontend_parse(const char *path, const KOptions *o, KList *deps);
+
+/* Passes (compiler/): run in this order by kcc_compile(). */
+bool pass_callgraph(KModule *m);  /* callees, recursion check, shared memory per kernel */
+/* Infers the address space of every pointer and specialises device functions per
+ * combination of pointer-argument spaces. allow_generic: leave pointers that may point to
+ * several spaces generic (PTX can); otherwise they are an error (OpenCL C 1.2, SPIR-V). */
+bool pass_addrspace(KModule *m, bool allow_generic);
+
+/* The whole middle: front end, then the passes. allow_generic as for pass_addrspace. */
+KModule *kcc_compile(const char *path, const KOptions *o, KList *deps, bool allow_generic);
+
+/* Back ends: append their output to `out`. */
+bool emit_llvm_ir(KModule *m, const KOptions *o, KBuf *out); /* textual LLVM IR (.ll) */
+bool emit_ptx(KModule *m, const KOptions *o, KBuf *out);     /* PTX for o->archs[0] */
+
+#endif

@@ -1,0 +1,356 @@
+/* kir.c — KIR's arena, interned types, constructors and the builtin table. */
+#include "kir.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---------------------------------------------------------------- arena */
+
+/* One compilation's worth of IR is small (kilobytes to a few megabytes) and dies at once, so a
+ * chain of big blocks beats malloc/free per node and makes leaks impossible. */
+typedef struct Block {
+  struct Block *next;
+  size_t used, size;
+  max_align_t data[];
+} Block;
+
+static Block *arena;
+
+void *kir_alloc(size_t n) {
+  n = (n + sizeof(max_align_t) - 1) / sizeof(max_align_t) * sizeof(max_align_t);
+  if (!arena || arena->used + n > arena->size) {
+    size_t size = n > (1u << 20) ? n : (1u << 20);
+    Block *b = malloc(sizeof(Block) + size);
+    if (!b) {
+      fputs("kcc: fatal error: out of memory\n", stderr);
+      exit(1);
+    }
+    b->next = arena;
+    b->used = 0;
+    b->size = size;
+    arena = b;
+  }
+  void *p = (char *)arena->data + arena->used;
+  arena->used += n;
+  memset(p, 0, n);
+  return p;
+}
+
+char *kir_strndup(const char *s, size_t n) {
+  char *p = kir_alloc(n + 1);
+  memcpy(p, s, n);
+  return p;
+}
+
+char *kir_strdup(const char *s) { return kir_strndup(s, strlen(s)); }
+
+static void types_reset(void);
+
+void kir_free_all(void) {
+  while (arena) {
+    Block *next = arena->next;
+    free(arena);
+    arena = next;
+  }
+  types_reset();
+}
+
+void klist_push(KList *l, void *x) {
+  if (l->n == l->cap) {
+    int cap = l->cap ? l->cap * 2 : 8;
+    void **v = kir_alloc(sizeof(void *) * cap);
+    if (l->n) memcpy(v, l->v, sizeof(void *) * l->n);
+    l->v = v;
+    l->cap = cap;
+  }
+  l->v[l->n++] = x;
+}
+
+/* ---------------------------------------------------------------- types */
+
+static KType scalars[KT_F64 + 1];
+static KList derived; /* every PTR/ARRAY/STRUCT type made so far, for interning */
+
+static void types_reset(void) {
+  memset(scalars, 0, sizeof scalars);
+  memset(&derived, 0, sizeof derived);
+}
+
+static const int scalar_size[] = {
+    [KT_VOID] = 1, [KT_BOOL] = 1, [KT_I8] = 1,  [KT_I16] = 2, [KT_I32] = 4, [KT_I64] = 8,
+    [KT_U8] = 1,   [KT_U16] = 2,  [KT_U32] = 4, [KT_U64] = 8, [KT_F32] = 4, [KT_F64] = 8,
+};
+
+KType *kir_type_scalar(KTypeKind k) {
+  KType *t = &scalars[k];
+  if (!t->size) {
+    t->kind = k;
+    t->size = t->align = scalar_size[k];
+  }
+  return t;
+}
+
+KType *kir_type_void(void) { return kir_type_scalar(KT_VOID); }
+
+static KType *intern(KType *proto) {
+  for (int i = 0; i < derived.n; i++) {
+    KType *t = derived.v[i];
+    if (t->kind == proto->kind && t->base == proto->base && t->len == proto->len &&
+        t->as == proto->as && t->qual == proto->qual && t->st == proto->st)
+      return t;
+  }
+  KType *t = kir_alloc(sizeof *t);
+  *t = *proto;
+  klist_push(&derived, t);
+  return t;
+}
+
+KType *kir_type_ptr(KType *base, KAddrSpace as, int qual) {
+  KType p = {.kind = KT_PTR, .size = 8, .align = 8, .base = base, .as = as, .qual = qual};
+  return intern(&p);
+}
+
+KType *kir_type_array(KType *elem, int64_t len) {
+  KType a = {.kind = KT_ARRAY, .base = elem, .len = len, .align = elem->align};
+  a.size = len > 0 ? (int)(len * elem->size) : 0;
+  return intern(&a);
+}
+
+KType *kir_type_struct(KStruct *st) {
+  KType s = {.kind = KT_STRUCT, .st = st, .size = st->size, .align = st->align};
+  KType *t = intern(&s);
+  /* The layout may be computed after the type was first named (self-referencing pointers). */
+  t->size = st->size;
+  t->align = st->align;
+  return t;
+}
+
+void kir_struct_layout(KStruct *st) {
+  int off = 0, align = 1;
+  for (int i = 0; i < st->nfields; i++) {
+    KField *f = &st->fields[i];
+    int a = f->type->align ? f->type->align : 1;
+    off = (off + a - 1) / a * a;
+    f->offset = off;
+    off += f->type->size;
+    if (a > align) align = a;
+  }
+  st->align = align;
+  st->size = (off + align - 1) / align * align;
+  if (st->size == 0) st->size = 0; /* empty structs are rejected by the front end */
+}
+
+static void type_str(char *buf, size_t n, const KType *t) {
+  static const char *names[] = {
+      [KT_VOID] = "void",   [KT_BOOL] = "bool",           [KT_I8] = "char",
+      [KT_I16] = "short",   [KT_I32] = "int",             [KT_I64] = "long",
+      [KT_U8] = "unsigned char", [KT_U16] = "unsigned short", [KT_U32] = "unsigned int",
+      [KT_U64] = "unsigned long", [KT_F32] = "float",     [KT_F64] = "double",
+  };
+  char inner[256];
+  switch (t->kind) {
+  case KT_PTR: {
+    static const char *as[] = {[KAS_GENERIC] = "", [KAS_GLOBAL] = "global ",
+                               [KAS_SHARED] = "shared ", [KAS_CONSTANT] = "constant ",
+                               [KAS_PRIVATE] = "private "};
+    type_str(inner, sizeof inner, t->base);
+    snprintf(buf, n, "%s%s%s *%s", as[t->as], (t->qual & KQ_CONST) ? "const " : "",
+             inner, (t->qual & KQ_RESTRICT) ? "restrict" : "");
+    break;
+  }
+  case KT_ARRAY:
+    type_str(inner, sizeof inner, t->base);
+    if (t->len < 0)
+      snprintf(buf, n, "%s[]", inner);
+    else
+      snprintf(buf, n, "%s[%lld]", inner, (long long)t->len);
+    break;
+  case KT_STRUCT: snprintf(buf, n, "struct %s", t->st->name); break;
+  default: snprintf(buf, n, "%s", names[t->kind]); break;
+  }
+}
+
+const char *kir_type_str(const KType *t) {
+  char buf[512];
+  type_str(buf, sizeof buf, t);
+  size_t len = strlen(buf);
+  while (len && buf[len - 1] == ' ') buf[--len] = 0;
+  return kir_strdup(buf);
+}
+
+/* ---------------------------------------------------------------- builtins */
+
+static const KBuiltinInfo builtins[] = {
+    {"", BI_NONE, 0},
+    {"threadIdx", BI_THREAD_IDX, 0},
+    {"blockIdx", BI_BLOCK_IDX, 0},
+    {"blockDim", BI_BLOCK_DIM, 0},
+    {"gridDim", BI_GRID_DIM, 0},
+    {"__syncthreads", BI_SYNCTHREADS, 0},
+    {"__threadfence", BI_THREADFENCE, 0},
+    {"__threadfence_block", BI_THREADFENCE_BLOCK, 0},
+    {"atomicAdd", BI_ATOMIC_ADD, 2},
+    {"atomicSub", BI_ATOMIC_SUB, 2},
+    {"atomicMin", BI_ATOMIC_MIN, 2},
+    {"atomicMax", BI_ATOMIC_MAX, 2},
+    {"atomicAnd", BI_ATOMIC_AND, 2},
+    {"atomicOr", BI_ATOMIC_OR, 2},
+    {"atomicXor", BI_ATOMIC_XOR, 2},
+    {"atomicExch", BI_ATOMIC_EXCH, 2},
+    {"atomicCAS", BI_ATOMIC_CAS, 3},
+    {"printf", BI_PRINTF, -1},
+    {"min", BI_MIN, 2},
+    {"max", BI_MAX, 2},
+    {"abs", BI_ABS, 1},
+    {"sqrt", BI_SQRT, 1},
+    {"rsqrt", BI_RSQRT, 1},
+    {"cbrt", BI_CBRT, 1},
+    {"exp", BI_EXP, 1},
+    {"exp2", BI_EXP2, 1},
+    {"exp10", BI_EXP10, 1},
+    {"expm1", BI_EXPM1, 1},
+    {"log", BI_LOG, 1},
+    {"log2", BI_LOG2, 1},
+    {"log10", BI_LOG10, 1},
+    {"log1p", BI_LOG1P, 1},
+    {"sin", BI_SIN, 1},
+    {"cos", BI_COS, 1},
+    {"tan", BI_TAN, 1},
+    {"asin", BI_ASIN, 1},
+    {"acos", BI_ACOS, 1},
+    {"atan", BI_ATAN, 1},
+    {"atan2", BI_ATAN2, 2},
+    {"sinh", BI_SINH, 1},
+    {"cosh", BI_COSH, 1},
+    {"tanh", BI_TANH, 1},
+    {"asinh", BI_ASINH, 1},
+    {"acosh", BI_ACOSH, 1},
+    {"atanh", BI_ATANH, 1},
+    {"pow", BI_POW, 2},
+    {"fabs", BI_FABS, 1},
+    {"fmin", BI_FMIN, 2},
+    {"fmax", BI_FMAX, 2},
+    {"floor", BI_FLOOR, 1},
+    {"ceil", BI_CEIL, 1},
+    {"round", BI_ROUND, 1},
+    {"trunc", BI_TRUNC, 1},
+    {"rint", BI_RINT, 1},
+    {"fmod", BI_FMOD, 2},
+    {"fma", BI_FMA, 3},
+    {"hypot", BI_HYPOT, 2},
+    {"copysign", BI_COPYSIGN, 2},
+    {"erf", BI_ERF, 1},
+    {"erfc", BI_ERFC, 1},
+    {"tgamma", BI_TGAMMA, 1},
+    {"lgamma", BI_LGAMMA, 1},
+    {"isnan", BI_ISNAN, 1},
+    {"isinf", BI_ISINF, 1},
+    {"isfinite", BI_ISFINITE, 1},
+};
+_Static_assert(sizeof builtins / sizeof builtins[0] == BI_COUNT_, "builtin table out of sync");
+
+const KBuiltinInfo *kir_builtin_info(KBuiltin id) {
+  return id < BI_COUNT_ ? &builtins[id] : &builtins[BI_NONE];
+}
+bool kir_builtin_is_math(KBuiltin id) { return id >= BI_SQRT && id <= BI_ISFINITE; }
+bool kir_builtin_is_atomic(KBuiltin id) { return id >= BI_ATOMIC_ADD && id <= BI_ATOMIC_CAS; }
+
+/* ---------------------------------------------------------------- expressions, statements */
+
+KCastKind kir_cast_kind(const KType *from, const KType *to) {
+  if (to->kind == KT_VOID) return KC_TO_VOID;
+  if (from->kind == KT_ARRAY) return KC_ARRAY_DECAY;
+  if (to->kind == KT_BOOL && from->kind != KT_BOOL) return KC_TO_BOOL;
+  if (kir_is_ptr(from) && kir_is_ptr(to)) return KC_PTR_TO_PTR;
+  if (kir_is_ptr(from)) return KC_PTR_TO_INT;
+  if (kir_is_ptr(to)) return KC_INT_TO_PTR;
+  if (kir_is_int(from) && kir_is_int(to)) {
+    if (to->size < from->size) return KC_INT_TRUNC;
+    if (to->size == from->size) return KC_NOP;
+    return kir_is_signed(from) ? KC_INT_SEXT : KC_INT_ZEXT;
+  }
+  if (kir_is_int(from) && kir_is_float(to)) return KC_INT_TO_FP;
+  if (kir_is_float(from) && kir_is_int(to)) return KC_FP_TO_INT;
+  if (kir_is_float(from) && kir_is_float(to)) {
+    if (to->size > from->size) return KC_FP_EXT;
+    if (to->size < from->size) return KC_FP_TRUNC;
+  }
+  return KC_NOP;
+}
+
+bool kir_is_lvalue(const KExpr *e) {
+  switch (e->kind) {
+  case KE_VAR:
+  case KE_GVAR:
+  case KE_INDEX:
+  case KE_DEREF: return true;
+  case KE_MEMBER: return kir_is_lvalue(e->a);
+  default: return false;
+  }
+}
+
+KExpr *kir_expr(KExprKind kind, KType *type, KLoc loc) {
+  KExpr *e = kir_alloc(sizeof *e);
+  e->kind = kind;
+  e->type = type;
+  e->loc = loc;
+  return e;
+}
+
+KExpr *kir_int(KType *type, uint64_t v, KLoc loc) {
+  KExpr *e = kir_expr(KE_ICONST, type, loc);
+  e->ival = v;
+  return e;
+}
+
+KExpr *kir_cast(KExpr *e, KType *to) {
+  if (e->type == to) return e;
+  KExpr *c = kir_expr(KE_CAST, to, e->loc);
+  c->a = e;
+  return c;
+}
+
+KStmt *kir_stmt(KStmtKind kind, KLoc loc) {
+  KStmt *s = kir_alloc(sizeof *s);
+  s->kind = kind;
+  s->loc = loc;
+  return s;
+}
+
+KModule *kir_module(const char *file) {
+  KModule *m = kir_alloc(sizeof *m);
+  m->file = kir_strdup(file);
+  return m;
+}
+
+KVar *kir_var(KModule *m, const char *name, KType *type, KVarKind kind, KLoc loc) {
+  KVar *v = kir_alloc(sizeof *v);
+  v->name = kir_strdup(name);
+  v->type = type;
+  v->kind = kind;
+  v->loc = loc;
+  v->id = m->nvars++;
+  return v;
+}
+
+void kir_visit_expr(KExpr *e, KExprVisit fn, void *ctx) {
+  if (!e) return;
+  fn(e, ctx);
+  kir_visit_expr(e->a, fn, ctx);
+  kir_visit_expr(e->b, fn, ctx);
+  kir_visit_expr(e->c, fn, ctx);
+  for (int i = 0; i < e->nargs; i++) kir_visit_expr(e->args[i], fn, ctx);
+}
+
+void kir_visit_stmt(KStmt *s, KExprVisit fn, void *ctx) {
+  if (!s) return;
+  for (int i = 0; i < s->list.n; i++) kir_visit_stmt(s->list.v[i], fn, ctx);
+  if (s->var && s->kind == KS_DECL) kir_visit_expr(s->init, fn, ctx);
+  kir_visit_expr(s->expr, fn, ctx);
+  kir_visit_stmt(s->init_stmt, fn, ctx);
+  kir_visit_expr(s->cond, fn, ctx);
+  kir_visit_expr(s->step, fn, ctx);
+  kir_visit_stmt(s->then, fn, ctx);
+  kir_visit_stmt(s->els, fn, ctx);
+  kir_visit_stmt(s->body, fn, ctx);
+}

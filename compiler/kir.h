@@ -1,0 +1,425 @@
+/* kir.h — KIR, the typed kernel IR: the one contract between the front end, the passes and
+ * every back end.
+ *
+ * KIR is a tree (types, expressions, statements, functions, one module per compilation) in
+ * which nothing is implicit: every conversion is a KE_CAST, every array-to-pointer decay is a
+ * KE_CAST to a pointer type, pointer arithmetic has its own operators, and every pointer type
+ * carries an address space once the address-space pass has run.
+ *
+ * Conventions every stage relies on:
+ *  - Types are interned: two KType pointers are equal iff the types are equal.
+ *  - An expression is an lvalue iff kir_is_lvalue() says so (VAR, GVAR, INDEX, MEMBER of an
+ *    lvalue, DEREF). An lvalue used where a value is needed is read; there is no explicit
+ *    lvalue-to-rvalue node. ASSIGN/INCDEC targets and ADDR operands are the only lvalues that
+ *    are not read.
+ *  - Binary arithmetic and comparison operands already have one common type (the front end
+ *    applied C's usual arithmetic conversions). Shifts are the exception: the right operand
+ *    keeps its own promoted integer type. Comparisons and ! yield int.
+ *  - Everything is allocated in one arena (kir_alloc) and freed at once by kir_free_all().
+ */
+#ifndef KCC_KIR_H
+#define KCC_KIR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* ---------------------------------------------------------------- memory, lists */
+
+void *kir_alloc(size_t n); /* zero-filled; never returns NULL (exits on OOM) */
+char *kir_strdup(const char *s);
+char *kir_strndup(const char *s, size_t n);
+void kir_free_all(void);
+
+/* A growable array of pointers in the arena. */
+typedef struct KList {
+  void **v;
+  int n, cap;
+} KList;
+void klist_push(KList *l, void *x);
+#define KLIST_AT(l, i, T) ((T)(l).v[i])
+
+/* ---------------------------------------------------------------- locations */
+
+typedef struct KLoc {
+  const char *file; /* as the user named it (for diagnostics); NULL = unknown */
+  int line, col;    /* 1-based; 0 = unknown */
+} KLoc;
+
+/* ---------------------------------------------------------------- types */
+
+typedef enum KTypeKind {
+  KT_VOID,
+  KT_BOOL,
+  KT_I8, /* char and signed char: char is signed on every target kcc serves */
+  KT_I16,
+  KT_I32,
+  KT_I64, /* long and long long: 64-bit everywhere */
+  KT_U8,
+  KT_U16,
+  KT_U32,
+  KT_U64,
+  KT_F32,
+  KT_F64,
+  KT_PTR,
+  KT_ARRAY,
+  KT_STRUCT,
+} KTypeKind;
+
+/* Address spaces, numbered as NVPTX numbers them so the LLVM back end can use them as is. */
+typedef enum KAddrSpace {
+  KAS_GENERIC = 0, /* not known (before inference), or may point to several spaces */
+  KAS_GLOBAL = 1,
+  KAS_SHARED = 3,
+  KAS_CONSTANT = 4,
+  KAS_PRIVATE = 5,
+} KAddrSpace;
+
+enum { /* KType.qual, for pointers: qualifiers of the pointee, and restrict of the pointer */
+       KQ_CONST = 1,
+       KQ_VOLATILE = 2,
+       KQ_RESTRICT = 4,
+};
+
+typedef struct KStruct KStruct;
+typedef struct KType KType;
+
+struct KType {
+  KTypeKind kind;
+  int size, align; /* bytes; an unsized array has size 0 */
+  KType *base;     /* PTR: pointee; ARRAY: element */
+  int64_t len;     /* ARRAY: element count, -1 for `T x[]` (extern shared only) */
+  KAddrSpace as;   /* PTR: where the pointee lives */
+  int qual;        /* PTR: KQ_* bits */
+  KStruct *st;     /* STRUCT */
+};
+
+typedef struct KField {
+  const char *name;
+  KType *type;
+  int offset;
+} KField;
+
+struct KStruct {
+  const char *name; /* tag; never NULL (the front end names anonymous structs) */
+  KField *fields;
+  int nfields;
+  int size, align;
+  KLoc loc;
+};
+
+KType *kir_type_void(void);
+KType *kir_type_scalar(KTypeKind k); /* BOOL..F64 */
+KType *kir_type_ptr(KType *base, KAddrSpace as, int qual);
+KType *kir_type_array(KType *elem, int64_t len);
+KType *kir_type_struct(KStruct *st);
+/* Lays out fields (C rules, natural alignment) and fills size/align/offsets. */
+void kir_struct_layout(KStruct *st);
+
+static inline bool kir_is_int(const KType *t) { return t->kind >= KT_BOOL && t->kind <= KT_U64; }
+static inline bool kir_is_signed(const KType *t) { return t->kind >= KT_I8 && t->kind <= KT_I64; }
+static inline bool kir_is_float(const KType *t) { return t->kind == KT_F32 || t->kind == KT_F64; }
+static inline bool kir_is_arith(const KType *t) { return kir_is_int(t) || kir_is_float(t); }
+static inline bool kir_is_ptr(const KType *t) { return t->kind == KT_PTR; }
+static inline bool kir_is_scalar(const KType *t) { return kir_is_arith(t) || kir_is_ptr(t); }
+/* Spelled as C spells it ("unsigned int", "float *", "struct P"), for messages and dumps. */
+const char *kir_type_str(const KType *t);
+
+/* ---------------------------------------------------------------- variables */
+
+typedef enum KVarKind {
+  KV_LOCAL,    /* automatic, private to the thread */
+  KV_PARAM,    /* function or kernel parameter */
+  KV_SHARED,   /* module level, per block (static size, or dynamic: type is T[-1]) */
+  KV_CONSTANT, /* module level, read-only data with an initializer */
+} KVarKind;
+
+typedef struct KExpr KExpr;
+typedef struct KStmt KStmt;
+typedef struct KFunc KFunc;
+
+typedef struct KVar {
+  const char *name; /* the source name (unique within its scope, not its function) */
+  KType *type;
+  KVarKind kind;
+  KLoc loc;
+  int id;          /* unique within the module; stable, for back ends that need numbering */
+  bool is_const;   /* declared const (locals/params) */
+  bool is_dynamic; /* KV_SHARED declared `extern shared T x[]` */
+  KExpr *init;     /* KV_CONSTANT: constant initializer (KE_INITLIST or constant) */
+  KFunc *owner;    /* KV_SHARED declared inside a function: that function; else NULL */
+  void *aux;       /* scratch for the back end that is running */
+} KVar;
+
+/* ---------------------------------------------------------------- builtins */
+
+typedef enum KBuiltin {
+  BI_NONE,
+  /* KE_SPECIAL: unsigned int registers, KExpr.dim selects x/y/z */
+  BI_THREAD_IDX,
+  BI_BLOCK_IDX,
+  BI_BLOCK_DIM,
+  BI_GRID_DIM,
+  /* synchronisation */
+  BI_SYNCTHREADS,    /* __syncthreads(), barrier() */
+  BI_THREADFENCE,    /* __threadfence(): device-scope fence */
+  BI_THREADFENCE_BLOCK,
+  /* atomics: args[0] is the pointer; they return the old value */
+  BI_ATOMIC_ADD,
+  BI_ATOMIC_SUB,
+  BI_ATOMIC_MIN,
+  BI_ATOMIC_MAX,
+  BI_ATOMIC_AND,
+  BI_ATOMIC_OR,
+  BI_ATOMIC_XOR,
+  BI_ATOMIC_EXCH,
+  BI_ATOMIC_CAS, /* (ptr, compare, value) */
+  /* printf: args[0] is a KE_STR format; the rest are promoted (float -> double) */
+  BI_PRINTF,
+  /* integer and float helpers typed by their result (min/max/abs) */
+  BI_MIN,
+  BI_MAX,
+  BI_ABS,
+  /* math: float or double by the result type (sqrtf -> BI_SQRT with type float) */
+  BI_SQRT,
+  BI_RSQRT,
+  BI_CBRT,
+  BI_EXP,
+  BI_EXP2,
+  BI_EXP10,
+  BI_EXPM1,
+  BI_LOG,
+  BI_LOG2,
+  BI_LOG10,
+  BI_LOG1P,
+  BI_SIN,
+  BI_COS,
+  BI_TAN,
+  BI_ASIN,
+  BI_ACOS,
+  BI_ATAN,
+  BI_ATAN2,
+  BI_SINH,
+  BI_COSH,
+  BI_TANH,
+  BI_ASINH,
+  BI_ACOSH,
+  BI_ATANH,
+  BI_POW,
+  BI_FABS,
+  BI_FMIN,
+  BI_FMAX,
+  BI_FLOOR,
+  BI_CEIL,
+  BI_ROUND,
+  BI_TRUNC,
+  BI_RINT,
+  BI_FMOD,
+  BI_FMA,
+  BI_HYPOT,
+  BI_COPYSIGN,
+  BI_ERF,
+  BI_ERFC,
+  BI_TGAMMA,
+  BI_LGAMMA,
+  BI_ISNAN, /* return int */
+  BI_ISINF,
+  BI_ISFINITE,
+  BI_COUNT_
+} KBuiltin;
+
+typedef struct KBuiltinInfo {
+  const char *name; /* the dialect's spelling; math lists the double name (sqrt) */
+  KBuiltin id;
+  int nargs; /* -1: variadic (printf) */
+} KBuiltinInfo;
+const KBuiltinInfo *kir_builtin_info(KBuiltin id);
+bool kir_builtin_is_math(KBuiltin id);   /* BI_SQRT..BI_ISFINITE */
+bool kir_builtin_is_atomic(KBuiltin id); /* BI_ATOMIC_* */
+
+/* ---------------------------------------------------------------- expressions */
+
+typedef enum KExprKind {
+  KE_ICONST,   /* ival (bits, in the expression's integer type) */
+  KE_FCONST,   /* fval */
+  KE_STR,      /* str/len: string literal, type `const char *` in constant memory */
+  KE_VAR,      /* var: local or parameter (lvalue) */
+  KE_GVAR,     /* var: shared or constant module-level variable (lvalue) */
+  KE_SPECIAL,  /* builtin (BI_THREAD_IDX..BI_GRID_DIM) with dim 0..2, type unsigned int */
+  KE_UNARY,    /* op (KU_*), a */
+  KE_BINARY,   /* op (KB_*), a, b */
+  KE_ASSIGN,   /* a = b, or a op= b when op != KB_NONE; type = a's type */
+  KE_INCDEC,   /* ++/-- on a: op is KU_PREINC/PREDEC/POSTINC/POSTDEC */
+  KE_COND,     /* a ? b : c (a is a scalar condition) */
+  KE_COMMA,    /* a, b */
+  KE_CAST,     /* a converted to type (see kir_cast_kind) */
+  KE_INDEX,    /* a[b]: a is a pointer, b an integer; lvalue of the element type */
+  KE_MEMBER,   /* a.field: a is a struct (usually an lvalue) */
+  KE_DEREF,    /* *a: lvalue */
+  KE_ADDR,     /* &a: a is an lvalue */
+  KE_CALL,     /* callee(args): device function; args already converted to parameter types */
+  KE_BUILTIN,  /* builtin(args) */
+  KE_INITLIST, /* aggregate initializer: args has one entry per array element or struct
+                  field; a NULL entry means zero */
+} KExprKind;
+
+typedef enum KOp {
+  KB_NONE,
+  /* binary */
+  KB_ADD,
+  KB_SUB,
+  KB_MUL,
+  KB_DIV,
+  KB_REM,
+  KB_SHL,
+  KB_SHR, /* arithmetic for signed, logical for unsigned left operands */
+  KB_AND,
+  KB_OR,
+  KB_XOR,
+  KB_EQ,
+  KB_NE,
+  KB_LT,
+  KB_LE,
+  KB_GT,
+  KB_GE,
+  KB_LAND, /* short-circuit &&, operands scalar, result int */
+  KB_LOR,
+  KB_PTR_ADD,  /* pointer + integer (in elements); either operand order is normalised to a=ptr */
+  KB_PTR_SUB,  /* pointer - integer */
+  KB_PTR_DIFF, /* pointer - pointer: long, in elements */
+  /* unary */
+  KU_NEG,
+  KU_NOT,  /* ~ */
+  KU_LNOT, /* ! : result int */
+  KU_PREINC,
+  KU_PREDEC,
+  KU_POSTINC,
+  KU_POSTDEC,
+} KOp;
+
+struct KExpr {
+  KExprKind kind;
+  KType *type;
+  KLoc loc;
+  KOp op;
+  KExpr *a, *b, *c;
+  /* KE_ASSIGN compound: the type the operation is computed in (C's computation type);
+     the left value is converted to it, combined with b, and converted back. For pointer
+     targets (p += n) op is KB_PTR_ADD/KB_PTR_SUB and optype is the pointer type. */
+  KType *optype;
+  uint64_t ival;
+  double fval;
+  const char *str; /* KE_STR bytes (not NUL-terminated necessarily), len bytes */
+  size_t len;
+  KVar *var;
+  int field; /* KE_MEMBER: index into a->type->st->fields */
+  int dim;   /* KE_SPECIAL */
+  KBuiltin builtin;
+  KFunc *callee;
+  KExpr **args;
+  int nargs;
+};
+
+typedef enum KCastKind {
+  KC_NOP,       /* same representation (e.g. int <-> unsigned int, same type) */
+  KC_INT_TRUNC, /* to a narrower integer */
+  KC_INT_SEXT,  /* widen a signed integer */
+  KC_INT_ZEXT,  /* widen an unsigned integer or bool */
+  KC_TO_BOOL,   /* scalar != 0 */
+  KC_INT_TO_FP,
+  KC_FP_TO_INT,
+  KC_FP_EXT,
+  KC_FP_TRUNC,
+  KC_PTR_TO_PTR,   /* change of pointee type or address space */
+  KC_ARRAY_DECAY,  /* array lvalue to pointer to its first element */
+  KC_PTR_TO_INT,
+  KC_INT_TO_PTR,
+  KC_TO_VOID,      /* (void)e */
+} KCastKind;
+KCastKind kir_cast_kind(const KType *from, const KType *to);
+
+bool kir_is_lvalue(const KExpr *e);
+
+/* Constructors: they only fill fields; the front end is responsible for typing. */
+KExpr *kir_expr(KExprKind kind, KType *type, KLoc loc);
+KExpr *kir_int(KType *type, uint64_t v, KLoc loc);
+KExpr *kir_cast(KExpr *e, KType *to); /* returns e itself when the types are equal */
+
+/* ---------------------------------------------------------------- statements */
+
+typedef enum KStmtKind {
+  KS_BLOCK,    /* list */
+  KS_DECL,     /* var, optional init (expression or KE_INITLIST) */
+  KS_EXPR,     /* expr */
+  KS_IF,       /* cond, then, els (may be NULL) */
+  KS_WHILE,    /* cond, body */
+  KS_DO,       /* body, cond */
+  KS_FOR,      /* init (a statement, may be NULL), cond (may be NULL), step (may be NULL), body */
+  KS_BREAK,
+  KS_CONTINUE,
+  KS_RETURN,   /* expr (may be NULL) */
+  KS_SWITCH,   /* cond (integer, promoted), body; cases: the KS_CASE statements of this switch */
+  KS_CASE,     /* a label inside a switch body: value, or is_default; no sub-statement */
+  KS_EMPTY,
+} KStmtKind;
+
+struct KStmt {
+  KStmtKind kind;
+  KLoc loc;
+  KList list; /* KS_BLOCK: KStmt* */
+  KVar *var;
+  KExpr *init;
+  KExpr *expr;
+  KExpr *cond;
+  KExpr *step;
+  KStmt *then, *els, *body;
+  KStmt *init_stmt;
+  KList cases; /* KS_SWITCH: KStmt* of kind KS_CASE */
+  int64_t value;
+  bool is_default;
+  void *aux; /* scratch for the back end */
+};
+
+KStmt *kir_stmt(KStmtKind kind, KLoc loc);
+
+/* Calls fn on every expression in s (statements nested included), operands after the
+ * expression that contains them. */
+typedef void (*KExprVisit)(KExpr *e, void *ctx);
+void kir_visit_stmt(KStmt *s, KExprVisit fn, void *ctx);
+void kir_visit_expr(KExpr *e, KExprVisit fn, void *ctx);
+
+/* ---------------------------------------------------------------- functions, module */
+
+struct KFunc {
+  const char *name; /* the source name; specialised clones get a suffix */
+  KLoc loc;
+  bool is_kernel;
+  bool is_static, is_inline;
+  KType *ret;
+  KVar **params;
+  int nparams;
+  KStmt *body;     /* NULL only for a declaration the front end rejected */
+  KList callees;   /* KFunc*, filled by the call-graph pass */
+  KList shared;    /* KVar* (KV_SHARED) this function or its callees use, filled by passes */
+  bool uses_dynamic_shared;
+  int64_t static_shared_bytes; /* kernels: sum of the static shared arrays they reach */
+  KFunc *origin;   /* a clone made by address-space specialisation: the original */
+  void *aux;
+};
+
+typedef struct KModule {
+  const char *file; /* the main source file */
+  KList funcs;      /* KFunc*, in source order (kernels and device functions) */
+  KList globals;    /* KVar* of kind KV_SHARED or KV_CONSTANT */
+  KList structs;    /* KStruct*, in dependency order (a struct after those it contains) */
+  int nvars;        /* KVar ids handed out */
+} KModule;
+
+KModule *kir_module(const char *file);
+KVar *kir_var(KModule *m, const char *name, KType *type, KVarKind kind, KLoc loc);
+
+/* Prints the module as readable text (`kcc --emit=kir`); the format is stable for tests. */
+void kir_print(FILE *out, const KModule *m);
+
+#endif

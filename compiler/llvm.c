@@ -1,0 +1,632 @@
+/* llvm.c — the LLVM/PTX back end: KIR -> LLVM IR (LLVM-C builder) -> optimised module ->
+ * NVPTX target machine -> PTX text.
+ *
+ * This file holds the module-level work: the target machine, types, globals, function
+ * signatures and bodies, libdevice linking, the pass pipeline and emission. Expressions,
+ * statements and builtins live in llvm_expr.c, llvm_stmt.c and llvm_builtins.c. */
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <llvm-c/Analysis.h>
+#include <llvm-c/BitReader.h>
+#include <llvm-c/Linker.h>
+#include <llvm-c/TargetMachine.h>
+#include <llvm-c/Transforms/PassBuilder.h>
+
+#include "diag.h"
+#include "llvm_gen.h"
+
+#define KCC_TRIPLE "nvptx64-nvidia-cuda"
+#define LIBDEVICE_FILE "libdevice.10.bc"
+
+/* ---------------------------------------------------------------- types */
+
+unsigned lg_as(KAddrSpace as) {
+  /* Locals are allocas in the generic space (NVPTX's data layout has no alloca address
+   * space; the back end moves them to .local itself), so a pointer KIR calls private is a
+   * generic pointer here: no casts between the two, and SROA sees plain allocas. */
+  return as == KAS_PRIVATE ? 0 : (unsigned)as;
+}
+
+static LGStruct *struct_of(LG *g, const KStruct *st);
+
+LLVMTypeRef lg_type(LG *g, const KType *t) {
+  switch (t->kind) {
+  case KT_VOID: return g->t_void;
+  case KT_BOOL: /* bool is a byte in memory and 0/1 in a byte as a value: no i1<->i8 dance */
+  case KT_I8:
+  case KT_U8: return g->t_i8;
+  case KT_I16:
+  case KT_U16: return g->t_i16;
+  case KT_I32:
+  case KT_U32: return g->t_i32;
+  case KT_I64:
+  case KT_U64: return g->t_i64;
+  case KT_F32: return g->t_f32;
+  case KT_F64: return g->t_f64;
+  case KT_PTR: return LLVMPointerTypeInContext(g->ctx, lg_as(t->as));
+  case KT_ARRAY: return LLVMArrayType2(lg_type(g, t->base), t->len < 0 ? 0 : (uint64_t)t->len);
+  case KT_STRUCT: return struct_of(g, t->st)->ty;
+  }
+  return g->t_i8;
+}
+
+/* Builds the element list of a struct with explicit byte padding wherever KIR's C layout
+ * puts a gap, so that LLVM's offsets are exactly KIR's. */
+static int struct_elems(LG *g, const KStruct *st, LLVMTypeRef *el, unsigned *map) {
+  int n = 0, cur = 0;
+  for (int i = 0; i < st->nfields; i++) {
+    const KField *f = &st->fields[i];
+    if (f->offset > cur) el[n++] = LLVMArrayType2(g->t_i8, (uint64_t)(f->offset - cur));
+    map[i] = (unsigned)n;
+    el[n++] = lg_type(g, f->type);
+    cur = f->offset + f->type->size;
+  }
+  if (st->size > cur) el[n++] = LLVMArrayType2(g->t_i8, (uint64_t)(st->size - cur));
+  return n;
+}
+
+static bool layout_matches(LG *g, const KStruct *st, LLVMTypeRef ty, const unsigned *map) {
+  if (LLVMABISizeOfType(g->td, ty) != (unsigned long long)st->size) return false;
+  for (int i = 0; i < st->nfields; i++)
+    if (LLVMOffsetOfElement(g->td, ty, map[i]) != (unsigned long long)st->fields[i].offset)
+      return false;
+  return true;
+}
+
+static LGStruct *struct_of(LG *g, const KStruct *st) {
+  for (int i = 0; i < g->nstructs; i++)
+    if (g->structs[i].ks == st) return &g->structs[i];
+  int cap = 2 * st->nfields + 2;
+  LLVMTypeRef *el = calloc((size_t)cap, sizeof *el);
+  unsigned *map = calloc((size_t)st->nfields + 1, sizeof *map);
+  int n = struct_elems(g, st, el, map);
+  /* Natural alignment makes LLVM's layout agree with C's; check it, and fall back to a
+   * packed struct (alignment then comes from the loads/stores, which carry KIR's). */
+  LLVMTypeRef probe = LLVMStructTypeInContext(g->ctx, el, (unsigned)n, 0);
+  bool packed = !layout_matches(g, st, probe, map);
+  char name[256];
+  snprintf(name, sizeof name, "struct.%s", st->name);
+  LLVMTypeRef ty = LLVMStructCreateNamed(g->ctx, name);
+  LLVMStructSetBody(ty, el, (unsigned)n, packed);
+  free(el);
+  if (g->nstructs == g->capstructs) {
+    g->capstructs = g->capstructs ? 2 * g->capstructs : 8;
+    g->structs = realloc(g->structs, (size_t)g->capstructs * sizeof *g->structs);
+  }
+  LGStruct *s = &g->structs[g->nstructs++];
+  s->ks = st;
+  s->ty = ty;
+  s->elem = map;
+  return s;
+}
+
+unsigned lg_field_index(LG *g, const KStruct *st, int field) {
+  return struct_of(g, st)->elem[field];
+}
+
+/* ---------------------------------------------------------------- helpers */
+
+LLVMValueRef lg_alloca_type(LG *g, LLVMTypeRef ty, unsigned align, const char *name) {
+  LLVMValueRef a = LLVMBuildAlloca(g->ab, ty, name ? name : "");
+  LLVMSetAlignment(a, align ? align : 1);
+  return a;
+}
+
+LLVMValueRef lg_alloca(LG *g, const KType *t, const char *name) {
+  return lg_alloca_type(g, lg_type(g, t), (unsigned)(t->align > 0 ? t->align : 1), name);
+}
+
+LLVMValueRef lg_string(LG *g, const char *s, size_t len, unsigned as) {
+  LLVMValueRef init = LLVMConstStringInContext2(g->ctx, s, len, 0);
+  char name[32];
+  snprintf(name, sizeof name, ".str.%d", g->nstr++);
+  LLVMValueRef gv = LLVMAddGlobalInAddressSpace(g->mod, LLVMTypeOf(init), name, 4);
+  LLVMSetInitializer(gv, init);
+  LLVMSetGlobalConstant(gv, 1);
+  LLVMSetLinkage(gv, LLVMPrivateLinkage);
+  LLVMSetUnnamedAddress(gv, LLVMGlobalUnnamedAddr);
+  LLVMSetAlignment(gv, 1);
+  return lg_cast_as(g, gv, 4, as);
+}
+
+LLVMValueRef lg_decl(LG *g, const char *name, LLVMTypeRef fnty) {
+  LLVMValueRef f = LLVMGetNamedFunction(g->mod, name);
+  if (!f) {
+    f = LLVMAddFunction(g->mod, name, fnty);
+    LLVMSetLinkage(f, LLVMExternalLinkage);
+  }
+  return f;
+}
+
+LLVMValueRef lg_intrinsic(LG *g, const char *name, LLVMTypeRef *over, int nover) {
+  unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
+  if (!id) {
+    diag_ice((KLoc){0}, "LLVM has no intrinsic '%s'", name);
+    abort(); /* a kcc bug: every name here is a literal in this back end */
+  }
+  return LLVMGetIntrinsicDeclaration(g->mod, id, over, (size_t)nover);
+}
+
+LLVMValueRef lg_call(LG *g, LLVMValueRef fn, LLVMValueRef *args, unsigned n) {
+  LLVMTypeRef fty = LLVMGlobalGetValueType(fn);
+  bool isvoid = LLVMGetTypeKind(LLVMGetReturnType(fty)) == LLVMVoidTypeKind;
+  return LLVMBuildCall2(g->b, fty, fn, args, n, isvoid ? "" : "call");
+}
+
+static void add_attr(LG *g, LLVMValueRef fn, LLVMAttributeIndex idx, const char *name) {
+  unsigned kind = LLVMGetEnumAttributeKindForName(name, strlen(name));
+  LLVMAddAttributeAtIndex(fn, idx, LLVMCreateEnumAttribute(g->ctx, kind, 0));
+}
+
+static void add_str_attr(LG *g, LLVMValueRef fn, const char *k, const char *v) {
+  LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex,
+                          LLVMCreateStringAttribute(g->ctx, k, (unsigned)strlen(k), v,
+                                                    (unsigned)strlen(v)));
+}
+
+/* ---------------------------------------------------------------- constant initializers */
+
+/* Scalars are folded by LLVM itself: the expression is generated into a scratch function
+ * with the ordinary expression code, and whatever the builder's constant folder could not
+ * turn into a constant is not a constant initializer. */
+static LLVMValueRef const_scalar(LG *g, const KType *t, const KExpr *e) {
+  LLVMValueRef saved_fn = g->fn;
+  LLVMBasicBlockRef saved_bb = LLVMGetInsertBlock(g->b);
+  LLVMTypeRef fty = LLVMFunctionType(g->t_void, NULL, 0, 0);
+  LLVMValueRef tmp = LLVMAddFunction(g->mod, "__kcc_constinit", fty);
+  LLVMBasicBlockRef bb = LLVMAppendBasicBlockInContext(g->ctx, tmp, "");
+  LLVMPositionBuilderAtEnd(g->b, bb);
+  LLVMPositionBuilderAtEnd(g->ab, bb);
+  g->fn = tmp;
+  LLVMValueRef v = lg_expr(g, (KExpr *)e);
+  if (v && e->type != t) v = lg_convert(g, v, e->type, t);
+  if (v && !LLVMIsConstant(v)) v = NULL;
+  LLVMDeleteFunction(tmp);
+  g->fn = saved_fn;
+  if (saved_bb) LLVMPositionBuilderAtEnd(g->b, saved_bb);
+  else LLVMClearInsertionPosition(g->b);
+  return v;
+}
+
+LLVMValueRef lg_const_init(LG *g, const KType *t, const KExpr *e) {
+  LLVMTypeRef ty = lg_type(g, t);
+  if (!e) return LLVMConstNull(ty);
+  if (t->kind == KT_ARRAY) {
+    uint64_t len = t->len < 0 ? 0 : (uint64_t)t->len;
+    if (e->kind == KE_STR && t->base->size == 1) {
+      char *buf = calloc(len + 1, 1);
+      memcpy(buf, e->str, e->len < len ? e->len : len);
+      LLVMValueRef v = LLVMConstStringInContext2(g->ctx, buf, len, 1);
+      free(buf);
+      return v;
+    }
+    if (e->kind != KE_INITLIST) return NULL;
+    LLVMValueRef *el = calloc(len + 1, sizeof *el);
+    for (uint64_t i = 0; i < len; i++) {
+      const KExpr *a = i < (uint64_t)e->nargs ? e->args[i] : NULL;
+      if (!(el[i] = lg_const_init(g, t->base, a))) {
+        free(el);
+        return NULL;
+      }
+    }
+    LLVMValueRef v = LLVMConstArray2(lg_type(g, t->base), el, len);
+    free(el);
+    return v;
+  }
+  if (t->kind == KT_STRUCT) {
+    if (e->kind != KE_INITLIST) return NULL;
+    const KStruct *st = t->st;
+    unsigned n = LLVMCountStructElementTypes(ty);
+    LLVMValueRef *el = calloc(n + 1, sizeof *el);
+    LLVMTypeRef *et = calloc(n + 1, sizeof *et);
+    LLVMGetStructElementTypes(ty, et);
+    for (unsigned i = 0; i < n; i++) el[i] = LLVMConstNull(et[i]); /* padding */
+    bool ok = true;
+    for (int f = 0; f < st->nfields && ok; f++) {
+      const KExpr *a = f < e->nargs ? e->args[f] : NULL;
+      LLVMValueRef v = lg_const_init(g, st->fields[f].type, a);
+      if (v) el[lg_field_index(g, st, f)] = v;
+      else ok = false;
+    }
+    LLVMValueRef v = ok ? LLVMConstNamedStruct(ty, el, n) : NULL;
+    free(el);
+    free(et);
+    return v;
+  }
+  if (e->kind == KE_INITLIST) /* `int x = {3};` */
+    return e->nargs > 0 ? lg_const_init(g, t, e->args[0]) : LLVMConstNull(ty);
+  return const_scalar(g, t, e);
+}
+
+/* ---------------------------------------------------------------- globals */
+
+static void gen_globals(LG *g) {
+  for (int i = 0; i < g->km->globals.n; i++) {
+    KVar *v = KLIST_AT(g->km->globals, i, KVar *);
+    LLVMTypeRef ty = lg_type(g, v->type);
+    char name[512];
+    if (v->kind == KV_SHARED && v->owner && !v->is_dynamic)
+      snprintf(name, sizeof name, "%s.%s", v->owner->name, v->name); /* per-function scope */
+    else
+      snprintf(name, sizeof name, "%s", v->name);
+    unsigned as = v->kind == KV_SHARED ? 3 : 4;
+    LLVMValueRef gv = LLVMAddGlobalInAddressSpace(g->mod, ty, name, as);
+    unsigned align = (unsigned)(v->type->align > 0 ? v->type->align : 1);
+    if (v->kind == KV_SHARED && v->is_dynamic) {
+      /* As clang does for `extern __shared__ T s[]`: an external zero-length array whose
+       * address is the start of the block's dynamic shared memory. */
+      LLVMSetLinkage(gv, LLVMExternalLinkage);
+      align = align < 16 ? 16 : align;
+    } else if (v->kind == KV_SHARED) {
+      LLVMSetLinkage(gv, LLVMInternalLinkage);
+      LLVMSetInitializer(gv, LLVMGetUndef(ty)); /* shared memory has no initial value */
+    } else {
+      LLVMValueRef init = lg_const_init(g, v->type, v->init);
+      if (!init) {
+        diag_error(v->loc, "initializer of constant '%s' is not a constant expression",
+                   v->name);
+        init = LLVMConstNull(ty);
+      }
+      LLVMSetInitializer(gv, init);
+      LLVMSetGlobalConstant(gv, 1);
+      LLVMSetLinkage(gv, LLVMExternalLinkage); /* visible: the runtime may look it up */
+    }
+    LLVMSetAlignment(gv, align);
+    v->aux = gv;
+  }
+}
+
+/* ---------------------------------------------------------------- functions */
+
+static void declare_func(LG *g, KFunc *f) {
+  LLVMTypeRef *pt = calloc((size_t)f->nparams + 1, sizeof *pt);
+  for (int i = 0; i < f->nparams; i++) pt[i] = lg_type(g, f->params[i]->type);
+  LLVMTypeRef fty = LLVMFunctionType(lg_type(g, f->ret), pt, (unsigned)f->nparams, 0);
+  free(pt);
+  LLVMValueRef fn = LLVMAddFunction(g->mod, f->name, fty);
+  f->aux = fn;
+  if (f->is_kernel) {
+    LLVMSetFunctionCallConv(fn, LLVMPTXKernelCallConv); /* llc 19 emits .entry for it */
+    LLVMSetLinkage(fn, LLVMExternalLinkage);
+  } else {
+    LLVMSetLinkage(fn, LLVMInternalLinkage);
+    if (f->is_inline) add_attr(g, fn, LLVMAttributeFunctionIndex, "inlinehint");
+  }
+  add_attr(g, fn, LLVMAttributeFunctionIndex, "nounwind");
+  /* Any function may reach __syncthreads(): calls must not be made control dependent on
+   * more values than they are (what clang does for every CUDA function). */
+  add_attr(g, fn, LLVMAttributeFunctionIndex, "convergent");
+  if (g->o->fast_math) {
+    add_str_attr(g, fn, "unsafe-fp-math", "true");
+    add_str_attr(g, fn, "no-infs-fp-math", "true");
+    add_str_attr(g, fn, "no-nans-fp-math", "true");
+    add_str_attr(g, fn, "no-signed-zeros-fp-math", "true");
+    add_str_attr(g, fn, "approx-func-fp-math", "true");
+    add_str_attr(g, fn, "denormal-fp-math-f32", "preserve-sign,preserve-sign");
+  }
+  for (int i = 0; i < f->nparams; i++) {
+    const KType *t = f->params[i]->type;
+    if (t->kind != KT_PTR || !(t->qual & KQ_RESTRICT)) continue;
+    add_attr(g, fn, (LLVMAttributeIndex)(i + 1), "noalias");
+    /* const + restrict: nothing writes the data during the call, which lets NVPTX use
+     * the read-only data path (ld.global.nc) for a kernel parameter. */
+    if ((t->qual & KQ_CONST) && !(t->qual & KQ_VOLATILE))
+      add_attr(g, fn, (LLVMAttributeIndex)(i + 1), "readonly");
+  }
+}
+
+static void finish_blocks(LG *g, KFunc *f) {
+  LLVMTypeRef rt = LLVMGetReturnType(g->fn_type);
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(g->fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
+    if (LLVMGetBasicBlockTerminator(bb)) continue;
+    LLVMPositionBuilderAtEnd(g->b, bb);
+    if (f->ret->kind == KT_VOID) LLVMBuildRetVoid(g->b);
+    else if (LLVMGetFirstInstruction(bb) || LLVMGetFirstUse(LLVMBasicBlockAsValue(bb)))
+      LLVMBuildRet(g->b, LLVMGetUndef(rt)); /* fell off the end: C leaves the value undefined */
+    else
+      LLVMBuildUnreachable(g->b);
+  }
+}
+
+static void define_func(LG *g, KFunc *f) {
+  g->kf = f;
+  g->fn = f->aux;
+  g->fn_type = LLVMGlobalGetValueType(g->fn);
+  g->brk = g->cont = NULL;
+  g->sw = NULL;
+  LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "entry");
+  LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "body");
+  LLVMPositionBuilderAtEnd(g->ab, entry);
+  LLVMPositionBuilderAtEnd(g->b, body);
+  /* Parameters live in allocas like locals so that & and assignment work on them;
+   * mem2reg/SROA turn them back into registers. */
+  for (int i = 0; i < f->nparams; i++) {
+    KVar *v = f->params[i];
+    LLVMValueRef p = LLVMGetParam(g->fn, (unsigned)i);
+    LLVMSetValueName2(p, v->name, strlen(v->name));
+    LLVMValueRef a = lg_alloca(g, v->type, v->name);
+    LLVMValueRef st = LLVMBuildStore(g->ab, p, a);
+    LLVMSetAlignment(st, (unsigned)(v->type->align > 0 ? v->type->align : 1));
+    v->aux = a;
+  }
+  if (f->body) lg_stmt(g, f->body);
+  finish_blocks(g, f);
+  LLVMPositionBuilderAtEnd(g->ab, entry);
+  LLVMBuildBr(g->ab, body);
+}
+
+/* ---------------------------------------------------------------- target machine */
+
+static void init_nvptx(void) {
+  static bool done;
+  if (done) return;
+  LLVMInitializeNVPTXTargetInfo();
+  LLVMInitializeNVPTXTarget();
+  LLVMInitializeNVPTXTargetMC();
+  LLVMInitializeNVPTXAsmPrinter();
+  done = true;
+}
+
+/* LLVM 19 knows sm_20..sm_90. Newer GPUs run PTX written for sm_90 (ptxas and the driver
+ * compile it forward), so a newer -arch gets sm_90 PTX. PTX ISA 7.8 (CUDA 11.8) covers
+ * every one of those targets and every ptxas since 11.8 accepts it. */
+static LLVMTargetMachineRef make_tm(const KOptions *o) {
+  int sm = o->narchs > 0 ? o->archs[0] : 75;
+  if (sm > 90) sm = 90;
+  if (sm < 30) sm = 30;
+  char cpu[16];
+  snprintf(cpu, sizeof cpu, "sm_%d", sm);
+  if (o->verbose)
+    fprintf(stderr, "kcc: llvm: target %s, cpu %s, +ptx78, -O%d\n", KCC_TRIPLE, cpu,
+            o->opt_level);
+  char *err = NULL;
+  LLVMTargetRef target;
+  if (LLVMGetTargetFromTriple(KCC_TRIPLE, &target, &err)) {
+    diag_ice((KLoc){0}, "NVPTX target unavailable in this LLVM: %s", err ? err : "?");
+    LLVMDisposeMessage(err);
+    return NULL;
+  }
+  static const LLVMCodeGenOptLevel lv[] = {LLVMCodeGenLevelNone, LLVMCodeGenLevelLess,
+                                           LLVMCodeGenLevelDefault, LLVMCodeGenLevelAggressive};
+  int ol = o->opt_level < 0 ? 0 : o->opt_level > 3 ? 3 : o->opt_level;
+  return LLVMCreateTargetMachine(target, KCC_TRIPLE, cpu, "+ptx78", lv[ol], LLVMRelocDefault,
+                                 LLVMCodeModelDefault);
+}
+
+/* ---------------------------------------------------------------- libdevice */
+
+static bool file_exists(const char *p) {
+  struct stat st;
+  return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* Toolkit root from `nvcc` on PATH: <root>/bin/nvcc. */
+static bool nvcc_root(char *out, size_t n) {
+  const char *path = getenv("PATH");
+  if (!path) return false;
+  char *dup = strdup(path);
+  bool found = false;
+  for (char *save = NULL, *d = strtok_r(dup, ":", &save); d && !found;
+       d = strtok_r(NULL, ":", &save)) {
+    char cand[PATH_MAX], real[PATH_MAX];
+    snprintf(cand, sizeof cand, "%s/nvcc", d);
+    if (access(cand, X_OK) != 0 || !realpath(cand, real)) continue;
+    char *slash = strrchr(real, '/'); /* .../bin/nvcc -> .../bin */
+    if (slash) *slash = 0;
+    slash = strrchr(real, '/');
+    if (slash) *slash = 0;
+    snprintf(out, n, "%s", real);
+    found = true;
+  }
+  free(dup);
+  return found;
+}
+
+/* Finds libdevice; on failure *tried lists every file looked at. Returns malloc'd path. */
+static char *find_libdevice(const KOptions *o, KBuf *tried) {
+  const char *roots[8];
+  char nv[PATH_MAX];
+  int n = 0;
+  if (o->cuda_path) {
+    roots[n++] = o->cuda_path; /* explicit: look nowhere else */
+  } else {
+    const char *e;
+    if ((e = getenv("CUDA_PATH")) && *e) roots[n++] = e;
+    if ((e = getenv("CUDA_HOME")) && *e) roots[n++] = e;
+    if (nvcc_root(nv, sizeof nv)) roots[n++] = nv;
+    roots[n++] = "/usr/local/cuda";
+    roots[n++] = "/usr/lib/cuda";
+    roots[n++] = "/usr/lib/nvidia-cuda-toolkit";
+  }
+  /* The toolkit keeps it in nvvm/libdevice; Debian's nvidia-cuda-toolkit in libdevice. */
+  static const char *subs[] = {"nvvm/libdevice/" LIBDEVICE_FILE, "libdevice/" LIBDEVICE_FILE};
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < 2; j++) {
+      char p[PATH_MAX];
+      size_t rl = strlen(roots[i]);
+      bool slash = rl > 0 && roots[i][rl - 1] == '/';
+      snprintf(p, sizeof p, "%s%s%s", roots[i], slash ? "" : "/", subs[j]);
+      if (file_exists(p)) return strdup(p);
+      if (o->cuda_path && j == 1) continue; /* report the canonical location only */
+      if (tried->len) kbuf_puts(tried, ", ");
+      kbuf_puts(tried, p);
+    }
+  return NULL;
+}
+
+static bool link_libdevice(LG *g) {
+  KBuf tried = {0};
+  char *path = find_libdevice(g->o, &tried);
+  if (!path) {
+    diag_error(g->libdevice_loc,
+               "'%s' needs CUDA's libdevice, which was not found (looked for %s); point "
+               "--cuda-path=DIR, CUDA_PATH or CUDA_HOME at a CUDA toolkit",
+               g->libdevice_user, tried.data ? tried.data : LIBDEVICE_FILE);
+    kbuf_free(&tried);
+    return false;
+  }
+  kbuf_free(&tried);
+  if (g->o->verbose) fprintf(stderr, "kcc: llvm: linking %s\n", path);
+  LLVMMemoryBufferRef mb = NULL;
+  char *err = NULL;
+  if (LLVMCreateMemoryBufferWithContentsOfFile(path, &mb, &err)) {
+    diag_error((KLoc){0}, "cannot read %s: %s", path, err ? err : "?");
+    LLVMDisposeMessage(err);
+    free(path);
+    return false;
+  }
+  LLVMModuleRef lib = NULL;
+  bool bad = LLVMParseBitcodeInContext2(g->ctx, mb, &lib);
+  LLVMDisposeMemoryBuffer(mb);
+  if (bad) {
+    diag_error((KLoc){0}, "%s is not a valid LLVM bitcode file", path);
+    free(path);
+    return false;
+  }
+  free(path);
+  /* libdevice says nvptx64-nvidia-gpulibs and an older layout string; make them ours so
+   * the linker has nothing to warn about. */
+  LLVMSetTarget(lib, KCC_TRIPLE);
+  LLVMSetDataLayout(lib, LLVMGetDataLayoutStr(g->mod));
+  if (LLVMLinkModules2(g->mod, lib)) { /* consumes lib */
+    diag_ice((KLoc){0}, "linking libdevice failed");
+    return false;
+  }
+  return true;
+}
+
+/* Only kernels stay visible: everything else (device functions, libdevice) becomes
+ * internal so the optimizer inlines what it wants and drops the rest. */
+static void internalize(LG *g) {
+  for (LLVMValueRef f = LLVMGetFirstFunction(g->mod); f; f = LLVMGetNextFunction(f)) {
+    if (LLVMIsDeclaration(f) || LLVMGetFunctionCallConv(f) == LLVMPTXKernelCallConv) continue;
+    LLVMSetLinkage(f, LLVMInternalLinkage);
+  }
+  for (LLVMValueRef v = LLVMGetFirstGlobal(g->mod); v; v = LLVMGetNextGlobal(v)) {
+    if (LLVMIsDeclaration(v)) continue;
+    const char *n = LLVMGetValueName(v);
+    if (strncmp(n, "__nv_", 5) == 0) LLVMSetLinkage(v, LLVMInternalLinkage); /* libdevice tables */
+  }
+}
+
+/* ---------------------------------------------------------------- driver */
+
+static void lg_init(LG *g, KModule *m, const KOptions *o, LLVMTargetMachineRef tm) {
+  memset(g, 0, sizeof *g);
+  g->km = m;
+  g->o = o;
+  g->ctx = LLVMContextCreate();
+  g->mod = LLVMModuleCreateWithNameInContext(m->file ? m->file : "kcc", g->ctx);
+  LLVMSetTarget(g->mod, KCC_TRIPLE);
+  g->td = LLVMCreateTargetDataLayout(tm);
+  LLVMSetModuleDataLayout(g->mod, g->td);
+  g->b = LLVMCreateBuilderInContext(g->ctx);
+  g->ab = LLVMCreateBuilderInContext(g->ctx);
+  g->t_void = LLVMVoidTypeInContext(g->ctx);
+  g->t_i1 = LLVMInt1TypeInContext(g->ctx);
+  g->t_i8 = LLVMInt8TypeInContext(g->ctx);
+  g->t_i16 = LLVMInt16TypeInContext(g->ctx);
+  g->t_i32 = LLVMInt32TypeInContext(g->ctx);
+  g->t_i64 = LLVMInt64TypeInContext(g->ctx);
+  g->t_f32 = LLVMFloatTypeInContext(g->ctx);
+  g->t_f64 = LLVMDoubleTypeInContext(g->ctx);
+  g->t_ptr0 = LLVMPointerTypeInContext(g->ctx, 0);
+  if (o->fast_math) g->fmf = LLVMFastMathAll;
+  else if (o->fp_contract) g->fmf = LLVMFastMathAllowContract;
+  else g->fmf = LLVMFastMathNone;
+}
+
+static void lg_dispose(LG *g) {
+  for (int i = 0; i < g->nstructs; i++) free(g->structs[i].elem);
+  free(g->structs);
+  for (int i = 0; i < g->km->globals.n; i++) KLIST_AT(g->km->globals, i, KVar *)->aux = NULL;
+  for (int i = 0; i < g->km->funcs.n; i++) KLIST_AT(g->km->funcs, i, KFunc *)->aux = NULL;
+  LLVMDisposeBuilder(g->b);
+  LLVMDisposeBuilder(g->ab);
+  if (g->mod) LLVMDisposeModule(g->mod);
+  LLVMDisposeTargetData(g->td);
+  LLVMContextDispose(g->ctx);
+}
+
+static bool build_module(LG *g) {
+  int errors = diag_error_count();
+  gen_globals(g);
+  for (int i = 0; i < g->km->funcs.n; i++) {
+    KFunc *f = KLIST_AT(g->km->funcs, i, KFunc *);
+    if (f->body) declare_func(g, f);
+  }
+  for (int i = 0; i < g->km->funcs.n; i++) {
+    KFunc *f = KLIST_AT(g->km->funcs, i, KFunc *);
+    if (f->body) define_func(g, f);
+  }
+  if (diag_error_count() > errors) return false;
+  /* libdevice asks __nvvm_reflect("__CUDA_FTZ"); NVVMReflect answers from this flag. */
+  LLVMAddModuleFlag(g->mod, LLVMModuleFlagBehaviorOverride, "nvvm-reflect-ftz", 16,
+                    LLVMValueAsMetadata(LLVMConstInt(g->t_i32, g->o->fast_math ? 1 : 0, 0)));
+  char *msg = NULL;
+  if (LLVMVerifyModule(g->mod, LLVMReturnStatusAction, &msg)) {
+    diag_ice((KLoc){0}, "the LLVM back end produced an invalid module:\n%s", msg ? msg : "");
+    LLVMDisposeMessage(msg);
+    return false;
+  }
+  LLVMDisposeMessage(msg);
+  if (g->needs_libdevice && !link_libdevice(g)) return false;
+  internalize(g);
+  return true;
+}
+
+static bool optimize(LG *g, LLVMTargetMachineRef tm) {
+  int ol = g->o->opt_level < 0 ? 0 : g->o->opt_level > 3 ? 3 : g->o->opt_level;
+  char pipeline[64];
+  /* -O0 keeps the code as written but still drops unused libdevice functions. */
+  snprintf(pipeline, sizeof pipeline, ol == 0 ? "default<O0>,globaldce" : "default<O%d>", ol);
+  LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
+  LLVMPassBuilderOptionsSetLoopUnrolling(po, ol >= 2);
+  LLVMPassBuilderOptionsSetLoopVectorization(po, ol >= 2);
+  LLVMPassBuilderOptionsSetSLPVectorization(po, ol >= 2);
+  LLVMErrorRef err = LLVMRunPasses(g->mod, pipeline, tm, po);
+  LLVMDisposePassBuilderOptions(po);
+  if (err) {
+    char *m = LLVMGetErrorMessage(err);
+    diag_ice((KLoc){0}, "LLVM pass pipeline '%s' failed: %s", pipeline, m);
+    LLVMDisposeErrorMessage(m);
+    return false;
+  }
+  return true;
+}
+
+static bool compile(KModule *m, const KOptions *o, KBuf *out, bool ptx) {
+  init_nvptx();
+  LLVMTargetMachineRef tm = make_tm(o);
+  if (!tm) return false;
+  LG g;
+  lg_init(&g, m, o, tm);
+  bool ok = build_module(&g) && optimize(&g, tm);
+  if (ok && ptx) {
+    char *err = NULL;
+    LLVMMemoryBufferRef mb = NULL;
+    if (LLVMTargetMachineEmitToMemoryBuffer(tm, g.mod, LLVMAssemblyFile, &err, &mb)) {
+      diag_ice((KLoc){0}, "NVPTX code generation failed: %s", err ? err : "?");
+      LLVMDisposeMessage(err);
+      ok = false;
+    } else {
+      kbuf_append(out, LLVMGetBufferStart(mb), LLVMGetBufferSize(mb));
+      LLVMDisposeMemoryBuffer(mb);
+    }
+  } else if (ok) {
+    char *s = LLVMPrintModuleToString(g.mod);
+    kbuf_puts(out, s);
+    LLVMDisposeMessage(s);
+  }
+  lg_dispose(&g);
+  LLVMDisposeTargetMachine(tm);
+  return ok;
+}
+
+bool emit_llvm_ir(KModule *m, const KOptions *o, KBuf *out) { return compile(m, o, out, false); }
+
+bool emit_ptx(KModule *m, const KOptions *o, KBuf *out) { return compile(m, o, out, true); }
