@@ -42,7 +42,15 @@ typedef struct Ctx {
   Mask ret_acc;
   KList done;   /* KFunc* materialised, in order */
   bool failed;
+  KLoc last_error; /* one address-space error per line: the rest are the same mistake */
 } Ctx;
+
+static void as_error(Ctx *c, KLoc loc, const char *msg) {
+  c->failed = true;
+  if (loc.line && loc.line == c->last_error.line && loc.file == c->last_error.file) return;
+  c->last_error = loc;
+  diag_error(loc, "%s; OpenCL C and SPIR-V need one address space per pointer", msg);
+}
 
 static KAddrSpace mem_space(Ctx *c) { return c->strict ? KAS_GLOBAL : KAS_GENERIC; }
 
@@ -132,11 +140,10 @@ static void fit(Ctx *c, KExpr **pe, KType *want) {
     *pe = kir_cast(e, want);
     return;
   }
-  diag_error(e->loc,
-             "pointer to %s memory used where a pointer to %s memory is needed; OpenCL C and "
-             "SPIR-V need one address space per pointer",
-             mask_names(M(e->type->as)), mask_names(M(want->as)));
-  c->failed = true;
+  char msg[256];
+  snprintf(msg, sizeof msg, "pointer to %s memory used where a pointer to %s memory is needed",
+           mask_names(M(e->type->as)), mask_names(M(want->as)));
+  as_error(c, e->loc, msg);
 }
 
 static void set_ptr_type(Ctx *c, KExpr *e, Mask m) {
@@ -216,6 +223,12 @@ static Mask walk(Ctx *c, KExpr *e) {
     m = walk(c, e->b) | walk(c, e->c);
     if (c->rewrite && e->type->kind == KT_PTR) {
       set_ptr_type(c, e, m);
+      if (c->strict && e->type->as == KAS_GENERIC) {
+        char msg[256];
+        snprintf(msg, sizeof msg, "this expression may point to %s memory", mask_names(m));
+        as_error(c, e->loc, msg);
+        return m;
+      }
       fit(c, &e->b, e->type);
       fit(c, &e->c, e->type);
       return m;
@@ -267,11 +280,9 @@ static void walk_stmt(Ctx *c, KStmt *s) {
       v->type = v->type->kind == KT_PTR ? with_space(c, v->type, mask_space(m))
                                         : mem_type(c, v->type);
       if (c->strict && v->type->kind == KT_PTR && v->type->as == KAS_GENERIC) {
-        diag_error(v->loc,
-                   "pointer '%s' may point to %s memory; OpenCL C and SPIR-V need one address "
-                   "space per pointer",
-                   v->name, mask_names(m));
-        c->failed = true;
+        char msg[256];
+        snprintf(msg, sizeof msg, "pointer '%s' may point to %s memory", v->name, mask_names(m));
+        as_error(c, v->loc, msg);
       }
       if (s->init) fit(c, &s->init, v->type);
     }
@@ -457,11 +468,10 @@ static KFunc *materialise(Ctx *c, Inst *in) {
     for (int i = 0; i < out->nparams; i++) {
       Mask m = var_mask(c, out->params[i]);
       if (mask_space(m) == KAS_GENERIC) {
-        diag_error(out->params[i]->loc,
-                   "pointer '%s' may point to %s memory; OpenCL C and SPIR-V need one address "
-                   "space per pointer",
-                   out->params[i]->name, mask_names(m));
-        c->failed = true;
+        char msg[256];
+        snprintf(msg, sizeof msg, "pointer '%s' may point to %s memory", out->params[i]->name,
+                 mask_names(m));
+        as_error(c, out->params[i]->loc, msg);
       }
     }
   }

@@ -52,5 +52,10 @@ KModule *kcc_compile(const char *path, const KOptions *o, KList *deps, bool allo
 /* Back ends: append their output to `out`. */
 bool emit_llvm_ir(KModule *m, const KOptions *o, KBuf *out); /* textual LLVM IR (.ll) */
 bool emit_ptx(KModule *m, const KOptions *o, KBuf *out);     /* PTX for o->archs[0] */
+/* The back ends below need a module compiled with allow_generic = false. */
+bool emit_opencl_c(KModule *m, const KOptions *o, KBuf *out); /* OpenCL C 1.2 source (.cl) */
+bool emit_cuda_c(KModule *m, const KOptions *o, KBuf *out);   /* CUDA C source (.cu) */
+bool emit_spirv(KModule *m, const KOptions *o, KBuf *out);    /* validated SPIR-V (.spv) */
+bool emit_bundle(KModule *m, const KOptions *o, KBuf *out);   /* fat module (.kcb) */
 
 #endif

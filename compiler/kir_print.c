@@ -267,7 +267,7 @@ void kir_print(FILE *out, const KModule *m) {
   for (int i = 0; i < m->globals.n; i++) print_var_decl(out, m->globals.v[i]);
   for (int i = 0; i < m->funcs.n; i++) {
     const KFunc *f = m->funcs.v[i];
-    fprintf(out, "\n%s%s%s %s %s(", f->is_kernel ? "kernel " : "", f->is_static ? "static " : "",
+    fprintf(out, "\n%s%s%s%s %s(", f->is_kernel ? "kernel " : "", f->is_static ? "static " : "",
             f->is_inline ? "inline " : "", kir_type_str(f->ret), f->name);
     for (int j = 0; j < f->nparams; j++)
       fprintf(out, "%s%s %s", j ? ", " : "", kir_type_str(f->params[j]->type),

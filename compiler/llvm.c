@@ -19,7 +19,7 @@
 #include "diag.h"
 #include "llvm_gen.h"
 
-#define KCC_TRIPLE "nvptx64-nvidia-cuda"
+#define KCC_TRIPLE     "nvptx64-nvidia-cuda"
 #define LIBDEVICE_FILE "libdevice.10.bc"
 
 /* ---------------------------------------------------------------- types */
@@ -54,18 +54,24 @@ LLVMTypeRef lg_type(LG *g, const KType *t) {
   return g->t_i8;
 }
 
-/* Builds the element list of a struct with explicit byte padding wherever KIR's C layout
- * puts a gap, so that LLVM's offsets are exactly KIR's. */
+/* Builds the element list of a struct, with explicit byte padding only where KIR's C layout
+ * puts a field later than LLVM's natural alignment would (so LLVM's offsets are KIR's). */
 static int struct_elems(LG *g, const KStruct *st, LLVMTypeRef *el, unsigned *map) {
-  int n = 0, cur = 0;
+  int n = 0;
+  uint64_t cur = 0, maxal = 1;
   for (int i = 0; i < st->nfields; i++) {
     const KField *f = &st->fields[i];
-    if (f->offset > cur) el[n++] = LLVMArrayType2(g->t_i8, (uint64_t)(f->offset - cur));
+    LLVMTypeRef ft = lg_type(g, f->type);
+    uint64_t al = LLVMABIAlignmentOfType(g->td, ft);
+    uint64_t nat = (cur + al - 1) / al * al;
+    if ((uint64_t)f->offset > nat) el[n++] = LLVMArrayType2(g->t_i8, (uint64_t)f->offset - cur);
     map[i] = (unsigned)n;
-    el[n++] = lg_type(g, f->type);
-    cur = f->offset + f->type->size;
+    el[n++] = ft;
+    cur = (uint64_t)f->offset + LLVMABISizeOfType(g->td, ft);
+    if (al > maxal) maxal = al;
   }
-  if (st->size > cur) el[n++] = LLVMArrayType2(g->t_i8, (uint64_t)(st->size - cur));
+  uint64_t nat_size = (cur + maxal - 1) / maxal * maxal;
+  if ((uint64_t)st->size > nat_size) el[n++] = LLVMArrayType2(g->t_i8, (uint64_t)st->size - cur);
   return n;
 }
 
@@ -163,9 +169,9 @@ static void add_attr(LG *g, LLVMValueRef fn, LLVMAttributeIndex idx, const char 
 }
 
 static void add_str_attr(LG *g, LLVMValueRef fn, const char *k, const char *v) {
-  LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex,
-                          LLVMCreateStringAttribute(g->ctx, k, (unsigned)strlen(k), v,
-                                                    (unsigned)strlen(v)));
+  LLVMAddAttributeAtIndex(
+      fn, LLVMAttributeFunctionIndex,
+      LLVMCreateStringAttribute(g->ctx, k, (unsigned)strlen(k), v, (unsigned)strlen(v)));
 }
 
 /* ---------------------------------------------------------------- constant initializers */
@@ -187,8 +193,14 @@ static LLVMValueRef const_scalar(LG *g, const KType *t, const KExpr *e) {
   if (v && !LLVMIsConstant(v)) v = NULL;
   LLVMDeleteFunction(tmp);
   g->fn = saved_fn;
-  if (saved_bb) LLVMPositionBuilderAtEnd(g->b, saved_bb);
-  else LLVMClearInsertionPosition(g->b);
+  if (saved_bb)
+    LLVMPositionBuilderAtEnd(g->b, saved_bb);
+  else
+    LLVMClearInsertionPosition(g->b);
+  if (saved_fn)
+    LLVMPositionBuilderAtEnd(g->ab, LLVMGetEntryBasicBlock(saved_fn));
+  else
+    LLVMClearInsertionPosition(g->ab);
   return v;
 }
 
@@ -229,8 +241,10 @@ LLVMValueRef lg_const_init(LG *g, const KType *t, const KExpr *e) {
     for (int f = 0; f < st->nfields && ok; f++) {
       const KExpr *a = f < e->nargs ? e->args[f] : NULL;
       LLVMValueRef v = lg_const_init(g, st->fields[f].type, a);
-      if (v) el[lg_field_index(g, st, f)] = v;
-      else ok = false;
+      if (v)
+        el[lg_field_index(g, st, f)] = v;
+      else
+        ok = false;
     }
     LLVMValueRef v = ok ? LLVMConstNamedStruct(ty, el, n) : NULL;
     free(el);
@@ -267,8 +281,7 @@ static void gen_globals(LG *g) {
     } else {
       LLVMValueRef init = lg_const_init(g, v->type, v->init);
       if (!init) {
-        diag_error(v->loc, "initializer of constant '%s' is not a constant expression",
-                   v->name);
+        diag_error(v->loc, "initializer of constant '%s' is not a constant expression", v->name);
         init = LLVMConstNull(ty);
       }
       LLVMSetInitializer(gv, init);
@@ -321,10 +334,13 @@ static void declare_func(LG *g, KFunc *f) {
 
 static void finish_blocks(LG *g, KFunc *f) {
   LLVMTypeRef rt = LLVMGetReturnType(g->fn_type);
-  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(g->fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
+  /* The entry block (allocas) gets its branch to the body last. */
+  LLVMBasicBlockRef first = LLVMGetNextBasicBlock(LLVMGetFirstBasicBlock(g->fn));
+  for (LLVMBasicBlockRef bb = first; bb; bb = LLVMGetNextBasicBlock(bb)) {
     if (LLVMGetBasicBlockTerminator(bb)) continue;
     LLVMPositionBuilderAtEnd(g->b, bb);
-    if (f->ret->kind == KT_VOID) LLVMBuildRetVoid(g->b);
+    if (f->ret->kind == KT_VOID)
+      LLVMBuildRetVoid(g->b);
     else if (LLVMGetFirstInstruction(bb) || LLVMGetFirstUse(LLVMBasicBlockAsValue(bb)))
       LLVMBuildRet(g->b, LLVMGetUndef(rt)); /* fell off the end: C leaves the value undefined */
     else
@@ -381,8 +397,7 @@ static LLVMTargetMachineRef make_tm(const KOptions *o) {
   char cpu[16];
   snprintf(cpu, sizeof cpu, "sm_%d", sm);
   if (o->verbose)
-    fprintf(stderr, "kcc: llvm: target %s, cpu %s, +ptx78, -O%d\n", KCC_TRIPLE, cpu,
-            o->opt_level);
+    fprintf(stderr, "kcc: llvm: target %s, cpu %s, +ptx78, -O%d\n", KCC_TRIPLE, cpu, o->opt_level);
   char *err = NULL;
   LLVMTargetRef target;
   if (LLVMGetTargetFromTriple(KCC_TRIPLE, &target, &err)) {
@@ -479,24 +494,42 @@ static bool link_libdevice(LG *g) {
     free(path);
     return false;
   }
+  /* Lazily: only the functions the kernels reach get read (parsing all of libdevice costs
+   * more than the rest of a compile). The module owns `mb` from here on. */
   LLVMModuleRef lib = NULL;
-  bool bad = LLVMParseBitcodeInContext2(g->ctx, mb, &lib);
-  LLVMDisposeMemoryBuffer(mb);
+  g->capture = true;
+  g->llvm_msg[0] = 0;
+  bool bad = LLVMGetBitcodeModuleInContext2(g->ctx, mb, &lib);
+  g->capture = false;
   if (bad) {
-    diag_error((KLoc){0}, "%s is not a valid LLVM bitcode file", path);
+    LLVMDisposeMemoryBuffer(mb); /* only a module that was made owns the buffer */
+    diag_error((KLoc){0}, "%s is not a valid LLVM bitcode file (%s)", path,
+               g->llvm_msg[0] ? g->llvm_msg : "unreadable");
     free(path);
     return false;
   }
-  free(path);
   /* libdevice says nvptx64-nvidia-gpulibs and an older layout string; make them ours so
    * the linker has nothing to warn about. */
   LLVMSetTarget(lib, KCC_TRIPLE);
   LLVMSetDataLayout(lib, LLVMGetDataLayoutStr(g->mod));
-  if (LLVMLinkModules2(g->mod, lib)) { /* consumes lib */
-    diag_ice((KLoc){0}, "linking libdevice failed");
-    return false;
+  /* What our module does not declare becomes internal in libdevice: the linker then copies
+   * (and materializes) only what the declared functions reach, as -mlink-builtin-bitcode's
+   * "only needed" mode does. */
+  for (LLVMValueRef f = LLVMGetFirstFunction(lib); f; f = LLVMGetNextFunction(f)) {
+    if (LLVMIsDeclaration(f)) continue;
+    LLVMValueRef ours = LLVMGetNamedFunction(g->mod, LLVMGetValueName(f));
+    if (!ours || !LLVMIsDeclaration(ours)) LLVMSetLinkage(f, LLVMInternalLinkage);
   }
-  return true;
+  for (LLVMValueRef v = LLVMGetFirstGlobal(lib); v; v = LLVMGetNextGlobal(v))
+    if (!LLVMIsDeclaration(v)) LLVMSetLinkage(v, LLVMInternalLinkage);
+  g->capture = true;
+  g->llvm_msg[0] = 0;
+  bad = LLVMLinkModules2(g->mod, lib); /* consumes lib */
+  g->capture = false;
+  if (bad)
+    diag_error((KLoc){0}, "cannot link %s: %s", path, g->llvm_msg[0] ? g->llvm_msg : "?");
+  free(path);
+  return !bad;
 }
 
 /* Only kernels stay visible: everything else (device functions, libdevice) becomes
@@ -515,11 +548,30 @@ static void internalize(LG *g) {
 
 /* ---------------------------------------------------------------- driver */
 
+/* LLVM's own diagnostics (bitcode reader, linker, back end): without a handler an error
+ * makes LLVM print and exit the process. Errors become kcc errors; the rest shows with -v. */
+static void llvm_diag(LLVMDiagnosticInfoRef di, void *ctx) {
+  LG *g = ctx;
+  char *msg = LLVMGetDiagInfoDescription(di);
+  LLVMDiagnosticSeverity sev = LLVMGetDiagInfoSeverity(di);
+  if (sev == LLVMDSError && g->capture) { /* the caller words the error itself */
+    snprintf(g->llvm_msg, sizeof g->llvm_msg, "%s", msg);
+    g->llvm_errors++;
+  } else if (sev == LLVMDSError) {
+    diag_error((KLoc){0}, "LLVM: %s", msg);
+    g->llvm_errors++;
+  } else if (g->o->verbose) {
+    fprintf(stderr, "kcc: llvm: %s\n", msg);
+  }
+  LLVMDisposeMessage(msg);
+}
+
 static void lg_init(LG *g, KModule *m, const KOptions *o, LLVMTargetMachineRef tm) {
   memset(g, 0, sizeof *g);
   g->km = m;
   g->o = o;
   g->ctx = LLVMContextCreate();
+  LLVMContextSetDiagnosticHandler(g->ctx, llvm_diag, g);
   g->mod = LLVMModuleCreateWithNameInContext(m->file ? m->file : "kcc", g->ctx);
   LLVMSetTarget(g->mod, KCC_TRIPLE);
   g->td = LLVMCreateTargetDataLayout(tm);
@@ -535,9 +587,12 @@ static void lg_init(LG *g, KModule *m, const KOptions *o, LLVMTargetMachineRef t
   g->t_f32 = LLVMFloatTypeInContext(g->ctx);
   g->t_f64 = LLVMDoubleTypeInContext(g->ctx);
   g->t_ptr0 = LLVMPointerTypeInContext(g->ctx, 0);
-  if (o->fast_math) g->fmf = LLVMFastMathAll;
-  else if (o->fp_contract) g->fmf = LLVMFastMathAllowContract;
-  else g->fmf = LLVMFastMathNone;
+  if (o->fast_math)
+    g->fmf = LLVMFastMathAll;
+  else if (o->fp_contract)
+    g->fmf = LLVMFastMathAllowContract;
+  else
+    g->fmf = LLVMFastMathNone;
 }
 
 static void lg_dispose(LG *g) {
@@ -627,6 +682,10 @@ static bool compile(KModule *m, const KOptions *o, KBuf *out, bool ptx) {
   return ok;
 }
 
-bool emit_llvm_ir(KModule *m, const KOptions *o, KBuf *out) { return compile(m, o, out, false); }
+bool emit_llvm_ir(KModule *m, const KOptions *o, KBuf *out) {
+  return compile(m, o, out, false);
+}
 
-bool emit_ptx(KModule *m, const KOptions *o, KBuf *out) { return compile(m, o, out, true); }
+bool emit_ptx(KModule *m, const KOptions *o, KBuf *out) {
+  return compile(m, o, out, true);
+}

@@ -49,27 +49,31 @@ typedef struct LG {
   LLVMFastMathFlags fmf; /* flags put on every floating-point operation */
   bool needs_libdevice;
   const char *libdevice_user; /* the first builtin that needed libdevice, for the message */
+  char libdevice_user_buf[32];
   KLoc libdevice_loc;
-  int nstr; /* string literals emitted, for names */
+  int nstr;        /* string literals emitted, for names */
+  int llvm_errors; /* errors LLVM reported through its diagnostic handler */
+  bool capture;    /* keep LLVM's error message in llvm_msg instead of reporting it */
+  char llvm_msg[512];
 } LG;
 
 /* llvm.c */
-LLVMTypeRef lg_type(LG *g, const KType *t);      /* the LLVM type of a value of type t */
-unsigned lg_as(KAddrSpace as);                    /* KIR address space -> LLVM's */
+LLVMTypeRef lg_type(LG *g, const KType *t); /* the LLVM type of a value of type t */
+unsigned lg_as(KAddrSpace as);              /* KIR address space -> LLVM's */
 unsigned lg_field_index(LG *g, const KStruct *st, int field);
 LLVMValueRef lg_alloca(LG *g, const KType *t, const char *name);
 LLVMValueRef lg_alloca_type(LG *g, LLVMTypeRef ty, unsigned align, const char *name);
 LLVMValueRef lg_string(LG *g, const char *s, size_t len, unsigned as); /* pointer, AS as */
-LLVMValueRef lg_const_init(LG *g, const KType *t, const KExpr *e); /* NULL: not constant */
+LLVMValueRef lg_const_init(LG *g, const KType *t, const KExpr *e);     /* NULL: not constant */
 /* Declares (once) an external function such as a libdevice __nv_* routine or vprintf. */
 LLVMValueRef lg_decl(LG *g, const char *name, LLVMTypeRef fnty);
 LLVMValueRef lg_intrinsic(LG *g, const char *name, LLVMTypeRef *over, int nover);
 LLVMValueRef lg_call(LG *g, LLVMValueRef fn, LLVMValueRef *args, unsigned n);
 
 /* llvm_expr.c */
-LLVMValueRef lg_expr(LG *g, KExpr *e);   /* rvalue; NULL for void expressions */
+LLVMValueRef lg_expr(LG *g, KExpr *e); /* rvalue; NULL for void expressions */
 LV lg_lvalue(LG *g, KExpr *e);
-LLVMValueRef lg_cond(LG *g, KExpr *e);   /* e != 0 as i1 */
+LLVMValueRef lg_cond(LG *g, KExpr *e); /* e != 0 as i1 */
 LLVMValueRef lg_convert(LG *g, LLVMValueRef v, const KType *from, const KType *to);
 LLVMValueRef lg_load(LG *g, LV lv, const KType *t);
 void lg_store(LG *g, LV lv, const KType *t, LLVMValueRef v);
@@ -77,7 +81,7 @@ void lg_store(LG *g, LV lv, const KType *t, LLVMValueRef v);
 void lg_init_object(LG *g, LV lv, const KType *t, KExpr *init);
 LLVMValueRef lg_cast_as(LG *g, LLVMValueRef p, unsigned from, unsigned to);
 LLVMValueRef lg_fp(LG *g, LLVMValueRef inst); /* applies g->fmf to an FP instruction */
-bool lg_block_open(LG *g);  /* the insertion block has no terminator yet */
+bool lg_block_open(LG *g);                    /* the insertion block has no terminator yet */
 void lg_ensure_block(LG *g); /* after a terminator: continue in a fresh (dead) block */
 
 /* llvm_stmt.c */
@@ -86,6 +90,5 @@ void lg_stmt(LG *g, KStmt *s);
 /* llvm_builtins.c */
 LLVMValueRef lg_special(LG *g, KExpr *e);
 LLVMValueRef lg_builtin(LG *g, KExpr *e);
-/* The libdevice file under a toolkit root, or NULL; tried roots in order (see llvm.c). */
 
 #endif

@@ -4,6 +4,7 @@
  * so a failed compile never leaves a partial or stale-looking output behind. */
 #include "diag.h"
 #include "kcc.h"
+#include "kcrt.h" /* --devices */
 
 #include <errno.h>
 #include <fcntl.h>
@@ -26,6 +27,10 @@ typedef struct Form {
 static const Form forms[] = {
     {"ptx", ".ptx", emit_ptx, true, "PTX assembly for NVIDIA GPUs (default)"},
     {"llvm", ".ll", emit_llvm_ir, true, "optimised LLVM IR for NVPTX"},
+    {"spirv", ".spv", emit_spirv, false, "SPIR-V for OpenCL, validated"},
+    {"cl", ".cl", emit_opencl_c, false, "OpenCL C 1.2 source"},
+    {"cuda", ".cu", emit_cuda_c, false, "CUDA C source (extern \"C\" kernels)"},
+    {"bundle", ".kcb", emit_bundle, false, "fat module: PTX, cubins, SPIR-V, OpenCL C, kernel table"},
     {"kir", ".kir", NULL, true, "kcc's typed kernel IR, as text"},
 };
 enum { NFORMS = sizeof forms / sizeof forms[0] };
@@ -70,6 +75,7 @@ static void usage(FILE *out) {
           "  --cuda-path=DIR     CUDA toolkit holding nvvm/libdevice (default: $CUDA_PATH,\n"
           "                      $CUDA_HOME, nvcc's directory, /usr/local/cuda)\n"
           "  -v                  print the stages and their times\n"
+          "  --devices           list the devices the runtime (libkcrt) can use\n"
           "  --version           print kcc's version\n"
           "  --help              print this help\n"
           "\n"
@@ -196,6 +202,8 @@ int main(int argc, char **argv) {
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
       usage(stdout);
       return 0;
+    } else if (!strcmp(a, "--devices")) {
+      return kcrt_print_devices(stdout) == KCRT_SUCCESS ? 0 : 1;
     } else if (!strcmp(a, "--version")) {
       printf("kcc %s (LLVM 19, libclang 19)\n", KCC_VERSION);
       return 0;
@@ -248,7 +256,7 @@ int main(int argc, char **argv) {
     }
   }
   if (!input) return bad_usage("%s", "no input file");
-  if (!form) form = output ? form_by_ext(output) : &forms[0];
+  if (!form) form = output && strcmp(output, "-") ? form_by_ext(output) : &forms[0];
   if (!form)
     return bad_usage("cannot tell the output form from '%s'; name it with --emit=FORM", output);
 

@@ -1,0 +1,314 @@
+/* bundle.c — the fat-module back end (.kcb): every form of the module that a driver may want
+ * (PTX per -arch, cubins per -arch when ptxas is around, SPIR-V, OpenCL C) plus the kernel
+ * table the runtime checks launches against, in the format of runtime/kcb_format.h
+ * (specified in docs/bundle.md).
+ *
+ * The runtime chooses among the forms at load time, so a bundle is only as good as its weakest
+ * required form: PTX and OpenCL C failures fail the bundle. SPIR-V is the one optional form,
+ * and only in the narrow case the team agreed on for the time its back end is a placeholder:
+ * emit_spirv returning false *without reporting anything* means "not implemented", and the
+ * bundle goes without it (docs/bundle.md says so). Any reported SPIR-V error fails the bundle. */
+#include "diag.h"
+#include "kcc.h"
+#include "../runtime/kcb_format.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+extern char **environ;
+
+typedef struct Sections {
+  KcbWSection *v;
+  uint32_t n;
+  KList bufs; /* KBuf* (in the KIR arena): section payloads, whose data is freed at the end */
+} Sections;
+
+/* A fresh owned buffer for a section payload (kept until the bundle is written). */
+static KBuf *new_buf(Sections *s) {
+  KBuf *b = kir_alloc(sizeof *b);
+  klist_push(&s->bufs, b);
+  return b;
+}
+
+static void add_section(Sections *s, uint32_t kind, uint32_t arch, const KBuf *b) {
+  s->v = realloc(s->v, (s->n + 1) * sizeof *s->v);
+  if (!s->v) {
+    fputs("kcc: fatal error: out of memory\n", stderr);
+    exit(1);
+  }
+  s->v[s->n++] = (KcbWSection){kind, arch, b->data, b->len};
+}
+
+/* ---------------------------------------------------------------- kernel table */
+
+static uint8_t scalar_code(const KType *t) {
+  switch (t->kind) {
+  case KT_BOOL: return KCB_T_BOOL;
+  case KT_I8: return KCB_T_I8;
+  case KT_I16: return KCB_T_I16;
+  case KT_I32: return KCB_T_I32;
+  case KT_I64: return KCB_T_I64;
+  case KT_U8: return KCB_T_U8;
+  case KT_U16: return KCB_T_U16;
+  case KT_U32: return KCB_T_U32;
+  case KT_U64: return KCB_T_U64;
+  case KT_F32: return KCB_T_F32;
+  case KT_F64: return KCB_T_F64;
+  default: return KCB_T_NONE;
+  }
+}
+
+static bool kernel_table(KModule *m, KBuf *out) {
+  int nk = 0;
+  for (int i = 0; i < m->funcs.n; i++)
+    if (KLIST_AT(m->funcs, i, KFunc *)->is_kernel) nk++;
+  KcbWKernel *ks = kir_alloc((nk ? nk : 1) * sizeof *ks);
+  int k = 0;
+  for (int i = 0; i < m->funcs.n; i++) {
+    KFunc *f = KLIST_AT(m->funcs, i, KFunc *);
+    if (!f->is_kernel) continue;
+    KcbWParam *ps = kir_alloc((f->nparams ? f->nparams : 1) * sizeof *ps);
+    for (int j = 0; j < f->nparams; j++) {
+      KType *t = f->params[j]->type;
+      KcbWParam *p = &ps[j];
+      p->name = f->params[j]->name ? f->params[j]->name : "";
+      p->type = kir_type_str(t);
+      p->size = (uint32_t)t->size;
+      p->align = (uint32_t)t->align;
+      if (t->kind == KT_PTR) {
+        p->kind = KCB_PARAM_POINTER;
+        p->addr_space = (uint8_t)t->as;
+        p->scalar = scalar_code(t->base);
+        p->qual = (uint8_t)t->qual;
+      } else if (t->kind == KT_STRUCT) {
+        p->kind = KCB_PARAM_STRUCT;
+      } else if (kir_is_arith(t)) {
+        p->kind = KCB_PARAM_SCALAR;
+        p->scalar = scalar_code(t);
+      } else {
+        diag_ice(f->params[j]->loc, "kernel parameter '%s' of type '%s' has no bundle encoding",
+                 p->name, p->type);
+        return false;
+      }
+    }
+    ks[k++] = (KcbWKernel){f->name, ps, (uint32_t)f->nparams,
+                           (uint64_t)(f->static_shared_bytes > 0 ? f->static_shared_bytes : 0),
+                           f->uses_dynamic_shared ? KCB_KERNEL_DYNAMIC_SHARED : 0};
+  }
+  size_t len;
+  unsigned char *tab = kcb_write_kernel_table(ks, (uint32_t)nk, &len);
+  if (!tab) {
+    diag_error((KLoc){0}, "the kernel table is too large for the bundle format");
+    return false;
+  }
+  kbuf_append(out, tab, len);
+  free(tab);
+  return true;
+}
+
+/* ---------------------------------------------------------------- ptxas */
+
+static bool is_exe(const char *p) { return access(p, X_OK) == 0; }
+
+/* ptxas to use, or NULL: $KCC_PTXAS (empty or "none" turns cubins off), the CUDA path given
+ * with --cuda-path, $PATH, then /usr/local/cuda/bin. Returns malloc'd. */
+static char *find_ptxas(const KOptions *o) {
+  const char *env = getenv("KCC_PTXAS");
+  if (env) return *env && strcmp(env, "none") ? strdup(env) : NULL;
+  KBuf b = {0};
+  if (o->cuda_path) {
+    kbuf_printf(&b, "%s/bin/ptxas", o->cuda_path);
+    if (is_exe(b.data)) return b.data;
+    kbuf_free(&b);
+  }
+  const char *path = getenv("PATH");
+  for (const char *p = path; p && *p;) {
+    const char *e = strchr(p, ':');
+    size_t n = e ? (size_t)(e - p) : strlen(p);
+    if (n) {
+      b.len = 0;
+      kbuf_append(&b, p, n);
+      kbuf_puts(&b, "/ptxas");
+      if (is_exe(b.data)) return b.data;
+    }
+    p = e ? e + 1 : NULL;
+  }
+  kbuf_free(&b);
+  if (is_exe("/usr/local/cuda/bin/ptxas")) return strdup("/usr/local/cuda/bin/ptxas");
+  return NULL;
+}
+
+static bool write_all(int fd, const void *data, size_t len) {
+  for (size_t off = 0; off < len;) {
+    ssize_t w = write(fd, (const char *)data + off, len - off);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) return false;
+    off += (size_t)w;
+  }
+  return true;
+}
+
+static bool read_file(const char *path, KBuf *out) {
+  int fd = open(path, O_RDONLY);
+  if (fd < 0) return false;
+  char chunk[65536];
+  ssize_t n;
+  while ((n = read(fd, chunk, sizeof chunk)) != 0) {
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      close(fd);
+      return false;
+    }
+    kbuf_append(out, chunk, (size_t)n);
+  }
+  close(fd);
+  return true;
+}
+
+/* Assembles `ptx` for sm_<arch> into `cubin`. Temporary files, not pipes: ptxas reads and
+ * writes only files. Returns false with ptxas's own messages in `log`. */
+static bool run_ptxas(const char *ptxas, int arch, const KBuf *ptx, KBuf *cubin, KBuf *log) {
+  const char *tmpdir = getenv("TMPDIR");
+  if (!tmpdir || !*tmpdir) tmpdir = "/tmp";
+  char in[4096], out[4096], err[4096];
+  snprintf(in, sizeof in, "%s/kcc-XXXXXX.ptx", tmpdir);
+  snprintf(out, sizeof out, "%s/kcc-XXXXXX.cubin", tmpdir);
+  snprintf(err, sizeof err, "%s/kcc-XXXXXX.log", tmpdir);
+  int fin = mkstemps(in, 4), fout = mkstemps(out, 6), ferr = mkstemps(err, 4);
+  bool ok = fin >= 0 && fout >= 0 && ferr >= 0;
+  if (!ok) kbuf_printf(log, "cannot create temporary files in %s: %s", tmpdir, strerror(errno));
+  if (ok && !write_all(fin, ptx->data, ptx->len)) {
+    kbuf_printf(log, "cannot write %s: %s", in, strerror(errno));
+    ok = false;
+  }
+  if (ok) {
+    char archarg[32];
+    snprintf(archarg, sizeof archarg, "-arch=sm_%d", arch);
+    char *argv[] = {(char *)ptxas, archarg, in, "-o", out, NULL};
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, ferr, 1);
+    posix_spawn_file_actions_adddup2(&fa, ferr, 2);
+    pid_t pid;
+    int rc = posix_spawn(&pid, ptxas, &fa, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    int st = 0;
+    if (rc != 0) {
+      kbuf_printf(log, "cannot run %s: %s", ptxas, strerror(rc));
+      ok = false;
+    } else {
+      while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {
+      }
+      ok = WIFEXITED(st) && WEXITSTATUS(st) == 0;
+      if (!ok) {
+        read_file(err, log);
+        if (!log->len) kbuf_printf(log, "%s exited with status %d", ptxas, WEXITSTATUS(st));
+      }
+    }
+  }
+  if (ok && (!read_file(out, cubin) || cubin->len == 0)) {
+    kbuf_printf(log, "%s wrote no cubin", ptxas);
+    ok = false;
+  }
+  if (fin >= 0) close(fin), unlink(in);
+  if (fout >= 0) close(fout), unlink(out);
+  if (ferr >= 0) close(ferr), unlink(err);
+  return ok;
+}
+
+static double now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* ---------------------------------------------------------------- the bundle */
+
+bool emit_bundle(KModule *m, const KOptions *o, KBuf *out) {
+  Sections s = {0};
+  bool ok = true;
+
+  KBuf *info = new_buf(&s);
+  const char *base = m->file ? strrchr(m->file, '/') : NULL;
+  kbuf_printf(info, "producer=kcc %s\nsource=%s\n", KCC_VERSION,
+              base ? base + 1 : m->file ? m->file : "");
+  add_section(&s, KCB_SEC_INFO, 0, info);
+
+  KBuf *ktab = new_buf(&s);
+  ok = kernel_table(m, ktab);
+  if (ok) add_section(&s, KCB_SEC_KERNELS, 0, ktab);
+
+  /* One PTX per requested arch: PTX for sm_XX only assembles and JITs for sm_XX and later, so
+   * a single PTX for the first arch could not serve an older second one. */
+  char *ptxas = ok ? find_ptxas(o) : NULL;
+  if (o->verbose && ok)
+    fprintf(stderr, "kcc: bundle: ptxas %s\n", ptxas ? ptxas : "not found (no cubins)");
+  for (int i = 0; ok && i < o->narchs; i++) {
+    int arch = o->archs[i];
+    bool dup = false;
+    for (int j = 0; j < i; j++) dup |= o->archs[j] == arch;
+    if (dup) continue;
+    KOptions one = *o;
+    one.archs[0] = arch;
+    one.narchs = 1;
+    KBuf *ptx = new_buf(&s);
+    if (!emit_ptx(m, &one, ptx)) {
+      ok = false;
+      break;
+    }
+    add_section(&s, KCB_SEC_PTX, (uint32_t)arch, ptx);
+    if (!ptxas) continue;
+    KBuf *cubin = new_buf(&s), log = {0};
+    double t0 = now_ms();
+    if (run_ptxas(ptxas, arch, ptx, cubin, &log)) {
+      add_section(&s, KCB_SEC_CUBIN, (uint32_t)arch, cubin);
+      if (o->verbose)
+        fprintf(stderr, "kcc: bundle: ptxas sm_%d: %zu bytes of cubin in %.1f ms\n", arch,
+                cubin->len, now_ms() - t0);
+    } else {
+      /* The PTX still serves that arch through the driver's JIT, so this is not fatal. */
+      diag_warning((KLoc){0}, "ptxas could not assemble the PTX for sm_%d; the bundle carries "
+                              "PTX only for it:\n%s", arch, log.data ? log.data : "");
+    }
+    kbuf_free(&log);
+  }
+  free(ptxas);
+
+  if (ok) {
+    KBuf *spv = new_buf(&s);
+    int errors = diag_error_count();
+    if (emit_spirv(m, o, spv))
+      add_section(&s, KCB_SEC_SPIRV, 0, spv);
+    else if (diag_error_count() != errors)
+      ok = false;
+    else if (o->verbose)
+      fprintf(stderr, "kcc: bundle: no SPIR-V back end in this build; bundle without SPIR-V\n");
+  }
+  if (ok) {
+    KBuf *cl = new_buf(&s);
+    ok = emit_opencl_c(m, o, cl);
+    if (ok) add_section(&s, KCB_SEC_OPENCL_C, 0, cl);
+  }
+
+  if (ok) {
+    size_t len;
+    unsigned char *img = kcb_write_bundle(s.v, s.n, &len);
+    if (img) {
+      kbuf_append(out, img, len);
+      free(img);
+    } else {
+      diag_error((KLoc){0}, "out of memory while writing the bundle");
+      ok = false;
+    }
+  }
+  for (int i = 0; i < s.bufs.n; i++) kbuf_free(KLIST_AT(s.bufs, i, KBuf *));
+  free(s.v);
+  return ok;
+}

@@ -1,0 +1,549 @@
+/* llvm_expr.c — KIR expressions to LLVM IR: lvalues (addresses), rvalues, conversions,
+ * short-circuit logic, assignments and object initialisation. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+#include "llvm_gen.h"
+
+static unsigned align_of(const KType *t) {
+  return (unsigned)(t->align > 0 ? t->align : 1);
+}
+
+static bool is_aggregate(const KType *t) {
+  return t->kind == KT_STRUCT || t->kind == KT_ARRAY;
+}
+
+static unsigned int_bits(const KType *t) {
+  switch (t->kind) {
+  case KT_BOOL:
+  case KT_I8:
+  case KT_U8: return 8;
+  case KT_I16:
+  case KT_U16: return 16;
+  case KT_I32:
+  case KT_U32: return 32;
+  default: return 64;
+  }
+}
+
+/* The element type GEP steps over for a pointer to t (void * arithmetic steps bytes). */
+static LLVMTypeRef elem_type(LG *g, const KType *t) {
+  return t->kind == KT_VOID ? g->t_i8 : lg_type(g, t);
+}
+
+LLVMValueRef lg_fp(LG *g, LLVMValueRef inst) {
+  if (g->fmf && LLVMIsAInstruction(inst) && LLVMCanValueUseFastMathFlags(inst))
+    LLVMSetFastMathFlags(inst, g->fmf);
+  return inst;
+}
+
+bool lg_block_open(LG *g) {
+  return !LLVMGetBasicBlockTerminator(LLVMGetInsertBlock(g->b));
+}
+
+void lg_ensure_block(LG *g) {
+  if (lg_block_open(g)) return;
+  LLVMPositionBuilderAtEnd(g->b, LLVMAppendBasicBlockInContext(g->ctx, g->fn, "dead"));
+}
+
+static LLVMBasicBlockRef new_block(LG *g, const char *name) {
+  return LLVMAppendBasicBlockInContext(g->ctx, g->fn, name);
+}
+
+LLVMValueRef lg_cast_as(LG *g, LLVMValueRef p, unsigned from, unsigned to) {
+  if (from == to) return p;
+  /* PTX converts between a specific space and generic only (cvta); go through generic. */
+  if (from != 0 && to != 0) p = lg_cast_as(g, p, from, 0);
+  if (LLVMIsConstant(p)) return LLVMConstAddrSpaceCast(p, LLVMPointerTypeInContext(g->ctx, to));
+  return LLVMBuildAddrSpaceCast(g->b, p, LLVMPointerTypeInContext(g->ctx, to), "");
+}
+
+LLVMValueRef lg_load(LG *g, LV lv, const KType *t) {
+  LLVMValueRef v = LLVMBuildLoad2(g->b, lg_type(g, t), lv.ptr, "");
+  LLVMSetAlignment(v, align_of(t));
+  if (lv.vol) LLVMSetVolatile(v, 1);
+  return v;
+}
+
+void lg_store(LG *g, LV lv, const KType *t, LLVMValueRef v) {
+  LLVMValueRef s = LLVMBuildStore(g->b, v, lv.ptr);
+  LLVMSetAlignment(s, align_of(t));
+  if (lv.vol) LLVMSetVolatile(s, 1);
+}
+
+static LLVMValueRef size_const(LG *g, int64_t n) {
+  return LLVMConstInt(g->t_i64, (unsigned long long)n, 0);
+}
+
+/* ---------------------------------------------------------------- conversions */
+
+static LLVMValueRef truth(LG *g, LLVMValueRef v, const KType *t) {
+  if (kir_is_float(t))
+    return lg_fp(g, LLVMBuildFCmp(g->b, LLVMRealUNE, v, LLVMConstNull(LLVMTypeOf(v)), ""));
+  if (t->kind == KT_PTR) return LLVMBuildIsNotNull(g->b, v, "");
+  return LLVMBuildICmp(g->b, LLVMIntNE, v, LLVMConstNull(LLVMTypeOf(v)), "");
+}
+
+LLVMValueRef lg_convert(LG *g, LLVMValueRef v, const KType *from, const KType *to) {
+  if (from == to || !v) return v;
+  if (to->kind == KT_VOID) return NULL;
+  LLVMTypeRef ty = lg_type(g, to);
+  if (to->kind == KT_BOOL) return LLVMBuildZExt(g->b, truth(g, v, from), ty, "");
+  if (kir_is_int(to)) {
+    if (kir_is_int(from)) {
+      unsigned fb = int_bits(from), tb = int_bits(to);
+      if (fb == tb) return v;
+      if (tb < fb) return LLVMBuildTrunc(g->b, v, ty, "");
+      return kir_is_signed(from) ? LLVMBuildSExt(g->b, v, ty, "") : LLVMBuildZExt(g->b, v, ty, "");
+    }
+    if (kir_is_float(from))
+      return kir_is_signed(to) ? LLVMBuildFPToSI(g->b, v, ty, "")
+                               : LLVMBuildFPToUI(g->b, v, ty, "");
+    if (from->kind == KT_PTR) return LLVMBuildPtrToInt(g->b, v, ty, "");
+  }
+  if (kir_is_float(to)) {
+    if (kir_is_int(from))
+      return kir_is_signed(from) ? LLVMBuildSIToFP(g->b, v, ty, "")
+                                 : LLVMBuildUIToFP(g->b, v, ty, "");
+    if (kir_is_float(from)) {
+      if (from->kind == to->kind) return v;
+      return lg_fp(g, to->kind == KT_F64 ? LLVMBuildFPExt(g->b, v, ty, "")
+                                         : LLVMBuildFPTrunc(g->b, v, ty, ""));
+    }
+  }
+  if (to->kind == KT_PTR) {
+    if (from->kind == KT_PTR) return lg_cast_as(g, v, lg_as(from->as), lg_as(to->as));
+    if (kir_is_int(from)) return LLVMBuildIntToPtr(g->b, v, ty, "");
+  }
+  if (LLVMTypeOf(v) == ty) return v; /* same struct or array */
+  diag_ice((KLoc){0}, "LLVM back end: no conversion from '%s' to '%s'", kir_type_str(from),
+           kir_type_str(to));
+  return LLVMGetUndef(ty);
+}
+
+/* An integer index as i64 for GEP (sign- or zero-extended by its KIR type). */
+static LLVMValueRef index64(LG *g, KExpr *e) {
+  LLVMValueRef v = lg_expr(g, e);
+  if (int_bits(e->type) == 64) return v;
+  return kir_is_signed(e->type) ? LLVMBuildSExt(g->b, v, g->t_i64, "")
+                                : LLVMBuildZExt(g->b, v, g->t_i64, "");
+}
+
+static LLVMValueRef gep1(LG *g, LLVMTypeRef ety, LLVMValueRef p, LLVMValueRef idx) {
+  return LLVMBuildInBoundsGEP2(g->b, ety, p, &idx, 1, "");
+}
+
+/* ---------------------------------------------------------------- lvalues */
+
+static LV spill(LG *g, KExpr *e) {
+  LLVMValueRef tmp = lg_alloca(g, e->type, "tmp");
+  LV lv = {tmp, 0, false};
+  lg_store(g, lv, e->type, lg_expr(g, e));
+  return lv;
+}
+
+LV lg_lvalue(LG *g, KExpr *e) {
+  switch (e->kind) {
+  case KE_VAR:
+  case KE_GVAR: {
+    KVar *v = e->var;
+    if (!v->aux) {
+      diag_ice(e->loc, "LLVM back end: '%s' used before its declaration", v->name);
+      return spill(g, e);
+    }
+    unsigned as = v->kind == KV_SHARED ? 3 : v->kind == KV_CONSTANT ? 4 : 0;
+    return (LV){v->aux, as, false};
+  }
+  case KE_INDEX: {
+    if (e->a->type->kind == KT_ARRAY) { /* not decayed: index the array object */
+      LV base = lg_lvalue(g, e->a);
+      LLVMValueRef idx = index64(g, e->b);
+      return (LV){gep1(g, elem_type(g, e->type), base.ptr, idx), base.as, base.vol};
+    }
+    const KType *pt = e->a->type;
+    LLVMValueRef p = lg_expr(g, e->a);
+    LLVMValueRef idx = index64(g, e->b);
+    return (LV){gep1(g, elem_type(g, e->type), p, idx), lg_as(pt->as),
+                (pt->qual & KQ_VOLATILE) != 0};
+  }
+  case KE_DEREF: {
+    const KType *pt = e->a->type;
+    LLVMValueRef p = lg_expr(g, e->a);
+    return (LV){p, lg_as(pt->as), (pt->qual & KQ_VOLATILE) != 0};
+  }
+  case KE_MEMBER: {
+    LV base = kir_is_lvalue(e->a) ? lg_lvalue(g, e->a) : spill(g, e->a);
+    const KStruct *st = e->a->type->st;
+    unsigned idx = lg_field_index(g, st, e->field);
+    LLVMValueRef p =
+        LLVMBuildStructGEP2(g->b, lg_type(g, e->a->type), base.ptr, idx, st->fields[e->field].name);
+    return (LV){p, base.as, base.vol};
+  }
+  default: /* a struct-valued call or ?: whose member or element is wanted */ return spill(g, e);
+  }
+}
+
+/* ---------------------------------------------------------------- arithmetic */
+
+static bool is_cmp(KOp op) {
+  return op >= KB_EQ && op <= KB_GE;
+}
+
+static LLVMValueRef gen_cmp(LG *g, KExpr *e) {
+  const KType *t = e->a->type;
+  LLVMValueRef l = lg_expr(g, e->a), r = lg_expr(g, e->b);
+  if (kir_is_float(t)) {
+    static const LLVMRealPredicate fp[] = {LLVMRealOEQ, LLVMRealUNE, LLVMRealOLT,
+                                           LLVMRealOLE, LLVMRealOGT, LLVMRealOGE};
+    return lg_fp(g, LLVMBuildFCmp(g->b, fp[e->op - KB_EQ], l, r, ""));
+  }
+  static const LLVMIntPredicate s[] = {LLVMIntEQ,  LLVMIntNE,  LLVMIntSLT,
+                                       LLVMIntSLE, LLVMIntSGT, LLVMIntSGE};
+  static const LLVMIntPredicate u[] = {LLVMIntEQ,  LLVMIntNE,  LLVMIntULT,
+                                       LLVMIntULE, LLVMIntUGT, LLVMIntUGE};
+  if (t->kind == KT_PTR && LLVMTypeOf(l) != LLVMTypeOf(r)) /* defensive: mixed spaces */
+    r = lg_cast_as(g, r, lg_as(e->b->type->as), lg_as(t->as));
+  return LLVMBuildICmp(g->b, kir_is_signed(t) ? s[e->op - KB_EQ] : u[e->op - KB_EQ], l, r, "");
+}
+
+/* && and ||: the right operand runs only when the left does not decide. Returns i1. */
+static LLVMValueRef gen_logical(LG *g, KExpr *e) {
+  bool is_and = e->op == KB_LAND;
+  LLVMValueRef l = lg_cond(g, e->a);
+  LLVMBasicBlockRef lbb = LLVMGetInsertBlock(g->b);
+  LLVMBasicBlockRef rhs = new_block(g, is_and ? "land.rhs" : "lor.rhs");
+  LLVMBasicBlockRef end = new_block(g, is_and ? "land.end" : "lor.end");
+  if (is_and)
+    LLVMBuildCondBr(g->b, l, rhs, end);
+  else
+    LLVMBuildCondBr(g->b, l, end, rhs);
+  LLVMPositionBuilderAtEnd(g->b, rhs);
+  LLVMValueRef r = lg_cond(g, e->b);
+  LLVMBasicBlockRef rbb = LLVMGetInsertBlock(g->b);
+  LLVMBuildBr(g->b, end);
+  LLVMPositionBuilderAtEnd(g->b, end);
+  LLVMValueRef phi = LLVMBuildPhi(g->b, g->t_i1, "");
+  LLVMValueRef vals[2] = {LLVMConstInt(g->t_i1, is_and ? 0 : 1, 0), r};
+  LLVMBasicBlockRef bbs[2] = {lbb, rbb};
+  LLVMAddIncoming(phi, vals, bbs, 2);
+  return phi;
+}
+
+LLVMValueRef lg_cond(LG *g, KExpr *e) {
+  if (e->kind == KE_BINARY && is_cmp(e->op)) return gen_cmp(g, e);
+  if (e->kind == KE_BINARY && (e->op == KB_LAND || e->op == KB_LOR)) return gen_logical(g, e);
+  if (e->kind == KE_UNARY && e->op == KU_LNOT) return LLVMBuildNot(g->b, lg_cond(g, e->a), "");
+  if (e->kind == KE_CAST && e->type->kind == KT_BOOL && kir_is_scalar(e->a->type))
+    return lg_cond(g, e->a); /* (bool)x is as true as x */
+  return truth(g, lg_expr(g, e), e->type);
+}
+
+/* l op r in type t (r has type rt: differs from t only for shifts). */
+static LLVMValueRef arith(LG *g, KOp op, const KType *t, LLVMValueRef l, LLVMValueRef r,
+                          const KType *rt) {
+  LLVMBuilderRef b = g->b;
+  if (kir_is_float(t)) {
+    switch (op) {
+    case KB_ADD: return lg_fp(g, LLVMBuildFAdd(b, l, r, ""));
+    case KB_SUB: return lg_fp(g, LLVMBuildFSub(b, l, r, ""));
+    case KB_MUL: return lg_fp(g, LLVMBuildFMul(b, l, r, ""));
+    case KB_DIV: return lg_fp(g, LLVMBuildFDiv(b, l, r, ""));
+    case KB_REM: return lg_fp(g, LLVMBuildFRem(b, l, r, ""));
+    default: break;
+    }
+  } else {
+    bool sg = kir_is_signed(t);
+    if ((op == KB_SHL || op == KB_SHR) && rt && int_bits(rt) != int_bits(t)) {
+      LLVMTypeRef ty = LLVMTypeOf(l);
+      r = int_bits(rt) > int_bits(t) ? LLVMBuildTrunc(b, r, ty, "") : LLVMBuildZExt(b, r, ty, "");
+    }
+    switch (op) {
+    /* Signed overflow is undefined in C, as in clang: nsw lets LLVM widen indices. */
+    case KB_ADD: return sg ? LLVMBuildNSWAdd(b, l, r, "") : LLVMBuildAdd(b, l, r, "");
+    case KB_SUB: return sg ? LLVMBuildNSWSub(b, l, r, "") : LLVMBuildSub(b, l, r, "");
+    case KB_MUL: return sg ? LLVMBuildNSWMul(b, l, r, "") : LLVMBuildMul(b, l, r, "");
+    case KB_DIV: return sg ? LLVMBuildSDiv(b, l, r, "") : LLVMBuildUDiv(b, l, r, "");
+    case KB_REM: return sg ? LLVMBuildSRem(b, l, r, "") : LLVMBuildURem(b, l, r, "");
+    case KB_SHL: return LLVMBuildShl(b, l, r, "");
+    case KB_SHR: return sg ? LLVMBuildAShr(b, l, r, "") : LLVMBuildLShr(b, l, r, "");
+    case KB_AND: return LLVMBuildAnd(b, l, r, "");
+    case KB_OR: return LLVMBuildOr(b, l, r, "");
+    case KB_XOR: return LLVMBuildXor(b, l, r, "");
+    default: break;
+    }
+  }
+  diag_ice((KLoc){0}, "LLVM back end: operator %d on '%s'", (int)op, kir_type_str(t));
+  return LLVMGetUndef(LLVMTypeOf(l));
+}
+
+static LLVMValueRef ptr_offset(LG *g, const KType *pt, LLVMValueRef p, KExpr *n, bool sub) {
+  LLVMValueRef idx = index64(g, n);
+  if (sub) idx = LLVMBuildNeg(g->b, idx, "");
+  return gep1(g, elem_type(g, pt->base), p, idx);
+}
+
+static LLVMValueRef gen_binary(LG *g, KExpr *e) {
+  if (is_cmp(e->op) || e->op == KB_LAND || e->op == KB_LOR) {
+    LLVMValueRef c = is_cmp(e->op) ? gen_cmp(g, e) : gen_logical(g, e);
+    return LLVMBuildZExt(g->b, c, lg_type(g, e->type), "");
+  }
+  if (e->op == KB_PTR_ADD || e->op == KB_PTR_SUB)
+    return ptr_offset(g, e->a->type, lg_expr(g, e->a), e->b, e->op == KB_PTR_SUB);
+  if (e->op == KB_PTR_DIFF) {
+    LLVMValueRef l = LLVMBuildPtrToInt(g->b, lg_expr(g, e->a), g->t_i64, "");
+    LLVMValueRef r = LLVMBuildPtrToInt(g->b, lg_expr(g, e->b), g->t_i64, "");
+    LLVMValueRef d = LLVMBuildSub(g->b, l, r, "");
+    int sz = e->a->type->base->size > 0 ? e->a->type->base->size : 1;
+    if (sz > 1) d = LLVMBuildExactSDiv(g->b, d, size_const(g, sz), "");
+    return lg_convert(g, d, kir_type_scalar(KT_I64), e->type);
+  }
+  LLVMValueRef l = lg_expr(g, e->a), r = lg_expr(g, e->b);
+  return arith(g, e->op, e->a->type, l, r, e->b->type);
+}
+
+static LLVMValueRef gen_unary(LG *g, KExpr *e) {
+  switch (e->op) {
+  case KU_NEG: {
+    LLVMValueRef v = lg_expr(g, e->a);
+    if (kir_is_float(e->type)) return lg_fp(g, LLVMBuildFNeg(g->b, v, ""));
+    return LLVMBuildNeg(g->b, v, "");
+  }
+  case KU_NOT: return LLVMBuildNot(g->b, lg_expr(g, e->a), "");
+  case KU_LNOT: {
+    LLVMValueRef c = LLVMBuildNot(g->b, lg_cond(g, e->a), "");
+    return LLVMBuildZExt(g->b, c, lg_type(g, e->type), "");
+  }
+  default: break;
+  }
+  diag_ice(e->loc, "LLVM back end: unary operator %d", (int)e->op);
+  return LLVMGetUndef(lg_type(g, e->type));
+}
+
+/* ---------------------------------------------------------------- assignment */
+
+static void copy_object(LG *g, LV dst, LV src, const KType *t) {
+  if (t->size <= 0) return;
+  LLVMBuildMemCpy(g->b, dst.ptr, align_of(t), src.ptr, align_of(t), size_const(g, t->size));
+}
+
+static LLVMValueRef gen_assign(LG *g, KExpr *e) {
+  const KType *t = e->a->type;
+  if (e->op == KB_NONE) {
+    if (is_aggregate(t) && kir_is_lvalue(e->b)) {
+      LV src = lg_lvalue(g, e->b);
+      LV dst = lg_lvalue(g, e->a);
+      copy_object(g, dst, src, t);
+      return lg_load(g, dst, t); /* the value, if anyone wants it; dead otherwise */
+    }
+    LLVMValueRef v = lg_expr(g, e->b);
+    LV dst = lg_lvalue(g, e->a);
+    lg_store(g, dst, t, v);
+    return v;
+  }
+  LV dst = lg_lvalue(g, e->a);
+  LLVMValueRef old = lg_load(g, dst, t);
+  LLVMValueRef nv;
+  if (e->op == KB_PTR_ADD || e->op == KB_PTR_SUB) {
+    nv = ptr_offset(g, t, old, e->b, e->op == KB_PTR_SUB);
+  } else {
+    const KType *ot = e->optype ? e->optype : t;
+    LLVMValueRef l = lg_convert(g, old, t, ot);
+    LLVMValueRef r = lg_expr(g, e->b);
+    bool shift = e->op == KB_SHL || e->op == KB_SHR;
+    if (!shift) r = lg_convert(g, r, e->b->type, ot);
+    nv = lg_convert(g, arith(g, e->op, ot, l, r, shift ? e->b->type : ot), ot, t);
+  }
+  lg_store(g, dst, t, nv);
+  return nv;
+}
+
+static LLVMValueRef gen_incdec(LG *g, KExpr *e) {
+  const KType *t = e->a->type;
+  bool inc = e->op == KU_PREINC || e->op == KU_POSTINC;
+  bool pre = e->op == KU_PREINC || e->op == KU_PREDEC;
+  LV lv = lg_lvalue(g, e->a);
+  LLVMValueRef old = lg_load(g, lv, t), nv;
+  LLVMTypeRef ty = lg_type(g, t);
+  if (t->kind == KT_PTR) {
+    nv = gep1(g, elem_type(g, t->base), old,
+              LLVMConstInt(g->t_i64, inc ? 1 : (unsigned long long)-1, 1));
+  } else if (kir_is_float(t)) {
+    LLVMValueRef one = LLVMConstReal(ty, 1.0);
+    nv = lg_fp(g, inc ? LLVMBuildFAdd(g->b, old, one, "") : LLVMBuildFSub(g->b, old, one, ""));
+  } else if (t->kind == KT_BOOL) { /* b++ makes it true; b-- flips it */
+    nv = inc ? LLVMConstInt(ty, 1, 0) : LLVMBuildXor(g->b, old, LLVMConstInt(ty, 1, 0), "");
+  } else {
+    LLVMValueRef one = LLVMConstInt(ty, 1, 0);
+    bool sg = kir_is_signed(t) && int_bits(t) >= 32; /* narrower types wrap via conversion */
+    if (inc)
+      nv = sg ? LLVMBuildNSWAdd(g->b, old, one, "") : LLVMBuildAdd(g->b, old, one, "");
+    else
+      nv = sg ? LLVMBuildNSWSub(g->b, old, one, "") : LLVMBuildSub(g->b, old, one, "");
+  }
+  lg_store(g, lv, t, nv);
+  return pre ? nv : old;
+}
+
+static LLVMValueRef gen_select(LG *g, KExpr *e) {
+  LLVMValueRef c = lg_cond(g, e->a);
+  LLVMBasicBlockRef tb = new_block(g, "cond.true"), fb = new_block(g, "cond.false"),
+                    end = new_block(g, "cond.end");
+  LLVMBuildCondBr(g->b, c, tb, fb);
+  LLVMPositionBuilderAtEnd(g->b, tb);
+  LLVMValueRef tv = lg_expr(g, e->b);
+  LLVMBasicBlockRef tbe = LLVMGetInsertBlock(g->b);
+  LLVMBuildBr(g->b, end);
+  LLVMPositionBuilderAtEnd(g->b, fb);
+  LLVMValueRef fv = lg_expr(g, e->c);
+  LLVMBasicBlockRef fbe = LLVMGetInsertBlock(g->b);
+  LLVMBuildBr(g->b, end);
+  LLVMPositionBuilderAtEnd(g->b, end);
+  if (e->type->kind == KT_VOID || !tv || !fv) return NULL;
+  LLVMValueRef phi = LLVMBuildPhi(g->b, lg_type(g, e->type), "");
+  LLVMValueRef vals[2] = {tv, fv};
+  LLVMBasicBlockRef bbs[2] = {tbe, fbe};
+  LLVMAddIncoming(phi, vals, bbs, 2);
+  return phi;
+}
+
+static LLVMValueRef gen_cast(LG *g, KExpr *e) {
+  const KType *from = e->a->type, *to = e->type;
+  if (to->kind == KT_VOID) {
+    lg_expr(g, e->a);
+    return NULL;
+  }
+  if (from->kind == KT_ARRAY && to->kind == KT_PTR) { /* decay: the array's address */
+    LV lv = lg_lvalue(g, e->a);
+    return lg_cast_as(g, lv.ptr, lv.as, lg_as(to->as));
+  }
+  return lg_convert(g, lg_expr(g, e->a), from, to);
+}
+
+static LLVMValueRef gen_call(LG *g, KExpr *e) {
+  KFunc *f = e->callee;
+  if (!f || !f->aux) {
+    diag_error(e->loc, "call to '%s', which has no definition", f ? f->name : "?");
+    return e->type->kind == KT_VOID ? NULL : LLVMGetUndef(lg_type(g, e->type));
+  }
+  LLVMValueRef args[64], *av = e->nargs <= 64 ? args : calloc((size_t)e->nargs, sizeof *av);
+  for (int i = 0; i < e->nargs; i++) av[i] = lg_expr(g, e->args[i]);
+  LLVMValueRef r = lg_call(g, f->aux, av, (unsigned)e->nargs);
+  if (av != args) free(av);
+  return e->type->kind == KT_VOID ? NULL : r;
+}
+
+/* ---------------------------------------------------------------- initialisation */
+
+static void init_rec(LG *g, LV lv, const KType *t, KExpr *init, bool zeroed) {
+  if (!init) {
+    if (!zeroed && t->size > 0)
+      LLVMBuildMemSet(g->b, lv.ptr, LLVMConstInt(g->t_i8, 0, 0), size_const(g, t->size),
+                      align_of(t));
+    return;
+  }
+  if (init->kind == KE_INITLIST && (t->kind == KT_ARRAY || t->kind == KT_STRUCT)) {
+    int64_t n = t->kind == KT_ARRAY ? t->len : t->st->nfields;
+    bool holes = init->nargs < n;
+    for (int i = 0; i < init->nargs && !holes; i++) holes = init->args[i] == NULL;
+    /* Anything not named is zero: clear once, then store only what the list gives. */
+    if (holes && !zeroed && t->size > 0) {
+      LLVMBuildMemSet(g->b, lv.ptr, LLVMConstInt(g->t_i8, 0, 0), size_const(g, t->size),
+                      align_of(t));
+      zeroed = true;
+    }
+    LLVMTypeRef ty = lg_type(g, t);
+    for (int i = 0; i < init->nargs && i < n; i++) {
+      if (!init->args[i]) continue;
+      const KType *et;
+      LLVMValueRef p;
+      if (t->kind == KT_ARRAY) {
+        et = t->base;
+        LLVMValueRef idx[2] = {LLVMConstInt(g->t_i64, 0, 0),
+                               LLVMConstInt(g->t_i64, (unsigned long long)i, 0)};
+        p = LLVMBuildInBoundsGEP2(g->b, ty, lv.ptr, idx, 2, "");
+      } else {
+        et = t->st->fields[i].type;
+        p = LLVMBuildStructGEP2(g->b, ty, lv.ptr, lg_field_index(g, t->st, i), "");
+      }
+      init_rec(g, (LV){p, lv.as, lv.vol}, et, init->args[i], zeroed);
+    }
+    return;
+  }
+  if (init->kind == KE_INITLIST) { /* braces around a scalar */
+    init_rec(g, lv, t, init->nargs > 0 ? init->args[0] : NULL, zeroed);
+    return;
+  }
+  if (t->kind == KT_ARRAY && init->kind == KE_STR) { /* char s[] = "..." */
+    LLVMValueRef c = lg_const_init(g, t, init);
+    if (c) lg_store(g, lv, t, c);
+    return;
+  }
+  if (is_aggregate(t) && kir_is_lvalue(init)) {
+    copy_object(g, lv, lg_lvalue(g, init), t);
+    return;
+  }
+  LLVMValueRef v = lg_expr(g, init);
+  if (v) lg_store(g, lv, t, lg_convert(g, v, init->type, t));
+}
+
+void lg_init_object(LG *g, LV lv, const KType *t, KExpr *init) {
+  init_rec(g, lv, t, init, false);
+}
+
+/* ---------------------------------------------------------------- rvalues */
+
+LLVMValueRef lg_expr(LG *g, KExpr *e) {
+  switch (e->kind) {
+  case KE_ICONST: {
+    LLVMTypeRef ty = lg_type(g, e->type);
+    if (e->type->kind == KT_PTR)
+      return e->ival == 0 ? LLVMConstNull(ty)
+                          : LLVMConstIntToPtr(LLVMConstInt(g->t_i64, e->ival, 0), ty);
+    if (kir_is_float(e->type)) return LLVMConstReal(ty, (double)(int64_t)e->ival);
+    if (e->type->kind == KT_BOOL) return LLVMConstInt(ty, e->ival != 0, 0);
+    return LLVMConstInt(ty, e->ival, 0);
+  }
+  case KE_FCONST: {
+    LLVMTypeRef ty = lg_type(g, e->type);
+    if (kir_is_int(e->type)) return LLVMConstInt(ty, (unsigned long long)(int64_t)e->fval, 1);
+    return LLVMConstReal(ty, e->fval);
+  }
+  case KE_STR:
+    if (e->type->kind == KT_ARRAY) return lg_const_init(g, e->type, e);
+    return lg_string(g, e->str, e->len, e->type->kind == KT_PTR ? lg_as(e->type->as) : 0);
+  case KE_VAR:
+  case KE_GVAR:
+  case KE_INDEX:
+  case KE_DEREF: return lg_load(g, lg_lvalue(g, e), e->type);
+  case KE_MEMBER:
+    if (!kir_is_lvalue(e->a)) { /* a member of a struct value (a call's result) */
+      LLVMValueRef s = lg_expr(g, e->a);
+      return LLVMBuildExtractValue(g->b, s, lg_field_index(g, e->a->type->st, e->field), "");
+    }
+    return lg_load(g, lg_lvalue(g, e), e->type);
+  case KE_SPECIAL: return lg_special(g, e);
+  case KE_UNARY: return gen_unary(g, e);
+  case KE_BINARY: return gen_binary(g, e);
+  case KE_ASSIGN: return gen_assign(g, e);
+  case KE_INCDEC: return gen_incdec(g, e);
+  case KE_COND: return gen_select(g, e);
+  case KE_COMMA: lg_expr(g, e->a); return lg_expr(g, e->b);
+  case KE_CAST: return gen_cast(g, e);
+  case KE_ADDR: {
+    LV lv = lg_lvalue(g, e->a);
+    unsigned to = e->type->kind == KT_PTR ? lg_as(e->type->as) : lv.as;
+    return lg_cast_as(g, lv.ptr, lv.as, to);
+  }
+  case KE_CALL: return gen_call(g, e);
+  case KE_BUILTIN: return lg_builtin(g, e);
+  case KE_INITLIST: {
+    LLVMValueRef tmp = lg_alloca(g, e->type, "init");
+    LV lv = {tmp, 0, false};
+    lg_init_object(g, lv, e->type, e);
+    return lg_load(g, lv, e->type);
+  }
+  }
+  diag_ice(e->loc, "LLVM back end: expression kind %d", (int)e->kind);
+  return NULL;
+}

@@ -1,0 +1,175 @@
+/* llvm_stmt.c — KIR statements to LLVM basic blocks. Code after a jump (break, continue,
+ * return) goes into a fresh block nothing branches to; llvm.c terminates such blocks and
+ * the optimizer deletes them. */
+#include "diag.h"
+#include "llvm_gen.h"
+
+static LLVMBasicBlockRef block(LG *g, const char *name) {
+  return LLVMAppendBasicBlockInContext(g->ctx, g->fn, name);
+}
+
+/* Ends the current block with a branch to `to` unless it already ends in a jump. */
+static void branch(LG *g, LLVMBasicBlockRef to) {
+  if (lg_block_open(g)) LLVMBuildBr(g->b, to);
+}
+
+static void jump(LG *g, LLVMBasicBlockRef to) {
+  branch(g, to);
+  LLVMPositionBuilderAtEnd(g->b, block(g, "after.jump"));
+}
+
+static void loop_body(LG *g, KStmt *body, LLVMBasicBlockRef brk, LLVMBasicBlockRef cont) {
+  LLVMBasicBlockRef ob = g->brk, oc = g->cont;
+  g->brk = brk;
+  g->cont = cont;
+  lg_stmt(g, body);
+  g->brk = ob;
+  g->cont = oc;
+}
+
+static void gen_switch(LG *g, KStmt *s) {
+  LLVMValueRef v = lg_expr(g, s->cond);
+  LLVMBasicBlockRef end = block(g, "sw.end"), def = end;
+  for (int i = 0; i < s->cases.n; i++) {
+    KStmt *c = KLIST_AT(s->cases, i, KStmt *);
+    c->aux = block(g, c->is_default ? "sw.default" : "sw.case");
+    if (c->is_default) def = c->aux;
+  }
+  LLVMValueRef sw = LLVMBuildSwitch(g->b, v, def, (unsigned)s->cases.n);
+  for (int i = 0; i < s->cases.n; i++) {
+    KStmt *c = KLIST_AT(s->cases, i, KStmt *);
+    if (!c->is_default)
+      LLVMAddCase(sw, LLVMConstInt(LLVMTypeOf(v), (unsigned long long)c->value, 1), c->aux);
+  }
+  /* Statements before the first label are unreachable (declarations there still get
+   * their allocas, which live in the entry block). */
+  LLVMPositionBuilderAtEnd(g->b, block(g, "sw.body"));
+  LLVMBasicBlockRef ob = g->brk;
+  g->brk = end;
+  lg_stmt(g, s->body);
+  g->brk = ob;
+  branch(g, end);
+  LLVMPositionBuilderAtEnd(g->b, end);
+  for (int i = 0; i < s->cases.n; i++) KLIST_AT(s->cases, i, KStmt *)->aux = NULL;
+}
+
+void lg_stmt(LG *g, KStmt *s) {
+  if (!s) return;
+  switch (s->kind) {
+  case KS_BLOCK:
+    for (int i = 0; i < s->list.n; i++) lg_stmt(g, KLIST_AT(s->list, i, KStmt *));
+    return;
+  case KS_DECL: {
+    KVar *v = s->var;
+    if (v->kind != KV_LOCAL && v->kind != KV_PARAM) return; /* shared/constant: globals */
+    v->aux = lg_alloca(g, v->type, v->name);
+    if (s->init) lg_init_object(g, (LV){v->aux, 0, false}, v->type, s->init);
+    return;
+  }
+  case KS_EXPR:
+    if (s->expr) lg_expr(g, s->expr);
+    return;
+  case KS_IF: {
+    LLVMValueRef c = lg_cond(g, s->cond);
+    LLVMBasicBlockRef tb = block(g, "if.then"), end = block(g, "if.end");
+    LLVMBasicBlockRef eb = s->els ? block(g, "if.else") : end;
+    LLVMBuildCondBr(g->b, c, tb, eb);
+    LLVMPositionBuilderAtEnd(g->b, tb);
+    lg_stmt(g, s->then);
+    branch(g, end);
+    if (s->els) {
+      LLVMPositionBuilderAtEnd(g->b, eb);
+      lg_stmt(g, s->els);
+      branch(g, end);
+    }
+    LLVMMoveBasicBlockAfter(end, LLVMGetInsertBlock(g->b));
+    LLVMPositionBuilderAtEnd(g->b, end);
+    return;
+  }
+  case KS_WHILE: {
+    LLVMBasicBlockRef cb = block(g, "while.cond"), bb = block(g, "while.body"),
+                      end = block(g, "while.end");
+    branch(g, cb);
+    LLVMPositionBuilderAtEnd(g->b, cb);
+    LLVMBuildCondBr(g->b, lg_cond(g, s->cond), bb, end);
+    LLVMPositionBuilderAtEnd(g->b, bb);
+    loop_body(g, s->body, end, cb);
+    branch(g, cb);
+    LLVMMoveBasicBlockAfter(end, LLVMGetInsertBlock(g->b));
+    LLVMPositionBuilderAtEnd(g->b, end);
+    return;
+  }
+  case KS_DO: {
+    LLVMBasicBlockRef bb = block(g, "do.body"), cb = block(g, "do.cond"), end = block(g, "do.end");
+    branch(g, bb);
+    LLVMPositionBuilderAtEnd(g->b, bb);
+    loop_body(g, s->body, end, cb);
+    branch(g, cb);
+    LLVMMoveBasicBlockAfter(cb, LLVMGetInsertBlock(g->b));
+    LLVMPositionBuilderAtEnd(g->b, cb);
+    LLVMBuildCondBr(g->b, lg_cond(g, s->cond), bb, end);
+    LLVMMoveBasicBlockAfter(end, cb);
+    LLVMPositionBuilderAtEnd(g->b, end);
+    return;
+  }
+  case KS_FOR: {
+    lg_stmt(g, s->init_stmt);
+    LLVMBasicBlockRef cb = block(g, "for.cond"), bb = block(g, "for.body"),
+                      sb = block(g, "for.inc"), end = block(g, "for.end");
+    branch(g, cb);
+    LLVMPositionBuilderAtEnd(g->b, cb);
+    if (s->cond)
+      LLVMBuildCondBr(g->b, lg_cond(g, s->cond), bb, end);
+    else
+      LLVMBuildBr(g->b, bb);
+    LLVMPositionBuilderAtEnd(g->b, bb);
+    loop_body(g, s->body, end, sb);
+    branch(g, sb);
+    LLVMMoveBasicBlockAfter(sb, LLVMGetInsertBlock(g->b));
+    LLVMPositionBuilderAtEnd(g->b, sb);
+    if (s->step) lg_expr(g, s->step);
+    branch(g, cb);
+    LLVMMoveBasicBlockAfter(end, LLVMGetInsertBlock(g->b));
+    LLVMPositionBuilderAtEnd(g->b, end);
+    return;
+  }
+  case KS_BREAK:
+    if (!g->brk) {
+      diag_error(s->loc, "'break' outside a loop or switch");
+      return;
+    }
+    jump(g, g->brk);
+    return;
+  case KS_CONTINUE:
+    if (!g->cont) {
+      diag_error(s->loc, "'continue' outside a loop");
+      return;
+    }
+    jump(g, g->cont);
+    return;
+  case KS_RETURN: {
+    LLVMValueRef v = s->expr ? lg_expr(g, s->expr) : NULL;
+    if (lg_block_open(g)) {
+      if (g->kf->ret->kind == KT_VOID)
+        LLVMBuildRetVoid(g->b);
+      else if (v)
+        LLVMBuildRet(g->b, lg_convert(g, v, s->expr->type, g->kf->ret));
+      else
+        LLVMBuildRet(g->b, LLVMGetUndef(lg_type(g, g->kf->ret)));
+    }
+    LLVMPositionBuilderAtEnd(g->b, block(g, "after.return"));
+    return;
+  }
+  case KS_SWITCH: gen_switch(g, s); return;
+  case KS_CASE:
+    if (!s->aux) {
+      diag_ice(s->loc, "LLVM back end: case label outside its switch");
+      return;
+    }
+    branch(g, s->aux); /* fall through from the previous case */
+    LLVMMoveBasicBlockAfter(s->aux, LLVMGetInsertBlock(g->b));
+    LLVMPositionBuilderAtEnd(g->b, s->aux);
+    return;
+  case KS_EMPTY: return;
+  }
+}

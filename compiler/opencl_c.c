@@ -1,0 +1,533 @@
+/* opencl_c.c — KIR as OpenCL C 1.2 source, for the OpenCL drivers that take no SPIR-V
+ * (NVIDIA's, AMD's, PoCL as Debian ships it).
+ *
+ * The module needs allow_generic = false: every pointer then has an address space, printed
+ * as __global/__local/__constant/__private on every pointer type.
+ *
+ * Shared memory. OpenCL C 1.2 declares __local variables only at the top level of a kernel,
+ * so every static shared variable a kernel reaches (KFunc.shared, its callees' included) is
+ * declared at the top of that kernel, and device functions that use shared variables get them
+ * as extra trailing `__local T *name` parameters (arrays as a pointer to their element, other
+ * variables as a pointer read through `(*name)`), passed down from the kernel by name. One
+ * block-wide array per variable, as in CUDA, whichever device functions (or clones) use it.
+ *
+ * Dynamic shared memory (`extern shared T s[]`) is one extra `__local T *s` kernel parameter
+ * after the kernel's own: the runtime sets it last, with the launch's dynamic size
+ * (clSetKernelArg(k, nparams, bytes, NULL)). Several dynamic arrays in one kernel alias that
+ * one buffer, as in CUDA.
+ *
+ * Launch: global size = grid * block, local size = block; threadIdx = get_local_id,
+ * blockIdx = get_group_id, blockDim = get_local_size, gridDim = get_num_groups. */
+#include "csource.h"
+
+#include <string.h>
+
+typedef struct OclState {
+  bool int64_base, int64_ext; /* cl_khr_int64_{base,extended}_atomics used */
+  unsigned helpers;           /* H_* bits: float atomic helpers to define */
+} OclState;
+
+enum {
+  H_ADD_F32_GLOBAL = 1,
+  H_ADD_F32_LOCAL = 2,
+  H_ADD_F64_GLOBAL = 4,
+  H_ADD_F64_LOCAL = 8,
+};
+
+static const char *const helper_names[] = {
+    "kcc_atomic_add_f32_global", "kcc_atomic_add_f32_local", "kcc_atomic_add_f64_global",
+    "kcc_atomic_add_f64_local", NULL,
+};
+
+/* ---------------------------------------------------------------- reserved words */
+
+static const char *const ocl_words[] = {
+    /* C99 keywords */
+    "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else",
+    "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long", "register",
+    "restrict", "return", "short", "signed", "sizeof", "static", "struct", "switch", "typedef",
+    "union", "unsigned", "void", "volatile", "while", "_Bool", "_Complex", "_Imaginary",
+    "asm", "typeof", "__attribute__", "complex", "imaginary",
+    /* OpenCL C qualifiers and types */
+    "__kernel", "kernel", "__global", "global", "__local", "local", "__constant", "constant",
+    "__private", "private", "__generic", "generic", "__read_only", "read_only", "__write_only",
+    "write_only", "__read_write", "read_write", "uniform", "pipe", "bool", "true", "false",
+    "uchar", "ushort", "uint", "ulong", "half", "quad", "size_t", "ptrdiff_t", "intptr_t",
+    "uintptr_t", "image1d_t", "image1d_array_t", "image1d_buffer_t", "image2d_t",
+    "image2d_array_t", "image2d_depth_t", "image2d_array_depth_t", "image3d_t", "sampler_t",
+    "event_t", "cl_mem_fence_flags", "memory_scope", "memory_order", "NULL",
+    /* builtin functions: work-items, synchronisation, memory */
+    "get_work_dim", "get_global_size", "get_global_id", "get_local_size", "get_local_id",
+    "get_num_groups", "get_group_id", "get_global_offset", "barrier", "mem_fence",
+    "read_mem_fence", "write_mem_fence", "async_work_group_copy",
+    "async_work_group_strided_copy", "wait_group_events", "prefetch", "printf", "vec_step",
+    "shuffle", "shuffle2", "to_global", "to_local", "to_private",
+    /* math */
+    "acos", "acosh", "acospi", "asin", "asinh", "asinpi", "atan", "atan2", "atanh", "atanpi",
+    "atan2pi", "cbrt", "ceil", "copysign", "cos", "cosh", "cospi", "erfc", "erf", "exp",
+    "exp2", "exp10", "expm1", "fabs", "fdim", "floor", "fma", "fmax", "fmin", "fmod", "fract",
+    "frexp", "hypot", "ilogb", "ldexp", "lgamma", "lgamma_r", "log", "log2", "log10", "log1p",
+    "logb", "mad", "maxmag", "minmag", "modf", "nan", "nextafter", "pow", "pown", "powr",
+    "remainder", "remquo", "rint", "rootn", "round", "rsqrt", "sin", "sincos", "sinh", "sinpi",
+    "sqrt", "tan", "tanh", "tanpi", "tgamma", "trunc",
+    /* integer, common, geometric, relational */
+    "abs", "abs_diff", "add_sat", "hadd", "rhadd", "clamp", "clz", "ctz", "mad_hi", "mad_sat",
+    "max", "min", "mul_hi", "rotate", "sub_sat", "upsample", "popcount", "mad24", "mul24",
+    "degrees", "radians", "mix", "step", "smoothstep", "sign", "cross", "dot", "distance",
+    "length", "normalize", "fast_distance", "fast_length", "fast_normalize", "isequal",
+    "isnotequal", "isgreater", "isgreaterequal", "isless", "islessequal", "islessgreater",
+    "isfinite", "isinf", "isnan", "isnormal", "isordered", "isunordered", "signbit", "any",
+    "all", "bitselect", "select",
+    /* images */
+    "read_imagef", "read_imagei", "read_imageui", "read_imageh", "write_imagef",
+    "write_imagei", "write_imageui", "write_imageh", "get_image_width", "get_image_height",
+    "get_image_depth", "get_image_dim", "get_image_channel_data_type",
+    "get_image_channel_order", "get_image_array_size",
+    /* macros the OpenCL headers define */
+    "CLK_LOCAL_MEM_FENCE", "CLK_GLOBAL_MEM_FENCE", "MAXFLOAT", "HUGE_VALF", "HUGE_VAL",
+    "INFINITY", "NAN", "FLT_DIG", "FLT_MANT_DIG", "FLT_MAX", "FLT_MIN", "FLT_EPSILON",
+    "DBL_MAX", "DBL_MIN", "DBL_EPSILON", "CHAR_BIT", "CHAR_MAX", "CHAR_MIN", "INT_MAX",
+    "INT_MIN", "LONG_MAX", "LONG_MIN", "SCHAR_MAX", "SCHAR_MIN", "SHRT_MAX", "SHRT_MIN",
+    "UCHAR_MAX", "USHRT_MAX", "UINT_MAX", "ULONG_MAX", "M_E", "M_PI", "M_PI_2", "M_PI_4",
+    "M_1_PI", "M_2_PI", "M_2_SQRTPI", "M_SQRT2", "M_SQRT1_2", "M_LN2", "M_LN10", "M_LOG2E",
+    "M_LOG10E", "M_E_F", "M_PI_F", "FP_FAST_FMA", "FP_FAST_FMAF", "FP_ILOGB0", "FP_ILOGBNAN",
+    "__OPENCL_VERSION__", "__OPENCL_C_VERSION__", "__ENDIAN_LITTLE__", "__IMAGE_SUPPORT__",
+    "__FAST_RELAXED_MATH__", "__FILE__", "__LINE__", "CL_VERSION_1_0", "CL_VERSION_1_1",
+    "CL_VERSION_1_2", "CL_VERSION_2_0", "CLK_NORMALIZED_COORDS_TRUE",
+    "CLK_NORMALIZED_COORDS_FALSE", "CLK_ADDRESS_NONE", "CLK_ADDRESS_CLAMP",
+    "CLK_FILTER_NEAREST", "CLK_FILTER_LINEAR", NULL,
+};
+
+/* Whole families of builtin names: convert_int_sat_rte, as_float4, vload16, native_exp... */
+static const char *const ocl_prefixes[] = {
+    "convert_", "as_", "vload", "vstore", "native_", "half_", "atom_", "atomic_",
+    "read_image", "write_image", "sub_group_", "work_group_", "__", NULL,
+};
+
+static bool is_vector_type(const char *name) {
+  static const char *const bases[] = {"char", "uchar", "short", "ushort", "int", "uint",
+                                      "long", "ulong", "float", "double", "half", "bool", NULL};
+  for (const char *const *b = bases; *b; b++) {
+    size_t n = strlen(*b);
+    if (strncmp(name, *b, n)) continue;
+    const char *s = name + n;
+    if (!strcmp(s, "2") || !strcmp(s, "3") || !strcmp(s, "4") || !strcmp(s, "8") ||
+        !strcmp(s, "16"))
+      return true;
+  }
+  return false;
+}
+
+static bool ocl_reserved(const char *name, bool family) {
+  if (cs_in_list(name, ocl_words) || cs_in_list(name, helper_names) || is_vector_type(name))
+    return true;
+  for (const char *const *p = ocl_prefixes; family && *p; p++)
+    if (!strncmp(name, *p, strlen(*p))) return true;
+  return false;
+}
+
+/* ---------------------------------------------------------------- shared variables */
+
+/* Whether v is reached through a pointer in this function: a device function's extra
+ * parameter, or the dynamic buffer (a kernel parameter or an alias of it). */
+static bool shared_by_pointer(const CGen *g, const KVar *v) {
+  return v->kind == KV_SHARED && g->fn && (!g->fn->is_kernel || v->is_dynamic);
+}
+
+/* The type of the pointer that stands for shared variable v. */
+static KType *shared_ptr_type(const KVar *v) {
+  KType *t = v->type->kind == KT_ARRAY ? v->type->base : v->type;
+  return kir_type_ptr(t, KAS_SHARED, 0);
+}
+
+static void ocl_gvar(CGen *g, const KExpr *e, int prec) {
+  const KVar *v = e->var;
+  if (shared_by_pointer(g, v) && v->type->kind != KT_ARRAY) {
+    (void)prec;
+    cs_printf(g, "(*%s)", cs_var(v));
+  } else {
+    cs_puts(g, cs_var(v));
+  }
+}
+
+static void ocl_gvar_addr(CGen *g, const KExpr *e, int prec) {
+  const KVar *v = e->a->var;
+  bool p = prec > P_UNARY;
+  if (p) cs_puts(g, "(");
+  if (!shared_by_pointer(g, v)) cs_printf(g, "&%s", cs_var(v));
+  else if (v->type->kind == KT_ARRAY) cs_printf(g, "(%s)%s", cs_type(g, e->type), cs_var(v));
+  else cs_puts(g, cs_var(v));
+  if (p) cs_puts(g, ")");
+}
+
+static void ocl_call_extra(CGen *g, const KFunc *callee, bool any) {
+  for (int i = 0; i < callee->shared.n; i++) {
+    const KVar *v = callee->shared.v[i];
+    bool addr = !shared_by_pointer(g, v) && v->type->kind != KT_ARRAY;
+    cs_printf(g, "%s%s%s", any || i ? ", " : "", addr ? "&" : "", cs_var(v));
+  }
+}
+
+static const KVar *first_dynamic(const KFunc *f) {
+  for (int i = 0; i < f->shared.n; i++)
+    if (((KVar *)f->shared.v[i])->is_dynamic) return f->shared.v[i];
+  return NULL;
+}
+
+static void ocl_prologue(CGen *g, const KFunc *f) {
+  if (!f->is_kernel) return;
+  const KVar *dyn = first_dynamic(f);
+  for (int i = 0; i < f->shared.n; i++) {
+    const KVar *v = f->shared.v[i];
+    if (v == dyn) continue; /* the parameter itself */
+    cs_indent(g);
+    if (!v->is_dynamic)
+      cs_printf(g, "%s;\n", cs_decl(g, v->type, cs_var(v), "__local"));
+    else
+      cs_printf(g, "%s = (%s)%s;\n", cs_decl(g, shared_ptr_type(v), cs_var(v), NULL),
+                cs_type(g, shared_ptr_type(v)), cs_var(dyn));
+  }
+}
+
+/* ---------------------------------------------------------------- builtins */
+
+static void args(CGen *g, const KExpr *e, int from) {
+  for (int i = from; i < e->nargs; i++) {
+    if (i > from) cs_puts(g, ", ");
+    cs_expr_exact(g, e->args[i], P_ASSIGN);
+  }
+}
+
+static void ocl_atomic(CGen *g, const KExpr *e) {
+  OclState *st = g->be;
+  static const char *const names[] = {
+      [BI_ATOMIC_ADD] = "add", [BI_ATOMIC_SUB] = "sub", [BI_ATOMIC_MIN] = "min",
+      [BI_ATOMIC_MAX] = "max", [BI_ATOMIC_AND] = "and", [BI_ATOMIC_OR] = "or",
+      [BI_ATOMIC_XOR] = "xor", [BI_ATOMIC_EXCH] = "xchg", [BI_ATOMIC_CAS] = "cmpxchg",
+  };
+  const KType *pt = e->args[0]->type, *vt = pt->base;
+  if (pt->kind != KT_PTR || (pt->as != KAS_GLOBAL && pt->as != KAS_SHARED)) {
+    cs_error(g, e->loc, "%s needs a pointer to global or shared memory in OpenCL C",
+             kir_builtin_info(e->builtin)->name);
+    return;
+  }
+  const char *space = pt->as == KAS_GLOBAL ? "global" : "local";
+  if (kir_is_float(vt)) {
+    bool f64 = vt->kind == KT_F64;
+    if (e->builtin == BI_ATOMIC_ADD) {
+      st->helpers |= f64 ? (pt->as == KAS_GLOBAL ? H_ADD_F64_GLOBAL : H_ADD_F64_LOCAL)
+                         : (pt->as == KAS_GLOBAL ? H_ADD_F32_GLOBAL : H_ADD_F32_LOCAL);
+      if (f64) st->int64_base = g->used_f64 = true;
+      cs_printf(g, "kcc_atomic_add_%s_%s(", f64 ? "f64" : "f32", space);
+      args(g, e, 0);
+      cs_puts(g, ")");
+    } else if (e->builtin == BI_ATOMIC_EXCH && !f64) {
+      cs_puts(g, "atomic_xchg(");
+      args(g, e, 0);
+      cs_puts(g, ")");
+    } else if (e->builtin == BI_ATOMIC_EXCH) {
+      st->int64_base = true;
+      cs_printf(g, "as_double(atom_xchg((volatile __%s ulong *)", space);
+      cs_expr(g, e->args[0], P_UNARY);
+      cs_puts(g, ", as_ulong(");
+      cs_expr_exact(g, e->args[1], P_ASSIGN);
+      cs_puts(g, ")))");
+    } else {
+      cs_error(g, e->loc, "%s on %s is not supported", kir_builtin_info(e->builtin)->name,
+               kir_type_str(vt));
+    }
+    return;
+  }
+  if (!kir_is_int(vt) || vt->size < 4) {
+    cs_error(g, e->loc, "%s on %s is not supported", kir_builtin_info(e->builtin)->name,
+             kir_type_str(vt));
+    return;
+  }
+  if (vt->size == 8) {
+    /* 64-bit atomics are extensions in OpenCL 1.2, under their 1.0 names (atom_*). */
+    switch (e->builtin) {
+    case BI_ATOMIC_ADD:
+    case BI_ATOMIC_SUB:
+    case BI_ATOMIC_EXCH:
+    case BI_ATOMIC_CAS: st->int64_base = true; break;
+    default: st->int64_ext = true; break;
+    }
+  }
+  /* Signed or unsigned min/max follows the pointer's type, as in CUDA. */
+  cs_printf(g, "%s_%s(", vt->size == 8 ? "atom" : "atomic", names[e->builtin]);
+  args(g, e, 0);
+  cs_puts(g, ")");
+}
+
+static void ocl_printf(CGen *g, const KExpr *e) {
+  const KExpr *fmt = e->nargs ? e->args[0] : NULL;
+  while (fmt && fmt->kind == KE_CAST) fmt = fmt->a;
+  if (!fmt || fmt->kind != KE_STR) {
+    cs_error(g, e->loc, "printf needs a string literal format in OpenCL C");
+    return;
+  }
+  cs_puts(g, "printf(");
+  cs_string(g, fmt->str, fmt->len);
+  for (int i = 1; i < e->nargs; i++) {
+    const KExpr *a = e->args[i];
+    /* OpenCL printf takes a float for %f/%e/%g as it is (and converts it only where doubles
+     * exist), so the vararg promotion is undone: no fp64 just for printing a float. */
+    if (a->kind == KE_CAST && a->type->kind == KT_F64 && a->a->type->kind == KT_F32) a = a->a;
+    cs_puts(g, ", ");
+    cs_expr(g, a, P_ASSIGN);
+  }
+  cs_puts(g, ")");
+}
+
+static void ocl_builtin(CGen *g, const KExpr *e, int prec) {
+  if (e->kind == KE_SPECIAL) {
+    static const char *const fn[] = {[BI_THREAD_IDX] = "get_local_id",
+                                     [BI_BLOCK_IDX] = "get_group_id",
+                                     [BI_BLOCK_DIM] = "get_local_size",
+                                     [BI_GRID_DIM] = "get_num_groups"};
+    /* size_t in OpenCL, unsigned int in the dialect (as in CUDA); no need to say so when a
+     * cast to an integer type follows at once. */
+    if (g->bare_special) {
+      g->bare_special = false;
+      cs_printf(g, "%s(%d)", fn[e->builtin], e->dim);
+      return;
+    }
+    bool p = prec > P_UNARY;
+    cs_printf(g, "%s(uint)%s(%d)%s", p ? "(" : "", fn[e->builtin], e->dim, p ? ")" : "");
+    return;
+  }
+  KBuiltin b = e->builtin;
+  bool p;
+  g->discard = false;
+  switch (b) {
+  case BI_SYNCTHREADS: cs_puts(g, "barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)"); return;
+  case BI_THREADFENCE:
+  case BI_THREADFENCE_BLOCK:
+    cs_puts(g, "mem_fence(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)");
+    return;
+  case BI_PRINTF: ocl_printf(g, e); return;
+  case BI_MIN:
+  case BI_MAX:
+    /* min/max on floats are fmin/fmax in CUDA: IEEE behaviour with NaN, which OpenCL's
+     * float min/max do not promise. */
+    if (kir_is_float(e->type)) cs_puts(g, b == BI_MIN ? "fmin(" : "fmax(");
+    else cs_puts(g, b == BI_MIN ? "min(" : "max(");
+    args(g, e, 0);
+    cs_puts(g, ")");
+    return;
+  case BI_ABS:
+    if (kir_is_float(e->type)) {
+      cs_puts(g, "fabs(");
+      args(g, e, 0);
+      cs_puts(g, ")");
+      return;
+    }
+    /* OpenCL's abs returns the unsigned type; CUDA's returns the argument's. */
+    p = prec > P_UNARY;
+    cs_printf(g, "%s(%s)abs(", p ? "(" : "", cs_type(g, e->type));
+    args(g, e, 0);
+    cs_puts(g, p ? "))" : ")");
+    return;
+  default: break;
+  }
+  if (kir_builtin_is_atomic(b)) {
+    ocl_atomic(g, e);
+    return;
+  }
+  if (kir_builtin_is_math(b)) {
+    /* OpenCL's math functions are overloaded on float and double under the C double names. */
+    cs_printf(g, "%s(", kir_builtin_info(b)->name);
+    args(g, e, 0);
+    cs_puts(g, ")");
+    return;
+  }
+  cs_error(g, e->loc, "builtin '%s' has no OpenCL C equivalent", kir_builtin_info(b)->name);
+}
+
+/* ---------------------------------------------------------------- module */
+
+/* Kernel parameters OpenCL C rejects; diagnosed here at the parameter rather than by the
+ * driver at run time. */
+static void check_kernel_params(CGen *g, const KFunc *f) {
+  for (int i = 0; i < f->nparams; i++) {
+    const KVar *p = f->params[i];
+    const KType *t = p->type;
+    if (t->kind == KT_PTR && t->base->kind == KT_PTR)
+      cs_error(g, p->loc, "kernel parameter '%s' is a pointer to a pointer, which OpenCL C does "
+                          "not allow; pass a flat buffer and offsets instead",
+               p->name);
+    if (t->kind == KT_STRUCT && cs_type_contains(t, KT_PTR))
+      cs_error(g, p->loc, "kernel parameter '%s' is a struct holding a pointer, which OpenCL C "
+                          "does not allow; pass the pointer as a parameter of its own",
+               p->name);
+    if (t->kind == KT_STRUCT && cs_type_contains(t, KT_BOOL))
+      cs_error(g, p->loc, "kernel parameter '%s' is a struct holding a bool, which OpenCL C "
+                          "does not allow (its size is up to the device); use unsigned char",
+               p->name);
+  }
+}
+
+static void print_params(CGen *g, const KFunc *f) {
+  cs_puts(g, "(");
+  int n = 0;
+  for (int i = 0; i < f->nparams; i++, n++) {
+    const KVar *p = f->params[i];
+    const KType *t = p->type;
+    /* bool is no kernel parameter type in OpenCL C: the host passes one byte, 0 or 1. */
+    if (f->is_kernel && t->kind == KT_BOOL) t = kir_type_scalar(KT_U8);
+    cs_list_item(g, cs_decl(g, t, cs_var(p), p->is_const ? "const" : NULL), n == 0);
+  }
+  if (f->is_kernel) {
+    const KVar *dyn = first_dynamic(f);
+    if (dyn) cs_list_item(g, cs_decl(g, shared_ptr_type(dyn), cs_var(dyn), NULL), n++ == 0);
+  } else {
+    for (int i = 0; i < f->shared.n; i++, n++) {
+      const KVar *v = f->shared.v[i];
+      cs_list_item(g, cs_decl(g, shared_ptr_type(v), cs_var(v), NULL), n == 0);
+    }
+  }
+  if (!n) cs_puts(g, "void");
+  cs_puts(g, ")");
+}
+
+static void print_signature(CGen *g, const KFunc *f) {
+  if (f->is_kernel) cs_puts(g, "__kernel void ");
+  else cs_printf(g, "static %s", f->is_inline ? "inline " : "");
+  if (!f->is_kernel) cs_printf(g, "%s", cs_decl(g, f->ret, "", NULL));
+  if (!f->is_kernel && f->ret->kind != KT_PTR) cs_puts(g, " ");
+  cs_puts(g, cs_func(f));
+  print_params(g, f);
+}
+
+static void print_helpers(CGen *g, unsigned h) {
+  static const struct {
+    unsigned bit;
+    const char *space, *ft, *it, *cas, *asf, *asi;
+  } hs[] = {
+      {H_ADD_F32_GLOBAL, "global", "float", "uint", "atomic_cmpxchg", "as_float", "as_uint"},
+      {H_ADD_F32_LOCAL, "local", "float", "uint", "atomic_cmpxchg", "as_float", "as_uint"},
+      {H_ADD_F64_GLOBAL, "global", "double", "ulong", "atom_cmpxchg", "as_double", "as_ulong"},
+      {H_ADD_F64_LOCAL, "local", "double", "ulong", "atom_cmpxchg", "as_double", "as_ulong"},
+  };
+  if (!h) return;
+  cs_puts(g, "/* atomicAdd on floating point: OpenCL 1.2 has none, so a compare-and-swap on the\n"
+             " * bits is retried until no other work-item wrote in between. */\n");
+  for (int i = 0; i < 4; i++) {
+    if (!(h & hs[i].bit)) continue;
+    const char *bits = hs[i].ft[0] == 'f' ? "f32" : "f64";
+    cs_printf(g,
+              "static %s kcc_atomic_add_%s_%s(volatile __%s %s *p, %s v) {\n"
+              "  %s old = %s(*p), seen;\n"
+              "  do {\n"
+              "    seen = old;\n"
+              "    old = %s((volatile __%s %s *)p, seen, %s(%s(seen) + v));\n"
+              "  } while (old != seen);\n"
+              "  return %s(old);\n"
+              "}\n\n",
+              hs[i].ft, bits, hs[i].space, hs[i].space, hs[i].ft, hs[i].ft, hs[i].it, hs[i].asi,
+              hs[i].cas, hs[i].space, hs[i].it, hs[i].asi, hs[i].asf, hs[i].asf);
+  }
+}
+
+/* Device functions called before their definition (in module order) need a prototype. */
+static bool called_before(const KModule *m, int idx) {
+  const KFunc *f = m->funcs.v[idx];
+  for (int i = 0; i < idx; i++) {
+    const KFunc *c = m->funcs.v[i];
+    for (int j = 0; j < c->callees.n; j++)
+      if (c->callees.v[j] == f) return true;
+  }
+  return false;
+}
+
+bool emit_opencl_c(KModule *m, const KOptions *o, KBuf *out) {
+  static const CHooks hooks = {
+      .builtin = ocl_builtin,
+      .gvar = ocl_gvar,
+      .gvar_addr = ocl_gvar_addr,
+      .call_extra = ocl_call_extra,
+      .prologue = ocl_prologue,
+      .reserved = ocl_reserved,
+  };
+  CGen g;
+  OclState st = {0};
+  cs_init(&g, CT_OPENCL, m, o, &hooks);
+  g.be = &st;
+  cs_name_module(&g, NULL);
+  for (int i = 0; i < m->funcs.n; i++) {
+    KFunc *f = m->funcs.v[i];
+    cs_name_function(&g, f);
+    if (f->is_kernel) check_kernel_params(&g, f);
+  }
+  if (g.failed) return false;
+
+  /* Everything after the pragmas first: what it uses decides the pragmas and helpers. */
+  KBuf decls = {0}, funcs = {0}, head = {0};
+  g.out = &decls;
+  for (int i = 0; i < m->structs.n; i++) {
+    KStruct *s = m->structs.v[i];
+    cs_printf(&g, "struct %s {\n", cs_tag(&g, s));
+    for (int j = 0; j < s->nfields; j++)
+      cs_printf(&g, "  %s;\n", cs_decl(&g, s->fields[j].type, cs_field(&g, s, j), NULL));
+    cs_puts(&g, "};\n\n");
+  }
+  bool any_const = false;
+  for (int i = 0; i < m->globals.n; i++) {
+    KVar *v = m->globals.v[i];
+    if (v->kind != KV_CONSTANT) continue;
+    cs_printf(&g, "%s = ", cs_decl(&g, v->type, cs_var(v), "__constant"));
+    if (v->init) cs_expr_conv(&g, v->init, P_ASSIGN);
+    else cs_puts(&g, "{0}");
+    cs_puts(&g, ";\n");
+    any_const = true;
+  }
+  if (any_const) cs_puts(&g, "\n");
+
+  g.out = &funcs;
+  bool protos = false;
+  for (int i = 0; i < m->funcs.n; i++) {
+    KFunc *f = m->funcs.v[i];
+    if (f->is_kernel || !called_before(m, i)) continue;
+    print_signature(&g, f);
+    cs_puts(&g, ";\n");
+    protos = true;
+  }
+  if (protos) cs_puts(&g, "\n");
+  for (int i = 0; i < m->funcs.n; i++) {
+    KFunc *f = m->funcs.v[i];
+    if (!f->body) continue;
+    if (i) cs_puts(&g, "\n");
+    print_signature(&g, f);
+    cs_puts(&g, " ");
+    cs_body(&g, f);
+  }
+
+  g.out = &head;
+  bool dynamic = false;
+  for (int i = 0; i < m->funcs.n; i++)
+    if (((KFunc *)m->funcs.v[i])->is_kernel && first_dynamic(m->funcs.v[i])) dynamic = true;
+  cs_printf(&g, "/* %s: OpenCL C 1.2 from kcc %s.\n", cs_basename(m->file), KCC_VERSION);
+  cs_puts(&g, " * generated by kcc; do not edit.\n"
+              " * Launch: global size = grid * block, local size = block.");
+  if (dynamic)
+    cs_puts(&g, "\n * A kernel that uses dynamic shared memory takes it as one extra __local\n"
+                " * argument after its own, sized at launch.");
+  cs_puts(&g, " */\n");
+  bool pragmas = g.used_f64 || st.int64_base || st.int64_ext || !o->fp_contract;
+  if (pragmas) cs_puts(&g, "\n");
+  if (g.used_f64) cs_puts(&g, "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n");
+  if (st.int64_base) cs_puts(&g, "#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable\n");
+  if (st.int64_ext)
+    cs_puts(&g, "#pragma OPENCL EXTENSION cl_khr_int64_extended_atomics : enable\n");
+  if (!o->fp_contract) cs_puts(&g, "#pragma OPENCL FP_CONTRACT OFF\n");
+  cs_puts(&g, "\n");
+  print_helpers(&g, st.helpers);
+
+  kbuf_append(out, head.data, head.len);
+  kbuf_append(out, decls.data, decls.len);
+  kbuf_append(out, funcs.data, funcs.len);
+  kbuf_free(&head);
+  kbuf_free(&decls);
+  kbuf_free(&funcs);
+  return !g.failed;
+}

@@ -1,0 +1,806 @@
+/* spirv.c — the SPIR-V back end: KIR -> SPIR-V words for the OpenCL environment (Addresses,
+ * Kernel, Physical64/OpenCL memory model, OpenCL.std), validated in process by SPIRV-Tools
+ * before anything is written.
+ *
+ * This file holds types, instruction emission, module-level variables (shared memory,
+ * constant data, string literals, builtin inputs), functions and statements; expressions and
+ * builtins are in spirv_expr.c, the module builder in spirv_module.c.
+ *
+ * Mapping of the dialect:
+ *  - global memory CrossWorkgroup, shared Workgroup, constant UniformConstant, locals Function.
+ *  - threadIdx/blockIdx/blockDim/gridDim: the BuiltIn Input variables LocalInvocationId,
+ *    WorkgroupId, WorkgroupSize, NumWorkgroups (v3ulong under Physical64).
+ *  - static shared arrays: module-scope Workgroup variables (as llvm-spirv writes OpenCL
+ *    `local` arrays declared in kernels).
+ *  - dynamic shared memory (`extern shared T s[]`): a trailing Workgroup-pointer parameter of
+ *    every kernel and device function that reaches it (typed and named by the first such
+ *    array the function reaches; the others, which CUDA lays at the same address, are
+ *    bitcasts of it); the runtime passes the launch's dynamic size as that kernel argument
+ *    (clSetKernelArg(k, nparams, bytes, NULL)), as for the OpenCL C back end, and device
+ *    functions receive it from their callers.
+ *  - struct kernel parameters: Function pointers with FuncParamAttr ByVal, as clang and
+ *    llvm-spirv pass OpenCL structs by value. */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "spirv_gen.h"
+
+/* ---------------------------------------------------------------- diagnostics */
+
+void sg_error(SG *g, KLoc loc, const char *fmt, ...) {
+  char buf[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  diag_error(loc, "%s", buf);
+  g->failed = true;
+}
+
+/* ---------------------------------------------------------------- types */
+
+int sg_bits(const KType *t) {
+  if (t->kind == KT_BOOL) return 8;
+  return t->size * 8;
+}
+
+uint32_t sg_u32(SG *g, uint32_t v) { return spv_const_int(&g->m, 32, v); }
+uint32_t sg_u64(SG *g, uint64_t v) { return spv_const_int(&g->m, 64, v); }
+
+SpvStorageClass sg_storage(SG *g, KAddrSpace as, KLoc loc) {
+  switch (as) {
+  case KAS_GLOBAL: return SpvStorageClassCrossWorkgroup;
+  case KAS_SHARED: return SpvStorageClassWorkgroup;
+  case KAS_CONSTANT: return SpvStorageClassUniformConstant;
+  case KAS_PRIVATE: return SpvStorageClassFunction;
+  case KAS_GENERIC: break;
+  }
+  /* The address-space pass rejects generic pointers when the target has none; one that
+   * reaches here slipped through it. */
+  sg_error(g, loc, "pointer with no known address space: SPIR-V for OpenCL needs one");
+  return SpvStorageClassCrossWorkgroup;
+}
+
+static SStruct *struct_slot(SG *g, const KStruct *st) {
+  for (int i = 0; i < g->nstructs; i++)
+    if (g->structs[i].ks == st) return &g->structs[i];
+  return NULL;
+}
+
+static uint32_t struct_type(SG *g, const KStruct *st) {
+  SStruct *s = struct_slot(g, st);
+  if (s) return s->id;
+  if (g->nstructs == g->capstructs) {
+    g->capstructs = g->capstructs ? 2 * g->capstructs : 8;
+    g->structs = realloc(g->structs, (size_t)g->capstructs * sizeof *g->structs);
+  }
+  g->structs[g->nstructs++] = (SStruct){.ks = st, .building = true};
+  uint32_t *mem = calloc((size_t)st->nfields + 1, sizeof *mem);
+  for (int i = 0; i < st->nfields; i++) mem[i] = sg_type(g, st->fields[i].type);
+  uint32_t id = spv_type_struct(&g->m, mem, st->nfields);
+  free(mem);
+  s = struct_slot(g, st); /* the array may have moved */
+  s->id = id;
+  s->building = false;
+  char name[300];
+  snprintf(name, sizeof name, "struct.%s", st->name);
+  spv_name(&g->m, id, name);
+  for (int i = 0; i < st->nfields; i++) spv_member_name(&g->m, id, (uint32_t)i, st->fields[i].name);
+  /* Pointers to it announced while its members were lowered get their definition now. */
+  for (int i = 0; i < g->nfwd; i++)
+    if (g->fwd[i].ks == st) {
+      uint32_t ops[2] = {(uint32_t)g->fwd[i].sc, id};
+      spv_intern_as(&g->m, SpvOpTypePointer, 0, ops, 2, g->fwd[i].id);
+    }
+  return id;
+}
+
+uint32_t sg_ptr_type(SG *g, SpvStorageClass sc, const KType *pointee) {
+  if (pointee->kind == KT_STRUCT) {
+    SStruct *s = struct_slot(g, pointee->st);
+    if (s && s->building) {
+      /* A struct that points to itself: the pointer type comes before the struct. */
+      for (int i = 0; i < g->nfwd; i++)
+        if (g->fwd[i].ks == pointee->st && g->fwd[i].sc == sc) return g->fwd[i].id;
+      uint32_t id = spv_id(&g->m);
+      uint32_t ops[2] = {id, (uint32_t)sc};
+      spv_emit(&g->m, SPV_SEC_GLOBAL, SpvOpTypeForwardPointer, ops, 2);
+      if (g->nfwd == g->capfwd) {
+        g->capfwd = g->capfwd ? 2 * g->capfwd : 4;
+        g->fwd = realloc(g->fwd, (size_t)g->capfwd * sizeof *g->fwd);
+      }
+      g->fwd[g->nfwd++] = (SForward){pointee->st, sc, id};
+      return id;
+    }
+  }
+  return spv_type_ptr(&g->m, sc, sg_pointee(g, pointee));
+}
+
+uint32_t sg_pointee(SG *g, const KType *t) {
+  if (t->kind == KT_VOID) return spv_type_int(&g->m, 8); /* void * is char * underneath */
+  if (t->kind == KT_ARRAY && t->len < 0) return sg_type(g, t->base);
+  return sg_type(g, t);
+}
+
+uint32_t sg_type(SG *g, const KType *t) {
+  SpvModule *m = &g->m;
+  switch (t->kind) {
+  case KT_VOID: return spv_type_void(m);
+  case KT_BOOL:
+  case KT_I8:
+  case KT_U8: return spv_type_int(m, 8);
+  case KT_I16:
+  case KT_U16: return spv_type_int(m, 16);
+  case KT_I32:
+  case KT_U32: return spv_type_int(m, 32);
+  case KT_I64:
+  case KT_U64: return spv_type_int(m, 64);
+  case KT_F32: return spv_type_float(m, 32);
+  case KT_F64: return spv_type_float(m, 64);
+  case KT_PTR: return sg_ptr_type(g, sg_storage(g, t->as, (KLoc){0}), t->base);
+  case KT_ARRAY:
+    /* T x[] only names dynamic shared memory, which is reached through its pointer. */
+    return spv_type_array(m, sg_type(g, t->base), t->len > 0 ? (uint64_t)t->len : 1);
+  case KT_STRUCT: return struct_type(g, t->st);
+  }
+  return spv_type_int(m, 32);
+}
+
+/* ---------------------------------------------------------------- instruction emission */
+
+static SFile *file_of(SG *g, const char *name) {
+  for (int i = 0; i < g->nfiles; i++)
+    if (!strcmp(g->files[i].name, name)) return &g->files[i];
+  if (g->nfiles == g->capfiles) {
+    g->capfiles = g->capfiles ? 2 * g->capfiles : 4;
+    g->files = realloc(g->files, (size_t)g->capfiles * sizeof *g->files);
+  }
+  SFile *f = &g->files[g->nfiles++];
+  f->name = name;
+  f->id = spv_string(&g->m, name);
+  return f;
+}
+
+/* OpLine ahead of the instruction about to be written, when the source line changed; its
+ * scope ends with the block, so every block starts without one. */
+static void line(SG *g) {
+  if (!g->loc.file || g->loc.line <= 0) return;
+  uint32_t file = file_of(g, g->loc.file)->id;
+  if (file == g->line_file && g->loc.line == g->line_no) return;
+  g->line_file = file;
+  g->line_no = g->loc.line;
+  uint32_t ops[3] = {file, (uint32_t)g->loc.line, (uint32_t)(g->loc.col > 0 ? g->loc.col : 0)};
+  spw_inst(&g->body, SpvOpLine, ops, 3);
+}
+
+static void open_block(SG *g, uint32_t label) {
+  spw_inst(&g->body, SpvOpLabel, &label, 1);
+  g->open = true;
+  g->label = label;
+  g->line_file = 0;
+  g->line_no = 0;
+}
+
+/* Code after a return/break/continue is unreachable but still C: it goes in a block of its
+ * own that nothing branches to. */
+void sg_ensure_block(SG *g) {
+  if (!g->open) open_block(g, spv_id(&g->m));
+}
+
+void sg_start_block(SG *g, uint32_t label) {
+  if (g->open) sg_branch(g, label);
+  open_block(g, label);
+}
+
+static void terminate(SG *g, SpvOp op, int n, const uint32_t *ops) {
+  sg_ensure_block(g);
+  line(g);
+  if (!spw_inst(&g->body, op, ops, n)) g->m.too_long = true;
+  g->open = false;
+}
+
+void sg_branch(SG *g, uint32_t label) {
+  if (g->open) terminate(g, SpvOpBranch, 1, &label);
+}
+
+void sg_branch_cond(SG *g, uint32_t cond, uint32_t t, uint32_t f) {
+  uint32_t ops[3] = {cond, t, f};
+  terminate(g, SpvOpBranchConditional, 3, ops);
+}
+
+uint32_t sg_op(SG *g, SpvOp op, uint32_t rtype, int n, const uint32_t *ops) {
+  sg_ensure_block(g);
+  if (op != SpvOpPhi) line(g); /* OpPhi must lead its block; keep it tidy */
+  uint32_t id = spv_id(&g->m);
+  if (n + 3 > 0xffff) {
+    g->m.too_long = true;
+    return id;
+  }
+  spw_push(&g->body, ((uint32_t)(n + 3) << SpvWordCountShift) | (uint32_t)op);
+  spw_push(&g->body, rtype);
+  spw_push(&g->body, id);
+  spw_append(&g->body, ops, (size_t)n);
+  return id;
+}
+
+uint32_t sg_opv(SG *g, SpvOp op, uint32_t rtype, int n, ...) {
+  uint32_t ops[16];
+  va_list ap;
+  va_start(ap, n);
+  for (int i = 0; i < n && i < 16; i++) ops[i] = va_arg(ap, uint32_t);
+  va_end(ap);
+  return sg_op(g, op, rtype, n, ops);
+}
+
+void sg_inst(SG *g, SpvOp op, int n, const uint32_t *ops) {
+  sg_ensure_block(g);
+  line(g);
+  if (!spw_inst(&g->body, op, ops, n)) g->m.too_long = true;
+}
+
+void sg_instv(SG *g, SpvOp op, int n, ...) {
+  uint32_t ops[16];
+  va_list ap;
+  va_start(ap, n);
+  for (int i = 0; i < n && i < 16; i++) ops[i] = va_arg(ap, uint32_t);
+  va_end(ap);
+  sg_inst(g, op, n, ops);
+}
+
+static int mem_align(const KType *t) { return t->align > 0 ? t->align : 1; }
+
+uint32_t sg_load(SG *g, const KType *t, uint32_t ptr, bool is_volatile) {
+  uint32_t access = SpvMemoryAccessAlignedMask | (is_volatile ? SpvMemoryAccessVolatileMask : 0);
+  uint32_t ops[3] = {ptr, access, (uint32_t)mem_align(t)};
+  return sg_op(g, SpvOpLoad, sg_type(g, t), 3, ops);
+}
+
+void sg_store(SG *g, const KType *t, uint32_t ptr, uint32_t val, bool is_volatile) {
+  uint32_t access = SpvMemoryAccessAlignedMask | (is_volatile ? SpvMemoryAccessVolatileMask : 0);
+  uint32_t ops[4] = {ptr, val, access, (uint32_t)mem_align(t)};
+  sg_inst(g, SpvOpStore, 4, ops);
+}
+
+void sg_fast(SG *g, uint32_t id) {
+  if (!g->o->fast_math) return;
+  uint32_t mode = SpvFPFastMathModeNotNaNMask | SpvFPFastMathModeNotInfMask |
+                  SpvFPFastMathModeNSZMask | SpvFPFastMathModeAllowRecipMask |
+                  SpvFPFastMathModeFastMask;
+  spv_decorate(&g->m, id, SpvDecorationFPFastMathMode, &mode, 1);
+}
+
+uint32_t sg_ocl_import(SG *g) {
+  if (!g->ocl) {
+    g->ocl = spv_id(&g->m);
+    SpvWords *b = &g->m.sec[SPV_SEC_IMPORT];
+    spw_push(b, ((uint32_t)(2 + spw_string_words("OpenCL.std")) << SpvWordCountShift) |
+                    SpvOpExtInstImport);
+    spw_push(b, g->ocl);
+    spw_string(b, "OpenCL.std");
+  }
+  return g->ocl;
+}
+
+/* ---------------------------------------------------------------- module-level variables */
+
+uint32_t sg_global_var(SG *g, uint32_t ptrtype, SpvStorageClass sc, uint32_t init) {
+  uint32_t id = spv_id(&g->m);
+  uint32_t ops[4] = {ptrtype, id, (uint32_t)sc, init};
+  spv_emit(&g->m, SPV_SEC_GLOBAL, SpvOpVariable, ops, init ? 4 : 3);
+  return id;
+}
+
+/* String literals are read-only UniformConstant char arrays with a terminating NUL, shared
+ * between equal literals. */
+uint32_t sg_string_literal(SG *g, const char *s, size_t len) {
+  for (int i = 0; i < g->nstrs; i++)
+    if (g->strs[i].len == len && !memcmp(g->strs[i].s, s, len)) return g->strs[i].var;
+  uint32_t i8 = spv_type_int(&g->m, 8);
+  uint32_t *el = calloc(len + 1, sizeof *el);
+  for (size_t i = 0; i <= len; i++) el[i] = spv_const_int(&g->m, 8, i < len ? (uint8_t)s[i] : 0);
+  uint32_t aty = spv_type_array(&g->m, i8, len + 1);
+  uint32_t init = spv_const_composite(&g->m, aty, el, (int)len + 1);
+  free(el);
+  uint32_t var = sg_global_var(g, spv_type_ptr(&g->m, SpvStorageClassUniformConstant, aty),
+                            SpvStorageClassUniformConstant, init);
+  spv_decorate(&g->m, var, SpvDecorationConstant, NULL, 0);
+  if (g->nstrs == g->capstrs) {
+    g->capstrs = g->capstrs ? 2 * g->capstrs : 8;
+    g->strs = realloc(g->strs, (size_t)g->capstrs * sizeof *g->strs);
+  }
+  g->strs[g->nstrs++] = (SStr){s, len, var};
+  char name[32];
+  snprintf(name, sizeof name, ".str.%d", g->nstrs - 1);
+  spv_name(&g->m, var, name);
+  return var;
+}
+
+static SVar *svar(KVar *v) {
+  SVar *s = kir_alloc(sizeof *s);
+  v->aux = s;
+  return s;
+}
+
+static void gen_globals(SG *g) {
+  for (int i = 0; i < g->km->globals.n; i++) {
+    KVar *v = g->km->globals.v[i];
+    SVar *s = svar(v);
+    if (v->kind == KV_SHARED && v->is_dynamic) continue; /* a parameter, made per function */
+    char name[512];
+    if (v->kind == KV_SHARED && v->owner)
+      snprintf(name, sizeof name, "%s.%s", v->owner->name, v->name);
+    else
+      snprintf(name, sizeof name, "%s", v->name);
+    uint32_t ty = sg_type(g, v->type);
+    uint32_t align = (uint32_t)mem_align(v->type);
+    if (v->kind == KV_SHARED) {
+      s->ptr = sg_global_var(g, spv_type_ptr(&g->m, SpvStorageClassWorkgroup, ty),
+                          SpvStorageClassWorkgroup, 0);
+    } else {
+      KLoc saved = g->loc;
+      g->loc = v->loc;
+      uint32_t init = sg_const_init(g, v->type, v->init);
+      g->loc = saved;
+      if (!init) {
+        sg_error(g, v->loc, "initializer of constant '%s' is not a constant expression",
+                 v->name);
+        init = sg_zero(g, v->type);
+      }
+      s->ptr = sg_global_var(g, spv_type_ptr(&g->m, SpvStorageClassUniformConstant, ty),
+                          SpvStorageClassUniformConstant, init);
+      spv_decorate(&g->m, s->ptr, SpvDecorationConstant, NULL, 0);
+    }
+    spv_decorate(&g->m, s->ptr, SpvDecorationAlignment, &align, 1);
+    spv_name(&g->m, s->ptr, name);
+  }
+}
+
+/* ---------------------------------------------------------------- functions */
+
+static bool is_byval(const KFunc *f, const KVar *p) {
+  return f->is_kernel && p->type->kind == KT_STRUCT;
+}
+
+KVar *sg_dyn_var(const KFunc *f) {
+  if (!f->uses_dynamic_shared) return NULL;
+  for (int i = 0; i < f->shared.n; i++)
+    if (((KVar *)f->shared.v[i])->is_dynamic) return f->shared.v[i];
+  return NULL;
+}
+
+static uint32_t dyn_param_type(SG *g, const KVar *v) {
+  return sg_ptr_type(g, SpvStorageClassWorkgroup, v->type->base);
+}
+
+static uint32_t func_type(SG *g, KFunc *f) {
+  uint32_t *pt = calloc((size_t)f->nparams + 2, sizeof *pt);
+  int n = 0;
+  for (int i = 0; i < f->nparams; i++) {
+    KVar *p = f->params[i];
+    pt[n++] = is_byval(f, p) ? sg_ptr_type(g, SpvStorageClassFunction, p->type)
+                             : sg_type(g, p->type);
+  }
+  KVar *dv = sg_dyn_var(f);
+  if (dv) pt[n++] = dyn_param_type(g, dv);
+  uint32_t id = spv_type_func(&g->m, sg_type(g, f->ret), pt, n);
+  free(pt);
+  return id;
+}
+
+/* Parameters that need storage: assigned, incremented, address taken, or an array inside
+ * them indexed (which needs the array's address). */
+typedef struct ParamUse {
+  KFunc *f;
+  bool *needs;
+} ParamUse;
+
+static void mark_root(ParamUse *u, KExpr *e) {
+  while (e && e->kind == KE_MEMBER) e = e->a;
+  if (!e || e->kind != KE_VAR) return;
+  for (int i = 0; i < u->f->nparams; i++)
+    if (u->f->params[i] == e->var) u->needs[i] = true;
+}
+
+static void param_use(KExpr *e, void *ctx) {
+  ParamUse *u = ctx;
+  if (e->kind == KE_ASSIGN || e->kind == KE_INCDEC || e->kind == KE_ADDR) mark_root(u, e->a);
+  if (e->kind == KE_CAST && e->a->type->kind == KT_ARRAY) mark_root(u, e->a);
+}
+
+static void local_var(SG *g, KVar *v) {
+  SVar *s = svar(v);
+  s->ptr = spv_id(&g->m);
+  uint32_t ops[3] = {sg_ptr_type(g, SpvStorageClassFunction, v->type), s->ptr,
+                     SpvStorageClassFunction};
+  spw_inst(&g->vars, SpvOpVariable, ops, 3);
+  spv_name(&g->m, s->ptr, v->name);
+}
+
+uint32_t sg_temp_var(SG *g, const KType *t) {
+  uint32_t id = spv_id(&g->m);
+  uint32_t ops[3] = {sg_ptr_type(g, SpvStorageClassFunction, t), id, SpvStorageClassFunction};
+  spw_inst(&g->vars, SpvOpVariable, ops, 3);
+  return id;
+}
+
+static void collect_locals(SG *g, KStmt *s) {
+  if (!s) return;
+  if (s->kind == KS_DECL && s->var && s->var->kind == KV_LOCAL) local_var(g, s->var);
+  for (int i = 0; i < s->list.n; i++) collect_locals(g, s->list.v[i]);
+  collect_locals(g, s->init_stmt);
+  collect_locals(g, s->then);
+  collect_locals(g, s->els);
+  collect_locals(g, s->body);
+}
+
+static void gen_stmt(SG *g, KStmt *s);
+
+static void define_func(SG *g, KFunc *f) {
+  g->kf = f;
+  g->brk = g->cont = 0;
+  g->dyn = 0;
+  g->dyn_var = NULL;
+  g->open = false;
+  g->vars.n = g->body.n = 0;
+  g->loc = f->loc;
+  uint32_t fid = (uint32_t)(uintptr_t)f->aux;
+  g->fn_ret = sg_type(g, f->ret);
+  SpvWords *out = &g->m.sec[SPV_SEC_FUNCTION];
+  uint32_t head[4] = {g->fn_ret, fid, SpvFunctionControlMaskNone, func_type(g, f)};
+  spw_inst(out, SpvOpFunction, head, 4);
+
+  ParamUse use = {f, calloc((size_t)f->nparams + 1, sizeof(bool))};
+  kir_visit_stmt(f->body, param_use, &use);
+  uint32_t *pid = calloc((size_t)f->nparams + 1, sizeof *pid);
+  for (int i = 0; i < f->nparams; i++) {
+    KVar *p = f->params[i];
+    bool byval = is_byval(f, p);
+    pid[i] = spv_id(&g->m);
+    uint32_t ops[2] = {byval ? sg_ptr_type(g, SpvStorageClassFunction, p->type)
+                             : sg_type(g, p->type),
+                       pid[i]};
+    spw_inst(out, SpvOpFunctionParameter, ops, 2);
+    spv_name(&g->m, pid[i], p->name);
+    SVar *s = svar(p);
+    if (byval) {
+      uint32_t attr = SpvFunctionParameterAttributeByVal;
+      spv_decorate(&g->m, pid[i], SpvDecorationFuncParamAttr, &attr, 1);
+      uint32_t align = (uint32_t)mem_align(p->type);
+      spv_decorate(&g->m, pid[i], SpvDecorationAlignment, &align, 1);
+      s->ptr = pid[i];
+    } else if (use.needs[i]) {
+      local_var(g, p);
+    } else {
+      s->val = pid[i];
+    }
+    if (f->is_kernel && p->type->kind == KT_PTR && (p->type->qual & KQ_RESTRICT)) {
+      uint32_t attr = SpvFunctionParameterAttributeNoAlias;
+      spv_decorate(&g->m, pid[i], SpvDecorationFuncParamAttr, &attr, 1);
+      /* const alone does not promise that nothing writes (C lets a cast drop it); with
+       * restrict nobody else may write the data either. */
+      if ((p->type->qual & KQ_CONST) && !(p->type->qual & KQ_VOLATILE)) {
+        attr = SpvFunctionParameterAttributeNoWrite;
+        spv_decorate(&g->m, pid[i], SpvDecorationFuncParamAttr, &attr, 1);
+      }
+    }
+  }
+  g->dyn_var = sg_dyn_var(f);
+  if (g->dyn_var) {
+    g->dyn = spv_id(&g->m);
+    uint32_t ops[2] = {dyn_param_type(g, g->dyn_var), g->dyn};
+    spw_inst(out, SpvOpFunctionParameter, ops, 2);
+    spv_name(&g->m, g->dyn, g->dyn_var->name);
+  }
+  collect_locals(g, f->body);
+
+  uint32_t entry = spv_id(&g->m);
+  open_block(g, entry);
+  /* Parameters that need storage start as a copy of the argument. */
+  for (int i = 0; i < f->nparams; i++) {
+    SVar *s = f->params[i]->aux;
+    if (!is_byval(f, f->params[i]) && use.needs[i])
+      sg_store(g, f->params[i]->type, s->ptr, pid[i], false);
+  }
+  free(use.needs);
+  free(pid);
+  gen_stmt(g, f->body);
+  if (g->open) {
+    if (f->ret->kind == KT_VOID)
+      terminate(g, SpvOpReturn, 0, NULL);
+    else {
+      /* Falling off the end of a non-void function: C leaves the value undefined. */
+      uint32_t u = spv_undef(&g->m, g->fn_ret);
+      terminate(g, SpvOpReturnValue, 1, &u);
+    }
+  }
+  /* The entry block's label, its variables, then the rest of the body. */
+  spw_append(out, g->body.w, 2); /* OpLabel entry */
+  spw_append(out, g->vars.w, g->vars.n);
+  spw_append(out, g->body.w + 2, g->body.n - 2);
+  spw_inst(out, SpvOpFunctionEnd, NULL, 0);
+  g->kf = NULL;
+}
+
+/* ---------------------------------------------------------------- statements */
+
+static void gen_switch(SG *g, KStmt *s) {
+  KType *ct = s->cond->type;
+  uint32_t sel = sg_expr(g, s->cond);
+  uint32_t exit = spv_id(&g->m), def = exit;
+  int bits = sg_bits(ct), nw = bits > 32 ? 2 : 1;
+  uint32_t *ops = calloc((size_t)s->cases.n * 3 + 2, sizeof *ops);
+  int n = 2;
+  for (int i = 0; i < s->cases.n; i++) {
+    KStmt *c = s->cases.v[i];
+    uint32_t label = spv_id(&g->m);
+    c->aux = (void *)(uintptr_t)label;
+    if (c->is_default) {
+      def = label;
+      continue;
+    }
+    uint64_t v = (uint64_t)c->value;
+    if (bits < 64) v &= (1ull << bits) - 1;
+    ops[n++] = (uint32_t)v;
+    if (nw == 2) ops[n++] = (uint32_t)(v >> 32);
+    ops[n++] = label;
+  }
+  ops[0] = sel;
+  ops[1] = def;
+  terminate(g, SpvOpSwitch, n, ops);
+  free(ops);
+  uint32_t saved_brk = g->brk;
+  g->brk = exit;
+  gen_stmt(g, s->body);
+  g->brk = saved_brk;
+  for (int i = 0; i < s->cases.n; i++) ((KStmt *)s->cases.v[i])->aux = NULL;
+  sg_start_block(g, exit);
+}
+
+static void gen_loop_body(SG *g, KStmt *body, uint32_t brk, uint32_t cont) {
+  uint32_t sb = g->brk, sc = g->cont;
+  g->brk = brk;
+  g->cont = cont;
+  gen_stmt(g, body);
+  g->brk = sb;
+  g->cont = sc;
+}
+
+static void gen_stmt(SG *g, KStmt *s) {
+  if (!s) return;
+  if (s->loc.line > 0) g->loc = s->loc;
+  SpvModule *m = &g->m;
+  switch (s->kind) {
+  case KS_BLOCK:
+    for (int i = 0; i < s->list.n; i++) gen_stmt(g, s->list.v[i]);
+    break;
+  case KS_DECL:
+    if (s->var->kind == KV_LOCAL && s->init) {
+      SVar *v = s->var->aux;
+      sg_init_store(g, s->var->type, v->ptr, SpvStorageClassFunction, s->init);
+    }
+    break;
+  case KS_EXPR: sg_expr(g, s->expr); break;
+  case KS_IF: {
+    uint32_t c = sg_cond(g, s->cond);
+    uint32_t then = spv_id(m), els = s->els ? spv_id(m) : 0, join = spv_id(m);
+    sg_branch_cond(g, c, then, els ? els : join);
+    sg_start_block(g, then);
+    gen_stmt(g, s->then);
+    sg_branch(g, join);
+    if (els) {
+      sg_start_block(g, els);
+      gen_stmt(g, s->els);
+      sg_branch(g, join);
+    }
+    sg_start_block(g, join);
+    break;
+  }
+  case KS_WHILE: {
+    uint32_t head = spv_id(m), body = spv_id(m), exit = spv_id(m);
+    sg_start_block(g, head);
+    sg_branch_cond(g, sg_cond(g, s->cond), body, exit);
+    sg_start_block(g, body);
+    gen_loop_body(g, s->body, exit, head);
+    sg_branch(g, head);
+    sg_start_block(g, exit);
+    break;
+  }
+  case KS_DO: {
+    uint32_t body = spv_id(m), test = spv_id(m), exit = spv_id(m);
+    sg_start_block(g, body);
+    gen_loop_body(g, s->body, exit, test);
+    sg_start_block(g, test);
+    g->loc = s->cond->loc.line > 0 ? s->cond->loc : g->loc;
+    sg_branch_cond(g, sg_cond(g, s->cond), body, exit);
+    sg_start_block(g, exit);
+    break;
+  }
+  case KS_FOR: {
+    gen_stmt(g, s->init_stmt);
+    uint32_t head = spv_id(m), body = spv_id(m), step = spv_id(m), exit = spv_id(m);
+    sg_start_block(g, head);
+    if (s->cond)
+      sg_branch_cond(g, sg_cond(g, s->cond), body, exit);
+    sg_start_block(g, body);
+    gen_loop_body(g, s->body, exit, step);
+    sg_start_block(g, step);
+    if (s->step) {
+      if (s->step->loc.line > 0) g->loc = s->step->loc;
+      sg_expr(g, s->step);
+    }
+    sg_branch(g, head);
+    sg_start_block(g, exit);
+    break;
+  }
+  case KS_BREAK:
+  case KS_CONTINUE: {
+    uint32_t target = s->kind == KS_BREAK ? g->brk : g->cont;
+    if (!target) {
+      sg_error(g, s->loc, "'%s' outside a loop or switch",
+               s->kind == KS_BREAK ? "break" : "continue");
+      break;
+    }
+    sg_ensure_block(g);
+    sg_branch(g, target);
+    break;
+  }
+  case KS_RETURN:
+    if (s->expr && s->expr->type->kind != KT_VOID && g->kf->ret->kind != KT_VOID) {
+      uint32_t v = sg_expr(g, s->expr);
+      terminate(g, SpvOpReturnValue, 1, &v);
+    } else {
+      if (s->expr) sg_expr(g, s->expr);
+      if (g->kf->ret->kind == KT_VOID) {
+        terminate(g, SpvOpReturn, 0, NULL);
+      } else {
+        uint32_t u = spv_undef(m, g->fn_ret);
+        terminate(g, SpvOpReturnValue, 1, &u);
+      }
+    }
+    break;
+  case KS_SWITCH: gen_switch(g, s); break;
+  case KS_CASE:
+    if (!s->aux) {
+      sg_error(g, s->loc, "case label outside a switch");
+      break;
+    }
+    sg_start_block(g, (uint32_t)(uintptr_t)s->aux);
+    break;
+  case KS_EMPTY: break;
+  }
+}
+
+/* ---------------------------------------------------------------- module */
+
+static void module_header(SG *g) {
+  SpvModule *m = &g->m;
+  spv_capability(m, SpvCapabilityAddresses);
+  spv_capability(m, SpvCapabilityKernel);
+  spv_capability(m, SpvCapabilityInt64); /* Physical64 pointers and size_t builtins */
+  uint32_t mm[2] = {SpvAddressingModelPhysical64, SpvMemoryModelOpenCL};
+  spv_emit(m, SPV_SEC_MEMORY_MODEL, SpvOpMemoryModel, mm, 2);
+  const char *file = g->km->file ? g->km->file : "kernel.k";
+  uint32_t src[3] = {SpvSourceLanguageOpenCL_C, 102000, file_of(g, file)->id};
+  spv_emit(m, SPV_SEC_DEBUG_STRING, SpvOpSource, src, 3);
+}
+
+static void entry_points(SG *g) {
+  SpvModule *m = &g->m;
+  for (int i = 0; i < g->km->funcs.n; i++) {
+    KFunc *f = g->km->funcs.v[i];
+    if (!f->is_kernel || !f->body) continue;
+    SpvWords *b = &m->sec[SPV_SEC_ENTRY];
+    int nif = 0;
+    for (int k = 0; k < 4; k++) nif += g->builtin[k] != 0;
+    /* The interface lists every Input variable (SPIR-V 1.0 asks for those the entry point
+     * uses; listing the few builtins all kernels share is allowed and simpler). */
+    spw_push(b, ((uint32_t)(3 + spw_string_words(f->name) + nif) << SpvWordCountShift) |
+                    SpvOpEntryPoint);
+    spw_push(b, SpvExecutionModelKernel);
+    spw_push(b, (uint32_t)(uintptr_t)f->aux);
+    spw_string(b, f->name);
+    for (int k = 0; k < 4; k++)
+      if (g->builtin[k]) spw_push(b, g->builtin[k]);
+    if (!g->o->fp_contract && !g->o->fast_math) {
+      uint32_t em[2] = {(uint32_t)(uintptr_t)f->aux, SpvExecutionModeContractionOff};
+      spv_emit(m, SPV_SEC_EXEC_MODE, SpvOpExecutionMode, em, 2);
+    }
+  }
+}
+
+static void cleanup(SG *g) {
+  KModule *km = g->km;
+  for (int i = 0; i < km->globals.n; i++) ((KVar *)km->globals.v[i])->aux = NULL;
+  for (int i = 0; i < km->funcs.n; i++) {
+    KFunc *f = km->funcs.v[i];
+    f->aux = NULL;
+    for (int j = 0; j < f->nparams; j++) f->params[j]->aux = NULL;
+  }
+  spw_free(&g->vars);
+  spw_free(&g->body);
+  free(g->structs);
+  free(g->fwd);
+  free(g->strs);
+  free(g->files);
+  spv_module_free(&g->m);
+}
+
+static void clear_var_aux(KExpr *e, void *ctx) {
+  (void)ctx;
+  if ((e->kind == KE_VAR || e->kind == KE_GVAR) && e->var) e->var->aux = NULL;
+}
+
+static void clear_locals(KStmt *s) {
+  if (!s) return;
+  if (s->kind == KS_DECL && s->var) s->var->aux = NULL;
+  for (int i = 0; i < s->list.n; i++) clear_locals(s->list.v[i]);
+  clear_locals(s->init_stmt);
+  clear_locals(s->then);
+  clear_locals(s->els);
+  clear_locals(s->body);
+}
+
+bool emit_spirv(KModule *m, const KOptions *o, KBuf *out) {
+  SG g;
+  memset(&g, 0, sizeof g);
+  spv_module_init(&g.m);
+  g.km = m;
+  g.o = o;
+  int errors = diag_error_count();
+  /* Another back end may have run on this module and left its own data in KVar.aux. */
+  for (int i = 0; i < m->funcs.n; i++) {
+    KFunc *f = m->funcs.v[i];
+    kir_visit_stmt(f->body, clear_var_aux, NULL);
+    clear_locals(f->body);
+  }
+  module_header(&g);
+  gen_globals(&g);
+  for (int i = 0; i < m->funcs.n; i++) {
+    KFunc *f = m->funcs.v[i];
+    if (!f->body) continue;
+    f->aux = (void *)(uintptr_t)spv_id(&g.m);
+    spv_name(&g.m, (uint32_t)(uintptr_t)f->aux, f->name);
+  }
+  for (int i = 0; i < m->funcs.n && !g.failed; i++) {
+    KFunc *f = m->funcs.v[i];
+    if (f->body) define_func(&g, f);
+  }
+  entry_points(&g);
+  for (int i = 0; i < m->funcs.n; i++) clear_locals(((KFunc *)m->funcs.v[i])->body);
+  bool ok = !g.failed && diag_error_count() == errors;
+  if (ok && g.m.too_long) {
+    diag_error((KLoc){0}, "the SPIR-V module needs an instruction longer than 65535 words (a "
+               "constant array of more than about 65000 elements?)");
+    ok = false;
+  }
+  if (ok) {
+    size_t n = 0;
+    uint32_t *words = spv_finish(&g.m, &n);
+    char *msg = NULL;
+    bool universal = spv_has_capability(&g.m, SpvCapabilityInt64Atomics);
+    if (!spv_validate(words, n, universal, &msg)) {
+      diag_ice((KLoc){0}, "the SPIR-V back end produced a module that SPIRV-Tools rejects: %s",
+               msg ? msg : "no message");
+      if (o->verbose) { /* what a bug report needs */
+        char *text = spv_disassemble(words, n);
+        if (text) fprintf(stderr, "%s", text);
+        free(text);
+      }
+      ok = false;
+    } else {
+      if (o->verbose)
+        fprintf(stderr, "kcc: spirv: %zu words, %u ids, validated by SPIRV-Tools (%s)\n", n,
+                g.m.next_id, universal ? "universal SPIR-V 1.2: Int64Atomics" : "OpenCL 2.2");
+      for (size_t i = 0; i < n; i++) {
+        unsigned char b[4] = {(unsigned char)words[i], (unsigned char)(words[i] >> 8),
+                              (unsigned char)(words[i] >> 16), (unsigned char)(words[i] >> 24)};
+        kbuf_append(out, b, 4);
+      }
+    }
+    free(msg);
+    free(words);
+  }
+  cleanup(&g);
+  return ok;
+}

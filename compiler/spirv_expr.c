@@ -1,0 +1,1065 @@
+/* spirv_expr.c — KIR expressions and builtins to SPIR-V instructions, and initializers
+ * (constant ones folded here, since SPIR-V module-scope initializers must be constants).
+ *
+ * Semantics follow C as the PTX back end implements it: integer conversions by width and
+ * signedness (OpenCL SPIR-V integers carry no sign), signed division and remainder truncate
+ * (OpSDiv/OpSRem), float->int rounds toward zero (OpConvertFToS/U's default), comparisons are
+ * ordered except != (true for NaN, as C's). */
+#include <math.h>
+#include <spirv/unified1/OpenCL.std.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "spirv_gen.h"
+
+static uint32_t ty(SG *g, const KType *t) { return sg_type(g, t); }
+static uint32_t tbool(SG *g) { return spv_type_bool(&g->m); }
+
+static uint32_t zero_of(SG *g, const KType *t) {
+  if (kir_is_float(t)) return spv_const_float(&g->m, sg_bits(t), 0.0);
+  return spv_const_int(&g->m, sg_bits(t), 0);
+}
+
+static uint32_t one_of(SG *g, const KType *t) {
+  if (kir_is_float(t)) return spv_const_float(&g->m, sg_bits(t), 1.0);
+  return spv_const_int(&g->m, sg_bits(t), 1);
+}
+
+/* Zero of any type. llvm-spirv 15 refuses OpConstantNull of a scalar, so scalars get 0. */
+uint32_t sg_zero(SG *g, const KType *t) {
+  if (kir_is_arith(t)) return zero_of(g, t);
+  return spv_const_null(&g->m, ty(g, t));
+}
+
+static uint32_t bool_to_int(SG *g, uint32_t b, const KType *t) {
+  return sg_opv(g, SpvOpSelect, ty(g, t), 3, b, one_of(g, t), zero_of(g, t));
+}
+
+static uint32_t ptr_to_u64(SG *g, uint32_t p) {
+  return sg_opv(g, SpvOpConvertPtrToU, spv_type_int(&g->m, 64), 1, p);
+}
+
+/* v (of KIR type t) != 0 as an OpTypeBool. */
+static uint32_t nonzero(SG *g, uint32_t v, const KType *t) {
+  if (t->kind == KT_PTR)
+    return sg_opv(g, SpvOpINotEqual, tbool(g), 2, ptr_to_u64(g, v), sg_u64(g, 0));
+  if (kir_is_float(t)) /* NaN is true, as in C */
+    return sg_opv(g, SpvOpFUnordNotEqual, tbool(g), 2, v, zero_of(g, t));
+  return sg_opv(g, SpvOpINotEqual, tbool(g), 2, v, zero_of(g, t));
+}
+
+/* An integer value widened to 64 bits by its own signedness, for indexing. */
+static uint32_t to_i64(SG *g, uint32_t v, const KType *t) {
+  if (sg_bits(t) == 64) return v;
+  return sg_opv(g, kir_is_signed(t) ? SpvOpSConvert : SpvOpUConvert, spv_type_int(&g->m, 64), 1,
+                v);
+}
+
+static uint64_t fit_int(uint64_t v, const KType *t);
+
+/* An index expression as a 64-bit value; constants fold so a[3] indexes with %ulong_3. */
+static uint32_t index64(SG *g, KExpr *b) {
+  if (b->kind == KE_ICONST && kir_is_int(b->type)) return sg_u64(g, fit_int(b->ival, b->type));
+  return to_i64(g, sg_expr(g, b), b->type);
+}
+
+/* ---------------------------------------------------------------- conversions */
+
+uint32_t sg_convert(SG *g, uint32_t v, const KType *from, const KType *to, KLoc loc) {
+  if (from == to) return v;
+  uint32_t rt = to->kind == KT_VOID ? 0 : ty(g, to);
+  switch (kir_cast_kind(from, to)) {
+  case KC_NOP: return v;
+  case KC_TO_VOID: return 0;
+  case KC_INT_TRUNC:
+  case KC_INT_ZEXT: return sg_opv(g, SpvOpUConvert, rt, 1, v);
+  case KC_INT_SEXT: return sg_opv(g, SpvOpSConvert, rt, 1, v);
+  case KC_TO_BOOL: return bool_to_int(g, nonzero(g, v, from), to);
+  case KC_INT_TO_FP:
+    return sg_opv(g, kir_is_signed(from) ? SpvOpConvertSToF : SpvOpConvertUToF, rt, 1, v);
+  case KC_FP_TO_INT: /* rounds toward zero, as C */
+    return sg_opv(g, kir_is_signed(to) ? SpvOpConvertFToS : SpvOpConvertFToU, rt, 1, v);
+  case KC_FP_EXT:
+  case KC_FP_TRUNC: return sg_opv(g, SpvOpFConvert, rt, 1, v);
+  case KC_PTR_TO_PTR:
+    if (ty(g, from) == rt) return v;
+    if (from->as != to->as) {
+      sg_error(g, loc, "conversion from '%s' to '%s' changes the address space; SPIR-V for "
+               "OpenCL cannot convert between address spaces",
+               kir_type_str(from), kir_type_str(to));
+      return spv_undef(&g->m, rt);
+    }
+    return sg_opv(g, SpvOpBitcast, rt, 1, v);
+  case KC_PTR_TO_INT: return sg_opv(g, SpvOpConvertPtrToU, rt, 1, v);
+  case KC_INT_TO_PTR:
+    v = to_i64(g, v, from);
+    return sg_opv(g, SpvOpConvertUToPtr, rt, 1, v);
+  case KC_ARRAY_DECAY: break; /* needs the array's address: sg_expr handles it */
+  }
+  sg_error(g, loc, "cannot convert '%s' to '%s'", kir_type_str(from), kir_type_str(to));
+  return spv_undef(&g->m, rt);
+}
+
+/* ---------------------------------------------------------------- lvalues */
+
+static bool lv_volatile(const KExpr *e) {
+  switch (e->kind) {
+  case KE_INDEX:
+  case KE_DEREF: return (e->a->type->qual & KQ_VOLATILE) != 0;
+  case KE_MEMBER: return lv_volatile(e->a);
+  default: return false;
+  }
+}
+
+static SpvStorageClass lv_storage(SG *g, const KExpr *e) {
+  switch (e->kind) {
+  case KE_VAR: return SpvStorageClassFunction;
+  case KE_GVAR:
+    return e->var->kind == KV_SHARED ? SpvStorageClassWorkgroup : SpvStorageClassUniformConstant;
+  case KE_INDEX:
+  case KE_DEREF: return sg_storage(g, e->a->type->as, e->loc);
+  case KE_MEMBER: return lv_storage(g, e->a);
+  default: return SpvStorageClassFunction;
+  }
+}
+
+bool sg_addressable(SG *g, KExpr *e) {
+  switch (e->kind) {
+  case KE_VAR: {
+    SVar *s = e->var->aux;
+    return s && s->ptr;
+  }
+  case KE_GVAR:
+  case KE_INDEX:
+  case KE_DEREF: return true;
+  case KE_MEMBER: return kir_is_lvalue(e->a) && sg_addressable(g, e->a);
+  default: return false;
+  }
+}
+
+static uint32_t dyn_shared(SG *g, KExpr *e, const KType *ptrtype) {
+  uint32_t rt = ty(g, ptrtype);
+  if (!g->dyn) {
+    sg_error(g, e->loc, "dynamic shared array '%s' is not reachable here", e->var->name);
+    return spv_undef(&g->m, rt);
+  }
+  /* Every `extern shared` array starts at the same address; the parameter is typed by one of
+   * them, the others are views of it. */
+  if (e->var->type->base == g->dyn_var->type->base) return g->dyn;
+  return sg_opv(g, SpvOpBitcast, rt, 1, g->dyn);
+}
+
+uint32_t sg_addr(SG *g, KExpr *e) {
+  if (e->loc.line > 0) g->loc = e->loc;
+  switch (e->kind) {
+  case KE_VAR:
+  case KE_GVAR: {
+    SVar *s = e->var->aux;
+    if (e->kind == KE_GVAR && e->var->is_dynamic) {
+      sg_error(g, e->loc, "the address of dynamic shared array '%s' as a whole is not "
+               "supported; use '%s' or '&%s[0]'", e->var->name, e->var->name, e->var->name);
+      return spv_undef(&g->m, sg_ptr_type(g, SpvStorageClassWorkgroup, e->type));
+    }
+    if (!s || !s->ptr) {
+      diag_ice(e->loc, "SPIR-V: variable '%s' has no storage", e->var->name);
+      g->failed = true;
+      return spv_undef(&g->m, sg_ptr_type(g, SpvStorageClassFunction, e->type));
+    }
+    return s->ptr;
+  }
+  case KE_INDEX: {
+    uint32_t base = sg_expr(g, e->a);
+    uint32_t idx = index64(g, e->b);
+    return sg_opv(g, SpvOpInBoundsPtrAccessChain, ty(g, e->a->type), 2, base, idx);
+  }
+  case KE_DEREF: return sg_expr(g, e->a);
+  case KE_MEMBER: {
+    uint32_t base = sg_addr(g, e->a);
+    uint32_t rt = sg_ptr_type(g, lv_storage(g, e->a), e->type);
+    return sg_opv(g, SpvOpInBoundsAccessChain, rt, 2, base, sg_u32(g, (uint32_t)e->field));
+  }
+  default: break;
+  }
+  diag_ice(e->loc, "SPIR-V: expression is not an lvalue");
+  g->failed = true;
+  return spv_undef(&g->m, sg_ptr_type(g, SpvStorageClassFunction, e->type));
+}
+
+static uint32_t read_lvalue(SG *g, KExpr *e) {
+  if (sg_addressable(g, e)) return sg_load(g, e->type, sg_addr(g, e), lv_volatile(e));
+  if (e->kind == KE_VAR) {
+    SVar *s = e->var->aux;
+    if (s && s->val) return s->val;
+  } else if (e->kind == KE_MEMBER) {
+    uint32_t base = sg_expr(g, e->a); /* a struct value: take the member out */
+    return sg_opv(g, SpvOpCompositeExtract, ty(g, e->type), 2, base, (uint32_t)e->field);
+  }
+  diag_ice(e->loc, "SPIR-V: cannot read this lvalue");
+  g->failed = true;
+  return spv_undef(&g->m, ty(g, e->type));
+}
+
+/* ---------------------------------------------------------------- operators */
+
+static bool is_compare(KOp op) { return op >= KB_EQ && op <= KB_GE; }
+
+static uint32_t compare(SG *g, KOp op, KExpr *a, KExpr *b) {
+  const KType *t = a->type;
+  uint32_t l = sg_expr(g, a), r = sg_expr(g, b);
+  SpvOp o;
+  if (t->kind == KT_PTR) {
+    l = ptr_to_u64(g, l);
+    r = ptr_to_u64(g, r);
+  } else if (b->type != t && kir_is_arith(b->type)) {
+    r = sg_convert(g, r, b->type, t, b->loc);
+  }
+  if (kir_is_float(t)) {
+    static const SpvOp fo[] = {SpvOpFOrdEqual, SpvOpFUnordNotEqual, SpvOpFOrdLessThan,
+                               SpvOpFOrdLessThanEqual, SpvOpFOrdGreaterThan,
+                               SpvOpFOrdGreaterThanEqual};
+    o = fo[op - KB_EQ];
+  } else if (kir_is_signed(t)) {
+    static const SpvOp so[] = {SpvOpIEqual, SpvOpINotEqual, SpvOpSLessThan,
+                               SpvOpSLessThanEqual, SpvOpSGreaterThan,
+                               SpvOpSGreaterThanEqual};
+    o = so[op - KB_EQ];
+  } else {
+    static const SpvOp uo[] = {SpvOpIEqual, SpvOpINotEqual, SpvOpULessThan,
+                               SpvOpULessThanEqual, SpvOpUGreaterThan,
+                               SpvOpUGreaterThanEqual};
+    o = uo[op - KB_EQ];
+  }
+  return sg_opv(g, o, tbool(g), 2, l, r);
+}
+
+/* && and ||: the right operand runs only when needed; the result is an OpPhi. */
+static uint32_t logical(SG *g, KOp op, KExpr *a, KExpr *b) {
+  uint32_t ca = sg_cond(g, a);
+  sg_ensure_block(g);
+  uint32_t from_a = g->label, rhs = spv_id(&g->m), join = spv_id(&g->m);
+  if (op == KB_LAND)
+    sg_branch_cond(g, ca, rhs, join);
+  else
+    sg_branch_cond(g, ca, join, rhs);
+  sg_start_block(g, rhs);
+  uint32_t cb = sg_cond(g, b);
+  sg_ensure_block(g);
+  uint32_t from_b = g->label;
+  sg_branch(g, join);
+  sg_start_block(g, join);
+  return sg_opv(g, SpvOpPhi, tbool(g), 4, spv_const_bool(&g->m, op == KB_LOR), from_a, cb,
+                from_b);
+}
+
+uint32_t sg_cond(SG *g, KExpr *e) {
+  if (e->loc.line > 0) g->loc = e->loc;
+  if (e->kind == KE_BINARY && is_compare(e->op)) return compare(g, e->op, e->a, e->b);
+  if (e->kind == KE_BINARY && (e->op == KB_LAND || e->op == KB_LOR))
+    return logical(g, e->op, e->a, e->b);
+  if (e->kind == KE_UNARY && e->op == KU_LNOT)
+    return sg_opv(g, SpvOpLogicalNot, tbool(g), 1, sg_cond(g, e->a));
+  if (e->kind == KE_CAST && kir_cast_kind(e->a->type, e->type) == KC_TO_BOOL)
+    return sg_cond(g, e->a);
+  if (e->kind == KE_ICONST) return spv_const_bool(&g->m, e->ival != 0);
+  return nonzero(g, sg_expr(g, e), e->type);
+}
+
+static uint32_t arith(SG *g, KOp op, const KType *t, uint32_t l, uint32_t r, const KType *rt_b,
+                      KLoc loc) {
+  uint32_t rt = ty(g, t);
+  if (kir_is_float(t)) {
+    SpvOp o;
+    switch (op) {
+    case KB_ADD: o = SpvOpFAdd; break;
+    case KB_SUB: o = SpvOpFSub; break;
+    case KB_MUL: o = SpvOpFMul; break;
+    case KB_DIV: o = SpvOpFDiv; break;
+    case KB_REM: o = SpvOpFRem; break;
+    default:
+      sg_error(g, loc, "invalid operands to a floating-point operator");
+      return spv_undef(&g->m, rt);
+    }
+    uint32_t id = sg_opv(g, o, rt, 2, l, r);
+    sg_fast(g, id);
+    return id;
+  }
+  bool sgn = kir_is_signed(t);
+  SpvOp o;
+  switch (op) {
+  case KB_ADD: o = SpvOpIAdd; break;
+  case KB_SUB: o = SpvOpISub; break;
+  case KB_MUL: o = SpvOpIMul; break;
+  case KB_DIV: o = sgn ? SpvOpSDiv : SpvOpUDiv; break;
+  case KB_REM: o = sgn ? SpvOpSRem : SpvOpUMod; break; /* C's % takes the dividend's sign */
+  case KB_AND: o = SpvOpBitwiseAnd; break;
+  case KB_OR: o = SpvOpBitwiseOr; break;
+  case KB_XOR: o = SpvOpBitwiseXor; break;
+  case KB_SHL:
+  case KB_SHR:
+    /* The count keeps its own promoted type in KIR; give it the left operand's width (the
+     * result is undefined past the width anyway). */
+    if (rt_b && rt_b != t && sg_bits(rt_b) != sg_bits(t))
+      r = sg_opv(g, sg_bits(rt_b) > sg_bits(t) || !kir_is_signed(rt_b) ? SpvOpUConvert
+                                                                       : SpvOpSConvert,
+                 rt, 1, r);
+    o = op == KB_SHL ? SpvOpShiftLeftLogical
+                     : sgn ? SpvOpShiftRightArithmetic : SpvOpShiftRightLogical;
+    break;
+  default:
+    sg_error(g, loc, "invalid operands to an integer operator");
+    return spv_undef(&g->m, rt);
+  }
+  return sg_opv(g, o, rt, 2, l, r);
+}
+
+/* p + n (in elements) for a pointer p of KIR type pt. */
+static uint32_t ptr_offset(SG *g, const KType *pt, uint32_t p, uint32_t n, const KType *nt,
+                           bool negate) {
+  uint32_t idx = to_i64(g, n, nt);
+  if (negate) idx = sg_opv(g, SpvOpSNegate, spv_type_int(&g->m, 64), 1, idx);
+  return sg_opv(g, SpvOpPtrAccessChain, ty(g, pt), 2, p, idx);
+}
+
+static uint32_t ptr_diff(SG *g, KExpr *e) {
+  uint32_t i64 = spv_type_int(&g->m, 64);
+  uint32_t a = ptr_to_u64(g, sg_expr(g, e->a)), b = ptr_to_u64(g, sg_expr(g, e->b));
+  uint32_t d = sg_opv(g, SpvOpISub, i64, 2, a, b);
+  const KType *el = e->a->type->base;
+  int size = el->kind == KT_VOID ? 1 : el->size;
+  if (size > 1) d = sg_opv(g, SpvOpSDiv, i64, 2, d, sg_u64(g, (uint64_t)size));
+  KType *l = kir_type_scalar(KT_I64);
+  return sg_convert(g, d, l, e->type, e->loc);
+}
+
+static uint32_t binary(SG *g, KExpr *e) {
+  if (is_compare(e->op)) return bool_to_int(g, compare(g, e->op, e->a, e->b), e->type);
+  switch (e->op) {
+  case KB_LAND:
+  case KB_LOR: return bool_to_int(g, logical(g, e->op, e->a, e->b), e->type);
+  case KB_PTR_ADD:
+  case KB_PTR_SUB: {
+    uint32_t p = sg_expr(g, e->a), n = sg_expr(g, e->b);
+    return ptr_offset(g, e->a->type, p, n, e->b->type, e->op == KB_PTR_SUB);
+  }
+  case KB_PTR_DIFF: return ptr_diff(g, e);
+  default: break;
+  }
+  uint32_t l = sg_expr(g, e->a), r = sg_expr(g, e->b);
+  if (e->a->type != e->type && kir_is_arith(e->a->type))
+    l = sg_convert(g, l, e->a->type, e->type, e->loc);
+  bool shift = e->op == KB_SHL || e->op == KB_SHR;
+  if (!shift && e->b->type != e->type && kir_is_arith(e->b->type))
+    r = sg_convert(g, r, e->b->type, e->type, e->loc);
+  return arith(g, e->op, e->type, l, r, e->b->type, e->loc);
+}
+
+static uint32_t unary(SG *g, KExpr *e) {
+  switch (e->op) {
+  case KU_NEG: {
+    uint32_t v = sg_expr(g, e->a);
+    if (kir_is_float(e->type)) {
+      uint32_t id = sg_opv(g, SpvOpFNegate, ty(g, e->type), 1, v);
+      sg_fast(g, id);
+      return id;
+    }
+    return sg_opv(g, SpvOpSNegate, ty(g, e->type), 1, v);
+  }
+  case KU_NOT: return sg_opv(g, SpvOpNot, ty(g, e->type), 1, sg_expr(g, e->a));
+  case KU_LNOT:
+    return bool_to_int(g, sg_opv(g, SpvOpLogicalNot, tbool(g), 1, sg_cond(g, e->a)), e->type);
+  default: break;
+  }
+  sg_error(g, e->loc, "unexpected unary operator");
+  return spv_undef(&g->m, ty(g, e->type));
+}
+
+static uint32_t incdec(SG *g, KExpr *e) {
+  const KType *t = e->a->type;
+  uint32_t addr = sg_addr(g, e->a);
+  bool vol = lv_volatile(e->a);
+  uint32_t old = sg_load(g, t, addr, vol), nv;
+  bool inc = e->op == KU_PREINC || e->op == KU_POSTINC;
+  if (t->kind == KT_PTR) {
+    nv = sg_opv(g, SpvOpPtrAccessChain, ty(g, t), 2, old,
+                sg_u64(g, inc ? 1 : (uint64_t)-1));
+  } else if (kir_is_float(t)) {
+    nv = sg_opv(g, inc ? SpvOpFAdd : SpvOpFSub, ty(g, t), 2, old, one_of(g, t));
+    sg_fast(g, nv);
+  } else if (t->kind == KT_BOOL) {
+    /* C: b++ makes it true; b-- flips it. */
+    nv = inc ? one_of(g, t) : sg_opv(g, SpvOpBitwiseXor, ty(g, t), 2, old, one_of(g, t));
+  } else {
+    nv = sg_opv(g, inc ? SpvOpIAdd : SpvOpISub, ty(g, t), 2, old, one_of(g, t));
+  }
+  sg_store(g, t, addr, nv, vol);
+  return e->op == KU_PREINC || e->op == KU_PREDEC ? nv : old;
+}
+
+static uint32_t assign(SG *g, KExpr *e) {
+  const KType *t = e->a->type;
+  uint32_t addr = sg_addr(g, e->a);
+  bool vol = lv_volatile(e->a);
+  uint32_t v;
+  if (e->op == KB_NONE) {
+    v = sg_expr(g, e->b);
+    if (e->b->type != t && kir_is_scalar(e->b->type) && kir_is_scalar(t))
+      v = sg_convert(g, v, e->b->type, t, e->loc);
+  } else {
+    const KType *ot = e->optype ? e->optype : t;
+    uint32_t old = sg_load(g, t, addr, vol);
+    if (ot->kind == KT_PTR) {
+      uint32_t n = sg_expr(g, e->b);
+      v = ptr_offset(g, t, old, n, e->b->type, e->op == KB_PTR_SUB || e->op == KB_SUB);
+    } else {
+      uint32_t l = sg_convert(g, old, t, ot, e->loc);
+      uint32_t r = sg_expr(g, e->b);
+      bool shift = e->op == KB_SHL || e->op == KB_SHR;
+      if (!shift && e->b->type != ot && kir_is_arith(e->b->type))
+        r = sg_convert(g, r, e->b->type, ot, e->loc);
+      v = arith(g, e->op, ot, l, r, e->b->type, e->loc);
+      v = sg_convert(g, v, ot, t, e->loc);
+    }
+  }
+  sg_store(g, t, addr, v, vol);
+  return v;
+}
+
+static uint32_t cond_expr(SG *g, KExpr *e) {
+  uint32_t c = sg_cond(g, e->a);
+  uint32_t tl = spv_id(&g->m), fl = spv_id(&g->m), join = spv_id(&g->m);
+  sg_branch_cond(g, c, tl, fl);
+  bool has_value = e->type->kind != KT_VOID;
+  sg_start_block(g, tl);
+  uint32_t vb = sg_expr(g, e->b);
+  if (has_value && e->b->type != e->type && kir_is_scalar(e->b->type))
+    vb = sg_convert(g, vb, e->b->type, e->type, e->loc);
+  sg_ensure_block(g);
+  uint32_t lb = g->label;
+  sg_branch(g, join);
+  sg_start_block(g, fl);
+  uint32_t vc = sg_expr(g, e->c);
+  if (has_value && e->c->type != e->type && kir_is_scalar(e->c->type))
+    vc = sg_convert(g, vc, e->c->type, e->type, e->loc);
+  sg_ensure_block(g);
+  uint32_t lc = g->label;
+  sg_branch(g, join);
+  sg_start_block(g, join);
+  if (!has_value) return 0;
+  return sg_opv(g, SpvOpPhi, ty(g, e->type), 4, vb, lb, vc, lc);
+}
+
+static uint32_t cast(SG *g, KExpr *e) {
+  KCastKind k = kir_cast_kind(e->a->type, e->type);
+  if (k == KC_ARRAY_DECAY) {
+    KExpr *a = e->a;
+    if (a->kind == KE_GVAR && a->var->is_dynamic) return dyn_shared(g, a, e->type);
+    if (a->kind == KE_STR) {
+      uint32_t var = sg_string_literal(g, a->str, a->len);
+      return sg_opv(g, SpvOpInBoundsAccessChain, ty(g, e->type), 2, var, sg_u64(g, 0));
+    }
+    if (!sg_addressable(g, a)) {
+      sg_error(g, e->loc, "array value without an address cannot be indexed here");
+      return spv_undef(&g->m, ty(g, e->type));
+    }
+    uint32_t base = sg_addr(g, a);
+    uint32_t rt = sg_ptr_type(g, lv_storage(g, a), e->type->base);
+    return sg_opv(g, SpvOpInBoundsAccessChain, rt, 2, base, sg_u64(g, 0));
+  }
+  if (k == KC_TO_BOOL) return bool_to_int(g, sg_cond(g, e->a), e->type);
+  uint32_t v = sg_expr(g, e->a);
+  if (k == KC_TO_VOID) return 0;
+  return sg_convert(g, v, e->a->type, e->type, e->loc);
+}
+
+static uint32_t call(SG *g, KExpr *e) {
+  KFunc *f = e->callee;
+  if (!f || !f->aux) {
+    sg_error(g, e->loc, "call to a function without a definition");
+    return 0;
+  }
+  uint32_t *ops = calloc((size_t)e->nargs + 3, sizeof *ops);
+  int n = 0;
+  ops[n++] = (uint32_t)(uintptr_t)f->aux;
+  for (int i = 0; i < e->nargs; i++) {
+    uint32_t v = sg_expr(g, e->args[i]);
+    if (i < f->nparams && e->args[i]->type != f->params[i]->type &&
+        kir_is_arith(e->args[i]->type) && kir_is_arith(f->params[i]->type))
+      v = sg_convert(g, v, e->args[i]->type, f->params[i]->type, e->loc);
+    ops[n++] = v;
+  }
+  KVar *dv = sg_dyn_var(f);
+  if (dv) {
+    uint32_t pt = sg_ptr_type(g, SpvStorageClassWorkgroup, dv->type->base);
+    if (!g->dyn) {
+      sg_error(g, e->loc, "'%s' uses dynamic shared memory, which is not reachable here",
+               f->name);
+      ops[n++] = spv_undef(&g->m, pt);
+    } else if (dv->type->base != g->dyn_var->type->base) {
+      ops[n++] = sg_opv(g, SpvOpBitcast, pt, 1, g->dyn);
+    } else {
+      ops[n++] = g->dyn;
+    }
+  }
+  uint32_t id = sg_op(g, SpvOpFunctionCall, ty(g, f->ret), n, ops);
+  free(ops);
+  return f->ret->kind == KT_VOID ? 0 : id;
+}
+
+/* ---------------------------------------------------------------- builtins */
+
+static uint32_t special(SG *g, KExpr *e) {
+  static const SpvBuiltIn bi[4] = {SpvBuiltInLocalInvocationId, SpvBuiltInWorkgroupId,
+                                   SpvBuiltInWorkgroupSize, SpvBuiltInNumWorkgroups};
+  static const char *names[4] = {"__spirv_BuiltInLocalInvocationId", "__spirv_BuiltInWorkgroupId",
+                                 "__spirv_BuiltInWorkgroupSize", "__spirv_BuiltInNumWorkgroups"};
+  int k = (int)e->builtin - BI_THREAD_IDX;
+  if (k < 0 || k > 3 || e->dim < 0 || e->dim > 2) {
+    sg_error(g, e->loc, "unknown builtin register");
+    return spv_undef(&g->m, ty(g, e->type));
+  }
+  uint32_t u64 = spv_type_int(&g->m, 64), v3 = spv_type_vector(&g->m, u64, 3);
+  if (!g->builtin[k]) {
+    /* OpenCL's work-item functions return size_t: under Physical64 they are v3ulong
+     * inputs, read whole and narrowed to CUDA's unsigned int. */
+    uint32_t var = sg_global_var(g, spv_type_ptr(&g->m, SpvStorageClassInput, v3),
+                                 SpvStorageClassInput, 0);
+    uint32_t b = (uint32_t)bi[k];
+    spv_decorate(&g->m, var, SpvDecorationBuiltIn, &b, 1);
+    spv_decorate(&g->m, var, SpvDecorationConstant, NULL, 0);
+    spv_name(&g->m, var, names[k]);
+    g->builtin[k] = var;
+  }
+  uint32_t ops[3] = {g->builtin[k], SpvMemoryAccessAlignedMask, 32};
+  uint32_t vec = sg_op(g, SpvOpLoad, v3, 3, ops);
+  uint32_t x = sg_opv(g, SpvOpCompositeExtract, u64, 2, vec, (uint32_t)e->dim);
+  return sg_convert(g, x, kir_type_scalar(KT_U64), e->type, e->loc);
+}
+
+enum {
+  SEM_RELAXED = 0,
+  SEM_ACQ_REL = SpvMemorySemanticsAcquireReleaseMask,
+  SEM_WG = SpvMemorySemanticsWorkgroupMemoryMask,
+  SEM_XWG = SpvMemorySemanticsCrossWorkgroupMemoryMask,
+};
+
+static uint32_t float_atomic_add(SG *g, KExpr *e, uint32_t p, uint32_t v, uint32_t scope,
+                                 uint32_t sem) {
+  const KType *ft = e->type;
+  KType *it = kir_type_scalar(sg_bits(ft) == 64 ? KT_U64 : KT_U32);
+  SpvStorageClass sc = sg_storage(g, e->args[0]->type->as, e->loc);
+  uint32_t ity = ty(g, it), fty = ty(g, ft);
+  /* OpenCL 1.2 has no float atomics: retry a compare-exchange of the bits until no other
+   * work-item got in between. */
+  uint32_t pi = sg_opv(g, SpvOpBitcast, sg_ptr_type(g, sc, it), 1, p);
+  uint32_t init = sg_opv(g, SpvOpAtomicLoad, ity, 3, pi, scope, sem);
+  uint32_t pre = g->label, loop = spv_id(&g->m), exit = spv_id(&g->m);
+  sg_start_block(g, loop);
+  uint32_t res = spv_id(&g->m); /* defined below, used by the OpPhi on the back edge */
+  uint32_t old = sg_opv(g, SpvOpPhi, ity, 4, init, pre, res, loop);
+  uint32_t oldf = sg_opv(g, SpvOpBitcast, fty, 1, old);
+  uint32_t newf = sg_opv(g, SpvOpFAdd, fty, 2, oldf, v);
+  uint32_t newi = sg_opv(g, SpvOpBitcast, ity, 1, newf);
+  uint32_t ops[8] = {ity, res, pi, scope, sem, sem, newi, old};
+  sg_ensure_block(g);
+  spw_inst(&g->body, SpvOpAtomicCompareExchange, ops, 8);
+  uint32_t ok = sg_opv(g, SpvOpIEqual, tbool(g), 2, res, old);
+  sg_branch_cond(g, ok, exit, loop);
+  sg_start_block(g, exit);
+  return sg_opv(g, SpvOpBitcast, fty, 1, res);
+}
+
+static uint32_t atomic(SG *g, KExpr *e) {
+  KExpr *pe = e->args[0];
+  const KType *pt = pe->type, *vt = pt->base;
+  bool shared = pt->as == KAS_SHARED;
+  uint32_t scope = sg_u32(g, shared ? SpvScopeWorkgroup : SpvScopeDevice);
+  uint32_t sem = sg_u32(g, SEM_RELAXED | (shared ? SEM_WG : SEM_XWG));
+  if (sg_bits(vt) == 64 && kir_is_int(vt)) spv_capability(&g->m, SpvCapabilityInt64Atomics);
+  uint32_t rt = ty(g, e->type);
+  uint32_t p = sg_expr(g, pe);
+  uint32_t v = sg_expr(g, e->args[1]);
+  if (e->args[1]->type != vt && kir_is_arith(e->args[1]->type))
+    v = sg_convert(g, v, e->args[1]->type, vt, e->loc);
+  bool sgn = kir_is_signed(vt);
+  SpvOp o;
+  switch (e->builtin) {
+  case BI_ATOMIC_ADD:
+    if (kir_is_float(vt)) {
+      if (sg_bits(vt) == 64) spv_capability(&g->m, SpvCapabilityInt64Atomics);
+      return float_atomic_add(g, e, p, v, scope, sem);
+    }
+    o = SpvOpAtomicIAdd;
+    break;
+  case BI_ATOMIC_SUB: o = SpvOpAtomicISub; break;
+  case BI_ATOMIC_MIN: o = sgn ? SpvOpAtomicSMin : SpvOpAtomicUMin; break;
+  case BI_ATOMIC_MAX: o = sgn ? SpvOpAtomicSMax : SpvOpAtomicUMax; break;
+  case BI_ATOMIC_AND: o = SpvOpAtomicAnd; break;
+  case BI_ATOMIC_OR: o = SpvOpAtomicOr; break;
+  case BI_ATOMIC_XOR: o = SpvOpAtomicXor; break;
+  case BI_ATOMIC_EXCH: o = SpvOpAtomicExchange; break;
+  case BI_ATOMIC_CAS: {
+    uint32_t nv = sg_expr(g, e->args[2]);
+    if (e->args[2]->type != vt && kir_is_arith(e->args[2]->type))
+      nv = sg_convert(g, nv, e->args[2]->type, vt, e->loc);
+    /* atomicCAS(p, compare, value): SPIR-V takes the value before the comparator. */
+    return sg_opv(g, SpvOpAtomicCompareExchange, rt, 6, p, scope, sem, sem, nv, v);
+  }
+  default:
+    sg_error(g, e->loc, "unknown atomic builtin");
+    return spv_undef(&g->m, rt);
+  }
+  if (kir_is_float(vt) && o != SpvOpAtomicExchange) {
+    sg_error(g, e->loc, "'%s' on floating-point values is not supported",
+             kir_builtin_info(e->builtin)->name);
+    return spv_undef(&g->m, rt);
+  }
+  return sg_opv(g, o, rt, 4, p, scope, sem, v);
+}
+
+static const KExpr *strip_casts(const KExpr *e) {
+  while (e->kind == KE_CAST) e = e->a;
+  return e;
+}
+
+static uint32_t printf_call(SG *g, KExpr *e) {
+  const KExpr *fmt = e->nargs > 0 ? strip_casts(e->args[0]) : NULL;
+  if (!fmt || fmt->kind != KE_STR) {
+    sg_error(g, e->loc, "printf's format must be a string literal");
+    return spv_undef(&g->m, ty(g, e->type));
+  }
+  uint32_t *ops = calloc((size_t)e->nargs + 3, sizeof *ops);
+  int n = 0;
+  ops[n++] = sg_ocl_import(g);
+  ops[n++] = OpenCLstd_Printf;
+  /* The format is a `constant char *` (UniformConstant), as OpenCL's printf requires. */
+  uint32_t var = sg_string_literal(g, fmt->str, fmt->len);
+  uint32_t cp = spv_type_ptr(&g->m, SpvStorageClassUniformConstant, spv_type_int(&g->m, 8));
+  ops[n++] = sg_opv(g, SpvOpInBoundsAccessChain, cp, 2, var, sg_u64(g, 0));
+  for (int i = 1; i < e->nargs; i++) ops[n++] = sg_expr(g, e->args[i]);
+  uint32_t id = sg_op(g, SpvOpExtInst, ty(g, e->type), n, ops);
+  free(ops);
+  return id;
+}
+
+static int ocl_math(KBuiltin b) {
+  switch (b) {
+  case BI_SQRT: return OpenCLstd_Sqrt;
+  case BI_RSQRT: return OpenCLstd_Rsqrt;
+  case BI_CBRT: return OpenCLstd_Cbrt;
+  case BI_EXP: return OpenCLstd_Exp;
+  case BI_EXP2: return OpenCLstd_Exp2;
+  case BI_EXP10: return OpenCLstd_Exp10;
+  case BI_EXPM1: return OpenCLstd_Expm1;
+  case BI_LOG: return OpenCLstd_Log;
+  case BI_LOG2: return OpenCLstd_Log2;
+  case BI_LOG10: return OpenCLstd_Log10;
+  case BI_LOG1P: return OpenCLstd_Log1p;
+  case BI_SIN: return OpenCLstd_Sin;
+  case BI_COS: return OpenCLstd_Cos;
+  case BI_TAN: return OpenCLstd_Tan;
+  case BI_ASIN: return OpenCLstd_Asin;
+  case BI_ACOS: return OpenCLstd_Acos;
+  case BI_ATAN: return OpenCLstd_Atan;
+  case BI_ATAN2: return OpenCLstd_Atan2;
+  case BI_SINH: return OpenCLstd_Sinh;
+  case BI_COSH: return OpenCLstd_Cosh;
+  case BI_TANH: return OpenCLstd_Tanh;
+  case BI_ASINH: return OpenCLstd_Asinh;
+  case BI_ACOSH: return OpenCLstd_Acosh;
+  case BI_ATANH: return OpenCLstd_Atanh;
+  case BI_POW: return OpenCLstd_Pow;
+  case BI_FABS: return OpenCLstd_Fabs;
+  case BI_FMIN: return OpenCLstd_Fmin;
+  case BI_FMAX: return OpenCLstd_Fmax;
+  case BI_FLOOR: return OpenCLstd_Floor;
+  case BI_CEIL: return OpenCLstd_Ceil;
+  case BI_ROUND: return OpenCLstd_Round;
+  case BI_TRUNC: return OpenCLstd_Trunc;
+  case BI_RINT: return OpenCLstd_Rint;
+  case BI_FMOD: return OpenCLstd_Fmod;
+  case BI_FMA: return OpenCLstd_Fma;
+  case BI_HYPOT: return OpenCLstd_Hypot;
+  case BI_COPYSIGN: return OpenCLstd_Copysign;
+  case BI_ERF: return OpenCLstd_Erf;
+  case BI_ERFC: return OpenCLstd_Erfc;
+  case BI_TGAMMA: return OpenCLstd_Tgamma;
+  case BI_LGAMMA: return OpenCLstd_Lgamma;
+  default: return -1;
+  }
+}
+
+/* An OpenCL.std call on arguments converted to type t. */
+static uint32_t ext(SG *g, KExpr *e, int inst, const KType *t) {
+  uint32_t ops[8];
+  int n = 0;
+  ops[n++] = sg_ocl_import(g);
+  ops[n++] = (uint32_t)inst;
+  for (int i = 0; i < e->nargs && n < 8; i++) {
+    uint32_t v = sg_expr(g, e->args[i]);
+    if (e->args[i]->type != t && kir_is_arith(e->args[i]->type))
+      v = sg_convert(g, v, e->args[i]->type, t, e->loc);
+    ops[n++] = v;
+  }
+  return sg_op(g, SpvOpExtInst, ty(g, t), n, ops);
+}
+
+static uint32_t builtin(SG *g, KExpr *e) {
+  KBuiltin b = e->builtin;
+  bool sync = b == BI_SYNCTHREADS || b == BI_THREADFENCE || b == BI_THREADFENCE_BLOCK;
+  uint32_t wg = sync ? sg_u32(g, SpvScopeWorkgroup) : 0;
+  uint32_t sem = sync ? sg_u32(g, SEM_ACQ_REL | SEM_WG | SEM_XWG) : 0;
+  switch (b) {
+  case BI_SYNCTHREADS: sg_instv(g, SpvOpControlBarrier, 3, wg, wg, sem); return 0;
+  case BI_THREADFENCE: sg_instv(g, SpvOpMemoryBarrier, 2, sg_u32(g, SpvScopeDevice), sem); return 0;
+  case BI_THREADFENCE_BLOCK: sg_instv(g, SpvOpMemoryBarrier, 2, wg, sem); return 0;
+  case BI_PRINTF: return printf_call(g, e);
+  case BI_MIN:
+  case BI_MAX:
+    if (kir_is_float(e->type))
+      return ext(g, e, b == BI_MIN ? OpenCLstd_Fmin : OpenCLstd_Fmax, e->type);
+    if (kir_is_signed(e->type))
+      return ext(g, e, b == BI_MIN ? OpenCLstd_SMin : OpenCLstd_SMax, e->type);
+    return ext(g, e, b == BI_MIN ? OpenCLstd_UMin : OpenCLstd_UMax, e->type);
+  case BI_ABS:
+    if (kir_is_float(e->type)) return ext(g, e, OpenCLstd_Fabs, e->type);
+    if (kir_is_signed(e->type)) return ext(g, e, OpenCLstd_SAbs, e->type);
+    return sg_convert(g, sg_expr(g, e->args[0]), e->args[0]->type, e->type, e->loc);
+  case BI_ISNAN:
+  case BI_ISINF:
+  case BI_ISFINITE: {
+    SpvOp o = b == BI_ISNAN ? SpvOpIsNan : b == BI_ISINF ? SpvOpIsInf : SpvOpIsFinite;
+    uint32_t v = sg_expr(g, e->args[0]);
+    return bool_to_int(g, sg_opv(g, o, tbool(g), 1, v), e->type);
+  }
+  default: break;
+  }
+  if (kir_builtin_is_atomic(b)) return atomic(g, e);
+  int inst = ocl_math(b);
+  if (inst >= 0 && kir_is_float(e->type)) return ext(g, e, inst, e->type);
+  sg_error(g, e->loc, "builtin '%s' is not supported by the SPIR-V back end",
+           kir_builtin_info(b)->name);
+  return e->type->kind == KT_VOID ? 0 : spv_undef(&g->m, ty(g, e->type));
+}
+
+/* ---------------------------------------------------------------- expressions */
+
+uint32_t sg_expr(SG *g, KExpr *e) {
+  if (!e) return 0;
+  if (e->loc.line > 0) g->loc = e->loc;
+  switch (e->kind) {
+  case KE_ICONST:
+    if (e->type->kind == KT_PTR) return spv_const_null(&g->m, ty(g, e->type));
+    return spv_const_int(&g->m, sg_bits(e->type), e->ival);
+  case KE_FCONST: return spv_const_float(&g->m, sg_bits(e->type), e->fval);
+  case KE_STR: {
+    uint32_t var = sg_string_literal(g, e->str, e->len);
+    uint32_t cp = spv_type_ptr(&g->m, SpvStorageClassUniformConstant, spv_type_int(&g->m, 8));
+    return sg_opv(g, SpvOpInBoundsAccessChain, cp, 2, var, sg_u64(g, 0));
+  }
+  case KE_VAR:
+  case KE_GVAR:
+  case KE_INDEX:
+  case KE_MEMBER:
+  case KE_DEREF: return read_lvalue(g, e);
+  case KE_SPECIAL: return special(g, e);
+  case KE_UNARY: return unary(g, e);
+  case KE_BINARY: return binary(g, e);
+  case KE_ASSIGN: return assign(g, e);
+  case KE_INCDEC: return incdec(g, e);
+  case KE_COND: return cond_expr(g, e);
+  case KE_COMMA:
+    sg_expr(g, e->a);
+    return sg_expr(g, e->b);
+  case KE_CAST: return cast(g, e);
+  case KE_ADDR: return sg_addr(g, e->a);
+  case KE_CALL: return call(g, e);
+  case KE_BUILTIN: return builtin(g, e);
+  case KE_INITLIST: return sg_init_value(g, e->type, e);
+  }
+  sg_error(g, e->loc, "unexpected expression");
+  return 0;
+}
+
+/* ---------------------------------------------------------------- constant folding */
+
+/* A folded scalar in KIR type t: integers as their bits (sign-extended from t's width when
+ * t is signed), floats as a double already rounded to t. */
+typedef struct CV {
+  uint64_t i;
+  double f;
+  bool null_ptr;
+} CV;
+
+static uint64_t fit_int(uint64_t v, const KType *t) {
+  int bits = sg_bits(t);
+  if (t->kind == KT_BOOL) return v != 0;
+  if (bits >= 64) return v;
+  v &= (1ull << bits) - 1;
+  if (kir_is_signed(t) && (v >> (bits - 1) & 1)) v |= ~0ull << bits;
+  return v;
+}
+
+static double fit_float(double d, const KType *t) { return t->kind == KT_F32 ? (double)(float)d : d; }
+
+static bool const_eval(const KExpr *e, CV *out);
+
+static bool cv_truth(const KType *t, const CV *c) {
+  if (kir_is_float(t)) return c->f != 0.0 || isnan(c->f);
+  if (t->kind == KT_PTR) return !c->null_ptr;
+  return c->i != 0;
+}
+
+static bool const_cast_cv(const KType *from, const KType *to, CV *c) {
+  switch (kir_cast_kind(from, to)) {
+  case KC_NOP:
+  case KC_INT_TRUNC:
+  case KC_INT_SEXT:
+  case KC_INT_ZEXT:
+    if (kir_is_float(to)) return true;
+    c->i = fit_int(c->i, to);
+    return true;
+  case KC_TO_BOOL:
+    c->i = cv_truth(from, c);
+    return true;
+  case KC_INT_TO_FP:
+    c->f = fit_float(kir_is_signed(from) ? (double)(int64_t)c->i : (double)c->i, to);
+    return true;
+  case KC_FP_TO_INT: {
+    double t = trunc(c->f);
+    if (isnan(t)) return false;
+    if (kir_is_signed(to)) {
+      if (t < -9223372036854775808.0 || t >= 9223372036854775808.0) return false;
+      c->i = fit_int((uint64_t)(int64_t)t, to);
+    } else {
+      if (t < 0 || t >= 18446744073709551616.0) return false;
+      c->i = fit_int((uint64_t)t, to);
+    }
+    return true;
+  }
+  case KC_FP_EXT:
+  case KC_FP_TRUNC: c->f = fit_float(c->f, to); return true;
+  case KC_INT_TO_PTR:
+    if (c->i != 0) return false;
+    c->null_ptr = true;
+    return true;
+  case KC_PTR_TO_PTR: return c->null_ptr;
+  default: return false;
+  }
+}
+
+static bool const_binary(const KExpr *e, CV *out) {
+  CV a, b;
+  if (e->op == KB_LAND || e->op == KB_LOR) {
+    if (!const_eval(e->a, &a)) return false;
+    bool ta = cv_truth(e->a->type, &a);
+    if (e->op == KB_LAND && !ta) return out->i = 0, true;
+    if (e->op == KB_LOR && ta) return out->i = 1, true;
+    if (!const_eval(e->b, &b)) return false;
+    out->i = cv_truth(e->b->type, &b);
+    return true;
+  }
+  if (!const_eval(e->a, &a) || !const_eval(e->b, &b)) return false;
+  const KType *t = e->a->type;
+  if (e->op >= KB_EQ && e->op <= KB_GE) {
+    int r;
+    if (kir_is_float(t)) {
+      double x = a.f, y = b.f;
+      r = e->op == KB_EQ ? x == y : e->op == KB_NE ? x != y : e->op == KB_LT ? x < y
+          : e->op == KB_LE ? x <= y : e->op == KB_GT ? x > y : x >= y;
+    } else if (kir_is_signed(t)) {
+      int64_t x = (int64_t)a.i, y = (int64_t)b.i;
+      r = e->op == KB_EQ ? x == y : e->op == KB_NE ? x != y : e->op == KB_LT ? x < y
+          : e->op == KB_LE ? x <= y : e->op == KB_GT ? x > y : x >= y;
+    } else if (kir_is_int(t)) {
+      uint64_t x = a.i, y = b.i;
+      r = e->op == KB_EQ ? x == y : e->op == KB_NE ? x != y : e->op == KB_LT ? x < y
+          : e->op == KB_LE ? x <= y : e->op == KB_GT ? x > y : x >= y;
+    } else {
+      return false;
+    }
+    out->i = (uint64_t)r;
+    return true;
+  }
+  const KType *rt = e->type;
+  if (kir_is_float(rt)) {
+    double x = a.f, y = b.f, r;
+    switch (e->op) {
+    case KB_ADD: r = x + y; break;
+    case KB_SUB: r = x - y; break;
+    case KB_MUL: r = x * y; break;
+    case KB_DIV: r = x / y; break;
+    default: return false;
+    }
+    out->f = fit_float(r, rt);
+    return true;
+  }
+  if (!kir_is_int(rt)) return false;
+  uint64_t x = a.i, y = b.i, r;
+  bool sgn = kir_is_signed(rt);
+  int bits = sg_bits(rt);
+  switch (e->op) {
+  case KB_ADD: r = x + y; break;
+  case KB_SUB: r = x - y; break;
+  case KB_MUL: r = x * y; break;
+  case KB_DIV:
+  case KB_REM:
+    if (y == 0) return false;
+    if (sgn) {
+      if ((int64_t)y == -1 && (int64_t)x == INT64_MIN) return false;
+      r = e->op == KB_DIV ? (uint64_t)((int64_t)x / (int64_t)y) : (uint64_t)((int64_t)x % (int64_t)y);
+    } else {
+      r = e->op == KB_DIV ? x / y : x % y;
+    }
+    break;
+  case KB_AND: r = x & y; break;
+  case KB_OR: r = x | y; break;
+  case KB_XOR: r = x ^ y; break;
+  case KB_SHL:
+    if (y >= (uint64_t)bits) return false;
+    r = x << y;
+    break;
+  case KB_SHR:
+    if (y >= (uint64_t)bits) return false;
+    r = sgn ? (uint64_t)((int64_t)x >> y) : (x & (bits == 64 ? ~0ull : (1ull << bits) - 1)) >> y;
+    break;
+  default: return false;
+  }
+  out->i = fit_int(r, rt);
+  return true;
+}
+
+static bool const_eval(const KExpr *e, CV *out) {
+  memset(out, 0, sizeof *out);
+  switch (e->kind) {
+  case KE_ICONST:
+    if (e->type->kind == KT_PTR) return e->ival == 0 && (out->null_ptr = true);
+    out->i = fit_int(e->ival, e->type);
+    return true;
+  case KE_FCONST: out->f = fit_float(e->fval, e->type); return true;
+  case KE_CAST:
+    if (!const_eval(e->a, out)) return false;
+    return const_cast_cv(e->a->type, e->type, out);
+  case KE_UNARY:
+    if (!const_eval(e->a, out)) return false;
+    if (e->op == KU_LNOT) {
+      out->i = !cv_truth(e->a->type, out);
+      return true;
+    }
+    if (kir_is_float(e->type)) {
+      if (e->op != KU_NEG) return false;
+      out->f = -out->f;
+      return true;
+    }
+    if (e->op == KU_NEG) out->i = fit_int(-out->i, e->type);
+    else if (e->op == KU_NOT) out->i = fit_int(~out->i, e->type);
+    else return false;
+    return true;
+  case KE_BINARY: return const_binary(e, out);
+  case KE_COND: {
+    CV c;
+    if (!const_eval(e->a, &c)) return false;
+    return const_eval(cv_truth(e->a->type, &c) ? e->b : e->c, out);
+  }
+  case KE_COMMA: return false;
+  default: return false;
+  }
+}
+
+static uint32_t cv_const(SG *g, const KType *t, const CV *c) {
+  if (t->kind == KT_PTR) return spv_const_null(&g->m, ty(g, t));
+  if (kir_is_float(t)) return spv_const_float(&g->m, sg_bits(t), c->f);
+  return spv_const_int(&g->m, sg_bits(t), c->i);
+}
+
+static bool is_zero_init(const KExpr *e) {
+  if (!e) return true;
+  switch (e->kind) {
+  case KE_ICONST: return e->ival == 0;
+  case KE_FCONST: return e->fval == 0.0 && !signbit(e->fval);
+  case KE_INITLIST:
+    for (int i = 0; i < e->nargs; i++)
+      if (!is_zero_init(e->args[i])) return false;
+    return true;
+  case KE_CAST: return e->a->kind == KE_ICONST && e->a->ival == 0 && kir_is_scalar(e->type);
+  default: return false;
+  }
+}
+
+uint32_t sg_const_init(SG *g, const KType *t, const KExpr *e) {
+  if (is_zero_init(e) && (!e || e->kind == KE_INITLIST || kir_is_scalar(t))) return sg_zero(g, t);
+  if (t->kind == KT_ARRAY) {
+    int64_t len = t->len > 0 ? t->len : 0;
+    uint32_t *el = calloc((size_t)len + 1, sizeof *el);
+    bool ok = true;
+    if (e->kind == KE_STR && t->base->size == 1) {
+      for (int64_t i = 0; i < len; i++)
+        el[i] = spv_const_int(&g->m, 8, (size_t)i < e->len ? (uint8_t)e->str[i] : 0);
+    } else if (e->kind == KE_INITLIST) {
+      for (int64_t i = 0; i < len && ok; i++)
+        ok = (el[i] = sg_const_init(g, t->base, i < e->nargs ? e->args[i] : NULL)) != 0;
+    } else {
+      ok = false;
+    }
+    uint32_t id = ok ? spv_const_composite(&g->m, ty(g, t), el, (int)len) : 0;
+    free(el);
+    return id;
+  }
+  if (t->kind == KT_STRUCT) {
+    if (e->kind != KE_INITLIST) return 0;
+    const KStruct *st = t->st;
+    uint32_t *el = calloc((size_t)st->nfields + 1, sizeof *el);
+    bool ok = true;
+    for (int i = 0; i < st->nfields && ok; i++)
+      ok = (el[i] = sg_const_init(g, st->fields[i].type, i < e->nargs ? e->args[i] : NULL)) != 0;
+    uint32_t id = ok ? spv_const_composite(&g->m, ty(g, t), el, st->nfields) : 0;
+    free(el);
+    return id;
+  }
+  if (e->kind == KE_INITLIST) return sg_const_init(g, t, e->nargs > 0 ? e->args[0] : NULL);
+  CV c;
+  if (!const_eval(e, &c)) return 0;
+  if (e->type != t && !const_cast_cv(e->type, t, &c)) return 0;
+  return cv_const(g, t, &c);
+}
+
+/* Stores an initializer into ptr (storage class sc). Aggregates that are not constant are
+ * written member by member: llvm-spirv 15 turns OpCompositeConstruct of a struct or array
+ * into an LLVM constant and crashes when a member is not one. */
+void sg_init_store(SG *g, const KType *t, uint32_t ptr, SpvStorageClass sc, KExpr *e) {
+  uint32_t c = sg_const_init(g, t, e);
+  if (c) {
+    sg_store(g, t, ptr, c, false);
+    return;
+  }
+  if (e->kind == KE_INITLIST && (t->kind == KT_ARRAY || t->kind == KT_STRUCT)) {
+    int n = t->kind == KT_ARRAY ? (int)(t->len > 0 ? t->len : 0) : t->st->nfields;
+    bool partial = e->nargs < n;
+    for (int i = 0; i < e->nargs && i < n; i++) partial |= e->args[i] == NULL;
+    if (partial) sg_store(g, t, ptr, sg_zero(g, t), false);
+    for (int i = 0; i < e->nargs && i < n; i++) {
+      if (!e->args[i]) continue;
+      const KType *et = t->kind == KT_ARRAY ? t->base : t->st->fields[i].type;
+      uint32_t idx = t->kind == KT_ARRAY ? sg_u64(g, (uint64_t)i) : sg_u32(g, (uint32_t)i);
+      uint32_t ep = sg_opv(g, SpvOpInBoundsAccessChain, sg_ptr_type(g, sc, et), 2, ptr, idx);
+      sg_init_store(g, et, ep, sc, e->args[i]);
+    }
+    return;
+  }
+  sg_store(g, t, ptr, sg_init_value(g, t, e), false);
+}
+
+uint32_t sg_init_value(SG *g, const KType *t, KExpr *e) {
+  uint32_t c = sg_const_init(g, t, e);
+  if (c) return c;
+  if (e->kind == KE_INITLIST && (t->kind == KT_ARRAY || t->kind == KT_STRUCT)) {
+    uint32_t tmp = sg_temp_var(g, t);
+    sg_init_store(g, t, tmp, SpvStorageClassFunction, e);
+    return sg_load(g, t, tmp, false);
+  }
+  if (e->kind == KE_INITLIST)
+    return e->nargs > 0 ? sg_init_value(g, t, e->args[0]) : sg_zero(g, t);
+  uint32_t v = sg_expr(g, e);
+  if (e->type != t && kir_is_scalar(e->type) && kir_is_scalar(t))
+    v = sg_convert(g, v, e->type, t, e->loc);
+  return v;
+}

@@ -1,0 +1,122 @@
+/* spirv_gen.h — state shared by the files of the SPIR-V back end: spirv.c (types, module-level
+ * variables, functions, statements, emit_spirv) and spirv_expr.c (expressions, builtins).
+ *
+ * Lowering model: every local (and every parameter that is written or whose address is
+ * taken) lives in a Function-storage OpVariable declared at the top of the entry block, so no
+ * OpPhi is needed for C variables; llvm-spirv/LLVM's mem2reg turns them back into registers.
+ * OpPhi appears only for values that are born in control flow (&&, ||, ?:, the float
+ * atomic-add loop). KIR's bool is a byte holding 0 or 1, as in memory; SPIR-V's OpTypeBool
+ * exists only between a comparison and the branch or select that consumes it. */
+#ifndef KCC_SPIRV_GEN_H
+#define KCC_SPIRV_GEN_H
+
+#include "diag.h"
+#include "kcc.h"
+#include "spirv_module.h"
+
+/* What a KVar became, in KVar.aux while the back end runs. */
+typedef struct SVar {
+  uint32_t ptr; /* pointer to its storage, or 0 */
+  uint32_t val; /* a parameter never written: its value */
+} SVar;
+
+typedef struct SStruct {
+  const KStruct *ks;
+  uint32_t id;
+  bool building; /* members being lowered: pointers to it need OpTypeForwardPointer */
+} SStruct;
+
+typedef struct SForward {
+  const KStruct *ks;
+  SpvStorageClass sc;
+  uint32_t id; /* the pointer type's id, announced by OpTypeForwardPointer */
+} SForward;
+
+typedef struct SStr {
+  const char *s;
+  size_t len;
+  uint32_t var;
+} SStr;
+
+typedef struct SFile {
+  const char *name;
+  uint32_t id;
+} SFile;
+
+typedef struct SG {
+  SpvModule m;
+  KModule *km;
+  const KOptions *o;
+  bool failed;
+  uint32_t ocl;        /* OpExtInstImport "OpenCL.std", 0 until needed */
+  uint32_t builtin[4]; /* Input variables for threadIdx, blockIdx, blockDim, gridDim */
+
+  SStruct *structs;
+  int nstructs, capstructs;
+  SForward *fwd;
+  int nfwd, capfwd;
+  SStr *strs;
+  int nstrs, capstrs;
+  SFile *files;
+  int nfiles, capfiles;
+
+  /* the function being lowered */
+  KFunc *kf;
+  uint32_t fn_ret; /* SPIR-V return type */
+  SpvWords vars;   /* OpVariable instructions of the entry block */
+  SpvWords body;   /* everything after them */
+  bool open;       /* a block is open (has a label, no terminator yet) */
+  uint32_t label;  /* the open block's label */
+  uint32_t brk, cont;
+  uint32_t dyn;     /* the dynamic shared memory parameter, or 0 */
+  KVar *dyn_var;    /* the dynamic shared array that names and types it */
+  KLoc loc;     /* the source position instructions are attributed to */
+  uint32_t line_file;
+  int line_no; /* the OpLine in effect in the open block (0: none) */
+} SG;
+
+/* ---- spirv.c: types and instruction emission */
+uint32_t sg_type(SG *g, const KType *t);
+uint32_t sg_pointee(SG *g, const KType *t); /* void -> i8 */
+SpvStorageClass sg_storage(SG *g, KAddrSpace as, KLoc loc);
+uint32_t sg_ptr_type(SG *g, SpvStorageClass sc, const KType *pointee);
+int sg_bits(const KType *t); /* integer or float width of a scalar (bool: 8) */
+uint32_t sg_u32(SG *g, uint32_t v);
+uint32_t sg_u64(SG *g, uint64_t v);
+/* Instructions in the current function. sg_op returns the new result id. */
+uint32_t sg_op(SG *g, SpvOp op, uint32_t rtype, int n, const uint32_t *ops);
+uint32_t sg_opv(SG *g, SpvOp op, uint32_t rtype, int n, ...);
+void sg_inst(SG *g, SpvOp op, int n, const uint32_t *ops);
+void sg_instv(SG *g, SpvOp op, int n, ...);
+void sg_ensure_block(SG *g);
+void sg_start_block(SG *g, uint32_t label); /* falls through from an open block */
+void sg_branch(SG *g, uint32_t label);      /* ends the open block, if any */
+void sg_branch_cond(SG *g, uint32_t cond, uint32_t t, uint32_t f);
+uint32_t sg_load(SG *g, const KType *t, uint32_t ptr, bool is_volatile);
+void sg_store(SG *g, const KType *t, uint32_t ptr, uint32_t val, bool is_volatile);
+/* Marks a float instruction's result for -ffast-math. */
+void sg_fast(SG *g, uint32_t id);
+uint32_t sg_ocl_import(SG *g);
+/* The first dynamic shared array f reaches (it names and types f's dynamic-memory
+ * parameter), or NULL when f takes none. */
+KVar *sg_dyn_var(const KFunc *f);
+uint32_t sg_temp_var(SG *g, const KType *t); /* a nameless Function variable */
+uint32_t sg_global_var(SG *g, uint32_t ptrtype, SpvStorageClass sc, uint32_t init);
+uint32_t sg_string_literal(SG *g, const char *s, size_t len); /* UniformConstant i8 array var */
+void sg_error(SG *g, KLoc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* ---- spirv_expr.c */
+uint32_t sg_expr(SG *g, KExpr *e);      /* the value (0 for void) */
+uint32_t sg_addr(SG *g, KExpr *e);      /* pointer to an lvalue */
+uint32_t sg_cond(SG *g, KExpr *e);      /* OpTypeBool: e != 0 */
+bool sg_addressable(SG *g, KExpr *e);   /* has storage that sg_addr can name */
+uint32_t sg_convert(SG *g, uint32_t v, const KType *from, const KType *to, KLoc loc);
+uint32_t sg_zero(SG *g, const KType *t); /* zero of any type */
+/* A constant for an initializer of type t (NULL: zero), or 0 if e is not constant. */
+uint32_t sg_const_init(SG *g, const KType *t, const KExpr *e);
+/* The value of an initializer of type t (constant or built at run time). */
+uint32_t sg_init_value(SG *g, const KType *t, KExpr *e);
+/* Writes an initializer of type t to ptr, which points into storage class sc. */
+void sg_init_store(SG *g, const KType *t, uint32_t ptr, SpvStorageClass sc, KExpr *e);
+
+#endif

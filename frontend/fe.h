@@ -1,0 +1,162 @@
+/* fe.h — internals of the front end shared by its files (not part of the compiler's API).
+ *
+ * The front end parses with libclang, forwards clang's diagnostics, then walks the cursors and
+ * lowers them to KIR (kir.h) while enforcing the kcc dialect. Every dialect error is reported
+ * through diag.h at the construct's expansion location; lowering goes on after an error (so
+ * that one run reports several problems) with placeholder nodes, and frontend_parse returns
+ * NULL if anything was reported. */
+#ifndef KCC_FE_H
+#define KCC_FE_H
+
+#include <clang-c/Index.h>
+
+#include "diag.h"
+#include "kcc.h"
+#include "kir.h"
+
+/* Names under which kcc's own files reach clang; they must be absolute (DESIGN.md). */
+#define FE_VDIR    "/__kcc__"
+#define FE_PRELUDE FE_VDIR "/prelude.h"
+#define FE_INCDIR  FE_VDIR "/include"
+
+/* Bound on the lowering recursion (expressions and statements together): deeper input is
+ * reported instead of overflowing the C stack. */
+#define FE_MAX_DEPTH 1000
+
+/* ---------------------------------------------------------------- prelude.c */
+
+typedef struct FeVFile {
+  const char *name; /* absolute virtual path */
+  const char *text;
+} FeVFile;
+/* The prelude and the virtual system headers (built once, static storage). */
+const FeVFile *fe_vfiles(int *n);
+bool fe_is_vfile_name(const char *name);
+
+/* ---------------------------------------------------------------- builtins.c */
+
+/* The builtin a prelude function name stands for (sqrtf -> BI_SQRT), BI_NONE if none. */
+KBuiltin fe_builtin_lookup(const char *name);
+/* Checks a printf format; reports at loc and returns false when it uses a conversion kcc
+ * does not support. */
+bool fe_check_printf_format(const char *fmt, size_t len, KLoc loc);
+
+/* ---------------------------------------------------------------- maps */
+
+/* Cursor -> pointer map keyed by the canonical cursor (clang_hashCursor/clang_equalCursors). */
+typedef struct FeMapEnt {
+  CXCursor key;
+  void *val;
+  bool used;
+} FeMapEnt;
+typedef struct FeMap {
+  FeMapEnt *v;
+  unsigned cap, n;
+} FeMap;
+void *fe_map_get(FeMap *m, CXCursor key);
+void fe_map_put(FeMap *m, CXCursor key, void *val);
+void fe_map_free(FeMap *m);
+
+/* A cursor's children, collected once (clang's visitor is callback based). */
+typedef struct FeKids {
+  CXCursor *v;
+  int n, cap;
+  CXCursor inl[6];
+} FeKids;
+void fe_kids(CXCursor c, FeKids *k);
+/* Only the children that are expressions (clang_isExpression), in order. */
+void fe_kids_expr(CXCursor c, FeKids *k);
+void fe_kids_free(FeKids *k);
+
+/* ---------------------------------------------------------------- context */
+
+typedef struct FeFileName {
+  CXFile file;
+  const char *name;
+} FeFileName;
+
+typedef struct FeSwitch {
+  KStmt *sw;
+  int block_depth; /* depth of the switch body block, to find misplaced case labels */
+} FeSwitch;
+
+typedef struct FeCtx {
+  KModule *m;
+  CXTranslationUnit tu;
+  const char *path; /* the main file as the user named it */
+  CXFile main_file;
+  FeFileName *names; /* CXFile -> displayed name cache */
+  int nnames, capnames;
+  FeMap decls;         /* VarDecl/ParmDecl/FunctionDecl (canonical) -> KVar* / KFunc* */
+  FeMap structs;       /* record declaration -> KStruct* */
+  FeMap typedef_names; /* anonymous record declaration -> the typedef name that names it */
+  KFunc *func;         /* function being lowered */
+  int depth;           /* current lowering recursion depth */
+  bool too_deep;       /* "nesting too deep" already reported */
+  FeSwitch *sw;        /* innermost switch being lowered, or NULL */
+  int block_depth;
+  int anon_structs;
+  const char *terr_what, *terr_file; /* the last type error, to report each once a line */
+  int terr_line;
+  int errors0; /* diag_error_count() when this compilation began */
+} FeCtx;
+
+KLoc fe_loc(FeCtx *fe, CXCursor c);
+KLoc fe_loc_of(FeCtx *fe, CXSourceLocation l);
+/* The cursor's spelling, copied into the arena. */
+const char *fe_spelling(CXCursor c);
+/* True for a declaration that lives in one of kcc's virtual files (prelude, headers). */
+bool fe_in_vfile(FeCtx *fe, CXCursor c);
+bool fe_has_annotation(CXCursor c, const char *what);
+/* Enters one level of recursion; false (after reporting once) when too deep. */
+bool fe_enter(FeCtx *fe, CXCursor c);
+void fe_leave(FeCtx *fe);
+
+/* ---------------------------------------------------------------- types.c */
+
+/* The KIR type of a clang type, or NULL after reporting why it is not supported. Pointers get
+ * KAS_GENERIC. */
+KType *fe_type(FeCtx *fe, CXType t, KLoc loc);
+/* The type of a parameter declared as t (arrays adjusted to pointers, as C does). */
+KType *fe_param_type(FeCtx *fe, CXType t, KLoc loc);
+/* Lowers a struct definition seen at declaration level (checks unions, bit-fields...). */
+void fe_record_decl(FeCtx *fe, CXCursor decl);
+/* Remembers the name of a typedef for an anonymous struct. */
+void fe_typedef_decl(FeCtx *fe, CXCursor decl);
+/* Equal types when pointer address spaces are ignored. */
+bool fe_type_eq_noas(const KType *a, const KType *b);
+/* t with its outermost pointer's address space replaced. */
+KType *fe_ptr_as(KType *t, KAddrSpace as);
+/* t with every pointer level in its pointer chain in address space as (kernel params). */
+KType *fe_ptr_chain_as(KType *t, KAddrSpace as);
+bool fe_type_is_const(CXType t);
+/* Gives every struct in the module a distinct name (anonymous and scoped tags can clash). */
+void fe_unique_struct_names(FeCtx *fe);
+
+/* ---------------------------------------------------------------- lower_expr.c */
+
+/* Lowers an expression cursor (never NULL: a placeholder after an error). */
+KExpr *fe_expr(FeCtx *fe, CXCursor c);
+/* Converts e to `to` as C's implicit conversions do; a pointer keeps the address space it
+ * already has (the address-space pass, not the front end, decides where it points). */
+KExpr *fe_convert(KExpr *e, KType *to);
+/* An error placeholder of type int. */
+KExpr *fe_poison(KLoc loc);
+/* A placeholder for a construct that cannot be lowered: an internal error unless an error
+ * was reported already (then it is a consequence of that one). */
+KExpr *fe_broken(FeCtx *fe, KLoc loc, const char *what);
+/* The KIR integer constant of a value (masked to the type's width). */
+KExpr *fe_int_const(KType *t, uint64_t v, KLoc loc);
+/* Initializer of an object of type t: an expression, or KE_INITLIST for aggregates. With
+ * want_const the leaves are folded to KE_ICONST/KE_FCONST (constant memory data). */
+KExpr *fe_initializer(FeCtx *fe, CXCursor init, KType *t, bool want_const);
+/* A zero value of type t (KE_INITLIST of NULLs for aggregates). */
+KExpr *fe_zero(KType *t, KLoc loc);
+
+/* ---------------------------------------------------------------- lower_stmt.c */
+
+KStmt *fe_body(FeCtx *fe, CXCursor compound);
+/* A file-scope or block-scope VarDecl with kcc.shared / kcc.constant storage. */
+KVar *fe_global_var(FeCtx *fe, CXCursor decl, bool at_file_scope);
+
+#endif

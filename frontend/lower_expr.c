@@ -1,0 +1,927 @@
+/* lower_expr.c — clang expressions to KIR expressions. Every conversion clang left implicit
+ * (its ImplicitCastExpr, an UnexposedExpr to libclang) becomes an explicit KE_CAST, except
+ * lvalue-to-rvalue which KIR leaves implicit. Pointer types carry the address space of what
+ * they point to where the front end knows it (kernel parameters, shared/constant variables,
+ * locals); the address-space pass propagates the rest. */
+#include <string.h>
+
+#include "fe.h"
+
+static KType *t_int(void) {
+  return kir_type_scalar(KT_I32);
+}
+
+KExpr *fe_poison(KLoc loc) { return kir_int(t_int(), 0, loc); }
+
+KExpr *fe_broken(FeCtx *fe, KLoc loc, const char *what) {
+  if (diag_error_count() == fe->errors0) diag_ice(loc, "cannot lower %s", what);
+  return fe_poison(loc);
+}
+
+KExpr *fe_int_const(KType *t, uint64_t v, KLoc loc) {
+  if (t->kind == KT_BOOL) {
+    v = v != 0;
+  } else if (kir_is_int(t) && t->size < 8) {
+    /* KIR keeps integer constants as 64-bit patterns: sign-extended for signed types (the
+       dump prints them as int64), zero-extended for unsigned ones. */
+    int bits = t->size * 8;
+    uint64_t mask = (UINT64_C(1) << bits) - 1;
+    v &= mask;
+    if (kir_is_signed(t) && ((v >> (bits - 1)) & 1)) v |= ~mask;
+  }
+  return kir_int(t, v, loc);
+}
+
+static KExpr *fconst(KType *t, double v, KLoc loc) {
+  KExpr *e = kir_expr(KE_FCONST, t, loc);
+  e->fval = t->kind == KT_F32 ? (double)(float)v : v;
+  return e;
+}
+
+/* A constant converted at compile time, as C converts at run time; NULL where C leaves the
+ * result undefined (a float out of the integer's range), which keeps the cast. */
+static KExpr *fold_conversion(KExpr *e, KType *to) {
+  KLoc loc = e->loc;
+  if (e->kind == KE_ICONST) {
+    bool s = kir_is_signed(e->type);
+    int64_t i = (int64_t)e->ival;
+    uint64_t u = e->ival;
+    if (kir_is_int(to)) return fe_int_const(to, u, loc);
+    KExpr *f = kir_expr(KE_FCONST, to, loc);
+    if (to->kind == KT_F32)
+      f->fval = s ? (double)(float)i : (double)(float)u;
+    else
+      f->fval = s ? (double)i : (double)u;
+    return f;
+  }
+  double d = e->fval;
+  if (kir_is_float(to)) {
+    KExpr *f = kir_expr(KE_FCONST, to, loc);
+    f->fval = to->kind == KT_F32 ? (double)(float)d : d;
+    return f;
+  }
+  if (to->kind == KT_BOOL) return fe_int_const(to, d != 0, loc);
+  if (!(d > -9.3e18 && d < 1.8e19)) return NULL;
+  if (kir_is_signed(to)) {
+    if (d >= 9.2e18) return NULL;
+    return fe_int_const(to, (uint64_t)(int64_t)d, loc);
+  }
+  if (d <= -1) return NULL;
+  return fe_int_const(to, d < 0 ? 0 : (uint64_t)d, loc);
+}
+
+KExpr *fe_convert(KExpr *e, KType *to) {
+  if (!e || !to || !e->type) return e;
+  if (to->kind == KT_PTR && e->type->kind == KT_PTR && to->as == KAS_GENERIC)
+    to = fe_ptr_as(to, e->type->as);
+  /* restrict qualifies the pointer object, not the value: dropping it converts nothing. */
+  if (to->kind == KT_PTR && e->type->kind == KT_PTR && to->as == e->type->as &&
+      to->base == e->type->base && (to->qual & ~KQ_RESTRICT) == (e->type->qual & ~KQ_RESTRICT))
+    return e;
+  if (e->type != to && (e->kind == KE_ICONST || e->kind == KE_FCONST) && kir_is_arith(to) &&
+      kir_is_arith(e->type)) {
+    KExpr *f = fold_conversion(e, to);
+    if (f) return f;
+  }
+  return kir_cast(e, to);
+}
+
+/* Where an lvalue lives, as far as the front end knows. */
+static KAddrSpace lvalue_space(const KExpr *e) {
+  switch (e->kind) {
+  case KE_VAR: return KAS_PRIVATE;
+  case KE_GVAR: return e->var->kind == KV_SHARED ? KAS_SHARED : KAS_CONSTANT;
+  case KE_INDEX:
+  case KE_DEREF: return e->a->type->kind == KT_PTR ? e->a->type->as : KAS_GENERIC;
+  case KE_MEMBER: return kir_is_lvalue(e->a) ? lvalue_space(e->a) : KAS_PRIVATE;
+  default: return KAS_PRIVATE;
+  }
+}
+
+static KExpr *decay(KExpr *e, int qual) {
+  KExpr *c = kir_expr(KE_CAST, kir_type_ptr(e->type->base, lvalue_space(e), qual), e->loc);
+  c->a = e;
+  return c;
+}
+
+static KExpr *deref(KExpr *p, KLoc loc) {
+  KExpr *e = kir_expr(KE_DEREF, p->type->base, loc);
+  e->a = p;
+  return e;
+}
+
+static int promote_rank(KTypeKind k) {
+  switch (k) {
+  case KT_I64:
+  case KT_U64: return 3;
+  case KT_I32:
+  case KT_U32: return 2;
+  default: return 1;
+  }
+}
+
+/* C's integer promotions. */
+static KType *promote(KType *t) {
+  if (kir_is_int(t) && promote_rank(t->kind) < 2) return t_int();
+  return t;
+}
+
+/* C's usual arithmetic conversions (long and long long are one type in KIR). */
+static KType *arith_common(KType *a, KType *b) {
+  if (!kir_is_arith(a) || !kir_is_arith(b)) return a;
+  if (a->kind == KT_F64 || b->kind == KT_F64) return kir_type_scalar(KT_F64);
+  if (a->kind == KT_F32 || b->kind == KT_F32) return kir_type_scalar(KT_F32);
+  a = promote(a);
+  b = promote(b);
+  if (a == b) return a;
+  int ra = promote_rank(a->kind), rb = promote_rank(b->kind);
+  if (kir_is_signed(a) == kir_is_signed(b)) return ra >= rb ? a : b;
+  KType *u = kir_is_signed(a) ? b : a, *s = kir_is_signed(a) ? a : b;
+  int ru = promote_rank(u->kind), rs = promote_rank(s->kind);
+  if (ru >= rs) return u;
+  return s; /* the signed type is wider and holds every value of the unsigned one */
+}
+
+static bool same_extent(CXCursor a, CXCursor b) {
+  return clang_equalRanges(clang_getCursorExtent(a), clang_getCursorExtent(b)) != 0;
+}
+
+/* The one expression child of a wrapper (ParenExpr, implicit cast), or a null cursor. */
+static CXCursor only_expr_child(CXCursor c) {
+  FeKids k;
+  fe_kids_expr(c, &k);
+  CXCursor r = k.n == 1 ? k.v[0] : clang_getNullCursor();
+  fe_kids_free(&k);
+  return r;
+}
+
+static bool is_implicit_cast(CXCursor c) {
+  if (clang_getCursorKind(c) != CXCursor_UnexposedExpr) return false;
+  FeKids k;
+  fe_kids(c, &k);
+  bool r = k.n == 1 && clang_isExpression(clang_getCursorKind(k.v[0])) && same_extent(c, k.v[0]);
+  fe_kids_free(&k);
+  return r;
+}
+
+/* Strips parentheses and implicit conversions (to find a string literal or a callee). */
+static CXCursor peel(CXCursor c) {
+  for (int guard = 0; guard < 64; guard++) {
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k != CXCursor_ParenExpr && !is_implicit_cast(c)) break;
+    CXCursor in = only_expr_child(c);
+    if (clang_Cursor_isNull(in)) break;
+    c = in;
+  }
+  return c;
+}
+
+static bool is_designator(CXCursor c) {
+  /* libclang shows a DesignatedInitExpr as a void UnexposedExpr whose children are the
+     designators (MemberRef for .field, expressions for [index]) and the value. */
+  if (clang_getCursorKind(c) != CXCursor_UnexposedExpr) return false;
+  if (clang_getCanonicalType(clang_getCursorType(c)).kind != CXType_Void) return false;
+  FeKids k;
+  fe_kids(c, &k);
+  bool r = k.n >= 2;
+  fe_kids_free(&k);
+  return r;
+}
+
+static KType *type_of(FeCtx *fe, CXCursor c, KLoc loc) {
+  return fe_type(fe, clang_getCursorType(c), loc);
+}
+
+/* ---------------------------------------------------------------- literals, constants */
+
+static KExpr *eval_const(FeCtx *fe, CXCursor c, KType *t, KLoc loc, bool quiet) {
+  CXEvalResult r = clang_Cursor_Evaluate(c);
+  KExpr *e = NULL;
+  if (r) {
+    CXEvalResultKind k = clang_EvalResult_getKind(r);
+    if (k == CXEval_Int) {
+      bool u = clang_EvalResult_isUnsignedInt(r) != 0;
+      uint64_t v = u ? (uint64_t)clang_EvalResult_getAsUnsigned(r)
+                     : (uint64_t)clang_EvalResult_getAsLongLong(r);
+      if (kir_is_float(t))
+        e = fconst(t, u ? (double)v : (double)(int64_t)v, loc);
+      else if (kir_is_int(t))
+        e = fe_int_const(t, v, loc);
+    } else if (k == CXEval_Float) {
+      double d = clang_EvalResult_getAsDouble(r);
+      if (kir_is_float(t))
+        e = fconst(t, d, loc);
+      else if (t->kind == KT_BOOL)
+        e = fe_int_const(t, d != 0, loc);
+      else if (kir_is_int(t))
+        e = fe_int_const(t, kir_is_signed(t) ? (uint64_t)(int64_t)d : (uint64_t)d, loc);
+    }
+    clang_EvalResult_dispose(r);
+  }
+  if (!e && !quiet) {
+    (void)fe;
+    diag_error(loc, "cannot evaluate this constant");
+    return fe_poison(loc);
+  }
+  return e;
+}
+
+KExpr *fe_zero(KType *t, KLoc loc) {
+  if (kir_is_float(t)) return fconst(t, 0, loc);
+  if (kir_is_int(t)) return fe_int_const(t, 0, loc);
+  if (t->kind == KT_PTR) return kir_cast(fe_int_const(kir_type_scalar(KT_I64), 0, loc), t);
+  KExpr *l = kir_expr(KE_INITLIST, t, loc);
+  int n = t->kind == KT_ARRAY    ? (t->len > 0 ? (int)t->len : 0)
+          : t->kind == KT_STRUCT ? t->st->nfields
+                                 : 0;
+  l->nargs = n;
+  l->args = kir_alloc(sizeof(KExpr *) * (size_t)(n ? n : 1));
+  return l;
+}
+
+/* c is the literal, ev the expression around it that libclang can evaluate: it folds the
+ * decayed pointer (the implicit cast), not the array-typed literal itself. */
+static KExpr *string_literal(FeCtx *fe, CXCursor c, CXCursor ev, KLoc loc) {
+  CXType at = clang_getCanonicalType(clang_getCursorType(c));
+  CXType et = clang_getCanonicalType(clang_getArrayElementType(at));
+  if (et.kind != CXType_Char_S && et.kind != CXType_Char_U && et.kind != CXType_SChar &&
+      et.kind != CXType_UChar) {
+    diag_error(loc, "wide string literals are not supported in kcc kernels");
+    return fe_poison(loc);
+  }
+  CXEvalResult r = clang_Cursor_Evaluate(ev);
+  const char *s = NULL;
+  if (r && clang_EvalResult_getKind(r) == CXEval_StrLiteral) s = clang_EvalResult_getAsStr(r);
+  KExpr *e = kir_expr(KE_STR, kir_type_ptr(kir_type_scalar(KT_I8), KAS_CONSTANT, KQ_CONST), loc);
+  e->str = kir_strdup(s ? s : "");
+  e->len = strlen(e->str);
+  if (r) clang_EvalResult_dispose(r);
+  (void)fe;
+  return e;
+}
+
+/* ---------------------------------------------------------------- names */
+
+static const char *const specials[] = {"threadIdx", "blockIdx", "blockDim", "gridDim"};
+
+static int special_index(FeCtx *fe, CXCursor declref) {
+  if (clang_getCursorKind(declref) != CXCursor_DeclRefExpr) return -1;
+  CXCursor ref = clang_getCursorReferenced(declref);
+  if (clang_getCursorKind(ref) != CXCursor_VarDecl || !fe_in_vfile(fe, ref)) return -1;
+  CXString s = clang_getCursorSpelling(ref);
+  int r = -1;
+  for (int i = 0; i < 4; i++)
+    if (clang_getCString(s) && strcmp(clang_getCString(s), specials[i]) == 0) r = i;
+  clang_disposeString(s);
+  return r;
+}
+
+static KExpr *decl_ref(FeCtx *fe, CXCursor c, KLoc loc) {
+  CXCursor ref = clang_getCursorReferenced(c);
+  switch (clang_getCursorKind(ref)) {
+  case CXCursor_VarDecl:
+  case CXCursor_ParmDecl: {
+    KVar *v = fe_map_get(&fe->decls, clang_getCanonicalCursor(ref));
+    if (!v) {
+      int sp = special_index(fe, c);
+      if (sp >= 0) {
+        diag_error(loc, "'%s' can only be used as %s.x, %s.y or %s.z", specials[sp], specials[sp],
+                   specials[sp], specials[sp]);
+      } else if (fe_in_vfile(fe, ref)) {
+        diag_error(loc, "'%s' is not supported in kcc kernels", fe_spelling(ref));
+      } else if (!diag_error_count()) {
+        /* Every variable kcc accepts was registered when declared; the others were
+           reported then. */
+        diag_ice(loc, "no variable for '%s'", fe_spelling(ref));
+      }
+      return fe_poison(loc);
+    }
+    KExpr *e =
+        kir_expr(v->kind == KV_SHARED || v->kind == KV_CONSTANT ? KE_GVAR : KE_VAR, v->type, loc);
+    e->var = v;
+    return e;
+  }
+  case CXCursor_EnumConstantDecl: {
+    KType *t = type_of(fe, c, loc);
+    if (!t || !kir_is_int(t)) t = t_int();
+    return fe_int_const(t, (uint64_t)clang_getEnumConstantDeclValue(ref), loc);
+  }
+  case CXCursor_FunctionDecl:
+    diag_error(loc, "function pointers are not supported in kcc kernels");
+    return fe_poison(loc);
+  default: diag_error(loc, "this name is not supported in kcc kernels"); return fe_poison(loc);
+  }
+}
+
+static KExpr *member(FeCtx *fe, CXCursor c, KLoc loc) {
+  CXCursor base = only_expr_child(c);
+  if (clang_Cursor_isNull(base)) {
+    diag_error(loc, "this member access is not supported in kcc kernels");
+    return fe_poison(loc);
+  }
+  const char *fname = fe_spelling(clang_getCursorReferenced(c));
+  int sp = special_index(fe, base);
+  if (sp >= 0) {
+    if (strlen(fname) != 1 || fname[0] < 'x' || fname[0] > 'z')
+      return fe_broken(fe, loc, "this member");
+    KExpr *e = kir_expr(KE_SPECIAL, kir_type_scalar(KT_U32), loc);
+    e->builtin = (KBuiltin)(BI_THREAD_IDX + sp);
+    e->dim = fname[0] - 'x';
+    return e;
+  }
+  KExpr *b = fe_expr(fe, base);
+  if (b->type->kind == KT_PTR) b = deref(b, b->loc);
+  if (b->type->kind != KT_STRUCT) return fe_broken(fe, loc, "this member access");
+  KStruct *st = b->type->st;
+  for (int i = 0; i < st->nfields; i++) {
+    if (strcmp(st->fields[i].name, fname) == 0) {
+      KExpr *e = kir_expr(KE_MEMBER, st->fields[i].type, loc);
+      e->a = b;
+      e->field = i;
+      return e;
+    }
+  }
+  diag_ice(loc, "no field '%s' in struct %s", fname, st->name);
+  return fe_poison(loc);
+}
+
+/* ---------------------------------------------------------------- operators */
+
+static KExpr *unary(FeCtx *fe, CXCursor c, KLoc loc) {
+  CXCursor sub = only_expr_child(c);
+  if (clang_Cursor_isNull(sub)) return fe_broken(fe, loc, "this operator");
+  enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(c);
+  if (op == CXUnaryOperator_Real || op == CXUnaryOperator_Imag) {
+    diag_error(loc, "complex types are not supported in kcc kernels");
+    return fe_poison(loc);
+  }
+  KExpr *a = fe_expr(fe, sub);
+  KType *t = type_of(fe, c, loc);
+  if (!t) return fe_poison(loc);
+  KExpr *e;
+  switch (op) {
+  case CXUnaryOperator_PostInc:
+  case CXUnaryOperator_PostDec:
+  case CXUnaryOperator_PreInc:
+  case CXUnaryOperator_PreDec:
+    e = kir_expr(KE_INCDEC, a->type, loc);
+    e->op = op == CXUnaryOperator_PostInc   ? KU_POSTINC
+            : op == CXUnaryOperator_PostDec ? KU_POSTDEC
+            : op == CXUnaryOperator_PreInc  ? KU_PREINC
+                                            : KU_PREDEC;
+    e->a = a;
+    return e;
+  case CXUnaryOperator_AddrOf:
+    if (!kir_is_lvalue(a) || t->kind != KT_PTR) return fe_broken(fe, loc, "this '&'");
+    e = kir_expr(KE_ADDR, kir_type_ptr(a->type, lvalue_space(a), t->qual), loc);
+    e->a = a;
+    return e;
+  case CXUnaryOperator_Deref:
+    if (a->type->kind != KT_PTR) return fe_broken(fe, loc, "this '*'");
+    return deref(a, loc);
+  case CXUnaryOperator_Plus: return fe_convert(a, t);
+  case CXUnaryOperator_Extension: return a;
+  case CXUnaryOperator_Minus:
+  case CXUnaryOperator_Not:
+    e = kir_expr(KE_UNARY, t, loc);
+    e->op = op == CXUnaryOperator_Minus ? KU_NEG : KU_NOT;
+    e->a = fe_convert(a, t);
+    return e;
+  case CXUnaryOperator_LNot:
+    e = kir_expr(KE_UNARY, t_int(), loc);
+    e->op = KU_LNOT;
+    e->a = a;
+    return e;
+  default: diag_error(loc, "this operator is not supported in kcc kernels"); return fe_poison(loc);
+  }
+}
+
+static KExpr *binary_node(KExprKind kind, KOp op, KType *t, KExpr *a, KExpr *b, KLoc loc) {
+  KExpr *e = kir_expr(kind, t, loc);
+  e->op = op;
+  e->a = a;
+  e->b = b;
+  return e;
+}
+
+static KOp arith_op(enum CXBinaryOperatorKind k) {
+  switch (k) {
+  case CXBinaryOperator_Mul:
+  case CXBinaryOperator_MulAssign: return KB_MUL;
+  case CXBinaryOperator_Div:
+  case CXBinaryOperator_DivAssign: return KB_DIV;
+  case CXBinaryOperator_Rem:
+  case CXBinaryOperator_RemAssign: return KB_REM;
+  case CXBinaryOperator_Add:
+  case CXBinaryOperator_AddAssign: return KB_ADD;
+  case CXBinaryOperator_Sub:
+  case CXBinaryOperator_SubAssign: return KB_SUB;
+  case CXBinaryOperator_Shl:
+  case CXBinaryOperator_ShlAssign: return KB_SHL;
+  case CXBinaryOperator_Shr:
+  case CXBinaryOperator_ShrAssign: return KB_SHR;
+  case CXBinaryOperator_And:
+  case CXBinaryOperator_AndAssign: return KB_AND;
+  case CXBinaryOperator_Xor:
+  case CXBinaryOperator_XorAssign: return KB_XOR;
+  case CXBinaryOperator_Or:
+  case CXBinaryOperator_OrAssign: return KB_OR;
+  case CXBinaryOperator_LT: return KB_LT;
+  case CXBinaryOperator_GT: return KB_GT;
+  case CXBinaryOperator_LE: return KB_LE;
+  case CXBinaryOperator_GE: return KB_GE;
+  case CXBinaryOperator_EQ: return KB_EQ;
+  case CXBinaryOperator_NE: return KB_NE;
+  case CXBinaryOperator_LAnd: return KB_LAND;
+  case CXBinaryOperator_LOr: return KB_LOR;
+  default: return KB_NONE;
+  }
+}
+
+static KExpr *binary(FeCtx *fe, CXCursor c, KLoc loc) {
+  FeKids k;
+  fe_kids_expr(c, &k);
+  if (k.n != 2) {
+    fe_kids_free(&k);
+    diag_error(loc, "this operator is not supported in kcc kernels");
+    return fe_poison(loc);
+  }
+  CXCursor lc = k.v[0], rc = k.v[1];
+  fe_kids_free(&k);
+  enum CXBinaryOperatorKind bk = clang_getCursorBinaryOperatorKind(c);
+  KExpr *a = fe_expr(fe, lc);
+  KExpr *b = fe_expr(fe, rc);
+  KType *t = type_of(fe, c, loc);
+  if (!t) return fe_poison(loc);
+  KOp op = arith_op(bk);
+  switch (bk) {
+  case CXBinaryOperator_Comma: return binary_node(KE_COMMA, KB_NONE, b->type, a, b, loc);
+  case CXBinaryOperator_Assign:
+    return binary_node(KE_ASSIGN, KB_NONE, a->type, a, fe_convert(b, a->type), loc);
+  case CXBinaryOperator_MulAssign:
+  case CXBinaryOperator_DivAssign:
+  case CXBinaryOperator_RemAssign:
+  case CXBinaryOperator_AddAssign:
+  case CXBinaryOperator_SubAssign:
+  case CXBinaryOperator_ShlAssign:
+  case CXBinaryOperator_ShrAssign:
+  case CXBinaryOperator_AndAssign:
+  case CXBinaryOperator_XorAssign:
+  case CXBinaryOperator_OrAssign: {
+    KExpr *e;
+    if (a->type->kind == KT_PTR) {
+      e = binary_node(KE_ASSIGN, op == KB_ADD ? KB_PTR_ADD : KB_PTR_SUB, a->type, a, b, loc);
+      e->optype = a->type;
+    } else if (op == KB_SHL || op == KB_SHR) {
+      e = binary_node(KE_ASSIGN, op, a->type, a, b, loc);
+      e->optype = promote(a->type);
+    } else {
+      KType *ct = arith_common(a->type, b->type);
+      e = binary_node(KE_ASSIGN, op, a->type, a, fe_convert(b, ct), loc);
+      e->optype = ct;
+    }
+    return e;
+  }
+  case CXBinaryOperator_Add:
+    if (a->type->kind == KT_PTR && kir_is_int(b->type))
+      return binary_node(KE_BINARY, KB_PTR_ADD, a->type, a, b, loc);
+    if (b->type->kind == KT_PTR && kir_is_int(a->type))
+      return binary_node(KE_BINARY, KB_PTR_ADD, b->type, b, a, loc);
+    break;
+  case CXBinaryOperator_Sub:
+    if (a->type->kind == KT_PTR && kir_is_int(b->type))
+      return binary_node(KE_BINARY, KB_PTR_SUB, a->type, a, b, loc);
+    if (a->type->kind == KT_PTR && b->type->kind == KT_PTR)
+      return binary_node(KE_BINARY, KB_PTR_DIFF, t, a, b, loc);
+    break;
+  case CXBinaryOperator_Shl:
+  case CXBinaryOperator_Shr: return binary_node(KE_BINARY, op, t, fe_convert(a, t), b, loc);
+  case CXBinaryOperator_LT:
+  case CXBinaryOperator_GT:
+  case CXBinaryOperator_LE:
+  case CXBinaryOperator_GE:
+  case CXBinaryOperator_EQ:
+  case CXBinaryOperator_NE:
+    if (kir_is_arith(a->type) && kir_is_arith(b->type)) {
+      KType *ct = arith_common(a->type, b->type);
+      a = fe_convert(a, ct);
+      b = fe_convert(b, ct);
+    }
+    return binary_node(KE_BINARY, op, t_int(), a, b, loc);
+  case CXBinaryOperator_LAnd:
+  case CXBinaryOperator_LOr: return binary_node(KE_BINARY, op, t_int(), a, b, loc);
+  default: break;
+  }
+  if (op == KB_NONE) {
+    diag_error(loc, "this operator is not supported in kcc kernels");
+    return fe_poison(loc);
+  }
+  return binary_node(KE_BINARY, op, t, fe_convert(a, t), fe_convert(b, t), loc);
+}
+
+static KExpr *conditional(FeCtx *fe, CXCursor c, KLoc loc) {
+  FeKids k;
+  fe_kids_expr(c, &k);
+  if (k.n != 3) {
+    fe_kids_free(&k);
+    diag_error(loc, "this conditional expression is not supported in kcc kernels");
+    return fe_poison(loc);
+  }
+  CXCursor cc = k.v[0], tc = k.v[1], ec = k.v[2];
+  fe_kids_free(&k);
+  KExpr *cond = fe_expr(fe, cc);
+  KExpr *a = fe_expr(fe, tc);
+  KExpr *b = fe_expr(fe, ec);
+  KType *t = type_of(fe, c, loc);
+  if (!t) return fe_poison(loc);
+  if (a->type == b->type && fe_type_eq_noas(a->type, t)) t = a->type;
+  KExpr *e = kir_expr(KE_COND, t, loc);
+  e->a = cond;
+  e->b = fe_convert(a, t);
+  e->c = fe_convert(b, t);
+  return e;
+}
+
+static KExpr *subscript(FeCtx *fe, CXCursor c, KLoc loc) {
+  FeKids k;
+  fe_kids_expr(c, &k);
+  if (k.n != 2) {
+    fe_kids_free(&k);
+    return fe_broken(fe, loc, "this subscript");
+  }
+  CXCursor x = k.v[0], y = k.v[1];
+  fe_kids_free(&k);
+  KExpr *a = fe_expr(fe, x);
+  KExpr *b = fe_expr(fe, y);
+  if (a->type->kind != KT_PTR && b->type->kind == KT_PTR) {
+    KExpr *t = a; /* i[a] is a[i] */
+    a = b;
+    b = t;
+  }
+  if (a->type->kind != KT_PTR) return fe_broken(fe, loc, "this subscript");
+  KExpr *e = kir_expr(KE_INDEX, a->type->base, loc);
+  e->a = a;
+  e->b = b;
+  return e;
+}
+
+static KExpr *implicit_cast(FeCtx *fe, CXCursor c, CXCursor sub, KLoc loc) {
+  KExpr *e = fe_expr(fe, sub);
+  KType *to = type_of(fe, c, loc);
+  if (!to) return fe_poison(loc);
+  if (e->type->kind == KT_ARRAY && to->kind == KT_PTR) return decay(e, to->qual);
+  /* libclang shows a parameter declared `float a[16]` with its written array type; the
+     parameter itself is the adjusted pointer. */
+  if (e->type->kind == KT_PTR && to->kind == KT_ARRAY) return e;
+  if (fe_type_eq_noas(e->type, to)) return e; /* lvalue-to-rvalue, qualifier changes */
+  if (e->type->kind == KT_PTR && to->kind == KT_PTR && e->type->base == to->base &&
+      (e->type->qual & ~KQ_RESTRICT) == (to->qual & ~KQ_RESTRICT))
+    return e; /* lvalue-to-rvalue of a restrict pointer drops the qualifier */
+  return fe_convert(e, to);
+}
+
+static KExpr *explicit_cast(FeCtx *fe, CXCursor c, KLoc loc) {
+  FeKids k;
+  fe_kids_expr(c, &k);
+  CXCursor sub = k.n ? k.v[k.n - 1] : clang_getNullCursor();
+  fe_kids_free(&k);
+  if (clang_Cursor_isNull(sub)) return fe_broken(fe, loc, "this cast");
+  KExpr *e = fe_expr(fe, sub);
+  KType *to = type_of(fe, c, loc);
+  if (!to) return fe_poison(loc);
+  if (e->type->kind == KT_ARRAY && to->kind == KT_PTR) e = decay(e, to->qual);
+  KExpr *r = fe_convert(e, to);
+  if (r != e) r->loc = loc;
+  return r;
+}
+
+/* ---------------------------------------------------------------- calls */
+
+static KExpr *printf_call(FeCtx *fe, CXCursor c, KLoc loc) {
+  int n = clang_Cursor_getNumArguments(c);
+  KExpr *e = kir_expr(KE_BUILTIN, t_int(), loc);
+  e->builtin = BI_PRINTF;
+  e->args = kir_alloc(sizeof(KExpr *) * (size_t)(n > 0 ? n : 1));
+  for (int i = 0; i < n; i++) {
+    CXCursor arg = clang_Cursor_getArgument(c, i);
+    CXCursor lit = peel(arg);
+    KLoc aloc = fe_loc(fe, arg);
+    KExpr *a;
+    if (clang_getCursorKind(lit) == CXCursor_StringLiteral) {
+      a = string_literal(fe, lit, arg, fe_loc(fe, lit));
+      if (i == 0 && a->kind == KE_STR) fe_check_printf_format(a->str, a->len, aloc);
+    } else if (i == 0) {
+      diag_error(aloc, "printf format must be a string literal");
+      a = fe_poison(aloc);
+    } else {
+      a = fe_expr(fe, arg);
+    }
+    e->args[e->nargs++] = a;
+  }
+  return e;
+}
+
+static KExpr *builtin_call(FeCtx *fe, CXCursor c, KBuiltin b, KLoc loc) {
+  if (b == BI_PRINTF) return printf_call(fe, c, loc);
+  KType *t = type_of(fe, c, loc);
+  if (!t) return fe_poison(loc);
+  int n = clang_Cursor_getNumArguments(c);
+  if (b == BI_SYNCTHREADS) n = 0; /* barrier(flags): kcc's barrier always fences both */
+  KExpr *e = kir_expr(KE_BUILTIN, t, loc);
+  e->builtin = b;
+  e->args = kir_alloc(sizeof(KExpr *) * (size_t)(n > 0 ? n : 1));
+  for (int i = 0; i < n; i++) {
+    KExpr *a = fe_expr(fe, clang_Cursor_getArgument(c, i));
+    if (b == BI_MIN || b == BI_MAX || b == BI_ABS) a = fe_convert(a, t);
+    e->args[e->nargs++] = a;
+  }
+  return e;
+}
+
+/* The callee's FunctionDecl of a direct call, or a null cursor (a call through a pointer). */
+static CXCursor direct_callee(CXCursor call) {
+  FeKids k;
+  fe_kids_expr(call, &k);
+  CXCursor callee = k.n ? peel(k.v[0]) : clang_getNullCursor();
+  fe_kids_free(&k);
+  if (clang_Cursor_isNull(callee) || clang_getCursorKind(callee) != CXCursor_DeclRefExpr)
+    return clang_getNullCursor();
+  CXCursor ref = clang_getCursorReferenced(callee);
+  return clang_getCursorKind(ref) == CXCursor_FunctionDecl ? ref : clang_getNullCursor();
+}
+
+static KExpr *call(FeCtx *fe, CXCursor c, KLoc loc) {
+  CXCursor fn = direct_callee(c);
+  if (clang_Cursor_isNull(fn)) {
+    diag_error(loc, "function pointers are not supported in kcc kernels");
+    return fe_poison(loc);
+  }
+  const char *name = fe_spelling(fn);
+  KFunc *f = fe_map_get(&fe->decls, clang_getCanonicalCursor(fn));
+  if (f) {
+    if (f->is_kernel) {
+      diag_error(loc, "kernel function '%s' cannot be called from device code", name);
+      return fe_poison(loc);
+    }
+    int n = clang_Cursor_getNumArguments(c);
+    if (clang_isFunctionTypeVariadic(clang_getCursorType(fn))) return fe_poison(loc);
+    if (n != f->nparams) {
+      diag_error(loc, "call to '%s' with %d argument%s, but it takes %d", name, n,
+                 n == 1 ? "" : "s", f->nparams);
+      return fe_poison(loc);
+    }
+    KExpr *e = kir_expr(KE_CALL, f->ret, loc);
+    e->callee = f;
+    e->args = kir_alloc(sizeof(KExpr *) * (size_t)(n ? n : 1));
+    for (int i = 0; i < n; i++) {
+      KExpr *a = fe_expr(fe, clang_Cursor_getArgument(c, i));
+      e->args[e->nargs++] = fe_convert(a, f->params[i]->type);
+    }
+    return e;
+  }
+  CXCursor canon = clang_getCanonicalCursor(fn);
+  if (fe_in_vfile(fe, canon)) {
+    KBuiltin b = fe_builtin_lookup(name);
+    if (b != BI_NONE) return builtin_call(fe, c, b, loc);
+  } else if (strncmp(name, "__builtin_", 10) == 0) {
+    /* Clang's own builtins: the constant ones (INFINITY, NAN from <math.h>) fold, and
+       __builtin_expect is only a hint. */
+    KType *t = type_of(fe, c, loc);
+    KExpr *k = t ? eval_const(fe, c, t, loc, true) : NULL;
+    if (k) return k;
+    if (strcmp(name, "__builtin_expect") == 0 && clang_Cursor_getNumArguments(c) == 2 && t)
+      return fe_convert(fe_expr(fe, clang_Cursor_getArgument(c, 0)), t);
+  }
+  diag_error(loc,
+             "call to '%s', which is neither a device function defined in this file nor a "
+             "kcc builtin",
+             name);
+  return fe_poison(loc);
+}
+
+/* ---------------------------------------------------------------- dispatch */
+
+static KExpr *unsupported(KLoc loc, const char *what) {
+  diag_error(loc, "%s are not supported in kcc kernels", what);
+  return fe_poison(loc);
+}
+
+static KExpr *lower(FeCtx *fe, CXCursor c) {
+  KLoc loc = fe_loc(fe, c);
+  enum CXCursorKind kind = clang_getCursorKind(c);
+  switch (kind) {
+  case CXCursor_UnexposedExpr: {
+    FeKids k;
+    fe_kids(c, &k);
+    CXCursor sub = k.n == 1 ? k.v[0] : clang_getNullCursor();
+    fe_kids_free(&k);
+    if (!clang_Cursor_isNull(sub) && clang_isExpression(clang_getCursorKind(sub)) &&
+        same_extent(c, sub))
+      return implicit_cast(fe, c, sub, loc);
+    if (is_designator(c)) return unsupported(loc, "designated initializers");
+    /* offsetof and other integer constant expressions libclang does not expose. */
+    KType *t = type_of(fe, c, loc);
+    KExpr *folded = t && kir_is_int(t) ? eval_const(fe, c, t, loc, true) : NULL;
+    if (folded) return folded;
+    diag_error(loc, "this expression is not supported in kcc kernels");
+    return fe_poison(loc);
+  }
+  case CXCursor_ParenExpr: {
+    CXCursor sub = only_expr_child(c);
+    return clang_Cursor_isNull(sub) ? fe_broken(fe, loc, "this expression") : fe_expr(fe, sub);
+  }
+  case CXCursor_DeclRefExpr: return decl_ref(fe, c, loc);
+  case CXCursor_MemberRefExpr: return member(fe, c, loc);
+  case CXCursor_CallExpr: return call(fe, c, loc);
+  case CXCursor_IntegerLiteral:
+  case CXCursor_CharacterLiteral:
+  case CXCursor_FloatingLiteral:
+  case CXCursor_UnaryExpr: { /* sizeof, _Alignof, offsetof: folded */
+    KType *t = type_of(fe, c, loc);
+    return t ? eval_const(fe, c, t, loc, false) : fe_poison(loc);
+  }
+  case CXCursor_StringLiteral:
+    diag_error(loc, "string literals are only supported as printf arguments in kcc kernels");
+    return fe_poison(loc);
+  case CXCursor_UnaryOperator: return unary(fe, c, loc);
+  case CXCursor_BinaryOperator:
+  case CXCursor_CompoundAssignOperator: return binary(fe, c, loc);
+  case CXCursor_ConditionalOperator: return conditional(fe, c, loc);
+  case CXCursor_ArraySubscriptExpr: return subscript(fe, c, loc);
+  case CXCursor_CStyleCastExpr: return explicit_cast(fe, c, loc);
+  case CXCursor_ImaginaryLiteral: return unsupported(loc, "complex types");
+  case CXCursor_CompoundLiteralExpr: return unsupported(loc, "compound literals");
+  case CXCursor_StmtExpr: return unsupported(loc, "statement expressions");
+  case CXCursor_AddrLabelExpr: return unsupported(loc, "label addresses");
+  case CXCursor_BlockExpr: return unsupported(loc, "blocks");
+  case CXCursor_FixedPointLiteral: return unsupported(loc, "fixed-point types");
+  case CXCursor_InitListExpr: return unsupported(loc, "initializer lists outside declarations");
+  case CXCursor_GenericSelectionExpr:
+    diag_error(loc, "'_Generic' is not supported in kcc kernels");
+    return fe_poison(loc);
+  default: {
+    CXString s = clang_getCursorKindSpelling(kind);
+    diag_error(loc, "expression of kind '%s' is not supported in kcc kernels", clang_getCString(s));
+    clang_disposeString(s);
+    return fe_poison(loc);
+  }
+  }
+}
+
+KExpr *fe_expr(FeCtx *fe, CXCursor c) {
+  if (!fe_enter(fe, c)) return fe_poison(fe_loc(fe, c));
+  KExpr *e = lower(fe, c);
+  fe_leave(fe);
+  if (!e->type) e->type = t_int();
+  return e;
+}
+
+/* ---------------------------------------------------------------- initializers */
+
+static KExpr *init_element(FeCtx *fe, FeKids *k, int *pos, KType *t, bool wc);
+
+static KExpr *init_scalar(FeCtx *fe, CXCursor c, KType *t, bool wc) {
+  KLoc loc = fe_loc(fe, c);
+  if (wc) {
+    if (!kir_is_arith(t)) {
+      diag_error(loc, "'constant' variables can only hold arithmetic values in kcc kernels");
+      return fe_poison(loc);
+    }
+    KExpr *e = eval_const(fe, c, t, loc, true);
+    if (!e) {
+      diag_error(loc, "initializer of a 'constant' variable must be an arithmetic constant");
+      return fe_poison(loc);
+    }
+    return e;
+  }
+  return fe_convert(fe_expr(fe, c), t);
+}
+
+static int aggregate_len(const KType *t) {
+  if (t->kind == KT_ARRAY) return t->len > 0 ? (int)t->len : 0;
+  if (t->kind == KT_STRUCT) return t->st->nfields;
+  return 0;
+}
+
+static KType *aggregate_elem(const KType *t, int i) {
+  return t->kind == KT_ARRAY ? t->base : t->st->fields[i].type;
+}
+
+/* Where a designator (`.field =` or `[index] =`) points in an aggregate of type t, or -1
+ * after reporting why kcc does not take it. On success *value is the initializer after it. */
+static int designated_index(FeCtx *fe, CXCursor d, KType *t, CXCursor *value) {
+  KLoc loc = fe_loc(fe, d);
+  FeKids k;
+  fe_kids(d, &k);
+  int idx = -1;
+  if (k.n != 2) {
+    diag_error(loc, "nested designators are not supported in kcc kernels");
+  } else if (clang_getCursorKind(k.v[0]) == CXCursor_MemberRef && t->kind == KT_STRUCT) {
+    const char *name = fe_spelling(k.v[0]);
+    for (int i = 0; i < t->st->nfields && idx < 0; i++)
+      if (strcmp(t->st->fields[i].name, name) == 0) idx = i;
+  } else if (clang_isExpression(clang_getCursorKind(k.v[0])) && t->kind == KT_ARRAY) {
+    KExpr *e = eval_const(fe, k.v[0], kir_type_scalar(KT_I64), loc, true);
+    if (e && (int64_t)e->ival >= 0 && (t->len < 0 || (int64_t)e->ival < t->len)) idx = (int)e->ival;
+  }
+  if (idx < 0 && k.n == 2) diag_error(loc, "this designator is not supported in kcc kernels");
+  if (idx >= 0) *value = k.v[1];
+  fe_kids_free(&k);
+  return idx;
+}
+
+/* Fills an aggregate from the initializers at *pos, taking as many as it needs: C's brace
+ * elision (`int m[2][2] = {1, 2, 3}`) as clang's syntactic init lists present it. `braced`:
+ * the aggregate has its own braces, so designators in the list address its elements; an
+ * elided aggregate stops at a designator, which belongs to an enclosing list. */
+static KExpr *init_aggregate(FeCtx *fe, FeKids *k, int *pos, KType *t, bool wc, KLoc loc,
+                             bool braced) {
+  int n = aggregate_len(t);
+  KExpr *l = kir_expr(KE_INITLIST, t, loc);
+  l->nargs = n;
+  l->args = kir_alloc(sizeof(KExpr *) * (size_t)(n ? n : 1));
+  int i = 0;
+  while (*pos < k->n) {
+    if (is_designator(k->v[*pos])) {
+      if (!braced) break;
+      CXCursor value;
+      int at = designated_index(fe, k->v[*pos], t, &value);
+      if (at < 0) {
+        (*pos)++;
+        continue;
+      }
+      /* The value takes the designator's place; what follows continues after it. */
+      k->v[*pos] = value;
+      i = at;
+    }
+    if (i >= n) break;
+    l->args[i] = init_element(fe, k, pos, aggregate_elem(t, i), wc);
+    i++;
+  }
+  return l;
+}
+
+static KExpr *init_braced(FeCtx *fe, CXCursor list, KType *t, bool wc) {
+  KLoc loc = fe_loc(fe, list);
+  if (!fe_enter(fe, list)) return fe_poison(loc);
+  FeKids k;
+  fe_kids_expr(list, &k);
+  int pos = 0;
+  KExpr *r;
+  if (t->kind == KT_ARRAY || t->kind == KT_STRUCT)
+    r = init_aggregate(fe, &k, &pos, t, wc, loc, true);
+  else
+    r = k.n ? init_element(fe, &k, &pos, t, wc) : fe_zero(t, loc);
+  fe_kids_free(&k);
+  fe_leave(fe);
+  return r;
+}
+
+static KExpr *init_element(FeCtx *fe, FeKids *k, int *pos, KType *t, bool wc) {
+  CXCursor c = k->v[*pos];
+  KLoc loc = fe_loc(fe, c);
+  if (is_designator(c)) {
+    (*pos)++;
+    diag_error(loc, "designators inside a scalar initializer are not supported in kcc kernels");
+    return fe_poison(loc);
+  }
+  if (clang_getCursorKind(c) == CXCursor_InitListExpr) {
+    (*pos)++;
+    return init_braced(fe, c, t, wc);
+  }
+  if (t->kind == KT_ARRAY || t->kind == KT_STRUCT) {
+    KType *ct = fe_type(fe, clang_getCursorType(c), loc);
+    if (ct && ct == t && t->kind == KT_STRUCT) {
+      (*pos)++;
+      if (wc) return unsupported(loc, "struct values in 'constant' initializers");
+      return fe_expr(fe, c);
+    }
+    if (!fe_enter(fe, c)) {
+      (*pos)++;
+      return fe_poison(loc);
+    }
+    KExpr *r = init_aggregate(fe, k, pos, t, wc, loc, false);
+    fe_leave(fe);
+    return r;
+  }
+  (*pos)++;
+  return init_scalar(fe, c, t, wc);
+}
+
+KExpr *fe_initializer(FeCtx *fe, CXCursor init, KType *t, bool wc) {
+  KLoc loc = fe_loc(fe, init);
+  if (clang_getCursorKind(init) == CXCursor_InitListExpr) return init_braced(fe, init, t, wc);
+  if (t->kind == KT_ARRAY) {
+    CXCursor lit = peel(init);
+    if (clang_getCursorKind(lit) == CXCursor_StringLiteral) {
+      diag_error(loc, "string literals are only supported as printf arguments in kcc kernels");
+      return fe_poison(loc);
+    }
+    return unsupported(loc, "array initializers other than braced lists");
+  }
+  if (t->kind == KT_STRUCT) {
+    if (wc) return unsupported(loc, "struct values in 'constant' initializers");
+    return fe_expr(fe, init);
+  }
+  return init_scalar(fe, init, t, wc);
+}

@@ -1,0 +1,445 @@
+/* lower_stmt.c — clang statements and declarations inside functions to KIR statements, and
+ * the variables that become module globals (shared and constant storage). */
+#include <string.h>
+
+#include "fe.h"
+
+static void stmt_into(FeCtx *fe, CXCursor c, KList *out);
+
+static KStmt *block_of(KList *l, KLoc loc) {
+  KStmt *b = kir_stmt(KS_BLOCK, loc);
+  b->list = *l;
+  return b;
+}
+
+/* One statement for a sub-statement position (if/loop bodies). */
+static KStmt *sub_stmt(FeCtx *fe, CXCursor c) {
+  KList l = {0};
+  fe->block_depth++;
+  stmt_into(fe, c, &l);
+  fe->block_depth--;
+  if (l.n == 1) return l.v[0];
+  if (l.n == 0) return kir_stmt(KS_EMPTY, fe_loc(fe, c));
+  return block_of(&l, fe_loc(fe, c));
+}
+
+/* ---------------------------------------------------------------- variables */
+
+KVar *fe_global_var(FeCtx *fe, CXCursor decl, bool at_file_scope) {
+  KLoc loc = fe_loc(fe, decl);
+  const char *name = fe_spelling(decl);
+  bool sh = fe_has_annotation(decl, "kcc.shared");
+  bool cn = fe_has_annotation(decl, "kcc.constant");
+  CXType ct = clang_getCursorType(decl);
+  bool ext = clang_Cursor_hasVarDeclExternalStorage(decl) == 1;
+  CXCursor init = clang_Cursor_getVarDeclInitializer(decl);
+  bool has_init = !clang_Cursor_isNull(init);
+
+  if (sh && cn) {
+    diag_error(loc, "variable '%s' cannot be both 'shared' and 'constant'", name);
+    return NULL;
+  }
+  if (!sh && !cn) {
+    /* A file-scope const object with an initializer is read-only data: kcc puts it in
+       constant memory, as if declared 'constant'. */
+    if (at_file_scope && fe_type_is_const(ct) && !ext && has_init) {
+      cn = true;
+    } else {
+      diag_error(loc, "global variable '%s' must be 'constant' or 'shared'", name);
+      return NULL;
+    }
+  }
+  if (clang_getCursorTLSKind(decl) != CXTLS_None) {
+    diag_error(loc, "thread-local variables are not supported in kcc kernels");
+    return NULL;
+  }
+  CXCursor canon = clang_getCanonicalCursor(decl);
+  KVar *v = fe_map_get(&fe->decls, canon);
+  if (v) {
+    /* A redeclaration: a later one may bring the initializer. */
+    if (v->kind == KV_CONSTANT && has_init) v->init = fe_initializer(fe, init, v->type, true);
+    fe_map_put(&fe->decls, decl, v);
+    return v;
+  }
+  KType *t = fe_type(fe, ct, loc);
+  if (!t) return NULL;
+  if (sh) {
+    if (has_init) {
+      diag_error(loc, "'shared' variable '%s' cannot have an initializer", name);
+      return NULL;
+    }
+    bool dyn = t->kind == KT_ARRAY && t->len < 0;
+    if (ext != dyn) {
+      diag_error(loc,
+                 dyn ? "shared array '%s' needs a size (or 'extern' for dynamic shared memory)"
+                     : "'extern shared' variable '%s' must be an array of unknown size, as in "
+                       "'extern shared float %s[]'",
+                 name, name);
+      return NULL;
+    }
+    v = kir_var(fe->m, name, t, KV_SHARED, loc);
+    v->is_dynamic = dyn;
+    v->owner = at_file_scope ? NULL : fe->func;
+  } else {
+    if (!at_file_scope) {
+      diag_error(loc, "'constant' variable '%s' must be declared at file scope", name);
+      return NULL;
+    }
+    if (ext && !has_init) {
+      CXCursor def = clang_getCursorDefinition(decl);
+      if (!clang_Cursor_isNull(def) && !clang_equalCursors(def, decl)) return NULL;
+      diag_error(loc, "'extern' variable '%s' is not defined in this file", name);
+      return NULL;
+    }
+    if (t->kind == KT_ARRAY && t->len < 0) {
+      diag_error(loc, "'constant' array '%s' needs a size", name);
+      return NULL;
+    }
+    v = kir_var(fe->m, name, t, KV_CONSTANT, loc);
+    v->is_const = true;
+    v->init = has_init ? fe_initializer(fe, init, t, true) : fe_zero(t, loc);
+  }
+  fe_map_put(&fe->decls, canon, v);
+  fe_map_put(&fe->decls, decl, v);
+  klist_push(&fe->m->globals, v);
+  return v;
+}
+
+static void local_var(FeCtx *fe, CXCursor decl, KList *out) {
+  KLoc loc = fe_loc(fe, decl);
+  if (fe_has_annotation(decl, "kcc.shared") || fe_has_annotation(decl, "kcc.constant")) {
+    fe_global_var(fe, decl, false);
+    return;
+  }
+  const char *name = fe_spelling(decl);
+  enum CX_StorageClass sc = clang_Cursor_getStorageClass(decl);
+  if (sc == CX_SC_Static) {
+    diag_error(loc, "static local variable '%s' is not supported in kcc kernels", name);
+    return;
+  }
+  if (sc == CX_SC_Extern) {
+    diag_error(loc, "global variable '%s' must be 'constant' or 'shared'", name);
+    return;
+  }
+  if (clang_getCursorTLSKind(decl) != CXTLS_None) {
+    diag_error(loc, "thread-local variables are not supported in kcc kernels");
+    return;
+  }
+  CXType ct = clang_getCursorType(decl);
+  KType *t = fe_type(fe, ct, loc);
+  if (!t) return;
+  KVar *v = kir_var(fe->m, name, t, KV_LOCAL, loc);
+  v->is_const = fe_type_is_const(ct);
+  /* Registered before the initializer: `int x = sizeof x;` refers to itself. */
+  fe_map_put(&fe->decls, clang_getCanonicalCursor(decl), v);
+  KStmt *s = kir_stmt(KS_DECL, loc);
+  s->var = v;
+  CXCursor init = clang_Cursor_getVarDeclInitializer(decl);
+  if (!clang_Cursor_isNull(init)) s->init = fe_initializer(fe, init, t, false);
+  klist_push(out, s);
+}
+
+static void decl_stmt(FeCtx *fe, CXCursor c, KList *out) {
+  FeKids k;
+  fe_kids(c, &k);
+  for (int i = 0; i < k.n; i++) {
+    CXCursor d = k.v[i];
+    switch (clang_getCursorKind(d)) {
+    case CXCursor_VarDecl: local_var(fe, d, out); break;
+    case CXCursor_StructDecl:
+    case CXCursor_UnionDecl: fe_record_decl(fe, d); break;
+    case CXCursor_TypedefDecl: fe_typedef_decl(fe, d); break;
+    case CXCursor_EnumDecl:
+    case CXCursor_FunctionDecl: /* a block-scope prototype */
+    case CXCursor_StaticAssert: break;
+    default: diag_error(fe_loc(fe, d), "this declaration is not supported in kcc kernels"); break;
+    }
+  }
+  fe_kids_free(&k);
+}
+
+/* ---------------------------------------------------------------- for loops */
+
+/* libclang lists only the clauses a for loop has, so `for (;x;)` and `for (x;;)` both show one
+ * expression: the semicolons between `for (` and the body tell which clause each child is. */
+static bool for_semicolons(FeCtx *fe, CXCursor f, CXCursor body, unsigned *s1, unsigned *s2) {
+  CXSourceLocation start = clang_getRangeStart(clang_getCursorExtent(f));
+  CXSourceLocation end = clang_getRangeStart(clang_getCursorExtent(body));
+  CXToken *toks = NULL;
+  unsigned n = 0;
+  clang_tokenize(fe->tu, clang_getRange(start, end), &toks, &n);
+  bool ok = false;
+  int found = 0, depth = 0;
+  for (unsigned i = 0; i < n && found < 2; i++) {
+    CXString s = clang_getTokenSpelling(fe->tu, toks[i]);
+    const char *t = clang_getCString(s);
+    if (i == 0 && (!t || strcmp(t, "for") != 0)) {
+      clang_disposeString(s);
+      break;
+    }
+    if (t && strcmp(t, "(") == 0) depth++;
+    if (t && strcmp(t, ")") == 0) depth--;
+    if (t && depth == 1 && strcmp(t, ";") == 0) {
+      unsigned off;
+      clang_getExpansionLocation(clang_getTokenLocation(fe->tu, toks[i]), NULL, NULL, NULL, &off);
+      if (found++ == 0)
+        *s1 = off;
+      else
+        *s2 = off;
+    }
+    clang_disposeString(s);
+  }
+  ok = found == 2;
+  if (toks) clang_disposeTokens(fe->tu, toks, n);
+  return ok;
+}
+
+static unsigned start_offset(CXCursor c) {
+  unsigned off = 0;
+  clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(c)), NULL, NULL, NULL, &off);
+  return off;
+}
+
+static void for_stmt(FeCtx *fe, CXCursor c, KList *out) {
+  KLoc loc = fe_loc(fe, c);
+  FeKids k;
+  fe_kids(c, &k);
+  if (k.n < 1) {
+    fe_kids_free(&k);
+    return;
+  }
+  CXCursor body = k.v[k.n - 1];
+  int nclauses = k.n - 1;
+  CXCursor role[3] = {clang_getNullCursor(), clang_getNullCursor(), clang_getNullCursor()};
+  unsigned s1 = 0, s2 = 0;
+  if (nclauses == 3) {
+    for (int i = 0; i < 3; i++) role[i] = k.v[i];
+  } else if (nclauses > 0 && for_semicolons(fe, c, body, &s1, &s2)) {
+    for (int i = 0; i < nclauses; i++) {
+      unsigned off = start_offset(k.v[i]);
+      role[off < s1 ? 0 : off < s2 ? 1 : 2] = k.v[i];
+    }
+  } else if (nclauses == 1 && clang_getCursorKind(k.v[0]) == CXCursor_DeclStmt) {
+    role[0] = k.v[0];
+  } else if (nclauses > 0) {
+    diag_error(loc, "a 'for' loop with omitted clauses written inside a macro is not "
+                    "supported in kcc kernels");
+    fe_kids_free(&k);
+    return;
+  }
+  fe_kids_free(&k);
+
+  KStmt *s = kir_stmt(KS_FOR, loc);
+  KList pre = {0};
+  if (!clang_Cursor_isNull(role[0])) {
+    KList init = {0};
+    stmt_into(fe, role[0], &init);
+    if (init.n == 1) {
+      s->init_stmt = init.v[0];
+    } else {
+      /* `for (int i = 0, j = 0; ...)`: the declarations go in a block around the loop, which
+         is the same scope; back ends only ever see one init statement. */
+      pre = init;
+    }
+  }
+  if (!clang_Cursor_isNull(role[1])) s->cond = fe_expr(fe, role[1]);
+  if (!clang_Cursor_isNull(role[2])) s->step = fe_expr(fe, role[2]);
+  s->body = sub_stmt(fe, body);
+  if (pre.n) {
+    klist_push(&pre, s);
+    klist_push(out, block_of(&pre, loc));
+  } else {
+    klist_push(out, s);
+  }
+}
+
+/* ---------------------------------------------------------------- switch */
+
+static void switch_stmt(FeCtx *fe, CXCursor c, KList *out) {
+  KLoc loc = fe_loc(fe, c);
+  FeKids k;
+  fe_kids(c, &k);
+  if (k.n != 2) {
+    fe_kids_free(&k);
+    diag_error(loc, "this switch statement is not supported in kcc kernels");
+    return;
+  }
+  CXCursor cond = k.v[0], body = k.v[1];
+  fe_kids_free(&k);
+  KStmt *s = kir_stmt(KS_SWITCH, loc);
+  s->cond = fe_expr(fe, cond);
+  FeSwitch sw = {s, fe->block_depth + 1};
+  FeSwitch *outer = fe->sw;
+  fe->sw = &sw;
+  if (clang_getCursorKind(body) == CXCursor_CompoundStmt) {
+    /* The compound statement is the level the case labels must be on (sw.block_depth). */
+    KList l = {0};
+    stmt_into(fe, body, &l);
+    s->body = l.n == 1 ? l.v[0] : block_of(&l, fe_loc(fe, body));
+  } else {
+    KList l = {0};
+    fe->block_depth++;
+    stmt_into(fe, body, &l);
+    fe->block_depth--;
+    s->body = block_of(&l, fe_loc(fe, body));
+  }
+  fe->sw = outer;
+  klist_push(out, s);
+}
+
+static void case_stmt(FeCtx *fe, CXCursor c, KList *out) {
+  KLoc loc = fe_loc(fe, c);
+  bool is_default = clang_getCursorKind(c) == CXCursor_DefaultStmt;
+  FeKids k;
+  fe_kids(c, &k);
+  CXCursor sub = k.n ? k.v[k.n - 1] : clang_getNullCursor();
+  CXCursor val = !is_default && k.n >= 2 ? k.v[0] : clang_getNullCursor();
+  int n = k.n;
+  fe_kids_free(&k);
+  if (!is_default && n == 3) {
+    diag_error(loc, "case ranges are not supported in kcc kernels");
+    return;
+  }
+  if (!fe->sw || fe->block_depth != fe->sw->block_depth) {
+    diag_error(loc,
+               "'%s' labels nested inside other statements of the switch body are not "
+               "supported in kcc kernels",
+               is_default ? "default" : "case");
+    return;
+  }
+  KStmt *s = kir_stmt(KS_CASE, loc);
+  s->is_default = is_default;
+  if (!is_default) {
+    CXEvalResult r = clang_Cursor_Evaluate(val);
+    if (!r || clang_EvalResult_getKind(r) != CXEval_Int) {
+      diag_error(loc, "cannot evaluate this case value");
+    } else {
+      uint64_t v = clang_EvalResult_isUnsignedInt(r) ? (uint64_t)clang_EvalResult_getAsUnsigned(r)
+                                                     : (uint64_t)clang_EvalResult_getAsLongLong(r);
+      KType *ct = fe->sw->sw->cond->type;
+      /* C converts each case value to the promoted type of the controlling expression. */
+      s->value = kir_is_int(ct) ? (int64_t)fe_int_const(ct, v, loc)->ival : (int64_t)v;
+    }
+    if (r) clang_EvalResult_dispose(r);
+  }
+  klist_push(out, s);
+  klist_push(&fe->sw->sw->cases, s);
+  if (!clang_Cursor_isNull(sub)) stmt_into(fe, sub, out);
+}
+
+/* ---------------------------------------------------------------- statements */
+
+static void stmt_error(FeCtx *fe, CXCursor c, const char *msg) {
+  diag_error(fe_loc(fe, c), "%s", msg);
+}
+
+static void stmt_into(FeCtx *fe, CXCursor c, KList *out) {
+  if (!fe_enter(fe, c)) return;
+  KLoc loc = fe_loc(fe, c);
+  enum CXCursorKind kind = clang_getCursorKind(c);
+  FeKids k;
+  switch (kind) {
+  case CXCursor_CompoundStmt: {
+    KStmt *b = kir_stmt(KS_BLOCK, loc);
+    fe_kids(c, &k);
+    fe->block_depth++;
+    for (int i = 0; i < k.n; i++) stmt_into(fe, k.v[i], &b->list);
+    fe->block_depth--;
+    fe_kids_free(&k);
+    klist_push(out, b);
+    break;
+  }
+  case CXCursor_DeclStmt: decl_stmt(fe, c, out); break;
+  case CXCursor_NullStmt: klist_push(out, kir_stmt(KS_EMPTY, loc)); break;
+  case CXCursor_IfStmt: {
+    fe_kids(c, &k);
+    if (k.n == 2 || k.n == 3) {
+      KStmt *s = kir_stmt(KS_IF, loc);
+      s->cond = fe_expr(fe, k.v[0]);
+      s->then = sub_stmt(fe, k.v[1]);
+      if (k.n == 3) s->els = sub_stmt(fe, k.v[2]);
+      klist_push(out, s);
+    } else {
+      stmt_error(fe, c, "this 'if' statement is not supported in kcc kernels");
+    }
+    fe_kids_free(&k);
+    break;
+  }
+  case CXCursor_WhileStmt:
+  case CXCursor_DoStmt: {
+    fe_kids(c, &k);
+    if (k.n == 2) {
+      bool is_do = kind == CXCursor_DoStmt;
+      KStmt *s = kir_stmt(is_do ? KS_DO : KS_WHILE, loc);
+      s->cond = fe_expr(fe, k.v[is_do ? 1 : 0]);
+      s->body = sub_stmt(fe, k.v[is_do ? 0 : 1]);
+      klist_push(out, s);
+    } else {
+      stmt_error(fe, c, "this loop is not supported in kcc kernels");
+    }
+    fe_kids_free(&k);
+    break;
+  }
+  case CXCursor_ForStmt: for_stmt(fe, c, out); break;
+  case CXCursor_SwitchStmt: switch_stmt(fe, c, out); break;
+  case CXCursor_CaseStmt:
+  case CXCursor_DefaultStmt: case_stmt(fe, c, out); break;
+  case CXCursor_BreakStmt: klist_push(out, kir_stmt(KS_BREAK, loc)); break;
+  case CXCursor_ContinueStmt: klist_push(out, kir_stmt(KS_CONTINUE, loc)); break;
+  case CXCursor_ReturnStmt: {
+    KStmt *s = kir_stmt(KS_RETURN, loc);
+    fe_kids_expr(c, &k);
+    if (k.n == 1) {
+      s->expr = fe_expr(fe, k.v[0]);
+      if (fe->func && fe->func->ret->kind != KT_VOID) s->expr = fe_convert(s->expr, fe->func->ret);
+    }
+    fe_kids_free(&k);
+    klist_push(out, s);
+    break;
+  }
+  case CXCursor_GotoStmt:
+  case CXCursor_IndirectGotoStmt:
+    stmt_error(fe, c, "'goto' is not supported in kcc kernels");
+    break;
+  case CXCursor_LabelStmt: stmt_error(fe, c, "labels are not supported in kcc kernels"); break;
+  case CXCursor_GCCAsmStmt:
+  case CXCursor_MSAsmStmt:
+    stmt_error(fe, c, "inline assembly is not supported in kcc kernels");
+    break;
+  case CXCursor_UnexposedStmt: {
+    /* An attributed statement (#pragma unroll, __attribute__((fallthrough))): the hint does
+       not change the meaning, the statement is kept. */
+    fe_kids(c, &k);
+    if (k.n == 1 && clang_isStatement(clang_getCursorKind(k.v[0])))
+      stmt_into(fe, k.v[0], out);
+    else if (k.n == 1 && clang_isExpression(clang_getCursorKind(k.v[0])))
+      stmt_into(fe, k.v[0], out);
+    else
+      stmt_error(fe, c, "this statement is not supported in kcc kernels");
+    fe_kids_free(&k);
+    break;
+  }
+  default:
+    if (clang_isExpression(kind)) {
+      KStmt *s = kir_stmt(KS_EXPR, loc);
+      s->expr = fe_expr(fe, c);
+      klist_push(out, s);
+    } else {
+      CXString sp = clang_getCursorKindSpelling(kind);
+      diag_error(loc, "statement of kind '%s' is not supported in kcc kernels",
+                 clang_getCString(sp));
+      clang_disposeString(sp);
+    }
+    break;
+  }
+  fe_leave(fe);
+}
+
+KStmt *fe_body(FeCtx *fe, CXCursor compound) {
+  KList l = {0};
+  fe->block_depth = 0;
+  fe->sw = NULL;
+  stmt_into(fe, compound, &l);
+  if (l.n == 1 && ((KStmt *)l.v[0])->kind == KS_BLOCK) return l.v[0];
+  return block_of(&l, fe_loc(fe, compound));
+}

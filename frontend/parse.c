@@ -1,0 +1,577 @@
+/* parse.c — frontend_parse: libclang setup, forwarding of clang's diagnostics, the include
+ * list for -MD, and the file-scope walk (functions, shared/constant globals, types). */
+#include <errno.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+
+#include "fe.h"
+
+/* ---------------------------------------------------------------- small shared helpers */
+
+static unsigned map_slot(FeMap *m, CXCursor key, unsigned h) {
+  unsigned i = h & (m->cap - 1);
+  while (m->v[i].used && !clang_equalCursors(m->v[i].key, key)) i = (i + 1) & (m->cap - 1);
+  return i;
+}
+
+void *fe_map_get(FeMap *m, CXCursor key) {
+  if (!m->cap) return NULL;
+  unsigned i = map_slot(m, key, clang_hashCursor(key));
+  return m->v[i].used ? m->v[i].val : NULL;
+}
+
+void fe_map_put(FeMap *m, CXCursor key, void *val) {
+  if ((m->n + 1) * 2 > m->cap) {
+    FeMap old = *m;
+    m->cap = old.cap ? old.cap * 2 : 64;
+    m->v = calloc(m->cap, sizeof *m->v);
+    if (!m->v) {
+      fputs("kcc: fatal error: out of memory\n", stderr);
+      exit(1);
+    }
+    m->n = 0;
+    for (unsigned i = 0; i < old.cap; i++)
+      if (old.v[i].used) fe_map_put(m, old.v[i].key, old.v[i].val);
+    free(old.v);
+  }
+  unsigned i = map_slot(m, key, clang_hashCursor(key));
+  if (!m->v[i].used) m->n++;
+  m->v[i] = (FeMapEnt){key, val, true};
+}
+
+void fe_map_free(FeMap *m) {
+  free(m->v);
+  memset(m, 0, sizeof *m);
+}
+
+typedef struct KidsCtx {
+  FeKids *k;
+  bool expr_only;
+} KidsCtx;
+
+static enum CXChildVisitResult kids_visit(CXCursor c, CXCursor parent, CXClientData d) {
+  (void)parent;
+  KidsCtx *kc = d;
+  FeKids *k = kc->k;
+  if (kc->expr_only && !clang_isExpression(clang_getCursorKind(c))) return CXChildVisit_Continue;
+  if (k->n == k->cap) {
+    int cap = k->cap * 2;
+    CXCursor *v = malloc(sizeof(CXCursor) * (size_t)cap);
+    if (!v) {
+      fputs("kcc: fatal error: out of memory\n", stderr);
+      exit(1);
+    }
+    memcpy(v, k->v, sizeof(CXCursor) * (size_t)k->n);
+    if (k->v != k->inl) free(k->v);
+    k->v = v;
+    k->cap = cap;
+  }
+  k->v[k->n++] = c;
+  return CXChildVisit_Continue;
+}
+
+static void kids(CXCursor c, FeKids *k, bool expr_only) {
+  k->v = k->inl;
+  k->n = 0;
+  k->cap = (int)(sizeof k->inl / sizeof k->inl[0]);
+  KidsCtx kc = {k, expr_only};
+  clang_visitChildren(c, kids_visit, &kc);
+}
+
+void fe_kids(CXCursor c, FeKids *k) {
+  kids(c, k, false);
+}
+void fe_kids_expr(CXCursor c, FeKids *k) {
+  kids(c, k, true);
+}
+void fe_kids_free(FeKids *k) {
+  if (k->v != k->inl) free(k->v);
+  k->v = k->inl;
+  k->n = 0;
+}
+
+const char *fe_spelling(CXCursor c) {
+  CXString s = clang_getCursorSpelling(c);
+  const char *p = clang_getCString(s);
+  char *r = kir_strdup(p ? p : "");
+  clang_disposeString(s);
+  return r;
+}
+
+static const char *file_name(FeCtx *fe, CXFile f) {
+  if (!f) return NULL;
+  for (int i = fe->nnames - 1; i >= 0; i--)
+    if (fe->names[i].file == f || clang_File_isEqual(fe->names[i].file, f))
+      return fe->names[i].name;
+  const char *name;
+  if (fe->main_file && clang_File_isEqual(f, fe->main_file)) {
+    name = fe->path; /* as the user named it, for messages and tests */
+  } else {
+    CXString s = clang_getFileName(f);
+    name = kir_strdup(clang_getCString(s) ? clang_getCString(s) : "?");
+    clang_disposeString(s);
+  }
+  if (fe->nnames == fe->capnames) {
+    fe->capnames = fe->capnames ? fe->capnames * 2 : 16;
+    FeFileName *v = realloc(fe->names, sizeof *v * (size_t)fe->capnames);
+    if (!v) {
+      fputs("kcc: fatal error: out of memory\n", stderr);
+      exit(1);
+    }
+    fe->names = v;
+  }
+  fe->names[fe->nnames++] = (FeFileName){f, name};
+  return name;
+}
+
+KLoc fe_loc_of(FeCtx *fe, CXSourceLocation l) {
+  CXFile f = NULL;
+  unsigned line = 0, col = 0;
+  clang_getExpansionLocation(l, &f, &line, &col, NULL);
+  KLoc k = {file_name(fe, f), (int)line, (int)col};
+  return k;
+}
+
+KLoc fe_loc(FeCtx *fe, CXCursor c) {
+  return fe_loc_of(fe, clang_getCursorLocation(c));
+}
+
+bool fe_in_vfile(FeCtx *fe, CXCursor c) {
+  CXFile f = NULL;
+  clang_getExpansionLocation(clang_getCursorLocation(c), &f, NULL, NULL, NULL);
+  if (!f) return false;
+  return fe_is_vfile_name(file_name(fe, f));
+}
+
+typedef struct AnnCtx {
+  const char *what;
+  bool found;
+} AnnCtx;
+
+static enum CXChildVisitResult ann_visit(CXCursor c, CXCursor p, CXClientData d) {
+  (void)p;
+  AnnCtx *a = d;
+  if (clang_getCursorKind(c) == CXCursor_AnnotateAttr) {
+    CXString s = clang_getCursorSpelling(c);
+    if (clang_getCString(s) && strcmp(clang_getCString(s), a->what) == 0) a->found = true;
+    clang_disposeString(s);
+  }
+  return CXChildVisit_Continue;
+}
+
+bool fe_has_annotation(CXCursor c, const char *what) {
+  AnnCtx a = {what, false};
+  clang_visitChildren(c, ann_visit, &a);
+  return a.found;
+}
+
+bool fe_enter(FeCtx *fe, CXCursor c) {
+  if (fe->depth >= FE_MAX_DEPTH) {
+    if (!fe->too_deep) diag_error(fe_loc(fe, c), "expression nesting too deep");
+    fe->too_deep = true;
+    return false;
+  }
+  fe->depth++;
+  return true;
+}
+
+void fe_leave(FeCtx *fe) {
+  fe->depth--;
+}
+
+/* ---------------------------------------------------------------- clang diagnostics */
+
+static void forward_diag(FeCtx *fe, CXDiagnostic d, bool as_note) {
+  enum CXDiagnosticSeverity sev = clang_getDiagnosticSeverity(d);
+  if (sev == CXDiagnostic_Ignored) return;
+  /* Clang's fatal errors (missing include, bracket depth) print as errors, like the rest. */
+  DiagLevel level = as_note || sev == CXDiagnostic_Note ? DIAG_NOTE
+                    : sev == CXDiagnostic_Warning       ? DIAG_WARNING
+                                                        : DIAG_ERROR;
+  KLoc loc = fe_loc_of(fe, clang_getDiagnosticLocation(d));
+  CXString msg = clang_getDiagnosticSpelling(d);
+  CXString opt = clang_getDiagnosticOption(d, NULL);
+  const char *o = clang_getCString(opt);
+  if (level == DIAG_WARNING && o && *o)
+    diag_report(level, loc, "%s [%s]", clang_getCString(msg), o);
+  else
+    diag_report(level, loc, "%s", clang_getCString(msg));
+  clang_disposeString(opt);
+  clang_disposeString(msg);
+  CXDiagnosticSet kids = clang_getChildDiagnostics(d);
+  unsigned n = clang_getNumDiagnosticsInSet(kids);
+  for (unsigned i = 0; i < n; i++) {
+    CXDiagnostic k = clang_getDiagnosticInSet(kids, i);
+    forward_diag(fe, k, true);
+    clang_disposeDiagnostic(k);
+  }
+}
+
+/* Returns the number of errors clang reported. */
+static int forward_diags(FeCtx *fe) {
+  int errors = 0;
+  unsigned n = clang_getNumDiagnostics(fe->tu);
+  for (unsigned i = 0; i < n; i++) {
+    CXDiagnostic d = clang_getDiagnostic(fe->tu, i);
+    if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error) errors++;
+    forward_diag(fe, d, false);
+    clang_disposeDiagnostic(d);
+  }
+  return errors;
+}
+
+/* ---------------------------------------------------------------- -MD */
+
+typedef struct DepCtx {
+  FeCtx *fe;
+  KList *deps;
+} DepCtx;
+
+static void dep_visit(CXFile f, CXSourceLocation *stack, unsigned n, CXClientData d) {
+  (void)stack;
+  (void)n;
+  DepCtx *dc = d;
+  if (dc->fe->main_file && clang_File_isEqual(f, dc->fe->main_file)) return;
+  CXString s = clang_getFileName(f);
+  const char *name = clang_getCString(s);
+  if (name && !fe_is_vfile_name(name)) {
+    bool seen = false;
+    for (int i = 0; i < dc->deps->n && !seen; i++) seen = !strcmp(dc->deps->v[i], name);
+    if (!seen) klist_push(dc->deps, kir_strdup(name));
+  }
+  clang_disposeString(s);
+}
+
+/* ---------------------------------------------------------------- file scope */
+
+static KFunc *declare_function(FeCtx *fe, CXCursor def) {
+  KLoc loc = fe_loc(fe, def);
+  KFunc *f = kir_alloc(sizeof *f);
+  f->name = fe_spelling(def);
+  f->loc = loc;
+  f->is_kernel = fe_has_annotation(def, "kcc.kernel");
+  f->is_static = clang_Cursor_getStorageClass(def) == CX_SC_Static;
+  f->is_inline = clang_Cursor_isFunctionInlined(def) != 0;
+  CXType ft = clang_getCursorType(def);
+  f->ret = fe_type(fe, clang_getResultType(ft), loc);
+  if (!f->ret) f->ret = kir_type_void();
+  if (f->is_kernel && f->ret->kind != KT_VOID)
+    diag_error(loc, "kernel function '%s' must return void", f->name);
+  if (clang_isFunctionTypeVariadic(ft))
+    diag_error(loc, "variadic functions are not supported in kcc kernels");
+  if (f->ret->kind == KT_ARRAY) f->ret = kir_type_void(); /* clang rejected it */
+  int n = clang_Cursor_getNumArguments(def);
+  if (n < 0) n = 0;
+  f->params = kir_alloc(sizeof(KVar *) * (size_t)(n ? n : 1));
+  for (int i = 0; i < n; i++) {
+    CXCursor p = clang_Cursor_getArgument(def, i);
+    KLoc ploc = fe_loc(fe, p);
+    KType *t = fe_param_type(fe, clang_getCursorType(p), ploc);
+    if (!t) t = kir_type_scalar(KT_I32);
+    if (f->is_kernel) t = fe_ptr_chain_as(t, KAS_GLOBAL);
+    const char *name = fe_spelling(p);
+    char buf[32];
+    if (!*name) {
+      snprintf(buf, sizeof buf, "__unnamed%d", i);
+      name = buf;
+    }
+    KVar *v = kir_var(fe->m, name, t, KV_PARAM, ploc);
+    v->is_const = fe_type_is_const(clang_getCursorType(p));
+    f->params[f->nparams++] = v;
+    fe_map_put(&fe->decls, clang_getCanonicalCursor(p), v);
+    fe_map_put(&fe->decls, p, v);
+  }
+  fe_map_put(&fe->decls, clang_getCanonicalCursor(def), f);
+  klist_push(&fe->m->funcs, f);
+  return f;
+}
+
+static CXCursor find_body(CXCursor def) {
+  FeKids k;
+  fe_kids(def, &k);
+  CXCursor body = clang_getNullCursor();
+  for (int i = 0; i < k.n; i++)
+    if (clang_getCursorKind(k.v[i]) == CXCursor_CompoundStmt) body = k.v[i];
+  fe_kids_free(&k);
+  return body;
+}
+
+static void file_scope_var(FeCtx *fe, CXCursor c) {
+  fe_global_var(fe, c, true);
+}
+
+/* First pass over the file scope: every function definition gets its KFunc (calls may come
+ * before the callee's definition), types and globals are lowered in source order. */
+static void walk_file_scope(FeCtx *fe, CXCursor tu, KList *defs) {
+  FeKids k;
+  fe_kids(tu, &k);
+  for (int i = 0; i < k.n; i++) {
+    CXCursor c = k.v[i];
+    if (fe_in_vfile(fe, c)) continue;
+    switch (clang_getCursorKind(c)) {
+    case CXCursor_FunctionDecl:
+      if (clang_isCursorDefinition(c)) {
+        KFunc *f = declare_function(fe, c);
+        klist_push(defs, f);
+        CXCursor *cc = kir_alloc(sizeof *cc);
+        *cc = c;
+        klist_push(defs, cc);
+      }
+      break;
+    case CXCursor_VarDecl: file_scope_var(fe, c); break;
+    case CXCursor_StructDecl:
+    case CXCursor_UnionDecl: fe_record_decl(fe, c); break;
+    case CXCursor_TypedefDecl: fe_typedef_decl(fe, c); break;
+    case CXCursor_EnumDecl:
+    case CXCursor_StaticAssert: break;
+    case CXCursor_UnexposedDecl:
+      diag_error(fe_loc(fe, c), "this declaration is not supported in kcc kernels");
+      break;
+    default: {
+      CXString s = clang_getCursorKindSpelling(clang_getCursorKind(c));
+      diag_error(fe_loc(fe, c), "declaration of kind '%s' is not supported in kcc kernels",
+                 clang_getCString(s));
+      clang_disposeString(s);
+      break;
+    }
+    }
+  }
+  fe_kids_free(&k);
+}
+
+static void lower_bodies(FeCtx *fe, KList *defs) {
+  for (int i = 0; i + 1 < defs->n; i += 2) {
+    KFunc *f = defs->v[i];
+    CXCursor def = *(CXCursor *)defs->v[i + 1];
+    CXCursor body = find_body(def);
+    fe->func = f;
+    fe->depth = 0;
+    if (!clang_Cursor_isNull(body)) f->body = fe_body(fe, body);
+    if (!f->body) f->body = kir_stmt(KS_BLOCK, f->loc);
+    fe->func = NULL;
+  }
+}
+
+/* ---------------------------------------------------------------- entry point */
+
+static bool check_readable(const char *path) {
+  struct stat st;
+  if (stat(path, &st) != 0) {
+    diag_error((KLoc){0}, "cannot open '%s': %s", path, strerror(errno));
+    return false;
+  }
+  if (S_ISDIR(st.st_mode)) {
+    diag_error((KLoc){0}, "cannot open '%s': %s", path, strerror(EISDIR));
+    return false;
+  }
+  FILE *f = fopen(path, "rb");
+  if (!f) {
+    diag_error((KLoc){0}, "cannot open '%s': %s", path, strerror(errno));
+    return false;
+  }
+  fclose(f);
+  return true;
+}
+
+/* ---------------------------------------------------------------- stack safety
+ *
+ * Clang's parser recurses once per nesting level of unary operators, casts, assignments and
+ * conditionals, so a hostile input (`- - - ... x` five thousand deep) overflows an ordinary
+ * stack inside libclang. kcc therefore parses on a thread of its own with a big, lazily
+ * committed stack (libclang told not to start its own 8 MiB thread), and turns a fault in that
+ * stack's guard zone into a diagnostic instead of a crash. */
+
+#define FE_STACK_SIZE ((size_t)256 << 20)
+#define FE_GUARD_SIZE ((size_t)1 << 20)
+
+static char *stack_lo; /* the big stack (guard zone at the bottom) while a parse runs */
+static __thread sigjmp_buf *parse_jmp;
+
+static void on_fault(int sig, siginfo_t *si, void *uc) {
+  (void)uc;
+  if (parse_jmp) {
+    char *a = si->si_addr;
+    bool overflow = stack_lo && a >= stack_lo - FE_GUARD_SIZE && a < stack_lo + 2 * FE_GUARD_SIZE;
+    siglongjmp(*parse_jmp, overflow ? 1 : 2);
+  }
+  signal(sig, SIG_DFL);
+  raise(sig);
+}
+
+typedef struct ParseJob {
+  CXIndex idx;
+  const char *path;
+  const char **args;
+  int nargs;
+  struct CXUnsavedFile *uf;
+  int nuf;
+  CXTranslationUnit tu;
+  enum CXErrorCode ec;
+  int fault; /* 1: stack overflow, 2: other crash inside clang */
+} ParseJob;
+
+static void guarded_parse(ParseJob *j) {
+  static char altstack[1 << 16];
+  stack_t ss = {.ss_sp = altstack, .ss_size = sizeof altstack}, old_ss;
+  struct sigaction sa, old_segv, old_bus;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_sigaction = on_fault;
+  sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+  sigemptyset(&sa.sa_mask);
+  sigaltstack(&ss, &old_ss);
+  sigaction(SIGSEGV, &sa, &old_segv);
+  sigaction(SIGBUS, &sa, &old_bus);
+  sigjmp_buf jb;
+  int r = sigsetjmp(jb, 1);
+  if (r == 0) {
+    parse_jmp = &jb;
+    j->ec = clang_parseTranslationUnit2(j->idx, j->path, j->args, j->nargs, j->uf, (unsigned)j->nuf,
+                                        CXTranslationUnit_None, &j->tu);
+  } else {
+    j->fault = r;
+    j->tu = NULL;
+  }
+  parse_jmp = NULL;
+  sigaction(SIGSEGV, &old_segv, NULL);
+  sigaction(SIGBUS, &old_bus, NULL);
+  sigaltstack(&old_ss, NULL);
+}
+
+/* ---------------------------------------------------------------- entry point */
+
+typedef struct FrontJob {
+  const char *path;
+  const KOptions *o;
+  KList *deps;
+  KModule *result;
+} FrontJob;
+
+static KModule *parse_and_lower(const char *path, const KOptions *o, KList *deps) {
+  if (!path || !check_readable(path)) return NULL;
+  int errors_before = diag_error_count();
+
+  int nv;
+  const FeVFile *vf = fe_vfiles(&nv);
+  struct CXUnsavedFile *uf = calloc((size_t)nv, sizeof *uf);
+  const char **args = calloc((size_t)(o ? o->ncargs : 0) + 32, sizeof *args);
+  if (!uf || !args) {
+    fputs("kcc: fatal error: out of memory\n", stderr);
+    exit(1);
+  }
+  for (int i = 0; i < nv; i++) {
+    uf[i].Filename = vf[i].name;
+    uf[i].Contents = vf[i].text;
+    uf[i].Length = strlen(vf[i].text);
+    /* Notes may point into the prelude (overload candidates); let them quote it. */
+    diag_add_source(vf[i].name, vf[i].text, uf[i].Length);
+  }
+  int na = 0;
+  args[na++] = "-x";
+  args[na++] = "c";
+  args[na++] = "-std=c11";
+  args[na++] = "--target=x86_64-linux-gnu";
+  args[na++] = "-nostdinc";
+  args[na++] = "-ffreestanding";
+  args[na++] = "-fno-spell-checking";
+  args[na++] = "-ferror-limit=20";
+  args[na++] = "-Wno-format-security"; /* kcc rejects non-literal formats itself */
+  /* An atomic or a store through a mismatched pointer type is never what a kernel meant. */
+  args[na++] = "-Werror=incompatible-pointer-types";
+  args[na++] = "-D__KCC__=1";
+  args[na++] = "-isystem";
+  args[na++] = FE_INCDIR;
+  args[na++] = "-include";
+  args[na++] = FE_PRELUDE;
+  for (int i = 0; o && i < o->ncargs; i++) args[na++] = o->cargs[i];
+
+  FeCtx fe = {0};
+  fe.path = path;
+  fe.errors0 = errors_before;
+  CXIndex idx = clang_createIndex(0, 0);
+  ParseJob pj = {idx, path, args, na, uf, nv, NULL, CXError_Success, 0};
+  guarded_parse(&pj);
+  CXTranslationUnit tu = pj.tu;
+  free(args);
+  KModule *m = NULL;
+  if (pj.fault) {
+    /* Clang's state is unusable after the jump: leak it rather than touch it. */
+    KLoc floc = {path, 0, 0};
+    if (pj.fault == 1)
+      diag_error(floc, "expression nesting too deep");
+    else
+      diag_error(floc, "internal error: clang crashed while parsing this file");
+    free(uf);
+    return NULL;
+  }
+  if (pj.ec != CXError_Success || !tu) {
+    diag_error((KLoc){0}, "cannot parse '%s' (libclang error %d)", path, (int)pj.ec);
+    goto out;
+  }
+  fe.tu = tu;
+  fe.main_file = clang_getFile(tu, path);
+  if (forward_diags(&fe) > 0) goto out;
+
+  if (deps) {
+    DepCtx dc = {&fe, deps};
+    clang_getInclusions(tu, dep_visit, &dc);
+  }
+
+  m = kir_module(path);
+  fe.m = m;
+  KList defs = {0};
+  walk_file_scope(&fe, clang_getTranslationUnitCursor(tu), &defs);
+  lower_bodies(&fe, &defs);
+  fe_unique_struct_names(&fe);
+  if (diag_error_count() > errors_before) m = NULL;
+
+out:
+  fe_map_free(&fe.decls);
+  fe_map_free(&fe.structs);
+  fe_map_free(&fe.typedef_names);
+  free(fe.names);
+  if (tu) clang_disposeTranslationUnit(tu);
+  clang_disposeIndex(idx);
+  free(uf);
+  return m;
+}
+
+static void *front_thread(void *arg) {
+  FrontJob *j = arg;
+  j->result = parse_and_lower(j->path, j->o, j->deps);
+  return NULL;
+}
+
+KModule *frontend_parse(const char *path, const KOptions *o, KList *deps) {
+  FrontJob j = {path, o, deps, NULL};
+  /* libclang parses on the calling thread (ours, with the big stack) only when told so. */
+  setenv("LIBCLANG_NOTHREADS", "1", 1);
+  char *stk = mmap(NULL, FE_STACK_SIZE, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+  pthread_attr_t attr;
+  pthread_t th;
+  bool threaded = false;
+  if (stk != MAP_FAILED && mprotect(stk, FE_GUARD_SIZE, PROT_NONE) == 0 &&
+      pthread_attr_init(&attr) == 0) {
+    if (pthread_attr_setstack(&attr, stk, FE_STACK_SIZE) == 0) {
+      stack_lo = stk + FE_GUARD_SIZE;
+      threaded = pthread_create(&th, &attr, front_thread, &j) == 0;
+    }
+    pthread_attr_destroy(&attr);
+  }
+  if (threaded) {
+    pthread_join(th, NULL);
+  } else {
+    stack_lo = NULL;
+    front_thread(&j);
+  }
+  stack_lo = NULL;
+  if (stk != MAP_FAILED) munmap(stk, FE_STACK_SIZE);
+  return j.result;
+}

@@ -1,0 +1,241 @@
+/* prelude.c — the text clang sees before the user's file (the dialect's keywords and builtin
+ * declarations) and kcc's own system headers. They reach clang as unsaved files under
+ * absolute names (/__kcc__/...), so kcc needs no headers on disk and `-nostdinc` keeps the
+ * host's libc headers out. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fe.h"
+
+/* The dialect's spellings. The annotate attributes are what the cursor walk looks for. */
+static const char prelude_head[] =
+    "#define __KCC_PRELUDE__ 1\n"
+    "#define kernel __attribute__((annotate(\"kcc.kernel\")))\n"
+    "#define __global__ __attribute__((annotate(\"kcc.kernel\")))\n"
+    "#define __device__\n"
+    "#define __host__\n"
+    "#define __forceinline__ __inline__\n"
+    "#define __noinline__ __attribute__((noinline))\n"
+    "#define __restrict__ restrict\n"
+    "#define __launch_bounds__(...)\n"
+    "#define shared __attribute__((annotate(\"kcc.shared\")))\n"
+    "#define __shared__ __attribute__((annotate(\"kcc.shared\")))\n"
+    "#define constant __attribute__((annotate(\"kcc.constant\")))\n"
+    "#define __constant__ __attribute__((annotate(\"kcc.constant\")))\n"
+    "#define CLK_LOCAL_MEM_FENCE 1\n"
+    "#define CLK_GLOBAL_MEM_FENCE 2\n"
+    "#define __KCC_OVL __attribute__((overloadable))\n"
+    "extern const struct __kcc_dim3 { unsigned int x, y, z; } threadIdx, blockIdx, blockDim,"
+    " gridDim;\n"
+    "void __syncthreads(void);\n"
+    "void __KCC_OVL barrier(void);\n"
+    "void __KCC_OVL barrier(int __flags);\n"
+    "void __threadfence(void);\n"
+    "void __threadfence_block(void);\n"
+    "int printf(const char *restrict __fmt, ...) __attribute__((format(printf, 1, 2)));\n"
+    "#define __fdividef(a, b) ((a) / (b))\n"
+    /* min/max: the arguments are first converted to their common type (C's usual arithmetic
+       conversions) so that an exact overload always exists; overload resolution alone would
+       find min(long, int) ambiguous. The macro does not re-expand inside itself. */
+    "#define min(a, b) min((__typeof__((a) + (b)))(a), (__typeof__((a) + (b)))(b))\n"
+    "#define max(a, b) max((__typeof__((a) + (b)))(a), (__typeof__((a) + (b)))(b))\n";
+
+static const char *const int_types[] = {
+    "int", "unsigned int", "long", "unsigned long", "long long", "unsigned long long",
+};
+
+static const char *const atomic_ops[] = {"Add", "Sub", "Min", "Max", "And", "Or", "Xor", "Exch"};
+
+/* Math functions: the double name; the float form appends 'f'. Must agree with builtins.c. */
+static const struct {
+  const char *name;
+  int nargs;
+} math_fns[] = {
+    {"sqrt", 1},     {"rsqrt", 1}, {"cbrt", 1}, {"exp", 1},    {"exp2", 1},   {"exp10", 1},
+    {"expm1", 1},    {"log", 1},   {"log2", 1}, {"log10", 1},  {"log1p", 1},  {"sin", 1},
+    {"cos", 1},      {"tan", 1},   {"asin", 1}, {"acos", 1},   {"atan", 1},   {"atan2", 2},
+    {"sinh", 1},     {"cosh", 1},  {"tanh", 1}, {"asinh", 1},  {"acosh", 1},  {"atanh", 1},
+    {"pow", 2},      {"fabs", 1},  {"fmin", 2}, {"fmax", 2},   {"floor", 1},  {"ceil", 1},
+    {"round", 1},    {"trunc", 1}, {"rint", 1}, {"fmod", 2},   {"fma", 3},    {"hypot", 2},
+    {"copysign", 2}, {"erf", 1},   {"erfc", 1}, {"tgamma", 1}, {"lgamma", 1},
+};
+
+/* CUDA's fast single-precision spellings; kcc treats them as the ordinary functions. */
+static const char *const fast_math[] = {"__expf", "__exp10f", "__logf", "__log2f", "__log10f",
+                                        "__sinf", "__cosf",   "__tanf", "__powf"};
+
+typedef struct SB {
+  char *p;
+  size_t n, cap;
+} SB;
+
+static void sb_printf(SB *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void sb_printf(SB *b, const char *fmt, ...) {
+  for (;;) {
+    va_list ap;
+    va_start(ap, fmt);
+    size_t room = b->cap - b->n;
+    int k = vsnprintf(b->p ? b->p + b->n : NULL, room, fmt, ap);
+    va_end(ap);
+    if (k < 0) return;
+    if ((size_t)k < room) {
+      b->n += (size_t)k;
+      return;
+    }
+    b->cap = (b->cap + (size_t)k + 1) * 2;
+    b->p = realloc(b->p, b->cap);
+    if (!b->p) {
+      fprintf(stderr, "kcc: out of memory\n");
+      exit(1);
+    }
+  }
+}
+
+static void params(SB *b, const char *t, int n) {
+  for (int i = 0; i < n; i++) sb_printf(b, "%s%s", i ? ", " : "", t);
+}
+
+static char *build_prelude(void) {
+  SB b = {0};
+  sb_printf(&b, "%s", prelude_head);
+  for (size_t t = 0; t < sizeof int_types / sizeof *int_types; t++) {
+    const char *T = int_types[t];
+    for (size_t o = 0; o < sizeof atomic_ops / sizeof *atomic_ops; o++)
+      sb_printf(&b, "%s __KCC_OVL atomic%s(%s *__p, %s __v);\n", T, atomic_ops[o], T, T);
+    sb_printf(&b, "%s __KCC_OVL atomicCAS(%s *__p, %s __cmp, %s __v);\n", T, T, T, T);
+    sb_printf(&b, "%s __KCC_OVL (min)(%s, %s);\n%s __KCC_OVL (max)(%s, %s);\n", T, T, T, T, T, T);
+    sb_printf(&b, "%s __KCC_OVL abs(%s);\n", T, T);
+  }
+  sb_printf(&b, "float __KCC_OVL atomicAdd(float *__p, float __v);\n"
+                "float __KCC_OVL atomicExch(float *__p, float __v);\n"
+                "double __KCC_OVL atomicAdd(double *__p, double __v);\n"
+                "float __KCC_OVL (min)(float, float);\ndouble __KCC_OVL (min)(double, double);\n"
+                "float __KCC_OVL (max)(float, float);\ndouble __KCC_OVL (max)(double, double);\n"
+                "long labs(long);\nlong long llabs(long long);\n");
+  for (size_t i = 0; i < sizeof math_fns / sizeof *math_fns; i++) {
+    sb_printf(&b, "double %s(", math_fns[i].name);
+    params(&b, "double", math_fns[i].nargs);
+    sb_printf(&b, ");\nfloat %sf(", math_fns[i].name);
+    params(&b, "float", math_fns[i].nargs);
+    sb_printf(&b, ");\n");
+  }
+  for (size_t i = 0; i < sizeof fast_math / sizeof *fast_math; i++)
+    sb_printf(&b, "float %s(float%s);\n", fast_math[i],
+              strcmp(fast_math[i], "__powf") == 0 ? ", float" : "");
+  const char *cls[] = {"isnan", "isinf", "isfinite"};
+  for (int i = 0; i < 3; i++)
+    sb_printf(&b, "int __KCC_OVL %s(float);\nint __KCC_OVL %s(double);\n", cls[i], cls[i]);
+  return b.p;
+}
+
+static const char h_stddef[] =
+    "#ifndef __KCC_STDDEF_H\n#define __KCC_STDDEF_H\n"
+    "typedef unsigned long size_t;\ntypedef long ptrdiff_t;\ntypedef int wchar_t;\n"
+    "typedef struct { long long __ll; double __d; } max_align_t;\n"
+    "#define NULL ((void *)0)\n#define offsetof(t, m) __builtin_offsetof(t, m)\n#endif\n";
+
+static const char h_stdbool[] = "#ifndef __KCC_STDBOOL_H\n#define __KCC_STDBOOL_H\n"
+                                "#define bool _Bool\n#define true 1\n#define false 0\n"
+                                "#define __bool_true_false_are_defined 1\n#endif\n";
+
+static const char h_stdint[] =
+    "#ifndef __KCC_STDINT_H\n#define __KCC_STDINT_H\n"
+    "typedef signed char int8_t;\ntypedef short int16_t;\ntypedef int int32_t;\n"
+    "typedef long int64_t;\ntypedef unsigned char uint8_t;\ntypedef unsigned short uint16_t;\n"
+    "typedef unsigned int uint32_t;\ntypedef unsigned long uint64_t;\n"
+    "typedef signed char int_least8_t;\ntypedef short int_least16_t;\n"
+    "typedef int int_least32_t;\ntypedef long int_least64_t;\n"
+    "typedef unsigned char uint_least8_t;\ntypedef unsigned short uint_least16_t;\n"
+    "typedef unsigned int uint_least32_t;\ntypedef unsigned long uint_least64_t;\n"
+    "typedef signed char int_fast8_t;\ntypedef long int_fast16_t;\n"
+    "typedef long int_fast32_t;\ntypedef long int_fast64_t;\n"
+    "typedef unsigned char uint_fast8_t;\ntypedef unsigned long uint_fast16_t;\n"
+    "typedef unsigned long uint_fast32_t;\ntypedef unsigned long uint_fast64_t;\n"
+    "typedef long intptr_t;\ntypedef unsigned long uintptr_t;\n"
+    "typedef long intmax_t;\ntypedef unsigned long uintmax_t;\n"
+    "#define INT8_MIN (-128)\n#define INT16_MIN (-32767-1)\n#define INT32_MIN (-2147483647-1)\n"
+    "#define INT64_MIN (-9223372036854775807L-1)\n#define INT8_MAX 127\n#define INT16_MAX 32767\n"
+    "#define INT32_MAX 2147483647\n#define INT64_MAX 9223372036854775807L\n"
+    "#define UINT8_MAX 255\n#define UINT16_MAX 65535\n#define UINT32_MAX 4294967295U\n"
+    "#define UINT64_MAX 18446744073709551615UL\n"
+    "#define INT_LEAST8_MIN INT8_MIN\n#define INT_LEAST16_MIN INT16_MIN\n"
+    "#define INT_LEAST32_MIN INT32_MIN\n#define INT_LEAST64_MIN INT64_MIN\n"
+    "#define INT_LEAST8_MAX INT8_MAX\n#define INT_LEAST16_MAX INT16_MAX\n"
+    "#define INT_LEAST32_MAX INT32_MAX\n#define INT_LEAST64_MAX INT64_MAX\n"
+    "#define UINT_LEAST8_MAX UINT8_MAX\n#define UINT_LEAST16_MAX UINT16_MAX\n"
+    "#define UINT_LEAST32_MAX UINT32_MAX\n#define UINT_LEAST64_MAX UINT64_MAX\n"
+    "#define INTPTR_MIN INT64_MIN\n#define INTPTR_MAX INT64_MAX\n#define UINTPTR_MAX UINT64_MAX\n"
+    "#define INTMAX_MIN INT64_MIN\n#define INTMAX_MAX INT64_MAX\n#define UINTMAX_MAX UINT64_MAX\n"
+    "#define PTRDIFF_MIN INT64_MIN\n#define PTRDIFF_MAX INT64_MAX\n#define SIZE_MAX UINT64_MAX\n"
+    "#define INT8_C(x) x\n#define INT16_C(x) x\n#define INT32_C(x) x\n#define INT64_C(x) x##L\n"
+    "#define UINT8_C(x) x\n#define UINT16_C(x) x\n#define UINT32_C(x) x##U\n"
+    "#define UINT64_C(x) x##UL\n#define INTMAX_C(x) x##L\n#define UINTMAX_C(x) x##UL\n"
+    "#endif\n";
+
+static const char h_limits[] =
+    "#ifndef __KCC_LIMITS_H\n#define __KCC_LIMITS_H\n"
+    "#define CHAR_BIT 8\n#define SCHAR_MIN (-128)\n#define SCHAR_MAX 127\n#define UCHAR_MAX 255\n"
+    "#define CHAR_MIN SCHAR_MIN\n#define CHAR_MAX SCHAR_MAX\n#define MB_LEN_MAX 16\n"
+    "#define SHRT_MIN (-32767-1)\n#define SHRT_MAX 32767\n#define USHRT_MAX 65535\n"
+    "#define INT_MIN (-2147483647-1)\n#define INT_MAX 2147483647\n#define UINT_MAX 4294967295U\n"
+    "#define LONG_MIN (-9223372036854775807L-1)\n#define LONG_MAX 9223372036854775807L\n"
+    "#define ULONG_MAX 18446744073709551615UL\n"
+    "#define LLONG_MIN (-9223372036854775807LL-1)\n#define LLONG_MAX 9223372036854775807LL\n"
+    "#define ULLONG_MAX 18446744073709551615ULL\n#endif\n";
+
+static const char h_float[] =
+    "#ifndef __KCC_FLOAT_H\n#define __KCC_FLOAT_H\n"
+    "#define FLT_RADIX __FLT_RADIX__\n#define FLT_MANT_DIG __FLT_MANT_DIG__\n"
+    "#define DBL_MANT_DIG __DBL_MANT_DIG__\n#define FLT_DIG __FLT_DIG__\n"
+    "#define DBL_DIG __DBL_DIG__\n#define FLT_DECIMAL_DIG __FLT_DECIMAL_DIG__\n"
+    "#define DBL_DECIMAL_DIG __DBL_DECIMAL_DIG__\n#define DECIMAL_DIG __DBL_DECIMAL_DIG__\n"
+    "#define FLT_MIN_EXP __FLT_MIN_EXP__\n#define DBL_MIN_EXP __DBL_MIN_EXP__\n"
+    "#define FLT_MIN_10_EXP __FLT_MIN_10_EXP__\n#define DBL_MIN_10_EXP __DBL_MIN_10_EXP__\n"
+    "#define FLT_MAX_EXP __FLT_MAX_EXP__\n#define DBL_MAX_EXP __DBL_MAX_EXP__\n"
+    "#define FLT_MAX_10_EXP __FLT_MAX_10_EXP__\n#define DBL_MAX_10_EXP __DBL_MAX_10_EXP__\n"
+    "#define FLT_MAX __FLT_MAX__\n#define DBL_MAX __DBL_MAX__\n"
+    "#define FLT_EPSILON __FLT_EPSILON__\n#define DBL_EPSILON __DBL_EPSILON__\n"
+    "#define FLT_MIN __FLT_MIN__\n#define DBL_MIN __DBL_MIN__\n"
+    "#define FLT_TRUE_MIN __FLT_DENORM_MIN__\n#define DBL_TRUE_MIN __DBL_DENORM_MIN__\n"
+    "#define FLT_EVAL_METHOD 0\n#define FLT_ROUNDS 1\n#endif\n";
+
+static const char h_math[] =
+    "#ifndef __KCC_MATH_H\n#define __KCC_MATH_H\n"
+    "/* kcc's math functions are declared by the prelude; this header adds the constants. */\n"
+    "#define INFINITY (__builtin_inff())\n#define NAN (__builtin_nanf(\"\"))\n"
+    "#define HUGE_VALF (__builtin_huge_valf())\n#define HUGE_VAL (__builtin_huge_val())\n"
+    "#define M_E 2.7182818284590452354\n#define M_LOG2E 1.4426950408889634074\n"
+    "#define M_LOG10E 0.43429448190325182765\n#define M_LN2 0.69314718055994530942\n"
+    "#define M_LN10 2.30258509299404568402\n#define M_PI 3.14159265358979323846\n"
+    "#define M_PI_2 1.57079632679489661923\n#define M_PI_4 0.78539816339744830962\n"
+    "#define M_1_PI 0.31830988618379067154\n#define M_2_PI 0.63661977236758134308\n"
+    "#define M_2_SQRTPI 1.12837916709551257390\n#define M_SQRT2 1.41421356237309504880\n"
+    "#define M_SQRT1_2 0.70710678118654752440\n#endif\n";
+
+static const char h_stdio[] = "#ifndef __KCC_STDIO_H\n#define __KCC_STDIO_H\n"
+                              "/* printf is declared by the prelude. */\n#endif\n";
+
+static FeVFile vfiles[9];
+static int nvfiles;
+
+const FeVFile *fe_vfiles(int *n) {
+  if (!nvfiles) {
+    /* Built once per process; the text never changes. */
+    vfiles[nvfiles++] = (FeVFile){FE_PRELUDE, build_prelude()};
+    vfiles[nvfiles++] = (FeVFile){FE_INCDIR "/stddef.h", h_stddef};
+    vfiles[nvfiles++] = (FeVFile){FE_INCDIR "/stdbool.h", h_stdbool};
+    vfiles[nvfiles++] = (FeVFile){FE_INCDIR "/stdint.h", h_stdint};
+    vfiles[nvfiles++] = (FeVFile){FE_INCDIR "/limits.h", h_limits};
+    vfiles[nvfiles++] = (FeVFile){FE_INCDIR "/float.h", h_float};
+    vfiles[nvfiles++] = (FeVFile){FE_INCDIR "/math.h", h_math};
+    vfiles[nvfiles++] = (FeVFile){FE_INCDIR "/stdio.h", h_stdio};
+  }
+  *n = nvfiles;
+  return vfiles;
+}
+
+bool fe_is_vfile_name(const char *name) {
+  return name && strncmp(name, FE_VDIR "/", sizeof FE_VDIR) == 0;
+}

@@ -1,0 +1,328 @@
+/* types.c — clang types to interned KIR types; struct layout and the type-level dialect rules
+ * (no unions, bit-fields, VLAs, function pointers, long double, complex...). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fe.h"
+
+/* Marks a record that was rejected, so that its uses do not repeat the error. */
+static char rejected_mark;
+#define REJECTED ((void *)&rejected_mark)
+
+static const char *type_spelling(CXType t) {
+  CXString s = clang_getTypeSpelling(t);
+  const char *r = kir_strdup(clang_getCString(s) ? clang_getCString(s) : "?");
+  clang_disposeString(s);
+  return r;
+}
+
+bool fe_type_is_const(CXType t) {
+  CXType c = clang_getCanonicalType(t);
+  for (;;) {
+    /* clang may keep an array's qualifier on the array type or on its element type. */
+    if (clang_isConstQualifiedType(c) || clang_isConstQualifiedType(t)) return true;
+    if (c.kind != CXType_ConstantArray && c.kind != CXType_IncompleteArray &&
+        c.kind != CXType_VariableArray)
+      return false;
+    t = clang_getArrayElementType(c);
+    c = clang_getCanonicalType(t);
+  }
+}
+
+static bool is_function_type(CXType t) {
+  CXType c = clang_getCanonicalType(t);
+  return c.kind == CXType_FunctionProto || c.kind == CXType_FunctionNoProto;
+}
+
+static bool bad_name(const char *s) {
+  if (!s || !*s) return true;
+  for (const char *p = s; *p; p++)
+    if (!(*p == '_' || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+          (*p >= '0' && *p <= '9')))
+      return true;
+  return false;
+}
+
+static const char *record_name(FeCtx *fe, CXCursor def) {
+  const char *s = fe_spelling(def);
+  if (!clang_Cursor_isAnonymous(def) && !bad_name(s)) return s;
+  const char *td = fe_map_get(&fe->typedef_names, def);
+  if (td) return td;
+  char buf[32];
+  snprintf(buf, sizeof buf, "__anon%d", ++fe->anon_structs);
+  return kir_strdup(buf);
+}
+
+static KStruct *lower_record(FeCtx *fe, CXCursor decl, KLoc use) {
+  CXCursor def = clang_getCursorDefinition(decl);
+  if (clang_Cursor_isNull(def)) {
+    diag_error(use, "incomplete struct type '%s' is not supported in kcc kernels",
+               type_spelling(clang_getCursorType(decl)));
+    return NULL;
+  }
+  void *known = fe_map_get(&fe->structs, def);
+  if (known == REJECTED) return NULL;
+  if (known) return known;
+  KLoc loc = fe_loc(fe, def);
+  if (clang_getCursorKind(def) != CXCursor_StructDecl) {
+    diag_error(loc, "unions are not supported in kcc kernels");
+    fe_map_put(&fe->structs, def, REJECTED);
+    return NULL;
+  }
+  KStruct *st = kir_alloc(sizeof *st);
+  st->name = record_name(fe, def);
+  st->loc = loc;
+  /* Registered before its fields are lowered: a field may point to the struct itself. */
+  fe_map_put(&fe->structs, def, st);
+
+  FeKids k;
+  fe_kids(def, &k);
+  int nf = 0;
+  for (int i = 0; i < k.n; i++)
+    if (clang_getCursorKind(k.v[i]) == CXCursor_FieldDecl) nf++;
+  st->fields = kir_alloc(sizeof(KField) * (size_t)(nf ? nf : 1));
+  bool ok = true;
+  CXCursor *fcur = malloc(sizeof(CXCursor) * (size_t)(nf ? nf : 1));
+  for (int i = 0; i < k.n; i++) {
+    CXCursor f = k.v[i];
+    enum CXCursorKind fk = clang_getCursorKind(f);
+    if ((fk == CXCursor_StructDecl || fk == CXCursor_UnionDecl) &&
+        clang_Cursor_isAnonymousRecordDecl(f)) {
+      /* C11 anonymous members: their fields are reached through a member clang does not
+         show. */
+      diag_error(fe_loc(fe, f), "anonymous struct or union members are not supported in kcc "
+                                "kernels");
+      ok = false;
+      continue;
+    }
+    if (fk != CXCursor_FieldDecl) continue;
+    KLoc floc = fe_loc(fe, f);
+    const char *fname = fe_spelling(f);
+    CXType ft = clang_getCursorType(f);
+    KType *t = NULL;
+    if (clang_Cursor_isBitField(f)) {
+      diag_error(floc, "bit-fields are not supported in kcc kernels");
+    } else if (!*fname) {
+      diag_error(floc, "anonymous struct or union members are not supported in kcc kernels");
+    } else if (clang_getCanonicalType(ft).kind == CXType_IncompleteArray) {
+      diag_error(floc, "flexible array members are not supported in kcc kernels");
+    } else {
+      t = fe_type(fe, ft, floc);
+    }
+    if (!t) {
+      ok = false;
+      continue;
+    }
+    fcur[st->nfields] = f;
+    st->fields[st->nfields].name = fname;
+    st->fields[st->nfields].type = t;
+    st->nfields++;
+  }
+  fe_kids_free(&k);
+  if (!ok) {
+    free(fcur);
+    fe_map_put(&fe->structs, def, REJECTED);
+    return NULL;
+  }
+  if (st->nfields == 0) {
+    free(fcur);
+    diag_error(loc, "empty structs are not supported in kcc kernels");
+    fe_map_put(&fe->structs, def, REJECTED);
+    return NULL;
+  }
+  kir_struct_layout(st);
+  /* KIR lays structs out with natural alignment; anything else (packed, aligned) would give
+     the back ends a layout the host does not share. */
+  CXType rt = clang_getCursorType(def);
+  bool same = clang_Type_getSizeOf(rt) == st->size && clang_Type_getAlignOf(rt) == st->align;
+  for (int i = 0; same && i < st->nfields; i++)
+    same = clang_Cursor_getOffsetOfField(fcur[i]) == (long long)st->fields[i].offset * 8;
+  free(fcur);
+  if (!same) {
+    diag_error(loc, "struct layout attributes (packed, aligned) are not supported in kcc "
+                    "kernels");
+    fe_map_put(&fe->structs, def, REJECTED);
+    return NULL;
+  }
+  KType *kt = kir_type_struct(st);
+  /* A pointer to the struct may have been interned while the struct was being laid out. */
+  kt->size = st->size;
+  kt->align = st->align;
+  klist_push(&fe->m->structs, st);
+  return st;
+}
+
+void fe_record_decl(FeCtx *fe, CXCursor decl) {
+  if (clang_getCursorKind(decl) == CXCursor_UnionDecl) {
+    CXCursor def = clang_getCursorDefinition(decl);
+    if (!clang_Cursor_isNull(def) && fe_map_get(&fe->structs, def) == REJECTED) return;
+    diag_error(fe_loc(fe, decl), "unions are not supported in kcc kernels");
+    if (!clang_Cursor_isNull(def)) fe_map_put(&fe->structs, def, REJECTED);
+    return;
+  }
+  if (!clang_isCursorDefinition(decl)) return;
+  lower_record(fe, decl, fe_loc(fe, decl));
+}
+
+void fe_typedef_decl(FeCtx *fe, CXCursor decl) {
+  CXType u = clang_getTypedefDeclUnderlyingType(decl);
+  CXType c = clang_getCanonicalType(u);
+  if (c.kind == CXType_Record) {
+    CXCursor rd = clang_getCursorDefinition(clang_getTypeDeclaration(c));
+    if (!clang_Cursor_isNull(rd) && clang_Cursor_isAnonymous(rd) &&
+        !fe_map_get(&fe->typedef_names, rd))
+      fe_map_put(&fe->typedef_names, rd, (void *)fe_spelling(decl));
+  }
+  /* The typedef itself checks nothing until used, except types that can never be used. */
+  if (c.kind == CXType_VariableArray)
+    diag_error(fe_loc(fe, decl), "variable length arrays are not supported in kcc kernels");
+}
+
+/* Type errors are reported once per line: a rejected type usually shows up again in the
+ * conversions and expressions around its first use. */
+static bool type_err_once(FeCtx *fe, KLoc loc, const char *what) {
+  if (fe->terr_what == what && fe->terr_line == loc.line && fe->terr_file == loc.file) return false;
+  fe->terr_what = what;
+  fe->terr_line = loc.line;
+  fe->terr_file = loc.file;
+  return true;
+}
+
+#define TYPE_ERROR(loc, msg)                                                                       \
+  do {                                                                                             \
+    if (type_err_once(fe, (loc), (msg))) diag_error((loc), "%s", (msg));                           \
+  } while (0)
+
+KType *fe_type(FeCtx *fe, CXType t, KLoc loc) {
+  CXType c = clang_getCanonicalType(t);
+  switch (c.kind) {
+  case CXType_Void: return kir_type_void();
+  case CXType_Bool: return kir_type_scalar(KT_BOOL);
+  case CXType_Char_S:
+  case CXType_SChar: return kir_type_scalar(KT_I8);
+  case CXType_Char_U:
+  case CXType_UChar: return kir_type_scalar(KT_U8);
+  case CXType_Short: return kir_type_scalar(KT_I16);
+  case CXType_UShort: return kir_type_scalar(KT_U16);
+  case CXType_Int: return kir_type_scalar(KT_I32);
+  case CXType_UInt: return kir_type_scalar(KT_U32);
+  case CXType_Long:
+  case CXType_LongLong: return kir_type_scalar(KT_I64);
+  case CXType_ULong:
+  case CXType_ULongLong: return kir_type_scalar(KT_U64);
+  case CXType_Float: return kir_type_scalar(KT_F32);
+  case CXType_Double: return kir_type_scalar(KT_F64);
+  case CXType_LongDouble:
+    TYPE_ERROR(loc, "'long double' is not supported in kcc kernels");
+    return NULL;
+  case CXType_Complex:
+    TYPE_ERROR(loc, "complex types are not supported in kcc kernels");
+    return NULL;
+  case CXType_Int128:
+  case CXType_UInt128: TYPE_ERROR(loc, "'__int128' is not supported in kcc kernels"); return NULL;
+  case CXType_Pointer: {
+    CXType pt = clang_getPointeeType(c);
+    if (is_function_type(pt)) {
+      TYPE_ERROR(loc, "function pointers are not supported in kcc kernels");
+      return NULL;
+    }
+    CXType pc = clang_getCanonicalType(pt);
+    KType *b = fe_type(fe, pt, loc);
+    if (!b) return NULL;
+    int q = 0;
+    if (clang_isConstQualifiedType(pc)) q |= KQ_CONST;
+    if (clang_isVolatileQualifiedType(pc)) q |= KQ_VOLATILE;
+    if (clang_isRestrictQualifiedType(c)) q |= KQ_RESTRICT;
+    return kir_type_ptr(b, KAS_GENERIC, q);
+  }
+  case CXType_ConstantArray:
+  case CXType_IncompleteArray: {
+    KType *e = fe_type(fe, clang_getArrayElementType(c), loc);
+    if (!e) return NULL;
+    if (e->kind == KT_VOID) return NULL; /* clang has already rejected it */
+    return kir_type_array(e, c.kind == CXType_ConstantArray ? clang_getArraySize(c) : -1);
+  }
+  case CXType_VariableArray:
+  case CXType_DependentSizedArray:
+    TYPE_ERROR(loc, "variable length arrays are not supported in kcc kernels");
+    return NULL;
+  case CXType_Record: {
+    KStruct *st = lower_record(fe, clang_getTypeDeclaration(c), loc);
+    return st ? kir_type_struct(st) : NULL;
+  }
+  case CXType_Enum: {
+    CXType it = clang_getEnumDeclIntegerType(clang_getTypeDeclaration(c));
+    if (it.kind == CXType_Invalid) return kir_type_scalar(KT_I32);
+    return fe_type(fe, it, loc);
+  }
+  case CXType_FunctionProto:
+  case CXType_FunctionNoProto:
+    TYPE_ERROR(loc, "function pointers are not supported in kcc kernels");
+    return NULL;
+  case CXType_Atomic:
+    TYPE_ERROR(loc, "'_Atomic' is not supported in kcc kernels; use the atomic builtins");
+    return NULL;
+  case CXType_Vector:
+  case CXType_ExtVector:
+    TYPE_ERROR(loc, "vector types are not supported in kcc kernels");
+    return NULL;
+  case CXType_BlockPointer: TYPE_ERROR(loc, "blocks are not supported in kcc kernels"); return NULL;
+  default:
+    diag_error(loc, "type '%s' is not supported in kcc kernels", type_spelling(t));
+    return NULL;
+  }
+}
+
+KType *fe_param_type(FeCtx *fe, CXType t, KLoc loc) {
+  CXType c = clang_getCanonicalType(t);
+  /* C adjusts `float a[16]` and `float a[]` parameters to `float *a`. */
+  if (c.kind == CXType_ConstantArray || c.kind == CXType_IncompleteArray ||
+      c.kind == CXType_VariableArray) {
+    CXType et = clang_getArrayElementType(c);
+    KType *e = fe_type(fe, et, loc);
+    if (!e) return NULL;
+    int q = fe_type_is_const(t) ? KQ_CONST : 0;
+    if (clang_isVolatileQualifiedType(clang_getCanonicalType(et))) q |= KQ_VOLATILE;
+    return kir_type_ptr(e, KAS_GENERIC, q);
+  }
+  return fe_type(fe, t, loc);
+}
+
+bool fe_type_eq_noas(const KType *a, const KType *b) {
+  if (a == b) return true;
+  if (!a || !b || a->kind != b->kind) return false;
+  switch (a->kind) {
+  case KT_PTR: return a->qual == b->qual && fe_type_eq_noas(a->base, b->base);
+  case KT_ARRAY: return a->len == b->len && fe_type_eq_noas(a->base, b->base);
+  case KT_STRUCT: return a->st == b->st;
+  default: return true;
+  }
+}
+
+KType *fe_ptr_as(KType *t, KAddrSpace as) {
+  if (!t || t->kind != KT_PTR || t->as == as) return t;
+  return kir_type_ptr(t->base, as, t->qual);
+}
+
+KType *fe_ptr_chain_as(KType *t, KAddrSpace as) {
+  if (!t || t->kind != KT_PTR) return t;
+  return kir_type_ptr(fe_ptr_chain_as(t->base, as), as, t->qual);
+}
+
+void fe_unique_struct_names(FeCtx *fe) {
+  KList *l = &fe->m->structs;
+  for (int i = 0; i < l->n; i++) {
+    KStruct *s = KLIST_AT(*l, i, KStruct *);
+    const char *base = s->name;
+    for (int n = 1;; n++) {
+      bool clash = false;
+      for (int j = 0; j < i && !clash; j++)
+        clash = strcmp(KLIST_AT(*l, j, KStruct *)->name, s->name) == 0;
+      if (!clash) break;
+      char buf[256];
+      snprintf(buf, sizeof buf, "%.200s_%d", base, n);
+      s->name = kir_strdup(buf);
+    }
+  }
+}

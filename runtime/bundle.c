@@ -1,0 +1,264 @@
+/* bundle.c — the bundle reader: validates a .kcb image (docs/bundle.md) and turns it into a
+ * KcbBundle. Every offset, size and count is checked in 64-bit arithmetic against the bytes
+ * actually present before it is used, so no input, however forged, makes the reader touch
+ * memory outside the image or allocate beyond what the image could describe. */
+#define _GNU_SOURCE
+#include "internal.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static kcrt_status bad(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static kcrt_status bad(const char *fmt, ...) {
+  char msg[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  return kcrt_fail(KCRT_ERROR_INVALID_MODULE, "invalid bundle: %s", msg);
+}
+
+/* A string of the kernel table: [off, off+len) inside the pool, no NUL inside, and within
+ * the budget: strings may not share pool bytes (their lengths add up to at most the pool
+ * size), which bounds the copies by the input size whatever offsets a forged table holds. */
+static bool str_ok(uint64_t off, uint64_t len, uint64_t poolsz, const unsigned char *pool,
+                   uint64_t *used) {
+  if (off > poolsz || len > poolsz - off || len > poolsz - *used) return false;
+  *used += len;
+  return memchr(pool + off, 0, (size_t)len) == NULL;
+}
+
+static int cmp_names(const void *a, const void *b) {
+  return strcmp((*(const KcbKernel *const *)a)->name, (*(const KcbKernel *const *)b)->name);
+}
+
+static char *copy_str(char **pool, const unsigned char *src, size_t n) {
+  char *s = *pool;
+  memcpy(s, src, n);
+  s[n] = 0;
+  *pool += n + 1;
+  return s;
+}
+
+static const char *kind_name(uint8_t kind) {
+  return kind == KCB_PARAM_POINTER ? "pointer" : kind == KCB_PARAM_SCALAR ? "scalar" : "struct";
+}
+
+static kcrt_status parse_kernels(KcbBundle *b, const KcbSection *s) {
+  const unsigned char *t = s->data;
+  uint64_t size = s->size;
+  if (size < KCB_KTAB_HEADER_SIZE)
+    return bad("kernel table of %llu bytes is shorter than its %d-byte header",
+               (unsigned long long)size, KCB_KTAB_HEADER_SIZE);
+  uint64_t nk = kcb_get32(t), np = kcb_get32(t + 4), stroff = kcb_get32(t + 8),
+           strsz = kcb_get32(t + 12);
+  uint64_t ents = KCB_KTAB_HEADER_SIZE + nk * KCB_KERNEL_ENTRY_SIZE + np * KCB_PARAM_ENTRY_SIZE;
+  if (ents > stroff)
+    return bad("kernel table: %llu kernels and %llu parameters overlap the string pool at %llu",
+               (unsigned long long)nk, (unsigned long long)np, (unsigned long long)stroff);
+  if (stroff > size || strsz > size - stroff)
+    return bad("kernel table: string pool [%llu, +%llu) lies outside the %llu-byte section",
+               (unsigned long long)stroff, (unsigned long long)strsz, (unsigned long long)size);
+  const unsigned char *pool = t + stroff;
+  const unsigned char *kent = t + KCB_KTAB_HEADER_SIZE;
+  const unsigned char *pent = kent + nk * KCB_KERNEL_ENTRY_SIZE;
+
+  /* Counts are bounded by the section size now (each entry takes 32 bytes of it), so these
+   * allocations are bounded by the input. One NUL per string at most: 3 strings a param. */
+  b->kernels = calloc(nk ? nk : 1, sizeof *b->kernels);
+  b->params = calloc(np ? np : 1, sizeof *b->params);
+  b->strings = malloc(strsz + nk + 2 * np + 1);
+  if (!b->kernels || !b->params || !b->strings)
+    return kcrt_fail(KCRT_ERROR_OUT_OF_MEMORY, "out of host memory reading a bundle");
+  char *sp = b->strings;
+  uint64_t used = 0;
+  b->nkernels = (uint32_t)nk;
+
+  for (uint64_t i = 0; i < np; i++) {
+    const unsigned char *e = pent + i * KCB_PARAM_ENTRY_SIZE;
+    uint64_t noff = kcb_get32(e), nlen = kcb_get32(e + 4), toff = kcb_get32(e + 8),
+             tlen = kcb_get32(e + 12);
+    if (!str_ok(noff, nlen, strsz, pool, &used) || !str_ok(toff, tlen, strsz, pool, &used))
+      return bad("kernel table: parameter %llu has a name or type outside the string pool",
+                 (unsigned long long)i);
+    KcbParam *p = &b->params[i];
+    p->name = copy_str(&sp, pool + noff, (size_t)nlen);
+    p->type = copy_str(&sp, pool + toff, (size_t)tlen);
+    p->kind = e[16];
+    p->addr_space = e[17];
+    p->scalar = e[18];
+    p->qual = e[19];
+    p->size = kcb_get32(e + 20);
+    p->align = kcb_get32(e + 24);
+    if (p->kind < KCB_PARAM_POINTER || p->kind > KCB_PARAM_STRUCT)
+      return bad("kernel table: parameter %llu ('%s') has unknown kind %u", (unsigned long long)i,
+                 p->name, p->kind);
+    if (p->size == 0 || p->align == 0 || (p->align & (p->align - 1)) || p->align > 4096)
+      return bad("kernel table: %s parameter '%s' has size %u and alignment %u",
+                 kind_name(p->kind), p->name, p->size, p->align);
+    if (p->kind == KCB_PARAM_POINTER && p->size != 8)
+      return bad("kernel table: pointer parameter '%s' is %u bytes (kcc pointers are 8)",
+                 p->name, p->size);
+  }
+  for (uint64_t i = 0; i < nk; i++) {
+    const unsigned char *e = kent + i * KCB_KERNEL_ENTRY_SIZE;
+    uint64_t noff = kcb_get32(e), nlen = kcb_get32(e + 4), first = kcb_get32(e + 8),
+             cnt = kcb_get32(e + 12);
+    if (nlen == 0 || !str_ok(noff, nlen, strsz, pool, &used))
+      return bad("kernel table: kernel %llu has an empty name or one outside the string pool",
+                 (unsigned long long)i);
+    KcbKernel *k = &b->kernels[i];
+    k->name = copy_str(&sp, pool + noff, (size_t)nlen);
+    if (first > np || cnt > np - first)
+      return bad("kernel table: kernel '%s' lists parameters [%llu, +%llu) of %llu", k->name,
+                 (unsigned long long)first, (unsigned long long)cnt, (unsigned long long)np);
+    k->params = b->params + first;
+    k->nparams = (uint32_t)cnt;
+    k->static_shared_bytes = kcb_get64(e + 16);
+    k->flags = kcb_get32(e + 24);
+  }
+  /* Duplicate names would make lookups ambiguous: sort pointers, compare neighbours. */
+  if (nk > 1) {
+    const KcbKernel **sorted = malloc(nk * sizeof *sorted);
+    if (!sorted) return kcrt_fail(KCRT_ERROR_OUT_OF_MEMORY, "out of host memory reading a bundle");
+    for (uint64_t i = 0; i < nk; i++) sorted[i] = &b->kernels[i];
+    qsort(sorted, nk, sizeof *sorted, cmp_names);
+    for (uint64_t i = 1; i < nk; i++)
+      if (!strcmp(sorted[i]->name, sorted[i - 1]->name)) {
+        kcrt_status st = bad("kernel table: kernel '%s' is listed twice", sorted[i]->name);
+        free(sorted);
+        return st;
+      }
+    free(sorted);
+  }
+  return KCRT_SUCCESS;
+}
+
+static void parse_info(KcbBundle *b, const KcbSection *s) {
+  /* Informational only: a malformed INFO section is ignored, not an error. */
+  static const char key[] = "source=";
+  const unsigned char *p = s->data, *end = s->data + s->size;
+  while (p < end) {
+    const unsigned char *nl = memchr(p, '\n', (size_t)(end - p));
+    const unsigned char *le = nl ? nl : end;
+    size_t n = (size_t)(le - p);
+    if (n > sizeof key - 1 && !memcmp(p, key, sizeof key - 1)) {
+      char *v = strndup((const char *)p + sizeof key - 1, n - (sizeof key - 1));
+      if (v) b->source = v;
+      return;
+    }
+    p = le + 1;
+  }
+}
+
+kcrt_status kcb_parse(const void *data, size_t size, KcbBundle **out) {
+  if (!data || !out) return kcrt_fail(KCRT_ERROR_INVALID_VALUE, "kcrt_module_load: NULL data");
+  const unsigned char *in = data;
+  if (size < KCB_HEADER_SIZE) {
+    if (size >= 4 && !memcmp(in, KCB_MAGIC, 4))
+      return bad("truncated: %zu bytes, less than the %d-byte header", size, KCB_HEADER_SIZE);
+    return bad("not a kcc bundle (%zu bytes, no bundle header)", size);
+  }
+  if (memcmp(in, KCB_MAGIC, KCB_MAGIC_SIZE))
+    return bad("not a kcc bundle (bad magic; expected \\x89KCB\\r\\n\\x1a\\n)");
+  unsigned major = kcb_get16(in + KCB_H_MAJOR), minor = kcb_get16(in + KCB_H_MINOR);
+  if (major != KCB_VERSION_MAJOR)
+    return bad("format version %u.%u is not supported (this runtime reads %d.x)", major, minor,
+               KCB_VERSION_MAJOR);
+  uint64_t hsize = kcb_get32(in + KCB_H_HEADER_SIZE), fsize = kcb_get64(in + KCB_H_FILE_SIZE);
+  uint64_t nsecs = kcb_get32(in + KCB_H_SECTION_COUNT);
+  if (fsize != size) {
+    if (fsize > size)
+      return bad("truncated: the header says %llu bytes, only %zu are present",
+                 (unsigned long long)fsize, size);
+    return bad("%zu bytes where the header says %llu (trailing data)", size,
+               (unsigned long long)fsize);
+  }
+  if (hsize < KCB_HEADER_SIZE || hsize > size)
+    return bad("header size %llu is outside [%d, %zu]", (unsigned long long)hsize,
+               KCB_HEADER_SIZE, size);
+  uint64_t table_end = hsize + nsecs * KCB_SECTION_ENTRY_SIZE;
+  if (table_end > size)
+    return bad("section table (%llu entries) runs past the end of the %zu-byte bundle",
+               (unsigned long long)nsecs, size);
+  uint64_t sum = kcb_get64(in + KCB_H_CHECKSUM);
+  if (kcb_checksum(in, size) != sum) return bad("checksum mismatch: the bundle is corrupted");
+
+  KcbBundle *b = calloc(1, sizeof *b);
+  if (!b || !(b->image = malloc(size)) || !(b->secs = calloc(nsecs ? nsecs : 1, sizeof *b->secs))) {
+    kcb_free(b);
+    return kcrt_fail(KCRT_ERROR_OUT_OF_MEMORY, "out of host memory reading a bundle");
+  }
+  memcpy(b->image, in, size);
+  b->size = size;
+  b->hash = sum;
+  b->nsecs = (uint32_t)nsecs;
+  b->source = "";
+  kcrt_status st = KCRT_SUCCESS;
+  const KcbSection *ktab = NULL;
+  for (uint64_t i = 0; i < nsecs && st == KCRT_SUCCESS; i++) {
+    const unsigned char *e = b->image + hsize + i * KCB_SECTION_ENTRY_SIZE;
+    uint64_t off = kcb_get64(e + 8), len = kcb_get64(e + 16);
+    if (off < table_end || off > size || len > size - off) {
+      st = bad("section %llu (kind %u) at [%llu, +%llu) lies outside the %zu-byte bundle",
+               (unsigned long long)i, kcb_get32(e), (unsigned long long)off,
+               (unsigned long long)len, size);
+      break;
+    }
+    KcbSection *s = &b->secs[i];
+    s->kind = kcb_get32(e);
+    s->arch = kcb_get32(e + 4);
+    s->data = b->image + off;
+    s->size = (size_t)len;
+    if (s->kind == KCB_SEC_KERNELS) {
+      if (ktab) st = bad("more than one kernel table");
+      ktab = s;
+    }
+    /* Unknown kinds are skipped: a newer minor version may add sections. */
+  }
+  if (st == KCRT_SUCCESS && !ktab) st = bad("no kernel table section");
+  if (st == KCRT_SUCCESS) st = parse_kernels(b, ktab);
+  if (st == KCRT_SUCCESS) {
+    const KcbSection *info = kcb_section(b, KCB_SEC_INFO, 0);
+    if (info) parse_info(b, info);
+  }
+  if (st != KCRT_SUCCESS) {
+    kcb_free(b);
+    return st;
+  }
+  *out = b;
+  return KCRT_SUCCESS;
+}
+
+void kcb_free(KcbBundle *b) {
+  if (!b) return;
+  if (b->source && *b->source) free((char *)b->source);
+  free(b->image);
+  free(b->secs);
+  free(b->kernels);
+  free(b->params);
+  free(b->strings);
+  free(b);
+}
+
+const KcbKernel *kcb_kernel(const KcbBundle *b, const char *name) {
+  for (uint32_t i = 0; i < b->nkernels; i++)
+    if (!strcmp(b->kernels[i].name, name)) return &b->kernels[i];
+  return NULL;
+}
+
+const KcbSection *kcb_section(const KcbBundle *b, uint32_t kind, uint32_t arch) {
+  for (uint32_t i = 0; i < b->nsecs; i++)
+    if (b->secs[i].kind == kind && (!arch || b->secs[i].arch == arch)) return &b->secs[i];
+  return NULL;
+}
+
+char *kcb_text(const KcbSection *s) {
+  char *t = malloc(s->size + 1);
+  if (!t) return NULL;
+  memcpy(t, s->data, s->size);
+  t[s->size] = 0;
+  return t;
+}

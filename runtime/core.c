@@ -1,0 +1,569 @@
+/* core.c — the public API over the back ends: argument checking, object lifetimes, and the
+ * launch checks that run before any driver sees a launch. Back ends only ever receive calls
+ * whose handles, ranges, arguments and dimensions have been validated here, so that every
+ * back end reports the same errors with the same messages. */
+#define _GNU_SOURCE
+#include "internal.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---------------------------------------------------------------- object lists */
+
+static void list_init(KcrtLink *head) { head->prev = head->next = head; }
+
+static void list_add(kcrt_device *dev, KcrtLink *head, KcrtLink *l) {
+  pthread_mutex_lock(&dev->lock);
+  l->next = head->next;
+  l->prev = head;
+  head->next->prev = l;
+  head->next = l;
+  pthread_mutex_unlock(&dev->lock);
+}
+
+static void list_del(kcrt_device *dev, KcrtLink *l) {
+  pthread_mutex_lock(&dev->lock);
+  l->prev->next = l->next;
+  l->next->prev = l->prev;
+  l->prev = l->next = l;
+  pthread_mutex_unlock(&dev->lock);
+}
+
+/* The first object of a list, or NULL (links are the first member of every object). */
+static void *list_first(kcrt_device *dev, KcrtLink *head) {
+  pthread_mutex_lock(&dev->lock);
+  void *p = head->next == head ? NULL : head->next;
+  pthread_mutex_unlock(&dev->lock);
+  return p;
+}
+
+/* ---------------------------------------------------------------- devices */
+
+kcrt_status kcrt_device_open_entry(const KcrtDevEntry *e, kcrt_device **out) {
+  kcrt_device *dev = calloc(1, sizeof *dev);
+  kcrt_queue *q = calloc(1, sizeof *q);
+  if (!dev || !q) {
+    free(dev);
+    free(q);
+    return kcrt_fail(KCRT_ERROR_OUT_OF_MEMORY, "out of host memory opening a device");
+  }
+  dev->entry = e;
+  dev->info = e->info;
+  dev->be = e->be;
+  pthread_mutex_init(&dev->lock, NULL);
+  list_init(&dev->buffers);
+  list_init(&dev->queues);
+  list_init(&dev->events);
+  list_init(&dev->modules);
+  q->dev = dev;
+  list_init(&q->link);
+  dev->defq = q;
+  kcrt_status st = dev->be->open(dev);
+  if (st == KCRT_SUCCESS) {
+    st = dev->be->queue_create(q);
+    if (st != KCRT_SUCCESS) dev->be->close(dev);
+  }
+  if (st != KCRT_SUCCESS) {
+    pthread_mutex_destroy(&dev->lock);
+    free(q);
+    free(dev);
+    return st;
+  }
+  kcrt_log("opened %s device %d: %s", dev->be->name, e->info.backend_index, e->info.name);
+  *out = dev;
+  return KCRT_SUCCESS;
+}
+
+kcrt_status kcrt_device_close(kcrt_device *dev) {
+  if (!dev) return KCRT_SUCCESS;
+  kcrt_status st = kcrt_device_synchronize(dev);
+  void *p;
+  while ((p = list_first(dev, &dev->modules))) kcrt_module_unload(p);
+  while ((p = list_first(dev, &dev->events))) kcrt_event_destroy(p);
+  while ((p = list_first(dev, &dev->queues))) kcrt_queue_destroy(p);
+  while ((p = list_first(dev, &dev->buffers))) kcrt_buffer_free(p);
+  dev->be->queue_destroy(dev->defq);
+  free(dev->defq);
+  dev->be->close(dev);
+  pthread_mutex_destroy(&dev->lock);
+  free(dev);
+  return st;
+}
+
+kcrt_status kcrt_device_get_info(kcrt_device *dev, kcrt_device_info *info) {
+  if (!dev || !info) return kcrt_fail(KCRT_ERROR_INVALID_VALUE, "kcrt_device_get_info: NULL");
+  *info = dev->info;
+  return KCRT_SUCCESS;
+}
+
+kcrt_status kcrt_device_synchronize(kcrt_device *dev) {
+  if (!dev) return kcrt_fail(KCRT_ERROR_INVALID_VALUE, "kcrt_device_synchronize: NULL device");
+  kcrt_status st = dev->be->queue_sync(dev->defq);
+  /* Queues are only created and destroyed under the lock, but syncing under it would block
+   * every other thread's object creation for the duration: collect, then wait. */
+  pthread_mutex_lock(&dev->lock);
+  size_t n = 0;
+  for (KcrtLink *l = dev->queues.next; l != &dev->queues; l = l->next) n++;
+  kcrt_queue **qs = malloc((n ? n : 1) * sizeof *qs);
+  n = 0;
+  if (qs)
+    for (KcrtLink *l = dev->queues.next; l != &dev->queues; l = l->next) qs[n++] = (kcrt_queue *)l;
+  pthread_mutex_unlock(&dev->lock);
+  if (!qs) return kcrt_fail(KCRT_ERROR_OUT_OF_MEMORY, "out of host memory");
+  for (size_t i = 0; i < n; i++) {
+    kcrt_status s = dev->be->queue_sync(qs[i]);
+    if (st == KCRT_SUCCESS) st = s;
+  }
+  free(qs);
+  return st;
+}
+
+/* ---------------------------------------------------------------- buffers */
+
+kcrt_status kcrt_buffer_alloc(kcrt_device *dev, size_t size, kcrt_buffer **out) {
+  if (!dev || !out) return kcrt_fail(KCRT_ERROR_INVALID_VALUE, "kcrt_buffer_alloc: NULL");
+  if (size == 0) return kcrt_fail(KCRT_ERROR_INVALID_VALUE, "kcrt_buffer_alloc: size is 0");
+  if (dev->info.max_alloc_bytes && size > dev->info.max_alloc_bytes)
+    return kcrt_fail(KCRT_ERROR_OUT_OF_MEMORY,
+                     "cannot allocate %zu bytes: the device's largest buffer is %llu bytes (%s)",
+                     size, (unsigned long long)dev->info.max_alloc_bytes, dev->info.name);
+  kcrt_buffer *b = calloc(1, sizeof *b);
+  if (!b) return kcrt_fail(KCRT_ERROR_OUT_OF_MEMORY, "out of host memory");
+  b->dev = dev;
+  b->size = size;
+  kcrt_status st = dev->be->mem_alloc(b);
+  if (st != KCRT_SUCCESS) {
+    free(b);
+    return st;
+  }
+  list_add(dev, &dev->buffers, &b->link);
+  *out = b;
+  return KCRT_SUCCESS;
+}
+
+kcrt_status kcrt_buffer_free(kcrt_buffer *b) {
+  if (!b) return KCRT_SUCCESS;
+  list_del(b->dev, &b->link);
+  b->dev->be->mem_free(b);
+  free(b);
+  return KCRT_SUCCESS;
+}
+
+size_t kcrt_buffer_size(const kcrt_buffer *b) { return b ? b->size : 0; }
+
+static kcrt_status check_range(const char *fn, const kcrt_buffer *b, size_t off, size_t n) {
+  if (!b) return kcrt_fail(KCRT_ERROR_INVALID_VALUE, "%s: NULL buffer", fn);
+  if (off > b->size || n > b->size - off)
+    return kcrt_fail(KCRT_ERROR_INVALID_VALUE,
+                     "%s: range [%zu, %zu + %zu) is outside the %zu-byte buffer", fn, off, off,
+                     n, b->size);
+  return KCRT_SUCCESS;
+}
+
+kcrt_status kcrt_buffer_write(kcrt_buffer *dst, size_t off, const void *src, size_t n) {
+  kcrt_status st = check_range("kcrt_buffer_write", dst, off, n);
+  if (st) return st;
+  if (!n) return KCRT_SUCCESS;
+  if (!src) return kcrt_fail(KCRT_ERROR_INVALID_VALUE, "kcrt_buffer_write: NULL source");
+  return dst->dev->be->mem_write(dst, off, src, n);
+}
+
+kcrt_status kcrt_buffer_read(kcrt_buffer *src, size_t off, void *dst, size_t n) {
+  kcrt_status st = check_range("kcrt_buffer_read", src, off, n);
+  if (st) return st;
+  if (!n) return KCRT_SUCCESS;
+  if (!dst) return kcrt_fail(KCRT_ERROR_INVALID_VALUE, "kcrt_buffer_read: NULL destination");
+  return src->dev->be->mem_read(src, off, dst, n);
+}
+
+kcrt_status kcrt_buffer_copy(kcrt_buffer *dst, size_t doff, kcrt_buffer *src, size_t soff,
+                             size_t n) {
+  kcrt_status st = check_range("kcrt_buffer_copy", dst, doff, n);
+  if (!st) st = check_range("kcrt_buffer_copy", src, soff, n);
+  if (st) return st;
+  if (dst->dev != src->dev)
+    return kcrt_fail(KCRT_ERROR_INVALID_VALUE, "kcrt_buffer_copy: buffers of different devices");
+  /* OpenCL refuses overlapping copies and CUDA leaves them undefined: refuse them here. */
+  if (dst == src && doff < soff + n && soff < doff + n)
+    return kcrt_fail(KCRT_ERROR_INVALID_VALUE, "kcrt_buffer_copy: source and destination overlap");
+  if (!n) return KCRT_SUCCESS;
+  return dst->dev->be->mem_copy(dst, doff, src, soff, n);
+}
+
+kcrt_status kcrt_buffer_fill(kcrt_buffer *dst, size_t off, unsigned char byte, size_t n) {
+  kcrt_status st = check_range("kcrt_buffer_fill", dst, off, n);
+  if (st) return st;
+  if (!n) return KCRT_SUCCESS;
+  return dst->dev->be->mem_fill(dst, off, byte, n);
+}
+
+/* ---------------------------------------------------------------- queues, events */
+
+kcrt_status kcrt_queue_create(kcrt_device *dev, kcrt_queue **out) {
+  if (!dev || !out) return kcrt_fail(KCRT_ERROR_INVALID_VALUE, "kcrt_queue_create: NULL");
+  kcrt_queue *q = calloc(1, sizeof *q);
+  if (!q) return kcrt_fail(KCRT_ERROR_OUT_OF_MEMORY, "out of host memory");
+  q->dev = dev;
+  kcrt_status st = dev->be->queue_create(q);
+  if (st) {
+    free(q);
+    return st;
+  }
+  list_add(dev, &dev->queues, &q->link);
+  *out = q;
+  return KCRT_SUCCESS;
+}
+
+kcrt_status kcrt_queue_destroy(kcrt_queue *q) {
+  if (!q) return KCRT_SUCCESS;
+  kcrt_status st = q->dev->be->queue_sync(q);
+  list_del(q->dev, &q->link);
+  q->dev->be->queue_destroy(q);
+  free(q);
+  return st;
+}
+
+kcrt_status kcrt_queue_synchronize(kcrt_queue *q) {
+  if (!q)
+    return kcrt_fail(KCRT_ERROR_INVALID_VALUE,
+                     "kcrt_queue_synchronize: NULL queue (use kcrt_device_synchronize)");
+  return q->dev->be->queue_sync(q);
+}
+
+kcrt_status kcrt_event_create(kcrt_device *dev, kcrt_event **out) {
+  if (!dev || !out) return kcrt_fail(KCRT_ERROR_INVALID_VALUE, "kcrt_event_create: NULL");
+  kcrt_event *e = calloc(1, sizeof *e);
+  if (!e) return kcrt_fail(KCRT_ERROR_OUT_OF_MEMORY, "out of host memory");
+  e->dev = dev;
+  kcrt_status st = dev->be->event_create(e);
+  if (st) {
+    free(e);
+    return st;
+  }
+  list_add(dev, &dev->events, &e->link);
+  *out = e;
+  return KCRT_SUCCESS;
+}
+
+kcrt_status kcrt_event_destroy(kcrt_event *e) {
+  if (!e) return KCRT_SUCCESS;
+  list_del(e->dev, &e->link);
+  e->dev->be->event_destroy(e);
+  free(e);
+  return KCRT_SUCCESS;
+}
+
+static kcrt_queue *pick_queue(kcrt_device *dev, kcrt_queue *q) { return q ? q : dev->defq; }
+
+kcrt_status kcrt_event_record(kcrt_event *e, kcrt_queue *q) {
+  if (!e) return kcrt_fail(KCRT_ERROR_INVALID_VALUE, "kcrt_event_record: NULL event");
+  if (q && q->dev != e->dev)
+    return kcrt_fail(KCRT_ERROR_INVALID_VALUE, "kcrt_event_record: queue of another device");
+  kcrt_status st = e->dev->be->event_record(e, pick_queue(e->dev, q));
+  if (!st) e->recorded = true;
+  return st;
+}
+
+kcrt_status kcrt_event_synchronize(kcrt_event *e) {
+  if (!e) return kcrt_fail(KCRT_ERROR_INVALID_VALUE, "kcrt_event_synchronize: NULL event");
+  if (!e->recorded) return KCRT_SUCCESS; /* nothing to wait for, as in CUDA */
+  return e->dev->be->event_sync(e);
+}
+
+kcrt_status kcrt_event_elapsed_ms(kcrt_event *a, kcrt_event *b, double *ms) {
+  if (!a || !b || !ms) return kcrt_fail(KCRT_ERROR_INVALID_VALUE, "kcrt_event_elapsed_ms: NULL");
+  if (a->dev != b->dev)
+    return kcrt_fail(KCRT_ERROR_INVALID_VALUE, "kcrt_event_elapsed_ms: events of two devices");
+  if (!a->recorded || !b->recorded)
+    return kcrt_fail(KCRT_ERROR_INVALID_VALUE,
+                     "kcrt_event_elapsed_ms: the %s event was never recorded",
+                     a->recorded ? "end" : "start");
+  return a->dev->be->event_elapsed(a, b, ms);
+}
+
+/* ---------------------------------------------------------------- modules, kernels */
+
+kcrt_status kcrt_module_load(kcrt_device *dev, const void *data, size_t size, kcrt_module **out) {
+  if (!dev || !out) return kcrt_fail(KCRT_ERROR_INVALID_VALUE, "kcrt_module_load: NULL");
+  double t0 = kcrt_now_ms();
+  KcbBundle *b;
+  kcrt_status st = kcb_parse(data, size, &b);
+  if (st) return st;
+  kcrt_module *m = calloc(1, sizeof *m);
+  if (m) m->kernels = calloc(b->nkernels ? b->nkernels : 1, sizeof *m->kernels);
+  if (!m || !m->kernels) {
+    if (m) free(m->kernels);
+    free(m);
+    kcb_free(b);
+    return kcrt_fail(KCRT_ERROR_OUT_OF_MEMORY, "out of host memory");
+  }
+  m->dev = dev;
+  m->b = b;
+  pthread_mutex_init(&m->lock, NULL);
+  st = dev->be->module_load(m);
+  if (st) {
+    pthread_mutex_destroy(&m->lock);
+    free(m->kernels);
+    free(m);
+    kcb_free(b);
+    return st;
+  }
+  list_add(dev, &dev->modules, &m->link);
+  kcrt_log("module %s (%u kernels) loaded on %s in %.1f ms", *b->source ? b->source : "?",
+           b->nkernels, dev->info.name, kcrt_now_ms() - t0);
+  *out = m;
+  return KCRT_SUCCESS;
+}
+
+kcrt_status kcrt_module_load_file(kcrt_device *dev, const char *path, kcrt_module **out) {
+  if (!dev || !path || !out) return kcrt_fail(KCRT_ERROR_INVALID_VALUE, "kcrt_module_load_file: NULL");
+  FILE *f = fopen(path, "rb");
+  if (!f) return kcrt_fail(KCRT_ERROR_IO, "cannot open '%s': %s", path, strerror(errno));
+  char *data = NULL;
+  size_t len = 0, cap = 0;
+  for (;;) {
+    if (len == cap) {
+      cap = cap ? cap * 2 : 1 << 16;
+      char *d = realloc(data, cap);
+      if (!d) {
+        free(data);
+        fclose(f);
+        return kcrt_fail(KCRT_ERROR_OUT_OF_MEMORY, "out of host memory reading '%s'", path);
+      }
+      data = d;
+    }
+    size_t n = fread(data + len, 1, cap - len, f);
+    len += n;
+    if (n == 0) break;
+  }
+  bool err = ferror(f);
+  fclose(f);
+  if (err) {
+    free(data);
+    return kcrt_fail(KCRT_ERROR_IO, "cannot read '%s'", path);
+  }
+  kcrt_status st = kcrt_module_load(dev, data, len, out);
+  free(data);
+  if (st == KCRT_ERROR_INVALID_MODULE) {
+    /* Name the file: "invalid bundle: ..." alone does not say which one. */
+    char *msg = strdup(kcrt_last_error());
+    kcrt_fail(st, "%s: %s", path, msg ? msg : "");
+    free(msg);
+  }
+  return st;
+}
+
+kcrt_status kcrt_module_unload(kcrt_module *m) {
+  if (!m) return KCRT_SUCCESS;
+  list_del(m->dev, &m->link);
+  for (uint32_t i = 0; i < m->b->nkernels; i++) {
+    kcrt_kernel *k = m->kernels[i];
+    if (!k) continue;
+    m->dev->be->kernel_release(k);
+    pthread_mutex_destroy(&k->lock);
+    free(k);
+  }
+  m->dev->be->module_unload(m);
+  pthread_mutex_destroy(&m->lock);
+  free(m->kernels);
+  kcb_free(m->b);
+  free(m);
+  return KCRT_SUCCESS;
+}
+
+kcrt_status kcrt_module_kernel_count(kcrt_module *m, int *count) {
+  if (!m || !count) return kcrt_fail(KCRT_ERROR_INVALID_VALUE, "kcrt_module_kernel_count: NULL");
+  *count = (int)m->b->nkernels;
+  return KCRT_SUCCESS;
+}
+
+const char *kcrt_module_kernel_name(kcrt_module *m, int i) {
+  return m && i >= 0 && (uint32_t)i < m->b->nkernels ? m->b->kernels[i].name : NULL;
+}
+
+kcrt_status kcrt_kernel_get(kcrt_module *m, const char *name, kcrt_kernel **out) {
+  if (!m || !name || !out) return kcrt_fail(KCRT_ERROR_INVALID_VALUE, "kcrt_kernel_get: NULL");
+  const KcbKernel *kk = kcb_kernel(m->b, name);
+  if (!kk) {
+    kcrt_fail(KCRT_ERROR_KERNEL_NOT_FOUND, "no kernel '%s' in module %s; it has: ", name,
+              *m->b->source ? m->b->source : "(unnamed)");
+    for (uint32_t i = 0; i < m->b->nkernels; i++) {
+      if (i) kcrt_error_append(", ");
+      kcrt_error_append(m->b->kernels[i].name);
+    }
+    if (!m->b->nkernels) kcrt_error_append("no kernels");
+    return KCRT_ERROR_KERNEL_NOT_FOUND;
+  }
+  size_t idx = (size_t)(kk - m->b->kernels);
+  kcrt_status st = KCRT_SUCCESS;
+  pthread_mutex_lock(&m->lock);
+  if (!m->kernels[idx]) {
+    kcrt_kernel *k = calloc(1, sizeof *k);
+    if (!k) {
+      st = kcrt_fail(KCRT_ERROR_OUT_OF_MEMORY, "out of host memory");
+    } else {
+      k->mod = m;
+      k->k = kk;
+      k->static_shared = kk->static_shared_bytes;
+      k->max_threads = m->dev->info.max_threads_per_block;
+      pthread_mutex_init(&k->lock, NULL);
+      st = m->dev->be->kernel_init(k);
+      if (st) {
+        pthread_mutex_destroy(&k->lock);
+        free(k);
+      } else {
+        m->kernels[idx] = k;
+      }
+    }
+  }
+  pthread_mutex_unlock(&m->lock);
+  if (!st) *out = m->kernels[idx];
+  return st;
+}
+
+kcrt_status kcrt_kernel_get_info(kcrt_kernel *k, kcrt_kernel_info *info) {
+  if (!k || !info) return kcrt_fail(KCRT_ERROR_INVALID_VALUE, "kcrt_kernel_get_info: NULL");
+  info->name = k->k->name;
+  info->num_params = (int)k->k->nparams;
+  info->static_shared_bytes = k->static_shared;
+  info->uses_dynamic_shared = (k->k->flags & KCB_KERNEL_DYNAMIC_SHARED) != 0;
+  info->max_threads_per_block = k->max_threads;
+  return KCRT_SUCCESS;
+}
+
+kcrt_status kcrt_kernel_param_info(kcrt_kernel *k, int i, kcrt_param_info *info) {
+  if (!k || !info) return kcrt_fail(KCRT_ERROR_INVALID_VALUE, "kcrt_kernel_param_info: NULL");
+  if (i < 0 || (uint32_t)i >= k->k->nparams)
+    return kcrt_fail(KCRT_ERROR_INVALID_VALUE, "kernel '%s' has no parameter %d (it has %u)",
+                     k->k->name, i, k->k->nparams);
+  const KcbParam *p = &k->k->params[i];
+  info->name = p->name;
+  info->type = p->type;
+  info->kind = (kcrt_param_kind)p->kind;
+  info->size = p->size;
+  info->align = p->align;
+  return KCRT_SUCCESS;
+}
+
+/* ---------------------------------------------------------------- launch */
+
+/* "int n", "const float *a": the parameter as the source declared it, for messages. */
+static void param_decl(char *s, size_t n, const KcbParam *p) {
+  size_t tl = strlen(p->type);
+  bool star = tl && p->type[tl - 1] == '*';
+  snprintf(s, n, "%s%s%s", p->type, star || !*p->name ? "" : " ", p->name);
+}
+
+static kcrt_status check_args(const kcrt_kernel *k, const kcrt_arg *args, int nargs) {
+  const KcbKernel *kk = k->k;
+  if (nargs < 0 || (uint32_t)nargs != kk->nparams || (nargs && !args)) {
+    kcrt_fail(KCRT_ERROR_INVALID_ARGUMENT, "kernel '%s' takes %u argument%s (", kk->name,
+              kk->nparams, kk->nparams == 1 ? "" : "s");
+    for (uint32_t i = 0; i < kk->nparams; i++) {
+      char d[300];
+      param_decl(d, sizeof d, &kk->params[i]);
+      if (i) kcrt_error_append(", ");
+      kcrt_error_append(d);
+    }
+    char tail[64];
+    snprintf(tail, sizeof tail, "), got %d", nargs);
+    kcrt_error_append(tail);
+    return KCRT_ERROR_INVALID_ARGUMENT;
+  }
+  for (uint32_t i = 0; i < kk->nparams; i++) {
+    const KcbParam *p = &kk->params[i];
+    const kcrt_arg *a = &args[i];
+    char d[300];
+    param_decl(d, sizeof d, p);
+    if (p->kind == KCB_PARAM_POINTER) {
+      if (a->value || a->size)
+        return kcrt_fail(KCRT_ERROR_INVALID_ARGUMENT,
+                         "kernel '%s' argument %u (%s) is a pointer: pass a buffer "
+                         "(KCRT_ARG_BUFFER), not %zu bytes of value",
+                         kk->name, i + 1, d, a->size);
+      if (a->buffer && a->buffer->dev != k->mod->dev)
+        return kcrt_fail(KCRT_ERROR_INVALID_ARGUMENT,
+                         "kernel '%s' argument %u (%s): the buffer belongs to another device",
+                         kk->name, i + 1, d);
+      continue;
+    }
+    if (a->buffer)
+      return kcrt_fail(KCRT_ERROR_INVALID_ARGUMENT,
+                       "kernel '%s' argument %u (%s) takes a %u-byte value, not a buffer",
+                       kk->name, i + 1, d, p->size);
+    if (!a->value)
+      return kcrt_fail(KCRT_ERROR_INVALID_ARGUMENT,
+                       "kernel '%s' argument %u (%s) has no value (NULL)", kk->name, i + 1, d);
+    if (a->size != p->size)
+      return kcrt_fail(KCRT_ERROR_INVALID_ARGUMENT,
+                       "kernel '%s' argument %u (%s) is %u bytes, got %zu", kk->name, i + 1, d,
+                       p->size, a->size);
+  }
+  return KCRT_SUCCESS;
+}
+
+static kcrt_status check_dims(const kcrt_kernel *k, const uint64_t grid[3],
+                              const uint64_t block[3], size_t dyn) {
+  const kcrt_device_info *f = &k->mod->dev->info;
+  static const char xyz[] = "xyz";
+  for (int d = 0; d < 3; d++) {
+    if (block[d] == 0 || grid[d] == 0)
+      return kcrt_fail(KCRT_ERROR_INVALID_LAUNCH,
+                       "%s dimension %c = 0: every grid and block dimension must be at least 1",
+                       block[d] == 0 ? "block" : "grid", xyz[d]);
+    if (block[d] > f->max_block_dim[d])
+      return kcrt_fail(KCRT_ERROR_INVALID_LAUNCH,
+                       "block dimension %c = %llu exceeds the device maximum %llu", xyz[d],
+                       (unsigned long long)block[d], (unsigned long long)f->max_block_dim[d]);
+    if (grid[d] > f->max_grid_dim[d])
+      return kcrt_fail(KCRT_ERROR_INVALID_LAUNCH,
+                       "grid dimension %c = %llu exceeds the device maximum %llu", xyz[d],
+                       (unsigned long long)grid[d], (unsigned long long)f->max_grid_dim[d]);
+  }
+  uint64_t threads;
+  bool ovf = __builtin_mul_overflow(block[0], block[1], &threads) ||
+             __builtin_mul_overflow(threads, block[2], &threads);
+  if (ovf || threads > f->max_threads_per_block)
+    return kcrt_fail(KCRT_ERROR_INVALID_LAUNCH,
+                     "a block of %llu x %llu x %llu threads exceeds the device maximum of %llu "
+                     "threads per block",
+                     (unsigned long long)block[0], (unsigned long long)block[1],
+                     (unsigned long long)block[2], (unsigned long long)f->max_threads_per_block);
+  if (threads > k->max_threads)
+    return kcrt_fail(KCRT_ERROR_INVALID_LAUNCH,
+                     "a block of %llu threads exceeds the maximum of %llu threads per block "
+                     "for kernel '%s' on this device (its register or local memory use)",
+                     (unsigned long long)threads, (unsigned long long)k->max_threads, k->k->name);
+  /* Total threads per dimension must be representable for OpenCL's global size. */
+  for (int d = 0; d < 3; d++) {
+    uint64_t total;
+    if (__builtin_mul_overflow(grid[d], block[d], &total) || total > SIZE_MAX)
+      return kcrt_fail(KCRT_ERROR_INVALID_LAUNCH,
+                       "grid x block in dimension %c (%llu x %llu) overflows the address space",
+                       xyz[d], (unsigned long long)grid[d], (unsigned long long)block[d]);
+  }
+  uint64_t shared;
+  if (__builtin_add_overflow(k->static_shared, (uint64_t)dyn, &shared) ||
+      shared > f->max_shared_bytes)
+    return kcrt_fail(KCRT_ERROR_INVALID_LAUNCH,
+                     "shared memory of %llu + %zu bytes (static + dynamic) exceeds the device "
+                     "maximum %llu bytes per block",
+                     (unsigned long long)k->static_shared, dyn,
+                     (unsigned long long)f->max_shared_bytes);
+  return KCRT_SUCCESS;
+}
+
+kcrt_status kcrt_launch(kcrt_kernel *k, kcrt_queue *q, kcrt_dim3 grid, kcrt_dim3 block,
+                        size_t dyn, const kcrt_arg *args, int nargs) {
+  if (!k) return kcrt_fail(KCRT_ERROR_INVALID_VALUE, "kcrt_launch: NULL kernel");
+  kcrt_device *dev = k->mod->dev;
+  if (q && q->dev != dev)
+    return kcrt_fail(KCRT_ERROR_INVALID_VALUE, "kcrt_launch: the queue belongs to another device");
+  const uint64_t g[3] = {grid.x, grid.y, grid.z}, b[3] = {block.x, block.y, block.z};
+  kcrt_status st = check_args(k, args, nargs);
+  if (!st) st = check_dims(k, g, b, dyn);
+  if (st) return st;
+  return dev->be->launch(k, pick_queue(dev, q), g, b, dyn, args);
+}

@@ -1,0 +1,726 @@
+/* cuda.c — the CUDA back end, over the driver API of libcuda.so.1 opened at run time. No CUDA
+ * header is used: the few types, enum values and entry points needed are declared below
+ * (values as documented for the driver API; the versioned entry points, e.g. cuMemAlloc_v2,
+ * are the ones cuda.h has mapped the plain names to since CUDA 3.2/4.0).
+ *
+ * Each device uses its primary context (shared with any CUDA runtime code in the process),
+ * pushed around every call so that the caller's current context is left as it was. Modules
+ * load the cubin for the device's architecture when the bundle has one, else the PTX through
+ * the JIT linker (cuLink*), whose cubin is cached on disk. */
+#define _GNU_SOURCE
+#include "internal.h"
+
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---------------------------------------------------------------- driver API declarations */
+
+typedef int CUresult;
+typedef int CUdevice;
+typedef struct CUctx_st *CUcontext;
+typedef struct CUmod_st *CUmodule;
+typedef struct CUfunc_st *CUfunction;
+typedef struct CUstream_st *CUstream;
+typedef struct CUevent_st *CUevent;
+typedef struct CUlinkState_st *CUlinkState;
+typedef unsigned long long CUdeviceptr;
+typedef int CUjit_option;
+
+enum {
+  CUDA_SUCCESS = 0,
+  CUDA_ERROR_INVALID_VALUE = 1,
+  CUDA_ERROR_OUT_OF_MEMORY = 2,
+  CUDA_ERROR_NO_DEVICE = 100,
+  CUDA_ERROR_INVALID_IMAGE = 200,
+  CUDA_ERROR_NO_BINARY_FOR_GPU = 209,
+  CUDA_ERROR_INVALID_PTX = 218,
+  CUDA_ERROR_JIT_COMPILER_NOT_FOUND = 221,
+  CUDA_ERROR_UNSUPPORTED_PTX_VERSION = 222,
+  CUDA_ERROR_NOT_FOUND = 500,
+  CUDA_ERROR_ILLEGAL_ADDRESS = 700,
+  CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES = 701,
+  CUDA_ERROR_LAUNCH_TIMEOUT = 702,
+  CUDA_ERROR_ASSERT = 710,
+  CUDA_ERROR_ILLEGAL_INSTRUCTION = 715,
+  CUDA_ERROR_MISALIGNED_ADDRESS = 716,
+  CUDA_ERROR_INVALID_PC = 718,
+  CUDA_ERROR_LAUNCH_FAILED = 719,
+};
+enum { /* CUdevice_attribute */
+  ATTR_MAX_THREADS_PER_BLOCK = 1,
+  ATTR_MAX_BLOCK_DIM_X = 2,
+  ATTR_MAX_GRID_DIM_X = 5,
+  ATTR_MAX_SHARED_PER_BLOCK = 8,
+  ATTR_MULTIPROCESSOR_COUNT = 16,
+  ATTR_CC_MAJOR = 75,
+  ATTR_CC_MINOR = 76,
+  ATTR_MAX_SHARED_PER_BLOCK_OPTIN = 97,
+};
+enum { /* CUfunction_attribute */
+  FATTR_MAX_THREADS_PER_BLOCK = 0,
+  FATTR_SHARED_SIZE_BYTES = 1,
+  FATTR_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8,
+};
+enum { /* CUjit_option */
+  JIT_INFO_LOG_BUFFER = 3,
+  JIT_INFO_LOG_BUFFER_SIZE_BYTES = 4,
+  JIT_ERROR_LOG_BUFFER = 5,
+  JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6,
+};
+enum { JIT_INPUT_PTX = 1 };
+enum { STREAM_NON_BLOCKING = 1 };
+
+#define CU_FUNCS(X)                                                                            \
+  X(cuInit, CUresult (*)(unsigned), "cuInit")                                                  \
+  X(cuDriverGetVersion, CUresult (*)(int *), "cuDriverGetVersion")                             \
+  X(cuDeviceGetCount, CUresult (*)(int *), "cuDeviceGetCount")                                 \
+  X(cuDeviceGet, CUresult (*)(CUdevice *, int), "cuDeviceGet")                                 \
+  X(cuDeviceGetName, CUresult (*)(char *, int, CUdevice), "cuDeviceGetName")                   \
+  X(cuDeviceGetAttribute, CUresult (*)(int *, int, CUdevice), "cuDeviceGetAttribute")          \
+  X(cuDeviceTotalMem, CUresult (*)(size_t *, CUdevice), "cuDeviceTotalMem_v2")                 \
+  X(cuDevicePrimaryCtxRetain, CUresult (*)(CUcontext *, CUdevice), "cuDevicePrimaryCtxRetain") \
+  X(cuDevicePrimaryCtxRelease, CUresult (*)(CUdevice), "cuDevicePrimaryCtxRelease_v2")         \
+  X(cuCtxPushCurrent, CUresult (*)(CUcontext), "cuCtxPushCurrent_v2")                          \
+  X(cuCtxPopCurrent, CUresult (*)(CUcontext *), "cuCtxPopCurrent_v2")                          \
+  X(cuMemAlloc, CUresult (*)(CUdeviceptr *, size_t), "cuMemAlloc_v2")                          \
+  X(cuMemFree, CUresult (*)(CUdeviceptr), "cuMemFree_v2")                                      \
+  X(cuMemcpyHtoDAsync, CUresult (*)(CUdeviceptr, const void *, size_t, CUstream),              \
+    "cuMemcpyHtoDAsync_v2")                                                                    \
+  X(cuMemcpyDtoHAsync, CUresult (*)(void *, CUdeviceptr, size_t, CUstream),                    \
+    "cuMemcpyDtoHAsync_v2")                                                                    \
+  X(cuMemcpyDtoDAsync, CUresult (*)(CUdeviceptr, CUdeviceptr, size_t, CUstream),               \
+    "cuMemcpyDtoDAsync_v2")                                                                    \
+  X(cuMemsetD8Async, CUresult (*)(CUdeviceptr, unsigned char, size_t, CUstream),               \
+    "cuMemsetD8Async")                                                                         \
+  X(cuStreamCreate, CUresult (*)(CUstream *, unsigned), "cuStreamCreate")                      \
+  X(cuStreamDestroy, CUresult (*)(CUstream), "cuStreamDestroy_v2")                             \
+  X(cuStreamSynchronize, CUresult (*)(CUstream), "cuStreamSynchronize")                        \
+  X(cuEventCreate, CUresult (*)(CUevent *, unsigned), "cuEventCreate")                         \
+  X(cuEventDestroy, CUresult (*)(CUevent), "cuEventDestroy_v2")                                \
+  X(cuEventRecord, CUresult (*)(CUevent, CUstream), "cuEventRecord")                           \
+  X(cuEventSynchronize, CUresult (*)(CUevent), "cuEventSynchronize")                           \
+  X(cuModuleLoadData, CUresult (*)(CUmodule *, const void *), "cuModuleLoadData")              \
+  X(cuModuleLoadDataEx,                                                                        \
+    CUresult (*)(CUmodule *, const void *, unsigned, CUjit_option *, void **),                 \
+    "cuModuleLoadDataEx")                                                                      \
+  X(cuModuleUnload, CUresult (*)(CUmodule), "cuModuleUnload")                                  \
+  X(cuModuleGetFunction, CUresult (*)(CUfunction *, CUmodule, const char *),                   \
+    "cuModuleGetFunction")                                                                     \
+  X(cuFuncGetAttribute, CUresult (*)(int *, int, CUfunction), "cuFuncGetAttribute")            \
+  X(cuLaunchKernel,                                                                            \
+    CUresult (*)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,       \
+                 unsigned, CUstream, void **, void **),                                        \
+    "cuLaunchKernel")                                                                          \
+  X(cuGetErrorName, CUresult (*)(CUresult, const char **), "cuGetErrorName")                   \
+  X(cuGetErrorString, CUresult (*)(CUresult, const char **), "cuGetErrorString")
+/* Optional: older drivers lack some; each has a fallback. */
+#define CU_OPTIONAL(X)                                                                         \
+  X(cuEventElapsedTime_v2, CUresult (*)(float *, CUevent, CUevent), "cuEventElapsedTime_v2")   \
+  X(cuEventElapsedTime, CUresult (*)(float *, CUevent, CUevent), "cuEventElapsedTime")         \
+  X(cuFuncSetAttribute, CUresult (*)(CUfunction, int, int), "cuFuncSetAttribute")              \
+  X(cuLinkCreate,                                                                              \
+    CUresult (*)(unsigned, CUjit_option *, void **, CUlinkState *), "cuLinkCreate_v2")         \
+  X(cuLinkAddData,                                                                             \
+    CUresult (*)(CUlinkState, int, void *, size_t, const char *, unsigned, CUjit_option *,     \
+                 void **),                                                                     \
+    "cuLinkAddData_v2")                                                                        \
+  X(cuLinkComplete, CUresult (*)(CUlinkState, void **, size_t *), "cuLinkComplete")            \
+  X(cuLinkDestroy, CUresult (*)(CUlinkState), "cuLinkDestroy")
+
+static struct {
+#define DECL(name, type, sym) __typeof__(type) name;
+  CU_FUNCS(DECL) CU_OPTIONAL(DECL)
+#undef DECL
+} cu;
+
+static char load_error[400];
+
+static bool load(void) {
+  void *h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (!h) {
+    snprintf(load_error, sizeof load_error, "libcuda.so.1 not found (%s)", dlerror());
+    return false;
+  }
+#define LOAD(name, type, sym)                                                                  \
+  if (!(*(void **)&cu.name = dlsym(h, sym))) {                                                 \
+    snprintf(load_error, sizeof load_error, "libcuda.so.1 lacks %s", sym);                     \
+    return false;                                                                              \
+  }
+  CU_FUNCS(LOAD)
+#undef LOAD
+#define LOAD_OPT(name, type, sym) *(void **)&cu.name = dlsym(h, sym);
+  CU_OPTIONAL(LOAD_OPT)
+#undef LOAD_OPT
+  return true;
+}
+
+/* ---------------------------------------------------------------- errors */
+
+static const char *err_name(CUresult r) {
+  const char *s = NULL;
+  if (cu.cuGetErrorName && cu.cuGetErrorName(r, &s) == CUDA_SUCCESS && s) return s;
+  return "CUDA_ERROR_UNKNOWN";
+}
+
+static const char *err_text(CUresult r) {
+  const char *s = NULL;
+  if (cu.cuGetErrorString && cu.cuGetErrorString(r, &s) == CUDA_SUCCESS && s) return s;
+  return "unknown error";
+}
+
+static kcrt_status status_of(CUresult r) {
+  switch (r) {
+  case CUDA_ERROR_OUT_OF_MEMORY: return KCRT_ERROR_OUT_OF_MEMORY;
+  case CUDA_ERROR_NO_DEVICE: return KCRT_ERROR_NO_DEVICE;
+  case CUDA_ERROR_INVALID_IMAGE:
+  case CUDA_ERROR_INVALID_PTX:
+  case CUDA_ERROR_JIT_COMPILER_NOT_FOUND:
+  case CUDA_ERROR_UNSUPPORTED_PTX_VERSION: return KCRT_ERROR_BUILD_FAILED;
+  case CUDA_ERROR_NO_BINARY_FOR_GPU: return KCRT_ERROR_NO_BINARY;
+  case CUDA_ERROR_NOT_FOUND: return KCRT_ERROR_KERNEL_NOT_FOUND;
+  case CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES: return KCRT_ERROR_INVALID_LAUNCH;
+  case CUDA_ERROR_ILLEGAL_ADDRESS:
+  case CUDA_ERROR_LAUNCH_TIMEOUT:
+  case CUDA_ERROR_ASSERT:
+  case CUDA_ERROR_ILLEGAL_INSTRUCTION:
+  case CUDA_ERROR_MISALIGNED_ADDRESS:
+  case CUDA_ERROR_INVALID_PC:
+  case CUDA_ERROR_LAUNCH_FAILED: return KCRT_ERROR_LAUNCH_FAILED;
+  default: return KCRT_ERROR_DRIVER;
+  }
+}
+
+static kcrt_status fail(CUresult r, const char *what) {
+  return kcrt_fail(status_of(r), "CUDA: %s failed: %s (%d): %s", what, err_name(r), r,
+                   err_text(r));
+}
+
+/* ---------------------------------------------------------------- devices */
+
+typedef struct CuDev {
+  CUdevice dev;
+  CUcontext ctx;
+  int cc;             /* 90 for sm_90 */
+  int default_shared; /* bytes a block may use without opting in */
+  char driver[128];
+} CuDev;
+
+static CuDev *cd(kcrt_device *d) { return d->priv; }
+
+/* Every driver call runs with the device's context current, restoring the caller's. */
+static bool enter(kcrt_device *d) { return cu.cuCtxPushCurrent(cd(d)->ctx) == CUDA_SUCCESS; }
+static void leave(void) {
+  CUcontext c;
+  cu.cuCtxPopCurrent(&c);
+}
+#define ENTER(dev)                                                                             \
+  do {                                                                                         \
+    if (!enter(dev))                                                                           \
+      return kcrt_fail(KCRT_ERROR_DRIVER, "CUDA: cannot make the context of %s current",       \
+                       (dev)->info.name);                                                      \
+  } while (0)
+
+static int attr(CUdevice d, int a) {
+  int v = 0;
+  return cu.cuDeviceGetAttribute(&v, a, d) == CUDA_SUCCESS ? v : 0;
+}
+
+static void cu_enumerate(KcrtDevEntry **list, int *n, char *why, size_t whylen) {
+  if (!load()) {
+    snprintf(why, whylen, "%s", load_error);
+    return;
+  }
+  CUresult r = cu.cuInit(0);
+  if (r != CUDA_SUCCESS) {
+    snprintf(why, whylen, "cuInit failed: %s (%s)", err_name(r), err_text(r));
+    return;
+  }
+  int count = 0, ver = 0;
+  cu.cuDriverGetVersion(&ver);
+  if (cu.cuDeviceGetCount(&count) != CUDA_SUCCESS || count == 0) {
+    snprintf(why, whylen, "no CUDA device");
+    return;
+  }
+  for (int i = 0; i < count; i++) {
+    CUdevice d;
+    if (cu.cuDeviceGet(&d, i) != CUDA_SUCCESS) continue;
+    KcrtDevEntry *l = realloc(*list, (*n + 1) * sizeof *l);
+    if (!l) return;
+    *list = l;
+    KcrtDevEntry *e = &l[(*n)++];
+    memset(e, 0, sizeof *e);
+    kcrt_device_info *f = &e->info;
+    f->backend = KCRT_BACKEND_CUDA;
+    f->type = KCRT_DEVICE_GPU;
+    f->backend_index = i;
+    if (cu.cuDeviceGetName(f->name, sizeof f->name, d) != CUDA_SUCCESS) strcpy(f->name, "CUDA GPU");
+    f->name[sizeof f->name - 1] = 0;
+    strcpy(f->vendor, "NVIDIA");
+    strcpy(f->platform, "CUDA");
+    snprintf(f->driver_version, sizeof f->driver_version, "%d.%d", ver / 1000, ver % 1000 / 10);
+    size_t mem = 0;
+    cu.cuDeviceTotalMem(&mem, d);
+    f->global_mem_bytes = mem;
+    f->max_alloc_bytes = mem; /* CUDA has no per-allocation limit below the memory size */
+    f->compute_units = (uint32_t)attr(d, ATTR_MULTIPROCESSOR_COUNT);
+    for (int k = 0; k < 3; k++) {
+      f->max_block_dim[k] = (uint64_t)attr(d, ATTR_MAX_BLOCK_DIM_X + k);
+      f->max_grid_dim[k] = (uint64_t)attr(d, ATTR_MAX_GRID_DIM_X + k);
+    }
+    f->max_threads_per_block = (uint64_t)attr(d, ATTR_MAX_THREADS_PER_BLOCK);
+    int optin = attr(d, ATTR_MAX_SHARED_PER_BLOCK_OPTIN);
+    int plain = attr(d, ATTR_MAX_SHARED_PER_BLOCK);
+    f->max_shared_bytes = (uint64_t)(optin > plain ? optin : plain);
+    f->cc_major = attr(d, ATTR_CC_MAJOR);
+    f->cc_minor = attr(d, ATTR_CC_MINOR);
+    e->be = &kcrt_cuda_backend;
+    e->h1 = (void *)(intptr_t)d;
+  }
+}
+
+static kcrt_status cu_open(kcrt_device *dev) {
+  CuDev *c = calloc(1, sizeof *c);
+  if (!c) return kcrt_fail(KCRT_ERROR_OUT_OF_MEMORY, "out of host memory");
+  c->dev = (CUdevice)(intptr_t)dev->entry->h1;
+  CUresult r = cu.cuDevicePrimaryCtxRetain(&c->ctx, c->dev);
+  if (r != CUDA_SUCCESS) {
+    free(c);
+    return fail(r, "cuDevicePrimaryCtxRetain");
+  }
+  c->cc = dev->info.cc_major * 10 + dev->info.cc_minor;
+  c->default_shared = attr(c->dev, ATTR_MAX_SHARED_PER_BLOCK);
+  snprintf(c->driver, sizeof c->driver, "%s", dev->info.driver_version);
+  dev->priv = c;
+  return KCRT_SUCCESS;
+}
+
+static void cu_close(kcrt_device *dev) {
+  cu.cuDevicePrimaryCtxRelease(cd(dev)->dev);
+  free(cd(dev));
+}
+
+/* ---------------------------------------------------------------- memory */
+
+static CUstream defq(kcrt_device *d) { return d->defq->h; }
+
+static kcrt_status sync_after(kcrt_device *dev, CUresult r, const char *what) {
+  if (r == CUDA_SUCCESS) r = cu.cuStreamSynchronize(defq(dev));
+  leave();
+  return r ? fail(r, what) : KCRT_SUCCESS;
+}
+
+static kcrt_status cu_mem_alloc(kcrt_buffer *b) {
+  ENTER(b->dev);
+  CUdeviceptr p = 0;
+  CUresult r = cu.cuMemAlloc(&p, b->size);
+  leave();
+  b->dptr = p;
+  if (r)
+    return kcrt_fail(status_of(r), "CUDA: cannot allocate %zu bytes on %s: %s (%s)", b->size,
+                     b->dev->info.name, err_name(r), err_text(r));
+  return KCRT_SUCCESS;
+}
+
+static void cu_mem_free(kcrt_buffer *b) {
+  if (!enter(b->dev)) return;
+  cu.cuMemFree(b->dptr);
+  leave();
+}
+
+static kcrt_status cu_mem_write(kcrt_buffer *b, size_t off, const void *src, size_t n) {
+  ENTER(b->dev);
+  return sync_after(b->dev, cu.cuMemcpyHtoDAsync(b->dptr + off, src, n, defq(b->dev)),
+                    "cuMemcpyHtoDAsync");
+}
+
+static kcrt_status cu_mem_read(kcrt_buffer *b, size_t off, void *dst, size_t n) {
+  ENTER(b->dev);
+  return sync_after(b->dev, cu.cuMemcpyDtoHAsync(dst, b->dptr + off, n, defq(b->dev)),
+                    "cuMemcpyDtoHAsync");
+}
+
+static kcrt_status cu_mem_copy(kcrt_buffer *d, size_t doff, kcrt_buffer *s, size_t soff,
+                               size_t n) {
+  ENTER(d->dev);
+  return sync_after(d->dev, cu.cuMemcpyDtoDAsync(d->dptr + doff, s->dptr + soff, n, defq(d->dev)),
+                    "cuMemcpyDtoDAsync");
+}
+
+static kcrt_status cu_mem_fill(kcrt_buffer *b, size_t off, unsigned char byte, size_t n) {
+  ENTER(b->dev);
+  return sync_after(b->dev, cu.cuMemsetD8Async(b->dptr + off, byte, n, defq(b->dev)),
+                    "cuMemsetD8Async");
+}
+
+/* ---------------------------------------------------------------- queues, events */
+
+static kcrt_status cu_queue_create(kcrt_queue *q) {
+  ENTER(q->dev);
+  CUstream s;
+  /* Non-blocking: no implicit ordering against the legacy default stream, which other CUDA
+   * code in the process may be using. */
+  CUresult r = cu.cuStreamCreate(&s, STREAM_NON_BLOCKING);
+  leave();
+  if (r) return fail(r, "cuStreamCreate");
+  q->h = s;
+  return KCRT_SUCCESS;
+}
+
+static void cu_queue_destroy(kcrt_queue *q) {
+  if (!q->h || !enter(q->dev)) return;
+  cu.cuStreamDestroy(q->h);
+  leave();
+}
+
+static kcrt_status cu_queue_sync(kcrt_queue *q) {
+  ENTER(q->dev);
+  CUresult r = cu.cuStreamSynchronize(q->h);
+  leave();
+  return r ? fail(r, "cuStreamSynchronize") : KCRT_SUCCESS;
+}
+
+static kcrt_status cu_event_create(kcrt_event *e) {
+  ENTER(e->dev);
+  CUevent ev;
+  CUresult r = cu.cuEventCreate(&ev, 0);
+  leave();
+  if (r) return fail(r, "cuEventCreate");
+  e->h = ev;
+  return KCRT_SUCCESS;
+}
+
+static void cu_event_destroy(kcrt_event *e) {
+  if (!enter(e->dev)) return;
+  cu.cuEventDestroy(e->h);
+  leave();
+}
+
+static kcrt_status cu_event_record(kcrt_event *e, kcrt_queue *q) {
+  ENTER(e->dev);
+  CUresult r = cu.cuEventRecord(e->h, q->h);
+  leave();
+  return r ? fail(r, "cuEventRecord") : KCRT_SUCCESS;
+}
+
+static kcrt_status cu_event_sync(kcrt_event *e) {
+  ENTER(e->dev);
+  CUresult r = cu.cuEventSynchronize(e->h);
+  leave();
+  return r ? fail(r, "cuEventSynchronize") : KCRT_SUCCESS;
+}
+
+static kcrt_status cu_event_elapsed(kcrt_event *a, kcrt_event *b, double *ms) {
+  ENTER(a->dev);
+  CUresult r = cu.cuEventSynchronize(a->h);
+  if (!r) r = cu.cuEventSynchronize(b->h);
+  float f = 0;
+  if (!r) {
+    if (cu.cuEventElapsedTime_v2) r = cu.cuEventElapsedTime_v2(&f, a->h, b->h);
+    else if (cu.cuEventElapsedTime) r = cu.cuEventElapsedTime(&f, a->h, b->h);
+    else r = CUDA_ERROR_NOT_FOUND;
+  }
+  leave();
+  if (r) return fail(r, "cuEventElapsedTime");
+  *ms = f;
+  return KCRT_SUCCESS;
+}
+
+/* ---------------------------------------------------------------- modules */
+
+enum { LOG_SIZE = 1 << 16 };
+
+/* Appends a JIT log to the current error message, trimmed of trailing NULs/newlines. */
+static void append_log(const char *log) {
+  if (!log || !*log) return;
+  kcrt_error_append("\n");
+  kcrt_error_append(log);
+}
+
+/* PTX -> cubin with the JIT linker. Returns the cubin (malloc'd) or NULL with the error and
+ * the JIT log recorded. */
+static unsigned char *jit_link(kcrt_device *dev, const char *ptx, int arch, const char *src,
+                               size_t *len) {
+  char *info = calloc(1, LOG_SIZE), *err = calloc(1, LOG_SIZE);
+  unsigned char *out = NULL;
+  if (!info || !err) {
+    free(info);
+    free(err);
+    kcrt_fail(KCRT_ERROR_OUT_OF_MEMORY, "out of host memory");
+    return NULL;
+  }
+  CUjit_option opts[] = {JIT_INFO_LOG_BUFFER, JIT_INFO_LOG_BUFFER_SIZE_BYTES, JIT_ERROR_LOG_BUFFER,
+                         JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+  void *vals[] = {info, (void *)(uintptr_t)(LOG_SIZE - 1), err, (void *)(uintptr_t)(LOG_SIZE - 1)};
+  CUlinkState ls = NULL;
+  CUresult r = cu.cuLinkCreate(4, opts, vals, &ls);
+  const char *step = "cuLinkCreate";
+  if (!r) {
+    step = "cuLinkAddData";
+    r = cu.cuLinkAddData(ls, JIT_INPUT_PTX, (void *)ptx, strlen(ptx) + 1, "kcc.ptx", 0, NULL, NULL);
+  }
+  void *cubin = NULL;
+  size_t n = 0;
+  if (!r) {
+    step = "cuLinkComplete";
+    r = cu.cuLinkComplete(ls, &cubin, &n);
+  }
+  if (r) {
+    kcrt_fail(status_of(r) == KCRT_ERROR_DRIVER ? KCRT_ERROR_BUILD_FAILED : status_of(r),
+              "CUDA: JIT compiling the sm_%d PTX of %s for %s (sm_%d) failed in %s: %s (%s)",
+              arch, src, dev->info.name, cd(dev)->cc, step, err_name(r), err_text(r));
+    append_log(err);
+  } else if ((out = malloc(n ? n : 1))) {
+    memcpy(out, cubin, n); /* the linker owns `cubin` until cuLinkDestroy */
+    *len = n;
+  } else {
+    kcrt_fail(KCRT_ERROR_OUT_OF_MEMORY, "out of host memory");
+  }
+  if (ls) cu.cuLinkDestroy(ls);
+  free(info);
+  free(err);
+  return out;
+}
+
+/* Loads an image (cubin or PTX) with the error log captured; NULL module on failure. */
+static CUresult load_image(const void *img, CUmodule *mod, char *log, size_t loglen) {
+  CUjit_option opts[] = {JIT_ERROR_LOG_BUFFER, JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+  void *vals[] = {log, (void *)(uintptr_t)(loglen - 1)};
+  log[0] = 0;
+  return cu.cuModuleLoadDataEx(mod, img, 2, opts, vals);
+}
+
+static const KcbSection *best_cubin(const KcbBundle *b, int cc) {
+  const KcbSection *best = NULL;
+  for (uint32_t i = 0; i < b->nsecs; i++) {
+    const KcbSection *s = &b->secs[i];
+    if (s->kind != KCB_SEC_CUBIN) continue;
+    /* A cubin runs on its own major version at an equal or later minor version. */
+    if ((int)s->arch == cc) return s;
+    if ((int)s->arch / 10 == cc / 10 && (int)s->arch % 10 <= cc % 10 &&
+        (!best || s->arch > best->arch))
+      best = s;
+  }
+  return best;
+}
+
+static const KcbSection *best_ptx(const KcbBundle *b, int cc) {
+  const KcbSection *best = NULL;
+  for (uint32_t i = 0; i < b->nsecs; i++) {
+    const KcbSection *s = &b->secs[i];
+    if (s->kind == KCB_SEC_PTX && (int)s->arch <= cc && (!best || s->arch > best->arch)) best = s;
+  }
+  return best;
+}
+
+static kcrt_status load_ptx(kcrt_module *m, const KcbSection *ps, CUmodule *mod) {
+  kcrt_device *dev = m->dev;
+  CuDev *c = cd(dev);
+  const char *src = *m->b->source ? m->b->source : "the module";
+  KcrtKey key;
+  kcrt_key_init(&key, "cuda");
+  kcrt_key_add(&key, dev->info.name);
+  kcrt_key_add_u64(&key, (uint64_t)c->cc);
+  kcrt_key_add(&key, c->driver);
+  kcrt_key_add_u64(&key, ps->arch);
+  kcrt_key_add_u64(&key, m->b->hash);
+  double t0 = kcrt_now_ms();
+  size_t len;
+  unsigned char *cubin = kcrt_cache_get(&key, &len);
+  if (cubin) {
+    CUresult r = cu.cuModuleLoadData(mod, cubin);
+    free(cubin);
+    if (!r) {
+      kcrt_log("cuda: %s loaded from the cache in %.1f ms", src, kcrt_now_ms() - t0);
+      return KCRT_SUCCESS;
+    }
+    kcrt_log("cache: the driver rejected a cached cubin (%s); JIT compiling again", err_name(r));
+  }
+  char *ptx = kcb_text(ps);
+  if (!ptx) return kcrt_fail(KCRT_ERROR_OUT_OF_MEMORY, "out of host memory");
+  kcrt_status st = KCRT_SUCCESS;
+  if (cu.cuLinkCreate && cu.cuLinkAddData && cu.cuLinkComplete && cu.cuLinkDestroy) {
+    cubin = jit_link(dev, ptx, (int)ps->arch, src, &len);
+    if (!cubin) {
+      st = KCRT_ERROR_BUILD_FAILED;
+      if (!*kcrt_last_error()) kcrt_fail(st, "CUDA: JIT compilation failed");
+    } else {
+      CUresult r = cu.cuModuleLoadData(mod, cubin);
+      if (r) st = fail(r, "cuModuleLoadData (JIT output)");
+      else kcrt_cache_put(&key, cubin, len);
+      free(cubin);
+    }
+  } else {
+    /* No linker API: the driver JITs (and caches in its own way) at load. */
+    char *log = calloc(1, LOG_SIZE);
+    CUresult r = log ? load_image(ptx, mod, log, LOG_SIZE) : CUDA_ERROR_OUT_OF_MEMORY;
+    if (r) {
+      st = kcrt_fail(status_of(r) == KCRT_ERROR_DRIVER ? KCRT_ERROR_BUILD_FAILED : status_of(r),
+                     "CUDA: loading the sm_%u PTX of %s on %s failed: %s (%s)", ps->arch, src,
+                     dev->info.name, err_name(r), err_text(r));
+      append_log(log);
+    }
+    free(log);
+  }
+  free(ptx);
+  if (!st) kcrt_log("cuda: %s JIT compiled from sm_%u PTX in %.1f ms", src, ps->arch, kcrt_now_ms() - t0);
+  return st;
+}
+
+static kcrt_status cu_module_load(kcrt_module *m) {
+  kcrt_device *dev = m->dev;
+  int cc = cd(dev)->cc;
+  const char *want = getenv("KCC_CUDA_FORM"); /* "ptx" or "cubin": force one path */
+  const KcbSection *cub = want && !strcmp(want, "ptx") ? NULL : best_cubin(m->b, cc);
+  const KcbSection *ptx = want && !strcmp(want, "cubin") ? NULL : best_ptx(m->b, cc);
+  if (!cub && !ptx) {
+    kcrt_fail(KCRT_ERROR_NO_BINARY, "the bundle has no cubin or PTX for %s (sm_%d); it has:",
+              dev->info.name, cc);
+    int listed = 0;
+    for (uint32_t i = 0; i < m->b->nsecs; i++) {
+      const KcbSection *s = &m->b->secs[i];
+      if (s->kind != KCB_SEC_CUBIN && s->kind != KCB_SEC_PTX) continue;
+      char item[64];
+      snprintf(item, sizeof item, "%s %s sm_%u", listed++ ? "," : "",
+               s->kind == KCB_SEC_CUBIN ? "cubin" : "PTX", s->arch);
+      kcrt_error_append(item);
+    }
+    if (!listed) kcrt_error_append(" no NVIDIA code");
+    return KCRT_ERROR_NO_BINARY;
+  }
+  ENTER(dev);
+  CUmodule mod = NULL;
+  kcrt_status st = KCRT_ERROR_NO_BINARY;
+  if (cub) {
+    char log[4096];
+    double t0 = kcrt_now_ms();
+    CUresult r = load_image(cub->data, &mod, log, sizeof log);
+    if (!r) {
+      st = KCRT_SUCCESS;
+      kcrt_log("cuda: loaded the sm_%u cubin in %.1f ms", cub->arch, kcrt_now_ms() - t0);
+    } else {
+      st = fail(r, "cuModuleLoadDataEx (cubin)");
+      append_log(log);
+      if (ptx) kcrt_log("cuda: the sm_%u cubin was refused (%s); trying PTX", cub->arch, err_name(r));
+    }
+  }
+  if (st && ptx) st = load_ptx(m, ptx, &mod);
+  leave();
+  if (!st) m->h = mod;
+  return st;
+}
+
+static void cu_module_unload(kcrt_module *m) {
+  if (!enter(m->dev)) return;
+  cu.cuModuleUnload(m->h);
+  leave();
+}
+
+static kcrt_status cu_kernel_init(kcrt_kernel *k) {
+  ENTER(k->mod->dev);
+  CUfunction f;
+  CUresult r = cu.cuModuleGetFunction(&f, k->mod->h, k->k->name);
+  if (r) {
+    leave();
+    if (r == CUDA_ERROR_NOT_FOUND)
+      return kcrt_fail(KCRT_ERROR_INVALID_MODULE,
+                       "the bundle's CUDA code has no kernel '%s' although its kernel table "
+                       "lists it",
+                       k->k->name);
+    return fail(r, "cuModuleGetFunction");
+  }
+  int v = 0;
+  if (!cu.cuFuncGetAttribute(&v, FATTR_MAX_THREADS_PER_BLOCK, f) && v > 0 &&
+      (uint64_t)v < k->max_threads)
+    k->max_threads = (uint64_t)v;
+  if (!cu.cuFuncGetAttribute(&v, FATTR_SHARED_SIZE_BYTES, f) && (uint64_t)v > k->static_shared)
+    k->static_shared = (uint64_t)v;
+  leave();
+  k->h = f;
+  return KCRT_SUCCESS;
+}
+
+static void cu_kernel_release(kcrt_kernel *k) { (void)k; /* owned by the module */ }
+
+static kcrt_status cu_launch(kcrt_kernel *k, kcrt_queue *q, const uint64_t grid[3],
+                             const uint64_t block[3], size_t dyn, const kcrt_arg *args) {
+  kcrt_device *dev = k->mod->dev;
+  uint32_t n = k->k->nparams;
+  void *small[32];
+  CUdeviceptr sptr[32];
+  void **params = n <= 32 ? small : malloc(n * sizeof *params);
+  CUdeviceptr *ptrs = n <= 32 ? sptr : malloc(n * sizeof *ptrs);
+  kcrt_status st = KCRT_SUCCESS;
+  if (!params || !ptrs) {
+    st = kcrt_fail(KCRT_ERROR_OUT_OF_MEMORY, "out of host memory");
+    goto out;
+  }
+  for (uint32_t i = 0; i < n; i++) {
+    if (k->k->params[i].kind == KCB_PARAM_POINTER) {
+      ptrs[i] = args[i].buffer ? args[i].buffer->dptr : 0;
+      params[i] = &ptrs[i];
+    } else {
+      params[i] = (void *)args[i].value;
+    }
+  }
+  if (!enter(dev)) {
+    st = kcrt_fail(KCRT_ERROR_DRIVER, "CUDA: cannot make the context current");
+    goto out;
+  }
+  /* Beyond the default per-block limit, a kernel must opt in to its dynamic shared size. */
+  if (k->static_shared + dyn > (uint64_t)cd(dev)->default_shared) {
+    pthread_mutex_lock(&k->lock);
+    CUresult r = CUDA_SUCCESS;
+    if (dyn > k->dyn_shared_set) {
+      r = cu.cuFuncSetAttribute ? cu.cuFuncSetAttribute(k->h, FATTR_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                                        (int)dyn)
+                                : CUDA_ERROR_NOT_FOUND;
+      if (!r) k->dyn_shared_set = dyn;
+    }
+    pthread_mutex_unlock(&k->lock);
+    if (r) {
+      leave();
+      st = fail(r, "cuFuncSetAttribute (dynamic shared memory size)");
+      goto out;
+    }
+  }
+  CUresult r = cu.cuLaunchKernel(k->h, (unsigned)grid[0], (unsigned)grid[1], (unsigned)grid[2],
+                                 (unsigned)block[0], (unsigned)block[1], (unsigned)block[2],
+                                 (unsigned)dyn, q->h, params, NULL);
+  leave();
+  if (r)
+    st = kcrt_fail(status_of(r), "CUDA: launching '%s' failed: %s (%s)", k->k->name,
+                   err_name(r), err_text(r));
+out:
+  if (params != small) free(params);
+  if (ptrs != sptr) free(ptrs);
+  return st;
+}
+
+const KcrtBackend kcrt_cuda_backend = {
+    .id = KCRT_BACKEND_CUDA,
+    .name = "CUDA",
+    .enumerate = cu_enumerate,
+    .open = cu_open,
+    .close = cu_close,
+    .mem_alloc = cu_mem_alloc,
+    .mem_free = cu_mem_free,
+    .mem_write = cu_mem_write,
+    .mem_read = cu_mem_read,
+    .mem_copy = cu_mem_copy,
+    .mem_fill = cu_mem_fill,
+    .queue_create = cu_queue_create,
+    .queue_destroy = cu_queue_destroy,
+    .queue_sync = cu_queue_sync,
+    .event_create = cu_event_create,
+    .event_destroy = cu_event_destroy,
+    .event_record = cu_event_record,
+    .event_sync = cu_event_sync,
+    .event_elapsed = cu_event_elapsed,
+    .module_load = cu_module_load,
+    .module_unload = cu_module_unload,
+    .kernel_init = cu_kernel_init,
+    .kernel_release = cu_kernel_release,
+    .launch = cu_launch,
+};

@@ -1,0 +1,236 @@
+/* kcrt.h — libkcrt, the kcc runtime: load a kcc bundle (.kcb) on whatever device the machine
+ * has and launch its kernels. NVIDIA GPUs through the CUDA driver API, everything else through
+ * OpenCL; both drivers are loaded at run time (dlopen), so a program linked against libkcrt
+ * needs neither CUDA nor OpenCL to build, and runs on machines that have either or none.
+ *
+ * C11, no CUDA or OpenCL header needed. docs/runtime.md is the manual (threading rules,
+ * environment variables, examples).
+ *
+ * Conventions: every function returns a kcrt_status; on failure it leaves its out-parameters
+ * untouched and records a message for kcrt_last_error() in the calling thread. Handles are
+ * opaque pointers; destroying NULL is a no-op. */
+#ifndef KCRT_H
+#define KCRT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define KCRT_VERSION_MAJOR 0
+#define KCRT_VERSION_MINOR 1
+#define KCRT_VERSION_PATCH 0
+
+/* ---------------------------------------------------------------- status and errors */
+
+typedef enum kcrt_status {
+  KCRT_SUCCESS = 0,
+  KCRT_ERROR_NO_DEVICE = 1,         /* no usable device (or none matches the request) */
+  KCRT_ERROR_INVALID_VALUE = 2,     /* a NULL handle, a bad index, an out-of-range size... */
+  KCRT_ERROR_OUT_OF_MEMORY = 3,     /* host or device allocation failed */
+  KCRT_ERROR_INVALID_MODULE = 4,    /* not a bundle, corrupted, or an unsupported version */
+  KCRT_ERROR_KERNEL_NOT_FOUND = 5,  /* no kernel of that name in the module */
+  KCRT_ERROR_INVALID_ARGUMENT = 6,  /* launch arguments do not match the kernel's parameters */
+  KCRT_ERROR_INVALID_LAUNCH = 7,    /* grid/block/shared memory beyond the device's limits */
+  KCRT_ERROR_BUILD_FAILED = 8,      /* the driver rejected the module (JIT/build log kept) */
+  KCRT_ERROR_NO_BINARY = 9,         /* the bundle has no form this device can load */
+  KCRT_ERROR_DRIVER = 10,           /* any other driver failure (its message is kept) */
+  KCRT_ERROR_IO = 11,               /* a file could not be read */
+  KCRT_ERROR_NOT_SUPPORTED = 12,    /* the device or back end cannot do this */
+  KCRT_ERROR_LAUNCH_FAILED = 13,    /* a kernel faulted while running (reported at a sync) */
+} kcrt_status;
+
+/* A constant name for the status ("KCRT_ERROR_INVALID_LAUNCH"), or "KCRT_ERROR_UNKNOWN". */
+const char *kcrt_status_name(kcrt_status s);
+/* A constant one-line description of the status. */
+const char *kcrt_strerror(kcrt_status s);
+/* The message of the most recent failure in the calling thread: what went wrong and, where a
+ * driver said something (a JIT or build log, a driver error name), the driver's text. ""
+ * when no call of this thread has failed. Valid until the thread's next kcrt call. */
+const char *kcrt_last_error(void);
+
+/* ---------------------------------------------------------------- devices */
+
+typedef enum kcrt_backend {
+  KCRT_BACKEND_CUDA = 1,
+  KCRT_BACKEND_OPENCL = 2,
+} kcrt_backend;
+
+typedef enum kcrt_device_type {
+  KCRT_DEVICE_GPU = 1,
+  KCRT_DEVICE_CPU = 2,
+  KCRT_DEVICE_ACCELERATOR = 3,
+  KCRT_DEVICE_OTHER = 4,
+} kcrt_device_type;
+
+typedef struct kcrt_device_info {
+  char name[256];
+  char vendor[128];
+  char driver_version[128]; /* CUDA: "13.0"; OpenCL: CL_DRIVER_VERSION */
+  char platform[128];       /* OpenCL platform name; "CUDA" for CUDA devices */
+  kcrt_backend backend;
+  kcrt_device_type type;
+  int backend_index;        /* index among the devices of its back end */
+  uint64_t global_mem_bytes;
+  uint64_t max_alloc_bytes; /* largest single buffer */
+  uint32_t compute_units;   /* CUDA: multiprocessors; OpenCL: compute units */
+  uint64_t max_block_dim[3];
+  uint64_t max_threads_per_block;
+  uint64_t max_grid_dim[3];
+  uint64_t max_shared_bytes; /* per block, static + dynamic (CUDA: the opt-in maximum) */
+  int cc_major, cc_minor;    /* CUDA compute capability; 0 for OpenCL */
+  int spirv;                 /* OpenCL: the device accepts SPIR-V (CL_DEVICE_IL_VERSION) */
+} kcrt_device_info;
+
+/* The number of devices every back end found (0 is not an error). */
+kcrt_status kcrt_device_count(int *count);
+/* Properties of device `index` (0 .. count-1), without opening it. Devices are listed CUDA
+ * first, then OpenCL platform by platform. */
+kcrt_status kcrt_device_info_get(int index, kcrt_device_info *info);
+/* Why a back end found no devices ("libcuda.so.1: cannot open shared object file"), or ""
+ * when it found some. For diagnostics such as `kcc --devices`. */
+const char *kcrt_backend_status(kcrt_backend backend);
+/* Prints every device with its back end and key properties (what `kcc --devices` shows). */
+kcrt_status kcrt_print_devices(FILE *out);
+
+typedef struct kcrt_device kcrt_device;
+
+/* Opens device `index` (see kcrt_device_count). */
+kcrt_status kcrt_device_open(int index, kcrt_device **out);
+/* Opens the first device whose name, vendor or platform contains `substring` (case-
+ * insensitively), or which a selector names (see kcrt_device_open_default). */
+kcrt_status kcrt_device_open_by_name(const char *substring, kcrt_device **out);
+/* Opens the device $KCC_DEVICE selects when it is set (an index, "cuda", "opencl", "gpu",
+ * "cpu", "cuda:N", "opencl:N", or a name substring; docs/runtime.md), else the first CUDA GPU,
+ * else the first OpenCL GPU, else the first OpenCL CPU, else any device. */
+kcrt_status kcrt_device_open_default(kcrt_device **out);
+/* Waits for all work, then releases the device and everything created on it that is still
+ * alive (buffers, queues, events, modules). */
+kcrt_status kcrt_device_close(kcrt_device *dev);
+kcrt_status kcrt_device_get_info(kcrt_device *dev, kcrt_device_info *info);
+/* Waits until every queue of the device is idle. */
+kcrt_status kcrt_device_synchronize(kcrt_device *dev);
+
+/* ---------------------------------------------------------------- buffers */
+
+typedef struct kcrt_buffer kcrt_buffer;
+
+/* Allocates `size` bytes (> 0) of device global memory. Sizes above the device's maximum
+ * allocation fail with KCRT_ERROR_OUT_OF_MEMORY before the driver is asked. */
+kcrt_status kcrt_buffer_alloc(kcrt_device *dev, size_t size, kcrt_buffer **out);
+kcrt_status kcrt_buffer_free(kcrt_buffer *buf);
+size_t kcrt_buffer_size(const kcrt_buffer *buf);
+/* Blocking transfers on the device's default queue: they start after everything submitted
+ * to the default queue before them, and they are complete when they return. Work on other
+ * queues is not waited for (synchronize those queues first). Ranges are checked against the
+ * buffer sizes (KCRT_ERROR_INVALID_VALUE). */
+kcrt_status kcrt_buffer_write(kcrt_buffer *dst, size_t offset, const void *src, size_t size);
+kcrt_status kcrt_buffer_read(kcrt_buffer *src, size_t offset, void *dst, size_t size);
+kcrt_status kcrt_buffer_copy(kcrt_buffer *dst, size_t dst_offset, kcrt_buffer *src,
+                             size_t src_offset, size_t size);
+kcrt_status kcrt_buffer_fill(kcrt_buffer *dst, size_t offset, unsigned char byte, size_t size);
+
+/* ---------------------------------------------------------------- queues and events */
+
+/* An in-order queue of work (a CUDA stream, an OpenCL command queue). NULL wherever a queue
+ * is taken means the device's default queue. */
+typedef struct kcrt_queue kcrt_queue;
+kcrt_status kcrt_queue_create(kcrt_device *dev, kcrt_queue **out);
+kcrt_status kcrt_queue_destroy(kcrt_queue *q); /* waits for its work first */
+/* Waits until the queue is idle. (queue NULL needs a device: use kcrt_device_synchronize.) */
+kcrt_status kcrt_queue_synchronize(kcrt_queue *q);
+
+/* A point in a queue, for timing and waiting. */
+typedef struct kcrt_event kcrt_event;
+kcrt_status kcrt_event_create(kcrt_device *dev, kcrt_event **out);
+kcrt_status kcrt_event_destroy(kcrt_event *ev);
+/* Marks the point after everything submitted to `q` (NULL: default queue) so far. */
+kcrt_status kcrt_event_record(kcrt_event *ev, kcrt_queue *q);
+kcrt_status kcrt_event_synchronize(kcrt_event *ev);
+/* Milliseconds between two recorded, completed events (waits for both). */
+kcrt_status kcrt_event_elapsed_ms(kcrt_event *start, kcrt_event *end, double *ms);
+
+/* ---------------------------------------------------------------- modules and kernels */
+
+typedef struct kcrt_module kcrt_module;
+typedef struct kcrt_kernel kcrt_kernel;
+
+/* Loads a bundle (the bytes of a .kcb file, copied) for the device: on CUDA the cubin for
+ * the device's architecture if the bundle has one, else its PTX through the JIT; on OpenCL
+ * SPIR-V where the device takes it, else the OpenCL C source. Compiled programs are cached
+ * on disk (docs/runtime.md: KCC_CACHE). Errors: KCRT_ERROR_INVALID_MODULE for a damaged
+ * bundle, KCRT_ERROR_NO_BINARY when no form suits the device, KCRT_ERROR_BUILD_FAILED with
+ * the driver's log in kcrt_last_error(). */
+kcrt_status kcrt_module_load(kcrt_device *dev, const void *data, size_t size,
+                             kcrt_module **out);
+kcrt_status kcrt_module_load_file(kcrt_device *dev, const char *path, kcrt_module **out);
+/* Releases the module and its kernels. */
+kcrt_status kcrt_module_unload(kcrt_module *mod);
+
+kcrt_status kcrt_kernel_get(kcrt_module *mod, const char *name, kcrt_kernel **out);
+/* The number of kernels in the module and the name of the i-th (for tools). */
+kcrt_status kcrt_module_kernel_count(kcrt_module *mod, int *count);
+const char *kcrt_module_kernel_name(kcrt_module *mod, int index);
+
+typedef enum kcrt_param_kind {
+  KCRT_PARAM_POINTER = 1, /* pass a buffer */
+  KCRT_PARAM_SCALAR = 2,  /* pass the value's bytes */
+  KCRT_PARAM_STRUCT = 3,  /* pass the struct's bytes (C layout) */
+} kcrt_param_kind;
+
+typedef struct kcrt_param_info {
+  const char *name; /* as in the source */
+  const char *type; /* as C spells it: "const float *" */
+  kcrt_param_kind kind;
+  size_t size, align;
+} kcrt_param_info;
+
+typedef struct kcrt_kernel_info {
+  const char *name;
+  int num_params;
+  uint64_t static_shared_bytes;
+  int uses_dynamic_shared;
+  uint64_t max_threads_per_block; /* for this kernel on this device (registers permitting) */
+} kcrt_kernel_info;
+
+kcrt_status kcrt_kernel_get_info(kcrt_kernel *k, kcrt_kernel_info *info);
+kcrt_status kcrt_kernel_param_info(kcrt_kernel *k, int index, kcrt_param_info *info);
+
+/* ---------------------------------------------------------------- launch */
+
+/* Grid and block sizes are 64-bit so that any request can be checked and reported exactly
+ * instead of being truncated on the way in. */
+typedef struct kcrt_dim3 {
+  uint64_t x, y, z;
+} kcrt_dim3;
+#define KCRT_DIM3(x, y, z) ((kcrt_dim3){(x), (y), (z)})
+#define KCRT_DIM1(x) ((kcrt_dim3){(x), 1, 1})
+
+/* One kernel argument. Pointer parameters take a buffer (`buffer`, or NULL for a null
+ * pointer); scalar and struct parameters take `size` bytes at `value`. */
+typedef struct kcrt_arg {
+  const void *value;
+  size_t size;
+  kcrt_buffer *buffer;
+} kcrt_arg;
+#define KCRT_ARG_VALUE(v) ((kcrt_arg){&(v), sizeof(v), NULL})
+#define KCRT_ARG_BUFFER(b) ((kcrt_arg){NULL, 0, (b)})
+
+/* Launches `k` on `q` (NULL: default queue) with grid × block threads, `dynamic_shared`
+ * bytes for the kernel's `extern shared` array, and the arguments in parameter order.
+ * Everything is checked before the driver sees it: the argument count, each argument's kind
+ * and size against the kernel table (KCRT_ERROR_INVALID_ARGUMENT), and every grid and block
+ * dimension, the threads per block and the shared memory (static + dynamic) against the
+ * device's and the kernel's limits (KCRT_ERROR_INVALID_LAUNCH); the message names the limit.
+ * Asynchronous: returns once the launch is queued. */
+kcrt_status kcrt_launch(kcrt_kernel *k, kcrt_queue *q, kcrt_dim3 grid, kcrt_dim3 block,
+                        size_t dynamic_shared, const kcrt_arg *args, int num_args);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,195 @@
+/* internal.h — what the pieces of libkcrt share: the parsed bundle, the objects behind the
+ * public handles, the back-end interface every driver implements, errors, logging and the
+ * on-disk cache. Nothing here is part of the public API. */
+#ifndef KCRT_INTERNAL_H
+#define KCRT_INTERNAL_H
+
+#include "kcrt.h"
+#include "kcb_format.h"
+
+#include <pthread.h>
+#include <stdbool.h>
+
+#define KCRT_VERSION_STRING "0.1.0"
+
+/* ---------------------------------------------------------------- errors, logging */
+
+/* Records the message for kcrt_last_error() in this thread and returns `s`, so that
+ * `return kcrt_fail(KCRT_ERROR_..., "...")` reports and fails in one statement. */
+kcrt_status kcrt_fail(kcrt_status s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Appends to the current thread's message (for driver logs after a kcrt_fail). */
+void kcrt_error_append(const char *text);
+/* KCC_LOG=1: prints "kcrt: ..." lines on stderr (cache hits and misses, load times). */
+bool kcrt_log_on(void);
+void kcrt_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+double kcrt_now_ms(void);
+
+/* ---------------------------------------------------------------- the parsed bundle */
+
+typedef struct KcbParam {
+  const char *name, *type; /* NUL-terminated copies */
+  uint8_t kind, addr_space, scalar, qual;
+  uint32_t size, align;
+} KcbParam;
+
+typedef struct KcbKernel {
+  const char *name;
+  KcbParam *params;
+  uint32_t nparams;
+  uint64_t static_shared_bytes;
+  uint32_t flags;
+} KcbKernel;
+
+typedef struct KcbSection {
+  uint32_t kind, arch;
+  const unsigned char *data; /* inside KcbBundle.image */
+  size_t size;
+} KcbSection;
+
+typedef struct KcbBundle {
+  unsigned char *image; /* a private copy of the bytes given */
+  size_t size;
+  uint64_t hash; /* the verified checksum: identifies the bundle in caches */
+  KcbSection *secs;
+  uint32_t nsecs;
+  KcbKernel *kernels;
+  uint32_t nkernels;
+  KcbParam *params;
+  char *strings;      /* every name above, NUL-terminated */
+  const char *source; /* the INFO section's source=, or "" */
+} KcbBundle;
+
+/* Validates (every offset and count bounds-checked) and copies a bundle. */
+kcrt_status kcb_parse(const void *data, size_t size, KcbBundle **out);
+void kcb_free(KcbBundle *b);
+const KcbKernel *kcb_kernel(const KcbBundle *b, const char *name);
+/* The section of `kind` (and `arch` unless arch is 0), or NULL. */
+const KcbSection *kcb_section(const KcbBundle *b, uint32_t kind, uint32_t arch);
+/* A NUL-terminated malloc'd copy of a text section, or NULL when out of memory. */
+char *kcb_text(const KcbSection *s);
+
+/* ---------------------------------------------------------------- objects */
+
+typedef struct KcrtBackend KcrtBackend;
+
+/* One device found by enumeration (the list is built once and never changes). */
+typedef struct KcrtDevEntry {
+  kcrt_device_info info;
+  const KcrtBackend *be;
+  void *h1, *h2; /* back-end handles: CUDA ordinal; OpenCL platform and device ids */
+} KcrtDevEntry;
+
+/* The device list (built on first use, then constant). */
+const KcrtDevEntry *kcrt_devices(int *n);
+kcrt_status kcrt_device_open_entry(const KcrtDevEntry *e, kcrt_device **out);
+
+/* Every live object is on its device's list, so closing a device can release what the
+ * program forgot. */
+typedef struct KcrtLink {
+  struct KcrtLink *prev, *next;
+} KcrtLink;
+
+struct kcrt_device {
+  const KcrtDevEntry *entry;
+  kcrt_device_info info;
+  const KcrtBackend *be;
+  void *priv; /* the back end's context state */
+  kcrt_queue *defq;
+  pthread_mutex_t lock; /* the object lists */
+  KcrtLink buffers, queues, events, modules;
+};
+
+struct kcrt_buffer {
+  KcrtLink link;
+  kcrt_device *dev;
+  size_t size;
+  uint64_t dptr; /* CUDA device pointer */
+  void *mem;     /* OpenCL cl_mem */
+};
+
+struct kcrt_queue {
+  KcrtLink link;
+  kcrt_device *dev;
+  void *h; /* CUstream / cl_command_queue */
+};
+
+struct kcrt_event {
+  KcrtLink link;
+  kcrt_device *dev;
+  void *h; /* CUevent / cl_event (NULL until recorded) */
+  bool recorded;
+};
+
+struct kcrt_kernel {
+  kcrt_module *mod;
+  const KcbKernel *k;
+  void *h; /* CUfunction / cl_kernel */
+  uint64_t max_threads;  /* for this kernel on this device */
+  uint64_t static_shared; /* what the compiled code uses (>= the table's figure) */
+  uint64_t dyn_shared_set; /* CUDA: the dynamic shared size opted in so far */
+  pthread_mutex_t lock;    /* OpenCL: argument setting and enqueue are one step */
+};
+
+struct kcrt_module {
+  KcrtLink link;
+  kcrt_device *dev;
+  KcbBundle *b;
+  void *h; /* CUmodule / the back end's program record */
+  kcrt_kernel **kernels; /* nkernels slots, filled on first kcrt_kernel_get */
+  pthread_mutex_t lock;
+};
+
+/* ---------------------------------------------------------------- back ends */
+
+struct KcrtBackend {
+  kcrt_backend id;
+  const char *name;
+  /* Appends the back end's devices to the list (grown with realloc). On finding none it
+   * writes the reason to `why`. */
+  void (*enumerate)(KcrtDevEntry **list, int *n, char *why, size_t whylen);
+  kcrt_status (*open)(kcrt_device *dev); /* context and default queue (dev->defq->h) */
+  void (*close)(kcrt_device *dev);
+  kcrt_status (*mem_alloc)(kcrt_buffer *b);
+  void (*mem_free)(kcrt_buffer *b);
+  kcrt_status (*mem_write)(kcrt_buffer *b, size_t off, const void *src, size_t n);
+  kcrt_status (*mem_read)(kcrt_buffer *b, size_t off, void *dst, size_t n);
+  kcrt_status (*mem_copy)(kcrt_buffer *d, size_t doff, kcrt_buffer *s, size_t soff, size_t n);
+  kcrt_status (*mem_fill)(kcrt_buffer *b, size_t off, unsigned char byte, size_t n);
+  kcrt_status (*queue_create)(kcrt_queue *q);
+  void (*queue_destroy)(kcrt_queue *q);
+  kcrt_status (*queue_sync)(kcrt_queue *q);
+  kcrt_status (*event_create)(kcrt_event *e);
+  void (*event_destroy)(kcrt_event *e);
+  kcrt_status (*event_record)(kcrt_event *e, kcrt_queue *q);
+  kcrt_status (*event_sync)(kcrt_event *e);
+  kcrt_status (*event_elapsed)(kcrt_event *a, kcrt_event *b, double *ms);
+  kcrt_status (*module_load)(kcrt_module *m);
+  void (*module_unload)(kcrt_module *m);
+  kcrt_status (*kernel_init)(kcrt_kernel *k); /* h, max_threads, static_shared */
+  void (*kernel_release)(kcrt_kernel *k);
+  /* Arguments and dimensions are already checked against the table and the limits. */
+  kcrt_status (*launch)(kcrt_kernel *k, kcrt_queue *q, const uint64_t grid[3],
+                        const uint64_t block[3], size_t dyn_shared, const kcrt_arg *args);
+};
+
+extern const KcrtBackend kcrt_cuda_backend;
+extern const KcrtBackend kcrt_opencl_backend;
+
+/* ---------------------------------------------------------------- on-disk cache */
+
+/* Keys are built from NUL-separated fields (device, driver version, runtime version, bundle
+ * hash, form); the whole key is stored in the entry and compared, the file name is its hash. */
+typedef struct KcrtKey {
+  char buf[2048];
+  size_t len;
+} KcrtKey;
+void kcrt_key_init(KcrtKey *k, const char *what);
+void kcrt_key_add(KcrtKey *k, const char *field);
+void kcrt_key_add_u64(KcrtKey *k, uint64_t v);
+/* The cached payload for the key (malloc'd, *len set) or NULL: disabled, missing, or
+ * corrupt (a corrupt entry is logged and will be replaced by the next put). */
+void *kcrt_cache_get(const KcrtKey *k, size_t *len);
+/* Stores the payload atomically (temporary file + rename); failures are only logged. */
+void kcrt_cache_put(const KcrtKey *k, const void *data, size_t len);
+
+#endif

@@ -1,0 +1,244 @@
+/* kcb_format.h — the kcc bundle (.kcb) format, shared by the writer (kcc's compiler/bundle.c,
+ * the runtime's tests) and the reader (runtime/bundle.c). docs/bundle.md is the prose
+ * specification; this header is its executable form. It depends on nothing but libc so the
+ * runtime can include it without LLVM or libclang.
+ *
+ * Everything is little-endian and read byte by byte through kcb_get*() so that neither the
+ * host's byte order nor the alignment of the bytes in memory matters.
+ *
+ * The writer is here too, as static inline functions, so that the compiler and the tests that
+ * forge bundles (corrupted ones included) produce byte-identical layouts from one definition
+ * instead of two that could drift apart. */
+#ifndef KCC_KCB_FORMAT_H
+#define KCC_KCB_FORMAT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* PNG-style magic: the high byte catches 7-bit transfers, CR LF and ^Z catch text-mode
+ * conversions, so a mangled copy fails at the magic instead of somewhere inside. */
+#define KCB_MAGIC "\x89KCB\r\n\x1a\n"
+enum {
+  KCB_MAGIC_SIZE = 8,
+  KCB_VERSION_MAJOR = 1, /* a reader rejects another major version */
+  KCB_VERSION_MINOR = 0, /* a reader accepts any minor version of its major */
+  KCB_HEADER_SIZE = 48,
+  KCB_SECTION_ENTRY_SIZE = 32,
+  KCB_KTAB_HEADER_SIZE = 16,
+  KCB_KERNEL_ENTRY_SIZE = 32,
+  KCB_PARAM_ENTRY_SIZE = 32,
+  KCB_ALIGN = 16,          /* sections start at multiples of this */
+  KCB_CHECKSUM_OFFSET = 32 /* the checksum field, hashed as zeros */
+};
+
+/* Header field offsets. */
+enum {
+  KCB_H_MAGIC = 0,
+  KCB_H_MAJOR = 8,
+  KCB_H_MINOR = 10,
+  KCB_H_HEADER_SIZE = 12,
+  KCB_H_FILE_SIZE = 16,
+  KCB_H_SECTION_COUNT = 24,
+  KCB_H_FLAGS = 28,
+  KCB_H_CHECKSUM = 32,
+  KCB_H_RESERVED = 40,
+};
+
+typedef enum KcbSectionKind {
+  KCB_SEC_INFO = 1,     /* text: "key=value\n" lines (producer, source) */
+  KCB_SEC_KERNELS = 2,  /* the kernel table (below); exactly one per bundle */
+  KCB_SEC_PTX = 3,      /* text: PTX; arch = the .target sm number */
+  KCB_SEC_CUBIN = 4,    /* ELF: ptxas output; arch = the sm number */
+  KCB_SEC_SPIRV = 5,    /* binary: SPIR-V words (OpenCL environment) */
+  KCB_SEC_OPENCL_C = 6, /* text: OpenCL C 1.2 source */
+} KcbSectionKind;
+
+typedef enum KcbParamKind {
+  KCB_PARAM_POINTER = 1, /* a buffer: the host passes a kcrt_buffer */
+  KCB_PARAM_SCALAR = 2,  /* integer, float, bool: the host passes the bytes */
+  KCB_PARAM_STRUCT = 3,  /* struct by value: the host passes the bytes, C layout */
+} KcbParamKind;
+
+/* Scalar type codes: a scalar parameter's type, or a pointer parameter's pointee (0 when the
+ * pointee is not a scalar). */
+typedef enum KcbScalar {
+  KCB_T_NONE = 0,
+  KCB_T_BOOL,
+  KCB_T_I8,
+  KCB_T_I16,
+  KCB_T_I32,
+  KCB_T_I64,
+  KCB_T_U8,
+  KCB_T_U16,
+  KCB_T_U32,
+  KCB_T_U64,
+  KCB_T_F32,
+  KCB_T_F64,
+} KcbScalar;
+
+/* Address spaces of pointer parameters, numbered as KIR (and NVPTX) numbers them. */
+enum { KCB_AS_GENERIC = 0, KCB_AS_GLOBAL = 1, KCB_AS_SHARED = 3, KCB_AS_CONSTANT = 4 };
+/* Pointee qualifiers of pointer parameters (KIR's KQ_* bits). */
+enum { KCB_Q_CONST = 1, KCB_Q_VOLATILE = 2, KCB_Q_RESTRICT = 4 };
+/* Kernel flags. */
+enum { KCB_KERNEL_DYNAMIC_SHARED = 1 };
+
+/* ---------------------------------------------------------------- byte access */
+
+static inline uint16_t kcb_get16(const unsigned char *p) { return (uint16_t)(p[0] | p[1] << 8); }
+static inline uint32_t kcb_get32(const unsigned char *p) {
+  return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+static inline uint64_t kcb_get64(const unsigned char *p) {
+  return (uint64_t)kcb_get32(p) | (uint64_t)kcb_get32(p + 4) << 32;
+}
+static inline void kcb_put16(unsigned char *p, uint16_t v) {
+  p[0] = (unsigned char)v;
+  p[1] = (unsigned char)(v >> 8);
+}
+static inline void kcb_put32(unsigned char *p, uint32_t v) {
+  for (int i = 0; i < 4; i++) p[i] = (unsigned char)(v >> 8 * i);
+}
+static inline void kcb_put64(unsigned char *p, uint64_t v) {
+  for (int i = 0; i < 8; i++) p[i] = (unsigned char)(v >> 8 * i);
+}
+
+/* FNV-1a, 64-bit: the bundle checksum. It guards against accidental corruption (truncated
+ * downloads, bit rot); it is not a defence against forgery, which the bounds checks are. */
+static inline uint64_t kcb_fnv1a(uint64_t h, const void *data, size_t n) {
+  const unsigned char *p = data;
+  for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 0x100000001b3ull;
+  return h;
+}
+#define KCB_FNV_INIT 0xcbf29ce484222325ull
+
+/* The checksum of a whole bundle image: FNV-1a over every byte, with the 8 bytes of the
+ * checksum field hashed as zeros. `len` must be at least KCB_HEADER_SIZE. */
+static inline uint64_t kcb_checksum(const unsigned char *img, size_t len) {
+  static const unsigned char zero[8] = {0};
+  uint64_t h = kcb_fnv1a(KCB_FNV_INIT, img, KCB_CHECKSUM_OFFSET);
+  h = kcb_fnv1a(h, zero, 8);
+  return kcb_fnv1a(h, img + KCB_CHECKSUM_OFFSET + 8, len - KCB_CHECKSUM_OFFSET - 8);
+}
+
+/* ---------------------------------------------------------------- writer */
+
+typedef struct KcbWParam {
+  const char *name; /* source name (may be "") */
+  const char *type; /* C spelling, for messages ("const float *") */
+  uint8_t kind;     /* KcbParamKind */
+  uint8_t addr_space;
+  uint8_t scalar; /* KcbScalar */
+  uint8_t qual;
+  uint32_t size, align;
+} KcbWParam;
+
+typedef struct KcbWKernel {
+  const char *name;
+  const KcbWParam *params;
+  uint32_t nparams;
+  uint64_t static_shared_bytes;
+  uint32_t flags; /* KCB_KERNEL_* */
+} KcbWKernel;
+
+typedef struct KcbWSection {
+  uint32_t kind; /* KcbSectionKind */
+  uint32_t arch;
+  const void *data;
+  uint64_t size;
+} KcbWSection;
+
+/* Serialises a kernel table section. Returns malloc'd bytes (*len set) or NULL when out of
+ * memory or a count does not fit its 32-bit field. */
+static inline unsigned char *kcb_write_kernel_table(const KcbWKernel *ks, uint32_t nk,
+                                                    size_t *len) {
+  uint64_t np = 0, strsz = 0;
+  for (uint32_t i = 0; i < nk; i++) {
+    strsz += strlen(ks[i].name);
+    np += ks[i].nparams;
+    for (uint32_t j = 0; j < ks[i].nparams; j++)
+      strsz += strlen(ks[i].params[j].name) + strlen(ks[i].params[j].type);
+  }
+  uint64_t stroff = KCB_KTAB_HEADER_SIZE + (uint64_t)nk * KCB_KERNEL_ENTRY_SIZE +
+                    np * KCB_PARAM_ENTRY_SIZE;
+  uint64_t total = stroff + strsz;
+  if (np > UINT32_MAX || total > UINT32_MAX) return NULL;
+  unsigned char *b = calloc(1, total ? total : 1);
+  if (!b) return NULL;
+  kcb_put32(b + 0, nk);
+  kcb_put32(b + 4, (uint32_t)np);
+  kcb_put32(b + 8, (uint32_t)stroff);
+  kcb_put32(b + 12, (uint32_t)strsz);
+  uint32_t s = 0, pi = 0; /* next string offset (relative to the pool), next param index */
+#define KCB_ADD_STR_(str, at)                                                                  \
+  do {                                                                                         \
+    uint32_t n_ = (uint32_t)strlen(str);                                                       \
+    memcpy(b + stroff + s, (str), n_);                                                         \
+    kcb_put32((at), s);                                                                        \
+    kcb_put32((at) + 4, n_);                                                                   \
+    s += n_;                                                                                   \
+  } while (0)
+  for (uint32_t i = 0; i < nk; i++) {
+    unsigned char *e = b + KCB_KTAB_HEADER_SIZE + (size_t)i * KCB_KERNEL_ENTRY_SIZE;
+    KCB_ADD_STR_(ks[i].name, e);
+    kcb_put32(e + 8, pi);
+    kcb_put32(e + 12, ks[i].nparams);
+    kcb_put64(e + 16, ks[i].static_shared_bytes);
+    kcb_put32(e + 24, ks[i].flags);
+    for (uint32_t j = 0; j < ks[i].nparams; j++, pi++) {
+      const KcbWParam *p = &ks[i].params[j];
+      unsigned char *q = b + KCB_KTAB_HEADER_SIZE + (size_t)nk * KCB_KERNEL_ENTRY_SIZE +
+                         (size_t)pi * KCB_PARAM_ENTRY_SIZE;
+      KCB_ADD_STR_(p->name, q);
+      KCB_ADD_STR_(p->type, q + 8);
+      q[16] = p->kind;
+      q[17] = p->addr_space;
+      q[18] = p->scalar;
+      q[19] = p->qual;
+      kcb_put32(q + 20, p->size);
+      kcb_put32(q + 24, p->align);
+    }
+  }
+#undef KCB_ADD_STR_
+  *len = (size_t)total;
+  return b;
+}
+
+/* Lays out a whole bundle: header, section table, then each section at the next multiple of
+ * KCB_ALIGN, zero padded, and seals it with the checksum. Returns malloc'd bytes (*len set)
+ * or NULL when out of memory. */
+static inline unsigned char *kcb_write_bundle(const KcbWSection *secs, uint32_t nsecs,
+                                              size_t *len) {
+  uint64_t off = KCB_HEADER_SIZE + (uint64_t)nsecs * KCB_SECTION_ENTRY_SIZE;
+  uint64_t total = off;
+  for (uint32_t i = 0; i < nsecs; i++) {
+    total = (total + KCB_ALIGN - 1) / KCB_ALIGN * KCB_ALIGN;
+    total += secs[i].size;
+  }
+  if (total > SIZE_MAX) return NULL;
+  unsigned char *b = calloc(1, (size_t)total);
+  if (!b) return NULL;
+  memcpy(b, KCB_MAGIC, KCB_MAGIC_SIZE);
+  kcb_put16(b + KCB_H_MAJOR, KCB_VERSION_MAJOR);
+  kcb_put16(b + KCB_H_MINOR, KCB_VERSION_MINOR);
+  kcb_put32(b + KCB_H_HEADER_SIZE, KCB_HEADER_SIZE);
+  kcb_put64(b + KCB_H_FILE_SIZE, total);
+  kcb_put32(b + KCB_H_SECTION_COUNT, nsecs);
+  for (uint32_t i = 0; i < nsecs; i++) {
+    off = (off + KCB_ALIGN - 1) / KCB_ALIGN * KCB_ALIGN;
+    unsigned char *e = b + KCB_HEADER_SIZE + (size_t)i * KCB_SECTION_ENTRY_SIZE;
+    kcb_put32(e + 0, secs[i].kind);
+    kcb_put32(e + 4, secs[i].arch);
+    kcb_put64(e + 8, off);
+    kcb_put64(e + 16, secs[i].size);
+    if (secs[i].size) memcpy(b + off, secs[i].data, (size_t)secs[i].size);
+    off += secs[i].size;
+  }
+  kcb_put64(b + KCB_H_CHECKSUM, kcb_checksum(b, (size_t)total));
+  *len = (size_t)total;
+  return b;
+}
+
+#endif

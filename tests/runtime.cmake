@@ -1,0 +1,90 @@
+# runtime.cmake — libkcrt's tests.
+#
+#   unit.test_runtime_*   Check tests (tests/unit/test_runtime_*.c): the bundle reader on valid
+#                         and corrupted bundles, the API on hand-written OpenCL C bundles, and
+#                         the named error statuses. Linked to kcrt here (the unit-test loop in
+#                         tests/CMakeLists.txt links kcc_core only).
+#   runtime.NAME          tests/runtime/NAME.c runs tests/kernels/NAME.k: the bundle is built by
+#                         kcc at build time, the program loads it through libkcrt, runs it on the
+#                         default device (PoCL here) with random inputs and compares every
+#                         element with a host reference. Exit 77 (skip) when there is no device.
+#
+# A kernel that kcc fails to compile does not break the build: its bundle is left missing, the
+# command saves kcc's messages in NAME.kcb.log, and runtime.NAME fails showing them.
+#
+# Every test gets its own cache directory (XDG_CACHE_HOME) under the build tree, so runs never
+# touch the user's ~/.cache/kcc.
+
+set(_rt_out ${CMAKE_CURRENT_BINARY_DIR}/runtime)
+file(MAKE_DIRECTORY ${_rt_out})
+
+foreach(_t test_runtime_bundle test_runtime_api)
+  if(TARGET ${_t})
+    target_link_libraries(${_t} PRIVATE kcrt)
+    target_include_directories(${_t} PRIVATE ${CMAKE_SOURCE_DIR}/runtime)
+    set_tests_properties(unit.${_t} PROPERTIES
+      ENVIRONMENT "KCC=$<TARGET_FILE:kcc>;KCC_TESTS=${CMAKE_CURRENT_SOURCE_DIR};CK_DEFAULT_TIMEOUT=300;XDG_CACHE_HOME=${_rt_out}/cache-${_t}"
+      LABELS runtime)
+  endif()
+endforeach()
+
+add_library(kcrt_rt_common STATIC ${CMAKE_CURRENT_SOURCE_DIR}/runtime/rt_common.c)
+target_link_libraries(kcrt_rt_common PUBLIC kcrt m)
+target_include_directories(kcrt_rt_common PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}/runtime)
+
+# Kernels with a host program. Every kernel of tests/kernels/ has one; a kernel added to the
+# corpus later without one is listed by the check below.
+set(KCRT_RUNTIME_KERNELS
+  atomics constant control dynshared fp64 histogram int64 math32 matmul printf reduce saxpy
+  stencil structs transpose vecadd)
+
+# $1 kcc, $2 source, $3 bundle. Leaves no bundle (and a log) when kcc fails, see above.
+set(_rt_kcb_sh [=[
+rm -f "$3"
+if "$1" "$2" -o "$3" 2>"$3.log"; then rm -f "$3.log"; else echo "warning: kcc could not compile $2 (runtime test will fail): $(head -c 400 "$3.log")"; fi
+exit 0
+]=])
+
+foreach(_name ${KCRT_RUNTIME_KERNELS})
+  set(_k ${CMAKE_CURRENT_SOURCE_DIR}/kernels/${_name}.k)
+  set(_kcb ${_rt_out}/${_name}.kcb)
+  add_custom_command(OUTPUT ${_kcb}.stamp
+    COMMAND sh -c "${_rt_kcb_sh}" sh $<TARGET_FILE:kcc> ${_k} ${_kcb}
+    COMMAND ${CMAKE_COMMAND} -E touch ${_kcb}.stamp
+    BYPRODUCTS ${_kcb}
+    DEPENDS kcc ${_k}
+    COMMENT "kcc ${_name}.k -o ${_name}.kcb"
+    VERBATIM)
+  add_executable(rt_${_name} ${CMAKE_CURRENT_SOURCE_DIR}/runtime/${_name}.c ${_kcb}.stamp)
+  target_link_libraries(rt_${_name} PRIVATE kcrt_rt_common)
+  add_test(NAME runtime.${_name} COMMAND rt_${_name} ${_kcb})
+  set_tests_properties(runtime.${_name} PROPERTIES
+    SKIP_RETURN_CODE 77 TIMEOUT 300 LABELS runtime
+    ENVIRONMENT "XDG_CACHE_HOME=${_rt_out}/cache")
+endforeach()
+
+file(GLOB _rt_corpus CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/kernels/*.k)
+foreach(_k ${_rt_corpus})
+  get_filename_component(_name ${_k} NAME_WE)
+  if(NOT _name IN_LIST KCRT_RUNTIME_KERNELS)
+    message(STATUS "runtime tests: tests/kernels/${_name}.k has no host program in tests/runtime/")
+  endif()
+endforeach()
+
+# The same programs on the cache's second path: a run that must load every program from the
+# cache written by the first (KCC_LOG shows the hit), and a run with the cache disabled.
+add_test(NAME runtime.cache
+  COMMAND sh -c "set -e; d=$(mktemp -d); export XDG_CACHE_HOME=$d KCC_LOG=1
+    \"$1\" \"$2\" >/dev/null 2>$d/first; grep -q 'cache: stored' $d/first
+    \"$1\" \"$2\" >/dev/null 2>$d/second; grep -q 'cache: hit' $d/second
+    for f in $d/kcc/*.bin; do printf garbage >\"$f\"; done
+    \"$1\" \"$2\" >/dev/null 2>$d/third; grep -q 'ignoring damaged entry' $d/third
+    KCC_CACHE=0 \"$1\" \"$2\" >/dev/null 2>$d/fourth; ! grep -q 'cache:' $d/fourth
+    rm -rf $d"
+  sh $<TARGET_FILE:rt_vecadd> ${_rt_out}/vecadd.kcb)
+set_tests_properties(runtime.cache PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300 LABELS runtime)
+
+# kcc --devices lists what libkcrt sees (and says why a back end has none).
+add_test(NAME runtime.kcc_devices COMMAND sh -c "\"$1\" --devices | grep -E '^[0-9]+ devices?$'"
+  sh $<TARGET_FILE:kcc>)
+set_tests_properties(runtime.kcc_devices PROPERTIES LABELS runtime)

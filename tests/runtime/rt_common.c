@@ -1,0 +1,193 @@
+/* rt_common.c — see rt_common.h. */
+#define _GNU_SOURCE
+#include "rt_common.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+enum { MAX_REPORTED = 8 };
+
+static void seed_hint(const Rt *rt) {
+  fprintf(stderr, "%s: seed %" PRIu64 " (rerun with KCRT_TEST_SEED=%" PRIu64 ")\n", rt->name,
+          rt->seed, rt->seed);
+}
+
+void rt_check_status(Rt *rt, kcrt_status st, const char *what, const char *file, int line) {
+  if (st == KCRT_SUCCESS) return;
+  fprintf(stderr, "%s:%d: %s: %s: %s\n", file, line, what, kcrt_status_name(st),
+          kcrt_last_error());
+  seed_hint(rt);
+  printf("FAIL %s on %s\n", rt->name, rt->info.name[0] ? rt->info.name : "(no device)");
+  exit(1);
+}
+
+void rt_expect_status(Rt *rt, kcrt_status want, kcrt_status got, const char *what,
+                      const char *file, int line) {
+  if (want == got) return;
+  fprintf(stderr, "%s:%d: %s returned %s, expected %s (%s)\n", file, line, what,
+          kcrt_status_name(got), kcrt_status_name(want), kcrt_last_error());
+  rt->failures++;
+}
+
+void rt_init(Rt *rt, int argc, char **argv, const char *name) {
+  memset(rt, 0, sizeof *rt);
+  rt->name = name;
+  const char *s = getenv("KCRT_TEST_SEED");
+  struct timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  rt->seed = s && *s ? strtoull(s, NULL, 0)
+                     : ((uint64_t)ts.tv_sec * 1000003u) ^ (uint64_t)ts.tv_nsec ^ ((uint64_t)getpid() << 32);
+  rt->state = rt->seed;
+  if (argc < 2) {
+    fprintf(stderr, "usage: %s BUNDLE.kcb\n", argv[0]);
+    exit(2);
+  }
+  kcrt_status st = kcrt_device_open_default(&rt->dev);
+  if (st == KCRT_ERROR_NO_DEVICE) {
+    printf("SKIP %s: no device (%s)\n", name, kcrt_last_error());
+    exit(77);
+  }
+  RT_CHECK(rt, st);
+  RT_CHECK(rt, kcrt_device_get_info(rt->dev, &rt->info));
+  RT_CHECK(rt, kcrt_module_load_file(rt->dev, argv[1], &rt->mod));
+}
+
+int rt_finish(Rt *rt, const char *fmt, ...) {
+  char detail[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(detail, sizeof detail, fmt, ap);
+  va_end(ap);
+  const char *be = rt->info.backend == KCRT_BACKEND_CUDA ? "cuda" : "opencl";
+  if (rt->failures) {
+    seed_hint(rt);
+    printf("FAIL %s: %d check(s) failed; %s on %s (%s)\n", rt->name, rt->failures, detail,
+           rt->info.name, be);
+  } else {
+    printf("PASS %s: %s on %s (%s), kernel time %.3f ms, seed %" PRIu64 "\n", rt->name, detail,
+           rt->info.name, be, rt->kernel_ms, rt->seed);
+  }
+  kcrt_status st = kcrt_device_close(rt->dev);
+  if (st) {
+    fprintf(stderr, "%s: kcrt_device_close: %s: %s\n", rt->name, kcrt_status_name(st),
+            kcrt_last_error());
+    return 1;
+  }
+  return rt->failures ? 1 : 0;
+}
+
+kcrt_kernel *rt_kernel(Rt *rt, const char *name) {
+  kcrt_kernel *k = NULL;
+  RT_CHECK(rt, kcrt_kernel_get(rt->mod, name, &k));
+  return k;
+}
+
+kcrt_buffer *rt_alloc(Rt *rt, size_t size) {
+  kcrt_buffer *b = NULL;
+  RT_CHECK(rt, kcrt_buffer_alloc(rt->dev, size, &b));
+  RT_CHECK(rt, kcrt_buffer_fill(b, 0, 0xA5, size));
+  return b;
+}
+
+kcrt_buffer *rt_upload(Rt *rt, const void *data, size_t size) {
+  kcrt_buffer *b = NULL;
+  RT_CHECK(rt, kcrt_buffer_alloc(rt->dev, size, &b));
+  RT_CHECK(rt, kcrt_buffer_write(b, 0, data, size));
+  return b;
+}
+
+void rt_download(Rt *rt, kcrt_buffer *b, void *dst, size_t size) {
+  RT_CHECK(rt, kcrt_buffer_read(b, 0, dst, size));
+}
+
+void rt_launch(Rt *rt, kcrt_kernel *k, kcrt_dim3 grid, kcrt_dim3 block, size_t dyn,
+               const kcrt_arg *args, int nargs) {
+  kcrt_event *e0, *e1;
+  RT_CHECK(rt, kcrt_event_create(rt->dev, &e0));
+  RT_CHECK(rt, kcrt_event_create(rt->dev, &e1));
+  RT_CHECK(rt, kcrt_event_record(e0, NULL));
+  RT_CHECK(rt, kcrt_launch(k, NULL, grid, block, dyn, args, nargs));
+  RT_CHECK(rt, kcrt_event_record(e1, NULL));
+  RT_CHECK(rt, kcrt_device_synchronize(rt->dev));
+  double ms = 0;
+  if (kcrt_event_elapsed_ms(e0, e1, &ms) == KCRT_SUCCESS) rt->kernel_ms += ms;
+  kcrt_event_destroy(e0);
+  kcrt_event_destroy(e1);
+}
+
+uint64_t rt_u64(Rt *rt) {
+  uint64_t z = (rt->state += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+uint32_t rt_u32(Rt *rt) { return (uint32_t)(rt_u64(rt) >> 32); }
+
+int rt_int(Rt *rt, int lo, int hi) {
+  return lo + (int)(rt_u64(rt) % ((uint64_t)((int64_t)hi - lo) + 1));
+}
+
+float rt_float(Rt *rt, float lo, float hi) {
+  return lo + (hi - lo) * (float)((rt_u64(rt) >> 40) * 0x1p-24);
+}
+
+double rt_double(Rt *rt, double lo, double hi) {
+  return lo + (hi - lo) * (double)((rt_u64(rt) >> 11) * 0x1p-53);
+}
+
+void rt_fail(Rt *rt, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fprintf(stderr, "%s: ", rt->name);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  va_end(ap);
+  rt->failures++;
+}
+
+static bool close_enough(double got, double want, double rtol, double atol) {
+  if (isnan(want) || isnan(got)) return isnan(want) && isnan(got);
+  if (isinf(want) || isinf(got)) return got == want;
+  return fabs(got - want) <= atol + rtol * fabs(want);
+}
+
+#define CMP_FLOAT(fn, T)                                                                       \
+  bool fn(Rt *rt, const char *what, const T *got, const T *want, size_t n, double rtol,        \
+          double atol) {                                                                       \
+    size_t bad = 0;                                                                            \
+    for (size_t i = 0; i < n; i++) {                                                           \
+      if (close_enough(got[i], want[i], rtol, atol)) continue;                                 \
+      if (bad++ < MAX_REPORTED)                                                                \
+        fprintf(stderr, "%s: %s[%zu] = %.9g, expected %.9g (diff %.3g)\n", rt->name, what, i,   \
+                (double)got[i], (double)want[i], fabs((double)got[i] - (double)want[i]));       \
+    }                                                                                          \
+    if (bad) rt_fail(rt, "%s: %zu of %zu elements differ (rtol %g, atol %g)", what, bad, n,     \
+                     rtol, atol);                                                              \
+    return bad == 0;                                                                           \
+  }
+CMP_FLOAT(rt_cmp_f32, float)
+CMP_FLOAT(rt_cmp_f64, double)
+
+#define CMP_INT(fn, T, FMT)                                                                    \
+  bool fn(Rt *rt, const char *what, const T *got, const T *want, size_t n) {                   \
+    size_t bad = 0;                                                                            \
+    for (size_t i = 0; i < n; i++) {                                                           \
+      if (got[i] == want[i]) continue;                                                         \
+      if (bad++ < MAX_REPORTED)                                                                \
+        fprintf(stderr, "%s: %s[%zu] = %" FMT ", expected %" FMT "\n", rt->name, what, i,       \
+                got[i], want[i]);                                                              \
+    }                                                                                          \
+    if (bad) rt_fail(rt, "%s: %zu of %zu elements differ", what, bad, n);                      \
+    return bad == 0;                                                                           \
+  }
+CMP_INT(rt_cmp_i32, int32_t, PRId32)
+CMP_INT(rt_cmp_u32, uint32_t, PRIu32)
+CMP_INT(rt_cmp_i64, int64_t, PRId64)
+CMP_INT(rt_cmp_u64, uint64_t, PRIu64)

@@ -1,0 +1,77 @@
+/* rt_common.h — shared by the runtime test programs (tests/runtime/NAME.c): each one loads the
+ * bundle of one corpus kernel (tests/kernels/NAME.k, compiled by kcc at build time) through
+ * libkcrt, runs it on fresh random inputs and compares every output element with a host C
+ * reference.
+ *
+ * Usage: rt_NAME BUNDLE.kcb. The device is the runtime's default or $KCC_DEVICE. The random
+ * seed comes from the clock unless $KCRT_TEST_SEED is set, and every failure prints it so a
+ * failing run can be repeated exactly. Exit status: 0 pass, 1 fail, 77 no device (ctest
+ * reports a skip). */
+#ifndef KCC_RT_COMMON_H
+#define KCC_RT_COMMON_H
+
+#include "kcrt.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct Rt {
+  const char *name; /* the test's name, for messages */
+  kcrt_device *dev;
+  kcrt_module *mod;
+  kcrt_device_info info;
+  uint64_t seed, state;
+  int failures;
+  double kernel_ms; /* accumulated by rt_launch_timed */
+} Rt;
+
+/* Opens the device and loads argv[1]; exits 77 when there is no device, 1 on any error. */
+void rt_init(Rt *rt, int argc, char **argv, const char *name);
+/* Prints the one-line summary (`detail` says what ran), closes the device, returns the exit
+ * status for main. */
+int rt_finish(Rt *rt, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Any kcrt call that must succeed: on failure prints the call, the status, the runtime's
+ * message and the seed, and exits 1. */
+#define RT_CHECK(rt, call) rt_check_status((rt), (call), #call, __FILE__, __LINE__)
+void rt_check_status(Rt *rt, kcrt_status st, const char *what, const char *file, int line);
+/* A call that must fail with exactly `want`. */
+#define RT_EXPECT(rt, want, call) rt_expect_status((rt), (want), (call), #call, __FILE__, __LINE__)
+void rt_expect_status(Rt *rt, kcrt_status want, kcrt_status got, const char *what,
+                      const char *file, int line);
+
+kcrt_kernel *rt_kernel(Rt *rt, const char *name);
+/* A buffer filled with a recognisable garbage byte (0xA5): an output the kernel fails to
+ * write does not come back as plausible zeros. */
+kcrt_buffer *rt_alloc(Rt *rt, size_t size);
+kcrt_buffer *rt_upload(Rt *rt, const void *data, size_t size);
+void rt_download(Rt *rt, kcrt_buffer *b, void *dst, size_t size);
+/* Launches and waits; the kernel time (events) is added to rt->kernel_ms. */
+void rt_launch(Rt *rt, kcrt_kernel *k, kcrt_dim3 grid, kcrt_dim3 block, size_t dyn,
+               const kcrt_arg *args, int nargs);
+
+/* Random numbers (splitmix64 stream from the seed). */
+uint64_t rt_u64(Rt *rt);
+uint32_t rt_u32(Rt *rt);
+int rt_int(Rt *rt, int lo, int hi);       /* uniform in [lo, hi] */
+float rt_float(Rt *rt, float lo, float hi); /* uniform in [lo, hi) */
+double rt_double(Rt *rt, double lo, double hi);
+
+/* Element-wise comparisons: report the first mismatches (index, got, want) and count a
+ * failure; return true when everything matched. Tolerances: |got - want| <= atol + rtol *
+ * |want|; NaN matches only NaN. */
+bool rt_cmp_f32(Rt *rt, const char *what, const float *got, const float *want, size_t n,
+                double rtol, double atol);
+bool rt_cmp_f64(Rt *rt, const char *what, const double *got, const double *want, size_t n,
+                double rtol, double atol);
+bool rt_cmp_i32(Rt *rt, const char *what, const int32_t *got, const int32_t *want, size_t n);
+bool rt_cmp_u32(Rt *rt, const char *what, const uint32_t *got, const uint32_t *want, size_t n);
+bool rt_cmp_i64(Rt *rt, const char *what, const int64_t *got, const int64_t *want, size_t n);
+bool rt_cmp_u64(Rt *rt, const char *what, const uint64_t *got, const uint64_t *want, size_t n);
+/* A single failed expectation with a message. */
+void rt_fail(Rt *rt, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static inline uint64_t rt_ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
+
+#endif

@@ -1,0 +1,652 @@
+/* spirv_run.c — runs kcc's SPIR-V on PoCL, the execution half of the SPIR-V tests.
+ *
+ * No driver here ingests SPIR-V, so the path is: kcc NAME.k -o NAME.spv, then
+ * llvm-spirv-15 -r --spirv-target-env=CL1.2 (SPIR-V -> SPIR 1.2 LLVM bitcode), then this
+ * program loads the bitcode with clCreateProgramWithBinary (PoCL's SPIR loader), launches the
+ * kernels with random inputs and compares with a C reference on the host.
+ *
+ * usage: spirv_run TEST FILE.bc    (TEST: a kernel file of tests/kernels without .k)
+ * Exit status: 0 pass, 1 mismatch or OpenCL error, 77 skipped (no OpenCL CPU device, or no
+ * test written for that kernel yet). */
+#define CL_TARGET_OPENCL_VERSION 120
+#include <CL/cl.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "host_ref.h"
+
+static cl_context ctx;
+static cl_command_queue queue;
+static cl_program prog;
+static cl_device_id dev;
+
+#define CHECK(call)                                                                          \
+  do {                                                                                       \
+    cl_int err_ = (call);                                                                    \
+    if (err_ != CL_SUCCESS) {                                                                \
+      fprintf(stderr, "%s:%d: %s failed: %d\n", __FILE__, __LINE__, #call, (int)err_);       \
+      exit(1);                                                                               \
+    }                                                                                        \
+  } while (0)
+
+/* Deterministic inputs: the same numbers on every run, so a failure reproduces. */
+static unsigned long long rng = 0x9e3779b97f4a7c15ull;
+static float frand(void) {
+  rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+  return (float)((rng >> 40) & 0xffffff) / (float)0x1000000 * 2.0f - 1.0f;
+}
+
+static unsigned char *read_file(const char *path, size_t *len) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  fseek(f, 0, SEEK_END);
+  long n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  unsigned char *p = malloc((size_t)n + 1);
+  if (!p || fread(p, 1, (size_t)n, f) != (size_t)n) {
+    fclose(f);
+    free(p);
+    return NULL;
+  }
+  fclose(f);
+  *len = (size_t)n;
+  return p;
+}
+
+/* The first CPU device of the first platform that has one (PoCL here). */
+static int open_device(void) {
+  cl_platform_id plats[8];
+  cl_uint np = 0;
+  if (clGetPlatformIDs(8, plats, &np) != CL_SUCCESS || np == 0) return 0;
+  for (cl_uint i = 0; i < np; i++) {
+    cl_uint nd = 0;
+    if (clGetDeviceIDs(plats[i], CL_DEVICE_TYPE_CPU, 1, &dev, &nd) == CL_SUCCESS && nd > 0) {
+      char name[256] = "", pname[256] = "";
+      clGetPlatformInfo(plats[i], CL_PLATFORM_VERSION, sizeof pname, pname, NULL);
+      clGetDeviceInfo(dev, CL_DEVICE_NAME, sizeof name, name, NULL);
+      printf("device: %s (%s)\n", name, pname);
+      cl_int err;
+      ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
+      CHECK(err);
+      queue = clCreateCommandQueue(ctx, dev, 0, &err);
+      CHECK(err);
+      return 1;
+    }
+  }
+  return 0;
+}
+
+static void load_program(const char *path) {
+  size_t len = 0;
+  unsigned char *bin = read_file(path, &len);
+  if (!bin) {
+    fprintf(stderr, "cannot read %s\n", path);
+    exit(1);
+  }
+  cl_int status, err;
+  const unsigned char *bins[1] = {bin};
+  prog = clCreateProgramWithBinary(ctx, 1, &dev, &len, bins, &status, &err);
+  if (err != CL_SUCCESS || status != CL_SUCCESS) {
+    fprintf(stderr, "clCreateProgramWithBinary(%s): error %d, binary status %d\n", path,
+            (int)err, (int)status);
+    exit(1);
+  }
+  err = clBuildProgram(prog, 1, &dev, "", NULL, NULL);
+  if (err != CL_SUCCESS) {
+    char log[16384] = "";
+    clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
+    fprintf(stderr, "clBuildProgram: error %d\n%s\n", (int)err, log);
+    exit(1);
+  }
+  free(bin);
+}
+
+static cl_kernel kernel(const char *name) {
+  cl_int err;
+  cl_kernel k = clCreateKernel(prog, name, &err);
+  CHECK(err);
+  return k;
+}
+
+static cl_mem buffer(size_t bytes, const void *init) {
+  cl_int err;
+  cl_mem m = clCreateBuffer(ctx, CL_MEM_READ_WRITE | (init ? CL_MEM_COPY_HOST_PTR : 0), bytes,
+                            (void *)init, &err);
+  CHECK(err);
+  return m;
+}
+
+/* CUDA launch mapping: global size = grid * block, local size = block. */
+static void launch(cl_kernel k, size_t grid, size_t block) {
+  size_t global = grid * block;
+  CHECK(clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, &block, 0, NULL, NULL));
+  CHECK(clFinish(queue));
+}
+
+static void launch2(cl_kernel k, size_t gx, size_t gy, size_t bx, size_t by) {
+  size_t global[2] = {gx * bx, gy * by}, local[2] = {bx, by};
+  CHECK(clEnqueueNDRangeKernel(queue, k, 2, NULL, global, local, 0, NULL, NULL));
+  CHECK(clFinish(queue));
+}
+
+static void arg(cl_kernel k, cl_uint i, size_t size, const void *v) {
+  CHECK(clSetKernelArg(k, i, size, v));
+}
+
+static void read_back(cl_mem m, size_t bytes, void *out) {
+  CHECK(clEnqueueReadBuffer(queue, m, CL_TRUE, 0, bytes, out, 0, NULL, NULL));
+}
+
+static int close_enough(float got, float want, float rel) {
+  return fabsf(got - want) <= rel * (fabsf(want) + 1.0f);
+}
+
+static int test_vecadd(void) {
+  int n = 100003; /* not a multiple of the block: the bounds check matters */
+  float *a = malloc(sizeof(float) * n), *b = malloc(sizeof(float) * n),
+        *c = malloc(sizeof(float) * n);
+  for (int i = 0; i < n; i++) a[i] = frand(), b[i] = frand();
+  cl_mem da = buffer(sizeof(float) * n, a), db = buffer(sizeof(float) * n, b),
+         dc = buffer(sizeof(float) * n, NULL);
+  cl_kernel k = kernel("vecadd");
+  CHECK(clSetKernelArg(k, 0, sizeof da, &da));
+  CHECK(clSetKernelArg(k, 1, sizeof db, &db));
+  CHECK(clSetKernelArg(k, 2, sizeof dc, &dc));
+  CHECK(clSetKernelArg(k, 3, sizeof n, &n));
+  launch(k, (size_t)(n + 255) / 256, 256);
+  read_back(dc, sizeof(float) * n, c);
+  int bad = 0;
+  for (int i = 0; i < n; i++)
+    if (c[i] != a[i] + b[i] && bad++ < 5) printf("c[%d] = %g, want %g\n", i, c[i], a[i] + b[i]);
+  return bad;
+}
+
+static int test_saxpy(void) {
+  int n = 50000;
+  float alpha = 1.75f;
+  float *x = malloc(sizeof(float) * n), *y = malloc(sizeof(float) * n),
+        *r = malloc(sizeof(float) * n);
+  for (int i = 0; i < n; i++) x[i] = frand(), y[i] = frand();
+  cl_mem dx = buffer(sizeof(float) * n, x), dy = buffer(sizeof(float) * n, y);
+  cl_kernel k = kernel("saxpy");
+  CHECK(clSetKernelArg(k, 0, sizeof n, &n));
+  CHECK(clSetKernelArg(k, 1, sizeof alpha, &alpha));
+  CHECK(clSetKernelArg(k, 2, sizeof dx, &dx));
+  CHECK(clSetKernelArg(k, 3, sizeof dy, &dy));
+  launch(k, 40, 256); /* fewer threads than elements: the grid-stride loop matters */
+  read_back(dy, sizeof(float) * n, r);
+  int bad = 0;
+  for (int i = 0; i < n; i++) {
+    float want = alpha * x[i] + y[i]; /* fused or not: a few ulp apart */
+    if (!close_enough(r[i], want, 1e-6f) && bad++ < 5) printf("y[%d] = %g, want %g\n", i, r[i], want);
+  }
+  return bad;
+}
+
+static int test_reduce(void) {
+  int n = 1 << 18 | 77;
+  size_t blocks = (size_t)(n + 511) / 512;
+  float *in = malloc(sizeof(float) * n), *part = malloc(sizeof(float) * blocks);
+  double want = 0;
+  for (int i = 0; i < n; i++) want += in[i] = frand();
+  cl_mem din = buffer(sizeof(float) * n, in), dp = buffer(sizeof(float) * blocks, NULL);
+  cl_kernel k = kernel("reduce");
+  CHECK(clSetKernelArg(k, 0, sizeof din, &din));
+  CHECK(clSetKernelArg(k, 1, sizeof dp, &dp));
+  CHECK(clSetKernelArg(k, 2, sizeof n, &n));
+  launch(k, blocks, 256);
+  read_back(dp, sizeof(float) * blocks, part);
+  int bad = 0;
+  double got = 0;
+  for (size_t b = 0; b < blocks; b++) {
+    double ref = 0;
+    for (size_t i = b * 512; i < b * 512 + 512 && i < (size_t)n; i++) ref += in[i];
+    if (!close_enough(part[b], (float)ref, 1e-5f) && bad++ < 5)
+      printf("partial[%zu] = %g, want %g\n", b, part[b], ref);
+    got += part[b];
+  }
+  if (fabs(got - want) > 1e-3 * (fabs(want) + 1)) {
+    printf("sum = %g, want %g\n", got, want);
+    bad++;
+  }
+  return bad;
+}
+
+/* Dynamic shared memory is the trailing local-pointer argument kcc adds to the kernel. */
+static int test_dynshared(void) {
+  int bs = 128, n = bs * 37, bad = 0;
+  float *d = malloc(sizeof(float) * n), *r = malloc(sizeof(float) * n);
+  for (int i = 0; i < n; i++) d[i] = frand();
+  cl_mem dd = buffer(sizeof(float) * n, d);
+  cl_kernel k = kernel("reverse_blocks");
+  CHECK(clSetKernelArg(k, 0, sizeof dd, &dd));
+  CHECK(clSetKernelArg(k, 1, sizeof n, &n));
+  CHECK(clSetKernelArg(k, 2, sizeof(float) * bs, NULL));
+  launch(k, (size_t)(n / bs), (size_t)bs);
+  read_back(dd, sizeof(float) * n, r);
+  for (int i = 0; i < n; i++) {
+    int b = i / bs, t = i % bs;
+    float want = d[b * bs + (bs - 1 - t)];
+    if (r[i] != want && bad++ < 5) printf("reverse d[%d] = %g, want %g\n", i, r[i], want);
+  }
+
+  int m = 1000;
+  int *in = malloc(sizeof(int) * m), *out = malloc(sizeof(int) * m);
+  for (int i = 0; i < m; i++) in[i] = (int)(frand() * 1000);
+  cl_mem din = buffer(sizeof(int) * m, in), dout = buffer(sizeof(int) * m, NULL);
+  k = kernel("scan_blocks");
+  CHECK(clSetKernelArg(k, 0, sizeof din, &din));
+  CHECK(clSetKernelArg(k, 1, sizeof dout, &dout));
+  CHECK(clSetKernelArg(k, 2, sizeof m, &m));
+  CHECK(clSetKernelArg(k, 3, 2 * sizeof(int) * bs, NULL));
+  launch(k, (size_t)(m + bs - 1) / bs, (size_t)bs);
+  read_back(dout, sizeof(int) * m, out);
+  int acc = 0;
+  for (int i = 0; i < m; i++) {
+    if (i % bs == 0) acc = 0;
+    acc += in[i];
+    if (out[i] != acc && bad++ < 10) printf("scan out[%d] = %d, want %d\n", i, out[i], acc);
+  }
+  return bad;
+}
+
+struct Vec3 { float x, y, z; };
+struct Particle { struct Vec3 pos, vel; float mass; int id; };
+struct Params { float dt, gravity, damping; int steps; };
+
+/* Structs by value (a ByVal kernel argument) and through pointers. */
+static int test_structs(void) {
+  int n = 1000, bad = 0;
+  struct Params p = {0.01f, 9.81f, 0.99f, 10};
+  struct Particle *ps = malloc(sizeof *ps * n), *got = malloc(sizeof *got * n);
+  float *out = malloc(sizeof(float) * n);
+  for (int i = 0; i < n; i++) {
+    ps[i] = (struct Particle){{frand(), frand(), frand()}, {frand(), frand(), frand()},
+                              1.0f + frand() * 0.5f, i};
+  }
+  cl_mem dps = buffer(sizeof *ps * n, ps), dout = buffer(sizeof(float) * n, NULL);
+  cl_kernel k = kernel("particles");
+  CHECK(clSetKernelArg(k, 0, sizeof dps, &dps));
+  CHECK(clSetKernelArg(k, 1, sizeof n, &n));
+  CHECK(clSetKernelArg(k, 2, sizeof p, &p));
+  CHECK(clSetKernelArg(k, 3, sizeof dout, &dout));
+  launch(k, (size_t)(n + 127) / 128, 128);
+  read_back(dps, sizeof *ps * n, got);
+  read_back(dout, sizeof(float) * n, out);
+  for (int i = 0; i < n; i++) {
+    struct Particle q = ps[i];
+    for (int s = 0; s < p.steps; s++) {
+      q.vel.y -= p.gravity * p.dt;
+      q.vel.x *= p.damping, q.vel.y *= p.damping, q.vel.z *= p.damping;
+      q.pos.x += q.vel.x * p.dt, q.pos.y += q.vel.y * p.dt, q.pos.z += q.vel.z * p.dt;
+    }
+    float e = 0.5f * q.mass * (q.vel.x * q.vel.x + q.vel.y * q.vel.y + q.vel.z * q.vel.z);
+    if ((!close_enough(got[i].pos.y, q.pos.y, 1e-5f) || got[i].id != i ||
+         !close_enough(out[i], e, 1e-5f)) && bad++ < 5)
+      printf("particle %d: pos.y %g (want %g) id %d energy %g (want %g)\n", i, got[i].pos.y,
+             q.pos.y, got[i].id, out[i], e);
+  }
+  return bad;
+}
+
+static int test_control(void) {
+  int n = 5000, bad = 0;
+  int *in = malloc(sizeof(int) * n), *out = malloc(sizeof(int) * n), *want = malloc(sizeof(int) * n);
+  for (int i = 0; i < n; i++) in[i] = i < 1001 ? i : (int)((frand() + 1) * 500); /* 0..1000 */
+  cl_mem din = buffer(sizeof(int) * n, in), dout = buffer(sizeof(int) * n, NULL);
+  cl_kernel k = kernel("control");
+  arg(k, 0, sizeof din, &din);
+  arg(k, 1, sizeof dout, &dout);
+  arg(k, 2, sizeof n, &n);
+  launch(k, (size_t)(n + 63) / 64, 64);
+  read_back(dout, sizeof(int) * n, out);
+  ref_control(in, want, n);
+  for (int i = 0; i < n; i++)
+    if (out[i] != want[i] && bad++ < 5) printf("out[%d] = %d (in %d), want %d\n", i, out[i], in[i], want[i]);
+  return bad;
+}
+
+static int test_int64(void) {
+  int n = 3000, bad = 0;
+  long *in = malloc(sizeof(long) * n);
+  unsigned long *out = malloc(sizeof(long) * 4 * n), *want = malloc(sizeof(long) * 4 * n);
+  for (int i = 0; i < n; i++) {
+    rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+    long v = (long)(rng >> 4) % (1L << 60);
+    in[i] = (i & 1) ? -v : v;
+  }
+  cl_mem din = buffer(sizeof(long) * n, in), dout = buffer(sizeof(long) * 4 * n, NULL);
+  cl_kernel k = kernel("int64_ops");
+  arg(k, 0, sizeof din, &din);
+  arg(k, 1, sizeof dout, &dout);
+  arg(k, 2, sizeof n, &n);
+  launch(k, (size_t)(n + 255) / 256, 256);
+  read_back(dout, sizeof(long) * 4 * n, out);
+  ref_int64(in, want, n);
+  for (int i = 0; i < 4 * n; i++)
+    if (out[i] != want[i] && bad++ < 5) printf("out[%d] = %lu, want %lu\n", i, out[i], want[i]);
+  return bad;
+}
+
+static int test_constant(void) {
+  int n = 4000, bad = 0;
+  unsigned *in = malloc(sizeof(unsigned) * n);
+  float *out = malloc(sizeof(float) * n), *want = malloc(sizeof(float) * n);
+  for (int i = 0; i < n; i++) {
+    rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+    in[i] = (unsigned)(rng >> 32);
+  }
+  cl_mem din = buffer(sizeof(unsigned) * n, in), dout = buffer(sizeof(float) * n, NULL);
+  cl_kernel k = kernel("lookup");
+  arg(k, 0, sizeof din, &din);
+  arg(k, 1, sizeof dout, &dout);
+  arg(k, 2, sizeof n, &n);
+  launch(k, (size_t)(n + 127) / 128, 128);
+  read_back(dout, sizeof(float) * n, out);
+  ref_lookup(in, want, n);
+  for (int i = 0; i < n; i++)
+    if (!close_enough(out[i], want[i], 1e-6f) && bad++ < 5) printf("out[%d] = %g, want %g\n", i, out[i], want[i]);
+  return bad;
+}
+
+static int test_atomics(void) {
+  int n = 512, bad = 0;
+  int ia[8] = {0, 0, INT_MAX, INT_MIN, -1, 0, 0, 0};
+  unsigned ua[8] = {0, 0, UINT_MAX, 0, 0xffffffff, 0, 0, 0};
+  long la[8] = {0, 0, LONG_MAX, LONG_MIN, 0, 0, 0, 0};
+  float fa[2] = {0, 0};
+  unsigned long ula[4] = {0, 0, 0, 0};
+  cl_mem dia = buffer(sizeof ia, ia), dua = buffer(sizeof ua, ua), dla = buffer(sizeof la, la),
+         dfa = buffer(sizeof fa, fa), dula = buffer(sizeof ula, ula);
+  cl_kernel k = kernel("atomics");
+  arg(k, 0, sizeof dia, &dia);
+  arg(k, 1, sizeof dua, &dua);
+  arg(k, 2, sizeof dla, &dla);
+  arg(k, 3, sizeof dfa, &dfa);
+  arg(k, 4, sizeof n, &n);
+  arg(k, 5, sizeof dula, &dula);
+  launch(k, 4, 128);
+  read_back(dia, sizeof ia, ia);
+  read_back(dua, sizeof ua, ua);
+  read_back(dla, sizeof la, la);
+  read_back(dfa, sizeof fa, fa);
+  read_back(dula, sizeof ula, ula);
+  static const int wia[8] = {130816, -512, -100, 511, INT_MIN, INT_MAX, 0, 508};
+  static const long wla[8] = {1308160000000000L, -130816, -511, 511L << 33, -1, 0, 512, 0};
+  static const unsigned long wula[4] = {1536, 511, 42, 0xffffffffffffffffUL};
+  for (int i = 0; i < 8; i++) {
+    if (ia[i] != wia[i] && bad++ < 20) printf("ia[%d] = %d, want %d\n", i, ia[i], wia[i]);
+    if (la[i] != wla[i] && bad++ < 20) printf("la[%d] = %ld, want %ld\n", i, la[i], wla[i]);
+  }
+  unsigned wua[8] = {1024, ua[1], 5, 1533, 0, 0xffffffff, 0, ua[7]};
+  for (int i = 0; i < 8; i++)
+    if (ua[i] != wua[i] && bad++ < 20) printf("ua[%d] = %u, want %u\n", i, ua[i], wua[i]);
+  if (ua[1] < 1 || ua[1] > 512 || ua[7] < 1 || ua[7] > 512) {
+    printf("ua[1] = %u, ua[7] = %u: want values in 1..512\n", ua[1], ua[7]);
+    bad++;
+  }
+  for (int i = 0; i < 4; i++)
+    if (ula[i] != wula[i] && bad++ < 20) printf("ula[%d] = %lu, want %lu\n", i, ula[i], wula[i]);
+  if (fa[0] != 256.0f || fa[1] != 1.0f) {
+    printf("fa = {%g, %g}, want {256, 1}\n", fa[0], fa[1]);
+    bad++;
+  }
+  return bad;
+}
+
+static int cmp_str(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Sorted lines of text (modified in place). */
+static int split_lines(char *text, char **lines, int max) {
+  int n = 0;
+  for (char *p = text, *nl; *p && n < max; p = nl + 1) {
+    nl = strchr(p, '\n');
+    if (!nl) nl = p + strlen(p);
+    lines[n++] = p;
+    if (!*nl) break;
+    *nl = 0;
+  }
+  qsort(lines, (size_t)n, sizeof *lines, cmp_str);
+  return n;
+}
+
+/* The device's printf goes to this process's stdout: capture it in a file. */
+static int test_printf(void) {
+  float scale = 0.5f;
+  cl_kernel k = kernel("print_ids");
+  arg(k, 0, sizeof scale, &scale);
+  char path[] = "/tmp/kcc-spirv-printf-XXXXXX";
+  int fd = mkstemp(path);
+  if (fd < 0) return 1;
+  fflush(stdout);
+  int saved = dup(1);
+  dup2(fd, 1);
+  launch(k, 2, 4);
+  fflush(stdout);
+  dup2(saved, 1);
+  close(saved);
+  size_t len = 0;
+  char *got = (char *)read_file(path, &len);
+  close(fd);
+  unlink(path);
+  if (!got) return 1;
+  got[len] = 0;
+  char want[4096] = "";
+  size_t w = 0;
+  for (int g = 0; g < 8; g++) {
+    double x = (double)(g * scale);
+    w += (size_t)snprintf(want + w, sizeof want - w, "block %d thread %u global %i: x=%f e=%e g=%g\n",
+                          g / 4, (unsigned)(g % 4), g, x, x, x);
+    w += (size_t)snprintf(want + w, sizeof want - w,
+                          "  hex %x long %ld ulong %lu char %c str %s 100%%\n", g * 255,
+                          (long)g * 4000000000L, 18446744073709551615UL - (unsigned long)g,
+                          'A' + g, g % 2 == 0 ? "even" : "odd");
+  }
+  char *gl[64], *wl[64];
+  int ng = split_lines(got, gl, 64), nw = split_lines(want, wl, 64), bad = 0;
+  if (ng != nw) {
+    printf("%d lines printed, want %d\n", ng, nw);
+    bad++;
+  }
+  for (int i = 0; i < ng && i < nw; i++)
+    if (strcmp(gl[i], wl[i]) && bad++ < 5) printf("printed '%s'\n   want '%s'\n", gl[i], wl[i]);
+  return bad;
+}
+
+static int test_histogram(void) {
+  int n = 100000, bad = 0;
+  unsigned char *data = malloc((size_t)n);
+  unsigned bins[256] = {0}, want[256] = {0};
+  for (int i = 0; i < n; i++) {
+    rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+    data[i] = (unsigned char)(i % 5 == 0 ? 7 : rng >> 56); /* one heavy bin: contention */
+    want[data[i]]++;
+  }
+  cl_mem dd = buffer((size_t)n, data), db = buffer(sizeof bins, bins);
+  cl_kernel k = kernel("histogram");
+  arg(k, 0, sizeof dd, &dd);
+  arg(k, 1, sizeof n, &n);
+  arg(k, 2, sizeof db, &db);
+  launch(k, 64, 256);
+  read_back(db, sizeof bins, bins);
+  for (int i = 0; i < 256; i++)
+    if (bins[i] != want[i] && bad++ < 5) printf("bins[%d] = %u, want %u\n", i, bins[i], want[i]);
+  return bad;
+}
+
+static int test_matmul(void) {
+  int m = 70, n = 50, kk = 33, bad = 0;
+  float *A = malloc(sizeof(float) * m * kk), *B = malloc(sizeof(float) * kk * n),
+        *C = malloc(sizeof(float) * m * n);
+  for (int i = 0; i < m * kk; i++) A[i] = frand();
+  for (int i = 0; i < kk * n; i++) B[i] = frand();
+  cl_mem dA = buffer(sizeof(float) * m * kk, A), dB = buffer(sizeof(float) * kk * n, B),
+         dC = buffer(sizeof(float) * m * n, NULL);
+  cl_kernel k = kernel("matmul");
+  arg(k, 0, sizeof dA, &dA);
+  arg(k, 1, sizeof dB, &dB);
+  arg(k, 2, sizeof dC, &dC);
+  arg(k, 3, sizeof m, &m);
+  arg(k, 4, sizeof n, &n);
+  arg(k, 5, sizeof kk, &kk);
+  launch2(k, (size_t)(n + 15) / 16, (size_t)(m + 15) / 16, 16, 16);
+  read_back(dC, sizeof(float) * m * n, C);
+  for (int r = 0; r < m; r++)
+    for (int c = 0; c < n; c++) {
+      double s = 0;
+      for (int i = 0; i < kk; i++) s += (double)A[r * kk + i] * B[i * n + c];
+      if (!close_enough(C[r * n + c], (float)s, 1e-4f) && bad++ < 5)
+        printf("C[%d][%d] = %g, want %g\n", r, c, C[r * n + c], s);
+    }
+  return bad;
+}
+
+static float clampf_at(const float *in, int i, int n) { return in[i < 0 ? 0 : i >= n ? n - 1 : i]; }
+
+static int test_stencil(void) {
+  int n = 1000, bad = 0;
+  float *in = malloc(sizeof(float) * n), *out = malloc(sizeof(float) * n);
+  for (int i = 0; i < n; i++) in[i] = frand();
+  cl_mem din = buffer(sizeof(float) * n, in), dout = buffer(sizeof(float) * n, NULL);
+  cl_kernel k = kernel("stencil1d");
+  arg(k, 0, sizeof din, &din);
+  arg(k, 1, sizeof dout, &dout);
+  arg(k, 2, sizeof n, &n);
+  launch(k, (size_t)(n + 255) / 256, 256);
+  read_back(dout, sizeof(float) * n, out);
+  for (int i = 0; i < n; i++) {
+    float want = 0.25f * clampf_at(in, i - 1, n) + 0.5f * in[i] + 0.25f * clampf_at(in, i + 1, n);
+    if (!close_enough(out[i], want, 1e-6f) && bad++ < 5) printf("1d out[%d] = %g, want %g\n", i, out[i], want);
+  }
+  int w = 37, h = 29;
+  float *in2 = malloc(sizeof(float) * w * h), *out2 = malloc(sizeof(float) * w * h);
+  for (int i = 0; i < w * h; i++) in2[i] = frand();
+  cl_mem din2 = buffer(sizeof(float) * w * h, in2), dout2 = buffer(sizeof(float) * w * h, NULL);
+  k = kernel("stencil2d");
+  arg(k, 0, sizeof din2, &din2);
+  arg(k, 1, sizeof dout2, &dout2);
+  arg(k, 2, sizeof w, &w);
+  arg(k, 3, sizeof h, &h);
+  launch2(k, (size_t)(w + 15) / 16, (size_t)(h + 15) / 16, 16, 16);
+  read_back(dout2, sizeof(float) * w * h, out2);
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++) {
+      const float *p = in2 + y * w + x;
+      float want = (x > 0 && x < w - 1 && y > 0 && y < h - 1)
+                       ? 0.5f * p[0] + 0.125f * (p[-1] + p[1] + p[-w] + p[w])
+                       : p[0];
+      if (!close_enough(out2[y * w + x], want, 1e-6f) && bad++ < 10)
+        printf("2d out[%d][%d] = %g, want %g\n", y, x, out2[y * w + x], want);
+    }
+  return bad;
+}
+
+static int test_transpose(void) {
+  int w = 70, h = 45, bad = 0;
+  float *in = malloc(sizeof(float) * w * h), *out = malloc(sizeof(float) * w * h);
+  for (int i = 0; i < w * h; i++) in[i] = frand();
+  cl_mem din = buffer(sizeof(float) * w * h, in), dout = buffer(sizeof(float) * w * h, NULL);
+  cl_kernel k = kernel("transpose");
+  arg(k, 0, sizeof dout, &dout);
+  arg(k, 1, sizeof din, &din);
+  arg(k, 2, sizeof w, &w);
+  arg(k, 3, sizeof h, &h);
+  launch2(k, (size_t)(w + 31) / 32, (size_t)(h + 31) / 32, 32, 8);
+  read_back(dout, sizeof(float) * w * h, out);
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++)
+      if (out[x * h + y] != in[y * w + x] && bad++ < 5)
+        printf("out[%d] = %g, want %g\n", x * h + y, out[x * h + y], in[y * w + x]);
+  return bad;
+}
+
+static int near(double got, double want, double rel) {
+  return fabs(got - want) <= rel * (fabs(want) + 1e-300) || got == want;
+}
+
+static int test_fp64(void) {
+  int n = 1000, bad = 0;
+  double *x = malloc(sizeof(double) * n), *out = malloc(sizeof(double) * 8 * n);
+  for (int i = 0; i < n; i++) x[i] = 0.5 + 3.5 * (frand() + 1) / 2;
+  cl_mem dx = buffer(sizeof(double) * n, x), dout = buffer(sizeof(double) * 8 * n, NULL);
+  cl_kernel k = kernel("fp64_math");
+  arg(k, 0, sizeof dx, &dx);
+  arg(k, 1, sizeof dout, &dout);
+  arg(k, 2, sizeof n, &n);
+  launch(k, (size_t)(n + 127) / 128, 128);
+  read_back(dout, sizeof(double) * 8 * n, out);
+  for (int i = 0; i < n; i++) {
+    double v = x[i];
+    double want[8] = {sqrt(v), exp(v), log(v), sin(v) + cos(v), pow(v, 1.5), fma(v, v, -1.0),
+                      atan2(v, 2.0) + tanh(v) + cbrt(v),
+                      floor(v * 10.0) / 10.0 + fabs(-v) + fmin(v, 2.0) + fmax(v, 2.0)};
+    for (int j = 0; j < 8; j++)
+      if (!near(out[8 * i + j], want[j], 1e-13) && bad++ < 5)
+        printf("out[%d] (v = %.17g) = %.17g, want %.17g\n", 8 * i + j, v, out[8 * i + j], want[j]);
+  }
+  return bad;
+}
+
+static int test_math32(void) {
+  int n = 2000, bad = 0;
+  float *x = malloc(sizeof(float) * n), *out = malloc(sizeof(float) * 12 * n);
+  for (int i = 0; i < n; i++) x[i] = 0.1f + 0.8f * (frand() + 1) / 2;
+  cl_mem dx = buffer(sizeof(float) * n, x), dout = buffer(sizeof(float) * 12 * n, NULL);
+  cl_kernel k = kernel("math32");
+  arg(k, 0, sizeof dx, &dx);
+  arg(k, 1, sizeof dout, &dout);
+  arg(k, 2, sizeof n, &n);
+  launch(k, (size_t)(n + 255) / 256, 256);
+  read_back(dout, sizeof(float) * 12 * n, out);
+  for (int i = 0; i < n; i++) {
+    float v = x[i];
+    float want[12] = {
+        sqrtf(v), 1.0f / sqrtf(v), expf(v) + exp2f(v), logf(v) + log2f(v) + log10f(v),
+        sinf(v) * cosf(v), tanf(v) + atanf(v), asinf(v) + acosf(v), powf(v, 2.5f),
+        tanhf(v) + sinhf(v) + coshf(v), fmaf(v, 3.0f, 1.0f) + fabsf(v - 0.5f),
+        floorf(v * 8) + ceilf(v * 8) + roundf(v * 8) + truncf(v * 8) + rintf(v * 8),
+        fminf(v, 0.5f) + fmaxf(v, 0.5f) + hypotf(v, 1.0f) + fmodf(v * 10, 3.0f) + erff(v) +
+            copysignf(1.0f, v - 0.5f) + (isnan(v) ? 100 : 0) + (isfinite(v) ? 1 : 0)};
+    for (int j = 0; j < 12; j++) {
+      double tol = j == 10 ? 0 : 1e-5;
+      if (!near(out[12 * i + j], want[j], tol) && bad++ < 5)
+        printf("out[%d] (v = %.9g) = %.9g, want %.9g\n", 12 * i + j, v, out[12 * i + j], want[j]);
+    }
+  }
+  return bad;
+}
+
+int main(int argc, char **argv) {
+  if (argc != 3) {
+    fprintf(stderr, "usage: spirv_run TEST FILE.bc\n");
+    return 2;
+  }
+  if (!open_device()) {
+    printf("no OpenCL CPU device: skipped\n");
+    return 77;
+  }
+  load_program(argv[2]);
+  static const struct {
+    const char *name;
+    int (*fn)(void);
+  } tests[] = {{"vecadd", test_vecadd}, {"saxpy", test_saxpy}, {"reduce", test_reduce},
+               {"dynshared", test_dynshared}, {"structs", test_structs},
+               {"control", test_control}, {"int64", test_int64}, {"constant", test_constant},
+               {"atomics", test_atomics}, {"printf", test_printf}, {"histogram", test_histogram},
+               {"matmul", test_matmul}, {"stencil", test_stencil}, {"transpose", test_transpose},
+               {"fp64", test_fp64}, {"math32", test_math32}};
+  for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++)
+    if (!strcmp(tests[i].name, argv[1])) {
+      int bad = tests[i].fn();
+      printf("%s: %s\n", argv[1], bad ? "FAILED" : "passed");
+      return bad ? 1 : 0;
+    }
+  printf("no run test for '%s' yet: skipped\n", argv[1]);
+  return 77;
+}

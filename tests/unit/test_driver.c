@@ -1,0 +1,254 @@
+/* test_driver.c — the kcc command line: options, exit codes, output files, depfiles. */
+#define _GNU_SOURCE
+#include "testutil.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static const char *vecadd = "kernel void vecadd(const float *a, const float *b, float *c, int n) {\n"
+                            "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                            "  if (i < n) c[i] = a[i] + b[i];\n"
+                            "}\n";
+
+/* Runs kcc with `args` in the test's temporary directory. */
+static int kcc(const char *args, char **out, char **err) {
+  char *cmd;
+  if (asprintf(&cmd, "cd %s && %s %s", tu_tmpdir(), tu_kcc(), args) < 0) abort();
+  int st = tu_sh(cmd, out, err);
+  free(cmd);
+  return st;
+}
+
+static bool exists(const char *name) {
+  char path[512];
+  snprintf(path, sizeof path, "%s/%s", tu_tmpdir(), name);
+  return access(path, F_OK) == 0;
+}
+
+/* No file named like a temporary (NAME.tmp.XXXXXX) may survive a compile. */
+static int count_temporaries(void) {
+  char *out;
+  char cmd[512];
+  snprintf(cmd, sizeof cmd, "ls -a %s | grep -c '\\.tmp\\.' || true", tu_tmpdir());
+  tu_sh(cmd, &out, NULL);
+  int n = atoi(out);
+  free(out);
+  return n;
+}
+
+START_TEST(version) {
+  char *out, *err;
+  ck_assert_int_eq(kcc("--version", &out, &err), 0);
+  ck_assert_str_eq(out, "kcc " KCC_VERSION " (LLVM 19, libclang 19)\n");
+  ck_assert_str_eq(err, "");
+}
+END_TEST
+
+START_TEST(help) {
+  char *out, *err;
+  ck_assert_int_eq(kcc("--help", &out, &err), 0);
+  ck_assert_ptr_nonnull(strstr(out, "usage: kcc [options] file.k [-o output]"));
+  /* Every option the driver accepts is documented. */
+  const char *opts[] = {"-o FILE", "--emit=FORM", "-arch=sm_XX", "-O0", "-I DIR", "-MD", "-MF FILE",
+                        "-Werror", "-ffast-math", "-ffp-contract", "--cuda-path", "--version"};
+  for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++)
+    ck_assert_msg(strstr(out, opts[i]), "--help does not mention %s", opts[i]);
+}
+END_TEST
+
+START_TEST(usage_errors) {
+  struct {
+    const char *args, *err;
+  } cases[] = {
+      {"", "kcc: error: no input file\nkcc: run 'kcc --help' for usage\n"},
+      {"-fno-such-thing a.k", "kcc: error: unknown option '-fno-such-thing'\n"
+                              "kcc: run 'kcc --help' for usage\n"},
+      {"a.k b.k", "kcc: error: more than one input file ('b.k'); kcc compiles one file at a "
+                  "time\nkcc: run 'kcc --help' for usage\n"},
+      {"a.k -o a.exe", "kcc: error: cannot tell the output form from 'a.exe'; name it with "
+                       "--emit=FORM\nkcc: run 'kcc --help' for usage\n"},
+      {"a.k --emit=exe", "kcc: error: unknown output form 'exe'\nkcc: run 'kcc --help' for usage\n"},
+      {"a.k -arch=sm_x", "kcc: error: invalid -arch 'sm_x' (expected sm_XX[,sm_YY...], e.g. "
+                         "sm_90)\nkcc: run 'kcc --help' for usage\n"},
+      {"a.k -o", "kcc: error: missing file name after '-o'\nkcc: run 'kcc --help' for usage\n"},
+      {"a.k -I", "kcc: error: missing argument to '-I'\nkcc: run 'kcc --help' for usage\n"},
+      {"a.k -ffp-contract=on2", "kcc: error: invalid value 'on2' for -ffp-contract (expected "
+                                "fast or off)\nkcc: run 'kcc --help' for usage\n"},
+      {"a.k -o a.k --emit=ptx", "kcc: error: output file 'a.k' is the input file\n"
+                                "kcc: run 'kcc --help' for usage\n"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    char *err;
+    ck_assert_int_eq(kcc(cases[i].args, NULL, &err), 2);
+    ck_assert_str_eq(err, cases[i].err);
+  }
+}
+END_TEST
+
+START_TEST(missing_input) {
+  char *err;
+  ck_assert_int_eq(kcc("nope.k -o nope.ptx", NULL, &err), 1);
+  ck_assert_ptr_nonnull(strstr(err, "nope.k"));
+  ck_assert(!exists("nope.ptx"));
+}
+END_TEST
+
+START_TEST(output_forms) {
+  tu_write("v.k", vecadd);
+  char *out;
+  ck_assert_int_eq(kcc("v.k -o v.ptx -arch=sm_90", NULL, NULL), 0);
+  char path[512];
+  snprintf(path, sizeof path, "%s/v.ptx", tu_tmpdir());
+  char *ptx = tu_read(path, NULL);
+  ck_assert_ptr_nonnull(strstr(ptx, ".entry vecadd"));
+  ck_assert_ptr_nonnull(strstr(ptx, ".target sm_90"));
+  /* The default output name is the input's with the form's extension. */
+  unlink(path);
+  ck_assert_int_eq(kcc("v.k", NULL, NULL), 0);
+  ck_assert(exists("v.ptx"));
+  ck_assert_int_eq(kcc("v.k -o v.ll", NULL, NULL), 0);
+  snprintf(path, sizeof path, "%s/v.ll", tu_tmpdir());
+  ck_assert_ptr_nonnull(strstr(tu_read(path, NULL), "define"));
+  /* --emit overrides the extension; -o - writes to standard output. */
+  ck_assert_int_eq(kcc("v.k --emit=kir -o -", &out, NULL), 0);
+  ck_assert_ptr_nonnull(strstr(out, "kernel void vecadd("));
+  ck_assert_int_eq(kcc("v.k --emit=kir -o v.txt", NULL, NULL), 0);
+  ck_assert(exists("v.txt"));
+  ck_assert_int_eq(kcc("v.k -O0 -o v0.ptx", NULL, NULL), 0);
+  ck_assert_int_eq(kcc("v.k -O2 -o v2.ptx -arch=sm_80,sm_90", NULL, NULL), 0);
+  snprintf(path, sizeof path, "%s/v2.ptx", tu_tmpdir());
+  ck_assert_ptr_nonnull(strstr(tu_read(path, NULL), ".target sm_80"));
+  ck_assert_int_eq(count_temporaries(), 0);
+}
+END_TEST
+
+START_TEST(failed_compile_leaves_no_output) {
+  tu_write("bad.k", "kernel int f(void) { return 1; }\n");
+  tu_write("bad.ptx", "previous contents\n");
+  char *err;
+  ck_assert_int_eq(kcc("bad.k -o bad.ptx", NULL, &err), 1);
+  ck_assert_ptr_nonnull(strstr(err, "bad.k:1:"));
+  char path[512];
+  snprintf(path, sizeof path, "%s/bad.ptx", tu_tmpdir());
+  ck_assert_str_eq(tu_read(path, NULL), "previous contents\n");
+  ck_assert_int_eq(count_temporaries(), 0);
+  ck_assert_int_eq(kcc("bad.k -o fresh.ptx", NULL, NULL), 1);
+  ck_assert(!exists("fresh.ptx"));
+}
+END_TEST
+
+START_TEST(preprocessor_options) {
+  char cmd[512];
+  snprintf(cmd, sizeof cmd, "mkdir -p %s/inc", tu_tmpdir());
+  ck_assert_int_eq(tu_sh(cmd, NULL, NULL), 0);
+  tu_write("inc/scale.h", "#define SCALE 2.0f\n");
+  tu_write("m.k", "#include \"scale.h\"\n"
+                  "kernel void k(float *x) {\n"
+                  "#ifdef TWICE\n"
+                  "  x[threadIdx.x] *= SCALE * FACTOR;\n"
+                  "#endif\n"
+                  "}\n");
+  char *err;
+  /* Without -I the header is not found: clang's diagnostic, exit 1. */
+  ck_assert_int_eq(kcc("m.k -o m.ptx", NULL, &err), 1);
+  ck_assert_ptr_nonnull(strstr(err, "m.k:1:10: "));
+  ck_assert_ptr_nonnull(strstr(err, "error: 'scale.h' file not found\n#include \"scale.h\"\n"));
+  ck_assert_int_eq(kcc("m.k -Iinc -DTWICE -DFACTOR=3 -o m.kir --emit=kir", NULL, &err), 0);
+  char path[512];
+  snprintf(path, sizeof path, "%s/m.kir", tu_tmpdir());
+  char *kir = tu_read(path, NULL);
+  ck_assert_ptr_nonnull(strstr(kir, "(fconst float 2)"));
+  /* -U removes a macro defined earlier on the command line: the body is then empty. */
+  ck_assert_int_eq(kcc("m.k -I inc -D TWICE -U TWICE -o m2.kir --emit=kir", NULL, &err), 0);
+  snprintf(path, sizeof path, "%s/m2.kir", tu_tmpdir());
+  ck_assert_ptr_null(strstr(tu_read(path, NULL), "fconst"));
+  /* FACTOR undefined: an undeclared identifier, reported at its use. */
+  ck_assert_int_eq(kcc("m.k -Iinc -DTWICE -o m3.ptx", NULL, &err), 1);
+  ck_assert_ptr_nonnull(strstr(err, "m.k:4:"));
+  ck_assert_ptr_nonnull(strstr(err, "FACTOR"));
+}
+END_TEST
+
+START_TEST(depfile) {
+  char cmd[512];
+  snprintf(cmd, sizeof cmd, "mkdir -p %s/inc", tu_tmpdir());
+  ck_assert_int_eq(tu_sh(cmd, NULL, NULL), 0);
+  tu_write("inc/two.h", "#define TWO 2\n");
+  tu_write("d.k", "#include \"two.h\"\n#include <stdint.h>\n"
+                  "kernel void k(int *x) { x[0] = TWO; }\n");
+  ck_assert_int_eq(kcc("d.k -Iinc -MD -o d.ptx", NULL, NULL), 0);
+  char path[512];
+  snprintf(path, sizeof path, "%s/d.ptx.d", tu_tmpdir());
+  char *dep = tu_read(path, NULL);
+  ck_assert_ptr_nonnull(dep);
+  ck_assert_str_eq(dep, "d.ptx: d.k \\\n  inc/two.h\n\ninc/two.h:\n");
+  ck_assert_int_eq(kcc("d.k -Iinc -MF deps.mk -o d.ptx", NULL, NULL), 0);
+  snprintf(path, sizeof path, "%s/deps.mk", tu_tmpdir());
+  ck_assert_str_eq(tu_read(path, NULL), "d.ptx: d.k \\\n  inc/two.h\n\ninc/two.h:\n");
+}
+END_TEST
+
+START_TEST(werror) {
+  tu_write("w.k", "kernel void k(int *x) { int y = 1.5; x[0] = y; }\n");
+  char *err;
+  ck_assert_int_eq(kcc("w.k -o w.ptx", NULL, &err), 0);
+  ck_assert_ptr_nonnull(strstr(err, "w.k:1:33: warning: implicit conversion from 'double' to "
+                                    "'int' changes value from 1.5 to 1"));
+  ck_assert_int_eq(kcc("w.k -Werror -o w2.ptx", NULL, &err), 1);
+  ck_assert_ptr_nonnull(strstr(err, "w.k:1:33: error: implicit conversion"));
+  ck_assert(!exists("w2.ptx"));
+}
+END_TEST
+
+/* Every tests/bad/NAME.k fails with exit 1 and NAME.expected as its first diagnostic. */
+START_TEST(bad_corpus) {
+  char *list;
+  char cmd[1024];
+  snprintf(cmd, sizeof cmd, "ls %s/bad/*.k 2>/dev/null", tu_srcdir());
+  tu_sh(cmd, &list, NULL);
+  int n = 0;
+  for (char *line = strtok(list, "\n"); line; line = strtok(NULL, "\n")) {
+    char exp_path[1024];
+    snprintf(exp_path, sizeof exp_path, "%.*s.expected", (int)(strlen(line) - 2), line);
+    char *expected = tu_read(exp_path, NULL);
+    if (!expected) continue;
+    char *nl = strchr(expected, '\n');
+    if (nl) *nl = 0;
+    char *err;
+    snprintf(cmd, sizeof cmd, "%s %s -o %s/corpus.ptx", tu_kcc(), line, tu_tmpdir());
+    int st = tu_sh(cmd, NULL, &err);
+    ck_assert_msg(st == 1, "%s: exit %d, expected 1\n%s", line, st, err);
+    char want[2048];
+    snprintf(want, sizeof want, "%s:%s", line, expected);
+    nl = strchr(err, '\n');
+    if (nl) *nl = 0;
+    ck_assert_msg(!strcmp(err, want), "%s:\n  got:  %s\n  want: %s", line, err, want);
+    ck_assert_msg(!exists("corpus.ptx"), "%s left an output file", line);
+    n++;
+  }
+  ck_assert_msg(n > 0, "no bad-input cases found in %s/bad", tu_srcdir());
+}
+END_TEST
+
+static Suite *suite(void) {
+  Suite *s = suite_create("driver");
+  TCase *t = tcase_create("driver");
+  tcase_set_timeout(t, 120);
+  tcase_add_test(t, version);
+  tcase_add_test(t, help);
+  tcase_add_test(t, usage_errors);
+  tcase_add_test(t, missing_input);
+  tcase_add_test(t, output_forms);
+  tcase_add_test(t, failed_compile_leaves_no_output);
+  tcase_add_test(t, preprocessor_options);
+  tcase_add_test(t, depfile);
+  tcase_add_test(t, werror);
+  tcase_add_test(t, bad_corpus);
+  suite_add_tcase(s, t);
+  return s;
+}
+
+int main(void) { return tu_main(suite()); }

@@ -1,0 +1,472 @@
+/* test_runtime_bundle.c — the bundle format: the reader (runtime/bundle.c) on valid,
+ * truncated, corrupted and forged images, and the writer (compiler/bundle.c) on real kernels
+ * compiled by kcc. No device needed. */
+#define _GNU_SOURCE
+#include "testutil.h"
+
+#include "internal.h"
+#include "kcb_format.h"
+#include "kcrt.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---------------------------------------------------------------- a sample bundle */
+
+static const KcbWParam vecadd_params[] = {
+    {"a", "const float *", KCB_PARAM_POINTER, KCB_AS_GLOBAL, KCB_T_F32, KCB_Q_CONST, 8, 8},
+    {"b", "const float *", KCB_PARAM_POINTER, KCB_AS_GLOBAL, KCB_T_F32, KCB_Q_CONST, 8, 8},
+    {"c", "float *", KCB_PARAM_POINTER, KCB_AS_GLOBAL, KCB_T_F32, 0, 8, 8},
+    {"n", "int", KCB_PARAM_SCALAR, 0, KCB_T_I32, 0, 4, 4},
+};
+static const KcbWParam other_params[] = {
+    {"p", "struct P", KCB_PARAM_STRUCT, 0, 0, 0, 24, 8},
+    {"x", "double", KCB_PARAM_SCALAR, 0, KCB_T_F64, 0, 8, 8},
+};
+
+/* A valid bundle image (malloc'd): two kernels, PTX, a fake cubin, OpenCL C. */
+static unsigned char *sample(size_t *len) {
+  KcbWKernel ks[] = {{"vecadd", vecadd_params, 4, 0, 0},
+                     {"other", other_params, 2, 1024, KCB_KERNEL_DYNAMIC_SHARED}};
+  size_t tl;
+  unsigned char *tab = kcb_write_kernel_table(ks, 2, &tl);
+  ck_assert_ptr_nonnull(tab);
+  static const char info[] = "producer=test\nsource=sample.k\n";
+  static const char ptx[] = ".version 7.8\n.target sm_75\n";
+  static const char cl[] = "__kernel void vecadd() {}\n";
+  static const unsigned char cubin[] = {0x7f, 'E', 'L', 'F', 1, 2, 3};
+  KcbWSection secs[] = {{KCB_SEC_INFO, 0, info, sizeof info - 1},
+                        {KCB_SEC_KERNELS, 0, tab, tl},
+                        {KCB_SEC_PTX, 75, ptx, sizeof ptx - 1},
+                        {KCB_SEC_CUBIN, 75, cubin, sizeof cubin},
+                        {KCB_SEC_OPENCL_C, 0, cl, sizeof cl - 1}};
+  unsigned char *img = kcb_write_bundle(secs, 5, len);
+  free(tab);
+  ck_assert_ptr_nonnull(img);
+  return img;
+}
+
+static void reseal(unsigned char *img, size_t len) {
+  kcb_put64(img + KCB_H_CHECKSUM, kcb_checksum(img, len));
+}
+
+/* Parses and expects INVALID_MODULE with `needle` in the message. */
+static void expect_invalid(const unsigned char *img, size_t len, const char *needle) {
+  KcbBundle *b = NULL;
+  kcrt_status st = kcb_parse(img, len, &b);
+  ck_assert_msg(st == KCRT_ERROR_INVALID_MODULE, "status %s (%s), expected INVALID_MODULE",
+                kcrt_status_name(st), kcrt_last_error());
+  ck_assert_ptr_null(b);
+  if (needle)
+    ck_assert_msg(strstr(kcrt_last_error(), needle), "message '%s' lacks '%s'", kcrt_last_error(),
+                  needle);
+}
+
+static unsigned char *section_entry(unsigned char *img, int i) {
+  return img + KCB_HEADER_SIZE + i * KCB_SECTION_ENTRY_SIZE;
+}
+
+/* The kernel table's bytes inside an image (section 1 of sample()). */
+static unsigned char *ktab(unsigned char *img) {
+  return img + kcb_get64(section_entry(img, 1) + 8);
+}
+
+/* ---------------------------------------------------------------- reader */
+
+START_TEST(roundtrip) {
+  size_t len;
+  unsigned char *img = sample(&len);
+  KcbBundle *b;
+  ck_assert_int_eq(kcb_parse(img, len, &b), KCRT_SUCCESS);
+  ck_assert_str_eq(b->source, "sample.k");
+  ck_assert_uint_eq(b->nsecs, 5);
+  ck_assert_uint_eq(b->nkernels, 2);
+  const KcbKernel *k = kcb_kernel(b, "vecadd");
+  ck_assert_ptr_nonnull(k);
+  ck_assert_uint_eq(k->nparams, 4);
+  ck_assert_str_eq(k->params[0].name, "a");
+  ck_assert_str_eq(k->params[0].type, "const float *");
+  ck_assert_uint_eq(k->params[0].kind, KCB_PARAM_POINTER);
+  ck_assert_uint_eq(k->params[0].qual, KCB_Q_CONST);
+  ck_assert_uint_eq(k->params[3].kind, KCB_PARAM_SCALAR);
+  ck_assert_uint_eq(k->params[3].size, 4);
+  ck_assert_uint_eq(k->static_shared_bytes, 0);
+  k = kcb_kernel(b, "other");
+  ck_assert_ptr_nonnull(k);
+  ck_assert_uint_eq(k->static_shared_bytes, 1024);
+  ck_assert_uint_eq(k->flags, KCB_KERNEL_DYNAMIC_SHARED);
+  ck_assert_uint_eq(k->params[0].kind, KCB_PARAM_STRUCT);
+  ck_assert_uint_eq(k->params[0].size, 24);
+  ck_assert_ptr_null(kcb_kernel(b, "missing"));
+  const KcbSection *s = kcb_section(b, KCB_SEC_CUBIN, 75);
+  ck_assert_ptr_nonnull(s);
+  ck_assert_uint_eq(s->size, 7);
+  ck_assert_int_eq(memcmp(s->data, "\x7f" "ELF", 4), 0);
+  ck_assert_ptr_null(kcb_section(b, KCB_SEC_CUBIN, 90));
+  ck_assert_ptr_null(kcb_section(b, KCB_SEC_SPIRV, 0));
+  char *t = kcb_text(kcb_section(b, KCB_SEC_PTX, 0));
+  ck_assert_str_eq(t, ".version 7.8\n.target sm_75\n");
+  free(t);
+  /* Sections are aligned, and the reader keeps its own copy of the image. */
+  for (uint32_t i = 0; i < b->nsecs; i++)
+    ck_assert_uint_eq((size_t)(b->secs[i].data - b->image) % KCB_ALIGN, 0);
+  memset(img, 0, len);
+  ck_assert_str_eq(kcb_kernel(b, "vecadd")->name, "vecadd");
+  kcb_free(b);
+  free(img);
+}
+END_TEST
+
+START_TEST(every_truncation) {
+  size_t len;
+  unsigned char *img = sample(&len);
+  for (size_t n = 0; n < len; n++) {
+    unsigned char *copy = malloc(n ? n : 1); /* exact size: ASan sees any over-read */
+    memcpy(copy, img, n);
+    expect_invalid(copy, n, NULL);
+    free(copy);
+  }
+  expect_invalid(img, len - 1, "truncated");
+  expect_invalid(img, 20, "truncated");
+  free(img);
+}
+END_TEST
+
+START_TEST(bad_magic_and_version) {
+  size_t len;
+  unsigned char *img = sample(&len);
+  img[1] = 'X';
+  expect_invalid(img, len, "bad magic");
+  img[1] = 'K';
+  kcb_put16(img + KCB_H_MAJOR, 2);
+  reseal(img, len);
+  expect_invalid(img, len, "version 2.0 is not supported");
+  /* A newer minor version is still read. */
+  kcb_put16(img + KCB_H_MAJOR, 1);
+  kcb_put16(img + KCB_H_MINOR, 7);
+  reseal(img, len);
+  KcbBundle *b;
+  ck_assert_int_eq(kcb_parse(img, len, &b), KCRT_SUCCESS);
+  kcb_free(b);
+  expect_invalid((const unsigned char *)"hello, world: not a bundle at all, just text here..",
+                 50, "not a kcc bundle");
+  free(img);
+}
+END_TEST
+
+START_TEST(checksum_catches_corruption) {
+  size_t len;
+  unsigned char *img = sample(&len);
+  for (size_t i = KCB_HEADER_SIZE; i < len; i += 7) {
+    img[i] ^= 0x40;
+    expect_invalid(img, len, NULL);
+    img[i] ^= 0x40;
+  }
+  img[len - 3] ^= 1;
+  expect_invalid(img, len, "checksum");
+  free(img);
+}
+END_TEST
+
+START_TEST(trailing_bytes) {
+  size_t len;
+  unsigned char *img = sample(&len);
+  unsigned char *big = calloc(1, len + 16);
+  memcpy(big, img, len);
+  expect_invalid(big, len + 16, "trailing");
+  free(big);
+  free(img);
+}
+END_TEST
+
+START_TEST(section_out_of_bounds) {
+  size_t len;
+  unsigned char *img = sample(&len);
+  unsigned char *e = section_entry(img, 2);
+  uint64_t off = kcb_get64(e + 8), size = kcb_get64(e + 16);
+  kcb_put64(e + 8, len - 2); /* starts inside, runs past the end */
+  reseal(img, len);
+  expect_invalid(img, len, "lies outside");
+  kcb_put64(e + 8, off);
+  kcb_put64(e + 16, UINT64_MAX - 4); /* offset + size overflows 64 bits */
+  reseal(img, len);
+  expect_invalid(img, len, "lies outside");
+  kcb_put64(e + 16, size);
+  kcb_put64(e + 8, 0); /* overlapping the header */
+  reseal(img, len);
+  expect_invalid(img, len, "lies outside");
+  kcb_put64(e + 8, off);
+  kcb_put32(img + KCB_H_SECTION_COUNT, 0x10000000); /* the table itself past the end */
+  reseal(img, len);
+  expect_invalid(img, len, "section table");
+  kcb_put32(img + KCB_H_SECTION_COUNT, 5);
+  kcb_put32(img + KCB_H_HEADER_SIZE, (uint32_t)len + 1);
+  reseal(img, len);
+  expect_invalid(img, len, "header size");
+  free(img);
+}
+END_TEST
+
+START_TEST(kernel_table_forgeries) {
+  size_t len;
+  unsigned char *img = sample(&len);
+  unsigned char *t = ktab(img);
+  unsigned char *save = malloc(len);
+  memcpy(save, img, len);
+#define RESET() (memcpy(img, save, len), t = ktab(img))
+  kcb_put32(t + 0, UINT32_MAX); /* kernel count */
+  reseal(img, len);
+  expect_invalid(img, len, "overlap the string pool");
+  RESET();
+  kcb_put32(t + 4, UINT32_MAX); /* parameter count */
+  reseal(img, len);
+  expect_invalid(img, len, "overlap");
+  RESET();
+  kcb_put32(t + 12, UINT32_MAX); /* string pool size */
+  reseal(img, len);
+  expect_invalid(img, len, "string pool");
+  RESET();
+  unsigned char *k0 = t + KCB_KTAB_HEADER_SIZE;
+  kcb_put32(k0 + 0, 1u << 30); /* kernel name offset */
+  reseal(img, len);
+  expect_invalid(img, len, "outside the string pool");
+  RESET();
+  kcb_put32(k0 + 4, 0); /* empty name */
+  reseal(img, len);
+  expect_invalid(img, len, "empty name");
+  RESET();
+  kcb_put32(k0 + 12, 99); /* more params than the table has */
+  reseal(img, len);
+  expect_invalid(img, len, "lists parameters");
+  RESET();
+  unsigned char *p0 = t + KCB_KTAB_HEADER_SIZE + 2 * KCB_KERNEL_ENTRY_SIZE;
+  p0[16] = 9; /* unknown kind */
+  reseal(img, len);
+  expect_invalid(img, len, "unknown kind");
+  RESET();
+  kcb_put32(p0 + 20, 4); /* a 4-byte pointer */
+  reseal(img, len);
+  expect_invalid(img, len, "kcc pointers are 8");
+  RESET();
+  kcb_put32(p0 + 24, 3); /* alignment not a power of two */
+  reseal(img, len);
+  expect_invalid(img, len, "alignment");
+  RESET();
+  /* Every string pointing at the whole pool: lengths exceed the pool, refused before any
+   * copy (the reader's copies are bounded by the input size). */
+  uint32_t poolsz = kcb_get32(t + 12);
+  for (int i = 0; i < 6; i++) {
+    unsigned char *p = t + KCB_KTAB_HEADER_SIZE + 2 * KCB_KERNEL_ENTRY_SIZE + i * KCB_PARAM_ENTRY_SIZE;
+    kcb_put32(p + 0, 0), kcb_put32(p + 4, poolsz);
+  }
+  reseal(img, len);
+  expect_invalid(img, len, "outside the string pool");
+  RESET();
+  free(save);
+  free(img);
+#undef RESET
+}
+END_TEST
+
+START_TEST(duplicate_and_missing_tables) {
+  KcbWKernel ks[] = {{"same", NULL, 0, 0, 0}, {"same", NULL, 0, 0, 0}};
+  size_t tl, len;
+  unsigned char *tab = kcb_write_kernel_table(ks, 2, &tl);
+  KcbWSection secs[] = {{KCB_SEC_KERNELS, 0, tab, tl}};
+  unsigned char *img = kcb_write_bundle(secs, 1, &len);
+  expect_invalid(img, len, "listed twice");
+  free(img);
+  KcbWSection two[] = {{KCB_SEC_KERNELS, 0, tab, tl}, {KCB_SEC_KERNELS, 0, tab, tl}};
+  img = kcb_write_bundle(two, 2, &len);
+  expect_invalid(img, len, "more than one kernel table");
+  free(img);
+  KcbWSection none[] = {{KCB_SEC_PTX, 75, "x", 1}};
+  img = kcb_write_bundle(none, 1, &len);
+  expect_invalid(img, len, "no kernel table");
+  free(img);
+  /* Unknown section kinds are skipped (forward compatibility). */
+  KcbWKernel one[] = {{"k", NULL, 0, 0, 0}};
+  free(tab);
+  tab = kcb_write_kernel_table(one, 1, &tl);
+  KcbWSection fut[] = {{99, 0, "future", 6}, {KCB_SEC_KERNELS, 0, tab, tl}};
+  img = kcb_write_bundle(fut, 2, &len);
+  KcbBundle *b;
+  ck_assert_int_eq(kcb_parse(img, len, &b), KCRT_SUCCESS);
+  ck_assert_uint_eq(b->nkernels, 1);
+  kcb_free(b);
+  free(img);
+  free(tab);
+}
+END_TEST
+
+/* Random mutations of a valid image, resealed so the checksum does not hide them: the reader
+ * must accept or refuse each, never crash or read out of bounds (the ASan build checks). */
+START_TEST(fuzz_mutations) {
+  size_t len;
+  unsigned char *img = sample(&len);
+  unsigned char *m = malloc(len);
+  uint64_t s = 0x1234567;
+  int accepted = 0;
+  for (int iter = 0; iter < 20000; iter++) {
+    memcpy(m, img, len);
+    int flips = 1 + iter % 4;
+    for (int f = 0; f < flips; f++) {
+      s = s * 6364136223846793005ull + 1442695040888963407ull;
+      size_t at = KCB_HEADER_SIZE + (s >> 33) % (len - KCB_HEADER_SIZE);
+      if (iter % 3 == 0) at = (s >> 33) % (KCB_HEADER_SIZE + 5 * KCB_SECTION_ENTRY_SIZE);
+      m[at] = (unsigned char)(s >> 17);
+    }
+    if (len > KCB_H_CHECKSUM + 8) reseal(m, len);
+    KcbBundle *b = NULL;
+    kcrt_status st = kcb_parse(m, len, &b);
+    ck_assert(st == KCRT_SUCCESS || st == KCRT_ERROR_INVALID_MODULE);
+    if (st == KCRT_SUCCESS) {
+      accepted++;
+      for (uint32_t i = 0; i < b->nkernels; i++)
+        for (uint32_t j = 0; j < b->kernels[i].nparams; j++)
+          ck_assert(strlen(b->kernels[i].params[j].name) < len);
+      kcb_free(b);
+    }
+  }
+  ck_assert_int_gt(accepted, 0); /* some mutations only touch payload bytes */
+  free(m);
+  free(img);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- the writer in kcc */
+
+static unsigned char *compile_bundle(const char *name, const char *src, const char *env,
+                                     const char *flags, size_t *len) {
+  char *k = tu_write(name, src);
+  char out[512], cmd[2048];
+  snprintf(out, sizeof out, "%s.kcb", k);
+  snprintf(cmd, sizeof cmd, "env %s '%s' '%s' -o '%s' %s", env, tu_kcc(), k, out, flags);
+  char *err = NULL;
+  int rc = tu_sh(cmd, NULL, &err);
+  ck_assert_msg(rc == 0, "kcc failed (%d): %s", rc, err);
+  free(err);
+  unsigned char *img = (unsigned char *)tu_read(out, len);
+  ck_assert_ptr_nonnull(img);
+  return img;
+}
+
+START_TEST(kcc_kernel_table) {
+  size_t len;
+  unsigned char *img = compile_bundle(
+      "kt.k",
+      "struct P { float x; double y; int z; };\n"
+      "kernel void first(const float *a, float *restrict b, int n, struct P p, unsigned char c,\n"
+      "                  double d, long e) {\n"
+      "  shared float tile[64];\n"
+      "  tile[threadIdx.x] = a[threadIdx.x];\n"
+      "  __syncthreads();\n"
+      "  if (threadIdx.x < n) b[threadIdx.x] = tile[63 - threadIdx.x] + p.x + c + d + e;\n"
+      "}\n"
+      "kernel void second(int *out) {\n"
+      "  extern shared int dyn[];\n"
+      "  dyn[threadIdx.x] = threadIdx.x;\n"
+      "  __syncthreads();\n"
+      "  out[threadIdx.x] = dyn[0];\n"
+      "}\n"
+      "static int helper(int x) { return x * 2; }\n"
+      "kernel void third(void) { }\n",
+      "KCC_PTXAS=none", "", &len);
+  KcbBundle *b;
+  ck_assert_msg(kcb_parse(img, len, &b) == KCRT_SUCCESS, "%s", kcrt_last_error());
+  ck_assert_uint_eq(b->nkernels, 3); /* kernels only, not device functions */
+  ck_assert_str_eq(b->source, "kt.k");
+  const KcbKernel *k = kcb_kernel(b, "first");
+  ck_assert_ptr_nonnull(k);
+  ck_assert_uint_eq(k->nparams, 7);
+  ck_assert_uint_eq(k->static_shared_bytes, 64 * 4);
+  ck_assert_uint_eq(k->flags & KCB_KERNEL_DYNAMIC_SHARED, 0);
+  static const struct {
+    const char *name;
+    uint8_t kind, scalar;
+    uint32_t size, align;
+  } want[] = {{"a", KCB_PARAM_POINTER, KCB_T_F32, 8, 8}, {"b", KCB_PARAM_POINTER, KCB_T_F32, 8, 8},
+              {"n", KCB_PARAM_SCALAR, KCB_T_I32, 4, 4},  {"p", KCB_PARAM_STRUCT, 0, 24, 8},
+              {"c", KCB_PARAM_SCALAR, KCB_T_U8, 1, 1},   {"d", KCB_PARAM_SCALAR, KCB_T_F64, 8, 8},
+              {"e", KCB_PARAM_SCALAR, KCB_T_I64, 8, 8}};
+  for (int i = 0; i < 7; i++) {
+    const KcbParam *p = &k->params[i];
+    ck_assert_str_eq(p->name, want[i].name);
+    ck_assert_uint_eq(p->kind, want[i].kind);
+    ck_assert_uint_eq(p->scalar, want[i].scalar);
+    ck_assert_uint_eq(p->size, want[i].size);
+    ck_assert_uint_eq(p->align, want[i].align);
+  }
+  ck_assert_uint_eq(k->params[0].addr_space, KCB_AS_GLOBAL);
+  ck_assert(k->params[0].qual & KCB_Q_CONST);
+  ck_assert(k->params[1].qual & KCB_Q_RESTRICT);
+  k = kcb_kernel(b, "second");
+  ck_assert_uint_eq(k->flags & KCB_KERNEL_DYNAMIC_SHARED, KCB_KERNEL_DYNAMIC_SHARED);
+  ck_assert_uint_eq(k->static_shared_bytes, 0);
+  ck_assert_uint_eq(kcb_kernel(b, "third")->nparams, 0);
+  /* Forms: PTX for the default arch, OpenCL C; no cubin with ptxas disabled. */
+  ck_assert_ptr_nonnull(kcb_section(b, KCB_SEC_PTX, 75));
+  ck_assert_ptr_nonnull(kcb_section(b, KCB_SEC_OPENCL_C, 0));
+  ck_assert_ptr_null(kcb_section(b, KCB_SEC_CUBIN, 0));
+  char *cl = kcb_text(kcb_section(b, KCB_SEC_OPENCL_C, 0));
+  ck_assert_ptr_nonnull(strstr(cl, "first"));
+  free(cl);
+  kcb_free(b);
+  free(img);
+}
+END_TEST
+
+START_TEST(kcc_ptx_per_arch_and_cubins) {
+  size_t len;
+  const char *src = "kernel void k(float *x) { x[threadIdx.x] *= 2.0f; }\n";
+  unsigned char *img = compile_bundle("arch.k", src, "KCC_LOG=0", "-arch=sm_90,sm_80,sm_90", &len);
+  KcbBundle *b;
+  ck_assert_int_eq(kcb_parse(img, len, &b), KCRT_SUCCESS);
+  int nptx = 0;
+  for (uint32_t i = 0; i < b->nsecs; i++) {
+    if (b->secs[i].kind != KCB_SEC_PTX) continue;
+    nptx++;
+    char *t = kcb_text(&b->secs[i]);
+    char target[32];
+    snprintf(target, sizeof target, ".target sm_%u", b->secs[i].arch);
+    ck_assert_msg(strstr(t, target), "PTX for sm_%u lacks '%s'", b->secs[i].arch, target);
+    free(t);
+  }
+  ck_assert_int_eq(nptx, 2); /* duplicates dropped */
+  char *out = NULL;
+  bool have_ptxas = tu_sh("command -v ptxas || test -x /usr/local/cuda/bin/ptxas", &out, NULL) == 0;
+  free(out);
+  if (have_ptxas) {
+    for (int arch = 80; arch <= 90; arch += 10) {
+      const KcbSection *s = kcb_section(b, KCB_SEC_CUBIN, (uint32_t)arch);
+      ck_assert_msg(s != NULL, "no cubin for sm_%d although ptxas exists", arch);
+      ck_assert_int_eq(memcmp(s->data, "\x7f" "ELF", 4), 0);
+    }
+  }
+  kcb_free(b);
+  free(img);
+}
+END_TEST
+
+Suite *suite(void) {
+  Suite *s = suite_create("runtime_bundle");
+  TCase *tc = tcase_create("reader");
+  tcase_add_test(tc, roundtrip);
+  tcase_add_test(tc, every_truncation);
+  tcase_add_test(tc, bad_magic_and_version);
+  tcase_add_test(tc, checksum_catches_corruption);
+  tcase_add_test(tc, trailing_bytes);
+  tcase_add_test(tc, section_out_of_bounds);
+  tcase_add_test(tc, kernel_table_forgeries);
+  tcase_add_test(tc, duplicate_and_missing_tables);
+  tcase_add_test(tc, fuzz_mutations);
+  suite_add_tcase(s, tc);
+  TCase *w = tcase_create("writer");
+  tcase_set_timeout(w, 120);
+  tcase_add_test(w, kcc_kernel_table);
+  tcase_add_test(w, kcc_ptx_per_arch_and_cubins);
+  suite_add_tcase(s, w);
+  return s;
+}
+
+int main(void) { return tu_main(suite()); }
