@@ -124,6 +124,16 @@ void cs_name_module(CGen *g, const char *const *extra) {
     if (!f->origin) ns_add(&n->module_src, f->name);
   }
   NameSet *busy[] = {&n->module, NULL}, *avoid[] = {&n->module_src, NULL};
+  for (int i = 0; i < m->funcs.n; i++) {
+    KFunc *f = m->funcs.v[i];
+    if (!f->is_kernel) continue;
+    if (g->hooks->kernel_reserved(f->name))
+      cs_error(g, f->loc, "kernel name '%s' is reserved in %s, and kernels keep their names "
+                          "(the runtime looks them up); rename the kernel",
+               f->name, g->hooks->language);
+    f->aux = (void *)f->name;
+    ns_add(&n->module, f->name);
+  }
   for (int i = 0; i < m->globals.n; i++) {
     KVar *v = m->globals.v[i];
     v->aux = (void *)pick_name(g, v->name, busy, avoid);
@@ -132,7 +142,7 @@ void cs_name_module(CGen *g, const char *const *extra) {
   for (int pass = 0; pass < 2; pass++)
     for (int i = 0; i < m->funcs.n; i++) {
       KFunc *f = m->funcs.v[i];
-      if ((f->origin != NULL) != pass) continue;
+      if ((f->origin != NULL) != pass || f->is_kernel) continue;
       f->aux = (void *)pick_name(g, f->name, busy, avoid);
       ns_add(&n->module, f->aux);
     }
@@ -605,7 +615,7 @@ static int clarity(KOp parent, const KExpr *child, int dflt) {
   int pp = binop_prec(parent), cp = binop_prec(child->op);
   if (pp == P_LOR && cp == P_LAND) return P_PRIMARY;
   if ((pp == P_BAND || pp == P_BXOR || pp == P_BOR) && cp != pp) return P_PRIMARY;
-  if (pp == P_SHIFT && (cp == P_ADD || cp == P_MUL)) return P_PRIMARY;
+  if (pp == P_SHIFT && (cp == P_ADD || cp == P_MUL || cp == P_SHIFT)) return P_PRIMARY;
   if ((pp == P_EQ || pp == P_REL) && (cp == P_EQ || cp == P_REL)) return P_PRIMARY;
   return dflt;
 }
@@ -845,7 +855,7 @@ void cs_expr(CGen *g, const KExpr *e, int prec) {
                          ? P_PRIMARY
                          : P_LOR);
     cs_puts(g, " ? ");
-    cs_expr(g, b, P_ASSIGN);
+    cs_expr(g, b, b->kind == KE_COND ? P_PRIMARY : P_ASSIGN);
     cs_puts(g, " : ");
     cs_expr(g, c, P_COND);
     rparen(g, p);

@@ -63,6 +63,10 @@ typedef struct CHooks {
    * also whole families of names by prefix (as_*, __*); replacements (name_, name_1), which
    * no family of builtins spells, are checked without them. */
   bool (*reserved)(const char *name, bool family);
+  /* Whether a kernel cannot be defined under its own name (a keyword, a type, a macro...).
+   * Kernels are never renamed: the runtime finds them by their source name. */
+  bool (*kernel_reserved)(const char *name);
+  const char *language; /* for messages: "OpenCL C", "CUDA C++" */
 } CHooks;
 
 struct CGen {

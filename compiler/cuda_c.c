@@ -82,6 +82,9 @@ static bool cuda_reserved(const char *name, bool family) {
          (family && !strncmp(name, "__", 2));
 }
 
+/* nvcc rejects an extern "C" kernel named like any function of its headers. */
+static bool cuda_kernel_reserved(const char *name) { return cuda_reserved(name, false); }
+
 /* ---------------------------------------------------------------- builtins */
 
 static void args(CGen *g, const KExpr *e) {
@@ -305,6 +308,8 @@ bool emit_cuda_c(KModule *m, const KOptions *o, KBuf *out) {
       .builtin = cuda_builtin,
       .prologue = cuda_prologue,
       .reserved = cuda_reserved,
+      .kernel_reserved = cuda_kernel_reserved,
+      .language = "CUDA C++",
   };
   CGen g;
   cs_init(&g, CT_CUDA, m, o, &hooks);

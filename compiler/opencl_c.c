@@ -56,7 +56,25 @@ static const char *const ocl_words[] = {
     "uintptr_t", "image1d_t", "image1d_array_t", "image1d_buffer_t", "image2d_t",
     "image2d_array_t", "image2d_depth_t", "image2d_array_depth_t", "image3d_t", "sampler_t",
     "event_t", "cl_mem_fence_flags", "memory_scope", "memory_order", "NULL",
-    /* builtin functions: work-items, synchronisation, memory */
+    /* macros the OpenCL headers define */
+    "CLK_LOCAL_MEM_FENCE", "CLK_GLOBAL_MEM_FENCE", "MAXFLOAT", "HUGE_VALF", "HUGE_VAL",
+    "INFINITY", "NAN", "FLT_DIG", "FLT_MANT_DIG", "FLT_MAX", "FLT_MIN", "FLT_EPSILON",
+    "DBL_MAX", "DBL_MIN", "DBL_EPSILON", "CHAR_BIT", "CHAR_MAX", "CHAR_MIN", "INT_MAX",
+    "INT_MIN", "LONG_MAX", "LONG_MIN", "SCHAR_MAX", "SCHAR_MIN", "SHRT_MAX", "SHRT_MIN",
+    "UCHAR_MAX", "USHRT_MAX", "UINT_MAX", "ULONG_MAX", "M_E", "M_PI", "M_PI_2", "M_PI_4",
+    "M_1_PI", "M_2_PI", "M_2_SQRTPI", "M_SQRT2", "M_SQRT1_2", "M_LN2", "M_LN10", "M_LOG2E",
+    "M_LOG10E", "M_E_F", "M_PI_F", "FP_FAST_FMA", "FP_FAST_FMAF", "FP_ILOGB0", "FP_ILOGBNAN",
+    "__OPENCL_VERSION__", "__OPENCL_C_VERSION__", "__ENDIAN_LITTLE__", "__IMAGE_SUPPORT__",
+    "__FAST_RELAXED_MATH__", "__FILE__", "__LINE__", "CL_VERSION_1_0", "CL_VERSION_1_1",
+    "CL_VERSION_1_2", "CL_VERSION_2_0", "CLK_NORMALIZED_COORDS_TRUE",
+    "CLK_NORMALIZED_COORDS_FALSE", "CLK_ADDRESS_NONE", "CLK_ADDRESS_CLAMP",
+    "CLK_FILTER_NEAREST", "CLK_FILTER_LINEAR", NULL,
+};
+
+/* Builtin functions: a device function or variable of that name is renamed; a kernel keeps
+ * its name (OpenCL compilers accept a kernel that shadows a builtin function). */
+static const char *const ocl_builtins[] = {
+    /* work-items, synchronisation, memory */
     "get_work_dim", "get_global_size", "get_global_id", "get_local_size", "get_local_id",
     "get_num_groups", "get_group_id", "get_global_offset", "barrier", "mem_fence",
     "read_mem_fence", "write_mem_fence", "async_work_group_copy",
@@ -82,20 +100,7 @@ static const char *const ocl_words[] = {
     "read_imagef", "read_imagei", "read_imageui", "read_imageh", "write_imagef",
     "write_imagei", "write_imageui", "write_imageh", "get_image_width", "get_image_height",
     "get_image_depth", "get_image_dim", "get_image_channel_data_type",
-    "get_image_channel_order", "get_image_array_size",
-    /* macros the OpenCL headers define */
-    "CLK_LOCAL_MEM_FENCE", "CLK_GLOBAL_MEM_FENCE", "MAXFLOAT", "HUGE_VALF", "HUGE_VAL",
-    "INFINITY", "NAN", "FLT_DIG", "FLT_MANT_DIG", "FLT_MAX", "FLT_MIN", "FLT_EPSILON",
-    "DBL_MAX", "DBL_MIN", "DBL_EPSILON", "CHAR_BIT", "CHAR_MAX", "CHAR_MIN", "INT_MAX",
-    "INT_MIN", "LONG_MAX", "LONG_MIN", "SCHAR_MAX", "SCHAR_MIN", "SHRT_MAX", "SHRT_MIN",
-    "UCHAR_MAX", "USHRT_MAX", "UINT_MAX", "ULONG_MAX", "M_E", "M_PI", "M_PI_2", "M_PI_4",
-    "M_1_PI", "M_2_PI", "M_2_SQRTPI", "M_SQRT2", "M_SQRT1_2", "M_LN2", "M_LN10", "M_LOG2E",
-    "M_LOG10E", "M_E_F", "M_PI_F", "FP_FAST_FMA", "FP_FAST_FMAF", "FP_ILOGB0", "FP_ILOGBNAN",
-    "__OPENCL_VERSION__", "__OPENCL_C_VERSION__", "__ENDIAN_LITTLE__", "__IMAGE_SUPPORT__",
-    "__FAST_RELAXED_MATH__", "__FILE__", "__LINE__", "CL_VERSION_1_0", "CL_VERSION_1_1",
-    "CL_VERSION_1_2", "CL_VERSION_2_0", "CLK_NORMALIZED_COORDS_TRUE",
-    "CLK_NORMALIZED_COORDS_FALSE", "CLK_ADDRESS_NONE", "CLK_ADDRESS_CLAMP",
-    "CLK_FILTER_NEAREST", "CLK_FILTER_LINEAR", NULL,
+    "get_image_channel_order", "get_image_array_size", NULL,
 };
 
 /* Whole families of builtin names: convert_int_sat_rte, as_float4, vload16, native_exp... */
@@ -118,9 +123,12 @@ static bool is_vector_type(const char *name) {
   return false;
 }
 
+static bool ocl_kernel_reserved(const char *name) {
+  return cs_in_list(name, ocl_words) || cs_in_list(name, helper_names) || is_vector_type(name);
+}
+
 static bool ocl_reserved(const char *name, bool family) {
-  if (cs_in_list(name, ocl_words) || cs_in_list(name, helper_names) || is_vector_type(name))
-    return true;
+  if (ocl_kernel_reserved(name) || cs_in_list(name, ocl_builtins)) return true;
   for (const char *const *p = ocl_prefixes; family && *p; p++)
     if (!strncmp(name, *p, strlen(*p))) return true;
   return false;
@@ -448,6 +456,8 @@ bool emit_opencl_c(KModule *m, const KOptions *o, KBuf *out) {
       .call_extra = ocl_call_extra,
       .prologue = ocl_prologue,
       .reserved = ocl_reserved,
+      .kernel_reserved = ocl_kernel_reserved,
+      .language = "OpenCL C",
   };
   CGen g;
   OclState st = {0};

@@ -45,8 +45,12 @@ int sg_bits(const KType *t) {
   return t->size * 8;
 }
 
-uint32_t sg_u32(SG *g, uint32_t v) { return spv_const_int(&g->m, 32, v); }
-uint32_t sg_u64(SG *g, uint64_t v) { return spv_const_int(&g->m, 64, v); }
+uint32_t sg_u32(SG *g, uint32_t v) {
+  return spv_const_int(&g->m, 32, v);
+}
+uint32_t sg_u64(SG *g, uint64_t v) {
+  return spv_const_int(&g->m, 64, v);
+}
 
 SpvStorageClass sg_storage(SG *g, KAddrSpace as, KLoc loc) {
   switch (as) {
@@ -248,7 +252,9 @@ void sg_instv(SG *g, SpvOp op, int n, ...) {
   sg_inst(g, op, n, ops);
 }
 
-static int mem_align(const KType *t) { return t->align > 0 ? t->align : 1; }
+static int mem_align(const KType *t) {
+  return t->align > 0 ? t->align : 1;
+}
 
 uint32_t sg_load(SG *g, const KType *t, uint32_t ptr, bool is_volatile) {
   uint32_t access = SpvMemoryAccessAlignedMask | (is_volatile ? SpvMemoryAccessVolatileMask : 0);
@@ -303,7 +309,7 @@ uint32_t sg_string_literal(SG *g, const char *s, size_t len) {
   uint32_t init = spv_const_composite(&g->m, aty, el, (int)len + 1);
   free(el);
   uint32_t var = sg_global_var(g, spv_type_ptr(&g->m, SpvStorageClassUniformConstant, aty),
-                            SpvStorageClassUniformConstant, init);
+                               SpvStorageClassUniformConstant, init);
   spv_decorate(&g->m, var, SpvDecorationConstant, NULL, 0);
   if (g->nstrs == g->capstrs) {
     g->capstrs = g->capstrs ? 2 * g->capstrs : 8;
@@ -336,19 +342,18 @@ static void gen_globals(SG *g) {
     uint32_t align = (uint32_t)mem_align(v->type);
     if (v->kind == KV_SHARED) {
       s->ptr = sg_global_var(g, spv_type_ptr(&g->m, SpvStorageClassWorkgroup, ty),
-                          SpvStorageClassWorkgroup, 0);
+                             SpvStorageClassWorkgroup, 0);
     } else {
       KLoc saved = g->loc;
       g->loc = v->loc;
       uint32_t init = sg_const_init(g, v->type, v->init);
       g->loc = saved;
       if (!init) {
-        sg_error(g, v->loc, "initializer of constant '%s' is not a constant expression",
-                 v->name);
+        sg_error(g, v->loc, "initializer of constant '%s' is not a constant expression", v->name);
         init = sg_zero(g, v->type);
       }
       s->ptr = sg_global_var(g, spv_type_ptr(&g->m, SpvStorageClassUniformConstant, ty),
-                          SpvStorageClassUniformConstant, init);
+                             SpvStorageClassUniformConstant, init);
       spv_decorate(&g->m, s->ptr, SpvDecorationConstant, NULL, 0);
     }
     spv_decorate(&g->m, s->ptr, SpvDecorationAlignment, &align, 1);
@@ -378,8 +383,8 @@ static uint32_t func_type(SG *g, KFunc *f) {
   int n = 0;
   for (int i = 0; i < f->nparams; i++) {
     KVar *p = f->params[i];
-    pt[n++] = is_byval(f, p) ? sg_ptr_type(g, SpvStorageClassFunction, p->type)
-                             : sg_type(g, p->type);
+    pt[n++] =
+        is_byval(f, p) ? sg_ptr_type(g, SpvStorageClassFunction, p->type) : sg_type(g, p->type);
   }
   KVar *dv = sg_dyn_var(f);
   if (dv) pt[n++] = dyn_param_type(g, dv);
@@ -457,9 +462,8 @@ static void define_func(SG *g, KFunc *f) {
     KVar *p = f->params[i];
     bool byval = is_byval(f, p);
     pid[i] = spv_id(&g->m);
-    uint32_t ops[2] = {byval ? sg_ptr_type(g, SpvStorageClassFunction, p->type)
-                             : sg_type(g, p->type),
-                       pid[i]};
+    uint32_t ops[2] = {
+        byval ? sg_ptr_type(g, SpvStorageClassFunction, p->type) : sg_type(g, p->type), pid[i]};
     spw_inst(out, SpvOpFunctionParameter, ops, 2);
     spv_name(&g->m, pid[i], p->name);
     SVar *s = svar(p);
@@ -620,8 +624,7 @@ static void gen_stmt(SG *g, KStmt *s) {
     gen_stmt(g, s->init_stmt);
     uint32_t head = spv_id(m), body = spv_id(m), step = spv_id(m), exit = spv_id(m);
     sg_start_block(g, head);
-    if (s->cond)
-      sg_branch_cond(g, sg_cond(g, s->cond), body, exit);
+    if (s->cond) sg_branch_cond(g, sg_cond(g, s->cond), body, exit);
     sg_start_block(g, body);
     gen_loop_body(g, s->body, exit, step);
     sg_start_block(g, step);
@@ -771,7 +774,7 @@ bool emit_spirv(KModule *m, const KOptions *o, KBuf *out) {
   bool ok = !g.failed && diag_error_count() == errors;
   if (ok && g.m.too_long) {
     diag_error((KLoc){0}, "the SPIR-V module needs an instruction longer than 65535 words (a "
-               "constant array of more than about 65000 elements?)");
+                          "constant array of more than about 65000 elements?)");
     ok = false;
   }
   if (ok) {

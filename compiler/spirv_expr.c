@@ -12,8 +12,12 @@
 
 #include "spirv_gen.h"
 
-static uint32_t ty(SG *g, const KType *t) { return sg_type(g, t); }
-static uint32_t tbool(SG *g) { return spv_type_bool(&g->m); }
+static uint32_t ty(SG *g, const KType *t) {
+  return sg_type(g, t);
+}
+static uint32_t tbool(SG *g) {
+  return spv_type_bool(&g->m);
+}
 
 static uint32_t zero_of(SG *g, const KType *t) {
   if (kir_is_float(t)) return spv_const_float(&g->m, sg_bits(t), 0.0);
@@ -51,8 +55,7 @@ static uint32_t nonzero(SG *g, uint32_t v, const KType *t) {
 /* An integer value widened to 64 bits by its own signedness, for indexing. */
 static uint32_t to_i64(SG *g, uint32_t v, const KType *t) {
   if (sg_bits(t) == 64) return v;
-  return sg_opv(g, kir_is_signed(t) ? SpvOpSConvert : SpvOpUConvert, spv_type_int(&g->m, 64), 1,
-                v);
+  return sg_opv(g, kir_is_signed(t) ? SpvOpSConvert : SpvOpUConvert, spv_type_int(&g->m, 64), 1, v);
 }
 
 static uint64_t fit_int(uint64_t v, const KType *t);
@@ -84,16 +87,15 @@ uint32_t sg_convert(SG *g, uint32_t v, const KType *from, const KType *to, KLoc 
   case KC_PTR_TO_PTR:
     if (ty(g, from) == rt) return v;
     if (from->as != to->as) {
-      sg_error(g, loc, "conversion from '%s' to '%s' changes the address space; SPIR-V for "
+      sg_error(g, loc,
+               "conversion from '%s' to '%s' changes the address space; SPIR-V for "
                "OpenCL cannot convert between address spaces",
                kir_type_str(from), kir_type_str(to));
       return spv_undef(&g->m, rt);
     }
     return sg_opv(g, SpvOpBitcast, rt, 1, v);
   case KC_PTR_TO_INT: return sg_opv(g, SpvOpConvertPtrToU, rt, 1, v);
-  case KC_INT_TO_PTR:
-    v = to_i64(g, v, from);
-    return sg_opv(g, SpvOpConvertUToPtr, rt, 1, v);
+  case KC_INT_TO_PTR: v = to_i64(g, v, from); return sg_opv(g, SpvOpConvertUToPtr, rt, 1, v);
   case KC_ARRAY_DECAY: break; /* needs the array's address: sg_expr handles it */
   }
   sg_error(g, loc, "cannot convert '%s' to '%s'", kir_type_str(from), kir_type_str(to));
@@ -156,8 +158,10 @@ uint32_t sg_addr(SG *g, KExpr *e) {
   case KE_GVAR: {
     SVar *s = e->var->aux;
     if (e->kind == KE_GVAR && e->var->is_dynamic) {
-      sg_error(g, e->loc, "the address of dynamic shared array '%s' as a whole is not "
-               "supported; use '%s' or '&%s[0]'", e->var->name, e->var->name, e->var->name);
+      sg_error(g, e->loc,
+               "the address of dynamic shared array '%s' as a whole is not "
+               "supported; use '%s' or '&%s[0]'",
+               e->var->name, e->var->name, e->var->name);
       return spv_undef(&g->m, sg_ptr_type(g, SpvStorageClassWorkgroup, e->type));
     }
     if (!s || !s->ptr) {
@@ -201,7 +205,9 @@ static uint32_t read_lvalue(SG *g, KExpr *e) {
 
 /* ---------------------------------------------------------------- operators */
 
-static bool is_compare(KOp op) { return op >= KB_EQ && op <= KB_GE; }
+static bool is_compare(KOp op) {
+  return op >= KB_EQ && op <= KB_GE;
+}
 
 static uint32_t compare(SG *g, KOp op, KExpr *a, KExpr *b) {
   const KType *t = a->type;
@@ -214,19 +220,17 @@ static uint32_t compare(SG *g, KOp op, KExpr *a, KExpr *b) {
     r = sg_convert(g, r, b->type, t, b->loc);
   }
   if (kir_is_float(t)) {
-    static const SpvOp fo[] = {SpvOpFOrdEqual, SpvOpFUnordNotEqual, SpvOpFOrdLessThan,
-                               SpvOpFOrdLessThanEqual, SpvOpFOrdGreaterThan,
-                               SpvOpFOrdGreaterThanEqual};
+    static const SpvOp fo[] = {SpvOpFOrdEqual,       SpvOpFUnordNotEqual,
+                               SpvOpFOrdLessThan,    SpvOpFOrdLessThanEqual,
+                               SpvOpFOrdGreaterThan, SpvOpFOrdGreaterThanEqual};
     o = fo[op - KB_EQ];
   } else if (kir_is_signed(t)) {
-    static const SpvOp so[] = {SpvOpIEqual, SpvOpINotEqual, SpvOpSLessThan,
-                               SpvOpSLessThanEqual, SpvOpSGreaterThan,
-                               SpvOpSGreaterThanEqual};
+    static const SpvOp so[] = {SpvOpIEqual,         SpvOpINotEqual,    SpvOpSLessThan,
+                               SpvOpSLessThanEqual, SpvOpSGreaterThan, SpvOpSGreaterThanEqual};
     o = so[op - KB_EQ];
   } else {
-    static const SpvOp uo[] = {SpvOpIEqual, SpvOpINotEqual, SpvOpULessThan,
-                               SpvOpULessThanEqual, SpvOpUGreaterThan,
-                               SpvOpUGreaterThanEqual};
+    static const SpvOp uo[] = {SpvOpIEqual,         SpvOpINotEqual,    SpvOpULessThan,
+                               SpvOpULessThanEqual, SpvOpUGreaterThan, SpvOpUGreaterThanEqual};
     o = uo[op - KB_EQ];
   }
   return sg_opv(g, o, tbool(g), 2, l, r);
@@ -247,8 +251,7 @@ static uint32_t logical(SG *g, KOp op, KExpr *a, KExpr *b) {
   uint32_t from_b = g->label;
   sg_branch(g, join);
   sg_start_block(g, join);
-  return sg_opv(g, SpvOpPhi, tbool(g), 4, spv_const_bool(&g->m, op == KB_LOR), from_a, cb,
-                from_b);
+  return sg_opv(g, SpvOpPhi, tbool(g), 4, spv_const_bool(&g->m, op == KB_LOR), from_a, cb, from_b);
 }
 
 uint32_t sg_cond(SG *g, KExpr *e) {
@@ -299,15 +302,14 @@ static uint32_t arith(SG *g, KOp op, const KType *t, uint32_t l, uint32_t r, con
     /* The count keeps its own promoted type in KIR; give it the left operand's width (the
      * result is undefined past the width anyway). */
     if (rt_b && rt_b != t && sg_bits(rt_b) != sg_bits(t))
-      r = sg_opv(g, sg_bits(rt_b) > sg_bits(t) || !kir_is_signed(rt_b) ? SpvOpUConvert
-                                                                       : SpvOpSConvert,
+      r = sg_opv(g,
+                 sg_bits(rt_b) > sg_bits(t) || !kir_is_signed(rt_b) ? SpvOpUConvert : SpvOpSConvert,
                  rt, 1, r);
     o = op == KB_SHL ? SpvOpShiftLeftLogical
-                     : sgn ? SpvOpShiftRightArithmetic : SpvOpShiftRightLogical;
+        : sgn        ? SpvOpShiftRightArithmetic
+                     : SpvOpShiftRightLogical;
     break;
-  default:
-    sg_error(g, loc, "invalid operands to an integer operator");
-    return spv_undef(&g->m, rt);
+  default: sg_error(g, loc, "invalid operands to an integer operator"); return spv_undef(&g->m, rt);
   }
   return sg_opv(g, o, rt, 2, l, r);
 }
@@ -380,8 +382,7 @@ static uint32_t incdec(SG *g, KExpr *e) {
   uint32_t old = sg_load(g, t, addr, vol), nv;
   bool inc = e->op == KU_PREINC || e->op == KU_POSTINC;
   if (t->kind == KT_PTR) {
-    nv = sg_opv(g, SpvOpPtrAccessChain, ty(g, t), 2, old,
-                sg_u64(g, inc ? 1 : (uint64_t)-1));
+    nv = sg_opv(g, SpvOpPtrAccessChain, ty(g, t), 2, old, sg_u64(g, inc ? 1 : (uint64_t)-1));
   } else if (kir_is_float(t)) {
     nv = sg_opv(g, inc ? SpvOpFAdd : SpvOpFSub, ty(g, t), 2, old, one_of(g, t));
     sg_fast(g, nv);
@@ -491,8 +492,7 @@ static uint32_t call(SG *g, KExpr *e) {
   if (dv) {
     uint32_t pt = sg_ptr_type(g, SpvStorageClassWorkgroup, dv->type->base);
     if (!g->dyn) {
-      sg_error(g, e->loc, "'%s' uses dynamic shared memory, which is not reachable here",
-               f->name);
+      sg_error(g, e->loc, "'%s' uses dynamic shared memory, which is not reachable here", f->name);
       ops[n++] = spv_undef(&g->m, pt);
     } else if (dv->type->base != g->dyn_var->type->base) {
       ops[n++] = sg_opv(g, SpvOpBitcast, pt, 1, g->dyn);
@@ -521,8 +521,8 @@ static uint32_t special(SG *g, KExpr *e) {
   if (!g->builtin[k]) {
     /* OpenCL's work-item functions return size_t: under Physical64 they are v3ulong
      * inputs, read whole and narrowed to CUDA's unsigned int. */
-    uint32_t var = sg_global_var(g, spv_type_ptr(&g->m, SpvStorageClassInput, v3),
-                                 SpvStorageClassInput, 0);
+    uint32_t var =
+        sg_global_var(g, spv_type_ptr(&g->m, SpvStorageClassInput, v3), SpvStorageClassInput, 0);
     uint32_t b = (uint32_t)bi[k];
     spv_decorate(&g->m, var, SpvDecorationBuiltIn, &b, 1);
     spv_decorate(&g->m, var, SpvDecorationConstant, NULL, 0);
@@ -604,9 +604,7 @@ static uint32_t atomic(SG *g, KExpr *e) {
     /* atomicCAS(p, compare, value): SPIR-V takes the value before the comparator. */
     return sg_opv(g, SpvOpAtomicCompareExchange, rt, 6, p, scope, sem, sem, nv, v);
   }
-  default:
-    sg_error(g, e->loc, "unknown atomic builtin");
-    return spv_undef(&g->m, rt);
+  default: sg_error(g, e->loc, "unknown atomic builtin"); return spv_undef(&g->m, rt);
   }
   if (kir_is_float(vt) && o != SpvOpAtomicExchange) {
     sg_error(g, e->loc, "'%s' on floating-point values is not supported",
@@ -767,9 +765,7 @@ uint32_t sg_expr(SG *g, KExpr *e) {
   case KE_ASSIGN: return assign(g, e);
   case KE_INCDEC: return incdec(g, e);
   case KE_COND: return cond_expr(g, e);
-  case KE_COMMA:
-    sg_expr(g, e->a);
-    return sg_expr(g, e->b);
+  case KE_COMMA: sg_expr(g, e->a); return sg_expr(g, e->b);
   case KE_CAST: return cast(g, e);
   case KE_ADDR: return sg_addr(g, e->a);
   case KE_CALL: return call(g, e);
@@ -799,7 +795,9 @@ static uint64_t fit_int(uint64_t v, const KType *t) {
   return v;
 }
 
-static double fit_float(double d, const KType *t) { return t->kind == KT_F32 ? (double)(float)d : d; }
+static double fit_float(double d, const KType *t) {
+  return t->kind == KT_F32 ? (double)(float)d : d;
+}
 
 static bool const_eval(const KExpr *e, CV *out);
 
@@ -818,9 +816,7 @@ static bool const_cast_cv(const KType *from, const KType *to, CV *c) {
     if (kir_is_float(to)) return true;
     c->i = fit_int(c->i, to);
     return true;
-  case KC_TO_BOOL:
-    c->i = cv_truth(from, c);
-    return true;
+  case KC_TO_BOOL: c->i = cv_truth(from, c); return true;
   case KC_INT_TO_FP:
     c->f = fit_float(kir_is_signed(from) ? (double)(int64_t)c->i : (double)c->i, to);
     return true;
@@ -864,16 +860,28 @@ static bool const_binary(const KExpr *e, CV *out) {
     int r;
     if (kir_is_float(t)) {
       double x = a.f, y = b.f;
-      r = e->op == KB_EQ ? x == y : e->op == KB_NE ? x != y : e->op == KB_LT ? x < y
-          : e->op == KB_LE ? x <= y : e->op == KB_GT ? x > y : x >= y;
+      r = e->op == KB_EQ   ? x == y
+          : e->op == KB_NE ? x != y
+          : e->op == KB_LT ? x < y
+          : e->op == KB_LE ? x <= y
+          : e->op == KB_GT ? x > y
+                           : x >= y;
     } else if (kir_is_signed(t)) {
       int64_t x = (int64_t)a.i, y = (int64_t)b.i;
-      r = e->op == KB_EQ ? x == y : e->op == KB_NE ? x != y : e->op == KB_LT ? x < y
-          : e->op == KB_LE ? x <= y : e->op == KB_GT ? x > y : x >= y;
+      r = e->op == KB_EQ   ? x == y
+          : e->op == KB_NE ? x != y
+          : e->op == KB_LT ? x < y
+          : e->op == KB_LE ? x <= y
+          : e->op == KB_GT ? x > y
+                           : x >= y;
     } else if (kir_is_int(t)) {
       uint64_t x = a.i, y = b.i;
-      r = e->op == KB_EQ ? x == y : e->op == KB_NE ? x != y : e->op == KB_LT ? x < y
-          : e->op == KB_LE ? x <= y : e->op == KB_GT ? x > y : x >= y;
+      r = e->op == KB_EQ   ? x == y
+          : e->op == KB_NE ? x != y
+          : e->op == KB_LT ? x < y
+          : e->op == KB_LE ? x <= y
+          : e->op == KB_GT ? x > y
+                           : x >= y;
     } else {
       return false;
     }
@@ -906,7 +914,8 @@ static bool const_binary(const KExpr *e, CV *out) {
     if (y == 0) return false;
     if (sgn) {
       if ((int64_t)y == -1 && (int64_t)x == INT64_MIN) return false;
-      r = e->op == KB_DIV ? (uint64_t)((int64_t)x / (int64_t)y) : (uint64_t)((int64_t)x % (int64_t)y);
+      r = e->op == KB_DIV ? (uint64_t)((int64_t)x / (int64_t)y)
+                          : (uint64_t)((int64_t)x % (int64_t)y);
     } else {
       r = e->op == KB_DIV ? x / y : x % y;
     }
@@ -950,9 +959,12 @@ static bool const_eval(const KExpr *e, CV *out) {
       out->f = -out->f;
       return true;
     }
-    if (e->op == KU_NEG) out->i = fit_int(-out->i, e->type);
-    else if (e->op == KU_NOT) out->i = fit_int(~out->i, e->type);
-    else return false;
+    if (e->op == KU_NEG)
+      out->i = fit_int(-out->i, e->type);
+    else if (e->op == KU_NOT)
+      out->i = fit_int(~out->i, e->type);
+    else
+      return false;
     return true;
   case KE_BINARY: return const_binary(e, out);
   case KE_COND: {
@@ -1056,8 +1068,7 @@ uint32_t sg_init_value(SG *g, const KType *t, KExpr *e) {
     sg_init_store(g, t, tmp, SpvStorageClassFunction, e);
     return sg_load(g, t, tmp, false);
   }
-  if (e->kind == KE_INITLIST)
-    return e->nargs > 0 ? sg_init_value(g, t, e->args[0]) : sg_zero(g, t);
+  if (e->kind == KE_INITLIST) return e->nargs > 0 ? sg_init_value(g, t, e->args[0]) : sg_zero(g, t);
   uint32_t v = sg_expr(g, e);
   if (e->type != t && kir_is_scalar(e->type) && kir_is_scalar(t))
     v = sg_convert(g, v, e->type, t, e->loc);

@@ -68,9 +68,9 @@ typedef struct SG {
   bool open;       /* a block is open (has a label, no terminator yet) */
   uint32_t label;  /* the open block's label */
   uint32_t brk, cont;
-  uint32_t dyn;     /* the dynamic shared memory parameter, or 0 */
-  KVar *dyn_var;    /* the dynamic shared array that names and types it */
-  KLoc loc;     /* the source position instructions are attributed to */
+  uint32_t dyn;  /* the dynamic shared memory parameter, or 0 */
+  KVar *dyn_var; /* the dynamic shared array that names and types it */
+  KLoc loc;      /* the source position instructions are attributed to */
   uint32_t line_file;
   int line_no; /* the OpLine in effect in the open block (0: none) */
 } SG;
@@ -106,10 +106,10 @@ uint32_t sg_string_literal(SG *g, const char *s, size_t len); /* UniformConstant
 void sg_error(SG *g, KLoc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* ---- spirv_expr.c */
-uint32_t sg_expr(SG *g, KExpr *e);      /* the value (0 for void) */
-uint32_t sg_addr(SG *g, KExpr *e);      /* pointer to an lvalue */
-uint32_t sg_cond(SG *g, KExpr *e);      /* OpTypeBool: e != 0 */
-bool sg_addressable(SG *g, KExpr *e);   /* has storage that sg_addr can name */
+uint32_t sg_expr(SG *g, KExpr *e);    /* the value (0 for void) */
+uint32_t sg_addr(SG *g, KExpr *e);    /* pointer to an lvalue */
+uint32_t sg_cond(SG *g, KExpr *e);    /* OpTypeBool: e != 0 */
+bool sg_addressable(SG *g, KExpr *e); /* has storage that sg_addr can name */
 uint32_t sg_convert(SG *g, uint32_t v, const KType *from, const KType *to, KLoc loc);
 uint32_t sg_zero(SG *g, const KType *t); /* zero of any type */
 /* A constant for an initializer of type t (NULL: zero), or 0 if e is not constant. */

@@ -46,7 +46,9 @@ bool spw_inst(SpvWords *b, SpvOp op, const uint32_t *ops, int nops) {
   return true;
 }
 
-int spw_string_words(const char *s) { return (int)(strlen(s) / 4 + 1); }
+int spw_string_words(const char *s) {
+  return (int)(strlen(s) / 4 + 1);
+}
 
 void spw_string(SpvWords *b, const char *s) {
   size_t len = strlen(s);
@@ -81,7 +83,9 @@ void spv_module_free(SpvModule *m) {
   memset(m, 0, sizeof *m);
 }
 
-uint32_t spv_id(SpvModule *m) { return m->next_id++; }
+uint32_t spv_id(SpvModule *m) {
+  return m->next_id++;
+}
 
 void spv_emit(SpvModule *m, SpvSection s, SpvOp op, const uint32_t *ops, int nops) {
   if (!spw_inst(&m->sec[s], op, ops, nops)) m->too_long = true;
@@ -134,27 +138,25 @@ static void tab_grow(SpvModule *m) {
   free(old);
 }
 
-uint32_t spv_intern(SpvModule *m, SpvOp op, uint32_t result_type, const uint32_t *ops,
-                    int nops) {
+uint32_t spv_intern(SpvModule *m, SpvOp op, uint32_t result_type, const uint32_t *ops, int nops) {
   return spv_intern_as(m, op, result_type, ops, nops, 0);
 }
 
-uint32_t spv_intern_as(SpvModule *m, SpvOp op, uint32_t result_type, const uint32_t *ops,
-                       int nops, uint32_t want) {
+uint32_t spv_intern_as(SpvModule *m, SpvOp op, uint32_t result_type, const uint32_t *ops, int nops,
+                       uint32_t want) {
   /* key: opcode, result type (0 for none), operands */
   uint32_t stack[64];
   size_t klen = (size_t)nops + 2;
   uint32_t *key = klen <= 64 ? stack : xrealloc(NULL, klen * sizeof *key);
   key[0] = (uint32_t)op;
   key[1] = result_type;
-  memcpy(key + 2, ops, (size_t)nops * sizeof *ops);
+  if (nops > 0) memcpy(key + 2, ops, (size_t)nops * sizeof *ops);
   uint32_t h = hash_words(key, klen);
   if (m->ntab * 2 >= m->captab) tab_grow(m);
   size_t mask = m->captab - 1;
   for (size_t i = h & mask; m->tab[i].id; i = (i + 1) & mask) {
     SpvInternEntry *e = &m->tab[i];
-    if (e->hash == h && e->len == klen &&
-        !memcmp(m->keys.w + e->off, key, klen * sizeof *key)) {
+    if (e->hash == h && e->len == klen && !memcmp(m->keys.w + e->off, key, klen * sizeof *key)) {
       if (key != stack) free(key);
       return e->id;
     }
@@ -181,8 +183,12 @@ uint32_t spv_intern_as(SpvModule *m, SpvOp op, uint32_t result_type, const uint3
 
 /* ---------------------------------------------------------------- types */
 
-uint32_t spv_type_void(SpvModule *m) { return spv_intern(m, SpvOpTypeVoid, 0, NULL, 0); }
-uint32_t spv_type_bool(SpvModule *m) { return spv_intern(m, SpvOpTypeBool, 0, NULL, 0); }
+uint32_t spv_type_void(SpvModule *m) {
+  return spv_intern(m, SpvOpTypeVoid, 0, NULL, 0);
+}
+uint32_t spv_type_bool(SpvModule *m) {
+  return spv_intern(m, SpvOpTypeBool, 0, NULL, 0);
+}
 
 uint32_t spv_type_int(SpvModule *m, int bits) {
   if (bits == 8) spv_capability(m, SpvCapabilityInt8);
@@ -210,8 +216,8 @@ uint32_t spv_type_ptr(SpvModule *m, SpvStorageClass sc, uint32_t pointee) {
 }
 
 uint32_t spv_type_array(SpvModule *m, uint32_t elem, uint64_t len) {
-  uint32_t ops[2] = {elem, len <= 0xffffffffu ? spv_const_int(m, 32, len)
-                                              : spv_const_int(m, 64, len)};
+  uint32_t ops[2] = {elem,
+                     len <= 0xffffffffu ? spv_const_int(m, 32, len) : spv_const_int(m, 64, len)};
   return spv_intern(m, SpvOpTypeArray, 0, ops, 2);
 }
 
@@ -219,7 +225,7 @@ uint32_t spv_type_func(SpvModule *m, uint32_t ret, const uint32_t *params, int n
   uint32_t stack[33];
   uint32_t *ops = n < 32 ? stack : xrealloc(NULL, ((size_t)n + 1) * sizeof *ops);
   ops[0] = ret;
-  memcpy(ops + 1, params, (size_t)n * sizeof *params);
+  if (n > 0) memcpy(ops + 1, params, (size_t)n * sizeof *params);
   uint32_t id = spv_intern(m, SpvOpTypeFunction, 0, ops, n + 1);
   if (ops != stack) free(ops);
   return id;
@@ -275,7 +281,9 @@ uint32_t spv_const_composite(SpvModule *m, uint32_t type, const uint32_t *elems,
   return spv_intern(m, SpvOpConstantComposite, type, elems, n);
 }
 
-uint32_t spv_undef(SpvModule *m, uint32_t type) { return spv_intern(m, SpvOpUndef, type, NULL, 0); }
+uint32_t spv_undef(SpvModule *m, uint32_t type) {
+  return spv_intern(m, SpvOpUndef, type, NULL, 0);
+}
 
 /* ---------------------------------------------------------------- debug, annotations */
 
@@ -299,7 +307,7 @@ void spv_member_name(SpvModule *m, uint32_t type, uint32_t member, const char *n
 void spv_decorate(SpvModule *m, uint32_t id, SpvDecoration d, const uint32_t *lits, int n) {
   uint32_t ops[8] = {id, (uint32_t)d};
   if (n > 6) n = 6;
-  memcpy(ops + 2, lits, (size_t)n * sizeof *lits);
+  if (n > 0) memcpy(ops + 2, lits, (size_t)n * sizeof *lits);
   spv_emit(m, SPV_SEC_ANNOTATION, SpvOpDecorate, ops, n + 2);
 }
 

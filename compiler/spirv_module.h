@@ -90,8 +90,8 @@ bool spv_has_capability(const SpvModule *m, SpvCapability cap);
 uint32_t spv_intern(SpvModule *m, SpvOp op, uint32_t result_type, const uint32_t *ops, int nops);
 /* As spv_intern, but a new instruction gets the id `id` (reserved earlier with spv_id): for a
  * pointer type announced by OpTypeForwardPointer. */
-uint32_t spv_intern_as(SpvModule *m, SpvOp op, uint32_t result_type, const uint32_t *ops,
-                       int nops, uint32_t id);
+uint32_t spv_intern_as(SpvModule *m, SpvOp op, uint32_t result_type, const uint32_t *ops, int nops,
+                       uint32_t id);
 
 /* Types (interned; the integer and float widths also declare their capabilities). */
 uint32_t spv_type_void(SpvModule *m);

@@ -96,6 +96,7 @@ typedef struct FeCtx {
   FeSwitch *sw;        /* innermost switch being lowered, or NULL */
   int block_depth;
   int anon_structs;
+  KList derived_names; /* KStruct* named after a typedef or numbered: they yield on clashes */
   const char *terr_what, *terr_file; /* the last type error, to report each once a line */
   int terr_line;
   int errors0; /* diag_error_count() when this compilation began */

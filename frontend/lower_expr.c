@@ -11,7 +11,9 @@ static KType *t_int(void) {
   return kir_type_scalar(KT_I32);
 }
 
-KExpr *fe_poison(KLoc loc) { return kir_int(t_int(), 0, loc); }
+KExpr *fe_poison(KLoc loc) {
+  return kir_int(t_int(), 0, loc);
+}
 
 KExpr *fe_broken(FeCtx *fe, KLoc loc, const char *what) {
   if (diag_error_count() == fe->errors0) diag_ice(loc, "cannot lower %s", what);
@@ -70,8 +72,17 @@ static KExpr *fold_conversion(KExpr *e, KType *to) {
   return fe_int_const(to, d < 0 ? 0 : (uint64_t)d, loc);
 }
 
+/* A null pointer constant: 0, or 0 cast to pointer types. */
+static bool is_null_const(const KExpr *e) {
+  while (e->kind == KE_CAST && e->type->kind == KT_PTR) e = e->a;
+  return e->kind == KE_ICONST && kir_is_int(e->type) && e->ival == 0;
+}
+
 KExpr *fe_convert(KExpr *e, KType *to) {
   if (!e || !to || !e->type) return e;
+  /* A null pointer has no address space: it takes the target's, whatever that is. */
+  if (to->kind == KT_PTR && e->type != to && is_null_const(e))
+    return kir_cast(fe_int_const(kir_type_scalar(KT_I64), 0, e->loc), to);
   if (to->kind == KT_PTR && e->type->kind == KT_PTR && to->as == KAS_GENERIC)
     to = fe_ptr_as(to, e->type->as);
   /* restrict qualifies the pointer object, not the value: dropping it converts nothing. */
@@ -506,6 +517,11 @@ static KExpr *binary(FeCtx *fe, CXCursor c, KLoc loc) {
       KType *ct = arith_common(a->type, b->type);
       a = fe_convert(a, ct);
       b = fe_convert(b, ct);
+    } else if (a->type->kind == KT_PTR && b->type->kind == KT_PTR) {
+      if (is_null_const(b))
+        b = fe_convert(b, a->type);
+      else if (is_null_const(a))
+        a = fe_convert(a, b->type);
     }
     return binary_node(KE_BINARY, op, t_int(), a, b, loc);
   case CXBinaryOperator_LAnd:
@@ -534,6 +550,8 @@ static KExpr *conditional(FeCtx *fe, CXCursor c, KLoc loc) {
   KExpr *b = fe_expr(fe, ec);
   KType *t = type_of(fe, c, loc);
   if (!t) return fe_poison(loc);
+  if (t->kind == KT_PTR && a->type->kind == KT_PTR && is_null_const(b)) b = fe_convert(b, a->type);
+  if (t->kind == KT_PTR && b->type->kind == KT_PTR && is_null_const(a)) a = fe_convert(a, b->type);
   if (a->type == b->type && fe_type_eq_noas(a->type, t)) t = a->type;
   KExpr *e = kir_expr(KE_COND, t, loc);
   e->a = cond;

@@ -161,27 +161,39 @@ static void decl_stmt(FeCtx *fe, CXCursor c, KList *out) {
 /* ---------------------------------------------------------------- for loops */
 
 /* libclang lists only the clauses a for loop has, so `for (;x;)` and `for (x;;)` both show one
- * expression: the semicolons between `for (` and the body tell which clause each child is. */
-static bool for_semicolons(FeCtx *fe, CXCursor f, CXCursor body, unsigned *s1, unsigned *s2) {
+ * expression: the semicolons between `for (` and the body tell which clause each child is.
+ * That needs the loop header written out in the file; for a loop that comes from a macro
+ * (spelled elsewhere than where it is expanded) it returns false. */
+static bool for_semicolons(FeCtx *fe, CXCursor f, CXCursor body, unsigned *s1, unsigned *s2,
+                           unsigned *lp, unsigned *rp) {
+  CXSourceLocation floc = clang_getCursorLocation(f);
+  CXFile ef = NULL, sf = NULL;
+  unsigned eoff = 0, soff = 0;
+  clang_getExpansionLocation(floc, &ef, NULL, NULL, &eoff);
+  clang_getSpellingLocation(floc, &sf, NULL, NULL, &soff);
+  if (!ef || !sf || !clang_File_isEqual(ef, sf) || eoff != soff) return false;
   CXSourceLocation start = clang_getRangeStart(clang_getCursorExtent(f));
   CXSourceLocation end = clang_getRangeStart(clang_getCursorExtent(body));
   CXToken *toks = NULL;
   unsigned n = 0;
   clang_tokenize(fe->tu, clang_getRange(start, end), &toks, &n);
-  bool ok = false;
   int found = 0, depth = 0;
-  for (unsigned i = 0; i < n && found < 2; i++) {
+  bool closed = false;
+  for (unsigned i = 0; i < n && !closed; i++) {
     CXString s = clang_getTokenSpelling(fe->tu, toks[i]);
     const char *t = clang_getCString(s);
-    if (i == 0 && (!t || strcmp(t, "for") != 0)) {
+    unsigned off = 0;
+    clang_getExpansionLocation(clang_getTokenLocation(fe->tu, toks[i]), NULL, NULL, NULL, &off);
+    if (i == 0 && (!t || strcmp(t, "for") != 0 || off != eoff)) {
       clang_disposeString(s);
       break;
     }
-    if (t && strcmp(t, "(") == 0) depth++;
-    if (t && strcmp(t, ")") == 0) depth--;
+    if (t && strcmp(t, "(") == 0 && depth++ == 0) *lp = off;
+    if (t && strcmp(t, ")") == 0 && --depth == 0) {
+      *rp = off;
+      closed = true;
+    }
     if (t && depth == 1 && strcmp(t, ";") == 0) {
-      unsigned off;
-      clang_getExpansionLocation(clang_getTokenLocation(fe->tu, toks[i]), NULL, NULL, NULL, &off);
       if (found++ == 0)
         *s1 = off;
       else
@@ -189,14 +201,14 @@ static bool for_semicolons(FeCtx *fe, CXCursor f, CXCursor body, unsigned *s1, u
     }
     clang_disposeString(s);
   }
-  ok = found == 2;
   if (toks) clang_disposeTokens(fe->tu, toks, n);
-  return ok;
+  return found == 2 && closed;
 }
 
 static unsigned start_offset(CXCursor c) {
   unsigned off = 0;
-  clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(c)), NULL, NULL, NULL, &off);
+  clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(c)), NULL, NULL, NULL,
+                             &off);
   return off;
 }
 
@@ -211,14 +223,24 @@ static void for_stmt(FeCtx *fe, CXCursor c, KList *out) {
   CXCursor body = k.v[k.n - 1];
   int nclauses = k.n - 1;
   CXCursor role[3] = {clang_getNullCursor(), clang_getNullCursor(), clang_getNullCursor()};
-  unsigned s1 = 0, s2 = 0;
+  unsigned s1 = 0, s2 = 0, lp = 0, rp = 0;
+  bool placed = false;
   if (nclauses == 3) {
     for (int i = 0; i < 3; i++) role[i] = k.v[i];
-  } else if (nclauses > 0 && for_semicolons(fe, c, body, &s1, &s2)) {
+    placed = true;
+  } else if (nclauses > 0 && for_semicolons(fe, c, body, &s1, &s2, &lp, &rp)) {
+    placed = true;
     for (int i = 0; i < nclauses; i++) {
       unsigned off = start_offset(k.v[i]);
-      role[off < s1 ? 0 : off < s2 ? 1 : 2] = k.v[i];
+      int r = off < s1 ? 0 : off < s2 ? 1 : 2;
+      /* A clause from a macro argument could sit outside the parentheses: do not guess. */
+      if (off <= lp || off >= rp || !clang_Cursor_isNull(role[r])) placed = false;
+      role[r] = k.v[i];
     }
+    if (!placed) role[0] = role[1] = role[2] = clang_getNullCursor();
+  }
+  if (placed || nclauses == 0) {
+    /* roles are known */
   } else if (nclauses == 1 && clang_getCursorKind(k.v[0]) == CXCursor_DeclStmt) {
     role[0] = k.v[0];
   } else if (nclauses > 0) {

@@ -191,10 +191,10 @@ void fe_leave(FeCtx *fe) {
 static void forward_diag(FeCtx *fe, CXDiagnostic d, bool as_note) {
   enum CXDiagnosticSeverity sev = clang_getDiagnosticSeverity(d);
   if (sev == CXDiagnostic_Ignored) return;
-  /* Clang's fatal errors (missing include, bracket depth) print as errors, like the rest. */
   DiagLevel level = as_note || sev == CXDiagnostic_Note ? DIAG_NOTE
                     : sev == CXDiagnostic_Warning       ? DIAG_WARNING
-                                                        : DIAG_ERROR;
+                    : sev == CXDiagnostic_Error         ? DIAG_ERROR
+                                                        : DIAG_FATAL;
   KLoc loc = fe_loc_of(fe, clang_getDiagnosticLocation(d));
   CXString msg = clang_getDiagnosticSpelling(d);
   CXString opt = clang_getDiagnosticOption(d, NULL);

@@ -44,9 +44,16 @@ static bool bad_name(const char *s) {
   return false;
 }
 
-static const char *record_name(FeCtx *fe, CXCursor def) {
+static const char *record_name(FeCtx *fe, CXCursor def, bool *derived) {
   const char *s = fe_spelling(def);
-  if (!clang_Cursor_isAnonymous(def) && !bad_name(s)) return s;
+  *derived = false;
+  /* A tagged struct's type is spelled "struct TAG"; libclang names an untagged one after
+     its typedef (spelled plain "P") or after its position. */
+  char tagged[300];
+  snprintf(tagged, sizeof tagged, "struct %s", s);
+  if (!bad_name(s) && strcmp(type_spelling(clang_getCursorType(def)), tagged) == 0) return s;
+  *derived = true;
+  if (!bad_name(s)) return s; /* the typedef's name */
   const char *td = fe_map_get(&fe->typedef_names, def);
   if (td) return td;
   char buf[32];
@@ -71,7 +78,9 @@ static KStruct *lower_record(FeCtx *fe, CXCursor decl, KLoc use) {
     return NULL;
   }
   KStruct *st = kir_alloc(sizeof *st);
-  st->name = record_name(fe, def);
+  bool derived;
+  st->name = record_name(fe, def, &derived);
+  if (derived) klist_push(&fe->derived_names, st);
   st->loc = loc;
   /* Registered before its fields are lowered: a field may point to the struct itself. */
   fe_map_put(&fe->structs, def, st);
@@ -310,19 +319,34 @@ KType *fe_ptr_chain_as(KType *t, KAddrSpace as) {
   return kir_type_ptr(fe_ptr_chain_as(t->base, as), as, t->qual);
 }
 
+static bool is_derived(FeCtx *fe, KStruct *s) {
+  for (int i = 0; i < fe->derived_names.n; i++)
+    if (fe->derived_names.v[i] == s) return true;
+  return false;
+}
+
+static bool name_taken(KList *done, const char *name) {
+  for (int i = 0; i < done->n; i++)
+    if (strcmp(((KStruct *)done->v[i])->name, name) == 0) return true;
+  return false;
+}
+
+/* Real tags keep their names (host code spells them); names taken from a typedef, and tags
+ * reused in another scope, get a suffix. */
 void fe_unique_struct_names(FeCtx *fe) {
   KList *l = &fe->m->structs;
-  for (int i = 0; i < l->n; i++) {
-    KStruct *s = KLIST_AT(*l, i, KStruct *);
-    const char *base = s->name;
-    for (int n = 1;; n++) {
-      bool clash = false;
-      for (int j = 0; j < i && !clash; j++)
-        clash = strcmp(KLIST_AT(*l, j, KStruct *)->name, s->name) == 0;
-      if (!clash) break;
-      char buf[256];
-      snprintf(buf, sizeof buf, "%.200s_%d", base, n);
-      s->name = kir_strdup(buf);
+  KList done = {0};
+  for (int pass = 0; pass < 2; pass++) {
+    for (int i = 0; i < l->n; i++) {
+      KStruct *s = l->v[i];
+      if (is_derived(fe, s) != (pass == 1)) continue;
+      const char *base = s->name;
+      for (int n = 1; name_taken(&done, s->name); n++) {
+        char buf[256];
+        snprintf(buf, sizeof buf, "%.200s_%d", base, n);
+        s->name = kir_strdup(buf);
+      }
+      klist_push(&done, s);
     }
   }
 }

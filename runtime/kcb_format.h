@@ -154,6 +154,7 @@ typedef struct KcbWSection {
  * memory or a count does not fit its 32-bit field. */
 static inline unsigned char *kcb_write_kernel_table(const KcbWKernel *ks, uint32_t nk,
                                                     size_t *len) {
+  *len = 0;
   uint64_t np = 0, strsz = 0;
   for (uint32_t i = 0; i < nk; i++) {
     strsz += strlen(ks[i].name);
@@ -211,6 +212,7 @@ static inline unsigned char *kcb_write_kernel_table(const KcbWKernel *ks, uint32
  * or NULL when out of memory. */
 static inline unsigned char *kcb_write_bundle(const KcbWSection *secs, uint32_t nsecs,
                                               size_t *len) {
+  *len = 0;
   uint64_t off = KCB_HEADER_SIZE + (uint64_t)nsecs * KCB_SECTION_ENTRY_SIZE;
   uint64_t total = off;
   for (uint32_t i = 0; i < nsecs; i++) {

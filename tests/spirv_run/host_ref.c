@@ -9,7 +9,7 @@ typedef struct {
 } kcc_dim3;
 static kcc_dim3 threadIdx, blockIdx, blockDim, gridDim;
 
-#define kernel static
+#define kernel   static
 #define constant static const
 
 #pragma GCC diagnostic push
@@ -23,15 +23,17 @@ static kcc_dim3 threadIdx, blockIdx, blockDim, gridDim;
 #include "host_ref.h"
 
 /* Every thread of a 1-D grid, in order. */
-#define FOR_GRID(nthreads, blk, body)                                                        \
-  do {                                                                                       \
-    blockDim.x = (blk), blockDim.y = blockDim.z = 1;                                         \
-    gridDim.x = ((nthreads) + (blk)-1) / (blk), gridDim.y = gridDim.z = 1;                   \
-    for (blockIdx.x = 0; blockIdx.x < gridDim.x; blockIdx.x++)                               \
-      for (threadIdx.x = 0; threadIdx.x < blockDim.x; threadIdx.x++) body;                   \
+#define FOR_GRID(nthreads, blk, body)                                                              \
+  do {                                                                                             \
+    blockDim.x = (blk), blockDim.y = blockDim.z = 1;                                               \
+    gridDim.x = ((nthreads) + (blk)-1) / (blk), gridDim.y = gridDim.z = 1;                         \
+    for (blockIdx.x = 0; blockIdx.x < gridDim.x; blockIdx.x++)                                     \
+      for (threadIdx.x = 0; threadIdx.x < blockDim.x; threadIdx.x++) body;                         \
   } while (0)
 
-void ref_control(const int *in, int *out, int n) { FOR_GRID((unsigned)n, 64u, control(in, out, n)); }
+void ref_control(const int *in, int *out, int n) {
+  FOR_GRID((unsigned)n, 64u, control(in, out, n));
+}
 
 void ref_int64(const long *in, unsigned long *out, int n) {
   FOR_GRID((unsigned)n, 256u, int64_ops(in, out, n));

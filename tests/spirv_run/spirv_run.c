@@ -24,13 +24,13 @@ static cl_command_queue queue;
 static cl_program prog;
 static cl_device_id dev;
 
-#define CHECK(call)                                                                          \
-  do {                                                                                       \
-    cl_int err_ = (call);                                                                    \
-    if (err_ != CL_SUCCESS) {                                                                \
-      fprintf(stderr, "%s:%d: %s failed: %d\n", __FILE__, __LINE__, #call, (int)err_);       \
-      exit(1);                                                                               \
-    }                                                                                        \
+#define CHECK(call)                                                                                \
+  do {                                                                                             \
+    cl_int err_ = (call);                                                                          \
+    if (err_ != CL_SUCCESS) {                                                                      \
+      fprintf(stderr, "%s:%d: %s failed: %d\n", __FILE__, __LINE__, #call, (int)err_);             \
+      exit(1);                                                                                     \
+    }                                                                                              \
   } while (0)
 
 /* Deterministic inputs: the same numbers on every run, so a failure reproduces. */
@@ -91,8 +91,8 @@ static void load_program(const char *path) {
   const unsigned char *bins[1] = {bin};
   prog = clCreateProgramWithBinary(ctx, 1, &dev, &len, bins, &status, &err);
   if (err != CL_SUCCESS || status != CL_SUCCESS) {
-    fprintf(stderr, "clCreateProgramWithBinary(%s): error %d, binary status %d\n", path,
-            (int)err, (int)status);
+    fprintf(stderr, "clCreateProgramWithBinary(%s): error %d, binary status %d\n", path, (int)err,
+            (int)status);
     exit(1);
   }
   err = clBuildProgram(prog, 1, &dev, "", NULL, NULL);
@@ -182,7 +182,8 @@ static int test_saxpy(void) {
   int bad = 0;
   for (int i = 0; i < n; i++) {
     float want = alpha * x[i] + y[i]; /* fused or not: a few ulp apart */
-    if (!close_enough(r[i], want, 1e-6f) && bad++ < 5) printf("y[%d] = %g, want %g\n", i, r[i], want);
+    if (!close_enough(r[i], want, 1e-6f) && bad++ < 5)
+      printf("y[%d] = %g, want %g\n", i, r[i], want);
   }
   return bad;
 }
@@ -254,9 +255,18 @@ static int test_dynshared(void) {
   return bad;
 }
 
-struct Vec3 { float x, y, z; };
-struct Particle { struct Vec3 pos, vel; float mass; int id; };
-struct Params { float dt, gravity, damping; int steps; };
+struct Vec3 {
+  float x, y, z;
+};
+struct Particle {
+  struct Vec3 pos, vel;
+  float mass;
+  int id;
+};
+struct Params {
+  float dt, gravity, damping;
+  int steps;
+};
 
 /* Structs by value (a ByVal kernel argument) and through pointers. */
 static int test_structs(void) {
@@ -265,8 +275,8 @@ static int test_structs(void) {
   struct Particle *ps = malloc(sizeof *ps * n), *got = malloc(sizeof *got * n);
   float *out = malloc(sizeof(float) * n);
   for (int i = 0; i < n; i++) {
-    ps[i] = (struct Particle){{frand(), frand(), frand()}, {frand(), frand(), frand()},
-                              1.0f + frand() * 0.5f, i};
+    ps[i] = (struct Particle){
+        {frand(), frand(), frand()}, {frand(), frand(), frand()}, 1.0f + frand() * 0.5f, i};
   }
   cl_mem dps = buffer(sizeof *ps * n, ps), dout = buffer(sizeof(float) * n, NULL);
   cl_kernel k = kernel("particles");
@@ -286,7 +296,8 @@ static int test_structs(void) {
     }
     float e = 0.5f * q.mass * (q.vel.x * q.vel.x + q.vel.y * q.vel.y + q.vel.z * q.vel.z);
     if ((!close_enough(got[i].pos.y, q.pos.y, 1e-5f) || got[i].id != i ||
-         !close_enough(out[i], e, 1e-5f)) && bad++ < 5)
+         !close_enough(out[i], e, 1e-5f)) &&
+        bad++ < 5)
       printf("particle %d: pos.y %g (want %g) id %d energy %g (want %g)\n", i, got[i].pos.y,
              q.pos.y, got[i].id, out[i], e);
   }
@@ -295,7 +306,8 @@ static int test_structs(void) {
 
 static int test_control(void) {
   int n = 5000, bad = 0;
-  int *in = malloc(sizeof(int) * n), *out = malloc(sizeof(int) * n), *want = malloc(sizeof(int) * n);
+  int *in = malloc(sizeof(int) * n), *out = malloc(sizeof(int) * n),
+      *want = malloc(sizeof(int) * n);
   for (int i = 0; i < n; i++) in[i] = i < 1001 ? i : (int)((frand() + 1) * 500); /* 0..1000 */
   cl_mem din = buffer(sizeof(int) * n, in), dout = buffer(sizeof(int) * n, NULL);
   cl_kernel k = kernel("control");
@@ -306,7 +318,8 @@ static int test_control(void) {
   read_back(dout, sizeof(int) * n, out);
   ref_control(in, want, n);
   for (int i = 0; i < n; i++)
-    if (out[i] != want[i] && bad++ < 5) printf("out[%d] = %d (in %d), want %d\n", i, out[i], in[i], want[i]);
+    if (out[i] != want[i] && bad++ < 5)
+      printf("out[%d] = %d (in %d), want %d\n", i, out[i], in[i], want[i]);
   return bad;
 }
 
@@ -349,7 +362,8 @@ static int test_constant(void) {
   read_back(dout, sizeof(float) * n, out);
   ref_lookup(in, want, n);
   for (int i = 0; i < n; i++)
-    if (!close_enough(out[i], want[i], 1e-6f) && bad++ < 5) printf("out[%d] = %g, want %g\n", i, out[i], want[i]);
+    if (!close_enough(out[i], want[i], 1e-6f) && bad++ < 5)
+      printf("out[%d] = %g, want %g\n", i, out[i], want[i]);
   return bad;
 }
 
@@ -441,12 +455,13 @@ static int test_printf(void) {
   size_t w = 0;
   for (int g = 0; g < 8; g++) {
     double x = (double)(g * scale);
-    w += (size_t)snprintf(want + w, sizeof want - w, "block %d thread %u global %i: x=%f e=%e g=%g\n",
-                          g / 4, (unsigned)(g % 4), g, x, x, x);
+    w += (size_t)snprintf(want + w, sizeof want - w,
+                          "block %d thread %u global %i: x=%f e=%e g=%g\n", g / 4,
+                          (unsigned)(g % 4), g, x, x, x);
     w += (size_t)snprintf(want + w, sizeof want - w,
                           "  hex %x long %ld ulong %lu char %c str %s 100%%\n", g * 255,
-                          (long)g * 4000000000L, 18446744073709551615UL - (unsigned long)g,
-                          'A' + g, g % 2 == 0 ? "even" : "odd");
+                          (long)g * 4000000000L, 18446744073709551615UL - (unsigned long)g, 'A' + g,
+                          g % 2 == 0 ? "even" : "odd");
   }
   char *gl[64], *wl[64];
   int ng = split_lines(got, gl, 64), nw = split_lines(want, wl, 64), bad = 0;
@@ -507,7 +522,9 @@ static int test_matmul(void) {
   return bad;
 }
 
-static float clampf_at(const float *in, int i, int n) { return in[i < 0 ? 0 : i >= n ? n - 1 : i]; }
+static float clampf_at(const float *in, int i, int n) {
+  return in[i < 0 ? 0 : i >= n ? n - 1 : i];
+}
 
 static int test_stencil(void) {
   int n = 1000, bad = 0;
@@ -522,7 +539,8 @@ static int test_stencil(void) {
   read_back(dout, sizeof(float) * n, out);
   for (int i = 0; i < n; i++) {
     float want = 0.25f * clampf_at(in, i - 1, n) + 0.5f * in[i] + 0.25f * clampf_at(in, i + 1, n);
-    if (!close_enough(out[i], want, 1e-6f) && bad++ < 5) printf("1d out[%d] = %g, want %g\n", i, out[i], want);
+    if (!close_enough(out[i], want, 1e-6f) && bad++ < 5)
+      printf("1d out[%d] = %g, want %g\n", i, out[i], want);
   }
   int w = 37, h = 29;
   float *in2 = malloc(sizeof(float) * w * h), *out2 = malloc(sizeof(float) * w * h);
@@ -583,7 +601,12 @@ static int test_fp64(void) {
   read_back(dout, sizeof(double) * 8 * n, out);
   for (int i = 0; i < n; i++) {
     double v = x[i];
-    double want[8] = {sqrt(v), exp(v), log(v), sin(v) + cos(v), pow(v, 1.5), fma(v, v, -1.0),
+    double want[8] = {sqrt(v),
+                      exp(v),
+                      log(v),
+                      sin(v) + cos(v),
+                      pow(v, 1.5),
+                      fma(v, v, -1.0),
                       atan2(v, 2.0) + tanh(v) + cbrt(v),
                       floor(v * 10.0) / 10.0 + fabs(-v) + fmin(v, 2.0) + fmax(v, 2.0)};
     for (int j = 0; j < 8; j++)
@@ -606,13 +629,20 @@ static int test_math32(void) {
   read_back(dout, sizeof(float) * 12 * n, out);
   for (int i = 0; i < n; i++) {
     float v = x[i];
-    float want[12] = {
-        sqrtf(v), 1.0f / sqrtf(v), expf(v) + exp2f(v), logf(v) + log2f(v) + log10f(v),
-        sinf(v) * cosf(v), tanf(v) + atanf(v), asinf(v) + acosf(v), powf(v, 2.5f),
-        tanhf(v) + sinhf(v) + coshf(v), fmaf(v, 3.0f, 1.0f) + fabsf(v - 0.5f),
-        floorf(v * 8) + ceilf(v * 8) + roundf(v * 8) + truncf(v * 8) + rintf(v * 8),
-        fminf(v, 0.5f) + fmaxf(v, 0.5f) + hypotf(v, 1.0f) + fmodf(v * 10, 3.0f) + erff(v) +
-            copysignf(1.0f, v - 0.5f) + (isnan(v) ? 100 : 0) + (isfinite(v) ? 1 : 0)};
+    float want[12] = {sqrtf(v),
+                      1.0f / sqrtf(v),
+                      expf(v) + exp2f(v),
+                      logf(v) + log2f(v) + log10f(v),
+                      sinf(v) * cosf(v),
+                      tanf(v) + atanf(v),
+                      asinf(v) + acosf(v),
+                      powf(v, 2.5f),
+                      tanhf(v) + sinhf(v) + coshf(v),
+                      fmaf(v, 3.0f, 1.0f) + fabsf(v - 0.5f),
+                      floorf(v * 8) + ceilf(v * 8) + roundf(v * 8) + truncf(v * 8) + rintf(v * 8),
+                      fminf(v, 0.5f) + fmaxf(v, 0.5f) + hypotf(v, 1.0f) + fmodf(v * 10, 3.0f) +
+                          erff(v) + copysignf(1.0f, v - 0.5f) + (isnan(v) ? 100 : 0) +
+                          (isfinite(v) ? 1 : 0)};
     for (int j = 0; j < 12; j++) {
       double tol = j == 10 ? 0 : 1e-5;
       if (!near(out[12 * i + j], want[j], tol) && bad++ < 5)
@@ -635,12 +665,13 @@ int main(int argc, char **argv) {
   static const struct {
     const char *name;
     int (*fn)(void);
-  } tests[] = {{"vecadd", test_vecadd}, {"saxpy", test_saxpy}, {"reduce", test_reduce},
-               {"dynshared", test_dynshared}, {"structs", test_structs},
-               {"control", test_control}, {"int64", test_int64}, {"constant", test_constant},
-               {"atomics", test_atomics}, {"printf", test_printf}, {"histogram", test_histogram},
-               {"matmul", test_matmul}, {"stencil", test_stencil}, {"transpose", test_transpose},
-               {"fp64", test_fp64}, {"math32", test_math32}};
+  } tests[] = {
+      {"vecadd", test_vecadd},       {"saxpy", test_saxpy},         {"reduce", test_reduce},
+      {"dynshared", test_dynshared}, {"structs", test_structs},     {"control", test_control},
+      {"int64", test_int64},         {"constant", test_constant},   {"atomics", test_atomics},
+      {"printf", test_printf},       {"histogram", test_histogram}, {"matmul", test_matmul},
+      {"stencil", test_stencil},     {"transpose", test_transpose}, {"fp64", test_fp64},
+      {"math32", test_math32}};
   for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++)
     if (!strcmp(tests[i].name, argv[1])) {
       int bad = tests[i].fn();

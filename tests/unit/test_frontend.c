@@ -155,6 +155,25 @@ START_TEST(structs) {
 }
 END_TEST
 
+START_TEST(struct_names) {
+  char *k = kir("typedef struct { int a; } P;\n"
+                "struct P { float b; };\n"
+                "static int f(void) { struct Q { int x; } q = {1}; return q.x; }\n"
+                "static int g(void) { struct Q { float y; } q = {2}; return (int)q.y; }\n"
+                "kernel void k(int *p, struct P sp, P tp) {\n"
+                "  struct { short s; } anon = {3};\n"
+                "  p[0] = f() + g() + tp.a + (int)sp.b + anon.s;\n"
+                "}\n");
+  /* Real tags keep their names; the typedef-named struct and the second Q yield. */
+  HAS(k, "struct P_1 size 4 align 4 { int a @0; }\n"
+         "struct P size 4 align 4 { float b @0; }\n"
+         "struct Q size 4 align 4 { int x @0; }\n"
+         "struct Q_1 size 4 align 4 { float y @0; }\n"
+         "struct __anon1 size 2 align 2 { short s @0; }\n");
+  HAS(k, "void k(global int * p, struct P sp, struct P_1 tp)");
+}
+END_TEST
+
 START_TEST(control_flow) {
   char *k = kir("kernel void k(int *p, int n, char c) {\n"
                 "  for (int i = 0; i < n; i++) p[i] = i;\n"
@@ -174,7 +193,18 @@ START_TEST(control_flow) {
                 "  if (n) p[0] = 1; else if (n > 1) p[0] = 2; else p[0] = 3;\n"
                 "  #pragma unroll\n"
                 "  for (int u = 0; u < 4; u++) p[u] = u;\n"
+                "  #define N 8\n"
+                "  #define FOREVER for (;;)\n"
+                "  #define UPTO(v, n) for (int v = 0; v < n; v++)\n"
+                "  for (; j < N;) j += 2;\n"
+                "  FOREVER { break; }\n"
+                "  UPTO(w, N) p[w] = 0;\n"
                 "}\n");
+  HAS(k, "  for\n    cond: (lt int (var j) (const int 8))\n    (assign-add int [int] (var j) "
+         "(const int 2))\n");
+  HAS(k, "  for\n  {\n    break\n  }\n");
+  HAS(k, "  for\n    init:\n      decl int w = (const int 0)\n    cond: (lt int (var w) (const "
+         "int 8))\n");
   HAS(k, "  for\n    init:\n      decl int i = (const int 0)\n    cond: (lt int (var i) (var "
          "n))\n    step: (postinc int (var i))\n    (assign int (index int (var p) (var i)) (var "
          "i))\n");
@@ -509,7 +539,7 @@ START_TEST(device_functions) {
   HAS(k, "float sq(float x)\n");
   HAS(k, "(call store void (var out) (add float (call sq float (fconst float 2)) (itof float "
          "(call twice int (const int 3)))))");
-  HAS(k, " int twice(int x)\n{\n  return (mul int (const int 2) (var x))");
+  HAS(k, "int twice(int x)\n{\n  return (mul int (const int 2) (var x))");
   KModule *m = tu_compile(NULL,
                           "static inline float sq(float x) { return x * x; }\n"
                           "inline int one(void) { return 1; }\n"
@@ -767,6 +797,7 @@ static Suite *suite(void) {
   tcase_add_test(t, conversions);
   tcase_add_test(t, pointer_arithmetic);
   tcase_add_test(t, structs);
+  tcase_add_test(t, struct_names);
   tcase_add_test(t, control_flow);
   tcase_add_test(t, switch_cases_collected);
   tcase_add_test(t, shared_memory);

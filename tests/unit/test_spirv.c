@@ -104,7 +104,8 @@ START_TEST(constants_are_unique) {
   /* Many distinct constants: the table grows and every one keeps its id. */
   uint32_t ids[5000];
   for (int i = 0; i < 5000; i++) ids[i] = spv_const_int(&m, 64, (uint64_t)i * 977);
-  for (int i = 0; i < 5000; i++) ck_assert_uint_eq(spv_const_int(&m, 64, (uint64_t)i * 977), ids[i]);
+  for (int i = 0; i < 5000; i++)
+    ck_assert_uint_eq(spv_const_int(&m, 64, (uint64_t)i * 977), ids[i]);
   /* The 64-bit literal takes two words, low word first. */
   uint32_t big = spv_const_int(&m, 64, 0x1122334455667788ull);
   SpvWords *g = &m.sec[SPV_SEC_GLOBAL];
@@ -223,9 +224,9 @@ static char *must_compile(const char *src, const char *flags) {
 }
 
 /* Check's messages are limited to a few kilobytes: show the start of the module. */
-#define HAS(text, s)                                                                         \
+#define HAS(text, s)                                                                               \
   ck_assert_msg(strstr((text), (s)) != NULL, "missing '%s' in:\n%.3000s", (s), (text))
-#define LACKS(text, s)                                                                       \
+#define LACKS(text, s)                                                                             \
   ck_assert_msg(strstr((text), (s)) == NULL, "unexpected '%s' in:\n%.3000s", (s), (text))
 
 START_TEST(kernel_interface) {
@@ -260,23 +261,22 @@ START_TEST(kernel_interface) {
 END_TEST
 
 START_TEST(c_semantics) {
-  char *t = must_compile(
-      "kernel void k(int *o, unsigned *u, float *f, long *l) {\n"
-      "  o[0] = o[1] / o[2];\n"
-      "  o[3] = o[4] % o[5];\n"
-      "  u[0] = u[1] / u[2] + u[3] % u[4];\n"
-      "  o[6] = o[7] >> 3;\n"
-      "  u[5] = u[6] >> 3;\n"
-      "  o[8] = (int)f[0];\n"
-      "  u[7] = (unsigned)f[1];\n"
-      "  f[2] = (float)u[8] + (float)o[9];\n"
-      "  l[0] = o[10];\n"
-      "  l[1] = u[9];\n"
-      "  o[11] = f[3] != f[4];\n"
-      "  o[12] = f[5] < f[6];\n"
-      "  o[13] = u[10] < u[11];\n"
-      "}\n",
-      NULL);
+  char *t = must_compile("kernel void k(int *o, unsigned *u, float *f, long *l) {\n"
+                         "  o[0] = o[1] / o[2];\n"
+                         "  o[3] = o[4] % o[5];\n"
+                         "  u[0] = u[1] / u[2] + u[3] % u[4];\n"
+                         "  o[6] = o[7] >> 3;\n"
+                         "  u[5] = u[6] >> 3;\n"
+                         "  o[8] = (int)f[0];\n"
+                         "  u[7] = (unsigned)f[1];\n"
+                         "  f[2] = (float)u[8] + (float)o[9];\n"
+                         "  l[0] = o[10];\n"
+                         "  l[1] = u[9];\n"
+                         "  o[11] = f[3] != f[4];\n"
+                         "  o[12] = f[5] < f[6];\n"
+                         "  o[13] = u[10] < u[11];\n"
+                         "}\n",
+                         NULL);
   HAS(t, "OpSDiv %uint");
   HAS(t, "OpSRem %uint");
   HAS(t, "OpUDiv %uint");
@@ -322,24 +322,23 @@ START_TEST(control_flow) {
 END_TEST
 
 START_TEST(memory_spaces_and_sync) {
-  char *t = must_compile(
-      "constant float coef[4] = {1.0f, -2.0f, 0.5f};\n"
-      "kernel void k(float *o, int *c, unsigned long *u) {\n"
-      "  shared float tile[64];\n"
-      "  shared int cnt;\n"
-      "  tile[threadIdx.x] = o[threadIdx.x] * coef[threadIdx.x & 3];\n"
-      "  __syncthreads();\n"
-      "  atomicAdd(&cnt, 1);\n"
-      "  atomicMax(&c[0], 5);\n"
-      "  atomicMin((unsigned *)&c[1], 5u);\n"
-      "  atomicCAS(&c[2], 0, 1);\n"
-      "  atomicAdd(&o[1], 1.5f);\n"
-      "  atomicAdd(&u[0], 1UL);\n"
-      "  __threadfence();\n"
-      "  __threadfence_block();\n"
-      "  o[0] = tile[63 - threadIdx.x];\n"
-      "}\n",
-      NULL);
+  char *t = must_compile("constant float coef[4] = {1.0f, -2.0f, 0.5f};\n"
+                         "kernel void k(float *o, int *c, unsigned long *u) {\n"
+                         "  shared float tile[64];\n"
+                         "  shared int cnt;\n"
+                         "  tile[threadIdx.x] = o[threadIdx.x] * coef[threadIdx.x & 3];\n"
+                         "  __syncthreads();\n"
+                         "  atomicAdd(&cnt, 1);\n"
+                         "  atomicMax(&c[0], 5);\n"
+                         "  atomicMin((unsigned *)&c[1], 5u);\n"
+                         "  atomicCAS(&c[2], 0, 1);\n"
+                         "  atomicAdd(&o[1], 1.5f);\n"
+                         "  atomicAdd(&u[0], 1UL);\n"
+                         "  __threadfence();\n"
+                         "  __threadfence_block();\n"
+                         "  o[0] = tile[63 - threadIdx.x];\n"
+                         "}\n",
+                         NULL);
   HAS(t, "OpVariable %_ptr_Workgroup__arr_float_uint_64 Workgroup");
   HAS(t, "OpVariable %_ptr_UniformConstant__arr_float_uint_4 UniformConstant");
   HAS(t, "OpConstantComposite %_arr_float_uint_4");
@@ -351,24 +350,23 @@ START_TEST(memory_spaces_and_sync) {
   HAS(t, "OpAtomicUMin %uint");
   HAS(t, "OpAtomicCompareExchange %uint");
   HAS(t, "%uint_1 %uint_512"); /* global: Device scope, CrossWorkgroupMemory */
-  HAS(t, "OpAtomicLoad"); /* the float add loop */
+  HAS(t, "OpAtomicLoad");      /* the float add loop */
   HAS(t, "OpCapability Int64Atomics");
   free(t);
 }
 END_TEST
 
 START_TEST(dynamic_shared) {
-  char *t = must_compile(
-      "static void put(int i, float v) { extern shared float s[]; s[i] = v; }\n"
-      "static int geti(int i) { extern shared int si[]; return si[i]; }\n"
-      "kernel void k(float *o) {\n"
-      "  extern shared float s[];\n"
-      "  extern shared int si[];\n"
-      "  put(threadIdx.x, o[threadIdx.x]);\n"
-      "  __syncthreads();\n"
-      "  o[threadIdx.x] = s[0] + si[1] + geti(2);\n"
-      "}\n",
-      NULL);
+  char *t = must_compile("static void put(int i, float v) { extern shared float s[]; s[i] = v; }\n"
+                         "static int geti(int i) { extern shared int si[]; return si[i]; }\n"
+                         "kernel void k(float *o) {\n"
+                         "  extern shared float s[];\n"
+                         "  extern shared int si[];\n"
+                         "  put(threadIdx.x, o[threadIdx.x]);\n"
+                         "  __syncthreads();\n"
+                         "  o[threadIdx.x] = s[0] + si[1] + geti(2);\n"
+                         "}\n",
+                         NULL);
   /* Kernel and device functions take the Workgroup pointer as their last parameter, typed
    * by the first dynamic array each one reaches; other views are bitcasts. */
   HAS(t, "OpTypeFunction %void %_ptr_CrossWorkgroup_float %_ptr_Workgroup_float");
@@ -380,15 +378,14 @@ START_TEST(dynamic_shared) {
 END_TEST
 
 START_TEST(printf_and_math) {
-  char *t = must_compile(
-      "kernel void k(float *o, double *d) {\n"
-      "  printf(\"%d %f %s\\n\", (int)threadIdx.x, o[0], \"hi\");\n"
-      "  o[1] = sqrtf(o[2]) + expf(o[3]) + fminf(o[4], o[5]) + fabsf(o[6]);\n"
-      "  d[0] = pow(d[1], d[2]);\n"
-      "  o[7] = isnan(o[8]);\n"
-      "  o[9] = min(o[10], 2.0f);\n"
-      "}\n",
-      NULL);
+  char *t = must_compile("kernel void k(float *o, double *d) {\n"
+                         "  printf(\"%d %f %s\\n\", (int)threadIdx.x, o[0], \"hi\");\n"
+                         "  o[1] = sqrtf(o[2]) + expf(o[3]) + fminf(o[4], o[5]) + fabsf(o[6]);\n"
+                         "  d[0] = pow(d[1], d[2]);\n"
+                         "  o[7] = isnan(o[8]);\n"
+                         "  o[9] = min(o[10], 2.0f);\n"
+                         "}\n",
+                         NULL);
   HAS(t, "OpExtInstImport \"OpenCL.std\"");
   HAS(t, "printf");
   HAS(t, "OpVariable %_ptr_UniformConstant__arr_uchar");
@@ -404,18 +401,18 @@ START_TEST(printf_and_math) {
 END_TEST
 
 START_TEST(structs_and_locals) {
-  char *t = must_compile(
-      "struct P { float x; int n; struct P *next; };\n"
-      "struct Q { float a[3]; char c; };\n"
-      "static struct Q mk(float v) { struct Q q = {{v, v + 1, 0}, 'x'}; return q; }\n"
-      "kernel void k(struct P *ps, struct Q q, float *o) {\n"
-      "  int loc[4] = {1, 2};\n"
-      "  struct Q r = mk(o[0]);\n"
-      "  o[0] = ps[0].x + ps->next->x + q.a[1] + r.a[2] + loc[threadIdx.x & 3];\n"
-      "}\n",
-      NULL);
+  char *t =
+      must_compile("struct P { float x; int n; struct P *next; };\n"
+                   "struct Q { float a[3]; char c; };\n"
+                   "static struct Q mk(float v) { struct Q q = {{v, v + 1, 0}, 'x'}; return q; }\n"
+                   "kernel void k(struct P *ps, struct Q q, float *o) {\n"
+                   "  int loc[4] = {1, 2};\n"
+                   "  struct Q r = mk(o[0]);\n"
+                   "  o[0] = ps[0].x + ps->next->x + q.a[1] + r.a[2] + loc[threadIdx.x & 3];\n"
+                   "}\n",
+                   NULL);
   HAS(t, "OpTypeForwardPointer"); /* struct P points to itself */
-  HAS(t, "FuncParamAttr ByVal"); /* struct kernel argument */
+  HAS(t, "FuncParamAttr ByVal");  /* struct kernel argument */
   HAS(t, "OpMemberName %struct_Q 1 \"c\"");
   HAS(t, "OpVariable %_ptr_Function__arr_uint_uint_4 Function");
   LACKS(t, "OpCompositeConstruct %struct"); /* llvm-spirv 15 cannot read it */
@@ -439,14 +436,13 @@ START_TEST(fp_flags) {
 END_TEST
 
 START_TEST(deterministic) {
-  const char *src =
-      "static float sq(float x) { return x * x; }\n"
-      "kernel void k(float *o, int n) {\n"
-      "  shared float t[32];\n"
-      "  t[threadIdx.x] = sq(o[threadIdx.x]);\n"
-      "  __syncthreads();\n"
-      "  if (n > 2) printf(\"%f\\n\", t[0]);\n"
-      "}\n";
+  const char *src = "static float sq(float x) { return x * x; }\n"
+                    "kernel void k(float *o, int n) {\n"
+                    "  shared float t[32];\n"
+                    "  t[threadIdx.x] = sq(o[threadIdx.x]);\n"
+                    "  __syncthreads();\n"
+                    "  if (n > 2) printf(\"%f\\n\", t[0]);\n"
+                    "}\n";
   char *a = must_compile(src, NULL), *b = must_compile(src, NULL);
   /* The file names differ (s%d.k); compare everything else. */
   char *la = strstr(a, "OpSource"), *lb = strstr(b, "OpSource");

@@ -1,0 +1,206 @@
+/* api.c — libkcrt's API and error statuses on kcc's own bundles, on whatever device is the
+ * default (PoCL here, CUDA or NVIDIA OpenCL on the GPU machine):
+ *   usage: rt_api VECADD.kcb DYNSHARED.kcb [--devices]
+ * Queues and events, launches from several threads, dynamic shared memory beyond CUDA's
+ * default 48 KiB per block (the opt-in path), and each named error: corrupted bundles
+ * (truncated, bad magic, a section out of bounds), unknown kernel, wrong argument count and
+ * size, an oversized launch (2^50 blocks), a failed allocation (2^60 bytes). */
+#define _GNU_SOURCE
+#include "rt_common.h"
+#include "kcb_format.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static unsigned char *slurp(const char *path, size_t *len) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  fseek(f, 0, SEEK_END);
+  long n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  unsigned char *d = malloc(n > 0 ? (size_t)n : 1);
+  *len = d ? fread(d, 1, (size_t)n, f) : 0;
+  fclose(f);
+  return d;
+}
+
+static void expect_msg(Rt *rt, const char *what, const char *needle) {
+  if (!strstr(kcrt_last_error(), needle))
+    rt_fail(rt, "%s: message '%s' lacks '%s'", what, kcrt_last_error(), needle);
+}
+
+static void corrupted_bundles(Rt *rt, const unsigned char *img, size_t len) {
+  unsigned char *m = malloc(len);
+  kcrt_module *mod = NULL;
+  RT_EXPECT(rt, KCRT_ERROR_INVALID_MODULE, kcrt_module_load(rt->dev, img, len - 1, &mod));
+  expect_msg(rt, "truncated bundle", "truncated");
+  RT_EXPECT(rt, KCRT_ERROR_INVALID_MODULE, kcrt_module_load(rt->dev, img, 30, &mod));
+  memcpy(m, img, len);
+  m[2] ^= 0xff;
+  RT_EXPECT(rt, KCRT_ERROR_INVALID_MODULE, kcrt_module_load(rt->dev, m, len, &mod));
+  expect_msg(rt, "bad magic", "bad magic");
+  /* The last section pushed past the end, with the checksum recomputed so that only the
+   * bounds check can catch it. */
+  memcpy(m, img, len);
+  uint32_t ns = kcb_get32(m + KCB_H_SECTION_COUNT);
+  unsigned char *e = m + KCB_HEADER_SIZE + (ns - 1) * KCB_SECTION_ENTRY_SIZE;
+  kcb_put64(e + 16, kcb_get64(e + 16) + 64);
+  kcb_put64(m + KCB_H_CHECKSUM, kcb_checksum(m, len));
+  RT_EXPECT(rt, KCRT_ERROR_INVALID_MODULE, kcrt_module_load(rt->dev, m, len, &mod));
+  expect_msg(rt, "section out of bounds", "lies outside");
+  /* A flipped payload byte: the checksum. */
+  memcpy(m, img, len);
+  m[len - 10] ^= 0x20;
+  RT_EXPECT(rt, KCRT_ERROR_INVALID_MODULE, kcrt_module_load(rt->dev, m, len, &mod));
+  expect_msg(rt, "corrupted byte", "checksum");
+  if (mod) rt_fail(rt, "a failed load returned a module");
+  free(m);
+}
+
+static void argument_and_launch_errors(Rt *rt, kcrt_kernel *k) {
+  kcrt_buffer *b = rt_alloc(rt, 1024);
+  int n = 256;
+  long wide = 256;
+  kcrt_arg good[] = {KCRT_ARG_BUFFER(b), KCRT_ARG_BUFFER(b), KCRT_ARG_BUFFER(b), KCRT_ARG_VALUE(n)};
+  kcrt_arg three[] = {KCRT_ARG_BUFFER(b), KCRT_ARG_BUFFER(b), KCRT_ARG_BUFFER(b)};
+  kcrt_arg size[] = {KCRT_ARG_BUFFER(b), KCRT_ARG_BUFFER(b), KCRT_ARG_BUFFER(b), KCRT_ARG_VALUE(wide)};
+  kcrt_dim3 one = KCRT_DIM1(1), blk = KCRT_DIM1(256);
+  RT_EXPECT(rt, KCRT_ERROR_INVALID_ARGUMENT, kcrt_launch(k, NULL, one, blk, 0, three, 3));
+  expect_msg(rt, "argument count", "takes 4 arguments");
+  RT_EXPECT(rt, KCRT_ERROR_INVALID_ARGUMENT, kcrt_launch(k, NULL, one, blk, 0, size, 4));
+  expect_msg(rt, "argument size", "is 4 bytes, got 8");
+  RT_EXPECT(rt, KCRT_ERROR_INVALID_LAUNCH,
+            kcrt_launch(k, NULL, KCRT_DIM1(1ull << 50), blk, 0, good, 4));
+  char msg[128];
+  snprintf(msg, sizeof msg, "grid dimension x = 1125899906842624 exceeds the device maximum %llu",
+           (unsigned long long)rt->info.max_grid_dim[0]);
+  expect_msg(rt, "2^50 blocks", msg);
+  RT_EXPECT(rt, KCRT_ERROR_INVALID_LAUNCH,
+            kcrt_launch(k, NULL, one, KCRT_DIM1(rt->info.max_threads_per_block * 2), 0, good, 4));
+  RT_EXPECT(rt, KCRT_ERROR_INVALID_LAUNCH,
+            kcrt_launch(k, NULL, one, blk, rt->info.max_shared_bytes + 1, good, 4));
+  expect_msg(rt, "shared memory", "bytes per block");
+  kcrt_buffer *huge = NULL;
+  RT_EXPECT(rt, KCRT_ERROR_OUT_OF_MEMORY, kcrt_buffer_alloc(rt->dev, (size_t)1 << 60, &huge));
+  kcrt_kernel *none = NULL;
+  RT_EXPECT(rt, KCRT_ERROR_KERNEL_NOT_FOUND, kcrt_kernel_get(rt->mod, "vecadd_typo", &none));
+  expect_msg(rt, "unknown kernel", "it has: vecadd");
+  /* After all that, the device still works. */
+  RT_CHECK(rt, kcrt_launch(k, NULL, one, blk, 0, good, 4));
+  RT_CHECK(rt, kcrt_device_synchronize(rt->dev));
+  kcrt_buffer_free(b);
+}
+
+/* Each thread: its own queue and buffers, the shared kernel object, 30 launches. */
+typedef struct Job {
+  Rt *rt;
+  kcrt_kernel *k;
+  int id, ok;
+  char err[512];
+} Job;
+
+static void *worker(void *p) {
+  Job *j = p;
+  enum { N = 4096 };
+  static __thread float a[N], b[N], c[N];
+  kcrt_queue *q = NULL;
+  kcrt_buffer *da = NULL, *db = NULL, *dc = NULL;
+  j->ok = !kcrt_queue_create(j->rt->dev, &q) && !kcrt_buffer_alloc(j->rt->dev, sizeof a, &da) &&
+          !kcrt_buffer_alloc(j->rt->dev, sizeof a, &db) && !kcrt_buffer_alloc(j->rt->dev, sizeof a, &dc);
+  for (int rep = 0; j->ok && rep < 30; rep++) {
+    for (int i = 0; i < N; i++) a[i] = (float)(j->id * 1000 + rep), b[i] = (float)i;
+    int n = N;
+    kcrt_arg args[] = {KCRT_ARG_BUFFER(da), KCRT_ARG_BUFFER(db), KCRT_ARG_BUFFER(dc), KCRT_ARG_VALUE(n)};
+    j->ok = !kcrt_buffer_write(da, 0, a, sizeof a) && !kcrt_buffer_write(db, 0, b, sizeof b) &&
+            !kcrt_launch(j->k, q, KCRT_DIM1(N / 256), KCRT_DIM1(256), 0, args, 4) &&
+            !kcrt_queue_synchronize(q) && !kcrt_buffer_read(dc, 0, c, sizeof c);
+    for (int i = 0; j->ok && i < N; i++) j->ok = c[i] == a[i] + b[i];
+  }
+  if (!j->ok) snprintf(j->err, sizeof j->err, "%s", kcrt_last_error());
+  kcrt_buffer_free(da), kcrt_buffer_free(db), kcrt_buffer_free(dc);
+  kcrt_queue_destroy(q);
+  return NULL;
+}
+
+static void threads(Rt *rt, kcrt_kernel *k) {
+  enum { T = 4 };
+  pthread_t th[T];
+  Job jobs[T];
+  for (int i = 0; i < T; i++) {
+    jobs[i] = (Job){rt, k, i, 0, ""};
+    pthread_create(&th[i], NULL, worker, &jobs[i]);
+  }
+  for (int i = 0; i < T; i++) pthread_join(th[i], NULL);
+  for (int i = 0; i < T; i++)
+    if (!jobs[i].ok) rt_fail(rt, "thread %d: %s", i, jobs[i].err);
+}
+
+static void events(Rt *rt, kcrt_kernel *k) {
+  enum { N = 1 << 20 };
+  kcrt_queue *q;
+  kcrt_event *e0, *e1;
+  RT_CHECK(rt, kcrt_queue_create(rt->dev, &q));
+  RT_CHECK(rt, kcrt_event_create(rt->dev, &e0));
+  RT_CHECK(rt, kcrt_event_create(rt->dev, &e1));
+  kcrt_buffer *a = rt_alloc(rt, N * 4), *c = rt_alloc(rt, N * 4);
+  int n = N;
+  kcrt_arg args[] = {KCRT_ARG_BUFFER(a), KCRT_ARG_BUFFER(a), KCRT_ARG_BUFFER(c), KCRT_ARG_VALUE(n)};
+  RT_CHECK(rt, kcrt_event_record(e0, q));
+  for (int i = 0; i < 10; i++)
+    RT_CHECK(rt, kcrt_launch(k, q, KCRT_DIM1(N / 256), KCRT_DIM1(256), 0, args, 4));
+  RT_CHECK(rt, kcrt_event_record(e1, q));
+  double ms = -1;
+  RT_CHECK(rt, kcrt_event_elapsed_ms(e0, e1, &ms));
+  if (!(ms > 0 && ms < 60000)) rt_fail(rt, "10 launches over 2^20 elements took %g ms?", ms);
+  else printf("events: 10 x vecadd(2^20) on a queue: %.3f ms\n", ms);
+  RT_CHECK(rt, kcrt_queue_destroy(q));
+  kcrt_event_destroy(e0), kcrt_event_destroy(e1);
+  kcrt_buffer_free(a), kcrt_buffer_free(c);
+}
+
+/* reverse_blocks with more dynamic shared memory than CUDA grants without opting in. */
+static void big_dynamic_shared(Rt *rt, const char *path) {
+  kcrt_module *m;
+  RT_CHECK(rt, kcrt_module_load_file(rt->dev, path, &m));
+  kcrt_kernel *k;
+  RT_CHECK(rt, kcrt_kernel_get(m, "reverse_blocks", &k));
+  size_t dyn = 64 * 1024;
+  if (dyn > rt->info.max_shared_bytes) dyn = rt->info.max_shared_bytes;
+  enum { BS = 256, NB = 64, N = BS * NB };
+  float d[N], want[N];
+  for (int i = 0; i < N; i++) d[i] = rt_float(rt, 1, 2) + i;
+  for (int i = 0; i < N; i++) want[i] = d[i / BS * BS + BS - 1 - i % BS];
+  kcrt_buffer *b = rt_upload(rt, d, sizeof d);
+  int n = N;
+  kcrt_arg args[] = {KCRT_ARG_BUFFER(b), KCRT_ARG_VALUE(n)};
+  rt_launch(rt, k, KCRT_DIM1(NB), KCRT_DIM1(BS), dyn, args, 2);
+  rt_download(rt, b, d, sizeof d);
+  rt_cmp_f32(rt, "reverse_blocks with large dynamic shared memory", d, want, N, 0, 0);
+  RT_CHECK(rt, kcrt_module_unload(m));
+}
+
+int main(int argc, char **argv) {
+  if (argc > 3 && !strcmp(argv[3], "--devices")) kcrt_print_devices(stdout);
+  Rt rt;
+  rt_init(&rt, argc, argv, "api");
+  if (argc < 3) {
+    fprintf(stderr, "usage: rt_api VECADD.kcb DYNSHARED.kcb [--devices]\n");
+    return 2;
+  }
+  size_t len;
+  unsigned char *img = slurp(argv[1], &len);
+  if (!img || len < 100) {
+    fprintf(stderr, "cannot read %s\n", argv[1]);
+    return 1;
+  }
+  kcrt_kernel *k = rt_kernel(&rt, "vecadd");
+  corrupted_bundles(&rt, img, len);
+  argument_and_launch_errors(&rt, k);
+  events(&rt, k);
+  threads(&rt, k);
+  big_dynamic_shared(&rt, argv[2]);
+  free(img);
+  return rt_finish(&rt, "errors, events, 4 threads, large dynamic shared memory");
+}
