@@ -102,8 +102,8 @@ void cs_name_module(CGen *g, const char *const *extra) {
     KStruct *st = m->structs.v[i];
     StructNames *sn = kir_alloc(sizeof *sn);
     sn->st = st;
-    sn->tag = pick_name(g, st->name, (NameSet *[]){&n->tags, NULL},
-                        (NameSet *[]){&n->tags_src, NULL});
+    sn->tag =
+        pick_name(g, st->name, (NameSet *[]){&n->tags, NULL}, (NameSet *[]){&n->tags_src, NULL});
     ns_add(&n->tags, sn->tag);
     NameSet fields = {0}, src = {0};
     for (int j = 0; j < st->nfields; j++) ns_add(&src, st->fields[j].name);
@@ -128,8 +128,9 @@ void cs_name_module(CGen *g, const char *const *extra) {
     KFunc *f = m->funcs.v[i];
     if (!f->is_kernel) continue;
     if (g->hooks->kernel_reserved(f->name))
-      cs_error(g, f->loc, "kernel name '%s' is reserved in %s, and kernels keep their names "
-                          "(the runtime looks them up); rename the kernel",
+      cs_error(g, f->loc,
+               "kernel name '%s' is reserved in %s, and kernels keep their names "
+               "(the runtime looks them up); rename the kernel",
                f->name, g->hooks->language);
     f->aux = (void *)f->name;
     ns_add(&n->module, f->name);
@@ -185,8 +186,12 @@ void cs_name_function(CGen *g, KFunc *f) {
   }
 }
 
-const char *cs_var(const KVar *v) { return v->aux ? v->aux : v->name; }
-const char *cs_func(const KFunc *f) { return f->aux ? f->aux : f->name; }
+const char *cs_var(const KVar *v) {
+  return v->aux ? v->aux : v->name;
+}
+const char *cs_func(const KFunc *f) {
+  return f->aux ? f->aux : f->name;
+}
 
 static StructNames *struct_names(CGen *g, const KStruct *st) {
   for (int i = 0; i < g->names->structs.n; i++) {
@@ -208,7 +213,9 @@ const char *cs_field(CGen *g, const KStruct *st, int i) {
 
 /* ---------------------------------------------------------------- output */
 
-void cs_puts(CGen *g, const char *s) { kbuf_puts(g->out, s); }
+void cs_puts(CGen *g, const char *s) {
+  kbuf_puts(g->out, s);
+}
 
 void cs_printf(CGen *g, const char *fmt, ...) {
   char small[256];
@@ -275,25 +282,19 @@ const char *cs_basename(const char *path) {
 
 const char *cs_scalar(CGen *g, KTypeKind k) {
   static const char *const ocl[] = {
-      [KT_VOID] = "void", [KT_BOOL] = "bool",   [KT_I8] = "char",    [KT_I16] = "short",
-      [KT_I32] = "int",   [KT_I64] = "long",    [KT_U8] = "uchar",   [KT_U16] = "ushort",
-      [KT_U32] = "uint",  [KT_U64] = "ulong",   [KT_F32] = "float",  [KT_F64] = "double",
+      [KT_VOID] = "void", [KT_BOOL] = "bool", [KT_I8] = "char",   [KT_I16] = "short",
+      [KT_I32] = "int",   [KT_I64] = "long",  [KT_U8] = "uchar",  [KT_U16] = "ushort",
+      [KT_U32] = "uint",  [KT_U64] = "ulong", [KT_F32] = "float", [KT_F64] = "double",
   };
   /* CUDA: `signed char` because plain char is unsigned on ARM hosts, and `long long` because
    * long is 32-bit on Windows and the 64-bit atomics are declared on long long. */
   static const char *const cuda[] = {
-      [KT_VOID] = "void",
-      [KT_BOOL] = "bool",
-      [KT_I8] = "signed char",
-      [KT_I16] = "short",
-      [KT_I32] = "int",
-      [KT_I64] = "long long",
-      [KT_U8] = "unsigned char",
-      [KT_U16] = "unsigned short",
-      [KT_U32] = "unsigned int",
-      [KT_U64] = "unsigned long long",
-      [KT_F32] = "float",
-      [KT_F64] = "double",
+      [KT_VOID] = "void",        [KT_BOOL] = "bool",
+      [KT_I8] = "signed char",   [KT_I16] = "short",
+      [KT_I32] = "int",          [KT_I64] = "long long",
+      [KT_U8] = "unsigned char", [KT_U16] = "unsigned short",
+      [KT_U32] = "unsigned int", [KT_U64] = "unsigned long long",
+      [KT_F32] = "float",        [KT_F64] = "double",
   };
   if (k == KT_F64) g->used_f64 = true;
   return k <= KT_F64 ? (g->target == CT_OPENCL ? ocl : cuda)[k] : "?";
@@ -349,10 +350,14 @@ const char *cs_decl(CGen *g, const KType *t, const char *name, const char *quals
       t = t->base;
     } else if (t->kind == KT_ARRAY) {
       KBuf d = {0};
-      if (cur[0] == '*') kbuf_printf(&d, "(%s)", cur);
-      else kbuf_puts(&d, cur);
-      if (t->len < 0) kbuf_puts(&d, "[]");
-      else kbuf_printf(&d, "[%" PRId64 "]", t->len);
+      if (cur[0] == '*')
+        kbuf_printf(&d, "(%s)", cur);
+      else
+        kbuf_puts(&d, cur);
+      if (t->len < 0)
+        kbuf_puts(&d, "[]");
+      else
+        kbuf_printf(&d, "[%" PRId64 "]", t->len);
       cur = take(&d);
       t = t->base;
     } else {
@@ -387,7 +392,9 @@ bool cs_type_contains(const KType *t, KTypeKind k) {
 
 /* ---------------------------------------------------------------- C's arithmetic rules */
 
-static bool is_small_int(const KType *t) { return kir_is_int(t) && t->size < 4; }
+static bool is_small_int(const KType *t) {
+  return kir_is_int(t) && t->size < 4;
+}
 
 static KType *promote(const KType *t) {
   if (is_small_int(t)) return kir_type_scalar(KT_I32);
@@ -460,13 +467,17 @@ void cs_int(CGen *g, const KType *t, uint64_t v) {
   case KT_U16: cs_printf(g, "%u", (unsigned)(uint16_t)v); return;
   case KT_I32:
     /* -2147483648 would be the negation of a long literal. */
-    if ((int32_t)v == INT32_MIN) cs_puts(g, "(-2147483647 - 1)");
-    else cs_printf(g, "%d", (int)(int32_t)v);
+    if ((int32_t)v == INT32_MIN)
+      cs_puts(g, "(-2147483647 - 1)");
+    else
+      cs_printf(g, "%d", (int)(int32_t)v);
     return;
   case KT_U32: cs_printf(g, "%uu", (unsigned)(uint32_t)v); return;
   case KT_I64:
-    if ((int64_t)v == INT64_MIN) cs_puts(g, ocl ? "(-9223372036854775807L - 1L)" : "(-9223372036854775807LL - 1LL)");
-    else cs_printf(g, "%" PRId64 "%s", (int64_t)v, ocl ? "L" : "LL");
+    if ((int64_t)v == INT64_MIN)
+      cs_puts(g, ocl ? "(-9223372036854775807L - 1L)" : "(-9223372036854775807LL - 1LL)");
+    else
+      cs_printf(g, "%" PRId64 "%s", (int64_t)v, ocl ? "L" : "LL");
     return;
   case KT_U64: cs_printf(g, "%" PRIu64 "%s", v, ocl ? "UL" : "ULL"); return;
   default:
@@ -495,17 +506,29 @@ static void print_float(CGen *g, const KType *t, double v, int prec) {
       if (isinf(v)) {
         cs_printf(g, "%s%sINFINITY", v < 0 ? "-" : "", f32 ? "" : "(double)");
       } else if (f32) {
-        union { float f; uint32_t u; } b = {.f = (float)v};
+        union {
+          float f;
+          uint32_t u;
+        } b = {.f = (float)v};
         cs_printf(g, "as_float(0x%08" PRIx32 "u)", b.u);
       } else {
-        union { double d; uint64_t u; } b = {.d = v};
+        union {
+          double d;
+          uint64_t u;
+        } b = {.d = v};
         cs_printf(g, "as_double(0x%016" PRIx64 "UL)", b.u);
       }
     } else if (f32) {
-      union { float f; uint32_t u; } b = {.f = (float)v};
+      union {
+        float f;
+        uint32_t u;
+      } b = {.f = (float)v};
       cs_printf(g, "__int_as_float((int)0x%08" PRIx32 "u)", b.u);
     } else {
-      union { double d; uint64_t u; } b = {.d = v};
+      union {
+        double d;
+        uint64_t u;
+      } b = {.d = v};
       cs_printf(g, "__longlong_as_double((long long)0x%016" PRIx64 "ULL)", b.u);
     }
     return;
@@ -535,8 +558,10 @@ void cs_string(CGen *g, const char *s, size_t n) {
       kbuf_puts(b, i > 0 && s[i - 1] == '?' ? "\\?" : "?");
       break;
     default:
-      if (c < 0x20 || c >= 0x7f) kbuf_printf(b, "\\%03o", c);
-      else kbuf_append(b, &c, 1);
+      if (c < 0x20 || c >= 0x7f)
+        kbuf_printf(b, "\\%03o", c);
+      else
+        kbuf_append(b, &c, 1);
     }
   }
   kbuf_puts(b, "\"");
@@ -647,6 +672,15 @@ static void print_binary(CGen *g, const KExpr *e, int prec) {
     rparen(g, p);
     return;
   }
+  if (e->op == KB_MUL && kir_is_float(e->type) && g->target == CT_CUDA && !g->o->fp_contract) {
+    /* -ffp-contract=off: nvcc never fuses the _rn intrinsics into an FMA. */
+    cs_printf(g, "%s(", e->type->kind == KT_F32 ? "__fmul_rn" : "__dmul_rn");
+    cs_expr_exact(g, a, P_ASSIGN);
+    cs_puts(g, ", ");
+    cs_expr_exact(g, b, P_ASSIGN);
+    cs_puts(g, ")");
+    return;
+  }
   int mine = binop_prec(e->op);
   switch (e->op) {
   case KB_SHL:
@@ -709,13 +743,6 @@ static void print_cast(CGen *g, const KExpr *e, int prec) {
   rparen(g, p);
 }
 
-static bool is_compound_ok(const KExpr *e, const KExpr *b) {
-  /* `a op= b` computes in the usual conversion of promoted a and b: it must be KIR's optype. */
-  if (!e->optype || e->optype->kind == KT_PTR) return true;
-  if (e->op == KB_SHL || e->op == KB_SHR) return promote(e->a->type) == e->optype;
-  return usual_conv(promote(e->a->type), ctype(b)) == e->optype;
-}
-
 static bool has_side_effects(const KExpr *e) {
   if (!e) return false;
   switch (e->kind) {
@@ -731,6 +758,18 @@ static bool has_side_effects(const KExpr *e) {
   return false;
 }
 
+static bool is_compound_ok(CGen *g, const KExpr *e, const KExpr *b) {
+  /* -ffp-contract=off in CUDA: spelled out, so that the product goes through __fmul_rn
+   * (an operand with side effects cannot be repeated: then nvcc may fuse it). */
+  if (e->op == KB_MUL && e->optype && kir_is_float(e->optype) && g->target == CT_CUDA &&
+      !g->o->fp_contract && !has_side_effects(e->a))
+    return false;
+  /* `a op= b` computes in the usual conversion of promoted a and b: it must be KIR's optype. */
+  if (!e->optype || e->optype->kind == KT_PTR) return true;
+  if (e->op == KB_SHL || e->op == KB_SHR) return promote(e->a->type) == e->optype;
+  return usual_conv(promote(e->a->type), ctype(b)) == e->optype;
+}
+
 static void print_assign(CGen *g, const KExpr *e, int prec) {
   bool p = lparen(g, P_ASSIGN, prec);
   if (e->op == KB_NONE) {
@@ -741,23 +780,24 @@ static void print_assign(CGen *g, const KExpr *e, int prec) {
     const KExpr *b = e->b;
     if (e->op == KB_SHL || e->op == KB_SHR || e->op == KB_PTR_ADD || e->op == KB_PTR_SUB)
       b = cs_strip_widen(b);
-    else if (is_compound_ok(e, cs_strip_widen(b)))
+    else if (is_compound_ok(g, e, cs_strip_widen(b)))
       b = cs_strip_widen(b);
-    if (is_compound_ok(e, b)) {
+    if (is_compound_ok(g, e, b)) {
       cs_expr(g, e->a, P_UNARY);
       cs_printf(g, " %s= ", binop_str(e->op));
       cs_expr(g, b, P_ASSIGN);
     } else if (!has_side_effects(e->a)) {
       /* Spell the computation type out: a = (A)((optype)a op b). */
+      KExpr lhs = *e->a, op = {.kind = KE_BINARY, .type = e->optype, .op = e->op, .loc = e->loc};
+      op.a = e->a->type == e->optype ? &lhs : kir_cast(&lhs, e->optype);
+      op.b = e->b;
       cs_expr(g, e->a, P_UNARY);
-      cs_printf(g, " = (%s)((%s)", cs_type(g, e->a->type), cs_type(g, e->optype));
-      cs_expr(g, e->a, P_UNARY);
-      cs_printf(g, " %s ", binop_str(e->op));
-      cs_expr(g, e->b, binop_prec(e->op) + 1);
-      cs_puts(g, ")");
+      cs_puts(g, " = ");
+      cs_expr(g, kir_cast(&op, e->a->type), P_ASSIGN);
     } else {
-      cs_error(g, e->loc, "compound assignment computed as '%s' on an operand with side "
-                          "effects cannot be written as C source",
+      cs_error(g, e->loc,
+               "compound assignment computed as '%s' on an operand with side "
+               "effects cannot be written as C source",
                kir_type_str(e->optype));
     }
   }
@@ -824,8 +864,10 @@ void cs_expr(CGen *g, const KExpr *e, int prec) {
     return;
   case KE_VAR: cs_puts(g, cs_var(e->var)); return;
   case KE_GVAR:
-    if (g->hooks->gvar) g->hooks->gvar(g, e, prec);
-    else cs_puts(g, cs_var(e->var));
+    if (g->hooks->gvar)
+      g->hooks->gvar(g, e, prec);
+    else
+      cs_puts(g, cs_var(e->var));
     return;
   case KE_SPECIAL:
   case KE_BUILTIN: g->hooks->builtin(g, e, prec); return;
@@ -834,8 +876,9 @@ void cs_expr(CGen *g, const KExpr *e, int prec) {
     bool pre = e->op == KU_PREINC || e->op == KU_PREDEC;
     const char *op = e->op == KU_PREINC || e->op == KU_POSTINC ? "++" : "--";
     if (e->a->type->kind == KT_BOOL && g->target == CT_CUDA)
-      cs_error(g, e->loc, "++ and -- on a bool cannot be written as CUDA C++ (C++17 removed "
-                          "them); assign true or false instead");
+      cs_error(g, e->loc,
+               "++ and -- on a bool cannot be written as CUDA C++ (C++17 removed "
+               "them); assign true or false instead");
     p = lparen(g, pre ? P_UNARY : P_POSTFIX, prec);
     if (pre) cs_puts(g, op);
     cs_expr(g, e->a, pre ? P_UNARY : P_POSTFIX);
@@ -851,9 +894,9 @@ void cs_expr(CGen *g, const KExpr *e, int prec) {
     p = lparen(g, P_COND, prec);
     /* `(a && b) ? x : y` reads better with the parentheses C does not need. */
     const KExpr *cond = strip_cond(e->a);
-    cs_expr(g, cond, cond->kind == KE_BINARY && (cond->op == KB_LAND || cond->op == KB_LOR)
-                         ? P_PRIMARY
-                         : P_LOR);
+    cs_expr(g, cond,
+            cond->kind == KE_BINARY && (cond->op == KB_LAND || cond->op == KB_LOR) ? P_PRIMARY
+                                                                                   : P_LOR);
     cs_puts(g, " ? ");
     cs_expr(g, b, b->kind == KE_COND ? P_PRIMARY : P_ASSIGN);
     cs_puts(g, " : ");
@@ -883,6 +926,9 @@ void cs_expr(CGen *g, const KExpr *e, int prec) {
     if (e->a->kind == KE_DEREF) {
       cs_expr(g, e->a->a, P_POSTFIX);
       cs_printf(g, "->%s", cs_field(g, st, e->field));
+    } else if (e->a->kind == KE_GVAR && g->hooks->gvar_is_deref &&
+               g->hooks->gvar_is_deref(g, e->a->var)) {
+      cs_printf(g, "%s->%s", cs_var(e->a->var), cs_field(g, st, e->field));
     } else {
       cs_expr(g, e->a, P_POSTFIX);
       cs_printf(g, ".%s", cs_field(g, st, e->field));
@@ -920,8 +966,10 @@ void cs_expr(CGen *g, const KExpr *e, int prec) {
   case KE_INITLIST:
     /* Only declarations take initializer lists (KS_DECL, constants); anything else would be
      * a compound literal, which C++ does not have. */
-    if (prec <= P_ASSIGN) print_initlist(g, e);
-    else cs_error(g, e->loc, "aggregate initializer used as a value");
+    if (prec <= P_ASSIGN)
+      print_initlist(g, e);
+    else
+      cs_error(g, e->loc, "aggregate initializer used as a value");
     return;
   }
 }
@@ -957,7 +1005,9 @@ void cs_expr_exact(CGen *g, const KExpr *e, int prec) {
   }
 }
 
-void cs_expr_cond(CGen *g, const KExpr *e, int prec) { cs_expr(g, strip_cond(e), prec); }
+void cs_expr_cond(CGen *g, const KExpr *e, int prec) {
+  cs_expr(g, strip_cond(e), prec);
+}
 
 /* ---------------------------------------------------------------- statements */
 
@@ -982,8 +1032,10 @@ static bool sub_stmt(CGen *g, const KStmt *s, bool brace) {
   if (s->kind == KS_BLOCK || brace) {
     cs_puts(g, " {\n");
     g->depth++;
-    if (s->kind == KS_BLOCK) block_items(g, s, false);
-    else cs_stmt(g, s);
+    if (s->kind == KS_BLOCK)
+      block_items(g, s, false);
+    else
+      cs_stmt(g, s);
     g->depth--;
     cs_indent(g);
     cs_puts(g, "}");
@@ -1046,8 +1098,10 @@ static void print_for(CGen *g, const KStmt *s) {
     /* The declarations go in a block of their own: the same scope the for statement gave. */
     cs_puts(g, "{\n");
     g->depth++;
-    if (init->kind == KS_BLOCK) block_items(g, init, false);
-    else cs_stmt(g, init);
+    if (init->kind == KS_BLOCK)
+      block_items(g, init, false);
+    else
+      cs_stmt(g, init);
     cs_indent(g);
     init = NULL;
   }
@@ -1132,8 +1186,9 @@ static void block_items(CGen *g, const KStmt *s, bool in_switch) {
     if (in_switch && g->target == CT_CUDA && c->kind == KS_DECL && c->init &&
         c->var->kind == KV_LOCAL && case_follows(s, i + 1)) {
       if (c->init->kind == KE_INITLIST) {
-        cs_error(g, c->loc, "a later case label jumps past this initialized aggregate, which "
-                            "C++ forbids; declare it inside braces");
+        cs_error(g, c->loc,
+                 "a later case label jumps past this initialized aggregate, which "
+                 "C++ forbids; declare it inside braces");
         continue;
       }
       cs_indent(g);
@@ -1157,8 +1212,10 @@ static void print_switch(CGen *g, const KStmt *s) {
   /* Case values are printed in the controlling expression's (promoted) type. */
   const KType *saved = g->case_type;
   g->case_type = s->cond->type;
-  if (s->body->kind == KS_BLOCK) block_items(g, s->body, true);
-  else cs_stmt(g, s->body);
+  if (s->body->kind == KS_BLOCK)
+    block_items(g, s->body, true);
+  else
+    cs_stmt(g, s->body);
   g->case_type = saved;
   g->depth--;
   cs_indent(g);
@@ -1236,8 +1293,10 @@ void cs_body(CGen *g, KFunc *f) {
   cs_puts(g, "{\n");
   g->depth++;
   if (g->hooks->prologue) g->hooks->prologue(g, f);
-  if (f->body && f->body->kind == KS_BLOCK) block_items(g, f->body, false);
-  else cs_stmt(g, f->body);
+  if (f->body && f->body->kind == KS_BLOCK)
+    block_items(g, f->body, false);
+  else
+    cs_stmt(g, f->body);
   g->depth--;
   cs_indent(g);
   cs_puts(g, "}\n");

@@ -52,6 +52,9 @@ typedef struct CHooks {
   void (*builtin)(CGen *g, const KExpr *e, int prec);
   /* KE_GVAR read or written (NULL: the variable's name). */
   void (*gvar)(CGen *g, const KExpr *e, int prec);
+  /* Whether the hook above prints this variable as `(*name)`, so that `name->field` can
+   * stand for `(*name).field` (NULL: never). */
+  bool (*gvar_is_deref)(CGen *g, const KVar *v);
   /* &gvar (NULL: `&` and the reference). */
   void (*gvar_addr)(CGen *g, const KExpr *e, int prec);
   /* Arguments appended to a call of `callee` after its own (NULL: none). `any`: whether the
@@ -74,11 +77,11 @@ struct CGen {
   const CHooks *hooks;
   KModule *m;
   const KOptions *o;
-  KBuf *out;  /* where printing goes now (back ends swap it to assemble sections) */
-  int depth;  /* indentation, in steps of two spaces */
-  KFunc *fn;  /* the function being printed, NULL at module level */
+  KBuf *out; /* where printing goes now (back ends swap it to assemble sections) */
+  int depth; /* indentation, in steps of two spaces */
+  KFunc *fn; /* the function being printed, NULL at module level */
   bool failed;
-  bool used_f64; /* a double type or constant was printed */
+  bool used_f64;          /* a double type or constant was printed */
   const KType *case_type; /* the controlling type of the switch being printed */
   /* Set for the builtin hook, which clears it: */
   bool discard;      /* the value of the call is not used (an expression statement) */

@@ -17,58 +17,360 @@
 
 static const char *const cuda_words[] = {
     /* C++ keywords and alternative tokens (C++20) */
-    "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool", "break",
-    "case", "catch", "char", "char8_t", "char16_t", "char32_t", "class", "compl", "concept",
-    "const", "consteval", "constexpr", "constinit", "const_cast", "continue", "co_await",
-    "co_return", "co_yield", "decltype", "default", "delete", "do", "double", "dynamic_cast",
-    "else", "enum", "explicit", "export", "extern", "false", "float", "for", "friend", "goto",
-    "if", "inline", "int", "long", "mutable", "namespace", "new", "noexcept", "not", "not_eq",
-    "nullptr", "operator", "or", "or_eq", "private", "protected", "public", "register",
-    "reinterpret_cast", "requires", "return", "short", "signed", "sizeof", "static",
-    "static_assert", "static_cast", "struct", "switch", "template", "this", "thread_local",
-    "throw", "true", "try", "typedef", "typeid", "typename", "union", "unsigned", "using",
-    "virtual", "void", "volatile", "wchar_t", "while", "xor", "xor_eq", "restrict", "NULL",
-    "std", "final", "override", "import", "module",
+    "alignas",
+    "alignof",
+    "and",
+    "and_eq",
+    "asm",
+    "auto",
+    "bitand",
+    "bitor",
+    "bool",
+    "break",
+    "case",
+    "catch",
+    "char",
+    "char8_t",
+    "char16_t",
+    "char32_t",
+    "class",
+    "compl",
+    "concept",
+    "const",
+    "consteval",
+    "constexpr",
+    "constinit",
+    "const_cast",
+    "continue",
+    "co_await",
+    "co_return",
+    "co_yield",
+    "decltype",
+    "default",
+    "delete",
+    "do",
+    "double",
+    "dynamic_cast",
+    "else",
+    "enum",
+    "explicit",
+    "export",
+    "extern",
+    "false",
+    "float",
+    "for",
+    "friend",
+    "goto",
+    "if",
+    "inline",
+    "int",
+    "long",
+    "mutable",
+    "namespace",
+    "new",
+    "noexcept",
+    "not",
+    "not_eq",
+    "nullptr",
+    "operator",
+    "or",
+    "or_eq",
+    "private",
+    "protected",
+    "public",
+    "register",
+    "reinterpret_cast",
+    "requires",
+    "return",
+    "short",
+    "signed",
+    "sizeof",
+    "static",
+    "static_assert",
+    "static_cast",
+    "struct",
+    "switch",
+    "template",
+    "this",
+    "thread_local",
+    "throw",
+    "true",
+    "try",
+    "typedef",
+    "typeid",
+    "typename",
+    "union",
+    "unsigned",
+    "using",
+    "virtual",
+    "void",
+    "volatile",
+    "wchar_t",
+    "while",
+    "xor",
+    "xor_eq",
+    "restrict",
+    "NULL",
+    "std",
+    "final",
+    "override",
+    "import",
+    "module",
     /* CUDA qualifiers, types and variables */
-    "__global__", "__device__", "__host__", "__shared__", "__constant__", "__managed__",
-    "__restrict__", "__noinline__", "__forceinline__", "__launch_bounds__", "threadIdx",
-    "blockIdx", "blockDim", "gridDim", "warpSize", "dim3", "size_t", "ptrdiff_t", "cudaError_t",
-    "half", "nv_bfloat16",
+    "__global__",
+    "__device__",
+    "__host__",
+    "__shared__",
+    "__constant__",
+    "__managed__",
+    "__restrict__",
+    "__noinline__",
+    "__forceinline__",
+    "__launch_bounds__",
+    "threadIdx",
+    "blockIdx",
+    "blockDim",
+    "gridDim",
+    "warpSize",
+    "dim3",
+    "size_t",
+    "ptrdiff_t",
+    "cudaError_t",
+    "half",
+    "nv_bfloat16",
     /* CUDA device runtime functions */
-    "__syncthreads", "__syncthreads_count", "__syncthreads_and", "__syncthreads_or",
-    "__syncwarp", "__threadfence", "__threadfence_block", "__threadfence_system", "atomicAdd",
-    "atomicSub", "atomicExch", "atomicMin", "atomicMax", "atomicInc", "atomicDec", "atomicCAS",
-    "atomicAnd", "atomicOr", "atomicXor", "printf", "malloc", "free", "memcpy", "memset",
-    "assert", "clock", "clock64", "abort",
+    "__syncthreads",
+    "__syncthreads_count",
+    "__syncthreads_and",
+    "__syncthreads_or",
+    "__syncwarp",
+    "__threadfence",
+    "__threadfence_block",
+    "__threadfence_system",
+    "atomicAdd",
+    "atomicSub",
+    "atomicExch",
+    "atomicMin",
+    "atomicMax",
+    "atomicInc",
+    "atomicDec",
+    "atomicCAS",
+    "atomicAnd",
+    "atomicOr",
+    "atomicXor",
+    "printf",
+    "malloc",
+    "free",
+    "memcpy",
+    "memset",
+    "assert",
+    "clock",
+    "clock64",
+    "abort",
     /* CUDA math API (global namespace in device code) */
-    "abs", "labs", "llabs", "min", "max", "umin", "umax", "llmin", "llmax", "ullmin", "ullmax",
-    "acos", "acosf", "acosh", "acoshf", "asin", "asinf", "asinh", "asinhf", "atan", "atanf",
-    "atan2", "atan2f", "atanh", "atanhf", "cbrt", "cbrtf", "ceil", "ceilf", "copysign",
-    "copysignf", "cos", "cosf", "cosh", "coshf", "cospi", "cospif", "cyl_bessel_i0",
-    "cyl_bessel_i0f", "cyl_bessel_i1", "cyl_bessel_i1f", "erf", "erff", "erfc", "erfcf",
-    "erfcinv", "erfcinvf", "erfcx", "erfcxf", "erfinv", "erfinvf", "exp", "expf", "exp10",
-    "exp10f", "exp2", "exp2f", "expm1", "expm1f", "fabs", "fabsf", "fdim", "fdimf", "fdivide",
-    "fdividef", "floor", "floorf", "fma", "fmaf", "fmax", "fmaxf", "fmin", "fminf", "fmod",
-    "fmodf", "frexp", "frexpf", "hypot", "hypotf", "ilogb", "ilogbf", "isfinite", "isinf",
-    "isnan", "j0", "j0f", "j1", "j1f", "jn", "jnf", "ldexp", "ldexpf", "lgamma", "lgammaf",
-    "llrint", "llrintf", "llround", "llroundf", "log", "logf", "log10", "log10f", "log1p",
-    "log1pf", "log2", "log2f", "logb", "logbf", "lrint", "lrintf", "lround", "lroundf", "modf",
-    "modff", "nan", "nanf", "nearbyint", "nearbyintf", "nextafter", "nextafterf", "norm",
-    "normf", "norm3d", "norm3df", "norm4d", "norm4df", "normcdf", "normcdff", "normcdfinv",
-    "normcdfinvf", "pow", "powf", "powi", "powif", "rcbrt", "rcbrtf", "remainder",
-    "remainderf", "remquo", "remquof", "rhypot", "rhypotf", "rint", "rintf", "rnorm", "rnormf",
-    "rnorm3d", "rnorm3df", "rnorm4d", "rnorm4df", "round", "roundf", "rsqrt", "rsqrtf",
-    "scalbln", "scalblnf", "scalbn", "scalbnf", "signbit", "sin", "sinf", "sincos", "sincosf",
-    "sincospi", "sincospif", "sinh", "sinhf", "sinpi", "sinpif", "sqrt", "sqrtf", "tan", "tanf",
-    "tanh", "tanhf", "tgamma", "tgammaf", "trunc", "truncf", "y0", "y0f", "y1", "y1f", "yn",
-    "ynf", "saturate", "mul24", "umul24", "mulhi", "umulhi", "mul64hi", "umul64hi", "div",
-    "ldiv", "lldiv", NULL,
+    "abs",
+    "labs",
+    "llabs",
+    "min",
+    "max",
+    "umin",
+    "umax",
+    "llmin",
+    "llmax",
+    "ullmin",
+    "ullmax",
+    "acos",
+    "acosf",
+    "acosh",
+    "acoshf",
+    "asin",
+    "asinf",
+    "asinh",
+    "asinhf",
+    "atan",
+    "atanf",
+    "atan2",
+    "atan2f",
+    "atanh",
+    "atanhf",
+    "cbrt",
+    "cbrtf",
+    "ceil",
+    "ceilf",
+    "copysign",
+    "copysignf",
+    "cos",
+    "cosf",
+    "cosh",
+    "coshf",
+    "cospi",
+    "cospif",
+    "cyl_bessel_i0",
+    "cyl_bessel_i0f",
+    "cyl_bessel_i1",
+    "cyl_bessel_i1f",
+    "erf",
+    "erff",
+    "erfc",
+    "erfcf",
+    "erfcinv",
+    "erfcinvf",
+    "erfcx",
+    "erfcxf",
+    "erfinv",
+    "erfinvf",
+    "exp",
+    "expf",
+    "exp10",
+    "exp10f",
+    "exp2",
+    "exp2f",
+    "expm1",
+    "expm1f",
+    "fabs",
+    "fabsf",
+    "fdim",
+    "fdimf",
+    "fdivide",
+    "fdividef",
+    "floor",
+    "floorf",
+    "fma",
+    "fmaf",
+    "fmax",
+    "fmaxf",
+    "fmin",
+    "fminf",
+    "fmod",
+    "fmodf",
+    "frexp",
+    "frexpf",
+    "hypot",
+    "hypotf",
+    "ilogb",
+    "ilogbf",
+    "isfinite",
+    "isinf",
+    "isnan",
+    "j0",
+    "j0f",
+    "j1",
+    "j1f",
+    "jn",
+    "jnf",
+    "ldexp",
+    "ldexpf",
+    "lgamma",
+    "lgammaf",
+    "llrint",
+    "llrintf",
+    "llround",
+    "llroundf",
+    "log",
+    "logf",
+    "log10",
+    "log10f",
+    "log1p",
+    "log1pf",
+    "log2",
+    "log2f",
+    "logb",
+    "logbf",
+    "lrint",
+    "lrintf",
+    "lround",
+    "lroundf",
+    "modf",
+    "modff",
+    "nan",
+    "nanf",
+    "nearbyint",
+    "nearbyintf",
+    "nextafter",
+    "nextafterf",
+    "norm",
+    "normf",
+    "norm3d",
+    "norm3df",
+    "norm4d",
+    "norm4df",
+    "normcdf",
+    "normcdff",
+    "normcdfinv",
+    "normcdfinvf",
+    "pow",
+    "powf",
+    "powi",
+    "powif",
+    "rcbrt",
+    "rcbrtf",
+    "remainder",
+    "remainderf",
+    "remquo",
+    "remquof",
+    "rhypot",
+    "rhypotf",
+    "rint",
+    "rintf",
+    "rnorm",
+    "rnormf",
+    "rnorm3d",
+    "rnorm3df",
+    "rnorm4d",
+    "rnorm4df",
+    "round",
+    "roundf",
+    "rsqrt",
+    "rsqrtf",
+    "scalbln",
+    "scalblnf",
+    "scalbn",
+    "scalbnf",
+    "signbit",
+    "sin",
+    "sinf",
+    "sincos",
+    "sincosf",
+    "sincospi",
+    "sincospif",
+    "sinh",
+    "sinhf",
+    "sinpi",
+    "sinpif",
+    "sqrt",
+    "sqrtf",
+    "tan",
+    "tanf",
+    "tanh",
+    "tanhf",
+    "tgamma",
+    "tgammaf",
+    "trunc",
+    "truncf",
+    "y0",
+    "y0f",
+    "y1",
+    "y1f",
+    "yn",
+    "ynf",
+    "saturate",
+    "mul24",
+    "umul24",
+    "mulhi",
+    "umulhi",
+    "mul64hi",
+    "umul64hi",
+    "div",
+    "ldiv",
+    "lldiv",
+    NULL,
 };
 
 /* Vector types: char1..4, uchar1..4, ..., longlong1..4, double1..4. */
 static bool is_vector_type(const char *name) {
-  static const char *const bases[] = {"char", "uchar", "short", "ushort", "int", "uint", "long",
-                                      "ulong", "longlong", "ulonglong", "float", "double", NULL};
+  static const char *const bases[] = {"char",  "uchar",  "short", "ushort",   "int",
+                                      "uint",  "long",   "ulong", "longlong", "ulonglong",
+                                      "float", "double", NULL};
   for (const char *const *b = bases; *b; b++) {
     size_t n = strlen(*b);
     if (!strncmp(name, *b, n) && name[n] >= '1' && name[n] <= '4' && !name[n + 1]) return true;
@@ -83,7 +385,9 @@ static bool cuda_reserved(const char *name, bool family) {
 }
 
 /* nvcc rejects an extern "C" kernel named like any function of its headers. */
-static bool cuda_kernel_reserved(const char *name) { return cuda_reserved(name, false); }
+static bool cuda_kernel_reserved(const char *name) {
+  return cuda_reserved(name, false);
+}
 
 /* ---------------------------------------------------------------- builtins */
 
@@ -102,8 +406,8 @@ static void cast_to(CGen *g, const char *type, const KExpr *e) {
 
 static void cuda_atomic(CGen *g, const KExpr *e, int prec, bool discard) {
   static const char *const names[] = {
-      [BI_ATOMIC_ADD] = "atomicAdd", [BI_ATOMIC_SUB] = "atomicSub", [BI_ATOMIC_MIN] = "atomicMin",
-      [BI_ATOMIC_MAX] = "atomicMax", [BI_ATOMIC_AND] = "atomicAnd", [BI_ATOMIC_OR] = "atomicOr",
+      [BI_ATOMIC_ADD] = "atomicAdd", [BI_ATOMIC_SUB] = "atomicSub",   [BI_ATOMIC_MIN] = "atomicMin",
+      [BI_ATOMIC_MAX] = "atomicMax", [BI_ATOMIC_AND] = "atomicAnd",   [BI_ATOMIC_OR] = "atomicOr",
       [BI_ATOMIC_XOR] = "atomicXor", [BI_ATOMIC_EXCH] = "atomicExch", [BI_ATOMIC_CAS] = "atomicCAS",
   };
   KBuiltin b = e->builtin;
@@ -170,9 +474,9 @@ static void cuda_minmax(CGen *g, const KExpr *e, int prec) {
     KTypeKind k;
     const char *min, *max, *abs;
   } fs[] = {
-      {KT_I32, "min", "max", "abs"},         {KT_U32, "umin", "umax", NULL},
-      {KT_I64, "llmin", "llmax", "llabs"},   {KT_U64, "ullmin", "ullmax", NULL},
-      {KT_F32, "fminf", "fmaxf", "fabsf"},   {KT_F64, "fmin", "fmax", "fabs"},
+      {KT_I32, "min", "max", "abs"},       {KT_U32, "umin", "umax", NULL},
+      {KT_I64, "llmin", "llmax", "llabs"}, {KT_U64, "ullmin", "ullmax", NULL},
+      {KT_F32, "fminf", "fmaxf", "fabsf"}, {KT_F64, "fmin", "fmax", "fabs"},
   };
   const KType *t = e->type;
   bool small = kir_is_int(t) && t->size < 4;
@@ -196,16 +500,20 @@ static void cuda_minmax(CGen *g, const KExpr *e, int prec) {
   cs_printf(g, "%s(", name);
   for (int i = 0; i < e->nargs; i++) {
     if (i) cs_puts(g, ", ");
-    if (small) cast_to(g, "int", e->args[i]);
-    else cs_expr_exact(g, e->args[i], P_ASSIGN);
+    if (small)
+      cast_to(g, "int", e->args[i]);
+    else
+      cs_expr_exact(g, e->args[i], P_ASSIGN);
   }
   cs_puts(g, p ? "))" : ")");
 }
 
 static void cuda_builtin(CGen *g, const KExpr *e, int prec) {
   if (e->kind == KE_SPECIAL) {
-    static const char *const v[] = {[BI_THREAD_IDX] = "threadIdx", [BI_BLOCK_IDX] = "blockIdx",
-                                    [BI_BLOCK_DIM] = "blockDim", [BI_GRID_DIM] = "gridDim"};
+    static const char *const v[] = {[BI_THREAD_IDX] = "threadIdx",
+                                    [BI_BLOCK_IDX] = "blockIdx",
+                                    [BI_BLOCK_DIM] = "blockDim",
+                                    [BI_GRID_DIM] = "gridDim"};
     cs_printf(g, "%s.%c", v[e->builtin], "xyz"[e->dim % 3]);
     return;
   }
@@ -259,10 +567,13 @@ static void cuda_builtin(CGen *g, const KExpr *e, int prec) {
 
 /* ---------------------------------------------------------------- shared variables */
 
-static bool in_kernel(const KVar *v) { return v->owner && v->owner->is_kernel; }
+static bool in_kernel(const KVar *v) {
+  return v->owner && v->owner->is_kernel;
+}
 
 static void shared_decl(CGen *g, const KVar *v) {
-  cs_printf(g, "%s%s;\n", v->is_dynamic ? "extern " : "", cs_decl(g, v->type, cs_var(v), "__shared__"));
+  cs_printf(g, "%s%s;\n", v->is_dynamic ? "extern " : "",
+            cs_decl(g, v->type, cs_var(v), "__shared__"));
 }
 
 static void cuda_prologue(CGen *g, const KFunc *f) {
@@ -281,7 +592,8 @@ static void print_signature(CGen *g, const KFunc *f) {
   if (f->is_kernel) {
     cs_puts(g, "extern \"C\" __global__ void ");
   } else {
-    cs_printf(g, "static __device__ %s%s", f->is_inline ? "inline " : "", cs_decl(g, f->ret, "", NULL));
+    cs_printf(g, "static __device__ %s%s", f->is_inline ? "inline " : "",
+              cs_decl(g, f->ret, "", NULL));
     if (f->ret->kind != KT_PTR) cs_puts(g, " ");
   }
   cs_printf(g, "%s(", cs_func(f));
@@ -321,7 +633,8 @@ bool emit_cuda_c(KModule *m, const KOptions *o, KBuf *out) {
   cs_puts(&g, " * generated by kcc; do not edit.\n"
               " * Kernels are extern \"C\": their names are the source names.");
   if (!o->fp_contract)
-    cs_puts(&g, "\n * Built with -ffp-contract=off: compile with nvcc -fmad=false to match.");
+    cs_puts(&g,
+            "\n * -ffp-contract=off: products are __fmul_rn/__dmul_rn, which nvcc never fuses.");
   cs_puts(&g, " */\n\n");
 
   for (int i = 0; i < m->structs.n; i++) {
@@ -336,8 +649,10 @@ bool emit_cuda_c(KModule *m, const KOptions *o, KBuf *out) {
     KVar *v = m->globals.v[i];
     if (v->kind == KV_CONSTANT) {
       cs_printf(&g, "__constant__ %s = ", cs_decl(&g, v->type, cs_var(v), NULL));
-      if (v->init) cs_expr_conv(&g, v->init, P_ASSIGN);
-      else cs_puts(&g, "{0}");
+      if (v->init)
+        cs_expr_conv(&g, v->init, P_ASSIGN);
+      else
+        cs_puts(&g, "{0}");
       cs_puts(&g, ";\n");
       any = true;
     } else if (!in_kernel(v)) {

@@ -158,13 +158,19 @@ static void type_str(char *buf, size_t n, const KType *t) {
              inner, (t->qual & KQ_RESTRICT) ? "restrict" : "");
     break;
   }
-  case KT_ARRAY:
-    type_str(inner, sizeof inner, t->base);
-    if (t->len < 0)
-      snprintf(buf, n, "%s[]", inner);
-    else
-      snprintf(buf, n, "%s[%lld]", inner, (long long)t->len);
+  case KT_ARRAY: {
+    /* C spells the outermost dimension first: float[16][17] is 16 arrays of 17 floats. */
+    const KType *elem = t;
+    while (elem->kind == KT_ARRAY) elem = elem->base;
+    type_str(inner, sizeof inner, elem);
+    size_t len = strlen(inner);
+    for (const KType *a = t; a->kind == KT_ARRAY && len < sizeof inner - 24; a = a->base)
+      len += a->len < 0 ? (size_t)snprintf(inner + len, sizeof inner - len, "[]")
+                        : (size_t)snprintf(inner + len, sizeof inner - len, "[%lld]",
+                                           (long long)a->len);
+    snprintf(buf, n, "%s", inner);
     break;
+  }
   case KT_STRUCT: snprintf(buf, n, "struct %s", t->st->name); break;
   default: snprintf(buf, n, "%s", names[t->kind]); break;
   }

@@ -35,83 +35,352 @@ enum {
 };
 
 static const char *const helper_names[] = {
-    "kcc_atomic_add_f32_global", "kcc_atomic_add_f32_local", "kcc_atomic_add_f64_global",
-    "kcc_atomic_add_f64_local", NULL,
+    "kcc_atomic_add_f32_global",
+    "kcc_atomic_add_f32_local",
+    "kcc_atomic_add_f64_global",
+    "kcc_atomic_add_f64_local",
+    NULL,
 };
 
 /* ---------------------------------------------------------------- reserved words */
 
 static const char *const ocl_words[] = {
     /* C99 keywords */
-    "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else",
-    "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long", "register",
-    "restrict", "return", "short", "signed", "sizeof", "static", "struct", "switch", "typedef",
-    "union", "unsigned", "void", "volatile", "while", "_Bool", "_Complex", "_Imaginary",
-    "asm", "typeof", "__attribute__", "complex", "imaginary",
+    "auto",
+    "break",
+    "case",
+    "char",
+    "const",
+    "continue",
+    "default",
+    "do",
+    "double",
+    "else",
+    "enum",
+    "extern",
+    "float",
+    "for",
+    "goto",
+    "if",
+    "inline",
+    "int",
+    "long",
+    "register",
+    "restrict",
+    "return",
+    "short",
+    "signed",
+    "sizeof",
+    "static",
+    "struct",
+    "switch",
+    "typedef",
+    "union",
+    "unsigned",
+    "void",
+    "volatile",
+    "while",
+    "_Bool",
+    "_Complex",
+    "_Imaginary",
+    "asm",
+    "typeof",
+    "__attribute__",
+    "complex",
+    "imaginary",
     /* OpenCL C qualifiers and types */
-    "__kernel", "kernel", "__global", "global", "__local", "local", "__constant", "constant",
-    "__private", "private", "__generic", "generic", "__read_only", "read_only", "__write_only",
-    "write_only", "__read_write", "read_write", "uniform", "pipe", "bool", "true", "false",
-    "uchar", "ushort", "uint", "ulong", "half", "quad", "size_t", "ptrdiff_t", "intptr_t",
-    "uintptr_t", "image1d_t", "image1d_array_t", "image1d_buffer_t", "image2d_t",
-    "image2d_array_t", "image2d_depth_t", "image2d_array_depth_t", "image3d_t", "sampler_t",
-    "event_t", "cl_mem_fence_flags", "memory_scope", "memory_order", "NULL",
+    "__kernel",
+    "kernel",
+    "__global",
+    "global",
+    "__local",
+    "local",
+    "__constant",
+    "constant",
+    "__private",
+    "private",
+    "__generic",
+    "generic",
+    "__read_only",
+    "read_only",
+    "__write_only",
+    "write_only",
+    "__read_write",
+    "read_write",
+    "uniform",
+    "pipe",
+    "bool",
+    "true",
+    "false",
+    "uchar",
+    "ushort",
+    "uint",
+    "ulong",
+    "half",
+    "quad",
+    "size_t",
+    "ptrdiff_t",
+    "intptr_t",
+    "uintptr_t",
+    "image1d_t",
+    "image1d_array_t",
+    "image1d_buffer_t",
+    "image2d_t",
+    "image2d_array_t",
+    "image2d_depth_t",
+    "image2d_array_depth_t",
+    "image3d_t",
+    "sampler_t",
+    "event_t",
+    "cl_mem_fence_flags",
+    "memory_scope",
+    "memory_order",
+    "NULL",
     /* macros the OpenCL headers define */
-    "CLK_LOCAL_MEM_FENCE", "CLK_GLOBAL_MEM_FENCE", "MAXFLOAT", "HUGE_VALF", "HUGE_VAL",
-    "INFINITY", "NAN", "FLT_DIG", "FLT_MANT_DIG", "FLT_MAX", "FLT_MIN", "FLT_EPSILON",
-    "DBL_MAX", "DBL_MIN", "DBL_EPSILON", "CHAR_BIT", "CHAR_MAX", "CHAR_MIN", "INT_MAX",
-    "INT_MIN", "LONG_MAX", "LONG_MIN", "SCHAR_MAX", "SCHAR_MIN", "SHRT_MAX", "SHRT_MIN",
-    "UCHAR_MAX", "USHRT_MAX", "UINT_MAX", "ULONG_MAX", "M_E", "M_PI", "M_PI_2", "M_PI_4",
-    "M_1_PI", "M_2_PI", "M_2_SQRTPI", "M_SQRT2", "M_SQRT1_2", "M_LN2", "M_LN10", "M_LOG2E",
-    "M_LOG10E", "M_E_F", "M_PI_F", "FP_FAST_FMA", "FP_FAST_FMAF", "FP_ILOGB0", "FP_ILOGBNAN",
-    "__OPENCL_VERSION__", "__OPENCL_C_VERSION__", "__ENDIAN_LITTLE__", "__IMAGE_SUPPORT__",
-    "__FAST_RELAXED_MATH__", "__FILE__", "__LINE__", "CL_VERSION_1_0", "CL_VERSION_1_1",
-    "CL_VERSION_1_2", "CL_VERSION_2_0", "CLK_NORMALIZED_COORDS_TRUE",
-    "CLK_NORMALIZED_COORDS_FALSE", "CLK_ADDRESS_NONE", "CLK_ADDRESS_CLAMP",
-    "CLK_FILTER_NEAREST", "CLK_FILTER_LINEAR", NULL,
+    "CLK_LOCAL_MEM_FENCE",
+    "CLK_GLOBAL_MEM_FENCE",
+    "MAXFLOAT",
+    "HUGE_VALF",
+    "HUGE_VAL",
+    "INFINITY",
+    "NAN",
+    "FLT_DIG",
+    "FLT_MANT_DIG",
+    "FLT_MAX",
+    "FLT_MIN",
+    "FLT_EPSILON",
+    "DBL_MAX",
+    "DBL_MIN",
+    "DBL_EPSILON",
+    "CHAR_BIT",
+    "CHAR_MAX",
+    "CHAR_MIN",
+    "INT_MAX",
+    "INT_MIN",
+    "LONG_MAX",
+    "LONG_MIN",
+    "SCHAR_MAX",
+    "SCHAR_MIN",
+    "SHRT_MAX",
+    "SHRT_MIN",
+    "UCHAR_MAX",
+    "USHRT_MAX",
+    "UINT_MAX",
+    "ULONG_MAX",
+    "M_E",
+    "M_PI",
+    "M_PI_2",
+    "M_PI_4",
+    "M_1_PI",
+    "M_2_PI",
+    "M_2_SQRTPI",
+    "M_SQRT2",
+    "M_SQRT1_2",
+    "M_LN2",
+    "M_LN10",
+    "M_LOG2E",
+    "M_LOG10E",
+    "M_E_F",
+    "M_PI_F",
+    "FP_FAST_FMA",
+    "FP_FAST_FMAF",
+    "FP_ILOGB0",
+    "FP_ILOGBNAN",
+    "__OPENCL_VERSION__",
+    "__OPENCL_C_VERSION__",
+    "__ENDIAN_LITTLE__",
+    "__IMAGE_SUPPORT__",
+    "__FAST_RELAXED_MATH__",
+    "__FILE__",
+    "__LINE__",
+    "CL_VERSION_1_0",
+    "CL_VERSION_1_1",
+    "CL_VERSION_1_2",
+    "CL_VERSION_2_0",
+    "CLK_NORMALIZED_COORDS_TRUE",
+    "CLK_NORMALIZED_COORDS_FALSE",
+    "CLK_ADDRESS_NONE",
+    "CLK_ADDRESS_CLAMP",
+    "CLK_FILTER_NEAREST",
+    "CLK_FILTER_LINEAR",
+    NULL,
 };
 
 /* Builtin functions: a device function or variable of that name is renamed; a kernel keeps
  * its name (OpenCL compilers accept a kernel that shadows a builtin function). */
 static const char *const ocl_builtins[] = {
     /* work-items, synchronisation, memory */
-    "get_work_dim", "get_global_size", "get_global_id", "get_local_size", "get_local_id",
-    "get_num_groups", "get_group_id", "get_global_offset", "barrier", "mem_fence",
-    "read_mem_fence", "write_mem_fence", "async_work_group_copy",
-    "async_work_group_strided_copy", "wait_group_events", "prefetch", "printf", "vec_step",
-    "shuffle", "shuffle2", "to_global", "to_local", "to_private",
+    "get_work_dim",
+    "get_global_size",
+    "get_global_id",
+    "get_local_size",
+    "get_local_id",
+    "get_num_groups",
+    "get_group_id",
+    "get_global_offset",
+    "barrier",
+    "mem_fence",
+    "read_mem_fence",
+    "write_mem_fence",
+    "async_work_group_copy",
+    "async_work_group_strided_copy",
+    "wait_group_events",
+    "prefetch",
+    "printf",
+    "vec_step",
+    "shuffle",
+    "shuffle2",
+    "to_global",
+    "to_local",
+    "to_private",
     /* math */
-    "acos", "acosh", "acospi", "asin", "asinh", "asinpi", "atan", "atan2", "atanh", "atanpi",
-    "atan2pi", "cbrt", "ceil", "copysign", "cos", "cosh", "cospi", "erfc", "erf", "exp",
-    "exp2", "exp10", "expm1", "fabs", "fdim", "floor", "fma", "fmax", "fmin", "fmod", "fract",
-    "frexp", "hypot", "ilogb", "ldexp", "lgamma", "lgamma_r", "log", "log2", "log10", "log1p",
-    "logb", "mad", "maxmag", "minmag", "modf", "nan", "nextafter", "pow", "pown", "powr",
-    "remainder", "remquo", "rint", "rootn", "round", "rsqrt", "sin", "sincos", "sinh", "sinpi",
-    "sqrt", "tan", "tanh", "tanpi", "tgamma", "trunc",
+    "acos",
+    "acosh",
+    "acospi",
+    "asin",
+    "asinh",
+    "asinpi",
+    "atan",
+    "atan2",
+    "atanh",
+    "atanpi",
+    "atan2pi",
+    "cbrt",
+    "ceil",
+    "copysign",
+    "cos",
+    "cosh",
+    "cospi",
+    "erfc",
+    "erf",
+    "exp",
+    "exp2",
+    "exp10",
+    "expm1",
+    "fabs",
+    "fdim",
+    "floor",
+    "fma",
+    "fmax",
+    "fmin",
+    "fmod",
+    "fract",
+    "frexp",
+    "hypot",
+    "ilogb",
+    "ldexp",
+    "lgamma",
+    "lgamma_r",
+    "log",
+    "log2",
+    "log10",
+    "log1p",
+    "logb",
+    "mad",
+    "maxmag",
+    "minmag",
+    "modf",
+    "nan",
+    "nextafter",
+    "pow",
+    "pown",
+    "powr",
+    "remainder",
+    "remquo",
+    "rint",
+    "rootn",
+    "round",
+    "rsqrt",
+    "sin",
+    "sincos",
+    "sinh",
+    "sinpi",
+    "sqrt",
+    "tan",
+    "tanh",
+    "tanpi",
+    "tgamma",
+    "trunc",
     /* integer, common, geometric, relational */
-    "abs", "abs_diff", "add_sat", "hadd", "rhadd", "clamp", "clz", "ctz", "mad_hi", "mad_sat",
-    "max", "min", "mul_hi", "rotate", "sub_sat", "upsample", "popcount", "mad24", "mul24",
-    "degrees", "radians", "mix", "step", "smoothstep", "sign", "cross", "dot", "distance",
-    "length", "normalize", "fast_distance", "fast_length", "fast_normalize", "isequal",
-    "isnotequal", "isgreater", "isgreaterequal", "isless", "islessequal", "islessgreater",
-    "isfinite", "isinf", "isnan", "isnormal", "isordered", "isunordered", "signbit", "any",
-    "all", "bitselect", "select",
+    "abs",
+    "abs_diff",
+    "add_sat",
+    "hadd",
+    "rhadd",
+    "clamp",
+    "clz",
+    "ctz",
+    "mad_hi",
+    "mad_sat",
+    "max",
+    "min",
+    "mul_hi",
+    "rotate",
+    "sub_sat",
+    "upsample",
+    "popcount",
+    "mad24",
+    "mul24",
+    "degrees",
+    "radians",
+    "mix",
+    "step",
+    "smoothstep",
+    "sign",
+    "cross",
+    "dot",
+    "distance",
+    "length",
+    "normalize",
+    "fast_distance",
+    "fast_length",
+    "fast_normalize",
+    "isequal",
+    "isnotequal",
+    "isgreater",
+    "isgreaterequal",
+    "isless",
+    "islessequal",
+    "islessgreater",
+    "isfinite",
+    "isinf",
+    "isnan",
+    "isnormal",
+    "isordered",
+    "isunordered",
+    "signbit",
+    "any",
+    "all",
+    "bitselect",
+    "select",
     /* images */
-    "read_imagef", "read_imagei", "read_imageui", "read_imageh", "write_imagef",
-    "write_imagei", "write_imageui", "write_imageh", "get_image_width", "get_image_height",
-    "get_image_depth", "get_image_dim", "get_image_channel_data_type",
-    "get_image_channel_order", "get_image_array_size", NULL,
+    "read_imagef",
+    "read_imagei",
+    "read_imageui",
+    "read_imageh",
+    "write_imagef",
+    "write_imagei",
+    "write_imageui",
+    "write_imageh",
+    "get_image_width",
+    "get_image_height",
+    "get_image_depth",
+    "get_image_dim",
+    "get_image_channel_data_type",
+    "get_image_channel_order",
+    "get_image_array_size",
+    NULL,
 };
 
 /* Whole families of builtin names: convert_int_sat_rte, as_float4, vload16, native_exp... */
 static const char *const ocl_prefixes[] = {
-    "convert_", "as_", "vload", "vstore", "native_", "half_", "atom_", "atomic_",
-    "read_image", "write_image", "sub_group_", "work_group_", "__", NULL,
+    "convert_", "as_",        "vload",       "vstore",     "native_",     "half_", "atom_",
+    "atomic_",  "read_image", "write_image", "sub_group_", "work_group_", "__",    NULL,
 };
 
 static bool is_vector_type(const char *name) {
-  static const char *const bases[] = {"char", "uchar", "short", "ushort", "int", "uint",
-                                      "long", "ulong", "float", "double", "half", "bool", NULL};
+  static const char *const bases[] = {"char",  "uchar", "short",  "ushort", "int",  "uint", "long",
+                                      "ulong", "float", "double", "half",   "bool", NULL};
   for (const char *const *b = bases; *b; b++) {
     size_t n = strlen(*b);
     if (strncmp(name, *b, n)) continue;
@@ -148,23 +417,28 @@ static KType *shared_ptr_type(const KVar *v) {
   return kir_type_ptr(t, KAS_SHARED, 0);
 }
 
+static bool ocl_gvar_is_deref(CGen *g, const KVar *v) {
+  return shared_by_pointer(g, v) && v->type->kind != KT_ARRAY;
+}
+
 static void ocl_gvar(CGen *g, const KExpr *e, int prec) {
-  const KVar *v = e->var;
-  if (shared_by_pointer(g, v) && v->type->kind != KT_ARRAY) {
-    (void)prec;
-    cs_printf(g, "(*%s)", cs_var(v));
-  } else {
-    cs_puts(g, cs_var(v));
-  }
+  (void)prec;
+  if (ocl_gvar_is_deref(g, e->var))
+    cs_printf(g, "(*%s)", cs_var(e->var));
+  else
+    cs_puts(g, cs_var(e->var));
 }
 
 static void ocl_gvar_addr(CGen *g, const KExpr *e, int prec) {
   const KVar *v = e->a->var;
   bool p = prec > P_UNARY;
   if (p) cs_puts(g, "(");
-  if (!shared_by_pointer(g, v)) cs_printf(g, "&%s", cs_var(v));
-  else if (v->type->kind == KT_ARRAY) cs_printf(g, "(%s)%s", cs_type(g, e->type), cs_var(v));
-  else cs_puts(g, cs_var(v));
+  if (!shared_by_pointer(g, v))
+    cs_printf(g, "&%s", cs_var(v));
+  else if (v->type->kind == KT_ARRAY)
+    cs_printf(g, "(%s)%s", cs_type(g, e->type), cs_var(v));
+  else
+    cs_puts(g, cs_var(v));
   if (p) cs_puts(g, ")");
 }
 
@@ -209,8 +483,8 @@ static void args(CGen *g, const KExpr *e, int from) {
 static void ocl_atomic(CGen *g, const KExpr *e) {
   OclState *st = g->be;
   static const char *const names[] = {
-      [BI_ATOMIC_ADD] = "add", [BI_ATOMIC_SUB] = "sub", [BI_ATOMIC_MIN] = "min",
-      [BI_ATOMIC_MAX] = "max", [BI_ATOMIC_AND] = "and", [BI_ATOMIC_OR] = "or",
+      [BI_ATOMIC_ADD] = "add", [BI_ATOMIC_SUB] = "sub",   [BI_ATOMIC_MIN] = "min",
+      [BI_ATOMIC_MAX] = "max", [BI_ATOMIC_AND] = "and",   [BI_ATOMIC_OR] = "or",
       [BI_ATOMIC_XOR] = "xor", [BI_ATOMIC_EXCH] = "xchg", [BI_ATOMIC_CAS] = "cmpxchg",
   };
   const KType *pt = e->args[0]->type, *vt = pt->base;
@@ -318,8 +592,10 @@ static void ocl_builtin(CGen *g, const KExpr *e, int prec) {
   case BI_MAX:
     /* min/max on floats are fmin/fmax in CUDA: IEEE behaviour with NaN, which OpenCL's
      * float min/max do not promise. */
-    if (kir_is_float(e->type)) cs_puts(g, b == BI_MIN ? "fmin(" : "fmax(");
-    else cs_puts(g, b == BI_MIN ? "min(" : "max(");
+    if (kir_is_float(e->type))
+      cs_puts(g, b == BI_MIN ? "fmin(" : "fmax(");
+    else
+      cs_puts(g, b == BI_MIN ? "min(" : "max(");
     args(g, e, 0);
     cs_puts(g, ")");
     return;
@@ -361,16 +637,19 @@ static void check_kernel_params(CGen *g, const KFunc *f) {
     const KVar *p = f->params[i];
     const KType *t = p->type;
     if (t->kind == KT_PTR && t->base->kind == KT_PTR)
-      cs_error(g, p->loc, "kernel parameter '%s' is a pointer to a pointer, which OpenCL C does "
-                          "not allow; pass a flat buffer and offsets instead",
+      cs_error(g, p->loc,
+               "kernel parameter '%s' is a pointer to a pointer, which OpenCL C does "
+               "not allow; pass a flat buffer and offsets instead",
                p->name);
     if (t->kind == KT_STRUCT && cs_type_contains(t, KT_PTR))
-      cs_error(g, p->loc, "kernel parameter '%s' is a struct holding a pointer, which OpenCL C "
-                          "does not allow; pass the pointer as a parameter of its own",
+      cs_error(g, p->loc,
+               "kernel parameter '%s' is a struct holding a pointer, which OpenCL C "
+               "does not allow; pass the pointer as a parameter of its own",
                p->name);
     if (t->kind == KT_STRUCT && cs_type_contains(t, KT_BOOL))
-      cs_error(g, p->loc, "kernel parameter '%s' is a struct holding a bool, which OpenCL C "
-                          "does not allow (its size is up to the device); use unsigned char",
+      cs_error(g, p->loc,
+               "kernel parameter '%s' is a struct holding a bool, which OpenCL C "
+               "does not allow (its size is up to the device); use unsigned char",
                p->name);
   }
 }
@@ -399,8 +678,10 @@ static void print_params(CGen *g, const KFunc *f) {
 }
 
 static void print_signature(CGen *g, const KFunc *f) {
-  if (f->is_kernel) cs_puts(g, "__kernel void ");
-  else cs_printf(g, "static %s", f->is_inline ? "inline " : "");
+  if (f->is_kernel)
+    cs_puts(g, "__kernel void ");
+  else
+    cs_printf(g, "static %s", f->is_inline ? "inline " : "");
   if (!f->is_kernel) cs_printf(g, "%s", cs_decl(g, f->ret, "", NULL));
   if (!f->is_kernel && f->ret->kind != KT_PTR) cs_puts(g, " ");
   cs_puts(g, cs_func(f));
@@ -452,6 +733,7 @@ bool emit_opencl_c(KModule *m, const KOptions *o, KBuf *out) {
   static const CHooks hooks = {
       .builtin = ocl_builtin,
       .gvar = ocl_gvar,
+      .gvar_is_deref = ocl_gvar_is_deref,
       .gvar_addr = ocl_gvar_addr,
       .call_extra = ocl_call_extra,
       .prologue = ocl_prologue,
@@ -486,8 +768,10 @@ bool emit_opencl_c(KModule *m, const KOptions *o, KBuf *out) {
     KVar *v = m->globals.v[i];
     if (v->kind != KV_CONSTANT) continue;
     cs_printf(&g, "%s = ", cs_decl(&g, v->type, cs_var(v), "__constant"));
-    if (v->init) cs_expr_conv(&g, v->init, P_ASSIGN);
-    else cs_puts(&g, "{0}");
+    if (v->init)
+      cs_expr_conv(&g, v->init, P_ASSIGN);
+    else
+      cs_puts(&g, "{0}");
     cs_puts(&g, ";\n");
     any_const = true;
   }
@@ -531,11 +815,15 @@ bool emit_opencl_c(KModule *m, const KOptions *o, KBuf *out) {
     cs_puts(&g, "#pragma OPENCL EXTENSION cl_khr_int64_extended_atomics : enable\n");
   if (!o->fp_contract) cs_puts(&g, "#pragma OPENCL FP_CONTRACT OFF\n");
   cs_puts(&g, "\n");
+  KBuf helpers = {0};
+  g.out = &helpers;
   print_helpers(&g, st.helpers);
 
   kbuf_append(out, head.data, head.len);
   kbuf_append(out, decls.data, decls.len);
+  kbuf_append(out, helpers.data, helpers.len);
   kbuf_append(out, funcs.data, funcs.len);
+  kbuf_free(&helpers);
   kbuf_free(&head);
   kbuf_free(&decls);
   kbuf_free(&funcs);

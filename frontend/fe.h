@@ -118,6 +118,8 @@ void fe_leave(FeCtx *fe);
 /* The KIR type of a clang type, or NULL after reporting why it is not supported. Pointers get
  * KAS_GENERIC. */
 KType *fe_type(FeCtx *fe, CXType t, KLoc loc);
+/* The type of a declared variable (arrays whose bounds fold to constants accepted). */
+KType *fe_decl_type(FeCtx *fe, CXCursor decl, KLoc loc);
 /* The type of a parameter declared as t (arrays adjusted to pointers, as C does). */
 KType *fe_param_type(FeCtx *fe, CXType t, KLoc loc);
 /* Lowers a struct definition seen at declaration level (checks unions, bit-fields...). */

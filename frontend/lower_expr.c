@@ -199,6 +199,18 @@ static bool is_designator(CXCursor c) {
   return r;
 }
 
+/* The KQ_* bits of a clang pointer type, without lowering its pointee (which may be an
+ * array with folded bounds that only the declaration knows). */
+static int ptr_qual(CXType ptr) {
+  CXType c = clang_getCanonicalType(ptr);
+  CXType pc = clang_getCanonicalType(clang_getPointeeType(c));
+  int q = 0;
+  if (clang_isConstQualifiedType(pc)) q |= KQ_CONST;
+  if (clang_isVolatileQualifiedType(pc)) q |= KQ_VOLATILE;
+  if (clang_isRestrictQualifiedType(c)) q |= KQ_RESTRICT;
+  return q;
+}
+
 static KType *type_of(FeCtx *fe, CXCursor c, KLoc loc) {
   return fe_type(fe, clang_getCursorType(c), loc);
 }
@@ -367,9 +379,17 @@ static KExpr *unary(FeCtx *fe, CXCursor c, KLoc loc) {
     return fe_poison(loc);
   }
   KExpr *a = fe_expr(fe, sub);
+  KExpr *e;
+  if (op == CXUnaryOperator_AddrOf) {
+    if (!kir_is_lvalue(a) || clang_getCanonicalType(clang_getCursorType(c)).kind != CXType_Pointer)
+      return fe_broken(fe, loc, "this '&'");
+    int q = ptr_qual(clang_getCursorType(c));
+    e = kir_expr(KE_ADDR, kir_type_ptr(a->type, lvalue_space(a), q), loc);
+    e->a = a;
+    return e;
+  }
   KType *t = type_of(fe, c, loc);
   if (!t) return fe_poison(loc);
-  KExpr *e;
   switch (op) {
   case CXUnaryOperator_PostInc:
   case CXUnaryOperator_PostDec:
@@ -380,11 +400,6 @@ static KExpr *unary(FeCtx *fe, CXCursor c, KLoc loc) {
             : op == CXUnaryOperator_PostDec ? KU_POSTDEC
             : op == CXUnaryOperator_PreInc  ? KU_PREINC
                                             : KU_PREDEC;
-    e->a = a;
-    return e;
-  case CXUnaryOperator_AddrOf:
-    if (!kir_is_lvalue(a) || t->kind != KT_PTR) return fe_broken(fe, loc, "this '&'");
-    e = kir_expr(KE_ADDR, kir_type_ptr(a->type, lvalue_space(a), t->qual), loc);
     e->a = a;
     return e;
   case CXUnaryOperator_Deref:
@@ -585,9 +600,11 @@ static KExpr *subscript(FeCtx *fe, CXCursor c, KLoc loc) {
 
 static KExpr *implicit_cast(FeCtx *fe, CXCursor c, CXCursor sub, KLoc loc) {
   KExpr *e = fe_expr(fe, sub);
+  CXType ct = clang_getCursorType(c);
+  if (e->type->kind == KT_ARRAY && clang_getCanonicalType(ct).kind == CXType_Pointer)
+    return decay(e, ptr_qual(ct));
   KType *to = type_of(fe, c, loc);
   if (!to) return fe_poison(loc);
-  if (e->type->kind == KT_ARRAY && to->kind == KT_PTR) return decay(e, to->qual);
   /* libclang shows a parameter declared `float a[16]` with its written array type; the
      parameter itself is the adjusted pointer. */
   if (e->type->kind == KT_PTR && to->kind == KT_ARRAY) return e;
@@ -753,10 +770,17 @@ static KExpr *lower(FeCtx *fe, CXCursor c) {
   case CXCursor_CallExpr: return call(fe, c, loc);
   case CXCursor_IntegerLiteral:
   case CXCursor_CharacterLiteral:
-  case CXCursor_FloatingLiteral:
-  case CXCursor_UnaryExpr: { /* sizeof, _Alignof, offsetof: folded */
+  case CXCursor_FloatingLiteral: {
     KType *t = type_of(fe, c, loc);
     return t ? eval_const(fe, c, t, loc, false) : fe_poison(loc);
+  }
+  case CXCursor_UnaryExpr: { /* sizeof, _Alignof, offsetof: folded */
+    KType *t = type_of(fe, c, loc);
+    KExpr *k = t ? eval_const(fe, c, t, loc, true) : NULL;
+    if (k) return k;
+    /* Only a variable length array has a size clang cannot fold. */
+    if (t) diag_error(loc, "sizeof of a variable length array is not supported in kcc kernels");
+    return fe_poison(loc);
   }
   case CXCursor_StringLiteral:
     diag_error(loc, "string literals are only supported as printf arguments in kcc kernels");

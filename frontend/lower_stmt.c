@@ -61,7 +61,7 @@ KVar *fe_global_var(FeCtx *fe, CXCursor decl, bool at_file_scope) {
     fe_map_put(&fe->decls, decl, v);
     return v;
   }
-  KType *t = fe_type(fe, ct, loc);
+  KType *t = fe_decl_type(fe, decl, loc);
   if (!t) return NULL;
   if (sh) {
     if (has_init) {
@@ -126,7 +126,7 @@ static void local_var(FeCtx *fe, CXCursor decl, KList *out) {
     return;
   }
   CXType ct = clang_getCursorType(decl);
-  KType *t = fe_type(fe, ct, loc);
+  KType *t = fe_decl_type(fe, decl, loc);
   if (!t) return;
   KVar *v = kir_var(fe->m, name, t, KV_LOCAL, loc);
   v->is_const = fe_type_is_const(ct);
@@ -207,8 +207,7 @@ static bool for_semicolons(FeCtx *fe, CXCursor f, CXCursor body, unsigned *s1, u
 
 static unsigned start_offset(CXCursor c) {
   unsigned off = 0;
-  clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(c)), NULL, NULL, NULL,
-                             &off);
+  clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(c)), NULL, NULL, NULL, &off);
   return off;
 }
 

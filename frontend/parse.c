@@ -1,5 +1,6 @@
 /* parse.c — frontend_parse: libclang setup, forwarding of clang's diagnostics, the include
  * list for -MD, and the file-scope walk (functions, shared/constant globals, types). */
+#define _GNU_SOURCE 1 /* sigjmp_buf, siginfo_t, MAP_NORESERVE: POSIX and Linux */
 #include <errno.h>
 #include <pthread.h>
 #include <setjmp.h>
@@ -392,7 +393,7 @@ static bool check_readable(const char *path) {
 #define FE_GUARD_SIZE ((size_t)1 << 20)
 
 static char *stack_lo; /* the big stack (guard zone at the bottom) while a parse runs */
-static __thread sigjmp_buf *parse_jmp;
+static _Thread_local sigjmp_buf *parse_jmp;
 
 static void on_fault(int sig, siginfo_t *si, void *uc) {
   (void)uc;
@@ -479,7 +480,6 @@ static KModule *parse_and_lower(const char *path, const KOptions *o, KList *deps
   args[na++] = "--target=x86_64-linux-gnu";
   args[na++] = "-nostdinc";
   args[na++] = "-ffreestanding";
-  args[na++] = "-fno-spell-checking";
   args[na++] = "-ferror-limit=20";
   args[na++] = "-Wno-format-security"; /* kcc rejects non-literal formats itself */
   /* An atomic or a store through a mismatched pointer type is never what a kernel meant. */

@@ -36,15 +36,41 @@ static const char prelude_head[] =
     "void __threadfence_block(void);\n"
     "int printf(const char *restrict __fmt, ...) __attribute__((format(printf, 1, 2)));\n"
     "#define __fdividef(a, b) ((a) / (b))\n"
-    /* min/max: the arguments are first converted to their common type (C's usual arithmetic
-       conversions) so that an exact overload always exists; overload resolution alone would
-       find min(long, int) ambiguous. The macro does not re-expand inside itself. */
-    "#define min(a, b) min((__typeof__((a) + (b)))(a), (__typeof__((a) + (b)))(b))\n"
-    "#define max(a, b) max((__typeof__((a) + (b)))(a), (__typeof__((a) + (b)))(b))\n";
+    "#define __saturatef(x) fminf(fmaxf((x), 0.0f), 1.0f)\n"
+    "#define __ldg(p) (*(p))\n"
+    /* The dialect's types (bool, size_t, int32_t...) need no #include, as in CUDA. */
+    "#include <stddef.h>\n"
+    "#include <stdbool.h>\n"
+    "#include <stdint.h>\n";
 
 static const char *const int_types[] = {
     "int", "unsigned int", "long", "unsigned long", "long long", "unsigned long long",
 };
+
+/* min/max take every pair of these and return C's usual arithmetic conversion of the pair,
+ * so that overload resolution always finds an exact match: with one overload per type,
+ * min(long, int) would be ambiguous. Ranks as C ranks them (long long above long). */
+static const struct {
+  const char *name;
+  int rank; /* 0 float, 1 double; integers 2 int, 3 long, 4 long long */
+  bool is_unsigned;
+} minmax_types[] = {
+    {"int", 2, false},          {"unsigned int", 2, true}, {"long", 3, false},
+    {"unsigned long", 3, true}, {"long long", 4, false},   {"unsigned long long", 4, true},
+    {"float", 0, false},        {"double", 1, false},
+};
+
+static int common_type(int a, int b) {
+  int ra = minmax_types[a].rank, rb = minmax_types[b].rank;
+  if (ra == 1 || rb == 1) return 7;
+  if (ra == 0 || rb == 0) return 6;
+  bool ua = minmax_types[a].is_unsigned, ub = minmax_types[b].is_unsigned;
+  if (ua == ub) return ra >= rb ? a : b;
+  int u = ua ? a : b, s = ua ? b : a;
+  if (minmax_types[u].rank >= minmax_types[s].rank) return u;
+  if (minmax_types[u].rank == 2) return s; /* a 64-bit signed type holds every unsigned int */
+  return s + 1;                            /* the unsigned type of the signed one's rank */
+}
 
 static const char *const atomic_ops[] = {"Add", "Sub", "Min", "Max", "And", "Or", "Xor", "Exch"};
 
@@ -105,15 +131,19 @@ static char *build_prelude(void) {
     for (size_t o = 0; o < sizeof atomic_ops / sizeof *atomic_ops; o++)
       sb_printf(&b, "%s __KCC_OVL atomic%s(%s *__p, %s __v);\n", T, atomic_ops[o], T, T);
     sb_printf(&b, "%s __KCC_OVL atomicCAS(%s *__p, %s __cmp, %s __v);\n", T, T, T, T);
-    sb_printf(&b, "%s __KCC_OVL (min)(%s, %s);\n%s __KCC_OVL (max)(%s, %s);\n", T, T, T, T, T, T);
     sb_printf(&b, "%s __KCC_OVL abs(%s);\n", T, T);
   }
   sb_printf(&b, "float __KCC_OVL atomicAdd(float *__p, float __v);\n"
                 "float __KCC_OVL atomicExch(float *__p, float __v);\n"
                 "double __KCC_OVL atomicAdd(double *__p, double __v);\n"
-                "float __KCC_OVL (min)(float, float);\ndouble __KCC_OVL (min)(double, double);\n"
-                "float __KCC_OVL (max)(float, float);\ndouble __KCC_OVL (max)(double, double);\n"
                 "long labs(long);\nlong long llabs(long long);\n");
+  int nmm = (int)(sizeof minmax_types / sizeof *minmax_types);
+  for (int a = 0; a < nmm; a++)
+    for (int c = 0; c < nmm; c++) {
+      const char *r = minmax_types[common_type(a, c)].name;
+      const char *A = minmax_types[a].name, *C = minmax_types[c].name;
+      sb_printf(&b, "%s __KCC_OVL min(%s, %s);\n%s __KCC_OVL max(%s, %s);\n", r, A, C, r, A, C);
+    }
   for (size_t i = 0; i < sizeof math_fns / sizeof *math_fns; i++) {
     sb_printf(&b, "double %s(", math_fns[i].name);
     params(&b, "double", math_fns[i].nargs);

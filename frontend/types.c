@@ -10,6 +10,21 @@
 static char rejected_mark;
 #define REJECTED ((void *)&rejected_mark)
 
+/* Type errors are reported once per line: a rejected type usually shows up again in the
+ * conversions and expressions around its first use. */
+static bool type_err_once(FeCtx *fe, KLoc loc, const char *what) {
+  if (fe->terr_what == what && fe->terr_line == loc.line && fe->terr_file == loc.file) return false;
+  fe->terr_what = what;
+  fe->terr_line = loc.line;
+  fe->terr_file = loc.file;
+  return true;
+}
+
+#define TYPE_ERROR(loc, msg)                                                                       \
+  do {                                                                                             \
+    if (type_err_once(fe, (loc), (msg))) diag_error((loc), "%s", (msg));                           \
+  } while (0)
+
 static const char *type_spelling(CXType t) {
   CXString s = clang_getTypeSpelling(t);
   const char *r = kir_strdup(clang_getCString(s) ? clang_getCString(s) : "?");
@@ -188,21 +203,6 @@ void fe_typedef_decl(FeCtx *fe, CXCursor decl) {
     diag_error(fe_loc(fe, decl), "variable length arrays are not supported in kcc kernels");
 }
 
-/* Type errors are reported once per line: a rejected type usually shows up again in the
- * conversions and expressions around its first use. */
-static bool type_err_once(FeCtx *fe, KLoc loc, const char *what) {
-  if (fe->terr_what == what && fe->terr_line == loc.line && fe->terr_file == loc.file) return false;
-  fe->terr_what = what;
-  fe->terr_line = loc.line;
-  fe->terr_file = loc.file;
-  return true;
-}
-
-#define TYPE_ERROR(loc, msg)                                                                       \
-  do {                                                                                             \
-    if (type_err_once(fe, (loc), (msg))) diag_error((loc), "%s", (msg));                           \
-  } while (0)
-
 KType *fe_type(FeCtx *fe, CXType t, KLoc loc) {
   CXType c = clang_getCanonicalType(t);
   switch (c.kind) {
@@ -281,6 +281,64 @@ KType *fe_type(FeCtx *fe, CXType t, KLoc loc) {
     diag_error(loc, "type '%s' is not supported in kcc kernels", type_spelling(t));
     return NULL;
   }
+}
+
+static bool is_array_kind(enum CXTypeKind k) {
+  return k == CXType_ConstantArray || k == CXType_IncompleteArray || k == CXType_VariableArray ||
+         k == CXType_DependentSizedArray;
+}
+
+/* `const int n = 4; float a[n];` is a variable length array in C, but every CUDA kernel
+ * writes it: when each bound of a declared array folds to a constant, kcc takes it as the
+ * constant array it is in CUDA. The bounds are the declaration's expression children other
+ * than its initializer, innermost first. */
+static KType *folded_vla(FeCtx *fe, CXCursor decl, CXType ct, KLoc loc) {
+  enum { MAXDIMS = 16 };
+  int ndims = 0;
+  CXType inner = clang_getCanonicalType(ct);
+  while (is_array_kind(inner.kind) && ndims < MAXDIMS) {
+    ndims++;
+    inner = clang_getCanonicalType(clang_getArrayElementType(inner));
+  }
+  FeKids k;
+  fe_kids_expr(decl, &k);
+  CXCursor init = clang_Cursor_getVarDeclInitializer(decl);
+  int64_t dims[MAXDIMS];
+  int n = 0;
+  bool ok = !is_array_kind(inner.kind);
+  for (int i = 0; ok && i < k.n; i++) {
+    if (!clang_Cursor_isNull(init) && clang_equalCursors(k.v[i], init)) continue;
+    CXEvalResult r = clang_Cursor_Evaluate(k.v[i]);
+    ok = n < ndims && r && clang_EvalResult_getKind(r) == CXEval_Int;
+    if (ok) {
+      int64_t v = clang_EvalResult_isUnsignedInt(r) ? (int64_t)clang_EvalResult_getAsUnsigned(r)
+                                                    : clang_EvalResult_getAsLongLong(r);
+      ok = v > 0 && v < ((int64_t)1 << 40);
+      dims[ndims - 1 - n++] = v;
+    }
+    if (r) clang_EvalResult_dispose(r);
+  }
+  fe_kids_free(&k);
+  if (!ok || n != ndims) {
+    TYPE_ERROR(loc, "variable length arrays are not supported in kcc kernels");
+    return NULL;
+  }
+  KType *t = fe_type(fe, inner, loc);
+  for (int i = ndims - 1; t && i >= 0; i--) t = kir_type_array(t, dims[i]);
+  return t;
+}
+
+static bool has_vla(CXType t) {
+  CXType c = clang_getCanonicalType(t);
+  for (; is_array_kind(c.kind); c = clang_getCanonicalType(clang_getArrayElementType(c)))
+    if (c.kind == CXType_VariableArray) return true;
+  return false;
+}
+
+KType *fe_decl_type(FeCtx *fe, CXCursor decl, KLoc loc) {
+  CXType ct = clang_getCursorType(decl);
+  if (has_vla(ct)) return folded_vla(fe, decl, ct, loc);
+  return fe_type(fe, ct, loc);
 }
 
 KType *fe_param_type(FeCtx *fe, CXType t, KLoc loc) {

@@ -250,8 +250,10 @@ const KcbKernel *kcb_kernel(const KcbBundle *b, const char *name) {
 }
 
 const KcbSection *kcb_section(const KcbBundle *b, uint32_t kind, uint32_t arch) {
+  /* An empty section holds no code: it counts as absent. */
   for (uint32_t i = 0; i < b->nsecs; i++)
-    if (b->secs[i].kind == kind && (!arch || b->secs[i].arch == arch)) return &b->secs[i];
+    if (b->secs[i].kind == kind && (!arch || b->secs[i].arch == arch) && b->secs[i].size)
+      return &b->secs[i];
   return NULL;
 }
 

@@ -495,7 +495,7 @@ static const KcbSection *best_cubin(const KcbBundle *b, int cc) {
   const KcbSection *best = NULL;
   for (uint32_t i = 0; i < b->nsecs; i++) {
     const KcbSection *s = &b->secs[i];
-    if (s->kind != KCB_SEC_CUBIN) continue;
+    if (s->kind != KCB_SEC_CUBIN || !s->size) continue;
     /* A cubin runs on its own major version at an equal or later minor version. */
     if ((int)s->arch == cc) return s;
     if ((int)s->arch / 10 == cc / 10 && (int)s->arch % 10 <= cc % 10 &&
@@ -509,7 +509,8 @@ static const KcbSection *best_ptx(const KcbBundle *b, int cc) {
   const KcbSection *best = NULL;
   for (uint32_t i = 0; i < b->nsecs; i++) {
     const KcbSection *s = &b->secs[i];
-    if (s->kind == KCB_SEC_PTX && (int)s->arch <= cc && (!best || s->arch > best->arch)) best = s;
+    if (s->kind == KCB_SEC_PTX && s->size && (int)s->arch <= cc && (!best || s->arch > best->arch))
+      best = s;
   }
   return best;
 }

@@ -4,7 +4,9 @@
  * Queues and events, launches from several threads, dynamic shared memory beyond CUDA's
  * default 48 KiB per block (the opt-in path), and each named error: corrupted bundles
  * (truncated, bad magic, a section out of bounds), unknown kernel, wrong argument count and
- * size, an oversized launch (2^50 blocks), a failed allocation (2^60 bytes). */
+ * size, an oversized launch (2^50 blocks), a failed allocation (2^60 bytes), a module the
+ * driver cannot build (its log kept), a bundle with no form for the device; and a bundle with
+ * broken cubins, which a CUDA device must load from its PTX instead. */
 #define _GNU_SOURCE
 #include "rt_common.h"
 #include "kcb_format.h"
@@ -166,8 +168,13 @@ static void big_dynamic_shared(Rt *rt, const char *path) {
   RT_CHECK(rt, kcrt_module_load_file(rt->dev, path, &m));
   kcrt_kernel *k;
   RT_CHECK(rt, kcrt_kernel_get(m, "reverse_blocks", &k));
+  kcrt_kernel_info ki;
+  RT_CHECK(rt, kcrt_kernel_get_info(k, &ki));
+  /* What the device allows beside the kernel's own static shared memory (a driver may report
+   * a few bytes of it even for a kernel that declares none). */
   size_t dyn = 64 * 1024;
-  if (dyn > rt->info.max_shared_bytes) dyn = rt->info.max_shared_bytes;
+  if (dyn > rt->info.max_shared_bytes - ki.static_shared_bytes)
+    dyn = rt->info.max_shared_bytes - ki.static_shared_bytes;
   enum { BS = 256, NB = 64, N = BS * NB };
   float d[N], want[N];
   for (int i = 0; i < N; i++) d[i] = rt_float(rt, 1, 2) + i;
@@ -179,6 +186,72 @@ static void big_dynamic_shared(Rt *rt, const char *path) {
   rt_download(rt, b, d, sizeof d);
   rt_cmp_f32(rt, "reverse_blocks with large dynamic shared memory", d, want, N, 0, 0);
   RT_CHECK(rt, kcrt_module_unload(m));
+}
+
+/* A copy of the bundle `img` with every section of `kind` given `payload` (resealed). */
+static unsigned char *replace_sections(const unsigned char *img, uint32_t kind, const void *payload,
+                                       size_t plen, size_t *len) {
+  uint32_t ns = kcb_get32(img + KCB_H_SECTION_COUNT);
+  KcbWSection *secs = calloc(ns, sizeof *secs);
+  for (uint32_t i = 0; i < ns; i++) {
+    const unsigned char *e = img + KCB_HEADER_SIZE + i * KCB_SECTION_ENTRY_SIZE;
+    secs[i] = (KcbWSection){kcb_get32(e), kcb_get32(e + 4), img + kcb_get64(e + 8), kcb_get64(e + 16)};
+    if (secs[i].kind == kind) secs[i].data = payload, secs[i].size = plen;
+  }
+  unsigned char *out = kcb_write_bundle(secs, ns, len);
+  free(secs);
+  return out;
+}
+
+/* Which form a device loads, and what happens when that form is broken. */
+static void forms(Rt *rt, const unsigned char *img) {
+  kcrt_module *m = NULL;
+  size_t n;
+  /* Driver code that fails to build: the status and the driver's log. */
+  static const char bad_ptx[] = ".version 7.8\n.target sm_75\n.address_size 64\nthis is not PTX;\n";
+  static const char bad_cl[] = "__kernel void vecadd(__global float *a) { this is not C; }\n";
+  unsigned char *b1 = replace_sections(img, KCB_SEC_PTX, bad_ptx, sizeof bad_ptx - 1, &n);
+  unsigned char *b2 = replace_sections(b1, KCB_SEC_OPENCL_C, bad_cl, sizeof bad_cl - 1, &n);
+  unsigned char *b3 = replace_sections(b2, KCB_SEC_CUBIN, "", 0, &n); /* no usable cubin */
+  unsigned char *b4 = replace_sections(b3, KCB_SEC_SPIRV, "", 0, &n);
+  setenv("KCC_CUDA_FORM", "ptx", 1);
+  RT_EXPECT(rt, KCRT_ERROR_BUILD_FAILED, kcrt_module_load(rt->dev, b4, n, &m));
+  unsetenv("KCC_CUDA_FORM");
+  if (!strchr(kcrt_last_error(), '\n'))
+    rt_fail(rt, "build failure without the driver's log: '%s'", kcrt_last_error());
+  else
+    printf("build failure reported as: %.200s\n", kcrt_last_error());
+  free(b1), free(b2), free(b3), free(b4);
+  /* Broken cubins (a CUDA device must fall back to the PTX) and no SPIR-V: still runs. */
+  b1 = replace_sections(img, KCB_SEC_CUBIN, "\x7f" "ELF garbage", 12, &n);
+  RT_CHECK(rt, kcrt_module_load(rt->dev, b1, n, &m));
+  kcrt_kernel *k;
+  RT_CHECK(rt, kcrt_kernel_get(m, "vecadd", &k));
+  float a[256], c[256];
+  for (int i = 0; i < 256; i++) a[i] = rt_float(rt, 1, 2);
+  kcrt_buffer *da = rt_upload(rt, a, sizeof a), *dc = rt_alloc(rt, sizeof c);
+  int cnt = 256;
+  kcrt_arg args[] = {KCRT_ARG_BUFFER(da), KCRT_ARG_BUFFER(da), KCRT_ARG_BUFFER(dc), KCRT_ARG_VALUE(cnt)};
+  rt_launch(rt, k, KCRT_DIM1(1), KCRT_DIM1(256), 0, args, 4);
+  rt_download(rt, dc, c, sizeof c);
+  for (int i = 0; i < 256; i++) a[i] = a[i] + a[i];
+  rt_cmp_f32(rt, "vecadd from a bundle with broken cubins", c, a, 256, 0, 0);
+  RT_CHECK(rt, kcrt_module_unload(m));
+  kcrt_buffer_free(da), kcrt_buffer_free(dc);
+  free(b1);
+  /* Nothing this device can load: NVIDIA code for a future arch only, no OpenCL forms. */
+  b1 = replace_sections(img, KCB_SEC_OPENCL_C, "", 0, &n);
+  b2 = replace_sections(b1, KCB_SEC_SPIRV, "", 0, &n);
+  uint32_t ns = kcb_get32(b2 + KCB_H_SECTION_COUNT);
+  for (uint32_t i = 0; i < ns; i++) {
+    unsigned char *e = b2 + KCB_HEADER_SIZE + i * KCB_SECTION_ENTRY_SIZE;
+    uint32_t kind = kcb_get32(e);
+    if (kind == KCB_SEC_PTX || kind == KCB_SEC_CUBIN) kcb_put32(e + 4, 1000 + i);
+    if (kind == KCB_SEC_OPENCL_C || kind == KCB_SEC_SPIRV) kcb_put32(e, 77); /* unknown kind */
+  }
+  kcb_put64(b2 + KCB_H_CHECKSUM, kcb_checksum(b2, n));
+  RT_EXPECT(rt, KCRT_ERROR_NO_BINARY, kcrt_module_load(rt->dev, b2, n, &m));
+  free(b1), free(b2);
 }
 
 int main(int argc, char **argv) {
@@ -201,6 +274,7 @@ int main(int argc, char **argv) {
   events(&rt, k);
   threads(&rt, k);
   big_dynamic_shared(&rt, argv[2]);
+  forms(&rt, img);
   free(img);
-  return rt_finish(&rt, "errors, events, 4 threads, large dynamic shared memory");
+  return rt_finish(&rt, "errors, events, 4 threads, large dynamic shared memory, forms");
 }

@@ -17,8 +17,14 @@ static int emit(const char *src, const char *form, char **out, char **err) {
   snprintf(name, sizeof name, "t%d.k", serial++);
   char *path = tu_write(name, src);
   if (asprintf(&cmd, "%s %s --emit=%s -o -", tu_kcc(), path, form) < 0) abort();
-  int st = tu_sh(cmd, out, err);
+  char *o = NULL, *e = NULL;
+  int st = tu_sh(cmd, &o, &e);
   free(cmd);
+  /* Kept in the arena, which lives as long as the test. */
+  *out = kir_strdup(o ? o : "");
+  *err = kir_strdup(e ? e : "");
+  free(o);
+  free(e);
   return st;
 }
 
@@ -29,27 +35,28 @@ static char *ok(const char *src, const char *form) {
   return out;
 }
 
-#define HAS(text, want) ck_assert_msg(strstr((text), (want)), "missing `%s` in:\n%s", (want), (text))
-#define HASNT(text, bad) ck_assert_msg(!strstr((text), (bad)), "unexpected `%s` in:\n%s", (bad), (text))
+#define HAS(text, want)                                                                            \
+  ck_assert_msg(strstr((text), (want)), "missing `%s` in:\n%s", (want), (text))
+#define HASNT(text, bad)                                                                           \
+  ck_assert_msg(!strstr((text), (bad)), "unexpected `%s` in:\n%s", (bad), (text))
 
 /* ---------------------------------------------------------------- names */
 
-static const char *clash_src =
-    "struct S { int global; float half; };\n"
-    "static float dot(float a, float b) { return a * b; }\n"
-    "static int norm(int class) { int new = class + 1; return new; }\n"
-    "kernel void names(int *out, float *f) {\n"
-    "  int global = 1;\n"
-    "  int global_ = 2;\n"
-    "  float half = 0.5f;\n"
-    "  struct S s;\n"
-    "  s.global = global + global_;\n"
-    "  s.half = half;\n"
-    "  out[0] = s.global + norm(global);\n"
-    "  f[0] = dot(half, s.half);\n"
-    "  { int local = 3; out[1] = local; }\n"
-    "  { int local = 4; out[2] = local; }\n"
-    "}\n";
+static const char *clash_src = "struct S { int global; float half; };\n"
+                               "static float dot(float a, float b) { return a * b; }\n"
+                               "static int norm(int class) { int new = class + 1; return new; }\n"
+                               "kernel void names(int *out, float *f) {\n"
+                               "  int global = 1;\n"
+                               "  int global_ = 2;\n"
+                               "  float half = 0.5f;\n"
+                               "  struct S s;\n"
+                               "  s.global = global + global_;\n"
+                               "  s.half = half;\n"
+                               "  out[0] = s.global + norm(global);\n"
+                               "  f[0] = dot(half, s.half);\n"
+                               "  { int local = 3; out[1] = local; }\n"
+                               "  { int local = 4; out[2] = local; }\n"
+                               "}\n";
 
 START_TEST(rename_opencl) {
   char *cl = ok(clash_src, "cl");
@@ -92,7 +99,8 @@ START_TEST(kernel_name_reserved) {
   HAS(err, "error: kernel name 'half' is reserved in OpenCL C");
   HAS(err, ":1:");
   /* A builtin function name is fine for an OpenCL kernel, not for an extern "C" CUDA one. */
-  src = "kernel void normalize(float *x) { x[0] = 1.0f; }\nkernel void norm3d(float *x) { x[0] = 2.0f; }\n";
+  src = "kernel void normalize(float *x) { x[0] = 1.0f; }\nkernel void norm3d(float *x) { x[0] = "
+        "2.0f; }\n";
   HAS(ok(src, "cl"), "__kernel void normalize(__global float *x)");
   ck_assert_int_eq(emit(src, "cuda", &out, &err), 1);
   HAS(err, "error: kernel name 'norm3d' is reserved in CUDA C++");
@@ -139,10 +147,10 @@ START_TEST(expressions_opencl) {
   HAS(cl, "  o[5] = a - -b;\n");
   HAS(cl, "  o[6] = (a < b && b < 3) || a == 7;\n");
   HAS(cl, "  o[7] = a > 0 ? a : b > 0 ? b : 0;\n");
-  HAS(cl, "  o[8] = c + 1;\n");          /* the promotion of c is C's own */
+  HAS(cl, "  o[8] = c + 1;\n"); /* the promotion of c is C's own */
   HAS(cl, "  o[9] = (a = b, a + 1);\n");
-  HAS(cl, "  l[0] = a;\n");              /* int -> long keeps every value: implicit */
-  HAS(cl, "  ul[0] = (ulong)a;\n");      /* int -> unsigned long does not: spelled out */
+  HAS(cl, "  l[0] = a;\n");         /* int -> long keeps every value: implicit */
+  HAS(cl, "  ul[0] = (ulong)a;\n"); /* int -> unsigned long does not: spelled out */
   HAS(cl, "  f[0] = (float)a;\n");
   HAS(cl, "  d[0] = f[1];\n");
   HAS(cl, "  o[10] = (int)f[2];\n");
@@ -180,26 +188,25 @@ END_TEST
 
 /* ---------------------------------------------------------------- statements */
 
-static const char *switch_src =
-    "kernel void sw(int *o, int a) {\n"
-    "  switch (a) {\n"
-    "  case 0:\n"
-    "    int x = 5;\n"
-    "    o[0] = x;\n"
-    "    break;\n"
-    "  case 1: {\n"
-    "    int y = 2;\n"
-    "    o[0] = y;\n"
-    "    break;\n"
-    "  }\n"
-    "  default:\n"
-    "    o[0] = -1;\n"
-    "  }\n"
-    "  int i = 0;\n"
-    "  do i++; while (i < a);\n"
-    "  if (a) if (i) o[1] = 1; else o[1] = 2;\n"
-    "  if (a) { if (i) o[2] = 1; } else o[2] = 2;\n"
-    "}\n";
+static const char *switch_src = "kernel void sw(int *o, int a) {\n"
+                                "  switch (a) {\n"
+                                "  case 0:\n"
+                                "    int x = 5;\n"
+                                "    o[0] = x;\n"
+                                "    break;\n"
+                                "  case 1: {\n"
+                                "    int y = 2;\n"
+                                "    o[0] = y;\n"
+                                "    break;\n"
+                                "  }\n"
+                                "  default:\n"
+                                "    o[0] = -1;\n"
+                                "  }\n"
+                                "  int i = 0;\n"
+                                "  do i++; while (i < a);\n"
+                                "  if (a) if (i) o[1] = 1; else o[1] = 2;\n"
+                                "  if (a) { if (i) o[2] = 1; } else o[2] = 2;\n"
+                                "}\n";
 
 START_TEST(statements) {
   char *cl = ok(switch_src, "cl"), *cu = ok(switch_src, "cuda");
@@ -216,23 +223,22 @@ END_TEST
 
 /* ---------------------------------------------------------------- memory, builtins */
 
-static const char *shared_src =
-    "shared float tile[64];\n"
-    "static float sum2(int i) { return tile[i] + tile[i + 1]; }\n"
-    "static void bump(void) {\n"
-    "  shared int count;\n"
-    "  atomicAdd(&count, 1);\n"
-    "}\n"
-    "kernel void sh(float *out, float *dyn_out) {\n"
-    "  extern shared float dyn[];\n"
-    "  int t = threadIdx.x;\n"
-    "  tile[t] = (float)t;\n"
-    "  dyn[t] = 1.0f;\n"
-    "  __syncthreads();\n"
-    "  bump();\n"
-    "  out[t] = sum2(t);\n"
-    "  dyn_out[t] = dyn[t];\n"
-    "}\n";
+static const char *shared_src = "shared float tile[64];\n"
+                                "static float sum2(int i) { return tile[i] + tile[i + 1]; }\n"
+                                "static void bump(void) {\n"
+                                "  shared int count;\n"
+                                "  atomicAdd(&count, 1);\n"
+                                "}\n"
+                                "kernel void sh(float *out, float *dyn_out) {\n"
+                                "  extern shared float dyn[];\n"
+                                "  int t = threadIdx.x;\n"
+                                "  tile[t] = (float)t;\n"
+                                "  dyn[t] = 1.0f;\n"
+                                "  __syncthreads();\n"
+                                "  bump();\n"
+                                "  out[t] = sum2(t);\n"
+                                "  dyn_out[t] = dyn[t];\n"
+                                "}\n";
 
 START_TEST(shared_opencl) {
   char *cl = ok(shared_src, "cl");

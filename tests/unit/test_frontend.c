@@ -288,6 +288,7 @@ START_TEST(builtins) {
                 "  i[1] = min(i[2], i[3]) + max(i[4], 5) + abs(i[5]);\n"
                 "  l[0] = min(l[1], 256) + labs(l[2]);\n"
                 "  f[6] = max(f[7], 1.0f) + fminf(f[8], 0.0f);\n"
+                "  l[3] = max(u[2], l[4]) + min(ull[1], l[5]);\n"
                 "  atomicAdd(&i[0], 1);\n"
                 "  atomicAdd(&f[0], 1.0f);\n"
                 "  atomicCAS(&u[0], 0u, 1u);\n"
@@ -317,6 +318,11 @@ START_TEST(builtins) {
   HAS(k, "(builtin abs long ");
   HAS(k, "(builtin max float (index float (var f) (const int 7)) (fconst float 1))");
   HAS(k, "(builtin fmin float ");
+  /* Mixed operands: the usual arithmetic conversions, as for a + b. */
+  HAS(k, "(builtin max long (zext long (index unsigned int (var u) (const int 2))) (index long "
+         "(var l) (const int 4)))");
+  HAS(k, "(builtin min unsigned long (index unsigned long (var ull) (const int 1)) (nop unsigned "
+         "long (index long (var l) (const int 5))))");
   HAS(k, "(builtin atomicAdd int (addr global int * (index int (var i) (const int 0))) (const int "
          "1))");
   HAS(k, "(builtin atomicAdd float (addr global float * (index float (var f) (const int 0))) "
@@ -334,6 +340,25 @@ START_TEST(builtins) {
          "__threadfence void)\n  (builtin __threadfence_block void)\n");
   HAS(k, "(add unsigned int (add unsigned int (add unsigned int (threadIdx.z) (blockIdx.y)) "
          "(blockDim.z)) (gridDim.x))");
+}
+END_TEST
+
+START_TEST(prelude_types_and_helpers) {
+  /* No #include: bool, size_t and <stdint.h> names come with the prelude, as in CUDA. */
+  char *k = kir("kernel void k(float *p, const float *q) {\n"
+                "  size_t i = threadIdx.x; bool b = true; int32_t j = 1; uint8_t u = 2;\n"
+                "  p[i] = __saturatef(__ldg(&q[i])) + b + j + u + __fdividef(p[0], 2.0f);\n"
+                "}\n");
+  HAS(k, "decl unsigned long i = (zext unsigned long (threadIdx.x))");
+  HAS(k, "decl bool b = (const bool 1)");
+  HAS(k, "decl unsigned char u = (const unsigned char 2)");
+  HAS(k, "(builtin fmin float (builtin fmax float (deref float (addr global const float * (index "
+         "float (var q) (var i)))) (fconst float 0)) (fconst float 1))");
+  HAS(k, "(div float (index float (var p) (const int 0)) (fconst float 2))");
+  /* The user's own min/max macros take over quietly. */
+  k = kir("#define min(a, b) ((a) < (b) ? (a) : (b))\n"
+          "kernel void k(int *p) { p[0] = min(p[1], p[2]); }\n");
+  HAS(k, "(cond int (lt int ");
 }
 END_TEST
 
@@ -513,6 +538,42 @@ START_TEST(address_spaces) {
   HAS(k, "(addr private int * (var x))");
   HAS(k, "decl private int * pa = (decay private int * (var arr))");
   HAS(k, "(addr shared int * (index int (decay shared int * (gvar s)) (const int 1)))");
+}
+END_TEST
+
+START_TEST(folded_array_bounds) {
+  /* C calls these variable length arrays; CUDA code writes them everywhere. */
+  char *k = kir("const int TILE = 16;\n"
+                "kernel void k(float *p) {\n"
+                "  const int n = 4;\n"
+                "  float a[n][2];\n"
+                "  shared float s[TILE][TILE + 1];\n"
+                "  a[1][0] = 1;\n"
+                "  s[0][1] = a[1][0];\n"
+                "  float *row = s[2];\n"
+                "  p[0] = s[0][1] + row[0] + *s[1];\n"
+                "}\n");
+  /* C's float[16][17]: an array of 16 rows of 17 (checked on the types, not the spelling). */
+  KModule *m = tu_compile(NULL,
+                          "const int TILE = 16;\n"
+                          "kernel void k(float *p) { const int n = 4; float a[n][2];\n"
+                          "  shared float s[TILE][TILE + 1]; a[0][0] = 1; s[0][0] = a[0][0];\n"
+                          "  p[0] = s[0][0]; }\n",
+                          NULL);
+  ck_assert_ptr_nonnull(m);
+  KVar *sv = NULL;
+  for (int i = 0; i < m->globals.n; i++)
+    if (!strcmp(((KVar *)m->globals.v[i])->name, "s")) sv = m->globals.v[i];
+  ck_assert_ptr_nonnull(sv);
+  ck_assert_int_eq(sv->type->len, 16);
+  ck_assert_int_eq(sv->type->base->len, 17);
+  KStmt *decl = ((KFunc *)m->funcs.v[0])->body->list.v[1];
+  ck_assert_int_eq(decl->var->type->len, 4);
+  ck_assert_int_eq(decl->var->type->base->len, 2);
+  HAS(k, "(assign float (index float (decay private float * (index float[2] (decay private "
+         "float[2] * (var a)) (const int 1))) (const int 0)) (fconst float 1))");
+  HAS(k, "(decay shared float * (index float[17] (decay shared float[17] * (gvar s)) (const int "
+         "2)))");
 }
 END_TEST
 
@@ -802,6 +863,7 @@ static Suite *suite(void) {
   tcase_add_test(t, switch_cases_collected);
   tcase_add_test(t, shared_memory);
   tcase_add_test(t, builtins);
+  tcase_add_test(t, prelude_types_and_helpers);
   tcase_add_test(t, builtin_ids);
   tcase_add_test(t, printf_args);
   tcase_add_test(t, constants);
@@ -809,6 +871,7 @@ static Suite *suite(void) {
   tcase_add_test(t, designated_initializers);
   tcase_add_test(t, constant_globals);
   tcase_add_test(t, address_spaces);
+  tcase_add_test(t, folded_array_bounds);
   tcase_add_test(t, array_parameters);
   tcase_add_test(t, device_functions);
   tcase_add_test(t, locations);

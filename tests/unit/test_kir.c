@@ -17,6 +17,7 @@ START_TEST(types_are_interned) {
   ck_assert_str_eq(kir_type_str(kir_type_ptr(f, KAS_GLOBAL, KQ_CONST | KQ_RESTRICT)),
                    "global const float *restrict");
   ck_assert_str_eq(kir_type_str(kir_type_array(kir_type_scalar(KT_U32), -1)), "unsigned int[]");
+  ck_assert_str_eq(kir_type_str(kir_type_array(kir_type_array(f, 17), 16)), "float[16][17]");
 }
 END_TEST
 

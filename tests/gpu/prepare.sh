@@ -1,0 +1,53 @@
+#!/bin/sh
+# prepare.sh OUTDIR [BUILD_DIR] — builds, on a machine with LLVM (this one), everything the GPU
+# run needs, into OUTDIR, so that tests/gpu/run.sh OUTDIR can run on a GPU machine that has a
+# CUDA driver, a C library and a shell but no LLVM and no kcc:
+#   OUTDIR/bin/        the runtime test programs (libkcrt linked in statically) and kcbinfo
+#   OUTDIR/bundles/sm90/  every corpus kernel compiled with -arch=sm_90,sm_80 (cubins for both
+#                      when ptxas is here, PTX for both, SPIR-V, OpenCL C)
+#   OUTDIR/bundles/sm75/  the same with kcc's default -arch (sm_75): on an sm_90 GPU the cubin
+#                      does not fit and the runtime must JIT the PTX
+#   OUTDIR/lib/        an OpenCL ICD loader (libOpenCL.so.1) in case the GPU machine has none
+#   OUTDIR/run.sh, OUTDIR/MANIFEST
+# BUILD_DIR defaults to build-gpu in the repository; it is configured and built here.
+set -eu
+[ $# -ge 1 ] || { echo "usage: $0 OUTDIR [BUILD_DIR]" >&2; exit 2; }
+root=$(cd "$(dirname "$0")/../.." && pwd)
+out=$1
+build=${2:-$root/build-gpu}
+jobs=${JOBS:-2}
+
+cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+# The kernel list is the runtime test list of tests/runtime.cmake.
+kernels=$(sed -n '/^set(KCRT_RUNTIME_KERNELS/,/)/p' "$root/tests/runtime.cmake" |
+          sed 's/set(KCRT_RUNTIME_KERNELS//; s/)//' | tr -s ' \n' ' ')
+targets="kcc kcbinfo rt_api"
+for k in $kernels; do targets="$targets rt_$k"; done
+# shellcheck disable=SC2086
+cmake --build "$build" -j "$jobs" --target $targets
+
+rm -rf "$out"
+mkdir -p "$out/bin" "$out/bundles/sm90" "$out/bundles/sm75" "$out/lib"
+cp "$build/runtime/kcbinfo" "$build/tests/rt_api" "$out/bin/"
+fail=0
+for k in $kernels; do
+  cp "$build/tests/rt_$k" "$out/bin/"
+  "$build/kcc" "$root/tests/kernels/$k.k" -arch=sm_90,sm_80 -o "$out/bundles/sm90/$k.kcb" || fail=1
+  "$build/kcc" "$root/tests/kernels/$k.k" -o "$out/bundles/sm75/$k.kcb" || fail=1
+done
+cp "$root/tests/gpu/run.sh" "$out/run.sh"
+chmod +x "$out/run.sh"
+for d in /usr/lib/x86_64-linux-gnu /usr/lib64 /usr/lib; do
+  if [ -e "$d/libOpenCL.so.1" ]; then cp -L "$d/libOpenCL.so.1" "$out/lib/"; break; fi
+done
+{
+  echo "prepared $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(uname -n)"
+  echo "commit $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown) (plus uncommitted changes, if any)"
+  "$build/kcc" --version
+  echo "ptxas: $(command -v ptxas || ls /usr/local/cuda/bin/ptxas 2>/dev/null || echo none)"
+  echo "kernels: $kernels"
+} >"$out/MANIFEST"
+"$out/bin/kcbinfo" "$out/bundles/sm90/vecadd.kcb" >>"$out/MANIFEST"
+du -sh "$out"
+[ $fail -eq 0 ] || { echo "prepare.sh: kcc failed on some kernels (see above)" >&2; exit 1; }
+echo "prepared $out: run 'tests/gpu/run.sh $out' (or '$out/run.sh $out') on the GPU machine"
