@@ -894,9 +894,16 @@ void cs_expr(CGen *g, const KExpr *e, int prec) {
     p = lparen(g, P_COND, prec);
     /* `(a && b) ? x : y` reads better with the parentheses C does not need. */
     const KExpr *cond = strip_cond(e->a);
-    cs_expr(g, cond,
-            cond->kind == KE_BINARY && (cond->op == KB_LAND || cond->op == KB_LOR) ? P_PRIMARY
-                                                                                   : P_LOR);
+    if (kir_is_float(cond->type)) {
+      /* OpenCL C rejects a floating-point ?: condition; compare explicitly. */
+      cs_puts(g, "(");
+      cs_expr(g, cond, P_REL);
+      cs_puts(g, " != 0)");
+    } else {
+      cs_expr(g, cond,
+              cond->kind == KE_BINARY && (cond->op == KB_LAND || cond->op == KB_LOR) ? P_PRIMARY
+                                                                                     : P_LOR);
+    }
     cs_puts(g, " ? ");
     cs_expr(g, b, b->kind == KE_COND ? P_PRIMARY : P_ASSIGN);
     cs_puts(g, " : ");

@@ -203,6 +203,7 @@ int main(int argc, char **argv) {
       usage(stdout);
       return 0;
     } else if (!strcmp(a, "--devices")) {
+      free(o.cargs);
       return kcrt_print_devices(stdout) == KCRT_SUCCESS ? 0 : 1;
     } else if (!strcmp(a, "--version")) {
       printf("kcc %s (LLVM 19, libclang 19)\n", KCC_VERSION);

@@ -620,6 +620,11 @@ static kcrt_status cl_kernel_init(kcrt_kernel *k) {
   if (!cl.clGetKernelWorkGroupInfo(h, c->dev, CL_KERNEL_LOCAL_MEM_SIZE, sizeof lm, &lm, NULL) &&
       lm > k->static_shared)
     k->static_shared = lm;
+  /* The trailing __local argument starts at an aligned offset after the kernel's own local
+   * memory (NVIDIA reports 1 byte of it for a kernel that declares none, and then refuses a
+   * dynamic size within 4 bytes of the limit): count the static part rounded up, so that a
+   * launch the checks accept is one the driver accepts. */
+  if (k->k->flags & KCB_KERNEL_DYNAMIC_SHARED) k->static_shared = (k->static_shared + 15) / 16 * 16;
   k->h = h;
   return KCRT_SUCCESS;
 }
@@ -663,7 +668,15 @@ static kcrt_status cl_launch(kcrt_kernel *k, kcrt_queue *q, const uint64_t grid[
   if (!st) {
     e = cl.clEnqueueNDRangeKernel(q->h, h, 3, NULL, global, local, 0, NULL, NULL);
     if (!e) cl.clFlush(q->h); /* start it now rather than at the next wait */
-    if (e)
+    if (e == CL_OUT_OF_RESOURCES)
+      /* At enqueue this is the launch asking for more than the kernel can have (registers,
+       * local memory): a launch error like CUDA's LAUNCH_OUT_OF_RESOURCES. */
+      st = kcrt_fail(KCRT_ERROR_INVALID_LAUNCH,
+                     "OpenCL: the driver refused to launch '%s' with %llu threads per block and "
+                     "%llu + %zu bytes of local memory (static + dynamic): CL_OUT_OF_RESOURCES",
+                     k->k->name, (unsigned long long)(block[0] * block[1] * block[2]),
+                     (unsigned long long)k->static_shared, dyn);
+    else if (e)
       st = kcrt_fail(status_of(e), "OpenCL: launching '%s' failed: %s (%d)", k->k->name,
                      err_name(e), (int)e);
   }

@@ -17,13 +17,16 @@
 
 set(_rt_out ${CMAKE_CURRENT_BINARY_DIR}/runtime)
 file(MAKE_DIRECTORY ${_rt_out})
+# Under `make test-asan`, what the OpenCL drivers keep for the life of the process is not a
+# libkcrt leak (tests/runtime/lsan.supp).
+set(_rt_lsan "LSAN_OPTIONS=suppressions=${CMAKE_CURRENT_SOURCE_DIR}/runtime/lsan.supp")
 
 foreach(_t test_runtime_bundle test_runtime_api)
   if(TARGET ${_t})
     target_link_libraries(${_t} PRIVATE kcrt)
     target_include_directories(${_t} PRIVATE ${CMAKE_SOURCE_DIR}/runtime)
     set_tests_properties(unit.${_t} PROPERTIES
-      ENVIRONMENT "KCC=$<TARGET_FILE:kcc>;KCC_TESTS=${CMAKE_CURRENT_SOURCE_DIR};CK_DEFAULT_TIMEOUT=300;XDG_CACHE_HOME=${_rt_out}/cache-${_t}"
+      ENVIRONMENT "KCC=$<TARGET_FILE:kcc>;KCC_TESTS=${CMAKE_CURRENT_SOURCE_DIR};CK_DEFAULT_TIMEOUT=300;XDG_CACHE_HOME=${_rt_out}/cache-${_t};${_rt_lsan}"
       LABELS runtime)
   endif()
 endforeach()
@@ -53,7 +56,7 @@ foreach(_name ${KCRT_RUNTIME_KERNELS})
   add_test(NAME runtime.${_name} COMMAND rt_${_name} ${_kcb})
   set_tests_properties(runtime.${_name} PROPERTIES
     SKIP_RETURN_CODE 77 TIMEOUT 300 LABELS runtime
-    ENVIRONMENT "XDG_CACHE_HOME=${_rt_out}/cache")
+    ENVIRONMENT "XDG_CACHE_HOME=${_rt_out}/cache;${_rt_lsan}")
 endforeach()
 
 # The API and its error statuses on kcc's own bundles (vecadd, dynshared), on any device.
@@ -63,7 +66,7 @@ target_link_libraries(rt_api PRIVATE kcrt_rt_common)
 target_include_directories(rt_api PRIVATE ${CMAKE_SOURCE_DIR}/runtime)
 add_test(NAME runtime.api COMMAND rt_api ${_rt_out}/vecadd.kcb ${_rt_out}/dynshared.kcb)
 set_tests_properties(runtime.api PROPERTIES
-  SKIP_RETURN_CODE 77 TIMEOUT 300 LABELS runtime ENVIRONMENT "XDG_CACHE_HOME=${_rt_out}/cache")
+  SKIP_RETURN_CODE 77 TIMEOUT 300 LABELS runtime ENVIRONMENT "XDG_CACHE_HOME=${_rt_out}/cache;${_rt_lsan}")
 
 file(GLOB _rt_corpus CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/kernels/*.k)
 foreach(_k ${_rt_corpus})
@@ -77,9 +80,10 @@ endforeach()
 add_test(NAME runtime.cache
   COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cache_test.sh $<TARGET_FILE:rt_vecadd>
           ${_rt_out}/vecadd.kcb)
-set_tests_properties(runtime.cache PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300 LABELS runtime)
+set_tests_properties(runtime.cache PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300 LABELS runtime
+  ENVIRONMENT "${_rt_lsan}")
 
 # kcc --devices lists what libkcrt sees (and says why a back end has none).
 add_test(NAME runtime.kcc_devices COMMAND sh -c "\"$1\" --devices | grep -E '^[0-9]+ devices?$'"
   sh $<TARGET_FILE:kcc>)
-set_tests_properties(runtime.kcc_devices PROPERTIES LABELS runtime)
+set_tests_properties(runtime.kcc_devices PROPERTIES LABELS runtime ENVIRONMENT "${_rt_lsan}")

@@ -41,7 +41,7 @@ int main(int argc, char **argv) {
     wl[0] += (long)g * 10000000000L, wl[1] -= g;
     if (-(long)g < wl[2]) wl[2] = -(long)g;
     if ((long)g << 33 > wl[3]) wl[3] = (long)g << 33;
-    wl[4] |= 1L << (g % 64), wl[5] ^= g;
+    wl[4] |= (long)(1UL << (g % 64)), wl[5] ^= g; /* the kernel's 1L << 63, without UB */
     wul[0] += 3, wul[3] |= 1UL << (g % 64);
     if ((unsigned long)g > wul[1]) wul[1] = g;
   }

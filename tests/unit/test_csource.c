@@ -10,7 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* `kcc t.k --emit=FORM -o -` on src; returns the exit status, *out the output. */
+/* `kcc t.k --emit=FORM -o -` on src (FORM may carry options after it); returns the exit
+ * status, *out the output. */
 static int emit(const char *src, const char *form, char **out, char **err) {
   static int serial;
   char name[32], *cmd;
@@ -299,6 +300,25 @@ START_TEST(builtins) {
 }
 END_TEST
 
+START_TEST(float_options) {
+  const char *src = "kernel void f(float *o, float a, float b) {\n"
+                    "  o[0] = a * b + o[1];\n"
+                    "  o[2] = expf(a) + sqrtf(b);\n"
+                    "}\n";
+  char *cl = ok(src, "cl"), *cu = ok(src, "cuda");
+  HAS(cl, "  o[0] = a * b + o[1];\n");
+  HAS(cl, "  o[2] = exp(a) + sqrt(b);\n");
+  HASNT(cl, "FP_CONTRACT");
+  HAS(cu, "  o[2] = expf(a) + sqrtf(b);\n");
+  /* -ffp-contract=off: no FMA may appear where the source has none. */
+  HAS(ok(src, "cl -ffp-contract=off"), "#pragma OPENCL FP_CONTRACT OFF\n");
+  HAS(ok(src, "cuda -ffp-contract=off"), "  o[0] = __fmul_rn(a, b) + o[1];\n");
+  /* -ffast-math: the device's fast versions. */
+  HAS(ok(src, "cl -ffast-math"), "  o[2] = native_exp(a) + native_sqrt(b);\n");
+  HAS(ok(src, "cuda -ffast-math"), "  o[2] = __expf(a) + sqrtf(b);\n");
+}
+END_TEST
+
 START_TEST(opencl_param_rules) {
   char *out, *err;
   const char *ptr_struct = "struct B { float *data; int n; };\n"
@@ -325,6 +345,16 @@ START_TEST(header) {
 }
 END_TEST
 
+/* OpenCL C rejects a float as the condition of ?: (C accepts it); if/!/&& take floats. */
+START_TEST(float_condition) {
+  const char *src = "kernel void k(float *f, int *o) { o[0] = f[0] ? 1 : 0; o[1] = !f[1]; }\n";
+  char *cl = ok(src, "cl"), *cu = ok(src, "cuda");
+  HAS(cl, "o[0] = (f[0] != 0) ? 1 : 0;");
+  HAS(cl, "o[1] = !f[1];");
+  HAS(cu, "o[0] = (f[0] != 0) ? 1 : 0;");
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("csource");
   TCase *tc = tcase_create("csource");
@@ -339,8 +369,10 @@ int main(void) {
   tcase_add_test(tc, shared_opencl);
   tcase_add_test(tc, shared_cuda);
   tcase_add_test(tc, builtins);
+  tcase_add_test(tc, float_options);
   tcase_add_test(tc, opencl_param_rules);
   tcase_add_test(tc, header);
+  tcase_add_test(tc, float_condition);
   suite_add_tcase(s, tc);
   return tu_main(s);
 }

@@ -9,6 +9,22 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+/* Every string handed to a test stays reachable from here, so LeakSanitizer does not count the
+ * ones a test does not free (and a test may still free them). */
+static void **kept;
+static size_t nkept, capkept;
+
+static char *keep(char *p) {
+  if (!p) return p;
+  if (nkept == capkept) {
+    capkept = capkept ? capkept * 2 : 64;
+    kept = realloc(kept, capkept * sizeof *kept);
+    if (!kept) abort();
+  }
+  kept[nkept++] = p;
+  return p;
+}
+
 const char *tu_tmpdir(void) {
   static char dir[64];
   if (!dir[0]) {
@@ -38,7 +54,7 @@ char *tu_read(const char *path, size_t *lenp) {
   fclose(f);
   if (!b.data) kbuf_append(&b, "", 0);
   if (lenp) *lenp = b.len;
-  return b.data;
+  return keep(b.data);
 }
 
 /* Runs fn with stderr redirected to a file, so a test can compare what the user would see. */
@@ -91,7 +107,7 @@ char *tu_kir(const char *src, char **diags) {
   FILE *f = open_memstream(&text, &len);
   kir_print(f, m);
   fclose(f);
-  return text;
+  return keep(text);
 }
 
 int tu_sh(const char *cmd, char **out, char **err) {
