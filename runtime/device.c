@@ -90,7 +90,8 @@ static int select_device(const KcrtDevEntry *d, int n, const char *sel) {
   char *end;
   if (isdigit((unsigned char)sel[0])) {
     long v = strtol(sel, &end, 10);
-    if (!*end) return v < n ? (int)v : -1;
+    if (!*end && v < n) return (int)v;
+    /* Not an index of this machine: maybe part of a name ("3090"), tried below. */
   }
   static const struct {
     const char *name;

@@ -522,9 +522,14 @@ static kcrt_status cl_module_load(kcrt_module *m) {
   const KcbBundle *b = m->b;
   bool has_spv = kcb_section(b, KCB_SEC_SPIRV, 0) && cl.clCreateProgramWithIL && dev->info.spirv;
   bool has_src = kcb_section(b, KCB_SEC_OPENCL_C, 0) != NULL;
-  const char *want = getenv("KCC_OPENCL_FORM"); /* "source" or "spirv": force one path */
+  /* "source" or "spirv": that path only. "spirv" tries the IL even on a device that does not
+   * list SPIR-V in CL_DEVICE_IL_VERSION, for drivers that accept more than they advertise. */
+  const char *want = getenv("KCC_OPENCL_FORM");
   if (want && !strcmp(want, "source")) has_spv = false;
-  if (want && !strcmp(want, "spirv")) has_src = false;
+  if (want && !strcmp(want, "spirv")) {
+    has_src = false;
+    has_spv = kcb_section(b, KCB_SEC_SPIRV, 0) && cl.clCreateProgramWithIL;
+  }
   int form = has_spv ? FORM_SPIRV : has_src ? FORM_SOURCE : 0;
   if (!form)
     return kcrt_fail(KCRT_ERROR_NO_BINARY,
@@ -548,7 +553,15 @@ static kcrt_status cl_module_load(kcrt_module *m) {
   pthread_mutex_unlock(&c->lock);
 
   cl_program prog;
+  int requested = form; /* the per-context cache remembers what was asked for */
   kcrt_status st = build(dev, b, form, &prog);
+  if (st == KCRT_ERROR_BUILD_FAILED && form == FORM_SPIRV && has_src) {
+    /* A driver's SPIR-V consumer is younger and less used than its OpenCL C compiler: the
+     * same kernels from source beat no kernels (KCC_LOG says why). */
+    kcrt_log("opencl: %s; falling back to OpenCL C", kcrt_last_error());
+    form = FORM_SOURCE;
+    st = build(dev, b, form, &prog);
+  }
   if (st) return st;
   ClProg *np = calloc(1, sizeof *np);
   if (!np) {
@@ -557,13 +570,13 @@ static kcrt_status cl_module_load(kcrt_module *m) {
   }
   pthread_mutex_lock(&c->lock);
   for (p = c->progs; p; p = p->next) /* another thread may have built it meanwhile */
-    if (p->hash == b->hash && p->form == form) break;
+    if (p->hash == b->hash && p->form == requested) break;
   if (p) {
     p->refs++;
     cl.clReleaseProgram(prog);
     free(np);
   } else {
-    *np = (ClProg){c->progs, b->hash, form, prog, 1};
+    *np = (ClProg){c->progs, b->hash, requested, prog, 1};
     c->progs = p = np;
   }
   pthread_mutex_unlock(&c->lock);
