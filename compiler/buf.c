@@ -1,9 +1,11 @@
 /* buf.c — growable output buffers: back ends write here, the driver writes files once. */
 #include "kcc.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 void kbuf_append(KBuf *b, const void *data, size_t n) {
   if (b->len + n + 1 > b->cap) {
@@ -24,24 +26,39 @@ void kbuf_append(KBuf *b, const void *data, size_t n) {
 
 void kbuf_puts(KBuf *b, const char *s) { kbuf_append(b, s, strlen(s)); }
 
-void kbuf_printf(KBuf *b, const char *fmt, ...) {
+void kbuf_vprintf(KBuf *b, const char *fmt, va_list ap) {
   char small[512];
+  va_list again;
+  va_copy(again, ap);
+  int n = vsnprintf(small, sizeof small, fmt, ap);
+  if (n >= 0 && (size_t)n < sizeof small) {
+    kbuf_append(b, small, n);
+  } else if (n >= 0) {
+    char *big = malloc(n + 1);
+    if (big) {
+      vsnprintf(big, n + 1, fmt, again);
+      kbuf_append(b, big, n);
+      free(big);
+    }
+  }
+  va_end(again);
+}
+
+void kbuf_printf(KBuf *b, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  int n = vsnprintf(small, sizeof small, fmt, ap);
+  kbuf_vprintf(b, fmt, ap);
   va_end(ap);
-  if (n < 0) return;
-  if ((size_t)n < sizeof small) {
-    kbuf_append(b, small, n);
-    return;
+}
+
+bool kcc_write_all(int fd, const void *data, size_t len) {
+  for (size_t off = 0; off < len;) {
+    ssize_t w = write(fd, (const char *)data + off, len - off);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) return false;
+    off += (size_t)w;
   }
-  char *big = malloc(n + 1);
-  if (!big) return;
-  va_start(ap, fmt);
-  vsnprintf(big, n + 1, fmt, ap);
-  va_end(ap);
-  kbuf_append(b, big, n);
-  free(big);
+  return true;
 }
 
 void kbuf_free(KBuf *b) {

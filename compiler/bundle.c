@@ -145,16 +145,6 @@ static char *find_ptxas(const KOptions *o) {
   return NULL;
 }
 
-static bool write_all(int fd, const void *data, size_t len) {
-  for (size_t off = 0; off < len;) {
-    ssize_t w = write(fd, (const char *)data + off, len - off);
-    if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) return false;
-    off += (size_t)w;
-  }
-  return true;
-}
-
 static bool read_file(const char *path, KBuf *out) {
   int fd = open(path, O_RDONLY);
   if (fd < 0) return false;
@@ -184,7 +174,7 @@ static bool run_ptxas(const char *ptxas, int arch, const KBuf *ptx, KBuf *cubin,
   int fin = mkstemps(in, 4), fout = mkstemps(out, 6), ferr = mkstemps(err, 4);
   bool ok = fin >= 0 && fout >= 0 && ferr >= 0;
   if (!ok) kbuf_printf(log, "cannot create temporary files in %s: %s", tmpdir, strerror(errno));
-  if (ok && !write_all(fin, ptx->data, ptx->len)) {
+  if (ok && !kcc_write_all(fin, ptx->data, ptx->len)) {
     kbuf_printf(log, "cannot write %s: %s", in, strerror(errno));
     ok = false;
   }

@@ -218,21 +218,20 @@ void cs_puts(CGen *g, const char *s) {
 }
 
 void cs_printf(CGen *g, const char *fmt, ...) {
-  char small[256];
   va_list ap;
   va_start(ap, fmt);
-  int n = vsnprintf(small, sizeof small, fmt, ap);
+  kbuf_vprintf(g->out, fmt, ap);
   va_end(ap);
-  if (n < 0) return;
-  if ((size_t)n < sizeof small) {
-    kbuf_append(g->out, small, n);
-    return;
+}
+
+bool cs_called_before(const KModule *m, int idx) {
+  const KFunc *f = m->funcs.v[idx];
+  for (int i = 0; i < idx; i++) {
+    const KFunc *c = m->funcs.v[i];
+    for (int j = 0; j < c->callees.n; j++)
+      if (c->callees.v[j] == f) return true;
   }
-  char *big = kir_alloc(n + 1);
-  va_start(ap, fmt);
-  vsnprintf(big, n + 1, fmt, ap);
-  va_end(ap);
-  kbuf_append(g->out, big, n);
+  return false;
 }
 
 void cs_indent(CGen *g) {

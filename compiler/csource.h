@@ -123,6 +123,8 @@ bool cs_type_contains(const KType *t, KTypeKind k);
 
 void cs_puts(CGen *g, const char *s);
 void cs_printf(CGen *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Device functions called before their definition (in module order) need a prototype. */
+bool cs_called_before(const KModule *m, int idx);
 void cs_indent(CGen *g);
 /* The column the output is at (characters since the last newline). */
 int cs_column(CGen *g);

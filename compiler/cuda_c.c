@@ -309,16 +309,6 @@ static void print_signature(CGen *g, const KFunc *f) {
   cs_puts(g, ")");
 }
 
-static bool called_before(const KModule *m, int idx) {
-  const KFunc *f = m->funcs.v[idx];
-  for (int i = 0; i < idx; i++) {
-    const KFunc *c = m->funcs.v[i];
-    for (int j = 0; j < c->callees.n; j++)
-      if (c->callees.v[j] == f) return true;
-  }
-  return false;
-}
-
 bool emit_cuda_c(KModule *m, const KOptions *o, KBuf *out) {
   static const CHooks hooks = {
       .builtin = cuda_builtin,
@@ -369,7 +359,7 @@ bool emit_cuda_c(KModule *m, const KOptions *o, KBuf *out) {
   bool protos = false;
   for (int i = 0; i < m->funcs.n; i++) {
     KFunc *f = m->funcs.v[i];
-    if (f->is_kernel || !called_before(m, i)) continue;
+    if (f->is_kernel || !cs_called_before(m, i)) continue;
     print_signature(&g, f);
     cs_puts(&g, ";\n");
     protos = true;

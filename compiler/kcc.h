@@ -6,6 +6,8 @@
 
 #include "kir.h"
 
+#include <stdarg.h>
+
 #define KCC_VERSION "0.1.0"
 
 typedef struct KBuf {
@@ -15,6 +17,9 @@ typedef struct KBuf {
 void kbuf_append(KBuf *b, const void *data, size_t n);
 void kbuf_puts(KBuf *b, const char *s);
 void kbuf_printf(KBuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void kbuf_vprintf(KBuf *b, const char *fmt, va_list ap);
+/* Writes all of data to fd, retrying short writes and EINTR. */
+bool kcc_write_all(int fd, const void *data, size_t len);
 void kbuf_free(KBuf *b);
 
 enum { KCC_MAX_ARCHS = 16 };

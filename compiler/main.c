@@ -109,13 +109,7 @@ static bool write_atomic(const char *path, const void *data, size_t len) {
     free(tmp);
     return false;
   }
-  bool ok = true;
-  for (size_t off = 0; ok && off < len;) {
-    ssize_t w = write(fd, (const char *)data + off, len - off);
-    if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) ok = false;
-    else off += w;
-  }
+  bool ok = kcc_write_all(fd, data, len);
   mode_t mask = umask(0);
   umask(mask);
   ok = ok && fchmod(fd, 0666 & ~mask) == 0;
@@ -188,14 +182,12 @@ static const char *take_value(int argc, char **argv, int *i, const char *opt) {
   return argv[++*i];
 }
 
-int main(int argc, char **argv) {
-  KOptions o;
-  kcc_options_default(&o);
+/* Everything after option defaults: main() owns o->cargs, so every early return (usage
+ * errors, --help, --version) releases it. */
+static int drive(int argc, char **argv, KOptions *o) {
   const char *input = NULL, *output = NULL, *depfile = NULL;
   const Form *form = NULL;
   bool md = false;
-  o.cargs = calloc(argc * 2 + 1, sizeof(char *));
-  if (!o.cargs) return 1;
 
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *v;
@@ -203,7 +195,6 @@ int main(int argc, char **argv) {
       usage(stdout);
       return 0;
     } else if (!strcmp(a, "--devices")) {
-      free(o.cargs);
       return kcrt_print_devices(stdout) == KCRT_SUCCESS ? 0 : 1;
     } else if (!strcmp(a, "--version")) {
       printf("kcc %s (LLVM 19, libclang 19)\n", KCC_VERSION);
@@ -215,18 +206,18 @@ int main(int argc, char **argv) {
       if (!(form = form_by_name(a + 7))) return bad_usage("unknown output form '%s'", a + 7);
     } else if (!strncmp(a, "-arch=", 6) || !strcmp(a, "-arch")) {
       v = a[5] == '=' ? a + 6 : (i + 1 < argc ? argv[++i] : NULL);
-      if (!v || !parse_archs(&o, v))
+      if (!v || !parse_archs(o, v))
         return bad_usage("invalid -arch '%s' (expected sm_XX[,sm_YY...], e.g. sm_90)", v ? v : "");
     } else if (a[0] == '-' && a[1] == 'O' && a[2] >= '0' && a[2] <= '3' && !a[3]) {
-      o.opt_level = a[2] - '0';
+      o->opt_level = a[2] - '0';
     } else if (!strcmp(a, "-O")) {
-      o.opt_level = 2;
+      o->opt_level = 2;
     } else if (a[0] == '-' && (a[1] == 'I' || a[1] == 'D' || a[1] == 'U')) {
       char flag[3] = {'-', a[1], 0};
       if (!(v = take_value(argc, argv, &i, flag)) || !*v)
         return bad_usage("missing argument to '%s'", flag);
-      o.cargs[o.ncargs++] = flag[1] == 'I' ? "-I" : flag[1] == 'D' ? "-D" : "-U";
-      o.cargs[o.ncargs++] = v;
+      o->cargs[o->ncargs++] = flag[1] == 'I' ? "-I" : flag[1] == 'D' ? "-D" : "-U";
+      o->cargs[o->ncargs++] = v;
     } else if (!strcmp(a, "-MD")) {
       md = true;
     } else if (!strcmp(a, "-MF")) {
@@ -234,20 +225,20 @@ int main(int argc, char **argv) {
       depfile = argv[i];
       md = true;
     } else if (!strcmp(a, "-Werror")) {
-      o.werror = true;
+      o->werror = true;
     } else if (!strcmp(a, "-ffast-math")) {
-      o.fast_math = true;
+      o->fast_math = true;
     } else if (!strncmp(a, "-ffp-contract=", 14)) {
       if (!strcmp(a + 14, "fast") || !strcmp(a + 14, "on"))
-        o.fp_contract = true;
+        o->fp_contract = true;
       else if (!strcmp(a + 14, "off"))
-        o.fp_contract = false;
+        o->fp_contract = false;
       else
         return bad_usage("invalid value '%s' for -ffp-contract (expected fast or off)", a + 14);
     } else if (!strncmp(a, "--cuda-path=", 12)) {
-      o.cuda_path = a + 12;
+      o->cuda_path = a + 12;
     } else if (!strcmp(a, "-v")) {
-      o.verbose = true;
+      o->verbose = true;
     } else if (a[0] == '-' && a[1]) {
       return bad_usage("unknown option '%s'", a);
     } else if (input) {
@@ -278,18 +269,18 @@ int main(int argc, char **argv) {
     return bad_usage("output file '%s' is the input file", output);
   }
 
-  diag_set_werror(o.werror);
+  diag_set_werror(o->werror);
   diag_set_color(false);
   double t0 = now_ms();
   KList deps = {0};
-  KModule *m = kcc_compile(input, &o, md ? &deps : NULL, form->generic_ok);
+  KModule *m = kcc_compile(input, o, md ? &deps : NULL, form->generic_ok);
   double t1 = now_ms();
   int status = 1;
   if (m) {
     KBuf out = {0};
     bool ok;
     if (form->emit) {
-      ok = form->emit(m, &o, &out);
+      ok = form->emit(m, o, &out);
     } else {
       char *text = NULL;
       size_t len = 0;
@@ -315,14 +306,24 @@ int main(int argc, char **argv) {
         free(dflt);
       }
     }
-    if (o.verbose)
+    if (o->verbose)
       fprintf(stderr, "kcc: front end + passes %.1f ms, %s back end %.1f ms\n", t1 - t0,
               form->name, t2 - t1);
     kbuf_free(&out);
   }
   free(defout);
-  free(o.cargs);
   kir_free_all();
   diag_reset();
+  return status;
+}
+
+int main(int argc, char **argv) {
+  KOptions o;
+  kcc_options_default(&o);
+  /* At most one C front-end argument pair per command-line argument. */
+  o.cargs = calloc(argc * 2 + 1, sizeof(char *));
+  if (!o.cargs) return 1;
+  int status = drive(argc, argv, &o);
+  free(o.cargs);
   return status;
 }

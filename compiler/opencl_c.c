@@ -450,17 +450,6 @@ static void print_helpers(CGen *g, unsigned h) {
   }
 }
 
-/* Device functions called before their definition (in module order) need a prototype. */
-static bool called_before(const KModule *m, int idx) {
-  const KFunc *f = m->funcs.v[idx];
-  for (int i = 0; i < idx; i++) {
-    const KFunc *c = m->funcs.v[i];
-    for (int j = 0; j < c->callees.n; j++)
-      if (c->callees.v[j] == f) return true;
-  }
-  return false;
-}
-
 bool emit_opencl_c(KModule *m, const KOptions *o, KBuf *out) {
   static const CHooks hooks = {
       .builtin = ocl_builtin,
@@ -513,7 +502,7 @@ bool emit_opencl_c(KModule *m, const KOptions *o, KBuf *out) {
   bool protos = false;
   for (int i = 0; i < m->funcs.n; i++) {
     KFunc *f = m->funcs.v[i];
-    if (f->is_kernel || !called_before(m, i)) continue;
+    if (f->is_kernel || !cs_called_before(m, i)) continue;
     print_signature(&g, f);
     cs_puts(&g, ";\n");
     protos = true;
