@@ -36,6 +36,7 @@ typedef struct KOptions {
   /* Extra arguments for the C front end (-I, -D, -U), in order. */
   const char **cargs;
   int ncargs;
+  const char *prefix;                  /* --prefix: names in the C header; NULL = from the file */
 } KOptions;
 
 void kcc_options_default(KOptions *o);
@@ -62,5 +63,7 @@ bool emit_opencl_c(KModule *m, const KOptions *o, KBuf *out); /* OpenCL C 1.2 so
 bool emit_cuda_c(KModule *m, const KOptions *o, KBuf *out);   /* CUDA C source (.cu) */
 bool emit_spirv(KModule *m, const KOptions *o, KBuf *out);    /* validated SPIR-V (.spv) */
 bool emit_bundle(KModule *m, const KOptions *o, KBuf *out);   /* fat module (.kcb) */
+/* C header (.h): typed launch functions and the embedded bundle (docs/cli.md). */
+bool emit_header(KModule *m, const KOptions *o, KBuf *out);
 
 #endif

@@ -31,6 +31,7 @@ static const Form forms[] = {
     {"cl", ".cl", emit_opencl_c, false, "OpenCL C 1.2 source"},
     {"cuda", ".cu", emit_cuda_c, false, "CUDA C source (extern \"C\" kernels)"},
     {"bundle", ".kcb", emit_bundle, false, "fat module: PTX, cubins, SPIR-V, OpenCL C, kernel table"},
+    {"header", ".h", emit_header, false, "C header: typed launch functions + embedded bundle"},
     {"kir", ".kir", NULL, true, "kcc's typed kernel IR, as text"},
 };
 enum { NFORMS = sizeof forms / sizeof forms[0] };
@@ -74,6 +75,8 @@ static void usage(FILE *out) {
           "                      fuse a*b+c into fma (fast, the default, like nvcc) or never\n"
           "  --cuda-path=DIR     CUDA toolkit holding nvvm/libdevice (default: $CUDA_PATH,\n"
           "                      $CUDA_HOME, nvcc's directory, /usr/local/cuda)\n"
+          "  --prefix=NAME       start the C header's names with NAME (default: from the\n"
+          "                      input's name, e.g. vecadd_k for vecadd.k)\n"
           "  -v                  print the stages and their times\n"
           "  --devices           list the devices the runtime (libkcrt) can use\n"
           "  --version           print kcc's version\n"
@@ -235,6 +238,15 @@ static int drive(int argc, char **argv, KOptions *o) {
         o->fp_contract = false;
       else
         return bad_usage("invalid value '%s' for -ffp-contract (expected fast or off)", a + 14);
+    } else if (!strncmp(a, "--prefix=", 9)) {
+      /* A C identifier: the header's names are NAME_launch_KERNEL and the like. */
+      const char *p = a + 9;
+      bool ok = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || *p == '_';
+      for (; ok && *p; p++)
+        ok = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || *p == '_' ||
+             (*p >= '0' && *p <= '9');
+      if (!ok) return bad_usage("invalid --prefix '%s' (expected a C identifier)", a + 9);
+      o->prefix = a + 9;
     } else if (!strncmp(a, "--cuda-path=", 12)) {
       o->cuda_path = a + 12;
     } else if (!strcmp(a, "-v")) {

@@ -40,6 +40,43 @@ static float frand(void) {
   return (float)((rng >> 40) & 0xffffff) / (float)0x1000000 * 2.0f - 1.0f;
 }
 
+/* Everything a test allocates, host buffers and OpenCL objects alike, is recorded here and
+ * released by release_all() when the test is over, whatever its outcome. */
+enum { MAX_OWNED = 64 };
+static void *host_bufs[MAX_OWNED];
+static cl_mem mems[MAX_OWNED];
+static cl_kernel kernels[MAX_OWNED];
+static int nhost, nmems, nkernels;
+
+static void too_many(void) {
+  fprintf(stderr, "spirv_run: more than %d objects of one kind: raise MAX_OWNED\n", MAX_OWNED);
+  exit(1);
+}
+
+/* malloc for a test's host arrays: freed by release_all(). */
+static void *host(size_t bytes) {
+  if (nhost == MAX_OWNED) too_many();
+  void *p = malloc(bytes);
+  if (!p) {
+    fprintf(stderr, "spirv_run: out of memory\n");
+    exit(1);
+  }
+  return host_bufs[nhost++] = p;
+}
+
+static void release_all(void) {
+  for (int i = 0; i < nkernels; i++) clReleaseKernel(kernels[i]);
+  for (int i = 0; i < nmems; i++) clReleaseMemObject(mems[i]);
+  for (int i = 0; i < nhost; i++) free(host_bufs[i]);
+  nkernels = nmems = nhost = 0;
+  if (prog) clReleaseProgram(prog);
+  if (queue) clReleaseCommandQueue(queue);
+  if (ctx) clReleaseContext(ctx);
+  prog = NULL;
+  queue = NULL;
+  ctx = NULL;
+}
+
 static unsigned char *read_file(const char *path, size_t *len) {
   FILE *f = fopen(path, "rb");
   if (!f) return NULL;
@@ -90,6 +127,7 @@ static void load_program(const char *path) {
   cl_int status, err;
   const unsigned char *bins[1] = {bin};
   prog = clCreateProgramWithBinary(ctx, 1, &dev, &len, bins, &status, &err);
+  free(bin); /* the program holds its own copy */
   if (err != CL_SUCCESS || status != CL_SUCCESS) {
     fprintf(stderr, "clCreateProgramWithBinary(%s): error %d, binary status %d\n", path, (int)err,
             (int)status);
@@ -102,22 +140,23 @@ static void load_program(const char *path) {
     fprintf(stderr, "clBuildProgram: error %d\n%s\n", (int)err, log);
     exit(1);
   }
-  free(bin);
 }
 
 static cl_kernel kernel(const char *name) {
   cl_int err;
+  if (nkernels == MAX_OWNED) too_many();
   cl_kernel k = clCreateKernel(prog, name, &err);
   CHECK(err);
-  return k;
+  return kernels[nkernels++] = k;
 }
 
 static cl_mem buffer(size_t bytes, const void *init) {
   cl_int err;
+  if (nmems == MAX_OWNED) too_many();
   cl_mem m = clCreateBuffer(ctx, CL_MEM_READ_WRITE | (init ? CL_MEM_COPY_HOST_PTR : 0), bytes,
                             (void *)init, &err);
   CHECK(err);
-  return m;
+  return mems[nmems++] = m;
 }
 
 /* CUDA launch mapping: global size = grid * block, local size = block. */
@@ -147,8 +186,8 @@ static int close_enough(float got, float want, float rel) {
 
 static int test_vecadd(void) {
   int n = 100003; /* not a multiple of the block: the bounds check matters */
-  float *a = malloc(sizeof(float) * n), *b = malloc(sizeof(float) * n),
-        *c = malloc(sizeof(float) * n);
+  float *a = host(sizeof(float) * n), *b = host(sizeof(float) * n),
+        *c = host(sizeof(float) * n);
   for (int i = 0; i < n; i++) a[i] = frand(), b[i] = frand();
   cl_mem da = buffer(sizeof(float) * n, a), db = buffer(sizeof(float) * n, b),
          dc = buffer(sizeof(float) * n, NULL);
@@ -168,8 +207,8 @@ static int test_vecadd(void) {
 static int test_saxpy(void) {
   int n = 50000;
   float alpha = 1.75f;
-  float *x = malloc(sizeof(float) * n), *y = malloc(sizeof(float) * n),
-        *r = malloc(sizeof(float) * n);
+  float *x = host(sizeof(float) * n), *y = host(sizeof(float) * n),
+        *r = host(sizeof(float) * n);
   for (int i = 0; i < n; i++) x[i] = frand(), y[i] = frand();
   cl_mem dx = buffer(sizeof(float) * n, x), dy = buffer(sizeof(float) * n, y);
   cl_kernel k = kernel("saxpy");
@@ -191,7 +230,7 @@ static int test_saxpy(void) {
 static int test_reduce(void) {
   int n = 1 << 18 | 77;
   size_t blocks = (size_t)(n + 511) / 512;
-  float *in = malloc(sizeof(float) * n), *part = malloc(sizeof(float) * blocks);
+  float *in = host(sizeof(float) * n), *part = host(sizeof(float) * blocks);
   double want = 0;
   for (int i = 0; i < n; i++) want += in[i] = frand();
   cl_mem din = buffer(sizeof(float) * n, in), dp = buffer(sizeof(float) * blocks, NULL);
@@ -220,7 +259,7 @@ static int test_reduce(void) {
 /* Dynamic shared memory is the trailing local-pointer argument kcc adds to the kernel. */
 static int test_dynshared(void) {
   int bs = 128, n = bs * 37, bad = 0;
-  float *d = malloc(sizeof(float) * n), *r = malloc(sizeof(float) * n);
+  float *d = host(sizeof(float) * n), *r = host(sizeof(float) * n);
   for (int i = 0; i < n; i++) d[i] = frand();
   cl_mem dd = buffer(sizeof(float) * n, d);
   cl_kernel k = kernel("reverse_blocks");
@@ -236,7 +275,7 @@ static int test_dynshared(void) {
   }
 
   int m = 1000;
-  int *in = malloc(sizeof(int) * m), *out = malloc(sizeof(int) * m);
+  int *in = host(sizeof(int) * m), *out = host(sizeof(int) * m);
   for (int i = 0; i < m; i++) in[i] = (int)(frand() * 1000);
   cl_mem din = buffer(sizeof(int) * m, in), dout = buffer(sizeof(int) * m, NULL);
   k = kernel("scan_blocks");
@@ -272,8 +311,8 @@ struct Params {
 static int test_structs(void) {
   int n = 1000, bad = 0;
   struct Params p = {0.01f, 9.81f, 0.99f, 10};
-  struct Particle *ps = malloc(sizeof *ps * n), *got = malloc(sizeof *got * n);
-  float *out = malloc(sizeof(float) * n);
+  struct Particle *ps = host(sizeof *ps * n), *got = host(sizeof *got * n);
+  float *out = host(sizeof(float) * n);
   for (int i = 0; i < n; i++) {
     ps[i] = (struct Particle){
         {frand(), frand(), frand()}, {frand(), frand(), frand()}, 1.0f + frand() * 0.5f, i};
@@ -306,8 +345,8 @@ static int test_structs(void) {
 
 static int test_control(void) {
   int n = 5000, bad = 0;
-  int *in = malloc(sizeof(int) * n), *out = malloc(sizeof(int) * n),
-      *want = malloc(sizeof(int) * n);
+  int *in = host(sizeof(int) * n), *out = host(sizeof(int) * n),
+      *want = host(sizeof(int) * n);
   for (int i = 0; i < n; i++) in[i] = i < 1001 ? i : (int)((frand() + 1) * 500); /* 0..1000 */
   cl_mem din = buffer(sizeof(int) * n, in), dout = buffer(sizeof(int) * n, NULL);
   cl_kernel k = kernel("control");
@@ -325,8 +364,8 @@ static int test_control(void) {
 
 static int test_int64(void) {
   int n = 3000, bad = 0;
-  long *in = malloc(sizeof(long) * n);
-  unsigned long *out = malloc(sizeof(long) * 4 * n), *want = malloc(sizeof(long) * 4 * n);
+  long *in = host(sizeof(long) * n);
+  unsigned long *out = host(sizeof(long) * 4 * n), *want = host(sizeof(long) * 4 * n);
   for (int i = 0; i < n; i++) {
     rng = rng * 6364136223846793005ull + 1442695040888963407ull;
     long v = (long)(rng >> 4) % (1L << 60);
@@ -347,8 +386,8 @@ static int test_int64(void) {
 
 static int test_constant(void) {
   int n = 4000, bad = 0;
-  unsigned *in = malloc(sizeof(unsigned) * n);
-  float *out = malloc(sizeof(float) * n), *want = malloc(sizeof(float) * n);
+  unsigned *in = host(sizeof(unsigned) * n);
+  float *out = host(sizeof(float) * n), *want = host(sizeof(float) * n);
   for (int i = 0; i < n; i++) {
     rng = rng * 6364136223846793005ull + 1442695040888963407ull;
     in[i] = (unsigned)(rng >> 32);
@@ -471,12 +510,13 @@ static int test_printf(void) {
   }
   for (int i = 0; i < ng && i < nw; i++)
     if (strcmp(gl[i], wl[i]) && bad++ < 5) printf("printed '%s'\n   want '%s'\n", gl[i], wl[i]);
+  free(got);
   return bad;
 }
 
 static int test_histogram(void) {
   int n = 100000, bad = 0;
-  unsigned char *data = malloc((size_t)n);
+  unsigned char *data = host((size_t)n);
   unsigned bins[256] = {0}, want[256] = {0};
   for (int i = 0; i < n; i++) {
     rng = rng * 6364136223846793005ull + 1442695040888963407ull;
@@ -497,8 +537,8 @@ static int test_histogram(void) {
 
 static int test_matmul(void) {
   int m = 70, n = 50, kk = 33, bad = 0;
-  float *A = malloc(sizeof(float) * m * kk), *B = malloc(sizeof(float) * kk * n),
-        *C = malloc(sizeof(float) * m * n);
+  float *A = host(sizeof(float) * m * kk), *B = host(sizeof(float) * kk * n),
+        *C = host(sizeof(float) * m * n);
   for (int i = 0; i < m * kk; i++) A[i] = frand();
   for (int i = 0; i < kk * n; i++) B[i] = frand();
   cl_mem dA = buffer(sizeof(float) * m * kk, A), dB = buffer(sizeof(float) * kk * n, B),
@@ -528,7 +568,7 @@ static float clampf_at(const float *in, int i, int n) {
 
 static int test_stencil(void) {
   int n = 1000, bad = 0;
-  float *in = malloc(sizeof(float) * n), *out = malloc(sizeof(float) * n);
+  float *in = host(sizeof(float) * n), *out = host(sizeof(float) * n);
   for (int i = 0; i < n; i++) in[i] = frand();
   cl_mem din = buffer(sizeof(float) * n, in), dout = buffer(sizeof(float) * n, NULL);
   cl_kernel k = kernel("stencil1d");
@@ -543,7 +583,7 @@ static int test_stencil(void) {
       printf("1d out[%d] = %g, want %g\n", i, out[i], want);
   }
   int w = 37, h = 29;
-  float *in2 = malloc(sizeof(float) * w * h), *out2 = malloc(sizeof(float) * w * h);
+  float *in2 = host(sizeof(float) * w * h), *out2 = host(sizeof(float) * w * h);
   for (int i = 0; i < w * h; i++) in2[i] = frand();
   cl_mem din2 = buffer(sizeof(float) * w * h, in2), dout2 = buffer(sizeof(float) * w * h, NULL);
   k = kernel("stencil2d");
@@ -567,7 +607,7 @@ static int test_stencil(void) {
 
 static int test_transpose(void) {
   int w = 70, h = 45, bad = 0;
-  float *in = malloc(sizeof(float) * w * h), *out = malloc(sizeof(float) * w * h);
+  float *in = host(sizeof(float) * w * h), *out = host(sizeof(float) * w * h);
   for (int i = 0; i < w * h; i++) in[i] = frand();
   cl_mem din = buffer(sizeof(float) * w * h, in), dout = buffer(sizeof(float) * w * h, NULL);
   cl_kernel k = kernel("transpose");
@@ -590,7 +630,7 @@ static int near(double got, double want, double rel) {
 
 static int test_fp64(void) {
   int n = 1000, bad = 0;
-  double *x = malloc(sizeof(double) * n), *out = malloc(sizeof(double) * 8 * n);
+  double *x = host(sizeof(double) * n), *out = host(sizeof(double) * 8 * n);
   for (int i = 0; i < n; i++) x[i] = 0.5 + 3.5 * (frand() + 1) / 2;
   cl_mem dx = buffer(sizeof(double) * n, x), dout = buffer(sizeof(double) * 8 * n, NULL);
   cl_kernel k = kernel("fp64_math");
@@ -618,7 +658,7 @@ static int test_fp64(void) {
 
 static int test_math32(void) {
   int n = 2000, bad = 0;
-  float *x = malloc(sizeof(float) * n), *out = malloc(sizeof(float) * 12 * n);
+  float *x = host(sizeof(float) * n), *out = host(sizeof(float) * 12 * n);
   for (int i = 0; i < n; i++) x[i] = 0.1f + 0.8f * (frand() + 1) / 2;
   cl_mem dx = buffer(sizeof(float) * n, x), dout = buffer(sizeof(float) * 12 * n, NULL);
   cl_kernel k = kernel("math32");
@@ -675,9 +715,11 @@ int main(int argc, char **argv) {
   for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++)
     if (!strcmp(tests[i].name, argv[1])) {
       int bad = tests[i].fn();
+      release_all();
       printf("%s: %s\n", argv[1], bad ? "FAILED" : "passed");
       return bad ? 1 : 0;
     }
   printf("no run test for '%s' yet: skipped\n", argv[1]);
+  release_all();
   return 77;
 }

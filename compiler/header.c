@@ -1,0 +1,611 @@
+/* header.c — the C header back end (.h): what a C or C++ program includes to launch the
+ * kernels of one .k file with type-checked calls.
+ *
+ * The header holds the fat module (emit_bundle's bytes) as a static array and one static inline
+ * launch function per kernel. Pointer parameters become typed buffer handles (one small struct
+ * per element type, so a buffer of int passed for a float parameter is a compile error in C and
+ * C++ alike), scalar parameters their exact-width C types, struct parameters the struct itself,
+ * re-declared with kcc's layout and checked against it at compile time.
+ *
+ * Everything a header defines is either named after its prefix (unique per .k file, or
+ * --prefix) or shared by every generated header and guarded, so that any number of generated
+ * headers can meet in one translation unit, and every definition has internal linkage, so that
+ * they can meet in one program. docs/cli.md describes the result for users; the shared part's
+ * guard carries a version number that must change whenever that part changes. */
+#include "diag.h"
+#include "kcc.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---------------------------------------------------------------- names and types */
+
+/* C89..C23 and C++ keywords a .k parameter may be named after (the kernel is C, the header
+ * may be C++), plus the launch functions' own parameter names. A parameter that clashes gets
+ * a trailing underscore: the name only matters to readers of the header. */
+static const char *const reserved_names[] = {
+    "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool", "break",
+    "case", "catch", "char", "char8_t", "char16_t", "char32_t", "class", "compl", "concept",
+    "const", "consteval", "constexpr", "constinit", "const_cast", "continue", "co_await",
+    "co_return", "co_yield", "decltype", "default", "delete", "do", "double", "dynamic_cast",
+    "else", "enum", "explicit", "export", "extern", "false", "float", "for", "friend", "goto",
+    "if", "inline", "int", "long", "mutable", "namespace", "new", "noexcept", "not", "not_eq",
+    "nullptr", "operator", "or", "or_eq", "private", "protected", "public", "register",
+    "reinterpret_cast", "requires", "restrict", "return", "short", "signed", "sizeof", "static",
+    "static_assert", "static_cast", "struct", "switch", "template", "this", "thread_local",
+    "throw", "true", "try", "typedef", "typeid", "typename", "typeof", "union", "unsigned",
+    "using", "virtual", "void", "volatile", "wchar_t", "while", "xor", "xor_eq",
+    /* the launch functions' fixed parameters and locals */
+    "dev", "grid", "block", "dynamic_shared", "queue", "kcc_k", "kcc_args", "kcc_st",
+};
+
+static bool is_reserved(const char *s) {
+  for (size_t i = 0; i < sizeof reserved_names / sizeof reserved_names[0]; i++)
+    if (!strcmp(reserved_names[i], s)) return true;
+  return false;
+}
+
+/* The default prefix: the input's base name with every character that cannot appear in an
+ * identifier replaced by '_' ("vecadd.k" -> "vecadd_k"), so headers from different files
+ * never share a name. */
+static char *default_prefix(const char *file) {
+  const char *base = file ? strrchr(file, '/') : NULL;
+  base = base ? base + 1 : file ? file : "kernels";
+  KBuf b = {0};
+  if (isdigit((unsigned char)base[0])) kbuf_puts(&b, "k");
+  for (const char *p = base; *p; p++) {
+    char c = isalnum((unsigned char)*p) ? *p : '_';
+    kbuf_append(&b, &c, 1);
+  }
+  char *s = kir_strdup(b.data ? b.data : "kernels");
+  kbuf_free(&b);
+  return s;
+}
+
+typedef struct ScalarName {
+  const char *ctype;  /* the host C type of a value */
+  const char *handle; /* the buffer handle for a pointer to it */
+} ScalarName;
+
+static ScalarName scalar_name(KTypeKind k) {
+  switch (k) {
+  case KT_BOOL: return (ScalarName){"kcc_bool", "kcc_buf_bool"};
+  case KT_I8: return (ScalarName){"int8_t", "kcc_buf_int8"};
+  case KT_I16: return (ScalarName){"int16_t", "kcc_buf_int16"};
+  case KT_I32: return (ScalarName){"int32_t", "kcc_buf_int32"};
+  case KT_I64: return (ScalarName){"int64_t", "kcc_buf_int64"};
+  case KT_U8: return (ScalarName){"uint8_t", "kcc_buf_uint8"};
+  case KT_U16: return (ScalarName){"uint16_t", "kcc_buf_uint16"};
+  case KT_U32: return (ScalarName){"uint32_t", "kcc_buf_uint32"};
+  case KT_U64: return (ScalarName){"uint64_t", "kcc_buf_uint64"};
+  case KT_F32: return (ScalarName){"float", "kcc_buf_float"};
+  case KT_F64: return (ScalarName){"double", "kcc_buf_double"};
+  default: return (ScalarName){NULL, NULL};
+  }
+}
+
+/* The typed handle a pointer parameter takes: per scalar pointee, per struct pointee, and the
+ * untyped kcc_buf_void for everything else (void *, pointers to pointers or arrays). */
+static const char *handle_name(const KType *ptr) {
+  const KType *t = ptr->base;
+  if (t->kind == KT_STRUCT) {
+    KBuf s = {0};
+    kbuf_printf(&s, "kcc_buf_struct_%s", t->st->name);
+    char *r = kir_strdup(s.data);
+    kbuf_free(&s);
+    return r;
+  }
+  const char *h = scalar_name(t->kind).handle;
+  return h ? h : "kcc_buf_void";
+}
+
+/* A declaration of `name` with type `t` as host C spells it ("float v[3]", "struct Vec3 p").
+ * Pointers inside structs are device addresses the host cannot form: they keep their size
+ * and alignment as uint64_t. (The front end refuses such structs as kernel parameters for
+ * now, as OpenCL C does; the case is kept so a layout is never silently wrong.) */
+static void host_decl(KBuf *b, const KType *t, const char *name) {
+  KBuf dims = {0};
+  while (t->kind == KT_ARRAY) {
+    kbuf_printf(&dims, "[%lld]", (long long)t->len);
+    t = t->base;
+  }
+  if (t->kind == KT_STRUCT)
+    kbuf_printf(b, "struct %s", t->st->name);
+  else if (t->kind == KT_PTR)
+    kbuf_puts(b, "uint64_t");
+  else
+    kbuf_puts(b, scalar_name(t->kind).ctype);
+  kbuf_printf(b, " %s%s", name, dims.data ? dims.data : "");
+  if (t->kind == KT_PTR) kbuf_puts(b, "; /* a device pointer: no host equivalent */");
+  else kbuf_puts(b, ";");
+  kbuf_free(&dims);
+}
+
+/* ---------------------------------------------------------------- the shared part */
+
+/* Text every generated header carries once per translation unit (KCC_HOST_COMMON_1 guards
+ * it). Change it only together with the number in the guard: two headers from different kcc
+ * versions must not silently share a different definition. */
+static const char common_head[] =
+    "#ifndef KCC_HOST_COMMON_1\n"
+    "#define KCC_HOST_COMMON_1\n"
+    "/* Shared by every header kcc generates (the guard lets several meet in one file). */\n"
+    "#include <stdlib.h>\n"
+    "#ifndef KCRT_HAS_MODULE_GET\n"
+    "#include <pthread.h>\n"
+    "#endif\n"
+    "\n"
+    "#ifdef __cplusplus\n"
+    "typedef bool kcc_bool;\n"
+    "#else\n"
+    "typedef _Bool kcc_bool;\n"
+    "#endif\n"
+    "\n"
+    "/* Compile-time layout checks: static_assert where the language has it. */\n"
+    "#if defined(__cplusplus) && __cplusplus >= 201103L\n"
+    "#define KCC_LAYOUT_CHECK(cond, msg, id) static_assert(cond, msg)\n"
+    "#elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L\n"
+    "#define KCC_LAYOUT_CHECK(cond, msg, id) _Static_assert(cond, msg)\n"
+    "#else\n"
+    "#define KCC_LAYOUT_CHECK(cond, msg, id) typedef char id[(cond) ? 1 : -1]\n"
+    "#endif\n"
+    "\n"
+    "/* Grid and block sizes (kcrt_dim3), without compound literals so that C++ takes them. */\n"
+    "static inline kcrt_dim3 kcc_dim3(uint64_t x, uint64_t y, uint64_t z) {\n"
+    "  kcrt_dim3 d;\n"
+    "  d.x = x;\n"
+    "  d.y = y;\n"
+    "  d.z = z;\n"
+    "  return d;\n"
+    "}\n"
+    "static inline kcrt_dim3 kcc_dim2(uint64_t x, uint64_t y) { return kcc_dim3(x, y, 1); }\n"
+    "static inline kcrt_dim3 kcc_dim1(uint64_t x) { return kcc_dim3(x, 1, 1); }\n"
+    "/* The number of blocks of `block` threads that cover `n` threads. */\n"
+    "static inline uint64_t kcc_div_up(uint64_t n, uint64_t block) {\n"
+    "  return block ? n / block + (n % block != 0) : 0;\n"
+    "}\n"
+    "\n"
+    "/* count * size, saturated: an overflowing request reaches libkcrt as an impossible size,\n"
+    " * which it refuses with a message, instead of wrapping to a small valid one. */\n"
+    "static inline size_t kcc_impl_bytes(size_t count, size_t size) {\n"
+    "  return size && count > (size_t)-1 / size ? (size_t)-1 : count * size;\n"
+    "}\n"
+    "\n"
+    "/* Untyped buffer handle, for pointer parameters without a typed one (void *). */\n"
+    "typedef struct kcc_buf_void {\n"
+    "  kcrt_buffer *raw;\n"
+    "} kcc_buf_void;\n"
+    "static inline kcc_buf_void kcc_buf_void_of(kcrt_buffer *raw) {\n"
+    "  kcc_buf_void b;\n"
+    "  b.raw = raw;\n"
+    "  return b;\n"
+    "}\n"
+    "static inline kcrt_status kcc_buf_void_alloc(kcrt_device *dev, size_t bytes, "
+    "kcc_buf_void *out) {\n"
+    "  return kcrt_buffer_alloc(dev, bytes, &out->raw);\n"
+    "}\n"
+    "static inline kcrt_status kcc_buf_void_free(kcc_buf_void b) { return "
+    "kcrt_buffer_free(b.raw); }\n";
+
+/* The module cache: where a header keeps each device's module. With KCRT_HAS_MODULE_GET the
+ * runtime keeps it (per device, dropped by kcrt_device_close); without, a per-translation-unit
+ * list of (device, module, kernels) under a mutex. A spin lock would do for the list but not
+ * for the first load, which may run a driver's compiler for a second or more. */
+static const char common_cache[] =
+    "\n"
+    "#ifdef KCRT_HAS_MODULE_GET\n"
+    "typedef struct kcc_impl_cache {\n"
+    "  int unused;\n"
+    "} kcc_impl_cache;\n"
+    "#define KCC_IMPL_CACHE_INIT {0}\n"
+    "static inline kcrt_status kcc_impl_lookup(kcc_impl_cache *c, kcrt_device *dev,\n"
+    "                                          const unsigned char *bundle, size_t size,\n"
+    "                                          int nkernels, int index, const char *name,\n"
+    "                                          kcrt_module **mod, kcrt_kernel **k) {\n"
+    "  kcrt_module *m = NULL;\n"
+    "  kcrt_status st = kcrt_module_get(dev, bundle, size, &m);\n"
+    "  (void)c;\n"
+    "  (void)nkernels;\n"
+    "  (void)index;\n"
+    "  if (st == KCRT_SUCCESS && name) st = kcrt_kernel_get(m, name, k);\n"
+    "  if (st == KCRT_SUCCESS && mod) *mod = m;\n"
+    "  return st;\n"
+    "}\n"
+    "static inline kcrt_status kcc_impl_release(kcc_impl_cache *c, kcrt_device *dev) {\n"
+    "  (void)c;\n"
+    "  (void)dev;\n"
+    "  return KCRT_SUCCESS;\n"
+    "}\n"
+    "#else\n"
+    "typedef struct kcc_impl_slot {\n"
+    "  kcrt_device *dev;\n"
+    "  kcrt_module *mod;\n"
+    "  kcrt_kernel **kernels; /* nkernels entries, after the slot; NULL until first used */\n"
+    "  struct kcc_impl_slot *next;\n"
+    "} kcc_impl_slot;\n"
+    "typedef struct kcc_impl_cache {\n"
+    "  pthread_mutex_t lock;\n"
+    "  kcc_impl_slot *slots;\n"
+    "} kcc_impl_cache;\n"
+    "#define KCC_IMPL_CACHE_INIT {PTHREAD_MUTEX_INITIALIZER, NULL}\n"
+    "/* The module of `bundle` on `dev`, loaded on first use (once, whatever the threads), and\n"
+    " * kernel `index` (`name`) of it when name is not NULL. A failed load is not remembered:\n"
+    " * the next call tries again and libkcrt reports again. */\n"
+    "static inline kcrt_status kcc_impl_lookup(kcc_impl_cache *c, kcrt_device *dev,\n"
+    "                                          const unsigned char *bundle, size_t size,\n"
+    "                                          int nkernels, int index, const char *name,\n"
+    "                                          kcrt_module **mod, kcrt_kernel **k) {\n"
+    "  kcrt_status st = KCRT_SUCCESS;\n"
+    "  kcc_impl_slot *s;\n"
+    "  pthread_mutex_lock(&c->lock);\n"
+    "  for (s = c->slots; s && s->dev != dev; s = s->next) {\n"
+    "  }\n"
+    "  if (!s) {\n"
+    "    kcrt_module *m = NULL;\n"
+    "    st = kcrt_module_load(dev, bundle, size, &m);\n"
+    "    if (st == KCRT_SUCCESS) {\n"
+    "      s = (kcc_impl_slot *)calloc(1, sizeof *s + (size_t)nkernels * sizeof(kcrt_kernel "
+    "*));\n"
+    "      if (!s) {\n"
+    "        kcrt_module_unload(m);\n"
+    "        st = KCRT_ERROR_OUT_OF_MEMORY;\n"
+    "      } else {\n"
+    "        s->dev = dev;\n"
+    "        s->mod = m;\n"
+    "        s->kernels = (kcrt_kernel **)(void *)(s + 1);\n"
+    "        s->next = c->slots;\n"
+    "        c->slots = s;\n"
+    "      }\n"
+    "    }\n"
+    "  }\n"
+    "  if (s && name && !s->kernels[index]) st = kcrt_kernel_get(s->mod, name, "
+    "&s->kernels[index]);\n"
+    "  if (s && st == KCRT_SUCCESS) {\n"
+    "    if (mod) *mod = s->mod;\n"
+    "    if (name) *k = s->kernels[index];\n"
+    "  }\n"
+    "  pthread_mutex_unlock(&c->lock);\n"
+    "  return st;\n"
+    "}\n"
+    "/* Unloads the module this cache holds for `dev` (if any) and forgets the device. */\n"
+    "static inline kcrt_status kcc_impl_release(kcc_impl_cache *c, kcrt_device *dev) {\n"
+    "  kcc_impl_slot **p, *s = NULL;\n"
+    "  kcrt_status st = KCRT_SUCCESS;\n"
+    "  pthread_mutex_lock(&c->lock);\n"
+    "  for (p = &c->slots; *p; p = &(*p)->next)\n"
+    "    if ((*p)->dev == dev) {\n"
+    "      s = *p;\n"
+    "      *p = s->next;\n"
+    "      break;\n"
+    "    }\n"
+    "  pthread_mutex_unlock(&c->lock);\n"
+    "  if (s) {\n"
+    "    st = kcrt_module_unload(s->mod);\n"
+    "    free(s);\n"
+    "  }\n"
+    "  return st;\n"
+    "}\n"
+    "#endif\n";
+
+/* A typed buffer handle and its helpers, for elements of C type `ctype`. */
+static void emit_handle(KBuf *b, const char *h, const char *ctype) {
+  kbuf_printf(b,
+              "\n"
+              "/* A device buffer of %s elements (a typed kcrt_buffer). */\n"
+              "typedef struct %s {\n"
+              "  kcrt_buffer *raw;\n"
+              "} %s;\n"
+              "/* Views `raw` as a buffer of %s: C cannot check what it holds. */\n"
+              "static inline %s %s_of(kcrt_buffer *raw) {\n"
+              "  %s b;\n"
+              "  b.raw = raw;\n"
+              "  return b;\n"
+              "}\n"
+              "static inline kcrt_status %s_alloc(kcrt_device *dev, size_t count, %s *out) {\n"
+              "  return kcrt_buffer_alloc(dev, kcc_impl_bytes(count, sizeof(%s)), &out->raw);\n"
+              "}\n"
+              "static inline kcrt_status %s_free(%s b) { return kcrt_buffer_free(b.raw); }\n"
+              "static inline size_t %s_count(%s b) {\n"
+              "  return kcrt_buffer_size(b.raw) / sizeof(%s);\n"
+              "}\n"
+              "/* Blocking copies of `count` elements from/to element `first` of the buffer. */\n"
+              "static inline kcrt_status %s_write(%s dst, size_t first,\n"
+              "    const %s *src, size_t count) {\n"
+              "  return kcrt_buffer_write(dst.raw, kcc_impl_bytes(first, sizeof(%s)), src,\n"
+              "                           kcc_impl_bytes(count, sizeof(%s)));\n"
+              "}\n"
+              "static inline kcrt_status %s_read(%s src, size_t first,\n"
+              "    %s *dst, size_t count) {\n"
+              "  return kcrt_buffer_read(src.raw, kcc_impl_bytes(first, sizeof(%s)), dst,\n"
+              "                          kcc_impl_bytes(count, sizeof(%s)));\n"
+              "}\n",
+              ctype, h, h, ctype, h, h, h, h, h, ctype, h, h, h, h, ctype, h, h, ctype, ctype,
+              ctype, h, h, ctype, ctype, ctype);
+}
+
+static void emit_common(KBuf *b) {
+  kbuf_puts(b, common_head);
+  static const KTypeKind kinds[] = {KT_BOOL, KT_I8, KT_I16, KT_I32, KT_I64, KT_U8,
+                                    KT_U16,  KT_U32, KT_U64, KT_F32, KT_F64};
+  for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+    ScalarName n = scalar_name(kinds[i]);
+    emit_handle(b, n.handle, n.ctype);
+  }
+  kbuf_puts(b, common_cache);
+  kbuf_puts(b, "#endif /* KCC_HOST_COMMON_1 */\n");
+}
+
+/* ---------------------------------------------------------------- structs */
+
+static bool in_list(const KList *l, const void *x) {
+  for (int i = 0; i < l->n; i++)
+    if (l->v[i] == x) return true;
+  return false;
+}
+
+/* Marks the structs the host needs: those kernel parameters take by value or point to, and
+ * those they contain. Pointer fields become uint64_t, so what they point to is not needed. */
+static void need_type(KList *need, const KType *t) {
+  while (t->kind == KT_ARRAY) t = t->base;
+  if (t->kind != KT_STRUCT || in_list(need, t->st)) return;
+  klist_push(need, t->st);
+  for (int i = 0; i < t->st->nfields; i++) need_type(need, t->st->fields[i].type);
+}
+
+/* The struct as the host declares it, in a guard that lets a second header (or the user's
+ * own definition, with KCC_STRUCT_<name> defined first) provide it instead; the layout checks
+ * that follow run whoever defined it, so a different layout is a compile error that says
+ * which field differs. */
+static void emit_struct(KBuf *b, const KStruct *st, const char *prefix) {
+  kbuf_printf(b, "\n#ifndef KCC_STRUCT_%s\n#define KCC_STRUCT_%s\nstruct %s {\n", st->name,
+              st->name, st->name);
+  for (int i = 0; i < st->nfields; i++) {
+    kbuf_puts(b, "  ");
+    host_decl(b, st->fields[i].type, st->fields[i].name);
+    kbuf_puts(b, "\n");
+  }
+  kbuf_puts(b, "};\n#endif\n");
+  kbuf_printf(b,
+              "KCC_LAYOUT_CHECK(sizeof(struct %s) == %d, \"struct %s must be %d bytes, as kcc laid "
+              "it out for the kernels\", %s_layout_%s);\n",
+              st->name, st->size, st->name, st->size, prefix, st->name);
+  for (int i = 0; i < st->nfields; i++) {
+    const KField *f = &st->fields[i];
+    kbuf_printf(b,
+                "KCC_LAYOUT_CHECK(offsetof(struct %s, %s) == %d, \"struct %s: field '%s' must be "
+                "at offset %d, as kcc laid it out for the kernels\", %s_layout_%s_%d);\n",
+                st->name, f->name, f->offset, st->name, f->name, f->offset, prefix, st->name, i);
+  }
+  kbuf_printf(b, "#ifndef KCC_BUF_STRUCT_%s\n#define KCC_BUF_STRUCT_%s", st->name, st->name);
+  KBuf h = {0}, c = {0};
+  kbuf_printf(&h, "kcc_buf_struct_%s", st->name);
+  kbuf_printf(&c, "struct %s", st->name);
+  emit_handle(b, h.data, c.data);
+  kbuf_puts(b, "#endif\n");
+  kbuf_free(&h);
+  kbuf_free(&c);
+}
+
+/* ---------------------------------------------------------------- kernels */
+
+typedef struct Param {
+  const char *name; /* as the launch function names it */
+  const char *type; /* as the launch function declares it */
+  bool buffer;
+} Param;
+
+static Param *kernel_params(const KFunc *f) {
+  Param *ps = kir_alloc(sizeof(Param) * (size_t)(f->nparams ? f->nparams : 1));
+  for (int j = 0; j < f->nparams; j++) {
+    const KVar *v = f->params[j];
+    const KType *t = v->type;
+    KBuf n = {0};
+    if (v->name && *v->name) kbuf_puts(&n, v->name);
+    else kbuf_printf(&n, "arg%d", j + 1);
+    /* Clashes with keywords, with the fixed parameters and with each other. */
+    for (bool again = true; again;) {
+      again = is_reserved(n.data);
+      for (int k = 0; k < j && !again; k++) again = !strcmp(ps[k].name, n.data);
+      if (again) kbuf_puts(&n, "_");
+    }
+    ps[j].name = kir_strdup(n.data);
+    kbuf_free(&n);
+    if (t->kind == KT_PTR) {
+      ps[j].buffer = true;
+      ps[j].type = handle_name(t);
+    } else if (t->kind == KT_STRUCT) {
+      KBuf s = {0};
+      kbuf_printf(&s, "struct %s", t->st->name);
+      ps[j].type = kir_strdup(s.data);
+      kbuf_free(&s);
+    } else {
+      ps[j].type = scalar_name(t->kind).ctype;
+    }
+  }
+  return ps;
+}
+
+/* The kernel's own signature, for the comment above its launch function. */
+static void source_signature(KBuf *b, const KFunc *f) {
+  kbuf_printf(b, "kernel void %s(", f->name);
+  for (int j = 0; j < f->nparams; j++) {
+    const char *ts = kir_type_str(f->params[j]->type);
+    const char *n = f->params[j]->name ? f->params[j]->name : "";
+    size_t len = strlen(ts);
+    kbuf_printf(b, "%s%s%s%s", j ? ", " : "", ts, len && ts[len - 1] == '*' ? "" : " ", n);
+  }
+  kbuf_puts(b, ")");
+}
+
+static void emit_launch(KBuf *b, const KFunc *f, int index, const char *prefix) {
+  Param *ps = kernel_params(f);
+  KBuf sig = {0};
+  source_signature(&sig, f);
+  kbuf_printf(b,
+              "\n/* %s\n"
+              " * Queues `grid` blocks of `block` threads on `queue` (NULL: the default queue) and\n"
+              " * returns; the first launch on `dev` loads the module there. dynamic_shared: bytes\n"
+              " * for the kernel's `extern shared` array (%s). */\n",
+              sig.data, f->uses_dynamic_shared ? "it has one" : "it has none: pass 0");
+  kbuf_free(&sig);
+  KBuf head = {0};
+  kbuf_printf(&head, "static inline kcrt_status %s_launch_%s(", prefix, f->name);
+  int indent = (int)head.len;
+  kbuf_puts(b, head.data);
+  kbuf_puts(b, "kcrt_device *dev, kcrt_dim3 grid, kcrt_dim3 block,\n");
+  kbuf_printf(b, "%*ssize_t dynamic_shared, kcrt_queue *queue", indent, "");
+  int col = indent + 39;
+  for (int j = 0; j < f->nparams; j++) {
+    int w = (int)(strlen(ps[j].type) + 1 + strlen(ps[j].name));
+    if (col + w + 2 > 100) {
+      kbuf_printf(b, ",\n%*s", indent, "");
+      col = indent;
+    } else {
+      kbuf_puts(b, ", ");
+      col += 2;
+    }
+    kbuf_printf(b, "%s %s", ps[j].type, ps[j].name);
+    col += w;
+  }
+  kbuf_puts(b, ") {\n");
+  kbuf_free(&head);
+  kbuf_printf(b, "  kcrt_kernel *kcc_k = NULL;\n");
+  if (f->nparams) kbuf_printf(b, "  kcrt_arg kcc_args[%d];\n", f->nparams);
+  kbuf_printf(b,
+              "  kcrt_status kcc_st = kcc_impl_lookup(&%s_impl_cache, dev, %s_bundle, sizeof "
+              "%s_bundle,\n"
+              "                                       %s_KERNEL_COUNT, %d, \"%s\", NULL, &kcc_k);\n"
+              "  if (kcc_st != KCRT_SUCCESS) return kcc_st;\n",
+              prefix, prefix, prefix, prefix, index, f->name);
+  for (int j = 0; j < f->nparams; j++) {
+    if (ps[j].buffer)
+      kbuf_printf(b,
+                  "  kcc_args[%d].value = NULL;\n  kcc_args[%d].size = 0;\n"
+                  "  kcc_args[%d].buffer = %s.raw;\n",
+                  j, j, j, ps[j].name);
+    else
+      kbuf_printf(b,
+                  "  kcc_args[%d].value = &%s;\n  kcc_args[%d].size = sizeof %s;\n"
+                  "  kcc_args[%d].buffer = NULL;\n",
+                  j, ps[j].name, j, ps[j].name, j);
+  }
+  kbuf_printf(b, "  return kcrt_launch(kcc_k, queue, grid, block, dynamic_shared, %s, %d);\n}\n",
+              f->nparams ? "kcc_args" : "NULL", f->nparams);
+
+  kbuf_printf(b,
+              "/* The kcrt_kernel behind %s_launch_%s on `dev` (for kcrt_kernel_get_info). */\n"
+              "static inline kcrt_status %s_kernel_%s(kcrt_device *dev, kcrt_kernel **out) {\n"
+              "  return kcc_impl_lookup(&%s_impl_cache, dev, %s_bundle, sizeof %s_bundle,\n"
+              "                         %s_KERNEL_COUNT, %d, \"%s\", NULL, out);\n"
+              "}\n",
+              prefix, f->name, prefix, f->name, prefix, prefix, prefix, prefix, index, f->name);
+}
+
+/* ---------------------------------------------------------------- the header */
+
+static void emit_bytes(KBuf *b, const unsigned char *p, size_t n) {
+  /* Decimal without spaces: about half the size of 0x.. with spaces, and compilers read it
+   * at the same speed. */
+  size_t col = 0;
+  for (size_t i = 0; i < n; i++) {
+    char num[8];
+    int w = snprintf(num, sizeof num, "%u,", p[i]);
+    if (col + (size_t)w > 96) {
+      kbuf_puts(b, "\n");
+      col = 0;
+    }
+    kbuf_append(b, num, (size_t)w);
+    col += (size_t)w;
+  }
+  kbuf_puts(b, "\n");
+}
+
+bool emit_header(KModule *m, const KOptions *o, KBuf *out) {
+  KBuf bundle = {0};
+  if (!emit_bundle(m, o, &bundle)) {
+    kbuf_free(&bundle);
+    return false;
+  }
+  const char *prefix = o->prefix ? o->prefix : default_prefix(m->file);
+  const char *base = m->file ? strrchr(m->file, '/') : NULL;
+  base = base ? base + 1 : m->file ? m->file : "(unknown)";
+
+  KList kernels = {0}, need = {0};
+  for (int i = 0; i < m->funcs.n; i++) {
+    KFunc *f = KLIST_AT(m->funcs, i, KFunc *);
+    if (!f->is_kernel) continue;
+    klist_push(&kernels, f);
+    for (int j = 0; j < f->nparams; j++) {
+      const KType *t = f->params[j]->type;
+      need_type(&need, t->kind == KT_PTR ? t->base : t);
+    }
+  }
+
+  kbuf_printf(out,
+              "/* Generated by kcc %s from %s: do not edit; rerun kcc instead.\n"
+              " *\n"
+              " * Launch functions for the kernels of %s, with the compiled module embedded\n"
+              " * (kcc's fat module: PTX, SPIR-V and OpenCL C, chosen per device by libkcrt).\n"
+              " * Valid C99, C11 and C++; link the program with libkcrt. Every name below starts\n"
+              " * with %s_ (set with kcc --prefix=NAME) or is shared by all kcc headers\n"
+              " * (kcc_*), so several generated headers can be included together.\n"
+              " *\n"
+              " * Kernels:\n",
+              KCC_VERSION, base, base, prefix);
+  for (int i = 0; i < kernels.n; i++) {
+    KBuf sig = {0};
+    source_signature(&sig, KLIST_AT(kernels, i, KFunc *));
+    kbuf_printf(out, " *   %s_launch_%s  <-  %s\n", prefix,
+                KLIST_AT(kernels, i, KFunc *)->name, sig.data);
+    kbuf_free(&sig);
+  }
+  if (!kernels.n) kbuf_puts(out, " *   (none)\n");
+  kbuf_printf(out,
+              " */\n"
+              "#ifndef KCC_GENERATED_%s_H\n"
+              "#define KCC_GENERATED_%s_H\n"
+              "\n"
+              "#include <kcrt.h>\n"
+              "#include <stddef.h>\n"
+              "#include <stdint.h>\n"
+              "\n",
+              prefix, prefix);
+  emit_common(out);
+
+  /* Structs in the module's order, which has every struct after those it contains. */
+  for (int i = 0; i < m->structs.n; i++) {
+    KStruct *st = KLIST_AT(m->structs, i, KStruct *);
+    if (in_list(&need, st)) emit_struct(out, st, prefix);
+  }
+
+  kbuf_printf(out,
+              "\n/* The fat module (%zu bytes; `kcbinfo` can read a copy of it). */\n"
+              "static const unsigned char %s_bundle[%zu] = {\n",
+              bundle.len, prefix, bundle.len);
+  emit_bytes(out, (const unsigned char *)bundle.data, bundle.len);
+  kbuf_puts(out, "};\n");
+  kbuf_printf(out,
+              "#define %s_KERNEL_COUNT %d\n"
+              "static kcc_impl_cache %s_impl_cache = KCC_IMPL_CACHE_INIT;\n"
+              "\n"
+              "/* The module on `dev`, loaded at the first call on that device (once, whatever\n"
+              " * the threads) and kept until %s_release(dev) or, with a runtime that keeps\n"
+              " * modules per device, until kcrt_device_close. */\n"
+              "static inline kcrt_status %s_module(kcrt_device *dev, kcrt_module **out) {\n"
+              "  return kcc_impl_lookup(&%s_impl_cache, dev, %s_bundle, sizeof %s_bundle,\n"
+              "                         %s_KERNEL_COUNT, 0, NULL, out, NULL);\n"
+              "}\n"
+              "/* Unloads what this header loaded on `dev`. Call it before kcrt_device_close when\n"
+              " * the program may open a device again later (a new device can reuse the closed\n"
+              " * one's address); the next launch on `dev` loads the module again. */\n"
+              "static inline kcrt_status %s_release(kcrt_device *dev) {\n"
+              "  return kcc_impl_release(&%s_impl_cache, dev);\n"
+              "}\n",
+              prefix, kernels.n, prefix, prefix, prefix, prefix, prefix, prefix,
+              prefix, prefix, prefix);
+  for (int i = 0; i < kernels.n; i++) emit_launch(out, KLIST_AT(kernels, i, KFunc *), i, prefix);
+  kbuf_printf(out, "\n#endif /* KCC_GENERATED_%s_H */\n", prefix);
+  kbuf_free(&bundle);
+  return true;
+}

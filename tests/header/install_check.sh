@@ -1,0 +1,33 @@
+#!/bin/sh
+# install_check.sh CMAKE BUILD_DIR PREFIX LIBDIR — `cmake --install BUILD_DIR --prefix PREFIX`
+# into a fresh PREFIX, then checks that everything a user needs is there and usable: kcc runs,
+# both libkcrt flavours, kcrt.h, the CMake package, kcrt.pc (through pkg-config), the man page.
+set -eu
+cmake=$1 build=$2 prefix=$3 libdir=$4
+rm -rf "$prefix"
+"$cmake" --install "$build" --prefix "$prefix" >"$prefix.log" 2>&1 || { cat "$prefix.log"; exit 1; }
+status=0
+for f in bin/kcc bin/kcbinfo include/kcrt.h "$libdir/libkcrt.a" "$libdir/libkcrt.so" \
+         "$libdir/cmake/kcc/kccConfig.cmake" "$libdir/cmake/kcc/kccConfigVersion.cmake" \
+         "$libdir/cmake/kcc/KccAddKernels.cmake" "$libdir/pkgconfig/kcrt.pc" \
+         share/man/man1/kcc.1 share/doc/kcc/samples/vecadd/main.c; do
+  if [ -e "$prefix/$f" ]; then echo "installed: $f"; else echo "FAIL: missing $f"; status=1; fi
+done
+# The installed compiler runs (its libclang/LLVM found through its RPATH or the system).
+"$prefix/bin/kcc" --version
+# The man page renders.
+if command -v man >/dev/null; then
+  MANPAGER=cat MANWIDTH=80 man -l "$prefix/share/man/man1/kcc.1" 2>&1 | grep -q "kcc" ||
+    { echo "FAIL: man cannot read kcc.1"; status=1; }
+fi
+# pkg-config finds kcrt in the prefix, and its paths are the prefix's (kcrt.pc is relocatable).
+if command -v pkg-config >/dev/null; then
+  pc="env PKG_CONFIG_PATH=$prefix/$libdir/pkgconfig pkg-config"
+  cflags=$($pc --cflags kcrt) libs=$($pc --libs kcrt) kcc=$($pc --variable=kcc kcrt)
+  echo "pkg-config: --cflags '$cflags' --libs '$libs' --variable=kcc '$kcc'"
+  [ "$($pc --modversion kcrt)" != "" ] || status=1
+  [ -x "$kcc" ] || { echo "FAIL: pkg-config's kcc '$kcc' is not the installed kcc"; status=1; }
+  inc=$(echo "$cflags" | sed -n 's/^-I\([^ ]*\).*/\1/p')
+  [ -f "$inc/kcrt.h" ] || { echo "FAIL: pkg-config's -I has no kcrt.h"; status=1; }
+fi
+exit $status
