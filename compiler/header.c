@@ -66,22 +66,23 @@ static char *default_prefix(const char *file) {
 typedef struct ScalarName {
   const char *ctype;  /* the host C type of a value */
   const char *handle; /* the buffer handle for a pointer to it */
+  const char *code;   /* libkcrt's element type, the tag its _alloc gives a buffer */
 } ScalarName;
 
 static ScalarName scalar_name(KTypeKind k) {
   switch (k) {
-  case KT_BOOL: return (ScalarName){"kcc_bool", "kcc_buf_bool"};
-  case KT_I8: return (ScalarName){"int8_t", "kcc_buf_int8"};
-  case KT_I16: return (ScalarName){"int16_t", "kcc_buf_int16"};
-  case KT_I32: return (ScalarName){"int32_t", "kcc_buf_int32"};
-  case KT_I64: return (ScalarName){"int64_t", "kcc_buf_int64"};
-  case KT_U8: return (ScalarName){"uint8_t", "kcc_buf_uint8"};
-  case KT_U16: return (ScalarName){"uint16_t", "kcc_buf_uint16"};
-  case KT_U32: return (ScalarName){"uint32_t", "kcc_buf_uint32"};
-  case KT_U64: return (ScalarName){"uint64_t", "kcc_buf_uint64"};
-  case KT_F32: return (ScalarName){"float", "kcc_buf_float"};
-  case KT_F64: return (ScalarName){"double", "kcc_buf_double"};
-  default: return (ScalarName){NULL, NULL};
+  case KT_BOOL: return (ScalarName){"kcc_bool", "kcc_buf_bool", "KCRT_TYPE_BOOL"};
+  case KT_I8: return (ScalarName){"int8_t", "kcc_buf_int8", "KCRT_TYPE_INT8"};
+  case KT_I16: return (ScalarName){"int16_t", "kcc_buf_int16", "KCRT_TYPE_INT16"};
+  case KT_I32: return (ScalarName){"int32_t", "kcc_buf_int32", "KCRT_TYPE_INT32"};
+  case KT_I64: return (ScalarName){"int64_t", "kcc_buf_int64", "KCRT_TYPE_INT64"};
+  case KT_U8: return (ScalarName){"uint8_t", "kcc_buf_uint8", "KCRT_TYPE_UINT8"};
+  case KT_U16: return (ScalarName){"uint16_t", "kcc_buf_uint16", "KCRT_TYPE_UINT16"};
+  case KT_U32: return (ScalarName){"uint32_t", "kcc_buf_uint32", "KCRT_TYPE_UINT32"};
+  case KT_U64: return (ScalarName){"uint64_t", "kcc_buf_uint64", "KCRT_TYPE_UINT64"};
+  case KT_F32: return (ScalarName){"float", "kcc_buf_float", "KCRT_TYPE_FLOAT"};
+  case KT_F64: return (ScalarName){"double", "kcc_buf_double", "KCRT_TYPE_DOUBLE"};
+  default: return (ScalarName){NULL, NULL, NULL};
   }
 }
 
@@ -124,16 +125,17 @@ static void host_decl(KBuf *b, const KType *t, const char *name) {
 
 /* ---------------------------------------------------------------- the shared part */
 
-/* Text every generated header carries once per translation unit (KCC_HOST_COMMON_1 guards
+/* Text every generated header carries once per translation unit (KCC_HOST_COMMON_2 guards
  * it). Change it only together with the number in the guard: two headers from different kcc
- * versions must not silently share a different definition. */
+ * versions must not silently share a different definition. (2: modules kept by libkcrt per
+ * device, buffers tagged with their element type.) */
 static const char common_head[] =
-    "#ifndef KCC_HOST_COMMON_1\n"
-    "#define KCC_HOST_COMMON_1\n"
+    "#ifndef KCC_HOST_COMMON_2\n"
+    "#define KCC_HOST_COMMON_2\n"
     "/* Shared by every header kcc generates (the guard lets several meet in one file). */\n"
-    "#include <stdlib.h>\n"
-    "#ifndef KCRT_HAS_MODULE_GET\n"
-    "#include <pthread.h>\n"
+    "#if !defined(KCRT_HAS_MODULE_GET) || !defined(KCRT_HAS_BUFFER_TYPE)\n"
+    "#error \"this kcc-generated header needs a newer kcrt.h (kcrt_module_get, "
+    "kcrt_buffer_set_type)\"\n"
     "#endif\n"
     "\n"
     "#ifdef __cplusplus\n"
@@ -172,7 +174,40 @@ static const char common_head[] =
     "  return size && count > (size_t)-1 / size ? (size_t)-1 : count * size;\n"
     "}\n"
     "\n"
-    "/* Untyped buffer handle, for pointer parameters without a typed one (void *). */\n"
+    "/* A new buffer of `count` elements of `type` (`size` bytes each), tagged so that libkcrt\n"
+    " * refuses it at launch for a parameter of another element type, even when it reaches the\n"
+    " * launch through a kcc_buf_T_of view. */\n"
+    "static inline kcrt_status kcc_impl_alloc(kcrt_device *dev, size_t count, kcrt_elem_type "
+    "type,\n"
+    "                                         size_t size, kcrt_buffer **out) {\n"
+    "  kcrt_buffer *raw = NULL;\n"
+    "  kcrt_status st = kcrt_buffer_alloc(dev, kcc_impl_bytes(count, size), &raw);\n"
+    "  if (st != KCRT_SUCCESS) return st;\n"
+    "  st = kcrt_buffer_set_type(raw, type, size);\n"
+    "  if (st == KCRT_SUCCESS)\n"
+    "    *out = raw;\n"
+    "  else\n"
+    "    kcrt_buffer_free(raw);\n"
+    "  return st;\n"
+    "}\n"
+    "\n"
+    "/* The module of `bundle` on `dev`, and its kernel `name` when name is not NULL. libkcrt\n"
+    " * keeps one module per device and bundle (kcrt_module_get): loaded at the first call on\n"
+    " * the device, once whatever the threads, and released by kcrt_device_close. A failed load\n"
+    " * is not remembered: the next call tries again and libkcrt reports again. */\n"
+    "static inline kcrt_status kcc_impl_lookup(kcrt_device *dev, const unsigned char *bundle,\n"
+    "                                          size_t size, const char *name, kcrt_module "
+    "**mod,\n"
+    "                                          kcrt_kernel **k) {\n"
+    "  kcrt_module *m = NULL;\n"
+    "  kcrt_status st = kcrt_module_get(dev, bundle, size, &m);\n"
+    "  if (st == KCRT_SUCCESS && name) st = kcrt_kernel_get(m, name, k);\n"
+    "  if (st == KCRT_SUCCESS && mod) *mod = m;\n"
+    "  return st;\n"
+    "}\n"
+    "\n"
+    "/* Untyped buffer handle, for pointer parameters without a typed one (void *). Its buffers\n"
+    " * are bytes: untagged. */\n"
     "typedef struct kcc_buf_void {\n"
     "  kcrt_buffer *raw;\n"
     "} kcc_buf_void;\n"
@@ -188,123 +223,32 @@ static const char common_head[] =
     "static inline kcrt_status kcc_buf_void_free(kcc_buf_void b) { return "
     "kcrt_buffer_free(b.raw); }\n";
 
-/* The module cache: where a header keeps each device's module. With KCRT_HAS_MODULE_GET the
- * runtime keeps it (per device, dropped by kcrt_device_close); without, a per-translation-unit
- * list of (device, module, kernels) under a mutex. A spin lock would do for the list but not
- * for the first load, which may run a driver's compiler for a second or more. */
-static const char common_cache[] =
-    "\n"
-    "#ifdef KCRT_HAS_MODULE_GET\n"
-    "typedef struct kcc_impl_cache {\n"
-    "  int unused;\n"
-    "} kcc_impl_cache;\n"
-    "#define KCC_IMPL_CACHE_INIT {0}\n"
-    "static inline kcrt_status kcc_impl_lookup(kcc_impl_cache *c, kcrt_device *dev,\n"
-    "                                          const unsigned char *bundle, size_t size,\n"
-    "                                          int nkernels, int index, const char *name,\n"
-    "                                          kcrt_module **mod, kcrt_kernel **k) {\n"
-    "  kcrt_module *m = NULL;\n"
-    "  kcrt_status st = kcrt_module_get(dev, bundle, size, &m);\n"
-    "  (void)c;\n"
-    "  (void)nkernels;\n"
-    "  (void)index;\n"
-    "  if (st == KCRT_SUCCESS && name) st = kcrt_kernel_get(m, name, k);\n"
-    "  if (st == KCRT_SUCCESS && mod) *mod = m;\n"
-    "  return st;\n"
-    "}\n"
-    "static inline kcrt_status kcc_impl_release(kcc_impl_cache *c, kcrt_device *dev) {\n"
-    "  (void)c;\n"
-    "  (void)dev;\n"
-    "  return KCRT_SUCCESS;\n"
-    "}\n"
-    "#else\n"
-    "typedef struct kcc_impl_slot {\n"
-    "  kcrt_device *dev;\n"
-    "  kcrt_module *mod;\n"
-    "  kcrt_kernel **kernels; /* nkernels entries, after the slot; NULL until first used */\n"
-    "  struct kcc_impl_slot *next;\n"
-    "} kcc_impl_slot;\n"
-    "typedef struct kcc_impl_cache {\n"
-    "  pthread_mutex_t lock;\n"
-    "  kcc_impl_slot *slots;\n"
-    "} kcc_impl_cache;\n"
-    "#define KCC_IMPL_CACHE_INIT {PTHREAD_MUTEX_INITIALIZER, NULL}\n"
-    "/* The module of `bundle` on `dev`, loaded on first use (once, whatever the threads), and\n"
-    " * kernel `index` (`name`) of it when name is not NULL. A failed load is not remembered:\n"
-    " * the next call tries again and libkcrt reports again. */\n"
-    "static inline kcrt_status kcc_impl_lookup(kcc_impl_cache *c, kcrt_device *dev,\n"
-    "                                          const unsigned char *bundle, size_t size,\n"
-    "                                          int nkernels, int index, const char *name,\n"
-    "                                          kcrt_module **mod, kcrt_kernel **k) {\n"
-    "  kcrt_status st = KCRT_SUCCESS;\n"
-    "  kcc_impl_slot *s;\n"
-    "  pthread_mutex_lock(&c->lock);\n"
-    "  for (s = c->slots; s && s->dev != dev; s = s->next) {\n"
-    "  }\n"
-    "  if (!s) {\n"
-    "    kcrt_module *m = NULL;\n"
-    "    st = kcrt_module_load(dev, bundle, size, &m);\n"
-    "    if (st == KCRT_SUCCESS) {\n"
-    "      s = (kcc_impl_slot *)calloc(1, sizeof *s + (size_t)nkernels * sizeof(kcrt_kernel "
-    "*));\n"
-    "      if (!s) {\n"
-    "        kcrt_module_unload(m);\n"
-    "        st = KCRT_ERROR_OUT_OF_MEMORY;\n"
-    "      } else {\n"
-    "        s->dev = dev;\n"
-    "        s->mod = m;\n"
-    "        s->kernels = (kcrt_kernel **)(void *)(s + 1);\n"
-    "        s->next = c->slots;\n"
-    "        c->slots = s;\n"
-    "      }\n"
-    "    }\n"
-    "  }\n"
-    "  if (s && name && !s->kernels[index]) st = kcrt_kernel_get(s->mod, name, "
-    "&s->kernels[index]);\n"
-    "  if (s && st == KCRT_SUCCESS) {\n"
-    "    if (mod) *mod = s->mod;\n"
-    "    if (name) *k = s->kernels[index];\n"
-    "  }\n"
-    "  pthread_mutex_unlock(&c->lock);\n"
-    "  return st;\n"
-    "}\n"
-    "/* Unloads the module this cache holds for `dev` (if any) and forgets the device. */\n"
-    "static inline kcrt_status kcc_impl_release(kcc_impl_cache *c, kcrt_device *dev) {\n"
-    "  kcc_impl_slot **p, *s = NULL;\n"
-    "  kcrt_status st = KCRT_SUCCESS;\n"
-    "  pthread_mutex_lock(&c->lock);\n"
-    "  for (p = &c->slots; *p; p = &(*p)->next)\n"
-    "    if ((*p)->dev == dev) {\n"
-    "      s = *p;\n"
-    "      *p = s->next;\n"
-    "      break;\n"
-    "    }\n"
-    "  pthread_mutex_unlock(&c->lock);\n"
-    "  if (s) {\n"
-    "    st = kcrt_module_unload(s->mod);\n"
-    "    free(s);\n"
-    "  }\n"
-    "  return st;\n"
-    "}\n"
-    "#endif\n";
-
-/* A typed buffer handle and its helpers, for elements of C type `ctype`. */
-static void emit_handle(KBuf *b, const char *h, const char *ctype) {
+/* A typed buffer handle and its helpers, for elements of C type `ctype`, which its _alloc
+ * tags as libkcrt's element type `code`. */
+static void emit_handle(KBuf *b, const char *h, const char *ctype, const char *code) {
   kbuf_printf(b,
               "\n"
               "/* A device buffer of %s elements (a typed kcrt_buffer). */\n"
               "typedef struct %s {\n"
               "  kcrt_buffer *raw;\n"
-              "} %s;\n"
-              "/* Views `raw` as a buffer of %s: C cannot check what it holds. */\n"
+              "} %s;\n",
+              ctype, h, h);
+  kbuf_printf(b,
+              "/* Views `raw` as a buffer of %s. The compiler cannot check what it holds;\n"
+              " * libkcrt checks at launch when `raw` is tagged (made by an _alloc helper, or\n"
+              " * see kcrt_buffer_set_type). */\n"
               "static inline %s %s_of(kcrt_buffer *raw) {\n"
               "  %s b;\n"
               "  b.raw = raw;\n"
               "  return b;\n"
-              "}\n"
+              "}\n",
+              ctype, h, h, h);
+  kbuf_printf(b,
               "static inline kcrt_status %s_alloc(kcrt_device *dev, size_t count, %s *out) {\n"
-              "  return kcrt_buffer_alloc(dev, kcc_impl_bytes(count, sizeof(%s)), &out->raw);\n"
-              "}\n"
+              "  return kcc_impl_alloc(dev, count, %s, sizeof(%s), &out->raw);\n"
+              "}\n",
+              h, h, code, ctype);
+  kbuf_printf(b,
               "static inline kcrt_status %s_free(%s b) { return kcrt_buffer_free(b.raw); }\n"
               "static inline size_t %s_count(%s b) {\n"
               "  return kcrt_buffer_size(b.raw) / sizeof(%s);\n"
@@ -320,8 +264,7 @@ static void emit_handle(KBuf *b, const char *h, const char *ctype) {
               "  return kcrt_buffer_read(src.raw, kcc_impl_bytes(first, sizeof(%s)), dst,\n"
               "                          kcc_impl_bytes(count, sizeof(%s)));\n"
               "}\n",
-              ctype, h, h, ctype, h, h, h, h, h, ctype, h, h, h, h, ctype, h, h, ctype, ctype,
-              ctype, h, h, ctype, ctype, ctype);
+              h, h, h, h, ctype, h, h, ctype, ctype, ctype, h, h, ctype, ctype, ctype);
 }
 
 static void emit_common(KBuf *b) {
@@ -330,10 +273,9 @@ static void emit_common(KBuf *b) {
                                     KT_U16,  KT_U32, KT_U64, KT_F32, KT_F64};
   for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
     ScalarName n = scalar_name(kinds[i]);
-    emit_handle(b, n.handle, n.ctype);
+    emit_handle(b, n.handle, n.ctype, n.code);
   }
-  kbuf_puts(b, common_cache);
-  kbuf_puts(b, "#endif /* KCC_HOST_COMMON_1 */\n");
+  kbuf_puts(b, "#endif /* KCC_HOST_COMMON_2 */\n");
 }
 
 /* ---------------------------------------------------------------- structs */
@@ -381,7 +323,7 @@ static void emit_struct(KBuf *b, const KStruct *st, const char *prefix) {
   KBuf h = {0}, c = {0};
   kbuf_printf(&h, "kcc_buf_struct_%s", st->name);
   kbuf_printf(&c, "struct %s", st->name);
-  emit_handle(b, h.data, c.data);
+  emit_handle(b, h.data, c.data, "KCRT_TYPE_STRUCT");
   kbuf_puts(b, "#endif\n");
   kbuf_free(&h);
   kbuf_free(&c);
@@ -438,7 +380,7 @@ static void source_signature(KBuf *b, const KFunc *f) {
   kbuf_puts(b, ")");
 }
 
-static void emit_launch(KBuf *b, const KFunc *f, int index, const char *prefix) {
+static void emit_launch(KBuf *b, const KFunc *f, const char *prefix) {
   Param *ps = kernel_params(f);
   KBuf sig = {0};
   source_signature(&sig, f);
@@ -473,11 +415,10 @@ static void emit_launch(KBuf *b, const KFunc *f, int index, const char *prefix) 
   kbuf_printf(b, "  kcrt_kernel *kcc_k = NULL;\n");
   if (f->nparams) kbuf_printf(b, "  kcrt_arg kcc_args[%d];\n", f->nparams);
   kbuf_printf(b,
-              "  kcrt_status kcc_st = kcc_impl_lookup(&%s_impl_cache, dev, %s_bundle, sizeof "
-              "%s_bundle,\n"
-              "                                       %s_KERNEL_COUNT, %d, \"%s\", NULL, &kcc_k);\n"
+              "  kcrt_status kcc_st =\n"
+              "      kcc_impl_lookup(dev, %s_bundle, sizeof %s_bundle, \"%s\", NULL, &kcc_k);\n"
               "  if (kcc_st != KCRT_SUCCESS) return kcc_st;\n",
-              prefix, prefix, prefix, prefix, index, f->name);
+              prefix, prefix, f->name);
   for (int j = 0; j < f->nparams; j++) {
     if (ps[j].buffer)
       kbuf_printf(b,
@@ -496,10 +437,9 @@ static void emit_launch(KBuf *b, const KFunc *f, int index, const char *prefix) 
   kbuf_printf(b,
               "/* The kcrt_kernel behind %s_launch_%s on `dev` (for kcrt_kernel_get_info). */\n"
               "static inline kcrt_status %s_kernel_%s(kcrt_device *dev, kcrt_kernel **out) {\n"
-              "  return kcc_impl_lookup(&%s_impl_cache, dev, %s_bundle, sizeof %s_bundle,\n"
-              "                         %s_KERNEL_COUNT, %d, \"%s\", NULL, out);\n"
+              "  return kcc_impl_lookup(dev, %s_bundle, sizeof %s_bundle, \"%s\", NULL, out);\n"
               "}\n",
-              prefix, f->name, prefix, f->name, prefix, prefix, prefix, prefix, index, f->name);
+              prefix, f->name, prefix, f->name, prefix, prefix, f->name);
 }
 
 /* ---------------------------------------------------------------- the header */
@@ -587,24 +527,21 @@ bool emit_header(KModule *m, const KOptions *o, KBuf *out) {
   kbuf_puts(out, "};\n");
   kbuf_printf(out,
               "#define %s_KERNEL_COUNT %d\n"
-              "static kcc_impl_cache %s_impl_cache = KCC_IMPL_CACHE_INIT;\n"
               "\n"
-              "/* The module on `dev`, loaded at the first call on that device (once, whatever\n"
-              " * the threads) and kept until %s_release(dev) or, with a runtime that keeps\n"
-              " * modules per device, until kcrt_device_close. */\n"
+              "/* The module on `dev`: libkcrt loads it at the first call on that device\n"
+              " * (once, whatever the threads) and keeps it until kcrt_device_close. It\n"
+              " * belongs to the device: kcrt_module_unload refuses it. */\n"
               "static inline kcrt_status %s_module(kcrt_device *dev, kcrt_module **out) {\n"
-              "  return kcc_impl_lookup(&%s_impl_cache, dev, %s_bundle, sizeof %s_bundle,\n"
-              "                         %s_KERNEL_COUNT, 0, NULL, out, NULL);\n"
+              "  return kcc_impl_lookup(dev, %s_bundle, sizeof %s_bundle, NULL, out, NULL);\n"
               "}\n"
-              "/* Unloads what this header loaded on `dev`. Call it before kcrt_device_close when\n"
-              " * the program may open a device again later (a new device can reuse the closed\n"
-              " * one's address); the next launch on `dev` loads the module again. */\n"
+              "/* Does nothing: kept for programs written for earlier headers, which had to\n"
+              " * unload their module before kcrt_device_close. That releases it now. */\n"
               "static inline kcrt_status %s_release(kcrt_device *dev) {\n"
-              "  return kcc_impl_release(&%s_impl_cache, dev);\n"
+              "  (void)dev;\n"
+              "  return KCRT_SUCCESS;\n"
               "}\n",
-              prefix, kernels.n, prefix, prefix, prefix, prefix, prefix, prefix,
-              prefix, prefix, prefix);
-  for (int i = 0; i < kernels.n; i++) emit_launch(out, KLIST_AT(kernels, i, KFunc *), i, prefix);
+              prefix, kernels.n, prefix, prefix, prefix, prefix);
+  for (int i = 0; i < kernels.n; i++) emit_launch(out, KLIST_AT(kernels, i, KFunc *), prefix);
   kbuf_printf(out, "\n#endif /* KCC_GENERATED_%s_H */\n", prefix);
   kbuf_free(&bundle);
   return true;

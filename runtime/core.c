@@ -53,6 +53,7 @@ kcrt_status kcrt_device_open_entry(const KcrtDevEntry *e, kcrt_device **out) {
   dev->info = e->info;
   dev->be = e->be;
   pthread_mutex_init(&dev->lock, NULL);
+  pthread_mutex_init(&dev->shared_lock, NULL);
   list_init(&dev->buffers);
   list_init(&dev->queues);
   list_init(&dev->events);
@@ -67,6 +68,7 @@ kcrt_status kcrt_device_open_entry(const KcrtDevEntry *e, kcrt_device **out) {
   }
   if (st != KCRT_SUCCESS) {
     pthread_mutex_destroy(&dev->lock);
+    pthread_mutex_destroy(&dev->shared_lock);
     free(q);
     free(dev);
     return st;
@@ -76,11 +78,15 @@ kcrt_status kcrt_device_open_entry(const KcrtDevEntry *e, kcrt_device **out) {
   return KCRT_SUCCESS;
 }
 
+static void module_free(kcrt_module *m);
+
 kcrt_status kcrt_device_close(kcrt_device *dev) {
   if (!dev) return KCRT_SUCCESS;
   kcrt_status st = kcrt_device_synchronize(dev);
   void *p;
-  while ((p = list_first(dev, &dev->modules))) kcrt_module_unload(p);
+  /* Every module, kcrt_module_get's too (kcrt_module_unload would refuse those). */
+  while ((p = list_first(dev, &dev->modules))) module_free(p);
+  dev->shared = NULL;
   while ((p = list_first(dev, &dev->events))) kcrt_event_destroy(p);
   while ((p = list_first(dev, &dev->queues))) kcrt_queue_destroy(p);
   while ((p = list_first(dev, &dev->buffers))) kcrt_buffer_free(p);
@@ -88,6 +94,7 @@ kcrt_status kcrt_device_close(kcrt_device *dev) {
   free(dev->defq);
   dev->be->close(dev);
   pthread_mutex_destroy(&dev->lock);
+  pthread_mutex_destroy(&dev->shared_lock);
   free(dev);
   return st;
 }
@@ -152,6 +159,80 @@ kcrt_status kcrt_buffer_free(kcrt_buffer *b) {
 }
 
 size_t kcrt_buffer_size(const kcrt_buffer *b) { return b ? b->size : 0; }
+
+/* The public element codes are the bundle's scalar codes, so that a tag compares directly
+ * with a kernel table's pointee code. */
+_Static_assert(KCRT_TYPE_BOOL == (int)KCB_T_BOOL && KCRT_TYPE_INT8 == (int)KCB_T_I8 &&
+                   KCRT_TYPE_INT16 == (int)KCB_T_I16 && KCRT_TYPE_INT32 == (int)KCB_T_I32 &&
+                   KCRT_TYPE_INT64 == (int)KCB_T_I64 && KCRT_TYPE_UINT8 == (int)KCB_T_U8 &&
+                   KCRT_TYPE_UINT16 == (int)KCB_T_U16 && KCRT_TYPE_UINT32 == (int)KCB_T_U32 &&
+                   KCRT_TYPE_UINT64 == (int)KCB_T_U64 && KCRT_TYPE_FLOAT == (int)KCB_T_F32 &&
+                   KCRT_TYPE_DOUBLE == (int)KCB_T_F64,
+               "kcrt_elem_type and KcbScalar must agree");
+
+/* The size of a scalar element type, 0 for the others. */
+static size_t scalar_size(int t) {
+  static const unsigned char sizes[] = {[KCB_T_BOOL] = 1, [KCB_T_I8] = 1,  [KCB_T_I16] = 2,
+                                        [KCB_T_I32] = 4,  [KCB_T_I64] = 8, [KCB_T_U8] = 1,
+                                        [KCB_T_U16] = 2,  [KCB_T_U32] = 4, [KCB_T_U64] = 8,
+                                        [KCB_T_F32] = 4,  [KCB_T_F64] = 8};
+  return t > 0 && (size_t)t < sizeof sizes ? sizes[t] : 0;
+}
+
+/* An element type as the kernel language spells it, for launch messages ("int", "8-byte
+ * structs"). */
+static const char *elem_name(char *s, size_t n, int t, size_t size) {
+  static const char *const names[] = {
+      [KCB_T_BOOL] = "bool",          [KCB_T_I8] = "char",
+      [KCB_T_I16] = "short",          [KCB_T_I32] = "int",
+      [KCB_T_I64] = "long",           [KCB_T_U8] = "unsigned char",
+      [KCB_T_U16] = "unsigned short", [KCB_T_U32] = "unsigned int",
+      [KCB_T_U64] = "unsigned long",  [KCB_T_F32] = "float",
+      [KCB_T_F64] = "double"};
+  if (scalar_size(t)) return names[t];
+  snprintf(s, n, "%zu-byte structs", size);
+  return s;
+}
+
+kcrt_status kcrt_buffer_set_type(kcrt_buffer *b, kcrt_elem_type type, size_t elem_size) {
+  if (!b) return kcrt_fail(KCRT_ERROR_INVALID_VALUE, "kcrt_buffer_set_type: NULL buffer");
+  size_t natural = scalar_size(type);
+  if (type == KCRT_TYPE_NONE) {
+    if (elem_size)
+      return kcrt_fail(KCRT_ERROR_INVALID_VALUE,
+                       "kcrt_buffer_set_type: KCRT_TYPE_NONE (no tag) takes elem_size 0, not %zu",
+                       elem_size);
+  } else if (natural) {
+    if (!elem_size) elem_size = natural;
+    if (elem_size != natural) {
+      char s[32];
+      return kcrt_fail(KCRT_ERROR_INVALID_VALUE,
+                       "kcrt_buffer_set_type: %s elements are %zu bytes, not %zu",
+                       elem_name(s, sizeof s, type, 0), natural, elem_size);
+    }
+  } else if (type == KCRT_TYPE_STRUCT) {
+    if (!elem_size)
+      return kcrt_fail(KCRT_ERROR_INVALID_VALUE,
+                       "kcrt_buffer_set_type: KCRT_TYPE_STRUCT needs the struct's size");
+  } else {
+    return kcrt_fail(KCRT_ERROR_INVALID_VALUE, "kcrt_buffer_set_type: unknown element type %d",
+                     (int)type);
+  }
+  if (elem_size && b->size % elem_size)
+    return kcrt_fail(KCRT_ERROR_INVALID_VALUE,
+                     "kcrt_buffer_set_type: a %zu-byte buffer cannot hold %zu-byte elements",
+                     b->size, elem_size);
+  b->elem_type = type;
+  b->elem_size = elem_size;
+  return KCRT_SUCCESS;
+}
+
+kcrt_status kcrt_buffer_get_type(const kcrt_buffer *b, kcrt_elem_type *type, size_t *elem_size) {
+  if (!b) return kcrt_fail(KCRT_ERROR_INVALID_VALUE, "kcrt_buffer_get_type: NULL buffer");
+  if (type) *type = b->elem_type;
+  if (elem_size) *elem_size = b->elem_size;
+  return KCRT_SUCCESS;
+}
 
 static kcrt_status check_range(const char *fn, const kcrt_buffer *b, size_t off, size_t n) {
   if (!b) return kcrt_fail(KCRT_ERROR_INVALID_VALUE, "%s: NULL buffer", fn);
@@ -355,8 +436,48 @@ kcrt_status kcrt_module_load_file(kcrt_device *dev, const char *path, kcrt_modul
   return st;
 }
 
+kcrt_status kcrt_module_get(kcrt_device *dev, const void *data, size_t size, kcrt_module **out) {
+  if (!dev || !data || !out) return kcrt_fail(KCRT_ERROR_INVALID_VALUE, "kcrt_module_get: NULL");
+  /* The address and size are the key; the checksum field (8 bytes, no hashing) tells apart
+   * a bundle that another one replaced at the same address. */
+  const unsigned char *img = data;
+  uint64_t sum = size >= KCB_HEADER_SIZE ? kcb_get64(img + KCB_H_CHECKSUM) : 0;
+  kcrt_module *m;
+  kcrt_status st = KCRT_SUCCESS;
+  pthread_mutex_lock(&dev->shared_lock);
+  for (m = dev->shared; m; m = m->shared_next)
+    if (m->key == data && m->key_size == size && m->key_sum == sum) break;
+  if (!m) {
+    /* Loaded under the lock: threads racing for the first launch wait for one load instead
+     * of each running the driver's compiler. */
+    st = kcrt_module_load(dev, data, size, &m);
+    if (st == KCRT_SUCCESS) {
+      m->shared = true;
+      m->key = data;
+      m->key_size = size;
+      m->key_sum = sum;
+      m->shared_next = dev->shared;
+      dev->shared = m;
+    }
+  }
+  pthread_mutex_unlock(&dev->shared_lock);
+  if (st == KCRT_SUCCESS) *out = m;
+  return st;
+}
+
 kcrt_status kcrt_module_unload(kcrt_module *m) {
   if (!m) return KCRT_SUCCESS;
+  /* Others may hold the same handle from kcrt_module_get: unloading it would pull it from
+   * under them (and leave a dangling entry), so it stays until kcrt_device_close. */
+  if (m->shared)
+    return kcrt_fail(KCRT_ERROR_INVALID_VALUE,
+                     "kcrt_module_unload: this module belongs to its device (kcrt_module_get); "
+                     "kcrt_device_close releases it");
+  module_free(m);
+  return KCRT_SUCCESS;
+}
+
+static void module_free(kcrt_module *m) {
   list_del(m->dev, &m->link);
   for (uint32_t i = 0; i < m->b->nkernels; i++) {
     kcrt_kernel *k = m->kernels[i];
@@ -370,7 +491,6 @@ kcrt_status kcrt_module_unload(kcrt_module *m) {
   free(m->kernels);
   kcb_free(m->b);
   free(m);
-  return KCRT_SUCCESS;
 }
 
 kcrt_status kcrt_module_kernel_count(kcrt_module *m, int *count) {
@@ -487,6 +607,17 @@ static kcrt_status check_args(const kcrt_kernel *k, const kcrt_arg *args, int na
         return kcrt_fail(KCRT_ERROR_INVALID_ARGUMENT,
                          "kernel '%s' argument %u (%s): the buffer belongs to another device",
                          kk->name, i + 1, d);
+      /* Only scalar pointees have a code in the table to compare a tag with; an untagged
+       * buffer, or a void/struct/pointer pointee, is taken as it is. */
+      if (a->buffer && a->buffer->elem_type != KCRT_TYPE_NONE && scalar_size(p->scalar) &&
+          (int)a->buffer->elem_type != p->scalar) {
+        char s1[48], s2[48];
+        return kcrt_fail(KCRT_ERROR_INVALID_ARGUMENT,
+                         "kernel '%s' argument %u%s%s%s: buffer holds %s, kernel expects %s (%s)",
+                         kk->name, i + 1, *p->name ? " '" : "", p->name, *p->name ? "'" : "",
+                         elem_name(s1, sizeof s1, a->buffer->elem_type, a->buffer->elem_size),
+                         elem_name(s2, sizeof s2, p->scalar, 0), d);
+      }
       continue;
     }
     if (a->buffer)

@@ -97,6 +97,11 @@ struct kcrt_device {
   kcrt_queue *defq;
   pthread_mutex_t lock; /* the object lists */
   KcrtLink buffers, queues, events, modules;
+  /* kcrt_module_get's modules (chained by shared_next) and the lock held across a load
+   * through it: not `lock`, which every allocation takes, because a load may run a driver's
+   * compiler for seconds. Order: shared_lock before lock. */
+  pthread_mutex_t shared_lock;
+  kcrt_module *shared;
 };
 
 struct kcrt_buffer {
@@ -105,6 +110,8 @@ struct kcrt_buffer {
   size_t size;
   uint64_t dptr; /* CUDA device pointer */
   void *mem;     /* OpenCL cl_mem */
+  kcrt_elem_type elem_type; /* kcrt_buffer_set_type's tag (KCRT_TYPE_NONE: untagged) */
+  size_t elem_size;
 };
 
 struct kcrt_queue {
@@ -137,6 +144,13 @@ struct kcrt_module {
   void *h; /* CUmodule / the back end's program record */
   kcrt_kernel **kernels; /* nkernels slots, filled on first kcrt_kernel_get */
   pthread_mutex_t lock;
+  /* kcrt_module_get's modules: owned by the device, found by the caller's bundle address,
+   * size and checksum field. Set before the module is published, constant after. */
+  bool shared;
+  const void *key;
+  size_t key_size;
+  uint64_t key_sum;
+  kcrt_module *shared_next;
 };
 
 /* ---------------------------------------------------------------- back ends */

@@ -6,7 +6,9 @@
 #                       unit) includes the headers of ops_a.k and ops_b.k (--prefix=opsb), built
 #                       with kcc_add_kernels from this tree, compiled -Wall -Wextra -Werror
 #                       -pedantic-errors as C11, C99 and C++11 (g++), and run on the default
-#                       device with random inputs checked against host references.
+#                       device with random inputs checked against host references; also
+#                       devices closed and opened again with no _release, and element types
+#                       checked at launch through kcc_buf_T_of views of tagged buffers.
 #   header.compile_fail.c, header.compile_fail.cxx
 #                       tests/header/wrong_type.c: the host compiler refuses an int buffer
 #                       for a float parameter, an untyped buffer, a different struct layout.

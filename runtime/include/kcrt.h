@@ -108,7 +108,7 @@ kcrt_status kcrt_device_open_by_name(const char *substring, kcrt_device **out);
  * else the first OpenCL GPU, else the first OpenCL CPU, else any device. */
 kcrt_status kcrt_device_open_default(kcrt_device **out);
 /* Waits for all work, then releases the device and everything created on it that is still
- * alive (buffers, queues, events, modules). */
+ * alive (buffers, queues, events, modules, kcrt_module_get's included). */
 kcrt_status kcrt_device_close(kcrt_device *dev);
 kcrt_status kcrt_device_get_info(kcrt_device *dev, kcrt_device_info *info);
 /* Waits until every queue of the device is idle. */
@@ -132,6 +132,40 @@ kcrt_status kcrt_buffer_read(kcrt_buffer *src, size_t offset, void *dst, size_t 
 kcrt_status kcrt_buffer_copy(kcrt_buffer *dst, size_t dst_offset, kcrt_buffer *src,
                              size_t src_offset, size_t size);
 kcrt_status kcrt_buffer_fill(kcrt_buffer *dst, size_t offset, unsigned char byte, size_t size);
+
+/* Element types a buffer can be tagged with, so that kcrt_launch can check a buffer against
+ * the kernel's pointer parameter where C could not (a buffer handed around as kcrt_buffer *).
+ * The scalar codes are the bundle format's (kcb_format.h, KCB_T_*); the kernel's spelling of
+ * each is in the comment, as launch messages use it. */
+typedef enum kcrt_elem_type {
+  KCRT_TYPE_NONE = 0,    /* untagged: accepted for any pointer parameter */
+  KCRT_TYPE_BOOL = 1,    /* bool */
+  KCRT_TYPE_INT8 = 2,    /* char */
+  KCRT_TYPE_INT16 = 3,   /* short */
+  KCRT_TYPE_INT32 = 4,   /* int */
+  KCRT_TYPE_INT64 = 5,   /* long */
+  KCRT_TYPE_UINT8 = 6,   /* unsigned char */
+  KCRT_TYPE_UINT16 = 7,  /* unsigned short */
+  KCRT_TYPE_UINT32 = 8,  /* unsigned int */
+  KCRT_TYPE_UINT64 = 9,  /* unsigned long */
+  KCRT_TYPE_FLOAT = 10,  /* float */
+  KCRT_TYPE_DOUBLE = 11, /* double */
+  KCRT_TYPE_STRUCT = 64, /* structs of elem_size bytes (clear of the codes a bundle may add) */
+} kcrt_elem_type;
+#define KCRT_HAS_BUFFER_TYPE 1
+
+/* Tags the buffer as holding elements of `type`. elem_size: the element's size in bytes; for
+ * a scalar type its own size (or 0 for that), for KCRT_TYPE_STRUCT the struct's size (> 0),
+ * for KCRT_TYPE_NONE 0, which removes the tag. The buffer's size must be a multiple of it
+ * (KCRT_ERROR_INVALID_VALUE otherwise). A tagged buffer passed for a pointer parameter whose
+ * pointee is a scalar must hold exactly that scalar type, else kcrt_launch fails; parameters
+ * pointing to void, structs or pointers take any buffer (the kernel table gives no element
+ * type to compare with). Untagged buffers (every new buffer is) are accepted everywhere.
+ * Tag a buffer before other threads launch with it. */
+kcrt_status kcrt_buffer_set_type(kcrt_buffer *buf, kcrt_elem_type type, size_t elem_size);
+/* The buffer's tag: KCRT_TYPE_NONE and 0 for an untagged buffer. Either pointer may be NULL. */
+kcrt_status kcrt_buffer_get_type(const kcrt_buffer *buf, kcrt_elem_type *type,
+                                 size_t *elem_size);
 
 /* ---------------------------------------------------------------- queues and events */
 
@@ -167,8 +201,20 @@ typedef struct kcrt_kernel kcrt_kernel;
 kcrt_status kcrt_module_load(kcrt_device *dev, const void *data, size_t size,
                              kcrt_module **out);
 kcrt_status kcrt_module_load_file(kcrt_device *dev, const char *path, kcrt_module **out);
-/* Releases the module and its kernels. */
+/* Releases the module and its kernels. A module of kcrt_module_get belongs to its device:
+ * unloading it is refused (KCRT_ERROR_INVALID_VALUE) and leaves it working. */
 kcrt_status kcrt_module_unload(kcrt_module *mod);
+
+/* The device's module for the bundle at `data`: loaded by the first call for this (device,
+ * address, size) — once, whatever the threads: the load runs under a lock of the device — and
+ * the same handle for every later call. The module belongs to the device and is released by
+ * kcrt_device_close (kcrt_module_unload refuses it). Meant for bundles that stay at one
+ * address for the life of the program, such as the arrays kcc's generated headers embed: the
+ * bytes are read (and copied) at the first load only. Another bundle later put at the same
+ * address with the same size is told apart by its checksum field and loaded as a module of
+ * its own. A failed load is not remembered: the next call tries again. */
+kcrt_status kcrt_module_get(kcrt_device *dev, const void *data, size_t size, kcrt_module **out);
+#define KCRT_HAS_MODULE_GET 1
 
 kcrt_status kcrt_kernel_get(kcrt_module *mod, const char *name, kcrt_kernel **out);
 /* The number of kernels in the module and the name of the i-th (for tools). */
@@ -222,7 +268,8 @@ typedef struct kcrt_arg {
 /* Launches `k` on `q` (NULL: default queue) with grid × block threads, `dynamic_shared`
  * bytes for the kernel's `extern shared` array, and the arguments in parameter order.
  * Everything is checked before the driver sees it: the argument count, each argument's kind
- * and size against the kernel table (KCRT_ERROR_INVALID_ARGUMENT), and every grid and block
+ * and size against the kernel table, each tagged buffer's element type against its pointer
+ * parameter's (kcrt_buffer_set_type) (KCRT_ERROR_INVALID_ARGUMENT), and every grid and block
  * dimension, the threads per block and the shared memory (static + dynamic) against the
  * device's and the kernel's limits (KCRT_ERROR_INVALID_LAUNCH); the message names the limit.
  * Asynchronous: returns once the launch is queued. */

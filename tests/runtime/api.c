@@ -6,7 +6,10 @@
  * (truncated, bad magic, a section out of bounds), unknown kernel, wrong argument count and
  * size, an oversized launch (2^50 blocks), a failed allocation (2^60 bytes), a module the
  * driver cannot build (its log kept), a bundle with no form for the device; and a bundle with
- * broken cubins, which a CUDA device must load from its PTX instead. */
+ * broken cubins, which a CUDA device must load from its PTX instead. Also the per-device
+ * module table (kcrt_module_get: one handle per bundle address, raced for by threads, owned
+ * and released by the device) and buffers tagged with their element type, checked at launch
+ * (kcrt_buffer_set_type). */
 #define _GNU_SOURCE
 #include "rt_common.h"
 #include "kcb_format.h"
@@ -188,6 +191,142 @@ static void big_dynamic_shared(Rt *rt, const char *path) {
   RT_CHECK(rt, kcrt_module_unload(m));
 }
 
+/* ---------------------------------------------------------------- kcrt_module_get */
+
+typedef struct GetJob {
+  kcrt_device *dev;
+  const unsigned char *img;
+  size_t len;
+  kcrt_module *mod;
+  kcrt_status st;
+} GetJob;
+
+static void *get_worker(void *p) {
+  GetJob *j = p;
+  j->st = kcrt_module_get(j->dev, j->img, j->len, &j->mod);
+  return NULL;
+}
+
+/* vecadd from `m`, checked: the module is alive and belongs to `dev`. */
+static void vecadd_on(Rt *rt, kcrt_device *dev, kcrt_module *m, const char *what) {
+  enum { N = 300 };
+  float a[N], c[N], want[N];
+  for (int i = 0; i < N; i++) a[i] = rt_float(rt, -5, 5), want[i] = a[i] + a[i];
+  kcrt_kernel *k;
+  kcrt_buffer *da, *dc;
+  RT_CHECK(rt, kcrt_kernel_get(m, "vecadd", &k));
+  RT_CHECK(rt, kcrt_buffer_alloc(dev, sizeof a, &da));
+  RT_CHECK(rt, kcrt_buffer_alloc(dev, sizeof c, &dc));
+  RT_CHECK(rt, kcrt_buffer_write(da, 0, a, sizeof a));
+  int n = N;
+  kcrt_arg args[] = {KCRT_ARG_BUFFER(da), KCRT_ARG_BUFFER(da), KCRT_ARG_BUFFER(dc), KCRT_ARG_VALUE(n)};
+  RT_CHECK(rt, kcrt_launch(k, NULL, KCRT_DIM1(2), KCRT_DIM1(256), 0, args, 4));
+  RT_CHECK(rt, kcrt_buffer_read(dc, 0, c, sizeof c));
+  rt_cmp_f32(rt, what, c, want, N, 0, 0);
+  kcrt_buffer_free(da), kcrt_buffer_free(dc);
+}
+
+static void module_get(Rt *rt, const unsigned char *img, size_t len) {
+  kcrt_module *m1 = NULL, *m2 = NULL, *m3 = NULL, *m4 = NULL;
+  RT_CHECK(rt, kcrt_module_get(rt->dev, img, len, &m1));
+  RT_CHECK(rt, kcrt_module_get(rt->dev, img, len, &m2));
+  if (!m1 || m1 != m2) rt_fail(rt, "kcrt_module_get: two calls, two modules");
+  if (m1 == rt->mod) rt_fail(rt, "kcrt_module_get returned kcrt_module_load's module");
+  /* The key is the address: the same bytes elsewhere are another module; another bundle put
+   * at the same address (here the same one with its reserved header field changed, which
+   * changes the checksum) is another module too. */
+  unsigned char *copy = malloc(len);
+  memcpy(copy, img, len);
+  RT_CHECK(rt, kcrt_module_get(rt->dev, copy, len, &m3));
+  if (m3 == m1) rt_fail(rt, "kcrt_module_get: a copy at another address got the same module");
+  copy[KCB_H_RESERVED] ^= 1;
+  kcb_put64(copy + KCB_H_CHECKSUM, kcb_checksum(copy, len));
+  RT_CHECK(rt, kcrt_module_get(rt->dev, copy, len, &m4));
+  if (m4 == m3) rt_fail(rt, "kcrt_module_get: a new bundle at the same address got the old module");
+  free(copy); /* read at the first load only: m3 and m4 do not need it */
+  vecadd_on(rt, rt->dev, m4, "vecadd through kcrt_module_get, bundle since freed");
+  /* The device owns these: unload is refused, and the module still works. */
+  RT_EXPECT(rt, KCRT_ERROR_INVALID_VALUE, kcrt_module_unload(m1));
+  expect_msg(rt, "unloading a kcrt_module_get module", "belongs to its device");
+  vecadd_on(rt, rt->dev, m1, "vecadd after a refused kcrt_module_unload");
+  /* Failures are reported and not remembered. */
+  kcrt_module *bad = NULL;
+  RT_EXPECT(rt, KCRT_ERROR_INVALID_MODULE, kcrt_module_get(rt->dev, img, len - 1, &bad));
+  RT_EXPECT(rt, KCRT_ERROR_INVALID_MODULE, kcrt_module_get(rt->dev, img, len - 1, &bad));
+  expect_msg(rt, "kcrt_module_get of a truncated bundle", "truncated");
+  RT_EXPECT(rt, KCRT_ERROR_INVALID_VALUE, kcrt_module_get(NULL, img, len, &bad));
+  RT_EXPECT(rt, KCRT_ERROR_INVALID_VALUE, kcrt_module_get(rt->dev, NULL, len, &bad));
+  if (bad) rt_fail(rt, "a failed kcrt_module_get returned a module");
+
+  /* Threads racing for the first load on a fresh device all get one module; closing the
+   * device releases it (LSan sees a leak otherwise), and a device opened afterwards, which
+   * may have the closed one's address, loads its own. */
+  enum { T = 8 };
+  for (int round = 0; round < 2; round++) {
+    kcrt_device *dev;
+    RT_CHECK(rt, kcrt_device_open_default(&dev));
+    pthread_t th[T];
+    GetJob jobs[T];
+    for (int i = 0; i < T; i++) {
+      jobs[i] = (GetJob){dev, img, len, NULL, KCRT_ERROR_DRIVER};
+      pthread_create(&th[i], NULL, get_worker, &jobs[i]);
+    }
+    for (int i = 0; i < T; i++) pthread_join(th[i], NULL);
+    for (int i = 0; i < T; i++) {
+      RT_CHECK(rt, jobs[i].st);
+      if (jobs[i].mod != jobs[0].mod) rt_fail(rt, "thread %d got another module", i);
+    }
+    vecadd_on(rt, dev, jobs[0].mod, "vecadd on a fresh device through kcrt_module_get");
+    RT_CHECK(rt, kcrt_device_close(dev));
+  }
+  printf("kcrt_module_get: one module per address, %d threads, unload refused\n", T);
+}
+
+/* ---------------------------------------------------------------- element type tags */
+
+static void buffer_types(Rt *rt, kcrt_kernel *k) {
+  enum { N = 256 };
+  kcrt_buffer *a = rt_alloc(rt, N * sizeof(float)), *c = rt_alloc(rt, N * sizeof(float));
+  kcrt_elem_type t = KCRT_TYPE_DOUBLE;
+  size_t es = 99;
+  RT_CHECK(rt, kcrt_buffer_get_type(a, &t, &es));
+  if (t != KCRT_TYPE_NONE || es != 0) rt_fail(rt, "a new buffer is tagged %d/%zu", (int)t, es);
+  /* What set_type refuses. */
+  RT_EXPECT(rt, KCRT_ERROR_INVALID_VALUE, kcrt_buffer_set_type(a, KCRT_TYPE_INT32, 8));
+  expect_msg(rt, "int of 8 bytes", "int elements are 4 bytes, not 8");
+  RT_EXPECT(rt, KCRT_ERROR_INVALID_VALUE, kcrt_buffer_set_type(a, (kcrt_elem_type)99, 4));
+  expect_msg(rt, "unknown type", "unknown element type 99");
+  RT_EXPECT(rt, KCRT_ERROR_INVALID_VALUE, kcrt_buffer_set_type(a, KCRT_TYPE_STRUCT, 0));
+  RT_EXPECT(rt, KCRT_ERROR_INVALID_VALUE, kcrt_buffer_set_type(a, KCRT_TYPE_STRUCT, 24));
+  expect_msg(rt, "struct size", "a 1024-byte buffer cannot hold 24-byte elements");
+  RT_EXPECT(rt, KCRT_ERROR_INVALID_VALUE, kcrt_buffer_set_type(a, KCRT_TYPE_NONE, 4));
+  RT_EXPECT(rt, KCRT_ERROR_INVALID_VALUE, kcrt_buffer_set_type(NULL, KCRT_TYPE_FLOAT, 4));
+  RT_CHECK(rt, kcrt_buffer_set_type(a, KCRT_TYPE_FLOAT, 0)); /* 0: the type's own size */
+  RT_CHECK(rt, kcrt_buffer_get_type(a, &t, &es));
+  if (t != KCRT_TYPE_FLOAT || es != 4) rt_fail(rt, "tagged float, reads %d/%zu", (int)t, es);
+
+  int n = N;
+  kcrt_arg args[] = {KCRT_ARG_BUFFER(a), KCRT_ARG_BUFFER(a), KCRT_ARG_BUFFER(c), KCRT_ARG_VALUE(n)};
+  kcrt_dim3 one = KCRT_DIM1(1), blk = KCRT_DIM1(N);
+  RT_CHECK(rt, kcrt_buffer_set_type(c, KCRT_TYPE_INT32, sizeof(int32_t)));
+  RT_EXPECT(rt, KCRT_ERROR_INVALID_ARGUMENT, kcrt_launch(k, NULL, one, blk, 0, args, 4));
+  expect_msg(rt, "int buffer for float *c",
+             "kernel 'vecadd' argument 3 'c': buffer holds int, kernel expects float");
+  RT_CHECK(rt, kcrt_buffer_set_type(c, KCRT_TYPE_UINT32, 4)); /* same size, other type */
+  RT_EXPECT(rt, KCRT_ERROR_INVALID_ARGUMENT, kcrt_launch(k, NULL, one, blk, 0, args, 4));
+  expect_msg(rt, "unsigned buffer for float *c", "buffer holds unsigned int, kernel expects float");
+  RT_CHECK(rt, kcrt_buffer_set_type(c, KCRT_TYPE_STRUCT, 8));
+  RT_EXPECT(rt, KCRT_ERROR_INVALID_ARGUMENT, kcrt_launch(k, NULL, one, blk, 0, args, 4));
+  expect_msg(rt, "struct buffer for float *c", "buffer holds 8-byte structs, kernel expects float");
+  /* Untagged again: accepted, as any untagged buffer is; then the right tag. */
+  RT_CHECK(rt, kcrt_buffer_set_type(c, KCRT_TYPE_NONE, 0));
+  RT_CHECK(rt, kcrt_launch(k, NULL, one, blk, 0, args, 4));
+  RT_CHECK(rt, kcrt_buffer_set_type(c, KCRT_TYPE_FLOAT, sizeof(float)));
+  RT_CHECK(rt, kcrt_launch(k, NULL, one, blk, 0, args, 4));
+  RT_CHECK(rt, kcrt_device_synchronize(rt->dev));
+  kcrt_buffer_free(a), kcrt_buffer_free(c);
+}
+
 /* A copy of the bundle `img` with every section of `kind` given `payload` (resealed). */
 static unsigned char *replace_sections(const unsigned char *img, uint32_t kind, const void *payload,
                                        size_t plen, size_t *len) {
@@ -275,6 +414,9 @@ int main(int argc, char **argv) {
   threads(&rt, k);
   big_dynamic_shared(&rt, argv[2]);
   forms(&rt, img);
+  module_get(&rt, img, len);
+  buffer_types(&rt, k);
   free(img);
-  return rt_finish(&rt, "errors, events, 4 threads, large dynamic shared memory, forms");
+  return rt_finish(&rt, "errors, events, 4 threads, large dynamic shared memory, forms, "
+                        "kcrt_module_get, element type tags");
 }

@@ -62,9 +62,30 @@ START_TEST(names_and_signature) {
   ASSERT_HAS(h, "static inline kcrt_status vec_add2_k_kernel_vecadd(kcrt_device *dev, "
                 "kcrt_kernel **out)");
   ASSERT_HAS(h, "#define vec_add2_k_KERNEL_COUNT 1\n");
-  /* The shared part is guarded as a whole. */
-  ASSERT_HAS(h, "#ifndef KCC_HOST_COMMON_1\n#define KCC_HOST_COMMON_1\n");
+  /* The shared part is guarded as a whole, and needs a runtime with both interfaces. */
+  ASSERT_HAS(h, "#ifndef KCC_HOST_COMMON_2\n#define KCC_HOST_COMMON_2\n");
+  ASSERT_HAS(h, "#if !defined(KCRT_HAS_MODULE_GET) || !defined(KCRT_HAS_BUFFER_TYPE)\n#error ");
   ASSERT_HAS(h, "typedef struct kcc_buf_float {\n  kcrt_buffer *raw;\n} kcc_buf_float;\n");
+  /* The runtime keeps the module per device: no list of the header's own, and _release
+   * stays only as a no-op for older programs. */
+  ASSERT_HAS(h, "kcrt_module_get(dev, bundle, size, &m);");
+  ASSERT_HAS(h, "kcc_impl_lookup(dev, vec_add2_k_bundle, sizeof vec_add2_k_bundle, \"vecadd\", "
+                "NULL, &kcc_k);");
+  ASSERT_HAS(h, "static inline kcrt_status vec_add2_k_release(kcrt_device *dev) {\n"
+                "  (void)dev;\n  return KCRT_SUCCESS;\n}\n");
+  ASSERT_LACKS(h, "pthread");
+  ASSERT_LACKS(h, "impl_cache");
+  ASSERT_LACKS(h, "kcrt_module_load(");
+  ASSERT_LACKS(h, "kcrt_module_unload(");
+  /* _alloc tags the buffer with its element type; _of only wraps. */
+  ASSERT_HAS(h, "static inline kcrt_status kcc_buf_float_alloc(kcrt_device *dev, size_t count, "
+                "kcc_buf_float *out) {\n"
+                "  return kcc_impl_alloc(dev, count, KCRT_TYPE_FLOAT, sizeof(float), &out->raw);\n");
+  ASSERT_HAS(h, "kcc_impl_alloc(dev, count, KCRT_TYPE_UINT64, sizeof(uint64_t), &out->raw);");
+  ASSERT_HAS(h, "kcc_impl_alloc(dev, count, KCRT_TYPE_BOOL, sizeof(kcc_bool), &out->raw);");
+  ASSERT_HAS(h, "  st = kcrt_buffer_set_type(raw, type, size);\n");
+  ASSERT_HAS(h, "static inline kcc_buf_float kcc_buf_float_of(kcrt_buffer *raw) {\n"
+                "  kcc_buf_float b;\n  b.raw = raw;\n  return b;\n}\n");
   free(h);
   /* A leading digit gets a letter in front. */
   h = header_of("3d.k", vecadd, NULL, NULL);
@@ -173,6 +194,8 @@ START_TEST(structs) {
   ASSERT_HAS(h, "static inline kcrt_status kcc_buf_struct_Inner_write(kcc_buf_struct_Inner dst, "
                 "size_t first,\n");
   ASSERT_HAS(h, "const struct Inner *src, size_t count) {\n");
+  /* Struct buffers are tagged as structs of their size. */
+  ASSERT_HAS(h, "kcc_impl_alloc(dev, count, KCRT_TYPE_STRUCT, sizeof(struct Inner), &out->raw);");
   free(h);
 }
 END_TEST

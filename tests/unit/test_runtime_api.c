@@ -48,7 +48,11 @@ static const char cl_source[] =
     "  x[i] = v;\n"
     "}\n"
     "__kernel void mismatch(__global float *x) { x[0] = 1; }\n"
-    "__kernel void hungry(__global float *x, int iters) { x[0] = iters; }\n";
+    "__kernel void hungry(__global float *x, int iters) { x[0] = iters; }\n"
+    "__kernel void bytes(__global uchar *x, __global int *y) {\n"
+    "  x[get_global_id(0)] = 7;\n"
+    "  y[get_global_id(0)] = 7;\n"
+    "}\n";
 
 static const KcbWParam p_scale[] = {
     {"x", "float *", KCB_PARAM_POINTER, KCB_AS_GLOBAL, KCB_T_F32, 0, 8, 8},
@@ -70,6 +74,11 @@ static const KcbWParam p_mismatch[] = {
     {"x", "float *", KCB_PARAM_POINTER, KCB_AS_GLOBAL, KCB_T_F32, 0, 8, 8},
     {"y", "int", KCB_PARAM_SCALAR, 0, KCB_T_I32, 0, 4, 4}};
 
+/* A void pointee (no element type in the table) and a parameter without a name. */
+static const KcbWParam p_bytes[] = {
+    {"x", "void *", KCB_PARAM_POINTER, KCB_AS_GLOBAL, KCB_T_NONE, 0, 8, 8},
+    {"", "int *", KCB_PARAM_POINTER, KCB_AS_GLOBAL, KCB_T_I32, 0, 8, 8}};
+
 /* A bundle of the kernels above; `source` replaces the OpenCL C (NULL: cl_source, "": none). */
 static unsigned char *make_bundle(const char *source, size_t *len) {
   KcbWKernel ks[] = {{"scale", p_scale, 3, 0, 0},
@@ -78,9 +87,10 @@ static unsigned char *make_bundle(const char *source, size_t *len) {
                      {"bystruct", p_struct, 4, 0, 0},
                      {"spin", p_spin, 2, 0, 0},
                      {"mismatch", p_mismatch, 2, 0, 0},
-                     {"hungry", p_spin, 2, 1 << 30, 0}};
+                     {"hungry", p_spin, 2, 1 << 30, 0},
+                     {"bytes", p_bytes, 2, 0, 0}};
   size_t tl;
-  unsigned char *tab = kcb_write_kernel_table(ks, 7, &tl);
+  unsigned char *tab = kcb_write_kernel_table(ks, 8, &tl);
   const char *src = source ? source : cl_source;
   static const char info[] = "producer=test_runtime_api\nsource=api.k\n";
   KcbWSection secs[3] = {{KCB_SEC_INFO, 0, info, sizeof info - 1}, {KCB_SEC_KERNELS, 0, tab, tl},
@@ -278,9 +288,9 @@ START_TEST(launch_scale) {
   FAILS(KCRT_ERROR_INVALID_VALUE, NULL, kcrt_kernel_param_info(kernel("scale"), 3, &pi));
   int count;
   OK(kcrt_module_kernel_count(mod, &count));
-  ck_assert_int_eq(count, 7);
+  ck_assert_int_eq(count, 8);
   ck_assert_str_eq(kcrt_module_kernel_name(mod, 1), "ids");
-  ck_assert_ptr_null(kcrt_module_kernel_name(mod, 7));
+  ck_assert_ptr_null(kcrt_module_kernel_name(mod, 8));
   /* One handle per name. */
   ck_assert_ptr_eq(kernel("scale"), kernel("scale"));
 }
@@ -480,6 +490,33 @@ START_TEST(argument_checks) {
 }
 END_TEST
 
+/* Element type tags against the table's pointee codes: scalar pointees are checked, a void
+ * pointee takes any buffer, an unnamed parameter is named by its position only. */
+START_TEST(element_type_tags) {
+  kcrt_kernel *k = kernel("bytes");
+  kcrt_buffer *f, *s, *i;
+  OK(kcrt_buffer_alloc(dev, 64, &f));
+  OK(kcrt_buffer_alloc(dev, 64, &s));
+  OK(kcrt_buffer_alloc(dev, 64, &i));
+  OK(kcrt_buffer_set_type(f, KCRT_TYPE_FLOAT, 4));
+  OK(kcrt_buffer_set_type(s, KCRT_TYPE_STRUCT, 16));
+  OK(kcrt_buffer_set_type(i, KCRT_TYPE_INT32, 4));
+  kcrt_dim3 g = KCRT_DIM1(1), bl = KCRT_DIM1(16);
+  kcrt_arg float_void[] = {KCRT_ARG_BUFFER(f), KCRT_ARG_BUFFER(i)};
+  OK(kcrt_launch(k, NULL, g, bl, 0, float_void, 2));
+  kcrt_arg struct_void[] = {KCRT_ARG_BUFFER(s), KCRT_ARG_BUFFER(i)};
+  OK(kcrt_launch(k, NULL, g, bl, 0, struct_void, 2));
+  kcrt_arg float_int[] = {KCRT_ARG_BUFFER(i), KCRT_ARG_BUFFER(f)};
+  FAILS(KCRT_ERROR_INVALID_ARGUMENT,
+        "kernel 'bytes' argument 2: buffer holds float, kernel expects int (int *)",
+        kcrt_launch(k, NULL, g, bl, 0, float_int, 2));
+  OK(kcrt_device_synchronize(dev));
+  int32_t got[16];
+  OK(kcrt_buffer_read(i, 0, got, sizeof got));
+  for (int j = 0; j < 16; j++) ck_assert_int_eq(got[j], 7);
+}
+END_TEST
+
 START_TEST(launch_limits) {
   kcrt_kernel *k = kernel("scale");
   kcrt_device_info info;
@@ -650,6 +687,7 @@ Suite *suite(void) {
   tcase_add_test(tc, last_error_is_per_thread);
   tcase_add_test(tc, unknown_kernel);
   tcase_add_test(tc, argument_checks);
+  tcase_add_test(tc, element_type_tags);
   tcase_add_test(tc, launch_limits);
   tcase_add_test(tc, corrupted_bundles);
   tcase_add_test(tc, no_usable_form);
