@@ -34,13 +34,13 @@ typedef struct Inst {
 typedef struct Ctx {
   KModule *m;
   bool strict;
-  int nids;     /* var ids at the start: the size of every Inst.vars */
-  KList insts;  /* Inst* */
+  int nids;    /* var ids at the start: the size of every Inst.vars */
+  KList insts; /* Inst* */
   Inst *cur;
   bool changed;
   bool rewrite; /* second phase: set types, pick clones, fit values into slots */
   Mask ret_acc;
-  KList done;   /* KFunc* materialised, in order */
+  KList done; /* KFunc* materialised, in order */
   bool failed;
   KLoc last_error; /* one address-space error per line: the rest are the same mistake */
 } Ctx;
@@ -52,7 +52,9 @@ static void as_error(Ctx *c, KLoc loc, const char *msg) {
   diag_error(loc, "%s; OpenCL C and SPIR-V need one address space per pointer", msg);
 }
 
-static KAddrSpace mem_space(Ctx *c) { return c->strict ? KAS_GLOBAL : KAS_GENERIC; }
+static KAddrSpace mem_space(Ctx *c) {
+  return c->strict ? KAS_GLOBAL : KAS_GENERIC;
+}
 
 static KAddrSpace mask_space(Mask m) {
   static const KAddrSpace order[] = {KAS_GLOBAL, KAS_SHARED, KAS_CONSTANT, KAS_PRIVATE,
@@ -64,8 +66,10 @@ static KAddrSpace mask_space(Mask m) {
 }
 
 static const char *mask_names(Mask m) {
-  static const char *names[] = {[KAS_GLOBAL] = "global", [KAS_SHARED] = "shared",
-                                [KAS_CONSTANT] = "constant", [KAS_PRIVATE] = "private",
+  static const char *names[] = {[KAS_GLOBAL] = "global",
+                                [KAS_SHARED] = "shared",
+                                [KAS_CONSTANT] = "constant",
+                                [KAS_PRIVATE] = "private",
                                 [KAS_GENERIC] = "generic"};
   KBuf b = {0};
   int n = 0;
@@ -277,8 +281,8 @@ static void walk_stmt(Ctx *c, KStmt *s) {
     if (c->rewrite) {
       KVar *v = s->var;
       Mask m = var_mask(c, v);
-      v->type = v->type->kind == KT_PTR ? with_space(c, v->type, mask_space(m))
-                                        : mem_type(c, v->type);
+      v->type =
+          v->type->kind == KT_PTR ? with_space(c, v->type, mask_space(m)) : mem_type(c, v->type);
       if (c->strict && v->type->kind == KT_PTR && v->type->as == KAS_GENERIC) {
         char msg[256];
         snprintf(msg, sizeof msg, "pointer '%s' may point to %s memory", v->name, mask_names(m));

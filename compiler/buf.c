@@ -24,7 +24,9 @@ void kbuf_append(KBuf *b, const void *data, size_t n) {
   b->data[b->len] = 0; /* text outputs can be used as C strings */
 }
 
-void kbuf_puts(KBuf *b, const char *s) { kbuf_append(b, s, strlen(s)); }
+void kbuf_puts(KBuf *b, const char *s) {
+  kbuf_append(b, s, strlen(s));
+}
 
 void kbuf_vprintf(KBuf *b, const char *fmt, va_list ap) {
   char small[512];

@@ -115,7 +115,9 @@ static bool kernel_table(KModule *m, KBuf *out) {
 
 /* ---------------------------------------------------------------- ptxas */
 
-static bool is_exe(const char *p) { return access(p, X_OK) == 0; }
+static bool is_exe(const char *p) {
+  return access(p, X_OK) == 0;
+}
 
 /* ptxas to use, or NULL: $KCC_PTXAS (empty or "none" turns cubins off), the CUDA path given
  * with --cuda-path, $PATH, then /usr/local/cuda/bin. Returns malloc'd. */
@@ -228,7 +230,9 @@ bool emit_bundle(KModule *m, const KOptions *o, KBuf *out) {
   KBuf *info = new_buf(&s);
   const char *base = m->file ? strrchr(m->file, '/') : NULL;
   kbuf_printf(info, "producer=kcc %s\nsource=%s\n", KCC_VERSION,
-              base ? base + 1 : m->file ? m->file : "");
+              base      ? base + 1
+              : m->file ? m->file
+                        : "");
   add_section(&s, KCB_SEC_INFO, 0, info);
 
   KBuf *ktab = new_buf(&s);
@@ -264,8 +268,10 @@ bool emit_bundle(KModule *m, const KOptions *o, KBuf *out) {
                 cubin->len, now_ms() - t0);
     } else {
       /* The PTX still serves that arch through the driver's JIT, so this is not fatal. */
-      diag_warning((KLoc){0}, "ptxas could not assemble the PTX for sm_%d; the bundle carries "
-                              "PTX only for it:\n%s", arch, log.data ? log.data : "");
+      diag_warning((KLoc){0},
+                   "ptxas could not assemble the PTX for sm_%d; the bundle carries "
+                   "PTX only for it:\n%s",
+                   arch, log.data ? log.data : "");
     }
     kbuf_free(&log);
   }

@@ -51,8 +51,7 @@ static bool dfs(KFunc *f, Walk *walks, int *color, KFunc **path, int depth, cons
     int ci = (int)(intptr_t)e->callee->aux;
     if (color[ci] == GREY) {
       if (e->callee == f) {
-        diag_error(e->loc, "recursion is not supported in kcc kernels: '%s' calls itself",
-                   f->name);
+        diag_error(e->loc, "recursion is not supported in kcc kernels: '%s' calls itself", f->name);
       } else {
         /* Spell the cycle from the callee round to the call that closes it. */
         KBuf b = {0};

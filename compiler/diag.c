@@ -16,10 +16,18 @@ typedef struct Source {
 } Source;
 static Source *sources; /* files already read for quoting, and registered unsaved texts */
 
-void diag_set_werror(bool on) { werror = on; }
-void diag_set_color(bool on) { color = on; }
-int diag_error_count(void) { return nerrors; }
-int diag_warning_count(void) { return nwarnings; }
+void diag_set_werror(bool on) {
+  werror = on;
+}
+void diag_set_color(bool on) {
+  color = on;
+}
+int diag_error_count(void) {
+  return nerrors;
+}
+int diag_warning_count(void) {
+  return nwarnings;
+}
 
 void diag_reset(void) {
   nerrors = nwarnings = 0;
@@ -105,8 +113,8 @@ static void vreport(DiagLevel level, KLoc loc, const char *prefix, const char *f
   if (level >= DIAG_ERROR) nerrors++;
   if (level == DIAG_WARNING) nwarnings++;
   if (loc.file && loc.line > 0)
-    fprintf(stderr, "%s:%d:%d: %s: %s", loc.file, loc.line, loc.col > 0 ? loc.col : 1,
-            names[level], prefix);
+    fprintf(stderr, "%s:%d:%d: %s: %s", loc.file, loc.line, loc.col > 0 ? loc.col : 1, names[level],
+            prefix);
   else if (loc.file)
     fprintf(stderr, "%s: %s: %s", loc.file, names[level], prefix);
   else

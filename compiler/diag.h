@@ -11,9 +11,9 @@ typedef enum DiagLevel { DIAG_NOTE, DIAG_WARNING, DIAG_ERROR, DIAG_FATAL } DiagL
  * printed ("kcc: error: ..."). Warnings become errors under diag_set_werror(true). */
 void diag_report(DiagLevel level, KLoc loc, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-#define diag_error(loc, ...) diag_report(DIAG_ERROR, (loc), __VA_ARGS__)
+#define diag_error(loc, ...)   diag_report(DIAG_ERROR, (loc), __VA_ARGS__)
 #define diag_warning(loc, ...) diag_report(DIAG_WARNING, (loc), __VA_ARGS__)
-#define diag_note(loc, ...) diag_report(DIAG_NOTE, (loc), __VA_ARGS__)
+#define diag_note(loc, ...)    diag_report(DIAG_NOTE, (loc), __VA_ARGS__)
 /* An internal compiler error: a bug in kcc, not in the user's kernel. */
 void diag_ice(KLoc loc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -25,19 +25,109 @@
  * may be C++), plus the launch functions' own parameter names. A parameter that clashes gets
  * a trailing underscore: the name only matters to readers of the header. */
 static const char *const reserved_names[] = {
-    "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool", "break",
-    "case", "catch", "char", "char8_t", "char16_t", "char32_t", "class", "compl", "concept",
-    "const", "consteval", "constexpr", "constinit", "const_cast", "continue", "co_await",
-    "co_return", "co_yield", "decltype", "default", "delete", "do", "double", "dynamic_cast",
-    "else", "enum", "explicit", "export", "extern", "false", "float", "for", "friend", "goto",
-    "if", "inline", "int", "long", "mutable", "namespace", "new", "noexcept", "not", "not_eq",
-    "nullptr", "operator", "or", "or_eq", "private", "protected", "public", "register",
-    "reinterpret_cast", "requires", "restrict", "return", "short", "signed", "sizeof", "static",
-    "static_assert", "static_cast", "struct", "switch", "template", "this", "thread_local",
-    "throw", "true", "try", "typedef", "typeid", "typename", "typeof", "union", "unsigned",
-    "using", "virtual", "void", "volatile", "wchar_t", "while", "xor", "xor_eq",
+    "alignas",
+    "alignof",
+    "and",
+    "and_eq",
+    "asm",
+    "auto",
+    "bitand",
+    "bitor",
+    "bool",
+    "break",
+    "case",
+    "catch",
+    "char",
+    "char8_t",
+    "char16_t",
+    "char32_t",
+    "class",
+    "compl",
+    "concept",
+    "const",
+    "consteval",
+    "constexpr",
+    "constinit",
+    "const_cast",
+    "continue",
+    "co_await",
+    "co_return",
+    "co_yield",
+    "decltype",
+    "default",
+    "delete",
+    "do",
+    "double",
+    "dynamic_cast",
+    "else",
+    "enum",
+    "explicit",
+    "export",
+    "extern",
+    "false",
+    "float",
+    "for",
+    "friend",
+    "goto",
+    "if",
+    "inline",
+    "int",
+    "long",
+    "mutable",
+    "namespace",
+    "new",
+    "noexcept",
+    "not",
+    "not_eq",
+    "nullptr",
+    "operator",
+    "or",
+    "or_eq",
+    "private",
+    "protected",
+    "public",
+    "register",
+    "reinterpret_cast",
+    "requires",
+    "restrict",
+    "return",
+    "short",
+    "signed",
+    "sizeof",
+    "static",
+    "static_assert",
+    "static_cast",
+    "struct",
+    "switch",
+    "template",
+    "this",
+    "thread_local",
+    "throw",
+    "true",
+    "try",
+    "typedef",
+    "typeid",
+    "typename",
+    "typeof",
+    "union",
+    "unsigned",
+    "using",
+    "virtual",
+    "void",
+    "volatile",
+    "wchar_t",
+    "while",
+    "xor",
+    "xor_eq",
     /* the launch functions' fixed parameters and locals */
-    "dev", "grid", "block", "dynamic_shared", "queue", "kcc_k", "kcc_args", "kcc_st",
+    "dev",
+    "grid",
+    "block",
+    "dynamic_shared",
+    "queue",
+    "kcc_k",
+    "kcc_args",
+    "kcc_st",
 };
 
 static bool is_reserved(const char *s) {
@@ -118,8 +208,10 @@ static void host_decl(KBuf *b, const KType *t, const char *name) {
   else
     kbuf_puts(b, scalar_name(t->kind).ctype);
   kbuf_printf(b, " %s%s", name, dims.data ? dims.data : "");
-  if (t->kind == KT_PTR) kbuf_puts(b, "; /* a device pointer: no host equivalent */");
-  else kbuf_puts(b, ";");
+  if (t->kind == KT_PTR)
+    kbuf_puts(b, "; /* a device pointer: no host equivalent */");
+  else
+    kbuf_puts(b, ";");
   kbuf_free(&dims);
 }
 
@@ -269,7 +361,7 @@ static void emit_handle(KBuf *b, const char *h, const char *ctype, const char *c
 
 static void emit_common(KBuf *b) {
   kbuf_puts(b, common_head);
-  static const KTypeKind kinds[] = {KT_BOOL, KT_I8, KT_I16, KT_I32, KT_I64, KT_U8,
+  static const KTypeKind kinds[] = {KT_BOOL, KT_I8,  KT_I16, KT_I32, KT_I64, KT_U8,
                                     KT_U16,  KT_U32, KT_U64, KT_F32, KT_F64};
   for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
     ScalarName n = scalar_name(kinds[i]);
@@ -343,8 +435,10 @@ static Param *kernel_params(const KFunc *f) {
     const KVar *v = f->params[j];
     const KType *t = v->type;
     KBuf n = {0};
-    if (v->name && *v->name) kbuf_puts(&n, v->name);
-    else kbuf_printf(&n, "arg%d", j + 1);
+    if (v->name && *v->name)
+      kbuf_puts(&n, v->name);
+    else
+      kbuf_printf(&n, "arg%d", j + 1);
     /* Clashes with keywords, with the fixed parameters and with each other. */
     for (bool again = true; again;) {
       again = is_reserved(n.data);
@@ -384,12 +478,13 @@ static void emit_launch(KBuf *b, const KFunc *f, const char *prefix) {
   Param *ps = kernel_params(f);
   KBuf sig = {0};
   source_signature(&sig, f);
-  kbuf_printf(b,
-              "\n/* %s\n"
-              " * Queues `grid` blocks of `block` threads on `queue` (NULL: the default queue) and\n"
-              " * returns; the first launch on `dev` loads the module there. dynamic_shared: bytes\n"
-              " * for the kernel's `extern shared` array (%s). */\n",
-              sig.data, f->uses_dynamic_shared ? "it has one" : "it has none: pass 0");
+  kbuf_printf(
+      b,
+      "\n/* %s\n"
+      " * Queues `grid` blocks of `block` threads on `queue` (NULL: the default queue) and\n"
+      " * returns; the first launch on `dev` loads the module there. dynamic_shared: bytes\n"
+      " * for the kernel's `extern shared` array (%s). */\n",
+      sig.data, f->uses_dynamic_shared ? "it has one" : "it has none: pass 0");
   kbuf_free(&sig);
   KBuf head = {0};
   kbuf_printf(&head, "static inline kcrt_status %s_launch_%s(", prefix, f->name);
@@ -496,8 +591,8 @@ bool emit_header(KModule *m, const KOptions *o, KBuf *out) {
   for (int i = 0; i < kernels.n; i++) {
     KBuf sig = {0};
     source_signature(&sig, KLIST_AT(kernels, i, KFunc *));
-    kbuf_printf(out, " *   %s_launch_%s  <-  %s\n", prefix,
-                KLIST_AT(kernels, i, KFunc *)->name, sig.data);
+    kbuf_printf(out, " *   %s_launch_%s  <-  %s\n", prefix, KLIST_AT(kernels, i, KFunc *)->name,
+                sig.data);
     kbuf_free(&sig);
   }
   if (!kernels.n) kbuf_puts(out, " *   (none)\n");

@@ -25,18 +25,18 @@ void kbuf_free(KBuf *b);
 enum { KCC_MAX_ARCHS = 16 };
 
 typedef struct KOptions {
-  int opt_level;                       /* 0..3 */
-  int narchs;                          /* -arch=sm_90,sm_80: the first is the PTX target */
-  int archs[KCC_MAX_ARCHS];            /* 75 for sm_75 */
-  bool fast_math;                      /* -ffast-math */
-  bool fp_contract;                    /* -ffp-contract=fast (default) vs off */
+  int opt_level;            /* 0..3 */
+  int narchs;               /* -arch=sm_90,sm_80: the first is the PTX target */
+  int archs[KCC_MAX_ARCHS]; /* 75 for sm_75 */
+  bool fast_math;           /* -ffast-math */
+  bool fp_contract;         /* -ffp-contract=fast (default) vs off */
   bool werror;
-  bool verbose;                        /* -v: print stage timings and tool paths */
-  const char *cuda_path;               /* CUDA toolkit root for libdevice; NULL = search */
+  bool verbose;          /* -v: print stage timings and tool paths */
+  const char *cuda_path; /* CUDA toolkit root for libdevice; NULL = search */
   /* Extra arguments for the C front end (-I, -D, -U), in order. */
   const char **cargs;
   int ncargs;
-  const char *prefix;                  /* --prefix: names in the C header; NULL = from the file */
+  const char *prefix; /* --prefix: names in the C header; NULL = from the file */
 } KOptions;
 
 void kcc_options_default(KOptions *o);
@@ -46,7 +46,7 @@ void kcc_options_default(KOptions *o);
 KModule *frontend_parse(const char *path, const KOptions *o, KList *deps);
 
 /* Passes (compiler/): run in this order by kcc_compile(). */
-bool pass_callgraph(KModule *m);  /* callees, recursion check, shared memory per kernel */
+bool pass_callgraph(KModule *m); /* callees, recursion check, shared memory per kernel */
 /* Infers the address space of every pointer and specialises device functions per
  * combination of pointer-argument spaces. allow_generic: leave pointers that may point to
  * several spaces generic (PTX can); otherwise they are an error (OpenCL C 1.2, SPIR-V). */

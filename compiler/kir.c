@@ -42,7 +42,9 @@ char *kir_strndup(const char *s, size_t n) {
   return p;
 }
 
-char *kir_strdup(const char *s) { return kir_strndup(s, strlen(s)); }
+char *kir_strdup(const char *s) {
+  return kir_strndup(s, strlen(s));
+}
 
 static void types_reset(void);
 
@@ -90,7 +92,9 @@ KType *kir_type_scalar(KTypeKind k) {
   return t;
 }
 
-KType *kir_type_void(void) { return kir_type_scalar(KT_VOID); }
+KType *kir_type_void(void) {
+  return kir_type_scalar(KT_VOID);
+}
 
 static KType *intern(KType *proto) {
   for (int i = 0; i < derived.n; i++) {
@@ -142,20 +146,24 @@ void kir_struct_layout(KStruct *st) {
 
 static void type_str(char *buf, size_t n, const KType *t) {
   static const char *names[] = {
-      [KT_VOID] = "void",   [KT_BOOL] = "bool",           [KT_I8] = "char",
-      [KT_I16] = "short",   [KT_I32] = "int",             [KT_I64] = "long",
-      [KT_U8] = "unsigned char", [KT_U16] = "unsigned short", [KT_U32] = "unsigned int",
-      [KT_U64] = "unsigned long", [KT_F32] = "float",     [KT_F64] = "double",
+      [KT_VOID] = "void",        [KT_BOOL] = "bool",
+      [KT_I8] = "char",          [KT_I16] = "short",
+      [KT_I32] = "int",          [KT_I64] = "long",
+      [KT_U8] = "unsigned char", [KT_U16] = "unsigned short",
+      [KT_U32] = "unsigned int", [KT_U64] = "unsigned long",
+      [KT_F32] = "float",        [KT_F64] = "double",
   };
   char inner[256];
   switch (t->kind) {
   case KT_PTR: {
-    static const char *as[] = {[KAS_GENERIC] = "", [KAS_GLOBAL] = "global ",
-                               [KAS_SHARED] = "shared ", [KAS_CONSTANT] = "constant ",
+    static const char *as[] = {[KAS_GENERIC] = "",
+                               [KAS_GLOBAL] = "global ",
+                               [KAS_SHARED] = "shared ",
+                               [KAS_CONSTANT] = "constant ",
                                [KAS_PRIVATE] = "private "};
     type_str(inner, sizeof inner, t->base);
-    snprintf(buf, n, "%s%s%s *%s", as[t->as], (t->qual & KQ_CONST) ? "const " : "",
-             inner, (t->qual & KQ_RESTRICT) ? "restrict" : "");
+    snprintf(buf, n, "%s%s%s *%s", as[t->as], (t->qual & KQ_CONST) ? "const " : "", inner,
+             (t->qual & KQ_RESTRICT) ? "restrict" : "");
     break;
   }
   case KT_ARRAY: {
@@ -165,9 +173,9 @@ static void type_str(char *buf, size_t n, const KType *t) {
     type_str(inner, sizeof inner, elem);
     size_t len = strlen(inner);
     for (const KType *a = t; a->kind == KT_ARRAY && len < sizeof inner - 24; a = a->base)
-      len += a->len < 0 ? (size_t)snprintf(inner + len, sizeof inner - len, "[]")
-                        : (size_t)snprintf(inner + len, sizeof inner - len, "[%lld]",
-                                           (long long)a->len);
+      len += a->len < 0
+                 ? (size_t)snprintf(inner + len, sizeof inner - len, "[]")
+                 : (size_t)snprintf(inner + len, sizeof inner - len, "[%lld]", (long long)a->len);
     snprintf(buf, n, "%s", inner);
     break;
   }
@@ -258,8 +266,12 @@ _Static_assert(sizeof builtins / sizeof builtins[0] == BI_COUNT_, "builtin table
 const KBuiltinInfo *kir_builtin_info(KBuiltin id) {
   return id < BI_COUNT_ ? &builtins[id] : &builtins[BI_NONE];
 }
-bool kir_builtin_is_math(KBuiltin id) { return id >= BI_SQRT && id <= BI_ISFINITE; }
-bool kir_builtin_is_atomic(KBuiltin id) { return id >= BI_ATOMIC_ADD && id <= BI_ATOMIC_CAS; }
+bool kir_builtin_is_math(KBuiltin id) {
+  return id >= BI_SQRT && id <= BI_ISFINITE;
+}
+bool kir_builtin_is_atomic(KBuiltin id) {
+  return id >= BI_ATOMIC_ADD && id <= BI_ATOMIC_CAS;
+}
 
 /* ---------------------------------------------------------------- expressions, statements */
 

@@ -117,12 +117,24 @@ KType *kir_type_struct(KStruct *st);
 /* Lays out fields (C rules, natural alignment) and fills size/align/offsets. */
 void kir_struct_layout(KStruct *st);
 
-static inline bool kir_is_int(const KType *t) { return t->kind >= KT_BOOL && t->kind <= KT_U64; }
-static inline bool kir_is_signed(const KType *t) { return t->kind >= KT_I8 && t->kind <= KT_I64; }
-static inline bool kir_is_float(const KType *t) { return t->kind == KT_F32 || t->kind == KT_F64; }
-static inline bool kir_is_arith(const KType *t) { return kir_is_int(t) || kir_is_float(t); }
-static inline bool kir_is_ptr(const KType *t) { return t->kind == KT_PTR; }
-static inline bool kir_is_scalar(const KType *t) { return kir_is_arith(t) || kir_is_ptr(t); }
+static inline bool kir_is_int(const KType *t) {
+  return t->kind >= KT_BOOL && t->kind <= KT_U64;
+}
+static inline bool kir_is_signed(const KType *t) {
+  return t->kind >= KT_I8 && t->kind <= KT_I64;
+}
+static inline bool kir_is_float(const KType *t) {
+  return t->kind == KT_F32 || t->kind == KT_F64;
+}
+static inline bool kir_is_arith(const KType *t) {
+  return kir_is_int(t) || kir_is_float(t);
+}
+static inline bool kir_is_ptr(const KType *t) {
+  return t->kind == KT_PTR;
+}
+static inline bool kir_is_scalar(const KType *t) {
+  return kir_is_arith(t) || kir_is_ptr(t);
+}
 /* Spelled as C spells it ("unsigned int", "float *", "struct P"), for messages and dumps. */
 const char *kir_type_str(const KType *t);
 
@@ -162,8 +174,8 @@ typedef enum KBuiltin {
   BI_BLOCK_DIM,
   BI_GRID_DIM,
   /* synchronisation */
-  BI_SYNCTHREADS,    /* __syncthreads(), barrier() */
-  BI_THREADFENCE,    /* __threadfence(): device-scope fence */
+  BI_SYNCTHREADS, /* __syncthreads(), barrier() */
+  BI_THREADFENCE, /* __threadfence(): device-scope fence */
   BI_THREADFENCE_BLOCK,
   /* atomics: args[0] is the pointer; they return the old value */
   BI_ATOMIC_ADD,
@@ -331,11 +343,11 @@ typedef enum KCastKind {
   KC_FP_TO_INT,
   KC_FP_EXT,
   KC_FP_TRUNC,
-  KC_PTR_TO_PTR,   /* change of pointee type or address space */
-  KC_ARRAY_DECAY,  /* array lvalue to pointer to its first element */
+  KC_PTR_TO_PTR,  /* change of pointee type or address space */
+  KC_ARRAY_DECAY, /* array lvalue to pointer to its first element */
   KC_PTR_TO_INT,
   KC_INT_TO_PTR,
-  KC_TO_VOID,      /* (void)e */
+  KC_TO_VOID, /* (void)e */
 } KCastKind;
 KCastKind kir_cast_kind(const KType *from, const KType *to);
 
@@ -349,18 +361,18 @@ KExpr *kir_cast(KExpr *e, KType *to); /* returns e itself when the types are equ
 /* ---------------------------------------------------------------- statements */
 
 typedef enum KStmtKind {
-  KS_BLOCK,    /* list */
-  KS_DECL,     /* var, optional init (expression or KE_INITLIST) */
-  KS_EXPR,     /* expr */
-  KS_IF,       /* cond, then, els (may be NULL) */
-  KS_WHILE,    /* cond, body */
-  KS_DO,       /* body, cond */
-  KS_FOR,      /* init (a statement, may be NULL), cond (may be NULL), step (may be NULL), body */
+  KS_BLOCK, /* list */
+  KS_DECL,  /* var, optional init (expression or KE_INITLIST) */
+  KS_EXPR,  /* expr */
+  KS_IF,    /* cond, then, els (may be NULL) */
+  KS_WHILE, /* cond, body */
+  KS_DO,    /* body, cond */
+  KS_FOR,   /* init (a statement, may be NULL), cond (may be NULL), step (may be NULL), body */
   KS_BREAK,
   KS_CONTINUE,
-  KS_RETURN,   /* expr (may be NULL) */
-  KS_SWITCH,   /* cond (integer, promoted), body; cases: the KS_CASE statements of this switch */
-  KS_CASE,     /* a label inside a switch body: value, or is_default; no sub-statement */
+  KS_RETURN, /* expr (may be NULL) */
+  KS_SWITCH, /* cond (integer, promoted), body; cases: the KS_CASE statements of this switch */
+  KS_CASE,   /* a label inside a switch body: value, or is_default; no sub-statement */
   KS_EMPTY,
 } KStmtKind;
 
@@ -399,12 +411,12 @@ struct KFunc {
   KType *ret;
   KVar **params;
   int nparams;
-  KStmt *body;     /* NULL only for a declaration the front end rejected */
-  KList callees;   /* KFunc*, filled by the call-graph pass */
-  KList shared;    /* KVar* (KV_SHARED) this function or its callees use, filled by passes */
+  KStmt *body;   /* NULL only for a declaration the front end rejected */
+  KList callees; /* KFunc*, filled by the call-graph pass */
+  KList shared;  /* KVar* (KV_SHARED) this function or its callees use, filled by passes */
   bool uses_dynamic_shared;
   int64_t static_shared_bytes; /* kernels: sum of the static shared arrays they reach */
-  KFunc *origin;   /* a clone made by address-space specialisation: the original */
+  KFunc *origin;               /* a clone made by address-space specialisation: the original */
   void *aux;
 };
 

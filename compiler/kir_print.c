@@ -7,27 +7,41 @@
 
 static const char *op_name(KOp op) {
   static const char *names[] = {
-      [KB_NONE] = "",          [KB_ADD] = "add",        [KB_SUB] = "sub",
-      [KB_MUL] = "mul",        [KB_DIV] = "div",        [KB_REM] = "rem",
-      [KB_SHL] = "shl",        [KB_SHR] = "shr",        [KB_AND] = "and",
-      [KB_OR] = "or",          [KB_XOR] = "xor",        [KB_EQ] = "eq",
-      [KB_NE] = "ne",          [KB_LT] = "lt",          [KB_LE] = "le",
-      [KB_GT] = "gt",          [KB_GE] = "ge",          [KB_LAND] = "land",
-      [KB_LOR] = "lor",        [KB_PTR_ADD] = "ptradd", [KB_PTR_SUB] = "ptrsub",
-      [KB_PTR_DIFF] = "ptrdiff", [KU_NEG] = "neg",      [KU_NOT] = "not",
-      [KU_LNOT] = "lnot",      [KU_PREINC] = "preinc",  [KU_PREDEC] = "predec",
-      [KU_POSTINC] = "postinc", [KU_POSTDEC] = "postdec",
+      [KB_NONE] = "",           [KB_ADD] = "add",
+      [KB_SUB] = "sub",         [KB_MUL] = "mul",
+      [KB_DIV] = "div",         [KB_REM] = "rem",
+      [KB_SHL] = "shl",         [KB_SHR] = "shr",
+      [KB_AND] = "and",         [KB_OR] = "or",
+      [KB_XOR] = "xor",         [KB_EQ] = "eq",
+      [KB_NE] = "ne",           [KB_LT] = "lt",
+      [KB_LE] = "le",           [KB_GT] = "gt",
+      [KB_GE] = "ge",           [KB_LAND] = "land",
+      [KB_LOR] = "lor",         [KB_PTR_ADD] = "ptradd",
+      [KB_PTR_SUB] = "ptrsub",  [KB_PTR_DIFF] = "ptrdiff",
+      [KU_NEG] = "neg",         [KU_NOT] = "not",
+      [KU_LNOT] = "lnot",       [KU_PREINC] = "preinc",
+      [KU_PREDEC] = "predec",   [KU_POSTINC] = "postinc",
+      [KU_POSTDEC] = "postdec",
   };
   return op <= KU_POSTDEC ? names[op] : "?";
 }
 
 static const char *cast_name(KCastKind k) {
   static const char *names[] = {
-      [KC_NOP] = "nop",           [KC_INT_TRUNC] = "trunc",     [KC_INT_SEXT] = "sext",
-      [KC_INT_ZEXT] = "zext",     [KC_TO_BOOL] = "tobool",      [KC_INT_TO_FP] = "itof",
-      [KC_FP_TO_INT] = "ftoi",    [KC_FP_EXT] = "fpext",        [KC_FP_TRUNC] = "fptrunc",
-      [KC_PTR_TO_PTR] = "ptrcast", [KC_ARRAY_DECAY] = "decay",  [KC_PTR_TO_INT] = "ptrtoint",
-      [KC_INT_TO_PTR] = "inttoptr", [KC_TO_VOID] = "tovoid",
+      [KC_NOP] = "nop",
+      [KC_INT_TRUNC] = "trunc",
+      [KC_INT_SEXT] = "sext",
+      [KC_INT_ZEXT] = "zext",
+      [KC_TO_BOOL] = "tobool",
+      [KC_INT_TO_FP] = "itof",
+      [KC_FP_TO_INT] = "ftoi",
+      [KC_FP_EXT] = "fpext",
+      [KC_FP_TRUNC] = "fptrunc",
+      [KC_PTR_TO_PTR] = "ptrcast",
+      [KC_ARRAY_DECAY] = "decay",
+      [KC_PTR_TO_INT] = "ptrtoint",
+      [KC_INT_TO_PTR] = "inttoptr",
+      [KC_TO_VOID] = "tovoid",
   };
   return names[k];
 }
@@ -61,8 +75,10 @@ static void print_args(FILE *out, const KExpr *e) {
 }
 
 static void print_expr(FILE *out, const KExpr *e) {
-  static const char *specials[] = {[BI_THREAD_IDX] = "threadIdx", [BI_BLOCK_IDX] = "blockIdx",
-                                   [BI_BLOCK_DIM] = "blockDim", [BI_GRID_DIM] = "gridDim"};
+  static const char *specials[] = {[BI_THREAD_IDX] = "threadIdx",
+                                   [BI_BLOCK_IDX] = "blockIdx",
+                                   [BI_BLOCK_DIM] = "blockDim",
+                                   [BI_GRID_DIM] = "gridDim"};
   const char *ty = kir_type_str(e->type);
   switch (e->kind) {
   case KE_ICONST:
@@ -98,10 +114,8 @@ static void print_expr(FILE *out, const KExpr *e) {
   case KE_CAST: fprintf(out, "(%s %s ", cast_name(kir_cast_kind(e->a->type, e->type)), ty); break;
   case KE_INDEX: fprintf(out, "(index %s ", ty); break;
   case KE_MEMBER:
-    fprintf(out, "(member .%s %s ", e->a->type->kind == KT_STRUCT
-                                        ? e->a->type->st->fields[e->field].name
-                                        : "?",
-            ty);
+    fprintf(out, "(member .%s %s ",
+            e->a->type->kind == KT_STRUCT ? e->a->type->st->fields[e->field].name : "?", ty);
     break;
   case KE_DEREF: fprintf(out, "(deref %s ", ty); break;
   case KE_ADDR: fprintf(out, "(addr %s ", ty); break;
@@ -242,8 +256,10 @@ static void print_stmt(FILE *out, const KStmt *s, int depth) {
 }
 
 static void print_var_decl(FILE *out, const KVar *v) {
-  static const char *kinds[] = {[KV_LOCAL] = "local", [KV_PARAM] = "param",
-                                [KV_SHARED] = "shared", [KV_CONSTANT] = "constant"};
+  static const char *kinds[] = {[KV_LOCAL] = "local",
+                                [KV_PARAM] = "param",
+                                [KV_SHARED] = "shared",
+                                [KV_CONSTANT] = "constant"};
   fprintf(out, "%s %s %s", kinds[v->kind], kir_type_str(v->type), v->name);
   if (v->is_dynamic) fputs(" dynamic", out);
   if (v->owner) fprintf(out, " in %s", v->owner->name);
@@ -270,8 +286,7 @@ void kir_print(FILE *out, const KModule *m) {
     fprintf(out, "\n%s%s%s%s %s(", f->is_kernel ? "kernel " : "", f->is_static ? "static " : "",
             f->is_inline ? "inline " : "", kir_type_str(f->ret), f->name);
     for (int j = 0; j < f->nparams; j++)
-      fprintf(out, "%s%s %s", j ? ", " : "", kir_type_str(f->params[j]->type),
-              f->params[j]->name);
+      fprintf(out, "%s%s %s", j ? ", " : "", kir_type_str(f->params[j]->type), f->params[j]->name);
     fputs(")\n", out);
     if (f->is_kernel && (f->static_shared_bytes || f->uses_dynamic_shared))
       fprintf(out, "  ; shared %" PRId64 " bytes%s\n", f->static_shared_bytes,

@@ -526,8 +526,7 @@ static bool link_libdevice(LG *g) {
   g->llvm_msg[0] = 0;
   bad = LLVMLinkModules2(g->mod, lib); /* consumes lib */
   g->capture = false;
-  if (bad)
-    diag_error((KLoc){0}, "cannot link %s: %s", path, g->llvm_msg[0] ? g->llvm_msg : "?");
+  if (bad) diag_error((KLoc){0}, "cannot link %s: %s", path, g->llvm_msg[0] ? g->llvm_msg : "?");
   free(path);
   return !bad;
 }

@@ -30,7 +30,8 @@ static const Form forms[] = {
     {"spirv", ".spv", emit_spirv, false, "SPIR-V for OpenCL, validated"},
     {"cl", ".cl", emit_opencl_c, false, "OpenCL C 1.2 source"},
     {"cuda", ".cu", emit_cuda_c, false, "CUDA C source (extern \"C\" kernels)"},
-    {"bundle", ".kcb", emit_bundle, false, "fat module: PTX, cubins, SPIR-V, OpenCL C, kernel table"},
+    {"bundle", ".kcb", emit_bundle, false,
+     "fat module: PTX, cubins, SPIR-V, OpenCL C, kernel table"},
     {"header", ".h", emit_header, false, "C header: typed launch functions + embedded bundle"},
     {"kir", ".kir", NULL, true, "kcc's typed kernel IR, as text"},
 };
@@ -57,32 +58,31 @@ static void usage(FILE *out) {
           "Compiles a kcc kernel file. The output form follows the output file's extension:\n");
   for (int i = 0; i < NFORMS; i++)
     fprintf(out, "  %-6s %-6s %s\n", forms[i].ext, forms[i].name, forms[i].what);
-  fprintf(out,
-          "\n"
-          "Options:\n"
-          "  -o FILE             write the output to FILE ('-' for standard output);\n"
-          "                      default: the input's name with the form's extension\n"
-          "  --emit=FORM         choose the output form whatever the extension\n"
-          "  -arch=sm_XX[,...]   NVIDIA targets (default sm_75); the first is the PTX target\n"
-          "  -O0 -O1 -O2 -O3     optimisation level (default -O3)\n"
-          "  -I DIR, -D NAME[=VALUE], -U NAME\n"
-          "                      preprocessor search paths and macros\n"
-          "  -MD                 also write a make dependency file (OUTPUT.d unless -MF)\n"
-          "  -MF FILE            name of the dependency file (implies -MD)\n"
-          "  -Werror             treat warnings as errors\n"
-          "  -ffast-math         allow approximate math (no IEEE guarantees)\n"
-          "  -ffp-contract=fast|off\n"
-          "                      fuse a*b+c into fma (fast, the default, like nvcc) or never\n"
-          "  --cuda-path=DIR     CUDA toolkit holding nvvm/libdevice (default: $CUDA_PATH,\n"
-          "                      $CUDA_HOME, nvcc's directory, /usr/local/cuda)\n"
-          "  --prefix=NAME       start the C header's names with NAME (default: from the\n"
-          "                      input's name, e.g. vecadd_k for vecadd.k)\n"
-          "  -v                  print the stages and their times\n"
-          "  --devices           list the devices the runtime (libkcrt) can use\n"
-          "  --version           print kcc's version\n"
-          "  --help              print this help\n"
-          "\n"
-          "Exit status: 0 success, 1 the kernel has errors, 2 bad command line.\n");
+  fprintf(out, "\n"
+               "Options:\n"
+               "  -o FILE             write the output to FILE ('-' for standard output);\n"
+               "                      default: the input's name with the form's extension\n"
+               "  --emit=FORM         choose the output form whatever the extension\n"
+               "  -arch=sm_XX[,...]   NVIDIA targets (default sm_75); the first is the PTX target\n"
+               "  -O0 -O1 -O2 -O3     optimisation level (default -O3)\n"
+               "  -I DIR, -D NAME[=VALUE], -U NAME\n"
+               "                      preprocessor search paths and macros\n"
+               "  -MD                 also write a make dependency file (OUTPUT.d unless -MF)\n"
+               "  -MF FILE            name of the dependency file (implies -MD)\n"
+               "  -Werror             treat warnings as errors\n"
+               "  -ffast-math         allow approximate math (no IEEE guarantees)\n"
+               "  -ffp-contract=fast|off\n"
+               "                      fuse a*b+c into fma (fast, the default, like nvcc) or never\n"
+               "  --cuda-path=DIR     CUDA toolkit holding nvvm/libdevice (default: $CUDA_PATH,\n"
+               "                      $CUDA_HOME, nvcc's directory, /usr/local/cuda)\n"
+               "  --prefix=NAME       start the C header's names with NAME (default: from the\n"
+               "                      input's name, e.g. vecadd_k for vecadd.k)\n"
+               "  -v                  print the stages and their times\n"
+               "  --devices           list the devices the runtime (libkcrt) can use\n"
+               "  --version           print kcc's version\n"
+               "  --help              print this help\n"
+               "\n"
+               "Exit status: 0 success, 1 the kernel has errors, 2 bad command line.\n");
 }
 
 static int bad_usage(const char *fmt, const char *arg) {
@@ -319,8 +319,8 @@ static int drive(int argc, char **argv, KOptions *o) {
       }
     }
     if (o->verbose)
-      fprintf(stderr, "kcc: front end + passes %.1f ms, %s back end %.1f ms\n", t1 - t0,
-              form->name, t2 - t1);
+      fprintf(stderr, "kcc: front end + passes %.1f ms, %s back end %.1f ms\n", t1 - t0, form->name,
+              t2 - t1);
     kbuf_free(&out);
   }
   free(defout);

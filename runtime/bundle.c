@@ -96,11 +96,11 @@ static kcrt_status parse_kernels(KcbBundle *b, const KcbSection *s) {
       return bad("kernel table: parameter %llu ('%s') has unknown kind %u", (unsigned long long)i,
                  p->name, p->kind);
     if (p->size == 0 || p->align == 0 || (p->align & (p->align - 1)) || p->align > 4096)
-      return bad("kernel table: %s parameter '%s' has size %u and alignment %u",
-                 kind_name(p->kind), p->name, p->size, p->align);
+      return bad("kernel table: %s parameter '%s' has size %u and alignment %u", kind_name(p->kind),
+                 p->name, p->size, p->align);
     if (p->kind == KCB_PARAM_POINTER && p->size != 8)
-      return bad("kernel table: pointer parameter '%s' is %u bytes (kcc pointers are 8)",
-                 p->name, p->size);
+      return bad("kernel table: pointer parameter '%s' is %u bytes (kcc pointers are 8)", p->name,
+                 p->size);
   }
   for (uint64_t i = 0; i < nk; i++) {
     const unsigned char *e = kent + i * KCB_KERNEL_ENTRY_SIZE;
@@ -177,8 +177,8 @@ kcrt_status kcb_parse(const void *data, size_t size, KcbBundle **out) {
                (unsigned long long)fsize);
   }
   if (hsize < KCB_HEADER_SIZE || hsize > size)
-    return bad("header size %llu is outside [%d, %zu]", (unsigned long long)hsize,
-               KCB_HEADER_SIZE, size);
+    return bad("header size %llu is outside [%d, %zu]", (unsigned long long)hsize, KCB_HEADER_SIZE,
+               size);
   uint64_t table_end = hsize + nsecs * KCB_SECTION_ENTRY_SIZE;
   if (table_end > size)
     return bad("section table (%llu entries) runs past the end of the %zu-byte bundle",

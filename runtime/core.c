@@ -12,7 +12,9 @@
 
 /* ---------------------------------------------------------------- object lists */
 
-static void list_init(KcrtLink *head) { head->prev = head->next = head; }
+static void list_init(KcrtLink *head) {
+  head->prev = head->next = head;
+}
 
 static void list_add(kcrt_device *dev, KcrtLink *head, KcrtLink *l) {
   pthread_mutex_lock(&dev->lock);
@@ -158,7 +160,9 @@ kcrt_status kcrt_buffer_free(kcrt_buffer *b) {
   return KCRT_SUCCESS;
 }
 
-size_t kcrt_buffer_size(const kcrt_buffer *b) { return b ? b->size : 0; }
+size_t kcrt_buffer_size(const kcrt_buffer *b) {
+  return b ? b->size : 0;
+}
 
 /* The public element codes are the bundle's scalar codes, so that a tag compares directly
  * with a kernel table's pointee code. */
@@ -172,23 +176,22 @@ _Static_assert(KCRT_TYPE_BOOL == (int)KCB_T_BOOL && KCRT_TYPE_INT8 == (int)KCB_T
 
 /* The size of a scalar element type, 0 for the others. */
 static size_t scalar_size(int t) {
-  static const unsigned char sizes[] = {[KCB_T_BOOL] = 1, [KCB_T_I8] = 1,  [KCB_T_I16] = 2,
-                                        [KCB_T_I32] = 4,  [KCB_T_I64] = 8, [KCB_T_U8] = 1,
-                                        [KCB_T_U16] = 2,  [KCB_T_U32] = 4, [KCB_T_U64] = 8,
-                                        [KCB_T_F32] = 4,  [KCB_T_F64] = 8};
+  static const unsigned char sizes[] = {
+      [KCB_T_BOOL] = 1, [KCB_T_I8] = 1,  [KCB_T_I16] = 2, [KCB_T_I32] = 4,
+      [KCB_T_I64] = 8,  [KCB_T_U8] = 1,  [KCB_T_U16] = 2, [KCB_T_U32] = 4,
+      [KCB_T_U64] = 8,  [KCB_T_F32] = 4, [KCB_T_F64] = 8};
   return t > 0 && (size_t)t < sizeof sizes ? sizes[t] : 0;
 }
 
 /* An element type as the kernel language spells it, for launch messages ("int", "8-byte
  * structs"). */
 static const char *elem_name(char *s, size_t n, int t, size_t size) {
-  static const char *const names[] = {
-      [KCB_T_BOOL] = "bool",          [KCB_T_I8] = "char",
-      [KCB_T_I16] = "short",          [KCB_T_I32] = "int",
-      [KCB_T_I64] = "long",           [KCB_T_U8] = "unsigned char",
-      [KCB_T_U16] = "unsigned short", [KCB_T_U32] = "unsigned int",
-      [KCB_T_U64] = "unsigned long",  [KCB_T_F32] = "float",
-      [KCB_T_F64] = "double"};
+  static const char *const names[] = {[KCB_T_BOOL] = "bool",          [KCB_T_I8] = "char",
+                                      [KCB_T_I16] = "short",          [KCB_T_I32] = "int",
+                                      [KCB_T_I64] = "long",           [KCB_T_U8] = "unsigned char",
+                                      [KCB_T_U16] = "unsigned short", [KCB_T_U32] = "unsigned int",
+                                      [KCB_T_U64] = "unsigned long",  [KCB_T_F32] = "float",
+                                      [KCB_T_F64] = "double"};
   if (scalar_size(t)) return names[t];
   snprintf(s, n, "%zu-byte structs", size);
   return s;
@@ -238,8 +241,8 @@ static kcrt_status check_range(const char *fn, const kcrt_buffer *b, size_t off,
   if (!b) return kcrt_fail(KCRT_ERROR_INVALID_VALUE, "%s: NULL buffer", fn);
   if (off > b->size || n > b->size - off)
     return kcrt_fail(KCRT_ERROR_INVALID_VALUE,
-                     "%s: range [%zu, %zu + %zu) is outside the %zu-byte buffer", fn, off, off,
-                     n, b->size);
+                     "%s: range [%zu, %zu + %zu) is outside the %zu-byte buffer", fn, off, off, n,
+                     b->size);
   return KCRT_SUCCESS;
 }
 
@@ -336,7 +339,9 @@ kcrt_status kcrt_event_destroy(kcrt_event *e) {
   return KCRT_SUCCESS;
 }
 
-static kcrt_queue *pick_queue(kcrt_device *dev, kcrt_queue *q) { return q ? q : dev->defq; }
+static kcrt_queue *pick_queue(kcrt_device *dev, kcrt_queue *q) {
+  return q ? q : dev->defq;
+}
 
 kcrt_status kcrt_event_record(kcrt_event *e, kcrt_queue *q) {
   if (!e) return kcrt_fail(KCRT_ERROR_INVALID_VALUE, "kcrt_event_record: NULL event");
@@ -399,7 +404,8 @@ kcrt_status kcrt_module_load(kcrt_device *dev, const void *data, size_t size, kc
 }
 
 kcrt_status kcrt_module_load_file(kcrt_device *dev, const char *path, kcrt_module **out) {
-  if (!dev || !path || !out) return kcrt_fail(KCRT_ERROR_INVALID_VALUE, "kcrt_module_load_file: NULL");
+  if (!dev || !path || !out)
+    return kcrt_fail(KCRT_ERROR_INVALID_VALUE, "kcrt_module_load_file: NULL");
   FILE *f = fopen(path, "rb");
   if (!f) return kcrt_fail(KCRT_ERROR_IO, "cannot open '%s': %s", path, strerror(errno));
   char *data = NULL;
@@ -622,8 +628,8 @@ static kcrt_status check_args(const kcrt_kernel *k, const kcrt_arg *args, int na
     }
     if (a->buffer)
       return kcrt_fail(KCRT_ERROR_INVALID_ARGUMENT,
-                       "kernel '%s' argument %u (%s) takes a %u-byte value, not a buffer",
-                       kk->name, i + 1, d, p->size);
+                       "kernel '%s' argument %u (%s) takes a %u-byte value, not a buffer", kk->name,
+                       i + 1, d, p->size);
     if (!a->value)
       return kcrt_fail(KCRT_ERROR_INVALID_ARGUMENT,
                        "kernel '%s' argument %u (%s) has no value (NULL)", kk->name, i + 1, d);
@@ -635,8 +641,8 @@ static kcrt_status check_args(const kcrt_kernel *k, const kcrt_arg *args, int na
   return KCRT_SUCCESS;
 }
 
-static kcrt_status check_dims(const kcrt_kernel *k, const uint64_t grid[3],
-                              const uint64_t block[3], size_t dyn) {
+static kcrt_status check_dims(const kcrt_kernel *k, const uint64_t grid[3], const uint64_t block[3],
+                              size_t dyn) {
   const kcrt_device_info *f = &k->mod->dev->info;
   static const char xyz[] = "xyz";
   for (int d = 0; d < 3; d++) {
@@ -686,8 +692,8 @@ static kcrt_status check_dims(const kcrt_kernel *k, const uint64_t grid[3],
   return KCRT_SUCCESS;
 }
 
-kcrt_status kcrt_launch(kcrt_kernel *k, kcrt_queue *q, kcrt_dim3 grid, kcrt_dim3 block,
-                        size_t dyn, const kcrt_arg *args, int nargs) {
+kcrt_status kcrt_launch(kcrt_kernel *k, kcrt_queue *q, kcrt_dim3 grid, kcrt_dim3 block, size_t dyn,
+                        const kcrt_arg *args, int nargs) {
   if (!k) return kcrt_fail(KCRT_ERROR_INVALID_VALUE, "kcrt_launch: NULL kernel");
   kcrt_device *dev = k->mod->dev;
   if (q && q->dev != dev)

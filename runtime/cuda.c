@@ -49,84 +49,83 @@ enum {
   CUDA_ERROR_LAUNCH_FAILED = 719,
 };
 enum { /* CUdevice_attribute */
-  ATTR_MAX_THREADS_PER_BLOCK = 1,
-  ATTR_MAX_BLOCK_DIM_X = 2,
-  ATTR_MAX_GRID_DIM_X = 5,
-  ATTR_MAX_SHARED_PER_BLOCK = 8,
-  ATTR_MULTIPROCESSOR_COUNT = 16,
-  ATTR_CC_MAJOR = 75,
-  ATTR_CC_MINOR = 76,
-  ATTR_MAX_SHARED_PER_BLOCK_OPTIN = 97,
+       ATTR_MAX_THREADS_PER_BLOCK = 1,
+       ATTR_MAX_BLOCK_DIM_X = 2,
+       ATTR_MAX_GRID_DIM_X = 5,
+       ATTR_MAX_SHARED_PER_BLOCK = 8,
+       ATTR_MULTIPROCESSOR_COUNT = 16,
+       ATTR_CC_MAJOR = 75,
+       ATTR_CC_MINOR = 76,
+       ATTR_MAX_SHARED_PER_BLOCK_OPTIN = 97,
 };
 enum { /* CUfunction_attribute */
-  FATTR_MAX_THREADS_PER_BLOCK = 0,
-  FATTR_SHARED_SIZE_BYTES = 1,
-  FATTR_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8,
+       FATTR_MAX_THREADS_PER_BLOCK = 0,
+       FATTR_SHARED_SIZE_BYTES = 1,
+       FATTR_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8,
 };
 enum { /* CUjit_option */
-  JIT_INFO_LOG_BUFFER = 3,
-  JIT_INFO_LOG_BUFFER_SIZE_BYTES = 4,
-  JIT_ERROR_LOG_BUFFER = 5,
-  JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6,
+       JIT_INFO_LOG_BUFFER = 3,
+       JIT_INFO_LOG_BUFFER_SIZE_BYTES = 4,
+       JIT_ERROR_LOG_BUFFER = 5,
+       JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6,
 };
 enum { JIT_INPUT_PTX = 1 };
 enum { STREAM_NON_BLOCKING = 1 };
 
-#define CU_FUNCS(X)                                                                            \
-  X(cuInit, CUresult (*)(unsigned), "cuInit")                                                  \
-  X(cuDriverGetVersion, CUresult (*)(int *), "cuDriverGetVersion")                             \
-  X(cuDeviceGetCount, CUresult (*)(int *), "cuDeviceGetCount")                                 \
-  X(cuDeviceGet, CUresult (*)(CUdevice *, int), "cuDeviceGet")                                 \
-  X(cuDeviceGetName, CUresult (*)(char *, int, CUdevice), "cuDeviceGetName")                   \
-  X(cuDeviceGetAttribute, CUresult (*)(int *, int, CUdevice), "cuDeviceGetAttribute")          \
-  X(cuDeviceTotalMem, CUresult (*)(size_t *, CUdevice), "cuDeviceTotalMem_v2")                 \
-  X(cuDevicePrimaryCtxRetain, CUresult (*)(CUcontext *, CUdevice), "cuDevicePrimaryCtxRetain") \
-  X(cuDevicePrimaryCtxRelease, CUresult (*)(CUdevice), "cuDevicePrimaryCtxRelease_v2")         \
-  X(cuCtxPushCurrent, CUresult (*)(CUcontext), "cuCtxPushCurrent_v2")                          \
-  X(cuCtxPopCurrent, CUresult (*)(CUcontext *), "cuCtxPopCurrent_v2")                          \
-  X(cuMemAlloc, CUresult (*)(CUdeviceptr *, size_t), "cuMemAlloc_v2")                          \
-  X(cuMemFree, CUresult (*)(CUdeviceptr), "cuMemFree_v2")                                      \
-  X(cuMemcpyHtoDAsync, CUresult (*)(CUdeviceptr, const void *, size_t, CUstream),              \
-    "cuMemcpyHtoDAsync_v2")                                                                    \
-  X(cuMemcpyDtoHAsync, CUresult (*)(void *, CUdeviceptr, size_t, CUstream),                    \
-    "cuMemcpyDtoHAsync_v2")                                                                    \
-  X(cuMemcpyDtoDAsync, CUresult (*)(CUdeviceptr, CUdeviceptr, size_t, CUstream),               \
-    "cuMemcpyDtoDAsync_v2")                                                                    \
-  X(cuMemsetD8Async, CUresult (*)(CUdeviceptr, unsigned char, size_t, CUstream),               \
-    "cuMemsetD8Async")                                                                         \
-  X(cuStreamCreate, CUresult (*)(CUstream *, unsigned), "cuStreamCreate")                      \
-  X(cuStreamDestroy, CUresult (*)(CUstream), "cuStreamDestroy_v2")                             \
-  X(cuStreamSynchronize, CUresult (*)(CUstream), "cuStreamSynchronize")                        \
-  X(cuEventCreate, CUresult (*)(CUevent *, unsigned), "cuEventCreate")                         \
-  X(cuEventDestroy, CUresult (*)(CUevent), "cuEventDestroy_v2")                                \
-  X(cuEventRecord, CUresult (*)(CUevent, CUstream), "cuEventRecord")                           \
-  X(cuEventSynchronize, CUresult (*)(CUevent), "cuEventSynchronize")                           \
-  X(cuModuleLoadData, CUresult (*)(CUmodule *, const void *), "cuModuleLoadData")              \
-  X(cuModuleLoadDataEx,                                                                        \
-    CUresult (*)(CUmodule *, const void *, unsigned, CUjit_option *, void **),                 \
-    "cuModuleLoadDataEx")                                                                      \
-  X(cuModuleUnload, CUresult (*)(CUmodule), "cuModuleUnload")                                  \
-  X(cuModuleGetFunction, CUresult (*)(CUfunction *, CUmodule, const char *),                   \
-    "cuModuleGetFunction")                                                                     \
-  X(cuFuncGetAttribute, CUresult (*)(int *, int, CUfunction), "cuFuncGetAttribute")            \
-  X(cuLaunchKernel,                                                                            \
-    CUresult (*)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,       \
-                 unsigned, CUstream, void **, void **),                                        \
-    "cuLaunchKernel")                                                                          \
-  X(cuGetErrorName, CUresult (*)(CUresult, const char **), "cuGetErrorName")                   \
+#define CU_FUNCS(X)                                                                                \
+  X(cuInit, CUresult (*)(unsigned), "cuInit")                                                      \
+  X(cuDriverGetVersion, CUresult (*)(int *), "cuDriverGetVersion")                                 \
+  X(cuDeviceGetCount, CUresult (*)(int *), "cuDeviceGetCount")                                     \
+  X(cuDeviceGet, CUresult (*)(CUdevice *, int), "cuDeviceGet")                                     \
+  X(cuDeviceGetName, CUresult (*)(char *, int, CUdevice), "cuDeviceGetName")                       \
+  X(cuDeviceGetAttribute, CUresult (*)(int *, int, CUdevice), "cuDeviceGetAttribute")              \
+  X(cuDeviceTotalMem, CUresult (*)(size_t *, CUdevice), "cuDeviceTotalMem_v2")                     \
+  X(cuDevicePrimaryCtxRetain, CUresult (*)(CUcontext *, CUdevice), "cuDevicePrimaryCtxRetain")     \
+  X(cuDevicePrimaryCtxRelease, CUresult (*)(CUdevice), "cuDevicePrimaryCtxRelease_v2")             \
+  X(cuCtxPushCurrent, CUresult (*)(CUcontext), "cuCtxPushCurrent_v2")                              \
+  X(cuCtxPopCurrent, CUresult (*)(CUcontext *), "cuCtxPopCurrent_v2")                              \
+  X(cuMemAlloc, CUresult (*)(CUdeviceptr *, size_t), "cuMemAlloc_v2")                              \
+  X(cuMemFree, CUresult (*)(CUdeviceptr), "cuMemFree_v2")                                          \
+  X(cuMemcpyHtoDAsync, CUresult (*)(CUdeviceptr, const void *, size_t, CUstream),                  \
+    "cuMemcpyHtoDAsync_v2")                                                                        \
+  X(cuMemcpyDtoHAsync, CUresult (*)(void *, CUdeviceptr, size_t, CUstream),                        \
+    "cuMemcpyDtoHAsync_v2")                                                                        \
+  X(cuMemcpyDtoDAsync, CUresult (*)(CUdeviceptr, CUdeviceptr, size_t, CUstream),                   \
+    "cuMemcpyDtoDAsync_v2")                                                                        \
+  X(cuMemsetD8Async, CUresult (*)(CUdeviceptr, unsigned char, size_t, CUstream),                   \
+    "cuMemsetD8Async")                                                                             \
+  X(cuStreamCreate, CUresult (*)(CUstream *, unsigned), "cuStreamCreate")                          \
+  X(cuStreamDestroy, CUresult (*)(CUstream), "cuStreamDestroy_v2")                                 \
+  X(cuStreamSynchronize, CUresult (*)(CUstream), "cuStreamSynchronize")                            \
+  X(cuEventCreate, CUresult (*)(CUevent *, unsigned), "cuEventCreate")                             \
+  X(cuEventDestroy, CUresult (*)(CUevent), "cuEventDestroy_v2")                                    \
+  X(cuEventRecord, CUresult (*)(CUevent, CUstream), "cuEventRecord")                               \
+  X(cuEventSynchronize, CUresult (*)(CUevent), "cuEventSynchronize")                               \
+  X(cuModuleLoadData, CUresult (*)(CUmodule *, const void *), "cuModuleLoadData")                  \
+  X(cuModuleLoadDataEx, CUresult (*)(CUmodule *, const void *, unsigned, CUjit_option *, void **), \
+    "cuModuleLoadDataEx")                                                                          \
+  X(cuModuleUnload, CUresult (*)(CUmodule), "cuModuleUnload")                                      \
+  X(cuModuleGetFunction, CUresult (*)(CUfunction *, CUmodule, const char *),                       \
+    "cuModuleGetFunction")                                                                         \
+  X(cuFuncGetAttribute, CUresult (*)(int *, int, CUfunction), "cuFuncGetAttribute")                \
+  X(cuLaunchKernel,                                                                                \
+    CUresult (*)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, \
+                 CUstream, void **, void **),                                                      \
+    "cuLaunchKernel")                                                                              \
+  X(cuGetErrorName, CUresult (*)(CUresult, const char **), "cuGetErrorName")                       \
   X(cuGetErrorString, CUresult (*)(CUresult, const char **), "cuGetErrorString")
 /* Optional: older drivers lack some; each has a fallback. */
-#define CU_OPTIONAL(X)                                                                         \
-  X(cuEventElapsedTime_v2, CUresult (*)(float *, CUevent, CUevent), "cuEventElapsedTime_v2")   \
-  X(cuEventElapsedTime, CUresult (*)(float *, CUevent, CUevent), "cuEventElapsedTime")         \
-  X(cuFuncSetAttribute, CUresult (*)(CUfunction, int, int), "cuFuncSetAttribute")              \
-  X(cuLinkCreate,                                                                              \
-    CUresult (*)(unsigned, CUjit_option *, void **, CUlinkState *), "cuLinkCreate_v2")         \
-  X(cuLinkAddData,                                                                             \
-    CUresult (*)(CUlinkState, int, void *, size_t, const char *, unsigned, CUjit_option *,     \
-                 void **),                                                                     \
-    "cuLinkAddData_v2")                                                                        \
-  X(cuLinkComplete, CUresult (*)(CUlinkState, void **, size_t *), "cuLinkComplete")            \
+#define CU_OPTIONAL(X)                                                                             \
+  X(cuEventElapsedTime_v2, CUresult (*)(float *, CUevent, CUevent), "cuEventElapsedTime_v2")       \
+  X(cuEventElapsedTime, CUresult (*)(float *, CUevent, CUevent), "cuEventElapsedTime")             \
+  X(cuFuncSetAttribute, CUresult (*)(CUfunction, int, int), "cuFuncSetAttribute")                  \
+  X(cuLinkCreate, CUresult (*)(unsigned, CUjit_option *, void **, CUlinkState *),                  \
+    "cuLinkCreate_v2")                                                                             \
+  X(cuLinkAddData,                                                                                 \
+    CUresult (*)(CUlinkState, int, void *, size_t, const char *, unsigned, CUjit_option *,         \
+                 void **),                                                                         \
+    "cuLinkAddData_v2")                                                                            \
+  X(cuLinkComplete, CUresult (*)(CUlinkState, void **, size_t *), "cuLinkComplete")                \
   X(cuLinkDestroy, CUresult (*)(CUlinkState), "cuLinkDestroy")
 
 static struct {
@@ -143,10 +142,10 @@ static bool load(void) {
     snprintf(load_error, sizeof load_error, "libcuda.so.1 not found (%s)", dlerror());
     return false;
   }
-#define LOAD(name, type, sym)                                                                  \
-  if (!(*(void **)&cu.name = dlsym(h, sym))) {                                                 \
-    snprintf(load_error, sizeof load_error, "libcuda.so.1 lacks %s", sym);                     \
-    return false;                                                                              \
+#define LOAD(name, type, sym)                                                                      \
+  if (!(*(void **)&cu.name = dlsym(h, sym))) {                                                     \
+    snprintf(load_error, sizeof load_error, "libcuda.so.1 lacks %s", sym);                         \
+    return false;                                                                                  \
   }
   CU_FUNCS(LOAD)
 #undef LOAD
@@ -193,8 +192,7 @@ static kcrt_status status_of(CUresult r) {
 }
 
 static kcrt_status fail(CUresult r, const char *what) {
-  return kcrt_fail(status_of(r), "CUDA: %s failed: %s (%d): %s", what, err_name(r), r,
-                   err_text(r));
+  return kcrt_fail(status_of(r), "CUDA: %s failed: %s (%d): %s", what, err_name(r), r, err_text(r));
 }
 
 /* ---------------------------------------------------------------- devices */
@@ -207,19 +205,23 @@ typedef struct CuDev {
   char driver[128];
 } CuDev;
 
-static CuDev *cd(kcrt_device *d) { return d->priv; }
+static CuDev *cd(kcrt_device *d) {
+  return d->priv;
+}
 
 /* Every driver call runs with the device's context current, restoring the caller's. */
-static bool enter(kcrt_device *d) { return cu.cuCtxPushCurrent(cd(d)->ctx) == CUDA_SUCCESS; }
+static bool enter(kcrt_device *d) {
+  return cu.cuCtxPushCurrent(cd(d)->ctx) == CUDA_SUCCESS;
+}
 static void leave(void) {
   CUcontext c;
   cu.cuCtxPopCurrent(&c);
 }
-#define ENTER(dev)                                                                             \
-  do {                                                                                         \
-    if (!enter(dev))                                                                           \
-      return kcrt_fail(KCRT_ERROR_DRIVER, "CUDA: cannot make the context of %s current",       \
-                       (dev)->info.name);                                                      \
+#define ENTER(dev)                                                                                 \
+  do {                                                                                             \
+    if (!enter(dev))                                                                               \
+      return kcrt_fail(KCRT_ERROR_DRIVER, "CUDA: cannot make the context of %s current",           \
+                       (dev)->info.name);                                                          \
   } while (0)
 
 static int attr(CUdevice d, int a) {
@@ -303,7 +305,9 @@ static void cu_close(kcrt_device *dev) {
 
 /* ---------------------------------------------------------------- memory */
 
-static CUstream defq(kcrt_device *d) { return d->defq->h; }
+static CUstream defq(kcrt_device *d) {
+  return d->defq->h;
+}
 
 static kcrt_status sync_after(kcrt_device *dev, CUresult r, const char *what) {
   if (r == CUDA_SUCCESS) r = cu.cuStreamSynchronize(defq(dev));
@@ -341,8 +345,7 @@ static kcrt_status cu_mem_read(kcrt_buffer *b, size_t off, void *dst, size_t n) 
                     "cuMemcpyDtoHAsync");
 }
 
-static kcrt_status cu_mem_copy(kcrt_buffer *d, size_t doff, kcrt_buffer *s, size_t soff,
-                               size_t n) {
+static kcrt_status cu_mem_copy(kcrt_buffer *d, size_t doff, kcrt_buffer *s, size_t soff, size_t n) {
   ENTER(d->dev);
   return sync_after(d->dev, cu.cuMemcpyDtoDAsync(d->dptr + doff, s->dptr + soff, n, defq(d->dev)),
                     "cuMemcpyDtoDAsync");
@@ -417,9 +420,12 @@ static kcrt_status cu_event_elapsed(kcrt_event *a, kcrt_event *b, double *ms) {
   if (!r) r = cu.cuEventSynchronize(b->h);
   float f = 0;
   if (!r) {
-    if (cu.cuEventElapsedTime_v2) r = cu.cuEventElapsedTime_v2(&f, a->h, b->h);
-    else if (cu.cuEventElapsedTime) r = cu.cuEventElapsedTime(&f, a->h, b->h);
-    else r = CUDA_ERROR_NOT_FOUND;
+    if (cu.cuEventElapsedTime_v2)
+      r = cu.cuEventElapsedTime_v2(&f, a->h, b->h);
+    else if (cu.cuEventElapsedTime)
+      r = cu.cuEventElapsedTime(&f, a->h, b->h);
+    else
+      r = CUDA_ERROR_NOT_FOUND;
   }
   leave();
   if (r) return fail(r, "cuEventElapsedTime");
@@ -468,8 +474,8 @@ static unsigned char *jit_link(kcrt_device *dev, const char *ptx, int arch, cons
   }
   if (r) {
     kcrt_fail(status_of(r) == KCRT_ERROR_DRIVER ? KCRT_ERROR_BUILD_FAILED : status_of(r),
-              "CUDA: JIT compiling the sm_%d PTX of %s for %s (sm_%d) failed in %s: %s (%s)",
-              arch, src, dev->info.name, cd(dev)->cc, step, err_name(r), err_text(r));
+              "CUDA: JIT compiling the sm_%d PTX of %s for %s (sm_%d) failed in %s: %s (%s)", arch,
+              src, dev->info.name, cd(dev)->cc, step, err_name(r), err_text(r));
     append_log(err);
   } else if ((out = malloc(n ? n : 1))) {
     memcpy(out, cubin, n); /* the linker owns `cubin` until cuLinkDestroy */
@@ -548,8 +554,10 @@ static kcrt_status load_ptx(kcrt_module *m, const KcbSection *ps, CUmodule *mod)
       if (!*kcrt_last_error()) kcrt_fail(st, "CUDA: JIT compilation failed");
     } else {
       CUresult r = cu.cuModuleLoadData(mod, cubin);
-      if (r) st = fail(r, "cuModuleLoadData (JIT output)");
-      else kcrt_cache_put(&key, cubin, len);
+      if (r)
+        st = fail(r, "cuModuleLoadData (JIT output)");
+      else
+        kcrt_cache_put(&key, cubin, len);
       free(cubin);
     }
   } else {
@@ -565,7 +573,8 @@ static kcrt_status load_ptx(kcrt_module *m, const KcbSection *ps, CUmodule *mod)
     free(log);
   }
   free(ptx);
-  if (!st) kcrt_log("cuda: %s JIT compiled from sm_%u PTX in %.1f ms", src, ps->arch, kcrt_now_ms() - t0);
+  if (!st)
+    kcrt_log("cuda: %s JIT compiled from sm_%u PTX in %.1f ms", src, ps->arch, kcrt_now_ms() - t0);
   return st;
 }
 
@@ -576,8 +585,8 @@ static kcrt_status cu_module_load(kcrt_module *m) {
   const KcbSection *cub = want && !strcmp(want, "ptx") ? NULL : best_cubin(m->b, cc);
   const KcbSection *ptx = want && !strcmp(want, "cubin") ? NULL : best_ptx(m->b, cc);
   if (!cub && !ptx) {
-    kcrt_fail(KCRT_ERROR_NO_BINARY, "the bundle has no cubin or PTX for %s (sm_%d); it has:",
-              dev->info.name, cc);
+    kcrt_fail(KCRT_ERROR_NO_BINARY,
+              "the bundle has no cubin or PTX for %s (sm_%d); it has:", dev->info.name, cc);
     int listed = 0;
     for (uint32_t i = 0; i < m->b->nsecs; i++) {
       const KcbSection *s = &m->b->secs[i];
@@ -603,7 +612,8 @@ static kcrt_status cu_module_load(kcrt_module *m) {
     } else {
       st = fail(r, "cuModuleLoadDataEx (cubin)");
       append_log(log);
-      if (ptx) kcrt_log("cuda: the sm_%u cubin was refused (%s); trying PTX", cub->arch, err_name(r));
+      if (ptx)
+        kcrt_log("cuda: the sm_%u cubin was refused (%s); trying PTX", cub->arch, err_name(r));
     }
   }
   if (st && ptx) st = load_ptx(m, ptx, &mod);
@@ -642,7 +652,9 @@ static kcrt_status cu_kernel_init(kcrt_kernel *k) {
   return KCRT_SUCCESS;
 }
 
-static void cu_kernel_release(kcrt_kernel *k) { (void)k; /* owned by the module */ }
+static void cu_kernel_release(kcrt_kernel *k) {
+  (void)k; /* owned by the module */
+}
 
 static kcrt_status cu_launch(kcrt_kernel *k, kcrt_queue *q, const uint64_t grid[3],
                              const uint64_t block[3], size_t dyn, const kcrt_arg *args) {
@@ -674,9 +686,9 @@ static kcrt_status cu_launch(kcrt_kernel *k, kcrt_queue *q, const uint64_t grid[
     pthread_mutex_lock(&k->lock);
     CUresult r = CUDA_SUCCESS;
     if (dyn > k->dyn_shared_set) {
-      r = cu.cuFuncSetAttribute ? cu.cuFuncSetAttribute(k->h, FATTR_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                                                        (int)dyn)
-                                : CUDA_ERROR_NOT_FOUND;
+      r = cu.cuFuncSetAttribute
+              ? cu.cuFuncSetAttribute(k->h, FATTR_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)dyn)
+              : CUDA_ERROR_NOT_FOUND;
       if (!r) k->dyn_shared_set = dyn;
     }
     pthread_mutex_unlock(&k->lock);
@@ -691,8 +703,8 @@ static kcrt_status cu_launch(kcrt_kernel *k, kcrt_queue *q, const uint64_t grid[
                                  (unsigned)dyn, q->h, params, NULL);
   leave();
   if (r)
-    st = kcrt_fail(status_of(r), "CUDA: launching '%s' failed: %s (%s)", k->k->name,
-                   err_name(r), err_text(r));
+    st = kcrt_fail(status_of(r), "CUDA: launching '%s' failed: %s (%s)", k->k->name, err_name(r),
+                   err_text(r));
 out:
   if (params != small) free(params);
   if (ptrs != sptr) free(ptrs);

@@ -22,8 +22,10 @@ static void enumerate(void) {
   for (int i = 0; i < NBACKENDS; i++) {
     int before = ndevs;
     backends[i]->enumerate(&devs, &ndevs, why[i], sizeof why[i]);
-    if (ndevs > before) why[i][0] = 0;
-    else if (!why[i][0]) snprintf(why[i], sizeof why[i], "no devices");
+    if (ndevs > before)
+      why[i][0] = 0;
+    else if (!why[i][0])
+      snprintf(why[i], sizeof why[i], "no devices");
     kcrt_log("%s: %d device(s)%s%s", backends[i]->name, ndevs - before, why[i][0] ? ": " : "",
              why[i]);
   }
@@ -96,7 +98,8 @@ static int select_device(const KcrtDevEntry *d, int n, const char *sel) {
   static const struct {
     const char *name;
     int backend;
-  } bes[] = {{"cuda", KCRT_BACKEND_CUDA}, {"opencl", KCRT_BACKEND_OPENCL}, {"cl", KCRT_BACKEND_OPENCL}};
+  } bes[] = {
+      {"cuda", KCRT_BACKEND_CUDA}, {"opencl", KCRT_BACKEND_OPENCL}, {"cl", KCRT_BACKEND_OPENCL}};
   for (size_t b = 0; b < sizeof bes / sizeof bes[0]; b++) {
     size_t len = strlen(bes[b].name);
     if (strncasecmp(sel, bes[b].name, len)) continue;
@@ -197,10 +200,14 @@ static const char *type_name(kcrt_device_type t) {
 }
 
 static void fmt_bytes(char *s, size_t n, uint64_t b) {
-  if (b >= (1ull << 30)) snprintf(s, n, "%.1f GiB", b / (double)(1ull << 30));
-  else if (b >= (1ull << 20)) snprintf(s, n, "%.1f MiB", b / (double)(1ull << 20));
-  else if (b >= 1024) snprintf(s, n, "%.0f KiB", b / 1024.0);
-  else snprintf(s, n, "%llu B", (unsigned long long)b);
+  if (b >= (1ull << 30))
+    snprintf(s, n, "%.1f GiB", b / (double)(1ull << 30));
+  else if (b >= (1ull << 20))
+    snprintf(s, n, "%.1f MiB", b / (double)(1ull << 20));
+  else if (b >= 1024)
+    snprintf(s, n, "%.0f KiB", b / 1024.0);
+  else
+    snprintf(s, n, "%llu B", (unsigned long long)b);
 }
 
 kcrt_status kcrt_print_devices(FILE *out) {
@@ -225,7 +232,8 @@ kcrt_status kcrt_print_devices(FILE *out) {
       fprintf(out, "    %s %s, platform %s, driver %s, %s\n", f->vendor, type_name(f->type),
               f->platform, f->driver_version,
               f->spirv ? "takes SPIR-V" : "OpenCL C only (no SPIR-V)");
-    fprintf(out, "    %u compute units, %s global memory (largest buffer %s), %s shared per block\n",
+    fprintf(out,
+            "    %u compute units, %s global memory (largest buffer %s), %s shared per block\n",
             f->compute_units, mem, alloc, shared);
     fprintf(out, "    block <= %llu threads (%llu x %llu x %llu), grid <= %llu x %llu x %llu\n",
             (unsigned long long)f->max_threads_per_block, (unsigned long long)f->max_block_dim[0],
@@ -238,8 +246,10 @@ kcrt_status kcrt_print_devices(FILE *out) {
   const char *env = getenv("KCC_DEVICE");
   if (env && *env) {
     int s = select_device(d, n, env);
-    if (s >= 0) fprintf(out, "KCC_DEVICE='%s' selects [%d]\n", env, s);
-    else fprintf(out, "KCC_DEVICE='%s' matches no device\n", env);
+    if (s >= 0)
+      fprintf(out, "KCC_DEVICE='%s' selects [%d]\n", env, s);
+    else
+      fprintf(out, "KCC_DEVICE='%s' matches no device\n", env);
   }
   return KCRT_SUCCESS;
 }

@@ -21,8 +21,10 @@ static const struct {
                                      "kernel arguments do not match the kernel's parameters"},
     [KCRT_ERROR_INVALID_LAUNCH] = {"KCRT_ERROR_INVALID_LAUNCH",
                                    "launch configuration exceeds a device limit"},
-    [KCRT_ERROR_BUILD_FAILED] = {"KCRT_ERROR_BUILD_FAILED", "the driver could not build the module"},
-    [KCRT_ERROR_NO_BINARY] = {"KCRT_ERROR_NO_BINARY", "the bundle has no form this device can load"},
+    [KCRT_ERROR_BUILD_FAILED] = {"KCRT_ERROR_BUILD_FAILED",
+                                 "the driver could not build the module"},
+    [KCRT_ERROR_NO_BINARY] = {"KCRT_ERROR_NO_BINARY",
+                              "the bundle has no form this device can load"},
     [KCRT_ERROR_DRIVER] = {"KCRT_ERROR_DRIVER", "driver error"},
     [KCRT_ERROR_IO] = {"KCRT_ERROR_IO", "input/output error"},
     [KCRT_ERROR_NOT_SUPPORTED] = {"KCRT_ERROR_NOT_SUPPORTED", "not supported by this device"},
@@ -54,7 +56,9 @@ static void msg_destroy(void *p) {
   free(m);
 }
 
-static void msg_init(void) { pthread_key_create(&msg_key, msg_destroy); }
+static void msg_init(void) {
+  pthread_key_create(&msg_key, msg_destroy);
+}
 
 static Msg *msg_get(void) {
   pthread_once(&msg_once, msg_init);

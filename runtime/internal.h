@@ -108,8 +108,8 @@ struct kcrt_buffer {
   KcrtLink link;
   kcrt_device *dev;
   size_t size;
-  uint64_t dptr; /* CUDA device pointer */
-  void *mem;     /* OpenCL cl_mem */
+  uint64_t dptr;            /* CUDA device pointer */
+  void *mem;                /* OpenCL cl_mem */
   kcrt_elem_type elem_type; /* kcrt_buffer_set_type's tag (KCRT_TYPE_NONE: untagged) */
   size_t elem_size;
 };
@@ -130,9 +130,9 @@ struct kcrt_event {
 struct kcrt_kernel {
   kcrt_module *mod;
   const KcbKernel *k;
-  void *h; /* CUfunction / cl_kernel */
-  uint64_t max_threads;  /* for this kernel on this device */
-  uint64_t static_shared; /* what the compiled code uses (>= the table's figure) */
+  void *h;                 /* CUfunction / cl_kernel */
+  uint64_t max_threads;    /* for this kernel on this device */
+  uint64_t static_shared;  /* what the compiled code uses (>= the table's figure) */
   uint64_t dyn_shared_set; /* CUDA: the dynamic shared size opted in so far */
   pthread_mutex_t lock;    /* OpenCL: argument setting and enqueue are one step */
 };
@@ -141,7 +141,7 @@ struct kcrt_module {
   KcrtLink link;
   kcrt_device *dev;
   KcbBundle *b;
-  void *h; /* CUmodule / the back end's program record */
+  void *h;               /* CUmodule / the back end's program record */
   kcrt_kernel **kernels; /* nkernels slots, filled on first kcrt_kernel_get */
   pthread_mutex_t lock;
   /* kcrt_module_get's modules: owned by the device, found by the caller's bundle address,

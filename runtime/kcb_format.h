@@ -87,7 +87,9 @@ enum { KCB_KERNEL_DYNAMIC_SHARED = 1 };
 
 /* ---------------------------------------------------------------- byte access */
 
-static inline uint16_t kcb_get16(const unsigned char *p) { return (uint16_t)(p[0] | p[1] << 8); }
+static inline uint16_t kcb_get16(const unsigned char *p) {
+  return (uint16_t)(p[0] | p[1] << 8);
+}
 static inline uint32_t kcb_get32(const unsigned char *p) {
   return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
@@ -162,8 +164,8 @@ static inline unsigned char *kcb_write_kernel_table(const KcbWKernel *ks, uint32
     for (uint32_t j = 0; j < ks[i].nparams; j++)
       strsz += strlen(ks[i].params[j].name) + strlen(ks[i].params[j].type);
   }
-  uint64_t stroff = KCB_KTAB_HEADER_SIZE + (uint64_t)nk * KCB_KERNEL_ENTRY_SIZE +
-                    np * KCB_PARAM_ENTRY_SIZE;
+  uint64_t stroff =
+      KCB_KTAB_HEADER_SIZE + (uint64_t)nk * KCB_KERNEL_ENTRY_SIZE + np * KCB_PARAM_ENTRY_SIZE;
   uint64_t total = stroff + strsz;
   if (np > UINT32_MAX || total > UINT32_MAX) return NULL;
   unsigned char *b = calloc(1, total ? total : 1);
@@ -173,13 +175,13 @@ static inline unsigned char *kcb_write_kernel_table(const KcbWKernel *ks, uint32
   kcb_put32(b + 8, (uint32_t)stroff);
   kcb_put32(b + 12, (uint32_t)strsz);
   uint32_t s = 0, pi = 0; /* next string offset (relative to the pool), next param index */
-#define KCB_ADD_STR_(str, at)                                                                  \
-  do {                                                                                         \
-    uint32_t n_ = (uint32_t)strlen(str);                                                       \
-    memcpy(b + stroff + s, (str), n_);                                                         \
-    kcb_put32((at), s);                                                                        \
-    kcb_put32((at) + 4, n_);                                                                   \
-    s += n_;                                                                                   \
+#define KCB_ADD_STR_(str, at)                                                                      \
+  do {                                                                                             \
+    uint32_t n_ = (uint32_t)strlen(str);                                                           \
+    memcpy(b + stroff + s, (str), n_);                                                             \
+    kcb_put32((at), s);                                                                            \
+    kcb_put32((at) + 4, n_);                                                                       \
+    s += n_;                                                                                       \
   } while (0)
   for (uint32_t i = 0; i < nk; i++) {
     unsigned char *e = b + KCB_KTAB_HEADER_SIZE + (size_t)i * KCB_KERNEL_ENTRY_SIZE;

@@ -22,42 +22,42 @@
 
 /* ---------------------------------------------------------------- the loader */
 
-#define CL_REQUIRED(X)                                                                         \
-  X(clGetPlatformIDs)                                                                          \
-  X(clGetPlatformInfo)                                                                         \
-  X(clGetDeviceIDs)                                                                            \
-  X(clGetDeviceInfo)                                                                           \
-  X(clCreateContext)                                                                           \
-  X(clReleaseContext)                                                                          \
-  X(clCreateCommandQueue)                                                                      \
-  X(clReleaseCommandQueue)                                                                     \
-  X(clCreateBuffer)                                                                            \
-  X(clReleaseMemObject)                                                                        \
-  X(clEnqueueWriteBuffer)                                                                      \
-  X(clEnqueueReadBuffer)                                                                       \
-  X(clEnqueueCopyBuffer)                                                                       \
-  X(clFinish)                                                                                  \
-  X(clFlush)                                                                                   \
-  X(clCreateProgramWithSource)                                                                 \
-  X(clCreateProgramWithBinary)                                                                 \
-  X(clBuildProgram)                                                                            \
-  X(clGetProgramBuildInfo)                                                                     \
-  X(clGetProgramInfo)                                                                          \
-  X(clReleaseProgram)                                                                          \
-  X(clCreateKernel)                                                                            \
-  X(clReleaseKernel)                                                                           \
-  X(clGetKernelInfo)                                                                           \
-  X(clGetKernelWorkGroupInfo)                                                                  \
-  X(clSetKernelArg)                                                                            \
-  X(clEnqueueNDRangeKernel)                                                                    \
-  X(clWaitForEvents)                                                                           \
-  X(clReleaseEvent)                                                                            \
+#define CL_REQUIRED(X)                                                                             \
+  X(clGetPlatformIDs)                                                                              \
+  X(clGetPlatformInfo)                                                                             \
+  X(clGetDeviceIDs)                                                                                \
+  X(clGetDeviceInfo)                                                                               \
+  X(clCreateContext)                                                                               \
+  X(clReleaseContext)                                                                              \
+  X(clCreateCommandQueue)                                                                          \
+  X(clReleaseCommandQueue)                                                                         \
+  X(clCreateBuffer)                                                                                \
+  X(clReleaseMemObject)                                                                            \
+  X(clEnqueueWriteBuffer)                                                                          \
+  X(clEnqueueReadBuffer)                                                                           \
+  X(clEnqueueCopyBuffer)                                                                           \
+  X(clFinish)                                                                                      \
+  X(clFlush)                                                                                       \
+  X(clCreateProgramWithSource)                                                                     \
+  X(clCreateProgramWithBinary)                                                                     \
+  X(clBuildProgram)                                                                                \
+  X(clGetProgramBuildInfo)                                                                         \
+  X(clGetProgramInfo)                                                                              \
+  X(clReleaseProgram)                                                                              \
+  X(clCreateKernel)                                                                                \
+  X(clReleaseKernel)                                                                               \
+  X(clGetKernelInfo)                                                                               \
+  X(clGetKernelWorkGroupInfo)                                                                      \
+  X(clSetKernelArg)                                                                                \
+  X(clEnqueueNDRangeKernel)                                                                        \
+  X(clWaitForEvents)                                                                               \
+  X(clReleaseEvent)                                                                                \
   X(clGetEventProfilingInfo)
 /* Later than OpenCL 1.1: absent from old loaders; each has a fallback below. */
-#define CL_OPTIONAL(X)                                                                         \
-  X(clCreateProgramWithIL)                                                                     \
-  X(clEnqueueFillBuffer)                                                                       \
-  X(clEnqueueMarkerWithWaitList)                                                               \
+#define CL_OPTIONAL(X)                                                                             \
+  X(clCreateProgramWithIL)                                                                         \
+  X(clEnqueueFillBuffer)                                                                           \
+  X(clEnqueueMarkerWithWaitList)                                                                   \
   X(clEnqueueMarker)
 
 static struct {
@@ -76,10 +76,10 @@ static void load(void) {
     snprintf(load_error, sizeof load_error, "libOpenCL.so.1 not found (%s)", dlerror());
     return;
   }
-#define LOAD(f)                                                                                \
-  if (!(*(void **)&cl.f = dlsym(h, #f))) {                                                     \
-    snprintf(load_error, sizeof load_error, "libOpenCL.so.1 lacks %s", #f);                    \
-    return;                                                                                    \
+#define LOAD(f)                                                                                    \
+  if (!(*(void **)&cl.f = dlsym(h, #f))) {                                                         \
+    snprintf(load_error, sizeof load_error, "libOpenCL.so.1 lacks %s", #f);                        \
+    return;                                                                                        \
   }
   CL_REQUIRED(LOAD)
 #undef LOAD
@@ -101,6 +101,8 @@ static bool loaded(char *why, size_t n) {
 
 static const char *err_name(cl_int e) {
   switch (e) {
+    /* clang-format cannot lay out this table stably; keep it as written. */
+    // clang-format off
 #define E(x) case x: return #x;
     E(CL_DEVICE_NOT_FOUND) E(CL_DEVICE_NOT_AVAILABLE) E(CL_COMPILER_NOT_AVAILABLE)
     E(CL_MEM_OBJECT_ALLOCATION_FAILURE) E(CL_OUT_OF_RESOURCES) E(CL_OUT_OF_HOST_MEMORY)
@@ -115,7 +117,8 @@ static const char *err_name(cl_int e) {
     E(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST) E(CL_MEM_COPY_OVERLAP)
     E(CL_LINK_PROGRAM_FAILURE) E(CL_INVALID_PLATFORM) E(CL_INVALID_EVENT_WAIT_LIST)
 #undef E
-  case -1001: return "CL_PLATFORM_NOT_FOUND_KHR";
+        // clang-format on
+        case -1001 : return "CL_PLATFORM_NOT_FOUND_KHR";
   default: return "CL_UNKNOWN_ERROR";
   }
 }
@@ -234,8 +237,9 @@ static void cl_enumerate(KcrtDevEntry **list, int *n, char *why, size_t whylen) 
   cl_uint np = 0;
   cl_int e = cl.clGetPlatformIDs(0, NULL, &np);
   if (e != CL_SUCCESS || np == 0) {
-    snprintf(why, whylen, "no OpenCL platform (%s; is an ICD installed in /etc/OpenCL/vendors "
-                          "or named by OCL_ICD_VENDORS?)",
+    snprintf(why, whylen,
+             "no OpenCL platform (%s; is an ICD installed in /etc/OpenCL/vendors "
+             "or named by OCL_ICD_VENDORS?)",
              e ? err_name(e) : "0 platforms");
     return;
   }
@@ -276,7 +280,9 @@ static void cl_enumerate(KcrtDevEntry **list, int *n, char *why, size_t whylen) 
   if (!index) snprintf(why, whylen, "%u OpenCL platform(s) but no usable device", np);
 }
 
-static ClDev *cd(kcrt_device *d) { return d->priv; }
+static ClDev *cd(kcrt_device *d) {
+  return d->priv;
+}
 
 static kcrt_status cl_open(kcrt_device *dev) {
   ClDev *c = calloc(1, sizeof *c);
@@ -309,7 +315,9 @@ static void cl_close(kcrt_device *dev) {
 
 /* ---------------------------------------------------------------- memory */
 
-static cl_command_queue defq(kcrt_device *d) { return d->defq->h; }
+static cl_command_queue defq(kcrt_device *d) {
+  return d->defq->h;
+}
 
 static kcrt_status cl_mem_alloc(kcrt_buffer *b) {
   cl_int e;
@@ -323,7 +331,9 @@ static kcrt_status cl_mem_alloc(kcrt_buffer *b) {
   return KCRT_SUCCESS;
 }
 
-static void cl_mem_free(kcrt_buffer *b) { cl.clReleaseMemObject(b->mem); }
+static void cl_mem_free(kcrt_buffer *b) {
+  cl.clReleaseMemObject(b->mem);
+}
 
 static kcrt_status cl_mem_write(kcrt_buffer *b, size_t off, const void *src, size_t n) {
   cl_int e = cl.clEnqueueWriteBuffer(defq(b->dev), b->mem, CL_TRUE, off, n, src, 0, NULL, NULL);
@@ -335,8 +345,7 @@ static kcrt_status cl_mem_read(kcrt_buffer *b, size_t off, void *dst, size_t n) 
   return e ? fail(e, "clEnqueueReadBuffer") : KCRT_SUCCESS;
 }
 
-static kcrt_status cl_mem_copy(kcrt_buffer *d, size_t doff, kcrt_buffer *s, size_t soff,
-                               size_t n) {
+static kcrt_status cl_mem_copy(kcrt_buffer *d, size_t doff, kcrt_buffer *s, size_t soff, size_t n) {
   cl_int e = cl.clEnqueueCopyBuffer(defq(d->dev), s->mem, d->mem, soff, doff, n, 0, NULL, NULL);
   if (!e) e = cl.clFinish(defq(d->dev));
   return e ? fail(e, "clEnqueueCopyBuffer") : KCRT_SUCCESS;
@@ -431,7 +440,9 @@ static void build_log(ClDev *c, cl_program p) {
   free(log);
 }
 
-static const char *build_options(int form) { return form == FORM_SOURCE ? "-cl-std=CL1.2" : ""; }
+static const char *build_options(int form) {
+  return form == FORM_SOURCE ? "-cl-std=CL1.2" : "";
+}
 
 static void cache_key(KcrtKey *k, kcrt_device *dev, const KcbBundle *b, int form) {
   char ver[256] = "";
@@ -499,10 +510,12 @@ static kcrt_status build(kcrt_device *dev, const KcbBundle *b, int form, cl_prog
     p = cl.clCreateProgramWithSource(c->ctx, 1, srcs, NULL, &e);
     free(src);
   }
-  if (!p) return fail(e, form == FORM_SPIRV ? "clCreateProgramWithIL" : "clCreateProgramWithSource");
+  if (!p)
+    return fail(e, form == FORM_SPIRV ? "clCreateProgramWithIL" : "clCreateProgramWithSource");
   e = cl.clBuildProgram(p, 1, &c->dev, build_options(form), NULL, NULL);
   if (e) {
-    kcrt_fail(KCRT_ERROR_BUILD_FAILED, "OpenCL: building %s from %s for %s failed: %s (%d); build log:",
+    kcrt_fail(KCRT_ERROR_BUILD_FAILED,
+              "OpenCL: building %s from %s for %s failed: %s (%d); build log:",
               *b->source ? b->source : "the module", form == FORM_SPIRV ? "SPIR-V" : "OpenCL C",
               dev->info.name, err_name(e), (int)e);
     build_log(c, p);

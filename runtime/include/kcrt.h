@@ -28,19 +28,19 @@ extern "C" {
 
 typedef enum kcrt_status {
   KCRT_SUCCESS = 0,
-  KCRT_ERROR_NO_DEVICE = 1,         /* no usable device (or none matches the request) */
-  KCRT_ERROR_INVALID_VALUE = 2,     /* a NULL handle, a bad index, an out-of-range size... */
-  KCRT_ERROR_OUT_OF_MEMORY = 3,     /* host or device allocation failed */
-  KCRT_ERROR_INVALID_MODULE = 4,    /* not a bundle, corrupted, or an unsupported version */
-  KCRT_ERROR_KERNEL_NOT_FOUND = 5,  /* no kernel of that name in the module */
-  KCRT_ERROR_INVALID_ARGUMENT = 6,  /* launch arguments do not match the kernel's parameters */
-  KCRT_ERROR_INVALID_LAUNCH = 7,    /* grid/block/shared memory beyond the device's limits */
-  KCRT_ERROR_BUILD_FAILED = 8,      /* the driver rejected the module (JIT/build log kept) */
-  KCRT_ERROR_NO_BINARY = 9,         /* the bundle has no form this device can load */
-  KCRT_ERROR_DRIVER = 10,           /* any other driver failure (its message is kept) */
-  KCRT_ERROR_IO = 11,               /* a file could not be read */
-  KCRT_ERROR_NOT_SUPPORTED = 12,    /* the device or back end cannot do this */
-  KCRT_ERROR_LAUNCH_FAILED = 13,    /* a kernel faulted while running (reported at a sync) */
+  KCRT_ERROR_NO_DEVICE = 1,        /* no usable device (or none matches the request) */
+  KCRT_ERROR_INVALID_VALUE = 2,    /* a NULL handle, a bad index, an out-of-range size... */
+  KCRT_ERROR_OUT_OF_MEMORY = 3,    /* host or device allocation failed */
+  KCRT_ERROR_INVALID_MODULE = 4,   /* not a bundle, corrupted, or an unsupported version */
+  KCRT_ERROR_KERNEL_NOT_FOUND = 5, /* no kernel of that name in the module */
+  KCRT_ERROR_INVALID_ARGUMENT = 6, /* launch arguments do not match the kernel's parameters */
+  KCRT_ERROR_INVALID_LAUNCH = 7,   /* grid/block/shared memory beyond the device's limits */
+  KCRT_ERROR_BUILD_FAILED = 8,     /* the driver rejected the module (JIT/build log kept) */
+  KCRT_ERROR_NO_BINARY = 9,        /* the bundle has no form this device can load */
+  KCRT_ERROR_DRIVER = 10,          /* any other driver failure (its message is kept) */
+  KCRT_ERROR_IO = 11,              /* a file could not be read */
+  KCRT_ERROR_NOT_SUPPORTED = 12,   /* the device or back end cannot do this */
+  KCRT_ERROR_LAUNCH_FAILED = 13,   /* a kernel faulted while running (reported at a sync) */
 } kcrt_status;
 
 /* A constant name for the status ("KCRT_ERROR_INVALID_LAUNCH"), or "KCRT_ERROR_UNKNOWN". */
@@ -73,7 +73,7 @@ typedef struct kcrt_device_info {
   char platform[128];       /* OpenCL platform name; "CUDA" for CUDA devices */
   kcrt_backend backend;
   kcrt_device_type type;
-  int backend_index;        /* index among the devices of its back end */
+  int backend_index; /* index among the devices of its back end */
   uint64_t global_mem_bytes;
   uint64_t max_alloc_bytes; /* largest single buffer */
   uint32_t compute_units;   /* CUDA: multiprocessors; OpenCL: compute units */
@@ -164,8 +164,7 @@ typedef enum kcrt_elem_type {
  * Tag a buffer before other threads launch with it. */
 kcrt_status kcrt_buffer_set_type(kcrt_buffer *buf, kcrt_elem_type type, size_t elem_size);
 /* The buffer's tag: KCRT_TYPE_NONE and 0 for an untagged buffer. Either pointer may be NULL. */
-kcrt_status kcrt_buffer_get_type(const kcrt_buffer *buf, kcrt_elem_type *type,
-                                 size_t *elem_size);
+kcrt_status kcrt_buffer_get_type(const kcrt_buffer *buf, kcrt_elem_type *type, size_t *elem_size);
 
 /* ---------------------------------------------------------------- queues and events */
 
@@ -198,8 +197,7 @@ typedef struct kcrt_kernel kcrt_kernel;
  * on disk (docs/runtime.md: KCC_CACHE). Errors: KCRT_ERROR_INVALID_MODULE for a damaged
  * bundle, KCRT_ERROR_NO_BINARY when no form suits the device, KCRT_ERROR_BUILD_FAILED with
  * the driver's log in kcrt_last_error(). */
-kcrt_status kcrt_module_load(kcrt_device *dev, const void *data, size_t size,
-                             kcrt_module **out);
+kcrt_status kcrt_module_load(kcrt_device *dev, const void *data, size_t size, kcrt_module **out);
 kcrt_status kcrt_module_load_file(kcrt_device *dev, const char *path, kcrt_module **out);
 /* Releases the module and its kernels. A module of kcrt_module_get belongs to its device:
  * unloading it is refused (KCRT_ERROR_INVALID_VALUE) and leaves it working. */
@@ -253,7 +251,7 @@ typedef struct kcrt_dim3 {
   uint64_t x, y, z;
 } kcrt_dim3;
 #define KCRT_DIM3(x, y, z) ((kcrt_dim3){(x), (y), (z)})
-#define KCRT_DIM1(x) ((kcrt_dim3){(x), 1, 1})
+#define KCRT_DIM1(x)       ((kcrt_dim3){(x), 1, 1})
 
 /* One kernel argument. Pointer parameters take a buffer (`buffer`, or NULL for a null
  * pointer); scalar and struct parameters take `size` bytes at `value`. */
@@ -262,7 +260,7 @@ typedef struct kcrt_arg {
   size_t size;
   kcrt_buffer *buffer;
 } kcrt_arg;
-#define KCRT_ARG_VALUE(v) ((kcrt_arg){&(v), sizeof(v), NULL})
+#define KCRT_ARG_VALUE(v)  ((kcrt_arg){&(v), sizeof(v), NULL})
 #define KCRT_ARG_BUFFER(b) ((kcrt_arg){NULL, 0, (b)})
 
 /* Launches `k` on `q` (NULL: default queue) with grid × block threads, `dynamic_shared`

@@ -97,8 +97,10 @@ int main(int argc, char **argv) {
   for (uint32_t i = 0; i < b->nsecs; i++) {
     const KcbSection *s = &b->secs[i];
     printf("  %-8s", sec_name(s->kind));
-    if (s->arch) printf(" sm_%-3u", s->arch);
-    else printf("       ");
+    if (s->arch)
+      printf(" sm_%-3u", s->arch);
+    else
+      printf("       ");
     printf(" %8zu bytes at %zu\n", s->size, (size_t)(s->data - b->image));
   }
   printf("kernels:\n");

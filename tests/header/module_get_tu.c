@@ -30,8 +30,8 @@ static int run_scale(kcrt_device *dev, struct Params p, const char *when) {
     /* Small integers times a multiple of 0.5: exact in float, fused or not. */
     float want = (float)(in[i] * p.scale + p.offset + p.bias);
     if (out[i] != want && failures++ < 5)
-      fprintf(stderr, "FAIL module_get_tu scale %s: element %d: got %g, want %g\n", when, i,
-              out[i], want);
+      fprintf(stderr, "FAIL module_get_tu scale %s: element %d: got %g, want %g\n", when, i, out[i],
+              want);
   }
   kcc_buf_float_free(din);
   kcc_buf_float_free(dout);

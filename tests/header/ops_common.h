@@ -4,7 +4,7 @@
 #define OPS_COMMON_H
 
 struct Pair {
-    float x, y;
+  float x, y;
 };
 
 #endif

@@ -376,10 +376,10 @@ static void test_element_types(kcrt_device *dev, kcc_buf_struct_Pair dps) {
   CHECK(kcrt_buffer_alloc(dev, N * sizeof(int32_t), &raw));
   CHECK(kcrt_buffer_fill(raw, 0, 0, N * sizeof(int32_t)));
   CHECK(kcrt_buffer_fill(w.raw, 0, 0, N / 2 * sizeof(double)));
-  expect_msg("a float buffer viewed as int", KCRT_ERROR_INVALID_ARGUMENT,
-             opsb_launch_scale(dev, kcc_dim1(1), kcc_dim1(N), 0, NULL, kcc_buf_int32_of(f.raw), 2,
-                               N),
-             "kernel 'scale' argument 1 'data': buffer holds float, kernel expects int");
+  expect_msg(
+      "a float buffer viewed as int", KCRT_ERROR_INVALID_ARGUMENT,
+      opsb_launch_scale(dev, kcc_dim1(1), kcc_dim1(N), 0, NULL, kcc_buf_int32_of(f.raw), 2, N),
+      "kernel 'scale' argument 1 'data': buffer holds float, kernel expects int");
   expect_msg("a struct buffer viewed as float", KCRT_ERROR_INVALID_ARGUMENT,
              ops_a_k_launch_reverse(dev, kcc_dim1(1), kcc_dim1(N), N * sizeof(float), NULL,
                                     kcc_buf_float_of(dps.raw), N),

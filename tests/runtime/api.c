@@ -70,7 +70,8 @@ static void argument_and_launch_errors(Rt *rt, kcrt_kernel *k) {
   long wide = 256;
   kcrt_arg good[] = {KCRT_ARG_BUFFER(b), KCRT_ARG_BUFFER(b), KCRT_ARG_BUFFER(b), KCRT_ARG_VALUE(n)};
   kcrt_arg three[] = {KCRT_ARG_BUFFER(b), KCRT_ARG_BUFFER(b), KCRT_ARG_BUFFER(b)};
-  kcrt_arg size[] = {KCRT_ARG_BUFFER(b), KCRT_ARG_BUFFER(b), KCRT_ARG_BUFFER(b), KCRT_ARG_VALUE(wide)};
+  kcrt_arg size[] = {KCRT_ARG_BUFFER(b), KCRT_ARG_BUFFER(b), KCRT_ARG_BUFFER(b),
+                     KCRT_ARG_VALUE(wide)};
   kcrt_dim3 one = KCRT_DIM1(1), blk = KCRT_DIM1(256);
   RT_EXPECT(rt, KCRT_ERROR_INVALID_ARGUMENT, kcrt_launch(k, NULL, one, blk, 0, three, 3));
   expect_msg(rt, "argument count", "takes 4 arguments");
@@ -113,11 +114,13 @@ static void *worker(void *p) {
   kcrt_queue *q = NULL;
   kcrt_buffer *da = NULL, *db = NULL, *dc = NULL;
   j->ok = !kcrt_queue_create(j->rt->dev, &q) && !kcrt_buffer_alloc(j->rt->dev, sizeof a, &da) &&
-          !kcrt_buffer_alloc(j->rt->dev, sizeof a, &db) && !kcrt_buffer_alloc(j->rt->dev, sizeof a, &dc);
+          !kcrt_buffer_alloc(j->rt->dev, sizeof a, &db) &&
+          !kcrt_buffer_alloc(j->rt->dev, sizeof a, &dc);
   for (int rep = 0; j->ok && rep < 30; rep++) {
     for (int i = 0; i < N; i++) a[i] = (float)(j->id * 1000 + rep), b[i] = (float)i;
     int n = N;
-    kcrt_arg args[] = {KCRT_ARG_BUFFER(da), KCRT_ARG_BUFFER(db), KCRT_ARG_BUFFER(dc), KCRT_ARG_VALUE(n)};
+    kcrt_arg args[] = {KCRT_ARG_BUFFER(da), KCRT_ARG_BUFFER(db), KCRT_ARG_BUFFER(dc),
+                       KCRT_ARG_VALUE(n)};
     j->ok = !kcrt_buffer_write(da, 0, a, sizeof a) && !kcrt_buffer_write(db, 0, b, sizeof b) &&
             !kcrt_launch(j->k, q, KCRT_DIM1(N / 256), KCRT_DIM1(256), 0, args, 4) &&
             !kcrt_queue_synchronize(q) && !kcrt_buffer_read(dc, 0, c, sizeof c);
@@ -158,8 +161,10 @@ static void events(Rt *rt, kcrt_kernel *k) {
   RT_CHECK(rt, kcrt_event_record(e1, q));
   double ms = -1;
   RT_CHECK(rt, kcrt_event_elapsed_ms(e0, e1, &ms));
-  if (!(ms > 0 && ms < 60000)) rt_fail(rt, "10 launches over 2^20 elements took %g ms?", ms);
-  else printf("events: 10 x vecadd(2^20) on a queue: %.3f ms\n", ms);
+  if (!(ms > 0 && ms < 60000))
+    rt_fail(rt, "10 launches over 2^20 elements took %g ms?", ms);
+  else
+    printf("events: 10 x vecadd(2^20) on a queue: %.3f ms\n", ms);
   RT_CHECK(rt, kcrt_queue_destroy(q));
   kcrt_event_destroy(e0), kcrt_event_destroy(e1);
   kcrt_buffer_free(a), kcrt_buffer_free(c);
@@ -219,7 +224,8 @@ static void vecadd_on(Rt *rt, kcrt_device *dev, kcrt_module *m, const char *what
   RT_CHECK(rt, kcrt_buffer_alloc(dev, sizeof c, &dc));
   RT_CHECK(rt, kcrt_buffer_write(da, 0, a, sizeof a));
   int n = N;
-  kcrt_arg args[] = {KCRT_ARG_BUFFER(da), KCRT_ARG_BUFFER(da), KCRT_ARG_BUFFER(dc), KCRT_ARG_VALUE(n)};
+  kcrt_arg args[] = {KCRT_ARG_BUFFER(da), KCRT_ARG_BUFFER(da), KCRT_ARG_BUFFER(dc),
+                     KCRT_ARG_VALUE(n)};
   RT_CHECK(rt, kcrt_launch(k, NULL, KCRT_DIM1(2), KCRT_DIM1(256), 0, args, 4));
   RT_CHECK(rt, kcrt_buffer_read(dc, 0, c, sizeof c));
   rt_cmp_f32(rt, what, c, want, N, 0, 0);
@@ -334,7 +340,8 @@ static unsigned char *replace_sections(const unsigned char *img, uint32_t kind, 
   KcbWSection *secs = calloc(ns, sizeof *secs);
   for (uint32_t i = 0; i < ns; i++) {
     const unsigned char *e = img + KCB_HEADER_SIZE + i * KCB_SECTION_ENTRY_SIZE;
-    secs[i] = (KcbWSection){kcb_get32(e), kcb_get32(e + 4), img + kcb_get64(e + 8), kcb_get64(e + 16)};
+    secs[i] =
+        (KcbWSection){kcb_get32(e), kcb_get32(e + 4), img + kcb_get64(e + 8), kcb_get64(e + 16)};
     if (secs[i].kind == kind) secs[i].data = payload, secs[i].size = plen;
   }
   unsigned char *out = kcb_write_bundle(secs, ns, len);
@@ -362,7 +369,10 @@ static void forms(Rt *rt, const unsigned char *img) {
     printf("build failure reported as: %.200s\n", kcrt_last_error());
   free(b1), free(b2), free(b3), free(b4);
   /* Broken cubins (a CUDA device must fall back to the PTX) and no SPIR-V: still runs. */
-  b1 = replace_sections(img, KCB_SEC_CUBIN, "\x7f" "ELF garbage", 12, &n);
+  b1 = replace_sections(img, KCB_SEC_CUBIN,
+                        "\x7f"
+                        "ELF garbage",
+                        12, &n);
   RT_CHECK(rt, kcrt_module_load(rt->dev, b1, n, &m));
   kcrt_kernel *k;
   RT_CHECK(rt, kcrt_kernel_get(m, "vecadd", &k));
@@ -370,7 +380,8 @@ static void forms(Rt *rt, const unsigned char *img) {
   for (int i = 0; i < 256; i++) a[i] = rt_float(rt, 1, 2);
   kcrt_buffer *da = rt_upload(rt, a, sizeof a), *dc = rt_alloc(rt, sizeof c);
   int cnt = 256;
-  kcrt_arg args[] = {KCRT_ARG_BUFFER(da), KCRT_ARG_BUFFER(da), KCRT_ARG_BUFFER(dc), KCRT_ARG_VALUE(cnt)};
+  kcrt_arg args[] = {KCRT_ARG_BUFFER(da), KCRT_ARG_BUFFER(da), KCRT_ARG_BUFFER(dc),
+                     KCRT_ARG_VALUE(cnt)};
   rt_launch(rt, k, KCRT_DIM1(1), KCRT_DIM1(256), 0, args, 4);
   rt_download(rt, dc, c, sizeof c);
   for (int i = 0; i < 256; i++) a[i] = a[i] + a[i];

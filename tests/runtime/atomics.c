@@ -51,8 +51,8 @@ int main(int argc, char **argv) {
 
   kcrt_arg args[] = {KCRT_ARG_BUFFER(dia), KCRT_ARG_BUFFER(dua), KCRT_ARG_BUFFER(dla),
                      KCRT_ARG_BUFFER(dfa), KCRT_ARG_VALUE(n),    KCRT_ARG_BUFFER(dula)};
-  rt_launch(&rt, rt_kernel(&rt, "atomics"), KCRT_DIM1(rt_ceil_div(n, 128)), KCRT_DIM1(128), 0,
-            args, 6);
+  rt_launch(&rt, rt_kernel(&rt, "atomics"), KCRT_DIM1(rt_ceil_div(n, 128)), KCRT_DIM1(128), 0, args,
+            6);
   rt_download(&rt, dia, ia, sizeof ia), rt_download(&rt, dua, ua, sizeof ua);
   rt_download(&rt, dla, la, sizeof la), rt_download(&rt, dfa, fa, sizeof fa);
   rt_download(&rt, dula, ula, sizeof ula);

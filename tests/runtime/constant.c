@@ -24,8 +24,8 @@ int main(int argc, char **argv) {
   }
   kcrt_buffer *din = rt_upload(&rt, in, n * sizeof *in), *dout = rt_alloc(&rt, n * sizeof *out);
   kcrt_arg args[] = {KCRT_ARG_BUFFER(din), KCRT_ARG_BUFFER(dout), KCRT_ARG_VALUE(n)};
-  rt_launch(&rt, rt_kernel(&rt, "lookup"), KCRT_DIM1(rt_ceil_div(n, 128)), KCRT_DIM1(128), 0,
-            args, 3);
+  rt_launch(&rt, rt_kernel(&rt, "lookup"), KCRT_DIM1(rt_ceil_div(n, 128)), KCRT_DIM1(128), 0, args,
+            3);
   rt_download(&rt, dout, out, n * sizeof *out);
   rt_cmp_f32(&rt, "out", out, want, n, 1e-5, 1e-5); /* Horner may be fused into fma */
   free(in), free(out), free(want);

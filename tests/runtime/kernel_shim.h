@@ -12,13 +12,11 @@
 #pragma GCC diagnostic ignored "-Wunused-function"
 #pragma GCC diagnostic ignored "-Wunused-variable"
 
-#define kernel static __attribute__((unused))
-#define shared static
-#define constant static const
+#define kernel          static __attribute__((unused))
+#define shared          static
+#define constant        static const
 #define __syncthreads() ((void)0)
 
-static struct {
-  unsigned int x, y, z;
-} threadIdx, blockIdx, blockDim, gridDim;
+static struct { unsigned int x, y, z; } threadIdx, blockIdx, blockDim, gridDim;
 
 #endif

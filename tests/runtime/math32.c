@@ -30,8 +30,8 @@ int main(int argc, char **argv) {
   }
   kcrt_buffer *dx = rt_upload(&rt, x, n * sizeof *x), *dout = rt_alloc(&rt, 12 * n * sizeof *out);
   kcrt_arg args[] = {KCRT_ARG_BUFFER(dx), KCRT_ARG_BUFFER(dout), KCRT_ARG_VALUE(n)};
-  rt_launch(&rt, rt_kernel(&rt, "math32"), KCRT_DIM1(rt_ceil_div(n, 256)), KCRT_DIM1(256), 0,
-            args, 3);
+  rt_launch(&rt, rt_kernel(&rt, "math32"), KCRT_DIM1(rt_ceil_div(n, 256)), KCRT_DIM1(256), 0, args,
+            3);
   rt_download(&rt, dout, out, 12 * n * sizeof *out);
   /* Split the rounding column (exact) from the others (tolerance). */
   float *g10 = malloc(n * sizeof *g10), *w10 = malloc(n * sizeof *w10);

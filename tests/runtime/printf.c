@@ -62,6 +62,7 @@ int main(int argc, char **argv) {
   int ng = sorted_lines(got, gl, 64), nw = sorted_lines(want, wl, 64);
   if (ng != nw) rt_fail(&rt, "%d lines printed, expected %d", ng, nw);
   for (int i = 0; i < ng && i < nw; i++)
-    if (strcmp(gl[i], wl[i])) rt_fail(&rt, "line differs:\n  got:      '%s'\n  expected: '%s'", gl[i], wl[i]);
+    if (strcmp(gl[i], wl[i]))
+      rt_fail(&rt, "line differs:\n  got:      '%s'\n  expected: '%s'", gl[i], wl[i]);
   return rt_finish(&rt, "%d lines, scale %g", nw, scale);
 }

@@ -20,15 +20,14 @@ static void seed_hint(const Rt *rt) {
 
 void rt_check_status(Rt *rt, kcrt_status st, const char *what, const char *file, int line) {
   if (st == KCRT_SUCCESS) return;
-  fprintf(stderr, "%s:%d: %s: %s: %s\n", file, line, what, kcrt_status_name(st),
-          kcrt_last_error());
+  fprintf(stderr, "%s:%d: %s: %s: %s\n", file, line, what, kcrt_status_name(st), kcrt_last_error());
   seed_hint(rt);
   printf("FAIL %s on %s\n", rt->name, rt->info.name[0] ? rt->info.name : "(no device)");
   exit(1);
 }
 
-void rt_expect_status(Rt *rt, kcrt_status want, kcrt_status got, const char *what,
-                      const char *file, int line) {
+void rt_expect_status(Rt *rt, kcrt_status want, kcrt_status got, const char *what, const char *file,
+                      int line) {
   if (want == got) return;
   fprintf(stderr, "%s:%d: %s returned %s, expected %s (%s)\n", file, line, what,
           kcrt_status_name(got), kcrt_status_name(want), kcrt_last_error());
@@ -42,7 +41,8 @@ void rt_init(Rt *rt, int argc, char **argv, const char *name) {
   struct timespec ts;
   clock_gettime(CLOCK_REALTIME, &ts);
   rt->seed = s && *s ? strtoull(s, NULL, 0)
-                     : ((uint64_t)ts.tv_sec * 1000003u) ^ (uint64_t)ts.tv_nsec ^ ((uint64_t)getpid() << 32);
+                     : ((uint64_t)ts.tv_sec * 1000003u) ^ (uint64_t)ts.tv_nsec ^
+                           ((uint64_t)getpid() << 32);
   rt->state = rt->seed;
   if (argc < 2) {
     fprintf(stderr, "usage: %s BUNDLE.kcb\n", argv[0]);
@@ -128,7 +128,9 @@ uint64_t rt_u64(Rt *rt) {
   return z ^ (z >> 31);
 }
 
-uint32_t rt_u32(Rt *rt) { return (uint32_t)(rt_u64(rt) >> 32); }
+uint32_t rt_u32(Rt *rt) {
+  return (uint32_t)(rt_u64(rt) >> 32);
+}
 
 int rt_int(Rt *rt, int lo, int hi) {
   return lo + (int)(rt_u64(rt) % ((uint64_t)((int64_t)hi - lo) + 1));
@@ -158,34 +160,34 @@ static bool close_enough(double got, double want, double rtol, double atol) {
   return fabs(got - want) <= atol + rtol * fabs(want);
 }
 
-#define CMP_FLOAT(fn, T)                                                                       \
-  bool fn(Rt *rt, const char *what, const T *got, const T *want, size_t n, double rtol,        \
-          double atol) {                                                                       \
-    size_t bad = 0;                                                                            \
-    for (size_t i = 0; i < n; i++) {                                                           \
-      if (close_enough(got[i], want[i], rtol, atol)) continue;                                 \
-      if (bad++ < MAX_REPORTED)                                                                \
-        fprintf(stderr, "%s: %s[%zu] = %.9g, expected %.9g (diff %.3g)\n", rt->name, what, i,   \
-                (double)got[i], (double)want[i], fabs((double)got[i] - (double)want[i]));       \
-    }                                                                                          \
-    if (bad) rt_fail(rt, "%s: %zu of %zu elements differ (rtol %g, atol %g)", what, bad, n,     \
-                     rtol, atol);                                                              \
-    return bad == 0;                                                                           \
+#define CMP_FLOAT(fn, T)                                                                           \
+  bool fn(Rt *rt, const char *what, const T *got, const T *want, size_t n, double rtol,            \
+          double atol) {                                                                           \
+    size_t bad = 0;                                                                                \
+    for (size_t i = 0; i < n; i++) {                                                               \
+      if (close_enough(got[i], want[i], rtol, atol)) continue;                                     \
+      if (bad++ < MAX_REPORTED)                                                                    \
+        fprintf(stderr, "%s: %s[%zu] = %.9g, expected %.9g (diff %.3g)\n", rt->name, what, i,      \
+                (double)got[i], (double)want[i], fabs((double)got[i] - (double)want[i]));          \
+    }                                                                                              \
+    if (bad)                                                                                       \
+      rt_fail(rt, "%s: %zu of %zu elements differ (rtol %g, atol %g)", what, bad, n, rtol, atol);  \
+    return bad == 0;                                                                               \
   }
 CMP_FLOAT(rt_cmp_f32, float)
 CMP_FLOAT(rt_cmp_f64, double)
 
-#define CMP_INT(fn, T, FMT)                                                                    \
-  bool fn(Rt *rt, const char *what, const T *got, const T *want, size_t n) {                   \
-    size_t bad = 0;                                                                            \
-    for (size_t i = 0; i < n; i++) {                                                           \
-      if (got[i] == want[i]) continue;                                                         \
-      if (bad++ < MAX_REPORTED)                                                                \
-        fprintf(stderr, "%s: %s[%zu] = %" FMT ", expected %" FMT "\n", rt->name, what, i,       \
-                got[i], want[i]);                                                              \
-    }                                                                                          \
-    if (bad) rt_fail(rt, "%s: %zu of %zu elements differ", what, bad, n);                      \
-    return bad == 0;                                                                           \
+#define CMP_INT(fn, T, FMT)                                                                        \
+  bool fn(Rt *rt, const char *what, const T *got, const T *want, size_t n) {                       \
+    size_t bad = 0;                                                                                \
+    for (size_t i = 0; i < n; i++) {                                                               \
+      if (got[i] == want[i]) continue;                                                             \
+      if (bad++ < MAX_REPORTED)                                                                    \
+        fprintf(stderr, "%s: %s[%zu] = %" FMT ", expected %" FMT "\n", rt->name, what, i, got[i],  \
+                want[i]);                                                                          \
+    }                                                                                              \
+    if (bad) rt_fail(rt, "%s: %zu of %zu elements differ", what, bad, n);                          \
+    return bad == 0;                                                                               \
   }
 CMP_INT(rt_cmp_i32, int32_t, PRId32)
 CMP_INT(rt_cmp_u32, uint32_t, PRIu32)

@@ -38,8 +38,8 @@ int rt_finish(Rt *rt, const char *fmt, ...) __attribute__((format(printf, 2, 3))
 void rt_check_status(Rt *rt, kcrt_status st, const char *what, const char *file, int line);
 /* A call that must fail with exactly `want`. */
 #define RT_EXPECT(rt, want, call) rt_expect_status((rt), (want), (call), #call, __FILE__, __LINE__)
-void rt_expect_status(Rt *rt, kcrt_status want, kcrt_status got, const char *what,
-                      const char *file, int line);
+void rt_expect_status(Rt *rt, kcrt_status want, kcrt_status got, const char *what, const char *file,
+                      int line);
 
 kcrt_kernel *rt_kernel(Rt *rt, const char *name);
 /* A buffer filled with a recognisable garbage byte (0xA5): an output the kernel fails to
@@ -54,7 +54,7 @@ void rt_launch(Rt *rt, kcrt_kernel *k, kcrt_dim3 grid, kcrt_dim3 block, size_t d
 /* Random numbers (splitmix64 stream from the seed). */
 uint64_t rt_u64(Rt *rt);
 uint32_t rt_u32(Rt *rt);
-int rt_int(Rt *rt, int lo, int hi);       /* uniform in [lo, hi] */
+int rt_int(Rt *rt, int lo, int hi);         /* uniform in [lo, hi] */
 float rt_float(Rt *rt, float lo, float hi); /* uniform in [lo, hi) */
 double rt_double(Rt *rt, double lo, double hi);
 
@@ -72,6 +72,8 @@ bool rt_cmp_u64(Rt *rt, const char *what, const uint64_t *got, const uint64_t *w
 /* A single failed expectation with a message. */
 void rt_fail(Rt *rt, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-static inline uint64_t rt_ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
+static inline uint64_t rt_ceil_div(uint64_t a, uint64_t b) {
+  return (a + b - 1) / b;
+}
 
 #endif

@@ -18,7 +18,8 @@ int main(int argc, char **argv) {
   }
   kcrt_buffer *dx = rt_upload(&rt, x, n * sizeof *x), *dy = rt_upload(&rt, y, n * sizeof *y);
   int grid = rt_int(&rt, 1, (int)rt_ceil_div(n, 256));
-  kcrt_arg args[] = {KCRT_ARG_VALUE(n), KCRT_ARG_VALUE(a), KCRT_ARG_BUFFER(dx), KCRT_ARG_BUFFER(dy)};
+  kcrt_arg args[] = {KCRT_ARG_VALUE(n), KCRT_ARG_VALUE(a), KCRT_ARG_BUFFER(dx),
+                     KCRT_ARG_BUFFER(dy)};
   rt_launch(&rt, rt_kernel(&rt, "saxpy"), KCRT_DIM1(grid), KCRT_DIM1(256), 0, args, 4);
   rt_download(&rt, dy, y, n * sizeof *y);
   rt_cmp_f32(&rt, "y", y, want, n, 3e-7, 0);

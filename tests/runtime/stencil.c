@@ -10,14 +10,15 @@ int main(int argc, char **argv) {
   Rt rt;
   rt_init(&rt, argc, argv, "stencil");
   int n = rt_int(&rt, 50000, 200000);
-  float *in = malloc(n * sizeof *in), *out = malloc(n * sizeof *out), *want = malloc(n * sizeof *want);
+  float *in = malloc(n * sizeof *in), *out = malloc(n * sizeof *out),
+        *want = malloc(n * sizeof *want);
   for (int i = 0; i < n; i++) in[i] = rt_float(&rt, 1, 10);
   for (int i = 0; i < n; i++)
     want[i] = weighted(in[clampi(i - 1, 0, n - 1)], in[i], in[clampi(i + 1, 0, n - 1)]);
   kcrt_buffer *din = rt_upload(&rt, in, n * sizeof *in), *dout = rt_alloc(&rt, n * sizeof *out);
   kcrt_arg a1[] = {KCRT_ARG_BUFFER(din), KCRT_ARG_BUFFER(dout), KCRT_ARG_VALUE(n)};
-  rt_launch(&rt, rt_kernel(&rt, "stencil1d"), KCRT_DIM1(rt_ceil_div(n, 256)), KCRT_DIM1(256), 0,
-            a1, 3);
+  rt_launch(&rt, rt_kernel(&rt, "stencil1d"), KCRT_DIM1(rt_ceil_div(n, 256)), KCRT_DIM1(256), 0, a1,
+            3);
   rt_download(&rt, dout, out, n * sizeof *out);
   rt_cmp_f32(&rt, "stencil1d", out, want, n, 1e-6, 0);
   free(in), free(out), free(want);

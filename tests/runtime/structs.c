@@ -20,10 +20,11 @@ int main(int argc, char **argv) {
                   *want = malloc(n * sizeof *want);
   float *out = malloc(n * sizeof *out), *wout = malloc(n * sizeof *wout);
   for (int i = 0; i < n; i++) {
-    ps[i] = (struct Particle){{rt_float(&rt, -50, 50), rt_float(&rt, -50, 50), rt_float(&rt, -50, 50)},
-                              {rt_float(&rt, -5, 5), rt_float(&rt, 1, 5), rt_float(&rt, -5, 5)},
-                              rt_float(&rt, 0.5f, 3),
-                              (int)rt_u32(&rt) | 1};
+    ps[i] =
+        (struct Particle){{rt_float(&rt, -50, 50), rt_float(&rt, -50, 50), rt_float(&rt, -50, 50)},
+                          {rt_float(&rt, -5, 5), rt_float(&rt, 1, 5), rt_float(&rt, -5, 5)},
+                          rt_float(&rt, 0.5f, 3),
+                          (int)rt_u32(&rt) | 1};
   }
   struct Params p = {rt_float(&rt, 0.001f, 0.05f), 9.81f, rt_float(&rt, 0.9f, 0.999f),
                      rt_int(&rt, 1, 20)};
@@ -50,9 +51,10 @@ int main(int argc, char **argv) {
     wout[i] = 0.5f * q.mass * dot(&q.vel, &q.vel);
   }
   kcrt_buffer *dout = rt_alloc(&rt, n * sizeof *out);
-  kcrt_arg a2[] = {KCRT_ARG_BUFFER(dps), KCRT_ARG_VALUE(n), KCRT_ARG_VALUE(p), KCRT_ARG_BUFFER(dout)};
-  rt_launch(&rt, rt_kernel(&rt, "particles"), KCRT_DIM1(rt_ceil_div(n, 128)), KCRT_DIM1(128), 0,
-            a2, 4);
+  kcrt_arg a2[] = {KCRT_ARG_BUFFER(dps), KCRT_ARG_VALUE(n), KCRT_ARG_VALUE(p),
+                   KCRT_ARG_BUFFER(dout)};
+  rt_launch(&rt, rt_kernel(&rt, "particles"), KCRT_DIM1(rt_ceil_div(n, 128)), KCRT_DIM1(128), 0, a2,
+            4);
   rt_download(&rt, dps, got, n * sizeof *got);
   rt_download(&rt, dout, out, n * sizeof *out);
   float *gf = malloc(n * 7 * sizeof *gf), *wf = malloc(n * 7 * sizeof *wf);

@@ -9,7 +9,8 @@ int main(int argc, char **argv) {
   rt_init(&rt, argc, argv, "transpose");
   int w = rt_int(&rt, 40, 700), h = rt_int(&rt, 40, 700);
   size_t n = (size_t)w * h;
-  float *in = malloc(n * sizeof *in), *out = malloc(n * sizeof *out), *want = malloc(n * sizeof *want);
+  float *in = malloc(n * sizeof *in), *out = malloc(n * sizeof *out),
+        *want = malloc(n * sizeof *want);
   for (int y = 0; y < h; y++)
     for (int x = 0; x < w; x++) {
       in[(size_t)y * w + x] = rt_float(&rt, 1, 2) + x * 1000.0f + y;

@@ -19,8 +19,8 @@ int main(int argc, char **argv) {
   kcrt_buffer *dc = rt_alloc(&rt, n * sizeof *c);
   kcrt_arg args[] = {KCRT_ARG_BUFFER(da), KCRT_ARG_BUFFER(db), KCRT_ARG_BUFFER(dc),
                      KCRT_ARG_VALUE(n)};
-  rt_launch(&rt, rt_kernel(&rt, "vecadd"), KCRT_DIM1(rt_ceil_div(n, 256)), KCRT_DIM1(256), 0,
-            args, 4);
+  rt_launch(&rt, rt_kernel(&rt, "vecadd"), KCRT_DIM1(rt_ceil_div(n, 256)), KCRT_DIM1(256), 0, args,
+            4);
   rt_download(&rt, dc, c, n * sizeof *c);
   rt_cmp_f32(&rt, "c", c, want, n, 0, 0); /* one IEEE addition: exact */
   free(a), free(b), free(c), free(want);

@@ -186,8 +186,7 @@ static int close_enough(float got, float want, float rel) {
 
 static int test_vecadd(void) {
   int n = 100003; /* not a multiple of the block: the bounds check matters */
-  float *a = host(sizeof(float) * n), *b = host(sizeof(float) * n),
-        *c = host(sizeof(float) * n);
+  float *a = host(sizeof(float) * n), *b = host(sizeof(float) * n), *c = host(sizeof(float) * n);
   for (int i = 0; i < n; i++) a[i] = frand(), b[i] = frand();
   cl_mem da = buffer(sizeof(float) * n, a), db = buffer(sizeof(float) * n, b),
          dc = buffer(sizeof(float) * n, NULL);
@@ -207,8 +206,7 @@ static int test_vecadd(void) {
 static int test_saxpy(void) {
   int n = 50000;
   float alpha = 1.75f;
-  float *x = host(sizeof(float) * n), *y = host(sizeof(float) * n),
-        *r = host(sizeof(float) * n);
+  float *x = host(sizeof(float) * n), *y = host(sizeof(float) * n), *r = host(sizeof(float) * n);
   for (int i = 0; i < n; i++) x[i] = frand(), y[i] = frand();
   cl_mem dx = buffer(sizeof(float) * n, x), dy = buffer(sizeof(float) * n, y);
   cl_kernel k = kernel("saxpy");
@@ -345,8 +343,7 @@ static int test_structs(void) {
 
 static int test_control(void) {
   int n = 5000, bad = 0;
-  int *in = host(sizeof(int) * n), *out = host(sizeof(int) * n),
-      *want = host(sizeof(int) * n);
+  int *in = host(sizeof(int) * n), *out = host(sizeof(int) * n), *want = host(sizeof(int) * n);
   for (int i = 0; i < n; i++) in[i] = i < 1001 ? i : (int)((frand() + 1) * 500); /* 0..1000 */
   cl_mem din = buffer(sizeof(int) * n, in), dout = buffer(sizeof(int) * n, NULL);
   cl_kernel k = kernel("control");

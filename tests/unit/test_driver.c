@@ -8,10 +8,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static const char *vecadd = "kernel void vecadd(const float *a, const float *b, float *c, int n) {\n"
-                            "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-                            "  if (i < n) c[i] = a[i] + b[i];\n"
-                            "}\n";
+static const char *vecadd =
+    "kernel void vecadd(const float *a, const float *b, float *c, int n) {\n"
+    "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "  if (i < n) c[i] = a[i] + b[i];\n"
+    "}\n";
 
 /* Runs kcc with `args` in the test's temporary directory. */
 static int kcc(const char *args, char **out, char **err) {
@@ -52,8 +53,9 @@ START_TEST(help) {
   ck_assert_int_eq(kcc("--help", &out, &err), 0);
   ck_assert_ptr_nonnull(strstr(out, "usage: kcc [options] file.k [-o output]"));
   /* Every option the driver accepts is documented. */
-  const char *opts[] = {"-o FILE", "--emit=FORM", "-arch=sm_XX", "-O0", "-I DIR", "-MD", "-MF FILE",
-                        "-Werror", "-ffast-math", "-ffp-contract", "--cuda-path", "--version"};
+  const char *opts[] = {"-o FILE",     "--emit=FORM",   "-arch=sm_XX", "-O0",
+                        "-I DIR",      "-MD",           "-MF FILE",    "-Werror",
+                        "-ffast-math", "-ffp-contract", "--cuda-path", "--version"};
   for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++)
     ck_assert_msg(strstr(out, opts[i]), "--help does not mention %s", opts[i]);
 }
@@ -70,7 +72,8 @@ START_TEST(usage_errors) {
                   "time\nkcc: run 'kcc --help' for usage\n"},
       {"a.k -o a.exe", "kcc: error: cannot tell the output form from 'a.exe'; name it with "
                        "--emit=FORM\nkcc: run 'kcc --help' for usage\n"},
-      {"a.k --emit=exe", "kcc: error: unknown output form 'exe'\nkcc: run 'kcc --help' for usage\n"},
+      {"a.k --emit=exe",
+       "kcc: error: unknown output form 'exe'\nkcc: run 'kcc --help' for usage\n"},
       {"a.k -arch=sm_x", "kcc: error: invalid -arch 'sm_x' (expected sm_XX[,sm_YY...], e.g. "
                          "sm_90)\nkcc: run 'kcc --help' for usage\n"},
       {"a.k -o", "kcc: error: missing file name after '-o'\nkcc: run 'kcc --help' for usage\n"},
@@ -251,4 +254,6 @@ static Suite *suite(void) {
   return s;
 }
 
-int main(void) { return tu_main(suite()); }
+int main(void) {
+  return tu_main(suite());
+}

@@ -78,9 +78,10 @@ START_TEST(names_and_signature) {
   ASSERT_LACKS(h, "kcrt_module_load(");
   ASSERT_LACKS(h, "kcrt_module_unload(");
   /* _alloc tags the buffer with its element type; _of only wraps. */
-  ASSERT_HAS(h, "static inline kcrt_status kcc_buf_float_alloc(kcrt_device *dev, size_t count, "
-                "kcc_buf_float *out) {\n"
-                "  return kcc_impl_alloc(dev, count, KCRT_TYPE_FLOAT, sizeof(float), &out->raw);\n");
+  ASSERT_HAS(h,
+             "static inline kcrt_status kcc_buf_float_alloc(kcrt_device *dev, size_t count, "
+             "kcc_buf_float *out) {\n"
+             "  return kcc_impl_alloc(dev, count, KCRT_TYPE_FLOAT, sizeof(float), &out->raw);\n");
   ASSERT_HAS(h, "kcc_impl_alloc(dev, count, KCRT_TYPE_UINT64, sizeof(uint64_t), &out->raw);");
   ASSERT_HAS(h, "kcc_impl_alloc(dev, count, KCRT_TYPE_BOOL, sizeof(kcc_bool), &out->raw);");
   ASSERT_HAS(h, "  st = kcrt_buffer_set_type(raw, type, size);\n");

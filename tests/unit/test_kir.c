@@ -139,8 +139,11 @@ START_TEST(addrspace_specialisation) {
   ck_assert_msg(strstr(text, "decl global float * q = (ptradd global float * (var out)"), "%s",
                 text);
   ck_assert_msg(strstr(text, "(call sum2 float (var in))"), "%s", text);
-  ck_assert_msg(strstr(text, "(call sum2_1 float (ptrcast shared const float * (decay shared float * (gvar tile))))"), "%s",
-                text);
+  ck_assert_msg(
+      strstr(
+          text,
+          "(call sum2_1 float (ptrcast shared const float * (decay shared float * (gvar tile))))"),
+      "%s", text);
   free(text);
 }
 END_TEST
@@ -186,4 +189,6 @@ static Suite *suite(void) {
   return s;
 }
 
-int main(void) { return tu_main(suite()); }
+int main(void) {
+  return tu_main(suite());
+}

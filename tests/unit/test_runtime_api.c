@@ -60,7 +60,8 @@ static const KcbWParam p_scale[] = {
     {"n", "int", KCB_PARAM_SCALAR, 0, KCB_T_I32, 0, 4, 4}};
 static const KcbWParam p_ids[] = {
     {"out", "unsigned int *", KCB_PARAM_POINTER, KCB_AS_GLOBAL, KCB_T_U32, 0, 8, 8}};
-static const KcbWParam p_rev[] = {{"d", "int *", KCB_PARAM_POINTER, KCB_AS_GLOBAL, KCB_T_I32, 0, 8, 8}};
+static const KcbWParam p_rev[] = {
+    {"d", "int *", KCB_PARAM_POINTER, KCB_AS_GLOBAL, KCB_T_I32, 0, 8, 8}};
 static const KcbWParam p_struct[] = {
     {"out", "double *", KCB_PARAM_POINTER, KCB_AS_GLOBAL, KCB_T_F64, 0, 8, 8},
     {"p", "struct P", KCB_PARAM_STRUCT, 0, 0, 0, 24, 8},
@@ -93,7 +94,8 @@ static unsigned char *make_bundle(const char *source, size_t *len) {
   unsigned char *tab = kcb_write_kernel_table(ks, 8, &tl);
   const char *src = source ? source : cl_source;
   static const char info[] = "producer=test_runtime_api\nsource=api.k\n";
-  KcbWSection secs[3] = {{KCB_SEC_INFO, 0, info, sizeof info - 1}, {KCB_SEC_KERNELS, 0, tab, tl},
+  KcbWSection secs[3] = {{KCB_SEC_INFO, 0, info, sizeof info - 1},
+                         {KCB_SEC_KERNELS, 0, tab, tl},
                          {KCB_SEC_OPENCL_C, 0, src, strlen(src)}};
   unsigned char *img = kcb_write_bundle(secs, *src ? 3 : 2, len);
   free(tab);
@@ -106,14 +108,14 @@ static kcrt_module *mod;
 
 #define OK(call) ck_assert_msg((call) == KCRT_SUCCESS, "%s: %s", #call, kcrt_last_error())
 /* The call fails with `status` and its message contains `needle` (NULL: anything). */
-#define FAILS(status, needle, call)                                                            \
-  do {                                                                                         \
-    kcrt_status st_ = (call);                                                                  \
-    ck_assert_msg(st_ == (status), "%s returned %s (%s), expected %s", #call,                  \
-                  kcrt_status_name(st_), kcrt_last_error(), #status);                          \
-    const char *nd_ = (needle);                                                                \
-    ck_assert_msg(!nd_ || strstr(kcrt_last_error(), nd_), "%s: message '%s' lacks '%s'", #call, \
-                  kcrt_last_error(), nd_ ? nd_ : "");                                           \
+#define FAILS(status, needle, call)                                                                \
+  do {                                                                                             \
+    kcrt_status st_ = (call);                                                                      \
+    ck_assert_msg(st_ == (status), "%s returned %s (%s), expected %s", #call,                      \
+                  kcrt_status_name(st_), kcrt_last_error(), #status);                              \
+    const char *nd_ = (needle);                                                                    \
+    ck_assert_msg(!nd_ || strstr(kcrt_last_error(), nd_), "%s: message '%s' lacks '%s'", #call,    \
+                  kcrt_last_error(), nd_ ? nd_ : "");                                              \
   } while (0)
 
 static void setup(void) {
@@ -441,7 +443,8 @@ static void *fail_in_thread(void *p) {
 
 START_TEST(last_error_is_per_thread) {
   kcrt_kernel *k;
-  FAILS(KCRT_ERROR_KERNEL_NOT_FOUND, "'main-thread-name'", kcrt_kernel_get(mod, "main-thread-name", &k));
+  FAILS(KCRT_ERROR_KERNEL_NOT_FOUND, "'main-thread-name'",
+        kcrt_kernel_get(mod, "main-thread-name", &k));
   pthread_t t;
   pthread_create(&t, NULL, fail_in_thread, mod);
   pthread_join(t, NULL);
@@ -468,7 +471,8 @@ START_TEST(argument_checks) {
   double wide = 2;
   kcrt_dim3 g = KCRT_DIM1(1), bl = KCRT_DIM1(16);
   kcrt_arg two[] = {KCRT_ARG_BUFFER(b), KCRT_ARG_VALUE(a)};
-  FAILS(KCRT_ERROR_INVALID_ARGUMENT, "kernel 'scale' takes 3 arguments (float *x, float a, int n), got 2",
+  FAILS(KCRT_ERROR_INVALID_ARGUMENT,
+        "kernel 'scale' takes 3 arguments (float *x, float a, int n), got 2",
         kcrt_launch(k, NULL, g, bl, 0, two, 2));
   kcrt_arg size[] = {KCRT_ARG_BUFFER(b), KCRT_ARG_VALUE(wide), KCRT_ARG_VALUE(n)};
   FAILS(KCRT_ERROR_INVALID_ARGUMENT, "argument 2 (float a) is 4 bytes, got 8",
@@ -538,7 +542,8 @@ START_TEST(launch_limits) {
   FAILS(KCRT_ERROR_INVALID_LAUNCH, "grid dimension x = 0",
         kcrt_launch(k, NULL, KCRT_DIM1(0), KCRT_DIM1(4), 0, args, 3));
   snprintf(msg, sizeof msg, "block dimension x = %llu exceeds the device maximum %llu",
-           (unsigned long long)info.max_block_dim[0] + 1, (unsigned long long)info.max_block_dim[0]);
+           (unsigned long long)info.max_block_dim[0] + 1,
+           (unsigned long long)info.max_block_dim[0]);
   FAILS(KCRT_ERROR_INVALID_LAUNCH, msg,
         kcrt_launch(k, NULL, KCRT_DIM1(1), KCRT_DIM1(info.max_block_dim[0] + 1), 0, args, 3));
   /* Every dimension within its limit, the product beyond the threads-per-block limit. */
@@ -597,10 +602,12 @@ END_TEST
 
 START_TEST(build_failure_keeps_log) {
   size_t len;
-  unsigned char *img = make_bundle("__kernel void scale(__global float *x) { this is not C; }\n", &len);
+  unsigned char *img =
+      make_bundle("__kernel void scale(__global float *x) { this is not C; }\n", &len);
   kcrt_module *m = NULL;
   FAILS(KCRT_ERROR_BUILD_FAILED, "build log", kcrt_module_load(dev, img, len, &m));
-  ck_assert_msg(strstr(kcrt_last_error(), "error"), "no compiler message in: %s", kcrt_last_error());
+  ck_assert_msg(strstr(kcrt_last_error(), "error"), "no compiler message in: %s",
+                kcrt_last_error());
   free(img);
 }
 END_TEST

@@ -101,7 +101,11 @@ START_TEST(roundtrip) {
   const KcbSection *s = kcb_section(b, KCB_SEC_CUBIN, 75);
   ck_assert_ptr_nonnull(s);
   ck_assert_uint_eq(s->size, 7);
-  ck_assert_int_eq(memcmp(s->data, "\x7f" "ELF", 4), 0);
+  ck_assert_int_eq(memcmp(s->data,
+                          "\x7f"
+                          "ELF",
+                          4),
+                   0);
   ck_assert_ptr_null(kcb_section(b, KCB_SEC_CUBIN, 90));
   ck_assert_ptr_null(kcb_section(b, KCB_SEC_SPIRV, 0));
   char *t = kcb_text(kcb_section(b, KCB_SEC_PTX, 0));
@@ -148,8 +152,8 @@ START_TEST(bad_magic_and_version) {
   KcbBundle *b;
   ck_assert_int_eq(kcb_parse(img, len, &b), KCRT_SUCCESS);
   kcb_free(b);
-  expect_invalid((const unsigned char *)"hello, world: not a bundle at all, just text here..",
-                 50, "not a kcc bundle");
+  expect_invalid((const unsigned char *)"hello, world: not a bundle at all, just text here..", 50,
+                 "not a kcc bundle");
   free(img);
 }
 END_TEST
@@ -256,7 +260,8 @@ START_TEST(kernel_table_forgeries) {
    * copy (the reader's copies are bounded by the input size). */
   uint32_t poolsz = kcb_get32(t + 12);
   for (int i = 0; i < 6; i++) {
-    unsigned char *p = t + KCB_KTAB_HEADER_SIZE + 2 * KCB_KERNEL_ENTRY_SIZE + i * KCB_PARAM_ENTRY_SIZE;
+    unsigned char *p =
+        t + KCB_KTAB_HEADER_SIZE + 2 * KCB_KERNEL_ENTRY_SIZE + i * KCB_PARAM_ENTRY_SIZE;
     kcb_put32(p + 0, 0), kcb_put32(p + 4, poolsz);
   }
   reseal(img, len);
@@ -440,7 +445,11 @@ START_TEST(kcc_ptx_per_arch_and_cubins) {
     for (int arch = 80; arch <= 90; arch += 10) {
       const KcbSection *s = kcb_section(b, KCB_SEC_CUBIN, (uint32_t)arch);
       ck_assert_msg(s != NULL, "no cubin for sm_%d although ptxas exists", arch);
-      ck_assert_int_eq(memcmp(s->data, "\x7f" "ELF", 4), 0);
+      ck_assert_int_eq(memcmp(s->data,
+                              "\x7f"
+                              "ELF",
+                              4),
+                       0);
     }
   }
   kcb_free(b);
@@ -469,4 +478,6 @@ Suite *suite(void) {
   return s;
 }
 
-int main(void) { return tu_main(suite()); }
+int main(void) {
+  return tu_main(suite());
+}
