@@ -1,0 +1,80 @@
+#!/bin/sh
+# gpu_prepare.sh DIR [BUILD_DIR] — builds, here (LLVM, kcc, nvcc/ptxas; no GPU), everything
+# bench/gpu_run.sh DIR needs on the GPU machine (a driver, a shell, a C library; no LLVM):
+#   DIR/bin/kernel_time, start_time   the harnesses (bench/*.c), linked to DIR/lib/libkcrt.so.0
+#                                     through an $ORIGIN rpath; kcbinfo
+#   DIR/lib/libkcrt.so.0              libkcrt; libOpenCL.so.1, an ICD loader in case the GPU
+#                                     machine has none (used only through LD_LIBRARY_PATH
+#                                     fallback)
+#   DIR/bundles/kcc/NAME.kcb          kcc tests/kernels/NAME.k -arch=sm_$SM: PTX + cubin (ptxas)
+#                                     + SPIR-V + OpenCL C
+#   DIR/bundles/nvcc/NAME.kcb         nvcc -cubin -arch=sm_$SM -O3 bench/cuda/NAME.cu, wrapped
+#                                     behind the kcc bundle's kernel table (bench/wrap_cubin.c)
+#   DIR/run.sh (= bench/gpu_run.sh), DIR/MANIFEST
+# BUILD_DIR (default build-bench in the repository) is configured and built here (kcc, libkcrt).
+# Environment: SM (default 90: H100 and H200), NVCC (default: PATH, then /usr/local/cuda/bin),
+# CC (default cc), JOBS (default 2).
+set -eu
+[ $# -ge 1 ] || { echo "usage: $0 DIR [BUILD_DIR]" >&2; exit 2; }
+root=$(cd "$(dirname "$0")/.." && pwd)
+out=$1
+build=${2:-$root/build-bench}
+sm=${SM:-90}
+jobs=${JOBS:-2}
+cc=${CC:-cc}
+kernels="vecadd saxpy reduce transpose matmul histogram stencil"
+nvcc=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
+[ -x "$nvcc" ] || { echo "gpu_prepare.sh: nvcc not found (set NVCC)" >&2; exit 1; }
+
+cmake -S "$root" -B "$build" >/dev/null
+cmake --build "$build" -j "$jobs" --target kcc kcbinfo kcrt_shared
+
+rm -rf "$out"
+mkdir -p "$out/bin" "$out/lib" "$out/bundles/kcc" "$out/bundles/nvcc"
+out=$(cd "$out" && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# The harnesses find libkcrt next to them wherever DIR lands ($ORIGIN), so the GPU machine
+# needs no install and no LD_LIBRARY_PATH for it. (The runtime tests link libkcrt statically;
+# here the shared library is what an application would ship, so start-up includes loading it.)
+cp -L "$build/runtime/libkcrt.so.0" "$out/lib/libkcrt.so.0"
+flags="-std=c11 -O2 -g -Wall -Wextra -Werror"
+# shellcheck disable=SC2086,SC2016 # $flags splits on purpose; $ORIGIN is for the linker
+{
+  $cc $flags -I"$root/runtime" "$root/bench/wrap_cubin.c" -o "$tmp/wrap_cubin"
+  for p in kernel_time start_time; do
+    $cc $flags -I"$root/runtime/include" "$root/bench/$p.c" -L"$build/runtime" -lkcrt -lm \
+      -Wl,-rpath,'$ORIGIN/../lib' -o "$out/bin/$p"
+  done
+}
+cp "$build/runtime/kcbinfo" "$out/bin/"
+
+for k in $kernels; do
+  "$build/kcc" "$root/tests/kernels/$k.k" -arch="sm_$sm" -o "$out/bundles/kcc/$k.kcb"
+  "$out/bin/kcbinfo" "$out/bundles/kcc/$k.kcb" | grep -q "cubin *sm_$sm" || {
+    echo "gpu_prepare.sh: kcc wrote no sm_$sm cubin for $k (ptxas not found? KCC_PTXAS?)" >&2
+    exit 1
+  }
+  "$nvcc" -cubin -arch="sm_$sm" -O3 "$root/bench/cuda/$k.cu" -o "$tmp/$k.cubin"
+  "$tmp/wrap_cubin" "$out/bundles/kcc/$k.kcb" "$tmp/$k.cubin" "$sm" "$out/bundles/nvcc/$k.kcb"
+done
+
+for d in /usr/lib/x86_64-linux-gnu /usr/lib64 /usr/lib; do
+  if [ -e "$d/libOpenCL.so.1" ]; then cp -L "$d/libOpenCL.so.1" "$out/lib/"; break; fi
+done
+cp "$root/bench/gpu_run.sh" "$out/run.sh"
+chmod +x "$out/run.sh"
+{
+  echo "prepared $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(uname -n) ($(nproc) CPUs)"
+  echo "commit $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown) (plus uncommitted changes, if any)"
+  echo "$("$build/kcc" --version | head -1); nvcc $("$nvcc" --version | sed -n 's/.*release \([^,]*\),.*/\1/p'); sm_$sm"
+  echo "kernels: $kernels"
+} >"$out/MANIFEST"
+"$out/bin/kcbinfo" "$out/bundles/kcc/vecadd.kcb" >>"$out/MANIFEST"
+"$out/bin/kcbinfo" "$out/bundles/nvcc/vecadd.kcb" >>"$out/MANIFEST"
+
+size_kb=$(du -sk "$out" | cut -f1)
+echo "prepared $out ($size_kb KiB)"
+[ "$size_kb" -lt 20480 ] || echo "gpu_prepare.sh: warning: $out is over 20 MiB" >&2
+echo "on the GPU machine, from the repository root: bench/gpu_run.sh $1   (or $1/run.sh $1)"

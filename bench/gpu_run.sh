@@ -1,0 +1,152 @@
+#!/bin/sh
+# gpu_run.sh DIR — runs kcc's benchmarks, prepared here-and-there by bench/gpu_prepare.sh DIR,
+# on this machine's devices. Needs only a shell, coreutils (timeout) and the drivers.
+#
+#   cuda    KCC_DEVICE=cuda: bench/kernel_time with kcc's cubin, kcc's PTX through the
+#           driver's JIT, and nvcc's cubin; bench/start_time for the cubin (cold, warm) and
+#           the PTX JIT (cold, libkcrt's cache only, warm)
+#   opencl  KCC_DEVICE=opencl (the first OpenCL GPU: NVIDIA's driver, reached through an ICD
+#           vendors directory written here): kernel_time with kcc's OpenCL C and SPIR-V,
+#           start_time for both (SPIR-V rows fail where the driver does not take it)
+#   cpu     KCC_DEVICE=cpu (PoCL): the same at small sizes; for testing the scripts on a
+#           machine without a GPU
+#
+# Environment: CONFIGS (default "cuda opencl"), BENCH_BUDGET (seconds for the whole run,
+# default 220: every step's timeout is cut to what is left, and steps that no longer fit are
+# skipped and say so), RUNS (start_time runs per row, default 5), OUT (when set, the tables go
+# to $OUT/bench_results.md and the tools' stderr to $OUT/bench_log.txt as well as stdout).
+# Exit status: 1 when a kernel computed a wrong result, 0 otherwise (missing devices and
+# forms a driver refuses are reported in the tables, not as failures).
+set -u
+[ $# -ge 1 ] || { echo "usage: $0 DIR (made by bench/gpu_prepare.sh)" >&2; exit 2; }
+dir=$(cd "$1" && pwd) || exit 2
+[ -x "$dir/bin/kernel_time" ] || {
+  echo "$dir: no bin/kernel_time (run bench/gpu_prepare.sh $1 first)" >&2
+  exit 2
+}
+started=$(date +%s)
+deadline=$((started + ${BENCH_BUDGET:-220}))
+runs=${RUNS:-5}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+results=/dev/null log=$tmp/log.txt
+if [ -n "${OUT:-}" ]; then
+  mkdir -p "$OUT" && results=$OUT/bench_results.md log=$OUT/bench_log.txt
+  : >"$results"
+  : >"$log"
+fi
+say() { echo "$*"; echo "$*" >>"$results"; }
+wrong=0
+
+# NVIDIA's OpenCL driver wherever this machine keeps it, plus the system's own ICDs (setting
+# OCL_ICD_VENDORS replaces the system directory). The ICD loader shipped in DIR/lib comes last
+# on the library path: the system's wins when there is one.
+icd=""
+for f in /usr/local/nvidia/lib64/libnvidia-opencl.so.1 /usr/lib/x86_64-linux-gnu/libnvidia-opencl.so.1 \
+         /usr/lib64/libnvidia-opencl.so.1; do
+  [ -e "$f" ] && { icd=$f; break; }
+done
+[ -n "$icd" ] || icd=$(ldconfig -p 2>/dev/null | awk '/libnvidia-opencl\.so\.1/ {print $NF; exit}')
+mkdir -p "$tmp/vendors"
+[ -n "$icd" ] && echo "$icd" >"$tmp/vendors/nvidia.icd"
+for f in /etc/OpenCL/vendors/*.icd; do [ -e "$f" ] && cp "$f" "$tmp/vendors/"; done
+export OCL_ICD_VENDORS="$tmp/vendors"
+export LD_LIBRARY_PATH="${LD_LIBRARY_PATH:+$LD_LIBRARY_PATH:}$dir/lib"
+# kernel_time's own cache (PTX JIT, OpenCL builds) stays private to this run; start_time sets
+# its own per run.
+export XDG_CACHE_HOME="$tmp/cache" CUDA_CACHE_PATH="$tmp/cache/nv" POCL_CACHE_DIR="$tmp/cache/pocl"
+unset KCC_DEVICE KCC_CUDA_FORM KCC_OPENCL_FORM KCC_CACHE KCC_LOG
+
+# step CAP_SECONDS COMMAND... — runs it with stdout into the results and stderr into the log,
+# killed at min(CAP, time left); sets $rc (77: no such device; 124: timed out; -1: skipped).
+step() {
+  cap=$1
+  shift
+  left=$((deadline - $(date +%s) - 5))
+  if [ "$left" -lt 10 ]; then
+    say "(skipped, the time budget BENCH_BUDGET is spent: $*)"
+    rc=-1
+    return
+  fi
+  [ "$cap" -gt "$left" ] && cap=$left
+  echo "\$ $*" >>"$log"
+  if command -v timeout >/dev/null 2>&1; then
+    timeout -k 5 "$cap" "$@" >"$tmp/out" 2>"$tmp/err"
+  else
+    "$@" >"$tmp/out" 2>"$tmp/err"
+  fi
+  rc=$?
+  cat "$tmp/out"
+  cat "$tmp/out" >>"$results"
+  cat "$tmp/err" >>"$log"
+  case $rc in
+    0 | 77) ;;
+    124 | 137) say "" && say "**timed out after ${cap} s** (rows above are complete; stderr in the log)" ;;
+    *) say "" && say "(exit status $rc; the end of its stderr:)"
+       tail -n 6 "$tmp/err" | sed 's/^/    /' | tee -a "$results" ;;
+  esac
+}
+
+b=$dir/bundles
+kt=$dir/bin/kernel_time
+st=$dir/bin/start_time
+vec=$b/kcc/vecadd.kcb
+
+say "# kcc benchmarks: $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(uname -n)"
+say ""
+[ -f "$dir/MANIFEST" ] && sed -n '1,4p' "$dir/MANIFEST" | sed 's/^/    /' | tee -a "$results"
+if command -v nvidia-smi >/dev/null 2>&1; then
+  timeout 20 nvidia-smi --query-gpu=name,driver_version,compute_cap,persistence_mode,clocks.max.sm,memory.total \
+    --format=csv,noheader 2>/dev/null | sed 's/^/    GPU: /' | tee -a "$results"
+fi
+cpu=$(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -1)
+say "    CPU: $(nproc) cores, $cpu; OpenCL ICDs: $(cat "$tmp"/vendors/*.icd 2>/dev/null | tr '\n' ' ')"
+
+for c in ${CONFIGS:-cuda opencl}; do
+  case $c in
+    cuda)
+      say ""
+      say "## CUDA: kernel time (kcc cubin vs kcc PTX through the JIT vs nvcc cubin)"
+      say ""
+      step 100 env KCC_DEVICE=cuda "$kt" \
+        -f "kcc cubin=$b/kcc" -e KCC_CUDA_FORM=cubin \
+        -f "kcc PTX-JIT=$b/kcc" -e KCC_CUDA_FORM=ptx \
+        -f "nvcc=$b/nvcc" -e KCC_CUDA_FORM=cubin -r nvcc
+      [ $rc -eq 1 ] && wrong=1
+      [ $rc -eq 77 ] && continue
+      say ""
+      say "## CUDA: start time of vecadd, process start to first result (ms, median of $runs runs)"
+      say ""
+      step 50 env KCC_DEVICE=cuda KCC_CUDA_FORM=cubin "$st" --header --timeout 30 -r "$runs" \
+        -m cold,warm -l "CUDA cubin" "$vec"
+      step 70 env KCC_DEVICE=cuda KCC_CUDA_FORM=ptx "$st" --timeout 30 -r "$runs" \
+        -m cold,kcc,warm -l "CUDA PTX-JIT" "$vec"
+      ;;
+    opencl | cpu)
+      if [ "$c" = opencl ]; then
+        sel=opencl size=--require-gpu name="OpenCL (first OpenCL GPU)"
+      else
+        sel=cpu size=--small name="OpenCL CPU device (PoCL), small sizes"
+      fi
+      say ""
+      say "## $name: kernel time (kcc OpenCL C vs kcc SPIR-V)"
+      say ""
+      step 100 env KCC_DEVICE=$sel "$kt" $size \
+        -f "kcc OpenCL C=$b/kcc" -e KCC_OPENCL_FORM=source \
+        -f "kcc SPIR-V=$b/kcc" -e KCC_OPENCL_FORM=spirv
+      [ $rc -eq 1 ] && wrong=1
+      [ $rc -eq 77 ] && continue
+      say ""
+      say "## $name: start time of vecadd, process start to first result (ms, median of $runs runs)"
+      say ""
+      step 70 env KCC_DEVICE=$sel KCC_OPENCL_FORM=source "$st" --header --timeout 30 -r "$runs" \
+        -m cold,kcc,warm -l "OpenCL C" "$vec"
+      step 50 env KCC_DEVICE=$sel KCC_OPENCL_FORM=spirv "$st" --timeout 30 -r "$runs" \
+        -m cold,kcc,warm -l "SPIR-V" "$vec"
+      ;;
+    *) say "unknown configuration '$c' (cuda, opencl, cpu)"; exit 2 ;;
+  esac
+done
+say ""
+say "(done in $(($(date +%s) - started)) s${OUT:+; stderr of the tools: $log})"
+exit $wrong

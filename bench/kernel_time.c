@@ -1,0 +1,758 @@
+/* kernel_time.c — times kcc's kernels against other builds of the same kernels, all loaded and
+ * launched through libkcrt, so that the only difference between two columns is the code in
+ * the bundle (kcc's cubin, kcc's PTX through the driver's JIT, nvcc's cubin wrapped by
+ * bench/wrap_cubin, kcc's OpenCL C or SPIR-V...).
+ *
+ *   usage: kernel_time [options] -f LABEL=DIR [-e VAR=VALUE]... [-f LABEL=DIR ...]
+ *     -f LABEL=DIR   a form: the bundles DIR/NAME.kcb (NAME = the tests/kernels file name)
+ *     -e VAR=VALUE   set while this form's bundles load (KCC_CUDA_FORM=ptx, ...); repeatable
+ *     -r LABEL       the reference form for the ratio column (default: no ratio)
+ *     -k LIST        comma-separated rows to run (default: all; see `rows` below)
+ *     -n N           timed launches per form (default 20, rounded up to a multiple of 4: the
+ *                    rounds below), -w W warm-up launches (default 3)
+ *     --small        small problem sizes, for CPU devices (PoCL) and smoke tests
+ *     --require-gpu  exit 77 (skip) unless the device is a GPU: the full sizes would take
+ *                    many minutes on a CPU device that KCC_DEVICE=opencl falls back to
+ *     --max-s S      cap on the timed seconds per form and row (default 10): fewer launches
+ *                    when a kernel is slow, so a slow device cannot blow the caller's timeout
+ *
+ * The device is kcrt_device_open_default's ($KCC_DEVICE). Output: a markdown table on stdout,
+ * one row as soon as it is measured (a run killed by a timeout keeps what it printed);
+ * progress and mismatch details on stderr. Exit status 1 when any form computed a wrong
+ * result, 0 otherwise (a form the device cannot load is reported as n/a, not as a failure).
+ *
+ * Method. Each form runs `w` warm-up launches, then `n` launches timed one by one with a pair
+ * of kcrt events around each (device time, no host overhead); the median is reported. The
+ * timed launches of the forms are interleaved in rounds, each round in another order, so that
+ * clock ramps or thermal drift do not always favour the same form. Afterwards each form's
+ * output buffer is overwritten with garbage, inputs that a kernel updates in place are
+ * restored, the form runs once more and its whole output (matmul: a random sample of
+ * elements, each recomputed in double) is compared with a host reference: a fast wrong kernel
+ * shows as WRONG, never as a win. */
+#define _GNU_SOURCE
+#include "kcrt.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+enum { MAX_FORMS = 6, MAX_ENV = 4, ROUNDS = 4 };
+
+typedef struct Form {
+  const char *label, *dir;
+  const char *env[MAX_ENV];
+  int nenv;
+  kcrt_module *mod;
+  kcrt_kernel *k;
+  char why[200];                    /* non-empty: this form does not run this row */
+  char last_why[200], na_rows[200]; /* rows not run for the reason last_why (for the notes) */
+  double *ms;                       /* timed launches */
+  int nms;
+  int ok; /* verification: 1 right, 0 wrong */
+} Form;
+
+/* One row: a kernel on its inputs. The buffers are shared by every form. */
+typedef struct Case {
+  const char *row, *file, *kernel;
+  char size[48];
+  kcrt_dim3 grid, block;
+  kcrt_arg args[6];
+  int nargs;
+  double bytes, flops; /* moved/computed per launch, for the throughput columns */
+  kcrt_buffer *out;    /* overwritten with garbage before each verification launch */
+  size_t out_size;
+  void (*reset)(struct Case *); /* restores inputs updated in place, or NULL */
+  bool (*verify)(struct Case *);
+  /* What the callbacks need. */
+  float *hf[3];
+  unsigned char *hb;
+  kcrt_buffer *d[4];
+  int n, w, h, m, kk;
+  float a;
+  uint32_t *hist;
+} Case;
+
+static struct {
+  kcrt_device *dev;
+  kcrt_device_info info;
+  Form forms[MAX_FORMS];
+  int nforms, ref;
+  int n, warm;
+  double max_s;
+  bool small;
+  int wrong;
+  char notes[2048];
+} G = {.ref = -1, .n = 20, .warm = 3, .max_s = 10};
+
+static double now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static void fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+static void fatal(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fputs("kernel_time: ", stderr);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  va_end(ap);
+  exit(2);
+}
+
+/* A setup failure (allocation, transfer) ends the program: the rows need their inputs. */
+static void must(kcrt_status s, const char *what) {
+  if (s) fatal("%s: %s: %s", what, kcrt_status_name(s), kcrt_last_error());
+}
+
+static void *xmalloc(size_t n) {
+  void *p = malloc(n ? n : 1);
+  if (!p) fatal("out of host memory (%zu bytes)", n);
+  return p;
+}
+
+/* xorshift64: inputs only need to be varied and reproducible, and generating a few hundred
+ * million of them must take well under a second. */
+static uint64_t rng = 0x2545f4914f6cdd1dull;
+static inline uint64_t rnd(void) {
+  rng ^= rng << 13;
+  rng ^= rng >> 7;
+  rng ^= rng << 17;
+  return rng;
+}
+static inline float rndf(float lo, float hi) {
+  return lo + (hi - lo) * (float)((rnd() >> 40) * 0x1p-24);
+}
+
+static kcrt_buffer *upload(const void *p, size_t n) {
+  kcrt_buffer *b;
+  must(kcrt_buffer_alloc(G.dev, n, &b), "kcrt_buffer_alloc");
+  if (p) must(kcrt_buffer_write(b, 0, p, n), "kcrt_buffer_write");
+  return b;
+}
+
+static void download(kcrt_buffer *b, void *p, size_t n) {
+  must(kcrt_buffer_read(b, 0, p, n), "kcrt_buffer_read");
+}
+
+/* |got - want| <= tol, reporting the first few misses; NaN never matches. */
+static int misses;
+static bool near(const char *what, size_t i, double got, double want, double tol) {
+  if (fabs(got - want) <= tol) return true;
+  if (misses++ < 5)
+    fprintf(stderr, "  %s[%zu] = %.9g, expected %.9g (tolerance %.3g)\n", what, i, got, want, tol);
+  return false;
+}
+
+/* ---------------------------------------------------------------- the rows */
+
+static bool verify_vecadd(Case *c) {
+  float *got = xmalloc((size_t)c->n * 4);
+  download(c->out, got, (size_t)c->n * 4);
+  misses = 0;
+  for (int i = 0; i < c->n; i++) near("c", i, got[i], c->hf[0][i] + c->hf[1][i], 0);
+  free(got);
+  return misses == 0;
+}
+
+static void reset_saxpy(Case *c) {
+  must(kcrt_buffer_write(c->d[1], 0, c->hf[1], (size_t)c->n * 4), "kcrt_buffer_write");
+}
+static bool verify_saxpy(Case *c) {
+  float *got = xmalloc((size_t)c->n * 4);
+  download(c->out, got, (size_t)c->n * 4);
+  misses = 0;
+  for (int i = 0; i < c->n; i++) {
+    float want = c->a * c->hf[0][i] + c->hf[1][i];
+    near("y", i, got[i], want, 3e-7 * fabsf(want)); /* fused or not: an ulp or so */
+  }
+  free(got);
+  return misses == 0;
+}
+
+static bool verify_reduce(Case *c) {
+  int blocks = (c->n + 511) / 512;
+  float *got = xmalloc((size_t)blocks * 4);
+  download(c->out, got, (size_t)blocks * 4);
+  misses = 0;
+  for (int b = 0; b < blocks; b++) {
+    double s = 0;
+    for (int i = b * 512; i < c->n && i < b * 512 + 512; i++) s += c->hf[0][i];
+    near("partial", b, got[b], s, 1e-5 * fabs(s)); /* another summation order */
+  }
+  free(got);
+  return misses == 0;
+}
+
+static bool verify_transpose(Case *c) {
+  size_t n = (size_t)c->w * c->h;
+  float *got = xmalloc(n * 4);
+  download(c->out, got, n * 4);
+  misses = 0;
+  for (int y = 0; y < c->h && misses < 5; y++)
+    for (int x = 0; x < c->w; x++)
+      near("out", (size_t)x * c->h + y, got[(size_t)x * c->h + y], c->hf[0][(size_t)y * c->w + x],
+           0);
+  free(got);
+  return misses == 0;
+}
+
+/* A full host GEMM at 4096^3 would take minutes: check a random sample of elements plus the
+ * four corners (edge tiles), each recomputed in double. The tolerance scales with the sum of
+ * |products|, the bound on float accumulation error; a wrong tile or index is off by O(1). */
+static bool verify_matmul(Case *c) {
+  size_t n = (size_t)c->m * c->n;
+  float *got = xmalloc(n * 4);
+  download(c->out, got, n * 4);
+  misses = 0;
+  const float *A = c->hf[0], *B = c->hf[1];
+  for (int s = 0; s < 4096; s++) {
+    int r, col;
+    if (s < 4)
+      r = s & 1 ? c->m - 1 : 0, col = s & 2 ? c->n - 1 : 0;
+    else
+      r = (int)(rnd() % (uint64_t)c->m), col = (int)(rnd() % (uint64_t)c->n);
+    double sum = 0, mag = 0;
+    for (int i = 0; i < c->kk; i++) {
+      double p = (double)A[(size_t)r * c->kk + i] * B[(size_t)i * c->n + col];
+      sum += p;
+      mag += fabs(p);
+    }
+    near("C", (size_t)r * c->n + col, got[(size_t)r * c->n + col], sum, 1e-4 * mag + 1e-5);
+  }
+  free(got);
+  return misses == 0;
+}
+
+static void reset_histogram(Case *c) {
+  must(kcrt_buffer_fill(c->out, 0, 0, 256 * 4), "kcrt_buffer_fill");
+}
+static bool verify_histogram(Case *c) {
+  uint32_t got[256];
+  download(c->out, got, sizeof got);
+  misses = 0;
+  for (int b = 0; b < 256; b++) near("bins", b, got[b], c->hist[b], 0);
+  return misses == 0;
+}
+
+static inline int clampi(int v, int lo, int hi) {
+  return v < lo ? lo : v > hi ? hi : v;
+}
+static bool verify_stencil1d(Case *c) {
+  float *got = xmalloc((size_t)c->n * 4), *in = c->hf[0];
+  download(c->out, got, (size_t)c->n * 4);
+  misses = 0;
+  for (int i = 0; i < c->n; i++) {
+    float want = 0.25f * in[clampi(i - 1, 0, c->n - 1)] + 0.5f * in[i] +
+                 0.25f * in[clampi(i + 1, 0, c->n - 1)];
+    near("out", i, got[i], want, 1e-6 * fabsf(want));
+  }
+  free(got);
+  return misses == 0;
+}
+
+static bool verify_stencil2d(Case *c) {
+  size_t n = (size_t)c->w * c->h;
+  float *got = xmalloc(n * 4), *in = c->hf[0];
+  download(c->out, got, n * 4);
+  misses = 0;
+  for (int y = 0; y < c->h && misses < 5; y++)
+    for (int x = 0; x < c->w; x++) {
+      size_t i = (size_t)y * c->w + x;
+      float want = in[i];
+      if (x > 0 && y > 0 && x < c->w - 1 && y < c->h - 1)
+        want = 0.5f * in[i] + 0.125f * (in[i - 1] + in[i + 1] + in[i - c->w] + in[i + c->w]);
+      near("out", i, got[i], want, 1e-6 * fabsf(want));
+    }
+  free(got);
+  return misses == 0;
+}
+
+/* ---------------------------------------------------------------- measuring */
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+static double median(double *v, int n) {
+  if (n <= 0) return NAN;
+  qsort(v, (size_t)n, sizeof *v, cmp_double);
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void note(const char *fmt, ...) {
+  size_t len = strlen(G.notes);
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(G.notes + len, sizeof G.notes - len, fmt, ap);
+  va_end(ap);
+}
+
+static void flush_na(Form *f) {
+  if (f->na_rows[0]) note("- %s: n/a for %s: %s\n", f->label, f->na_rows, f->last_why);
+  f->na_rows[0] = 0;
+}
+
+/* Loads the form's bundle for this row with the form's environment; on failure leaves the
+ * reason in f->why. */
+static void load_form(Form *f, const Case *c) {
+  f->why[0] = 0;
+  f->mod = NULL;
+  f->k = NULL;
+  char path[4096], *saved[MAX_ENV] = {0};
+  snprintf(path, sizeof path, "%s/%s.kcb", f->dir, c->file);
+  for (int i = 0; i < f->nenv; i++) {
+    char name[128];
+    snprintf(name, sizeof name, "%.*s", (int)(strchr(f->env[i], '=') - f->env[i]), f->env[i]);
+    const char *old = getenv(name);
+    saved[i] = old ? strdup(old) : NULL;
+    setenv(name, strchr(f->env[i], '=') + 1, 1);
+  }
+  double t0 = now_ms();
+  kcrt_status s = kcrt_module_load_file(G.dev, path, &f->mod);
+  if (s == KCRT_SUCCESS) s = kcrt_kernel_get(f->mod, c->kernel, &f->k);
+  if (s) {
+    snprintf(f->why, sizeof f->why, "%s: %.150s", kcrt_status_name(s), kcrt_last_error());
+    kcrt_module_unload(f->mod);
+    f->mod = NULL;
+  } else {
+    fprintf(stderr, "  %s: loaded %s in %.1f ms\n", f->label, path, now_ms() - t0);
+  }
+  for (int i = 0; i < f->nenv; i++) {
+    char name[128];
+    snprintf(name, sizeof name, "%.*s", (int)(strchr(f->env[i], '=') - f->env[i]), f->env[i]);
+    if (saved[i])
+      setenv(name, saved[i], 1);
+    else
+      unsetenv(name);
+    free(saved[i]);
+  }
+}
+
+static bool launch(Form *f, Case *c) {
+  kcrt_status s = kcrt_launch(f->k, NULL, c->grid, c->block, 0, c->args, c->nargs);
+  if (s)
+    snprintf(f->why, sizeof f->why, "launch: %s: %.150s", kcrt_status_name(s), kcrt_last_error());
+  return s == KCRT_SUCCESS;
+}
+
+static bool sync_form(Form *f) {
+  kcrt_status s = kcrt_device_synchronize(G.dev);
+  if (s) snprintf(f->why, sizeof f->why, "%s: %.150s", kcrt_status_name(s), kcrt_last_error());
+  return s == KCRT_SUCCESS;
+}
+
+static void fmt_ms(char *buf, size_t n, const Form *f, double med) {
+  if (f->why[0])
+    snprintf(buf, n, "n/a");
+  else if (!f->ok)
+    snprintf(buf, n, "WRONG (%.3f)", med);
+  else
+    snprintf(buf, n, "%.3f", med);
+}
+
+static void fmt_rate(char *buf, size_t n, const Case *c, const Form *f, double med) {
+  if (f->why[0] || !f->ok || !(med > 0))
+    snprintf(buf, n, "-");
+  else {
+    double v = (c->flops > 0 ? c->flops : c->bytes) / (med * 1e6);
+    snprintf(buf, n,
+             v >= 100  ? "%.0f %s"
+             : v >= 10 ? "%.1f %s"
+                       : "%.2f %s",
+             v, c->flops > 0 ? "GFLOP/s" : "GB/s");
+  }
+}
+
+static void measure(Case *c) {
+  fprintf(stderr, "%s (%s):\n", c->row, c->size);
+  int per_round = (G.n + ROUNDS - 1) / ROUNDS, nev = 2 * per_round;
+  kcrt_event **ev = xmalloc(sizeof *ev * (size_t)nev);
+  for (int i = 0; i < nev; i++) must(kcrt_event_create(G.dev, &ev[i]), "kcrt_event_create");
+
+  for (int fi = 0; fi < G.nforms; fi++) {
+    Form *f = &G.forms[fi];
+    f->nms = 0;
+    f->ok = 1;
+    f->ms = xmalloc(sizeof *f->ms * (size_t)per_round * ROUNDS);
+    load_form(f, c);
+    if (f->why[0]) continue;
+    /* Warm-up, and the launch count that fits the time cap. */
+    double t0 = now_ms();
+    bool good = true;
+    for (int i = 0; i < G.warm && good; i++) good = launch(f, c);
+    if (good) good = sync_form(f);
+    if (!good) continue;
+    double each = G.warm ? (now_ms() - t0) / G.warm : 0;
+    if (each * G.n > G.max_s * 1e3) {
+      int fit = (int)(G.max_s * 1e3 / each / ROUNDS);
+      if (fit < 1) fit = 1;
+      if (fit < per_round) {
+        note("- %s %s: %.0f ms per launch, so %d timed launches instead of %d\n", c->row, f->label,
+             each, fit * ROUNDS, G.n);
+        per_round = fit;
+      }
+    }
+  }
+
+  for (int r = 0; r < ROUNDS; r++)
+    for (int j = 0; j < G.nforms; j++) {
+      Form *f = &G.forms[(j + r) % G.nforms]; /* each round starts with another form */
+      if (f->why[0]) continue;
+      bool good = true;
+      int done = 0;
+      for (; done < per_round && good; done++) {
+        good = kcrt_event_record(ev[2 * done], NULL) == KCRT_SUCCESS && launch(f, c) &&
+               kcrt_event_record(ev[2 * done + 1], NULL) == KCRT_SUCCESS;
+      }
+      if (!good || !sync_form(f)) {
+        if (!f->why[0]) snprintf(f->why, sizeof f->why, "event: %.150s", kcrt_last_error());
+        continue;
+      }
+      for (int i = 0; i < done; i++) {
+        double ms;
+        kcrt_status s = kcrt_event_elapsed_ms(ev[2 * i], ev[2 * i + 1], &ms);
+        if (s) {
+          snprintf(f->why, sizeof f->why, "timing: %s: %.150s", kcrt_status_name(s),
+                   kcrt_last_error());
+          break;
+        }
+        f->ms[f->nms++] = ms;
+      }
+    }
+
+  /* Each form's result, computed from scratch into a garbage-filled output. */
+  for (int fi = 0; fi < G.nforms; fi++) {
+    Form *f = &G.forms[fi];
+    if (f->why[0]) continue;
+    if (c->reset)
+      c->reset(c);
+    else
+      must(kcrt_buffer_fill(c->out, 0, 0xA5, c->out_size), "kcrt_buffer_fill");
+    if (!launch(f, c) || !sync_form(f)) continue;
+    f->ok = c->verify(c);
+    if (!f->ok) {
+      fprintf(stderr, "  %s: WRONG results (%d mismatches, first ones above)\n", f->label, misses);
+      G.wrong++;
+    }
+  }
+
+  char cell[64];
+  int launches = 0;
+  double med[MAX_FORMS];
+  for (int fi = 0; fi < G.nforms; fi++) {
+    Form *f = &G.forms[fi];
+    med[fi] = f->why[0] ? NAN : median(f->ms, f->nms);
+    if (!f->why[0] && (launches == 0 || f->nms < launches)) launches = f->nms;
+  }
+  printf("| %s | %s |", c->row, c->size);
+  for (int fi = 0; fi < G.nforms; fi++) {
+    fmt_ms(cell, sizeof cell, &G.forms[fi], med[fi]);
+    printf(" %s |", cell);
+  }
+  if (G.ref >= 0) {
+    const Form *a = &G.forms[0], *b = &G.forms[G.ref];
+    if (a->why[0] || b->why[0] || !a->ok || !b->ok)
+      printf(" - |");
+    else
+      printf(" %.2f |", med[0] / med[G.ref]);
+  }
+  fmt_rate(cell, sizeof cell, c, &G.forms[0], med[0]);
+  printf(" %s |", cell);
+  if (G.ref > 0) {
+    fmt_rate(cell, sizeof cell, c, &G.forms[G.ref], med[G.ref]);
+    printf(" %s |", cell);
+  }
+  printf(" %d |\n", launches);
+  fflush(stdout);
+
+  for (int fi = 0; fi < G.nforms; fi++) {
+    Form *f = &G.forms[fi];
+    if (f->why[0]) {
+      fprintf(stderr, "  %s: n/a: %s\n", f->label, f->why);
+      /* One note per form and reason, listing the rows: an nvcc cubin on an OpenCL device
+       * is n/a on every row for the same reason. */
+      if (strcmp(f->why, f->last_why)) {
+        flush_na(f);
+        snprintf(f->last_why, sizeof f->last_why, "%s", f->why);
+      }
+      size_t len = strlen(f->na_rows);
+      snprintf(f->na_rows + len, sizeof f->na_rows - len, "%s%s", len ? ", " : "", c->row);
+    }
+    kcrt_module_unload(f->mod);
+    f->mod = NULL;
+    free(f->ms);
+    f->ms = NULL;
+  }
+  for (int i = 0; i < nev; i++) kcrt_event_destroy(ev[i]);
+  free(ev);
+}
+
+static void free_case(Case *c) {
+  for (int i = 0; i < 4; i++) kcrt_buffer_free(c->d[i]);
+  for (int i = 0; i < 3; i++) free(c->hf[i]);
+  free(c->hb);
+  free(c->hist);
+}
+
+static float *random_floats(size_t n, float lo, float hi) {
+  float *p = xmalloc(n * sizeof *p);
+  for (size_t i = 0; i < n; i++) p[i] = rndf(lo, hi);
+  return p;
+}
+
+static uint64_t grid_of(uint64_t n, uint64_t per) {
+  return (n + per - 1) / per;
+}
+
+/* Sizes big enough to be bandwidth- or compute-bound on an H100/H200 (hundreds of MiB per
+ * array, 4096^3 GEMM); --small shrinks them for CPU devices. */
+static void run_row(const char *row) {
+  Case c = {.row = row};
+  bool s = G.small;
+  int one_d = s ? 1 << 20 : 1 << 26, two_d = s ? 1024 : 8192;
+  int cu = G.info.compute_units ? (int)G.info.compute_units : 1;
+  if (!strcmp(row, "vecadd")) {
+    c.file = c.kernel = "vecadd";
+    c.n = one_d;
+    snprintf(c.size, sizeof c.size, "2^%d floats", s ? 20 : 26);
+    c.hf[0] = random_floats(c.n, -100, 100);
+    c.hf[1] = random_floats(c.n, 1, 1000);
+    c.d[0] = upload(c.hf[0], (size_t)c.n * 4);
+    c.d[1] = upload(c.hf[1], (size_t)c.n * 4);
+    c.d[2] = c.out = upload(NULL, c.out_size = (size_t)c.n * 4);
+    c.args[0] = KCRT_ARG_BUFFER(c.d[0]), c.args[1] = KCRT_ARG_BUFFER(c.d[1]);
+    c.args[2] = KCRT_ARG_BUFFER(c.d[2]), c.args[3] = KCRT_ARG_VALUE(c.n), c.nargs = 4;
+    c.grid = KCRT_DIM1(grid_of(c.n, 256)), c.block = KCRT_DIM1(256);
+    c.bytes = 12.0 * c.n;
+    c.verify = verify_vecadd;
+  } else if (!strcmp(row, "saxpy")) {
+    /* A grid-stride grid (16 blocks per compute unit) as saxpy.k intends: each thread runs
+     * the loop many times, which is what the loop's code quality is measured on. y grows by
+     * a*x per launch; after a few dozen launches it is still far from any float limit. */
+    c.file = c.kernel = "saxpy";
+    c.n = one_d;
+    c.a = 2.5f;
+    snprintf(c.size, sizeof c.size, "2^%d floats", s ? 20 : 26);
+    c.hf[0] = random_floats(c.n, 0.1f, 10);
+    c.hf[1] = random_floats(c.n, 0.1f, 10);
+    c.d[0] = upload(c.hf[0], (size_t)c.n * 4);
+    c.d[1] = c.out = upload(c.hf[1], c.out_size = (size_t)c.n * 4);
+    c.args[0] = KCRT_ARG_VALUE(c.n), c.args[1] = KCRT_ARG_VALUE(c.a);
+    c.args[2] = KCRT_ARG_BUFFER(c.d[0]), c.args[3] = KCRT_ARG_BUFFER(c.d[1]), c.nargs = 4;
+    uint64_t g = grid_of(c.n, 256);
+    c.grid = KCRT_DIM1(g < (uint64_t)cu * 16 ? g : (uint64_t)cu * 16), c.block = KCRT_DIM1(256);
+    c.bytes = 12.0 * c.n;
+    c.reset = reset_saxpy;
+    c.verify = verify_saxpy;
+  } else if (!strcmp(row, "reduce")) {
+    c.file = c.kernel = "reduce";
+    c.n = one_d;
+    snprintf(c.size, sizeof c.size, "2^%d floats", s ? 20 : 26);
+    c.hf[0] = random_floats(c.n, 0.5f, 1.5f);
+    c.d[0] = upload(c.hf[0], (size_t)c.n * 4);
+    int blocks = (int)grid_of(c.n, 512);
+    c.d[1] = c.out = upload(NULL, c.out_size = (size_t)blocks * 4);
+    c.args[0] = KCRT_ARG_BUFFER(c.d[0]), c.args[1] = KCRT_ARG_BUFFER(c.d[1]);
+    c.args[2] = KCRT_ARG_VALUE(c.n), c.nargs = 3;
+    c.grid = KCRT_DIM1(blocks), c.block = KCRT_DIM1(256);
+    c.bytes = 4.0 * c.n + 4.0 * blocks;
+    c.verify = verify_reduce;
+  } else if (!strcmp(row, "transpose")) {
+    c.file = c.kernel = "transpose";
+    c.w = c.h = two_d;
+    snprintf(c.size, sizeof c.size, "%dx%d floats", c.w, c.h);
+    size_t n = (size_t)c.w * c.h;
+    c.hf[0] = random_floats(n, -1000, 1000);
+    c.d[0] = upload(c.hf[0], n * 4);
+    c.d[1] = c.out = upload(NULL, c.out_size = n * 4);
+    c.args[0] = KCRT_ARG_BUFFER(c.d[1]), c.args[1] = KCRT_ARG_BUFFER(c.d[0]);
+    c.args[2] = KCRT_ARG_VALUE(c.w), c.args[3] = KCRT_ARG_VALUE(c.h), c.nargs = 4;
+    c.grid = KCRT_DIM3(grid_of(c.w, 32), grid_of(c.h, 32), 1), c.block = KCRT_DIM3(32, 8, 1);
+    c.bytes = 8.0 * n;
+    c.verify = verify_transpose;
+  } else if (!strcmp(row, "matmul")) {
+    c.file = c.kernel = "matmul";
+    c.m = c.n = c.kk = s ? 256 : 4096;
+    snprintf(c.size, sizeof c.size, "%d^3", c.m);
+    c.hf[0] = random_floats((size_t)c.m * c.kk, -1, 1);
+    c.hf[1] = random_floats((size_t)c.kk * c.n, -1, 1);
+    c.d[0] = upload(c.hf[0], (size_t)c.m * c.kk * 4);
+    c.d[1] = upload(c.hf[1], (size_t)c.kk * c.n * 4);
+    c.d[2] = c.out = upload(NULL, c.out_size = (size_t)c.m * c.n * 4);
+    c.args[0] = KCRT_ARG_BUFFER(c.d[0]), c.args[1] = KCRT_ARG_BUFFER(c.d[1]);
+    c.args[2] = KCRT_ARG_BUFFER(c.d[2]), c.args[3] = KCRT_ARG_VALUE(c.m);
+    c.args[4] = KCRT_ARG_VALUE(c.n), c.args[5] = KCRT_ARG_VALUE(c.kk), c.nargs = 6;
+    c.grid = KCRT_DIM3(grid_of(c.n, 16), grid_of(c.m, 16), 1), c.block = KCRT_DIM3(16, 16, 1);
+    c.flops = 2.0 * c.m * c.n * c.kk;
+    c.verify = verify_matmul;
+  } else if (!strcmp(row, "histogram")) {
+    /* Uniform bytes; 8 blocks per compute unit over a grid-stride loop. The bins are not
+     * cleared between timed launches (the counts just accumulate, far below 2^32): clearing
+     * them would put a blocking host transfer between launches. */
+    c.file = c.kernel = "histogram";
+    c.n = s ? 1 << 22 : 1 << 28;
+    snprintf(c.size, sizeof c.size, "2^%d bytes", s ? 22 : 28);
+    c.hb = xmalloc((size_t)c.n);
+    c.hist = calloc(256, sizeof *c.hist);
+    if (!c.hist) fatal("out of host memory");
+    for (int i = 0; i < c.n; i += 8) {
+      uint64_t r = rnd();
+      for (int j = 0; j < 8 && i + j < c.n; j++, r >>= 8) {
+        c.hb[i + j] = (unsigned char)r;
+        c.hist[(unsigned char)r]++;
+      }
+    }
+    c.d[0] = upload(c.hb, (size_t)c.n);
+    c.d[1] = c.out = upload(NULL, c.out_size = 256 * 4);
+    c.args[0] = KCRT_ARG_BUFFER(c.d[0]), c.args[1] = KCRT_ARG_VALUE(c.n);
+    c.args[2] = KCRT_ARG_BUFFER(c.d[1]), c.nargs = 3;
+    uint64_t g = grid_of(c.n, 256);
+    c.grid = KCRT_DIM1(g < (uint64_t)cu * 8 ? g : (uint64_t)cu * 8), c.block = KCRT_DIM1(256);
+    c.bytes = c.n;
+    c.reset = reset_histogram;
+    c.verify = verify_histogram;
+  } else if (!strcmp(row, "stencil1d")) {
+    c.file = "stencil", c.kernel = "stencil1d";
+    c.n = one_d;
+    snprintf(c.size, sizeof c.size, "2^%d floats", s ? 20 : 26);
+    c.hf[0] = random_floats(c.n, 1, 10);
+    c.d[0] = upload(c.hf[0], (size_t)c.n * 4);
+    c.d[1] = c.out = upload(NULL, c.out_size = (size_t)c.n * 4);
+    c.args[0] = KCRT_ARG_BUFFER(c.d[0]), c.args[1] = KCRT_ARG_BUFFER(c.d[1]);
+    c.args[2] = KCRT_ARG_VALUE(c.n), c.nargs = 3;
+    c.grid = KCRT_DIM1(grid_of(c.n, 256)), c.block = KCRT_DIM1(256);
+    c.bytes = 8.0 * c.n;
+    c.verify = verify_stencil1d;
+  } else if (!strcmp(row, "stencil2d")) {
+    c.file = "stencil", c.kernel = "stencil2d";
+    c.w = c.h = two_d;
+    snprintf(c.size, sizeof c.size, "%dx%d floats", c.w, c.h);
+    size_t n = (size_t)c.w * c.h;
+    c.hf[0] = random_floats(n, 1, 10);
+    c.d[0] = upload(c.hf[0], n * 4);
+    c.d[1] = c.out = upload(NULL, c.out_size = n * 4);
+    c.args[0] = KCRT_ARG_BUFFER(c.d[0]), c.args[1] = KCRT_ARG_BUFFER(c.d[1]);
+    c.args[2] = KCRT_ARG_VALUE(c.w), c.args[3] = KCRT_ARG_VALUE(c.h), c.nargs = 4;
+    c.grid = KCRT_DIM3(grid_of(c.w, 16), grid_of(c.h, 16), 1), c.block = KCRT_DIM3(16, 16, 1);
+    c.bytes = 8.0 * n;
+    c.verify = verify_stencil2d;
+  } else {
+    fatal("unknown row '%s'", row);
+  }
+  measure(&c);
+  free_case(&c);
+}
+
+static const char *const rows[] = {"vecadd", "saxpy",     "reduce",    "transpose",
+                                   "matmul", "histogram", "stencil1d", "stencil2d"};
+
+int main(int argc, char **argv) {
+  const char *only = NULL;
+  bool require_gpu = false;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+    if (!strcmp(a, "--small") || !strcmp(a, "--require-gpu")) {
+      if (a[2] == 's')
+        G.small = true;
+      else
+        require_gpu = true;
+      continue;
+    }
+    if (!v) fatal("%s needs a value (see the comment at the top of kernel_time.c)", a);
+    i++;
+    if (!strcmp(a, "-f")) {
+      const char *eq = strchr(v, '=');
+      if (!eq || eq == v || G.nforms == MAX_FORMS) fatal("bad form '%s' (want LABEL=DIR)", v);
+      Form *f = &G.forms[G.nforms++];
+      f->label = strndup(v, (size_t)(eq - v));
+      f->dir = eq + 1;
+    } else if (!strcmp(a, "-e")) {
+      if (!G.nforms || !strchr(v, '=') || G.forms[G.nforms - 1].nenv == MAX_ENV)
+        fatal("-e VAR=VALUE must follow a -f (at most %d per form)", MAX_ENV);
+      Form *f = &G.forms[G.nforms - 1];
+      f->env[f->nenv++] = v;
+    } else if (!strcmp(a, "-r")) {
+      G.ref = -2;
+      for (int j = 0; j < G.nforms; j++)
+        if (!strcmp(G.forms[j].label, v)) G.ref = j;
+      if (G.ref < 0) fatal("-r %s: no such form (give -r after the -f options)", v);
+    } else if (!strcmp(a, "-k")) {
+      only = v;
+    } else if (!strcmp(a, "-n")) {
+      G.n = atoi(v);
+    } else if (!strcmp(a, "-w")) {
+      G.warm = atoi(v);
+    } else if (!strcmp(a, "--max-s")) {
+      G.max_s = atof(v);
+    } else {
+      fatal("unknown option %s", a);
+    }
+  }
+  if (!G.nforms) fatal("no forms: give -f LABEL=DIR (see the comment at the top of kernel_time.c)");
+  if (G.n < 1) G.n = 1;
+  G.n = (G.n + ROUNDS - 1) / ROUNDS * ROUNDS; /* whole rounds */
+  if (G.warm < 0) G.warm = 0;
+  if (G.ref == 0) G.ref = -1; /* a form against itself says nothing */
+
+  kcrt_status st = kcrt_device_open_default(&G.dev);
+  if (st == KCRT_ERROR_NO_DEVICE) {
+    printf("kernel_time: no device (%s)\n", kcrt_last_error());
+    return 77;
+  }
+  must(st, "kcrt_device_open_default");
+  must(kcrt_device_get_info(G.dev, &G.info), "kcrt_device_get_info");
+  if (require_gpu && G.info.type != KCRT_DEVICE_GPU) {
+    printf("kernel_time: skipped: the device (%s, %s) is not a GPU\n", G.info.name,
+           G.info.platform);
+    kcrt_device_close(G.dev);
+    return 77;
+  }
+
+  time_t t = time(NULL);
+  char day[32];
+  strftime(day, sizeof day, "%Y-%m-%d", gmtime(&t));
+  printf("Kernel time on %s (%s %s, driver %s), %s. Median of %d timed launches per form after "
+         "%d warm-up ones (kcrt events, device time); every form's output checked against a "
+         "host reference.\n\n",
+         G.info.name, G.info.backend == KCRT_BACKEND_CUDA ? "CUDA" : "OpenCL", G.info.platform,
+         G.info.driver_version, day, G.n, G.warm);
+  printf("| kernel | size |");
+  for (int fi = 0; fi < G.nforms; fi++) printf(" %s ms |", G.forms[fi].label);
+  if (G.ref >= 0) printf(" %s / %s |", G.forms[0].label, G.forms[G.ref].label);
+  printf(" %s |", G.forms[0].label);
+  if (G.ref > 0) printf(" %s |", G.forms[G.ref].label);
+  printf(" launches |\n|---|---|");
+  for (int fi = 0; fi < G.nforms + (G.ref >= 0) + 1 + (G.ref > 0) + 1; fi++) printf("---:|");
+  printf("\n");
+  fflush(stdout);
+
+  for (size_t r = 0; r < sizeof rows / sizeof *rows; r++) {
+    if (only) {
+      /* Match whole comma-separated names: "stencil" selects both stencil rows. */
+      bool want = false;
+      const char *p = only;
+      while (*p && !want) {
+        size_t len = strcspn(p, ",");
+        want = (len == strlen(rows[r]) || (len == 7 && !strncmp(p, "stencil", 7))) &&
+               !strncmp(p, rows[r], len);
+        p += len + (p[len] == ',');
+      }
+      if (!want) continue;
+    }
+    run_row(rows[r]);
+  }
+  for (int fi = 0; fi < G.nforms; fi++) flush_na(&G.forms[fi]);
+  if (G.notes[0]) printf("\n%s", G.notes);
+  kcrt_device_close(G.dev);
+  for (int fi = 0; fi < G.nforms; fi++) free((char *)G.forms[fi].label);
+  return G.wrong ? 1 : 0;
+}
