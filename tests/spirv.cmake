@@ -83,7 +83,7 @@ set -e
 [ -n "$4" ] || { echo "llvm-spirv-15 not found, skipping"; exit 77; }
 "$1" "$2" -o "$3.spv"
 "$4" -r --spirv-target-env=CL1.2 "$3.spv" -o "$3.bc"
-"$5" "$6" "$3.bc"
+"$5" "$6" "$3.bc" "$3.spv"
 ]=])
   foreach(_k ${_kcc_kernels})
     get_filename_component(_name ${_k} NAME_WE)

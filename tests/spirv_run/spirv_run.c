@@ -5,12 +5,16 @@
  * program loads the bitcode with clCreateProgramWithBinary (PoCL's SPIR loader), launches the
  * kernels with random inputs and compares with a C reference on the host.
  *
- * usage: spirv_run TEST FILE.bc    (TEST: a kernel file of tests/kernels without .k)
+ * usage: spirv_run TEST FILE.bc [FILE.spv]  (TEST: a kernel file of tests/kernels without .k;
+ *        FILE.spv is loaded directly instead where the device lists SPIR-V)
  * Exit status: 0 pass, 1 mismatch or OpenCL error, 77 skipped (no OpenCL CPU device, or no
  * test written for that kernel yet). */
-#define CL_TARGET_OPENCL_VERSION 120
+/* 2.1 for clCreateProgramWithIL on devices that take SPIR-V; the 1.2 calls stay usable. */
+#define CL_TARGET_OPENCL_VERSION 210
+#define CL_USE_DEPRECATED_OPENCL_1_2_APIS
 #include <CL/cl.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -117,19 +121,34 @@ static int open_device(void) {
   return 0;
 }
 
-static void load_program(const char *path) {
+/* A device that lists SPIR-V in CL_DEVICE_IL_VERSION gets kcc's .spv as it is; the others
+ * get the llvm-spirv translation through their SPIR (bitcode) loader. */
+static bool device_takes_spirv(void) {
+  char il[256] = "";
+  if (clGetDeviceInfo(dev, CL_DEVICE_IL_VERSION, sizeof il, il, NULL) != CL_SUCCESS) return false;
+  return strstr(il, "SPIR-V") != NULL;
+}
+
+static void load_program(const char *bc_path, const char *spv_path) {
+  bool il = spv_path && device_takes_spirv();
+  const char *path = il ? spv_path : bc_path;
   size_t len = 0;
   unsigned char *bin = read_file(path, &len);
   if (!bin) {
     fprintf(stderr, "cannot read %s\n", path);
     exit(1);
   }
-  cl_int status, err;
+  cl_int status = CL_SUCCESS, err;
   const unsigned char *bins[1] = {bin};
-  prog = clCreateProgramWithBinary(ctx, 1, &dev, &len, bins, &status, &err);
+  if (il)
+    prog = clCreateProgramWithIL(ctx, bin, len, &err);
+  else
+    prog = clCreateProgramWithBinary(ctx, 1, &dev, &len, bins, &status, &err);
   free(bin); /* the program holds its own copy */
+  printf("program: %s (%s)\n", path, il ? "SPIR-V, clCreateProgramWithIL" : "SPIR bitcode");
   if (err != CL_SUCCESS || status != CL_SUCCESS) {
-    fprintf(stderr, "clCreateProgramWithBinary(%s): error %d, binary status %d\n", path, (int)err,
+    fprintf(stderr, "%s(%s): error %d, binary status %d\n",
+            il ? "clCreateProgramWithIL" : "clCreateProgramWithBinary", path, (int)err,
             (int)status);
     exit(1);
   }
@@ -690,15 +709,15 @@ static int test_math32(void) {
 }
 
 int main(int argc, char **argv) {
-  if (argc != 3) {
-    fprintf(stderr, "usage: spirv_run TEST FILE.bc\n");
+  if (argc != 3 && argc != 4) {
+    fprintf(stderr, "usage: spirv_run TEST FILE.bc [FILE.spv]\n");
     return 2;
   }
   if (!open_device()) {
     printf("no OpenCL CPU device: skipped\n");
     return 77;
   }
-  load_program(argv[2]);
+  load_program(argv[2], argc == 4 ? argv[3] : NULL);
   static const struct {
     const char *name;
     int (*fn)(void);
