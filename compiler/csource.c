@@ -234,6 +234,23 @@ bool cs_called_before(const KModule *m, int idx) {
   return false;
 }
 
+void cs_structs(CGen *g) {
+  for (int i = 0; i < g->m->structs.n; i++) {
+    KStruct *s = g->m->structs.v[i];
+    cs_printf(g, "struct %s {\n", cs_tag(g, s));
+    for (int j = 0; j < s->nfields; j++)
+      cs_printf(g, "  %s;\n", cs_decl(g, s->fields[j].type, cs_field(g, s, j), NULL));
+    cs_puts(g, "};\n\n");
+  }
+}
+
+void cs_constant_init(CGen *g, const KVar *v) {
+  if (v->init)
+    cs_expr_conv(g, v->init, P_ASSIGN);
+  else
+    cs_puts(g, "{0}");
+}
+
 void cs_indent(CGen *g) {
   for (int i = 0; i < g->depth; i++) cs_puts(g, "  ");
 }

@@ -125,6 +125,10 @@ void cs_puts(CGen *g, const char *s);
 void cs_printf(CGen *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Device functions called before their definition (in module order) need a prototype. */
 bool cs_called_before(const KModule *m, int idx);
+/* Every struct of the module, defined in dependency order. */
+void cs_structs(CGen *g);
+/* The initializer of a constant variable (all zeros when it has none). */
+void cs_constant_init(CGen *g, const KVar *v);
 void cs_indent(CGen *g);
 /* The column the output is at (characters since the last newline). */
 int cs_column(CGen *g);

@@ -331,22 +331,13 @@ bool emit_cuda_c(KModule *m, const KOptions *o, KBuf *out) {
             "\n * -ffp-contract=off: products are __fmul_rn/__dmul_rn, which nvcc never fuses.");
   cs_puts(&g, " */\n\n");
 
-  for (int i = 0; i < m->structs.n; i++) {
-    KStruct *s = m->structs.v[i];
-    cs_printf(&g, "struct %s {\n", cs_tag(&g, s));
-    for (int j = 0; j < s->nfields; j++)
-      cs_printf(&g, "  %s;\n", cs_decl(&g, s->fields[j].type, cs_field(&g, s, j), NULL));
-    cs_puts(&g, "};\n\n");
-  }
+  cs_structs(&g);
   bool any = false;
   for (int i = 0; i < m->globals.n; i++) {
     KVar *v = m->globals.v[i];
     if (v->kind == KV_CONSTANT) {
       cs_printf(&g, "__constant__ %s = ", cs_decl(&g, v->type, cs_var(v), NULL));
-      if (v->init)
-        cs_expr_conv(&g, v->init, P_ASSIGN);
-      else
-        cs_puts(&g, "{0}");
+      cs_constant_init(&g, v);
       cs_puts(&g, ";\n");
       any = true;
     } else if (!in_kernel(v)) {

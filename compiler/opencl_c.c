@@ -477,22 +477,13 @@ bool emit_opencl_c(KModule *m, const KOptions *o, KBuf *out) {
   /* Everything after the pragmas first: what it uses decides the pragmas and helpers. */
   KBuf decls = {0}, funcs = {0}, head = {0};
   g.out = &decls;
-  for (int i = 0; i < m->structs.n; i++) {
-    KStruct *s = m->structs.v[i];
-    cs_printf(&g, "struct %s {\n", cs_tag(&g, s));
-    for (int j = 0; j < s->nfields; j++)
-      cs_printf(&g, "  %s;\n", cs_decl(&g, s->fields[j].type, cs_field(&g, s, j), NULL));
-    cs_puts(&g, "};\n\n");
-  }
+  cs_structs(&g);
   bool any_const = false;
   for (int i = 0; i < m->globals.n; i++) {
     KVar *v = m->globals.v[i];
     if (v->kind != KV_CONSTANT) continue;
     cs_printf(&g, "%s = ", cs_decl(&g, v->type, cs_var(v), "__constant"));
-    if (v->init)
-      cs_expr_conv(&g, v->init, P_ASSIGN);
-    else
-      cs_puts(&g, "{0}");
+    cs_constant_init(&g, v);
     cs_puts(&g, ";\n");
     any_const = true;
   }
