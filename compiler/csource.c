@@ -234,6 +234,18 @@ bool cs_called_before(const KModule *m, int idx) {
   return false;
 }
 
+bool cs_printf_format(CGen *g, const KExpr *e) {
+  const KExpr *fmt = e->nargs ? e->args[0] : NULL;
+  while (fmt && fmt->kind == KE_CAST) fmt = fmt->a;
+  if (!fmt || fmt->kind != KE_STR) {
+    cs_error(g, e->loc, "printf needs a string literal format");
+    return false;
+  }
+  cs_puts(g, "printf(");
+  cs_string(g, fmt->str, fmt->len);
+  return true;
+}
+
 void cs_structs(CGen *g) {
   for (int i = 0; i < g->m->structs.n; i++) {
     KStruct *s = g->m->structs.v[i];

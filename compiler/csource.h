@@ -127,6 +127,9 @@ void cs_printf(CGen *g, const char *fmt, ...) __attribute__((format(printf, 2, 3
 bool cs_called_before(const KModule *m, int idx);
 /* Every struct of the module, defined in dependency order. */
 void cs_structs(CGen *g);
+/* Prints `printf(FORMAT` for a BI_PRINTF call; false (reported) if the format is not a string
+ * literal, which the front end already guarantees. The caller prints the arguments and `)`. */
+bool cs_printf_format(CGen *g, const KExpr *e);
 /* The initializer of a constant variable (all zeros when it has none). */
 void cs_constant_init(CGen *g, const KVar *v);
 void cs_indent(CGen *g);

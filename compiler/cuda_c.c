@@ -221,14 +221,7 @@ static void cuda_builtin(CGen *g, const KExpr *e, int prec) {
   case BI_THREADFENCE: cs_puts(g, "__threadfence()"); return;
   case BI_THREADFENCE_BLOCK: cs_puts(g, "__threadfence_block()"); return;
   case BI_PRINTF: {
-    const KExpr *fmt = e->nargs ? e->args[0] : NULL;
-    while (fmt && fmt->kind == KE_CAST) fmt = fmt->a;
-    if (!fmt || fmt->kind != KE_STR) {
-      cs_error(g, e->loc, "printf needs a string literal format");
-      return;
-    }
-    cs_puts(g, "printf(");
-    cs_string(g, fmt->str, fmt->len);
+    if (!cs_printf_format(g, e)) return;
     for (int i = 1; i < e->nargs; i++) {
       cs_puts(g, ", ");
       cs_expr(g, e->args[i], P_ASSIGN);

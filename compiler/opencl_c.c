@@ -267,14 +267,7 @@ static void ocl_atomic(CGen *g, const KExpr *e) {
 }
 
 static void ocl_printf(CGen *g, const KExpr *e) {
-  const KExpr *fmt = e->nargs ? e->args[0] : NULL;
-  while (fmt && fmt->kind == KE_CAST) fmt = fmt->a;
-  if (!fmt || fmt->kind != KE_STR) {
-    cs_error(g, e->loc, "printf needs a string literal format in OpenCL C");
-    return;
-  }
-  cs_puts(g, "printf(");
-  cs_string(g, fmt->str, fmt->len);
+  if (!cs_printf_format(g, e)) return;
   for (int i = 1; i < e->nargs; i++) {
     const KExpr *a = e->args[i];
     /* OpenCL printf takes a float for %f/%e/%g as it is (and converts it only where doubles
