@@ -126,6 +126,12 @@ static bool write_atomic(const char *path, const void *data, size_t len) {
   return ok;
 }
 
+static bool has_kernel(const KModule *m) {
+  for (int i = 0; i < m->funcs.n; i++)
+    if (((const KFunc *)m->funcs.v[i])->is_kernel) return true;
+  return false;
+}
+
 /* make-style escaping of a path in a depfile. */
 static void dep_path(KBuf *b, const char *p) {
   for (; *p; p++) {
@@ -286,6 +292,13 @@ static int drive(int argc, char **argv, KOptions *o) {
   double t0 = now_ms();
   KList deps = {0};
   KModule *m = kcc_compile(input, o, md ? &deps : NULL, form->generic_ok);
+  if (m && !has_kernel(m)) {
+    /* Every output form exists to launch kernels; an empty one (SPIR-V cannot even express
+     * it without the Linkage capability) would only hide the mistake. */
+    diag_error((KLoc){.file = input}, "no kernel in this file; declare one as 'kernel void "
+                                      "name(...)' (or '__global__ void name(...)')");
+    m = NULL;
+  }
   double t1 = now_ms();
   int status = 1;
   if (m) {

@@ -128,6 +128,24 @@ START_TEST(output_forms) {
 }
 END_TEST
 
+/* A file without kernels is an error for every form (nothing could be launched from it). */
+START_TEST(no_kernels) {
+  tu_write("none.k", "// only a helper\nstatic int twice(int x) { return 2 * x; }\n");
+  const char *forms[] = {"ptx", "llvm", "kir", "spirv", "cl", "cuda", "bundle", "header"};
+  for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
+    char args[128], *err;
+    snprintf(args, sizeof args, "none.k --emit=%s -o none.out", forms[i]);
+    ck_assert_int_eq(kcc(args, NULL, &err), 1);
+    ck_assert_str_eq(err, "none.k: error: no kernel in this file; declare one as 'kernel void "
+                          "name(...)' (or '__global__ void name(...)')\n");
+    ck_assert(!exists("none.out"));
+  }
+  tu_write("empty.k", "");
+  ck_assert_int_eq(kcc("empty.k -o empty.kcb", NULL, NULL), 1);
+  ck_assert(!exists("empty.kcb"));
+}
+END_TEST
+
 START_TEST(failed_compile_leaves_no_output) {
   tu_write("bad.k", "kernel int f(void) { return 1; }\n");
   tu_write("bad.ptx", "previous contents\n");
@@ -246,6 +264,7 @@ static Suite *suite(void) {
   tcase_add_test(t, missing_input);
   tcase_add_test(t, output_forms);
   tcase_add_test(t, failed_compile_leaves_no_output);
+  tcase_add_test(t, no_kernels);
   tcase_add_test(t, preprocessor_options);
   tcase_add_test(t, depfile);
   tcase_add_test(t, werror);
