@@ -4,7 +4,7 @@
 set -euo pipefail
 
 pkgs=(
-  build-essential cmake pkg-config
+  build-essential cmake pkg-config ninja-build
   llvm-19-dev libclang-19-dev clang-19     # front end, LLVM-C, NVPTX; clang-19 for benchmarks
   spirv-tools spirv-headers                # SPIR-V enums and the in-process validator
   check                                    # unit tests
