@@ -10,7 +10,7 @@ pkgs=(
   check                                    # unit tests
   ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd clinfo  # OpenCL loader + PoCL CPU device
   llvm-spirv-15                            # SPIR-V -> LLVM bitcode for the SPIR-V run tests
-  valgrind clang-format git
+  valgrind clang-format git groff-base man-db   # checks: valgrind, style, man page
 )
 
 missing=()
