@@ -530,35 +530,27 @@ static void print_float(CGen *g, const KType *t, double v, int prec) {
   bool f32 = t->kind == KT_F32;
   if (!f32) g->used_f64 = true;
   if (isinf(v) || isnan(v)) {
-    if (g->target == CT_OPENCL) {
-      if (isinf(v)) {
-        cs_printf(g, "%s%sINFINITY", v < 0 ? "-" : "", f32 ? "" : "(double)");
-      } else if (f32) {
-        union {
-          float f;
-          uint32_t u;
-        } b = {.f = (float)v};
-        cs_printf(g, "as_float(0x%08" PRIx32 "u)", b.u);
-      } else {
-        union {
-          double d;
-          uint64_t u;
-        } b = {.d = v};
-        cs_printf(g, "as_double(0x%016" PRIx64 "UL)", b.u);
-      }
-    } else if (f32) {
-      union {
-        float f;
-        uint32_t u;
-      } b = {.f = (float)v};
-      cs_printf(g, "__int_as_float((int)0x%08" PRIx32 "u)", b.u);
-    } else {
-      union {
-        double d;
-        uint64_t u;
-      } b = {.d = v};
-      cs_printf(g, "__longlong_as_double((long long)0x%016" PRIx64 "ULL)", b.u);
+    if (g->target == CT_OPENCL && isinf(v)) {
+      cs_printf(g, "%s%sINFINITY", v < 0 ? "-" : "", f32 ? "" : "(double)");
+      return;
     }
+    /* NaNs (and CUDA's infinities) by bit pattern, so the payload and sign survive. */
+    uint64_t bits;
+    if (f32) {
+      float f = (float)v;
+      uint32_t u;
+      memcpy(&u, &f, sizeof u);
+      bits = u;
+    } else {
+      memcpy(&bits, &v, sizeof bits);
+    }
+    static const char *const fmt[2][2] = {
+        /* [opencl][f32] */
+        {"__longlong_as_double((long long)0x%016" PRIx64 "ULL)",
+         "__int_as_float((int)0x%08" PRIx64 "u)"},
+        {"as_double(0x%016" PRIx64 "UL)", "as_float(0x%08" PRIx64 "u)"},
+    };
+    cs_printf(g, fmt[g->target == CT_OPENCL][f32], bits);
     return;
   }
   char buf[64];
