@@ -76,7 +76,9 @@ static bool is_vector_type(const char *name) {
 
 static bool cuda_reserved(const char *name, bool family) {
   /* __ is the implementation's (CUDA's intrinsics all live there). */
+  /* make_float2 & co. are CUDA's too: a user's helper of that name would overload them. */
   return cs_in_list(name, cuda_words) || is_vector_type(name) ||
+         (!strncmp(name, "make_", 5) && is_vector_type(name + 5)) ||
          (family && !strncmp(name, "__", 2));
 }
 
@@ -264,8 +266,11 @@ static void cuda_builtin(CGen *g, const KExpr *e, int prec) {
 
 /* ---------------------------------------------------------------- shared variables */
 
+/* Static shared arrays of a kernel are declared in it. Dynamic ones go to file scope: every
+ * block-scope `extern __shared__ T s[]` of the same name is one entity (C and C++ link them),
+ * which KIR therefore holds once, and nvcc needs a declaration in scope in each kernel. */
 static bool in_kernel(const KVar *v) {
-  return v->owner && v->owner->is_kernel;
+  return v->owner && v->owner->is_kernel && !v->is_dynamic;
 }
 
 static void shared_decl(CGen *g, const KVar *v) {

@@ -265,7 +265,9 @@ static KFunc *declare_function(FeCtx *fe, CXCursor def) {
   if (!f->ret) f->ret = kir_type_void();
   if (f->is_kernel && f->ret->kind != KT_VOID)
     diag_error(loc, "kernel function '%s' must return void", f->name);
-  if (clang_isFunctionTypeVariadic(ft))
+  /* `void k()` (no prototype in C before C23) defines a function without parameters: that is
+   * how CUDA spells it, and clang reports such a type as variadic. */
+  if (clang_isFunctionTypeVariadic(ft) && ft.kind != CXType_FunctionNoProto)
     diag_error(loc, "variadic functions are not supported in kcc kernels");
   if (f->ret->kind == KT_ARRAY) f->ret = kir_type_void(); /* clang rejected it */
   int n = clang_Cursor_getNumArguments(def);
@@ -278,6 +280,15 @@ static KFunc *declare_function(FeCtx *fe, CXCursor def) {
     if (!t) t = kir_type_scalar(KT_I32);
     if (f->is_kernel) t = fe_ptr_chain_as(t, KAS_GLOBAL);
     const char *name = fe_spelling(p);
+    /* A parameter is a value passed by the host: it lives in no memory space of its own,
+     * and a pointer parameter points to global memory. */
+    if (fe_has_annotation(p, "kcc.shared") || fe_has_annotation(p, "kcc.constant"))
+      diag_error(ploc,
+                 "parameter '%s' cannot be '%s': kernel and device function parameters "
+                 "point to global memory (use a shared array declared in the kernel, or "
+                 "'extern shared' for memory sized at launch)",
+                 *name ? name : "(unnamed)",
+                 fe_has_annotation(p, "kcc.shared") ? "shared" : "constant");
     char buf[32];
     if (!*name) {
       snprintf(buf, sizeof buf, "__unnamed%d", i);
@@ -484,6 +495,8 @@ static KModule *parse_and_lower(const char *path, const KOptions *o, KList *deps
   args[na++] = "-Wno-format-security"; /* kcc rejects non-literal formats itself */
   /* An atomic or a store through a mismatched pointer type is never what a kernel meant. */
   args[na++] = "-Werror=incompatible-pointer-types";
+  /* `void f()` defines f without parameters; passing it arguments is a mistake, not C89. */
+  args[na++] = "-Werror=deprecated-non-prototype";
   args[na++] = "-D__KCC__=1";
   args[na++] = "-isystem";
   args[na++] = FE_INCDIR;

@@ -1,0 +1,38 @@
+/* cuda_spellings.c — runs tests/kernels/cuda_spellings.k: a user float2 filled through a
+ * helper named make_float2, two kernels with the same `extern __shared__` array name (each
+ * rotating a block by one in its own direction), and a kernel declared with `()`. */
+#include "rt_common.h"
+
+#include <stdlib.h>
+
+int main(int argc, char **argv) {
+  Rt rt;
+  rt_init(&rt, argc, argv, "cuda_spellings");
+
+  int n = rt_int(&rt, 1000, 20000);
+  float *pairs = malloc(2 * n * sizeof *pairs), *want = malloc(2 * n * sizeof *want);
+  for (int i = 0; i < n; i++) want[2 * i] = (float)i, want[2 * i + 1] = 2.0f * (float)i;
+  kcrt_buffer *dp = rt_alloc(&rt, 2 * n * sizeof *pairs);
+  kcrt_arg a1[] = {KCRT_ARG_BUFFER(dp), KCRT_ARG_VALUE(n)};
+  rt_launch(&rt, rt_kernel(&rt, "fill_pairs"), KCRT_DIM1(rt_ceil_div(n, 128)), KCRT_DIM1(128), 0,
+            a1, 2);
+  rt_download(&rt, dp, pairs, 2 * n * sizeof *pairs);
+  rt_cmp_f32(&rt, "fill_pairs", pairs, want, 2 * n, 0, 0);
+
+  /* One block: each kernel rotates it by one, in opposite directions. */
+  int bs = rt_int(&rt, 2, 256);
+  int32_t *d = malloc(bs * sizeof *d), *got = malloc(bs * sizeof *got), *w = malloc(bs * sizeof *w);
+  for (int i = 0; i < bs; i++) d[i] = (int32_t)rt_u32(&rt);
+  for (int dir = 0; dir < 2; dir++) {
+    const char *name = dir ? "rotate_right" : "rotate_left";
+    for (int i = 0; i < bs; i++) w[i] = d[dir ? (i + bs - 1) % bs : (i + 1) % bs];
+    kcrt_buffer *dd = rt_upload(&rt, d, bs * sizeof *d);
+    kcrt_arg a2[] = {KCRT_ARG_BUFFER(dd)};
+    rt_launch(&rt, rt_kernel(&rt, name), KCRT_DIM1(1), KCRT_DIM1(bs), bs * sizeof(int32_t), a2, 1);
+    rt_download(&rt, dd, got, bs * sizeof *got);
+    rt_cmp_i32(&rt, name, got, w, bs);
+  }
+  rt_launch(&rt, rt_kernel(&rt, "nothing"), KCRT_DIM1(1), KCRT_DIM1(1), 0, NULL, 0);
+  free(pairs), free(want), free(d), free(got), free(w);
+  return rt_finish(&rt, "%d pairs, rotations of %d", n, bs);
+}
