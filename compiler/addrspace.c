@@ -433,6 +433,7 @@ static KFunc *clone_func(Ctx *c, KFunc *f, int serial) {
   n->origin = f;
   memset(&n->callees, 0, sizeof n->callees);
   memset(&n->shared, 0, sizeof n->shared);
+  memset(&n->symbols, 0, sizeof n->symbols);
   size_t len = strlen(f->name) + 16;
   char *name = kir_alloc(len);
   snprintf(name, len, "%s_%d", f->name, serial);

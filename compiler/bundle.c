@@ -113,6 +113,44 @@ static bool kernel_table(KModule *m, KBuf *out) {
   return true;
 }
 
+/* The SYMBOLS section: every host-filled constant, and for each kernel the ones it takes as
+ * hidden OpenCL arguments, in KFunc.symbols order (the order both OpenCL back ends use). No
+ * section when the module has none, so bundles without symbols stay readable by 1.0 readers. */
+static bool symbol_table(KModule *m, KBuf *out) {
+  KcbWSymbol *syms = kir_alloc(sizeof *syms * (size_t)(m->globals.n + 1));
+  uint32_t ns = 0, nu = 0, nuses = 0;
+  for (int i = 0; i < m->globals.n; i++) {
+    KVar *v = m->globals.v[i];
+    if (!v->host_filled) continue;
+    v->aux = (void *)(uintptr_t)ns;
+    syms[ns++] = (KcbWSymbol){v->name, (uint64_t)v->type->size};
+  }
+  if (!ns) return true;
+  for (int i = 0; i < m->funcs.n; i++) {
+    KFunc *f = m->funcs.v[i];
+    if (f->is_kernel) nuses += (uint32_t)f->symbols.n;
+  }
+  uint32_t(*uses)[2] = kir_alloc(sizeof *uses * (nuses + 1));
+  for (int i = 0, k = 0; i < m->funcs.n; i++) {
+    KFunc *f = m->funcs.v[i];
+    if (!f->is_kernel) continue;
+    for (int j = 0; j < f->symbols.n; j++)
+      uses[nu][0] = (uint32_t)k,
+      uses[nu++][1] = (uint32_t)(uintptr_t)((KVar *)f->symbols.v[j])->aux;
+    k++;
+  }
+  for (int i = 0; i < m->globals.n; i++) ((KVar *)m->globals.v[i])->aux = NULL;
+  size_t len;
+  unsigned char *tab = kcb_write_symbols(syms, ns, (const uint32_t(*)[2])uses, nu, &len);
+  if (!tab) {
+    diag_error((KLoc){0}, "the symbol table is too large for the bundle format");
+    return false;
+  }
+  kbuf_append(out, tab, len);
+  free(tab);
+  return true;
+}
+
 /* ---------------------------------------------------------------- ptxas */
 
 static bool is_exe(const char *p) {
@@ -238,6 +276,9 @@ bool emit_bundle(KModule *m, const KOptions *o, KBuf *out) {
   KBuf *ktab = new_buf(&s);
   ok = kernel_table(m, ktab);
   if (ok) add_section(&s, KCB_SEC_KERNELS, 0, ktab);
+  KBuf *symtab = new_buf(&s);
+  ok = ok && symbol_table(m, symtab);
+  if (ok && symtab->len) add_section(&s, KCB_SEC_SYMBOLS, 0, symtab);
 
   /* One PTX per requested arch: PTX for sm_XX only assembles and JITs for sm_XX and later, so
    * a single PTX for the first arch could not serve an older second one. */

@@ -14,8 +14,9 @@ typedef struct Edge {
 
 typedef struct Walk {
   KFunc *f;
-  KList edges;  /* Edge* */
-  KList shared; /* KVar* used directly */
+  KList edges;   /* Edge* */
+  KList shared;  /* KVar* used directly */
+  KList symbols; /* host-filled constants used directly */
 } Walk;
 
 static void list_add_unique(KList *l, void *x) {
@@ -35,6 +36,8 @@ static void collect(KExpr *e, void *ctx) {
     klist_push(&w->edges, edge);
   } else if (e->kind == KE_GVAR && e->var->kind == KV_SHARED) {
     list_add_unique(&w->shared, e->var);
+  } else if (e->kind == KE_GVAR && e->var->host_filled) {
+    list_add_unique(&w->symbols, e->var);
   }
 }
 
@@ -77,12 +80,14 @@ static void add_reach(KFunc *f, Walk *walks, bool *done) {
   done[fi] = true;
   Walk *w = &walks[fi];
   for (int i = 0; i < w->shared.n; i++) list_add_unique(&f->shared, w->shared.v[i]);
+  for (int i = 0; i < w->symbols.n; i++) list_add_unique(&f->symbols, w->symbols.v[i]);
   for (int i = 0; i < w->edges.n; i++) {
     KFunc *c = ((Edge *)w->edges.v[i])->callee;
     list_add_unique(&f->callees, c);
     add_reach(c, walks, done);
     KList *cs = &c->shared;
     for (int j = 0; j < cs->n; j++) list_add_unique(&f->shared, cs->v[j]);
+    for (int j = 0; j < c->symbols.n; j++) list_add_unique(&f->symbols, c->symbols.v[j]);
   }
   f->static_shared_bytes = 0;
   f->uses_dynamic_shared = false;
@@ -107,6 +112,7 @@ bool pass_callgraph(KModule *m) {
     f->aux = (void *)(intptr_t)i;
     f->callees.n = 0;
     f->shared.n = 0;
+    f->symbols.n = 0;
     walks[i].f = f;
   }
   for (int i = 0; i < n; i++) kir_visit_stmt(((KFunc *)m->funcs.v[i])->body, collect, &walks[i]);

@@ -334,8 +334,11 @@ bool emit_cuda_c(KModule *m, const KOptions *o, KBuf *out) {
   for (int i = 0; i < m->globals.n; i++) {
     KVar *v = m->globals.v[i];
     if (v->kind == KV_CONSTANT) {
-      cs_printf(&g, "__constant__ %s = ", cs_decl(&g, v->type, cs_var(v), NULL));
-      cs_constant_init(&g, v);
+      cs_printf(&g, "__constant__ %s", cs_decl(&g, v->type, cs_var(v), NULL));
+      if (!v->host_filled) { /* else the host fills it (cudaMemcpyToSymbol) */
+        cs_puts(&g, " = ");
+        cs_constant_init(&g, v);
+      }
       cs_puts(&g, ";\n");
       any = true;
     } else if (!in_kernel(v)) {

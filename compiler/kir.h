@@ -160,8 +160,13 @@ typedef struct KVar {
   bool is_const;   /* declared const (locals/params) */
   bool is_dynamic; /* KV_SHARED declared `extern shared T x[]` */
   KExpr *init;     /* KV_CONSTANT: constant initializer (KE_INITLIST or constant) */
-  KFunc *owner;    /* KV_SHARED declared inside a function: that function; else NULL */
-  void *aux;       /* scratch for the back end that is running */
+  /* KV_CONSTANT declared without an initializer: a module symbol the host fills before
+   * launching (cudaMemcpyToSymbol's job; kcrt_module_symbol). init is NULL. Back ends keep
+   * it mutable from the host: PTX an external .const, OpenCL C and SPIR-V a hidden buffer
+   * argument of every function that reaches it (KFunc.symbols). */
+  bool host_filled;
+  KFunc *owner; /* KV_SHARED declared inside a function: that function; else NULL */
+  void *aux;    /* scratch for the back end that is running */
 } KVar;
 
 /* ---------------------------------------------------------------- builtins */
@@ -414,6 +419,7 @@ struct KFunc {
   KStmt *body;   /* NULL only for a declaration the front end rejected */
   KList callees; /* KFunc*, filled by the call-graph pass */
   KList shared;  /* KVar* (KV_SHARED) this function or its callees use, filled by passes */
+  KList symbols; /* KVar* (host_filled KV_CONSTANT) this function or its callees use */
   bool uses_dynamic_shared;
   int64_t static_shared_bytes; /* kernels: sum of the static shared arrays they reach */
   KFunc *origin;               /* a clone made by address-space specialisation: the original */

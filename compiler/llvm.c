@@ -278,6 +278,11 @@ static void gen_globals(LG *g) {
     } else if (v->kind == KV_SHARED) {
       LLVMSetLinkage(gv, LLVMInternalLinkage);
       LLVMSetInitializer(gv, LLVMGetUndef(ty)); /* shared memory has no initial value */
+    } else if (v->host_filled) {
+      /* The host writes it (cuModuleGetGlobal): zero until then, and never folded. */
+      LLVMSetInitializer(gv, LLVMConstNull(ty));
+      LLVMSetExternallyInitialized(gv, 1);
+      LLVMSetLinkage(gv, LLVMExternalLinkage);
     } else {
       LLVMValueRef init = lg_const_init(g, v->type, v->init);
       if (!init) {

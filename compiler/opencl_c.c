@@ -16,6 +16,13 @@
  * (clSetKernelArg(k, nparams, bytes, NULL)). Several dynamic arrays in one kernel alias that
  * one buffer, as in CUDA.
  *
+ * Host-filled constants (`constant T c[N];` without an initializer: the host writes them
+ * through kcrt_module_symbol) cannot be program-scope variables, which OpenCL 1.2 never lets
+ * the host write: each is a hidden `__constant T (*c)[N]` parameter of every function that
+ * reaches it, after the function's own (and its shared pointers), read as `(*c)`. Kernels take
+ * them in KFunc.symbols order, before the dynamic shared one; the runtime binds its buffer
+ * for the symbol there (docs/bundle.md, SYMBOLS).
+ *
  * Launch: global size = grid * block, local size = block; threadIdx = get_local_id,
  * blockIdx = get_group_id, blockDim = get_local_size, gridDim = get_num_groups. */
 #include "csource.h"
@@ -143,7 +150,19 @@ static KType *shared_ptr_type(const KVar *v) {
 }
 
 static bool ocl_gvar_is_deref(CGen *g, const KVar *v) {
-  return shared_by_pointer(g, v) && v->type->kind != KT_ARRAY;
+  return (shared_by_pointer(g, v) && v->type->kind != KT_ARRAY) || v->host_filled;
+}
+
+/* The hidden parameter that stands for host-filled constant v: a pointer to all of it. */
+static KType *symbol_ptr_type(const KVar *v) {
+  return kir_type_ptr(v->type, KAS_CONSTANT, KQ_CONST);
+}
+
+static void symbol_params(CGen *g, const KFunc *f, int *n) {
+  for (int i = 0; i < f->symbols.n; i++, (*n)++) {
+    const KVar *v = f->symbols.v[i];
+    cs_list_item(g, cs_decl(g, symbol_ptr_type(v), cs_var(v), NULL), *n == 0);
+  }
 }
 
 static void ocl_gvar(CGen *g, const KExpr *e, int prec) {
@@ -158,7 +177,9 @@ static void ocl_gvar_addr(CGen *g, const KExpr *e, int prec) {
   const KVar *v = e->a->var;
   bool p = prec > P_UNARY;
   if (p) cs_puts(g, "(");
-  if (!shared_by_pointer(g, v))
+  if (v->host_filled)
+    cs_puts(g, cs_var(v));
+  else if (!shared_by_pointer(g, v))
     cs_printf(g, "&%s", cs_var(v));
   else if (v->type->kind == KT_ARRAY)
     cs_printf(g, "(%s)%s", cs_type(g, e->type), cs_var(v));
@@ -173,6 +194,8 @@ static void ocl_call_extra(CGen *g, const KFunc *callee, bool any) {
     bool addr = !shared_by_pointer(g, v) && v->type->kind != KT_ARRAY;
     cs_printf(g, "%s%s%s", any || i ? ", " : "", addr ? "&" : "", cs_var(v));
   }
+  for (int i = 0; i < callee->symbols.n; i++)
+    cs_printf(g, "%s%s", any || callee->shared.n || i ? ", " : "", cs_var(callee->symbols.v[i]));
 }
 
 static const KVar *first_dynamic(const KFunc *f) {
@@ -390,6 +413,7 @@ static void print_params(CGen *g, const KFunc *f) {
     cs_list_item(g, cs_decl(g, t, cs_var(p), p->is_const ? "const" : NULL), n == 0);
   }
   if (f->is_kernel) {
+    symbol_params(g, f, &n);
     const KVar *dyn = first_dynamic(f);
     if (dyn) cs_list_item(g, cs_decl(g, shared_ptr_type(dyn), cs_var(dyn), NULL), n++ == 0);
   } else {
@@ -397,6 +421,7 @@ static void print_params(CGen *g, const KFunc *f) {
       const KVar *v = f->shared.v[i];
       cs_list_item(g, cs_decl(g, shared_ptr_type(v), cs_var(v), NULL), n == 0);
     }
+    symbol_params(g, f, &n);
   }
   if (!n) cs_puts(g, "void");
   cs_puts(g, ")");
@@ -474,7 +499,7 @@ bool emit_opencl_c(KModule *m, const KOptions *o, KBuf *out) {
   bool any_const = false;
   for (int i = 0; i < m->globals.n; i++) {
     KVar *v = m->globals.v[i];
-    if (v->kind != KV_CONSTANT) continue;
+    if (v->kind != KV_CONSTANT || v->host_filled) continue;
     cs_printf(&g, "%s = ", cs_decl(&g, v->type, cs_var(v), "__constant"));
     cs_constant_init(&g, v);
     cs_puts(&g, ";\n");

@@ -18,6 +18,10 @@
  *    bitcasts of it); the runtime passes the launch's dynamic size as that kernel argument
  *    (clSetKernelArg(k, nparams, bytes, NULL)), as for the OpenCL C back end, and device
  *    functions receive it from their callers.
+ *  - host-filled constants (no initializer; the host writes them through kcrt_module_symbol):
+ *    a hidden UniformConstant pointer parameter of every function that reaches one, after the
+ *    function's own and before the dynamic shared one (KFunc.symbols order), as in the
+ *    OpenCL C back end; the runtime binds the symbol's buffer to the kernel argument.
  *  - struct kernel parameters: Function pointers with FuncParamAttr ByVal, as clang and
  *    llvm-spirv pass OpenCL structs by value. */
 #include <stdarg.h>
@@ -332,7 +336,8 @@ static void gen_globals(SG *g) {
   for (int i = 0; i < g->km->globals.n; i++) {
     KVar *v = g->km->globals.v[i];
     SVar *s = svar(v);
-    if (v->kind == KV_SHARED && v->is_dynamic) continue; /* a parameter, made per function */
+    if ((v->kind == KV_SHARED && v->is_dynamic) || v->host_filled)
+      continue; /* a parameter, made per function */
     char name[512];
     if (v->kind == KV_SHARED && v->owner)
       snprintf(name, sizeof name, "%s.%s", v->owner->name, v->name);
@@ -378,14 +383,19 @@ static uint32_t dyn_param_type(SG *g, const KVar *v) {
   return sg_ptr_type(g, SpvStorageClassWorkgroup, v->type->base);
 }
 
+static uint32_t symbol_param_type(SG *g, const KVar *v) {
+  return sg_ptr_type(g, SpvStorageClassUniformConstant, v->type);
+}
+
 static uint32_t func_type(SG *g, KFunc *f) {
-  uint32_t *pt = calloc((size_t)f->nparams + 2, sizeof *pt);
+  uint32_t *pt = calloc((size_t)f->nparams + (size_t)f->symbols.n + 2, sizeof *pt);
   int n = 0;
   for (int i = 0; i < f->nparams; i++) {
     KVar *p = f->params[i];
     pt[n++] =
         is_byval(f, p) ? sg_ptr_type(g, SpvStorageClassFunction, p->type) : sg_type(g, p->type);
   }
+  for (int i = 0; i < f->symbols.n; i++) pt[n++] = symbol_param_type(g, f->symbols.v[i]);
   KVar *dv = sg_dyn_var(f);
   if (dv) pt[n++] = dyn_param_type(g, dv);
   uint32_t id = spv_type_func(&g->m, sg_type(g, f->ret), pt, n);
@@ -488,6 +498,15 @@ static void define_func(SG *g, KFunc *f) {
         spv_decorate(&g->m, pid[i], SpvDecorationFuncParamAttr, &attr, 1);
       }
     }
+  }
+  /* A host-filled constant's storage is, within this function, its parameter. */
+  for (int i = 0; i < f->symbols.n; i++) {
+    KVar *v = f->symbols.v[i];
+    SVar *s = v->aux;
+    s->ptr = spv_id(&g->m);
+    uint32_t ops[2] = {symbol_param_type(g, v), s->ptr};
+    spw_inst(out, SpvOpFunctionParameter, ops, 2);
+    spv_name(&g->m, s->ptr, v->name);
   }
   g->dyn_var = sg_dyn_var(f);
   if (g->dyn_var) {

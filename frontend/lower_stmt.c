@@ -25,6 +25,14 @@ static KStmt *sub_stmt(FeCtx *fe, CXCursor c) {
 
 /* ---------------------------------------------------------------- variables */
 
+static bool holds_pointer(const KType *t) {
+  while (t->kind == KT_ARRAY) t = t->base;
+  if (t->kind == KT_PTR) return true;
+  for (int i = 0; t->kind == KT_STRUCT && i < t->st->nfields; i++)
+    if (holds_pointer(t->st->fields[i].type)) return true;
+  return false;
+}
+
 KVar *fe_global_var(FeCtx *fe, CXCursor decl, bool at_file_scope) {
   KLoc loc = fe_loc(fe, decl);
   const char *name = fe_spelling(decl);
@@ -57,7 +65,10 @@ KVar *fe_global_var(FeCtx *fe, CXCursor decl, bool at_file_scope) {
   KVar *v = fe_map_get(&fe->decls, canon);
   if (v) {
     /* A redeclaration: a later one may bring the initializer. */
-    if (v->kind == KV_CONSTANT && has_init) v->init = fe_initializer(fe, init, v->type, true);
+    if (v->kind == KV_CONSTANT && has_init) {
+      v->init = fe_initializer(fe, init, v->type, true);
+      v->host_filled = false;
+    }
     fe_map_put(&fe->decls, decl, v);
     return v;
   }
@@ -95,9 +106,19 @@ KVar *fe_global_var(FeCtx *fe, CXCursor decl, bool at_file_scope) {
       diag_error(loc, "'constant' array '%s' needs a size", name);
       return NULL;
     }
+    /* OpenCL gives the host no device addresses to store: such a table could only be
+     * filled on CUDA, so it is refused for every form alike. */
+    if (!has_init && holds_pointer(t)) {
+      diag_error(loc,
+                 "'constant' variable '%s' without an initializer is filled by the host, and "
+                 "a host cannot fill pointers portably; pass the pointer as a kernel parameter",
+                 name);
+      return NULL;
+    }
     v = kir_var(fe->m, name, t, KV_CONSTANT, loc);
     v->is_const = true;
-    v->init = has_init ? fe_initializer(fe, init, t, true) : fe_zero(t, loc);
+    v->init = has_init ? fe_initializer(fe, init, t, true) : NULL;
+    v->host_filled = !has_init;
   }
   fe_map_put(&fe->decls, canon, v);
   fe_map_put(&fe->decls, decl, v);

@@ -136,6 +136,58 @@ static kcrt_status parse_kernels(KcbBundle *b, const KcbSection *s) {
   return KCRT_SUCCESS;
 }
 
+/* SYMBOLS (1.1): host-filled module variables, then (kernel, symbol) pairs in each kernel's
+ * hidden-argument order, then the names. */
+static kcrt_status parse_symbols(KcbBundle *b, const KcbSection *s) {
+  const unsigned char *t = s->data;
+  uint64_t size = s->size;
+  if (size < KCB_SYMTAB_HEADER_SIZE)
+    return bad("symbol table of %llu bytes", (unsigned long long)size);
+  uint64_t ns = kcb_get32(t), nu = kcb_get32(t + 4);
+  uint64_t pool = KCB_SYMTAB_HEADER_SIZE + ns * KCB_SYMBOL_ENTRY_SIZE + nu * KCB_SYMUSE_ENTRY_SIZE;
+  if (pool > size)
+    return bad("symbol table: %llu symbols and %llu uses run past the %llu-byte section",
+               (unsigned long long)ns, (unsigned long long)nu, (unsigned long long)size);
+  uint64_t poolsz = size - pool, used = 0;
+  b->symbols = calloc(ns ? ns : 1, sizeof *b->symbols);
+  b->symuses = calloc(nu ? nu : 1, sizeof *b->symuses);
+  char *sp = b->symbols && b->symuses ? malloc(poolsz + ns + 1) : NULL;
+  if (!sp) return kcrt_fail(KCRT_ERROR_OUT_OF_MEMORY, "out of host memory reading a bundle");
+  b->symnames = sp;
+  b->nsymbols = (uint32_t)ns;
+  for (uint64_t i = 0; i < ns; i++) {
+    const unsigned char *e = t + KCB_SYMTAB_HEADER_SIZE + i * KCB_SYMBOL_ENTRY_SIZE;
+    uint64_t off = kcb_get32(e), len = kcb_get32(e + 4);
+    if (len == 0 || !str_ok(off, len, poolsz, t + pool, &used))
+      return bad("symbol table: symbol %llu has an empty name or one outside the string pool",
+                 (unsigned long long)i);
+    b->symbols[i].name = copy_str(&sp, t + pool + off, (size_t)len);
+    b->symbols[i].size = kcb_get64(e + 8);
+    if (b->symbols[i].size == 0)
+      return bad("symbol table: symbol '%s' has size 0", b->symbols[i].name);
+    for (uint64_t j = 0; j < i; j++)
+      if (!strcmp(b->symbols[j].name, b->symbols[i].name))
+        return bad("symbol table: symbol '%s' is listed twice", b->symbols[i].name);
+  }
+  /* A kernel's uses are consecutive: each kernel's hidden arguments are one run. */
+  for (uint64_t i = 0; i < nu; i++) {
+    const unsigned char *e =
+        t + KCB_SYMTAB_HEADER_SIZE + ns * KCB_SYMBOL_ENTRY_SIZE + i * KCB_SYMUSE_ENTRY_SIZE;
+    uint64_t k = kcb_get32(e), sym = kcb_get32(e + 4);
+    if (k >= b->nkernels || sym >= ns)
+      return bad("symbol table: use %llu names kernel %llu and symbol %llu (of %u and %llu)",
+                 (unsigned long long)i, (unsigned long long)k, (unsigned long long)sym, b->nkernels,
+                 (unsigned long long)ns);
+    KcbKernel *kk = &b->kernels[k];
+    if (kk->nsymbols && kk->symbols + kk->nsymbols != b->symuses + i)
+      return bad("symbol table: the uses of kernel '%s' are not consecutive", kk->name);
+    if (!kk->nsymbols) kk->symbols = b->symuses + i;
+    b->symuses[i] = (uint32_t)sym;
+    kk->nsymbols++;
+  }
+  return KCRT_SUCCESS;
+}
+
 static void parse_info(KcbBundle *b, const KcbSection *s) {
   /* Informational only: a malformed INFO section is ignored, not an error. */
   static const char key[] = "source=";
@@ -220,6 +272,8 @@ kcrt_status kcb_parse(const void *data, size_t size, KcbBundle **out) {
   }
   if (st == KCRT_SUCCESS && !ktab) st = bad("no kernel table section");
   if (st == KCRT_SUCCESS) st = parse_kernels(b, ktab);
+  const KcbSection *symtab = st == KCRT_SUCCESS ? kcb_section(b, KCB_SEC_SYMBOLS, 0) : NULL;
+  if (symtab) st = parse_symbols(b, symtab);
   if (st == KCRT_SUCCESS) {
     const KcbSection *info = kcb_section(b, KCB_SEC_INFO, 0);
     if (info) parse_info(b, info);
@@ -239,6 +293,9 @@ void kcb_free(KcbBundle *b) {
   free(b->secs);
   free(b->kernels);
   free(b->params);
+  free(b->symbols);
+  free(b->symuses);
+  free(b->symnames);
   free(b->strings);
   free(b);
 }
@@ -247,6 +304,12 @@ const KcbKernel *kcb_kernel(const KcbBundle *b, const char *name) {
   for (uint32_t i = 0; i < b->nkernels; i++)
     if (!strcmp(b->kernels[i].name, name)) return &b->kernels[i];
   return NULL;
+}
+
+int kcb_symbol(const KcbBundle *b, const char *name) {
+  for (uint32_t i = 0; i < b->nsymbols; i++)
+    if (!strcmp(b->symbols[i].name, name)) return (int)i;
+  return -1;
 }
 
 const KcbSection *kcb_section(const KcbBundle *b, uint32_t kind, uint32_t arch) {

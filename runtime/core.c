@@ -154,6 +154,10 @@ kcrt_status kcrt_buffer_alloc(kcrt_device *dev, size_t size, kcrt_buffer **out) 
 
 kcrt_status kcrt_buffer_free(kcrt_buffer *b) {
   if (!b) return KCRT_SUCCESS;
+  if (b->symbol_of)
+    return kcrt_fail(KCRT_ERROR_INVALID_VALUE,
+                     "kcrt_buffer_free: this buffer is a module symbol's storage "
+                     "(kcrt_module_symbol); its module frees it");
   list_del(b->dev, &b->link);
   b->dev->be->mem_free(b);
   free(b);
@@ -371,6 +375,46 @@ kcrt_status kcrt_event_elapsed_ms(kcrt_event *a, kcrt_event *b, double *ms) {
 
 /* ---------------------------------------------------------------- modules, kernels */
 
+/* Storage for every host-filled variable of the module, zero-filled, before the first launch
+ * can need it (OpenCL binds it to every launch of a kernel that reads it). */
+static kcrt_status symbols_init(kcrt_module *m) {
+  const KcbBundle *b = m->b;
+  if (!b->nsymbols) return KCRT_SUCCESS;
+  m->symbols = calloc(b->nsymbols, sizeof *m->symbols);
+  if (!m->symbols) return kcrt_fail(KCRT_ERROR_OUT_OF_MEMORY, "out of host memory");
+  for (uint32_t i = 0; i < b->nsymbols; i++) {
+    kcrt_buffer *s = calloc(1, sizeof *s);
+    if (!s) return kcrt_fail(KCRT_ERROR_OUT_OF_MEMORY, "out of host memory");
+    m->symbols[i] = s;
+    s->dev = m->dev;
+    s->size = (size_t)b->symbols[i].size;
+    s->symbol_of = m;
+    kcrt_status st = m->dev->be->symbol_init(m, &b->symbols[i], s);
+    if (st) return st;
+    s->mem_set = true;
+  }
+  return KCRT_SUCCESS;
+}
+
+kcrt_status kcrt_module_symbol(kcrt_module *m, const char *name, kcrt_buffer **out) {
+  if (!m || !name || !out) return kcrt_fail(KCRT_ERROR_INVALID_VALUE, "kcrt_module_symbol: NULL");
+  int i = kcb_symbol(m->b, name);
+  if (i < 0) {
+    /* Name what there is: a constant with an initializer is no symbol, and a typo is common. */
+    char list[512] = "";
+    size_t n = 0;
+    for (uint32_t j = 0; j < m->b->nsymbols && n < sizeof list - 64; j++)
+      n += (size_t)snprintf(list + n, sizeof list - n, "%s'%s'", j ? ", " : "",
+                            m->b->symbols[j].name);
+    return kcrt_fail(KCRT_ERROR_SYMBOL_NOT_FOUND,
+                     "the module has no host-filled variable '%s' (%s%s); only 'constant' "
+                     "variables declared without an initializer are written by the host",
+                     name, m->b->nsymbols ? "it has " : "it has none", list);
+  }
+  *out = m->symbols[i];
+  return KCRT_SUCCESS;
+}
+
 kcrt_status kcrt_module_load(kcrt_device *dev, const void *data, size_t size, kcrt_module **out) {
   if (!dev || !out) return kcrt_fail(KCRT_ERROR_INVALID_VALUE, "kcrt_module_load: NULL");
   double t0 = kcrt_now_ms();
@@ -394,6 +438,11 @@ kcrt_status kcrt_module_load(kcrt_device *dev, const void *data, size_t size, kc
     free(m->kernels);
     free(m);
     kcb_free(b);
+    return st;
+  }
+  st = symbols_init(m);
+  if (st) {
+    module_free(m);
     return st;
   }
   list_add(dev, &dev->modules, &m->link);
@@ -484,7 +533,13 @@ kcrt_status kcrt_module_unload(kcrt_module *m) {
 }
 
 static void module_free(kcrt_module *m) {
-  list_del(m->dev, &m->link);
+  if (m->link.next) list_del(m->dev, &m->link);
+  for (uint32_t i = 0; m->symbols && i < m->b->nsymbols; i++) {
+    kcrt_buffer *s = m->symbols[i];
+    if (s && !s->borrowed && s->mem_set) m->dev->be->mem_free(s);
+    free(s);
+  }
+  free(m->symbols);
   for (uint32_t i = 0; i < m->b->nkernels; i++) {
     kcrt_kernel *k = m->kernels[i];
     if (!k) continue;

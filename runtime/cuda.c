@@ -107,6 +107,8 @@ enum { STREAM_NON_BLOCKING = 1 };
   X(cuModuleUnload, CUresult (*)(CUmodule), "cuModuleUnload")                                      \
   X(cuModuleGetFunction, CUresult (*)(CUfunction *, CUmodule, const char *),                       \
     "cuModuleGetFunction")                                                                         \
+  X(cuModuleGetGlobal, CUresult (*)(CUdeviceptr *, size_t *, CUmodule, const char *),              \
+    "cuModuleGetGlobal_v2")                                                                        \
   X(cuFuncGetAttribute, CUresult (*)(int *, int, CUfunction), "cuFuncGetAttribute")                \
   X(cuLaunchKernel,                                                                                \
     CUresult (*)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, \
@@ -355,6 +357,23 @@ static kcrt_status cu_mem_fill(kcrt_buffer *b, size_t off, unsigned char byte, s
   ENTER(b->dev);
   return sync_after(b->dev, cu.cuMemsetD8Async(b->dptr + off, byte, n, defq(b->dev)),
                     "cuMemsetD8Async");
+}
+
+/* A host-filled variable is the module's own global: its address, checked against the table. */
+static kcrt_status cu_symbol_init(kcrt_module *m, const KcbSymbol *s, kcrt_buffer *b) {
+  ENTER(m->dev);
+  CUdeviceptr p = 0;
+  size_t size = 0;
+  CUresult r = cu.cuModuleGetGlobal(&p, &size, m->h, s->name);
+  leave();
+  if (r) return fail(r, "cuModuleGetGlobal");
+  if (size != s->size)
+    return kcrt_fail(KCRT_ERROR_INVALID_MODULE,
+                     "the module's variable '%s' is %zu bytes but the symbol table says %llu",
+                     s->name, size, (unsigned long long)s->size);
+  b->dptr = p;
+  b->borrowed = true;
+  return cu_mem_fill(b, 0, 0, b->size);
 }
 
 /* ---------------------------------------------------------------- queues, events */
@@ -733,6 +752,7 @@ const KcrtBackend kcrt_cuda_backend = {
     .event_elapsed = cu_event_elapsed,
     .module_load = cu_module_load,
     .module_unload = cu_module_unload,
+    .symbol_init = cu_symbol_init,
     .kernel_init = cu_kernel_init,
     .kernel_release = cu_kernel_release,
     .launch = cu_launch,

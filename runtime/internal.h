@@ -32,10 +32,17 @@ typedef struct KcbParam {
   uint32_t size, align;
 } KcbParam;
 
+typedef struct KcbSymbol {
+  const char *name;
+  uint64_t size;
+} KcbSymbol;
+
 typedef struct KcbKernel {
   const char *name;
   KcbParam *params;
   uint32_t nparams;
+  uint32_t *symbols; /* SYMBOLS: the symbol indices of its hidden OpenCL arguments, in order */
+  uint32_t nsymbols;
   uint64_t static_shared_bytes;
   uint32_t flags;
 } KcbKernel;
@@ -55,6 +62,10 @@ typedef struct KcbBundle {
   KcbKernel *kernels;
   uint32_t nkernels;
   KcbParam *params;
+  KcbSymbol *symbols; /* host-filled module variables (SYMBOLS section; none in 1.0) */
+  uint32_t nsymbols;
+  uint32_t *symuses;  /* storage of every KcbKernel.symbols */
+  char *symnames;     /* the symbols' names, NUL-terminated */
   char *strings;      /* every name above, NUL-terminated */
   const char *source; /* the INFO section's source=, or "" */
 } KcbBundle;
@@ -63,6 +74,8 @@ typedef struct KcbBundle {
 kcrt_status kcb_parse(const void *data, size_t size, KcbBundle **out);
 void kcb_free(KcbBundle *b);
 const KcbKernel *kcb_kernel(const KcbBundle *b, const char *name);
+/* The index of the symbol called name, or -1. */
+int kcb_symbol(const KcbBundle *b, const char *name);
 /* The section of `kind` (and `arch` unless arch is 0), or NULL. */
 const KcbSection *kcb_section(const KcbBundle *b, uint32_t kind, uint32_t arch);
 /* A NUL-terminated malloc'd copy of a text section, or NULL when out of memory. */
@@ -112,6 +125,9 @@ struct kcrt_buffer {
   void *mem;                /* OpenCL cl_mem */
   kcrt_elem_type elem_type; /* kcrt_buffer_set_type's tag (KCRT_TYPE_NONE: untagged) */
   size_t elem_size;
+  kcrt_module *symbol_of; /* a module symbol's storage (kcrt_module_symbol): the module frees it */
+  bool borrowed;          /* the driver owns the memory (CUDA module globals): never freed */
+  bool mem_set;           /* symbol storage: symbol_init succeeded, so there is something to free */
 };
 
 struct kcrt_queue {
@@ -143,6 +159,7 @@ struct kcrt_module {
   KcbBundle *b;
   void *h;               /* CUmodule / the back end's program record */
   kcrt_kernel **kernels; /* nkernels slots, filled on first kcrt_kernel_get */
+  kcrt_buffer **symbols; /* b->nsymbols: each host-filled variable's storage, made at load */
   pthread_mutex_t lock;
   /* kcrt_module_get's modules: owned by the device, found by the caller's bundle address,
    * size and checksum field. Set before the module is published, constant after. */
@@ -179,6 +196,9 @@ struct KcrtBackend {
   kcrt_status (*event_elapsed)(kcrt_event *a, kcrt_event *b, double *ms);
   kcrt_status (*module_load)(kcrt_module *m);
   void (*module_unload)(kcrt_module *m);
+  /* Storage of module symbol s in b (size already set): CUDA finds the module's global,
+   * OpenCL allocates the buffer that launches pass as a hidden argument. Zero-filled. */
+  kcrt_status (*symbol_init)(kcrt_module *m, const KcbSymbol *s, kcrt_buffer *b);
   kcrt_status (*kernel_init)(kcrt_kernel *k); /* h, max_threads, static_shared */
   void (*kernel_release)(kcrt_kernel *k);
   /* Arguments and dimensions are already checked against the table and the limits. */

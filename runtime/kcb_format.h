@@ -23,12 +23,15 @@
 enum {
   KCB_MAGIC_SIZE = 8,
   KCB_VERSION_MAJOR = 1, /* a reader rejects another major version */
-  KCB_VERSION_MINOR = 0, /* a reader accepts any minor version of its major */
+  KCB_VERSION_MINOR = 1, /* a reader accepts any minor version of its major */
   KCB_HEADER_SIZE = 48,
   KCB_SECTION_ENTRY_SIZE = 32,
   KCB_KTAB_HEADER_SIZE = 16,
   KCB_KERNEL_ENTRY_SIZE = 32,
   KCB_PARAM_ENTRY_SIZE = 32,
+  KCB_SYMTAB_HEADER_SIZE = 8,
+  KCB_SYMBOL_ENTRY_SIZE = 16,
+  KCB_SYMUSE_ENTRY_SIZE = 8,
   KCB_ALIGN = 16,          /* sections start at multiples of this */
   KCB_CHECKSUM_OFFSET = 32 /* the checksum field, hashed as zeros */
 };
@@ -53,6 +56,7 @@ typedef enum KcbSectionKind {
   KCB_SEC_CUBIN = 4,    /* ELF: ptxas output; arch = the sm number */
   KCB_SEC_SPIRV = 5,    /* binary: SPIR-V words (OpenCL environment) */
   KCB_SEC_OPENCL_C = 6, /* text: OpenCL C 1.2 source */
+  KCB_SEC_SYMBOLS = 7,  /* 1.1: host-filled module variables and the kernels that use them */
 } KcbSectionKind;
 
 typedef enum KcbParamKind {
@@ -205,6 +209,47 @@ static inline unsigned char *kcb_write_kernel_table(const KcbWKernel *ks, uint32
     }
   }
 #undef KCB_ADD_STR_
+  *len = (size_t)total;
+  return b;
+}
+
+typedef struct KcbWSymbol {
+  const char *name;
+  uint64_t size;
+} KcbWSymbol;
+
+/* Serialises a SYMBOLS section: the symbols, then (kernel index, symbol index) pairs in each
+ * kernel's hidden-argument order, then the names. Returns malloc'd bytes or NULL. */
+static inline unsigned char *kcb_write_symbols(const KcbWSymbol *syms, uint32_t ns,
+                                               const uint32_t (*uses)[2], uint32_t nu,
+                                               size_t *len) {
+  *len = 0;
+  uint64_t strsz = 0;
+  for (uint32_t i = 0; i < ns; i++) strsz += strlen(syms[i].name);
+  uint64_t pool = KCB_SYMTAB_HEADER_SIZE + (uint64_t)ns * KCB_SYMBOL_ENTRY_SIZE +
+                  (uint64_t)nu * KCB_SYMUSE_ENTRY_SIZE;
+  uint64_t total = pool + strsz;
+  if (total > UINT32_MAX) return NULL;
+  unsigned char *b = calloc(1, (size_t)total);
+  if (!b) return NULL;
+  kcb_put32(b, ns);
+  kcb_put32(b + 4, nu);
+  uint32_t s = 0;
+  for (uint32_t i = 0; i < ns; i++) {
+    unsigned char *e = b + KCB_SYMTAB_HEADER_SIZE + (size_t)i * KCB_SYMBOL_ENTRY_SIZE;
+    uint32_t n = (uint32_t)strlen(syms[i].name);
+    memcpy(b + pool + s, syms[i].name, n);
+    kcb_put32(e, s);
+    kcb_put32(e + 4, n);
+    kcb_put64(e + 8, syms[i].size);
+    s += n;
+  }
+  for (uint32_t i = 0; i < nu; i++) {
+    unsigned char *e = b + KCB_SYMTAB_HEADER_SIZE + (size_t)ns * KCB_SYMBOL_ENTRY_SIZE +
+                       (size_t)i * KCB_SYMUSE_ENTRY_SIZE;
+    kcb_put32(e, uses[i][0]);
+    kcb_put32(e + 4, uses[i][1]);
+  }
   *len = (size_t)total;
   return b;
 }

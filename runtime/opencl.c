@@ -629,14 +629,15 @@ static kcrt_status cl_kernel_init(kcrt_kernel *k) {
   /* The table and the program must agree on the arguments, the trailing __local included:
    * a mismatch here would otherwise surface as garbage results. */
   cl_uint nargs = 0;
-  cl_uint want = k->k->nparams + ((k->k->flags & KCB_KERNEL_DYNAMIC_SHARED) ? 1 : 0);
+  cl_uint want =
+      k->k->nparams + k->k->nsymbols + ((k->k->flags & KCB_KERNEL_DYNAMIC_SHARED) ? 1 : 0);
   if (!cl.clGetKernelInfo(h, CL_KERNEL_NUM_ARGS, sizeof nargs, &nargs, NULL) && nargs != want) {
     cl.clReleaseKernel(h);
     return kcrt_fail(KCRT_ERROR_INVALID_MODULE,
                      "the OpenCL kernel '%s' takes %u arguments but the kernel table describes "
-                     "%u%s",
-                     k->k->name, nargs, want,
-                     want > k->k->nparams ? " (its parameters plus the dynamic __local one)" : "");
+                     "%u (%u parameters, %u host-filled variables%s)",
+                     k->k->name, nargs, want, k->k->nparams, k->k->nsymbols,
+                     (k->k->flags & KCB_KERNEL_DYNAMIC_SHARED) ? ", the dynamic __local one" : "");
   }
   size_t wg = 0;
   if (!cl.clGetKernelWorkGroupInfo(h, c->dev, CL_KERNEL_WORK_GROUP_SIZE, sizeof wg, &wg, NULL) &&
@@ -653,6 +654,18 @@ static kcrt_status cl_kernel_init(kcrt_kernel *k) {
   if (k->k->flags & KCB_KERNEL_DYNAMIC_SHARED) k->static_shared = (k->static_shared + 15) / 16 * 16;
   k->h = h;
   return KCRT_SUCCESS;
+}
+
+/* OpenCL 1.2 cannot write a program variable from the host: the compiler made each
+ * host-filled variable a hidden __constant argument, bound at launch to this buffer. */
+static kcrt_status cl_symbol_init(kcrt_module *m, const KcbSymbol *s, kcrt_buffer *b) {
+  (void)m;
+  (void)s;
+  kcrt_status st = cl_mem_alloc(b);
+  if (st) return st;
+  st = cl_mem_fill(b, 0, 0, b->size);
+  if (st) cl_mem_free(b), b->mem = NULL;
+  return st;
 }
 
 static void cl_kernel_release(kcrt_kernel *k) {
@@ -687,9 +700,15 @@ static kcrt_status cl_launch(kcrt_kernel *k, kcrt_queue *q, const uint64_t grid[
   } else {
     /* A __local argument may not be 0 bytes: a kernel launched without dynamic shared memory
      * still gets one byte, which it never touches. */
-    if (k->k->flags & KCB_KERNEL_DYNAMIC_SHARED)
-      e = cl.clSetKernelArg(h, k->k->nparams, dyn ? dyn : 1, NULL);
-    if (e) st = fail(e, "clSetKernelArg (dynamic shared memory)");
+    cl_uint at = k->k->nparams;
+    for (uint32_t j = 0; j < k->k->nsymbols && !e; j++, at++) {
+      cl_mem m = k->mod->symbols[k->k->symbols[j]]->mem;
+      e = cl.clSetKernelArg(h, at, sizeof m, &m);
+    }
+    if (e) st = fail(e, "clSetKernelArg (host-filled variable)");
+    if (!e && (k->k->flags & KCB_KERNEL_DYNAMIC_SHARED))
+      e = cl.clSetKernelArg(h, at, dyn ? dyn : 1, NULL);
+    if (e && !st) st = fail(e, "clSetKernelArg (dynamic shared memory)");
   }
   if (!st) {
     e = cl.clEnqueueNDRangeKernel(q->h, h, 3, NULL, global, local, 0, NULL, NULL);
@@ -732,6 +751,7 @@ const KcrtBackend kcrt_opencl_backend = {
     .event_elapsed = cl_event_elapsed,
     .module_load = cl_module_load,
     .module_unload = cl_module_unload,
+    .symbol_init = cl_symbol_init,
     .kernel_init = cl_kernel_init,
     .kernel_release = cl_kernel_release,
     .launch = cl_launch,

@@ -39,7 +39,7 @@ target_include_directories(kcrt_rt_common PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}/run
 # corpus later without one is listed by the check below.
 set(KCRT_RUNTIME_KERNELS
   atomics constant control cuda_spellings dynshared fp64 histogram int64 math32 matmul printf reduce saxpy
-  stencil structs transpose vecadd)
+  stencil structs symbols transpose vecadd)
 
 foreach(_name ${KCRT_RUNTIME_KERNELS})
   set(_k ${CMAKE_CURRENT_SOURCE_DIR}/kernels/${_name}.k)

@@ -28,19 +28,20 @@ extern "C" {
 
 typedef enum kcrt_status {
   KCRT_SUCCESS = 0,
-  KCRT_ERROR_NO_DEVICE = 1,        /* no usable device (or none matches the request) */
-  KCRT_ERROR_INVALID_VALUE = 2,    /* a NULL handle, a bad index, an out-of-range size... */
-  KCRT_ERROR_OUT_OF_MEMORY = 3,    /* host or device allocation failed */
-  KCRT_ERROR_INVALID_MODULE = 4,   /* not a bundle, corrupted, or an unsupported version */
-  KCRT_ERROR_KERNEL_NOT_FOUND = 5, /* no kernel of that name in the module */
-  KCRT_ERROR_INVALID_ARGUMENT = 6, /* launch arguments do not match the kernel's parameters */
-  KCRT_ERROR_INVALID_LAUNCH = 7,   /* grid/block/shared memory beyond the device's limits */
-  KCRT_ERROR_BUILD_FAILED = 8,     /* the driver rejected the module (JIT/build log kept) */
-  KCRT_ERROR_NO_BINARY = 9,        /* the bundle has no form this device can load */
-  KCRT_ERROR_DRIVER = 10,          /* any other driver failure (its message is kept) */
-  KCRT_ERROR_IO = 11,              /* a file could not be read */
-  KCRT_ERROR_NOT_SUPPORTED = 12,   /* the device or back end cannot do this */
-  KCRT_ERROR_LAUNCH_FAILED = 13,   /* a kernel faulted while running (reported at a sync) */
+  KCRT_ERROR_NO_DEVICE = 1,         /* no usable device (or none matches the request) */
+  KCRT_ERROR_INVALID_VALUE = 2,     /* a NULL handle, a bad index, an out-of-range size... */
+  KCRT_ERROR_OUT_OF_MEMORY = 3,     /* host or device allocation failed */
+  KCRT_ERROR_INVALID_MODULE = 4,    /* not a bundle, corrupted, or an unsupported version */
+  KCRT_ERROR_KERNEL_NOT_FOUND = 5,  /* no kernel of that name in the module */
+  KCRT_ERROR_INVALID_ARGUMENT = 6,  /* launch arguments do not match the kernel's parameters */
+  KCRT_ERROR_INVALID_LAUNCH = 7,    /* grid/block/shared memory beyond the device's limits */
+  KCRT_ERROR_BUILD_FAILED = 8,      /* the driver rejected the module (JIT/build log kept) */
+  KCRT_ERROR_NO_BINARY = 9,         /* the bundle has no form this device can load */
+  KCRT_ERROR_DRIVER = 10,           /* any other driver failure (its message is kept) */
+  KCRT_ERROR_IO = 11,               /* a file could not be read */
+  KCRT_ERROR_NOT_SUPPORTED = 12,    /* the device or back end cannot do this */
+  KCRT_ERROR_LAUNCH_FAILED = 13,    /* a kernel faulted while running (reported at a sync) */
+  KCRT_ERROR_SYMBOL_NOT_FOUND = 14, /* no host-filled variable of that name in the module */
 } kcrt_status;
 
 /* A constant name for the status ("KCRT_ERROR_INVALID_LAUNCH"), or "KCRT_ERROR_UNKNOWN". */
@@ -213,6 +214,17 @@ kcrt_status kcrt_module_unload(kcrt_module *mod);
  * its own. A failed load is not remembered: the next call tries again. */
 kcrt_status kcrt_module_get(kcrt_device *dev, const void *data, size_t size, kcrt_module **out);
 #define KCRT_HAS_MODULE_GET 1
+
+/* The storage of the module's host-filled variable `name` — a `constant` (`__constant__`)
+ * variable declared without an initializer, which CUDA programs fill with
+ * cudaMemcpyToSymbol — as a buffer of exactly its size: write it (and read it back) with
+ * kcrt_buffer_write/read/fill/copy before the launches that read it. It starts zero-filled.
+ * The buffer belongs to the module and lives as long as it (kcrt_buffer_free refuses it).
+ * On CUDA it is the module's own `.const` variable; on OpenCL, which cannot write program
+ * variables from the host, a buffer that libkcrt passes to every kernel that reads it.
+ * KCRT_ERROR_SYMBOL_NOT_FOUND names the module's symbols when there is no such one. */
+kcrt_status kcrt_module_symbol(kcrt_module *mod, const char *name, kcrt_buffer **out);
+#define KCRT_HAS_MODULE_SYMBOL 1
 
 kcrt_status kcrt_kernel_get(kcrt_module *mod, const char *name, kcrt_kernel **out);
 /* The number of kernels in the module and the name of the i-th (for tools). */

@@ -17,6 +17,7 @@ static const char *sec_name(uint32_t k) {
   case KCB_SEC_CUBIN: return "cubin";
   case KCB_SEC_SPIRV: return "spirv";
   case KCB_SEC_OPENCL_C: return "cl";
+  case KCB_SEC_SYMBOLS: return "symbols";
   default: return "unknown";
   }
 }
@@ -116,7 +117,13 @@ int main(int argc, char **argv) {
       if (p->kind == KCB_PARAM_POINTER) printf(" addrspace %u", p->addr_space);
       printf("  (%s)\n", p->type);
     }
+    for (uint32_t j = 0; j < k->nsymbols; j++)
+      printf("    hidden OpenCL argument %u: host-filled '%s'\n", k->nparams + j,
+             b->symbols[k->symbols[j]].name);
   }
+  if (b->nsymbols) printf("host-filled variables:\n");
+  for (uint32_t i = 0; i < b->nsymbols; i++)
+    printf("  %s: %llu bytes\n", b->symbols[i].name, (unsigned long long)b->symbols[i].size);
   kcb_free(b);
   return rc;
 }

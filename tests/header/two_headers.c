@@ -216,6 +216,35 @@ static void test_names(kcrt_device *dev, int n) {
   free(in), free(out);
 }
 
+/* Host-filled constants through the typed setters: a struct array and a scalar, set twice
+ * (the second values must be the ones the next launch sees). */
+static void test_affine(kcrt_device *dev, int n) {
+  float *in = (float *)xmalloc(n * sizeof *in), *out = (float *)xmalloc(n * sizeof *out);
+  for (int i = 0; i < n; i++) in[i] = rndf(-4, 4);
+  kcc_buf_float din, dout;
+  CHECK(kcc_buf_float_alloc(dev, n, &din));
+  CHECK(kcc_buf_float_alloc(dev, n, &dout));
+  CHECK(kcc_buf_float_write(din, 0, in, n));
+  for (int round = 0; round < 2; round++) {
+    struct Pair w[4];
+    for (int j = 0; j < 4; j++) w[j].x = rndf(-2, 2), w[j].y = rndf(-2, 2);
+    float bias = rndf(-1, 1);
+    CHECK(opsb_set_weights(dev, w));
+    CHECK(opsb_set_bias(dev, bias));
+    CHECK(
+        opsb_launch_affine(dev, kcc_dim1(kcc_div_up(n, 64)), kcc_dim1(64), 0, NULL, din, dout, n));
+    CHECK(kcc_buf_float_read(dout, 0, out, n));
+    for (int i = 0; i < n; i++) {
+      volatile float p = in[i] * w[i % 4].x, s = p + w[i % 4].y; /* no contraction: exact */
+      float want = s + bias;
+      if (fabsf(out[i] - want) > 1e-6f * (1 + fabsf(want))) fail("opsb affine", i, out[i], want);
+    }
+  }
+  CHECK(kcc_buf_float_free(din));
+  CHECK(kcc_buf_float_free(dout));
+  free(in), free(out);
+}
+
 /* The struct Pair buffer made for ops_a.h's kernel, passed to ops_b.h's: one type. */
 static void test_pair_sums(kcrt_device *dev, kcc_buf_struct_Pair dps, const struct Pair *ps,
                            int n) {
@@ -457,6 +486,7 @@ int main(void) {
   test_scale_b(dev, q, n);
   test_hist(dev, n);
   test_names(dev, n);
+  test_affine(dev, n);
   test_pair_sums(dev, dps, ps, n);
   printf("errors through the launch functions:\n");
   test_errors(dev);

@@ -311,6 +311,34 @@ static int test_dynshared(void) {
   return bad;
 }
 
+/* Host-filled constants are hidden __constant arguments after the kernel's own parameters
+ * and before the dynamic __local one (docs/bundle.md, SYMBOLS): coef then scale for weigh. */
+static int test_symbols(void) {
+  int bs = 64, n = bs * 29 + 7, bad = 0, scale = 3;
+  float coef[16], *in = host(sizeof(float) * n), *out = host(sizeof(float) * n);
+  static const float table[4] = {0.5f, 1.5f, 2.5f, 3.5f};
+  for (int j = 0; j < 16; j++) coef[j] = frand();
+  for (int i = 0; i < n; i++) in[i] = frand();
+  cl_mem din = buffer(sizeof(float) * n, in), dout = buffer(sizeof(float) * n, NULL);
+  cl_mem dc = buffer(sizeof coef, coef), ds = buffer(sizeof scale, &scale);
+  cl_kernel k = kernel("weigh");
+  CHECK(clSetKernelArg(k, 0, sizeof din, &din));
+  CHECK(clSetKernelArg(k, 1, sizeof dout, &dout));
+  CHECK(clSetKernelArg(k, 2, sizeof n, &n));
+  CHECK(clSetKernelArg(k, 3, sizeof dc, &dc));
+  CHECK(clSetKernelArg(k, 4, sizeof ds, &ds));
+  CHECK(clSetKernelArg(k, 5, sizeof(float) * bs, NULL));
+  launch(k, (size_t)(n + bs - 1) / bs, (size_t)bs);
+  read_back(dout, sizeof(float) * n, out);
+  for (int i = 0; i < n; i++) {
+    volatile float w = coef[i % 16] * (float)scale, p = in[i] * w;
+    float want = p + table[i & 3] + coef[0];
+    if (fabsf(out[i] - want) > 1e-6f * (1 + fabsf(want)) && bad++ < 5)
+      printf("weigh out[%d] = %g, want %g\n", i, out[i], want);
+  }
+  return bad;
+}
+
 struct Vec3 {
   float x, y, z;
 };
@@ -727,7 +755,7 @@ int main(int argc, char **argv) {
       {"int64", test_int64},         {"constant", test_constant},   {"atomics", test_atomics},
       {"printf", test_printf},       {"histogram", test_histogram}, {"matmul", test_matmul},
       {"stencil", test_stencil},     {"transpose", test_transpose}, {"fp64", test_fp64},
-      {"math32", test_math32}};
+      {"math32", test_math32},       {"symbols", test_symbols}};
   for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++)
     if (!strcmp(tests[i].name, argv[1])) {
       int bad = tests[i].fn();

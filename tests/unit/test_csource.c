@@ -259,7 +259,7 @@ START_TEST(shared_cuda) {
   char *cu = ok(shared_src, "cuda");
   HAS(cu, "__shared__ float tile[64];\n");
   HAS(cu, "__shared__ int count;\n");
-  HAS(cu, "  extern __shared__ float dyn[];\n");
+  HAS(cu, "\nextern __shared__ float dyn[];\n"); /* file scope: one entity for all kernels */
   HAS(cu, "static __device__ void bump(void) {");
   HAS(cu, "  atomicAdd(&count, 1);\n");
 }

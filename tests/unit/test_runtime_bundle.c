@@ -144,7 +144,7 @@ START_TEST(bad_magic_and_version) {
   img[1] = 'K';
   kcb_put16(img + KCB_H_MAJOR, 2);
   reseal(img, len);
-  expect_invalid(img, len, "version 2.0 is not supported");
+  expect_invalid(img, len, "version 2.1 is not supported");
   /* A newer minor version is still read. */
   kcb_put16(img + KCB_H_MAJOR, 1);
   kcb_put16(img + KCB_H_MINOR, 7);
@@ -270,6 +270,84 @@ START_TEST(kernel_table_forgeries) {
   free(save);
   free(img);
 #undef RESET
+}
+END_TEST
+
+/* A bundle of sample()'s kernel table and sections plus a SYMBOLS section of `syms` and
+ * `uses` (each a (kernel, symbol) pair). */
+static unsigned char *with_symbols(const KcbWSymbol *syms, uint32_t ns, const uint32_t (*uses)[2],
+                                   uint32_t nu, size_t *len) {
+  KcbWKernel ks[] = {{"vecadd", vecadd_params, 4, 0, 0},
+                     {"other", other_params, 2, 1024, KCB_KERNEL_DYNAMIC_SHARED}};
+  size_t tl, sl;
+  unsigned char *tab = kcb_write_kernel_table(ks, 2, &tl);
+  unsigned char *sym = kcb_write_symbols(syms, ns, uses, nu, &sl);
+  ck_assert(tab && sym);
+  KcbWSection secs[] = {{KCB_SEC_KERNELS, 0, tab, tl}, {KCB_SEC_SYMBOLS, 0, sym, sl}};
+  unsigned char *img = kcb_write_bundle(secs, 2, len);
+  free(tab);
+  free(sym);
+  ck_assert_ptr_nonnull(img);
+  return img;
+}
+
+START_TEST(symbol_table) {
+  static const KcbWSymbol syms[] = {{"coef", 64}, {"scale", 4}};
+  static const uint32_t uses[][2] = {{0, 1}, {0, 0}, {1, 0}};
+  size_t len;
+  unsigned char *img = with_symbols(syms, 2, uses, 3, &len);
+  KcbBundle *b = NULL;
+  ck_assert_int_eq(kcb_parse(img, len, &b), KCRT_SUCCESS);
+  ck_assert_uint_eq(b->nsymbols, 2);
+  ck_assert_str_eq(b->symbols[1].name, "scale");
+  ck_assert_uint_eq(b->symbols[0].size, 64);
+  ck_assert_int_eq(kcb_symbol(b, "scale"), 1);
+  ck_assert_int_eq(kcb_symbol(b, "nope"), -1);
+  const KcbKernel *k = kcb_kernel(b, "vecadd");
+  ck_assert_uint_eq(k->nsymbols, 2);
+  ck_assert_uint_eq(k->symbols[0], 1);
+  ck_assert_uint_eq(k->symbols[1], 0);
+  ck_assert_uint_eq(kcb_kernel(b, "other")->nsymbols, 1);
+  kcb_free(b);
+  free(img);
+
+  /* Forgeries: each fails with its own message. */
+  static const KcbWSymbol dup[] = {{"coef", 64}, {"coef", 4}};
+  img = with_symbols(dup, 2, uses, 0, &len);
+  expect_invalid(img, len, "symbol 'coef' is listed twice");
+  free(img);
+  static const KcbWSymbol zero[] = {{"coef", 0}};
+  img = with_symbols(zero, 1, uses, 0, &len);
+  expect_invalid(img, len, "symbol 'coef' has size 0");
+  free(img);
+  static const KcbWSymbol empty[] = {{"", 4}};
+  img = with_symbols(empty, 1, uses, 0, &len);
+  expect_invalid(img, len, "symbol 0 has an empty name");
+  free(img);
+  static const uint32_t far[][2] = {{2, 0}};
+  img = with_symbols(syms, 2, far, 1, &len);
+  expect_invalid(img, len, "use 0 names kernel 2 and symbol 0 (of 2 and 2)");
+  free(img);
+  static const uint32_t far2[][2] = {{0, 2}};
+  img = with_symbols(syms, 2, far2, 1, &len);
+  expect_invalid(img, len, "use 0 names kernel 0 and symbol 2");
+  free(img);
+  static const uint32_t split[][2] = {{0, 0}, {1, 0}, {0, 1}};
+  img = with_symbols(syms, 2, split, 3, &len);
+  expect_invalid(img, len, "the uses of kernel 'vecadd' are not consecutive");
+  free(img);
+  /* Counts that claim more entries than the section holds. */
+  img = with_symbols(syms, 2, uses, 3, &len);
+  const unsigned char *sec = NULL;
+  for (uint32_t i = 0; i < kcb_get32(img + KCB_H_SECTION_COUNT); i++) {
+    const unsigned char *e = img + KCB_HEADER_SIZE + i * KCB_SECTION_ENTRY_SIZE;
+    if (kcb_get32(e) == KCB_SEC_SYMBOLS) sec = img + kcb_get64(e + 8);
+  }
+  ck_assert_ptr_nonnull(sec);
+  kcb_put32((unsigned char *)sec + 4, 1000000);
+  reseal(img, len);
+  expect_invalid(img, len, "run past the");
+  free(img);
 }
 END_TEST
 
@@ -468,6 +546,7 @@ Suite *suite(void) {
   tcase_add_test(tc, section_out_of_bounds);
   tcase_add_test(tc, kernel_table_forgeries);
   tcase_add_test(tc, duplicate_and_missing_tables);
+  tcase_add_test(tc, symbol_table);
   tcase_add_test(tc, fuzz_mutations);
   suite_add_tcase(s, tc);
   TCase *w = tcase_create("writer");
