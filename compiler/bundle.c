@@ -98,9 +98,12 @@ static bool kernel_table(KModule *m, KBuf *out) {
         return false;
       }
     }
-    ks[k++] = (KcbWKernel){f->name, ps, (uint32_t)f->nparams,
+    ks[k++] = (KcbWKernel){f->name,
+                           ps,
+                           (uint32_t)f->nparams,
                            (uint64_t)(f->static_shared_bytes > 0 ? f->static_shared_bytes : 0),
-                           f->uses_dynamic_shared ? KCB_KERNEL_DYNAMIC_SHARED : 0};
+                           f->uses_dynamic_shared ? KCB_KERNEL_DYNAMIC_SHARED : 0,
+                           (uint32_t)f->max_threads};
   }
   size_t len;
   unsigned char *tab = kcb_write_kernel_table(ks, (uint32_t)nk, &len);

@@ -292,7 +292,12 @@ static void cuda_prologue(CGen *g, const KFunc *f) {
 
 static void print_signature(CGen *g, const KFunc *f) {
   if (f->is_kernel) {
-    cs_puts(g, "extern \"C\" __global__ void ");
+    cs_puts(g, "extern \"C\" __global__ ");
+    if (f->max_threads && f->min_blocks)
+      cs_printf(g, "__launch_bounds__(%d, %d) ", f->max_threads, f->min_blocks);
+    else if (f->max_threads)
+      cs_printf(g, "__launch_bounds__(%d) ", f->max_threads);
+    cs_puts(g, "void ");
   } else {
     cs_printf(g, "static __device__ %s%s", f->is_inline ? "inline " : "",
               cs_decl(g, f->ret, "", NULL));

@@ -421,6 +421,7 @@ struct KFunc {
   KList shared;  /* KVar* (KV_SHARED) this function or its callees use, filled by passes */
   KList symbols; /* KVar* (host_filled KV_CONSTANT) this function or its callees use */
   bool uses_dynamic_shared;
+  int max_threads, min_blocks; /* kernels: __launch_bounds__(max_threads, min_blocks); 0 = none */
   int64_t static_shared_bytes; /* kernels: sum of the static shared arrays they reach */
   KFunc *origin;               /* a clone made by address-space specialisation: the original */
   void *aux;

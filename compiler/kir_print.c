@@ -292,6 +292,8 @@ void kir_print(FILE *out, const KModule *m) {
     if (f->is_kernel && (f->static_shared_bytes || f->uses_dynamic_shared))
       fprintf(out, "  ; shared %" PRId64 " bytes%s\n", f->static_shared_bytes,
               f->uses_dynamic_shared ? " + dynamic" : "");
+    if (f->max_threads)
+      fprintf(out, "  ; launch bounds %d threads, %d blocks\n", f->max_threads, f->min_blocks);
     if (f->callees.n) {
       fputs("  ; calls", out);
       for (int j = 0; j < f->callees.n; j++) fprintf(out, " %s", ((KFunc *)f->callees.v[j])->name);

@@ -310,6 +310,18 @@ static void declare_func(LG *g, KFunc *f) {
   if (f->is_kernel) {
     LLVMSetFunctionCallConv(fn, LLVMPTXKernelCallConv); /* llc 19 emits .entry for it */
     LLVMSetLinkage(fn, LLVMExternalLinkage);
+    /* __launch_bounds__: NVPTX reads them from nvvm.annotations (.maxntid, .minnctapersm). */
+    const char *keys[2] = {"maxntidx", "minctasm"};
+    int vals[2] = {f->max_threads, f->min_blocks};
+    for (int i = 0; i < 2; i++) {
+      if (!vals[i]) continue;
+      LLVMTypeRef i32 = LLVMInt32TypeInContext(g->ctx);
+      LLVMMetadataRef md[3] = {LLVMValueAsMetadata(fn),
+                               LLVMMDStringInContext2(g->ctx, keys[i], strlen(keys[i])),
+                               LLVMValueAsMetadata(LLVMConstInt(i32, (unsigned)vals[i], 0))};
+      LLVMAddNamedMetadataOperand(g->mod, "nvvm.annotations",
+                                  LLVMMetadataAsValue(g->ctx, LLVMMDNodeInContext2(g->ctx, md, 3)));
+    }
   } else {
     LLVMSetLinkage(fn, LLVMInternalLinkage);
     if (f->is_inline) add_attr(g, fn, LLVMAttributeFunctionIndex, "inlinehint");

@@ -154,6 +154,7 @@ bool fe_in_vfile(FeCtx *fe, CXCursor c) {
 typedef struct AnnCtx {
   const char *what;
   bool found;
+  CXCursor at;
 } AnnCtx;
 
 static enum CXChildVisitResult ann_visit(CXCursor c, CXCursor p, CXClientData d) {
@@ -161,14 +162,17 @@ static enum CXChildVisitResult ann_visit(CXCursor c, CXCursor p, CXClientData d)
   AnnCtx *a = d;
   if (clang_getCursorKind(c) == CXCursor_AnnotateAttr) {
     CXString s = clang_getCursorSpelling(c);
-    if (clang_getCString(s) && strcmp(clang_getCString(s), a->what) == 0) a->found = true;
+    if (clang_getCString(s) && strcmp(clang_getCString(s), a->what) == 0) {
+      a->found = true;
+      a->at = c;
+    }
     clang_disposeString(s);
   }
   return CXChildVisit_Continue;
 }
 
 bool fe_has_annotation(CXCursor c, const char *what) {
-  AnnCtx a = {what, false};
+  AnnCtx a = {what, false, clang_getNullCursor()};
   clang_visitChildren(c, ann_visit, &a);
   return a.found;
 }
@@ -252,6 +256,48 @@ static void dep_visit(CXFile f, CXSourceLocation *stack, unsigned n, CXClientDat
 
 /* ---------------------------------------------------------------- file scope */
 
+/* __launch_bounds__(max_threads[, min_blocks]) on kernel f: the annotation's arguments are
+ * its children, integer constant expressions that libclang evaluates. */
+static void launch_bounds(FeCtx *fe, CXCursor def, KFunc *f) {
+  AnnCtx a = {"kcc.launch_bounds", false, clang_getNullCursor()};
+  clang_visitChildren(def, ann_visit, &a);
+  if (!a.found) return;
+  KLoc loc = fe_loc(fe, a.at);
+  if (!f->is_kernel) {
+    diag_error(loc, "__launch_bounds__ applies to kernels only, not to device function '%s'",
+               f->name);
+    return;
+  }
+  FeKids k;
+  fe_kids(a.at, &k);
+  int64_t v[2] = {0, 0};
+  for (int i = 0; i < k.n; i++) {
+    CXEvalResult r = clang_Cursor_Evaluate(k.v[i]);
+    bool ok = i < 2 && r && clang_EvalResult_getKind(r) == CXEval_Int;
+    if (ok) v[i] = clang_EvalResult_getAsLongLong(r);
+    if (r) clang_EvalResult_dispose(r);
+    if (!ok) {
+      diag_error(fe_loc(fe, k.v[i]),
+                 i < 2 ? "__launch_bounds__ needs integer constants"
+                       : "__launch_bounds__ takes at most 2 arguments here (max threads per "
+                         "block, min blocks per multiprocessor)");
+      fe_kids_free(&k);
+      return;
+    }
+  }
+  int nargs = k.n;
+  fe_kids_free(&k);
+  if (nargs < 1 || v[0] < 1 || v[0] > 1024 || v[1] < 0 || v[1] > 1024) {
+    diag_error(loc,
+               "__launch_bounds__(%lld, %lld): max threads per block must be in [1, 1024] and "
+               "min blocks per multiprocessor in [0, 1024]",
+               (long long)v[0], (long long)v[1]);
+    return;
+  }
+  f->max_threads = (int)v[0];
+  f->min_blocks = (int)v[1];
+}
+
 static KFunc *declare_function(FeCtx *fe, CXCursor def) {
   KLoc loc = fe_loc(fe, def);
   KFunc *f = kir_alloc(sizeof *f);
@@ -260,6 +306,7 @@ static KFunc *declare_function(FeCtx *fe, CXCursor def) {
   f->is_kernel = fe_has_annotation(def, "kcc.kernel");
   f->is_static = clang_Cursor_getStorageClass(def) == CX_SC_Static;
   f->is_inline = clang_Cursor_isFunctionInlined(def) != 0;
+  launch_bounds(fe, def, f);
   CXType ft = clang_getCursorType(def);
   f->ret = fe_type(fe, clang_getResultType(ft), loc);
   if (!f->ret) f->ret = kir_type_void();

@@ -19,7 +19,10 @@ static const char prelude_head[] =
     "#define __forceinline__ __inline__\n"
     "#define __noinline__ __attribute__((noinline))\n"
     "#define __restrict__ restrict\n"
-    "#define __launch_bounds__(...)\n"
+    /* The arguments ride on the annotation, where libclang evaluates them (macros, enums,
+     * constant expressions included). */
+    "#define __launch_bounds__(...) __attribute__((annotate(\"kcc.launch_bounds\", "
+    "__VA_ARGS__)))\n"
     "#define shared __attribute__((annotate(\"kcc.shared\")))\n"
     "#define __shared__ __attribute__((annotate(\"kcc.shared\")))\n"
     "#define constant __attribute__((annotate(\"kcc.constant\")))\n"

@@ -118,6 +118,7 @@ static kcrt_status parse_kernels(KcbBundle *b, const KcbSection *s) {
     k->nparams = (uint32_t)cnt;
     k->static_shared_bytes = kcb_get64(e + 16);
     k->flags = kcb_get32(e + 24);
+    k->max_threads = kcb_get32(e + 28);
   }
   /* Duplicate names would make lookups ambiguous: sort pointers, compare neighbours. */
   if (nk > 1) {

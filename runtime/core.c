@@ -723,6 +723,11 @@ static kcrt_status check_dims(const kcrt_kernel *k, const uint64_t grid[3], cons
                      "threads per block",
                      (unsigned long long)block[0], (unsigned long long)block[1],
                      (unsigned long long)block[2], (unsigned long long)f->max_threads_per_block);
+  if (k->k->max_threads && threads > k->k->max_threads)
+    return kcrt_fail(KCRT_ERROR_INVALID_LAUNCH,
+                     "a block of %llu threads exceeds the %u threads per block that kernel '%s' "
+                     "declares with __launch_bounds__",
+                     (unsigned long long)threads, k->k->max_threads, k->k->name);
   if (threads > k->max_threads)
     return kcrt_fail(KCRT_ERROR_INVALID_LAUNCH,
                      "a block of %llu threads exceeds the maximum of %llu threads per block "

@@ -45,6 +45,7 @@ typedef struct KcbKernel {
   uint32_t nsymbols;
   uint64_t static_shared_bytes;
   uint32_t flags;
+  uint32_t max_threads; /* __launch_bounds__ (1.1; 0 = none, as 1.0's reserved field reads) */
 } KcbKernel;
 
 typedef struct KcbSection {

@@ -146,7 +146,8 @@ typedef struct KcbWKernel {
   const KcbWParam *params;
   uint32_t nparams;
   uint64_t static_shared_bytes;
-  uint32_t flags; /* KCB_KERNEL_* */
+  uint32_t flags;       /* KCB_KERNEL_* */
+  uint32_t max_threads; /* 1.1: __launch_bounds__'s max threads per block; 0 = none */
 } KcbWKernel;
 
 typedef struct KcbWSection {
@@ -194,6 +195,7 @@ static inline unsigned char *kcb_write_kernel_table(const KcbWKernel *ks, uint32
     kcb_put32(e + 12, ks[i].nparams);
     kcb_put64(e + 16, ks[i].static_shared_bytes);
     kcb_put32(e + 24, ks[i].flags);
+    kcb_put32(e + 28, ks[i].max_threads);
     for (uint32_t j = 0; j < ks[i].nparams; j++, pi++) {
       const KcbWParam *p = &ks[i].params[j];
       unsigned char *q = b + KCB_KTAB_HEADER_SIZE + (size_t)nk * KCB_KERNEL_ENTRY_SIZE +

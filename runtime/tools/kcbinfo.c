@@ -107,9 +107,11 @@ int main(int argc, char **argv) {
   printf("kernels:\n");
   for (uint32_t i = 0; i < b->nkernels; i++) {
     const KcbKernel *k = &b->kernels[i];
-    printf("  %s: %u params, %llu bytes static shared%s\n", k->name, k->nparams,
+    printf("  %s: %u params, %llu bytes static shared%s", k->name, k->nparams,
            (unsigned long long)k->static_shared_bytes,
            k->flags & KCB_KERNEL_DYNAMIC_SHARED ? ", dynamic shared" : "");
+    if (k->max_threads) printf(", launch bounds %u threads", k->max_threads);
+    printf("\n");
     for (uint32_t j = 0; j < k->nparams; j++) {
       const KcbParam *p = &k->params[j];
       printf("    %u: %-24s %-8s size %u align %u", j, p->name, kind_name(p->kind), p->size,

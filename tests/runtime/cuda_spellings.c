@@ -4,6 +4,7 @@
 #include "rt_common.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 int main(int argc, char **argv) {
   Rt rt;
@@ -33,6 +34,18 @@ int main(int argc, char **argv) {
     rt_cmp_i32(&rt, name, got, w, bs);
   }
   rt_launch(&rt, rt_kernel(&rt, "nothing"), KCRT_DIM1(1), KCRT_DIM1(1), 0, NULL, 0);
+
+  /* __launch_bounds__(256): a bigger block is refused before any driver sees it, on every
+   * back end, even where the device would take it. */
+  kcrt_buffer *big = rt_alloc(&rt, 512 * sizeof(int32_t));
+  kcrt_arg a3[] = {KCRT_ARG_BUFFER(big)};
+  RT_EXPECT(&rt, KCRT_ERROR_INVALID_LAUNCH,
+            kcrt_launch(rt_kernel(&rt, "rotate_left"), NULL, KCRT_DIM1(1), KCRT_DIM1(257),
+                        257 * sizeof(int32_t), a3, 1));
+  const char *want_msg = "a block of 257 threads exceeds the 256 threads per block that kernel "
+                         "'rotate_left' declares with __launch_bounds__";
+  if (strcmp(kcrt_last_error(), want_msg))
+    rt_fail(&rt, "launch-bounds message: %s", kcrt_last_error());
   free(pairs), free(want), free(d), free(got), free(w);
   return rt_finish(&rt, "%d pairs, rotations of %d", n, bs);
 }

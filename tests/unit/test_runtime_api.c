@@ -82,14 +82,14 @@ static const KcbWParam p_bytes[] = {
 
 /* A bundle of the kernels above; `source` replaces the OpenCL C (NULL: cl_source, "": none). */
 static unsigned char *make_bundle(const char *source, size_t *len) {
-  KcbWKernel ks[] = {{"scale", p_scale, 3, 0, 0},
-                     {"ids", p_ids, 1, 0, 0},
-                     {"rev", p_rev, 1, 0, KCB_KERNEL_DYNAMIC_SHARED},
-                     {"bystruct", p_struct, 4, 0, 0},
-                     {"spin", p_spin, 2, 0, 0},
-                     {"mismatch", p_mismatch, 2, 0, 0},
-                     {"hungry", p_spin, 2, 1 << 30, 0},
-                     {"bytes", p_bytes, 2, 0, 0}};
+  KcbWKernel ks[] = {{"scale", p_scale, 3, 0, 0, 0},
+                     {"ids", p_ids, 1, 0, 0, 0},
+                     {"rev", p_rev, 1, 0, KCB_KERNEL_DYNAMIC_SHARED, 0},
+                     {"bystruct", p_struct, 4, 0, 0, 0},
+                     {"spin", p_spin, 2, 0, 0, 0},
+                     {"mismatch", p_mismatch, 2, 0, 0, 0},
+                     {"hungry", p_spin, 2, 1 << 30, 0, 0},
+                     {"bytes", p_bytes, 2, 0, 0, 0}};
   size_t tl;
   unsigned char *tab = kcb_write_kernel_table(ks, 8, &tl);
   const char *src = source ? source : cl_source;
