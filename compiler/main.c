@@ -114,21 +114,38 @@ static double now_ms(void) {
   return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
-/* An output on its way: written to a temporary in the target's directory, then renamed into
- * place, so that readers (make, the runtime) never see a half-written file and an existing
- * one survives a failed compile. Standard output ("-") is written only at commit. */
+/* An output on its way. A regular file is written to a temporary in its directory, then
+ * renamed into place, so that readers (make, the runtime) never see a half-written file and
+ * an existing one survives a failed compile. Through a symlink, that happens at the file the
+ * link names, and the link stays. Standard output ("-"), devices and FIFOs (-o /dev/null),
+ * and links that name no regular file are written in place, at commit: renaming over
+ * /dev/null would replace the device for the whole system when kcc runs as root. */
 typedef struct Pending {
   const char *path;
   const KBuf *data;
+  char *target; /* where the temporary is renamed to (path, or what its symlink names) */
   char *tmp;
+  bool in_place;
 } Pending;
 
 static bool pending_write(Pending *p) {
-  if (!strcmp(p->path, "-")) return true;
-  size_t n = strlen(p->path) + 32;
-  p->tmp = malloc(n);
-  if (!p->tmp) return false;
-  snprintf(p->tmp, n, "%s.tmp.XXXXXX", p->path);
+  struct stat st;
+  if (!strcmp(p->path, "-")) {
+    p->in_place = true;
+  } else if (lstat(p->path, &st) != 0 || S_ISREG(st.st_mode)) {
+    p->target = strdup(p->path);
+  } else if (S_ISLNK(st.st_mode) && stat(p->path, &st) == 0 && S_ISREG(st.st_mode)) {
+    p->target = realpath(p->path, NULL);
+  } else {
+    p->in_place = true;
+  }
+  if (p->in_place) return true;
+  size_t n = p->target ? strlen(p->target) + 32 : 0;
+  if (!p->target || !(p->tmp = malloc(n))) {
+    diag_error((KLoc){0}, "cannot write '%s': %s", p->path, strerror(errno));
+    return false;
+  }
+  snprintf(p->tmp, n, "%s.tmp.XXXXXX", p->target);
   int fd = mkstemp(p->tmp);
   if (fd < 0) {
     diag_error((KLoc){0}, "cannot write '%s': %s", p->path, strerror(errno));
@@ -149,8 +166,12 @@ static bool pending_commit(Pending *p) {
   bool ok;
   if (!strcmp(p->path, "-")) {
     ok = fwrite(p->data->data, 1, p->data->len, stdout) == p->data->len && fflush(stdout) == 0;
+  } else if (p->in_place) {
+    int fd = open(p->path, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+    ok = fd >= 0 && kcc_write_all(fd, p->data->data, p->data->len);
+    if (fd >= 0) ok = close(fd) == 0 && ok;
   } else {
-    ok = p->tmp && rename(p->tmp, p->path) == 0;
+    ok = p->tmp && rename(p->tmp, p->target) == 0;
     if (ok) {
       free(p->tmp);
       p->tmp = NULL;
@@ -164,7 +185,15 @@ static bool pending_commit(Pending *p) {
 static void pending_drop(Pending *p) {
   if (p->tmp) unlink(p->tmp);
   free(p->tmp);
-  p->tmp = NULL;
+  free(p->target);
+  p->tmp = p->target = NULL;
+}
+
+/* A file that exists and is neither a regular file nor a directory (/dev/null, a FIFO): no
+ * extension to tell a form from, so it gets the default form, as '-' does. */
+static bool is_special(const char *path) {
+  struct stat st;
+  return stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
 }
 
 /* What identifies a file for "is this the same file": its device and inode when it exists,
@@ -336,7 +365,8 @@ static int check_outputs(const char *input, const char *output, const char *depf
   if (is_directory(depfile)) return bad_usage("dependency file '%s' is a directory", depfile);
   if (same_file(depfile, input))
     return bad_usage("dependency file '%s' is the input file '%s'", depfile, input);
-  if (!to_stdout && same_file(depfile, output))
+  /* Two writes to /dev/null are no conflict. */
+  if (!to_stdout && !is_special(output) && same_file(depfile, output))
     return bad_usage("dependency file '%s' is the output file '%s'", depfile, output);
   return 0;
 }
@@ -364,7 +394,7 @@ static int check_includes(const char *input, const char *output, const char *dep
  * up to date to make for good, a depfile without its output only causes a rebuild. */
 static bool write_outputs(const char *output, const KBuf *out, const char *depfile,
                           const KBuf *dep) {
-  Pending po = {output, out, NULL}, pd = {depfile, dep, NULL};
+  Pending po = {.path = output, .data = out}, pd = {.path = depfile, .data = dep};
   bool ok = (!depfile || pending_write(&pd)) && pending_write(&po);
   ok = ok && (!depfile || pending_commit(&pd)) && pending_commit(&po);
   pending_drop(&pd);
@@ -412,6 +442,8 @@ static int parse_args(int argc, char **argv, KOptions *o, Cmd *c) {
       o->opt_level = a[2] - '0';
     } else if (!strcmp(a, "-O")) {
       o->opt_level = 2;
+    } else if (a[0] == '-' && a[1] == 'O') {
+      return bad_usage("invalid optimisation level '%s' (expected -O0, -O1, -O2, -O3 or -O)", a);
     } else if (a[0] == '-' && (a[1] == 'I' || a[1] == 'D' || a[1] == 'U')) {
       char flag[3] = {'-', a[1], 0};
       if (!(v = take_value(argc, argv, &i, flag)) || !*v)
@@ -510,7 +542,9 @@ static int parse_args(int argc, char **argv, KOptions *o, Cmd *c) {
     int st = check_std(opt, c->std, c->input);
     if (st) return st;
   }
-  if (!c->form) c->form = c->output && strcmp(c->output, "-") ? form_by_ext(c->output) : &forms[0];
+  if (!c->form)
+    c->form = c->output && strcmp(c->output, "-") && !is_special(c->output) ? form_by_ext(c->output)
+                                                                            : &forms[0];
   if (!c->form)
     return bad_usage("cannot tell the output form from '%s'; name it with --emit=FORM", c->output);
   if (c->deptarget && !c->md)

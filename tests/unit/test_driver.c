@@ -107,6 +107,8 @@ START_TEST(usage_errors) {
                                    "'--emit=cl')\nkcc: run 'kcc --help' for usage\n"},
       {"a.k -MF a.d -MF b.d", "kcc: error: more than one -MF ('a.d' and 'b.d')\n"
                               "kcc: run 'kcc --help' for usage\n"},
+      {"a.k -Ofast", "kcc: error: invalid optimisation level '-Ofast' (expected -O0, -O1, -O2, "
+                     "-O3 or -O)\nkcc: run 'kcc --help' for usage\n"},
       {"- -o x.ptx", "kcc: error: kcc cannot read a kernel from standard input; name the file\n"
                      "kcc: run 'kcc --help' for usage\n"},
   };
@@ -402,6 +404,47 @@ START_TEST(habitual_flags) {
 }
 END_TEST
 
+/* Through a symlink, the file the link names is replaced and the link stays. A FIFO, like
+ * /dev/null (which a test run as root must not risk replacing), is written in place, and as it
+ * has no extension it gets the default form, as '-' does. */
+START_TEST(special_outputs) {
+  tu_write("sp.k", vecadd);
+  char cmd[1024];
+  snprintf(cmd, sizeof cmd,
+           "cd %s && mkdir -p real && echo old > real/sp.ptx && ln -sf real/sp.ptx splink.ptx && "
+           "ln -sf real/new.ptx spdang.ptx && rm -f sp.fifo && mkfifo sp.fifo",
+           tu_tmpdir());
+  ck_assert_int_eq(tu_sh(cmd, NULL, NULL), 0);
+  char *err;
+  ck_assert_int_eq(kcc("sp.k -o splink.ptx", NULL, &err), 0);
+  ck_assert_str_eq(err, "");
+  char path[512];
+  struct stat st;
+  snprintf(path, sizeof path, "%s/splink.ptx", tu_tmpdir());
+  ck_assert(lstat(path, &st) == 0 && S_ISLNK(st.st_mode));
+  snprintf(path, sizeof path, "%s/real/sp.ptx", tu_tmpdir());
+  ck_assert_ptr_nonnull(strstr(tu_read(path, NULL), ".entry vecadd"));
+  ck_assert_int_eq(kcc("sp.k -o spdang.ptx", NULL, NULL), 0);
+  snprintf(path, sizeof path, "%s/real/new.ptx", tu_tmpdir());
+  ck_assert_ptr_nonnull(strstr(tu_read(path, NULL), ".entry vecadd"));
+  snprintf(cmd, sizeof cmd,
+           "cd %s && { timeout 60 cat sp.fifo > sp.got & } && %s sp.k -o sp.fifo; st=$?; wait; "
+           "exit $st",
+           tu_tmpdir(), tu_kcc());
+  ck_assert_int_eq(tu_sh(cmd, NULL, &err), 0);
+  ck_assert_str_eq(err, "");
+  snprintf(path, sizeof path, "%s/sp.fifo", tu_tmpdir());
+  ck_assert(lstat(path, &st) == 0 && S_ISFIFO(st.st_mode));
+  snprintf(path, sizeof path, "%s/sp.got", tu_tmpdir());
+  ck_assert_ptr_nonnull(strstr(tu_read(path, NULL), ".entry vecadd"));
+  ck_assert_int_eq(count_temporaries(), 0);
+  snprintf(cmd, sizeof cmd, "ls -a %s/real | grep -c '\\.tmp\\.'", tu_tmpdir());
+  char *out;
+  tu_sh(cmd, &out, NULL);
+  ck_assert_str_eq(out, "0\n");
+}
+END_TEST
+
 /* -MD needs a file name for the depfile and for its target; '-o -' gives neither. */
 START_TEST(depfile_with_stdout) {
   tu_write("ds.k", vecadd);
@@ -544,6 +587,7 @@ static Suite *suite(void) {
   tcase_add_test(t, verbose_prints_stages_only);
   tcase_add_test(t, alone_options);
   tcase_add_test(t, directory_input);
+  tcase_add_test(t, special_outputs);
   suite_add_tcase(s, t);
   return s;
 }
