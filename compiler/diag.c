@@ -7,6 +7,8 @@
 
 static int nerrors, nwarnings;
 static bool werror, color;
+/* -w: warnings are dropped, and so are the notes that explain a dropped one. */
+static bool nowarn, dropping;
 
 typedef struct Source {
   struct Source *next;
@@ -18,6 +20,9 @@ static Source *sources; /* files already read for quoting, and registered unsave
 
 void diag_set_werror(bool on) {
   werror = on;
+}
+void diag_set_nowarn(bool on) {
+  nowarn = on;
 }
 void diag_set_color(bool on) {
   color = on;
@@ -109,6 +114,9 @@ static void quote_line(KLoc loc) {
 
 static void vreport(DiagLevel level, KLoc loc, const char *prefix, const char *fmt, va_list ap) {
   static const char *names[] = {"note", "warning", "error", "fatal error"};
+  /* Before -Werror, as gcc does: with -w there is no warning left to make an error. */
+  if (level != DIAG_NOTE) dropping = nowarn && level == DIAG_WARNING;
+  if (dropping) return;
   if (level == DIAG_WARNING && werror) level = DIAG_ERROR;
   if (level >= DIAG_ERROR) nerrors++;
   if (level == DIAG_WARNING) nwarnings++;

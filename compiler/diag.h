@@ -18,6 +18,8 @@ void diag_report(DiagLevel level, KLoc loc, const char *fmt, ...)
 void diag_ice(KLoc loc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 void diag_set_werror(bool on);
+/* -w: warnings (and their notes) are not printed or counted; -Werror then has none to raise. */
+void diag_set_nowarn(bool on);
 void diag_set_color(bool on); /* off by default; tests compare plain text */
 int diag_error_count(void);
 int diag_warning_count(void);

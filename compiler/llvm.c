@@ -565,7 +565,8 @@ static void internalize(LG *g) {
 /* ---------------------------------------------------------------- driver */
 
 /* LLVM's own diagnostics (bitcode reader, linker, back end): without a handler an error
- * makes LLVM print and exit the process. Errors become kcc errors; the rest shows with -v. */
+ * makes LLVM print and exit the process. Errors become kcc errors; warnings and notes show
+ * with -v; remarks never. */
 static void llvm_diag(LLVMDiagnosticInfoRef di, void *ctx) {
   LG *g = ctx;
   char *msg = LLVMGetDiagInfoDescription(di);
@@ -576,7 +577,9 @@ static void llvm_diag(LLVMDiagnosticInfoRef di, void *ctx) {
   } else if (sev == LLVMDSError) {
     diag_error((KLoc){0}, "LLVM: %s", msg);
     g->llvm_errors++;
-  } else if (g->o->verbose) {
+  } else if (g->o->verbose && sev != LLVMDSRemark) {
+    /* Remarks (the NVPTX printer's "N instructions in function") are optimisation chatter
+     * with no location: -v promises stages and times, not those. */
     fprintf(stderr, "kcc: llvm: %s\n", msg);
   }
   LLVMDisposeMessage(msg);

@@ -54,8 +54,11 @@ START_TEST(help) {
   ck_assert_ptr_nonnull(strstr(out, "usage: kcc [options] file.k [-o output]"));
   /* Every option the driver accepts is documented. */
   const char *opts[] = {"-o FILE",     "--emit=FORM",   "-arch=sm_XX", "-O0",
-                        "-I DIR",      "-MD",           "-MF FILE",    "-Werror",
-                        "-ffast-math", "-ffp-contract", "--cuda-path", "--version"};
+                        "-I DIR",      "-MD, -MMD",     "-MP",         "-MF FILE",
+                        "-MT TARGET",  "-std=STD",      "-cl-std=",    "-Werror",
+                        "-w ",         "-Wall",         "-Wextra",     "-g -c -pedantic",
+                        "-ffast-math", "-ffp-contract", "--cuda-path", "--prefix=NAME",
+                        "-v ",         "--devices",     "--version"};
   for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++)
     ck_assert_msg(strstr(out, opts[i]), "--help does not mention %s", opts[i]);
 }
@@ -80,8 +83,34 @@ START_TEST(usage_errors) {
       {"a.k -I", "kcc: error: missing argument to '-I'\nkcc: run 'kcc --help' for usage\n"},
       {"a.k -ffp-contract=on2", "kcc: error: invalid value 'on2' for -ffp-contract (expected "
                                 "fast or off)\nkcc: run 'kcc --help' for usage\n"},
-      {"a.k -o a.k --emit=ptx", "kcc: error: output file 'a.k' is the input file\n"
+      {"a.k -o a.k --emit=ptx", "kcc: error: output file 'a.k' is the input file 'a.k'\n"
                                 "kcc: run 'kcc --help' for usage\n"},
+      /* Options without their value, or with an empty one. */
+      {"a.k -arch", "kcc: error: missing argument to '-arch'\nkcc: run 'kcc --help' for usage\n"},
+      {"a.k -arch=", "kcc: error: invalid -arch '' (expected sm_XX[,sm_YY...], e.g. sm_90)\n"
+                     "kcc: run 'kcc --help' for usage\n"},
+      {"a.k -o ''", "kcc: error: empty file name after '-o'\nkcc: run 'kcc --help' for usage\n"},
+      {"a.k -MF", "kcc: error: missing file name after '-MF'\nkcc: run 'kcc --help' for usage\n"},
+      {"a.k -MF ''", "kcc: error: empty file name after '-MF'\nkcc: run 'kcc --help' for usage\n"},
+      {"a.k -MD -MT", "kcc: error: missing target after '-MT'\nkcc: run 'kcc --help' for usage\n"},
+      {"a.k --cuda-path=", "kcc: error: missing directory after '--cuda-path='\n"
+                           "kcc: run 'kcc --help' for usage\n"},
+      /* A typo in -arch is not the arch it starts with. */
+      {"a.k -arch=sm_90x", "kcc: error: invalid -arch 'sm_90x' (expected sm_XX[,sm_YY...], e.g. "
+                           "sm_90)\nkcc: run 'kcc --help' for usage\n"},
+      {"a.k -arch=sm_90,", "kcc: error: invalid -arch 'sm_90,' (expected sm_XX[,sm_YY...], e.g. "
+                           "sm_90)\nkcc: run 'kcc --help' for usage\n"},
+      /* Two different values for one thing: which was meant? */
+      {"a.k -o a.ptx -o b.ptx", "kcc: error: more than one output file ('-o a.ptx' and '-o "
+                                "b.ptx')\nkcc: run 'kcc --help' for usage\n"},
+      {"a.k --emit=ptx --emit=cl", "kcc: error: more than one output form ('--emit=ptx' and "
+                                   "'--emit=cl')\nkcc: run 'kcc --help' for usage\n"},
+      {"a.k -MF a.d -MF b.d", "kcc: error: more than one -MF ('a.d' and 'b.d')\n"
+                              "kcc: run 'kcc --help' for usage\n"},
+      {"a.k -Ofast", "kcc: error: invalid optimisation level '-Ofast' (expected -O0, -O1, -O2, "
+                     "-O3 or -O)\nkcc: run 'kcc --help' for usage\n"},
+      {"- -o x.ptx", "kcc: error: kcc cannot read a kernel from standard input; name the file\n"
+                     "kcc: run 'kcc --help' for usage\n"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     char *err;
@@ -224,6 +253,287 @@ START_TEST(werror) {
 }
 END_TEST
 
+/* Without -o the output takes the form's extension; when that is the input's own, ".kcc" goes
+ * before it (it used to be the input's name, reported from freed memory). */
+START_TEST(default_output_never_the_input) {
+  const char *src = "__global__ void twice(float *x) { x[threadIdx.x] *= 2.0f; }\n";
+  char *g = tu_write("g.cu", src), *err;
+  ck_assert_int_eq(kcc("g.cu --emit=cuda", NULL, &err), 0);
+  ck_assert_str_eq(err, "");
+  ck_assert_str_eq(tu_read(g, NULL), src);
+  char path[512];
+  snprintf(path, sizeof path, "%s/g.kcc.cu", tu_tmpdir());
+  ck_assert_ptr_nonnull(strstr(tu_read(path, NULL), "extern \"C\" __global__ void twice("));
+  ck_assert_int_eq(kcc("g.cu", NULL, &err), 0);
+  ck_assert(exists("g.ptx"));
+  /* The rule depends on names only, so a build can predict it: a source in another directory
+   * gets the same name. */
+  snprintf(path, sizeof path, "mkdir -p %s/src && cp %s %s/src/h.cu", tu_tmpdir(), g, tu_tmpdir());
+  ck_assert_int_eq(tu_sh(path, NULL, NULL), 0);
+  ck_assert_int_eq(kcc("src/h.cu --emit=cuda", NULL, &err), 0);
+  ck_assert(exists("h.kcc.cu"));
+  ck_assert_int_eq(count_temporaries(), 0);
+}
+END_TEST
+
+/* An output or depfile that is an input, whatever the spelling, is a usage error naming both,
+ * and nothing is written. */
+START_TEST(never_overwrites_an_input) {
+  const char *src = "__global__ void twice(float *x) { x[threadIdx.x] *= 2.0f; }\n";
+  const char *hdr = "#define TWO 2\n";
+  const char *uses = "#include \"two.h\"\nkernel void k(int *x) { x[0] = TWO; }\n";
+  char cmd[1024];
+  snprintf(cmd, sizeof cmd, "mkdir -p %s/hinc %s/outdir", tu_tmpdir(), tu_tmpdir());
+  ck_assert_int_eq(tu_sh(cmd, NULL, NULL), 0);
+  char *in = tu_write("in.cu", src), *two = tu_write("hinc/two.h", hdr);
+  tu_write("uses.k", uses);
+  snprintf(cmd, sizeof cmd, "cd %s && ln -sf in.cu sym.cu && ln -f in.cu hard.cu", tu_tmpdir());
+  ck_assert_int_eq(tu_sh(cmd, NULL, NULL), 0);
+  struct {
+    const char *args, *err;
+  } cases[] = {
+      {"./in.cu -o in.cu", "output file 'in.cu' is the input file './in.cu'"},
+      {"in.cu -o ./in.cu --emit=ptx", "output file './in.cu' is the input file 'in.cu'"},
+      {"in.cu -o sym.cu", "output file 'sym.cu' is the input file 'in.cu'"},
+      {"in.cu -o hard.cu", "output file 'hard.cu' is the input file 'in.cu'"},
+      {"sym.cu -o in.cu", "output file 'in.cu' is the input file 'sym.cu'"},
+      {"in.cu -o outdir --emit=ptx", "output 'outdir' is a directory"},
+      {"in.cu -MF in.cu -o in.ptx", "dependency file 'in.cu' is the input file 'in.cu'"},
+      {"in.cu -MF ./hard.cu -o in.ptx", "dependency file './hard.cu' is the input file 'in.cu'"},
+      {"in.cu -MF ./in.ptx -o in.ptx", "dependency file './in.ptx' is the output file 'in.ptx'"},
+      {"in.cu -MF outdir -o in.ptx", "dependency file 'outdir' is a directory"},
+      /* A header the kernel includes is an input too. */
+      {"uses.k -Ihinc -o hinc/two.h", "output file 'hinc/two.h' is a file 'uses.k' includes"},
+      {"uses.k -Ihinc -o hinc/../hinc/two.h",
+       "output file 'hinc/../hinc/two.h' is 'hinc/two.h', which 'uses.k' includes"},
+      {"uses.k -Ihinc -MF hinc/two.h -o uses.ptx",
+       "dependency file 'hinc/two.h' is a file 'uses.k' includes"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    char *err, want[512];
+    snprintf(want, sizeof want, "kcc: error: %s\nkcc: run 'kcc --help' for usage\n", cases[i].err);
+    ck_assert_msg(kcc(cases[i].args, NULL, &err) == 2, "kcc %s", cases[i].args);
+    ck_assert_str_eq(err, want);
+    ck_assert_str_eq(tu_read(in, NULL), src);
+    ck_assert_str_eq(tu_read(two, NULL), hdr);
+    ck_assert(!exists("in.ptx") && !exists("uses.ptx"));
+  }
+  ck_assert_int_eq(count_temporaries(), 0);
+}
+END_TEST
+
+/* The depfile is staged with the output: when it cannot be written, neither is written. */
+START_TEST(no_output_without_its_depfile) {
+  tu_write("nd.k", vecadd);
+  char *err;
+  ck_assert_int_eq(kcc("nd.k -MF nodir/nd.d -o nd.ptx", NULL, &err), 1);
+  ck_assert_str_eq(err, "kcc: error: cannot write 'nodir/nd.d': No such file or directory\n");
+  ck_assert(!exists("nd.ptx"));
+  ck_assert_int_eq(count_temporaries(), 0);
+}
+END_TEST
+
+/* What a gcc or nvcc build passes by habit is accepted, with the documented meaning. */
+START_TEST(habitual_flags) {
+  tu_write("hw.k", "kernel void k(int *x) { int y = 1.5; x[0] = y; }\n");
+  const char *warning = "hw.k:1:33: warning: implicit conversion from 'double' to 'int' changes "
+                        "value from 1.5 to 1 [-Wliteral-conversion]\n"
+                        "kernel void k(int *x) { int y = 1.5; x[0] = y; }\n"
+                        "                                ^\n";
+  char *err;
+  /* -Wall, -Wextra, -W..., -g, -c, -pedantic, -std: no effect; the warning stays as it is. */
+  ck_assert_int_eq(kcc("hw.k -Wall -Wextra -W -Wpedantic -Wno-unused-parameter "
+                       "-Wno-literal-conversion -g -g3 -c -pedantic -std=c11 -o hw1.ptx",
+                       NULL, &err),
+                   0);
+  ck_assert_str_eq(err, warning);
+  ck_assert(exists("hw1.ptx"));
+  /* -w: no warnings, and so nothing for -Werror to raise (as with gcc). */
+  ck_assert_int_eq(kcc("hw.k -w -o hw2.ptx", NULL, &err), 0);
+  ck_assert_str_eq(err, "");
+  ck_assert_int_eq(kcc("hw.k -w -Werror -o hw3.ptx", NULL, &err), 0);
+  ck_assert_str_eq(err, "");
+  ck_assert_int_eq(kcc("hw.k -Werror -Wno-error -o hw4.ptx", NULL, &err), 0);
+  ck_assert_str_eq(err, warning);
+  /* -w hides warnings, never errors. */
+  tu_write("hwbad.k", "kernel int f(void) { return 1; }\n");
+  ck_assert_int_eq(kcc("hwbad.k -w -o hwbad.ptx", NULL, &err), 1);
+  ck_assert_ptr_nonnull(strstr(err, "hwbad.k:1:"));
+  /* -std= values of the input's language. */
+  tu_write("hs.cu", "__global__ void k(float *x) { x[0] = 1.0f; }\n");
+  const char *ok[] = {"hw.k -std=c99",      "hw.k -std=c17",    "hw.k -std=gnu11",
+                      "hs.cu -std=c++11",   "hs.cu -std=c++17", "hs.cu -std=c++20",
+                      "hs.cu -std=gnu++14", "hw.k -c -g"};
+  for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+    char args[128];
+    snprintf(args, sizeof args, "%s -w -o -", ok[i]);
+    ck_assert_msg(kcc(args, NULL, &err) == 0, "kcc %s: %s", args, err);
+  }
+  /* For .cl the value is checked before the file is read: a missing file then says so. */
+  ck_assert_int_eq(kcc("nosuch.cl -std=CL2.0 -o x.ptx", NULL, &err), 1);
+  ck_assert_ptr_nonnull(strstr(err, "nosuch.cl"));
+  ck_assert_int_eq(kcc("nosuch.cl -cl-std=CL3.0 -o x.ptx", NULL, &err), 1);
+  ck_assert_ptr_nonnull(strstr(err, "nosuch.cl"));
+  struct {
+    const char *args, *err;
+  } bad[] = {
+      {"hw.k -std=c++17", "invalid '-std=c++17' for 'hw.k': kcc's C dialect takes c99, c11, "
+                          "c17, gnu99, gnu11 or gnu17"},
+      {"hw.k -std=c89", "invalid '-std=c89' for 'hw.k': kcc's C dialect takes c99, c11, c17, "
+                        "gnu99, gnu11 or gnu17"},
+      {"hw.k -std=", "invalid '-std=' for 'hw.k': kcc's C dialect takes c99, c11, c17, gnu99, "
+                     "gnu11 or gnu17"},
+      {"hs.cu -std=c11",
+       "invalid '-std=c11' for 'hs.cu': CUDA input takes c++11, c++14, c++17 or c++20"},
+      {"hs.cu -std=c++03",
+       "invalid '-std=c++03' for 'hs.cu': CUDA input takes c++11, c++14, c++17 or c++20"},
+      {"x.cl -std=c11",
+       "invalid '-std=c11' for 'x.cl': OpenCL C input takes CL1.2, CL2.0 or CL3.0"},
+      {"hw.k -cl-std=CL2.0", "'-cl-std=CL2.0' is for OpenCL C input (.cl), and 'hw.k' is not"},
+      {"hw.k -Werror=return-type",
+       "'-Werror=return-type': kcc cannot make one warning an error; -Werror makes them all "
+       "errors"},
+      {"hw.k -Wl,-O1", "unknown option '-Wl,-O1'"},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    char want[512];
+    snprintf(want, sizeof want, "kcc: error: %s\nkcc: run 'kcc --help' for usage\n", bad[i].err);
+    ck_assert_msg(kcc(bad[i].args, NULL, &err) == 2, "kcc %s", bad[i].args);
+    ck_assert_str_eq(err, want);
+  }
+}
+END_TEST
+
+/* Through a symlink, the file the link names is replaced and the link stays. A FIFO, like
+ * /dev/null (which a test run as root must not risk replacing), is written in place, and as it
+ * has no extension it gets the default form, as '-' does. */
+START_TEST(special_outputs) {
+  tu_write("sp.k", vecadd);
+  char cmd[1024];
+  snprintf(cmd, sizeof cmd,
+           "cd %s && mkdir -p real && echo old > real/sp.ptx && ln -sf real/sp.ptx splink.ptx && "
+           "ln -sf real/new.ptx spdang.ptx && rm -f sp.fifo && mkfifo sp.fifo",
+           tu_tmpdir());
+  ck_assert_int_eq(tu_sh(cmd, NULL, NULL), 0);
+  char *err;
+  ck_assert_int_eq(kcc("sp.k -o splink.ptx", NULL, &err), 0);
+  ck_assert_str_eq(err, "");
+  char path[512];
+  struct stat st;
+  snprintf(path, sizeof path, "%s/splink.ptx", tu_tmpdir());
+  ck_assert(lstat(path, &st) == 0 && S_ISLNK(st.st_mode));
+  snprintf(path, sizeof path, "%s/real/sp.ptx", tu_tmpdir());
+  ck_assert_ptr_nonnull(strstr(tu_read(path, NULL), ".entry vecadd"));
+  ck_assert_int_eq(kcc("sp.k -o spdang.ptx", NULL, NULL), 0);
+  snprintf(path, sizeof path, "%s/real/new.ptx", tu_tmpdir());
+  ck_assert_ptr_nonnull(strstr(tu_read(path, NULL), ".entry vecadd"));
+  snprintf(cmd, sizeof cmd,
+           "cd %s && { timeout 60 cat sp.fifo > sp.got & } && %s sp.k -o sp.fifo; st=$?; wait; "
+           "exit $st",
+           tu_tmpdir(), tu_kcc());
+  ck_assert_int_eq(tu_sh(cmd, NULL, &err), 0);
+  ck_assert_str_eq(err, "");
+  snprintf(path, sizeof path, "%s/sp.fifo", tu_tmpdir());
+  ck_assert(lstat(path, &st) == 0 && S_ISFIFO(st.st_mode));
+  snprintf(path, sizeof path, "%s/sp.got", tu_tmpdir());
+  ck_assert_ptr_nonnull(strstr(tu_read(path, NULL), ".entry vecadd"));
+  ck_assert_int_eq(count_temporaries(), 0);
+  snprintf(cmd, sizeof cmd, "ls -a %s/real | grep -c '\\.tmp\\.'", tu_tmpdir());
+  char *out;
+  tu_sh(cmd, &out, NULL);
+  ck_assert_str_eq(out, "0\n");
+}
+END_TEST
+
+/* -MD needs a file name for the depfile and for its target; '-o -' gives neither. */
+START_TEST(depfile_with_stdout) {
+  tu_write("ds.k", vecadd);
+  char *out, *err;
+  ck_assert_int_eq(kcc("ds.k -MD -o -", &out, &err), 2);
+  ck_assert_str_eq(out, "");
+  ck_assert_str_eq(err, "kcc: error: -MD with '-o -' needs -MF FILE (the dependency file's "
+                        "name)\nkcc: run 'kcc --help' for usage\n");
+  ck_assert_int_eq(kcc("ds.k -MF ds.d -o -", &out, &err), 2);
+  ck_assert_str_eq(err, "kcc: error: -MD with '-o -' needs -MT TARGET (the dependency rule's "
+                        "target)\nkcc: run 'kcc --help' for usage\n");
+  ck_assert(!exists("ds.d") && !exists("-.d"));
+  ck_assert_int_eq(kcc("ds.k -MF - -MT ds.ptx -o -", &out, &err), 2);
+  ck_assert_str_eq(err, "kcc: error: the output and the dependency file cannot both go to "
+                        "standard output\nkcc: run 'kcc --help' for usage\n");
+  ck_assert_int_eq(kcc("ds.k -MD -MF ds.d -MT ds.ptx -o -", &out, &err), 0);
+  ck_assert_ptr_nonnull(strstr(out, ".entry vecadd"));
+  char path[512];
+  snprintf(path, sizeof path, "%s/ds.d", tu_tmpdir());
+  ck_assert_str_eq(tu_read(path, NULL), "ds.ptx: ds.k\n");
+  /* -MT names the target with a file output too; alone it would do nothing. */
+  ck_assert_int_eq(kcc("ds.k -MD -MT build/ds.ptx -o ds2.ptx", NULL, NULL), 0);
+  snprintf(path, sizeof path, "%s/ds2.ptx.d", tu_tmpdir());
+  ck_assert_str_eq(tu_read(path, NULL), "build/ds.ptx: ds.k\n");
+  ck_assert_int_eq(kcc("ds.k -MT ds3.ptx -o ds3.ptx", NULL, &err), 2);
+  ck_assert_str_eq(err, "kcc: error: '-MT ds3.ptx' names the target in a dependency file; "
+                        "without -MD or -MF there is none\nkcc: run 'kcc --help' for usage\n");
+  ck_assert(!exists("ds3.ptx"));
+  /* -MF - writes the depfile to standard output when the output is a file. */
+  ck_assert_int_eq(kcc("ds.k -MF - -o ds4.ptx", &out, NULL), 0);
+  ck_assert_str_eq(out, "ds4.ptx: ds.k\n");
+  /* gcc's -MMD and -MP: the same depfile, as kcc's never lists system headers and always has
+   * the phony rules. */
+  ck_assert_int_eq(kcc("ds.k -MMD -MP -MF - -o ds5.ptx", &out, NULL), 0);
+  ck_assert_str_eq(out, "ds5.ptx: ds.k\n");
+}
+END_TEST
+
+/* -v prints its own lines only: no LLVM remark ("<unknown>:0:0: 19 instructions in
+ * function") leaks through. */
+START_TEST(verbose_prints_stages_only) {
+  tu_write("vv.k", vecadd);
+  char *err;
+  ck_assert_int_eq(kcc("vv.k -v -o vv.ptx", NULL, &err), 0);
+  ck_assert_ptr_null(strstr(err, "<unknown>"));
+  ck_assert_ptr_null(strstr(err, "instructions in function"));
+  int lines = 0;
+  const char *last = err;
+  for (char *line = strtok(err, "\n"); line; line = strtok(NULL, "\n")) {
+    ck_assert_msg(!strncmp(line, "kcc: ", 5), "-v printed '%s'", line);
+    last = line;
+    lines++;
+  }
+  ck_assert_int_ge(lines, 2);
+  ck_assert_ptr_nonnull(strstr(last, "kcc: front end + passes "));
+  ck_assert_ptr_nonnull(strstr(last, " ms, ptx back end "));
+}
+END_TEST
+
+/* --devices and --version do one thing; an argument beside them is not silently dropped. */
+START_TEST(alone_options) {
+  char *out, *err;
+  const char *cases[][2] = {
+      {"--devices extra", "'--devices' takes no other argument (got 'extra')"},
+      {"a.k --devices", "'--devices' takes no other argument (got 'a.k')"},
+      {"--version -v", "'--version' takes no other argument (got '-v')"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    char want[256];
+    snprintf(want, sizeof want, "kcc: error: %s\nkcc: run 'kcc --help' for usage\n", cases[i][1]);
+    ck_assert_int_eq(kcc(cases[i][0], &out, &err), 2);
+    ck_assert_str_eq(out, "");
+    ck_assert_str_eq(err, want);
+  }
+}
+END_TEST
+
+/* A directory is not a kernel file: reported like an unreadable one (exit 1). */
+START_TEST(directory_input) {
+  char cmd[512];
+  snprintf(cmd, sizeof cmd, "mkdir -p %s/adir", tu_tmpdir());
+  ck_assert_int_eq(tu_sh(cmd, NULL, NULL), 0);
+  char *err;
+  ck_assert_int_eq(kcc("adir -o adir.ptx", NULL, &err), 1);
+  ck_assert_ptr_nonnull(strstr(err, "'adir'"));
+  ck_assert(!exists("adir.ptx"));
+}
+END_TEST
+
 /* Every tests/bad/NAME.k fails with exit 1 and NAME.expected as its first diagnostic. */
 START_TEST(bad_corpus) {
   char *list;
@@ -269,6 +579,15 @@ static Suite *suite(void) {
   tcase_add_test(t, depfile);
   tcase_add_test(t, werror);
   tcase_add_test(t, bad_corpus);
+  tcase_add_test(t, default_output_never_the_input);
+  tcase_add_test(t, never_overwrites_an_input);
+  tcase_add_test(t, no_output_without_its_depfile);
+  tcase_add_test(t, habitual_flags);
+  tcase_add_test(t, depfile_with_stdout);
+  tcase_add_test(t, verbose_prints_stages_only);
+  tcase_add_test(t, alone_options);
+  tcase_add_test(t, directory_input);
+  tcase_add_test(t, special_outputs);
   suite_add_tcase(s, t);
   return s;
 }
