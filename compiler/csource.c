@@ -76,6 +76,23 @@ bool cs_in_list(const char *name, const char *const *list) {
 /* A name is free when no set in `busy` holds it and the target does not reserve it; a
  * replacement must also avoid every set in `avoid` (names that keep their spelling later). */
 static const char *pick_name(CGen *g, const char *base, NameSet **busy, NameSet **avoid) {
+  /* C11 identifiers may hold UTF-8 letters and clang takes `$`, but nvcc refuses them in
+   * device entity names and OpenCL drivers need not take them: such a name is spelled in
+   * ASCII (each other byte as _XX) and then treated as any replacement. */
+  if (base[strspn(base, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")]) {
+    KBuf b = {0};
+    for (const unsigned char *p = (const unsigned char *)base; *p; p++)
+      if (strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_", *p))
+        kbuf_append(&b, p, 1);
+      else
+        kbuf_printf(&b, "_%02X", *p);
+    base = kir_strdup(b.data);
+    kbuf_free(&b);
+    bool ok = !g->hooks->reserved(base, false);
+    for (NameSet **s = busy; ok && *s; s++) ok = !ns_has(*s, base);
+    for (NameSet **s = avoid; ok && *s; s++) ok = !ns_has(*s, base);
+    if (ok) return base;
+  }
   bool ok = !g->hooks->reserved(base, true);
   for (NameSet **s = busy; ok && *s; s++) ok = !ns_has(*s, base);
   if (ok) return base;
@@ -530,27 +547,24 @@ static void print_float(CGen *g, const KType *t, double v, int prec) {
   bool f32 = t->kind == KT_F32;
   if (!f32) g->used_f64 = true;
   if (isinf(v) || isnan(v)) {
-    if (g->target == CT_OPENCL && isinf(v)) {
-      cs_printf(g, "%s%sINFINITY", v < 0 ? "-" : "", f32 ? "" : "(double)");
-      return;
-    }
-    /* NaNs (and CUDA's infinities) by bit pattern, so the payload and sign survive. */
-    uint64_t bits;
-    if (f32) {
-      float f = (float)v;
-      uint32_t u;
-      memcpy(&u, &f, sizeof u);
-      bits = u;
-    } else {
-      memcpy(&bits, &v, sizeof bits);
-    }
-    static const char *const fmt[2][2] = {
-        /* [opencl][f32] */
-        {"__longlong_as_double((long long)0x%016" PRIx64 "ULL)",
-         "__int_as_float((int)0x%08" PRIx64 "u)"},
-        {"as_double(0x%016" PRIx64 "UL)", "as_float(0x%08" PRIx64 "u)"},
-    };
-    cs_printf(g, fmt[g->target == CT_OPENCL][f32], bits);
+    /* Constant expressions in both languages, so that they may initialize `constant` tables
+     * (as_float() and __int_as_float() may not): the compilers' builtins, which take a NaN's
+     * payload and quiet bit; a leading minus sets the sign bit. */
+    uint64_t bits, payload;
+    memcpy(&bits, &v, sizeof bits);
+    /* From the double's bits even for a float: a conversion would quiet a signaling NaN. */
+    bool neg = bits >> 63, quiet = (bits >> 51) & 1;
+    payload = f32 ? (bits >> 29) & 0x3fffff : bits & 0x7ffffffffffffull;
+    bool paren = neg && prec > P_UNARY;
+    cs_printf(g, "%s%s", paren ? "(" : "", neg ? "-" : "");
+    if (isinf(v) && g->target == CT_OPENCL)
+      cs_printf(g, "%sINFINITY", f32 ? "" : "(double)");
+    else if (isinf(v))
+      cs_printf(g, "__builtin_inf%s()", f32 ? "f" : "");
+    else
+      cs_printf(g, "__builtin_nan%s%s(\"0x%" PRIx64 "\")", quiet ? "" : "s", f32 ? "f" : "",
+                payload);
+    cs_puts(g, paren ? ")" : "");
     return;
   }
   char buf[64];
@@ -925,7 +939,9 @@ void cs_expr(CGen *g, const KExpr *e, int prec) {
                                                                                      : P_LOR);
     }
     cs_puts(g, " ? ");
-    cs_expr(g, b, b->kind == KE_COND ? P_PRIMARY : P_ASSIGN);
+    /* C's grammar takes any expression here, nested ?: included: parentheses around each
+     * nested one would pile up past the compilers' bracket depth (clang: 256). */
+    cs_expr(g, b, P_COMMA);
     cs_puts(g, " : ");
     cs_expr(g, c, P_COND);
     rparen(g, p);
