@@ -55,7 +55,8 @@ struct CNames {
   NameSet module;     /* printed names of globals and functions, and the back end's own */
   NameSet module_src; /* source names of globals and functions: renames steer clear of them */
   NameSet tags, tags_src;
-  KList structs; /* StructNames* */
+  KList structs;  /* StructNames* */
+  KList param_in; /* pairs: parameter (KVar*), the name it arrives under (copy_param) */
 };
 
 void cs_init(CGen *g, CTarget target, KModule *m, const KOptions *o, const CHooks *hooks) {
@@ -201,6 +202,22 @@ void cs_name_function(CGen *g, KFunc *f) {
     }
     v->aux = (void *)name;
   }
+  for (int i = 0; g->hooks->copy_param && i < f->nparams; i++) {
+    KVar *p = f->params[i];
+    if (!g->hooks->copy_param(f, p)) continue;
+    char base[300];
+    snprintf(base, sizeof base, "%.280s_arg", cs_var(p));
+    const char *in = pick_name(g, kir_strdup(base), busy, avoid);
+    ns_add(&printed, in);
+    klist_push(&n->param_in, p);
+    klist_push(&n->param_in, (void *)in);
+  }
+}
+
+const char *cs_param_in(CGen *g, const KVar *p) {
+  for (int i = 0; i < g->names->param_in.n; i += 2)
+    if (g->names->param_in.v[i] == p) return g->names->param_in.v[i + 1];
+  return cs_var(p);
 }
 
 const char *cs_var(const KVar *v) {
@@ -1335,6 +1352,12 @@ void cs_body(CGen *g, KFunc *f) {
   g->fn = f;
   cs_puts(g, "{\n");
   g->depth++;
+  for (int i = 0; i < f->nparams; i++) {
+    const KVar *p = f->params[i];
+    if (cs_param_in(g, p) == cs_var(p)) continue;
+    cs_indent(g);
+    cs_printf(g, "%s = %s;\n", cs_decl(g, p->type, cs_var(p), NULL), cs_param_in(g, p));
+  }
   if (g->hooks->prologue) g->hooks->prologue(g, f);
   if (f->body && f->body->kind == KS_BLOCK)
     block_items(g, f->body, false);
