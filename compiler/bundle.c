@@ -265,6 +265,8 @@ static double now_ms(void) {
 /* ---------------------------------------------------------------- the bundle */
 
 bool emit_bundle(KModule *m, const KOptions *o, KBuf *out) {
+  /* Every limit of every form first, once: a bundle is only as good as its weakest form. */
+  if (!kcc_check_limits(m, o, KL_PTX | KL_SPIRV)) return false;
   Sections s = {0};
   bool ok = true;
 

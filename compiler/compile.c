@@ -5,7 +5,7 @@
 
 KModule *kcc_compile(const char *path, const KOptions *o, KList *deps, bool allow_generic) {
   KModule *m = frontend_parse(path, o, deps);
-  if (!m || diag_error_count()) return NULL;
+  if (!m || diag_error_count() || !pass_names(m)) return NULL;
   if (!pass_callgraph(m) || !pass_addrspace(m, allow_generic)) return NULL;
   return diag_error_count() ? NULL : m;
 }

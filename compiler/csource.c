@@ -55,7 +55,8 @@ struct CNames {
   NameSet module;     /* printed names of globals and functions, and the back end's own */
   NameSet module_src; /* source names of globals and functions: renames steer clear of them */
   NameSet tags, tags_src;
-  KList structs; /* StructNames* */
+  KList structs;  /* StructNames* */
+  KList param_in; /* pairs: parameter (KVar*), the name it arrives under (copy_param) */
 };
 
 void cs_init(CGen *g, CTarget target, KModule *m, const KOptions *o, const CHooks *hooks) {
@@ -76,6 +77,23 @@ bool cs_in_list(const char *name, const char *const *list) {
 /* A name is free when no set in `busy` holds it and the target does not reserve it; a
  * replacement must also avoid every set in `avoid` (names that keep their spelling later). */
 static const char *pick_name(CGen *g, const char *base, NameSet **busy, NameSet **avoid) {
+  /* C11 identifiers may hold UTF-8 letters and clang takes `$`, but nvcc refuses them in
+   * device entity names and OpenCL drivers need not take them: such a name is spelled in
+   * ASCII (each other byte as _XX) and then treated as any replacement. */
+  if (base[strspn(base, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")]) {
+    KBuf b = {0};
+    for (const unsigned char *p = (const unsigned char *)base; *p; p++)
+      if (strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_", *p))
+        kbuf_append(&b, p, 1);
+      else
+        kbuf_printf(&b, "_%02X", *p);
+    base = kir_strdup(b.data);
+    kbuf_free(&b);
+    bool ok = !g->hooks->reserved(base, false);
+    for (NameSet **s = busy; ok && *s; s++) ok = !ns_has(*s, base);
+    for (NameSet **s = avoid; ok && *s; s++) ok = !ns_has(*s, base);
+    if (ok) return base;
+  }
   bool ok = !g->hooks->reserved(base, true);
   for (NameSet **s = busy; ok && *s; s++) ok = !ns_has(*s, base);
   if (ok) return base;
@@ -184,6 +202,22 @@ void cs_name_function(CGen *g, KFunc *f) {
     }
     v->aux = (void *)name;
   }
+  for (int i = 0; g->hooks->copy_param && i < f->nparams; i++) {
+    KVar *p = f->params[i];
+    if (!g->hooks->copy_param(f, p)) continue;
+    char base[300];
+    snprintf(base, sizeof base, "%.280s_arg", cs_var(p));
+    const char *in = pick_name(g, kir_strdup(base), busy, avoid);
+    ns_add(&printed, in);
+    klist_push(&n->param_in, p);
+    klist_push(&n->param_in, (void *)in);
+  }
+}
+
+const char *cs_param_in(CGen *g, const KVar *p) {
+  for (int i = 0; i < g->names->param_in.n; i += 2)
+    if (g->names->param_in.v[i] == p) return g->names->param_in.v[i + 1];
+  return cs_var(p);
 }
 
 const char *cs_var(const KVar *v) {
@@ -530,27 +564,24 @@ static void print_float(CGen *g, const KType *t, double v, int prec) {
   bool f32 = t->kind == KT_F32;
   if (!f32) g->used_f64 = true;
   if (isinf(v) || isnan(v)) {
-    if (g->target == CT_OPENCL && isinf(v)) {
-      cs_printf(g, "%s%sINFINITY", v < 0 ? "-" : "", f32 ? "" : "(double)");
-      return;
-    }
-    /* NaNs (and CUDA's infinities) by bit pattern, so the payload and sign survive. */
-    uint64_t bits;
-    if (f32) {
-      float f = (float)v;
-      uint32_t u;
-      memcpy(&u, &f, sizeof u);
-      bits = u;
-    } else {
-      memcpy(&bits, &v, sizeof bits);
-    }
-    static const char *const fmt[2][2] = {
-        /* [opencl][f32] */
-        {"__longlong_as_double((long long)0x%016" PRIx64 "ULL)",
-         "__int_as_float((int)0x%08" PRIx64 "u)"},
-        {"as_double(0x%016" PRIx64 "UL)", "as_float(0x%08" PRIx64 "u)"},
-    };
-    cs_printf(g, fmt[g->target == CT_OPENCL][f32], bits);
+    /* Constant expressions in both languages, so that they may initialize `constant` tables
+     * (as_float() and __int_as_float() may not): the compilers' builtins, which take a NaN's
+     * payload and quiet bit; a leading minus sets the sign bit. */
+    uint64_t bits, payload;
+    memcpy(&bits, &v, sizeof bits);
+    /* From the double's bits even for a float: a conversion would quiet a signaling NaN. */
+    bool neg = bits >> 63, quiet = (bits >> 51) & 1;
+    payload = f32 ? (bits >> 29) & 0x3fffff : bits & 0x7ffffffffffffull;
+    bool paren = neg && prec > P_UNARY;
+    cs_printf(g, "%s%s", paren ? "(" : "", neg ? "-" : "");
+    if (isinf(v) && g->target == CT_OPENCL)
+      cs_printf(g, "%sINFINITY", f32 ? "" : "(double)");
+    else if (isinf(v))
+      cs_printf(g, "__builtin_inf%s()", f32 ? "f" : "");
+    else
+      cs_printf(g, "__builtin_nan%s%s(\"0x%" PRIx64 "\")", quiet ? "" : "s", f32 ? "f" : "",
+                payload);
+    cs_puts(g, paren ? ")" : "");
     return;
   }
   char buf[64];
@@ -925,7 +956,9 @@ void cs_expr(CGen *g, const KExpr *e, int prec) {
                                                                                      : P_LOR);
     }
     cs_puts(g, " ? ");
-    cs_expr(g, b, b->kind == KE_COND ? P_PRIMARY : P_ASSIGN);
+    /* C's grammar takes any expression here, nested ?: included: parentheses around each
+     * nested one would pile up past the compilers' bracket depth (clang: 256). */
+    cs_expr(g, b, P_COMMA);
     cs_puts(g, " : ");
     cs_expr(g, c, P_COND);
     rparen(g, p);
@@ -1319,6 +1352,12 @@ void cs_body(CGen *g, KFunc *f) {
   g->fn = f;
   cs_puts(g, "{\n");
   g->depth++;
+  for (int i = 0; i < f->nparams; i++) {
+    const KVar *p = f->params[i];
+    if (cs_param_in(g, p) == cs_var(p)) continue;
+    cs_indent(g);
+    cs_printf(g, "%s = %s;\n", cs_decl(g, p->type, cs_var(p), NULL), cs_param_in(g, p));
+  }
   if (g->hooks->prologue) g->hooks->prologue(g, f);
   if (f->body && f->body->kind == KS_BLOCK)
     block_items(g, f->body, false);

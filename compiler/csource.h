@@ -69,6 +69,9 @@ typedef struct CHooks {
   /* Whether a kernel cannot be defined under its own name (a keyword, a type, a macro...).
    * Kernels are never renamed: the runtime finds them by their source name. */
   bool (*kernel_reserved)(const char *name);
+  /* Whether a parameter of f arrives under another name and is copied, at the top of the
+   * body, into a private variable that has the parameter's name (NULL: never). */
+  bool (*copy_param)(const KFunc *f, const KVar *p);
   const char *language; /* for messages: "OpenCL C", "CUDA C++" */
 } CHooks;
 
@@ -100,6 +103,8 @@ void cs_name_module(CGen *g, const char *const *extra);
 /* Picks the printed names of f's parameters and locals. */
 void cs_name_function(CGen *g, KFunc *f);
 const char *cs_var(const KVar *v);
+/* The name a parameter arrives under: cs_var(p), or the other one copy_param asked for. */
+const char *cs_param_in(CGen *g, const KVar *p);
 const char *cs_func(const KFunc *f);
 const char *cs_tag(CGen *g, const KStruct *st);
 const char *cs_field(CGen *g, const KStruct *st, int i);

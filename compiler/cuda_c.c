@@ -312,6 +312,10 @@ static void print_signature(CGen *g, const KFunc *f) {
   cs_puts(g, ")");
 }
 
+static void find_printf(KExpr *e, void *ctx) {
+  if (e->kind == KE_BUILTIN && e->builtin == BI_PRINTF) *(bool *)ctx = true;
+}
+
 bool emit_cuda_c(KModule *m, const KOptions *o, KBuf *out) {
   static const CHooks hooks = {
       .builtin = cuda_builtin,
@@ -320,6 +324,7 @@ bool emit_cuda_c(KModule *m, const KOptions *o, KBuf *out) {
       .kernel_reserved = cuda_kernel_reserved,
       .language = "CUDA C++",
   };
+  if (!kcc_check_limits(m, o, KL_CUDA)) return false;
   CGen g;
   cs_init(&g, CT_CUDA, m, o, &hooks);
   g.out = out;
@@ -333,6 +338,13 @@ bool emit_cuda_c(KModule *m, const KOptions *o, KBuf *out) {
     cs_puts(&g,
             "\n * -ffp-contract=off: products are __fmul_rn/__dmul_rn, which nvcc never fuses.");
   cs_puts(&g, " */\n\n");
+  /* nvcc declares the device printf only for the device pass; the host pass of `nvcc -c`
+   * needs the declaration too. */
+  bool uses_printf = false;
+  for (int i = 0; i < m->funcs.n; i++)
+    if (((KFunc *)m->funcs.v[i])->body)
+      kir_visit_stmt(((KFunc *)m->funcs.v[i])->body, find_printf, &uses_printf);
+  if (uses_printf) cs_puts(&g, "#include <cstdio>\n\n");
 
   cs_structs(&g);
   bool any = false;

@@ -52,8 +52,24 @@ bool pass_callgraph(KModule *m); /* callees, recursion check, shared memory per 
  * several spaces generic (PTX can); otherwise they are an error (OpenCL C 1.2, SPIR-V). */
 bool pass_addrspace(KModule *m, bool allow_generic);
 
+/* Kernel and constant-table names must be plain ASCII identifiers (limits.c says why). */
+bool pass_names(KModule *m);
+
 /* The whole middle: front end, then the passes. allow_generic as for pass_addrspace. */
 KModule *kcc_compile(const char *path, const KOptions *o, KList *deps, bool allow_generic);
+
+/* Limits of the output forms (limits.c, docs/dialect.md): each back end checks those of the
+ * forms it writes before it starts, so a kernel over a limit gets a diagnostic at the
+ * declaration instead of output the next tool rejects. */
+enum {
+  KL_PTX = 1,   /* PTX (and LLVM IR for NVPTX) */
+  KL_CUDA = 2,  /* CUDA C */
+  KL_SPIRV = 4, /* SPIR-V */
+};
+bool kcc_check_limits(const KModule *m, const KOptions *o, unsigned forms);
+/* The PTX ISA version the module needs (78 for 7.8): 8.1 only where a kernel's parameters
+ * pass the 4352 bytes older ISAs allow, which 8.1 lifts on sm_70 and newer. */
+int kcc_ptx_isa(const KModule *m, const KOptions *o);
 
 /* Back ends: append their output to `out`. */
 bool emit_llvm_ir(KModule *m, const KOptions *o, KBuf *out); /* textual LLVM IR (.ll) */

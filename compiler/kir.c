@@ -372,3 +372,25 @@ void kir_visit_stmt(KStmt *s, KExprVisit fn, void *ctx) {
   kir_visit_stmt(s->els, fn, ctx);
   kir_visit_stmt(s->body, fn, ctx);
 }
+
+typedef struct MayWrite {
+  const KVar *v;
+  bool hit;
+} MayWrite;
+
+static void may_write_root(MayWrite *w, const KExpr *e) {
+  while (e && e->kind == KE_MEMBER) e = e->a;
+  if (e && e->kind == KE_VAR && e->var == w->v) w->hit = true;
+}
+
+static void may_write_visit(KExpr *e, void *ctx) {
+  MayWrite *w = ctx;
+  if (e->kind == KE_ASSIGN || e->kind == KE_INCDEC || e->kind == KE_ADDR) may_write_root(w, e->a);
+  if (e->kind == KE_CAST && e->a && e->a->type->kind == KT_ARRAY) may_write_root(w, e->a);
+}
+
+bool kir_may_write(KStmt *s, const KVar *v) {
+  MayWrite w = {v, false};
+  if (s) kir_visit_stmt(s, may_write_visit, &w);
+  return w.hit;
+}

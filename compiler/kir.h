@@ -405,6 +405,9 @@ KStmt *kir_stmt(KStmtKind kind, KLoc loc);
 typedef void (*KExprVisit)(KExpr *e, void *ctx);
 void kir_visit_stmt(KStmt *s, KExprVisit fn, void *ctx);
 void kir_visit_expr(KExpr *e, KExprVisit fn, void *ctx);
+/* Whether s may change v's storage: v (or a member of it) assigned or incremented, its
+ * address taken, or an array inside it decayed to a pointer (which may be written through). */
+bool kir_may_write(KStmt *s, const KVar *v);
 
 /* ---------------------------------------------------------------- functions, module */
 

@@ -126,7 +126,17 @@ LLVMValueRef lg_alloca(LG *g, const KType *t, const char *name) {
   return lg_alloca_type(g, lg_type(g, t), (unsigned)(t->align > 0 ? t->align : 1), name);
 }
 
+typedef struct LGString {
+  const char *s;
+  size_t len;
+  LLVMValueRef gv;
+} LGString;
+
 LLVMValueRef lg_string(LG *g, const char *s, size_t len, unsigned as) {
+  for (int i = 0; i < g->strs.n; i++) {
+    LGString *o = g->strs.v[i];
+    if (o->len == len && !memcmp(o->s, s, len)) return lg_cast_as(g, o->gv, 4, as);
+  }
   LLVMValueRef init = LLVMConstStringInContext2(g->ctx, s, len, 0);
   char name[32];
   snprintf(name, sizeof name, ".str.%d", g->nstr++);
@@ -136,6 +146,9 @@ LLVMValueRef lg_string(LG *g, const char *s, size_t len, unsigned as) {
   LLVMSetLinkage(gv, LLVMPrivateLinkage);
   LLVMSetUnnamedAddress(gv, LLVMGlobalUnnamedAddr);
   LLVMSetAlignment(gv, 1);
+  LGString *rec = kir_alloc(sizeof *rec);
+  *rec = (LGString){s, len, gv};
+  klist_push(&g->strs, rec);
   return lg_cast_as(g, gv, 4, as);
 }
 
@@ -406,15 +419,17 @@ static void init_nvptx(void) {
 
 /* LLVM 19 knows sm_20..sm_90. Newer GPUs run PTX written for sm_90 (ptxas and the driver
  * compile it forward), so a newer -arch gets sm_90 PTX. PTX ISA 7.8 (CUDA 11.8) covers
- * every one of those targets and every ptxas since 11.8 accepts it. */
-static LLVMTargetMachineRef make_tm(const KOptions *o) {
+ * every one of those targets and every ptxas since 11.8 accepts it; a module whose kernel
+ * parameters need more than 4352 bytes gets 8.1 (CUDA 12.1), the first ISA that allows it. */
+static LLVMTargetMachineRef make_tm(const KModule *m, const KOptions *o) {
   int sm = o->narchs > 0 ? o->archs[0] : 75;
   if (sm > 90) sm = 90;
   if (sm < 30) sm = 30;
-  char cpu[16];
+  char cpu[16], isa[16];
   snprintf(cpu, sizeof cpu, "sm_%d", sm);
+  snprintf(isa, sizeof isa, "+ptx%d", kcc_ptx_isa(m, o));
   if (o->verbose)
-    fprintf(stderr, "kcc: llvm: target %s, cpu %s, +ptx78, -O%d\n", KCC_TRIPLE, cpu, o->opt_level);
+    fprintf(stderr, "kcc: llvm: target %s, cpu %s, %s, -O%d\n", KCC_TRIPLE, cpu, isa, o->opt_level);
   char *err = NULL;
   LLVMTargetRef target;
   if (LLVMGetTargetFromTriple(KCC_TRIPLE, &target, &err)) {
@@ -425,7 +440,7 @@ static LLVMTargetMachineRef make_tm(const KOptions *o) {
   static const LLVMCodeGenOptLevel lv[] = {LLVMCodeGenLevelNone, LLVMCodeGenLevelLess,
                                            LLVMCodeGenLevelDefault, LLVMCodeGenLevelAggressive};
   int ol = o->opt_level < 0 ? 0 : o->opt_level > 3 ? 3 : o->opt_level;
-  return LLVMCreateTargetMachine(target, KCC_TRIPLE, cpu, "+ptx78", lv[ol], LLVMRelocDefault,
+  return LLVMCreateTargetMachine(target, KCC_TRIPLE, cpu, isa, lv[ol], LLVMRelocDefault,
                                  LLVMCodeModelDefault);
 }
 
@@ -674,8 +689,9 @@ static bool optimize(LG *g, LLVMTargetMachineRef tm) {
 }
 
 static bool compile(KModule *m, const KOptions *o, KBuf *out, bool ptx) {
+  if (!kcc_check_limits(m, o, KL_PTX)) return false;
   init_nvptx();
-  LLVMTargetMachineRef tm = make_tm(o);
+  LLVMTargetMachineRef tm = make_tm(m, o);
   if (!tm) return false;
   LG g;
   lg_init(&g, m, o, tm);

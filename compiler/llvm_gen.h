@@ -52,6 +52,7 @@ typedef struct LG {
   char libdevice_user_buf[32];
   KLoc libdevice_loc;
   int nstr;        /* string literals emitted, for names */
+  KList strs;      /* LGString*: one global per distinct literal (limits.c counts them so) */
   int llvm_errors; /* errors LLVM reported through its diagnostic handler */
   bool capture;    /* keep LLVM's error message in llvm_msg instead of reporting it */
   char llvm_msg[512];

@@ -39,10 +39,16 @@ enum {
   H_ADD_F32_LOCAL = 2,
   H_ADD_F64_GLOBAL = 4,
   H_ADD_F64_LOCAL = 8,
+  H_RINT_F32 = 16,
+  H_RINT_F64 = 32,
 };
 
-static const char *const helper_names[] = {"kcc_atomic_add_f32_global", "kcc_atomic_add_f32_local",
-                                           "kcc_atomic_add_f64_global", "kcc_atomic_add_f64_local",
+static const char *const helper_names[] = {"kcc_atomic_add_f32_global",
+                                           "kcc_atomic_add_f32_local",
+                                           "kcc_atomic_add_f64_global",
+                                           "kcc_atomic_add_f64_local",
+                                           "kcc_rint_f32",
+                                           "kcc_rint_f64",
                                            NULL};
 
 /* ---------------------------------------------------------------- reserved words */
@@ -359,6 +365,18 @@ static void ocl_builtin(CGen *g, const KExpr *e, int prec) {
     ocl_atomic(g, e);
     return;
   }
+  if (b == BI_RINT) {
+    /* PoCL 3.1 folds rint() of a constant of 2^31 or more into something that drops the
+     * kernel's stores (docs/driver-bugs.md). Every float of 2^23 or more (double: 2^52) is
+     * an integer already, so the helper calls rint() only below that; a constant argument
+     * then folds to itself. */
+    bool f64 = e->type->kind == KT_F64;
+    ((OclState *)g->be)->helpers |= f64 ? H_RINT_F64 : H_RINT_F32;
+    cs_printf(g, "kcc_rint_%s(", f64 ? "f64" : "f32");
+    args(g, e, 0);
+    cs_puts(g, ")");
+    return;
+  }
   if (kir_builtin_is_math(b)) {
     /* OpenCL's math functions are overloaded on float and double under the C double names.
      * -ffast-math: the float ones that have a native_ form (device precision) take it. */
@@ -410,7 +428,7 @@ static void print_params(CGen *g, const KFunc *f) {
     const KType *t = p->type;
     /* bool is no kernel parameter type in OpenCL C: the host passes one byte, 0 or 1. */
     if (f->is_kernel && t->kind == KT_BOOL) t = kir_type_scalar(KT_U8);
-    cs_list_item(g, cs_decl(g, t, cs_var(p), p->is_const ? "const" : NULL), n == 0);
+    cs_list_item(g, cs_decl(g, t, cs_param_in(g, p), p->is_const ? "const" : NULL), n == 0);
   }
   if (f->is_kernel) {
     symbol_params(g, f, &n);
@@ -448,7 +466,20 @@ static void print_helpers(CGen *g, unsigned h) {
       {H_ADD_F64_GLOBAL, "global", "double", "ulong", "atom_cmpxchg", "as_double", "as_ulong"},
       {H_ADD_F64_LOCAL, "local", "double", "ulong", "atom_cmpxchg", "as_double", "as_ulong"},
   };
-  if (!h) return;
+  if (h & (H_RINT_F32 | H_RINT_F64))
+    cs_puts(g,
+            "/* rint() only where it can round: PoCL 3.1 folds rint() of a constant of 2^31 or\n"
+            " * more into code that drops the kernel's stores (kcc's docs/driver-bugs.md). */\n");
+  static const char *const rint_helper =
+      "static %s kcc_rint_%s(%s x) {\n"
+      "  int small = fabs(x) < %s;\n"
+      "  %s r = rint(small ? x : 0); /* not x: rint() may run whatever the condition says */\n"
+      "  return small ? r : x;\n"
+      "}\n";
+  if (h & H_RINT_F32) cs_printf(g, rint_helper, "float", "f32", "float", "0x1p23f", "float");
+  if (h & H_RINT_F64) cs_printf(g, rint_helper, "double", "f64", "double", "0x1p52", "double");
+  if (h & (H_RINT_F32 | H_RINT_F64)) cs_puts(g, "\n");
+  if (!(h & (H_ADD_F32_GLOBAL | H_ADD_F32_LOCAL | H_ADD_F64_GLOBAL | H_ADD_F64_LOCAL))) return;
   cs_puts(g, "/* atomicAdd on floating point: OpenCL 1.2 has none, so a compare-and-swap on the\n"
              " * bits is retried until no other work-item wrote in between. */\n");
   for (int i = 0; i < 4; i++) {
@@ -468,6 +499,13 @@ static void print_helpers(CGen *g, unsigned h) {
   }
 }
 
+/* PoCL 3.1 gives every work-item the same copy of a struct passed by value, so one that the
+ * kernel writes is written by all of them (docs/driver-bugs.md): such a parameter is copied
+ * into a private variable first. */
+static bool ocl_copy_param(const KFunc *f, const KVar *p) {
+  return f->is_kernel && p->type->kind == KT_STRUCT && kir_may_write(f->body, p);
+}
+
 bool emit_opencl_c(KModule *m, const KOptions *o, KBuf *out) {
   static const CHooks hooks = {
       .builtin = ocl_builtin,
@@ -476,6 +514,7 @@ bool emit_opencl_c(KModule *m, const KOptions *o, KBuf *out) {
       .gvar_addr = ocl_gvar_addr,
       .call_extra = ocl_call_extra,
       .prologue = ocl_prologue,
+      .copy_param = ocl_copy_param,
       .reserved = ocl_reserved,
       .kernel_reserved = ocl_kernel_reserved,
       .language = "OpenCL C",

@@ -482,7 +482,12 @@ static void define_func(SG *g, KFunc *f) {
       spv_decorate(&g->m, pid[i], SpvDecorationFuncParamAttr, &attr, 1);
       uint32_t align = (uint32_t)mem_align(p->type);
       spv_decorate(&g->m, pid[i], SpvDecorationAlignment, &align, 1);
-      s->ptr = pid[i];
+      /* PoCL 3.1 shares the ByVal copy between work-items (docs/driver-bugs.md): a struct
+       * the kernel writes gets a private copy. */
+      if (use.needs[i])
+        local_var(g, p);
+      else
+        s->ptr = pid[i];
     } else if (use.needs[i]) {
       local_var(g, p);
     } else {
@@ -522,8 +527,14 @@ static void define_func(SG *g, KFunc *f) {
   /* Parameters that need storage start as a copy of the argument. */
   for (int i = 0; i < f->nparams; i++) {
     SVar *s = f->params[i]->aux;
-    if (!is_byval(f, f->params[i]) && use.needs[i])
+    if (!use.needs[i]) continue;
+    if (is_byval(f, f->params[i])) {
+      /* A load and a store: llvm-spirv 15 asserts on OpCopyMemory here. */
+      uint32_t v = sg_load(g, f->params[i]->type, pid[i], false);
+      sg_store(g, f->params[i]->type, s->ptr, v, false);
+    } else {
       sg_store(g, f->params[i]->type, s->ptr, pid[i], false);
+    }
   }
   free(use.needs);
   free(pid);
@@ -764,6 +775,7 @@ static void clear_locals(KStmt *s) {
 }
 
 bool emit_spirv(KModule *m, const KOptions *o, KBuf *out) {
+  if (!kcc_check_limits(m, o, KL_SPIRV)) return false;
   SG g;
   memset(&g, 0, sizeof g);
   spv_module_init(&g.m);

@@ -724,6 +724,25 @@ static uint32_t builtin(SG *g, KExpr *e) {
     if (kir_is_float(e->type)) return ext(g, e, OpenCLstd_Fabs, e->type);
     if (kir_is_signed(e->type)) return ext(g, e, OpenCLstd_SAbs, e->type);
     return sg_convert(g, sg_expr(g, e->args[0]), e->args[0]->type, e->type, e->loc);
+  case BI_RINT:
+    if (kir_is_float(e->type)) {
+      /* PoCL 3.1 folds rint() of a constant of 2^31 or more into code that drops the
+       * kernel's stores or never ends (docs/driver-bugs.md). Every float of 2^23 or more
+       * (double: 2^52) is an integer already: rint() only below, x itself above, so that a
+       * constant argument folds to itself. */
+      uint32_t x = sg_expr(g, e->args[0]);
+      if (e->args[0]->type != e->type) x = sg_convert(g, x, e->args[0]->type, e->type, e->loc);
+      uint32_t t = ty(g, e->type), imp = sg_ocl_import(g);
+      uint32_t ax = sg_opv(g, SpvOpExtInst, t, 3, imp, (uint32_t)OpenCLstd_Fabs, x);
+      uint32_t big =
+          spv_const_float(&g->m, sg_bits(e->type), e->type->kind == KT_F64 ? 0x1p52 : 0x1p23);
+      uint32_t small = sg_opv(g, SpvOpFOrdLessThan, tbool(g), 2, ax, big);
+      /* rint() sees 0 rather than x above: a select alone still calls it on the constant. */
+      uint32_t arg = sg_opv(g, SpvOpSelect, t, 3, small, x, zero_of(g, e->type));
+      uint32_t r = sg_opv(g, SpvOpExtInst, t, 3, imp, (uint32_t)OpenCLstd_Rint, arg);
+      return sg_opv(g, SpvOpSelect, t, 3, small, r, x);
+    }
+    break;
   case BI_ISNAN:
   case BI_ISINF:
   case BI_ISFINITE: {

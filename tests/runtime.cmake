@@ -38,8 +38,8 @@ target_include_directories(kcrt_rt_common PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}/run
 # Kernels with a host program. Every kernel of tests/kernels/ has one; a kernel added to the
 # corpus later without one is listed by the check below.
 set(KCRT_RUNTIME_KERNELS
-  atomics constant control cuda_spellings dynshared fp64 histogram int64 math32 matmul printf reduce saxpy
-  stencil structs symbols transpose vecadd)
+  atomics constant control cuda_spellings driver_bugs dynshared fp64 histogram int64 math32
+  matmul printf reduce saxpy stencil structs symbols transpose vecadd)
 
 foreach(_name ${KCRT_RUNTIME_KERNELS})
   set(_k ${CMAKE_CURRENT_SOURCE_DIR}/kernels/${_name}.k)

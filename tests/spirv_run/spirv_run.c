@@ -736,6 +736,52 @@ static int test_math32(void) {
   return bad;
 }
 
+/* driver_bugs.k: kcc's workarounds for PoCL 3.1 bugs (docs/driver-bugs.md) on the SPIR path:
+ * a written struct parameter gets a private copy, and rint() of a constant >= 2^31 no longer
+ * makes the kernel lose its stores. */
+static int test_driver_bugs(void) {
+  int n = 64 * 64, bad = 0;
+  int *out = host(sizeof(int) * n);
+  memset(out, 0, sizeof(int) * n);
+  struct {
+    int base, scale, hist[4];
+  } p = {-17, 3, {0, 0, 0, 0}};
+  cl_mem dout = buffer(sizeof(int) * n, out);
+  cl_kernel k = kernel("byval_written");
+  arg(k, 0, sizeof dout, &dout);
+  arg(k, 1, sizeof p, &p);
+  launch(k, (size_t)n / 64, 64);
+  read_back(dout, sizeof(int) * n, out);
+  for (int i = 0; i < n; i++) {
+    int want = (p.base + i) * 1000 + (p.scale + 1) * 10 + 1;
+    if (out[i] != want && bad++ < 5)
+      printf("byval_written: out[%d] = %d, want %d\n", i, out[i], want);
+  }
+
+  int m = 1000;
+  float *in = host(sizeof(float) * m), *fo = host(sizeof(float) * 2 * m);
+  double *dd = host(sizeof(double) * m);
+  for (int i = 0; i < m; i++) in[i] = i % 3 ? frand() * 100.0f : frand() * 1e10f;
+  cl_mem din = buffer(sizeof(float) * m, in), dfo = buffer(sizeof(float) * 2 * m, NULL),
+         ddo = buffer(sizeof(double) * m, NULL);
+  k = kernel("rint_big");
+  arg(k, 0, sizeof din, &din);
+  arg(k, 1, sizeof dfo, &dfo);
+  arg(k, 2, sizeof ddo, &ddo);
+  arg(k, 3, sizeof m, &m);
+  launch(k, (size_t)(m + 63) / 64, 64);
+  read_back(dfo, sizeof(float) * 2 * m, fo);
+  read_back(ddo, sizeof(double) * m, dd);
+  for (int i = 0; i < m; i++) {
+    float w0 = rintf(3e9f) + (float)i, w1 = rintf(in[i]);
+    double wd = rint(4294967296.5) + rint((double)in[i]);
+    if ((fo[2 * i] != w0 || fo[2 * i + 1] != w1 || dd[i] != wd) && bad++ < 5)
+      printf("rint_big[%d] (in %.9g): %.9g %.9g %.17g, want %.9g %.9g %.17g\n", i, in[i], fo[2 * i],
+             fo[2 * i + 1], dd[i], w0, w1, wd);
+  }
+  return bad;
+}
+
 int main(int argc, char **argv) {
   if (argc != 3 && argc != 4) {
     fprintf(stderr, "usage: spirv_run TEST FILE.bc [FILE.spv]\n");
@@ -749,13 +795,24 @@ int main(int argc, char **argv) {
   static const struct {
     const char *name;
     int (*fn)(void);
-  } tests[] = {
-      {"vecadd", test_vecadd},       {"saxpy", test_saxpy},         {"reduce", test_reduce},
-      {"dynshared", test_dynshared}, {"structs", test_structs},     {"control", test_control},
-      {"int64", test_int64},         {"constant", test_constant},   {"atomics", test_atomics},
-      {"printf", test_printf},       {"histogram", test_histogram}, {"matmul", test_matmul},
-      {"stencil", test_stencil},     {"transpose", test_transpose}, {"fp64", test_fp64},
-      {"math32", test_math32},       {"symbols", test_symbols}};
+  } tests[] = {{"vecadd", test_vecadd},
+               {"saxpy", test_saxpy},
+               {"reduce", test_reduce},
+               {"dynshared", test_dynshared},
+               {"structs", test_structs},
+               {"control", test_control},
+               {"int64", test_int64},
+               {"constant", test_constant},
+               {"atomics", test_atomics},
+               {"printf", test_printf},
+               {"histogram", test_histogram},
+               {"matmul", test_matmul},
+               {"stencil", test_stencil},
+               {"transpose", test_transpose},
+               {"fp64", test_fp64},
+               {"math32", test_math32},
+               {"driver_bugs", test_driver_bugs},
+               {"symbols", test_symbols}};
   for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++)
     if (!strcmp(tests[i].name, argv[1])) {
       int bad = tests[i].fn();

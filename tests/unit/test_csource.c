@@ -355,6 +355,92 @@ START_TEST(float_condition) {
 }
 END_TEST
 
+/* Writes `text` as tmpdir/name and puts it through its consumer (tests/consume.sh). */
+static void consume(const char *name, const char *text) {
+  char *path = tu_write(name, text), *cmd, *err = NULL;
+  if (asprintf(&cmd, "sh %s/consume.sh %s", tu_srcdir(), path) < 0) abort();
+  int st = tu_sh(cmd, NULL, &err);
+  ck_assert_msg(st == 0, "%s rejected:\n%.3000s", name, err);
+  free(cmd);
+  free(err);
+}
+
+/* NaN and infinity literals are constant expressions (they may initialize `constant`
+ * tables): as_float()/__int_as_float() used to make clang and nvcc reject the output. The
+ * payload, the quiet bit and the sign survive. */
+START_TEST(nan_inf_constants) {
+  const char *src =
+      "#include <math.h>\n"
+      "constant float t[6] = {NAN, -NAN, INFINITY, -INFINITY, __builtin_nanf(\"0x123\"),\n"
+      "                       -__builtin_nanf(\"0x5\")};\n"
+      "constant double d[4] = {NAN, -HUGE_VAL, __builtin_nan(\"0x123456789\"),\n"
+      "                        -__builtin_nans(\"0x7\")};\n"
+      "kernel void k(float *x, double *y, int i) {\n"
+      "  x[0] = t[i] + (x[1] > 0 ? -NAN : INFINITY);\n"
+      "  y[0] = d[i];\n"
+      "}\n";
+  char *cl = ok(src, "cl"), *cu = ok(src, "cuda");
+  HAS(cl, "__constant float t[6] = {__builtin_nanf(\"0x0\"), -__builtin_nanf(\"0x0\"), INFINITY, "
+          "-INFINITY,\n    __builtin_nanf(\"0x123\"), -__builtin_nanf(\"0x5\")};");
+  HAS(cl, "__constant double d[4] = {__builtin_nan(\"0x0\"), -(double)INFINITY, "
+          "__builtin_nan(\"0x123456789\"),\n    -__builtin_nans(\"0x7\")};");
+  HAS(cl, "x[0] = t[i] + (x[1] > 0.0f ? -__builtin_nanf(\"0x0\") : INFINITY);");
+  HAS(cu, "__constant__ float t[6] = {__builtin_nanf(\"0x0\"), -__builtin_nanf(\"0x0\"), "
+          "__builtin_inff(),");
+  HAS(cu, "-__builtin_inf(), __builtin_nan(\"0x123456789\"),");
+  HAS(cu, "-__builtin_nans(\"0x7\")};");
+  HASNT(cl, "as_float");
+  HASNT(cu, "_as_");
+  consume("nan_inf.cl", cl);
+  consume("nan_inf.cu", cu);
+}
+END_TEST
+
+/* 300 ?: nested in the middle operand: no parentheses around each (clang stops at 256). */
+START_TEST(nested_cond_middle) {
+  char *src = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&src, &len);
+  fputs("kernel void k(int *x) {\n  int c = x[0];\n  x[1] = ", f);
+  for (int i = 0; i < 300; i++) fputs("c ? ", f);
+  fputs("1", f);
+  for (int i = 0; i < 300; i++) fputs(" : 2", f);
+  fputs(";\n}\n", f);
+  fclose(f);
+  char *cl = ok(src, "cl"), *cu = ok(src, "cuda");
+  HAS(cl, "x[1] = c ? c ? c ? c ?");
+  HASNT(cl, "(c ?");
+  consume("cond.cl", cl);
+  consume("cond.cu", cu);
+  free(src);
+}
+END_TEST
+
+/* Names outside [A-Za-z0-9_] (C11 UTF-8 letters, clang's `$`) of device functions, locals,
+ * shared variables and fields are spelled in ASCII; nvcc refuses `fé` as a device function
+ * name. (Kernels and constant tables keep their names and must be plain: tests/bad/name_*.) */
+START_TEST(non_ascii_names) {
+  const char *src =
+      "struct P { int v\xc3\xa9; };\n"
+      "static int f\xc3\xa9(struct P p, int a$) { int x\xc3\xa9 = a$; return x\xc3\xa9 "
+      "+ p.v\xc3\xa9; }\n"
+      "kernel void k(int *x, struct P p) {\n"
+      "  shared int sh\xc3\xa9[4];\n"
+      "  sh\xc3\xa9[threadIdx.x & 3] = x[0];\n"
+      "  __syncthreads();\n"
+      "  x[1] = f\xc3\xa9(p, sh\xc3\xa9[0]);\n"
+      "}\n";
+  char *cl = ok(src, "cl"), *cu = ok(src, "cuda");
+  HAS(cl, "static int f_C3_A9(struct P p, int a_24) {");
+  HAS(cl, "int x_C3_A9 = a_24;");
+  HAS(cl, "return x_C3_A9 + p.v_C3_A9;");
+  HAS(cl, "__local int sh_C3_A9[4];");
+  HAS(cu, "static __device__ int f_C3_A9(struct P p, int a_24) {");
+  consume("names.cl", cl);
+  consume("names.cu", cu);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("csource");
   TCase *tc = tcase_create("csource");
@@ -373,6 +459,9 @@ int main(void) {
   tcase_add_test(tc, opencl_param_rules);
   tcase_add_test(tc, header);
   tcase_add_test(tc, float_condition);
+  tcase_add_test(tc, nan_inf_constants);
+  tcase_add_test(tc, nested_cond_middle);
+  tcase_add_test(tc, non_ascii_names);
   suite_add_tcase(s, tc);
   return tu_main(s);
 }

@@ -534,33 +534,105 @@ START_TEST(directory_input) {
 }
 END_TEST
 
-/* Every tests/bad/NAME.k fails with exit 1 and NAME.expected as its first diagnostic. */
+/* The value of a `// kcc-NAME: value` line at the top of a corpus file, or NULL. */
+static char *directive(const char *src, const char *name) {
+  char key[64];
+  snprintf(key, sizeof key, "// kcc-%s:", name);
+  const char *p = strstr(src, key);
+  if (!p) return NULL;
+  p += strlen(key);
+  while (*p == ' ') p++;
+  size_t n = strcspn(p, "\n");
+  return strndup(p, n);
+}
+
+/* Every tests/bad/NAME.k fails with exit 1 and no output file, and its diagnostics start with
+ * NAME.expected (every line of it: the message, and where given the source line and caret),
+ * for each output form: all six by default, or those a `// kcc-forms: ptx spv` line names.
+ * Forms a `// kcc-ok: cl spv` line names must compile the same file (the limit is not
+ * theirs) into output its consumer takes (tests/consume.sh); `// kcc-args: -arch=sm_60` adds
+ * options. */
 START_TEST(bad_corpus) {
+  static const char *const all_forms = "ptx spv cl cu kcb h";
   char *list;
-  char cmd[1024];
+  char cmd[2048];
   snprintf(cmd, sizeof cmd, "ls %s/bad/*.k 2>/dev/null", tu_srcdir());
   tu_sh(cmd, &list, NULL);
   int n = 0;
-  for (char *line = strtok(list, "\n"); line; line = strtok(NULL, "\n")) {
+  char *save = NULL;
+  for (char *line = strtok_r(list, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
     char exp_path[1024];
     snprintf(exp_path, sizeof exp_path, "%.*s.expected", (int)(strlen(line) - 2), line);
     char *expected = tu_read(exp_path, NULL);
     if (!expected) continue;
-    char *nl = strchr(expected, '\n');
-    if (nl) *nl = 0;
-    char *err;
-    snprintf(cmd, sizeof cmd, "%s %s -o %s/corpus.ptx", tu_kcc(), line, tu_tmpdir());
-    int st = tu_sh(cmd, NULL, &err);
-    ck_assert_msg(st == 1, "%s: exit %d, expected 1\n%s", line, st, err);
-    char want[2048];
+    char *src = tu_read(line, NULL);
+    ck_assert_ptr_nonnull(src);
+    char *forms = directive(src, "forms"), *ok_forms = directive(src, "ok"),
+         *args = directive(src, "args");
+    char want[4096];
     snprintf(want, sizeof want, "%s:%s", line, expected);
-    nl = strchr(err, '\n');
-    if (nl) *nl = 0;
-    ck_assert_msg(!strcmp(err, want), "%s:\n  got:  %s\n  want: %s", line, err, want);
-    ck_assert_msg(!exists("corpus.ptx"), "%s left an output file", line);
+    for (int pass = 0; pass < 2; pass++) {
+      char *fl = strdup(pass == 0 ? (forms ? forms : all_forms) : (ok_forms ? ok_forms : ""));
+      char *fsave = NULL;
+      for (char *form = strtok_r(fl, " ", &fsave); form; form = strtok_r(NULL, " ", &fsave)) {
+        char *err;
+        snprintf(cmd, sizeof cmd, "rm -f %s/corpus.%s; %s %s %s -o %s/corpus.%s", tu_tmpdir(), form,
+                 tu_kcc(), args ? args : "", line, tu_tmpdir(), form);
+        int st = tu_sh(cmd, NULL, &err);
+        char out_name[64];
+        snprintf(out_name, sizeof out_name, "corpus.%s", form);
+        if (pass == 1) {
+          ck_assert_msg(st == 0, "%s (.%s): exit %d, expected 0\n%.3000s", line, form, st, err);
+          free(err);
+          snprintf(cmd, sizeof cmd, "sh %s/consume.sh %s/corpus.%s", tu_srcdir(), tu_tmpdir(),
+                   form);
+          st = tu_sh(cmd, NULL, &err);
+          ck_assert_msg(st == 0, "%s (.%s): output rejected by its consumer\n%.3000s", line, form,
+                        err);
+          free(err);
+          continue;
+        }
+        ck_assert_msg(st == 1, "%s (.%s): exit %d, expected 1\n%.3000s", line, form, st, err);
+        ck_assert_msg(!strncmp(err, want, strlen(want)),
+                      "%s (.%s):\n  got:  %.1500s\n  want: %.1500s", line, form, err, want);
+        ck_assert_msg(!exists(out_name), "%s (.%s) left an output file", line, form);
+        free(err);
+      }
+      free(fl);
+    }
+    free(forms), free(ok_forms), free(args), free(src), free(expected);
     n++;
   }
   ck_assert_msg(n > 0, "no bad-input cases found in %s/bad", tu_srcdir());
+}
+END_TEST
+
+/* Kernel parameters past the 4352 bytes of older PTX ISAs: PTX ISA 8.1, which lifts the limit
+ * to 32764 bytes on sm_70 and newer, and output that ptxas, nvcc and the bundle's ptxas take
+ * without a warning. (tests/bad/limit_params*.k: the limits themselves.) */
+START_TEST(large_params_ptx81) {
+  tu_write("big.k", "struct Big { float v[1089]; };\n"
+                    "kernel void k(float *x, struct Big b) { x[0] = b.v[3]; }\n");
+  char *err, *ptx;
+  ck_assert_int_eq(kcc("big.k -o big.ptx", NULL, &err), 0);
+  ck_assert_str_eq(err, "");
+  char path[512];
+  snprintf(path, sizeof path, "%s/big.ptx", tu_tmpdir());
+  ck_assert_ptr_nonnull(ptx = tu_read(path, NULL));
+  ck_assert_ptr_nonnull(strstr(ptx, "\n.version 8.1\n"));
+  ck_assert_int_eq(kcc("big.k -o big.cu", NULL, &err), 0);
+  ck_assert_int_eq(kcc("big.k -o big.h", NULL, &err), 0);
+  ck_assert_str_eq(err, ""); /* the bundle's ptxas took it: no "PTX only" warning */
+  char cmd[1024];
+  snprintf(cmd, sizeof cmd, "cd %s && sh %s/consume.sh big.ptx big.cu big.h", tu_tmpdir(),
+           tu_srcdir());
+  ck_assert_msg(tu_sh(cmd, NULL, &err) == 0, "%s", err);
+  /* Without any parameter that large, the module stays at PTX ISA 7.8. */
+  ck_assert_int_eq(kcc("-arch=sm_80 big.k -o big80.ptx", NULL, &err), 0);
+  tu_write("small.k", vecadd);
+  ck_assert_int_eq(kcc("small.k -o small.ptx", NULL, &err), 0);
+  snprintf(path, sizeof path, "%s/small.ptx", tu_tmpdir());
+  ck_assert_ptr_nonnull(strstr(tu_read(path, NULL), "\n.version 7.8\n"));
 }
 END_TEST
 
@@ -588,6 +660,7 @@ static Suite *suite(void) {
   tcase_add_test(t, alone_options);
   tcase_add_test(t, directory_input);
   tcase_add_test(t, special_outputs);
+  tcase_add_test(t, large_params_ptx81);
   suite_add_tcase(s, t);
   return s;
 }
