@@ -390,8 +390,11 @@ static kcrt_status symbols_init(kcrt_module *m) {
     s->size = (size_t)b->symbols[i].size;
     s->symbol_of = m;
     kcrt_status st = m->dev->be->symbol_init(m, &b->symbols[i], s);
-    if (st) return st;
-    s->mem_set = true;
+    if (st) { /* nothing to release but the struct: module_free skips the empty slot */
+      free(s);
+      m->symbols[i] = NULL;
+      return st;
+    }
   }
   return KCRT_SUCCESS;
 }
@@ -536,7 +539,7 @@ static void module_free(kcrt_module *m) {
   if (m->link.next) list_del(m->dev, &m->link);
   for (uint32_t i = 0; m->symbols && i < m->b->nsymbols; i++) {
     kcrt_buffer *s = m->symbols[i];
-    if (s && !s->borrowed && s->mem_set) m->dev->be->mem_free(s);
+    if (s && !s->borrowed) m->dev->be->mem_free(s);
     free(s);
   }
   free(m->symbols);

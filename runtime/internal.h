@@ -128,7 +128,6 @@ struct kcrt_buffer {
   size_t elem_size;
   kcrt_module *symbol_of; /* a module symbol's storage (kcrt_module_symbol): the module frees it */
   bool borrowed;          /* the driver owns the memory (CUDA module globals): never freed */
-  bool mem_set;           /* symbol storage: symbol_init succeeded, so there is something to free */
 };
 
 struct kcrt_queue {

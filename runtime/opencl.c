@@ -639,6 +639,16 @@ static kcrt_status cl_kernel_init(kcrt_kernel *k) {
                      k->k->name, nargs, want, k->k->nparams, k->k->nsymbols,
                      (k->k->flags & KCB_KERNEL_DYNAMIC_SHARED) ? ", the dynamic __local one" : "");
   }
+  /* Host-filled variables keep their buffers for the module's life, and a cl_kernel keeps its
+   * arguments: they are bound here once, not at every launch. */
+  for (uint32_t j = 0; j < k->k->nsymbols; j++) {
+    cl_mem m = k->mod->symbols[k->k->symbols[j]]->mem;
+    e = cl.clSetKernelArg(h, k->k->nparams + j, sizeof m, &m);
+    if (e) {
+      cl.clReleaseKernel(h);
+      return fail(e, "clSetKernelArg (host-filled variable)");
+    }
+  }
   size_t wg = 0;
   if (!cl.clGetKernelWorkGroupInfo(h, c->dev, CL_KERNEL_WORK_GROUP_SIZE, sizeof wg, &wg, NULL) &&
       wg && wg < k->max_threads)
@@ -657,7 +667,7 @@ static kcrt_status cl_kernel_init(kcrt_kernel *k) {
 }
 
 /* OpenCL 1.2 cannot write a program variable from the host: the compiler made each
- * host-filled variable a hidden __constant argument, bound at launch to this buffer. */
+ * host-filled variable a hidden __constant argument, bound to this buffer (cl_kernel_init). */
 static kcrt_status cl_symbol_init(kcrt_module *m, const KcbSymbol *s, kcrt_buffer *b) {
   (void)m;
   (void)s;
@@ -700,15 +710,10 @@ static kcrt_status cl_launch(kcrt_kernel *k, kcrt_queue *q, const uint64_t grid[
   } else {
     /* A __local argument may not be 0 bytes: a kernel launched without dynamic shared memory
      * still gets one byte, which it never touches. */
-    cl_uint at = k->k->nparams;
-    for (uint32_t j = 0; j < k->k->nsymbols && !e; j++, at++) {
-      cl_mem m = k->mod->symbols[k->k->symbols[j]]->mem;
-      e = cl.clSetKernelArg(h, at, sizeof m, &m);
-    }
-    if (e) st = fail(e, "clSetKernelArg (host-filled variable)");
-    if (!e && (k->k->flags & KCB_KERNEL_DYNAMIC_SHARED))
-      e = cl.clSetKernelArg(h, at, dyn ? dyn : 1, NULL);
-    if (e && !st) st = fail(e, "clSetKernelArg (dynamic shared memory)");
+    /* The host-filled variables between them were bound once, by cl_kernel_init. */
+    if (k->k->flags & KCB_KERNEL_DYNAMIC_SHARED)
+      e = cl.clSetKernelArg(h, k->k->nparams + k->k->nsymbols, dyn ? dyn : 1, NULL);
+    if (e) st = fail(e, "clSetKernelArg (dynamic shared memory)");
   }
   if (!st) {
     e = cl.clEnqueueNDRangeKernel(q->h, h, 3, NULL, global, local, 0, NULL, NULL);
