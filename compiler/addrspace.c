@@ -250,6 +250,9 @@ static Mask walk(Ctx *c, KExpr *e) {
     if (e->type->kind == KT_PTR) m = M(mem_space(c)); /* a pointer loaded from memory */
     break;
   case KE_CALL: m = walk_call(c, e); break;
+  case KE_SWIZZLE:
+  case KE_BITCAST: walk(c, e->a); break; /* vectors and numbers: no pointer comes out */
+  case KE_VECLIT:
   case KE_BUILTIN:
   case KE_INITLIST:
     for (int i = 0; i < e->nargs; i++) walk(c, e->args[i]);

@@ -896,6 +896,11 @@ static void print_initlist(CGen *g, const KExpr *e) {
 void cs_expr(CGen *g, const KExpr *e, int prec) {
   bool p;
   switch (e->kind) {
+  case KE_SWIZZLE: /* vectors: not written by the C back ends yet */
+  case KE_VECLIT:
+  case KE_BITCAST:
+    diag_error(e->loc, "vector expressions are not supported by this back end yet");
+    return;
   case KE_ICONST:
     p = int_negative(e) && lparen(g, P_UNARY, prec);
     cs_int(g, e->type, e->ival);

@@ -129,6 +129,19 @@ KType *kir_type_struct(KStruct *st) {
   return t;
 }
 
+KType *kir_type_vec(KType *elem, int len) {
+  int slots = len == 3 ? 4 : len;
+  KType v = {.kind = KT_VEC, .base = elem, .len = len};
+  v.size = v.align = elem->size * slots;
+  return intern(&v);
+}
+
+KType *kir_type_mask(KType *t) {
+  static const KTypeKind by_size[] = {[1] = KT_I8, [2] = KT_I16, [4] = KT_I32, [8] = KT_I64};
+  if (t->kind != KT_VEC) return kir_type_scalar(KT_I32);
+  return kir_type_vec(kir_type_scalar(by_size[t->base->size]), (int)t->len);
+}
+
 void kir_struct_layout(KStruct *st) {
   int off = 0, align = 1;
   for (int i = 0; i < st->nfields; i++) {
@@ -180,6 +193,16 @@ static void type_str(char *buf, size_t n, const KType *t) {
     break;
   }
   case KT_STRUCT: snprintf(buf, n, "struct %s", t->st->name); break;
+  case KT_VEC: {
+    /* OpenCL's spelling: uint4, not "unsigned int4". */
+    static const char *elem[] = {
+        [KT_I8] = "char",   [KT_I16] = "short",  [KT_I32] = "int",  [KT_I64] = "long",
+        [KT_U8] = "uchar",  [KT_U16] = "ushort", [KT_U32] = "uint", [KT_U64] = "ulong",
+        [KT_F32] = "float", [KT_F64] = "double",
+    };
+    snprintf(buf, n, "%s%d", elem[t->base->kind], (int)t->len);
+    break;
+  }
   default: snprintf(buf, n, "%s", names[t->kind]); break;
   }
 }
@@ -260,6 +283,13 @@ static const KBuiltinInfo builtins[] = {
     {"isnan", BI_ISNAN, 1},
     {"isinf", BI_ISINF, 1},
     {"isfinite", BI_ISFINITE, 1},
+    {"popcount", BI_POPCOUNT, 1},
+    {"clz", BI_CLZ, 1},
+    {"mul_hi", BI_MUL_HI, 2},
+    {"select", BI_SELECT, 3},
+    {"convert_sat", BI_CONVERT_SAT, 1},
+    {"vload", BI_VLOAD, 2},
+    {"vstore", BI_VSTORE, 3},
 };
 _Static_assert(sizeof builtins / sizeof builtins[0] == BI_COUNT_, "builtin table out of sync");
 
@@ -277,6 +307,8 @@ bool kir_builtin_is_atomic(KBuiltin id) {
 
 KCastKind kir_cast_kind(const KType *from, const KType *to) {
   if (to->kind == KT_VOID) return KC_TO_VOID;
+  if (to->kind == KT_VEC && from->kind != KT_VEC) return KC_SPLAT;
+  if (to->kind == KT_VEC) return kir_cast_kind(from->base, to->base);
   if (from->kind == KT_ARRAY) return KC_ARRAY_DECAY;
   if (to->kind == KT_BOOL && from->kind != KT_BOOL) return KC_TO_BOOL;
   if (kir_is_ptr(from) && kir_is_ptr(to)) return KC_PTR_TO_PTR;
@@ -303,6 +335,15 @@ bool kir_is_lvalue(const KExpr *e) {
   case KE_INDEX:
   case KE_DEREF: return true;
   case KE_MEMBER: return kir_is_lvalue(e->a);
+  case KE_SWIZZLE: {
+    if (!kir_is_lvalue(e->a)) return false;
+    unsigned seen = 0;
+    for (int i = 0; i < e->nswz; i++) {
+      if (seen & (1u << e->swz[i])) return false;
+      seen |= 1u << e->swz[i];
+    }
+    return true;
+  }
   default: return false;
   }
 }
@@ -379,7 +420,7 @@ typedef struct MayWrite {
 } MayWrite;
 
 static void may_write_root(MayWrite *w, const KExpr *e) {
-  while (e && e->kind == KE_MEMBER) e = e->a;
+  while (e && (e->kind == KE_MEMBER || e->kind == KE_SWIZZLE)) e = e->a;
   if (e && e->kind == KE_VAR && e->var == w->v) w->hit = true;
 }
 

@@ -16,6 +16,24 @@
  *    applied C's usual arithmetic conversions). Shifts are the exception: the right operand
  *    keeps its own promoted integer type. Comparisons and ! yield int.
  *  - Everything is allocated in one arena (kir_alloc) and freed at once by kir_free_all().
+ *
+ * Vectors (KT_VEC: OpenCL C's T2..T16, the .k dialect's float4 & co.) follow OpenCL C:
+ *  - Operands of a binary operator have one vector type (the front end widens a scalar
+ *    operand with a KC_SPLAT cast). Arithmetic, bitwise, shift, ~ and unary - act on each
+ *    component. Comparisons yield kir_type_mask(t): the signed integer vector of the same
+ *    element size and length, each component -1 (true) or 0. &&, || and ! on vectors, and
+ *    ?: with a vector condition, do not reach KIR (the front end writes them with
+ *    comparisons, & | and BI_SELECT).
+ *  - KE_SWIZZLE picks components (.x .s3 .lo .even .xyz); it is an lvalue when its operand
+ *    is and no component repeats, so it can be assigned, compound-assigned and incremented.
+ *  - KE_VECLIT builds a vector from scalars and smaller vectors of its element type.
+ *  - KE_CAST between two vector types of one length converts each component as
+ *    kir_cast_kind(element, element) says; KC_SPLAT widens a scalar of the element type;
+ *    KC_BITCAST reinterprets the bits of a same-size scalar or vector (as_T, __int_as_float).
+ *  - Builtins typed by their result (math, min/max/abs, popcount...) act on each component
+ *    when the result is a vector; every vector argument then has the result's length (the
+ *    front end splats scalar arguments), and relational ones (isnan) yield a mask vector.
+ *  - KE_INITLIST has a vector type only as constant data: one constant per component.
  */
 #ifndef KCC_KIR_H
 #define KCC_KIR_H
@@ -65,6 +83,7 @@ typedef enum KTypeKind {
   KT_PTR,
   KT_ARRAY,
   KT_STRUCT,
+  KT_VEC, /* base: the element, an arithmetic type other than bool; len: 2, 3, 4, 8 or 16 */
 } KTypeKind;
 
 /* Address spaces, numbered as NVPTX numbers them so the LLVM back end can use them as is. */
@@ -88,8 +107,8 @@ typedef struct KType KType;
 struct KType {
   KTypeKind kind;
   int size, align; /* bytes; an unsized array has size 0 */
-  KType *base;     /* PTR: pointee; ARRAY: element */
-  int64_t len;     /* ARRAY: element count, -1 for `T x[]` (extern shared only) */
+  KType *base;     /* PTR: pointee; ARRAY, VEC: element */
+  int64_t len;     /* ARRAY: element count, -1 for `T x[]` (extern shared only); VEC: length */
   KAddrSpace as;   /* PTR: where the pointee lives */
   int qual;        /* PTR: KQ_* bits */
   KStruct *st;     /* STRUCT */
@@ -114,6 +133,12 @@ KType *kir_type_scalar(KTypeKind k); /* BOOL..F64 */
 KType *kir_type_ptr(KType *base, KAddrSpace as, int qual);
 KType *kir_type_array(KType *elem, int64_t len);
 KType *kir_type_struct(KStruct *st);
+/* OpenCL's layout: size = align = element size * len, except that a 3-vector takes the room
+ * (and alignment) of a 4-vector. */
+KType *kir_type_vec(KType *elem, int len);
+/* The type a comparison of t yields: int for scalars; for a vector, the signed integer vector
+ * of the same length whose elements have t's element size (char4 for float4 is wrong: int4). */
+KType *kir_type_mask(KType *t);
 /* Lays out fields (C rules, natural alignment) and fills size/align/offsets. */
 void kir_struct_layout(KStruct *st);
 
@@ -128,6 +153,13 @@ static inline bool kir_is_float(const KType *t) {
 }
 static inline bool kir_is_arith(const KType *t) {
   return kir_is_int(t) || kir_is_float(t);
+}
+static inline bool kir_is_vec(const KType *t) {
+  return t->kind == KT_VEC;
+}
+/* A vector's element type; t itself for anything else. */
+static inline KType *kir_elem(KType *t) {
+  return t->kind == KT_VEC ? t->base : t;
 }
 static inline bool kir_is_ptr(const KType *t) {
   return t->kind == KT_PTR;
@@ -243,6 +275,21 @@ typedef enum KBuiltin {
   BI_ISNAN, /* return int */
   BI_ISINF,
   BI_ISFINITE,
+  /* bit and integer helpers, typed by their result (component-wise on vectors) */
+  BI_POPCOUNT, /* popcount(x): set bits */
+  BI_CLZ,      /* clz(x): leading zero bits (the width for 0) */
+  BI_MUL_HI,   /* mul_hi(a, b): the high half of the full product */
+  /* select(a, b, c): a, b of the result type; c an integer scalar (c != 0 picks b) or an
+     integer vector of the result's length and element size (each component's sign bit picks
+     b's component, else a's). All three are evaluated. */
+  BI_SELECT,
+  /* convert_T_sat(x): x (same length) converted to the integer result type, clamped to its
+     range; NaN gives 0. */
+  BI_CONVERT_SAT,
+  /* vloadN(offset, p): the N-vector of the result type at p + offset * N, where p points
+     to the element type and is only element-aligned. vstoreN(v, offset, p): the store. */
+  BI_VLOAD,
+  BI_VSTORE,
   BI_COUNT_
 } KBuiltin;
 
@@ -279,6 +326,11 @@ typedef enum KExprKind {
   KE_BUILTIN,  /* builtin(args) */
   KE_INITLIST, /* aggregate initializer: args has one entry per array element or struct
                   field; a NULL entry means zero */
+  KE_SWIZZLE,  /* a.xyz: a is a vector; swz[0..nswz) its components; the element type when
+                  nswz == 1, else a vector of nswz elements */
+  KE_VECLIT,   /* (float4)(a, b2, c): args are scalars of the element type and vectors of
+                  it, whose components, in order, make the result's */
+  KE_BITCAST,  /* a's bits as type (as_T, __int_as_float): same size; scalars and vectors */
 } KExprKind;
 
 typedef enum KOp {
@@ -332,6 +384,8 @@ struct KExpr {
   KVar *var;
   int field; /* KE_MEMBER: index into a->type->st->fields */
   int dim;   /* KE_SPECIAL */
+  int nswz;  /* KE_SWIZZLE */
+  uint8_t swz[16];
   KBuiltin builtin;
   KFunc *callee;
   KExpr **args;
@@ -353,7 +407,10 @@ typedef enum KCastKind {
   KC_PTR_TO_INT,
   KC_INT_TO_PTR,
   KC_TO_VOID, /* (void)e */
+  KC_SPLAT,   /* scalar of a vector's element type to the vector, every component equal */
 } KCastKind;
+/* Between two vectors of one length: the kind of the element conversion (applied to each
+ * component); KC_NOP for equal types. */
 KCastKind kir_cast_kind(const KType *from, const KType *to);
 
 bool kir_is_lvalue(const KExpr *e);

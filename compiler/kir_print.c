@@ -42,6 +42,7 @@ static const char *cast_name(KCastKind k) {
       [KC_PTR_TO_INT] = "ptrtoint",
       [KC_INT_TO_PTR] = "inttoptr",
       [KC_TO_VOID] = "tovoid",
+      [KC_SPLAT] = "splat",
   };
   return names[k];
 }
@@ -134,6 +135,17 @@ static void print_expr(FILE *out, const KExpr *e) {
     print_args(out, e);
     fputc(')', out);
     return;
+  case KE_VECLIT:
+    fprintf(out, "(veclit %s", ty);
+    print_args(out, e);
+    fputc(')', out);
+    return;
+  case KE_SWIZZLE:
+    fputs("(swizzle .s", out);
+    for (int i = 0; i < e->nswz; i++) fputc("0123456789abcdef"[e->swz[i] & 15], out);
+    fprintf(out, " %s ", ty);
+    break;
+  case KE_BITCAST: fprintf(out, "(bitcast %s ", ty); break;
   }
   const KExpr *ops[] = {e->a, e->b, e->c};
   for (int i = 0, first = 1; i < 3; i++) {

@@ -50,6 +50,7 @@ LLVMTypeRef lg_type(LG *g, const KType *t) {
   case KT_PTR: return LLVMPointerTypeInContext(g->ctx, lg_as(t->as));
   case KT_ARRAY: return LLVMArrayType2(lg_type(g, t->base), t->len < 0 ? 0 : (uint64_t)t->len);
   case KT_STRUCT: return struct_of(g, t->st)->ty;
+  case KT_VEC: return LLVMVectorType(lg_type(g, t->base), (unsigned)t->len);
   }
   return g->t_i8;
 }

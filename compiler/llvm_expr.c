@@ -543,6 +543,9 @@ LLVMValueRef lg_expr(LG *g, KExpr *e) {
     lg_init_object(g, lv, e->type, e);
     return lg_load(g, lv, e->type);
   }
+  case KE_SWIZZLE:
+  case KE_VECLIT:
+  case KE_BITCAST: break;
   }
   diag_ice(e->loc, "LLVM back end: expression kind %d", (int)e->kind);
   return NULL;

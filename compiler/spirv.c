@@ -151,6 +151,7 @@ uint32_t sg_type(SG *g, const KType *t) {
     /* T x[] only names dynamic shared memory, which is reached through its pointer. */
     return spv_type_array(m, sg_type(g, t->base), t->len > 0 ? (uint64_t)t->len : 1);
   case KT_STRUCT: return struct_type(g, t->st);
+  case KT_VEC: break; /* not yet */
   }
   return spv_type_int(m, 32);
 }

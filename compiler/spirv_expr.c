@@ -97,6 +97,7 @@ uint32_t sg_convert(SG *g, uint32_t v, const KType *from, const KType *to, KLoc 
   case KC_PTR_TO_INT: return sg_opv(g, SpvOpConvertPtrToU, rt, 1, v);
   case KC_INT_TO_PTR: v = to_i64(g, v, from); return sg_opv(g, SpvOpConvertUToPtr, rt, 1, v);
   case KC_ARRAY_DECAY: break; /* needs the array's address: sg_expr handles it */
+  case KC_SPLAT: break;
   }
   sg_error(g, loc, "cannot convert '%s' to '%s'", kir_type_str(from), kir_type_str(to));
   return spv_undef(&g->m, rt);
@@ -792,6 +793,9 @@ uint32_t sg_expr(SG *g, KExpr *e) {
   case KE_CALL: return call(g, e);
   case KE_BUILTIN: return builtin(g, e);
   case KE_INITLIST: return sg_init_value(g, e->type, e);
+  case KE_SWIZZLE:
+  case KE_VECLIT:
+  case KE_BITCAST: break;
   }
   sg_error(g, e->loc, "unexpected expression");
   return 0;
