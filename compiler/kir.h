@@ -174,7 +174,11 @@ const char *kir_type_str(const KType *t);
 
 typedef enum KVarKind {
   KV_LOCAL,    /* automatic, private to the thread */
-  KV_PARAM,    /* function or kernel parameter */
+  KV_PARAM,    /* function or kernel parameter. A kernel parameter of type `shared T *`
+                  (OpenCL's `__local T *`) is local memory whose size the host gives at each
+                  launch: OpenCL C and SPIR-V pass it as a __local argument; PTX and CUDA C as
+                  a 32-bit byte offset into the dynamic shared region, where the runtime
+                  places it (16-aligned) after the kernel's own dynamic shared memory. */
   KV_SHARED,   /* module level, per block (static size, or dynamic: type is T[-1]) */
   KV_CONSTANT, /* module level, read-only data with an initializer */
 } KVarKind;
@@ -482,6 +486,8 @@ struct KFunc {
   KList symbols; /* KVar* (host_filled KV_CONSTANT) this function or its callees use */
   bool uses_dynamic_shared;
   int max_threads, min_blocks; /* kernels: __launch_bounds__(max_threads, min_blocks); 0 = none */
+  int reqd_block[3];           /* kernels: reqd_work_group_size(x, y, z), the only block shape they
+                                  accept; 0 = none */
   int64_t static_shared_bytes; /* kernels: sum of the static shared arrays they reach */
   KFunc *origin;               /* a clone made by address-space specialisation: the original */
   void *aux;
