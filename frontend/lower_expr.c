@@ -794,6 +794,7 @@ static KExpr *lower(FeCtx *fe, CXCursor c) {
   enum CXCursorKind kind = clang_getCursorKind(c);
   switch (kind) {
   case CXCursor_UnexposedExpr: {
+    if (fe_is_swizzle(fe, c)) return fe_swizzle(fe, c, loc);
     FeKids k;
     fe_kids(c, &k);
     CXCursor sub = k.n == 1 ? k.v[0] : clang_getNullCursor();
@@ -802,7 +803,6 @@ static KExpr *lower(FeCtx *fe, CXCursor c) {
         same_extent(c, sub))
       return implicit_cast(fe, c, sub, loc);
     if (is_designator(c)) return unsupported(loc, "designated initializers");
-    if (fe_is_swizzle(fe, c)) return fe_swizzle(fe, c, loc);
     /* offsetof and other integer constant expressions libclang does not expose. */
     KType *t = type_of(fe, c, loc);
     KExpr *folded = t && kir_is_int(t) ? eval_const(fe, c, t, loc, true) : NULL;

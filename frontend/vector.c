@@ -74,6 +74,149 @@ static bool accessor_name(FeCtx *fe, CXCursor c, char *buf, size_t n) {
   return true;
 }
 
+/* Accessors spelled inside macro bodies are not in any file: their names are read from the
+ * enclosing function as clang prints it (macros expanded). The accessors ('.name', '->name')
+ * of the printed text, in order, are those of the function's member and component accesses in
+ * post-order (a base before the access around it); a count that does not match gives up. */
+enum { SWZ_NO, SWZ_YES, SWZ_MAYBE };
+static int swizzle_kind(CXCursor c);
+
+typedef struct Printed {
+  CXTranslationUnit tu;
+  CXCursor fn;
+  char **names;
+  int nnames;
+  CXCursor *nodes;
+  int nnodes, cap;
+  FeCtx *fe;
+  bool reported;
+} Printed;
+static Printed printed;
+
+static enum CXChildVisitResult collect_accesses(CXCursor c, CXCursor parent, CXClientData d) {
+  (void)parent;
+  Printed *p = d;
+  clang_visitChildren(c, collect_accesses, p);
+  enum CXCursorKind k = clang_getCursorKind(c);
+  if (k == CXCursor_MemberRefExpr || k == CXCursor_MemberRef || swizzle_kind(c) == SWZ_YES) {
+    if (p->nnodes == p->cap) {
+      p->cap = p->cap ? p->cap * 2 : 64;
+      p->nodes = realloc(p->nodes, sizeof(CXCursor) * (size_t)p->cap);
+      if (!p->nodes) {
+        fputs("kcc: fatal error: out of memory\n", stderr);
+        exit(1);
+      }
+    }
+    p->nodes[p->nnodes++] = c;
+  }
+  return CXChildVisit_Continue;
+}
+
+static void printed_names(Printed *p, const char *t) {
+  int cap = 0;
+  for (const char *s = t; *s;) {
+    if (*s == '"' || *s == '\'') {
+      char q = *s++;
+      while (*s && *s != q) s += s[0] == '\\' && s[1] ? 2 : 1;
+      if (*s) s++;
+    } else if ((*s >= '0' && *s <= '9') || (*s == '.' && s[1] >= '0' && s[1] <= '9')) {
+      while (ident_char(*s) || *s == '.' || ((*s == '+' || *s == '-') && strchr("eEpP", s[-1])))
+        s++;
+    } else if (*s == '.' || (*s == '-' && s[1] == '>')) {
+      s += *s == '.' ? 1 : 2;
+      while (*s == ' ' || *s == '\n') s++;
+      const char *b = s;
+      while (ident_char(*s)) s++;
+      if (s == b) continue;
+      if (p->nnames == cap) {
+        cap = cap ? cap * 2 : 64;
+        p->names = realloc(p->names, sizeof(char *) * (size_t)cap);
+        if (!p->names) {
+          fputs("kcc: fatal error: out of memory\n", stderr);
+          exit(1);
+        }
+      }
+      p->names[p->nnames++] = kir_strndup(b, (size_t)(s - b));
+    } else if (ident_char(*s)) {
+      while (ident_char(*s)) s++;
+    } else {
+      s++;
+    }
+  }
+}
+
+/* Whether the expansion location of c lies in fn's extent. */
+static bool contains(CXCursor fn, CXCursor c) {
+  CXSourceRange r = clang_getCursorExtent(fn);
+  CXFile f0, f1, f;
+  unsigned o0, o1, o;
+  clang_getExpansionLocation(clang_getRangeStart(r), &f0, NULL, NULL, &o0);
+  clang_getExpansionLocation(clang_getRangeEnd(r), &f1, NULL, NULL, &o1);
+  clang_getExpansionLocation(clang_getCursorLocation(c), &f, NULL, NULL, &o);
+  return f && clang_File_isEqual(f, f0) && o >= o0 && o <= o1;
+}
+
+typedef struct FindFn {
+  CXCursor c, fn;
+} FindFn;
+
+static enum CXChildVisitResult find_fn(CXCursor d, CXCursor parent, CXClientData data) {
+  (void)parent;
+  FindFn *ff = data;
+  if (clang_getCursorKind(d) == CXCursor_FunctionDecl && clang_isCursorDefinition(d) &&
+      contains(d, ff->c)) {
+    ff->fn = d;
+    return CXChildVisit_Break;
+  }
+  return CXChildVisit_Continue;
+}
+
+/* The printed accessors of the function around c; NULL if there is none. */
+static Printed *printed_function(FeCtx *fe, CXCursor c) {
+  Printed *p = &printed;
+  if (p->tu != fe->tu || !contains(p->fn, c)) {
+    FindFn ff = {c, clang_getNullCursor()};
+    clang_visitChildren(clang_getTranslationUnitCursor(fe->tu), find_fn, &ff);
+    if (clang_Cursor_isNull(ff.fn)) return NULL;
+    free(p->names);
+    free(p->nodes);
+    *p = (Printed){fe->tu, ff.fn, NULL, 0, NULL, 0, 0, fe, false};
+    CXString s = clang_getCursorPrettyPrinted(ff.fn, NULL);
+    printed_names(p, clang_getCString(s) ? clang_getCString(s) : "");
+    clang_disposeString(s);
+    clang_visitChildren(ff.fn, collect_accesses, p);
+  }
+  p->fe = fe;
+  return p;
+}
+
+static bool printed_accessor(FeCtx *fe, CXCursor c, char *buf, size_t n) {
+  Printed *p = printed_function(fe, c);
+  if (!p || p->nnames != p->nnodes) return false;
+  for (int i = 0; i < p->nnodes; i++)
+    if (clang_equalCursors(p->nodes[i], c) && strlen(p->names[i]) < n) {
+      strcpy(buf, p->names[i]);
+      return true;
+    }
+  return false;
+}
+
+/* A conversion-like access inside a macro body: when the function prints no more accessors
+ * than the accesses known for certain, it is a conversion; otherwise kcc cannot tell which it
+ * is and says so (once per function) rather than guess. */
+static bool ambiguous_is_swizzle(FeCtx *fe, CXCursor c) {
+  Printed *p = printed_function(fe, c);
+  if (!p || p->nnames == p->nnodes) return false;
+  if (!p->reported)
+    diag_error(fe_loc(fe, p->fn),
+               "function '%s' has a vector component access that keeps the vector's length "
+               "(such as .wzyx) written inside a macro body, where kcc cannot locate it; write "
+               "that access outside the macro",
+               fe_spelling(p->fn));
+  p->reported = true;
+  return false;
+}
+
 static int hexval(char c) {
   if (c >= '0' && c <= '9') return c - '0';
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;
@@ -112,20 +255,57 @@ static int decode_accessor(const char *name, int n, uint8_t *out) {
   return k;
 }
 
-bool fe_is_swizzle(FeCtx *fe, CXCursor c) {
-  (void)fe;
-  if (clang_getCursorKind(c) != CXCursor_UnexposedExpr) return false;
+/* Whether location l comes from a macro expansion. */
+static bool in_macro(CXSourceLocation l) {
+  CXFile f1, f2;
+  unsigned o1, o2;
+  clang_getExpansionLocation(l, &f1, NULL, NULL, &o1);
+  clang_getSpellingLocation(l, &f2, NULL, NULL, &o2);
+  return o1 != o2 || !f1 || !f2 || !clang_File_isEqual(f1, f2);
+}
+
+/* libclang shows both ExtVectorElementExpr and the implicit casts as UnexposedExpr. A
+ * component access has a vector (or pointer to vector) operand and the operand's element type,
+ * or a vector of it, as its type; its extent ends after the accessor, beyond the operand's,
+ * unless the accessor was written inside a macro body. There an access that keeps the
+ * operand's type (.wzyx) looks like a conversion: SWZ_MAYBE. */
+static int swizzle_kind(CXCursor c) {
+  if (clang_getCursorKind(c) != CXCursor_UnexposedExpr) return SWZ_NO;
   FeKids k;
   fe_kids(c, &k);
-  bool r = false;
-  if (k.n == 1 && clang_isExpression(clang_getCursorKind(k.v[0])) &&
-      !clang_equalRanges(clang_getCursorExtent(c), clang_getCursorExtent(k.v[0]))) {
+  int r = SWZ_NO;
+  if (k.n == 1 && clang_isExpression(clang_getCursorKind(k.v[0]))) {
     CXType bt = clang_getCanonicalType(clang_getCursorType(k.v[0]));
-    if (bt.kind == CXType_Pointer) bt = clang_getCanonicalType(clang_getPointeeType(bt));
-    r = bt.kind == CXType_ExtVector;
+    bool ptr = bt.kind == CXType_Pointer;
+    if (ptr) bt = clang_getCanonicalType(clang_getPointeeType(bt));
+    CXType rt = clang_getCanonicalType(clang_getCursorType(c));
+    if (bt.kind != CXType_ExtVector) {
+      r = SWZ_NO;
+    } else if (!clang_equalRanges(clang_getCursorExtent(c), clang_getCursorExtent(k.v[0]))) {
+      r = SWZ_YES;
+    } else {
+      CXType be = clang_getCanonicalType(clang_getElementType(bt));
+      CXType re =
+          rt.kind == CXType_ExtVector ? clang_getCanonicalType(clang_getElementType(rt)) : rt;
+      bool same_elem = re.kind == be.kind;
+      if (!same_elem)
+        r = SWZ_NO;
+      else if (ptr || rt.kind != CXType_ExtVector ||
+               clang_getNumElements(rt) != clang_getNumElements(bt))
+        r = SWZ_YES;
+      else
+        r = in_macro(clang_getCursorLocation(c)) ? SWZ_MAYBE : SWZ_NO;
+    }
   }
   fe_kids_free(&k);
   return r;
+}
+
+static bool ambiguous_is_swizzle(FeCtx *fe, CXCursor c);
+
+bool fe_is_swizzle(FeCtx *fe, CXCursor c) {
+  int k = swizzle_kind(c);
+  return k == SWZ_YES || (k == SWZ_MAYBE && ambiguous_is_swizzle(fe, c));
 }
 
 KExpr *fe_swizzle(FeCtx *fe, CXCursor c, KLoc loc) {
@@ -142,7 +322,7 @@ KExpr *fe_swizzle(FeCtx *fe, CXCursor c, KLoc loc) {
   KType *t = fe_type(fe, clang_getCursorType(c), loc);
   if (!t || !kir_is_vec(v->type)) return fe_poison(loc);
   char name[64];
-  if (!accessor_name(fe, c, name, sizeof name)) {
+  if (!accessor_name(fe, c, name, sizeof name) && !printed_accessor(fe, c, name, sizeof name)) {
     diag_error(loc, "vector component access written inside a macro body is not supported in "
                     "kcc kernels; pass the component to the macro instead");
     return fe_poison(loc);

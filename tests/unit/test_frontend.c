@@ -875,6 +875,175 @@ START_TEST(many_parses) {
 }
 END_TEST
 
+/* ---------------------------------------------------------------- vectors (<kcc_vector.h>) */
+
+START_TEST(vector_swizzles_and_literals) {
+  char *k = kir("#include <kcc_vector.h>\n"
+                "kernel void k(float4 *o, float3 *t) {\n"
+                "  float4 v = (float4){1, 2, 3, 4};\n"
+                "  float3 w = t[0];\n"
+                "  float2 a = v.lo + v.hi + v.even + v.odd + w.hi + w.odd + o->zx + v.s31;\n"
+                "  float b = v.w + v[2] + v.S3;\n"
+                "  v.xy = a.yx;\n"
+                "  v.z += b;\n"
+                "  o[1].s03 = a;\n"
+                "  float4 c = {b, b};\n"
+                "  o[0] = v + c;\n"
+                "}\n");
+  HAS(k, "  decl float4 v = (veclit float4 (fconst float 1) (fconst float 2) (fconst float 3) "
+         "(fconst float 4))\n");
+  HAS(k,
+      "  decl float2 a = (add float2 (add float2 (add float2 (add float2 (add float2 (add float2 "
+      "(add float2 (swizzle .s01 float2 (var v)) (swizzle .s23 float2 (var v))) (swizzle .s02 "
+      "float2 (var v))) (swizzle .s13 float2 (var v))) (swizzle .s23 float2 (var w))) (swizzle "
+      ".s13 float2 (var w))) (swizzle .s20 float2 (deref float4 (var o)))) (swizzle .s31 float2 "
+      "(var v)))\n");
+  HAS(k,
+      "  decl float b = (add float (add float (swizzle .s3 float (var v)) (swizzle .s2 float (var "
+      "v))) (swizzle .s3 float (var v)))\n");
+  HAS(k, "  (assign float2 (swizzle .s01 float2 (var v)) (swizzle .s10 float2 (var a)))\n");
+  HAS(k, "  (assign-add float [float] (swizzle .s2 float (var v)) (var b))\n");
+  HAS(k, "  (assign float2 (swizzle .s03 float2 (index float4 (var o) (const int 1))) (var a))\n");
+  HAS(k, "  decl float4 c = (veclit float4 (var b) (var b) (fconst float 0) (fconst float 0))\n");
+  free(k);
+}
+END_TEST
+
+START_TEST(vector_operators) {
+  char *k = kir("#include <kcc_vector.h>\n"
+                "kernel void k(int4 *p, float4 *f, int n, float s) {\n"
+                "  int4 a = p[0], b = p[1];\n"
+                "  p[2] = a * 2 + b / a - b % a;\n"
+                "  p[3] = (a & b) | (a ^ ~b);\n"
+                "  p[4] = a << 3;\n"
+                "  p[5] = a >> n;\n"
+                "  a <<= b;\n"
+                "  p[6] = a < b;\n"
+                "  p[7] = !a;\n"
+                "  p[8] = a && b;\n"
+                "  p[9] = a || n;\n"
+                "  p[10] = -a;\n"
+                "  f[0] = a < b ? f[1] : s;\n"
+                "  double4 d = 0;\n"
+                "  long4 m = d == 1.0;\n"
+                "  f[2] *= s;\n"
+                "  p[11] = (int4)f[3];\n"
+                "  (void)m;\n"
+                "}\n");
+  HAS(k, "(assign int4 (index int4 (var p) (const int 2)) (sub int4 (add int4 (mul int4 (var a) "
+         "(splat int4 (const int 2))) (div int4 (var b) (var a))) (rem int4 (var b) (var a))))\n");
+  HAS(k, "(or int4 (and int4 (var a) (var b)) (xor int4 (var a) (not int4 (var b))))");
+  HAS(k, "(shl int4 (var a) (splat int4 (const int 3)))");
+  HAS(k, "(shr int4 (var a) (and int4 (splat int4 (var n)) (splat int4 (const int 31))))");
+  HAS(k, "(assign-shl int4 [int4] (var a) (and int4 (var b) (splat int4 (const int 31))))");
+  HAS(k, "(assign int4 (index int4 (var p) (const int 6)) (lt int4 (var a) (var b)))");
+  HAS(k, "(assign int4 (index int4 (var p) (const int 7)) (eq int4 (var a) (splat int4 (const int "
+         "0))))");
+  HAS(k, "(assign int4 (index int4 (var p) (const int 8)) (and int4 (ne int4 (var a) (splat int4 "
+         "(const int 0))) (ne int4 (var b) (splat int4 (const int 0)))))");
+  HAS(k, "(assign int4 (index int4 (var p) (const int 9)) (or int4 (ne int4 (var a) (splat int4 "
+         "(const int 0))) (ne int4 (splat int4 (var n)) (splat int4 (const int 0)))))");
+  HAS(k, "(neg int4 (var a))");
+  HAS(k, "(assign float4 (index float4 (var f) (const int 0)) (builtin select float4 (splat float4 "
+         "(var s)) (index float4 (var f) (const int 1)) (ne int4 (lt int4 (var a) (var b)) (splat "
+         "int4 (const int 0)))))");
+  HAS(k, "  decl double4 d = (splat double4 (fconst double 0))\n");
+  HAS(k, "  decl long4 m = (eq long4 (var d) (splat double4 (fconst double 1)))\n");
+  HAS(k, "(assign-mul float4 [float4] (index float4 (var f) (const int 2)) (splat float4 (var "
+         "s)))");
+  HAS(k, "(bitcast int4 (index float4 (var f) (const int 3)))");
+  free(k);
+}
+END_TEST
+
+START_TEST(vector_builtins) {
+  char *k = kir("#include <kcc_vector.h>\n"
+                "kernel void k(const float *in, float *out, int4 *p, uint *u, float4 *f) {\n"
+                "  float4 v = vload4(1, in);\n"
+                "  vstore3(v.xyz, 2, out);\n"
+                "  p[0] = convert_int4(v);\n"
+                "  p[1] = convert_int4_sat_rtn(v);\n"
+                "  p[2] = convert_int4_rte(v) + convert_int4_sat(convert_uint4(v));\n"
+                "  f[0] = convert_float4(p[3]) + as_float4(p[4]) + as_float(u[0]);\n"
+                "  p[5] = isnan(v) + popcount(p[6]) + clz(p[6]) + mul_hi(p[6], 3) + min(p[6], 1);\n"
+                "  u[1] = as_uint(v.x);\n"
+                "  f[1] = sqrt(v) + fma(v, v, 1.0f) + select(v, f[2], p[7]);\n"
+                "  uint4 a = abs(p[8]);\n"
+                "  p[9] = as_int4(a);\n"
+                "}\n");
+  HAS(k, "  decl float4 v = (builtin vload float4 (const unsigned long 1) (var in))\n");
+  HAS(k, "  (builtin vstore void (swizzle .s012 float3 (var v)) (const unsigned long 2) (var "
+         "out))\n");
+  HAS(k, "(assign int4 (index int4 (var p) (const int 0)) (ftoi int4 (var v)))");
+  HAS(k, "(assign int4 (index int4 (var p) (const int 1)) (builtin convert_sat int4 (builtin "
+         "floor float4 (var v))))");
+  HAS(k, "(add int4 (ftoi int4 (builtin rint float4 (var v))) (builtin convert_sat int4 (ftoi "
+         "uint4 (var v))))");
+  HAS(k, "(add float4 (add float4 (itof float4 (index int4 (var p) (const int 3))) (bitcast float4 "
+         "(index int4 (var p) (const int 4)))) (splat float4 (bitcast float (index unsigned int "
+         "(var u) (const int 0)))))");
+  HAS(k, "(builtin isnan int4 (var v))");
+  HAS(k, "(builtin popcount int4 (index int4 (var p) (const int 6)))");
+  HAS(k, "(builtin clz int4 (index int4 (var p) (const int 6)))");
+  HAS(k, "(builtin mul_hi int4 (index int4 (var p) (const int 6)) (splat int4 (const int 3)))");
+  HAS(k, "(builtin min int4 (index int4 (var p) (const int 6)) (splat int4 (const int 1)))");
+  HAS(k, "(bitcast unsigned int (swizzle .s0 float (var v)))");
+  HAS(k, "(builtin sqrt float4 (var v))");
+  HAS(k, "(builtin fma float4 (var v) (var v) (splat float4 (fconst float 1)))");
+  HAS(k, "(builtin select float4 (var v) (index float4 (var f) (const int 2)) (index int4 (var p) "
+         "(const int 7)))");
+  HAS(k, "  decl uint4 a = (nop uint4 (builtin abs int4 (index int4 (var p) (const int 8))))\n");
+  free(k);
+}
+END_TEST
+
+START_TEST(vector_derived_functions) {
+  char *k = kir("#include <kcc_vector.h>\n"
+                "kernel void k(float4 *f, int4 *p) {\n"
+                "  f[0] = clamp(f[1], 0.0f, 1.0f) * dot(f[2], f[3]);\n"
+                "  p[0] = any(p[1]) + rotate(p[2], p[3]);\n"
+                "}\n");
+  HAS(k, "(call __kcc_clamp_float4_float_float float4 (index float4 (var f) (const int 1)) (fconst "
+         "float 0) (fconst float 1))");
+  HAS(k, "(call __kcc_dot_float4_float4 float (index float4 (var f) (const int 2)) (index float4 "
+         "(var f) (const int 3)))");
+  HAS(k, "static inline float4 __kcc_clamp_float4_float_float(float4 x, float lo, float hi)\n"
+         "{\n"
+         "  return (builtin fmin float4 (builtin fmax float4 (var x) (splat float4 (var lo))) "
+         "(splat float4 (var hi)))\n"
+         "}\n");
+  HAS(k, "static inline float __kcc_dot_float4_float4(float4 a, float4 b)\n");
+  HAS(k, "static inline int __kcc_any_int4(int4 x)\n");
+  HAS(k, "static inline int4 __kcc_rotate_int4_int4(int4 v, int4 i)\n");
+  /* Only what is called is lowered. */
+  HASNT(k, "__kcc_cross");
+  HASNT(k, "__kcc_clamp_float4_float4_float4");
+  free(k);
+}
+END_TEST
+
+START_TEST(vector_constants_and_macros) {
+  char *k = kir("#include <kcc_vector.h>\n"
+                "#define SW(v) v.zy\n"
+                "#define DOT2(a, b) ((a).x * (b).x + (a).y * (b).y)\n"
+                "constant float4 c = (float4){1, 2, 3, 4};\n"
+                "constant int2 t[2] = {{1, 2}, {3, 4}};\n"
+                "kernel void k(float2 *o, shared float *loc) {\n"
+                "  o[0] = SW(c) + DOT2(o[1], c) + (float)t[1].y + loc[0];\n"
+                "}\n");
+  HAS(k, "constant float4 c = (init float4 (fconst float 1) (fconst float 2) (fconst float 3) "
+         "(fconst float 4))\n");
+  HAS(k, "constant int2[2] t = (init int2[2] (init int2 (const int 1) (const int 2)) (init int2 "
+         "(const int 3) (const int 4)))\n");
+  HAS(k, "kernel void k(global float2 * o, shared float * loc)\n");
+  HAS(k, "(swizzle .s21 float2 (gvar c))");
+  HAS(k, "(mul float (swizzle .s0 float (index float2 (var o) (const int 1))) (swizzle .s0 float "
+         "(gvar c)))");
+  HAS(k, "(swizzle .s1 int (index int2 (decay constant int2 * (gvar t)) (const int 1)))");
+  free(k);
+}
+END_TEST
+
 static Suite *suite(void) {
   Suite *s = suite_create("frontend");
   TCase *t = tcase_create("lowering");
@@ -901,6 +1070,11 @@ static Suite *suite(void) {
   tcase_add_test(t, array_parameters);
   tcase_add_test(t, device_functions);
   tcase_add_test(t, locations);
+  tcase_add_test(t, vector_swizzles_and_literals);
+  tcase_add_test(t, vector_operators);
+  tcase_add_test(t, vector_builtins);
+  tcase_add_test(t, vector_derived_functions);
+  tcase_add_test(t, vector_constants_and_macros);
   suite_add_tcase(s, t);
   TCase *d = tcase_create("diagnostics");
   tcase_set_timeout(d, 60);

@@ -429,12 +429,54 @@ static const Case cases[] = {
      "                                           ^\n"},
     {"vector_macro_swizzle",
      "#include <kcc_vector.h>\n"
-     "#define X(v) v.x\n"
-     "kernel void k(float4 *p) { p[0].y = X(p[1]); }\n",
-     "t.k:3:37: error: vector component access written inside a macro body is not supported in "
-     "kcc kernels; pass the component to the macro instead\n"
-     "kernel void k(float4 *p) { p[0].y = X(p[1]); }\n"
+     "#define REV(v) (v).wzyx\n"
+     "kernel void k(float4 *f) {\n"
+     "  f[0] = REV(f[1]);\n"
+     "}\n",
+     "t.k:3:13: error: function 'k' has a vector component access that keeps the vector's length "
+     "(such as .wzyx) written inside a macro body, where kcc cannot locate it; write that access "
+     "outside the macro\n"
+     "kernel void k(float4 *f) {\n"
+     "            ^\n"},
+    {"vector_index_range",
+     "#include <kcc_vector.h>\n"
+     "kernel void k(float4 *f) { f[0].x = f[1][4]; }\n",
+     "t.k:2:37: error: vector component index 4 is out of range for 'float4'\n"
+     "kernel void k(float4 *f) { f[0].x = f[1][4]; }\n"
      "                                    ^\n"},
+    {"convert_rounding",
+     "#include <kcc_vector.h>\n"
+     "kernel void k(float4 *f, int4 *p) { f[0] = convert_float4_rtz(p[0]); }\n",
+     "t.k:2:44: error: 'convert_float4_rtz': rounding mode 'rtz' for conversions to floating point "
+     "is not supported in kcc kernels (only the default, _rte)\n"
+     "kernel void k(float4 *f, int4 *p) { f[0] = convert_float4_rtz(p[0]); }\n"
+     "                                           ^\n"},
+    {"convert_length",
+     "#include <kcc_vector.h>\n"
+     "kernel void k(float4 *f, int2 *p) { f[0] = convert_float4(p[0]); }\n",
+     "t.k:2:44: error: 'convert_float4' needs an argument with as many components as its result, "
+     "not 'int2'\n"
+     "kernel void k(float4 *f, int2 *p) { f[0] = convert_float4(p[0]); }\n"
+     "                                           ^\n"},
+    {"as_size",
+     "#include <kcc_vector.h>\n"
+     "kernel void k(float4 *f, int2 *p) { f[0] = as_float4(p[0]); }\n",
+     "t.k:2:44: error: 'as_float4' needs an argument of 16 bytes, not 'int2' (8 bytes)\n"
+     "kernel void k(float4 *f, int2 *p) { f[0] = as_float4(p[0]); }\n"
+     "                                           ^\n"},
+    {"shared_param_device",
+     "__device__ float f(shared float *p) { return p[0]; }\n"
+     "kernel void k(float *o) { shared float t[4]; t[0] = 1; o[0] = f(t); }\n",
+     "t.k:1:34: error: parameter 'p' of device function 'f' cannot be 'shared': only kernel "
+     "parameters can (a device function's pointer parameters take the memory space of what the "
+     "caller passes)\n"
+     "__device__ float f(shared float *p) { return p[0]; }\n"
+     "                                 ^\n"},
+    {"shared_param_scalar", "kernel void k(shared int n, float *o) { o[0] = n; }\n",
+     "t.k:1:26: error: kernel parameter 'n' cannot be 'shared': only a pointer parameter can be "
+     "(`shared T *p`: local memory sized at launch)\n"
+     "kernel void k(shared int n, float *o) { o[0] = n; }\n"
+     "                         ^\n"},
     {"vla",
      "kernel void k(int *p, int n) {\n"
      "  float a[n];\n"
