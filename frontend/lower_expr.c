@@ -645,6 +645,19 @@ static KExpr *explicit_cast(FeCtx *fe, CXCursor c, KLoc loc) {
   KType *to = type_of(fe, c, loc);
   if (!to) return fe_poison(loc);
   if (e->type->kind == KT_ARRAY && to->kind == KT_PTR) e = decay(e, to->qual);
+  if (kir_is_vec(to) && !fe->opencl) {
+    /* OpenCL C's literal (float4)(a, b, c, d) is, in C, a comma expression widened to every
+       component: never what was meant. */
+    CXCursor in = peel(sub);
+    if (clang_getCursorKind(in) == CXCursor_BinaryOperator &&
+        clang_getCursorBinaryOperatorKind(in) == CXBinaryOperator_Comma) {
+      diag_error(loc,
+                 "(%s)(a, b, ...) is OpenCL C's vector literal; in kcc's dialect it is a comma "
+                 "expression widened to every component: write (%s){a, b, ...}",
+                 kir_type_str(to), kir_type_str(to));
+      return fe_poison(loc);
+    }
+  }
   if ((kir_is_vec(to) || kir_is_vec(e->type)) && to->kind != KT_VOID) {
     /* A scalar cast to a vector type widens; a cast between vector types (and between a
        vector and a scalar of its size) reinterprets the bits, as clang does in C. OpenCL C

@@ -438,6 +438,13 @@ static const Case cases[] = {
      "outside the macro\n"
      "kernel void k(float4 *f) {\n"
      "            ^\n"},
+    {"vector_comma_literal",
+     "#include <kcc_vector.h>\n"
+     "kernel void k(float4 *f) { f[0] = (float4)(1, 2, 3, 4); }\n",
+     "t.k:2:35: error: (float4)(a, b, ...) is OpenCL C's vector literal; in kcc's dialect it is a "
+     "comma expression widened to every component: write (float4){a, b, ...}\n"
+     "kernel void k(float4 *f) { f[0] = (float4)(1, 2, 3, 4); }\n"
+     "                                  ^\n"},
     {"vector_index_range",
      "#include <kcc_vector.h>\n"
      "kernel void k(float4 *f) { f[0].x = f[1][4]; }\n",
