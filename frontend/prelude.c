@@ -260,39 +260,61 @@ static void vector_builtins(SB *b) {
   }
 }
 
-/* The derived builtins, as ordinary functions lowered when called (vector.c). */
-static void vector_derived(SB *b) {
+/* <kcc_derived.h>: the derived builtins as ordinary functions that vector.c lowers when they
+ * are called. Written in the subset of C that OpenCL C shares (no casts between vector types,
+ * scalar operands no wider than the vector's element), so that an OpenCL C prelude can include
+ * it too, after declaring the vector types and the builtins it uses (min max fmin fmax sqrt
+ * isnan as_T); __KCC_DERIVED may be defined first to change how the functions are declared. */
+static char *build_derived_header(void) {
+  SB sb = {0}, *b = &sb;
   static const char *const comp = "0123456789abcdef";
+  sb_printf(b, "#ifndef __KCC_DERIVED_H\n#define __KCC_DERIVED_H\n"
+               "#ifndef __KCC_DERIVED\n#define __KCC_DERIVED static inline "
+               "__attribute__((overloadable))\n#endif\n"
+               "#ifdef __OPENCL_C_VERSION__\n"
+               "#define __KCC_FMINF fmin\n#define __KCC_FMAXF fmax\n#define __KCC_SQRTF sqrt\n"
+               "#else\n" /* the .k dialect's fmin and sqrt are C's, in double */
+               "#define __KCC_FMINF fminf\n#define __KCC_FMAXF fmaxf\n#define __KCC_SQRTF sqrtf\n"
+               "#endif\n");
+  const char *F = "__KCC_DERIVED";
   for (int e = 0; e < NELEMS; e++) {
     bool fl = vec_elems[e].is_float;
     int bits = vec_elems[e].size * 8;
     for (int l = 0; l < NALL; l++) {
       int n = all_lens[l];
       const char *T = vt(e, n), *S = vt(e, 1);
-      const char *F = "static inline __KCC_OVL";
-      /* fminf for float scalars: the .k dialect's fmin is C's, in double. */
       bool f32 = fl && n == 1 && vec_elems[e].size == 4;
-      const char *mn = !fl   ? "min"
-                       : f32 ? "fminf"
-                             : "fmin",
-                 *mx = !fl   ? "max"
-                       : f32 ? "fmaxf"
-                             : "fmax";
+      const char *mn = !fl ? "min" : f32 ? "__KCC_FMINF" : "fmin";
+      const char *mx = !fl ? "max" : f32 ? "__KCC_FMAXF" : "fmax";
       sb_printf(b, "%s %s clamp(%s x, %s lo, %s hi) { return %s(%s(x, lo), hi); }\n", F, T, T, T, T,
                 mn, mx);
       if (n > 1)
-        sb_printf(b, "%s %s clamp(%s x, %s lo, %s hi) { return %s(%s(x, lo), hi); }\n", F, T, T, S,
-                  S, mn, mx);
+        sb_printf(b, "%s %s clamp(%s x, %s lo, %s hi) { return %s(%s(x, (%s)lo), (%s)hi); }\n", F,
+                  T, T, S, S, mn, mx, T, T);
       if (!fl) {
         const char *U = vt(int_of_size(vec_elems[e].size, true), n);
+        char ucl[32], tcl[32];
+        snprintf(ucl, sizeof ucl, "%s", U);
+        snprintf(tcl, sizeof tcl, "%s", T);
+        if (n == 1) {
+          sb_printf(b,
+                    "%s %s rotate(%s v, %s i) { %s u = (%s)v, s = (%s)i & (%s)%d; "
+                    "return (%s)(%s)((u << s) | (u >> (((%s)%d - s) & (%s)%d))); }\n",
+                    F, T, T, T, U, U, U, U, bits - 1, T, U, U, bits, U, bits - 1);
+        } else {
+          sb_printf(b,
+                    "%s %s rotate(%s v, %s i) { %s u = as_%s(v), s = as_%s(i) & (%s)%d; "
+                    "return as_%s((u << s) | (u >> (((%s)%d - s) & (%s)%d))); }\n",
+                    F, T, T, T, ucl, ucl, ucl, ucl, bits - 1, tcl, ucl, bits, ucl, bits - 1);
+        }
         sb_printf(b,
-                  "%s %s rotate(%s v, %s i) { %s u = (%s)v, s = (%s)i & %d; "
-                  "return (%s)((u << s) | (u >> ((%d - s) & %d))); }\n",
-                  F, T, T, T, U, U, U, bits - 1, T, bits, bits - 1);
-        sb_printf(b, "%s %s hadd(%s x, %s y) { return (x >> 1) + (y >> 1) + (x & y & 1); }\n", F, T,
-                  T, T);
-        sb_printf(b, "%s %s rhadd(%s x, %s y) { return (x >> 1) + (y >> 1) + ((x | y) & 1); }\n", F,
-                  T, T, T);
+                  "%s %s hadd(%s x, %s y) { return (x >> (%s)1) + (y >> (%s)1) + (x & y & "
+                  "(%s)1); }\n",
+                  F, T, T, T, T, T, T);
+        sb_printf(b,
+                  "%s %s rhadd(%s x, %s y) { return (x >> (%s)1) + (y >> (%s)1) + ((x | y) & "
+                  "(%s)1); }\n",
+                  F, T, T, T, T, T, T);
         sb_printf(b, "%s %s bitselect(%s a, %s b, %s c) { return (a & ~c) | (b & c); }\n", F, T, T,
                   T, T);
         if (vec_elems[e].size == 4)
@@ -301,60 +323,67 @@ static void vector_derived(SB *b) {
                     "%s %s mad24(%s a, %s b, %s c) { return a * b + c; }\n",
                     F, T, T, T, F, T, T, T, T);
         if (!vec_elems[e].is_unsigned) {
-          sb_printf(b, "%s int any(%s x) { return ", F, T);
-          for (int i = 0; i < n; i++)
-            sb_printf(b, "%s(x%s%s%c < 0)", i ? " | " : "", n > 1 ? ".s" : "", "",
-                      n > 1 ? comp[i] : ' ');
-          sb_printf(b, "; }\n%s int all(%s x) { return ", F, T);
-          for (int i = 0; i < n; i++)
-            sb_printf(b, "%s(x%s%c < 0)", i ? " & " : "", n > 1 ? ".s" : "", n > 1 ? comp[i] : ' ');
-          sb_printf(b, "; }\n");
+          for (int all = 0; all < 2; all++) {
+            sb_printf(b, "%s int %s(%s x) { return ", F, all ? "all" : "any", T);
+            for (int i = 0; i < n; i++) {
+              if (n > 1)
+                sb_printf(b, "%s(x.s%c < 0)", i ? (all ? " & " : " | ") : "", comp[i]);
+              else
+                sb_printf(b, "x < 0");
+            }
+            sb_printf(b, "; }\n");
+          }
         }
         continue;
       }
       const char *I = vt(int_of_size(vec_elems[e].size, false), n);
-      const char *sq = vec_elems[e].size == 4 ? "sqrtf" : "sqrt";
+      const char *sq = vec_elems[e].size == 4 ? "__KCC_SQRTF" : "sqrt";
+      char tcl[32];
+      snprintf(tcl, sizeof tcl, "%s", n == 1 ? vec_elems[e].cl : T);
       sb_printf(b, "%s %s mad(%s a, %s b, %s c) { return a * b + c; }\n", F, T, T, T, T);
-      sb_printf(b, "%s %s mix(%s x, %s y, %s a) { return x + (y - x) * a; }\n", F, T, T, T, T);
-      sb_printf(b, "%s %s step(%s edge, %s x) { return x < edge ? (%s)0 : (%s)1; }\n", F, T, T, T,
-                T, T);
-      sb_printf(b,
-                "%s %s smoothstep(%s e0, %s e1, %s x) { %s t = clamp((x - e0) / (e1 - e0), "
-                "(%s)0, (%s)1); return t * t * (3 - 2 * t); }\n",
-                F, T, T, T, T, T, S, S);
-      if (n > 1) {
-        sb_printf(b, "%s %s mix(%s x, %s y, %s a) { return x + (y - x) * a; }\n", F, T, T, T, S);
-        sb_printf(b, "%s %s step(%s edge, %s x) { return x < edge ? (%s)0 : (%s)1; }\n", F, T, S, T,
+      for (int sc = 0; sc < (n > 1 ? 2 : 1); sc++) {
+        const char *A = sc ? S : T; /* the scalar forms: mix's a, step's and smoothstep's edges */
+        sb_printf(b, "%s %s mix(%s x, %s y, %s a) { return x + (y - x) * a; }\n", F, T, T, T, A);
+        sb_printf(b, "%s %s step(%s edge, %s x) { return x < edge ? (%s)0 : (%s)1; }\n", F, T, A, T,
                   T, T);
         sb_printf(b,
                   "%s %s smoothstep(%s e0, %s e1, %s x) { %s t = clamp((x - e0) / (e1 - e0), "
-                  "(%s)0, (%s)1); return t * t * (3 - 2 * t); }\n",
-                  F, T, S, S, T, T, S, S);
+                  "(%s)0, (%s)1); return t * t * ((%s)3 - (%s)2 * t); }\n",
+                  F, T, A, A, T, T, S, S, S, S);
       }
       sb_printf(b,
-                "%s %s sign(%s x) { return x > 0 ? (%s)1 : x < 0 ? (%s)-1 : isnan(x) ? (%s)0 : x; "
-                "}\n",
-                F, T, T, T, T, T);
+                "%s %s sign(%s x) { return x > (%s)0 ? (%s)1 : x < (%s)0 ? (%s)-1 : isnan(x) ? "
+                "(%s)0 : x; }\n",
+                F, T, T, S, T, S, T, T);
       sb_printf(b,
                 "%s %s bitselect(%s a, %s b, %s c) { return as_%s((as_%s(a) & ~as_%s(c)) | "
                 "(as_%s(b) & as_%s(c))); }\n",
-                F, T, T, T, T, n == 1 ? vec_elems[e].cl : T, I, I, I, I);
+                F, T, T, T, T, tcl,
+                n == 1 ? vec_elems[int_of_size(vec_elems[e].size, false)].cl : I,
+                n == 1 ? vec_elems[int_of_size(vec_elems[e].size, false)].cl : I,
+                n == 1 ? vec_elems[int_of_size(vec_elems[e].size, false)].cl : I,
+                n == 1 ? vec_elems[int_of_size(vec_elems[e].size, false)].cl : I);
       if (n > 4) continue;
       sb_printf(b, "%s %s dot(%s a, %s b) { return ", F, S, T, T);
-      for (int i = 0; i < n; i++)
-        sb_printf(b, "%sa%s%c * b%s%c", i ? " + " : "", n > 1 ? ".s" : "", n > 1 ? comp[i] : ' ',
-                  n > 1 ? ".s" : "", n > 1 ? comp[i] : ' ');
+      for (int i = 0; i < n; i++) {
+        if (n > 1)
+          sb_printf(b, "%sa.s%c * b.s%c", i ? " + " : "", comp[i], comp[i]);
+        else
+          sb_printf(b, "a * b");
+      }
       sb_printf(b, "; }\n");
       sb_printf(b, "%s %s length(%s p) { return %s(dot(p, p)); }\n", F, S, T, sq);
       sb_printf(b, "%s %s distance(%s a, %s b) { return length(a - b); }\n", F, S, T, T);
       sb_printf(b, "%s %s normalize(%s p) { return p / length(p); }\n", F, T, T);
       if (n == 3 || n == 4)
         sb_printf(b,
-                  "%s %s cross(%s a, %s b) { return (%s){a.y * b.z - a.z * b.y, a.z * b.x - a.x * "
-                  "b.z, a.x * b.y - a.y * b.x%s}; }\n",
-                  F, T, T, T, T, n == 4 ? ", 0" : "");
+                  "%s %s cross(%s a, %s b) { %s r; r.x = a.y * b.z - a.z * b.y; "
+                  "r.y = a.z * b.x - a.x * b.z; r.z = a.x * b.y - a.y * b.x;%s return r; }\n",
+                  F, T, T, T, T, n == 4 ? " r.w = 0;" : "");
     }
   }
+  sb_printf(b, "#endif\n");
+  return sb.p;
 }
 
 static char *build_vector_header(void) {
@@ -367,8 +396,7 @@ static char *build_vector_header(void) {
       sb_printf(&b, "typedef %s %s%d __attribute__((ext_vector_type(%d)));\n", vec_elems[e].c,
                 vec_elems[e].cl, vec_lens[l], vec_lens[l]);
   vector_builtins(&b);
-  vector_derived(&b);
-  sb_printf(&b, "#endif\n");
+  sb_printf(&b, "#include <kcc_derived.h>\n#endif\n");
   return b.p;
 }
 
@@ -459,7 +487,7 @@ static const char h_math[] =
 static const char h_stdio[] = "#ifndef __KCC_STDIO_H\n#define __KCC_STDIO_H\n"
                               "/* printf is declared by the prelude. */\n#endif\n";
 
-static FeVFile vfiles[10];
+static FeVFile vfiles[11];
 static int nvfiles;
 
 const FeVFile *fe_vfiles(int *n) {
@@ -474,6 +502,7 @@ const FeVFile *fe_vfiles(int *n) {
     vfiles[nvfiles++] = (FeVFile){FE_INCDIR "/math.h", h_math};
     vfiles[nvfiles++] = (FeVFile){FE_INCDIR "/stdio.h", h_stdio};
     vfiles[nvfiles++] = (FeVFile){FE_INCDIR "/kcc_vector.h", build_vector_header()};
+    vfiles[nvfiles++] = (FeVFile){FE_INCDIR "/kcc_derived.h", build_derived_header()};
   }
   *n = nvfiles;
   return vfiles;
