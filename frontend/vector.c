@@ -566,8 +566,10 @@ static KExpr *convert_builtin(FeCtx *fe, const char *name, KExpr *x, KType *t, b
                kir_type_str(from));
     return fe_poison(loc);
   }
-  if (kir_is_float(te) && rnd != RND_NONE && rnd != RND_RTE &&
-      !(kir_is_float(fe_) && fe_->size < te->size)) {
+  /* Exact conversions (short to float, int to double, float to double) round nothing. */
+  bool exact = kir_is_float(fe_) ? fe_->size <= te->size
+                                 : fe_->size <= 2 || (te->size == 8 && fe_->size <= 4);
+  if (kir_is_float(te) && rnd != RND_NONE && rnd != RND_RTE && !exact) {
     diag_error(loc,
                "'%s': rounding mode '%s' for conversions to floating point is not supported in "
                "kcc kernels (only the default, _rte)",
@@ -613,11 +615,18 @@ static KExpr *arg(FeCtx *fe, CXCursor call, int i) {
   return fe_expr(fe, clang_Cursor_getArgument(call, i));
 }
 
+static bool is_len(const char *s) {
+  return !strcmp(s, "2") || !strcmp(s, "3") || !strcmp(s, "4") || !strcmp(s, "8") ||
+         !strcmp(s, "16");
+}
+
 KExpr *fe_vec_builtin(FeCtx *fe, CXCursor call, const char *name, KLoc loc) {
   int n = clang_Cursor_getNumArguments(call);
   bool kcc_cv = !strncmp(name, "__kcc_convert_", 14), kcc_as = !strncmp(name, "__kcc_as_", 9);
   bool cl_cv = !strncmp(name, "convert_", 8), cl_as = !strncmp(name, "as_", 3);
-  bool vload = !strncmp(name, "vload", 5), vstore = !strncmp(name, "vstore", 6);
+  /* vloadN / vstoreN only: vload_half & co. are other functions. */
+  bool vload = !strncmp(name, "vload", 5) && is_len(name + 5);
+  bool vstore = !strncmp(name, "vstore", 6) && is_len(name + 6);
   bool other = !strcmp(name, "select") || !strcmp(name, "popcount") || !strcmp(name, "clz") ||
                !strcmp(name, "mul_hi");
   if (!kcc_cv && !kcc_as && !cl_cv && !cl_as && !vload && !vstore && !other) return NULL;
