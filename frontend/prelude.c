@@ -286,11 +286,19 @@ static char *build_derived_header(void) {
       bool f32 = fl && n == 1 && vec_elems[e].size == 4;
       const char *mn = !fl ? "min" : f32 ? "__KCC_FMINF" : "fmin";
       const char *mx = !fl ? "max" : f32 ? "__KCC_FMAXF" : "fmax";
-      sb_printf(b, "%s %s clamp(%s x, %s lo, %s hi) { return %s(%s(x, lo), hi); }\n", F, T, T, T, T,
-                mn, mx);
-      if (n > 1)
-        sb_printf(b, "%s %s clamp(%s x, %s lo, %s hi) { return %s(%s(x, (%s)lo), (%s)hi); }\n", F,
-                  T, T, S, S, mn, mx, T, T);
+      /* Integers compare (no overload resolution among min's many forms: cheaper to parse);
+         floats keep fmin/fmax's NaN rule. Equal to min(max(x, lo), hi) when lo <= hi. */
+      for (int sc = 0; sc < (n > 1 ? 2 : 1); sc++) {
+        const char *A = sc ? S : T;
+        if (fl)
+          sb_printf(b, "%s %s clamp(%s x, %s lo, %s hi) { return %s(%s(x, (%s)lo), (%s)hi); }\n", F,
+                    T, T, A, A, mn, mx, T, T);
+        else
+          sb_printf(b,
+                    "%s %s clamp(%s x, %s lo, %s hi) { %s l = (%s)lo, h = (%s)hi; "
+                    "return x < l ? l : x > h ? h : x; }\n",
+                    F, T, T, A, A, T, T, T);
+      }
       if (!fl) {
         const char *U = vt(int_of_size(vec_elems[e].size, true), n);
         char ucl[32], tcl[32];
@@ -347,9 +355,9 @@ static char *build_derived_header(void) {
         sb_printf(b, "%s %s step(%s edge, %s x) { return x < edge ? (%s)0 : (%s)1; }\n", F, T, A, T,
                   T, T);
         sb_printf(b,
-                  "%s %s smoothstep(%s e0, %s e1, %s x) { %s t = clamp((x - e0) / (e1 - e0), "
-                  "(%s)0, (%s)1); return t * t * ((%s)3 - (%s)2 * t); }\n",
-                  F, T, A, A, T, T, S, S, S, S);
+                  "%s %s smoothstep(%s e0, %s e1, %s x) { %s t = %s(%s((x - e0) / (e1 - e0), "
+                  "(%s)0), (%s)1); return t * t * ((%s)3 - (%s)2 * t); }\n",
+                  F, T, A, A, T, T, mn, mx, T, T, S, S);
       }
       sb_printf(b,
                 "%s %s sign(%s x) { return x > (%s)0 ? (%s)1 : x < (%s)0 ? (%s)-1 : isnan(x) ? "
