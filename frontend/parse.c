@@ -106,11 +106,23 @@ const char *fe_spelling(CXCursor c) {
   return r;
 }
 
+/* Whether two CXFiles are one file. clang_File_isEqual compares unique IDs, which kcc's
+ * virtual files (unsaved buffers) all share: their names tell them apart. */
+static bool same_file(CXFile a, CXFile b) {
+  if (a == b) return true;
+  if (!clang_File_isEqual(a, b)) return false;
+  CXString sa = clang_getFileName(a), sb = clang_getFileName(b);
+  const char *na = clang_getCString(sa), *nb = clang_getCString(sb);
+  bool same = na && nb && strcmp(na, nb) == 0;
+  clang_disposeString(sa);
+  clang_disposeString(sb);
+  return same;
+}
+
 static const char *file_name(FeCtx *fe, CXFile f) {
   if (!f) return NULL;
   for (int i = fe->nnames - 1; i >= 0; i--)
-    if (fe->names[i].file == f || clang_File_isEqual(fe->names[i].file, f))
-      return fe->names[i].name;
+    if (same_file(fe->names[i].file, f)) return fe->names[i].name;
   const char *name;
   if (fe->main_file && clang_File_isEqual(f, fe->main_file)) {
     name = fe->path; /* as the user named it, for messages and tests */
