@@ -179,6 +179,8 @@ KExpr *fe_vec_binary(FeCtx *fe, enum CXBinaryOperatorKind bk, KType *t, KExpr *a
                      KLoc loc);
 KExpr *fe_vec_lnot(KExpr *a, KLoc loc);
 KExpr *fe_vec_cond(FeCtx *fe, KExpr *cond, KExpr *a, KExpr *b, KType *t, KLoc loc);
+/* Reports an assignment to a swizzle KIR cannot write (a 3-vector's .hi, .odd); false then. */
+bool fe_check_swizzle_target(KExpr *target, KLoc loc);
 /* v[i] on a vector: a constant index is a one-component swizzle. */
 KExpr *fe_vec_subscript(FeCtx *fe, KExpr *v, CXCursor index, KLoc loc);
 /* A shift count masked to the width of the shifted type t (OpenCL's rule): b & (bits - 1). */

@@ -406,6 +406,7 @@ static KExpr *unary(FeCtx *fe, CXCursor c, KLoc loc) {
   case CXUnaryOperator_PostDec:
   case CXUnaryOperator_PreInc:
   case CXUnaryOperator_PreDec:
+    if (!fe_check_swizzle_target(a, loc)) return fe_poison(loc);
     e = kir_expr(KE_INCDEC, a->type, loc);
     e->op = op == CXUnaryOperator_PostInc   ? KU_POSTINC
             : op == CXUnaryOperator_PostDec ? KU_POSTDEC
@@ -492,12 +493,16 @@ static KExpr *binary(FeCtx *fe, CXCursor c, KLoc loc) {
   KType *t = type_of(fe, c, loc);
   if (!t) return fe_poison(loc);
   KOp op = arith_op(bk);
+  if (bk >= CXBinaryOperator_MulAssign && bk <= CXBinaryOperator_OrAssign &&
+      !fe_check_swizzle_target(a, loc))
+    return fe_poison(loc);
   if (bk != CXBinaryOperator_Comma && bk != CXBinaryOperator_Assign &&
       (kir_is_vec(t) || kir_is_vec(a->type) || kir_is_vec(b->type)))
     return fe_vec_binary(fe, bk, t, a, b, loc);
   switch (bk) {
   case CXBinaryOperator_Comma: return binary_node(KE_COMMA, KB_NONE, b->type, a, b, loc);
   case CXBinaryOperator_Assign:
+    if (!fe_check_swizzle_target(a, loc)) return fe_poison(loc);
     return binary_node(KE_ASSIGN, KB_NONE, a->type, a, fe_convert(b, a->type), loc);
   case CXBinaryOperator_MulAssign:
   case CXBinaryOperator_DivAssign:

@@ -331,11 +331,25 @@ KExpr *fe_swizzle(FeCtx *fe, CXCursor c, KLoc loc) {
   int n = decode_accessor(name, (int)v->type->len, idx);
   int want = kir_is_vec(t) ? (int)t->len : 1;
   if (n != want) return fe_broken(fe, loc, "this vector component access");
+  /* The padding slot of a 3-vector (.hi and .odd name it) is undefined when read: KIR's
+     swizzles name real components only, so it reads component 2. */
+  if (v->type->len == 3)
+    for (int i = 0; i < n; i++)
+      if (idx[i] == 3) idx[i] = 2;
   KExpr *e = node(KE_SWIZZLE, kir_is_vec(t) ? kir_type_vec(v->type->base, n) : v->type->base, loc);
   e->a = v;
   e->nswz = n;
   memcpy(e->swz, idx, (size_t)n);
   return e;
+}
+
+bool fe_check_swizzle_target(KExpr *target, KLoc loc) {
+  /* Clang rejects assignments to repeated components; a repeat here is a 3-vector's padding
+     slot read as component 2 (.hi, .odd). */
+  if (target->kind != KE_SWIZZLE || kir_is_lvalue(target) || !kir_is_lvalue(target->a)) return true;
+  diag_error(loc, "assigning to .hi or .odd of a 3-component vector is not supported in kcc "
+                  "kernels; assign its components (.z, or .y and .z)");
+  return false;
 }
 
 KExpr *fe_vec_subscript(FeCtx *fe, KExpr *v, CXCursor index, KLoc loc) {

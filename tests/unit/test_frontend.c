@@ -895,8 +895,8 @@ START_TEST(vector_swizzles_and_literals) {
   HAS(k,
       "  decl float2 a = (add float2 (add float2 (add float2 (add float2 (add float2 (add float2 "
       "(add float2 (swizzle .s01 float2 (var v)) (swizzle .s23 float2 (var v))) (swizzle .s02 "
-      "float2 (var v))) (swizzle .s13 float2 (var v))) (swizzle .s23 float2 (var w))) (swizzle "
-      ".s13 float2 (var w))) (swizzle .s20 float2 (deref float4 (var o)))) (swizzle .s31 float2 "
+      "float2 (var v))) (swizzle .s13 float2 (var v))) (swizzle .s22 float2 (var w))) (swizzle "
+      ".s12 float2 (var w))) (swizzle .s20 float2 (deref float4 (var o)))) (swizzle .s31 float2 "
       "(var v)))\n");
   HAS(k,
       "  decl float b = (add float (add float (swizzle .s3 float (var v)) (swizzle .s2 float (var "

@@ -445,6 +445,13 @@ static const Case cases[] = {
      "comma expression widened to every component: write (float4){a, b, ...}\n"
      "kernel void k(float4 *f) { f[0] = (float4)(1, 2, 3, 4); }\n"
      "                                  ^\n"},
+    {"vector_hi3_assign",
+     "#include <kcc_vector.h>\n"
+     "kernel void k(float3 *f, float2 *o) { f[0].hi = o[0]; }\n",
+     "t.k:2:39: error: assigning to .hi or .odd of a 3-component vector is not supported in kcc "
+     "kernels; assign its components (.z, or .y and .z)\n"
+     "kernel void k(float3 *f, float2 *o) { f[0].hi = o[0]; }\n"
+     "                                      ^\n"},
     {"vector_index_range",
      "#include <kcc_vector.h>\n"
      "kernel void k(float4 *f) { f[0].x = f[1][4]; }\n",
