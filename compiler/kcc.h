@@ -81,5 +81,7 @@ bool emit_spirv(KModule *m, const KOptions *o, KBuf *out);    /* validated SPIR-
 bool emit_bundle(KModule *m, const KOptions *o, KBuf *out);   /* fat module (.kcb) */
 /* C header (.h): typed launch functions and the embedded bundle (docs/cli.md). */
 bool emit_header(KModule *m, const KOptions *o, KBuf *out);
+/* emit_header with the module's bundle bytes given instead of made (NULL: made): for tests. */
+bool emit_header_with_bundle(KModule *m, const KOptions *o, const KBuf *bundle, KBuf *out);
 
 #endif

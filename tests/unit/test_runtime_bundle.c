@@ -14,20 +14,20 @@
 /* ---------------------------------------------------------------- a sample bundle */
 
 static const KcbWParam vecadd_params[] = {
-    {"a", "const float *", KCB_PARAM_POINTER, KCB_AS_GLOBAL, KCB_T_F32, KCB_Q_CONST, 8, 8},
-    {"b", "const float *", KCB_PARAM_POINTER, KCB_AS_GLOBAL, KCB_T_F32, KCB_Q_CONST, 8, 8},
-    {"c", "float *", KCB_PARAM_POINTER, KCB_AS_GLOBAL, KCB_T_F32, 0, 8, 8},
-    {"n", "int", KCB_PARAM_SCALAR, 0, KCB_T_I32, 0, 4, 4},
+    {"a", "const float *", KCB_PARAM_POINTER, KCB_AS_GLOBAL, KCB_T_F32, KCB_Q_CONST, 8, 8, 0},
+    {"b", "const float *", KCB_PARAM_POINTER, KCB_AS_GLOBAL, KCB_T_F32, KCB_Q_CONST, 8, 8, 0},
+    {"c", "float *", KCB_PARAM_POINTER, KCB_AS_GLOBAL, KCB_T_F32, 0, 8, 8, 0},
+    {"n", "int", KCB_PARAM_SCALAR, 0, KCB_T_I32, 0, 4, 4, 0},
 };
 static const KcbWParam other_params[] = {
-    {"p", "struct P", KCB_PARAM_STRUCT, 0, 0, 0, 24, 8},
-    {"x", "double", KCB_PARAM_SCALAR, 0, KCB_T_F64, 0, 8, 8},
+    {"p", "struct P", KCB_PARAM_STRUCT, 0, 0, 0, 24, 8, 0},
+    {"x", "double", KCB_PARAM_SCALAR, 0, KCB_T_F64, 0, 8, 8, 0},
 };
 
 /* A valid bundle image (malloc'd): two kernels, PTX, a fake cubin, OpenCL C. */
 static unsigned char *sample(size_t *len) {
-  KcbWKernel ks[] = {{"vecadd", vecadd_params, 4, 0, 0, 0},
-                     {"other", other_params, 2, 1024, KCB_KERNEL_DYNAMIC_SHARED, 0}};
+  KcbWKernel ks[] = {{"vecadd", vecadd_params, 4, 0, 0, 0, {0, 0, 0}},
+                     {"other", other_params, 2, 1024, KCB_KERNEL_DYNAMIC_SHARED, 0, {0, 0, 0}}};
   size_t tl;
   unsigned char *tab = kcb_write_kernel_table(ks, 2, &tl);
   ck_assert_ptr_nonnull(tab);
@@ -144,7 +144,7 @@ START_TEST(bad_magic_and_version) {
   img[1] = 'K';
   kcb_put16(img + KCB_H_MAJOR, 2);
   reseal(img, len);
-  expect_invalid(img, len, "version 2.1 is not supported");
+  expect_invalid(img, len, "version 2.2 is not supported");
   /* A newer minor version is still read. */
   kcb_put16(img + KCB_H_MAJOR, 1);
   kcb_put16(img + KCB_H_MINOR, 7);
@@ -277,8 +277,8 @@ END_TEST
  * `uses` (each a (kernel, symbol) pair). */
 static unsigned char *with_symbols(const KcbWSymbol *syms, uint32_t ns, const uint32_t (*uses)[2],
                                    uint32_t nu, size_t *len) {
-  KcbWKernel ks[] = {{"vecadd", vecadd_params, 4, 0, 0, 0},
-                     {"other", other_params, 2, 1024, KCB_KERNEL_DYNAMIC_SHARED, 0}};
+  KcbWKernel ks[] = {{"vecadd", vecadd_params, 4, 0, 0, 0, {0, 0, 0}},
+                     {"other", other_params, 2, 1024, KCB_KERNEL_DYNAMIC_SHARED, 0, {0, 0, 0}}};
   size_t tl, sl;
   unsigned char *tab = kcb_write_kernel_table(ks, 2, &tl);
   unsigned char *sym = kcb_write_symbols(syms, ns, uses, nu, &sl);
@@ -352,7 +352,7 @@ START_TEST(symbol_table) {
 END_TEST
 
 START_TEST(duplicate_and_missing_tables) {
-  KcbWKernel ks[] = {{"same", NULL, 0, 0, 0, 0}, {"same", NULL, 0, 0, 0, 0}};
+  KcbWKernel ks[] = {{"same", NULL, 0, 0, 0, 0, {0, 0, 0}}, {"same", NULL, 0, 0, 0, 0, {0, 0, 0}}};
   size_t tl, len;
   unsigned char *tab = kcb_write_kernel_table(ks, 2, &tl);
   KcbWSection secs[] = {{KCB_SEC_KERNELS, 0, tab, tl}};
@@ -368,7 +368,7 @@ START_TEST(duplicate_and_missing_tables) {
   expect_invalid(img, len, "no kernel table");
   free(img);
   /* Unknown section kinds are skipped (forward compatibility). */
-  KcbWKernel one[] = {{"k", NULL, 0, 0, 0, 0}};
+  KcbWKernel one[] = {{"k", NULL, 0, 0, 0, 0, {0, 0, 0}}};
   free(tab);
   tab = kcb_write_kernel_table(one, 1, &tl);
   KcbWSection fut[] = {{99, 0, "future", 6}, {KCB_SEC_KERNELS, 0, tab, tl}};
