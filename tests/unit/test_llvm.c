@@ -886,6 +886,148 @@ START_TEST(local_params_and_reqntid) {
 }
 END_TEST
 
+/* The kernel tests/unit/vec_gpu_check.c runs on a GPU and checks against its own host
+ * reference (keep the two in step): one block of 64 threads, reqd_work_group_size(64,1,1),
+ *
+ * kernel vcheck(float4 *f4, int4 *i4, float3 *f3, int4 *i4b, float *fs, uint4 *u,
+ *               uint4 *uo, long2 *l, long2 *lo, float4 *fo, shared float *tmp, float3 p3) {
+ *   int i = tid;
+ *   float4 a = f4[i];
+ *   float4 b = a * a + (float4)p3.z;
+ *   i4[i] = a < b;
+ *   f4[i].wx = b.xy; f4[i].y += 1.0f; f4[i].zy.x++;
+ *   f3[i] = (float3)(a.wz, p3.y);
+ *   i4b[i] = as_int4(f3[i]);
+ *   vstore3(vload3(i, fs) * 2.0f, i + 64, fs);
+ *   uint4 U = u[i];
+ *   uo[8i] = popcount(U); uo[8i+1] = clz(U); uo[8i+2] = mul_hi(U, U.yzwx);
+ *   uo[8i+3] = abs(as_int4(U)); uo[8i+4] = as_uint4(convert_int4_sat(U));
+ *   uo[8i+5] = select(U, U.wzyx, as_int4(U));
+ *   uo[8i+6].x = as_uint(convert_uchar4_sat(as_int4(U)));
+ *   uo[8i+6].y = as_uint(convert_uchar4_sat(a)); uo[8i+6].z = as_uint(convert_char4_sat(a));
+ *   uo[8i+6].w = as_uint(convert_ushort2_sat(a.xy));  (ushort2 -> uint)
+ *   uo[8i+7] = as_uint4(isnan(a));
+ *   long2 L = l[i];
+ *   lo[2i] = mul_hi(L, L.yx);
+ *   lo[2i+1] = convert_long2_sat(convert_double2(a.xz) * (double2)1e10);
+ *   tmp[i] = a.x; barrier(); i4b[i].w = (int)(tmp[i ^ 1] * 4.0f);
+ *   fo[i] = sqrt(fabs(a)) + sin(a);
+ * } */
+static KModule *vcheck_module(void) {
+  KModule *m = kir_module("vcheck.k");
+  KType *f4 = V(KT_F32, 4), *i4 = V(KT_I32, 4), *f3 = V(KT_F32, 3), *u4 = V(KT_U32, 4);
+  KType *l2 = V(KT_I64, 2), *f32 = T(KT_F32), *i32 = T(KT_I32), *u32 = T(KT_U32);
+  KType *i64 = T(KT_I64), *d2 = V(KT_F64, 2);
+  KVar *pf4 = kir_var(m, "f4", P(f4, KAS_GLOBAL), KV_PARAM, L0);
+  KVar *pi4 = kir_var(m, "i4", P(i4, KAS_GLOBAL), KV_PARAM, L0);
+  KVar *pf3 = kir_var(m, "f3", P(f3, KAS_GLOBAL), KV_PARAM, L0);
+  KVar *pi4b = kir_var(m, "i4b", P(i4, KAS_GLOBAL), KV_PARAM, L0);
+  KVar *pfs = kir_var(m, "fs", P(f32, KAS_GLOBAL), KV_PARAM, L0);
+  KVar *pu = kir_var(m, "u", P(u4, KAS_GLOBAL), KV_PARAM, L0);
+  KVar *puo = kir_var(m, "uo", P(u4, KAS_GLOBAL), KV_PARAM, L0);
+  KVar *pl = kir_var(m, "l", P(l2, KAS_GLOBAL), KV_PARAM, L0);
+  KVar *plo = kir_var(m, "lo", P(l2, KAS_GLOBAL), KV_PARAM, L0);
+  KVar *pfo = kir_var(m, "fo", P(f4, KAS_GLOBAL), KV_PARAM, L0);
+  KVar *ptmp = kir_var(m, "tmp", P(f32, KAS_SHARED), KV_PARAM, L0);
+  KVar *pp3 = kir_var(m, "p3", f3, KV_PARAM, L0);
+  KVar *vi = kir_var(m, "i", i32, KV_LOCAL, L0);
+  KVar *va = kir_var(m, "a", f4, KV_LOCAL, L0);
+  KVar *vb = kir_var(m, "b", f4, KV_LOCAL, L0);
+  KVar *vU = kir_var(m, "U", u4, KV_LOCAL, L0);
+  KVar *vL = kir_var(m, "L", l2, KV_LOCAL, L0);
+#define I        ref(vi)
+#define K(n)     kir_int(i32, n, L0)
+#define AT(p, e) idx(ref(p), e)
+#define UO(n)    AT(puo, bin(KB_ADD, i32, bin(KB_MUL, i32, I, K(8)), K(n)))
+  KStmt *st[] = {
+      decl(vi, tid()),
+      decl(va, AT(pf4, I)),
+      decl(vb, bin(KB_ADD, f4, bin(KB_MUL, f4, ref(va), ref(va)), splat(swz(ref(pp3), "z"), f4))),
+      assign(AT(pi4, I), bin(KB_LT, i4, ref(va), ref(vb))),
+      assign(swz(AT(pf4, I), "wx"), swz(ref(vb), "xy")),
+      expr_stmt(op_assign(KB_ADD, swz(AT(pf4, I), "y"), fconst(f32, 1.0))),
+      expr_stmt(incdec(KU_POSTINC, swz(swz(AT(pf4, I), "zy"), "x"))),
+      assign(AT(pf3, I), veclit(f3, 2, swz(ref(va), "wz"), swz(ref(pp3), "y"))),
+      assign(AT(pi4b, I), bitcast(AT(pf3, I), i4)),
+      expr_stmt(builtin(BI_VSTORE, kir_type_void(), 3,
+                        bin(KB_MUL, f3, builtin(BI_VLOAD, f3, 2, cast(I, i64), ref(pfs)),
+                            splat(fconst(f32, 2), f3)),
+                        cast(bin(KB_ADD, i32, I, K(64)), i64), ref(pfs))),
+      decl(vU, AT(pu, I)),
+      assign(UO(0), builtin(BI_POPCOUNT, u4, 1, ref(vU))),
+      assign(UO(1), builtin(BI_CLZ, u4, 1, ref(vU))),
+      assign(UO(2), builtin(BI_MUL_HI, u4, 2, ref(vU), swz(ref(vU), "yzwx"))),
+      assign(UO(3), builtin(BI_ABS, u4, 1, bitcast(ref(vU), i4))),
+      assign(UO(4), bitcast(builtin(BI_CONVERT_SAT, i4, 1, ref(vU)), u4)),
+      assign(UO(5), builtin(BI_SELECT, u4, 3, ref(vU), swz(ref(vU), "wzyx"), bitcast(ref(vU), i4))),
+      assign(swz(UO(6), "x"),
+             bitcast(builtin(BI_CONVERT_SAT, V(KT_U8, 4), 1, bitcast(ref(vU), i4)), u32)),
+      assign(swz(UO(6), "y"), bitcast(builtin(BI_CONVERT_SAT, V(KT_U8, 4), 1, ref(va)), u32)),
+      assign(swz(UO(6), "z"), bitcast(builtin(BI_CONVERT_SAT, V(KT_I8, 4), 1, ref(va)), u32)),
+      assign(swz(UO(6), "w"),
+             bitcast(builtin(BI_CONVERT_SAT, V(KT_U16, 2), 1, swz(ref(va), "xy")), u32)),
+      assign(UO(7), bitcast(builtin(BI_ISNAN, i4, 1, ref(va)), u4)),
+      decl(vL, AT(pl, I)),
+      assign(AT(plo, bin(KB_MUL, i32, I, K(2))),
+             builtin(BI_MUL_HI, l2, 2, ref(vL), swz(ref(vL), "yx"))),
+      assign(AT(plo, bin(KB_ADD, i32, bin(KB_MUL, i32, I, K(2)), K(1))),
+             builtin(BI_CONVERT_SAT, l2, 1,
+                     bin(KB_MUL, d2, cast(swz(ref(va), "xz"), d2),
+                         splat(fconst(T(KT_F64), 1e10), d2)))),
+      assign(AT(ptmp, I), swz(ref(va), "x")),
+      expr_stmt(builtin(BI_SYNCTHREADS, kir_type_void(), 0)),
+      assign(swz(AT(pi4b, I), "w"),
+             cast(bin(KB_MUL, f32, AT(ptmp, bin(KB_XOR, i32, I, K(1))), fconst(f32, 4.0)), i32)),
+      assign(AT(pfo, I), bin(KB_ADD, f4, builtin(BI_SQRT, f4, 1, builtin(BI_FABS, f4, 1, ref(va))),
+                             builtin(BI_SIN, f4, 1, ref(va)))),
+  };
+#undef I
+#undef K
+#undef AT
+#undef UO
+  KStmt *body = kir_stmt(KS_BLOCK, L0);
+  for (size_t i = 0; i < sizeof st / sizeof st[0]; i++) klist_push(&body->list, st[i]);
+  KVar *params[] = {pf4, pi4, pf3, pi4b, pfs, pu, puo, pl, plo, pfo, ptmp, pp3};
+  KFunc *f = kernel(m, "vcheck", 12, params, body);
+  f->reqd_block[0] = 64;
+  return m;
+}
+
+/* Compiles vcheck for ptxas; with KCC_VEC_PTX=FILE set, writes the -O3 sm_90 PTX there
+ * (tests/unit/vec_gpu_check.c runs it). */
+START_TEST(vec_gpu_kernel) {
+  KModule *m = vcheck_module();
+  char *ptx = NULL;
+  char *ir = compile_all(m, &ptx, NULL);
+  expect(ptx, ".reqntid 64, 1, 1");
+  expect(ptx, ".param .u32 vcheck_param_10");
+  expect(ptx, ".param .align 16 .b8 vcheck_param_11[16]");
+  const char *out = getenv("KCC_VEC_PTX");
+  if (out && *out) {
+    FILE *f = fopen(out, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs(ptx, f);
+    fclose(f);
+    KOptions o; /* and the -O0 PTX, as FILE.O0 */
+    kcc_options_default(&o);
+    o.archs[0] = 90;
+    o.opt_level = 0;
+    Out r = run(m, &o, true);
+    ck_assert_msg(r.ok, "%s", r.diags);
+    char path[1024];
+    snprintf(path, sizeof path, "%s.O0", out);
+    f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs(r.text, f);
+    fclose(f);
+    out_free(&r);
+  }
+  free(ir);
+  free(ptx);
+  kir_free_all();
+}
+END_TEST
+
 static Suite *suite(void) {
   Suite *s = suite_create("llvm");
   TCase *tc = tcase_create("core");
@@ -902,6 +1044,7 @@ static Suite *suite(void) {
   tcase_add_test(tc, vec_expressions);
   tcase_add_test(tc, vec_builtins);
   tcase_add_test(tc, local_params_and_reqntid);
+  tcase_add_test(tc, vec_gpu_kernel);
   suite_add_tcase(s, tc);
   return s;
 }
