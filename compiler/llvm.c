@@ -50,7 +50,17 @@ LLVMTypeRef lg_type(LG *g, const KType *t) {
   case KT_PTR: return LLVMPointerTypeInContext(g->ctx, lg_as(t->as));
   case KT_ARRAY: return LLVMArrayType2(lg_type(g, t->base), t->len < 0 ? 0 : (uint64_t)t->len);
   case KT_STRUCT: return struct_of(g, t->st)->ty;
-  case KT_VEC: return LLVMVectorType(lg_type(g, t->base), (unsigned)t->len);
+  case KT_VEC: {
+    /* NVPTX's data layout gives <N x T> KIR's (OpenCL's) layout: size and alignment the
+     * power of two at or above N * sizeof(T), so a 3-vector takes 4 slots in memory, in
+     * arrays and in structs (a <3 x float> value still has 96 bits: see gen_bitcast). */
+    LLVMTypeRef vt = LLVMVectorType(lg_type(g, t->base), (unsigned)t->len);
+    if (LLVMABISizeOfType(g->td, vt) != (unsigned long long)t->size ||
+        LLVMABIAlignmentOfType(g->td, vt) != (unsigned)t->align)
+      diag_ice((KLoc){0}, "LLVM back end: LLVM lays out '%s' in %llu bytes aligned to %u",
+               kir_type_str(t), LLVMABISizeOfType(g->td, vt), LLVMABIAlignmentOfType(g->td, vt));
+    return vt;
+  }
   }
   return g->t_i8;
 }

@@ -607,6 +607,14 @@ START_TEST(vec_layout) {
   st->fields[2] = (KField){"h", V(KT_I16, 3), 0};
   st->fields[3] = (KField){"d", V(KT_F64, 2), 0};
   kir_struct_layout(st);
+  /* every vector type as a kernel parameter: lg_type checks LLVM's layout against KIR's */
+  KTypeKind elems[] = {KT_I8, KT_U16, KT_I32, KT_U64, KT_F32, KT_F64};
+  int lens[] = {2, 3, 4, 8, 16};
+  KVar *all[30];
+  int na = 0;
+  for (int e = 0; e < 6; e++)
+    for (int l = 0; l < 5; l++) all[na++] = kir_var(m, "v", V(elems[e], lens[l]), KV_PARAM, L0);
+  kernel(m, "every_vector", na, all, block(0));
   ck_assert_int_eq(st->fields[1].offset, 16);
   ck_assert_int_eq(st->fields[2].offset, 32);
   ck_assert_int_eq(st->fields[3].offset, 48);
