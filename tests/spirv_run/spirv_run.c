@@ -1133,6 +1133,69 @@ static int vec_local(int n) {
   return bad;
 }
 
+static int vec_more(int n) {
+  int bad = 0;
+  float *x = host(16 * n), *fo = host(16 * 6 * n);
+  int *p = host(16 * n), *io = host(16 * 5 * n);
+  unsigned *u = host(16 * n), *uo = host(16 * 3 * n), *us = host(4 * n);
+  for (int i = 0; i < 4 * n; i++) {
+    x[i] = frand() * 2, p[i] = (int)rnd32() >> (i % 24), u[i] = rnd32() >> (i % 19);
+    if (i % 6 == 0) x[i] = x[i ^ 1];
+    if (i % 10 == 0) p[i] = 0;
+  }
+  for (int i = 0; i < n; i++) {
+    if (i % 8 == 0) x[4 * i + 1] = NAN;
+    if (i % 8 == 1) x[4 * i + 2] = INFINITY;
+    if (i % 8 == 3) x[4 * i + 1] = 0.0f;
+  }
+  cl_mem dx = buffer(16 * n, x), dp = buffer(16 * n, p), du = buffer(16 * n, u),
+         dfo = buffer(16 * 6 * n, NULL), dio = buffer(16 * 5 * n, NULL),
+         duo = buffer(16 * 3 * n, NULL), dus = buffer(4 * n, NULL);
+  cl_kernel k = kernel("vec_more");
+  arg(k, 0, sizeof dx, &dx), arg(k, 1, sizeof dp, &dp), arg(k, 2, sizeof du, &du);
+  arg(k, 3, sizeof dfo, &dfo), arg(k, 4, sizeof dio, &dio), arg(k, 5, sizeof duo, &duo);
+  arg(k, 6, sizeof dus, &dus);
+  launch(k, (size_t)n / 64, 64);
+  read_back(dfo, 16 * 6 * n, fo), read_back(dio, 16 * 5 * n, io), read_back(duo, 16 * 3 * n, uo);
+  read_back(dus, 4 * n, us);
+  for (int i = 0; i < n; i++) {
+    const float *xv = x + 4 * i;
+    const int *pv = p + 4 * i;
+    const unsigned *uv = u + 4 * i;
+    for (int c = 0; c < 4; c++) {
+      float pf, zero = 0.0f;
+      memcpy(&pf, &pv[c], 4);
+      float wf[6] = {rintf(xv[c] * 1000.0f),
+                     rintf(xv[c] * 3e9f),
+                     xv[1] > 0 ? xv[c] : xv[3 - c],
+                     c < 3 ? xv[c] : zero,
+                     c < 3 ? pf : zero,
+                     c == 0 ? 7.0f : c == 1 ? -8.0f : c == 2 ? 9.0f : 1.0f};
+      for (int r = 0; r < 6; r++) {
+        float got = fo[24 * i + 4 * r + c];
+        bool ok = r >= 3 ? !memcmp(&got, &wf[r], 4) : same_f(got, wf[r]);
+        if (!ok && bad++ < 10)
+          printf("vec_more fo[%d].%d[%d] = %.9g, want %.9g (x %.9g)\n", i, r, c, got, wf[r], xv[c]);
+      }
+      int wi[5] = {isfinite(xv[c]) ? -1 : 0, xv[c] == xv[c ^ 1] ? -1 : 0,
+                   xv[c] <= xv[3 - c] ? -1 : 0, pv[c] > pv[(c + 1) & 3] ? -1 : 0,
+                   pv[c] != 0 ? -1 : 0};
+      for (int r = 0; r < 5; r++)
+        if (io[20 * i + 4 * r + c] != wi[r] && bad++ < 10)
+          printf("vec_more io[%d].%d[%d] = %d, want %d\n", i, r, c, io[20 * i + 4 * r + c], wi[r]);
+      unsigned wu[3] = {uv[c] / (uv[(c + 1) & 3] | 1), uv[c] >> (uv[c] & 31),
+                        uv[c] % (uv[3 - c] | 1)};
+      for (int r = 0; r < 3; r++)
+        if (uo[12 * i + 4 * r + c] != wu[r] && bad++ < 10)
+          printf("vec_more uo[%d].%d[%d] = %u, want %u\n", i, r, c, uo[12 * i + 4 * r + c], wu[r]);
+    }
+    unsigned wus = (unsigned)(unsigned char)pv[0] | (unsigned)(unsigned char)pv[1] << 8 |
+                   (unsigned)(unsigned char)pv[2] << 16;
+    if (us[i] != wus && bad++ < 10) printf("vec_more us[%d] = %#x, want %#x\n", i, us[i], wus);
+  }
+  return bad;
+}
+
 static int test_vec_kir(void) {
   int n = 256;
   int bad = 0;
@@ -1142,6 +1205,7 @@ static int test_vec_kir(void) {
   bad += vec_builtins(n);
   bad += vec_vload(n);
   bad += vec_local(n);
+  bad += vec_more(n);
   return bad;
 }
 

@@ -422,6 +422,42 @@ int main(int argc, char **argv) {
     S(asg(idx(P(k, 1), V(i)), B(KB_ADD, idx(P(k, 2), V(m)), swz(idx(P(k, 3), V(m)), "y"))));
   }
 
+  /* vec_more: rint on vectors (the PoCL workaround), ?: on vectors, bitcasts through
+   * 3-vectors, a constant 3-vector, more comparisons, unsigned operators */
+  KType *i3 = vec(T_I, 3);
+  KVar *c3 = kir_var(M, "c3", i3, KV_CONSTANT, L);
+  c3->init = vlit(i3, 3, ic(T_I, 7), ic(T_I, -8), ic(T_I, 9));
+  klist_push(&M->globals, c3);
+  k = func("vec_more", true, T_VOID, 7, "x", gptr(f4), "p", gptr(i4), "u", gptr(u4), "fo", gptr(f4),
+           "io", gptr(i4), "uo", gptr(u4), "us", gptr(T_U));
+  {
+    KVar *i = local("i", T_U, gid());
+    KVar *x = local("x", f4, idx(P(k, 0), V(i)));
+    KVar *p = local("p", i4, idx(P(k, 1), V(i)));
+    KVar *u = local("u", u4, idx(P(k, 2), V(i)));
+    KExpr *fo = P(k, 3), *io = P(k, 4), *uo = P(k, 5);
+    S(asg(at(fo, i, 6, 0), bi(BI_RINT, f4, 1, B(KB_MUL, V(x), splat(fc(T_F, 1000.0), 4)))));
+    S(asg(at(fo, i, 6, 1), bi(BI_RINT, f4, 1, B(KB_MUL, V(x), splat(fc(T_F, 3e9), 4)))));
+    KExpr *ce = E(KE_COND, f4);
+    ce->a = B(KB_GT, swz(V(x), "y"), fc(T_F, 0.0));
+    ce->b = V(x);
+    ce->c = swz(V(x), "wzyx");
+    S(asg(at(fo, i, 6, 2), ce));
+    S(asg(at(fo, i, 6, 3), bitc(bitc(V(x), i3), f4)));
+    S(asg(at(fo, i, 6, 4), bitc(swz(V(p), "xyz"), f4)));
+    S(asg(at(fo, i, 6, 5), vlit(f4, 2, kir_cast(gv(c3), f3), fc(T_F, 1.0))));
+    S(asg(at(io, i, 5, 0), bi(BI_ISFINITE, i4, 1, V(x))));
+    S(asg(at(io, i, 5, 1), B(KB_EQ, V(x), swz(V(x), "yxwz"))));
+    S(asg(at(io, i, 5, 2), B(KB_LE, V(x), swz(V(x), "wzyx"))));
+    S(asg(at(io, i, 5, 3), B(KB_GT, V(p), swz(V(p), "yzwx"))));
+    S(asg(at(io, i, 5, 4), B(KB_NE, V(p), splat(ic(T_I, 0), 4))));
+    KExpr *one = splat(ic(T_U, 1), 4);
+    S(asg(at(uo, i, 3, 0), B(KB_DIV, V(u), B(KB_OR, swz(V(u), "yzwx"), one))));
+    S(asg(at(uo, i, 3, 1), B(KB_SHR, V(u), B(KB_AND, V(u), splat(ic(T_U, 31), 4)))));
+    S(asg(at(uo, i, 3, 2), B(KB_REM, V(u), B(KB_OR, swz(V(u), "wzyx"), one))));
+    S(asg(idx(P(k, 6), V(i)), bitc(kir_cast(swz(V(p), "xyz"), uc3), T_U)));
+  }
+
   KOptions o;
   kcc_options_default(&o);
   o.fp_contract = false;
