@@ -1209,6 +1209,71 @@ static int test_vec_kir(void) {
   return bad;
 }
 
+/* vec_spirv_ops.k: vectors through the .k front end. */
+struct Pt {
+  float p[4] __attribute__((aligned(16)));
+  int tag;
+  float w[4] __attribute__((aligned(16)));
+};
+
+static int test_vec_spirv_ops(void) {
+  int n = 256, bad = 0;
+  float k = 1.5f;
+  float *a = host(16 * n), *b = host(16 * n), *fo = host(16 * 6 * n);
+  int *ia = host(16 * n), *ib = host(16 * n), *io = host(16 * 4 * n);
+  struct Pt *pts = host(sizeof *pts * n), *pg = host(sizeof *pts * n);
+  memset(pts, 0, sizeof *pts * n);
+  for (int i = 0; i < 4 * n; i++) {
+    a[i] = frand(), b[i] = frand();
+    ia[i] = (int)(rnd32() % 2001) - 1000, ib[i] = (int)(rnd32() % 101) - 50;
+    if (i % 7 == 0) ib[i] = ia[i];
+  }
+  for (int i = 0; i < n; i++) {
+    pts[i].tag = (int)(rnd32() % 1000);
+    for (int c = 0; c < 4; c++) pts[i].p[c] = frand(), pts[i].w[c] = frand();
+  }
+  cl_mem da = buffer(16 * n, a), db = buffer(16 * n, b), dfo = buffer(16 * 6 * n, NULL),
+         dia = buffer(16 * n, ia), dib = buffer(16 * n, ib), dio = buffer(16 * 4 * n, NULL),
+         dp = buffer(sizeof *pts * n, pts);
+  cl_kernel kk = kernel("vec_ops");
+  arg(kk, 0, sizeof da, &da), arg(kk, 1, sizeof db, &db), arg(kk, 2, sizeof dfo, &dfo);
+  arg(kk, 3, sizeof dia, &dia), arg(kk, 4, sizeof dib, &dib), arg(kk, 5, sizeof dio, &dio);
+  arg(kk, 6, sizeof dp, &dp), arg(kk, 7, sizeof k, &k);
+  launch(kk, (size_t)n / 64, 64);
+  read_back(dfo, 16 * 6 * n, fo), read_back(dio, 16 * 4 * n, io);
+  read_back(dp, sizeof *pts * n, pg);
+  for (int i = 0; i < n; i++) {
+    const float *x = a + 4 * i, *y = b + 4 * i;
+    const int *p = ia + 4 * i, *q = ib + 4 * i;
+    float z[4] = {y[1], x[1], y[3], x[3]};
+    z[3] += 1.0f, z[1] += 1.0f, z[0] += 1.0f, z[1] += 1.0f;
+    for (int c = 0; c < 4; c++) z[c] *= 2.0f;
+    float l[4] = {x[3], x[0], y[2], y[1]};
+    for (int c = 0; c < 4; c++) {
+      float want[6] = {x[c] + y[c] * k,           l[c] / y[c],
+                       z[c] * 0.5f + z[3 - c],    x[c] < y[c] ? x[c] : y[c],
+                       (float)(c + 1) - x[3 - c], c < 3 ? pts[i].p[c] : (float)pts[i].tag};
+      for (int r = 0; r < 6; r++) {
+        float got = fo[24 * i + 4 * r + c];
+        bool ok = r < 3 ? close_enough(got, want[r], 1e-6f) : got == want[r];
+        if (!ok && bad++ < 10)
+          printf("vec_ops fo[%d].%d[%d] = %.9g, want %.9g\n", i, r, c, got, want[r]);
+      }
+      int w = c == 1 ? q[0] : c == 3 ? q[2] : p[c];
+      int wi[4] = {p[c] + q[c] * 3 - (p[c] >> 2) + (int)((unsigned)q[c] << 1),
+                   (p[c] & q[c]) | (p[c] ^ ~q[c]), -(p[c] < q[c]) - (p[c] == q[c]), w - 7};
+      for (int r = 0; r < 4; r++)
+        if (io[16 * i + 4 * r + c] != wi[r] && bad++ < 10)
+          printf("vec_ops io[%d].%d[%d] = %d, want %d\n", i, r, c, io[16 * i + 4 * r + c], wi[r]);
+    }
+    struct Pt r = pts[i];
+    r.p[2] = r.w[1], r.p[0] = r.w[3], r.w[1] *= 3.0f, r.tag += 1;
+    if ((memcmp(pg[i].p, r.p, 12) || memcmp(pg[i].w, r.w, 16) || pg[i].tag != r.tag) && bad++ < 10)
+      printf("vec_ops pts[%d] differs\n", i);
+  }
+  return bad;
+}
+
 int main(int argc, char **argv) {
   if (argc != 3 && argc != 4) {
     fprintf(stderr, "usage: spirv_run TEST FILE.bc [FILE.spv]\n");
@@ -1240,7 +1305,8 @@ int main(int argc, char **argv) {
                {"math32", test_math32},
                {"driver_bugs", test_driver_bugs},
                {"symbols", test_symbols},
-               {"vec_kir", test_vec_kir}};
+               {"vec_kir", test_vec_kir},
+               {"vec_spirv_ops", test_vec_spirv_ops}};
   for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++)
     if (!strcmp(tests[i].name, argv[1])) {
       int bad = tests[i].fn();
