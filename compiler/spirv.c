@@ -23,7 +23,17 @@
  *    function's own and before the dynamic shared one (KFunc.symbols order), as in the
  *    OpenCL C back end; the runtime binds the symbol's buffer to the kernel argument.
  *  - struct kernel parameters: Function pointers with FuncParamAttr ByVal, as clang and
- *    llvm-spirv pass OpenCL structs by value. */
+ *    llvm-spirv pass OpenCL structs by value.
+ *  - local-memory kernel parameters (`shared T *`, OpenCL's `__local T *`): a Workgroup
+ *    pointer parameter in its place among the user's, before the hidden trailing ones; the
+ *    host gives its size with clSetKernelArg(i, size, NULL).
+ *  - reqd_work_group_size(x, y, z) (KFunc.reqd_block): OpExecutionMode LocalSize, which
+ *    llvm-spirv turns into reqd_work_group_size metadata (CL_KERNEL_COMPILE_WORK_GROUP_SIZE).
+ *  - vectors: OpTypeVector (Vector16 for 8 and 16 components). llvm-spirv's data layout
+ *    gives <3 x T> a 4-vector's size and alignment, so KIR's OpenCL layout holds in structs
+ *    and arrays without Offset decorations. Two llvm-spirv 15 limits shape the code
+ *    (spirv_expr.c): run-time vectors are built by OpCompositeInsert, never
+ *    OpCompositeConstruct, and OpVectorShuffle always takes two vectors of one type. */
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
