@@ -579,6 +579,7 @@ user_args:
   FeCtx fe = {0};
   fe.path = path;
   fe.lang = lang;
+  fe.opencl = lang == KL_LANG_CL;
   fe.cl_std = o && o->cl_std ? o->cl_std : 120;
   fe.errors0 = errors_before;
   CXIndex idx = clang_createIndex(0, 0);

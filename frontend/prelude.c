@@ -163,6 +163,42 @@ static char *build_prelude(void) {
   return b.p;
 }
 
+/* ---------------------------------------------------------------- <kcc_vector.h>
+ *
+ * OpenCL C's vector types and their builtins for the .k dialect. A header rather than the
+ * prelude: CUDA code often defines its own float2 or int4 struct, which a predeclared vector
+ * type would clash with, and only kernels that use vectors pay for parsing these
+ * declarations. */
+
+/* OpenCL's element type names and their C spellings. */
+static const struct {
+  const char *cl, *c;
+  bool is_float, is_unsigned;
+  int size;
+} vec_elems[] = {
+    {"char", "char", false, false, 1},   {"uchar", "unsigned char", false, true, 1},
+    {"short", "short", false, false, 2}, {"ushort", "unsigned short", false, true, 2},
+    {"int", "int", false, false, 4},     {"uint", "unsigned int", false, true, 4},
+    {"long", "long", false, false, 8},   {"ulong", "unsigned long", false, true, 8},
+    {"float", "float", true, false, 4},  {"double", "double", true, false, 8},
+};
+enum { NELEMS = sizeof vec_elems / sizeof *vec_elems };
+static const int vec_lens[] = {2, 3, 4, 8, 16};
+enum { NLENS = sizeof vec_lens / sizeof *vec_lens };
+
+static char *build_vector_header(void) {
+  SB b = {0};
+  sb_printf(&b, "#ifndef __KCC_VECTOR_H\n#define __KCC_VECTOR_H\n"
+                "typedef unsigned char uchar;\ntypedef unsigned short ushort;\n"
+                "typedef unsigned int uint;\ntypedef unsigned long ulong;\n");
+  for (int e = 0; e < NELEMS; e++)
+    for (int l = 0; l < NLENS; l++)
+      sb_printf(&b, "typedef %s %s%d __attribute__((ext_vector_type(%d)));\n", vec_elems[e].c,
+                vec_elems[e].cl, vec_lens[l], vec_lens[l]);
+  sb_printf(&b, "#endif\n");
+  return b.p;
+}
+
 static const char h_stddef[] =
     "#ifndef __KCC_STDDEF_H\n#define __KCC_STDDEF_H\n"
     "typedef unsigned long size_t;\ntypedef long ptrdiff_t;\ntypedef int wchar_t;\n"
@@ -250,7 +286,7 @@ static const char h_math[] =
 static const char h_stdio[] = "#ifndef __KCC_STDIO_H\n#define __KCC_STDIO_H\n"
                               "/* printf is declared by the prelude. */\n#endif\n";
 
-static FeVFile vfiles[9];
+static FeVFile vfiles[10];
 static int nvfiles;
 
 const FeVFile *fe_vfiles(int *n) {
@@ -264,6 +300,7 @@ const FeVFile *fe_vfiles(int *n) {
     vfiles[nvfiles++] = (FeVFile){FE_INCDIR "/float.h", h_float};
     vfiles[nvfiles++] = (FeVFile){FE_INCDIR "/math.h", h_math};
     vfiles[nvfiles++] = (FeVFile){FE_INCDIR "/stdio.h", h_stdio};
+    vfiles[nvfiles++] = (FeVFile){FE_INCDIR "/kcc_vector.h", build_vector_header()};
   }
   *n = nvfiles;
   return vfiles;
