@@ -724,6 +724,10 @@ static KExpr *call(FeCtx *fe, CXCursor c, KLoc loc) {
     diag_error(loc, "function pointers are not supported in kcc kernels");
     return fe_poison(loc);
   }
+  if (fe->lang == KL_LANG_CL) {
+    KExpr *r = fe_cl_call(fe, c, fn, loc); /* OpenCL built-ins clang declared itself */
+    if (r) return r;
+  }
   const char *name = fe_spelling(fn);
   KFunc *f = fe_map_get(&fe->decls, clang_getCanonicalCursor(fn));
   if (f) {
@@ -779,6 +783,8 @@ static KExpr *lower(FeCtx *fe, CXCursor c) {
   enum CXCursorKind kind = clang_getCursorKind(c);
   switch (kind) {
   case CXCursor_UnexposedExpr: {
+    KExpr *as = fe->lang == KL_LANG_CL ? fe_cl_astype(fe, c, loc) : NULL;
+    if (as) return as;
     FeKids k;
     fe_kids(c, &k);
     CXCursor sub = k.n == 1 ? k.v[0] : clang_getNullCursor();
