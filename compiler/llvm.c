@@ -399,6 +399,8 @@ static void declare_func(LG *g, KFunc *f) {
   for (int i = 0; i < f->nparams; i++) {
     const KType *t = f->params[i]->type;
     if (t->kind != KT_PTR || !(t->qual & KQ_RESTRICT)) continue;
+    /* A local-memory kernel parameter is an i32 offset here, not a pointer. */
+    if (f->is_kernel && t->as == KAS_SHARED) continue;
     add_attr(g, fn, (LLVMAttributeIndex)(i + 1), "noalias");
     /* const + restrict: nothing writes the data during the call, which lets NVPTX use
      * the read-only data path (ld.global.nc) for a kernel parameter. */

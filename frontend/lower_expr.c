@@ -809,6 +809,7 @@ static KExpr *lower(FeCtx *fe, CXCursor c) {
   case CXCursor_MemberRefExpr: return member(fe, c, loc);
   case CXCursor_CallExpr: return call(fe, c, loc);
   case CXCursor_IntegerLiteral:
+  case CXCursor_CXXBoolLiteralExpr: /* OpenCL C's true and false */
   case CXCursor_CharacterLiteral:
   case CXCursor_FloatingLiteral: {
     KType *t = type_of(fe, c, loc);
