@@ -19,6 +19,10 @@ mode=$1 kcc=$2 kernel=$3 out=$4 expect_file=$5
 shift 5
 [ "${1:-}" = "--" ] && shift
 here=$(cd "$(dirname "$0")/.." && pwd)
+# Absolute paths: the compiles below run in the kernel's directory.
+case $kcc in /*) ;; */*) kcc=$(pwd)/$kcc ;; esac
+case $out in /*) ;; *) out=$(pwd)/$out ;; esac
+case $expect_file in /*) ;; *) expect_file=$(pwd)/$expect_file ;; esac
 dir=$(cd "$(dirname "$kernel")" && pwd)
 file=$(basename "$kernel")
 name=${file%.cl}

@@ -390,7 +390,7 @@ int main(int argc, char **argv) {
   }
 
   char detail[1024];
-  snprintf(detail, sizeof detail, "original on %s, kcc on",
+  snprintf(detail, sizeof detail, "original on %s, kcc",
            c->dev[PATH_ORIGINAL] ? c->dev[PATH_ORIGINAL]->device_name : "(not run)");
   if (!c->dev[PATH_KCC]) {
     /* rt_finish names the libkcrt device; without one, report here. */
