@@ -857,7 +857,8 @@ bool cs_has_side_effects(const KExpr *e) {
   case KE_BUILTIN: return true;
   default: break;
   }
-  if (cs_has_side_effects(e->a) || cs_has_side_effects(e->b) || cs_has_side_effects(e->c)) return true;
+  if (cs_has_side_effects(e->a) || cs_has_side_effects(e->b) || cs_has_side_effects(e->c))
+    return true;
   for (int i = 0; i < e->nargs; i++)
     if (cs_has_side_effects(e->args[i])) return true;
   return false;
@@ -1077,8 +1078,7 @@ static void print_bitcast(CGen *g, const KExpr *e, int prec) {
              : "__longlong_as_double";
     if (!f32 && from->kind != KT_I64) arg = "long long";
   } else {
-    fn = f32 ? (to->kind == KT_U32 ? "__float_as_uint" : "__float_as_int")
-             : "__double_as_longlong";
+    fn = f32 ? (to->kind == KT_U32 ? "__float_as_uint" : "__float_as_int") : "__double_as_longlong";
     if (!f32 && to->kind != KT_I64) res = cs_scalar(g, to->kind);
   }
   bool p = res && lparen(g, P_UNARY, prec);
@@ -1130,6 +1130,19 @@ void cs_expr(CGen *g, const KExpr *e, int prec) {
   case KE_INCDEC: {
     bool pre = e->op == KU_PREINC || e->op == KU_PREDEC;
     const char *op = e->op == KU_PREINC || e->op == KU_POSTINC ? "++" : "--";
+    if (g->target == CT_OPENCL && kir_is_vec(e->type) && kir_is_float(e->type->base)) {
+      /* OpenCL C has no ++ and -- on floating-point vectors. */
+      if (!pre && g->unused != e)
+        cs_error(g, e->loc,
+                 "the value of a postfix %s on a floating-point vector cannot be written "
+                 "as OpenCL C; use the prefix form or a separate statement",
+                 op);
+      p = lparen(g, P_ASSIGN, prec);
+      cs_expr(g, e->a, P_UNARY);
+      cs_printf(g, " %c= 1.0%s", op[0], e->type->base->kind == KT_F32 ? "f" : "");
+      rparen(g, p);
+      return;
+    }
     if (e->a->type->kind == KT_BOOL && g->target == CT_CUDA)
       cs_error(g, e->loc,
                "++ and -- on a bool cannot be written as CUDA C++ (C++17 removed "
@@ -1397,7 +1410,9 @@ static void print_for(CGen *g, const KStmt *s) {
   cs_puts(g, ";");
   if (s->step) {
     cs_puts(g, " ");
+    g->unused = s->step;
     cs_expr(g, s->step, P_LOWEST);
+    g->unused = NULL;
   }
   cs_puts(g, ")");
   end_sub(g, sub_stmt(g, s->body, false));
@@ -1514,8 +1529,10 @@ void cs_stmt(CGen *g, const KStmt *s) {
     return;
   case KS_EXPR:
     g->discard = s->expr->kind == KE_BUILTIN;
+    g->unused = s->expr;
     cs_expr(g, s->expr, P_LOWEST);
     g->discard = false;
+    g->unused = NULL;
     cs_puts(g, ";\n");
     return;
   case KS_IF: print_if(g, s); return;

@@ -89,8 +89,9 @@ struct CGen {
   bool used_f64;          /* a double type or constant was printed */
   const KType *case_type; /* the controlling type of the switch being printed */
   /* Set for the builtin hook, which clears it: */
-  bool discard;      /* the value of the call is not used (an expression statement) */
-  bool bare_special; /* the special register is cast to an integer type right away */
+  bool discard;        /* the value of the call is not used (an expression statement) */
+  bool bare_special;   /* the special register is cast to an integer type right away */
+  const KExpr *unused; /* the expression of the statement (or for step) being printed */
   CNames *names;
   KList vec_types; /* KType* of every vector type printed (CUDA defines them), in first use */
   void *be;        /* the back end's own state */

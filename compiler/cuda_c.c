@@ -220,8 +220,8 @@ static void cuda_minmax(CGen *g, const KExpr *e, int prec) {
 /* Short names of scalar types for helper names (kcc_convert_uchar_sat_float). */
 static const char *short_name(const KType *t) {
   static const char *const n[] = {
-      [KT_I8] = "char",   [KT_I16] = "short",  [KT_I32] = "int",  [KT_I64] = "long",
-      [KT_U8] = "uchar",  [KT_U16] = "ushort", [KT_U32] = "uint", [KT_U64] = "ulong",
+      [KT_I8] = "char",   [KT_I16] = "short",  [KT_I32] = "int",   [KT_I64] = "long",
+      [KT_U8] = "uchar",  [KT_U16] = "ushort", [KT_U32] = "uint",  [KT_U64] = "ulong",
       [KT_F32] = "float", [KT_F64] = "double", [KT_BOOL] = "bool",
   };
   return kir_is_vec(t) ? kir_type_str(t) : n[t->kind];
@@ -299,9 +299,10 @@ static void vec_helper_body(CGen *g, const KExpr *e) {
   cs_printf(g, "  for (int i = 0; i < %d; i++)\n    r.s[i] = ", (int)e->type->len);
   if (b == BI_SELECT) {
     cs_puts(g, "c.s[i] < 0 ? b.s[i] : a.s[i];\n");
+  } else if (is_relational(b)) {
+    cs_printf(g, "%s(a.s[i]) ? -1 : 0;\n", kir_builtin_info(b)->name);
   } else {
-    KExpr *s = kir_expr(KE_BUILTIN, is_relational(b) ? kir_type_scalar(KT_I32) : e->type->base,
-                        e->loc);
+    KExpr *s = kir_expr(KE_BUILTIN, e->type->base, e->loc);
     s->builtin = b;
     s->nargs = e->nargs;
     s->args = kir_alloc(sizeof(KExpr *) * e->nargs);
@@ -310,8 +311,8 @@ static void vec_helper_body(CGen *g, const KExpr *e) {
       snprintf(text, sizeof text, "%c.s[i]", "abc"[i]);
       s->args[i] = fake_operand(kir_elem(e->args[i]->type), text);
     }
-    cuda_builtin(g, s, is_relational(b) ? P_LOR : P_ASSIGN);
-    cs_puts(g, is_relational(b) ? " ? -1 : 0;\n" : ";\n");
+    cuda_builtin(g, s, P_ASSIGN);
+    cs_puts(g, ";\n");
   }
   cs_puts(g, "  return r;\n}\n");
 }
@@ -425,7 +426,7 @@ static void cuda_bits(CGen *g, const KExpr *e, int prec) {
   const char *fn = b == BI_POPCOUNT ? (wide ? "__popcll" : "__popc") : (wide ? "__clzll" : "__clz");
   if (t->kind != KT_I32) cs_printf(g, "(%s)", tn);
   cs_printf(g, "%s(", fn);
-  if (small) {
+  if (small && sg) { /* its own bits, not its sign extension */
     cs_printf(g, "(%s)", ut);
     cs_expr(g, e->args[0], P_UNARY);
   } else {
@@ -749,7 +750,8 @@ static const char *const vec_preamble_2 =
     "    return o;\n"
     "  }\n"
     "};\n"
-    "template <int... I, class T, int N> __device__ inline kcc_lswz_t<T, N, I...> kcc_lswz(KCC_V &v) {\n"
+    "template <int... I, class T, int N> __device__ inline kcc_lswz_t<T, N, I...> kcc_lswz(KCC_V "
+    "&v) {\n"
     "  return {v};\n"
     "}\n"
     "#undef KCC_ARITH\n"

@@ -113,10 +113,10 @@ static const char *const ocl_builtins[] = {
     "get_image_array_size", NULL};
 
 /* Whole families of builtin names: convert_int_sat_rte, as_float4, vload16, native_exp... */
-static const char *const ocl_prefixes[] = {
-    "convert_", "as_",        "vload",       "vstore",     "native_",     "half_", "atom_",
-    "atomic_",  "read_image", "write_image", "sub_group_", "work_group_", "__",    "kcc_",
-    NULL};
+static const char *const ocl_prefixes[] = {"convert_",   "as_",         "vload",      "vstore",
+                                           "native_",    "half_",       "atom_",      "atomic_",
+                                           "read_image", "write_image", "sub_group_", "work_group_",
+                                           "__",         "kcc_",        NULL};
 
 static bool is_vector_type(const char *name) {
   static const char *const bases[] = {"char",  "uchar", "short",  "ushort", "int",  "uint", "long",
