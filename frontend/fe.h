@@ -100,6 +100,10 @@ typedef struct FeCtx {
   const char *terr_what, *terr_file; /* the last type error, to report each once a line */
   int terr_line;
   int errors0; /* diag_error_count() when this compilation began */
+  /* language */
+  bool opencl; /* the input is OpenCL C: a shift count is taken modulo the width of the shifted
+                  type for scalars too (the .k dialect keeps C's rule for scalars; vectors use
+                  OpenCL's in both) */
 } FeCtx;
 
 KLoc fe_loc(FeCtx *fe, CXCursor c);
@@ -155,6 +159,41 @@ KExpr *fe_int_const(KType *t, uint64_t v, KLoc loc);
 KExpr *fe_initializer(FeCtx *fe, CXCursor init, KType *t, bool want_const);
 /* A zero value of type t (KE_INITLIST of NULLs for aggregates). */
 KExpr *fe_zero(KType *t, KLoc loc);
+
+/* ---------------------------------------------------------------- vector.c (both languages) */
+
+/* Whether c (an UnexposedExpr) is clang's ExtVectorElementExpr: v.xy, p->s3, v.lo. */
+bool fe_is_swizzle(FeCtx *fe, CXCursor c);
+/* Lowers a swizzle (fe_is_swizzle) to KE_SWIZZLE. */
+KExpr *fe_swizzle(FeCtx *fe, CXCursor c, KLoc loc);
+/* A scalar converted to vt's element type, then widened to vt (KC_SPLAT). */
+KExpr *fe_splat(KExpr *scalar, KType *vt);
+/* e converted to vt: splat for scalars, element-wise cast for other vectors of vt's length. */
+KExpr *fe_vec_convert(KExpr *e, KType *vt);
+/* A vector literal from an InitListExpr (C's (float4){1, 2, 3, 4}, OpenCL's
+ * (float4)(a, b2, c)): KE_VECLIT, missing components zero. */
+KExpr *fe_vec_literal(FeCtx *fe, CXCursor list, KType *vt, KLoc loc);
+/* Vector forms of the operators, called by lower_expr.c when an operand or the result is a
+ * vector: a, b already lowered; t is clang's result type. */
+KExpr *fe_vec_binary(FeCtx *fe, enum CXBinaryOperatorKind bk, KType *t, KExpr *a, KExpr *b,
+                     KLoc loc);
+KExpr *fe_vec_lnot(KExpr *a, KLoc loc);
+KExpr *fe_vec_cond(FeCtx *fe, KExpr *cond, KExpr *a, KExpr *b, KType *t, KLoc loc);
+/* v[i] on a vector: a constant index is a one-component swizzle. */
+KExpr *fe_vec_subscript(FeCtx *fe, KExpr *v, CXCursor index, KLoc loc);
+/* A shift count masked to the width of the shifted type t (OpenCL's rule): b & (bits - 1). */
+KExpr *fe_shift_count(KExpr *b, KType *t);
+/* The vector and OpenCL builtins that are not plain prelude declarations (convert_T, as_T,
+ * vloadN, vstoreN, select, popcount...), or NULL when name is none of them. */
+KExpr *fe_vec_builtin(FeCtx *fe, CXCursor call, const char *name, KLoc loc);
+/* A function defined in a virtual file (the derived OpenCL builtins: dot, clamp...), lowered
+ * on its first call as a static inline device function; NULL if fn has no definition there.
+ * fn is the callee's FunctionDecl. */
+KFunc *fe_vfile_function(FeCtx *fe, CXCursor fn);
+
+/* parse.c: a function definition's KFunc and parameters (not its body), registered in
+ * fe->decls and appended to the module. */
+KFunc *fe_declare_function(FeCtx *fe, CXCursor def);
 
 /* ---------------------------------------------------------------- lower_stmt.c */
 

@@ -80,6 +80,17 @@ static bool is_null_const(const KExpr *e) {
 
 KExpr *fe_convert(KExpr *e, KType *to) {
   if (!e || !to || !e->type) return e;
+  if (e->type != to && (kir_is_vec(to) || kir_is_vec(e->type)) && to->kind != KT_VOID) {
+    /* Scalars widen to vectors; otherwise clang converts implicitly only between vectors of
+       one size (its lax conversions), reinterpreting the bits. */
+    if (kir_is_vec(to) && !kir_is_vec(e->type)) return fe_splat(e, to);
+    if (kir_is_vec(to) && kir_is_vec(e->type) && to->len == e->type->len &&
+        to->base->size == e->type->base->size && kir_is_int(to->base) && kir_is_int(e->type->base))
+      return kir_cast(e, to);
+    KExpr *b = kir_expr(KE_BITCAST, to, e->loc);
+    b->a = e;
+    return b;
+  }
   /* A null pointer has no address space: it takes the target's, whatever that is. */
   if (to->kind == KT_PTR && e->type != to && is_null_const(e))
     return kir_cast(fe_int_const(kir_type_scalar(KT_I64), 0, e->loc), to);
@@ -414,6 +425,7 @@ static KExpr *unary(FeCtx *fe, CXCursor c, KLoc loc) {
     e->a = fe_convert(a, t);
     return e;
   case CXUnaryOperator_LNot:
+    if (kir_is_vec(a->type)) return fe_vec_lnot(a, loc);
     e = kir_expr(KE_UNARY, t_int(), loc);
     e->op = KU_LNOT;
     e->a = a;
@@ -480,6 +492,9 @@ static KExpr *binary(FeCtx *fe, CXCursor c, KLoc loc) {
   KType *t = type_of(fe, c, loc);
   if (!t) return fe_poison(loc);
   KOp op = arith_op(bk);
+  if (bk != CXBinaryOperator_Comma && bk != CXBinaryOperator_Assign &&
+      (kir_is_vec(t) || kir_is_vec(a->type) || kir_is_vec(b->type)))
+    return fe_vec_binary(fe, bk, t, a, b, loc);
   switch (bk) {
   case CXBinaryOperator_Comma: return binary_node(KE_COMMA, KB_NONE, b->type, a, b, loc);
   case CXBinaryOperator_Assign:
@@ -499,6 +514,7 @@ static KExpr *binary(FeCtx *fe, CXCursor c, KLoc loc) {
       e = binary_node(KE_ASSIGN, op == KB_ADD ? KB_PTR_ADD : KB_PTR_SUB, a->type, a, b, loc);
       e->optype = a->type;
     } else if (op == KB_SHL || op == KB_SHR) {
+      if (fe->opencl) b = fe_shift_count(b, promote(a->type));
       e = binary_node(KE_ASSIGN, op, a->type, a, b, loc);
       e->optype = promote(a->type);
     } else {
@@ -521,7 +537,9 @@ static KExpr *binary(FeCtx *fe, CXCursor c, KLoc loc) {
       return binary_node(KE_BINARY, KB_PTR_DIFF, t, a, b, loc);
     break;
   case CXBinaryOperator_Shl:
-  case CXBinaryOperator_Shr: return binary_node(KE_BINARY, op, t, fe_convert(a, t), b, loc);
+  case CXBinaryOperator_Shr:
+    if (fe->opencl) b = fe_shift_count(b, t); /* OpenCL C: the count modulo the width */
+    return binary_node(KE_BINARY, op, t, fe_convert(a, t), b, loc);
   case CXBinaryOperator_LT:
   case CXBinaryOperator_GT:
   case CXBinaryOperator_LE:
@@ -565,6 +583,7 @@ static KExpr *conditional(FeCtx *fe, CXCursor c, KLoc loc) {
   KExpr *b = fe_expr(fe, ec);
   KType *t = type_of(fe, c, loc);
   if (!t) return fe_poison(loc);
+  if (kir_is_vec(cond->type)) return fe_vec_cond(fe, cond, a, b, t, loc);
   if (t->kind == KT_PTR && a->type->kind == KT_PTR && is_null_const(b)) b = fe_convert(b, a->type);
   if (t->kind == KT_PTR && b->type->kind == KT_PTR && is_null_const(a)) a = fe_convert(a, b->type);
   if (a->type == b->type && fe_type_eq_noas(a->type, t)) t = a->type;
@@ -585,6 +604,7 @@ static KExpr *subscript(FeCtx *fe, CXCursor c, KLoc loc) {
   CXCursor x = k.v[0], y = k.v[1];
   fe_kids_free(&k);
   KExpr *a = fe_expr(fe, x);
+  if (kir_is_vec(a->type)) return fe_vec_subscript(fe, a, y, loc);
   KExpr *b = fe_expr(fe, y);
   if (a->type->kind != KT_PTR && b->type->kind == KT_PTR) {
     KExpr *t = a; /* i[a] is a[i] */
@@ -625,6 +645,19 @@ static KExpr *explicit_cast(FeCtx *fe, CXCursor c, KLoc loc) {
   KType *to = type_of(fe, c, loc);
   if (!to) return fe_poison(loc);
   if (e->type->kind == KT_ARRAY && to->kind == KT_PTR) e = decay(e, to->qual);
+  if ((kir_is_vec(to) || kir_is_vec(e->type)) && to->kind != KT_VOID) {
+    /* A scalar cast to a vector type widens; a cast between vector types (and between a
+       vector and a scalar of its size) reinterprets the bits, as clang does in C. OpenCL C
+       converts only through convert_T. */
+    if (e->type == to) return e;
+    KExpr *r = kir_is_vec(to) && !kir_is_vec(e->type) ? fe_splat(e, to) : NULL;
+    if (!r) {
+      r = kir_expr(KE_BITCAST, to, loc);
+      r->a = e;
+    }
+    r->loc = loc;
+    return r;
+  }
   KExpr *r = fe_convert(e, to);
   if (r != e) r->loc = loc;
   return r;
@@ -665,9 +698,19 @@ static KExpr *builtin_call(FeCtx *fe, CXCursor c, KBuiltin b, KLoc loc) {
   KExpr *e = kir_expr(KE_BUILTIN, t, loc);
   e->builtin = b;
   e->args = kir_alloc(sizeof(KExpr *) * (size_t)(n > 0 ? n : 1));
+  bool relational = b == BI_ISNAN || b == BI_ISINF || b == BI_ISFINITE;
   for (int i = 0; i < n; i++) {
     KExpr *a = fe_expr(fe, clang_Cursor_getArgument(c, i));
-    if (b == BI_MIN || b == BI_MAX || b == BI_ABS) a = fe_convert(a, t);
+    if (b == BI_ABS && kir_is_vec(t) && kir_is_vec(a->type) && kir_is_signed(a->type->base) &&
+        !kir_is_signed(t->base) && a->type->len == t->len) {
+      /* OpenCL's abs(int4) is a uint4: the absolute value, then its bits as unsigned. */
+      e->type = a->type;
+      e->args[e->nargs++] = a;
+      return kir_cast(e, t);
+    }
+    /* Builtins on vectors act on each component: scalar arguments are widened. */
+    if (b == BI_MIN || b == BI_MAX || b == BI_ABS || (kir_is_vec(t) && !relational))
+      a = fe_convert(a, t);
     e->args[e->nargs++] = a;
   }
   return e;
@@ -693,6 +736,15 @@ static KExpr *call(FeCtx *fe, CXCursor c, KLoc loc) {
   }
   const char *name = fe_spelling(fn);
   KFunc *f = fe_map_get(&fe->decls, clang_getCanonicalCursor(fn));
+  CXCursor canon = clang_getCanonicalCursor(fn);
+  if (!f && fe_in_vfile(fe, canon)) {
+    /* kcc's headers: vector builtins, KIR builtins, then functions they define (dot...). */
+    KExpr *v = fe_vec_builtin(fe, c, name, loc);
+    if (v) return v;
+    KBuiltin b = fe_builtin_lookup(name);
+    if (b != BI_NONE) return builtin_call(fe, c, b, loc);
+    f = fe_vfile_function(fe, fn);
+  }
   if (f) {
     if (f->is_kernel) {
       diag_error(loc, "kernel function '%s' cannot be called from device code", name);
@@ -714,11 +766,7 @@ static KExpr *call(FeCtx *fe, CXCursor c, KLoc loc) {
     }
     return e;
   }
-  CXCursor canon = clang_getCanonicalCursor(fn);
-  if (fe_in_vfile(fe, canon)) {
-    KBuiltin b = fe_builtin_lookup(name);
-    if (b != BI_NONE) return builtin_call(fe, c, b, loc);
-  } else if (strncmp(name, "__builtin_", 10) == 0) {
+  if (strncmp(name, "__builtin_", 10) == 0) {
     /* Clang's own builtins: the constant ones (INFINITY, NAN from <math.h>) fold, and
        __builtin_expect is only a hint. */
     KType *t = type_of(fe, c, loc);
@@ -754,6 +802,7 @@ static KExpr *lower(FeCtx *fe, CXCursor c) {
         same_extent(c, sub))
       return implicit_cast(fe, c, sub, loc);
     if (is_designator(c)) return unsupported(loc, "designated initializers");
+    if (fe_is_swizzle(fe, c)) return fe_swizzle(fe, c, loc);
     /* offsetof and other integer constant expressions libclang does not expose. */
     KType *t = type_of(fe, c, loc);
     KExpr *folded = t && kir_is_int(t) ? eval_const(fe, c, t, loc, true) : NULL;
@@ -792,7 +841,19 @@ static KExpr *lower(FeCtx *fe, CXCursor c) {
   case CXCursor_ArraySubscriptExpr: return subscript(fe, c, loc);
   case CXCursor_CStyleCastExpr: return explicit_cast(fe, c, loc);
   case CXCursor_ImaginaryLiteral: return unsupported(loc, "complex types");
-  case CXCursor_CompoundLiteralExpr: return unsupported(loc, "compound literals");
+  case CXCursor_CompoundLiteralExpr: {
+    KType *t = type_of(fe, c, loc);
+    if (t && kir_is_vec(t)) {
+      FeKids k;
+      fe_kids_expr(c, &k);
+      CXCursor list = k.n == 1 ? k.v[0] : clang_getNullCursor();
+      fe_kids_free(&k);
+      if (!clang_Cursor_isNull(list) && clang_getCursorKind(list) == CXCursor_InitListExpr)
+        return fe_vec_literal(fe, list, t, loc);
+      return fe_broken(fe, loc, "this vector literal");
+    }
+    return unsupported(loc, "compound literals");
+  }
   case CXCursor_StmtExpr: return unsupported(loc, "statement expressions");
   case CXCursor_AddrLabelExpr: return unsupported(loc, "label addresses");
   case CXCursor_BlockExpr: return unsupported(loc, "blocks");
@@ -842,11 +903,35 @@ static KExpr *init_scalar(FeCtx *fe, CXCursor c, KType *t, bool wc) {
 static int aggregate_len(const KType *t) {
   if (t->kind == KT_ARRAY) return t->len > 0 ? (int)t->len : 0;
   if (t->kind == KT_STRUCT) return t->st->nfields;
+  if (t->kind == KT_VEC) return (int)t->len;
   return 0;
 }
 
 static KType *aggregate_elem(const KType *t, int i) {
-  return t->kind == KT_ARRAY ? t->base : t->st->fields[i].type;
+  return t->kind == KT_STRUCT ? t->st->fields[i].type : t->base;
+}
+
+/* A vector filled from a list of its components (`float4 v[2] = {1, 2, 3, 4, 5...}`): the
+ * constant list itself in constant data, else a vector literal. */
+static KExpr *vec_of_list(KExpr *l, bool wc) {
+  if (wc || l->kind != KE_INITLIST) return l;
+  KExpr *e = kir_expr(KE_VECLIT, l->type, l->loc);
+  e->args = l->args;
+  e->nargs = l->nargs;
+  for (int i = 0; i < e->nargs; i++)
+    if (!e->args[i]) e->args[i] = fe_zero(l->type->base, l->loc);
+  return e;
+}
+
+/* The initializer list of a vector literal `(float4)(1, 2, 3, 4)` that c is (parentheses and
+ * implicit conversions aside), or a null cursor. */
+static CXCursor vec_literal_list(CXCursor c) {
+  c = peel(c);
+  if (clang_getCursorKind(c) != CXCursor_CompoundLiteralExpr) return clang_getNullCursor();
+  CXCursor l = only_expr_child(c);
+  return !clang_Cursor_isNull(l) && clang_getCursorKind(l) == CXCursor_InitListExpr
+             ? l
+             : clang_getNullCursor();
 }
 
 /* Where a designator (`.field =` or `[index] =`) points in an aggregate of type t, or -1
@@ -910,7 +995,9 @@ static KExpr *init_braced(FeCtx *fe, CXCursor list, KType *t, bool wc) {
   fe_kids_expr(list, &k);
   int pos = 0;
   KExpr *r;
-  if (t->kind == KT_ARRAY || t->kind == KT_STRUCT)
+  if (t->kind == KT_VEC && !wc)
+    r = fe_vec_literal(fe, list, t, loc);
+  else if (t->kind == KT_ARRAY || t->kind == KT_STRUCT || t->kind == KT_VEC)
     r = init_aggregate(fe, &k, &pos, t, wc, loc, true);
   else
     r = k.n ? init_element(fe, &k, &pos, t, wc) : fe_zero(t, loc);
@@ -931,12 +1018,16 @@ static KExpr *init_element(FeCtx *fe, FeKids *k, int *pos, KType *t, bool wc) {
     (*pos)++;
     return init_braced(fe, c, t, wc);
   }
-  if (t->kind == KT_ARRAY || t->kind == KT_STRUCT) {
+  if (t->kind == KT_ARRAY || t->kind == KT_STRUCT || t->kind == KT_VEC) {
     KType *ct = fe_type(fe, clang_getCursorType(c), loc);
     if (ct && ct == t && t->kind == KT_STRUCT) {
       (*pos)++;
       if (wc) return unsupported(loc, "struct values in 'constant' initializers");
       return fe_expr(fe, c);
+    }
+    if (ct && kir_is_vec(ct) && t->kind == KT_VEC) {
+      (*pos)++;
+      return fe_initializer(fe, c, t, wc);
     }
     if (!fe_enter(fe, c)) {
       (*pos)++;
@@ -944,7 +1035,7 @@ static KExpr *init_element(FeCtx *fe, FeKids *k, int *pos, KType *t, bool wc) {
     }
     KExpr *r = init_aggregate(fe, k, pos, t, wc, loc, false);
     fe_leave(fe);
-    return r;
+    return t->kind == KT_VEC ? vec_of_list(r, wc) : r;
   }
   (*pos)++;
   return init_scalar(fe, c, t, wc);
@@ -964,6 +1055,15 @@ KExpr *fe_initializer(FeCtx *fe, CXCursor init, KType *t, bool wc) {
   if (t->kind == KT_STRUCT) {
     if (wc) return unsupported(loc, "struct values in 'constant' initializers");
     return fe_expr(fe, init);
+  }
+  if (t->kind == KT_VEC) {
+    CXCursor list = vec_literal_list(init);
+    if (wc && !clang_Cursor_isNull(list)) return init_braced(fe, list, t, wc);
+    if (wc) {
+      diag_error(loc, "initializer of a 'constant' vector must be a vector literal of constants");
+      return fe_poison(loc);
+    }
+    return fe_convert(fe_expr(fe, init), t);
   }
   return init_scalar(fe, init, t, wc);
 }

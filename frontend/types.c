@@ -203,6 +203,28 @@ void fe_typedef_decl(FeCtx *fe, CXCursor decl) {
     diag_error(fe_loc(fe, decl), "variable length arrays are not supported in kcc kernels");
 }
 
+/* OpenCL's vector types: 2, 3, 4, 8 or 16 components of an arithmetic type other than bool. */
+static KType *vector_type(FeCtx *fe, CXType c, KLoc loc) {
+  long long n = clang_getNumElements(c);
+  CXType et = clang_getCanonicalType(clang_getElementType(c));
+  if (et.kind == CXType_Bool) {
+    TYPE_ERROR(loc, "vectors of bool are not supported in kcc kernels; use a vector of an "
+                    "integer type");
+    return NULL;
+  }
+  KType *e = fe_type(fe, et, loc);
+  if (!e) return NULL;
+  if (!kir_is_arith(e) || e->kind == KT_BOOL) {
+    TYPE_ERROR(loc, "vectors of this element type are not supported in kcc kernels");
+    return NULL;
+  }
+  if (n != 2 && n != 3 && n != 4 && n != 8 && n != 16) {
+    TYPE_ERROR(loc, "vector types must have 2, 3, 4, 8 or 16 components in kcc kernels");
+    return NULL;
+  }
+  return kir_type_vec(e, (int)n);
+}
+
 KType *fe_type(FeCtx *fe, CXType t, KLoc loc) {
   CXType c = clang_getCanonicalType(t);
   switch (c.kind) {
@@ -272,9 +294,10 @@ KType *fe_type(FeCtx *fe, CXType t, KLoc loc) {
   case CXType_Atomic:
     TYPE_ERROR(loc, "'_Atomic' is not supported in kcc kernels; use the atomic builtins");
     return NULL;
+  case CXType_ExtVector: return vector_type(fe, c, loc);
   case CXType_Vector:
-  case CXType_ExtVector:
-    TYPE_ERROR(loc, "vector types are not supported in kcc kernels");
+    TYPE_ERROR(loc, "GCC vector types (vector_size) are not supported in kcc kernels; use "
+                    "OpenCL's vector types (ext_vector_type)");
     return NULL;
   case CXType_BlockPointer: TYPE_ERROR(loc, "blocks are not supported in kcc kernels"); return NULL;
   default:
@@ -363,6 +386,7 @@ bool fe_type_eq_noas(const KType *a, const KType *b) {
   case KT_PTR: return a->qual == b->qual && fe_type_eq_noas(a->base, b->base);
   case KT_ARRAY: return a->len == b->len && fe_type_eq_noas(a->base, b->base);
   case KT_STRUCT: return a->st == b->st;
+  case KT_VEC: return false; /* interned, and a != b */
   default: return true;
   }
 }

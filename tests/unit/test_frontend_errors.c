@@ -401,12 +401,40 @@ static const Case cases[] = {
      "t.k:1:12: error: variadic functions are not supported in kcc kernels\n"
      "static int sum(int n, ...) { return n; }\n"
      "           ^\n"},
-    {"vector_type",
-     "typedef float float4 __attribute__((ext_vector_type(4)));\n"
-     "kernel void k(float4 *p) { }\n",
-     "t.k:2:23: error: vector types are not supported in kcc kernels\n"
-     "kernel void k(float4 *p) { }\n"
+    {"vector_bool",
+     "typedef bool bool4 __attribute__((ext_vector_type(4)));\n"
+     "kernel void k(bool4 *p) { }\n",
+     "t.k:2:22: error: vectors of bool are not supported in kcc kernels; use a vector of an "
+     "integer type\n"
+     "kernel void k(bool4 *p) { }\n"
+     "                     ^\n"},
+    {"vector_length",
+     "typedef float float5 __attribute__((ext_vector_type(5)));\n"
+     "kernel void k(float5 *p) { }\n",
+     "t.k:2:23: error: vector types must have 2, 3, 4, 8 or 16 components in kcc kernels\n"
+     "kernel void k(float5 *p) { }\n"
      "                      ^\n"},
+    {"vector_gcc",
+     "typedef float v4 __attribute__((vector_size(16)));\n"
+     "kernel void k(v4 *p) { }\n",
+     "t.k:2:19: error: GCC vector types (vector_size) are not supported in kcc kernels; use "
+     "OpenCL's vector types (ext_vector_type)\n"
+     "kernel void k(v4 *p) { }\n"
+     "                  ^\n"},
+    {"vector_index",
+     "#include <kcc_vector.h>\n"
+     "kernel void k(float4 *p, int i) { p[1].x = p[0][i]; }\n",
+     "t.k:2:44: error: vector components can only be indexed by constants in kcc kernels\n"
+     "kernel void k(float4 *p, int i) { p[1].x = p[0][i]; }\n"
+     "                                           ^\n"},
+    {"vector_macro_swizzle",
+     "#include <kcc_vector.h>\n"
+     "#define X(v) v.x\n"
+     "kernel void k(float4 *p) { p[0].y = X(p[1]); }\n",
+     "t.k:3:37: error: vector component access written inside a macro body is not supported in "
+     "kcc kernels; pass the component to the macro instead\n"
+     "kernel void k(float4 *p) { p[0].y = X(p[1]); }\n"
+     "                                    ^\n"},
     {"vla",
      "kernel void k(int *p, int n) {\n"
      "  float a[n];\n"

@@ -1,0 +1,551 @@
+/* vector.c — OpenCL's vector types in expressions, for both input languages (the .k dialect's
+ * float4 & co. and OpenCL C): swizzles, literals, splats, the vector forms of the operators,
+ * the vector builtins (convert_T, as_T, vloadN, vstoreN, select...) and the lazy lowering of
+ * the functions that kcc's virtual headers define (dot, clamp...). kir.h's opening comment
+ * says what KIR expects. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fe.h"
+
+static KExpr *node(KExprKind kind, KType *t, KLoc loc) {
+  return kir_expr(kind, t, loc);
+}
+
+static KExpr *bin(KOp op, KType *t, KExpr *a, KExpr *b, KLoc loc) {
+  KExpr *e = node(KE_BINARY, t, loc);
+  e->op = op;
+  e->a = a;
+  e->b = b;
+  return e;
+}
+
+/* ---------------------------------------------------------------- conversions */
+
+KExpr *fe_splat(KExpr *scalar, KType *vt) {
+  KExpr *s = fe_convert(scalar, vt->base);
+  if (s->kind == KE_ICONST || s->kind == KE_FCONST) s->loc = scalar->loc;
+  KExpr *e = node(KE_CAST, vt, scalar->loc);
+  e->a = s;
+  return e;
+}
+
+KExpr *fe_vec_convert(KExpr *e, KType *vt) {
+  if (e->type == vt) return e;
+  if (!kir_is_vec(e->type)) return fe_splat(e, vt);
+  if (e->type->len != vt->len) {
+    KExpr *b = node(KE_BITCAST, vt, e->loc);
+    b->a = e;
+    return b;
+  }
+  KExpr *c = node(KE_CAST, vt, e->loc);
+  c->a = e;
+  return c;
+}
+
+/* ---------------------------------------------------------------- swizzles */
+
+static bool ident_char(char c) {
+  return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+/* The accessor as written (xyz, s3, lo), read from the source after the expression's end:
+ * libclang does not expose it. False when it is not in a file kcc can read (an accessor
+ * spelled inside a macro's body). */
+static bool accessor_name(FeCtx *fe, CXCursor c, char *buf, size_t n) {
+  CXSourceLocation end = clang_getRangeEnd(clang_getCursorExtent(c));
+  CXFile f = NULL;
+  unsigned off = 0;
+  clang_getSpellingLocation(end, &f, NULL, NULL, &off);
+  if (!f) return false;
+  size_t size = 0;
+  const char *text = clang_getFileContents(fe->tu, f, &size);
+  if (!text || off > size) return false;
+  size_t s = off;
+  while (s > 0 && ident_char(text[s - 1])) s--;
+  if (s == off || off - s >= n) return false;
+  size_t p = s;
+  while (p > 0 && (text[p - 1] == ' ' || text[p - 1] == '\t' || text[p - 1] == '\n')) p--;
+  if (!(p > 0 && (text[p - 1] == '.' || (p > 1 && text[p - 1] == '>' && text[p - 2] == '-'))))
+    return false;
+  memcpy(buf, text + s, off - s);
+  buf[off - s] = 0;
+  return true;
+}
+
+static int hexval(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+/* Component indices of accessor `name` on a vector of n components; the count, or -1. The
+ * halves of a 3-vector are those of the 4-vector it occupies (OpenCL): .hi is (s2, s3). */
+static int decode_accessor(const char *name, int n, uint8_t *out) {
+  int slots = n == 3 ? 4 : n;
+  int k = 0;
+  if (!strcmp(name, "lo") || !strcmp(name, "hi") || !strcmp(name, "even") || !strcmp(name, "odd")) {
+    for (int i = 0; i < slots / 2; i++)
+      out[k++] = (uint8_t)(name[0] == 'l'   ? i
+                           : name[0] == 'h' ? slots / 2 + i
+                           : name[0] == 'e' ? 2 * i
+                                            : 2 * i + 1);
+    return k;
+  }
+  if ((name[0] == 's' || name[0] == 'S') && name[1]) {
+    for (const char *p = name + 1; *p; p++) {
+      int v = hexval(*p);
+      if (v < 0 || v >= n || k >= 16) return -1;
+      out[k++] = (uint8_t)v;
+    }
+    return k;
+  }
+  for (const char *p = name; *p; p++) {
+    const char *xyzw = "xyzw", *rgba = "rgba";
+    const char *q = strchr(xyzw, *p), *r = strchr(rgba, *p);
+    int v = q && *q ? (int)(q - xyzw) : r && *r ? (int)(r - rgba) : -1;
+    if (v < 0 || v >= n || k >= 16) return -1;
+    out[k++] = (uint8_t)v;
+  }
+  return k;
+}
+
+bool fe_is_swizzle(FeCtx *fe, CXCursor c) {
+  (void)fe;
+  if (clang_getCursorKind(c) != CXCursor_UnexposedExpr) return false;
+  FeKids k;
+  fe_kids(c, &k);
+  bool r = false;
+  if (k.n == 1 && clang_isExpression(clang_getCursorKind(k.v[0])) &&
+      !clang_equalRanges(clang_getCursorExtent(c), clang_getCursorExtent(k.v[0]))) {
+    CXType bt = clang_getCanonicalType(clang_getCursorType(k.v[0]));
+    if (bt.kind == CXType_Pointer) bt = clang_getCanonicalType(clang_getPointeeType(bt));
+    r = bt.kind == CXType_ExtVector;
+  }
+  fe_kids_free(&k);
+  return r;
+}
+
+KExpr *fe_swizzle(FeCtx *fe, CXCursor c, KLoc loc) {
+  FeKids k;
+  fe_kids(c, &k);
+  CXCursor base = k.v[0];
+  fe_kids_free(&k);
+  KExpr *v = fe_expr(fe, base);
+  if (v->type->kind == KT_PTR) {
+    KExpr *d = node(KE_DEREF, v->type->base, v->loc);
+    d->a = v;
+    v = d;
+  }
+  KType *t = fe_type(fe, clang_getCursorType(c), loc);
+  if (!t || !kir_is_vec(v->type)) return fe_poison(loc);
+  char name[64];
+  if (!accessor_name(fe, c, name, sizeof name)) {
+    diag_error(loc, "vector component access written inside a macro body is not supported in "
+                    "kcc kernels; pass the component to the macro instead");
+    return fe_poison(loc);
+  }
+  uint8_t idx[16];
+  int n = decode_accessor(name, (int)v->type->len, idx);
+  int want = kir_is_vec(t) ? (int)t->len : 1;
+  if (n != want) return fe_broken(fe, loc, "this vector component access");
+  KExpr *e = node(KE_SWIZZLE, kir_is_vec(t) ? kir_type_vec(v->type->base, n) : v->type->base, loc);
+  e->a = v;
+  e->nswz = n;
+  memcpy(e->swz, idx, (size_t)n);
+  return e;
+}
+
+KExpr *fe_vec_subscript(FeCtx *fe, KExpr *v, CXCursor index, KLoc loc) {
+  CXEvalResult r = clang_Cursor_Evaluate(index);
+  bool ok = r && clang_EvalResult_getKind(r) == CXEval_Int;
+  long long i = ok ? clang_EvalResult_getAsLongLong(r) : -1;
+  if (r) clang_EvalResult_dispose(r);
+  if (!ok) {
+    diag_error(loc, "vector components can only be indexed by constants in kcc kernels");
+    return fe_poison(loc);
+  }
+  if (i < 0 || i >= v->type->len) {
+    diag_error(loc, "vector component index %lld is out of range for '%s'", i,
+               kir_type_str(v->type));
+    return fe_poison(loc);
+  }
+  (void)fe;
+  KExpr *e = node(KE_SWIZZLE, v->type->base, loc);
+  e->a = v;
+  e->nswz = 1;
+  e->swz[0] = (uint8_t)i;
+  return e;
+}
+
+/* ---------------------------------------------------------------- literals */
+
+KExpr *fe_vec_literal(FeCtx *fe, CXCursor list, KType *vt, KLoc loc) {
+  FeKids k;
+  fe_kids_expr(list, &k);
+  KExpr *e = node(KE_VECLIT, vt, loc);
+  e->args = kir_alloc(sizeof(KExpr *) * (size_t)(vt->len + k.n + 1));
+  int comps = 0;
+  for (int i = 0; i < k.n; i++) {
+    KExpr *a = fe_expr(fe, k.v[i]);
+    if (kir_is_vec(a->type)) {
+      a = fe_vec_convert(a, kir_type_vec(vt->base, (int)a->type->len));
+      comps += (int)a->type->len;
+    } else {
+      a = fe_convert(a, vt->base);
+      comps++;
+    }
+    e->args[e->nargs++] = a;
+  }
+  fe_kids_free(&k);
+  if (comps > vt->len) return fe_broken(fe, loc, "this vector literal");
+  /* C zero-fills what the list leaves out; OpenCL C requires every component. */
+  for (; comps < vt->len; comps++) e->args[e->nargs++] = fe_zero(vt->base, loc);
+  return e;
+}
+
+/* ---------------------------------------------------------------- operators */
+
+static KExpr *zero_of(KType *t, KLoc loc) {
+  if (kir_is_vec(t)) return fe_splat(fe_zero(t->base, loc), t);
+  return fe_zero(t, loc);
+}
+
+/* e != 0 (or == 0) as the -1/0 mask of e's type. */
+static KExpr *test_zero(KExpr *e, KOp op, KLoc loc) {
+  return bin(op, kir_type_mask(e->type), e, zero_of(e->type, loc), loc);
+}
+
+/* A mask converted to mask type m: -1/0 survive sign extension and truncation. */
+static KExpr *mask_to(KExpr *mask, KType *m) {
+  return mask->type == m ? mask : fe_vec_convert(mask, m);
+}
+
+KExpr *fe_shift_count(KExpr *b, KType *t) {
+  int bits = kir_elem(t)->size * 8;
+  KType *bt = kir_elem(b->type);
+  if (b->kind == KE_ICONST) return fe_int_const(b->type, b->ival & (uint64_t)(bits - 1), b->loc);
+  if (b->kind == KE_CAST && kir_is_vec(b->type) && b->a->kind == KE_ICONST)
+    return fe_splat(fe_shift_count(b->a, t), b->type);
+  KExpr *m = fe_int_const(bt, (uint64_t)(bits - 1), b->loc);
+  if (kir_is_vec(b->type)) m = fe_splat(m, b->type);
+  return bin(KB_AND, b->type, b, m, b->loc);
+}
+
+static bool is_compound(enum CXBinaryOperatorKind bk) {
+  return bk >= CXBinaryOperator_MulAssign && bk <= CXBinaryOperator_OrAssign;
+}
+
+static KOp vec_op(enum CXBinaryOperatorKind k) {
+  switch (k) {
+  case CXBinaryOperator_Mul:
+  case CXBinaryOperator_MulAssign: return KB_MUL;
+  case CXBinaryOperator_Div:
+  case CXBinaryOperator_DivAssign: return KB_DIV;
+  case CXBinaryOperator_Rem:
+  case CXBinaryOperator_RemAssign: return KB_REM;
+  case CXBinaryOperator_Add:
+  case CXBinaryOperator_AddAssign: return KB_ADD;
+  case CXBinaryOperator_Sub:
+  case CXBinaryOperator_SubAssign: return KB_SUB;
+  case CXBinaryOperator_Shl:
+  case CXBinaryOperator_ShlAssign: return KB_SHL;
+  case CXBinaryOperator_Shr:
+  case CXBinaryOperator_ShrAssign: return KB_SHR;
+  case CXBinaryOperator_And:
+  case CXBinaryOperator_AndAssign: return KB_AND;
+  case CXBinaryOperator_Xor:
+  case CXBinaryOperator_XorAssign: return KB_XOR;
+  case CXBinaryOperator_Or:
+  case CXBinaryOperator_OrAssign: return KB_OR;
+  case CXBinaryOperator_LT: return KB_LT;
+  case CXBinaryOperator_GT: return KB_GT;
+  case CXBinaryOperator_LE: return KB_LE;
+  case CXBinaryOperator_GE: return KB_GE;
+  case CXBinaryOperator_EQ: return KB_EQ;
+  case CXBinaryOperator_NE: return KB_NE;
+  case CXBinaryOperator_LAnd: return KB_LAND;
+  case CXBinaryOperator_LOr: return KB_LOR;
+  default: return KB_NONE;
+  }
+}
+
+KExpr *fe_vec_binary(FeCtx *fe, enum CXBinaryOperatorKind bk, KType *t, KExpr *a, KExpr *b,
+                     KLoc loc) {
+  KOp op = vec_op(bk);
+  if (op == KB_NONE) return fe_broken(fe, loc, "this vector operator");
+  if (is_compound(bk)) {
+    KType *vt = a->type;
+    if (!kir_is_vec(vt)) return fe_broken(fe, loc, "this vector assignment");
+    b = fe_vec_convert(b, vt);
+    if (op == KB_SHL || op == KB_SHR) b = fe_shift_count(b, vt);
+    KExpr *e = node(KE_ASSIGN, vt, loc);
+    e->op = op;
+    e->a = a;
+    e->b = b;
+    e->optype = vt;
+    return e;
+  }
+  switch (op) {
+  case KB_LAND:
+  case KB_LOR: {
+    /* Both sides are evaluated, as OpenCL C says for vectors. */
+    KType *vt = kir_is_vec(a->type) ? a->type : b->type;
+    KExpr *na = test_zero(fe_vec_convert(a, vt), KB_NE, loc);
+    KExpr *nb = test_zero(fe_vec_convert(b, vt), KB_NE, loc);
+    return bin(op == KB_LAND ? KB_AND : KB_OR, na->type, na, mask_to(nb, na->type), loc);
+  }
+  case KB_EQ:
+  case KB_NE:
+  case KB_LT:
+  case KB_LE:
+  case KB_GT:
+  case KB_GE: {
+    KType *vt = kir_is_vec(a->type) ? a->type : b->type;
+    a = fe_vec_convert(a, vt);
+    b = fe_vec_convert(b, vt);
+    return bin(op, kir_type_mask(vt), a, b, loc);
+  }
+  case KB_SHL:
+  case KB_SHR:
+    if (!kir_is_vec(t)) return fe_broken(fe, loc, "this vector shift");
+    return bin(op, t, fe_vec_convert(a, t), fe_shift_count(fe_vec_convert(b, t), t), loc);
+  default:
+    if (!kir_is_vec(t)) return fe_broken(fe, loc, "this vector operator");
+    return bin(op, t, fe_vec_convert(a, t), fe_vec_convert(b, t), loc);
+  }
+}
+
+KExpr *fe_vec_lnot(KExpr *a, KLoc loc) {
+  return test_zero(a, KB_EQ, loc);
+}
+
+KExpr *fe_vec_cond(FeCtx *fe, KExpr *cond, KExpr *a, KExpr *b, KType *t, KLoc loc) {
+  if (!kir_is_vec(t) || t->len != cond->type->len)
+    return fe_broken(fe, loc, "this vector conditional");
+  KType *m = kir_type_mask(t);
+  /* OpenCL C picks by each component's sign bit; C (clang's ext vectors) by != 0. A mask of
+   * -1/0 serves both. */
+  KExpr *mask = fe->opencl ? cond : test_zero(cond, KB_NE, loc);
+  if (kir_elem(mask->type)->size != m->base->size) mask = test_zero(mask, KB_LT, loc);
+  mask = mask_to(mask, m);
+  KExpr *e = node(KE_BUILTIN, t, loc);
+  e->builtin = BI_SELECT;
+  e->args = kir_alloc(sizeof(KExpr *) * 3);
+  e->args[0] = fe_vec_convert(b, t);
+  e->args[1] = fe_vec_convert(a, t);
+  e->args[2] = mask;
+  e->nargs = 3;
+  return e;
+}
+
+/* ---------------------------------------------------------------- builtins */
+
+/* An argument without the implicit conversions clang added (a variadic argument's default
+ * promotion, lvalue-to-rvalue): the value convert_T and as_T take as it was written. */
+static CXCursor unpromoted(CXCursor c) {
+  for (int guard = 0; guard < 64; guard++) {
+    if (clang_getCursorKind(c) != CXCursor_UnexposedExpr) break;
+    FeKids k;
+    fe_kids(c, &k);
+    bool imp = k.n == 1 && clang_isExpression(clang_getCursorKind(k.v[0])) &&
+               clang_equalRanges(clang_getCursorExtent(c), clang_getCursorExtent(k.v[0]));
+    CXCursor in = imp ? k.v[0] : c;
+    fe_kids_free(&k);
+    if (!imp) break;
+    c = in;
+  }
+  return c;
+}
+
+static KExpr *builtin_node(KBuiltin b, KType *t, KLoc loc, int nargs) {
+  KExpr *e = node(KE_BUILTIN, t, loc);
+  e->builtin = b;
+  e->args = kir_alloc(sizeof(KExpr *) * (size_t)(nargs ? nargs : 1));
+  e->nargs = nargs;
+  return e;
+}
+
+static KExpr *builtin1(KBuiltin b, KType *t, KExpr *a, KLoc loc) {
+  KExpr *e = builtin_node(b, t, loc, 1);
+  e->args[0] = a;
+  return e;
+}
+
+enum { RND_NONE, RND_RTE, RND_RTZ, RND_RTP, RND_RTN };
+static const char *const rnd_names[] = {"", "_rte", "_rtz", "_rtp", "_rtn"};
+
+/* convert_T[_sat][_rnd](x): x converted component by component to t. */
+static KExpr *convert_builtin(FeCtx *fe, const char *name, KExpr *x, KType *t, bool sat, int rnd,
+                              KLoc loc) {
+  KType *from = x->type, *fe_ = kir_elem(from), *te = kir_elem(t);
+  if (kir_is_vec(from) != kir_is_vec(t) || (kir_is_vec(t) && from->len != t->len)) {
+    diag_error(loc, "'%s' needs an argument with as many components as its result, not '%s'", name,
+               kir_type_str(from));
+    return fe_poison(loc);
+  }
+  if (kir_is_float(te) && rnd != RND_NONE && rnd != RND_RTE &&
+      !(kir_is_float(fe_) && fe_->size < te->size)) {
+    diag_error(loc,
+               "'%s': rounding mode '%s' for conversions to floating point is not supported in "
+               "kcc kernels (only the default, _rte)",
+               name, rnd_names[rnd] + 1);
+    return fe_poison(loc);
+  }
+  if (kir_is_float(fe_) && kir_is_int(te) && rnd != RND_NONE && rnd != RND_RTZ)
+    x = builtin1(rnd == RND_RTE ? BI_RINT : rnd == RND_RTP ? BI_CEIL : BI_FLOOR, from, x, loc);
+  if (sat && kir_is_int(te)) {
+    /* Saturation changes nothing when every value of the source fits. */
+    bool fits =
+        kir_is_int(fe_) &&
+        (fe_->size < te->size ? !kir_is_signed(fe_) || kir_is_signed(te)
+                              : fe_->size == te->size && kir_is_signed(fe_) == kir_is_signed(te));
+    if (!fits) return builtin1(BI_CONVERT_SAT, t, x, loc);
+  }
+  (void)fe;
+  return fe_vec_convert(x, t);
+}
+
+static bool parse_conversion_suffix(const char *s, bool *sat, int *rnd) {
+  *sat = false;
+  *rnd = RND_NONE;
+  if (!strncmp(s, "_sat", 4)) {
+    *sat = true;
+    s += 4;
+  }
+  for (int r = 1; r <= 4 && *s; r++)
+    if (!strcmp(s, rnd_names[r])) {
+      *rnd = r;
+      s += 4;
+    }
+  return *s == 0;
+}
+
+/* The suffix after convert_<T> in an OpenCL name (convert_int4_sat_rte -> "_sat_rte"). */
+static const char *after_type_name(const char *s) {
+  while (*s && *s != '_') s++;
+  return s;
+}
+
+static KExpr *arg(FeCtx *fe, CXCursor call, int i) {
+  return fe_expr(fe, clang_Cursor_getArgument(call, i));
+}
+
+KExpr *fe_vec_builtin(FeCtx *fe, CXCursor call, const char *name, KLoc loc) {
+  int n = clang_Cursor_getNumArguments(call);
+  bool kcc_cv = !strncmp(name, "__kcc_convert_", 14), kcc_as = !strncmp(name, "__kcc_as_", 9);
+  bool cl_cv = !strncmp(name, "convert_", 8), cl_as = !strncmp(name, "as_", 3);
+  bool vload = !strncmp(name, "vload", 5), vstore = !strncmp(name, "vstore", 6);
+  bool other = !strcmp(name, "select") || !strcmp(name, "popcount") || !strcmp(name, "clz") ||
+               !strcmp(name, "mul_hi");
+  if (!kcc_cv && !kcc_as && !cl_cv && !cl_as && !vload && !vstore && !other) return NULL;
+  KType *t = fe_type(fe, clang_getCursorType(call), loc);
+  if (!t) return fe_poison(loc);
+  if (kcc_cv || kcc_as || cl_cv || cl_as) {
+    int xi = kcc_cv || kcc_as ? 1 : 0;
+    if (n != xi + 1) return fe_broken(fe, loc, "this conversion");
+    KExpr *x = fe_expr(fe, unpromoted(clang_Cursor_getArgument(call, xi)));
+    const char *shown = name;
+    bool sat = false;
+    int rnd = RND_NONE;
+    if (kcc_cv) {
+      CXEvalResult r = clang_Cursor_Evaluate(clang_Cursor_getArgument(call, 0));
+      int mode = r && clang_EvalResult_getKind(r) == CXEval_Int ? clang_EvalResult_getAsInt(r) : 0;
+      if (r) clang_EvalResult_dispose(r);
+      sat = (mode & 8) != 0;
+      rnd = mode & 7;
+      char buf[64];
+      snprintf(buf, sizeof buf, "convert_%s%s%s", name + 14, sat ? "_sat" : "", rnd_names[rnd & 7]);
+      shown = kir_strdup(buf);
+    } else if (cl_cv && !parse_conversion_suffix(after_type_name(name + 8), &sat, &rnd)) {
+      return NULL;
+    }
+    if (kcc_cv || cl_cv) return convert_builtin(fe, shown, x, t, sat, rnd, loc);
+    if (kcc_as) {
+      char buf[64];
+      snprintf(buf, sizeof buf, "as_%s", name + 9);
+      shown = kir_strdup(buf);
+    }
+    if (x->type->size != t->size || !kir_is_arith(kir_elem(x->type))) {
+      diag_error(loc, "'%s' needs an argument of %d bytes, not '%s' (%d bytes)", shown, t->size,
+                 kir_type_str(x->type), x->type->size);
+      return fe_poison(loc);
+    }
+    if (x->type == t) return x;
+    KExpr *e = node(KE_BITCAST, t, loc);
+    e->a = x;
+    return e;
+  }
+  if (vload || vstore) {
+    if (n != (vload ? 2 : 3)) return fe_broken(fe, loc, "this vload/vstore");
+    KExpr *e = builtin_node(vload ? BI_VLOAD : BI_VSTORE, t, loc, n);
+    for (int i = 0; i < n; i++) e->args[i] = arg(fe, call, i);
+    e->args[vload ? 0 : 1] = fe_convert(e->args[vload ? 0 : 1], kir_type_scalar(KT_U64));
+    return e;
+  }
+  if (!strcmp(name, "select")) {
+    if (n != 3) return fe_broken(fe, loc, "this select");
+    KExpr *e = builtin_node(BI_SELECT, t, loc, 3);
+    e->args[0] = fe_convert(arg(fe, call, 0), t);
+    e->args[1] = fe_convert(arg(fe, call, 1), t);
+    e->args[2] = arg(fe, call, 2);
+    return e;
+  }
+  KBuiltin b = !strcmp(name, "popcount") ? BI_POPCOUNT : !strcmp(name, "clz") ? BI_CLZ : BI_MUL_HI;
+  if (n != (b == BI_MUL_HI ? 2 : 1)) return fe_broken(fe, loc, "this builtin");
+  KExpr *e = builtin_node(b, t, loc, n);
+  for (int i = 0; i < n; i++) e->args[i] = fe_convert(arg(fe, call, i), t);
+  return e;
+}
+
+/* ---------------------------------------------------------------- functions of the headers */
+
+/* A name for one overload (clamp(float4, float, float) -> __kcc_clamp_float4_float_float):
+ * unique in the module, an identifier in every back end's language. */
+static const char *overload_name(KFunc *f) {
+  char buf[512];
+  size_t len = (size_t)snprintf(buf, sizeof buf, "__kcc_%s", f->name);
+  for (int i = 0; i < f->nparams && len < sizeof buf - 40; i++) {
+    const char *ts = kir_type_str(f->params[i]->type);
+    buf[len++] = '_';
+    for (const char *p = ts; *p && len < sizeof buf - 2; p++)
+      buf[len++] = (*p == ' ' || *p == '*') ? (*p == '*' ? 'p' : '_') : *p;
+    buf[len] = 0;
+  }
+  return kir_strdup(buf);
+}
+
+KFunc *fe_vfile_function(FeCtx *fe, CXCursor fn) {
+  CXCursor def = clang_getCursorDefinition(fn);
+  if (clang_Cursor_isNull(def)) return NULL;
+  KFunc *f = fe_map_get(&fe->decls, clang_getCanonicalCursor(def));
+  if (f) return f;
+  FeKids k;
+  fe_kids(def, &k);
+  CXCursor body = clang_getNullCursor();
+  for (int i = 0; i < k.n; i++)
+    if (clang_getCursorKind(k.v[i]) == CXCursor_CompoundStmt) body = k.v[i];
+  fe_kids_free(&k);
+  if (clang_Cursor_isNull(body)) return NULL;
+  /* Lowered in the middle of the caller's expression: the per-function state is saved. */
+  KFunc *saved_func = fe->func;
+  int saved_depth = fe->depth, saved_block = fe->block_depth;
+  FeSwitch *saved_sw = fe->sw;
+  f = fe_declare_function(fe, def);
+  f->name = overload_name(f);
+  f->is_static = true;
+  f->is_inline = true;
+  fe->func = f;
+  fe->depth = 0;
+  fe->block_depth = 0;
+  fe->sw = NULL;
+  f->body = fe_body(fe, body);
+  if (!f->body) f->body = kir_stmt(KS_BLOCK, f->loc);
+  fe->func = saved_func;
+  fe->depth = saved_depth;
+  fe->block_depth = saved_block;
+  fe->sw = saved_sw;
+  return f;
+}
