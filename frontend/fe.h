@@ -195,6 +195,10 @@ KExpr *fe_vec_builtin(FeCtx *fe, CXCursor call, const char *name, KLoc loc);
  * fn is the callee's FunctionDecl. */
 KFunc *fe_vfile_function(FeCtx *fe, CXCursor fn);
 
+/* parse.c: a function definition's KFunc and parameters (not its body), registered in
+ * fe->decls and appended to the module. */
+KFunc *fe_declare_function(FeCtx *fe, CXCursor def);
+
 /* ---------------------------------------------------------------- lower_stmt.c */
 
 KStmt *fe_body(FeCtx *fe, CXCursor compound);

@@ -698,9 +698,19 @@ static KExpr *builtin_call(FeCtx *fe, CXCursor c, KBuiltin b, KLoc loc) {
   KExpr *e = kir_expr(KE_BUILTIN, t, loc);
   e->builtin = b;
   e->args = kir_alloc(sizeof(KExpr *) * (size_t)(n > 0 ? n : 1));
+  bool relational = b == BI_ISNAN || b == BI_ISINF || b == BI_ISFINITE;
   for (int i = 0; i < n; i++) {
     KExpr *a = fe_expr(fe, clang_Cursor_getArgument(c, i));
-    if (b == BI_MIN || b == BI_MAX || b == BI_ABS) a = fe_convert(a, t);
+    if (b == BI_ABS && kir_is_vec(t) && kir_is_vec(a->type) && kir_is_signed(a->type->base) &&
+        !kir_is_signed(t->base) && a->type->len == t->len) {
+      /* OpenCL's abs(int4) is a uint4: the absolute value, then its bits as unsigned. */
+      e->type = a->type;
+      e->args[e->nargs++] = a;
+      return kir_cast(e, t);
+    }
+    /* Builtins on vectors act on each component: scalar arguments are widened. */
+    if (b == BI_MIN || b == BI_MAX || b == BI_ABS || (kir_is_vec(t) && !relational))
+      a = fe_convert(a, t);
     e->args[e->nargs++] = a;
   }
   return e;
@@ -730,6 +740,15 @@ static KExpr *call(FeCtx *fe, CXCursor c, KLoc loc) {
   }
   const char *name = fe_spelling(fn);
   KFunc *f = fe_map_get(&fe->decls, clang_getCanonicalCursor(fn));
+  CXCursor canon = clang_getCanonicalCursor(fn);
+  if (!f && fe_in_vfile(fe, canon)) {
+    /* kcc's headers: vector builtins, KIR builtins, then functions they define (dot...). */
+    KExpr *v = fe_vec_builtin(fe, c, name, loc);
+    if (v) return v;
+    KBuiltin b = fe_builtin_lookup(name);
+    if (b != BI_NONE) return builtin_call(fe, c, b, loc);
+    f = fe_vfile_function(fe, fn);
+  }
   if (f) {
     if (f->is_kernel) {
       diag_error(loc, "kernel function '%s' cannot be called from device code", name);
@@ -751,11 +770,7 @@ static KExpr *call(FeCtx *fe, CXCursor c, KLoc loc) {
     }
     return e;
   }
-  CXCursor canon = clang_getCanonicalCursor(fn);
-  if (fe_in_vfile(fe, canon)) {
-    KBuiltin b = fe_builtin_lookup(name);
-    if (b != BI_NONE) return builtin_call(fe, c, b, loc);
-  } else if (strncmp(name, "__builtin_", 10) == 0) {
+  if (strncmp(name, "__builtin_", 10) == 0) {
     /* Clang's own builtins: the constant ones (INFINITY, NAN from <math.h>) fold, and
        __builtin_expect is only a hint. */
     KType *t = type_of(fe, c, loc);

@@ -58,6 +58,12 @@ static const char cl_prelude[] =
     "typedef uint cl_mem_fence_flags;\n"
     "#define CLK_LOCAL_MEM_FENCE 0x01\n#define CLK_GLOBAL_MEM_FENCE 0x02\n"
     "#define CLK_IMAGE_MEM_FENCE 0x04\n"
+    /* Sampler flags, so that a kernel using images is refused for its images (one clear
+       diagnostic) rather than for an undeclared macro. */
+    "#define CLK_ADDRESS_NONE 0\n#define CLK_ADDRESS_CLAMP_TO_EDGE 2\n#define CLK_ADDRESS_CLAMP 4\n"
+    "#define CLK_ADDRESS_REPEAT 6\n#define CLK_ADDRESS_MIRRORED_REPEAT 8\n"
+    "#define CLK_NORMALIZED_COORDS_FALSE 0\n#define CLK_NORMALIZED_COORDS_TRUE 1\n"
+    "#define CLK_FILTER_NEAREST 0x10\n#define CLK_FILTER_LINEAR 0x20\n"
     "#if __OPENCL_C_VERSION__ >= 200\n"
     /* Named so that clang can declare the OpenCL 2.0 atomics kcc then refuses by name. */
     "typedef enum memory_scope { memory_scope_work_item = __OPENCL_MEMORY_SCOPE_WORK_ITEM,"

@@ -343,13 +343,27 @@ static KFunc *declare_function(FeCtx *fe, CXCursor def) {
     const char *name = fe_spelling(p);
     /* A parameter is a value passed by the host: it lives in no memory space of its own,
      * and a pointer parameter points to global memory. */
-    if (fe_has_annotation(p, "kcc.shared") || fe_has_annotation(p, "kcc.constant"))
+    bool is_shared = fe_has_annotation(p, "kcc.shared");
+    /* `shared T *` on a kernel parameter: local memory the launch sizes (kir.h, KV_PARAM). */
+    if (is_shared && f->is_kernel && t->kind == KT_PTR)
+      t = fe_ptr_as(t, KAS_SHARED);
+    else if (is_shared && f->is_kernel)
+      diag_error(ploc,
+                 "kernel parameter '%s' cannot be 'shared': only a pointer parameter can be "
+                 "(`shared T *p`: local memory sized at launch)",
+                 *name ? name : "(unnamed)");
+    else if (is_shared)
+      diag_error(ploc,
+                 "parameter '%s' of device function '%s' cannot be 'shared': only kernel "
+                 "parameters can (a device function's pointer parameters take the memory space "
+                 "of what the caller passes)",
+                 *name ? name : "(unnamed)", f->name);
+    else if (fe_has_annotation(p, "kcc.constant"))
       diag_error(ploc,
                  "parameter '%s' cannot be '%s': kernel and device function parameters "
                  "point to global memory (use a shared array declared in the kernel, or "
                  "'extern shared' for memory sized at launch)",
-                 *name ? name : "(unnamed)",
-                 fe_has_annotation(p, "kcc.shared") ? "shared" : "constant");
+                 *name ? name : "(unnamed)", "constant");
     char buf[32];
     if (!*name) {
       snprintf(buf, sizeof buf, "__unnamed%d", i);
@@ -364,6 +378,11 @@ static KFunc *declare_function(FeCtx *fe, CXCursor def) {
   fe_map_put(&fe->decls, clang_getCanonicalCursor(def), f);
   klist_push(&fe->m->funcs, f);
   return f;
+}
+
+/* For vector.c (fe): functions of kcc's virtual headers, declared on their first call. */
+KFunc *fe_declare_function(FeCtx *fe, CXCursor def) {
+  return declare_function(fe, def);
 }
 
 static CXCursor find_body(CXCursor def) {

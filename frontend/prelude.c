@@ -186,6 +186,177 @@ enum { NELEMS = sizeof vec_elems / sizeof *vec_elems };
 static const int vec_lens[] = {2, 3, 4, 8, 16};
 enum { NLENS = sizeof vec_lens / sizeof *vec_lens };
 
+/* The type name of element e with n components (1: the scalar's C spelling). */
+static const char *vt(int e, int n) {
+  static char bufs[16][32]; /* enough for the names one declaration uses */
+  static int next;
+  char *b = bufs[next++ & 15];
+  if (n == 1)
+    snprintf(b, 32, "%s", vec_elems[e].c);
+  else
+    snprintf(b, 32, "%s%d", vec_elems[e].cl, n);
+  return b;
+}
+
+/* The signed (or unsigned) integer element with element e's size. */
+static int int_of_size(int size, bool is_unsigned) {
+  for (int e = 0; e < NELEMS; e++)
+    if (!vec_elems[e].is_float && vec_elems[e].size == size &&
+        vec_elems[e].is_unsigned == is_unsigned)
+      return e;
+  return 4;
+}
+
+static const int all_lens[] = {1, 2, 3, 4, 8, 16};
+enum { NALL = sizeof all_lens / sizeof *all_lens };
+
+/* Declarations of the builtins that lower_expr.c and vector.c map to KIR builtins. */
+static void vector_builtins(SB *b) {
+  /* convert_T[_sat][_rte|_rtz|_rtp|_rtn](x) and as_T(x): the source type is the argument's
+     own, which a variadic parameter keeps (vector.c reads the mode from the first). */
+  static const char *const rnd[] = {"", "_rte", "_rtz", "_rtp", "_rtn"};
+  for (int e = 0; e < NELEMS; e++)
+    for (int l = 0; l < NALL; l++) {
+      const char *T = vt(e, all_lens[l]);
+      char cl[32];
+      snprintf(cl, sizeof cl, "%s%s", vec_elems[e].cl,
+               all_lens[l] == 1 ? "" : T + strlen(vec_elems[e].cl));
+      sb_printf(b, "%s __kcc_convert_%s(int, ...);\n%s __kcc_as_%s(int, ...);\n", T, cl, T, cl);
+      sb_printf(b, "#define as_%s(x) __kcc_as_%s(0, (x))\n", cl, cl);
+      for (int sat = 0; sat < (vec_elems[e].is_float ? 1 : 2); sat++)
+        for (int r = 0; r < 5; r++)
+          sb_printf(b, "#define convert_%s%s%s(x) __kcc_convert_%s(%d, (x))\n", cl,
+                    sat ? "_sat" : "", rnd[r], cl, sat * 8 + r);
+    }
+  for (int e = 0; e < NELEMS; e++) {
+    bool fl = vec_elems[e].is_float;
+    for (int l = 0; l < NALL; l++) {
+      int n = all_lens[l];
+      const char *T = vt(e, n), *S = vt(e, 1);
+      const char *I = vt(int_of_size(vec_elems[e].size, false), n);
+      const char *U = vt(int_of_size(vec_elems[e].size, true), n);
+      sb_printf(b, "%s __KCC_OVL select(%s, %s, %s);\n%s __KCC_OVL select(%s, %s, %s);\n", T, T, T,
+                I, T, T, T, U);
+      if (!fl) {
+        sb_printf(b,
+                  "%s __KCC_OVL popcount(%s);\n%s __KCC_OVL clz(%s);\n"
+                  "%s __KCC_OVL mul_hi(%s, %s);\n",
+                  T, T, T, T, T, T, T);
+      }
+      if (n == 1) continue;
+      sb_printf(b, "%s __KCC_OVL vload%d(size_t, const %s *);\n", T, n, S);
+      sb_printf(b, "void __KCC_OVL vstore%d(%s, size_t, %s *);\n", n, T, S);
+      sb_printf(b, "%s __KCC_OVL min(%s, %s);\n%s __KCC_OVL max(%s, %s);\n", T, T, T, T, T, T);
+      if (!fl) sb_printf(b, "%s __KCC_OVL abs(%s);\n", U, T);
+      if (!fl) continue;
+      for (size_t i = 0; i < sizeof math_fns / sizeof *math_fns; i++) {
+        sb_printf(b, "%s __KCC_OVL %s(", T, math_fns[i].name);
+        params(b, T, math_fns[i].nargs);
+        sb_printf(b, ");\n");
+      }
+      const char *cls[] = {"isnan", "isinf", "isfinite"};
+      for (int c = 0; c < 3; c++) sb_printf(b, "%s __KCC_OVL %s(%s);\n", I, cls[c], T);
+    }
+  }
+}
+
+/* The derived builtins, as ordinary functions lowered when called (vector.c). */
+static void vector_derived(SB *b) {
+  static const char *const comp = "0123456789abcdef";
+  for (int e = 0; e < NELEMS; e++) {
+    bool fl = vec_elems[e].is_float;
+    int bits = vec_elems[e].size * 8;
+    for (int l = 0; l < NALL; l++) {
+      int n = all_lens[l];
+      const char *T = vt(e, n), *S = vt(e, 1);
+      const char *F = "static inline __KCC_OVL";
+      /* fminf for float scalars: the .k dialect's fmin is C's, in double. */
+      bool f32 = fl && n == 1 && vec_elems[e].size == 4;
+      const char *mn = !fl   ? "min"
+                       : f32 ? "fminf"
+                             : "fmin",
+                 *mx = !fl   ? "max"
+                       : f32 ? "fmaxf"
+                             : "fmax";
+      sb_printf(b, "%s %s clamp(%s x, %s lo, %s hi) { return %s(%s(x, lo), hi); }\n", F, T, T, T, T,
+                mn, mx);
+      if (n > 1)
+        sb_printf(b, "%s %s clamp(%s x, %s lo, %s hi) { return %s(%s(x, lo), hi); }\n", F, T, T, S,
+                  S, mn, mx);
+      if (!fl) {
+        const char *U = vt(int_of_size(vec_elems[e].size, true), n);
+        sb_printf(b,
+                  "%s %s rotate(%s v, %s i) { %s u = (%s)v, s = (%s)i & %d; "
+                  "return (%s)((u << s) | (u >> ((%d - s) & %d))); }\n",
+                  F, T, T, T, U, U, U, bits - 1, T, bits, bits - 1);
+        sb_printf(b, "%s %s hadd(%s x, %s y) { return (x >> 1) + (y >> 1) + (x & y & 1); }\n", F, T,
+                  T, T);
+        sb_printf(b, "%s %s rhadd(%s x, %s y) { return (x >> 1) + (y >> 1) + ((x | y) & 1); }\n", F,
+                  T, T, T);
+        sb_printf(b, "%s %s bitselect(%s a, %s b, %s c) { return (a & ~c) | (b & c); }\n", F, T, T,
+                  T, T);
+        if (vec_elems[e].size == 4)
+          sb_printf(b,
+                    "%s %s mul24(%s a, %s b) { return a * b; }\n"
+                    "%s %s mad24(%s a, %s b, %s c) { return a * b + c; }\n",
+                    F, T, T, T, F, T, T, T, T);
+        if (!vec_elems[e].is_unsigned) {
+          sb_printf(b, "%s int any(%s x) { return ", F, T);
+          for (int i = 0; i < n; i++)
+            sb_printf(b, "%s(x%s%s%c < 0)", i ? " | " : "", n > 1 ? ".s" : "", "",
+                      n > 1 ? comp[i] : ' ');
+          sb_printf(b, "; }\n%s int all(%s x) { return ", F, T);
+          for (int i = 0; i < n; i++)
+            sb_printf(b, "%s(x%s%c < 0)", i ? " & " : "", n > 1 ? ".s" : "", n > 1 ? comp[i] : ' ');
+          sb_printf(b, "; }\n");
+        }
+        continue;
+      }
+      const char *I = vt(int_of_size(vec_elems[e].size, false), n);
+      const char *sq = vec_elems[e].size == 4 ? "sqrtf" : "sqrt";
+      sb_printf(b, "%s %s mad(%s a, %s b, %s c) { return a * b + c; }\n", F, T, T, T, T);
+      sb_printf(b, "%s %s mix(%s x, %s y, %s a) { return x + (y - x) * a; }\n", F, T, T, T, T);
+      sb_printf(b, "%s %s step(%s edge, %s x) { return x < edge ? (%s)0 : (%s)1; }\n", F, T, T, T,
+                T, T);
+      sb_printf(b,
+                "%s %s smoothstep(%s e0, %s e1, %s x) { %s t = clamp((x - e0) / (e1 - e0), "
+                "(%s)0, (%s)1); return t * t * (3 - 2 * t); }\n",
+                F, T, T, T, T, T, S, S);
+      if (n > 1) {
+        sb_printf(b, "%s %s mix(%s x, %s y, %s a) { return x + (y - x) * a; }\n", F, T, T, T, S);
+        sb_printf(b, "%s %s step(%s edge, %s x) { return x < edge ? (%s)0 : (%s)1; }\n", F, T, S, T,
+                  T, T);
+        sb_printf(b,
+                  "%s %s smoothstep(%s e0, %s e1, %s x) { %s t = clamp((x - e0) / (e1 - e0), "
+                  "(%s)0, (%s)1); return t * t * (3 - 2 * t); }\n",
+                  F, T, S, S, T, T, S, S);
+      }
+      sb_printf(b,
+                "%s %s sign(%s x) { return x > 0 ? (%s)1 : x < 0 ? (%s)-1 : isnan(x) ? (%s)0 : x; "
+                "}\n",
+                F, T, T, T, T, T);
+      sb_printf(b,
+                "%s %s bitselect(%s a, %s b, %s c) { return as_%s((as_%s(a) & ~as_%s(c)) | "
+                "(as_%s(b) & as_%s(c))); }\n",
+                F, T, T, T, T, n == 1 ? vec_elems[e].cl : T, I, I, I, I);
+      if (n > 4) continue;
+      sb_printf(b, "%s %s dot(%s a, %s b) { return ", F, S, T, T);
+      for (int i = 0; i < n; i++)
+        sb_printf(b, "%sa%s%c * b%s%c", i ? " + " : "", n > 1 ? ".s" : "", n > 1 ? comp[i] : ' ',
+                  n > 1 ? ".s" : "", n > 1 ? comp[i] : ' ');
+      sb_printf(b, "; }\n");
+      sb_printf(b, "%s %s length(%s p) { return %s(dot(p, p)); }\n", F, S, T, sq);
+      sb_printf(b, "%s %s distance(%s a, %s b) { return length(a - b); }\n", F, S, T, T);
+      sb_printf(b, "%s %s normalize(%s p) { return p / length(p); }\n", F, T, T);
+      if (n == 3 || n == 4)
+        sb_printf(b,
+                  "%s %s cross(%s a, %s b) { return (%s){a.y * b.z - a.z * b.y, a.z * b.x - a.x * "
+                  "b.z, a.x * b.y - a.y * b.x%s}; }\n",
+                  F, T, T, T, T, n == 4 ? ", 0" : "");
+    }
+  }
+}
+
 static char *build_vector_header(void) {
   SB b = {0};
   sb_printf(&b, "#ifndef __KCC_VECTOR_H\n#define __KCC_VECTOR_H\n"
@@ -195,6 +366,8 @@ static char *build_vector_header(void) {
     for (int l = 0; l < NLENS; l++)
       sb_printf(&b, "typedef %s %s%d __attribute__((ext_vector_type(%d)));\n", vec_elems[e].c,
                 vec_elems[e].cl, vec_lens[l], vec_lens[l]);
+  vector_builtins(&b);
+  vector_derived(&b);
   sb_printf(&b, "#endif\n");
   return b.p;
 }

@@ -340,3 +340,212 @@ KExpr *fe_vec_cond(FeCtx *fe, KExpr *cond, KExpr *a, KExpr *b, KType *t, KLoc lo
   e->nargs = 3;
   return e;
 }
+
+/* ---------------------------------------------------------------- builtins */
+
+/* An argument without the implicit conversions clang added (a variadic argument's default
+ * promotion, lvalue-to-rvalue): the value convert_T and as_T take as it was written. */
+static CXCursor unpromoted(CXCursor c) {
+  for (int guard = 0; guard < 64; guard++) {
+    if (clang_getCursorKind(c) != CXCursor_UnexposedExpr) break;
+    FeKids k;
+    fe_kids(c, &k);
+    bool imp = k.n == 1 && clang_isExpression(clang_getCursorKind(k.v[0])) &&
+               clang_equalRanges(clang_getCursorExtent(c), clang_getCursorExtent(k.v[0]));
+    CXCursor in = imp ? k.v[0] : c;
+    fe_kids_free(&k);
+    if (!imp) break;
+    c = in;
+  }
+  return c;
+}
+
+static KExpr *builtin_node(KBuiltin b, KType *t, KLoc loc, int nargs) {
+  KExpr *e = node(KE_BUILTIN, t, loc);
+  e->builtin = b;
+  e->args = kir_alloc(sizeof(KExpr *) * (size_t)(nargs ? nargs : 1));
+  e->nargs = nargs;
+  return e;
+}
+
+static KExpr *builtin1(KBuiltin b, KType *t, KExpr *a, KLoc loc) {
+  KExpr *e = builtin_node(b, t, loc, 1);
+  e->args[0] = a;
+  return e;
+}
+
+enum { RND_NONE, RND_RTE, RND_RTZ, RND_RTP, RND_RTN };
+static const char *const rnd_names[] = {"", "_rte", "_rtz", "_rtp", "_rtn"};
+
+/* convert_T[_sat][_rnd](x): x converted component by component to t. */
+static KExpr *convert_builtin(FeCtx *fe, const char *name, KExpr *x, KType *t, bool sat, int rnd,
+                              KLoc loc) {
+  KType *from = x->type, *fe_ = kir_elem(from), *te = kir_elem(t);
+  if (kir_is_vec(from) != kir_is_vec(t) || (kir_is_vec(t) && from->len != t->len)) {
+    diag_error(loc, "'%s' needs an argument with as many components as its result, not '%s'", name,
+               kir_type_str(from));
+    return fe_poison(loc);
+  }
+  if (kir_is_float(te) && rnd != RND_NONE && rnd != RND_RTE &&
+      !(kir_is_float(fe_) && fe_->size < te->size)) {
+    diag_error(loc,
+               "'%s': rounding mode '%s' for conversions to floating point is not supported in "
+               "kcc kernels (only the default, _rte)",
+               name, rnd_names[rnd] + 1);
+    return fe_poison(loc);
+  }
+  if (kir_is_float(fe_) && kir_is_int(te) && rnd != RND_NONE && rnd != RND_RTZ)
+    x = builtin1(rnd == RND_RTE ? BI_RINT : rnd == RND_RTP ? BI_CEIL : BI_FLOOR, from, x, loc);
+  if (sat && kir_is_int(te)) {
+    /* Saturation changes nothing when every value of the source fits. */
+    bool fits =
+        kir_is_int(fe_) &&
+        (fe_->size < te->size ? !kir_is_signed(fe_) || kir_is_signed(te)
+                              : fe_->size == te->size && kir_is_signed(fe_) == kir_is_signed(te));
+    if (!fits) return builtin1(BI_CONVERT_SAT, t, x, loc);
+  }
+  (void)fe;
+  return fe_vec_convert(x, t);
+}
+
+static bool parse_conversion_suffix(const char *s, bool *sat, int *rnd) {
+  *sat = false;
+  *rnd = RND_NONE;
+  if (!strncmp(s, "_sat", 4)) {
+    *sat = true;
+    s += 4;
+  }
+  for (int r = 1; r <= 4 && *s; r++)
+    if (!strcmp(s, rnd_names[r])) {
+      *rnd = r;
+      s += 4;
+    }
+  return *s == 0;
+}
+
+/* The suffix after convert_<T> in an OpenCL name (convert_int4_sat_rte -> "_sat_rte"). */
+static const char *after_type_name(const char *s) {
+  while (*s && *s != '_') s++;
+  return s;
+}
+
+static KExpr *arg(FeCtx *fe, CXCursor call, int i) {
+  return fe_expr(fe, clang_Cursor_getArgument(call, i));
+}
+
+KExpr *fe_vec_builtin(FeCtx *fe, CXCursor call, const char *name, KLoc loc) {
+  int n = clang_Cursor_getNumArguments(call);
+  bool kcc_cv = !strncmp(name, "__kcc_convert_", 14), kcc_as = !strncmp(name, "__kcc_as_", 9);
+  bool cl_cv = !strncmp(name, "convert_", 8), cl_as = !strncmp(name, "as_", 3);
+  bool vload = !strncmp(name, "vload", 5), vstore = !strncmp(name, "vstore", 6);
+  bool other = !strcmp(name, "select") || !strcmp(name, "popcount") || !strcmp(name, "clz") ||
+               !strcmp(name, "mul_hi");
+  if (!kcc_cv && !kcc_as && !cl_cv && !cl_as && !vload && !vstore && !other) return NULL;
+  KType *t = fe_type(fe, clang_getCursorType(call), loc);
+  if (!t) return fe_poison(loc);
+  if (kcc_cv || kcc_as || cl_cv || cl_as) {
+    int xi = kcc_cv || kcc_as ? 1 : 0;
+    if (n != xi + 1) return fe_broken(fe, loc, "this conversion");
+    KExpr *x = fe_expr(fe, unpromoted(clang_Cursor_getArgument(call, xi)));
+    const char *shown = name;
+    bool sat = false;
+    int rnd = RND_NONE;
+    if (kcc_cv) {
+      CXEvalResult r = clang_Cursor_Evaluate(clang_Cursor_getArgument(call, 0));
+      int mode = r && clang_EvalResult_getKind(r) == CXEval_Int ? clang_EvalResult_getAsInt(r) : 0;
+      if (r) clang_EvalResult_dispose(r);
+      sat = (mode & 8) != 0;
+      rnd = mode & 7;
+      char buf[64];
+      snprintf(buf, sizeof buf, "convert_%s%s%s", name + 14, sat ? "_sat" : "", rnd_names[rnd & 7]);
+      shown = kir_strdup(buf);
+    } else if (cl_cv && !parse_conversion_suffix(after_type_name(name + 8), &sat, &rnd)) {
+      return NULL;
+    }
+    if (kcc_cv || cl_cv) return convert_builtin(fe, shown, x, t, sat, rnd, loc);
+    if (kcc_as) {
+      char buf[64];
+      snprintf(buf, sizeof buf, "as_%s", name + 9);
+      shown = kir_strdup(buf);
+    }
+    if (x->type->size != t->size || !kir_is_arith(kir_elem(x->type))) {
+      diag_error(loc, "'%s' needs an argument of %d bytes, not '%s' (%d bytes)", shown, t->size,
+                 kir_type_str(x->type), x->type->size);
+      return fe_poison(loc);
+    }
+    if (x->type == t) return x;
+    KExpr *e = node(KE_BITCAST, t, loc);
+    e->a = x;
+    return e;
+  }
+  if (vload || vstore) {
+    if (n != (vload ? 2 : 3)) return fe_broken(fe, loc, "this vload/vstore");
+    KExpr *e = builtin_node(vload ? BI_VLOAD : BI_VSTORE, t, loc, n);
+    for (int i = 0; i < n; i++) e->args[i] = arg(fe, call, i);
+    e->args[vload ? 0 : 1] = fe_convert(e->args[vload ? 0 : 1], kir_type_scalar(KT_U64));
+    return e;
+  }
+  if (!strcmp(name, "select")) {
+    if (n != 3) return fe_broken(fe, loc, "this select");
+    KExpr *e = builtin_node(BI_SELECT, t, loc, 3);
+    e->args[0] = fe_convert(arg(fe, call, 0), t);
+    e->args[1] = fe_convert(arg(fe, call, 1), t);
+    e->args[2] = arg(fe, call, 2);
+    return e;
+  }
+  KBuiltin b = !strcmp(name, "popcount") ? BI_POPCOUNT : !strcmp(name, "clz") ? BI_CLZ : BI_MUL_HI;
+  if (n != (b == BI_MUL_HI ? 2 : 1)) return fe_broken(fe, loc, "this builtin");
+  KExpr *e = builtin_node(b, t, loc, n);
+  for (int i = 0; i < n; i++) e->args[i] = fe_convert(arg(fe, call, i), t);
+  return e;
+}
+
+/* ---------------------------------------------------------------- functions of the headers */
+
+/* A name for one overload (clamp(float4, float, float) -> __kcc_clamp_float4_float_float):
+ * unique in the module, an identifier in every back end's language. */
+static const char *overload_name(KFunc *f) {
+  char buf[512];
+  size_t len = (size_t)snprintf(buf, sizeof buf, "__kcc_%s", f->name);
+  for (int i = 0; i < f->nparams && len < sizeof buf - 40; i++) {
+    const char *ts = kir_type_str(f->params[i]->type);
+    buf[len++] = '_';
+    for (const char *p = ts; *p && len < sizeof buf - 2; p++)
+      buf[len++] = (*p == ' ' || *p == '*') ? (*p == '*' ? 'p' : '_') : *p;
+    buf[len] = 0;
+  }
+  return kir_strdup(buf);
+}
+
+KFunc *fe_vfile_function(FeCtx *fe, CXCursor fn) {
+  CXCursor def = clang_getCursorDefinition(fn);
+  if (clang_Cursor_isNull(def)) return NULL;
+  KFunc *f = fe_map_get(&fe->decls, clang_getCanonicalCursor(def));
+  if (f) return f;
+  FeKids k;
+  fe_kids(def, &k);
+  CXCursor body = clang_getNullCursor();
+  for (int i = 0; i < k.n; i++)
+    if (clang_getCursorKind(k.v[i]) == CXCursor_CompoundStmt) body = k.v[i];
+  fe_kids_free(&k);
+  if (clang_Cursor_isNull(body)) return NULL;
+  /* Lowered in the middle of the caller's expression: the per-function state is saved. */
+  KFunc *saved_func = fe->func;
+  int saved_depth = fe->depth, saved_block = fe->block_depth;
+  FeSwitch *saved_sw = fe->sw;
+  f = fe_declare_function(fe, def);
+  f->name = overload_name(f);
+  f->is_static = true;
+  f->is_inline = true;
+  fe->func = f;
+  fe->depth = 0;
+  fe->block_depth = 0;
+  fe->sw = NULL;
+  f->body = fe_body(fe, body);
+  if (!f->body) f->body = kir_stmt(KS_BLOCK, f->loc);
+  fe->func = saved_func;
+  fe->depth = saved_depth;
+  fe->block_depth = saved_block;
+  fe->sw = saved_sw;
+  return f;
+}
