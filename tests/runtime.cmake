@@ -45,7 +45,7 @@ set(KCRT_RUNTIME_KERNELS
 # every back end compiles. local_args (local-memory kernel parameters, `shared T *`) needs the
 # front end's and every back end's support (branches fe, llvm, spirv, csrc): add it here once
 # those are merged, i.e. set(KCRT_RUNTIME_OWN_KERNELS local_args).
-set(KCRT_RUNTIME_OWN_KERNELS)
+set(KCRT_RUNTIME_OWN_KERNELS local_args)
 
 foreach(_name ${KCRT_RUNTIME_KERNELS} ${KCRT_RUNTIME_OWN_KERNELS})
   if(_name IN_LIST KCRT_RUNTIME_OWN_KERNELS)
