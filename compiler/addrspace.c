@@ -507,10 +507,10 @@ bool pass_addrspace(KModule *m, bool allow_generic) {
     if (!f->is_kernel || !f->body) continue;
     Mask *sig = kir_alloc(sizeof(Mask) * (f->nparams + 1));
     for (int j = 0; j < f->nparams; j++)
-      sig[j] = f->params[j]->type->kind != KT_PTR ? 0
-               : f->params[j]->type->as == KAS_SHARED
-                   ? M(KAS_SHARED) /* `shared T *`: local memory sized at launch */
-                   : M(KAS_GLOBAL);
+      /* Kernel pointers point to global memory, except local-memory parameters (kir.h). */
+      sig[j] = f->params[j]->type->kind != KT_PTR     ? 0
+               : f->params[j]->type->as == KAS_SHARED ? M(KAS_SHARED)
+                                                      : M(KAS_GLOBAL);
     Inst *in = analyse_call(&c, f, sig);
     c.rewrite = true;
     materialise(&c, in);

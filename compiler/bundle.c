@@ -65,7 +65,9 @@ static uint8_t scalar_code(const KType *t) {
   }
 }
 
-static bool kernel_table(KModule *m, KBuf *out) {
+/* The kernel table, and in `attrs` the KATTRS section (left empty when no kernel has an
+ * attribute, so that such bundles read the same with a 1.1 reader). */
+static bool kernel_table(KModule *m, KBuf *out, KBuf *attrs) {
   int nk = 0;
   for (int i = 0; i < m->funcs.n; i++)
     if (KLIST_AT(m->funcs, i, KFunc *)->is_kernel) nk++;
@@ -82,28 +84,41 @@ static bool kernel_table(KModule *m, KBuf *out) {
       p->type = kir_type_str(t);
       p->size = (uint32_t)t->size;
       p->align = (uint32_t)t->align;
-      if (t->kind == KT_PTR) {
+      if (t->kind == KT_PTR && t->as == KAS_SHARED) {
+        /* Local memory sized by the host at each launch: on CUDA a 32-bit offset into the
+         * dynamic shared region, on OpenCL a __local argument. */
+        p->kind = KCB_PARAM_LOCAL;
+        p->addr_space = KCB_AS_SHARED;
+        p->scalar = scalar_code(kir_elem(t->base));
+        p->vec_len = kir_is_vec(t->base) ? (uint8_t)t->base->len : 0;
+        p->qual = (uint8_t)t->qual;
+        p->size = p->align = 4;
+      } else if (t->kind == KT_PTR) {
         p->kind = KCB_PARAM_POINTER;
         p->addr_space = (uint8_t)t->as;
-        p->scalar = scalar_code(t->base);
+        p->scalar = scalar_code(kir_elem(t->base));
+        p->vec_len = kir_is_vec(t->base) ? (uint8_t)t->base->len : 0;
         p->qual = (uint8_t)t->qual;
       } else if (t->kind == KT_STRUCT) {
         p->kind = KCB_PARAM_STRUCT;
-      } else if (kir_is_arith(t)) {
+      } else if (kir_is_arith(t) || kir_is_vec(t)) {
         p->kind = KCB_PARAM_SCALAR;
-        p->scalar = scalar_code(t);
+        p->scalar = scalar_code(kir_elem(t));
+        p->vec_len = kir_is_vec(t) ? (uint8_t)t->len : 0;
       } else {
         diag_ice(f->params[j]->loc, "kernel parameter '%s' of type '%s' has no bundle encoding",
                  p->name, p->type);
         return false;
       }
     }
-    ks[k++] = (KcbWKernel){f->name,
-                           ps,
-                           (uint32_t)f->nparams,
-                           (uint64_t)(f->static_shared_bytes > 0 ? f->static_shared_bytes : 0),
-                           f->uses_dynamic_shared ? KCB_KERNEL_DYNAMIC_SHARED : 0,
-                           (uint32_t)f->max_threads};
+    ks[k++] = (KcbWKernel){
+        f->name,
+        ps,
+        (uint32_t)f->nparams,
+        (uint64_t)(f->static_shared_bytes > 0 ? f->static_shared_bytes : 0),
+        f->uses_dynamic_shared ? KCB_KERNEL_DYNAMIC_SHARED : 0,
+        (uint32_t)f->max_threads,
+        {(uint32_t)f->reqd_block[0], (uint32_t)f->reqd_block[1], (uint32_t)f->reqd_block[2]}};
   }
   size_t len;
   unsigned char *tab = kcb_write_kernel_table(ks, (uint32_t)nk, &len);
@@ -112,6 +127,13 @@ static bool kernel_table(KModule *m, KBuf *out) {
     return false;
   }
   kbuf_append(out, tab, len);
+  free(tab);
+  tab = kcb_write_kernel_attrs(ks, (uint32_t)nk, &len);
+  if (!tab && len) {
+    fputs("kcc: fatal error: out of memory\n", stderr);
+    exit(1);
+  }
+  if (tab) kbuf_append(attrs, tab, len);
   free(tab);
   return true;
 }
@@ -278,9 +300,10 @@ bool emit_bundle(KModule *m, const KOptions *o, KBuf *out) {
                         : "");
   add_section(&s, KCB_SEC_INFO, 0, info);
 
-  KBuf *ktab = new_buf(&s);
-  ok = kernel_table(m, ktab);
+  KBuf *ktab = new_buf(&s), *kattrs = new_buf(&s);
+  ok = kernel_table(m, ktab, kattrs);
   if (ok) add_section(&s, KCB_SEC_KERNELS, 0, ktab);
+  if (ok && kattrs->len) add_section(&s, KCB_SEC_KATTRS, 0, kattrs);
   KBuf *symtab = new_buf(&s);
   ok = ok && symbol_table(m, symtab);
   if (ok && symtab->len) add_section(&s, KCB_SEC_SYMBOLS, 0, symtab);

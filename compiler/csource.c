@@ -429,12 +429,27 @@ const char *cs_decl(CGen *g, const KType *t, const char *name, const char *quals
   if (t->kind == KT_STRUCT) {
     add_word(&q, "struct");
     add_word(&q, cs_tag(g, t->st));
+  } else if (t->kind == KT_VEC) {
+    add_word(&q, cs_vec_name(g, t));
   } else {
     add_word(&q, cs_scalar(g, t->kind));
   }
   if (*cur && cur[0] != '[') kbuf_puts(&q, " ");
   kbuf_puts(&q, cur);
   return take(&q);
+}
+
+const char *cs_vec_name(CGen *g, const KType *t) {
+  bool seen = false;
+  for (int i = 0; i < g->vec_types.n && !seen; i++) seen = g->vec_types.v[i] == t;
+  if (!seen) klist_push(&g->vec_types, (void *)t);
+  cs_scalar(g, t->base->kind); /* notes double */
+  /* OpenCL's spelling (uchar, ulong) for both: kir_type_str says uint4. */
+  const char *name = kir_type_str(t);
+  if (g->target == CT_OPENCL) return name;
+  KBuf b = {0};
+  kbuf_printf(&b, "kcc_%s", name);
+  return take(&b);
 }
 
 const char *cs_type(CGen *g, const KType *t) {
@@ -480,7 +495,8 @@ static KType *usual_conv(const KType *a, const KType *b) {
 /* Conversions that keep every value: sign extension into a signed type, zero extension,
  * float to double. (Sign extension into an unsigned type changes negative values: printed.) */
 static bool is_widen(const KExpr *e) {
-  if (e->kind != KE_CAST) return false;
+  /* Neither language converts between vector types implicitly. */
+  if (e->kind != KE_CAST || kir_is_vec(e->type)) return false;
   KCastKind k = kir_cast_kind(e->a->type, e->type);
   return (k == KC_INT_SEXT && kir_is_signed(e->type)) || k == KC_INT_ZEXT || k == KC_FP_EXT;
 }
@@ -508,6 +524,15 @@ static const KType *ctype(const KExpr *e) {
   if (e->kind == KE_ICONST && is_small_int(e->type) && e->type->kind != KT_BOOL)
     return kir_type_scalar(KT_I32);
   return e->type;
+}
+
+/* A splat whose scalar already has the element type: operators of both languages widen such a
+ * scalar themselves (CUDA's through the preamble's vector-and-scalar overloads). */
+static const KExpr *strip_splat(const KExpr *e) {
+  if (e->kind == KE_CAST && kir_is_vec(e->type) && !kir_is_vec(e->a->type) &&
+      ctype(e->a) == e->type->base)
+    return e->a;
+  return e;
 }
 
 /* Adding const/volatile to a pointee (same space, same type) is implicit in C and C++. */
@@ -750,6 +775,11 @@ static void print_binary(CGen *g, const KExpr *e, int prec) {
   case KB_PTR_SUB: b = cs_strip_widen(b); break;
   default: arith_operands(&a, &b, a->type); break;
   }
+  if (kir_is_vec(e->a->type)) {
+    /* `v * 2.0f`: one scalar operand is enough (the left one of a shift must stay a vector) */
+    b = strip_splat(e->b);
+    if (b == e->b && e->op != KB_SHL && e->op != KB_SHR) a = strip_splat(e->a);
+  }
   bool p = lparen(g, mine, prec);
   cs_expr(g, a, clarity(e->op, a, mine));
   cs_printf(g, " %s ", binop_str(e->op));
@@ -779,7 +809,31 @@ static void print_unary(CGen *g, const KExpr *e, int prec) {
   rparen(g, p);
 }
 
+static void print_vec_cast(CGen *g, const KExpr *e, int prec) {
+  bool ocl = g->target == CT_OPENCL, splat = !kir_is_vec(e->a->type);
+  const char *name = cs_vec_name(g, e->type);
+  if (ocl && splat) {
+    bool p = lparen(g, P_UNARY, prec);
+    cs_printf(g, "(%s)(", name);
+    cs_expr(g, e->a, P_ASSIGN);
+    cs_puts(g, ")");
+    rparen(g, p);
+    return;
+  }
+  /* Element-wise conversions: a C cast between vector types is an error in OpenCL C. */
+  if (ocl)
+    cs_printf(g, "convert_%s(", name);
+  else
+    cs_printf(g, "%s<%s>(", splat ? "kcc_splat" : "kcc_convert", name);
+  cs_expr(g, e->a, P_ASSIGN);
+  cs_puts(g, ")");
+}
+
 static void print_cast(CGen *g, const KExpr *e, int prec) {
+  if (kir_is_vec(e->type)) {
+    print_vec_cast(g, e, prec);
+    return;
+  }
   KCastKind k = kir_cast_kind(e->a->type, e->type);
   if (k == KC_ARRAY_DECAY || (k == KC_PTR_TO_PTR && adds_quals_only(e->a->type, e->type))) {
     cs_expr(g, e->a, prec);
@@ -794,7 +848,7 @@ static void print_cast(CGen *g, const KExpr *e, int prec) {
   rparen(g, p);
 }
 
-static bool has_side_effects(const KExpr *e) {
+bool cs_has_side_effects(const KExpr *e) {
   if (!e) return false;
   switch (e->kind) {
   case KE_ASSIGN:
@@ -803,9 +857,10 @@ static bool has_side_effects(const KExpr *e) {
   case KE_BUILTIN: return true;
   default: break;
   }
-  if (has_side_effects(e->a) || has_side_effects(e->b) || has_side_effects(e->c)) return true;
+  if (cs_has_side_effects(e->a) || cs_has_side_effects(e->b) || cs_has_side_effects(e->c))
+    return true;
   for (int i = 0; i < e->nargs; i++)
-    if (has_side_effects(e->args[i])) return true;
+    if (cs_has_side_effects(e->args[i])) return true;
   return false;
 }
 
@@ -813,20 +868,42 @@ static bool is_compound_ok(CGen *g, const KExpr *e, const KExpr *b) {
   /* -ffp-contract=off in CUDA: spelled out, so that the product goes through __fmul_rn
    * (an operand with side effects cannot be repeated: then nvcc may fuse it). */
   if (e->op == KB_MUL && e->optype && kir_is_float(e->optype) && g->target == CT_CUDA &&
-      !g->o->fp_contract && !has_side_effects(e->a))
+      !g->o->fp_contract && !cs_has_side_effects(e->a))
     return false;
   /* `a op= b` computes in the usual conversion of promoted a and b: it must be KIR's optype. */
   if (!e->optype || e->optype->kind == KT_PTR) return true;
+  if (kir_is_vec(e->optype)) return e->optype == e->a->type; /* no promotions on vectors */
   if (e->op == KB_SHL || e->op == KB_SHR) return promote(e->a->type) == e->optype;
   return usual_conv(promote(e->a->type), ctype(b)) == e->optype;
+}
+
+/* The target of an assignment or ++/--. CUDA has no swizzle lvalues: several components are
+ * written through the preamble's kcc_lswz<...>(v) proxy, which takes v by reference (so it
+ * is evaluated once). */
+static void print_lvalue(CGen *g, const KExpr *e, int prec) {
+  if (g->target != CT_CUDA || e->kind != KE_SWIZZLE || e->nswz == 1) {
+    cs_expr(g, e, prec);
+    return;
+  }
+  int idx[16];
+  const KExpr *base = cs_swizzle_base(e, idx);
+  cs_puts(g, "kcc_lswz<");
+  for (int i = 0; i < e->nswz; i++) cs_printf(g, "%s%d", i ? ", " : "", idx[i]);
+  cs_puts(g, ">(");
+  cs_expr(g, base, P_ASSIGN);
+  cs_puts(g, ")");
 }
 
 static void print_assign(CGen *g, const KExpr *e, int prec) {
   bool p = lparen(g, P_ASSIGN, prec);
   if (e->op == KB_NONE) {
-    cs_expr(g, e->a, P_UNARY);
+    print_lvalue(g, e->a, P_UNARY);
     cs_puts(g, " = ");
     cs_expr_conv(g, e->b, P_ASSIGN);
+  } else if (kir_is_vec(e->a->type) && e->optype == e->a->type) {
+    print_lvalue(g, e->a, P_UNARY);
+    cs_printf(g, " %s= ", binop_str(e->op));
+    cs_expr(g, strip_splat(e->b), P_ASSIGN);
   } else {
     const KExpr *b = e->b;
     if (e->op == KB_SHL || e->op == KB_SHR || e->op == KB_PTR_ADD || e->op == KB_PTR_SUB)
@@ -837,7 +914,7 @@ static void print_assign(CGen *g, const KExpr *e, int prec) {
       cs_expr(g, e->a, P_UNARY);
       cs_printf(g, " %s= ", binop_str(e->op));
       cs_expr(g, b, P_ASSIGN);
-    } else if (!has_side_effects(e->a)) {
+    } else if (!cs_has_side_effects(e->a)) {
       /* Spell the computation type out: a = (A)((optype)a op b). */
       KExpr lhs = *e->a, op = {.kind = KE_BINARY, .type = e->optype, .op = e->op, .loc = e->loc};
       op.a = e->a->type == e->optype ? &lhs : kir_cast(&lhs, e->optype);
@@ -856,7 +933,9 @@ static void print_assign(CGen *g, const KExpr *e, int prec) {
 }
 
 static void print_zero(CGen *g, const KType *t) {
-  if (t->kind == KT_ARRAY || t->kind == KT_STRUCT)
+  if (t->kind == KT_VEC && g->target == CT_OPENCL)
+    cs_printf(g, "(%s)(0)", cs_vec_name(g, t));
+  else if (t->kind == KT_ARRAY || t->kind == KT_STRUCT || t->kind == KT_VEC)
     cs_puts(g, "{0}");
   else if (kir_is_float(t))
     print_float(g, t, 0.0, P_ASSIGN);
@@ -864,7 +943,29 @@ static void print_zero(CGen *g, const KType *t) {
     cs_puts(g, "0");
 }
 
+/* Constant vector data, one constant per component: `(float4)(1.0f, 0.0f, ...)` in OpenCL C
+ * (a constant expression there), `{{1.0f, 0.0f, ...}}` (the preamble's struct) in CUDA. */
+static void print_vec_init(CGen *g, const KExpr *e) {
+  bool ocl = g->target == CT_OPENCL;
+  if (ocl)
+    cs_printf(g, "(%s)(", cs_vec_name(g, e->type));
+  else
+    cs_puts(g, "{{");
+  for (int i = 0; i < e->nargs; i++) {
+    if (i) cs_puts(g, ", ");
+    if (e->args[i])
+      cs_expr(g, e->args[i], P_ASSIGN);
+    else
+      print_zero(g, e->type->base);
+  }
+  cs_puts(g, ocl ? ")" : "}}");
+}
+
 static void print_initlist(CGen *g, const KExpr *e) {
+  if (kir_is_vec(e->type)) {
+    print_vec_init(g, e);
+    return;
+  }
   int n = e->nargs;
   while (n > 0 && !e->args[n - 1]) n--; /* C zero-fills what is left out */
   if (n == 0) {
@@ -893,14 +994,112 @@ static void print_initlist(CGen *g, const KExpr *e) {
   cs_puts(g, "}");
 }
 
+const KExpr *cs_swizzle_base(const KExpr *e, int idx[16]) {
+  for (int i = 0; i < e->nswz; i++) idx[i] = e->swz[i];
+  for (e = e->a; e->kind == KE_SWIZZLE; e = e->a)
+    for (int i = 0; i < 16; i++) idx[i] = e->swz[idx[i] & 15];
+  return e;
+}
+
+/* OpenCL C: .xyzw letters on vectors of up to 4 components, else .s and hex digits.
+ * CUDA: v.s[2] for one component (an lvalue as it should be), kcc_swz<0, 1>(v) for more. */
+static void print_swizzle(CGen *g, const KExpr *e, int prec) {
+  int idx[16];
+  const KExpr *base = cs_swizzle_base(e, idx);
+  if (g->target == CT_OPENCL) {
+    bool p = lparen(g, P_POSTFIX, prec);
+    cs_expr(g, base, P_POSTFIX);
+    cs_puts(g, base->type->len <= 4 ? "." : ".s");
+    for (int i = 0; i < e->nswz; i++)
+      cs_printf(g, "%c", (base->type->len <= 4 ? "xyzw" : "0123456789abcdef")[idx[i] & 15]);
+    rparen(g, p);
+  } else if (e->nswz == 1) {
+    bool p = lparen(g, P_POSTFIX, prec);
+    cs_expr(g, base, P_POSTFIX);
+    cs_printf(g, ".s[%d]", idx[0]);
+    rparen(g, p);
+  } else {
+    cs_puts(g, "kcc_swz<");
+    for (int i = 0; i < e->nswz; i++) cs_printf(g, "%s%d", i ? ", " : "", idx[i]);
+    cs_puts(g, ">(");
+    cs_expr(g, base, P_ASSIGN);
+    cs_puts(g, ")");
+  }
+}
+
+/* OpenCL C: (float4)(a, b, c, d). CUDA: kcc_float4{{a, b, c, d}} from scalars, the preamble's
+ * kcc_make<kcc_float4>(v, c, d) when smaller vectors are among them. */
+static void print_veclit(CGen *g, const KExpr *e, int prec) {
+  const char *name = cs_vec_name(g, e->type);
+  bool ocl = g->target == CT_OPENCL, scalars = true;
+  for (int i = 0; i < e->nargs; i++) scalars &= !kir_is_vec(e->args[i]->type);
+  bool p = ocl && lparen(g, P_UNARY, prec);
+  if (ocl)
+    cs_printf(g, "(%s)(", name);
+  else if (scalars)
+    cs_printf(g, "%s{{", name);
+  else
+    cs_printf(g, "kcc_make<%s>(", name);
+  for (int i = 0; i < e->nargs; i++) {
+    if (i) cs_puts(g, ", ");
+    cs_expr(g, e->args[i], P_ASSIGN);
+  }
+  cs_puts(g, ocl || !scalars ? ")" : "}}");
+  rparen(g, p);
+}
+
+/* as_float4(x) in OpenCL C. CUDA: its intrinsics for float and double, a cast between
+ * integers of one size, and the preamble's kcc_as<T>(x) (a memcpy) for vectors. */
+static void print_bitcast(CGen *g, const KExpr *e, int prec) {
+  const KType *from = e->a->type, *to = e->type;
+  if (g->target == CT_OPENCL) {
+    cs_printf(g, "as_%s(", kir_is_vec(to) ? cs_vec_name(g, to) : cs_scalar(g, to->kind));
+    cs_expr_exact(g, e->a, P_ASSIGN);
+    cs_puts(g, ")");
+    return;
+  }
+  if (kir_is_vec(from) || kir_is_vec(to)) {
+    cs_printf(g, "kcc_as<%s>(", kir_is_vec(to) ? cs_vec_name(g, to) : cs_scalar(g, to->kind));
+    cs_expr_exact(g, e->a, P_ASSIGN);
+    cs_puts(g, ")");
+    return;
+  }
+  if (kir_is_int(from) && kir_is_int(to)) {
+    bool p = lparen(g, P_UNARY, prec);
+    cs_printf(g, "(%s)", cs_scalar(g, to->kind));
+    cs_expr(g, e->a, P_UNARY);
+    rparen(g, p);
+    return;
+  }
+  const char *fn = NULL, *arg = NULL, *res = NULL;
+  bool f32 = from->size == 4;
+  if (kir_is_float(to)) {
+    fn = f32 ? (from->kind == KT_U32 ? "__uint_as_float" : "__int_as_float")
+             : "__longlong_as_double";
+    if (!f32 && from->kind != KT_I64) arg = "long long";
+  } else {
+    fn = f32 ? (to->kind == KT_U32 ? "__float_as_uint" : "__float_as_int") : "__double_as_longlong";
+    if (!f32 && to->kind != KT_I64) res = cs_scalar(g, to->kind);
+  }
+  bool p = res && lparen(g, P_UNARY, prec);
+  if (res) cs_printf(g, "(%s)", res);
+  cs_printf(g, "%s(", fn);
+  if (arg) {
+    cs_printf(g, "(%s)", arg);
+    cs_expr(g, e->a, P_UNARY);
+  } else {
+    cs_expr_exact(g, e->a, P_ASSIGN);
+  }
+  cs_puts(g, ")");
+  rparen(g, p);
+}
+
 void cs_expr(CGen *g, const KExpr *e, int prec) {
   bool p;
   switch (e->kind) {
-  case KE_SWIZZLE: /* vectors: not written by the C back ends yet */
-  case KE_VECLIT:
-  case KE_BITCAST:
-    diag_error(e->loc, "vector expressions are not supported by this back end yet");
-    return;
+  case KE_SWIZZLE: print_swizzle(g, e, prec); return;
+  case KE_VECLIT: print_veclit(g, e, prec); return;
+  case KE_BITCAST: print_bitcast(g, e, prec); return;
   case KE_ICONST:
     p = int_negative(e) && lparen(g, P_UNARY, prec);
     cs_int(g, e->type, e->ival);
@@ -931,13 +1130,26 @@ void cs_expr(CGen *g, const KExpr *e, int prec) {
   case KE_INCDEC: {
     bool pre = e->op == KU_PREINC || e->op == KU_PREDEC;
     const char *op = e->op == KU_PREINC || e->op == KU_POSTINC ? "++" : "--";
+    if (g->target == CT_OPENCL && kir_is_vec(e->type) && kir_is_float(e->type->base)) {
+      /* OpenCL C has no ++ and -- on floating-point vectors. */
+      if (!pre && g->unused != e)
+        cs_error(g, e->loc,
+                 "the value of a postfix %s on a floating-point vector cannot be written "
+                 "as OpenCL C; use the prefix form or a separate statement",
+                 op);
+      p = lparen(g, P_ASSIGN, prec);
+      cs_expr(g, e->a, P_UNARY);
+      cs_printf(g, " %c= 1.0%s", op[0], e->type->base->kind == KT_F32 ? "f" : "");
+      rparen(g, p);
+      return;
+    }
     if (e->a->type->kind == KT_BOOL && g->target == CT_CUDA)
       cs_error(g, e->loc,
                "++ and -- on a bool cannot be written as CUDA C++ (C++17 removed "
                "them); assign true or false instead");
     p = lparen(g, pre ? P_UNARY : P_POSTFIX, prec);
     if (pre) cs_puts(g, op);
-    cs_expr(g, e->a, pre ? P_UNARY : P_POSTFIX);
+    print_lvalue(g, e->a, pre ? P_UNARY : P_POSTFIX);
     if (!pre) cs_puts(g, op);
     rparen(g, p);
     return;
@@ -1048,6 +1260,7 @@ void cs_expr_conv(CGen *g, const KExpr *e, int prec) {
 }
 
 static bool is_truth_value(const KExpr *e) {
+  if (kir_is_vec(e->type)) return false; /* masks */
   if (e->kind == KE_UNARY) return e->op == KU_LNOT;
   if (e->kind != KE_BINARY) return false;
   return (e->op >= KB_EQ && e->op <= KB_GE) || e->op == KB_LAND || e->op == KB_LOR;
@@ -1197,7 +1410,9 @@ static void print_for(CGen *g, const KStmt *s) {
   cs_puts(g, ";");
   if (s->step) {
     cs_puts(g, " ");
+    g->unused = s->step;
     cs_expr(g, s->step, P_LOWEST);
+    g->unused = NULL;
   }
   cs_puts(g, ")");
   end_sub(g, sub_stmt(g, s->body, false));
@@ -1314,8 +1529,10 @@ void cs_stmt(CGen *g, const KStmt *s) {
     return;
   case KS_EXPR:
     g->discard = s->expr->kind == KE_BUILTIN;
+    g->unused = s->expr;
     cs_expr(g, s->expr, P_LOWEST);
     g->discard = false;
+    g->unused = NULL;
     cs_puts(g, ";\n");
     return;
   case KS_IF: print_if(g, s); return;
@@ -1361,7 +1578,12 @@ void cs_body(CGen *g, KFunc *f) {
     const KVar *p = f->params[i];
     if (cs_param_in(g, p) == cs_var(p)) continue;
     cs_indent(g);
-    cs_printf(g, "%s = %s;\n", cs_decl(g, p->type, cs_var(p), NULL), cs_param_in(g, p));
+    cs_printf(g, "%s = ", cs_decl(g, p->type, cs_var(p), NULL));
+    if (g->hooks->param_init)
+      g->hooks->param_init(g, p);
+    else
+      cs_puts(g, cs_param_in(g, p));
+    cs_puts(g, ";\n");
   }
   if (g->hooks->prologue) g->hooks->prologue(g, f);
   if (f->body && f->body->kind == KS_BLOCK)

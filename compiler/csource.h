@@ -72,6 +72,8 @@ typedef struct CHooks {
   /* Whether a parameter of f arrives under another name and is copied, at the top of the
    * body, into a private variable that has the parameter's name (NULL: never). */
   bool (*copy_param)(const KFunc *f, const KVar *p);
+  /* The initializer of that private copy (NULL: the name the parameter arrives under). */
+  void (*param_init)(CGen *g, const KVar *p);
   const char *language; /* for messages: "OpenCL C", "CUDA C++" */
 } CHooks;
 
@@ -87,10 +89,12 @@ struct CGen {
   bool used_f64;          /* a double type or constant was printed */
   const KType *case_type; /* the controlling type of the switch being printed */
   /* Set for the builtin hook, which clears it: */
-  bool discard;      /* the value of the call is not used (an expression statement) */
-  bool bare_special; /* the special register is cast to an integer type right away */
+  bool discard;        /* the value of the call is not used (an expression statement) */
+  bool bare_special;   /* the special register is cast to an integer type right away */
+  const KExpr *unused; /* the expression of the statement (or for step) being printed */
   CNames *names;
-  void *be; /* the back end's own state */
+  KList vec_types; /* KType* of every vector type printed (CUDA defines them), in first use */
+  void *be;        /* the back end's own state */
 };
 
 void cs_init(CGen *g, CTarget target, KModule *m, const KOptions *o, const CHooks *hooks);
@@ -120,6 +124,9 @@ const char *cs_decl(CGen *g, const KType *t, const char *name, const char *quals
 const char *cs_type(CGen *g, const KType *t);
 /* The C keyword or name of a scalar type ("uint", "unsigned int"). */
 const char *cs_scalar(CGen *g, KTypeKind k);
+/* The name of vector type t: OpenCL's own (float4), or CUDA's kcc_float4 (the preamble's
+ * typedef). Records t in g->vec_types. Arena string. */
+const char *cs_vec_name(CGen *g, const KType *t);
 /* Whether t is or contains (through arrays and struct fields, not pointers) a type of kind k,
  * or a pointer when k is KT_PTR. */
 bool cs_type_contains(const KType *t, KTypeKind k);
@@ -159,6 +166,11 @@ void cs_expr_cond(CGen *g, const KExpr *e, int prec);
 void cs_int(CGen *g, const KType *t, uint64_t v);
 /* A C string literal. */
 void cs_string(CGen *g, const char *s, size_t n);
+/* Whether evaluating e may have side effects (assignments, calls, builtins). */
+bool cs_has_side_effects(const KExpr *e);
+/* A swizzle of swizzles as one: returns the vector it picks from and fills idx[0..n) with the
+ * components, n = e->nswz. */
+const KExpr *cs_swizzle_base(const KExpr *e, int idx[16]);
 /* The innermost operand under conversions that widen (integer sign/zero extension, float to
  * double): for back ends that pass values where C promotes them anyway. */
 const KExpr *cs_strip_widen(const KExpr *e);

@@ -11,7 +11,15 @@
  * would accept generic pointers; address spaces are simply not printed). */
 #include "csource.h"
 
+#include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
+
+typedef struct CudaState {
+  KList helper_names; /* const char*: kcc_* device functions defined so far */
+  KBuf helpers;       /* their definitions, each after those it calls */
+  bool dyn_params;    /* a kernel takes local memory as an offset into kcc_dyn */
+} CudaState;
 
 /* ---------------------------------------------------------------- reserved words */
 
@@ -77,9 +85,10 @@ static bool is_vector_type(const char *name) {
 static bool cuda_reserved(const char *name, bool family) {
   /* __ is the implementation's (CUDA's intrinsics all live there). */
   /* make_float2 & co. are CUDA's too: a user's helper of that name would overload them. */
+  /* kcc_ is the vector preamble's and the helpers'. */
   return cs_in_list(name, cuda_words) || is_vector_type(name) ||
          (!strncmp(name, "make_", 5) && is_vector_type(name + 5)) ||
-         (family && !strncmp(name, "__", 2));
+         (family && (!strncmp(name, "__", 2) || !strncmp(name, "kcc_", 4)));
 }
 
 /* nvcc rejects an extern "C" kernel named like any function of its headers. */
@@ -206,6 +215,245 @@ static void cuda_minmax(CGen *g, const KExpr *e, int prec) {
   cs_puts(g, p ? "))" : ")");
 }
 
+/* ---------------------------------------------------------------- helpers */
+
+/* Short names of scalar types for helper names (kcc_convert_uchar_sat_float). */
+static const char *short_name(const KType *t) {
+  static const char *const n[] = {
+      [KT_I8] = "char",   [KT_I16] = "short",  [KT_I32] = "int",   [KT_I64] = "long",
+      [KT_U8] = "uchar",  [KT_U16] = "ushort", [KT_U32] = "uint",  [KT_U64] = "ulong",
+      [KT_F32] = "float", [KT_F64] = "double", [KT_BOOL] = "bool",
+  };
+  return kir_is_vec(t) ? kir_type_str(t) : n[t->kind];
+}
+
+static bool have_helper(CudaState *st, const char *name) {
+  for (int i = 0; i < st->helper_names.n; i++)
+    if (!strcmp(st->helper_names.v[i], name)) return true;
+  return false;
+}
+
+/* A helper's definition printed by `body` (into a buffer of its own, so that the helpers it
+ * defines on the way come first). */
+static void add_helper(CGen *g, const char *name, void (*body)(CGen *g, const KExpr *e),
+                       const KExpr *e) {
+  CudaState *st = g->be;
+  KBuf *saved = g->out, b = {0};
+  int depth = g->depth;
+  klist_push(&st->helper_names, (void *)name);
+  g->out = &b;
+  g->depth = 0;
+  body(g, e);
+  g->out = saved;
+  g->depth = depth;
+  kbuf_append(&st->helpers, b.data, b.len);
+  kbuf_puts(&st->helpers, "\n");
+  kbuf_free(&b);
+}
+
+/* A KE_VAR that prints as `text` (a helper's a.s[i]). */
+static KExpr *fake_operand(KType *t, const char *text) {
+  KVar *v = kir_alloc(sizeof *v);
+  v->name = v->aux = (void *)kir_strdup(text);
+  v->type = t;
+  v->kind = KV_LOCAL;
+  KExpr *e = kir_expr(KE_VAR, t, (KLoc){0});
+  e->var = v;
+  return e;
+}
+
+static void cuda_builtin(CGen *g, const KExpr *e, int prec);
+
+static bool is_relational(KBuiltin b) {
+  return b == BI_ISNAN || b == BI_ISINF || b == BI_ISFINITE;
+}
+
+static const char *helper_name(CGen *g, const KExpr *e) {
+  KBuf b = {0};
+  const char *name = kir_builtin_info(e->builtin)->name;
+  if (e->builtin == BI_CONVERT_SAT)
+    kbuf_printf(&b, "kcc_convert_%s_sat_%s", short_name(e->type), short_name(e->args[0]->type));
+  else if (e->builtin == BI_SELECT)
+    kbuf_printf(&b, "kcc_select_%s_%s", short_name(e->type), short_name(e->args[2]->type));
+  else
+    kbuf_printf(&b, "kcc_%s_%s", name, short_name(e->nargs ? e->args[0]->type : e->type));
+  (void)g;
+  const char *s = kir_strdup(b.data);
+  kbuf_free(&b);
+  return s;
+}
+
+static void helper_head(CGen *g, const KExpr *e, const char *name) {
+  cs_printf(g, "static __device__ inline %s(", cs_decl(g, e->type, name, NULL));
+  for (int i = 0; i < e->nargs; i++)
+    cs_printf(g, "%s%s", i ? ", " : "", cs_decl(g, e->args[i]->type, (char[]){"abc"[i], 0}, NULL));
+  cs_puts(g, ") {\n");
+}
+
+/* A builtin on vectors, one component at a time: the scalar builtin's own spelling on a.s[i]. */
+static void vec_helper_body(CGen *g, const KExpr *e) {
+  const char *name = helper_name(g, e);
+  KBuiltin b = e->builtin;
+  helper_head(g, e, name);
+  cs_printf(g, "  %s r;\n", cs_vec_name(g, e->type));
+  cs_printf(g, "  for (int i = 0; i < %d; i++)\n    r.s[i] = ", (int)e->type->len);
+  if (b == BI_SELECT) {
+    cs_puts(g, "c.s[i] < 0 ? b.s[i] : a.s[i];\n");
+  } else if (is_relational(b)) {
+    cs_printf(g, "%s(a.s[i]) ? -1 : 0;\n", kir_builtin_info(b)->name);
+  } else {
+    KExpr *s = kir_expr(KE_BUILTIN, e->type->base, e->loc);
+    s->builtin = b;
+    s->nargs = e->nargs;
+    s->args = kir_alloc(sizeof(KExpr *) * e->nargs);
+    for (int i = 0; i < e->nargs; i++) {
+      char text[8];
+      snprintf(text, sizeof text, "%c.s[i]", "abc"[i]);
+      s->args[i] = fake_operand(kir_elem(e->args[i]->type), text);
+    }
+    cuda_builtin(g, s, P_ASSIGN);
+    cs_puts(g, ";\n");
+  }
+  cs_puts(g, "  return r;\n}\n");
+}
+
+static void int_limits(const KType *t, int64_t *lo, uint64_t *hi) {
+  int bits = 8 * t->size;
+  if (kir_is_signed(t)) {
+    *lo = bits == 64 ? INT64_MIN : -((int64_t)1 << (bits - 1));
+    *hi = bits == 64 ? (uint64_t)INT64_MAX : ((uint64_t)1 << (bits - 1)) - 1;
+  } else {
+    *lo = 0;
+    *hi = bits == 64 ? UINT64_MAX : ((uint64_t)1 << bits) - 1;
+  }
+}
+
+/* convert_T_sat between integers: the bounds of T that the source type passes. */
+static bool sat_bounds(const KType *d, const KType *s, bool *need_lo, bool *need_hi) {
+  int64_t dlo, slo;
+  uint64_t dhi, shi;
+  int_limits(d, &dlo, &dhi);
+  int_limits(s, &slo, &shi);
+  *need_lo = dlo > slo;
+  *need_hi = dhi < shi;
+  return *need_lo || *need_hi;
+}
+
+/* convert_T_sat on scalars. Float sources: PTX's cvt.rzi (CUDA's __float2int_rz & co.)
+ * clamps to the destination's range and gives 0 for NaN; narrower types clamp the int. */
+static void sat_helper_body(CGen *g, const KExpr *e) {
+  const KType *d = e->type, *s = e->args[0]->type;
+  const char *dn = cs_scalar(g, d->kind);
+  helper_head(g, e, helper_name(g, e));
+  int64_t lo;
+  uint64_t hi;
+  int_limits(d, &lo, &hi);
+  if (kir_is_float(s)) {
+    const char *src = s->kind == KT_F32 ? "float" : "double";
+    bool sg = kir_is_signed(d);
+    const char *to = d->size == 8 ? (sg ? "ll" : "ull") : (sg ? "int" : "uint");
+    if (d->size >= 4) {
+      cs_printf(g, "  return __%s2%s_rz(a);\n}\n", src, to);
+      return;
+    }
+    cs_printf(g, "  %s v = __%s2%s_rz(a);\n", sg ? "int" : "unsigned int", src, to);
+    if (sg)
+      cs_printf(g, "  return v < %d ? %d : v > %d ? %d : (%s)v;\n}\n", (int)lo, (int)lo, (int)hi,
+                (int)hi, dn);
+    else
+      cs_printf(g, "  return v > %uu ? %uu : (%s)v;\n}\n", (unsigned)hi, (unsigned)hi, dn);
+    return;
+  }
+  bool need_lo, need_hi;
+  sat_bounds(d, s, &need_lo, &need_hi);
+  cs_puts(g, "  return ");
+  if (need_lo) {
+    cs_puts(g, "a < ");
+    cs_int(g, s, (uint64_t)lo);
+    cs_puts(g, " ? ");
+    cs_int(g, s, (uint64_t)lo);
+    cs_puts(g, " : ");
+  }
+  if (need_hi) {
+    cs_puts(g, "a > ");
+    cs_int(g, s, hi);
+    cs_puts(g, " ? ");
+    cs_int(g, s, hi);
+    cs_puts(g, " : ");
+  }
+  cs_printf(g, "(%s)a;\n}\n", dn);
+}
+
+static void select_helper_body(CGen *g, const KExpr *e) {
+  helper_head(g, e, helper_name(g, e));
+  cs_puts(g, "  return c ? b : a;\n}\n");
+}
+
+static void call_helper(CGen *g, const KExpr *e, void (*body)(CGen *g, const KExpr *e)) {
+  const char *name = helper_name(g, e);
+  if (!have_helper(g->be, name)) add_helper(g, name, body, e);
+  cs_printf(g, "%s(", name);
+  args(g, e);
+  cs_puts(g, ")");
+}
+
+/* popcount, clz, mul_hi on scalars: CUDA's intrinsics work on 32 and 64 bits; narrower types
+ * go through unsigned int (zero-extended: their own bits) and come back. */
+static void cuda_bits(CGen *g, const KExpr *e, int prec) {
+  const KType *t = e->type;
+  KBuiltin b = e->builtin;
+  bool wide = t->size == 8, small = t->size < 4, sg = kir_is_signed(t);
+  const char *tn = cs_scalar(g, t->kind);
+  const char *ut = t->size == 1 ? "unsigned char" : "unsigned short";
+  bool p = prec > P_UNARY;
+  if (p) cs_puts(g, "(");
+  if (b == BI_MUL_HI) {
+    if (small) {
+      /* The full product fits in 32 bits. */
+      cs_printf(g, "(%s)((%s)", tn, sg ? "int" : "unsigned int");
+      cs_expr(g, e->args[0], P_UNARY);
+      cs_puts(g, " * ");
+      cs_expr(g, e->args[1], P_MUL);
+      cs_printf(g, " >> %d)", 8 * t->size);
+    } else {
+      cs_printf(g, "__%smul%shi(", sg ? "" : "u", wide ? "64" : "");
+      args(g, e);
+      cs_puts(g, ")");
+    }
+    if (p) cs_puts(g, ")");
+    return;
+  }
+  const char *fn = b == BI_POPCOUNT ? (wide ? "__popcll" : "__popc") : (wide ? "__clzll" : "__clz");
+  if (t->kind != KT_I32) cs_printf(g, "(%s)", tn);
+  cs_printf(g, "%s(", fn);
+  if (small && sg) { /* its own bits, not its sign extension */
+    cs_printf(g, "(%s)", ut);
+    cs_expr(g, e->args[0], P_UNARY);
+  } else {
+    cs_expr_exact(g, e->args[0], P_ASSIGN);
+  }
+  cs_puts(g, ")");
+  if (small && b == BI_CLZ) cs_printf(g, " - %d", 32 - 8 * t->size);
+  if (p) cs_puts(g, ")");
+}
+
+/* Builtins that take or give vectors. */
+static void cuda_vec_builtin(CGen *g, const KExpr *e) {
+  switch (e->builtin) {
+  case BI_VLOAD:
+    cs_printf(g, "kcc_vload<%s>(", cs_vec_name(g, e->type));
+    args(g, e);
+    cs_puts(g, ")");
+    return;
+  case BI_VSTORE:
+    cs_puts(g, "kcc_vstore(");
+    args(g, e);
+    cs_puts(g, ")");
+    return;
+  default: call_helper(g, e, vec_helper_body); return;
+  }
+}
+
 static void cuda_builtin(CGen *g, const KExpr *e, int prec) {
   if (e->kind == KE_SPECIAL) {
     static const char *const v[] = {[BI_THREAD_IDX] = "threadIdx",
@@ -231,9 +479,46 @@ static void cuda_builtin(CGen *g, const KExpr *e, int prec) {
     cs_puts(g, ")");
     return;
   }
+  default: break;
+  }
+  if ((kir_is_vec(e->type) || (e->nargs && kir_is_vec(e->args[0]->type))) &&
+      !kir_builtin_is_atomic(b)) {
+    cuda_vec_builtin(g, e);
+    return;
+  }
+  switch (b) {
   case BI_MIN:
   case BI_MAX:
   case BI_ABS: cuda_minmax(g, e, prec); return;
+  case BI_POPCOUNT:
+  case BI_CLZ:
+  case BI_MUL_HI: cuda_bits(g, e, prec); return;
+  case BI_SELECT:
+    if (cs_has_side_effects(e->args[0]) || cs_has_side_effects(e->args[1])) {
+      call_helper(g, e, select_helper_body); /* all three are evaluated */
+    } else {
+      bool p = prec > P_COND;
+      if (p) cs_puts(g, "(");
+      cs_expr_cond(g, e->args[2], P_LOR);
+      cs_puts(g, " ? ");
+      cs_expr_exact(g, e->args[1], P_COMMA);
+      cs_puts(g, " : ");
+      cs_expr_exact(g, e->args[0], P_COND);
+      if (p) cs_puts(g, ")");
+    }
+    return;
+  case BI_CONVERT_SAT: {
+    bool lo, hi;
+    if (kir_is_float(e->args[0]->type) || sat_bounds(e->type, e->args[0]->type, &lo, &hi)) {
+      call_helper(g, e, sat_helper_body);
+    } else { /* every value fits */
+      bool p = prec > P_UNARY;
+      cs_printf(g, "%s(%s)", p ? "(" : "", cs_scalar(g, e->type->kind));
+      cs_expr(g, e->args[0], P_UNARY);
+      if (p) cs_puts(g, ")");
+    }
+    return;
+  }
   default: break;
   }
   if (kir_builtin_is_atomic(b)) {
@@ -288,15 +573,235 @@ static void cuda_prologue(CGen *g, const KFunc *f) {
   }
 }
 
+/* ---------------------------------------------------------------- local-memory parameters */
+
+/* A kernel's `shared T *p` parameter (OpenCL's __local T *p) arrives as a byte offset into the
+ * dynamic shared region, where the runtime placed it; the body starts with
+ * `T *p = (T *)(kcc_dyn + p_arg);`. */
+static bool is_local_param(const KFunc *f, const KVar *p) {
+  return f->is_kernel && p->type->kind == KT_PTR && p->type->as == KAS_SHARED;
+}
+
+static void local_param_init(CGen *g, const KVar *p) {
+  ((CudaState *)g->be)->dyn_params = true;
+  cs_printf(g, "(%s)(kcc_dyn + %s)", cs_type(g, p->type), cs_param_in(g, p));
+}
+
+/* ---------------------------------------------------------------- vector preamble */
+
+/* OpenCL's vectors for CUDA C++, printed when the module has any: one struct template with
+ * KIR's layout, component-wise operators, and the helpers the printed expressions call. */
+static const char *const vec_preamble_1 =
+    "/* OpenCL-style vectors with kcc's layout: N components, a 3-vector padded to 4, aligned to\n"
+    " * its size. Operators act on each component; comparisons give -1 (true) or 0 in the\n"
+    " * signed integers of the component's size; v.s[i] is component i. */\n"
+    "template <class T> struct kcc_id { typedef T t; };\n"
+    "template <class T, int N> struct alignas(sizeof(T) * (N == 3 ? 4 : N)) kcc_vec {\n"
+    "  typedef T elem;\n"
+    "  enum { n = N };\n"
+    "  T s[N == 3 ? 4 : N];\n"
+    "};\n"
+    "template <int S> struct kcc_int_of;\n"
+    "template <> struct kcc_int_of<1> { typedef signed char t; };\n"
+    "template <> struct kcc_int_of<2> { typedef short t; };\n"
+    "template <> struct kcc_int_of<4> { typedef int t; };\n"
+    "template <> struct kcc_int_of<8> { typedef long long t; };\n"
+    "#define KCC_V kcc_vec<T, N>\n"
+    "#define KCC_M kcc_vec<typename kcc_int_of<sizeof(T)>::t, N>\n"
+    "#define KCC_E typename kcc_id<T>::t\n"
+    "#define KCC_T template <class T, int N> __device__ inline\n"
+    "template <class V> __device__ inline V kcc_splat(typename V::elem x) {\n"
+    "  V r;\n"
+    "  for (int i = 0; i < V::n; i++) r.s[i] = x;\n"
+    "  return r;\n"
+    "}\n"
+    "template <class V, class T, int N> __device__ inline V kcc_convert(KCC_V a) {\n"
+    "  V r;\n"
+    "  for (int i = 0; i < N; i++) r.s[i] = (typename V::elem)a.s[i];\n"
+    "  return r;\n"
+    "}\n"
+    "template <class To, class From> __device__ inline To kcc_as(From x) {\n"
+    "  static_assert(sizeof(To) == sizeof(From), \"as_type: sizes differ\");\n"
+    "  To r;\n"
+    "  memcpy(&r, &x, sizeof r);\n"
+    "  return r;\n"
+    "}\n"
+    "template <class T> __device__ inline void kcc_put(T *d, int &k, KCC_E x) { d[k++] = x; }\n"
+    "KCC_T void kcc_put(T *d, int &k, KCC_V x) {\n"
+    "  for (int i = 0; i < N; i++) d[k++] = x.s[i];\n"
+    "}\n"
+    "template <class V, class... A> __device__ inline V kcc_make(A... a) {\n"
+    "  V r = {};\n"
+    "  int k = 0, seq[] = {(kcc_put(r.s, k, a), 0)...};\n"
+    "  (void)seq;\n"
+    "  return r;\n"
+    "}\n"
+    "template <class V> __device__ inline V kcc_vload(size_t off, const typename V::elem *p) {\n"
+    "  V r = {};\n"
+    "  for (int i = 0; i < V::n; i++) r.s[i] = p[off * V::n + i];\n"
+    "  return r;\n"
+    "}\n"
+    "KCC_T void kcc_vstore(KCC_V v, size_t off, KCC_E *p) {\n"
+    "  for (int i = 0; i < N; i++) p[off * N + i] = v.s[i];\n"
+    "}\n"
+    "template <class T> __device__ inline T kcc_mul(T x, T y) { return x * y; }\n";
+
+/* -ffp-contract=off: products that nvcc cannot fuse, as for scalars. */
+static const char *const vec_preamble_rn =
+    "__device__ inline float kcc_mul(float x, float y) { return __fmul_rn(x, y); }\n"
+    "__device__ inline double kcc_mul(double x, double y) { return __dmul_rn(x, y); }\n";
+
+static const char *const vec_preamble_2 =
+    "#define KCC_ARITH(OP, X)                                                                \\\n"
+    "  KCC_T KCC_V operator OP(KCC_V a, KCC_V b) {                                          \\\n"
+    "    for (int i = 0; i < N; i++) a.s[i] = X;                                            \\\n"
+    "    return a;                                                                          \\\n"
+    "  }                                                                                    \\\n"
+    "  KCC_T KCC_V operator OP(KCC_V a, KCC_E b) { return a OP kcc_splat<KCC_V>(b); }       \\\n"
+    "  KCC_T KCC_V operator OP(KCC_E a, KCC_V b) { return kcc_splat<KCC_V>(a) OP b; }       \\\n"
+    "  KCC_T KCC_V &operator OP##=(KCC_V &a, KCC_V b) { return a = a OP b; }                \\\n"
+    "  KCC_T KCC_V &operator OP##=(KCC_V &a, KCC_E b) { return a = a OP b; }\n"
+    "KCC_ARITH(+, a.s[i] + b.s[i])\n"
+    "KCC_ARITH(-, a.s[i] - b.s[i])\n"
+    "KCC_ARITH(*, kcc_mul(a.s[i], b.s[i]))\n"
+    "KCC_ARITH(/, a.s[i] / b.s[i])\n"
+    "KCC_ARITH(%, a.s[i] % b.s[i])\n"
+    "KCC_ARITH(&, a.s[i] & b.s[i])\n"
+    "KCC_ARITH(|, a.s[i] | b.s[i])\n"
+    "KCC_ARITH(^, a.s[i] ^ b.s[i])\n"
+    "#define KCC_SHIFT(OP)                                                                   \\\n"
+    "  template <class T, class U, int N>                                                   \\\n"
+    "  __device__ inline KCC_V operator OP(KCC_V a, kcc_vec<U, N> b) {                      \\\n"
+    "    for (int i = 0; i < N; i++) a.s[i] = a.s[i] OP b.s[i];                             \\\n"
+    "    return a;                                                                          \\\n"
+    "  }                                                                                    \\\n"
+    "  KCC_T KCC_V operator OP(KCC_V a, long long b) {                                      \\\n"
+    "    for (int i = 0; i < N; i++) a.s[i] = a.s[i] OP b;                                  \\\n"
+    "    return a;                                                                          \\\n"
+    "  }                                                                                    \\\n"
+    "  template <class T, int N, class B>                                                   \\\n"
+    "  __device__ inline KCC_V &operator OP##=(KCC_V &a, B b) { return a = a OP b; }\n"
+    "KCC_SHIFT(<<)\n"
+    "KCC_SHIFT(>>)\n"
+    "#define KCC_CMP(OP)                                                                     \\\n"
+    "  KCC_T KCC_M operator OP(KCC_V a, KCC_V b) {                                          \\\n"
+    "    KCC_M r;                                                                           \\\n"
+    "    for (int i = 0; i < N; i++) r.s[i] = a.s[i] OP b.s[i] ? -1 : 0;                    \\\n"
+    "    return r;                                                                          \\\n"
+    "  }                                                                                    \\\n"
+    "  KCC_T KCC_M operator OP(KCC_V a, KCC_E b) { return a OP kcc_splat<KCC_V>(b); }       \\\n"
+    "  KCC_T KCC_M operator OP(KCC_E a, KCC_V b) { return kcc_splat<KCC_V>(a) OP b; }\n"
+    "KCC_CMP(==)\n"
+    "KCC_CMP(!=)\n"
+    "KCC_CMP(<)\n"
+    "KCC_CMP(<=)\n"
+    "KCC_CMP(>)\n"
+    "KCC_CMP(>=)\n"
+    "KCC_T KCC_V operator-(KCC_V a) {\n"
+    "  for (int i = 0; i < N; i++) a.s[i] = -a.s[i];\n"
+    "  return a;\n"
+    "}\n"
+    "KCC_T KCC_V operator~(KCC_V a) {\n"
+    "  for (int i = 0; i < N; i++) a.s[i] = ~a.s[i];\n"
+    "  return a;\n"
+    "}\n"
+    "KCC_T KCC_V &operator++(KCC_V &a) { return a += T(1); }\n"
+    "KCC_T KCC_V &operator--(KCC_V &a) { return a -= T(1); }\n"
+    "KCC_T KCC_V operator++(KCC_V &a, int) {\n"
+    "  KCC_V o = a;\n"
+    "  a += T(1);\n"
+    "  return o;\n"
+    "}\n"
+    "KCC_T KCC_V operator--(KCC_V &a, int) {\n"
+    "  KCC_V o = a;\n"
+    "  a -= T(1);\n"
+    "  return o;\n"
+    "}\n"
+    "/* Swizzles: kcc_swz<2, 0>(v) reads v.zx; kcc_lswz<2, 0>(v) = w writes it (v is bound\n"
+    " * once, by reference). */\n"
+    "template <int... I, class T, int N>\n"
+    "__device__ inline kcc_vec<T, sizeof...(I)> kcc_swz(KCC_V v) {\n"
+    "  return {{v.s[I]...}};\n"
+    "}\n"
+    "template <class T, int N, int... I> struct kcc_lswz_t {\n"
+    "  typedef kcc_vec<T, sizeof...(I)> W;\n"
+    "  KCC_V &v;\n"
+    "  __device__ W get() const { return {{v.s[I]...}}; }\n"
+    "  __device__ W operator=(W w) const {\n"
+    "    const int k[] = {I...};\n"
+    "    for (int i = 0; i < (int)sizeof...(I); i++) v.s[k[i]] = w.s[i];\n"
+    "    return w;\n"
+    "  }\n"
+    "#define KCC_LSWZ(OP)                                                                    \\\n"
+    "  __device__ W operator OP##=(W w) const { return *this = get() OP w; }                \\\n"
+    "  __device__ W operator OP##=(T w) const { return *this = get() OP w; }\n"
+    "  KCC_LSWZ(+) KCC_LSWZ(-) KCC_LSWZ(*) KCC_LSWZ(/) KCC_LSWZ(%)\n"
+    "  KCC_LSWZ(&) KCC_LSWZ(|) KCC_LSWZ(^) KCC_LSWZ(<<) KCC_LSWZ(>>)\n"
+    "  __device__ W operator++() const { return *this = get() + T(1); }\n"
+    "  __device__ W operator--() const { return *this = get() - T(1); }\n"
+    "  __device__ W operator++(int) const {\n"
+    "    W o = get();\n"
+    "    *this = o + T(1);\n"
+    "    return o;\n"
+    "  }\n"
+    "  __device__ W operator--(int) const {\n"
+    "    W o = get();\n"
+    "    *this = o - T(1);\n"
+    "    return o;\n"
+    "  }\n"
+    "};\n"
+    "template <int... I, class T, int N> __device__ inline kcc_lswz_t<T, N, I...> kcc_lswz(KCC_V "
+    "&v) {\n"
+    "  return {v};\n"
+    "}\n"
+    "#undef KCC_ARITH\n"
+    "#undef KCC_SHIFT\n"
+    "#undef KCC_CMP\n"
+    "#undef KCC_LSWZ\n"
+    "#undef KCC_T\n"
+    "#undef KCC_E\n"
+    "#undef KCC_M\n"
+    "#undef KCC_V\n";
+
+static int cmp_vec(const void *a, const void *b) {
+  const KType *x = *(const KType *const *)a, *y = *(const KType *const *)b;
+  if (x->base->kind != y->base->kind) return (int)x->base->kind - (int)y->base->kind;
+  return (int)(x->len - y->len);
+}
+
+static void print_vec_preamble(CGen *g) {
+  if (!g->vec_types.n) return;
+  cs_puts(g, vec_preamble_1);
+  if (!g->o->fp_contract) cs_puts(g, vec_preamble_rn);
+  cs_puts(g, vec_preamble_2);
+  KList types = g->vec_types; /* sorted copy: float2, float4, int4... */
+  types.v = kir_alloc(sizeof(void *) * types.n);
+  memcpy(types.v, g->vec_types.v, sizeof(void *) * types.n);
+  qsort(types.v, types.n, sizeof(void *), cmp_vec);
+  for (int i = 0; i < types.n; i++) {
+    const KType *t = types.v[i];
+    cs_printf(g, "typedef kcc_vec<%s, %d> kcc_%s;\n", cs_scalar(g, t->base->kind), (int)t->len,
+              kir_type_str(t));
+  }
+  cs_puts(g, "\n");
+}
+
 /* ---------------------------------------------------------------- module */
 
 static void print_signature(CGen *g, const KFunc *f) {
   if (f->is_kernel) {
     cs_puts(g, "extern \"C\" __global__ ");
-    if (f->max_threads && f->min_blocks)
-      cs_printf(g, "__launch_bounds__(%d, %d) ", f->max_threads, f->min_blocks);
-    else if (f->max_threads)
-      cs_printf(g, "__launch_bounds__(%d) ", f->max_threads);
+    /* reqd_work_group_size: the block has exactly that many threads, at most. */
+    int maxt = f->max_threads;
+    if (f->reqd_block[0]) {
+      int r = f->reqd_block[0] * (f->reqd_block[1] ? f->reqd_block[1] : 1) *
+              (f->reqd_block[2] ? f->reqd_block[2] : 1);
+      if (!maxt || r < maxt) maxt = r;
+    }
+    if (maxt && f->min_blocks)
+      cs_printf(g, "__launch_bounds__(%d, %d) ", maxt, f->min_blocks);
+    else if (maxt)
+      cs_printf(g, "__launch_bounds__(%d) ", maxt);
     cs_puts(g, "void ");
   } else {
     cs_printf(g, "static __device__ %s%s", f->is_inline ? "inline " : "",
@@ -306,7 +811,10 @@ static void print_signature(CGen *g, const KFunc *f) {
   cs_printf(g, "%s(", cs_func(f));
   for (int i = 0; i < f->nparams; i++) {
     const KVar *p = f->params[i];
-    cs_list_item(g, cs_decl(g, p->type, cs_var(p), p->is_const ? "const" : NULL), i == 0);
+    if (is_local_param(f, p))
+      cs_list_item(g, cs_decl(g, kir_type_scalar(KT_U32), cs_param_in(g, p), NULL), i == 0);
+    else
+      cs_list_item(g, cs_decl(g, p->type, cs_var(p), p->is_const ? "const" : NULL), i == 0);
   }
   if (!f->nparams) cs_puts(g, "void");
   cs_puts(g, ")");
@@ -322,30 +830,21 @@ bool emit_cuda_c(KModule *m, const KOptions *o, KBuf *out) {
       .prologue = cuda_prologue,
       .reserved = cuda_reserved,
       .kernel_reserved = cuda_kernel_reserved,
+      .copy_param = is_local_param,
+      .param_init = local_param_init,
       .language = "CUDA C++",
   };
   if (!kcc_check_limits(m, o, KL_CUDA)) return false;
   CGen g;
+  CudaState st = {0};
   cs_init(&g, CT_CUDA, m, o, &hooks);
-  g.out = out;
+  g.be = &st;
+  KBuf body = {0}, head = {0};
+  g.out = &body;
   cs_name_module(&g, NULL);
   for (int i = 0; i < m->funcs.n; i++) cs_name_function(&g, m->funcs.v[i]);
 
-  cs_printf(&g, "/* %s: CUDA C++ from kcc %s.\n", cs_basename(m->file), KCC_VERSION);
-  cs_puts(&g, " * generated by kcc; do not edit.\n"
-              " * Kernels are extern \"C\": their names are the source names.");
-  if (!o->fp_contract)
-    cs_puts(&g,
-            "\n * -ffp-contract=off: products are __fmul_rn/__dmul_rn, which nvcc never fuses.");
-  cs_puts(&g, " */\n\n");
-  /* nvcc declares the device printf only for the device pass; the host pass of `nvcc -c`
-   * needs the declaration too. */
-  bool uses_printf = false;
-  for (int i = 0; i < m->funcs.n; i++)
-    if (((KFunc *)m->funcs.v[i])->body)
-      kir_visit_stmt(((KFunc *)m->funcs.v[i])->body, find_printf, &uses_printf);
-  if (uses_printf) cs_puts(&g, "#include <cstdio>\n\n");
-
+  /* The body first: what it uses decides the preamble, the helpers and kcc_dyn. */
   cs_structs(&g);
   bool any = false;
   for (int i = 0; i < m->globals.n; i++) {
@@ -382,5 +881,34 @@ bool emit_cuda_c(KModule *m, const KOptions *o, KBuf *out) {
     cs_puts(&g, " ");
     cs_body(&g, f);
   }
+
+  g.out = &head;
+  cs_printf(&g, "/* %s: CUDA C++ from kcc %s.\n", cs_basename(m->file), KCC_VERSION);
+  cs_puts(&g, " * generated by kcc; do not edit.\n"
+              " * Kernels are extern \"C\": their names are the source names.");
+  if (!o->fp_contract)
+    cs_puts(&g,
+            "\n * -ffp-contract=off: products are __fmul_rn/__dmul_rn, which nvcc never fuses.");
+  cs_puts(&g, " */\n\n");
+  /* nvcc declares the device printf only for the device pass; the host pass of `nvcc -c`
+   * needs the declaration too. */
+  bool uses_printf = false;
+  for (int i = 0; i < m->funcs.n; i++)
+    if (((KFunc *)m->funcs.v[i])->body)
+      kir_visit_stmt(((KFunc *)m->funcs.v[i])->body, find_printf, &uses_printf);
+  if (uses_printf) cs_puts(&g, "#include <cstdio>\n\n");
+  print_vec_preamble(&g);
+  if (st.helpers.len) {
+    kbuf_append(&head, st.helpers.data, st.helpers.len);
+    kbuf_free(&st.helpers);
+  }
+  if (st.dyn_params)
+    cs_puts(&g, "/* Local memory that kernels take as parameters: at the byte offsets the runtime\n"
+                " * passes, in the dynamic shared region. */\n"
+                "extern __shared__ __align__(16) unsigned char kcc_dyn[];\n\n");
+  kbuf_append(out, head.data, head.len);
+  kbuf_append(out, body.data, body.len);
+  kbuf_free(&head);
+  kbuf_free(&body);
   return !g.failed;
 }

@@ -225,10 +225,35 @@ static ScalarName scalar_name(KTypeKind k) {
   }
 }
 
-/* The typed handle a pointer parameter takes: per scalar pointee, per struct pointee, and the
+/* A vector type's host names: kcc_float4, kcc_buf_float4, and its libkcrt element type
+ * (OpenCL's names: kcc_uchar4 holds uint8_t). */
+static ScalarName vector_name(const KType *t) {
+  static const char *const names[] = {
+      [KT_I8] = "char",   [KT_I16] = "short",  [KT_I32] = "int",  [KT_I64] = "long",
+      [KT_U8] = "uchar",  [KT_U16] = "ushort", [KT_U32] = "uint", [KT_U64] = "ulong",
+      [KT_F32] = "float", [KT_F64] = "double"};
+  KBuf a = {0}, b = {0}, c = {0};
+  const char *n = names[t->base->kind];
+  kbuf_printf(&a, "kcc_%s%d", n, (int)t->len);
+  kbuf_printf(&b, "kcc_buf_%s%d", n, (int)t->len);
+  kbuf_printf(&c, "KCRT_TYPE_VECTOR(%s, %d)", scalar_name(t->base->kind).code, (int)t->len);
+  ScalarName r = {kir_strdup(a.data), kir_strdup(b.data), kir_strdup(c.data)};
+  kbuf_free(&a);
+  kbuf_free(&b);
+  kbuf_free(&c);
+  return r;
+}
+
+/* The host C type of a scalar or vector value. */
+static const char *value_ctype(const KType *t) {
+  return t->kind == KT_VEC ? vector_name(t).ctype : scalar_name(t->kind).ctype;
+}
+
+/* The typed handle a pointer parameter takes: per scalar, vector or struct pointee, and the
  * untyped kcc_buf_void for everything else (void *, pointers to pointers or arrays). */
 static const char *handle_name(const KType *ptr) {
   const KType *t = ptr->base;
+  if (t->kind == KT_VEC) return vector_name(t).handle;
   if (t->kind == KT_STRUCT) {
     KBuf s = {0};
     kbuf_printf(&s, "kcc_buf_struct_%s", t->st->name);
@@ -255,7 +280,7 @@ static const KType *host_declarator(KBuf *b, const KType *t, const char *name) {
   else if (t->kind == KT_PTR)
     kbuf_puts(b, "uint64_t");
   else
-    kbuf_puts(b, scalar_name(t->kind).ctype);
+    kbuf_puts(b, value_ctype(t));
   kbuf_printf(b, " %s%s", name, dims.data ? dims.data : "");
   kbuf_free(&dims);
   return t;
@@ -434,11 +459,50 @@ static bool in_list(const KList *l, const void *x) {
 
 /* Marks the structs the host needs: those kernel parameters take by value or point to, and
  * those they contain. Pointer fields become uint64_t, so what they point to is not needed. */
-static void need_type(KList *need, const KType *t) {
+static void need_type(KList *need, KList *vecs, const KType *t) {
   while (t->kind == KT_ARRAY) t = t->base;
+  if (t->kind == KT_VEC && !in_list(vecs, t)) klist_push(vecs, (void *)t);
   if (t->kind != KT_STRUCT || in_list(need, t->st)) return;
   klist_push(need, t->st);
-  for (int i = 0; i < t->st->nfields; i++) need_type(need, t->st->fields[i].type);
+  for (int i = 0; i < t->st->nfields; i++) need_type(need, vecs, t->st->fields[i].type);
+}
+
+/* A vector type as the host declares it: OpenCL's layout (cl_float4's: the components in
+ * `s`, a 3-vector with a fourth unused slot, aligned to its size), in a guard that any number
+ * of headers share, with its typed buffer handle. */
+static void emit_vector(KBuf *b, const KType *t) {
+  ScalarName n = vector_name(t);
+  int slots = t->len == 3 ? 4 : (int)t->len;
+  const char *bare = n.ctype + 4; /* "float4" */
+  kbuf_printf(b,
+              "\n#ifndef KCC_VEC_%s\n#define KCC_VEC_%s\n"
+              "#ifndef KCRT_HAS_VECTOR_TYPES\n"
+              "#error \"this kcc-generated header needs a newer kcrt.h (vector element types)\"\n"
+              "#endif\n"
+              "#ifndef KCC_ALIGNAS\n"
+              "#if defined(__cplusplus) && __cplusplus >= 201103L\n"
+              "#define KCC_ALIGNAS(n) alignas(n)\n"
+              "#elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L\n"
+              "#define KCC_ALIGNAS(n) _Alignas(n)\n"
+              "#elif defined(__GNUC__)\n"
+              "#define KCC_ALIGNAS(n) __attribute__((aligned(n)))\n"
+              "#elif defined(_MSC_VER)\n"
+              "#define KCC_ALIGNAS(n) __declspec(align(n))\n"
+              "#else\n"
+              "#define KCC_ALIGNAS(n)\n"
+              "#endif\n"
+              "#endif\n"
+              "/* The kernels' %s: s[0] .. s[%d]%s; %d bytes, aligned to %d. */\n"
+              "typedef struct %s {\n"
+              "  KCC_ALIGNAS(%d) %s s[%d];\n"
+              "} %s;\n"
+              "KCC_LAYOUT_CHECK(sizeof(%s) == %d, \"%s must be %d bytes, as the kernels lay it "
+              "out\", kcc_layout_%s);\n",
+              bare, bare, bare, (int)t->len - 1, t->len == 3 ? " (s[3] is padding)" : "", t->size,
+              t->align, n.ctype, t->align, scalar_name(t->base->kind).ctype, slots, n.ctype,
+              n.ctype, t->size, bare, t->size, bare);
+  emit_handle(b, n.handle, n.ctype, n.code);
+  kbuf_puts(b, "#endif\n");
 }
 
 /* The struct as the host declares it, in a guard that lets a second header (or the user's
@@ -481,6 +545,7 @@ typedef struct Param {
   const char *name; /* as the launch function names it */
   const char *type; /* as the launch function declares it */
   bool buffer;
+  bool local; /* `shared T *`: the launch function takes its size in bytes, NAME_bytes */
 } Param;
 
 static Param *kernel_params(const KFunc *f) {
@@ -493,6 +558,8 @@ static Param *kernel_params(const KFunc *f) {
       kbuf_puts(&n, v->name);
     else
       kbuf_printf(&n, "arg%d", j + 1);
+    ps[j].local = t->kind == KT_PTR && t->as == KAS_SHARED;
+    if (ps[j].local) kbuf_puts(&n, "_bytes");
     /* Clashes with keywords, with the fixed parameters and with each other. */
     for (bool again = true; again;) {
       again = is_reserved(n.data);
@@ -501,7 +568,9 @@ static Param *kernel_params(const KFunc *f) {
     }
     ps[j].name = kir_strdup(n.data);
     kbuf_free(&n);
-    if (t->kind == KT_PTR) {
+    if (ps[j].local) {
+      ps[j].type = "size_t";
+    } else if (t->kind == KT_PTR) {
       ps[j].buffer = true;
       ps[j].type = handle_name(t);
     } else if (t->kind == KT_STRUCT) {
@@ -510,7 +579,7 @@ static Param *kernel_params(const KFunc *f) {
       ps[j].type = kir_strdup(s.data);
       kbuf_free(&s);
     } else {
-      ps[j].type = scalar_name(t->kind).ctype;
+      ps[j].type = value_ctype(t);
     }
   }
   return ps;
@@ -537,9 +606,21 @@ static void emit_launch(KBuf *b, const KFunc *f, const char *prefix) {
       "\n/* %s\n"
       " * Queues `grid` blocks of `block` threads on `queue` (NULL: the default queue) and\n"
       " * returns; the first launch on `dev` loads the module there. dynamic_shared: bytes\n"
-      " * for the kernel's `extern shared` array (%s). */\n",
+      " * for the kernel's `extern shared` array (%s).",
       sig.data, f->uses_dynamic_shared ? "it has one" : "it has none: pass 0");
   kbuf_free(&sig);
+  bool any_local = false;
+  for (int j = 0; j < f->nparams; j++) any_local |= ps[j].local;
+  if (any_local)
+    kbuf_puts(b,
+              "\n * NAME_bytes: the size in bytes (> 0) of local-memory parameter NAME (`shared T\n"
+              " * *NAME`), a buffer of the block made for this launch.");
+  if (f->reqd_block[0])
+    kbuf_printf(b,
+                "\n * `block` must be %d x %d x %d (the kernel's reqd_work_group_size): libkcrt\n"
+                " * refuses any other shape.",
+                f->reqd_block[0], f->reqd_block[1], f->reqd_block[2]);
+  kbuf_puts(b, " */\n");
   KBuf head = {0};
   kbuf_printf(&head, "static inline kcrt_status %s_launch_%s(", prefix, f->name);
   int indent = (int)head.len;
@@ -569,7 +650,9 @@ static void emit_launch(KBuf *b, const KFunc *f, const char *prefix) {
               "  if (kcc_st != KCRT_SUCCESS) return kcc_st;\n",
               prefix, prefix, f->name);
   for (int j = 0; j < f->nparams; j++) {
-    if (ps[j].buffer)
+    if (ps[j].local)
+      kbuf_printf(b, "  kcc_args[%d] = kcrt_local(%s);\n", j, ps[j].name);
+    else if (ps[j].buffer)
       kbuf_printf(b,
                   "  kcc_args[%d].value = NULL;\n  kcc_args[%d].size = 0;\n"
                   "  kcc_args[%d].buffer = %s.raw;\n",
@@ -631,22 +714,31 @@ static void emit_bytes(KBuf *b, const unsigned char *p, size_t n) {
 }
 
 bool emit_header(KModule *m, const KOptions *o, KBuf *out) {
-  KList kernels = {0}, need = {0};
+  return emit_header_with_bundle(m, o, NULL, out);
+}
+
+/* emit_header with the module's bundle given (`given`, for tests of the header alone on
+ * hand-built KIR that no back end has to compile), or made by emit_bundle when NULL. */
+bool emit_header_with_bundle(KModule *m, const KOptions *o, const KBuf *given, KBuf *out) {
+  KList kernels = {0}, need = {0}, vecs = {0};
   for (int i = 0; i < m->funcs.n; i++) {
     KFunc *f = KLIST_AT(m->funcs, i, KFunc *);
     if (!f->is_kernel) continue;
     klist_push(&kernels, f);
     for (int j = 0; j < f->nparams; j++) {
       const KType *t = f->params[j]->type;
-      need_type(&need, t->kind == KT_PTR ? t->base : t);
+      if (t->kind == KT_PTR && t->as == KAS_SHARED) continue; /* passed as a size */
+      need_type(&need, &vecs, t->kind == KT_PTR ? t->base : t);
     }
   }
   for (int i = 0; i < m->globals.n; i++)
     if (KLIST_AT(m->globals, i, KVar *)->host_filled)
-      need_type(&need, KLIST_AT(m->globals, i, KVar *)->type);
+      need_type(&need, &vecs, KLIST_AT(m->globals, i, KVar *)->type);
   if (!check_host_names(&need)) return false;
   KBuf bundle = {0};
-  if (!emit_bundle(m, o, &bundle)) {
+  if (given)
+    kbuf_append(&bundle, given->data, given->len);
+  else if (!emit_bundle(m, o, &bundle)) {
     kbuf_free(&bundle);
     return false;
   }
@@ -684,6 +776,7 @@ bool emit_header(KModule *m, const KOptions *o, KBuf *out) {
               "\n",
               prefix, prefix);
   emit_common(out);
+  for (int i = 0; i < vecs.n; i++) emit_vector(out, vecs.v[i]);
 
   /* Structs in the module's order, which has every struct after those it contains. */
   for (int i = 0; i < m->structs.n; i++) {

@@ -24,6 +24,10 @@ void kbuf_free(KBuf *b);
 
 enum { KCC_MAX_ARCHS = 16 };
 
+/* KOptions.lang: the input language. KL_LANG_AUTO picks it from the file's extension (.cl is
+ * OpenCL C, anything else the kcc dialect); -x cl / -x k name it. */
+enum { KL_LANG_AUTO, KL_LANG_K, KL_LANG_CL };
+
 typedef struct KOptions {
   int opt_level;            /* 0..3 */
   int narchs;               /* -arch=sm_90,sm_80: the first is the PTX target */
@@ -37,6 +41,8 @@ typedef struct KOptions {
   const char **cargs;
   int ncargs;
   const char *prefix; /* --prefix: names in the C header; NULL = from the file */
+  int lang;           /* KL_LANG_*: how the front end parses the input */
+  int cl_std;         /* OpenCL C input: 120, 200 or 300 (-cl-std=CL1.2...); 0 = 120 */
 } KOptions;
 
 void kcc_options_default(KOptions *o);
@@ -81,5 +87,7 @@ bool emit_spirv(KModule *m, const KOptions *o, KBuf *out);    /* validated SPIR-
 bool emit_bundle(KModule *m, const KOptions *o, KBuf *out);   /* fat module (.kcb) */
 /* C header (.h): typed launch functions and the embedded bundle (docs/cli.md). */
 bool emit_header(KModule *m, const KOptions *o, KBuf *out);
+/* emit_header with the module's bundle bytes given instead of made (NULL: made): for tests. */
+bool emit_header_with_bundle(KModule *m, const KOptions *o, const KBuf *bundle, KBuf *out);
 
 #endif

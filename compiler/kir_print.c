@@ -306,6 +306,9 @@ void kir_print(FILE *out, const KModule *m) {
               f->uses_dynamic_shared ? " + dynamic" : "");
     if (f->max_threads)
       fprintf(out, "  ; launch bounds %d threads, %d blocks\n", f->max_threads, f->min_blocks);
+    if (f->reqd_block[0])
+      fprintf(out, "  ; reqd_work_group_size %d %d %d\n", f->reqd_block[0], f->reqd_block[1],
+              f->reqd_block[2]);
     if (f->callees.n) {
       fputs("  ; calls", out);
       for (int j = 0; j < f->callees.n; j++) fprintf(out, " %s", ((KFunc *)f->callees.v[j])->name);

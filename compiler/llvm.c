@@ -50,7 +50,17 @@ LLVMTypeRef lg_type(LG *g, const KType *t) {
   case KT_PTR: return LLVMPointerTypeInContext(g->ctx, lg_as(t->as));
   case KT_ARRAY: return LLVMArrayType2(lg_type(g, t->base), t->len < 0 ? 0 : (uint64_t)t->len);
   case KT_STRUCT: return struct_of(g, t->st)->ty;
-  case KT_VEC: return LLVMVectorType(lg_type(g, t->base), (unsigned)t->len);
+  case KT_VEC: {
+    /* NVPTX's data layout gives <N x T> KIR's (OpenCL's) layout: size and alignment the
+     * power of two at or above N * sizeof(T), so a 3-vector takes 4 slots in memory, in
+     * arrays and in structs (a <3 x float> value still has 96 bits: see gen_bitcast). */
+    LLVMTypeRef vt = LLVMVectorType(lg_type(g, t->base), (unsigned)t->len);
+    if (LLVMABISizeOfType(g->td, vt) != (unsigned long long)t->size ||
+        LLVMABIAlignmentOfType(g->td, vt) != (unsigned)t->align)
+      diag_ice((KLoc){0}, "LLVM back end: LLVM lays out '%s' in %llu bytes aligned to %u",
+               kir_type_str(t), LLVMABISizeOfType(g->td, vt), LLVMABIAlignmentOfType(g->td, vt));
+    return vt;
+  }
   }
   return g->t_i8;
 }
@@ -265,6 +275,12 @@ LLVMValueRef lg_const_init(LG *g, const KType *t, const KExpr *e) {
     free(et);
     return v;
   }
+  if (t->kind == KT_VEC && e->kind == KE_INITLIST) { /* one constant per component */
+    LLVMValueRef el[16];
+    for (int i = 0; i < t->len; i++)
+      if (!(el[i] = lg_const_init(g, t->base, i < e->nargs ? e->args[i] : NULL))) return NULL;
+    return LLVMConstVector(el, (unsigned)t->len);
+  }
   if (e->kind == KE_INITLIST) /* `int x = {3};` */
     return e->nargs > 0 ? lg_const_init(g, t, e->args[0]) : LLVMConstNull(ty);
   return const_scalar(g, t, e);
@@ -314,9 +330,27 @@ static void gen_globals(LG *g) {
 
 /* ---------------------------------------------------------------- functions */
 
+/* A kernel parameter of type `shared T *` (OpenCL's __local T *): local memory the host
+ * sizes at each launch. In PTX it is a 32-bit byte offset into the block's dynamic shared
+ * memory: the runtime lays these buffers out (each 16-byte aligned) after the kernel's own
+ * dynamic shared bytes, passes their offsets, and enlarges the launch's dynamic shared
+ * size. The kernel's prologue turns the offset back into a pointer (local_param_ptr). */
+static bool is_local_param(const KFunc *f, const KVar *v) {
+  return f->is_kernel && v->type->kind == KT_PTR && v->type->as == KAS_SHARED;
+}
+
+static void add_annotation(LG *g, LLVMValueRef fn, const char *key, int val) {
+  LLVMMetadataRef md[3] = {LLVMValueAsMetadata(fn),
+                           LLVMMDStringInContext2(g->ctx, key, strlen(key)),
+                           LLVMValueAsMetadata(LLVMConstInt(g->t_i32, (unsigned)val, 0))};
+  LLVMAddNamedMetadataOperand(g->mod, "nvvm.annotations",
+                              LLVMMetadataAsValue(g->ctx, LLVMMDNodeInContext2(g->ctx, md, 3)));
+}
+
 static void declare_func(LG *g, KFunc *f) {
   LLVMTypeRef *pt = calloc((size_t)f->nparams + 1, sizeof *pt);
-  for (int i = 0; i < f->nparams; i++) pt[i] = lg_type(g, f->params[i]->type);
+  for (int i = 0; i < f->nparams; i++)
+    pt[i] = is_local_param(f, f->params[i]) ? g->t_i32 : lg_type(g, f->params[i]->type);
   LLVMTypeRef fty = LLVMFunctionType(lg_type(g, f->ret), pt, (unsigned)f->nparams, 0);
   free(pt);
   LLVMValueRef fn = LLVMAddFunction(g->mod, f->name, fty);
@@ -324,18 +358,28 @@ static void declare_func(LG *g, KFunc *f) {
   if (f->is_kernel) {
     LLVMSetFunctionCallConv(fn, LLVMPTXKernelCallConv); /* llc 19 emits .entry for it */
     LLVMSetLinkage(fn, LLVMExternalLinkage);
-    /* __launch_bounds__: NVPTX reads them from nvvm.annotations (.maxntid, .minnctapersm). */
-    const char *keys[2] = {"maxntidx", "minctasm"};
-    int vals[2] = {f->max_threads, f->min_blocks};
-    for (int i = 0; i < 2; i++) {
-      if (!vals[i]) continue;
-      LLVMTypeRef i32 = LLVMInt32TypeInContext(g->ctx);
-      LLVMMetadataRef md[3] = {LLVMValueAsMetadata(fn),
-                               LLVMMDStringInContext2(g->ctx, keys[i], strlen(keys[i])),
-                               LLVMValueAsMetadata(LLVMConstInt(i32, (unsigned)vals[i], 0))};
-      LLVMAddNamedMetadataOperand(g->mod, "nvvm.annotations",
-                                  LLVMMetadataAsValue(g->ctx, LLVMMDNodeInContext2(g->ctx, md, 3)));
+    /* __launch_bounds__: NVPTX reads them from nvvm.annotations (.maxntid, .minnctapersm);
+     * reqd_work_group_size: .reqntid, the one block shape the kernel accepts. ptxas refuses
+     * .maxntid next to .reqntid ("conflicting directives"), and .reqntid says more: with
+     * both, only .reqntid (its thread count must then be within the bound). */
+    bool reqd = f->reqd_block[0] || f->reqd_block[1] || f->reqd_block[2];
+    if (reqd) {
+      static const char *keys[3] = {"reqntidx", "reqntidy", "reqntidz"};
+      int64_t n = 1;
+      for (int i = 0; i < 3; i++) {
+        int d = f->reqd_block[i] ? f->reqd_block[i] : 1;
+        add_annotation(g, fn, keys[i], d);
+        n *= d;
+      }
+      if (f->max_threads && n > f->max_threads)
+        diag_error(f->loc,
+                   "kernel '%s': reqd_work_group_size asks for %lld threads per block, more than "
+                   "its __launch_bounds__ (%d) allow",
+                   f->name, (long long)n, f->max_threads);
+    } else if (f->max_threads) {
+      add_annotation(g, fn, "maxntidx", f->max_threads);
     }
+    if (f->min_blocks) add_annotation(g, fn, "minctasm", f->min_blocks);
   } else {
     LLVMSetLinkage(fn, LLVMInternalLinkage);
     if (f->is_inline) add_attr(g, fn, LLVMAttributeFunctionIndex, "inlinehint");
@@ -355,6 +399,8 @@ static void declare_func(LG *g, KFunc *f) {
   for (int i = 0; i < f->nparams; i++) {
     const KType *t = f->params[i]->type;
     if (t->kind != KT_PTR || !(t->qual & KQ_RESTRICT)) continue;
+    /* A local-memory kernel parameter is an i32 offset here, not a pointer. */
+    if (f->is_kernel && t->as == KAS_SHARED) continue;
     add_attr(g, fn, (LLVMAttributeIndex)(i + 1), "noalias");
     /* const + restrict: nothing writes the data during the call, which lets NVPTX use
      * the read-only data path (ld.global.nc) for a kernel parameter. */
@@ -379,6 +425,29 @@ static void finish_blocks(LG *g, KFunc *f) {
   }
 }
 
+/* The start of the block's dynamic shared memory: any `extern shared T x[]` names it (they
+ * all start there, as in CUDA); a kernel with none gets one of its own. */
+static LLVMValueRef dynamic_shared_base(LG *g) {
+  for (int i = 0; i < g->km->globals.n; i++) {
+    KVar *v = KLIST_AT(g->km->globals, i, KVar *);
+    if (v->kind == KV_SHARED && v->is_dynamic && v->aux) return v->aux;
+  }
+  const char *name = "__kcc_local_args";
+  LLVMValueRef gv = LLVMGetNamedGlobal(g->mod, name);
+  if (!gv) {
+    gv = LLVMAddGlobalInAddressSpace(g->mod, LLVMArrayType2(g->t_i8, 0), name, 3);
+    LLVMSetLinkage(gv, LLVMExternalLinkage);
+    LLVMSetAlignment(gv, 16);
+  }
+  return gv;
+}
+
+/* A local-memory kernel parameter's pointer: the dynamic shared base + the byte offset. */
+static LLVMValueRef local_param_ptr(LG *g, LLVMValueRef off) {
+  LLVMValueRef idx = LLVMBuildZExt(g->ab, off, g->t_i64, "");
+  return LLVMBuildInBoundsGEP2(g->ab, g->t_i8, dynamic_shared_base(g), &idx, 1, "");
+}
+
 static void define_func(LG *g, KFunc *f) {
   g->kf = f;
   g->fn = f->aux;
@@ -396,6 +465,7 @@ static void define_func(LG *g, KFunc *f) {
     LLVMValueRef p = LLVMGetParam(g->fn, (unsigned)i);
     LLVMSetValueName2(p, v->name, strlen(v->name));
     LLVMValueRef a = lg_alloca(g, v->type, v->name);
+    if (is_local_param(f, v)) p = local_param_ptr(g, p);
     LLVMValueRef st = LLVMBuildStore(g->ab, p, a);
     LLVMSetAlignment(st, (unsigned)(v->type->align > 0 ? v->type->align : 1));
     v->aux = a;

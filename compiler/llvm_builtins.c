@@ -178,25 +178,18 @@ static LLVMValueRef call_intrinsic(LG *g, const char *name, LLVMTypeRef ty, LLVM
 }
 
 /* isnan/isinf/isfinite: compares on the value itself, without fast-math flags, so they keep
- * working under -ffast-math as nvcc's do. */
-static LLVMValueRef gen_classify(LG *g, KExpr *e, LLVMValueRef x) {
+ * working under -ffast-math as nvcc's do. Returns i1. */
+static LLVMValueRef gen_classify(LG *g, KBuiltin id, LLVMValueRef x) {
   LLVMTypeRef ty = LLVMTypeOf(x);
-  LLVMValueRef c;
-  if (e->builtin == BI_ISNAN) {
-    c = LLVMBuildFCmp(g->b, LLVMRealUNO, x, x, "");
-  } else {
-    LLVMValueRef ax = lg_call(g, lg_intrinsic(g, "llvm.fabs", &ty, 1), &x, 1);
-    LLVMValueRef inf = LLVMConstReal(ty, __builtin_inf());
-    c = LLVMBuildFCmp(g->b, e->builtin == BI_ISINF ? LLVMRealOEQ : LLVMRealONE, ax, inf, "");
-  }
-  return LLVMBuildZExt(g->b, c, lg_type(g, e->type), "");
+  if (id == BI_ISNAN) return LLVMBuildFCmp(g->b, LLVMRealUNO, x, x, "");
+  LLVMValueRef ax = lg_call(g, lg_intrinsic(g, "llvm.fabs", &ty, 1), &x, 1);
+  LLVMValueRef inf = LLVMConstReal(ty, __builtin_inf());
+  return LLVMBuildFCmp(g->b, id == BI_ISINF ? LLVMRealOEQ : LLVMRealONE, ax, inf, "");
 }
 
-static LLVMValueRef gen_math(LG *g, KExpr *e, LLVMValueRef *a) {
-  if (e->builtin == BI_ISNAN || e->builtin == BI_ISINF || e->builtin == BI_ISFINITE)
-    return gen_classify(g, e, a[0]);
+/* Math on a scalar of floating type t. */
+static LLVMValueRef gen_math(LG *g, KExpr *e, const KType *t, LLVMValueRef *a) {
   const MathMap *m = find_math(e->builtin);
-  const KType *t = e->type;
   LLVMTypeRef ty = lg_type(g, t);
   if (!m || !kir_is_float(t)) {
     diag_ice(e->loc, "LLVM back end: math builtin %d on '%s'", (int)e->builtin, kir_type_str(t));
@@ -220,9 +213,9 @@ static LLVMValueRef gen_math(LG *g, KExpr *e, LLVMValueRef *a) {
   return lg_fp(g, lg_call(g, fn, a, (unsigned)e->nargs));
 }
 
-/* min/max/abs typed by their result: integer intrinsics or minnum/maxnum/fabs. */
-static LLVMValueRef gen_minmax(LG *g, KExpr *e, LLVMValueRef *a) {
-  const KType *t = e->type;
+/* min/max/abs on a scalar of type t: integer intrinsics or minnum/maxnum/fabs. For abs, at
+ * is the argument's type: OpenCL's abs(int) is an unsigned int, |x| of the signed x. */
+static LLVMValueRef gen_minmax(LG *g, KExpr *e, const KType *t, const KType *at, LLVMValueRef *a) {
   LLVMTypeRef ty = lg_type(g, t);
   if (kir_is_float(t)) {
     const char *n = e->builtin == BI_MIN   ? "llvm.minnum"
@@ -232,13 +225,147 @@ static LLVMValueRef gen_minmax(LG *g, KExpr *e, LLVMValueRef *a) {
   }
   bool sg = kir_is_signed(t);
   if (e->builtin == BI_ABS) {
-    if (!sg) return a[0];
+    if (!kir_is_signed(at)) return a[0];
+    LLVMTypeRef aty = LLVMTypeOf(a[0]);
     LLVMValueRef args[2] = {a[0], LLVMConstInt(g->t_i1, 0, 0)}; /* abs(INT_MIN) wraps, as CUDA */
-    return lg_call(g, lg_intrinsic(g, "llvm.abs", &ty, 1), args, 2);
+    return lg_call(g, lg_intrinsic(g, "llvm.abs", &aty, 1), args, 2);
   }
   const char *n =
       e->builtin == BI_MIN ? (sg ? "llvm.smin" : "llvm.umin") : (sg ? "llvm.smax" : "llvm.umax");
   return lg_call(g, lg_intrinsic(g, n, &ty, 1), a, 2);
+}
+
+/* ---------------------------------------------------------------- integer helpers */
+
+static LLVMValueRef int_call(LG *g, const char *name, LLVMValueRef *a, unsigned n) {
+  LLVMTypeRef ty = LLVMTypeOf(a[0]);
+  return lg_call(g, lg_intrinsic(g, name, &ty, 1), a, n);
+}
+
+/* mul_hi: the product in twice the width, its high half. NVPTX selects mul.hi for 16, 32
+ * and 64 bits from this pattern. */
+static LLVMValueRef gen_mul_hi(LG *g, const KType *t, LLVMValueRef x, LLVMValueRef y) {
+  LLVMTypeRef ty = LLVMTypeOf(x);
+  unsigned bits = LLVMGetIntTypeWidth(ty);
+  LLVMTypeRef wide = LLVMIntTypeInContext(g->ctx, 2 * bits);
+  bool sg = kir_is_signed(t);
+  LLVMValueRef wx = sg ? LLVMBuildSExt(g->b, x, wide, "") : LLVMBuildZExt(g->b, x, wide, "");
+  LLVMValueRef wy = sg ? LLVMBuildSExt(g->b, y, wide, "") : LLVMBuildZExt(g->b, y, wide, "");
+  LLVMValueRef p = LLVMBuildMul(g->b, wx, wy, "");
+  p = LLVMBuildLShr(g->b, p, LLVMConstInt(wide, bits, 0), "");
+  return LLVMBuildTrunc(g->b, p, ty, "mulhi");
+}
+
+static unsigned bits_of(const KType *t) {
+  return (unsigned)t->size * 8;
+}
+
+/* convert_T_sat on scalars: x of type from to the integer type to, clamped to its range. */
+static LLVMValueRef gen_sat(LG *g, LLVMValueRef x, const KType *from, const KType *to) {
+  LLVMTypeRef ty = lg_type(g, to);
+  bool ds = kir_is_signed(to);
+  if (kir_is_float(from)) { /* LLVM's saturating conversions: NaN gives 0 */
+    LLVMTypeRef over[2] = {ty, LLVMTypeOf(x)};
+    const char *n = ds ? "llvm.fptosi.sat" : "llvm.fptoui.sat";
+    return lg_call(g, lg_intrinsic(g, n, over, 2), &x, 1);
+  }
+  /* Integers: clamp in the source type to the part of the result's range it can hold,
+   * then convert (which then cannot overflow). */
+  LLVMTypeRef sty = LLVMTypeOf(x);
+  unsigned sb = bits_of(from), db = bits_of(to);
+  bool ss = kir_is_signed(from);
+  if (ss) {
+    if (!ds) { /* below 0 */
+      LLVMValueRef a[2] = {x, LLVMConstNull(sty)};
+      x = int_call(g, "llvm.smax", a, 2);
+    } else if (db < sb) { /* below the result's minimum */
+      LLVMValueRef a[2] = {x, LLVMConstInt(sty, (unsigned long long)-(1ll << (db - 1)), 1)};
+      x = int_call(g, "llvm.smax", a, 2);
+    }
+  }
+  /* The result's maximum, if the source can exceed it. */
+  unsigned mb = ds ? db - 1 : db; /* the maximum is 2^mb - 1 */
+  unsigned sm = ss ? sb - 1 : sb; /* the source's: 2^sm - 1 */
+  if (mb < sm) {
+    LLVMValueRef a[2] = {x, LLVMConstInt(sty, (1ull << mb) - 1, 0)};
+    x = int_call(g, ss ? "llvm.smin" : "llvm.umin", a, 2);
+  }
+  if (db < sb) return LLVMBuildTrunc(g->b, x, ty, "");
+  if (db > sb) return ss ? LLVMBuildSExt(g->b, x, ty, "") : LLVMBuildZExt(g->b, x, ty, "");
+  return x;
+}
+
+/* ---------------------------------------------------------------- select, vload, vstore */
+
+/* select(a, b, c): c != 0 (scalar c) or c's sign bits (vector c) pick b, else a. */
+static LLVMValueRef gen_select(LG *g, KExpr *e) {
+  LLVMValueRef a = lg_convert(g, lg_expr(g, e->args[0]), e->args[0]->type, e->type);
+  LLVMValueRef b = lg_convert(g, lg_expr(g, e->args[1]), e->args[1]->type, e->type);
+  LLVMValueRef c = lg_expr(g, e->args[2]);
+  LLVMValueRef zero = LLVMConstNull(LLVMTypeOf(c));
+  LLVMValueRef pick = kir_is_vec(e->args[2]->type) ? LLVMBuildICmp(g->b, LLVMIntSLT, c, zero, "")
+                                                   : LLVMBuildICmp(g->b, LLVMIntNE, c, zero, "");
+  return LLVMBuildSelect(g->b, pick, b, a, "select");
+}
+
+/* p + offset * n, for vloadn/vstoren: p points to the element type. */
+static LLVMValueRef vaddr(LG *g, KExpr *off, KExpr *p, int n) {
+  LLVMValueRef o = lg_expr(g, off);
+  if (bits_of(off->type) < 64)
+    o = kir_is_signed(off->type) ? LLVMBuildSExt(g->b, o, g->t_i64, "")
+                                 : LLVMBuildZExt(g->b, o, g->t_i64, "");
+  o = LLVMBuildMul(g->b, o, LLVMConstInt(g->t_i64, (unsigned long long)n, 0), "");
+  LLVMValueRef base = lg_expr(g, p);
+  return LLVMBuildInBoundsGEP2(g->b, lg_type(g, p->type->base), base, &o, 1, "");
+}
+
+/* vloadn/vstoren: the vector's n elements (3 for a 3-vector: 12 bytes of floats, not 16),
+ * at the elements' own alignment. */
+static LLVMValueRef gen_vload(LG *g, KExpr *e) {
+  KExpr *p = e->args[1];
+  LLVMValueRef v = LLVMBuildLoad2(g->b, lg_type(g, e->type),
+                                  vaddr(g, e->args[0], p, (int)e->type->len), "vload");
+  LLVMSetAlignment(v, (unsigned)p->type->base->align);
+  if (p->type->qual & KQ_VOLATILE) LLVMSetVolatile(v, 1);
+  return v;
+}
+
+static LLVMValueRef gen_vstore(LG *g, KExpr *e) {
+  KExpr *p = e->args[2];
+  const KType *vt = e->args[0]->type;
+  LLVMValueRef v = lg_expr(g, e->args[0]);
+  LLVMValueRef s = LLVMBuildStore(g->b, v, vaddr(g, e->args[1], p, (int)vt->len));
+  LLVMSetAlignment(s, (unsigned)p->type->base->align);
+  if (p->type->qual & KQ_VOLATILE) LLVMSetVolatile(s, 1);
+  return NULL;
+}
+
+/* ---------------------------------------------------------------- component-wise builtins */
+
+static bool is_classify(KBuiltin id) {
+  return id == BI_ISNAN || id == BI_ISINF || id == BI_ISFINITE;
+}
+
+/* The builtin on scalars: t the result's type (the mask element for classification, whose
+ * value is then an i1), at[] the arguments'. */
+static LLVMValueRef scalar_builtin(LG *g, KExpr *e, const KType *t, const KType **at,
+                                   LLVMValueRef *a) {
+  switch (e->builtin) {
+  case BI_ISNAN:
+  case BI_ISINF:
+  case BI_ISFINITE: return gen_classify(g, e->builtin, a[0]);
+  case BI_MIN:
+  case BI_MAX:
+  case BI_ABS: return gen_minmax(g, e, t, at[0], a);
+  case BI_POPCOUNT: return int_call(g, "llvm.ctpop", a, 1);
+  case BI_CLZ: {
+    LLVMValueRef args[2] = {a[0], LLVMConstInt(g->t_i1, 0, 0)}; /* clz(0) is the width */
+    return int_call(g, "llvm.ctlz", args, 2);
+  }
+  case BI_MUL_HI: return gen_mul_hi(g, t, a[0], a[1]);
+  case BI_CONVERT_SAT: return gen_sat(g, a[0], at[0], t);
+  default: return gen_math(g, e, t, a);
+  }
 }
 
 LLVMValueRef lg_builtin(LG *g, KExpr *e) {
@@ -260,17 +387,55 @@ LLVMValueRef lg_builtin(LG *g, KExpr *e) {
   default: break;
   }
   if (e->builtin >= BI_ATOMIC_ADD && e->builtin <= BI_ATOMIC_CAS) return gen_atomic(g, e);
+  switch (e->builtin) {
+  case BI_SELECT: return gen_select(g, e);
+  case BI_VLOAD: return gen_vload(g, e);
+  case BI_VSTORE: return gen_vstore(g, e);
+  default: break;
+  }
   LLVMValueRef a[3] = {0};
+  const KType *at[3] = {0};
   if (e->nargs > 3) {
     diag_ice(e->loc, "LLVM back end: builtin %d with %d arguments", (int)e->builtin, e->nargs);
     return LLVMGetUndef(lg_type(g, e->type));
   }
-  bool classify = e->builtin == BI_ISNAN || e->builtin == BI_ISINF || e->builtin == BI_ISFINITE;
+  /* Arguments typed by the result, except where the argument's own type matters. */
+  bool keep = is_classify(e->builtin) || e->builtin == BI_CONVERT_SAT ||
+              (e->builtin == BI_ABS && kir_is_int(kir_elem(e->args[0]->type)));
   for (int i = 0; i < e->nargs; i++) {
     a[i] = lg_expr(g, e->args[i]);
-    if (!classify) a[i] = lg_convert(g, a[i], e->args[i]->type, e->type);
+    at[i] = e->args[i]->type;
+    if (!keep) {
+      a[i] = lg_convert(g, a[i], at[i], e->type);
+      at[i] = e->type;
+    }
   }
-  if (e->builtin == BI_MIN || e->builtin == BI_MAX || e->builtin == BI_ABS)
-    return gen_minmax(g, e, a);
-  return gen_math(g, e, a);
+  const KType *rt = e->type;
+  bool classify = is_classify(e->builtin);
+  if (!kir_is_vec(rt)) {
+    LLVMValueRef r = scalar_builtin(g, e, rt, at, a);
+    if (classify) return LLVMBuildZExt(g->b, r, lg_type(g, rt), ""); /* int 1 or 0 */
+    if (e->builtin == BI_ABS) return lg_convert(g, r, at[0], rt);
+    return r;
+  }
+  /* Vectors: component by component (NVPTX has no vector arithmetic to map them to, and
+   * libdevice is scalar). Classification gives -1 (true) or 0 per component. */
+  LLVMValueRef v = LLVMGetPoison(lg_type(g, rt));
+  const KType *et = rt->base;
+  for (int c = 0; c < rt->len; c++) {
+    LLVMValueRef sa[3];
+    const KType *sat[3];
+    for (int i = 0; i < e->nargs; i++) {
+      bool vec = kir_is_vec(at[i]);
+      sa[i] = vec ? LLVMBuildExtractElement(g->b, a[i], lg_i32(g, (unsigned)c), "") : a[i];
+      sat[i] = vec ? at[i]->base : at[i];
+    }
+    LLVMValueRef r = scalar_builtin(g, e, et, sat, sa);
+    if (classify)
+      r = LLVMBuildSExt(g->b, r, lg_type(g, et), "");
+    else if (e->builtin == BI_ABS)
+      r = lg_convert(g, r, sat[0], et);
+    v = LLVMBuildInsertElement(g->b, v, r, lg_i32(g, (unsigned)c), "");
+  }
+  return v;
 }

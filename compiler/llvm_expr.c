@@ -14,8 +14,9 @@ static bool is_aggregate(const KType *t) {
   return t->kind == KT_STRUCT || t->kind == KT_ARRAY;
 }
 
+/* The width of an integer type, or of a vector's integer elements. */
 static unsigned int_bits(const KType *t) {
-  switch (t->kind) {
+  switch (kir_elem((KType *)t)->kind) {
   case KT_BOOL:
   case KT_I8:
   case KT_U8: return 8;
@@ -59,7 +60,60 @@ LLVMValueRef lg_cast_as(LG *g, LLVMValueRef p, unsigned from, unsigned to) {
   return LLVMBuildAddrSpaceCast(g->b, p, LLVMPointerTypeInContext(g->ctx, to), "");
 }
 
+/* ---------------------------------------------------------------- vectors */
+
+LLVMValueRef lg_i32(LG *g, unsigned v) {
+  return LLVMConstInt(g->t_i32, v, 0);
+}
+
+/* The vector of n copies of scalar v. */
+LLVMValueRef lg_splat(LG *g, LLVMValueRef v, unsigned n) {
+  LLVMTypeRef vt = LLVMVectorType(LLVMTypeOf(v), n);
+  if (LLVMIsConstant(v)) {
+    LLVMValueRef el[16];
+    for (unsigned i = 0; i < n; i++) el[i] = v;
+    return LLVMConstVector(el, n);
+  }
+  LLVMValueRef one = LLVMBuildInsertElement(g->b, LLVMGetPoison(vt), v, lg_i32(g, 0), "");
+  LLVMValueRef zero = LLVMConstNull(LLVMVectorType(g->t_i32, n));
+  return LLVMBuildShuffleVector(g->b, one, LLVMGetPoison(vt), zero, "splat");
+}
+
+/* Components idx[0..n) of vector v: the element itself when n == 1, else a vector. An index
+ * past v's length (only as_T's 3 -> 4 widening asks) gives an undefined component. */
+LLVMValueRef lg_shuffle(LG *g, LLVMValueRef v, const uint8_t *idx, int n) {
+  if (n == 1) return LLVMBuildExtractElement(g->b, v, lg_i32(g, idx[0]), "");
+  unsigned len = LLVMGetVectorSize(LLVMTypeOf(v));
+  LLVMValueRef mask[16];
+  for (int i = 0; i < n; i++) mask[i] = idx[i] < len ? lg_i32(g, idx[i]) : LLVMGetUndef(g->t_i32);
+  return LLVMBuildShuffleVector(g->b, v, LLVMGetPoison(LLVMTypeOf(v)),
+                                LLVMConstVector(mask, (unsigned)n), "");
+}
+
+/* The alignment of component i of a vector of type vt stored at an address aligned to vt. */
+static unsigned comp_align(const KType *vt, int i) {
+  unsigned off = (unsigned)(i * vt->base->size), al = align_of(vt);
+  if (off == 0) return al;
+  unsigned low = off & -off;
+  return low < al ? low : al;
+}
+
+static LLVMValueRef comp_ptr(LG *g, LV lv, int i) {
+  LLVMValueRef idx = LLVMConstInt(g->t_i64, (unsigned long long)i, 0);
+  return LLVMBuildInBoundsGEP2(g->b, lg_type(g, lv.vt->base), lv.ptr, &idx, 1, "");
+}
+
 LLVMValueRef lg_load(LG *g, LV lv, const KType *t) {
+  if (lv.vt && lv.nswz == 1) { /* one component: read just it */
+    LLVMValueRef v = LLVMBuildLoad2(g->b, lg_type(g, t), comp_ptr(g, lv, lv.swz[0]), "");
+    LLVMSetAlignment(v, comp_align(lv.vt, lv.swz[0]));
+    if (lv.vol) LLVMSetVolatile(v, 1);
+    return v;
+  }
+  if (lv.vt) {
+    LV whole = {.ptr = lv.ptr, .as = lv.as, .vol = lv.vol};
+    return lg_shuffle(g, lg_load(g, whole, lv.vt), lv.swz, lv.nswz);
+  }
   LLVMValueRef v = LLVMBuildLoad2(g->b, lg_type(g, t), lv.ptr, "");
   LLVMSetAlignment(v, align_of(t));
   if (lv.vol) LLVMSetVolatile(v, 1);
@@ -67,6 +121,23 @@ LLVMValueRef lg_load(LG *g, LV lv, const KType *t) {
 }
 
 void lg_store(LG *g, LV lv, const KType *t, LLVMValueRef v) {
+  if (lv.vt) {
+    bool whole = lv.nswz == lv.vt->len;
+    for (int i = 0; i < lv.nswz && whole; i++) whole = lv.swz[i] == i;
+    if (whole) { /* v.xyzw = ...: the vector in order */
+      lg_store(g, (LV){.ptr = lv.ptr, .as = lv.as, .vol = lv.vol}, lv.vt, v);
+      return;
+    }
+    /* Each named component on its own: the others are neither read nor written. */
+    for (int i = 0; i < lv.nswz; i++) {
+      LLVMValueRef c =
+          lv.nswz == 1 ? v : LLVMBuildExtractElement(g->b, v, lg_i32(g, (unsigned)i), "");
+      LLVMValueRef s = LLVMBuildStore(g->b, c, comp_ptr(g, lv, lv.swz[i]));
+      LLVMSetAlignment(s, comp_align(lv.vt, lv.swz[i]));
+      if (lv.vol) LLVMSetVolatile(s, 1);
+    }
+    return;
+  }
   LLVMValueRef s = LLVMBuildStore(g->b, v, lv.ptr);
   LLVMSetAlignment(s, align_of(t));
   if (lv.vol) LLVMSetVolatile(s, 1);
@@ -88,7 +159,20 @@ static LLVMValueRef truth(LG *g, LLVMValueRef v, const KType *t) {
 LLVMValueRef lg_convert(LG *g, LLVMValueRef v, const KType *from, const KType *to) {
   if (from == to || !v) return v;
   if (to->kind == KT_VOID) return NULL;
+  if (to->kind == KT_VEC && from->kind != KT_VEC) /* KC_SPLAT */
+    return lg_splat(g, lg_convert(g, v, from, to->base), (unsigned)to->len);
   LLVMTypeRef ty = lg_type(g, to);
+  if (to->kind == KT_VEC) {
+    /* Component-wise: LLVM's conversions take vectors as they take scalars. */
+    if (from->len != to->len) {
+      diag_ice((KLoc){0}, "LLVM back end: conversion from '%s' to '%s'", kir_type_str(from),
+               kir_type_str(to));
+      return LLVMGetUndef(ty);
+    }
+    from = from->base;
+    to = to->base;
+    if (from == to) return v;
+  }
   if (to->kind == KT_BOOL) return LLVMBuildZExt(g->b, truth(g, v, from), ty, "");
   if (kir_is_int(to)) {
     if (kir_is_int(from)) {
@@ -138,7 +222,7 @@ static LLVMValueRef gep1(LG *g, LLVMTypeRef ety, LLVMValueRef p, LLVMValueRef id
 
 static LV spill(LG *g, KExpr *e) {
   LLVMValueRef tmp = lg_alloca(g, e->type, "tmp");
-  LV lv = {tmp, 0, false};
+  LV lv = {.ptr = tmp};
   lg_store(g, lv, e->type, lg_expr(g, e));
   return lv;
 }
@@ -153,24 +237,26 @@ LV lg_lvalue(LG *g, KExpr *e) {
       return spill(g, e);
     }
     unsigned as = v->kind == KV_SHARED ? 3 : v->kind == KV_CONSTANT ? 4 : 0;
-    return (LV){v->aux, as, false};
+    return (LV){.ptr = v->aux, .as = as};
   }
   case KE_INDEX: {
     if (e->a->type->kind == KT_ARRAY) { /* not decayed: index the array object */
       LV base = lg_lvalue(g, e->a);
       LLVMValueRef idx = index64(g, e->b);
-      return (LV){gep1(g, elem_type(g, e->type), base.ptr, idx), base.as, base.vol};
+      return (LV){
+          .ptr = gep1(g, elem_type(g, e->type), base.ptr, idx), .as = base.as, .vol = base.vol};
     }
     const KType *pt = e->a->type;
     LLVMValueRef p = lg_expr(g, e->a);
     LLVMValueRef idx = index64(g, e->b);
-    return (LV){gep1(g, elem_type(g, e->type), p, idx), lg_as(pt->as),
-                (pt->qual & KQ_VOLATILE) != 0};
+    return (LV){.ptr = gep1(g, elem_type(g, e->type), p, idx),
+                .as = lg_as(pt->as),
+                .vol = (pt->qual & KQ_VOLATILE) != 0};
   }
   case KE_DEREF: {
     const KType *pt = e->a->type;
     LLVMValueRef p = lg_expr(g, e->a);
-    return (LV){p, lg_as(pt->as), (pt->qual & KQ_VOLATILE) != 0};
+    return (LV){.ptr = p, .as = lg_as(pt->as), .vol = (pt->qual & KQ_VOLATILE) != 0};
   }
   case KE_MEMBER: {
     LV base = kir_is_lvalue(e->a) ? lg_lvalue(g, e->a) : spill(g, e->a);
@@ -178,7 +264,23 @@ LV lg_lvalue(LG *g, KExpr *e) {
     unsigned idx = lg_field_index(g, st, e->field);
     LLVMValueRef p =
         LLVMBuildStructGEP2(g->b, lg_type(g, e->a->type), base.ptr, idx, st->fields[e->field].name);
-    return (LV){p, base.as, base.vol};
+    return (LV){.ptr = p, .as = base.as, .vol = base.vol};
+  }
+  case KE_SWIZZLE: {
+    if (!kir_is_lvalue(e)) return spill(g, e);
+    LV lv;
+    if (e->a->kind == KE_SWIZZLE) { /* v.zyx.xy: compose the two selections */
+      lv = lg_lvalue(g, e->a);
+      uint8_t inner[16];
+      memcpy(inner, lv.swz, sizeof inner);
+      for (int i = 0; i < e->nswz; i++) lv.swz[i] = inner[e->swz[i]];
+    } else {
+      lv = lg_lvalue(g, e->a);
+      lv.vt = e->a->type;
+      memcpy(lv.swz, e->swz, sizeof lv.swz);
+    }
+    lv.nswz = e->nswz;
+    return lv;
   }
   default: /* a struct-valued call or ?: whose member or element is wanted */ return spill(g, e);
   }
@@ -190,8 +292,9 @@ static bool is_cmp(KOp op) {
   return op >= KB_EQ && op <= KB_GE;
 }
 
+/* A comparison as i1 (a vector of i1 for vectors). */
 static LLVMValueRef gen_cmp(LG *g, KExpr *e) {
-  const KType *t = e->a->type;
+  const KType *t = kir_elem(e->a->type);
   LLVMValueRef l = lg_expr(g, e->a), r = lg_expr(g, e->b);
   if (kir_is_float(t)) {
     static const LLVMRealPredicate fp[] = {LLVMRealOEQ, LLVMRealUNE, LLVMRealOLT,
@@ -243,7 +346,12 @@ LLVMValueRef lg_cond(LG *g, KExpr *e) {
 static LLVMValueRef arith(LG *g, KOp op, const KType *t, LLVMValueRef l, LLVMValueRef r,
                           const KType *rt) {
   LLVMBuilderRef b = g->b;
-  if (kir_is_float(t)) {
+  if (kir_is_vec(t) && rt && !kir_is_vec(rt)) { /* a shift count left scalar */
+    r = lg_convert(g, r, rt, t->base);
+    r = lg_splat(g, r, (unsigned)t->len);
+    rt = t;
+  }
+  if (kir_is_float(kir_elem((KType *)t))) {
     switch (op) {
     case KB_ADD: return lg_fp(g, LLVMBuildFAdd(b, l, r, ""));
     case KB_SUB: return lg_fp(g, LLVMBuildFSub(b, l, r, ""));
@@ -253,16 +361,19 @@ static LLVMValueRef arith(LG *g, KOp op, const KType *t, LLVMValueRef l, LLVMVal
     default: break;
     }
   } else {
-    bool sg = kir_is_signed(t);
+    bool sg = kir_is_signed(kir_elem((KType *)t));
+    /* nsw only on scalars: C promotes narrow scalars first; vector components wrap, as
+     * clang has them. */
+    bool nsw = sg && !kir_is_vec(t);
     if ((op == KB_SHL || op == KB_SHR) && rt && int_bits(rt) != int_bits(t)) {
       LLVMTypeRef ty = LLVMTypeOf(l);
       r = int_bits(rt) > int_bits(t) ? LLVMBuildTrunc(b, r, ty, "") : LLVMBuildZExt(b, r, ty, "");
     }
     switch (op) {
     /* Signed overflow is undefined in C, as in clang: nsw lets LLVM widen indices. */
-    case KB_ADD: return sg ? LLVMBuildNSWAdd(b, l, r, "") : LLVMBuildAdd(b, l, r, "");
-    case KB_SUB: return sg ? LLVMBuildNSWSub(b, l, r, "") : LLVMBuildSub(b, l, r, "");
-    case KB_MUL: return sg ? LLVMBuildNSWMul(b, l, r, "") : LLVMBuildMul(b, l, r, "");
+    case KB_ADD: return nsw ? LLVMBuildNSWAdd(b, l, r, "") : LLVMBuildAdd(b, l, r, "");
+    case KB_SUB: return nsw ? LLVMBuildNSWSub(b, l, r, "") : LLVMBuildSub(b, l, r, "");
+    case KB_MUL: return nsw ? LLVMBuildNSWMul(b, l, r, "") : LLVMBuildMul(b, l, r, "");
     case KB_DIV: return sg ? LLVMBuildSDiv(b, l, r, "") : LLVMBuildUDiv(b, l, r, "");
     case KB_REM: return sg ? LLVMBuildSRem(b, l, r, "") : LLVMBuildURem(b, l, r, "");
     case KB_SHL: return LLVMBuildShl(b, l, r, "");
@@ -286,6 +397,8 @@ static LLVMValueRef ptr_offset(LG *g, const KType *pt, LLVMValueRef p, KExpr *n,
 static LLVMValueRef gen_binary(LG *g, KExpr *e) {
   if (is_cmp(e->op) || e->op == KB_LAND || e->op == KB_LOR) {
     LLVMValueRef c = is_cmp(e->op) ? gen_cmp(g, e) : gen_logical(g, e);
+    /* Vectors: each component -1 (true) or 0, in the mask type. */
+    if (kir_is_vec(e->type)) return LLVMBuildSExt(g->b, c, lg_type(g, e->type), "");
     return LLVMBuildZExt(g->b, c, lg_type(g, e->type), "");
   }
   if (e->op == KB_PTR_ADD || e->op == KB_PTR_SUB)
@@ -306,7 +419,7 @@ static LLVMValueRef gen_unary(LG *g, KExpr *e) {
   switch (e->op) {
   case KU_NEG: {
     LLVMValueRef v = lg_expr(g, e->a);
-    if (kir_is_float(e->type)) return lg_fp(g, LLVMBuildFNeg(g->b, v, ""));
+    if (kir_is_float(kir_elem(e->type))) return lg_fp(g, LLVMBuildFNeg(g->b, v, ""));
     return LLVMBuildNeg(g->b, v, "");
   }
   case KU_NOT: return LLVMBuildNot(g->b, lg_expr(g, e->a), "");
@@ -364,18 +477,22 @@ static LLVMValueRef gen_incdec(LG *g, KExpr *e) {
   bool pre = e->op == KU_PREINC || e->op == KU_PREDEC;
   LV lv = lg_lvalue(g, e->a);
   LLVMValueRef old = lg_load(g, lv, t), nv;
-  LLVMTypeRef ty = lg_type(g, t);
+  const KType *et = kir_elem((KType *)t);
+  LLVMTypeRef ty = lg_type(g, et);
   if (t->kind == KT_PTR) {
     nv = gep1(g, elem_type(g, t->base), old,
               LLVMConstInt(g->t_i64, inc ? 1 : (unsigned long long)-1, 1));
-  } else if (kir_is_float(t)) {
+  } else if (kir_is_float(et)) {
     LLVMValueRef one = LLVMConstReal(ty, 1.0);
+    if (kir_is_vec(t)) one = lg_splat(g, one, (unsigned)t->len);
     nv = lg_fp(g, inc ? LLVMBuildFAdd(g->b, old, one, "") : LLVMBuildFSub(g->b, old, one, ""));
   } else if (t->kind == KT_BOOL) { /* b++ makes it true; b-- flips it */
     nv = inc ? LLVMConstInt(ty, 1, 0) : LLVMBuildXor(g->b, old, LLVMConstInt(ty, 1, 0), "");
   } else {
     LLVMValueRef one = LLVMConstInt(ty, 1, 0);
-    bool sg = kir_is_signed(t) && int_bits(t) >= 32; /* narrower types wrap via conversion */
+    if (kir_is_vec(t)) one = lg_splat(g, one, (unsigned)t->len);
+    /* Narrower types wrap via conversion; vector components wrap at their own width. */
+    bool sg = kir_is_signed(et) && int_bits(t) >= 32 && !kir_is_vec(t);
     if (inc)
       nv = sg ? LLVMBuildNSWAdd(g->b, old, one, "") : LLVMBuildAdd(g->b, old, one, "");
     else
@@ -466,8 +583,19 @@ static void init_rec(LG *g, LV lv, const KType *t, KExpr *init, bool zeroed) {
         et = t->st->fields[i].type;
         p = LLVMBuildStructGEP2(g->b, ty, lv.ptr, lg_field_index(g, t->st, i), "");
       }
-      init_rec(g, (LV){p, lv.as, lv.vol}, et, init->args[i], zeroed);
+      init_rec(g, (LV){.ptr = p, .as = lv.as, .vol = lv.vol}, et, init->args[i], zeroed);
     }
+    return;
+  }
+  if (init->kind == KE_INITLIST && t->kind == KT_VEC) { /* one value per component */
+    LLVMValueRef v = LLVMConstNull(lg_type(g, t));
+    for (int i = 0; i < init->nargs && i < t->len; i++) {
+      KExpr *a = init->args[i];
+      if (!a) continue;
+      LLVMValueRef c = lg_convert(g, lg_expr(g, a), a->type, t->base);
+      v = LLVMBuildInsertElement(g->b, v, c, lg_i32(g, (unsigned)i), "");
+    }
+    lg_store(g, lv, t, v);
     return;
   }
   if (init->kind == KE_INITLIST) { /* braces around a scalar */
@@ -489,6 +617,62 @@ static void init_rec(LG *g, LV lv, const KType *t, KExpr *init, bool zeroed) {
 
 void lg_init_object(LG *g, LV lv, const KType *t, KExpr *init) {
   init_rec(g, lv, t, init, false);
+}
+
+/* ---------------------------------------------------------------- vector expressions */
+
+static LLVMValueRef gen_swizzle(LG *g, KExpr *e) {
+  if (kir_is_lvalue(e)) return lg_load(g, lg_lvalue(g, e), e->type);
+  return lg_shuffle(g, lg_expr(g, e->a), e->swz, e->nswz);
+}
+
+/* (float4)(a, b.xy, c): the components of the arguments, in order. */
+static LLVMValueRef gen_veclit(LG *g, KExpr *e) {
+  const KType *t = e->type;
+  if (e->nargs == 1 && e->args[0]->type == t) return lg_expr(g, e->args[0]);
+  if (e->nargs == 1 && !kir_is_vec(e->args[0]->type)) /* (float4)(x): every component x */
+    return lg_convert(g, lg_expr(g, e->args[0]), e->args[0]->type, t);
+  LLVMValueRef v = LLVMGetPoison(lg_type(g, t));
+  unsigned pos = 0;
+  for (int i = 0; i < e->nargs; i++) {
+    KExpr *a = e->args[i];
+    LLVMValueRef x = lg_expr(g, a);
+    if (kir_is_vec(a->type)) {
+      for (int j = 0; j < a->type->len && pos < t->len; j++) {
+        LLVMValueRef c = LLVMBuildExtractElement(g->b, x, lg_i32(g, (unsigned)j), "");
+        v = LLVMBuildInsertElement(g->b, v, c, lg_i32(g, pos++), "");
+      }
+    } else if (pos < t->len) {
+      x = lg_convert(g, x, a->type, t->base);
+      v = LLVMBuildInsertElement(g->b, v, x, lg_i32(g, pos++), "");
+    }
+  }
+  if (pos != (unsigned)t->len)
+    diag_ice(e->loc, "LLVM back end: vector literal of '%s' with %u components", kir_type_str(t),
+             pos);
+  return v;
+}
+
+/* as_T(x): x's bits as T. A 3-vector has a 4-vector's size in memory but only 3
+ * components of bits as a value; as clang does for OpenCL, it is widened to the 4-vector
+ * (its 4th component undefined) before the bitcast, and a 3-vector result keeps the first
+ * three components of the 4-vector the bits make. */
+static LLVMValueRef gen_bitcast(LG *g, KExpr *e) {
+  const KType *from = e->a->type, *to = e->type;
+  LLVMValueRef v = lg_expr(g, e->a);
+  if (from == to || !v) return v;
+  LLVMTypeRef ty = lg_type(g, to);
+  if (from->kind == KT_PTR && to->kind == KT_PTR)
+    return lg_cast_as(g, v, lg_as(from->as), lg_as(to->as));
+  if (from->kind == KT_PTR) return LLVMBuildPtrToInt(g->b, v, ty, "");
+  if (to->kind == KT_PTR) return LLVMBuildIntToPtr(g->b, v, ty, "");
+  static const uint8_t id[4] = {0, 1, 2, 3};
+  if (kir_is_vec(from) && from->len == 3) v = lg_shuffle(g, v, id, 4);
+  if (kir_is_vec(to) && to->len == 3) {
+    LLVMTypeRef t4 = LLVMVectorType(lg_type(g, to->base), 4);
+    return lg_shuffle(g, LLVMBuildBitCast(g->b, v, t4, ""), id, 3);
+  }
+  return LLVMBuildBitCast(g->b, v, ty, "");
 }
 
 /* ---------------------------------------------------------------- rvalues */
@@ -539,13 +723,13 @@ LLVMValueRef lg_expr(LG *g, KExpr *e) {
   case KE_BUILTIN: return lg_builtin(g, e);
   case KE_INITLIST: {
     LLVMValueRef tmp = lg_alloca(g, e->type, "init");
-    LV lv = {tmp, 0, false};
+    LV lv = {.ptr = tmp};
     lg_init_object(g, lv, e->type, e);
     return lg_load(g, lv, e->type);
   }
-  case KE_SWIZZLE:
-  case KE_VECLIT:
-  case KE_BITCAST: break;
+  case KE_SWIZZLE: return gen_swizzle(g, e);
+  case KE_VECLIT: return gen_veclit(g, e);
+  case KE_BITCAST: return gen_bitcast(g, e);
   }
   diag_ice(e->loc, "LLVM back end: expression kind %d", (int)e->kind);
   return NULL;

@@ -9,11 +9,17 @@
 #include "kcc.h"
 
 /* An lvalue: the address of an object, the LLVM address space that address lives in, and
- * whether accesses must be volatile. */
+ * whether accesses must be volatile. A swizzle lvalue (v.zx, s.pos.xy, a[i].s3) is the
+ * address of the whole vector (vt, its type) and the components named, in order: loads
+ * read the vector and pick, stores write each named component on its own (no
+ * read-modify-write of the others, so threads may write different components). */
 typedef struct LV {
   LLVMValueRef ptr;
   unsigned as;
   bool vol;
+  const KType *vt; /* swizzle: the vector's type; NULL for an ordinary lvalue */
+  int nswz;
+  uint8_t swz[16];
 } LV;
 
 /* One LLVM struct type per KStruct, with the KIR field index -> LLVM element index map
@@ -82,7 +88,11 @@ void lg_store(LG *g, LV lv, const KType *t, LLVMValueRef v);
 void lg_init_object(LG *g, LV lv, const KType *t, KExpr *init);
 LLVMValueRef lg_cast_as(LG *g, LLVMValueRef p, unsigned from, unsigned to);
 LLVMValueRef lg_fp(LG *g, LLVMValueRef inst); /* applies g->fmf to an FP instruction */
-bool lg_block_open(LG *g);                    /* the insertion block has no terminator yet */
+LLVMValueRef lg_i32(LG *g, unsigned v);
+LLVMValueRef lg_splat(LG *g, LLVMValueRef v, unsigned n); /* n copies of scalar v */
+/* Components idx[0..n) of vector v: the element when n == 1, else an n-vector. */
+LLVMValueRef lg_shuffle(LG *g, LLVMValueRef v, const uint8_t *idx, int n);
+bool lg_block_open(LG *g);   /* the insertion block has no terminator yet */
 void lg_ensure_block(LG *g); /* after a terminator: continue in a fresh (dead) block */
 
 /* llvm_stmt.c */

@@ -63,7 +63,7 @@ void lg_stmt(LG *g, KStmt *s) {
     KVar *v = s->var;
     if (v->kind != KV_LOCAL && v->kind != KV_PARAM) return; /* shared/constant: globals */
     v->aux = lg_alloca(g, v->type, v->name);
-    if (s->init) lg_init_object(g, (LV){v->aux, 0, false}, v->type, s->init);
+    if (s->init) lg_init_object(g, (LV){.ptr = v->aux}, v->type, s->init);
     return;
   }
   case KS_EXPR:

@@ -54,47 +54,50 @@ static const Form *form_by_ext(const char *path) {
 }
 
 static void usage(FILE *out) {
-  fprintf(out,
-          "usage: kcc [options] file.k [-o output]\n"
-          "\n"
-          "Compiles a kcc kernel file. The output form follows the output file's extension:\n");
+  fprintf(out, "usage: kcc [options] file.k|file.cl [-o output]\n"
+               "\n"
+               "Compiles a kcc kernel file (.k, the kcc dialect) or an OpenCL C file (.cl). The\n"
+               "output form follows the output file's extension:\n");
   for (int i = 0; i < NFORMS; i++)
     fprintf(out, "  %-6s %-6s %s\n", forms[i].ext, forms[i].name, forms[i].what);
-  fprintf(out,
-          "\n"
-          "Options:\n"
-          "  -o FILE             write the output to FILE ('-' for standard output);\n"
-          "                      default: the input's name with the form's extension\n"
-          "                      (NAME.kcc.EXT when that is the input's own, g.kcc.cu)\n"
-          "  --emit=FORM         choose the output form whatever the extension\n"
-          "  -arch=sm_XX[,...]   NVIDIA targets (default sm_75); the first is the PTX target\n"
-          "  -O0 -O1 -O2 -O3     optimisation level (default -O3)\n"
-          "  -I DIR, -D NAME[=VALUE], -U NAME\n"
-          "                      preprocessor search paths and macros\n"
-          "  -MD, -MMD           also write a make dependency file (OUTPUT.d unless -MF)\n"
-          "  -MF FILE            name of the dependency file (implies -MD)\n"
-          "  -MT TARGET          the dependency rule's target (default: the output);\n"
-          "                      with -o -, -MD needs both -MF and -MT\n"
-          "  -MP                 accepted, no effect: depfiles always have phony targets\n"
-          "  -std=STD            must suit the input: c99 c11 c17 (.k), c++11 .. c++20\n"
-          "                      (.cu), CL1.2 CL2.0 CL3.0 (.cl; or -cl-std=); no other effect\n"
-          "  -Werror             treat warnings as errors\n"
-          "  -w                  print no warnings (and so -Werror has none to raise)\n"
-          "  -Wall -Wextra -W... accepted, no effect: kcc's warnings are always on\n"
-          "  -g -c -pedantic     accepted, no effect (kcc always compiles, never links)\n"
-          "  -ffast-math         allow approximate math (no IEEE guarantees)\n"
-          "  -ffp-contract=fast|off\n"
-          "                      fuse a*b+c into fma (fast, the default, like nvcc) or never\n"
-          "  --cuda-path=DIR     CUDA toolkit holding nvvm/libdevice (default: $CUDA_PATH,\n"
-          "                      $CUDA_HOME, nvcc's directory, /usr/local/cuda)\n"
-          "  --prefix=NAME       start the C header's names with NAME (default: from the\n"
-          "                      input's name, e.g. vecadd_k for vecadd.k)\n"
-          "  -v                  print each stage's tools, settings and times\n"
-          "  --devices           list the devices the runtime (libkcrt) can use (alone)\n"
-          "  --version           print kcc's version (alone)\n"
-          "  --help              print this help\n"
-          "\n"
-          "Exit status: 0 success, 1 the kernel has errors, 2 bad command line.\n");
+  fprintf(out, "\n"
+               "Options:\n"
+               "  -o FILE             write the output to FILE ('-' for standard output);\n"
+               "                      default: the input's name with the form's extension\n"
+               "                      (NAME.kcc.EXT when that is the input's own, g.kcc.cu)\n"
+               "  --emit=FORM         choose the output form whatever the extension\n"
+               "  -arch=sm_XX[,...]   NVIDIA targets (default sm_75); the first is the PTX target\n"
+               "  -O0 -O1 -O2 -O3     optimisation level (default -O3)\n"
+               "  -I DIR, -D NAME[=VALUE], -U NAME\n"
+               "                      preprocessor search paths and macros\n"
+               "  -MD, -MMD           also write a make dependency file (OUTPUT.d unless -MF)\n"
+               "  -MF FILE            name of the dependency file (implies -MD)\n"
+               "  -MT TARGET          the dependency rule's target (default: the output);\n"
+               "                      with -o -, -MD needs both -MF and -MT\n"
+               "  -MP                 accepted, no effect: depfiles always have phony targets\n"
+               "  -x LANG             read the input as LANG whatever its extension: cl (OpenCL\n"
+               "                      C) or k (the kcc dialect)\n"
+               "  -cl-std=CLX.Y       OpenCL C version of a .cl input: CL1.2 (default), CL2.0,\n"
+               "                      CL3.0 (also -std=CLX.Y)\n"
+               "  -std=STD            must suit the input: c99 c11 c17 (.k), c++11 .. c++20\n"
+               "                      (.cu); no effect there\n"
+               "  -Werror             treat warnings as errors\n"
+               "  -w                  print no warnings (and so -Werror has none to raise)\n"
+               "  -Wall -Wextra -W... accepted, no effect: kcc's warnings are always on\n"
+               "  -g -c -pedantic     accepted, no effect (kcc always compiles, never links)\n"
+               "  -ffast-math         allow approximate math (no IEEE guarantees)\n"
+               "  -ffp-contract=fast|off\n"
+               "                      fuse a*b+c into fma (fast, the default, like nvcc) or never\n"
+               "  --cuda-path=DIR     CUDA toolkit holding nvvm/libdevice (default: $CUDA_PATH,\n"
+               "                      $CUDA_HOME, nvcc's directory, /usr/local/cuda)\n"
+               "  --prefix=NAME       start the C header's names with NAME (default: from the\n"
+               "                      input's name, e.g. vecadd_k for vecadd.k)\n"
+               "  -v                  print each stage's tools, settings and times\n"
+               "  --devices           list the devices the runtime (libkcrt) can use (alone)\n"
+               "  --version           print kcc's version (alone)\n"
+               "  --help              print this help\n"
+               "\n"
+               "Exit status: 0 success, 1 the kernel has errors, 2 bad command line.\n");
 }
 
 static int bad_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -291,7 +294,8 @@ static bool parse_archs(KOptions *o, const char *list) {
 /* The input's language, from its extension: what -std= may name for it. */
 typedef enum Lang { LANG_C, LANG_CUDA, LANG_OPENCL } Lang;
 
-static Lang lang_of(const char *input) {
+static Lang lang_of(const char *input, const char *xlang) {
+  if (xlang) return !strcmp(xlang, "cl") ? LANG_OPENCL : LANG_C;
   const char *dot = strrchr(input, '.');
   if (dot && !strchr(dot, '/') && !strcmp(dot, ".cu")) return LANG_CUDA;
   if (dot && !strchr(dot, '/') && !strcmp(dot, ".cl")) return LANG_OPENCL;
@@ -301,20 +305,26 @@ static Lang lang_of(const char *input) {
 /* -std=: kcc parses each language in one fixed dialect (docs/dialect.md), so a valid value
  * changes nothing. It is still checked, so that a build asking for another language's
  * standard, or one the dialect is not (C89, C23), hears about it. */
-static int check_std(const char *opt, const char *v, const char *input) {
+static int check_std(const char *opt, const char *v, const char *input, const char *xlang,
+                     KOptions *o) {
   static const char *const c[] = {"c99", "c11", "c17", "c18", "gnu99", "gnu11", "gnu17", "gnu18"};
   static const char *const cuda[] = {"c++11",   "c++14",   "c++17",   "c++20",
                                      "gnu++11", "gnu++14", "gnu++17", "gnu++20"};
   static const char *const cl[] = {"CL1.2", "CL2.0", "CL3.0", "cl1.2", "cl2.0", "cl3.0"};
-  Lang lang = lang_of(input);
+  Lang lang = lang_of(input, xlang);
   if (!strcmp(opt, "-cl-std") && lang != LANG_OPENCL)
-    return bad_usage("'-cl-std=%s' is for OpenCL C input (.cl), and '%s' is not", v, input);
+    return bad_usage("'-cl-std=%s' is for OpenCL C input (.cl or -x cl), and '%s' is not", v,
+                     input);
   const char *const *ok = lang == LANG_C ? c : lang == LANG_CUDA ? cuda : cl;
   size_t n = lang == LANG_C      ? sizeof c / sizeof *c
              : lang == LANG_CUDA ? sizeof cuda / sizeof *cuda
                                  : sizeof cl / sizeof *cl;
   for (size_t i = 0; i < n; i++)
-    if (!strcmp(v, ok[i])) return 0;
+    if (!strcmp(v, ok[i])) {
+      /* The OpenCL C version does change the parse: 2.0 has the generic address space. */
+      if (lang == LANG_OPENCL) o->cl_std = v[2] == '1' ? 120 : v[2] == '2' ? 200 : 300;
+      return 0;
+    }
   return bad_usage("invalid '%s=%s' for '%s': %s", opt, v, input,
                    lang == LANG_C ? "kcc's C dialect takes c99, c11, c17, gnu99, gnu11 or gnu17"
                    : lang == LANG_CUDA ? "CUDA input takes c++11, c++14, c++17 or c++20"
@@ -407,6 +417,7 @@ typedef struct Cmd {
   const char *input, *output, *depfile, *deptarget;
   const char *std, *std_opt; /* -std=VALUE / -cl-std=VALUE: the value and the option's name */
   const char *alone;         /* --devices or --version, which take no other argument */
+  const char *xlang;         /* -x LANG: "cl" or "k" */
   const Form *form;
   bool md, nowarn;
 } Cmd;
@@ -465,6 +476,17 @@ static int parse_args(int argc, char **argv, KOptions *o, Cmd *c) {
         return bad_usage("more than one %s ('%s' and '%s')", flag, *slot, v);
       *slot = v;
       c->md |= a[2] == 'F';
+    } else if (a[0] == '-' && a[1] == 'x') {
+      if (!(v = take_value(argc, argv, &i, "-x")) || !*v)
+        return bad_usage("missing language after '-x'");
+      if (strcmp(v, "cl") && strcmp(v, "k"))
+        return bad_usage("unknown language '-x %s' (expected cl for OpenCL C or k for the kcc "
+                         "dialect)",
+                         v);
+      if (conflicting(c->xlang, v))
+        return bad_usage("more than one language ('-x %s' and '-x %s')", c->xlang, v);
+      c->xlang = v;
+      o->lang = !strcmp(v, "cl") ? KL_LANG_CL : KL_LANG_K;
     } else if (!strncmp(a, "-std=", 5) || !strncmp(a, "-cl-std=", 8)) {
       /* Checked once the input, and so its language, is known. */
       c->std_opt = a;
@@ -539,7 +561,7 @@ static int parse_args(int argc, char **argv, KOptions *o, Cmd *c) {
   if (c->std) {
     char opt[16];
     snprintf(opt, sizeof opt, "%.*s", (int)(c->std - 1 - c->std_opt), c->std_opt);
-    int st = check_std(opt, c->std, c->input);
+    int st = check_std(opt, c->std, c->input, c->xlang, o);
     if (st) return st;
   }
   if (!c->form)

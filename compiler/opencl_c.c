@@ -32,6 +32,7 @@
 typedef struct OclState {
   bool int64_base, int64_ext; /* cl_khr_int64_{base,extended}_atomics used */
   unsigned helpers;           /* H_* bits: float atomic helpers to define */
+  KList rint_vecs;            /* KType*: vector types that need a kcc_rint_<type> */
 } OclState;
 
 enum {
@@ -112,9 +113,10 @@ static const char *const ocl_builtins[] = {
     "get_image_array_size", NULL};
 
 /* Whole families of builtin names: convert_int_sat_rte, as_float4, vload16, native_exp... */
-static const char *const ocl_prefixes[] = {
-    "convert_", "as_",        "vload",       "vstore",     "native_",     "half_", "atom_",
-    "atomic_",  "read_image", "write_image", "sub_group_", "work_group_", "__",    NULL};
+static const char *const ocl_prefixes[] = {"convert_",   "as_",         "vload",      "vstore",
+                                           "native_",    "half_",       "atom_",      "atomic_",
+                                           "read_image", "write_image", "sub_group_", "work_group_",
+                                           "__",         "kcc_",        NULL};
 
 static bool is_vector_type(const char *name) {
   static const char *const bases[] = {"char",  "uchar", "short",  "ushort", "int",  "uint", "long",
@@ -339,7 +341,7 @@ static void ocl_builtin(CGen *g, const KExpr *e, int prec) {
   case BI_MAX:
     /* min/max on floats are fmin/fmax in CUDA: IEEE behaviour with NaN, which OpenCL's
      * float min/max do not promise. */
-    if (kir_is_float(e->type))
+    if (kir_is_float(kir_elem(e->type)))
       cs_puts(g, b == BI_MIN ? "fmin(" : "fmax(");
     else
       cs_puts(g, b == BI_MIN ? "min(" : "max(");
@@ -347,10 +349,16 @@ static void ocl_builtin(CGen *g, const KExpr *e, int prec) {
     cs_puts(g, ")");
     return;
   case BI_ABS:
-    if (kir_is_float(e->type)) {
-      cs_puts(g, "fabs(");
+    if (kir_is_float(kir_elem(e->type)) || !kir_is_signed(kir_elem(e->type))) {
+      cs_puts(g, kir_is_float(kir_elem(e->type)) ? "fabs(" : "abs(");
       args(g, e, 0);
       cs_puts(g, ")");
+      return;
+    }
+    if (kir_is_vec(e->type)) { /* a C cast between vector types is an error */
+      cs_printf(g, "as_%s(abs(", cs_vec_name(g, e->type));
+      args(g, e, 0);
+      cs_puts(g, "))");
       return;
     }
     /* OpenCL's abs returns the unsigned type; CUDA's returns the argument's. */
@@ -358,6 +366,27 @@ static void ocl_builtin(CGen *g, const KExpr *e, int prec) {
     cs_printf(g, "%s(%s)abs(", p ? "(" : "", cs_type(g, e->type));
     args(g, e, 0);
     cs_puts(g, p ? "))" : ")");
+    return;
+  case BI_POPCOUNT:
+  case BI_CLZ:
+  case BI_MUL_HI:
+  case BI_SELECT:
+    cs_printf(g, "%s(", kir_builtin_info(b)->name);
+    args(g, e, 0);
+    cs_puts(g, ")");
+    return;
+  case BI_CONVERT_SAT:
+    cs_printf(g, "convert_%s_sat(",
+              kir_is_vec(e->type) ? cs_vec_name(g, e->type) : cs_scalar(g, e->type->kind));
+    args(g, e, 0);
+    cs_puts(g, ")");
+    return;
+  case BI_VLOAD:
+  case BI_VSTORE:
+    cs_printf(g, "%s%d(", kir_builtin_info(b)->name,
+              (int)(b == BI_VLOAD ? e->type : e->args[0]->type)->len);
+    args(g, e, 0);
+    cs_puts(g, ")");
     return;
   default: break;
   }
@@ -370,8 +399,18 @@ static void ocl_builtin(CGen *g, const KExpr *e, int prec) {
      * kernel's stores (docs/driver-bugs.md). Every float of 2^23 or more (double: 2^52) is
      * an integer already, so the helper calls rint() only below that; a constant argument
      * then folds to itself. */
-    bool f64 = e->type->kind == KT_F64;
-    ((OclState *)g->be)->helpers |= f64 ? H_RINT_F64 : H_RINT_F32;
+    bool f64 = kir_elem(e->type)->kind == KT_F64;
+    OclState *st = g->be;
+    if (kir_is_vec(e->type)) {
+      bool seen = false;
+      for (int i = 0; i < st->rint_vecs.n; i++) seen |= st->rint_vecs.v[i] == e->type;
+      if (!seen) klist_push(&st->rint_vecs, e->type);
+      cs_printf(g, "kcc_rint_%s(", cs_vec_name(g, e->type));
+      args(g, e, 0);
+      cs_puts(g, ")");
+      return;
+    }
+    st->helpers |= f64 ? H_RINT_F64 : H_RINT_F32;
     cs_printf(g, "kcc_rint_%s(", f64 ? "f64" : "f32");
     args(g, e, 0);
     cs_puts(g, ")");
@@ -383,8 +422,9 @@ static void ocl_builtin(CGen *g, const KExpr *e, int prec) {
     static const KBuiltin native[] = {BI_SQRT, BI_RSQRT, BI_EXP, BI_EXP2, BI_EXP10, BI_LOG,
                                       BI_LOG2, BI_LOG10, BI_SIN, BI_COS,  BI_TAN};
     bool nat = false;
-    for (size_t i = 0;
-         g->o->fast_math && e->type->kind == KT_F32 && i < sizeof native / sizeof native[0]; i++)
+    for (size_t i = 0; g->o->fast_math && kir_elem(e->type)->kind == KT_F32 &&
+                       i < sizeof native / sizeof native[0];
+         i++)
       nat |= native[i] == b;
     cs_printf(g, "%s%s(", nat ? "native_" : "", kir_builtin_info(b)->name);
     args(g, e, 0);
@@ -446,7 +486,11 @@ static void print_params(CGen *g, const KFunc *f) {
 }
 
 static void print_signature(CGen *g, const KFunc *f) {
-  if (f->is_kernel)
+  if (f->is_kernel && f->reqd_block[0])
+    cs_printf(g, "__kernel __attribute__((reqd_work_group_size(%d, %d, %d))) void ",
+              f->reqd_block[0], f->reqd_block[1] ? f->reqd_block[1] : 1,
+              f->reqd_block[2] ? f->reqd_block[2] : 1);
+  else if (f->is_kernel)
     cs_puts(g, "__kernel void ");
   else
     cs_printf(g, "static %s", f->is_inline ? "inline " : "");
@@ -454,6 +498,23 @@ static void print_signature(CGen *g, const KFunc *f) {
   if (!f->is_kernel && f->ret->kind != KT_PTR) cs_puts(g, " ");
   cs_puts(g, cs_func(f));
   print_params(g, f);
+}
+
+/* rint() on vectors, with the scalar helper's guard (below) applied per component. */
+static void print_rint_vecs(CGen *g, const KList *types) {
+  for (int i = 0; i < types->n; i++) {
+    const KType *t = types->v[i];
+    bool f64 = t->base->kind == KT_F64;
+    const char *v = cs_vec_name(g, t), *m = cs_vec_name(g, kir_type_mask((KType *)t));
+    cs_printf(g,
+              "static %s kcc_rint_%s(%s x) {\n"
+              "  %s small = fabs(x) < %s;\n"
+              "  %s r = rint(select((%s)(0), x, small));\n"
+              "  return select(x, r, small);\n"
+              "}\n",
+              v, v, v, m, f64 ? "0x1p52" : "0x1p23f", v, v);
+  }
+  if (types->n) cs_puts(g, "\n");
 }
 
 static void print_helpers(CGen *g, unsigned h) {
@@ -466,7 +527,7 @@ static void print_helpers(CGen *g, unsigned h) {
       {H_ADD_F64_GLOBAL, "global", "double", "ulong", "atom_cmpxchg", "as_double", "as_ulong"},
       {H_ADD_F64_LOCAL, "local", "double", "ulong", "atom_cmpxchg", "as_double", "as_ulong"},
   };
-  if (h & (H_RINT_F32 | H_RINT_F64))
+  if ((h & (H_RINT_F32 | H_RINT_F64)) || ((OclState *)g->be)->rint_vecs.n)
     cs_puts(g,
             "/* rint() only where it can round: PoCL 3.1 folds rint() of a constant of 2^31 or\n"
             " * more into code that drops the kernel's stores (kcc's docs/driver-bugs.md). */\n");
@@ -479,6 +540,7 @@ static void print_helpers(CGen *g, unsigned h) {
   if (h & H_RINT_F32) cs_printf(g, rint_helper, "float", "f32", "float", "0x1p23f", "float");
   if (h & H_RINT_F64) cs_printf(g, rint_helper, "double", "f64", "double", "0x1p52", "double");
   if (h & (H_RINT_F32 | H_RINT_F64)) cs_puts(g, "\n");
+  print_rint_vecs(g, &((OclState *)g->be)->rint_vecs);
   if (!(h & (H_ADD_F32_GLOBAL | H_ADD_F32_LOCAL | H_ADD_F64_GLOBAL | H_ADD_F64_LOCAL))) return;
   cs_puts(g, "/* atomicAdd on floating point: OpenCL 1.2 has none, so a compare-and-swap on the\n"
              " * bits is retried until no other work-item wrote in between. */\n");

@@ -23,7 +23,17 @@
  *    function's own and before the dynamic shared one (KFunc.symbols order), as in the
  *    OpenCL C back end; the runtime binds the symbol's buffer to the kernel argument.
  *  - struct kernel parameters: Function pointers with FuncParamAttr ByVal, as clang and
- *    llvm-spirv pass OpenCL structs by value. */
+ *    llvm-spirv pass OpenCL structs by value.
+ *  - local-memory kernel parameters (`shared T *`, OpenCL's `__local T *`): a Workgroup
+ *    pointer parameter in its place among the user's, before the hidden trailing ones; the
+ *    host gives its size with clSetKernelArg(i, size, NULL).
+ *  - reqd_work_group_size(x, y, z) (KFunc.reqd_block): OpExecutionMode LocalSize, which
+ *    llvm-spirv turns into reqd_work_group_size metadata (CL_KERNEL_COMPILE_WORK_GROUP_SIZE).
+ *  - vectors: OpTypeVector (Vector16 for 8 and 16 components). llvm-spirv's data layout
+ *    gives <3 x T> a 4-vector's size and alignment, so KIR's OpenCL layout holds in structs
+ *    and arrays without Offset decorations. Two llvm-spirv 15 limits shape the code
+ *    (spirv_expr.c): run-time vectors are built by OpCompositeInsert, never
+ *    OpCompositeConstruct, and OpVectorShuffle always takes two vectors of one type. */
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +55,7 @@ void sg_error(SG *g, KLoc loc, const char *fmt, ...) {
 /* ---------------------------------------------------------------- types */
 
 int sg_bits(const KType *t) {
+  if (t->kind == KT_VEC) t = t->base; /* a vector: its components' width */
   if (t->kind == KT_BOOL) return 8;
   return t->size * 8;
 }
@@ -151,7 +162,12 @@ uint32_t sg_type(SG *g, const KType *t) {
     /* T x[] only names dynamic shared memory, which is reached through its pointer. */
     return spv_type_array(m, sg_type(g, t->base), t->len > 0 ? (uint64_t)t->len : 1);
   case KT_STRUCT: return struct_type(g, t->st);
-  case KT_VEC: break; /* not yet */
+  case KT_VEC:
+    /* OpenCL's 3-vectors take 4 slots in memory; llvm-spirv's data layout (v96:128...)
+     * gives <3 x T> that size and alignment too, so KIR's layout holds without Offset
+     * decorations. */
+    if (t->len > 4) spv_capability(m, SpvCapabilityVector16);
+    return spv_type_vector(m, sg_type(g, t->base), (int)t->len);
   }
   return spv_type_int(m, 32);
 }
@@ -412,7 +428,7 @@ typedef struct ParamUse {
 } ParamUse;
 
 static void mark_root(ParamUse *u, KExpr *e) {
-  while (e && e->kind == KE_MEMBER) e = e->a;
+  while (e && (e->kind == KE_MEMBER || e->kind == KE_SWIZZLE)) e = e->a;
   if (!e || e->kind != KE_VAR) return;
   for (int i = 0; i < u->f->nparams; i++)
     if (u->f->params[i] == e->var) u->needs[i] = true;
@@ -739,6 +755,13 @@ static void entry_points(SG *g) {
     if (!g->o->fp_contract && !g->o->fast_math) {
       uint32_t em[2] = {(uint32_t)(uintptr_t)f->aux, SpvExecutionModeContractionOff};
       spv_emit(m, SPV_SEC_EXEC_MODE, SpvOpExecutionMode, em, 2);
+    }
+    if (f->reqd_block[0] > 0) { /* reqd_work_group_size(x, y, z) */
+      uint32_t em[5] = {(uint32_t)(uintptr_t)f->aux, SpvExecutionModeLocalSize,
+                        (uint32_t)f->reqd_block[0],
+                        (uint32_t)(f->reqd_block[1] > 0 ? f->reqd_block[1] : 1),
+                        (uint32_t)(f->reqd_block[2] > 0 ? f->reqd_block[2] : 1)};
+      spv_emit(m, SPV_SEC_EXEC_MODE, SpvOpExecutionMode, em, 5);
     }
   }
 }

@@ -19,24 +19,74 @@ static uint32_t tbool(SG *g) {
   return spv_type_bool(&g->m);
 }
 
+/* A vector's element type, const. */
+static const KType *elem(const KType *t) {
+  return t->kind == KT_VEC ? t->base : t;
+}
+
+/* The OpTypeBool (vector, for a vector t) a comparison of values of type t yields. */
+static uint32_t bool_of(SG *g, const KType *t) {
+  if (t->kind != KT_VEC) return tbool(g);
+  return spv_type_vector(&g->m, tbool(g), (int)t->len);
+}
+
+/* The constant of type t whose components all are the scalar constant c. */
+static uint32_t splat_const(SG *g, const KType *t, uint32_t c) {
+  if (t->kind != KT_VEC) return c;
+  uint32_t el[16];
+  for (int i = 0; i < t->len && i < 16; i++) el[i] = c;
+  return spv_const_composite(&g->m, ty(g, t), el, (int)t->len);
+}
+
 static uint32_t zero_of(SG *g, const KType *t) {
-  if (kir_is_float(t)) return spv_const_float(&g->m, sg_bits(t), 0.0);
-  return spv_const_int(&g->m, sg_bits(t), 0);
+  const KType *e = elem(t);
+  if (kir_is_float(e)) return splat_const(g, t, spv_const_float(&g->m, sg_bits(e), 0.0));
+  return splat_const(g, t, spv_const_int(&g->m, sg_bits(e), 0));
 }
 
 static uint32_t one_of(SG *g, const KType *t) {
-  if (kir_is_float(t)) return spv_const_float(&g->m, sg_bits(t), 1.0);
-  return spv_const_int(&g->m, sg_bits(t), 1);
+  const KType *e = elem(t);
+  if (kir_is_float(e)) return splat_const(g, t, spv_const_float(&g->m, sg_bits(e), 1.0));
+  return splat_const(g, t, spv_const_int(&g->m, sg_bits(e), 1));
 }
 
-/* Zero of any type. llvm-spirv 15 refuses OpConstantNull of a scalar, so scalars get 0. */
+/* Zero of any type. llvm-spirv 15 refuses OpConstantNull of a scalar, so scalars (and
+ * vectors, component by component) get 0. */
 uint32_t sg_zero(SG *g, const KType *t) {
-  if (kir_is_arith(t)) return zero_of(g, t);
+  if (kir_is_arith(t) || t->kind == KT_VEC) return zero_of(g, t);
   return spv_const_null(&g->m, ty(g, t));
 }
 
+/* A boolean as KIR's integer: 1 or 0 for a scalar; for a vector (a mask type) each
+ * component -1 or 0, as OpenCL's vector comparisons give. */
 static uint32_t bool_to_int(SG *g, uint32_t b, const KType *t) {
+  if (t->kind == KT_VEC)
+    return sg_opv(g, SpvOpSelect, ty(g, t), 3, b,
+                  splat_const(g, t, spv_const_int(&g->m, sg_bits(t), ~0ull)), zero_of(g, t));
   return sg_opv(g, SpvOpSelect, ty(g, t), 3, b, one_of(g, t), zero_of(g, t));
+}
+
+/* A vector (SPIR-V type vty) of the n scalar values comp. Not OpCompositeConstruct:
+ * llvm-spirv 15 makes an LLVM constant of every OpCompositeConstruct and crashes when a
+ * constituent is not constant, so the components are inserted one by one into an OpUndef. */
+static uint32_t build_vector(SG *g, uint32_t vty, int n, const uint32_t *comp) {
+  uint32_t v = spv_undef(&g->m, vty);
+  for (int i = 0; i < n; i++) v = sg_opv(g, SpvOpCompositeInsert, vty, 3, comp[i], v, (uint32_t)i);
+  return v;
+}
+
+/* A vector (SPIR-V type vty, n components) whose components all are the scalar value v:
+ * inserted once and shuffled. */
+static uint32_t splat_id(SG *g, uint32_t vty, int n, uint32_t v) {
+  uint32_t one = sg_opv(g, SpvOpCompositeInsert, vty, 3, v, spv_undef(&g->m, vty), 0u);
+  uint32_t ops[18] = {one, one};
+  for (int i = 0; i < n; i++) ops[2 + i] = 0;
+  return sg_op(g, SpvOpVectorShuffle, vty, 2 + n, ops);
+}
+
+/* A vector of type t whose components all are the scalar value v. */
+static uint32_t splat(SG *g, const KType *t, uint32_t v) {
+  return splat_id(g, ty(g, t), (int)t->len, v);
 }
 
 static uint32_t ptr_to_u64(SG *g, uint32_t p) {
@@ -71,6 +121,17 @@ static uint32_t index64(SG *g, KExpr *b) {
 uint32_t sg_convert(SG *g, uint32_t v, const KType *from, const KType *to, KLoc loc) {
   if (from == to) return v;
   uint32_t rt = to->kind == KT_VOID ? 0 : ty(g, to);
+  if (to->kind == KT_VEC && from->kind != KT_VEC && kir_is_arith(from)) { /* KC_SPLAT */
+    if (from != to->base) v = sg_convert(g, v, from, to->base, loc);
+    return splat(g, to, v);
+  }
+  if ((to->kind == KT_VEC) != (from->kind == KT_VEC) ||
+      (to->kind == KT_VEC && to->len != from->len)) {
+    sg_error(g, loc, "cannot convert '%s' to '%s'", kir_type_str(from), kir_type_str(to));
+    return spv_undef(&g->m, rt);
+  }
+  /* Between vectors of one length, each component converts as the elements do. */
+  const KType *fe = elem(from), *te = elem(to);
   switch (kir_cast_kind(from, to)) {
   case KC_NOP: return v;
   case KC_TO_VOID: return 0;
@@ -79,9 +140,9 @@ uint32_t sg_convert(SG *g, uint32_t v, const KType *from, const KType *to, KLoc 
   case KC_INT_SEXT: return sg_opv(g, SpvOpSConvert, rt, 1, v);
   case KC_TO_BOOL: return bool_to_int(g, nonzero(g, v, from), to);
   case KC_INT_TO_FP:
-    return sg_opv(g, kir_is_signed(from) ? SpvOpConvertSToF : SpvOpConvertUToF, rt, 1, v);
+    return sg_opv(g, kir_is_signed(fe) ? SpvOpConvertSToF : SpvOpConvertUToF, rt, 1, v);
   case KC_FP_TO_INT: /* rounds toward zero, as C */
-    return sg_opv(g, kir_is_signed(to) ? SpvOpConvertFToS : SpvOpConvertFToU, rt, 1, v);
+    return sg_opv(g, kir_is_signed(te) ? SpvOpConvertFToS : SpvOpConvertFToU, rt, 1, v);
   case KC_FP_EXT:
   case KC_FP_TRUNC: return sg_opv(g, SpvOpFConvert, rt, 1, v);
   case KC_PTR_TO_PTR:
@@ -220,12 +281,13 @@ static uint32_t compare(SG *g, KOp op, KExpr *a, KExpr *b) {
   } else if (b->type != t && kir_is_arith(b->type)) {
     r = sg_convert(g, r, b->type, t, b->loc);
   }
-  if (kir_is_float(t)) {
+  const KType *et = elem(t);
+  if (kir_is_float(et)) {
     static const SpvOp fo[] = {SpvOpFOrdEqual,       SpvOpFUnordNotEqual,
                                SpvOpFOrdLessThan,    SpvOpFOrdLessThanEqual,
                                SpvOpFOrdGreaterThan, SpvOpFOrdGreaterThanEqual};
     o = fo[op - KB_EQ];
-  } else if (kir_is_signed(t)) {
+  } else if (kir_is_signed(et)) {
     static const SpvOp so[] = {SpvOpIEqual,         SpvOpINotEqual,    SpvOpSLessThan,
                                SpvOpSLessThanEqual, SpvOpSGreaterThan, SpvOpSGreaterThanEqual};
     o = so[op - KB_EQ];
@@ -234,7 +296,7 @@ static uint32_t compare(SG *g, KOp op, KExpr *a, KExpr *b) {
                                SpvOpULessThanEqual, SpvOpUGreaterThan, SpvOpUGreaterThanEqual};
     o = uo[op - KB_EQ];
   }
-  return sg_opv(g, o, tbool(g), 2, l, r);
+  return sg_opv(g, o, bool_of(g, t), 2, l, r);
 }
 
 /* && and ||: the right operand runs only when needed; the result is an OpPhi. */
@@ -271,7 +333,8 @@ uint32_t sg_cond(SG *g, KExpr *e) {
 static uint32_t arith(SG *g, KOp op, const KType *t, uint32_t l, uint32_t r, const KType *rt_b,
                       KLoc loc) {
   uint32_t rt = ty(g, t);
-  if (kir_is_float(t)) {
+  const KType *et = elem(t);
+  if (kir_is_float(et)) {
     SpvOp o;
     switch (op) {
     case KB_ADD: o = SpvOpFAdd; break;
@@ -287,7 +350,7 @@ static uint32_t arith(SG *g, KOp op, const KType *t, uint32_t l, uint32_t r, con
     sg_fast(g, id);
     return id;
   }
-  bool sgn = kir_is_signed(t);
+  bool sgn = kir_is_signed(et);
   SpvOp o;
   switch (op) {
   case KB_ADD: o = SpvOpIAdd; break;
@@ -302,10 +365,14 @@ static uint32_t arith(SG *g, KOp op, const KType *t, uint32_t l, uint32_t r, con
   case KB_SHR:
     /* The count keeps its own promoted type in KIR; give it the left operand's width (the
      * result is undefined past the width anyway). */
-    if (rt_b && rt_b != t && sg_bits(rt_b) != sg_bits(t))
+    if (rt_b && rt_b != t && sg_bits(rt_b) != sg_bits(t)) {
+      bool vec_count = rt_b->kind == KT_VEC;
       r = sg_opv(g,
-                 sg_bits(rt_b) > sg_bits(t) || !kir_is_signed(rt_b) ? SpvOpUConvert : SpvOpSConvert,
-                 rt, 1, r);
+                 sg_bits(rt_b) > sg_bits(t) || !kir_is_signed(elem(rt_b)) ? SpvOpUConvert
+                                                                          : SpvOpSConvert,
+                 vec_count || t->kind != KT_VEC ? rt : ty(g, et), 1, r);
+    }
+    if (rt_b && rt_b->kind != KT_VEC && t->kind == KT_VEC) r = splat(g, t, r);
     o = op == KB_SHL ? SpvOpShiftLeftLogical
         : sgn        ? SpvOpShiftRightArithmetic
                      : SpvOpShiftRightLogical;
@@ -360,7 +427,7 @@ static uint32_t unary(SG *g, KExpr *e) {
   switch (e->op) {
   case KU_NEG: {
     uint32_t v = sg_expr(g, e->a);
-    if (kir_is_float(e->type)) {
+    if (kir_is_float(elem(e->type))) {
       uint32_t id = sg_opv(g, SpvOpFNegate, ty(g, e->type), 1, v);
       sg_fast(g, id);
       return id;
@@ -376,15 +443,12 @@ static uint32_t unary(SG *g, KExpr *e) {
   return spv_undef(&g->m, ty(g, e->type));
 }
 
-static uint32_t incdec(SG *g, KExpr *e) {
-  const KType *t = e->a->type;
-  uint32_t addr = sg_addr(g, e->a);
-  bool vol = lv_volatile(e->a);
-  uint32_t old = sg_load(g, t, addr, vol), nv;
-  bool inc = e->op == KU_PREINC || e->op == KU_POSTINC;
+/* old + 1 or old - 1 in type t (the value ++/-- store). */
+static uint32_t step(SG *g, const KType *t, uint32_t old, bool inc) {
+  uint32_t nv;
   if (t->kind == KT_PTR) {
     nv = sg_opv(g, SpvOpPtrAccessChain, ty(g, t), 2, old, sg_u64(g, inc ? 1 : (uint64_t)-1));
-  } else if (kir_is_float(t)) {
+  } else if (kir_is_float(elem(t))) {
     nv = sg_opv(g, inc ? SpvOpFAdd : SpvOpFSub, ty(g, t), 2, old, one_of(g, t));
     sg_fast(g, nv);
   } else if (t->kind == KT_BOOL) {
@@ -393,12 +457,143 @@ static uint32_t incdec(SG *g, KExpr *e) {
   } else {
     nv = sg_opv(g, inc ? SpvOpIAdd : SpvOpISub, ty(g, t), 2, old, one_of(g, t));
   }
+  return nv;
+}
+
+/* ---------------------------------------------------------------- swizzles
+ *
+ * A swizzle picks components of a vector value (OpCompositeExtract, OpVectorShuffle). As an
+ * lvalue it names components of the vector lvalue under it (its root, past nested swizzles):
+ * writes load the root whole, replace those components (OpCompositeInsert, OpVectorShuffle)
+ * and store it back, so the root's own lvalue machinery (variables, struct members, array
+ * elements, parameters given storage) serves unchanged, and no pointer into a vector is
+ * made. A component past a 3-vector's end (.hi, .odd of a 3-vector name a fourth) reads as 0
+ * and is not written. */
+
+/* The components of v (a vector of type vt) that c[0..n) picks, as type rt. */
+static uint32_t swz_pick(SG *g, uint32_t v, const KType *vt, const uint8_t *c, int n,
+                         const KType *rt) {
+  int len = (int)vt->len;
+  if (n == 1) {
+    if (c[0] >= len) return zero_of(g, rt);
+    return sg_opv(g, SpvOpCompositeExtract, ty(g, rt), 2, v, (uint32_t)c[0]);
+  }
+  uint32_t ops[18] = {v, v};
+  for (int i = 0; i < n; i++) {
+    ops[2 + i] = c[i];
+    if (c[i] >= len) { /* the second operand is then a zero vector */
+      ops[1] = zero_of(g, vt);
+      ops[2 + i] = (uint32_t)len;
+    }
+  }
+  return sg_op(g, SpvOpVectorShuffle, ty(g, rt), 2 + n, ops);
+}
+
+/* v (of vector type vt) with components c[0..n) replaced by val's (a scalar when n is 1). */
+static uint32_t swz_merge(SG *g, uint32_t v, const KType *vt, const uint8_t *c, int n,
+                          uint32_t val) {
+  int len = (int)vt->len;
+  if (n == 1) {
+    if (c[0] >= len) return v;
+    return sg_opv(g, SpvOpCompositeInsert, ty(g, vt), 3, val, v, (uint32_t)c[0]);
+  }
+  if (n != len) { /* llvm-spirv 15 shuffles only two vectors of one type: val to len first */
+    uint32_t w[18] = {val, val};
+    for (int j = 0; j < len; j++) w[2 + j] = (uint32_t)(j < n ? j : 0);
+    val = sg_op(g, SpvOpVectorShuffle, ty(g, vt), 2 + len, w);
+  }
+  uint32_t ops[18] = {v, val};
+  for (int j = 0; j < len; j++) ops[2 + j] = (uint32_t)j;
+  for (int i = 0; i < n; i++)
+    if (c[i] < len) ops[2 + c[i]] = (uint32_t)(len + i);
+  return sg_op(g, SpvOpVectorShuffle, ty(g, vt), 2 + len, ops);
+}
+
+/* The vector lvalue under the swizzle lvalue e, and the components of it e names. */
+static KExpr *swz_root(KExpr *e, uint8_t *c, int *n) {
+  *n = e->nswz;
+  memcpy(c, e->swz, (size_t)e->nswz);
+  KExpr *a = e->a;
+  for (; a->kind == KE_SWIZZLE; a = a->a)
+    for (int i = 0; i < *n; i++) c[i] = c[i] < a->nswz ? a->swz[c[i]] : 0xff;
+  return a;
+}
+
+typedef struct SwzLV {
+  KExpr *root;
+  uint32_t addr;
+  bool vol;
+  int n;
+  uint8_t c[16];
+} SwzLV;
+
+static bool swz_lvalue(SG *g, KExpr *e, SwzLV *lv) {
+  lv->root = swz_root(e, lv->c, &lv->n);
+  if (!sg_addressable(g, lv->root)) {
+    sg_error(g, e->loc, "cannot assign to components of this vector");
+    return false;
+  }
+  lv->addr = sg_addr(g, lv->root);
+  lv->vol = lv_volatile(lv->root);
+  return true;
+}
+
+static uint32_t swizzle(SG *g, KExpr *e) {
+  uint32_t v = sg_expr(g, e->a);
+  return swz_pick(g, v, e->a->type, e->swz, e->nswz, e->type);
+}
+
+static uint32_t incdec(SG *g, KExpr *e) {
+  const KType *t = e->a->type;
+  bool inc = e->op == KU_PREINC || e->op == KU_POSTINC;
+  bool pre = e->op == KU_PREINC || e->op == KU_PREDEC;
+  if (e->a->kind == KE_SWIZZLE) {
+    SwzLV lv;
+    if (!swz_lvalue(g, e->a, &lv)) return spv_undef(&g->m, ty(g, t));
+    const KType *vt = lv.root->type;
+    uint32_t whole = sg_load(g, vt, lv.addr, lv.vol);
+    uint32_t old = swz_pick(g, whole, vt, lv.c, lv.n, t), nv = step(g, t, old, inc);
+    sg_store(g, vt, lv.addr, swz_merge(g, whole, vt, lv.c, lv.n, nv), lv.vol);
+    return pre ? nv : old;
+  }
+  uint32_t addr = sg_addr(g, e->a);
+  bool vol = lv_volatile(e->a);
+  uint32_t old = sg_load(g, t, addr, vol), nv = step(g, t, old, inc);
   sg_store(g, t, addr, nv, vol);
-  return e->op == KU_PREINC || e->op == KU_PREDEC ? nv : old;
+  return pre ? nv : old;
+}
+
+/* The value a compound assignment stores: old (of type t) op b, computed in e->optype. */
+static uint32_t compound(SG *g, KExpr *e, const KType *t, uint32_t old, uint32_t r) {
+  const KType *ot = e->optype ? e->optype : t;
+  if (ot->kind == KT_PTR)
+    return ptr_offset(g, t, old, r, e->b->type, e->op == KB_PTR_SUB || e->op == KB_SUB);
+  uint32_t l = sg_convert(g, old, t, ot, e->loc);
+  bool shift = e->op == KB_SHL || e->op == KB_SHR;
+  if (!shift && e->b->type != ot && (kir_is_arith(e->b->type) || e->b->type->kind == KT_VEC))
+    r = sg_convert(g, r, e->b->type, ot, e->loc);
+  uint32_t v = arith(g, e->op, ot, l, r, e->b->type, e->loc);
+  return sg_convert(g, v, ot, t, e->loc);
 }
 
 static uint32_t assign(SG *g, KExpr *e) {
   const KType *t = e->a->type;
+  if (e->a->kind == KE_SWIZZLE) {
+    SwzLV lv;
+    if (!swz_lvalue(g, e->a, &lv)) return spv_undef(&g->m, ty(g, t));
+    const KType *vt = lv.root->type;
+    /* The right side first: the root is read after it, whole. */
+    uint32_t r = sg_expr(g, e->b), v;
+    uint32_t whole = sg_load(g, vt, lv.addr, lv.vol);
+    if (e->op == KB_NONE) {
+      v = e->b->type != t ? sg_convert(g, r, e->b->type, t, e->loc) : r;
+    } else {
+      uint32_t old = swz_pick(g, whole, vt, lv.c, lv.n, t);
+      v = compound(g, e, t, old, r);
+    }
+    sg_store(g, vt, lv.addr, swz_merge(g, whole, vt, lv.c, lv.n, v), lv.vol);
+    return v;
+  }
   uint32_t addr = sg_addr(g, e->a);
   bool vol = lv_volatile(e->a);
   uint32_t v;
@@ -407,20 +602,8 @@ static uint32_t assign(SG *g, KExpr *e) {
     if (e->b->type != t && kir_is_scalar(e->b->type) && kir_is_scalar(t))
       v = sg_convert(g, v, e->b->type, t, e->loc);
   } else {
-    const KType *ot = e->optype ? e->optype : t;
     uint32_t old = sg_load(g, t, addr, vol);
-    if (ot->kind == KT_PTR) {
-      uint32_t n = sg_expr(g, e->b);
-      v = ptr_offset(g, t, old, n, e->b->type, e->op == KB_PTR_SUB || e->op == KB_SUB);
-    } else {
-      uint32_t l = sg_convert(g, old, t, ot, e->loc);
-      uint32_t r = sg_expr(g, e->b);
-      bool shift = e->op == KB_SHL || e->op == KB_SHR;
-      if (!shift && e->b->type != ot && kir_is_arith(e->b->type))
-        r = sg_convert(g, r, e->b->type, ot, e->loc);
-      v = arith(g, e->op, ot, l, r, e->b->type, e->loc);
-      v = sg_convert(g, v, ot, t, e->loc);
-    }
+    v = compound(g, e, t, old, sg_expr(g, e->b));
   }
   sg_store(g, t, addr, v, vol);
   return v;
@@ -468,6 +651,10 @@ static uint32_t cast(SG *g, KExpr *e) {
     return sg_opv(g, SpvOpInBoundsAccessChain, rt, 2, base, sg_u64(g, 0));
   }
   if (k == KC_TO_BOOL) return bool_to_int(g, sg_cond(g, e->a), e->type);
+  if (e->type->kind == KT_VEC) { /* a constant splat is a constant vector */
+    uint32_t c = sg_const_init(g, e->type, e);
+    if (c) return c;
+  }
   uint32_t v = sg_expr(g, e->a);
   if (k == KC_TO_VOID) return 0;
   return sg_convert(g, v, e->a->type, e->type, e->loc);
@@ -506,6 +693,60 @@ static uint32_t call(SG *g, KExpr *e) {
   uint32_t id = sg_op(g, SpvOpFunctionCall, ty(g, f->ret), n, ops);
   free(ops);
   return f->ret->kind == KT_VOID ? 0 : id;
+}
+
+/* ---------------------------------------------------------------- vector values */
+
+/* (float4)(a, b2, c): the components, vector arguments taken apart, inserted one by one
+ * (build_vector), or a constant vector when all are constant. */
+static uint32_t veclit(SG *g, KExpr *e) {
+  uint32_t c = sg_const_init(g, e->type, e);
+  if (c) return c;
+  const KType *et = e->type->base;
+  uint32_t comp[16];
+  int n = 0;
+  for (int i = 0; i < e->nargs; i++) {
+    KExpr *a = e->args[i];
+    uint32_t v = sg_expr(g, a);
+    if (a->type->kind == KT_VEC) {
+      for (int k = 0; k < a->type->len && n < 16; k++)
+        comp[n++] = sg_opv(g, SpvOpCompositeExtract, ty(g, et), 2, v, (uint32_t)k);
+    } else if (n < 16) {
+      comp[n++] = a->type != et ? sg_convert(g, v, a->type, et, e->loc) : v;
+    }
+  }
+  if (n != e->type->len) {
+    sg_error(g, e->loc, "vector literal of type '%s' has %d components", kir_type_str(e->type), n);
+    return spv_undef(&g->m, ty(g, e->type));
+  }
+  return build_vector(g, ty(g, e->type), n, comp);
+}
+
+/* A 3-vector as the 4-vector whose room it takes (fourth component 0), or v itself. */
+static uint32_t widen3(SG *g, uint32_t v, const KType **t) {
+  if ((*t)->kind != KT_VEC || (*t)->len != 3) return v;
+  KType *w = kir_type_vec((*t)->base, 4);
+  uint32_t r = sg_opv(g, SpvOpVectorShuffle, ty(g, w), 6, v, zero_of(g, *t), 0u, 1u, 2u, 3u);
+  *t = w;
+  return r;
+}
+
+/* as_T(x): the same bits as another type of the same size. A 3-vector's size is a
+ * 4-vector's, so as clang does for as_int3(float4) & co., a 3-vector operand is widened to
+ * its 4-vector and a 3-vector result is the first three components of one; OpBitcast
+ * itself needs equal bit counts. */
+static uint32_t bitcast(SG *g, KExpr *e) {
+  const KType *from = e->a->type, *to = e->type;
+  uint32_t v = sg_expr(g, e->a);
+  if (from == to) return v;
+  if (from->kind == KT_PTR && to->kind == KT_PTR) return sg_opv(g, SpvOpBitcast, ty(g, to), 1, v);
+  if (from->kind == KT_PTR) return sg_opv(g, SpvOpConvertPtrToU, ty(g, to), 1, v);
+  if (to->kind == KT_PTR) return sg_opv(g, SpvOpConvertUToPtr, ty(g, to), 1, v);
+  v = widen3(g, v, &from);
+  const KType *wide = to->kind == KT_VEC && to->len == 3 ? kir_type_vec(to->base, 4) : to;
+  if (from != wide) v = sg_opv(g, SpvOpBitcast, ty(g, wide), 1, v);
+  if (wide != to) v = sg_opv(g, SpvOpVectorShuffle, ty(g, to), 5, v, v, 0u, 1u, 2u);
+  return v;
 }
 
 /* ---------------------------------------------------------------- builtins */
@@ -704,8 +945,71 @@ static uint32_t ext(SG *g, KExpr *e, int inst, const KType *t) {
   return sg_op(g, SpvOpExtInst, ty(g, t), n, ops);
 }
 
+/* select(a, b, c): OpSelect on c != 0 (scalar c) or on each component's sign bit
+ * (c < 0: vector c), the same as OpenCL.std's select but without its overload mangling. */
+static uint32_t select_call(SG *g, KExpr *e) {
+  uint32_t a = sg_expr(g, e->args[0]), b = sg_expr(g, e->args[1]);
+  uint32_t c = sg_expr(g, e->args[2]), cond;
+  const KType *ct = e->args[2]->type;
+  if (ct->kind == KT_VEC) {
+    cond = sg_opv(g, SpvOpSLessThan, bool_of(g, ct), 2, c, zero_of(g, ct));
+  } else {
+    cond = nonzero(g, c, ct);
+    if (e->type->kind == KT_VEC) /* SPIR-V 1.0 wants one condition per component */
+      cond = splat_id(g, bool_of(g, e->type), (int)e->type->len, cond);
+  }
+  return sg_opv(g, SpvOpSelect, ty(g, e->type), 3, cond, b, a);
+}
+
+/* convert_T_sat(x): float to integer with the SaturatedConversion decoration (NaN gives 0);
+ * between integers of other signedness OpSatConvertSToU/UToS, and narrowing ones of the
+ * same signedness decorated too. Widening ones need no clamping. */
+static uint32_t convert_sat(SG *g, KExpr *e) {
+  const KType *from = e->args[0]->type, *to = e->type;
+  const KType *fe = elem(from), *te = elem(to);
+  uint32_t v = sg_expr(g, e->args[0]), rt = ty(g, to);
+  if ((from->kind == KT_VEC) != (to->kind == KT_VEC) || !kir_is_int(te)) {
+    sg_error(g, e->loc, "convert_sat from '%s' to '%s'", kir_type_str(from), kir_type_str(to));
+    return spv_undef(&g->m, rt);
+  }
+  SpvOp op;
+  bool fs = kir_is_signed(fe), ts = kir_is_signed(te);
+  if (kir_is_float(fe))
+    op = ts ? SpvOpConvertFToS : SpvOpConvertFToU;
+  else if (fs && !ts)
+    return sg_opv(g, SpvOpSatConvertSToU, rt, 1, v);
+  else if (!fs && ts)
+    return sg_opv(g, SpvOpSatConvertUToS, rt, 1, v);
+  else if (sg_bits(fe) == sg_bits(te))
+    return v;
+  else if (sg_bits(fe) < sg_bits(te))
+    return sg_opv(g, ts ? SpvOpSConvert : SpvOpUConvert, rt, 1, v);
+  else
+    op = ts ? SpvOpSConvert : SpvOpUConvert;
+  uint32_t id = sg_opv(g, op, rt, 1, v);
+  spv_decorate(&g->m, id, SpvDecorationSaturatedConversion, NULL, 0);
+  return id;
+}
+
+/* vloadN(offset, p) and vstoreN(v, offset, p): OpenCL.std vloadn/vstoren, whose offset is a
+ * size_t (64 bits under Physical64) and whose pointer points to the element type. */
+static uint32_t vload_store(SG *g, KExpr *e) {
+  bool load = e->builtin == BI_VLOAD;
+  int o = load ? 0 : 1;
+  uint32_t data = load ? 0 : sg_expr(g, e->args[0]);
+  uint32_t off = to_i64(g, sg_expr(g, e->args[o]), e->args[o]->type);
+  uint32_t p = sg_expr(g, e->args[o + 1]);
+  if (load)
+    return sg_opv(g, SpvOpExtInst, ty(g, e->type), 5, sg_ocl_import(g), (uint32_t)OpenCLstd_Vloadn,
+                  off, p, (uint32_t)e->type->len);
+  sg_opv(g, SpvOpExtInst, spv_type_void(&g->m), 5, sg_ocl_import(g), (uint32_t)OpenCLstd_Vstoren,
+         data, off, p);
+  return 0;
+}
+
 static uint32_t builtin(SG *g, KExpr *e) {
   KBuiltin b = e->builtin;
+  const KType *et = elem(e->type);
   bool sync = b == BI_SYNCTHREADS || b == BI_THREADFENCE || b == BI_THREADFENCE_BLOCK;
   uint32_t wg = sync ? sg_u32(g, SpvScopeWorkgroup) : 0;
   uint32_t sem = sync ? sg_u32(g, SEM_ACQ_REL | SEM_WG | SEM_XWG) : 0;
@@ -716,17 +1020,23 @@ static uint32_t builtin(SG *g, KExpr *e) {
   case BI_PRINTF: return printf_call(g, e);
   case BI_MIN:
   case BI_MAX:
-    if (kir_is_float(e->type))
-      return ext(g, e, b == BI_MIN ? OpenCLstd_Fmin : OpenCLstd_Fmax, e->type);
-    if (kir_is_signed(e->type))
-      return ext(g, e, b == BI_MIN ? OpenCLstd_SMin : OpenCLstd_SMax, e->type);
+    if (kir_is_float(et)) return ext(g, e, b == BI_MIN ? OpenCLstd_Fmin : OpenCLstd_Fmax, e->type);
+    if (kir_is_signed(et)) return ext(g, e, b == BI_MIN ? OpenCLstd_SMin : OpenCLstd_SMax, e->type);
     return ext(g, e, b == BI_MIN ? OpenCLstd_UMin : OpenCLstd_UMax, e->type);
   case BI_ABS:
-    if (kir_is_float(e->type)) return ext(g, e, OpenCLstd_Fabs, e->type);
-    if (kir_is_signed(e->type)) return ext(g, e, OpenCLstd_SAbs, e->type);
+    if (kir_is_float(et)) return ext(g, e, OpenCLstd_Fabs, e->type);
+    if (kir_is_signed(et)) return ext(g, e, OpenCLstd_SAbs, e->type);
     return sg_convert(g, sg_expr(g, e->args[0]), e->args[0]->type, e->type, e->loc);
+  case BI_POPCOUNT: return ext(g, e, OpenCLstd_Popcount, e->type);
+  case BI_CLZ: return ext(g, e, OpenCLstd_Clz, e->type);
+  case BI_MUL_HI:
+    return ext(g, e, kir_is_signed(et) ? OpenCLstd_SMul_hi : OpenCLstd_UMul_hi, e->type);
+  case BI_SELECT: return select_call(g, e);
+  case BI_CONVERT_SAT: return convert_sat(g, e);
+  case BI_VLOAD:
+  case BI_VSTORE: return vload_store(g, e);
   case BI_RINT:
-    if (kir_is_float(e->type)) {
+    if (kir_is_float(et)) {
       /* PoCL 3.1 folds rint() of a constant of 2^31 or more into code that drops the
        * kernel's stores or never ends (docs/driver-bugs.md). Every float of 2^23 or more
        * (double: 2^52) is an integer already: rint() only below, x itself above, so that a
@@ -735,9 +1045,9 @@ static uint32_t builtin(SG *g, KExpr *e) {
       if (e->args[0]->type != e->type) x = sg_convert(g, x, e->args[0]->type, e->type, e->loc);
       uint32_t t = ty(g, e->type), imp = sg_ocl_import(g);
       uint32_t ax = sg_opv(g, SpvOpExtInst, t, 3, imp, (uint32_t)OpenCLstd_Fabs, x);
-      uint32_t big =
-          spv_const_float(&g->m, sg_bits(e->type), e->type->kind == KT_F64 ? 0x1p52 : 0x1p23);
-      uint32_t small = sg_opv(g, SpvOpFOrdLessThan, tbool(g), 2, ax, big);
+      uint32_t big = splat_const(
+          g, e->type, spv_const_float(&g->m, sg_bits(et), et->kind == KT_F64 ? 0x1p52 : 0x1p23));
+      uint32_t small = sg_opv(g, SpvOpFOrdLessThan, bool_of(g, e->type), 2, ax, big);
       /* rint() sees 0 rather than x above: a select alone still calls it on the constant. */
       uint32_t arg = sg_opv(g, SpvOpSelect, t, 3, small, x, zero_of(g, e->type));
       uint32_t r = sg_opv(g, SpvOpExtInst, t, 3, imp, (uint32_t)OpenCLstd_Rint, arg);
@@ -749,13 +1059,13 @@ static uint32_t builtin(SG *g, KExpr *e) {
   case BI_ISFINITE: {
     SpvOp o = b == BI_ISNAN ? SpvOpIsNan : b == BI_ISINF ? SpvOpIsInf : SpvOpIsFinite;
     uint32_t v = sg_expr(g, e->args[0]);
-    return bool_to_int(g, sg_opv(g, o, tbool(g), 1, v), e->type);
+    return bool_to_int(g, sg_opv(g, o, bool_of(g, e->args[0]->type), 1, v), e->type);
   }
   default: break;
   }
   if (kir_builtin_is_atomic(b)) return atomic(g, e);
   int inst = ocl_math(b);
-  if (inst >= 0 && kir_is_float(e->type)) return ext(g, e, inst, e->type);
+  if (inst >= 0 && kir_is_float(et)) return ext(g, e, inst, e->type);
   sg_error(g, e->loc, "builtin '%s' is not supported by the SPIR-V back end",
            kir_builtin_info(b)->name);
   return e->type->kind == KT_VOID ? 0 : spv_undef(&g->m, ty(g, e->type));
@@ -793,9 +1103,9 @@ uint32_t sg_expr(SG *g, KExpr *e) {
   case KE_CALL: return call(g, e);
   case KE_BUILTIN: return builtin(g, e);
   case KE_INITLIST: return sg_init_value(g, e->type, e);
-  case KE_SWIZZLE:
-  case KE_VECLIT:
-  case KE_BITCAST: break;
+  case KE_SWIZZLE: return swizzle(g, e);
+  case KE_VECLIT: return veclit(g, e);
+  case KE_BITCAST: return bitcast(g, e);
   }
   sg_error(g, e->loc, "unexpected expression");
   return 0;
@@ -1022,7 +1332,38 @@ static bool is_zero_init(const KExpr *e) {
   }
 }
 
+/* The constant components of a vector-typed initializer (a KE_INITLIST of one constant per
+ * component, a vector literal, a splat), appended to out[*n..16); false if one is not
+ * constant. */
+static bool const_components(SG *g, const KType *et, const KExpr *e, uint32_t *out, int *n) {
+  const KType *t = e ? e->type : et;
+  if (e && t->kind == KT_VEC && (e->kind == KE_INITLIST || e->kind == KE_VECLIT)) {
+    int len = e->kind == KE_INITLIST ? (int)t->len : e->nargs;
+    for (int i = 0; i < len; i++)
+      if (!const_components(g, et, i < e->nargs ? e->args[i] : NULL, out, n)) return false;
+    return true;
+  }
+  if (e && t->kind == KT_VEC && e->kind == KE_CAST && e->a->type->kind != KT_VEC) {
+    int first = *n;
+    if (!const_components(g, et, e->a, out, n)) return false;
+    for (int i = 1; i < t->len && *n < 16; i++) out[(*n)++] = out[first];
+    return true;
+  }
+  if (t->kind == KT_VEC || *n >= 16) return false;
+  uint32_t c = sg_const_init(g, et, e);
+  if (!c) return false;
+  out[(*n)++] = c;
+  return true;
+}
+
 uint32_t sg_const_init(SG *g, const KType *t, const KExpr *e) {
+  if (t->kind == KT_VEC) {
+    uint32_t el[16];
+    int n = 0;
+    if (!e) return sg_zero(g, t);
+    if (!const_components(g, t->base, e, el, &n) || n != t->len) return 0;
+    return spv_const_composite(&g->m, ty(g, t), el, n);
+  }
   if (is_zero_init(e) && (!e || e->kind == KE_INITLIST || kir_is_scalar(t))) return sg_zero(g, t);
   if (t->kind == KT_ARRAY) {
     int64_t len = t->len > 0 ? t->len : 0;
@@ -1092,6 +1433,13 @@ uint32_t sg_init_value(SG *g, const KType *t, KExpr *e) {
     uint32_t tmp = sg_temp_var(g, t);
     sg_init_store(g, t, tmp, SpvStorageClassFunction, e);
     return sg_load(g, t, tmp, false);
+  }
+  if (e->kind == KE_INITLIST && t->kind == KT_VEC) { /* one value per component */
+    uint32_t el[16];
+    for (int i = 0; i < t->len && i < 16; i++)
+      el[i] =
+          i < e->nargs && e->args[i] ? sg_init_value(g, t->base, e->args[i]) : sg_zero(g, t->base);
+    return build_vector(g, ty(g, t), (int)t->len, el);
   }
   if (e->kind == KE_INITLIST) return e->nargs > 0 ? sg_init_value(g, t, e->args[0]) : sg_zero(g, t);
   uint32_t v = sg_expr(g, e);

@@ -100,6 +100,10 @@ typedef struct FeCtx {
   const char *terr_what, *terr_file; /* the last type error, to report each once a line */
   int terr_line;
   int errors0; /* diag_error_count() when this compilation began */
+  /* ---- OpenCL C input (opencl.c) */
+  int lang;             /* KL_LANG_K or KL_LANG_CL (never AUTO once parsing) */
+  int cl_std;           /* 120, 200, 300 */
+  KFunc *cl_helpers[8]; /* work-item functions of a non-constant dimension, made on first use */
   /* language */
   bool opencl; /* the input is OpenCL C: a shift count is taken modulo the width of the shifted
                   type for scalars too (the .k dialect keeps C's rule for scalars; vectors use
@@ -202,5 +206,33 @@ KFunc *fe_declare_function(FeCtx *fe, CXCursor def);
 KStmt *fe_body(FeCtx *fe, CXCursor compound);
 /* A file-scope or block-scope VarDecl with kcc.shared / kcc.constant storage. */
 KVar *fe_global_var(FeCtx *fe, CXCursor decl, bool at_file_scope);
+
+/* ---------------------------------------------------------------- opencl.c (OpenCL C input) */
+
+#define FE_CL_PRELUDE FE_VDIR "/opencl.h"
+
+/* The OpenCL prelude (types, macros, printf; kcc's spellings of __kernel and
+ * reqd_work_group_size): one virtual file, static storage. */
+const FeVFile *fe_cl_vfile(void);
+/* The language of `path` as o asks for it (KL_LANG_AUTO resolved by extension). */
+int fe_lang_of(const char *path, const KOptions *o);
+/* The clang arguments that select OpenCL C (NULL-terminated, static storage). */
+const char *const *fe_cl_args(int cl_std);
+/* The KIR address space a pointer's pointee type names in OpenCL C (global, constant,
+ * local); KAS_GENERIC for private, generic and unqualified. */
+KAddrSpace fe_cl_pointee_space(CXType pointer);
+/* 'S' for a __local variable, 'C' for a __constant one, 0 otherwise. */
+int fe_cl_var_space(CXCursor decl);
+/* Reports types OpenCL C has and kcc refuses (images, samplers, events, pipes, queues,
+ * OpenCL 2.0 atomic types, half arithmetic) at loc; false when t is one. */
+bool fe_cl_check_type(FeCtx *fe, CXType t, KLoc loc);
+/* reqd_work_group_size on a kernel definition: fills f->reqd_block. */
+void fe_cl_kernel_attrs(FeCtx *fe, CXCursor def, KFunc *f);
+/* A call in OpenCL C to one of clang's implicitly declared OpenCL built-ins (fn is its
+ * FunctionDecl): its lowering, or a diagnostic and a placeholder. NULL when fn is not one
+ * (a function of the file or of the prelude). */
+KExpr *fe_cl_call(FeCtx *fe, CXCursor call, CXCursor fn, KLoc loc);
+/* as_T(x) (the prelude's __builtin_astype) when c is one, as a KE_BITCAST; else NULL. */
+KExpr *fe_cl_astype(FeCtx *fe, CXCursor c, KLoc loc);
 
 #endif

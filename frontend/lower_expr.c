@@ -752,6 +752,10 @@ static KExpr *call(FeCtx *fe, CXCursor c, KLoc loc) {
     diag_error(loc, "function pointers are not supported in kcc kernels");
     return fe_poison(loc);
   }
+  if (fe->lang == KL_LANG_CL) {
+    KExpr *r = fe_cl_call(fe, c, fn, loc); /* OpenCL built-ins clang declared itself */
+    if (r) return r;
+  }
   const char *name = fe_spelling(fn);
   KFunc *f = fe_map_get(&fe->decls, clang_getCanonicalCursor(fn));
   CXCursor canon = clang_getCanonicalCursor(fn);
@@ -812,6 +816,8 @@ static KExpr *lower(FeCtx *fe, CXCursor c) {
   enum CXCursorKind kind = clang_getCursorKind(c);
   switch (kind) {
   case CXCursor_UnexposedExpr: {
+    KExpr *as = fe->lang == KL_LANG_CL ? fe_cl_astype(fe, c, loc) : NULL;
+    if (as) return as;
     if (fe_is_swizzle(fe, c)) return fe_swizzle(fe, c, loc);
     FeKids k;
     fe_kids(c, &k);
@@ -836,6 +842,7 @@ static KExpr *lower(FeCtx *fe, CXCursor c) {
   case CXCursor_MemberRefExpr: return member(fe, c, loc);
   case CXCursor_CallExpr: return call(fe, c, loc);
   case CXCursor_IntegerLiteral:
+  case CXCursor_CXXBoolLiteralExpr: /* OpenCL C's true and false */
   case CXCursor_CharacterLiteral:
   case CXCursor_FloatingLiteral: {
     KType *t = type_of(fe, c, loc);

@@ -38,6 +38,14 @@ KVar *fe_global_var(FeCtx *fe, CXCursor decl, bool at_file_scope) {
   const char *name = fe_spelling(decl);
   bool sh = fe_has_annotation(decl, "kcc.shared");
   bool cn = fe_has_annotation(decl, "kcc.constant");
+  bool cl = fe->lang == KL_LANG_CL;
+  if (cl) {
+    /* OpenCL C: __local (kernel scope) and __constant are the address space. */
+    int space = fe_cl_var_space(decl);
+    sh = space == 'S';
+    cn = space == 'C';
+    if (!fe_cl_check_type(fe, clang_getCursorType(decl), loc)) return NULL;
+  }
   CXType ct = clang_getCursorType(decl);
   bool ext = clang_Cursor_hasVarDeclExternalStorage(decl) == 1;
   CXCursor init = clang_Cursor_getVarDeclInitializer(decl);
@@ -52,6 +60,12 @@ KVar *fe_global_var(FeCtx *fe, CXCursor decl, bool at_file_scope) {
        constant memory, as if declared 'constant'. */
     if (at_file_scope && fe_type_is_const(ct) && !ext && has_init) {
       cn = true;
+    } else if (cl) {
+      diag_error(loc,
+                 "program-scope variable '%s' must be '__constant' in kcc (OpenCL 2.0 "
+                 "__global variables are not supported)",
+                 name);
+      return NULL;
     } else {
       diag_error(loc, "global variable '%s' must be 'constant' or 'shared'", name);
       return NULL;
@@ -93,7 +107,10 @@ KVar *fe_global_var(FeCtx *fe, CXCursor decl, bool at_file_scope) {
     v->owner = at_file_scope ? NULL : fe->func;
   } else {
     if (!at_file_scope) {
-      diag_error(loc, "'constant' variable '%s' must be declared at file scope", name);
+      diag_error(loc,
+                 cl ? "'__constant' variable '%s' must be declared at program scope in kcc"
+                    : "'constant' variable '%s' must be declared at file scope",
+                 name);
       return NULL;
     }
     if (ext && !has_init) {
@@ -128,10 +145,12 @@ KVar *fe_global_var(FeCtx *fe, CXCursor decl, bool at_file_scope) {
 
 static void local_var(FeCtx *fe, CXCursor decl, KList *out) {
   KLoc loc = fe_loc(fe, decl);
-  if (fe_has_annotation(decl, "kcc.shared") || fe_has_annotation(decl, "kcc.constant")) {
+  if (fe_has_annotation(decl, "kcc.shared") || fe_has_annotation(decl, "kcc.constant") ||
+      (fe->lang == KL_LANG_CL && fe_cl_var_space(decl))) {
     fe_global_var(fe, decl, false);
     return;
   }
+  if (fe->lang == KL_LANG_CL && !fe_cl_check_type(fe, clang_getCursorType(decl), loc)) return;
   const char *name = fe_spelling(decl);
   enum CX_StorageClass sc = clang_Cursor_getStorageClass(decl);
   if (sc == CX_SC_Static) {

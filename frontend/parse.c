@@ -319,6 +319,7 @@ static KFunc *declare_function(FeCtx *fe, CXCursor def) {
   f->is_static = clang_Cursor_getStorageClass(def) == CX_SC_Static;
   f->is_inline = clang_Cursor_isFunctionInlined(def) != 0;
   launch_bounds(fe, def, f);
+  if (fe->lang == KL_LANG_CL) fe_cl_kernel_attrs(fe, def, f);
   CXType ft = clang_getCursorType(def);
   f->ret = fe_type(fe, clang_getResultType(ft), loc);
   if (!f->ret) f->ret = kir_type_void();
@@ -335,9 +336,22 @@ static KFunc *declare_function(FeCtx *fe, CXCursor def) {
   for (int i = 0; i < n; i++) {
     CXCursor p = clang_Cursor_getArgument(def, i);
     KLoc ploc = fe_loc(fe, p);
-    KType *t = fe_param_type(fe, clang_getCursorType(p), ploc);
+    bool cl = fe->lang == KL_LANG_CL;
+    KType *t = cl && !fe_cl_check_type(fe, clang_getCursorType(p), ploc)
+                   ? NULL
+                   : fe_param_type(fe, clang_getCursorType(p), ploc);
     if (!t) t = kir_type_scalar(KT_I32);
-    if (f->is_kernel) t = fe_ptr_chain_as(t, KAS_GLOBAL);
+    if (f->is_kernel && cl) {
+      /* OpenCL names the space: __local is local memory sized at launch; __constant is a
+       * read-only buffer like any other (CUDA's constant bank holds no runtime buffers). */
+      KAddrSpace as = fe_cl_pointee_space(clang_getCursorType(p));
+      if (as == KAS_CONSTANT && t->kind == KT_PTR)
+        t = kir_type_ptr(t->base, KAS_GLOBAL, t->qual | KQ_CONST);
+      else
+        t = fe_ptr_as(t, as == KAS_SHARED ? KAS_SHARED : KAS_GLOBAL);
+    } else if (f->is_kernel) {
+      t = fe_ptr_chain_as(t, KAS_GLOBAL);
+    }
     const char *name = fe_spelling(p);
     /* A parameter is a value passed by the host: it lives in no memory space of its own,
      * and a pointer parameter points to global memory. */
@@ -546,12 +560,17 @@ typedef struct FrontJob {
 static KModule *parse_and_lower(const char *path, const KOptions *o, KList *deps) {
   if (!path || !check_readable(path)) return NULL;
   int errors_before = diag_error_count();
+  int lang = fe_lang_of(path, o);
 
   int nv;
-  const FeVFile *vf = fe_vfiles(&nv);
+  const FeVFile *vf0 = fe_vfiles(&nv);
+  /* The dialect's files, and the OpenCL prelude after them. */
+  FeVFile *vf = calloc((size_t)nv + 1, sizeof *vf);
+  if (vf) memcpy(vf, vf0, sizeof *vf * (size_t)nv);
+  if (vf) vf[nv++] = *fe_cl_vfile();
   struct CXUnsavedFile *uf = calloc((size_t)nv, sizeof *uf);
   const char **args = calloc((size_t)(o ? o->ncargs : 0) + 32, sizeof *args);
-  if (!uf || !args) {
+  if (!vf || !uf || !args) {
     fputs("kcc: fatal error: out of memory\n", stderr);
     exit(1);
   }
@@ -563,6 +582,10 @@ static KModule *parse_and_lower(const char *path, const KOptions *o, KList *deps
     diag_add_source(vf[i].name, vf[i].text, uf[i].Length);
   }
   int na = 0;
+  if (lang == KL_LANG_CL) {
+    for (const char *const *a = fe_cl_args(o ? o->cl_std : 0); *a; a++) args[na++] = *a;
+    goto user_args;
+  }
   args[na++] = "-x";
   args[na++] = "c";
   args[na++] = "-std=c11";
@@ -580,10 +603,15 @@ static KModule *parse_and_lower(const char *path, const KOptions *o, KList *deps
   args[na++] = FE_INCDIR;
   args[na++] = "-include";
   args[na++] = FE_PRELUDE;
+user_args:
   for (int i = 0; o && i < o->ncargs; i++) args[na++] = o->cargs[i];
+  free(vf);
 
   FeCtx fe = {0};
   fe.path = path;
+  fe.lang = lang;
+  fe.opencl = lang == KL_LANG_CL;
+  fe.cl_std = o && o->cl_std ? o->cl_std : 120;
   fe.errors0 = errors_before;
   CXIndex idx = clang_createIndex(0, 0);
   ParseJob pj = {idx, path, args, na, uf, nv, NULL, CXError_Success, 0};

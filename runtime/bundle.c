@@ -43,7 +43,23 @@ static char *copy_str(char **pool, const unsigned char *src, size_t n) {
 }
 
 static const char *kind_name(uint8_t kind) {
-  return kind == KCB_PARAM_POINTER ? "pointer" : kind == KCB_PARAM_SCALAR ? "scalar" : "struct";
+  return kind == KCB_PARAM_POINTER  ? "pointer"
+         : kind == KCB_PARAM_SCALAR ? "scalar"
+         : kind == KCB_PARAM_LOCAL  ? "local"
+                                    : "struct";
+}
+
+size_t kcb_elem_size(int t, int vec_len) {
+  static const unsigned char sizes[] = {
+      [KCB_T_BOOL] = 1, [KCB_T_I8] = 1,  [KCB_T_I16] = 2, [KCB_T_I32] = 4,
+      [KCB_T_I64] = 8,  [KCB_T_U8] = 1,  [KCB_T_U16] = 2, [KCB_T_U32] = 4,
+      [KCB_T_U64] = 8,  [KCB_T_F32] = 4, [KCB_T_F64] = 8};
+  size_t s = t > 0 && (size_t)t < sizeof sizes ? sizes[t] : 0;
+  return vec_len ? s * (size_t)(vec_len == 3 ? 4 : vec_len) : s;
+}
+
+static bool vec_len_ok(unsigned n) {
+  return n == 0 || n == 2 || n == 3 || n == 4 || n == 8 || n == 16;
 }
 
 static kcrt_status parse_kernels(KcbBundle *b, const KcbSection *s) {
@@ -92,7 +108,8 @@ static kcrt_status parse_kernels(KcbBundle *b, const KcbSection *s) {
     p->qual = e[19];
     p->size = kcb_get32(e + 20);
     p->align = kcb_get32(e + 24);
-    if (p->kind < KCB_PARAM_POINTER || p->kind > KCB_PARAM_STRUCT)
+    p->vec_len = e[28];
+    if (p->kind < KCB_PARAM_POINTER || p->kind > KCB_PARAM_LOCAL)
       return bad("kernel table: parameter %llu ('%s') has unknown kind %u", (unsigned long long)i,
                  p->name, p->kind);
     if (p->size == 0 || p->align == 0 || (p->align & (p->align - 1)) || p->align > 4096)
@@ -101,6 +118,23 @@ static kcrt_status parse_kernels(KcbBundle *b, const KcbSection *s) {
     if (p->kind == KCB_PARAM_POINTER && p->size != 8)
       return bad("kernel table: pointer parameter '%s' is %u bytes (kcc pointers are 8)", p->name,
                  p->size);
+    /* A local parameter is a 32-bit offset on CUDA and a __local pointer on OpenCL. */
+    if (p->kind == KCB_PARAM_LOCAL && (p->size != 4 || p->align != 4 || p->addr_space != 3))
+      return bad("kernel table: local parameter '%s' has size %u, alignment %u and address "
+                 "space %u (must be 4, 4 and 3)",
+                 p->name, p->size, p->align, p->addr_space);
+    if (!vec_len_ok(p->vec_len) || (p->vec_len && p->kind == KCB_PARAM_STRUCT))
+      return bad("kernel table: %s parameter '%s' has vector length %u", kind_name(p->kind),
+                 p->name, p->vec_len);
+    if (p->vec_len && (p->scalar == KCB_T_BOOL || !kcb_elem_size(p->scalar, 0)))
+      return bad("kernel table: vector parameter '%s' has element type code %u", p->name,
+                 p->scalar);
+    if (p->vec_len && p->kind == KCB_PARAM_SCALAR &&
+        (p->size != kcb_elem_size(p->scalar, p->vec_len) || p->align != p->size))
+      return bad("kernel table: vector parameter '%s' has size %u and alignment %u (its layout "
+                 "is %zu and %zu)",
+                 p->name, p->size, p->align, kcb_elem_size(p->scalar, p->vec_len),
+                 kcb_elem_size(p->scalar, p->vec_len));
   }
   for (uint64_t i = 0; i < nk; i++) {
     const unsigned char *e = kent + i * KCB_KERNEL_ENTRY_SIZE;
@@ -119,6 +153,7 @@ static kcrt_status parse_kernels(KcbBundle *b, const KcbSection *s) {
     k->static_shared_bytes = kcb_get64(e + 16);
     k->flags = kcb_get32(e + 24);
     k->max_threads = kcb_get32(e + 28);
+    for (uint32_t j = 0; j < k->nparams; j++) k->nlocal += k->params[j].kind == KCB_PARAM_LOCAL;
   }
   /* Duplicate names would make lookups ambiguous: sort pointers, compare neighbours. */
   if (nk > 1) {
@@ -187,6 +222,43 @@ static kcrt_status parse_symbols(KcbBundle *b, const KcbSection *s) {
     kk->nsymbols++;
   }
   return KCRT_SUCCESS;
+}
+
+/* KATTRS (1.2): per-kernel attributes. Entries are entry_size bytes (>= 16, a multiple of 4:
+ * later minors may append fields), each naming one kernel once. */
+static kcrt_status parse_kattrs(KcbBundle *b, const KcbSection *s) {
+  const unsigned char *t = s->data;
+  uint64_t size = s->size;
+  if (size < KCB_KATTR_HEADER_SIZE)
+    return bad("kernel attributes: %llu bytes", (unsigned long long)size);
+  uint64_t n = kcb_get32(t), esz = kcb_get32(t + 4);
+  if (esz < KCB_KATTR_ENTRY_SIZE || esz % 4)
+    return bad("kernel attributes: entry size %llu", (unsigned long long)esz);
+  if (n * esz > size - KCB_KATTR_HEADER_SIZE)
+    return bad("kernel attributes: %llu entries of %llu bytes run past the %llu-byte section",
+               (unsigned long long)n, (unsigned long long)esz, (unsigned long long)size);
+  bool *seen = calloc(b->nkernels ? b->nkernels : 1, 1);
+  if (!seen) return kcrt_fail(KCRT_ERROR_OUT_OF_MEMORY, "out of host memory reading a bundle");
+  kcrt_status st = KCRT_SUCCESS;
+  for (uint64_t i = 0; i < n && !st; i++) {
+    const unsigned char *e = t + KCB_KATTR_HEADER_SIZE + i * esz;
+    uint64_t k = kcb_get32(e);
+    uint32_t r[3] = {kcb_get32(e + 4), kcb_get32(e + 8), kcb_get32(e + 12)};
+    if (k >= b->nkernels)
+      st = bad("kernel attributes: entry %llu names kernel %llu of %u", (unsigned long long)i,
+               (unsigned long long)k, b->nkernels);
+    else if (seen[k])
+      st = bad("kernel attributes: kernel '%s' is listed twice", b->kernels[k].name);
+    else if ((r[0] || r[1] || r[2]) && !(r[0] && r[1] && r[2]))
+      st = bad("kernel attributes: kernel '%s' requires a block of %u x %u x %u threads",
+               b->kernels[k].name, r[0], r[1], r[2]);
+    else {
+      seen[k] = true;
+      memcpy(b->kernels[k].reqd_block, r, sizeof r);
+    }
+  }
+  free(seen);
+  return st;
 }
 
 static void parse_info(KcbBundle *b, const KcbSection *s) {
@@ -275,6 +347,8 @@ kcrt_status kcb_parse(const void *data, size_t size, KcbBundle **out) {
   if (st == KCRT_SUCCESS) st = parse_kernels(b, ktab);
   const KcbSection *symtab = st == KCRT_SUCCESS ? kcb_section(b, KCB_SEC_SYMBOLS, 0) : NULL;
   if (symtab) st = parse_symbols(b, symtab);
+  const KcbSection *kattrs = st == KCRT_SUCCESS ? kcb_section(b, KCB_SEC_KATTRS, 0) : NULL;
+  if (kattrs) st = parse_kattrs(b, kattrs);
   if (st == KCRT_SUCCESS) {
     const KcbSection *info = kcb_section(b, KCB_SEC_INFO, 0);
     if (info) parse_info(b, info);

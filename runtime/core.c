@@ -178,17 +178,17 @@ _Static_assert(KCRT_TYPE_BOOL == (int)KCB_T_BOOL && KCRT_TYPE_INT8 == (int)KCB_T
                    KCRT_TYPE_DOUBLE == (int)KCB_T_F64,
                "kcrt_elem_type and KcbScalar must agree");
 
-/* The size of a scalar element type, 0 for the others. */
+/* The size of a scalar or vector element type (kcrt_elem_type), 0 for the others. */
 static size_t scalar_size(int t) {
-  static const unsigned char sizes[] = {
-      [KCB_T_BOOL] = 1, [KCB_T_I8] = 1,  [KCB_T_I16] = 2, [KCB_T_I32] = 4,
-      [KCB_T_I64] = 8,  [KCB_T_U8] = 1,  [KCB_T_U16] = 2, [KCB_T_U32] = 4,
-      [KCB_T_U64] = 8,  [KCB_T_F32] = 4, [KCB_T_F64] = 8};
-  return t > 0 && (size_t)t < sizeof sizes ? sizes[t] : 0;
+  int len = KCRT_TYPE_LEN_OF(t), sc = KCRT_TYPE_SCALAR_OF(t);
+  if (len && (sc == KCB_T_BOOL || !(len == 2 || len == 3 || len == 4 || len == 8 || len == 16)))
+    return 0;
+  if (t & ~0x1fff) return 0;
+  return kcb_elem_size(sc, len);
 }
 
-/* An element type as the kernel language spells it, for launch messages ("int", "8-byte
- * structs"). */
+/* An element type as the kernel language spells it, for launch messages ("int", "float4",
+ * "8-byte structs"). */
 static const char *elem_name(char *s, size_t n, int t, size_t size) {
   static const char *const names[] = {[KCB_T_BOOL] = "bool",          [KCB_T_I8] = "char",
                                       [KCB_T_I16] = "short",          [KCB_T_I32] = "int",
@@ -196,10 +196,26 @@ static const char *elem_name(char *s, size_t n, int t, size_t size) {
                                       [KCB_T_U16] = "unsigned short", [KCB_T_U32] = "unsigned int",
                                       [KCB_T_U64] = "unsigned long",  [KCB_T_F32] = "float",
                                       [KCB_T_F64] = "double"};
+  static const char *const vnames[] = {
+      [KCB_T_I8] = "char",   [KCB_T_I16] = "short",  [KCB_T_I32] = "int",  [KCB_T_I64] = "long",
+      [KCB_T_U8] = "uchar",  [KCB_T_U16] = "ushort", [KCB_T_U32] = "uint", [KCB_T_U64] = "ulong",
+      [KCB_T_F32] = "float", [KCB_T_F64] = "double"};
+  if (scalar_size(t) && KCRT_TYPE_LEN_OF(t)) {
+    snprintf(s, n, "%s%d", vnames[KCRT_TYPE_SCALAR_OF(t)], KCRT_TYPE_LEN_OF(t));
+    return s;
+  }
   if (scalar_size(t)) return names[t];
   snprintf(s, n, "%zu-byte structs", size);
   return s;
 }
+
+/* The element type of a parameter's table entry: its scalar, vector or pointee code. */
+static int param_elem(const KcbParam *p) {
+  if (!kcb_elem_size(p->scalar, 0)) return KCRT_TYPE_NONE;
+  return p->vec_len ? (int)KCRT_TYPE_VECTOR(p->scalar, p->vec_len) : p->scalar;
+}
+
+const unsigned char kcrt_local_marker = 0;
 
 kcrt_status kcrt_buffer_set_type(kcrt_buffer *b, kcrt_elem_type type, size_t elem_size) {
   if (!b) return kcrt_fail(KCRT_ERROR_INVALID_VALUE, "kcrt_buffer_set_type: NULL buffer");
@@ -614,6 +630,7 @@ kcrt_status kcrt_kernel_get_info(kcrt_kernel *k, kcrt_kernel_info *info) {
   info->static_shared_bytes = k->static_shared;
   info->uses_dynamic_shared = (k->k->flags & KCB_KERNEL_DYNAMIC_SHARED) != 0;
   info->max_threads_per_block = k->max_threads;
+  for (int d = 0; d < 3; d++) info->required_block[d] = k->k->reqd_block[d];
   return KCRT_SUCCESS;
 }
 
@@ -628,6 +645,7 @@ kcrt_status kcrt_kernel_param_info(kcrt_kernel *k, int i, kcrt_param_info *info)
   info->kind = (kcrt_param_kind)p->kind;
   info->size = p->size;
   info->align = p->align;
+  info->elem_type = (kcrt_elem_type)param_elem(p);
   return KCRT_SUCCESS;
 }
 
@@ -661,6 +679,30 @@ static kcrt_status check_args(const kcrt_kernel *k, const kcrt_arg *args, int na
     const kcrt_arg *a = &args[i];
     char d[300];
     param_decl(d, sizeof d, p);
+    bool local = a->value == &kcrt_local_marker;
+    if (p->kind == KCB_PARAM_LOCAL) {
+      if (!local)
+        return kcrt_fail(KCRT_ERROR_INVALID_ARGUMENT,
+                         "kernel '%s' argument %u (%s) is local memory: pass its size in bytes "
+                         "(kcrt_local(bytes)), not a %s",
+                         kk->name, i + 1, d, a->buffer ? "buffer" : "value");
+      if (a->size == 0)
+        return kcrt_fail(KCRT_ERROR_INVALID_ARGUMENT,
+                         "kernel '%s' argument %u (%s): local memory of 0 bytes (kcrt_local "
+                         "needs a size > 0)",
+                         kk->name, i + 1, d);
+      if (a->buffer)
+        return kcrt_fail(KCRT_ERROR_INVALID_ARGUMENT,
+                         "kernel '%s' argument %u (%s): kcrt_local with a buffer", kk->name, i + 1,
+                         d);
+      continue;
+    }
+    if (local)
+      return kcrt_fail(KCRT_ERROR_INVALID_ARGUMENT,
+                       "kernel '%s' argument %u (%s) is not local memory: kcrt_local(%zu) is "
+                       "only for `shared T *` (`__local T *`) parameters; pass %s",
+                       kk->name, i + 1, d, a->size,
+                       p->kind == KCB_PARAM_POINTER ? "a buffer" : "its value");
     if (p->kind == KCB_PARAM_POINTER) {
       if (a->value || a->size)
         return kcrt_fail(KCRT_ERROR_INVALID_ARGUMENT,
@@ -671,16 +713,17 @@ static kcrt_status check_args(const kcrt_kernel *k, const kcrt_arg *args, int na
         return kcrt_fail(KCRT_ERROR_INVALID_ARGUMENT,
                          "kernel '%s' argument %u (%s): the buffer belongs to another device",
                          kk->name, i + 1, d);
-      /* Only scalar pointees have a code in the table to compare a tag with; an untagged
-       * buffer, or a void/struct/pointer pointee, is taken as it is. */
-      if (a->buffer && a->buffer->elem_type != KCRT_TYPE_NONE && scalar_size(p->scalar) &&
-          (int)a->buffer->elem_type != p->scalar) {
+      /* Only scalar and vector pointees have a code in the table to compare a tag with; an
+       * untagged buffer, or a void/struct/pointer pointee, is taken as it is. */
+      int want = param_elem(p);
+      if (a->buffer && a->buffer->elem_type != KCRT_TYPE_NONE && want != KCRT_TYPE_NONE &&
+          (int)a->buffer->elem_type != want) {
         char s1[48], s2[48];
         return kcrt_fail(KCRT_ERROR_INVALID_ARGUMENT,
                          "kernel '%s' argument %u%s%s%s: buffer holds %s, kernel expects %s (%s)",
                          kk->name, i + 1, *p->name ? " '" : "", p->name, *p->name ? "'" : "",
                          elem_name(s1, sizeof s1, a->buffer->elem_type, a->buffer->elem_size),
-                         elem_name(s2, sizeof s2, p->scalar, 0), d);
+                         elem_name(s2, sizeof s2, want, 0), d);
       }
       continue;
     }
@@ -699,8 +742,21 @@ static kcrt_status check_args(const kcrt_kernel *k, const kcrt_arg *args, int na
   return KCRT_SUCCESS;
 }
 
+uint64_t kcrt_local_layout(const KcbKernel *k, const kcrt_arg *args, size_t dyn,
+                           uint32_t *offsets) {
+  uint64_t end = dyn;
+  for (uint32_t i = 0; i < k->nparams && k->nlocal; i++) {
+    if (k->params[i].kind != KCB_PARAM_LOCAL) continue;
+    uint64_t at = (end + 15) / 16 * 16;
+    if (at < end || __builtin_add_overflow(at, (uint64_t)args[i].size, &end) || end > UINT32_MAX)
+      return UINT64_MAX; /* the offsets are 32-bit: no device has that much shared memory */
+    if (offsets) offsets[i] = (uint32_t)at;
+  }
+  return end;
+}
+
 static kcrt_status check_dims(const kcrt_kernel *k, const uint64_t grid[3], const uint64_t block[3],
-                              size_t dyn) {
+                              size_t dyn, uint64_t region) {
   const kcrt_device_info *f = &k->mod->dev->info;
   static const char xyz[] = "xyz";
   for (int d = 0; d < 3; d++) {
@@ -717,6 +773,13 @@ static kcrt_status check_dims(const kcrt_kernel *k, const uint64_t grid[3], cons
                        "grid dimension %c = %llu exceeds the device maximum %llu", xyz[d],
                        (unsigned long long)grid[d], (unsigned long long)f->max_grid_dim[d]);
   }
+  const uint32_t *r = k->k->reqd_block;
+  if (r[0] && (block[0] != r[0] || block[1] != r[1] || block[2] != r[2]))
+    return kcrt_fail(KCRT_ERROR_INVALID_LAUNCH,
+                     "kernel '%s' requires blocks of exactly %u x %u x %u threads "
+                     "(reqd_work_group_size), got %llu x %llu x %llu",
+                     k->k->name, r[0], r[1], r[2], (unsigned long long)block[0],
+                     (unsigned long long)block[1], (unsigned long long)block[2]);
   uint64_t threads;
   bool ovf = __builtin_mul_overflow(block[0], block[1], &threads) ||
              __builtin_mul_overflow(threads, block[2], &threads);
@@ -745,6 +808,21 @@ static kcrt_status check_dims(const kcrt_kernel *k, const uint64_t grid[3], cons
                        xyz[d], (unsigned long long)grid[d], (unsigned long long)block[d]);
   }
   uint64_t shared;
+  if (k->k->nlocal) {
+    /* The local parameters' buffers follow the dynamic bytes, 16-aligned (kcrt_local_layout):
+     * the same arithmetic on every back end, so a launch passes or fails alike everywhere. */
+    if (region == UINT64_MAX || __builtin_add_overflow(k->static_shared, region, &shared) ||
+        shared > f->max_shared_bytes)
+      return kcrt_fail(
+          KCRT_ERROR_INVALID_LAUNCH,
+          "shared memory of %llu + %zu + %llu bytes (static + dynamic + the %u "
+          "local-memory argument%s, each 16-byte aligned) exceeds the device "
+          "maximum %llu bytes per block",
+          (unsigned long long)k->static_shared, dyn,
+          region == UINT64_MAX ? (unsigned long long)region : (unsigned long long)(region - dyn),
+          k->k->nlocal, k->k->nlocal == 1 ? "" : "s", (unsigned long long)f->max_shared_bytes);
+    return KCRT_SUCCESS;
+  }
   if (__builtin_add_overflow(k->static_shared, (uint64_t)dyn, &shared) ||
       shared > f->max_shared_bytes)
     return kcrt_fail(KCRT_ERROR_INVALID_LAUNCH,
@@ -763,7 +841,7 @@ kcrt_status kcrt_launch(kcrt_kernel *k, kcrt_queue *q, kcrt_dim3 grid, kcrt_dim3
     return kcrt_fail(KCRT_ERROR_INVALID_VALUE, "kcrt_launch: the queue belongs to another device");
   const uint64_t g[3] = {grid.x, grid.y, grid.z}, b[3] = {block.x, block.y, block.z};
   kcrt_status st = check_args(k, args, nargs);
-  if (!st) st = check_dims(k, g, b, dyn);
+  if (!st) st = check_dims(k, g, b, dyn, kcrt_local_layout(k->k, args, dyn, NULL));
   if (st) return st;
   return dev->be->launch(k, pick_queue(dev, q), g, b, dyn, args);
 }

@@ -681,17 +681,24 @@ static kcrt_status cu_launch(kcrt_kernel *k, kcrt_queue *q, const uint64_t grid[
   uint32_t n = k->k->nparams;
   void *small[32];
   CUdeviceptr sptr[32];
+  uint32_t soff[32];
   void **params = n <= 32 ? small : malloc(n * sizeof *params);
   CUdeviceptr *ptrs = n <= 32 ? sptr : malloc(n * sizeof *ptrs);
+  uint32_t *offs = n <= 32 ? soff : malloc(n * sizeof *offs);
   kcrt_status st = KCRT_SUCCESS;
-  if (!params || !ptrs) {
+  if (!params || !ptrs || !offs) {
     st = kcrt_fail(KCRT_ERROR_OUT_OF_MEMORY, "out of host memory");
     goto out;
   }
+  /* Local-memory parameters are 32-bit byte offsets into the dynamic shared region: their
+   * buffers follow the launch's own dynamic bytes, and the launch asks for all of it. */
+  if (k->k->nlocal) dyn = (size_t)kcrt_local_layout(k->k, args, dyn, offs); /* checked */
   for (uint32_t i = 0; i < n; i++) {
     if (k->k->params[i].kind == KCB_PARAM_POINTER) {
       ptrs[i] = args[i].buffer ? args[i].buffer->dptr : 0;
       params[i] = &ptrs[i];
+    } else if (k->k->params[i].kind == KCB_PARAM_LOCAL) {
+      params[i] = &offs[i];
     } else {
       params[i] = (void *)args[i].value;
     }
@@ -727,6 +734,7 @@ static kcrt_status cu_launch(kcrt_kernel *k, kcrt_queue *q, const uint64_t grid[
 out:
   if (params != small) free(params);
   if (ptrs != sptr) free(ptrs);
+  if (offs != soff) free(offs);
   return st;
 }
 

@@ -30,6 +30,7 @@ typedef struct KcbParam {
   const char *name, *type; /* NUL-terminated copies */
   uint8_t kind, addr_space, scalar, qual;
   uint32_t size, align;
+  uint8_t vec_len; /* 1.2: 2, 3, 4, 8 or 16 for a vector or a pointer to one; else 0 */
 } KcbParam;
 
 typedef struct KcbSymbol {
@@ -45,7 +46,9 @@ typedef struct KcbKernel {
   uint32_t nsymbols;
   uint64_t static_shared_bytes;
   uint32_t flags;
-  uint32_t max_threads; /* __launch_bounds__ (1.1; 0 = none, as 1.0's reserved field reads) */
+  uint32_t max_threads;   /* __launch_bounds__ (1.1; 0 = none, as 1.0's reserved field reads) */
+  uint32_t reqd_block[3]; /* reqd_work_group_size (1.2, KATTRS section); 0s = none */
+  uint32_t nlocal;        /* parameters of kind KCB_PARAM_LOCAL */
 } KcbKernel;
 
 typedef struct KcbSection {
@@ -81,6 +84,10 @@ int kcb_symbol(const KcbBundle *b, const char *name);
 const KcbSection *kcb_section(const KcbBundle *b, uint32_t kind, uint32_t arch);
 /* A NUL-terminated malloc'd copy of a text section, or NULL when out of memory. */
 char *kcb_text(const KcbSection *s);
+
+/* The size in bytes of an element of scalar code `t` (KcbScalar) and vector length `vec_len`
+ * (0: not a vector; 3-vectors take 4 slots), or 0 when `t` is not a scalar code. */
+size_t kcb_elem_size(int t, int vec_len);
 
 /* ---------------------------------------------------------------- objects */
 
@@ -170,6 +177,13 @@ struct kcrt_module {
   kcrt_module *shared_next;
 };
 
+/* Where a launch's local-memory parameters (KCB_PARAM_LOCAL) go in the dynamic shared region:
+ * after the launch's own `dyn` bytes, each at the next multiple of 16. Fills offsets[i] for
+ * each parameter i that is local (others untouched; offsets may be NULL) and returns the
+ * region's total size (dyn when the kernel has none), or UINT64_MAX on overflow. args are
+ * checked (check_args) already. */
+uint64_t kcrt_local_layout(const KcbKernel *k, const kcrt_arg *args, size_t dyn, uint32_t *offsets);
+
 /* ---------------------------------------------------------------- back ends */
 
 struct KcrtBackend {
@@ -201,7 +215,9 @@ struct KcrtBackend {
   kcrt_status (*symbol_init)(kcrt_module *m, const KcbSymbol *s, kcrt_buffer *b);
   kcrt_status (*kernel_init)(kcrt_kernel *k); /* h, max_threads, static_shared */
   void (*kernel_release)(kcrt_kernel *k);
-  /* Arguments and dimensions are already checked against the table and the limits. */
+  /* Arguments and dimensions are already checked against the table and the limits. dyn_shared
+   * is the launch's own dynamic shared size (local parameters not included: see
+   * kcrt_local_layout). */
   kcrt_status (*launch)(kcrt_kernel *k, kcrt_queue *q, const uint64_t grid[3],
                         const uint64_t block[3], size_t dyn_shared, const kcrt_arg *args);
 };

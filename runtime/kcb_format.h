@@ -23,7 +23,7 @@
 enum {
   KCB_MAGIC_SIZE = 8,
   KCB_VERSION_MAJOR = 1, /* a reader rejects another major version */
-  KCB_VERSION_MINOR = 1, /* a reader accepts any minor version of its major */
+  KCB_VERSION_MINOR = 2, /* a reader accepts any minor version of its major */
   KCB_HEADER_SIZE = 48,
   KCB_SECTION_ENTRY_SIZE = 32,
   KCB_KTAB_HEADER_SIZE = 16,
@@ -32,8 +32,10 @@ enum {
   KCB_SYMTAB_HEADER_SIZE = 8,
   KCB_SYMBOL_ENTRY_SIZE = 16,
   KCB_SYMUSE_ENTRY_SIZE = 8,
-  KCB_ALIGN = 16,          /* sections start at multiples of this */
-  KCB_CHECKSUM_OFFSET = 32 /* the checksum field, hashed as zeros */
+  KCB_KATTR_HEADER_SIZE = 8,
+  KCB_KATTR_ENTRY_SIZE = 16, /* what this writer writes; readers take any entry_size >= 16 */
+  KCB_ALIGN = 16,            /* sections start at multiples of this */
+  KCB_CHECKSUM_OFFSET = 32   /* the checksum field, hashed as zeros */
 };
 
 /* Header field offsets. */
@@ -57,12 +59,14 @@ typedef enum KcbSectionKind {
   KCB_SEC_SPIRV = 5,    /* binary: SPIR-V words (OpenCL environment) */
   KCB_SEC_OPENCL_C = 6, /* text: OpenCL C 1.2 source */
   KCB_SEC_SYMBOLS = 7,  /* 1.1: host-filled module variables and the kernels that use them */
+  KCB_SEC_KATTRS = 8,   /* 1.2: per-kernel attributes (reqd_work_group_size) */
 } KcbSectionKind;
 
 typedef enum KcbParamKind {
   KCB_PARAM_POINTER = 1, /* a buffer: the host passes a kcrt_buffer */
   KCB_PARAM_SCALAR = 2,  /* integer, float, bool: the host passes the bytes */
   KCB_PARAM_STRUCT = 3,  /* struct by value: the host passes the bytes, C layout */
+  KCB_PARAM_LOCAL = 4,   /* 1.2: `shared T *` (OpenCL `__local T *`): the host passes a size */
 } KcbParamKind;
 
 /* Scalar type codes: a scalar parameter's type, or a pointer parameter's pointee (0 when the
@@ -139,6 +143,7 @@ typedef struct KcbWParam {
   uint8_t scalar; /* KcbScalar */
   uint8_t qual;
   uint32_t size, align;
+  uint8_t vec_len; /* 1.2: a vector (or a pointer to one): its length 2, 3, 4, 8, 16; else 0 */
 } KcbWParam;
 
 typedef struct KcbWKernel {
@@ -146,8 +151,9 @@ typedef struct KcbWKernel {
   const KcbWParam *params;
   uint32_t nparams;
   uint64_t static_shared_bytes;
-  uint32_t flags;       /* KCB_KERNEL_* */
-  uint32_t max_threads; /* 1.1: __launch_bounds__'s max threads per block; 0 = none */
+  uint32_t flags;         /* KCB_KERNEL_* */
+  uint32_t max_threads;   /* 1.1: __launch_bounds__'s max threads per block; 0 = none */
+  uint32_t reqd_block[3]; /* 1.2: reqd_work_group_size, in the KATTRS section; 0s = none */
 } KcbWKernel;
 
 typedef struct KcbWSection {
@@ -208,10 +214,41 @@ static inline unsigned char *kcb_write_kernel_table(const KcbWKernel *ks, uint32
       q[19] = p->qual;
       kcb_put32(q + 20, p->size);
       kcb_put32(q + 24, p->align);
+      q[28] = p->vec_len;
     }
   }
 #undef KCB_ADD_STR_
   *len = (size_t)total;
+  return b;
+}
+
+/* Serialises a KATTRS section (1.2) for the kernels of a kernel table: one entry per kernel
+ * that has an attribute (reqd_block). Returns malloc'd bytes, or NULL with *len 0 when no
+ * kernel has one (then the bundle needs no such section), or NULL with *len 1 when out of
+ * memory. */
+static inline unsigned char *kcb_write_kernel_attrs(const KcbWKernel *ks, uint32_t nk,
+                                                    size_t *len) {
+  *len = 0;
+  uint32_t n = 0;
+  for (uint32_t i = 0; i < nk; i++)
+    if (ks[i].reqd_block[0] || ks[i].reqd_block[1] || ks[i].reqd_block[2]) n++;
+  if (!n) return NULL;
+  size_t total = KCB_KATTR_HEADER_SIZE + (size_t)n * KCB_KATTR_ENTRY_SIZE;
+  unsigned char *b = calloc(1, total);
+  if (!b) {
+    *len = 1;
+    return NULL;
+  }
+  kcb_put32(b, n);
+  kcb_put32(b + 4, KCB_KATTR_ENTRY_SIZE);
+  unsigned char *e = b + KCB_KATTR_HEADER_SIZE;
+  for (uint32_t i = 0; i < nk; i++) {
+    if (!(ks[i].reqd_block[0] || ks[i].reqd_block[1] || ks[i].reqd_block[2])) continue;
+    kcb_put32(e, i);
+    for (int d = 0; d < 3; d++) kcb_put32(e + 4 + 4 * d, ks[i].reqd_block[d]);
+    e += KCB_KATTR_ENTRY_SIZE;
+  }
+  *len = total;
   return b;
 }
 

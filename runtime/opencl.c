@@ -4,7 +4,9 @@
  *
  * Mapping of the CUDA-style launch: global size = grid·block, local size = block, and the
  * dynamic shared memory of a kernel that has `extern shared` is its trailing __local
- * argument (index = number of table parameters), sized at launch. Programs come from SPIR-V
+ * argument (index = number of table parameters plus host-filled variables), sized at launch;
+ * each local-memory parameter (`__local T *`) is a __local argument at its own position, sized
+ * by the launch's kcrt_local(bytes). Programs come from SPIR-V
  * (clCreateProgramWithIL) when the device lists SPIR-V in CL_DEVICE_IL_VERSION, else from the
  * OpenCL C source; built programs are shared per context and cached on disk as binaries. */
 #define _GNU_SOURCE
@@ -661,7 +663,8 @@ static kcrt_status cl_kernel_init(kcrt_kernel *k) {
    * memory (NVIDIA reports 1 byte of it for a kernel that declares none, and then refuses a
    * dynamic size within 4 bytes of the limit): count the static part rounded up, so that a
    * launch the checks accept is one the driver accepts. */
-  if (k->k->flags & KCB_KERNEL_DYNAMIC_SHARED) k->static_shared = (k->static_shared + 15) / 16 * 16;
+  if ((k->k->flags & KCB_KERNEL_DYNAMIC_SHARED) || k->k->nlocal)
+    k->static_shared = (k->static_shared + 15) / 16 * 16;
   k->h = h;
   return KCRT_SUCCESS;
 }
@@ -700,6 +703,8 @@ static kcrt_status cl_launch(kcrt_kernel *k, kcrt_queue *q, const uint64_t grid[
     if (k->k->params[i].kind == KCB_PARAM_POINTER) {
       cl_mem m = args[i].buffer ? args[i].buffer->mem : NULL;
       e = cl.clSetKernelArg(h, i, sizeof m, &m);
+    } else if (k->k->params[i].kind == KCB_PARAM_LOCAL) {
+      e = cl.clSetKernelArg(h, i, args[i].size, NULL); /* a __local buffer of that size */
     } else {
       e = cl.clSetKernelArg(h, i, args[i].size, args[i].value);
     }
@@ -723,9 +728,12 @@ static kcrt_status cl_launch(kcrt_kernel *k, kcrt_queue *q, const uint64_t grid[
        * local memory): a launch error like CUDA's LAUNCH_OUT_OF_RESOURCES. */
       st = kcrt_fail(KCRT_ERROR_INVALID_LAUNCH,
                      "OpenCL: the driver refused to launch '%s' with %llu threads per block and "
-                     "%llu + %zu bytes of local memory (static + dynamic): CL_OUT_OF_RESOURCES",
+                     "%llu + %llu bytes of local memory (static + dynamic%s): "
+                     "CL_OUT_OF_RESOURCES",
                      k->k->name, (unsigned long long)(block[0] * block[1] * block[2]),
-                     (unsigned long long)k->static_shared, dyn);
+                     (unsigned long long)k->static_shared,
+                     (unsigned long long)kcrt_local_layout(k->k, args, dyn, NULL),
+                     k->k->nlocal ? " with the local-memory arguments" : "");
     else if (e)
       st = kcrt_fail(status_of(e), "OpenCL: launching '%s' failed: %s (%d)", k->k->name,
                      err_name(e), (int)e);

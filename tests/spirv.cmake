@@ -95,3 +95,26 @@ set -e
                          LABELS spirv)
   endforeach()
 endif()
+
+# Vector KIR built by hand (tests/spirv_run/vec_kir.c): the SPIR-V back end's vectors,
+# swizzles, vector builtins, local-memory parameters and reqd_work_group_size, run on PoCL
+# whatever the front ends support.
+add_executable(vec_kir ${CMAKE_CURRENT_SOURCE_DIR}/spirv_run/vec_kir.c)
+target_link_libraries(vec_kir PRIVATE kcc_core)
+add_test(NAME spirv.vec_kir
+         COMMAND sh -c "$1 $2.spv && { [ -z \"$3\" ] || \"$3\" --target-env opencl2.2 $2.spv; }"
+                 sh $<TARGET_FILE:vec_kir> ${_kcc_spv_dir}/vec_kir "${_kcc_KCC_SPIRV_VAL}")
+set_tests_properties(spirv.vec_kir PROPERTIES TIMEOUT 60 LABELS spirv)
+if(KCC_OPENCL_LIB AND KCC_OPENCL_INCLUDE)
+  set(_kcc_vec_kir_sh [=[
+set -e
+[ -n "$3" ] || { echo "llvm-spirv-15 not found, skipping"; exit 77; }
+"$1" "$2.spv"
+"$3" -r --spirv-target-env=CL1.2 "$2.spv" -o "$2.bc"
+"$4" vec_kir "$2.bc" "$2.spv"
+]=])
+  add_test(NAME spirv_run.vec_kir
+           COMMAND sh -c "${_kcc_vec_kir_sh}" sh $<TARGET_FILE:vec_kir> ${_kcc_spv_dir}/run_vec_kir
+                   "${_kcc_KCC_LLVM_SPIRV}" $<TARGET_FILE:spirv_run>)
+  set_tests_properties(spirv_run.vec_kir PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300 LABELS spirv)
+endif()

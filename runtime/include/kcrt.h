@@ -155,11 +155,21 @@ typedef enum kcrt_elem_type {
 } kcrt_elem_type;
 #define KCRT_HAS_BUFFER_TYPE 1
 
+/* Vectors of a scalar type other than bool (the kernel's float4, int2, uchar16...): `len` is 2,
+ * 3, 4, 8 or 16. Their elements have OpenCL's layout: size = alignment = the scalar's size ×
+ * len, a 3-vector taking the room of a 4-vector (KCRT_TYPE_VECTOR(KCRT_TYPE_FLOAT, 3) is 16
+ * bytes). A buffer tagged float4 is refused for a `float *` parameter and the reverse. */
+#define KCRT_TYPE_VECTOR(scalar, len) ((kcrt_elem_type)((int)(scalar) | (int)(len) << 8))
+/* The scalar and the length (0 for a scalar) of an element type. */
+#define KCRT_TYPE_SCALAR_OF(type) ((kcrt_elem_type)((int)(type)&0xff))
+#define KCRT_TYPE_LEN_OF(type)    ((int)(type) >> 8)
+#define KCRT_HAS_VECTOR_TYPES     1
+
 /* Tags the buffer as holding elements of `type`. elem_size: the element's size in bytes; for
- * a scalar type its own size (or 0 for that), for KCRT_TYPE_STRUCT the struct's size (> 0),
- * for KCRT_TYPE_NONE 0, which removes the tag. The buffer's size must be a multiple of it
+ * a scalar or vector type its own size (or 0 for that), for KCRT_TYPE_STRUCT the struct's size (>
+ * 0), for KCRT_TYPE_NONE 0, which removes the tag. The buffer's size must be a multiple of it
  * (KCRT_ERROR_INVALID_VALUE otherwise). A tagged buffer passed for a pointer parameter whose
- * pointee is a scalar must hold exactly that scalar type, else kcrt_launch fails; parameters
+ * pointee is a scalar or a vector must hold exactly that type, else kcrt_launch fails; parameters
  * pointing to void, structs or pointers take any buffer (the kernel table gives no element
  * type to compare with). Untagged buffers (every new buffer is) are accepted everywhere.
  * Tag a buffer before other threads launch with it. */
@@ -233,15 +243,21 @@ const char *kcrt_module_kernel_name(kcrt_module *mod, int index);
 
 typedef enum kcrt_param_kind {
   KCRT_PARAM_POINTER = 1, /* pass a buffer */
-  KCRT_PARAM_SCALAR = 2,  /* pass the value's bytes */
+  KCRT_PARAM_SCALAR = 2,  /* pass the value's bytes (vectors too: see kcrt_param_info.vec_len) */
   KCRT_PARAM_STRUCT = 3,  /* pass the struct's bytes (C layout) */
+  KCRT_PARAM_LOCAL = 4,   /* local memory (`shared T *`, OpenCL `__local T *`): pass its size,
+                             kcrt_local(bytes) */
 } kcrt_param_kind;
 
 typedef struct kcrt_param_info {
   const char *name; /* as in the source */
   const char *type; /* as C spells it: "const float *" */
   kcrt_param_kind kind;
-  size_t size, align;
+  size_t size, align; /* of what the host passes (a local parameter: 4, its CUDA offset) */
+  /* The scalar, vector or pointee element type (KCRT_TYPE_NONE for structs, void and other
+   * pointees), as a buffer would be tagged with it: KCRT_TYPE_VECTOR(KCRT_TYPE_FLOAT, 4) for
+   * float4 and float4 *. */
+  kcrt_elem_type elem_type;
 } kcrt_param_info;
 
 typedef struct kcrt_kernel_info {
@@ -250,6 +266,8 @@ typedef struct kcrt_kernel_info {
   uint64_t static_shared_bytes;
   int uses_dynamic_shared;
   uint64_t max_threads_per_block; /* for this kernel on this device (registers permitting) */
+  /* reqd_work_group_size(x, y, z): the only block shape the kernel accepts; 0s = any. */
+  uint64_t required_block[3];
 } kcrt_kernel_info;
 
 kcrt_status kcrt_kernel_get_info(kcrt_kernel *k, kcrt_kernel_info *info);
@@ -275,13 +293,32 @@ typedef struct kcrt_arg {
 #define KCRT_ARG_VALUE(v)  ((kcrt_arg){&(v), sizeof(v), NULL})
 #define KCRT_ARG_BUFFER(b) ((kcrt_arg){NULL, 0, (b)})
 
+/* Local-memory parameters (`shared float *tmp` on a kernel; OpenCL's `__local float *tmp`)
+ * take the size in bytes (> 0) of the block's buffer, made for each launch: kcrt_local(bytes)
+ * or KCRT_ARG_LOCAL(bytes). Such an argument is marked by `value` pointing at
+ * kcrt_local_marker (size: the bytes); a local size for any other parameter, or anything else
+ * for a local parameter, is KCRT_ERROR_INVALID_ARGUMENT, and so is a size of 0. Every local
+ * buffer and the launch's dynamic_shared bytes, with the kernel's static shared memory,
+ * must fit the device's shared memory per block (KCRT_ERROR_INVALID_LAUNCH). */
+extern const unsigned char kcrt_local_marker;
+#define KCRT_ARG_LOCAL(bytes) ((kcrt_arg){&kcrt_local_marker, (bytes), NULL})
+static inline kcrt_arg kcrt_local(size_t bytes) {
+  kcrt_arg a;
+  a.value = &kcrt_local_marker;
+  a.size = bytes;
+  a.buffer = NULL;
+  return a;
+}
+#define KCRT_HAS_LOCAL_ARGS 1
+
 /* Launches `k` on `q` (NULL: default queue) with grid × block threads, `dynamic_shared`
  * bytes for the kernel's `extern shared` array, and the arguments in parameter order.
  * Everything is checked before the driver sees it: the argument count, each argument's kind
  * and size against the kernel table, each tagged buffer's element type against its pointer
  * parameter's (kcrt_buffer_set_type) (KCRT_ERROR_INVALID_ARGUMENT), and every grid and block
- * dimension, the threads per block and the shared memory (static + dynamic) against the
- * device's and the kernel's limits (KCRT_ERROR_INVALID_LAUNCH); the message names the limit.
+ * dimension, the threads per block, the block shape a reqd_work_group_size kernel requires,
+ * and the shared memory (static + dynamic + local parameters) against the device's and the
+ * kernel's limits (KCRT_ERROR_INVALID_LAUNCH); the message names the limit.
  * Asynchronous: returns once the launch is queued. */
 kcrt_status kcrt_launch(kcrt_kernel *k, kcrt_queue *q, kcrt_dim3 grid, kcrt_dim3 block,
                         size_t dynamic_shared, const kcrt_arg *args, int num_args);

@@ -782,6 +782,498 @@ static int test_driver_bugs(void) {
   return bad;
 }
 
+/* ---------------------------------------------------------------- vec_kir (vec_kir.c) */
+
+static unsigned rnd32(void) {
+  rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+  return (unsigned)(rng >> 32);
+}
+
+/* float bits equal, or both NaN */
+static int same_f(float a, float b) {
+  return (isnan(a) && isnan(b)) || a == b;
+}
+
+static int sat_i(double v, double lo, double hi) {
+  if (isnan(v)) return 0;
+  return v < lo ? (int)lo : v > hi ? (int)hi : (int)v;
+}
+
+static long long clampll(long long v, long long lo, long long hi) {
+  return v < lo ? lo : v > hi ? hi : v;
+}
+
+struct SV {
+  float f;
+  float v3[4] __attribute__((aligned(16)));
+  signed char c;
+  float v4[4] __attribute__((aligned(16)));
+};
+
+static int vec_arith(int n) {
+  int bad = 0;
+  float *a = host(16 * n), *b = host(16 * n), *fo = host(16 * 8 * n), k[4] = {0.5f, -1, 2, 3};
+  int *ia = host(16 * n), *ib = host(16 * n), *io = host(16 * 16 * n);
+  for (int i = 0; i < 4 * n; i++) {
+    a[i] = frand(), b[i] = frand();
+    ia[i] = (int)(rnd32() % 2001) - 1000;
+    ib[i] = (int)(rnd32() % 100) - 50;
+    if (ib[i] == 0) ib[i] = 7;
+    if (i % 5 == 0) ia[i] = ib[i], b[i] = a[i];
+  }
+  cl_mem da = buffer(16 * n, a), db = buffer(16 * n, b), dfo = buffer(16 * 8 * n, NULL),
+         dia = buffer(16 * n, ia), dib = buffer(16 * n, ib), dio = buffer(16 * 16 * n, NULL);
+  cl_kernel kk = kernel("vec_arith");
+  arg(kk, 0, sizeof da, &da), arg(kk, 1, sizeof db, &db), arg(kk, 2, sizeof dfo, &dfo);
+  arg(kk, 3, sizeof dia, &dia), arg(kk, 4, sizeof dib, &dib), arg(kk, 5, sizeof dio, &dio);
+  arg(kk, 6, sizeof k, k);
+  launch(kk, (size_t)n / 64, 64);
+  read_back(dfo, 16 * 8 * n, fo);
+  read_back(dio, 16 * 16 * n, io);
+  static const float ctab[2][4] = {{1, 2, 3, 4}, {5, 6, 7, 8}};
+  for (int i = 0; i < n; i++) {
+    const float *x = a + 4 * i, *y = b + 4 * i;
+    const int *p = ia + 4 * i, *q = ib + 4 * i;
+    float z[4], wf[8][4];
+    for (int c = 0; c < 4; c++) {
+      volatile float t = x[c] * y[c];
+      t = t - 1.0f;
+      z[c] = t + 1.0f;
+    }
+    for (int c = 0; c < 4; c++) {
+      wf[0][c] = x[c] + y[c], wf[1][c] = x[c] - y[c], wf[2][c] = x[c] * y[c];
+      wf[3][c] = x[c] / y[c], wf[4][c] = -x[c] + k[c], wf[5][c] = 2.5f * x[c];
+      wf[6][c] = (float)p[c] + ctab[i & 1][c];
+      volatile float h = z[c] * 0.5f;
+      wf[7][c] = h + z[3 - c];
+    }
+    for (int r = 0; r < 8; r++)
+      for (int c = 0; c < 4; c++) {
+        float got = fo[32 * i + 4 * r + c];
+        if (!(r == 3 ? close_enough(got, wf[r][c], 1e-6f) : same_f(got, wf[r][c])) && bad++ < 10)
+          printf("vec_arith fo[%d].%d[%d] = %.9g, want %.9g\n", i, r, c, got, wf[r][c]);
+      }
+    for (int c = 0; c < 4; c++) {
+      unsigned up = (unsigned)p[c];
+      int sh = q[c] & 31, w = ((p[c] + q[c]) - 1);
+      w = (int)((unsigned)w << 2) | (p[c] != q[c] ? -1 : 0);
+      int want[16] = {p[c] + q[c],
+                      p[c] - q[c],
+                      p[c] * q[c],
+                      p[c] / q[c],
+                      p[c] % q[c],
+                      p[c] & q[c],
+                      p[c] | q[c],
+                      p[c] ^ q[c],
+                      ~p[c],
+                      -p[c],
+                      (int)(up << sh),
+                      p[c] >> sh,
+                      p[c] < q[c] ? -1 : 0,
+                      x[c] >= y[c] ? -1 : 0,
+                      (int)(x[c] * 100.0f),
+                      w};
+      for (int r = 0; r < 16; r++)
+        if (io[64 * i + 4 * r + c] != want[r] && bad++ < 10)
+          printf("vec_arith io[%d].%d[%d] = %d, want %d (p %d q %d)\n", i, r, c,
+                 io[64 * i + 4 * r + c], want[r], p[c], q[c]);
+    }
+  }
+  return bad;
+}
+
+static int vec_swz(int n) {
+  int bad = 0;
+  float *a = host(16 * n), *o = host(16 * 4 * n);
+  struct SV *s = host(sizeof *s * n), *sg = host(sizeof *s * n);
+  if (sizeof(struct SV) != 64) return printf("host struct SV is not 64 bytes\n"), 1;
+  for (int i = 0; i < 4 * n; i++) a[i] = frand();
+  memset(s, 0, sizeof *s * n);
+  for (int i = 0; i < n; i++) {
+    s[i].f = frand(), s[i].c = (signed char)(rnd32() % 200 - 100);
+    for (int c = 0; c < 4; c++) s[i].v3[c] = frand(), s[i].v4[c] = frand();
+  }
+  cl_mem da = buffer(16 * n, a), dout = buffer(16 * 4 * n, NULL), ds = buffer(sizeof *s * n, s);
+  cl_kernel k = kernel("vec_swz");
+  arg(k, 0, sizeof da, &da), arg(k, 1, sizeof dout, &dout), arg(k, 2, sizeof ds, &ds);
+  launch(k, (size_t)n / 64, 64);
+  read_back(dout, 16 * 4 * n, o);
+  read_back(ds, sizeof *s * n, sg);
+  for (int i = 0; i < n; i++) {
+    const float *v0 = a + 4 * i;
+    float v[4] = {v0[0], v0[1], v0[2], v0[3]}, t2[2] = {v0[3], v0[0]};
+    float w[4][4];
+    w[0][0] = t2[0], w[0][1] = t2[1], w[0][2] = v[2], w[0][3] = v[1];
+    float ox = v[1], oz = v[3];
+    v[0] = ox, v[2] = oz;
+    v[3] += 1.0f;
+    v[1] += 1.0f, v[0] += 1.0f;
+    v[2] = 7.0f;
+    v[3] *= t2[1], v[2] *= t2[0];
+    memcpy(w[1], v, sizeof v);
+    w[2][0] = t2[1], w[2][1] = 1.0f, w[2][2] = v0[0], w[2][3] = 2.0f;
+    struct SV r = s[i];
+    r.v3[2] = r.v4[1], r.v3[0] = r.v4[3];
+    r.v4[1] *= 2.0f;
+    r.f = r.v3[1] + (float)r.c;
+    w[3][0] = r.v3[0], w[3][1] = r.v3[1], w[3][2] = r.v3[2], w[3][3] = r.f;
+    for (int j = 0; j < 4; j++)
+      for (int c = 0; c < 4; c++)
+        if (!same_f(o[16 * i + 4 * j + c], w[j][c]) && bad++ < 10)
+          printf("vec_swz o[%d].%d[%d] = %.9g, want %.9g\n", i, j, c, o[16 * i + 4 * j + c],
+                 w[j][c]);
+    if ((sg[i].f != r.f || sg[i].c != r.c || memcmp(sg[i].v3, r.v3, 12) ||
+         memcmp(sg[i].v4, r.v4, 16)) &&
+        bad++ < 10)
+      printf("vec_swz s[%d] = {%g, {%g %g %g}, %d, {%g %g %g %g}}, want {%g, {%g %g %g}, %d, "
+             "{%g %g %g %g}}\n",
+             i, sg[i].f, sg[i].v3[0], sg[i].v3[1], sg[i].v3[2], sg[i].c, sg[i].v4[0], sg[i].v4[1],
+             sg[i].v4[2], sg[i].v4[3], r.f, r.v3[0], r.v3[1], r.v3[2], r.c, r.v4[0], r.v4[1],
+             r.v4[2], r.v4[3]);
+  }
+  return bad;
+}
+
+static int vec_types(int n) {
+  int bad = 0;
+  signed char *c = host(16 * n), *cg = host(16 * n);
+  short *s = host(16 * n), *sgot = host(16 * n);
+  double *d = host(16 * n), *dg = host(16 * n);
+  float *f = host(16 * n), *fg = host(16 * n);
+  long *l = host(32 * n), *lg = host(32 * n);
+  unsigned char *u = host(4 * n), *ug = host(4 * n);
+  for (int i = 0; i < 16 * n; i++) c[i] = (signed char)rnd32();
+  for (int i = 0; i < 8 * n; i++) s[i] = (short)((int)(rnd32() % 20001) - 10000);
+  for (int i = 0; i < 2 * n; i++) d[i] = 0.01 + 100.0 * (frand() + 1);
+  for (int i = 0; i < 4 * n; i++) f[i] = frand() * 10;
+  for (int i = 0; i < 4 * n; i++)
+    l[i] = (long)((long long)rnd32() << 16 ^ (long long)rnd32()) - (1ll << 47);
+  for (int i = 0; i < 4 * n; i++) u[i] = (unsigned char)rnd32();
+  cl_mem dc = buffer(16 * n, c), ds = buffer(16 * n, s), dd = buffer(16 * n, d),
+         df = buffer(16 * n, f), dl = buffer(32 * n, l), du = buffer(4 * n, u);
+  cl_kernel k = kernel("vec_types");
+  arg(k, 0, sizeof dc, &dc), arg(k, 1, sizeof ds, &ds), arg(k, 2, sizeof dd, &dd);
+  arg(k, 3, sizeof df, &df), arg(k, 4, sizeof dl, &dl), arg(k, 5, sizeof du, &du);
+  launch(k, (size_t)n / 64, 64);
+  read_back(dc, 16 * n, cg), read_back(ds, 16 * n, sgot), read_back(dd, 16 * n, dg);
+  read_back(df, 16 * n, fg), read_back(dl, 32 * n, lg), read_back(du, 4 * n, ug);
+  for (int i = 0; i < n; i++) {
+    for (int j = 0; j < 16; j++) {
+      signed char want = (signed char)(c[16 * i + 15 - j] ^ 0x5a);
+      if (cg[16 * i + j] != want && bad++ < 10)
+        printf("vec_types c[%d][%d] = %d, want %d\n", i, j, cg[16 * i + j], want);
+    }
+    for (int j = 0; j < 8; j++) {
+      short want = (short)((short)(s[8 * i + j] * 3) >> 1);
+      if (sgot[8 * i + j] != want && bad++ < 10)
+        printf("vec_types s[%d][%d] = %d, want %d\n", i, j, sgot[8 * i + j], want);
+    }
+    for (int j = 0; j < 2; j++) {
+      double x = d[2 * i + j], want = fma(sqrt(x), x, 0.25);
+      if (!near(dg[2 * i + j], want, 1e-15) && bad++ < 10)
+        printf("vec_types d[%d][%d] = %.17g, want %.17g\n", i, j, dg[2 * i + j], want);
+    }
+    const float *x = f + 4 * i;
+    float wf[3] = {x[0] * x[2], x[1] * x[0], x[2] * x[1]};
+    for (int j = 0; j < 3; j++)
+      if (fg[4 * i + j] != wf[j] && bad++ < 10)
+        printf("vec_types f[%d][%d] = %g, want %g\n", i, j, fg[4 * i + j], wf[j]);
+    for (int j = 0; j < 4; j++) {
+      long v = l[4 * i + j], want = (long)((unsigned long)v << 3) - (v >> 2);
+      if (lg[4 * i + j] != want && bad++ < 10)
+        printf("vec_types l[%d][%d] = %ld, want %ld\n", i, j, lg[4 * i + j], want);
+    }
+    static const unsigned char add[3] = {1, 2, 200};
+    for (int j = 0; j < 3; j++)
+      if (ug[4 * i + j] != (unsigned char)(u[4 * i + j] + add[j]) && bad++ < 10)
+        printf("vec_types u[%d][%d] = %d, want %d\n", i, j, ug[4 * i + j],
+               (unsigned char)(u[4 * i + j] + add[j]));
+  }
+  return bad;
+}
+
+static int vec_builtins(int n) {
+  int bad = 0, csel = 0;
+  float *x = host(16 * n), *fo = host(16 * 5 * n);
+  int *p = host(16 * n), *io = host(16 * 8 * n);
+  unsigned *u = host(16 * n), *uo = host(16 * 4 * n);
+  unsigned char *uc = host(4 * n);
+  short *sh = host(8 * n);
+  signed char *ch = host(4 * n);
+  for (int i = 0; i < 4 * n; i++) {
+    x[i] = frand() * 2;
+    p[i] = (int)rnd32();
+    if (i % 3 == 0) p[i] >>= (i % 29);
+    u[i] = rnd32();
+  }
+  for (int i = 0; i < n; i++) {
+    if (i % 8 == 0) x[4 * i + 1] = NAN;
+    if (i % 8 == 1) x[4 * i + 2] = INFINITY;
+    if (i % 8 == 2) x[4 * i + 3] = -INFINITY;
+    if (i % 8 == 3) x[4 * i] = 0.0f;
+  }
+  cl_mem dx = buffer(16 * n, x), dp = buffer(16 * n, p), du = buffer(16 * n, u),
+         dfo = buffer(16 * 5 * n, NULL), dio = buffer(16 * 8 * n, NULL),
+         duo = buffer(16 * 4 * n, NULL), duc = buffer(4 * n, NULL), dsh = buffer(8 * n, NULL),
+         dch = buffer(4 * n, NULL);
+  for (int pass = 0; pass < 2; pass++) {
+    csel = pass ? -3 : 0;
+    cl_kernel k = kernel("vec_builtins");
+    arg(k, 0, sizeof dx, &dx), arg(k, 1, sizeof dp, &dp), arg(k, 2, sizeof du, &du);
+    arg(k, 3, sizeof dfo, &dfo), arg(k, 4, sizeof dio, &dio), arg(k, 5, sizeof duo, &duo);
+    arg(k, 6, sizeof duc, &duc), arg(k, 7, sizeof dsh, &dsh), arg(k, 8, sizeof dch, &dch);
+    arg(k, 9, sizeof csel, &csel);
+    launch(k, (size_t)n / 64, 64);
+    read_back(dfo, 16 * 5 * n, fo), read_back(dio, 16 * 8 * n, io);
+    read_back(duo, 16 * 4 * n, uo), read_back(duc, 4 * n, uc), read_back(dsh, 8 * n, sh);
+    read_back(dch, 4 * n, ch);
+    for (int i = 0; i < n; i++) {
+      const float *xv = x + 4 * i;
+      const int *pv = p + 4 * i;
+      const unsigned *uv = u + 4 * i;
+      for (int c = 0; c < 4; c++) {
+        float xr = xv[3 - c];
+        float nx;
+        unsigned bits;
+        memcpy(&bits, &xv[c], 4);
+        bits ^= 0x80000000u;
+        memcpy(&nx, &bits, 4);
+        float wf[5] = {sqrtf(fabsf(xv[c])), fminf(xv[c], xr), pv[c] < 0 ? xr : xv[c], nx,
+                       csel ? 9.0f : xv[c]};
+        for (int r = 0; r < 5; r++) {
+          float got = fo[20 * i + 4 * r + c];
+          int ok =
+              r == 0 ? (same_f(got, wf[0]) || close_enough(got, wf[0], 1e-6f)) : same_f(got, wf[r]);
+          if (r == 3) ok = !memcmp(&got, &wf[3], 4);
+          if (!ok && bad++ < 10)
+            printf("vec_builtins fo[%d].%d[%d] = %.9g, want %.9g (x %.9g)\n", i, r, c, got, wf[r],
+                   xv[c]);
+        }
+        int pn = pv[(c + 1) & 3];
+        unsigned un = uv[(c + 1) & 3];
+        int wi[8] = {isnan(xv[c]) ? -1 : 0,
+                     isinf(xv[c]) ? -1 : 0,
+                     __builtin_popcount((unsigned)pv[c]),
+                     pv[c] ? __builtin_clz((unsigned)pv[c]) : 32,
+                     (int)(((long long)pv[c] * pn) >> 32),
+                     pv[c] < pv[3 - c] ? pv[c] : pv[3 - c],
+                     (int)(pv[c] < 0 ? 0u - (unsigned)pv[c] : (unsigned)pv[c]),
+                     sat_i((double)(xv[c] * 3e9f), -2147483648.0, 2147483647.0)};
+        for (int r = 0; r < 8; r++)
+          if (io[32 * i + 4 * r + c] != wi[r] && bad++ < 10)
+            printf("vec_builtins io[%d].%d[%d] = %d, want %d (x %.9g p %d)\n", i, r, c,
+                   io[32 * i + 4 * r + c], wi[r], xv[c], pv[c]);
+        unsigned wu[4] = {(unsigned)(((unsigned long long)uv[c] * un) >> 32),
+                          pv[c] < 0 ? 0u : (unsigned)pv[c], uv[c] > uv[3 - c] ? uv[c] : uv[3 - c],
+                          uv[c] > 2147483647u ? 2147483647u : uv[c]};
+        for (int r = 0; r < 4; r++)
+          if (uo[16 * i + 4 * r + c] != wu[r] && bad++ < 10)
+            printf("vec_builtins uo[%d].%d[%d] = %u, want %u\n", i, r, c, uo[16 * i + 4 * r + c],
+                   wu[r]);
+        unsigned char wuc = (unsigned char)clampll(pv[c], 0, 255);
+        short wsh = (short)clampll((int)((unsigned)pv[c] * 100u), -32768, 32767);
+        signed char wch = (signed char)sat_i((double)(xv[c] * 200.0f), -128, 127);
+        if ((uc[4 * i + c] != wuc || sh[4 * i + c] != wsh || ch[4 * i + c] != wch) && bad++ < 10)
+          printf("vec_builtins sat[%d][%d] = %d %d %d, want %d %d %d (p %d x %g)\n", i, c,
+                 uc[4 * i + c], sh[4 * i + c], ch[4 * i + c], wuc, wsh, wch, pv[c], xv[c]);
+      }
+    }
+  }
+  return bad;
+}
+
+static int vec_vload(int n) {
+  int bad = 0, total = 33 * n;
+  float *src = host(sizeof(float) * total), *dst = host(sizeof(float) * total);
+  unsigned char *bs = host(3 * n), *bd = host(3 * n);
+  for (int i = 0; i < total; i++) src[i] = frand();
+  for (int i = 0; i < 3 * n; i++) bs[i] = (unsigned char)rnd32();
+  cl_mem dsrc = buffer(sizeof(float) * total, src), ddst = buffer(sizeof(float) * total, NULL),
+         dbs = buffer(3 * n, bs), dbd = buffer(3 * n, NULL);
+  cl_kernel k = kernel("vec_vload");
+  unsigned un = (unsigned)n;
+  arg(k, 0, sizeof dsrc, &dsrc), arg(k, 1, sizeof ddst, &ddst), arg(k, 2, sizeof dbs, &dbs);
+  arg(k, 3, sizeof dbd, &dbd), arg(k, 4, sizeof un, &un);
+  launch(k, (size_t)n / 64, 64);
+  read_back(ddst, sizeof(float) * total, dst);
+  read_back(dbd, 3 * n, bd);
+  static const int ns[5] = {2, 3, 4, 8, 16};
+  for (int j = 0, base = 0; j < 5; base += n * ns[j], j++)
+    for (int e = 0; e < n * ns[j]; e++) {
+      float want = src[base + e] * 2.0f + (float)j;
+      if (dst[base + e] != want && bad++ < 10)
+        printf("vec_vload N=%d dst[%d] = %g, want %g\n", ns[j], e, dst[base + e], want);
+    }
+  for (int e = 0; e < 3 * n; e++)
+    if (bd[e] != (unsigned char)(bs[e] + 1) && bad++ < 10)
+      printf("vec_vload uchar3 [%d] = %d, want %d\n", e, bd[e], (unsigned char)(bs[e] + 1));
+  return bad;
+}
+
+static int vec_local(int n) {
+  int bad = 0;
+  float *in = host(sizeof(float) * n), *out = host(sizeof(float) * n);
+  for (int i = 0; i < n; i++) in[i] = frand();
+  cl_mem din = buffer(sizeof(float) * n, in), dout = buffer(sizeof(float) * n, NULL);
+  cl_kernel k = kernel("vec_local");
+  size_t wg[3] = {0, 0, 0};
+  CHECK(clGetKernelWorkGroupInfo(k, dev, CL_KERNEL_COMPILE_WORK_GROUP_SIZE, sizeof wg, wg, NULL));
+  if (wg[0] != 64 || wg[1] != 1 || wg[2] != 1) {
+    printf("vec_local: compile work-group size %zu %zu %zu, want 64 1 1\n", wg[0], wg[1], wg[2]);
+    bad++;
+  }
+  arg(k, 0, sizeof din, &din), arg(k, 1, sizeof dout, &dout);
+  arg(k, 2, sizeof(float) * 64, NULL), arg(k, 3, 16 * 64, NULL);
+  launch(k, (size_t)n / 64, 64);
+  read_back(dout, sizeof(float) * n, out);
+  for (int i = 0; i < n; i++) {
+    float m = in[i / 64 * 64 + 63 - i % 64], want = m + (m + 1.0f);
+    if (out[i] != want && bad++ < 10) printf("vec_local out[%d] = %g, want %g\n", i, out[i], want);
+  }
+  return bad;
+}
+
+static int vec_more(int n) {
+  int bad = 0;
+  float *x = host(16 * n), *fo = host(16 * 6 * n);
+  int *p = host(16 * n), *io = host(16 * 5 * n);
+  unsigned *u = host(16 * n), *uo = host(16 * 3 * n), *us = host(4 * n);
+  for (int i = 0; i < 4 * n; i++) {
+    x[i] = frand() * 2, p[i] = (int)rnd32() >> (i % 24), u[i] = rnd32() >> (i % 19);
+    if (i % 6 == 0) x[i] = x[i ^ 1];
+    if (i % 10 == 0) p[i] = 0;
+  }
+  for (int i = 0; i < n; i++) {
+    if (i % 8 == 0) x[4 * i + 1] = NAN;
+    if (i % 8 == 1) x[4 * i + 2] = INFINITY;
+    if (i % 8 == 3) x[4 * i + 1] = 0.0f;
+  }
+  cl_mem dx = buffer(16 * n, x), dp = buffer(16 * n, p), du = buffer(16 * n, u),
+         dfo = buffer(16 * 6 * n, NULL), dio = buffer(16 * 5 * n, NULL),
+         duo = buffer(16 * 3 * n, NULL), dus = buffer(4 * n, NULL);
+  cl_kernel k = kernel("vec_more");
+  arg(k, 0, sizeof dx, &dx), arg(k, 1, sizeof dp, &dp), arg(k, 2, sizeof du, &du);
+  arg(k, 3, sizeof dfo, &dfo), arg(k, 4, sizeof dio, &dio), arg(k, 5, sizeof duo, &duo);
+  arg(k, 6, sizeof dus, &dus);
+  launch(k, (size_t)n / 64, 64);
+  read_back(dfo, 16 * 6 * n, fo), read_back(dio, 16 * 5 * n, io), read_back(duo, 16 * 3 * n, uo);
+  read_back(dus, 4 * n, us);
+  for (int i = 0; i < n; i++) {
+    const float *xv = x + 4 * i;
+    const int *pv = p + 4 * i;
+    const unsigned *uv = u + 4 * i;
+    for (int c = 0; c < 4; c++) {
+      float pf, zero = 0.0f;
+      memcpy(&pf, &pv[c], 4);
+      float wf[6] = {rintf(xv[c] * 1000.0f),
+                     rintf(xv[c] * 3e9f),
+                     xv[1] > 0 ? xv[c] : xv[3 - c],
+                     c < 3 ? xv[c] : zero,
+                     c < 3 ? pf : zero,
+                     c == 0 ? 7.0f : c == 1 ? -8.0f : c == 2 ? 9.0f : 1.0f};
+      for (int r = 0; r < 6; r++) {
+        float got = fo[24 * i + 4 * r + c];
+        bool ok = r >= 3 ? !memcmp(&got, &wf[r], 4) : same_f(got, wf[r]);
+        if (!ok && bad++ < 10)
+          printf("vec_more fo[%d].%d[%d] = %.9g, want %.9g (x %.9g)\n", i, r, c, got, wf[r], xv[c]);
+      }
+      int wi[5] = {isfinite(xv[c]) ? -1 : 0, xv[c] == xv[c ^ 1] ? -1 : 0,
+                   xv[c] <= xv[3 - c] ? -1 : 0, pv[c] > pv[(c + 1) & 3] ? -1 : 0,
+                   pv[c] != 0 ? -1 : 0};
+      for (int r = 0; r < 5; r++)
+        if (io[20 * i + 4 * r + c] != wi[r] && bad++ < 10)
+          printf("vec_more io[%d].%d[%d] = %d, want %d\n", i, r, c, io[20 * i + 4 * r + c], wi[r]);
+      unsigned wu[3] = {uv[c] / (uv[(c + 1) & 3] | 1), uv[c] >> (uv[c] & 31),
+                        uv[c] % (uv[3 - c] | 1)};
+      for (int r = 0; r < 3; r++)
+        if (uo[12 * i + 4 * r + c] != wu[r] && bad++ < 10)
+          printf("vec_more uo[%d].%d[%d] = %u, want %u\n", i, r, c, uo[12 * i + 4 * r + c], wu[r]);
+    }
+    unsigned wus = (unsigned)(unsigned char)pv[0] | (unsigned)(unsigned char)pv[1] << 8 |
+                   (unsigned)(unsigned char)pv[2] << 16;
+    if (us[i] != wus && bad++ < 10) printf("vec_more us[%d] = %#x, want %#x\n", i, us[i], wus);
+  }
+  return bad;
+}
+
+static int test_vec_kir(void) {
+  int n = 256;
+  int bad = 0;
+  bad += vec_arith(n);
+  bad += vec_swz(n);
+  bad += vec_types(n);
+  bad += vec_builtins(n);
+  bad += vec_vload(n);
+  bad += vec_local(n);
+  bad += vec_more(n);
+  return bad;
+}
+
+/* vec_spirv_ops.k: vectors through the .k front end. */
+struct Pt {
+  float p[4] __attribute__((aligned(16)));
+  int tag;
+  float w[4] __attribute__((aligned(16)));
+};
+
+static int test_vec_spirv_ops(void) {
+  int n = 256, bad = 0;
+  float k = 1.5f;
+  float *a = host(16 * n), *b = host(16 * n), *fo = host(16 * 6 * n);
+  int *ia = host(16 * n), *ib = host(16 * n), *io = host(16 * 4 * n);
+  struct Pt *pts = host(sizeof *pts * n), *pg = host(sizeof *pts * n);
+  memset(pts, 0, sizeof *pts * n);
+  for (int i = 0; i < 4 * n; i++) {
+    a[i] = frand(), b[i] = frand();
+    ia[i] = (int)(rnd32() % 2001) - 1000, ib[i] = (int)(rnd32() % 101) - 50;
+    if (i % 7 == 0) ib[i] = ia[i];
+  }
+  for (int i = 0; i < n; i++) {
+    pts[i].tag = (int)(rnd32() % 1000);
+    for (int c = 0; c < 4; c++) pts[i].p[c] = frand(), pts[i].w[c] = frand();
+  }
+  cl_mem da = buffer(16 * n, a), db = buffer(16 * n, b), dfo = buffer(16 * 6 * n, NULL),
+         dia = buffer(16 * n, ia), dib = buffer(16 * n, ib), dio = buffer(16 * 4 * n, NULL),
+         dp = buffer(sizeof *pts * n, pts);
+  cl_kernel kk = kernel("vec_ops");
+  arg(kk, 0, sizeof da, &da), arg(kk, 1, sizeof db, &db), arg(kk, 2, sizeof dfo, &dfo);
+  arg(kk, 3, sizeof dia, &dia), arg(kk, 4, sizeof dib, &dib), arg(kk, 5, sizeof dio, &dio);
+  arg(kk, 6, sizeof dp, &dp), arg(kk, 7, sizeof k, &k);
+  launch(kk, (size_t)n / 64, 64);
+  read_back(dfo, 16 * 6 * n, fo), read_back(dio, 16 * 4 * n, io);
+  read_back(dp, sizeof *pts * n, pg);
+  for (int i = 0; i < n; i++) {
+    const float *x = a + 4 * i, *y = b + 4 * i;
+    const int *p = ia + 4 * i, *q = ib + 4 * i;
+    float z[4] = {y[1], x[1], y[3], x[3]};
+    z[3] += 1.0f, z[1] += 1.0f, z[0] += 1.0f, z[1] += 1.0f;
+    for (int c = 0; c < 4; c++) z[c] *= 2.0f;
+    float l[4] = {x[3], x[0], y[2], y[1]};
+    for (int c = 0; c < 4; c++) {
+      float want[6] = {x[c] + y[c] * k,           l[c] / y[c],
+                       z[c] * 0.5f + z[3 - c],    x[c] < y[c] ? x[c] : y[c],
+                       (float)(c + 1) - x[3 - c], c < 3 ? pts[i].p[c] : (float)pts[i].tag};
+      for (int r = 0; r < 6; r++) {
+        float got = fo[24 * i + 4 * r + c];
+        bool ok = r < 3 ? close_enough(got, want[r], 1e-6f) : got == want[r];
+        if (!ok && bad++ < 10)
+          printf("vec_ops fo[%d].%d[%d] = %.9g, want %.9g\n", i, r, c, got, want[r]);
+      }
+      int w = c == 1 ? q[0] : c == 3 ? q[2] : p[c];
+      int wi[4] = {p[c] + q[c] * 3 - (p[c] >> 2) + (int)((unsigned)q[c] << 1),
+                   (p[c] & q[c]) | (p[c] ^ ~q[c]), -(p[c] < q[c]) - (p[c] == q[c]), w - 7};
+      for (int r = 0; r < 4; r++)
+        if (io[16 * i + 4 * r + c] != wi[r] && bad++ < 10)
+          printf("vec_ops io[%d].%d[%d] = %d, want %d\n", i, r, c, io[16 * i + 4 * r + c], wi[r]);
+    }
+    struct Pt r = pts[i];
+    r.p[2] = r.w[1], r.p[0] = r.w[3], r.w[1] *= 3.0f, r.tag += 1;
+    if ((memcmp(pg[i].p, r.p, 12) || memcmp(pg[i].w, r.w, 16) || pg[i].tag != r.tag) && bad++ < 10)
+      printf("vec_ops pts[%d] differs\n", i);
+  }
+  return bad;
+}
+
 int main(int argc, char **argv) {
   if (argc != 3 && argc != 4) {
     fprintf(stderr, "usage: spirv_run TEST FILE.bc [FILE.spv]\n");
@@ -812,7 +1304,9 @@ int main(int argc, char **argv) {
                {"fp64", test_fp64},
                {"math32", test_math32},
                {"driver_bugs", test_driver_bugs},
-               {"symbols", test_symbols}};
+               {"symbols", test_symbols},
+               {"vec_kir", test_vec_kir},
+               {"vec_spirv_ops", test_vec_spirv_ops}};
   for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++)
     if (!strcmp(tests[i].name, argv[1])) {
       int bad = tests[i].fn();

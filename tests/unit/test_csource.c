@@ -441,6 +441,275 @@ START_TEST(non_ascii_names) {
 }
 END_TEST
 
+/* ---------------------------------------------------------------- vectors (KIR built here) */
+
+/* Vector KIR is built by hand, so that the back ends are tested whatever the front ends
+ * lower vectors to. */
+static KLoc at = {"v.k", 1, 1};
+
+static KType *sc(KTypeKind k) {
+  return kir_type_scalar(k);
+}
+static KType *vt(KTypeKind k, int n) {
+  return kir_type_vec(sc(k), n);
+}
+static KExpr *ev(KVar *v) {
+  KExpr *e = kir_expr(KE_VAR, v->type, at);
+  e->var = v;
+  return e;
+}
+static KExpr *ef(float f) {
+  KExpr *e = kir_expr(KE_FCONST, sc(KT_F32), at);
+  e->fval = f;
+  return e;
+}
+static KExpr *ei(KType *t, int64_t v) {
+  return kir_int(t, (uint64_t)v, at);
+}
+static KExpr *ebin(KOp op, KType *t, KExpr *a, KExpr *b) {
+  KExpr *e = kir_expr(KE_BINARY, t, at);
+  e->op = op;
+  e->a = a;
+  e->b = b;
+  return e;
+}
+static KExpr *eun(KOp op, KExpr *a) {
+  KExpr *e = kir_expr(KE_UNARY, a->type, at);
+  e->op = op;
+  e->a = a;
+  return e;
+}
+static KExpr *eassign(KOp op, KExpr *a, KExpr *b) {
+  KExpr *e = kir_expr(KE_ASSIGN, a->type, at);
+  e->op = op;
+  e->a = a;
+  e->b = b;
+  if (op != KB_NONE) e->optype = a->type;
+  return e;
+}
+static KExpr *eincdec(KOp op, KExpr *a) {
+  KExpr *e = kir_expr(KE_INCDEC, a->type, at);
+  e->op = op;
+  e->a = a;
+  return e;
+}
+/* a.SEL with SEL in OpenCL's .s digits: "01" is .xy */
+static KExpr *eswz(KExpr *a, const char *sel) {
+  int n = (int)strlen(sel);
+  KExpr *e = kir_expr(KE_SWIZZLE, n == 1 ? a->type->base : kir_type_vec(a->type->base, n), at);
+  e->a = a;
+  e->nswz = n;
+  for (int i = 0; i < n; i++) e->swz[i] = (uint8_t)strtol((char[]){sel[i], 0}, NULL, 16);
+  return e;
+}
+static KExpr *eargs(KExprKind k, KType *t, int n, KExpr **args) {
+  KExpr *e = kir_expr(k, t, at);
+  e->nargs = n;
+  e->args = kir_alloc(sizeof(KExpr *) * n);
+  memcpy(e->args, args, sizeof(KExpr *) * n);
+  return e;
+}
+#define VECLIT(t, ...)                                                                             \
+  eargs(KE_VECLIT, t, sizeof((KExpr *[]){__VA_ARGS__}) / sizeof(KExpr *), (KExpr *[]){__VA_ARGS__})
+#define INITLIST(t, ...)                                                                           \
+  eargs(KE_INITLIST, t, sizeof((KExpr *[]){__VA_ARGS__}) / sizeof(KExpr *),                        \
+        (KExpr *[]){__VA_ARGS__})
+#define BI(b, t, ...)                                                                              \
+  bi_(b, eargs(KE_BUILTIN, t, sizeof((KExpr *[]){__VA_ARGS__}) / sizeof(KExpr *),                  \
+               (KExpr *[]){__VA_ARGS__}))
+static KExpr *bi_(KBuiltin b, KExpr *e) {
+  e->builtin = b;
+  return e;
+}
+static KExpr *ebitcast(KType *t, KExpr *a) {
+  KExpr *e = kir_expr(KE_BITCAST, t, at);
+  e->a = a;
+  return e;
+}
+static KExpr *eindex(KExpr *p, int i) {
+  KExpr *e = kir_expr(KE_INDEX, p->type->base, at);
+  e->a = p;
+  e->b = ei(sc(KT_I32), i);
+  return e;
+}
+static KStmt *sexpr(KExpr *e) {
+  KStmt *s = kir_stmt(KS_EXPR, at);
+  s->expr = e;
+  return s;
+}
+static KStmt *sdecl(KVar *v, KExpr *init) {
+  KStmt *s = kir_stmt(KS_DECL, at);
+  s->var = v;
+  s->init = init;
+  return s;
+}
+
+/* One kernel with every vector construct the C back ends print. */
+static KModule *vector_module(void) {
+  KModule *m = kir_module("v.k");
+  KType *f4 = vt(KT_F32, 4), *f2 = vt(KT_F32, 2), *f3 = vt(KT_F32, 3), *i4 = vt(KT_I32, 4);
+  KType *c4 = vt(KT_I8, 4), *u16 = vt(KT_U8, 16), *d2 = vt(KT_F64, 2), *l2 = vt(KT_I64, 2);
+  KFunc *f = kir_alloc(sizeof *f);
+  f->name = "vk";
+  f->loc = at;
+  f->is_kernel = true;
+  f->ret = kir_type_void();
+  f->reqd_block[0] = 64, f->reqd_block[1] = 2, f->reqd_block[2] = 1;
+  KVar *out = kir_var(m, "out", kir_type_ptr(f4, KAS_GLOBAL, 0), KV_PARAM, at);
+  KVar *io = kir_var(m, "io", kir_type_ptr(i4, KAS_GLOBAL, 0), KV_PARAM, at);
+  KVar *fp = kir_var(m, "fp", kir_type_ptr(sc(KT_F32), KAS_GLOBAL, 0), KV_PARAM, at);
+  KVar *pv = kir_var(m, "pv", f3, KV_PARAM, at);
+  KVar *tmp = kir_var(m, "tmp", kir_type_ptr(f4, KAS_SHARED, 0), KV_PARAM, at);
+  KVar *cp = kir_var(m, "cp", kir_type_ptr(c4, KAS_GLOBAL, 0), KV_PARAM, at);
+  KVar *bytes = kir_var(m, "bytes", kir_type_ptr(u16, KAS_GLOBAL, 0), KV_PARAM, at);
+  KVar *dp = kir_var(m, "dp", kir_type_ptr(d2, KAS_GLOBAL, 0), KV_PARAM, at);
+  KVar *params[] = {out, io, fp, pv, tmp, cp, bytes, dp};
+  f->nparams = 8;
+  f->params = kir_alloc(sizeof params);
+  memcpy(f->params, params, sizeof params);
+
+  KVar *tab = kir_var(m, "tab", kir_type_array(f4, 2), KV_CONSTANT, at);
+  tab->init = INITLIST(tab->type, INITLIST(f4, ef(1), ef(2), ef(3), ef(4)), NULL);
+  klist_push(&m->globals, tab);
+
+  KVar *a = kir_var(m, "a", f4, KV_LOCAL, at), *c2 = kir_var(m, "c2", f2, KV_LOCAL, at);
+  KVar *mk = kir_var(m, "mk", i4, KV_LOCAL, at), *ch = kir_var(m, "ch", c4, KV_LOCAL, at);
+  KVar *b16 = kir_var(m, "b16", u16, KV_LOCAL, at);
+  KExpr *tabv = kir_expr(KE_GVAR, tab->type, at);
+  tabv->var = tab;
+  KStmt *body = kir_stmt(KS_BLOCK, at);
+  KStmt *ss[] = {
+      sdecl(a, eindex(ev(out), 0)),
+      sdecl(c2, eswz(ev(a), "01")),
+      sexpr(eassign(KB_NONE, eindex(ev(out), 1), VECLIT(f4, ev(c2), eswz(ev(a), "2"), ef(1)))),
+      sexpr(eassign(KB_NONE, eswz(ev(a), "10"), ev(c2))),
+      sexpr(eassign(KB_ADD, eswz(eindex(ev(out), 2), "23"), ev(c2))),
+      sexpr(eassign(KB_NONE, eswz(ev(a), "0"), ef(5))),
+      sexpr(eassign(KB_NONE, ev(a),
+                    ebin(KB_ADD, f4, ebin(KB_MUL, f4, ev(a), kir_cast(ef(2), f4)),
+                         eindex(kir_cast(tabv, kir_type_ptr(f4, KAS_CONSTANT, 0)), 0)))),
+      sexpr(eassign(KB_MUL, ev(a), kir_cast(ef(0.5f), f4))),
+      sdecl(mk, ebin(KB_LT, i4, ev(a), VECLIT(f4, ev(pv), ef(0)))),
+      sexpr(eassign(KB_NONE, eindex(ev(io), 0), kir_cast(ev(a), i4))),
+      sexpr(eassign(KB_NONE, eindex(ev(io), 1), ebitcast(i4, ev(a)))),
+      sexpr(eassign(KB_NONE, eindex(ev(out), 3), BI(BI_SQRT, f4, ev(a)))),
+      sexpr(eassign(KB_NONE, eindex(ev(io), 2), BI(BI_ISNAN, i4, ev(a)))),
+      sexpr(eassign(KB_NONE, eindex(ev(out), 4),
+                    BI(BI_SELECT, f4, ev(a), eindex(ev(out), 5), ev(mk)))),
+      sexpr(eassign(KB_NONE, eindex(ev(io), 3), BI(BI_CONVERT_SAT, i4, ev(a)))),
+      sexpr(eassign(KB_NONE, eindex(ev(out), 6), BI(BI_VLOAD, f4, ei(sc(KT_U64), 1), ev(fp)))),
+      sexpr(BI(BI_VSTORE, kir_type_void(), ev(a), ei(sc(KT_U64), 2), ev(fp))),
+      sexpr(eassign(KB_NONE, eindex(ev(io), 4),
+                    ebin(KB_ADD, i4, BI(BI_POPCOUNT, i4, ev(mk)),
+                         BI(BI_MUL_HI, i4, BI(BI_CLZ, i4, ev(mk)), eun(KU_NEG, ev(mk)))))),
+      sexpr(eassign(KB_NONE, eindex(ev(io), 5),
+                    ebin(KB_SHL, i4, eun(KU_NOT, ev(mk)), kir_cast(ei(sc(KT_I32), 2), i4)))),
+      sexpr(eassign(KB_NONE, eindex(ev(tmp), 0), ev(a))),
+      sexpr(eincdec(KU_POSTINC, ev(a))),
+      sexpr(eincdec(KU_PREDEC, eswz(ev(a), "13"))),
+      sdecl(ch, BI(BI_CONVERT_SAT, c4, ev(mk))),
+      sexpr(eassign(KB_NONE, eindex(ev(cp), 0), BI(BI_ABS, c4, ev(ch)))),
+      sdecl(b16, ebitcast(u16, ev(a))),
+      sexpr(eassign(KB_NONE, eswz(eindex(ev(bytes), 0), "fedcba9876543210"), ev(b16))),
+      sexpr(eassign(KB_NONE, eswz(ev(b16), "8"), BI(BI_POPCOUNT, sc(KT_U8), eswz(ev(b16), "f")))),
+      sexpr(eassign(KB_NONE, eindex(ev(dp), 0), kir_cast(BI(BI_ISINF, l2, eindex(ev(dp), 1)), d2))),
+      sexpr(eassign(KB_NONE, eindex(ev(dp), 2), BI(BI_RINT, d2, eindex(ev(dp), 3)))),
+      sexpr(
+          eassign(KB_NONE, eindex(ev(io), 6),
+                  ebitcast(i4, eswz(eswz(VECLIT(f4, ef(1), ef(2), ef(3), ef(4)), "321"), "0120")))),
+  };
+  for (size_t i = 0; i < sizeof ss / sizeof ss[0]; i++) klist_push(&body->list, ss[i]);
+  f->body = body;
+  klist_push(&m->funcs, f);
+  return m;
+}
+
+static char *emit_module(KModule *m, bool cuda, bool contract) {
+  KOptions o;
+  kcc_options_default(&o);
+  o.fp_contract = contract;
+  KBuf b = {0};
+  bool okk = cuda ? emit_cuda_c(m, &o, &b) : emit_opencl_c(m, &o, &b);
+  ck_assert_msg(okk, "emit failed:\n%s", b.data ? b.data : "");
+  char *s = kir_strdup(b.data);
+  kbuf_free(&b);
+  return s;
+}
+
+START_TEST(vectors_opencl) {
+  char *cl = emit_module(vector_module(), false, true);
+  consume("vectors.cl", cl);
+  HAS(cl, "__constant float4 tab[2] = {(float4)(1.0f, 2.0f, 3.0f, 4.0f)};\n");
+  HAS(cl, "__kernel __attribute__((reqd_work_group_size(64, 2, 1))) void vk(");
+  HAS(cl, "float3 pv, __local float4 *tmp,");
+  HAS(cl, "  float2 c2 = a.xy;\n");
+  HAS(cl, "  out[1] = (float4)(c2, a.z, 1.0f);\n");
+  HAS(cl, "  a.yx = c2;\n");
+  HAS(cl, "  out[2].zw += c2;\n");
+  HAS(cl, "  a.x = 5.0f;\n");
+  HAS(cl, "  a = a * 2.0f + tab[0];\n");
+  HAS(cl, "  a *= 0.5f;\n");
+  HAS(cl, "  io[0] = convert_int4(a);\n");
+  HAS(cl, "  io[1] = as_int4(a);\n");
+  HAS(cl, "  out[3] = sqrt(a);\n");
+  HAS(cl, "  io[2] = isnan(a);\n");
+  HAS(cl, "  out[4] = select(a, out[5], mk);\n");
+  HAS(cl, "  io[3] = convert_int4_sat(a);\n");
+  HAS(cl, "  out[6] = vload4(1UL, fp);\n");
+  HAS(cl, "  vstore4(a, 2UL, fp);\n");
+  HAS(cl, "  io[4] = popcount(mk) + mul_hi(clz(mk), -mk);\n");
+  HAS(cl, "  io[5] = ~mk << 2;\n");
+  HAS(cl, "  a += 1.0f;\n"); /* no ++ on float vectors in OpenCL C */
+  HAS(cl, "  a.yw -= 1.0f;\n");
+  HAS(cl, "  cp[0] = as_char4(abs(ch));\n");
+  HAS(cl, "  bytes[0].sfedcba9876543210 = b16;\n");
+  HAS(cl, "  b16.s8 = popcount(b16.sf);\n");
+  HAS(cl, "  dp[0] = convert_double2(isinf(dp[1]));\n");
+  HAS(cl, "  dp[2] = kcc_rint_double2(dp[3]);\n");
+  HAS(cl, "  io[6] = as_int4(((float4)(1.0f, 2.0f, 3.0f, 4.0f)).wzyw);\n");
+}
+END_TEST
+
+START_TEST(vectors_cuda) {
+  char *cu = emit_module(vector_module(), true, true);
+  consume("vectors.cu", cu);
+  HAS(cu, "typedef kcc_vec<float, 4> kcc_float4;\n");
+  HAS(cu, "typedef kcc_vec<float, 3> kcc_float3;\n");
+  HAS(cu, "__constant__ kcc_float4 tab[2] = {{{1.0f, 2.0f, 3.0f, 4.0f}}};\n");
+  HAS(cu, "extern \"C\" __global__ __launch_bounds__(128) void vk(");
+  HAS(cu, "kcc_float3 pv, unsigned int tmp_arg,");
+  HAS(cu, "  kcc_float4 *tmp = (kcc_float4 *)(kcc_dyn + tmp_arg);\n");
+  HAS(cu, "extern __shared__ __align__(16) unsigned char kcc_dyn[];\n");
+  HAS(cu, "  kcc_float2 c2 = kcc_swz<0, 1>(a);\n");
+  HAS(cu, "  out[1] = kcc_make<kcc_float4>(c2, a.s[2], 1.0f);\n");
+  HAS(cu, "  kcc_lswz<1, 0>(a) = c2;\n");
+  HAS(cu, "  kcc_lswz<2, 3>(out[2]) += c2;\n");
+  HAS(cu, "  a.s[0] = 5.0f;\n");
+  HAS(cu, "  a = a * 2.0f + tab[0];\n");
+  HAS(cu, "  io[0] = kcc_convert<kcc_int4>(a);\n");
+  HAS(cu, "  io[1] = kcc_as<kcc_int4>(a);\n");
+  HAS(cu, "  out[3] = kcc_sqrt_float4(a);\n");
+  HAS(cu, "    r.s[i] = sqrtf(a.s[i]);\n");
+  HAS(cu, "    r.s[i] = isnan(a.s[i]) ? -1 : 0;\n");
+  HAS(cu, "    r.s[i] = c.s[i] < 0 ? b.s[i] : a.s[i];\n");
+  HAS(cu, "  out[6] = kcc_vload<kcc_float4>(1ULL, fp);\n");
+  HAS(cu, "  kcc_vstore(a, 2ULL, fp);\n");
+  HAS(cu, "  --kcc_lswz<1, 3>(a);\n");
+  HAS(cu, "  kcc_lswz<15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0>(bytes[0]) = b16;\n");
+  HAS(cu, "  b16.s[8] = (unsigned char)__popc(b16.s[15]);\n");
+  HAS(cu, "  return __float2int_rz(a);\n");
+  HAS(cu, "  return a < -128 ? -128 : a > 127 ? 127 : (signed char)a;\n");
+  HAS(cu,
+      "  io[6] = kcc_as<kcc_int4>(kcc_swz<3, 2, 1, 3>(kcc_float4{{1.0f, 2.0f, 3.0f, 4.0f}}));\n");
+  /* -ffp-contract=off: vector products go through __fmul_rn as scalar ones do. */
+  cu = emit_module(vector_module(), true, false);
+  HAS(cu, "__device__ inline float kcc_mul(float x, float y) { return __fmul_rn(x, y); }\n");
+  consume("vectors_rn.cu", cu);
+  char *cl = emit_module(vector_module(), false, false);
+  HAS(cl, "#pragma OPENCL FP_CONTRACT OFF\n");
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("csource");
   TCase *tc = tcase_create("csource");
@@ -462,6 +731,8 @@ int main(void) {
   tcase_add_test(tc, nan_inf_constants);
   tcase_add_test(tc, nested_cond_middle);
   tcase_add_test(tc, non_ascii_names);
+  tcase_add_test(tc, vectors_opencl);
+  tcase_add_test(tc, vectors_cuda);
   suite_add_tcase(s, tc);
   return tu_main(s);
 }

@@ -51,7 +51,7 @@ END_TEST
 START_TEST(help) {
   char *out, *err;
   ck_assert_int_eq(kcc("--help", &out, &err), 0);
-  ck_assert_ptr_nonnull(strstr(out, "usage: kcc [options] file.k [-o output]"));
+  ck_assert_ptr_nonnull(strstr(out, "usage: kcc [options] file.k|file.cl [-o output]"));
   /* Every option the driver accepts is documented. */
   const char *opts[] = {"-o FILE",     "--emit=FORM",   "-arch=sm_XX", "-O0",
                         "-I DIR",      "-MD, -MMD",     "-MP",         "-MF FILE",
@@ -389,7 +389,8 @@ START_TEST(habitual_flags) {
        "invalid '-std=c++03' for 'hs.cu': CUDA input takes c++11, c++14, c++17 or c++20"},
       {"x.cl -std=c11",
        "invalid '-std=c11' for 'x.cl': OpenCL C input takes CL1.2, CL2.0 or CL3.0"},
-      {"hw.k -cl-std=CL2.0", "'-cl-std=CL2.0' is for OpenCL C input (.cl), and 'hw.k' is not"},
+      {"hw.k -cl-std=CL2.0",
+       "'-cl-std=CL2.0' is for OpenCL C input (.cl or -x cl), and 'hw.k' is not"},
       {"hw.k -Werror=return-type",
        "'-Werror=return-type': kcc cannot make one warning an error; -Werror makes them all "
        "errors"},

@@ -241,6 +241,87 @@ START_TEST(compiles) {
 }
 END_TEST
 
+/* Vector, local-memory and reqd_work_group_size kernels, which the front end does not write
+ * yet: KIR from a plain kernel, retyped by hand, and a stand-in bundle (no back end runs). */
+START_TEST(vectors_and_locals) {
+  diag_reset();
+  KOptions o;
+  kcc_options_default(&o);
+  o.prefix = "vl";
+  char *path =
+      strdup(tu_write("vl.k", "kernel void vk(float *v, float a, int *w, int n, float *tmp,\n"
+                              "                 char c, float *sum) {}\n"));
+  KModule *m = kcc_compile(path, &o, NULL, false);
+  ck_assert_ptr_nonnull(m);
+  KFunc *f = NULL;
+  for (int i = 0; i < m->funcs.n; i++)
+    if (KLIST_AT(m->funcs, i, KFunc *)->is_kernel) f = KLIST_AT(m->funcs, i, KFunc *);
+  ck_assert_ptr_nonnull(f);
+  KType *f4 = kir_type_vec(kir_type_scalar(KT_F32), 4),
+        *i3 = kir_type_vec(kir_type_scalar(KT_I32), 3);
+  f->params[0]->type = kir_type_ptr(f4, KAS_GLOBAL, 0);
+  f->params[1]->type = f4;
+  f->params[2]->type = kir_type_ptr(i3, KAS_GLOBAL, KQ_CONST);
+  f->params[3]->type = kir_type_vec(kir_type_scalar(KT_U8), 16);
+  f->params[4]->type = kir_type_ptr(kir_type_scalar(KT_F32), KAS_SHARED, 0);
+  f->params[5]->type = kir_type_vec(kir_type_scalar(KT_F64), 2);
+  f->params[6]->name = "tmp_bytes"; /* clashes with the size parameter of tmp */
+  f->reqd_block[0] = 8, f->reqd_block[1] = 2, f->reqd_block[2] = 1;
+  KBuf bundle = {0}, out = {0};
+  kbuf_puts(&bundle, "stand-in");
+  ck_assert(emit_header_with_bundle(m, &o, &bundle, &out));
+  char *h = strdup(out.data);
+  kbuf_free(&out);
+  kbuf_free(&bundle);
+  kir_free_all();
+  free(path);
+  tu_write("vl.h", h);
+  ASSERT_HAS(h, "typedef struct kcc_float4 {\n  KCC_ALIGNAS(16) float s[4];\n} kcc_float4;\n");
+  ASSERT_HAS(h, "typedef struct kcc_int3 {\n  KCC_ALIGNAS(16) int32_t s[4];\n} kcc_int3;\n");
+  ASSERT_HAS(h, "typedef struct kcc_uchar16 {\n  KCC_ALIGNAS(16) uint8_t s[16];\n}");
+  ASSERT_HAS(h, "typedef struct kcc_double2 {\n  KCC_ALIGNAS(16) double s[2];\n}");
+  ASSERT_HAS(h, "KCC_LAYOUT_CHECK(sizeof(kcc_int3) == 16,");
+  ASSERT_HAS(h, "kcc_impl_alloc(dev, count, KCRT_TYPE_VECTOR(KCRT_TYPE_FLOAT, 4), "
+                "sizeof(kcc_float4), &out->raw)");
+  ASSERT_HAS(h, "kcc_float4 a, kcc_buf_int3 w, kcc_uchar16 n, size_t tmp_bytes,\n");
+  ASSERT_HAS(h, "kcc_double2 c, kcc_buf_float tmp_bytes_) {\n");
+  ASSERT_HAS(h, "  kcc_args[4] = kcrt_local(tmp_bytes);\n");
+  ASSERT_HAS(h, "`block` must be 8 x 2 x 1 (the kernel's reqd_work_group_size)");
+  ASSERT_HAS(h, "NAME_bytes: the size in bytes (> 0) of local-memory parameter NAME");
+  free(h);
+  tu_write("use_vl.c",
+           "#include \"vl.h\"\n#include \"vl.h\"\n"
+           "KCC_LAYOUT_CHECK(sizeof(kcc_float4[3]) == 48, \"stride\", t1);\n"
+           "int use(kcrt_device *dev);\n"
+           "int use(kcrt_device *dev) {\n"
+           "  kcc_buf_float4 v = kcc_buf_float4_of(NULL);\n"
+           "  kcc_buf_int3 w = kcc_buf_int3_of(NULL);\n"
+           "  kcc_buf_float s = kcc_buf_float_of(NULL);\n"
+           "  kcc_float4 a = {{1, 2, 3, 4}};\n"
+           "  kcc_uchar16 n = {{1}};\n"
+           "  kcc_double2 c = {{1, 2}};\n"
+           "  return vl_launch_vk(dev, kcc_dim1(1), kcc_dim3(8, 2, 1), 0, NULL, v, a, w, n,\n"
+           "                      256 * sizeof(float), c, s);\n"
+           "}\n");
+  const char *compilers[][2] = {{"cc", "-std=c99"},
+                                {"cc", "-std=c11"},
+                                {"c++", "-x c++ -std=c++11"},
+                                {"c++", "-x c++ -std=c++17"}};
+  for (size_t i = 0; i < sizeof compilers / sizeof compilers[0]; i++) {
+    char *cmd, *err;
+    if (asprintf(&cmd,
+                 "command -v %s >/dev/null || exit 77; cd %s && %s %s -pedantic-errors "
+                 "-Wall -Wextra -Werror -fsyntax-only -I%s/../runtime/include use_vl.c",
+                 compilers[i][0], tu_tmpdir(), compilers[i][0], compilers[i][1], tu_srcdir()) < 0)
+      abort();
+    int st = tu_sh(cmd, NULL, &err);
+    ck_assert_msg(st == 0 || st == 77, "%s failed:\n%s", cmd, err);
+    free(cmd);
+    free(err);
+  }
+}
+END_TEST
+
 /* Runs kcc with `args` in the test's temporary directory. */
 static int kcc(const char *args, char **out, char **err) {
   char *cmd;
@@ -293,6 +374,7 @@ static Suite *suite(void) {
   tcase_add_test(t, parameter_types);
   tcase_add_test(t, structs);
   tcase_add_test(t, compiles);
+  tcase_add_test(t, vectors_and_locals);
   tcase_add_test(t, driver);
   suite_add_tcase(s, t);
   return s;

@@ -52,53 +52,93 @@ static const char cl_source[] =
     "__kernel void bytes(__global uchar *x, __global int *y) {\n"
     "  x[get_global_id(0)] = 7;\n"
     "  y[get_global_id(0)] = 7;\n"
+    "}\n"
+    "/* Local-memory parameters between ordinary ones, and the dynamic one after them all:\n"
+    " * each block reverses its slice through a, records its ids through b and e, and\n"
+    " * adds n. */\n"
+    "__kernel void locals(__global float *d, __local float *a, int n, __local int *b,\n"
+    "                     __local int *e, __local int *dynamic) {\n"
+    "  int t = get_local_id(0), bs = get_local_size(0), base = get_group_id(0) * bs;\n"
+    "  a[t] = d[base + t];\n"
+    "  b[t] = t;\n"
+    "  e[t] = bs - 1 - t;\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  d[base + t] = a[e[t]] + (b[t] == t ? n : -1000);\n"
+    "}\n"
+    "__kernel __attribute__((reqd_work_group_size(8, 2, 1))) void fixed(__global uint *out) {\n"
+    "  out[get_global_id(0) + 8 * get_global_id(1)] = get_local_id(0) + 100 * get_local_id(1);\n"
+    "}\n"
+    "__kernel void vscale(__global float4 *v, float4 a, __global int3 *w, int3 b) {\n"
+    "  size_t i = get_global_id(0);\n"
+    "  v[i] *= a;\n"
+    "  w[i] += b;\n"
     "}\n";
 
 static const KcbWParam p_scale[] = {
-    {"x", "float *", KCB_PARAM_POINTER, KCB_AS_GLOBAL, KCB_T_F32, 0, 8, 8},
-    {"a", "float", KCB_PARAM_SCALAR, 0, KCB_T_F32, 0, 4, 4},
-    {"n", "int", KCB_PARAM_SCALAR, 0, KCB_T_I32, 0, 4, 4}};
+    {"x", "float *", KCB_PARAM_POINTER, KCB_AS_GLOBAL, KCB_T_F32, 0, 8, 8, 0},
+    {"a", "float", KCB_PARAM_SCALAR, 0, KCB_T_F32, 0, 4, 4, 0},
+    {"n", "int", KCB_PARAM_SCALAR, 0, KCB_T_I32, 0, 4, 4, 0}};
 static const KcbWParam p_ids[] = {
-    {"out", "unsigned int *", KCB_PARAM_POINTER, KCB_AS_GLOBAL, KCB_T_U32, 0, 8, 8}};
+    {"out", "unsigned int *", KCB_PARAM_POINTER, KCB_AS_GLOBAL, KCB_T_U32, 0, 8, 8, 0}};
 static const KcbWParam p_rev[] = {
-    {"d", "int *", KCB_PARAM_POINTER, KCB_AS_GLOBAL, KCB_T_I32, 0, 8, 8}};
+    {"d", "int *", KCB_PARAM_POINTER, KCB_AS_GLOBAL, KCB_T_I32, 0, 8, 8, 0}};
 static const KcbWParam p_struct[] = {
-    {"out", "double *", KCB_PARAM_POINTER, KCB_AS_GLOBAL, KCB_T_F64, 0, 8, 8},
-    {"p", "struct P", KCB_PARAM_STRUCT, 0, 0, 0, 24, 8},
-    {"c", "char", KCB_PARAM_SCALAR, 0, KCB_T_I8, 0, 1, 1},
-    {"l", "long", KCB_PARAM_SCALAR, 0, KCB_T_I64, 0, 8, 8}};
+    {"out", "double *", KCB_PARAM_POINTER, KCB_AS_GLOBAL, KCB_T_F64, 0, 8, 8, 0},
+    {"p", "struct P", KCB_PARAM_STRUCT, 0, 0, 0, 24, 8, 0},
+    {"c", "char", KCB_PARAM_SCALAR, 0, KCB_T_I8, 0, 1, 1, 0},
+    {"l", "long", KCB_PARAM_SCALAR, 0, KCB_T_I64, 0, 8, 8, 0}};
 static const KcbWParam p_spin[] = {
-    {"x", "float *", KCB_PARAM_POINTER, KCB_AS_GLOBAL, KCB_T_F32, 0, 8, 8},
-    {"iters", "int", KCB_PARAM_SCALAR, 0, KCB_T_I32, 0, 4, 4}};
+    {"x", "float *", KCB_PARAM_POINTER, KCB_AS_GLOBAL, KCB_T_F32, 0, 8, 8, 0},
+    {"iters", "int", KCB_PARAM_SCALAR, 0, KCB_T_I32, 0, 4, 4, 0}};
 /* The table claims two parameters, the program has one: caught at kcrt_kernel_get. */
 static const KcbWParam p_mismatch[] = {
-    {"x", "float *", KCB_PARAM_POINTER, KCB_AS_GLOBAL, KCB_T_F32, 0, 8, 8},
-    {"y", "int", KCB_PARAM_SCALAR, 0, KCB_T_I32, 0, 4, 4}};
+    {"x", "float *", KCB_PARAM_POINTER, KCB_AS_GLOBAL, KCB_T_F32, 0, 8, 8, 0},
+    {"y", "int", KCB_PARAM_SCALAR, 0, KCB_T_I32, 0, 4, 4, 0}};
 
 /* A void pointee (no element type in the table) and a parameter without a name. */
 static const KcbWParam p_bytes[] = {
-    {"x", "void *", KCB_PARAM_POINTER, KCB_AS_GLOBAL, KCB_T_NONE, 0, 8, 8},
-    {"", "int *", KCB_PARAM_POINTER, KCB_AS_GLOBAL, KCB_T_I32, 0, 8, 8}};
+    {"x", "void *", KCB_PARAM_POINTER, KCB_AS_GLOBAL, KCB_T_NONE, 0, 8, 8, 0},
+    {"", "int *", KCB_PARAM_POINTER, KCB_AS_GLOBAL, KCB_T_I32, 0, 8, 8, 0}};
 
 /* A bundle of the kernels above; `source` replaces the OpenCL C (NULL: cl_source, "": none). */
+/* Local parameters: kind local, size 4 (the CUDA offset), address space shared. */
+static const KcbWParam p_locals[] = {
+    {"d", "float *", KCB_PARAM_POINTER, KCB_AS_GLOBAL, KCB_T_F32, 0, 8, 8, 0},
+    {"a", "shared float *", KCB_PARAM_LOCAL, KCB_AS_SHARED, KCB_T_F32, 0, 4, 4, 0},
+    {"n", "int", KCB_PARAM_SCALAR, 0, KCB_T_I32, 0, 4, 4, 0},
+    {"b", "shared int *", KCB_PARAM_LOCAL, KCB_AS_SHARED, KCB_T_I32, 0, 4, 4, 0},
+    {"e", "shared int *", KCB_PARAM_LOCAL, KCB_AS_SHARED, KCB_T_I32, 0, 4, 4, 0}};
+static const KcbWParam p_vscale[] = {
+    {"v", "float4 *", KCB_PARAM_POINTER, KCB_AS_GLOBAL, KCB_T_F32, 0, 8, 8, 4},
+    {"a", "float4", KCB_PARAM_SCALAR, 0, KCB_T_F32, 0, 16, 16, 4},
+    {"w", "int3 *", KCB_PARAM_POINTER, KCB_AS_GLOBAL, KCB_T_I32, 0, 8, 8, 3},
+    {"b", "int3", KCB_PARAM_SCALAR, 0, KCB_T_I32, 0, 16, 16, 3}};
+
 static unsigned char *make_bundle(const char *source, size_t *len) {
-  KcbWKernel ks[] = {{"scale", p_scale, 3, 0, 0, 0},
-                     {"ids", p_ids, 1, 0, 0, 0},
-                     {"rev", p_rev, 1, 0, KCB_KERNEL_DYNAMIC_SHARED, 0},
-                     {"bystruct", p_struct, 4, 0, 0, 0},
-                     {"spin", p_spin, 2, 0, 0, 0},
-                     {"mismatch", p_mismatch, 2, 0, 0, 0},
-                     {"hungry", p_spin, 2, 1 << 30, 0, 0},
-                     {"bytes", p_bytes, 2, 0, 0, 0}};
-  size_t tl;
-  unsigned char *tab = kcb_write_kernel_table(ks, 8, &tl);
+  KcbWKernel ks[] = {{"scale", p_scale, 3, 0, 0, 0, {0, 0, 0}},
+                     {"ids", p_ids, 1, 0, 0, 0, {0, 0, 0}},
+                     {"rev", p_rev, 1, 0, KCB_KERNEL_DYNAMIC_SHARED, 0, {0, 0, 0}},
+                     {"bystruct", p_struct, 4, 0, 0, 0, {0, 0, 0}},
+                     {"spin", p_spin, 2, 0, 0, 0, {0, 0, 0}},
+                     {"mismatch", p_mismatch, 2, 0, 0, 0, {0, 0, 0}},
+                     {"hungry", p_spin, 2, 1 << 30, 0, 0, {0, 0, 0}},
+                     {"bytes", p_bytes, 2, 0, 0, 0, {0, 0, 0}},
+                     {"locals", p_locals, 5, 0, KCB_KERNEL_DYNAMIC_SHARED, 0, {0, 0, 0}},
+                     {"fixed", p_ids, 1, 0, 0, 0, {8, 2, 1}},
+                     {"vscale", p_vscale, 4, 0, 0, 0, {0, 0, 0}}};
+  size_t tl, al;
+  unsigned char *tab = kcb_write_kernel_table(ks, 11, &tl);
+  unsigned char *attrs = kcb_write_kernel_attrs(ks, 11, &al);
+  ck_assert_ptr_nonnull(attrs);
   const char *src = source ? source : cl_source;
   static const char info[] = "producer=test_runtime_api\nsource=api.k\n";
-  KcbWSection secs[3] = {{KCB_SEC_INFO, 0, info, sizeof info - 1},
+  KcbWSection secs[4] = {{KCB_SEC_INFO, 0, info, sizeof info - 1},
                          {KCB_SEC_KERNELS, 0, tab, tl},
+                         {KCB_SEC_KATTRS, 0, attrs, al},
                          {KCB_SEC_OPENCL_C, 0, src, strlen(src)}};
-  unsigned char *img = kcb_write_bundle(secs, *src ? 3 : 2, len);
+  unsigned char *img = kcb_write_bundle(secs, *src ? 4 : 3, len);
   free(tab);
+  free(attrs);
   ck_assert_ptr_nonnull(img);
   return img;
 }
@@ -290,9 +330,9 @@ START_TEST(launch_scale) {
   FAILS(KCRT_ERROR_INVALID_VALUE, NULL, kcrt_kernel_param_info(kernel("scale"), 3, &pi));
   int count;
   OK(kcrt_module_kernel_count(mod, &count));
-  ck_assert_int_eq(count, 8);
+  ck_assert_int_eq(count, 11);
   ck_assert_str_eq(kcrt_module_kernel_name(mod, 1), "ids");
-  ck_assert_ptr_null(kcrt_module_kernel_name(mod, 8));
+  ck_assert_ptr_null(kcrt_module_kernel_name(mod, 11));
   /* One handle per name. */
   ck_assert_ptr_eq(kernel("scale"), kernel("scale"));
 }
@@ -521,6 +561,175 @@ START_TEST(element_type_tags) {
 }
 END_TEST
 
+/* Local-memory parameters: kcrt_local(bytes) at their positions, the dynamic __local after
+ * them; random block sizes, every element checked. */
+START_TEST(launch_local_args) {
+  kcrt_kernel *k = kernel("locals");
+  for (int bs = 8; bs <= 128; bs *= 2) {
+    int nb = 7, n = bs * nb, add = bs + 3;
+    float *d = malloc(n * sizeof *d), *r = malloc(n * sizeof *r);
+    for (int i = 0; i < n; i++) d[i] = (float)(i * 7 % 101) - 50;
+    kcrt_buffer *b;
+    OK(kcrt_buffer_alloc(dev, n * sizeof *d, &b));
+    OK(kcrt_buffer_set_type(b, KCRT_TYPE_FLOAT, 0));
+    OK(kcrt_buffer_write(b, 0, d, n * sizeof *d));
+    /* The dynamic shared size is unused by the kernel: any value, 0 included. */
+    kcrt_arg args[] = {KCRT_ARG_BUFFER(b), kcrt_local(bs * sizeof(float)), KCRT_ARG_VALUE(add),
+                       KCRT_ARG_LOCAL(bs * sizeof(int)), kcrt_local(bs * sizeof(int) + 5)};
+    OK(kcrt_launch(k, NULL, KCRT_DIM1(nb), KCRT_DIM1(bs), bs == 32 ? 12 : 0, args, 5));
+    OK(kcrt_buffer_read(b, 0, r, n * sizeof *r));
+    for (int i = 0; i < n; i++)
+      ck_assert_float_eq(r[i], d[i / bs * bs + bs - 1 - i % bs] + (float)add);
+    OK(kcrt_buffer_free(b));
+    free(d), free(r);
+  }
+  kcrt_param_info pi;
+  OK(kcrt_kernel_param_info(k, 1, &pi));
+  ck_assert_int_eq(pi.kind, KCRT_PARAM_LOCAL);
+  ck_assert_int_eq(pi.elem_type, KCRT_TYPE_FLOAT);
+  ck_assert_uint_eq(pi.size, 4);
+}
+END_TEST
+
+/* Every misuse of a local-memory argument, and of a local size for another parameter. */
+START_TEST(local_arg_checks) {
+  kcrt_kernel *k = kernel("locals");
+  kcrt_device_info info;
+  OK(kcrt_device_get_info(dev, &info));
+  kcrt_buffer *b;
+  OK(kcrt_buffer_alloc(dev, 256, &b));
+  int n = 1;
+  kcrt_dim3 g = KCRT_DIM1(1), bl = KCRT_DIM1(16);
+  kcrt_arg value_for_local[] = {KCRT_ARG_BUFFER(b), KCRT_ARG_VALUE(n), KCRT_ARG_VALUE(n),
+                                kcrt_local(64), kcrt_local(64)};
+  FAILS(KCRT_ERROR_INVALID_ARGUMENT,
+        "argument 2 (shared float *a) is local memory: pass its size in bytes "
+        "(kcrt_local(bytes)), not a value",
+        kcrt_launch(k, NULL, g, bl, 0, value_for_local, 5));
+  kcrt_arg buffer_for_local[] = {KCRT_ARG_BUFFER(b), KCRT_ARG_BUFFER(b), KCRT_ARG_VALUE(n),
+                                 kcrt_local(64), kcrt_local(64)};
+  FAILS(KCRT_ERROR_INVALID_ARGUMENT, "not a buffer",
+        kcrt_launch(k, NULL, g, bl, 0, buffer_for_local, 5));
+  kcrt_arg zero[] = {KCRT_ARG_BUFFER(b), kcrt_local(64), KCRT_ARG_VALUE(n), kcrt_local(0),
+                     kcrt_local(64)};
+  FAILS(KCRT_ERROR_INVALID_ARGUMENT, "argument 4 (shared int *b): local memory of 0 bytes",
+        kcrt_launch(k, NULL, g, bl, 0, zero, 5));
+  kcrt_arg local_for_ptr[] = {kcrt_local(64), kcrt_local(64), KCRT_ARG_VALUE(n), kcrt_local(64),
+                              kcrt_local(64)};
+  FAILS(KCRT_ERROR_INVALID_ARGUMENT,
+        "argument 1 (float *d) is not local memory: kcrt_local(64) is only for",
+        kcrt_launch(k, NULL, g, bl, 0, local_for_ptr, 5));
+  kcrt_arg local_for_value[] = {KCRT_ARG_BUFFER(b), kcrt_local(64), kcrt_local(4), kcrt_local(64),
+                                kcrt_local(64)};
+  FAILS(KCRT_ERROR_INVALID_ARGUMENT, "argument 3 (int n) is not local memory",
+        kcrt_launch(k, NULL, g, bl, 0, local_for_value, 5));
+  /* Each buffer fits alone; together, 16-aligned after the dynamic bytes, they do not. */
+  size_t third = info.max_shared_bytes / 3;
+  kcrt_arg big[] = {KCRT_ARG_BUFFER(b), kcrt_local(third), KCRT_ARG_VALUE(n), kcrt_local(third),
+                    kcrt_local(third)};
+  FAILS(KCRT_ERROR_INVALID_LAUNCH, "local-memory arguments, each 16-byte aligned) exceeds",
+        kcrt_launch(k, NULL, g, bl, 64, big, 5));
+  kcrt_arg huge[] = {KCRT_ARG_BUFFER(b), kcrt_local(SIZE_MAX), KCRT_ARG_VALUE(n),
+                     kcrt_local(SIZE_MAX), kcrt_local(16)};
+  FAILS(KCRT_ERROR_INVALID_LAUNCH, "exceeds the device maximum",
+        kcrt_launch(k, NULL, g, bl, 0, huge, 5));
+  /* The layout rounds each start up to 16: sizes that fit exactly still launch. */
+  uint64_t room = info.max_shared_bytes - 64;
+  kcrt_kernel_info ki;
+  OK(kcrt_kernel_get_info(k, &ki));
+  room -= (ki.static_shared_bytes + 15) / 16 * 16;
+  kcrt_arg fit[] = {KCRT_ARG_BUFFER(b), kcrt_local(16), KCRT_ARG_VALUE(n), kcrt_local(64),
+                    kcrt_local(room - 80)};
+  OK(kcrt_launch(k, NULL, g, bl, 0, fit, 5));
+  OK(kcrt_device_synchronize(dev));
+}
+END_TEST
+
+/* reqd_work_group_size: only the required shape launches; the message names it. */
+START_TEST(required_block_shape) {
+  kcrt_kernel *k = kernel("fixed");
+  kcrt_kernel_info ki;
+  OK(kcrt_kernel_get_info(k, &ki));
+  ck_assert_uint_eq(ki.required_block[0], 8);
+  ck_assert_uint_eq(ki.required_block[1], 2);
+  ck_assert_uint_eq(ki.required_block[2], 1);
+  OK(kcrt_kernel_get_info(kernel("scale"), &ki));
+  ck_assert_uint_eq(ki.required_block[0], 0);
+  kcrt_buffer *b;
+  OK(kcrt_buffer_alloc(dev, 3 * 8 * 2 * 4, &b));
+  kcrt_arg args[] = {KCRT_ARG_BUFFER(b)};
+  FAILS(KCRT_ERROR_INVALID_LAUNCH,
+        "kernel 'fixed' requires blocks of exactly 8 x 2 x 1 threads (reqd_work_group_size), "
+        "got 16 x 1 x 1",
+        kcrt_launch(k, NULL, KCRT_DIM1(1), KCRT_DIM1(16), 0, args, 1));
+  FAILS(KCRT_ERROR_INVALID_LAUNCH, "got 8 x 1 x 2",
+        kcrt_launch(k, NULL, KCRT_DIM1(1), KCRT_DIM3(8, 1, 2), 0, args, 1));
+  OK(kcrt_launch(k, NULL, KCRT_DIM1(1), KCRT_DIM3(8, 2, 1), 0, args, 1));
+  uint32_t got[16];
+  OK(kcrt_buffer_read(b, 0, got, sizeof got));
+  for (int y = 0; y < 2; y++)
+    for (int x = 0; x < 8; x++) ck_assert_uint_eq(got[x + 8 * y], (uint32_t)(x + 100 * y));
+}
+END_TEST
+
+/* Vectors by value and buffers of vectors, with element-type tags: float4 * takes a float4
+ * buffer only; a 3-vector is 16 bytes. */
+START_TEST(vector_params) {
+  kcrt_kernel *k = kernel("vscale");
+  enum { N = 32 };
+  float v[N][4], r[N][4];
+  int32_t w[N][4], rw[N][4];
+  for (int i = 0; i < N; i++)
+    for (int c = 0; c < 4; c++) v[i][c] = (float)(i * 4 + c), w[i][c] = i - c;
+  float a[4] = {1, -2, 0.5f, 3};
+  int32_t bv[4] = {10, 20, 30, 99};
+  kcrt_buffer *bvb, *bwb, *bf;
+  OK(kcrt_buffer_alloc(dev, sizeof v, &bvb));
+  OK(kcrt_buffer_alloc(dev, sizeof w, &bwb));
+  OK(kcrt_buffer_alloc(dev, sizeof v, &bf));
+  OK(kcrt_buffer_set_type(bvb, KCRT_TYPE_VECTOR(KCRT_TYPE_FLOAT, 4), 0));
+  OK(kcrt_buffer_set_type(bwb, KCRT_TYPE_VECTOR(KCRT_TYPE_INT32, 3), 16));
+  OK(kcrt_buffer_set_type(bf, KCRT_TYPE_FLOAT, 0));
+  FAILS(KCRT_ERROR_INVALID_VALUE, "float4 elements are 16 bytes, not 12",
+        kcrt_buffer_set_type(bf, KCRT_TYPE_VECTOR(KCRT_TYPE_FLOAT, 4), 12));
+  FAILS(KCRT_ERROR_INVALID_VALUE, "unknown element type",
+        kcrt_buffer_set_type(bf, KCRT_TYPE_VECTOR(KCRT_TYPE_BOOL, 4), 0));
+  FAILS(KCRT_ERROR_INVALID_VALUE, "unknown element type",
+        kcrt_buffer_set_type(bf, KCRT_TYPE_VECTOR(KCRT_TYPE_FLOAT, 5), 0));
+  OK(kcrt_buffer_write(bvb, 0, v, sizeof v));
+  OK(kcrt_buffer_write(bwb, 0, w, sizeof w));
+  kcrt_arg args[] = {
+      KCRT_ARG_BUFFER(bvb), {a, sizeof a, NULL}, KCRT_ARG_BUFFER(bwb), {bv, sizeof bv, NULL}};
+  OK(kcrt_launch(k, NULL, KCRT_DIM1(N / 8), KCRT_DIM1(8), 0, args, 4));
+  OK(kcrt_buffer_read(bvb, 0, r, sizeof r));
+  OK(kcrt_buffer_read(bwb, 0, rw, sizeof rw));
+  for (int i = 0; i < N; i++) {
+    for (int c = 0; c < 4; c++) ck_assert_float_eq(r[i][c], v[i][c] * a[c]);
+    for (int c = 0; c < 3; c++) ck_assert_int_eq(rw[i][c], w[i][c] + bv[c]);
+  }
+  kcrt_arg wrong[] = {
+      KCRT_ARG_BUFFER(bf), {a, sizeof a, NULL}, KCRT_ARG_BUFFER(bwb), {bv, sizeof bv, NULL}};
+  FAILS(KCRT_ERROR_INVALID_ARGUMENT,
+        "kernel 'vscale' argument 1 'v': buffer holds float, kernel expects float4 (float4 *v)",
+        kcrt_launch(k, NULL, KCRT_DIM1(1), KCRT_DIM1(8), 0, wrong, 4));
+  kcrt_arg wrong2[] = {
+      KCRT_ARG_BUFFER(bvb), {a, sizeof a, NULL}, KCRT_ARG_BUFFER(bvb), {bv, sizeof bv, NULL}};
+  FAILS(KCRT_ERROR_INVALID_ARGUMENT, "buffer holds float4, kernel expects int3",
+        kcrt_launch(k, NULL, KCRT_DIM1(1), KCRT_DIM1(8), 0, wrong2, 4));
+  kcrt_arg small[] = {
+      KCRT_ARG_BUFFER(bvb), {a, 12, NULL}, KCRT_ARG_BUFFER(bwb), {bv, sizeof bv, NULL}};
+  FAILS(KCRT_ERROR_INVALID_ARGUMENT, "argument 2 (float4 a) is 16 bytes, got 12",
+        kcrt_launch(k, NULL, KCRT_DIM1(1), KCRT_DIM1(8), 0, small, 4));
+  kcrt_param_info pi;
+  OK(kcrt_kernel_param_info(k, 3, &pi));
+  ck_assert_int_eq(pi.kind, KCRT_PARAM_SCALAR);
+  ck_assert_int_eq(pi.elem_type, KCRT_TYPE_VECTOR(KCRT_TYPE_INT32, 3));
+  ck_assert_uint_eq(pi.size, 16);
+  OK(kcrt_kernel_param_info(k, 0, &pi));
+  ck_assert_int_eq(pi.elem_type, KCRT_TYPE_VECTOR(KCRT_TYPE_FLOAT, 4));
+}
+END_TEST
+
 START_TEST(launch_limits) {
   kcrt_kernel *k = kernel("scale");
   kcrt_device_info info;
@@ -700,6 +909,10 @@ Suite *suite(void) {
   tcase_add_test(tc, no_usable_form);
   tcase_add_test(tc, build_failure_keeps_log);
   tcase_add_test(tc, table_program_mismatch);
+  tcase_add_test(tc, launch_local_args);
+  tcase_add_test(tc, local_arg_checks);
+  tcase_add_test(tc, required_block_shape);
+  tcase_add_test(tc, vector_params);
   tcase_add_test(tc, disk_cache);
   suite_add_tcase(s, tc);
   return s;

@@ -14,20 +14,20 @@
 /* ---------------------------------------------------------------- a sample bundle */
 
 static const KcbWParam vecadd_params[] = {
-    {"a", "const float *", KCB_PARAM_POINTER, KCB_AS_GLOBAL, KCB_T_F32, KCB_Q_CONST, 8, 8},
-    {"b", "const float *", KCB_PARAM_POINTER, KCB_AS_GLOBAL, KCB_T_F32, KCB_Q_CONST, 8, 8},
-    {"c", "float *", KCB_PARAM_POINTER, KCB_AS_GLOBAL, KCB_T_F32, 0, 8, 8},
-    {"n", "int", KCB_PARAM_SCALAR, 0, KCB_T_I32, 0, 4, 4},
+    {"a", "const float *", KCB_PARAM_POINTER, KCB_AS_GLOBAL, KCB_T_F32, KCB_Q_CONST, 8, 8, 0},
+    {"b", "const float *", KCB_PARAM_POINTER, KCB_AS_GLOBAL, KCB_T_F32, KCB_Q_CONST, 8, 8, 0},
+    {"c", "float *", KCB_PARAM_POINTER, KCB_AS_GLOBAL, KCB_T_F32, 0, 8, 8, 0},
+    {"n", "int", KCB_PARAM_SCALAR, 0, KCB_T_I32, 0, 4, 4, 0},
 };
 static const KcbWParam other_params[] = {
-    {"p", "struct P", KCB_PARAM_STRUCT, 0, 0, 0, 24, 8},
-    {"x", "double", KCB_PARAM_SCALAR, 0, KCB_T_F64, 0, 8, 8},
+    {"p", "struct P", KCB_PARAM_STRUCT, 0, 0, 0, 24, 8, 0},
+    {"x", "double", KCB_PARAM_SCALAR, 0, KCB_T_F64, 0, 8, 8, 0},
 };
 
 /* A valid bundle image (malloc'd): two kernels, PTX, a fake cubin, OpenCL C. */
 static unsigned char *sample(size_t *len) {
-  KcbWKernel ks[] = {{"vecadd", vecadd_params, 4, 0, 0, 0},
-                     {"other", other_params, 2, 1024, KCB_KERNEL_DYNAMIC_SHARED, 0}};
+  KcbWKernel ks[] = {{"vecadd", vecadd_params, 4, 0, 0, 0, {0, 0, 0}},
+                     {"other", other_params, 2, 1024, KCB_KERNEL_DYNAMIC_SHARED, 0, {0, 0, 0}}};
   size_t tl;
   unsigned char *tab = kcb_write_kernel_table(ks, 2, &tl);
   ck_assert_ptr_nonnull(tab);
@@ -144,7 +144,7 @@ START_TEST(bad_magic_and_version) {
   img[1] = 'K';
   kcb_put16(img + KCB_H_MAJOR, 2);
   reseal(img, len);
-  expect_invalid(img, len, "version 2.1 is not supported");
+  expect_invalid(img, len, "version 2.2 is not supported");
   /* A newer minor version is still read. */
   kcb_put16(img + KCB_H_MAJOR, 1);
   kcb_put16(img + KCB_H_MINOR, 7);
@@ -273,12 +273,131 @@ START_TEST(kernel_table_forgeries) {
 }
 END_TEST
 
+/* 1.2: local-memory parameters, vector parameters and the KATTRS section, read back and
+ * forged field by field. */
+static const KcbWParam v12_params[] = {
+    {"v", "float4 *", KCB_PARAM_POINTER, KCB_AS_GLOBAL, KCB_T_F32, 0, 8, 8, 4},
+    {"tmp", "shared float *", KCB_PARAM_LOCAL, KCB_AS_SHARED, KCB_T_F32, 0, 4, 4, 0},
+    {"a", "int3", KCB_PARAM_SCALAR, 0, KCB_T_I32, 0, 16, 16, 3},
+};
+
+static unsigned char *sample12(size_t *len, const unsigned char *attrs, size_t alen) {
+  KcbWKernel ks[] = {{"v12", v12_params, 3, 0, 0, 0, {16, 4, 1}},
+                     {"plain", vecadd_params, 4, 0, 0, 0, {0, 0, 0}}};
+  size_t tl, al;
+  unsigned char *tab = kcb_write_kernel_table(ks, 2, &tl);
+  unsigned char *at = kcb_write_kernel_attrs(ks, 2, &al);
+  ck_assert(tab && at);
+  KcbWSection secs[] = {{KCB_SEC_KERNELS, 0, tab, tl},
+                        {KCB_SEC_KATTRS, 0, attrs ? attrs : at, attrs ? alen : al}};
+  unsigned char *img = kcb_write_bundle(secs, 2, len);
+  free(tab);
+  free(at);
+  ck_assert_ptr_nonnull(img);
+  return img;
+}
+
+START_TEST(version_1_2_fields) {
+  size_t len;
+  unsigned char *img = sample12(&len, NULL, 0);
+  KcbBundle *b = NULL;
+  ck_assert_int_eq(kcb_parse(img, len, &b), KCRT_SUCCESS);
+  const KcbKernel *k = kcb_kernel(b, "v12");
+  ck_assert_uint_eq(k->reqd_block[0], 16);
+  ck_assert_uint_eq(k->reqd_block[1], 4);
+  ck_assert_uint_eq(k->reqd_block[2], 1);
+  ck_assert_uint_eq(k->nlocal, 1);
+  ck_assert_uint_eq(k->params[0].vec_len, 4);
+  ck_assert_uint_eq(k->params[1].kind, KCB_PARAM_LOCAL);
+  ck_assert_uint_eq(k->params[2].vec_len, 3);
+  ck_assert_uint_eq(kcb_kernel(b, "plain")->reqd_block[0], 0);
+  ck_assert_uint_eq(kcb_kernel(b, "plain")->nlocal, 0);
+  kcb_free(b);
+
+  /* Parameter forgeries (the kernel table is section 0). */
+  unsigned char *save = malloc(len);
+  memcpy(save, img, len);
+  unsigned char *t = img + kcb_get64(section_entry(img, 0) + 8);
+  unsigned char *p0 = t + KCB_KTAB_HEADER_SIZE + 2 * KCB_KERNEL_ENTRY_SIZE;
+  unsigned char *p1 = p0 + KCB_PARAM_ENTRY_SIZE, *p2 = p1 + KCB_PARAM_ENTRY_SIZE;
+#define RESET() memcpy(img, save, len)
+#define FORGE(stmt, needle)                                                                        \
+  do {                                                                                             \
+    stmt;                                                                                          \
+    reseal(img, len);                                                                              \
+    expect_invalid(img, len, needle);                                                              \
+    RESET();                                                                                       \
+  } while (0)
+  FORGE(kcb_put32(p1 + 20, 8), "local parameter 'tmp' has size 8");
+  FORGE(kcb_put32(p1 + 24, 8), "local parameter 'tmp' has size 4, alignment 8");
+  FORGE(p1[17] = KCB_AS_GLOBAL, "and address space 1 (must be 4, 4 and 3)");
+  FORGE(p1[16] = 5, "unknown kind 5");
+  FORGE(p0[28] = 5, "pointer parameter 'v' has vector length 5");
+  FORGE(p0[28] = 1, "vector length 1");
+  FORGE(p0[18] = KCB_T_BOOL, "vector parameter 'v' has element type code 1");
+  FORGE(p0[18] = 0, "element type code 0");
+  FORGE(p2[28] = 2, "vector parameter 'a' has size 16 and alignment 16 (its layout is 8 and 8)");
+  FORGE(p2[28] = 8, "(its layout is 32 and 32)");
+  FORGE(kcb_put32(p2 + 24, 4), "vector parameter 'a' has size 16 and alignment 4");
+  free(img);
+
+  /* KATTRS forgeries: hand-made sections. */
+  unsigned char a[64];
+  memset(a, 0, sizeof a);
+  kcb_put32(a, 1);
+  kcb_put32(a + 4, 16);
+  kcb_put32(a + 8, 0);
+  kcb_put32(a + 12, 8), kcb_put32(a + 16, 8), kcb_put32(a + 20, 1);
+  img = sample12(&len, a, 24); /* valid: replaces the writer's section */
+  ck_assert_int_eq(kcb_parse(img, len, &b), KCRT_SUCCESS);
+  ck_assert_uint_eq(kcb_kernel(b, "v12")->reqd_block[0], 8);
+  kcb_free(b);
+  free(img);
+  /* A later minor's longer entries are read for the fields this reader knows. */
+  kcb_put32(a + 4, 20);
+  img = sample12(&len, a, 28);
+  ck_assert_int_eq(kcb_parse(img, len, &b), KCRT_SUCCESS);
+  kcb_free(b);
+  free(img);
+  kcb_put32(a + 4, 16);
+#define FORGE_ATTRS(stmt, alen, needle)                                                            \
+  do {                                                                                             \
+    unsigned char c[64];                                                                           \
+    memcpy(c, a, sizeof c);                                                                        \
+    unsigned char *a = c;                                                                          \
+    stmt;                                                                                          \
+    img = sample12(&len, a, alen);                                                                 \
+    expect_invalid(img, len, needle);                                                              \
+    free(img);                                                                                     \
+  } while (0)
+  FORGE_ATTRS((void)a, 4, "kernel attributes: 4 bytes");
+  FORGE_ATTRS(kcb_put32(a + 4, 12), 24, "entry size 12");
+  FORGE_ATTRS(kcb_put32(a + 4, 18), 24, "entry size 18");
+  FORGE_ATTRS(kcb_put32(a, 2), 24, "2 entries of 16 bytes run past the 24-byte section");
+  FORGE_ATTRS(kcb_put32(a, 0x10000000), 24, "run past");
+  FORGE_ATTRS(kcb_put32(a + 8, 2), 24, "entry 0 names kernel 2 of 2");
+  FORGE_ATTRS(kcb_put32(a + 16, 0), 24, "kernel 'v12' requires a block of 8 x 0 x 1 threads");
+  FORGE_ATTRS((kcb_put32(a, 2), memcpy(a + 24, a + 8, 16)), 40, "kernel 'v12' is listed twice");
+  /* All zeros: the kernel has no requirement (what a 1.1 bundle means). */
+  memset(a + 12, 0, 12);
+  img = sample12(&len, a, 24);
+  ck_assert_int_eq(kcb_parse(img, len, &b), KCRT_SUCCESS);
+  ck_assert_uint_eq(kcb_kernel(b, "v12")->reqd_block[0], 0);
+  kcb_free(b);
+  free(img);
+  free(save);
+#undef FORGE
+#undef FORGE_ATTRS
+#undef RESET
+}
+END_TEST
+
 /* A bundle of sample()'s kernel table and sections plus a SYMBOLS section of `syms` and
  * `uses` (each a (kernel, symbol) pair). */
 static unsigned char *with_symbols(const KcbWSymbol *syms, uint32_t ns, const uint32_t (*uses)[2],
                                    uint32_t nu, size_t *len) {
-  KcbWKernel ks[] = {{"vecadd", vecadd_params, 4, 0, 0, 0},
-                     {"other", other_params, 2, 1024, KCB_KERNEL_DYNAMIC_SHARED, 0}};
+  KcbWKernel ks[] = {{"vecadd", vecadd_params, 4, 0, 0, 0, {0, 0, 0}},
+                     {"other", other_params, 2, 1024, KCB_KERNEL_DYNAMIC_SHARED, 0, {0, 0, 0}}};
   size_t tl, sl;
   unsigned char *tab = kcb_write_kernel_table(ks, 2, &tl);
   unsigned char *sym = kcb_write_symbols(syms, ns, uses, nu, &sl);
@@ -352,7 +471,7 @@ START_TEST(symbol_table) {
 END_TEST
 
 START_TEST(duplicate_and_missing_tables) {
-  KcbWKernel ks[] = {{"same", NULL, 0, 0, 0, 0}, {"same", NULL, 0, 0, 0, 0}};
+  KcbWKernel ks[] = {{"same", NULL, 0, 0, 0, 0, {0, 0, 0}}, {"same", NULL, 0, 0, 0, 0, {0, 0, 0}}};
   size_t tl, len;
   unsigned char *tab = kcb_write_kernel_table(ks, 2, &tl);
   KcbWSection secs[] = {{KCB_SEC_KERNELS, 0, tab, tl}};
@@ -368,7 +487,7 @@ START_TEST(duplicate_and_missing_tables) {
   expect_invalid(img, len, "no kernel table");
   free(img);
   /* Unknown section kinds are skipped (forward compatibility). */
-  KcbWKernel one[] = {{"k", NULL, 0, 0, 0, 0}};
+  KcbWKernel one[] = {{"k", NULL, 0, 0, 0, 0, {0, 0, 0}}};
   free(tab);
   tab = kcb_write_kernel_table(one, 1, &tl);
   KcbWSection fut[] = {{99, 0, "future", 6}, {KCB_SEC_KERNELS, 0, tab, tl}};
@@ -545,6 +664,7 @@ Suite *suite(void) {
   tcase_add_test(tc, trailing_bytes);
   tcase_add_test(tc, section_out_of_bounds);
   tcase_add_test(tc, kernel_table_forgeries);
+  tcase_add_test(tc, version_1_2_fields);
   tcase_add_test(tc, duplicate_and_missing_tables);
   tcase_add_test(tc, symbol_table);
   tcase_add_test(tc, fuzz_mutations);

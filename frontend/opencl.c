@@ -1,0 +1,728 @@
+/* opencl.c — OpenCL C input (.cl, -x cl): the parse mode, the prelude, and the lowering of the
+ * OpenCL built-ins that clang declares itself.
+ *
+ * libclang parses the file as OpenCL C for the spir64 target (every extension supported,
+ * long and size_t 64-bit) with -fdeclare-opencl-builtins: Sema declares each OpenCL built-in
+ * lazily, at its first use, so no 18,000-line opencl-c.h is parsed (docs/design.md has the
+ * measurements). Such a declaration has no text of its own: its location is the call's and
+ * its extent is the callee's name, which is how fe_cl_call tells it from a function the
+ * user declared. kcc's own prelude (FE_CL_PRELUDE) supplies what opencl-c-base.h would:
+ * types, macros, printf; and the spellings of __kernel and reqd_work_group_size that put an
+ * annotation the front end can read beside clang's own attribute. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fe.h"
+
+/* ---------------------------------------------------------------- prelude */
+
+static const char cl_prelude[] =
+    "#define __KCC_PRELUDE__ 1\n"
+    /* A macro may name itself: __kernel stays the keyword, with an annotation beside it. */
+    "#define __kernel __kernel __attribute__((annotate(\"kcc.kernel\")))\n"
+    "#define kernel __kernel\n"
+    "#define reqd_work_group_size(...) reqd_work_group_size(__VA_ARGS__), "
+    "annotate(\"kcc.reqd_work_group_size\", __VA_ARGS__)\n"
+    "#define __reqd_work_group_size__(...) __reqd_work_group_size__(__VA_ARGS__), "
+    "annotate(\"kcc.reqd_work_group_size\", __VA_ARGS__)\n"
+    /* The feature macros clang's opencl-c-base.h defines: its built-in table declares the
+     * overloads each one guards (named address spaces in 1.2, generic ones in 2.0). */
+    "#if __OPENCL_C_VERSION__ == 200\n"
+    "#define __opencl_c_pipes 1\n#define __opencl_c_generic_address_space 1\n"
+    "#define __opencl_c_work_group_collective_functions 1\n"
+    "#define __opencl_c_atomic_order_acq_rel 1\n#define __opencl_c_atomic_order_seq_cst 1\n"
+    "#define __opencl_c_atomic_scope_device 1\n#define __opencl_c_atomic_scope_all_devices 1\n"
+    "#define __opencl_c_device_enqueue 1\n#define __opencl_c_read_write_images 1\n"
+    "#define __opencl_c_program_scope_global_variables 1\n#define __opencl_c_images 1\n"
+    "#endif\n"
+    "#if __OPENCL_C_VERSION__ == 300\n"
+    "#define __opencl_c_work_group_collective_functions 1\n"
+    "#define __opencl_c_atomic_order_seq_cst 1\n#define __opencl_c_atomic_scope_device 1\n"
+    "#define __opencl_c_atomic_scope_all_devices 1\n#define __opencl_c_read_write_images 1\n"
+    "#endif\n"
+    "#if !defined(__opencl_c_generic_address_space)\n"
+    "#define __opencl_c_named_address_space_builtins 1\n#endif\n"
+    "typedef unsigned char uchar;\ntypedef unsigned short ushort;\n"
+    "typedef unsigned int uint;\ntypedef unsigned long ulong;\n"
+    "typedef __SIZE_TYPE__ size_t;\ntypedef __PTRDIFF_TYPE__ ptrdiff_t;\n"
+    "typedef __INTPTR_TYPE__ intptr_t;\ntypedef __UINTPTR_TYPE__ uintptr_t;\n"
+    "#define __KCC_VEC(T) typedef T T##2 __attribute__((ext_vector_type(2))); "
+    "typedef T T##3 __attribute__((ext_vector_type(3))); "
+    "typedef T T##4 __attribute__((ext_vector_type(4))); "
+    "typedef T T##8 __attribute__((ext_vector_type(8))); "
+    "typedef T T##16 __attribute__((ext_vector_type(16)));\n"
+    "__KCC_VEC(char) __KCC_VEC(uchar) __KCC_VEC(short) __KCC_VEC(ushort) __KCC_VEC(int)\n"
+    "__KCC_VEC(uint) __KCC_VEC(long) __KCC_VEC(ulong) __KCC_VEC(float) __KCC_VEC(double)\n"
+    "#undef __KCC_VEC\n"
+    "typedef uint cl_mem_fence_flags;\n"
+    "#define CLK_LOCAL_MEM_FENCE 0x01\n#define CLK_GLOBAL_MEM_FENCE 0x02\n"
+    "#define CLK_IMAGE_MEM_FENCE 0x04\n"
+    /* Sampler flags, so that a kernel using images is refused for its images (one clear
+       diagnostic) rather than for an undeclared macro. */
+    "#define CLK_ADDRESS_NONE 0\n#define CLK_ADDRESS_CLAMP_TO_EDGE 2\n#define CLK_ADDRESS_CLAMP 4\n"
+    "#define CLK_ADDRESS_REPEAT 6\n#define CLK_ADDRESS_MIRRORED_REPEAT 8\n"
+    "#define CLK_NORMALIZED_COORDS_FALSE 0\n#define CLK_NORMALIZED_COORDS_TRUE 1\n"
+    "#define CLK_FILTER_NEAREST 0x10\n#define CLK_FILTER_LINEAR 0x20\n"
+    "#if __OPENCL_C_VERSION__ >= 200\n"
+    /* Named so that clang can declare the OpenCL 2.0 atomics kcc then refuses by name. */
+    "typedef enum memory_scope { memory_scope_work_item = __OPENCL_MEMORY_SCOPE_WORK_ITEM,"
+    " memory_scope_work_group = __OPENCL_MEMORY_SCOPE_WORK_GROUP,"
+    " memory_scope_device = __OPENCL_MEMORY_SCOPE_DEVICE,"
+    " memory_scope_all_svm_devices = __OPENCL_MEMORY_SCOPE_ALL_SVM_DEVICES } memory_scope;\n"
+    "typedef enum memory_order { memory_order_relaxed = __ATOMIC_RELAXED,"
+    " memory_order_acquire = __ATOMIC_ACQUIRE, memory_order_release = __ATOMIC_RELEASE,"
+    " memory_order_acq_rel = __ATOMIC_ACQ_REL, memory_order_seq_cst = __ATOMIC_SEQ_CST }"
+    " memory_order;\n"
+    "#define ATOMIC_VAR_INIT(x) (x)\n#define ATOMIC_FLAG_INIT 0\n"
+    "#endif\n"
+    "#define NULL ((void *)0)\n"
+    "#define MAXFLOAT 0x1.fffffep127f\n#define HUGE_VALF (__builtin_huge_valf())\n"
+    "#define HUGE_VAL (__builtin_huge_val())\n#define INFINITY (__builtin_inff())\n"
+    "#define NAN (__builtin_nanf(\"\"))\n"
+    "#define FP_ILOGB0 INT_MIN\n#define FP_ILOGBNAN INT_MAX\n"
+    "#define FLT_DIG 6\n#define FLT_MANT_DIG 24\n#define FLT_MAX_10_EXP +38\n"
+    "#define FLT_MAX_EXP +128\n#define FLT_MIN_10_EXP -37\n#define FLT_MIN_EXP -125\n"
+    "#define FLT_RADIX 2\n#define FLT_MAX 0x1.fffffep127f\n#define FLT_MIN 0x1.0p-126f\n"
+    "#define FLT_EPSILON 0x1.0p-23f\n"
+    "#define DBL_DIG 15\n#define DBL_MANT_DIG 53\n#define DBL_MAX_10_EXP +308\n"
+    "#define DBL_MAX_EXP +1024\n#define DBL_MIN_10_EXP -307\n#define DBL_MIN_EXP -1021\n"
+    "#define DBL_RADIX 2\n#define DBL_MAX 0x1.fffffffffffffp1023\n#define DBL_MIN 0x1.0p-1022\n"
+    "#define DBL_EPSILON 0x1.0p-52\n"
+    "#define M_E_F 2.71828182845904523536028747135266250f\n"
+    "#define M_LOG2E_F 1.44269504088896340735992468100189214f\n"
+    "#define M_LOG10E_F 0.434294481903251827651128918916605082f\n"
+    "#define M_LN2_F 0.693147180559945309417232121458176568f\n"
+    "#define M_LN10_F 2.30258509299404568401799145468436421f\n"
+    "#define M_PI_F 3.14159265358979323846264338327950288f\n"
+    "#define M_PI_2_F 1.57079632679489661923132169163975144f\n"
+    "#define M_PI_4_F 0.785398163397448309615660845819875721f\n"
+    "#define M_1_PI_F 0.318309886183790671537767526745028724f\n"
+    "#define M_2_PI_F 0.636619772367581343075535053490057448f\n"
+    "#define M_2_SQRTPI_F 1.12837916709551257389615890312154517f\n"
+    "#define M_SQRT2_F 1.41421356237309504880168872420969808f\n"
+    "#define M_SQRT1_2_F 0.707106781186547524400844362104849039f\n"
+    "#define M_E 0x1.5bf0a8b145769p+1\n#define M_LOG2E 0x1.71547652b82fep+0\n"
+    "#define M_LOG10E 0x1.bcb7b1526e50ep-2\n#define M_LN2 0x1.62e42fefa39efp-1\n"
+    "#define M_LN10 0x1.26bb1bbb55516p+1\n#define M_PI 0x1.921fb54442d18p+1\n"
+    "#define M_PI_2 0x1.921fb54442d18p+0\n#define M_PI_4 0x1.921fb54442d18p-1\n"
+    "#define M_1_PI 0x1.45f306dc9c883p-2\n#define M_2_PI 0x1.45f306dc9c883p-1\n"
+    "#define M_2_SQRTPI 0x1.20dd750429b6dp+0\n#define M_SQRT2 0x1.6a09e667f3bcdp+0\n"
+    "#define M_SQRT1_2 0x1.6a09e667f3bcdp-1\n"
+    "#define CHAR_BIT 8\n#define SCHAR_MAX 127\n#define SCHAR_MIN (-128)\n#define UCHAR_MAX 255\n"
+    "#define CHAR_MAX SCHAR_MAX\n#define CHAR_MIN SCHAR_MIN\n#define USHRT_MAX 65535\n"
+    "#define SHRT_MAX 32767\n#define SHRT_MIN (-32768)\n#define UINT_MAX 0xffffffff\n"
+    "#define INT_MAX 2147483647\n#define INT_MIN (-2147483647-1)\n"
+    "#define ULONG_MAX 0xffffffffffffffffUL\n#define LONG_MAX 0x7fffffffffffffffL\n"
+    "#define LONG_MIN (-0x7fffffffffffffffL-1)\n"
+    "int printf(__constant const char *__fmt, ...) __attribute__((format(printf, 1, 2)));\n"
+    /* as_T(x): the bits of x as T, sizes checked by clang. */
+    "#define __KCC_AS(x, T) __builtin_astype((x), T)\n"
+    "#define as_char(__x) __KCC_AS(__x, char)\n#define as_uchar(__x) __KCC_AS(__x, uchar)\n"
+    "#define as_short(__x) __KCC_AS(__x, short)\n#define as_ushort(__x) __KCC_AS(__x, ushort)\n"
+    "#define as_int(__x) __KCC_AS(__x, int)\n#define as_uint(__x) __KCC_AS(__x, uint)\n"
+    "#define as_long(__x) __KCC_AS(__x, long)\n#define as_ulong(__x) __KCC_AS(__x, ulong)\n"
+    "#define as_float(__x) __KCC_AS(__x, float)\n#define as_double(__x) __KCC_AS(__x, double)\n";
+
+/* as_T2 ... as_T16: written out, as a macro cannot define macros. */
+static char *build_cl_prelude(void) {
+  static const char *const types[] = {"char", "uchar", "short", "ushort", "int",
+                                      "uint", "long",  "ulong", "float",  "double"};
+  static const int lens[] = {2, 3, 4, 8, 16};
+  size_t cap = sizeof cl_prelude + 10 * 5 * 80;
+  char *p = malloc(cap);
+  if (!p) {
+    fputs("kcc: fatal error: out of memory\n", stderr);
+    exit(1);
+  }
+  size_t n = (size_t)snprintf(p, cap, "%s", cl_prelude);
+  for (size_t t = 0; t < sizeof types / sizeof *types; t++)
+    for (size_t l = 0; l < sizeof lens / sizeof *lens; l++)
+      n += (size_t)snprintf(p + n, cap - n, "#define as_%s%d(__x) __KCC_AS(__x, %s%d)\n", types[t],
+                            lens[l], types[t], lens[l]);
+  return p;
+}
+
+const FeVFile *fe_cl_vfile(void) {
+  static FeVFile vf;
+  if (!vf.text) vf = (FeVFile){FE_CL_PRELUDE, build_cl_prelude()};
+  return &vf;
+}
+
+int fe_lang_of(const char *path, const KOptions *o) {
+  if (o && o->lang != KL_LANG_AUTO) return o->lang;
+  const char *dot = path ? strrchr(path, '.') : NULL;
+  if (dot && !strchr(dot, '/') && !strcmp(dot, ".cl")) return KL_LANG_CL;
+  return KL_LANG_K;
+}
+
+const char *const *fe_cl_args(int cl_std) {
+  static const char *args[] = {
+      "-x",
+      "cl",
+      NULL, /* -cl-std= */
+      /* spir64: every OpenCL extension (fp64, int64 atomics) and 64-bit size_t. */
+      "--target=spir64",
+      "-nostdinc",
+      "-cl-no-stdinc",
+      "-Xclang",
+      "-fdeclare-opencl-builtins",
+      "-ferror-limit=20",
+      "-Wno-format-security",
+      "-Werror=incompatible-pointer-types",
+      "-D__KCC__=1",
+      "-include",
+      FE_CL_PRELUDE,
+      NULL,
+  };
+  args[2] = cl_std >= 300 ? "-cl-std=CL3.0" : cl_std >= 200 ? "-cl-std=CL2.0" : "-cl-std=CL1.2";
+  return args;
+}
+
+/* ---------------------------------------------------------------- address spaces, types */
+
+/* clang_getAddressSpace gives clang's language address spaces for OpenCL types. */
+enum { LANGAS_GLOBAL = 1, LANGAS_LOCAL = 2, LANGAS_CONSTANT = 3 };
+
+KAddrSpace fe_cl_pointee_space(CXType pointer) {
+  CXType c = clang_getCanonicalType(pointer);
+  if (c.kind != CXType_Pointer) return KAS_GENERIC;
+  switch (clang_getAddressSpace(clang_getPointeeType(c))) {
+  case LANGAS_GLOBAL: return KAS_GLOBAL;
+  case LANGAS_LOCAL: return KAS_SHARED;
+  case LANGAS_CONSTANT: return KAS_CONSTANT;
+  default: return KAS_GENERIC;
+  }
+}
+
+int fe_cl_var_space(CXCursor decl) {
+  CXType t = clang_getCursorType(decl);
+  unsigned as = clang_getAddressSpace(t);
+  if (as == 0) as = clang_getAddressSpace(clang_getCanonicalType(t));
+  return as == LANGAS_LOCAL ? 'S' : as == LANGAS_CONSTANT ? 'C' : 0;
+}
+
+/* What kcc calls a type OpenCL C has and kcc does not take; NULL for the others. */
+static const char *refused_type(CXType t) {
+  CXType c = clang_getCanonicalType(t);
+  for (int guard = 0; guard < 32; guard++) {
+    if (c.kind == CXType_Pointer)
+      c = clang_getCanonicalType(clang_getPointeeType(c));
+    else if (c.kind == CXType_ConstantArray || c.kind == CXType_IncompleteArray)
+      c = clang_getCanonicalType(clang_getArrayElementType(c));
+    else
+      break;
+  }
+  if (c.kind >= CXType_OCLImage1dRO && c.kind <= CXType_OCLImage2dArrayMSAADepthRW)
+    return "OpenCL images";
+  switch (c.kind) {
+  case CXType_OCLSampler: return "OpenCL samplers";
+  case CXType_OCLEvent: return "OpenCL events (async copies)";
+  case CXType_OCLQueue: return "device-side enqueue (queue_t)";
+  case CXType_OCLReserveID: return "OpenCL pipes";
+  case CXType_Pipe: return "OpenCL pipes";
+  case CXType_Atomic: return "OpenCL 2.0 atomic types";
+  case CXType_Half: return "'half' values (arithmetic, and storage through vload_half)";
+  default: break;
+  }
+  if (c.kind == CXType_Unexposed || c.kind == CXType_Invalid) {
+    CXString s = clang_getTypeSpelling(c);
+    const char *n = clang_getCString(s);
+    const char *r = NULL;
+    if (n && (strstr(n, "clk_event_t") || strstr(n, "ndrange_t")))
+      r = "device-side enqueue";
+    else if (n && strstr(n, "pipe"))
+      r = "OpenCL pipes";
+    clang_disposeString(s);
+    return r;
+  }
+  return NULL;
+}
+
+bool fe_cl_check_type(FeCtx *fe, CXType t, KLoc loc) {
+  const char *what = refused_type(t);
+  if (!what) return true;
+  (void)fe;
+  CXString s = clang_getTypeSpelling(t);
+  diag_error(loc, "%s are not supported by kcc (type '%s')", what, clang_getCString(s));
+  clang_disposeString(s);
+  return false;
+}
+
+/* ---------------------------------------------------------------- kernel attributes */
+
+typedef struct AttrFind {
+  const char *what;
+  CXCursor at;
+  bool found;
+} AttrFind;
+
+static enum CXChildVisitResult attr_visit(CXCursor c, CXCursor p, CXClientData d) {
+  (void)p;
+  AttrFind *a = d;
+  if (clang_getCursorKind(c) == CXCursor_AnnotateAttr) {
+    CXString s = clang_getCursorSpelling(c);
+    if (clang_getCString(s) && !strcmp(clang_getCString(s), a->what)) {
+      a->at = c;
+      a->found = true;
+    }
+    clang_disposeString(s);
+  }
+  return CXChildVisit_Continue;
+}
+
+void fe_cl_kernel_attrs(FeCtx *fe, CXCursor def, KFunc *f) {
+  AttrFind a = {"kcc.reqd_work_group_size", clang_getNullCursor(), false};
+  clang_visitChildren(def, attr_visit, &a);
+  if (!a.found) return;
+  KLoc loc = fe_loc(fe, a.at);
+  if (!f->is_kernel) {
+    diag_error(loc, "reqd_work_group_size applies to kernels only, not to function '%s'", f->name);
+    return;
+  }
+  FeKids k;
+  fe_kids(a.at, &k);
+  int64_t v[3] = {0, 0, 0};
+  bool ok = k.n == 3;
+  for (int i = 0; ok && i < k.n; i++) {
+    CXEvalResult r = clang_Cursor_Evaluate(k.v[i]);
+    ok = r && clang_EvalResult_getKind(r) == CXEval_Int;
+    if (ok) v[i] = clang_EvalResult_getAsLongLong(r);
+    if (r) clang_EvalResult_dispose(r);
+  }
+  fe_kids_free(&k);
+  /* clang has checked the count and that each is a positive integer constant. */
+  if (!ok || v[0] < 1 || v[1] < 1 || v[2] < 1 || v[0] * v[1] * v[2] > 1024) {
+    diag_error(loc,
+               "reqd_work_group_size(%lld, %lld, %lld): each size must be at least 1 and the "
+               "product at most 1024",
+               (long long)v[0], (long long)v[1], (long long)v[2]);
+    return;
+  }
+  for (int i = 0; i < 3; i++) f->reqd_block[i] = (int)v[i];
+}
+
+/* ---------------------------------------------------------------- built-in calls */
+
+static KType *t_u32(void) {
+  return kir_type_scalar(KT_U32);
+}
+
+static KExpr *bin(KOp op, KType *t, KExpr *a, KExpr *b, KLoc loc) {
+  KExpr *e = kir_expr(KE_BINARY, t, loc);
+  e->op = op;
+  e->a = a;
+  e->b = b;
+  return e;
+}
+
+static KExpr *builtin(KBuiltin b, KType *t, KLoc loc, int n, KExpr **args) {
+  KExpr *e = kir_expr(KE_BUILTIN, t, loc);
+  e->builtin = b;
+  e->args = kir_alloc(sizeof(KExpr *) * (size_t)(n ? n : 1));
+  for (int i = 0; i < n; i++) e->args[i] = args[i];
+  e->nargs = n;
+  return e;
+}
+
+static KExpr *special(KBuiltin b, int dim, KLoc loc) {
+  KExpr *e = kir_expr(KE_SPECIAL, t_u32(), loc);
+  e->builtin = b;
+  e->dim = dim;
+  return e;
+}
+
+/* The work-item functions, by what they compute from CUDA's registers. */
+typedef enum WorkItem {
+  WI_GLOBAL_ID,
+  WI_LOCAL_ID,
+  WI_GROUP_ID,
+  WI_GLOBAL_SIZE,
+  WI_LOCAL_SIZE,
+  WI_NUM_GROUPS,
+  WI_GLOBAL_OFFSET,
+  WI_COUNT_
+} WorkItem;
+
+static const char *const wi_names[WI_COUNT_] = {
+    "get_global_id",  "get_local_id",   "get_group_id",      "get_global_size",
+    "get_local_size", "get_num_groups", "get_global_offset",
+};
+
+/* The value for a dimension 0..2, as t (size_t). */
+static KExpr *wi_value(WorkItem w, int dim, KType *t, KLoc loc) {
+  KExpr *r;
+  switch (w) {
+  case WI_GLOBAL_ID:
+    r = bin(KB_ADD, t,
+            bin(KB_MUL, t, kir_cast(special(BI_BLOCK_IDX, dim, loc), t),
+                kir_cast(special(BI_BLOCK_DIM, dim, loc), t), loc),
+            kir_cast(special(BI_THREAD_IDX, dim, loc), t), loc);
+    return r;
+  case WI_LOCAL_ID: return kir_cast(special(BI_THREAD_IDX, dim, loc), t);
+  case WI_GROUP_ID: return kir_cast(special(BI_BLOCK_IDX, dim, loc), t);
+  case WI_LOCAL_SIZE: return kir_cast(special(BI_BLOCK_DIM, dim, loc), t);
+  case WI_NUM_GROUPS: return kir_cast(special(BI_GRID_DIM, dim, loc), t);
+  case WI_GLOBAL_SIZE:
+    return bin(KB_MUL, t, kir_cast(special(BI_GRID_DIM, dim, loc), t),
+               kir_cast(special(BI_BLOCK_DIM, dim, loc), t), loc);
+  default: return fe_int_const(t, 0, loc);
+  }
+}
+
+/* OpenCL's value for a dimension past get_work_dim(): 1 for sizes, 0 for ids and offsets. */
+static uint64_t wi_outside(WorkItem w) {
+  return w == WI_GLOBAL_SIZE || w == WI_LOCAL_SIZE || w == WI_NUM_GROUPS ? 1 : 0;
+}
+
+/* `T __kcc_get_X(uint d)`: the conditional on d, for a dimension known only at run time. */
+static KFunc *wi_helper(FeCtx *fe, WorkItem w, KType *t, KLoc loc) {
+  if (fe->cl_helpers[w]) return fe->cl_helpers[w];
+  char name[64];
+  snprintf(name, sizeof name, "__kcc_%s", wi_names[w]);
+  KFunc *f = kir_alloc(sizeof *f);
+  f->name = kir_strdup(name);
+  f->loc = loc;
+  f->is_static = f->is_inline = true;
+  f->ret = t;
+  f->params = kir_alloc(sizeof(KVar *));
+  KVar *d = kir_var(fe->m, "d", t_u32(), KV_PARAM, loc);
+  f->params[f->nparams++] = d;
+  KExpr *r = fe_int_const(t, wi_outside(w), loc);
+  for (int dim = 2; dim >= 0; dim--) {
+    KExpr *dv = kir_expr(KE_VAR, t_u32(), loc);
+    dv->var = d;
+    KExpr *c = kir_expr(KE_COND, t, loc);
+    c->a = bin(KB_EQ, kir_type_scalar(KT_I32), dv, fe_int_const(t_u32(), (uint64_t)dim, loc), loc);
+    c->b = wi_value(w, dim, t, loc);
+    c->c = r;
+    r = c;
+  }
+  KStmt *ret = kir_stmt(KS_RETURN, loc);
+  ret->expr = r;
+  f->body = kir_stmt(KS_BLOCK, loc);
+  klist_push(&f->body->list, ret);
+  /* Before its callers, for the back ends that write C. */
+  KList *fl = &fe->m->funcs;
+  klist_push(fl, NULL);
+  memmove(fl->v + 1, fl->v, sizeof(void *) * (size_t)(fl->n - 1));
+  fl->v[0] = f;
+  fe->cl_helpers[w] = f;
+  return f;
+}
+
+static KExpr *work_item(FeCtx *fe, CXCursor call, WorkItem w, KType *t, KLoc loc) {
+  CXCursor arg = clang_Cursor_getArgument(call, 0);
+  CXEvalResult r = clang_Cursor_Evaluate(arg);
+  bool known = r && clang_EvalResult_getKind(r) == CXEval_Int;
+  uint64_t dim = known ? (uint64_t)clang_EvalResult_getAsUnsigned(r) : 0;
+  if (r) clang_EvalResult_dispose(r);
+  if (known) return dim <= 2 ? wi_value(w, (int)dim, t, loc) : fe_int_const(t, wi_outside(w), loc);
+  if (w == WI_GLOBAL_OFFSET) {
+    /* Evaluated for its side effects; kcc launches never have an offset. */
+    KExpr *c = kir_expr(KE_COMMA, t, loc);
+    c->a = kir_cast(fe_expr(fe, arg), kir_type_void());
+    c->b = fe_int_const(t, 0, loc);
+    return c;
+  }
+  KFunc *f = wi_helper(fe, w, t, loc);
+  KExpr *e = kir_expr(KE_CALL, t, loc);
+  e->callee = f;
+  e->args = kir_alloc(sizeof(KExpr *));
+  e->args[0] = fe_convert(fe_expr(fe, arg), t_u32());
+  e->nargs = 1;
+  return e;
+}
+
+/* The flags of barrier/mem_fence: CLK_GLOBAL_MEM_FENCE (or not known) asks for a
+ * device-scope fence. */
+static bool global_fence(CXCursor call) {
+  if (clang_Cursor_getNumArguments(call) < 1) return true;
+  CXEvalResult r = clang_Cursor_Evaluate(clang_Cursor_getArgument(call, 0));
+  bool known = r && clang_EvalResult_getKind(r) == CXEval_Int;
+  uint64_t v = known ? (uint64_t)clang_EvalResult_getAsUnsigned(r) : 0;
+  if (r) clang_EvalResult_dispose(r);
+  return !known || (v & 2) != 0;
+}
+
+static const struct {
+  const char *name; /* after atomic_ / atom_ */
+  KBuiltin b;
+  int nargs;
+} atomics[] = {
+    {"add", BI_ATOMIC_ADD, 2}, {"sub", BI_ATOMIC_SUB, 2},     {"xchg", BI_ATOMIC_EXCH, 2},
+    {"min", BI_ATOMIC_MIN, 2}, {"max", BI_ATOMIC_MAX, 2},     {"and", BI_ATOMIC_AND, 2},
+    {"or", BI_ATOMIC_OR, 2},   {"xor", BI_ATOMIC_XOR, 2},     {"inc", BI_ATOMIC_ADD, 1},
+    {"dec", BI_ATOMIC_SUB, 1}, {"cmpxchg", BI_ATOMIC_CAS, 3},
+};
+
+/* OpenCL 2.0's atomics on atomic_int & co. (C11's, with memory orders). */
+static bool is_cl20_atomic(const char *name) {
+  static const char *const pre[] = {"atomic_init",     "atomic_store",          "atomic_load",
+                                    "atomic_exchange", "atomic_compare_",       "atomic_fetch_",
+                                    "atomic_flag_",    "atomic_work_item_fence"};
+  for (size_t i = 0; i < sizeof pre / sizeof *pre; i++)
+    if (!strncmp(name, pre[i], strlen(pre[i]))) return true;
+  return false;
+}
+
+static KExpr *atomic_call(FeCtx *fe, CXCursor call, const char *op, KType *t, KLoc loc) {
+  for (size_t i = 0; i < sizeof atomics / sizeof *atomics; i++) {
+    if (strcmp(atomics[i].name, op)) continue;
+    int n = clang_Cursor_getNumArguments(call);
+    if (n != atomics[i].nargs) return NULL;
+    KExpr *args[3];
+    for (int j = 0; j < n; j++) args[j] = fe_expr(fe, clang_Cursor_getArgument(call, j));
+    if (n == 1) args[n++] = fe_int_const(t, 1, loc); /* inc, dec: add or subtract 1 */
+    for (int j = 1; j < n; j++) args[j] = fe_convert(args[j], t);
+    return builtin(atomics[i].b, t, loc, n, args);
+  }
+  return NULL;
+}
+
+static bool arg_is_vec(CXCursor call, int i) {
+  CXType t = clang_getCanonicalType(clang_getCursorType(clang_Cursor_getArgument(call, i)));
+  return t.kind == CXType_ExtVector || t.kind == CXType_Vector;
+}
+
+/* Every argument lowered and converted to t (clang has converted them to the overload's
+ * parameter types already; this only drops qualifiers). */
+static int lower_args(FeCtx *fe, CXCursor call, KExpr **args, int max, KType *t) {
+  int n = clang_Cursor_getNumArguments(call);
+  if (n > max) n = max;
+  for (int i = 0; i < n; i++) {
+    args[i] = fe_expr(fe, clang_Cursor_getArgument(call, i));
+    if (t) args[i] = fe_convert(args[i], t);
+  }
+  return n;
+}
+
+/* Math, common and integer functions kcc maps onto KIR: names as OpenCL spells them, after
+ * the native_ or half_ prefix (those are the full-precision functions in kcc). */
+static KExpr *math_call(FeCtx *fe, CXCursor call, const char *name, KType *t, KLoc loc) {
+  KExpr *a[3];
+  if (!strcmp(name, "mad") || !strcmp(name, "mad24")) {
+    lower_args(fe, call, a, 3, t);
+    return bin(KB_ADD, t, bin(KB_MUL, t, a[0], a[1], loc), a[2], loc);
+  }
+  if (!strcmp(name, "mul24")) {
+    lower_args(fe, call, a, 2, t);
+    return bin(KB_MUL, t, a[0], a[1], loc);
+  }
+  if (!strcmp(name, "mad_hi")) {
+    lower_args(fe, call, a, 3, t);
+    return bin(KB_ADD, t, builtin(BI_MUL_HI, t, loc, 2, a), a[2], loc);
+  }
+  if (!strcmp(name, "recip")) {
+    if (kir_is_vec(t)) return NULL;
+    lower_args(fe, call, a, 1, t);
+    return bin(KB_DIV, t, fe_convert(fe_int_const(t_u32(), 1, loc), t), a[0], loc);
+  }
+  if (!strcmp(name, "divide")) {
+    lower_args(fe, call, a, 2, t);
+    return bin(KB_DIV, t, a[0], a[1], loc);
+  }
+  if (!strcmp(name, "degrees") || !strcmp(name, "radians")) {
+    if (kir_is_vec(t)) return NULL;
+    lower_args(fe, call, a, 1, t);
+    double k = !strcmp(name, "degrees") ? 57.295779513082320876798154814105
+                                        : 0.017453292519943295769236907684886;
+    KExpr *c = kir_expr(KE_FCONST, t, loc);
+    c->fval = t->kind == KT_F32 ? (double)(float)k : k;
+    return bin(KB_MUL, t, a[0], c, loc);
+  }
+  if (!strcmp(name, "clamp")) {
+    if (kir_is_vec(t)) return NULL; /* scalar bounds on vectors: splats, fe's lowering */
+    lower_args(fe, call, a, 3, t);
+    bool f = kir_is_float(t);
+    KExpr *lo[2] = {a[0], a[1]};
+    KExpr *mx = builtin(f ? BI_FMAX : BI_MAX, t, loc, 2, lo);
+    KExpr *hi[2] = {mx, a[2]};
+    return builtin(f ? BI_FMIN : BI_MIN, t, loc, 2, hi);
+  }
+  if (!strcmp(name, "abs")) {
+    /* OpenCL's abs returns the unsigned type: the signed |x|, then its bits unsigned. */
+    KExpr *x = fe_expr(fe, clang_Cursor_getArgument(call, 0));
+    if (!kir_is_signed(kir_elem(x->type))) return fe_convert(x, t);
+    return fe_convert(builtin(BI_ABS, x->type, loc, 1, &x), t);
+  }
+  KBuiltin b = BI_NONE;
+  int nargs = 1;
+  if (!strcmp(name, "popcount"))
+    b = BI_POPCOUNT;
+  else if (!strcmp(name, "clz"))
+    b = BI_CLZ;
+  else if (!strcmp(name, "mul_hi"))
+    b = BI_MUL_HI, nargs = 2;
+  else if (!strcmp(name, "powr"))
+    b = BI_POW, nargs = 2;
+  else if (!strcmp(name, "min") || !strcmp(name, "max")) {
+    if (clang_Cursor_getNumArguments(call) != 2) return NULL;
+    if (kir_is_vec(t) && !arg_is_vec(call, 1)) return NULL; /* min(float4, float): fe's */
+    lower_args(fe, call, a, 2, t);
+    return builtin(name[1] == 'i' ? BI_MIN : BI_MAX, t, loc, 2, a);
+  } else {
+    b = fe_builtin_lookup(name);
+    if (b == BI_SYNCTHREADS || b == BI_PRINTF || b == BI_NONE) return NULL;
+    if (b >= BI_ATOMIC_ADD && b <= BI_ATOMIC_CAS) return NULL;
+    if (b == BI_MIN || b == BI_MAX || b == BI_ABS) return NULL;
+    const KBuiltinInfo *bi = kir_builtin_info(b);
+    nargs = bi ? bi->nargs : 1;
+  }
+  if (clang_Cursor_getNumArguments(call) != nargs) return NULL;
+  bool typed_args = b != BI_ISNAN && b != BI_ISINF && b != BI_ISFINITE;
+  lower_args(fe, call, a, nargs, typed_args ? t : NULL);
+  return builtin(b, t, loc, nargs, a);
+}
+
+/* convert_T[_sat][_rte|_rtz|_rtp|_rtn](x) on scalars. */
+static KExpr *convert_call(FeCtx *fe, CXCursor call, const char *name, KType *t, KLoc loc) {
+  if (clang_Cursor_getNumArguments(call) != 1) return NULL;
+  if (kir_is_vec(t) || arg_is_vec(call, 0)) return NULL; /* fe's vector lowering */
+  KExpr *x = fe_expr(fe, clang_Cursor_getArgument(call, 0));
+  bool sat = strstr(name, "_sat") != NULL;
+  const char *rm = NULL;
+  const char *u = strrchr(name, '_');
+  if (u && (!strcmp(u, "_rte") || !strcmp(u, "_rtz") || !strcmp(u, "_rtp") || !strcmp(u, "_rtn")))
+    rm = u + 1;
+  if (rm && kir_is_float(t) && !(kir_is_float(x->type) && x->type->size <= t->size)) {
+    diag_error(loc,
+               "'%s': conversions to floating point with a rounding mode are not supported "
+               "by kcc",
+               name);
+    return fe_poison(loc);
+  }
+  if (rm && kir_is_float(x->type) && kir_is_int(t) && strcmp(rm, "rtz")) {
+    KBuiltin b = !strcmp(rm, "rte") ? BI_RINT : !strcmp(rm, "rtp") ? BI_CEIL : BI_FLOOR;
+    x = builtin(b, x->type, loc, 1, &x);
+  }
+  if (sat && kir_is_int(t) && t->kind != KT_BOOL) return builtin(BI_CONVERT_SAT, t, loc, 1, &x);
+  return fe_convert(x, t);
+}
+
+/* Whether a call passes something kcc already refused (an image, a sampler, an atomic_int
+ * pointer): the call then adds no second error. */
+static bool passes_refused(CXCursor call) {
+  int n = clang_Cursor_getNumArguments(call);
+  for (int i = 0; i < n; i++)
+    if (refused_type(clang_getCursorType(clang_Cursor_getArgument(call, i)))) return true;
+  return false;
+}
+
+/* Clang's implicit declaration of an OpenCL built-in: extern, written nowhere (its extent
+ * is the name at its first use, where a written declaration starts with its type). */
+static bool is_implicit_builtin(CXCursor fn) {
+  if (clang_isCursorDefinition(fn) || clang_Cursor_getStorageClass(fn) != CX_SC_Extern)
+    return false;
+  CXSourceLocation at = clang_getCursorLocation(fn);
+  CXSourceLocation start = clang_getRangeStart(clang_getCursorExtent(fn));
+  return clang_equalLocations(at, start) != 0;
+}
+
+static KExpr *unsupported_builtin(FeCtx *fe, CXCursor call, const char *name, KLoc loc) {
+  /* One diagnostic per construct: an argument of a type already refused says it all. */
+  if (passes_refused(call) && diag_error_count() > fe->errors0) return fe_poison(loc);
+  if (is_cl20_atomic(name))
+    diag_error(loc,
+               "OpenCL 2.0 atomic '%s' is not supported by kcc; use int or uint with atomic_add "
+               "& co. (OpenCL 1.2 atomics)",
+               name);
+  else if (!strncmp(name, "read_image", 10) || !strncmp(name, "write_image", 11) ||
+           !strncmp(name, "get_image", 9))
+    diag_error(loc, "OpenCL images are not supported by kcc ('%s')", name);
+  else if (!strncmp(name, "vload_half", 10) || !strncmp(name, "vstore_half", 11) ||
+           !strncmp(name, "vloada_half", 11) || !strncmp(name, "vstorea_half", 12))
+    diag_error(loc, "'half' loads and stores are not supported by kcc ('%s')", name);
+  else if (!strncmp(name, "enqueue_", 8) || !strncmp(name, "get_kernel_", 11) ||
+           !strncmp(name, "ndrange_", 8))
+    diag_error(loc, "device-side enqueue is not supported by kcc ('%s')", name);
+  else if (strstr(name, "_pipe"))
+    diag_error(loc, "OpenCL pipes are not supported by kcc ('%s')", name);
+  else
+    diag_error(loc, "OpenCL built-in '%s' is not supported by kcc", name);
+  return fe_poison(loc);
+}
+
+KExpr *fe_cl_call(FeCtx *fe, CXCursor call, CXCursor fn, KLoc loc) {
+  if (!is_implicit_builtin(fn)) return NULL;
+  const char *name = fe_spelling(fn);
+  KType *t = fe_type(fe, clang_getCursorType(call), loc);
+  if (!t) return fe_poison(loc);
+  for (int w = 0; w < WI_COUNT_; w++)
+    if (!strcmp(name, wi_names[w]) && clang_Cursor_getNumArguments(call) == 1)
+      return work_item(fe, call, (WorkItem)w, t, loc);
+  if (!strcmp(name, "get_work_dim")) {
+    diag_error(loc, "get_work_dim() is not supported by kcc: a CUDA launch has no dimension "
+                    "count (pass it as a kernel argument)");
+    return fe_poison(loc);
+  }
+  if (!strcmp(name, "barrier") || !strcmp(name, "work_group_barrier"))
+    return builtin(BI_SYNCTHREADS, t, loc, 0, NULL);
+  if (!strcmp(name, "mem_fence") || !strcmp(name, "read_mem_fence") ||
+      !strcmp(name, "write_mem_fence"))
+    return builtin(global_fence(call) ? BI_THREADFENCE : BI_THREADFENCE_BLOCK, t, loc, 0, NULL);
+  KExpr *r = NULL;
+  if (!strncmp(name, "atomic_", 7) && !is_cl20_atomic(name))
+    r = atomic_call(fe, call, name + 7, t, loc);
+  else if (!strncmp(name, "atom_", 5))
+    r = atomic_call(fe, call, name + 5, t, loc);
+  else if (!strncmp(name, "convert_", 8))
+    r = convert_call(fe, call, name, t, loc);
+  else if (!strncmp(name, "native_", 7))
+    r = math_call(fe, call, name + 7, t, loc);
+  else if (!strncmp(name, "half_", 5))
+    r = math_call(fe, call, name + 5, t, loc);
+  else
+    r = math_call(fe, call, name, t, loc);
+  if (r) return r;
+  return unsupported_builtin(fe, call, name, loc);
+}
+
+/* ---------------------------------------------------------------- as_T */
+
+/* The spelling position of a location: its file and offset. */
+static void spelled_at(CXSourceLocation l, CXFile *f, unsigned *off) {
+  clang_getSpellingLocation(l, f, NULL, NULL, off);
+}
+
+KExpr *fe_cl_astype(FeCtx *fe, CXCursor c, KLoc loc) {
+  FeKids k;
+  fe_kids(c, &k);
+  CXCursor sub = k.n == 1 ? k.v[0] : clang_getNullCursor();
+  fe_kids_free(&k);
+  if (clang_Cursor_isNull(sub) || !clang_isExpression(clang_getCursorKind(sub))) return NULL;
+  /* as_T(x) is the prelude's __builtin_astype((x), T), an expression libclang does not
+   * expose: an UnexposedExpr spelled at that name in the prelude, whose operand is spelled
+   * further on. An implicit conversion starts where its operand starts. */
+  CXFile f = NULL, fs = NULL;
+  unsigned off = 0, soff = 0;
+  CXSourceLocation start = clang_getRangeStart(clang_getCursorExtent(c));
+  spelled_at(start, &f, &off);
+  spelled_at(clang_getRangeStart(clang_getCursorExtent(sub)), &fs, &soff);
+  if (!f || (fs && clang_File_isEqual(f, fs) && off == soff)) return NULL;
+  CXString fn = clang_getFileName(f);
+  bool in_prelude = clang_getCString(fn) && !strcmp(clang_getCString(fn), FE_CL_PRELUDE);
+  clang_disposeString(fn);
+  if (!in_prelude) return NULL;
+  unsigned line = 0, col = 0;
+  clang_getSpellingLocation(start, NULL, &line, &col, NULL);
+  CXSourceLocation at = clang_getLocation(fe->tu, f, line, col);
+  CXToken *tok = clang_getToken(fe->tu, at);
+  bool astype = false;
+  if (tok) {
+    CXString s = clang_getTokenSpelling(fe->tu, *tok);
+    astype = clang_getCString(s) && !strcmp(clang_getCString(s), "__builtin_astype");
+    clang_disposeString(s);
+    clang_disposeTokens(fe->tu, tok, 1);
+  }
+  if (!astype) return NULL;
+  KExpr *x = fe_expr(fe, sub);
+  KType *t = fe_type(fe, clang_getCursorType(c), loc);
+  if (!t) return fe_poison(loc);
+  if (x->type == t) return x;
+  if (x->type->size != t->size || !(kir_is_arith(kir_elem(t)) && kir_is_arith(kir_elem(x->type))))
+    return fe_broken(fe, loc, "this as_ conversion");
+  KExpr *e = kir_expr(KE_BITCAST, t, loc);
+  e->a = x;
+  return e;
+}

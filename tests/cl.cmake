@@ -1,0 +1,68 @@
+# cl.cmake — OpenCL C input (tests/cl/*.cl).
+#
+#   cl.NAME.FORM   kcc NAME.cl --emit=FORM for FORM in kir ptx spirv cl cuda, then the form's
+#                  consumer (tests/consume.sh: ptxas, spirv-val, clang -x cl, nvcc). Any
+#                  diagnostic fails. Kernels whose features only some back ends have yet
+#                  (local-memory parameters, reqd_work_group_size) are listed in
+#                  _kcc_cl_kir_only and get the kir form only.
+#   cl.bad.NAME    tests/cl/bad/NAME.cl fails with exit 1, no output, and its first
+#                  diagnostic is "NAME.cl:" followed by NAME.expected (`// kcc-args: ...` adds
+#                  options). The exact KIR of each kernel is checked by unit/test_opencl_fe.c.
+
+set(_kcc_cl_dir ${CMAKE_CURRENT_BINARY_DIR}/cl)
+file(MAKE_DIRECTORY ${_kcc_cl_dir})
+set(_kcc_cl_kir_only localparam reqd)
+
+# $1 kcc, $2 source, $3 form, $4 output, $5 consume.sh
+set(_kcc_cl_sh [=[
+set -e
+err="$4.err"
+rm -f "$4"
+"$1" "$2" --emit=$3 -o "$4" 2>"$err" || { cat "$err"; exit 1; }
+if [ -s "$err" ]; then cat "$err"; echo "kcc printed diagnostics"; exit 1; fi
+[ "$3" = kir ] || sh "$5" "$4"
+]=])
+
+# $1 kcc, $2 source, $3 expected file, $4 output
+set(_kcc_cl_bad_sh [=[
+args=$(sed -n 's,^// kcc-args: ,,p' "$2")
+rm -f "$4"
+err=$(cd "$(dirname "$2")" && "$1" $args "$(basename "$2")" --emit=kir -o "$4" 2>&1)
+st=$?
+[ $st -eq 1 ] || { echo "exit $st, expected 1"; echo "$err"; exit 1; }
+[ ! -e "$4" ] || { echo "left an output file"; exit 1; }
+want="$(basename "$2"):$(cat "$3")"
+got=$(printf '%s\n' "$err" | grep -m1 'error:')
+[ "$got" = "$want" ] || { echo "got:  $got"; echo "want: $want"; exit 1; }
+]=])
+
+file(GLOB _kcc_cl_kernels CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/cl/*.cl)
+foreach(_k ${_kcc_cl_kernels})
+  get_filename_component(_name ${_k} NAME_WE)
+  set(_forms kir ptx spirv cl cuda)
+  if(_name IN_LIST _kcc_cl_kir_only)
+    set(_forms kir)
+  endif()
+  foreach(_form ${_forms})
+    set(_ext ${_form})
+    if(_form STREQUAL "spirv")
+      set(_ext spv)
+    elseif(_form STREQUAL "cuda")
+      set(_ext cu)
+    endif()
+    add_test(NAME cl.${_name}.${_form}
+             COMMAND sh -c "${_kcc_cl_sh}" sh $<TARGET_FILE:kcc> ${_k} ${_form}
+                     ${_kcc_cl_dir}/${_name}.kcc.${_ext} ${CMAKE_CURRENT_SOURCE_DIR}/consume.sh)
+    set_tests_properties(cl.${_name}.${_form} PROPERTIES TIMEOUT 120 LABELS opencl-input)
+  endforeach()
+endforeach()
+
+file(GLOB _kcc_cl_bad CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/cl/bad/*.cl)
+foreach(_k ${_kcc_cl_bad})
+  get_filename_component(_name ${_k} NAME_WE)
+  get_filename_component(_dir ${_k} DIRECTORY)
+  add_test(NAME cl.bad.${_name}
+           COMMAND sh -c "${_kcc_cl_bad_sh}" sh $<TARGET_FILE:kcc> ${_k}
+                   ${_dir}/${_name}.expected ${_kcc_cl_dir}/bad.${_name}.kir)
+  set_tests_properties(cl.bad.${_name} PROPERTIES TIMEOUT 60 LABELS opencl-input)
+endforeach()

@@ -1,0 +1,1 @@
+__kernel void k(__global float4 *o) { printf("%v4f\n", o[0]); }

@@ -1,0 +1,1 @@
+__kernel void k(sampler_t s, __global int *o) { o[0] = 1; }

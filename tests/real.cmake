@@ -1,0 +1,111 @@
+# real.cmake — real-world OpenCL C kernels this project did not write (tests/real/opencl/,
+# provenance in tests/real/SOURCES.md), compiled unchanged, and some of them run.
+#
+#   real.NAME       tests/real/compile.sh: for `NAME pass` in tests/real/opencl/EXPECT, kcc
+#                   writes PTX (ptxas-checked), SPIR-V (validated), OpenCL C (clang-checked),
+#                   CUDA C (nvcc-checked) and a bundle; for `NAME fail DIAGNOSTIC`, kcc refuses
+#                   the kernel with exactly that first line. `NAME todo`: no test.
+#   real.run.NAME   for `NAME pass` in tests/real/run/EXPECT: kcc builds the bundle, then
+#                   real_run (tests/real/run/) runs the original source on PoCL through OpenCL
+#                   and the bundle through libkcrt, random inputs, host reference, every element.
+#
+# Flipping a kernel between todo, pass and fail is editing an EXPECT file only (CMake
+# re-reads it: CMAKE_CONFIGURE_DEPENDS). Build options the original host passes
+# (-DBLOCK_SIZE=16...) come from tests/real/opencl/OPTIONS, for kcc and PoCL alike.
+
+set(_real_dir ${CMAKE_CURRENT_SOURCE_DIR}/real)
+set(_real_out ${CMAKE_CURRENT_BINARY_DIR}/real)
+file(MAKE_DIRECTORY ${_real_out})
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
+  ${_real_dir}/opencl/EXPECT ${_real_dir}/opencl/OPTIONS ${_real_dir}/run/EXPECT)
+
+# _real_read(FILE PREFIX): for each `NAME STATE [REST]` line (comments and blank lines
+# skipped), sets PREFIX_NAMES (in file order) and PREFIX_STATE_<NAME>.
+function(_real_read file prefix)
+  file(STRINGS ${file} _lines)
+  set(_names "")
+  foreach(_line IN LISTS _lines)
+    if(_line MATCHES "^[ \t]*(#|$)")
+      continue()
+    endif()
+    if(NOT _line MATCHES "^([A-Za-z0-9_]+)[ \t]+(pass|fail|todo)([ \t]|$)")
+      message(FATAL_ERROR "${file}: bad line (want `NAME pass|fail DIAGNOSTIC|todo`): ${_line}")
+    endif()
+    set(_name ${CMAKE_MATCH_1})
+    if(_name IN_LIST _names)
+      message(FATAL_ERROR "${file}: ${_name} is listed twice")
+    endif()
+    list(APPEND _names ${_name})
+    set(${prefix}_STATE_${_name} ${CMAKE_MATCH_2} PARENT_SCOPE)
+  endforeach()
+  set(${prefix}_NAMES ${_names} PARENT_SCOPE)
+endfunction()
+
+_real_read(${_real_dir}/opencl/EXPECT _real)
+_real_read(${_real_dir}/run/EXPECT _realrun)
+
+# Build options per kernel: `NAME OPTION...` lines of OPTIONS.
+file(STRINGS ${_real_dir}/opencl/OPTIONS _real_opt_lines)
+foreach(_line IN LISTS _real_opt_lines)
+  if(_line MATCHES "^([A-Za-z0-9_]+)[ \t]+(.+)$")
+    separate_arguments(_real_opts_${CMAKE_MATCH_1} UNIX_COMMAND "${CMAKE_MATCH_2}")
+  endif()
+endforeach()
+
+# Every corpus file has a state, and every state a file.
+file(GLOB _real_files CONFIGURE_DEPENDS ${_real_dir}/opencl/*.cl)
+foreach(_f ${_real_files})
+  get_filename_component(_name ${_f} NAME_WE)
+  if(NOT _name IN_LIST _real_NAMES)
+    message(FATAL_ERROR "tests/real/opencl/${_name}.cl has no line in tests/real/opencl/EXPECT")
+  endif()
+endforeach()
+foreach(_name ${_real_NAMES} ${_realrun_NAMES})
+  if(NOT EXISTS ${_real_dir}/opencl/${_name}.cl)
+    message(FATAL_ERROR "tests/real: EXPECT names ${_name}, but tests/real/opencl/${_name}.cl "
+                        "does not exist")
+  endif()
+endforeach()
+
+set(_real_pass 0)
+set(_real_fail 0)
+set(_real_todo 0)
+foreach(_name ${_real_NAMES})
+  set(_state ${_real_STATE_${_name}})
+  if(_state STREQUAL "todo")
+    math(EXPR _real_todo "${_real_todo} + 1")
+    continue()
+  endif()
+  math(EXPR _real_${_state} "${_real_${_state}} + 1")
+  add_test(NAME real.${_name}
+    COMMAND sh ${_real_dir}/compile.sh ${_state} $<TARGET_FILE:kcc>
+      ${_real_dir}/opencl/${_name}.cl ${_real_out}/${_name} ${_real_dir}/opencl/EXPECT
+      -- ${_real_opts_${_name}})
+  set_tests_properties(real.${_name} PROPERTIES TIMEOUT 300 LABELS real)
+endforeach()
+message(STATUS "real-world OpenCL C corpus: ${_real_pass} pass, ${_real_fail} pinned "
+               "diagnostics, ${_real_todo} todo")
+
+# The runners. real_run links libOpenCL for the original-source path (as clbuild does) and
+# libkcrt (through tests/runtime.cmake's kcrt_rt_common) for kcc's.
+find_package(OpenCL QUIET)
+if(OpenCL_FOUND)
+  add_executable(real_run ${_real_dir}/run/real_run.c ${_real_dir}/run/cases.c)
+  target_include_directories(real_run PRIVATE ${_real_dir}/run)
+  target_link_libraries(real_run PRIVATE kcrt_rt_common OpenCL::OpenCL m)
+  # The host references round every float operation as written (cases.c).
+  target_compile_options(real_run PRIVATE -ffp-contract=off)
+  foreach(_name ${_realrun_NAMES})
+    if(NOT _realrun_STATE_${_name} STREQUAL "pass")
+      continue()
+    endif()
+    add_test(NAME real.run.${_name}
+      COMMAND sh ${_real_dir}/run/run.sh $<TARGET_FILE:kcc> $<TARGET_FILE:real_run> ${_name}
+        ${_real_dir}/opencl/${_name}.cl ${_real_out}/run/${_name}.kcb ${_real_opts_${_name}})
+    set_tests_properties(real.run.${_name} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300
+      LABELS "real;runtime"
+      ENVIRONMENT "XDG_CACHE_HOME=${_real_out}/cache;POCL_CACHE_DIR=${_real_out}/pocl-cache")
+  endforeach()
+else()
+  message(STATUS "OpenCL not found: real.run.* tests (tests/real/run) are not built")
+endif()

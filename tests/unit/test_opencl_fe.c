@@ -1,0 +1,99 @@
+/* test_opencl_fe.c — the OpenCL C front end: each kernel of tests/cl/NAME.cl lowers to exactly
+ * the KIR of tests/cl/NAME.kir (kcc --emit=kir), and the parse mode's choices (spir64 sizes,
+ * -x cl, -cl-std=) hold. The bad inputs are tests/cl/bad (tests/cl.cmake). */
+#include "testutil.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+START_TEST(kir_dumps) {
+  char *list, cmd[2048];
+  snprintf(cmd, sizeof cmd, "ls %s/cl/*.cl", tu_srcdir());
+  tu_sh(cmd, &list, NULL);
+  int n = 0;
+  char *save = NULL;
+  for (char *line = strtok_r(list, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+    char golden[1024];
+    snprintf(golden, sizeof golden, "%.*s.kir", (int)(strlen(line) - 3), line);
+    char *want = tu_read(golden, NULL);
+    ck_assert_msg(want != NULL, "missing %s", golden);
+    /* The dump names the module after the input as given: run from its directory. */
+    const char *base = strrchr(line, '/') + 1;
+    snprintf(cmd, sizeof cmd, "cd %s/cl && %s %s --emit=kir -o -", tu_srcdir(), tu_kcc(), base);
+    char *out, *err;
+    int st = tu_sh(cmd, &out, &err);
+    ck_assert_msg(st == 0 && !*err, "%s: exit %d\n%s", line, st, err);
+    ck_assert_msg(!strcmp(out, want), "%s: KIR differs from %s:\n%s", line, golden, out);
+    free(want), free(out), free(err);
+    n++;
+  }
+  ck_assert_int_gt(n, 0);
+}
+END_TEST
+
+static char *kir_of(const char *name, const char *src, const char *args) {
+  char *path = tu_write(name, src), cmd[2048];
+  snprintf(cmd, sizeof cmd, "%s %s %s --emit=kir -o -", tu_kcc(), args, path);
+  char *out, *err;
+  int st = tu_sh(cmd, &out, &err);
+  ck_assert_msg(st == 0, "%s: exit %d\n%s", name, st, err);
+  free(err);
+  return out;
+}
+
+#define HAS(text, needle)                                                                          \
+  ck_assert_msg(strstr((text), (needle)), "missing '%s' in:\n%s", (needle), (text))
+
+/* long and size_t are 64-bit, as OpenCL C has them on 64-bit devices. */
+START_TEST(sizes) {
+  char *k = kir_of("sizes.cl",
+                   "__kernel void k(__global ulong *o) { o[0] = sizeof(long) * 100 + "
+                   "sizeof(size_t) * 10 + sizeof(int); }\n",
+                   "");
+  HAS(k, "(mul unsigned long (const unsigned long 8) (const unsigned long 100)) (mul unsigned long "
+         "(const unsigned long 8) (const unsigned long 10))");
+  free(k);
+}
+END_TEST
+
+/* -x cl reads any file as OpenCL C; the same text is no .k kernel. */
+START_TEST(x_cl) {
+  const char *src = "__kernel void k(__global int *o) { o[0] = get_local_id(0); }\n";
+  char *k = kir_of("x.k", src, "-x cl");
+  HAS(k, "kernel void k(global int * o)");
+  free(k);
+  char *path = tu_write("x2.k", src), cmd[2048], *err;
+  snprintf(cmd, sizeof cmd, "%s %s --emit=kir -o /dev/null", tu_kcc(), path);
+  ck_assert_int_eq(tu_sh(cmd, NULL, &err), 1);
+  free(err);
+}
+END_TEST
+
+/* -cl-std=CL2.0 gives the generic address space: an unqualified pointer parameter of a
+ * device function takes global and local pointers (cloned per space by the pass). */
+START_TEST(cl20_generic) {
+  char *k = kir_of("g.cl",
+                   "int get(int *p) { return *p; }\n"
+                   "__kernel void k(__global int *o) {\n"
+                   "  __local int l[4];\n"
+                   "  l[0] = 1;\n"
+                   "  o[0] = get(o) + get(l);\n"
+                   "}\n",
+                   "-cl-std=CL2.0");
+  HAS(k, "int get(global int * p)");
+  HAS(k, "int get_1(shared int * p)");
+  free(k);
+}
+END_TEST
+
+int main(void) {
+  Suite *s = suite_create("opencl_fe");
+  TCase *tc = tcase_create("core");
+  tcase_add_test(tc, kir_dumps);
+  tcase_add_test(tc, sizes);
+  tcase_add_test(tc, x_cl);
+  tcase_add_test(tc, cl20_generic);
+  suite_add_tcase(s, tc);
+  return tu_main(s);
+}
