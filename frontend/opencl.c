@@ -129,7 +129,7 @@ static char *build_cl_prelude(void) {
   static const char *const types[] = {"char", "uchar", "short", "ushort", "int",
                                       "uint", "long",  "ulong", "float",  "double"};
   static const int lens[] = {2, 3, 4, 8, 16};
-  size_t cap = sizeof cl_prelude + 10 * 5 * 80;
+  size_t cap = sizeof cl_prelude + 10 * 5 * 80 + 128;
   char *p = malloc(cap);
   if (!p) {
     fputs("kcc: fatal error: out of memory\n", stderr);
@@ -140,6 +140,10 @@ static char *build_cl_prelude(void) {
     for (size_t l = 0; l < sizeof lens / sizeof *lens; l++)
       n += (size_t)snprintf(p + n, cap - n, "#define as_%s%d(__x) __KCC_AS(__x, %s%d)\n", types[t],
                             lens[l], types[t], lens[l]);
+  /* The derived builtins (dot, clamp, mix, rotate...), the same bodies the .k dialect uses;
+     clang's own declarations of those names are then never made (every overload OpenCL
+     defines for them is in the header). */
+  snprintf(p + n, cap - n, "#include \"" FE_INCDIR "/kcc_derived.h\"\n");
   return p;
 }
 

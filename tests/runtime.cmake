@@ -39,7 +39,7 @@ target_include_directories(kcrt_rt_common PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}/run
 # corpus later without one is listed by the check below.
 set(KCRT_RUNTIME_KERNELS
   atomics constant control cuda_spellings driver_bugs dynshared fp64 histogram int64 math32
-  matmul printf reduce saxpy stencil structs symbols transpose vecadd)
+  matmul printf reduce saxpy stencil structs symbols transpose vec_ops vecadd)
 
 # Kernels kept beside their host program (tests/runtime/NAME.k) rather than in the corpus that
 # every back end compiles. local_args (local-memory kernel parameters, `shared T *`) needs the

@@ -1,8 +1,6 @@
-/* vec_ops.c — host program for tests/kernels/vec/vec_ops.k (libkcrt, tests/runtime/rt_common.h):
+/* vec_ops.c — host program for tests/kernels/vec_ops.k (libkcrt, tests/runtime/rt_common.h):
  * runs vec_int_ops, vec_swizzles, vec_convert and vec_math on random inputs and compares them
- * with C references. Not registered yet: it belongs in tests/runtime/ (KCRT_RUNTIME_KERNELS)
- * once vec_ops.k moves to tests/kernels/. Checked by hand on PoCL (OpenCL C form):
- *   kcc tests/kernels/vec/vec_ops.k -o vec_ops.kcb && ./rt_vec vec_ops.kcb */
+ * with C references. */
 #include "rt_common.h"
 #include <math.h>
 #include <stdlib.h>
