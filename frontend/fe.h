@@ -117,6 +117,9 @@ const char *fe_spelling(CXCursor c);
 /* True for a declaration that lives in one of kcc's virtual files (prelude, headers). */
 bool fe_in_vfile(FeCtx *fe, CXCursor c);
 bool fe_has_annotation(CXCursor c, const char *what);
+/* The last annotate("what", ...) attribute among c's children (its arguments are the
+ * attribute's children), or the null cursor. */
+CXCursor fe_find_annotation(CXCursor c, const char *what);
 /* Enters one level of recursion; false (after reporting once) when too deep. */
 bool fe_enter(FeCtx *fe, CXCursor c);
 void fe_leave(FeCtx *fe);
@@ -151,6 +154,8 @@ KExpr *fe_expr(FeCtx *fe, CXCursor c);
 /* Converts e to `to` as C's implicit conversions do; a pointer keeps the address space it
  * already has (the address-space pass, not the front end, decides where it points). */
 KExpr *fe_convert(KExpr *e, KType *to);
+/* The KIR operator of a binary or compound-assignment operator (KB_NONE for others). */
+KOp fe_binary_op(enum CXBinaryOperatorKind k);
 /* An error placeholder of type int. */
 KExpr *fe_poison(KLoc loc);
 /* A placeholder for a construct that cannot be lowered: an internal error unless an error

@@ -443,7 +443,7 @@ static KExpr *binary_node(KExprKind kind, KOp op, KType *t, KExpr *a, KExpr *b, 
   return e;
 }
 
-static KOp arith_op(enum CXBinaryOperatorKind k) {
+KOp fe_binary_op(enum CXBinaryOperatorKind k) {
   switch (k) {
   case CXBinaryOperator_Mul:
   case CXBinaryOperator_MulAssign: return KB_MUL;
@@ -492,7 +492,7 @@ static KExpr *binary(FeCtx *fe, CXCursor c, KLoc loc) {
   KExpr *b = fe_expr(fe, rc);
   KType *t = type_of(fe, c, loc);
   if (!t) return fe_poison(loc);
-  KOp op = arith_op(bk);
+  KOp op = fe_binary_op(bk);
   if (bk >= CXBinaryOperator_MulAssign && bk <= CXBinaryOperator_OrAssign &&
       !fe_check_swizzle_target(a, loc))
     return fe_poison(loc);

@@ -255,37 +255,16 @@ bool fe_cl_check_type(FeCtx *fe, CXType t, KLoc loc) {
 
 /* ---------------------------------------------------------------- kernel attributes */
 
-typedef struct AttrFind {
-  const char *what;
-  CXCursor at;
-  bool found;
-} AttrFind;
-
-static enum CXChildVisitResult attr_visit(CXCursor c, CXCursor p, CXClientData d) {
-  (void)p;
-  AttrFind *a = d;
-  if (clang_getCursorKind(c) == CXCursor_AnnotateAttr) {
-    CXString s = clang_getCursorSpelling(c);
-    if (clang_getCString(s) && !strcmp(clang_getCString(s), a->what)) {
-      a->at = c;
-      a->found = true;
-    }
-    clang_disposeString(s);
-  }
-  return CXChildVisit_Continue;
-}
-
 void fe_cl_kernel_attrs(FeCtx *fe, CXCursor def, KFunc *f) {
-  AttrFind a = {"kcc.reqd_work_group_size", clang_getNullCursor(), false};
-  clang_visitChildren(def, attr_visit, &a);
-  if (!a.found) return;
-  KLoc loc = fe_loc(fe, a.at);
+  CXCursor at = fe_find_annotation(def, "kcc.reqd_work_group_size");
+  if (clang_Cursor_isNull(at)) return;
+  KLoc loc = fe_loc(fe, at);
   if (!f->is_kernel) {
     diag_error(loc, "reqd_work_group_size applies to kernels only, not to function '%s'", f->name);
     return;
   }
   FeKids k;
-  fe_kids(a.at, &k);
+  fe_kids(at, &k);
   int64_t v[3] = {0, 0, 0};
   bool ok = k.n == 3;
   for (int i = 0; ok && i < k.n; i++) {

@@ -165,7 +165,6 @@ bool fe_in_vfile(FeCtx *fe, CXCursor c) {
 
 typedef struct AnnCtx {
   const char *what;
-  bool found;
   CXCursor at;
 } AnnCtx;
 
@@ -175,7 +174,6 @@ static enum CXChildVisitResult ann_visit(CXCursor c, CXCursor p, CXClientData d)
   if (clang_getCursorKind(c) == CXCursor_AnnotateAttr) {
     CXString s = clang_getCursorSpelling(c);
     if (clang_getCString(s) && strcmp(clang_getCString(s), a->what) == 0) {
-      a->found = true;
       a->at = c;
     }
     clang_disposeString(s);
@@ -183,10 +181,14 @@ static enum CXChildVisitResult ann_visit(CXCursor c, CXCursor p, CXClientData d)
   return CXChildVisit_Continue;
 }
 
-bool fe_has_annotation(CXCursor c, const char *what) {
-  AnnCtx a = {what, false, clang_getNullCursor()};
+CXCursor fe_find_annotation(CXCursor c, const char *what) {
+  AnnCtx a = {what, clang_getNullCursor()};
   clang_visitChildren(c, ann_visit, &a);
-  return a.found;
+  return a.at;
+}
+
+bool fe_has_annotation(CXCursor c, const char *what) {
+  return !clang_Cursor_isNull(fe_find_annotation(c, what));
 }
 
 bool fe_enter(FeCtx *fe, CXCursor c) {
@@ -271,17 +273,16 @@ static void dep_visit(CXFile f, CXSourceLocation *stack, unsigned n, CXClientDat
 /* __launch_bounds__(max_threads[, min_blocks]) on kernel f: the annotation's arguments are
  * its children, integer constant expressions that libclang evaluates. */
 static void launch_bounds(FeCtx *fe, CXCursor def, KFunc *f) {
-  AnnCtx a = {"kcc.launch_bounds", false, clang_getNullCursor()};
-  clang_visitChildren(def, ann_visit, &a);
-  if (!a.found) return;
-  KLoc loc = fe_loc(fe, a.at);
+  CXCursor at = fe_find_annotation(def, "kcc.launch_bounds");
+  if (clang_Cursor_isNull(at)) return;
+  KLoc loc = fe_loc(fe, at);
   if (!f->is_kernel) {
     diag_error(loc, "__launch_bounds__ applies to kernels only, not to device function '%s'",
                f->name);
     return;
   }
   FeKids k;
-  fe_kids(a.at, &k);
+  fe_kids(at, &k);
   int64_t v[2] = {0, 0};
   for (int i = 0; i < k.n; i++) {
     CXEvalResult r = clang_Cursor_Evaluate(k.v[i]);

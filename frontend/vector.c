@@ -432,43 +432,9 @@ static bool is_compound(enum CXBinaryOperatorKind bk) {
   return bk >= CXBinaryOperator_MulAssign && bk <= CXBinaryOperator_OrAssign;
 }
 
-static KOp vec_op(enum CXBinaryOperatorKind k) {
-  switch (k) {
-  case CXBinaryOperator_Mul:
-  case CXBinaryOperator_MulAssign: return KB_MUL;
-  case CXBinaryOperator_Div:
-  case CXBinaryOperator_DivAssign: return KB_DIV;
-  case CXBinaryOperator_Rem:
-  case CXBinaryOperator_RemAssign: return KB_REM;
-  case CXBinaryOperator_Add:
-  case CXBinaryOperator_AddAssign: return KB_ADD;
-  case CXBinaryOperator_Sub:
-  case CXBinaryOperator_SubAssign: return KB_SUB;
-  case CXBinaryOperator_Shl:
-  case CXBinaryOperator_ShlAssign: return KB_SHL;
-  case CXBinaryOperator_Shr:
-  case CXBinaryOperator_ShrAssign: return KB_SHR;
-  case CXBinaryOperator_And:
-  case CXBinaryOperator_AndAssign: return KB_AND;
-  case CXBinaryOperator_Xor:
-  case CXBinaryOperator_XorAssign: return KB_XOR;
-  case CXBinaryOperator_Or:
-  case CXBinaryOperator_OrAssign: return KB_OR;
-  case CXBinaryOperator_LT: return KB_LT;
-  case CXBinaryOperator_GT: return KB_GT;
-  case CXBinaryOperator_LE: return KB_LE;
-  case CXBinaryOperator_GE: return KB_GE;
-  case CXBinaryOperator_EQ: return KB_EQ;
-  case CXBinaryOperator_NE: return KB_NE;
-  case CXBinaryOperator_LAnd: return KB_LAND;
-  case CXBinaryOperator_LOr: return KB_LOR;
-  default: return KB_NONE;
-  }
-}
-
 KExpr *fe_vec_binary(FeCtx *fe, enum CXBinaryOperatorKind bk, KType *t, KExpr *a, KExpr *b,
                      KLoc loc) {
-  KOp op = vec_op(bk);
+  KOp op = fe_binary_op(bk);
   if (op == KB_NONE) return fe_broken(fe, loc, "this vector operator");
   if (is_compound(bk)) {
     KType *vt = a->type;
