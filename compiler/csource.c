@@ -286,7 +286,10 @@ void cs_structs(CGen *g) {
     cs_printf(g, "struct %s {\n", cs_tag(g, s));
     for (int j = 0; j < s->nfields; j++)
       cs_printf(g, "  %s;\n", cs_decl(g, s->fields[j].type, cs_field(g, s, j), NULL));
-    cs_puts(g, "};\n\n");
+    if (s->align_attr)
+      cs_printf(g, "} __attribute__((aligned(%d)));\n\n", s->align_attr);
+    else
+      cs_puts(g, "};\n\n");
   }
 }
 

@@ -517,7 +517,10 @@ static void emit_struct(KBuf *b, const KStruct *st, const char *prefix) {
     host_decl(b, st->fields[i].type, st->fields[i].name);
     kbuf_puts(b, "\n");
   }
-  kbuf_puts(b, "};\n#endif\n");
+  if (st->align_attr)
+    kbuf_printf(b, "} __attribute__((aligned(%d)));\n#endif\n", st->align_attr);
+  else
+    kbuf_puts(b, "};\n#endif\n");
   kbuf_printf(b,
               "KCC_LAYOUT_CHECK(sizeof(struct %s) == %d, \"struct %s must be %d bytes, as kcc laid "
               "it out for the kernels\", %s_layout_%s);\n",

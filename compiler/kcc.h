@@ -25,8 +25,8 @@ void kbuf_free(KBuf *b);
 enum { KCC_MAX_ARCHS = 16 };
 
 /* KOptions.lang: the input language. KL_LANG_AUTO picks it from the file's extension (.cl is
- * OpenCL C, anything else the kcc dialect); -x cl / -x k name it. */
-enum { KL_LANG_AUTO, KL_LANG_K, KL_LANG_CL };
+ * OpenCL C, .cu CUDA, anything else the kcc dialect); -x cl / -x cu / -x k name it. */
+enum { KL_LANG_AUTO, KL_LANG_K, KL_LANG_CL, KL_LANG_CU };
 
 typedef struct KOptions {
   int opt_level;            /* 0..3 */

@@ -152,9 +152,36 @@ void kir_struct_layout(KStruct *st) {
     off += f->type->size;
     if (a > align) align = a;
   }
+  if (st->align_attr > align) align = st->align_attr;
   st->align = align;
   st->size = (off + align - 1) / align * align;
-  if (st->size == 0) st->size = 0; /* empty structs are rejected by the front end */
+}
+
+static int natural_align(const KType *t) {
+  while (t->kind == KT_ARRAY) t = t->base;
+  if (t->kind != KT_STRUCT) return t->align ? t->align : 1;
+  int a = 1;
+  for (int i = 0; i < t->st->nfields; i++) {
+    int fa = natural_align(t->st->fields[i].type);
+    if (fa > a) a = fa;
+  }
+  return a;
+}
+
+bool kir_struct_is_natural(const KStruct *st) {
+  int off = 0, align = 1;
+  for (int i = 0; i < st->nfields; i++) {
+    const KType *ft = st->fields[i].type;
+    const KType *in = ft;
+    while (in->kind == KT_ARRAY) in = in->base;
+    if (in->kind == KT_STRUCT && !kir_struct_is_natural(in->st)) return false;
+    int a = natural_align(ft);
+    off = (off + a - 1) / a * a;
+    if (off != st->fields[i].offset) return false;
+    off += ft->size;
+    if (a > align) align = a;
+  }
+  return (off + align - 1) / align * align == st->size;
 }
 
 static void type_str(char *buf, size_t n, const KType *t) {

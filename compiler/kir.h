@@ -125,6 +125,7 @@ struct KStruct {
   KField *fields;
   int nfields;
   int size, align;
+  int align_attr; /* an explicit alignment above the natural one (CUDA's float4: 16), or 0 */
   KLoc loc;
 };
 
@@ -139,8 +140,12 @@ KType *kir_type_vec(KType *elem, int len);
 /* The type a comparison of t yields: int for scalars; for a vector, the signed integer vector
  * of the same length whose elements have t's element size (char4 for float4 is wrong: int4). */
 KType *kir_type_mask(KType *t);
-/* Lays out fields (C rules, natural alignment) and fills size/align/offsets. */
+/* Lays out fields (C rules, natural alignment raised to align_attr) and fills
+ * size/align/offsets. */
 void kir_struct_layout(KStruct *st);
+/* Whether st's layout is the one natural alignment alone gives, in it and in every struct it
+ * contains (what a back end without alignment attributes, SPIR-V, can express). */
+bool kir_struct_is_natural(const KStruct *st);
 
 static inline bool kir_is_int(const KType *t) {
   return t->kind >= KT_BOOL && t->kind <= KT_U64;

@@ -95,6 +95,12 @@ static uint32_t struct_type(SG *g, const KStruct *st) {
     g->structs = realloc(g->structs, (size_t)g->capstructs * sizeof *g->structs);
   }
   g->structs[g->nstructs++] = (SStruct){.ks = st, .building = true};
+  /* SPIR-V for OpenCL lays structs out naturally and has no alignment decoration. */
+  if (!kir_struct_is_natural(st))
+    sg_error(g, st->loc,
+             "struct %s has an over-aligned member (an __align__ struct inside it) whose layout "
+             "SPIR-V cannot express",
+             st->name);
   uint32_t *mem = calloc((size_t)st->nfields + 1, sizeof *mem);
   for (int i = 0; i < st->nfields; i++) mem[i] = sg_type(g, st->fields[i].type);
   uint32_t id = spv_type_struct(&g->m, mem, st->nfields);

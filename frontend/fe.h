@@ -18,6 +18,8 @@
 #define FE_VDIR    "/__kcc__"
 #define FE_PRELUDE FE_VDIR "/prelude.h"
 #define FE_INCDIR  FE_VDIR "/include"
+/* The builtins' declarations, which the C dialect's and CUDA's preludes include. */
+#define FE_BUILTINS FE_VDIR "/builtins.h"
 
 /* Bound on the lowering recursion (expressions and statements together): deeper input is
  * reported instead of overflowing the C stack. */
@@ -104,6 +106,12 @@ typedef struct FeCtx {
   int lang;             /* KL_LANG_K or KL_LANG_CL (never AUTO once parsing) */
   int cl_std;           /* 120, 200, 300 */
   KFunc *cl_helpers[8]; /* work-item functions of a non-constant dimension, made on first use */
+  /* ---- C++ (CUDA input, cuda.c) */
+  FeMap refs;     /* variables of reference type kept as a pointer (fe_ref_by_address) */
+  KVar *this_var; /* `this` of the method being lowered, or NULL */
+  bool ret_ref;   /* the function being lowered returns a reference (an address in KIR) */
+  KList temps;    /* temporaries a reference bound in this function (declared first) */
+  int ntemps;
   /* language */
   bool opencl; /* the input is OpenCL C: a shift count is taken modulo the width of the shifted
                   type for scalars too (the .k dialect keeps C's rule for scalars; vectors use
@@ -156,6 +164,19 @@ KExpr *fe_expr(FeCtx *fe, CXCursor c);
 KExpr *fe_convert(KExpr *e, KType *to);
 /* The KIR operator of a binary or compound-assignment operator (KB_NONE for others). */
 KOp fe_binary_op(enum CXBinaryOperatorKind k);
+/* *p, &e (a temporary when e is not an lvalue, for a reference binding to it), this. */
+KExpr *fe_deref(KExpr *p, KLoc loc);
+KExpr *fe_addr_of(FeCtx *fe, KExpr *e, KLoc loc);
+KExpr *fe_this(FeCtx *fe, KLoc loc);
+/* b.fname (b->fname when b is a pointer). */
+KExpr *fe_member_of(FeCtx *fe, KExpr *b, const char *fname, KLoc loc);
+/* Whether a parameter or variable of C++ type t is a reference kcc keeps as an address (a
+ * reference to non-const); others (const T &) are copies of the value. */
+bool fe_ref_by_address(CXType t);
+/* The call c to fn (f: its KFunc), with `self` as the first argument of a method (or NULL)
+ * and c's arguments from index arg0 on (1 for a member operator, whose object is argument
+ * 0): default arguments filled in, references passed by address. */
+KExpr *fe_call(FeCtx *fe, CXCursor c, CXCursor fn, KFunc *f, KExpr *self, int arg0, KLoc loc);
 /* An error placeholder of type int. */
 KExpr *fe_poison(KLoc loc);
 /* A placeholder for a construct that cannot be lowered: an internal error unless an error
@@ -209,6 +230,9 @@ KFunc *fe_declare_function(FeCtx *fe, CXCursor def);
 /* ---------------------------------------------------------------- lower_stmt.c */
 
 KStmt *fe_body(FeCtx *fe, CXCursor compound);
+/* Lowers the body of function definition def into f (saving and restoring the state of the
+ * function being lowered, so that it may be called in the middle of another body). */
+void fe_lower_body(FeCtx *fe, KFunc *f, CXCursor def);
 /* A file-scope or block-scope VarDecl with kcc.shared / kcc.constant storage. */
 KVar *fe_global_var(FeCtx *fe, CXCursor decl, bool at_file_scope);
 
@@ -239,5 +263,27 @@ void fe_cl_kernel_attrs(FeCtx *fe, CXCursor def, KFunc *f);
 KExpr *fe_cl_call(FeCtx *fe, CXCursor call, CXCursor fn, KLoc loc);
 /* as_T(x) (the prelude's __builtin_astype) when c is one, as a KE_BITCAST; else NULL. */
 KExpr *fe_cl_astype(FeCtx *fe, CXCursor c, KLoc loc);
+
+/* ---------------------------------------------------------------- cuda.c (CUDA input) */
+
+#define FE_CU_PRELUDE FE_VDIR "/cuda_prelude.h"
+
+/* The clang arguments that select CUDA, device side (NULL-terminated, static storage). */
+const char *const *fe_cu_args(void);
+/* The CUDA prelude and headers (cuda_runtime.h, cooperative_groups.h, cmath...). */
+const FeVFile *fe_cu_vfiles(int *n);
+/* Whether a CUDA function declaration is __device__ (device code kcc compiles). */
+bool fe_cu_is_device(CXCursor fn);
+/* The KIR name of a CUDA function: the source name for kernels, with template arguments for
+ * specialisations; operators, methods and overloads get unique identifiers. */
+const char *fe_cu_func_name(FeCtx *fe, CXCursor def, bool kernel);
+/* Calls C++ spells other than a call of a named function: constructors of trivial structs,
+ * defaulted assignments, member functions, member operators. NULL for a plain call. */
+KExpr *fe_cu_call(FeCtx *fe, CXCursor c, KLoc loc);
+/* A function of the file not declared yet (a template specialisation, a method, a constexpr
+ * function): declared and lowered now. NULL when fn has no definition. */
+KFunc *fe_cu_function(FeCtx *fe, CXCursor fn);
+/* A variable's initializer, or a null cursor for none (a trivial default constructor). */
+CXCursor fe_var_initializer(FeCtx *fe, CXCursor decl);
 
 #endif

@@ -3,6 +3,7 @@
  * lvalue-to-rvalue which KIR leaves implicit. Pointer types carry the address space of what
  * they point to where the front end knows it (kernel parameters, shared/constant variables,
  * locals); the address-space pass propagates the rest. */
+#include <stdio.h>
 #include <string.h>
 
 #include "fe.h"
@@ -130,6 +131,41 @@ static KExpr *deref(KExpr *p, KLoc loc) {
   KExpr *e = kir_expr(KE_DEREF, p->type->base, loc);
   e->a = p;
   return e;
+}
+
+KExpr *fe_deref(KExpr *p, KLoc loc) {
+  return deref(p, loc);
+}
+
+KExpr *fe_this(FeCtx *fe, KLoc loc) {
+  KExpr *e = kir_expr(KE_VAR, fe->this_var->type, loc);
+  e->var = fe->this_var;
+  return e;
+}
+
+KExpr *fe_addr_of(FeCtx *fe, KExpr *e, KLoc loc) {
+  if (!kir_is_lvalue(e)) {
+    /* A temporary the reference binds to (C++ lifetime extension): a local of the
+       function, assigned here. */
+    char name[32];
+    snprintf(name, sizeof name, "__kcc_tmp%d", ++fe->ntemps);
+    KVar *t = kir_var(fe->m, kir_strdup(name), e->type, KV_LOCAL, loc);
+    klist_push(&fe->temps, t);
+    KExpr *v = kir_expr(KE_VAR, e->type, loc);
+    v->var = t;
+    KExpr *as = kir_expr(KE_ASSIGN, e->type, loc);
+    as->op = KB_NONE;
+    as->a = v;
+    as->b = e;
+    KExpr *r = kir_expr(KE_COMMA, NULL, loc);
+    r->a = as;
+    r->b = fe_addr_of(fe, v, loc);
+    r->type = r->b->type;
+    return r;
+  }
+  KExpr *r = kir_expr(KE_ADDR, kir_type_ptr(e->type, lvalue_space(e), 0), loc);
+  r->a = e;
+  return r;
 }
 
 static int promote_rank(KTypeKind k) {
@@ -312,6 +348,13 @@ static int special_index(FeCtx *fe, CXCursor declref) {
 
 static KExpr *decl_ref(FeCtx *fe, CXCursor c, KLoc loc) {
   CXCursor ref = clang_getCursorReferenced(c);
+  if (fe->lang == KL_LANG_CU && clang_Cursor_isNull(ref)) {
+    /* In a template specialisation's body, a template parameter's use references nothing
+       and shows the substituted value as its only child. */
+    KType *t = type_of(fe, c, loc);
+    CXCursor v = only_expr_child(c);
+    if (!clang_Cursor_isNull(v) && t) return fe_convert(fe_expr(fe, v), t);
+  }
   switch (clang_getCursorKind(ref)) {
   case CXCursor_VarDecl:
   case CXCursor_ParmDecl: {
@@ -333,6 +376,9 @@ static KExpr *decl_ref(FeCtx *fe, CXCursor c, KLoc loc) {
     KExpr *e =
         kir_expr(v->kind == KV_SHARED || v->kind == KV_CONSTANT ? KE_GVAR : KE_VAR, v->type, loc);
     e->var = v;
+    /* A C++ reference bound by address (fe_ref_by_address) is a pointer in KIR. */
+    if (fe->lang == KL_LANG_CU && fe_map_get(&fe->refs, clang_getCanonicalCursor(ref)))
+      return deref(e, loc);
     return e;
   }
   case CXCursor_EnumConstantDecl: {
@@ -349,6 +395,11 @@ static KExpr *decl_ref(FeCtx *fe, CXCursor c, KLoc loc) {
 
 static KExpr *member(FeCtx *fe, CXCursor c, KLoc loc) {
   CXCursor base = only_expr_child(c);
+  if (clang_Cursor_isNull(base) && fe->this_var) {
+    /* `x` in a method is this->x; libclang shows no child for the implicit this. */
+    return fe_member_of(fe, deref(fe_this(fe, loc), loc), fe_spelling(clang_getCursorReferenced(c)),
+                        loc);
+  }
   if (clang_Cursor_isNull(base)) {
     diag_error(loc, "this member access is not supported in kcc kernels");
     return fe_poison(loc);
@@ -363,7 +414,10 @@ static KExpr *member(FeCtx *fe, CXCursor c, KLoc loc) {
     e->dim = fname[0] - 'x';
     return e;
   }
-  KExpr *b = fe_expr(fe, base);
+  return fe_member_of(fe, fe_expr(fe, base), fname, loc);
+}
+
+KExpr *fe_member_of(FeCtx *fe, KExpr *b, const char *fname, KLoc loc) {
   if (b->type->kind == KT_PTR) b = deref(b, b->loc);
   if (b->type->kind != KT_STRUCT) return fe_broken(fe, loc, "this member access");
   KStruct *st = b->type->st;
@@ -746,7 +800,92 @@ static CXCursor direct_callee(CXCursor call) {
   return clang_getCursorKind(ref) == CXCursor_FunctionDecl ? ref : clang_getNullCursor();
 }
 
+/* A default argument the call leaves out: libclang shows an UnexposedExpr without children
+ * and without a location. */
+static bool is_default_arg(CXCursor a) {
+  if (clang_getCursorKind(a) != CXCursor_UnexposedExpr) return false;
+  unsigned line = 0;
+  clang_getExpansionLocation(clang_getCursorLocation(a), NULL, &line, NULL, NULL);
+  if (line) return false;
+  FeKids k;
+  fe_kids(a, &k);
+  bool none = k.n == 0;
+  fe_kids_free(&k);
+  return none;
+}
+
+/* The default argument of parameter i of fn, from whichever declaration gives it. */
+static CXCursor default_arg(CXCursor fn, int i) {
+  CXCursor decls[3] = {fn, clang_getCanonicalCursor(fn), clang_getCursorDefinition(fn)};
+  for (int d = 0; d < 3; d++) {
+    if (clang_Cursor_isNull(decls[d]) || i >= clang_Cursor_getNumArguments(decls[d])) continue;
+    FeKids k;
+    fe_kids_expr(clang_Cursor_getArgument(decls[d], i), &k);
+    CXCursor e = k.n ? k.v[k.n - 1] : clang_getNullCursor();
+    fe_kids_free(&k);
+    if (!clang_Cursor_isNull(e)) return e;
+  }
+  return clang_getNullCursor();
+}
+
+bool fe_ref_by_address(CXType t) {
+  if (t.kind != CXType_LValueReference) return false;
+  return !clang_isConstQualifiedType(clang_getPointeeType(t));
+}
+
+KExpr *fe_call(FeCtx *fe, CXCursor c, CXCursor fn, KFunc *f, KExpr *self, int arg0, KLoc loc) {
+  const char *name = fe_spelling(fn);
+  if (f->is_kernel) {
+    diag_error(loc, "kernel function '%s' cannot be called from device code", name);
+    return fe_poison(loc);
+  }
+  int n = clang_Cursor_getNumArguments(c) - arg0;
+  if (clang_isFunctionTypeVariadic(clang_getCursorType(fn))) return fe_poison(loc);
+  int first = self ? 1 : 0;
+  if (n < 0 || n + first != f->nparams) {
+    diag_error(loc, "call to '%s' with %d argument%s, but it takes %d", name, n, n == 1 ? "" : "s",
+               f->nparams - first);
+    return fe_poison(loc);
+  }
+  KExpr *e = kir_expr(KE_CALL, f->ret, loc);
+  e->callee = f;
+  e->args = kir_alloc(sizeof(KExpr *) * (size_t)(f->nparams ? f->nparams : 1));
+  if (self) e->args[e->nargs++] = self;
+  CXType ft = clang_getCursorType(fn);
+  for (int i = 0; i < n; i++) {
+    CXCursor a = clang_Cursor_getArgument(c, i + arg0);
+    if (fe->lang == KL_LANG_CU && is_default_arg(a)) {
+      a = default_arg(fn, i);
+      if (clang_Cursor_isNull(a)) {
+        e->args[e->nargs++] = fe_broken(fe, loc, "this default argument");
+        continue;
+      }
+    }
+    KExpr *v = fe_expr(fe, a);
+    if (fe->lang == KL_LANG_CU && fe_ref_by_address(clang_getArgType(ft, (unsigned)i)))
+      v = fe_addr_of(fe, v, v->loc);
+    else
+      v = fe_convert(v, f->params[i + first]->type);
+    e->args[e->nargs++] = v;
+  }
+  CXType rt = clang_getResultType(ft);
+  if (fe->lang == KL_LANG_CU && rt.kind == CXType_LValueReference && f->ret->kind == KT_PTR)
+    return deref(e, loc);
+  return e;
+}
+
+/* A function clang declared itself (CUDA's __syncthreads): no file. */
+static bool is_implicit(CXCursor c) {
+  CXFile f = NULL;
+  clang_getExpansionLocation(clang_getCursorLocation(c), &f, NULL, NULL, NULL);
+  return f == NULL;
+}
+
 static KExpr *call(FeCtx *fe, CXCursor c, KLoc loc) {
+  if (fe->lang == KL_LANG_CU) {
+    KExpr *r = fe_cu_call(fe, c, loc); /* constructors, member and operator calls */
+    if (r) return r;
+  }
   CXCursor fn = direct_callee(c);
   if (clang_Cursor_isNull(fn)) {
     diag_error(loc, "function pointers are not supported in kcc kernels");
@@ -759,7 +898,11 @@ static KExpr *call(FeCtx *fe, CXCursor c, KLoc loc) {
   const char *name = fe_spelling(fn);
   KFunc *f = fe_map_get(&fe->decls, clang_getCanonicalCursor(fn));
   CXCursor canon = clang_getCanonicalCursor(fn);
-  if (!f && fe_in_vfile(fe, canon)) {
+  /* CUDA's own builtins (__syncthreads) are declared by clang where first used. */
+  bool cu_builtin = fe->lang == KL_LANG_CU &&
+                    (is_implicit(canon) || (clang_Cursor_isNull(clang_getCursorDefinition(fn)) &&
+                                            fe_builtin_lookup(name) != BI_NONE));
+  if (!f && (fe_in_vfile(fe, canon) || cu_builtin)) {
     /* kcc's headers: vector builtins, KIR builtins, then functions they define (dot...). */
     KExpr *v = fe_vec_builtin(fe, c, name, loc);
     if (v) return v;
@@ -767,27 +910,8 @@ static KExpr *call(FeCtx *fe, CXCursor c, KLoc loc) {
     if (b != BI_NONE) return builtin_call(fe, c, b, loc);
     f = fe_vfile_function(fe, fn);
   }
-  if (f) {
-    if (f->is_kernel) {
-      diag_error(loc, "kernel function '%s' cannot be called from device code", name);
-      return fe_poison(loc);
-    }
-    int n = clang_Cursor_getNumArguments(c);
-    if (clang_isFunctionTypeVariadic(clang_getCursorType(fn))) return fe_poison(loc);
-    if (n != f->nparams) {
-      diag_error(loc, "call to '%s' with %d argument%s, but it takes %d", name, n,
-                 n == 1 ? "" : "s", f->nparams);
-      return fe_poison(loc);
-    }
-    KExpr *e = kir_expr(KE_CALL, f->ret, loc);
-    e->callee = f;
-    e->args = kir_alloc(sizeof(KExpr *) * (size_t)(n ? n : 1));
-    for (int i = 0; i < n; i++) {
-      KExpr *a = fe_expr(fe, clang_Cursor_getArgument(c, i));
-      e->args[e->nargs++] = fe_convert(a, f->params[i]->type);
-    }
-    return e;
-  }
+  if (!f && fe->lang == KL_LANG_CU) f = fe_cu_function(fe, fn);
+  if (f) return fe_call(fe, c, fn, f, NULL, 0, loc);
   if (strncmp(name, "__builtin_", 10) == 0) {
     /* Clang's own builtins: the constant ones (INFINITY, NAN from <math.h>) fold, and
        __builtin_expect is only a hint. */
@@ -864,7 +988,25 @@ static KExpr *lower(FeCtx *fe, CXCursor c) {
   case CXCursor_CompoundAssignOperator: return binary(fe, c, loc);
   case CXCursor_ConditionalOperator: return conditional(fe, c, loc);
   case CXCursor_ArraySubscriptExpr: return subscript(fe, c, loc);
-  case CXCursor_CStyleCastExpr: return explicit_cast(fe, c, loc);
+  case CXCursor_CStyleCastExpr:
+  case CXCursor_CXXStaticCastExpr:
+  case CXCursor_CXXReinterpretCastExpr:
+  case CXCursor_CXXConstCastExpr:
+  case CXCursor_CXXFunctionalCastExpr: return explicit_cast(fe, c, loc);
+  case CXCursor_CXXNullPtrLiteralExpr:
+  case CXCursor_GNUNullExpr: return fe_int_const(kir_type_scalar(KT_I64), 0, loc);
+  case CXCursor_CXXThisExpr:
+    if (fe->this_var) return fe_this(fe, loc);
+    return fe_broken(fe, loc, "this 'this'");
+  case CXCursor_CXXDynamicCastExpr: return unsupported(loc, "'dynamic_cast' expressions");
+  case CXCursor_CXXTypeidExpr: return unsupported(loc, "'typeid' expressions");
+  case CXCursor_CXXNewExpr:
+  case CXCursor_CXXDeleteExpr:
+    diag_error(loc, "'new' and 'delete' are not supported in kcc kernels: allocate buffers on the "
+                    "host and pass them as kernel parameters");
+    return fe_poison(loc);
+  case CXCursor_LambdaExpr: return unsupported(loc, "lambda expressions");
+  case CXCursor_CXXThrowExpr: return unsupported(loc, "exceptions");
   case CXCursor_ImaginaryLiteral: return unsupported(loc, "complex types");
   case CXCursor_CompoundLiteralExpr: {
     KType *t = type_of(fe, c, loc);

@@ -48,7 +48,7 @@ KVar *fe_global_var(FeCtx *fe, CXCursor decl, bool at_file_scope) {
   }
   CXType ct = clang_getCursorType(decl);
   bool ext = clang_Cursor_hasVarDeclExternalStorage(decl) == 1;
-  CXCursor init = clang_Cursor_getVarDeclInitializer(decl);
+  CXCursor init = fe_var_initializer(fe, decl);
   bool has_init = !clang_Cursor_isNull(init);
 
   if (sh && cn) {
@@ -143,6 +143,46 @@ KVar *fe_global_var(FeCtx *fe, CXCursor decl, bool at_file_scope) {
   return v;
 }
 
+/* A C++ reference variable: a pointer to what it is bound to when that is an lvalue (or
+ * when the reference may write: fe_ref_by_address), else a copy of the value (a const
+ * reference to a temporary, whose lifetime C++ extends to the reference's). */
+static void reference_var(FeCtx *fe, CXCursor decl, CXType ct, KList *out) {
+  KLoc loc = fe_loc(fe, decl);
+  CXCursor init = clang_Cursor_getVarDeclInitializer(decl);
+  if (clang_Cursor_isNull(init)) return; /* clang has reported it */
+  KExpr *e = fe_expr(fe, init);
+  bool by_addr = fe_ref_by_address(ct) || kir_is_lvalue(e);
+  KExpr *val = by_addr ? fe_addr_of(fe, e, loc) : e;
+  KVar *v = kir_var(fe->m, fe_spelling(decl), val->type, KV_LOCAL, loc);
+  if (!by_addr) {
+    KType *t = fe_type(fe, clang_getPointeeType(ct), loc);
+    if (!t) return;
+    val = fe_convert(val, t);
+    v->type = t;
+    v->is_const = true;
+  }
+  CXCursor canon = clang_getCanonicalCursor(decl);
+  fe_map_put(&fe->decls, canon, v);
+  if (by_addr) fe_map_put(&fe->refs, canon, v);
+  KStmt *s = kir_stmt(KS_DECL, loc);
+  s->var = v;
+  s->init = val;
+  klist_push(out, s);
+}
+
+CXCursor fe_var_initializer(FeCtx *fe, CXCursor decl) {
+  CXCursor init = clang_Cursor_getVarDeclInitializer(decl);
+  if (fe->lang != KL_LANG_CU || clang_Cursor_isNull(init)) return init;
+  /* `float4 t;` and `__shared__ S s[4];` call a trivial default constructor: no value. */
+  if (clang_getCursorKind(init) == CXCursor_CallExpr && clang_Cursor_getNumArguments(init) == 0) {
+    CXCursor ctor = clang_getCursorReferenced(init);
+    if (clang_getCursorKind(ctor) == CXCursor_Constructor &&
+        clang_CXXConstructor_isDefaultConstructor(ctor) && clang_CXXMethod_isDefaulted(ctor))
+      return clang_getNullCursor();
+  }
+  return init;
+}
+
 static void local_var(FeCtx *fe, CXCursor decl, KList *out) {
   KLoc loc = fe_loc(fe, decl);
   if (fe_has_annotation(decl, "kcc.shared") || fe_has_annotation(decl, "kcc.constant") ||
@@ -166,6 +206,10 @@ static void local_var(FeCtx *fe, CXCursor decl, KList *out) {
     return;
   }
   CXType ct = clang_getCursorType(decl);
+  if (ct.kind == CXType_LValueReference || ct.kind == CXType_RValueReference) {
+    reference_var(fe, decl, ct, out);
+    return;
+  }
   KType *t = fe_decl_type(fe, decl, loc);
   if (!t) return;
   KVar *v = kir_var(fe->m, name, t, KV_LOCAL, loc);
@@ -174,7 +218,7 @@ static void local_var(FeCtx *fe, CXCursor decl, KList *out) {
   fe_map_put(&fe->decls, clang_getCanonicalCursor(decl), v);
   KStmt *s = kir_stmt(KS_DECL, loc);
   s->var = v;
-  CXCursor init = clang_Cursor_getVarDeclInitializer(decl);
+  CXCursor init = fe_var_initializer(fe, decl);
   if (!clang_Cursor_isNull(init)) s->init = fe_initializer(fe, init, t, false);
   klist_push(out, s);
 }
@@ -452,7 +496,10 @@ static void stmt_into(FeCtx *fe, CXCursor c, KList *out) {
     fe_kids_expr(c, &k);
     if (k.n == 1) {
       s->expr = fe_expr(fe, k.v[0]);
-      if (fe->func && fe->func->ret->kind != KT_VOID) s->expr = fe_convert(s->expr, fe->func->ret);
+      if (fe->ret_ref)
+        s->expr = fe_addr_of(fe, s->expr, s->expr->loc); /* a reference is returned by address */
+      else if (fe->func && fe->func->ret->kind != KT_VOID)
+        s->expr = fe_convert(s->expr, fe->func->ret);
     }
     fe_kids_free(&k);
     klist_push(out, s);
@@ -503,4 +550,55 @@ KStmt *fe_body(FeCtx *fe, CXCursor compound) {
   stmt_into(fe, compound, &l);
   if (l.n == 1 && ((KStmt *)l.v[0])->kind == KS_BLOCK) return l.v[0];
   return block_of(&l, fe_loc(fe, compound));
+}
+
+void fe_lower_body(FeCtx *fe, KFunc *f, CXCursor def) {
+  FeKids k;
+  fe_kids(def, &k);
+  CXCursor body = clang_getNullCursor();
+  for (int i = 0; i < k.n; i++)
+    if (clang_getCursorKind(k.v[i]) == CXCursor_CompoundStmt) body = k.v[i];
+  fe_kids_free(&k);
+  /* Possibly called in the middle of another function's body: its state is saved. */
+  KFunc *saved_func = fe->func;
+  int saved_depth = fe->depth, saved_block = fe->block_depth;
+  FeSwitch *saved_sw = fe->sw;
+  KVar *saved_this = fe->this_var;
+  bool saved_ret_ref = fe->ret_ref;
+  KList saved_temps = fe->temps;
+  fe->func = f;
+  fe->depth = 0;
+  fe->block_depth = 0;
+  fe->sw = NULL;
+  fe->temps = (KList){0};
+  bool method = clang_getCursorKind(def) == CXCursor_CXXMethod && !clang_CXXMethod_isStatic(def);
+  fe->this_var = method && f->nparams ? f->params[0] : NULL;
+  fe->ret_ref = clang_getResultType(clang_getCursorType(def)).kind == CXType_LValueReference;
+  if (!clang_Cursor_isNull(body)) f->body = fe_body(fe, body);
+  if (!f->body) f->body = kir_stmt(KS_BLOCK, f->loc);
+  if (fe->temps.n) {
+    /* Temporaries that references bind to, declared before everything else. */
+    KList l = {0};
+    for (int i = 0; i < fe->temps.n; i++) {
+      KStmt *d = kir_stmt(KS_DECL, f->loc);
+      d->var = fe->temps.v[i];
+      klist_push(&l, d);
+    }
+    if (f->body->kind == KS_BLOCK) {
+      for (int i = 0; i < f->body->list.n; i++) klist_push(&l, f->body->list.v[i]);
+      f->body->list = l;
+    } else {
+      klist_push(&l, f->body);
+      KStmt *b = kir_stmt(KS_BLOCK, f->loc);
+      b->list = l;
+      f->body = b;
+    }
+  }
+  fe->func = saved_func;
+  fe->depth = saved_depth;
+  fe->block_depth = saved_block;
+  fe->sw = saved_sw;
+  fe->this_var = saved_this;
+  fe->ret_ref = saved_ret_ref;
+  fe->temps = saved_temps;
 }

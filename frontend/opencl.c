@@ -157,6 +157,7 @@ int fe_lang_of(const char *path, const KOptions *o) {
   if (o && o->lang != KL_LANG_AUTO) return o->lang;
   const char *dot = path ? strrchr(path, '.') : NULL;
   if (dot && !strchr(dot, '/') && !strcmp(dot, ".cl")) return KL_LANG_CL;
+  if (dot && !strchr(dot, '/') && !strcmp(dot, ".cu")) return KL_LANG_CU;
   return KL_LANG_K;
 }
 

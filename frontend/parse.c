@@ -317,6 +317,7 @@ static KFunc *declare_function(FeCtx *fe, CXCursor def) {
   f->name = fe_spelling(def);
   f->loc = loc;
   f->is_kernel = fe_has_annotation(def, "kcc.kernel");
+  if (fe->lang == KL_LANG_CU) f->name = fe_cu_func_name(fe, def, f->is_kernel);
   f->is_static = clang_Cursor_getStorageClass(def) == CX_SC_Static;
   f->is_inline = clang_Cursor_isFunctionInlined(def) != 0;
   launch_bounds(fe, def, f);
@@ -333,14 +334,31 @@ static KFunc *declare_function(FeCtx *fe, CXCursor def) {
   if (f->ret->kind == KT_ARRAY) f->ret = kir_type_void(); /* clang rejected it */
   int n = clang_Cursor_getNumArguments(def);
   if (n < 0) n = 0;
-  f->params = kir_alloc(sizeof(KVar *) * (size_t)(n ? n : 1));
+  f->params = kir_alloc(sizeof(KVar *) * (size_t)(n + 1));
+  if (clang_getCursorKind(def) == CXCursor_CXXMethod && !clang_CXXMethod_isStatic(def)) {
+    /* A method's object is its first parameter, `this`. */
+    KType *ct = fe_type(fe, clang_getCursorType(clang_getCursorSemanticParent(def)), loc);
+    if (!ct) ct = kir_type_scalar(KT_I32);
+    int q = clang_CXXMethod_isConst(def) ? KQ_CONST : 0;
+    f->params[f->nparams++] =
+        kir_var(fe->m, "this", kir_type_ptr(ct, KAS_GENERIC, q), KV_PARAM, loc);
+  }
   for (int i = 0; i < n; i++) {
     CXCursor p = clang_Cursor_getArgument(def, i);
     KLoc ploc = fe_loc(fe, p);
     bool cl = fe->lang == KL_LANG_CL;
-    KType *t = cl && !fe_cl_check_type(fe, clang_getCursorType(p), ploc)
-                   ? NULL
-                   : fe_param_type(fe, clang_getCursorType(p), ploc);
+    CXType pct = clang_getCursorType(p);
+    bool ref = pct.kind == CXType_LValueReference || pct.kind == CXType_RValueReference;
+    if (ref && f->is_kernel) {
+      diag_error(ploc, "kernel parameter '%s' cannot be a reference: the host passes values",
+                 fe_spelling(p));
+    } else if (ref && !fe_ref_by_address(pct)) {
+      pct = clang_getPointeeType(pct); /* const T &: the value (fe_ref_by_address) */
+    } else if (ref) {
+      fe_map_put(&fe->refs, clang_getCanonicalCursor(p), (void *)1);
+      fe_map_put(&fe->refs, p, (void *)1);
+    }
+    KType *t = cl && !fe_cl_check_type(fe, pct, ploc) ? NULL : fe_param_type(fe, pct, ploc);
     if (!t) t = kir_type_scalar(KT_I32);
     if (f->is_kernel && cl) {
       /* OpenCL names the space: __local is local memory sized at launch; __constant is a
@@ -383,7 +401,7 @@ static KFunc *declare_function(FeCtx *fe, CXCursor def) {
       name = buf;
     }
     KVar *v = kir_var(fe->m, name, t, KV_PARAM, ploc);
-    v->is_const = fe_type_is_const(clang_getCursorType(p));
+    v->is_const = fe_type_is_const(pct);
     f->params[f->nparams++] = v;
     fe_map_put(&fe->decls, clang_getCanonicalCursor(p), v);
     fe_map_put(&fe->decls, p, v);
@@ -396,16 +414,6 @@ static KFunc *declare_function(FeCtx *fe, CXCursor def) {
 /* For vector.c (fe): functions of kcc's virtual headers, declared on their first call. */
 KFunc *fe_declare_function(FeCtx *fe, CXCursor def) {
   return declare_function(fe, def);
-}
-
-static CXCursor find_body(CXCursor def) {
-  FeKids k;
-  fe_kids(def, &k);
-  CXCursor body = clang_getNullCursor();
-  for (int i = 0; i < k.n; i++)
-    if (clang_getCursorKind(k.v[i]) == CXCursor_CompoundStmt) body = k.v[i];
-  fe_kids_free(&k);
-  return body;
 }
 
 static void file_scope_var(FeCtx *fe, CXCursor c) {
@@ -421,7 +429,26 @@ static void walk_file_scope(FeCtx *fe, CXCursor tu, KList *defs) {
     CXCursor c = k.v[i];
     if (fe_in_vfile(fe, c)) continue;
     switch (clang_getCursorKind(c)) {
+    case CXCursor_Namespace:
+    case CXCursor_LinkageSpec: walk_file_scope(fe, c, defs); break;
+    case CXCursor_NamespaceAlias:
+    case CXCursor_UsingDirective:
+    case CXCursor_UsingDeclaration:
+    case CXCursor_TypeAliasDecl:
+    case CXCursor_TypeAliasTemplateDecl:
+    case CXCursor_ClassTemplate:
+    case CXCursor_ClassTemplatePartialSpecialization:
+    case CXCursor_FunctionTemplate:
+    case CXCursor_CXXMethod:
+    case CXCursor_Constructor:
+    case CXCursor_Destructor:
+      /* C++ (CUDA input): templates are lowered per specialisation when a call names one,
+         methods when called. */
+      break;
     case CXCursor_FunctionDecl:
+      /* In CUDA a function without __device__ or __global__ is host code: not kcc's. */
+      if (fe->lang == KL_LANG_CU && !fe_has_annotation(c, "kcc.kernel") && !fe_cu_is_device(c))
+        break;
       if (clang_isCursorDefinition(c)) {
         KFunc *f = declare_function(fe, c);
         klist_push(defs, f);
@@ -432,6 +459,7 @@ static void walk_file_scope(FeCtx *fe, CXCursor tu, KList *defs) {
       break;
     case CXCursor_VarDecl: file_scope_var(fe, c); break;
     case CXCursor_StructDecl:
+    case CXCursor_ClassDecl:
     case CXCursor_UnionDecl: fe_record_decl(fe, c); break;
     case CXCursor_TypedefDecl: fe_typedef_decl(fe, c); break;
     case CXCursor_EnumDecl:
@@ -454,13 +482,7 @@ static void walk_file_scope(FeCtx *fe, CXCursor tu, KList *defs) {
 static void lower_bodies(FeCtx *fe, KList *defs) {
   for (int i = 0; i + 1 < defs->n; i += 2) {
     KFunc *f = defs->v[i];
-    CXCursor def = *(CXCursor *)defs->v[i + 1];
-    CXCursor body = find_body(def);
-    fe->func = f;
-    fe->depth = 0;
-    if (!clang_Cursor_isNull(body)) f->body = fe_body(fe, body);
-    if (!f->body) f->body = kir_stmt(KS_BLOCK, f->loc);
-    fe->func = NULL;
+    if (!f->body) fe_lower_body(fe, f, *(CXCursor *)defs->v[i + 1]);
   }
 }
 
@@ -563,12 +585,15 @@ static KModule *parse_and_lower(const char *path, const KOptions *o, KList *deps
   int errors_before = diag_error_count();
   int lang = fe_lang_of(path, o);
 
-  int nv;
+  int nv, ncu = 0;
   const FeVFile *vf0 = fe_vfiles(&nv);
-  /* The dialect's files, and the OpenCL prelude after them. */
-  FeVFile *vf = calloc((size_t)nv + 1, sizeof *vf);
+  const FeVFile *cu = lang == KL_LANG_CU ? fe_cu_vfiles(&ncu) : NULL;
+  /* The dialect's files, the OpenCL prelude after them, and CUDA's for CUDA input. */
+  FeVFile *vf = calloc((size_t)(nv + 1 + ncu), sizeof *vf);
   if (vf) memcpy(vf, vf0, sizeof *vf * (size_t)nv);
   if (vf) vf[nv++] = *fe_cl_vfile();
+  if (vf && ncu) memcpy(vf + nv, cu, sizeof *vf * (size_t)ncu);
+  nv += ncu;
   struct CXUnsavedFile *uf = calloc((size_t)nv, sizeof *uf);
   const char **args = calloc((size_t)(o ? o->ncargs : 0) + 32, sizeof *args);
   if (!vf || !uf || !args) {
@@ -583,8 +608,9 @@ static KModule *parse_and_lower(const char *path, const KOptions *o, KList *deps
     diag_add_source(vf[i].name, vf[i].text, uf[i].Length);
   }
   int na = 0;
-  if (lang == KL_LANG_CL) {
-    for (const char *const *a = fe_cl_args(o ? o->cl_std : 0); *a; a++) args[na++] = *a;
+  if (lang == KL_LANG_CL || lang == KL_LANG_CU) {
+    const char *const *a0 = lang == KL_LANG_CL ? fe_cl_args(o ? o->cl_std : 0) : fe_cu_args();
+    for (const char *const *a = a0; *a; a++) args[na++] = *a;
     goto user_args;
   }
   args[na++] = "-x";
@@ -658,6 +684,7 @@ out:
   fe_map_free(&fe.decls);
   fe_map_free(&fe.structs);
   fe_map_free(&fe.typedef_names);
+  fe_map_free(&fe.refs);
   free(fe.names);
   if (tu) clang_disposeTranslationUnit(tu);
   clang_disposeIndex(idx);

@@ -44,7 +44,8 @@ static const char prelude_head[] =
     /* The dialect's types (bool, size_t, int32_t...) need no #include, as in CUDA. */
     "#include <stddef.h>\n"
     "#include <stdbool.h>\n"
-    "#include <stdint.h>\n";
+    "#include <stdint.h>\n"
+    "#include \"" FE_BUILTINS "\"\n";
 
 static const char *const int_types[] = {
     "int", "unsigned int", "long", "unsigned long", "long long", "unsigned long long",
@@ -128,7 +129,7 @@ static void params(SB *b, const char *t, int n) {
 
 static char *build_prelude(void) {
   SB b = {0};
-  sb_printf(&b, "%s", prelude_head);
+  sb_printf(&b, "/* kcc's builtins, for the C dialect's and CUDA's preludes. */\n");
   for (size_t t = 0; t < sizeof int_types / sizeof *int_types; t++) {
     const char *T = int_types[t];
     for (size_t o = 0; o < sizeof atomic_ops / sizeof *atomic_ops; o++)
@@ -410,12 +411,14 @@ static char *build_vector_header(void) {
 
 static const char h_stddef[] =
     "#ifndef __KCC_STDDEF_H\n#define __KCC_STDDEF_H\n"
-    "typedef unsigned long size_t;\ntypedef long ptrdiff_t;\ntypedef int wchar_t;\n"
+    "typedef unsigned long size_t;\ntypedef long ptrdiff_t;\n"
     "typedef struct { long long __ll; double __d; } max_align_t;\n"
-    "#define NULL ((void *)0)\n#define offsetof(t, m) __builtin_offsetof(t, m)\n#endif\n";
+    "#ifdef __cplusplus\n#define NULL __null\n#else\ntypedef int wchar_t;\n"
+    "#define NULL ((void *)0)\n#endif\n#define offsetof(t, m) __builtin_offsetof(t, m)\n#endif\n";
 
 static const char h_stdbool[] = "#ifndef __KCC_STDBOOL_H\n#define __KCC_STDBOOL_H\n"
-                                "#define bool _Bool\n#define true 1\n#define false 0\n"
+                                "#ifndef __cplusplus\n"
+                                "#define bool _Bool\n#define true 1\n#define false 0\n#endif\n"
                                 "#define __bool_true_false_are_defined 1\n#endif\n";
 
 static const char h_stdint[] =
@@ -495,13 +498,14 @@ static const char h_math[] =
 static const char h_stdio[] = "#ifndef __KCC_STDIO_H\n#define __KCC_STDIO_H\n"
                               "/* printf is declared by the prelude. */\n#endif\n";
 
-static FeVFile vfiles[11];
+static FeVFile vfiles[12];
 static int nvfiles;
 
 const FeVFile *fe_vfiles(int *n) {
   if (!nvfiles) {
     /* Built once per process; the text never changes. */
-    vfiles[nvfiles++] = (FeVFile){FE_PRELUDE, build_prelude()};
+    vfiles[nvfiles++] = (FeVFile){FE_PRELUDE, prelude_head};
+    vfiles[nvfiles++] = (FeVFile){FE_BUILTINS, build_prelude()};
     vfiles[nvfiles++] = (FeVFile){FE_INCDIR "/stddef.h", h_stddef};
     vfiles[nvfiles++] = (FeVFile){FE_INCDIR "/stdbool.h", h_stdbool};
     vfiles[nvfiles++] = (FeVFile){FE_INCDIR "/stdint.h", h_stdint};

@@ -87,7 +87,8 @@ static KStruct *lower_record(FeCtx *fe, CXCursor decl, KLoc use) {
   if (known == REJECTED) return NULL;
   if (known) return known;
   KLoc loc = fe_loc(fe, def);
-  if (clang_getCursorKind(def) != CXCursor_StructDecl) {
+  if (clang_getCursorKind(def) != CXCursor_StructDecl &&
+      clang_getCursorKind(def) != CXCursor_ClassDecl) {
     diag_error(loc, "unions are not supported in kcc kernels");
     fe_map_put(&fe->structs, def, REJECTED);
     return NULL;
@@ -149,6 +150,14 @@ static KStruct *lower_record(FeCtx *fe, CXCursor decl, KLoc use) {
     fe_map_put(&fe->structs, def, REJECTED);
     return NULL;
   }
+  if (st->nfields == 0 && fe->lang == KL_LANG_CU &&
+      clang_Type_getSizeOf(clang_getCursorType(def)) == 1) {
+    /* An empty C++ class (methods only) takes one byte, as C++ gives it. */
+    st->fields[0].name = "__kcc_empty";
+    st->fields[0].type = kir_type_scalar(KT_U8);
+    fcur[0] = clang_getNullCursor();
+    st->nfields = 1;
+  }
   if (st->nfields == 0) {
     free(fcur);
     diag_error(loc, "empty structs are not supported in kcc kernels");
@@ -156,15 +165,21 @@ static KStruct *lower_record(FeCtx *fe, CXCursor decl, KLoc use) {
     return NULL;
   }
   kir_struct_layout(st);
-  /* KIR lays structs out with natural alignment; anything else (packed, aligned) would give
-     the back ends a layout the host does not share. */
+  /* KIR lays structs out with natural alignment, raised by an explicit alignment
+     (`__align__(16)`, aligned(16): CUDA's vector types); packing would give the back ends a
+     layout the host does not share. */
   CXType rt = clang_getCursorType(def);
+  if (clang_Type_getAlignOf(rt) > st->align) {
+    st->align_attr = (int)clang_Type_getAlignOf(rt);
+    kir_struct_layout(st);
+  }
   bool same = clang_Type_getSizeOf(rt) == st->size && clang_Type_getAlignOf(rt) == st->align;
   for (int i = 0; same && i < st->nfields; i++)
-    same = clang_Cursor_getOffsetOfField(fcur[i]) == (long long)st->fields[i].offset * 8;
+    same = clang_Cursor_isNull(fcur[i]) ||
+           clang_Cursor_getOffsetOfField(fcur[i]) == (long long)st->fields[i].offset * 8;
   free(fcur);
   if (!same) {
-    diag_error(loc, "struct layout attributes (packed, aligned) are not supported in kcc "
+    diag_error(loc, "struct layout attributes (packed, aligned fields) are not supported in kcc "
                     "kernels");
     fe_map_put(&fe->structs, def, REJECTED);
     return NULL;
@@ -265,6 +280,16 @@ KType *fe_type(FeCtx *fe, CXType t, KLoc loc) {
     if (clang_isConstQualifiedType(pc)) q |= KQ_CONST;
     if (clang_isVolatileQualifiedType(pc)) q |= KQ_VOLATILE;
     if (clang_isRestrictQualifiedType(c)) q |= KQ_RESTRICT;
+    return kir_type_ptr(b, KAS_GENERIC, q);
+  }
+  case CXType_LValueReference:
+  case CXType_RValueReference: {
+    /* C++ (CUDA input): a reference is an address in KIR; its uses are dereferenced. */
+    CXType pt = clang_getPointeeType(c);
+    KType *b = fe_type(fe, pt, loc);
+    if (!b) return NULL;
+    int q = clang_isConstQualifiedType(clang_getCanonicalType(pt)) ? KQ_CONST : 0;
+    if (clang_isVolatileQualifiedType(clang_getCanonicalType(pt))) q |= KQ_VOLATILE;
     return kir_type_ptr(b, KAS_GENERIC, q);
   }
   case CXType_ConstantArray:

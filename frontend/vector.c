@@ -691,30 +691,10 @@ KFunc *fe_vfile_function(FeCtx *fe, CXCursor fn) {
   if (clang_Cursor_isNull(def)) return NULL;
   KFunc *f = fe_map_get(&fe->decls, clang_getCanonicalCursor(def));
   if (f) return f;
-  FeKids k;
-  fe_kids(def, &k);
-  CXCursor body = clang_getNullCursor();
-  for (int i = 0; i < k.n; i++)
-    if (clang_getCursorKind(k.v[i]) == CXCursor_CompoundStmt) body = k.v[i];
-  fe_kids_free(&k);
-  if (clang_Cursor_isNull(body)) return NULL;
-  /* Lowered in the middle of the caller's expression: the per-function state is saved. */
-  KFunc *saved_func = fe->func;
-  int saved_depth = fe->depth, saved_block = fe->block_depth;
-  FeSwitch *saved_sw = fe->sw;
   f = fe_declare_function(fe, def);
   f->name = overload_name(f);
   f->is_static = true;
   f->is_inline = true;
-  fe->func = f;
-  fe->depth = 0;
-  fe->block_depth = 0;
-  fe->sw = NULL;
-  f->body = fe_body(fe, body);
-  if (!f->body) f->body = kir_stmt(KS_BLOCK, f->loc);
-  fe->func = saved_func;
-  fe->depth = saved_depth;
-  fe->block_depth = saved_block;
-  fe->sw = saved_sw;
+  fe_lower_body(fe, f, def);
   return f;
 }

@@ -13,10 +13,11 @@ typedef struct Case {
 
 static const Case cases[] = {
     {"aligned",
-     "struct S { int a __attribute__((aligned(16))); };\n"
+     "struct S { char c; int a __attribute__((aligned(16))); };\n"
      "kernel void k(struct S *s) { s->a = 1; }\n",
-     "t.k:1:8: error: struct layout attributes (packed, aligned) are not supported in kcc kernels\n"
-     "struct S { int a __attribute__((aligned(16))); };\n"
+     "t.k:1:8: error: struct layout attributes (packed, aligned fields) are not supported in kcc "
+     "kernels\n"
+     "struct S { char c; int a __attribute__((aligned(16))); };\n"
      "       ^\n"},
     {"anon_union",
      "struct S { union { int x; float f; }; int y; };\n"
@@ -260,8 +261,8 @@ static const Case cases[] = {
     {"packed",
      "struct __attribute__((packed)) S { char c; int i; };\n"
      "kernel void k(struct S *s) { s->i = 1; }\n",
-     "t.k:1:32: error: struct layout attributes (packed, aligned) are not supported in kcc "
-     "kernels\n"
+     "t.k:1:32: error: struct layout attributes (packed, aligned fields) are not supported in "
+     "kcc kernels\n"
      "struct __attribute__((packed)) S { char c; int i; };\n"
      "                               ^\n"},
     {"printf_conv_Lf", "kernel void k(double *p) { printf(\"%5.2Lf\", p[0]); }\n",

@@ -1,0 +1,589 @@
+/* cuda.c — CUDA (.cu) input: the parse mode, kcc's CUDA prelude and headers, and the C++
+ * constructs C-style CUDA kernels use (references, C++ casts, constructors of trivial
+ * structs, member calls, templates), lowered to the same KIR as the C dialect.
+ *
+ * clang parses .cu files as CUDA (C++) for the device only (docs/design.md says why each
+ * argument is there). kcc's prelude spells the CUDA attributes as clang's own plus the
+ * annotations the shared walk looks for, declares the builtins (the C dialect's list, made
+ * host-device), CUDA's vector types with CUDA's layout, and the headers kernels include. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fe.h"
+
+/* ---------------------------------------------------------------- parse mode */
+
+const char *const *fe_cu_args(void) {
+  static const char *const args[] = {
+      "-x",
+      "cuda",
+      "--cuda-device-only",
+      "--cuda-gpu-arch=sm_75",
+      "-nocudainc",
+      "-nocudalib",
+      "--cuda-path=/nonexistent",
+      "-std=c++17",
+      "-nostdinc",
+      "-nostdinc++",
+      "-ferror-limit=20",
+      "-Wno-format-security",
+      "-D__KCC__=1",
+      "-isystem",
+      FE_INCDIR,
+      "-include",
+      FE_CU_PRELUDE,
+      NULL,
+  };
+  return args;
+}
+
+/* ---------------------------------------------------------------- the prelude */
+
+typedef struct SB {
+  char *p;
+  size_t n, cap;
+} SB;
+
+static void sb_printf(SB *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void sb_printf(SB *b, const char *fmt, ...) {
+  for (;;) {
+    va_list ap;
+    va_start(ap, fmt);
+    size_t room = b->cap - b->n;
+    int k = vsnprintf(b->p ? b->p + b->n : NULL, room, fmt, ap);
+    va_end(ap);
+    if (k < 0) return;
+    if ((size_t)k < room) {
+      b->n += (size_t)k;
+      return;
+    }
+    b->cap = (b->cap + (size_t)k + 1) * 2;
+    b->p = realloc(b->p, b->cap);
+    if (!b->p) {
+      fputs("kcc: fatal error: out of memory\n", stderr);
+      exit(1);
+    }
+  }
+}
+
+static const char cu_head[] =
+    "#define __KCC_PRELUDE__ 1\n"
+    "#define __CUDACC__ 1\n"
+    /* clang's CUDA attributes, plus the annotations the shared walk finds kernels by. */
+    "#define __global__ __attribute__((global)) __attribute__((annotate(\"kcc.kernel\")))\n"
+    "#define __device__ __attribute__((device))\n"
+    "#define __host__ __attribute__((host))\n"
+    "#define __shared__ __attribute__((shared)) __attribute__((annotate(\"kcc.shared\")))\n"
+    "#define __constant__ __attribute__((constant)) __attribute__((annotate(\"kcc.constant\")))\n"
+    "#define __managed__ __attribute__((annotate(\"kcc.managed\")))\n"
+    "#define __forceinline__ __inline__ __attribute__((always_inline))\n"
+    "#define __noinline__ __attribute__((noinline))\n"
+    "#define __inline_hint__\n"
+    "#define __restrict__ __restrict\n"
+    "#define __align__(n) __attribute__((aligned(n)))\n"
+    "#define __builtin_align__(n) __attribute__((aligned(n)))\n"
+    "#define __launch_bounds__(...) __attribute__((annotate(\"kcc.launch_bounds\", "
+    "__VA_ARGS__)))\n"
+    "#define __KCC_OVL\n"
+    "#define CUDART_VERSION 12000\n"
+    "struct __kcc_dim3 { unsigned int x, y, z; };\n"
+    "extern const __device__ __kcc_dim3 threadIdx, blockIdx, blockDim, gridDim;\n"
+    "#define warpSize 32\n"
+    "#include <stddef.h>\n"
+    "#include <stdint.h>\n"
+    "extern \"C\" __device__ int printf(const char *__fmt, ...) "
+    "__attribute__((format(printf, 1, 2)));\n"
+    "#pragma clang force_cuda_host_device begin\n"
+    "#include \"" FE_BUILTINS "\"\n"
+    "void __threadfence(void);\n"
+    "void __threadfence_block(void);\n"
+    "#define __fdividef(a, b) ((a) / (b))\n"
+    "#define __saturatef(x) fminf(fmaxf((x), 0.0f), 1.0f)\n"
+    "#define __ldg(p) (*(p))\n";
+
+/* Math functions with a float overload in CUDA's C++ headers (sqrt(float) is sqrtf). */
+static const char *const float_overloads[] = {
+    "sqrt",  "rsqrt", "cbrt",  "exp",   "exp2",   "exp10",  "expm1", "log",  "log2",
+    "log10", "log1p", "sin",   "cos",   "tan",    "asin",   "acos",  "atan", "sinh",
+    "cosh",  "tanh",  "asinh", "acosh", "atanh",  "fabs",   "floor", "ceil", "round",
+    "trunc", "rint",  "erf",   "erfc",  "tgamma", "lgamma",
+};
+static const char *const float_overloads2[] = {"atan2", "pow",   "fmin",    "fmax",
+                                               "fmod",  "hypot", "copysign"};
+
+/* CUDA's vector types: name, element, alignment of 1..4 components (vector_types.h). */
+static const struct {
+  const char *name, *elem;
+  int size;
+} cu_vec_elems[] = {
+    {"char", "signed char", 1},
+    {"uchar", "unsigned char", 1},
+    {"short", "short", 2},
+    {"ushort", "unsigned short", 2},
+    {"int", "int", 4},
+    {"uint", "unsigned int", 4},
+    {"long", "long", 8},
+    {"ulong", "unsigned long", 8},
+    {"longlong", "long long", 8},
+    {"ulonglong", "unsigned long long", 8},
+    {"float", "float", 4},
+    {"double", "double", 8},
+};
+
+static int cu_vec_align(int size, int n) {
+  if (n == 2) return 2 * size;
+  if (n == 4) return 4 * size < 16 ? 4 * size : 16;
+  return size;
+}
+
+static char *build_cu_prelude(void) {
+  SB b = {0};
+  sb_printf(&b, "%s", cu_head);
+  for (size_t i = 0; i < sizeof float_overloads / sizeof *float_overloads; i++)
+    sb_printf(&b, "float %s(float);\n", float_overloads[i]);
+  for (size_t i = 0; i < sizeof float_overloads2 / sizeof *float_overloads2; i++)
+    sb_printf(&b, "float %s(float, float);\n", float_overloads2[i]);
+  sb_printf(&b, "float fma(float, float, float);\n");
+  static const char comp[] = "xyzw";
+  for (size_t e = 0; e < sizeof cu_vec_elems / sizeof *cu_vec_elems; e++) {
+    const char *N = cu_vec_elems[e].name, *T = cu_vec_elems[e].elem;
+    for (int n = 1; n <= 4; n++) {
+      sb_printf(&b, "struct __attribute__((aligned(%d))) %s%d { %s",
+                cu_vec_align(cu_vec_elems[e].size, n), N, n, T);
+      for (int i = 0; i < n; i++) sb_printf(&b, "%s %c", i ? "," : "", comp[i]);
+      sb_printf(&b, "; };\ntypedef struct %s%d %s%d;\n", N, n, N, n);
+      sb_printf(&b, "static __inline__ %s%d make_%s%d(", N, n, N, n);
+      for (int i = 0; i < n; i++) sb_printf(&b, "%s%s %c", i ? ", " : "", T, comp[i]);
+      sb_printf(&b, ") { %s%d __r = {", N, n);
+      for (int i = 0; i < n; i++) sb_printf(&b, "%s%c", i ? ", " : "", comp[i]);
+      sb_printf(&b, "}; return __r; }\n");
+    }
+  }
+  /* dim3 and uint3 as kernels see them: plain structs (dim3's constructor is host-side
+     launch syntax). */
+  sb_printf(&b, "typedef uint3 dim3;\n");
+  sb_printf(&b, "#pragma clang force_cuda_host_device end\n");
+  return b.p;
+}
+
+/* ---------------------------------------------------------------- headers */
+
+/* Headers whose device-side content the prelude already gives: an empty file each, so that
+ * `#include <cuda_runtime.h>` works as with nvcc. */
+static const char *const empty_headers[] = {
+    "cuda.h",
+    "cuda_runtime.h",
+    "cuda_runtime_api.h",
+    "device_launch_parameters.h",
+    "device_functions.h",
+    "device_atomic_functions.h",
+    "sm_20_atomic_functions.h",
+    "sm_30_intrinsics.h",
+    "vector_types.h",
+    "vector_functions.h",
+    "builtin_types.h",
+    "host_defines.h",
+    "math_functions.h",
+    "cuda_device_runtime_api.h",
+};
+
+/* C++ spellings of the C headers. */
+static const struct {
+  const char *name, *text;
+} cxx_headers[] = {
+    {"cstdio", "#include <stdio.h>\n"},
+    {"cstdint", "#include <stdint.h>\n"},
+    {"cstddef", "#include <stddef.h>\n"},
+    {"cmath", "#include <math.h>\n"},
+    {"climits", "#include <limits.h>\n"},
+    {"cfloat", "#include <float.h>\n"},
+    {"cstdlib", "#include <stdlib.h>\n"},
+    {"stdlib.h", "#define EXIT_SUCCESS 0\n#define EXIT_FAILURE 1\n"},
+};
+
+/* Cooperative groups as C-style kernels use them. One class, thread_group, stands for the
+ * block and for dynamic partitions of it (CUDA derives thread_block from it: kcc has no
+ * inheritance, so thread_block names the same class); thread_block_tile<N> is a static
+ * partition of at most a warp; coalesced_group the active threads of a warp. A group's
+ * kind and size are fields that the optimiser folds where they are known. */
+static const char h_coop[] =
+    "#ifndef __KCC_COOPERATIVE_GROUPS_H\n#define __KCC_COOPERATIVE_GROUPS_H\n"
+    "#pragma clang force_cuda_host_device begin\n"
+    "namespace cooperative_groups {\n"
+    "static __inline__ unsigned __kcc_block_rank() { return (threadIdx.z * blockDim.y + "
+    "threadIdx.y) * blockDim.x + threadIdx.x; }\n"
+    "static __inline__ unsigned __kcc_block_size() { return blockDim.x * blockDim.y * "
+    "blockDim.z; }\n"
+    "static __inline__ unsigned __kcc_lane() { return __kcc_block_rank() & 31u; }\n"
+    "class thread_group {\n"
+    " public:\n"
+    "  unsigned __kcc_size; /* 0: the whole block */\n"
+    "  void sync() const { if (__kcc_size == 0) __syncthreads(); else __syncwarp(__kcc_mask()); }\n"
+    "  unsigned thread_rank() const { return __kcc_size == 0 ? __kcc_block_rank() : "
+    "__kcc_block_rank() % __kcc_size; }\n"
+    "  unsigned size() const { return __kcc_size == 0 ? __kcc_block_size() : __kcc_size; }\n"
+    "  unsigned num_threads() const { return size(); }\n"
+    "  unsigned meta_group_rank() const { return __kcc_size == 0 ? 0 : __kcc_block_rank() / "
+    "__kcc_size; }\n"
+    "  unsigned meta_group_size() const { return __kcc_size == 0 ? 1 : (__kcc_block_size() + "
+    "__kcc_size - 1) / __kcc_size; }\n"
+    "  dim3 group_index() const { dim3 __r = {blockIdx.x, blockIdx.y, blockIdx.z}; return "
+    "__r; }\n"
+    "  dim3 thread_index() const { dim3 __r = {threadIdx.x, threadIdx.y, threadIdx.z}; return "
+    "__r; }\n"
+    "  dim3 group_dim() const { dim3 __r = {blockDim.x, blockDim.y, blockDim.z}; return __r; }\n"
+    "  dim3 dim_threads() const { return group_dim(); }\n"
+    "  unsigned __kcc_mask() const { return __kcc_size >= 32 ? 0xffffffffu : ((1u << __kcc_size) "
+    "- 1u) << (__kcc_lane() & ~(__kcc_size - 1u)); }\n"
+    "};\n"
+    "typedef thread_group thread_block;\n"
+    "static __inline__ thread_block this_thread_block() { thread_block __b = {0}; return __b; "
+    "}\n"
+    "static __inline__ thread_group tiled_partition(const thread_group &__g, unsigned __n) { "
+    "thread_group __t = {__n}; return __t; }\n"
+    "static __inline__ void sync(const thread_group &__g) { __g.sync(); }\n"
+    "static __inline__ unsigned group_size(const thread_group &__g) { return __g.size(); }\n"
+    "static __inline__ unsigned thread_rank(const thread_group &__g) { return "
+    "__g.thread_rank(); }\n"
+    "template <unsigned _N> class thread_block_tile {\n"
+    " public:\n"
+    "  unsigned char __kcc_unused;\n"
+    "  static constexpr unsigned __kcc_m = _N >= 32 ? 0xffffffffu : (1u << _N) - 1u;\n"
+    "  unsigned __kcc_mask() const { return _N >= 32 ? 0xffffffffu : __kcc_m << (__kcc_lane() & "
+    "~(_N - 1u)); }\n"
+    "  void sync() const { __syncwarp(__kcc_mask()); }\n"
+    "  unsigned thread_rank() const { return __kcc_block_rank() & (_N - 1u); }\n"
+    "  unsigned size() const { return _N; }\n"
+    "  unsigned num_threads() const { return _N; }\n"
+    "  unsigned meta_group_rank() const { return __kcc_block_rank() / _N; }\n"
+    "  unsigned meta_group_size() const { return (__kcc_block_size() + _N - 1u) / _N; }\n"
+    "  template <class T> T shfl(T __v, int __src) const { return __shfl_sync(__kcc_mask(), "
+    "__v, __src, _N); }\n"
+    "  template <class T> T shfl_down(T __v, unsigned __d) const { return "
+    "__shfl_down_sync(__kcc_mask(), __v, __d, _N); }\n"
+    "  template <class T> T shfl_up(T __v, unsigned __d) const { return "
+    "__shfl_up_sync(__kcc_mask(), __v, __d, _N); }\n"
+    "  template <class T> T shfl_xor(T __v, unsigned __m) const { return "
+    "__shfl_xor_sync(__kcc_mask(), __v, __m, _N); }\n"
+    "  int any(int __p) const { return __ballot_sync(__kcc_mask(), __p) != 0; }\n"
+    "  int all(int __p) const { return __ballot_sync(__kcc_mask(), __p) == __kcc_mask(); }\n"
+    "  unsigned ballot(int __p) const { return (__ballot_sync(__kcc_mask(), __p) & "
+    "__kcc_mask()) >> (__kcc_lane() & ~(_N - 1u) & 31u); }\n"
+    "  template <class T> unsigned match_any(T __v) const { return (__match_any_sync(__kcc_mask(), "
+    "__v) & __kcc_mask()) >> (__kcc_lane() & ~(_N - 1u) & 31u); }\n"
+    "};\n"
+    "template <unsigned _N, class _G> static __inline__ thread_block_tile<_N> "
+    "tiled_partition(const _G &__g) { thread_block_tile<_N> __t = {0}; return __t; }\n"
+    "template <unsigned _N> static __inline__ void sync(const thread_block_tile<_N> &__g) { "
+    "__g.sync(); }\n"
+    "class coalesced_group {\n"
+    " public:\n"
+    "  unsigned __kcc_m;\n"
+    "  void sync() const { __syncwarp(__kcc_m); }\n"
+    "  unsigned size() const { return __popc(__kcc_m); }\n"
+    "  unsigned num_threads() const { return __popc(__kcc_m); }\n"
+    "  unsigned thread_rank() const { return __popc(__kcc_m & ((1u << __kcc_lane()) - 1u)); }\n"
+    "  unsigned ballot(int __p) const { unsigned __b = __ballot_sync(__kcc_m, __p), __r = 0, "
+    "__i = 0; for (unsigned __l = 0; __l < 32; __l++) if (__kcc_m >> __l & 1u) { __r |= (__b >> "
+    "__l & 1u) << __i; __i++; } return __r; }\n"
+    "  int any(int __p) const { return __ballot_sync(__kcc_m, __p) != 0; }\n"
+    "  int all(int __p) const { return __ballot_sync(__kcc_m, __p) == __kcc_m; }\n"
+    "  template <class T> T shfl(T __v, int __rank) const { unsigned __m = __kcc_m; for (int __k "
+    "= 0; __k < __rank; __k++) __m &= __m - 1u; return __shfl_sync(__kcc_m, __v, __ffs(__m) - 1); "
+    "}\n"
+    "};\n"
+    "static __inline__ coalesced_group coalesced_threads() { coalesced_group __g = "
+    "{__activemask()}; return __g; }\n"
+    "class grid_group;\n"
+    "grid_group this_grid() __attribute__((unavailable(\"grid-wide groups need a cooperative "
+    "launch, which kcc does not support\")));\n"
+    "template <class T> struct plus { T operator()(T __a, T __b) const { return __a + __b; } };\n"
+    "template <class T> struct less { T operator()(T __a, T __b) const { return __a < __b ? __a : "
+    "__b; } };\n"
+    "template <class T> struct greater { T operator()(T __a, T __b) const { return __a < __b ? "
+    "__b : __a; } };\n"
+    "template <class T> struct bit_and { T operator()(T __a, T __b) const { return __a & __b; } "
+    "};\n"
+    "template <class T> struct bit_or { T operator()(T __a, T __b) const { return __a | __b; } "
+    "};\n"
+    "template <class T> struct bit_xor { T operator()(T __a, T __b) const { return __a ^ __b; } "
+    "};\n"
+    "/* cg::reduce over a tile: a butterfly, so every thread gets the result. */\n"
+    "template <unsigned _N, class T, class _F> static __inline__ T reduce(const "
+    "thread_block_tile<_N> &__g, T __v, _F __op) { for (unsigned __i = _N / 2; __i > 0; __i /= "
+    "2) __v = __op(__v, __g.shfl_xor(__v, __i)); return __v; }\n"
+    "template <class T, class _F> static __inline__ T reduce(const coalesced_group &__g, T __v, "
+    "_F __op) { T __r = __v; for (unsigned __i = 1; __i < __g.size(); __i++) { T __o = "
+    "__g.shfl(__v, (int)((__g.thread_rank() + __i) % __g.size())); __r = __op(__r, __o); } "
+    "return __r; }\n"
+    "}\n"
+    "#pragma clang force_cuda_host_device end\n"
+    "#endif\n";
+
+/* Headers of host-only APIs and of the C++ library that kernel files include for their host
+ * code: empty here, as kcc compiles only the device code (a use of what they declare is an
+ * undeclared name). */
+static const char *const host_headers[] = {
+    "cuda_profiler_api.h",
+    "helper_cuda.h",
+    "helper_functions.h",
+    "helper_string.h",
+    "helper_timer.h",
+    "iostream",
+    "algorithm",
+    "vector",
+    "string",
+    "chrono",
+    "fstream",
+    "iomanip",
+    "sys/time.h",
+    "unistd.h",
+    "cstring",
+    "string.h",
+};
+
+/* <assert.h>: CUDA's device assert prints this message (as CUDA does) when the condition
+ * fails; the kernel goes on (kcc has no portable way to stop it yet). */
+static const char h_assert[] =
+    "#undef assert\n"
+    "#ifdef NDEBUG\n#define assert(e) ((void)0)\n#else\n"
+    "#define assert(e) ((e) ? (void)0 : (void)printf(\"%s:%d: %s: block [%u,%u,%u], thread "
+    "[%u,%u,%u] Assertion `%s` failed.\\n\", __FILE__, __LINE__, __func__, blockIdx.x, "
+    "blockIdx.y, blockIdx.z, threadIdx.x, threadIdx.y, threadIdx.z, #e))\n"
+    "#endif\n";
+
+static FeVFile cu_vfiles[64];
+static int ncu_vfiles;
+
+const FeVFile *fe_cu_vfiles(int *n) {
+  if (!ncu_vfiles) {
+    cu_vfiles[ncu_vfiles++] = (FeVFile){FE_CU_PRELUDE, build_cu_prelude()};
+    static char names[64][64]; /* static storage, as the texts */
+    for (size_t i = 0; i < sizeof empty_headers / sizeof *empty_headers; i++) {
+      snprintf(names[ncu_vfiles], sizeof names[0], FE_INCDIR "/%s", empty_headers[i]);
+      cu_vfiles[ncu_vfiles] = (FeVFile){names[ncu_vfiles], ""};
+      ncu_vfiles++;
+    }
+    for (size_t i = 0; i < sizeof cxx_headers / sizeof *cxx_headers; i++) {
+      snprintf(names[ncu_vfiles], sizeof names[0], FE_INCDIR "/%s", cxx_headers[i].name);
+      cu_vfiles[ncu_vfiles] = (FeVFile){names[ncu_vfiles], cxx_headers[i].text};
+      ncu_vfiles++;
+    }
+    for (size_t i = 0; i < sizeof host_headers / sizeof *host_headers; i++) {
+      snprintf(names[ncu_vfiles], sizeof names[0], FE_INCDIR "/%s", host_headers[i]);
+      cu_vfiles[ncu_vfiles] = (FeVFile){names[ncu_vfiles], ""};
+      ncu_vfiles++;
+    }
+    cu_vfiles[ncu_vfiles++] = (FeVFile){FE_INCDIR "/cooperative_groups.h", h_coop};
+    cu_vfiles[ncu_vfiles++] =
+        (FeVFile){FE_INCDIR "/cooperative_groups/reduce.h", "#include <cooperative_groups.h>\n"};
+    cu_vfiles[ncu_vfiles++] = (FeVFile){FE_INCDIR "/assert.h", h_assert};
+    cu_vfiles[ncu_vfiles++] = (FeVFile){FE_INCDIR "/cassert", "#include <assert.h>\n"};
+    cu_vfiles[ncu_vfiles++] = (FeVFile){FE_INCDIR "/time.h", ""};
+    cu_vfiles[ncu_vfiles++] = (FeVFile){FE_INCDIR "/ctime", ""};
+  }
+  *n = ncu_vfiles;
+  return cu_vfiles;
+}
+
+/* ---------------------------------------------------------------- declarations */
+
+static enum CXChildVisitResult device_attr_visit(CXCursor c, CXCursor p, CXClientData d) {
+  (void)p;
+  if (clang_getCursorKind(c) == CXCursor_CUDADeviceAttr) {
+    *(bool *)d = true;
+    return CXChildVisit_Break;
+  }
+  return CXChildVisit_Continue;
+}
+
+bool fe_cu_is_device(CXCursor fn) {
+  bool dev = false;
+  clang_visitChildren(fn, device_attr_visit, &dev);
+  return dev;
+}
+
+/* ---------------------------------------------------------------- names */
+
+static const struct {
+  const char *op, *name;
+} operator_names[] = {
+    {"+=", "add_assign"},  {"-=", "sub_assign"},  {"*=", "mul_assign"}, {"/=", "div_assign"},
+    {"%=", "mod_assign"},  {"&=", "and_assign"},  {"|=", "or_assign"},  {"^=", "xor_assign"},
+    {"<<=", "shl_assign"}, {">>=", "shr_assign"}, {"==", "eq"},         {"!=", "ne"},
+    {"<=", "le"},          {">=", "ge"},          {"<<", "shl"},        {">>", "shr"},
+    {"&&", "land"},        {"||", "lor"},         {"++", "inc"},        {"--", "dec"},
+    {"->", "arrow"},       {"()", "call"},        {"[]", "index"},      {"+", "add"},
+    {"-", "sub"},          {"*", "mul"},          {"/", "div"},         {"%", "mod"},
+    {"&", "and"},          {"|", "or"},           {"^", "xor"},         {"~", "not"},
+    {"!", "lnot"},         {"<", "lt"},           {">", "gt"},          {"=", "assign"},
+};
+
+/* Appends s to b as identifier characters (others become '_'). */
+static void append_ident(char *b, size_t cap, const char *s) {
+  size_t n = strlen(b);
+  for (; *s && n + 1 < cap; s++) {
+    char ch = *s;
+    bool ok = ch == '_' || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+              (ch >= '0' && ch <= '9');
+    if (ch == ' ' && n && b[n - 1] == '_') continue;
+    b[n++] = ok ? ch : '_';
+  }
+  b[n] = 0;
+}
+
+static bool name_taken(FeCtx *fe, const char *name) {
+  for (int i = 0; i < fe->m->funcs.n; i++)
+    if (!strcmp(((KFunc *)fe->m->funcs.v[i])->name, name)) return true;
+  return false;
+}
+
+const char *fe_cu_func_name(FeCtx *fe, CXCursor def, bool kernel) {
+  char buf[512] = "";
+  const char *sp = fe_spelling(def);
+  if (clang_getCursorKind(def) == CXCursor_CXXMethod) {
+    /* Class_method (the class spelled with its template arguments: tile_32_). */
+    CXCursor cls = clang_getCursorSemanticParent(def);
+    CXString s = clang_getTypeSpelling(clang_getCursorType(cls));
+    const char *cs = clang_getCString(s);
+    const char *last = cs ? strrchr(cs, ':') : NULL; /* drop the namespace */
+    append_ident(buf, sizeof buf, last ? last + 1 : cs ? cs : "");
+    clang_disposeString(s);
+    append_ident(buf, sizeof buf, "_");
+  }
+  if (!strncmp(sp, "operator", 8) &&
+      !(sp[8] == '_' || (sp[8] >= 'a' && sp[8] <= 'z') || (sp[8] >= 'A' && sp[8] <= 'Z') ||
+        (sp[8] >= '0' && sp[8] <= '9'))) {
+    const char *op = sp + 8;
+    while (*op == ' ') op++;
+    const char *nm = NULL;
+    for (size_t i = 0; i < sizeof operator_names / sizeof *operator_names && !nm; i++)
+      if (!strcmp(op, operator_names[i].op)) nm = operator_names[i].name;
+    append_ident(buf, sizeof buf, "operator_");
+    append_ident(buf, sizeof buf, nm ? nm : op);
+  } else {
+    append_ident(buf, sizeof buf, sp);
+  }
+  int nt = clang_Cursor_getNumTemplateArguments(def);
+  for (int i = 0; i < nt; i++) {
+    char arg[128];
+    switch (clang_Cursor_getTemplateArgumentKind(def, (unsigned)i)) {
+    case CXTemplateArgumentKind_Integral: {
+      long long v = clang_Cursor_getTemplateArgumentValue(def, (unsigned)i);
+      snprintf(arg, sizeof arg, "_%s%llu", v < 0 ? "m" : "",
+               v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v);
+      break;
+    }
+    case CXTemplateArgumentKind_Type: {
+      CXString s = clang_getTypeSpelling(clang_Cursor_getTemplateArgumentType(def, (unsigned)i));
+      snprintf(arg, sizeof arg, "_%s", clang_getCString(s) ? clang_getCString(s) : "T");
+      clang_disposeString(s);
+      break;
+    }
+    default: snprintf(arg, sizeof arg, "_%d", i); break;
+    }
+    append_ident(buf, sizeof buf, arg);
+  }
+  if (kernel || !name_taken(fe, buf)) return kir_strdup(buf);
+  /* C++ overloads share a name; KIR's functions may not. */
+  size_t len = strlen(buf);
+  for (int k = 2;; k++) {
+    snprintf(buf + (len < sizeof buf - 16 ? len : sizeof buf - 16), 16, "_%d", k);
+    if (!name_taken(fe, buf)) return kir_strdup(buf);
+  }
+}
+
+/* ---------------------------------------------------------------- calls */
+
+KFunc *fe_cu_function(FeCtx *fe, CXCursor fn) {
+  CXCursor def = clang_getCursorDefinition(fn);
+  if (clang_Cursor_isNull(def)) return NULL;
+  KFunc *f = fe_map_get(&fe->decls, clang_getCanonicalCursor(def));
+  if (f) return f;
+  if (fe_in_vfile(fe, def)) return fe_vfile_function(fe, def);
+  f = fe_declare_function(fe, def);
+  fe_lower_body(fe, f, def);
+  return f;
+}
+
+/* The member-call object of c (the MemberRefExpr's base), or a null cursor. */
+static CXCursor member_object(CXCursor c, bool *is_member) {
+  FeKids k;
+  fe_kids_expr(c, &k);
+  CXCursor obj = clang_getNullCursor();
+  *is_member = false;
+  if (k.n && clang_getCursorKind(k.v[0]) == CXCursor_MemberRefExpr) {
+    *is_member = true;
+    FeKids m;
+    fe_kids_expr(k.v[0], &m);
+    if (m.n == 1) obj = m.v[0];
+    fe_kids_free(&m);
+  }
+  fe_kids_free(&k);
+  return obj;
+}
+
+static KExpr *construct(FeCtx *fe, CXCursor c, CXCursor ctor, KLoc loc) {
+  int n = clang_Cursor_getNumArguments(c);
+  bool copy =
+      clang_CXXConstructor_isCopyConstructor(ctor) || clang_CXXConstructor_isMoveConstructor(ctor);
+  if (clang_CXXMethod_isDefaulted(ctor)) {
+    if (copy && n == 1) return fe_expr(fe, clang_Cursor_getArgument(c, 0));
+    KType *t = fe_type(fe, clang_getCursorType(c), loc);
+    if (n == 0 && t) return fe_zero(t, loc); /* T(): value-initialised */
+  }
+  CXString s = clang_getTypeSpelling(clang_getCursorType(c));
+  diag_error(loc,
+             "constructors are not supported in kcc kernels: '%s' has a user-provided "
+             "constructor; give it none and initialise its fields",
+             clang_getCString(s));
+  clang_disposeString(s);
+  return fe_poison(loc);
+}
+
+KExpr *fe_cu_call(FeCtx *fe, CXCursor c, KLoc loc) {
+  CXCursor fn = clang_getCursorReferenced(c);
+  enum CXCursorKind k = clang_getCursorKind(fn);
+  if (k == CXCursor_Constructor) return construct(fe, c, fn, loc);
+  if (k == CXCursor_ConversionFunction) {
+    diag_error(loc, "conversion operators are not supported in kcc kernels");
+    return fe_poison(loc);
+  }
+  if (k != CXCursor_CXXMethod) return NULL;
+  if (clang_CXXMethod_isVirtual(fn)) {
+    diag_error(loc, "virtual functions are not supported in kcc kernels");
+    return fe_poison(loc);
+  }
+  bool is_member;
+  CXCursor obj = member_object(c, &is_member);
+  int arg0 = 0;
+  if (!is_member && !clang_CXXMethod_isStatic(fn)) {
+    obj = clang_Cursor_getArgument(c, 0); /* a member operator: the object is argument 0 */
+    arg0 = 1;
+  }
+  if (clang_CXXMethod_isDefaulted(fn) && arg0 == 1 && clang_Cursor_getNumArguments(c) == 2) {
+    /* A trivial copy or move assignment. */
+    KExpr *a = fe_expr(fe, obj);
+    KExpr *b = fe_expr(fe, clang_Cursor_getArgument(c, 1));
+    KExpr *e = kir_expr(KE_ASSIGN, a->type, loc);
+    e->op = KB_NONE;
+    e->a = a;
+    e->b = fe_convert(b, a->type);
+    return e;
+  }
+  KFunc *f = fe_cu_function(fe, fn);
+  if (!f) return fe_broken(fe, loc, "this member function");
+  KExpr *self = NULL;
+  if (!clang_CXXMethod_isStatic(fn)) {
+    if (clang_Cursor_isNull(obj)) {
+      if (!fe->this_var) return fe_broken(fe, loc, "this member call");
+      self = fe_this(fe, loc); /* f() inside another method */
+    } else {
+      KExpr *o = fe_expr(fe, obj);
+      self = o->type->kind == KT_PTR ? o : fe_addr_of(fe, o, loc);
+    }
+  }
+  return fe_call(fe, c, fn, f, self, arg0, loc);
+}
