@@ -54,10 +54,11 @@ static const Form *form_by_ext(const char *path) {
 }
 
 static void usage(FILE *out) {
-  fprintf(out, "usage: kcc [options] file.k|file.cl [-o output]\n"
+  fprintf(out, "usage: kcc [options] file.k|file.cu|file.cl [-o output]\n"
                "\n"
-               "Compiles a kcc kernel file (.k, the kcc dialect) or an OpenCL C file (.cl). The\n"
-               "output form follows the output file's extension:\n");
+               "Compiles a kcc kernel file (.k, the kcc dialect), the device code of a CUDA file\n"
+               "(.cu) or an OpenCL C file (.cl). The output form follows the output file's\n"
+               "extension:\n");
   for (int i = 0; i < NFORMS; i++)
     fprintf(out, "  %-6s %-6s %s\n", forms[i].ext, forms[i].name, forms[i].what);
   fprintf(out, "\n"
@@ -76,7 +77,7 @@ static void usage(FILE *out) {
                "                      with -o -, -MD needs both -MF and -MT\n"
                "  -MP                 accepted, no effect: depfiles always have phony targets\n"
                "  -x LANG             read the input as LANG whatever its extension: cl (OpenCL\n"
-               "                      C) or k (the kcc dialect)\n"
+               "                      C), cu (CUDA) or k (the kcc dialect)\n"
                "  -cl-std=CLX.Y       OpenCL C version of a .cl input: CL1.2 (default), CL2.0,\n"
                "                      CL3.0 (also -std=CLX.Y)\n"
                "  -std=STD            must suit the input: c99 c11 c17 (.k), c++11 .. c++20\n"
@@ -295,7 +296,7 @@ static bool parse_archs(KOptions *o, const char *list) {
 typedef enum Lang { LANG_C, LANG_CUDA, LANG_OPENCL } Lang;
 
 static Lang lang_of(const char *input, const char *xlang) {
-  if (xlang) return !strcmp(xlang, "cl") ? LANG_OPENCL : LANG_C;
+  if (xlang) return !strcmp(xlang, "cl") ? LANG_OPENCL : !strcmp(xlang, "cu") ? LANG_CUDA : LANG_C;
   const char *dot = strrchr(input, '.');
   if (dot && !strchr(dot, '/') && !strcmp(dot, ".cu")) return LANG_CUDA;
   if (dot && !strchr(dot, '/') && !strcmp(dot, ".cl")) return LANG_OPENCL;
@@ -417,7 +418,7 @@ typedef struct Cmd {
   const char *input, *output, *depfile, *deptarget;
   const char *std, *std_opt; /* -std=VALUE / -cl-std=VALUE: the value and the option's name */
   const char *alone;         /* --devices or --version, which take no other argument */
-  const char *xlang;         /* -x LANG: "cl" or "k" */
+  const char *xlang;         /* -x LANG: "cl", "cu" or "k" */
   const Form *form;
   bool md, nowarn;
 } Cmd;
@@ -479,14 +480,15 @@ static int parse_args(int argc, char **argv, KOptions *o, Cmd *c) {
     } else if (a[0] == '-' && a[1] == 'x') {
       if (!(v = take_value(argc, argv, &i, "-x")) || !*v)
         return bad_usage("missing language after '-x'");
-      if (strcmp(v, "cl") && strcmp(v, "k"))
-        return bad_usage("unknown language '-x %s' (expected cl for OpenCL C or k for the kcc "
-                         "dialect)",
+      if (!strcmp(v, "cuda")) v = "cu";
+      if (strcmp(v, "cl") && strcmp(v, "cu") && strcmp(v, "k"))
+        return bad_usage("unknown language '-x %s' (expected cl for OpenCL C, cu for CUDA or k "
+                         "for the kcc dialect)",
                          v);
       if (conflicting(c->xlang, v))
         return bad_usage("more than one language ('-x %s' and '-x %s')", c->xlang, v);
       c->xlang = v;
-      o->lang = !strcmp(v, "cl") ? KL_LANG_CL : KL_LANG_K;
+      o->lang = !strcmp(v, "cl") ? KL_LANG_CL : !strcmp(v, "cu") ? KL_LANG_CU : KL_LANG_K;
     } else if (!strncmp(a, "-std=", 5) || !strncmp(a, "-cl-std=", 8)) {
       /* Checked once the input, and so its language, is known. */
       c->std_opt = a;

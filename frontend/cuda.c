@@ -15,12 +15,16 @@
 
 /* ---------------------------------------------------------------- parse mode */
 
-const char *const *fe_cu_args(void) {
-  static const char *const args[] = {
+const char *const *fe_cu_args(int arch) {
+  /* __CUDA_ARCH__ follows the PTX target (-arch), so `#if __CUDA_ARCH__ >= 800` code is
+     taken where the target has it. */
+  static char gpu_arch[40];
+  snprintf(gpu_arch, sizeof gpu_arch, "--cuda-gpu-arch=sm_%d", arch > 0 ? arch : 75);
+  static const char *args[] = {
       "-x",
       "cuda",
       "--cuda-device-only",
-      "--cuda-gpu-arch=sm_75",
+      NULL, /* --cuda-gpu-arch= */
       "-nocudainc",
       "-nocudalib",
       "--cuda-path=/nonexistent",
@@ -36,6 +40,7 @@ const char *const *fe_cu_args(void) {
       FE_CU_PRELUDE,
       NULL,
   };
+  args[3] = gpu_arch;
   return args;
 }
 
@@ -103,6 +108,16 @@ static const char cu_head[] =
     "#define __saturatef(x) fminf(fmaxf((x), 0.0f), 1.0f)\n"
     "#define __ldg(p) (*(p))\n";
 
+/* Textures and surfaces: declared unavailable, so that a use gets one clear error. */
+static const char h_textures[] =
+    "#define __KCC_NOTEX __attribute__((unavailable(\"textures and surfaces are not supported "
+    "by kcc: read the data through a pointer parameter\")))\n"
+    "enum cudaTextureReadMode { cudaReadModeElementType, cudaReadModeNormalizedFloat };\n"
+    "template <class T, int dim = 1, enum cudaTextureReadMode = cudaReadModeElementType> struct "
+    "__KCC_NOTEX texture { int __kcc_unused; };\n"
+    "typedef unsigned long long cudaTextureObject_t __KCC_NOTEX;\n"
+    "typedef unsigned long long cudaSurfaceObject_t __KCC_NOTEX;\n";
+
 /* Math functions with a float overload in CUDA's C++ headers (sqrt(float) is sqrtf). */
 static const char *const float_overloads[] = {
     "sqrt",  "rsqrt", "cbrt",  "exp",   "exp2",   "exp10",  "expm1", "log",  "log2",
@@ -140,7 +155,7 @@ static int cu_vec_align(int size, int n) {
 
 static char *build_cu_prelude(void) {
   SB b = {0};
-  sb_printf(&b, "%s", cu_head);
+  sb_printf(&b, "%s%s", cu_head, h_textures);
   for (size_t i = 0; i < sizeof float_overloads / sizeof *float_overloads; i++)
     sb_printf(&b, "float %s(float);\n", float_overloads[i]);
   for (size_t i = 0; i < sizeof float_overloads2 / sizeof *float_overloads2; i++)
@@ -486,7 +501,23 @@ const char *fe_cu_func_name(FeCtx *fe, CXCursor def, bool kernel) {
     }
     append_ident(buf, sizeof buf, arg);
   }
-  if (kernel || !name_taken(fe, buf)) return kir_strdup(buf);
+  if (!name_taken(fe, buf)) return kir_strdup(buf);
+  if (kernel) {
+    /* Overloaded kernels: the later ones are named after their parameter types
+       (simple_kernel_const_int2_p_int2_p_int). */
+    CXType ft = clang_getCursorType(def);
+    int np = clang_getNumArgTypes(ft);
+    for (int i = 0; i < np; i++) {
+      CXString ts = clang_getTypeSpelling(clang_getArgType(ft, (unsigned)i));
+      char t[160];
+      snprintf(t, sizeof t, "_%s", clang_getCString(ts) ? clang_getCString(ts) : "T");
+      clang_disposeString(ts);
+      for (char *q = t; *q; q++)
+        if (*q == '*') *q = 'p';
+      append_ident(buf, sizeof buf, t);
+    }
+    if (!name_taken(fe, buf)) return kir_strdup(buf);
+  }
   /* C++ overloads share a name; KIR's functions may not. */
   size_t len = strlen(buf);
   for (int k = 2;; k++) {
@@ -586,4 +617,87 @@ KExpr *fe_cu_call(FeCtx *fe, CXCursor c, KLoc loc) {
     }
   }
   return fe_call(fe, c, fn, f, self, arg0, loc);
+}
+
+/* ---------------------------------------------------------------- explicit instantiations
+ *
+ * libclang shows no cursor for an explicit instantiation (`template __global__ void
+ * reduce<256>(int *);`), so kcc finds them in the text and appends a reference to each
+ * (`static constexpr auto __kcc_inst0 = &reduce<256>;`) to the main file it gives clang:
+ * the reference's cursor leads to the specialisation. */
+
+static bool ident_char(char c) {
+  return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+/* Skips a comment or a literal at p (returning past it), or returns p. */
+static const char *skip_opaque(const char *p, const char *end) {
+  if (p + 1 < end && p[0] == '/' && p[1] == '/') {
+    while (p < end && *p != '\n') p++;
+    return p;
+  }
+  if (p + 1 < end && p[0] == '/' && p[1] == '*') {
+    for (p += 2; p + 1 < end && !(p[0] == '*' && p[1] == '/'); p++) {
+    }
+    return p + 2 <= end ? p + 2 : end;
+  }
+  if (*p == '"' || *p == '\'') {
+    char q = *p++;
+    while (p < end && *p != q && *p != '\n') p += *p == '\\' ? 2 : 1;
+    return p < end ? p + 1 : end;
+  }
+  return p;
+}
+
+/* In the instantiation text [s, e): NAME<ARGS> before the parameter list, as "NAME<ARGS>". */
+static bool instantiated_name(const char *s, const char *e, SB *out) {
+  const char *paren = memchr(s, '(', (size_t)(e - s));
+  if (!paren) return false;
+  const char *gt = paren;
+  while (gt > s && (gt[-1] == ' ' || gt[-1] == '\t' || gt[-1] == '\n')) gt--;
+  if (gt == s || gt[-1] != '>') return false;
+  int depth = 0;
+  const char *lt = gt - 1;
+  for (; lt >= s; lt--) {
+    if (*lt == '>') depth++;
+    if (*lt == '<' && --depth == 0) break;
+  }
+  if (lt < s) return false;
+  const char *name = lt;
+  while (name > s && (ident_char(name[-1]) || name[-1] == ':')) name--;
+  if (name == lt) return false;
+  sb_printf(out, "%.*s", (int)(gt - name), name);
+  return true;
+}
+
+char *fe_cu_instantiations(const char *text, size_t len) {
+  SB b = {0};
+  const char *p = text, *end = text + len;
+  int n = 0;
+  while (p < end) {
+    const char *q = skip_opaque(p, end);
+    if (q != p) {
+      p = q;
+      continue;
+    }
+    if (!ident_char(*p)) {
+      p++;
+      continue;
+    }
+    const char *w = p;
+    while (p < end && ident_char(*p)) p++;
+    if (p - w != 8 || strncmp(w, "template", 8) || (w > text && ident_char(w[-1]))) continue;
+    const char *a = p;
+    while (a < end && (*a == ' ' || *a == '\t' || *a == '\n' || *a == '\r')) a++;
+    if (a >= end || *a == '<') continue;
+    const char *semi = memchr(a, ';', (size_t)(end - a));
+    if (!semi) break;
+    SB name = {0};
+    if (instantiated_name(a, semi, &name)) {
+      sb_printf(&b, "\nstatic constexpr auto __kcc_inst%d = &%s;", n++, name.p);
+      free(name.p);
+    }
+    p = semi + 1;
+  }
+  return b.p;
 }

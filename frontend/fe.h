@@ -107,10 +107,11 @@ typedef struct FeCtx {
   int cl_std;           /* 120, 200, 300 */
   KFunc *cl_helpers[8]; /* work-item functions of a non-constant dimension, made on first use */
   /* ---- C++ (CUDA input, cuda.c) */
-  FeMap refs;     /* variables of reference type kept as a pointer (fe_ref_by_address) */
-  KVar *this_var; /* `this` of the method being lowered, or NULL */
-  bool ret_ref;   /* the function being lowered returns a reference (an address in KIR) */
-  KList temps;    /* temporaries a reference bound in this function (declared first) */
+  FeMap refs;               /* variables of reference type kept as a pointer (fe_ref_by_address) */
+  KVar *this_var;           /* `this` of the method being lowered, or NULL */
+  bool ret_ref;             /* the function being lowered returns a reference (an address in KIR) */
+  KList temps;              /* temporaries a reference bound in this function (declared first) */
+  CXCursor kernel_template; /* the first __global__ function template, or a null cursor */
   int ntemps;
   /* language */
   bool opencl; /* the input is OpenCL C: a shift count is taken modulo the width of the shifted
@@ -268,8 +269,9 @@ KExpr *fe_cl_astype(FeCtx *fe, CXCursor c, KLoc loc);
 
 #define FE_CU_PRELUDE FE_VDIR "/cuda_prelude.h"
 
-/* The clang arguments that select CUDA, device side (NULL-terminated, static storage). */
-const char *const *fe_cu_args(void);
+/* The clang arguments that select CUDA, device side, for sm_<arch> (NULL-terminated, static
+ * storage). */
+const char *const *fe_cu_args(int arch);
 /* The CUDA prelude and headers (cuda_runtime.h, cooperative_groups.h, cmath...). */
 const FeVFile *fe_cu_vfiles(int *n);
 /* Whether a CUDA function declaration is __device__ (device code kcc compiles). */
@@ -283,6 +285,9 @@ KExpr *fe_cu_call(FeCtx *fe, CXCursor c, KLoc loc);
 /* A function of the file not declared yet (a template specialisation, a method, a constexpr
  * function): declared and lowered now. NULL when fn has no definition. */
 KFunc *fe_cu_function(FeCtx *fe, CXCursor fn);
+/* The references kcc appends to a CUDA file so that its explicit instantiations
+ * (`template __global__ void k<256>(int *);`) get cursors, or NULL if it has none (malloc'ed). */
+char *fe_cu_instantiations(const char *text, size_t len);
 /* A variable's initializer, or a null cursor for none (a trivial default constructor). */
 CXCursor fe_var_initializer(FeCtx *fe, CXCursor decl);
 

@@ -66,6 +66,15 @@ KVar *fe_global_var(FeCtx *fe, CXCursor decl, bool at_file_scope) {
                  "__global variables are not supported)",
                  name);
       return NULL;
+    } else if (fe->lang == KL_LANG_CU) {
+      diag_error(loc,
+                 fe_has_annotation(decl, "kcc.managed")
+                     ? "'__managed__' variable '%s' is not supported by kcc: allocate the memory "
+                       "on the host and pass it to the kernel"
+                     : "mutable '__device__' variable '%s' is not supported by kcc: use "
+                       "'__constant__' for data the host fills, or pass a buffer to the kernel",
+                 name);
+      return NULL;
     } else {
       diag_error(loc, "global variable '%s' must be 'constant' or 'shared'", name);
       return NULL;
@@ -231,11 +240,16 @@ static void decl_stmt(FeCtx *fe, CXCursor c, KList *out) {
     switch (clang_getCursorKind(d)) {
     case CXCursor_VarDecl: local_var(fe, d, out); break;
     case CXCursor_StructDecl:
+    case CXCursor_ClassDecl:
     case CXCursor_UnionDecl: fe_record_decl(fe, d); break;
     case CXCursor_TypedefDecl: fe_typedef_decl(fe, d); break;
     case CXCursor_EnumDecl:
     case CXCursor_FunctionDecl: /* a block-scope prototype */
-    case CXCursor_StaticAssert: break;
+    case CXCursor_StaticAssert:
+    case CXCursor_TypeAliasDecl: /* C++ (CUDA input): names only */
+    case CXCursor_NamespaceAlias:
+    case CXCursor_UsingDirective:
+    case CXCursor_UsingDeclaration: break;
     default: diag_error(fe_loc(fe, d), "this declaration is not supported in kcc kernels"); break;
     }
   }
@@ -514,6 +528,10 @@ static void stmt_into(FeCtx *fe, CXCursor c, KList *out) {
   case CXCursor_MSAsmStmt:
     stmt_error(fe, c, "inline assembly is not supported in kcc kernels");
     break;
+  case CXCursor_CXXForRangeStmt:
+    stmt_error(fe, c, "range-based for loops are not supported in kcc kernels; index the array");
+    break;
+  case CXCursor_CXXTryStmt: stmt_error(fe, c, "exceptions are not supported in kcc kernels"); break;
   case CXCursor_UnexposedStmt: {
     /* An attributed statement (#pragma unroll, __attribute__((fallthrough))): the hint does
        not change the meaning, the statement is kept. */

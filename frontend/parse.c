@@ -420,6 +420,34 @@ static void file_scope_var(FeCtx *fe, CXCursor c) {
   fe_global_var(fe, c, true);
 }
 
+typedef struct InstFind {
+  CXCursor fn;
+} InstFind;
+
+static enum CXChildVisitResult inst_visit(CXCursor c, CXCursor p, CXClientData d) {
+  (void)p;
+  if (clang_getCursorKind(c) == CXCursor_DeclRefExpr) {
+    ((InstFind *)d)->fn = clang_getCursorReferenced(c);
+    return CXChildVisit_Break;
+  }
+  return CXChildVisit_Recurse;
+}
+
+/* kcc's reference to an explicit instantiation (fe_cu_instantiations): the specialisation
+ * it names is compiled like a function of the file. */
+static void instantiation(FeCtx *fe, CXCursor var, KList *defs) {
+  InstFind f = {clang_getNullCursor()};
+  clang_visitChildren(var, inst_visit, &f);
+  CXCursor def = clang_getCursorDefinition(f.fn);
+  if (clang_Cursor_isNull(def) || clang_getCursorKind(def) != CXCursor_FunctionDecl ||
+      fe_map_get(&fe->decls, clang_getCanonicalCursor(def)))
+    return;
+  klist_push(defs, declare_function(fe, def));
+  CXCursor *cc = kir_alloc(sizeof *cc);
+  *cc = def;
+  klist_push(defs, cc);
+}
+
 /* First pass over the file scope: every function definition gets its KFunc (calls may come
  * before the callee's definition), types and globals are lowered in source order. */
 static void walk_file_scope(FeCtx *fe, CXCursor tu, KList *defs) {
@@ -436,9 +464,12 @@ static void walk_file_scope(FeCtx *fe, CXCursor tu, KList *defs) {
     case CXCursor_UsingDeclaration:
     case CXCursor_TypeAliasDecl:
     case CXCursor_TypeAliasTemplateDecl:
+    case CXCursor_FunctionTemplate:
+      if (clang_Cursor_isNull(fe->kernel_template) && fe_has_annotation(c, "kcc.kernel"))
+        fe->kernel_template = c;
+      break;
     case CXCursor_ClassTemplate:
     case CXCursor_ClassTemplatePartialSpecialization:
-    case CXCursor_FunctionTemplate:
     case CXCursor_CXXMethod:
     case CXCursor_Constructor:
     case CXCursor_Destructor:
@@ -457,7 +488,12 @@ static void walk_file_scope(FeCtx *fe, CXCursor tu, KList *defs) {
         klist_push(defs, cc);
       }
       break;
-    case CXCursor_VarDecl: file_scope_var(fe, c); break;
+    case CXCursor_VarDecl:
+      if (fe->lang == KL_LANG_CU && !strncmp(fe_spelling(c), "__kcc_inst", 10))
+        instantiation(fe, c, defs);
+      else
+        file_scope_var(fe, c);
+      break;
     case CXCursor_StructDecl:
     case CXCursor_ClassDecl:
     case CXCursor_UnionDecl: fe_record_decl(fe, c); break;
@@ -505,6 +541,45 @@ static bool check_readable(const char *path) {
   }
   fclose(f);
   return true;
+}
+
+static bool has_kernel(const KModule *m) {
+  for (int i = 0; i < m->funcs.n; i++)
+    if (((KFunc *)m->funcs.v[i])->is_kernel) return true;
+  return false;
+}
+
+/* A CUDA file's text with references to its explicit instantiations appended
+ * (fe_cu_instantiations), or NULL when it has none (clang then reads the file itself). */
+static char *cu_main_text(const char *path) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  size_t cap = 1 << 16, n = 0;
+  char *buf = malloc(cap);
+  size_t k;
+  while (buf && (k = fread(buf + n, 1, cap - n - 1, f)) > 0) {
+    n += k;
+    if (n + 1 == cap) buf = realloc(buf, cap *= 2);
+  }
+  fclose(f);
+  if (!buf) return NULL;
+  buf[n] = 0;
+  char *extra = strlen(buf) == n ? fe_cu_instantiations(buf, n) : NULL;
+  if (!extra) {
+    free(buf);
+    return NULL;
+  }
+  size_t en = strlen(extra);
+  char *all = realloc(buf, n + en + 2);
+  if (all) {
+    memcpy(all + n, extra, en);
+    all[n + en] = '\n';
+    all[n + en + 1] = 0;
+  } else {
+    free(buf);
+  }
+  free(extra);
+  return all;
 }
 
 /* ---------------------------------------------------------------- stack safety
@@ -594,7 +669,7 @@ static KModule *parse_and_lower(const char *path, const KOptions *o, KList *deps
   if (vf) vf[nv++] = *fe_cl_vfile();
   if (vf && ncu) memcpy(vf + nv, cu, sizeof *vf * (size_t)ncu);
   nv += ncu;
-  struct CXUnsavedFile *uf = calloc((size_t)nv, sizeof *uf);
+  struct CXUnsavedFile *uf = calloc((size_t)nv + 1, sizeof *uf);
   const char **args = calloc((size_t)(o ? o->ncargs : 0) + 32, sizeof *args);
   if (!vf || !uf || !args) {
     fputs("kcc: fatal error: out of memory\n", stderr);
@@ -607,9 +682,17 @@ static KModule *parse_and_lower(const char *path, const KOptions *o, KList *deps
     /* Notes may point into the prelude (overload candidates); let them quote it. */
     diag_add_source(vf[i].name, vf[i].text, uf[i].Length);
   }
+  char *main_text = lang == KL_LANG_CU ? cu_main_text(path) : NULL;
+  if (main_text) {
+    uf[nv].Filename = path;
+    uf[nv].Contents = main_text;
+    uf[nv].Length = strlen(main_text);
+    nv++;
+  }
   int na = 0;
   if (lang == KL_LANG_CL || lang == KL_LANG_CU) {
-    const char *const *a0 = lang == KL_LANG_CL ? fe_cl_args(o ? o->cl_std : 0) : fe_cu_args();
+    const char *const *a0 = lang == KL_LANG_CL ? fe_cl_args(o ? o->cl_std : 0)
+                                               : fe_cu_args(o && o->narchs ? o->archs[0] : 0);
     for (const char *const *a = a0; *a; a++) args[na++] = *a;
     goto user_args;
   }
@@ -635,6 +718,7 @@ user_args:
   free(vf);
 
   FeCtx fe = {0};
+  fe.kernel_template = clang_getNullCursor();
   fe.path = path;
   fe.lang = lang;
   fe.opencl = lang == KL_LANG_CL;
@@ -657,6 +741,7 @@ user_args:
       diag_error(floc, "internal error: clang crashed while parsing this file");
     clang_disposeIndex(idx);
     free(uf);
+    free(main_text);
     return NULL;
   }
   if (pj.ec != CXError_Success || !tu) {
@@ -678,6 +763,14 @@ user_args:
   walk_file_scope(&fe, clang_getTranslationUnitCursor(tu), &defs);
   lower_bodies(&fe, &defs);
   fe_unique_struct_names(&fe);
+  if (!clang_Cursor_isNull(fe.kernel_template) && !has_kernel(m)) {
+    const char *name = fe_spelling(fe.kernel_template);
+    diag_error(fe_loc(&fe, fe.kernel_template),
+               "kernel template '%s' is never instantiated in this file, so there is no kernel "
+               "to compile: kcc compiles the specialisations a file names; add an explicit "
+               "instantiation such as 'template __global__ void %s<...>(...);'",
+               name, name);
+  }
   if (diag_error_count() > errors_before) m = NULL;
 
 out:
@@ -689,6 +782,7 @@ out:
   if (tu) clang_disposeTranslationUnit(tu);
   clang_disposeIndex(idx);
   free(uf);
+  free(main_text);
   return m;
 }
 

@@ -51,7 +51,7 @@ END_TEST
 START_TEST(help) {
   char *out, *err;
   ck_assert_int_eq(kcc("--help", &out, &err), 0);
-  ck_assert_ptr_nonnull(strstr(out, "usage: kcc [options] file.k|file.cl [-o output]"));
+  ck_assert_ptr_nonnull(strstr(out, "usage: kcc [options] file.k|file.cu|file.cl [-o output]"));
   /* Every option the driver accepts is documented. */
   const char *opts[] = {"-o FILE",     "--emit=FORM",   "-arch=sm_XX", "-O0",
                         "-I DIR",      "-MD, -MMD",     "-MP",         "-MF FILE",
