@@ -234,6 +234,8 @@ static const KBuiltinInfo builtins[] = {
     {"atomicOr", BI_ATOMIC_OR, 2},
     {"atomicXor", BI_ATOMIC_XOR, 2},
     {"atomicExch", BI_ATOMIC_EXCH, 2},
+    {"atomicInc", BI_ATOMIC_INC, 2},
+    {"atomicDec", BI_ATOMIC_DEC, 2},
     {"atomicCAS", BI_ATOMIC_CAS, 3},
     {"printf", BI_PRINTF, -1},
     {"min", BI_MIN, 2},
@@ -290,6 +292,29 @@ static const KBuiltinInfo builtins[] = {
     {"convert_sat", BI_CONVERT_SAT, 1},
     {"vload", BI_VLOAD, 2},
     {"vstore", BI_VSTORE, 3},
+    {"__ffs", BI_FFS, 1},
+    {"__brev", BI_BREV, 1},
+    {"__byte_perm", BI_BYTE_PERM, 3},
+    {"__sad", BI_SAD, 3},
+    {"__fdividef", BI_FDIVIDE, 2},
+    {"clock", BI_CLOCK, 0},
+    {"clock64", BI_CLOCK64, 0},
+    {"__shfl_sync", BI_SHFL, 4},
+    {"__shfl_up_sync", BI_SHFL_UP, 4},
+    {"__shfl_down_sync", BI_SHFL_DOWN, 4},
+    {"__shfl_xor_sync", BI_SHFL_XOR, 4},
+    {"__ballot_sync", BI_BALLOT, 2},
+    {"__any_sync", BI_ANY, 2},
+    {"__all_sync", BI_ALL, 2},
+    {"__activemask", BI_ACTIVEMASK, 0},
+    {"__match_any_sync", BI_MATCH_ANY, 2},
+    {"__reduce_add_sync", BI_REDUCE_ADD, 2},
+    {"__reduce_min_sync", BI_REDUCE_MIN, 2},
+    {"__reduce_max_sync", BI_REDUCE_MAX, 2},
+    {"__reduce_and_sync", BI_REDUCE_AND, 2},
+    {"__reduce_or_sync", BI_REDUCE_OR, 2},
+    {"__reduce_xor_sync", BI_REDUCE_XOR, 2},
+    {"__syncwarp", BI_SYNCWARP, 1},
 };
 _Static_assert(sizeof builtins / sizeof builtins[0] == BI_COUNT_, "builtin table out of sync");
 
@@ -301,6 +326,9 @@ bool kir_builtin_is_math(KBuiltin id) {
 }
 bool kir_builtin_is_atomic(KBuiltin id) {
   return id >= BI_ATOMIC_ADD && id <= BI_ATOMIC_CAS;
+}
+bool kir_builtin_is_warp(KBuiltin id) {
+  return id >= BI_SHFL && id <= BI_SYNCWARP;
 }
 
 /* ---------------------------------------------------------------- expressions, statements */
