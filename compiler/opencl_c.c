@@ -460,7 +460,6 @@ static void print_cuda_helper(CGen *g, const char *k) {
                "  return (x >> 16) | (x << 16);\n"
                "}\n");
   } else if (!strcmp(k, "brev_u64")) {
-    print_cuda_helper(g, need(g, "brev_u32"));
     cs_puts(g, "static ulong kcc_brev_u64(ulong x) {\n"
                "  return ((ulong)kcc_brev_u32((uint)x) << 32) | kcc_brev_u32((uint)(x >> 32));\n"
                "}\n");
@@ -575,7 +574,15 @@ static void print_cuda_helpers(CGen *g) {
     bool seen = false;
     for (int j = 0; j < done.n; j++) seen |= !strcmp(done.v[j], st->cuda.v[i]);
     if (seen) continue;
-    if (!strcmp(st->cuda.v[i], "brev_u64")) klist_push(&done, (void *)"brev_u32");
+    if (!strcmp(st->cuda.v[i], "brev_u64")) { /* written with brev_u32 */
+      bool have = false;
+      for (int j = 0; j < done.n; j++) have |= !strcmp(done.v[j], "brev_u32");
+      if (!have) {
+        print_cuda_helper(g, "brev_u32");
+        cs_puts(g, "\n");
+        klist_push(&done, (void *)"brev_u32");
+      }
+    }
     klist_push(&done, st->cuda.v[i]);
     print_cuda_helper(g, st->cuda.v[i]);
     cs_puts(g, "\n");
