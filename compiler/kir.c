@@ -331,6 +331,32 @@ bool kir_builtin_is_warp(KBuiltin id) {
   return id >= BI_SHFL && id <= BI_SYNCWARP;
 }
 
+typedef struct WarpCtx {
+  bool found;
+  KList seen; /* KFunc* already walked */
+} WarpCtx;
+
+static void warp_visit(KExpr *e, void *ctx);
+
+static void warp_func(WarpCtx *c, const KFunc *f) {
+  for (int i = 0; i < c->seen.n; i++)
+    if (c->seen.v[i] == f) return;
+  klist_push(&c->seen, (void *)f);
+  if (f->body) kir_visit_stmt(f->body, warp_visit, c);
+}
+
+static void warp_visit(KExpr *e, void *ctx) {
+  WarpCtx *c = ctx;
+  if (e->kind == KE_BUILTIN && kir_builtin_is_warp(e->builtin)) c->found = true;
+  if (e->kind == KE_CALL && e->callee && !c->found) warp_func(c, e->callee);
+}
+
+bool kir_func_uses_warp(const KFunc *f) {
+  WarpCtx c = {0};
+  warp_func(&c, f);
+  return c.found;
+}
+
 /* ---------------------------------------------------------------- expressions, statements */
 
 KCastKind kir_cast_kind(const KType *from, const KType *to) {

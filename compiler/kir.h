@@ -539,6 +539,9 @@ typedef struct KModule {
 KModule *kir_module(const char *file);
 KVar *kir_var(KModule *m, const char *name, KType *type, KVarKind kind, KLoc loc);
 
+/* Whether f, or a function it calls, uses a warp-level operation (kir_builtin_is_warp). */
+bool kir_func_uses_warp(const KFunc *f);
+
 /* Prints the module as readable text (`kcc --emit=kir`); the format is stable for tests. */
 void kir_print(FILE *out, const KModule *m);
 
