@@ -376,14 +376,6 @@ static int ptx_sm(LG *g) {
   return g->o->narchs > 0 ? g->o->archs[0] : 75;
 }
 
-/* Reports (once per construct and call site) a warp operation the PTX target lacks. */
-static bool need_sm(LG *g, KExpr *e, int sm) {
-  if (ptx_sm(g) >= sm) return true;
-  diag_error(e->loc, "%s needs sm_%d or newer; the PTX target is sm_%d (pass -arch=sm_%d)",
-             kir_builtin_info(e->builtin)->name, sm, ptx_sm(g), sm);
-  return false;
-}
-
 /* __byte_perm(x, y, s): byte i of the result is byte (s >> 4i) & 7 of y:x. */
 static LLVMValueRef gen_byte_perm(LG *g, LLVMValueRef x, LLVMValueRef y, LLVMValueRef s) {
   LLVMValueRef v = LLVMBuildOr(
@@ -497,30 +489,79 @@ static LLVMValueRef gen_warp(LG *g, KExpr *e) {
     LLVMValueRef r = lg_call(g, lg_intrinsic(g, n, NULL, 0), args, 2);
     return b == BI_BALLOT ? r : LLVMBuildZExt(g->b, r, lg_type(g, e->type), "");
   }
-  if (b == BI_MATCH_ANY) {
-    if (!need_sm(g, e, 70)) return LLVMGetUndef(g->t_i32);
-    const KType *t = e->args[1]->type;
-    LLVMTypeRef ity = t->size == 8 ? g->t_i64 : g->t_i32;
-    LLVMValueRef args[2] = {mask, kir_is_float(t) ? LLVMBuildBitCast(g->b, v, ity, "") : v};
-    return lg_call(
-        g,
-        lg_intrinsic(g,
-                     t->size == 8 ? "llvm.nvvm.match.any.sync.i64" : "llvm.nvvm.match.any.sync.i32",
-                     NULL, 0),
-        args, 2);
+  const KType *vt = e->args[1]->type;
+  if (b == BI_MATCH_ANY && ptx_sm(g) >= 70) {
+    LLVMTypeRef ity = vt->size == 8 ? g->t_i64 : g->t_i32;
+    LLVMValueRef args[2] = {mask, kir_is_float(vt) ? LLVMBuildBitCast(g->b, v, ity, "") : v};
+    return lg_call(g,
+                   lg_intrinsic(g,
+                                vt->size == 8 ? "llvm.nvvm.match.any.sync.i64"
+                                              : "llvm.nvvm.match.any.sync.i32",
+                                NULL, 0),
+                   args, 2);
   }
-  /* __reduce_*_sync: redux.sync (sm_80). */
-  if (!need_sm(g, e, 80)) return LLVMGetUndef(lg_type(g, e->type));
   bool sg = kir_is_signed(e->type);
-  const char *n =
-      b == BI_REDUCE_ADD   ? "llvm.nvvm.redux.sync.add"
-      : b == BI_REDUCE_MIN ? (sg ? "llvm.nvvm.redux.sync.min" : "llvm.nvvm.redux.sync.umin")
-      : b == BI_REDUCE_MAX ? (sg ? "llvm.nvvm.redux.sync.max" : "llvm.nvvm.redux.sync.umax")
-      : b == BI_REDUCE_AND ? "llvm.nvvm.redux.sync.and"
-      : b == BI_REDUCE_OR  ? "llvm.nvvm.redux.sync.or"
-                           : "llvm.nvvm.redux.sync.xor";
-  LLVMValueRef args[2] = {v, mask};
-  return lg_call(g, lg_intrinsic(g, n, NULL, 0), args, 2);
+  if (b != BI_MATCH_ANY && ptx_sm(g) >= 80) { /* redux.sync */
+    const char *n =
+        b == BI_REDUCE_ADD   ? "llvm.nvvm.redux.sync.add"
+        : b == BI_REDUCE_MIN ? (sg ? "llvm.nvvm.redux.sync.min" : "llvm.nvvm.redux.sync.umin")
+        : b == BI_REDUCE_MAX ? (sg ? "llvm.nvvm.redux.sync.max" : "llvm.nvvm.redux.sync.umax")
+        : b == BI_REDUCE_AND ? "llvm.nvvm.redux.sync.and"
+        : b == BI_REDUCE_OR  ? "llvm.nvvm.redux.sync.or"
+                             : "llvm.nvvm.redux.sync.xor";
+    LLVMValueRef args[2] = {v, mask};
+    return lg_call(g, lg_intrinsic(g, n, NULL, 0), args, 2);
+  }
+  /* Older targets (match.any.sync is sm_70, redux.sync sm_80): every lane's value in turn,
+   * through shfl.sync.idx, counted where its lane is in the mask. Lanes outside the mask
+   * give undefined values, which are never used. */
+  LLVMValueRef c = lg_i32(g, 0x1f);
+  LLVMValueRef bits = LLVMBuildBitCast(g->b, v, vt->size == 8 ? g->t_i64 : g->t_i32, "");
+  LLVMValueRef r = b == BI_MATCH_ANY    ? lg_i32(g, 0)
+                   : b == BI_REDUCE_MIN ? lg_i32(g, sg ? 0x7fffffffu : 0xffffffffu)
+                   : b == BI_REDUCE_MAX ? lg_i32(g, sg ? 0x80000000u : 0)
+                   : b == BI_REDUCE_AND ? lg_i32(g, 0xffffffffu)
+                                        : lg_i32(g, 0);
+  for (unsigned i = 0; i < 32; i++) {
+    LLVMValueRef x;
+    if (vt->size == 8) {
+      LLVMValueRef lo = LLVMBuildTrunc(g->b, bits, g->t_i32, "");
+      LLVMValueRef hi = LLVMBuildTrunc(
+          g->b, LLVMBuildLShr(g->b, bits, LLVMConstInt(g->t_i64, 32, 0), ""), g->t_i32, "");
+      lo = LLVMBuildZExt(g->b, shfl32(g, "idx", mask, lo, lg_i32(g, i), c), g->t_i64, "");
+      hi = LLVMBuildZExt(g->b, shfl32(g, "idx", mask, hi, lg_i32(g, i), c), g->t_i64, "");
+      x = LLVMBuildOr(g->b, lo, LLVMBuildShl(g->b, hi, LLVMConstInt(g->t_i64, 32, 0), ""), "");
+    } else {
+      x = shfl32(g, "idx", mask, bits, lg_i32(g, i), c);
+    }
+    LLVMValueRef in = LLVMBuildICmp(
+        g->b, LLVMIntNE, LLVMBuildAnd(g->b, mask, lg_i32(g, 1u << i), ""), lg_i32(g, 0), "");
+    LLVMValueRef nr;
+    switch (b) {
+    case BI_MATCH_ANY:
+      nr = LLVMBuildOr(g->b, r,
+                       LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, x, bits, ""),
+                                       lg_i32(g, 1u << i), lg_i32(g, 0), ""),
+                       "");
+      break;
+    case BI_REDUCE_ADD: nr = LLVMBuildAdd(g->b, r, x, ""); break;
+    case BI_REDUCE_MIN:
+    case BI_REDUCE_MAX: {
+      LLVMValueRef a2[2] = {r, x};
+      nr = int_call(g,
+                    b == BI_REDUCE_MIN ? (sg ? "llvm.smin" : "llvm.umin")
+                                       : (sg ? "llvm.smax" : "llvm.umax"),
+                    a2, 2);
+      break;
+    }
+    case BI_REDUCE_AND: nr = LLVMBuildAnd(g->b, r, x, ""); break;
+    case BI_REDUCE_OR: nr = LLVMBuildOr(g->b, r, x, ""); break;
+    default: nr = LLVMBuildXor(g->b, r, x, ""); break;
+    }
+    r = LLVMBuildSelect(g->b, in, nr, r, "");
+  }
+  if (b == BI_MATCH_ANY) r = LLVMBuildAnd(g->b, r, mask, "match");
+  return r;
 }
 
 LLVMValueRef lg_builtin(LG *g, KExpr *e) {
