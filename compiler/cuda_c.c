@@ -486,6 +486,9 @@ static void cuda_builtin(CGen *g, const KExpr *e, int prec) {
   case BI_BYTE_PERM:
   case BI_SAD:
   case BI_FDIVIDE:
+  case BI_FADD_RN:
+  case BI_FSUB_RN:
+  case BI_FMUL_RN:
   case BI_CLOCK:
   case BI_CLOCK64: {
     /* CUDA's own intrinsics, under the names the 64-bit and unsigned forms have there. */
@@ -495,6 +498,8 @@ static void cuda_builtin(CGen *g, const KExpr *e, int prec) {
       cs_printf(g, "%sll(", name);
     else if (b == BI_SAD && !kir_is_signed(at))
       cs_puts(g, "__usad(");
+    else if (b >= BI_FADD_RN && b <= BI_FMUL_RN && e->type->kind == KT_F64)
+      cs_printf(g, "__d%s(", name + 3);
     else
       cs_printf(g, "%s(", name);
     args(g, e);

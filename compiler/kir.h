@@ -305,6 +305,9 @@ typedef enum KBuiltin {
                    (s >> 4i) & 7 of the 8 bytes y:x (x bytes 0-3) */
   BI_SAD,       /* __sad/__usad(x, y, z): unsigned int |x - y| + z; x, y int or unsigned */
   BI_FDIVIDE,   /* __fdividef(a, b): float a / b, CUDA's approximate division */
+  BI_FADD_RN,   /* __fadd_rn/__dadd_rn(a, b): float or double a + b rounded to nearest, never */
+  BI_FSUB_RN,   /* contracted with another operation into an fma (nor are __fsub_rn's and */
+  BI_FMUL_RN,   /* __fmul_rn's) */
   BI_CLOCK,     /* clock(): long, the 32-bit SM cycle counter sign-extended (PTX %clock) */
   BI_CLOCK64,   /* clock64(): long long (PTX %clock64) */
   /* warp-level operations (CUDA's; a warp is 32 lanes). mask (args[0], unsigned int) names

@@ -417,6 +417,10 @@ static LLVMValueRef gen_cuda_int(LG *g, KExpr *e) {
     return LLVMBuildAdd(g->b, d, a[2], "sad");
   }
   case BI_FDIVIDE: return lg_call(g, lg_intrinsic(g, "llvm.nvvm.div.approx.f", NULL, 0), a, 2);
+  /* Without g->fmf: no `contract` flag, so LLVM never fuses them into an fma. */
+  case BI_FADD_RN: return LLVMBuildFAdd(g->b, a[0], a[1], "add_rn");
+  case BI_FSUB_RN: return LLVMBuildFSub(g->b, a[0], a[1], "sub_rn");
+  case BI_FMUL_RN: return LLVMBuildFMul(g->b, a[0], a[1], "mul_rn");
   case BI_CLOCK: {
     LLVMValueRef c = lg_call(g, lg_intrinsic(g, "llvm.nvvm.read.ptx.sreg.clock", NULL, 0), NULL, 0);
     return LLVMBuildSExt(g->b, c, lg_type(g, e->type), "");
@@ -585,6 +589,9 @@ LLVMValueRef lg_builtin(LG *g, KExpr *e) {
   case BI_BYTE_PERM:
   case BI_SAD:
   case BI_FDIVIDE:
+  case BI_FADD_RN:
+  case BI_FSUB_RN:
+  case BI_FMUL_RN:
   case BI_CLOCK:
   case BI_CLOCK64: return gen_cuda_int(g, e);
   default: break;

@@ -418,6 +418,18 @@ static void ocl_cuda(CGen *g, const KExpr *e) {
   case BI_BREV: call_args(g, need(g, "brev_%s", at->size == 8 ? "u64" : "u32"), e); return;
   case BI_BYTE_PERM: call_args(g, need(g, "byte_perm"), e); return;
   case BI_SAD: call_args(g, need(g, "sad_%s", kir_is_signed(at) ? "i32" : "u32"), e); return;
+  case BI_FADD_RN:
+  case BI_FSUB_RN:
+  case BI_FMUL_RN:
+    if (e->type->kind == KT_F64) g->used_f64 = true;
+    call_args(g,
+              need(g, "%s_rn_%s",
+                   b == BI_FADD_RN   ? "add"
+                   : b == BI_FSUB_RN ? "sub"
+                                     : "mul",
+                   e->type->kind == KT_F64 ? "f64" : "f32"),
+              e);
+    return;
   case BI_FDIVIDE:
     cs_puts(g, "native_divide(");
     args(g, e, 0);
@@ -463,6 +475,18 @@ static void print_cuda_helper(CGen *g, const char *k) {
     cs_puts(g, "static ulong kcc_brev_u64(ulong x) {\n"
                "  return ((ulong)kcc_brev_u32((uint)x) << 32) | kcc_brev_u32((uint)(x >> 32));\n"
                "}\n");
+  } else if (strstr(k, "_rn_f")) {
+    /* An operation of its own in a function: FP_CONTRACT fuses only within an expression. */
+    const char *T = strstr(k, "f64") ? "double" : "float";
+    cs_printf(g,
+              "static %s kcc_%s(%s a, %s b) {\n"
+              "#pragma OPENCL FP_CONTRACT OFF\n"
+              "  return a %c b;\n"
+              "}\n",
+              T, k, T, T,
+              k[0] == 'a'   ? '+'
+              : k[0] == 's' ? '-'
+                            : '*');
   } else if (!strcmp(k, "byte_perm")) {
     cs_puts(g, "static uint kcc_byte_perm(uint x, uint y, uint s) {\n"
                "  ulong v = ((ulong)y << 32) | x;\n"
@@ -621,6 +645,9 @@ static void ocl_builtin(CGen *g, const KExpr *e, int prec) {
   case BI_BYTE_PERM:
   case BI_SAD:
   case BI_FDIVIDE:
+  case BI_FADD_RN:
+  case BI_FSUB_RN:
+  case BI_FMUL_RN:
   case BI_CLOCK:
   case BI_CLOCK64:
   case BI_ATOMIC_INC:

@@ -1108,6 +1108,19 @@ static uint32_t cuda_intrinsic(SG *g, KExpr *e) {
   case BI_FDIVIDE:
     return sg_opv(g, SpvOpExtInst, rt, 4, sg_ocl_import(g), (uint32_t)OpenCLstd_Native_divide, a[0],
                   a[1]);
+  case BI_FADD_RN:
+  case BI_FSUB_RN:
+  case BI_FMUL_RN: {
+    /* As fma, which no consumer contracts further: a*b+(-0), a*1+b, b*(-1)+a are exact. */
+    int bits = sg_bits(e->type);
+    uint32_t one = spv_const_float(&g->m, bits, 1.0), m1 = spv_const_float(&g->m, bits, -1.0);
+    uint32_t x = b == BI_FSUB_RN ? a[1] : a[0];
+    uint32_t y = b == BI_FADD_RN ? one : b == BI_FSUB_RN ? m1 : a[1];
+    uint32_t z = b == BI_FADD_RN   ? a[1]
+                 : b == BI_FSUB_RN ? a[0]
+                                   : spv_const_float(&g->m, bits, -0.0);
+    return sg_opv(g, SpvOpExtInst, rt, 5, sg_ocl_import(g), (uint32_t)OpenCLstd_Fma, x, y, z);
+  }
   default: break;
   }
   if (b == BI_CLOCK || b == BI_CLOCK64)
@@ -1136,6 +1149,9 @@ static uint32_t builtin(SG *g, KExpr *e) {
   case BI_BYTE_PERM:
   case BI_SAD:
   case BI_FDIVIDE:
+  case BI_FADD_RN:
+  case BI_FSUB_RN:
+  case BI_FMUL_RN:
   case BI_CLOCK:
   case BI_CLOCK64: return cuda_intrinsic(g, e);
   case BI_MIN:

@@ -146,6 +146,12 @@ static const Name nodes[] = {
     {"__sad", BI_SAD},
     {"__usad", BI_SAD},
     {"__fdividef", BI_FDIVIDE},
+    {"__fadd_rn", BI_FADD_RN},
+    {"__dadd_rn", BI_FADD_RN},
+    {"__fsub_rn", BI_FSUB_RN},
+    {"__dsub_rn", BI_FSUB_RN},
+    {"__fmul_rn", BI_FMUL_RN},
+    {"__dmul_rn", BI_FMUL_RN},
     {"clock", BI_CLOCK},
     {"clock64", BI_CLOCK64},
     {"__mulhi", BI_MUL_HI},
@@ -207,10 +213,9 @@ KExpr *fe_cuda_intrinsic(FeCtx *fe, CXCursor call, const char *name, KLoc loc) {
               !strcmp(name, "__uint_as_float") || !strcmp(name, "__float_as_uint") ||
               !strcmp(name, "__double_as_longlong") || !strcmp(name, "__longlong_as_double");
   bool conv = conversion_mode(name, &round);
-  static const char *const others[] = {
-      "__mul24",     "__umul24",  "__popc",    "__popcll",  "__clz",     "__clzll",
-      "__saturatef", "__frcp_rn", "__drcp_rn", "__fadd_rn", "__fsub_rn", "__fmul_rn",
-      "__fdiv_rn",   "__dadd_rn", "__dsub_rn", "__dmul_rn", "__ddiv_rn", NULL};
+  static const char *const others[] = {"__mul24",   "__umul24",  "__popc",      "__popcll",
+                                       "__clz",     "__clzll",   "__saturatef", "__frcp_rn",
+                                       "__drcp_rn", "__fdiv_rn", "__ddiv_rn",   NULL};
   bool other = false;
   for (const char *const *o = others; *o; o++) other |= strcmp(*o, name) == 0;
   if (b == BI_NONE && !bits && !conv && !other) return NULL;
@@ -282,10 +287,6 @@ KExpr *fe_cuda_intrinsic(FeCtx *fe, CXCursor call, const char *name, KLoc loc) {
     one->fval = 1.0;
     return bin(KB_DIV, t, one, a[0], loc);
   }
-  /* __fadd_rn & co.: IEEE operations in round-to-nearest, which KIR's are. */
-  KOp op = strstr(name, "add")   ? KB_ADD
-           : strstr(name, "sub") ? KB_SUB
-           : strstr(name, "mul") ? KB_MUL
-                                 : KB_DIV;
-  return bin(op, t, a[0], a[1], loc);
+  /* __fdiv_rn, __ddiv_rn: IEEE division, which KIR's is (no fma contracts a division). */
+  return bin(KB_DIV, t, a[0], a[1], loc);
 }
