@@ -116,7 +116,8 @@ static bool kernel_table(KModule *m, KBuf *out, KBuf *attrs) {
         ps,
         (uint32_t)f->nparams,
         (uint64_t)(f->static_shared_bytes > 0 ? f->static_shared_bytes : 0),
-        f->uses_dynamic_shared ? KCB_KERNEL_DYNAMIC_SHARED : 0,
+        (f->uses_dynamic_shared ? KCB_KERNEL_DYNAMIC_SHARED : 0) |
+            (kir_func_uses_warp(f) ? KCB_KERNEL_WARP : 0),
         (uint32_t)f->max_threads,
         {(uint32_t)f->reqd_block[0], (uint32_t)f->reqd_block[1], (uint32_t)f->reqd_block[2]}};
   }
@@ -346,7 +347,13 @@ bool emit_bundle(KModule *m, const KOptions *o, KBuf *out) {
   }
   free(ptxas);
 
-  if (ok) {
+  bool warp = false;
+  for (int i = 0; i < m->funcs.n; i++)
+    if (KLIST_AT(m->funcs, i, KFunc *)->is_kernel) warp |= kir_func_uses_warp(m->funcs.v[i]);
+  if (ok && warp) {
+    /* kcc's SPIR-V (1.0) has no subgroup operations: OpenCL drivers take the OpenCL C. */
+    if (o->verbose) fprintf(stderr, "kcc: bundle: warp-level operations; bundle without SPIR-V\n");
+  } else if (ok) {
     KBuf *spv = new_buf(&s);
     int errors = diag_error_count();
     if (emit_spirv(m, o, spv))

@@ -261,6 +261,8 @@ static const KBuiltinInfo builtins[] = {
     {"atomicOr", BI_ATOMIC_OR, 2},
     {"atomicXor", BI_ATOMIC_XOR, 2},
     {"atomicExch", BI_ATOMIC_EXCH, 2},
+    {"atomicInc", BI_ATOMIC_INC, 2},
+    {"atomicDec", BI_ATOMIC_DEC, 2},
     {"atomicCAS", BI_ATOMIC_CAS, 3},
     {"printf", BI_PRINTF, -1},
     {"min", BI_MIN, 2},
@@ -317,6 +319,32 @@ static const KBuiltinInfo builtins[] = {
     {"convert_sat", BI_CONVERT_SAT, 1},
     {"vload", BI_VLOAD, 2},
     {"vstore", BI_VSTORE, 3},
+    {"__ffs", BI_FFS, 1},
+    {"__brev", BI_BREV, 1},
+    {"__byte_perm", BI_BYTE_PERM, 3},
+    {"__sad", BI_SAD, 3},
+    {"__fdividef", BI_FDIVIDE, 2},
+    {"__fadd_rn", BI_FADD_RN, 2},
+    {"__fsub_rn", BI_FSUB_RN, 2},
+    {"__fmul_rn", BI_FMUL_RN, 2},
+    {"clock", BI_CLOCK, 0},
+    {"clock64", BI_CLOCK64, 0},
+    {"__shfl_sync", BI_SHFL, 4},
+    {"__shfl_up_sync", BI_SHFL_UP, 4},
+    {"__shfl_down_sync", BI_SHFL_DOWN, 4},
+    {"__shfl_xor_sync", BI_SHFL_XOR, 4},
+    {"__ballot_sync", BI_BALLOT, 2},
+    {"__any_sync", BI_ANY, 2},
+    {"__all_sync", BI_ALL, 2},
+    {"__activemask", BI_ACTIVEMASK, 0},
+    {"__match_any_sync", BI_MATCH_ANY, 2},
+    {"__reduce_add_sync", BI_REDUCE_ADD, 2},
+    {"__reduce_min_sync", BI_REDUCE_MIN, 2},
+    {"__reduce_max_sync", BI_REDUCE_MAX, 2},
+    {"__reduce_and_sync", BI_REDUCE_AND, 2},
+    {"__reduce_or_sync", BI_REDUCE_OR, 2},
+    {"__reduce_xor_sync", BI_REDUCE_XOR, 2},
+    {"__syncwarp", BI_SYNCWARP, 1},
 };
 _Static_assert(sizeof builtins / sizeof builtins[0] == BI_COUNT_, "builtin table out of sync");
 
@@ -328,6 +356,35 @@ bool kir_builtin_is_math(KBuiltin id) {
 }
 bool kir_builtin_is_atomic(KBuiltin id) {
   return id >= BI_ATOMIC_ADD && id <= BI_ATOMIC_CAS;
+}
+bool kir_builtin_is_warp(KBuiltin id) {
+  return id >= BI_SHFL && id <= BI_SYNCWARP;
+}
+
+typedef struct WarpCtx {
+  bool found;
+  KList seen; /* KFunc* already walked */
+} WarpCtx;
+
+static void warp_visit(KExpr *e, void *ctx);
+
+static void warp_func(WarpCtx *c, const KFunc *f) {
+  for (int i = 0; i < c->seen.n; i++)
+    if (c->seen.v[i] == f) return;
+  klist_push(&c->seen, (void *)f);
+  if (f->body) kir_visit_stmt(f->body, warp_visit, c);
+}
+
+static void warp_visit(KExpr *e, void *ctx) {
+  WarpCtx *c = ctx;
+  if (e->kind == KE_BUILTIN && kir_builtin_is_warp(e->builtin)) c->found = true;
+  if (e->kind == KE_CALL && e->callee && !c->found) warp_func(c, e->callee);
+}
+
+bool kir_func_uses_warp(const KFunc *f) {
+  WarpCtx c = {0};
+  warp_func(&c, f);
+  return c.found;
 }
 
 /* ---------------------------------------------------------------- expressions, statements */

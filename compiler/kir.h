@@ -232,6 +232,8 @@ typedef enum KBuiltin {
   BI_ATOMIC_OR,
   BI_ATOMIC_XOR,
   BI_ATOMIC_EXCH,
+  BI_ATOMIC_INC, /* atomicInc(unsigned *p, v): *p = old >= v ? 0 : old + 1 */
+  BI_ATOMIC_DEC, /* atomicDec(unsigned *p, v): *p = old == 0 || old > v ? v : old - 1 */
   BI_ATOMIC_CAS, /* (ptr, compare, value) */
   /* printf: args[0] is a KE_STR format; the rest are promoted (float -> double) */
   BI_PRINTF,
@@ -299,6 +301,41 @@ typedef enum KBuiltin {
      to the element type and is only element-aligned. vstoreN(v, offset, p): the store. */
   BI_VLOAD,
   BI_VSTORE,
+  /* CUDA intrinsics that no composition of the above expresses with each argument evaluated
+     once (the others, __popc, __float2int_rn, __mul24..., the front end writes with existing
+     nodes). Scalars only. */
+  BI_FFS,       /* __ffs/__ffsll(x): int, 1 + the index of the lowest set bit, 0 for x == 0 */
+  BI_BREV,      /* __brev/__brevll(x): unsigned int / unsigned long long, bits reversed */
+  BI_BYTE_PERM, /* __byte_perm(x, y, s): unsigned int; byte i of the result is byte
+                   (s >> 4i) & 7 of the 8 bytes y:x (x bytes 0-3) */
+  BI_SAD,       /* __sad/__usad(x, y, z): unsigned int |x - y| + z; x, y int or unsigned */
+  BI_FDIVIDE,   /* __fdividef(a, b): float a / b, CUDA's approximate division */
+  BI_FADD_RN,   /* __fadd_rn/__dadd_rn(a, b): float or double a + b rounded to nearest, never */
+  BI_FSUB_RN,   /* contracted with another operation into an fma (nor are __fsub_rn's and */
+  BI_FMUL_RN,   /* __fmul_rn's) */
+  BI_CLOCK,     /* clock(): long, the 32-bit SM cycle counter sign-extended (PTX %clock) */
+  BI_CLOCK64,   /* clock64(): long long (PTX %clock64) */
+  /* warp-level operations (CUDA's; a warp is 32 lanes). mask (args[0], unsigned int) names
+     the lanes taking part, as in CUDA. The shuffles take (mask, var, lane-or-delta, width)
+     with width a power of two <= 32 (the front end supplies 32 when it is left out) and
+     return var's type (int, unsigned, long long, unsigned long long, float, double). */
+  BI_SHFL,
+  BI_SHFL_UP,
+  BI_SHFL_DOWN,
+  BI_SHFL_XOR,
+  BI_BALLOT,     /* (mask, pred int): unsigned int */
+  BI_ANY,        /* (mask, pred): int 1 or 0 */
+  BI_ALL,        /* (mask, pred): int 1 or 0 */
+  BI_ACTIVEMASK, /* (): unsigned int */
+  BI_MATCH_ANY,  /* (mask, v): unsigned int, the lanes of mask whose v equals this lane's;
+                    v int, unsigned, long long, unsigned long long, float or double (bits) */
+  BI_REDUCE_ADD, /* (mask, v): v's type (int or unsigned); sm_80 redux.sync */
+  BI_REDUCE_MIN,
+  BI_REDUCE_MAX,
+  BI_REDUCE_AND, /* unsigned only */
+  BI_REDUCE_OR,
+  BI_REDUCE_XOR,
+  BI_SYNCWARP, /* (mask): void */
   BI_COUNT_
 } KBuiltin;
 
@@ -310,6 +347,7 @@ typedef struct KBuiltinInfo {
 const KBuiltinInfo *kir_builtin_info(KBuiltin id);
 bool kir_builtin_is_math(KBuiltin id);   /* BI_SQRT..BI_ISFINITE */
 bool kir_builtin_is_atomic(KBuiltin id); /* BI_ATOMIC_* */
+bool kir_builtin_is_warp(KBuiltin id);   /* BI_SHFL..BI_SYNCWARP: need 32-lane subgroups */
 
 /* ---------------------------------------------------------------- expressions */
 
@@ -508,6 +546,9 @@ typedef struct KModule {
 
 KModule *kir_module(const char *file);
 KVar *kir_var(KModule *m, const char *name, KType *type, KVarKind kind, KLoc loc);
+
+/* Whether f, or a function it calls, uses a warp-level operation (kir_builtin_is_warp). */
+bool kir_func_uses_warp(const KFunc *f);
 
 /* Prints the module as readable text (`kcc --emit=kir`); the format is stable for tests. */
 void kir_print(FILE *out, const KModule *m);

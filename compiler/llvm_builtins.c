@@ -52,6 +52,8 @@ static LLVMValueRef gen_atomic(LG *g, KExpr *e) {
   bool fp = kir_is_float(t), sg = kir_is_signed(t);
   LLVMAtomicRMWBinOp op;
   switch (e->builtin) {
+  case BI_ATOMIC_INC: op = LLVMAtomicRMWBinOpUIncWrap; break; /* atom.inc: CUDA's wrap rule */
+  case BI_ATOMIC_DEC: op = LLVMAtomicRMWBinOpUDecWrap; break;
   case BI_ATOMIC_ADD: op = fp ? LLVMAtomicRMWBinOpFAdd : LLVMAtomicRMWBinOpAdd; break;
   case BI_ATOMIC_SUB: op = fp ? LLVMAtomicRMWBinOpFSub : LLVMAtomicRMWBinOpSub; break;
   case BI_ATOMIC_MIN:
@@ -368,6 +370,204 @@ static LLVMValueRef scalar_builtin(LG *g, KExpr *e, const KType *t, const KType 
   }
 }
 
+/* ---------------------------------------------------------------- CUDA intrinsics */
+
+static int ptx_sm(LG *g) {
+  return g->o->narchs > 0 ? g->o->archs[0] : 75;
+}
+
+/* __byte_perm(x, y, s): byte i of the result is byte (s >> 4i) & 7 of y:x. */
+static LLVMValueRef gen_byte_perm(LG *g, LLVMValueRef x, LLVMValueRef y, LLVMValueRef s) {
+  LLVMValueRef v = LLVMBuildOr(
+      g->b, LLVMBuildZExt(g->b, x, g->t_i64, ""),
+      LLVMBuildShl(g->b, LLVMBuildZExt(g->b, y, g->t_i64, ""), LLVMConstInt(g->t_i64, 32, 0), ""),
+      "");
+  LLVMValueRef r = LLVMConstInt(g->t_i32, 0, 0);
+  for (unsigned i = 0; i < 4; i++) {
+    LLVMValueRef sel =
+        LLVMBuildAnd(g->b, LLVMBuildLShr(g->b, s, lg_i32(g, 4 * i), ""), lg_i32(g, 7), "");
+    LLVMValueRef sh = LLVMBuildZExt(g->b, LLVMBuildShl(g->b, sel, lg_i32(g, 3), ""), g->t_i64, "");
+    LLVMValueRef byte = LLVMBuildTrunc(g->b, LLVMBuildLShr(g->b, v, sh, ""), g->t_i32, "");
+    byte = LLVMBuildAnd(g->b, byte, lg_i32(g, 0xff), "");
+    r = LLVMBuildOr(g->b, r, LLVMBuildShl(g->b, byte, lg_i32(g, 8 * i), ""), "");
+  }
+  return r;
+}
+
+static LLVMValueRef gen_cuda_int(LG *g, KExpr *e) {
+  LLVMValueRef a[3] = {0};
+  for (int i = 0; i < e->nargs && i < 3; i++) a[i] = lg_expr(g, e->args[i]);
+  switch (e->builtin) {
+  case BI_FFS: { /* x ? cttz(x) + 1 : 0 */
+    LLVMTypeRef ty = LLVMTypeOf(a[0]);
+    LLVMValueRef args[2] = {a[0], LLVMConstInt(g->t_i1, 0, 0)};
+    LLVMValueRef tz = int_call(g, "llvm.cttz", args, 2);
+    LLVMValueRef r = LLVMBuildAdd(g->b, tz, LLVMConstInt(ty, 1, 0), "");
+    LLVMValueRef z = LLVMBuildICmp(g->b, LLVMIntEQ, a[0], LLVMConstNull(ty), "");
+    r = LLVMBuildSelect(g->b, z, LLVMConstNull(ty), r, "ffs");
+    return lg_convert(g, r, e->args[0]->type, e->type);
+  }
+  case BI_BREV: return int_call(g, "llvm.bitreverse", a, 1);
+  case BI_BYTE_PERM: return gen_byte_perm(g, a[0], a[1], a[2]);
+  case BI_SAD: { /* |x - y| as an unsigned 32-bit difference, + z */
+    bool sg = kir_is_signed(e->args[0]->type);
+    LLVMValueRef lt = LLVMBuildICmp(g->b, sg ? LLVMIntSLT : LLVMIntULT, a[0], a[1], "");
+    LLVMValueRef d = LLVMBuildSelect(g->b, lt, LLVMBuildSub(g->b, a[1], a[0], ""),
+                                     LLVMBuildSub(g->b, a[0], a[1], ""), "");
+    return LLVMBuildAdd(g->b, d, a[2], "sad");
+  }
+  case BI_FDIVIDE: return lg_call(g, lg_intrinsic(g, "llvm.nvvm.div.approx.f", NULL, 0), a, 2);
+  /* Without g->fmf: no `contract` flag, so LLVM never fuses them into an fma. */
+  case BI_FADD_RN: return LLVMBuildFAdd(g->b, a[0], a[1], "add_rn");
+  case BI_FSUB_RN: return LLVMBuildFSub(g->b, a[0], a[1], "sub_rn");
+  case BI_FMUL_RN: return LLVMBuildFMul(g->b, a[0], a[1], "mul_rn");
+  case BI_CLOCK: {
+    LLVMValueRef c = lg_call(g, lg_intrinsic(g, "llvm.nvvm.read.ptx.sreg.clock", NULL, 0), NULL, 0);
+    return LLVMBuildSExt(g->b, c, lg_type(g, e->type), "");
+  }
+  case BI_CLOCK64:
+    return lg_call(g, lg_intrinsic(g, "llvm.nvvm.read.ptx.sreg.clock64", NULL, 0), NULL, 0);
+  default: break;
+  }
+  diag_ice(e->loc, "LLVM back end: builtin %d", (int)e->builtin);
+  return LLVMGetUndef(lg_type(g, e->type));
+}
+
+/* ---------------------------------------------------------------- warp-level operations */
+
+/* One 32-bit shfl.sync: mode idx/up/down/bfly. */
+static LLVMValueRef shfl32(LG *g, const char *mode, LLVMValueRef mask, LLVMValueRef v,
+                           LLVMValueRef b, LLVMValueRef c) {
+  char name[48];
+  snprintf(name, sizeof name, "llvm.nvvm.shfl.sync.%s.i32", mode);
+  LLVMValueRef args[4] = {mask, v, b, c};
+  return lg_call(g, lg_intrinsic(g, name, NULL, 0), args, 4);
+}
+
+/* __shfl*_sync as CUDA's headers write it: c = ((32 - width) << 8) | clamp, where the clamp
+ * is 0 for up and 31 for the others; 64-bit values move as two 32-bit halves. */
+static LLVMValueRef gen_shfl(LG *g, KExpr *e) {
+  static const char *const modes[] = {"idx", "up", "down", "bfly"};
+  const char *mode = modes[e->builtin - BI_SHFL];
+  LLVMValueRef mask = lg_expr(g, e->args[0]);
+  LLVMValueRef v = lg_expr(g, e->args[1]);
+  LLVMValueRef b = lg_expr(g, e->args[2]);
+  LLVMValueRef w = lg_expr(g, e->args[3]);
+  LLVMValueRef c = LLVMBuildShl(g->b, LLVMBuildSub(g->b, lg_i32(g, 32), w, ""), lg_i32(g, 8), "");
+  if (e->builtin != BI_SHFL_UP) c = LLVMBuildOr(g->b, c, lg_i32(g, 0x1f), "");
+  const KType *t = e->type;
+  LLVMTypeRef ty = lg_type(g, t);
+  if (t->size == 4) {
+    LLVMValueRef x = kir_is_float(t) ? LLVMBuildBitCast(g->b, v, g->t_i32, "") : v;
+    LLVMValueRef r = shfl32(g, mode, mask, x, b, c);
+    return kir_is_float(t) ? LLVMBuildBitCast(g->b, r, ty, "") : r;
+  }
+  LLVMValueRef x = kir_is_float(t) ? LLVMBuildBitCast(g->b, v, g->t_i64, "") : v;
+  LLVMValueRef lo = LLVMBuildTrunc(g->b, x, g->t_i32, "");
+  LLVMValueRef hi =
+      LLVMBuildTrunc(g->b, LLVMBuildLShr(g->b, x, LLVMConstInt(g->t_i64, 32, 0), ""), g->t_i32, "");
+  lo = LLVMBuildZExt(g->b, shfl32(g, mode, mask, lo, b, c), g->t_i64, "");
+  hi = LLVMBuildZExt(g->b, shfl32(g, mode, mask, hi, b, c), g->t_i64, "");
+  LLVMValueRef r =
+      LLVMBuildOr(g->b, lo, LLVMBuildShl(g->b, hi, LLVMConstInt(g->t_i64, 32, 0), ""), "");
+  return kir_is_float(t) ? LLVMBuildBitCast(g->b, r, ty, "") : r;
+}
+
+static LLVMValueRef gen_warp(LG *g, KExpr *e) {
+  KBuiltin b = e->builtin;
+  if (b >= BI_SHFL && b <= BI_SHFL_XOR) return gen_shfl(g, e);
+  if (b == BI_ACTIVEMASK)
+    return lg_call(g, lg_intrinsic(g, "llvm.nvvm.activemask", NULL, 0), NULL, 0);
+  LLVMValueRef mask = lg_expr(g, e->args[0]);
+  if (b == BI_SYNCWARP) {
+    lg_call(g, lg_intrinsic(g, "llvm.nvvm.bar.warp.sync", NULL, 0), &mask, 1);
+    return NULL;
+  }
+  LLVMValueRef v = lg_expr(g, e->args[1]);
+  if (b == BI_BALLOT || b == BI_ANY || b == BI_ALL) {
+    LLVMValueRef args[2] = {mask, lg_cond(g, e->args[1])};
+    (void)v;
+    const char *n = b == BI_BALLOT ? "llvm.nvvm.vote.ballot.sync"
+                    : b == BI_ANY  ? "llvm.nvvm.vote.any.sync"
+                                   : "llvm.nvvm.vote.all.sync";
+    LLVMValueRef r = lg_call(g, lg_intrinsic(g, n, NULL, 0), args, 2);
+    return b == BI_BALLOT ? r : LLVMBuildZExt(g->b, r, lg_type(g, e->type), "");
+  }
+  const KType *vt = e->args[1]->type;
+  if (b == BI_MATCH_ANY && ptx_sm(g) >= 70) {
+    LLVMTypeRef ity = vt->size == 8 ? g->t_i64 : g->t_i32;
+    LLVMValueRef args[2] = {mask, kir_is_float(vt) ? LLVMBuildBitCast(g->b, v, ity, "") : v};
+    return lg_call(g,
+                   lg_intrinsic(g,
+                                vt->size == 8 ? "llvm.nvvm.match.any.sync.i64"
+                                              : "llvm.nvvm.match.any.sync.i32",
+                                NULL, 0),
+                   args, 2);
+  }
+  bool sg = kir_is_signed(e->type);
+  if (b != BI_MATCH_ANY && ptx_sm(g) >= 80) { /* redux.sync */
+    const char *n =
+        b == BI_REDUCE_ADD   ? "llvm.nvvm.redux.sync.add"
+        : b == BI_REDUCE_MIN ? (sg ? "llvm.nvvm.redux.sync.min" : "llvm.nvvm.redux.sync.umin")
+        : b == BI_REDUCE_MAX ? (sg ? "llvm.nvvm.redux.sync.max" : "llvm.nvvm.redux.sync.umax")
+        : b == BI_REDUCE_AND ? "llvm.nvvm.redux.sync.and"
+        : b == BI_REDUCE_OR  ? "llvm.nvvm.redux.sync.or"
+                             : "llvm.nvvm.redux.sync.xor";
+    LLVMValueRef args[2] = {v, mask};
+    return lg_call(g, lg_intrinsic(g, n, NULL, 0), args, 2);
+  }
+  /* Older targets (match.any.sync is sm_70, redux.sync sm_80): every lane's value in turn,
+   * through shfl.sync.idx, counted where its lane is in the mask. Lanes outside the mask
+   * give undefined values, which are never used. */
+  LLVMValueRef c = lg_i32(g, 0x1f);
+  LLVMValueRef bits = LLVMBuildBitCast(g->b, v, vt->size == 8 ? g->t_i64 : g->t_i32, "");
+  LLVMValueRef r = b == BI_MATCH_ANY    ? lg_i32(g, 0)
+                   : b == BI_REDUCE_MIN ? lg_i32(g, sg ? 0x7fffffffu : 0xffffffffu)
+                   : b == BI_REDUCE_MAX ? lg_i32(g, sg ? 0x80000000u : 0)
+                   : b == BI_REDUCE_AND ? lg_i32(g, 0xffffffffu)
+                                        : lg_i32(g, 0);
+  for (unsigned i = 0; i < 32; i++) {
+    LLVMValueRef x;
+    if (vt->size == 8) {
+      LLVMValueRef lo = LLVMBuildTrunc(g->b, bits, g->t_i32, "");
+      LLVMValueRef hi = LLVMBuildTrunc(
+          g->b, LLVMBuildLShr(g->b, bits, LLVMConstInt(g->t_i64, 32, 0), ""), g->t_i32, "");
+      lo = LLVMBuildZExt(g->b, shfl32(g, "idx", mask, lo, lg_i32(g, i), c), g->t_i64, "");
+      hi = LLVMBuildZExt(g->b, shfl32(g, "idx", mask, hi, lg_i32(g, i), c), g->t_i64, "");
+      x = LLVMBuildOr(g->b, lo, LLVMBuildShl(g->b, hi, LLVMConstInt(g->t_i64, 32, 0), ""), "");
+    } else {
+      x = shfl32(g, "idx", mask, bits, lg_i32(g, i), c);
+    }
+    LLVMValueRef in = LLVMBuildICmp(
+        g->b, LLVMIntNE, LLVMBuildAnd(g->b, mask, lg_i32(g, 1u << i), ""), lg_i32(g, 0), "");
+    LLVMValueRef nr;
+    switch (b) {
+    case BI_MATCH_ANY:
+      nr = LLVMBuildOr(g->b, r,
+                       LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, x, bits, ""),
+                                       lg_i32(g, 1u << i), lg_i32(g, 0), ""),
+                       "");
+      break;
+    case BI_REDUCE_ADD: nr = LLVMBuildAdd(g->b, r, x, ""); break;
+    case BI_REDUCE_MIN:
+    case BI_REDUCE_MAX: {
+      LLVMValueRef a2[2] = {r, x};
+      nr = int_call(g,
+                    b == BI_REDUCE_MIN ? (sg ? "llvm.smin" : "llvm.umin")
+                                       : (sg ? "llvm.smax" : "llvm.umax"),
+                    a2, 2);
+      break;
+    }
+    case BI_REDUCE_AND: nr = LLVMBuildAnd(g->b, r, x, ""); break;
+    case BI_REDUCE_OR: nr = LLVMBuildOr(g->b, r, x, ""); break;
+    default: nr = LLVMBuildXor(g->b, r, x, ""); break;
+    }
+    r = LLVMBuildSelect(g->b, in, nr, r, "");
+  }
+  if (b == BI_MATCH_ANY) r = LLVMBuildAnd(g->b, r, mask, "match");
+  return r;
+}
+
 LLVMValueRef lg_builtin(LG *g, KExpr *e) {
   switch (e->builtin) {
   case BI_THREAD_IDX:
@@ -384,8 +584,19 @@ LLVMValueRef lg_builtin(LG *g, KExpr *e) {
     lg_call(g, lg_intrinsic(g, "llvm.nvvm.membar.cta", NULL, 0), NULL, 0);
     return NULL;
   case BI_PRINTF: return gen_printf(g, e);
+  case BI_FFS:
+  case BI_BREV:
+  case BI_BYTE_PERM:
+  case BI_SAD:
+  case BI_FDIVIDE:
+  case BI_FADD_RN:
+  case BI_FSUB_RN:
+  case BI_FMUL_RN:
+  case BI_CLOCK:
+  case BI_CLOCK64: return gen_cuda_int(g, e);
   default: break;
   }
+  if (kir_builtin_is_warp(e->builtin)) return gen_warp(g, e);
   if (e->builtin >= BI_ATOMIC_ADD && e->builtin <= BI_ATOMIC_CAS) return gen_atomic(g, e);
   switch (e->builtin) {
   case BI_SELECT: return gen_select(g, e);

@@ -27,12 +27,16 @@
  * blockIdx = get_group_id, blockDim = get_local_size, gridDim = get_num_groups. */
 #include "csource.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 typedef struct OclState {
   bool int64_base, int64_ext; /* cl_khr_int64_{base,extended}_atomics used */
   unsigned helpers;           /* H_* bits: float atomic helpers to define */
   KList rint_vecs;            /* KType*: vector types that need a kcc_rint_<type> */
+  KList cuda;                 /* const char*: CUDA intrinsic helpers to define (cuda_helper) */
+  bool subgroups;             /* warp-level operations: cl_khr_subgroup_* used */
 } OclState;
 
 enum {
@@ -310,6 +314,305 @@ static void ocl_printf(CGen *g, const KExpr *e) {
   cs_puts(g, ")");
 }
 
+/* ---------------------------------------------------------------- CUDA intrinsics, warps */
+
+/* Records helper `key` (ffs_i32, shfl_up_float, reduce_min_int...) and returns it. */
+static const char *need(CGen *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static const char *need(CGen *g, const char *fmt, ...) {
+  OclState *st = g->be;
+  char buf[64];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  for (int i = 0; i < st->cuda.n; i++)
+    if (!strcmp(st->cuda.v[i], buf)) return st->cuda.v[i];
+  char *k = kir_strdup(buf);
+  klist_push(&st->cuda, k);
+  return k;
+}
+
+static void call_args(CGen *g, const char *fn, const KExpr *e) {
+  cs_printf(g, "kcc_%s(", fn);
+  args(g, e, 0);
+  cs_puts(g, ")");
+}
+
+/* The value of an integer constant expression (~0u, 0xffffffff); false if e is none. */
+static bool const_value(const KExpr *e, uint64_t *v) {
+  if (e->kind == KE_ICONST) {
+    *v = e->ival;
+  } else if (e->kind == KE_CAST && kir_is_int(e->type) && kir_is_int(e->a->type)) {
+    if (!const_value(e->a, v)) return false;
+  } else if (e->kind == KE_UNARY && e->op == KU_NOT) {
+    if (!const_value(e->a, v)) return false;
+    *v = ~*v;
+  } else {
+    return false;
+  }
+  if (e->type->size < 8) *v &= (1ull << (8 * e->type->size)) - 1;
+  return true;
+}
+
+static const char *elem_name(const KType *t) {
+  static const char *const n[] = {[KT_I32] = "int",   [KT_U32] = "uint",  [KT_I64] = "long",
+                                  [KT_U64] = "ulong", [KT_F32] = "float", [KT_F64] = "double"};
+  return t->kind < sizeof n / sizeof *n && n[t->kind] ? n[t->kind] : "int";
+}
+
+/* Warp-level operations through OpenCL subgroups (the runtime runs such a module only where
+ * the kernel's subgroups are 32 wide): lanes are subgroup local ids, and every operation is a
+ * non-uniform shuffle or ballot, so lanes outside the mask and inactive lanes change nothing
+ * that CUDA defines. */
+static void ocl_warp(CGen *g, const KExpr *e) {
+  OclState *st = g->be;
+  KBuiltin b = e->builtin;
+  st->subgroups = true;
+  const char *name = kir_builtin_info(b)->name;
+  switch (b) {
+  case BI_SHFL:
+  case BI_SHFL_UP:
+  case BI_SHFL_DOWN:
+  case BI_SHFL_XOR: {
+    static const char *const m[] = {"", "_up", "_down", "_xor"};
+    if (e->type->kind == KT_F64) g->used_f64 = true;
+    call_args(g, need(g, "shfl%s_%s", m[b - BI_SHFL], elem_name(e->type)), e);
+    return;
+  }
+  case BI_BALLOT: call_args(g, need(g, "ballot"), e); return;
+  case BI_ANY: call_args(g, need(g, "any"), e); return;
+  case BI_ALL: call_args(g, need(g, "all"), e); return;
+  case BI_ACTIVEMASK: cs_puts(g, "sub_group_ballot(1).x"); return;
+  case BI_MATCH_ANY: {
+    bool wide = e->args[1]->type->size == 8;
+    cs_printf(g, "kcc_%s(", need(g, "match_any_%s", wide ? "u64" : "u32"));
+    cs_expr_exact(g, e->args[0], P_ASSIGN);
+    cs_printf(g, ", as_%s(", wide ? "ulong" : "uint");
+    cs_expr_exact(g, e->args[1], P_ASSIGN);
+    cs_puts(g, "))");
+    return;
+  }
+  case BI_SYNCWARP: {
+    uint64_t v;
+    if (!const_value(e->args[0], &v) || v != 0xffffffffu) {
+      cs_error(g, e->loc,
+               "__syncwarp with a mask other than 0xffffffff is not available in OpenCL C output "
+               "(a subgroup barrier waits for the whole subgroup)");
+      return;
+    }
+    cs_puts(g, "sub_group_barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)");
+    return;
+  }
+  default: /* __reduce_*_sync */
+    call_args(g, need(g, "%s_%s", name + 2, elem_name(e->type)), e);
+    return;
+  }
+}
+
+/* CUDA's intrinsics that OpenCL C has no single function for. */
+static void ocl_cuda(CGen *g, const KExpr *e) {
+  KBuiltin b = e->builtin;
+  const KType *at = e->nargs ? e->args[0]->type : e->type;
+  switch (b) {
+  case BI_FFS: call_args(g, need(g, "ffs_%s", at->size == 8 ? "i64" : "i32"), e); return;
+  case BI_BREV: call_args(g, need(g, "brev_%s", at->size == 8 ? "u64" : "u32"), e); return;
+  case BI_BYTE_PERM: call_args(g, need(g, "byte_perm"), e); return;
+  case BI_SAD: call_args(g, need(g, "sad_%s", kir_is_signed(at) ? "i32" : "u32"), e); return;
+  case BI_FADD_RN:
+  case BI_FSUB_RN:
+  case BI_FMUL_RN:
+    if (e->type->kind == KT_F64) g->used_f64 = true;
+    call_args(g,
+              need(g, "%s_rn_%s",
+                   b == BI_FADD_RN   ? "add"
+                   : b == BI_FSUB_RN ? "sub"
+                                     : "mul",
+                   e->type->kind == KT_F64 ? "f64" : "f32"),
+              e);
+    return;
+  case BI_FDIVIDE:
+    cs_puts(g, "native_divide(");
+    args(g, e, 0);
+    cs_puts(g, ")");
+    return;
+  case BI_ATOMIC_INC:
+  case BI_ATOMIC_DEC:
+    if (at->kind != KT_PTR || (at->as != KAS_GLOBAL && at->as != KAS_SHARED)) {
+      cs_error(g, e->loc, "%s needs a pointer to global or shared memory in OpenCL C",
+               kir_builtin_info(b)->name);
+      return;
+    }
+    call_args(g,
+              need(g, "atomic_%s_%s", b == BI_ATOMIC_INC ? "inc" : "dec",
+                   at->as == KAS_GLOBAL ? "global" : "local"),
+              e);
+    return;
+  default: /* clock, clock64 */
+    cs_error(g, e->loc, "%s() is not available in OpenCL C output", kir_builtin_info(b)->name);
+    return;
+  }
+}
+
+static void print_cuda_helper(CGen *g, const char *k) {
+  char t[16];
+  if (!strcmp(k, "ffs_i32") || !strcmp(k, "ffs_i64")) {
+    bool w = k[5] == '6';
+    cs_printf(g,
+              "static int kcc_%s(%s x) {\n"
+              "  %s u = as_%s(x);\n"
+              "  return %d - (int)clz(u & (0 - u));\n"
+              "}\n",
+              k, w ? "long" : "int", w ? "ulong" : "uint", w ? "ulong" : "uint", w ? 64 : 32);
+  } else if (!strcmp(k, "brev_u32")) {
+    cs_puts(g, "static uint kcc_brev_u32(uint x) {\n"
+               "  x = ((x >> 1) & 0x55555555u) | ((x & 0x55555555u) << 1);\n"
+               "  x = ((x >> 2) & 0x33333333u) | ((x & 0x33333333u) << 2);\n"
+               "  x = ((x >> 4) & 0x0f0f0f0fu) | ((x & 0x0f0f0f0fu) << 4);\n"
+               "  x = ((x >> 8) & 0x00ff00ffu) | ((x & 0x00ff00ffu) << 8);\n"
+               "  return (x >> 16) | (x << 16);\n"
+               "}\n");
+  } else if (!strcmp(k, "brev_u64")) {
+    cs_puts(g, "static ulong kcc_brev_u64(ulong x) {\n"
+               "  return ((ulong)kcc_brev_u32((uint)x) << 32) | kcc_brev_u32((uint)(x >> 32));\n"
+               "}\n");
+  } else if (strstr(k, "_rn_f")) {
+    /* An operation of its own in a function: FP_CONTRACT fuses only within an expression. */
+    const char *T = strstr(k, "f64") ? "double" : "float";
+    cs_printf(g,
+              "static %s kcc_%s(%s a, %s b) {\n"
+              "#pragma OPENCL FP_CONTRACT OFF\n"
+              "  return a %c b;\n"
+              "}\n",
+              T, k, T, T,
+              k[0] == 'a'   ? '+'
+              : k[0] == 's' ? '-'
+                            : '*');
+  } else if (!strcmp(k, "byte_perm")) {
+    cs_puts(g, "static uint kcc_byte_perm(uint x, uint y, uint s) {\n"
+               "  ulong v = ((ulong)y << 32) | x;\n"
+               "  uint r = 0;\n"
+               "  for (uint i = 0; i < 4; i++)\n"
+               "    r |= (uint)((v >> (((s >> (4 * i)) & 7u) * 8)) & 0xffu) << (8 * i);\n"
+               "  return r;\n"
+               "}\n");
+  } else if (!strcmp(k, "sad_i32") || !strcmp(k, "sad_u32")) {
+    const char *T = k[4] == 'i' ? "int" : "uint";
+    cs_printf(g, "static uint kcc_%s(%s x, %s y, uint z) {\n  return abs_diff(x, y) + z;\n}\n", k,
+              T, T);
+  } else if (!strncmp(k, "atomic_", 7)) {
+    bool inc = k[7] == 'i';
+    const char *space = strchr(k + 7, '_') + 1;
+    cs_printf(g,
+              "static uint kcc_%s(volatile __%s uint *p, uint v) {\n"
+              "  uint old = *p, seen;\n"
+              "  do {\n"
+              "    seen = old;\n"
+              "    old = atomic_cmpxchg(p, seen, %s);\n"
+              "  } while (old != seen);\n"
+              "  return old;\n"
+              "}\n",
+              k, space,
+              inc ? "seen >= v ? 0u : seen + 1u" : "seen == 0u || seen > v ? v : seen - 1u");
+  } else if (sscanf(k, "shfl_up_%15s", t) == 1) {
+    cs_printf(g,
+              "static %s kcc_%s(uint mask, %s v, uint d, int w) {\n"
+              "  uint l = get_sub_group_local_id();\n"
+              "  d &= 31u;\n"
+              "  return sub_group_shuffle(v, (l & (uint)(w - 1)) >= d ? l - d : l);\n"
+              "}\n",
+              t, k, t);
+  } else if (sscanf(k, "shfl_down_%15s", t) == 1 || sscanf(k, "shfl_xor_%15s", t) == 1) {
+    bool x = k[5] == 'x';
+    cs_printf(g,
+              "static %s kcc_%s(uint mask, %s v, %s d, int w) {\n"
+              "  uint l = get_sub_group_local_id(), j = l %s ((uint)d & 31u);\n"
+              "  return sub_group_shuffle(v, j <= (l | (uint)(w - 1)) ? j : l);\n"
+              "}\n",
+              t, k, t, x ? "int" : "uint", x ? "^" : "+");
+  } else if (sscanf(k, "shfl_%15s", t) == 1) {
+    cs_printf(g,
+              "static %s kcc_%s(uint mask, %s v, int src, int w) {\n"
+              "  uint l = get_sub_group_local_id(), m = (uint)(w - 1);\n"
+              "  return sub_group_shuffle(v, (l & ~m) | ((uint)src & m));\n"
+              "}\n",
+              t, k, t);
+  } else if (!strcmp(k, "ballot")) {
+    cs_puts(g, "static uint kcc_ballot(uint mask, int p) {\n"
+               "  return sub_group_ballot(p).x & mask;\n}\n");
+  } else if (!strcmp(k, "any")) {
+    cs_puts(g, "static int kcc_any(uint mask, int p) {\n"
+               "  return (sub_group_ballot(p).x & mask) != 0;\n}\n");
+  } else if (!strcmp(k, "all")) {
+    cs_puts(g, "static int kcc_all(uint mask, int p) {\n"
+               "  return (sub_group_ballot(!p).x & mask) == 0;\n}\n");
+  } else if (!strcmp(k, "match_any_u32") || !strcmp(k, "match_any_u64")) {
+    const char *T = k[11] == '6' ? "ulong" : "uint";
+    cs_printf(g,
+              "static uint kcc_%s(uint mask, %s v) {\n"
+              "  uint r = 0;\n"
+              "  for (uint i = 0; i < 32; i++) r |= (uint)(sub_group_shuffle(v, i) == v) << i;\n"
+              "  return r & mask;\n"
+              "}\n",
+              k, T);
+  } else if (!strncmp(k, "reduce_", 7)) {
+    char op[8];
+    if (sscanf(k, "reduce_%7[a-z]_sync_%15s", op, t) != 2) return;
+    bool sg = !strcmp(t, "int");
+    const char *id = !strcmp(op, "min")   ? (sg ? "INT_MAX" : "UINT_MAX")
+                     : !strcmp(op, "max") ? (sg ? "INT_MIN" : "0u")
+                     : !strcmp(op, "and") ? "~0u"
+                                          : "0";
+    const char *f = !strcmp(op, "add")   ? "(%s)((uint)r + (uint)x)"
+                    : !strcmp(op, "min") ? "min(r, x)"
+                    : !strcmp(op, "max") ? "max(r, x)"
+                    : !strcmp(op, "and") ? "r & x"
+                    : !strcmp(op, "or")  ? "r | x"
+                                         : "r ^ x";
+    char expr[64];
+    snprintf(expr, sizeof expr, f, t);
+    cs_printf(g,
+              "static %s kcc_%s(uint mask, %s v) {\n"
+              "  %s r = (%s)%s;\n"
+              "  for (uint i = 0; i < 32; i++) {\n"
+              "    %s x = sub_group_shuffle(v, i);\n"
+              "    if ((mask >> i) & 1u) r = %s;\n"
+              "  }\n"
+              "  return r;\n"
+              "}\n",
+              t, k, t, t, t, id, t, expr);
+  }
+}
+
+static void print_cuda_helpers(CGen *g) {
+  OclState *st = g->be;
+  if (!st->cuda.n) return;
+  if (st->subgroups)
+    cs_puts(g,
+            "/* CUDA's intrinsics and warps (as OpenCL subgroups: the runtime runs this only\n"
+            " * where the kernel's subgroups are 32 wide, so a lane is a subgroup local id). */\n");
+  else
+    cs_puts(g, "/* CUDA's intrinsics. */\n");
+  /* Printing a helper may record another one (brev_u64 uses brev_u32): each is printed once. */
+  KList done = {0};
+  for (int i = 0; i < st->cuda.n; i++) {
+    bool seen = false;
+    for (int j = 0; j < done.n; j++) seen |= !strcmp(done.v[j], st->cuda.v[i]);
+    if (seen) continue;
+    if (!strcmp(st->cuda.v[i], "brev_u64")) { /* written with brev_u32 */
+      bool have = false;
+      for (int j = 0; j < done.n; j++) have |= !strcmp(done.v[j], "brev_u32");
+      if (!have) {
+        print_cuda_helper(g, "brev_u32");
+        cs_puts(g, "\n");
+        klist_push(&done, (void *)"brev_u32");
+      }
+    }
+    klist_push(&done, st->cuda.v[i]);
+    print_cuda_helper(g, st->cuda.v[i]);
+    cs_puts(g, "\n");
+  }
+}
+
 static void ocl_builtin(CGen *g, const KExpr *e, int prec) {
   if (e->kind == KE_SPECIAL) {
     static const char *const fn[] = {[BI_THREAD_IDX] = "get_local_id",
@@ -337,6 +640,18 @@ static void ocl_builtin(CGen *g, const KExpr *e, int prec) {
     cs_puts(g, "mem_fence(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)");
     return;
   case BI_PRINTF: ocl_printf(g, e); return;
+  case BI_FFS:
+  case BI_BREV:
+  case BI_BYTE_PERM:
+  case BI_SAD:
+  case BI_FDIVIDE:
+  case BI_FADD_RN:
+  case BI_FSUB_RN:
+  case BI_FMUL_RN:
+  case BI_CLOCK:
+  case BI_CLOCK64:
+  case BI_ATOMIC_INC:
+  case BI_ATOMIC_DEC: ocl_cuda(g, e); return;
   case BI_MIN:
   case BI_MAX:
     /* min/max on floats are fmin/fmax in CUDA: IEEE behaviour with NaN, which OpenCL's
@@ -388,7 +703,12 @@ static void ocl_builtin(CGen *g, const KExpr *e, int prec) {
     args(g, e, 0);
     cs_puts(g, ")");
     return;
-  default: break;
+  default:
+    if (kir_builtin_is_warp(b)) {
+      ocl_warp(g, e);
+      return;
+    }
+    break;
   }
   if (kir_builtin_is_atomic(b)) {
     ocl_atomic(g, e);
@@ -631,24 +951,30 @@ bool emit_opencl_c(KModule *m, const KOptions *o, KBuf *out) {
   bool dynamic = false;
   for (int i = 0; i < m->funcs.n; i++)
     if (((KFunc *)m->funcs.v[i])->is_kernel && first_dynamic(m->funcs.v[i])) dynamic = true;
-  cs_printf(&g, "/* %s: OpenCL C 1.2 from kcc %s.\n", cs_basename(m->file), KCC_VERSION);
+  cs_printf(&g, "/* %s: OpenCL C %s from kcc %s.\n", cs_basename(m->file),
+            st.subgroups ? "2.0" : "1.2", KCC_VERSION);
   cs_puts(&g, " * generated by kcc; do not edit.\n"
               " * Launch: global size = grid * block, local size = block.");
   if (dynamic)
     cs_puts(&g, "\n * A kernel that uses dynamic shared memory takes it as one extra __local\n"
                 " * argument after its own, sized at launch.");
   cs_puts(&g, " */\n");
-  bool pragmas = g.used_f64 || st.int64_base || st.int64_ext || !o->fp_contract;
+  bool pragmas = g.used_f64 || st.int64_base || st.int64_ext || !o->fp_contract || st.subgroups;
   if (pragmas) cs_puts(&g, "\n");
   if (g.used_f64) cs_puts(&g, "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n");
   if (st.int64_base) cs_puts(&g, "#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable\n");
   if (st.int64_ext)
     cs_puts(&g, "#pragma OPENCL EXTENSION cl_khr_int64_extended_atomics : enable\n");
   if (!o->fp_contract) cs_puts(&g, "#pragma OPENCL FP_CONTRACT OFF\n");
+  if (st.subgroups)
+    cs_puts(&g, "/* Warp-level operations: OpenCL C 2.0 or newer with these extensions. */\n"
+                "#pragma OPENCL EXTENSION cl_khr_subgroups : enable\n"
+                "/* and cl_khr_subgroup_ballot, cl_khr_subgroup_shuffle (no pragma) */\n");
   cs_puts(&g, "\n");
   KBuf helpers = {0};
   g.out = &helpers;
   print_helpers(&g, st.helpers);
+  print_cuda_helpers(&g);
 
   kbuf_append(out, head.data, head.len);
   kbuf_append(out, decls.data, decls.len);

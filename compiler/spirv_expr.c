@@ -812,6 +812,35 @@ static uint32_t float_atomic_add(SG *g, KExpr *e, uint32_t p, uint32_t v, uint32
   return sg_opv(g, SpvOpBitcast, fty, 1, res);
 }
 
+/* atomicInc/atomicDec: OpenCL has no wrapping increment, so a compare-exchange is retried
+ * until no other work-item got in between (as for float atomicAdd). */
+static uint32_t atomic_inc_dec(SG *g, KExpr *e, uint32_t p, uint32_t v, uint32_t scope,
+                               uint32_t sem) {
+  const KType *it = e->type;
+  uint32_t ity = ty(g, it), b = tbool(g);
+  uint32_t init = sg_opv(g, SpvOpAtomicLoad, ity, 3, p, scope, sem);
+  uint32_t pre = g->label, loop = spv_id(&g->m), exit = spv_id(&g->m);
+  sg_start_block(g, loop);
+  uint32_t res = spv_id(&g->m);
+  uint32_t old = sg_opv(g, SpvOpPhi, ity, 4, init, pre, res, loop);
+  uint32_t zero = sg_u32(g, 0), one = sg_u32(g, 1), nv;
+  if (e->builtin == BI_ATOMIC_INC) {
+    uint32_t wrap = sg_opv(g, SpvOpUGreaterThanEqual, b, 2, old, v);
+    nv = sg_opv(g, SpvOpSelect, ity, 3, wrap, zero, sg_opv(g, SpvOpIAdd, ity, 2, old, one));
+  } else {
+    uint32_t wrap = sg_opv(g, SpvOpLogicalOr, b, 2, sg_opv(g, SpvOpIEqual, b, 2, old, zero),
+                           sg_opv(g, SpvOpUGreaterThan, b, 2, old, v));
+    nv = sg_opv(g, SpvOpSelect, ity, 3, wrap, v, sg_opv(g, SpvOpISub, ity, 2, old, one));
+  }
+  uint32_t ops[8] = {ity, res, p, scope, sem, sem, nv, old};
+  sg_ensure_block(g);
+  spw_inst(&g->body, SpvOpAtomicCompareExchange, ops, 8);
+  uint32_t ok = sg_opv(g, SpvOpIEqual, b, 2, res, old);
+  sg_branch_cond(g, ok, exit, loop);
+  sg_start_block(g, exit);
+  return res;
+}
+
 static uint32_t atomic(SG *g, KExpr *e) {
   KExpr *pe = e->args[0];
   const KType *pt = pe->type, *vt = pt->base;
@@ -841,6 +870,8 @@ static uint32_t atomic(SG *g, KExpr *e) {
   case BI_ATOMIC_OR: o = SpvOpAtomicOr; break;
   case BI_ATOMIC_XOR: o = SpvOpAtomicXor; break;
   case BI_ATOMIC_EXCH: o = SpvOpAtomicExchange; break;
+  case BI_ATOMIC_INC:
+  case BI_ATOMIC_DEC: return atomic_inc_dec(g, e, p, v, scope, sem);
   case BI_ATOMIC_CAS: {
     uint32_t nv = sg_expr(g, e->args[2]);
     if (e->args[2]->type != vt && kir_is_arith(e->args[2]->type))
@@ -1007,6 +1038,101 @@ static uint32_t vload_store(SG *g, KExpr *e) {
   return 0;
 }
 
+/* ---------------------------------------------------------------- CUDA intrinsics */
+
+static uint32_t int_const(SG *g, const KType *t, uint64_t v) {
+  return spv_const_int(&g->m, sg_bits(t), v);
+}
+
+/* Bits of x (type t, 32 or 64 bits) reversed: OpBitReverse is for shaders only. */
+static uint32_t bit_reverse(SG *g, uint32_t x, const KType *t) {
+  static const uint64_t masks[] = {0x5555555555555555ull, 0x3333333333333333ull,
+                                   0x0f0f0f0f0f0f0f0full, 0x00ff00ff00ff00ffull,
+                                   0x0000ffff0000ffffull};
+  int bits = sg_bits(t);
+  uint32_t tt = ty(g, t);
+  for (int i = 0, sh = 1; sh < bits; i++, sh *= 2) {
+    uint64_t m = bits == 64 ? masks[i] : masks[i] & 0xffffffffu;
+    uint32_t mk = int_const(g, t, m), s = int_const(g, t, (uint64_t)sh);
+    uint32_t lo =
+        sg_opv(g, SpvOpBitwiseAnd, tt, 2, sg_opv(g, SpvOpShiftRightLogical, tt, 2, x, s), mk);
+    uint32_t hi =
+        sg_opv(g, SpvOpShiftLeftLogical, tt, 2, sg_opv(g, SpvOpBitwiseAnd, tt, 2, x, mk), s);
+    x = sg_opv(g, SpvOpBitwiseOr, tt, 2, lo, hi);
+  }
+  return x;
+}
+
+static uint32_t cuda_intrinsic(SG *g, KExpr *e) {
+  KBuiltin b = e->builtin;
+  uint32_t a[3] = {0};
+  for (int i = 0; i < e->nargs && i < 3; i++) a[i] = sg_expr(g, e->args[i]);
+  const KType *at = e->nargs ? e->args[0]->type : e->type;
+  uint32_t rt = ty(g, e->type);
+  switch (b) {
+  case BI_FFS: { /* width - clz(x & -x): 0 for x == 0 */
+    uint32_t t = ty(g, at);
+    uint32_t low = sg_opv(g, SpvOpBitwiseAnd, t, 2, a[0],
+                          sg_opv(g, SpvOpISub, t, 2, int_const(g, at, 0), a[0]));
+    uint32_t z = sg_opv(g, SpvOpExtInst, t, 3, sg_ocl_import(g), (uint32_t)OpenCLstd_Clz, low);
+    uint32_t r = sg_opv(g, SpvOpISub, t, 2, int_const(g, at, (uint64_t)sg_bits(at)), z);
+    return sg_convert(g, r, at, e->type, e->loc);
+  }
+  case BI_BREV: return bit_reverse(g, a[0], e->type);
+  case BI_BYTE_PERM: {
+    const KType *u64 = kir_type_scalar(KT_U64), *u32 = kir_type_scalar(KT_U32);
+    uint32_t t64 = ty(g, u64), t32 = ty(g, u32);
+    uint32_t v = sg_opv(g, SpvOpBitwiseOr, t64, 2, sg_opv(g, SpvOpUConvert, t64, 1, a[0]),
+                        sg_opv(g, SpvOpShiftLeftLogical, t64, 2,
+                               sg_opv(g, SpvOpUConvert, t64, 1, a[1]), sg_u64(g, 32)));
+    uint32_t r = sg_u32(g, 0);
+    for (unsigned i = 0; i < 4; i++) {
+      uint32_t sel =
+          sg_opv(g, SpvOpBitwiseAnd, t32, 2,
+                 sg_opv(g, SpvOpShiftRightLogical, t32, 2, a[2], sg_u32(g, 4 * i)), sg_u32(g, 7));
+      uint32_t sh = sg_opv(g, SpvOpUConvert, t64, 1,
+                           sg_opv(g, SpvOpShiftLeftLogical, t32, 2, sel, sg_u32(g, 3)));
+      uint32_t byte =
+          sg_opv(g, SpvOpUConvert, t32, 1, sg_opv(g, SpvOpShiftRightLogical, t64, 2, v, sh));
+      byte = sg_opv(g, SpvOpBitwiseAnd, t32, 2, byte, sg_u32(g, 0xff));
+      r = sg_opv(g, SpvOpBitwiseOr, t32, 2, r,
+                 sg_opv(g, SpvOpShiftLeftLogical, t32, 2, byte, sg_u32(g, 8 * i)));
+    }
+    return r;
+  }
+  case BI_SAD: {
+    int inst = kir_is_signed(at) ? OpenCLstd_SAbs_diff : OpenCLstd_UAbs_diff;
+    uint32_t d = sg_opv(g, SpvOpExtInst, rt, 4, sg_ocl_import(g), (uint32_t)inst, a[0], a[1]);
+    return sg_opv(g, SpvOpIAdd, rt, 2, d, a[2]);
+  }
+  case BI_FDIVIDE:
+    return sg_opv(g, SpvOpExtInst, rt, 4, sg_ocl_import(g), (uint32_t)OpenCLstd_Native_divide, a[0],
+                  a[1]);
+  case BI_FADD_RN:
+  case BI_FSUB_RN:
+  case BI_FMUL_RN: {
+    /* As fma, which no consumer contracts further: a*b+(-0), a*1+b, b*(-1)+a are exact. */
+    int bits = sg_bits(e->type);
+    uint32_t one = spv_const_float(&g->m, bits, 1.0), m1 = spv_const_float(&g->m, bits, -1.0);
+    uint32_t x = b == BI_FSUB_RN ? a[1] : a[0];
+    uint32_t y = b == BI_FADD_RN ? one : b == BI_FSUB_RN ? m1 : a[1];
+    uint32_t z = b == BI_FADD_RN   ? a[1]
+                 : b == BI_FSUB_RN ? a[0]
+                                   : spv_const_float(&g->m, bits, -0.0);
+    return sg_opv(g, SpvOpExtInst, rt, 5, sg_ocl_import(g), (uint32_t)OpenCLstd_Fma, x, y, z);
+  }
+  default: break;
+  }
+  if (b == BI_CLOCK || b == BI_CLOCK64)
+    sg_error(g, e->loc, "%s() is not available in SPIR-V output", kir_builtin_info(b)->name);
+  else
+    sg_error(g, e->loc,
+             "%s is not available in SPIR-V output (kcc writes SPIR-V 1.0, which has no "
+             "subgroup operations); use the OpenCL C or PTX form",
+             kir_builtin_info(b)->name);
+  return e->type->kind == KT_VOID ? 0 : spv_undef(&g->m, rt);
+}
+
 static uint32_t builtin(SG *g, KExpr *e) {
   KBuiltin b = e->builtin;
   const KType *et = elem(e->type);
@@ -1018,6 +1144,16 @@ static uint32_t builtin(SG *g, KExpr *e) {
   case BI_THREADFENCE: sg_instv(g, SpvOpMemoryBarrier, 2, sg_u32(g, SpvScopeDevice), sem); return 0;
   case BI_THREADFENCE_BLOCK: sg_instv(g, SpvOpMemoryBarrier, 2, wg, sem); return 0;
   case BI_PRINTF: return printf_call(g, e);
+  case BI_FFS:
+  case BI_BREV:
+  case BI_BYTE_PERM:
+  case BI_SAD:
+  case BI_FDIVIDE:
+  case BI_FADD_RN:
+  case BI_FSUB_RN:
+  case BI_FMUL_RN:
+  case BI_CLOCK:
+  case BI_CLOCK64: return cuda_intrinsic(g, e);
   case BI_MIN:
   case BI_MAX:
     if (kir_is_float(et)) return ext(g, e, b == BI_MIN ? OpenCLstd_Fmin : OpenCLstd_Fmax, e->type);
@@ -1064,6 +1200,7 @@ static uint32_t builtin(SG *g, KExpr *e) {
   default: break;
   }
   if (kir_builtin_is_atomic(b)) return atomic(g, e);
+  if (kir_builtin_is_warp(b)) return cuda_intrinsic(g, e);
   int inst = ocl_math(b);
   if (inst >= 0 && kir_is_float(et)) return ext(g, e, inst, e->type);
   sg_error(g, e->loc, "builtin '%s' is not supported by the SPIR-V back end",

@@ -112,3 +112,181 @@ bool fe_check_printf_format(const char *fmt, size_t len, KLoc loc) {
   }
   return ok;
 }
+
+/* ---------------------------------------------------------------- CUDA intrinsics */
+
+static KExpr *node(KBuiltin b, KType *t, KLoc loc, int n) {
+  KExpr *e = kir_expr(KE_BUILTIN, t, loc);
+  e->builtin = b;
+  e->args = kir_alloc(sizeof(KExpr *) * (size_t)(n > 0 ? n : 1));
+  return e;
+}
+
+static KExpr *node1(KBuiltin b, KType *t, KExpr *x, KLoc loc) {
+  KExpr *e = node(b, t, loc, 1);
+  e->args[e->nargs++] = x;
+  return e;
+}
+
+static KExpr *bin(KOp op, KType *t, KExpr *a, KExpr *b, KLoc loc) {
+  KExpr *e = kir_expr(KE_BINARY, t, loc);
+  e->op = op;
+  e->a = a;
+  e->b = b;
+  return e;
+}
+
+/* Intrinsics that are one KIR builtin with the call's own arguments. */
+static const Name nodes[] = {
+    {"__ffs", BI_FFS},
+    {"__ffsll", BI_FFS},
+    {"__brev", BI_BREV},
+    {"__brevll", BI_BREV},
+    {"__byte_perm", BI_BYTE_PERM},
+    {"__sad", BI_SAD},
+    {"__usad", BI_SAD},
+    {"__fdividef", BI_FDIVIDE},
+    {"__fadd_rn", BI_FADD_RN},
+    {"__dadd_rn", BI_FADD_RN},
+    {"__fsub_rn", BI_FSUB_RN},
+    {"__dsub_rn", BI_FSUB_RN},
+    {"__fmul_rn", BI_FMUL_RN},
+    {"__dmul_rn", BI_FMUL_RN},
+    {"clock", BI_CLOCK},
+    {"clock64", BI_CLOCK64},
+    {"__mulhi", BI_MUL_HI},
+    {"__umulhi", BI_MUL_HI},
+    {"__mul64hi", BI_MUL_HI},
+    {"__umul64hi", BI_MUL_HI},
+    {"__fsqrt_rn", BI_SQRT},
+    {"__dsqrt_rn", BI_SQRT},
+    {"atomicInc", BI_ATOMIC_INC},
+    {"atomicDec", BI_ATOMIC_DEC},
+    {"__shfl_sync", BI_SHFL},
+    {"__shfl_up_sync", BI_SHFL_UP},
+    {"__shfl_down_sync", BI_SHFL_DOWN},
+    {"__shfl_xor_sync", BI_SHFL_XOR},
+    {"__ballot_sync", BI_BALLOT},
+    {"__any_sync", BI_ANY},
+    {"__all_sync", BI_ALL},
+    {"__activemask", BI_ACTIVEMASK},
+    {"__match_any_sync", BI_MATCH_ANY},
+    {"__reduce_add_sync", BI_REDUCE_ADD},
+    {"__reduce_min_sync", BI_REDUCE_MIN},
+    {"__reduce_max_sync", BI_REDUCE_MAX},
+    {"__reduce_and_sync", BI_REDUCE_AND},
+    {"__reduce_or_sync", BI_REDUCE_OR},
+    {"__reduce_xor_sync", BI_REDUCE_XOR},
+    {"__syncwarp", BI_SYNCWARP},
+};
+
+/* The rounding of __<from>2<to>_<mode>: the builtin that rounds first (BI_NONE: none). */
+static bool conversion_mode(const char *name, KBuiltin *round) {
+  static const char *const from[] = {"__float2", "__double2", "__int2",
+                                     "__uint2",  "__ll2",     "__ull2"};
+  bool known = false;
+  for (size_t i = 0; i < sizeof from / sizeof *from; i++)
+    known |= strncmp(name, from[i], strlen(from[i])) == 0;
+  size_t n = strlen(name);
+  if (!known || n < 4 || name[n - 3] != '_' || name[n - 2] != 'r') return false;
+  switch (name[n - 1]) {
+  case 'n': *round = BI_RINT; return true;
+  case 'z': *round = BI_NONE; return true;
+  case 'u': *round = BI_CEIL; return true;
+  case 'd': *round = BI_FLOOR; return true;
+  default: return false;
+  }
+}
+
+KExpr *fe_cuda_intrinsic(FeCtx *fe, CXCursor call, const char *name, KLoc loc) {
+  if (!name || name[0] == 0) return NULL;
+  bool under = name[0] == '_' && name[1] == '_';
+  if (!under && strcmp(name, "clock") && strcmp(name, "clock64") && strcmp(name, "atomicInc") &&
+      strcmp(name, "atomicDec"))
+    return NULL;
+  int n = clang_Cursor_getNumArguments(call);
+  if (n < 0 || n > 4) return NULL;
+  KBuiltin b = BI_NONE, round = BI_NONE;
+  for (size_t i = 0; i < sizeof nodes / sizeof *nodes; i++)
+    if (strcmp(nodes[i].name, name) == 0) b = nodes[i].id;
+  bool bits = !strcmp(name, "__int_as_float") || !strcmp(name, "__float_as_int") ||
+              !strcmp(name, "__uint_as_float") || !strcmp(name, "__float_as_uint") ||
+              !strcmp(name, "__double_as_longlong") || !strcmp(name, "__longlong_as_double");
+  bool conv = conversion_mode(name, &round);
+  static const char *const others[] = {"__mul24",   "__umul24",  "__popc",      "__popcll",
+                                       "__clz",     "__clzll",   "__saturatef", "__frcp_rn",
+                                       "__drcp_rn", "__fdiv_rn", "__ddiv_rn",   NULL};
+  bool other = false;
+  for (const char *const *o = others; *o; o++) other |= strcmp(*o, name) == 0;
+  if (b == BI_NONE && !bits && !conv && !other) return NULL;
+  KType *t = fe_type(fe, clang_getCursorType(call), loc);
+  if (!t) return fe_poison(loc);
+  KExpr *a[4] = {0};
+  for (int i = 0; i < n; i++) a[i] = fe_expr(fe, clang_Cursor_getArgument(call, i));
+  KType *i32 = kir_type_scalar(KT_I32), *u32 = kir_type_scalar(KT_U32);
+  if (b != BI_NONE) {
+    bool shfl = b >= BI_SHFL && b <= BI_SHFL_XOR;
+    KExpr *e = node(b, t, loc, 4);
+    for (int i = 0; i < n; i++) e->args[e->nargs++] = a[i];
+    if (shfl && n == 3) e->args[e->nargs++] = fe_int_const(i32, 32, loc); /* width: warpSize */
+    if (b == BI_SYNCWARP && n == 0) e->args[e->nargs++] = fe_int_const(u32, 0xffffffffu, loc);
+    if (shfl && e->args[3]->kind == KE_ICONST) {
+      int64_t w = (int64_t)e->args[3]->ival;
+      if (w < 1 || w > 32 || (w & (w - 1))) {
+        diag_error(loc, "%s: width must be a power of two from 1 to 32, not %lld", name,
+                   (long long)w);
+        return fe_poison(loc);
+      }
+    }
+    return e;
+  }
+  if (bits) {
+    KExpr *e = kir_expr(KE_BITCAST, t, loc);
+    e->a = a[0];
+    return e;
+  }
+  if (conv) {
+    KExpr *x = a[0];
+    if (kir_is_float(x->type) && kir_is_int(t)) {
+      /* PTX's cvt.r*i rounds, then saturates (NaN gives 0): convert_T_sat of the rounded. */
+      if (round != BI_NONE) x = node1(round, x->type, x, loc);
+      return node1(BI_CONVERT_SAT, t, x, loc);
+    }
+    return fe_convert(x, t);
+  }
+  if (!strcmp(name, "__mul24") || !strcmp(name, "__umul24")) {
+    /* The low 24 bits of each (sign-extended for __mul24), multiplied: the low 32 bits. */
+    for (int i = 0; i < 2; i++) {
+      if (kir_is_signed(t)) {
+        KExpr *eight = fe_int_const(i32, 8, loc);
+        a[i] = bin(KB_SHR, t, bin(KB_SHL, t, a[i], eight, loc), fe_int_const(i32, 8, loc), loc);
+      } else {
+        a[i] = bin(KB_AND, t, a[i], fe_int_const(t, 0xffffff, loc), loc);
+      }
+    }
+    return bin(KB_MUL, t, a[0], a[1], loc);
+  }
+  if (!strcmp(name, "__popc") || !strcmp(name, "__popcll"))
+    return fe_convert(node1(BI_POPCOUNT, a[0]->type, a[0], loc), t);
+  if (!strcmp(name, "__clz") || !strcmp(name, "__clzll"))
+    return fe_convert(node1(BI_CLZ, a[0]->type, a[0], loc), t);
+  if (!strcmp(name, "__saturatef")) {
+    /* fmaxf(NaN, 0) is 0, as __saturatef(NaN) is. */
+    KExpr *zero = kir_expr(KE_FCONST, t, loc), *one = kir_expr(KE_FCONST, t, loc);
+    one->fval = 1.0;
+    KExpr *mx = node(BI_FMAX, t, loc, 2);
+    mx->args[mx->nargs++] = a[0];
+    mx->args[mx->nargs++] = zero;
+    KExpr *mn = node(BI_FMIN, t, loc, 2);
+    mn->args[mn->nargs++] = mx;
+    mn->args[mn->nargs++] = one;
+    return mn;
+  }
+  if (!strcmp(name, "__frcp_rn") || !strcmp(name, "__drcp_rn")) {
+    KExpr *one = kir_expr(KE_FCONST, t, loc);
+    one->fval = 1.0;
+    return bin(KB_DIV, t, one, a[0], loc);
+  }
+  /* __fdiv_rn, __ddiv_rn: IEEE division, which KIR's is (no fma contracts a division). */
+  return bin(KB_DIV, t, a[0], a[1], loc);
+}

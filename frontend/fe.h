@@ -219,6 +219,10 @@ KExpr *fe_shift_count(KExpr *b, KType *t);
 /* The vector and OpenCL builtins that are not plain prelude declarations (convert_T, as_T,
  * vloadN, vstoreN, select, popcount...), or NULL when name is none of them. */
 KExpr *fe_vec_builtin(FeCtx *fe, CXCursor call, const char *name, KLoc loc);
+/* builtins.c: a call of one of CUDA's intrinsics or warp-level operations that the prelude
+ * declares (__popc, __float2int_rn, __shfl_sync...) as KIR; NULL when `name` is none of them.
+ * fe_vec_builtin asks it first. */
+KExpr *fe_cuda_intrinsic(FeCtx *fe, CXCursor call, const char *name, KLoc loc);
 /* A function defined in a virtual file (the derived OpenCL builtins: dot, clamp...), lowered
  * on its first call as a static inline device function; NULL if fn has no definition there.
  * fn is the callee's FunctionDecl. */

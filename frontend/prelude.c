@@ -38,8 +38,6 @@ static const char prelude_head[] =
     "void __threadfence(void);\n"
     "void __threadfence_block(void);\n"
     "int printf(const char *restrict __fmt, ...) __attribute__((format(printf, 1, 2)));\n"
-    "#define __fdividef(a, b) ((a) / (b))\n"
-    "#define __saturatef(x) fminf(fmaxf((x), 0.0f), 1.0f)\n"
     "#define __ldg(p) (*(p))\n"
     /* The dialect's types (bool, size_t, int32_t...) need no #include, as in CUDA. */
     "#include <stddef.h>\n"
@@ -127,6 +125,116 @@ static void params(SB *b, const char *t, int n) {
   for (int i = 0; i < n; i++) sb_printf(b, "%s%s", i ? ", " : "", t);
 }
 
+/* CUDA's intrinsics and warp-level operations (builtins.c lowers them by name). Valid C11
+ * and valid C++ alike: the CUDA front end reads the same text. */
+static const char cuda_intrinsics[] =
+    "int __mul24(int __a, int __b);\n"
+    "unsigned int __umul24(unsigned int __a, unsigned int __b);\n"
+    "int __mulhi(int __a, int __b);\n"
+    "unsigned int __umulhi(unsigned int __a, unsigned int __b);\n"
+    "long long __mul64hi(long long __a, long long __b);\n"
+    "unsigned long long __umul64hi(unsigned long long __a, unsigned long long __b);\n"
+    "int __popc(unsigned int __x);\nint __popcll(unsigned long long __x);\n"
+    "int __clz(int __x);\nint __clzll(long long __x);\n"
+    "int __ffs(int __x);\nint __ffsll(long long __x);\n"
+    "unsigned int __brev(unsigned int __x);\n"
+    "unsigned long long __brevll(unsigned long long __x);\n"
+    "unsigned int __byte_perm(unsigned int __x, unsigned int __y, unsigned int __s);\n"
+    "unsigned int __sad(int __x, int __y, unsigned int __z);\n"
+    "unsigned int __usad(unsigned int __x, unsigned int __y, unsigned int __z);\n"
+    "float __int_as_float(int __x);\nint __float_as_int(float __x);\n"
+    "float __uint_as_float(unsigned int __x);\nunsigned int __float_as_uint(float __x);\n"
+    "long long __double_as_longlong(double __x);\ndouble __longlong_as_double(long long __x);\n"
+    "float __fdividef(float __a, float __b);\nfloat __saturatef(float __x);\n"
+    "float __frcp_rn(float __x);\nfloat __fsqrt_rn(float __x);\n"
+    "float __fadd_rn(float __a, float __b);\nfloat __fsub_rn(float __a, float __b);\n"
+    "float __fmul_rn(float __a, float __b);\nfloat __fdiv_rn(float __a, float __b);\n"
+    "double __drcp_rn(double __x);\ndouble __dsqrt_rn(double __x);\n"
+    "double __dadd_rn(double __a, double __b);\ndouble __dsub_rn(double __a, double __b);\n"
+    "double __dmul_rn(double __a, double __b);\ndouble __ddiv_rn(double __a, double __b);\n"
+    "unsigned int atomicInc(unsigned int *__p, unsigned int __v);\n"
+    "unsigned int atomicDec(unsigned int *__p, unsigned int __v);\n"
+    "typedef long clock_t;\nclock_t clock(void);\nlong long clock64(void);\n"
+    "enum { warpSize = 32 };\n"
+    "void __KCC_OVL __syncwarp(void);\nvoid __KCC_OVL __syncwarp(unsigned int __mask);\n"
+    "unsigned int __ballot_sync(unsigned int __mask, int __pred);\n"
+    "int __any_sync(unsigned int __mask, int __pred);\n"
+    "int __all_sync(unsigned int __mask, int __pred);\n"
+    "unsigned int __activemask(void);\n"
+    "int __KCC_OVL __reduce_add_sync(unsigned int __mask, int __v);\n"
+    "unsigned int __KCC_OVL __reduce_add_sync(unsigned int __mask, unsigned int __v);\n"
+    "int __KCC_OVL __reduce_min_sync(unsigned int __mask, int __v);\n"
+    "unsigned int __KCC_OVL __reduce_min_sync(unsigned int __mask, unsigned int __v);\n"
+    "int __KCC_OVL __reduce_max_sync(unsigned int __mask, int __v);\n"
+    "unsigned int __KCC_OVL __reduce_max_sync(unsigned int __mask, unsigned int __v);\n"
+    "unsigned int __reduce_and_sync(unsigned int __mask, unsigned int __v);\n"
+    "unsigned int __reduce_or_sync(unsigned int __mask, unsigned int __v);\n"
+    "unsigned int __reduce_xor_sync(unsigned int __mask, unsigned int __v);\n"
+    /* A block-wide count through one shared counter: every form has shared memory and an
+     * atomic add, so one definition serves them all. The first barrier keeps a thread that
+     * is still reading the previous count from seeing the reset. */
+    "static __inline__ int __syncthreads_count(int __p) {\n"
+    "  __shared__ int __kcc_count;\n"
+    "  __syncthreads();\n"
+    "  if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) __kcc_count = 0;\n"
+    "  __syncthreads();\n"
+    "  if (__p) atomicAdd(&__kcc_count, 1);\n"
+    "  __syncthreads();\n"
+    "  return __kcc_count;\n"
+    "}\n"
+    "static __inline__ int __syncthreads_and(int __p) { return __syncthreads_count(!__p) == 0; }\n"
+    "static __inline__ int __syncthreads_or(int __p) { return __syncthreads_count(__p) != 0; }\n";
+
+/* The types the shuffles and __match_any_sync take, as CUDA overloads them. */
+static const char *const warp_types[] = {"int",           "unsigned int", "long",
+                                         "unsigned long", "long long",    "unsigned long long",
+                                         "float",         "double"};
+
+/* __float2int_rn & co.: from, to, and the rounding suffixes each takes. */
+static const struct {
+  const char *name, *from, *to, *modes;
+} conversions[] = {
+    {"float2int", "float", "int", "rn rz ru rd"},
+    {"float2uint", "float", "unsigned int", "rn rz ru rd"},
+    {"float2ll", "float", "long long", "rn rz ru rd"},
+    {"float2ull", "float", "unsigned long long", "rn rz ru rd"},
+    {"double2int", "double", "int", "rn rz ru rd"},
+    {"double2uint", "double", "unsigned int", "rn rz ru rd"},
+    {"double2ll", "double", "long long", "rn rz ru rd"},
+    {"double2ull", "double", "unsigned long long", "rn rz ru rd"},
+    {"int2float", "int", "float", "rn"},
+    {"uint2float", "unsigned int", "float", "rn"},
+    {"ll2float", "long long", "float", "rn"},
+    {"ull2float", "unsigned long long", "float", "rn"},
+    {"int2double", "int", "double", "rn"},
+    {"uint2double", "unsigned int", "double", "rn"},
+    {"ll2double", "long long", "double", "rn"},
+    {"ull2double", "unsigned long long", "double", "rn"},
+    {"double2float", "double", "float", "rn"},
+};
+
+static void cuda_declarations(SB *b) {
+  sb_printf(b, "%s", cuda_intrinsics);
+  for (size_t i = 0; i < sizeof warp_types / sizeof *warp_types; i++) {
+    const char *T = warp_types[i];
+    static const char *const shfl[] = {"", "_up", "_down", "_xor"};
+    static const char *const lane[] = {"int __lane", "unsigned int __delta", "unsigned int __delta",
+                                       "int __lane_mask"};
+    for (int s = 0; s < 4; s++)
+      sb_printf(b,
+                "%s __KCC_OVL __shfl%s_sync(unsigned int __mask, %s __v, %s);\n"
+                "%s __KCC_OVL __shfl%s_sync(unsigned int __mask, %s __v, %s, int __width);\n",
+                T, shfl[s], T, lane[s], T, shfl[s], T, lane[s]);
+    sb_printf(b, "unsigned int __KCC_OVL __match_any_sync(unsigned int __mask, %s __v);\n", T);
+  }
+  for (size_t i = 0; i < sizeof conversions / sizeof *conversions; i++) {
+    const char *m = conversions[i].modes;
+    for (int k = 0; m[k]; k += m[k + 2] ? 3 : 2)
+      sb_printf(b, "%s __%s_%.2s(%s __x);\n", conversions[i].to, conversions[i].name, m + k,
+                conversions[i].from);
+  }
+}
+
 static char *build_prelude(void) {
   SB b = {0};
   sb_printf(&b, "/* kcc's builtins, for the C dialect's and CUDA's preludes. */\n");
@@ -161,6 +269,7 @@ static char *build_prelude(void) {
   const char *cls[] = {"isnan", "isinf", "isfinite"};
   for (int i = 0; i < 3; i++)
     sb_printf(&b, "int __KCC_OVL %s(float);\nint __KCC_OVL %s(double);\n", cls[i], cls[i]);
+  cuda_declarations(&b);
   return b.p;
 }
 

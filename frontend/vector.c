@@ -601,6 +601,8 @@ static bool is_len(const char *s) {
 }
 
 KExpr *fe_vec_builtin(FeCtx *fe, CXCursor call, const char *name, KLoc loc) {
+  KExpr *cuda = fe_cuda_intrinsic(fe, call, name, loc); /* builtins.c */
+  if (cuda) return cuda;
   int n = clang_Cursor_getNumArguments(call);
   bool kcc_cv = !strncmp(name, "__kcc_convert_", 14), kcc_as = !strncmp(name, "__kcc_as_", 9);
   bool cl_cv = !strncmp(name, "convert_", 8), cl_as = !strncmp(name, "as_", 3);

@@ -23,7 +23,7 @@
 enum {
   KCB_MAGIC_SIZE = 8,
   KCB_VERSION_MAJOR = 1, /* a reader rejects another major version */
-  KCB_VERSION_MINOR = 2, /* a reader accepts any minor version of its major */
+  KCB_VERSION_MINOR = 3, /* a reader accepts any minor version of its major */
   KCB_HEADER_SIZE = 48,
   KCB_SECTION_ENTRY_SIZE = 32,
   KCB_KTAB_HEADER_SIZE = 16,
@@ -91,7 +91,10 @@ enum { KCB_AS_GENERIC = 0, KCB_AS_GLOBAL = 1, KCB_AS_SHARED = 3, KCB_AS_CONSTANT
 /* Pointee qualifiers of pointer parameters (KIR's KQ_* bits). */
 enum { KCB_Q_CONST = 1, KCB_Q_VOLATILE = 2, KCB_Q_RESTRICT = 4 };
 /* Kernel flags. */
-enum { KCB_KERNEL_DYNAMIC_SHARED = 1 };
+enum {
+  KCB_KERNEL_DYNAMIC_SHARED = 1,
+  KCB_KERNEL_WARP = 2, /* 1.3: uses warp-level operations (on OpenCL: 32-wide subgroups) */
+};
 
 /* ---------------------------------------------------------------- byte access */
 

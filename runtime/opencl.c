@@ -60,7 +60,8 @@
   X(clCreateProgramWithIL)                                                                         \
   X(clEnqueueFillBuffer)                                                                           \
   X(clEnqueueMarkerWithWaitList)                                                                   \
-  X(clEnqueueMarker)
+  X(clEnqueueMarker)                                                                               \
+  X(clGetKernelSubGroupInfo)
 
 static struct {
 #define DECL(f) __typeof__(f) *f;
@@ -442,11 +443,58 @@ static void build_log(ClDev *c, cl_program p) {
   free(log);
 }
 
-static const char *build_options(int form) {
-  return form == FORM_SOURCE ? "-cl-std=CL1.2" : "";
+/* The first kernel of b that uses warp-level operations, or NULL. */
+static const KcbKernel *warp_kernel(const KcbBundle *b) {
+  for (uint32_t i = 0; i < b->nkernels; i++)
+    if (b->kernels[i].flags & KCB_KERNEL_WARP) return &b->kernels[i];
+  return NULL;
+}
+
+/* OpenCL C with warp-level operations is OpenCL C 2.0 with subgroups (or 3.0 with them). */
+static const char *build_options(kcrt_device *dev, const KcbBundle *b, int form) {
+  if (form != FORM_SOURCE) return "";
+  if (!warp_kernel(b)) return "-cl-std=CL1.2";
+  char v[128] = "";
+  dev_str(cd(dev)->dev, CL_DEVICE_OPENCL_C_VERSION, v, sizeof v);
+  return !strncmp(v, "OpenCL C 3", 10) ? "-cl-std=CL3.0" : "-cl-std=CL2.0";
+}
+
+/* Whether dev has what kcc's OpenCL C for warp-level operations needs (subgroups, their
+ * shuffles and ballots, OpenCL C 2.0 or newer); else reports which kernel needs what. */
+static kcrt_status check_warp(kcrt_device *dev, const KcbBundle *b) {
+  const KcbKernel *k = warp_kernel(b);
+  if (!k) return KCRT_SUCCESS;
+  ClDev *c = cd(dev);
+  char ext[8192] = "", v[128] = "", missing[160] = "";
+  dev_str(c->dev, CL_DEVICE_EXTENSIONS, ext, sizeof ext);
+  dev_str(c->dev, CL_DEVICE_OPENCL_C_VERSION, v, sizeof v);
+  static const char *const need[] = {"cl_khr_subgroups", "cl_khr_subgroup_ballot",
+                                     "cl_khr_subgroup_shuffle"};
+  for (int i = 0; i < 3; i++) {
+    const char *p = ext;
+    size_t n = strlen(need[i]);
+    bool found = false;
+    while ((p = strstr(p, need[i])) && !found) {
+      found = (p == ext || p[-1] == ' ') && (p[n] == 0 || p[n] == ' ');
+      p += n;
+    }
+    if (!found)
+      snprintf(missing + strlen(missing), sizeof missing - strlen(missing), "%s%s",
+               missing[0] ? ", " : "", need[i]);
+  }
+  bool old = !strncmp(v, "OpenCL C 1", 10);
+  if (!missing[0] && !old && cl.clGetKernelSubGroupInfo) return KCRT_SUCCESS;
+  return kcrt_fail(KCRT_ERROR_NOT_SUPPORTED,
+                   "kernel '%s' uses warp-level operations, which need 32-wide subgroups; "
+                   "device '%s' has no subgroups kcc can use (%s%s%s)",
+                   k->name, dev->info.name, missing[0] ? "it lacks " : "", missing,
+                   missing[0] ? ""
+                   : old      ? "its OpenCL C is older than 2.0"
+                              : "the OpenCL loader lacks clGetKernelSubGroupInfo");
 }
 
 static void cache_key(KcrtKey *k, kcrt_device *dev, const KcbBundle *b, int form) {
+  const char *options = build_options(dev, b, form);
   char ver[256] = "";
   dev_str(cd(dev)->dev, CL_DEVICE_VERSION, ver, sizeof ver);
   kcrt_key_init(k, "opencl");
@@ -455,11 +503,11 @@ static void cache_key(KcrtKey *k, kcrt_device *dev, const KcbBundle *b, int form
   kcrt_key_add(k, ver);
   kcrt_key_add(k, dev->info.driver_version);
   kcrt_key_add(k, form == FORM_SOURCE ? "source" : "spirv");
-  kcrt_key_add(k, build_options(form));
+  kcrt_key_add(k, options);
   kcrt_key_add_u64(k, b->hash);
 }
 
-static cl_program from_cache(kcrt_device *dev, const KcrtKey *key, int form) {
+static cl_program from_cache(kcrt_device *dev, const KcbBundle *b, const KcrtKey *key, int form) {
   size_t len;
   unsigned char *bin = kcrt_cache_get(key, &len);
   if (!bin) return NULL;
@@ -467,7 +515,7 @@ static cl_program from_cache(kcrt_device *dev, const KcrtKey *key, int form) {
   cl_int e, bs = CL_SUCCESS;
   const unsigned char *bp = bin;
   cl_program p = cl.clCreateProgramWithBinary(c->ctx, 1, &c->dev, &len, &bp, &bs, &e);
-  if (p && !e && !bs) e = cl.clBuildProgram(p, 1, &c->dev, build_options(form), NULL, NULL);
+  if (p && !e && !bs) e = cl.clBuildProgram(p, 1, &c->dev, build_options(dev, b, form), NULL, NULL);
   free(bin);
   if (!p || e || bs) {
     kcrt_log("cache: the driver rejected a cached binary (%s); rebuilding", err_name(e ? e : bs));
@@ -494,7 +542,7 @@ static kcrt_status build(kcrt_device *dev, const KcbBundle *b, int form, cl_prog
   KcrtKey key;
   cache_key(&key, dev, b, form);
   double t0 = kcrt_now_ms();
-  cl_program p = from_cache(dev, &key, form);
+  cl_program p = from_cache(dev, b, &key, form);
   if (p) {
     kcrt_log("opencl: %s loaded from the cache in %.1f ms", *b->source ? b->source : "module",
              kcrt_now_ms() - t0);
@@ -514,7 +562,7 @@ static kcrt_status build(kcrt_device *dev, const KcbBundle *b, int form, cl_prog
   }
   if (!p)
     return fail(e, form == FORM_SPIRV ? "clCreateProgramWithIL" : "clCreateProgramWithSource");
-  e = cl.clBuildProgram(p, 1, &c->dev, build_options(form), NULL, NULL);
+  e = cl.clBuildProgram(p, 1, &c->dev, build_options(dev, b, form), NULL, NULL);
   if (e) {
     kcrt_fail(KCRT_ERROR_BUILD_FAILED,
               "OpenCL: building %s from %s for %s failed: %s (%d); build log:",
@@ -546,6 +594,8 @@ static kcrt_status cl_module_load(kcrt_module *m) {
     has_spv = kcb_section(b, KCB_SEC_SPIRV, 0) && cl.clCreateProgramWithIL;
   }
   int form = has_spv ? FORM_SPIRV : has_src ? FORM_SOURCE : 0;
+  kcrt_status ws = check_warp(dev, b);
+  if (ws) return ws;
   if (!form)
     return kcrt_fail(KCRT_ERROR_NO_BINARY,
                      "the bundle has no form %s can load: it needs %sOpenCL C, the bundle has "
@@ -694,6 +744,23 @@ static kcrt_status cl_launch(kcrt_kernel *k, kcrt_queue *q, const uint64_t grid[
     local[d] = (size_t)block[d];
   }
   kcrt_status st = KCRT_SUCCESS;
+  if (k->k->flags & KCB_KERNEL_WARP) {
+    /* CUDA's warps are the kernel's subgroups: only where they are 32 wide. */
+    size_t sg = 0;
+    cl_int se = cl.clGetKernelSubGroupInfo(h, cd(k->mod->dev)->dev,
+                                           CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, sizeof local,
+                                           local, sizeof sg, &sg, NULL);
+    if (se)
+      return kcrt_fail(KCRT_ERROR_NOT_SUPPORTED,
+                       "kernel '%s' uses warp-level operations, which need 32-wide subgroups; "
+                       "device '%s' does not tell its subgroup size: %s (%d)",
+                       k->k->name, k->mod->dev->info.name, err_name(se), (int)se);
+    if (sg != 32)
+      return kcrt_fail(KCRT_ERROR_NOT_SUPPORTED,
+                       "kernel '%s' uses warp-level operations, which need 32-wide subgroups; "
+                       "device '%s' runs it with subgroups of %zu",
+                       k->k->name, k->mod->dev->info.name, sg);
+  }
   /* A cl_kernel holds its arguments: setting them and enqueueing must not interleave with
    * another thread's launch of the same kernel. */
   pthread_mutex_lock(&k->lock);

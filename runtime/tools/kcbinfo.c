@@ -111,6 +111,7 @@ int main(int argc, char **argv) {
            (unsigned long long)k->static_shared_bytes,
            k->flags & KCB_KERNEL_DYNAMIC_SHARED ? ", dynamic shared" : "");
     if (k->max_threads) printf(", launch bounds %u threads", k->max_threads);
+    if (k->flags & KCB_KERNEL_WARP) printf(", warp operations");
     printf("\n");
     for (uint32_t j = 0; j < k->nparams; j++) {
       const KcbParam *p = &k->params[j];

@@ -2,7 +2,8 @@
 # prepare.sh OUTDIR [BUILD_DIR] — builds, on a machine with LLVM (this one), everything the GPU
 # run needs, into OUTDIR, so that tests/gpu/run.sh OUTDIR can run on a GPU machine that has a
 # CUDA driver, a C library and a shell but no LLVM and no kcc:
-#   OUTDIR/bin/        the runtime test programs (libkcrt linked in statically) and kcbinfo
+#   OUTDIR/bin/        the runtime test programs (libkcrt linked in statically) and kcbinfo,
+#                      with rt_intrinsics and rt_warp (tests/warp/, their kernels beside them)
 #   OUTDIR/bundles/sm90/  every corpus kernel compiled with -arch=sm_90,sm_80 (cubins for both
 #                      when ptxas is here, PTX for both, SPIR-V, OpenCL C)
 #   OUTDIR/bundles/sm75/  the same with kcc's default -arch (sm_75): on an sm_90 GPU the cubin
@@ -21,8 +22,10 @@ cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 # The kernel list is the runtime test list of tests/runtime.cmake.
 kernels=$(sed -n '/^set(KCRT_RUNTIME_KERNELS/,/)/p' "$root/tests/runtime.cmake" |
           sed 's/set(KCRT_RUNTIME_KERNELS//; s/)//' | tr -s ' \n' ' ')
+# Test programs whose kernels live beside them (tests/warp/NAME.k, tests/warp.cmake).
+own="intrinsics warp"
 targets="kcc kcbinfo rt_api"
-for k in $kernels; do targets="$targets rt_$k"; done
+for k in $kernels $own; do targets="$targets rt_$k"; done
 # shellcheck disable=SC2086
 cmake --build "$build" -j "$jobs" --target $targets
 
@@ -35,6 +38,11 @@ for k in $kernels; do
   "$build/kcc" "$root/tests/kernels/$k.k" -arch=sm_90,sm_80 -o "$out/bundles/sm90/$k.kcb" || fail=1
   "$build/kcc" "$root/tests/kernels/$k.k" -o "$out/bundles/sm75/$k.kcb" || fail=1
 done
+for k in $own; do
+  cp "$build/tests/rt_$k" "$out/bin/"
+  "$build/kcc" "$root/tests/warp/$k.k" -arch=sm_90,sm_80 -o "$out/bundles/sm90/$k.kcb" || fail=1
+  "$build/kcc" "$root/tests/warp/$k.k" -o "$out/bundles/sm75/$k.kcb" || fail=1
+done
 cp "$root/tests/gpu/run.sh" "$out/run.sh"
 chmod +x "$out/run.sh"
 for d in /usr/lib/x86_64-linux-gnu /usr/lib64 /usr/lib; do
@@ -45,7 +53,7 @@ done
   echo "commit $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown) (plus uncommitted changes, if any)"
   "$build/kcc" --version
   echo "ptxas: $(command -v ptxas || ls /usr/local/cuda/bin/ptxas 2>/dev/null || echo none)"
-  echo "kernels: $kernels"
+  echo "kernels: $kernels $own"
 } >"$out/MANIFEST"
 "$out/bin/kcbinfo" "$out/bundles/sm90/vecadd.kcb" >>"$out/MANIFEST"
 du -sh "$out"

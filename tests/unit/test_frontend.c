@@ -343,6 +343,34 @@ START_TEST(builtins) {
 }
 END_TEST
 
+/* CUDA's intrinsics and warp operations lower to existing KIR where one composition evaluates
+ * each argument once, else to their own builtins; left-out widths and masks are filled in. */
+START_TEST(cuda_intrinsics) {
+  char *k = kir("kernel void k(int *o, unsigned *u, float *f, double *d) {\n"
+                "  o[0] = __popc(u[0]) + __clzll((long long)o[1]) + __float2int_rd(f[0]);\n"
+                "  f[1] = __int_as_float(o[2]) + __fmul_rn(f[2], f[3]);\n"
+                "  o[3] = __shfl_sync(0xffffffffu, o[4], 3) + warpSize;\n"
+                "  d[0] = __shfl_up_sync(0xffffffffu, d[1], 2u, 8);\n"
+                "  __syncwarp();\n"
+                "  u[1] = __umul24(u[2], u[3]);\n"
+                "}\n");
+  HAS(k, "(nop int (builtin popcount unsigned int (index unsigned int (var u) (const int 0))))");
+  HAS(k, "(trunc int (builtin clz long");
+  HAS(k, "(builtin convert_sat int (builtin floor float (index float (var f) (const int 0))))");
+  HAS(k, "(bitcast float (index int (var o) (const int 2)))");
+  HAS(k, "(builtin __fmul_rn float (index float (var f) (const int 2)) (index float (var f) "
+         "(const int 3)))");
+  HAS(k, "(builtin __shfl_sync int (const unsigned int 4294967295) (index int (var o) (const int "
+         "4)) (const int 3) (const int 32))");
+  HAS(k, "(const int 32)))");
+  HAS(k, "(builtin __shfl_up_sync double (const unsigned int 4294967295) (index double (var d) "
+         "(const int 1)) (const unsigned int 2) (const int 8))");
+  HAS(k, "(builtin __syncwarp void (const unsigned int 4294967295))");
+  HAS(k, "(mul unsigned int (and unsigned int (index unsigned int (var u) (const int 2)) (const "
+         "unsigned int 16777215))");
+}
+END_TEST
+
 START_TEST(prelude_types_and_helpers) {
   /* No #include: bool, size_t and <stdint.h> names come with the prelude, as in CUDA. */
   char *k = kir("kernel void k(float *p, const float *q) {\n"
@@ -354,7 +382,7 @@ START_TEST(prelude_types_and_helpers) {
   HAS(k, "decl unsigned char u = (const unsigned char 2)");
   HAS(k, "(builtin fmin float (builtin fmax float (deref float (addr global const float * (index "
          "float (var q) (var i)))) (fconst float 0)) (fconst float 1))");
-  HAS(k, "(div float (index float (var p) (const int 0)) (fconst float 2))");
+  HAS(k, "(builtin __fdividef float (index float (var p) (const int 0)) (fconst float 2))");
   /* The user's own min/max macros take over quietly. */
   k = kir("#define min(a, b) ((a) < (b) ? (a) : (b))\n"
           "kernel void k(int *p) { p[0] = min(p[1], p[2]); }\n");
@@ -1059,6 +1087,7 @@ static Suite *suite(void) {
   tcase_add_test(t, shared_memory);
   tcase_add_test(t, builtins);
   tcase_add_test(t, prelude_types_and_helpers);
+  tcase_add_test(t, cuda_intrinsics);
   tcase_add_test(t, builtin_ids);
   tcase_add_test(t, printf_args);
   tcase_add_test(t, constants);

@@ -144,7 +144,7 @@ START_TEST(bad_magic_and_version) {
   img[1] = 'K';
   kcb_put16(img + KCB_H_MAJOR, 2);
   reseal(img, len);
-  expect_invalid(img, len, "version 2.2 is not supported");
+  expect_invalid(img, len, "version 2.3 is not supported");
   /* A newer minor version is still read. */
   kcb_put16(img + KCB_H_MAJOR, 1);
   kcb_put16(img + KCB_H_MINOR, 7);
@@ -553,6 +553,34 @@ static unsigned char *compile_bundle(const char *name, const char *src, const ch
   return img;
 }
 
+/* 1.3: a kernel that uses warp-level operations, itself or through a device function, has
+ * KCB_KERNEL_WARP; the bundle then carries no SPIR-V (kcc's SPIR-V has no subgroups). */
+START_TEST(kcc_warp_flag) {
+  size_t len;
+  unsigned char *img = compile_bundle(
+      "warpflag.k",
+      "static int sum(int v) {\n"
+      "  for (int o = 16; o > 0; o /= 2) v += __shfl_down_sync(0xffffffffu, v, o);\n"
+      "  return v;\n"
+      "}\n"
+      "kernel void direct(unsigned *o) { o[threadIdx.x] = __ballot_sync(0xffffffffu, 1); }\n"
+      "kernel void indirect(int *o) { o[threadIdx.x] = sum(o[threadIdx.x]); }\n"
+      "kernel void plain(int *o) { o[threadIdx.x] = __popc(threadIdx.x) + warpSize; }\n",
+      "KCC_PTXAS=none", "", &len);
+  KcbBundle *b;
+  ck_assert_msg(kcb_parse(img, len, &b) == KCRT_SUCCESS, "%s", kcrt_last_error());
+  ck_assert_uint_eq(kcb_get16(img + KCB_H_MINOR), 3);
+  ck_assert_uint_eq(kcb_kernel(b, "direct")->flags, KCB_KERNEL_WARP);
+  ck_assert_uint_eq(kcb_kernel(b, "indirect")->flags, KCB_KERNEL_WARP);
+  ck_assert_uint_eq(kcb_kernel(b, "plain")->flags, 0);
+  ck_assert_ptr_null(kcb_section(b, KCB_SEC_SPIRV, 0));
+  ck_assert_ptr_nonnull(kcb_section(b, KCB_SEC_OPENCL_C, 0));
+  ck_assert_ptr_nonnull(kcb_section(b, KCB_SEC_PTX, 75));
+  kcb_free(b);
+  free(img);
+}
+END_TEST
+
 START_TEST(kcc_kernel_table) {
   size_t len;
   unsigned char *img = compile_bundle(
@@ -672,6 +700,7 @@ Suite *suite(void) {
   TCase *w = tcase_create("writer");
   tcase_set_timeout(w, 120);
   tcase_add_test(w, kcc_kernel_table);
+  tcase_add_test(w, kcc_warp_flag);
   tcase_add_test(w, kcc_ptx_per_arch_and_cubins);
   suite_add_tcase(s, w);
   return s;
