@@ -95,7 +95,6 @@ static const char cu_head[] =
     "#define CUDART_VERSION 12000\n"
     "struct __kcc_dim3 { unsigned int x, y, z; };\n"
     "extern const __device__ __kcc_dim3 threadIdx, blockIdx, blockDim, gridDim;\n"
-    "#define warpSize 32\n"
     "#include <stddef.h>\n"
     "#include <stdint.h>\n"
     "extern \"C\" __device__ int printf(const char *__fmt, ...) "
@@ -104,9 +103,40 @@ static const char cu_head[] =
     "#include \"" FE_BUILTINS "\"\n"
     "void __threadfence(void);\n"
     "void __threadfence_block(void);\n"
-    "#define __fdividef(a, b) ((a) / (b))\n"
-    "#define __saturatef(x) fminf(fmaxf((x), 0.0f), 1.0f)\n"
-    "#define __ldg(p) (*(p))\n";
+    "#define __ldg(p) (*(p))\n"
+    "static __inline__ void *memcpy(void *__d, const void *__s, size_t __n) { unsigned char "
+    "*__dc = (unsigned char *)__d; const unsigned char *__sc = (const unsigned char *)__s; for "
+    "(size_t __i = 0; __i < __n; __i++) __dc[__i] = __sc[__i]; return __d; }\n"
+    "static __inline__ void *memset(void *__d, int __c, size_t __n) { unsigned char *__dc = "
+    "(unsigned char *)__d; for (size_t __i = 0; __i < __n; __i++) __dc[__i] = (unsigned "
+    "char)__c; return __d; }\n"
+    "static __inline__ unsigned umin(unsigned __a, unsigned __b) { return __a < __b ? __a : "
+    "__b; }\n"
+    "static __inline__ unsigned umax(unsigned __a, unsigned __b) { return __a < __b ? __b : "
+    "__a; }\n"
+    "static __inline__ long long llmin(long long __a, long long __b) { return __a < __b ? __a : "
+    "__b; }\n"
+    "static __inline__ long long llmax(long long __a, long long __b) { return __a < __b ? __b : "
+    "__a; }\n"
+    "static __inline__ unsigned long long ullmin(unsigned long long __a, unsigned long long "
+    "__b) { return __a < __b ? __a : __b; }\n"
+    "static __inline__ unsigned long long ullmax(unsigned long long __a, unsigned long long "
+    "__b) { return __a < __b ? __b : __a; }\n"
+    "#define __KCC_NOSYS __attribute__((unavailable(\"system-scope atomics need memory shared "
+    "with the host, which kcc does not support\")))\n"
+    "int atomicAdd_system(int *, int) __KCC_NOSYS;\n"
+    "unsigned atomicAdd_system(unsigned *, unsigned) __KCC_NOSYS;\n"
+    "float atomicAdd_system(float *, float) __KCC_NOSYS;\n"
+    "int atomicExch_system(int *, int) __KCC_NOSYS;\n"
+    "int atomicMax_system(int *, int) __KCC_NOSYS;\n"
+    "int atomicMin_system(int *, int) __KCC_NOSYS;\n"
+    "int atomicCAS_system(int *, int, int) __KCC_NOSYS;\n"
+    "unsigned atomicInc_system(unsigned *, unsigned) __KCC_NOSYS;\n"
+    "unsigned atomicDec_system(unsigned *, unsigned) __KCC_NOSYS;\n"
+    "int atomicAnd_system(int *, int) __KCC_NOSYS;\n"
+    "int atomicOr_system(int *, int) __KCC_NOSYS;\n"
+    "int atomicXor_system(int *, int) __KCC_NOSYS;\n"
+    "#include <assert.h>\n";
 
 /* Textures and surfaces: declared unavailable, so that a use gets one clear error. */
 static const char h_textures[] =
@@ -176,6 +206,24 @@ static char *build_cu_prelude(void) {
       sb_printf(&b, "}; return __r; }\n");
     }
   }
+  /* Cooperative groups shuffle vector types too (thread_block_tile<32>::shfl_xor on a uint4):
+     component by component. */
+  static const char *const shfl[] = {"", "_up", "_down", "_xor"};
+  static const char *const lane[] = {"int __l", "unsigned __l", "unsigned __l", "int __l"};
+  for (size_t e = 0; e < sizeof cu_vec_elems / sizeof *cu_vec_elems; e++) {
+    if (cu_vec_elems[e].size < 4) continue;
+    const char *N = cu_vec_elems[e].name;
+    for (int n = 2; n <= 4; n++)
+      for (int k = 0; k < 4; k++) {
+        sb_printf(&b,
+                  "static __inline__ %s%d __shfl%s_sync(unsigned __m, %s%d __v, %s, int __w = "
+                  "32) { %s%d __r = {",
+                  N, n, shfl[k], N, n, lane[k], N, n);
+        for (int i = 0; i < n; i++)
+          sb_printf(&b, "%s__shfl%s_sync(__m, __v.%c, __l, __w)", i ? ", " : "", shfl[k], comp[i]);
+        sb_printf(&b, "}; return __r; }\n");
+      }
+  }
   /* dim3 and uint3 as kernels see them: plain structs (dim3's constructor is host-side
      launch syntax). */
   sb_printf(&b, "typedef uint3 dim3;\n");
@@ -218,11 +266,11 @@ static const struct {
     {"stdlib.h", "#define EXIT_SUCCESS 0\n#define EXIT_FAILURE 1\n"},
 };
 
-/* Cooperative groups as C-style kernels use them. One class, thread_group, stands for the
- * block and for dynamic partitions of it (CUDA derives thread_block from it: kcc has no
- * inheritance, so thread_block names the same class); thread_block_tile<N> is a static
- * partition of at most a warp; coalesced_group the active threads of a warp. A group's
- * kind and size are fields that the optimiser folds where they are known. */
+/* Cooperative groups as C-style kernels use them: thread_block (the block: barriers only),
+ * thread_group (a dynamic partition; its size is a field the optimiser folds where known),
+ * thread_block_tile<N> (a static partition of at most a warp) and coalesced_group (the active
+ * threads of a warp). CUDA derives the groups from thread_group; kcc has no inheritance, so
+ * each converts to thread_group instead. */
 static const char h_coop[] =
     "#ifndef __KCC_COOPERATIVE_GROUPS_H\n#define __KCC_COOPERATIVE_GROUPS_H\n"
     "#pragma clang force_cuda_host_device begin\n"
@@ -253,9 +301,27 @@ static const char h_coop[] =
     "  unsigned __kcc_mask() const { return __kcc_size >= 32 ? 0xffffffffu : ((1u << __kcc_size) "
     "- 1u) << (__kcc_lane() & ~(__kcc_size - 1u)); }\n"
     "};\n"
-    "typedef thread_group thread_block;\n"
+    "class thread_block {\n"
+    " public:\n"
+    "  unsigned char __kcc_unused;\n"
+    "  void sync() const { __syncthreads(); }\n"
+    "  unsigned thread_rank() const { return __kcc_block_rank(); }\n"
+    "  unsigned size() const { return __kcc_block_size(); }\n"
+    "  unsigned num_threads() const { return __kcc_block_size(); }\n"
+    "  dim3 group_index() const { dim3 __r = {blockIdx.x, blockIdx.y, blockIdx.z}; return "
+    "__r; }\n"
+    "  dim3 thread_index() const { dim3 __r = {threadIdx.x, threadIdx.y, threadIdx.z}; return "
+    "__r; }\n"
+    "  dim3 group_dim() const { dim3 __r = {blockDim.x, blockDim.y, blockDim.z}; return __r; }\n"
+    "  dim3 dim_threads() const { return group_dim(); }\n"
+    "  operator thread_group() const { thread_group __g = {0}; return __g; }\n"
+    "};\n"
     "static __inline__ thread_block this_thread_block() { thread_block __b = {0}; return __b; "
     "}\n"
+    "static __inline__ void sync(const thread_block &__g) { __g.sync(); }\n"
+    "static __inline__ unsigned group_size(const thread_block &__g) { return __g.size(); }\n"
+    "static __inline__ unsigned thread_rank(const thread_block &__g) { return "
+    "__g.thread_rank(); }\n"
     "static __inline__ thread_group tiled_partition(const thread_group &__g, unsigned __n) { "
     "thread_group __t = {__n}; return __t; }\n"
     "static __inline__ void sync(const thread_group &__g) { __g.sync(); }\n"
@@ -265,9 +331,9 @@ static const char h_coop[] =
     "template <unsigned _N> class thread_block_tile {\n"
     " public:\n"
     "  unsigned char __kcc_unused;\n"
-    "  static constexpr unsigned __kcc_m = _N >= 32 ? 0xffffffffu : (1u << _N) - 1u;\n"
-    "  unsigned __kcc_mask() const { return _N >= 32 ? 0xffffffffu : __kcc_m << (__kcc_lane() & "
-    "~(_N - 1u)); }\n"
+    "  unsigned __kcc_mask() const { return _N >= 32 ? 0xffffffffu : ((1u << (_N & 31u)) - 1u) "
+    "<< (__kcc_lane() & ~(_N - 1u)); }\n"
+    "  operator thread_group() const { thread_group __g = {_N}; return __g; }\n"
     "  void sync() const { __syncwarp(__kcc_mask()); }\n"
     "  unsigned thread_rank() const { return __kcc_block_rank() & (_N - 1u); }\n"
     "  unsigned size() const { return _N; }\n"
@@ -311,9 +377,17 @@ static const char h_coop[] =
     "};\n"
     "static __inline__ coalesced_group coalesced_threads() { coalesced_group __g = "
     "{__activemask()}; return __g; }\n"
-    "class grid_group;\n"
-    "grid_group this_grid() __attribute__((unavailable(\"grid-wide groups need a cooperative "
-    "launch, which kcc does not support\")));\n"
+    "static __inline__ coalesced_group labeled_partition(const coalesced_group &__g, int __l) { "
+    "coalesced_group __r = {__match_any_sync(__g.__kcc_m, __l)}; return __r; }\n"
+    "static __inline__ coalesced_group labeled_partition(const thread_block_tile<32> &__g, int "
+    "__l) { coalesced_group __r = {__match_any_sync(0xffffffffu, __l)}; return __r; }\n"
+    "#define __KCC_NOGRID __attribute__((unavailable(\"grid-wide groups need a cooperative "
+    "launch, which kcc does not support\")))\n"
+    "class __KCC_NOGRID grid_group { public: unsigned __kcc_unused; };\n"
+    "__KCC_NOGRID grid_group this_grid();\n"
+    "template <unsigned _N, unsigned _M = 1> struct __attribute__((unavailable(\"multi-warp "
+    "tiles (block_tile_memory) are not supported by kcc\"))) block_tile_memory { unsigned "
+    "__kcc_unused; };\n"
     "template <class T> struct plus { T operator()(T __a, T __b) const { return __a + __b; } };\n"
     "template <class T> struct less { T operator()(T __a, T __b) const { return __a < __b ? __a : "
     "__b; } };\n"
@@ -357,6 +431,9 @@ static const char *const host_headers[] = {
     "unistd.h",
     "cstring",
     "string.h",
+    "memory.h",
+    "sys/utsname.h",
+    "helper_image.h",
 };
 
 /* <assert.h>: CUDA's device assert prints this message (as CUDA does) when the condition
@@ -414,6 +491,12 @@ static enum CXChildVisitResult device_attr_visit(CXCursor c, CXCursor p, CXClien
   return CXChildVisit_Continue;
 }
 
+bool fe_is_method(CXCursor fn) {
+  enum CXCursorKind k = clang_getCursorKind(fn);
+  return (k == CXCursor_CXXMethod || k == CXCursor_ConversionFunction) &&
+         !clang_CXXMethod_isStatic(fn);
+}
+
 bool fe_cu_is_device(CXCursor fn) {
   bool dev = false;
   clang_visitChildren(fn, device_attr_visit, &dev);
@@ -458,7 +541,8 @@ static bool name_taken(FeCtx *fe, const char *name) {
 const char *fe_cu_func_name(FeCtx *fe, CXCursor def, bool kernel) {
   char buf[512] = "";
   const char *sp = fe_spelling(def);
-  if (clang_getCursorKind(def) == CXCursor_CXXMethod) {
+  if (clang_getCursorKind(def) == CXCursor_CXXMethod ||
+      clang_getCursorKind(def) == CXCursor_ConversionFunction) {
     /* Class_method (the class spelled with its template arguments: tile_32_). */
     CXCursor cls = clang_getCursorSemanticParent(def);
     CXString s = clang_getTypeSpelling(clang_getCursorType(cls));
@@ -540,12 +624,15 @@ KFunc *fe_cu_function(FeCtx *fe, CXCursor fn) {
 }
 
 /* The member-call object of c (the MemberRefExpr's base), or a null cursor. */
-static CXCursor member_object(CXCursor c, bool *is_member) {
+static CXCursor member_object(CXCursor c, CXCursor fn, bool *is_member) {
   FeKids k;
   fe_kids_expr(c, &k);
   CXCursor obj = clang_getNullCursor();
   *is_member = false;
-  if (k.n && clang_getCursorKind(k.v[0]) == CXCursor_MemberRefExpr) {
+  /* `a.m = b` through operator= also starts with a MemberRefExpr: the member must be fn. */
+  if (k.n && clang_getCursorKind(k.v[0]) == CXCursor_MemberRefExpr &&
+      clang_equalCursors(clang_getCanonicalCursor(clang_getCursorReferenced(k.v[0])),
+                         clang_getCanonicalCursor(fn))) {
     *is_member = true;
     FeKids m;
     fe_kids_expr(k.v[0], &m);
@@ -578,17 +665,15 @@ KExpr *fe_cu_call(FeCtx *fe, CXCursor c, KLoc loc) {
   CXCursor fn = clang_getCursorReferenced(c);
   enum CXCursorKind k = clang_getCursorKind(fn);
   if (k == CXCursor_Constructor) return construct(fe, c, fn, loc);
-  if (k == CXCursor_ConversionFunction) {
-    diag_error(loc, "conversion operators are not supported in kcc kernels");
-    return fe_poison(loc);
-  }
-  if (k != CXCursor_CXXMethod) return NULL;
+  if (k != CXCursor_CXXMethod && k != CXCursor_ConversionFunction) return NULL;
+  /* A method of a class kcc refused (a lambda's call operator): reported with the class. */
+  if (fe_cu_record_problem(clang_getCursorSemanticParent(fn))) return fe_poison(loc);
   if (clang_CXXMethod_isVirtual(fn)) {
     diag_error(loc, "virtual functions are not supported in kcc kernels");
     return fe_poison(loc);
   }
   bool is_member;
-  CXCursor obj = member_object(c, &is_member);
+  CXCursor obj = member_object(c, fn, &is_member);
   int arg0 = 0;
   if (!is_member && !clang_CXXMethod_isStatic(fn)) {
     obj = clang_Cursor_getArgument(c, 0); /* a member operator: the object is argument 0 */
@@ -700,4 +785,27 @@ char *fe_cu_instantiations(const char *text, size_t len) {
     p = semi + 1;
   }
   return b.p;
+}
+
+/* ---------------------------------------------------------------- C++ kcc refuses */
+
+static enum CXChildVisitResult record_visit(CXCursor c, CXCursor p, CXClientData d) {
+  (void)p;
+  const char **why = d;
+  enum CXCursorKind k = clang_getCursorKind(c);
+  if (k == CXCursor_CXXBaseSpecifier)
+    *why = "class inheritance (base classes)";
+  else if ((k == CXCursor_CXXMethod || k == CXCursor_Destructor) && clang_CXXMethod_isVirtual(c))
+    *why = "virtual functions";
+  return *why ? CXChildVisit_Break : CXChildVisit_Continue;
+}
+
+const char *fe_cu_record_problem(CXCursor def) {
+  CXString s = clang_getTypeSpelling(clang_getCursorType(def));
+  bool lambda = clang_getCString(s) && strstr(clang_getCString(s), "(lambda at ");
+  clang_disposeString(s);
+  if (lambda) return "lambda expressions";
+  const char *why = NULL;
+  clang_visitChildren(def, record_visit, &why);
+  return why;
 }

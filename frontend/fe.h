@@ -278,6 +278,8 @@ KExpr *fe_cl_astype(FeCtx *fe, CXCursor c, KLoc loc);
 const char *const *fe_cu_args(int arch);
 /* The CUDA prelude and headers (cuda_runtime.h, cooperative_groups.h, cmath...). */
 const FeVFile *fe_cu_vfiles(int *n);
+/* Whether fn is a C++ member function with a `this` (methods, conversion operators). */
+bool fe_is_method(CXCursor fn);
 /* Whether a CUDA function declaration is __device__ (device code kcc compiles). */
 bool fe_cu_is_device(CXCursor fn);
 /* The KIR name of a CUDA function: the source name for kernels, with template arguments for
@@ -292,6 +294,9 @@ KFunc *fe_cu_function(FeCtx *fe, CXCursor fn);
 /* The references kcc appends to a CUDA file so that its explicit instantiations
  * (`template __global__ void k<256>(int *);`) get cursors, or NULL if it has none (malloc'ed). */
 char *fe_cu_instantiations(const char *text, size_t len);
+/* What kcc refuses in a C++ class definition (lambda closures, base classes, virtual
+ * functions), as a plural noun phrase, or NULL. */
+const char *fe_cu_record_problem(CXCursor def);
 /* A variable's initializer, or a null cursor for none (a trivial default constructor). */
 CXCursor fe_var_initializer(FeCtx *fe, CXCursor decl);
 

@@ -589,7 +589,7 @@ void fe_lower_body(FeCtx *fe, KFunc *f, CXCursor def) {
   fe->block_depth = 0;
   fe->sw = NULL;
   fe->temps = (KList){0};
-  bool method = clang_getCursorKind(def) == CXCursor_CXXMethod && !clang_CXXMethod_isStatic(def);
+  bool method = fe_is_method(def);
   fe->this_var = method && f->nparams ? f->params[0] : NULL;
   fe->ret_ref = clang_getResultType(clang_getCursorType(def)).kind == CXType_LValueReference;
   if (!clang_Cursor_isNull(body)) f->body = fe_body(fe, body);

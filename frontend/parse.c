@@ -335,7 +335,7 @@ static KFunc *declare_function(FeCtx *fe, CXCursor def) {
   int n = clang_Cursor_getNumArguments(def);
   if (n < 0) n = 0;
   f->params = kir_alloc(sizeof(KVar *) * (size_t)(n + 1));
-  if (clang_getCursorKind(def) == CXCursor_CXXMethod && !clang_CXXMethod_isStatic(def)) {
+  if (fe_is_method(def)) {
     /* A method's object is its first parameter, `this`. */
     KType *ct = fe_type(fe, clang_getCursorType(clang_getCursorSemanticParent(def)), loc);
     if (!ct) ct = kir_type_scalar(KT_I32);

@@ -93,6 +93,12 @@ static KStruct *lower_record(FeCtx *fe, CXCursor decl, KLoc use) {
     fe_map_put(&fe->structs, def, REJECTED);
     return NULL;
   }
+  const char *cxx = fe->lang == KL_LANG_CU ? fe_cu_record_problem(def) : NULL;
+  if (cxx) {
+    diag_error(loc, "%s are not supported in kcc kernels", cxx);
+    fe_map_put(&fe->structs, def, REJECTED);
+    return NULL;
+  }
   KStruct *st = kir_alloc(sizeof *st);
   bool derived;
   st->name = record_name(fe, def, &derived);
