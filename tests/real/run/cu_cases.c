@@ -1211,6 +1211,127 @@ static void run_rodinia_backprop(Rt *rt) {
   rt_cmp_f32(rt, "oldw", oldw, wo, nw, 1e-7, 1e-7);
 }
 
+/* ------------------------------------------------------------------ more samples */
+
+/* cppIntegration.cu: kernel<<<1, len / 4>>>((int *)d_data) subtracts 10 from every byte of a
+ * char string, kernel2<<<1, len>>>(d_data_int2) sets x = x - y. Bytes are drawn from
+ * [10, 127] (the sample's input is text shifted up by 10) so no byte goes negative. */
+static void run_nvidia_cppIntegration(Rt *rt) {
+  int len = 4 * rt_int(rt, 1, 256);
+  uint8_t *data = cu_alloc(len), *want = cu_alloc(len);
+  for (int i = 0; i < len; i++) {
+    data[i] = (uint8_t)rt_int(rt, 10, 127);
+    want[i] = (uint8_t)(data[i] - 10);
+  }
+  kcrt_buffer *dd = rt_upload(rt, data, len);
+  kcrt_arg a1[] = {A_BUF(dd)};
+  cu_launch(rt, "kernel", cu_dim(1, 1, 1), cu_dim(len / 4, 1, 1), 0, a1, 1);
+  rt_download(rt, dd, data, len);
+  for (int i = 0; i < len; i++)
+    if (data[i] != want[i]) {
+      rt_fail(rt, "kernel: byte %d = %u, expected %u", i, data[i], want[i]);
+      break;
+    }
+  int32_t *v = cu_alloc((size_t)len * 8), *vw = cu_alloc((size_t)len * 8);
+  cu_fill_i32(rt, v, (size_t)len * 2, -1000000, 1000000);
+  for (int i = 0; i < len; i++) {
+    vw[2 * i] = v[2 * i] - v[2 * i + 1];
+    vw[2 * i + 1] = v[2 * i + 1];
+  }
+  kcrt_buffer *dv = UP(rt, v, (size_t)len * 2);
+  kcrt_arg a2[] = {A_BUF(dv)};
+  cu_launch(rt, "kernel2", cu_dim(1, 1, 1), cu_dim(len, 1, 1), 0, a2, 1);
+  DOWN(rt, dv, v, (size_t)len * 2);
+  rt_cmp_i32(rt, "kernel2 (int2)", v, vw, (size_t)len * 2);
+}
+
+/* simpleZeroCopy.cu: vectorAddGPU<<<ceil(nelem / 256), 256>>>(a, b, c, nelem) on mapped host
+ * memory (here ordinary buffers). */
+static void run_nvidia_simpleZeroCopy(Rt *rt) {
+  int n = rt_int(rt, 1, 1048576);
+  float *a = cu_alloc(n * 4), *b = cu_alloc(n * 4), *c = cu_alloc(n * 4), *want = cu_alloc(n * 4);
+  cu_fill_f32(rt, a, n, 0, 1);
+  cu_fill_f32(rt, b, n, 0, 1);
+  for (int i = 0; i < n; i++) want[i] = a[i] + b[i];
+  kcrt_buffer *da = UP(rt, a, n), *db = UP(rt, b, n), *dc = OUT(rt, c, n);
+  kcrt_arg args[] = {A_BUF(da), A_BUF(db), A_BUF(dc), A_VAL(n)};
+  cu_launch(rt, "vectorAddGPU", cu_dim(rt_ceil_div(n, 256), 1, 1), cu_dim(256, 1, 1), 0, args, 4);
+  DOWN(rt, dc, c, n);
+  rt_cmp_f32(rt, "c", c, want, n, 0, 0);
+}
+
+/* HSOpticalFlow addKernel.cuh: Add() launches AddKernel<<<iDivUp(count, 256), 256>>>. */
+static void run_nvidia_HSOpticalFlow_add(Rt *rt) {
+  int n = rt_int(rt, 1, 300000);
+  float *a = cu_alloc(n * 4), *b = cu_alloc(n * 4), *s = cu_alloc(n * 4), *want = cu_alloc(n * 4);
+  cu_fill_f32(rt, a, n, -10, 10);
+  cu_fill_f32(rt, b, n, -10, 10);
+  for (int i = 0; i < n; i++) want[i] = a[i] + b[i];
+  kcrt_buffer *da = UP(rt, a, n), *db = UP(rt, b, n), *ds = OUT(rt, s, n);
+  kcrt_arg args[] = {A_BUF(da), A_BUF(db), A_VAL(n), A_BUF(ds)};
+  cu_launch(rt, "AddKernel", cu_dim(rt_ceil_div(n, 256), 1, 1), cu_dim(256, 1, 1), 0, args, 4);
+  DOWN(rt, ds, s, n);
+  rt_cmp_f32(rt, "sum", s, want, n, 0, 0);
+}
+
+/* simpleHyperQ.cu: sum<<<1, 32>>>(d_a, 2 * nstreams) adds the clock_t values (64-bit) that
+ * kernel_A/kernel_B wrote; here the values are random and only sum runs (the clock_block
+ * kernels only spin). nstreams = 32 by default, up to any count. */
+static void run_nvidia_simpleHyperQ(Rt *rt) {
+  int n = 2 * rt_int(rt, 1, 64);
+  int64_t *c = cu_alloc((size_t)n * 8), got, want = 0;
+  for (int i = 0; i < n; i++) want += c[i] = (int64_t)(rt_u64(rt) >> 8);
+  kcrt_buffer *dc = UP(rt, c, n);
+  kcrt_arg args[] = {A_BUF(dc), A_VAL(n)};
+  cu_launch(rt, "sum", cu_dim(1, 1, 1), cu_dim(32, 1, 1), 0, args, 2);
+  rt_download(rt, dc, &got, sizeof got);
+  rt_cmp_i64(rt, "d_clocks[0]", &got, &want, 1);
+}
+
+static int cmp_u32(const void *a, const void *b) {
+  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* mergeSort bitonic.cu: bitonicSortShared launches bitonicSortSharedKernel<<<batchSize *
+ * arrayLength / 1024, 512>>>(dstKey, dstVal, srcKey, srcVal, arrayLength, sortDir) for
+ * power-of-two arrayLength <= SHARED_SIZE_LIMIT (1024). Values are the keys' indices: keys
+ * must come out sorted per array (ascending for sortDir 1, descending for 0), and every
+ * (key, value) pair must be an input pair. */
+static void run_nvidia_mergeSort_bitonic(Rt *rt) {
+  uint32_t log2l = (uint32_t)rt_int(rt, 1, 10), len = 1u << log2l, dir = (uint32_t)rt_int(rt, 0, 1);
+  uint32_t batch = (1024 / len) * (uint32_t)rt_int(rt, 1, 8), n = batch * len;
+  uint32_t *key = cu_alloc(n * 4), *val = cu_alloc(n * 4), *ok = cu_alloc(n * 4),
+           *ov = cu_alloc(n * 4), *sorted = cu_alloc(n * 4);
+  for (uint32_t i = 0; i < n; i++) {
+    key[i] = rt_u32(rt) % 1000;
+    val[i] = i;
+  }
+  kcrt_buffer *dk = UP(rt, key, n), *dv = UP(rt, val, n), *dok = OUT(rt, ok, n),
+              *dov = OUT(rt, ov, n);
+  kcrt_arg args[] = {A_BUF(dok), A_BUF(dov), A_BUF(dk), A_BUF(dv), A_VAL(len), A_VAL(dir)};
+  cu_launch(rt, "bitonicSortSharedKernel", cu_dim(n / 1024, 1, 1), cu_dim(512, 1, 1), 0, args, 6);
+  DOWN(rt, dok, ok, n);
+  DOWN(rt, dov, ov, n);
+  memcpy(sorted, key, n * 4);
+  for (uint32_t b = 0; b < batch; b++) {
+    uint32_t *s = sorted + b * len;
+    qsort(s, len, 4, cmp_u32);
+    if (!dir)
+      for (uint32_t i = 0; i < len / 2; i++) {
+        uint32_t t = s[i];
+        s[i] = s[len - 1 - i];
+        s[len - 1 - i] = t;
+      }
+  }
+  rt_cmp_u32(rt, "keys", ok, sorted, n);
+  for (uint32_t i = 0; i < n; i++)
+    if (ov[i] >= n || ov[i] / len != i / len || key[ov[i]] != ok[i]) {
+      rt_fail(rt, "value %u at %u is not the index of key %u in its array", ov[i], i, ok[i]);
+      break;
+    }
+}
+
 /* ------------------------------------------------------------------ the table */
 
 const CuCase cu_cases[] = {
@@ -1223,18 +1344,23 @@ const CuCase cu_cases[] = {
     {"nvidia_binaryPartitionCG", run_nvidia_binaryPartitionCG},
     {"nvidia_clock", run_nvidia_clock},
     {"nvidia_clock_nvrtc", run_nvidia_clock_nvrtc},
+    {"nvidia_cppIntegration", run_nvidia_cppIntegration},
     {"nvidia_convolutionSeparable", run_nvidia_convolutionSeparable},
     {"nvidia_fastWalshTransform", run_nvidia_fastWalshTransform},
     {"nvidia_histogram256", run_nvidia_histogram256},
     {"nvidia_histogram64", run_nvidia_histogram64},
+    {"nvidia_HSOpticalFlow_add", run_nvidia_HSOpticalFlow_add},
     {"nvidia_matrixMul_nvrtc", run_nvidia_matrixMul_nvrtc},
+    {"nvidia_mergeSort_bitonic", run_nvidia_mergeSort_bitonic},
     {"nvidia_scalarProd", run_nvidia_scalarProd},
     {"nvidia_shfl_scan", run_nvidia_shfl_scan},
     {"nvidia_simpleAtomicIntrinsics", run_nvidia_simpleAtomicIntrinsics},
+    {"nvidia_simpleHyperQ", run_nvidia_simpleHyperQ},
     {"nvidia_simpleAtomicIntrinsics_nvrtc", run_nvidia_simpleAtomicIntrinsics_nvrtc},
     {"nvidia_simpleOccupancy", run_nvidia_simpleOccupancy},
     {"nvidia_simpleTemplates_nvrtc", run_nvidia_simpleTemplates_nvrtc},
     {"nvidia_simpleVote", run_nvidia_simpleVote},
+    {"nvidia_simpleZeroCopy", run_nvidia_simpleZeroCopy},
     {"nvidia_systemWideAtomics", run_nvidia_systemWideAtomics},
     {"nvidia_template", run_nvidia_template},
     {"nvidia_transpose", run_nvidia_transpose},
