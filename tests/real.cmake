@@ -1,5 +1,6 @@
-# real.cmake — real-world OpenCL C kernels this project did not write (tests/real/opencl/,
-# provenance in tests/real/SOURCES.md), compiled unchanged, and some of them run.
+# real.cmake — real-world OpenCL C and CUDA kernels this project did not write
+# (tests/real/opencl/, tests/real/cuda/; provenance in tests/real/SOURCES.md), compiled
+# unchanged, and some of them run.
 #
 #   real.NAME       tests/real/compile.sh: for `NAME pass` in tests/real/opencl/EXPECT, kcc
 #                   writes PTX (ptxas-checked), SPIR-V (validated), OpenCL C (clang-checked),
@@ -8,6 +9,11 @@
 #   real.run.NAME   for `NAME pass` in tests/real/run/EXPECT: kcc builds the bundle, then
 #                   real_run (tests/real/run/) runs the original source on PoCL through OpenCL
 #                   and the bundle through libkcrt, random inputs, host reference, every element.
+#   real.cu.NAME    the same compile test for `NAME pass|fail` in tests/real/cuda/EXPECT.
+#   real.cu.run.NAME
+#                   for `NAME pass` in tests/real/run/cu_EXPECT: kcc builds NAME.cu's bundle and
+#                   real_cu_run runs it through libkcrt against a host reference (the CUDA
+#                   original cannot run here, so there is no second path).
 #
 # Flipping a kernel between todo, pass and fail is editing an EXPECT file only (CMake
 # re-reads it: CMAKE_CONFIGURE_DEPENDS). Build options the original host passes
@@ -17,7 +23,8 @@ set(_real_dir ${CMAKE_CURRENT_SOURCE_DIR}/real)
 set(_real_out ${CMAKE_CURRENT_BINARY_DIR}/real)
 file(MAKE_DIRECTORY ${_real_out})
 set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
-  ${_real_dir}/opencl/EXPECT ${_real_dir}/opencl/OPTIONS ${_real_dir}/run/EXPECT)
+  ${_real_dir}/opencl/EXPECT ${_real_dir}/opencl/OPTIONS ${_real_dir}/run/EXPECT
+  ${_real_dir}/cuda/EXPECT ${_real_dir}/cuda/OPTIONS ${_real_dir}/run/cu_EXPECT)
 
 # _real_read(FILE PREFIX): for each `NAME STATE [REST]` line (comments and blank lines
 # skipped), sets PREFIX_NAMES (in file order) and PREFIX_STATE_<NAME>.
@@ -44,28 +51,45 @@ endfunction()
 _real_read(${_real_dir}/opencl/EXPECT _real)
 _real_read(${_real_dir}/run/EXPECT _realrun)
 
+# _real_options(FILE PREFIX): for each `NAME OPTION...` line of FILE (an OPTIONS file), sets
+# PREFIX_<NAME> to the options as a list.
+function(_real_options file prefix)
+  file(STRINGS ${file} _lines)
+  foreach(_line IN LISTS _lines)
+    if(_line MATCHES "^([A-Za-z0-9_]+)[ \t]+(.+)$")
+      separate_arguments(_opts UNIX_COMMAND "${CMAKE_MATCH_2}")
+      set(${prefix}_${CMAKE_MATCH_1} ${_opts} PARENT_SCOPE)
+    endif()
+  endforeach()
+endfunction()
+
+# _real_check_files(SUBDIR EXT NAMES...): every SUBDIR/*.EXT has a state, and every named
+# kernel (EXPECT and runner lines) a file.
+function(_real_check_files subdir ext)
+  file(GLOB _files CONFIGURE_DEPENDS ${_real_dir}/${subdir}/*.${ext})
+  foreach(_f ${_files})
+    get_filename_component(_name ${_f} NAME_WE)
+    if(NOT _name IN_LIST ARGN)
+      message(FATAL_ERROR "tests/real/${subdir}/${_name}.${ext} has no line in "
+                          "tests/real/${subdir}/EXPECT")
+    endif()
+  endforeach()
+endfunction()
+function(_real_check_names subdir ext)
+  foreach(_name ${ARGN})
+    if(NOT EXISTS ${_real_dir}/${subdir}/${_name}.${ext})
+      message(FATAL_ERROR "tests/real: an EXPECT file names ${_name}, but "
+                          "tests/real/${subdir}/${_name}.${ext} does not exist")
+    endif()
+  endforeach()
+endfunction()
+
 # Build options per kernel: `NAME OPTION...` lines of OPTIONS.
-file(STRINGS ${_real_dir}/opencl/OPTIONS _real_opt_lines)
-foreach(_line IN LISTS _real_opt_lines)
-  if(_line MATCHES "^([A-Za-z0-9_]+)[ \t]+(.+)$")
-    separate_arguments(_real_opts_${CMAKE_MATCH_1} UNIX_COMMAND "${CMAKE_MATCH_2}")
-  endif()
-endforeach()
+_real_options(${_real_dir}/opencl/OPTIONS _real_opts)
 
 # Every corpus file has a state, and every state a file.
-file(GLOB _real_files CONFIGURE_DEPENDS ${_real_dir}/opencl/*.cl)
-foreach(_f ${_real_files})
-  get_filename_component(_name ${_f} NAME_WE)
-  if(NOT _name IN_LIST _real_NAMES)
-    message(FATAL_ERROR "tests/real/opencl/${_name}.cl has no line in tests/real/opencl/EXPECT")
-  endif()
-endforeach()
-foreach(_name ${_real_NAMES} ${_realrun_NAMES})
-  if(NOT EXISTS ${_real_dir}/opencl/${_name}.cl)
-    message(FATAL_ERROR "tests/real: EXPECT names ${_name}, but tests/real/opencl/${_name}.cl "
-                        "does not exist")
-  endif()
-endforeach()
+_real_check_files(opencl cl ${_real_NAMES})
+_real_check_names(opencl cl ${_real_NAMES} ${_realrun_NAMES})
 
 set(_real_pass 0)
 set(_real_fail 0)
@@ -85,6 +109,32 @@ foreach(_name ${_real_NAMES})
 endforeach()
 message(STATUS "real-world OpenCL C corpus: ${_real_pass} pass, ${_real_fail} pinned "
                "diagnostics, ${_real_todo} todo")
+
+# The CUDA corpus: the same compile test (compile.sh) for tests/real/cuda/NAME.cu, as real.cu.NAME.
+# OPTIONS paths (-Iinclude/NAME) are relative to tests/real/cuda/, where compile.sh runs kcc.
+_real_read(${_real_dir}/cuda/EXPECT _realcu)
+_real_read(${_real_dir}/run/cu_EXPECT _realcurun)
+_real_options(${_real_dir}/cuda/OPTIONS _realcu_opts)
+_real_check_files(cuda cu ${_realcu_NAMES})
+_real_check_names(cuda cu ${_realcu_NAMES} ${_realcurun_NAMES})
+set(_realcu_pass 0)
+set(_realcu_fail 0)
+set(_realcu_todo 0)
+foreach(_name ${_realcu_NAMES})
+  set(_state ${_realcu_STATE_${_name}})
+  if(_state STREQUAL "todo")
+    math(EXPR _realcu_todo "${_realcu_todo} + 1")
+    continue()
+  endif()
+  math(EXPR _realcu_${_state} "${_realcu_${_state}} + 1")
+  add_test(NAME real.cu.${_name}
+    COMMAND sh ${_real_dir}/compile.sh ${_state} $<TARGET_FILE:kcc>
+      ${_real_dir}/cuda/${_name}.cu ${_real_out}/cuda/${_name} ${_real_dir}/cuda/EXPECT
+      -- ${_realcu_opts_${_name}})
+  set_tests_properties(real.cu.${_name} PROPERTIES TIMEOUT 300 LABELS real)
+endforeach()
+message(STATUS "real-world CUDA corpus: ${_realcu_pass} pass, ${_realcu_fail} pinned "
+               "diagnostics, ${_realcu_todo} todo")
 
 # The runners. real_run links libOpenCL for the original-source path (as clbuild does) and
 # libkcrt (through tests/runtime.cmake's kcrt_rt_common) for kcc's.
@@ -109,3 +159,20 @@ if(OpenCL_FOUND)
 else()
   message(STATUS "OpenCL not found: real.run.* tests (tests/real/run) are not built")
 endif()
+
+# The CUDA runners (tests/real/run/cu_*): one path, kcc's bundle through libkcrt; no OpenCL.
+add_executable(real_cu_run ${_real_dir}/run/cu_run.c ${_real_dir}/run/cu_cases.c)
+target_include_directories(real_cu_run PRIVATE ${_real_dir}/run)
+target_link_libraries(real_cu_run PRIVATE kcrt_rt_common m)
+# The host references round every float operation as written (cu_cases.c).
+target_compile_options(real_cu_run PRIVATE -ffp-contract=off)
+foreach(_name ${_realcurun_NAMES})
+  if(NOT _realcurun_STATE_${_name} STREQUAL "pass")
+    continue()
+  endif()
+  add_test(NAME real.cu.run.${_name}
+    COMMAND sh ${_real_dir}/run/cu_run.sh $<TARGET_FILE:kcc> $<TARGET_FILE:real_cu_run> ${_name}
+      ${_real_dir}/cuda/${_name}.cu ${_real_out}/cu_run/${_name}.kcb ${_realcu_opts_${_name}})
+  set_tests_properties(real.cu.run.${_name} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300
+    LABELS "real;runtime" ENVIRONMENT "XDG_CACHE_HOME=${_real_out}/cache;POCL_CACHE_DIR=${_real_out}/pocl-cache")
+endforeach()

@@ -1,7 +1,9 @@
 #!/bin/sh
-# compile.sh MODE KCC KERNEL.cl OUTDIR EXPECT-FILE -- [BUILD-OPTIONS...]
+# compile.sh MODE KCC KERNEL OUTDIR EXPECT-FILE -- [BUILD-OPTIONS...]
 #
-# One corpus kernel (tests/real/opencl/NAME.cl) through kcc, unchanged.
+# One corpus kernel (tests/real/opencl/NAME.cl or tests/real/cuda/NAME.cu) through kcc,
+# unchanged. The kernel's extension picks nothing here: kcc itself reads .cl as OpenCL C and
+# .cu as CUDA.
 #
 #   MODE pass  kcc writes every form and each consumer accepts it (tests/consume.sh):
 #              PTX (ptxas), SPIR-V (validated by kcc in process, then by spirv-val),
@@ -12,8 +14,9 @@
 #              through CMake, so that a diagnostic may contain `;` or quotes).
 #
 # kcc runs in the kernel's directory on the bare file name, so that diagnostics read
-# `NAME.cl:LINE:COL: ...` wherever the checkout is. BUILD-OPTIONS are the host program's
-# clBuildProgram options from tests/real/opencl/OPTIONS (-D...), passed to kcc as they are.
+# `NAME.cl:LINE:COL: ...` (or `NAME.cu:...`) wherever the checkout is. BUILD-OPTIONS come from
+# the corpus's OPTIONS file (-D..., and -Iinclude/NAME for the CUDA corpus's local headers,
+# relative to the kernel's directory), passed to kcc as they are.
 # Exit status: 0 pass, 1 fail.
 mode=$1 kcc=$2 kernel=$3 out=$4 expect_file=$5
 shift 5
@@ -25,7 +28,7 @@ case $out in /*) ;; *) out=$(pwd)/$out ;; esac
 case $expect_file in /*) ;; *) expect_file=$(pwd)/$expect_file ;; esac
 dir=$(cd "$(dirname "$kernel")" && pwd)
 file=$(basename "$kernel")
-name=${file%.cl}
+name=${file%.*}
 mkdir -p "$out"
 expected=$(sed -n "s/^$name[[:space:]][[:space:]]*fail[[:space:]][[:space:]]*//p" "$expect_file" | head -n 1)
 cd "$dir" || exit 1
