@@ -39,7 +39,14 @@ for f in "$@"; do
   *.cl)
     tool=$(find_tool clang-19 clang)
     [ -n "$tool" ] || continue
-    "$tool" -x cl -cl-std=CL1.2 -fsyntax-only "$f" || status=1
+    if grep -q "^#pragma OPENCL EXTENSION cl_khr_subgroups" "$f"; then
+      # Warp operations: kcc writes OpenCL C 2.0 with the subgroup extensions.
+      "$tool" -x cl -cl-std=CL2.0 --target=spir64 -fsyntax-only \
+        -Xclang -cl-ext=+cl_khr_subgroups,+cl_khr_subgroup_ballot,+cl_khr_subgroup_shuffle \
+        -Xclang -finclude-default-header "$f" || status=1
+    else
+      "$tool" -x cl -cl-std=CL1.2 -fsyntax-only "$f" || status=1
+    fi
     ;;
   *.cu)
     tool=$(find_tool nvcc)
