@@ -124,7 +124,7 @@ static const char *file_name(FeCtx *fe, CXFile f) {
   for (int i = fe->nnames - 1; i >= 0; i--)
     if (same_file(fe->names[i].file, f)) return fe->names[i].name;
   const char *name;
-  if (fe->main_file && clang_File_isEqual(f, fe->main_file)) {
+  if (fe->main_file && same_file(f, fe->main_file)) {
     name = fe->path; /* as the user named it, for messages and tests */
   } else {
     CXString s = clang_getFileName(f);
@@ -559,7 +559,8 @@ typedef struct FrontJob {
 } FrontJob;
 
 static KModule *parse_and_lower(const char *path, const KOptions *o, KList *deps) {
-  if (!path || !check_readable(path)) return NULL;
+  bool in_memory = o && o->source; /* libkcc: the main file is an unsaved buffer */
+  if (!path || (!in_memory && !check_readable(path))) return NULL;
   int errors_before = diag_error_count();
   int lang = fe_lang_of(path, o);
 
@@ -569,7 +570,7 @@ static KModule *parse_and_lower(const char *path, const KOptions *o, KList *deps
   FeVFile *vf = calloc((size_t)nv + 1, sizeof *vf);
   if (vf) memcpy(vf, vf0, sizeof *vf * (size_t)nv);
   if (vf) vf[nv++] = *fe_cl_vfile();
-  struct CXUnsavedFile *uf = calloc((size_t)nv, sizeof *uf);
+  struct CXUnsavedFile *uf = calloc((size_t)nv + 1, sizeof *uf);
   const char **args = calloc((size_t)(o ? o->ncargs : 0) + 32, sizeof *args);
   if (!vf || !uf || !args) {
     fputs("kcc: fatal error: out of memory\n", stderr);
@@ -582,6 +583,7 @@ static KModule *parse_and_lower(const char *path, const KOptions *o, KList *deps
     /* Notes may point into the prelude (overload candidates); let them quote it. */
     diag_add_source(vf[i].name, vf[i].text, uf[i].Length);
   }
+  if (in_memory) uf[nv++] = (struct CXUnsavedFile){path, o->source, o->source_len};
   int na = 0;
   if (lang == KL_LANG_CL) {
     for (const char *const *a = fe_cl_args(o ? o->cl_std : 0); *a; a++) args[na++] = *a;
