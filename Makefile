@@ -6,8 +6,10 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
 all: build
 
+# Debian packages, then the Python environment of the Python package's tests ($(BUILD)/venv).
 deps:
 	@scripts/install-deps.sh
+	@scripts/python-env.sh $(BUILD)/venv
 
 configure: deps
 	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
