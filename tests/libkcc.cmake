@@ -32,3 +32,6 @@ endif()
 # tests so that it keeps compiling; run by hand.
 add_executable(bench_libkcc_compile ${CMAKE_SOURCE_DIR}/bench/libkcc_compile.c)
 target_link_libraries(bench_libkcc_compile PRIVATE kcc_shared ${CMAKE_DL_LIBS})
+# bench/launch_cost.c: libkcrt's launch cost from C, the baseline of bench/python_launch.py.
+add_executable(bench_launch_cost ${CMAKE_SOURCE_DIR}/bench/launch_cost.c)
+target_link_libraries(bench_launch_cost PRIVATE kcc_shared kcrt)

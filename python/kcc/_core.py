@@ -54,8 +54,15 @@ _FLT_MAX = 3.4028234663852886e38
 PARAM_POINTER, PARAM_SCALAR, PARAM_STRUCT, PARAM_LOCAL = 1, 2, 3, 4
 
 
+_DTYPE_CACHE = {}
+
+
 def _et_of_dtype(dtype):
-    return _DTYPE_ET.get(dtype.name, 0)
+    """The kcrt element type of a numpy dtype, 0 for none (dtype.name is slow: cached)."""
+    et = _DTYPE_CACHE.get(dtype)
+    if et is None:
+        et = _DTYPE_CACHE[dtype] = _DTYPE_ET.get(dtype.name, 0) if dtype.isnative else 0
+    return et
 
 
 # ---------------------------------------------------------------- devices
@@ -796,6 +803,13 @@ class Kernel:
                 raise OverflowError("%s: %d is out of range [%d, %d]" % (where, a, lo, hi))
             return a
 
+        if count == 0 and kind == "i":
+            def set_int(a):
+                if type(a) is int and lo <= a <= hi:  # the common case, without a call
+                    store[0] = a
+                else:
+                    store[0] = convert(a)
+            return set_int
         if count == 0:
             def set_scalar(a):
                 store[0] = convert(a)
@@ -821,10 +835,9 @@ class Kernel:
         const = p.const
         lib = N.kcrt()
 
-        def check_dtype(dtype, shape):
+        def check_dtype(dtype, shape, et):
             if not want:
                 return
-            et = _DTYPE_ET.get(dtype.name, -1)
             if et != want:
                 raise TypeError("%s: got an array of %s, the kernel's elements are %s"
                                 % (where, dtype, _ET[want][0]))
@@ -832,19 +845,26 @@ class Kernel:
                 raise TypeError("%s: an array of %s for %d-vectors needs a last dimension of "
                                 "%d, got shape %r" % (where, dtype, vec, slots, shape))
 
+        last = [None]  # the device array the argument slot holds now
+
         def set_pointer(a):
             if type(a) is DeviceArray:
+                if a is last[0] and a._buf is not None:
+                    return None  # launched with the same array again: the slot is set
                 if a.device is not dev:
                     raise ValueError("%s: the array is on device %d (%s), the kernel on %d (%s)"
                                      % (where, a.device.index, a.device.name, dev.index,
                                         dev.name))
                 if a._buf is None:
                     raise ValueError("%s: the device array was freed" % where)
-                check_dtype(a.dtype, a.shape)
+                if a._et != want or vec:
+                    check_dtype(a.dtype, a.shape, a._et)
                 arg.buffer = a._buf
                 arg.value = None
                 arg.size = 0
+                last[0] = a
                 return None
+            last[0] = None
             if a is None:
                 arg.buffer = None
                 arg.value = None
@@ -857,7 +877,7 @@ class Kernel:
                                     "kcc.to_device()" % where)
                 raise TypeError("%s takes a numpy array or a kcc device array, not %s"
                                 % (where, type(a).__name__))
-            check_dtype(a.dtype, a.shape)
+            check_dtype(a.dtype, a.shape, _et_of_dtype(a.dtype))
             if not const and not a.flags.writeable:
                 raise ValueError("%s: the array is read-only but the parameter is not const "
                                  "(the kernel's results are copied back into it)" % where)
@@ -908,39 +928,22 @@ class Kernel:
             pass  # unhashable (a list): fine, just not kept
         return launch
 
-    def _launch(self, grid, block, shared, sh, stream, args):
-        if len(args) != len(self._setters):
-            raise TypeError("kernel %s takes %d argument%s, got %d"
-                            % (self.signature, len(self._setters),
-                               "" if len(self._setters) == 1 else "s", len(args)))
+    def _wrong_count(self, n):
+        m = len(self._setters)
+        return TypeError("kernel %s takes %d argument%s, got %d"
+                         % (self.signature, m, "" if m == 1 else "s", n))
+
+    def _finish(self, posts, sh):
+        """After a launch with numpy arrays: waits, copies the non-const ones back."""
         lib = N._kcrt
-        posts = None
-        with self._lock:
-            try:
-                for f, a in zip(self._setters, args):
-                    r = f(a)
-                    if r is not None:
-                        if posts is None:
-                            posts = []
-                        posts.append(r)
-                st = lib.kcrt_launch(self._h, sh, grid, block, shared, self._cargs_ptr,
-                                     len(self._setters))
-                if st:
-                    raise kcrt_error(lib, st, "launching %s" % self.name)
-                if posts:
-                    if sh:
-                        _check(lib.kcrt_queue_synchronize(sh))
-                    for buf, a, host, nbytes, const in posts:
-                        if not const and nbytes:
-                            _check(lib.kcrt_buffer_read(buf, 0, host.ctypes.data, nbytes),
-                                   "reading back '%s'" % self.name)
-                            if host is not a:
-                                _numpy().copyto(a, host)
-            finally:
-                if posts:
-                    for buf, *_ in posts:
-                        lib.kcrt_buffer_free(buf)
-                        # A numpy array that failed conversion after others: freed above too.
+        if sh:
+            _check(lib.kcrt_queue_synchronize(sh))
+        for buf, a, host, nbytes, const in posts:
+            if not const and nbytes:
+                _check(lib.kcrt_buffer_read(buf, 0, host.ctypes.data, nbytes),
+                       "reading back '%s'" % self.name)
+                if host is not a:
+                    _numpy().copyto(a, host)
 
     def __call__(self, *args):
         raise TypeError("launch kernel '%s' with a configuration: %s[grid, block](...)"
@@ -955,4 +958,27 @@ class _Launch:
         self.shared, self.sh, self.stream = shared, sh, stream
 
     def __call__(self, *args):
-        self.kernel._launch(self.grid, self.block, self.shared, self.sh, self.stream, args)
+        k = self.kernel
+        setters = k._setters
+        if len(args) != len(setters):
+            raise k._wrong_count(len(args))
+        lib = N._kcrt
+        posts = None
+        with k._lock:
+            try:
+                for f, a in zip(setters, args):
+                    r = f(a)
+                    if r is not None:  # a numpy array, in a temporary device buffer
+                        if posts is None:
+                            posts = []
+                        posts.append(r)
+                st = lib.kcrt_launch(k._h, self.sh, self.grid, self.block, self.shared,
+                                     k._cargs_ptr, len(setters))
+                if st:
+                    raise kcrt_error(lib, st, "launching %s" % k.name)
+                if posts:
+                    k._finish(posts, self.sh)
+            finally:
+                if posts:
+                    for p in posts:
+                        lib.kcrt_buffer_free(p[0])
