@@ -6,10 +6,12 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
 all: build
 
-# Debian packages, then the Python environment of the Python package's tests ($(BUILD)/venv).
+# Debian packages, then the Python environment of the Python package's tests ($(BUILD)/venv;
+# without the package index they are skipped, not failed).
 deps:
 	@scripts/install-deps.sh
-	@scripts/python-env.sh $(BUILD)/venv
+	@scripts/python-env.sh $(BUILD)/venv || \
+	  echo "kcc: warning: no Python environment in $(BUILD)/venv: the python.* tests will be skipped"
 
 configure: deps
 	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
