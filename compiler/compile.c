@@ -3,7 +3,7 @@
 #include "diag.h"
 #include "kcc.h"
 
-KModule *kcc_compile(const char *path, const KOptions *o, KList *deps, bool allow_generic) {
+KModule *kcc_compile_module(const char *path, const KOptions *o, KList *deps, bool allow_generic) {
   KModule *m = frontend_parse(path, o, deps);
   if (!m || diag_error_count() || !pass_names(m)) return NULL;
   if (!pass_callgraph(m) || !pass_addrspace(m, allow_generic)) return NULL;

@@ -17,6 +17,14 @@ typedef struct Source {
   size_t len;
 } Source;
 static Source *sources; /* files already read for quoting, and registered unsaved texts */
+static FILE *output;    /* NULL: stderr */
+
+void diag_set_output(FILE *f) {
+  output = f;
+}
+FILE *diag_output(void) {
+  return output ? output : stderr;
+}
 
 void diag_set_werror(bool on) {
   werror = on;
@@ -106,10 +114,11 @@ static void quote_line(KLoc loc) {
   if (n > 4096) return; /* a minified or binary line helps nobody */
   for (size_t i = 0; i < n; i++)
     if ((unsigned char)p[i] < 0x20 && p[i] != '\t') return; /* binary junk */
-  fprintf(stderr, "%.*s\n", (int)n, p);
+  FILE *out = diag_output();
+  fprintf(out, "%.*s\n", (int)n, p);
   int col = loc.col > 0 ? loc.col : 1;
-  for (int i = 0; i < col - 1 && (size_t)i < n; i++) fputc(p[i] == '\t' ? '\t' : ' ', stderr);
-  fputs(color ? "\033[1;32m^\033[0m\n" : "^\n", stderr);
+  for (int i = 0; i < col - 1 && (size_t)i < n; i++) fputc(p[i] == '\t' ? '\t' : ' ', out);
+  fputs(color ? "\033[1;32m^\033[0m\n" : "^\n", out);
 }
 
 static void vreport(DiagLevel level, KLoc loc, const char *prefix, const char *fmt, va_list ap) {
@@ -120,15 +129,16 @@ static void vreport(DiagLevel level, KLoc loc, const char *prefix, const char *f
   if (level == DIAG_WARNING && werror) level = DIAG_ERROR;
   if (level >= DIAG_ERROR) nerrors++;
   if (level == DIAG_WARNING) nwarnings++;
+  FILE *out = diag_output();
   if (loc.file && loc.line > 0)
-    fprintf(stderr, "%s:%d:%d: %s: %s", loc.file, loc.line, loc.col > 0 ? loc.col : 1, names[level],
+    fprintf(out, "%s:%d:%d: %s: %s", loc.file, loc.line, loc.col > 0 ? loc.col : 1, names[level],
             prefix);
   else if (loc.file)
-    fprintf(stderr, "%s: %s: %s", loc.file, names[level], prefix);
+    fprintf(out, "%s: %s: %s", loc.file, names[level], prefix);
   else
-    fprintf(stderr, "kcc: %s: %s", names[level], prefix);
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
+    fprintf(out, "kcc: %s: %s", names[level], prefix);
+  vfprintf(out, fmt, ap);
+  fputc('\n', out);
   if (loc.file && loc.line > 0) quote_line(loc);
 }
 

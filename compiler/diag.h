@@ -5,6 +5,8 @@
 
 #include "kir.h"
 
+#include <stdio.h>
+
 typedef enum DiagLevel { DIAG_NOTE, DIAG_WARNING, DIAG_ERROR, DIAG_FATAL } DiagLevel;
 
 /* Prints one diagnostic to stderr. With loc.file == NULL no location or source line is
@@ -24,6 +26,9 @@ void diag_set_color(bool on); /* off by default; tests compare plain text */
 int diag_error_count(void);
 int diag_warning_count(void);
 void diag_reset(void);
+/* Where diagnostics go: stderr unless set (libkcc captures them into a memory stream). */
+void diag_set_output(FILE *f);
+FILE *diag_output(void);
 /* Source text the diagnostics quote, for files that are not on disk (tests, unsaved input). */
 void diag_add_source(const char *file, const char *text, size_t len);
 

@@ -43,6 +43,10 @@ typedef struct KOptions {
   const char *prefix; /* --prefix: names in the C header; NULL = from the file */
   int lang;           /* KL_LANG_*: how the front end parses the input */
   int cl_std;         /* OpenCL C input: 120, 200 or 300 (-cl-std=CL1.2...); 0 = 120 */
+  /* The main file's text when it is not on disk (libkcc's kcc_compile): the front end parses
+   * it as an unsaved file under the input's name. NULL: read the file. */
+  const char *source;
+  size_t source_len;
 } KOptions;
 
 void kcc_options_default(KOptions *o);
@@ -51,7 +55,7 @@ void kcc_options_default(KOptions *o);
  * NULL, receives every file the translation unit read (for -MD). Returns NULL on error. */
 KModule *frontend_parse(const char *path, const KOptions *o, KList *deps);
 
-/* Passes (compiler/): run in this order by kcc_compile(). */
+/* Passes (compiler/): run in this order by kcc_compile_module(). */
 bool pass_callgraph(KModule *m); /* callees, recursion check, shared memory per kernel */
 /* Infers the address space of every pointer and specialises device functions per
  * combination of pointer-argument spaces. allow_generic: leave pointers that may point to
@@ -62,7 +66,7 @@ bool pass_addrspace(KModule *m, bool allow_generic);
 bool pass_names(KModule *m);
 
 /* The whole middle: front end, then the passes. allow_generic as for pass_addrspace. */
-KModule *kcc_compile(const char *path, const KOptions *o, KList *deps, bool allow_generic);
+KModule *kcc_compile_module(const char *path, const KOptions *o, KList *deps, bool allow_generic);
 
 /* Limits of the output forms (limits.c, docs/dialect.md): each back end checks those of the
  * forms it writes before it starts, so a kernel over a limit gets a diagnostic at the

@@ -124,7 +124,7 @@ static const char *file_name(FeCtx *fe, CXFile f) {
   for (int i = fe->nnames - 1; i >= 0; i--)
     if (same_file(fe->names[i].file, f)) return fe->names[i].name;
   const char *name;
-  if (fe->main_file && clang_File_isEqual(f, fe->main_file)) {
+  if (fe->main_file && same_file(f, fe->main_file)) {
     name = fe->path; /* as the user named it, for messages and tests */
   } else {
     CXString s = clang_getFileName(f);
@@ -549,36 +549,42 @@ static bool has_kernel(const KModule *m) {
   return false;
 }
 
-/* A CUDA file's text with references to its explicit instantiations appended
- * (fe_cu_instantiations), or NULL when it has none (clang then reads the file itself). */
+/* A CUDA source with references to its explicit instantiations appended
+ * (fe_cu_instantiations), or NULL when it has none (malloc'ed). */
+static char *cu_with_instantiations(const char *text, size_t n) {
+  if (memchr(text, 0, n)) return NULL; /* clang reports the NUL; nothing to scan */
+  char *extra = fe_cu_instantiations(text, n);
+  if (!extra) return NULL;
+  size_t en = strlen(extra);
+  char *all = malloc(n + en + 2);
+  if (all) {
+    memcpy(all, text, n);
+    memcpy(all + n, extra, en);
+    all[n + en] = '\n';
+    all[n + en + 1] = 0;
+  }
+  free(extra);
+  return all;
+}
+
+/* The same for a CUDA file (clang reads the file itself when this is NULL). */
 static char *cu_main_text(const char *path) {
   FILE *f = fopen(path, "rb");
   if (!f) return NULL;
   size_t cap = 1 << 16, n = 0;
   char *buf = malloc(cap);
   size_t k;
-  while (buf && (k = fread(buf + n, 1, cap - n - 1, f)) > 0) {
+  while (buf && (k = fread(buf + n, 1, cap - n, f)) > 0) {
     n += k;
-    if (n + 1 == cap) buf = realloc(buf, cap *= 2);
+    if (n == cap) {
+      char *b = realloc(buf, cap *= 2);
+      if (!b) free(buf);
+      buf = b;
+    }
   }
   fclose(f);
-  if (!buf) return NULL;
-  buf[n] = 0;
-  char *extra = strlen(buf) == n ? fe_cu_instantiations(buf, n) : NULL;
-  if (!extra) {
-    free(buf);
-    return NULL;
-  }
-  size_t en = strlen(extra);
-  char *all = realloc(buf, n + en + 2);
-  if (all) {
-    memcpy(all + n, extra, en);
-    all[n + en] = '\n';
-    all[n + en + 1] = 0;
-  } else {
-    free(buf);
-  }
-  free(extra);
+  char *all = buf ? cu_with_instantiations(buf, n) : NULL;
+  free(buf);
   return all;
 }
 
@@ -656,7 +662,8 @@ typedef struct FrontJob {
 } FrontJob;
 
 static KModule *parse_and_lower(const char *path, const KOptions *o, KList *deps) {
-  if (!path || !check_readable(path)) return NULL;
+  bool in_memory = o && o->source; /* libkcc: the main file is an unsaved buffer */
+  if (!path || (!in_memory && !check_readable(path))) return NULL;
   int errors_before = diag_error_count();
   int lang = fe_lang_of(path, o);
 
@@ -682,13 +689,13 @@ static KModule *parse_and_lower(const char *path, const KOptions *o, KList *deps
     /* Notes may point into the prelude (overload candidates); let them quote it. */
     diag_add_source(vf[i].name, vf[i].text, uf[i].Length);
   }
-  char *main_text = lang == KL_LANG_CU ? cu_main_text(path) : NULL;
-  if (main_text) {
-    uf[nv].Filename = path;
-    uf[nv].Contents = main_text;
-    uf[nv].Length = strlen(main_text);
-    nv++;
-  }
+  char *main_text = NULL;
+  if (lang == KL_LANG_CU)
+    main_text = in_memory ? cu_with_instantiations(o->source, o->source_len) : cu_main_text(path);
+  if (main_text)
+    uf[nv++] = (struct CXUnsavedFile){path, main_text, strlen(main_text)};
+  else if (in_memory)
+    uf[nv++] = (struct CXUnsavedFile){path, o->source, o->source_len};
   int na = 0;
   if (lang == KL_LANG_CL || lang == KL_LANG_CU) {
     const char *const *a0 = lang == KL_LANG_CL ? fe_cl_args(o ? o->cl_std : 0)

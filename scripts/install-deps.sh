@@ -11,6 +11,7 @@ pkgs=(
   ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd clinfo  # OpenCL loader + PoCL CPU device
   llvm-spirv-15                            # SPIR-V -> LLVM bitcode for the SPIR-V run tests
   valgrind clang-format git groff-base man-db   # checks: valgrind, style, man page
+  python3 python3-venv                     # the Python package's tests (scripts/python-env.sh)
 )
 
 missing=()

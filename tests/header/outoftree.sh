@@ -26,6 +26,9 @@ for p in saxpy_static saxpy_shared; do
   echo "$p: $out"
   echo "$out" | grep -q "OK, bias 0$" || { echo "FAIL: unexpected output"; exit 1; }
 done
+# libkcc through the package's kcc::libkcc.
+out=$("$build/jit") || { echo "FAIL: jit: $out"; exit 1; }
+echo "jit: $out"
 # The shared one really uses the installed libkcrt.so.
 if command -v ldd >/dev/null; then
   ldd "$build/saxpy_shared" | grep -q "$prefix/.*libkcrt\.so" || {

@@ -19,7 +19,7 @@ static char *header_of(const char *name, const char *src, const char *prefix, KB
   kcc_options_default(&o);
   o.prefix = prefix;
   char *path = strdup(tu_write(name, src));
-  KModule *m = kcc_compile(path, &o, NULL, false); /* m->file is `path` */
+  KModule *m = kcc_compile_module(path, &o, NULL, false); /* m->file is `path` */
   KBuf out = {0};
   bool ok = m && emit_header(m, &o, &out);
   if (ok && bundle) ok = emit_bundle(m, &o, bundle);
@@ -251,7 +251,7 @@ START_TEST(vectors_and_locals) {
   char *path =
       strdup(tu_write("vl.k", "kernel void vk(float *v, float a, int *w, int n, float *tmp,\n"
                               "                 char c, float *sum) {}\n"));
-  KModule *m = kcc_compile(path, &o, NULL, false);
+  KModule *m = kcc_compile_module(path, &o, NULL, false);
   ck_assert_ptr_nonnull(m);
   KFunc *f = NULL;
   for (int i = 0; i < m->funcs.n; i++)

@@ -85,7 +85,7 @@ static void do_compile(void *p) {
   CompileArgs *a = p;
   KOptions o;
   kcc_options_default(&o);
-  a->m = kcc_compile(a->path, &o, NULL, true);
+  a->m = kcc_compile_module(a->path, &o, NULL, true);
 }
 
 KModule *tu_compile(const char *name, const char *src, char **diags) {

@@ -1,0 +1,359 @@
+/* options.c — the options kcc takes, shared by the command line (main.c) and libkcc's
+ * kcc_compile (libkcc.c): the output forms, the parser and its usage errors. */
+#include "options.h"
+#include "diag.h"
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+const Form kcc_forms[] = {
+    {"ptx", ".ptx", emit_ptx, true, "PTX assembly for NVIDIA GPUs (default)"},
+    {"llvm", ".ll", emit_llvm_ir, true, "optimised LLVM IR for NVPTX"},
+    {"spirv", ".spv", emit_spirv, false, "SPIR-V for OpenCL, validated"},
+    {"cl", ".cl", emit_opencl_c, false, "OpenCL C 1.2 source"},
+    {"cuda", ".cu", emit_cuda_c, false, "CUDA C source (extern \"C\" kernels)"},
+    {"bundle", ".kcb", emit_bundle, false,
+     "fat module: PTX, cubins, SPIR-V, OpenCL C, kernel table"},
+    {"header", ".h", emit_header, false, "C header: typed launch functions + embedded bundle"},
+    {"kir", ".kir", NULL, true, "kcc's typed kernel IR, as text"},
+};
+const int kcc_nforms = sizeof kcc_forms / sizeof kcc_forms[0];
+#define forms  kcc_forms
+#define NFORMS kcc_nforms
+
+const Form *kcc_form_by_name(const char *name) {
+  for (int i = 0; i < NFORMS; i++)
+    if (!strcmp(forms[i].name, name)) return &forms[i];
+  return NULL;
+}
+
+static const Form *form_by_ext(const char *path) {
+  const char *dot = strrchr(path, '.');
+  if (!dot || strchr(dot, '/')) return NULL;
+  for (int i = 0; i < NFORMS; i++)
+    if (!strcmp(forms[i].ext, dot)) return &forms[i];
+  return NULL;
+}
+
+void kcc_usage(FILE *out) {
+  fprintf(out, "usage: kcc [options] file.k|file.cu|file.cl [-o output]\n"
+               "\n"
+               "Compiles a kcc kernel file (.k, the kcc dialect), the device code of a CUDA file\n"
+               "(.cu) or an OpenCL C file (.cl). The output form follows the output file's\n"
+               "extension:\n");
+  for (int i = 0; i < NFORMS; i++)
+    fprintf(out, "  %-6s %-6s %s\n", forms[i].ext, forms[i].name, forms[i].what);
+  fprintf(out, "\n"
+               "Options:\n"
+               "  -o FILE             write the output to FILE ('-' for standard output);\n"
+               "                      default: the input's name with the form's extension\n"
+               "                      (NAME.kcc.EXT when that is the input's own, g.kcc.cu)\n"
+               "  --emit=FORM         choose the output form whatever the extension\n"
+               "  -arch=sm_XX[,...]   NVIDIA targets (default sm_75); the first is the PTX target\n"
+               "  -O0 -O1 -O2 -O3     optimisation level (default -O3)\n"
+               "  -I DIR, -D NAME[=VALUE], -U NAME\n"
+               "                      preprocessor search paths and macros\n"
+               "  -MD, -MMD           also write a make dependency file (OUTPUT.d unless -MF)\n"
+               "  -MF FILE            name of the dependency file (implies -MD)\n"
+               "  -MT TARGET          the dependency rule's target (default: the output);\n"
+               "                      with -o -, -MD needs both -MF and -MT\n"
+               "  -MP                 accepted, no effect: depfiles always have phony targets\n"
+               "  -x LANG             read the input as LANG whatever its extension: cl (OpenCL\n"
+               "                      C), cu (CUDA) or k (the kcc dialect)\n"
+               "  -cl-std=CLX.Y       OpenCL C version of a .cl input: CL1.2 (default), CL2.0,\n"
+               "                      CL3.0 (also -std=CLX.Y)\n"
+               "  -std=STD            must suit the input: c99 c11 c17 (.k), c++11 .. c++20\n"
+               "                      (.cu); no effect there\n"
+               "  -Werror             treat warnings as errors\n"
+               "  -w                  print no warnings (and so -Werror has none to raise)\n"
+               "  -Wall -Wextra -W... accepted, no effect: kcc's warnings are always on\n"
+               "  -g -c -pedantic     accepted, no effect (kcc always compiles, never links)\n"
+               "  -ffast-math         allow approximate math (no IEEE guarantees)\n"
+               "  -ffp-contract=fast|off\n"
+               "                      fuse a*b+c into fma (fast, the default, like nvcc) or never\n"
+               "  --cuda-path=DIR     CUDA toolkit holding nvvm/libdevice (default: $CUDA_PATH,\n"
+               "                      $CUDA_HOME, nvcc's directory, /usr/local/cuda)\n"
+               "  --prefix=NAME       start the C header's names with NAME (default: from the\n"
+               "                      input's name, e.g. vecadd_k for vecadd.k)\n"
+               "  -v                  print each stage's tools, settings and times\n"
+               "  --devices           list the devices the runtime (libkcrt) can use (alone)\n"
+               "  --version           print kcc's version (alone)\n"
+               "  --help              print this help\n"
+               "\n"
+               "Exit status: 0 success, 1 the kernel has errors, 2 bad command line.\n");
+}
+
+/* Set by kcc_parse_args: messages for libkcc's callers leave out the command-line hint. */
+static bool library;
+
+int kcc_usage_error(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  FILE *out = diag_output();
+  fprintf(out, "kcc: error: ");
+  vfprintf(out, fmt, ap);
+  fprintf(out, library ? "\n" : "\nkcc: run 'kcc --help' for usage\n");
+  va_end(ap);
+  return 2;
+}
+
+/* A file that exists and is neither a regular file nor a directory (/dev/null, a FIFO): no
+ * extension to tell a form from, so it gets the default form, as '-' does. */
+bool kcc_is_special(const char *path) {
+  struct stat st;
+  return stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
+}
+
+/* Options about files, which only the command line writes. */
+static bool is_driver_only(const char *a) {
+  static const char *const exact[] = {"--help", "-h",   "--devices", "--version",
+                                      "-MD",    "-MMD", "-MP"};
+  for (size_t i = 0; i < sizeof exact / sizeof *exact; i++)
+    if (!strcmp(a, exact[i])) return true;
+  return !strncmp(a, "-o", 2) || !strncmp(a, "-MF", 3) || !strncmp(a, "-MT", 3);
+}
+
+/* Strict: "sm_90x" or "sm_90," is a typo, not sm_90. */
+static bool parse_archs(KOptions *o, const char *list) {
+  o->narchs = 0;
+  for (const char *p = list;;) {
+    const char *num = !strncmp(p, "sm_", 3) ? p + 3 : !strncmp(p, "compute_", 8) ? p + 8 : NULL;
+    if (!num || !isdigit((unsigned char)*num)) return false;
+    char *end;
+    long sm = strtol(num, &end, 10);
+    if ((*end && *end != ',') || sm < 50 || sm > 200 || o->narchs == KCC_MAX_ARCHS) return false;
+    o->archs[o->narchs++] = (int)sm;
+    if (!*end) return true;
+    p = end + 1;
+  }
+}
+
+/* The input's language, from its extension: what -std= may name for it. */
+typedef enum Lang { LANG_C, LANG_CUDA, LANG_OPENCL } Lang;
+
+static Lang lang_of(const char *input, const char *xlang) {
+  if (xlang) return !strcmp(xlang, "cl") ? LANG_OPENCL : !strcmp(xlang, "cu") ? LANG_CUDA : LANG_C;
+  const char *dot = strrchr(input, '.');
+  if (dot && !strchr(dot, '/') && !strcmp(dot, ".cu")) return LANG_CUDA;
+  if (dot && !strchr(dot, '/') && !strcmp(dot, ".cl")) return LANG_OPENCL;
+  return LANG_C;
+}
+
+/* -std=: kcc parses each language in one fixed dialect (docs/dialect.md), so a valid value
+ * changes nothing. It is still checked, so that a build asking for another language's
+ * standard, or one the dialect is not (C89, C23), hears about it. */
+static int check_std(const char *opt, const char *v, const char *input, const char *xlang,
+                     KOptions *o) {
+  static const char *const c[] = {"c99", "c11", "c17", "c18", "gnu99", "gnu11", "gnu17", "gnu18"};
+  static const char *const cuda[] = {"c++11",   "c++14",   "c++17",   "c++20",
+                                     "gnu++11", "gnu++14", "gnu++17", "gnu++20"};
+  static const char *const cl[] = {"CL1.2", "CL2.0", "CL3.0", "cl1.2", "cl2.0", "cl3.0"};
+  Lang lang = lang_of(input, xlang);
+  if (!strcmp(opt, "-cl-std") && lang != LANG_OPENCL)
+    return kcc_usage_error("'-cl-std=%s' is for OpenCL C input (.cl or -x cl), and '%s' is not", v,
+                           input);
+  const char *const *ok = lang == LANG_C ? c : lang == LANG_CUDA ? cuda : cl;
+  size_t n = lang == LANG_C      ? sizeof c / sizeof *c
+             : lang == LANG_CUDA ? sizeof cuda / sizeof *cuda
+                                 : sizeof cl / sizeof *cl;
+  for (size_t i = 0; i < n; i++)
+    if (!strcmp(v, ok[i])) {
+      /* The OpenCL C version does change the parse: 2.0 has the generic address space. */
+      if (lang == LANG_OPENCL) o->cl_std = v[2] == '1' ? 120 : v[2] == '2' ? 200 : 300;
+      return 0;
+    }
+  return kcc_usage_error("invalid '%s=%s' for '%s': %s", opt, v, input,
+                         lang == LANG_C
+                             ? "kcc's C dialect takes c99, c11, c17, gnu99, gnu11 or gnu17"
+                         : lang == LANG_CUDA ? "CUDA input takes c++11, c++14, c++17 or c++20"
+                                             : "OpenCL C input takes CL1.2, CL2.0 or CL3.0");
+}
+
+/* Options that take a value either joined (-Ifoo) or as the next argument (-I foo). */
+static const char *take_value(int argc, char **argv, int *i, const char *opt) {
+  size_t n = strlen(opt);
+  if (argv[*i][n]) return argv[*i] + n;
+  if (*i + 1 >= argc) return NULL;
+  return argv[++*i];
+}
+
+/* A value-taking option given twice with different values: which one was meant? */
+static bool conflicting(const char *old, const char *new) {
+  return old && strcmp(old, new);
+}
+
+/* Returns -1 to go on compiling, else the exit status. */
+int kcc_parse_args(int argc, char **argv, KOptions *o, Cmd *c) {
+  library = c->library;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i], *v;
+    if (c->library && is_driver_only(a))
+      return kcc_usage_error("'%s' is an option of the kcc command, not of kcc_compile (which "
+                             "writes no file: the output is in the result)",
+                             a);
+    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+      c->help = true;
+      return -1;
+    } else if (!strcmp(a, "--devices") || !strcmp(a, "--version")) {
+      c->alone = a;
+    } else if (a[0] == '-' && a[1] == 'o') {
+      if (!(v = take_value(argc, argv, &i, "-o")))
+        return kcc_usage_error("missing file name after '-o'");
+      if (!*v) return kcc_usage_error("empty file name after '-o'");
+      if (conflicting(c->output, v))
+        return kcc_usage_error("more than one output file ('-o %s' and '-o %s')", c->output, v);
+      c->output = v;
+    } else if (!strncmp(a, "--emit=", 7)) {
+      const Form *f = kcc_form_by_name(a + 7);
+      if (!f) return kcc_usage_error("unknown output form '%s'", a + 7);
+      if (c->form && c->form != f)
+        return kcc_usage_error("more than one output form ('--emit=%s' and '--emit=%s')",
+                               c->form->name, f->name);
+      c->form = f;
+    } else if (!strncmp(a, "-arch=", 6) || !strcmp(a, "-arch")) {
+      v = a[5] == '=' ? a + 6 : (i + 1 < argc ? argv[++i] : NULL);
+      if (!v) return kcc_usage_error("missing argument to '-arch'");
+      if (!parse_archs(o, v))
+        return kcc_usage_error("invalid -arch '%s' (expected sm_XX[,sm_YY...], e.g. sm_90)", v);
+    } else if (a[0] == '-' && a[1] == 'O' && a[2] >= '0' && a[2] <= '3' && !a[3]) {
+      o->opt_level = a[2] - '0';
+    } else if (!strcmp(a, "-O")) {
+      o->opt_level = 2;
+    } else if (a[0] == '-' && a[1] == 'O') {
+      return kcc_usage_error("invalid optimisation level '%s' (expected -O0, -O1, -O2, -O3 or -O)",
+                             a);
+    } else if (a[0] == '-' && (a[1] == 'I' || a[1] == 'D' || a[1] == 'U')) {
+      char flag[3] = {'-', a[1], 0};
+      if (!(v = take_value(argc, argv, &i, flag)) || !*v)
+        return kcc_usage_error("missing argument to '%s'", flag);
+      o->cargs[o->ncargs++] = flag[1] == 'I' ? "-I" : flag[1] == 'D' ? "-D" : "-U";
+      o->cargs[o->ncargs++] = v;
+    } else if (!strcmp(a, "-MD") || !strcmp(a, "-MMD")) {
+      /* -MMD leaves out system headers, which kcc's depfiles never list anyway. */
+      c->md = true;
+    } else if (!strcmp(a, "-MP")) {
+      /* Phony targets for the headers: kcc's depfiles always have them. */
+    } else if (!strncmp(a, "-MF", 3) || !strncmp(a, "-MT", 3)) {
+      const char **slot = a[2] == 'F' ? &c->depfile : &c->deptarget;
+      char flag[4] = {'-', 'M', a[2], 0};
+      if (!(v = take_value(argc, argv, &i, flag)))
+        return kcc_usage_error("missing %s after '%s'", a[2] == 'F' ? "file name" : "target", flag);
+      if (!*v)
+        return kcc_usage_error("empty %s after '%s'", a[2] == 'F' ? "file name" : "target", flag);
+      if (conflicting(*slot, v))
+        return kcc_usage_error("more than one %s ('%s' and '%s')", flag, *slot, v);
+      *slot = v;
+      c->md |= a[2] == 'F';
+    } else if (a[0] == '-' && a[1] == 'x') {
+      if (!(v = take_value(argc, argv, &i, "-x")) || !*v)
+        return kcc_usage_error("missing language after '-x'");
+      if (!strcmp(v, "cuda")) v = "cu";
+      if (strcmp(v, "cl") && strcmp(v, "cu") && strcmp(v, "k"))
+        return kcc_usage_error("unknown language '-x %s' (expected cl for OpenCL C, cu for CUDA "
+                               "or k for the kcc dialect)",
+                               v);
+      if (conflicting(c->xlang, v))
+        return kcc_usage_error("more than one language ('-x %s' and '-x %s')", c->xlang, v);
+      c->xlang = v;
+      o->lang = !strcmp(v, "cl") ? KL_LANG_CL : !strcmp(v, "cu") ? KL_LANG_CU : KL_LANG_K;
+    } else if (!strncmp(a, "-std=", 5) || !strncmp(a, "-cl-std=", 8)) {
+      /* Checked once the input, and so its language, is known. */
+      c->std_opt = a;
+      c->std = strchr(a, '=') + 1;
+    } else if (!strcmp(a, "-Werror")) {
+      o->werror = true;
+    } else if (!strcmp(a, "-Wno-error")) {
+      o->werror = false;
+    } else if (!strncmp(a, "-Werror=", 8)) {
+      return kcc_usage_error("'%s': kcc cannot make one warning an error; -Werror makes them all "
+                             "errors",
+                             a);
+    } else if (a[0] == '-' && a[1] == 'W' && a[2] && a[3] == ',' && strchr("alp", a[2])) {
+      /* Not warning flags: options for a linker, assembler or preprocessor kcc does not run. */
+      return kcc_usage_error("unknown option '%s'", a);
+    } else if (a[0] == '-' && a[1] == 'W') {
+      /* -Wall, -Wextra, -Wno-NAME...: kcc has one set of warnings, always on, so these have
+       * nothing to turn on or off; accepted so that habitual flags do not break a build. */
+    } else if (!strcmp(a, "-w")) {
+      c->nowarn = true;
+    } else if (!strcmp(a, "-g") ||
+               (a[0] == '-' && a[1] == 'g' && a[2] >= '0' && a[2] <= '3' && !a[3])) {
+      /* Accepted, adds nothing: see docs/cli.md for what each form carries. */
+    } else if (!strcmp(a, "-c") || !strcmp(a, "-pedantic")) {
+      /* -c: kcc always compiles and never links. -pedantic: the dialect's checks are fixed. */
+    } else if (!strcmp(a, "-ffast-math")) {
+      o->fast_math = true;
+    } else if (!strncmp(a, "-ffp-contract=", 14)) {
+      if (!strcmp(a + 14, "fast") || !strcmp(a + 14, "on"))
+        o->fp_contract = true;
+      else if (!strcmp(a + 14, "off"))
+        o->fp_contract = false;
+      else
+        return kcc_usage_error("invalid value '%s' for -ffp-contract (expected fast or off)",
+                               a + 14);
+    } else if (!strncmp(a, "--prefix=", 9)) {
+      /* A C identifier: the header's names are NAME_launch_KERNEL and the like. */
+      const char *p = a + 9;
+      bool ok = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || *p == '_';
+      for (; ok && *p; p++)
+        ok = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || *p == '_' ||
+             (*p >= '0' && *p <= '9');
+      if (!ok) return kcc_usage_error("invalid --prefix '%s' (expected a C identifier)", a + 9);
+      o->prefix = a + 9;
+    } else if (!strncmp(a, "--cuda-path=", 12)) {
+      /* Empty would look for "/nvvm/libdevice" and, being explicit, nowhere else. */
+      if (!a[12]) return kcc_usage_error("missing directory after '--cuda-path='");
+      o->cuda_path = a + 12;
+    } else if (!strcmp(a, "-v")) {
+      o->verbose = true;
+    } else if (a[0] == '-' && a[1]) {
+      return kcc_usage_error("unknown option '%s'", a);
+    } else if (c->input && c->library) {
+      return kcc_usage_error("unexpected argument '%s' among the options (kcc_compile takes "
+                             "the source separately)",
+                             a);
+    } else if (c->input) {
+      return kcc_usage_error("more than one input file ('%s'); kcc compiles one file at a time", a);
+    } else {
+      c->input = a;
+    }
+  }
+  if (c->alone) {
+    /* Each does one thing; an argument beside it would be silently ignored. */
+    if (argc > 2)
+      return kcc_usage_error("'%s' takes no other argument (got '%s')", c->alone,
+                             argv[1] == c->alone ? argv[2] : argv[1]);
+    return -1;
+  }
+  if (!c->input) return kcc_usage_error("no input file");
+  if (!strcmp(c->input, "-"))
+    return kcc_usage_error("kcc cannot read a kernel from standard input; name the file");
+  if (c->std) {
+    char opt[16];
+    snprintf(opt, sizeof opt, "%.*s", (int)(c->std - 1 - c->std_opt), c->std_opt);
+    int st = check_std(opt, c->std, c->input, c->xlang, o);
+    if (st) return st;
+  }
+  if (!c->form && c->library) c->form = kcc_form_by_name("bundle"); /* what libkcrt loads */
+  if (!c->form)
+    c->form = c->output && strcmp(c->output, "-") && !kcc_is_special(c->output)
+                  ? form_by_ext(c->output)
+                  : &forms[0];
+  if (!c->form)
+    return kcc_usage_error("cannot tell the output form from '%s'; name it with --emit=FORM",
+                           c->output);
+  if (c->deptarget && !c->md)
+    return kcc_usage_error("'-MT %s' names the target in a dependency file; without -MD or -MF "
+                           "there is none",
+                           c->deptarget);
+  if (c->md && c->output && !strcmp(c->output, "-") && (!c->depfile || !c->deptarget))
+    /* There is no file name to derive them from; "-.d" with the target "-" would help no
+     * build, as make has no file named "-". */
+    return kcc_usage_error("-MD with '-o -' needs %s",
+                           c->depfile ? "-MT TARGET (the dependency rule's target)"
+                                      : "-MF FILE (the dependency file's name)");
+  return -1;
+}

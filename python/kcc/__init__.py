@@ -1,0 +1,33 @@
+"""kcc: compile GPU kernels in process and launch them, numba-style, on any device libkcrt
+runs (NVIDIA GPUs through CUDA, everything else through OpenCL).
+
+    import kcc, numpy as np
+    mod = kcc.compile('''
+    kernel void vecadd(const float *a, const float *b, float *c, int n) {
+        int i = blockIdx.x * blockDim.x + threadIdx.x;
+        if (i < n) c[i] = a[i] + b[i];
+    }''')
+    a = np.random.rand(1000).astype(np.float32); b = np.ones_like(a); c = np.empty_like(a)
+    mod.vecadd[(1000 + 255) // 256, 256](a, b, c, 1000)   # c is copied back
+
+docs/python.md is the manual.
+"""
+from ._core import (Device, DeviceArray, Event, Kernel, Module, Stream, __version__, compile,
+                    compile_file, device_array, device_array_like, devices, emit,
+                    event_elapsed_time, get_device, load, local, select_device, stats,
+                    synchronize, to_device)
+from ._errors import (BuildFailedError, CompileError, DriverError, Error, InvalidArgumentError,
+                      InvalidLaunchError, InvalidModuleError, InvalidOptionError,
+                      InvalidValueError, KcrtError, KcrtIOError, KernelNotFoundError,
+                      LaunchFailedError, NoBinaryError, NoDeviceError, NotSupportedError,
+                      OutOfMemoryError, SymbolNotFoundError)
+
+__all__ = [
+    "Device", "DeviceArray", "Event", "Kernel", "Module", "Stream", "compile", "compile_file",
+    "device_array", "device_array_like", "devices", "emit", "event_elapsed_time", "get_device",
+    "load", "local", "select_device", "stats", "synchronize", "to_device", "Error",
+    "CompileError", "InvalidOptionError", "KcrtError", "NoDeviceError", "InvalidValueError",
+    "OutOfMemoryError", "InvalidModuleError", "KernelNotFoundError", "InvalidArgumentError",
+    "InvalidLaunchError", "BuildFailedError", "NoBinaryError", "DriverError", "KcrtIOError",
+    "NotSupportedError", "LaunchFailedError", "SymbolNotFoundError",
+]

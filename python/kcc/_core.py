@@ -1,0 +1,984 @@
+"""Devices, device arrays, streams, events, compiling with a disk cache, modules, kernels and
+launches: everything of `import kcc` over libkcrt and libkcc (through ctypes, _native.py)."""
+import ctypes
+import operator
+import os
+import sys
+import threading
+
+from . import _native as N
+from ._errors import (CompileError, InvalidModuleError, InvalidOptionError, KernelNotFoundError,
+                      NoDeviceError, kcrt_error)
+
+__version__ = "0.1.0"
+
+_np = None
+
+
+def _numpy():
+    """numpy, imported when first needed (so that `import kcc` stays fast)."""
+    global _np
+    if _np is None:
+        import numpy
+        _np = numpy
+    return _np
+
+
+def _is_ndarray(a):
+    np = sys.modules.get("numpy")
+    return np is not None and isinstance(a, np.ndarray)
+
+
+def _check(status, context=None):
+    if status:
+        raise kcrt_error(N.kcrt(), status, context)
+
+
+# ---------------------------------------------------------------- element types
+# kcrt_elem_type codes (kcrt.h) -> (numpy dtype name, ctypes type, min, max, kind)
+_ET = {
+    1: ("bool", ctypes.c_bool, 0, 1, "b"),
+    2: ("int8", ctypes.c_int8, -(1 << 7), (1 << 7) - 1, "i"),
+    3: ("int16", ctypes.c_int16, -(1 << 15), (1 << 15) - 1, "i"),
+    4: ("int32", ctypes.c_int32, -(1 << 31), (1 << 31) - 1, "i"),
+    5: ("int64", ctypes.c_int64, -(1 << 63), (1 << 63) - 1, "i"),
+    6: ("uint8", ctypes.c_uint8, 0, (1 << 8) - 1, "i"),
+    7: ("uint16", ctypes.c_uint16, 0, (1 << 16) - 1, "i"),
+    8: ("uint32", ctypes.c_uint32, 0, (1 << 32) - 1, "i"),
+    9: ("uint64", ctypes.c_uint64, 0, (1 << 64) - 1, "i"),
+    10: ("float32", ctypes.c_float, None, None, "f"),
+    11: ("float64", ctypes.c_double, None, None, "f"),
+}
+_DTYPE_ET = {v[0]: k for k, v in _ET.items()}
+_FLT_MAX = 3.4028234663852886e38
+PARAM_POINTER, PARAM_SCALAR, PARAM_STRUCT, PARAM_LOCAL = 1, 2, 3, 4
+
+
+_DTYPE_CACHE = {}
+
+
+def _et_of_dtype(dtype):
+    """The kcrt element type of a numpy dtype, 0 for none (dtype.name is slow: cached)."""
+    et = _DTYPE_CACHE.get(dtype)
+    if et is None:
+        et = _DTYPE_CACHE[dtype] = _DTYPE_ET.get(dtype.name, 0) if dtype.isnative else 0
+    return et
+
+
+# ---------------------------------------------------------------- devices
+
+_BACKENDS = {1: "cuda", 2: "opencl"}
+_TYPES = {1: "gpu", 2: "cpu", 3: "accelerator", 4: "other"}
+
+
+class Device:
+    """One device as libkcrt lists it (kcc.devices()). Opened on first use."""
+
+    def __init__(self, index, info):
+        self.index = index
+        self.name = info.name.decode("utf-8", "replace")
+        self.vendor = info.vendor.decode("utf-8", "replace")
+        self.platform = info.platform.decode("utf-8", "replace")
+        self.driver_version = info.driver_version.decode("utf-8", "replace")
+        self.backend = _BACKENDS.get(info.backend, "unknown")
+        self.type = _TYPES.get(info.type, "other")
+        self.backend_index = info.backend_index
+        self.memory = info.global_mem_bytes
+        self.max_alloc_bytes = info.max_alloc_bytes
+        self.compute_units = info.compute_units
+        self.max_block_dim = tuple(info.max_block_dim)
+        self.max_threads_per_block = info.max_threads_per_block
+        self.max_grid_dim = tuple(info.max_grid_dim)
+        self.max_shared_bytes = info.max_shared_bytes
+        self.compute_capability = ((info.cc_major, info.cc_minor) if info.backend == 1 else None)
+        self.spirv = bool(info.spirv)
+        # Not in libkcrt's device description yet: known for CUDA devices only.
+        self.fp64 = True if self.backend == "cuda" else None
+        self.subgroup_size = 32 if self.backend == "cuda" else None
+        self._handle = None
+        self._lock = threading.Lock()
+
+    def as_dict(self):
+        return {k: v for k, v in self.__dict__.items() if not k.startswith("_")}
+
+    def __repr__(self):
+        return "<kcc.Device %d: %s (%s, %s, %d MiB)>" % (self.index, self.name, self.backend,
+                                                         self.type, self.memory >> 20)
+
+    def _open(self):
+        if self._handle is None:
+            with self._lock:
+                if self._handle is None:
+                    h = ctypes.c_void_p()
+                    _check(N.kcrt().kcrt_device_open(self.index, ctypes.byref(h)),
+                           "opening device %d (%s)" % (self.index, self.name))
+                    self._handle = h.value
+        return self._handle
+
+    def synchronize(self):
+        """Waits for all work on the device."""
+        _check(N.kcrt().kcrt_device_synchronize(self._open()))
+
+
+_devices = None
+_devices_lock = threading.Lock()
+_current = None
+
+
+def devices():
+    """Every device libkcrt can use: CUDA devices first, then OpenCL platform by platform."""
+    global _devices
+    if _devices is None:
+        with _devices_lock:
+            if _devices is None:
+                lib = N.kcrt()
+                n = ctypes.c_int()
+                _check(lib.kcrt_device_count(ctypes.byref(n)))
+                found = []
+                for i in range(n.value):
+                    info = N.DeviceInfo()
+                    _check(lib.kcrt_device_info_get(i, ctypes.byref(info)))
+                    found.append(Device(i, info))
+                _devices = found
+    return list(_devices)
+
+
+def _device_list_text(devs):
+    if not devs:
+        return "this machine has no device kcc can use (kcc --devices says why)"
+    lines = ["this machine has %d device%s:" % (len(devs), "" if len(devs) == 1 else "s")]
+    lines += ["  %d: %s (%s, %s)" % (d.index, d.name, d.backend, d.type) for d in devs]
+    return "\n".join(lines)
+
+
+def _adopt(handle):
+    """The Device of an opened handle (same back end and back-end index)."""
+    info = N.DeviceInfo()
+    _check(N.kcrt().kcrt_device_get_info(handle, ctypes.byref(info)))
+    for d in devices():
+        if _BACKENDS.get(info.backend) == d.backend and d.backend_index == info.backend_index:
+            with d._lock:
+                if d._handle is None:
+                    d._handle = handle
+            return d
+    raise NoDeviceError("libkcrt opened a device it does not list", "KCRT_ERROR_NO_DEVICE")
+
+
+def select_device(which):
+    """Makes device `which` the current one: an index of kcc.devices(), or a selector as for
+    KCC_DEVICE ("cuda", "opencl:0", "gpu", "cpu", a name substring such as "H100")."""
+    global _current
+    if isinstance(which, Device):
+        which = which.index
+    if isinstance(which, bool) or not isinstance(which, (int, str)):
+        raise TypeError("select_device takes a device index or a name, not %r" % (which,))
+    if isinstance(which, int):
+        devs = devices()
+        if not 0 <= which < len(devs):
+            raise NoDeviceError("select_device(%d): there is no device %d; %s"
+                                % (which, which, _device_list_text(devs)),
+                                "KCRT_ERROR_NO_DEVICE")
+        d = devs[which]
+        d._open()
+    else:
+        h = ctypes.c_void_p()
+        st = N.kcrt().kcrt_device_open_by_name(which.encode(), ctypes.byref(h))
+        if st:
+            raise kcrt_error(N.kcrt(), st, "select_device(%r)" % which)
+        d = _adopt(h.value)
+    _current = d
+    return d
+
+
+def get_device():
+    """The current device: the one select_device chose, else the one $KCC_DEVICE names, else
+    the first CUDA GPU, else the first OpenCL GPU, else the first OpenCL CPU."""
+    global _current
+    d = _current
+    if d is None:
+        with _devices_lock:
+            d = _current
+        if d is None:
+            h = ctypes.c_void_p()
+            st = N.kcrt().kcrt_device_open_default(ctypes.byref(h))
+            if st:
+                raise kcrt_error(N.kcrt(), st, "opening the default device")
+            d = _current = _adopt(h.value)
+    return d
+
+
+def synchronize():
+    """Waits for all work on the current device."""
+    get_device().synchronize()
+
+
+# ---------------------------------------------------------------- streams and events
+
+class Stream:
+    """An in-order queue of work on a device (a CUDA stream, an OpenCL command queue)."""
+
+    def __init__(self, device=None):
+        self.device = device or get_device()
+        h = ctypes.c_void_p()
+        _check(N.kcrt().kcrt_queue_create(self.device._open(), ctypes.byref(h)))
+        self._handle = h.value
+
+    def synchronize(self):
+        _check(N.kcrt().kcrt_queue_synchronize(self._handle))
+
+    def __del__(self):
+        h, self._handle = getattr(self, "_handle", None), None
+        if h and N._kcrt is not None:
+            N._kcrt.kcrt_queue_destroy(h)
+
+    def __repr__(self):
+        return "<kcc.Stream on %s>" % self.device.name
+
+
+def _stream_handle(stream):
+    if stream is None or stream == 0:
+        return None
+    if isinstance(stream, Stream):
+        return stream._handle
+    raise TypeError("stream must be a kcc.Stream, 0 or None, not %r" % (stream,))
+
+
+class Event:
+    """A point in a stream, for timing: e1.record(); ...; e2.record(); e1.elapsed_time(e2)."""
+
+    def __init__(self, device=None):
+        self.device = device or get_device()
+        h = ctypes.c_void_p()
+        _check(N.kcrt().kcrt_event_create(self.device._open(), ctypes.byref(h)))
+        self._handle = h.value
+
+    def record(self, stream=None):
+        _check(N.kcrt().kcrt_event_record(self._handle, _stream_handle(stream)))
+        return self
+
+    def synchronize(self):
+        _check(N.kcrt().kcrt_event_synchronize(self._handle))
+
+    def elapsed_time(self, end):
+        """Milliseconds from this event to `end` (both recorded; waits for them)."""
+        ms = ctypes.c_double()
+        _check(N.kcrt().kcrt_event_elapsed_ms(self._handle, end._handle, ctypes.byref(ms)))
+        return ms.value
+
+    def __del__(self):
+        h, self._handle = getattr(self, "_handle", None), None
+        if h and N._kcrt is not None:
+            N._kcrt.kcrt_event_destroy(h)
+
+
+def event_elapsed_time(start, end):
+    """numba's spelling: milliseconds between two recorded events."""
+    return start.elapsed_time(end)
+
+
+# ---------------------------------------------------------------- device arrays
+
+def _shape_of(shape):
+    if isinstance(shape, (int,)) or hasattr(shape, "__index__"):
+        shape = (operator.index(shape),)
+    shape = tuple(operator.index(s) for s in shape)
+    if any(s < 0 for s in shape):
+        raise ValueError("negative dimension in shape %r" % (shape,))
+    return shape
+
+
+class DeviceArray:
+    """An array in device memory: kcc.device_array(shape, dtype), kcc.to_device(a).
+    Passed to a kernel, it is used in place (no copy)."""
+
+    def __init__(self, shape, dtype=None, device=None):
+        np = _numpy()
+        self.shape = _shape_of(shape)
+        self.dtype = np.dtype(np.float32 if dtype is None else dtype)
+        self.size = 1
+        for s in self.shape:
+            self.size *= s
+        self.nbytes = self.size * self.dtype.itemsize
+        self.device = device or get_device()
+        self._et = _et_of_dtype(self.dtype)
+        lib = N.kcrt()
+        h = ctypes.c_void_p()
+        # A buffer has at least one element: libkcrt refuses size 0.
+        _check(lib.kcrt_buffer_alloc(self.device._open(), max(self.nbytes, self.dtype.itemsize),
+                                     ctypes.byref(h)),
+               "allocating %d bytes" % self.nbytes)
+        self._buf = h.value
+        if self._et and self.nbytes:
+            lib.kcrt_buffer_set_type(self._buf, self._et, self.dtype.itemsize)
+
+    ndim = property(lambda self: len(self.shape))
+
+    def __len__(self):
+        if not self.shape:
+            raise TypeError("len() of a 0-d device array")
+        return self.shape[0]
+
+    def __repr__(self):
+        return "<kcc.DeviceArray shape=%r dtype=%s on %s>" % (self.shape, self.dtype,
+                                                              self.device.name)
+
+    def _sync_stream(self, stream):
+        h = _stream_handle(stream)
+        if h:
+            _check(N.kcrt().kcrt_queue_synchronize(h))
+
+    def copy_to_device(self, ary, stream=None):
+        """Copies a host array (same size and dtype) into this array."""
+        np = _numpy()
+        a = np.ascontiguousarray(ary, dtype=self.dtype)
+        if a.size != self.size:
+            raise ValueError("copy_to_device: %d elements into a device array of %d"
+                             % (a.size, self.size))
+        self._sync_stream(stream)
+        if self.nbytes:
+            _check(N.kcrt().kcrt_buffer_write(self._buf, 0, a.ctypes.data, self.nbytes))
+        return self
+
+    def copy_to_host(self, ary=None, stream=None):
+        """Copies the array back: into `ary` when given (same size), else into a new numpy
+        array, which is returned. Waits for the device's default queue (and `stream`)."""
+        np = _numpy()
+        out = np.empty(self.shape, self.dtype) if ary is None else ary
+        if out.size != self.size or out.dtype != self.dtype:
+            raise ValueError("copy_to_host: a %s array of %d elements for a device array of "
+                             "%d %s" % (out.dtype, out.size, self.size, self.dtype))
+        self._sync_stream(stream)
+        if self.nbytes:
+            if out.flags.c_contiguous and out.flags.writeable:
+                _check(N.kcrt().kcrt_buffer_read(self._buf, 0, out.ctypes.data, self.nbytes))
+            else:
+                tmp = np.empty(self.shape, self.dtype)
+                _check(N.kcrt().kcrt_buffer_read(self._buf, 0, tmp.ctypes.data, self.nbytes))
+                np.copyto(out, tmp.reshape(out.shape))
+        return out
+
+    def fill_zero(self):
+        if self.nbytes:
+            _check(N.kcrt().kcrt_buffer_fill(self._buf, 0, 0, self.nbytes))
+        return self
+
+    def free(self):
+        """Releases the device memory now (else when the array is garbage collected)."""
+        b, self._buf = getattr(self, "_buf", None), None
+        if b and N._kcrt is not None:
+            N._kcrt.kcrt_buffer_free(b)
+
+    __del__ = free
+
+
+def device_array(shape, dtype=None, device=None):
+    """A new uninitialised array on the device (default dtype float32)."""
+    return DeviceArray(shape, dtype, device)
+
+
+def device_array_like(ary, device=None):
+    return DeviceArray(ary.shape, ary.dtype, device)
+
+
+def to_device(ary, stream=None, device=None):
+    """A device array holding a copy of the host array `ary`."""
+    np = _numpy()
+    a = np.asarray(ary)
+    d = DeviceArray(a.shape, a.dtype, device)
+    d.copy_to_device(a, stream)
+    return d
+
+
+class local:
+    """kcc.local(nbytes): the size of a local-memory kernel parameter (`shared T *p`); an int
+    works as well."""
+
+    __slots__ = ("nbytes",)
+
+    def __init__(self, nbytes):
+        self.nbytes = operator.index(nbytes)
+
+
+# ---------------------------------------------------------------- compiling, with a cache
+
+def _cache_dir():
+    v = os.environ.get("KCC_CACHE", "")
+    if v.lower() in ("0", "off", "no", "false"):
+        return None
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "kcc", "python")
+
+
+def _compiler_id():
+    """kcc's version and the identity of the libkcc file (size, mtime): a rebuilt compiler
+    is another compiler, without loading it to ask."""
+    p = N.libkcc_path()
+    try:
+        st = os.stat(p) if p else None
+    except OSError:
+        st = None
+    return "%s|%s|%s" % (__version__, st.st_size if st else 0, st.st_mtime_ns if st else 0)
+
+
+def _cache_key(kind, src, options, name):
+    import hashlib  # here, not at import: `import kcc` stays fast
+    h = hashlib.sha256()
+    for part in (b"kcc-python-cache-1", kind.encode(), _compiler_id().encode(),
+                 name.encode(), "\0".join(options).encode(), src):
+        h.update(len(part).to_bytes(8, "little"))
+        h.update(part)
+    return h.hexdigest()
+
+
+def _file_digest(path):
+    import hashlib
+    try:
+        with open(path, "rb") as f:
+            return hashlib.sha256(f.read()).hexdigest()
+    except OSError:
+        return None
+
+
+def _cache_get(key):
+    import hashlib
+    import json
+    d = _cache_dir()
+    if d is None:
+        return None
+    try:
+        with open(os.path.join(d, key + ".json")) as f:
+            meta = json.load(f)
+        with open(os.path.join(d, key + ".out"), "rb") as f:
+            out = f.read()
+    except (OSError, ValueError):
+        return None
+    if meta.get("sha256") != hashlib.sha256(out).hexdigest():
+        return None  # damaged: compiled again and replaced
+    for path, digest in meta.get("deps", []):
+        if _file_digest(path) != digest:
+            return None  # an included file changed
+    return out, meta.get("log", "")
+
+
+def _atomic_write(path, data):
+    import tempfile
+    d = os.path.dirname(path)
+    fd, tmp = tempfile.mkstemp(dir=d, prefix=".tmp-")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def _cache_put(key, out, log, deps):
+    import hashlib
+    import json
+    d = _cache_dir()
+    if d is None:
+        return
+    try:
+        os.makedirs(d, mode=0o700, exist_ok=True)
+        meta = {"sha256": hashlib.sha256(out).hexdigest(), "log": log,
+                "deps": [[p, _file_digest(p)] for p in deps]}
+        _atomic_write(os.path.join(d, key + ".out"), out)
+        _atomic_write(os.path.join(d, key + ".json"), json.dumps(meta).encode())
+    except OSError:
+        pass  # a read-only or full cache directory only costs a compile next time
+
+
+_stats = {"compiles": 0, "cache_hits": 0}
+
+
+def _native_compile(src, options, name):
+    lib = N.kcc()
+    opts = (ctypes.c_char_p * max(len(options), 1))(*[o.encode() for o in options])
+    r = ctypes.c_void_p()
+    st = lib.kcc_compile(src, len(src), name.encode(), opts, len(options), ctypes.byref(r))
+    _stats["compiles"] += 1
+    if not r.value:
+        raise CompileError("kcc: %s" % lib.kcc_status_string(st).decode(), name)
+    try:
+        log = (lib.kcc_result_log(r) or b"").decode("utf-8", "replace")
+        if st == 2:
+            raise InvalidOptionError(log, name)
+        if st != 0:
+            raise CompileError(log, name)
+        size = ctypes.c_size_t()
+        p = lib.kcc_result_output(r, ctypes.byref(size))
+        out = ctypes.string_at(p, size.value)
+        deps = [lib.kcc_result_dependency(r, i).decode("utf-8", "surrogateescape")
+                for i in range(lib.kcc_result_dependency_count(r))]
+        return out, log, deps
+    finally:
+        lib.kcc_result_free(r)
+
+
+def _check_options(options, what):
+    if isinstance(options, (str, bytes)):
+        raise TypeError("%s: options is a sequence of strings, e.g. ('-O2', '-DN=4'), not one "
+                        "string" % what)
+    options = tuple(options)
+    for o in options:
+        if not isinstance(o, str):
+            raise TypeError("%s: option %r is not a string" % (what, o))
+    return options
+
+
+def _compile_cached(kind, source, options, name):
+    src = source.encode() if isinstance(source, str) else bytes(source)
+    key = _cache_key(kind, src, options, name)
+    hit = _cache_get(key)
+    if hit is not None:
+        _stats["cache_hits"] += 1
+        return hit[0], hit[1], True
+    out, log, deps = _native_compile(src, options, name)
+    _cache_put(key, out, log, deps)
+    return out, log, False
+
+
+def compile(source, options=(), name=None):
+    """Compiles kernel source (the kcc dialect, or OpenCL C when name ends in .cl) to a
+    Module. options: the kcc command line's compile options ('-O2', '-DN=4', '-arch=sm_90',
+    '-I', 'dir'...). Bundles are cached on disk by source, options, name and compiler (see
+    docs/python.md); KCC_CACHE=0 turns the cache off."""
+    options = _check_options(options, "kcc.compile")
+    for o in options:
+        if o.startswith("--emit"):
+            raise InvalidOptionError("kcc.compile makes bundles (what kcc.Module loads); for "
+                                     "another form use kcc.emit(source, form)\n")
+    name = name or "kernel.k"
+    bundle, log, cached = _compile_cached("bundle", source, options, name)
+    return Module(bundle, name, log, cached)
+
+
+def compile_file(path, options=(), name=None):
+    """kcc.compile on a file's text, under its path (so that its #includes are found)."""
+    path = os.fspath(path)
+    with open(path, "rb") as f:
+        src = f.read()
+    return compile(src, options, name or path)
+
+
+def emit(source, form="ptx", options=(), name=None):
+    """Compiles to another output form: 'ptx', 'spirv', 'cl', 'cuda', 'llvm', 'header',
+    'kir', 'bundle'. Returns str for text forms, bytes for 'spirv' and 'bundle'."""
+    options = _check_options(options, "kcc.emit") + ("--emit=" + form,)
+    out, log, _ = _compile_cached("emit", source, options, name or "kernel.k")
+    return out if form in ("spirv", "bundle") else out.decode("utf-8", "replace")
+
+
+def load(path):
+    """A Module from a bundle file (.kcb) written by `kcc file.k -o file.kcb`."""
+    with open(os.fspath(path), "rb") as f:
+        data = f.read()
+    return Module(data, os.fspath(path))
+
+
+def stats():
+    """{'compiles': libkcc compiles in this process, 'cache_hits': bundles from the cache}."""
+    return dict(_stats)
+
+
+# ---------------------------------------------------------------- modules and kernels
+
+_KCB_MAGIC = b"\x89KCB\r\n\x1a\n"
+
+
+class Module:
+    """A compiled bundle. Its kernels are attributes: mod.vecadd[grid, block](*args). Loaded
+    on a device at the first kernel looked up there."""
+
+    def __init__(self, bundle, name=None, log="", from_cache=False):
+        if not bundle.startswith(_KCB_MAGIC):
+            raise InvalidModuleError("%s is not a kcc bundle (no .kcb magic)" % (name or "data"),
+                                     "KCRT_ERROR_INVALID_MODULE")
+        self.bundle = bundle
+        self.name = name
+        self.log = log  # the compiler's warnings, if any
+        self.from_cache = from_cache
+        self._loaded = {}
+        self._lock = threading.Lock()
+
+    def __repr__(self):
+        return "<kcc.Module %s>" % (self.name,)
+
+    def _state(self, device):
+        st = self._loaded.get(device.index)
+        if st is None:
+            with self._lock:
+                st = self._loaded.get(device.index)
+                if st is None:
+                    h = ctypes.c_void_p()
+                    _check(N.kcrt().kcrt_module_load(device._open(), self.bundle,
+                                                     len(self.bundle), ctypes.byref(h)),
+                           "loading %s on %s" % (self.name or "the module", device.name))
+                    st = self._loaded[device.index] = (h.value, {})
+        return st
+
+    def kernel_names(self, device=None):
+        h, _ = self._state(device or get_device())
+        lib = N.kcrt()
+        n = ctypes.c_int()
+        _check(lib.kcrt_module_kernel_count(h, ctypes.byref(n)))
+        return [lib.kcrt_module_kernel_name(h, i).decode() for i in range(n.value)]
+
+    def get_kernel(self, name, device=None):
+        device = device or get_device()
+        h, kernels = self._state(device)
+        k = kernels.get(name)
+        if k is None:
+            kh = ctypes.c_void_p()
+            st = N.kcrt().kcrt_kernel_get(h, name.encode(), ctypes.byref(kh))
+            if st:
+                raise kcrt_error(N.kcrt(), st)
+            k = kernels[name] = Kernel(kh.value, device, self)
+        return k
+
+    def __getattr__(self, name):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return self.get_kernel(name)
+
+    def __dir__(self):
+        try:
+            return sorted(set(super().__dir__()) | set(self.kernel_names()))
+        except Exception:
+            return super().__dir__()
+
+
+def _dim3(v, what):
+    if isinstance(v, tuple) or isinstance(v, list):
+        if not 1 <= len(v) <= 3:
+            raise ValueError("%s must have 1 to 3 dimensions, got %r" % (what, v))
+        t = [operator.index(x) for x in v] + [1] * (3 - len(v))
+    else:
+        try:
+            t = [operator.index(v), 1, 1]
+        except TypeError:
+            raise TypeError("%s must be an int or a tuple of up to 3 ints, not %r"
+                            % (what, v)) from None
+    for x in t:
+        if x < 0:
+            raise ValueError("%s has a negative size: %r" % (what, v))
+        if x >= 1 << 64:
+            raise OverflowError("%s does not fit in 64 bits: %r" % (what, v))
+    return N.Dim3(*t)
+
+
+class _Param:
+    __slots__ = ("index", "name", "ctype", "kind", "size", "elem_type", "const", "scalar",
+                 "vec_len", "store")
+
+
+class Kernel:
+    """A kernel of a module on one device: kernel[grid, block](*args),
+    kernel[grid, block, shared_bytes, stream](*args)."""
+
+    def __init__(self, handle, device, module):
+        self._h = handle
+        self.device = device
+        self.module = module
+        lib = N.kcrt()
+        info = N.KernelInfo()
+        _check(lib.kcrt_kernel_get_info(handle, ctypes.byref(info)))
+        self.name = info.name.decode()
+        self.max_threads_per_block = info.max_threads_per_block
+        self.static_shared_bytes = info.static_shared_bytes
+        n = info.num_params
+        self._cargs = (N.Arg * max(n, 1))()
+        self._cargs_ptr = ctypes.addressof(self._cargs)
+        self._lock = threading.Lock()
+        self._configs = {}
+        self.params = []
+        setters = []
+        for i in range(n):
+            pi = N.ParamInfo()
+            _check(lib.kcrt_kernel_param_info(handle, i, ctypes.byref(pi)))
+            p = _Param()
+            p.index, p.name = i, pi.name.decode()
+            # libkcrt spells pointer parameters with their space ("global const float *"):
+            # kept out of messages, which speak the kernel's language.
+            t = pi.type.decode()
+            p.ctype = t[7:] if t.startswith("global ") else t
+            p.kind, p.size, p.elem_type = pi.kind, pi.size, pi.elem_type
+            p.scalar, p.vec_len = pi.elem_type & 0xFF, pi.elem_type >> 8
+            # const pointee: a `const` before the last '*' (numba's rule, made precise: what
+            # the kernel cannot write is not copied back).
+            p.const = p.kind == PARAM_POINTER and "const" in t.rsplit("*", 1)[0].split()
+            p.store = None
+            self.params.append(p)
+            setters.append(self._setter(p, self._cargs[i]))
+        self._setters = setters
+        self.signature = "%s(%s)" % (self.name, ", ".join("%s %s" % (p.ctype, p.name)
+                                                          for p in self.params))
+
+    def __repr__(self):
+        return "<kcc.Kernel %s on %s>" % (self.signature, self.device.name)
+
+    # ---- argument conversion, one closure per parameter, made once
+
+    def _setter(self, p, arg):
+        kname = self.name
+        where = "kernel '%s' parameter '%s' (%s)" % (kname, p.name, p.ctype)
+        if p.kind == PARAM_POINTER:
+            return self._pointer_setter(p, arg, where)
+        if p.kind == PARAM_LOCAL:
+            marker = N.kcrt().local_marker
+
+            def set_local(a):
+                n = a.nbytes if type(a) is local else a
+                try:
+                    n = operator.index(n)
+                except TypeError:
+                    raise TypeError("%s is local memory: pass its size in bytes (an int or "
+                                    "kcc.local(n)), not %s" % (where, type(a).__name__)) from None
+                if n <= 0:
+                    raise ValueError("%s: local memory of %d bytes" % (where, n))
+                arg.value = marker
+                arg.size = n
+                arg.buffer = None
+            return set_local
+        if p.kind == PARAM_STRUCT or p.scalar not in _ET:
+            size = p.size
+            keep = []
+
+            def set_bytes(a):
+                try:
+                    b = bytes(memoryview(a).cast("B"))
+                except TypeError:
+                    raise TypeError("%s: pass the struct as bytes-like data of %d bytes (a "
+                                    "numpy structured scalar or array element, a ctypes "
+                                    "Structure), not %s" % (where, size, type(a).__name__)) \
+                        from None
+                if len(b) != size:
+                    raise ValueError("%s: %d bytes given, the struct has %d"
+                                     % (where, len(b), size))
+                buf = ctypes.create_string_buffer(b, size)
+                keep[:] = [buf]
+                arg.value = ctypes.addressof(buf)
+                arg.size = size
+                arg.buffer = None
+            return set_bytes
+        # Scalars and vectors.
+        dname, ctype, lo, hi, kind = _ET[p.scalar]
+        count = p.vec_len
+        slots = 4 if count == 3 else max(count, 1)
+        store = (ctype * slots)()
+        p.store = store
+        arg.value = ctypes.addressof(store)
+        arg.size = p.size
+        arg.buffer = None
+
+        def convert(a):
+            t = type(a)
+            if kind == "f":
+                if t is float or t is int:
+                    v = float(a)
+                else:
+                    try:
+                        v = float(operator.index(a)) if not hasattr(a, "__float__") else float(a)
+                    except TypeError:
+                        raise TypeError("%s takes a number, not %s" % (where, t.__name__)) \
+                            from None
+                    if hasattr(a, "imag") and a.imag:
+                        raise TypeError("%s takes a real number, not %r" % (where, a))
+                if dname == "float32" and abs(v) > _FLT_MAX and v == v and abs(v) != float("inf"):
+                    raise OverflowError("%s: %r is out of float's range" % (where, a))
+                return v
+            if t is not int:
+                if t is float or (hasattr(a, "dtype") and a.dtype.kind == "f"):
+                    raise TypeError("%s takes an integer, not %s %r" % (where, t.__name__, a))
+                try:
+                    a = operator.index(a)
+                except TypeError:
+                    raise TypeError("%s takes an integer, not %s" % (where, t.__name__)) \
+                        from None
+            if a < lo or a > hi:
+                raise OverflowError("%s: %d is out of range [%d, %d]" % (where, a, lo, hi))
+            return a
+
+        if count == 0 and kind == "i":
+            def set_int(a):
+                if type(a) is int and lo <= a <= hi:  # the common case, without a call
+                    store[0] = a
+                else:
+                    store[0] = convert(a)
+            return set_int
+        if count == 0:
+            def set_scalar(a):
+                store[0] = convert(a)
+            return set_scalar
+
+        def set_vector(a):
+            try:
+                items = list(a)
+            except TypeError:
+                raise TypeError("%s takes %d values (a tuple or array), not %s"
+                                % (where, count, type(a).__name__)) from None
+            if len(items) != count:
+                raise ValueError("%s takes %d values, got %d" % (where, count, len(items)))
+            for j, x in enumerate(items):
+                store[j] = convert(x)
+        return set_vector
+
+    def _pointer_setter(self, p, arg, where):
+        want = p.scalar if p.scalar in _ET else 0
+        vec = p.vec_len
+        slots = 4 if vec == 3 else vec
+        dev = self.device
+        const = p.const
+        lib = N.kcrt()
+
+        def check_dtype(dtype, shape, et):
+            if not want:
+                return
+            if et != want:
+                raise TypeError("%s: got an array of %s, the kernel's elements are %s"
+                                % (where, dtype, _ET[want][0]))
+            if vec and (not shape or shape[-1] != slots):
+                raise TypeError("%s: an array of %s for %d-vectors needs a last dimension of "
+                                "%d, got shape %r" % (where, dtype, vec, slots, shape))
+
+        last = [None]  # the device array the argument slot holds now
+
+        def set_pointer(a):
+            if type(a) is DeviceArray:
+                if a is last[0] and a._buf is not None:
+                    return None  # launched with the same array again: the slot is set
+                if a.device is not dev:
+                    raise ValueError("%s: the array is on device %d (%s), the kernel on %d (%s)"
+                                     % (where, a.device.index, a.device.name, dev.index,
+                                        dev.name))
+                if a._buf is None:
+                    raise ValueError("%s: the device array was freed" % where)
+                if a._et != want or vec:
+                    check_dtype(a.dtype, a.shape, a._et)
+                arg.buffer = a._buf
+                arg.value = None
+                arg.size = 0
+                last[0] = a
+                return None
+            last[0] = None
+            if a is None:
+                arg.buffer = None
+                arg.value = None
+                arg.size = 0
+                return None
+            if not _is_ndarray(a):
+                if hasattr(a, "__cuda_array_interface__") or hasattr(a, "__dlpack__"):
+                    raise TypeError("%s: arrays of other GPU libraries (CuPy, PyTorch, numba) "
+                                    "are not taken yet; copy to a numpy array or "
+                                    "kcc.to_device()" % where)
+                raise TypeError("%s takes a numpy array or a kcc device array, not %s"
+                                % (where, type(a).__name__))
+            check_dtype(a.dtype, a.shape, _et_of_dtype(a.dtype))
+            if not const and not a.flags.writeable:
+                raise ValueError("%s: the array is read-only but the parameter is not const "
+                                 "(the kernel's results are copied back into it)" % where)
+            np = _numpy()
+            host = a if a.flags.c_contiguous else np.ascontiguousarray(a)
+            nbytes = host.nbytes
+            h = ctypes.c_void_p()
+            _check(lib.kcrt_buffer_alloc(dev._open(), max(nbytes, 1), ctypes.byref(h)),
+                   "%s: allocating %d bytes" % (where, nbytes))
+            buf = h.value
+            if nbytes:
+                st = lib.kcrt_buffer_write(buf, 0, host.ctypes.data, nbytes)
+                if st:
+                    lib.kcrt_buffer_free(buf)
+                    _check(st, where)
+            arg.buffer = buf
+            arg.value = None
+            arg.size = 0
+            return (buf, a, host, nbytes, const)
+        return set_pointer
+
+    # ---- launching
+
+    def __getitem__(self, config):
+        c = self._configs.get(config) if type(config) is tuple else None
+        if c is None:
+            c = self._configure(config)
+        return c
+
+    def _configure(self, config):
+        if not isinstance(config, tuple) or not 2 <= len(config) <= 4:
+            raise TypeError("launch configuration: kernel[grid, block], kernel[grid, block, "
+                            "shared_bytes] or kernel[grid, block, shared_bytes, stream], "
+                            "not kernel[%r]" % (config,))
+        grid = _dim3(config[0], "grid")
+        block = _dim3(config[1], "block")
+        shared = operator.index(config[2]) if len(config) > 2 else 0
+        if shared < 0:
+            raise ValueError("shared_bytes is negative: %d" % shared)
+        stream = config[3] if len(config) > 3 else None
+        sh = _stream_handle(stream)
+        launch = _Launch(self, grid, block, shared, sh, stream)
+        try:
+            if len(self._configs) > 64:
+                self._configs.clear()
+            self._configs[config] = launch
+        except TypeError:
+            pass  # unhashable (a list): fine, just not kept
+        return launch
+
+    def _wrong_count(self, n):
+        m = len(self._setters)
+        return TypeError("kernel %s takes %d argument%s, got %d"
+                         % (self.signature, m, "" if m == 1 else "s", n))
+
+    def _finish(self, posts, sh):
+        """After a launch with numpy arrays: waits, copies the non-const ones back."""
+        lib = N._kcrt
+        if sh:
+            _check(lib.kcrt_queue_synchronize(sh))
+        for buf, a, host, nbytes, const in posts:
+            if not const and nbytes:
+                _check(lib.kcrt_buffer_read(buf, 0, host.ctypes.data, nbytes),
+                       "reading back '%s'" % self.name)
+                if host is not a:
+                    _numpy().copyto(a, host)
+
+    def __call__(self, *args):
+        raise TypeError("launch kernel '%s' with a configuration: %s[grid, block](...)"
+                        % (self.name, self.name))
+
+
+class _Launch:
+    __slots__ = ("kernel", "grid", "block", "shared", "sh", "stream")
+
+    def __init__(self, kernel, grid, block, shared, sh, stream):
+        self.kernel, self.grid, self.block = kernel, grid, block
+        self.shared, self.sh, self.stream = shared, sh, stream
+
+    def __call__(self, *args):
+        k = self.kernel
+        setters = k._setters
+        if len(args) != len(setters):
+            raise k._wrong_count(len(args))
+        lib = N._kcrt
+        posts = None
+        with k._lock:
+            try:
+                for f, a in zip(setters, args):
+                    r = f(a)
+                    if r is not None:  # a numpy array, in a temporary device buffer
+                        if posts is None:
+                            posts = []
+                        posts.append(r)
+                st = lib.kcrt_launch(k._h, self.sh, self.grid, self.block, self.shared,
+                                     k._cargs_ptr, len(setters))
+                if st:
+                    raise kcrt_error(lib, st, "launching %s" % k.name)
+                if posts:
+                    k._finish(posts, self.sh)
+            finally:
+                if posts:
+                    for p in posts:
+                        lib.kcrt_buffer_free(p[0])

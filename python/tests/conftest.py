@@ -1,0 +1,35 @@
+"""Every test gets its own compile cache (XDG_CACHE_HOME), so tests neither see nor fill the
+user's ~/.cache/kcc. Tests run on the default device (PoCL's CPU device in CI)."""
+import os
+import sys
+
+import pytest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+
+
+@pytest.fixture(autouse=True)
+def private_cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.delenv("KCC_CACHE", raising=False)
+    yield tmp_path / "cache"
+
+
+@pytest.fixture
+def rng():
+    import numpy as np
+    return np.random.default_rng(1234)
+
+
+def run_python(code, env=None, cwd=None):
+    """Runs `code` in a fresh interpreter with this one's kcc; returns (status, out, err)."""
+    import subprocess
+    e = dict(os.environ)
+    e["PYTHONPATH"] = os.pathsep.join(p for p in [os.path.dirname(os.path.dirname(
+        sys.modules["kcc"].__file__)), e.get("PYTHONPATH", "")] if p)
+    if env:
+        e.update(env)
+    r = subprocess.run([sys.executable, "-c", code], env=e, cwd=cwd, capture_output=True,
+                       text=True, timeout=600)
+    return r.returncode, r.stdout, r.stderr

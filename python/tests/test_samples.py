@@ -1,0 +1,63 @@
+"""samples/python/: each program runs and prints what it promises."""
+import os
+import re
+
+import kcc
+from conftest import REPO, run_python
+
+SAMPLES = os.path.join(REPO, "samples", "python")
+
+
+def sample(name, *args, env=None):
+    code = ("import sys; sys.argv = [%r] + %r; exec(compile(open(%r).read(), %r, 'exec'))"
+            % (name, list(args), os.path.join(SAMPLES, name), name))
+    return run_python(code, env)
+
+
+def test_hello():
+    st, out, err = sample("hello.py")
+    assert st == 0, err
+    expected = ["threadIdx.x=%d blockIdx.x=%d blockDim.x=4 gridDim.x=2" % (t, b)
+                for b in range(2) for t in range(4)]
+    assert sorted(out.splitlines()) == sorted(expected)
+
+
+def test_vecadd():
+    st, out, err = sample("vecadd.py", "20")
+    assert st == 0, err + out
+    assert out.splitlines()[-1] == "1048576 elements: all equal to numpy's a + b"
+    assert re.search(r"^first call \(load \+ copies \+ kernel\): [0-9.]+ ms$", out, re.M)
+
+
+def test_biggrid():
+    st, out, err = sample("biggrid.py")
+    assert st == 0, err
+    assert out.startswith("refused: launching fill: grid dimension x = 1125899906842624 "
+                          "exceeds the device maximum ")
+
+
+def test_select_device():
+    st, out, err = sample("select_device.py")
+    assert st == 0, err
+    devs = kcc.devices()
+    lines = out.splitlines()
+    assert len(lines) == len(devs) + (1 if len(devs) > 1 else 1 + len(devs))
+    if len(devs) == 1:
+        assert lines[1] == ("error: select_device(1): there is no device 1; this machine has 1 "
+                            "device:")
+        assert lines[2] == "  0: %s (%s, %s)" % (devs[0].name, devs[0].backend, devs[0].type)
+    else:
+        assert lines[-1] == "selected device 1: %s" % devs[1].name
+
+
+def test_multiply_them_and_grid2d():
+    st, out, err = sample("multiply_them.py")
+    assert (st, out) == (0, "max |dest - a*b| = 0\n"), err
+    st, out, err = sample("grid2d.py")
+    assert (st, out) == (0, "grid (44, 63) of 16x16 blocks: equal to numpy's a + b.T\n"), err
+
+
+def test_interop():
+    st, out, err = sample("interop.py")
+    assert st == 0, err
+    assert "WRONG" not in out
