@@ -8,6 +8,7 @@
  * and only in the narrow case the team agreed on for the time its back end is a placeholder:
  * emit_spirv returning false *without reporting anything* means "not implemented", and the
  * bundle goes without it (docs/bundle.md says so). Any reported SPIR-V error fails the bundle. */
+#include "bounds.h"
 #include "diag.h"
 #include "kcc.h"
 #include "../runtime/kcb_format.h"
@@ -84,7 +85,13 @@ static bool kernel_table(KModule *m, KBuf *out, KBuf *attrs) {
       p->type = kir_type_str(t);
       p->size = (uint32_t)t->size;
       p->align = (uint32_t)t->align;
-      if (t->kind == KT_PTR && t->as == KAS_SHARED) {
+      if (j >= kir_user_params(f)) {
+        /* -fbounds-check's hidden parameters: buffer sizes, then the error record. */
+        p->kind = t->kind == KT_PTR ? KCB_PARAM_BOUNDS_RECORD : KCB_PARAM_BOUNDS_SIZE;
+        p->addr_space = t->kind == KT_PTR ? KCB_AS_GLOBAL : 0;
+        p->scalar = scalar_code(t->kind == KT_PTR ? t->base : t);
+        p->size = p->align = 8;
+      } else if (t->kind == KT_PTR && t->as == KAS_SHARED) {
         /* Local memory sized by the host at each launch: on CUDA a 32-bit offset into the
          * dynamic shared region, on OpenCL a __local argument. */
         p->kind = KCB_PARAM_LOCAL;
@@ -307,6 +314,11 @@ bool emit_bundle(KModule *m, const KOptions *o, KBuf *out) {
   KBuf *symtab = new_buf(&s);
   ok = ok && symbol_table(m, symtab);
   if (ok && symtab->len) add_section(&s, KCB_SEC_SYMBOLS, 0, symtab);
+  if (ok && m->bounds) {
+    KBuf *btab = new_buf(&s);
+    bounds_table_text(m, btab);
+    add_section(&s, KCB_SEC_BOUNDS, 0, btab);
+  }
 
   /* One PTX per requested arch: PTX for sm_XX only assembles and JITs for sm_XX and later, so
    * a single PTX for the first arch could not serve an older second one. */

@@ -43,6 +43,7 @@ typedef struct KOptions {
   const char *prefix; /* --prefix: names in the C header; NULL = from the file */
   int lang;           /* KL_LANG_*: how the front end parses the input */
   int cl_std;         /* OpenCL C input: 120, 200 or 300 (-cl-std=CL1.2...); 0 = 120 */
+  bool bounds_check;  /* -fbounds-check: check every memory access (bounds.h) */
 } KOptions;
 
 void kcc_options_default(KOptions *o);

@@ -126,7 +126,7 @@ kcrt_status kcrt_device_synchronize(kcrt_device *dev) {
     if (st == KCRT_SUCCESS) st = s;
   }
   free(qs);
-  return st;
+  return kcrt_bounds_poll(dev, st);
 }
 
 /* ---------------------------------------------------------------- buffers */
@@ -279,7 +279,7 @@ kcrt_status kcrt_buffer_read(kcrt_buffer *src, size_t off, void *dst, size_t n) 
   if (st) return st;
   if (!n) return KCRT_SUCCESS;
   if (!dst) return kcrt_fail(KCRT_ERROR_INVALID_VALUE, "kcrt_buffer_read: NULL destination");
-  return src->dev->be->mem_read(src, off, dst, n);
+  return kcrt_bounds_poll(src->dev, src->dev->be->mem_read(src, off, dst, n));
 }
 
 kcrt_status kcrt_buffer_copy(kcrt_buffer *dst, size_t doff, kcrt_buffer *src, size_t soff,
@@ -333,7 +333,7 @@ kcrt_status kcrt_queue_synchronize(kcrt_queue *q) {
   if (!q)
     return kcrt_fail(KCRT_ERROR_INVALID_VALUE,
                      "kcrt_queue_synchronize: NULL queue (use kcrt_device_synchronize)");
-  return q->dev->be->queue_sync(q);
+  return kcrt_bounds_poll(q->dev, q->dev->be->queue_sync(q));
 }
 
 kcrt_status kcrt_event_create(kcrt_device *dev, kcrt_event **out) {
@@ -375,7 +375,7 @@ kcrt_status kcrt_event_record(kcrt_event *e, kcrt_queue *q) {
 kcrt_status kcrt_event_synchronize(kcrt_event *e) {
   if (!e) return kcrt_fail(KCRT_ERROR_INVALID_VALUE, "kcrt_event_synchronize: NULL event");
   if (!e->recorded) return KCRT_SUCCESS; /* nothing to wait for, as in CUDA */
-  return e->dev->be->event_sync(e);
+  return kcrt_bounds_poll(e->dev, e->dev->be->event_sync(e));
 }
 
 kcrt_status kcrt_event_elapsed_ms(kcrt_event *a, kcrt_event *b, double *ms) {
@@ -460,6 +460,7 @@ kcrt_status kcrt_module_load(kcrt_device *dev, const void *data, size_t size, kc
     return st;
   }
   st = symbols_init(m);
+  if (!st) st = kcrt_bounds_init(m);
   if (st) {
     module_free(m);
     return st;
@@ -559,6 +560,7 @@ static void module_free(kcrt_module *m) {
     free(s);
   }
   free(m->symbols);
+  kcrt_bounds_free(m);
   for (uint32_t i = 0; i < m->b->nkernels; i++) {
     kcrt_kernel *k = m->kernels[i];
     if (!k) continue;
@@ -843,5 +845,27 @@ kcrt_status kcrt_launch(kcrt_kernel *k, kcrt_queue *q, kcrt_dim3 grid, kcrt_dim3
   kcrt_status st = check_args(k, args, nargs);
   if (!st) st = check_dims(k, g, b, dyn, kcrt_local_layout(k->k, args, dyn, NULL));
   if (st) return st;
-  return dev->be->launch(k, pick_queue(dev, q), g, b, dyn, args);
+  if (!k->k->nhidden) return dev->be->launch(k, pick_queue(dev, q), g, b, dyn, args);
+  /* -fbounds-check: each buffer's size, the dynamic shared bytes and the error record follow
+   * the arguments; the record is read at the next synchronising call. */
+  uint32_t n = k->k->nparams + k->k->nhidden;
+  kcrt_arg small[64];
+  uint64_t vsmall[64];
+  kcrt_arg *all = n <= 64 ? small : malloc(n * sizeof *all);
+  uint64_t *vals = n <= 64 ? vsmall : malloc(n * sizeof *vals);
+  if (!all || !vals) {
+    if (all != small) free(all);
+    if (vals != vsmall) free(vals);
+    return kcrt_fail(KCRT_ERROR_OUT_OF_MEMORY, "out of host memory");
+  }
+  kcrt_bounds_args(k, args, dyn, all, vals);
+  st = dev->be->launch(k, pick_queue(dev, q), g, b, dyn, all);
+  if (!st) {
+    pthread_mutex_lock(&dev->lock);
+    k->mod->bounds_pending = true;
+    pthread_mutex_unlock(&dev->lock);
+  }
+  if (all != small) free(all);
+  if (vals != vsmall) free(vals);
+  return st;
 }

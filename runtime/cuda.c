@@ -678,7 +678,7 @@ static void cu_kernel_release(kcrt_kernel *k) {
 static kcrt_status cu_launch(kcrt_kernel *k, kcrt_queue *q, const uint64_t grid[3],
                              const uint64_t block[3], size_t dyn, const kcrt_arg *args) {
   kcrt_device *dev = k->mod->dev;
-  uint32_t n = k->k->nparams;
+  uint32_t n = k->k->nparams + k->k->nhidden;
   void *small[32];
   CUdeviceptr sptr[32];
   uint32_t soff[32];
@@ -694,7 +694,8 @@ static kcrt_status cu_launch(kcrt_kernel *k, kcrt_queue *q, const uint64_t grid[
    * buffers follow the launch's own dynamic bytes, and the launch asks for all of it. */
   if (k->k->nlocal) dyn = (size_t)kcrt_local_layout(k->k, args, dyn, offs); /* checked */
   for (uint32_t i = 0; i < n; i++) {
-    if (k->k->params[i].kind == KCB_PARAM_POINTER) {
+    if (k->k->params[i].kind == KCB_PARAM_POINTER ||
+        k->k->params[i].kind == KCB_PARAM_BOUNDS_RECORD) {
       ptrs[i] = args[i].buffer ? args[i].buffer->dptr : 0;
       params[i] = &ptrs[i];
     } else if (k->k->params[i].kind == KCB_PARAM_LOCAL) {

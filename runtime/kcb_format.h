@@ -23,7 +23,7 @@
 enum {
   KCB_MAGIC_SIZE = 8,
   KCB_VERSION_MAJOR = 1, /* a reader rejects another major version */
-  KCB_VERSION_MINOR = 2, /* a reader accepts any minor version of its major */
+  KCB_VERSION_MINOR = 3, /* a reader accepts any minor version of its major */
   KCB_HEADER_SIZE = 48,
   KCB_SECTION_ENTRY_SIZE = 32,
   KCB_KTAB_HEADER_SIZE = 16,
@@ -60,6 +60,7 @@ typedef enum KcbSectionKind {
   KCB_SEC_OPENCL_C = 6, /* text: OpenCL C 1.2 source */
   KCB_SEC_SYMBOLS = 7,  /* 1.1: host-filled module variables and the kernels that use them */
   KCB_SEC_KATTRS = 8,   /* 1.2: per-kernel attributes (reqd_work_group_size) */
+  KCB_SEC_BOUNDS = 9,   /* 1.3: text: the regions and access sites of a -fbounds-check module */
 } KcbSectionKind;
 
 typedef enum KcbParamKind {
@@ -67,6 +68,9 @@ typedef enum KcbParamKind {
   KCB_PARAM_SCALAR = 2,  /* integer, float, bool: the host passes the bytes */
   KCB_PARAM_STRUCT = 3,  /* struct by value: the host passes the bytes, C layout */
   KCB_PARAM_LOCAL = 4,   /* 1.2: `shared T *` (OpenCL `__local T *`): the host passes a size */
+  /* 1.3, -fbounds-check: hidden trailing parameters the runtime fills (docs/bundle.md) */
+  KCB_PARAM_BOUNDS_SIZE = 5,   /* u64: bytes of a buffer, local parameter or dynamic shared */
+  KCB_PARAM_BOUNDS_RECORD = 6, /* global uint *: the module's error record */
 } KcbParamKind;
 
 /* Scalar type codes: a scalar parameter's type, or a pointer parameter's pointee (0 when the
@@ -92,6 +96,8 @@ enum { KCB_AS_GENERIC = 0, KCB_AS_GLOBAL = 1, KCB_AS_SHARED = 3, KCB_AS_CONSTANT
 enum { KCB_Q_CONST = 1, KCB_Q_VOLATILE = 2, KCB_Q_RESTRICT = 4 };
 /* Kernel flags. */
 enum { KCB_KERNEL_DYNAMIC_SHARED = 1 };
+/* The -fbounds-check error record: 16 32-bit words (compiler/bounds.h, KB_REC_*). */
+enum { KCB_BOUNDS_RECORD_BYTES = 64 };
 
 /* ---------------------------------------------------------------- byte access */
 

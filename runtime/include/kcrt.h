@@ -42,6 +42,10 @@ typedef enum kcrt_status {
   KCRT_ERROR_NOT_SUPPORTED = 12,    /* the device or back end cannot do this */
   KCRT_ERROR_LAUNCH_FAILED = 13,    /* a kernel faulted while running (reported at a sync) */
   KCRT_ERROR_SYMBOL_NOT_FOUND = 14, /* no host-filled variable of that name in the module */
+  /* A kernel compiled with -fbounds-check made an out-of-bounds access (reported at the next
+   * synchronising call; the access was not performed): kcrt_last_error() names the kernel,
+   * the source line, the thread, the buffer and the index (docs/bugs.md). */
+  KCRT_ERROR_OUT_OF_BOUNDS = 15,
 } kcrt_status;
 
 /* A constant name for the status ("KCRT_ERROR_INVALID_LAUNCH"), or "KCRT_ERROR_UNKNOWN". */
