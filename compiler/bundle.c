@@ -66,6 +66,37 @@ static uint8_t scalar_code(const KType *t) {
   }
 }
 
+/* Whether f or a function it calls uses double (KCB_KERNEL_FP64): a device without fp64
+ * cannot run it, and libkcrt says so at load rather than at a driver's build. */
+static bool is_f64(const KType *t) {
+  while (t && (t->kind == KT_PTR || t->kind == KT_ARRAY || t->kind == KT_VEC)) t = t->base;
+  return t && t->kind == KT_F64;
+}
+/* printf's arguments are promoted to double as in C, which no device needs fp64 for. */
+static bool expr_f64(const KExpr *e) {
+  if (!e) return false;
+  if (e->kind == KE_BUILTIN && e->builtin == BI_PRINTF) return false;
+  if (is_f64(e->type) || expr_f64(e->a) || expr_f64(e->b) || expr_f64(e->c)) return true;
+  for (int i = 0; i < e->nargs; i++)
+    if (expr_f64(e->args[i])) return true;
+  return false;
+}
+static bool stmt_f64(const KStmt *s) {
+  if (!s) return false;
+  if (s->kind == KS_DECL && is_f64(s->var->type)) return true;
+  if (expr_f64(s->init) || expr_f64(s->expr) || expr_f64(s->cond) || expr_f64(s->step)) return true;
+  for (int i = 0; i < s->list.n; i++)
+    if (stmt_f64(s->list.v[i])) return true;
+  return stmt_f64(s->init_stmt) || stmt_f64(s->then) || stmt_f64(s->els) || stmt_f64(s->body);
+}
+static bool uses_fp64(KFunc *f, int depth) {
+  bool hit = stmt_f64(f->body);
+  for (int i = 0; i < f->nparams && !hit; i++) hit = is_f64(f->params[i]->type);
+  for (int i = 0; i < f->callees.n && !hit && depth < 64; i++)
+    hit = uses_fp64(f->callees.v[i], depth + 1);
+  return hit;
+}
+
 /* The kernel table, and in `attrs` the KATTRS section (left empty when no kernel has an
  * attribute, so that such bundles read the same with a 1.1 reader). */
 static bool kernel_table(KModule *m, KBuf *out, KBuf *attrs) {
@@ -123,7 +154,8 @@ static bool kernel_table(KModule *m, KBuf *out, KBuf *attrs) {
         ps,
         (uint32_t)f->nparams,
         (uint64_t)(f->static_shared_bytes > 0 ? f->static_shared_bytes : 0),
-        f->uses_dynamic_shared ? KCB_KERNEL_DYNAMIC_SHARED : 0,
+        (f->uses_dynamic_shared ? KCB_KERNEL_DYNAMIC_SHARED : 0) |
+            (uses_fp64(f, 0) ? KCB_KERNEL_FP64 : 0),
         (uint32_t)f->max_threads,
         {(uint32_t)f->reqd_block[0], (uint32_t)f->reqd_block[1], (uint32_t)f->reqd_block[2]}};
   }

@@ -279,6 +279,7 @@ static void cu_enumerate(KcrtDevEntry **list, int *n, char *why, size_t whylen) 
     f->max_shared_bytes = (uint64_t)(optin > plain ? optin : plain);
     f->cc_major = attr(d, ATTR_CC_MAJOR);
     f->cc_minor = attr(d, ATTR_CC_MINOR);
+    f->fp64 = 1; /* every CUDA GPU since compute capability 1.3 */
     e->be = &kcrt_cuda_backend;
     e->h1 = (void *)(intptr_t)d;
   }

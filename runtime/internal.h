@@ -17,6 +17,8 @@
 /* Records the message for kcrt_last_error() in this thread and returns `s`, so that
  * `return kcrt_fail(KCRT_ERROR_..., "...")` reports and fails in one statement. */
 kcrt_status kcrt_fail(kcrt_status s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Passes a warning to the handler (kcrt_set_warning_handler), or prints it on stderr. */
+void kcrt_warn(const char *msg);
 /* Appends to the current thread's message (for driver logs after a kcrt_fail). */
 void kcrt_error_append(const char *text);
 /* KCC_LOG=1: prints "kcrt: ..." lines on stderr (cache hits and misses, load times). */
@@ -180,6 +182,7 @@ struct kcrt_kernel {
   uint64_t max_threads;    /* for this kernel on this device */
   uint64_t static_shared;  /* what the compiled code uses (>= the table's figure) */
   uint64_t dyn_shared_set; /* CUDA: the dynamic shared size opted in so far */
+  bool warned_dyn0;        /* the 0-byte `extern shared` warning was given */
   pthread_mutex_t lock;    /* OpenCL: argument setting and enqueue are one step */
 };
 

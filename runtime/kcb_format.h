@@ -95,7 +95,10 @@ enum { KCB_AS_GENERIC = 0, KCB_AS_GLOBAL = 1, KCB_AS_SHARED = 3, KCB_AS_CONSTANT
 /* Pointee qualifiers of pointer parameters (KIR's KQ_* bits). */
 enum { KCB_Q_CONST = 1, KCB_Q_VOLATILE = 2, KCB_Q_RESTRICT = 4 };
 /* Kernel flags. */
-enum { KCB_KERNEL_DYNAMIC_SHARED = 1 };
+enum {
+  KCB_KERNEL_DYNAMIC_SHARED = 1,
+  KCB_KERNEL_FP64 = 2, /* 1.3: the kernel (or a function it calls) computes in double */
+};
 /* The -fbounds-check error record: 16 32-bit words (compiler/bounds.h, KB_REC_*). */
 enum { KCB_BOUNDS_RECORD_BYTES = 64 };
 

@@ -232,6 +232,7 @@ static void fill_info(cl_platform_id p, cl_device_id d, kcrt_device_info *f) {
     il[sizeof il - 1] = 0;
     f->spirv = strstr(il, "SPIR-V") != NULL;
   }
+  f->fp64 = dev_ulong(d, CL_DEVICE_DOUBLE_FP_CONFIG) != 0;
 }
 
 static void cl_enumerate(KcrtDevEntry **list, int *n, char *why, size_t whylen) {

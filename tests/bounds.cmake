@@ -54,3 +54,21 @@ foreach(_name atomics constant control cuda_spellings driver_bugs dynshared fp64
   set_tests_properties(bounds.corpus.${_name} bounds.corpus_spirv.${_name} PROPERTIES
     SKIP_RETURN_CODE 77 TIMEOUT 300 LABELS runtime ENVIRONMENT "XDG_CACHE_HOME=${_bc_out}/cache")
 endforeach()
+
+# The generated C header on a checked module.
+add_executable(bc_header ${CMAKE_CURRENT_SOURCE_DIR}/bounds/header.c)
+kcc_add_kernels(bc_header ${CMAKE_CURRENT_SOURCE_DIR}/bounds/oob.k OPTIONS -fbounds-check)
+add_test(NAME bounds.header COMMAND bc_header)
+set_tests_properties(bounds.header PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300 LABELS runtime
+  ENVIRONMENT "XDG_CACHE_HOME=${_bc_out}/cache")
+
+# Launch checks: extern shared with 0 bytes, KCC_PORTABLE limits, fp64 in the device info.
+add_executable(rt_launch_checks ${CMAKE_CURRENT_SOURCE_DIR}/bounds/launch_checks.c
+                                ${_bc_out}/oob.kcb.stamp)
+target_link_libraries(rt_launch_checks PRIVATE kcrt_rt_common)
+add_test(NAME bounds.launch_checks COMMAND rt_launch_checks ${_bc_out}/oob.kcb)
+add_test(NAME bounds.launch_checks.portable_env COMMAND rt_launch_checks ${_bc_out}/oob.kcb)
+set_tests_properties(bounds.launch_checks PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300
+  LABELS runtime ENVIRONMENT "XDG_CACHE_HOME=${_bc_out}/cache")
+set_tests_properties(bounds.launch_checks.portable_env PROPERTIES SKIP_RETURN_CODE 77
+  TIMEOUT 300 LABELS runtime ENVIRONMENT "XDG_CACHE_HOME=${_bc_out}/cache;KCC_PORTABLE=1")

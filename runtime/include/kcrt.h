@@ -88,7 +88,12 @@ typedef struct kcrt_device_info {
   uint64_t max_shared_bytes; /* per block, static + dynamic (CUDA: the opt-in maximum) */
   int cc_major, cc_minor;    /* CUDA compute capability; 0 for OpenCL */
   int spirv;                 /* OpenCL: the device accepts SPIR-V (CL_DEVICE_IL_VERSION) */
+  /* The device computes in double precision (CUDA: always; OpenCL: CL_DEVICE_DOUBLE_FP_CONFIG
+   * is not 0). A module whose kernels use double does not load on a device without it
+   * (KCRT_ERROR_NOT_SUPPORTED, naming the kernel). */
+  int fp64;
 } kcrt_device_info;
+#define KCRT_HAS_FP64_INFO 1
 
 /* The number of devices every back end found (0 is not an error). */
 kcrt_status kcrt_device_count(int *count);
@@ -326,6 +331,26 @@ static inline kcrt_arg kcrt_local(size_t bytes) {
  * Asynchronous: returns once the launch is queued. */
 kcrt_status kcrt_launch(kcrt_kernel *k, kcrt_queue *q, kcrt_dim3 grid, kcrt_dim3 block,
                         size_t dynamic_shared, const kcrt_arg *args, int num_args);
+
+/* Portable launches: when on, kcrt_launch also refuses (KCRT_ERROR_INVALID_LAUNCH, the message
+ * naming the limit and "portable") what some supported GPU would refuse although this device
+ * takes it: more than 1024 threads per block, a block dimension over 1024 x 1024 x 64, a grid
+ * over 2147483647 x 65535 x 65535, more than 48 KiB of static shared memory. So a launch
+ * that would fail on NVIDIA fails on a CPU's OpenCL too. Off by default; $KCC_PORTABLE=1
+ * turns it on for the process; this call overrides the variable (on != 0: on). */
+kcrt_status kcrt_set_portable(int on);
+
+/* Warnings: launches libkcrt accepts but that are probably wrong — today, a kernel with an
+ * `extern shared` array launched with 0 dynamic shared bytes (once per kernel; under
+ * KCC_PORTABLE it is an error, KCRT_ERROR_INVALID_LAUNCH). By default each goes to stderr as
+ * "kcrt: warning: MESSAGE" ($KCC_WARNINGS=off: nowhere); a handler set here gets them
+ * instead (fn NULL: back to the default). It may be called from any thread that launches,
+ * one call at a time. */
+typedef void (*kcrt_warning_fn)(const char *message, void *ctx);
+kcrt_status kcrt_set_warning_handler(kcrt_warning_fn fn, void *ctx);
+#define KCRT_HAS_WARNINGS 1
+int kcrt_get_portable(void);
+#define KCRT_HAS_PORTABLE 1
 
 #ifdef __cplusplus
 }
