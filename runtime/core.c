@@ -91,6 +91,15 @@ kcrt_status kcrt_device_close(kcrt_device *dev) {
   dev->shared = NULL;
   while ((p = list_first(dev, &dev->events))) kcrt_event_destroy(p);
   while ((p = list_first(dev, &dev->queues))) kcrt_queue_destroy(p);
+  for (;;) { /* views before their parents (kcrt_buffer_free refuses a parent with views) */
+    kcrt_buffer *v = NULL;
+    pthread_mutex_lock(&dev->lock);
+    for (KcrtLink *l = dev->buffers.next; l != &dev->buffers && !v; l = l->next)
+      if (((kcrt_buffer *)l)->view_of) v = (kcrt_buffer *)l;
+    pthread_mutex_unlock(&dev->lock);
+    if (!v) break;
+    kcrt_buffer_free(v);
+  }
   while ((p = list_first(dev, &dev->buffers))) kcrt_buffer_free(p);
   dev->be->queue_destroy(dev->defq);
   free(dev->defq);
@@ -158,9 +167,57 @@ kcrt_status kcrt_buffer_free(kcrt_buffer *b) {
     return kcrt_fail(KCRT_ERROR_INVALID_VALUE,
                      "kcrt_buffer_free: this buffer is a module symbol's storage "
                      "(kcrt_module_symbol); its module frees it");
+  pthread_mutex_lock(&b->dev->lock);
+  int views = b->nviews;
+  pthread_mutex_unlock(&b->dev->lock);
+  if (views)
+    return kcrt_fail(KCRT_ERROR_INVALID_VALUE,
+                     "kcrt_buffer_free: %d view%s of this buffer (kcrt_buffer_view) %s still "
+                     "alive; free %s first",
+                     views, views == 1 ? "" : "s", views == 1 ? "is" : "are",
+                     views == 1 ? "it" : "them");
   list_del(b->dev, &b->link);
   b->dev->be->mem_free(b);
+  if (b->view_of) {
+    pthread_mutex_lock(&b->dev->lock);
+    b->view_of->nviews--;
+    pthread_mutex_unlock(&b->dev->lock);
+  }
   free(b);
+  return KCRT_SUCCESS;
+}
+
+kcrt_status kcrt_buffer_view(kcrt_buffer *parent, size_t offset, size_t size, kcrt_buffer **out) {
+  if (!parent || !out) return kcrt_fail(KCRT_ERROR_INVALID_VALUE, "kcrt_buffer_view: NULL");
+  if (parent->symbol_of)
+    return kcrt_fail(KCRT_ERROR_INVALID_VALUE,
+                     "kcrt_buffer_view: a module symbol's storage cannot have views");
+  if (size == 0 || offset > parent->size || size > parent->size - offset)
+    return kcrt_fail(KCRT_ERROR_INVALID_VALUE,
+                     "kcrt_buffer_view: range [%zu, %zu + %zu) is not a non-empty part of the "
+                     "%zu-byte buffer",
+                     offset, offset, size, parent->size);
+  if (parent->view_of)
+    return kcrt_fail(KCRT_ERROR_INVALID_VALUE,
+                     "kcrt_buffer_view: the buffer is itself a view; make the view from its "
+                     "parent");
+  kcrt_buffer *v = calloc(1, sizeof *v);
+  if (!v) return kcrt_fail(KCRT_ERROR_OUT_OF_MEMORY, "out of host memory");
+  v->dev = parent->dev;
+  v->size = size;
+  v->view_of = parent;
+  v->elem_type = parent->elem_type;
+  v->elem_size = parent->elem_size;
+  kcrt_status st = parent->dev->be->mem_view(v, parent, offset);
+  if (st) {
+    free(v);
+    return st;
+  }
+  pthread_mutex_lock(&parent->dev->lock);
+  parent->nviews++;
+  pthread_mutex_unlock(&parent->dev->lock);
+  list_add(parent->dev, &parent->dev->buffers, &v->link);
+  *out = v;
   return KCRT_SUCCESS;
 }
 

@@ -330,7 +330,13 @@ static kcrt_status cu_mem_alloc(kcrt_buffer *b) {
   return KCRT_SUCCESS;
 }
 
+static kcrt_status cu_mem_view(kcrt_buffer *v, kcrt_buffer *parent, size_t off) {
+  v->dptr = parent->dptr + off;
+  return KCRT_SUCCESS;
+}
+
 static void cu_mem_free(kcrt_buffer *b) {
+  if (b->view_of) return; /* its parent's memory */
   if (!enter(b->dev)) return;
   cu.cuMemFree(b->dptr);
   leave();
@@ -752,6 +758,7 @@ const KcrtBackend kcrt_cuda_backend = {
     .mem_read = cu_mem_read,
     .mem_copy = cu_mem_copy,
     .mem_fill = cu_mem_fill,
+    .mem_view = cu_mem_view,
     .queue_create = cu_queue_create,
     .queue_destroy = cu_queue_destroy,
     .queue_sync = cu_queue_sync,

@@ -160,6 +160,8 @@ struct kcrt_buffer {
   size_t elem_size;
   kcrt_module *symbol_of; /* a module symbol's storage (kcrt_module_symbol): the module frees it */
   bool borrowed;          /* the driver owns the memory (CUDA module globals): never freed */
+  kcrt_buffer *view_of;   /* kcrt_buffer_view: the parent whose bytes this is */
+  int nviews;             /* views of this buffer still alive */
 };
 
 struct kcrt_queue {
@@ -244,6 +246,9 @@ struct KcrtBackend {
   kcrt_status (*mem_read)(kcrt_buffer *b, size_t off, void *dst, size_t n);
   kcrt_status (*mem_copy)(kcrt_buffer *d, size_t doff, kcrt_buffer *s, size_t soff, size_t n);
   kcrt_status (*mem_fill)(kcrt_buffer *b, size_t off, unsigned char byte, size_t n);
+  /* v (size set) as bytes [off, off + v->size) of parent: CUDA an offset pointer, OpenCL a
+   * sub-buffer. */
+  kcrt_status (*mem_view)(kcrt_buffer *v, kcrt_buffer *parent, size_t off);
   kcrt_status (*queue_create)(kcrt_queue *q);
   void (*queue_destroy)(kcrt_queue *q);
   kcrt_status (*queue_sync)(kcrt_queue *q);

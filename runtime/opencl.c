@@ -35,6 +35,7 @@
   X(clReleaseCommandQueue)                                                                         \
   X(clCreateBuffer)                                                                                \
   X(clReleaseMemObject)                                                                            \
+  X(clCreateSubBuffer)                                                                             \
   X(clEnqueueWriteBuffer)                                                                          \
   X(clEnqueueReadBuffer)                                                                           \
   X(clEnqueueCopyBuffer)                                                                           \
@@ -331,6 +332,26 @@ static kcrt_status cl_mem_alloc(kcrt_buffer *b) {
     return status_of(e);
   }
   b->mem = m;
+  return KCRT_SUCCESS;
+}
+
+static kcrt_status cl_mem_view(kcrt_buffer *v, kcrt_buffer *parent, size_t off) {
+  cl_buffer_region r = {off, v->size};
+  cl_int e;
+  cl_mem m =
+      cl.clCreateSubBuffer(parent->mem, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &r, &e);
+  if (!m) {
+    if (e == CL_MISALIGNED_SUB_BUFFER_OFFSET) {
+      cl_uint bits = 0;
+      cl.clGetDeviceInfo(cd(v->dev)->dev, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof bits, &bits, NULL);
+      return kcrt_fail(KCRT_ERROR_INVALID_VALUE,
+                       "kcrt_buffer_view: offset %zu is not a multiple of %u bytes, the "
+                       "alignment %s requires of a view",
+                       off, bits / 8, v->dev->info.name);
+    }
+    return fail(e, "clCreateSubBuffer");
+  }
+  v->mem = m;
   return KCRT_SUCCESS;
 }
 
@@ -800,6 +821,7 @@ const KcrtBackend kcrt_opencl_backend = {
     .mem_read = cl_mem_read,
     .mem_copy = cl_mem_copy,
     .mem_fill = cl_mem_fill,
+    .mem_view = cl_mem_view,
     .queue_create = cl_queue_create,
     .queue_destroy = cl_queue_destroy,
     .queue_sync = cl_queue_sync,

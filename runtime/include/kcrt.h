@@ -132,6 +132,16 @@ typedef struct kcrt_buffer kcrt_buffer;
  * allocation fail with KCRT_ERROR_OUT_OF_MEMORY before the driver is asked. */
 kcrt_status kcrt_buffer_alloc(kcrt_device *dev, size_t size, kcrt_buffer **out);
 kcrt_status kcrt_buffer_free(kcrt_buffer *buf);
+/* A buffer that is bytes [offset, offset + size) of `parent` (size > 0), sharing its memory:
+ * passed to a kernel, the kernel's pointer starts at `offset` and a kernel compiled with
+ * -fbounds-check is checked against `size`. Reads, writes, fills and copies address the view's
+ * bytes. OpenCL devices need `offset` to be a multiple of their base address alignment
+ * (CL_DEVICE_MEM_BASE_ADDR_ALIGN: 128 bytes suits every known device); CUDA takes any offset
+ * (kernels need the alignment of their element type). Free views before their parent
+ * (kcrt_buffer_free refuses a parent with live views); the view keeps the parent's type tag.
+ * A view of a view is refused: make it from the parent. */
+kcrt_status kcrt_buffer_view(kcrt_buffer *parent, size_t offset, size_t size, kcrt_buffer **out);
+#define KCRT_HAS_BUFFER_VIEW 1
 size_t kcrt_buffer_size(const kcrt_buffer *buf);
 /* Blocking transfers on the device's default queue: they start after everything submitted
  * to the default queue before them, and they are complete when they return. Work on other

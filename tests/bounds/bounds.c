@@ -3,7 +3,8 @@
  * KCC_OPENCL_FORM=spirv; a GPU through tests/gpu/run.sh: PTX/cubin and NVIDIA OpenCL). Each
  * kernel is launched so that exactly one thread makes one bad access; the next synchronising
  * call must return KCRT_ERROR_OUT_OF_BOUNDS with exactly the expected message, the bad access
- * must not have happened (a bad load reads 0), and every good access must have.
+ * must not have happened (a bad load reads 0), and every good access must have. Views
+ * (kcrt_buffer_view: part of a buffer) are checked against their own size.
  *
  * Usage: rt_bounds CHECKED.kcb [UNCHECKED.kcb]. With the unchecked bundle, the kernels that
  * have no bad access are also run unchecked and must give identical results. */
@@ -227,6 +228,32 @@ static void t_histogram(void) {
   kcrt_buffer_free(bh);
 }
 
+/* A view of part of a buffer: the kernel sees the view's size, not its parent's. */
+static void t_view(void) {
+  enum { N = 1024, OFF = 256, M = 100 };
+  static float a[N], c[N];
+  for (int i = 0; i < N; i++) a[i] = rt_float(&rt, -1, 1);
+  kcrt_buffer *ba = upload_f32(a, N), *bc = upload_f32(a, N), *va, *vc;
+  RT_CHECK(&rt, kcrt_buffer_view(ba, OFF * 4, M * 4, &va));
+  RT_CHECK(&rt, kcrt_buffer_view(bc, OFF * 4, M * 4, &vc));
+  int n = M + 1;
+  kcrt_arg args[] = {KCRT_ARG_BUFFER(va), KCRT_ARG_BUFFER(va), KCRT_ARG_BUFFER(vc),
+                     KCRT_ARG_VALUE(n)};
+  expect("vecadd on views of 100 floats at element 256",
+         kcrt_launch(rt_kernel(&rt, "vecadd"), NULL, KCRT_DIM1(1), KCRT_DIM1(128), 0, args, 4),
+         "kernel 'vecadd' at oob.k:5:16: thread (100,0,0) of block (0,0,0) writes c[100]; c holds "
+         "100 float (400 bytes)");
+  rt_download(&rt, bc, c, sizeof c);
+  float want[N];
+  for (int i = 0; i < N; i++) want[i] = i >= OFF && i < OFF + M ? 2 * a[i] : a[i];
+  rt_cmp_f32(&rt, "vecadd through views", c, want, N, 0, 0);
+  RT_EXPECT(&rt, KCRT_ERROR_INVALID_VALUE, kcrt_buffer_free(ba)); /* a view is alive */
+  kcrt_buffer_free(va);
+  kcrt_buffer_free(vc);
+  kcrt_buffer_free(ba);
+  kcrt_buffer_free(bc);
+}
+
 static void t_wild(void) {
   kcrt_buffer *bo = rt_alloc(&rt, 64);
   long at = 1L << 40; /* a terabyte away: unchecked, a crash of the host process on PoCL */
@@ -256,6 +283,7 @@ int main(int argc, char **argv) {
   t_local_array();
   t_points();
   t_histogram();
+  t_view();
   t_wild();
-  return rt_finish(&rt, "10 kinds of out-of-bounds access");
+  return rt_finish(&rt, "11 kinds of out-of-bounds access");
 }

@@ -11,7 +11,7 @@
   do {                                                                                             \
     kcrt_status st_ = (call);                                                                      \
     if (st_) {                                                                                     \
-      printf("FAIL %s: %s: %s\n", #call, kcrt_status_name(st_), kcrt_last_error());             \
+      printf("FAIL %s: %s: %s\n", #call, kcrt_status_name(st_), kcrt_last_error());                \
       return 1;                                                                                    \
     }                                                                                              \
   } while (0)
