@@ -8,6 +8,7 @@
  * and only in the narrow case the team agreed on for the time its back end is a placeholder:
  * emit_spirv returning false *without reporting anything* means "not implemented", and the
  * bundle goes without it (docs/bundle.md says so). Any reported SPIR-V error fails the bundle. */
+#include "bounds.h"
 #include "diag.h"
 #include "kcc.h"
 #include "../runtime/kcb_format.h"
@@ -65,6 +66,37 @@ static uint8_t scalar_code(const KType *t) {
   }
 }
 
+/* Whether f or a function it calls uses double (KCB_KERNEL_FP64): a device without fp64
+ * cannot run it, and libkcrt says so at load rather than at a driver's build. */
+static bool is_f64(const KType *t) {
+  while (t && (t->kind == KT_PTR || t->kind == KT_ARRAY || t->kind == KT_VEC)) t = t->base;
+  return t && t->kind == KT_F64;
+}
+/* printf's arguments are promoted to double as in C, which no device needs fp64 for. */
+static bool expr_f64(const KExpr *e) {
+  if (!e) return false;
+  if (e->kind == KE_BUILTIN && e->builtin == BI_PRINTF) return false;
+  if (is_f64(e->type) || expr_f64(e->a) || expr_f64(e->b) || expr_f64(e->c)) return true;
+  for (int i = 0; i < e->nargs; i++)
+    if (expr_f64(e->args[i])) return true;
+  return false;
+}
+static bool stmt_f64(const KStmt *s) {
+  if (!s) return false;
+  if (s->kind == KS_DECL && is_f64(s->var->type)) return true;
+  if (expr_f64(s->init) || expr_f64(s->expr) || expr_f64(s->cond) || expr_f64(s->step)) return true;
+  for (int i = 0; i < s->list.n; i++)
+    if (stmt_f64(s->list.v[i])) return true;
+  return stmt_f64(s->init_stmt) || stmt_f64(s->then) || stmt_f64(s->els) || stmt_f64(s->body);
+}
+static bool uses_fp64(KFunc *f, int depth) {
+  bool hit = stmt_f64(f->body);
+  for (int i = 0; i < f->nparams && !hit; i++) hit = is_f64(f->params[i]->type);
+  for (int i = 0; i < f->callees.n && !hit && depth < 64; i++)
+    hit = uses_fp64(f->callees.v[i], depth + 1);
+  return hit;
+}
+
 /* The kernel table, and in `attrs` the KATTRS section (left empty when no kernel has an
  * attribute, so that such bundles read the same with a 1.1 reader). */
 static bool kernel_table(KModule *m, KBuf *out, KBuf *attrs) {
@@ -84,7 +116,13 @@ static bool kernel_table(KModule *m, KBuf *out, KBuf *attrs) {
       p->type = kir_type_str(t);
       p->size = (uint32_t)t->size;
       p->align = (uint32_t)t->align;
-      if (t->kind == KT_PTR && t->as == KAS_SHARED) {
+      if (j >= kir_user_params(f)) {
+        /* -fbounds-check's hidden parameters: buffer sizes, then the error record. */
+        p->kind = t->kind == KT_PTR ? KCB_PARAM_BOUNDS_RECORD : KCB_PARAM_BOUNDS_SIZE;
+        p->addr_space = t->kind == KT_PTR ? KCB_AS_GLOBAL : 0;
+        p->scalar = scalar_code(t->kind == KT_PTR ? t->base : t);
+        p->size = p->align = 8;
+      } else if (t->kind == KT_PTR && t->as == KAS_SHARED) {
         /* Local memory sized by the host at each launch: on CUDA a 32-bit offset into the
          * dynamic shared region, on OpenCL a __local argument. */
         p->kind = KCB_PARAM_LOCAL;
@@ -117,7 +155,7 @@ static bool kernel_table(KModule *m, KBuf *out, KBuf *attrs) {
         (uint32_t)f->nparams,
         (uint64_t)(f->static_shared_bytes > 0 ? f->static_shared_bytes : 0),
         (f->uses_dynamic_shared ? KCB_KERNEL_DYNAMIC_SHARED : 0) |
-            (kir_func_uses_warp(f) ? KCB_KERNEL_WARP : 0),
+            (kir_func_uses_warp(f) ? KCB_KERNEL_WARP : 0) | (uses_fp64(f, 0) ? KCB_KERNEL_FP64 : 0),
         (uint32_t)f->max_threads,
         {(uint32_t)f->reqd_block[0], (uint32_t)f->reqd_block[1], (uint32_t)f->reqd_block[2]}};
   }
@@ -308,6 +346,11 @@ bool emit_bundle(KModule *m, const KOptions *o, KBuf *out) {
   KBuf *symtab = new_buf(&s);
   ok = ok && symbol_table(m, symtab);
   if (ok && symtab->len) add_section(&s, KCB_SEC_SYMBOLS, 0, symtab);
+  if (ok && m->bounds) {
+    KBuf *btab = new_buf(&s);
+    bounds_table_text(m, btab);
+    add_section(&s, KCB_SEC_BOUNDS, 0, btab);
+  }
 
   /* One PTX per requested arch: PTX for sm_XX only assembles and JITs for sm_XX and later, so
    * a single PTX for the first arch could not serve an older second one. */

@@ -12,6 +12,7 @@
  * headers can meet in one translation unit, and every definition has internal linkage, so that
  * they can meet in one program. docs/cli.md describes the result for users; the shared part's
  * guard carries a version number that must change whenever that part changes. */
+#include "bounds.h"
 #include "diag.h"
 #include "kcc.h"
 
@@ -552,8 +553,8 @@ typedef struct Param {
 } Param;
 
 static Param *kernel_params(const KFunc *f) {
-  Param *ps = kir_alloc(sizeof(Param) * (size_t)(f->nparams ? f->nparams : 1));
-  for (int j = 0; j < f->nparams; j++) {
+  Param *ps = kir_alloc(sizeof(Param) * (size_t)(kir_user_params(f) ? kir_user_params(f) : 1));
+  for (int j = 0; j < kir_user_params(f); j++) {
     const KVar *v = f->params[j];
     const KType *t = v->type;
     KBuf n = {0};
@@ -591,7 +592,7 @@ static Param *kernel_params(const KFunc *f) {
 /* The kernel's own signature, for the comment above its launch function. */
 static void source_signature(KBuf *b, const KFunc *f) {
   kbuf_printf(b, "kernel void %s(", f->name);
-  for (int j = 0; j < f->nparams; j++) {
+  for (int j = 0; j < kir_user_params(f); j++) {
     const char *ts = kir_type_str(f->params[j]->type);
     const char *n = f->params[j]->name ? f->params[j]->name : "";
     size_t len = strlen(ts);
@@ -613,7 +614,7 @@ static void emit_launch(KBuf *b, const KFunc *f, const char *prefix) {
       sig.data, f->uses_dynamic_shared ? "it has one" : "it has none: pass 0");
   kbuf_free(&sig);
   bool any_local = false;
-  for (int j = 0; j < f->nparams; j++) any_local |= ps[j].local;
+  for (int j = 0; j < kir_user_params(f); j++) any_local |= ps[j].local;
   if (any_local)
     kbuf_puts(b,
               "\n * NAME_bytes: the size in bytes (> 0) of local-memory parameter NAME (`shared T\n"
@@ -631,7 +632,7 @@ static void emit_launch(KBuf *b, const KFunc *f, const char *prefix) {
   kbuf_puts(b, "kcrt_device *dev, kcrt_dim3 grid, kcrt_dim3 block,\n");
   kbuf_printf(b, "%*ssize_t dynamic_shared, kcrt_queue *queue", indent, "");
   int col = indent + 39;
-  for (int j = 0; j < f->nparams; j++) {
+  for (int j = 0; j < kir_user_params(f); j++) {
     int w = (int)(strlen(ps[j].type) + 1 + strlen(ps[j].name));
     if (col + w + 2 > 100) {
       kbuf_printf(b, ",\n%*s", indent, "");
@@ -646,13 +647,13 @@ static void emit_launch(KBuf *b, const KFunc *f, const char *prefix) {
   kbuf_puts(b, ") {\n");
   kbuf_free(&head);
   kbuf_printf(b, "  kcrt_kernel *kcc_k = NULL;\n");
-  if (f->nparams) kbuf_printf(b, "  kcrt_arg kcc_args[%d];\n", f->nparams);
+  if (kir_user_params(f)) kbuf_printf(b, "  kcrt_arg kcc_args[%d];\n", kir_user_params(f));
   kbuf_printf(b,
               "  kcrt_status kcc_st =\n"
               "      kcc_impl_lookup(dev, %s_bundle, sizeof %s_bundle, \"%s\", NULL, &kcc_k);\n"
               "  if (kcc_st != KCRT_SUCCESS) return kcc_st;\n",
               prefix, prefix, f->name);
-  for (int j = 0; j < f->nparams; j++) {
+  for (int j = 0; j < kir_user_params(f); j++) {
     if (ps[j].local)
       kbuf_printf(b, "  kcc_args[%d] = kcrt_local(%s);\n", j, ps[j].name);
     else if (ps[j].buffer)
@@ -667,7 +668,7 @@ static void emit_launch(KBuf *b, const KFunc *f, const char *prefix) {
                   j, ps[j].name, j, ps[j].name, j);
   }
   kbuf_printf(b, "  return kcrt_launch(kcc_k, queue, grid, block, dynamic_shared, %s, %d);\n}\n",
-              f->nparams ? "kcc_args" : "NULL", f->nparams);
+              kir_user_params(f) ? "kcc_args" : "NULL", kir_user_params(f));
 
   kbuf_printf(b,
               "/* The kcrt_kernel behind %s_launch_%s on `dev` (for kcrt_kernel_get_info). */\n"
@@ -728,7 +729,7 @@ bool emit_header_with_bundle(KModule *m, const KOptions *o, const KBuf *given, K
     KFunc *f = KLIST_AT(m->funcs, i, KFunc *);
     if (!f->is_kernel) continue;
     klist_push(&kernels, f);
-    for (int j = 0; j < f->nparams; j++) {
+    for (int j = 0; j < kir_user_params(f); j++) {
       const KType *t = f->params[j]->type;
       if (t->kind == KT_PTR && t->as == KAS_SHARED) continue; /* passed as a size */
       need_type(&need, &vecs, t->kind == KT_PTR ? t->base : t);

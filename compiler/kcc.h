@@ -47,6 +47,7 @@ typedef struct KOptions {
    * it as an unsaved file under the input's name. NULL: read the file. */
   const char *source;
   size_t source_len;
+  bool bounds_check; /* -fbounds-check: check every memory access (bounds.h) */
 } KOptions;
 
 void kcc_options_default(KOptions *o);

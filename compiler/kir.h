@@ -533,6 +533,7 @@ struct KFunc {
                                   accept; 0 = none */
   int64_t static_shared_bytes; /* kernels: sum of the static shared arrays they reach */
   KFunc *origin;               /* a clone made by address-space specialisation: the original */
+  int nhidden; /* -fbounds-check: trailing parameters the source did not declare (bounds.h) */
   void *aux;
 };
 
@@ -542,6 +543,7 @@ typedef struct KModule {
   KList globals;    /* KVar* of kind KV_SHARED or KV_CONSTANT */
   KList structs;    /* KStruct*, in dependency order (a struct after those it contains) */
   int nvars;        /* KVar ids handed out */
+  void *bounds;     /* -fbounds-check: the KBoundsTable (bounds.h); NULL when unchecked */
 } KModule;
 
 KModule *kir_module(const char *file);

@@ -72,6 +72,8 @@ void kcc_usage(FILE *out) {
                "  -Wall -Wextra -W... accepted, no effect: kcc's warnings are always on\n"
                "  -g -c -pedantic     accepted, no effect (kcc always compiles, never links)\n"
                "  -ffast-math         allow approximate math (no IEEE guarantees)\n"
+               "  -fbounds-check      check every memory access of the kernels against its\n"
+               "                      buffer, array or shared memory (docs/bugs.md)\n"
                "  -ffp-contract=fast|off\n"
                "                      fuse a*b+c into fma (fast, the default, like nvcc) or never\n"
                "  --cuda-path=DIR     CUDA toolkit holding nvvm/libdevice (default: $CUDA_PATH,\n"
@@ -284,6 +286,10 @@ int kcc_parse_args(int argc, char **argv, KOptions *o, Cmd *c) {
       /* Accepted, adds nothing: see docs/cli.md for what each form carries. */
     } else if (!strcmp(a, "-c") || !strcmp(a, "-pedantic")) {
       /* -c: kcc always compiles and never links. -pedantic: the dialect's checks are fixed. */
+    } else if (!strcmp(a, "-fbounds-check")) {
+      o->bounds_check = true;
+    } else if (!strcmp(a, "-fno-bounds-check")) {
+      o->bounds_check = false;
     } else if (!strcmp(a, "-ffast-math")) {
       o->fast_math = true;
     } else if (!strncmp(a, "-ffp-contract=", 14)) {

@@ -42,11 +42,39 @@ static char *copy_str(char **pool, const unsigned char *src, size_t n) {
   return s;
 }
 
+/* -fbounds-check (1.3): a checked kernel's list ends with hidden parameters the runtime fills:
+ * one BOUNDS_SIZE per pointer and local parameter, in order, one for the dynamic shared
+ * bytes, then the BOUNDS_RECORD. They leave nparams (what the host passes) and go to
+ * nhidden. Any other arrangement is refused: the runtime could not fill it. */
+static kcrt_status split_hidden(KcbKernel *k) {
+  uint32_t n = k->nparams, first = n;
+  while (first > 0 && k->params[first - 1].kind >= KCB_PARAM_BOUNDS_SIZE) first--;
+  for (uint32_t j = 0; j < first; j++)
+    if (k->params[j].kind >= KCB_PARAM_BOUNDS_SIZE)
+      return bad("kernel table: kernel '%s' has a bounds-check parameter ('%s') before its own "
+                 "parameters",
+                 k->name, k->params[j].name);
+  if (first == n) return KCRT_SUCCESS;
+  uint32_t want = 2;
+  for (uint32_t j = 0; j < first; j++)
+    want += k->params[j].kind == KCB_PARAM_POINTER || k->params[j].kind == KCB_PARAM_LOCAL;
+  bool ok = n - first == want && k->params[n - 1].kind == KCB_PARAM_BOUNDS_RECORD;
+  for (uint32_t j = first; ok && j < n - 1; j++) ok = k->params[j].kind == KCB_PARAM_BOUNDS_SIZE;
+  if (!ok)
+    return bad("kernel table: kernel '%s' has %u bounds-check parameters where its %u own "
+               "parameters need %u sizes and a record",
+               k->name, n - first, first, want - 1);
+  k->nparams = first;
+  k->nhidden = n - first;
+  return KCRT_SUCCESS;
+}
+
 static const char *kind_name(uint8_t kind) {
   return kind == KCB_PARAM_POINTER  ? "pointer"
          : kind == KCB_PARAM_SCALAR ? "scalar"
          : kind == KCB_PARAM_LOCAL  ? "local"
-                                    : "struct";
+         : kind == KCB_PARAM_STRUCT ? "struct"
+                                    : "bounds-check";
 }
 
 size_t kcb_elem_size(int t, int vec_len) {
@@ -109,11 +137,16 @@ static kcrt_status parse_kernels(KcbBundle *b, const KcbSection *s) {
     p->size = kcb_get32(e + 20);
     p->align = kcb_get32(e + 24);
     p->vec_len = e[28];
-    if (p->kind < KCB_PARAM_POINTER || p->kind > KCB_PARAM_LOCAL)
+    if (p->kind < KCB_PARAM_POINTER || p->kind > KCB_PARAM_BOUNDS_RECORD)
       return bad("kernel table: parameter %llu ('%s') has unknown kind %u", (unsigned long long)i,
                  p->name, p->kind);
     if (p->size == 0 || p->align == 0 || (p->align & (p->align - 1)) || p->align > 4096)
       return bad("kernel table: %s parameter '%s' has size %u and alignment %u", kind_name(p->kind),
+                 p->name, p->size, p->align);
+    if ((p->kind == KCB_PARAM_BOUNDS_SIZE || p->kind == KCB_PARAM_BOUNDS_RECORD) &&
+        (p->size != 8 || p->align != 8 || p->vec_len))
+      return bad("kernel table: bounds-check parameter '%s' has size %u and alignment %u (must "
+                 "be 8 and 8)",
                  p->name, p->size, p->align);
     if (p->kind == KCB_PARAM_POINTER && p->size != 8)
       return bad("kernel table: pointer parameter '%s' is %u bytes (kcc pointers are 8)", p->name,
@@ -154,6 +187,8 @@ static kcrt_status parse_kernels(KcbBundle *b, const KcbSection *s) {
     k->flags = kcb_get32(e + 24);
     k->max_threads = kcb_get32(e + 28);
     for (uint32_t j = 0; j < k->nparams; j++) k->nlocal += k->params[j].kind == KCB_PARAM_LOCAL;
+    kcrt_status st = split_hidden(k);
+    if (st) return st;
   }
   /* Duplicate names would make lookups ambiguous: sort pointers, compare neighbours. */
   if (nk > 1) {
@@ -278,6 +313,65 @@ static void parse_info(KcbBundle *b, const KcbSection *s) {
   }
 }
 
+/* BOUNDS (1.3): text. "kcc-bounds 1", then `region KIND KERNEL PARAM ELEM_SIZE NAME ELEM...`
+ * lines (region ids from 1, in order), then `site ACCESS LINE COL FILE...` lines (site ids
+ * from 0). Names and files point into b->bounds_text. */
+static kcrt_status parse_bounds(KcbBundle *b, const KcbSection *s) {
+  char *t = kcb_text(s);
+  if (!t) return kcrt_fail(KCRT_ERROR_OUT_OF_MEMORY, "out of host memory reading a bundle");
+  b->bounds_text = t;
+  if (strlen(t) != s->size) return bad("BOUNDS section: a NUL byte in the text");
+  uint32_t nr = 0, ns = 0;
+  for (char *p = t; *p; p++)
+    if (*p == '\n') {
+      nr += !strncmp(p + 1, "region ", 7);
+      ns += !strncmp(p + 1, "site ", 5);
+    }
+  b->regions = calloc(nr + 1, sizeof *b->regions);
+  b->sites = calloc(ns + 1, sizeof *b->sites);
+  if (!b->regions || !b->sites)
+    return kcrt_fail(KCRT_ERROR_OUT_OF_MEMORY, "out of host memory reading a bundle");
+  char *line = t, *next;
+  if (strncmp(line, "kcc-bounds 1\n", 13))
+    return bad("BOUNDS section: it does not start with 'kcc-bounds 1'");
+  for (line += 13; *line; line = next) {
+    char *nl = strchr(line, '\n');
+    if (!nl) return bad("BOUNDS section: the last line has no newline");
+    *nl = 0;
+    next = nl + 1;
+    int n = 0, kind, kernel, param;
+    unsigned esz;
+    if (!strncmp(line, "region ", 7) && b->nregions < nr &&
+        sscanf(line + 7, "%d %d %d %u %n", &kind, &kernel, &param, &esz, &n) == 4 && n > 0 &&
+        kind >= 1 && kind <= 4 && kernel >= -1 && kernel < (int)b->nkernels && esz > 0) {
+      KcbRegion *r = &b->regions[b->nregions++];
+      r->kind = kind;
+      r->kernel = kernel;
+      r->param = param;
+      r->elem_size = esz;
+      r->name = line + 7 + n;
+      char *sp = strchr(r->name, ' ');
+      if (!sp) return bad("BOUNDS section: region line without an element type");
+      *sp = 0;
+      r->elem = sp + 1;
+      if (kind == 1 && (kernel < 0 || param < 0 || (uint32_t)param >= b->kernels[kernel].nparams))
+        return bad("BOUNDS section: region '%s' names parameter %d of kernel %d", r->name, param,
+                   kernel);
+    } else if (!strncmp(line, "site ", 5) && b->nsites < ns &&
+               sscanf(line + 5, "%d %d %d %n", &kind, &kernel, &param, &n) == 3 && n > 0 &&
+               kind >= 1 && kind <= 3) {
+      KcbSite *x = &b->sites[b->nsites++];
+      x->access = kind;
+      x->line = kernel;
+      x->col = param;
+      x->file = line + 5 + n;
+    } else {
+      return bad("BOUNDS section: malformed line '%.60s'", line);
+    }
+  }
+  return KCRT_SUCCESS;
+}
+
 kcrt_status kcb_parse(const void *data, size_t size, KcbBundle **out) {
   if (!data || !out) return kcrt_fail(KCRT_ERROR_INVALID_VALUE, "kcrt_module_load: NULL data");
   const unsigned char *in = data;
@@ -349,6 +443,13 @@ kcrt_status kcb_parse(const void *data, size_t size, KcbBundle **out) {
   if (symtab) st = parse_symbols(b, symtab);
   const KcbSection *kattrs = st == KCRT_SUCCESS ? kcb_section(b, KCB_SEC_KATTRS, 0) : NULL;
   if (kattrs) st = parse_kattrs(b, kattrs);
+  const KcbSection *bounds = st == KCRT_SUCCESS ? kcb_section(b, KCB_SEC_BOUNDS, 0) : NULL;
+  if (bounds) st = parse_bounds(b, bounds);
+  b->checked = bounds != NULL;
+  for (uint32_t i = 0; st == KCRT_SUCCESS && i < b->nkernels; i++)
+    if (!b->kernels[i].nhidden != !bounds)
+      st = bad("kernel '%s' %s bounds-check parameters but the bundle %s BOUNDS section",
+               b->kernels[i].name, bounds ? "has no" : "has", bounds ? "has a" : "has no");
   if (st == KCRT_SUCCESS) {
     const KcbSection *info = kcb_section(b, KCB_SEC_INFO, 0);
     if (info) parse_info(b, info);
@@ -372,6 +473,9 @@ void kcb_free(KcbBundle *b) {
   free(b->symuses);
   free(b->symnames);
   free(b->strings);
+  free(b->regions);
+  free(b->sites);
+  free(b->bounds_text);
   free(b);
 }
 

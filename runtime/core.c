@@ -91,6 +91,15 @@ kcrt_status kcrt_device_close(kcrt_device *dev) {
   dev->shared = NULL;
   while ((p = list_first(dev, &dev->events))) kcrt_event_destroy(p);
   while ((p = list_first(dev, &dev->queues))) kcrt_queue_destroy(p);
+  for (;;) { /* views before their parents (kcrt_buffer_free refuses a parent with views) */
+    kcrt_buffer *v = NULL;
+    pthread_mutex_lock(&dev->lock);
+    for (KcrtLink *l = dev->buffers.next; l != &dev->buffers && !v; l = l->next)
+      if (((kcrt_buffer *)l)->view_of) v = (kcrt_buffer *)l;
+    pthread_mutex_unlock(&dev->lock);
+    if (!v) break;
+    kcrt_buffer_free(v);
+  }
   while ((p = list_first(dev, &dev->buffers))) kcrt_buffer_free(p);
   dev->be->queue_destroy(dev->defq);
   free(dev->defq);
@@ -126,7 +135,7 @@ kcrt_status kcrt_device_synchronize(kcrt_device *dev) {
     if (st == KCRT_SUCCESS) st = s;
   }
   free(qs);
-  return st;
+  return kcrt_bounds_poll(dev, st);
 }
 
 /* ---------------------------------------------------------------- buffers */
@@ -158,9 +167,57 @@ kcrt_status kcrt_buffer_free(kcrt_buffer *b) {
     return kcrt_fail(KCRT_ERROR_INVALID_VALUE,
                      "kcrt_buffer_free: this buffer is a module symbol's storage "
                      "(kcrt_module_symbol); its module frees it");
+  pthread_mutex_lock(&b->dev->lock);
+  int views = b->nviews;
+  pthread_mutex_unlock(&b->dev->lock);
+  if (views)
+    return kcrt_fail(KCRT_ERROR_INVALID_VALUE,
+                     "kcrt_buffer_free: %d view%s of this buffer (kcrt_buffer_view) %s still "
+                     "alive; free %s first",
+                     views, views == 1 ? "" : "s", views == 1 ? "is" : "are",
+                     views == 1 ? "it" : "them");
   list_del(b->dev, &b->link);
   b->dev->be->mem_free(b);
+  if (b->view_of) {
+    pthread_mutex_lock(&b->dev->lock);
+    b->view_of->nviews--;
+    pthread_mutex_unlock(&b->dev->lock);
+  }
   free(b);
+  return KCRT_SUCCESS;
+}
+
+kcrt_status kcrt_buffer_view(kcrt_buffer *parent, size_t offset, size_t size, kcrt_buffer **out) {
+  if (!parent || !out) return kcrt_fail(KCRT_ERROR_INVALID_VALUE, "kcrt_buffer_view: NULL");
+  if (parent->symbol_of)
+    return kcrt_fail(KCRT_ERROR_INVALID_VALUE,
+                     "kcrt_buffer_view: a module symbol's storage cannot have views");
+  if (size == 0 || offset > parent->size || size > parent->size - offset)
+    return kcrt_fail(KCRT_ERROR_INVALID_VALUE,
+                     "kcrt_buffer_view: range [%zu, %zu + %zu) is not a non-empty part of the "
+                     "%zu-byte buffer",
+                     offset, offset, size, parent->size);
+  if (parent->view_of)
+    return kcrt_fail(KCRT_ERROR_INVALID_VALUE,
+                     "kcrt_buffer_view: the buffer is itself a view; make the view from its "
+                     "parent");
+  kcrt_buffer *v = calloc(1, sizeof *v);
+  if (!v) return kcrt_fail(KCRT_ERROR_OUT_OF_MEMORY, "out of host memory");
+  v->dev = parent->dev;
+  v->size = size;
+  v->view_of = parent;
+  v->elem_type = parent->elem_type;
+  v->elem_size = parent->elem_size;
+  kcrt_status st = parent->dev->be->mem_view(v, parent, offset);
+  if (st) {
+    free(v);
+    return st;
+  }
+  pthread_mutex_lock(&parent->dev->lock);
+  parent->nviews++;
+  pthread_mutex_unlock(&parent->dev->lock);
+  list_add(parent->dev, &parent->dev->buffers, &v->link);
+  *out = v;
   return KCRT_SUCCESS;
 }
 
@@ -279,7 +336,7 @@ kcrt_status kcrt_buffer_read(kcrt_buffer *src, size_t off, void *dst, size_t n) 
   if (st) return st;
   if (!n) return KCRT_SUCCESS;
   if (!dst) return kcrt_fail(KCRT_ERROR_INVALID_VALUE, "kcrt_buffer_read: NULL destination");
-  return src->dev->be->mem_read(src, off, dst, n);
+  return kcrt_bounds_poll(src->dev, src->dev->be->mem_read(src, off, dst, n));
 }
 
 kcrt_status kcrt_buffer_copy(kcrt_buffer *dst, size_t doff, kcrt_buffer *src, size_t soff,
@@ -333,7 +390,7 @@ kcrt_status kcrt_queue_synchronize(kcrt_queue *q) {
   if (!q)
     return kcrt_fail(KCRT_ERROR_INVALID_VALUE,
                      "kcrt_queue_synchronize: NULL queue (use kcrt_device_synchronize)");
-  return q->dev->be->queue_sync(q);
+  return kcrt_bounds_poll(q->dev, q->dev->be->queue_sync(q));
 }
 
 kcrt_status kcrt_event_create(kcrt_device *dev, kcrt_event **out) {
@@ -375,7 +432,7 @@ kcrt_status kcrt_event_record(kcrt_event *e, kcrt_queue *q) {
 kcrt_status kcrt_event_synchronize(kcrt_event *e) {
   if (!e) return kcrt_fail(KCRT_ERROR_INVALID_VALUE, "kcrt_event_synchronize: NULL event");
   if (!e->recorded) return KCRT_SUCCESS; /* nothing to wait for, as in CUDA */
-  return e->dev->be->event_sync(e);
+  return kcrt_bounds_poll(e->dev, e->dev->be->event_sync(e));
 }
 
 kcrt_status kcrt_event_elapsed_ms(kcrt_event *a, kcrt_event *b, double *ms) {
@@ -440,6 +497,17 @@ kcrt_status kcrt_module_load(kcrt_device *dev, const void *data, size_t size, kc
   KcbBundle *b;
   kcrt_status st = kcb_parse(data, size, &b);
   if (st) return st;
+  /* Double precision on a device without it: refused here, naming the kernel, rather than by
+   * a driver's build (an obscure log) or, worse, at run time. */
+  for (uint32_t i = 0; i < b->nkernels && !dev->info.fp64; i++)
+    if (b->kernels[i].flags & KCB_KERNEL_FP64) {
+      kcrt_fail(KCRT_ERROR_NOT_SUPPORTED,
+                "kernel '%s'%s%s uses double precision, which %s does not support (no fp64); "
+                "use float there, or run the module on a device with fp64",
+                b->kernels[i].name, *b->source ? " of " : "", b->source, dev->info.name);
+      kcb_free(b);
+      return KCRT_ERROR_NOT_SUPPORTED;
+    }
   kcrt_module *m = calloc(1, sizeof *m);
   if (m) m->kernels = calloc(b->nkernels ? b->nkernels : 1, sizeof *m->kernels);
   if (!m || !m->kernels) {
@@ -460,6 +528,7 @@ kcrt_status kcrt_module_load(kcrt_device *dev, const void *data, size_t size, kc
     return st;
   }
   st = symbols_init(m);
+  if (!st) st = kcrt_bounds_init(m);
   if (st) {
     module_free(m);
     return st;
@@ -559,6 +628,7 @@ static void module_free(kcrt_module *m) {
     free(s);
   }
   free(m->symbols);
+  kcrt_bounds_free(m);
   for (uint32_t i = 0; i < m->b->nkernels; i++) {
     kcrt_kernel *k = m->kernels[i];
     if (!k) continue;
@@ -755,6 +825,18 @@ uint64_t kcrt_local_layout(const KcbKernel *k, const kcrt_arg *args, size_t dyn,
   return end;
 }
 
+/* The launch warning for an `extern shared` array given 0 bytes (in `buf`, or a static
+ * buffer when buf is NULL). */
+static const char *dyn0_message(const kcrt_kernel *k, char *buf, size_t n) {
+  static __thread char own[512];
+  if (!buf) buf = own, n = sizeof own;
+  snprintf(buf, n,
+           "kernel '%s' has an 'extern shared' array but is launched with 0 dynamic shared "
+           "bytes: any access to it is out of bounds",
+           k->k->name);
+  return buf;
+}
+
 static kcrt_status check_dims(const kcrt_kernel *k, const uint64_t grid[3], const uint64_t block[3],
                               size_t dyn, uint64_t region) {
   const kcrt_device_info *f = &k->mod->dev->info;
@@ -772,6 +854,35 @@ static kcrt_status check_dims(const kcrt_kernel *k, const uint64_t grid[3], cons
       return kcrt_fail(KCRT_ERROR_INVALID_LAUNCH,
                        "grid dimension %c = %llu exceeds the device maximum %llu", xyz[d],
                        (unsigned long long)grid[d], (unsigned long long)f->max_grid_dim[d]);
+  }
+  if ((k->k->flags & KCB_KERNEL_DYNAMIC_SHARED) && dyn == 0 && kcrt_get_portable())
+    return kcrt_fail(KCRT_ERROR_INVALID_LAUNCH, "%s (KCC_PORTABLE makes this an error)",
+                     dyn0_message(k, NULL, 0));
+  if (kcrt_get_portable()) {
+    static const uint64_t pblock[3] = {1024, 1024, 64}, pgrid[3] = {2147483647, 65535, 65535};
+    for (int d = 0; d < 3; d++) {
+      if (block[d] > pblock[d])
+        return kcrt_fail(KCRT_ERROR_INVALID_LAUNCH,
+                         "block dimension %c = %llu exceeds the portable maximum %llu "
+                         "(KCC_PORTABLE: what every supported GPU accepts)",
+                         xyz[d], (unsigned long long)block[d], (unsigned long long)pblock[d]);
+      if (grid[d] > pgrid[d])
+        return kcrt_fail(KCRT_ERROR_INVALID_LAUNCH,
+                         "grid dimension %c = %llu exceeds the portable maximum %llu "
+                         "(KCC_PORTABLE: what every supported GPU accepts)",
+                         xyz[d], (unsigned long long)grid[d], (unsigned long long)pgrid[d]);
+    }
+    if (block[0] * block[1] * block[2] > 1024) /* each factor is at most 1024 here */
+      return kcrt_fail(KCRT_ERROR_INVALID_LAUNCH,
+                       "a block of %llu x %llu x %llu threads exceeds the portable maximum of "
+                       "1024 threads per block (KCC_PORTABLE: what every supported GPU accepts)",
+                       (unsigned long long)block[0], (unsigned long long)block[1],
+                       (unsigned long long)block[2]);
+    if (k->k->static_shared_bytes > 48 * 1024)
+      return kcrt_fail(KCRT_ERROR_INVALID_LAUNCH,
+                       "kernel '%s' has %llu bytes of static shared memory, over the portable "
+                       "maximum of 49152 (KCC_PORTABLE: what every supported GPU accepts)",
+                       k->k->name, (unsigned long long)k->k->static_shared_bytes);
   }
   const uint32_t *r = k->k->reqd_block;
   if (r[0] && (block[0] != r[0] || block[1] != r[1] || block[2] != r[2]))
@@ -833,6 +944,50 @@ static kcrt_status check_dims(const kcrt_kernel *k, const uint64_t grid[3], cons
   return KCRT_SUCCESS;
 }
 
+/* Warnings: launches that are legal but likely wrong. One handler for the process. */
+static kcrt_warning_fn warn_fn;
+static void *warn_ctx;
+static pthread_mutex_t warn_lock = PTHREAD_MUTEX_INITIALIZER;
+
+kcrt_status kcrt_set_warning_handler(kcrt_warning_fn fn, void *ctx) {
+  pthread_mutex_lock(&warn_lock);
+  warn_fn = fn;
+  warn_ctx = ctx;
+  pthread_mutex_unlock(&warn_lock);
+  return KCRT_SUCCESS;
+}
+
+void kcrt_warn(const char *msg) {
+  pthread_mutex_lock(&warn_lock);
+  if (warn_fn) {
+    warn_fn(msg, warn_ctx);
+  } else {
+    const char *e = getenv("KCC_WARNINGS");
+    if (!e || strcmp(e, "off")) fprintf(stderr, "kcrt: warning: %s\n", msg);
+  }
+  pthread_mutex_unlock(&warn_lock);
+}
+
+/* -1: not decided yet ($KCC_PORTABLE at the first launch), else 0 or 1. */
+static int portable = -1;
+
+kcrt_status kcrt_set_portable(int on) {
+  __atomic_store_n(&portable, on ? 1 : 0, __ATOMIC_RELAXED);
+  return KCRT_SUCCESS;
+}
+
+int kcrt_get_portable(void) {
+  int p = __atomic_load_n(&portable, __ATOMIC_RELAXED);
+  if (p < 0) {
+    const char *e = getenv("KCC_PORTABLE");
+    p = e && *e && strcmp(e, "0") ? 1 : 0;
+    int expect = -1;
+    __atomic_compare_exchange_n(&portable, &expect, p, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+    p = __atomic_load_n(&portable, __ATOMIC_RELAXED);
+  }
+  return p;
+}
+
 kcrt_status kcrt_launch(kcrt_kernel *k, kcrt_queue *q, kcrt_dim3 grid, kcrt_dim3 block, size_t dyn,
                         const kcrt_arg *args, int nargs) {
   if (!k) return kcrt_fail(KCRT_ERROR_INVALID_VALUE, "kcrt_launch: NULL kernel");
@@ -843,5 +998,32 @@ kcrt_status kcrt_launch(kcrt_kernel *k, kcrt_queue *q, kcrt_dim3 grid, kcrt_dim3
   kcrt_status st = check_args(k, args, nargs);
   if (!st) st = check_dims(k, g, b, dyn, kcrt_local_layout(k->k, args, dyn, NULL));
   if (st) return st;
-  return dev->be->launch(k, pick_queue(dev, q), g, b, dyn, args);
+  if ((k->k->flags & KCB_KERNEL_DYNAMIC_SHARED) && dyn == 0 &&
+      !__atomic_exchange_n(&k->warned_dyn0, true, __ATOMIC_RELAXED)) {
+    char msg[512];
+    kcrt_warn(dyn0_message(k, msg, sizeof msg));
+  }
+  if (!k->k->nhidden) return dev->be->launch(k, pick_queue(dev, q), g, b, dyn, args);
+  /* -fbounds-check: each buffer's size, the dynamic shared bytes and the error record follow
+   * the arguments; the record is read at the next synchronising call. */
+  uint32_t n = k->k->nparams + k->k->nhidden;
+  kcrt_arg small[64];
+  uint64_t vsmall[64];
+  kcrt_arg *all = n <= 64 ? small : malloc(n * sizeof *all);
+  uint64_t *vals = n <= 64 ? vsmall : malloc(n * sizeof *vals);
+  if (!all || !vals) {
+    if (all != small) free(all);
+    if (vals != vsmall) free(vals);
+    return kcrt_fail(KCRT_ERROR_OUT_OF_MEMORY, "out of host memory");
+  }
+  kcrt_bounds_args(k, args, dyn, all, vals);
+  st = dev->be->launch(k, pick_queue(dev, q), g, b, dyn, all);
+  if (!st) {
+    pthread_mutex_lock(&dev->lock);
+    k->mod->bounds_pending = true;
+    pthread_mutex_unlock(&dev->lock);
+  }
+  if (all != small) free(all);
+  if (vals != vsmall) free(vals);
+  return st;
 }

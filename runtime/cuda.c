@@ -279,6 +279,7 @@ static void cu_enumerate(KcrtDevEntry **list, int *n, char *why, size_t whylen) 
     f->max_shared_bytes = (uint64_t)(optin > plain ? optin : plain);
     f->cc_major = attr(d, ATTR_CC_MAJOR);
     f->cc_minor = attr(d, ATTR_CC_MINOR);
+    f->fp64 = 1; /* every CUDA GPU since compute capability 1.3 */
     e->be = &kcrt_cuda_backend;
     e->h1 = (void *)(intptr_t)d;
   }
@@ -329,7 +330,13 @@ static kcrt_status cu_mem_alloc(kcrt_buffer *b) {
   return KCRT_SUCCESS;
 }
 
+static kcrt_status cu_mem_view(kcrt_buffer *v, kcrt_buffer *parent, size_t off) {
+  v->dptr = parent->dptr + off;
+  return KCRT_SUCCESS;
+}
+
 static void cu_mem_free(kcrt_buffer *b) {
+  if (b->view_of) return; /* its parent's memory */
   if (!enter(b->dev)) return;
   cu.cuMemFree(b->dptr);
   leave();
@@ -678,7 +685,7 @@ static void cu_kernel_release(kcrt_kernel *k) {
 static kcrt_status cu_launch(kcrt_kernel *k, kcrt_queue *q, const uint64_t grid[3],
                              const uint64_t block[3], size_t dyn, const kcrt_arg *args) {
   kcrt_device *dev = k->mod->dev;
-  uint32_t n = k->k->nparams;
+  uint32_t n = k->k->nparams + k->k->nhidden;
   void *small[32];
   CUdeviceptr sptr[32];
   uint32_t soff[32];
@@ -694,7 +701,8 @@ static kcrt_status cu_launch(kcrt_kernel *k, kcrt_queue *q, const uint64_t grid[
    * buffers follow the launch's own dynamic bytes, and the launch asks for all of it. */
   if (k->k->nlocal) dyn = (size_t)kcrt_local_layout(k->k, args, dyn, offs); /* checked */
   for (uint32_t i = 0; i < n; i++) {
-    if (k->k->params[i].kind == KCB_PARAM_POINTER) {
+    if (k->k->params[i].kind == KCB_PARAM_POINTER ||
+        k->k->params[i].kind == KCB_PARAM_BOUNDS_RECORD) {
       ptrs[i] = args[i].buffer ? args[i].buffer->dptr : 0;
       params[i] = &ptrs[i];
     } else if (k->k->params[i].kind == KCB_PARAM_LOCAL) {
@@ -750,6 +758,7 @@ const KcrtBackend kcrt_cuda_backend = {
     .mem_read = cu_mem_read,
     .mem_copy = cu_mem_copy,
     .mem_fill = cu_mem_fill,
+    .mem_view = cu_mem_view,
     .queue_create = cu_queue_create,
     .queue_destroy = cu_queue_destroy,
     .queue_sync = cu_queue_sync,

@@ -233,8 +233,9 @@ kcrt_status kcrt_print_devices(FILE *out) {
               f->platform, f->driver_version,
               f->spirv ? "takes SPIR-V" : "OpenCL C only (no SPIR-V)");
     fprintf(out,
-            "    %u compute units, %s global memory (largest buffer %s), %s shared per block\n",
-            f->compute_units, mem, alloc, shared);
+            "    %u compute units, %s global memory (largest buffer %s), %s shared per block, "
+            "%s\n",
+            f->compute_units, mem, alloc, shared, f->fp64 ? "fp64" : "no fp64 (float only)");
     fprintf(out, "    block <= %llu threads (%llu x %llu x %llu), grid <= %llu x %llu x %llu\n",
             (unsigned long long)f->max_threads_per_block, (unsigned long long)f->max_block_dim[0],
             (unsigned long long)f->max_block_dim[1], (unsigned long long)f->max_block_dim[2],

@@ -29,6 +29,8 @@ static const struct {
     [KCRT_ERROR_IO] = {"KCRT_ERROR_IO", "input/output error"},
     [KCRT_ERROR_NOT_SUPPORTED] = {"KCRT_ERROR_NOT_SUPPORTED", "not supported by this device"},
     [KCRT_ERROR_LAUNCH_FAILED] = {"KCRT_ERROR_LAUNCH_FAILED", "a kernel failed while running"},
+    [KCRT_ERROR_OUT_OF_BOUNDS] = {"KCRT_ERROR_OUT_OF_BOUNDS",
+                                  "a kernel accessed memory out of bounds"},
     [KCRT_ERROR_SYMBOL_NOT_FOUND] = {"KCRT_ERROR_SYMBOL_NOT_FOUND",
                                      "no host-filled variable of that name in the module"},
 };

@@ -17,6 +17,8 @@
 /* Records the message for kcrt_last_error() in this thread and returns `s`, so that
  * `return kcrt_fail(KCRT_ERROR_..., "...")` reports and fails in one statement. */
 kcrt_status kcrt_fail(kcrt_status s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Passes a warning to the handler (kcrt_set_warning_handler), or prints it on stderr. */
+void kcrt_warn(const char *msg);
 /* Appends to the current thread's message (for driver logs after a kcrt_fail). */
 void kcrt_error_append(const char *text);
 /* KCC_LOG=1: prints "kcrt: ..." lines on stderr (cache hits and misses, load times). */
@@ -49,7 +51,24 @@ typedef struct KcbKernel {
   uint32_t max_threads;   /* __launch_bounds__ (1.1; 0 = none, as 1.0's reserved field reads) */
   uint32_t reqd_block[3]; /* reqd_work_group_size (1.2, KATTRS section); 0s = none */
   uint32_t nlocal;        /* parameters of kind KCB_PARAM_LOCAL */
+  /* -fbounds-check (1.3): params[nparams .. nparams + nhidden) are the hidden parameters the
+   * runtime fills (KCB_PARAM_BOUNDS_*); nparams counts what the host passes. */
+  uint32_t nhidden;
 } KcbKernel;
+
+/* -fbounds-check's tables (BOUNDS section): what the error record's ids name. */
+typedef struct KcbRegion {
+  int kind; /* 1 kernel parameter, 2 shared, 3 local, 4 constant */
+  int kernel, param;
+  uint32_t elem_size;
+  const char *name, *elem;
+} KcbRegion;
+
+typedef struct KcbSite {
+  int access; /* 1 read, 2 write, 3 update */
+  int line, col;
+  const char *file;
+} KcbSite;
 
 typedef struct KcbSection {
   uint32_t kind, arch;
@@ -72,6 +91,12 @@ typedef struct KcbBundle {
   char *symnames;     /* the symbols' names, NUL-terminated */
   char *strings;      /* every name above, NUL-terminated */
   const char *source; /* the INFO section's source=, or "" */
+  KcbRegion *regions; /* -fbounds-check: region id i + 1 is regions[i] */
+  uint32_t nregions;
+  KcbSite *sites; /* site id i is sites[i] */
+  uint32_t nsites;
+  char *bounds_text; /* the BOUNDS section, cut into the strings above */
+  bool checked;      /* compiled with -fbounds-check: every kernel has hidden parameters */
 } KcbBundle;
 
 /* Validates (every offset and count bounds-checked) and copies a bundle. */
@@ -135,6 +160,8 @@ struct kcrt_buffer {
   size_t elem_size;
   kcrt_module *symbol_of; /* a module symbol's storage (kcrt_module_symbol): the module frees it */
   bool borrowed;          /* the driver owns the memory (CUDA module globals): never freed */
+  kcrt_buffer *view_of;   /* kcrt_buffer_view: the parent whose bytes this is */
+  int nviews;             /* views of this buffer still alive */
 };
 
 struct kcrt_queue {
@@ -157,6 +184,7 @@ struct kcrt_kernel {
   uint64_t max_threads;    /* for this kernel on this device */
   uint64_t static_shared;  /* what the compiled code uses (>= the table's figure) */
   uint64_t dyn_shared_set; /* CUDA: the dynamic shared size opted in so far */
+  bool warned_dyn0;        /* the 0-byte `extern shared` warning was given */
   pthread_mutex_t lock;    /* OpenCL: argument setting and enqueue are one step */
 };
 
@@ -167,6 +195,11 @@ struct kcrt_module {
   void *h;               /* CUmodule / the back end's program record */
   kcrt_kernel **kernels; /* nkernels slots, filled on first kcrt_kernel_get */
   kcrt_buffer **symbols; /* b->nsymbols: each host-filled variable's storage, made at load */
+  /* -fbounds-check: the error record every checked launch gets (KCB_BOUNDS_RECORD_BYTES,
+   * zero until a kernel fails a check), and whether a launch may have written it since it
+   * was last read. */
+  kcrt_buffer *bounds;
+  bool bounds_pending;
   pthread_mutex_t lock;
   /* kcrt_module_get's modules: owned by the device, found by the caller's bundle address,
    * size and checksum field. Set before the module is published, constant after. */
@@ -184,6 +217,19 @@ struct kcrt_module {
  * checked (check_args) already. */
 uint64_t kcrt_local_layout(const KcbKernel *k, const kcrt_arg *args, size_t dyn, uint32_t *offsets);
 
+/* -fbounds-check: reads the error record of every checked module of dev launched since its
+ * last read; a failure there is KCRT_ERROR_OUT_OF_BOUNDS with the message (and the record is
+ * cleared for the next launches). `st` is returned when there is none. Called by every
+ * synchronising call once its wait is over. */
+kcrt_status kcrt_bounds_poll(kcrt_device *dev, kcrt_status st);
+/* The error record of a checked module (none for others), made zero-filled at load. */
+kcrt_status kcrt_bounds_init(kcrt_module *m);
+void kcrt_bounds_free(kcrt_module *m);
+/* A checked launch's arguments: `args` (nparams) then the hidden ones (nhidden) in `all`;
+ * `vals` (nhidden entries) holds the sizes they point at. */
+void kcrt_bounds_args(const kcrt_kernel *k, const kcrt_arg *args, size_t dyn, kcrt_arg *all,
+                      uint64_t *vals);
+
 /* ---------------------------------------------------------------- back ends */
 
 struct KcrtBackend {
@@ -200,6 +246,9 @@ struct KcrtBackend {
   kcrt_status (*mem_read)(kcrt_buffer *b, size_t off, void *dst, size_t n);
   kcrt_status (*mem_copy)(kcrt_buffer *d, size_t doff, kcrt_buffer *s, size_t soff, size_t n);
   kcrt_status (*mem_fill)(kcrt_buffer *b, size_t off, unsigned char byte, size_t n);
+  /* v (size set) as bytes [off, off + v->size) of parent: CUDA an offset pointer, OpenCL a
+   * sub-buffer. */
+  kcrt_status (*mem_view)(kcrt_buffer *v, kcrt_buffer *parent, size_t off);
   kcrt_status (*queue_create)(kcrt_queue *q);
   void (*queue_destroy)(kcrt_queue *q);
   kcrt_status (*queue_sync)(kcrt_queue *q);

@@ -60,6 +60,7 @@ typedef enum KcbSectionKind {
   KCB_SEC_OPENCL_C = 6, /* text: OpenCL C 1.2 source */
   KCB_SEC_SYMBOLS = 7,  /* 1.1: host-filled module variables and the kernels that use them */
   KCB_SEC_KATTRS = 8,   /* 1.2: per-kernel attributes (reqd_work_group_size) */
+  KCB_SEC_BOUNDS = 9,   /* 1.3: text: the regions and access sites of a -fbounds-check module */
 } KcbSectionKind;
 
 typedef enum KcbParamKind {
@@ -67,6 +68,9 @@ typedef enum KcbParamKind {
   KCB_PARAM_SCALAR = 2,  /* integer, float, bool: the host passes the bytes */
   KCB_PARAM_STRUCT = 3,  /* struct by value: the host passes the bytes, C layout */
   KCB_PARAM_LOCAL = 4,   /* 1.2: `shared T *` (OpenCL `__local T *`): the host passes a size */
+  /* 1.3, -fbounds-check: hidden trailing parameters the runtime fills (docs/bundle.md) */
+  KCB_PARAM_BOUNDS_SIZE = 5,   /* u64: bytes of a buffer, local parameter or dynamic shared */
+  KCB_PARAM_BOUNDS_RECORD = 6, /* global uint *: the module's error record */
 } KcbParamKind;
 
 /* Scalar type codes: a scalar parameter's type, or a pointer parameter's pointee (0 when the
@@ -94,7 +98,10 @@ enum { KCB_Q_CONST = 1, KCB_Q_VOLATILE = 2, KCB_Q_RESTRICT = 4 };
 enum {
   KCB_KERNEL_DYNAMIC_SHARED = 1,
   KCB_KERNEL_WARP = 2, /* 1.3: uses warp-level operations (on OpenCL: 32-wide subgroups) */
+  KCB_KERNEL_FP64 = 4, /* 1.3: the kernel (or a function it calls) computes in double */
 };
+/* The -fbounds-check error record: 16 32-bit words (compiler/bounds.h, KB_REC_*). */
+enum { KCB_BOUNDS_RECORD_BYTES = 64 };
 
 /* ---------------------------------------------------------------- byte access */
 

@@ -35,6 +35,7 @@
   X(clReleaseCommandQueue)                                                                         \
   X(clCreateBuffer)                                                                                \
   X(clReleaseMemObject)                                                                            \
+  X(clCreateSubBuffer)                                                                             \
   X(clEnqueueWriteBuffer)                                                                          \
   X(clEnqueueReadBuffer)                                                                           \
   X(clEnqueueCopyBuffer)                                                                           \
@@ -233,6 +234,7 @@ static void fill_info(cl_platform_id p, cl_device_id d, kcrt_device_info *f) {
     il[sizeof il - 1] = 0;
     f->spirv = strstr(il, "SPIR-V") != NULL;
   }
+  f->fp64 = dev_ulong(d, CL_DEVICE_DOUBLE_FP_CONFIG) != 0;
 }
 
 static void cl_enumerate(KcrtDevEntry **list, int *n, char *why, size_t whylen) {
@@ -331,6 +333,26 @@ static kcrt_status cl_mem_alloc(kcrt_buffer *b) {
     return status_of(e);
   }
   b->mem = m;
+  return KCRT_SUCCESS;
+}
+
+static kcrt_status cl_mem_view(kcrt_buffer *v, kcrt_buffer *parent, size_t off) {
+  cl_buffer_region r = {off, v->size};
+  cl_int e;
+  cl_mem m =
+      cl.clCreateSubBuffer(parent->mem, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &r, &e);
+  if (!m) {
+    if (e == CL_MISALIGNED_SUB_BUFFER_OFFSET) {
+      cl_uint bits = 0;
+      cl.clGetDeviceInfo(cd(v->dev)->dev, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof bits, &bits, NULL);
+      return kcrt_fail(KCRT_ERROR_INVALID_VALUE,
+                       "kcrt_buffer_view: offset %zu is not a multiple of %u bytes, the "
+                       "alignment %s requires of a view",
+                       off, bits / 8, v->dev->info.name);
+    }
+    return fail(e, "clCreateSubBuffer");
+  }
+  v->mem = m;
   return KCRT_SUCCESS;
 }
 
@@ -537,11 +559,54 @@ static void to_cache(kcrt_device *dev, const KcrtKey *key, cl_program p) {
   (void)dev;
 }
 
+static kcrt_status build_binary(kcrt_device *dev, const char *path, cl_program *out) {
+  ClDev *c = cd(dev);
+  FILE *f = fopen(path, "rb");
+  if (!f) return kcrt_fail(KCRT_ERROR_IO, "KCC_OPENCL_SPIRV_BINARY: cannot open '%s'", path);
+  unsigned char *data = NULL;
+  size_t len = 0, cap = 0, n;
+  unsigned char chunk[65536];
+  while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
+    if (len + n > cap) {
+      unsigned char *d = realloc(data, cap = (len + n) * 2);
+      if (!d) {
+        free(data);
+        fclose(f);
+        return kcrt_fail(KCRT_ERROR_OUT_OF_MEMORY, "out of host memory");
+      }
+      data = d;
+    }
+    memcpy(data + len, chunk, n);
+    len += n;
+  }
+  fclose(f);
+  const unsigned char *bins[1] = {data};
+  cl_int e = CL_SUCCESS, be = CL_SUCCESS;
+  cl_program p = cl.clCreateProgramWithBinary(c->ctx, 1, &c->dev, &len, bins, &be, &e);
+  free(data);
+  if (!p) return fail(e, "clCreateProgramWithBinary (KCC_OPENCL_SPIRV_BINARY)");
+  e = cl.clBuildProgram(p, 1, &c->dev, NULL, NULL, NULL);
+  if (e) {
+    kcrt_fail(KCRT_ERROR_BUILD_FAILED, "OpenCL: building '%s' failed: %s (%d); build log:", path,
+              err_name(e), (int)e);
+    build_log(c, p);
+    cl.clReleaseProgram(p);
+    return KCRT_ERROR_BUILD_FAILED;
+  }
+  *out = p;
+  return KCRT_SUCCESS;
+}
+
 static kcrt_status build(kcrt_device *dev, const KcbBundle *b, int form, cl_program *out) {
   ClDev *c = cd(dev);
   KcrtKey key;
   cache_key(&key, dev, b, form);
   double t0 = kcrt_now_ms();
+  /* Test hook: KCC_OPENCL_SPIRV_BINARY names a program binary that stands for the bundle's
+   * SPIR-V (llvm-spirv -r's bitcode of it, which PoCL takes where it has no
+   * clCreateProgramWithIL), so that the SPIR-V back end's output runs through libkcrt. */
+  const char *bin = form == FORM_SPIRV ? getenv("KCC_OPENCL_SPIRV_BINARY") : NULL;
+  if (bin && *bin) return build_binary(dev, bin, out);
   cl_program p = from_cache(dev, b, &key, form);
   if (p) {
     kcrt_log("opencl: %s loaded from the cache in %.1f ms", *b->source ? b->source : "module",
@@ -591,7 +656,8 @@ static kcrt_status cl_module_load(kcrt_module *m) {
   if (want && !strcmp(want, "source")) has_spv = false;
   if (want && !strcmp(want, "spirv")) {
     has_src = false;
-    has_spv = kcb_section(b, KCB_SEC_SPIRV, 0) && cl.clCreateProgramWithIL;
+    has_spv = kcb_section(b, KCB_SEC_SPIRV, 0) &&
+              (cl.clCreateProgramWithIL || getenv("KCC_OPENCL_SPIRV_BINARY"));
   }
   int form = has_spv ? FORM_SPIRV : has_src ? FORM_SOURCE : 0;
   kcrt_status ws = check_warp(dev, b);
@@ -681,21 +747,21 @@ static kcrt_status cl_kernel_init(kcrt_kernel *k) {
   /* The table and the program must agree on the arguments, the trailing __local included:
    * a mismatch here would otherwise surface as garbage results. */
   cl_uint nargs = 0;
-  cl_uint want =
-      k->k->nparams + k->k->nsymbols + ((k->k->flags & KCB_KERNEL_DYNAMIC_SHARED) ? 1 : 0);
+  cl_uint want = k->k->nparams + k->k->nhidden + k->k->nsymbols +
+                 ((k->k->flags & KCB_KERNEL_DYNAMIC_SHARED) ? 1 : 0);
   if (!cl.clGetKernelInfo(h, CL_KERNEL_NUM_ARGS, sizeof nargs, &nargs, NULL) && nargs != want) {
     cl.clReleaseKernel(h);
     return kcrt_fail(KCRT_ERROR_INVALID_MODULE,
                      "the OpenCL kernel '%s' takes %u arguments but the kernel table describes "
                      "%u (%u parameters, %u host-filled variables%s)",
-                     k->k->name, nargs, want, k->k->nparams, k->k->nsymbols,
+                     k->k->name, nargs, want, k->k->nparams + k->k->nhidden, k->k->nsymbols,
                      (k->k->flags & KCB_KERNEL_DYNAMIC_SHARED) ? ", the dynamic __local one" : "");
   }
   /* Host-filled variables keep their buffers for the module's life, and a cl_kernel keeps its
    * arguments: they are bound here once, not at every launch. */
   for (uint32_t j = 0; j < k->k->nsymbols; j++) {
     cl_mem m = k->mod->symbols[k->k->symbols[j]]->mem;
-    e = cl.clSetKernelArg(h, k->k->nparams + j, sizeof m, &m);
+    e = cl.clSetKernelArg(h, k->k->nparams + k->k->nhidden + j, sizeof m, &m);
     if (e) {
       cl.clReleaseKernel(h);
       return fail(e, "clSetKernelArg (host-filled variable)");
@@ -766,8 +832,9 @@ static kcrt_status cl_launch(kcrt_kernel *k, kcrt_queue *q, const uint64_t grid[
   pthread_mutex_lock(&k->lock);
   cl_int e = CL_SUCCESS;
   cl_uint i;
-  for (i = 0; i < k->k->nparams && !e; i++) {
-    if (k->k->params[i].kind == KCB_PARAM_POINTER) {
+  for (i = 0; i < k->k->nparams + k->k->nhidden && !e; i++) {
+    if (k->k->params[i].kind == KCB_PARAM_POINTER ||
+        k->k->params[i].kind == KCB_PARAM_BOUNDS_RECORD) {
       cl_mem m = args[i].buffer ? args[i].buffer->mem : NULL;
       e = cl.clSetKernelArg(h, i, sizeof m, &m);
     } else if (k->k->params[i].kind == KCB_PARAM_LOCAL) {
@@ -784,7 +851,7 @@ static kcrt_status cl_launch(kcrt_kernel *k, kcrt_queue *q, const uint64_t grid[
      * still gets one byte, which it never touches. */
     /* The host-filled variables between them were bound once, by cl_kernel_init. */
     if (k->k->flags & KCB_KERNEL_DYNAMIC_SHARED)
-      e = cl.clSetKernelArg(h, k->k->nparams + k->k->nsymbols, dyn ? dyn : 1, NULL);
+      e = cl.clSetKernelArg(h, k->k->nparams + k->k->nhidden + k->k->nsymbols, dyn ? dyn : 1, NULL);
     if (e) st = fail(e, "clSetKernelArg (dynamic shared memory)");
   }
   if (!st) {
@@ -821,6 +888,7 @@ const KcrtBackend kcrt_opencl_backend = {
     .mem_read = cl_mem_read,
     .mem_copy = cl_mem_copy,
     .mem_fill = cl_mem_fill,
+    .mem_view = cl_mem_view,
     .queue_create = cl_queue_create,
     .queue_destroy = cl_queue_destroy,
     .queue_sync = cl_queue_sync,

@@ -42,6 +42,10 @@ typedef enum kcrt_status {
   KCRT_ERROR_NOT_SUPPORTED = 12,    /* the device or back end cannot do this */
   KCRT_ERROR_LAUNCH_FAILED = 13,    /* a kernel faulted while running (reported at a sync) */
   KCRT_ERROR_SYMBOL_NOT_FOUND = 14, /* no host-filled variable of that name in the module */
+  /* A kernel compiled with -fbounds-check made an out-of-bounds access (reported at the next
+   * synchronising call; the access was not performed): kcrt_last_error() names the kernel,
+   * the source line, the thread, the buffer and the index (docs/bugs.md). */
+  KCRT_ERROR_OUT_OF_BOUNDS = 15,
 } kcrt_status;
 
 /* A constant name for the status ("KCRT_ERROR_INVALID_LAUNCH"), or "KCRT_ERROR_UNKNOWN". */
@@ -84,7 +88,12 @@ typedef struct kcrt_device_info {
   uint64_t max_shared_bytes; /* per block, static + dynamic (CUDA: the opt-in maximum) */
   int cc_major, cc_minor;    /* CUDA compute capability; 0 for OpenCL */
   int spirv;                 /* OpenCL: the device accepts SPIR-V (CL_DEVICE_IL_VERSION) */
+  /* The device computes in double precision (CUDA: always; OpenCL: CL_DEVICE_DOUBLE_FP_CONFIG
+   * is not 0). A module whose kernels use double does not load on a device without it
+   * (KCRT_ERROR_NOT_SUPPORTED, naming the kernel). */
+  int fp64;
 } kcrt_device_info;
+#define KCRT_HAS_FP64_INFO 1
 
 /* The number of devices every back end found (0 is not an error). */
 kcrt_status kcrt_device_count(int *count);
@@ -123,6 +132,16 @@ typedef struct kcrt_buffer kcrt_buffer;
  * allocation fail with KCRT_ERROR_OUT_OF_MEMORY before the driver is asked. */
 kcrt_status kcrt_buffer_alloc(kcrt_device *dev, size_t size, kcrt_buffer **out);
 kcrt_status kcrt_buffer_free(kcrt_buffer *buf);
+/* A buffer that is bytes [offset, offset + size) of `parent` (size > 0), sharing its memory:
+ * passed to a kernel, the kernel's pointer starts at `offset` and a kernel compiled with
+ * -fbounds-check is checked against `size`. Reads, writes, fills and copies address the view's
+ * bytes. OpenCL devices need `offset` to be a multiple of their base address alignment
+ * (CL_DEVICE_MEM_BASE_ADDR_ALIGN: 128 bytes suits every known device); CUDA takes any offset
+ * (kernels need the alignment of their element type). Free views before their parent
+ * (kcrt_buffer_free refuses a parent with live views); the view keeps the parent's type tag.
+ * A view of a view is refused: make it from the parent. */
+kcrt_status kcrt_buffer_view(kcrt_buffer *parent, size_t offset, size_t size, kcrt_buffer **out);
+#define KCRT_HAS_BUFFER_VIEW 1
 size_t kcrt_buffer_size(const kcrt_buffer *buf);
 /* Blocking transfers on the device's default queue: they start after everything submitted
  * to the default queue before them, and they are complete when they return. Work on other
@@ -322,6 +341,26 @@ static inline kcrt_arg kcrt_local(size_t bytes) {
  * Asynchronous: returns once the launch is queued. */
 kcrt_status kcrt_launch(kcrt_kernel *k, kcrt_queue *q, kcrt_dim3 grid, kcrt_dim3 block,
                         size_t dynamic_shared, const kcrt_arg *args, int num_args);
+
+/* Portable launches: when on, kcrt_launch also refuses (KCRT_ERROR_INVALID_LAUNCH, the message
+ * naming the limit and "portable") what some supported GPU would refuse although this device
+ * takes it: more than 1024 threads per block, a block dimension over 1024 x 1024 x 64, a grid
+ * over 2147483647 x 65535 x 65535, more than 48 KiB of static shared memory. So a launch
+ * that would fail on NVIDIA fails on a CPU's OpenCL too. Off by default; $KCC_PORTABLE=1
+ * turns it on for the process; this call overrides the variable (on != 0: on). */
+kcrt_status kcrt_set_portable(int on);
+
+/* Warnings: launches libkcrt accepts but that are probably wrong — today, a kernel with an
+ * `extern shared` array launched with 0 dynamic shared bytes (once per kernel; under
+ * KCC_PORTABLE it is an error, KCRT_ERROR_INVALID_LAUNCH). By default each goes to stderr as
+ * "kcrt: warning: MESSAGE" ($KCC_WARNINGS=off: nowhere); a handler set here gets them
+ * instead (fn NULL: back to the default). It may be called from any thread that launches,
+ * one call at a time. */
+typedef void (*kcrt_warning_fn)(const char *message, void *ctx);
+kcrt_status kcrt_set_warning_handler(kcrt_warning_fn fn, void *ctx);
+#define KCRT_HAS_WARNINGS 1
+int kcrt_get_portable(void);
+#define KCRT_HAS_PORTABLE 1
 
 #ifdef __cplusplus
 }

@@ -18,12 +18,19 @@ static const char *sec_name(uint32_t k) {
   case KCB_SEC_SPIRV: return "spirv";
   case KCB_SEC_OPENCL_C: return "cl";
   case KCB_SEC_SYMBOLS: return "symbols";
+  case KCB_SEC_KATTRS: return "kattrs";
+  case KCB_SEC_BOUNDS: return "bounds";
   default: return "unknown";
   }
 }
 
 static const char *kind_name(uint8_t k) {
-  return k == KCB_PARAM_POINTER ? "pointer" : k == KCB_PARAM_SCALAR ? "scalar" : "struct";
+  return k == KCB_PARAM_POINTER       ? "pointer"
+         : k == KCB_PARAM_SCALAR      ? "scalar"
+         : k == KCB_PARAM_LOCAL       ? "local"
+         : k == KCB_PARAM_STRUCT      ? "struct"
+         : k == KCB_PARAM_BOUNDS_SIZE ? "size"
+                                      : "record";
 }
 
 static unsigned char *slurp(const char *path, size_t *len) {
@@ -104,6 +111,8 @@ int main(int argc, char **argv) {
       printf("       ");
     printf(" %8zu bytes at %zu\n", s->size, (size_t)(s->data - b->image));
   }
+  if (b->nsites || b->nregions || kcb_section(b, KCB_SEC_BOUNDS, 0))
+    printf("checked: -fbounds-check (%u regions, %u access sites)\n", b->nregions, b->nsites);
   printf("kernels:\n");
   for (uint32_t i = 0; i < b->nkernels; i++) {
     const KcbKernel *k = &b->kernels[i];
@@ -120,8 +129,11 @@ int main(int argc, char **argv) {
       if (p->kind == KCB_PARAM_POINTER) printf(" addrspace %u", p->addr_space);
       printf("  (%s)\n", p->type);
     }
+    for (uint32_t j = k->nparams; j < k->nparams + k->nhidden; j++)
+      printf("    hidden argument %u: %s (bounds check %s)\n", j, k->params[j].name,
+             k->params[j].kind == KCB_PARAM_BOUNDS_SIZE ? "size" : "error record");
     for (uint32_t j = 0; j < k->nsymbols; j++)
-      printf("    hidden OpenCL argument %u: host-filled '%s'\n", k->nparams + j,
+      printf("    hidden OpenCL argument %u: host-filled '%s'\n", k->nparams + k->nhidden + j,
              b->symbols[k->symbols[j]].name);
   }
   if (b->nsymbols) printf("host-filled variables:\n");

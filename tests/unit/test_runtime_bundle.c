@@ -331,7 +331,7 @@ START_TEST(version_1_2_fields) {
   FORGE(kcb_put32(p1 + 20, 8), "local parameter 'tmp' has size 8");
   FORGE(kcb_put32(p1 + 24, 8), "local parameter 'tmp' has size 4, alignment 8");
   FORGE(p1[17] = KCB_AS_GLOBAL, "and address space 1 (must be 4, 4 and 3)");
-  FORGE(p1[16] = 5, "unknown kind 5");
+  FORGE(p1[16] = 7, "unknown kind 7");
   FORGE(p0[28] = 5, "pointer parameter 'v' has vector length 5");
   FORGE(p0[28] = 1, "vector length 1");
   FORGE(p0[18] = KCB_T_BOOL, "vector parameter 'v' has element type code 1");
@@ -409,6 +409,111 @@ static unsigned char *with_symbols(const KcbWSymbol *syms, uint32_t ns, const ui
   ck_assert_ptr_nonnull(img);
   return img;
 }
+
+/* 1.3: -fbounds-check's hidden parameters and BOUNDS section. */
+static const KcbWParam v13_params[] = {
+    {"p", "global float *", KCB_PARAM_POINTER, KCB_AS_GLOBAL, KCB_T_F32, 0, 8, 8, 0},
+    {"n", "int", KCB_PARAM_SCALAR, 0, KCB_T_I32, 0, 4, 4, 0},
+    {"kcc_bc_bytes_p", "unsigned long", KCB_PARAM_BOUNDS_SIZE, 0, KCB_T_U64, 0, 8, 8, 0},
+    {"kcc_bc_dynshared", "unsigned long", KCB_PARAM_BOUNDS_SIZE, 0, KCB_T_U64, 0, 8, 8, 0},
+    {"kcc_bc_record", "global unsigned int *", KCB_PARAM_BOUNDS_RECORD, KCB_AS_GLOBAL, KCB_T_U32, 0,
+     8, 8, 0},
+};
+static const char v13_bounds[] = "kcc-bounds 1\n"
+                                 "region 1 0 0 4 p float\n"
+                                 "region 3 0 -1 4 acc float\n"
+                                 "site 2 3 16 b.k\n"
+                                 "site 1 4 9 my file.k\n";
+
+static unsigned char *sample13(size_t *len, const KcbWParam *ps, uint32_t np, const char *bounds) {
+  KcbWKernel ks[] = {{"k", ps, np, 0, KCB_KERNEL_FP64, 0, {0, 0, 0}}};
+  size_t tl;
+  unsigned char *tab = kcb_write_kernel_table(ks, 1, &tl);
+  ck_assert_ptr_nonnull(tab);
+  KcbWSection secs[] = {{KCB_SEC_KERNELS, 0, tab, tl},
+                        {KCB_SEC_BOUNDS, 0, bounds, bounds ? strlen(bounds) : 0}};
+  unsigned char *img = kcb_write_bundle(secs, bounds ? 2 : 1, len);
+  free(tab);
+  ck_assert_ptr_nonnull(img);
+  return img;
+}
+
+START_TEST(version_1_3_bounds) {
+  size_t len;
+  unsigned char *img = sample13(&len, v13_params, 5, v13_bounds);
+  KcbBundle *b;
+  ck_assert_msg(kcb_parse(img, len, &b) == KCRT_SUCCESS, "%s", kcrt_last_error());
+  ck_assert(b->checked);
+  ck_assert_uint_eq(b->kernels[0].nparams, 2); /* what the host passes */
+  ck_assert_uint_eq(b->kernels[0].nhidden, 3);
+  ck_assert_uint_eq(b->kernels[0].flags, KCB_KERNEL_FP64);
+  ck_assert_uint_eq(b->nregions, 2);
+  ck_assert_str_eq(b->regions[0].name, "p");
+  ck_assert_str_eq(b->regions[0].elem, "float");
+  ck_assert_int_eq(b->regions[1].kind, 3);
+  ck_assert_int_eq(b->regions[1].param, -1);
+  ck_assert_uint_eq(b->nsites, 2);
+  ck_assert_str_eq(b->sites[1].file, "my file.k");
+  ck_assert_int_eq(b->sites[0].line, 3);
+  ck_assert_int_eq(b->sites[0].col, 16);
+  ck_assert_int_eq(b->sites[0].access, 2);
+  kcb_free(b);
+  free(img);
+
+  /* Hidden parameters without the table, or the table without them: refused. */
+  img = sample13(&len, v13_params, 5, NULL);
+  expect_invalid(img, len, "kernel 'k' has bounds-check parameters but the bundle has no BOUNDS");
+  free(img);
+  img = sample13(&len, v13_params, 2, v13_bounds);
+  expect_invalid(img, len, "kernel 'k' has no bounds-check parameters but the bundle has a BOUNDS");
+  free(img);
+  /* The wrong number of sizes, a record missing, a hidden parameter first. */
+  KcbWParam ps[5];
+  memcpy(ps, v13_params, sizeof ps);
+  ps[3] = ps[4];
+  img = sample13(&len, ps, 4, v13_bounds);
+  expect_invalid(img, len,
+                 "kernel 'k' has 2 bounds-check parameters where its 2 own parameters "
+                 "need 2 sizes and a record");
+  free(img);
+  memcpy(ps, v13_params, sizeof ps);
+  ps[4] = ps[3];
+  img = sample13(&len, ps, 5, v13_bounds);
+  expect_invalid(img, len, "need 2 sizes and a record");
+  free(img);
+  memcpy(ps, v13_params, sizeof ps);
+  ps[0] = v13_params[2];
+  ps[2] = v13_params[0];
+  img = sample13(&len, ps, 5, v13_bounds);
+  expect_invalid(img, len, "has a bounds-check parameter ('kcc_bc_bytes_p') before its own");
+  free(img);
+  memcpy(ps, v13_params, sizeof ps);
+  ps[2].size = 4;
+  img = sample13(&len, ps, 5, v13_bounds);
+  expect_invalid(img, len, "bounds-check parameter 'kcc_bc_bytes_p' has size 4 and alignment 8");
+  free(img);
+  /* Malformed tables. */
+  static const struct {
+    const char *text, *needle;
+  } bad[] = {
+      {"kcc-bounds 2\n", "does not start with 'kcc-bounds 1'"},
+      {"kcc-bounds 1\nregion 1 0 0 4 p float", "the last line has no newline"},
+      {"kcc-bounds 1\nregion 1 0 5 4 p float\n", "region 'p' names parameter 5 of kernel 0"},
+      {"kcc-bounds 1\nregion 1 3 0 4 p float\n", "malformed line 'region 1 3 0 4 p float'"},
+      {"kcc-bounds 1\nregion 9 0 0 4 p float\n", "malformed line"},
+      {"kcc-bounds 1\nregion 1 0 0 0 p float\n", "malformed line"},
+      {"kcc-bounds 1\nregion 1 0 0 4 p\n", "region line without an element type"},
+      {"kcc-bounds 1\nsite 4 1 1 a.k\n", "malformed line 'site 4 1 1 a.k'"},
+      {"kcc-bounds 1\nsite 1 1\n", "malformed line"},
+      {"kcc-bounds 1\nhello\n", "malformed line 'hello'"},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    img = sample13(&len, v13_params, 5, bad[i].text);
+    expect_invalid(img, len, bad[i].needle);
+    free(img);
+  }
+}
+END_TEST
 
 START_TEST(symbol_table) {
   static const KcbWSymbol syms[] = {{"coef", 64}, {"scale", 4}};
@@ -611,6 +716,7 @@ START_TEST(kcc_kernel_table) {
   ck_assert_uint_eq(k->nparams, 7);
   ck_assert_uint_eq(k->static_shared_bytes, 64 * 4);
   ck_assert_uint_eq(k->flags & KCB_KERNEL_DYNAMIC_SHARED, 0);
+  ck_assert_uint_eq(k->flags & KCB_KERNEL_FP64, KCB_KERNEL_FP64); /* 1.3: double d */
   static const struct {
     const char *name;
     uint8_t kind, scalar;
@@ -632,6 +738,7 @@ START_TEST(kcc_kernel_table) {
   ck_assert(k->params[1].qual & KCB_Q_RESTRICT);
   k = kcb_kernel(b, "second");
   ck_assert_uint_eq(k->flags & KCB_KERNEL_DYNAMIC_SHARED, KCB_KERNEL_DYNAMIC_SHARED);
+  ck_assert_uint_eq(k->flags & KCB_KERNEL_FP64, 0);
   ck_assert_uint_eq(k->static_shared_bytes, 0);
   ck_assert_uint_eq(kcb_kernel(b, "third")->nparams, 0);
   /* Forms: PTX for the default arch, OpenCL C; no cubin with ptxas disabled. */
@@ -641,6 +748,45 @@ START_TEST(kcc_kernel_table) {
   char *cl = kcb_text(kcb_section(b, KCB_SEC_OPENCL_C, 0));
   ck_assert_ptr_nonnull(strstr(cl, "first"));
   free(cl);
+  kcb_free(b);
+  free(img);
+}
+END_TEST
+
+START_TEST(kcc_bounds_check) {
+  size_t len;
+  unsigned char *img = compile_bundle("bc.k",
+                                      "float get(const float *p, int i) { return p[i]; }\n"
+                                      "kernel void k(const float *a, float *b, int n) {\n"
+                                      "  extern shared float s[];\n"
+                                      "  float t[4];\n"
+                                      "  t[n & 3] = get(a, n);\n"
+                                      "  s[threadIdx.x] = t[0];\n"
+                                      "  b[n] = s[0];\n"
+                                      "}\n",
+                                      "KCC_PTXAS=none", "-fbounds-check", &len);
+  KcbBundle *b;
+  ck_assert_msg(kcb_parse(img, len, &b) == KCRT_SUCCESS, "%s", kcrt_last_error());
+  ck_assert(b->checked);
+  const KcbKernel *k = kcb_kernel(b, "k");
+  ck_assert_uint_eq(k->nparams, 3);
+  ck_assert_uint_eq(k->nhidden, 4); /* a's and b's sizes, the dynamic shared bytes, the record */
+  ck_assert_str_eq(k->params[3].name, "kcc_bc_bytes_a");
+  ck_assert_uint_eq(k->params[5].kind, KCB_PARAM_BOUNDS_SIZE);
+  ck_assert_uint_eq(k->params[6].kind, KCB_PARAM_BOUNDS_RECORD);
+  ck_assert_uint_eq(k->flags & KCB_KERNEL_FP64, 0);
+  /* Regions: a, b, then the local array t and the shared array s as the kernel meets them. */
+  ck_assert_uint_eq(b->nregions, 4);
+  ck_assert_str_eq(b->regions[0].name, "a");
+  ck_assert_str_eq(b->regions[1].name, "b");
+  ck_assert_str_eq(b->regions[2].name, "t");
+  ck_assert_str_eq(b->regions[3].name, "s");
+  ck_assert_int_eq(b->regions[3].kind, 2);
+  /* Sites: p[i] in get, then the kernel's five accesses. */
+  ck_assert_uint_eq(b->nsites, 6);
+  ck_assert_int_eq(b->sites[0].line, 1);
+  ck_assert_int_eq(b->sites[0].access, 1);
+  ck_assert_str_eq(b->sites[0].file, "bc.k");
   kcb_free(b);
   free(img);
 }
@@ -693,6 +839,7 @@ Suite *suite(void) {
   tcase_add_test(tc, section_out_of_bounds);
   tcase_add_test(tc, kernel_table_forgeries);
   tcase_add_test(tc, version_1_2_fields);
+  tcase_add_test(tc, version_1_3_bounds);
   tcase_add_test(tc, duplicate_and_missing_tables);
   tcase_add_test(tc, symbol_table);
   tcase_add_test(tc, fuzz_mutations);
@@ -701,6 +848,7 @@ Suite *suite(void) {
   tcase_set_timeout(w, 120);
   tcase_add_test(w, kcc_kernel_table);
   tcase_add_test(w, kcc_warp_flag);
+  tcase_add_test(w, kcc_bounds_check);
   tcase_add_test(w, kcc_ptx_per_arch_and_cubins);
   suite_add_tcase(s, w);
   return s;
