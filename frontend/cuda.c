@@ -82,7 +82,7 @@ static const char cu_head[] =
     "#define __host__ __attribute__((host))\n"
     "#define __shared__ __attribute__((shared)) __attribute__((annotate(\"kcc.shared\")))\n"
     "#define __constant__ __attribute__((constant)) __attribute__((annotate(\"kcc.constant\")))\n"
-    "#define __managed__ __attribute__((annotate(\"kcc.managed\")))\n"
+    "#define __managed__ __attribute__((device)) __attribute__((annotate(\"kcc.managed\")))\n"
     "#define __forceinline__ __inline__ __attribute__((always_inline))\n"
     "#define __noinline__ __attribute__((noinline))\n"
     "#define __inline_hint__\n"
@@ -383,7 +383,8 @@ static const char h_coop[] =
     "__l) { coalesced_group __r = {__match_any_sync(0xffffffffu, __l)}; return __r; }\n"
     "#define __KCC_NOGRID __attribute__((unavailable(\"grid-wide groups need a cooperative "
     "launch, which kcc does not support\")))\n"
-    "class __KCC_NOGRID grid_group { public: unsigned __kcc_unused; };\n"
+    "class grid_group { public: unsigned __kcc_unused; void sync() const {} unsigned "
+    "thread_rank() const { return 0; } unsigned size() const { return 0; } };\n"
     "__KCC_NOGRID grid_group this_grid();\n"
     "template <unsigned _N, unsigned _M = 1> struct __attribute__((unavailable(\"multi-warp "
     "tiles (block_tile_memory) are not supported by kcc\"))) block_tile_memory { unsigned "
@@ -650,7 +651,10 @@ static KExpr *construct(FeCtx *fe, CXCursor c, CXCursor ctor, KLoc loc) {
   if (clang_CXXMethod_isDefaulted(ctor)) {
     if (copy && n == 1) return fe_expr(fe, clang_Cursor_getArgument(c, 0));
     KType *t = fe_type(fe, clang_getCursorType(c), loc);
-    if (n == 0 && t) return fe_zero(t, loc); /* T(): value-initialised */
+    /* T(): value-initialised; an aggregate's zero is an initializer, so a temporary holds it. */
+    if (n == 0 && t && (t->kind == KT_STRUCT || t->kind == KT_ARRAY))
+      return fe_temp(fe, t, fe_zero(t, loc), loc);
+    if (n == 0 && t) return fe_zero(t, loc);
   }
   CXString s = clang_getTypeSpelling(clang_getCursorType(c));
   diag_error(loc,
@@ -794,7 +798,7 @@ static enum CXChildVisitResult record_visit(CXCursor c, CXCursor p, CXClientData
   const char **why = d;
   enum CXCursorKind k = clang_getCursorKind(c);
   if (k == CXCursor_CXXBaseSpecifier)
-    *why = "class inheritance (base classes)";
+    *why = "base classes (class inheritance)";
   else if ((k == CXCursor_CXXMethod || k == CXCursor_Destructor) && clang_CXXMethod_isVirtual(c))
     *why = "virtual functions";
   return *why ? CXChildVisit_Break : CXChildVisit_Continue;

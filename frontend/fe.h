@@ -110,7 +110,7 @@ typedef struct FeCtx {
   FeMap refs;               /* variables of reference type kept as a pointer (fe_ref_by_address) */
   KVar *this_var;           /* `this` of the method being lowered, or NULL */
   bool ret_ref;             /* the function being lowered returns a reference (an address in KIR) */
-  KList temps;              /* temporaries a reference bound in this function (declared first) */
+  KList temps;              /* KS_DECL of the temporaries of this function (declared first) */
   CXCursor kernel_template; /* the first __global__ function template, or a null cursor */
   int ntemps;
   /* language */
@@ -169,6 +169,8 @@ KOp fe_binary_op(enum CXBinaryOperatorKind k);
 KExpr *fe_deref(KExpr *p, KLoc loc);
 KExpr *fe_addr_of(FeCtx *fe, KExpr *e, KLoc loc);
 KExpr *fe_this(FeCtx *fe, KLoc loc);
+/* A new local of the function being lowered, declared at its start with init (or none). */
+KExpr *fe_temp(FeCtx *fe, KType *t, KExpr *init, KLoc loc);
 /* b.fname (b->fname when b is a pointer). */
 KExpr *fe_member_of(FeCtx *fe, KExpr *b, const char *fname, KLoc loc);
 /* Whether a parameter or variable of C++ type t is a reference kcc keeps as an address (a

@@ -143,16 +143,23 @@ KExpr *fe_this(FeCtx *fe, KLoc loc) {
   return e;
 }
 
+KExpr *fe_temp(FeCtx *fe, KType *t, KExpr *init, KLoc loc) {
+  char name[32];
+  snprintf(name, sizeof name, "__kcc_tmp%d", ++fe->ntemps);
+  KStmt *d = kir_stmt(KS_DECL, loc);
+  d->var = kir_var(fe->m, kir_strdup(name), t, KV_LOCAL, loc);
+  d->init = init;
+  klist_push(&fe->temps, d);
+  KExpr *v = kir_expr(KE_VAR, t, loc);
+  v->var = d->var;
+  return v;
+}
+
 KExpr *fe_addr_of(FeCtx *fe, KExpr *e, KLoc loc) {
   if (!kir_is_lvalue(e)) {
     /* A temporary the reference binds to (C++ lifetime extension): a local of the
        function, assigned here. */
-    char name[32];
-    snprintf(name, sizeof name, "__kcc_tmp%d", ++fe->ntemps);
-    KVar *t = kir_var(fe->m, kir_strdup(name), e->type, KV_LOCAL, loc);
-    klist_push(&fe->temps, t);
-    KExpr *v = kir_expr(KE_VAR, e->type, loc);
-    v->var = t;
+    KExpr *v = fe_temp(fe, e->type, NULL, loc);
     KExpr *as = kir_expr(KE_ASSIGN, e->type, loc);
     as->op = KB_NONE;
     as->a = v;
@@ -887,6 +894,9 @@ static KExpr *call(FeCtx *fe, CXCursor c, KLoc loc) {
     if (r) return r;
   }
   CXCursor fn = direct_callee(c);
+  if (clang_Cursor_isNull(fn) && fe->lang == KL_LANG_CU &&
+      clang_getCursorKind(clang_getCursorReferenced(c)) == CXCursor_FunctionDecl)
+    fn = clang_getCursorReferenced(c); /* an operator: its callee sits between the operands */
   if (clang_Cursor_isNull(fn)) {
     diag_error(loc, "function pointers are not supported in kcc kernels");
     return fe_poison(loc);
@@ -904,9 +914,12 @@ static KExpr *call(FeCtx *fe, CXCursor c, KLoc loc) {
                                             fe_builtin_lookup(name) != BI_NONE));
   if (!f && (fe_in_vfile(fe, canon) || cu_builtin)) {
     /* kcc's headers: vector builtins, KIR builtins, then functions they define (dot...). */
-    KExpr *v = fe_vec_builtin(fe, c, name, loc);
+    /* An overload the header defines (CUDA's shuffles of a float4) is that function, even
+       where the name is a builtin's. */
+    bool defined = !clang_Cursor_isNull(clang_getCursorDefinition(fn));
+    KExpr *v = defined ? NULL : fe_vec_builtin(fe, c, name, loc);
     if (v) return v;
-    KBuiltin b = fe_builtin_lookup(name);
+    KBuiltin b = defined ? BI_NONE : fe_builtin_lookup(name);
     if (b != BI_NONE) return builtin_call(fe, c, b, loc);
     f = fe_vfile_function(fe, fn);
   }

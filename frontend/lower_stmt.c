@@ -597,11 +597,7 @@ void fe_lower_body(FeCtx *fe, KFunc *f, CXCursor def) {
   if (fe->temps.n) {
     /* Temporaries that references bind to, declared before everything else. */
     KList l = {0};
-    for (int i = 0; i < fe->temps.n; i++) {
-      KStmt *d = kir_stmt(KS_DECL, f->loc);
-      d->var = fe->temps.v[i];
-      klist_push(&l, d);
-    }
+    for (int i = 0; i < fe->temps.n; i++) klist_push(&l, fe->temps.v[i]);
     if (f->body->kind == KS_BLOCK) {
       for (int i = 0; i < f->body->list.n; i++) klist_push(&l, f->body->list.v[i]);
       f->body->list = l;

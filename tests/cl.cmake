@@ -13,7 +13,7 @@ set(_kcc_cl_dir ${CMAKE_CURRENT_BINARY_DIR}/cl)
 file(MAKE_DIRECTORY ${_kcc_cl_dir})
 set(_kcc_cl_kir_only localparam reqd)
 
-# $1 kcc, $2 source, $3 form, $4 output, $5 consume.sh
+# $1 kcc, $2 source, $3 form, $4 output, $5 consume.sh (also used by cu.cmake)
 set(_kcc_cl_sh [=[
 set -e
 err="$4.err"
@@ -23,7 +23,7 @@ if [ -s "$err" ]; then cat "$err"; echo "kcc printed diagnostics"; exit 1; fi
 [ "$3" = kir ] || sh "$5" "$4"
 ]=])
 
-# $1 kcc, $2 source, $3 expected file, $4 output
+# $1 kcc, $2 source, $3 expected file, $4 output[, $5 one] (also used by cu.cmake)
 set(_kcc_cl_bad_sh [=[
 args=$(sed -n 's,^// kcc-args: ,,p' "$2")
 rm -f "$4"
@@ -34,6 +34,9 @@ st=$?
 want="$(basename "$2"):$(cat "$3")"
 got=$(printf '%s\n' "$err" | grep -m1 'error:')
 [ "$got" = "$want" ] || { echo "got:  $got"; echo "want: $want"; exit 1; }
+# $5 = one: the construct gets one diagnostic, no cascade.
+n=$(printf '%s\n' "$err" | grep -c 'error:')
+[ "$5" != one ] || [ "$n" -eq 1 ] || { echo "$n errors, expected one:"; echo "$err"; exit 1; }
 ]=])
 
 file(GLOB _kcc_cl_kernels CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/cl/*.cl)

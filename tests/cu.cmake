@@ -1,0 +1,49 @@
+# cu.cmake — CUDA input (.cu): the C++ front end (frontend/cuda.c).
+#
+#   cu.NAME.FORM   kcc NAME.cu --emit=FORM for the .cu kernels of tests/cu/ and
+#                  tests/runtime/cuda_cxx.cu, then the form's consumer (tests/consume.sh:
+#                  ptxas, spirv-val, clang -x cl, nvcc). Any diagnostic fails. coop.cu uses warp
+#                  operations, which SPIR-V 1.0 cannot express: its spirv form must be refused
+#                  with the pinned diagnostic instead.
+#   cu.bad.NAME    tests/cu/bad/NAME.cu fails with exit 1, no output, exactly one error, and
+#                  that error is "NAME.cu:" followed by NAME.expected.
+# runtime.cuda_cxx (runtime.cmake) runs cuda_cxx.cu through libkcrt against host references;
+# the real-world CUDA corpus is tests/real/cuda (real.cmake). The shell steps are cl.cmake's.
+
+set(_kcc_cu_dir ${CMAKE_CURRENT_BINARY_DIR}/cu)
+file(MAKE_DIRECTORY ${_kcc_cu_dir})
+
+file(GLOB _kcc_cu_kernels CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/cu/*.cu)
+list(APPEND _kcc_cu_kernels ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cuda_cxx.cu)
+foreach(_k ${_kcc_cu_kernels})
+  get_filename_component(_name ${_k} NAME_WE)
+  foreach(_form kir ptx spirv cl cuda)
+    set(_ext ${_form})
+    if(_form STREQUAL "spirv")
+      set(_ext spv)
+    elseif(_form STREQUAL "cuda")
+      set(_ext cu)
+    endif()
+    if(_name STREQUAL "coop" AND _form STREQUAL "spirv")
+      add_test(NAME cu.${_name}.${_form} COMMAND sh -c "
+        ! \"$1\" \"$2\" --emit=spirv -o \"$3\" 2>\"$3.err\" || exit 1
+        grep -q 'is not available in SPIR-V output' \"$3.err\" || { cat \"$3.err\"; exit 1; }
+        [ ! -e \"$3\" ]" sh $<TARGET_FILE:kcc> ${_k} ${_kcc_cu_dir}/${_name}.kcc.spv)
+    else()
+      add_test(NAME cu.${_name}.${_form}
+               COMMAND sh -c "${_kcc_cl_sh}" sh $<TARGET_FILE:kcc> ${_k} ${_form}
+                       ${_kcc_cu_dir}/${_name}.kcc.${_ext} ${CMAKE_CURRENT_SOURCE_DIR}/consume.sh)
+    endif()
+    set_tests_properties(cu.${_name}.${_form} PROPERTIES TIMEOUT 120 LABELS cuda-input)
+  endforeach()
+endforeach()
+
+file(GLOB _kcc_cu_bad CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/cu/bad/*.cu)
+foreach(_k ${_kcc_cu_bad})
+  get_filename_component(_name ${_k} NAME_WE)
+  get_filename_component(_dir ${_k} DIRECTORY)
+  add_test(NAME cu.bad.${_name}
+           COMMAND sh -c "${_kcc_cl_bad_sh}" sh $<TARGET_FILE:kcc> ${_k}
+                   ${_dir}/${_name}.expected ${_kcc_cu_dir}/bad.${_name}.kir one)
+  set_tests_properties(cu.bad.${_name} PROPERTIES TIMEOUT 60 LABELS cuda-input)
+endforeach()

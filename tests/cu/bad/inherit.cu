@@ -1,0 +1,3 @@
+struct Base { int a; };
+struct Derived : Base { int b; };
+__global__ void k(Derived *d) { d->b = d->a; }

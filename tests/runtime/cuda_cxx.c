@@ -1,0 +1,116 @@
+/* cuda_cxx.c — runs tests/runtime/cuda_cxx.cu (a .cu file: references, default arguments,
+ * C++ casts, methods, user operators on float2, function and kernel templates, cooperative
+ * groups, CUDA vector types) through libkcrt on fresh random inputs, every element against
+ * a host reference computed in the same order. */
+#include "rt_common.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static float clampf(float v, float lo, float hi) {
+  return v < lo ? lo : v > hi ? hi : v;
+}
+
+int main(int argc, char **argv) {
+  Rt rt;
+  rt_init(&rt, argc, argv, "cuda_cxx");
+  int n = rt_int(&rt, 100, 5000);
+
+  /* refs */
+  float *in = malloc(n * sizeof *in), *out = malloc(n * sizeof *out),
+        *wout = malloc(n * sizeof *wout);
+  int32_t *cnt = malloc(n * sizeof *cnt), *wcnt = malloc(n * sizeof *wcnt);
+  for (int i = 0; i < n; i++) {
+    in[i] = rt_float(&rt, -100.0f, 100.0f);
+    cnt[i] = (int32_t)(rt_u32(&rt) % 1000);
+    wout[i] = (in[i] + in[i]) * 3.0f;
+    int32_t bits;
+    memcpy(&bits, &in[i], sizeof bits);
+    wcnt[i] = cnt[i] + (i & 1) + 2 + (bits & 1);
+  }
+  kcrt_buffer *din = rt_upload(&rt, in, n * sizeof *in), *dout = rt_alloc(&rt, n * sizeof *out);
+  kcrt_buffer *dcnt = rt_upload(&rt, cnt, n * sizeof *cnt);
+  kcrt_arg a1[] = {KCRT_ARG_BUFFER(din), KCRT_ARG_BUFFER(dout), KCRT_ARG_BUFFER(dcnt),
+                   KCRT_ARG_VALUE(n)};
+  rt_launch(&rt, rt_kernel(&rt, "refs"), KCRT_DIM1(rt_ceil_div(n, 128)), KCRT_DIM1(128), 0, a1, 4);
+  rt_download(&rt, dout, out, n * sizeof *out);
+  rt_download(&rt, dcnt, cnt, n * sizeof *cnt);
+  rt_cmp_f32(&rt, "refs out", out, wout, n, 0, 0);
+  rt_cmp_i32(&rt, "refs counts", cnt, wcnt, n);
+
+  /* methods: float2 is {x, y}, 8 bytes */
+  float *v = malloc(2 * n * sizeof *v), *mean = malloc(n * sizeof *mean);
+  float *wmean = malloc(n * sizeof *wmean), *sum = malloc(2 * n * sizeof *sum);
+  float *wsum = malloc(2 * n * sizeof *wsum);
+  for (int i = 0; i < 2 * n; i++) v[i] = rt_float(&rt, -2.0f, 2.0f);
+  for (int i = 0; i < n; i++) {
+    float acc = 0.0f, sx = 0.0f, sy = 0.0f;
+    for (int k = 0; k < 4; k++) {
+      const float *x = &v[2 * ((i + k) % n)];
+      acc += clampf(x[0], -1.0f, 1.0f);
+      sx += x[0];
+      sy += x[1];
+    }
+    wmean[i] = acc / 4;
+    wsum[2 * i] = sx + 1.0f;
+    wsum[2 * i + 1] = sy + 2.0f;
+  }
+  kcrt_buffer *dv = rt_upload(&rt, v, 2 * n * sizeof *v), *dmean = rt_alloc(&rt, n * sizeof *mean);
+  kcrt_buffer *dsum = rt_alloc(&rt, 2 * n * sizeof *sum);
+  kcrt_arg a2[] = {KCRT_ARG_BUFFER(dv), KCRT_ARG_BUFFER(dmean), KCRT_ARG_BUFFER(dsum),
+                   KCRT_ARG_VALUE(n)};
+  rt_launch(&rt, rt_kernel(&rt, "methods"), KCRT_DIM1(rt_ceil_div(n, 64)), KCRT_DIM1(64), 0, a2, 4);
+  rt_download(&rt, dmean, mean, n * sizeof *mean);
+  rt_download(&rt, dsum, sum, 2 * n * sizeof *sum);
+  rt_cmp_f32(&rt, "methods mean", mean, wmean, n, 0, 0);
+  rt_cmp_f32(&rt, "methods sum", sum, wsum, 2 * n, 0, 0);
+
+  /* block_sum<64, int> and block_sum<128, float>: the same tree as the kernel */
+  int blocks = rt_int(&rt, 1, 64);
+  int32_t *ii = malloc(blocks * 128 * sizeof *ii), *io = malloc(blocks * sizeof *io);
+  int32_t *wio = malloc(blocks * sizeof *wio);
+  float *fi = malloc(blocks * 128 * sizeof *fi), *fo = malloc(blocks * sizeof *fo);
+  float *wfo = malloc(blocks * sizeof *wfo), tile[128];
+  for (int i = 0; i < blocks * 128; i++) ii[i] = (int32_t)rt_u32(&rt), fi[i] = rt_float(&rt, -1, 1);
+  for (int b = 0; b < blocks; b++) {
+    uint32_t s = 0;
+    for (int t = 0; t < 64; t++) s += (uint32_t)ii[b * 64 + t];
+    wio[b] = (int32_t)s;
+    memcpy(tile, &fi[b * 128], sizeof tile);
+    for (int st = 64; st > 0; st >>= 1)
+      for (int t = 0; t < st; t++) tile[t] += tile[t + st];
+    wfo[b] = tile[0];
+  }
+  kcrt_buffer *dii = rt_upload(&rt, ii, blocks * 64 * sizeof *ii);
+  kcrt_buffer *dio = rt_alloc(&rt, blocks * sizeof *io);
+  kcrt_arg a3[] = {KCRT_ARG_BUFFER(dii), KCRT_ARG_BUFFER(dio)};
+  rt_launch(&rt, rt_kernel(&rt, "block_sum_64_int"), KCRT_DIM1(blocks), KCRT_DIM1(64), 0, a3, 2);
+  rt_download(&rt, dio, io, blocks * sizeof *io);
+  rt_cmp_i32(&rt, "block_sum<64, int>", io, wio, blocks);
+  kcrt_buffer *dfi = rt_upload(&rt, fi, blocks * 128 * sizeof *fi);
+  kcrt_buffer *dfo = rt_alloc(&rt, blocks * sizeof *fo);
+  kcrt_arg a4[] = {KCRT_ARG_BUFFER(dfi), KCRT_ARG_BUFFER(dfo)};
+  rt_launch(&rt, rt_kernel(&rt, "block_sum_128_float"), KCRT_DIM1(blocks), KCRT_DIM1(128), 0, a4,
+            2);
+  rt_download(&rt, dfo, fo, blocks * sizeof *fo);
+  rt_cmp_f32(&rt, "block_sum<128, float>", fo, wfo, blocks, 0, 0);
+
+  /* vectors: uchar4 in, float4 out */
+  uint8_t *px = malloc(4 * n);
+  float *f4 = malloc(4 * n * sizeof *f4), *wf4 = malloc(4 * n * sizeof *wf4);
+  for (int i = 0; i < 4 * n; i++) px[i] = (uint8_t)rt_u32(&rt);
+  for (int i = 0; i < n; i++) {
+    for (int c = 0; c < 3; c++) wf4[4 * i + c] = px[4 * i + c] / 255.0f;
+    wf4[4 * i + 3] = (float)(px[4 * i + 3] + px[4 * i]);
+  }
+  kcrt_buffer *dpx = rt_upload(&rt, px, 4 * n), *df4 = rt_alloc(&rt, 4 * n * sizeof *f4);
+  kcrt_arg a5[] = {KCRT_ARG_BUFFER(dpx), KCRT_ARG_BUFFER(df4), KCRT_ARG_VALUE(n)};
+  rt_launch(&rt, rt_kernel(&rt, "vectors"), KCRT_DIM1(rt_ceil_div(n, 32)), KCRT_DIM1(32), 0, a5, 3);
+  rt_download(&rt, df4, f4, 4 * n * sizeof *f4);
+  rt_cmp_f32(&rt, "vectors", f4, wf4, 4 * n, 0, 0);
+
+  free(in), free(out), free(wout), free(cnt), free(wcnt), free(v), free(mean), free(wmean);
+  free(sum), free(wsum), free(ii), free(io), free(wio), free(fi), free(fo), free(wfo), free(px);
+  free(f4), free(wf4);
+  return rt_finish(&rt, "%d elements, %d blocks", n, blocks);
+}

@@ -1,0 +1,79 @@
+// C++ as C-style CUDA kernels use it: each kernel exercises one group of constructs, and
+// tests/runtime/cuda_cxx.c checks every output element against a host reference.
+#include <cuda_runtime.h>
+#include <cooperative_groups.h>
+#include <cstdint>
+
+namespace cg = cooperative_groups;
+
+namespace util {
+constexpr int kScale = 3;
+__device__ inline float twice(const float &x) { return x + x; }  // const reference: a copy
+__device__ inline void bump(int &x, int by = 1) { x += by; }     // reference, default argument
+__device__ inline int &pick(int *a, int i) { return a[i]; }      // returns a reference
+}  // namespace util
+
+struct Acc {
+  float sum;
+  int count;
+  __device__ void add(float v) { sum += v; count++; }
+  __device__ float mean() const { return count ? sum / count : 0.0f; }
+};
+
+__device__ float2 operator+(float2 a, float2 b) { return make_float2(a.x + b.x, a.y + b.y); }
+__device__ void operator+=(float2 &a, float2 b) { a.x += b.x; a.y += b.y; }
+
+template <typename T> __device__ T clamp_to(T v, T lo, T hi) { return v < lo ? lo : v > hi ? hi : v; }
+
+// references, default arguments, C++ casts, constexpr, bool, nullptr
+extern "C" __global__ void refs(const float *in, float *out, int *counts, int n) {
+  int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  if (i >= n) return;
+  float &o = out[i];
+  o = util::twice(in[i]) * util::kScale;
+  int *none = nullptr;
+  bool odd = (i & 1) != 0;
+  if (odd && none == nullptr) util::bump(counts[i]);
+  util::bump(counts[i], int(2.9f));
+  util::pick(counts, i) += reinterpret_cast<const int *>(in)[i] & 1;
+}
+
+// a struct with methods, float2 with user operators, a function template
+extern "C" __global__ void methods(const float2 *v, float *mean, float2 *sum, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  Acc a = {0.0f, 0};
+  float2 s = make_float2(0.0f, 0.0f);
+  for (int k = 0; k < 4; k++) {
+    float2 x = v[(i + k) % n];
+    a.add(clamp_to(x.x, -1.0f, 1.0f));
+    s += x;
+  }
+  mean[i] = a.mean();
+  sum[i] = s + make_float2(1.0f, 2.0f);
+}
+
+// a kernel template, explicitly instantiated; cooperative groups for the block
+template <int BLOCK, typename T>
+__global__ void block_sum(const T *in, T *out) {
+  __shared__ T tile[BLOCK];
+  cg::thread_block b = cg::this_thread_block();
+  unsigned t = b.thread_rank();
+  tile[t] = in[blockIdx.x * BLOCK + t];
+  b.sync();
+  for (int s = BLOCK / 2; s > 0; s >>= 1) {
+    if (t < (unsigned)s) tile[t] += tile[t + s];
+    cg::sync(b);
+  }
+  if (t == 0) out[blockIdx.x] = tile[0];
+}
+template __global__ void block_sum<64, int>(const int *, int *);
+template __global__ void block_sum<128, float>(const float *, float *);
+
+// CUDA's vector types with CUDA's layout
+extern "C" __global__ void vectors(const uchar4 *px, float4 *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  uchar4 p = px[i];
+  out[i] = make_float4(p.x / 255.0f, p.y / 255.0f, p.z / 255.0f, (float)(p.w + p.x));
+}
