@@ -2,7 +2,7 @@
 #
 #   cu.NAME.FORM   kcc NAME.cu --emit=FORM for the .cu kernels of tests/cu/ and
 #                  tests/runtime/cuda_cxx.cu, then the form's consumer (tests/consume.sh:
-#                  ptxas, spirv-val, clang -x cl, nvcc). Any diagnostic fails. coop.cu uses warp
+#                  ptxas, spirv-val, clang -x cl, nvcc, cc for the header). Any diagnostic fails. coop.cu uses warp
 #                  operations, which SPIR-V 1.0 cannot express: its spirv form must be refused
 #                  with the pinned diagnostic instead.
 #   cu.bad.NAME    tests/cu/bad/NAME.cu fails with exit 1, no output, exactly one error, and
@@ -17,12 +17,14 @@ file(GLOB _kcc_cu_kernels CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/cu/*.cu)
 list(APPEND _kcc_cu_kernels ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cuda_cxx.cu)
 foreach(_k ${_kcc_cu_kernels})
   get_filename_component(_name ${_k} NAME_WE)
-  foreach(_form kir ptx spirv cl cuda)
+  foreach(_form kir ptx spirv cl cuda header)
     set(_ext ${_form})
     if(_form STREQUAL "spirv")
       set(_ext spv)
     elseif(_form STREQUAL "cuda")
       set(_ext cu)
+    elseif(_form STREQUAL "header")
+      set(_ext h)
     endif()
     if(_name STREQUAL "coop" AND _form STREQUAL "spirv")
       add_test(NAME cu.${_name}.${_form} COMMAND sh -c "
