@@ -455,7 +455,12 @@ static void ocl_cuda(CGen *g, const KExpr *e) {
 
 static void print_cuda_helper(CGen *g, const char *k) {
   char t[16];
-  if (!strcmp(k, "ffs_i32") || !strcmp(k, "ffs_i64")) {
+  if (!strncmp(k, "cvtsat_", 7)) {
+    const char *from = strrchr(k, '_') + 1;
+    int tl = (int)(from - 1 - (k + 7));
+    cs_printf(g, "static %.*s kcc_%s(%s x) {\n  return isnan(x) ? 0 : convert_%.*s_sat(x);\n}\n",
+              tl, k + 7, k, from, tl, k + 7);
+  } else if (!strcmp(k, "ffs_i32") || !strcmp(k, "ffs_i64")) {
     bool w = k[5] == '6';
     cs_printf(g,
               "static int kcc_%s(%s x) {\n"
@@ -691,6 +696,16 @@ static void ocl_builtin(CGen *g, const KExpr *e, int prec) {
     cs_puts(g, ")");
     return;
   case BI_CONVERT_SAT:
+    if (!kir_is_vec(e->type) && kir_is_float(e->args[0]->type)) {
+      /* NVIDIA's OpenCL gives INT_MIN for convert_int_sat(NaN), which OpenCL defines as 0
+         (docs/driver-bugs.md): a helper tests for NaN first, evaluating x once. */
+      cs_printf(g, "kcc_%s(",
+                need(g, "cvtsat_%s_%s", cs_scalar(g, e->type->kind),
+                     cs_scalar(g, e->args[0]->type->kind)));
+      args(g, e, 0);
+      cs_puts(g, ")");
+      return;
+    }
     cs_printf(g, "convert_%s_sat(",
               kir_is_vec(e->type) ? cs_vec_name(g, e->type) : cs_scalar(g, e->type->kind));
     args(g, e, 0);

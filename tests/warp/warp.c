@@ -148,7 +148,8 @@ int main(int argc, char **argv) {
     return rt_finish(&rt, "KCRT_ERROR_NOT_SUPPORTED as expected: %s", got);
   }
   RT_CHECK(&rt, st);
-  if (refusal) rt_fail(&rt, "the module loaded on %s, which was expected to refuse it", rt.info.name);
+  if (refusal)
+    rt_fail(&rt, "the module loaded on %s, which was expected to refuse it", rt.info.name);
 
   int bs = 32 * rt_int(&rt, 1, 8), nb = rt_int(&rt, 20, 80), n = bs * nb;
   int32_t *x = malloc(n * 4), *src = malloc(n * 4), *lm = malloc(n * 4);
