@@ -2,7 +2,7 @@
 BUILD ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: all deps configure build demo test test-asan clean
+.PHONY: all deps configure build demo test test-asan test-random clean
 
 all: build
 
@@ -47,3 +47,10 @@ VALGRIND_TESTS ?= all
 .PHONY: test-valgrind
 test-valgrind: build
 	@cmake -DBUILD=$(BUILD) -DJOBS=$(JOBS) -DTESTS="$(VALGRIND_TESTS)" -P tests/runtime_valgrind.cmake
+
+# The random differential run (tests/random/, docs/testing.md) on any seed range; `make test`
+# runs seeds 1-20 (random.diff). make test-random SEEDS=1-300 [RANDOM_OPTS=--reduce]
+SEEDS ?= 1-100
+RANDOM_OPTS ?=
+test-random: build
+	@tests/random/run.sh $(BUILD) $(SEEDS) 10 $(JOBS) $(RANDOM_OPTS)
