@@ -58,7 +58,7 @@ typedef struct RkRef {
   RkRefFn fn;
 } RkRef;
 
-static uint64_t rk_next(uint64_t *s) {
+static inline uint64_t rk_next(uint64_t *s) {
   /* splitmix64 */
   uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
@@ -67,7 +67,7 @@ static uint64_t rk_next(uint64_t *s) {
 }
 
 /* Integers: mostly small, some at the edges of their type, some anything. */
-static uint64_t rk_int_bits(uint64_t *s, int bits) {
+static inline uint64_t rk_int_bits(uint64_t *s, int bits) {
   uint64_t r = rk_next(s), v;
   uint64_t mask = bits == 64 ? ~0ull : (1ull << bits) - 1;
   switch (r % 8) {
@@ -83,7 +83,7 @@ static uint64_t rk_int_bits(uint64_t *s, int bits) {
   return v & mask;
 }
 
-static double rk_real(uint64_t *s) {
+static inline double rk_real(uint64_t *s) {
   uint64_t r = rk_next(s);
   static const double special[] = {0.0,  -0.0,   1.0,     -1.0,         0.5,  3.0,
                                    1e10, -1e-10, 65536.0, 2147483648.0, 1e30, -7.25};
@@ -97,7 +97,7 @@ static double rk_real(uint64_t *s) {
 }
 
 /* Inputs of kernel `k` of the batch made with `seed`: the same on every runner. */
-static void rk_inputs(RkInputs *in, uint64_t seed, int k) {
+static inline void rk_inputs(RkInputs *in, uint64_t seed, int k) {
   uint64_t s = seed * 0x100000001b3ull + (uint64_t)k * 7919u + 12345u;
   for (int i = 0; i < RK_NIN; i++) {
     in->ia[i] = (int)(uint32_t)rk_int_bits(&s, 32);
@@ -114,7 +114,7 @@ static void rk_inputs(RkInputs *in, uint64_t seed, int k) {
 }
 
 /* Outputs start as a pattern that no kernel is likely to write, accumulators at 0. */
-static void rk_outputs_init(RkOutputs *o) {
+static inline void rk_outputs_init(RkOutputs *o) {
   memset(o, 0, sizeof *o);
   for (int i = 0; i < RK_N * RK_NO; i++) o->ou[i] = 0x5a5a5a5a5a5a5a5aull;
   for (int i = 0; i < RK_N * RK_NF; i++) o->of[i] = 12345.0f;

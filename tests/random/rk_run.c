@@ -5,6 +5,9 @@
  *                                       SPIR-V), clCreateProgramWithBinary, as spirv_run does
  *   rk_run kcb  FILE.kcb FIRST COUNT SEED OUT  the bundle through libkcrt on its default
  *                                       device (KCC_DEVICE picks another: CUDA runs the PTX)
+ *   rk_run cuda FILE     FIRST COUNT SEED OUT  a cubin, fatbin or PTX file (nvcc's build of
+ *                                       kcc's CUDA C) through the CUDA driver API, libcuda.so.1
+ *                                       opened at run time (tests/gpu/random_run.sh)
  *
  * Kernels kFIRST … k(FIRST+COUNT-1) each get the inputs rk_inputs(SEED, k) and fresh outputs; OUT
  * gets their RkOutputs one after the other (rk_io.h). Exit status: 0 ran, 1 usage or I/O error, 2
@@ -12,6 +15,7 @@
 #define CL_TARGET_OPENCL_VERSION 120
 #define CL_USE_DEPRECATED_OPENCL_1_2_APIS
 #include <CL/cl.h>
+#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -195,9 +199,118 @@ static int run_kcrt(const char *path, int first, int nk, uint64_t seed, FILE *of
   return 0;
 }
 
+/* ---------------------------------------------------------------- CUDA driver API */
+
+/* The few driver entry points used, declared here so that no CUDA header is needed. */
+typedef int CUres;
+typedef unsigned long long CUptr;
+static struct {
+  CUres (*Init)(unsigned);
+  CUres (*DeviceGet)(int *, int);
+  CUres (*CtxCreate)(void **, unsigned, int);
+  CUres (*ModuleLoadData)(void **, const void *);
+  CUres (*ModuleGetFunction)(void **, void *, const char *);
+  CUres (*MemAlloc)(CUptr *, size_t);
+  CUres (*MemFree)(CUptr);
+  CUres (*MemcpyHtoD)(CUptr, const void *, size_t);
+  CUres (*MemcpyDtoH)(void *, CUptr, size_t);
+  CUres (*LaunchKernel)(void *, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
+                        unsigned, void *, void **, void **);
+  CUres (*CtxSynchronize)(void);
+} cu;
+
+#define CUCHECK(call)                                                                              \
+  do {                                                                                             \
+    CUres e_ = (call);                                                                             \
+    if (e_ != 0) {                                                                                 \
+      fprintf(stderr, "rk_run: %s failed: CUDA error %d\n", #call, e_);                            \
+      exit(3);                                                                                     \
+    }                                                                                              \
+  } while (0)
+
+static int run_cuda(const char *path, int first, int nk, uint64_t seed, FILE *of) {
+  void *lib = dlopen("libcuda.so.1", RTLD_NOW);
+  if (!lib) {
+    fprintf(stderr, "rk_run: no CUDA driver (%s)\n", dlerror());
+    return 77;
+  }
+  struct {
+    void **slot;
+    const char *name;
+  } syms[] = {
+      {(void **)&cu.Init, "cuInit"},
+      {(void **)&cu.DeviceGet, "cuDeviceGet"},
+      {(void **)&cu.CtxCreate, "cuCtxCreate_v2"},
+      {(void **)&cu.ModuleLoadData, "cuModuleLoadData"},
+      {(void **)&cu.ModuleGetFunction, "cuModuleGetFunction"},
+      {(void **)&cu.MemAlloc, "cuMemAlloc_v2"},
+      {(void **)&cu.MemFree, "cuMemFree_v2"},
+      {(void **)&cu.MemcpyHtoD, "cuMemcpyHtoD_v2"},
+      {(void **)&cu.MemcpyDtoH, "cuMemcpyDtoH_v2"},
+      {(void **)&cu.LaunchKernel, "cuLaunchKernel"},
+      {(void **)&cu.CtxSynchronize, "cuCtxSynchronize"},
+  };
+  for (size_t i = 0; i < sizeof syms / sizeof syms[0]; i++)
+    if (!(*syms[i].slot = dlsym(lib, syms[i].name))) {
+      fprintf(stderr, "rk_run: libcuda.so.1 has no %s\n", syms[i].name);
+      return 77;
+    }
+  int dev;
+  void *ctx, *mod;
+  if (cu.Init(0) != 0 || cu.DeviceGet(&dev, 0) != 0) {
+    fprintf(stderr, "rk_run: no CUDA device\n");
+    return 77;
+  }
+  CUCHECK(cu.CtxCreate(&ctx, 0, dev));
+  size_t len;
+  char *image = slurp(path, &len);
+  if (cu.ModuleLoadData(&mod, image) != 0) {
+    fprintf(stderr, "rk_run: cuModuleLoadData(%s) failed\n", path);
+    return 2;
+  }
+  for (int k = first; k < first + nk; k++) {
+    char name[32];
+    snprintf(name, sizeof name, "k%d", k);
+    void *fn;
+    CUCHECK(cu.ModuleGetFunction(&fn, mod, name));
+    rk_inputs(&in, seed, k);
+    rk_outputs_init(&out);
+    struct {
+      void *host;
+      size_t size;
+      int out;
+    } bufs[] = {
+        {in.ia, sizeof in.ia, 0},       {in.ua, sizeof in.ua, 0},
+        {in.la, sizeof in.la, 0},       {in.fa, sizeof in.fa, 0},
+        {in.da, sizeof in.da, 0},       {out.ou, sizeof out.ou, 1},
+        {out.of, sizeof out.of, 1},     {out.od, sizeof out.od, 1},
+        {out.acc, sizeof out.acc, 1},   {out.acci, sizeof out.acci, 1},
+        {out.accl, sizeof out.accl, 1},
+    };
+    enum { NB = sizeof bufs / sizeof bufs[0] };
+    CUptr mem[NB];
+    void *params[NB + 1];
+    for (int i = 0; i < NB; i++) {
+      CUCHECK(cu.MemAlloc(&mem[i], bufs[i].size));
+      CUCHECK(cu.MemcpyHtoD(mem[i], bufs[i].host, bufs[i].size));
+      params[i] = &mem[i];
+    }
+    params[NB] = &in.prm;
+    CUCHECK(cu.LaunchKernel(fn, RK_NB, 1, 1, RK_BS, 1, 1, 0, NULL, params, NULL));
+    CUCHECK(cu.CtxSynchronize());
+    for (int i = 0; i < NB; i++) {
+      if (bufs[i].out) CUCHECK(cu.MemcpyDtoH(bufs[i].host, mem[i], bufs[i].size));
+      cu.MemFree(mem[i]);
+    }
+    if (fwrite(&out, sizeof out, 1, of) != 1) return 1;
+  }
+  free(image);
+  return 0;
+}
+
 int main(int argc, char **argv) {
   if (argc != 7) {
-    fprintf(stderr, "usage: rk_run cl|spir|kcb FILE FIRST COUNT SEED OUT\n");
+    fprintf(stderr, "usage: rk_run cl|spir|kcb|cuda FILE FIRST COUNT SEED OUT\n");
     return 1;
   }
   int first = atoi(argv[3]), nk = atoi(argv[4]);
@@ -214,6 +327,8 @@ int main(int argc, char **argv) {
     rc = run_opencl(1, argv[2], first, nk, seed, of);
   else if (!strcmp(argv[1], "kcb"))
     rc = run_kcrt(argv[2], first, nk, seed, of);
+  else if (!strcmp(argv[1], "cuda"))
+    rc = run_cuda(argv[2], first, nk, seed, of);
   else {
     fprintf(stderr, "rk_run: unknown mode %s\n", argv[1]);
     rc = 1;

@@ -152,7 +152,10 @@ def build_batch(t, d, stem):
                        stem + ".bc"], t.timeout, cwd=d)
         if rc != 0:
             errs["spir"] = "llvm-spirv: exit %s\n%s" % (rc, out)
-    rc, out = run([t.clang, "-w", "-O1", "-ffp-contract=off", "-fno-fast-math", "-I", HERE,
+    # Under UBSan and ASan: the reference itself proves the kernel free of undefined
+    # behaviour (overflow, shifts, float-to-integer conversions, out-of-bounds indices).
+    rc, out = run([t.clang, "-w", "-O1", "-ffp-contract=off", "-fno-fast-math",
+                   "-fsanitize=undefined,address", "-fno-sanitize-recover=all", "-I", HERE,
                    stem + "_ref.c", "-o", stem + "_ref", "-lm"], t.timeout * 2, cwd=d)
     if rc != 0:
         raise RuntimeError("the host reference does not build (a generator bug):\n" + out)
