@@ -90,5 +90,6 @@ if(KCC_FUZZ)
            ${_fz_run} $<TARGET_FILE:fuzz_bundle> ${KCC_FUZZ_SECONDS} ${_fz_out}/corpus-bundle
            ${_fz_dir}/kcb.dict ${_fz_out}/seeds-bundle)
   set_tests_properties(fuzz.k fuzz.cl fuzz.header fuzz.bundle PROPERTIES LABELS fuzz
-                       TIMEOUT 900 ENVIRONMENT "PATH=$ENV{PATH}")
+                       TIMEOUT 900)
+  set_tests_properties(fuzz.bundle PROPERTIES ENVIRONMENT "FUZZ_MAX_LEN=65536")
 endif()

@@ -88,15 +88,25 @@ static void reject(const char *what, const KBuf *text, const char *why) {
   abort();
 }
 
-/* Parses `text` as NAME with clang's `args`; aborts on a diagnostic of `min` or worse. */
-static void clang_check(const char *what, const char *name, const KBuf *text, const char **args,
-                        int nargs, enum CXDiagnosticSeverity min) {
-  char path[160];
+/* Parses `text` as NAME with clang's `args` (through a main file that includes it when `via`
+ * names one); aborts on a diagnostic of `min` or worse. */
+static void clang_check(const char *what, const char *name, const char *via, const KBuf *text,
+                        const char **args, int nargs, enum CXDiagnosticSeverity min) {
+  char path[160], main_path[160], main_text[256];
   snprintf(path, sizeof path, "%s/%s", dir, name);
-  struct CXUnsavedFile uf = {path, text->data ? text->data : "", (unsigned long)text->len};
+  struct CXUnsavedFile uf[2] = {{path, text->data ? text->data : "", (unsigned long)text->len}};
+  int nuf = 1;
+  const char *parse = path;
+  if (via) {
+    snprintf(main_path, sizeof main_path, "%s/%s", dir, via);
+    snprintf(main_text, sizeof main_text, "#include \"%s\"\n", name);
+    uf[1] = (struct CXUnsavedFile){main_path, main_text, (unsigned long)strlen(main_text)};
+    nuf = 2;
+    parse = main_path;
+  }
   CXTranslationUnit tu = NULL;
-  enum CXErrorCode ec = clang_parseTranslationUnit2(check_index, path, args, nargs, &uf, 1,
-                                                    CXTranslationUnit_None, &tu);
+  enum CXErrorCode ec = clang_parseTranslationUnit2(check_index, parse, args, nargs, uf,
+                                                    (unsigned)nuf, CXTranslationUnit_None, &tu);
   if (ec != CXError_Success || !tu) reject(what, text, "libclang could not parse it");
   unsigned n = clang_getNumDiagnostics(tu);
   for (unsigned i = 0; i < n; i++) {
@@ -124,7 +134,7 @@ void fz_check_opencl_c(const KBuf *cl) {
                                "-Xclang",
                                "-finclude-default-header",
                                "-fsyntax-only"};
-  clang_check("clang -x cl -cl-std=CL1.2", "out.cl", cl, args, sizeof args / sizeof args[0],
+  clang_check("clang -x cl -cl-std=CL1.2", "out.cl", NULL, cl, args, sizeof args / sizeof args[0],
               CXDiagnostic_Error);
 }
 
@@ -134,9 +144,11 @@ void fz_check_header(const KBuf *h) {
   static const char *c99[] = {"-x",    "c",  "-std=c99",           "-pedantic",
                               "-Wall", "-I", KCC_FUZZ_KCRT_INCLUDE};
   static const char *cxx[] = {"-x", "c++", "-std=c++11", "-Wall", "-I", KCC_FUZZ_KCRT_INCLUDE};
-  clang_check("clang -std=c11 -Wall -Wextra (the .h)", "out.h", h, c11, 7, CXDiagnostic_Warning);
-  clang_check("clang -std=c99 -pedantic -Wall (the .h)", "out.h", h, c99, 7, CXDiagnostic_Warning);
-  clang_check("clang -x c++ -std=c++11 -Wall (the .h)", "out_cxx.h", h, cxx, 6,
+  clang_check("clang -std=c11 -Wall -Wextra (the .h)", "out.h", "use.c", h, c11, 7,
+              CXDiagnostic_Warning);
+  clang_check("clang -std=c99 -pedantic -Wall (the .h)", "out.h", "use.c", h, c99, 7,
+              CXDiagnostic_Warning);
+  clang_check("clang -x c++ -std=c++11 -Wall (the .h)", "out.h", "use.cpp", h, cxx, 6,
               CXDiagnostic_Warning);
 }
 

@@ -39,7 +39,7 @@ while [ "$seed" -le "$hi" ]; do
     "$nvcc" -w -fatbin -gencode arch=compute_80,code=sm_80 \
       -gencode arch=compute_90,code="[sm_90,compute_90]" "$d/rk.cu" -o "$d/rk.fatbin" || fail=1
   fi
-  clang-19 -w -O1 -ffp-contract=off -fsanitize=undefined,address -fno-sanitize-recover=all \
+  clang-19 -w -O0 -ffp-contract=off -fsanitize=undefined,address -fno-sanitize-recover=all \
     -I "$root/tests/random" "$d/rk_ref.c" -o "$d/rk_ref" -lm
   (cd "$d" && ./rk_ref "$seed" rk.ref) || fail=1
   echo "$k" >"$d/count"

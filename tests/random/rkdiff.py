@@ -154,7 +154,7 @@ def build_batch(t, d, stem):
             errs["spir"] = "llvm-spirv: exit %s\n%s" % (rc, out)
     # Under UBSan and ASan: the reference itself proves the kernel free of undefined
     # behaviour (overflow, shifts, float-to-integer conversions, out-of-bounds indices).
-    rc, out = run([t.clang, "-w", "-O1", "-ffp-contract=off", "-fno-fast-math",
+    rc, out = run([t.clang, "-w", "-O0", "-ffp-contract=off", "-fno-fast-math",
                    "-fsanitize=undefined,address", "-fno-sanitize-recover=all", "-I", HERE,
                    stem + "_ref.c", "-o", stem + "_ref", "-lm"], t.timeout * 2, cwd=d)
     if rc != 0:
