@@ -360,7 +360,7 @@ def main():
     ap.add_argument("--work", default=None, help="work directory (default: a new one in /tmp)")
     ap.add_argument("--clang", default="clang-19")
     ap.add_argument("--llvm-spirv", default="llvm-spirv-15")
-    ap.add_argument("--timeout", type=int, default=120)
+    ap.add_argument("--timeout", type=int, default=600, help="seconds per step")
     ap.add_argument("--reduce", action="store_true", help="delta-reduce each finding")
     ap.add_argument("--keep", action="store_true", help="keep every batch's files")
     ap.add_argument("--regress", metavar="DIR", help="run the reproducers kept in DIR instead")

@@ -112,7 +112,8 @@ static {t} umod_{sfx}({t} a, {t} b) {{ return b ? a % b : a; }}
     return "\n".join(out)
 
 
-KCC_PRELUDE = """struct kparm {
+KCC_PRELUDE = """#include <kcc_vector.h>
+struct kparm {
   int i0;
   int i1;
   float f0;
@@ -127,6 +128,10 @@ REF_PRELUDE = """#include "rk_io.h"
 #pragma clang diagnostic ignored "-Wunused-but-set-variable"
 #pragma clang diagnostic ignored "-Wunused-value"
 #define constant static const
+/* kcc_vector.h's types as clang's ext_vector_type, which kcc's vectors follow. */
+typedef int int4 __attribute__((ext_vector_type(4)));
+typedef unsigned uint4 __attribute__((ext_vector_type(4)));
+typedef float float4 __attribute__((ext_vector_type(4)));
 /* The kernels' atomics, sequential: every one the generator uses is order-independent. */
 #define atomicAdd(p, v) ((void)(*(p) += (v)))
 #define atomicSub(p, v) ((void)(*(p) -= (v)))
@@ -212,6 +217,7 @@ class Env:
         self.loop_depth = 0
         self.in_loop = False
         self.funcs = []  # callable device functions
+        self.vecs = []  # (name, 'uint4' | 'float4')
 
     def child(self):
         e = Env()
@@ -225,6 +231,7 @@ class Env:
         e.loop_depth = self.loop_depth
         e.in_loop = self.in_loop
         e.funcs = self.funcs
+        e.vecs = list(self.vecs)
         return e
 
 
@@ -250,6 +257,7 @@ class KernelGen:
         self.use_arrays = level >= 2 or r.random() < 0.3
         self.use_shared = level >= 4 or r.random() < 0.2
         self.use_atomics = level >= 3 or r.random() < 0.3
+        self.use_vec = level >= 3 and r.random() < 0.5
         self.max_depth = 3 + (level >= 2)
 
     def fresh(self, base):
@@ -335,6 +343,8 @@ class KernelGen:
             opts += ["shared", "shared"]
         if env.sacc == "R" and t in ITYPES:
             opts += ["sacc"]
+        if env.vecs:
+            opts += ["vec"]
         k = r.choice(opts)
         if k == "lit":
             return self.lit_int(t) if t in ITYPES else self.lit_float(t)
@@ -365,6 +375,10 @@ class KernelGen:
             return self.convert(f"{name}[{idx}]", st, t)
         if k == "sacc":
             return self.convert(f"sacc[{self.index(env, NACC - 1, d)}]", "unsigned", t)
+        if k == "vec":
+            name, vt = r.choice(env.vecs)
+            comp = r.choice(["x", "y", "z", "w", "s0", "s3"])
+            return self.convert(f"{name}.{comp}", "unsigned" if vt == "uint4" else "float", t)
         raise AssertionError(k)
 
     def convert(self, e, frm, to):
@@ -463,8 +477,38 @@ class KernelGen:
         return f"({self.expr(r.choice(ITYPES), env, d)} & {r.choice([1, 2, 4, 8])}) != 0"
 
     # ------------------------------------------------ statements
+    def vec_expr(self, vt, env, d=1):
+        """An expression of type vt (uint4 or float4)."""
+        r = self.r
+        same = [n for n, t in env.vecs if t == vt]
+        et = "unsigned" if vt == "uint4" else "float"
+        c = r.random()
+        if not same or c < 0.25 or d > 2:
+            return "(%s){%s}" % (vt, ", ".join(self.expr(et, env, 2) for _ in range(r.randint(1, 4))))
+        a = r.choice(same)
+        if c < 0.45:
+            return f"{a}.{''.join(r.choice('xyzw') for _ in range(4))}"
+        if c < 0.55:
+            return f"({vt})({self.expr(et, env, 2)})"
+        if c < 0.65 and vt == "uint4":
+            b = r.choice(same)
+            return f"({a} {r.choice(['<<', '>>'])} ({b} & 31u))"
+        if c < 0.75:  # a comparison mask: -1 or 0 per component
+            b = r.choice(same)
+            mask = f"(uint4)({a} {r.choice(['<', '>', '==', '!='])} {b})"
+            return f"({vt})({mask} & (uint4)1u)" if vt == "uint4" else f"(float4)({a} - {b})"
+        ops = ["+", "-", "*"] + (["&", "|", "^"] if vt == "uint4" else [])
+        return f"({self.vec_expr(vt, env, d + 1)} {r.choice(ops)} {self.vec_expr(vt, env, d + 1)})"
+
     def decls(self, env, n, stmts):
         r = self.r
+        if self.use_vec and r.random() < 0.6:
+            for _ in range(r.randint(1, 2)):
+                vt = r.choice(["uint4", "float4"] if self.use_float else ["uint4"])
+                name = self.fresh("vec")
+                stmts.append(Stmt("decl", type=vt, name=name, init=self.vec_expr(vt, env),
+                                  removable=False))
+                env.vecs.append((name, vt))
         for _ in range(n):
             t = r.choice(STORAGE if self.use_float else ITYPES + SMALL)
             name = self.fresh("v")
@@ -532,6 +576,8 @@ class KernelGen:
             opts += ["call"] * 2
         if env.in_loop:
             opts += ["brk"]
+        if env.vecs:
+            opts += ["vec"] * 2
         k = r.choice(opts)
         if k == "assign":
             cands = [s for s in env.scalars if s[2]]
@@ -586,6 +632,19 @@ class KernelGen:
             return Stmt("line", text=f"{f} = {self.assign_value(t, env)};")
         if k == "call":
             return self.call_stmt(env)
+        if k == "vec":
+            name, vt = r.choice(env.vecs)
+            et = "unsigned" if vt == "uint4" else "float"
+            c = r.random()
+            if c < 0.5:
+                return Stmt("line", text=f"{name} = {self.vec_expr(vt, env)};")
+            if c < 0.7:
+                sw = r.choice(["xy", "zw", "yx", "xz", "wy"])
+                src = r.choice([n for n, t in env.vecs if t == vt])
+                return Stmt("line", text=f"{name}.{sw} = {src}.{r.choice(['xy', 'zw', 'wx', 'yy'])};")
+            comp = r.choice("xyzw")
+            op = r.choice(["+=", "-=", "*="] + (["^=", "|="] if vt == "uint4" else []))
+            return Stmt("line", text=f"{name}.{comp} {op} {self.expr(et, env, 1)};")
         if k == "brk":
             return Stmt("if", cond=self.cond(env, 2), a=[Stmt("line", text=r.choice(["break;", "continue;"]))])
         raise AssertionError(k)
