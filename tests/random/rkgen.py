@@ -20,8 +20,9 @@ The programs are valid and free of undefined behaviour by construction:
     thread's slot sh[tid] or only reads (any slot); the first segment writes every slot; the
     shared atomic counters are set in the first segment, updated in the middle ones, read in
     the last; barriers are only between segments (uniform control flow);
-  * atomics only on accumulators nobody reads, with order-independent operations (integer
-    add/sub/and/or/xor/min/max), their results unused;
+  * atomics only on accumulators nobody reads, with order-independent operations (per
+    accumulator array one family that commutes: add/sub, and, or, xor, min or max), their
+    results unused;
   * each thread writes only its own output slots.
 Floats are compared bit for bit (NaNs of any payload as equal): kcc runs with -ffp-contract=off
 and the reference is built by clang with -ffp-contract=off (GCC 12 folds `0.0f - x` wrongly).
@@ -257,6 +258,17 @@ class KernelGen:
         self.use_arrays = level >= 2 or r.random() < 0.3
         self.use_shared = level >= 4 or r.random() < 0.2
         self.use_atomics = level >= 3 or r.random() < 0.3
+        # One family of mutually commuting operations per accumulator array: mixing, say,
+        # atomicAdd and atomicXor on one location makes the result depend on the order.
+        fam = {"unsigned": [["atomicAdd", "atomicSub"], ["atomicAnd"], ["atomicOr"], ["atomicXor"],
+                            ["atomicMin"], ["atomicMax"]],
+               "int": [["atomicMin"], ["atomicMax"], ["atomicAnd"], ["atomicOr"], ["atomicXor"]],
+               "unsigned long": [["atomicAdd"], ["atomicOr"], ["atomicXor"], ["atomicMin"],
+                                 ["atomicMax"]]}
+        self.atomic_ops = {"acc": r.choice(fam["unsigned"]), "acci": r.choice(fam["int"]),
+                           "accl": r.choice(fam["unsigned long"]),
+                           "sacc": r.choice([["atomicAdd"], ["atomicOr"], ["atomicXor"],
+                                             ["atomicMax"], ["atomicMin"]])}
         self.use_vec = level >= 3 and r.random() < 0.5
         self.max_depth = 3 + (level >= 2)
 
@@ -612,16 +624,12 @@ class KernelGen:
             name, t, _ = r.choice([s for s in env.shared if s[2] == "W"])
             return Stmt("line", text=f"{name}[tid] = {self.assign_value(t, env)};")
         if k == "atomic":
-            arr, t, ops = r.choice([
-                ("acc", "unsigned", ["atomicAdd", "atomicSub", "atomicAnd", "atomicOr", "atomicXor",
-                                     "atomicMin", "atomicMax"]),
-                ("acci", "int", ["atomicMin", "atomicMax", "atomicAnd", "atomicOr", "atomicXor"]),
-                ("accl", "unsigned long", ["atomicAdd", "atomicOr", "atomicXor", "atomicMin",
-                                           "atomicMax"])])
-            return Stmt("line", text=f"{r.choice(ops)}(&{arr}[{self.index(env, NACC - 1, 1)}], "
+            arr, t = r.choice([("acc", "unsigned"), ("acci", "int"), ("accl", "unsigned long")])
+            op = r.choice(self.atomic_ops[arr])
+            return Stmt("line", text=f"{op}(&{arr}[{self.index(env, NACC - 1, 1)}], "
                                      f"({t})({self.expr(t, env, 1)}));")
         if k == "satomic":
-            op = r.choice(["atomicAdd", "atomicOr", "atomicXor", "atomicMax", "atomicMin"])
+            op = r.choice(self.atomic_ops["sacc"])
             return Stmt("line", text=f"{op}(&sacc[{self.index(env, NACC - 1, 1)}], "
                                      f"{self.expr('unsigned', env, 1)});")
         if k == "prm":
@@ -831,7 +839,8 @@ class KernelGen:
                 for _ in range(r.randint(1, 3)):
                     stmts.append(self.out_stmt(env))
                 if sacc:
-                    stmts.append(Stmt("line", text=f"if (tid < {NACC}u) atomicAdd(&acc[tid], sacc[tid]);"))
+                    op = self.atomic_ops["acc"][0]
+                    stmts.append(Stmt("line", text=f"if (tid < {NACC}u) {op}(&acc[tid], sacc[tid]);"))
             segs.append(stmts)
         self.shared, self.sacc, self.segs, self.lut_text = shared, sacc, segs, lut_text
         return self
