@@ -49,7 +49,7 @@ test-valgrind: build
 	@cmake -DBUILD=$(BUILD) -DJOBS=$(JOBS) -DTESTS="$(VALGRIND_TESTS)" -P tests/runtime_valgrind.cmake
 
 # The random differential run (tests/random/, docs/testing.md) on any seed range; `make test`
-# runs seeds 1-20 (random.diff). make test-random SEEDS=1-300 [RANDOM_OPTS=--reduce]
+# runs seeds 2000-2019 (random.diff). make test-random SEEDS=1-300 [RANDOM_OPTS=--reduce]
 SEEDS ?= 1-100
 RANDOM_OPTS ?=
 test-random: build
