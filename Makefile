@@ -2,7 +2,7 @@
 BUILD ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: all deps configure build demo test test-asan clean
+.PHONY: all deps configure build demo test test-asan test-random test-fuzz clean
 
 all: build
 
@@ -40,7 +40,7 @@ test-asan: deps
 	  ctest --test-dir $(BUILD)-asan --output-on-failure -j $(JOBS)
 
 clean:
-	rm -rf $(BUILD) $(BUILD)-asan
+	rm -rf $(BUILD) $(BUILD)-asan $(BUILD)-fuzz
 
 # libkcrt's runtime test programs (the rt_* of tests/runtime.cmake) under valgrind memcheck with
 # tests/valgrind.supp (driver internals only; tests/runtime_valgrind.cmake says how). All 17
@@ -59,3 +59,19 @@ test-valgrind: build
 test-valgrind-libkcc: build
 	@valgrind --error-exitcode=1 --leak-check=full --show-leak-kinds=definite,possible \
 	  --errors-for-leak-kinds=definite,possible $(BUILD)/tests/libkcc_repeat 1000 --emit=cl
+
+# The random differential run (tests/random/, docs/testing.md) on any seed range; `make test`
+# runs seeds 2000-2019 (random.diff). make test-random SEEDS=1-300 [RANDOM_OPTS=--reduce]
+SEEDS ?= 1-100
+RANDOM_OPTS ?=
+test-random: build
+	@tests/random/run.sh $(BUILD) $(SEEDS) 10 $(JOBS) $(RANDOM_OPTS)
+
+# The libFuzzer harnesses (tests/fuzz/, docs/testing.md): a clang-19 build of their own, each
+# fuzzer run for FUZZ_SECONDS from the seed corpus. make test-fuzz FUZZ_SECONDS=3600
+FUZZ_SECONDS ?= 60
+test-fuzz: deps
+	@cmake -S . -B $(BUILD)-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang-19 \
+	  -DKCC_FUZZ=ON -DKCC_FUZZ_SECONDS=$(FUZZ_SECONDS) >/dev/null
+	@cmake --build $(BUILD)-fuzz -j $(JOBS) --target kcc fuzz_k fuzz_cl fuzz_header fuzz_bundle
+	@ctest --test-dir $(BUILD)-fuzz --output-on-failure -L fuzz -j $(JOBS)

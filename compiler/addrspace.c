@@ -390,11 +390,12 @@ static KStmt *clone_stmt(KModule *m, KStmt *s, KList *cases) {
   memset(&n->list, 0, sizeof n->list);
   memset(&n->cases, 0, sizeof n->cases);
   if (s->kind == KS_DECL) n->var = fresh_var(m, s->var);
+  /* A for loop's init statement first: it declares the variable its condition and step use. */
+  n->init_stmt = clone_stmt(m, s->init_stmt, cases);
   n->init = clone_expr(s->init);
   n->expr = clone_expr(s->expr);
   n->cond = clone_expr(s->cond);
   n->step = clone_expr(s->step);
-  n->init_stmt = clone_stmt(m, s->init_stmt, cases);
   n->then = clone_stmt(m, s->then, cases);
   n->els = clone_stmt(m, s->els, cases);
   KList *inner = s->kind == KS_SWITCH ? &n->cases : cases;
