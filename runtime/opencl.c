@@ -472,13 +472,24 @@ static const KcbKernel *warp_kernel(const KcbBundle *b) {
   return NULL;
 }
 
-/* OpenCL C with warp-level operations is OpenCL C 2.0 with subgroups (or 3.0 with them). */
+/* OpenCL C with warp-level operations is OpenCL C 2.0 with subgroups (or 3.0 with them).
+ * Float division and sqrt are correctly rounded where the device can (OpenCL's default allows
+ * 2.5 and 3 ulp; CUDA's, PTX's div.rn/sqrt.rn and __fdiv_rn are exact): NVIDIA's OpenCL
+ * otherwise gives results one ulp off CUDA's. */
 static const char *build_options(kcrt_device *dev, const KcbBundle *b, int form) {
-  if (form != FORM_SOURCE) return "";
-  if (!warp_kernel(b)) return "-cl-std=CL1.2";
+  bool exact = (dev_ulong(cd(dev)->dev, CL_DEVICE_SINGLE_FP_CONFIG) &
+                CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT) != 0;
+  static const char *const opts[2][3] = {{"", "-cl-std=CL1.2", "-cl-std=CL2.0"},
+                                         {"-cl-fp32-correctly-rounded-divide-sqrt",
+                                          "-cl-std=CL1.2 -cl-fp32-correctly-rounded-divide-sqrt",
+                                          "-cl-std=CL2.0 -cl-fp32-correctly-rounded-divide-sqrt"}};
+  static const char *const opts30[2] = {"-cl-std=CL3.0",
+                                        "-cl-std=CL3.0 -cl-fp32-correctly-rounded-divide-sqrt"};
+  if (form != FORM_SOURCE) return opts[exact][0];
+  if (!warp_kernel(b)) return opts[exact][1];
   char v[128] = "";
   dev_str(cd(dev)->dev, CL_DEVICE_OPENCL_C_VERSION, v, sizeof v);
-  return !strncmp(v, "OpenCL C 3", 10) ? "-cl-std=CL3.0" : "-cl-std=CL2.0";
+  return !strncmp(v, "OpenCL C 3", 10) ? opts30[exact] : opts[exact][2];
 }
 
 /* Whether dev has what kcc's OpenCL C for warp-level operations needs (subgroups, their
