@@ -171,16 +171,17 @@ static const char cuda_intrinsics[] =
     "unsigned int __reduce_or_sync(unsigned int __mask, unsigned int __v);\n"
     "unsigned int __reduce_xor_sync(unsigned int __mask, unsigned int __v);\n"
     /* A block-wide count through one shared counter: every form has shared memory and an
-     * atomic add, so one definition serves them all. The first barrier keeps a thread that
-     * is still reading the previous count from seeing the reset. */
+     * atomic add, so one definition serves them all. The count is read before the last
+     * barrier, so no thread can still be reading it when the next call resets it. */
     "static __inline__ int __syncthreads_count(int __p) {\n"
     "  __shared__ int __kcc_count;\n"
-    "  __syncthreads();\n"
     "  if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) __kcc_count = 0;\n"
     "  __syncthreads();\n"
     "  if (__p) atomicAdd(&__kcc_count, 1);\n"
     "  __syncthreads();\n"
-    "  return __kcc_count;\n"
+    "  int __r = __kcc_count;\n"
+    "  __syncthreads();\n"
+    "  return __r;\n"
     "}\n"
     "static __inline__ int __syncthreads_and(int __p) { return __syncthreads_count(!__p) == 0; }\n"
     "static __inline__ int __syncthreads_or(int __p) { return __syncthreads_count(__p) != 0; }\n";

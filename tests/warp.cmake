@@ -67,6 +67,11 @@ foreach(_name intrinsics warp)
 endforeach()
 add_test(NAME runtime.intrinsics COMMAND rt_intrinsics ${_warp_out}/intrinsics.kcb)
 add_test(NAME runtime.warp COMMAND rt_warp ${_warp_out}/warp.kcb --refusal)
-set_tests_properties(runtime.intrinsics runtime.warp PROPERTIES
+# PoCL 3.1 with several threads gives intermittently wrong __syncthreads_count results (about
+# one run in eight, never with one thread): docs/driver-bugs.md 11. One thread keeps the test
+# deterministic until that is understood.
+set_tests_properties(runtime.intrinsics PROPERTIES ENVIRONMENT
+  "POCL_MAX_PTHREAD_COUNT=1;XDG_CACHE_HOME=${_warp_out}/cache;${_rt_lsan}")
+set_tests_properties(runtime.warp PROPERTIES
   SKIP_RETURN_CODE 77 TIMEOUT 300 LABELS "runtime;warp"
   ENVIRONMENT "XDG_CACHE_HOME=${_warp_out}/cache;${_rt_lsan}")
