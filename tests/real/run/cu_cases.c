@@ -302,8 +302,8 @@ static void run_olcf_reductions(Rt *rt) {
   for (int k = 0; k < 3; k++) {
     kcrt_buffer *ds = UP(rt, &zero, 1);
     kcrt_arg args[] = {A_BUF(da), A_BUF(ds)};
-    cu_launch(rt, kernels[k], cu_dim(k ? blocks : (n + 255) / 256, 1, 1), cu_dim(256, 1, 1), 0,
-              args, 2);
+    cu_launch(rt, kernels[k], cu_dim(k ? (size_t)blocks : (n + 255) / 256, 1, 1), cu_dim(256, 1, 1),
+              0, args, 2);
     DOWN(rt, ds, &sum, 1);
     rt_cmp_f32(rt, kernels[k], &sum, &want, 1, 0, 0);
     kcrt_buffer_free(ds);
