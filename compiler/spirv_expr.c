@@ -1048,7 +1048,7 @@ static uint32_t int_const(SG *g, const KType *t, uint64_t v) {
 static uint32_t bit_reverse(SG *g, uint32_t x, const KType *t) {
   static const uint64_t masks[] = {0x5555555555555555ull, 0x3333333333333333ull,
                                    0x0f0f0f0f0f0f0f0full, 0x00ff00ff00ff00ffull,
-                                   0x0000ffff0000ffffull};
+                                   0x0000ffff0000ffffull, 0x00000000ffffffffull};
   int bits = sg_bits(t);
   uint32_t tt = ty(g, t);
   for (int i = 0, sh = 1; sh < bits; i++, sh *= 2) {
