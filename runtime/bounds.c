@@ -38,7 +38,7 @@ void kcrt_bounds_args(const kcrt_kernel *k, const kcrt_arg *args, size_t dyn, kc
                       uint64_t *vals) {
   const KcbKernel *kk = k->k;
   uint32_t n = kk->nparams, h = 0;
-  memcpy(all, args, n * sizeof *all);
+  if (n) memcpy(all, args, n * sizeof *all); /* a kernel without parameters may get NULL */
   for (uint32_t i = 0; i < n; i++) {
     if (kk->params[i].kind == KCB_PARAM_POINTER)
       vals[h] = args[i].buffer ? args[i].buffer->size : 0; /* NULL: no byte may be touched */

@@ -92,6 +92,7 @@ set(KCC_TEST_USER_FLAGS "")
 if(KCC_SANITIZE)
   set(KCC_TEST_USER_FLAGS "-fsanitize=address,undefined -fno-omit-frame-pointer")
 endif()
+set_tests_properties(header.install PROPERTIES ENVIRONMENT "KCC_USER_CFLAGS=${KCC_TEST_USER_FLAGS}")
 
 set(_gens "Unix Makefiles" make)
 find_program(KCC_TEST_NINJA ninja)

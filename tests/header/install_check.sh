@@ -48,7 +48,9 @@ int main(void) {
 }
 EOF2
   ldir=$($pc --variable=libdir libkcc)
-  if cc "$prefix.libkcc.c" -o "$prefix.libkcc" $($pc --cflags --libs libkcc) -Wl,-rpath,"$ldir" &&
+  # shellcheck disable=SC2086 # KCC_USER_CFLAGS: the sanitizers an instrumented libkcc needs
+  if cc ${KCC_USER_CFLAGS:-} "$prefix.libkcc.c" -o "$prefix.libkcc" $($pc --cflags --libs libkcc) \
+       -Wl,-rpath,"$ldir" &&
      "$prefix.libkcc"; then :; else echo "FAIL: a program using the installed libkcc"; status=1; fi
 fi
 exit $status
