@@ -38,9 +38,9 @@ add_test(NAME bounds.oob.spirv
          COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/bounds/run_spirv.sh $<TARGET_FILE:kcbinfo>
                  "${_bc_llvm_spirv}" $<TARGET_FILE:rt_bounds> ${_bc_out}/oob.kcb)
 set_tests_properties(bounds.oob PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300 LABELS runtime
-  ENVIRONMENT "XDG_CACHE_HOME=${_bc_out}/cache")
+  ENVIRONMENT "${KCC_LSAN};XDG_CACHE_HOME=${_bc_out}/cache")
 set_tests_properties(bounds.oob.spirv PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300 LABELS runtime
-  ENVIRONMENT "XDG_CACHE_HOME=${_bc_out}/cache")
+  ENVIRONMENT "${KCC_LSAN};XDG_CACHE_HOME=${_bc_out}/cache")
 
 # The corpus's correct kernels, checked.
 foreach(_name atomics constant control cuda_spellings driver_bugs dynshared fp64 histogram int64
@@ -52,7 +52,7 @@ foreach(_name atomics constant control cuda_spellings driver_bugs dynshared fp64
            COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/bounds/run_spirv.sh $<TARGET_FILE:kcbinfo>
                    "${_bc_llvm_spirv}" $<TARGET_FILE:rt_${_name}> ${_bc_out}/${_name}.kcb)
   set_tests_properties(bounds.corpus.${_name} bounds.corpus_spirv.${_name} PROPERTIES
-    SKIP_RETURN_CODE 77 TIMEOUT 300 LABELS runtime ENVIRONMENT "XDG_CACHE_HOME=${_bc_out}/cache")
+    SKIP_RETURN_CODE 77 TIMEOUT 300 LABELS runtime ENVIRONMENT "${KCC_LSAN};XDG_CACHE_HOME=${_bc_out}/cache")
 endforeach()
 
 # The generated C header on a checked module.
@@ -60,7 +60,7 @@ add_executable(bc_header ${CMAKE_CURRENT_SOURCE_DIR}/bounds/header.c)
 kcc_add_kernels(bc_header ${CMAKE_CURRENT_SOURCE_DIR}/bounds/oob.k OPTIONS -fbounds-check)
 add_test(NAME bounds.header COMMAND bc_header)
 set_tests_properties(bounds.header PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300 LABELS runtime
-  ENVIRONMENT "XDG_CACHE_HOME=${_bc_out}/cache")
+  ENVIRONMENT "${KCC_LSAN};XDG_CACHE_HOME=${_bc_out}/cache")
 
 # Launch checks: extern shared with 0 bytes, KCC_PORTABLE limits, fp64 in the device info.
 add_executable(rt_launch_checks ${CMAKE_CURRENT_SOURCE_DIR}/bounds/launch_checks.c
@@ -69,9 +69,9 @@ target_link_libraries(rt_launch_checks PRIVATE kcrt_rt_common)
 add_test(NAME bounds.launch_checks COMMAND rt_launch_checks ${_bc_out}/oob.kcb)
 add_test(NAME bounds.launch_checks.portable_env COMMAND rt_launch_checks ${_bc_out}/oob.kcb)
 set_tests_properties(bounds.launch_checks PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300
-  LABELS runtime ENVIRONMENT "XDG_CACHE_HOME=${_bc_out}/cache")
+  LABELS runtime ENVIRONMENT "${KCC_LSAN};XDG_CACHE_HOME=${_bc_out}/cache")
 set_tests_properties(bounds.launch_checks.portable_env PROPERTIES SKIP_RETURN_CODE 77
-  TIMEOUT 300 LABELS runtime ENVIRONMENT "XDG_CACHE_HOME=${_bc_out}/cache;KCC_PORTABLE=1")
+  TIMEOUT 300 LABELS runtime ENVIRONMENT "${KCC_LSAN};XDG_CACHE_HOME=${_bc_out}/cache;KCC_PORTABLE=1")
 
 # The real-world corpus's runnable kernels (tests/real/run), checked: the same results as the
 # original source and the host reference, no check firing. Long (20 kernels): label "real".
@@ -82,5 +82,5 @@ if(OpenCL_FOUND)
             $<TARGET_FILE:real_run> ${CMAKE_CURRENT_SOURCE_DIR}/real ${_bc_out}/real)
   set_tests_properties(bounds.real PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 1500
     LABELS "real;runtime"
-    ENVIRONMENT "XDG_CACHE_HOME=${_bc_out}/cache;POCL_CACHE_DIR=${_bc_out}/pocl-cache")
+    ENVIRONMENT "${KCC_LSAN};XDG_CACHE_HOME=${_bc_out}/cache;POCL_CACHE_DIR=${_bc_out}/pocl-cache")
 endif()

@@ -154,7 +154,7 @@ if(OpenCL_FOUND)
         ${_real_dir}/opencl/${_name}.cl ${_real_out}/run/${_name}.kcb ${_real_opts_${_name}})
     set_tests_properties(real.run.${_name} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300
       LABELS "real;runtime"
-      ENVIRONMENT "XDG_CACHE_HOME=${_real_out}/cache;POCL_CACHE_DIR=${_real_out}/pocl-cache")
+      ENVIRONMENT "${KCC_LSAN};XDG_CACHE_HOME=${_real_out}/cache;POCL_CACHE_DIR=${_real_out}/pocl-cache")
   endforeach()
 else()
   message(STATUS "OpenCL not found: real.run.* tests (tests/real/run) are not built")
@@ -174,5 +174,5 @@ foreach(_name ${_realcurun_NAMES})
     COMMAND sh ${_real_dir}/run/cu_run.sh $<TARGET_FILE:kcc> $<TARGET_FILE:real_cu_run> ${_name}
       ${_real_dir}/cuda/${_name}.cu ${_real_out}/cu_run/${_name}.kcb ${_realcu_opts_${_name}})
   set_tests_properties(real.cu.run.${_name} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300
-    LABELS "real;runtime" ENVIRONMENT "XDG_CACHE_HOME=${_real_out}/cache;POCL_CACHE_DIR=${_real_out}/pocl-cache")
+    LABELS "real;runtime" ENVIRONMENT "${KCC_LSAN};XDG_CACHE_HOME=${_real_out}/cache;POCL_CACHE_DIR=${_real_out}/pocl-cache")
 endforeach()
