@@ -48,11 +48,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   diag_reset();
   /* The forms that need one address space per pointer (OpenCL C, CUDA C, SPIR-V, bundle,
    * header), then PTX and LLVM IR, which accept generic pointers, from their own compile. */
-  KModule *m = kcc_compile(path, &o, NULL, false);
+  KModule *m = kcc_compile_module(path, &o, NULL, false);
   if (m && fz_has_kernel(m)) emit_all(m, &o);
   kir_free_all();
   diag_reset();
-  m = kcc_compile(path, &o, NULL, true);
+  m = kcc_compile_module(path, &o, NULL, true);
   if (m && fz_has_kernel(m)) {
     KBuf out = {0};
     if (fz_emit(emit_ptx, m, &o, &out)) fz_check_ptx(&out);

@@ -24,7 +24,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (size && (data[size - 1] & 16)) o.prefix = "fz";
   fz_quiet();
   diag_reset();
-  KModule *m = kcc_compile(path, &o, NULL, false);
+  KModule *m = kcc_compile_module(path, &o, NULL, false);
   if (m && fz_has_kernel(m)) {
     KBuf out = {0};
     if (fz_emit(emit_header, m, &o, &out)) fz_check_header(&out);
