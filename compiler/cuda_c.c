@@ -454,6 +454,24 @@ static void cuda_vec_builtin(CGen *g, const KExpr *e) {
   }
 }
 
+/* CUDA's own intrinsics (kir_builtin_is_cuda_intrinsic, atomicInc/Dec), under the names the
+ * 64-bit and unsigned forms have there. */
+static void cuda_intrinsic(CGen *g, const KExpr *e) {
+  KBuiltin b = e->builtin;
+  const char *name = kir_builtin_info(b)->name;
+  const KType *at = e->nargs ? e->args[0]->type : e->type;
+  if ((b == BI_FFS || b == BI_BREV) && at->size == 8)
+    cs_printf(g, "%sll(", name);
+  else if (b == BI_SAD && !kir_is_signed(at))
+    cs_puts(g, "__usad(");
+  else if (b >= BI_FADD_RN && b <= BI_FMUL_RN && e->type->kind == KT_F64)
+    cs_printf(g, "__d%s(", name + 3);
+  else
+    cs_printf(g, "%s(", name);
+  args(g, e);
+  cs_puts(g, ")");
+}
+
 static void cuda_builtin(CGen *g, const KExpr *e, int prec) {
   if (e->kind == KE_SPECIAL) {
     static const char *const v[] = {[BI_THREAD_IDX] = "threadIdx",
@@ -480,33 +498,12 @@ static void cuda_builtin(CGen *g, const KExpr *e, int prec) {
     return;
   }
   case BI_ATOMIC_INC:
-  case BI_ATOMIC_DEC:
-  case BI_FFS:
-  case BI_BREV:
-  case BI_BYTE_PERM:
-  case BI_SAD:
-  case BI_FDIVIDE:
-  case BI_FADD_RN:
-  case BI_FSUB_RN:
-  case BI_FMUL_RN:
-  case BI_CLOCK:
-  case BI_CLOCK64: {
-    /* CUDA's own intrinsics, under the names the 64-bit and unsigned forms have there. */
-    const char *name = kir_builtin_info(b)->name;
-    const KType *at = e->nargs ? e->args[0]->type : e->type;
-    if ((b == BI_FFS || b == BI_BREV) && at->size == 8)
-      cs_printf(g, "%sll(", name);
-    else if (b == BI_SAD && !kir_is_signed(at))
-      cs_puts(g, "__usad(");
-    else if (b >= BI_FADD_RN && b <= BI_FMUL_RN && e->type->kind == KT_F64)
-      cs_printf(g, "__d%s(", name + 3);
-    else
-      cs_printf(g, "%s(", name);
-    args(g, e);
-    cs_puts(g, ")");
-    return;
-  }
+  case BI_ATOMIC_DEC: cuda_intrinsic(g, e); return;
   default:
+    if (kir_builtin_is_cuda_intrinsic(b)) {
+      cuda_intrinsic(g, e);
+      return;
+    }
     if (kir_builtin_is_warp(b)) { /* CUDA's spellings; width always given */
       cs_printf(g, "%s(", kir_builtin_info(b)->name);
       args(g, e);

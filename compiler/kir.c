@@ -360,6 +360,9 @@ bool kir_builtin_is_atomic(KBuiltin id) {
 bool kir_builtin_is_warp(KBuiltin id) {
   return id >= BI_SHFL && id <= BI_SYNCWARP;
 }
+bool kir_builtin_is_cuda_intrinsic(KBuiltin id) {
+  return id >= BI_FFS && id <= BI_CLOCK64;
+}
 
 typedef struct WarpCtx {
   bool found;

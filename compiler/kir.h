@@ -348,6 +348,8 @@ const KBuiltinInfo *kir_builtin_info(KBuiltin id);
 bool kir_builtin_is_math(KBuiltin id);   /* BI_SQRT..BI_ISFINITE */
 bool kir_builtin_is_atomic(KBuiltin id); /* BI_ATOMIC_* */
 bool kir_builtin_is_warp(KBuiltin id);   /* BI_SHFL..BI_SYNCWARP: need 32-lane subgroups */
+/* BI_FFS..BI_CLOCK64: the CUDA intrinsics each back end writes in one function of its own. */
+bool kir_builtin_is_cuda_intrinsic(KBuiltin id);
 
 /* ---------------------------------------------------------------- expressions */
 

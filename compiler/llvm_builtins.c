@@ -584,19 +584,10 @@ LLVMValueRef lg_builtin(LG *g, KExpr *e) {
     lg_call(g, lg_intrinsic(g, "llvm.nvvm.membar.cta", NULL, 0), NULL, 0);
     return NULL;
   case BI_PRINTF: return gen_printf(g, e);
-  case BI_FFS:
-  case BI_BREV:
-  case BI_BYTE_PERM:
-  case BI_SAD:
-  case BI_FDIVIDE:
-  case BI_FADD_RN:
-  case BI_FSUB_RN:
-  case BI_FMUL_RN:
-  case BI_CLOCK:
-  case BI_CLOCK64: return gen_cuda_int(g, e);
   default: break;
   }
   if (kir_builtin_is_warp(e->builtin)) return gen_warp(g, e);
+  if (kir_builtin_is_cuda_intrinsic(e->builtin)) return gen_cuda_int(g, e);
   if (e->builtin >= BI_ATOMIC_ADD && e->builtin <= BI_ATOMIC_CAS) return gen_atomic(g, e);
   switch (e->builtin) {
   case BI_SELECT: return gen_select(g, e);

@@ -638,6 +638,10 @@ static void ocl_builtin(CGen *g, const KExpr *e, int prec) {
   KBuiltin b = e->builtin;
   bool p;
   g->discard = false;
+  if (kir_builtin_is_cuda_intrinsic(b)) {
+    ocl_cuda(g, e);
+    return;
+  }
   switch (b) {
   case BI_SYNCTHREADS: cs_puts(g, "barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)"); return;
   case BI_THREADFENCE:
@@ -645,16 +649,6 @@ static void ocl_builtin(CGen *g, const KExpr *e, int prec) {
     cs_puts(g, "mem_fence(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)");
     return;
   case BI_PRINTF: ocl_printf(g, e); return;
-  case BI_FFS:
-  case BI_BREV:
-  case BI_BYTE_PERM:
-  case BI_SAD:
-  case BI_FDIVIDE:
-  case BI_FADD_RN:
-  case BI_FSUB_RN:
-  case BI_FMUL_RN:
-  case BI_CLOCK:
-  case BI_CLOCK64:
   case BI_ATOMIC_INC:
   case BI_ATOMIC_DEC: ocl_cuda(g, e); return;
   case BI_MIN:

@@ -1139,21 +1139,12 @@ static uint32_t builtin(SG *g, KExpr *e) {
   bool sync = b == BI_SYNCTHREADS || b == BI_THREADFENCE || b == BI_THREADFENCE_BLOCK;
   uint32_t wg = sync ? sg_u32(g, SpvScopeWorkgroup) : 0;
   uint32_t sem = sync ? sg_u32(g, SEM_ACQ_REL | SEM_WG | SEM_XWG) : 0;
+  if (kir_builtin_is_cuda_intrinsic(b)) return cuda_intrinsic(g, e);
   switch (b) {
   case BI_SYNCTHREADS: sg_instv(g, SpvOpControlBarrier, 3, wg, wg, sem); return 0;
   case BI_THREADFENCE: sg_instv(g, SpvOpMemoryBarrier, 2, sg_u32(g, SpvScopeDevice), sem); return 0;
   case BI_THREADFENCE_BLOCK: sg_instv(g, SpvOpMemoryBarrier, 2, wg, sem); return 0;
   case BI_PRINTF: return printf_call(g, e);
-  case BI_FFS:
-  case BI_BREV:
-  case BI_BYTE_PERM:
-  case BI_SAD:
-  case BI_FDIVIDE:
-  case BI_FADD_RN:
-  case BI_FSUB_RN:
-  case BI_FMUL_RN:
-  case BI_CLOCK:
-  case BI_CLOCK64: return cuda_intrinsic(g, e);
   case BI_MIN:
   case BI_MAX:
     if (kir_is_float(et)) return ext(g, e, b == BI_MIN ? OpenCLstd_Fmin : OpenCLstd_Fmax, e->type);
