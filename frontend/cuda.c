@@ -6,7 +6,6 @@
  * argument is there). kcc's prelude spells the CUDA attributes as clang's own plus the
  * annotations the shared walk looks for, declares the builtins (the C dialect's list, made
  * host-device), CUDA's vector types with CUDA's layout, and the headers kernels include. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,33 +44,6 @@ const char *const *fe_cu_args(int arch) {
 }
 
 /* ---------------------------------------------------------------- the prelude */
-
-typedef struct SB {
-  char *p;
-  size_t n, cap;
-} SB;
-
-static void sb_printf(SB *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void sb_printf(SB *b, const char *fmt, ...) {
-  for (;;) {
-    va_list ap;
-    va_start(ap, fmt);
-    size_t room = b->cap - b->n;
-    int k = vsnprintf(b->p ? b->p + b->n : NULL, room, fmt, ap);
-    va_end(ap);
-    if (k < 0) return;
-    if ((size_t)k < room) {
-      b->n += (size_t)k;
-      return;
-    }
-    b->cap = (b->cap + (size_t)k + 1) * 2;
-    b->p = realloc(b->p, b->cap);
-    if (!b->p) {
-      fputs("kcc: fatal error: out of memory\n", stderr);
-      exit(1);
-    }
-  }
-}
 
 static const char cu_head[] =
     "#define __KCC_PRELUDE__ 1\n"
@@ -184,26 +156,26 @@ static int cu_vec_align(int size, int n) {
 }
 
 static char *build_cu_prelude(void) {
-  SB b = {0};
-  sb_printf(&b, "%s%s", cu_head, h_textures);
+  KBuf b = {0};
+  kbuf_printf(&b, "%s%s", cu_head, h_textures);
   for (size_t i = 0; i < sizeof float_overloads / sizeof *float_overloads; i++)
-    sb_printf(&b, "float %s(float);\n", float_overloads[i]);
+    kbuf_printf(&b, "float %s(float);\n", float_overloads[i]);
   for (size_t i = 0; i < sizeof float_overloads2 / sizeof *float_overloads2; i++)
-    sb_printf(&b, "float %s(float, float);\n", float_overloads2[i]);
-  sb_printf(&b, "float fma(float, float, float);\n");
+    kbuf_printf(&b, "float %s(float, float);\n", float_overloads2[i]);
+  kbuf_printf(&b, "float fma(float, float, float);\n");
   static const char comp[] = "xyzw";
   for (size_t e = 0; e < sizeof cu_vec_elems / sizeof *cu_vec_elems; e++) {
     const char *N = cu_vec_elems[e].name, *T = cu_vec_elems[e].elem;
     for (int n = 1; n <= 4; n++) {
-      sb_printf(&b, "struct __attribute__((aligned(%d))) %s%d { %s",
-                cu_vec_align(cu_vec_elems[e].size, n), N, n, T);
-      for (int i = 0; i < n; i++) sb_printf(&b, "%s %c", i ? "," : "", comp[i]);
-      sb_printf(&b, "; };\ntypedef struct %s%d %s%d;\n", N, n, N, n);
-      sb_printf(&b, "static __inline__ %s%d make_%s%d(", N, n, N, n);
-      for (int i = 0; i < n; i++) sb_printf(&b, "%s%s %c", i ? ", " : "", T, comp[i]);
-      sb_printf(&b, ") { %s%d __r = {", N, n);
-      for (int i = 0; i < n; i++) sb_printf(&b, "%s%c", i ? ", " : "", comp[i]);
-      sb_printf(&b, "}; return __r; }\n");
+      kbuf_printf(&b, "struct __attribute__((aligned(%d))) %s%d { %s",
+                  cu_vec_align(cu_vec_elems[e].size, n), N, n, T);
+      for (int i = 0; i < n; i++) kbuf_printf(&b, "%s %c", i ? "," : "", comp[i]);
+      kbuf_printf(&b, "; };\ntypedef struct %s%d %s%d;\n", N, n, N, n);
+      kbuf_printf(&b, "static __inline__ %s%d make_%s%d(", N, n, N, n);
+      for (int i = 0; i < n; i++) kbuf_printf(&b, "%s%s %c", i ? ", " : "", T, comp[i]);
+      kbuf_printf(&b, ") { %s%d __r = {", N, n);
+      for (int i = 0; i < n; i++) kbuf_printf(&b, "%s%c", i ? ", " : "", comp[i]);
+      kbuf_printf(&b, "}; return __r; }\n");
     }
   }
   /* Cooperative groups shuffle vector types too (thread_block_tile<32>::shfl_xor on a uint4):
@@ -215,20 +187,21 @@ static char *build_cu_prelude(void) {
     const char *N = cu_vec_elems[e].name;
     for (int n = 2; n <= 4; n++)
       for (int k = 0; k < 4; k++) {
-        sb_printf(&b,
-                  "static __inline__ %s%d __shfl%s_sync(unsigned __m, %s%d __v, %s, int __w = "
-                  "32) { %s%d __r = {",
-                  N, n, shfl[k], N, n, lane[k], N, n);
+        kbuf_printf(&b,
+                    "static __inline__ %s%d __shfl%s_sync(unsigned __m, %s%d __v, %s, int __w = "
+                    "32) { %s%d __r = {",
+                    N, n, shfl[k], N, n, lane[k], N, n);
         for (int i = 0; i < n; i++)
-          sb_printf(&b, "%s__shfl%s_sync(__m, __v.%c, __l, __w)", i ? ", " : "", shfl[k], comp[i]);
-        sb_printf(&b, "}; return __r; }\n");
+          kbuf_printf(&b, "%s__shfl%s_sync(__m, __v.%c, __l, __w)", i ? ", " : "", shfl[k],
+                      comp[i]);
+        kbuf_printf(&b, "}; return __r; }\n");
       }
   }
   /* dim3 and uint3 as kernels see them: plain structs (dim3's constructor is host-side
      launch syntax). */
-  sb_printf(&b, "typedef uint3 dim3;\n");
-  sb_printf(&b, "#pragma clang force_cuda_host_device end\n");
-  return b.p;
+  kbuf_printf(&b, "typedef uint3 dim3;\n");
+  kbuf_printf(&b, "#pragma clang force_cuda_host_device end\n");
+  return b.data;
 }
 
 /* ---------------------------------------------------------------- headers */
@@ -739,7 +712,7 @@ static const char *skip_opaque(const char *p, const char *end) {
 }
 
 /* In the instantiation text [s, e): NAME<ARGS> before the parameter list, as "NAME<ARGS>". */
-static bool instantiated_name(const char *s, const char *e, SB *out) {
+static bool instantiated_name(const char *s, const char *e, KBuf *out) {
   const char *paren = memchr(s, '(', (size_t)(e - s));
   if (!paren) return false;
   const char *gt = paren;
@@ -755,12 +728,12 @@ static bool instantiated_name(const char *s, const char *e, SB *out) {
   const char *name = lt;
   while (name > s && (ident_char(name[-1]) || name[-1] == ':')) name--;
   if (name == lt) return false;
-  sb_printf(out, "%.*s", (int)(gt - name), name);
+  kbuf_printf(out, "%.*s", (int)(gt - name), name);
   return true;
 }
 
 char *fe_cu_instantiations(const char *text, size_t len) {
-  SB b = {0};
+  KBuf b = {0};
   const char *p = text, *end = text + len;
   int n = 0;
   while (p < end) {
@@ -781,14 +754,14 @@ char *fe_cu_instantiations(const char *text, size_t len) {
     if (a >= end || *a == '<') continue;
     const char *semi = memchr(a, ';', (size_t)(end - a));
     if (!semi) break;
-    SB name = {0};
+    KBuf name = {0};
     if (instantiated_name(a, semi, &name)) {
-      sb_printf(&b, "\nstatic constexpr auto __kcc_inst%d = &%s;", n++, name.p);
-      free(name.p);
+      kbuf_printf(&b, "\nstatic constexpr auto __kcc_inst%d = &%s;", n++, name.data);
+      free(name.data);
     }
     p = semi + 1;
   }
-  return b.p;
+  return b.data;
 }
 
 /* ---------------------------------------------------------------- C++ kcc refuses */

@@ -2,7 +2,6 @@
  * declarations) and kcc's own system headers. They reach clang as unsaved files under
  * absolute names (/__kcc__/...), so kcc needs no headers on disk and `-nostdinc` keeps the
  * host's libc headers out. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -94,35 +93,8 @@ static const struct {
 static const char *const fast_math[] = {"__expf", "__exp10f", "__logf", "__log2f", "__log10f",
                                         "__sinf", "__cosf",   "__tanf", "__powf"};
 
-typedef struct SB {
-  char *p;
-  size_t n, cap;
-} SB;
-
-static void sb_printf(SB *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void sb_printf(SB *b, const char *fmt, ...) {
-  for (;;) {
-    va_list ap;
-    va_start(ap, fmt);
-    size_t room = b->cap - b->n;
-    int k = vsnprintf(b->p ? b->p + b->n : NULL, room, fmt, ap);
-    va_end(ap);
-    if (k < 0) return;
-    if ((size_t)k < room) {
-      b->n += (size_t)k;
-      return;
-    }
-    b->cap = (b->cap + (size_t)k + 1) * 2;
-    b->p = realloc(b->p, b->cap);
-    if (!b->p) {
-      fprintf(stderr, "kcc: out of memory\n");
-      exit(1);
-    }
-  }
-}
-
-static void params(SB *b, const char *t, int n) {
-  for (int i = 0; i < n; i++) sb_printf(b, "%s%s", i ? ", " : "", t);
+static void params(KBuf *b, const char *t, int n) {
+  for (int i = 0; i < n; i++) kbuf_printf(b, "%s%s", i ? ", " : "", t);
 }
 
 /* CUDA's intrinsics and warp-level operations (builtins.c lowers them by name). Valid C11
@@ -214,64 +186,64 @@ static const struct {
     {"double2float", "double", "float", "rn"},
 };
 
-static void cuda_declarations(SB *b) {
-  sb_printf(b, "%s", cuda_intrinsics);
+static void cuda_declarations(KBuf *b) {
+  kbuf_printf(b, "%s", cuda_intrinsics);
   for (size_t i = 0; i < sizeof warp_types / sizeof *warp_types; i++) {
     const char *T = warp_types[i];
     static const char *const shfl[] = {"", "_up", "_down", "_xor"};
     static const char *const lane[] = {"int __lane", "unsigned int __delta", "unsigned int __delta",
                                        "int __lane_mask"};
     for (int s = 0; s < 4; s++)
-      sb_printf(b,
-                "%s __KCC_OVL __shfl%s_sync(unsigned int __mask, %s __v, %s);\n"
-                "%s __KCC_OVL __shfl%s_sync(unsigned int __mask, %s __v, %s, int __width);\n",
-                T, shfl[s], T, lane[s], T, shfl[s], T, lane[s]);
-    sb_printf(b, "unsigned int __KCC_OVL __match_any_sync(unsigned int __mask, %s __v);\n", T);
+      kbuf_printf(b,
+                  "%s __KCC_OVL __shfl%s_sync(unsigned int __mask, %s __v, %s);\n"
+                  "%s __KCC_OVL __shfl%s_sync(unsigned int __mask, %s __v, %s, int __width);\n",
+                  T, shfl[s], T, lane[s], T, shfl[s], T, lane[s]);
+    kbuf_printf(b, "unsigned int __KCC_OVL __match_any_sync(unsigned int __mask, %s __v);\n", T);
   }
   for (size_t i = 0; i < sizeof conversions / sizeof *conversions; i++) {
     const char *m = conversions[i].modes;
     for (int k = 0; m[k]; k += m[k + 2] ? 3 : 2)
-      sb_printf(b, "%s __%s_%.2s(%s __x);\n", conversions[i].to, conversions[i].name, m + k,
-                conversions[i].from);
+      kbuf_printf(b, "%s __%s_%.2s(%s __x);\n", conversions[i].to, conversions[i].name, m + k,
+                  conversions[i].from);
   }
 }
 
 static char *build_prelude(void) {
-  SB b = {0};
-  sb_printf(&b, "/* kcc's builtins, for the C dialect's and CUDA's preludes. */\n");
+  KBuf b = {0};
+  kbuf_printf(&b, "/* kcc's builtins, for the C dialect's and CUDA's preludes. */\n");
   for (size_t t = 0; t < sizeof int_types / sizeof *int_types; t++) {
     const char *T = int_types[t];
     for (size_t o = 0; o < sizeof atomic_ops / sizeof *atomic_ops; o++)
-      sb_printf(&b, "%s __KCC_OVL atomic%s(%s *__p, %s __v);\n", T, atomic_ops[o], T, T);
-    sb_printf(&b, "%s __KCC_OVL atomicCAS(%s *__p, %s __cmp, %s __v);\n", T, T, T, T);
-    sb_printf(&b, "%s __KCC_OVL abs(%s);\n", T, T);
+      kbuf_printf(&b, "%s __KCC_OVL atomic%s(%s *__p, %s __v);\n", T, atomic_ops[o], T, T);
+    kbuf_printf(&b, "%s __KCC_OVL atomicCAS(%s *__p, %s __cmp, %s __v);\n", T, T, T, T);
+    kbuf_printf(&b, "%s __KCC_OVL abs(%s);\n", T, T);
   }
-  sb_printf(&b, "float __KCC_OVL atomicAdd(float *__p, float __v);\n"
-                "float __KCC_OVL atomicExch(float *__p, float __v);\n"
-                "double __KCC_OVL atomicAdd(double *__p, double __v);\n"
-                "long labs(long);\nlong long llabs(long long);\n");
+  kbuf_printf(&b, "float __KCC_OVL atomicAdd(float *__p, float __v);\n"
+                  "float __KCC_OVL atomicExch(float *__p, float __v);\n"
+                  "double __KCC_OVL atomicAdd(double *__p, double __v);\n"
+                  "long labs(long);\nlong long llabs(long long);\n");
   int nmm = (int)(sizeof minmax_types / sizeof *minmax_types);
   for (int a = 0; a < nmm; a++)
     for (int c = 0; c < nmm; c++) {
       const char *r = minmax_types[common_type(a, c)].name;
       const char *A = minmax_types[a].name, *C = minmax_types[c].name;
-      sb_printf(&b, "%s __KCC_OVL min(%s, %s);\n%s __KCC_OVL max(%s, %s);\n", r, A, C, r, A, C);
+      kbuf_printf(&b, "%s __KCC_OVL min(%s, %s);\n%s __KCC_OVL max(%s, %s);\n", r, A, C, r, A, C);
     }
   for (size_t i = 0; i < sizeof math_fns / sizeof *math_fns; i++) {
-    sb_printf(&b, "double %s(", math_fns[i].name);
+    kbuf_printf(&b, "double %s(", math_fns[i].name);
     params(&b, "double", math_fns[i].nargs);
-    sb_printf(&b, ");\nfloat %sf(", math_fns[i].name);
+    kbuf_printf(&b, ");\nfloat %sf(", math_fns[i].name);
     params(&b, "float", math_fns[i].nargs);
-    sb_printf(&b, ");\n");
+    kbuf_printf(&b, ");\n");
   }
   for (size_t i = 0; i < sizeof fast_math / sizeof *fast_math; i++)
-    sb_printf(&b, "float %s(float%s);\n", fast_math[i],
-              strcmp(fast_math[i], "__powf") == 0 ? ", float" : "");
+    kbuf_printf(&b, "float %s(float%s);\n", fast_math[i],
+                strcmp(fast_math[i], "__powf") == 0 ? ", float" : "");
   const char *cls[] = {"isnan", "isinf", "isfinite"};
   for (int i = 0; i < 3; i++)
-    sb_printf(&b, "int __KCC_OVL %s(float);\nint __KCC_OVL %s(double);\n", cls[i], cls[i]);
+    kbuf_printf(&b, "int __KCC_OVL %s(float);\nint __KCC_OVL %s(double);\n", cls[i], cls[i]);
   cuda_declarations(&b);
-  return b.p;
+  return b.data;
 }
 
 /* ---------------------------------------------------------------- <kcc_vector.h>
@@ -322,7 +294,7 @@ static const int all_lens[] = {1, 2, 3, 4, 8, 16};
 enum { NALL = sizeof all_lens / sizeof *all_lens };
 
 /* Declarations of the builtins that lower_expr.c and vector.c map to KIR builtins. */
-static void vector_builtins(SB *b) {
+static void vector_builtins(KBuf *b) {
   /* convert_T[_sat][_rte|_rtz|_rtp|_rtn](x) and as_T(x): the source type is the argument's
      own, which a variadic parameter keeps (vector.c reads the mode from the first). */
   static const char *const rnd[] = {"", "_rte", "_rtz", "_rtp", "_rtn"};
@@ -332,12 +304,12 @@ static void vector_builtins(SB *b) {
       char cl[32];
       snprintf(cl, sizeof cl, "%s%s", vec_elems[e].cl,
                all_lens[l] == 1 ? "" : T + strlen(vec_elems[e].cl));
-      sb_printf(b, "%s __kcc_convert_%s(int, ...);\n%s __kcc_as_%s(int, ...);\n", T, cl, T, cl);
-      sb_printf(b, "#define as_%s(x) __kcc_as_%s(0, (x))\n", cl, cl);
+      kbuf_printf(b, "%s __kcc_convert_%s(int, ...);\n%s __kcc_as_%s(int, ...);\n", T, cl, T, cl);
+      kbuf_printf(b, "#define as_%s(x) __kcc_as_%s(0, (x))\n", cl, cl);
       for (int sat = 0; sat < (vec_elems[e].is_float ? 1 : 2); sat++)
         for (int r = 0; r < 5; r++)
-          sb_printf(b, "#define convert_%s%s%s(x) __kcc_convert_%s(%d, (x))\n", cl,
-                    sat ? "_sat" : "", rnd[r], cl, sat * 8 + r);
+          kbuf_printf(b, "#define convert_%s%s%s(x) __kcc_convert_%s(%d, (x))\n", cl,
+                      sat ? "_sat" : "", rnd[r], cl, sat * 8 + r);
     }
   for (int e = 0; e < NELEMS; e++) {
     bool fl = vec_elems[e].is_float;
@@ -346,27 +318,27 @@ static void vector_builtins(SB *b) {
       const char *T = vt(e, n), *S = vt(e, 1);
       const char *I = vt(int_of_size(vec_elems[e].size, false), n);
       const char *U = vt(int_of_size(vec_elems[e].size, true), n);
-      sb_printf(b, "%s __KCC_OVL select(%s, %s, %s);\n%s __KCC_OVL select(%s, %s, %s);\n", T, T, T,
-                I, T, T, T, U);
+      kbuf_printf(b, "%s __KCC_OVL select(%s, %s, %s);\n%s __KCC_OVL select(%s, %s, %s);\n", T, T,
+                  T, I, T, T, T, U);
       if (!fl) {
-        sb_printf(b,
-                  "%s __KCC_OVL popcount(%s);\n%s __KCC_OVL clz(%s);\n"
-                  "%s __KCC_OVL mul_hi(%s, %s);\n",
-                  T, T, T, T, T, T, T);
+        kbuf_printf(b,
+                    "%s __KCC_OVL popcount(%s);\n%s __KCC_OVL clz(%s);\n"
+                    "%s __KCC_OVL mul_hi(%s, %s);\n",
+                    T, T, T, T, T, T, T);
       }
       if (n == 1) continue;
-      sb_printf(b, "%s __KCC_OVL vload%d(size_t, const %s *);\n", T, n, S);
-      sb_printf(b, "void __KCC_OVL vstore%d(%s, size_t, %s *);\n", n, T, S);
-      sb_printf(b, "%s __KCC_OVL min(%s, %s);\n%s __KCC_OVL max(%s, %s);\n", T, T, T, T, T, T);
-      if (!fl) sb_printf(b, "%s __KCC_OVL abs(%s);\n", U, T);
+      kbuf_printf(b, "%s __KCC_OVL vload%d(size_t, const %s *);\n", T, n, S);
+      kbuf_printf(b, "void __KCC_OVL vstore%d(%s, size_t, %s *);\n", n, T, S);
+      kbuf_printf(b, "%s __KCC_OVL min(%s, %s);\n%s __KCC_OVL max(%s, %s);\n", T, T, T, T, T, T);
+      if (!fl) kbuf_printf(b, "%s __KCC_OVL abs(%s);\n", U, T);
       if (!fl) continue;
       for (size_t i = 0; i < sizeof math_fns / sizeof *math_fns; i++) {
-        sb_printf(b, "%s __KCC_OVL %s(", T, math_fns[i].name);
+        kbuf_printf(b, "%s __KCC_OVL %s(", T, math_fns[i].name);
         params(b, T, math_fns[i].nargs);
-        sb_printf(b, ");\n");
+        kbuf_printf(b, ");\n");
       }
       const char *cls[] = {"isnan", "isinf", "isfinite"};
-      for (int c = 0; c < 3; c++) sb_printf(b, "%s __KCC_OVL %s(%s);\n", I, cls[c], T);
+      for (int c = 0; c < 3; c++) kbuf_printf(b, "%s __KCC_OVL %s(%s);\n", I, cls[c], T);
     }
   }
 }
@@ -377,16 +349,16 @@ static void vector_builtins(SB *b) {
  * it too, after declaring the vector types and the builtins it uses (min max fmin fmax sqrt
  * isnan as_T); __KCC_DERIVED may be defined first to change how the functions are declared. */
 static char *build_derived_header(void) {
-  SB sb = {0}, *b = &sb;
+  KBuf sb = {0}, *b = &sb;
   static const char *const comp = "0123456789abcdef";
-  sb_printf(b, "#ifndef __KCC_DERIVED_H\n#define __KCC_DERIVED_H\n"
-               "#ifndef __KCC_DERIVED\n#define __KCC_DERIVED static inline "
-               "__attribute__((overloadable))\n#endif\n"
-               "#ifdef __OPENCL_C_VERSION__\n"
-               "#define __KCC_FMINF fmin\n#define __KCC_FMAXF fmax\n#define __KCC_SQRTF sqrt\n"
-               "#else\n" /* the .k dialect's fmin and sqrt are C's, in double */
-               "#define __KCC_FMINF fminf\n#define __KCC_FMAXF fmaxf\n#define __KCC_SQRTF sqrtf\n"
-               "#endif\n");
+  kbuf_printf(b, "#ifndef __KCC_DERIVED_H\n#define __KCC_DERIVED_H\n"
+                 "#ifndef __KCC_DERIVED\n#define __KCC_DERIVED static inline "
+                 "__attribute__((overloadable))\n#endif\n"
+                 "#ifdef __OPENCL_C_VERSION__\n"
+                 "#define __KCC_FMINF fmin\n#define __KCC_FMAXF fmax\n#define __KCC_SQRTF sqrt\n"
+                 "#else\n" /* the .k dialect's fmin and sqrt are C's, in double */
+                 "#define __KCC_FMINF fminf\n#define __KCC_FMAXF fmaxf\n#define __KCC_SQRTF sqrtf\n"
+                 "#endif\n");
   const char *F = "__KCC_DERIVED";
   for (int e = 0; e < NELEMS; e++) {
     bool fl = vec_elems[e].is_float;
@@ -402,13 +374,13 @@ static char *build_derived_header(void) {
       for (int sc = 0; sc < (n > 1 ? 2 : 1); sc++) {
         const char *A = sc ? S : T;
         if (fl)
-          sb_printf(b, "%s %s clamp(%s x, %s lo, %s hi) { return %s(%s(x, (%s)lo), (%s)hi); }\n", F,
-                    T, T, A, A, mn, mx, T, T);
+          kbuf_printf(b, "%s %s clamp(%s x, %s lo, %s hi) { return %s(%s(x, (%s)lo), (%s)hi); }\n",
+                      F, T, T, A, A, mn, mx, T, T);
         else
-          sb_printf(b,
-                    "%s %s clamp(%s x, %s lo, %s hi) { %s l = (%s)lo, h = (%s)hi; "
-                    "return x < l ? l : x > h ? h : x; }\n",
-                    F, T, T, A, A, T, T, T);
+          kbuf_printf(b,
+                      "%s %s clamp(%s x, %s lo, %s hi) { %s l = (%s)lo, h = (%s)hi; "
+                      "return x < l ? l : x > h ? h : x; }\n",
+                      F, T, T, A, A, T, T, T);
       }
       if (!fl) {
         const char *U = vt(int_of_size(vec_elems[e].size, true), n);
@@ -416,41 +388,41 @@ static char *build_derived_header(void) {
         snprintf(ucl, sizeof ucl, "%s", U);
         snprintf(tcl, sizeof tcl, "%s", T);
         if (n == 1) {
-          sb_printf(b,
-                    "%s %s rotate(%s v, %s i) { %s u = (%s)v, s = (%s)i & (%s)%d; "
-                    "return (%s)(%s)((u << s) | (u >> (((%s)%d - s) & (%s)%d))); }\n",
-                    F, T, T, T, U, U, U, U, bits - 1, T, U, U, bits, U, bits - 1);
+          kbuf_printf(b,
+                      "%s %s rotate(%s v, %s i) { %s u = (%s)v, s = (%s)i & (%s)%d; "
+                      "return (%s)(%s)((u << s) | (u >> (((%s)%d - s) & (%s)%d))); }\n",
+                      F, T, T, T, U, U, U, U, bits - 1, T, U, U, bits, U, bits - 1);
         } else {
-          sb_printf(b,
-                    "%s %s rotate(%s v, %s i) { %s u = as_%s(v), s = as_%s(i) & (%s)%d; "
-                    "return as_%s((u << s) | (u >> (((%s)%d - s) & (%s)%d))); }\n",
-                    F, T, T, T, ucl, ucl, ucl, ucl, bits - 1, tcl, ucl, bits, ucl, bits - 1);
+          kbuf_printf(b,
+                      "%s %s rotate(%s v, %s i) { %s u = as_%s(v), s = as_%s(i) & (%s)%d; "
+                      "return as_%s((u << s) | (u >> (((%s)%d - s) & (%s)%d))); }\n",
+                      F, T, T, T, ucl, ucl, ucl, ucl, bits - 1, tcl, ucl, bits, ucl, bits - 1);
         }
-        sb_printf(b,
-                  "%s %s hadd(%s x, %s y) { return (x >> (%s)1) + (y >> (%s)1) + (x & y & "
-                  "(%s)1); }\n",
-                  F, T, T, T, T, T, T);
-        sb_printf(b,
-                  "%s %s rhadd(%s x, %s y) { return (x >> (%s)1) + (y >> (%s)1) + ((x | y) & "
-                  "(%s)1); }\n",
-                  F, T, T, T, T, T, T);
-        sb_printf(b, "%s %s bitselect(%s a, %s b, %s c) { return (a & ~c) | (b & c); }\n", F, T, T,
-                  T, T);
+        kbuf_printf(b,
+                    "%s %s hadd(%s x, %s y) { return (x >> (%s)1) + (y >> (%s)1) + (x & y & "
+                    "(%s)1); }\n",
+                    F, T, T, T, T, T, T);
+        kbuf_printf(b,
+                    "%s %s rhadd(%s x, %s y) { return (x >> (%s)1) + (y >> (%s)1) + ((x | y) & "
+                    "(%s)1); }\n",
+                    F, T, T, T, T, T, T);
+        kbuf_printf(b, "%s %s bitselect(%s a, %s b, %s c) { return (a & ~c) | (b & c); }\n", F, T,
+                    T, T, T);
         if (vec_elems[e].size == 4)
-          sb_printf(b,
-                    "%s %s mul24(%s a, %s b) { return a * b; }\n"
-                    "%s %s mad24(%s a, %s b, %s c) { return a * b + c; }\n",
-                    F, T, T, T, F, T, T, T, T);
+          kbuf_printf(b,
+                      "%s %s mul24(%s a, %s b) { return a * b; }\n"
+                      "%s %s mad24(%s a, %s b, %s c) { return a * b + c; }\n",
+                      F, T, T, T, F, T, T, T, T);
         if (!vec_elems[e].is_unsigned) {
           for (int all = 0; all < 2; all++) {
-            sb_printf(b, "%s int %s(%s x) { return ", F, all ? "all" : "any", T);
+            kbuf_printf(b, "%s int %s(%s x) { return ", F, all ? "all" : "any", T);
             for (int i = 0; i < n; i++) {
               if (n > 1)
-                sb_printf(b, "%s(x.s%c < 0)", i ? (all ? " & " : " | ") : "", comp[i]);
+                kbuf_printf(b, "%s(x.s%c < 0)", i ? (all ? " & " : " | ") : "", comp[i]);
               else
-                sb_printf(b, "x < 0");
+                kbuf_printf(b, "x < 0");
             }
-            sb_printf(b, "; }\n");
+            kbuf_printf(b, "; }\n");
           }
         }
         continue;
@@ -459,64 +431,64 @@ static char *build_derived_header(void) {
       const char *sq = vec_elems[e].size == 4 ? "__KCC_SQRTF" : "sqrt";
       char tcl[32];
       snprintf(tcl, sizeof tcl, "%s", n == 1 ? vec_elems[e].cl : T);
-      sb_printf(b, "%s %s mad(%s a, %s b, %s c) { return a * b + c; }\n", F, T, T, T, T);
+      kbuf_printf(b, "%s %s mad(%s a, %s b, %s c) { return a * b + c; }\n", F, T, T, T, T);
       for (int sc = 0; sc < (n > 1 ? 2 : 1); sc++) {
         const char *A = sc ? S : T; /* the scalar forms: mix's a, step's and smoothstep's edges */
-        sb_printf(b, "%s %s mix(%s x, %s y, %s a) { return x + (y - x) * a; }\n", F, T, T, T, A);
-        sb_printf(b, "%s %s step(%s edge, %s x) { return x < edge ? (%s)0 : (%s)1; }\n", F, T, A, T,
-                  T, T);
-        sb_printf(b,
-                  "%s %s smoothstep(%s e0, %s e1, %s x) { %s t = %s(%s((x - e0) / (e1 - e0), "
-                  "(%s)0), (%s)1); return t * t * ((%s)3 - (%s)2 * t); }\n",
-                  F, T, A, A, T, T, mn, mx, T, T, S, S);
+        kbuf_printf(b, "%s %s mix(%s x, %s y, %s a) { return x + (y - x) * a; }\n", F, T, T, T, A);
+        kbuf_printf(b, "%s %s step(%s edge, %s x) { return x < edge ? (%s)0 : (%s)1; }\n", F, T, A,
+                    T, T, T);
+        kbuf_printf(b,
+                    "%s %s smoothstep(%s e0, %s e1, %s x) { %s t = %s(%s((x - e0) / (e1 - e0), "
+                    "(%s)0), (%s)1); return t * t * ((%s)3 - (%s)2 * t); }\n",
+                    F, T, A, A, T, T, mn, mx, T, T, S, S);
       }
-      sb_printf(b,
-                "%s %s sign(%s x) { return x > (%s)0 ? (%s)1 : x < (%s)0 ? (%s)-1 : isnan(x) ? "
-                "(%s)0 : x; }\n",
-                F, T, T, S, T, S, T, T);
-      sb_printf(b,
-                "%s %s bitselect(%s a, %s b, %s c) { return as_%s((as_%s(a) & ~as_%s(c)) | "
-                "(as_%s(b) & as_%s(c))); }\n",
-                F, T, T, T, T, tcl,
-                n == 1 ? vec_elems[int_of_size(vec_elems[e].size, false)].cl : I,
-                n == 1 ? vec_elems[int_of_size(vec_elems[e].size, false)].cl : I,
-                n == 1 ? vec_elems[int_of_size(vec_elems[e].size, false)].cl : I,
-                n == 1 ? vec_elems[int_of_size(vec_elems[e].size, false)].cl : I);
+      kbuf_printf(b,
+                  "%s %s sign(%s x) { return x > (%s)0 ? (%s)1 : x < (%s)0 ? (%s)-1 : isnan(x) ? "
+                  "(%s)0 : x; }\n",
+                  F, T, T, S, T, S, T, T);
+      kbuf_printf(b,
+                  "%s %s bitselect(%s a, %s b, %s c) { return as_%s((as_%s(a) & ~as_%s(c)) | "
+                  "(as_%s(b) & as_%s(c))); }\n",
+                  F, T, T, T, T, tcl,
+                  n == 1 ? vec_elems[int_of_size(vec_elems[e].size, false)].cl : I,
+                  n == 1 ? vec_elems[int_of_size(vec_elems[e].size, false)].cl : I,
+                  n == 1 ? vec_elems[int_of_size(vec_elems[e].size, false)].cl : I,
+                  n == 1 ? vec_elems[int_of_size(vec_elems[e].size, false)].cl : I);
       if (n > 4) continue;
-      sb_printf(b, "%s %s dot(%s a, %s b) { return ", F, S, T, T);
+      kbuf_printf(b, "%s %s dot(%s a, %s b) { return ", F, S, T, T);
       for (int i = 0; i < n; i++) {
         if (n > 1)
-          sb_printf(b, "%sa.s%c * b.s%c", i ? " + " : "", comp[i], comp[i]);
+          kbuf_printf(b, "%sa.s%c * b.s%c", i ? " + " : "", comp[i], comp[i]);
         else
-          sb_printf(b, "a * b");
+          kbuf_printf(b, "a * b");
       }
-      sb_printf(b, "; }\n");
-      sb_printf(b, "%s %s length(%s p) { return %s(dot(p, p)); }\n", F, S, T, sq);
-      sb_printf(b, "%s %s distance(%s a, %s b) { return length(a - b); }\n", F, S, T, T);
-      sb_printf(b, "%s %s normalize(%s p) { return p / length(p); }\n", F, T, T);
+      kbuf_printf(b, "; }\n");
+      kbuf_printf(b, "%s %s length(%s p) { return %s(dot(p, p)); }\n", F, S, T, sq);
+      kbuf_printf(b, "%s %s distance(%s a, %s b) { return length(a - b); }\n", F, S, T, T);
+      kbuf_printf(b, "%s %s normalize(%s p) { return p / length(p); }\n", F, T, T);
       if (n == 3 || n == 4)
-        sb_printf(b,
-                  "%s %s cross(%s a, %s b) { %s r; r.x = a.y * b.z - a.z * b.y; "
-                  "r.y = a.z * b.x - a.x * b.z; r.z = a.x * b.y - a.y * b.x;%s return r; }\n",
-                  F, T, T, T, T, n == 4 ? " r.w = 0;" : "");
+        kbuf_printf(b,
+                    "%s %s cross(%s a, %s b) { %s r; r.x = a.y * b.z - a.z * b.y; "
+                    "r.y = a.z * b.x - a.x * b.z; r.z = a.x * b.y - a.y * b.x;%s return r; }\n",
+                    F, T, T, T, T, n == 4 ? " r.w = 0;" : "");
     }
   }
-  sb_printf(b, "#endif\n");
-  return sb.p;
+  kbuf_printf(b, "#endif\n");
+  return sb.data;
 }
 
 static char *build_vector_header(void) {
-  SB b = {0};
-  sb_printf(&b, "#ifndef __KCC_VECTOR_H\n#define __KCC_VECTOR_H\n"
-                "typedef unsigned char uchar;\ntypedef unsigned short ushort;\n"
-                "typedef unsigned int uint;\ntypedef unsigned long ulong;\n");
+  KBuf b = {0};
+  kbuf_printf(&b, "#ifndef __KCC_VECTOR_H\n#define __KCC_VECTOR_H\n"
+                  "typedef unsigned char uchar;\ntypedef unsigned short ushort;\n"
+                  "typedef unsigned int uint;\ntypedef unsigned long ulong;\n");
   for (int e = 0; e < NELEMS; e++)
     for (int l = 0; l < NLENS; l++)
-      sb_printf(&b, "typedef %s %s%d __attribute__((ext_vector_type(%d)));\n", vec_elems[e].c,
-                vec_elems[e].cl, vec_lens[l], vec_lens[l]);
+      kbuf_printf(&b, "typedef %s %s%d __attribute__((ext_vector_type(%d)));\n", vec_elems[e].c,
+                  vec_elems[e].cl, vec_lens[l], vec_lens[l]);
   vector_builtins(&b);
-  sb_printf(&b, "#include <kcc_derived.h>\n#endif\n");
-  return b.p;
+  kbuf_printf(&b, "#include <kcc_derived.h>\n#endif\n");
+  return b.data;
 }
 
 static const char h_stddef[] =
