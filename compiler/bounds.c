@@ -65,11 +65,7 @@ static KExpr *var_ref(KVar *v, KLoc loc) {
 }
 
 static KExpr *bin(KOp op, KType *t, KExpr *a, KExpr *b) {
-  KExpr *e = kir_expr(KE_BINARY, t, a->loc);
-  e->op = op;
-  e->a = a;
-  e->b = b;
-  return e;
+  return kir_binary(op, t, a, b, a->loc);
 }
 
 static KExpr *assign(KExpr *lv, KExpr *v) {

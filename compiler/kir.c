@@ -449,6 +449,21 @@ KExpr *kir_int(KType *type, uint64_t v, KLoc loc) {
   return e;
 }
 
+KExpr *kir_binary(KOp op, KType *t, KExpr *a, KExpr *b, KLoc loc) {
+  KExpr *e = kir_expr(KE_BINARY, t, loc);
+  e->op = op;
+  e->a = a;
+  e->b = b;
+  return e;
+}
+
+KExpr *kir_builtin(KBuiltin b, KType *t, int n, KLoc loc) {
+  KExpr *e = kir_expr(KE_BUILTIN, t, loc);
+  e->builtin = b;
+  e->args = kir_alloc(sizeof(KExpr *) * (size_t)(n > 0 ? n : 1));
+  return e;
+}
+
 KExpr *kir_cast(KExpr *e, KType *to) {
   if (e->type == to) return e;
   KExpr *c = kir_expr(KE_CAST, to, e->loc);

@@ -466,6 +466,10 @@ bool kir_is_lvalue(const KExpr *e);
 
 /* Constructors: they only fill fields; the front end is responsible for typing. */
 KExpr *kir_expr(KExprKind kind, KType *type, KLoc loc);
+/* a op b (KE_BINARY) of type t. */
+KExpr *kir_binary(KOp op, KType *t, KExpr *a, KExpr *b, KLoc loc);
+/* A call of builtin b with type t and room for n arguments (nargs 0: the caller appends). */
+KExpr *kir_builtin(KBuiltin b, KType *t, int n, KLoc loc);
 KExpr *kir_int(KType *type, uint64_t v, KLoc loc);
 KExpr *kir_cast(KExpr *e, KType *to); /* returns e itself when the types are equal */
 

@@ -115,24 +115,9 @@ bool fe_check_printf_format(const char *fmt, size_t len, KLoc loc) {
 
 /* ---------------------------------------------------------------- CUDA intrinsics */
 
-static KExpr *node(KBuiltin b, KType *t, KLoc loc, int n) {
-  KExpr *e = kir_expr(KE_BUILTIN, t, loc);
-  e->builtin = b;
-  e->args = kir_alloc(sizeof(KExpr *) * (size_t)(n > 0 ? n : 1));
-  return e;
-}
-
 static KExpr *node1(KBuiltin b, KType *t, KExpr *x, KLoc loc) {
-  KExpr *e = node(b, t, loc, 1);
+  KExpr *e = kir_builtin(b, t, 1, loc);
   e->args[e->nargs++] = x;
-  return e;
-}
-
-static KExpr *bin(KOp op, KType *t, KExpr *a, KExpr *b, KLoc loc) {
-  KExpr *e = kir_expr(KE_BINARY, t, loc);
-  e->op = op;
-  e->a = a;
-  e->b = b;
   return e;
 }
 
@@ -226,7 +211,7 @@ KExpr *fe_cuda_intrinsic(FeCtx *fe, CXCursor call, const char *name, KLoc loc) {
   KType *i32 = kir_type_scalar(KT_I32), *u32 = kir_type_scalar(KT_U32);
   if (b != BI_NONE) {
     bool shfl = b >= BI_SHFL && b <= BI_SHFL_XOR;
-    KExpr *e = node(b, t, loc, 4);
+    KExpr *e = kir_builtin(b, t, 4, loc);
     for (int i = 0; i < n; i++) e->args[e->nargs++] = a[i];
     if (shfl && n == 3) e->args[e->nargs++] = fe_int_const(i32, 32, loc); /* width: warpSize */
     if (b == BI_SYNCWARP && n == 0) e->args[e->nargs++] = fe_int_const(u32, 0xffffffffu, loc);
@@ -259,12 +244,13 @@ KExpr *fe_cuda_intrinsic(FeCtx *fe, CXCursor call, const char *name, KLoc loc) {
     for (int i = 0; i < 2; i++) {
       if (kir_is_signed(t)) {
         KExpr *eight = fe_int_const(i32, 8, loc);
-        a[i] = bin(KB_SHR, t, bin(KB_SHL, t, a[i], eight, loc), fe_int_const(i32, 8, loc), loc);
+        a[i] = kir_binary(KB_SHR, t, kir_binary(KB_SHL, t, a[i], eight, loc),
+                          fe_int_const(i32, 8, loc), loc);
       } else {
-        a[i] = bin(KB_AND, t, a[i], fe_int_const(t, 0xffffff, loc), loc);
+        a[i] = kir_binary(KB_AND, t, a[i], fe_int_const(t, 0xffffff, loc), loc);
       }
     }
-    return bin(KB_MUL, t, a[0], a[1], loc);
+    return kir_binary(KB_MUL, t, a[0], a[1], loc);
   }
   if (!strcmp(name, "__popc") || !strcmp(name, "__popcll"))
     return fe_convert(node1(BI_POPCOUNT, a[0]->type, a[0], loc), t);
@@ -274,10 +260,10 @@ KExpr *fe_cuda_intrinsic(FeCtx *fe, CXCursor call, const char *name, KLoc loc) {
     /* fmaxf(NaN, 0) is 0, as __saturatef(NaN) is. */
     KExpr *zero = kir_expr(KE_FCONST, t, loc), *one = kir_expr(KE_FCONST, t, loc);
     one->fval = 1.0;
-    KExpr *mx = node(BI_FMAX, t, loc, 2);
+    KExpr *mx = kir_builtin(BI_FMAX, t, 2, loc);
     mx->args[mx->nargs++] = a[0];
     mx->args[mx->nargs++] = zero;
-    KExpr *mn = node(BI_FMIN, t, loc, 2);
+    KExpr *mn = kir_builtin(BI_FMIN, t, 2, loc);
     mn->args[mn->nargs++] = mx;
     mn->args[mn->nargs++] = one;
     return mn;
@@ -285,8 +271,8 @@ KExpr *fe_cuda_intrinsic(FeCtx *fe, CXCursor call, const char *name, KLoc loc) {
   if (!strcmp(name, "__frcp_rn") || !strcmp(name, "__drcp_rn")) {
     KExpr *one = kir_expr(KE_FCONST, t, loc);
     one->fval = 1.0;
-    return bin(KB_DIV, t, one, a[0], loc);
+    return kir_binary(KB_DIV, t, one, a[0], loc);
   }
   /* __fdiv_rn, __ddiv_rn: IEEE division, which KIR's is (no fma contracts a division). */
-  return bin(KB_DIV, t, a[0], a[1], loc);
+  return kir_binary(KB_DIV, t, a[0], a[1], loc);
 }

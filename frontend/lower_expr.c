@@ -746,9 +746,7 @@ static KExpr *explicit_cast(FeCtx *fe, CXCursor c, KLoc loc) {
 
 static KExpr *printf_call(FeCtx *fe, CXCursor c, KLoc loc) {
   int n = clang_Cursor_getNumArguments(c);
-  KExpr *e = kir_expr(KE_BUILTIN, t_int(), loc);
-  e->builtin = BI_PRINTF;
-  e->args = kir_alloc(sizeof(KExpr *) * (size_t)(n > 0 ? n : 1));
+  KExpr *e = kir_builtin(BI_PRINTF, t_int(), n, loc);
   for (int i = 0; i < n; i++) {
     CXCursor arg = clang_Cursor_getArgument(c, i);
     CXCursor lit = peel(arg);
@@ -774,9 +772,7 @@ static KExpr *builtin_call(FeCtx *fe, CXCursor c, KBuiltin b, KLoc loc) {
   if (!t) return fe_poison(loc);
   int n = clang_Cursor_getNumArguments(c);
   if (b == BI_SYNCTHREADS) n = 0; /* barrier(flags): kcc's barrier always fences both */
-  KExpr *e = kir_expr(KE_BUILTIN, t, loc);
-  e->builtin = b;
-  e->args = kir_alloc(sizeof(KExpr *) * (size_t)(n > 0 ? n : 1));
+  KExpr *e = kir_builtin(b, t, n, loc);
   bool relational = b == BI_ISNAN || b == BI_ISINF || b == BI_ISFINITE;
   for (int i = 0; i < n; i++) {
     KExpr *a = fe_expr(fe, clang_Cursor_getArgument(c, i));

@@ -292,20 +292,9 @@ static KType *t_u32(void) {
   return kir_type_scalar(KT_U32);
 }
 
-static KExpr *bin(KOp op, KType *t, KExpr *a, KExpr *b, KLoc loc) {
-  KExpr *e = kir_expr(KE_BINARY, t, loc);
-  e->op = op;
-  e->a = a;
-  e->b = b;
-  return e;
-}
-
 static KExpr *builtin(KBuiltin b, KType *t, KLoc loc, int n, KExpr **args) {
-  KExpr *e = kir_expr(KE_BUILTIN, t, loc);
-  e->builtin = b;
-  e->args = kir_alloc(sizeof(KExpr *) * (size_t)(n ? n : 1));
-  for (int i = 0; i < n; i++) e->args[i] = args[i];
-  e->nargs = n;
+  KExpr *e = kir_builtin(b, t, n, loc);
+  for (int i = 0; i < n; i++) e->args[e->nargs++] = args[i];
   return e;
 }
 
@@ -338,18 +327,18 @@ static KExpr *wi_value(WorkItem w, int dim, KType *t, KLoc loc) {
   KExpr *r;
   switch (w) {
   case WI_GLOBAL_ID:
-    r = bin(KB_ADD, t,
-            bin(KB_MUL, t, kir_cast(special(BI_BLOCK_IDX, dim, loc), t),
-                kir_cast(special(BI_BLOCK_DIM, dim, loc), t), loc),
-            kir_cast(special(BI_THREAD_IDX, dim, loc), t), loc);
+    r = kir_binary(KB_ADD, t,
+                   kir_binary(KB_MUL, t, kir_cast(special(BI_BLOCK_IDX, dim, loc), t),
+                              kir_cast(special(BI_BLOCK_DIM, dim, loc), t), loc),
+                   kir_cast(special(BI_THREAD_IDX, dim, loc), t), loc);
     return r;
   case WI_LOCAL_ID: return kir_cast(special(BI_THREAD_IDX, dim, loc), t);
   case WI_GROUP_ID: return kir_cast(special(BI_BLOCK_IDX, dim, loc), t);
   case WI_LOCAL_SIZE: return kir_cast(special(BI_BLOCK_DIM, dim, loc), t);
   case WI_NUM_GROUPS: return kir_cast(special(BI_GRID_DIM, dim, loc), t);
   case WI_GLOBAL_SIZE:
-    return bin(KB_MUL, t, kir_cast(special(BI_GRID_DIM, dim, loc), t),
-               kir_cast(special(BI_BLOCK_DIM, dim, loc), t), loc);
+    return kir_binary(KB_MUL, t, kir_cast(special(BI_GRID_DIM, dim, loc), t),
+                      kir_cast(special(BI_BLOCK_DIM, dim, loc), t), loc);
   default: return fe_int_const(t, 0, loc);
   }
 }
@@ -377,7 +366,8 @@ static KFunc *wi_helper(FeCtx *fe, WorkItem w, KType *t, KLoc loc) {
     KExpr *dv = kir_expr(KE_VAR, t_u32(), loc);
     dv->var = d;
     KExpr *c = kir_expr(KE_COND, t, loc);
-    c->a = bin(KB_EQ, kir_type_scalar(KT_I32), dv, fe_int_const(t_u32(), (uint64_t)dim, loc), loc);
+    c->a = kir_binary(KB_EQ, kir_type_scalar(KT_I32), dv, fe_int_const(t_u32(), (uint64_t)dim, loc),
+                      loc);
     c->b = wi_value(w, dim, t, loc);
     c->c = r;
     r = c;
@@ -487,24 +477,24 @@ static KExpr *math_call(FeCtx *fe, CXCursor call, const char *name, KType *t, KL
   KExpr *a[3];
   if (!strcmp(name, "mad") || !strcmp(name, "mad24")) {
     lower_args(fe, call, a, 3, t);
-    return bin(KB_ADD, t, bin(KB_MUL, t, a[0], a[1], loc), a[2], loc);
+    return kir_binary(KB_ADD, t, kir_binary(KB_MUL, t, a[0], a[1], loc), a[2], loc);
   }
   if (!strcmp(name, "mul24")) {
     lower_args(fe, call, a, 2, t);
-    return bin(KB_MUL, t, a[0], a[1], loc);
+    return kir_binary(KB_MUL, t, a[0], a[1], loc);
   }
   if (!strcmp(name, "mad_hi")) {
     lower_args(fe, call, a, 3, t);
-    return bin(KB_ADD, t, builtin(BI_MUL_HI, t, loc, 2, a), a[2], loc);
+    return kir_binary(KB_ADD, t, builtin(BI_MUL_HI, t, loc, 2, a), a[2], loc);
   }
   if (!strcmp(name, "recip")) {
     if (kir_is_vec(t)) return NULL;
     lower_args(fe, call, a, 1, t);
-    return bin(KB_DIV, t, fe_convert(fe_int_const(t_u32(), 1, loc), t), a[0], loc);
+    return kir_binary(KB_DIV, t, fe_convert(fe_int_const(t_u32(), 1, loc), t), a[0], loc);
   }
   if (!strcmp(name, "divide")) {
     lower_args(fe, call, a, 2, t);
-    return bin(KB_DIV, t, a[0], a[1], loc);
+    return kir_binary(KB_DIV, t, a[0], a[1], loc);
   }
   if (!strcmp(name, "degrees") || !strcmp(name, "radians")) {
     if (kir_is_vec(t)) return NULL;
@@ -513,7 +503,7 @@ static KExpr *math_call(FeCtx *fe, CXCursor call, const char *name, KType *t, KL
                                         : 0.017453292519943295769236907684886;
     KExpr *c = kir_expr(KE_FCONST, t, loc);
     c->fval = t->kind == KT_F32 ? (double)(float)k : k;
-    return bin(KB_MUL, t, a[0], c, loc);
+    return kir_binary(KB_MUL, t, a[0], c, loc);
   }
   if (!strcmp(name, "clamp")) {
     if (kir_is_vec(t)) return NULL; /* scalar bounds on vectors: splats, fe's lowering */

@@ -13,14 +13,6 @@ static KExpr *node(KExprKind kind, KType *t, KLoc loc) {
   return kir_expr(kind, t, loc);
 }
 
-static KExpr *bin(KOp op, KType *t, KExpr *a, KExpr *b, KLoc loc) {
-  KExpr *e = node(KE_BINARY, t, loc);
-  e->op = op;
-  e->a = a;
-  e->b = b;
-  return e;
-}
-
 /* ---------------------------------------------------------------- conversions */
 
 KExpr *fe_splat(KExpr *scalar, KType *vt) {
@@ -409,7 +401,7 @@ static KExpr *zero_of(KType *t, KLoc loc) {
 
 /* e != 0 (or == 0) as the -1/0 mask of e's type. */
 static KExpr *test_zero(KExpr *e, KOp op, KLoc loc) {
-  return bin(op, kir_type_mask(e->type), e, zero_of(e->type, loc), loc);
+  return kir_binary(op, kir_type_mask(e->type), e, zero_of(e->type, loc), loc);
 }
 
 /* A mask converted to mask type m: -1/0 survive sign extension and truncation. */
@@ -425,7 +417,7 @@ KExpr *fe_shift_count(KExpr *b, KType *t) {
     return fe_splat(fe_shift_count(b->a, t), b->type);
   KExpr *m = fe_int_const(bt, (uint64_t)(bits - 1), b->loc);
   if (kir_is_vec(b->type)) m = fe_splat(m, b->type);
-  return bin(KB_AND, b->type, b, m, b->loc);
+  return kir_binary(KB_AND, b->type, b, m, b->loc);
 }
 
 static bool is_compound(enum CXBinaryOperatorKind bk) {
@@ -455,7 +447,7 @@ KExpr *fe_vec_binary(FeCtx *fe, enum CXBinaryOperatorKind bk, KType *t, KExpr *a
     KType *vt = kir_is_vec(a->type) ? a->type : b->type;
     KExpr *na = test_zero(fe_vec_convert(a, vt), KB_NE, loc);
     KExpr *nb = test_zero(fe_vec_convert(b, vt), KB_NE, loc);
-    return bin(op == KB_LAND ? KB_AND : KB_OR, na->type, na, mask_to(nb, na->type), loc);
+    return kir_binary(op == KB_LAND ? KB_AND : KB_OR, na->type, na, mask_to(nb, na->type), loc);
   }
   case KB_EQ:
   case KB_NE:
@@ -466,15 +458,15 @@ KExpr *fe_vec_binary(FeCtx *fe, enum CXBinaryOperatorKind bk, KType *t, KExpr *a
     KType *vt = kir_is_vec(a->type) ? a->type : b->type;
     a = fe_vec_convert(a, vt);
     b = fe_vec_convert(b, vt);
-    return bin(op, kir_type_mask(vt), a, b, loc);
+    return kir_binary(op, kir_type_mask(vt), a, b, loc);
   }
   case KB_SHL:
   case KB_SHR:
     if (!kir_is_vec(t)) return fe_broken(fe, loc, "this vector shift");
-    return bin(op, t, fe_vec_convert(a, t), fe_shift_count(fe_vec_convert(b, t), t), loc);
+    return kir_binary(op, t, fe_vec_convert(a, t), fe_shift_count(fe_vec_convert(b, t), t), loc);
   default:
     if (!kir_is_vec(t)) return fe_broken(fe, loc, "this vector operator");
-    return bin(op, t, fe_vec_convert(a, t), fe_vec_convert(b, t), loc);
+    return kir_binary(op, t, fe_vec_convert(a, t), fe_vec_convert(b, t), loc);
   }
 }
 
@@ -520,10 +512,9 @@ static CXCursor unpromoted(CXCursor c) {
   return c;
 }
 
+/* A builtin whose nargs arguments the caller stores by index. */
 static KExpr *builtin_node(KBuiltin b, KType *t, KLoc loc, int nargs) {
-  KExpr *e = node(KE_BUILTIN, t, loc);
-  e->builtin = b;
-  e->args = kir_alloc(sizeof(KExpr *) * (size_t)(nargs ? nargs : 1));
+  KExpr *e = kir_builtin(b, t, nargs, loc);
   e->nargs = nargs;
   return e;
 }
