@@ -193,3 +193,35 @@ CMP_INT(rt_cmp_i32, int32_t, PRId32)
 CMP_INT(rt_cmp_u32, uint32_t, PRIu32)
 CMP_INT(rt_cmp_i64, int64_t, PRId64)
 CMP_INT(rt_cmp_u64, uint64_t, PRIu64)
+
+/* ---------------------------------------------------------------- allocations kept for a run */
+
+static void **allocs;
+static size_t nallocs, capallocs;
+
+void *rt_xalloc(size_t n) {
+  void *p = calloc(1, n ? n : 1);
+  if (p && nallocs == capallocs) {
+    capallocs = capallocs ? 2 * capallocs : 256;
+    void **grown = realloc(allocs, capallocs * sizeof *allocs);
+    if (!grown) {
+      free(p);
+      p = NULL;
+    } else {
+      allocs = grown;
+    }
+  }
+  if (!p) {
+    fprintf(stderr, "out of memory (%zu bytes)\n", n);
+    exit(1);
+  }
+  allocs[nallocs++] = p;
+  return p;
+}
+
+void rt_xfree_all(void) {
+  for (size_t i = 0; i < nallocs; i++) free(allocs[i]);
+  free(allocs);
+  allocs = NULL;
+  nallocs = capallocs = 0;
+}

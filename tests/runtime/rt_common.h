@@ -72,6 +72,11 @@ bool rt_cmp_u64(Rt *rt, const char *what, const uint64_t *got, const uint64_t *w
 /* A single failed expectation with a message. */
 void rt_fail(Rt *rt, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* A zero-filled allocation kept until rt_xfree_all (leak checkers stay quiet about tables
+ * that live for a whole run); exits on out of memory. */
+void *rt_xalloc(size_t n);
+void rt_xfree_all(void);
+
 static inline uint64_t rt_ceil_div(uint64_t a, uint64_t b) {
   return (a + b - 1) / b;
 }

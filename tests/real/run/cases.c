@@ -25,7 +25,7 @@ static size_t round_up(size_t n, size_t m) {
 }
 
 static void *out_pair(void *out[NPATHS], size_t bytes) {
-  for (int p = 0; p < NPATHS; p++) out[p] = xmalloc(bytes);
+  for (int p = 0; p < NPATHS; p++) out[p] = rt_xalloc(bytes);
   return out[0];
 }
 
@@ -33,7 +33,7 @@ static void *out_pair(void *out[NPATHS], size_t bytes) {
 
 static void run_pyopencl_demo_sum(Ctx *c) {
   size_t n = 256 * (size_t)rt_int(&c->rt, 64, 256);
-  float *a = xmalloc(n * 4), *b = xmalloc(n * 4), *ref = xmalloc(n * 4);
+  float *a = rt_xalloc(n * 4), *b = rt_xalloc(n * 4), *ref = rt_xalloc(n * 4);
   fill_f32(c, a, n, -1000, 1000);
   fill_f32(c, b, n, -1000, 1000);
   for (size_t i = 0; i < n; i++) ref[i] = a[i] + b[i];
@@ -55,8 +55,8 @@ static void run_pyopencl_demo_sum(Ctx *c) {
 static void run_handson_vadd_abc(Ctx *c) {
   unsigned count = (unsigned)rt_int(&c->rt, 1000, 100000);
   size_t global = round_up(count, 64);
-  float *a = xmalloc(global * 4), *b = xmalloc(global * 4), *cc = xmalloc(global * 4);
-  float *ref = xmalloc(count * 4);
+  float *a = rt_xalloc(global * 4), *b = rt_xalloc(global * 4), *cc = rt_xalloc(global * 4);
+  float *ref = rt_xalloc(count * 4);
   fill_f32(c, a, count, -10, 10);
   fill_f32(c, b, count, -10, 10);
   fill_f32(c, cc, count, -10, 10);
@@ -79,7 +79,7 @@ static void run_handson_vadd_abc(Ctx *c) {
 static void run_khronos_saxpy(Ctx *c) {
   size_t n = 128 * (size_t)rt_int(&c->rt, 64, 512);
   float a = rt_float(&c->rt, -4, 4);
-  float *x = xmalloc(n * 4), *y = xmalloc(n * 4), *ref = xmalloc(n * 4);
+  float *x = rt_xalloc(n * 4), *y = rt_xalloc(n * 4), *ref = rt_xalloc(n * 4);
   fill_f32(c, x, n, -1, 1);
   fill_f32(c, y, n, -1, 1);
   for (size_t i = 0; i < n; i++) ref[i] = a * x[i] + y[i];
@@ -99,7 +99,7 @@ static void run_khronos_saxpy(Ctx *c) {
 
 static void run_khronos_collatz(Ctx *c) {
   size_t n = 256 * (size_t)rt_int(&c->rt, 16, 128);
-  int32_t *ref = xmalloc(n * 4);
+  int32_t *ref = rt_xalloc(n * 4);
   for (size_t i = 0; i < n; i++) {
     uint64_t v = i + 1;
     int steps = 0;
@@ -150,10 +150,10 @@ static unsigned histo_bin(float value, const float *levels, unsigned bins) {
 static void run_khronos_histogram(Ctx *c) {
   unsigned bins = (unsigned)rt_int(&c->rt, 16, 300);
   unsigned n = 64 * (unsigned)rt_int(&c->rt, 64, 1024);
-  float *levels = xmalloc(bins * 4), *in = xmalloc(n * 4);
+  float *levels = rt_xalloc(bins * 4), *in = rt_xalloc(n * 4);
   for (unsigned i = 0; i < bins; i++) levels[i] = (float)i / (float)bins;
   fill_f32(c, in, n, 0, 1);
-  uint32_t *ref = xmalloc(bins * 4), *zero = xmalloc(bins * 4);
+  uint32_t *ref = rt_xalloc(bins * 4), *zero = rt_xalloc(bins * 4);
   for (unsigned i = 0; i < n; i++) ref[histo_bin(in[i], levels, bins)]++;
   void *out[NPATHS];
   out_pair(out, bins * 4);
@@ -172,7 +172,7 @@ static void run_khronos_histogram(Ctx *c) {
 
 static void transpose_case(Ctx *c, int with_local) {
   size_t w = 16 * (size_t)rt_int(&c->rt, 2, 40), h = 16 * (size_t)rt_int(&c->rt, 2, 40);
-  float *a = xmalloc(w * h * 4), *ref = xmalloc(w * h * 4);
+  float *a = rt_xalloc(w * h * 4), *ref = rt_xalloc(w * h * 4);
   fill_f32(c, a, w * h, -1, 1);
   for (size_t y = 0; y < h; y++)
     for (size_t x = 0; x < w; x++) ref[y + x * h] = a[x + y * w];
@@ -202,8 +202,8 @@ static void run_pyopencl_transpose_local(Ctx *c) {
 static void run_pyopencl_mandelbrot(Ctx *c) {
   size_t w = 64 * (size_t)rt_int(&c->rt, 2, 6), h = (size_t)rt_int(&c->rt, 64, 256), n = w * h;
   uint16_t maxiter = (uint16_t)rt_int(&c->rt, 20, 200);
-  float *q = xmalloc(n * 8);
-  uint16_t *ref = xmalloc(n * 2);
+  float *q = rt_xalloc(n * 8);
+  uint16_t *ref = rt_xalloc(n * 2);
   for (size_t y = 0; y < h; y++)
     for (size_t x = 0; x < w; x++) {
       q[2 * (y * w + x)] = -2.13f + 2.9f * (float)x / (float)w;
@@ -254,7 +254,7 @@ static void run_pyopencl_mandelbrot(Ctx *c) {
 static void run_rodinia_nn(Ctx *c) {
   int n = rt_int(&c->rt, 1000, 60000);
   size_t global = round_up((size_t)n, 64);
-  float *loc = xmalloc(global * 8), *ref = xmalloc((size_t)n * 4);
+  float *loc = rt_xalloc(global * 8), *ref = rt_xalloc((size_t)n * 4);
   for (int i = 0; i < n; i++) {
     loc[2 * i] = rt_float(&c->rt, -90, 90);
     loc[2 * i + 1] = rt_float(&c->rt, -180, 180);
@@ -284,14 +284,14 @@ static void run_rodinia_kmeans(Ctx *c) {
   size_t nf = (size_t)npoints * (size_t)nfeatures;
   /* Small integer-valued features: every distance is an exact float, so the membership is
    * the same whatever the order of the sums (ties go to the first cluster, as in the kernel). */
-  float *feature = xmalloc(nf * 4), *clusters = xmalloc((size_t)nclusters * nfeatures * 4);
+  float *feature = rt_xalloc(nf * 4), *clusters = rt_xalloc((size_t)nclusters * nfeatures * 4);
   for (size_t i = 0; i < nf; i++) feature[i] = (float)rt_int(&c->rt, 0, 15);
   for (int i = 0; i < nclusters * nfeatures; i++) clusters[i] = (float)rt_int(&c->rt, 0, 15);
-  float *swap_ref = xmalloc(nf * 4);
+  float *swap_ref = rt_xalloc(nf * 4);
   for (int t = 0; t < npoints; t++)
     for (int i = 0; i < nfeatures; i++)
       swap_ref[(size_t)i * npoints + t] = feature[(size_t)t * nfeatures + i];
-  int32_t *member_ref = xmalloc((size_t)npoints * 4);
+  int32_t *member_ref = rt_xalloc((size_t)npoints * 4);
   for (int pt = 0; pt < npoints; pt++) {
     float min_dist = 3.40282347e+38f;
     int index = 0;
@@ -335,11 +335,11 @@ static void run_rodinia_pathfinder(Ctx *c) {
   enum { BLOCK = 256, HALO = 1 };
   int cols = rt_int(&c->rt, 300, 5000), rows = rt_int(&c->rt, 2, 800);
   int pyramid = rt_int(&c->rt, 1, 20);
-  int *data = xmalloc((size_t)rows * cols * 4);
+  int *data = rt_xalloc((size_t)rows * cols * 4);
   for (int i = 0; i < rows * cols; i++) data[i] = rt_int(&c->rt, 0, 9);
   /* The dynamic programme: each row adds its wall to the cheapest of the three cells above
    * (two at the edges). */
-  int32_t *ref = xmalloc((size_t)cols * 4), *next = xmalloc((size_t)cols * 4);
+  int32_t *ref = rt_xalloc((size_t)cols * 4), *next = rt_xalloc((size_t)cols * 4);
   memcpy(ref, data, (size_t)cols * 4);
   for (int r = 1; r < rows; r++) {
     for (int x = 0; x < cols; x++) {
@@ -356,7 +356,7 @@ static void run_rodinia_pathfinder(Ctx *c) {
   size_t global = (size_t)blockCols * BLOCK;
   void *out[NPATHS];
   out_pair(out, (size_t)cols * 4);
-  int *debug = xmalloc(16384 * 4);
+  int *debug = rt_xalloc(16384 * 4);
   FOR_PATHS(c, p) {
     DBuf *wall = dev_upload(c, p, data + cols, (size_t)(rows - 1) * cols * 4);
     DBuf *res[2] = {dev_upload(c, p, data, (size_t)cols * 4), dev_alloc(c, p, (size_t)cols * 4)};
@@ -385,7 +385,7 @@ static void pi_case(Ctx *c, const char *kernel, int width) {
   int niters = 8 * rt_int(&c->rt, 4, 64);
   size_t nitems = (size_t)wg * groups;
   float step = 1.0f / (float)(nitems * niters);
-  float *ref = xmalloc((size_t)groups * 4), *accum = xmalloc((size_t)wg * 4);
+  float *ref = rt_xalloc((size_t)groups * 4), *accum = rt_xalloc((size_t)wg * 4);
   for (int g = 0; g < groups; g++) {
     for (int l = 0; l < wg; l++) {
       int istart = (g * wg + l) * niters;
@@ -406,7 +406,7 @@ static void pi_case(Ctx *c, const char *kernel, int width) {
     ref[g] = sum;
   }
   FOR_PATHS(c, p) {
-    float *got = xmalloc((size_t)groups * 4);
+    float *got = rt_xalloc((size_t)groups * 4);
     DBuf *dp = dev_alloc(c, p, (size_t)groups * 4);
     Arg args[] = {A_VAL(niters), A_VAL(step), A_LOCAL((size_t)wg * 4), A_BUF(dp)};
     dev_launch(c, p, kernel, 1, G1(nitems), G1((size_t)wg), args, NARGS(args));
@@ -432,7 +432,7 @@ static void run_handson_matmul_block(Ctx *c) {
   enum { BS = 16 };
   unsigned N = BS * (unsigned)rt_int(&c->rt, 2, 12);
   size_t nn = (size_t)N * N;
-  float *A = xmalloc(nn * 4), *B = xmalloc(nn * 4), *ref = xmalloc(nn * 4);
+  float *A = rt_xalloc(nn * 4), *B = rt_xalloc(nn * 4), *ref = rt_xalloc(nn * 4);
   fill_f32(c, A, nn, -1, 1);
   fill_f32(c, B, nn, -1, 1);
   /* What the kernel's index arithmetic computes: C[j*N+i], with i = Iblk*16+iloc (dimension
@@ -447,7 +447,7 @@ static void run_handson_matmul_block(Ctx *c) {
       ref[j * N + i] = s;
     }
   FOR_PATHS(c, p) {
-    float *got = xmalloc(nn * 4);
+    float *got = rt_xalloc(nn * 4);
     DBuf *da = dev_upload(c, p, A, nn * 4), *db = dev_upload(c, p, B, nn * 4);
     DBuf *dc = dev_alloc(c, p, nn * 4);
     Arg args[] = {
@@ -465,7 +465,7 @@ static void run_handson_gameoflife(Ctx *c) {
   enum { LX = 16, LY = 16 };
   unsigned nx = LX * (unsigned)rt_int(&c->rt, 2, 20), ny = LY * (unsigned)rt_int(&c->rt, 2, 20);
   size_t n = (size_t)nx * ny;
-  char *tick = xmalloc(n), *ref = xmalloc(n);
+  char *tick = rt_xalloc(n), *ref = rt_xalloc(n);
   for (size_t i = 0; i < n; i++) tick[i] = (char)(rt_int(&c->rt, 0, 2) == 0);
   /* Conway's rules on a torus (the kernel wraps its halo around the grid). */
   for (unsigned y = 0; y < ny; y++)
@@ -497,8 +497,8 @@ static void run_handson_gameoflife(Ctx *c) {
 static void run_polybench_gemm(Ctx *c) {
   int ni = rt_int(&c->rt, 16, 200), nj = rt_int(&c->rt, 16, 200), nk = rt_int(&c->rt, 16, 200);
   float alpha = rt_float(&c->rt, -2, 2), beta = rt_float(&c->rt, -2, 2);
-  float *a = xmalloc((size_t)ni * nk * 4), *b = xmalloc((size_t)nk * nj * 4);
-  float *cc = xmalloc((size_t)ni * nj * 4), *ref = xmalloc((size_t)ni * nj * 4);
+  float *a = rt_xalloc((size_t)ni * nk * 4), *b = rt_xalloc((size_t)nk * nj * 4);
+  float *cc = rt_xalloc((size_t)ni * nj * 4), *ref = rt_xalloc((size_t)ni * nj * 4);
   fill_f32(c, a, (size_t)ni * nk, -1, 1);
   fill_f32(c, b, (size_t)nk * nj, -1, 1);
   fill_f32(c, cc, (size_t)ni * nj, -1, 1);
@@ -509,7 +509,7 @@ static void run_polybench_gemm(Ctx *c) {
       ref[i * nj + j] = s;
     }
   FOR_PATHS(c, p) {
-    float *got = xmalloc((size_t)ni * nj * 4);
+    float *got = rt_xalloc((size_t)ni * nj * 4);
     DBuf *da = dev_upload(c, p, a, (size_t)ni * nk * 4),
          *db = dev_upload(c, p, b, (size_t)nk * nj * 4);
     DBuf *dc = dev_upload(c, p, cc, (size_t)ni * nj * 4);
@@ -527,7 +527,7 @@ static void run_polybench_gemm(Ctx *c) {
 static void run_polybench_conv2d(Ctx *c) {
   int ni = rt_int(&c->rt, 8, 300), nj = rt_int(&c->rt, 8, 300);
   size_t n = (size_t)ni * nj;
-  float *A = xmalloc(n * 4), *ref = xmalloc(n * 4);
+  float *A = rt_xalloc(n * 4), *ref = rt_xalloc(n * 4);
   fill_f32(c, A, n, -1, 1);
   const float c11 = +0.2, c21 = +0.5, c31 = -0.8, c12 = -0.3, c22 = +0.6, c32 = -0.9, c13 = +0.4,
               c23 = +0.7, c33 = +0.10;
@@ -539,7 +539,7 @@ static void run_polybench_conv2d(Ctx *c) {
                         c13 * A[(i + 1) * nj + (j - 1)] + c23 * A[(i + 1) * nj + (j + 0)] +
                         c33 * A[(i + 1) * nj + (j + 1)];
   FOR_PATHS(c, p) {
-    float *got = xmalloc(n * 4);
+    float *got = rt_xalloc(n * 4);
     DBuf *da = dev_upload(c, p, A, n * 4), *db = dev_alloc(c, p, n * 4);
     Arg args[] = {A_BUF(da), A_BUF(db), A_VAL(ni), A_VAL(nj)};
     dev_launch(c, p, "Convolution2D_kernel", 2,
@@ -574,7 +574,7 @@ static void sort_elem(const float r0[4], float nr[4]) {
 static void run_rodinia_mergesort(Ctx *c) {
   int listsize = 4 * rt_int(&c->rt, 1000, 50000);
   size_t n4 = (size_t)listsize / 4, global = round_up(n4, 256);
-  float *in = xmalloc(global * 16), *ref = xmalloc(global * 16);
+  float *in = rt_xalloc(global * 16), *ref = rt_xalloc(global * 16);
   fill_f32(c, in, (size_t)listsize, -1000, 1000);
   for (size_t i = 0; i < n4; i++) sort_elem(in + 4 * i, ref + 4 * i);
   for (size_t i = 0; i < n4; i++)
@@ -601,8 +601,8 @@ static void run_uobhpc_nbody(Ctx *c) {
   /* Built with -DWGSIZE=64 -Dsoftening=0.05f -Ddelta=0.005f (tests/real/opencl/OPTIONS). */
   const float softening = 0.05f, delta = 0.005f;
   unsigned n = 64 * (unsigned)rt_int(&c->rt, 2, 32);
-  float *pos = xmalloc((size_t)n * 16), *vel = xmalloc((size_t)n * 16);
-  float *pref = xmalloc((size_t)n * 16), *vref = xmalloc((size_t)n * 16);
+  float *pos = rt_xalloc((size_t)n * 16), *vel = rt_xalloc((size_t)n * 16);
+  float *pref = rt_xalloc((size_t)n * 16), *vref = rt_xalloc((size_t)n * 16);
   for (unsigned i = 0; i < n; i++) {
     fill_f32(c, pos + 4 * i, 3, -1, 1);
     pos[4 * i + 3] = rt_float(&c->rt, 0.5f, 1.5f); /* mass */
@@ -626,7 +626,7 @@ static void run_uobhpc_nbody(Ctx *c) {
     }
   }
   FOR_PATHS(c, p) {
-    float *gp = xmalloc((size_t)n * 16), *gv = xmalloc((size_t)n * 16);
+    float *gp = rt_xalloc((size_t)n * 16), *gv = rt_xalloc((size_t)n * 16);
     DBuf *dpi = dev_upload(c, p, pos, (size_t)n * 16), *dpo = dev_alloc(c, p, (size_t)n * 16);
     DBuf *dv = dev_upload(c, p, vel, (size_t)n * 16);
     Arg args[] = {A_BUF(dpi), A_BUF(dpo), A_BUF(dv), A_VAL(n)};
@@ -647,8 +647,8 @@ static void run_parboil_sgemm(Ctx *c) {
   int m = 16 * rt_int(&c->rt, 1, 16), n = 16 * rt_int(&c->rt, 1, 16), k = rt_int(&c->rt, 1, 256);
   int lda = m, ldb = n, ldc = m;
   float alpha = rt_float(&c->rt, -2, 2), beta = rt_float(&c->rt, -2, 2);
-  float *A = xmalloc((size_t)lda * k * 4), *B = xmalloc((size_t)ldb * k * 4);
-  float *C = xmalloc((size_t)ldc * n * 4), *ref = xmalloc((size_t)ldc * n * 4);
+  float *A = rt_xalloc((size_t)lda * k * 4), *B = rt_xalloc((size_t)ldb * k * 4);
+  float *C = rt_xalloc((size_t)ldc * n * 4), *ref = rt_xalloc((size_t)ldc * n * 4);
   fill_f32(c, A, (size_t)lda * k, -1, 1);
   fill_f32(c, B, (size_t)ldb * k, -1, 1);
   fill_f32(c, C, (size_t)ldc * n, -1, 1);
@@ -659,7 +659,7 @@ static void run_parboil_sgemm(Ctx *c) {
       ref[mm + nn * ldc] = beta * C[mm + nn * ldc] + alpha * s;
     }
   FOR_PATHS(c, p) {
-    float *got = xmalloc((size_t)ldc * n * 4);
+    float *got = rt_xalloc((size_t)ldc * n * 4);
     DBuf *da = dev_upload(c, p, A, (size_t)lda * k * 4),
          *db = dev_upload(c, p, B, (size_t)ldb * k * 4);
     DBuf *dc = dev_upload(c, p, C, (size_t)ldc * n * 4);

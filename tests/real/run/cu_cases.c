@@ -26,8 +26,8 @@ static void fill_small_ints_f32(Rt *rt, float *p, size_t n, int lo, int hi) {
 /* vectorAdd.cu: vectorAdd<<<(n + 255) / 256, 256>>>(A, B, C, n), n = 50000. */
 static void vector_add_case(Rt *rt, const char *kernel) {
   int n = rt_int(rt, 1, 60000);
-  float *a = cu_alloc(n * sizeof *a), *b = cu_alloc(n * sizeof *b), *c = cu_alloc(n * sizeof *c),
-        *want = cu_alloc(n * sizeof *want);
+  float *a = rt_xalloc(n * sizeof *a), *b = rt_xalloc(n * sizeof *b), *c = rt_xalloc(n * sizeof *c),
+        *want = rt_xalloc(n * sizeof *want);
   cu_fill_f32(rt, a, n, -1000, 1000);
   cu_fill_f32(rt, b, n, -1000, 1000);
   for (int i = 0; i < n; i++) want[i] = a[i] + b[i] + 0.0f;
@@ -55,7 +55,7 @@ static void run_nvidia_vectorAdd_nvrtc(Rt *rt) {
 static void run_devblog_saxpy(Rt *rt) {
   int n = rt_int(rt, 1, 100000);
   float alpha = rt_float(rt, -2, 2);
-  float *x = cu_alloc(n * sizeof *x), *y = cu_alloc(n * sizeof *y), *want = cu_alloc(n * 4);
+  float *x = rt_xalloc(n * sizeof *x), *y = rt_xalloc(n * sizeof *y), *want = rt_xalloc(n * 4);
   cu_fill_f32(rt, x, n, -1, 1);
   cu_fill_f32(rt, y, n, -1, 1);
   for (int i = 0; i < n; i++) want[i] = alpha * x[i] + y[i];
@@ -70,7 +70,7 @@ static void run_devblog_saxpy(Rt *rt) {
 /* asyncAPI.cu: increment_kernel<<<n / 512, 512>>>(d_a, 26), n = 16M (here n = 512 * k). */
 static void run_nvidia_asyncAPI(Rt *rt) {
   int n = 512 * rt_int(rt, 1, 256), inc = rt_int(rt, -1000, 1000);
-  int32_t *a = cu_alloc(n * 4), *want = cu_alloc(n * 4);
+  int32_t *a = rt_xalloc(n * 4), *want = rt_xalloc(n * 4);
   cu_fill_i32(rt, a, n, -1000000, 1000000);
   for (int i = 0; i < n; i++) want[i] = a[i] + inc;
   kcrt_buffer *da = UP(rt, a, n);
@@ -83,7 +83,7 @@ static void run_nvidia_asyncAPI(Rt *rt) {
 /* simpleOccupancy.cu, manual configuration: square<<<(count + 31) / 32, 32, 0>>>. */
 static void run_nvidia_simpleOccupancy(Rt *rt) {
   int n = rt_int(rt, 1, 200000);
-  int32_t *a = cu_alloc(n * 4), *want = cu_alloc(n * 4);
+  int32_t *a = rt_xalloc(n * 4), *want = rt_xalloc(n * 4);
   cu_fill_i32(rt, a, n, -40000, 40000);
   for (int i = 0; i < n; i++) want[i] = a[i] * a[i];
   kcrt_buffer *da = UP(rt, a, n);
@@ -151,8 +151,8 @@ static double dot_atol(int k) {
 static void run_nvidia_matrixMul_nvrtc(Rt *rt) {
   for (int bs = 16; bs <= 32; bs *= 2) {
     int wA = bs * rt_int(rt, 1, 6), hA = bs * rt_int(rt, 1, 6), wB = bs * rt_int(rt, 1, 6);
-    float *a = cu_alloc((size_t)hA * wA * 4), *b = cu_alloc((size_t)wA * wB * 4),
-          *c = cu_alloc((size_t)hA * wB * 4), *want = cu_alloc((size_t)hA * wB * 4);
+    float *a = rt_xalloc((size_t)hA * wA * 4), *b = rt_xalloc((size_t)wA * wB * 4),
+          *c = rt_xalloc((size_t)hA * wB * 4), *want = rt_xalloc((size_t)hA * wB * 4);
     cu_fill_f32(rt, a, (size_t)hA * wA, -1, 1);
     cu_fill_f32(rt, b, (size_t)wA * wB, -1, 1);
     matmul_ref(want, a, b, hA, wA, wB);
@@ -172,7 +172,8 @@ static void run_nvidia_matrixMul_nvrtc(Rt *rt) {
 static void run_olcf_matrix_mul_shared(Rt *rt) {
   int ds = 32 * rt_int(rt, 1, 8);
   size_t n = (size_t)ds * ds;
-  float *a = cu_alloc(n * 4), *b = cu_alloc(n * 4), *c = cu_alloc(n * 4), *want = cu_alloc(n * 4);
+  float *a = rt_xalloc(n * 4), *b = rt_xalloc(n * 4), *c = rt_xalloc(n * 4),
+        *want = rt_xalloc(n * 4);
   cu_fill_f32(rt, a, n, -1, 1);
   cu_fill_f32(rt, b, n, -1, 1);
   matmul_ref(want, a, b, ds, ds, ds);
@@ -189,7 +190,8 @@ static void run_packt_sgemm(Rt *rt) {
   int nn = 16 * rt_int(rt, 1, 12);
   size_t n = (size_t)nn * nn;
   float alpha = rt_float(rt, -2, 2), beta = rt_float(rt, -2, 2);
-  float *a = cu_alloc(n * 4), *b = cu_alloc(n * 4), *c = cu_alloc(n * 4), *want = cu_alloc(n * 4);
+  float *a = rt_xalloc(n * 4), *b = rt_xalloc(n * 4), *c = rt_xalloc(n * 4),
+        *want = rt_xalloc(n * 4);
   cu_fill_f32(rt, a, n, -1, 1);
   cu_fill_f32(rt, b, n, -1, 1);
   cu_fill_f32(rt, c, n, -1, 1);
@@ -210,7 +212,7 @@ static void run_packt_sgemm(Rt *rt) {
 static void run_nvidia_transpose(Rt *rt) {
   int size = 32 * rt_int(rt, 1, 8);
   size_t n = (size_t)size * size;
-  float *in = cu_alloc(n * 4), *out = cu_alloc(n * 4), *tr = cu_alloc(n * 4);
+  float *in = rt_xalloc(n * 4), *out = rt_xalloc(n * 4), *tr = rt_xalloc(n * 4);
   cu_fill_f32(rt, in, n, -1e6, 1e6);
   for (int y = 0; y < size; y++)
     for (int x = 0; x < size; x++) tr[x * size + y] = in[y * size + x];
@@ -231,7 +233,7 @@ static void run_nvidia_transpose(Rt *rt) {
 static void run_devblog_transpose(Rt *rt) {
   int size = 32 * rt_int(rt, 1, 8);
   size_t n = (size_t)size * size;
-  float *in = cu_alloc(n * 4), *out = cu_alloc(n * 4), *tr = cu_alloc(n * 4);
+  float *in = rt_xalloc(n * 4), *out = rt_xalloc(n * 4), *tr = rt_xalloc(n * 4);
   cu_fill_f32(rt, in, n, -1e6, 1e6);
   for (int y = 0; y < size; y++)
     for (int x = 0; x < size; x++) tr[x * size + y] = in[y * size + x];
@@ -252,7 +254,7 @@ static void run_devblog_transpose(Rt *rt) {
 static void run_packt_transpose_shared(Rt *rt) {
   const int size = 1024;
   size_t n = (size_t)size * size;
-  int32_t *in = cu_alloc(n * 4), *out = cu_alloc(n * 4), *tr = cu_alloc(n * 4);
+  int32_t *in = rt_xalloc(n * 4), *out = rt_xalloc(n * 4), *tr = rt_xalloc(n * 4);
   for (size_t i = 0; i < n; i++) in[i] = (int32_t)rt_u32(rt);
   for (int y = 0; y < size; y++)
     for (int x = 0; x < size; x++) tr[x * size + y] = in[y * size + x];
@@ -294,7 +296,7 @@ static void run_devblog_shared_memory(Rt *rt) {
 static void run_olcf_reductions(Rt *rt) {
   const size_t n = 8u * 1024 * 1024;
   const int blocks = 640;
-  float *a = cu_alloc(n * 4), zero = 0, sum, want = 0;
+  float *a = rt_xalloc(n * 4), zero = 0, sum, want = 0;
   fill_small_ints_f32(rt, a, n, 0, 1);
   for (size_t i = 0; i < n; i++) want += a[i];
   kcrt_buffer *da = UP(rt, a, n);
@@ -308,7 +310,7 @@ static void run_olcf_reductions(Rt *rt) {
     rt_cmp_f32(rt, kernels[k], &sum, &want, 1, 0, 0);
     kcrt_buffer_free(ds);
   }
-  float *part = cu_alloc(blocks * 4), *pwant = cu_alloc(blocks * 4);
+  float *part = rt_xalloc(blocks * 4), *pwant = rt_xalloc(blocks * 4);
   for (int b = 0; b < blocks; b++)
     for (size_t i = (size_t)b * 256; i < n; i += (size_t)blocks * 256)
       for (int t = 0; t < 256 && i + t < n; t++) pwant[b] += a[i + t];
@@ -334,7 +336,7 @@ static float small_int_sum(Rt *rt, float *a, int n) {
  * reduction_kernel<<<1, 256, 256 * sizeof(float), 0>>>(out, out, n_blocks). */
 static void run_packt_reduction_wp(Rt *rt) {
   int n = rt_int(rt, 1, 1 << 22), blocks = 64;
-  float *a = cu_alloc((size_t)n * 4), got, want = small_int_sum(rt, a, n);
+  float *a = rt_xalloc((size_t)n * 4), got, want = small_int_sum(rt, a, n);
   kcrt_buffer *da = UP(rt, a, n), *dout = rt_alloc(rt, blocks * sizeof(float));
   kcrt_arg args[] = {A_BUF(dout), A_BUF(da), A_VAL(n)};
   cu_launch(rt, "reduction_kernel", cu_dim(blocks, 1, 1), cu_dim(256, 1, 1), 0, args, 3);
@@ -349,7 +351,7 @@ static void run_packt_reduction_wp(Rt *rt) {
  * into g_out[0], which the host zeroes first. */
 static void atomic_reduction_case(Rt *rt, const char *kernel) {
   int n = rt_int(rt, 1, 1 << 22), blocks = 64;
-  float *a = cu_alloc((size_t)n * 4), got, zero = 0, want = small_int_sum(rt, a, n);
+  float *a = rt_xalloc((size_t)n * 4), got, zero = 0, want = small_int_sum(rt, a, n);
   kcrt_buffer *da = UP(rt, a, n), *dout = UP(rt, &zero, 1);
   kcrt_arg args[] = {A_BUF(dout), A_BUF(da), A_VAL(n)};
   cu_launch(rt, kernel, cu_dim(blocks, 1, 1), cu_dim(256, 1, 1), 0, args, 3);
@@ -367,7 +369,8 @@ static void run_packt_reduction_blk_atmc(Rt *rt) {
 static void run_nvidia_scalarProd(Rt *rt) {
   int vn = rt_int(rt, 1, 256), en = 4096;
   size_t n = (size_t)vn * en;
-  float *a = cu_alloc(n * 4), *b = cu_alloc(n * 4), *c = cu_alloc(vn * 4), *want = cu_alloc(vn * 4);
+  float *a = rt_xalloc(n * 4), *b = rt_xalloc(n * 4), *c = rt_xalloc(vn * 4),
+        *want = rt_xalloc(vn * 4);
   cu_fill_f32(rt, a, n, -1, 1);
   cu_fill_f32(rt, b, n, -1, 1);
   for (int v = 0; v < vn; v++) {
@@ -495,7 +498,7 @@ static void byte_histogram(uint32_t *h, const uint8_t *data, size_t bytes, int s
  * mergeHistogram256Kernel<<<256, 256>>>(hist, partial, 240). */
 static void run_nvidia_histogram256(Rt *rt) {
   size_t bytes = 4 * (size_t)rt_int(rt, 1, 1 << 20);
-  uint8_t *data = cu_alloc(bytes);
+  uint8_t *data = rt_xalloc(bytes);
   for (size_t i = 0; i < bytes; i++) data[i] = (uint8_t)rt_u32(rt);
   uint32_t hist[256], want[256] = {0};
   byte_histogram(want, data, bytes, 0);
@@ -514,7 +517,7 @@ static void run_nvidia_histogram256(Rt *rt) {
  * (partial, (uint4 *)data, bytes / 16), then mergeHistogram64Kernel<<<64, 256>>>. */
 static void run_nvidia_histogram64(Rt *rt) {
   size_t bytes = 16 * (size_t)rt_int(rt, 1, 1 << 18);
-  uint8_t *data = cu_alloc(bytes);
+  uint8_t *data = rt_xalloc(bytes);
   for (size_t i = 0; i < bytes; i++) data[i] = (uint8_t)rt_u32(rt);
   uint32_t hist[64], want[64] = {0};
   byte_histogram(want, data, bytes, 2);
@@ -537,7 +540,7 @@ static void run_nvidia_histogram64(Rt *rt) {
 static void run_nvidia_fastWalshTransform(Rt *rt) {
   int log2n = rt_int(rt, 2, 11), n = 1 << log2n, m = rt_int(rt, 1, 8);
   size_t total = (size_t)m * n;
-  float *x = cu_alloc(total * 4), *want = cu_alloc(total * 4), *got = cu_alloc(total * 4);
+  float *x = rt_xalloc(total * 4), *want = rt_xalloc(total * 4), *got = rt_xalloc(total * 4);
   fill_small_ints_f32(rt, x, total, -8, 8);
   memcpy(want, x, total * 4);
   for (int b = 0; b < m; b++) {
@@ -558,7 +561,7 @@ static void run_nvidia_fastWalshTransform(Rt *rt) {
   rt_cmp_f32(rt, "fwtBatch1Kernel", got, want, total, 0, 0);
 
   int len = rt_int(rt, 1, 200000);
-  float *a = cu_alloc(len * 4), *b = cu_alloc(len * 4), *mw = cu_alloc(len * 4);
+  float *a = rt_xalloc(len * 4), *b = rt_xalloc(len * 4), *mw = rt_xalloc(len * 4);
   cu_fill_f32(rt, a, len, -1, 1);
   cu_fill_f32(rt, b, len, -1, 1);
   float rcp = 1.0f / (float)len;
@@ -577,8 +580,8 @@ static void run_nvidia_fastWalshTransform(Rt *rt) {
  * checked as per-block inclusive scans and partial_sums as the scan of the block sums. */
 static void run_nvidia_shfl_scan(Rt *rt) {
   int blocks = 32 * rt_int(rt, 1, 8), n = 256 * blocks, width = 32;
-  int32_t *data = cu_alloc(n * 4), *want = cu_alloc(n * 4), *part = cu_alloc(blocks * 4),
-          *pwant = cu_alloc(blocks * 4);
+  int32_t *data = rt_xalloc(n * 4), *want = rt_xalloc(n * 4), *part = rt_xalloc(blocks * 4),
+          *pwant = rt_xalloc(blocks * 4);
   cu_fill_i32(rt, data, n, -1000, 1000);
   for (int b = 0; b < blocks; b++) {
     int32_t s = 0;
@@ -617,9 +620,9 @@ static float cnd_ref(float d) {
 static void run_nvidia_BlackScholes(Rt *rt) {
   int pairs = rt_int(rt, 1, 20000), optN = 2 * pairs;
   float r = 0.02f, v = 0.30f;
-  float *s = cu_alloc(optN * 4), *x = cu_alloc(optN * 4), *t = cu_alloc(optN * 4),
-        *call = cu_alloc(optN * 4), *put = cu_alloc(optN * 4), *wc = cu_alloc(optN * 4),
-        *wp = cu_alloc(optN * 4);
+  float *s = rt_xalloc(optN * 4), *x = rt_xalloc(optN * 4), *t = rt_xalloc(optN * 4),
+        *call = rt_xalloc(optN * 4), *put = rt_xalloc(optN * 4), *wc = rt_xalloc(optN * 4),
+        *wp = rt_xalloc(optN * 4);
   cu_fill_f32(rt, s, optN, 5, 30);
   cu_fill_f32(rt, x, optN, 1, 100);
   cu_fill_f32(rt, t, optN, 0.25f, 10);
@@ -649,7 +652,7 @@ static void run_nvidia_BlackScholes(Rt *rt) {
  * gridspacing, energygrid) adds each atom's q / r to the grid. */
 static void run_parboil_cp(Rt *rt) {
   int atoms = rt_int(rt, 1, 200), gx = 16 * rt_int(rt, 1, 8), gy = 8 * rt_int(rt, 1, 16);
-  float spacing = 0.1f, *info = cu_alloc(4000 * 4 * sizeof(float));
+  float spacing = 0.1f, *info = rt_xalloc(4000 * 4 * sizeof(float));
   for (int a = 0; a < atoms; a++) {
     info[4 * a + 0] = rt_float(rt, 0, gx * spacing);
     info[4 * a + 1] = rt_float(rt, 0, gy * spacing);
@@ -659,7 +662,7 @@ static void run_parboil_cp(Rt *rt) {
   }
   cu_symbol_write(rt, "atominfo", info, 4000 * 4 * sizeof(float));
   size_t n = (size_t)gx * gy;
-  float *grid = cu_alloc(n * 4), *want = cu_alloc(n * 4);
+  float *grid = rt_xalloc(n * 4), *want = rt_xalloc(n * 4);
   cu_fill_f32(rt, grid, n, -1, 1);
   for (int y = 0; y < gy; y++)
     for (int x = 0; x < gx; x++) {
@@ -687,7 +690,7 @@ static void run_parboil_cp(Rt *rt) {
 static void run_nvidia_convolutionSeparable(Rt *rt) {
   int w = 128 * rt_int(rt, 1, 4), h = 64 * rt_int(rt, 1, 4);
   size_t n = (size_t)w * h;
-  float k[17], *src = cu_alloc(n * 4), *dst = cu_alloc(n * 4), *want = cu_alloc(n * 4);
+  float k[17], *src = rt_xalloc(n * 4), *dst = rt_xalloc(n * 4), *want = rt_xalloc(n * 4);
   cu_fill_f32(rt, k, 17, -1, 1);
   cu_fill_f32(rt, src, n, -1, 1);
   cu_symbol_write(rt, "c_Kernel", k, sizeof k);
@@ -732,7 +735,7 @@ static void run_devblog_finite_difference(Rt *rt) {
                                         "c_cy", "c_dy", "c_az", "c_bz", "c_cz", "c_dz"};
   for (int i = 0; i < 12; i++) cu_symbol_write(rt, names[i], &c[i], sizeof(float));
   size_t n = (size_t)M * M * M;
-  float *f = cu_alloc(n * 4), *df = cu_alloc(n * 4), *want = cu_alloc(n * 4);
+  float *f = rt_xalloc(n * 4), *df = rt_xalloc(n * 4), *want = rt_xalloc(n * 4);
   cu_fill_f32(rt, f, n, -1, 1);
   for (int k = 0; k < M; k++)
     for (int j = 0; j < M; j++)
@@ -817,7 +820,7 @@ static void run_nvidia_simpleVote(Rt *rt) {
  * blocks of 256 over arrSize elements rand() % 50. */
 static void run_nvidia_binaryPartitionCG(Rt *rt) {
   unsigned size = (unsigned)rt_int(rt, 1, 1024 * 100);
-  int32_t *in = cu_alloc(size * 4), zero[2] = {0, 0}, odds, sums[2], wodds = 0, wsums[2] = {0, 0};
+  int32_t *in = rt_xalloc(size * 4), zero[2] = {0, 0}, odds, sums[2], wodds = 0, wsums[2] = {0, 0};
   cu_fill_i32(rt, in, size, 0, 49);
   for (unsigned i = 0; i < size; i++) {
     if (in[i] & 1) {
@@ -846,7 +849,7 @@ static int cmp_int(const void *a, const void *b) {
  * compared exactly and dst as a sorted multiset. */
 static void run_nvidia_warpAggregatedAtomicsCG(Rt *rt) {
   int n = rt_int(rt, 1, 1000000), zero = 0, nres, wn = 0;
-  int32_t *src = cu_alloc(n * 4), *dst = cu_alloc(n * 4), *want = cu_alloc(n * 4);
+  int32_t *src = rt_xalloc(n * 4), *dst = rt_xalloc(n * 4), *want = rt_xalloc(n * 4);
   cu_fill_i32(rt, src, n, 0, 4);
   for (int i = 0; i < n; i++)
     if (src[i] > 0) want[wn++] = src[i];
@@ -884,8 +887,8 @@ static int clamp_v2(int v, int n) {
 static void run_packt_convolution(Rt *rt) {
   int rows = 16 * rt_int(rt, 1, 8), cols = 16 * rt_int(rt, 1, 8), fs = 2 * rt_int(rt, 0, 7) + 1;
   size_t n = (size_t)rows * cols;
-  float *in = cu_alloc(n * 4), *out = cu_alloc(n * 4), *want = cu_alloc(2 * n * 4),
-        *filt = cu_alloc((size_t)fs * fs * 4);
+  float *in = rt_xalloc(n * 4), *out = rt_xalloc(n * 4), *want = rt_xalloc(2 * n * 4),
+        *filt = rt_xalloc((size_t)fs * fs * 4);
   cu_fill_f32(rt, in, n, -1, 1);
   cu_fill_f32(rt, filt, (size_t)fs * fs, -1, 1);
   for (int v = 0; v < 2; v++)
@@ -918,8 +921,8 @@ static void run_packt_convolution(Rt *rt) {
  * pyramid_height, blockCols = ceil(cols / smallBlockCol); wall = data + cols (rows - 1 rows). */
 static void run_rodinia_pathfinder(Rt *rt) {
   int cols = rt_int(rt, 1, 5000), rows = rt_int(rt, 2, 60), ph = rt_int(rt, 1, 20);
-  int32_t *data = cu_alloc((size_t)rows * cols * 4), *want = cu_alloc(cols * 4),
-          *prev = cu_alloc(cols * 4), *res = cu_alloc(cols * 4);
+  int32_t *data = rt_xalloc((size_t)rows * cols * 4), *want = rt_xalloc(cols * 4),
+          *prev = rt_xalloc(cols * 4), *res = rt_xalloc(cols * 4);
   cu_fill_i32(rt, data, (size_t)rows * cols, 0, 9);
   memcpy(want, data, cols * 4);
   for (int r = 1; r < rows; r++) {
@@ -963,8 +966,8 @@ static void run_rodinia_hotspot(Rt *rt) {
   float Rz = t_chip / (100 * grid_height * grid_width);
   float max_slope = 3.0e6 / (0.5 * t_chip * 1.75e6), step = 0.001 / max_slope, elapsed = 0.001f;
   size_t n = (size_t)size * size;
-  float *power = cu_alloc(n * 4), *temp = cu_alloc(n * 4), *want = cu_alloc(n * 4),
-        *next = cu_alloc(n * 4);
+  float *power = rt_xalloc(n * 4), *temp = rt_xalloc(n * 4), *want = rt_xalloc(n * 4),
+        *next = rt_xalloc(n * 4);
   cu_fill_f32(rt, power, n, 0, 0.5f);
   cu_fill_f32(rt, temp, n, 320, 345);
   memcpy(want, temp, n * 4);
@@ -1008,7 +1011,8 @@ static void run_rodinia_hotspot3d(Rt *rt) {
   float sdc = rt_float(rt, 0, 0.01f), ce = rt_float(rt, 0, 0.1f), cn = rt_float(rt, 0, 0.1f),
         ct = rt_float(rt, 0, 0.1f), cw = ce, cs = cn, cb = ct,
         cc = 1.0 - (2.0 * ce + 2.0 * cn + 3.0 * ct);
-  float *p = cu_alloc(n * 4), *t = cu_alloc(n * 4), *out = cu_alloc(n * 4), *want = cu_alloc(n * 4);
+  float *p = rt_xalloc(n * 4), *t = rt_xalloc(n * 4), *out = rt_xalloc(n * 4),
+        *want = rt_xalloc(n * 4);
   cu_fill_f32(rt, p, n, 0, 1);
   cu_fill_f32(rt, t, n, 320, 345);
   for (int k = 0; k < nz; k++)
@@ -1049,8 +1053,9 @@ static void dominant_matrix(Rt *rt, float *a, int n) {
  * The reference runs the same elimination in the same order. */
 static void run_rodinia_gaussian(Rt *rt) {
   int n = rt_int(rt, 2, 100);
-  float *a = cu_alloc((size_t)n * n * 4), *b = cu_alloc(n * 4), *m = cu_alloc((size_t)n * n * 4),
-        *wa = cu_alloc((size_t)n * n * 4), *wb = cu_alloc(n * 4), *wm = cu_alloc((size_t)n * n * 4);
+  float *a = rt_xalloc((size_t)n * n * 4), *b = rt_xalloc(n * 4), *m = rt_xalloc((size_t)n * n * 4),
+        *wa = rt_xalloc((size_t)n * n * 4), *wb = rt_xalloc(n * 4),
+        *wm = rt_xalloc((size_t)n * n * 4);
   dominant_matrix(rt, a, n);
   cu_fill_f32(rt, b, n, -1, 1);
   memcpy(wa, a, (size_t)n * n * 4);
@@ -1091,7 +1096,7 @@ static void run_rodinia_gaussian(Rt *rt) {
 static void run_rodinia_lud(Rt *rt) {
   int dim = 16 * rt_int(rt, 1, 8);
   size_t n = (size_t)dim * dim;
-  float *a = cu_alloc(n * 4), *w = cu_alloc(n * 4);
+  float *a = rt_xalloc(n * 4), *w = rt_xalloc(n * 4);
   dominant_matrix(rt, a, dim);
   memcpy(w, a, n * 4);
   for (int k = 0; k < dim; k++)
@@ -1124,7 +1129,7 @@ static void run_rodinia_lud(Rt *rt) {
 static void run_rodinia_nn(Rt *rt) {
   int n = rt_int(rt, 1, 100000);
   float lat = rt_float(rt, 0, 90), lng = rt_float(rt, 0, 180);
-  float *loc = cu_alloc((size_t)n * 8), *d = cu_alloc(n * 4), *want = cu_alloc(n * 4);
+  float *loc = rt_xalloc((size_t)n * 8), *d = rt_xalloc(n * 4), *want = rt_xalloc(n * 4);
   for (int i = 0; i < n; i++) {
     loc[2 * i] = rt_float(rt, 0, 90);
     loc[2 * i + 1] = rt_float(rt, 0, 180);
@@ -1149,8 +1154,9 @@ static void run_rodinia_nn(Rt *rt) {
 static void run_rodinia_backprop(Rt *rt) {
   int blocks = rt_int(rt, 1, 64), in = 16 * blocks, hid = 16;
   size_t nw = (size_t)(in + 1) * (hid + 1);
-  float *input = cu_alloc((in + 1) * 4), *w = cu_alloc(nw * 4), *psum = cu_alloc(blocks * hid * 4),
-        *ww = cu_alloc(nw * 4), *wpsum = cu_alloc(blocks * hid * 4);
+  float *input = rt_xalloc((in + 1) * 4), *w = rt_xalloc(nw * 4),
+        *psum = rt_xalloc(blocks * hid * 4), *ww = rt_xalloc(nw * 4),
+        *wpsum = rt_xalloc(blocks * hid * 4);
   cu_fill_f32(rt, input, in + 1, 0, 1);
   cu_fill_f32(rt, w, nw, -1, 1);
   memcpy(ww, w, nw * 4);
@@ -1179,8 +1185,8 @@ static void run_rodinia_backprop(Rt *rt) {
   rt_cmp_f32(rt, "input_hidden_cuda", w, ww, nw, 0, 0);
   rt_cmp_f32(rt, "hidden_partial_sum", psum, wpsum, blocks * hid, 0, 0);
 
-  float *delta = cu_alloc((hid + 1) * 4), *ly = cu_alloc((in + 1) * 4), *oldw = cu_alloc(nw * 4),
-        *wo = cu_alloc(nw * 4);
+  float *delta = rt_xalloc((hid + 1) * 4), *ly = rt_xalloc((in + 1) * 4), *oldw = rt_xalloc(nw * 4),
+        *wo = rt_xalloc(nw * 4);
   cu_fill_f32(rt, delta, hid + 1, -1, 1);
   cu_fill_f32(rt, ly, in + 1, 0, 1);
   cu_fill_f32(rt, w, nw, -1, 1);
@@ -1218,7 +1224,7 @@ static void run_rodinia_backprop(Rt *rt) {
  * [10, 127] (the sample's input is text shifted up by 10) so no byte goes negative. */
 static void run_nvidia_cppIntegration(Rt *rt) {
   int len = 4 * rt_int(rt, 1, 256);
-  uint8_t *data = cu_alloc(len), *want = cu_alloc(len);
+  uint8_t *data = rt_xalloc(len), *want = rt_xalloc(len);
   for (int i = 0; i < len; i++) {
     data[i] = (uint8_t)rt_int(rt, 10, 127);
     want[i] = (uint8_t)(data[i] - 10);
@@ -1232,7 +1238,7 @@ static void run_nvidia_cppIntegration(Rt *rt) {
       rt_fail(rt, "kernel: byte %d = %u, expected %u", i, data[i], want[i]);
       break;
     }
-  int32_t *v = cu_alloc((size_t)len * 8), *vw = cu_alloc((size_t)len * 8);
+  int32_t *v = rt_xalloc((size_t)len * 8), *vw = rt_xalloc((size_t)len * 8);
   cu_fill_i32(rt, v, (size_t)len * 2, -1000000, 1000000);
   for (int i = 0; i < len; i++) {
     vw[2 * i] = v[2 * i] - v[2 * i + 1];
@@ -1249,7 +1255,8 @@ static void run_nvidia_cppIntegration(Rt *rt) {
  * memory (here ordinary buffers). */
 static void run_nvidia_simpleZeroCopy(Rt *rt) {
   int n = rt_int(rt, 1, 1048576);
-  float *a = cu_alloc(n * 4), *b = cu_alloc(n * 4), *c = cu_alloc(n * 4), *want = cu_alloc(n * 4);
+  float *a = rt_xalloc(n * 4), *b = rt_xalloc(n * 4), *c = rt_xalloc(n * 4),
+        *want = rt_xalloc(n * 4);
   cu_fill_f32(rt, a, n, 0, 1);
   cu_fill_f32(rt, b, n, 0, 1);
   for (int i = 0; i < n; i++) want[i] = a[i] + b[i];
@@ -1263,7 +1270,8 @@ static void run_nvidia_simpleZeroCopy(Rt *rt) {
 /* HSOpticalFlow addKernel.cuh: Add() launches AddKernel<<<iDivUp(count, 256), 256>>>. */
 static void run_nvidia_HSOpticalFlow_add(Rt *rt) {
   int n = rt_int(rt, 1, 300000);
-  float *a = cu_alloc(n * 4), *b = cu_alloc(n * 4), *s = cu_alloc(n * 4), *want = cu_alloc(n * 4);
+  float *a = rt_xalloc(n * 4), *b = rt_xalloc(n * 4), *s = rt_xalloc(n * 4),
+        *want = rt_xalloc(n * 4);
   cu_fill_f32(rt, a, n, -10, 10);
   cu_fill_f32(rt, b, n, -10, 10);
   for (int i = 0; i < n; i++) want[i] = a[i] + b[i];
@@ -1279,7 +1287,7 @@ static void run_nvidia_HSOpticalFlow_add(Rt *rt) {
  * kernels only spin). nstreams = 32 by default, up to any count. */
 static void run_nvidia_simpleHyperQ(Rt *rt) {
   int n = 2 * rt_int(rt, 1, 64);
-  int64_t *c = cu_alloc((size_t)n * 8), got, want = 0;
+  int64_t *c = rt_xalloc((size_t)n * 8), got, want = 0;
   for (int i = 0; i < n; i++) want += c[i] = (int64_t)(rt_u64(rt) >> 8);
   kcrt_buffer *dc = UP(rt, c, n);
   kcrt_arg args[] = {A_BUF(dc), A_VAL(n)};
@@ -1301,8 +1309,8 @@ static int cmp_u32(const void *a, const void *b) {
 static void run_nvidia_mergeSort_bitonic(Rt *rt) {
   uint32_t log2l = (uint32_t)rt_int(rt, 1, 10), len = 1u << log2l, dir = (uint32_t)rt_int(rt, 0, 1);
   uint32_t batch = (1024 / len) * (uint32_t)rt_int(rt, 1, 8), n = batch * len;
-  uint32_t *key = cu_alloc(n * 4), *val = cu_alloc(n * 4), *ok = cu_alloc(n * 4),
-           *ov = cu_alloc(n * 4), *sorted = cu_alloc(n * 4);
+  uint32_t *key = rt_xalloc(n * 4), *val = rt_xalloc(n * 4), *ok = rt_xalloc(n * 4),
+           *ov = rt_xalloc(n * 4), *sorted = rt_xalloc(n * 4);
   for (uint32_t i = 0; i < n; i++) {
     key[i] = rt_u32(rt) % 1000;
     val[i] = i;

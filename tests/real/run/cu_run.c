@@ -5,36 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void **allocs;
-static size_t nallocs, capallocs;
-
-void *cu_alloc(size_t n) {
-  void *p = calloc(1, n ? n : 1);
-  if (p && nallocs == capallocs) {
-    capallocs = capallocs ? 2 * capallocs : 256;
-    void **grown = realloc(allocs, capallocs * sizeof *allocs);
-    if (!grown) {
-      free(p);
-      p = NULL;
-    } else {
-      allocs = grown;
-    }
-  }
-  if (!p) {
-    fprintf(stderr, "out of memory (%zu bytes)\n", n);
-    exit(1);
-  }
-  allocs[nallocs++] = p;
-  return p;
-}
-
-static void free_all(void) {
-  for (size_t i = 0; i < nallocs; i++) free(allocs[i]);
-  free(allocs);
-  allocs = NULL;
-  nallocs = capallocs = 0;
-}
-
 void cu_fill_f32(Rt *rt, float *p, size_t n, float lo, float hi) {
   for (size_t i = 0; i < n; i++) p[i] = rt_float(rt, lo, hi);
 }
@@ -73,6 +43,6 @@ int main(int argc, char **argv) {
   rt_init(&rt, 2, rt_argv, cs->name);
   cs->run(&rt);
   int status = rt_finish(&rt, "%s from %s", cs->name, argv[2]);
-  free_all();
+  rt_xfree_all();
   return status;
 }

@@ -38,8 +38,6 @@ void cu_launch(Rt *rt, const char *name, kcrt_dim3 grid, kcrt_dim3 block, size_t
 /* Writes a host-filled `__constant__` (or `__device__`) variable: cudaMemcpyToSymbol. */
 void cu_symbol_write(Rt *rt, const char *name, const void *data, size_t size);
 
-/* Allocation freed at the end of the run; zero-filled. */
-void *cu_alloc(size_t n);
 /* Fills with uniform random values. */
 void cu_fill_f32(Rt *rt, float *p, size_t n, float lo, float hi);
 void cu_fill_i32(Rt *rt, int32_t *p, size_t n, int lo, int hi);

@@ -35,37 +35,6 @@ const char *path_name(int path) {
   return path == PATH_ORIGINAL ? "original" : "kcc";
 }
 
-/* Every allocation of a run, freed at its end (leak checkers stay quiet). */
-static void **allocs;
-static size_t nallocs, capallocs;
-
-void *xmalloc(size_t n) {
-  void *p = calloc(1, n ? n : 1);
-  if (p && nallocs == capallocs) {
-    capallocs = capallocs ? 2 * capallocs : 256;
-    void **grown = realloc(allocs, capallocs * sizeof *allocs);
-    if (!grown) {
-      free(p);
-      p = NULL;
-    } else {
-      allocs = grown;
-    }
-  }
-  if (!p) {
-    fprintf(stderr, "out of memory (%zu bytes)\n", n);
-    exit(1);
-  }
-  allocs[nallocs++] = p;
-  return p;
-}
-
-static void free_all(void) {
-  for (size_t i = 0; i < nallocs; i++) free(allocs[i]);
-  free(allocs);
-  allocs = NULL;
-  nallocs = capallocs = 0;
-}
-
 void fill_f32(Ctx *c, float *p, size_t n, float lo, float hi) {
   for (size_t i = 0; i < n; i++) p[i] = rt_float(&c->rt, lo, hi);
 }
@@ -92,7 +61,7 @@ static char *read_text(const char *path, size_t *len) {
   fseek(f, 0, SEEK_END);
   long n = ftell(f);
   fseek(f, 0, SEEK_SET);
-  char *s = xmalloc((size_t)n + 1);
+  char *s = rt_xalloc((size_t)n + 1);
   if (fread(s, 1, (size_t)n, f) != (size_t)n) {
     fclose(f);
     return NULL;
@@ -134,7 +103,7 @@ static cl_device_id pick_cl_device(char *name, size_t name_size) {
 }
 
 static Dev *open_original(Ctx *c, const char *source, const char *options) {
-  Dev *d = xmalloc(sizeof *d);
+  Dev *d = rt_xalloc(sizeof *d);
   d->path = PATH_ORIGINAL;
   cl_device_id did = pick_cl_device(d->device_name, sizeof d->device_name);
   if (!did) {
@@ -156,7 +125,7 @@ static Dev *open_original(Ctx *c, const char *source, const char *options) {
   if (err != CL_SUCCESS) {
     size_t loglen = 0;
     clGetProgramBuildInfo(d->prog, did, CL_PROGRAM_BUILD_LOG, 0, NULL, &loglen);
-    char *log = xmalloc(loglen + 1);
+    char *log = rt_xalloc(loglen + 1);
     clGetProgramBuildInfo(d->prog, did, CL_PROGRAM_BUILD_LOG, loglen, log, NULL);
     die(c, PATH_ORIGINAL, "clBuildProgram(%s, \"%s\") failed (%d):\n%s", source, options, err, log);
   }
@@ -175,7 +144,7 @@ static Dev *open_kcc(Ctx *c, const char *bundle) {
   RT_CHECK(&c->rt, st);
   RT_CHECK(&c->rt, kcrt_device_get_info(c->rt.dev, &c->rt.info));
   RT_CHECK(&c->rt, kcrt_module_load_file(c->rt.dev, bundle, &c->rt.mod));
-  Dev *d = xmalloc(sizeof *d);
+  Dev *d = rt_xalloc(sizeof *d);
   d->path = PATH_KCC;
   snprintf(d->device_name, sizeof d->device_name, "%s (%s)", c->rt.info.name,
            c->rt.info.backend == KCRT_BACKEND_CUDA ? "CUDA" : "OpenCL");
@@ -191,7 +160,7 @@ static Dev *dev_of(Ctx *c, int path) {
 
 DBuf *dev_alloc(Ctx *c, int path, size_t size) {
   dev_of(c, path);
-  DBuf *b = xmalloc(sizeof *b);
+  DBuf *b = rt_xalloc(sizeof *b);
   b->size = size;
   if (path == PATH_KCC) {
     b->kb = rt_alloc(&c->rt, size);
@@ -200,7 +169,7 @@ DBuf *dev_alloc(Ctx *c, int path, size_t size) {
   cl_int err;
   b->mem = clCreateBuffer(c->dev[path]->ctx, CL_MEM_READ_WRITE, size, NULL, &err);
   if (!b->mem) die(c, path, "clCreateBuffer(%zu) failed (%d)", size, err);
-  unsigned char *garbage = xmalloc(size);
+  unsigned char *garbage = rt_xalloc(size);
   memset(garbage, 0xA5, size);
   err = clEnqueueWriteBuffer(c->dev[path]->queue, b->mem, CL_TRUE, 0, size, garbage, 0, NULL, NULL);
   if (err != CL_SUCCESS) die(c, path, "clEnqueueWriteBuffer failed (%d)", err);
@@ -397,15 +366,15 @@ int main(int argc, char **argv) {
     if (c->rt.failures) {
       printf("FAIL %s: %d check(s) failed; %s (not run); seed %" PRIu64 "\n", c->name,
              c->rt.failures, detail, c->rt.seed);
-      free_all();
+      rt_xfree_all();
       return 1;
     }
     printf("PASS %s: %s (not run: %s), seed %" PRIu64 "\n", c->name, detail, c->why_not[PATH_KCC],
            c->rt.seed);
-    free_all();
+    rt_xfree_all();
     return 0;
   }
   int status = rt_finish(&c->rt, "%s", detail);
-  free_all();
+  rt_xfree_all();
   return status;
 }

@@ -71,7 +71,6 @@ bool cmp_bytes(Ctx *c, int path, const char *what, const void *got, const void *
  * data); a no-op when one path did not run. */
 void same_on_both_paths(Ctx *c, const char *what, void *const out[NPATHS], size_t bytes);
 
-void *xmalloc(size_t n);
 void fill_f32(Ctx *c, float *p, size_t n, float lo, float hi);
 
 /* One case per corpus kernel with a runner. */
