@@ -26,6 +26,20 @@
 static RkInputs in;
 static RkOutputs out;
 
+/* Every path passes the kernel these buffers in this order, then in.prm; `out` ones are read
+ * back. */
+static const struct {
+  void *host;
+  size_t size;
+  int out;
+} bufs[] = {
+    {in.ia, sizeof in.ia, 0},       {in.ua, sizeof in.ua, 0},       {in.la, sizeof in.la, 0},
+    {in.fa, sizeof in.fa, 0},       {in.da, sizeof in.da, 0},       {out.ou, sizeof out.ou, 1},
+    {out.of, sizeof out.of, 1},     {out.od, sizeof out.od, 1},     {out.acc, sizeof out.acc, 1},
+    {out.acci, sizeof out.acci, 1}, {out.accl, sizeof out.accl, 1},
+};
+enum { NB = sizeof bufs / sizeof bufs[0] };
+
 static void *slurp(const char *path, size_t *len) {
   FILE *f = fopen(path, "rb");
   if (!f) {
@@ -101,19 +115,6 @@ static int run_opencl(int spir, const char *path, int first, int nk, uint64_t se
     CLCHECK(err);
     rk_inputs(&in, seed, k);
     rk_outputs_init(&out);
-    struct {
-      void *host;
-      size_t size;
-      int out;
-    } bufs[] = {
-        {in.ia, sizeof in.ia, 0},       {in.ua, sizeof in.ua, 0},
-        {in.la, sizeof in.la, 0},       {in.fa, sizeof in.fa, 0},
-        {in.da, sizeof in.da, 0},       {out.ou, sizeof out.ou, 1},
-        {out.of, sizeof out.of, 1},     {out.od, sizeof out.od, 1},
-        {out.acc, sizeof out.acc, 1},   {out.acci, sizeof out.acci, 1},
-        {out.accl, sizeof out.accl, 1},
-    };
-    enum { NB = sizeof bufs / sizeof bufs[0] };
     cl_mem mem[NB];
     for (int i = 0; i < NB; i++) {
       mem[i] = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bufs[i].size,
@@ -166,19 +167,6 @@ static int run_kcrt(const char *path, int first, int nk, uint64_t seed, FILE *of
     KCHECK(kcrt_kernel_get(mod, name, &kern));
     rk_inputs(&in, seed, k);
     rk_outputs_init(&out);
-    struct {
-      void *host;
-      size_t size;
-      int out;
-    } bufs[] = {
-        {in.ia, sizeof in.ia, 0},       {in.ua, sizeof in.ua, 0},
-        {in.la, sizeof in.la, 0},       {in.fa, sizeof in.fa, 0},
-        {in.da, sizeof in.da, 0},       {out.ou, sizeof out.ou, 1},
-        {out.of, sizeof out.of, 1},     {out.od, sizeof out.od, 1},
-        {out.acc, sizeof out.acc, 1},   {out.acci, sizeof out.acci, 1},
-        {out.accl, sizeof out.accl, 1},
-    };
-    enum { NB = sizeof bufs / sizeof bufs[0] };
     kcrt_buffer *b[NB];
     kcrt_arg args[NB + 1];
     for (int i = 0; i < NB; i++) {
@@ -275,19 +263,6 @@ static int run_cuda(const char *path, int first, int nk, uint64_t seed, FILE *of
     CUCHECK(cu.ModuleGetFunction(&fn, mod, name));
     rk_inputs(&in, seed, k);
     rk_outputs_init(&out);
-    struct {
-      void *host;
-      size_t size;
-      int out;
-    } bufs[] = {
-        {in.ia, sizeof in.ia, 0},       {in.ua, sizeof in.ua, 0},
-        {in.la, sizeof in.la, 0},       {in.fa, sizeof in.fa, 0},
-        {in.da, sizeof in.da, 0},       {out.ou, sizeof out.ou, 1},
-        {out.of, sizeof out.of, 1},     {out.od, sizeof out.od, 1},
-        {out.acc, sizeof out.acc, 1},   {out.acci, sizeof out.acci, 1},
-        {out.accl, sizeof out.accl, 1},
-    };
-    enum { NB = sizeof bufs / sizeof bufs[0] };
     CUptr mem[NB];
     void *params[NB + 1];
     for (int i = 0; i < NB; i++) {
