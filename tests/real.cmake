@@ -84,6 +84,28 @@ function(_real_check_names subdir ext)
   endforeach()
 endfunction()
 
+# _real_compile_tests(SUBDIR EXT STATES OPTS TEST OUT WHAT): TEST<NAME> (compile.sh) for every
+# pass and fail line of SUBDIR/EXPECT (read into STATES_*), with the build options OPTS_<NAME>.
+function(_real_compile_tests subdir ext states opts test out what)
+  set(_n_pass 0)
+  set(_n_fail 0)
+  set(_n_todo 0)
+  foreach(_name ${${states}_NAMES})
+    set(_state ${${states}_STATE_${_name}})
+    math(EXPR _n_${_state} "${_n_${_state}} + 1")
+    if(_state STREQUAL "todo")
+      continue()
+    endif()
+    add_test(NAME ${test}${_name}
+      COMMAND sh ${_real_dir}/compile.sh ${_state} $<TARGET_FILE:kcc>
+        ${_real_dir}/${subdir}/${_name}.${ext} ${out}/${_name} ${_real_dir}/${subdir}/EXPECT
+        -- ${${opts}_${_name}})
+    set_tests_properties(${test}${_name} PROPERTIES TIMEOUT 300 LABELS real)
+  endforeach()
+  message(STATUS "real-world ${what} corpus: ${_n_pass} pass, ${_n_fail} pinned diagnostics, "
+                 "${_n_todo} todo")
+endfunction()
+
 # Build options per kernel: `NAME OPTION...` lines of OPTIONS.
 _real_options(${_real_dir}/opencl/OPTIONS _real_opts)
 
@@ -91,24 +113,7 @@ _real_options(${_real_dir}/opencl/OPTIONS _real_opts)
 _real_check_files(opencl cl ${_real_NAMES})
 _real_check_names(opencl cl ${_real_NAMES} ${_realrun_NAMES})
 
-set(_real_pass 0)
-set(_real_fail 0)
-set(_real_todo 0)
-foreach(_name ${_real_NAMES})
-  set(_state ${_real_STATE_${_name}})
-  if(_state STREQUAL "todo")
-    math(EXPR _real_todo "${_real_todo} + 1")
-    continue()
-  endif()
-  math(EXPR _real_${_state} "${_real_${_state}} + 1")
-  add_test(NAME real.${_name}
-    COMMAND sh ${_real_dir}/compile.sh ${_state} $<TARGET_FILE:kcc>
-      ${_real_dir}/opencl/${_name}.cl ${_real_out}/${_name} ${_real_dir}/opencl/EXPECT
-      -- ${_real_opts_${_name}})
-  set_tests_properties(real.${_name} PROPERTIES TIMEOUT 300 LABELS real)
-endforeach()
-message(STATUS "real-world OpenCL C corpus: ${_real_pass} pass, ${_real_fail} pinned "
-               "diagnostics, ${_real_todo} todo")
+_real_compile_tests(opencl cl _real _real_opts real. ${_real_out} "OpenCL C")
 
 # The CUDA corpus: the same compile test (compile.sh) for tests/real/cuda/NAME.cu, as real.cu.NAME.
 # OPTIONS paths (-Iinclude/NAME) are relative to tests/real/cuda/, where compile.sh runs kcc.
@@ -117,24 +122,7 @@ _real_read(${_real_dir}/run/cu_EXPECT _realcurun)
 _real_options(${_real_dir}/cuda/OPTIONS _realcu_opts)
 _real_check_files(cuda cu ${_realcu_NAMES})
 _real_check_names(cuda cu ${_realcu_NAMES} ${_realcurun_NAMES})
-set(_realcu_pass 0)
-set(_realcu_fail 0)
-set(_realcu_todo 0)
-foreach(_name ${_realcu_NAMES})
-  set(_state ${_realcu_STATE_${_name}})
-  if(_state STREQUAL "todo")
-    math(EXPR _realcu_todo "${_realcu_todo} + 1")
-    continue()
-  endif()
-  math(EXPR _realcu_${_state} "${_realcu_${_state}} + 1")
-  add_test(NAME real.cu.${_name}
-    COMMAND sh ${_real_dir}/compile.sh ${_state} $<TARGET_FILE:kcc>
-      ${_real_dir}/cuda/${_name}.cu ${_real_out}/cuda/${_name} ${_real_dir}/cuda/EXPECT
-      -- ${_realcu_opts_${_name}})
-  set_tests_properties(real.cu.${_name} PROPERTIES TIMEOUT 300 LABELS real)
-endforeach()
-message(STATUS "real-world CUDA corpus: ${_realcu_pass} pass, ${_realcu_fail} pinned "
-               "diagnostics, ${_realcu_todo} todo")
+_real_compile_tests(cuda cu _realcu _realcu_opts real.cu. ${_real_out}/cuda CUDA)
 
 # The runners. real_run links libOpenCL for the original-source path (as clbuild does) and
 # libkcrt (through tests/runtime.cmake's kcrt_rt_common) for kcc's.
