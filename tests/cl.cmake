@@ -39,6 +39,23 @@ n=$(printf '%s\n' "$err" | grep -c 'error:')
 [ "$5" != one ] || [ "$n" -eq 1 ] || { echo "$n errors, expected one:"; echo "$err"; exit 1; }
 ]=])
 
+# _kcc_input_form_test(PREFIX NAME SOURCE FORM OUTDIR LABEL): PREFIX.NAME.FORM runs
+# _kcc_cl_sh on SOURCE (also used by cu.cmake).
+function(_kcc_input_form_test prefix name src form outdir label)
+  set(_ext ${form})
+  if(form STREQUAL "spirv")
+    set(_ext spv)
+  elseif(form STREQUAL "cuda")
+    set(_ext cu)
+  elseif(form STREQUAL "header")
+    set(_ext h)
+  endif()
+  add_test(NAME ${prefix}.${name}.${form}
+           COMMAND sh -c "${_kcc_cl_sh}" sh $<TARGET_FILE:kcc> ${src} ${form}
+                   ${outdir}/${name}.kcc.${_ext} ${CMAKE_CURRENT_SOURCE_DIR}/consume.sh)
+  set_tests_properties(${prefix}.${name}.${form} PROPERTIES TIMEOUT 120 LABELS ${label})
+endfunction()
+
 file(GLOB _kcc_cl_kernels CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/cl/*.cl)
 foreach(_k ${_kcc_cl_kernels})
   get_filename_component(_name ${_k} NAME_WE)
@@ -47,16 +64,7 @@ foreach(_k ${_kcc_cl_kernels})
     set(_forms kir)
   endif()
   foreach(_form ${_forms})
-    set(_ext ${_form})
-    if(_form STREQUAL "spirv")
-      set(_ext spv)
-    elseif(_form STREQUAL "cuda")
-      set(_ext cu)
-    endif()
-    add_test(NAME cl.${_name}.${_form}
-             COMMAND sh -c "${_kcc_cl_sh}" sh $<TARGET_FILE:kcc> ${_k} ${_form}
-                     ${_kcc_cl_dir}/${_name}.kcc.${_ext} ${CMAKE_CURRENT_SOURCE_DIR}/consume.sh)
-    set_tests_properties(cl.${_name}.${_form} PROPERTIES TIMEOUT 120 LABELS opencl-input)
+    _kcc_input_form_test(cl ${_name} ${_k} ${_form} ${_kcc_cl_dir} opencl-input)
   endforeach()
 endforeach()
 

@@ -18,25 +18,15 @@ list(APPEND _kcc_cu_kernels ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cuda_cxx.cu)
 foreach(_k ${_kcc_cu_kernels})
   get_filename_component(_name ${_k} NAME_WE)
   foreach(_form kir ptx spirv cl cuda header)
-    set(_ext ${_form})
-    if(_form STREQUAL "spirv")
-      set(_ext spv)
-    elseif(_form STREQUAL "cuda")
-      set(_ext cu)
-    elseif(_form STREQUAL "header")
-      set(_ext h)
-    endif()
     if(_name STREQUAL "coop" AND _form STREQUAL "spirv")
       add_test(NAME cu.${_name}.${_form} COMMAND sh -c "
         ! \"$1\" \"$2\" --emit=spirv -o \"$3\" 2>\"$3.err\" || exit 1
         grep -q 'is not available in SPIR-V output' \"$3.err\" || { cat \"$3.err\"; exit 1; }
         [ ! -e \"$3\" ]" sh $<TARGET_FILE:kcc> ${_k} ${_kcc_cu_dir}/${_name}.kcc.spv)
+      set_tests_properties(cu.${_name}.${_form} PROPERTIES TIMEOUT 120 LABELS cuda-input)
     else()
-      add_test(NAME cu.${_name}.${_form}
-               COMMAND sh -c "${_kcc_cl_sh}" sh $<TARGET_FILE:kcc> ${_k} ${_form}
-                       ${_kcc_cu_dir}/${_name}.kcc.${_ext} ${CMAKE_CURRENT_SOURCE_DIR}/consume.sh)
+      _kcc_input_form_test(cu ${_name} ${_k} ${_form} ${_kcc_cu_dir} cuda-input)
     endif()
-    set_tests_properties(cu.${_name}.${_form} PROPERTIES TIMEOUT 120 LABELS cuda-input)
   endforeach()
 endforeach()
 
