@@ -537,3 +537,9 @@ bool kir_may_write(KStmt *s, const KVar *v) {
   if (s) kir_visit_stmt(s, may_write_visit, &w);
   return w.hit;
 }
+
+bool kir_has_kernel(const KModule *m) {
+  for (int i = 0; i < m->funcs.n; i++)
+    if (((const KFunc *)m->funcs.v[i])->is_kernel) return true;
+  return false;
+}

@@ -555,6 +555,8 @@ typedef struct KModule {
 KModule *kir_module(const char *file);
 KVar *kir_var(KModule *m, const char *name, KType *type, KVarKind kind, KLoc loc);
 
+/* Whether m defines at least one kernel. */
+bool kir_has_kernel(const KModule *m);
 /* Whether f, or a function it calls, uses a warp-level operation (kir_builtin_is_warp). */
 bool kir_func_uses_warp(const KFunc *f);
 

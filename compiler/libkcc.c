@@ -14,12 +14,6 @@
 
 /* ---------------------------------------------------------------- shared with main.c */
 
-static bool has_kernel(const KModule *m) {
-  for (int i = 0; i < m->funcs.n; i++)
-    if (((const KFunc *)m->funcs.v[i])->is_kernel) return true;
-  return false;
-}
-
 KModule *kcc_front(const Cmd *c, KOptions *o, const char *source, size_t len, KList *deps) {
   diag_set_werror(o->werror);
   diag_set_nowarn(c->nowarn);
@@ -31,7 +25,7 @@ KModule *kcc_front(const Cmd *c, KOptions *o, const char *source, size_t len, KL
   KModule *m = kcc_compile_module(c->input, o, deps, c->form->generic_ok);
   o->source = NULL;
   o->source_len = 0;
-  if (m && !has_kernel(m)) {
+  if (m && !kir_has_kernel(m)) {
     /* Every output form exists to launch kernels; an empty one (SPIR-V cannot even express
      * it without the Linkage capability) would only hide the mistake. */
     diag_error((KLoc){.file = c->input}, "no kernel in this file; declare one as 'kernel void "

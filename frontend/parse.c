@@ -543,12 +543,6 @@ static bool check_readable(const char *path) {
   return true;
 }
 
-static bool has_kernel(const KModule *m) {
-  for (int i = 0; i < m->funcs.n; i++)
-    if (((KFunc *)m->funcs.v[i])->is_kernel) return true;
-  return false;
-}
-
 /* A CUDA source with references to its explicit instantiations appended
  * (fe_cu_instantiations), or NULL when it has none (malloc'ed). */
 static char *cu_with_instantiations(const char *text, size_t n) {
@@ -770,7 +764,7 @@ user_args:
   walk_file_scope(&fe, clang_getTranslationUnitCursor(tu), &defs);
   lower_bodies(&fe, &defs);
   fe_unique_struct_names(&fe);
-  if (!clang_Cursor_isNull(fe.kernel_template) && !has_kernel(m)) {
+  if (!clang_Cursor_isNull(fe.kernel_template) && !kir_has_kernel(m)) {
     const char *name = fe_spelling(fe.kernel_template);
     diag_error(fe_loc(&fe, fe.kernel_template),
                "kernel template '%s' is never instantiated in this file, so there is no kernel "
