@@ -2,6 +2,7 @@
 #include "kcc.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,4 +76,21 @@ void kcc_options_default(KOptions *o) {
   o->narchs = 1;
   o->archs[0] = 75;
   o->fp_contract = true;
+}
+
+bool kcc_read_file(const char *path, KBuf *out) {
+  int fd = open(path, O_RDONLY);
+  if (fd < 0) return false;
+  char chunk[65536];
+  ssize_t n;
+  while ((n = read(fd, chunk, sizeof chunk)) != 0) {
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      close(fd);
+      return false;
+    }
+    kbuf_append(out, chunk, (size_t)n);
+  }
+  close(fd);
+  return true;
 }

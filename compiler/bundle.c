@@ -249,23 +249,6 @@ static char *find_ptxas(const KOptions *o) {
   return NULL;
 }
 
-static bool read_file(const char *path, KBuf *out) {
-  int fd = open(path, O_RDONLY);
-  if (fd < 0) return false;
-  char chunk[65536];
-  ssize_t n;
-  while ((n = read(fd, chunk, sizeof chunk)) != 0) {
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      close(fd);
-      return false;
-    }
-    kbuf_append(out, chunk, (size_t)n);
-  }
-  close(fd);
-  return true;
-}
-
 /* Assembles `ptx` for sm_<arch> into `cubin`. Temporary files, not pipes: ptxas reads and
  * writes only files. Returns false with ptxas's own messages in `log`. */
 static bool run_ptxas(const char *ptxas, int arch, const KBuf *ptx, KBuf *cubin, KBuf *log) {
@@ -302,12 +285,12 @@ static bool run_ptxas(const char *ptxas, int arch, const KBuf *ptx, KBuf *cubin,
       }
       ok = WIFEXITED(st) && WEXITSTATUS(st) == 0;
       if (!ok) {
-        read_file(err, log);
+        kcc_read_file(err, log);
         if (!log->len) kbuf_printf(log, "%s exited with status %d", ptxas, WEXITSTATUS(st));
       }
     }
   }
-  if (ok && (!read_file(out, cubin) || cubin->len == 0)) {
+  if (ok && (!kcc_read_file(out, cubin) || cubin->len == 0)) {
     kbuf_printf(log, "%s wrote no cubin", ptxas);
     ok = false;
   }

@@ -1,5 +1,6 @@
 /* diag.c — diagnostics in clang's format, with the quoted source line and a caret. */
 #include "diag.h"
+#include "kcc.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -76,26 +77,9 @@ static Source *find_source(const char *file) {
   for (Source *s = sources; s; s = s->next)
     if (!strcmp(s->file, file)) return s;
   /* Read lazily: most compilations print no diagnostic at all. */
-  FILE *f = fopen(file, "rb");
-  char *text = NULL;
-  size_t len = 0;
-  if (f) {
-    size_t cap = 0;
-    for (;;) {
-      if (len + 4096 + 1 > cap) {
-        cap = cap ? cap * 2 : 65536;
-        char *t = realloc(text, cap);
-        if (!t) break;
-        text = t;
-      }
-      size_t n = fread(text + len, 1, cap - len - 1, f);
-      len += n;
-      if (n == 0) break;
-    }
-    fclose(f);
-    if (text) text[len] = 0;
-  }
-  return add_source(file, text, len);
+  KBuf b = {0};
+  kcc_read_file(file, &b); /* what could be read: a quote is a help, not a must */
+  return add_source(file, b.data, b.len);
 }
 
 /* Quotes the line and puts a caret under the column; tabs in the prefix are kept so the caret

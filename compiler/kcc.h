@@ -18,6 +18,8 @@ void kbuf_append(KBuf *b, const void *data, size_t n);
 void kbuf_puts(KBuf *b, const char *s);
 void kbuf_printf(KBuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void kbuf_vprintf(KBuf *b, const char *fmt, va_list ap);
+/* Appends the whole file at path to out; false if it cannot be opened or read. */
+bool kcc_read_file(const char *path, KBuf *out);
 /* Writes all of data to fd, retrying short writes and EINTR. */
 bool kcc_write_all(int fd, const void *data, size_t len);
 void kbuf_free(KBuf *b);

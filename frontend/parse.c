@@ -563,22 +563,9 @@ static char *cu_with_instantiations(const char *text, size_t n) {
 
 /* The same for a CUDA file (clang reads the file itself when this is NULL). */
 static char *cu_main_text(const char *path) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  size_t cap = 1 << 16, n = 0;
-  char *buf = malloc(cap);
-  size_t k;
-  while (buf && (k = fread(buf + n, 1, cap - n, f)) > 0) {
-    n += k;
-    if (n == cap) {
-      char *b = realloc(buf, cap *= 2);
-      if (!b) free(buf);
-      buf = b;
-    }
-  }
-  fclose(f);
-  char *all = buf ? cu_with_instantiations(buf, n) : NULL;
-  free(buf);
+  KBuf b = {0};
+  char *all = kcc_read_file(path, &b) && b.data ? cu_with_instantiations(b.data, b.len) : NULL;
+  kbuf_free(&b);
   return all;
 }
 
