@@ -59,7 +59,7 @@ static const char *access_verb(int a) {
   return a == 1 ? "reads" : a == 2 ? "writes" : "updates";
 }
 
-/* Formats the failure in rec (KB_REC_* words, compiler/bounds.h) for module m. */
+/* Formats the failure in rec (KB_REC_* words, compiler/passes/bounds.h) for module m. */
 static kcrt_status report(kcrt_module *m, const uint32_t *rec) {
   const KcbBundle *b = m->b;
   uint32_t kid = rec[1], site = rec[2], region = rec[3];

@@ -1,7 +1,7 @@
-/* kcb_format.h — the kcc bundle (.kcb) format, shared by the writer (kcc's compiler/bundle.c,
- * the runtime's tests) and the reader (runtime/bundle.c). docs/bundle.md is the prose
- * specification; this header is its executable form. It depends on nothing but libc so the
- * runtime can include it without LLVM or libclang.
+/* kcb_format.h — the kcc bundle (.kcb) format, shared by the writer (kcc's
+ * compiler/package/bundle.c, the runtime's tests) and the reader (runtime/bundle.c). docs/bundle.md
+ * is the prose specification; this header is its executable form. It depends on nothing but libc so
+ * the runtime can include it without LLVM or libclang.
  *
  * Everything is little-endian and read byte by byte through kcb_get*() so that neither the
  * host's byte order nor the alignment of the bytes in memory matters.
@@ -100,7 +100,7 @@ enum {
   KCB_KERNEL_WARP = 2, /* 1.3: uses warp-level operations (on OpenCL: 32-wide subgroups) */
   KCB_KERNEL_FP64 = 4, /* 1.3: the kernel (or a function it calls) computes in double */
 };
-/* The -fbounds-check error record: 16 32-bit words (compiler/bounds.h, KB_REC_*). */
+/* The -fbounds-check error record: 16 32-bit words (compiler/passes/bounds.h, KB_REC_*). */
 enum { KCB_BOUNDS_RECORD_BYTES = 64 };
 
 /* ---------------------------------------------------------------- byte access */

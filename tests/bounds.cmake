@@ -1,4 +1,4 @@
-# bounds.cmake — `kcc -fbounds-check` (compiler/bounds.c, runtime/bounds.c, docs/bugs.md).
+# bounds.cmake — `kcc -fbounds-check` (compiler/passes/bounds.c, runtime/bounds.c, docs/bugs.md).
 #
 #   bounds.oob[.spirv]    tests/bounds/oob.k compiled with -fbounds-check, run by
 #                         tests/bounds/bounds.c through libkcrt: every class of bad access

@@ -1,4 +1,4 @@
-# cuda.cmake — the CUDA C back end (compiler/cuda_c.c, compiler/csource.c).
+# cuda.cmake — the CUDA C back end (compiler/csource/cuda_c.c, compiler/csource/csource.c).
 #
 #   golden.cuda.NAME  kcc tests/golden/NAME.k --emit=cuda is byte for byte tests/golden/NAME.cu
 #   cuda.build.NAME   every tests/kernels/NAME.k compiles to CUDA C that `nvcc -ptx

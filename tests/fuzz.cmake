@@ -35,8 +35,8 @@ if(KCC_FUZZ)
 
   add_library(kcc_core_fuzz STATIC ${KCC_FRONTEND_SRC} ${KCC_COMPILER_SRC})
   target_compile_options(kcc_core_fuzz PRIVATE ${_fz_flags})
-  target_include_directories(kcc_core_fuzz PUBLIC ${CMAKE_SOURCE_DIR}/compiler
-                             ${CMAKE_SOURCE_DIR}/frontend)
+  target_include_directories(kcc_core_fuzz PUBLIC ${KCC_CORE_INCLUDE_DIRS})
+  target_include_directories(kcc_core_fuzz PRIVATE ${CMAKE_SOURCE_DIR}/runtime)
   target_include_directories(kcc_core_fuzz SYSTEM PUBLIC ${LLVM_INCLUDE_DIR})
   target_link_libraries(kcc_core_fuzz PUBLIC ${CLANG_LIB} ${LLVM_LIB} m PkgConfig::SPIRV_TOOLS
                         stdc++)

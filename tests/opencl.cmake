@@ -1,4 +1,4 @@
-# opencl.cmake — the OpenCL C back end (compiler/opencl_c.c, compiler/csource.c).
+# opencl.cmake — the OpenCL C back end (compiler/csource/opencl_c.c, compiler/csource/csource.c).
 #
 #   golden.cl.NAME     kcc tests/golden/NAME.k --emit=cl is byte for byte tests/golden/NAME.cl
 #   opencl.build.NAME  every tests/kernels/NAME.k compiles to OpenCL C that clBuildProgram

@@ -1,4 +1,4 @@
-/* test_csource.c — the OpenCL C and CUDA C back ends (compiler/csource.c, opencl_c.c,
+/* test_csource.c — the OpenCL C and CUDA C back ends (compiler/csource/csource.c, opencl_c.c,
  * cuda_c.c): renaming of identifiers the targets reserve, precedence and casts, literals,
  * shared memory in OpenCL C, and the diagnostics for what OpenCL C cannot express. Each test
  * compiles a snippet with the kcc binary and looks for lines of the output. (Whether whole

@@ -1,4 +1,4 @@
-/* test_header.c — the C header back end (compiler/header.c) and its driver options: the
+/* test_header.c — the C header back end (compiler/package/header.c) and its driver options: the
  * header's text (names, signatures, struct layouts, the embedded bundle byte for byte),
  * --prefix, and that what it writes compiles as C99, C11 and C++ with warnings as errors.
  * Running the generated code is tests/header (ctest header.*). */

@@ -1,6 +1,6 @@
 /* test_runtime_bundle.c — the bundle format: the reader (runtime/bundle.c) on valid,
- * truncated, corrupted and forged images, and the writer (compiler/bundle.c) on real kernels
- * compiled by kcc. No device needed. */
+ * truncated, corrupted and forged images, and the writer (compiler/package/bundle.c) on real
+ * kernels compiled by kcc. No device needed. */
 #define _GNU_SOURCE
 #include "testutil.h"
 

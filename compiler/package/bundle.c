@@ -11,7 +11,7 @@
 #include "bounds.h"
 #include "diag.h"
 #include "kcc.h"
-#include "../runtime/kcb_format.h"
+#include "kcb_format.h"
 
 #include <errno.h>
 #include <fcntl.h>

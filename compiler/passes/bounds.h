@@ -1,4 +1,4 @@
-/* bounds.h — what `kcc -fbounds-check` (compiler/bounds.c) leaves for the back ends and the
+/* bounds.h — what `kcc -fbounds-check` (compiler/passes/bounds.c) leaves for the back ends and the
  * bundle: the module's table of checked regions and access sites, which the runtime uses to
  * turn an error record into a message (docs/design.md, "Bounds checking"). */
 #ifndef KCC_BOUNDS_H
