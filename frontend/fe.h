@@ -45,19 +45,10 @@ bool fe_check_printf_format(const char *fmt, size_t len, KLoc loc);
 
 /* ---------------------------------------------------------------- maps */
 
-/* Cursor -> pointer map keyed by the canonical cursor (clang_hashCursor/clang_equalCursors). */
-typedef struct FeMapEnt {
-  CXCursor key;
-  void *val;
-  bool used;
-} FeMapEnt;
-typedef struct FeMap {
-  FeMapEnt *v;
-  unsigned cap, n;
-} FeMap;
+/* Cursor -> pointer maps (kir.h's table, keyed by clang_hashCursor/clang_equalCursors). */
+typedef KMap FeMap;
 void *fe_map_get(FeMap *m, CXCursor key);
 void fe_map_put(FeMap *m, CXCursor key, void *val);
-void fe_map_free(FeMap *m);
 
 /* A cursor's children, collected once (clang's visitor is callback based). */
 typedef struct FeKids {

@@ -16,40 +16,27 @@
 
 /* ---------------------------------------------------------------- small shared helpers */
 
-static unsigned map_slot(FeMap *m, CXCursor key, unsigned h) {
-  unsigned i = h & (m->cap - 1);
-  while (m->v[i].used && !clang_equalCursors(m->v[i].key, key)) i = (i + 1) & (m->cap - 1);
-  return i;
+static bool cursor_eq(const void *stored, const void *probe, void *ctx) {
+  (void)ctx;
+  return clang_equalCursors(*(const CXCursor *)stored, *(const CXCursor *)probe);
 }
 
 void *fe_map_get(FeMap *m, CXCursor key) {
-  if (!m->cap) return NULL;
-  unsigned i = map_slot(m, key, clang_hashCursor(key));
-  return m->v[i].used ? m->v[i].val : NULL;
+  if (!m->n) return NULL;
+  KMapEnt *e = kmap_lookup(m, clang_hashCursor(key), &key, cursor_eq, NULL);
+  return e->used ? e->val : NULL;
 }
 
 void fe_map_put(FeMap *m, CXCursor key, void *val) {
-  if ((m->n + 1) * 2 > m->cap) {
-    FeMap old = *m;
-    m->cap = old.cap ? old.cap * 2 : 64;
-    m->v = calloc(m->cap, sizeof *m->v);
-    if (!m->v) {
-      fputs("kcc: fatal error: out of memory\n", stderr);
-      exit(1);
-    }
-    m->n = 0;
-    for (unsigned i = 0; i < old.cap; i++)
-      if (old.v[i].used) fe_map_put(m, old.v[i].key, old.v[i].val);
-    free(old.v);
+  unsigned h = clang_hashCursor(key);
+  KMapEnt *e = kmap_lookup(m, h, &key, cursor_eq, NULL);
+  if (e->used) {
+    e->val = val;
+    return;
   }
-  unsigned i = map_slot(m, key, clang_hashCursor(key));
-  if (!m->v[i].used) m->n++;
-  m->v[i] = (FeMapEnt){key, val, true};
-}
-
-void fe_map_free(FeMap *m) {
-  free(m->v);
-  memset(m, 0, sizeof *m);
+  CXCursor *stored = kir_alloc(sizeof *stored);
+  *stored = key;
+  kmap_claim(m, e, h, stored, val);
 }
 
 typedef struct KidsCtx {
@@ -762,10 +749,6 @@ user_args:
   if (diag_error_count() > errors_before) m = NULL;
 
 out:
-  fe_map_free(&fe.decls);
-  fe_map_free(&fe.structs);
-  fe_map_free(&fe.typedef_names);
-  fe_map_free(&fe.refs);
   free(fe.names);
   if (tu) clang_disposeTranslationUnit(tu);
   clang_disposeIndex(idx);

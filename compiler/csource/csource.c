@@ -10,39 +10,15 @@
 
 /* ---------------------------------------------------------------- name sets */
 
-/* Open addressing over arena strings: a few hundred names per module at most. */
-typedef struct NameSet {
-  const char **slot;
-  int cap, n;
-} NameSet;
+/* Sets of names: kir.h's table with the name as its own value. */
+typedef KMap NameSet;
 
-static unsigned name_hash(const char *s) {
-  unsigned h = 2166136261u;
-  for (; *s; s++) h = (h ^ (unsigned char)*s) * 16777619u;
-  return h;
-}
-
-static bool ns_has(const NameSet *s, const char *name) {
-  if (!s->cap) return false;
-  for (unsigned i = name_hash(name) & (s->cap - 1);; i = (i + 1) & (s->cap - 1)) {
-    if (!s->slot[i]) return false;
-    if (!strcmp(s->slot[i], name)) return true;
-  }
+static bool ns_has(NameSet *s, const char *name) {
+  return s->n && kmap_get_str(s, name);
 }
 
 static void ns_add(NameSet *s, const char *name) {
-  if (ns_has(s, name)) return;
-  if (2 * (s->n + 1) > s->cap) {
-    NameSet big = {.cap = s->cap ? s->cap * 2 : 64};
-    big.slot = kir_alloc(sizeof(char *) * big.cap);
-    for (int i = 0; i < s->cap; i++)
-      if (s->slot[i]) ns_add(&big, s->slot[i]);
-    *s = big;
-  }
-  unsigned i = name_hash(name) & (s->cap - 1);
-  while (s->slot[i]) i = (i + 1) & (s->cap - 1);
-  s->slot[i] = name;
-  s->n++;
+  kmap_put_str(s, name, (void *)name);
 }
 
 typedef struct StructNames {

@@ -58,6 +58,29 @@ typedef struct KList {
 void klist_push(KList *l, void *x);
 #define KLIST_AT(l, i, T) ((T)(l).v[i])
 
+/* The compiler's one hash table (kmap.c), in the arena: open addressing with linear probing.
+ * The caller gives each key's hash and an equality test, so one table serves names (strings),
+ * clang cursors (the front end's declaration maps) and SPIR-V instruction keys (interning). */
+typedef struct KMapEnt {
+  const void *key; /* as stored; compared with eq(key, probe, ctx) */
+  void *val;
+  unsigned hash;
+  bool used;
+} KMapEnt;
+typedef struct KMap {
+  KMapEnt *v;
+  unsigned cap, n;
+} KMap;
+typedef bool (*KMapEq)(const void *stored, const void *probe, void *ctx);
+/* The entry whose key equals probe, or the free slot where it belongs (used == false): claim
+ * it with kmap_claim, which must come before the next lookup. Makes room first. */
+KMapEnt *kmap_lookup(KMap *m, unsigned hash, const void *probe, KMapEq eq, void *ctx);
+void kmap_claim(KMap *m, KMapEnt *e, unsigned hash, const void *key, void *val);
+unsigned kmap_hash(const void *data, size_t n); /* FNV-1a */
+/* Strings as keys: the string is the key (stored as given, not copied). */
+void *kmap_get_str(KMap *m, const char *s);
+void kmap_put_str(KMap *m, const char *s, void *val);
+
 /* ---------------------------------------------------------------- locations */
 
 typedef struct KLoc {

@@ -79,7 +79,6 @@ void spv_module_init(SpvModule *m) {
 void spv_module_free(SpvModule *m) {
   for (int i = 0; i < SPV_SEC_COUNT_; i++) spw_free(&m->sec[i]);
   spw_free(&m->keys);
-  free(m->tab);
   memset(m, 0, sizeof *m);
 }
 
@@ -108,34 +107,18 @@ void spv_capability(SpvModule *m, SpvCapability cap) {
 
 /* ---------------------------------------------------------------- interning */
 
-static uint32_t hash_words(const uint32_t *w, size_t n) {
-  uint32_t h = 2166136261u; /* FNV-1a over the bytes of the words */
-  for (size_t i = 0; i < n; i++)
-    for (int j = 0; j < 4; j++) {
-      h ^= (w[i] >> (8 * j)) & 0xff;
-      h *= 16777619u;
-    }
-  return h;
-}
+/* Interned keys live in SpvModule.keys as [length, words...]; the table stores their offset
+ * (the array moves as it grows) and the id as the value. */
+typedef struct SpvProbe {
+  const uint32_t *w;
+  size_t n;
+} SpvProbe;
 
-static void tab_insert(SpvModule *m, SpvInternEntry e) {
-  size_t mask = m->captab - 1;
-  for (size_t i = e.hash & mask;; i = (i + 1) & mask)
-    if (!m->tab[i].id) {
-      m->tab[i] = e;
-      return;
-    }
-}
-
-static void tab_grow(SpvModule *m) {
-  SpvInternEntry *old = m->tab;
-  size_t oldcap = m->captab;
-  m->captab = oldcap ? oldcap * 2 : 256;
-  m->tab = calloc(m->captab, sizeof *m->tab);
-  if (!m->tab) oom();
-  for (size_t i = 0; i < oldcap; i++)
-    if (old[i].id) tab_insert(m, old[i]);
-  free(old);
+static bool key_eq(const void *stored, const void *probe, void *ctx) {
+  const SpvModule *m = ctx;
+  const SpvProbe *p = probe;
+  const uint32_t *k = m->keys.w + (uintptr_t)stored;
+  return k[0] == p->n && !memcmp(k + 1, p->w, p->n * sizeof *p->w);
 }
 
 uint32_t spv_intern(SpvModule *m, SpvOp op, uint32_t result_type, const uint32_t *ops, int nops) {
@@ -151,21 +134,16 @@ uint32_t spv_intern_as(SpvModule *m, SpvOp op, uint32_t result_type, const uint3
   key[0] = (uint32_t)op;
   key[1] = result_type;
   if (nops > 0) memcpy(key + 2, ops, (size_t)nops * sizeof *ops);
-  uint32_t h = hash_words(key, klen);
-  if (m->ntab * 2 >= m->captab) tab_grow(m);
-  size_t mask = m->captab - 1;
-  for (size_t i = h & mask; m->tab[i].id; i = (i + 1) & mask) {
-    SpvInternEntry *e = &m->tab[i];
-    if (e->hash == h && e->len == klen && !memcmp(m->keys.w + e->off, key, klen * sizeof *key)) {
-      if (key != stack) free(key);
-      return e->id;
-    }
+  unsigned h = kmap_hash(key, klen * sizeof *key);
+  KMapEnt *e = kmap_lookup(&m->tab, h, &(SpvProbe){key, klen}, key_eq, m);
+  if (e->used) {
+    if (key != stack) free(key);
+    return (uint32_t)(uintptr_t)e->val;
   }
   uint32_t id = want ? want : spv_id(m);
-  SpvInternEntry e = {.hash = h, .id = id, .off = (uint32_t)m->keys.n, .len = (uint32_t)klen};
+  kmap_claim(&m->tab, e, h, (void *)(uintptr_t)m->keys.n, (void *)(uintptr_t)id);
+  spw_push(&m->keys, (uint32_t)klen);
   spw_append(&m->keys, key, klen);
-  tab_insert(m, e);
-  m->ntab++;
   /* the instruction itself: [result type,] result id, operands */
   SpvWords *g = &m->sec[SPV_SEC_GLOBAL];
   if (nops + (result_type ? 3 : 2) > 0xffff) {

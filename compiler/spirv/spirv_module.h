@@ -15,6 +15,8 @@
 #ifndef KCC_SPIRV_MODULE_H
 #define KCC_SPIRV_MODULE_H
 
+#include "kir.h"
+
 #include <spirv/unified1/spirv.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -58,17 +60,11 @@ typedef enum SpvSection {
   SPV_SEC_COUNT_
 } SpvSection;
 
-typedef struct SpvInternEntry {
-  uint32_t hash, id;
-  uint32_t off, len; /* the key's words in SpvModule.keys */
-} SpvInternEntry;
-
 typedef struct SpvModule {
   SpvWords sec[SPV_SEC_COUNT_];
   uint32_t next_id; /* ids are 1..next_id-1; the header's bound is next_id */
-  /* intern table: open addressing over keys (opcode, [result type], operands) */
-  SpvInternEntry *tab;
-  size_t ntab, captab;
+  /* intern table: keys (opcode, [result type], operands) -> id */
+  KMap tab;
   SpvWords keys;
   uint64_t caps[2]; /* capabilities declared so far, as bits (all kcc uses are < 128) */
   bool too_long;    /* an instruction needed more than 65535 words: the module is unusable */
