@@ -348,6 +348,24 @@ static uint64_t wi_outside(WorkItem w) {
   return w == WI_GLOBAL_SIZE || w == WI_LOCAL_SIZE || w == WI_NUM_GROUPS ? 1 : 0;
 }
 
+/* get_work_dim(): a kcc launch (a grid and a block of three extents, as in CUDA) has no
+ * dimension count of its own, so it is the last dimension whose global size is not 1 (at
+ * least 1), computed from the sizes on every back end alike. Only a launch that means a
+ * trailing extent of 1 as a dimension (pyopencl's (n, 1)) reads less than it would under
+ * OpenCL (docs/dialect.md). */
+static KExpr *work_dim(KType *t, KLoc loc) {
+  KExpr *r = fe_int_const(t, 1, loc);
+  for (int dim = 1; dim <= 2; dim++) {
+    KExpr *c = kir_expr(KE_COND, t, loc);
+    c->a = kir_binary(KB_NE, kir_type_scalar(KT_I32), wi_value(WI_GLOBAL_SIZE, dim, t_u32(), loc),
+                      fe_int_const(t_u32(), 1, loc), loc);
+    c->b = fe_int_const(t, (uint64_t)dim + 1, loc);
+    c->c = r;
+    r = c;
+  }
+  return r;
+}
+
 /* `T __kcc_get_X(uint d)`: the conditional on d, for a dimension known only at run time. */
 static KFunc *wi_helper(FeCtx *fe, WorkItem w, KType *t, KLoc loc) {
   if (fe->cl_helpers[w]) return fe->cl_helpers[w];
@@ -625,11 +643,7 @@ KExpr *fe_cl_call(FeCtx *fe, CXCursor call, CXCursor fn, KLoc loc) {
   for (int w = 0; w < WI_COUNT_; w++)
     if (!strcmp(name, wi_names[w]) && clang_Cursor_getNumArguments(call) == 1)
       return work_item(fe, call, (WorkItem)w, t, loc);
-  if (!strcmp(name, "get_work_dim")) {
-    diag_error(loc, "get_work_dim() is not supported by kcc: a CUDA launch has no dimension "
-                    "count (pass it as a kernel argument)");
-    return fe_poison(loc);
-  }
+  if (!strcmp(name, "get_work_dim")) return work_dim(t, loc);
   if (!strcmp(name, "barrier") || !strcmp(name, "work_group_barrier"))
     return builtin(BI_SYNCTHREADS, t, loc, 0, NULL);
   if (!strcmp(name, "mem_fence") || !strcmp(name, "read_mem_fence") ||

@@ -2,16 +2,13 @@
 #
 #   cl.NAME.FORM   kcc NAME.cl --emit=FORM for FORM in kir ptx spirv cl cuda, then the form's
 #                  consumer (tests/consume.sh: ptxas, spirv-val, clang -x cl, nvcc). Any
-#                  diagnostic fails. Kernels whose features only some back ends have yet
-#                  (local-memory parameters, reqd_work_group_size) are listed in
-#                  _kcc_cl_kir_only and get the kir form only.
+#                  diagnostic fails.
 #   cl.bad.NAME    tests/cl/bad/NAME.cl fails with exit 1, no output, and its first
 #                  diagnostic is "NAME.cl:" followed by NAME.expected (`// kcc-args: ...` adds
 #                  options). The exact KIR of each kernel is checked by unit/test_opencl_fe.c.
 
 set(_kcc_cl_dir ${CMAKE_CURRENT_BINARY_DIR}/cl)
 file(MAKE_DIRECTORY ${_kcc_cl_dir})
-set(_kcc_cl_kir_only localparam reqd)
 
 # $1 kcc, $2 source, $3 form, $4 output, $5 consume.sh (also used by cu.cmake)
 set(_kcc_cl_sh [=[
@@ -59,11 +56,7 @@ endfunction()
 file(GLOB _kcc_cl_kernels CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/cl/*.cl)
 foreach(_k ${_kcc_cl_kernels})
   get_filename_component(_name ${_k} NAME_WE)
-  set(_forms kir ptx spirv cl cuda)
-  if(_name IN_LIST _kcc_cl_kir_only)
-    set(_forms kir)
-  endif()
-  foreach(_form ${_forms})
+  foreach(_form kir ptx spirv cl cuda)
     _kcc_input_form_test(cl ${_name} ${_k} ${_form} ${_kcc_cl_dir} opencl-input)
   endforeach()
 endforeach()

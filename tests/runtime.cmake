@@ -41,13 +41,15 @@ set(KCRT_RUNTIME_KERNELS
   atomics constant control cuda_spellings driver_bugs dynshared fp64 histogram int64 math32
   matmul printf reduce saxpy stencil structs symbols transpose vec_ops vecadd)
 
-# Kernels kept beside their host program (tests/runtime/NAME.k, or NAME.cu for CUDA input)
-# rather than in the corpus that every back end compiles.
-set(KCRT_RUNTIME_OWN_KERNELS local_args cuda_cxx)
+# Kernels kept beside their host program (tests/runtime/NAME.k, or NAME.cu for CUDA input,
+# NAME.cl for OpenCL C) rather than in the corpus that every back end compiles.
+set(KCRT_RUNTIME_OWN_KERNELS local_args cuda_cxx cl_workitem)
 
 foreach(_name ${KCRT_RUNTIME_KERNELS} ${KCRT_RUNTIME_OWN_KERNELS})
   if(_name IN_LIST KCRT_RUNTIME_OWN_KERNELS AND EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/runtime/${_name}.cu)
     set(_k ${CMAKE_CURRENT_SOURCE_DIR}/runtime/${_name}.cu)
+  elseif(_name IN_LIST KCRT_RUNTIME_OWN_KERNELS AND EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/runtime/${_name}.cl)
+    set(_k ${CMAKE_CURRENT_SOURCE_DIR}/runtime/${_name}.cl)
   elseif(_name IN_LIST KCRT_RUNTIME_OWN_KERNELS)
     set(_k ${CMAKE_CURRENT_SOURCE_DIR}/runtime/${_name}.k)
   else()

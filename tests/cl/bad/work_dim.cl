@@ -1,1 +1,0 @@
-__kernel void k(__global uint *o) { o[0] = get_work_dim(); }
