@@ -94,9 +94,12 @@ typedef struct FeCtx {
   int terr_line;
   int errors0; /* diag_error_count() when this compilation began */
   /* ---- OpenCL C input (opencl.c) */
-  int lang;             /* KL_LANG_K or KL_LANG_CL (never AUTO once parsing) */
-  int cl_std;           /* 120, 200, 300 */
-  KFunc *cl_helpers[8]; /* work-item functions of a non-constant dimension, made on first use */
+  int lang;               /* KL_LANG_K or KL_LANG_CL (never AUTO once parsing) */
+  int cl_std;             /* 120, 200, 300 */
+  KFunc *cl_helpers[8];   /* work-item functions of a non-constant dimension, made on first use */
+  KFunc *half_helpers[5]; /* half.c: half to float, float to half in each rounding mode */
+  KList half_fns;         /* half.c: the vload_half / vstore_half functions made so far */
+  int nhelpers;           /* functions kcc made, at the start of the module's list */
   /* ---- C++ (CUDA input, cuda.c) */
   FeMap refs;               /* variables of reference type kept as a pointer (fe_ref_by_address) */
   KVar *this_var;           /* `this` of the method being lowered, or NULL */
@@ -252,6 +255,12 @@ KAddrSpace fe_cl_pointee_space(CXType pointer);
 int fe_cl_var_space(CXCursor decl);
 /* Reports types OpenCL C has and kcc refuses (images, samplers, events, pipes, queues,
  * OpenCL 2.0 atomic types, half arithmetic) at loc; false when t is one. */
+/* Adds a function kcc makes (a static inline helper) after those made before it and before
+ * every function of the file, so that the back ends that write C see it before its uses. */
+void fe_add_helper(FeCtx *fe, KFunc *f);
+/* OpenCL C's vload_half / vstore_half family (half.c); NULL when name is not one of them. */
+KExpr *fe_cl_half(FeCtx *fe, CXCursor call, const char *name, KLoc loc);
+
 bool fe_cl_check_type(FeCtx *fe, CXType t, KLoc loc);
 /* reqd_work_group_size on a kernel definition: fills f->reqd_block. */
 void fe_cl_kernel_attrs(FeCtx *fe, CXCursor def, KFunc *f);

@@ -210,7 +210,9 @@ int fe_cl_var_space(CXCursor decl) {
 /* What kcc calls a type OpenCL C has and kcc does not take; NULL for the others. */
 static const char *refused_type(CXType t) {
   CXType c = clang_getCanonicalType(t);
+  bool behind_pointer = false; /* half is storage: a pointer to it is fine (half.c) */
   for (int guard = 0; guard < 32; guard++) {
+    behind_pointer |= c.kind == CXType_Pointer;
     if (c.kind == CXType_Pointer)
       c = clang_getCanonicalType(clang_getPointeeType(c));
     else if (c.kind == CXType_ConstantArray || c.kind == CXType_IncompleteArray)
@@ -227,7 +229,9 @@ static const char *refused_type(CXType t) {
   case CXType_OCLReserveID: return "OpenCL pipes";
   case CXType_Pipe: return "OpenCL pipes";
   case CXType_Atomic: return "OpenCL 2.0 atomic types";
-  case CXType_Half: return "'half' values (arithmetic, and storage through vload_half)";
+  case CXType_Half:
+    return behind_pointer ? NULL
+                          : "'half' values (load and store them with vload_half and vstore_half)";
   default: break;
   }
   if (c.kind == CXType_Unexposed || c.kind == CXType_Invalid) {
@@ -366,6 +370,14 @@ static KExpr *work_dim(KType *t, KLoc loc) {
   return r;
 }
 
+void fe_add_helper(FeCtx *fe, KFunc *f) {
+  KList *fl = &fe->m->funcs;
+  klist_push(fl, NULL);
+  int at = fe->nhelpers++;
+  memmove(fl->v + at + 1, fl->v + at, sizeof(void *) * (size_t)(fl->n - 1 - at));
+  fl->v[at] = f;
+}
+
 /* `T __kcc_get_X(uint d)`: the conditional on d, for a dimension known only at run time. */
 static KFunc *wi_helper(FeCtx *fe, WorkItem w, KType *t, KLoc loc) {
   if (fe->cl_helpers[w]) return fe->cl_helpers[w];
@@ -394,11 +406,7 @@ static KFunc *wi_helper(FeCtx *fe, WorkItem w, KType *t, KLoc loc) {
   ret->expr = r;
   f->body = kir_stmt(KS_BLOCK, loc);
   klist_push(&f->body->list, ret);
-  /* Before its callers, for the back ends that write C. */
-  KList *fl = &fe->m->funcs;
-  klist_push(fl, NULL);
-  memmove(fl->v + 1, fl->v, sizeof(void *) * (size_t)(fl->n - 1));
-  fl->v[0] = f;
+  fe_add_helper(fe, f);
   fe->cl_helpers[w] = f;
   return f;
 }
@@ -622,9 +630,6 @@ static KExpr *unsupported_builtin(FeCtx *fe, CXCursor call, const char *name, KL
   else if (!strncmp(name, "read_image", 10) || !strncmp(name, "write_image", 11) ||
            !strncmp(name, "get_image", 9))
     diag_error(loc, "OpenCL images are not supported by kcc ('%s')", name);
-  else if (!strncmp(name, "vload_half", 10) || !strncmp(name, "vstore_half", 11) ||
-           !strncmp(name, "vloada_half", 11) || !strncmp(name, "vstorea_half", 12))
-    diag_error(loc, "'half' loads and stores are not supported by kcc ('%s')", name);
   else if (!strncmp(name, "enqueue_", 8) || !strncmp(name, "get_kernel_", 11) ||
            !strncmp(name, "ndrange_", 8))
     diag_error(loc, "device-side enqueue is not supported by kcc ('%s')", name);
@@ -663,6 +668,11 @@ KExpr *fe_cl_call(FeCtx *fe, CXCursor call, CXCursor fn, KLoc loc) {
   else
     r = math_call(fe, call, name, t, loc);
   if (r) return r;
+  if (!strncmp(name, "vload", 5) || !strncmp(name, "vstore", 6)) {
+    r = fe_vec_builtin(fe, call, name, loc); /* vloadN, vstoreN (vector.c) */
+    if (!r) r = fe_cl_half(fe, call, name, loc);
+    if (r) return r;
+  }
   return unsupported_builtin(fe, call, name, loc);
 }
 

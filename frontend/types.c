@@ -280,7 +280,9 @@ KType *fe_type(FeCtx *fe, CXType t, KLoc loc) {
       return NULL;
     }
     CXType pc = clang_getCanonicalType(pt);
-    KType *b = fe_type(fe, pt, loc);
+    /* OpenCL C's half is storage only: its pointer is a pointer to ushort (half.c). */
+    KType *b = pc.kind == CXType_Half && fe->lang == KL_LANG_CL ? kir_type_scalar(KT_U16)
+                                                                : fe_type(fe, pt, loc);
     if (!b) return NULL;
     int q = 0;
     if (clang_isConstQualifiedType(pc)) q |= KQ_CONST;
