@@ -24,7 +24,7 @@ bool kcc_read_file(const char *path, KBuf *out);
 bool kcc_write_all(int fd, const void *data, size_t len);
 void kbuf_free(KBuf *b);
 
-enum { KCC_MAX_ARCHS = 16 };
+enum { KCC_MAX_ARCHS = 16, KCC_MAX_INSTANTIATIONS = 64 };
 
 /* KOptions.lang: the input language. KL_LANG_AUTO picks it from the file's extension (.cl is
  * OpenCL C, .cu CUDA, anything else the kcc dialect); -x cl / -x cu / -x k name it. */
@@ -50,6 +50,10 @@ typedef struct KOptions {
   const char *source;
   size_t source_len;
   bool bounds_check; /* -fbounds-check: check every memory access (bounds.h) */
+  /* --instantiate=NAME<ARGS> (CUDA input): template specialisations to compile as kernels,
+   * like NVRTC's name expressions, for a file that defines templates but never names them. */
+  const char *instantiate[KCC_MAX_INSTANTIATIONS];
+  int ninstantiate;
 } KOptions;
 
 void kcc_options_default(KOptions *o);

@@ -78,6 +78,10 @@ void kcc_usage(FILE *out) {
                "                      fuse a*b+c into fma (fast, the default, like nvcc) or never\n"
                "  --cuda-path=DIR     CUDA toolkit holding nvvm/libdevice (default: $CUDA_PATH,\n"
                "                      $CUDA_HOME, nvcc's directory, /usr/local/cuda)\n"
+               "  --instantiate=NAME<ARGS>\n"
+               "                      compile that specialisation of a kernel template of a\n"
+               "                      .cu file as a kernel named NAME_ARGS (repeatable; as\n"
+               "                      NVRTC's name expressions)\n"
                "  --prefix=NAME       start the C header's names with NAME (default: from the\n"
                "                      input's name, e.g. vecadd_k for vecadd.k)\n"
                "  -v                  print each stage's tools, settings and times\n"
@@ -309,6 +313,14 @@ int kcc_parse_args(int argc, char **argv, KOptions *o, Cmd *c) {
              (*p >= '0' && *p <= '9');
       if (!ok) return kcc_usage_error("invalid --prefix '%s' (expected a C identifier)", a + 9);
       o->prefix = a + 9;
+    } else if (!strncmp(a, "--instantiate=", 14) || !strcmp(a, "--instantiate")) {
+      v = a[13] == '=' ? a + 14 : (i + 1 < argc ? argv[++i] : NULL);
+      if (!v || !*v || !strchr(v, '<'))
+        return kcc_usage_error("'--instantiate' needs a template specialisation such as "
+                               "'--instantiate=reduce<256, float>'");
+      if (o->ninstantiate == KCC_MAX_INSTANTIATIONS)
+        return kcc_usage_error("more than %d '--instantiate' options", KCC_MAX_INSTANTIATIONS);
+      o->instantiate[o->ninstantiate++] = v;
     } else if (!strncmp(a, "--cuda-path=", 12)) {
       /* Empty would look for "/nvvm/libdevice" and, being explicit, nowhere else. */
       if (!a[12]) return kcc_usage_error("missing directory after '--cuda-path='");
@@ -337,6 +349,9 @@ int kcc_parse_args(int argc, char **argv, KOptions *o, Cmd *c) {
   if (!c->input) return kcc_usage_error("no input file");
   if (!strcmp(c->input, "-"))
     return kcc_usage_error("kcc cannot read a kernel from standard input; name the file");
+  if (o->ninstantiate && lang_of(c->input, c->xlang) != LANG_CUDA)
+    return kcc_usage_error("'--instantiate' is for CUDA input (.cu or -x cu), and '%s' is not",
+                           c->input);
   if (c->std) {
     char opt[16];
     snprintf(opt, sizeof opt, "%.*s", (int)(c->std - 1 - c->std_opt), c->std_opt);

@@ -136,6 +136,14 @@ KLoc fe_loc_of(FeCtx *fe, CXSourceLocation l) {
   unsigned line = 0, col = 0;
   clang_getExpansionLocation(l, &f, &line, &col, NULL);
   KLoc k = {file_name(fe, f), (int)line, (int)col};
+  /* What --instantiate appended to the main file (cu_with_instantiations) is reported under
+   * the option's name, which its #line gives. */
+  CXString pf;
+  unsigned pl = 0, pc = 0;
+  clang_getPresumedLocation(l, &pf, &pl, &pc);
+  const char *pn = clang_getCString(pf);
+  if (pn && !strncmp(pn, "--instantiate=", 14)) k = (KLoc){kir_strdup(pn), (int)pl, (int)pc};
+  clang_disposeString(pf);
   return k;
 }
 
@@ -531,27 +539,29 @@ static bool check_readable(const char *path) {
 }
 
 /* A CUDA source with references to its explicit instantiations appended
- * (fe_cu_instantiations), or NULL when it has none (malloc'ed). */
-static char *cu_with_instantiations(const char *text, size_t n) {
+ * (fe_cu_instantiations), and then to the specialisations --instantiate names, under a #line
+ * that makes clang's diagnostics about them say so; NULL when there are none (malloc'ed). */
+static char *cu_with_instantiations(const char *text, size_t n, const KOptions *o) {
   if (memchr(text, 0, n)) return NULL; /* clang reports the NUL; nothing to scan */
   char *extra = fe_cu_instantiations(text, n);
-  if (!extra) return NULL;
-  size_t en = strlen(extra);
-  char *all = malloc(n + en + 2);
-  if (all) {
-    memcpy(all, text, n);
-    memcpy(all + n, extra, en);
-    all[n + en] = '\n';
-    all[n + en + 1] = 0;
-  }
+  int ninst = o ? o->ninstantiate : 0;
+  if (!extra && !ninst) return NULL;
+  KBuf b = {0};
+  kbuf_append(&b, text, n);
+  if (extra) kbuf_puts(&b, extra);
   free(extra);
-  return all;
+  for (int i = 0; i < ninst; i++)
+    kbuf_printf(&b,
+                "\nstatic constexpr auto __kcc_inst_opt%d = &\n#line 1 \"--instantiate=%s\"\n%s;",
+                i, o->instantiate[i], o->instantiate[i]);
+  kbuf_puts(&b, "\n");
+  return b.data;
 }
 
 /* The same for a CUDA file (clang reads the file itself when this is NULL). */
-static char *cu_main_text(const char *path) {
+static char *cu_main_text(const char *path, const KOptions *o) {
   KBuf b = {0};
-  char *all = kcc_read_file(path, &b) && b.data ? cu_with_instantiations(b.data, b.len) : NULL;
+  char *all = kcc_read_file(path, &b) && b.data ? cu_with_instantiations(b.data, b.len, o) : NULL;
   kbuf_free(&b);
   return all;
 }
@@ -659,7 +669,8 @@ static KModule *parse_and_lower(const char *path, const KOptions *o, KList *deps
   }
   char *main_text = NULL;
   if (lang == KL_LANG_CU)
-    main_text = in_memory ? cu_with_instantiations(o->source, o->source_len) : cu_main_text(path);
+    main_text =
+        in_memory ? cu_with_instantiations(o->source, o->source_len, o) : cu_main_text(path, o);
   if (main_text)
     uf[nv++] = (struct CXUnsavedFile){path, main_text, strlen(main_text)};
   else if (in_memory)
@@ -742,9 +753,10 @@ user_args:
     const char *name = fe_spelling(fe.kernel_template);
     diag_error(fe_loc(&fe, fe.kernel_template),
                "kernel template '%s' is never instantiated in this file, so there is no kernel "
-               "to compile: kcc compiles the specialisations a file names; add an explicit "
-               "instantiation such as 'template __global__ void %s<...>(...);'",
-               name, name);
+               "to compile: kcc compiles the specialisations a file or the command line names; "
+               "name one with --instantiate='%s<...>' or in the file: 'template __global__ void "
+               "%s<...>(...);'",
+               name, name, name);
   }
   if (diag_error_count() > errors_before) m = NULL;
 

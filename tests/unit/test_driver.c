@@ -53,12 +53,12 @@ START_TEST(help) {
   ck_assert_int_eq(kcc("--help", &out, &err), 0);
   ck_assert_ptr_nonnull(strstr(out, "usage: kcc [options] file.k|file.cu|file.cl [-o output]"));
   /* Every option the driver accepts is documented. */
-  const char *opts[] = {"-o FILE",     "--emit=FORM",   "-arch=sm_XX", "-O0",
-                        "-I DIR",      "-MD, -MMD",     "-MP",         "-MF FILE",
-                        "-MT TARGET",  "-std=STD",      "-cl-std=",    "-Werror",
-                        "-w ",         "-Wall",         "-Wextra",     "-g -c -pedantic",
-                        "-ffast-math", "-ffp-contract", "--cuda-path", "--prefix=NAME",
-                        "-v ",         "--devices",     "--version"};
+  const char *opts[] = {
+      "-o FILE",         "--emit=FORM", "-arch=sm_XX",   "-O0",         "-I DIR",
+      "-MD, -MMD",       "-MP",         "-MF FILE",      "-MT TARGET",  "-std=STD",
+      "-cl-std=",        "-Werror",     "-w ",           "-Wall",       "-Wextra",
+      "-g -c -pedantic", "-ffast-math", "-ffp-contract", "--cuda-path", "--prefix=NAME",
+      "--instantiate=",  "-v ",         "--devices",     "--version"};
   for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++)
     ck_assert_msg(strstr(out, opts[i]), "--help does not mention %s", opts[i]);
 }
@@ -405,6 +405,42 @@ START_TEST(habitual_flags) {
 }
 END_TEST
 
+/* --instantiate names a kernel template's specialisation (NVRTC's name expressions): it
+ * becomes a kernel named after it, a wrong name is an error under the option's name, and the
+ * option is refused where there are no templates. */
+START_TEST(instantiate) {
+  tu_write("tk.cu", "template <typename T, int N> __global__ void scale(T *x) {\n"
+                    "  x[threadIdx.x] *= N;\n"
+                    "}\n");
+  char *out, *err;
+  ck_assert_int_eq(kcc("tk.cu --instantiate='scale<float, 2>' --instantiate 'scale<int,3>' "
+                       "--emit=ptx -o - | grep '^.visible .entry'",
+                       &out, &err),
+                   0);
+  ck_assert_str_eq(out, ".visible .entry scale_float_2(\n.visible .entry scale_int_3(\n");
+  ck_assert_int_eq(kcc("tk.cu --instantiate='scle<float, 2>' -o tk.ptx", NULL, &err), 1);
+  ck_assert_str_eq(err, "--instantiate=scle<float, 2>:1:1: error: use of undeclared identifier "
+                        "'scle'\n");
+  ck_assert(!exists("tk.ptx"));
+  struct {
+    const char *args, *err;
+  } bad[] = {
+      {"tk.cu --instantiate=", "'--instantiate' needs a template specialisation such as "
+                               "'--instantiate=reduce<256, float>'"},
+      {"tk.cu --instantiate=scale", "'--instantiate' needs a template specialisation such as "
+                                    "'--instantiate=reduce<256, float>'"},
+      {"hw.k --instantiate='f<1>'",
+       "'--instantiate' is for CUDA input (.cu or -x cu), and 'hw.k' is not"},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    char want[512];
+    snprintf(want, sizeof want, "kcc: error: %s\nkcc: run 'kcc --help' for usage\n", bad[i].err);
+    ck_assert_msg(kcc(bad[i].args, NULL, &err) == 2, "kcc %s", bad[i].args);
+    ck_assert_str_eq(err, want);
+  }
+}
+END_TEST
+
 /* Through a symlink, the file the link names is replaced and the link stays. A FIFO, like
  * /dev/null (which a test run as root must not risk replacing), is written in place, and as it
  * has no extension it gets the default form, as '-' does. */
@@ -661,6 +697,7 @@ static Suite *suite(void) {
   tcase_add_test(t, alone_options);
   tcase_add_test(t, directory_input);
   tcase_add_test(t, special_outputs);
+  tcase_add_test(t, instantiate);
   tcase_add_test(t, large_params_ptx81);
   suite_add_tcase(s, t);
   return s;
