@@ -27,6 +27,29 @@ FILE *diag_output(void) {
   return output ? output : stderr;
 }
 
+void diag_capture_begin(DiagCapture *c) {
+  memset(c, 0, sizeof *c);
+  c->saved = output;
+  c->nerrors = nerrors;
+  c->nwarnings = nwarnings;
+  c->mem = open_memstream(&c->text, &c->len);
+  if (c->mem) output = c->mem; /* without memory the diagnostics just print */
+}
+
+char *diag_capture_end(DiagCapture *c, bool forgive) {
+  output = c->saved;
+  if (!c->mem) return forgive ? calloc(1, 1) : NULL;
+  fclose(c->mem);
+  if (forgive) {
+    nerrors = c->nerrors;
+    nwarnings = c->nwarnings;
+    return c->text ? c->text : calloc(1, 1);
+  }
+  if (c->text) fwrite(c->text, 1, c->len, diag_output());
+  free(c->text);
+  return NULL;
+}
+
 void diag_set_werror(bool on) {
   werror = on;
 }

@@ -29,6 +29,18 @@ void diag_reset(void);
 /* Where diagnostics go: stderr unless set (libkcc captures them into a memory stream). */
 void diag_set_output(FILE *f);
 FILE *diag_output(void);
+/* Diagnostics held back, for a stage whose failure the caller may forgive (the bundle's
+ * OpenCL forms): between begin and end they go to memory. diag_capture_end(c, true) forgets
+ * them, counts included, and returns their text (malloc'ed, the caller frees); with false it
+ * prints them where they would have gone and keeps them counted (returns NULL). */
+typedef struct DiagCapture {
+  FILE *saved, *mem;
+  char *text;
+  size_t len;
+  int nerrors, nwarnings;
+} DiagCapture;
+void diag_capture_begin(DiagCapture *c);
+char *diag_capture_end(DiagCapture *c, bool forgive);
 /* Source text the diagnostics quote, for files that are not on disk (tests, unsaved input). */
 void diag_add_source(const char *file, const char *text, size_t len);
 

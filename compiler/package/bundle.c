@@ -3,11 +3,11 @@
  * table the runtime checks launches against, in the format of runtime/kcb_format.h
  * (specified in docs/bundle.md).
  *
- * The runtime chooses among the forms at load time, so a bundle is only as good as its weakest
- * required form: PTX and OpenCL C failures fail the bundle. SPIR-V is the one optional form,
- * and only in the narrow case the team agreed on for the time its back end is a placeholder:
- * emit_spirv returning false *without reporting anything* means "not implemented", and the
- * bundle goes without it (docs/bundle.md says so). Any reported SPIR-V error fails the bundle. */
+ * The runtime chooses among the forms at load time. PTX is required (a PTX failure fails the
+ * bundle); an OpenCL form (SPIR-V, OpenCL C) the module cannot be written in is left out with
+ * a warning quoting why (docs/bundle.md), so a CUDA kernel that uses clock() still gets a
+ * bundle for NVIDIA GPUs. emit_spirv returning false without reporting anything means "no
+ * SPIR-V back end", and the bundle goes without it silently. */
 #include "bounds.h"
 #include "diag.h"
 #include "kcc.h"
@@ -308,6 +308,14 @@ static double now_ms(void) {
 
 /* ---------------------------------------------------------------- the bundle */
 
+/* A form the module cannot be written in: the bundle goes without it, and a warning quotes
+ * the first line of what that back end said (why, malloc'ed, is freed here). */
+static void leave_out(const char *form, char *why) {
+  size_t n = why ? strcspn(why, "\n") : 0;
+  diag_warning((KLoc){0}, "the bundle carries no %s: %.*s", form, (int)n, why ? why : "");
+  free(why);
+}
+
 bool emit_bundle(KModule *m, const KOptions *o, KBuf *out) {
   /* Every limit of every form first, once: a bundle is only as good as its weakest form. */
   if (!kcc_check_limits(m, o, KL_PTX | KL_SPIRV)) return false;
@@ -373,27 +381,46 @@ bool emit_bundle(KModule *m, const KOptions *o, KBuf *out) {
   }
   free(ptxas);
 
+  /* The OpenCL forms. A kernel that cannot be written in one (clock() in OpenCL C, a partial
+   * warp barrier, a struct holding a pointer as a parameter) leaves that form out with a
+   * warning, rather than failing a bundle whose PTX serves every NVIDIA GPU; the runtime then
+   * says which form an OpenCL device would have needed (KCRT_ERROR_NO_BINARY). */
   bool warp = false;
   for (int i = 0; i < m->funcs.n; i++)
     if (KLIST_AT(m->funcs, i, KFunc *)->is_kernel) warp |= kir_func_uses_warp(m->funcs.v[i]);
+  bool have_opencl = false;
   if (ok && warp) {
     /* kcc's SPIR-V (1.0) has no subgroup operations: OpenCL drivers take the OpenCL C. */
     if (o->verbose) fprintf(stderr, "kcc: bundle: warp-level operations; bundle without SPIR-V\n");
   } else if (ok) {
     KBuf *spv = new_buf(&s);
     int errors = diag_error_count();
-    if (emit_spirv(m, o, spv))
+    DiagCapture cap;
+    diag_capture_begin(&cap);
+    bool made = emit_spirv(m, o, spv);
+    char *why = diag_capture_end(&cap, !made && diag_error_count() != errors);
+    if (made)
       add_section(&s, KCB_SEC_SPIRV, 0, spv);
-    else if (diag_error_count() != errors)
-      ok = false;
+    else if (why)
+      leave_out("SPIR-V", why);
     else if (o->verbose)
       fprintf(stderr, "kcc: bundle: no SPIR-V back end in this build; bundle without SPIR-V\n");
+    have_opencl |= made;
   }
   if (ok) {
     KBuf *cl = new_buf(&s);
-    ok = emit_opencl_c(m, o, cl);
-    if (ok) add_section(&s, KCB_SEC_OPENCL_C, 0, cl);
+    DiagCapture cap;
+    diag_capture_begin(&cap);
+    bool made = emit_opencl_c(m, o, cl);
+    char *why = diag_capture_end(&cap, !made);
+    if (made)
+      add_section(&s, KCB_SEC_OPENCL_C, 0, cl);
+    else
+      leave_out("OpenCL C", why);
+    have_opencl |= made;
   }
+  if (ok && !have_opencl)
+    diag_warning((KLoc){0}, "the bundle has no OpenCL form: it loads on CUDA devices only");
 
   if (ok) {
     size_t len;

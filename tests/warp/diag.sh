@@ -9,7 +9,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$here/diag" || exit 1
 {
-  for c in "clock.k --emit=cl" "clock.k --emit=spirv" "clock.k --emit=bundle" "width.k --emit=ptx" \
+  for c in "clock.k --emit=cl" "clock.k --emit=spirv" "clock.k --emit=bundle" "clock.k --emit=bundle -Werror" \
+           "width.k --emit=ptx" \
            "syncwarp.k --emit=cl" "syncwarp.k --emit=spirv"; do
     echo "\$ kcc $c"
     # shellcheck disable=SC2086
