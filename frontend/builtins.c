@@ -71,6 +71,134 @@ KBuiltin fe_builtin_lookup(const char *name) {
   return BI_NONE;
 }
 
+/* A copy of e for each component a vector conversion prints (a tree per use, as KIR's passes
+ * expect), or NULL when e has side effects, which printing a component each would repeat. */
+static KExpr *dup_pure(const KExpr *e) {
+  if (!e) return NULL;
+  if (e->kind == KE_ASSIGN || e->kind == KE_INCDEC || e->kind == KE_CALL ||
+      (e->kind == KE_BUILTIN && !kir_builtin_is_math(e->builtin)))
+    return NULL;
+  KExpr *d = kir_alloc(sizeof *d);
+  *d = *e;
+  const KExpr *sub[3] = {e->a, e->b, e->c};
+  KExpr **dst[3] = {&d->a, &d->b, &d->c};
+  for (int i = 0; i < 3; i++)
+    if (sub[i] && !(*dst[i] = dup_pure(sub[i]))) return NULL;
+  if (e->nargs) {
+    d->args = kir_alloc(sizeof(KExpr *) * (size_t)e->nargs);
+    for (int i = 0; i < e->nargs; i++)
+      if (e->args[i] && !(d->args[i] = dup_pure(e->args[i]))) return NULL;
+  }
+  return d;
+}
+
+/* OpenCL C's vector conversions (`%v4hlf`, `%v2d`...): the conversion repeated for each
+ * component, separated by commas, each component an argument of its own (floats as double,
+ * narrow integers as int, as C's argument promotions would make them). Rewrites the format
+ * (args[0]) and the arguments of the printf call e; false after an error. */
+bool fe_expand_printf_vectors(KExpr *e, KLoc loc) {
+  KExpr *f = e->args[0];
+  const char *fmt = f->str;
+  size_t len = f->len;
+  if (!memchr(fmt, '%', len)) return true;
+  KBuf out = {0};
+  KList args = {0};
+  klist_push(&args, f);
+  int next = 1; /* the argument the next conversion takes */
+  bool any = false, ok = true;
+  for (size_t i = 0; i < len; i++) {
+    if (fmt[i] != '%') {
+      kbuf_append(&out, fmt + i, 1);
+      continue;
+    }
+    size_t start = i++;
+    if (i < len && fmt[i] == '%') {
+      kbuf_puts(&out, "%%");
+      continue;
+    }
+    while (i < len && strchr("-+ #0.123456789*", fmt[i])) i++;
+    size_t pre_end = i; /* flags, width and precision: kept for each component */
+    int vlen = 0;
+    if (i < len && fmt[i] == 'v') {
+      for (i++; i < len && fmt[i] >= '0' && fmt[i] <= '9'; i++) vlen = vlen * 10 + fmt[i] - '0';
+    }
+    size_t lstart = i;
+    while (i < len && strchr("hljztL", fmt[i])) i++;
+    size_t llen = i - lstart;
+    char conv = i < len ? fmt[i] : 0;
+    KExpr *a = next < e->nargs ? e->args[next] : NULL;
+    next++;
+    if (!vlen) {
+      kbuf_append(&out, fmt + start, (i < len ? i + 1 : len) - start);
+      if (a) klist_push(&args, a);
+      continue;
+    }
+    any = true;
+    const char *lm = fmt + lstart;
+    int want_bits = llen == 2 && lm[0] == 'h' && lm[1] == 'h'   ? 8
+                    : llen == 1 && lm[0] == 'h'                 ? 16
+                    : llen == 2 && lm[0] == 'h' && lm[1] == 'l' ? 32
+                    : llen == 1 && lm[0] == 'l'                 ? 64
+                    : llen == 0                                 ? 32 /* as hl, leniently */
+                                                                : 0;
+    bool is_float = conv && strchr("fFeEgGaA", conv), is_int = conv && strchr("diouxX", conv);
+    int spelled = (int)((i < len ? i + 1 : len) - start);
+    KType *t = a ? a->type : NULL, *el = t ? kir_elem(t) : NULL;
+    if ((vlen != 2 && vlen != 3 && vlen != 4 && vlen != 8 && vlen != 16) || !want_bits ||
+        (!is_float && !is_int) || (is_float && want_bits < 32)) {
+      diag_error(loc,
+                 "printf conversion '%.*s' is not a valid vector conversion (OpenCL C: %%vN "
+                 "with N 2, 3, 4, 8 or 16, a length hh, h, hl or l, then the conversion)",
+                 spelled, fmt + start);
+      ok = false;
+    } else if (!t || !kir_is_vec(t) || t->len != vlen || el->size * 8 != want_bits ||
+               (is_float != kir_is_float(el))) {
+      diag_error(loc, "printf conversion '%.*s' needs a %d-component vector of %d-bit %s, not '%s'",
+                 spelled, fmt + start, vlen, want_bits, is_float ? "floats" : "integers",
+                 t ? kir_type_str(t) : "no argument");
+      ok = false;
+    }
+    if (!ok) break;
+    for (int c = 0; c < vlen; c++) {
+      if (c) kbuf_puts(&out, ",");
+      kbuf_append(&out, fmt + start, pre_end - start);
+      if (want_bits == 64 && is_int) kbuf_puts(&out, "l");
+      kbuf_append(&out, &conv, 1);
+      KExpr *x = kir_expr(KE_SWIZZLE, el, a->loc);
+      x->a = dup_pure(a);
+      if (!x->a) {
+        diag_error(a->loc,
+                   "the vector printf prints with '%.*s' must have no side effects (it "
+                   "is read once per component): print a variable",
+                   spelled, fmt + start);
+        ok = false;
+        break;
+      }
+      x->swz[0] = (uint8_t)c;
+      x->nswz = 1;
+      KType *to = is_float                                  ? kir_type_scalar(KT_F64)
+                  : el->size >= 4                           ? el
+                  : el->kind == KT_U8 || el->kind == KT_U16 ? kir_type_scalar(KT_U32)
+                                                            : kir_type_scalar(KT_I32);
+      klist_push(&args, fe_convert(x, to));
+    }
+    if (!ok) break;
+  }
+  if (!ok || !any) {
+    kbuf_free(&out);
+    return ok;
+  }
+  for (; next < e->nargs; next++) klist_push(&args, e->args[next]);
+  KExpr *nf = kir_expr(KE_STR, f->type, f->loc);
+  nf->str = kir_strndup(out.data ? out.data : "", out.len);
+  nf->len = out.len;
+  kbuf_free(&out);
+  args.v[0] = nf;
+  e->args = (KExpr **)args.v;
+  e->nargs = args.n;
+  return true;
+}
+
 /* The conversions every back end can print: the CUDA and OpenCL printf common subset. */
 bool fe_check_printf_format(const char *fmt, size_t len, KLoc loc) {
   bool ok = true;

@@ -42,6 +42,8 @@ KBuiltin fe_builtin_lookup(const char *name);
 /* Checks a printf format; reports at loc and returns false when it uses a conversion kcc
  * does not support. */
 bool fe_check_printf_format(const char *fmt, size_t len, KLoc loc);
+/* OpenCL C's `%vN...` conversions of printf call e, made one conversion per component. */
+bool fe_expand_printf_vectors(KExpr *e, KLoc loc);
 
 /* ---------------------------------------------------------------- maps */
 

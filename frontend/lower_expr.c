@@ -754,7 +754,6 @@ static KExpr *printf_call(FeCtx *fe, CXCursor c, KLoc loc) {
     KExpr *a;
     if (clang_getCursorKind(lit) == CXCursor_StringLiteral) {
       a = string_literal(fe, lit, arg, fe_loc(fe, lit));
-      if (i == 0 && a->kind == KE_STR) fe_check_printf_format(a->str, a->len, aloc);
     } else if (i == 0) {
       diag_error(aloc, "printf format must be a string literal");
       a = fe_poison(aloc);
@@ -763,6 +762,10 @@ static KExpr *printf_call(FeCtx *fe, CXCursor c, KLoc loc) {
     }
     e->args[e->nargs++] = a;
   }
+  KExpr *f = n ? e->args[0] : NULL;
+  if (f && f->kind == KE_STR && fe_expand_printf_vectors(e, f->loc))
+    fe_check_printf_format(e->args[0]->str, e->args[0]->len,
+                           fe_loc(fe, clang_Cursor_getArgument(c, 0)));
   return e;
 }
 

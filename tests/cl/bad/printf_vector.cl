@@ -1,1 +1,1 @@
-__kernel void k(__global float4 *o) { printf("%v4f\n", o[0]); }
+__kernel void k(__global int4 *o) { printf("%v4hlf\n", o[0]); }
