@@ -22,10 +22,12 @@ cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 # The kernel list is the runtime test list of tests/runtime.cmake.
 kernels=$(sed -n '/^set(KCRT_RUNTIME_KERNELS/,/)/p' "$root/tests/runtime.cmake" |
           sed 's/set(KCRT_RUNTIME_KERNELS//; s/)//' | tr -s ' \n' ' ')
-# Test programs whose kernels live beside them (tests/warp/NAME.k, tests/warp.cmake).
+# Test programs whose kernels live beside them (tests/warp/NAME.k, tests/warp.cmake), and the
+# runtime tests' own kernels (tests/runtime/NAME.k, .cu or .cl: KCRT_RUNTIME_OWN_KERNELS).
 own="intrinsics warp"
+rt_own=$(sed -n 's/^set(KCRT_RUNTIME_OWN_KERNELS \(.*\))$/\1/p' "$root/tests/runtime.cmake")
 targets="kcc kcbinfo rt_api"
-for k in $kernels $own; do targets="$targets rt_$k"; done
+for k in $kernels $own $rt_own; do targets="$targets rt_$k"; done
 # shellcheck disable=SC2086
 cmake --build "$build" -j "$jobs" --target $targets
 
@@ -43,6 +45,13 @@ for k in $own; do
   "$build/kcc" "$root/tests/warp/$k.k" -arch=sm_90,sm_80 -o "$out/bundles/sm90/$k.kcb" || fail=1
   "$build/kcc" "$root/tests/warp/$k.k" -o "$out/bundles/sm75/$k.kcb" || fail=1
 done
+for k in $rt_own; do
+  cp "$build/tests/rt_$k" "$out/bin/"
+  src=""
+  for e in k cu cl; do [ -e "$root/tests/runtime/$k.$e" ] && src="$root/tests/runtime/$k.$e"; done
+  "$build/kcc" "$src" -arch=sm_90,sm_80 -o "$out/bundles/sm90/$k.kcb" || fail=1
+  "$build/kcc" "$src" -o "$out/bundles/sm75/$k.kcb" || fail=1
+done
 cp "$root/tests/gpu/run.sh" "$out/run.sh"
 chmod +x "$out/run.sh"
 for d in /usr/lib/x86_64-linux-gnu /usr/lib64 /usr/lib; do
@@ -53,7 +62,7 @@ done
   echo "commit $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown) (plus uncommitted changes, if any)"
   "$build/kcc" --version
   echo "ptxas: $(command -v ptxas || ls /usr/local/cuda/bin/ptxas 2>/dev/null || echo none)"
-  echo "kernels: $kernels $own"
+  echo "kernels: $kernels $own $rt_own"
 } >"$out/MANIFEST"
 "$out/bin/kcbinfo" "$out/bundles/sm90/vecadd.kcb" >>"$out/MANIFEST"
 du -sh "$out"
