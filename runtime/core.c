@@ -187,6 +187,51 @@ kcrt_status kcrt_buffer_free(kcrt_buffer *b) {
   return KCRT_SUCCESS;
 }
 
+kcrt_status kcrt_buffer_address(const kcrt_buffer *b, uint64_t *address) {
+  if (!b || !address) return kcrt_fail(KCRT_ERROR_INVALID_VALUE, "kcrt_buffer_address: NULL");
+  if (!b->dev->be->mem_wrap)
+    return kcrt_fail(KCRT_ERROR_NOT_SUPPORTED,
+                     "kcrt_buffer_address: %s buffers have no device address to share (CUDA "
+                     "devices only)",
+                     b->dev->be->name);
+  *address = b->dptr;
+  return KCRT_SUCCESS;
+}
+
+kcrt_status kcrt_buffer_wrap(kcrt_device *dev, uint64_t address, size_t size, kcrt_buffer **out) {
+  if (!dev || !out) return kcrt_fail(KCRT_ERROR_INVALID_VALUE, "kcrt_buffer_wrap: NULL");
+  if (!dev->be->mem_wrap)
+    return kcrt_fail(KCRT_ERROR_NOT_SUPPORTED,
+                     "kcrt_buffer_wrap: %s devices cannot use other libraries' device memory "
+                     "(CUDA devices only)",
+                     dev->be->name);
+  if (!address || !size)
+    return kcrt_fail(KCRT_ERROR_INVALID_VALUE, "kcrt_buffer_wrap: %s is 0",
+                     address ? "size" : "the address");
+  kcrt_buffer *b = calloc(1, sizeof *b);
+  if (!b) return kcrt_fail(KCRT_ERROR_OUT_OF_MEMORY, "out of host memory");
+  b->dev = dev;
+  b->size = size;
+  b->dptr = address;
+  b->borrowed = true;
+  kcrt_status st = dev->be->mem_wrap(b);
+  if (st != KCRT_SUCCESS) {
+    free(b);
+    return st;
+  }
+  list_add(dev, &dev->buffers, &b->link);
+  *out = b;
+  return KCRT_SUCCESS;
+}
+
+kcrt_status kcrt_device_wait_stream(kcrt_device *dev, uint64_t stream) {
+  if (!dev) return kcrt_fail(KCRT_ERROR_INVALID_VALUE, "kcrt_device_wait_stream: NULL");
+  if (!dev->be->wait_stream)
+    return kcrt_fail(KCRT_ERROR_NOT_SUPPORTED,
+                     "kcrt_device_wait_stream: %s devices have no CUDA streams", dev->be->name);
+  return dev->be->wait_stream(dev, stream);
+}
+
 kcrt_status kcrt_buffer_view(kcrt_buffer *parent, size_t offset, size_t size, kcrt_buffer **out) {
   if (!parent || !out) return kcrt_fail(KCRT_ERROR_INVALID_VALUE, "kcrt_buffer_view: NULL");
   if (parent->symbol_of)

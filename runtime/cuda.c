@@ -128,7 +128,8 @@ enum { STREAM_NON_BLOCKING = 1 };
                  void **),                                                                         \
     "cuLinkAddData_v2")                                                                            \
   X(cuLinkComplete, CUresult (*)(CUlinkState, void **, size_t *), "cuLinkComplete")                \
-  X(cuLinkDestroy, CUresult (*)(CUlinkState), "cuLinkDestroy")
+  X(cuLinkDestroy, CUresult (*)(CUlinkState), "cuLinkDestroy")                                     \
+  X(cuPointerGetAttribute, CUresult (*)(void *, int, CUdeviceptr), "cuPointerGetAttribute")
 
 static struct {
 #define DECL(name, type, sym) __typeof__(type) name;
@@ -336,7 +337,7 @@ static kcrt_status cu_mem_view(kcrt_buffer *v, kcrt_buffer *parent, size_t off) 
 }
 
 static void cu_mem_free(kcrt_buffer *b) {
-  if (b->view_of) return; /* its parent's memory */
+  if (b->view_of || b->borrowed) return; /* its parent's memory, or another library's */
   if (!enter(b->dev)) return;
   cu.cuMemFree(b->dptr);
   leave();
@@ -381,6 +382,48 @@ static kcrt_status cu_symbol_init(kcrt_module *m, const KcbSymbol *s, kcrt_buffe
   b->dptr = p;
   b->borrowed = true;
   return cu_mem_fill(b, 0, 0, b->size);
+}
+
+enum { /* CUpointer_attribute */
+       PTR_DEVICE_ORDINAL = 9,
+       PTR_RANGE_START_ADDR = 11,
+       PTR_RANGE_SIZE = 12,
+};
+
+static kcrt_status cu_mem_wrap(kcrt_buffer *b) {
+  if (!cu.cuPointerGetAttribute)
+    return kcrt_fail(KCRT_ERROR_NOT_SUPPORTED,
+                     "kcrt_buffer_wrap: the CUDA driver has no cuPointerGetAttribute");
+  ENTER(b->dev);
+  int ordinal = -1;
+  CUdeviceptr start = 0;
+  size_t range = 0;
+  CUresult r = cu.cuPointerGetAttribute(&ordinal, PTR_DEVICE_ORDINAL, b->dptr);
+  if (!r) r = cu.cuPointerGetAttribute(&start, PTR_RANGE_START_ADDR, b->dptr);
+  if (!r) r = cu.cuPointerGetAttribute(&range, PTR_RANGE_SIZE, b->dptr);
+  leave();
+  if (r)
+    return kcrt_fail(KCRT_ERROR_INVALID_VALUE,
+                     "kcrt_buffer_wrap: 0x%llx is not device memory the CUDA driver knows (%s)",
+                     (unsigned long long)b->dptr, err_name(r));
+  if (ordinal != (int)cd(b->dev)->dev)
+    return kcrt_fail(KCRT_ERROR_INVALID_VALUE,
+                     "kcrt_buffer_wrap: 0x%llx is memory of CUDA device %d, not of %s (device %d)",
+                     (unsigned long long)b->dptr, ordinal, b->dev->info.name, (int)cd(b->dev)->dev);
+  if (b->dptr - start + b->size > range)
+    return kcrt_fail(KCRT_ERROR_INVALID_VALUE,
+                     "kcrt_buffer_wrap: %zu bytes at 0x%llx pass the end of its allocation "
+                     "(%zu bytes at 0x%llx)",
+                     b->size, (unsigned long long)b->dptr, range, (unsigned long long)start);
+  return KCRT_SUCCESS;
+}
+
+static kcrt_status cu_wait_stream(kcrt_device *dev, uint64_t stream) {
+  ENTER(dev);
+  /* 1 and 2 are the driver's own CU_STREAM_LEGACY and CU_STREAM_PER_THREAD handles. */
+  CUresult r = cu.cuStreamSynchronize((CUstream)(uintptr_t)stream);
+  leave();
+  return r ? fail(r, "cuStreamSynchronize (another library's stream)") : KCRT_SUCCESS;
 }
 
 /* ---------------------------------------------------------------- queues, events */
@@ -759,6 +802,8 @@ const KcrtBackend kcrt_cuda_backend = {
     .mem_copy = cu_mem_copy,
     .mem_fill = cu_mem_fill,
     .mem_view = cu_mem_view,
+    .mem_wrap = cu_mem_wrap,
+    .wait_stream = cu_wait_stream,
     .queue_create = cu_queue_create,
     .queue_destroy = cu_queue_destroy,
     .queue_sync = cu_queue_sync,

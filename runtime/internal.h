@@ -249,6 +249,10 @@ struct KcrtBackend {
   /* v (size set) as bytes [off, off + v->size) of parent: CUDA an offset pointer, OpenCL a
    * sub-buffer. */
   kcrt_status (*mem_view)(kcrt_buffer *v, kcrt_buffer *parent, size_t off);
+  /* b (dev, dptr, size set) over memory another library allocated: checks that it is this
+   * device's, whole. NULL: the back end cannot share device memory (kcrt_buffer_wrap). */
+  kcrt_status (*mem_wrap)(kcrt_buffer *b);
+  kcrt_status (*wait_stream)(kcrt_device *dev, uint64_t stream); /* NULL with mem_wrap */
   kcrt_status (*queue_create)(kcrt_queue *q);
   void (*queue_destroy)(kcrt_queue *q);
   kcrt_status (*queue_sync)(kcrt_queue *q);

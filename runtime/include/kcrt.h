@@ -142,6 +142,21 @@ kcrt_status kcrt_buffer_free(kcrt_buffer *buf);
  * A view of a view is refused: make it from the parent. */
 kcrt_status kcrt_buffer_view(kcrt_buffer *parent, size_t offset, size_t size, kcrt_buffer **out);
 #define KCRT_HAS_BUFFER_VIEW 1
+/* Zero-copy exchange with other CUDA libraries in the process (CuPy, PyTorch, numba:
+ * __cuda_array_interface__ and DLPack carry device addresses). CUDA devices only; elsewhere
+ * KCRT_ERROR_NOT_SUPPORTED. kcrt_buffer_address: the buffer's device address (a view's
+ * includes its offset), valid while the buffer lives. kcrt_buffer_wrap: a buffer over `size`
+ * bytes at `address` that another library allocated on this device (libkcrt uses the device's
+ * primary context, as those libraries do); the range must lie inside one allocation of this
+ * device (KCRT_ERROR_INVALID_VALUE otherwise, checked with the driver). Freeing the wrapper
+ * leaves the memory to its owner, who must keep it alive while the wrapper is used. */
+kcrt_status kcrt_buffer_address(const kcrt_buffer *buf, uint64_t *address);
+kcrt_status kcrt_buffer_wrap(kcrt_device *dev, uint64_t address, size_t size, kcrt_buffer **out);
+/* Waits for the work another library submitted to a CUDA stream of this device (`stream` as
+ * __cuda_array_interface__ gives it: a CUstream handle, 1 for the legacy default stream, 2 for
+ * the per-thread one), before libkcrt uses memory that work writes. */
+kcrt_status kcrt_device_wait_stream(kcrt_device *dev, uint64_t stream);
+#define KCRT_HAS_BUFFER_WRAP 1
 size_t kcrt_buffer_size(const kcrt_buffer *buf);
 /* Blocking transfers on the device's default queue: they start after everything submitted
  * to the default queue before them, and they are complete when they return. Work on other

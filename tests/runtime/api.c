@@ -404,6 +404,58 @@ static void forms(Rt *rt, const unsigned char *img) {
   free(b1), free(b2);
 }
 
+/* kcrt_buffer_address / kcrt_buffer_wrap: on CUDA, a wrapper over part of a buffer's memory
+ * (as CuPy's or PyTorch's would be) is launched on in place and the writes land in the
+ * owner's buffer; ranges outside one allocation and addresses the driver does not know are
+ * refused. On OpenCL both calls say they are CUDA's only. */
+static void interop(Rt *rt, kcrt_kernel *k) {
+  enum { N = 256, OFF = 64 };
+  kcrt_buffer *own, *w = NULL;
+  uint64_t addr = 0;
+  RT_CHECK(rt, kcrt_buffer_alloc(rt->dev, N * sizeof(float), &own));
+  if (rt->info.backend != KCRT_BACKEND_CUDA) {
+    RT_EXPECT(rt, KCRT_ERROR_NOT_SUPPORTED, kcrt_buffer_address(own, &addr));
+    expect_msg(rt, "kcrt_buffer_address on OpenCL",
+               "kcrt_buffer_address: OpenCL buffers have no device address to share (CUDA "
+               "devices only)");
+    RT_EXPECT(rt, KCRT_ERROR_NOT_SUPPORTED, kcrt_device_wait_stream(rt->dev, 1));
+    expect_msg(rt, "kcrt_device_wait_stream on OpenCL",
+               "kcrt_device_wait_stream: OpenCL devices have no CUDA streams");
+    RT_EXPECT(rt, KCRT_ERROR_NOT_SUPPORTED, kcrt_buffer_wrap(rt->dev, 4096, 16, &w));
+    expect_msg(rt, "kcrt_buffer_wrap on OpenCL",
+               "kcrt_buffer_wrap: OpenCL devices cannot use other libraries' device memory "
+               "(CUDA devices only)");
+    kcrt_buffer_free(own);
+    return;
+  }
+  float a[N], c[N];
+  for (int i = 0; i < N; i++) a[i] = rt_float(rt, -5, 5);
+  RT_CHECK(rt, kcrt_buffer_write(own, 0, a, sizeof a));
+  RT_CHECK(rt, kcrt_buffer_address(own, &addr));
+  RT_CHECK(rt, kcrt_device_wait_stream(rt->dev, 1)); /* the legacy default stream */
+  RT_CHECK(rt, kcrt_device_wait_stream(rt->dev, 2)); /* the per-thread one */
+  int n = N - OFF;
+  RT_CHECK(rt, kcrt_buffer_wrap(rt->dev, addr + OFF * sizeof(float), n * sizeof(float), &w));
+  uint64_t waddr = 0;
+  RT_CHECK(rt, kcrt_buffer_address(w, &waddr));
+  if (waddr != addr + OFF * sizeof(float)) rt_fail(rt, "the wrapper's address moved");
+  /* c[i] = a[i] + a[i] over the tail, in place through the wrapper */
+  kcrt_arg args[] = {KCRT_ARG_BUFFER(w), KCRT_ARG_BUFFER(w), KCRT_ARG_BUFFER(w), KCRT_ARG_VALUE(n)};
+  RT_CHECK(rt, kcrt_launch(k, NULL, KCRT_DIM1(1), KCRT_DIM1(256), 0, args, 4));
+  RT_CHECK(rt, kcrt_buffer_free(w));
+  RT_CHECK(rt, kcrt_buffer_read(own, 0, c, sizeof c)); /* the owner's memory, still alive */
+  float want[N];
+  for (int i = 0; i < N; i++) want[i] = i < OFF ? a[i] : a[i] + a[i];
+  rt_cmp_f32(rt, "through kcrt_buffer_wrap", c, want, N, 0, 0);
+  RT_EXPECT(rt, KCRT_ERROR_INVALID_VALUE,
+            kcrt_buffer_wrap(rt->dev, addr + OFF * sizeof(float), N * sizeof(float), &w));
+  expect_msg(rt, "a range past the allocation", "pass the end of its allocation");
+  RT_EXPECT(rt, KCRT_ERROR_INVALID_VALUE, kcrt_buffer_wrap(rt->dev, 4096, 16, &w));
+  expect_msg(rt, "an unknown address", "is not device memory the CUDA driver knows");
+  RT_EXPECT(rt, KCRT_ERROR_INVALID_VALUE, kcrt_buffer_wrap(rt->dev, addr, 0, &w));
+  kcrt_buffer_free(own);
+}
+
 int main(int argc, char **argv) {
   if (argc > 3 && !strcmp(argv[3], "--devices")) kcrt_print_devices(stdout);
   Rt rt;
@@ -427,7 +479,8 @@ int main(int argc, char **argv) {
   forms(&rt, img);
   module_get(&rt, img, len);
   buffer_types(&rt, k);
+  interop(&rt, k);
   free(img);
   return rt_finish(&rt, "errors, events, 4 threads, large dynamic shared memory, forms, "
-                        "kcrt_module_get, element type tags");
+                        "kcrt_module_get, element type tags, device-address interop");
 }
