@@ -92,8 +92,8 @@ class Device:
         self.max_shared_bytes = info.max_shared_bytes
         self.compute_capability = ((info.cc_major, info.cc_minor) if info.backend == 1 else None)
         self.spirv = bool(info.spirv)
-        # Not in libkcrt's device description yet: known for CUDA devices only.
-        self.fp64 = True if self.backend == "cuda" else None
+        self.fp64 = bool(info.fp64)
+        # OpenCL 1.2 has no device-wide subgroup size (it is per kernel): CUDA's only.
         self.subgroup_size = 32 if self.backend == "cuda" else None
         self._handle = None
         self._lock = threading.Lock()
@@ -321,6 +321,22 @@ class DeviceArray:
     def __repr__(self):
         return "<kcc.DeviceArray shape=%r dtype=%s on %s>" % (self.shape, self.dtype,
                                                               self.device.name)
+
+    @property
+    def __cuda_array_interface__(self):
+        """For CuPy, PyTorch and numba on a CUDA device (version 3): the array's memory in
+        place. kcc's pending work on the device is finished first, so no stream is named."""
+        if self._buf is None or self.device.backend != "cuda":
+            raise AttributeError("__cuda_array_interface__: the array is %s"
+                                 % ("freed" if self._buf is None else
+                                    "on an OpenCL device (%s)" % self.device.name))
+        lib = N.kcrt()
+        addr = ctypes.c_uint64()
+        _check(lib.kcrt_buffer_address(self._buf, ctypes.byref(addr)))
+        _check(lib.kcrt_device_synchronize(self.device._open()))
+        return {"shape": self.shape, "typestr": self.dtype.str, "strides": None,
+                "data": (addr.value if self.nbytes else 0, False), "version": 3,
+                "stream": None}
 
     def _sync_stream(self, stream):
         h = _stream_handle(stream)
@@ -847,6 +863,47 @@ class Kernel:
 
         last = [None]  # the device array the argument slot holds now
 
+        def wrap_cuda_array(a, cai):
+            """Another library's CUDA array (CuPy, PyTorch, numba), used in place."""
+            if dev.backend != "cuda":
+                raise TypeError("%s: a CUDA array (%s) needs a CUDA device; the kernel is on "
+                                "%s (%s)" % (where, type(a).__name__, dev.name, dev.backend))
+            np = _numpy()
+            dtype = np.dtype(cai["typestr"])
+            shape = tuple(cai["shape"])
+            size = 1
+            for n in shape:
+                size *= n
+            strides = cai.get("strides")
+            if strides is not None:
+                want_strides, step = [], dtype.itemsize
+                for n in reversed(shape):
+                    want_strides.append(step)
+                    step *= n
+                if size > 1 and tuple(strides) != tuple(reversed(want_strides)):
+                    raise ValueError("%s: the CUDA array is not C-contiguous (strides %r)"
+                                     % (where, tuple(strides)))
+            check_dtype(dtype, shape, _et_of_dtype(dtype))
+            ptr, readonly = cai["data"]
+            if readonly and not const:
+                raise ValueError("%s: the CUDA array is read-only but the parameter is not "
+                                 "const" % where)
+            h = dev._open()
+            stream = cai.get("stream")
+            if stream is not None:  # v3: the producer's work must finish first
+                _check(lib.kcrt_device_wait_stream(h, stream), where)
+            nbytes = size * dtype.itemsize
+            arg.value = None
+            arg.size = 0
+            last[0] = None
+            if not nbytes:
+                arg.buffer = None
+                return None
+            w = ctypes.c_void_p()
+            _check(lib.kcrt_buffer_wrap(h, ptr, nbytes, ctypes.byref(w)), where)
+            arg.buffer = w.value
+            return (w.value, a, None, 0, True)  # no copy back; freed (not the memory) after
+
         def set_pointer(a):
             if type(a) is DeviceArray:
                 if a is last[0] and a._buf is not None:
@@ -871,12 +928,15 @@ class Kernel:
                 arg.size = 0
                 return None
             if not _is_ndarray(a):
-                if hasattr(a, "__cuda_array_interface__") or hasattr(a, "__dlpack__"):
-                    raise TypeError("%s: arrays of other GPU libraries (CuPy, PyTorch, numba) "
-                                    "are not taken yet; copy to a numpy array or "
-                                    "kcc.to_device()" % where)
-                raise TypeError("%s takes a numpy array or a kcc device array, not %s"
-                                % (where, type(a).__name__))
+                cai = getattr(a, "__cuda_array_interface__", None)
+                if cai is not None:
+                    return wrap_cuda_array(a, cai)
+                if hasattr(a, "__dlpack__"):
+                    raise TypeError("%s: DLPack arrays are taken through "
+                                    "__cuda_array_interface__ only (CuPy, PyTorch and numba "
+                                    "have it); copy this one to a numpy array" % where)
+                raise TypeError("%s takes a numpy array, a kcc device array or a CUDA array "
+                                "(__cuda_array_interface__), not %s" % (where, type(a).__name__))
             check_dtype(a.dtype, a.shape, _et_of_dtype(a.dtype))
             if not const and not a.flags.writeable:
                 raise ValueError("%s: the array is read-only but the parameter is not const "
@@ -938,12 +998,18 @@ class Kernel:
         lib = N._kcrt
         if sh:
             _check(lib.kcrt_queue_synchronize(sh))
+        foreign = False
         for buf, a, host, nbytes, const in posts:
+            if host is None:  # another library's CUDA array: it must see the results
+                foreign = True
+                continue
             if not const and nbytes:
                 _check(lib.kcrt_buffer_read(buf, 0, host.ctypes.data, nbytes),
                        "reading back '%s'" % self.name)
                 if host is not a:
                     _numpy().copyto(a, host)
+        if foreign and not sh:
+            _check(lib.kcrt_device_synchronize(self.device._open()))
 
     def __call__(self, *args):
         raise TypeError("launch kernel '%s' with a configuration: %s[grid, block](...)"

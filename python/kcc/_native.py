@@ -35,6 +35,7 @@ class DeviceInfo(ctypes.Structure):
         ("cc_major", c_int),
         ("cc_minor", c_int),
         ("spirv", c_int),
+        ("fp64", c_int),
     ]
 
 
@@ -134,6 +135,9 @@ def kcrt():
         _proto(lib, "kcrt_buffer_copy", st, c_void_p, c_size_t, c_void_p, c_size_t, c_size_t)
         _proto(lib, "kcrt_buffer_fill", st, c_void_p, c_size_t, ctypes.c_ubyte, c_size_t)
         _proto(lib, "kcrt_buffer_set_type", st, c_void_p, c_int, c_size_t)
+        _proto(lib, "kcrt_buffer_address", st, c_void_p, P(c_u64))
+        _proto(lib, "kcrt_buffer_wrap", st, c_void_p, c_u64, c_size_t, P(c_void_p))
+        _proto(lib, "kcrt_device_wait_stream", st, c_void_p, c_u64)
         _proto(lib, "kcrt_queue_create", st, c_void_p, P(c_void_p))
         _proto(lib, "kcrt_queue_destroy", st, c_void_p)
         _proto(lib, "kcrt_queue_synchronize", st, c_void_p)

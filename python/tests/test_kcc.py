@@ -250,8 +250,9 @@ def test_dtype_mismatch_names_the_parameter(vecadd):
                             "float64, the kernel's elements are float32")
     with pytest.raises(TypeError) as e:
         vecadd.vecadd[1, 8](a, a, [0.0] * 8, 8)
-    assert str(e.value) == ("kernel 'vecadd' parameter 'c' (float *) takes a numpy array or a "
-                            "kcc device array, not list")
+    assert str(e.value) == ("kernel 'vecadd' parameter 'c' (float *) takes a numpy array, a "
+                            "kcc device array or a CUDA array (__cuda_array_interface__), not "
+                            "list")
     d = kcc.device_array(8, np.int32)
     with pytest.raises(TypeError) as e:
         vecadd.vecadd[1, 8](a, a, d, 8)
@@ -303,6 +304,37 @@ def test_device_arrays(vecadd, rng):
     with pytest.raises(ValueError) as e:
         vecadd.vecadd[1, 1](da, db, m, 1)
     assert str(e.value) == "kernel 'vecadd' parameter 'c' (float *): the device array was freed"
+
+
+class _FakeCudaArray:
+    """An object that says it is a CUDA array, as CuPy's and PyTorch's do."""
+    __cuda_array_interface__ = {"shape": (4,), "typestr": "<f4", "data": (4096, False),
+                                "version": 3, "strides": None, "stream": None}
+
+
+def test_cuda_array_interface_off_cuda(vecadd):
+    """Zero-copy exchange is CUDA's: elsewhere CUDA arrays are refused by name and kcc's own
+    device arrays do not claim the interface (tests/gpu/python_interop.py runs it on a GPU)."""
+    d = kcc.get_device()
+    if d.backend == "cuda":
+        pytest.skip("a CUDA device: tests/gpu/python_interop.py covers it")
+    a = kcc.to_device(np.zeros(4, np.float32))
+    assert not hasattr(a, "__cuda_array_interface__")
+    with pytest.raises(AttributeError) as e:
+        a.__cuda_array_interface__
+    assert str(e.value) == ("__cuda_array_interface__: the array is on an OpenCL device (%s)"
+                            % d.name)
+    with pytest.raises(TypeError) as e:
+        vecadd.vecadd[1, 4](_FakeCudaArray(), a, a, 4)
+    assert str(e.value) == ("kernel 'vecadd' parameter 'a' (const float *): a CUDA array "
+                            "(_FakeCudaArray) needs a CUDA device; the kernel is on %s (opencl)"
+                            % d.name)
+    with pytest.raises(TypeError) as e:
+        vecadd.vecadd[1, 4](object(), a, a, 4)
+    assert str(e.value) == ("kernel 'vecadd' parameter 'a' (const float *) takes a numpy "
+                            "array, a kcc device array or a CUDA array "
+                            "(__cuda_array_interface__), not object")
+    assert isinstance(d.fp64, bool)
 
 
 def test_null_pointer():

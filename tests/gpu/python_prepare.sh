@@ -1,0 +1,35 @@
+#!/bin/sh
+# python_prepare.sh OUTDIR [BUILD] — what tests/gpu/python_run.sh needs on a GPU machine that
+# has Python, CuPy, PyTorch and numba-cuda but no LLVM: the kcc package (python/kcc), libkcrt
+# and libkcc, a vecadd bundle, the benchmark and interop scripts, a kcc compile cache filled
+# here for the benchmark's kernels (the GPU machine cannot compile: the cache answers, as it
+# would a second process), and numpy 2.2 as a wheel for numba-cuda, which does not import with
+# numpy 2.5 (pip download from the package index; skipped when there is none).
+set -eu
+out=${1:?usage: python_prepare.sh OUTDIR [BUILD]}
+build=${2:-build}
+root=$(cd "$(dirname "$0")/../.." && pwd)
+rm -rf "$out"
+mkdir -p "$out/lib" "$out/cache" "$out/wheels"
+cp -a "$root/python/kcc" "$out/kcc"
+cp -a "$build"/libkcc.so* "$build"/runtime/libkcrt.so* "$out/lib/"
+"$build/kcc" "$root/tests/kernels/vecadd.k" -arch=sm_90,sm_80 -o "$out/vecadd.kcb"
+cp "$root/bench/python_launch.py" "$root/tests/gpu/python_interop.py" "$root/tests/gpu/python_run.sh" "$out/"
+# The benchmark's compiles, answered here into the cache the GPU run uses. The cache key holds
+# libkcc's size and mtime: python_run.sh gives the carried copy this mtime back.
+# Whole seconds: `touch -d @SECONDS` there cannot give back nanoseconds.
+t=$(stat -c %Y "$out/lib/libkcc.so.0.1.0")
+touch -d "@$t" "$out/lib/libkcc.so.0.1.0"
+echo "$t" >"$out/libkcc.mtime"
+XDG_CACHE_HOME="$out/cache" KCC_LIBDIR="$out/lib" PYTHONPATH="$out" KCC_DEVICE=cpu \
+  python3 -c "
+import sys; sys.argv = ['x']
+import kcc
+src = open('$root/bench/python_launch.py').read()
+start = src.index('VECADD_KCC = \"\"\"') + len('VECADD_KCC = \"\"\"')
+kcc.compile(src[start:src.index('\"\"\"', start)])
+print('cache filled:', kcc.stats())"
+python3 -m pip download -q --only-binary=:all: --python-version 3.12 \
+  --platform manylinux2014_x86_64 --platform manylinux_2_17_x86_64 -d "$out/wheels" \
+  'numpy==2.2.6' || echo "python_prepare.sh: no numpy 2.2 wheel (numba rows will be skipped)"
+du -sh "$out"
