@@ -328,6 +328,31 @@ static KExpr *in_bounds(Fn *F, KVar *t, Prov p, uint64_t bytes, KLoc loc, KExpr 
   return bin(KB_LAND, it, c1, c2);
 }
 
+/* An element of a fixed-size array variable (a shared or local array, `s[i]`, `As[ty][i]`) with
+ * indices free of side effects: true when each index is below its dimension, which implies
+ * the byte check of in_bounds. Per index, the compiler proves what the loop bounds give (`i` of
+ * `for (i = 0; i < 16; i++)`) and hoists or merges what does not change (`ty`), where one
+ * byte offset of them all would be checked in every iteration. NULL: not such an access. */
+static KExpr *index_checks(const KExpr *r) {
+  KType *it = kir_type_scalar(KT_I32);
+  KExpr *ok = NULL;
+  const KExpr *x = r;
+  while (x->kind == KE_INDEX) {
+    const KExpr *base = x->a;
+    if (base->kind != KE_CAST || kir_cast_kind(base->a->type, base->type) != KC_ARRAY_DECAY)
+      return NULL;
+    const KType *at = base->a->type;
+    if (at->kind != KT_ARRAY || at->len <= 0 || !simple(x->b) || !kir_is_int(x->b->type))
+      return NULL;
+    /* (u64)(i64)index: a negative index is huge, and fails. */
+    KExpr *idx = kir_cast(kir_cast(clone(x->b), kir_type_scalar(KT_I64)), u64t());
+    KExpr *c = bin(KB_LT, it, idx, u64c((uint64_t)at->len, x->loc));
+    ok = ok ? bin(KB_LAND, it, c, ok) : c;
+    x = base->a;
+  }
+  return (x->kind == KE_GVAR || x->kind == KE_VAR) && x->type->kind == KT_ARRAY ? ok : NULL;
+}
+
 static KExpr *report_call(Fn *F, int site, Prov p, KExpr *off, KLoc loc) {
   KExpr *c = kir_expr(KE_CALL, kir_type_void(), loc);
   c->callee = F->report;
@@ -395,6 +420,11 @@ static KExpr *checked(Fn *F, KExpr *chain, KExpr *parent, int access) {
   }
   KExpr *off;
   KExpr *ok = in_bounds(F, t, p, (uint64_t)r->type->size, loc, &off);
+  /* Each index within its dimension, or else the byte check: the same accesses fail as with
+   * the byte check alone (a row overrun inside the array is C's undefined behaviour but stays
+   * unreported, as before), and the common case is decided by the cheap test. */
+  KExpr *by_index = r->kind == KE_INDEX ? index_checks(r) : NULL;
+  if (by_index) ok = bin(KB_LOR, kir_type_scalar(KT_I32), by_index, ok);
   int site = add_site(F->tab, loc, access);
   KExpr *fail = comma(report_call(F, site, p, off, loc), zero_of(F, whole->type, loc));
   return comma(assign(var_ref(t, loc), addr), cond(ok, whole, fail));
