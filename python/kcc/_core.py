@@ -338,6 +338,24 @@ class DeviceArray:
                 "data": (addr.value if self.nbytes else 0, False), "version": 3,
                 "stream": None}
 
+    def __dlpack_device__(self):
+        if self._buf is None or self.device.backend != "cuda":
+            raise AttributeError("__dlpack_device__: the array is %s"
+                                 % ("freed" if self._buf is None else
+                                    "on an OpenCL device (%s)" % self.device.name))
+        return (2, self.device.backend_index)  # kDLCUDA
+
+    def __dlpack__(self, stream=None):
+        """A DLPack capsule over the array's memory (CUDA devices). kcc's pending work is
+        finished first, so the consumer's `stream` needs no ordering."""
+        from . import _dlpack
+        dev_type, dev_id = self.__dlpack_device__()
+        lib = N.kcrt()
+        addr = ctypes.c_uint64()
+        _check(lib.kcrt_buffer_address(self._buf, ctypes.byref(addr)))
+        _check(lib.kcrt_device_synchronize(self.device._open()))
+        return _dlpack.export(self, addr.value, dev_id)
+
     def _sync_stream(self, stream):
         h = _stream_handle(stream)
         if h:
@@ -863,6 +881,46 @@ class Kernel:
 
         last = [None]  # the device array the argument slot holds now
 
+        def wrap_dlpack(a):
+            """Another library's tensor through DLPack (JAX...), used in place."""
+            if dev.backend != "cuda":
+                raise TypeError("%s: a DLPack tensor (%s) needs a CUDA device; the kernel is on "
+                                "%s (%s)" % (where, type(a).__name__, dev.name, dev.backend))
+            from . import _dlpack
+            t = _dlpack.view(a)
+            try:
+                if t.device_type != _dlpack.KDL_CUDA or t.device_id != dev.backend_index:
+                    raise ValueError("%s: the DLPack tensor is on device type %d id %d, not on "
+                                     "CUDA device %d" % (where, t.device_type, t.device_id,
+                                                         dev.backend_index))
+                if t.dtype is None:
+                    raise TypeError("%s: the DLPack tensor's element type has no numpy "
+                                    "equivalent" % where)
+                if not t.contiguous:
+                    raise ValueError("%s: the DLPack tensor is not C-contiguous" % where)
+                dtype = _numpy().dtype(t.dtype)
+                check_dtype(dtype, t.shape, _et_of_dtype(dtype))
+                h = dev._open()
+                _check(lib.kcrt_device_wait_stream(h, 1), where)  # what __dlpack__ ordered
+                size = 1
+                for n in t.shape:
+                    size *= n
+                nbytes = size * dtype.itemsize
+                arg.value = None
+                arg.size = 0
+                last[0] = None
+                if not nbytes:
+                    arg.buffer = None
+                    t.release()
+                    return None
+                w = ctypes.c_void_p()
+                _check(lib.kcrt_buffer_wrap(h, t.data, nbytes, ctypes.byref(w)), where)
+            except BaseException:
+                t.release()
+                raise
+            arg.buffer = w.value
+            return (w.value, t, None, 0, True)  # t: released after the launch
+
         def wrap_cuda_array(a, cai):
             """Another library's CUDA array (CuPy, PyTorch, numba), used in place."""
             if dev.backend != "cuda":
@@ -932,9 +990,7 @@ class Kernel:
                 if cai is not None:
                     return wrap_cuda_array(a, cai)
                 if hasattr(a, "__dlpack__"):
-                    raise TypeError("%s: DLPack arrays are taken through "
-                                    "__cuda_array_interface__ only (CuPy, PyTorch and numba "
-                                    "have it); copy this one to a numpy array" % where)
+                    return wrap_dlpack(a)
                 raise TypeError("%s takes a numpy array, a kcc device array or a CUDA array "
                                 "(__cuda_array_interface__), not %s" % (where, type(a).__name__))
             check_dtype(a.dtype, a.shape, _et_of_dtype(a.dtype))
@@ -1048,3 +1104,5 @@ class _Launch:
                 if posts:
                     for p in posts:
                         lib.kcrt_buffer_free(p[0])
+                        if type(p[1]).__module__ == "kcc._dlpack":
+                            p[1].release()  # a DLPack tensor: give it back

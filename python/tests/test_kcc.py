@@ -624,3 +624,50 @@ def test_import_is_lazy():
     st, out, err = run_python("import kcc, kcc._native as n, sys; "
                               "print(n._kcc is None, n._kcrt is None, 'numpy' in sys.modules)")
     assert (st, out) == (0, "True True False\n"), err
+
+
+def test_dlpack_off_cuda(vecadd):
+    """kcc arrays refuse DLPack off CUDA; a DLPack tensor is refused by name (its capsule is
+    not taken). The export and import themselves run on a GPU (tests/gpu/python_interop.py)."""
+    d = kcc.get_device()
+    if d.backend == "cuda":
+        pytest.skip("a CUDA device: tests/gpu/python_interop.py covers it")
+    a = kcc.to_device(np.zeros(4, np.float32))
+    with pytest.raises(AttributeError) as e:
+        a.__dlpack__()
+    assert str(e.value) == "__dlpack_device__: the array is on an OpenCL device (%s)" % d.name
+
+    class OnlyDLPack:
+        def __dlpack__(self, stream=None):
+            raise AssertionError("the capsule must not be taken off CUDA")
+
+    with pytest.raises(TypeError) as e:
+        vecadd.vecadd[1, 4](OnlyDLPack(), a, a, 4)
+    assert str(e.value) == ("kernel 'vecadd' parameter 'a' (const float *): a DLPack tensor "
+                            "(OnlyDLPack) needs a CUDA device; the kernel is on %s (opencl)"
+                            % d.name)
+
+
+def test_dlpack_capsule_roundtrip():
+    """The DLPack structures kcc exports are the ones it imports: a capsule made over an
+    address reads back as the same shape, dtype and data, and its deleter runs once."""
+    from kcc import _dlpack
+
+    class Fake:
+        shape = (3, 5)
+        dtype = np.dtype(np.int16)
+
+    cap = _dlpack.export(Fake(), 0x10000, 0)
+    assert len(_dlpack._alive) >= 1
+    t = _dlpack.Imported(cap)
+    assert (t.shape, t.dtype, t.data, t.device_type, t.device_id, t.contiguous) == (
+        (3, 5), "i2", 0x10000, 2, 0, True)
+    n = len(_dlpack._alive)
+    t.release()
+    assert len(_dlpack._alive) == n - 1
+    t.release()  # a second release does nothing
+    del cap
+    cap2 = _dlpack.export(Fake(), 0x20000, 0)
+    n = len(_dlpack._alive)
+    del cap2  # never consumed: the capsule's destructor frees it
+    assert len(_dlpack._alive) == n - 1

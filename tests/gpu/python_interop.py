@@ -95,6 +95,44 @@ def main():
         t.mul_(2)
         torch.cuda.synchronize()
         check("a PyTorch write shows in the kcc array", np.array_equal(d.copy_to_host(), b * 2))
+        # DLPack, both ways: torch.from_dlpack of a kcc array, and a kcc kernel on a tensor
+        # seen only through __dlpack__.
+        e = kcc.to_device(a)
+        te = torch.from_dlpack(e)
+        check("torch.from_dlpack of a kcc array shares its memory",
+              te.data_ptr() == e.__cuda_array_interface__["data"][0])
+        check("torch.from_dlpack reads the values", np.array_equal(te.cpu().numpy(), a))
+
+        class OnlyDLPack:
+            def __init__(self, t):
+                self.t = t
+
+            def __dlpack__(self, stream=None):
+                return self.t.__dlpack__(stream=stream)
+
+        out = torch.zeros(n, dtype=torch.float32, device="cuda")
+        mod.vecadd[grid, 256](OnlyDLPack(ta), OnlyDLPack(tb), OnlyDLPack(out), n)
+        check("kcc kernel on tensors through DLPack only", np.array_equal(out.cpu().numpy(),
+                                                                          a + b))
+        del te
+
+    try:
+        import os
+        os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
+        import jax
+        import jax.numpy as jnp
+        gpus = [x for x in jax.devices() if x.platform == "gpu"]
+        if not gpus:
+            raise RuntimeError("no GPU in jax")
+    except Exception as e:  # noqa: BLE001
+        print("SKIP jax: %s" % e)
+        jax = None
+    if jax is not None:
+        ja = jax.device_put(jnp.asarray(a), gpus[0])
+        jb = jax.device_put(jnp.asarray(b), gpus[0])
+        d = kcc.device_array(n, np.float32)
+        mod.vecadd[grid, 256](ja, jb, d, n)  # JAX arrays: DLPack only, read-only
+        check("kcc kernel on JAX arrays (DLPack)", np.array_equal(d.copy_to_host(), a + b))
     print("%s python interop: %d failure(s)" % ("FAIL" if failures else "PASS", failures))
     return 1 if failures else 0
 
