@@ -881,11 +881,34 @@ class Kernel:
 
         last = [None]  # the device array the argument slot holds now
 
-        def wrap_dlpack(a):
-            """Another library's tensor through DLPack (JAX...), used in place."""
+        def need_cuda(a, what):
             if dev.backend != "cuda":
-                raise TypeError("%s: a DLPack tensor (%s) needs a CUDA device; the kernel is on "
-                                "%s (%s)" % (where, type(a).__name__, dev.name, dev.backend))
+                raise TypeError("%s: a %s (%s) needs a CUDA device; the kernel is on %s (%s)"
+                                % (where, what, type(a).__name__, dev.name, dev.backend))
+
+        def wrap(h, ptr, shape, dtype, stream, keep):
+            """The argument slot over another library's memory, used in place: waits for its
+            stream first; `keep` goes into the launch's list (freed, or released, after)."""
+            check_dtype(dtype, shape, _et_of_dtype(dtype))
+            if stream is not None:
+                _check(lib.kcrt_device_wait_stream(h, stream), where)
+            size = 1
+            for n in shape:
+                size *= n
+            arg.value = None
+            arg.size = 0
+            last[0] = None
+            arg.buffer = None
+            if not size:
+                return None
+            w = ctypes.c_void_p()
+            _check(lib.kcrt_buffer_wrap(h, ptr, size * dtype.itemsize, ctypes.byref(w)), where)
+            arg.buffer = w.value
+            return (w.value, keep, None, 0, True)  # no copy back
+
+        def wrap_dlpack(a):
+            """Another library's tensor through DLPack (JAX...)."""
+            need_cuda(a, "DLPack tensor")
             from . import _dlpack
             t = _dlpack.view(a)
             try:
@@ -898,69 +921,34 @@ class Kernel:
                                     "equivalent" % where)
                 if not t.contiguous:
                     raise ValueError("%s: the DLPack tensor is not C-contiguous" % where)
-                dtype = _numpy().dtype(t.dtype)
-                check_dtype(dtype, t.shape, _et_of_dtype(dtype))
-                h = dev._open()
-                _check(lib.kcrt_device_wait_stream(h, 1), where)  # what __dlpack__ ordered
-                size = 1
-                for n in t.shape:
-                    size *= n
-                nbytes = size * dtype.itemsize
-                arg.value = None
-                arg.size = 0
-                last[0] = None
-                if not nbytes:
-                    arg.buffer = None
-                    t.release()
-                    return None
-                w = ctypes.c_void_p()
-                _check(lib.kcrt_buffer_wrap(h, t.data, nbytes, ctypes.byref(w)), where)
+                # stream 1: what view() asked __dlpack__ to order its work before
+                r = wrap(dev._open(), t.data, t.shape, _numpy().dtype(t.dtype), 1, t)
             except BaseException:
                 t.release()
                 raise
-            arg.buffer = w.value
-            return (w.value, t, None, 0, True)  # t: released after the launch
+            if r is None:
+                t.release()
+            return r  # t: released after the launch
 
         def wrap_cuda_array(a, cai):
-            """Another library's CUDA array (CuPy, PyTorch, numba), used in place."""
-            if dev.backend != "cuda":
-                raise TypeError("%s: a CUDA array (%s) needs a CUDA device; the kernel is on "
-                                "%s (%s)" % (where, type(a).__name__, dev.name, dev.backend))
-            np = _numpy()
-            dtype = np.dtype(cai["typestr"])
+            """Another library's CUDA array (CuPy, PyTorch, numba)."""
+            need_cuda(a, "CUDA array")
+            dtype = _numpy().dtype(cai["typestr"])
             shape = tuple(cai["shape"])
-            size = 1
-            for n in shape:
-                size *= n
             strides = cai.get("strides")
             if strides is not None:
-                want_strides, step = [], dtype.itemsize
+                want, step = [], dtype.itemsize
                 for n in reversed(shape):
-                    want_strides.append(step)
+                    want.append(step)
                     step *= n
-                if size > 1 and tuple(strides) != tuple(reversed(want_strides)):
+                if step > dtype.itemsize and tuple(strides) != tuple(reversed(want)):
                     raise ValueError("%s: the CUDA array is not C-contiguous (strides %r)"
                                      % (where, tuple(strides)))
-            check_dtype(dtype, shape, _et_of_dtype(dtype))
             ptr, readonly = cai["data"]
             if readonly and not const:
                 raise ValueError("%s: the CUDA array is read-only but the parameter is not "
                                  "const" % where)
-            h = dev._open()
-            stream = cai.get("stream")
-            if stream is not None:  # v3: the producer's work must finish first
-                _check(lib.kcrt_device_wait_stream(h, stream), where)
-            nbytes = size * dtype.itemsize
-            arg.value = None
-            arg.size = 0
-            last[0] = None
-            if not nbytes:
-                arg.buffer = None
-                return None
-            w = ctypes.c_void_p()
-            _check(lib.kcrt_buffer_wrap(h, ptr, nbytes, ctypes.byref(w)), where)
-            arg.buffer = w.value
-            return (w.value, a, None, 0, True)  # no copy back; freed (not the memory) after
+            return wrap(dev._open(), ptr, shape, dtype, cai.get("stream"), a)  # v3's stream
 
         def set_pointer(a):
             if type(a) is DeviceArray:

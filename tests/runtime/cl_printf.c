@@ -8,20 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #define N 8
-
-static int cmp_lines(const void *a, const void *b) {
-  return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static int sorted_lines(char *text, char **lines, int max) {
-  int n = 0;
-  for (char *s = strtok(text, "\n"); s && n < max; s = strtok(NULL, "\n")) lines[n++] = s;
-  qsort(lines, n, sizeof *lines, cmp_lines);
-  return n;
-}
 
 int main(int argc, char **argv) {
   Rt rt;
@@ -60,32 +48,12 @@ int main(int argc, char **argv) {
   kcrt_buffer *b[6] = {rt_upload(&rt, f, sizeof f), rt_upload(&rt, iv, sizeof iv),
                        rt_upload(&rt, c, sizeof c), rt_upload(&rt, s, sizeof s),
                        rt_upload(&rt, l, sizeof l), rt_upload(&rt, d, sizeof d)};
-  char path[] = "/tmp/kcrt-cl-printf-XXXXXX";
-  int fd = mkstemp(path);
-  if (fd < 0) {
-    perror("mkstemp");
-    return 1;
-  }
-  fflush(stdout);
-  int saved = dup(1);
-  dup2(fd, 1);
   kcrt_arg args[] = {KCRT_ARG_BUFFER(b[0]), KCRT_ARG_BUFFER(b[1]), KCRT_ARG_BUFFER(b[2]),
                      KCRT_ARG_BUFFER(b[3]), KCRT_ARG_BUFFER(b[4]), KCRT_ARG_BUFFER(b[5]),
                      KCRT_ARG_VALUE(k)};
-  rt_launch(&rt, rt_kernel(&rt, "vprint"), KCRT_DIM1(2), KCRT_DIM1(N / 2), 0, args, 7);
-  fflush(stdout);
-  dup2(saved, 1);
-  close(saved);
-  char got[16384] = "";
-  ssize_t len = pread(fd, got, sizeof got - 1, 0);
-  close(fd);
-  unlink(path);
-  got[len > 0 ? len : 0] = 0;
-  char *gl[64], *wl[64];
-  int ng = sorted_lines(got, gl, 64), nw = sorted_lines(want, wl, 64);
-  if (ng != nw) rt_fail(&rt, "%d lines printed, expected %d", ng, nw);
-  for (int i = 0; i < ng && i < nw; i++)
-    if (strcmp(gl[i], wl[i]))
-      rt_fail(&rt, "line differs:\n  got:      '%s'\n  expected: '%s'", gl[i], wl[i]);
+  char got[16384];
+  rt_launch_printed(&rt, rt_kernel(&rt, "vprint"), KCRT_DIM1(2), KCRT_DIM1(N / 2), 0, args, 7, got,
+                    sizeof got);
+  int nw = rt_cmp_lines(&rt, got, want);
   return rt_finish(&rt, "%d lines with vector conversions, scale %g", nw, k);
 }

@@ -7,19 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-
-static int cmp_lines(const void *a, const void *b) {
-  return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Splits text into lines (in place) and sorts them; returns the count. */
-static int sorted_lines(char *text, char **lines, int max) {
-  int n = 0;
-  for (char *s = strtok(text, "\n"); s && n < max; s = strtok(NULL, "\n")) lines[n++] = s;
-  qsort(lines, n, sizeof *lines, cmp_lines);
-  return n;
-}
 
 int main(int argc, char **argv) {
   Rt rt;
@@ -38,31 +25,10 @@ int main(int argc, char **argv) {
     strcat(want, line);
   }
 
-  char path[] = "/tmp/kcrt-printf-XXXXXX";
-  int fd = mkstemp(path);
-  if (fd < 0) {
-    perror("mkstemp");
-    return 1;
-  }
-  fflush(stdout);
-  int saved = dup(1);
-  dup2(fd, 1);
   kcrt_arg args[] = {KCRT_ARG_VALUE(scale)};
-  rt_launch(&rt, rt_kernel(&rt, "print_ids"), KCRT_DIM1(2), KCRT_DIM1(4), 0, args, 1);
-  fflush(stdout);
-  dup2(saved, 1);
-  close(saved);
-
-  char got[16384] = "";
-  ssize_t len = pread(fd, got, sizeof got - 1, 0);
-  close(fd);
-  unlink(path);
-  got[len > 0 ? len : 0] = 0;
-  char *gl[64], *wl[64];
-  int ng = sorted_lines(got, gl, 64), nw = sorted_lines(want, wl, 64);
-  if (ng != nw) rt_fail(&rt, "%d lines printed, expected %d", ng, nw);
-  for (int i = 0; i < ng && i < nw; i++)
-    if (strcmp(gl[i], wl[i]))
-      rt_fail(&rt, "line differs:\n  got:      '%s'\n  expected: '%s'", gl[i], wl[i]);
+  char got[16384];
+  rt_launch_printed(&rt, rt_kernel(&rt, "print_ids"), KCRT_DIM1(2), KCRT_DIM1(4), 0, args, 1, got,
+                    sizeof got);
+  int nw = rt_cmp_lines(&rt, got, want);
   return rt_finish(&rt, "%d lines, scale %g", nw, scale);
 }

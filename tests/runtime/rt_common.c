@@ -225,3 +225,48 @@ void rt_xfree_all(void) {
   allocs = NULL;
   nallocs = capallocs = 0;
 }
+
+void rt_launch_printed(Rt *rt, kcrt_kernel *k, kcrt_dim3 grid, kcrt_dim3 block, size_t dyn,
+                       const kcrt_arg *args, int nargs, char *out, size_t cap) {
+  char path[] = "/tmp/kcrt-printed-XXXXXX";
+  int fd = mkstemp(path);
+  if (fd < 0) {
+    perror("mkstemp");
+    exit(1);
+  }
+  fflush(stdout);
+  int saved = dup(1);
+  dup2(fd, 1);
+  rt_launch(rt, k, grid, block, dyn, args, nargs);
+  fflush(stdout);
+  dup2(saved, 1);
+  close(saved);
+  ssize_t len = pread(fd, out, cap - 1, 0);
+  close(fd);
+  unlink(path);
+  out[len > 0 ? len : 0] = 0;
+}
+
+static int cmp_line(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Splits text into lines (in place) and sorts them; returns the count (at most max). */
+static int sorted_lines(char *text, char **lines, int max) {
+  int n = 0;
+  char *save = NULL;
+  for (char *s = strtok_r(text, "\n", &save); s && n < max; s = strtok_r(NULL, "\n", &save))
+    lines[n++] = s;
+  qsort(lines, n, sizeof *lines, cmp_line);
+  return n;
+}
+
+int rt_cmp_lines(Rt *rt, char *got, char *want) {
+  char *gl[256], *wl[256];
+  int ng = sorted_lines(got, gl, 256), nw = sorted_lines(want, wl, 256);
+  if (ng != nw) rt_fail(rt, "%d lines printed, expected %d", ng, nw);
+  for (int i = 0; i < ng && i < nw; i++)
+    if (strcmp(gl[i], wl[i]))
+      rt_fail(rt, "line differs:\n  got:      '%s'\n  expected: '%s'", gl[i], wl[i]);
+  return nw;
+}

@@ -51,6 +51,14 @@ void rt_download(Rt *rt, kcrt_buffer *b, void *dst, size_t size);
 void rt_launch(Rt *rt, kcrt_kernel *k, kcrt_dim3 grid, kcrt_dim3 block, size_t dyn,
                const kcrt_arg *args, int nargs);
 
+/* rt_launch with the process's standard output (file descriptor 1) sent to a temporary file:
+ * what the kernel printed, NUL-terminated, in out (at most cap - 1 bytes). */
+void rt_launch_printed(Rt *rt, kcrt_kernel *k, kcrt_dim3 grid, kcrt_dim3 block, size_t dyn,
+                       const kcrt_arg *args, int nargs, char *out, size_t cap);
+/* Compares two texts line by line after sorting the lines of each (the order in which a
+ * kernel's threads print is not defined); both are modified. Returns the line count of want. */
+int rt_cmp_lines(Rt *rt, char *got, char *want);
+
 /* Random numbers (splitmix64 stream from the seed). */
 uint64_t rt_u64(Rt *rt);
 uint32_t rt_u32(Rt *rt);

@@ -29,6 +29,21 @@ static bool exists(const char *name) {
   return access(path, F_OK) == 0;
 }
 
+/* Command lines kcc must refuse with exit 2 and exactly "kcc: error: ERR" and the usage hint. */
+typedef struct UsageCase {
+  const char *args, *err;
+} UsageCase;
+
+static void expect_usage_errors(const UsageCase *cases, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    char want[512], *err;
+    snprintf(want, sizeof want, "kcc: error: %s\nkcc: run 'kcc --help' for usage\n", cases[i].err);
+    ck_assert_msg(kcc(cases[i].args, NULL, &err) == 2, "kcc %s", cases[i].args);
+    ck_assert_str_eq(err, want);
+    free(err);
+  }
+}
+
 /* No file named like a temporary (NAME.tmp.XXXXXX) may survive a compile. */
 static int count_temporaries(void) {
   char *out;
@@ -374,9 +389,7 @@ START_TEST(habitual_flags) {
   ck_assert_ptr_nonnull(strstr(err, "nosuch.cl"));
   ck_assert_int_eq(kcc("nosuch.cl -cl-std=CL3.0 -o x.ptx", NULL, &err), 1);
   ck_assert_ptr_nonnull(strstr(err, "nosuch.cl"));
-  struct {
-    const char *args, *err;
-  } bad[] = {
+  UsageCase bad[] = {
       {"hw.k -std=c++17", "invalid '-std=c++17' for 'hw.k': kcc's C dialect takes c99, c11, "
                           "c17, gnu99, gnu11 or gnu17"},
       {"hw.k -std=c89", "invalid '-std=c89' for 'hw.k': kcc's C dialect takes c99, c11, c17, "
@@ -396,12 +409,7 @@ START_TEST(habitual_flags) {
        "errors"},
       {"hw.k -Wl,-O1", "unknown option '-Wl,-O1'"},
   };
-  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-    char want[512];
-    snprintf(want, sizeof want, "kcc: error: %s\nkcc: run 'kcc --help' for usage\n", bad[i].err);
-    ck_assert_msg(kcc(bad[i].args, NULL, &err) == 2, "kcc %s", bad[i].args);
-    ck_assert_str_eq(err, want);
-  }
+  expect_usage_errors(bad, sizeof bad / sizeof bad[0]);
 }
 END_TEST
 
@@ -422,9 +430,7 @@ START_TEST(instantiate) {
   ck_assert_str_eq(err, "--instantiate=scle<float, 2>:1:1: error: use of undeclared identifier "
                         "'scle'\n");
   ck_assert(!exists("tk.ptx"));
-  struct {
-    const char *args, *err;
-  } bad[] = {
+  UsageCase bad[] = {
       {"tk.cu --instantiate=", "'--instantiate' needs a template specialisation such as "
                                "'--instantiate=reduce<256, float>'"},
       {"tk.cu --instantiate=scale", "'--instantiate' needs a template specialisation such as "
@@ -432,12 +438,7 @@ START_TEST(instantiate) {
       {"hw.k --instantiate='f<1>'",
        "'--instantiate' is for CUDA input (.cu or -x cu), and 'hw.k' is not"},
   };
-  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-    char want[512];
-    snprintf(want, sizeof want, "kcc: error: %s\nkcc: run 'kcc --help' for usage\n", bad[i].err);
-    ck_assert_msg(kcc(bad[i].args, NULL, &err) == 2, "kcc %s", bad[i].args);
-    ck_assert_str_eq(err, want);
-  }
+  expect_usage_errors(bad, sizeof bad / sizeof bad[0]);
 }
 END_TEST
 
