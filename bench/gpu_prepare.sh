@@ -6,7 +6,8 @@
 #   DIR/lib/libkcrt.so.0              libkcrt; libOpenCL.so.1, an ICD loader in case the GPU
 #                                     machine has none (used only through LD_LIBRARY_PATH
 #                                     fallback)
-#   DIR/bundles/kcc/NAME.kcb          kcc tests/kernels/NAME.k -arch=sm_$SM: PTX + cubin (ptxas)
+#   DIR/bundles/kcc/NAME.kcb          kcc tests/kernels/NAME.k (or bench/kernels/NAME.k)
+#                                     -arch=sm_$SM: PTX + cubin (ptxas)
 #                                     + SPIR-V + OpenCL C
 #   DIR/bundles/nvcc/NAME.kcb         nvcc -cubin -arch=sm_$SM -O3 bench/cuda/NAME.cu, wrapped
 #                                     behind the kcc bundle's kernel table (bench/wrap_cubin.c)
@@ -22,7 +23,7 @@ build=${2:-$root/build-bench}
 sm=${SM:-90}
 jobs=${JOBS:-2}
 cc=${CC:-cc}
-kernels="vecadd saxpy reduce transpose matmul histogram stencil"
+kernels="copy vecadd saxpy reduce transpose matmul histogram stencil blackscholes nbody scan conv"
 nvcc=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 [ -x "$nvcc" ] || { echo "gpu_prepare.sh: nvcc not found (set NVCC)" >&2; exit 1; }
 
@@ -51,7 +52,9 @@ flags="-std=c11 -O2 -g -Wall -Wextra -Werror"
 cp "$build/runtime/kcbinfo" "$out/bin/"
 
 for k in $kernels; do
-  "$build/kcc" "$root/tests/kernels/$k.k" -arch="sm_$sm" -o "$out/bundles/kcc/$k.kcb"
+  src=$root/tests/kernels/$k.k
+  [ -f "$src" ] || src=$root/bench/kernels/$k.k
+  "$build/kcc" "$src" -arch="sm_$sm" -o "$out/bundles/kcc/$k.kcb"
   "$out/bin/kcbinfo" "$out/bundles/kcc/$k.kcb" | grep -q "cubin *sm_$sm" || {
     echo "gpu_prepare.sh: kcc wrote no sm_$sm cubin for $k (ptxas not found? KCC_PTXAS?)" >&2
     exit 1
