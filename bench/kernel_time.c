@@ -77,6 +77,7 @@ typedef struct Case {
   int n, w, h, m, kk;
   float a;
   double r, v;
+  float rf, vf; /* the float kernels' copies (arguments point at them until the row ends) */
   uint32_t *hist;
 } Case;
 
@@ -362,6 +363,31 @@ static bool verify_conv(Case *c) {
   }
   free(got);
   return misses == 0;
+}
+
+/* NVIDIA's float Black-Scholes sample (tests/real/cuda/nvidia_BlackScholes.cu): __expf,
+ * __logf and __fdividef are approximations, so the tolerance is ~1e-4 of the price's scale
+ * (a wrong option or a swapped call/put is off by O(S + X)). */
+static bool verify_nvidia_blackscholes(Case *c) {
+  float *call = xmalloc((size_t)c->n * 4), *put = xmalloc((size_t)c->n * 4);
+  download(c->d[3], call, (size_t)c->n * 4);
+  download(c->d[4], put, (size_t)c->n * 4);
+  misses = 0;
+  double r = (float)c->r, v = (float)c->v;
+  for (int i = 0; i < c->n; i++) {
+    double S = c->hf[0][i], X = c->hf[1][i], T = c->hf[2][i], sq = sqrt(T);
+    double d1 = (log(S / X) + (r + 0.5 * v * v) * T) / (v * sq), d2 = d1 - v * sq;
+    double n1 = cnd(d1), n2 = cnd(d2), ert = exp(-r * T);
+    near("call", i, call[i], S * n1 - X * ert * n2, 1e-4 * (S + X));
+    near("put", i, put[i], X * ert * (1.0 - n2) - S * (1.0 - n1), 1e-4 * (S + X));
+  }
+  free(call);
+  free(put);
+  return misses == 0;
+}
+static void reset_nvidia_blackscholes(Case *c) {
+  must(kcrt_buffer_fill(c->d[3], 0, 0xA5, (size_t)c->n * 4), "kcrt_buffer_fill");
+  must(kcrt_buffer_fill(c->d[4], 0, 0xA5, (size_t)c->n * 4), "kcrt_buffer_fill");
 }
 
 static bool verify_copy(Case *c) {
@@ -840,6 +866,41 @@ static void run_row(const char *row) {
     c.grid = KCRT_DIM1(grid_of(c.n, conv ? 256 : 1024)), c.block = KCRT_DIM1(256);
     c.bytes = 8.0 * c.n;
     c.verify = conv ? verify_conv : verify_copy;
+  } else if (!strcmp(row, "nvidia_BlackScholes")) {
+    /* The corpus kernel as NVIDIA's sample runs it: two options per thread (float2). */
+    c.file = row, c.kernel = "BlackScholesGPU";
+    c.n = one_d / 4;
+    c.r = 0.02, c.v = 0.30;
+    snprintf(c.size, sizeof c.size, "2^%d options", s ? 18 : 24);
+    static const float lo[3] = {5, 1, 0.25f}, hi[3] = {30, 100, 10}; /* S, X, T */
+    for (int k = 0; k < 3; k++) {
+      c.hf[k] = random_floats(c.n, lo[k], hi[k]);
+      c.d[k] = upload(c.hf[k], (size_t)c.n * 4);
+    }
+    c.d[3] = c.out = upload(NULL, c.out_size = (size_t)c.n * 4);
+    c.d[4] = upload(NULL, (size_t)c.n * 4);
+    c.rf = (float)c.r, c.vf = (float)c.v;
+    c.args[0] = KCRT_ARG_BUFFER(c.d[3]), c.args[1] = KCRT_ARG_BUFFER(c.d[4]);
+    for (int k = 0; k < 3; k++) c.args[2 + k] = KCRT_ARG_BUFFER(c.d[k]);
+    c.args[5] = KCRT_ARG_VALUE(c.rf), c.args[6] = KCRT_ARG_VALUE(c.vf);
+    c.args[7] = KCRT_ARG_VALUE(c.n), c.nargs = 8;
+    c.grid = KCRT_DIM1(grid_of((uint64_t)c.n / 2, 128)), c.block = KCRT_DIM1(128);
+    c.bytes = 20.0 * c.n;
+    c.reset = reset_nvidia_blackscholes;
+    c.verify = verify_nvidia_blackscholes;
+  } else if (!strcmp(row, "devblog_transpose")) {
+    /* The corpus's transposeNoBankConflicts: a square matrix (its width is the grid's). */
+    c.file = row, c.kernel = "transposeNoBankConflicts";
+    c.w = c.h = two_d;
+    snprintf(c.size, sizeof c.size, "%dx%d floats", c.w, c.h);
+    size_t n = (size_t)c.w * c.h;
+    c.hf[0] = random_floats(n, -1000, 1000);
+    c.d[0] = upload(c.hf[0], n * 4);
+    c.d[1] = c.out = upload(NULL, c.out_size = n * 4);
+    c.args[0] = KCRT_ARG_BUFFER(c.d[1]), c.args[1] = KCRT_ARG_BUFFER(c.d[0]), c.nargs = 2;
+    c.grid = KCRT_DIM3(grid_of(c.w, 32), grid_of(c.h, 32), 1), c.block = KCRT_DIM3(32, 8, 1);
+    c.bytes = 8.0 * n;
+    c.verify = verify_transpose;
   } else {
     fatal("unknown row '%s'", row);
   }
@@ -847,9 +908,21 @@ static void run_row(const char *row) {
   free_case(&c);
 }
 
-static const char *const rows[] = {"copy",   "vecadd",    "saxpy",     "reduce",    "transpose",
-                                   "matmul", "histogram", "stencil1d", "stencil2d", "blackscholes",
-                                   "nbody",  "scan",      "conv"};
+static const char *const rows[] = {"copy",
+                                   "vecadd",
+                                   "saxpy",
+                                   "reduce",
+                                   "transpose",
+                                   "matmul",
+                                   "histogram",
+                                   "stencil1d",
+                                   "stencil2d",
+                                   "blackscholes",
+                                   "nbody",
+                                   "scan",
+                                   "conv",
+                                   "nvidia_BlackScholes",
+                                   "devblog_transpose"};
 
 int main(int argc, char **argv) {
   const char *only = NULL;
