@@ -1,7 +1,8 @@
 #!/bin/sh
 # gpu_prepare.sh DIR [BUILD_DIR] — builds, here (LLVM, kcc, nvcc/ptxas; no GPU), everything
 # bench/gpu_run.sh DIR needs on the GPU machine (a driver, a shell, a C library; no LLVM):
-#   DIR/bin/kernel_time, start_time   the harnesses (bench/*.c), linked to DIR/lib/libkcrt.so.0
+#   DIR/bin/kernel_time, start_time,  the harnesses (bench/*.c), linked to DIR/lib/libkcrt.so.0
+#     launch_raw
 #                                     through an $ORIGIN rpath; kcbinfo
 #   DIR/lib/libkcrt.so.0              libkcrt; libOpenCL.so.1, an ICD loader in case the GPU
 #                                     machine has none (used only through LD_LIBRARY_PATH
@@ -11,6 +12,7 @@
 #                                     + SPIR-V + OpenCL C
 #   DIR/bundles/nvcc/NAME.kcb         nvcc -cubin -arch=sm_$SM -O3 bench/cuda/NAME.cu, wrapped
 #                                     behind the kcc bundle's kernel table (bench/wrap_cubin.c)
+#   DIR/cubin/vecadd.cubin            nvcc's vecadd cubin alone, for launch_raw's raw driver side
 #   DIR/run.sh (= bench/gpu_run.sh), DIR/MANIFEST
 # BUILD_DIR (default build-bench in the repository) is configured and built here (kcc, libkcrt).
 # Environment: SM (default 90: H100 and H200), NVCC (default: PATH, then /usr/local/cuda/bin),
@@ -46,8 +48,8 @@ flags="-std=c11 -O2 -g -Wall -Wextra -Werror"
 # shellcheck disable=SC2086,SC2016 # $flags splits on purpose; $ORIGIN is for the linker
 {
   $cc $flags -I"$root/runtime" "$root/bench/wrap_cubin.c" -o "$tmp/wrap_cubin"
-  for p in kernel_time start_time; do
-    $cc $flags -I"$root/runtime/include" "$root/bench/$p.c" -L"$build/runtime" -lkcrt -lm \
+  for p in kernel_time start_time launch_raw; do
+    $cc $flags -I"$root/runtime/include" "$root/bench/$p.c" -L"$build/runtime" -lkcrt -lm -ldl \
       -Wl,-rpath,'$ORIGIN/../lib' -o "$out/bin/$p"
   done
 }
@@ -65,6 +67,8 @@ for k in $kernels; do
   "$nvcc" -cubin -arch="sm_$sm" -O3 "$root/bench/cuda/$k.cu" -o "$tmp/$k.cubin"
   "$tmp/wrap_cubin" "$out/bundles/kcc/$k.kcb" "$tmp/$k.cubin" "$sm" "$out/bundles/nvcc/$k.kcb"
 done
+mkdir -p "$out/cubin"
+cp "$tmp/vecadd.cubin" "$out/cubin/" # launch_raw's raw cuModuleLoadData side
 
 for d in /usr/lib/x86_64-linux-gnu /usr/lib64 /usr/lib; do
   if [ -e "$d/libOpenCL.so.1" ]; then cp -L "$d/libOpenCL.so.1" "$out/lib/"; break; fi

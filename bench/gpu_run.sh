@@ -12,7 +12,7 @@
 #           machine without a GPU
 #
 # Environment: CONFIGS (default "cuda opencl"), BENCH_BUDGET (seconds for the whole run,
-# default 220: every step's timeout is cut to what is left, and steps that no longer fit are
+# default 300: every step's timeout is cut to what is left, and steps that no longer fit are
 # skipped and say so), RUNS (start_time runs per row, default 5), OUT (when set, the tables go
 # to $OUT/bench_results.md and the tools' stderr to $OUT/bench_log.txt as well as stdout).
 # Exit status: 1 when a kernel computed a wrong result, 0 otherwise (missing devices and
@@ -25,7 +25,7 @@ dir=$(cd "$1" && pwd) || exit 2
   exit 2
 }
 started=$(date +%s)
-deadline=$((started + ${BENCH_BUDGET:-220}))
+deadline=$((started + ${BENCH_BUDGET:-300}))
 runs=${RUNS:-5}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
@@ -108,7 +108,7 @@ for c in ${CONFIGS:-cuda opencl}; do
       say ""
       say "## CUDA: kernel time (kcc cubin vs kcc PTX through the JIT vs nvcc cubin)"
       say ""
-      step 100 env KCC_DEVICE=cuda "$kt" \
+      step 150 env KCC_DEVICE=cuda "$kt" \
         -f "kcc cubin=$b/kcc" -e KCC_CUDA_FORM=cubin \
         -f "kcc PTX-JIT=$b/kcc" -e KCC_CUDA_FORM=ptx \
         -f "nvcc=$b/nvcc" -e KCC_CUDA_FORM=cubin -r nvcc
@@ -121,6 +121,12 @@ for c in ${CONFIGS:-cuda opencl}; do
         -m cold,warm -l "CUDA cubin" "$vec"
       step 70 env KCC_DEVICE=cuda KCC_CUDA_FORM=ptx "$st" --timeout 30 -r "$runs" \
         -m cold,kcc,warm -l "CUDA PTX-JIT" "$vec"
+      if [ -x "$dir/bin/launch_raw" ]; then
+        say ""
+        say "## CUDA: launch cost, kcrt_launch vs raw cuLaunchKernel"
+        say ""
+        step 40 env KCC_CUDA_FORM=cubin "$dir/bin/launch_raw" "$vec" "$dir/cubin/vecadd.cubin"
+      fi
       ;;
     opencl | cpu)
       if [ "$c" = opencl ]; then
