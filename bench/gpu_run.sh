@@ -3,8 +3,10 @@
 # on this machine's devices. Needs only a shell, coreutils (timeout) and the drivers.
 #
 #   cuda    KCC_DEVICE=cuda: bench/kernel_time with kcc's cubin, kcc's PTX through the
-#           driver's JIT, and nvcc's cubin; bench/start_time for the cubin (cold, warm) and
-#           the PTX JIT (cold, libkcrt's cache only, warm)
+#           driver's JIT, and nvcc's cubin; bench/start_time for the raw driver API (nvcc's
+#           cubin without libkcrt: the baseline), kcc's cubin (cold, warm) and the PTX JIT
+#           (cold, libkcrt's cache only, warm); bench/launch_raw (kcrt_launch against a raw
+#           cuLaunchKernel in one process)
 #   opencl  KCC_DEVICE=opencl (the first OpenCL GPU: NVIDIA's driver, reached through an ICD
 #           vendors directory written here): kernel_time with kcc's OpenCL C and SPIR-V,
 #           start_time for both (SPIR-V rows fail where the driver does not take it)
@@ -117,7 +119,10 @@ for c in ${CONFIGS:-cuda opencl}; do
       say ""
       say "## CUDA: start time of vecadd, process start to first result (ms, median of $runs runs)"
       say ""
-      step 50 env KCC_DEVICE=cuda KCC_CUDA_FORM=cubin "$st" --header --timeout 30 -r "$runs" \
+      # The baseline: the same vecadd (nvcc's cubin) through the raw driver API, no libkcrt.
+      step 40 "$st" --header --timeout 30 -r "$runs" -m cold,warm -l "raw driver API (nvcc cubin)" \
+        "$dir/cubin/vecadd.cubin"
+      step 50 env KCC_DEVICE=cuda KCC_CUDA_FORM=cubin "$st" --timeout 30 -r "$runs" \
         -m cold,warm -l "CUDA cubin" "$vec"
       step 70 env KCC_DEVICE=cuda KCC_CUDA_FORM=ptx "$st" --timeout 30 -r "$runs" \
         -m cold,kcc,warm -l "CUDA PTX-JIT" "$vec"
