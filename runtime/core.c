@@ -748,8 +748,9 @@ static kcrt_status check_args(const kcrt_kernel *k, const kcrt_arg *args, int na
   for (uint32_t i = 0; i < kk->nparams; i++) {
     const KcbParam *p = &kk->params[i];
     const kcrt_arg *a = &args[i];
-    /* The parameter's declaration is formatted only for a message: formatting it on every
-     * launch cost ~0.1 us per argument (issue 14: kcrt_launch 1.17x a raw cuLaunchKernel). */
+    /* The parameter's declaration is formatted only for a message: formatting it for every
+     * argument of every launch cost 0.97 us for 4 arguments on the development VM, about the
+     * whole 0.53-0.59 us kcrt_launch spent above a raw cuLaunchKernel (issue 14). */
     char d[300];
     bool local = a->value == &kcrt_local_marker;
     if (p->kind == KCB_PARAM_LOCAL) {
