@@ -92,6 +92,12 @@ static struct {
   int wrong;
   double copy_gbs; /* kcrt_buffer_copy device-to-device, bytes read + written per second */
   char notes[2048];
+  /* Per form fi > 0, over the rows where both forms ran and were right: the sum of log ratios
+   * and the largest ratio, fi's time over the first form's (the first form's over the
+   * reference's for the reference): issue 14's geometric means and worst rows. */
+  double lsum[MAX_FORMS], rmax[MAX_FORMS];
+  int rcount[MAX_FORMS];
+  const char *rmax_row[MAX_FORMS];
 } G = {.ref = -1, .n = 20, .warm = 3, .max_s = 10};
 
 static double now_ms(void) {
@@ -604,6 +610,14 @@ static void measure(Case *c) {
     printf(" %.0f%% |", 100 * c->bytes / (med[0] * 1e6) / G.copy_gbs);
   printf(" %d |\n", launches);
   fflush(stdout);
+  for (int fi = 1; fi < G.nforms; fi++) {
+    const Form *a = &G.forms[0], *b = &G.forms[fi];
+    if (a->why[0] || b->why[0] || !a->ok || !b->ok || !(med[0] > 0) || !(med[fi] > 0)) continue;
+    double q = fi == G.ref ? med[0] / med[fi] : med[fi] / med[0];
+    G.lsum[fi] += log(q);
+    G.rcount[fi]++;
+    if (q > G.rmax[fi]) G.rmax[fi] = q, G.rmax_row[fi] = c->row;
+  }
 
   for (int fi = 0; fi < G.nforms; fi++) {
     Form *f = &G.forms[fi];
@@ -1024,6 +1038,15 @@ int main(int argc, char **argv) {
     run_row(rows[r]);
   }
   for (int fi = 0; fi < G.nforms; fi++) flush_na(&G.forms[fi]);
+  bool gap = true;
+  for (int fi = 1; fi < G.nforms; fi++) {
+    if (!G.rcount[fi]) continue;
+    const char *x = fi == G.ref ? G.forms[0].label : G.forms[fi].label;
+    const char *y = fi == G.ref ? G.forms[fi].label : G.forms[0].label;
+    printf("%s%s / %s: geometric mean %.3f over %d rows, largest %.3f (%s)\n", gap ? "\n" : "", x,
+           y, exp(G.lsum[fi] / G.rcount[fi]), G.rcount[fi], G.rmax[fi], G.rmax_row[fi]);
+    gap = false;
+  }
   if (G.notes[0]) printf("\n%s", G.notes);
   kcrt_device_close(G.dev);
   for (int fi = 0; fi < G.nforms; fi++) free((char *)G.forms[fi].label);
