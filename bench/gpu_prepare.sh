@@ -2,7 +2,7 @@
 # gpu_prepare.sh DIR [BUILD_DIR] — builds, here (LLVM, kcc, nvcc/ptxas; no GPU), everything
 # bench/gpu_run.sh DIR needs on the GPU machine (a driver, a shell, a C library; no LLVM):
 #   DIR/bin/kernel_time, start_time,  the harnesses (bench/*.c), linked to DIR/lib/libkcrt.so.0
-#     launch_raw
+#     launch_raw, lazy_enum(.sh)
 #                                     through an $ORIGIN rpath; kcbinfo
 #   DIR/lib/libkcrt.so.0              libkcrt; libOpenCL.so.1, an ICD loader in case the GPU
 #                                     machine has none (used only through LD_LIBRARY_PATH
@@ -52,8 +52,12 @@ flags="-std=c11 -O2 -g -Wall -Wextra -Werror"
     $cc $flags -I"$root/runtime/include" "$root/bench/$p.c" -L"$build/runtime" -lkcrt -lm -ldl \
       -Wl,-rpath,'$ORIGIN/../lib' -o "$out/bin/$p"
   done
+  # issue 14's lazy enumeration on the GPU machine: tests/runtime/lazy_enum.sh's program
+  $cc $flags -I"$root/runtime/include" "$root/tests/runtime/lazy_enum.c" -L"$build/runtime" \
+    -lkcrt -ldl -Wl,-rpath,'$ORIGIN/../lib' -o "$out/bin/lazy_enum"
 }
 cp "$build/runtime/kcbinfo" "$out/bin/"
+cp "$root/tests/runtime/lazy_enum.sh" "$out/bin/"
 
 for k in $kernels; do
   src=$root/tests/kernels/$k.k

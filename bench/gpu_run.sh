@@ -132,6 +132,14 @@ for c in ${CONFIGS:-cuda opencl}; do
         say ""
         step 40 env KCC_CUDA_FORM=cubin "$dir/bin/launch_raw" "$vec" "$dir/cubin/vecadd.cubin"
       fi
+      if [ -x "$dir/bin/lazy_enum" ]; then
+        say ""
+        say "## CUDA: lazy enumeration (default device: CUDA's GPU opens, OpenCL never loaded)"
+        say ""
+        step 30 sh "$dir/bin/lazy_enum.sh" "$dir/bin/lazy_enum" default
+        [ $rc -eq 0 ] && say "lazy enumeration: ok (libOpenCL not mapped)" ||
+          say "lazy enumeration: FAILED (rc $rc; output above)"
+      fi
       ;;
     opencl | cpu)
       if [ "$c" = opencl ]; then
