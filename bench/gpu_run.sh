@@ -6,7 +6,8 @@
 #           driver's JIT, and nvcc's cubin; bench/start_time for the raw driver API (nvcc's
 #           cubin without libkcrt: the baseline), kcc's cubin (cold, warm) and the PTX JIT
 #           (cold, libkcrt's cache only, warm); bench/launch_raw (kcrt_launch against a raw
-#           cuLaunchKernel in one process)
+#           cuLaunchKernel in one process); tests/runtime/lazy_enum.sh default (the default
+#           device is CUDA's GPU and libOpenCL is never loaded)
 #   opencl  KCC_DEVICE=opencl (the first OpenCL GPU: NVIDIA's driver, reached through an ICD
 #           vendors directory written here): kernel_time with kcc's OpenCL C and SPIR-V,
 #           start_time for both (SPIR-V rows fail where the driver does not take it)
