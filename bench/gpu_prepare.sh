@@ -1,15 +1,18 @@
 #!/bin/sh
 # gpu_prepare.sh DIR [BUILD_DIR] — builds, here (LLVM, kcc, nvcc/ptxas; no GPU), everything
 # bench/gpu_run.sh DIR needs on the GPU machine (a driver, a shell, a C library; no LLVM):
-#   DIR/bin/kernel_time, start_time   the harnesses (bench/*.c), linked to DIR/lib/libkcrt.so.0
+#   DIR/bin/kernel_time, start_time,  the harnesses (bench/*.c), linked to DIR/lib/libkcrt.so.0
+#     launch_raw, lazy_enum(.sh)
 #                                     through an $ORIGIN rpath; kcbinfo
 #   DIR/lib/libkcrt.so.0              libkcrt; libOpenCL.so.1, an ICD loader in case the GPU
 #                                     machine has none (used only through LD_LIBRARY_PATH
 #                                     fallback)
-#   DIR/bundles/kcc/NAME.kcb          kcc tests/kernels/NAME.k -arch=sm_$SM: PTX + cubin (ptxas)
+#   DIR/bundles/kcc/NAME.kcb          kcc tests/kernels/NAME.k (or bench/kernels/NAME.k)
+#                                     -arch=sm_$SM: PTX + cubin (ptxas)
 #                                     + SPIR-V + OpenCL C
 #   DIR/bundles/nvcc/NAME.kcb         nvcc -cubin -arch=sm_$SM -O3 bench/cuda/NAME.cu, wrapped
 #                                     behind the kcc bundle's kernel table (bench/wrap_cubin.c)
+#   DIR/cubin/vecadd.cubin            nvcc's vecadd cubin alone, for launch_raw's raw driver side
 #   DIR/run.sh (= bench/gpu_run.sh), DIR/MANIFEST
 # BUILD_DIR (default build-bench in the repository) is configured and built here (kcc, libkcrt).
 # Environment: SM (default 90: H100 and H200), NVCC (default: PATH, then /usr/local/cuda/bin),
@@ -22,7 +25,9 @@ build=${2:-$root/build-bench}
 sm=${SM:-90}
 jobs=${JOBS:-2}
 cc=${CC:-cc}
-kernels="vecadd saxpy reduce transpose matmul histogram stencil"
+# bench/kernels/ and tests/kernels/ NAME.k, or a corpus kernel tests/real/cuda/NAME.cu
+kernels="copy vecadd saxpy reduce transpose matmul histogram stencil blackscholes nbody scan conv"
+kernels="$kernels nvidia_BlackScholes devblog_transpose"
 nvcc=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 [ -x "$nvcc" ] || { echo "gpu_prepare.sh: nvcc not found (set NVCC)" >&2; exit 1; }
 
@@ -43,15 +48,22 @@ flags="-std=c11 -O2 -g -Wall -Wextra -Werror"
 # shellcheck disable=SC2086,SC2016 # $flags splits on purpose; $ORIGIN is for the linker
 {
   $cc $flags -I"$root/runtime" "$root/bench/wrap_cubin.c" -o "$tmp/wrap_cubin"
-  for p in kernel_time start_time; do
-    $cc $flags -I"$root/runtime/include" "$root/bench/$p.c" -L"$build/runtime" -lkcrt -lm \
+  for p in kernel_time start_time launch_raw; do
+    $cc $flags -I"$root/runtime/include" "$root/bench/$p.c" -L"$build/runtime" -lkcrt -lm -ldl \
       -Wl,-rpath,'$ORIGIN/../lib' -o "$out/bin/$p"
   done
+  # issue 14's lazy enumeration on the GPU machine: tests/runtime/lazy_enum.sh's program
+  $cc $flags -I"$root/runtime/include" "$root/tests/runtime/lazy_enum.c" -L"$build/runtime" \
+    -lkcrt -ldl -Wl,-rpath,'$ORIGIN/../lib' -o "$out/bin/lazy_enum"
 }
 cp "$build/runtime/kcbinfo" "$out/bin/"
+cp "$root/tests/runtime/lazy_enum.sh" "$out/bin/"
 
 for k in $kernels; do
-  "$build/kcc" "$root/tests/kernels/$k.k" -arch="sm_$sm" -o "$out/bundles/kcc/$k.kcb"
+  src=$root/tests/kernels/$k.k
+  [ -f "$src" ] || src=$root/bench/kernels/$k.k
+  [ -f "$src" ] || src=$root/tests/real/cuda/$k.cu # corpus kernels: bench/cuda/$k.cu includes it
+  "$build/kcc" "$src" -arch="sm_$sm" -o "$out/bundles/kcc/$k.kcb"
   "$out/bin/kcbinfo" "$out/bundles/kcc/$k.kcb" | grep -q "cubin *sm_$sm" || {
     echo "gpu_prepare.sh: kcc wrote no sm_$sm cubin for $k (ptxas not found? KCC_PTXAS?)" >&2
     exit 1
@@ -59,6 +71,8 @@ for k in $kernels; do
   "$nvcc" -cubin -arch="sm_$sm" -O3 "$root/bench/cuda/$k.cu" -o "$tmp/$k.cubin"
   "$tmp/wrap_cubin" "$out/bundles/kcc/$k.kcb" "$tmp/$k.cubin" "$sm" "$out/bundles/nvcc/$k.kcb"
 done
+mkdir -p "$out/cubin"
+cp "$tmp/vecadd.cubin" "$out/cubin/" # launch_raw's raw cuModuleLoadData side
 
 for d in /usr/lib/x86_64-linux-gnu /usr/lib64 /usr/lib; do
   if [ -e "$d/libOpenCL.so.1" ]; then cp -L "$d/libOpenCL.so.1" "$out/lib/"; break; fi

@@ -3,8 +3,11 @@
 # on this machine's devices. Needs only a shell, coreutils (timeout) and the drivers.
 #
 #   cuda    KCC_DEVICE=cuda: bench/kernel_time with kcc's cubin, kcc's PTX through the
-#           driver's JIT, and nvcc's cubin; bench/start_time for the cubin (cold, warm) and
-#           the PTX JIT (cold, libkcrt's cache only, warm)
+#           driver's JIT, and nvcc's cubin; bench/start_time for the raw driver API (nvcc's
+#           cubin without libkcrt: the baseline), kcc's cubin (cold, warm) and the PTX JIT
+#           (cold, libkcrt's cache only, warm); bench/launch_raw (kcrt_launch against a raw
+#           cuLaunchKernel in one process); tests/runtime/lazy_enum.sh default (the default
+#           device is CUDA's GPU and libOpenCL is never loaded)
 #   opencl  KCC_DEVICE=opencl (the first OpenCL GPU: NVIDIA's driver, reached through an ICD
 #           vendors directory written here): kernel_time with kcc's OpenCL C and SPIR-V,
 #           start_time for both (SPIR-V rows fail where the driver does not take it)
@@ -12,7 +15,7 @@
 #           machine without a GPU
 #
 # Environment: CONFIGS (default "cuda opencl"), BENCH_BUDGET (seconds for the whole run,
-# default 220: every step's timeout is cut to what is left, and steps that no longer fit are
+# default 300: every step's timeout is cut to what is left, and steps that no longer fit are
 # skipped and say so), RUNS (start_time runs per row, default 5), OUT (when set, the tables go
 # to $OUT/bench_results.md and the tools' stderr to $OUT/bench_log.txt as well as stdout).
 # Exit status: 1 when a kernel computed a wrong result, 0 otherwise (missing devices and
@@ -25,7 +28,7 @@ dir=$(cd "$1" && pwd) || exit 2
   exit 2
 }
 started=$(date +%s)
-deadline=$((started + ${BENCH_BUDGET:-220}))
+deadline=$((started + ${BENCH_BUDGET:-300}))
 runs=${RUNS:-5}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
@@ -108,7 +111,7 @@ for c in ${CONFIGS:-cuda opencl}; do
       say ""
       say "## CUDA: kernel time (kcc cubin vs kcc PTX through the JIT vs nvcc cubin)"
       say ""
-      step 100 env KCC_DEVICE=cuda "$kt" \
+      step 150 env KCC_DEVICE=cuda "$kt" \
         -f "kcc cubin=$b/kcc" -e KCC_CUDA_FORM=cubin \
         -f "kcc PTX-JIT=$b/kcc" -e KCC_CUDA_FORM=ptx \
         -f "nvcc=$b/nvcc" -e KCC_CUDA_FORM=cubin -r nvcc
@@ -117,10 +120,27 @@ for c in ${CONFIGS:-cuda opencl}; do
       say ""
       say "## CUDA: start time of vecadd, process start to first result (ms, median of $runs runs)"
       say ""
-      step 50 env KCC_DEVICE=cuda KCC_CUDA_FORM=cubin "$st" --header --timeout 30 -r "$runs" \
+      # The baseline: the same vecadd (nvcc's cubin) through the raw driver API, no libkcrt.
+      step 40 "$st" --header --timeout 30 -r "$runs" -m cold,warm -l "raw driver API (nvcc cubin)" \
+        "$dir/cubin/vecadd.cubin"
+      step 50 env KCC_DEVICE=cuda KCC_CUDA_FORM=cubin "$st" --timeout 30 -r "$runs" \
         -m cold,warm -l "CUDA cubin" "$vec"
       step 70 env KCC_DEVICE=cuda KCC_CUDA_FORM=ptx "$st" --timeout 30 -r "$runs" \
         -m cold,kcc,warm -l "CUDA PTX-JIT" "$vec"
+      if [ -x "$dir/bin/launch_raw" ]; then
+        say ""
+        say "## CUDA: launch cost, kcrt_launch vs raw cuLaunchKernel"
+        say ""
+        step 40 env KCC_CUDA_FORM=cubin "$dir/bin/launch_raw" "$vec" "$dir/cubin/vecadd.cubin"
+      fi
+      if [ -x "$dir/bin/lazy_enum" ]; then
+        say ""
+        say "## CUDA: lazy enumeration (default device: CUDA's GPU opens, OpenCL never loaded)"
+        say ""
+        step 30 sh "$dir/bin/lazy_enum.sh" "$dir/bin/lazy_enum" default
+        [ $rc -eq 0 ] && say "lazy enumeration: ok (libOpenCL not mapped)" ||
+          say "lazy enumeration: FAILED (rc $rc; output above)"
+      fi
       ;;
     opencl | cpu)
       if [ "$c" = opencl ]; then

@@ -61,7 +61,7 @@ typedef struct Case {
   const char *row, *file, *kernel;
   char size[48];
   kcrt_dim3 grid, block;
-  kcrt_arg args[6];
+  kcrt_arg args[8];
   int nargs;
   double bytes, flops; /* moved/computed per launch, for the throughput columns */
   kcrt_buffer *out;    /* overwritten with garbage before each verification launch */
@@ -70,10 +70,14 @@ typedef struct Case {
   bool (*verify)(struct Case *);
   /* What the callbacks need. */
   float *hf[3];
+  double *hd[3];
+  int *hi;
   unsigned char *hb;
-  kcrt_buffer *d[4];
+  kcrt_buffer *d[6];
   int n, w, h, m, kk;
   float a;
+  double r, v;
+  float rf, vf; /* the float kernels' copies (arguments point at them until the row ends) */
   uint32_t *hist;
 } Case;
 
@@ -86,7 +90,14 @@ static struct {
   double max_s;
   bool small;
   int wrong;
+  double copy_gbs; /* kcrt_buffer_copy device-to-device, bytes read + written per second */
   char notes[2048];
+  /* Per form fi > 0, over the rows where both forms ran and were right: the sum of log ratios
+   * and the largest ratio, fi's time over the first form's (the first form's over the
+   * reference's for the reference): issue 14's geometric means and worst rows. */
+  double lsum[MAX_FORMS], rmax[MAX_FORMS];
+  int rcount[MAX_FORMS];
+  const char *rmax_row[MAX_FORMS];
 } G = {.ref = -1, .n = 20, .warm = 3, .max_s = 10};
 
 static double now_ms(void) {
@@ -270,6 +281,126 @@ static bool verify_stencil2d(Case *c) {
         want = 0.5f * in[i] + 0.125f * (in[i - 1] + in[i + 1] + in[i - c->w] + in[i + c->w]);
       near("out", i, got[i], want, 1e-6 * fabsf(want));
     }
+  free(got);
+  return misses == 0;
+}
+
+/* The CDF and the pricing of bench/kernels/blackscholes.k, in the host's double. */
+static double cnd(double d) {
+  const double a1 = 0.31938153, a2 = -0.356563782, a3 = 1.781477937;
+  const double a4 = -1.821255978, a5 = 1.330274429;
+  const double rsqrt2pi = 0.39894228040143267794;
+  double k = 1.0 / (1.0 + 0.2316419 * fabs(d));
+  double c = rsqrt2pi * exp(-0.5 * d * d) * (k * (a1 + k * (a2 + k * (a3 + k * (a4 + k * a5)))));
+  return d > 0.0 ? 1.0 - c : c;
+}
+static void reset_blackscholes(Case *c) { /* both outputs garbage, not only call */
+  must(kcrt_buffer_fill(c->d[3], 0, 0xA5, (size_t)c->n * 8), "kcrt_buffer_fill");
+  must(kcrt_buffer_fill(c->d[4], 0, 0xA5, (size_t)c->n * 8), "kcrt_buffer_fill");
+}
+static bool verify_blackscholes(Case *c) {
+  double *call = xmalloc((size_t)c->n * 8), *put = xmalloc((size_t)c->n * 8);
+  download(c->d[3], call, (size_t)c->n * 8);
+  download(c->d[4], put, (size_t)c->n * 8);
+  misses = 0;
+  for (int i = 0; i < c->n; i++) {
+    double S = c->hd[0][i], X = c->hd[1][i], T = c->hd[2][i], sq = sqrt(T);
+    double d1 = (log(S / X) + (c->r + 0.5 * c->v * c->v) * T) / (c->v * sq), d2 = d1 - c->v * sq;
+    double n1 = cnd(d1), n2 = cnd(d2), ert = exp(-c->r * T);
+    /* libdevice's exp/log are within 2 ulp of the host's; the tolerance is relative to the
+     * terms of the final difference (S and X scale), not to a price that may cancel to 0. */
+    near("call", i, call[i], S * n1 - X * ert * n2, 1e-12 * (S + X));
+    near("put", i, put[i], X * ert * (1.0 - n2) - S * (1.0 - n1), 1e-12 * (S + X));
+  }
+  free(call);
+  free(put);
+  return misses == 0;
+}
+
+/* 512 sampled bodies plus the first and last, each summed over all bodies in double; float
+ * accumulation over n terms is bounded by ~n ulp of the sum of |terms|. */
+static bool verify_nbody(Case *c) {
+  size_t n = (size_t)c->n;
+  float *got = xmalloc(n * 16), *p = c->hf[0];
+  download(c->out, got, n * 16);
+  misses = 0;
+  for (int s = 0; s < 514; s++) {
+    size_t i = s == 0 ? 0 : s == 1 ? n - 1 : rnd() % n;
+    double a[3] = {0, 0, 0}, mag = 0;
+    for (size_t j = 0; j < n; j++) {
+      double d[3] = {p[4 * j] - p[4 * i], p[4 * j + 1] - p[4 * i + 1], p[4 * j + 2] - p[4 * i + 2]};
+      double r2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2] + 0.01f;
+      double f = p[4 * j + 3] / (r2 * sqrt(r2));
+      for (int k = 0; k < 3; k++) a[k] += d[k] * f, mag += fabs(d[k] * f);
+    }
+    for (int k = 0; k < 3; k++) near("acc", 4 * i + k, got[4 * i + k], a[k], 1e-6 * mag + 1e-6);
+    near("acc", 4 * i + 3, got[4 * i + 3], 0, 0);
+  }
+  free(got);
+  return misses == 0;
+}
+
+static bool verify_scan(Case *c) {
+  int *got = xmalloc((size_t)c->n * 4);
+  download(c->out, got, (size_t)c->n * 4);
+  misses = 0;
+  uint32_t run = 0; /* unsigned: the kernel's int sums wrap, the host's must too */
+  for (int i = 0; i < c->n; i++) {
+    run = (i % 256 ? run : 0) + (uint32_t)c->hi[i];
+    near("out", i, got[i], (int32_t)run, 0);
+  }
+  free(got);
+  return misses == 0;
+}
+
+static const float conv_taps[9] = {0.02f, 0.05f, 0.1f, 0.15f, 0.36f, 0.15f, 0.1f, 0.05f, 0.02f};
+static bool verify_conv(Case *c) {
+  float *got = xmalloc((size_t)c->n * 4), *in = c->hf[0];
+  download(c->out, got, (size_t)c->n * 4);
+  misses = 0;
+  for (int i = 0; i < c->n; i++) {
+    double want = 0, mag = 0;
+    for (int k = 0; k < 9; k++) {
+      double t = (double)conv_taps[k] * in[clampi(i + k - 4, 0, c->n - 1)];
+      want += t;
+      mag += fabs(t);
+    }
+    near("out", i, got[i], want, 1e-6 * mag); /* 9 float adds, fused or not */
+  }
+  free(got);
+  return misses == 0;
+}
+
+/* NVIDIA's float Black-Scholes sample (tests/real/cuda/nvidia_BlackScholes.cu): __expf,
+ * __logf and __fdividef are approximations, so the tolerance is ~1e-4 of the price's scale
+ * (a wrong option or a swapped call/put is off by O(S + X)). */
+static bool verify_nvidia_blackscholes(Case *c) {
+  float *call = xmalloc((size_t)c->n * 4), *put = xmalloc((size_t)c->n * 4);
+  download(c->d[3], call, (size_t)c->n * 4);
+  download(c->d[4], put, (size_t)c->n * 4);
+  misses = 0;
+  double r = (float)c->r, v = (float)c->v;
+  for (int i = 0; i < c->n; i++) {
+    double S = c->hf[0][i], X = c->hf[1][i], T = c->hf[2][i], sq = sqrt(T);
+    double d1 = (log(S / X) + (r + 0.5 * v * v) * T) / (v * sq), d2 = d1 - v * sq;
+    double n1 = cnd(d1), n2 = cnd(d2), ert = exp(-r * T);
+    near("call", i, call[i], S * n1 - X * ert * n2, 1e-4 * (S + X));
+    near("put", i, put[i], X * ert * (1.0 - n2) - S * (1.0 - n1), 1e-4 * (S + X));
+  }
+  free(call);
+  free(put);
+  return misses == 0;
+}
+static void reset_nvidia_blackscholes(Case *c) {
+  must(kcrt_buffer_fill(c->d[3], 0, 0xA5, (size_t)c->n * 4), "kcrt_buffer_fill");
+  must(kcrt_buffer_fill(c->d[4], 0, 0xA5, (size_t)c->n * 4), "kcrt_buffer_fill");
+}
+
+static bool verify_copy(Case *c) {
+  float *got = xmalloc((size_t)c->n * 4);
+  download(c->out, got, (size_t)c->n * 4);
+  misses = 0;
+  for (int i = 0; i < c->n; i++) near("out", i, got[i], c->hf[0][i], 0);
   free(got);
   return misses == 0;
 }
@@ -471,8 +602,22 @@ static void measure(Case *c) {
     fmt_rate(cell, sizeof cell, c, &G.forms[G.ref], med[G.ref]);
     printf(" %s |", cell);
   }
+  /* The share of the device's own copy rate (kcrt_buffer_copy, bytes read + written): what
+   * "memory-bound at N% of the bandwidth" is measured against. */
+  if (c->flops > 0 || !(G.copy_gbs > 0) || G.forms[0].why[0] || !G.forms[0].ok || !(med[0] > 0))
+    printf(" - |");
+  else
+    printf(" %.0f%% |", 100 * c->bytes / (med[0] * 1e6) / G.copy_gbs);
   printf(" %d |\n", launches);
   fflush(stdout);
+  for (int fi = 1; fi < G.nforms; fi++) {
+    const Form *a = &G.forms[0], *b = &G.forms[fi];
+    if (a->why[0] || b->why[0] || !a->ok || !b->ok || !(med[0] > 0) || !(med[fi] > 0)) continue;
+    double q = fi == G.ref ? med[0] / med[fi] : med[fi] / med[0];
+    G.lsum[fi] += log(q);
+    G.rcount[fi]++;
+    if (q > G.rmax[fi]) G.rmax[fi] = q, G.rmax_row[fi] = c->row;
+  }
 
   for (int fi = 0; fi < G.nforms; fi++) {
     Form *f = &G.forms[fi];
@@ -497,8 +642,9 @@ static void measure(Case *c) {
 }
 
 static void free_case(Case *c) {
-  for (int i = 0; i < 4; i++) kcrt_buffer_free(c->d[i]);
-  for (int i = 0; i < 3; i++) free(c->hf[i]);
+  for (int i = 0; i < 6; i++) kcrt_buffer_free(c->d[i]);
+  for (int i = 0; i < 3; i++) free(c->hf[i]), free(c->hd[i]);
+  free(c->hi);
   free(c->hb);
   free(c->hist);
 }
@@ -511,6 +657,33 @@ static float *random_floats(size_t n, float lo, float hi) {
 
 static uint64_t grid_of(uint64_t n, uint64_t per) {
   return (n + per - 1) / per;
+}
+
+/* Device-to-device copy rate through kcrt_buffer_copy (the driver's memcpy kernel), median of
+ * 10 timed copies of 2^28 bytes (--small: 2^22), in GB/s counting the bytes read and written.
+ * 0 when events cannot time it. */
+static double copy_rate(void) {
+  size_t n = G.small ? (size_t)1 << 22 : (size_t)1 << 28;
+  kcrt_buffer *a = upload(NULL, n), *b = upload(NULL, n);
+  kcrt_event *e0, *e1;
+  must(kcrt_event_create(G.dev, &e0), "kcrt_event_create");
+  must(kcrt_event_create(G.dev, &e1), "kcrt_event_create");
+  must(kcrt_buffer_fill(a, 0, 1, n), "kcrt_buffer_fill");
+  double ms[10];
+  int got = 0;
+  for (int i = 0; i < 13; i++) {
+    double t;
+    if (kcrt_event_record(e0, NULL) || kcrt_buffer_copy(b, 0, a, 0, n) ||
+        kcrt_event_record(e1, NULL) || kcrt_event_elapsed_ms(e0, e1, &t))
+      break;
+    if (i >= 3) ms[got++] = t; /* 3 warm-up copies */
+  }
+  kcrt_event_destroy(e0);
+  kcrt_event_destroy(e1);
+  kcrt_buffer_free(a);
+  kcrt_buffer_free(b);
+  double med = got == 10 ? median(ms, got) : 0;
+  return med > 0 ? 2.0 * (double)n / (med * 1e6) : 0;
 }
 
 /* Sizes big enough to be bandwidth- or compute-bound on an H100/H200 (hundreds of MiB per
@@ -645,6 +818,103 @@ static void run_row(const char *row) {
     c.grid = KCRT_DIM3(grid_of(c.w, 16), grid_of(c.h, 16), 1), c.block = KCRT_DIM3(16, 16, 1);
     c.bytes = 8.0 * n;
     c.verify = verify_stencil2d;
+  } else if (!strcmp(row, "blackscholes")) {
+    c.file = c.kernel = "blackscholes";
+    c.n = one_d / 4;
+    c.r = 0.02, c.v = 0.30;
+    snprintf(c.size, sizeof c.size, "2^%d options", s ? 18 : 24);
+    static const double lo[3] = {5, 1, 0.25}, hi[3] = {30, 100, 10}; /* S, X, T */
+    for (int k = 0; k < 3; k++) {
+      c.hd[k] = xmalloc((size_t)c.n * 8);
+      for (int i = 0; i < c.n; i++) c.hd[k][i] = lo[k] + (hi[k] - lo[k]) * (rnd() >> 11) * 0x1p-53;
+      c.d[k] = upload(c.hd[k], (size_t)c.n * 8);
+    }
+    c.d[3] = c.out = upload(NULL, c.out_size = (size_t)c.n * 8);
+    c.d[4] = upload(NULL, (size_t)c.n * 8);
+    for (int k = 0; k < 5; k++) c.args[k] = KCRT_ARG_BUFFER(c.d[k]);
+    c.args[5] = KCRT_ARG_VALUE(c.r), c.args[6] = KCRT_ARG_VALUE(c.v);
+    c.args[7] = KCRT_ARG_VALUE(c.n), c.nargs = 8;
+    c.grid = KCRT_DIM1(grid_of(c.n, 128)), c.block = KCRT_DIM1(128);
+    c.bytes = 40.0 * c.n;
+    c.reset = reset_blackscholes;
+    c.verify = verify_blackscholes;
+  } else if (!strcmp(row, "nbody")) {
+    c.file = c.kernel = "nbody";
+    c.n = s ? 2048 : 32768;
+    snprintf(c.size, sizeof c.size, "%d bodies", c.n);
+    c.hf[0] = xmalloc((size_t)c.n * 16);
+    for (int i = 0; i < c.n; i++) {
+      for (int k = 0; k < 3; k++) c.hf[0][4 * i + k] = rndf(-10, 10);
+      c.hf[0][4 * i + 3] = rndf(0.5f, 2);
+    }
+    c.d[0] = upload(c.hf[0], (size_t)c.n * 16);
+    c.d[1] = c.out = upload(NULL, c.out_size = (size_t)c.n * 16);
+    c.args[0] = KCRT_ARG_BUFFER(c.d[0]), c.args[1] = KCRT_ARG_BUFFER(c.d[1]);
+    c.args[2] = KCRT_ARG_VALUE(c.n), c.nargs = 3;
+    c.grid = KCRT_DIM1(c.n / 256), c.block = KCRT_DIM1(256);
+    c.flops = 20.0 * c.n * c.n; /* the customary count per interaction (rsqrt as 4) */
+    c.verify = verify_nbody;
+  } else if (!strcmp(row, "scan")) {
+    c.file = c.kernel = "scan";
+    c.n = one_d;
+    snprintf(c.size, sizeof c.size, "2^%d ints", s ? 20 : 26);
+    c.hi = xmalloc((size_t)c.n * 4);
+    for (int i = 0; i < c.n; i++) c.hi[i] = (int)(rnd() % 2001) - 1000;
+    c.d[0] = upload(c.hi, (size_t)c.n * 4);
+    c.d[1] = c.out = upload(NULL, c.out_size = (size_t)c.n * 4);
+    c.args[0] = KCRT_ARG_BUFFER(c.d[0]), c.args[1] = KCRT_ARG_BUFFER(c.d[1]);
+    c.args[2] = KCRT_ARG_VALUE(c.n), c.nargs = 3;
+    c.grid = KCRT_DIM1(grid_of(c.n, 256)), c.block = KCRT_DIM1(256);
+    c.bytes = 8.0 * c.n;
+    c.verify = verify_scan;
+  } else if (!strcmp(row, "conv") || !strcmp(row, "copy")) {
+    bool conv = row[1] == 'o' && row[2] == 'n';
+    c.file = c.kernel = row;
+    c.n = one_d;
+    snprintf(c.size, sizeof c.size, "2^%d floats", s ? 20 : 26);
+    c.hf[0] = random_floats(c.n, 1, 10);
+    c.d[0] = upload(c.hf[0], (size_t)c.n * 4);
+    c.d[1] = c.out = upload(NULL, c.out_size = (size_t)c.n * 4);
+    c.args[0] = KCRT_ARG_BUFFER(c.d[0]), c.args[1] = KCRT_ARG_BUFFER(c.d[1]);
+    c.args[2] = KCRT_ARG_VALUE(c.n), c.nargs = 3;
+    c.grid = KCRT_DIM1(grid_of(c.n, conv ? 256 : 1024)), c.block = KCRT_DIM1(256);
+    c.bytes = 8.0 * c.n;
+    c.verify = conv ? verify_conv : verify_copy;
+  } else if (!strcmp(row, "nvidia_BlackScholes")) {
+    /* The corpus kernel as NVIDIA's sample runs it: two options per thread (float2). */
+    c.file = row, c.kernel = "BlackScholesGPU";
+    c.n = one_d / 4;
+    c.r = 0.02, c.v = 0.30;
+    snprintf(c.size, sizeof c.size, "2^%d options", s ? 18 : 24);
+    static const float lo[3] = {5, 1, 0.25f}, hi[3] = {30, 100, 10}; /* S, X, T */
+    for (int k = 0; k < 3; k++) {
+      c.hf[k] = random_floats(c.n, lo[k], hi[k]);
+      c.d[k] = upload(c.hf[k], (size_t)c.n * 4);
+    }
+    c.d[3] = c.out = upload(NULL, c.out_size = (size_t)c.n * 4);
+    c.d[4] = upload(NULL, (size_t)c.n * 4);
+    c.rf = (float)c.r, c.vf = (float)c.v;
+    c.args[0] = KCRT_ARG_BUFFER(c.d[3]), c.args[1] = KCRT_ARG_BUFFER(c.d[4]);
+    for (int k = 0; k < 3; k++) c.args[2 + k] = KCRT_ARG_BUFFER(c.d[k]);
+    c.args[5] = KCRT_ARG_VALUE(c.rf), c.args[6] = KCRT_ARG_VALUE(c.vf);
+    c.args[7] = KCRT_ARG_VALUE(c.n), c.nargs = 8;
+    c.grid = KCRT_DIM1(grid_of((uint64_t)c.n / 2, 128)), c.block = KCRT_DIM1(128);
+    c.bytes = 20.0 * c.n;
+    c.reset = reset_nvidia_blackscholes;
+    c.verify = verify_nvidia_blackscholes;
+  } else if (!strcmp(row, "devblog_transpose")) {
+    /* The corpus's transposeNoBankConflicts: a square matrix (its width is the grid's). */
+    c.file = row, c.kernel = "transposeNoBankConflicts";
+    c.w = c.h = two_d;
+    snprintf(c.size, sizeof c.size, "%dx%d floats", c.w, c.h);
+    size_t n = (size_t)c.w * c.h;
+    c.hf[0] = random_floats(n, -1000, 1000);
+    c.d[0] = upload(c.hf[0], n * 4);
+    c.d[1] = c.out = upload(NULL, c.out_size = n * 4);
+    c.args[0] = KCRT_ARG_BUFFER(c.d[1]), c.args[1] = KCRT_ARG_BUFFER(c.d[0]), c.nargs = 2;
+    c.grid = KCRT_DIM3(grid_of(c.w, 32), grid_of(c.h, 32), 1), c.block = KCRT_DIM3(32, 8, 1);
+    c.bytes = 8.0 * n;
+    c.verify = verify_transpose;
   } else {
     fatal("unknown row '%s'", row);
   }
@@ -652,8 +922,21 @@ static void run_row(const char *row) {
   free_case(&c);
 }
 
-static const char *const rows[] = {"vecadd", "saxpy",     "reduce",    "transpose",
-                                   "matmul", "histogram", "stencil1d", "stencil2d"};
+static const char *const rows[] = {"copy",
+                                   "vecadd",
+                                   "saxpy",
+                                   "reduce",
+                                   "transpose",
+                                   "matmul",
+                                   "histogram",
+                                   "stencil1d",
+                                   "stencil2d",
+                                   "blackscholes",
+                                   "nbody",
+                                   "scan",
+                                   "conv",
+                                   "nvidia_BlackScholes",
+                                   "devblog_transpose"};
 
 int main(int argc, char **argv) {
   const char *only = NULL;
@@ -725,13 +1008,17 @@ int main(int argc, char **argv) {
          "host reference.\n\n",
          G.info.name, G.info.backend == KCRT_BACKEND_CUDA ? "CUDA" : "OpenCL", G.info.platform,
          G.info.driver_version, day, G.n, G.warm);
+  G.copy_gbs = copy_rate();
+  if (G.copy_gbs > 0)
+    printf("Device-to-device copy (kcrt_buffer_copy, %s, read + written): %.0f GB/s.\n\n",
+           G.small ? "4 MiB" : "256 MiB", G.copy_gbs);
   printf("| kernel | size |");
   for (int fi = 0; fi < G.nforms; fi++) printf(" %s ms |", G.forms[fi].label);
   if (G.ref >= 0) printf(" %s / %s |", G.forms[0].label, G.forms[G.ref].label);
   printf(" %s |", G.forms[0].label);
   if (G.ref > 0) printf(" %s |", G.forms[G.ref].label);
-  printf(" launches |\n|---|---|");
-  for (int fi = 0; fi < G.nforms + (G.ref >= 0) + 1 + (G.ref > 0) + 1; fi++) printf("---:|");
+  printf(" %s %% of D2D copy | launches |\n|---|---|", G.forms[0].label);
+  for (int fi = 0; fi < G.nforms + (G.ref >= 0) + 1 + (G.ref > 0) + 2; fi++) printf("---:|");
   printf("\n");
   fflush(stdout);
 
@@ -751,6 +1038,15 @@ int main(int argc, char **argv) {
     run_row(rows[r]);
   }
   for (int fi = 0; fi < G.nforms; fi++) flush_na(&G.forms[fi]);
+  bool gap = true;
+  for (int fi = 1; fi < G.nforms; fi++) {
+    if (!G.rcount[fi]) continue;
+    const char *x = fi == G.ref ? G.forms[0].label : G.forms[fi].label;
+    const char *y = fi == G.ref ? G.forms[fi].label : G.forms[0].label;
+    printf("%s%s / %s: geometric mean %.3f over %d rows, largest %.3f (%s)\n", gap ? "\n" : "", x,
+           y, exp(G.lsum[fi] / G.rcount[fi]), G.rcount[fi], G.rmax[fi], G.rmax_row[fi]);
+    gap = false;
+  }
   if (G.notes[0]) printf("\n%s", G.notes);
   kcrt_device_close(G.dev);
   for (int fi = 0; fi < G.nforms; fi++) free((char *)G.forms[fi].label);

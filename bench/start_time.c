@@ -2,6 +2,9 @@
  * result, with the disk caches empty (cold) and filled by an earlier run (warm).
  *
  *   usage: start_time [options] BUNDLE.kcb      (normally vecadd.kcb)
+ *          start_time [options] VECADD.cubin    the same through the raw CUDA driver API
+ *                                               (dlopen libcuda, primary context,
+ *                                               cuModuleLoadData): the baseline row
  *     -r RUNS        timed runs per cache state (default 7); the medians are reported
  *     -m MODES       comma-separated, each one row: cold, warm, kcc (default cold,warm)
  *                      cold  every cache empty (a new directory for each run)
@@ -30,6 +33,7 @@
 #define _GNU_SOURCE
 #include "kcrt.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <ftw.h>
 #include <poll.h>
@@ -107,6 +111,110 @@ static int child(const char *bundle, int n) {
   CK(kcrt_device_close(dev));
   return 0;
 #undef CK
+}
+
+/* The same program on the raw CUDA driver API, for the baseline row: BUNDLE is then a cubin
+ * (nvcc's vecadd), loaded with cuModuleLoadData into device 0's primary context. The columns
+ * mean the same: dlopen + cuInit + context = device open, cuModuleLoadData = module load. The
+ * process links libkcrt (this program does) but does not call it. */
+typedef int CUresult;
+typedef unsigned long long CUdeviceptr;
+static int raw_child(const char *cubin, int n) {
+  int64_t t_main = now_ns();
+  struct {
+    CUresult (*Init)(unsigned);
+    CUresult (*DeviceGet)(int *, int);
+    CUresult (*DeviceGetName)(char *, int, int);
+    CUresult (*PrimaryCtxRetain)(void **, int);
+    CUresult (*PrimaryCtxRelease)(int);
+    CUresult (*CtxSetCurrent)(void *);
+    CUresult (*ModuleLoadData)(void **, const void *);
+    CUresult (*ModuleGetFunction)(void **, void *, const char *);
+    CUresult (*MemAlloc)(CUdeviceptr *, size_t);
+    CUresult (*MemcpyHtoD)(CUdeviceptr, const void *, size_t);
+    CUresult (*MemcpyDtoH)(void *, CUdeviceptr, size_t);
+    CUresult (*LaunchKernel)(void *, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
+                             unsigned, void *, void **, void **);
+  } cu;
+  void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (!lib) {
+    printf("child: dlopen libcuda.so.1: %s\n", dlerror());
+    return 1;
+  }
+  static const char *const names[] = {"cuInit",
+                                      "cuDeviceGet",
+                                      "cuDeviceGetName",
+                                      "cuDevicePrimaryCtxRetain",
+                                      "cuDevicePrimaryCtxRelease_v2",
+                                      "cuCtxSetCurrent",
+                                      "cuModuleLoadData",
+                                      "cuModuleGetFunction",
+                                      "cuMemAlloc_v2",
+                                      "cuMemcpyHtoD_v2",
+                                      "cuMemcpyDtoH_v2",
+                                      "cuLaunchKernel"};
+  _Static_assert(sizeof cu == sizeof names / sizeof *names * sizeof(void *), "one name a field");
+  void **slot = (void **)&cu; /* the fields in names' order, all function pointers */
+  for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+    if (!(slot[i] = dlsym(lib, names[i]))) {
+      printf("child: libcuda has no %s\n", names[i]);
+      return 1;
+    }
+#define CU(call)                                                                                   \
+  do {                                                                                             \
+    CUresult r_ = (call);                                                                          \
+    if (r_) {                                                                                      \
+      printf("child: %s: CUDA error %d\n", #call, r_);                                             \
+      return 1;                                                                                    \
+    }                                                                                              \
+  } while (0)
+  int dev;
+  void *ctx, *mod, *fn;
+  CU(cu.Init(0));
+  CU(cu.DeviceGet(&dev, 0));
+  CU(cu.PrimaryCtxRetain(&ctx, dev));
+  CU(cu.CtxSetCurrent(ctx));
+  int64_t t_open = now_ns();
+  FILE *f = fopen(cubin, "rb");
+  static char image[1 << 20];
+  size_t len = f ? fread(image, 1, sizeof image, f) : 0;
+  if (f) fclose(f);
+  if (!len || len == sizeof image) {
+    printf("child: cannot read %s (or over 1 MiB)\n", cubin);
+    return 1;
+  }
+  CU(cu.ModuleLoadData(&mod, image));
+  int64_t t_load = now_ns();
+  float *a = malloc(sizeof *a * (size_t)n), *b = malloc(sizeof *b * (size_t)n),
+        *c = malloc(sizeof *c * (size_t)n);
+  if (!a || !b || !c) return 1;
+  for (int i = 0; i < n; i++) a[i] = (float)i, b[i] = (float)(2 * (i % 1000));
+  int64_t t_inputs = now_ns();
+  CUdeviceptr da, db, dc;
+  CU(cu.ModuleGetFunction(&fn, mod, "vecadd"));
+  CU(cu.MemAlloc(&da, sizeof *a * (size_t)n));
+  CU(cu.MemAlloc(&db, sizeof *b * (size_t)n));
+  CU(cu.MemAlloc(&dc, sizeof *c * (size_t)n));
+  CU(cu.MemcpyHtoD(da, a, sizeof *a * (size_t)n));
+  CU(cu.MemcpyHtoD(db, b, sizeof *b * (size_t)n));
+  void *args[] = {&da, &db, &dc, &n};
+  CU(cu.LaunchKernel(fn, (unsigned)((n + 255) / 256), 1, 1, 256, 1, 1, 0, NULL, args, NULL));
+  CU(cu.MemcpyDtoH(c, dc, sizeof *c * (size_t)n)); /* synchronous: waits for the kernel */
+  int64_t t_result = now_ns();
+  for (int i = 0; i < n; i++)
+    if (c[i] != a[i] + b[i]) {
+      printf("child: wrong result c[%d] = %g, expected %g\n", i, c[i], a[i] + b[i]);
+      return 1;
+    }
+  char name[256] = "CUDA device";
+  cu.DeviceGetName(name, sizeof name, dev);
+  printf("KCRT_START %lld %lld %lld %lld %lld %s\n", (long long)t_main, (long long)t_open,
+         (long long)t_load, (long long)t_inputs, (long long)t_result, name);
+  fflush(stdout);
+  free(a), free(b), free(c);
+  cu.PrimaryCtxRelease(dev);
+  return 0;
+#undef CU
 }
 
 /* ---------------------------------------------------------------- the parent */
@@ -266,7 +374,11 @@ static int usage(void) {
 }
 
 int main(int argc, char **argv) {
-  if (argc == 4 && !strcmp(argv[1], "--child")) return child(argv[2], atoi(argv[3]));
+  if (argc == 4 && !strcmp(argv[1], "--child")) {
+    size_t len = strlen(argv[2]);
+    bool cubin = len > 6 && !strcmp(argv[2] + len - 6, ".cubin");
+    return cubin ? raw_child(argv[2], atoi(argv[3])) : child(argv[2], atoi(argv[3]));
+  }
 
   int runs = 7, n = 1 << 20;
   const char *mode = "cold,warm", *label = NULL, *bundle = NULL;

@@ -1,6 +1,7 @@
 #!/bin/sh
 # static_compare.sh — what kcc and nvcc make of the same kernels, without a GPU: for each
-# kernel of bench/kernel_time (tests/kernels/NAME.k against bench/cuda/NAME.cu), ptxas's
+# kernel of bench/kernel_time (tests/kernels/NAME.k or bench/kernels/NAME.k against
+# bench/cuda/NAME.cu), ptxas's
 # resource report (registers per thread, spills, shared memory) and the size of each
 # kernel's SASS in the cubin (.text.NAME, in 16-byte sm_90 instruction slots, alignment
 # padding included). Both cubins come from the same ptxas: kcc's PTX goes through ptxas with
@@ -54,8 +55,12 @@ echo "Registers per thread, spilled bytes and SASS instruction slots, kcc vs nvc
 echo
 echo "| kernel | kcc regs | nvcc regs | kcc spills | nvcc spills | shared bytes (kcc/nvcc) | kcc SASS slots | nvcc SASS slots |"
 echo "|---|---:|---:|---:|---:|---:|---:|---:|"
-for k in vecadd saxpy reduce transpose matmul histogram stencil; do
-  "$kcc" "$root/tests/kernels/$k.k" -arch="$arch" -o "$tmp/$k.ptx"
+for k in copy vecadd saxpy reduce transpose matmul histogram stencil blackscholes nbody scan conv \
+  nvidia_BlackScholes devblog_transpose; do
+  src=$root/tests/kernels/$k.k
+  [ -f "$src" ] || src=$here/kernels/$k.k
+  [ -f "$src" ] || src=$root/tests/real/cuda/$k.cu
+  "$kcc" "$src" -arch="$arch" -o "$tmp/$k.ptx"
   "$ptxas" -v -arch="$arch" "$tmp/$k.ptx" -o "$tmp/$k.kcc.cubin" 2>"$tmp/$k.kcc.v"
   "$nvcc" -cubin -arch="$arch" -O3 -Xptxas -v "$here/cuda/$k.cu" -o "$tmp/$k.nvcc.cubin" 2>"$tmp/$k.nvcc.v"
   resources "$tmp/$k.kcc.v" | sort >"$tmp/a"

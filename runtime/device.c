@@ -1,5 +1,5 @@
-/* device.c — finding devices (once per process, every back end), choosing one (index, name,
- * $KCC_DEVICE, the default order), and describing them (kcrt_print_devices). */
+/* device.c — finding devices (once per process and back end, when first needed), choosing one
+ * (index, name, $KCC_DEVICE, the default order), and describing them (kcrt_print_devices). */
 #define _GNU_SOURCE
 #include "internal.h"
 
@@ -11,28 +11,61 @@
 static const KcrtBackend *const backends[] = {&kcrt_cuda_backend, &kcrt_opencl_backend};
 enum { NBACKENDS = sizeof backends / sizeof backends[0] };
 
-static pthread_once_t enum_once = PTHREAD_ONCE_INIT;
-static KcrtDevEntry *devs;
-static int ndevs;
+/* Each back end is enumerated at most once, and only when a caller needs its devices: a
+ * program that opens a CUDA GPU never loads the OpenCL ICD loader and initialises its
+ * platforms (40-47 ms with NVIDIA's and PoCL's), and KCC_DEVICE=opencl or cpu never loads
+ * libcuda. The lists never change once made (a process's devices should not change under its
+ * feet), so entries can be handed out without the lock. */
+static pthread_mutex_t enum_lock = PTHREAD_MUTEX_INITIALIZER;
+static bool enumerated[NBACKENDS];
+static KcrtDevEntry *be_devs[NBACKENDS];
+static int be_n[NBACKENDS];
 static char why[NBACKENDS][512];
 
-/* Enumeration happens once: drivers are slow to initialise and the device list of a process
- * should not change under its feet. */
-static void enumerate(void) {
-  for (int i = 0; i < NBACKENDS; i++) {
-    int before = ndevs;
-    backends[i]->enumerate(&devs, &ndevs, why[i], sizeof why[i]);
-    if (ndevs > before)
-      why[i][0] = 0;
-    else if (!why[i][0])
-      snprintf(why[i], sizeof why[i], "no devices");
-    kcrt_log("%s: %d device(s)%s%s", backends[i]->name, ndevs - before, why[i][0] ? ": " : "",
-             why[i]);
+static const KcrtDevEntry *backend_devices(int b, int *n) {
+  pthread_mutex_lock(&enum_lock);
+  if (!enumerated[b]) {
+    backends[b]->enumerate(&be_devs[b], &be_n[b], why[b], sizeof why[b]);
+    if (be_n[b] > 0)
+      why[b][0] = 0;
+    else if (!why[b][0])
+      snprintf(why[b], sizeof why[b], "no devices");
+    kcrt_log("%s: %d device(s)%s%s", backends[b]->name, be_n[b], why[b][0] ? ": " : "", why[b]);
+    enumerated[b] = true;
+  }
+  pthread_mutex_unlock(&enum_lock);
+  *n = be_n[b];
+  return be_devs[b];
+}
+
+static int backend_slot(kcrt_backend id) {
+  for (int b = 0; b < NBACKENDS; b++)
+    if (backends[b]->id == id) return b;
+  return -1;
+}
+
+/* The numbered list of every back end's devices, CUDA's first (device indices count in it):
+ * copies of the back ends' entries, made once. */
+static pthread_once_t all_once = PTHREAD_ONCE_INIT;
+static KcrtDevEntry *devs;
+static int ndevs;
+
+static void enumerate_all(void) {
+  const KcrtDevEntry *d[NBACKENDS];
+  int n[NBACKENDS], total = 0;
+  for (int b = 0; b < NBACKENDS; b++) {
+    d[b] = backend_devices(b, &n[b]);
+    total += n[b];
+  }
+  if (!total || !(devs = calloc((size_t)total, sizeof *devs))) return;
+  for (int b = 0; b < NBACKENDS; b++) {
+    if (n[b]) memcpy(devs + ndevs, d[b], (size_t)n[b] * sizeof *devs);
+    ndevs += n[b];
   }
 }
 
 const KcrtDevEntry *kcrt_devices(int *n) {
-  pthread_once(&enum_once, enumerate);
+  pthread_once(&all_once, enumerate_all);
   *n = ndevs;
   return devs;
 }
@@ -55,11 +88,10 @@ kcrt_status kcrt_device_info_get(int index, kcrt_device_info *info) {
 }
 
 const char *kcrt_backend_status(kcrt_backend backend) {
-  int n;
-  kcrt_devices(&n);
-  for (int i = 0; i < NBACKENDS; i++)
-    if (backends[i]->id == backend) return why[i];
-  return "unknown back end";
+  int b = backend_slot(backend), n;
+  if (b < 0) return "unknown back end";
+  backend_devices(b, &n);
+  return why[b];
 }
 
 /* ---------------------------------------------------------------- selection */
@@ -127,6 +159,48 @@ static int select_device(const KcrtDevEntry *d, int n, const char *sel) {
   return -1;
 }
 
+/* The back end a selector can only pick from (its devices alone answer it, as select_device
+ * on the whole list would), or -1: "cuda", "cuda:N", "opencl", "cl", "opencl:N", "cl:N" name
+ * theirs, and "cpu" OpenCL's (CUDA's devices are all GPUs). */
+static int scope_of(const char *sel) {
+  static const struct {
+    const char *name;
+    kcrt_backend backend;
+  } bes[] = {
+      {"cuda", KCRT_BACKEND_CUDA}, {"opencl", KCRT_BACKEND_OPENCL}, {"cl", KCRT_BACKEND_OPENCL}};
+  if (!strcasecmp(sel, "cpu")) return backend_slot(KCRT_BACKEND_OPENCL);
+  for (size_t b = 0; b < sizeof bes / sizeof bes[0]; b++) {
+    size_t len = strlen(bes[b].name);
+    if (!strncasecmp(sel, bes[b].name, len) &&
+        (!sel[len] || (sel[len] == ':' && isdigit((unsigned char)sel[len + 1]))))
+      return backend_slot(bes[b].backend);
+  }
+  return -1;
+}
+
+/* The device `sel` selects (NULL: the default order), enumerating no more back ends than the
+ * answer needs; NULL when nothing matches. A CUDA GPU comes first in the default order and
+ * for "gpu", so when CUDA has one the other back ends are not asked; indices and names are
+ * resolved on the whole list. */
+static const KcrtDevEntry *choose(const char *sel) {
+  int n, b = sel ? scope_of(sel) : -1;
+  const KcrtDevEntry *d;
+  if (b >= 0) {
+    d = backend_devices(b, &n);
+    int i = select_device(d, n, sel);
+    return i >= 0 ? &d[i] : NULL;
+  }
+  if (!sel || !strcasecmp(sel, "gpu")) {
+    int cuda = backend_slot(KCRT_BACKEND_CUDA);
+    d = backend_devices(cuda, &n);
+    int i = first_where(d, n, KCRT_BACKEND_CUDA, KCRT_DEVICE_GPU);
+    if (i >= 0) return &d[i];
+  }
+  d = kcrt_devices(&n);
+  int i = sel ? select_device(d, n, sel) : default_index(d, n);
+  return i >= 0 ? &d[i] : NULL;
+}
+
 static kcrt_status no_device(const char *what) {
   int n;
   kcrt_devices(&n);
@@ -154,38 +228,32 @@ kcrt_status kcrt_device_open(int index, kcrt_device **out) {
 }
 
 kcrt_status kcrt_device_open_by_name(const char *sel, kcrt_device **out) {
-  int n;
-  const KcrtDevEntry *d = kcrt_devices(&n);
   if (!out || !sel) return kcrt_fail(KCRT_ERROR_INVALID_VALUE, "kcrt_device_open_by_name: NULL");
-  int i = select_device(d, n, sel);
-  if (i < 0) {
+  const KcrtDevEntry *e = choose(sel);
+  if (!e) {
     char what[300];
     snprintf(what, sizeof what, "no device matches '%s'", sel);
     return no_device(what);
   }
-  return kcrt_device_open_entry(&d[i], out);
+  return kcrt_device_open_entry(e, out);
 }
 
 kcrt_status kcrt_device_open_default(kcrt_device **out) {
-  int n;
-  const KcrtDevEntry *d = kcrt_devices(&n);
   if (!out) return kcrt_fail(KCRT_ERROR_INVALID_VALUE, "kcrt_device_open_default: out is NULL");
   const char *env = getenv("KCC_DEVICE");
-  int i;
-  if (env && *env) {
+  bool explicit = env && *env;
+  const KcrtDevEntry *e = choose(explicit ? env : NULL);
+  if (!e) {
     /* An explicit request that matches nothing is an error, not a silent fallback: the user
      * would otherwise measure or test a device they did not ask for. */
-    i = select_device(d, n, env);
-    if (i < 0) {
-      char what[300];
+    char what[300];
+    if (explicit)
       snprintf(what, sizeof what, "KCC_DEVICE='%s' matches no device", env);
-      return no_device(what);
-    }
-  } else {
-    i = default_index(d, n);
-    if (i < 0) return no_device("no device found");
+    else
+      snprintf(what, sizeof what, "no device found");
+    return no_device(what);
   }
-  return kcrt_device_open_entry(&d[i], out);
+  return kcrt_device_open_entry(e, out);
 }
 
 /* ---------------------------------------------------------------- description */
