@@ -14,7 +14,8 @@ mkdir -p "$out/lib" "$out/cache" "$out/wheels"
 cp -a "$root/python/kcc" "$out/kcc"
 cp -a "$build"/libkcc.so* "$build"/runtime/libkcrt.so* "$out/lib/"
 "$build/kcc" "$root/tests/kernels/vecadd.k" -arch=sm_90,sm_80 -o "$out/vecadd.kcb"
-cp "$root/bench/python_launch.py" "$root/tests/gpu/python_interop.py" "$root/tests/gpu/python_run.sh" "$out/"
+cp "$root/bench/python_launch.py" "$root/tests/gpu/python_interop.py" "$root/tests/gpu/python_run.sh" \
+  "$root/samples/python/interop.py" "$out/"
 # The benchmark's compiles, answered here into the cache the GPU run uses. The cache key holds
 # libkcc's size and mtime: python_run.sh gives the carried copy this mtime back.
 # Whole seconds: `touch -d @SECONDS` there cannot give back nanoseconds.

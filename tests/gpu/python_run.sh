@@ -11,6 +11,8 @@ export PYTHONPATH="$dir"
 echo "== python interop"
 python3 "$dir/python_interop.py" "$dir/vecadd.kcb"
 st=$?
+echo "== samples/python/interop.py"
+python3 "$dir/interop.py" || st=1
 np22=""
 if ls "$dir"/wheels/numpy-*.whl >/dev/null 2>&1; then
   python3 -m pip install -q --no-deps --target "$dir/np22" "$dir"/wheels/numpy-*.whl && np22="$dir/np22:"
