@@ -30,6 +30,9 @@ src = open('$root/bench/python_launch.py').read()
 start = src.index('VECADD_KCC = \"\"\"') + len('VECADD_KCC = \"\"\"')
 kcc.compile(src[start:src.index('\"\"\"', start)])
 print('cache filled:', kcc.stats())"
+# The interop sample's kernel too (it compiles from source).
+XDG_CACHE_HOME="$out/cache" KCC_LIBDIR="$out/lib" PYTHONPATH="$out" KCC_DEVICE=cpu \
+  python3 "$out/interop.py" >/dev/null
 python3 -m pip download -q --only-binary=:all: --python-version 3.12 \
   --platform manylinux2014_x86_64 --platform manylinux_2_17_x86_64 -d "$out/wheels" \
   'numpy==2.2.6' || echo "python_prepare.sh: no numpy 2.2 wheel (numba rows will be skipped)"
