@@ -9,6 +9,8 @@ set -eu
 out=${1:?usage: python_prepare.sh OUTDIR [BUILD]}
 build=${2:-build}
 root=$(cd "$(dirname "$0")/../.." && pwd)
+py=${KCC_PYTHON:-$build/venv/bin/python}  # one with numpy (make deps makes it)
+[ -x "$py" ] || py=python3
 rm -rf "$out"
 mkdir -p "$out/lib" "$out/cache" "$out/wheels"
 cp -a "$root/python/kcc" "$out/kcc"
@@ -32,7 +34,7 @@ kcc.compile(src[start:src.index('\"\"\"', start)])
 print('cache filled:', kcc.stats())"
 # The interop sample's kernel too (it compiles from source).
 XDG_CACHE_HOME="$out/cache" KCC_LIBDIR="$out/lib" PYTHONPATH="$out" KCC_DEVICE=cpu \
-  python3 "$out/interop.py" >/dev/null
+  "$py" "$out/interop.py" >/dev/null
 python3 -m pip download -q --only-binary=:all: --python-version 3.12 \
   --platform manylinux2014_x86_64 --platform manylinux_2_17_x86_64 -d "$out/wheels" \
   'numpy==2.2.6' || echo "python_prepare.sh: no numpy 2.2 wheel (numba rows will be skipped)"
