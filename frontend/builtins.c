@@ -42,6 +42,13 @@ static const Name fixed[] = {
     {"__powf", BI_POW},
 };
 
+bool fe_builtin_is_fast(const char *name) {
+  if (strncmp(name, "__", 2)) return false;
+  for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
+    if (!strcmp(fixed[i].name, name)) return kir_builtin_is_math(fixed[i].id);
+  return false;
+}
+
 /* The math functions by their double name; the float name appends 'f' (prelude.c declares
  * both from its own list, which must name the same functions). */
 static const Name math[] = {

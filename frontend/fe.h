@@ -39,6 +39,8 @@ bool fe_is_vfile_name(const char *name);
 
 /* The builtin a prelude function name stands for (sqrtf -> BI_SQRT), BI_NONE if none. */
 KBuiltin fe_builtin_lookup(const char *name);
+/* CUDA's fast spellings of math functions (__expf, __logf...): approximations allowed. */
+bool fe_builtin_is_fast(const char *name);
 /* Checks a printf format; reports at loc and returns false when it uses a conversion kcc
  * does not support. */
 bool fe_check_printf_format(const char *fmt, size_t len, KLoc loc);

@@ -919,7 +919,11 @@ static KExpr *call(FeCtx *fe, CXCursor c, KLoc loc) {
     KExpr *v = defined ? NULL : fe_vec_builtin(fe, c, name, loc);
     if (v) return v;
     KBuiltin b = defined ? BI_NONE : fe_builtin_lookup(name);
-    if (b != BI_NONE) return builtin_call(fe, c, b, loc);
+    if (b != BI_NONE) {
+      KExpr *r = builtin_call(fe, c, b, loc);
+      if (r->kind == KE_BUILTIN) r->approx = fe_builtin_is_fast(name);
+      return r;
+    }
     f = fe_vfile_function(fe, fn);
   }
   if (!f && fe->lang == KL_LANG_CU) f = fe_cu_function(fe, fn);

@@ -661,9 +661,10 @@ KExpr *fe_cl_call(FeCtx *fe, CXCursor call, CXCursor fn, KLoc loc) {
     r = atomic_call(fe, call, name + 5, t, loc);
   else if (!strncmp(name, "convert_", 8))
     r = convert_call(fe, call, name, t, loc);
-  else if (!strncmp(name, "native_", 7))
+  else if (!strncmp(name, "native_", 7)) {
     r = math_call(fe, call, name + 7, t, loc);
-  else if (!strncmp(name, "half_", 5))
+    if (r && r->kind == KE_BUILTIN) r->approx = true; /* the device's own precision */
+  } else if (!strncmp(name, "half_", 5))
     r = math_call(fe, call, name + 5, t, loc);
   else
     r = math_call(fe, call, name, t, loc);

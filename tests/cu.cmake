@@ -39,3 +39,10 @@ foreach(_k ${_kcc_cu_bad})
                    ${_dir}/${_name}.expected ${_kcc_cu_dir}/bad.${_name}.kir one)
   set_tests_properties(cu.bad.${_name} PROPERTIES TIMEOUT 60 LABELS cuda-input)
 endforeach()
+
+# CUDA's fast intrinsics (__expf...) take each form's fast version, the precise functions not.
+find_program(KCC_CU_SPIRV_DIS NAMES spirv-dis)
+add_test(NAME cu.fastmath
+         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cu/fastmath.sh $<TARGET_FILE:kcc>
+                 "$<$<BOOL:${KCC_CU_SPIRV_DIS}>:${KCC_CU_SPIRV_DIS}>" ${_kcc_cu_dir}/fastmath)
+set_tests_properties(cu.fastmath PROPERTIES TIMEOUT 120 LABELS cuda-input)

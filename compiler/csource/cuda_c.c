@@ -568,7 +568,8 @@ static void cuda_builtin(CGen *g, const KExpr *e, int prec) {
     static const KBuiltin fast[] = {BI_EXP, BI_EXP10, BI_LOG, BI_LOG2, BI_LOG10,
                                     BI_SIN, BI_COS,   BI_TAN, BI_POW};
     bool intrinsic = false;
-    for (size_t i = 0; g->o->fast_math && f32 && i < sizeof fast / sizeof fast[0]; i++)
+    for (size_t i = 0; (g->o->fast_math || e->approx) && f32 && i < sizeof fast / sizeof fast[0];
+         i++)
       intrinsic |= fast[i] == b;
     /* isnan & co. return bool in C++; KIR says int. */
     cs_printf(g, "%s%s%s%s%s(", p ? "(" : "", cls ? "(int)" : "", intrinsic ? "__" : "", name,

@@ -751,7 +751,7 @@ static void ocl_builtin(CGen *g, const KExpr *e, int prec) {
     static const KBuiltin native[] = {BI_SQRT, BI_RSQRT, BI_EXP, BI_EXP2, BI_EXP10, BI_LOG,
                                       BI_LOG2, BI_LOG10, BI_SIN, BI_COS,  BI_TAN};
     bool nat = false;
-    for (size_t i = 0; g->o->fast_math && kir_elem(e->type)->kind == KT_F32 &&
+    for (size_t i = 0; (g->o->fast_math || e->approx) && kir_elem(e->type)->kind == KT_F32 &&
                        i < sizeof native / sizeof native[0];
          i++)
       nat |= native[i] == b;

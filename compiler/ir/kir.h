@@ -458,6 +458,9 @@ struct KExpr {
   int dim;   /* KE_SPECIAL */
   int nswz;  /* KE_SWIZZLE */
   uint8_t swz[16];
+  /* KE_BUILTIN math on float: the device's fast approximation will do (CUDA's __expf & co.,
+     OpenCL C's native_exp & co.), as -ffast-math allows for every call. */
+  bool approx;
   KBuiltin builtin;
   KFunc *callee;
   KExpr **args;

@@ -200,7 +200,7 @@ static LLVMValueRef gen_math(LG *g, KExpr *e, const KType *t, LLVMValueRef *a) {
   if (m->intrinsic) return call_intrinsic(g, m->intrinsic, ty, a, (unsigned)e->nargs);
   bool f32 = t->kind == KT_F32;
   char name[64];
-  if (f32 && g->o->fast_math && m->fast)
+  if (f32 && (g->o->fast_math || e->approx) && m->fast)
     snprintf(name, sizeof name, "%s", m->fast);
   else
     snprintf(name, sizeof name, "__nv_%s%s", m->nv, f32 ? "f" : "");

@@ -914,6 +914,24 @@ static uint32_t printf_call(SG *g, KExpr *e) {
   return id;
 }
 
+/* The native_ (device precision) instruction for an approximate call, else inst. */
+static int ocl_native(KBuiltin b, int inst) {
+  switch (b) {
+  case BI_EXP: return OpenCLstd_Native_exp;
+  case BI_EXP2: return OpenCLstd_Native_exp2;
+  case BI_EXP10: return OpenCLstd_Native_exp10;
+  case BI_LOG: return OpenCLstd_Native_log;
+  case BI_LOG2: return OpenCLstd_Native_log2;
+  case BI_LOG10: return OpenCLstd_Native_log10;
+  case BI_SIN: return OpenCLstd_Native_sin;
+  case BI_COS: return OpenCLstd_Native_cos;
+  case BI_TAN: return OpenCLstd_Native_tan;
+  case BI_SQRT: return OpenCLstd_Native_sqrt;
+  case BI_RSQRT: return OpenCLstd_Native_rsqrt;
+  default: return inst;
+  }
+}
+
 static int ocl_math(KBuiltin b) {
   switch (b) {
   case BI_SQRT: return OpenCLstd_Sqrt;
@@ -1193,6 +1211,7 @@ static uint32_t builtin(SG *g, KExpr *e) {
   if (kir_builtin_is_atomic(b)) return atomic(g, e);
   if (kir_builtin_is_warp(b)) return cuda_intrinsic(g, e);
   int inst = ocl_math(b);
+  if (e->approx && kir_elem(e->type)->kind == KT_F32) inst = ocl_native(b, inst);
   if (inst >= 0 && kir_is_float(et)) return ext(g, e, inst, e->type);
   sg_error(g, e->loc, "builtin '%s' is not supported by the SPIR-V back end",
            kir_builtin_info(b)->name);
