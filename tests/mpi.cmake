@@ -1,0 +1,15 @@
+# mpi.cmake — samples/mpi (the MPI heat solver) under mpirun with 1 and 2 ranks on the
+# default device (PoCL in CI): tests/mpi/heat.sh. Registered where the sample was built
+# (MPI found: Debian's openmpi-bin and libopenmpi-dev, scripts/install-deps.sh).
+if(TARGET heat AND MPIEXEC_EXECUTABLE)
+  add_test(NAME sample.mpi_heat
+           COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/mpi/heat.sh ${MPIEXEC_EXECUTABLE}
+                   $<TARGET_FILE:heat>)
+  set(_mpi_env "XDG_CACHE_HOME=${CMAKE_CURRENT_BINARY_DIR}/mpi-cache;${KCC_LSAN}")
+  if(KCC_SANITIZE)
+    # Open MPI keeps its allocations to the end: LeakSanitizer would report the library.
+    list(APPEND _mpi_env "ASAN_OPTIONS=detect_leaks=0:intercept_tls_get_addr=0")
+  endif()
+  set_tests_properties(sample.mpi_heat PROPERTIES TIMEOUT 300 LABELS samples
+    ENVIRONMENT "${_mpi_env}")
+endif()
