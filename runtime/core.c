@@ -384,13 +384,32 @@ kcrt_status kcrt_buffer_read(kcrt_buffer *src, size_t off, void *dst, size_t n) 
   return kcrt_bounds_poll(src->dev, src->dev->be->mem_read(src, off, dst, n));
 }
 
+/* A copy between two devices: peer to peer where the back end can (CUDA: cuMemcpyPeer),
+ * else through host memory in pieces of at most 64 MiB. Blocking, as every buffer copy. */
+static kcrt_status copy_between(kcrt_buffer *dst, size_t doff, kcrt_buffer *src, size_t soff,
+                                size_t n) {
+  if (!n) return KCRT_SUCCESS;
+  if (dst->dev->be == src->dev->be && dst->dev->be->mem_copy_peer)
+    return dst->dev->be->mem_copy_peer(dst, doff, src, soff, n);
+  size_t piece = n < ((size_t)64 << 20) ? n : (size_t)64 << 20;
+  void *tmp = malloc(piece);
+  if (!tmp) return kcrt_fail(KCRT_ERROR_OUT_OF_MEMORY, "out of host memory");
+  kcrt_status st = KCRT_SUCCESS;
+  for (size_t done = 0; !st && done < n; done += piece) {
+    size_t k = n - done < piece ? n - done : piece;
+    st = src->dev->be->mem_read(src, soff + done, tmp, k);
+    if (!st) st = dst->dev->be->mem_write(dst, doff + done, tmp, k);
+  }
+  free(tmp);
+  return st;
+}
+
 kcrt_status kcrt_buffer_copy(kcrt_buffer *dst, size_t doff, kcrt_buffer *src, size_t soff,
                              size_t n) {
   kcrt_status st = check_range("kcrt_buffer_copy", dst, doff, n);
   if (!st) st = check_range("kcrt_buffer_copy", src, soff, n);
   if (st) return st;
-  if (dst->dev != src->dev)
-    return kcrt_fail(KCRT_ERROR_INVALID_VALUE, "kcrt_buffer_copy: buffers of different devices");
+  if (dst->dev != src->dev) return copy_between(dst, doff, src, soff, n);
   /* OpenCL refuses overlapping copies and CUDA leaves them undefined: refuse them here. */
   if (dst == src && doff < soff + n && soff < doff + n)
     return kcrt_fail(KCRT_ERROR_INVALID_VALUE, "kcrt_buffer_copy: source and destination overlap");

@@ -129,7 +129,9 @@ enum { STREAM_NON_BLOCKING = 1 };
     "cuLinkAddData_v2")                                                                            \
   X(cuLinkComplete, CUresult (*)(CUlinkState, void **, size_t *), "cuLinkComplete")                \
   X(cuLinkDestroy, CUresult (*)(CUlinkState), "cuLinkDestroy")                                     \
-  X(cuPointerGetAttribute, CUresult (*)(void *, int, CUdeviceptr), "cuPointerGetAttribute")
+  X(cuPointerGetAttribute, CUresult (*)(void *, int, CUdeviceptr), "cuPointerGetAttribute")        \
+  X(cuMemcpyPeer, CUresult (*)(CUdeviceptr, CUcontext, CUdeviceptr, CUcontext, size_t),            \
+    "cuMemcpyPeer")
 
 static struct {
 #define DECL(name, type, sym) __typeof__(type) name;
@@ -416,6 +418,22 @@ static kcrt_status cu_mem_wrap(kcrt_buffer *b) {
                      "(%zu bytes at 0x%llx)",
                      b->size, (unsigned long long)b->dptr, range, (unsigned long long)start);
   return KCRT_SUCCESS;
+}
+
+/* Between two CUDA devices' buffers: the driver copies peer to peer where the GPUs can (NVLink,
+ * PCIe peer access) and through the host where they cannot. Everything queued on either
+ * device's default queue comes first, as for the other buffer calls. */
+static kcrt_status cu_mem_copy_peer(kcrt_buffer *d, size_t doff, kcrt_buffer *s, size_t soff,
+                                    size_t n) {
+  if (!cu.cuMemcpyPeer)
+    return kcrt_fail(KCRT_ERROR_NOT_SUPPORTED, "the CUDA driver has no cuMemcpyPeer");
+  kcrt_status st = kcrt_device_synchronize(s->dev);
+  if (!st) st = kcrt_device_synchronize(d->dev);
+  if (st) return st;
+  ENTER(d->dev);
+  CUresult r = cu.cuMemcpyPeer(d->dptr + doff, cd(d->dev)->ctx, s->dptr + soff, cd(s->dev)->ctx, n);
+  leave();
+  return r ? fail(r, "cuMemcpyPeer") : KCRT_SUCCESS;
 }
 
 static kcrt_status cu_wait_stream(kcrt_device *dev, uint64_t stream) {
@@ -800,6 +818,7 @@ const KcrtBackend kcrt_cuda_backend = {
     .mem_write = cu_mem_write,
     .mem_read = cu_mem_read,
     .mem_copy = cu_mem_copy,
+    .mem_copy_peer = cu_mem_copy_peer,
     .mem_fill = cu_mem_fill,
     .mem_view = cu_mem_view,
     .mem_wrap = cu_mem_wrap,

@@ -256,6 +256,62 @@ kcrt_status kcrt_device_open_default(kcrt_device **out) {
   return kcrt_device_open_entry(e, out);
 }
 
+/* ---------------------------------------------------------------- several devices */
+
+/* An OpenCL entry for a GPU that the list also has as a CUDA device (NVIDIA's OpenCL driver
+ * lists the same GPUs): opening both would use one GPU twice. */
+static bool cuda_twin(const KcrtDevEntry *d, int n, int i) {
+  if (d[i].info.backend != KCRT_BACKEND_OPENCL || d[i].info.type != KCRT_DEVICE_GPU) return false;
+  for (int j = 0; j < n; j++)
+    if (d[j].info.backend == KCRT_BACKEND_CUDA && strstr(d[i].info.name, d[j].info.name))
+      return true;
+  return false;
+}
+
+/* Opens the entries `want` accepts, at most max, closing them again on a failure. */
+static kcrt_status open_many(bool (*want)(const KcrtDevEntry *, int, int, int), int arg,
+                             kcrt_device **devs, int max, int *count, const char *what) {
+  if (!devs || !count || max < 0) return kcrt_fail(KCRT_ERROR_INVALID_VALUE, "%s: NULL", what);
+  int n, got = 0;
+  const KcrtDevEntry *d = kcrt_devices(&n);
+  for (int i = 0; i < n && got < max; i++) {
+    if (!want(d, n, i, arg)) continue;
+    kcrt_status st = kcrt_device_open_entry(&d[i], &devs[got]);
+    if (st) {
+      while (got > 0) kcrt_device_close(devs[--got]);
+      *count = 0;
+      return st;
+    }
+    got++;
+  }
+  *count = got;
+  return KCRT_SUCCESS;
+}
+
+static bool any_device(const KcrtDevEntry *d, int n, int i, int arg) {
+  (void)arg;
+  return !cuda_twin(d, n, i);
+}
+
+static bool gpu_of(const KcrtDevEntry *d, int n, int i, int backend) {
+  (void)n;
+  return d[i].info.type == KCRT_DEVICE_GPU && (int)d[i].info.backend == backend;
+}
+
+kcrt_status kcrt_device_open_all(kcrt_device **devs, int max, int *count) {
+  return open_many(any_device, 0, devs, max, count, "kcrt_device_open_all");
+}
+
+kcrt_status kcrt_device_open_gpus(kcrt_device **devs, int max, int *count) {
+  int n;
+  const KcrtDevEntry *d = kcrt_devices(&n);
+  int backend = KCRT_BACKEND_OPENCL;
+  for (int i = 0; i < n; i++)
+    if (d[i].info.type == KCRT_DEVICE_GPU && d[i].info.backend == KCRT_BACKEND_CUDA)
+      backend = KCRT_BACKEND_CUDA;
+  return open_many(gpu_of, backend, devs, max, count, "kcrt_device_open_gpus");
+}
+
 /* ---------------------------------------------------------------- description */
 
 static const char *type_name(kcrt_device_type t) {

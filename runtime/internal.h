@@ -245,6 +245,8 @@ struct KcrtBackend {
   kcrt_status (*mem_write)(kcrt_buffer *b, size_t off, const void *src, size_t n);
   kcrt_status (*mem_read)(kcrt_buffer *b, size_t off, void *dst, size_t n);
   kcrt_status (*mem_copy)(kcrt_buffer *d, size_t doff, kcrt_buffer *s, size_t soff, size_t n);
+  /* d and s on two devices of this back end (NULL: through the host). */
+  kcrt_status (*mem_copy_peer)(kcrt_buffer *d, size_t doff, kcrt_buffer *s, size_t soff, size_t n);
   kcrt_status (*mem_fill)(kcrt_buffer *b, size_t off, unsigned char byte, size_t n);
   /* v (size set) as bytes [off, off + v->size) of parent: CUDA an offset pointer, OpenCL a
    * sub-buffer. */

@@ -87,8 +87,9 @@ sample_test(choose-device.bad choose_device 1
   ENV KCC_DEVICE=99)
 
 sample_test(multidevice multidevice 0
-  "^device 0: .+: elements .0, [0-9]+\\)$" # (no \\[: it would upset CMake lists)
+  "^device 0: .+: elements .0, [0-9]+\\), [0-9.]+ ms$" # (no \\[: it would upset CMake lists)
   "^500000 elements on [0-9]+ devices?: OK, equal to the CPU loop$"
+  "^kernel time: [0-9.]+ ms on [0-9]+ devices?, [0-9.]+ ms on device [0-9]+ alone: speed-up [0-9.]+x$"
   -- 500000)
 
 # The Makefile sample, against the installed kcc (pkg-config finds it in the test prefix).

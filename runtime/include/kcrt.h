@@ -110,6 +110,13 @@ typedef struct kcrt_device kcrt_device;
 
 /* Opens device `index` (see kcrt_device_count). */
 kcrt_status kcrt_device_open(int index, kcrt_device **out);
+/* Several devices at once (docs/multigpu.md). kcrt_device_open_gpus: every GPU of the first
+ * back end that has GPUs (CUDA's, else OpenCL's), in list order; kcrt_device_open_all: every
+ * device, less the OpenCL entries of GPUs the list has as CUDA devices. At most `max` are
+ * opened into devs[0 .. *count); none is not an error (*count = 0). Each device has its own
+ * default queue, so work launched on several runs at once from one host thread. */
+kcrt_status kcrt_device_open_gpus(kcrt_device **devs, int max, int *count);
+kcrt_status kcrt_device_open_all(kcrt_device **devs, int max, int *count);
 /* Opens the first device whose name, vendor or platform contains `substring` (case-
  * insensitively), or which a selector names (see kcrt_device_open_default). */
 kcrt_status kcrt_device_open_by_name(const char *substring, kcrt_device **out);

@@ -456,6 +456,48 @@ static void interop(Rt *rt, kcrt_kernel *k) {
   kcrt_buffer_free(own);
 }
 
+/* Several devices: kcrt_device_open_gpus / _all open what the list has (PoCL: one CPU, no
+ * GPU), and kcrt_buffer_copy between two devices (here the same one opened twice: two
+ * contexts, so the copy goes through the host) moves the bytes, ranges checked. */
+static void multi_device(Rt *rt) {
+  kcrt_device *devs[4];
+  int n = -1, count = 0;
+  RT_CHECK(rt, kcrt_device_count(&count));
+  RT_CHECK(rt, kcrt_device_open_all(devs, 4, &n));
+  if (n < 1 || n > count) rt_fail(rt, "kcrt_device_open_all opened %d of %d devices", n, count);
+  for (int i = 0; i < n; i++) RT_CHECK(rt, kcrt_device_close(devs[i]));
+  RT_CHECK(rt, kcrt_device_open_gpus(devs, 4, &n));
+  for (int i = 0; i < n; i++) {
+    kcrt_device_info info;
+    RT_CHECK(rt, kcrt_device_get_info(devs[i], &info));
+    if (info.type != KCRT_DEVICE_GPU) rt_fail(rt, "kcrt_device_open_gpus opened %s", info.name);
+    RT_CHECK(rt, kcrt_device_close(devs[i]));
+  }
+  RT_CHECK(rt, kcrt_device_open_all(devs, 0, &n));
+  if (n != 0) rt_fail(rt, "max 0 opened %d devices", n);
+  RT_EXPECT(rt, KCRT_ERROR_INVALID_VALUE, kcrt_device_open_gpus(NULL, 4, &n));
+
+  kcrt_device *other;
+  RT_CHECK(rt, kcrt_device_open_default(&other));
+  enum { N = 100003 };
+  static unsigned char a[N], b[N];
+  for (int i = 0; i < N; i++) a[i] = (unsigned char)rt_u32(rt);
+  kcrt_buffer *x, *y;
+  RT_CHECK(rt, kcrt_buffer_alloc(rt->dev, N, &x));
+  RT_CHECK(rt, kcrt_buffer_alloc(other, N, &y));
+  RT_CHECK(rt, kcrt_buffer_write(x, 0, a, N));
+  RT_CHECK(rt, kcrt_buffer_fill(y, 0, 0, N));
+  RT_CHECK(rt, kcrt_buffer_copy(y, 3, x, 1, N - 7));
+  RT_CHECK(rt, kcrt_buffer_read(y, 0, b, N));
+  int bad = b[0] || b[1] || b[2];
+  for (int i = 3; i < N - 4; i++) bad += b[i] != a[i - 2];
+  for (int i = N - 4; i < N; i++) bad += b[i] != 0;
+  if (bad) rt_fail(rt, "copy between devices: %d bytes wrong", bad);
+  RT_EXPECT(rt, KCRT_ERROR_INVALID_VALUE, kcrt_buffer_copy(y, 8, x, 0, N - 7));
+  kcrt_buffer_free(x), kcrt_buffer_free(y);
+  RT_CHECK(rt, kcrt_device_close(other));
+}
+
 int main(int argc, char **argv) {
   if (argc > 3 && !strcmp(argv[3], "--devices")) kcrt_print_devices(stdout);
   Rt rt;
@@ -480,7 +522,9 @@ int main(int argc, char **argv) {
   module_get(&rt, img, len);
   buffer_types(&rt, k);
   interop(&rt, k);
+  multi_device(&rt);
   free(img);
-  return rt_finish(&rt, "errors, events, 4 threads, large dynamic shared memory, forms, "
-                        "kcrt_module_get, element type tags, device-address interop");
+  return rt_finish(&rt,
+                   "errors, events, 4 threads, large dynamic shared memory, forms, "
+                   "kcrt_module_get, element type tags, device-address interop, several devices");
 }
