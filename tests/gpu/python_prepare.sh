@@ -14,15 +14,16 @@ py=${KCC_PYTHON:-$build/venv/bin/python}  # one with numpy (make deps makes it)
 rm -rf "$out"
 mkdir -p "$out/lib" "$out/cache" "$out/wheels"
 cp -a "$root/python/kcc" "$out/kcc"
-cp -a "$build"/libkcc.so* "$build"/runtime/libkcrt.so* "$out/lib/"
+# Plain files under the sonames the package loads (a carried copy may lose symbolic links).
+cp -L "$build/libkcc.so.0" "$build/runtime/libkcrt.so.0" "$out/lib/"
 "$build/kcc" "$root/tests/kernels/vecadd.k" -arch=sm_90,sm_80 -o "$out/vecadd.kcb"
 cp "$root/bench/python_launch.py" "$root/tests/gpu/python_interop.py" "$root/tests/gpu/python_run.sh" \
   "$root/samples/python/interop.py" "$out/"
 # The benchmark's compiles, answered here into the cache the GPU run uses. The cache key holds
 # libkcc's size and mtime: python_run.sh gives the carried copy this mtime back.
 # Whole seconds: `touch -d @SECONDS` there cannot give back nanoseconds.
-t=$(stat -c %Y "$out/lib/libkcc.so.0.1.0")
-touch -d "@$t" "$out/lib/libkcc.so.0.1.0"
+t=$(stat -c %Y "$out/lib/libkcc.so.0")
+touch -d "@$t" "$out/lib/libkcc.so.0"
 echo "$t" >"$out/libkcc.mtime"
 XDG_CACHE_HOME="$out/cache" KCC_LIBDIR="$out/lib" PYTHONPATH="$out" KCC_DEVICE=cpu \
   python3 -c "

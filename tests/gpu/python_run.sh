@@ -5,7 +5,7 @@
 # so that numba-cuda imports. Exit status: the interop checks'.
 set -u
 dir=$(cd "${1:?usage: python_run.sh DIR}" && pwd)
-touch -d "@$(cat "$dir/libkcc.mtime")" "$dir/lib/libkcc.so.0.1.0"
+touch -d "@$(cat "$dir/libkcc.mtime")" "$dir/lib/libkcc.so.0"
 export KCC_LIBDIR="$dir/lib" XDG_CACHE_HOME="$dir/cache" KCC_DEVICE=cuda
 export PYTHONPATH="$dir"
 echo "== python interop"
@@ -18,5 +18,5 @@ if ls "$dir"/wheels/numpy-*.whl >/dev/null 2>&1; then
   python3 -m pip install -q --no-deps --target "$dir/np22" "$dir"/wheels/numpy-*.whl && np22="$dir/np22:"
 fi
 echo "== python launch benchmark (numpy: $(PYTHONPATH="$np22$dir" python3 -c 'import numpy; print(numpy.__version__)'))"
-PYTHONPATH="$np22$dir" python3 "$dir/python_launch.py"
+PYTHONPATH="$np22$dir" python3 "$dir/python_launch.py" --cache "$dir/cache"
 exit $st
