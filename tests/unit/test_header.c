@@ -63,7 +63,7 @@ START_TEST(names_and_signature) {
                 "kcrt_kernel **out)");
   ASSERT_HAS(h, "#define vec_add2_k_KERNEL_COUNT 1\n");
   /* The shared part is guarded as a whole, and needs a runtime with both interfaces. */
-  ASSERT_HAS(h, "#ifndef KCC_HOST_COMMON_2\n#define KCC_HOST_COMMON_2\n");
+  ASSERT_HAS(h, "#ifndef KCC_HOST_COMMON_3\n#define KCC_HOST_COMMON_3\n");
   ASSERT_HAS(h, "#if !defined(KCRT_HAS_MODULE_GET) || !defined(KCRT_HAS_BUFFER_TYPE)\n#error ");
   ASSERT_HAS(h, "typedef struct kcc_buf_float {\n  kcrt_buffer *raw;\n} kcc_buf_float;\n");
   /* The runtime keeps the module per device: no list of the header's own, and _release
