@@ -127,3 +127,11 @@ add_test(NAME header.getting_started
           ${CMAKE_SOURCE_DIR}/samples/vecadd/CMakeLists.txt
           ${CMAKE_BINARY_DIR}/samples/vecadd/kcc/vecadd/vecadd.h)
 set_tests_properties(header.getting_started PROPERTIES LABELS header)
+
+# Issue 13's host-code budget: the vecadd sample in at most 55 lines of code (non-blank,
+# non-comment), the minimal printf program in at most 12.
+add_test(NAME header.sample_lines_vecadd
+  COMMAND sh ${_hdr_src}/count_lines.sh 55 ${CMAKE_SOURCE_DIR}/samples/vecadd/main.c)
+add_test(NAME header.sample_lines_hello
+  COMMAND sh ${_hdr_src}/count_lines.sh 12 ${CMAKE_SOURCE_DIR}/samples/hello/main.c)
+set_tests_properties(header.sample_lines_vecadd header.sample_lines_hello PROPERTIES LABELS header)
