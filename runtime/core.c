@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -376,6 +377,21 @@ kcrt_status kcrt_buffer_write(kcrt_buffer *dst, size_t off, const void *src, siz
   return dst->dev->be->mem_write(dst, off, src, n);
 }
 
+kcrt_status kcrt_buffer_from(kcrt_device *dev, const void *src, size_t size, kcrt_buffer **out) {
+  if (!out) return kcrt_fail(KCRT_ERROR_INVALID_VALUE, "kcrt_buffer_from: NULL out");
+  if (!src) return kcrt_fail(KCRT_ERROR_INVALID_VALUE, "kcrt_buffer_from: NULL source");
+  kcrt_buffer *b = NULL;
+  kcrt_status st = kcrt_buffer_alloc(dev, size, &b);
+  if (st) return st;
+  st = kcrt_buffer_write(b, 0, src, size);
+  if (st) {
+    kcrt_buffer_free(b);
+    return st;
+  }
+  *out = b;
+  return KCRT_SUCCESS;
+}
+
 kcrt_status kcrt_buffer_read(kcrt_buffer *src, size_t off, void *dst, size_t n) {
   kcrt_status st = check_range("kcrt_buffer_read", src, off, n);
   if (st) return st;
@@ -497,6 +513,30 @@ kcrt_status kcrt_event_synchronize(kcrt_event *e) {
   if (!e) return kcrt_fail(KCRT_ERROR_INVALID_VALUE, "kcrt_event_synchronize: NULL event");
   if (!e->recorded) return KCRT_SUCCESS; /* nothing to wait for, as in CUDA */
   return kcrt_bounds_poll(e->dev, e->dev->be->event_sync(e));
+}
+
+kcrt_event *kcrt_event_mark(kcrt_device *dev, kcrt_queue *q) {
+  kcrt_event *e = NULL;
+  if (kcrt_event_create(dev, &e)) return NULL;
+  if (kcrt_event_record(e, q)) {
+    kcrt_event_destroy(e);
+    return NULL;
+  }
+  return e;
+}
+
+double kcrt_event_ms(kcrt_event *start, kcrt_event *end) {
+  double ms = NAN;
+  return kcrt_event_elapsed_ms(start, end, &ms) ? NAN : ms;
+}
+
+const char *kcrt_device_describe(kcrt_device *dev) {
+  static _Thread_local char text[sizeof(((kcrt_device_info *)0)->name) + 160];
+  kcrt_device_info info;
+  if (kcrt_device_get_info(dev, &info)) return NULL;
+  snprintf(text, sizeof text, "%s (%s, %s)", info.name,
+           info.backend == KCRT_BACKEND_CUDA ? "CUDA" : "OpenCL", info.platform);
+  return text;
 }
 
 kcrt_status kcrt_event_elapsed_ms(kcrt_event *a, kcrt_event *b, double *ms) {
@@ -1072,6 +1112,10 @@ kcrt_status kcrt_launch(kcrt_kernel *k, kcrt_queue *q, kcrt_dim3 grid, kcrt_dim3
     char msg[512];
     kcrt_warn(dyn0_message(k, msg, sizeof msg));
   }
+  /* Kernel printf reaches the process's stdout (PoCL writes it from the launch, CUDA at the
+   * next synchronising call): what the host printed before the launch goes out first. An
+   * empty stdout buffer makes this a lock and a test. */
+  fflush(stdout);
   if (!k->k->nhidden) return dev->be->launch(k, pick_queue(dev, q), g, b, dyn, args);
   /* -fbounds-check: each buffer's size, the dynamic shared bytes and the error record follow
    * the arguments; the record is read at the next synchronising call. */

@@ -3,6 +3,7 @@
 #include "internal.h"
 
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,6 +90,12 @@ static void msg_add(Msg *m, const char *s, size_t n) {
   m->text[m->len] = 0;
 }
 
+/* The error handler (kcrt_set_error_handler) and the calling thread's sticky error
+ * (kcrt_get_error). */
+static _Atomic(kcrt_error_fn) error_fn;
+static void *_Atomic error_ctx;
+static _Thread_local kcrt_status sticky = KCRT_SUCCESS;
+
 kcrt_status kcrt_fail(kcrt_status s, const char *fmt, ...) {
   Msg *m = msg_get();
   if (!m) return s;
@@ -101,6 +108,30 @@ kcrt_status kcrt_fail(kcrt_status s, const char *fmt, ...) {
   if (n >= 0) msg_add(m, text, (size_t)n);
   free(text);
   if (kcrt_log_on()) fprintf(stderr, "kcrt: %s: %s\n", kcrt_status_name(s), m->text ? m->text : "");
+  if (s != KCRT_SUCCESS && sticky == KCRT_SUCCESS) sticky = s;
+  kcrt_error_fn fn = error_fn;
+  if (fn && s != KCRT_SUCCESS) fn(s, m->text ? m->text : "", error_ctx);
+  return s;
+}
+
+kcrt_status kcrt_set_error_handler(kcrt_error_fn fn, void *ctx) {
+  /* ctx first: a thread that sees the new fn must not pair it with the old ctx. Setting the
+   * handler while other threads fail is the caller's race, as with signal handlers. */
+  error_ctx = ctx;
+  error_fn = fn;
+  return KCRT_SUCCESS;
+}
+
+void kcrt_error_exit(kcrt_status status, const char *message, void *ctx) {
+  (void)ctx;
+  fflush(stdout); /* what the program printed before the failure comes first */
+  fprintf(stderr, "kcrt: %s: %s\n", kcrt_status_name(status), message ? message : "");
+  exit(1);
+}
+
+kcrt_status kcrt_get_error(void) {
+  kcrt_status s = sticky;
+  sticky = KCRT_SUCCESS;
   return s;
 }
 

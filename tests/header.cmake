@@ -127,3 +127,18 @@ add_test(NAME header.getting_started
           ${CMAKE_SOURCE_DIR}/samples/vecadd/CMakeLists.txt
           ${CMAKE_BINARY_DIR}/samples/vecadd/kcc/vecadd/vecadd.h)
 set_tests_properties(header.getting_started PROPERTIES LABELS header)
+
+# Issue 13's host-code budget: the vecadd sample in at most 55 lines of code (non-blank,
+# non-comment), the minimal printf program in at most 12.
+add_test(NAME header.sample_lines_vecadd
+  COMMAND sh ${_hdr_src}/count_lines.sh 55 ${CMAKE_SOURCE_DIR}/samples/vecadd/main.c)
+add_test(NAME header.sample_lines_hello
+  COMMAND sh ${_hdr_src}/count_lines.sh 12 ${CMAKE_SOURCE_DIR}/samples/hello/main.c)
+set_tests_properties(header.sample_lines_vecadd header.sample_lines_hello PROPERTIES LABELS header)
+
+# Issue 13: without kcc (pkg-config finds no kcrt, KCC unset) the Make example stops at once
+# with a message saying how to point it at kcc, not "saxpy.k: No such file or directory".
+add_test(NAME header.make_example_no_kcc
+  COMMAND make -s -C ${CMAKE_SOURCE_DIR}/samples/make-example PKG_CONFIG=false)
+set_tests_properties(header.make_example_no_kcc PROPERTIES LABELS header WILL_FAIL FALSE
+  PASS_REGULAR_EXPRESSION "Makefile:[0-9]+: \\*\\*\\* kcc not found: pkg-config has no kcrt package \\(set PKG_CONFIG_PATH=<prefix>/lib/pkgconfig\\) and KCC is not set \\(make KCC=<prefix>/bin/kcc\\)\\.  Stop\\.")

@@ -102,3 +102,12 @@ if(KCC_TEST_MAKE)
   set_tests_properties(sample.make-example PROPERTIES FIXTURES_REQUIRED kcc_installed
     SKIP_RETURN_CODE 77 TIMEOUT 300 LABELS sample ENVIRONMENT "${_smp_env}")
 endif()
+
+# Issue 13: libkcrt flushes stdout before a launch, so with stdout a pipe (fully buffered) the
+# host's line printed before the launch still comes before the kernel's printf lines, and
+# hello needs no fflush of its own. Exit 77 (skip) when no device opens.
+add_test(NAME sample.hello.printf_order
+  COMMAND sh -c "out=$(\"$1\" | cat) || exit 77; first=$(printf '%s\\n' \"$out\" | head -n 1); \
+test \"$first\" = 'launching 2 blocks of 4 threads' || { printf 'FAIL: first line: %s\\n' \"$first\"; exit 1; }; \
+echo PASS" sh $<TARGET_FILE:hello>)
+set_tests_properties(sample.hello.printf_order PROPERTIES SKIP_RETURN_CODE 77 LABELS sample)

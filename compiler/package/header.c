@@ -128,6 +128,7 @@ static const char *const reserved_names[] = {
     "block",
     "dynamic_shared",
     "queue",
+    "cfg",
     "kcc_k",
     "kcc_args",
     "kcc_st",
@@ -297,17 +298,18 @@ static void host_decl(KBuf *b, const KType *t, const char *name) {
 
 /* ---------------------------------------------------------------- the shared part */
 
-/* Text every generated header carries once per translation unit (KCC_HOST_COMMON_2 guards
+/* Text every generated header carries once per translation unit (KCC_HOST_COMMON_3 guards
  * it). Change it only together with the number in the guard: two headers from different kcc
  * versions must not silently share a different definition. (2: modules kept by libkcrt per
- * device, buffers tagged with their element type.) */
+ * device, buffers tagged with their element type. 3: _from, short launch names.) */
 static const char common_head[] =
-    "#ifndef KCC_HOST_COMMON_2\n"
-    "#define KCC_HOST_COMMON_2\n"
+    "#ifndef KCC_HOST_COMMON_3\n"
+    "#define KCC_HOST_COMMON_3\n"
     "/* Shared by every header kcc generates (the guard lets several meet in one file). */\n"
-    "#if !defined(KCRT_HAS_MODULE_GET) || !defined(KCRT_HAS_BUFFER_TYPE)\n"
+    "#if !defined(KCRT_HAS_MODULE_GET) || !defined(KCRT_HAS_BUFFER_TYPE) || "
+    "!defined(KCRT_HAS_CONVENIENCE)\n"
     "#error \"this kcc-generated header needs a newer kcrt.h (kcrt_module_get, "
-    "kcrt_buffer_set_type)\"\n"
+    "kcrt_buffer_set_type, kcrt_config)\"\n"
     "#endif\n"
     "\n"
     "#ifdef __cplusplus\n"
@@ -437,6 +439,22 @@ static void emit_handle(KBuf *b, const char *h, const char *ctype, const char *c
               "                          kcc_impl_bytes(count, sizeof(%s)));\n"
               "}\n",
               h, h, h, h, ctype, h, h, ctype, ctype, ctype, h, h, ctype, ctype, ctype);
+  kbuf_printf(b,
+              "/* A new buffer holding a copy of `count` elements at `src` (_alloc, then _write;\n"
+              " * freed again if the write fails). */\n"
+              "static inline kcrt_status %s_from(kcrt_device *dev, const %s *src, size_t count,\n"
+              "    %s *out) {\n"
+              "  %s b;\n"
+              "  b.raw = NULL;\n"
+              "  kcrt_status st = %s_alloc(dev, count, &b);\n"
+              "  if (st == KCRT_SUCCESS) st = %s_write(b, 0, src, count);\n"
+              "  if (st == KCRT_SUCCESS)\n"
+              "    *out = b;\n"
+              "  else if (b.raw)\n"
+              "    kcrt_buffer_free(b.raw);\n"
+              "  return st;\n"
+              "}\n",
+              h, ctype, h, h, h, h);
 }
 
 static void emit_common(KBuf *b) {
@@ -447,7 +465,7 @@ static void emit_common(KBuf *b) {
     ScalarName n = scalar_name(kinds[i]);
     emit_handle(b, n.handle, n.ctype, n.code);
   }
-  kbuf_puts(b, "#endif /* KCC_HOST_COMMON_2 */\n");
+  kbuf_puts(b, "#endif /* KCC_HOST_COMMON_3 */\n");
 }
 
 /* ---------------------------------------------------------------- structs */
@@ -670,6 +688,20 @@ static void emit_launch(KBuf *b, const KFunc *f, const char *prefix) {
   kbuf_printf(b, "  return kcrt_launch(kcc_k, queue, grid, block, dynamic_shared, %s, %d);\n}\n",
               kir_user_params(f) ? "kcc_args" : "NULL", kir_user_params(f));
 
+  /* The short name: the kernel's own name and the launch settings in one kcrt_config, what
+   * most programs call. Unlike the prefixed names it can clash (two headers with a kernel of
+   * the same name, or a host function of that name): KCC_NO_SHORT_NAMES leaves it out. */
+  kbuf_printf(b,
+              "#ifndef KCC_NO_SHORT_NAMES\n"
+              "/* %s_launch_%s with the launch settings in one kcrt_config:\n"
+              " * %s_launch(kcrt_config_1d(dev, n, 256), ...). */\n"
+              "static inline kcrt_status %s_launch(kcrt_config cfg",
+              prefix, f->name, f->name, f->name);
+  for (int j = 0; j < kir_user_params(f); j++) kbuf_printf(b, ", %s %s", ps[j].type, ps[j].name);
+  kbuf_printf(b, ") {\n  return %s_launch_%s(cfg.dev, cfg.grid, cfg.block, cfg.shared, cfg.queue",
+              prefix, f->name);
+  for (int j = 0; j < kir_user_params(f); j++) kbuf_printf(b, ", %s", ps[j].name);
+  kbuf_puts(b, ");\n}\n#endif\n");
   kbuf_printf(b,
               "/* The kcrt_kernel behind %s_launch_%s on `dev` (for kcrt_kernel_get_info). */\n"
               "static inline kcrt_status %s_kernel_%s(kcrt_device *dev, kcrt_kernel **out) {\n"

@@ -364,6 +364,70 @@ static inline kcrt_arg kcrt_local(size_t bytes) {
 kcrt_status kcrt_launch(kcrt_kernel *k, kcrt_queue *q, kcrt_dim3 grid, kcrt_dim3 block,
                         size_t dynamic_shared, const kcrt_arg *args, int num_args);
 
+/* ---------------------------------------------------------------- convenience
+ * The short path for the common program (docs/runtime.md, "The short path"): errors handled
+ * in one place, a buffer made from host data in one call, launches that name only what the
+ * caller sets. Everything here is built on the calls above and mixes freely with them. */
+
+/* Error handling in one place. Every failing kcrt call, before it returns its status, calls
+ * the handler set here (fn NULL: none, the default) with the status and kcrt_last_error()'s
+ * message, in the failing thread. A handler may log, count, or end the program; libkcrt
+ * itself never exits. */
+typedef void (*kcrt_error_fn)(kcrt_status status, const char *message, void *ctx);
+kcrt_status kcrt_set_error_handler(kcrt_error_fn fn, void *ctx);
+/* A ready handler for programs that cannot go on after a failure: prints
+ * "kcrt: STATUS: message" on stderr and calls exit(1). kcrt_set_error_handler(kcrt_error_exit,
+ * NULL) and no call needs its own check. */
+void kcrt_error_exit(kcrt_status status, const char *message, void *ctx);
+/* The sticky error, like cudaGetLastError: the status of the first call of this thread that
+ * failed since the previous kcrt_get_error (KCRT_SUCCESS if none), which it clears. A batch
+ * of calls can be checked once at its end; kcrt_last_error() keeps the latest message. */
+kcrt_status kcrt_get_error(void);
+
+/* A buffer holding a copy of `size` bytes (> 0) at `src`: kcrt_buffer_alloc then
+ * kcrt_buffer_write, the buffer freed again if the write fails. */
+kcrt_status kcrt_buffer_from(kcrt_device *dev, const void *src, size_t size, kcrt_buffer **out);
+
+/* What a launch needs besides the kernel's arguments, as one value: the generated headers'
+ * short launch functions (NAME_launch) take it first. C99 designated initializers leave
+ * the rarely-set members zero: (kcrt_config){.dev = dev, .grid = g, .block = b}; zero
+ * shared bytes and a NULL queue (the default one) are what most launches want. */
+typedef struct kcrt_config {
+  kcrt_device *dev;
+  kcrt_dim3 grid, block;
+  size_t shared; /* bytes for the kernel's `extern shared` array */
+  kcrt_queue *queue;  /* NULL: the device's default queue */
+} kcrt_config;
+/* One-dimensional: enough blocks of `block` threads to cover `threads` (the kernel checks
+ * its index against its size). Without a compound literal, so that C++ takes it too. */
+static inline kcrt_config kcrt_config_1d(kcrt_device *dev, uint64_t threads, uint64_t block) {
+  kcrt_config c;
+  c.dev = dev;
+  c.grid.x = block ? threads / block + (threads % block != 0) : 0;
+  c.block.x = block;
+  c.grid.y = c.grid.z = c.block.y = c.block.z = 1;
+  c.shared = 0;
+  c.queue = NULL;
+  return c;
+}
+
+/* Value-returning shorthands for the usual steps. Each returns NULL (NaN for a time) on
+ * failure, after the failure went through kcrt_set_error_handler's handler and into the
+ * sticky error (kcrt_get_error), as every failure does. */
+/* "NAME (CUDA, PLATFORM)" or "NAME (OpenCL, PLATFORM)" for the device (kcrt_device_get_info's
+ * fields), in a per-thread buffer valid until this thread's next call of it. */
+const char *kcrt_device_describe(kcrt_device *dev);
+/* A new event recorded on `q` (NULL: the default queue): kcrt_event_create then
+ * kcrt_event_record. kcrt_device_close destroys it with the device. */
+kcrt_event *kcrt_event_mark(kcrt_device *dev, kcrt_queue *q);
+/* kcrt_event_elapsed_ms's milliseconds as the result. */
+double kcrt_event_ms(kcrt_event *start, kcrt_event *end);
+/* A monotonic clock in milliseconds (CLOCK_MONOTONIC), for timing host-side work such as a
+ * first launch, which loads the module. */
+double kcrt_now_ms(void);
+#define KCRT_HAS_CONVENIENCE 1
+/* ---------------------------------------------------------------- end of convenience */
+
 /* Portable launches: when on, kcrt_launch also refuses (KCRT_ERROR_INVALID_LAUNCH, the message
  * naming the limit and "portable") what some supported GPU would refuse although this device
  * takes it: more than 1024 threads per block, a block dimension over 1024 x 1024 x 64, a grid

@@ -4,31 +4,13 @@
  *   usage: vecadd [N]        (N elements, default 4194304; KCC_DEVICE picks the device)
  *
  * docs/getting-started.md walks through this file. */
-#define _POSIX_C_SOURCE 200809L /* clock_gettime */
-
-#include "vecadd.h" /* made by kcc from vecadd.k: vecadd_k_launch_vecadd() and the module */
+#include "vecadd.h" /* made by kcc from vecadd.k: vecadd_launch() and the module */
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 
-/* Every kcrt call returns a status; on failure kcrt_last_error() says what went wrong. */
-#define CHECK(call)                                                                                \
-  do {                                                                                             \
-    kcrt_status st_ = (call);                                                                      \
-    if (st_ != KCRT_SUCCESS) {                                                                     \
-      fprintf(stderr, "%s failed: %s: %s\n", #call, kcrt_status_name(st_), kcrt_last_error());     \
-      exit(1);                                                                                     \
-    }                                                                                              \
-  } while (0)
-
 enum { BLOCK = 256, REPS = 20 };
-
-static double now_ms(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
 
 /* The CPU version, called through a volatile pointer so that the compiler cannot fold the
  * timing loop's repetitions into one. */
@@ -39,69 +21,50 @@ static void (*volatile cpu_add)(const float *, const float *, float *, int) = cp
 
 int main(int argc, char **argv) {
   int n = argc > 1 ? atoi(argv[1]) : 1 << 22;
-  if (n <= 0) {
-    fprintf(stderr, "usage: vecadd [N]\n");
-    return 2;
-  }
+  if (n <= 0) return fprintf(stderr, "usage: vecadd [N]\n"), 2;
 
-  /* 1. Open the best device present (a CUDA GPU, else an OpenCL GPU, else an OpenCL CPU),
-   *    or the one $KCC_DEVICE names. */
+  /* 1. Every kcrt call below is checked: a failing one prints its status and message and
+   *    ends the program. Then open the best device present (a CUDA GPU, else an OpenCL GPU,
+   *    else an OpenCL CPU), or the one $KCC_DEVICE names. */
+  kcrt_set_error_handler(kcrt_error_exit, NULL);
   kcrt_device *dev;
-  kcrt_device_info info;
-  CHECK(kcrt_device_open_default(&dev));
-  CHECK(kcrt_device_get_info(dev, &info));
-  printf("device: %s (%s, %s)\n", info.name, info.backend == KCRT_BACKEND_CUDA ? "CUDA" : "OpenCL",
-         info.platform);
+  kcrt_device_open_default(&dev);
+  printf("device: %s\n", kcrt_device_describe(dev)); /* name (CUDA or OpenCL, platform) */
 
   /* 2. Random inputs on the host. */
   unsigned seed = (unsigned)time(NULL);
   srand(seed);
   float *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b);
   float *c = malloc(n * sizeof *c), *want = malloc(n * sizeof *want);
-  if (!a || !b || !c || !want) {
-    fprintf(stderr, "out of memory\n");
-    return 1;
-  }
-  for (int i = 0; i < n; i++) {
-    a[i] = (float)rand() / RAND_MAX;
-    b[i] = (float)rand() / RAND_MAX;
-  }
+  if (!a || !b || !c || !want) return fprintf(stderr, "out of memory\n"), 1;
+  for (int i = 0; i < n; i++) a[i] = (float)rand() / RAND_MAX, b[i] = (float)rand() / RAND_MAX;
 
-  /* 3. Device buffers, typed: the launch function takes kcc_buf_float for `float *`. */
+  /* 3. Device buffers, typed: vecadd_launch takes kcc_buf_float for `float *`. */
   kcc_buf_float da, db, dc;
-  CHECK(kcc_buf_float_alloc(dev, n, &da));
-  CHECK(kcc_buf_float_alloc(dev, n, &db));
-  CHECK(kcc_buf_float_alloc(dev, n, &dc));
-  CHECK(kcc_buf_float_write(da, 0, a, n));
-  CHECK(kcc_buf_float_write(db, 0, b, n));
+  kcc_buf_float_from(dev, a, n, &da); /* allocated and filled from a */
+  kcc_buf_float_from(dev, b, n, &db);
+  kcc_buf_float_alloc(dev, n, &dc);
 
-  /* 4. Launch: ceil(n / 256) blocks of 256 threads, no dynamic shared memory, the default
-   *    queue. The first launch loads the module, which builds it for this device (the
+  /* 4. Launch enough blocks of 256 threads to cover n (default queue, no dynamic shared
+   *    memory). The first launch loads the module, which builds it for this device (the
    *    runtime caches the result on disk, so later runs skip the build). */
-  kcrt_dim3 grid = kcc_dim1(kcc_div_up(n, BLOCK)), block = kcc_dim1(BLOCK);
-  double t0 = now_ms();
-  CHECK(vecadd_k_launch_vecadd(dev, grid, block, 0, NULL, da, db, dc, n));
-  CHECK(kcrt_device_synchronize(dev));
-  double first_ms = now_ms() - t0;
+  kcrt_config cfg = kcrt_config_1d(dev, n, BLOCK);
+  double t0 = kcrt_now_ms();
+  vecadd_launch(cfg, da, db, dc, n);
+  kcrt_device_synchronize(dev);
+  double first_ms = kcrt_now_ms() - t0;
 
-  /* 5. Time REPS more launches with events on the default queue: the kernel alone, the
-   *    module already built. */
-  kcrt_event *start, *stop;
-  double gpu_ms;
-  CHECK(kcrt_event_create(dev, &start));
-  CHECK(kcrt_event_create(dev, &stop));
-  CHECK(kcrt_event_record(start, NULL));
-  for (int r = 0; r < REPS; r++)
-    CHECK(vecadd_k_launch_vecadd(dev, grid, block, 0, NULL, da, db, dc, n));
-  CHECK(kcrt_event_record(stop, NULL));
-  CHECK(kcrt_event_elapsed_ms(start, stop, &gpu_ms));
-  gpu_ms /= REPS;
+  /* 5. Time REPS more launches with events on the default queue: the kernel alone. */
+  kcrt_event *start = kcrt_event_mark(dev, NULL);
+  for (int r = 0; r < REPS; r++) vecadd_launch(cfg, da, db, dc, n);
+  kcrt_event *stop = kcrt_event_mark(dev, NULL);
+  double gpu_ms = kcrt_event_ms(start, stop) / REPS;
 
   /* 6. Read the result back and compare it with the CPU loop, timed the same way. */
-  CHECK(kcc_buf_float_read(dc, 0, c, n));
-  t0 = now_ms();
+  kcc_buf_float_read(dc, 0, c, n);
+  t0 = kcrt_now_ms();
   for (int r = 0; r < REPS; r++) cpu_add(a, b, want, n);
-  double cpu_ms = (now_ms() - t0) / REPS;
+  double cpu_ms = (kcrt_now_ms() - t0) / REPS;
   int wrong = 0;
   for (int i = 0; i < n; i++) wrong += c[i] != want[i]; /* one IEEE addition: exact */
   if (wrong)
@@ -115,13 +78,8 @@ int main(int argc, char **argv) {
   printf("same loop on the CPU:             %9.3f ms  (%.1f GB/s)\n", cpu_ms, gb / (cpu_ms / 1e3));
   printf("device vs CPU: %.1fx\n", cpu_ms / gpu_ms);
 
-  /* 7. Clean up. Closing the device would also free what is still on it. */
-  kcrt_event_destroy(start);
-  kcrt_event_destroy(stop);
-  kcc_buf_float_free(da);
-  kcc_buf_float_free(db);
-  kcc_buf_float_free(dc);
-  CHECK(kcrt_device_close(dev));
+  /* 7. Closing the device frees what is still on it: buffers, events, the module. */
+  kcrt_device_close(dev);
   free(a), free(b), free(c), free(want);
   return wrong != 0;
 }

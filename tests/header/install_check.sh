@@ -10,8 +10,8 @@ rm -rf "$prefix"
 status=0
 for f in bin/kcc bin/kcbinfo include/kcrt.h "$libdir/libkcrt.a" "$libdir/libkcrt.so" \
          "$libdir/cmake/kcc/kccConfig.cmake" "$libdir/cmake/kcc/kccConfigVersion.cmake" \
-         "$libdir/cmake/kcc/KccAddKernels.cmake" "$libdir/pkgconfig/kcrt.pc" \
-         share/man/man1/kcc.1 share/doc/kcc/samples/vecadd/main.c \
+         "$libdir/cmake/kcc/KccAddKernels.cmake" "$libdir/pkgconfig/kcrt.pc" "$libdir/pkgconfig/kcrt-static.pc" \
+         share/man/man1/kcc.1 share/doc/kcc/samples/vecadd/main.c share/doc/kcc/getting-started.md share/doc/kcc/runtime.md share/doc/kcc/cli.md share/doc/kcc/dialect.md \
          include/libkcc.h "$libdir/libkcc.so" "$libdir/pkgconfig/libkcc.pc"; do
   if [ -e "$prefix/$f" ]; then echo "installed: $f"; else echo "FAIL: missing $f"; status=1; fi
 done

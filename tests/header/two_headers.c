@@ -10,6 +10,9 @@
  *
  * Built as C11, C99 and C++ (tests/header.cmake), with -Wall -Wextra -Werror -pedantic.
  * Exit: 0 pass, 1 fail, 77 no device. KCC_TEST_SEED=N repeats a run. */
+/* Both files have a kernel `scale`: their short names (scale_launch) would clash, and
+ * KCC_NO_SHORT_NAMES leaves them out (the prefixed names stay). */
+#define KCC_NO_SHORT_NAMES
 #include "ops_a.h"
 #include "ops_b.h"
 #include "ops_a.h" /* a second inclusion changes nothing (include guard) */

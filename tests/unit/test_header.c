@@ -63,8 +63,19 @@ START_TEST(names_and_signature) {
                 "kcrt_kernel **out)");
   ASSERT_HAS(h, "#define vec_add2_k_KERNEL_COUNT 1\n");
   /* The shared part is guarded as a whole, and needs a runtime with both interfaces. */
-  ASSERT_HAS(h, "#ifndef KCC_HOST_COMMON_2\n#define KCC_HOST_COMMON_2\n");
-  ASSERT_HAS(h, "#if !defined(KCRT_HAS_MODULE_GET) || !defined(KCRT_HAS_BUFFER_TYPE)\n#error ");
+  ASSERT_HAS(h, "#ifndef KCC_HOST_COMMON_3\n#define KCC_HOST_COMMON_3\n");
+  ASSERT_HAS(h, "#if !defined(KCRT_HAS_MODULE_GET) || !defined(KCRT_HAS_BUFFER_TYPE) || "
+                "!defined(KCRT_HAS_CONVENIENCE)\n#error ");
+  /* Issue 13: the short launch name (the kernel's own, settings in one kcrt_config), left out
+   * under KCC_NO_SHORT_NAMES, and a typed buffer made from host data in one call. */
+  ASSERT_HAS(h, "#ifndef KCC_NO_SHORT_NAMES\n");
+  ASSERT_HAS(
+      h,
+      "static inline kcrt_status vecadd_launch(kcrt_config cfg, kcc_buf_float a, "
+      "kcc_buf_float b, kcc_buf_float c, int32_t n) {\n  return vec_add2_k_launch_vecadd(cfg.dev, "
+      "cfg.grid, cfg.block, cfg.shared, cfg.queue, a, b, c, n);\n}\n#endif\n");
+  ASSERT_HAS(h, "static inline kcrt_status kcc_buf_float_from(kcrt_device *dev, const float *src, "
+                "size_t count,\n    kcc_buf_float *out) {\n");
   ASSERT_HAS(h, "typedef struct kcc_buf_float {\n  kcrt_buffer *raw;\n} kcc_buf_float;\n");
   /* The runtime keeps the module per device: no list of the header's own, and _release
    * stays only as a no-op for older programs. */

@@ -295,6 +295,58 @@ START_TEST(buffers) {
 }
 END_TEST
 
+/* Issue 13's short path: the error handler sees every failure with its message, the sticky
+ * error keeps the first failure until read, kcrt_buffer_from copies host data in one call,
+ * and kcrt_config_1d covers its thread count. */
+static int handler_calls;
+static kcrt_status handler_status;
+static char handler_msg[256];
+static void count_failures(kcrt_status s, const char *msg, void *ctx) {
+  handler_calls++;
+  handler_status = s;
+  snprintf(handler_msg, sizeof handler_msg, "%s", msg);
+  ck_assert_ptr_eq(ctx, &handler_calls);
+}
+
+START_TEST(convenience) {
+  int a[100], b[100];
+  for (int i = 0; i < 100; i++) a[i] = i * 3 - 50;
+  kcrt_buffer *x = NULL;
+  (void)kcrt_get_error(); /* earlier tests' failures */
+  OK(kcrt_buffer_from(dev, a, sizeof a, &x));
+  OK(kcrt_buffer_read(x, 0, b, sizeof b));
+  ck_assert_int_eq(memcmp(a, b, sizeof a), 0);
+  ck_assert_int_eq(kcrt_get_error(), KCRT_SUCCESS);
+
+  OK(kcrt_set_error_handler(count_failures, &handler_calls));
+  kcrt_buffer *y = NULL;
+  ck_assert_int_eq(kcrt_buffer_from(dev, NULL, 4, &y), KCRT_ERROR_INVALID_VALUE);
+  ck_assert_ptr_null(y);
+  ck_assert_int_eq(handler_calls, 1);
+  ck_assert_int_eq(handler_status, KCRT_ERROR_INVALID_VALUE);
+  ck_assert_str_eq(handler_msg, "kcrt_buffer_from: NULL source");
+  ck_assert_int_eq(kcrt_buffer_read(x, 399, b, 2), KCRT_ERROR_INVALID_VALUE);
+  ck_assert_int_eq(handler_calls, 2);
+  OK(kcrt_set_error_handler(NULL, NULL));
+  ck_assert_int_eq(kcrt_buffer_from(dev, a, 0, &y), KCRT_ERROR_INVALID_VALUE);
+  ck_assert_int_eq(handler_calls, 2); /* removed: not called */
+  /* Sticky: the first of the three failures, then cleared. */
+  ck_assert_int_eq(kcrt_get_error(), KCRT_ERROR_INVALID_VALUE);
+  ck_assert_int_eq(kcrt_get_error(), KCRT_SUCCESS);
+
+  kcrt_config c = kcrt_config_1d(dev, 1000, 256);
+  ck_assert_ptr_eq(c.dev, dev);
+  ck_assert_uint_eq(c.grid.x, 4);
+  ck_assert_uint_eq(c.block.x, 256);
+  ck_assert_uint_eq(c.grid.y * c.grid.z * c.block.y * c.block.z, 1);
+  ck_assert_uint_eq(c.shared, 0);
+  ck_assert_ptr_null(c.queue);
+  ck_assert_uint_eq(kcrt_config_1d(dev, 1024, 256).grid.x, 4);
+  ck_assert_ptr_nonnull(kcrt_device_describe(dev));
+  OK(kcrt_buffer_free(x));
+}
+END_TEST
+
 START_TEST(allocation_failure) {
   kcrt_buffer *b = NULL;
   FAILS(KCRT_ERROR_OUT_OF_MEMORY, "cannot allocate 1152921504606846976 bytes",
@@ -893,6 +945,7 @@ Suite *suite(void) {
   tcase_add_test(tc, device_info);
   tcase_add_test(tc, device_selection);
   tcase_add_test(tc, buffers);
+  tcase_add_test(tc, convenience);
   tcase_add_test(tc, allocation_failure);
   tcase_add_test(tc, launch_scale);
   tcase_add_test(tc, launch_3d_mapping);
