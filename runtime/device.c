@@ -220,9 +220,10 @@ kcrt_status kcrt_device_open(int index, kcrt_device **out) {
   const KcrtDevEntry *d = kcrt_devices(&n);
   if (!out) return kcrt_fail(KCRT_ERROR_INVALID_VALUE, "kcrt_device_open: out is NULL");
   if (index < 0 || index >= n) {
-    if (!n) return no_device("no device to open");
-    return kcrt_fail(KCRT_ERROR_INVALID_VALUE, "device index %d is out of range (%d device%s)",
-                     index, n, n == 1 ? "" : "s");
+    /* NO_DEVICE, as KCC_DEVICE=<index> says for the same index: there is no such device. */
+    char what[64];
+    snprintf(what, sizeof what, "device index %d is out of range", index);
+    return no_device(n ? what : "no device to open");
   }
   return kcrt_device_open_entry(&d[index], out);
 }

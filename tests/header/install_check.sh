@@ -29,6 +29,10 @@ if command -v pkg-config >/dev/null; then
   echo "pkg-config: --cflags '$cflags' --libs '$libs' --variable=kcc '$kcc'"
   [ "$($pc --modversion kcrt)" != "" ] || status=1
   [ -x "$kcc" ] || { echo "FAIL: pkg-config's kcc '$kcc' is not the installed kcc"; status=1; }
+  # Plain paths: no "//" and no "pkgconfig/../.." (issue 13).
+  case "$cflags $libs $kcc" in
+    *//* | */../*) echo "FAIL: pkg-config's paths are not plain: '$cflags' '$libs' '$kcc'"; status=1 ;;
+  esac
   inc=$(echo "$cflags" | sed -n 's/^-I\([^ ]*\).*/\1/p')
   [ -f "$inc/kcrt.h" ] || { echo "FAIL: pkg-config's -I has no kcrt.h"; status=1; }
   # libkcc through its pkg-config file: a program compiles a kernel in process.

@@ -254,7 +254,10 @@ START_TEST(device_selection) {
   unsetenv("KCC_DEVICE");
   int n;
   OK(kcrt_device_count(&n));
-  FAILS(KCRT_ERROR_INVALID_VALUE, "out of range", kcrt_device_open(n + 3, &d2));
+  /* The same status as KCC_DEVICE=<index> for an index past the list (issue 13). */
+  FAILS(KCRT_ERROR_NO_DEVICE, "device index", kcrt_device_open(n + 3, &d2));
+  FAILS(KCRT_ERROR_NO_DEVICE, "out of range", kcrt_device_open(n, &d2));
+  FAILS(KCRT_ERROR_NO_DEVICE, "out of range", kcrt_device_open(-1, &d2));
 }
 END_TEST
 
