@@ -206,6 +206,54 @@ bool fe_expand_printf_vectors(KExpr *e, KLoc loc) {
   return true;
 }
 
+/* Each conversion of a checked format (fe_check_printf_format) against its argument: what the
+ * back ends pass through vprintf / OpenCL's printf must be what the conversion reads, or the
+ * output is garbage (an int for %f, a number for %s): an error naming both. Arguments arrive
+ * promoted (float as double, char and short as int). */
+bool fe_check_printf_args(const KExpr *e, KLoc loc) {
+  const char *fmt = e->args[0]->str;
+  size_t len = e->args[0]->len;
+  int next = 1;
+  bool ok = true;
+  for (size_t i = 0; i < len; i++) {
+    if (fmt[i] != '%') continue;
+    size_t start = i++;
+    if (i < len && fmt[i] == '%') continue;
+    while (i < len && strchr("-+ #0.123456789", fmt[i])) i++;
+    size_t lstart = i;
+    while (i < len && strchr("hljztL", fmt[i])) i++;
+    bool wide = i > lstart; /* l or ll: 64 bits (the format check allows no other) */
+    char conv = i < len ? fmt[i] : 0;
+    int spelled = (int)(i + 1 - start);
+    if (next >= e->nargs) {
+      diag_error(loc, "printf conversion '%.*s' has no argument", spelled, fmt + start);
+      return false;
+    }
+    const KExpr *a = e->args[next++];
+    const KType *t = a->type;
+    const char *want = NULL;
+    if (strchr("diouxXc", conv)) {
+      if (!kir_is_int(t) || t->kind == KT_BOOL)
+        want = wide ? "a 64-bit integer" : "an integer";
+      else if (conv != 'c' && (t->size == 8) != wide)
+        want = wide ? "a 64-bit integer (long)" : "an integer of 32 bits or fewer (use %l…)";
+    } else if (strchr("fFeEgGaA", conv)) {
+      if (!kir_is_float(t)) want = "a floating-point value";
+    } else if (conv == 's') {
+      if (a->kind != KE_STR) want = "a string literal";
+    } else if (conv == 'p') {
+      if (t->kind != KT_PTR) want = "a pointer";
+    }
+    if (want) {
+      diag_error(a->loc.line ? a->loc : loc,
+                 "printf conversion '%.*s' needs %s, and argument %d is '%s'", spelled, fmt + start,
+                 want, next - 1, kir_type_str((KType *)t));
+      ok = false;
+    }
+  }
+  return ok;
+}
+
 /* The conversions every back end can print: the CUDA and OpenCL printf common subset. */
 bool fe_check_printf_format(const char *fmt, size_t len, KLoc loc) {
   bool ok = true;

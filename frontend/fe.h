@@ -46,6 +46,8 @@ bool fe_builtin_is_fast(const char *name);
 bool fe_check_printf_format(const char *fmt, size_t len, KLoc loc);
 /* OpenCL C's `%vN...` conversions of printf call e, made one conversion per component. */
 bool fe_expand_printf_vectors(KExpr *e, KLoc loc);
+/* Each conversion of printf call e against its argument's type (after the format's check). */
+bool fe_check_printf_args(const KExpr *e, KLoc loc);
 
 /* ---------------------------------------------------------------- maps */
 

@@ -763,9 +763,10 @@ static KExpr *printf_call(FeCtx *fe, CXCursor c, KLoc loc) {
     e->args[e->nargs++] = a;
   }
   KExpr *f = n ? e->args[0] : NULL;
-  if (f && f->kind == KE_STR && fe_expand_printf_vectors(e, f->loc))
-    fe_check_printf_format(e->args[0]->str, e->args[0]->len,
-                           fe_loc(fe, clang_Cursor_getArgument(c, 0)));
+  KLoc floc = n ? fe_loc(fe, clang_Cursor_getArgument(c, 0)) : loc;
+  if (f && f->kind == KE_STR && fe_expand_printf_vectors(e, f->loc) &&
+      fe_check_printf_format(e->args[0]->str, e->args[0]->len, floc))
+    fe_check_printf_args(e, floc);
   return e;
 }
 
