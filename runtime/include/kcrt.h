@@ -395,8 +395,8 @@ kcrt_status kcrt_buffer_from(kcrt_device *dev, const void *src, size_t size, kcr
 typedef struct kcrt_config {
   kcrt_device *dev;
   kcrt_dim3 grid, block;
-  size_t shared; /* bytes for the kernel's `extern shared` array */
-  kcrt_queue *queue;  /* NULL: the device's default queue */
+  size_t shared;     /* bytes for the kernel's `extern shared` array */
+  kcrt_queue *queue; /* NULL: the device's default queue */
 } kcrt_config;
 /* One-dimensional: enough blocks of `block` threads to cover `threads` (the kernel checks
  * its index against its size). Without a compound literal, so that C++ takes it too. */
