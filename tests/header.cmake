@@ -22,6 +22,8 @@
 #                       <prefix>/share/doc/kcc/samples configured as one project against the
 #                       prefix, built with -Werror, vecadd run.
 #   header.manpage      every option of `kcc --help` is in docs/kcc.1; groff reads it cleanly.
+#   header.from_docs    the installed getting-started.md's shell blocks run as written against the
+#                       prefix (HOME holding kcc -> prefix), and make-example as its Makefile says.
 #   header.getting_started
 #                       the code in docs/getting-started.md is the vecadd sample's, verbatim.
 # The samples' tests are in samples.cmake.
@@ -114,6 +116,11 @@ add_test(NAME header.installed_samples
   COMMAND sh ${_hdr_src}/installed_samples.sh ${KCC_TEST_PREFIX} ${_hdr_out}/installed-samples
           "${KCC_TEST_USER_FLAGS}")
 set_tests_properties(header.installed_samples PROPERTIES FIXTURES_REQUIRED kcc_installed
+  SKIP_RETURN_CODE 77 TIMEOUT 600 LABELS header ENVIRONMENT "XDG_CACHE_HOME=${_hdr_out}/cache")
+
+add_test(NAME header.from_docs
+  COMMAND sh ${_hdr_src}/from_docs.sh ${KCC_TEST_PREFIX} ${_hdr_out}/from-docs "${KCC_TEST_USER_FLAGS}")
+set_tests_properties(header.from_docs PROPERTIES FIXTURES_REQUIRED kcc_installed
   SKIP_RETURN_CODE 77 TIMEOUT 600 LABELS header ENVIRONMENT "XDG_CACHE_HOME=${_hdr_out}/cache")
 
 add_test(NAME header.manpage

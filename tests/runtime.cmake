@@ -43,7 +43,7 @@ set(KCRT_RUNTIME_KERNELS
 
 # Kernels kept beside their host program (tests/runtime/NAME.k, or NAME.cu for CUDA input,
 # NAME.cl for OpenCL C) rather than in the corpus that every back end compiles.
-set(KCRT_RUNTIME_OWN_KERNELS local_args cuda_cxx cl_workitem cl_half cl_printf)
+set(KCRT_RUNTIME_OWN_KERNELS local_args cuda_cxx cl_workitem cl_half cl_printf cl_chatter)
 
 foreach(_name ${KCRT_RUNTIME_KERNELS} ${KCRT_RUNTIME_OWN_KERNELS})
   if(_name IN_LIST KCRT_RUNTIME_OWN_KERNELS AND EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/runtime/${_name}.cu)
@@ -81,6 +81,15 @@ foreach(_name cl_workitem cl_half cl_printf)
   set_tests_properties(runtime.${_name}.spirv PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300
     LABELS runtime ENVIRONMENT "XDG_CACHE_HOME=${_rt_out}/cache;${_rt_lsan}")
 endforeach()
+
+# Driver chatter (PoCL's "N warnings generated.") kept off stderr; KCC_LOG's first-launch lines.
+find_program(KCC_CHATTER_CLANG NAMES clang-19 clang)
+add_test(NAME runtime.cl_chatter.stderr
+  COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/runtime/chatter.sh $<TARGET_FILE:kcc>
+          "$<$<BOOL:${KCC_CHATTER_CLANG}>:${KCC_CHATTER_CLANG}>" $<TARGET_FILE:rt_cl_chatter>
+          ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cl_chatter.cl ${_rt_out}/cl_chatter.kcb)
+set_tests_properties(runtime.cl_chatter.stderr PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300
+  LABELS runtime ENVIRONMENT "${_rt_lsan}")
 
 # The API and its error statuses on kcc's own bundles (vecadd, dynshared), on any device.
 add_executable(rt_api ${CMAKE_CURRENT_SOURCE_DIR}/runtime/api.c ${_rt_out}/vecadd.kcb.stamp
