@@ -6,7 +6,10 @@
  * Each device uses its primary context (shared with any CUDA runtime code in the process),
  * pushed around every call so that the caller's current context is left as it was. Modules
  * load the cubin for the device's architecture when the bundle has one, else the PTX through
- * the JIT linker (cuLink*), whose cubin is cached on disk. */
+ * the driver's whole-program JIT (cuModuleLoadDataEx), which NVIDIA's compute cache keeps on
+ * disk. Not through the JIT linker (cuLink*): it compiles PTX as a relocatable object, and that
+ * code ran matmul 1.25x slower (21.2 ms against 16.9 from the same PTX on an H200,
+ * bench/ptx_probe.c, docs/design.md), so its cubin is not worth caching ourselves. */
 #define _GNU_SOURCE
 #include "internal.h"
 
@@ -24,7 +27,6 @@ typedef struct CUmod_st *CUmodule;
 typedef struct CUfunc_st *CUfunction;
 typedef struct CUstream_st *CUstream;
 typedef struct CUevent_st *CUevent;
-typedef struct CUlinkState_st *CUlinkState;
 typedef unsigned long long CUdeviceptr;
 typedef int CUjit_option;
 
@@ -64,12 +66,9 @@ enum { /* CUfunction_attribute */
        FATTR_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8,
 };
 enum { /* CUjit_option */
-       JIT_INFO_LOG_BUFFER = 3,
-       JIT_INFO_LOG_BUFFER_SIZE_BYTES = 4,
        JIT_ERROR_LOG_BUFFER = 5,
        JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6,
 };
-enum { JIT_INPUT_PTX = 1 };
 enum { STREAM_NON_BLOCKING = 1 };
 
 #define CU_FUNCS(X)                                                                                \
@@ -121,14 +120,6 @@ enum { STREAM_NON_BLOCKING = 1 };
   X(cuEventElapsedTime_v2, CUresult (*)(float *, CUevent, CUevent), "cuEventElapsedTime_v2")       \
   X(cuEventElapsedTime, CUresult (*)(float *, CUevent, CUevent), "cuEventElapsedTime")             \
   X(cuFuncSetAttribute, CUresult (*)(CUfunction, int, int), "cuFuncSetAttribute")                  \
-  X(cuLinkCreate, CUresult (*)(unsigned, CUjit_option *, void **, CUlinkState *),                  \
-    "cuLinkCreate_v2")                                                                             \
-  X(cuLinkAddData,                                                                                 \
-    CUresult (*)(CUlinkState, int, void *, size_t, const char *, unsigned, CUjit_option *,         \
-                 void **),                                                                         \
-    "cuLinkAddData_v2")                                                                            \
-  X(cuLinkComplete, CUresult (*)(CUlinkState, void **, size_t *), "cuLinkComplete")                \
-  X(cuLinkDestroy, CUresult (*)(CUlinkState), "cuLinkDestroy")                                     \
   X(cuPointerGetAttribute, CUresult (*)(void *, int, CUdeviceptr), "cuPointerGetAttribute")        \
   X(cuMemcpyPeer, CUresult (*)(CUdeviceptr, CUcontext, CUdeviceptr, CUcontext, size_t),            \
     "cuMemcpyPeer")
@@ -531,51 +522,6 @@ static void append_log(const char *log) {
   kcrt_error_append(log);
 }
 
-/* PTX -> cubin with the JIT linker. Returns the cubin (malloc'd) or NULL with the error and
- * the JIT log recorded. */
-static unsigned char *jit_link(kcrt_device *dev, const char *ptx, int arch, const char *src,
-                               size_t *len) {
-  char *info = calloc(1, LOG_SIZE), *err = calloc(1, LOG_SIZE);
-  unsigned char *out = NULL;
-  if (!info || !err) {
-    free(info);
-    free(err);
-    kcrt_fail(KCRT_ERROR_OUT_OF_MEMORY, "out of host memory");
-    return NULL;
-  }
-  CUjit_option opts[] = {JIT_INFO_LOG_BUFFER, JIT_INFO_LOG_BUFFER_SIZE_BYTES, JIT_ERROR_LOG_BUFFER,
-                         JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
-  void *vals[] = {info, (void *)(uintptr_t)(LOG_SIZE - 1), err, (void *)(uintptr_t)(LOG_SIZE - 1)};
-  CUlinkState ls = NULL;
-  CUresult r = cu.cuLinkCreate(4, opts, vals, &ls);
-  const char *step = "cuLinkCreate";
-  if (!r) {
-    step = "cuLinkAddData";
-    r = cu.cuLinkAddData(ls, JIT_INPUT_PTX, (void *)ptx, strlen(ptx) + 1, "kcc.ptx", 0, NULL, NULL);
-  }
-  void *cubin = NULL;
-  size_t n = 0;
-  if (!r) {
-    step = "cuLinkComplete";
-    r = cu.cuLinkComplete(ls, &cubin, &n);
-  }
-  if (r) {
-    kcrt_fail(status_of(r) == KCRT_ERROR_DRIVER ? KCRT_ERROR_BUILD_FAILED : status_of(r),
-              "CUDA: JIT compiling the sm_%d PTX of %s for %s (sm_%d) failed in %s: %s (%s)", arch,
-              src, dev->info.name, cd(dev)->cc, step, err_name(r), err_text(r));
-    append_log(err);
-  } else if ((out = malloc(n ? n : 1))) {
-    memcpy(out, cubin, n); /* the linker owns `cubin` until cuLinkDestroy */
-    *len = n;
-  } else {
-    kcrt_fail(KCRT_ERROR_OUT_OF_MEMORY, "out of host memory");
-  }
-  if (ls) cu.cuLinkDestroy(ls);
-  free(info);
-  free(err);
-  return out;
-}
-
 /* Loads an image (cubin or PTX) with the error log captured; NULL module on failure. */
 static CUresult load_image(const void *img, CUmodule *mod, char *log, size_t loglen) {
   CUjit_option opts[] = {JIT_ERROR_LOG_BUFFER, JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
@@ -610,58 +556,23 @@ static const KcbSection *best_ptx(const KcbBundle *b, int cc) {
 
 static kcrt_status load_ptx(kcrt_module *m, const KcbSection *ps, CUmodule *mod) {
   kcrt_device *dev = m->dev;
-  CuDev *c = cd(dev);
   const char *src = *m->b->source ? m->b->source : "the module";
-  KcrtKey key;
-  kcrt_key_init(&key, "cuda");
-  kcrt_key_add(&key, dev->info.name);
-  kcrt_key_add_u64(&key, (uint64_t)c->cc);
-  kcrt_key_add(&key, c->driver);
-  kcrt_key_add_u64(&key, ps->arch);
-  kcrt_key_add_u64(&key, m->b->hash);
   double t0 = kcrt_now_ms();
-  size_t len;
-  unsigned char *cubin = kcrt_cache_get(&key, &len);
-  if (cubin) {
-    CUresult r = cu.cuModuleLoadData(mod, cubin);
-    free(cubin);
-    if (!r) {
-      kcrt_log("cuda: %s loaded from the cache in %.1f ms", src, kcrt_now_ms() - t0);
-      return KCRT_SUCCESS;
-    }
-    kcrt_log("cache: the driver rejected a cached cubin (%s); JIT compiling again", err_name(r));
-  }
-  char *ptx = kcb_text(ps);
-  if (!ptx) return kcrt_fail(KCRT_ERROR_OUT_OF_MEMORY, "out of host memory");
+  char *ptx = kcb_text(ps), *log = calloc(1, LOG_SIZE);
   kcrt_status st = KCRT_SUCCESS;
-  if (cu.cuLinkCreate && cu.cuLinkAddData && cu.cuLinkComplete && cu.cuLinkDestroy) {
-    cubin = jit_link(dev, ptx, (int)ps->arch, src, &len);
-    if (!cubin) {
-      st = KCRT_ERROR_BUILD_FAILED;
-      if (!*kcrt_last_error()) kcrt_fail(st, "CUDA: JIT compilation failed");
-    } else {
-      CUresult r = cu.cuModuleLoadData(mod, cubin);
-      if (r)
-        st = fail(r, "cuModuleLoadData (JIT output)");
-      else
-        kcrt_cache_put(&key, cubin, len);
-      free(cubin);
-    }
+  CUresult r = ptx && log ? load_image(ptx, mod, log, LOG_SIZE) : CUDA_ERROR_OUT_OF_MEMORY;
+  if (r) {
+    st = kcrt_fail(status_of(r) == KCRT_ERROR_DRIVER ? KCRT_ERROR_BUILD_FAILED : status_of(r),
+                   "CUDA: loading the sm_%u PTX of %s on %s (sm_%d) failed: %s (%s)", ps->arch, src,
+                   dev->info.name, cd(dev)->cc, err_name(r), err_text(r));
+    append_log(log);
   } else {
-    /* No linker API: the driver JITs (and caches in its own way) at load. */
-    char *log = calloc(1, LOG_SIZE);
-    CUresult r = log ? load_image(ptx, mod, log, LOG_SIZE) : CUDA_ERROR_OUT_OF_MEMORY;
-    if (r) {
-      st = kcrt_fail(status_of(r) == KCRT_ERROR_DRIVER ? KCRT_ERROR_BUILD_FAILED : status_of(r),
-                     "CUDA: loading the sm_%u PTX of %s on %s failed: %s (%s)", ps->arch, src,
-                     dev->info.name, err_name(r), err_text(r));
-      append_log(log);
-    }
-    free(log);
-  }
-  free(ptx);
-  if (!st)
+    /* The driver's compute cache (~/.nv/ComputeCache, CUDA_CACHE_* variables) makes a repeat
+     * of this load cheap; the time says which it was. */
     kcrt_log("cuda: %s JIT compiled from sm_%u PTX in %.1f ms", src, ps->arch, kcrt_now_ms() - t0);
+  }
+  free(log);
+  free(ptx);
   return st;
 }
 
