@@ -13,6 +13,7 @@
 #include <llvm-c/Analysis.h>
 #include <llvm-c/BitReader.h>
 #include <llvm-c/Linker.h>
+#include <llvm-c/Support.h>
 #include <llvm-c/TargetMachine.h>
 #include <llvm-c/Transforms/PassBuilder.h>
 
@@ -485,6 +486,15 @@ static void init_nvptx(void) {
   LLVMInitializeNVPTXTarget();
   LLVMInitializeNVPTXTargetMC();
   LLVMInitializeNVPTXAsmPrinter();
+  /* NVPTX lets a loop unroll partially only while the copy stays under a quarter of the full-
+   * unroll threshold (75 at -O3): nbody's inner loop (a constant 256 trips) got 2 copies, nvcc
+   * makes 4, and 4 let ptxas turn each shared array's 4 loads into one LDS.128 — 1.20x slower
+   * than nvcc before, 0.90x after (H200, docs/design.md). Twice the bound (150) changed no
+   * other kernel of bench/ or tests/kernels/ but a struct test's loop. The option is process-
+   * wide in LLVM; kcc sets it once, the same for every compile, so it cannot leak between
+   * compiles with different kcc options. */
+  const char *argv[] = {"kcc", "-unroll-partial-threshold=150"};
+  LLVMParseCommandLineOptions(2, argv, NULL);
   done = true;
 }
 
