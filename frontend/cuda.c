@@ -517,8 +517,16 @@ const char *fe_cu_func_name(FeCtx *fe, CXCursor def, bool kernel) {
   const char *sp = fe_spelling(def);
   if (clang_getCursorKind(def) == CXCursor_CXXMethod ||
       clang_getCursorKind(def) == CXCursor_ConversionFunction) {
-    /* Class_method (the class spelled with its template arguments: tile_32_). */
+    /* Class_method (the class spelled with its template arguments: tile_32_); a lambda's
+       operator: lambda_LINE. */
     CXCursor cls = clang_getCursorSemanticParent(def);
+    if (fe_cu_is_lambda_class(cls)) {
+      unsigned line;
+      clang_getExpansionLocation(clang_getCursorLocation(cls), NULL, &line, NULL, NULL);
+      snprintf(buf, sizeof buf, "lambda_%u", line);
+      if (!name_taken(fe, buf)) return kir_strdup(buf);
+      goto numbered;
+    }
     CXString s = clang_getTypeSpelling(clang_getCursorType(cls));
     const char *cs = clang_getCString(s);
     const char *last = cs ? strrchr(cs, ':') : NULL; /* drop the namespace */
@@ -576,6 +584,7 @@ const char *fe_cu_func_name(FeCtx *fe, CXCursor def, bool kernel) {
     }
     if (!name_taken(fe, buf)) return kir_strdup(buf);
   }
+numbered:;
   /* C++ overloads share a name; KIR's functions may not. */
   size_t len = strlen(buf);
   for (int k = 2;; k++) {
@@ -592,6 +601,8 @@ KFunc *fe_cu_function(FeCtx *fe, CXCursor fn) {
   KFunc *f = fe_map_get(&fe->decls, clang_getCanonicalCursor(def));
   if (f) return f;
   if (fe_in_vfile(fe, def)) return fe_vfile_function(fe, def);
+  if (fe_is_method(def) && fe_cu_is_lambda_class(clang_getCursorSemanticParent(def)))
+    return fe_cu_lambda_method(fe, def);
   f = fe_declare_function(fe, def);
   fe_lower_body(fe, f, def);
   return f;
@@ -778,10 +789,7 @@ static enum CXChildVisitResult record_visit(CXCursor c, CXCursor p, CXClientData
 }
 
 const char *fe_cu_record_problem(CXCursor def) {
-  CXString s = clang_getTypeSpelling(clang_getCursorType(def));
-  bool lambda = clang_getCString(s) && strstr(clang_getCString(s), "(lambda at ");
-  clang_disposeString(s);
-  if (lambda) return "lambda expressions";
+  if (fe_cu_is_lambda_class(def)) return NULL; /* lambda.c */
   const char *why = NULL;
   clang_visitChildren(def, record_visit, &why);
   return why;

@@ -112,6 +112,7 @@ typedef struct FeCtx {
   bool ret_ref;             /* the function being lowered returns a reference (an address in KIR) */
   KList temps;              /* KS_DECL of the temporaries of this function (declared first) */
   CXCursor kernel_template; /* the first __global__ function template, or a null cursor */
+  FeMap lambdas;            /* lambda.c: closure class (canonical) -> its captures */
   int ntemps;
   /* language */
   bool opencl; /* the input is OpenCL C: a shift count is taken modulo the width of the shifted
@@ -307,5 +308,18 @@ char *fe_cu_instantiations(const char *text, size_t len);
 const char *fe_cu_record_problem(CXCursor def);
 /* A variable's initializer, or a null cursor for none (a trivial default constructor). */
 CXCursor fe_var_initializer(FeCtx *fe, CXCursor decl);
+
+/* ---------------------------------------------------------------- lambda.c (CUDA input) */
+
+/* Whether a class is a lambda's closure type. */
+bool fe_cu_is_lambda_class(CXCursor cls);
+/* Fills st (named, registered by the caller) as the closure struct of lambda class def: one
+ * field per capture. NULL after reporting a capture kcc refuses. */
+KStruct *fe_cu_lambda_struct(FeCtx *fe, CXCursor def, KStruct *st);
+/* A LambdaExpr evaluated: a closure holding the captures' values or addresses. */
+KExpr *fe_cu_lambda(FeCtx *fe, CXCursor expr, KLoc loc);
+/* A lambda's call operator def, declared and lowered with its captures bound; NULL when the
+ * lambda is refused (reported). */
+KFunc *fe_cu_lambda_method(FeCtx *fe, CXCursor def);
 
 #endif

@@ -1022,7 +1022,9 @@ static KExpr *lower(FeCtx *fe, CXCursor c) {
     diag_error(loc, "'new' and 'delete' are not supported in kcc kernels: allocate buffers on the "
                     "host and pass them as kernel parameters");
     return fe_poison(loc);
-  case CXCursor_LambdaExpr: return unsupported(loc, "lambda expressions");
+  case CXCursor_LambdaExpr:
+    return fe->lang == KL_LANG_CU ? fe_cu_lambda(fe, c, loc)
+                                  : unsupported(loc, "lambda expressions");
   case CXCursor_CXXThrowExpr: return unsupported(loc, "exceptions");
   case CXCursor_ImaginaryLiteral: return unsupported(loc, "complex types");
   case CXCursor_CompoundLiteralExpr: {

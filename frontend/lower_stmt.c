@@ -508,6 +508,30 @@ static void stmt_into(FeCtx *fe, CXCursor c, KList *out) {
   case CXCursor_ReturnStmt: {
     KStmt *s = kir_stmt(KS_RETURN, loc);
     fe_kids_expr(c, &k);
+    CXCursor list = k.n == 1 ? k.v[0] : clang_getNullCursor();
+    while (!clang_Cursor_isNull(list) && clang_getCursorKind(list) == CXCursor_UnexposedExpr) {
+      FeKids u;
+      fe_kids_expr(list, &u);
+      list = u.n == 1 ? u.v[0] : clang_getNullCursor();
+      fe_kids_free(&u);
+    }
+    if (fe->lang == KL_LANG_CU && !clang_Cursor_isNull(list) &&
+        clang_getCursorKind(list) == CXCursor_InitListExpr && !fe->ret_ref && fe->func &&
+        fe->func->ret->kind != KT_VOID) {
+      /* `return {...};` (C++): { T __kcc_ret = {...}; return __kcc_ret; } */
+      KVar *v = kir_var(fe->m, "__kcc_ret", fe->func->ret, KV_LOCAL, loc);
+      KStmt *d = kir_stmt(KS_DECL, loc);
+      d->var = v;
+      d->init = fe_initializer(fe, list, v->type, false);
+      s->expr = kir_expr(KE_VAR, v->type, loc);
+      s->expr->var = v;
+      KStmt *b = kir_stmt(KS_BLOCK, loc);
+      klist_push(&b->list, d);
+      klist_push(&b->list, s);
+      fe_kids_free(&k);
+      klist_push(out, b);
+      break;
+    }
     if (k.n == 1) {
       s->expr = fe_expr(fe, k.v[0]);
       if (fe->ret_ref)

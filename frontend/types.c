@@ -93,6 +93,19 @@ static KStruct *lower_record(FeCtx *fe, CXCursor decl, KLoc use) {
     fe_map_put(&fe->structs, def, REJECTED);
     return NULL;
   }
+  if (fe->lang == KL_LANG_CU && fe_cu_is_lambda_class(def)) {
+    KStruct *st = kir_alloc(sizeof *st);
+    fe_map_put(&fe->structs, def, st);
+    if (!fe_cu_lambda_struct(fe, def, st)) {
+      fe_map_put(&fe->structs, def, REJECTED);
+      return NULL;
+    }
+    KType *kt = kir_type_struct(st);
+    kt->size = st->size;
+    kt->align = st->align;
+    klist_push(&fe->m->structs, st);
+    return st;
+  }
   const char *cxx = fe->lang == KL_LANG_CU ? fe_cu_record_problem(def) : NULL;
   if (cxx) {
     diag_error(loc, "%s are not supported in kcc kernels", cxx);

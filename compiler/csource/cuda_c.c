@@ -585,9 +585,17 @@ static void cuda_builtin(CGen *g, const KExpr *e, int prec) {
 
 /* Static shared arrays of a kernel are declared in it. Dynamic ones go to file scope: every
  * block-scope `extern __shared__ T s[]` of the same name is one entity (C and C++ link them),
- * which KIR therefore holds once, and nvcc needs a declaration in scope in each kernel. */
-static bool in_kernel(const KVar *v) {
-  return v->owner && v->owner->is_kernel && !v->is_dynamic;
+ * which KIR therefore holds once, and nvcc needs a declaration in scope in each kernel. So
+ * does a kernel's array that another function uses (a lambda's body naming it). */
+static bool in_kernel(const CGen *g, const KVar *v) {
+  if (!v->owner || !v->owner->is_kernel || v->is_dynamic) return false;
+  for (int i = 0; i < g->m->funcs.n; i++) {
+    const KFunc *f = g->m->funcs.v[i];
+    if (f == v->owner || f->is_kernel) continue;
+    for (int j = 0; j < f->shared.n; j++)
+      if (f->shared.v[j] == v) return false;
+  }
+  return true;
 }
 
 static void shared_decl(CGen *g, const KVar *v) {
@@ -598,7 +606,7 @@ static void shared_decl(CGen *g, const KVar *v) {
 static void cuda_prologue(CGen *g, const KFunc *f) {
   for (int i = 0; i < g->m->globals.n; i++) {
     const KVar *v = g->m->globals.v[i];
-    if (v->kind == KV_SHARED && v->owner == f && in_kernel(v)) {
+    if (v->kind == KV_SHARED && v->owner == f && in_kernel(g, v)) {
       cs_indent(g);
       shared_decl(g, v);
     }
@@ -889,7 +897,7 @@ bool emit_cuda_c(KModule *m, const KOptions *o, KBuf *out) {
       }
       cs_puts(&g, ";\n");
       any = true;
-    } else if (!in_kernel(v)) {
+    } else if (!in_kernel(&g, v)) {
       shared_decl(&g, v);
       any = true;
     }

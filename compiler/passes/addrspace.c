@@ -13,7 +13,8 @@
  *
  * Pointers stored in memory (struct fields, pointer-to-pointer targets, arrays of pointers)
  * are not tracked: they point to global memory where there is no generic space, and are
- * generic where there is one, exactly as in CUDA. */
+ * generic where there is one, exactly as in CUDA — unless the front end gave the pointer type
+ * a space (a lambda's capture by reference points where the captured variable lives). */
 #include "diag.h"
 #include "kcc.h"
 
@@ -82,7 +83,11 @@ static const char *mask_names(Mask m) {
 
 /* The type of a pointer as stored in memory: it, and everything it points to, in mem_space. */
 static KType *mem_type(Ctx *c, KType *t) {
-  if (t->kind == KT_PTR) return kir_type_ptr(mem_type(c, t->base), mem_space(c), t->qual);
+  /* A space the front end named stays where there is no generic one (a lambda's closure
+     field holding the address of a local: lambda.c). */
+  if (t->kind == KT_PTR)
+    return kir_type_ptr(mem_type(c, t->base),
+                        c->strict && t->as != KAS_GENERIC ? t->as : mem_space(c), t->qual);
   if (t->kind == KT_ARRAY) return kir_type_array(mem_type(c, t->base), t->len);
   return t;
 }
@@ -247,7 +252,10 @@ static Mask walk(Ctx *c, KExpr *e) {
   case KE_DEREF:
     walk(c, e->a);
     walk(c, e->b);
-    if (e->type->kind == KT_PTR) m = M(mem_space(c)); /* a pointer loaded from memory */
+    /* A pointer loaded from memory: where its type says (a space the front end named, as
+       mem_type keeps it), else where pointers in memory point. */
+    if (e->type->kind == KT_PTR)
+      m = M(c->strict && e->type->as != KAS_GENERIC ? e->type->as : mem_space(c));
     break;
   case KE_CALL: m = walk_call(c, e); break;
   case KE_SWIZZLE:

@@ -11,7 +11,10 @@
  *  - threadIdx/blockIdx/blockDim/gridDim: the BuiltIn Input variables LocalInvocationId,
  *    WorkgroupId, WorkgroupSize, NumWorkgroups (v3ulong under Physical64).
  *  - static shared arrays: module-scope Workgroup variables (as llvm-spirv writes OpenCL
- *    `local` arrays declared in kernels).
+ *    `local` arrays declared in kernels), used directly by kernels only. A device function
+ *    that reaches one receives it as a Workgroup pointer parameter, as the OpenCL C back end
+ *    passes it: PoCL's SPIR-V path (llvm-spirv, then PoCL) left a kernel whose device
+ *    function read a module-scope Workgroup array writing nothing, silently.
  *  - dynamic shared memory (`extern shared T s[]`): a trailing Workgroup-pointer parameter of
  *    every kernel and device function that reaches it (typed and named by the first such
  *    array the function reaches; the others, which CUDA lays at the same address, are
@@ -369,8 +372,8 @@ static void gen_globals(SG *g) {
     uint32_t ty = sg_type(g, v->type);
     uint32_t align = (uint32_t)mem_align(v->type);
     if (v->kind == KV_SHARED) {
-      s->ptr = sg_global_var(g, spv_type_ptr(&g->m, SpvStorageClassWorkgroup, ty),
-                             SpvStorageClassWorkgroup, 0);
+      s->ptr = s->wg = sg_global_var(g, spv_type_ptr(&g->m, SpvStorageClassWorkgroup, ty),
+                                     SpvStorageClassWorkgroup, 0);
     } else {
       KLoc saved = g->loc;
       g->loc = v->loc;
@@ -410,8 +413,27 @@ static uint32_t symbol_param_type(SG *g, const KVar *v) {
   return sg_ptr_type(g, SpvStorageClassUniformConstant, v->type);
 }
 
+int sg_nshared_params(const KFunc *f) {
+  int n = 0;
+  for (int i = 0; !f->is_kernel && i < f->shared.n; i++) n += !((KVar *)f->shared.v[i])->is_dynamic;
+  return n;
+}
+
+KVar *sg_shared_param(const KFunc *f, int i) {
+  for (int j = 0; j < f->shared.n; j++) {
+    KVar *v = f->shared.v[j];
+    if (!v->is_dynamic && i-- == 0) return v;
+  }
+  return NULL;
+}
+
+static uint32_t shared_param_type(SG *g, const KVar *v) {
+  return sg_ptr_type(g, SpvStorageClassWorkgroup, v->type);
+}
+
 static uint32_t func_type(SG *g, KFunc *f) {
-  uint32_t *pt = calloc((size_t)f->nparams + (size_t)f->symbols.n + 2, sizeof *pt);
+  int nsh = sg_nshared_params(f);
+  uint32_t *pt = calloc((size_t)f->nparams + (size_t)f->symbols.n + (size_t)nsh + 2, sizeof *pt);
   int n = 0;
   for (int i = 0; i < f->nparams; i++) {
     KVar *p = f->params[i];
@@ -419,6 +441,7 @@ static uint32_t func_type(SG *g, KFunc *f) {
         is_byval(f, p) ? sg_ptr_type(g, SpvStorageClassFunction, p->type) : sg_type(g, p->type);
   }
   for (int i = 0; i < f->symbols.n; i++) pt[n++] = symbol_param_type(g, f->symbols.v[i]);
+  for (int i = 0; i < nsh; i++) pt[n++] = shared_param_type(g, sg_shared_param(f, i));
   KVar *dv = sg_dyn_var(f);
   if (dv) pt[n++] = dyn_param_type(g, dv);
   uint32_t id = spv_type_func(&g->m, sg_type(g, f->ret), pt, n);
@@ -533,6 +556,20 @@ static void define_func(SG *g, KFunc *f) {
     SVar *s = v->aux;
     s->ptr = spv_id(&g->m);
     uint32_t ops[2] = {symbol_param_type(g, v), s->ptr};
+    spw_inst(out, SpvOpFunctionParameter, ops, 2);
+    spv_name(&g->m, s->ptr, v->name);
+  }
+  /* A static shared array is, in a device function, its parameter; in a kernel, itself. */
+  for (int i = 0; i < f->shared.n; i++) {
+    KVar *v = f->shared.v[i];
+    SVar *s = v->aux;
+    if (!v->is_dynamic && s) s->ptr = s->wg;
+  }
+  for (int i = 0, nsh = sg_nshared_params(f); i < nsh; i++) {
+    KVar *v = sg_shared_param(f, i);
+    SVar *s = v->aux;
+    s->ptr = spv_id(&g->m);
+    uint32_t ops[2] = {shared_param_type(g, v), s->ptr};
     spw_inst(out, SpvOpFunctionParameter, ops, 2);
     spv_name(&g->m, s->ptr, v->name);
   }

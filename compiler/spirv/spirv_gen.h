@@ -18,7 +18,14 @@
 typedef struct SVar {
   uint32_t ptr; /* pointer to its storage, or 0 */
   uint32_t val; /* a parameter never written: its value */
+  uint32_t wg;  /* a static shared array: its module-scope Workgroup variable */
 } SVar;
+
+/* The static shared arrays device function f reaches, which it receives as Workgroup pointer
+ * parameters (after the host-filled constants' and before the dynamic one): count, and the
+ * i-th in f->shared order. */
+int sg_nshared_params(const KFunc *f);
+KVar *sg_shared_param(const KFunc *f, int i);
 
 typedef struct SStruct {
   const KStruct *ks;

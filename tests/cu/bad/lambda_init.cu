@@ -1,4 +1,4 @@
 __global__ void k(int *p) {
-  auto inc = [](int x) { return x + 1; };
+  auto inc = [y = 1](int x) { return x + y; };
   p[0] = inc(p[0]);
 }
