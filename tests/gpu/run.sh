@@ -48,6 +48,8 @@ say "   OpenCL ICDs: $(cat "$tmp"/vendors/*.icd | tr '\n' ' ')"
   sed -n '1,/^events:/p' | grep -v '^events:' | tee -a "$log"
 
 tests=$(cd "$dir/bin" && ls rt_* | sed 's/^rt_//' | grep -v '^api$')
+# TESTS="a b": only those programs (a rerun after a fix).
+[ -n "${TESTS:-}" ] && tests=$TESTS
 pass=0 fail=0 skip=0
 failed=""
 

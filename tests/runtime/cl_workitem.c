@@ -10,6 +10,10 @@ int main(int argc, char **argv) {
   Rt rt;
   rt_init(&rt, argc, argv, "cl_workitem");
   kcrt_kernel *k = rt_kernel(&rt, "workitem");
+  /* Blocks up to 8x8x8 = 512 threads, within what the kernel allows on this device (NVIDIA's
+   * OpenCL gives this one 256). */
+  kcrt_kernel_info ki;
+  RT_CHECK(&rt, kcrt_kernel_get_info(k, &ki));
   int runs = 0;
   for (int dims = 1; dims <= 3; dims++)
     for (unsigned d = 0; d <= 4; d++) {
@@ -18,6 +22,8 @@ int main(int argc, char **argv) {
         grid[i] = (unsigned)rt_int(&rt, i == dims - 1 ? 2 : 1, 5);
         block[i] = (unsigned)rt_int(&rt, 1, dims == 1 ? 64 : 8);
       }
+      while ((uint64_t)block[0] * block[1] * block[2] > ki.max_threads_per_block)
+        for (int i = 0; i < 3; i++) block[i] = block[i] > 1 ? block[i] / 2 : 1;
       unsigned gsz[3], n = 1;
       for (int i = 0; i < 3; i++) n *= gsz[i] = grid[i] * block[i];
       size_t bytes = (size_t)n * 12 * sizeof(uint32_t);
