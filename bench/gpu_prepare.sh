@@ -56,6 +56,16 @@ flags="-std=c11 -O2 -g -Wall -Wextra -Werror"
   $cc $flags -I"$root/runtime/include" "$root/tests/runtime/lazy_enum.c" -L"$build/runtime" \
     -lkcrt -ldl -Wl,-rpath,'$ORIGIN/../lib' -o "$out/bin/lazy_enum"
 }
+# Codegen probes (issue 14; bench/README.md): only where the toolkit's and OpenCL's headers are.
+cuda_inc=$(dirname "$(dirname "$nvcc")")/include
+if [ -f "$cuda_inc/cuda.h" ] && [ -d "$cuda_inc/../lib64/stubs" ]; then
+  $cc $flags -I"$cuda_inc" "$root/bench/ptx_probe.c" -L"$cuda_inc/../lib64/stubs" -lcuda \
+    -o "$out/bin/ptx_probe"
+fi
+if [ -f /usr/include/CL/cl.h ]; then
+  $cc $flags "$root/bench/cl_binary.c" -lOpenCL -o "$out/bin/cl_binary" 2>/dev/null ||
+    echo "gpu_prepare.sh: no libOpenCL to link bench/cl_binary.c: left out" >&2
+fi
 cp "$build/runtime/kcbinfo" "$out/bin/"
 cp "$root/tests/runtime/lazy_enum.sh" "$out/bin/"
 
