@@ -117,6 +117,7 @@ enum { STREAM_NON_BLOCKING = 1 };
   X(cuGetErrorString, CUresult (*)(CUresult, const char **), "cuGetErrorString")
 /* Optional: older drivers lack some; each has a fallback. */
 #define CU_OPTIONAL(X)                                                                             \
+  X(cuCtxGetCurrent, CUresult (*)(CUcontext *), "cuCtxGetCurrent")                                 \
   X(cuEventElapsedTime_v2, CUresult (*)(float *, CUevent, CUevent), "cuEventElapsedTime_v2")       \
   X(cuEventElapsedTime, CUresult (*)(float *, CUevent, CUevent), "cuEventElapsedTime")             \
   X(cuFuncSetAttribute, CUresult (*)(CUfunction, int, int), "cuFuncSetAttribute")                  \
@@ -206,12 +207,28 @@ static CuDev *cd(kcrt_device *d) {
 }
 
 /* Every driver call runs with the device's context current, restoring the caller's. */
+/* enter/leave pair up, and may nest. When the device's context is current already (a
+ * program that uses one device: every launch after the first), nothing is pushed or popped:
+ * asking costs a thread-local read in the driver, a push and a pop two calls more per launch
+ * (bench/launch_raw). Bit i of `pushed` says whether the i-th open enter pushed. */
+static _Thread_local uint64_t pushed;
+static _Thread_local unsigned depth;
+
 static bool enter(kcrt_device *d) {
-  return cu.cuCtxPushCurrent(cd(d)->ctx) == CUDA_SUCCESS;
+  CUcontext cur = NULL;
+  bool push = !cu.cuCtxGetCurrent || cu.cuCtxGetCurrent(&cur) != CUDA_SUCCESS ||
+              cur != cd(d)->ctx || depth >= 64;
+  if (push && cu.cuCtxPushCurrent(cd(d)->ctx) != CUDA_SUCCESS) return false;
+  if (depth < 64) pushed = (pushed & ~(1ull << depth)) | ((uint64_t)push << depth);
+  depth++;
+  return true;
 }
 static void leave(void) {
-  CUcontext c;
-  cu.cuCtxPopCurrent(&c);
+  depth--;
+  if (depth >= 64 || (pushed >> depth & 1)) {
+    CUcontext c;
+    cu.cuCtxPopCurrent(&c);
+  }
 }
 #define ENTER(dev)                                                                                 \
   do {                                                                                             \
