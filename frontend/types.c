@@ -76,6 +76,16 @@ static const char *record_name(FeCtx *fe, CXCursor def, bool *derived) {
   return kir_strdup(buf);
 }
 
+/* A laid-out struct joins the module. */
+static KStruct *finish_record(FeCtx *fe, KStruct *st) {
+  KType *kt = kir_type_struct(st);
+  /* A pointer to the struct may have been interned while the struct was being laid out. */
+  kt->size = st->size;
+  kt->align = st->align;
+  klist_push(&fe->m->structs, st);
+  return st;
+}
+
 static KStruct *lower_record(FeCtx *fe, CXCursor decl, KLoc use) {
   CXCursor def = clang_getCursorDefinition(decl);
   if (clang_Cursor_isNull(def)) {
@@ -100,11 +110,7 @@ static KStruct *lower_record(FeCtx *fe, CXCursor decl, KLoc use) {
       fe_map_put(&fe->structs, def, REJECTED);
       return NULL;
     }
-    KType *kt = kir_type_struct(st);
-    kt->size = st->size;
-    kt->align = st->align;
-    klist_push(&fe->m->structs, st);
-    return st;
+    return finish_record(fe, st);
   }
   const char *cxx = fe->lang == KL_LANG_CU ? fe_cu_record_problem(def) : NULL;
   if (cxx) {
@@ -203,12 +209,7 @@ static KStruct *lower_record(FeCtx *fe, CXCursor decl, KLoc use) {
     fe_map_put(&fe->structs, def, REJECTED);
     return NULL;
   }
-  KType *kt = kir_type_struct(st);
-  /* A pointer to the struct may have been interned while the struct was being laid out. */
-  kt->size = st->size;
-  kt->align = st->align;
-  klist_push(&fe->m->structs, st);
-  return st;
+  return finish_record(fe, st);
 }
 
 void fe_record_decl(FeCtx *fe, CXCursor decl) {
