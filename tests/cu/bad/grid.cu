@@ -2,5 +2,6 @@
 namespace cg = cooperative_groups;
 __global__ void k(int *p) {
   cg::grid_group g = cg::this_grid();
-  p[0] = 1;
+  p[g.thread_rank()] = 1;
+  g.sync();
 }
