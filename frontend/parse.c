@@ -1,6 +1,7 @@
 /* parse.c — frontend_parse: libclang setup, forwarding of clang's diagnostics, the include
  * list for -MD, and the file-scope walk (functions, shared/constant globals, types). */
 #define _GNU_SOURCE 1 /* sigjmp_buf, siginfo_t, MAP_NORESERVE: POSIX and Linux */
+#include <ctype.h>
 #include <errno.h>
 #include <pthread.h>
 #include <setjmp.h>
@@ -541,13 +542,31 @@ static bool check_readable(const char *path) {
 /* A CUDA source with references to its explicit instantiations appended
  * (fe_cu_instantiations), and then to the specialisations --instantiate names, under a #line
  * that makes clang's diagnostics about them say so; NULL when there are none (malloc'ed). */
+/* `extern "C"__global__` (no space): C++11 reads `"C"__global__` as a user-defined literal,
+ * and nvcc's front end does not. Rewritten `extern"C" __global__`, every column kept: the
+ * string moves left into the space. Returns whether anything changed. */
+static bool cu_space_literal_suffixes(char *text, size_t n) {
+  static const char pat[] = "extern \"C\"__";
+  bool changed = false;
+  for (char *p = text; (p = memmem(p, n - (size_t)(p - text), pat, sizeof pat - 1)); p += 3) {
+    if (p > text && (isalnum((unsigned char)p[-1]) || p[-1] == '_')) continue;
+    memcpy(p + 6, "\"C\" ", 4);
+    changed = true;
+  }
+  return changed;
+}
+
 static char *cu_with_instantiations(const char *text, size_t n, const KOptions *o) {
   if (memchr(text, 0, n)) return NULL; /* clang reports the NUL; nothing to scan */
   char *extra = fe_cu_instantiations(text, n);
   int ninst = o ? o->ninstantiate : 0;
-  if (!extra && !ninst) return NULL;
   KBuf b = {0};
   kbuf_append(&b, text, n);
+  bool spaced = cu_space_literal_suffixes(b.data, n);
+  if (!extra && !ninst && !spaced) {
+    kbuf_free(&b);
+    return NULL;
+  }
   if (extra) kbuf_puts(&b, extra);
   free(extra);
   for (int i = 0; i < ninst; i++)
