@@ -65,8 +65,24 @@ static const Name math[] = {
     {"lgamma", BI_LGAMMA},
 };
 
+bool fe_builtin_is_system(const char *name) {
+  size_t n = name ? strlen(name) : 0;
+  return n > 7 && !strncmp(name, "atomic", 6) && !strcmp(name + n - 7, "_system");
+}
+
 KBuiltin fe_builtin_lookup(const char *name) {
   if (!name) return BI_NONE;
+  if (fe_builtin_is_system(name)) { /* atomicAdd_system: atomicAdd at system scope */
+    char base[32];
+    size_t n = strlen(name) - 7;
+    if (n >= sizeof base) return BI_NONE;
+    memcpy(base, name, n);
+    base[n] = 0;
+    KBuiltin b = !strcmp(base, "atomicInc")   ? BI_ATOMIC_INC
+                 : !strcmp(base, "atomicDec") ? BI_ATOMIC_DEC
+                                              : fe_builtin_lookup(base);
+    return kir_builtin_is_atomic(b) ? b : BI_NONE;
+  }
   for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++)
     if (strcmp(fixed[i].name, name) == 0) return fixed[i].id;
   size_t n = strlen(name);

@@ -41,6 +41,8 @@ bool fe_is_vfile_name(const char *name);
 KBuiltin fe_builtin_lookup(const char *name);
 /* CUDA's fast spellings of math functions (__expf, __logf...): approximations allowed. */
 bool fe_builtin_is_fast(const char *name);
+/* CUDA's system-scope atomics (atomicAdd_system...): fe_builtin_lookup gives their builtin. */
+bool fe_builtin_is_system(const char *name);
 /* Checks a printf format; reports at loc and returns false when it uses a conversion kcc
  * does not support. */
 bool fe_check_printf_format(const char *fmt, size_t len, KLoc loc);

@@ -922,7 +922,10 @@ static KExpr *call(FeCtx *fe, CXCursor c, KLoc loc) {
     KBuiltin b = defined ? BI_NONE : fe_builtin_lookup(name);
     if (b != BI_NONE) {
       KExpr *r = builtin_call(fe, c, b, loc);
-      if (r->kind == KE_BUILTIN) r->approx = fe_builtin_is_fast(name);
+      if (r->kind == KE_BUILTIN) {
+        r->approx = fe_builtin_is_fast(name);
+        r->sys_scope = fe_builtin_is_system(name);
+      }
       return r;
     }
     f = fe_vfile_function(fe, fn);

@@ -47,3 +47,9 @@ add_test(NAME cu.fastmath
          COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cu/fastmath.sh $<TARGET_FILE:kcc>
                  "$<$<BOOL:${KCC_CU_SPIRV_DIS}>:${KCC_CU_SPIRV_DIS}>" ${_kcc_cu_dir}/fastmath)
 set_tests_properties(cu.fastmath PROPERTIES TIMEOUT 120 LABELS cuda-input)
+
+# System-scope atomics: atom.sys in the PTX, sm_60 needed (tests/cu/sysatomic.sh).
+add_test(NAME cu.sysatomic.atom_sys
+         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cu/sysatomic.sh $<TARGET_FILE:kcc>
+                 ${CMAKE_CURRENT_SOURCE_DIR}/cu/sysatomic.cu ${_kcc_cu_dir}/sysatomic)
+set_tests_properties(cu.sysatomic.atom_sys PROPERTIES TIMEOUT 120 LABELS cuda-input)

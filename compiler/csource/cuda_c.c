@@ -119,11 +119,11 @@ static void cuda_atomic(CGen *g, const KExpr *e, int prec, bool discard) {
   };
   KBuiltin b = e->builtin;
   const KType *vt = e->args[0]->type->base;
-  const char *ull = "unsigned long long";
+  const char *ull = "unsigned long long", *sys = e->sys_scope ? "_system" : "";
   bool p;
   if (vt->kind == KT_F64 && b == BI_ATOMIC_EXCH) {
     p = prec > P_POSTFIX;
-    cs_printf(g, "%s__longlong_as_double((long long)atomicExch((%s *)", p ? "(" : "", ull);
+    cs_printf(g, "%s__longlong_as_double((long long)atomicExch%s((%s *)", p ? "(" : "", sys, ull);
     cs_expr(g, e->args[0], P_UNARY);
     cs_printf(g, ", (%s)__double_as_longlong(", ull);
     cs_expr_exact(g, e->args[1], P_ASSIGN);
@@ -131,7 +131,7 @@ static void cuda_atomic(CGen *g, const KExpr *e, int prec, bool discard) {
     return;
   }
   if (kir_is_float(vt) && b == BI_ATOMIC_SUB) {
-    cs_puts(g, "atomicAdd(");
+    cs_printf(g, "atomicAdd%s(", sys);
     cs_expr(g, e->args[0], P_ASSIGN);
     cs_puts(g, ", -");
     cs_expr_exact(g, e->args[1], P_PRIMARY);
@@ -143,7 +143,7 @@ static void cuda_atomic(CGen *g, const KExpr *e, int prec, bool discard) {
     return;
   }
   if (vt->kind == KT_U64 && b == BI_ATOMIC_SUB) {
-    cs_printf(g, "atomicAdd(");
+    cs_printf(g, "atomicAdd%s(", sys);
     cs_expr(g, e->args[0], P_ASSIGN);
     cs_puts(g, ", 0ULL - ");
     cs_expr_exact(g, e->args[1], P_MUL);
@@ -154,8 +154,8 @@ static void cuda_atomic(CGen *g, const KExpr *e, int prec, bool discard) {
    * long): signed ones go through the unsigned form, which is the same bit operation. */
   if (vt->kind == KT_I64 && b != BI_ATOMIC_MIN && b != BI_ATOMIC_MAX) {
     p = !discard && prec > P_UNARY;
-    cs_printf(g, "%s%satomic%s((%s *)", p ? "(" : "", discard ? "" : "(long long)",
-              b == BI_ATOMIC_SUB ? "Add" : names[b] + 6, ull);
+    cs_printf(g, "%s%satomic%s%s((%s *)", p ? "(" : "", discard ? "" : "(long long)",
+              b == BI_ATOMIC_SUB ? "Add" : names[b] + 6, sys, ull);
     cs_expr(g, e->args[0], P_UNARY);
     for (int i = 1; i < e->nargs; i++) {
       /* (unsigned long long)x is the sign extension of x already. */
@@ -169,7 +169,7 @@ static void cuda_atomic(CGen *g, const KExpr *e, int prec, bool discard) {
     cs_error(g, e->loc, "%s on %s is not supported", kir_builtin_info(b)->name, kir_type_str(vt));
     return;
   }
-  cs_printf(g, "%s(", names[b]);
+  cs_printf(g, "%s%s(", names[b], sys);
   args(g, e);
   cs_puts(g, ")");
 }
@@ -467,7 +467,7 @@ static void cuda_intrinsic(CGen *g, const KExpr *e) {
   else if (b >= BI_FADD_RN && b <= BI_FMUL_RN && e->type->kind == KT_F64)
     cs_printf(g, "__d%s(", name + 3);
   else
-    cs_printf(g, "%s(", name);
+    cs_printf(g, "%s%s(", name, e->sys_scope ? "_system" : ""); /* atomicInc_system */
   args(g, e);
   cs_puts(g, ")");
 }

@@ -461,6 +461,10 @@ struct KExpr {
   /* KE_BUILTIN math on float: the device's fast approximation will do (CUDA's __expf & co.,
      OpenCL C's native_exp & co.), as -ffast-math allows for every call. */
   bool approx;
+  /* BI_ATOMIC_*: system scope (CUDA's atomicAdd_system & co.): atomic also with respect to the
+     host and other devices where the target has such a scope (PTX atom.sys); elsewhere kcc's
+     memory is the device's alone during a kernel, and device scope is the same thing. */
+  bool sys_scope;
   KBuiltin builtin;
   KFunc *callee;
   KExpr **args;

@@ -126,8 +126,8 @@ static void print_expr(FILE *out, const KExpr *e) {
     fputc(')', out);
     return;
   case KE_BUILTIN:
-    fprintf(out, "(builtin %s%s %s", kir_builtin_info(e->builtin)->name, e->approx ? " approx" : "",
-            ty);
+    fprintf(out, "(builtin %s%s%s %s", kir_builtin_info(e->builtin)->name,
+            e->approx ? " approx" : "", e->sys_scope ? " system" : "", ty);
     print_args(out, e);
     fputc(')', out);
     return;

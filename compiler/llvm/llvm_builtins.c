@@ -30,7 +30,70 @@ LLVMValueRef lg_special(LG *g, KExpr *e) {
 
 /* ---------------------------------------------------------------- atomics */
 
+/* CUDA's *_system atomics: PTX `atom.sys`, which LLVM 19 writes for no atomicrmw scope (it
+ * ignores syncscope) and has intrinsics for only some operations (no unsigned min/max), so
+ * every one is inline PTX on the generic address. Needs sm_60. */
+static LLVMValueRef gen_atomic_sys(LG *g, KExpr *e) {
+  const KType *t = e->type;
+  int sm = g->o->narchs > 0 ? g->o->archs[0] : 75;
+  if (sm < 60) {
+    diag_error(e->loc, "system-scope atomics need sm_60 or newer (this is sm_%d)", sm);
+    return LLVMGetUndef(lg_type(g, t));
+  }
+  bool wide = t->size == 8, fp = kir_is_float(t), sg = kir_is_signed(t);
+  const char *op = "exch", *ty = wide ? "b64" : "b32";
+  switch (e->builtin) {
+  case BI_ATOMIC_ADD:
+  case BI_ATOMIC_SUB:
+    op = "add";
+    ty = fp ? (wide ? "f64" : "f32") : wide ? "u64" : "u32";
+    break;
+  case BI_ATOMIC_MIN:
+  case BI_ATOMIC_MAX:
+    op = e->builtin == BI_ATOMIC_MIN ? "min" : "max";
+    ty = wide ? (sg ? "s64" : "u64") : sg ? "s32" : "u32";
+    break;
+  case BI_ATOMIC_AND: op = "and"; break;
+  case BI_ATOMIC_OR: op = "or"; break;
+  case BI_ATOMIC_XOR: op = "xor"; break;
+  case BI_ATOMIC_INC: op = "inc", ty = "u32"; break;
+  case BI_ATOMIC_DEC: op = "dec", ty = "u32"; break;
+  case BI_ATOMIC_CAS: op = "cas"; break;
+  default: break; /* exch */
+  }
+  bool cas = e->builtin == BI_ATOMIC_CAS;
+  /* Exchanging a float moves its bits. */
+  bool bits = fp && (e->builtin == BI_ATOMIC_EXCH || cas);
+  LLVMTypeRef vt = bits ? (wide ? g->t_i64 : g->t_i32) : lg_type(g, t);
+  char c = fp && !bits ? (wide ? 'd' : 'f') : wide ? 'l' : 'r';
+  char text[64], cons[64];
+  snprintf(text, sizeof text, "atom.sys.%s.%s $0, [$1], $2%s;", op, ty, cas ? ", $3" : "");
+  if (cas)
+    snprintf(cons, sizeof cons, "=%c,l,%c,%c,~{memory}", c, c, c);
+  else
+    snprintf(cons, sizeof cons, "=%c,l,%c,~{memory}", c, c);
+  KExpr *pe = e->args[0];
+  LLVMValueRef p = lg_expr(g, pe);
+  p = lg_cast_as(g, p, pe->type->kind == KT_PTR ? lg_as(pe->type->as) : 0, 0);
+  LLVMValueRef ops[4] = {LLVMBuildPtrToInt(g->b, p, g->t_i64, ""), NULL, NULL, NULL};
+  int n = 1;
+  for (int i = 1; i < (cas ? 3 : 2); i++) {
+    LLVMValueRef v = lg_expr(g, e->args[i]);
+    if (e->builtin == BI_ATOMIC_SUB)
+      v = fp ? LLVMBuildFNeg(g->b, v, "") : LLVMBuildNeg(g->b, v, "");
+    if (bits) v = LLVMBuildBitCast(g->b, v, vt, "");
+    ops[n++] = v;
+  }
+  LLVMTypeRef at[3] = {g->t_i64, vt, vt};
+  LLVMTypeRef fty = LLVMFunctionType(vt, at, (unsigned)n, 0);
+  LLVMValueRef asmv = LLVMGetInlineAsm(fty, text, strlen(text), cons, strlen(cons), 1, 0,
+                                       LLVMInlineAsmDialectATT, 0);
+  LLVMValueRef r = LLVMBuildCall2(g->b, fty, asmv, ops, (unsigned)n, "");
+  return bits ? LLVMBuildBitCast(g->b, r, lg_type(g, t), "") : r;
+}
+
 static LLVMValueRef gen_atomic(LG *g, KExpr *e) {
+  if (e->sys_scope) return gen_atomic_sys(g, e);
   const KType *t = e->type;
   LLVMValueRef p = lg_expr(g, e->args[0]);
   LLVMValueRef v = lg_expr(g, e->args[1]);
