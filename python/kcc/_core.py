@@ -854,7 +854,11 @@ class Kernel(N.fast.KernelBase if N.fast else object):
             t = type(a)
             if kind == "f":
                 if t is float or t is int:
-                    v = float(a)
+                    try:
+                        v = float(a)
+                    except OverflowError:  # an int beyond any double
+                        raise OverflowError("%s: %d is out of %s's range"
+                                            % (where, a, p.ctype)) from None
                 else:
                     try:
                         v = float(operator.index(a)) if not hasattr(a, "__float__") else float(a)
