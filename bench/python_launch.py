@@ -184,9 +184,12 @@ def bench_launch(n, rounds, launch_cost):
     m = kcc.compile(VECADD_KCC)
     a, b, c = kcc.device_array(1024), kcc.device_array(1024), kcc.device_array(1024)
     k = m.vecadd
+    import kcc._native as N
+    path = ("C (%s)" % os.path.basename(N.fast.__file__) if N.fast else
+            "ctypes (%s)" % N.fast_error)
     row("launch, 4 args", "kcc k[4, 256](...)",
         per_launch(lambda: k[4, 256](a, b, c, 1024), kcc.synchronize, n, rounds), "us",
-        "device: %s" % kcc.get_device().name)
+        "device: %s; launch path: %s" % (kcc.get_device().name, path))
     cfg = k[4, 256]
     row("launch, 4 args", "kcc cfg = k[4, 256]; cfg(...)",
         per_launch(lambda: cfg(a, b, c, 1024), kcc.synchronize, n, rounds), "us")
