@@ -428,18 +428,25 @@ static void lock_kernel(KernelBase *k) {
   if (PyThread_acquire_lock(k->lock, NOWAIT_LOCK)) return;
   /* Another thread is launching this kernel, maybe running a Python setter: wait without the
    * GIL so that it can finish. */
-  Py_BEGIN_ALLOW_THREADS PyThread_acquire_lock(k->lock, WAIT_LOCK);
-  Py_END_ALLOW_THREADS
+  PyThreadState *ts = PyEval_SaveThread();
+  PyThread_acquire_lock(k->lock, WAIT_LOCK);
+  PyEval_RestoreThread(ts);
 }
 
 static PyObject *launch_call(Launch *self, PyObject *args, PyObject *kw) {
   KernelBase *k = self->kernel;
+  if (!k || !k->params || !k->setters || !the_launch) {
+    /* Launch.__new__ without __init__, a kernel without _fast_setup, or one cleared by the
+     * garbage collector: only reachable by going around kcc's classes. */
+    PyErr_SetString(PyExc_TypeError, "kcc: a launch object that kcc did not set up");
+    return NULL;
+  }
   if (kw && PyDict_Size(kw)) {
     PyErr_SetString(PyExc_TypeError, "a kernel launch takes no keyword arguments");
     return NULL;
   }
   Py_ssize_t n = PyTuple_Size(args);
-  if (n != k->nparams || !k->params) {
+  if (n != k->nparams) {
     PyObject *e = PyObject_CallMethod((PyObject *)k, "_wrong_count", "n", n);
     if (e) {
       PyErr_SetObject((PyObject *)Py_TYPE(e), e);
@@ -467,10 +474,12 @@ static PyObject *launch_call(Launch *self, PyObject *args, PyObject *kw) {
     }
     Py_DECREF(r);
   }
-  kcrt_status st;
-  Py_BEGIN_ALLOW_THREADS st =
+  /* The GIL released: a launch may wait (a full CUDA launch queue), and other threads run. */
+  PyThreadState *ts = PyEval_SaveThread();
+  kcrt_status st =
       the_launch(k->handle, self->queue, self->grid, self->block, self->shared, k->args, (int)n);
-  Py_END_ALLOW_THREADS if (st || posts) {
+  PyEval_RestoreThread(ts);
+  if (st || posts) {
     /* A failure's exception (kcrt_last_error is this thread's), the copies back, the
      * temporary buffers freed: _core.Kernel._after_launch, as on the ctypes path. */
     PyObject *q = self->queue ? PyLong_FromVoidPtr(self->queue) : (Py_INCREF(Py_None), Py_None);
@@ -480,8 +489,7 @@ static PyObject *launch_call(Launch *self, PyObject *args, PyObject *kw) {
     Py_DECREF(q);
     Py_XDECREF(posts);
     posts = NULL;
-  }
-  else {
+  } else {
     Py_INCREF(Py_None);
     ret = Py_None;
   }
