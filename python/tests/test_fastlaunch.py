@@ -267,7 +267,7 @@ def test_fallback_when_not_loadable(tmp_path):
         "m = kcc.compile('kernel void k(int *p, int v) { p[0] = v; }')\n"
         "p = np.zeros(1, np.int32); m.k[1, 1](p, 5)\n"
         "print(N.fast, int(p[0]), type(m.k[1, 1]).__name__)\n"
-        "print(N.fast_error)\n", {"KCC_LIBDIR": libdir})
+        "print(N.fast_error)\n", {"KCC_LIBDIR": libdir, "KCC_PYEXT": "1"})
     assert st == 0, err
     first, why = out.splitlines()
     assert first == "None 5 _Launch"
