@@ -1178,11 +1178,11 @@ class _Launch:
                         if posts is None:
                             posts = []
                         posts.append(r)
+                st = lib.kcrt_launch(k._h, self.sh, self.grid, self.block, self.shared,
+                                     k._cargs_ptr, len(setters))
             except BaseException:
                 if posts:
                     k._release(posts)
                 raise
-            st = lib.kcrt_launch(k._h, self.sh, self.grid, self.block, self.shared,
-                                 k._cargs_ptr, len(setters))
             if st or posts:
                 k._after_launch(posts, self.sh, st)
