@@ -11,8 +11,9 @@ numba-cuda needs numpy older than 2.5. On a machine without an NVIDIA GPU only t
 Measured, each as the median of several runs:
   1. import time: a fresh interpreter's `import kcc` (and `import cupy`, `from numba import cuda`);
   2. first launch in a new process of a kernel compiled by an earlier process, after the device is
-     open: compile (a disk-cache hit for kcc and CuPy; numba JITs in every process) + launch +
-     synchronise;
+     open (a buffer allocated and the device synchronised before the clock starts): compile (a
+     disk-cache hit for kcc and CuPy; numba JITs in every process) + module load + launch +
+     synchronise; kcc's row notes its parts;
   3. host cost per launch, 4 arguments (3 device arrays and an int), launches queued back to back;
      with --launch-cost PATH (build/tests/bench_launch_cost) the same loop in C through libkcrt;
   4. vector add of 2^20 floats with numpy arrays in and out (copies included), per call.
@@ -47,8 +48,9 @@ def row(what, tool, value, unit, note=""):
     print("  %-40s %-22s %10.3f %s %s" % (what, tool, value, unit, note), flush=True)
 
 
-def fresh(code, env=None, runs=5):
-    """Median of a number a fresh interpreter prints (ms), over `runs` runs."""
+def fresh(code, env=None, runs=5, parts=False):
+    """Median of a number a fresh interpreter prints (ms), over `runs` runs; with parts, the
+    last line holds several numbers and the medians of each are returned, as a list."""
     e = dict(os.environ)
     if env:
         e.update(env)
@@ -57,8 +59,10 @@ def fresh(code, env=None, runs=5):
         r = subprocess.run([sys.executable, "-c", code], env=e, capture_output=True, text=True)
         if r.returncode != 0:
             return None, r.stderr.strip().splitlines()[-1] if r.stderr.strip() else "failed"
-        vals.append(float(r.stdout.strip().splitlines()[-1]))
-    return statistics.median(vals), None
+        vals.append([float(x) for x in r.stdout.strip().splitlines()[-1].split()])
+    if parts:
+        return [statistics.median(v[i] for v in vals) for i in range(len(vals[0]))], None
+    return statistics.median(v[0] for v in vals), None
 
 
 def importable(mod):
@@ -95,20 +99,30 @@ def bench_import(runs):
 def bench_first_launch(runs, cache_dir):
     print("2. first launch in a new process (kernel compiled by an earlier process), after device open")
     env = {"XDG_CACHE_HOME": cache_dir}
+    # The device is open (context made, memory allocated, synchronised) before the clock
+    # starts; then compile (the cache answers) + module load + first launch + synchronise,
+    # with the time at each step.
     kcc_code = """
 import time, kcc
 dev = kcc.get_device()
 a = kcc.device_array(1024); c = kcc.device_array(1024)
-t = time.perf_counter()
-m = kcc.compile('''%s''')
-m.vecadd[4, 256](a, a, c, 1024)
 dev.synchronize()
-print((time.perf_counter() - t) * 1e3)
+t0 = time.perf_counter()
+m = kcc.compile('''%s''')
+t1 = time.perf_counter()
+k = m.vecadd
+t2 = time.perf_counter()
+k[4, 256](a, a, c, 1024)
+dev.synchronize()
+t3 = time.perf_counter()
+print((t3 - t0) * 1e3, (t1 - t0) * 1e3, (t2 - t1) * 1e3, (t3 - t2) * 1e3)
 """ % VECADD_KCC
     fresh(kcc_code, env, runs=1)  # fills the cache
-    v, err = fresh(kcc_code, env, runs=runs)
+    v, err = fresh(kcc_code, env, runs=runs, parts=True)
     if v is not None:
-        row("first launch, cached compile", "kcc", v, "ms")
+        row("first launch, cached compile", "kcc", v[0], "ms",
+            "compile from the cache %.3f + module load and kernel lookup %.3f + launch and sync %.3f ms"
+            % tuple(v[1:]))
     else:
         print("  kcc: %s" % err)
     if have_cupy():
@@ -170,9 +184,12 @@ def bench_launch(n, rounds, launch_cost):
     m = kcc.compile(VECADD_KCC)
     a, b, c = kcc.device_array(1024), kcc.device_array(1024), kcc.device_array(1024)
     k = m.vecadd
+    import kcc._native as N
+    path = ("C (%s)" % os.path.basename(N.fast.__file__) if N.fast else
+            "ctypes (%s)" % N.fast_error)
     row("launch, 4 args", "kcc k[4, 256](...)",
         per_launch(lambda: k[4, 256](a, b, c, 1024), kcc.synchronize, n, rounds), "us",
-        "device: %s" % kcc.get_device().name)
+        "device: %s; launch path: %s" % (kcc.get_device().name, path))
     cfg = k[4, 256]
     row("launch, 4 args", "kcc cfg = k[4, 256]; cfg(...)",
         per_launch(lambda: cfg(a, b, c, 1024), kcc.synchronize, n, rounds), "us")

@@ -5,15 +5,19 @@
 
 libkcrt's kcrt_launch is replaced, for this process, by a C function that returns at once (built
 here with `cc`), so what is timed is kcc's Python side alone: the launch configuration lookup,
-the argument conversion (3 device arrays and an int) and the ctypes call. Thread CPU time, not
+the argument conversion (3 device arrays and an int) and the call into C. Thread CPU time, not
 wall time, so that other load on the machine counts less. The real launch then costs this plus
 the C launch (bench/launch_cost.c; on an H100, cuLaunchKernel is about 3 us). Runs on the default
 device (any: nothing is launched), e.g. PoCL.
+
+Both launch paths are timed: the C extension kcc._fastlaunch (when this interpreter finds it) in
+this process, and the ctypes path in a second process with KCC_PYEXT=0.
 """
 import ctypes
 import os
 import statistics
 import subprocess
+import sys
 import tempfile
 import time
 
@@ -61,6 +65,8 @@ def main():
         cfg = k[4, 256]
         real = lib.kcrt_launch
         lib.kcrt_launch = noop
+        if N.fast:
+            N.fast.bind(ctypes.cast(noop, ctypes.c_void_p).value)
         try:
             d1, d2 = N.Dim3(4, 1, 1), N.Dim3(256, 1, 1)
             rows = [
@@ -70,10 +76,28 @@ def main():
             ]
         finally:
             lib.kcrt_launch = real
-    print("kcc Python-side cost per launch, 4 arguments, kcrt_launch stubbed (thread CPU time):")
+            if N.fast:
+                N.fast.bind(ctypes.cast(real, ctypes.c_void_p).value)
+    return rows
+
+
+def report(title, rows):
+    print(title)
     for what, us in rows:
         print("  %-36s %6.2f us" % (what, us))
 
 
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:] == ["--rows"]:  # the second process: its rows, for the first to print
+        print(repr(main()))
+        sys.exit(0)
+    print("kcc Python-side cost per launch, 4 arguments, kcrt_launch stubbed (thread CPU time):")
+    if N.fast:
+        report("C launch path (kcc._fastlaunch, %s):" % os.path.basename(N.fast.__file__),
+               main())
+    else:
+        print("C launch path: not found (%s)" % N.fast_error)
+    env = dict(os.environ, KCC_PYEXT="0")
+    r = subprocess.run([sys.executable, os.path.abspath(__file__), "--rows"], env=env,
+                       capture_output=True, text=True, check=True)
+    report("ctypes launch path (KCC_PYEXT=0):", eval(r.stdout.strip().splitlines()[-1]))

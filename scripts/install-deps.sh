@@ -14,6 +14,7 @@ pkgs=(
   llvm-spirv-15                            # SPIR-V -> LLVM bitcode for the SPIR-V run tests
   valgrind clang-format git groff-base man-db   # checks: valgrind, style, man page
   python3 python3-venv                     # the Python package's tests (scripts/python-env.sh)
+  python3-dev                              # its launch path in C (python/CMakeLists.txt)
   openmpi-bin libopenmpi-dev               # samples/mpi and its test (mpirun -np 2)
 )
 

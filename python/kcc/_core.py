@@ -1,6 +1,9 @@
 """Devices, device arrays, streams, events, compiling with a disk cache, modules, kernels and
-launches: everything of `import kcc` over libkcrt and libkcc (through ctypes, _native.py)."""
+launches: everything of `import kcc` over libkcrt and libkcc (through ctypes, _native.py), with
+the launch path in C where the extension kcc._fastlaunch is there (N.fast: the classes
+DeviceArray and Kernel then have its C bases, and kernel[grid, block] is its Launch)."""
 import ctypes
+import marshal  # loaded with the interpreter (importlib's): no cost
 import operator
 import os
 import sys
@@ -52,6 +55,9 @@ _ET = {
 _DTYPE_ET = {v[0]: k for k, v in _ET.items()}
 _FLT_MAX = 3.4028234663852886e38
 PARAM_POINTER, PARAM_SCALAR, PARAM_STRUCT, PARAM_LOCAL = 1, 2, 3, 4
+# How kcc._fastlaunch may convert a parameter's argument in C (fastlaunch.c's P_*); with
+# FAST_PYTHON, and for any argument the C side does not take, the parameter's setter runs.
+FAST_PYTHON, FAST_BUFFER, FAST_INT, FAST_FLOAT, FAST_DOUBLE = 0, 1, 2, 3, 4
 
 
 _DTYPE_CACHE = {}
@@ -287,9 +293,10 @@ def _shape_of(shape):
     return shape
 
 
-class DeviceArray:
+class DeviceArray(N.fast.ArrayBase if N.fast else object):
     """An array in device memory: kcc.device_array(shape, dtype), kcc.to_device(a).
-    Passed to a kernel, it is used in place (no copy)."""
+    Passed to a kernel, it is used in place (no copy). (With kcc._fastlaunch, _buf, _et and
+    device are fields of its C base, which a launch reads.)"""
 
     def __init__(self, shape, dtype=None, device=None):
         np = _numpy()
@@ -405,6 +412,10 @@ class DeviceArray:
     __del__ = free
 
 
+if N.fast:
+    N.fast.register_array(DeviceArray)
+
+
 def device_array(shape, dtype=None, device=None):
     """A new uninitialised array on the device (default dtype float32)."""
     return DeviceArray(shape, dtype, device)
@@ -454,44 +465,73 @@ def _compiler_id():
     return "%s|%s|%s" % (__version__, st.st_size if st else 0, st.st_mtime_ns if st else 0)
 
 
+# A cache entry is one file, <digest of the key>.kcache:
+#     _ENTRY_MAGIC, the 16-byte digest of the rest, marshal((key, output, log, deps))
+# where key is the bytes the name was made from (compared in full: a digest that collides is a
+# miss, never another kernel's bundle) and deps lists (path, digest) of every file the source
+# included (one that changed is a miss). A damaged file fails the digest before marshal reads
+# it, and is compiled again and replaced.
+#
+# No hashlib and no json: a first launch from the cache pays for what it imports (hashlib
+# loads OpenSSL, json the regular expression engine: together ~5 ms of the ~7 ms a cached
+# compile took). The digest is a 128-bit polynomial hash, the data as one integer modulo a
+# prime, which int.from_bytes and % compute in C; marshal is always loaded (importlib uses
+# it), and its format 4 reads the same in every Python 3 from 3.4 on. Not a cryptographic
+# hash: the cache directory is the user's own (0700), and collisions are told apart by the key.
+_ENTRY_MAGIC = b"kcc-py-cache-2\n\0"
+_DIGEST_PRIME = (1 << 128) - 159
+
+
+def _digest(data):
+    """16 bytes: the data (with a final 1, so that trailing zeros count) as a little-endian
+    integer, modulo the largest prime below 2**128."""
+    return (int.from_bytes(data + b"\x01", "little") % _DIGEST_PRIME).to_bytes(16, "little")
+
+
 def _cache_key(kind, src, options, name):
-    import hashlib  # here, not at import: `import kcc` stays fast
-    h = hashlib.sha256()
-    for part in (b"kcc-python-cache-1", kind.encode(), _compiler_id().encode(),
-                 name.encode(), "\0".join(options).encode(), src):
-        h.update(len(part).to_bytes(8, "little"))
-        h.update(part)
-    return h.hexdigest()
+    """The key's bytes: every part with its length, so that no two keys run together."""
+    parts = [kind.encode(), _compiler_id().encode(), name.encode(),
+             "\0".join(options).encode(), src]
+    return b"".join(len(p).to_bytes(8, "little") + p for p in parts)
+
+
+def _entry_path(d, key):
+    return os.path.join(d, _digest(key).hex() + ".kcache")
 
 
 def _file_digest(path):
-    import hashlib
     try:
         with open(path, "rb") as f:
-            return hashlib.sha256(f.read()).hexdigest()
+            return _digest(f.read())
     except OSError:
         return None
 
 
 def _cache_get(key):
-    import hashlib
-    import json
     d = _cache_dir()
     if d is None:
         return None
     try:
-        with open(os.path.join(d, key + ".json")) as f:
-            meta = json.load(f)
-        with open(os.path.join(d, key + ".out"), "rb") as f:
-            out = f.read()
-    except (OSError, ValueError):
+        with open(_entry_path(d, key), "rb") as f:
+            data = f.read()
+    except OSError:
         return None
-    if meta.get("sha256") != hashlib.sha256(out).hexdigest():
+    n = len(_ENTRY_MAGIC)
+    if data[:n] != _ENTRY_MAGIC:
+        return None
+    body = data[n + 16:]
+    if _digest(body) != data[n:n + 16]:
         return None  # damaged: compiled again and replaced
-    for path, digest in meta.get("deps", []):
+    try:
+        k, out, log, deps = marshal.loads(body)
+    except (ValueError, EOFError, TypeError):
+        return None
+    if k != key:
+        return None  # another key with the same digest
+    for path, digest in deps:
         if _file_digest(path) != digest:
             return None  # an included file changed
-    return out, meta.get("log", "")
+    return out, log
 
 
 def _atomic_write(path, data):
@@ -511,17 +551,13 @@ def _atomic_write(path, data):
 
 
 def _cache_put(key, out, log, deps):
-    import hashlib
-    import json
     d = _cache_dir()
     if d is None:
         return
     try:
         os.makedirs(d, mode=0o700, exist_ok=True)
-        meta = {"sha256": hashlib.sha256(out).hexdigest(), "log": log,
-                "deps": [[p, _file_digest(p)] for p in deps]}
-        _atomic_write(os.path.join(d, key + ".out"), out)
-        _atomic_write(os.path.join(d, key + ".json"), json.dumps(meta).encode())
+        body = marshal.dumps((key, bytes(out), log, [(p, _file_digest(p)) for p in deps]), 4)
+        _atomic_write(_entry_path(d, key), _ENTRY_MAGIC + _digest(body) + body)
     except OSError:
         pass  # a read-only or full cache directory only costs a compile next time
 
@@ -710,9 +746,11 @@ class _Param:
                  "vec_len", "store")
 
 
-class Kernel:
+class Kernel(N.fast.KernelBase if N.fast else object):
     """A kernel of a module on one device: kernel[grid, block](*args),
-    kernel[grid, block, shared_bytes, stream](*args)."""
+    kernel[grid, block, shared_bytes, stream](*args). (With kcc._fastlaunch, kernel[...] and
+    the launch are its C base's and Launch's; the setters below still convert what C does not
+    take, and raise every argument error.)"""
 
     def __init__(self, handle, device, module):
         self._h = handle
@@ -751,6 +789,9 @@ class Kernel:
         self._setters = setters
         self.signature = "%s(%s)" % (self.name, ", ".join("%s %s" % (p.ctype, p.name)
                                                           for p in self.params))
+        if N.fast:
+            self._fast_setup(handle, self._cargs_ptr, tuple(setters), device,
+                             tuple(_fast_code(p) for p in self.params))
 
     def __repr__(self):
         return "<kcc.Kernel %s on %s>" % (self.signature, self.device.name)
@@ -813,7 +854,11 @@ class Kernel:
             t = type(a)
             if kind == "f":
                 if t is float or t is int:
-                    v = float(a)
+                    try:
+                        v = float(a)
+                    except OverflowError:  # an int beyond any double
+                        raise OverflowError("%s: %d is out of %s's range"
+                                            % (where, a, p.ctype)) from None
                 else:
                     try:
                         v = float(operator.index(a)) if not hasattr(a, "__float__") else float(a)
@@ -880,6 +925,9 @@ class Kernel:
                                 "%d, got shape %r" % (where, dtype, vec, slots, shape))
 
         last = [None]  # the device array the argument slot holds now
+        # With the C launch path, C writes the slots of device arrays itself: a slot is then
+        # not known here, so each call sets it.
+        cache = N.fast is None
 
         def need_cuda(a, what):
             if dev.backend != "cuda":
@@ -952,7 +1000,7 @@ class Kernel:
 
         def set_pointer(a):
             if type(a) is DeviceArray:
-                if a is last[0] and a._buf is not None:
+                if a is last[0] and cache and a._buf is not None:
                     return None  # launched with the same array again: the slot is set
                 if a.device is not dev:
                     raise ValueError("%s: the array is on device %d (%s), the kernel on %d (%s)"
@@ -1005,8 +1053,13 @@ class Kernel:
 
     # ---- launching
 
-    def __getitem__(self, config):
-        c = self._configs.get(config) if type(config) is tuple else None
+    def _getitem(self, config):  # Kernel.__getitem__ without kcc._fastlaunch
+        c = None
+        if type(config) is tuple:
+            try:
+                c = self._configs.get(config)
+            except TypeError:
+                pass  # unhashable (a list inside): configured, not kept
         if c is None:
             c = self._configure(config)
         return c
@@ -1023,7 +1076,11 @@ class Kernel:
             raise ValueError("shared_bytes is negative: %d" % shared)
         stream = config[3] if len(config) > 3 else None
         sh = _stream_handle(stream)
-        launch = _Launch(self, grid, block, shared, sh, stream)
+        if N.fast:
+            launch = N.fast.Launch(self, (grid.x, grid.y, grid.z), (block.x, block.y, block.z),
+                                   shared, sh, stream)
+        else:
+            launch = _Launch(self, grid, block, shared, sh, stream)
         try:
             if len(self._configs) > 64:
                 self._configs.clear()
@@ -1055,9 +1112,46 @@ class Kernel:
         if foreign and not sh:
             _check(lib.kcrt_device_synchronize(self.device._open()))
 
+    def _after_launch(self, posts, sh, st):
+        """After kcrt_launch returned `st`: its exception, else the copies back of `posts`
+        (what the setters returned); the temporary buffers freed either way."""
+        try:
+            if st:
+                raise kcrt_error(N._kcrt, st, "launching %s" % self.name)
+            if posts:
+                self._finish(posts, sh)
+        finally:
+            if posts:
+                self._release(posts)
+
+    @staticmethod
+    def _release(posts):
+        lib = N._kcrt
+        for p in posts:
+            lib.kcrt_buffer_free(p[0])
+            if type(p[1]).__module__ == "kcc._dlpack":
+                p[1].release()  # a DLPack tensor: give it back
+
     def __call__(self, *args):
         raise TypeError("launch kernel '%s' with a configuration: %s[grid, block](...)"
                         % (self.name, self.name))
+
+
+if N.fast is None:
+    Kernel.__getitem__ = Kernel._getitem
+
+
+def _fast_code(p):
+    """The (FAST_*, element type) pair of a parameter, for kcc._fastlaunch."""
+    if p.kind == PARAM_POINTER and not p.vec_len:
+        return (FAST_BUFFER, p.scalar if p.scalar in _ET else 0)
+    if p.kind == PARAM_SCALAR and not p.vec_len and p.scalar in _ET:
+        kind = _ET[p.scalar][4]
+        if kind == "i":
+            return (FAST_INT, p.scalar)
+        if kind == "f":
+            return (FAST_DOUBLE if p.scalar == 11 else FAST_FLOAT, p.scalar)
+    return (FAST_PYTHON, 0)
 
 
 class _Launch:
@@ -1067,7 +1161,9 @@ class _Launch:
         self.kernel, self.grid, self.block = kernel, grid, block
         self.shared, self.sh, self.stream = shared, sh, stream
 
-    def __call__(self, *args):
+    def __call__(self, *args, **kw):
+        if kw:
+            raise TypeError("a kernel launch takes no keyword arguments")
         k = self.kernel
         setters = k._setters
         if len(args) != len(setters):
@@ -1084,13 +1180,9 @@ class _Launch:
                         posts.append(r)
                 st = lib.kcrt_launch(k._h, self.sh, self.grid, self.block, self.shared,
                                      k._cargs_ptr, len(setters))
-                if st:
-                    raise kcrt_error(lib, st, "launching %s" % k.name)
+            except BaseException:
                 if posts:
-                    k._finish(posts, self.sh)
-            finally:
-                if posts:
-                    for p in posts:
-                        lib.kcrt_buffer_free(p[0])
-                        if type(p[1]).__module__ == "kcc._dlpack":
-                            p[1].release()  # a DLPack tensor: give it back
+                    k._release(posts)
+                raise
+            if st or posts:
+                k._after_launch(posts, self.sh, st)

@@ -1,4 +1,5 @@
-"""ctypes bindings of libkcrt (runtime/include/kcrt.h) and libkcc (compiler/include/libkcc.h).
+"""ctypes bindings of libkcrt (runtime/include/kcrt.h) and libkcc (compiler/include/libkcc.h),
+and the launch path's extension module kcc._fastlaunch (python/src/fastlaunch.c) where it is.
 
 Both libraries are opened on first use, not at import: libkcc pulls in LLVM and libclang
 (about 100 MB of shared objects), which a process that only loads cached bundles never needs.
@@ -72,6 +73,45 @@ class Arg(ctypes.Structure):
 _lock = threading.Lock()
 _kcrt = None
 _kcc = None
+
+# The launch path in C (kcc._fastlaunch, python/src/fastlaunch.c), or None: launches through
+# ctypes. Looked for where the libraries are ($KCC_LIBDIR, then this package's directory);
+# KCC_PYEXT=0 leaves it unused. fast_error says why there is none (not found, not loadable).
+FAST_VERSION = 1  # the contract with fastlaunch.c (its VERSION)
+FAST_NAME = "_fastlaunch.abi3.so"
+fast = None
+fast_error = None
+
+
+def _load_fast():
+    global fast, fast_error
+    if os.environ.get("KCC_PYEXT", "").lower() in ("0", "off", "no", "false"):
+        fast_error = "KCC_PYEXT=%s" % os.environ["KCC_PYEXT"]
+        return
+    from importlib.machinery import ExtensionFileLoader, ModuleSpec
+    dirs = [d for d in os.environ.get("KCC_LIBDIR", "").split(os.pathsep) if d]
+    dirs.append(os.path.dirname(os.path.abspath(__file__)))
+    for d in dirs:
+        path = os.path.join(d, FAST_NAME)
+        if not os.path.exists(path):
+            continue
+        try:
+            loader = ExtensionFileLoader("kcc._fastlaunch", path)
+            m = loader.create_module(ModuleSpec("kcc._fastlaunch", loader, origin=path))
+            loader.exec_module(m)
+        except ImportError as e:  # another platform's build: ctypes it is
+            fast_error = "%s: %s" % (path, e)
+            return
+        if getattr(m, "VERSION", None) != FAST_VERSION:
+            fast_error = "%s: version %r, this package needs %d" % (
+                path, getattr(m, "VERSION", None), FAST_VERSION)
+            return
+        fast = m
+        return
+    fast_error = "no %s in %s" % (FAST_NAME, os.pathsep.join(dirs))
+
+
+_load_fast()
 
 
 def _candidates(stem):
@@ -156,6 +196,8 @@ def kcrt():
         _proto(lib, "kcrt_launch", st, c_void_p, c_void_p, Dim3, Dim3, c_size_t, c_void_p,
                c_int)
         lib.local_marker = ctypes.addressof(ctypes.c_ubyte.in_dll(lib, "kcrt_local_marker"))
+        if fast is not None:
+            fast.bind(ctypes.cast(lib.kcrt_launch, c_void_p).value)
         _kcrt = lib
         return lib
 

@@ -3,7 +3,8 @@
 # a user does, `pip install ./python` (scikit-build-core running the project's CMake; here
 # without build isolation, with the venv's scikit-build-core, into a directory of the build
 # tree), then imports the installed package with no KCC_LIBDIR and runs a kernel: the wheel
-# carries libkcc and libkcrt. Skipped (77) without BUILD/venv (scripts/python-env.sh).
+# carries libkcc, libkcrt and the launch path's extension module (kcc/_fastlaunch.abi3.so).
+# Skipped (77) without BUILD/venv (scripts/python-env.sh).
 build=$1 src=$2
 py=${KCC_PYTHON:-$build/venv/bin/python}
 if ! [ -x "$py" ] || ! "$py" -c "import numpy, scikit_build_core" 2>/dev/null; then
@@ -28,6 +29,8 @@ assert np.array_equal(y, x * 2), "wrong result"
 here = os.path.dirname(kcc.__file__)
 for lib in (n._kcc, n._kcrt):
     assert os.path.dirname(lib._name) == here, lib._name
-print("installed kcc %s at %s: libraries %s; result equal" % (kcc.__version__, here,
-      ", ".join(os.path.basename(l._name) for l in (n._kcc, n._kcrt))))
+assert n.fast is not None and os.path.dirname(n.fast.__file__) == here, n.fast_error
+print("installed kcc %s at %s: libraries %s, launches through %s; result equal" % (
+      kcc.__version__, here, ", ".join(os.path.basename(l._name) for l in (n._kcc, n._kcrt)),
+      os.path.basename(n.fast.__file__)))
 PY

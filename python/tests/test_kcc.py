@@ -564,7 +564,7 @@ def test_cache_keys(tmp_path):
 def test_cache_damaged_entry(private_cache):
     kcc.compile(VECADD)
     d = private_cache / "kcc" / "python"
-    outs = list(d.glob("*.out"))
+    outs = list(d.glob("*.kcache"))
     assert len(outs) == 1
     outs[0].write_bytes(outs[0].read_bytes()[:-10])
     m = kcc.compile(VECADD)

@@ -1,7 +1,9 @@
 #!/bin/sh
 # python_prepare.sh OUTDIR [BUILD] — what tests/gpu/python_run.sh needs on a GPU machine that
-# has Python, CuPy, PyTorch and numba-cuda but no LLVM: the kcc package (python/kcc), libkcrt
-# and libkcc, a vecadd bundle, the benchmark and interop scripts, a kcc compile cache filled
+# has Python, CuPy, PyTorch and numba-cuda but no LLVM and no compiler: the kcc package
+# (python/kcc), libkcrt and libkcc, the launch path's extension module (_fastlaunch.abi3.so:
+# CPython's stable ABI, so the build made here loads in the GPU machine's Python 3.12; without
+# one the package launches through ctypes, and the benchmark says so), a vecadd bundle, the benchmark and interop scripts, a kcc compile cache filled
 # here for the benchmark's kernels (the GPU machine cannot compile: the cache answers, as it
 # would a second process), and numpy 2.2 as a wheel for numba-cuda, which does not import with
 # numpy 2.5 (pip download from the package index; skipped when there is none).
@@ -16,6 +18,12 @@ mkdir -p "$out/lib" "$out/cache" "$out/wheels"
 cp -a "$root/python/kcc" "$out/kcc"
 # Plain files under the sonames the package loads (a carried copy may lose symbolic links).
 cp -L "$build/libkcc.so.0" "$build/runtime/libkcrt.so.0" "$out/lib/"
+# Found through KCC_LIBDIR, like the libraries.
+if [ -f "$build/_fastlaunch.abi3.so" ]; then
+  cp -L "$build/_fastlaunch.abi3.so" "$out/lib/"
+else
+  echo "python_prepare.sh: no $build/_fastlaunch.abi3.so (python3-dev missing?): launches will go through ctypes"
+fi
 "$build/kcc" "$root/tests/kernels/vecadd.k" -arch=sm_90,sm_80 -o "$out/vecadd.kcb"
 cp "$root/bench/python_launch.py" "$root/tests/gpu/python_interop.py" "$root/tests/gpu/python_run.sh" \
   "$root/samples/python/interop.py" "$out/"

@@ -1,0 +1,618 @@
+/* kcc._fastlaunch — the Python package's launch path in C (docs/python.md, "The launch path";
+ * docs/design.md says why a C extension beside ctypes).
+ *
+ * `kernel[grid, block](*args)` through ctypes costs about 3 µs of Python per launch: a Python
+ * method for the subscript, one Python closure per argument and the ctypes call. Here the
+ * subscript (KernelBase's mp_subscript: a dict lookup) and the call (Launch's tp_call) are C,
+ * and the arguments kcc can convert without Python's help are written straight into the
+ * kernel's kcrt_arg array: kcc device arrays (by their buffer handle), Python ints for integer
+ * parameters, Python floats and ints for float and double parameters. Every other argument,
+ * and every one of these that would fail a check, goes to the parameter's Python setter
+ * (_core.py), which does the conversion or raises the exception the ctypes path raises, with
+ * its text: one implementation of the semantics, and errors identical on both paths.
+ *
+ * libkcrt is not linked: kcrt_launch's address comes from the ctypes handle (bind()), so the
+ * extension and ctypes use the same library, wherever KCC_LIBDIR found it.
+ *
+ * Built against the stable ABI (Py_LIMITED_API, CPython 3.9 and later): one file serves every
+ * Python 3 from 3.9 on, so a build made here runs on a machine with another Python 3 and no
+ * compiler (tests/gpu/python_prepare.sh carries it). */
+#define Py_LIMITED_API 0x03090000
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <float.h>
+#include <math.h>
+#include <pythread.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <structmember.h>
+
+#include "kcrt.h"
+
+/* The version of the contract with _core.py (the parameter codes, setup()'s arguments):
+ * _native.py refuses an extension of another version and falls back to ctypes. */
+#define FAST_VERSION 1
+
+/* Py_XSETREF is not in the limited API. */
+#define SETREF(dst, src)                                                                           \
+  do {                                                                                             \
+    PyObject *old_ = (PyObject *)(dst);                                                            \
+    (dst) = (src);                                                                                 \
+    Py_XDECREF(old_);                                                                              \
+  } while (0)
+
+typedef kcrt_status (*launch_fn)(kcrt_kernel *, kcrt_queue *, kcrt_dim3, kcrt_dim3, size_t,
+                                 const kcrt_arg *, int);
+
+static launch_fn the_launch;       /* kcrt_launch (bind()); a stub in bench/python_overhead.py */
+static PyObject *device_array_cls; /* kcc.DeviceArray (register_array()): exact type checks */
+
+/* ---------------------------------------------------------------- ArrayBase
+ * The base of kcc.DeviceArray: the fields a launch reads, as C fields rather than entries of
+ * the instance dict. */
+typedef struct {
+  PyObject_HEAD void *buf; /* kcrt_buffer *; NULL: freed (or not yet made) */
+  int et;                  /* kcrt_elem_type of the dtype, 0: none */
+  PyObject *device;        /* the kcc.Device it lives on */
+} ArrayBase;
+
+static PyObject *array_get_buf(PyObject *o, void *closure) {
+  ArrayBase *self = (ArrayBase *)o;
+  (void)closure;
+  if (!self->buf) Py_RETURN_NONE;
+  return PyLong_FromVoidPtr(self->buf);
+}
+
+static int array_set_buf(PyObject *o, PyObject *v, void *closure) {
+  ArrayBase *self = (ArrayBase *)o;
+  (void)closure;
+  if (!v || v == Py_None) {
+    self->buf = NULL;
+    return 0;
+  }
+  void *p = PyLong_AsVoidPtr(v);
+  if (!p && PyErr_Occurred()) return -1;
+  self->buf = p;
+  return 0;
+}
+
+static int array_traverse(ArrayBase *self, visitproc visit, void *arg) {
+  Py_VISIT(Py_TYPE(self));
+  Py_VISIT(self->device);
+  return 0;
+}
+
+static int array_clear(ArrayBase *self) {
+  Py_CLEAR(self->device);
+  return 0;
+}
+
+static void array_dealloc(ArrayBase *self) {
+  PyTypeObject *tp = Py_TYPE(self);
+  PyObject_GC_UnTrack(self);
+  array_clear(self);
+  freefunc f = (freefunc)PyType_GetSlot(tp, Py_tp_free);
+  f(self);
+  Py_DECREF(tp);
+}
+
+static PyGetSetDef array_getset[] = {
+    {"_buf", array_get_buf, array_set_buf, "the kcrt_buffer handle, or None", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyMemberDef array_members[] = {
+    {"_et", T_INT, offsetof(ArrayBase, et), 0, "kcrt element type of the dtype (0: none)"},
+    {"device", T_OBJECT_EX, offsetof(ArrayBase, device), 0, "the kcc.Device"},
+    {NULL, 0, 0, 0, NULL},
+};
+
+static PyType_Slot array_slots[] = {
+    {Py_tp_doc, "The C fields of kcc.DeviceArray that a launch reads."},
+    {Py_tp_new, PyType_GenericNew},
+    {Py_tp_dealloc, array_dealloc},
+    {Py_tp_traverse, array_traverse},
+    {Py_tp_clear, array_clear},
+    {Py_tp_getset, array_getset},
+    {Py_tp_members, array_members},
+    {0, NULL},
+};
+
+static PyType_Spec array_spec = {
+    "kcc._fastlaunch.ArrayBase",
+    sizeof(ArrayBase),
+    0,
+    Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC,
+    array_slots,
+};
+
+/* ---------------------------------------------------------------- KernelBase */
+
+/* How a parameter's argument may be converted here; anything else goes to its Python setter.
+ * The codes are _core.py's (FAST_* there). */
+enum { P_PYTHON = 0, P_BUFFER = 1, P_INT = 2, P_FLOAT = 3, P_DOUBLE = 4 };
+
+typedef struct {
+  int code;
+  int et;   /* P_BUFFER: the pointee's element type (0: any); P_INT: the integer's */
+  int size; /* P_INT: bytes */
+  int is_unsigned;
+  long long lo; /* P_INT: range (uint64: [0, LLONG_MAX] here, the rest by the slow test) */
+  long long hi;
+} Param;
+
+typedef struct {
+  PyObject_HEAD PyObject
+      *configs;      /* dict: launch configuration tuple -> Launch (Python's _configs) */
+  PyObject *setters; /* tuple: one Python setter per parameter (_core.Kernel._setter) */
+  PyObject *device;  /* the kcc.Device the kernel is on */
+  kcrt_kernel *handle;
+  kcrt_arg *args; /* the kernel's argument array (a ctypes array the Kernel keeps) */
+  int nparams;
+  Param *params;
+  PyThread_type_lock lock; /* one launch at a time writes `args` */
+} KernelBase;
+
+static int kernel_traverse(KernelBase *self, visitproc visit, void *arg) {
+  Py_VISIT(Py_TYPE(self));
+  Py_VISIT(self->configs);
+  Py_VISIT(self->setters);
+  Py_VISIT(self->device);
+  return 0;
+}
+
+static int kernel_clear(KernelBase *self) {
+  Py_CLEAR(self->configs);
+  Py_CLEAR(self->setters);
+  Py_CLEAR(self->device);
+  return 0;
+}
+
+static void kernel_dealloc(KernelBase *self) {
+  PyTypeObject *tp = Py_TYPE(self);
+  PyObject_GC_UnTrack(self);
+  kernel_clear(self);
+  PyMem_Free(self->params);
+  if (self->lock) PyThread_free_lock(self->lock);
+  freefunc f = (freefunc)PyType_GetSlot(tp, Py_tp_free);
+  f(self);
+  Py_DECREF(tp);
+}
+
+static int int_range(Param *p) {
+  static const struct {
+    int size, is_unsigned;
+  } ints[] = {
+      [KCRT_TYPE_INT8] = {1, 0},   [KCRT_TYPE_INT16] = {2, 0},  [KCRT_TYPE_INT32] = {4, 0},
+      [KCRT_TYPE_INT64] = {8, 0},  [KCRT_TYPE_UINT8] = {1, 1},  [KCRT_TYPE_UINT16] = {2, 1},
+      [KCRT_TYPE_UINT32] = {4, 1}, [KCRT_TYPE_UINT64] = {8, 1},
+  };
+  if (p->et < KCRT_TYPE_INT8 || p->et > KCRT_TYPE_UINT64) return -1;
+  p->size = ints[p->et].size;
+  p->is_unsigned = ints[p->et].is_unsigned;
+  int bits = p->size * 8;
+  if (p->is_unsigned) {
+    p->lo = 0;
+    p->hi = bits == 64 ? LLONG_MAX : (long long)((1ULL << bits) - 1);
+  } else {
+    p->lo = bits == 64 ? LLONG_MIN : -(1LL << (bits - 1));
+    p->hi = bits == 64 ? LLONG_MAX : (1LL << (bits - 1)) - 1;
+  }
+  return 0;
+}
+
+/* _fast_setup(handle, args_address, setters, device, codes): called once by Kernel.__init__.
+ * codes: one (code, element type) pair per parameter. */
+static PyObject *kernel_setup(PyObject *o, PyObject *a) {
+  KernelBase *self = (KernelBase *)o;
+  PyObject *handle, *args, *setters, *device, *codes;
+  if (!PyArg_ParseTuple(a, "OOO!OO!:_fast_setup", &handle, &args, &PyTuple_Type, &setters, &device,
+                        &PyTuple_Type, &codes))
+    return NULL;
+  Py_ssize_t n = PyTuple_Size(setters);
+  if (PyTuple_Size(codes) != n || n > INT_MAX) {
+    PyErr_SetString(PyExc_ValueError, "_fast_setup: one code per setter");
+    return NULL;
+  }
+  void *h = PyLong_AsVoidPtr(handle);
+  if (!h && PyErr_Occurred()) return NULL;
+  void *args_p = PyLong_AsVoidPtr(args);
+  if (!args_p && PyErr_Occurred()) return NULL;
+  Param *params = PyMem_Calloc(n ? (size_t)n : 1, sizeof *params);
+  if (!params) return PyErr_NoMemory();
+  for (Py_ssize_t i = 0; i < n; i++) {
+    Param *p = &params[i];
+    if (!PyArg_ParseTuple(PyTuple_GetItem(codes, i), "ii", &p->code, &p->et)) {
+      PyMem_Free(params);
+      return NULL;
+    }
+    if (p->code == P_INT && int_range(p)) p->code = P_PYTHON;
+    if (p->code < P_PYTHON || p->code > P_DOUBLE) p->code = P_PYTHON;
+  }
+  if (!self->lock && !(self->lock = PyThread_allocate_lock())) {
+    PyMem_Free(params);
+    PyErr_SetString(PyExc_RuntimeError, "kcc: cannot make a lock");
+    return NULL;
+  }
+  PyMem_Free(self->params);
+  self->params = params;
+  self->nparams = (int)n;
+  self->handle = h;
+  self->args = args_p;
+  Py_INCREF(setters);
+  SETREF(self->setters, setters);
+  Py_INCREF(device);
+  SETREF(self->device, device);
+  Py_RETURN_NONE;
+}
+
+/* kernel[config]: the Launch made for that configuration before, else _configure()'s. */
+static PyObject *kernel_subscript(KernelBase *self, PyObject *config) {
+  if (self->configs && PyTuple_CheckExact(config)) {
+    PyObject *l = PyDict_GetItemWithError(self->configs, config);
+    if (l) {
+      Py_INCREF(l);
+      return l;
+    }
+    if (PyErr_Occurred()) {
+      if (!PyErr_ExceptionMatches(PyExc_TypeError)) return NULL;
+      PyErr_Clear(); /* unhashable (a list inside): configured, not kept */
+    }
+  }
+  /* Not PyObject_CallMethod(..., "O", config): a tuple there would be the argument list. */
+  PyObject *name = PyUnicode_InternFromString("_configure");
+  if (!name) return NULL;
+  PyObject *r = PyObject_CallMethodObjArgs((PyObject *)self, name, config, NULL);
+  Py_DECREF(name);
+  return r;
+}
+
+static PyMethodDef kernel_methods[] = {
+    {"_fast_setup", kernel_setup, METH_VARARGS,
+     "Gives the C launch path the kernel's handle, argument array, setters and codes."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyMemberDef kernel_members[] = {
+    {"_configs", T_OBJECT_EX, offsetof(KernelBase, configs), 0,
+     "launch configuration -> launch object"},
+    {NULL, 0, 0, 0, NULL},
+};
+
+static PyType_Slot kernel_slots[] = {
+    {Py_tp_doc, "The C side of kcc.Kernel: kernel[grid, block] and the argument array."},
+    {Py_tp_new, PyType_GenericNew},
+    {Py_tp_dealloc, kernel_dealloc},
+    {Py_tp_traverse, kernel_traverse},
+    {Py_tp_clear, kernel_clear},
+    {Py_tp_methods, kernel_methods},
+    {Py_tp_members, kernel_members},
+    {Py_mp_subscript, kernel_subscript},
+    {0, NULL},
+};
+
+static PyType_Spec kernel_spec = {
+    "kcc._fastlaunch.KernelBase",
+    sizeof(KernelBase),
+    0,
+    Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC,
+    kernel_slots,
+};
+
+static PyObject *kernel_type;
+
+/* ---------------------------------------------------------------- Launch */
+
+typedef struct {
+  PyObject_HEAD KernelBase *kernel;
+  PyObject *stream; /* the kcc.Stream (kept alive while the configuration is), or None */
+  kcrt_dim3 grid, block;
+  size_t shared;
+  kcrt_queue *queue;
+} Launch;
+
+static int launch_traverse(Launch *self, visitproc visit, void *arg) {
+  Py_VISIT(Py_TYPE(self));
+  Py_VISIT(self->kernel);
+  Py_VISIT(self->stream);
+  return 0;
+}
+
+static int launch_clear(Launch *self) {
+  Py_CLEAR(self->kernel);
+  Py_CLEAR(self->stream);
+  return 0;
+}
+
+static void launch_dealloc(Launch *self) {
+  PyTypeObject *tp = Py_TYPE(self);
+  PyObject_GC_UnTrack(self);
+  launch_clear(self);
+  freefunc f = (freefunc)PyType_GetSlot(tp, Py_tp_free);
+  f(self);
+  Py_DECREF(tp);
+}
+
+/* Launch(kernel, (gx, gy, gz), (bx, by, bz), shared_bytes, queue_handle_or_None, stream):
+ * made by Kernel._configure, which has checked every value. */
+static int launch_init(Launch *self, PyObject *args, PyObject *kw) {
+  PyObject *kernel, *queue, *stream;
+  unsigned long long g[3], b[3], shared;
+  if (kw && PyDict_Size(kw)) {
+    PyErr_SetString(PyExc_TypeError, "Launch() takes no keyword arguments");
+    return -1;
+  }
+  if (!PyArg_ParseTuple(args, "O(KKK)(KKK)KOO:Launch", &kernel, &g[0], &g[1], &g[2], &b[0], &b[1],
+                        &b[2], &shared, &queue, &stream))
+    return -1;
+  if (!PyObject_TypeCheck(kernel, (PyTypeObject *)kernel_type)) {
+    PyErr_SetString(PyExc_TypeError, "Launch(): not a kernel");
+    return -1;
+  }
+  void *q = NULL;
+  if (queue != Py_None && !(q = PyLong_AsVoidPtr(queue)) && PyErr_Occurred()) return -1;
+  Py_INCREF(kernel);
+  SETREF(self->kernel, (KernelBase *)kernel);
+  Py_INCREF(stream);
+  SETREF(self->stream, stream);
+  self->grid = (kcrt_dim3){g[0], g[1], g[2]};
+  self->block = (kcrt_dim3){b[0], b[1], b[2]};
+  self->shared = (size_t)shared;
+  self->queue = q;
+  return 0;
+}
+
+/* An argument converted here, without Python: 1 done, 0 not (its setter decides). */
+static int fast_arg(const KernelBase *k, const Param *p, kcrt_arg *slot, PyObject *a) {
+  switch (p->code) {
+  case P_BUFFER: {
+    if ((PyObject *)Py_TYPE(a) != device_array_cls) return 0;
+    const ArrayBase *d = (const ArrayBase *)a;
+    if (!d->buf || d->device != k->device || (p->et && d->et != p->et)) return 0;
+    slot->buffer = d->buf;
+    slot->value = NULL;
+    slot->size = 0;
+    return 1;
+  }
+  case P_INT: {
+    if (!PyLong_CheckExact(a)) return 0;
+    int overflow;
+    long long v = PyLong_AsLongLongAndOverflow(a, &overflow);
+    if (overflow > 0 && p->is_unsigned && p->size == 8) {
+      unsigned long long u = PyLong_AsUnsignedLongLong(a);
+      if (u == (unsigned long long)-1 && PyErr_Occurred()) {
+        PyErr_Clear(); /* beyond 64 bits: the setter says so */
+        return 0;
+      }
+      memcpy((void *)slot->value, &u, 8);
+      return 1;
+    }
+    if (overflow || v < p->lo || v > p->hi) return 0;
+    void *dst = (void *)slot->value;
+    switch (p->size) {
+    case 1: *(int8_t *)dst = (int8_t)v; break;
+    case 2: *(int16_t *)dst = (int16_t)v; break;
+    case 4: *(int32_t *)dst = (int32_t)v; break;
+    default: *(int64_t *)dst = (int64_t)v; break;
+    }
+    return 1;
+  }
+  case P_FLOAT:
+  case P_DOUBLE: {
+    double v;
+    if (PyFloat_CheckExact(a))
+      v = PyFloat_AsDouble(a);
+    else if (PyLong_CheckExact(a)) {
+      v = PyLong_AsDouble(a);
+      if (v == -1.0 && PyErr_Occurred()) {
+        PyErr_Clear(); /* too large for a double: the setter's error */
+        return 0;
+      }
+    } else
+      return 0;
+    if (p->code == P_DOUBLE) {
+      memcpy((void *)slot->value, &v, sizeof v);
+      return 1;
+    }
+    if (fabs(v) > FLT_MAX && !isinf(v)) return 0; /* out of float's range (NaN passes) */
+    float f = (float)v;
+    memcpy((void *)slot->value, &f, sizeof f);
+    return 1;
+  }
+  default: return 0;
+  }
+}
+
+static void lock_kernel(KernelBase *k) {
+  if (PyThread_acquire_lock(k->lock, NOWAIT_LOCK)) return;
+  /* Another thread is launching this kernel, maybe running a Python setter: wait without the
+   * GIL so that it can finish. */
+  PyThreadState *ts = PyEval_SaveThread();
+  PyThread_acquire_lock(k->lock, WAIT_LOCK);
+  PyEval_RestoreThread(ts);
+}
+
+static PyObject *launch_call(Launch *self, PyObject *args, PyObject *kw) {
+  KernelBase *k = self->kernel;
+  if (!k || !k->params || !k->setters || !the_launch) {
+    /* Launch.__new__ without __init__, a kernel without _fast_setup, or one cleared by the
+     * garbage collector: only reachable by going around kcc's classes. */
+    PyErr_SetString(PyExc_TypeError, "kcc: a launch object that kcc did not set up");
+    return NULL;
+  }
+  if (kw && PyDict_Size(kw)) {
+    PyErr_SetString(PyExc_TypeError, "a kernel launch takes no keyword arguments");
+    return NULL;
+  }
+  Py_ssize_t n = PyTuple_Size(args);
+  if (n != k->nparams) {
+    PyObject *e = PyObject_CallMethod((PyObject *)k, "_wrong_count", "n", n);
+    if (e) {
+      PyErr_SetObject((PyObject *)Py_TYPE(e), e);
+      Py_DECREF(e);
+    }
+    return NULL;
+  }
+  PyObject *posts = NULL; /* what the setters returned: numpy arrays' temporary buffers... */
+  PyObject *ret = NULL;
+  lock_kernel(k);
+  for (Py_ssize_t i = 0; i < n; i++) {
+    PyObject *a = PyTuple_GetItem(args, i);
+    if (fast_arg(k, &k->params[i], &k->args[i], a)) continue;
+    PyObject *r = PyObject_CallFunctionObjArgs(PyTuple_GetItem(k->setters, i), a, NULL);
+    if (!r) goto release;
+    if (r != Py_None) {
+      if (!posts && !(posts = PyList_New(0))) {
+        Py_DECREF(r);
+        goto release;
+      }
+      if (PyList_Append(posts, r)) {
+        Py_DECREF(r);
+        goto release;
+      }
+    }
+    Py_DECREF(r);
+  }
+  /* The GIL released: a launch may wait (a full CUDA launch queue), and other threads run. */
+  PyThreadState *ts = PyEval_SaveThread();
+  kcrt_status st =
+      the_launch(k->handle, self->queue, self->grid, self->block, self->shared, k->args, (int)n);
+  PyEval_RestoreThread(ts);
+  if (st || posts) {
+    /* A failure's exception (kcrt_last_error is this thread's), the copies back, the
+     * temporary buffers freed: _core.Kernel._after_launch, as on the ctypes path. */
+    PyObject *q = self->queue ? PyLong_FromVoidPtr(self->queue) : (Py_INCREF(Py_None), Py_None);
+    if (!q) goto release;
+    ret = PyObject_CallMethod((PyObject *)k, "_after_launch", "OOi", posts ? posts : Py_None, q,
+                              (int)st);
+    Py_DECREF(q);
+    Py_XDECREF(posts);
+    posts = NULL;
+  } else {
+    Py_INCREF(Py_None);
+    ret = Py_None;
+  }
+release:
+  if (posts) { /* a setter failed after others made temporary buffers: free them */
+    PyObject *et, *ev, *tb;
+    PyErr_Fetch(&et, &ev, &tb);
+    PyObject *r = PyObject_CallMethod((PyObject *)k, "_release", "(O)", posts);
+    Py_XDECREF(r);
+    if (!r) PyErr_Clear(); /* the setter's error is the one to report */
+    PyErr_Restore(et, ev, tb);
+    Py_DECREF(posts);
+  }
+  PyThread_release_lock(k->lock);
+  return ret;
+}
+
+static PyMemberDef launch_members[] = {
+    {"kernel", T_OBJECT, offsetof(Launch, kernel), READONLY, "the kcc.Kernel"},
+    {"stream", T_OBJECT, offsetof(Launch, stream), READONLY, "the kcc.Stream, or None"},
+    {"shared", T_ULONGLONG, offsetof(Launch, shared), READONLY, "dynamic shared bytes"},
+    {NULL, 0, 0, 0, NULL},
+};
+
+static PyObject *launch_dims(PyObject *o, void *closure) {
+  Launch *self = (Launch *)o;
+  const kcrt_dim3 *d = closure ? &self->block : &self->grid;
+  return Py_BuildValue("(KKK)", (unsigned long long)d->x, (unsigned long long)d->y,
+                       (unsigned long long)d->z);
+}
+
+static PyGetSetDef launch_getset[] = {
+    {"grid", launch_dims, NULL, "(x, y, z)", NULL},
+    {"block", launch_dims, NULL, "(x, y, z)", (void *)1},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyType_Slot launch_slots[] = {
+    {Py_tp_doc, "kernel[grid, block]: call it with the kernel's arguments to launch."},
+    {Py_tp_new, PyType_GenericNew},
+    {Py_tp_init, launch_init},
+    {Py_tp_dealloc, launch_dealloc},
+    {Py_tp_traverse, launch_traverse},
+    {Py_tp_clear, launch_clear},
+    {Py_tp_call, launch_call},
+    {Py_tp_members, launch_members},
+    {Py_tp_getset, launch_getset},
+    {0, NULL},
+};
+
+static PyType_Spec launch_spec = {
+    "kcc._fastlaunch.Launch",
+    sizeof(Launch),
+    0,
+    Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+    launch_slots,
+};
+
+/* ---------------------------------------------------------------- the module */
+
+static PyObject *fast_bind(PyObject *m, PyObject *addr) {
+  (void)m;
+  void *p = PyLong_AsVoidPtr(addr);
+  if (!p && PyErr_Occurred()) return NULL;
+  the_launch = (launch_fn)p;
+  Py_RETURN_NONE;
+}
+
+static PyObject *fast_register_array(PyObject *m, PyObject *cls) {
+  (void)m;
+  if (!PyType_Check(cls)) {
+    PyErr_SetString(PyExc_TypeError, "register_array takes a class");
+    return NULL;
+  }
+  Py_INCREF(cls);
+  SETREF(device_array_cls, cls);
+  Py_RETURN_NONE;
+}
+
+static PyMethodDef fast_methods[] = {
+    {"bind", fast_bind, METH_O, "bind(address): the kcrt_launch that launches call."},
+    {"register_array", fast_register_array, METH_O,
+     "register_array(cls): the device array class whose instances are passed by handle."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef fast_module = {
+    PyModuleDef_HEAD_INIT,
+    "kcc._fastlaunch",
+    "The launch path of kcc in C (docs/python.md).",
+    -1,
+    fast_methods,
+    NULL,
+    NULL,
+    NULL,
+    NULL,
+};
+
+/* PyModule_AddObject steals the reference on success only (PyModule_AddObjectRef is 3.10's):
+ * this one never steals. */
+static int add(PyObject *m, const char *name, PyObject *o) {
+  Py_INCREF(o);
+  if (!PyModule_AddObject(m, name, o)) return 0;
+  Py_DECREF(o);
+  return -1;
+}
+
+PyMODINIT_FUNC PyInit__fastlaunch(void);
+PyMODINIT_FUNC PyInit__fastlaunch(void) {
+  PyObject *m = PyModule_Create(&fast_module);
+  if (!m) return NULL;
+  PyObject *array_type = PyType_FromSpec(&array_spec);
+  PyObject *launch_type = PyType_FromSpec(&launch_spec);
+  if (!kernel_type) kernel_type = PyType_FromSpec(&kernel_spec); /* kept: Launch() checks */
+  if (!array_type || !launch_type || !kernel_type || add(m, "ArrayBase", array_type) ||
+      add(m, "KernelBase", kernel_type) || add(m, "Launch", launch_type) ||
+      PyModule_AddIntConstant(m, "VERSION", FAST_VERSION)) {
+    Py_XDECREF(array_type);
+    Py_XDECREF(launch_type);
+    Py_DECREF(m);
+    return NULL;
+  }
+  Py_DECREF(array_type);
+  Py_DECREF(launch_type);
+  return m;
+}
