@@ -844,8 +844,8 @@ static void print_signature(CGen *g, const KFunc *f) {
       cs_printf(g, "__launch_bounds__(%d) ", maxt);
     cs_puts(g, "void ");
   } else {
-    cs_printf(g, "static __device__ %s%s", f->is_inline ? "inline " : "",
-              cs_decl(g, f->ret, "", NULL));
+    cs_printf(g, "static __device__ %s%s%s", f->is_inline ? "inline " : "",
+              f->is_cold ? "__noinline__ " : "", cs_decl(g, f->ret, "", NULL));
     if (f->ret->kind != KT_PTR) cs_puts(g, " ");
   }
   cs_printf(g, "%s(", cs_func(f));

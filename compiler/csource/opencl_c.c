@@ -822,7 +822,8 @@ static void print_signature(CGen *g, const KFunc *f) {
   else if (f->is_kernel)
     cs_puts(g, "__kernel void ");
   else
-    cs_printf(g, "static %s", f->is_inline ? "inline " : "");
+    cs_printf(g, "static %s%s", f->is_inline ? "inline " : "",
+              f->is_cold ? "__attribute__((noinline)) " : "");
   if (!f->is_kernel) cs_printf(g, "%s", cs_decl(g, f->ret, "", NULL));
   if (!f->is_kernel && f->ret->kind != KT_PTR) cs_puts(g, " ");
   cs_puts(g, cs_func(f));

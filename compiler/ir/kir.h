@@ -570,6 +570,9 @@ struct KFunc {
   int64_t static_shared_bytes; /* kernels: sum of the static shared arrays they reach */
   KFunc *origin;               /* a clone made by address-space specialisation: the original */
   int nhidden; /* -fbounds-check: trailing parameters the source did not declare (bounds.h) */
+  /* Called only when something went wrong (-fbounds-check's reporter): never inlined, so
+     that the checked loops it is called from stay small enough to unroll and schedule. */
+  bool is_cold;
   void *aux;
 };
 

@@ -384,6 +384,10 @@ static void declare_func(LG *g, KFunc *f) {
   } else {
     LLVMSetLinkage(fn, LLVMInternalLinkage);
     if (f->is_inline) add_attr(g, fn, LLVMAttributeFunctionIndex, "inlinehint");
+    if (f->is_cold) {
+      add_attr(g, fn, LLVMAttributeFunctionIndex, "noinline");
+      add_attr(g, fn, LLVMAttributeFunctionIndex, "cold");
+    }
   }
   add_attr(g, fn, LLVMAttributeFunctionIndex, "nounwind");
   /* Any function may reach __syncthreads(): calls must not be made control dependent on
@@ -492,9 +496,13 @@ static void init_nvptx(void) {
    * than nvcc before, 0.90x after (H200, docs/design.md). Twice the bound (150) changed no
    * other kernel of bench/ or tests/kernels/ but a struct test's loop. The option is process-
    * wide in LLVM; kcc sets it once, the same for every compile, so it cannot leak between
-   * compiles with different kcc options. */
-  const char *argv[] = {"kcc", "-unroll-partial-threshold=150"};
-  LLVMParseCommandLineOptions(2, argv, NULL);
+   * compiles with different kcc options.
+   * Non-trivial loop unswitching (off in LLVM's -O3) takes -fbounds-check's loop-invariant
+   * checks out of loops: a checked matmul's inner loop becomes the unchecked one again
+   * (16 FMAs, fully unrolled) behind one test per loop; of the unchecked kernels in bench/
+   * and tests/kernels/ only transpose's code changes (6 lines shorter). */
+  const char *argv[] = {"kcc", "-unroll-partial-threshold=150", "-enable-nontrivial-unswitch"};
+  LLVMParseCommandLineOptions(3, argv, NULL);
   done = true;
 }
 

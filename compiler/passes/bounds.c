@@ -634,6 +634,7 @@ static KFunc *make_report(KModule *m, KType *errt) {
   f->name = "kcc_bc_report";
   f->ret = kir_type_void();
   f->is_static = true;
+  f->is_cold = true;
   f->params = kir_alloc(sizeof(KVar *) * 7);
   const char *names[] = {"err", "kernel", "site", "region", "off", "size"};
   for (int i = 0; i < 6; i++) {

@@ -508,6 +508,8 @@ static void define_func(SG *g, KFunc *f) {
   uint32_t fid = (uint32_t)(uintptr_t)f->aux;
   g->fn_ret = sg_type(g, f->ret);
   SpvWords *out = &g->m.sec[SPV_SEC_FUNCTION];
+  /* No DontInline for KFunc.is_cold: PoCL runs only functions inlined into their kernel
+   * when they read work-item ids (else "undefined symbol: _group_id_x", and an abort). */
   uint32_t head[4] = {g->fn_ret, fid, SpvFunctionControlMaskNone, func_type(g, f)};
   spw_inst(out, SpvOpFunction, head, 4);
 
