@@ -579,7 +579,10 @@ static void run_nvidia_fastWalshTransform(Rt *rt) {
  * offset pointer that a libkcrt buffer argument cannot express, so it is not run: data is
  * checked as per-block inclusive scans and partial_sums as the scan of the block sums. */
 static void run_nvidia_shfl_scan(Rt *rt) {
-  int blocks = 32 * rt_int(rt, 1, 8), n = 256 * blocks, width = 32;
+  /* The second launch scans the partial sums with one thread per block, and its warp-sum scan
+   * uses blockDim.x / warpSize as __shfl_up_sync's width, which CUDA defines only for powers
+   * of two (the sample launches 256): 32, 64, 128 or 256 blocks. */
+  int blocks = 32 << rt_int(rt, 0, 3), n = 256 * blocks, width = 32;
   int32_t *data = rt_xalloc(n * 4), *want = rt_xalloc(n * 4), *part = rt_xalloc(blocks * 4),
           *pwant = rt_xalloc(blocks * 4);
   cu_fill_i32(rt, data, n, -1000, 1000);
