@@ -113,7 +113,7 @@ KExpr *fe_convert(KExpr *e, KType *to) {
 static KAddrSpace lvalue_space(const KExpr *e) {
   switch (e->kind) {
   case KE_VAR: return KAS_PRIVATE;
-  case KE_GVAR: return e->var->kind == KV_SHARED ? KAS_SHARED : KAS_CONSTANT;
+  case KE_GVAR: return kir_gvar_space(e->var);
   case KE_INDEX:
   case KE_DEREF: return e->a->type->kind == KT_PTR ? e->a->type->as : KAS_GENERIC;
   case KE_MEMBER: return kir_is_lvalue(e->a) ? lvalue_space(e->a) : KAS_PRIVATE;

@@ -55,11 +55,15 @@ KVar *fe_global_var(FeCtx *fe, CXCursor decl, bool at_file_scope) {
     diag_error(loc, "variable '%s' cannot be both 'shared' and 'constant'", name);
     return NULL;
   }
+  bool mut = false;
   if (!sh && !cn) {
     /* A file-scope const object with an initializer is read-only data: kcc puts it in
        constant memory, as if declared 'constant'. */
     if (at_file_scope && fe_type_is_const(ct) && !ext && has_init) {
       cn = true;
+    } else if (fe->lang == KL_LANG_CU && at_file_scope && !fe_has_annotation(decl, "kcc.managed")) {
+      /* CUDA's `__device__ T x [= init];`: a module variable in global memory. */
+      cn = mut = true;
     } else if (cl) {
       diag_error(loc,
                  "program-scope variable '%s' must be '__constant' in kcc (OpenCL 2.0 "
@@ -68,11 +72,8 @@ KVar *fe_global_var(FeCtx *fe, CXCursor decl, bool at_file_scope) {
       return NULL;
     } else if (fe->lang == KL_LANG_CU) {
       diag_error(loc,
-                 fe_has_annotation(decl, "kcc.managed")
-                     ? "'__managed__' variable '%s' is not supported by kcc: allocate the memory "
-                       "on the host and pass it to the kernel"
-                     : "mutable '__device__' variable '%s' is not supported by kcc: use "
-                       "'__constant__' for data the host fills, or pass a buffer to the kernel",
+                 "'__managed__' variable '%s' is not supported by kcc: allocate the memory on "
+                 "the host and pass it to the kernel",
                  name);
       return NULL;
     } else {
@@ -90,7 +91,7 @@ KVar *fe_global_var(FeCtx *fe, CXCursor decl, bool at_file_scope) {
     /* A redeclaration: a later one may bring the initializer. */
     if (v->kind == KV_CONSTANT && has_init) {
       v->init = fe_initializer(fe, init, v->type, true);
-      v->host_filled = false;
+      v->host_filled = v->is_mutable;
     }
     fe_map_put(&fe->decls, decl, v);
     return v;
@@ -134,17 +135,21 @@ KVar *fe_global_var(FeCtx *fe, CXCursor decl, bool at_file_scope) {
     }
     /* OpenCL gives the host no device addresses to store: such a table could only be
      * filled on CUDA, so it is refused for every form alike. */
-    if (!has_init && holds_pointer(t)) {
+    if ((!has_init || mut) && holds_pointer(t)) {
       diag_error(loc,
-                 "'constant' variable '%s' without an initializer is filled by the host, and "
-                 "a host cannot fill pointers portably; pass the pointer as a kernel parameter",
+                 mut ? "'__device__' variable '%s' holds a pointer, which OpenCL cannot keep in "
+                       "a module variable; pass the pointer as a kernel parameter"
+                     : "'constant' variable '%s' without an initializer is filled by the host, "
+                       "and a host cannot fill pointers portably; pass the pointer as a kernel "
+                       "parameter",
                  name);
       return NULL;
     }
     v = kir_var(fe->m, name, t, KV_CONSTANT, loc);
-    v->is_const = true;
+    v->is_const = !mut;
+    v->is_mutable = mut;
     v->init = has_init ? fe_initializer(fe, init, t, true) : NULL;
-    v->host_filled = !has_init;
+    v->host_filled = !has_init || mut;
   }
   fe_map_put(&fe->decls, canon, v);
   fe_map_put(&fe->decls, decl, v);

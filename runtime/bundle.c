@@ -259,6 +259,38 @@ static kcrt_status parse_symbols(KcbBundle *b, const KcbSection *s) {
   return KCRT_SUCCESS;
 }
 
+/* SYMINIT (1.4): flags and first values of SYMBOLS entries. */
+static kcrt_status parse_syminit(KcbBundle *b, const KcbSection *s) {
+  const unsigned char *t = s->data;
+  uint64_t size = s->size;
+  if (size < KCB_SYMINIT_HEADER_SIZE)
+    return bad("SYMINIT section of %llu bytes", (unsigned long long)size);
+  uint64_t n = kcb_get32(t);
+  if (KCB_SYMINIT_HEADER_SIZE + n * KCB_SYMINIT_ENTRY_SIZE > size)
+    return bad("SYMINIT: %llu entries run past the %llu-byte section", (unsigned long long)n,
+               (unsigned long long)size);
+  for (uint64_t i = 0; i < n; i++) {
+    const unsigned char *e = t + KCB_SYMINIT_HEADER_SIZE + i * KCB_SYMINIT_ENTRY_SIZE;
+    uint64_t sym = kcb_get32(e), flags = kcb_get32(e + 4), off = kcb_get64(e + 8),
+             len = kcb_get64(e + 16);
+    if (sym >= b->nsymbols)
+      return bad("SYMINIT: entry %llu names symbol %llu of %u", (unsigned long long)i,
+                 (unsigned long long)sym, b->nsymbols);
+    KcbSymbol *y = &b->symbols[sym];
+    if (flags & ~(uint64_t)KCB_SYMBOL_MUTABLE)
+      return bad("SYMINIT: symbol '%s' has unknown flags 0x%llx", y->name,
+                 (unsigned long long)flags);
+    if (len && (len != y->size || off > size || len > size - off))
+      return bad("SYMINIT: the first value of '%s' (%llu bytes at %llu) is not its %llu bytes "
+                 "inside the section",
+                 y->name, (unsigned long long)len, (unsigned long long)off,
+                 (unsigned long long)y->size);
+    y->flags = (uint32_t)flags;
+    y->init = len ? t + off : NULL;
+  }
+  return KCRT_SUCCESS;
+}
+
 /* KATTRS (1.2): per-kernel attributes. Entries are entry_size bytes (>= 16, a multiple of 4:
  * later minors may append fields), each naming one kernel once. */
 static kcrt_status parse_kattrs(KcbBundle *b, const KcbSection *s) {
@@ -441,6 +473,11 @@ kcrt_status kcb_parse(const void *data, size_t size, KcbBundle **out) {
   if (st == KCRT_SUCCESS) st = parse_kernels(b, ktab);
   const KcbSection *symtab = st == KCRT_SUCCESS ? kcb_section(b, KCB_SEC_SYMBOLS, 0) : NULL;
   if (symtab) st = parse_symbols(b, symtab);
+  const KcbSection *syminit = st == KCRT_SUCCESS ? kcb_section(b, KCB_SEC_SYMINIT, 0) : NULL;
+  if (syminit && !symtab)
+    st = bad("a SYMINIT section without a symbol table");
+  else if (syminit)
+    st = parse_syminit(b, syminit);
   const KcbSection *kattrs = st == KCRT_SUCCESS ? kcb_section(b, KCB_SEC_KATTRS, 0) : NULL;
   if (kattrs) st = parse_kattrs(b, kattrs);
   const KcbSection *bounds = st == KCRT_SUCCESS ? kcb_section(b, KCB_SEC_BOUNDS, 0) : NULL;

@@ -572,6 +572,12 @@ static kcrt_status symbols_init(kcrt_module *m) {
       m->symbols[i] = NULL;
       return st;
     }
+    /* A CUDA __device__ variable starts at its initializer (the module's own copy on CUDA
+     * was just zeroed with the rest). */
+    if (b->symbols[i].init) {
+      st = kcrt_buffer_write(s, 0, b->symbols[i].init, s->size);
+      if (st) return st; /* the slot is filled: module_free releases it */
+    }
   }
   return KCRT_SUCCESS;
 }

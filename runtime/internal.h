@@ -38,6 +38,8 @@ typedef struct KcbParam {
 typedef struct KcbSymbol {
   const char *name;
   uint64_t size;
+  uint32_t flags;            /* SYMINIT (1.4): KCB_SYMBOL_MUTABLE for a CUDA __device__ variable */
+  const unsigned char *init; /* its first value, size bytes (in the bundle's image), or NULL */
 } KcbSymbol;
 
 typedef struct KcbKernel {

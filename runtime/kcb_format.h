@@ -23,7 +23,7 @@
 enum {
   KCB_MAGIC_SIZE = 8,
   KCB_VERSION_MAJOR = 1, /* a reader rejects another major version */
-  KCB_VERSION_MINOR = 3, /* a reader accepts any minor version of its major */
+  KCB_VERSION_MINOR = 4, /* a reader accepts any minor version of its major */
   KCB_HEADER_SIZE = 48,
   KCB_SECTION_ENTRY_SIZE = 32,
   KCB_KTAB_HEADER_SIZE = 16,
@@ -32,6 +32,8 @@ enum {
   KCB_SYMTAB_HEADER_SIZE = 8,
   KCB_SYMBOL_ENTRY_SIZE = 16,
   KCB_SYMUSE_ENTRY_SIZE = 8,
+  KCB_SYMINIT_HEADER_SIZE = 8,
+  KCB_SYMINIT_ENTRY_SIZE = 24,
   KCB_KATTR_HEADER_SIZE = 8,
   KCB_KATTR_ENTRY_SIZE = 16, /* what this writer writes; readers take any entry_size >= 16 */
   KCB_ALIGN = 16,            /* sections start at multiples of this */
@@ -61,6 +63,7 @@ typedef enum KcbSectionKind {
   KCB_SEC_SYMBOLS = 7,  /* 1.1: host-filled module variables and the kernels that use them */
   KCB_SEC_KATTRS = 8,   /* 1.2: per-kernel attributes (reqd_work_group_size) */
   KCB_SEC_BOUNDS = 9,   /* 1.3: text: the regions and access sites of a -fbounds-check module */
+  KCB_SEC_SYMINIT = 10, /* 1.4: flags and first values of SYMBOLS entries (CUDA __device__) */
 } KcbSectionKind;
 
 typedef enum KcbParamKind {
@@ -298,6 +301,39 @@ static inline unsigned char *kcb_write_symbols(const KcbWSymbol *syms, uint32_t 
                        (size_t)i * KCB_SYMUSE_ENTRY_SIZE;
     kcb_put32(e, uses[i][0]);
     kcb_put32(e + 4, uses[i][1]);
+  }
+  *len = (size_t)total;
+  return b;
+}
+
+enum { KCB_SYMBOL_MUTABLE = 1 }; /* SYMINIT flags: global memory that kernels write */
+
+typedef struct KcbWSymInit {
+  uint32_t symbol, flags;
+  const unsigned char *data; /* the symbol's first value, len bytes (0: none, zero-filled) */
+  uint64_t len;
+} KcbWSymInit;
+
+/* Serialises a SYMINIT section: a header (entry count, 0), one 24-byte entry per symbol
+ * (u32 symbol index, u32 flags, u64 data offset from the section's start, u64 data length),
+ * then the data, each value at a multiple of 8. Returns malloc'd bytes or NULL. */
+static inline unsigned char *kcb_write_syminit(const KcbWSymInit *e, uint32_t n, size_t *len) {
+  *len = 0;
+  uint64_t total = KCB_SYMINIT_HEADER_SIZE + (uint64_t)n * KCB_SYMINIT_ENTRY_SIZE;
+  for (uint32_t i = 0; i < n; i++) total += (e[i].len + 7) & ~(uint64_t)7;
+  if (total > UINT32_MAX) return NULL;
+  unsigned char *b = calloc(1, (size_t)total);
+  if (!b) return NULL;
+  kcb_put32(b, n);
+  uint64_t at = KCB_SYMINIT_HEADER_SIZE + (uint64_t)n * KCB_SYMINIT_ENTRY_SIZE;
+  for (uint32_t i = 0; i < n; i++) {
+    unsigned char *p = b + KCB_SYMINIT_HEADER_SIZE + (size_t)i * KCB_SYMINIT_ENTRY_SIZE;
+    kcb_put32(p, e[i].symbol);
+    kcb_put32(p + 4, e[i].flags);
+    kcb_put64(p + 8, e[i].len ? at : 0);
+    kcb_put64(p + 16, e[i].len);
+    if (e[i].len) memcpy(b + at, e[i].data, (size_t)e[i].len);
+    at += (e[i].len + 7) & ~(uint64_t)7;
   }
   *len = (size_t)total;
   return b;

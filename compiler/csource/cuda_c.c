@@ -890,8 +890,10 @@ bool emit_cuda_c(KModule *m, const KOptions *o, KBuf *out) {
   for (int i = 0; i < m->globals.n; i++) {
     KVar *v = m->globals.v[i];
     if (v->kind == KV_CONSTANT) {
-      cs_printf(&g, "__constant__ %s", cs_decl(&g, v->type, cs_var(v), NULL));
-      if (!v->host_filled) { /* else the host fills it (cudaMemcpyToSymbol) */
+      cs_printf(&g, "%s %s", v->is_mutable ? "__device__" : "__constant__",
+                cs_decl(&g, v->type, cs_var(v), NULL));
+      /* Else the host fills it (cudaMemcpyToSymbol). */
+      if (!v->host_filled || (v->is_mutable && v->init)) {
         cs_puts(&g, " = ");
         cs_constant_init(&g, v);
       }

@@ -165,9 +165,11 @@ static bool ocl_gvar_is_deref(CGen *g, const KVar *v) {
   return (shared_by_pointer(g, v) && v->type->kind != KT_ARRAY) || v->host_filled;
 }
 
-/* The hidden parameter that stands for host-filled constant v: a pointer to all of it. */
+/* The hidden parameter that stands for host-filled constant v (or a CUDA __device__
+ * variable, which kernels write: global memory): a pointer to all of it. */
 static KType *symbol_ptr_type(const KVar *v) {
-  return kir_type_ptr(v->type, KAS_CONSTANT, KQ_CONST);
+  return v->is_mutable ? kir_type_ptr(v->type, KAS_GLOBAL, 0)
+                       : kir_type_ptr(v->type, KAS_CONSTANT, KQ_CONST);
 }
 
 static void symbol_params(CGen *g, const KFunc *f, int *n) {

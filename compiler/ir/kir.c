@@ -543,3 +543,53 @@ bool kir_has_kernel(const KModule *m) {
     if (((const KFunc *)m->funcs.v[i])->is_kernel) return true;
   return false;
 }
+
+/* ---------------------------------------------------------------- constant bytes */
+
+static void put_le(unsigned char *out, uint64_t v, int size) {
+  for (int i = 0; i < size; i++) out[i] = (unsigned char)(v >> (8 * i));
+}
+
+bool kir_const_bytes(const KType *t, const KExpr *init, unsigned char *out) {
+  if (!init) return true; /* zero: the caller's buffer is zeroed */
+  if (t->kind == KT_ARRAY || t->kind == KT_VEC) {
+    int64_t len = t->len < 0 ? 0 : t->len;
+    int step = t->kind == KT_ARRAY ? t->base->size : t->size / (int)(t->len == 3 ? 4 : t->len);
+    if (t->kind == KT_ARRAY && init->kind == KE_STR && t->base->size == 1) {
+      memcpy(out, init->str, init->len < (size_t)len ? init->len : (size_t)len);
+      return true;
+    }
+    if (init->kind != KE_INITLIST) return false;
+    for (int64_t i = 0; i < len && i < init->nargs; i++)
+      if (!kir_const_bytes(t->base, init->args[i], out + i * step)) return false;
+    return true;
+  }
+  if (t->kind == KT_STRUCT) {
+    if (init->kind != KE_INITLIST) return false;
+    for (int f = 0; f < t->st->nfields && f < init->nargs; f++)
+      if (!kir_const_bytes(t->st->fields[f].type, init->args[f], out + t->st->fields[f].offset))
+        return false;
+    return true;
+  }
+  if (init->kind == KE_INITLIST) /* `int x = {3};` */
+    return init->nargs == 0 || kir_const_bytes(t, init->args[0], out);
+  if (init->kind != KE_ICONST && init->kind != KE_FCONST) return false;
+  bool from_float = init->kind == KE_FCONST;
+  double d = from_float                  ? init->fval
+             : kir_is_signed(init->type) ? (double)(int64_t)init->ival
+                                         : (double)init->ival;
+  if (t->kind == KT_F32) {
+    float f = (float)d;
+    memcpy(out, &f, 4);
+  } else if (t->kind == KT_F64) {
+    memcpy(out, &d, 8);
+  } else if (t->kind == KT_BOOL) {
+    out[0] = from_float ? d != 0 : init->ival != 0;
+  } else if (kir_is_int(t)) {
+    uint64_t v = !from_float ? init->ival : kir_is_signed(t) ? (uint64_t)(int64_t)d : (uint64_t)d;
+    put_le(out, v, t->size);
+  } else {
+    return false; /* pointers: never in a host-filled variable */
+  }
+  return true;
+}

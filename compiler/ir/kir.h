@@ -229,6 +229,11 @@ typedef struct KVar {
    * it mutable from the host: PTX an external .const, OpenCL C and SPIR-V a hidden buffer
    * argument of every function that reaches it (KFunc.symbols). */
   bool host_filled;
+  /* host_filled KV_CONSTANT that kernels may also write: CUDA's `__device__ T x [= init];`, a
+   * module variable in global memory (PTX .global, OpenCL C and SPIR-V a hidden __global
+   * argument), whose storage outlives launches; init is its first value (NULL: zero), which
+   * the bundle carries for the runtimes that make the storage (docs/bundle.md, SYMINIT). */
+  bool is_mutable;
   KFunc *owner; /* KV_SHARED declared inside a function: that function; else NULL */
   void *aux;    /* scratch for the back end that is running */
 } KVar;
@@ -370,7 +375,15 @@ typedef struct KBuiltinInfo {
 const KBuiltinInfo *kir_builtin_info(KBuiltin id);
 bool kir_builtin_is_math(KBuiltin id);   /* BI_SQRT..BI_ISFINITE */
 bool kir_builtin_is_atomic(KBuiltin id); /* BI_ATOMIC_* */
-bool kir_builtin_is_warp(KBuiltin id);   /* BI_SHFL..BI_SYNCWARP: need 32-lane subgroups */
+/* Where a module variable (KV_SHARED, KV_CONSTANT) lives. */
+static inline KAddrSpace kir_gvar_space(const KVar *v) {
+  return v->kind == KV_SHARED ? KAS_SHARED : v->is_mutable ? KAS_GLOBAL : KAS_CONSTANT;
+}
+/* A constant initializer (KE_INITLIST/KE_ICONST/KE_FCONST tree, as KVar.init) of type t as the
+ * target lays it out, into out (t->size bytes, zero where the tree says nothing). False when a
+ * leaf is not a constant number. */
+bool kir_const_bytes(const KType *t, const KExpr *init, unsigned char *out);
+bool kir_builtin_is_warp(KBuiltin id); /* BI_SHFL..BI_SYNCWARP: need 32-lane subgroups */
 /* BI_FFS..BI_CLOCK64: the CUDA intrinsics each back end writes in one function of its own. */
 bool kir_builtin_is_cuda_intrinsic(KBuiltin id);
 

@@ -276,7 +276,7 @@ static void print_var_decl(FILE *out, const KVar *v) {
   fprintf(out, "%s %s %s", kinds[v->kind], kir_type_str(v->type), v->name);
   if (v->is_dynamic) fputs(" dynamic", out);
   if (v->owner) fprintf(out, " in %s", v->owner->name);
-  if (v->host_filled) fputs(" host-filled", out);
+  if (v->host_filled) fputs(v->is_mutable ? " device" : " host-filled", out);
   if (v->init) {
     fputs(" = ", out);
     print_expr(out, v->init);

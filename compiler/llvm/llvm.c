@@ -298,7 +298,7 @@ static void gen_globals(LG *g) {
       snprintf(name, sizeof name, "%s.%s", v->owner->name, v->name); /* per-function scope */
     else
       snprintf(name, sizeof name, "%s", v->name);
-    unsigned as = v->kind == KV_SHARED ? 3 : 4;
+    unsigned as = lg_as(kir_gvar_space(v));
     LLVMValueRef gv = LLVMAddGlobalInAddressSpace(g->mod, ty, name, as);
     unsigned align = (unsigned)(v->type->align > 0 ? v->type->align : 1);
     if (v->kind == KV_SHARED && v->is_dynamic) {
@@ -309,6 +309,17 @@ static void gen_globals(LG *g) {
     } else if (v->kind == KV_SHARED) {
       LLVMSetLinkage(gv, LLVMInternalLinkage);
       LLVMSetInitializer(gv, LLVMGetUndef(ty)); /* shared memory has no initial value */
+    } else if (v->is_mutable) {
+      /* CUDA's __device__ variable: .global, its first value in the module, found by name
+       * (cuModuleGetGlobal); kernels write it, so nothing may be folded. */
+      LLVMValueRef init = v->init ? lg_const_init(g, v->type, v->init) : LLVMConstNull(ty);
+      if (!init) {
+        diag_error(v->loc, "initializer of '%s' is not a constant expression", v->name);
+        init = LLVMConstNull(ty);
+      }
+      LLVMSetInitializer(gv, init);
+      LLVMSetExternallyInitialized(gv, 1);
+      LLVMSetLinkage(gv, LLVMExternalLinkage);
     } else if (v->host_filled) {
       /* The host writes it (cuModuleGetGlobal): zero until then, and never folded. */
       LLVMSetInitializer(gv, LLVMConstNull(ty));

@@ -236,7 +236,7 @@ LV lg_lvalue(LG *g, KExpr *e) {
       diag_ice(e->loc, "LLVM back end: '%s' used before its declaration", v->name);
       return spill(g, e);
     }
-    unsigned as = v->kind == KV_SHARED ? 3 : v->kind == KV_CONSTANT ? 4 : 0;
+    unsigned as = v->kind == KV_SHARED || v->kind == KV_CONSTANT ? lg_as(kir_gvar_space(v)) : 0;
     return (LV){.ptr = v->aux, .as = as};
   }
   case KE_INDEX: {

@@ -180,6 +180,40 @@ static bool kernel_table(KModule *m, KBuf *out, KBuf *attrs) {
 /* The SYMBOLS section: every host-filled constant, and for each kernel the ones it takes as
  * hidden OpenCL arguments, in KFunc.symbols order (the order both OpenCL back ends use). No
  * section when the module has none, so bundles without symbols stay readable by 1.0 readers. */
+/* The SYMINIT section: for each CUDA __device__ variable among the symbols (in SYMBOLS order),
+ * that it is global memory kernels write, and its first value. None when there are none. */
+static bool symbol_inits(KModule *m, KBuf *out) {
+  uint32_t ns = 0, n = 0;
+  KcbWSymInit *e = kir_alloc(sizeof *e * (size_t)(m->globals.n + 1));
+  for (int i = 0; i < m->globals.n; i++) {
+    KVar *v = m->globals.v[i];
+    if (!v->host_filled) continue;
+    if (v->is_mutable) {
+      unsigned char *data = NULL;
+      if (v->init) {
+        data = kir_alloc((size_t)v->type->size);
+        memset(data, 0, (size_t)v->type->size);
+        if (!kir_const_bytes(v->type, v->init, data)) {
+          diag_error(v->loc, "initializer of '%s' is not a constant expression", v->name);
+          return false;
+        }
+      }
+      e[n++] = (KcbWSymInit){ns, KCB_SYMBOL_MUTABLE, data, data ? (uint64_t)v->type->size : 0};
+    }
+    ns++;
+  }
+  if (!n) return true;
+  size_t len;
+  unsigned char *tab = kcb_write_syminit(e, n, &len);
+  if (!tab) {
+    diag_error((KLoc){0}, "the symbols' first values are too large for the bundle format");
+    return false;
+  }
+  kbuf_append(out, tab, len);
+  free(tab);
+  return true;
+}
+
 static bool symbol_table(KModule *m, KBuf *out) {
   KcbWSymbol *syms = kir_alloc(sizeof *syms * (size_t)(m->globals.n + 1));
   uint32_t ns = 0, nu = 0, nuses = 0;
@@ -337,6 +371,9 @@ bool emit_bundle(KModule *m, const KOptions *o, KBuf *out) {
   KBuf *symtab = new_buf(&s);
   ok = ok && symbol_table(m, symtab);
   if (ok && symtab->len) add_section(&s, KCB_SEC_SYMBOLS, 0, symtab);
+  KBuf *syminit = new_buf(&s);
+  ok = ok && symbol_inits(m, syminit);
+  if (ok && syminit->len) add_section(&s, KCB_SEC_SYMINIT, 0, syminit);
   if (ok && m->bounds) {
     KBuf *btab = new_buf(&s);
     bounds_table_text(m, btab);

@@ -124,7 +124,7 @@ static KFunc *materialise(Ctx *c, Inst *in);
 static Mask storage(Ctx *c, KExpr *lv) {
   switch (lv->kind) {
   case KE_VAR: return M(KAS_PRIVATE);
-  case KE_GVAR: return M(lv->var->kind == KV_SHARED ? KAS_SHARED : KAS_CONSTANT);
+  case KE_GVAR: return M(kir_gvar_space(lv->var));
   case KE_DEREF:
   case KE_INDEX: return walk(c, lv->a);
   case KE_MEMBER: return kir_is_lvalue(lv->a) ? storage(c, lv->a) : M(KAS_PRIVATE);

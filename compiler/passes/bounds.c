@@ -228,7 +228,7 @@ static Prov prov_lv(Fn *F, KExpr *lv) {
   case KE_VAR:
   case KE_GVAR: {
     KVar *v = r->var;
-    if (v->kind == KV_CONSTANT && !v->init) break; /* host-filled: its size is its own */
+    if (v->host_filled) break; /* host-filled or __device__: its storage is the runtime's */
     KExpr *a = kir_expr(KE_ADDR, kir_type_ptr(v->type, KAS_PRIVATE, 0), r->loc);
     a->a = clone(r);
     if (v->kind == KV_SHARED) a->type = kir_type_ptr(v->type, KAS_SHARED, 0);

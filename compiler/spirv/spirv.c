@@ -410,7 +410,8 @@ static uint32_t dyn_param_type(SG *g, const KVar *v) {
 }
 
 static uint32_t symbol_param_type(SG *g, const KVar *v) {
-  return sg_ptr_type(g, SpvStorageClassUniformConstant, v->type);
+  return sg_ptr_type(
+      g, v->is_mutable ? SpvStorageClassCrossWorkgroup : SpvStorageClassUniformConstant, v->type);
 }
 
 int sg_nshared_params(const KFunc *f) {

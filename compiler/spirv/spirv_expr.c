@@ -179,7 +179,9 @@ static SpvStorageClass lv_storage(SG *g, const KExpr *e) {
   switch (e->kind) {
   case KE_VAR: return SpvStorageClassFunction;
   case KE_GVAR:
-    return e->var->kind == KV_SHARED ? SpvStorageClassWorkgroup : SpvStorageClassUniformConstant;
+    return e->var->kind == KV_SHARED ? SpvStorageClassWorkgroup
+           : e->var->is_mutable      ? SpvStorageClassCrossWorkgroup
+                                     : SpvStorageClassUniformConstant;
   case KE_INDEX:
   case KE_DEREF: return sg_storage(g, e->a->type->as, e->loc);
   case KE_MEMBER: return lv_storage(g, e->a);

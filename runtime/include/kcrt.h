@@ -270,9 +270,11 @@ kcrt_status kcrt_module_get(kcrt_device *dev, const void *data, size_t size, kcr
  * variable declared without an initializer, which CUDA programs fill with
  * cudaMemcpyToSymbol — as a buffer of exactly its size: write it (and read it back) with
  * kcrt_buffer_write/read/fill/copy before the launches that read it. It starts zero-filled.
+ * A CUDA `__device__` variable is one too (cudaMemcpyFrom/ToSymbol): it starts at its
+ * initializer, and kernels write it; what they leave there stays for the next launch.
  * The buffer belongs to the module and lives as long as it (kcrt_buffer_free refuses it).
- * On CUDA it is the module's own `.const` variable; on OpenCL, which cannot write program
- * variables from the host, a buffer that libkcrt passes to every kernel that reads it.
+ * On CUDA it is the module's own `.const` (`.global`) variable; on OpenCL, which cannot write
+ * program variables from the host, a buffer that libkcrt passes to every kernel using it.
  * KCRT_ERROR_SYMBOL_NOT_FOUND names the module's symbols when there is no such one. */
 kcrt_status kcrt_module_symbol(kcrt_module *mod, const char *name, kcrt_buffer **out);
 #define KCRT_HAS_MODULE_SYMBOL 1

@@ -144,7 +144,9 @@ START_TEST(bad_magic_and_version) {
   img[1] = 'K';
   kcb_put16(img + KCB_H_MAJOR, 2);
   reseal(img, len);
-  expect_invalid(img, len, "version 2.3 is not supported");
+  char want[64];
+  snprintf(want, sizeof want, "version 2.%d is not supported", KCB_VERSION_MINOR);
+  expect_invalid(img, len, want);
   /* A newer minor version is still read. */
   kcb_put16(img + KCB_H_MAJOR, 1);
   kcb_put16(img + KCB_H_MINOR, 7);
@@ -658,6 +660,57 @@ static unsigned char *compile_bundle(const char *name, const char *src, const ch
   return img;
 }
 
+/* 1.4: CUDA __device__ variables are SYMBOLS entries with a SYMINIT entry: the mutable flag
+ * and, with an initializer, the first value as the target lays it out; damaged entries are
+ * refused with a message naming them. */
+START_TEST(kcc_device_variables) {
+  size_t len;
+  unsigned char *img = compile_bundle(
+      "devvar.cu",
+      "struct P { char c; int i; };\n"
+      "__device__ P p = {'x', -3};\n"
+      "__device__ unsigned zeros[3];\n"
+      "__constant__ float host[2];\n"
+      "__global__ void k(int *o) { o[0] = p.i + (int)zeros[0] + (int)host[1]; p.i++; }\n",
+      "KCC_PTXAS=none", "", &len);
+  KcbBundle *b;
+  ck_assert_msg(kcb_parse(img, len, &b) == KCRT_SUCCESS, "%s", kcrt_last_error());
+  ck_assert_uint_eq(b->nsymbols, 3);
+  int ip = kcb_symbol(b, "p"), iz = kcb_symbol(b, "zeros"), ih = kcb_symbol(b, "host");
+  ck_assert(ip >= 0 && iz >= 0 && ih >= 0);
+  ck_assert_uint_eq(b->symbols[ip].flags, KCB_SYMBOL_MUTABLE);
+  ck_assert_uint_eq(b->symbols[iz].flags, KCB_SYMBOL_MUTABLE);
+  ck_assert_uint_eq(b->symbols[ih].flags, 0);
+  ck_assert_ptr_nonnull(b->symbols[ip].init);
+  static const unsigned char want[8] = {'x', 0, 0, 0, 0xfd, 0xff, 0xff, 0xff};
+  ck_assert_uint_eq(b->symbols[ip].size, 8);
+  ck_assert_mem_eq(b->symbols[ip].init, want, 8);
+  ck_assert_ptr_null(b->symbols[iz].init); /* no initializer: zero */
+  ck_assert_ptr_null(b->symbols[ih].init);
+  kcb_free(b);
+  /* The entry naming p points past its section, then names a symbol that is not there. */
+  const KcbSection *si = NULL;
+  ck_assert_msg(kcb_parse(img, len, &b) == KCRT_SUCCESS, "%s", kcrt_last_error());
+  si = kcb_section(b, KCB_SEC_SYMINIT, 0);
+  ck_assert_ptr_nonnull(si);
+  size_t at = (size_t)(si->data - b->image);
+  uint32_t n = kcb_get32(img + at);
+  kcb_free(b);
+  ck_assert_uint_eq(n, 2);
+  for (uint32_t i = 0; i < n; i++) {
+    unsigned char *e = img + at + KCB_SYMINIT_HEADER_SIZE + i * KCB_SYMINIT_ENTRY_SIZE;
+    if (kcb_get64(e + 16) == 0) continue;
+    kcb_put64(e + 8, 1u << 30);
+    reseal(img, len);
+    expect_invalid(img, len, "SYMINIT: the first value of 'p' (8 bytes at 1073741824)");
+  }
+  kcb_put32(img + at + KCB_SYMINIT_HEADER_SIZE, 9);
+  reseal(img, len);
+  expect_invalid(img, len, "SYMINIT: entry 0 names symbol 9 of 3");
+  free(img);
+}
+END_TEST
+
 /* 1.3: a kernel that uses warp-level operations, itself or through a device function, has
  * KCB_KERNEL_WARP; the bundle then carries no SPIR-V (kcc's SPIR-V has no subgroups). */
 START_TEST(kcc_warp_flag) {
@@ -674,7 +727,7 @@ START_TEST(kcc_warp_flag) {
       "KCC_PTXAS=none", "", &len);
   KcbBundle *b;
   ck_assert_msg(kcb_parse(img, len, &b) == KCRT_SUCCESS, "%s", kcrt_last_error());
-  ck_assert_uint_eq(kcb_get16(img + KCB_H_MINOR), 3);
+  ck_assert_uint_eq(kcb_get16(img + KCB_H_MINOR), KCB_VERSION_MINOR);
   ck_assert_uint_eq(kcb_kernel(b, "direct")->flags, KCB_KERNEL_WARP);
   ck_assert_uint_eq(kcb_kernel(b, "indirect")->flags, KCB_KERNEL_WARP);
   ck_assert_uint_eq(kcb_kernel(b, "plain")->flags, 0);
@@ -848,6 +901,7 @@ Suite *suite(void) {
   tcase_set_timeout(w, 120);
   tcase_add_test(w, kcc_kernel_table);
   tcase_add_test(w, kcc_warp_flag);
+  tcase_add_test(w, kcc_device_variables);
   tcase_add_test(w, kcc_bounds_check);
   tcase_add_test(w, kcc_ptx_per_arch_and_cubins);
   suite_add_tcase(s, w);
