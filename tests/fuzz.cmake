@@ -6,6 +6,8 @@
 #
 #   fuzz.k       fuzz_k: bytes as a .k file -> every output form in process, each checked
 #   fuzz.cl      fuzz_cl: the same for OpenCL C input (-x cl)
+#   fuzz.cu      fuzz_cu: the same for CUDA input (.cu: C++, lambdas, templates, __device__
+#                variables), seeded with tests/cu and tests/real/cuda
 #   fuzz.header  fuzz_header: .k -> the C header, compiled as C11, C99 and C++11, -Wall
 #   fuzz.bundle  fuzz_bundle: bytes -> libkcrt's bundle reader
 # Each test runs its fuzzer for KCC_FUZZ_SECONDS (default 60) after the seed corpus (the test
@@ -50,7 +52,7 @@ if(KCC_FUZZ)
   target_include_directories(kcrt_fuzz SYSTEM PRIVATE ${KCRT_CL_INCLUDE})
   target_link_libraries(kcrt_fuzz PUBLIC ${CMAKE_DL_LIBS} Threads::Threads)
 
-  foreach(_fz k cl header)
+  foreach(_fz k cl cu header)
     set(_src compile)
     if(_fz STREQUAL "header")
       set(_src header)
@@ -61,6 +63,8 @@ if(KCC_FUZZ)
       KCC_FUZZ_KCRT_INCLUDE="${CMAKE_SOURCE_DIR}/runtime/include")
     if(_fz STREQUAL "cl")
       target_compile_definitions(fuzz_${_fz} PRIVATE FUZZ_CL)
+    elseif(_fz STREQUAL "cu")
+      target_compile_definitions(fuzz_${_fz} PRIVATE FUZZ_CU)
     endif()
     # -Wl,--wrap=diag_ice: an internal compiler error crashes the fuzzer (fuzz_common.c).
     target_link_options(fuzz_${_fz} PRIVATE -fsanitize=fuzzer,address,undefined
@@ -86,12 +90,15 @@ if(KCC_FUZZ)
            ${_fz_out}/corpus-header ${_fz_dir}/kcc.dict ${_fz_k_seeds})
   add_test(NAME fuzz.cl COMMAND ${_fz_run} $<TARGET_FILE:fuzz_cl> ${KCC_FUZZ_SECONDS}
            ${_fz_out}/corpus-cl ${_fz_dir}/kcc.dict ${CMAKE_CURRENT_SOURCE_DIR}/cl)
+  add_test(NAME fuzz.cu COMMAND ${_fz_run} $<TARGET_FILE:fuzz_cu> ${KCC_FUZZ_SECONDS}
+           ${_fz_out}/corpus-cu ${_fz_dir}/kcc.dict ${CMAKE_CURRENT_SOURCE_DIR}/cu
+           ${CMAKE_CURRENT_SOURCE_DIR}/real/cuda)
   # Bundles of the corpus kernels, made by this build's kcc when the test starts.
   add_test(NAME fuzz.bundle COMMAND sh -c "mkdir -p \"$2\" && for k in \"$3\"/*.k; do \"$1\" \"$k\" -o \"$2/$(basename \"$k\" .k).kcb\" 2>/dev/null || true; done && shift 3 && exec \"$@\""
            sh $<TARGET_FILE:kcc> ${_fz_out}/seeds-bundle ${CMAKE_CURRENT_SOURCE_DIR}/kernels
            ${_fz_run} $<TARGET_FILE:fuzz_bundle> ${KCC_FUZZ_SECONDS} ${_fz_out}/corpus-bundle
            ${_fz_dir}/kcb.dict ${_fz_out}/seeds-bundle)
-  set_tests_properties(fuzz.k fuzz.cl fuzz.header fuzz.bundle PROPERTIES LABELS fuzz
+  set_tests_properties(fuzz.k fuzz.cl fuzz.cu fuzz.header fuzz.bundle PROPERTIES LABELS fuzz
                        TIMEOUT 1800)
   set_tests_properties(fuzz.bundle PROPERTIES ENVIRONMENT "FUZZ_MAX_LEN=65536")
 endif()

@@ -1,4 +1,5 @@
-/* fuzz_compile.c — libFuzzer harness: bytes as a kernel file (.k, or .cl with -DFUZZ_CL) through
+/* fuzz_compile.c — libFuzzer harness: bytes as a kernel file (.k, .cl with -DFUZZ_CL, .cu with
+ * -DFUZZ_CU) through
  * the front end, the passes and every back end, in process. Each output goes through its
  * checker: SPIR-V through SPIRV-Tools (emit_spirv validates; a rejection is an internal
  * compiler error, which crashes here), OpenCL C through clang's OpenCL C 1.2 parser, and with
@@ -12,6 +13,9 @@
 #ifdef FUZZ_CL
 #define FUZZ_NAME "in.cl"
 #define FUZZ_LANG KL_LANG_CL
+#elif defined FUZZ_CU
+#define FUZZ_NAME "in.cu"
+#define FUZZ_LANG KL_LANG_CU
 #else
 #define FUZZ_NAME "in.k"
 #define FUZZ_LANG KL_LANG_K
