@@ -73,5 +73,5 @@ FUZZ_SECONDS ?= 60
 test-fuzz: deps
 	@cmake -S . -B $(BUILD)-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang-19 \
 	  -DKCC_FUZZ=ON -DKCC_FUZZ_SECONDS=$(FUZZ_SECONDS) >/dev/null
-	@cmake --build $(BUILD)-fuzz -j $(JOBS) --target kcc fuzz_k fuzz_cl fuzz_header fuzz_bundle
+	@cmake --build $(BUILD)-fuzz -j $(JOBS) --target kcc fuzz_k fuzz_cl fuzz_cu fuzz_header fuzz_bundle
 	@ctest --test-dir $(BUILD)-fuzz --output-on-failure -L fuzz -j $(JOBS)
