@@ -20,6 +20,7 @@ static const char *sec_name(uint32_t k) {
   case KCB_SEC_SYMBOLS: return "symbols";
   case KCB_SEC_KATTRS: return "kattrs";
   case KCB_SEC_BOUNDS: return "bounds";
+  case KCB_SEC_SYMINIT: return "syminit";
   default: return "unknown";
   }
 }
@@ -132,13 +133,19 @@ int main(int argc, char **argv) {
     for (uint32_t j = k->nparams; j < k->nparams + k->nhidden; j++)
       printf("    hidden argument %u: %s (bounds check %s)\n", j, k->params[j].name,
              k->params[j].kind == KCB_PARAM_BOUNDS_SIZE ? "size" : "error record");
-    for (uint32_t j = 0; j < k->nsymbols; j++)
-      printf("    hidden OpenCL argument %u: host-filled '%s'\n", k->nparams + k->nhidden + j,
-             b->symbols[k->symbols[j]].name);
+    for (uint32_t j = 0; j < k->nsymbols; j++) {
+      const KcbSymbol *y = &b->symbols[k->symbols[j]];
+      printf("    hidden OpenCL argument %u: %s '%s'\n", k->nparams + k->nhidden + j,
+             y->flags & KCB_SYMBOL_MUTABLE ? "__device__ variable" : "host-filled", y->name);
+    }
   }
   if (b->nsymbols) printf("host-filled variables:\n");
-  for (uint32_t i = 0; i < b->nsymbols; i++)
-    printf("  %s: %llu bytes\n", b->symbols[i].name, (unsigned long long)b->symbols[i].size);
+  for (uint32_t i = 0; i < b->nsymbols; i++) {
+    const KcbSymbol *y = &b->symbols[i];
+    printf("  %s: %llu bytes%s%s\n", y->name, (unsigned long long)y->size,
+           y->flags & KCB_SYMBOL_MUTABLE ? ", a __device__ variable (kernels write it)" : "",
+           y->init ? ", with a first value" : "");
+  }
   kcb_free(b);
   return rc;
 }
