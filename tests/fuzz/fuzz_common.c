@@ -125,6 +125,8 @@ static void clang_check(const char *what, const char *name, const char *via, con
   clang_disposeTranslationUnit(tu);
 }
 
+#define SUBGROUP_EXTS "-cl-ext=+cl_khr_subgroups,+cl_khr_subgroup_ballot,+cl_khr_subgroup_shuffle"
+
 void fz_check_opencl_c(const KBuf *cl) {
   static const char *args[] = {"-x",
                                "cl",
@@ -134,8 +136,25 @@ void fz_check_opencl_c(const KBuf *cl) {
                                "-Xclang",
                                "-finclude-default-header",
                                "-fsyntax-only"};
-  clang_check("clang -x cl -cl-std=CL1.2", "out.cl", NULL, cl, args, sizeof args / sizeof args[0],
-              CXDiagnostic_Error);
+  /* Warp operations: kcc writes OpenCL C 2.0 with the subgroup extensions (as
+   * tests/consume.sh checks it). */
+  static const char *args20[] = {"-x",
+                                 "cl",
+                                 "-cl-std=CL2.0",
+                                 "--target=spir64",
+                                 "-Xclang",
+                                 SUBGROUP_EXTS,
+                                 "-Xclang",
+                                 "-fdeclare-opencl-builtins",
+                                 "-Xclang",
+                                 "-finclude-default-header",
+                                 "-fsyntax-only"};
+  if (cl->data && strstr(cl->data, "#pragma OPENCL EXTENSION cl_khr_subgroups"))
+    clang_check("clang -x cl -cl-std=CL2.0 (subgroups)", "out.cl", NULL, cl, args20,
+                sizeof args20 / sizeof args20[0], CXDiagnostic_Error);
+  else
+    clang_check("clang -x cl -cl-std=CL1.2", "out.cl", NULL, cl, args, sizeof args / sizeof args[0],
+                CXDiagnostic_Error);
 }
 
 void fz_check_header(const KBuf *h) {
