@@ -530,9 +530,49 @@ static bool name_taken(FeCtx *fe, const char *name) {
   return false;
 }
 
+static bool kernel_name_written(FeCtx *fe, const char *name) {
+  for (int i = 0; i < fe->kernel_names.n; i++)
+    if (!strcmp(fe->kernel_names.v[i], name)) return true;
+  return false;
+}
+
+void fe_cu_reserve_kernel_names(FeCtx *fe, CXCursor scope) {
+  FeKids k;
+  fe_kids(scope, &k);
+  for (int i = 0; i < k.n; i++) {
+    CXCursor c = k.v[i];
+    if (fe_in_vfile(fe, c)) continue;
+    enum CXCursorKind ck = clang_getCursorKind(c);
+    if (ck == CXCursor_Namespace || ck == CXCursor_LinkageSpec)
+      fe_cu_reserve_kernel_names(fe, c);
+    else if (ck == CXCursor_FunctionDecl && fe_has_annotation(c, "kcc.kernel"))
+      klist_push(&fe->kernel_names, (void *)fe_spelling(c));
+  }
+  fe_kids_free(&k);
+}
+
+static bool is_plain_ident(const char *s) {
+  if (!*s || (*s >= '0' && *s <= '9')) return false;
+  for (; *s; s++)
+    if (!(*s == '_' || (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+          (*s >= '0' && *s <= '9')))
+      return false;
+  return true;
+}
+
+/* Whether a function may take `name`: free, and either a kernel's own written name or no
+ * kernel's written name (a made-up name must not take a later kernel's). */
+static bool name_free(FeCtx *fe, const char *name, bool written) {
+  return !name_taken(fe, name) && (written || !kernel_name_written(fe, name));
+}
+
 const char *fe_cu_func_name(FeCtx *fe, CXCursor def, bool kernel) {
   char buf[512] = "";
   const char *sp = fe_spelling(def);
+  /* A kernel keeps the name it is written with, as in .k and .cl input: one that is not a
+     plain identifier (`k$x`, UTF-8) reaches the check every input gets (limits.c), never a
+     spelling of kcc's that another kernel may have. */
+  if (kernel && !is_plain_ident(sp)) return sp;
   if (clang_getCursorKind(def) == CXCursor_CXXMethod ||
       clang_getCursorKind(def) == CXCursor_ConversionFunction) {
     /* Class_method (the class spelled with its template arguments: tile_32_); a lambda's
@@ -542,7 +582,7 @@ const char *fe_cu_func_name(FeCtx *fe, CXCursor def, bool kernel) {
       unsigned line;
       clang_getExpansionLocation(clang_getCursorLocation(cls), NULL, &line, NULL, NULL);
       snprintf(buf, sizeof buf, "lambda_%u", line);
-      if (!name_taken(fe, buf)) return kir_strdup(buf);
+      if (name_free(fe, buf, false)) return kir_strdup(buf);
       goto numbered;
     }
     CXString s = clang_getTypeSpelling(clang_getCursorType(cls));
@@ -585,7 +625,7 @@ const char *fe_cu_func_name(FeCtx *fe, CXCursor def, bool kernel) {
     }
     append_ident(buf, sizeof buf, arg);
   }
-  if (!name_taken(fe, buf)) return kir_strdup(buf);
+  if (name_free(fe, buf, kernel && !strcmp(buf, sp))) return kir_strdup(buf);
   if (kernel) {
     /* Overloaded kernels: the later ones are named after their parameter types
        (simple_kernel_const_int2_p_int2_p_int). */
@@ -600,14 +640,14 @@ const char *fe_cu_func_name(FeCtx *fe, CXCursor def, bool kernel) {
         if (*q == '*') *q = 'p';
       append_ident(buf, sizeof buf, t);
     }
-    if (!name_taken(fe, buf)) return kir_strdup(buf);
+    if (name_free(fe, buf, false)) return kir_strdup(buf);
   }
 numbered:;
   /* C++ overloads share a name; KIR's functions may not. */
   size_t len = strlen(buf);
   for (int k = 2;; k++) {
     snprintf(buf + (len < sizeof buf - 16 ? len : sizeof buf - 16), 16, "_%d", k);
-    if (!name_taken(fe, buf)) return kir_strdup(buf);
+    if (name_free(fe, buf, false)) return kir_strdup(buf);
   }
 }
 

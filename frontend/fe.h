@@ -114,6 +114,7 @@ typedef struct FeCtx {
   bool ret_ref;             /* the function being lowered returns a reference (an address in KIR) */
   KList temps;              /* KS_DECL of the temporaries of this function (declared first) */
   CXCursor kernel_template; /* the first __global__ function template, or a null cursor */
+  KList kernel_names;       /* the names kernels are written with (fe_cu_reserve_kernel_names) */
   FeMap lambdas;            /* lambda.c: closure class (canonical) -> its captures */
   int ntemps;
   /* language */
@@ -296,6 +297,10 @@ bool fe_cu_is_device(CXCursor fn);
 /* The KIR name of a CUDA function: the source name for kernels, with template arguments for
  * specialisations; operators, methods and overloads get unique identifiers. */
 const char *fe_cu_func_name(FeCtx *fe, CXCursor def, bool kernel);
+/* Collects the names the file's kernels are written with, before any function is named: a
+ * name kcc makes up (an overload's, a template specialisation's, a method's) never takes one,
+ * since the runtime finds a kernel by its written name. */
+void fe_cu_reserve_kernel_names(FeCtx *fe, CXCursor scope);
 /* Calls C++ spells other than a call of a named function: constructors of trivial structs,
  * defaulted assignments, member functions, member operators. NULL for a plain call. */
 KExpr *fe_cu_call(FeCtx *fe, CXCursor c, KLoc loc);

@@ -767,6 +767,7 @@ user_args:
   m = kir_module(path);
   fe.m = m;
   KList defs = {0};
+  if (lang == KL_LANG_CU) fe_cu_reserve_kernel_names(&fe, clang_getTranslationUnitCursor(tu));
   walk_file_scope(&fe, clang_getTranslationUnitCursor(tu), &defs);
   lower_bodies(&fe, &defs);
   fe_unique_struct_names(&fe);

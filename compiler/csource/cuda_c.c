@@ -82,12 +82,24 @@ static bool is_vector_type(const char *name) {
   return false;
 }
 
+/* What the C library headers under cuda_runtime.h declare (nvcc includes them implicitly). */
+static const char *const host_names[] = {
+#include "cuda_host_names.inc"
+};
+
+static int cmp_name(const void *a, const void *b) {
+  return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
 static bool cuda_reserved(const char *name, bool family) {
   /* __ is the implementation's (CUDA's intrinsics all live there). */
   /* make_float2 & co. are CUDA's too: a user's helper of that name would overload them. */
-  /* kcc_ is the vector preamble's and the helpers'. */
+  /* kcc_ is the vector preamble's and the helpers'; cudaX the runtime API's. */
   return cs_in_list(name, cuda_words) || is_vector_type(name) ||
          (!strncmp(name, "make_", 5) && is_vector_type(name + 5)) ||
+         (!strncmp(name, "cuda", 4) && name[4] >= 'A' && name[4] <= 'Z') ||
+         bsearch(&name, host_names, sizeof host_names / sizeof *host_names, sizeof *host_names,
+                 cmp_name) ||
          (family && (!strncmp(name, "__", 2) || !strncmp(name, "kcc_", 4)));
 }
 

@@ -136,8 +136,15 @@ static bool is_vector_type(const char *name) {
   return false;
 }
 
+/* Built-ins clang's OpenCL C treats as operators rather than functions a kernel may shadow:
+ * vec_step (an operator of the language), as_T (reinterpretation, defined as macros),
+ * printf (declared with its own prototype) and OpenCL C 2.0's address-space casts. */
+static const char *const ocl_operators[] = {"vec_step", "printf",     "to_global",
+                                            "to_local", "to_private", NULL};
+
 static bool ocl_kernel_reserved(const char *name) {
-  return cs_in_list(name, ocl_words) || cs_in_list(name, helper_names) || is_vector_type(name);
+  return cs_in_list(name, ocl_words) || cs_in_list(name, helper_names) ||
+         cs_in_list(name, ocl_operators) || !strncmp(name, "as_", 3) || is_vector_type(name);
 }
 
 static bool ocl_reserved(const char *name, bool family) {

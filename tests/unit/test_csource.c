@@ -108,6 +108,40 @@ START_TEST(kernel_name_reserved) {
 }
 END_TEST
 
+/* Names clang's OpenCL C takes as operators (vec_step, as_T, printf, to_global...) cannot
+ * name an OpenCL C kernel; the C library's names (exit, time, select...) which nvcc's
+ * implicit headers declare cannot name an extern "C" kernel, nor the runtime API's (cudaX).
+ * Each is refused in that one form and kept in the other. */
+START_TEST(kernel_name_reserved_forms) {
+  static const char *const cl_only[] = {"vec_step",  "as_float",   "as_int4",
+                                        "to_global", "to_private", NULL};
+  static const char *const cu_only[] = {"exit",  "time",       "rand",    "select", "strlen",
+                                        "qsort", "cudaMalloc", "isalpha", "sinf64", NULL};
+  char src[160], want[160], *out, *err;
+  for (const char *const *n = cl_only; *n; n++) {
+    snprintf(src, sizeof src, "kernel void %s(float *x) { x[0] = 1.0f; }\n", *n);
+    ck_assert_int_eq(emit(src, "cl", &out, &err), 1);
+    snprintf(want, sizeof want, ":1:13: error: kernel name '%s' is reserved in OpenCL C", *n);
+    HAS(err, want);
+    snprintf(want, sizeof want, "extern \"C\" __global__ void %s(float *x)", *n);
+    HAS(ok(src, "cuda"), want);
+  }
+  for (const char *const *n = cu_only; *n; n++) {
+    snprintf(src, sizeof src, "kernel void %s(float *x) { x[0] = 1.0f; }\n", *n);
+    ck_assert_int_eq(emit(src, "cuda", &out, &err), 1);
+    snprintf(want, sizeof want, ":1:13: error: kernel name '%s' is reserved in CUDA C++", *n);
+    HAS(err, want);
+    snprintf(want, sizeof want, "__kernel void %s(__global float *x)", *n);
+    HAS(ok(src, "cl"), want);
+  }
+  /* A device function of such a name is renamed in CUDA C, not refused. */
+  HAS(ok("static float exit(float a) { return a; }\nkernel void k(float *x) { x[0] = "
+         "exit(1.0f); }\n",
+         "cuda"),
+      "static __device__ float exit_(float a) {");
+}
+END_TEST
+
 /* ---------------------------------------------------------------- expressions */
 
 static const char *expr_src =
@@ -717,6 +751,7 @@ int main(void) {
   tcase_add_test(tc, rename_opencl);
   tcase_add_test(tc, rename_cuda);
   tcase_add_test(tc, kernel_name_reserved);
+  tcase_add_test(tc, kernel_name_reserved_forms);
   tcase_add_test(tc, expressions_opencl);
   tcase_add_test(tc, expressions_cuda);
   tcase_add_test(tc, deterministic);
