@@ -494,6 +494,9 @@ static int lower_args(FeCtx *fe, CXCursor call, KExpr **args, int max, KType *t)
     args[i] = fe_expr(fe, clang_Cursor_getArgument(call, i));
     if (t) args[i] = fe_convert(args[i], t);
   }
+  /* Fewer arguments than the built-in takes: clang reported the call; placeholders keep the
+     lowering going without reading an unset slot. */
+  for (int i = n < 0 ? 0 : n; i < max; i++) args[i] = fe_poison(fe_loc(fe, call));
   return n;
 }
 

@@ -134,10 +134,21 @@ static const char *const reserved_names[] = {
     "kcc_st",
 };
 
+/* The header's own names and kcrt.h's (kcrt_status, KCRT_SUCCESS, kcc_buf_float...) and the
+ * types it spells (size_t, int32_t: every *_t, as POSIX reserves them): a parameter named so
+ * would shadow what the launch function's body uses. */
+static bool has_reserved_prefix(const char *s) {
+  static const char *const prefixes[] = {"kcrt_", "KCRT_", "kcc_", "KCC_", NULL};
+  for (const char *const *p = prefixes; *p; p++)
+    if (!strncmp(s, *p, strlen(*p))) return true;
+  return false;
+}
+
 static bool is_reserved(const char *s) {
   for (size_t i = 0; i < sizeof reserved_names / sizeof reserved_names[0]; i++)
     if (reserved_names[i] && !strcmp(reserved_names[i], s)) return true;
-  return false;
+  size_t n = strlen(s);
+  return has_reserved_prefix(s) || (n > 2 && !strcmp(s + n - 2, "_t")) || !strcmp(s, "NULL");
 }
 
 /* C and C++ keywords: the list above up to its NULL. */
@@ -583,6 +594,12 @@ static Param *kernel_params(const KFunc *f) {
     ps[j].local = t->kind == KT_PTR && t->as == KAS_SHARED;
     if (ps[j].local) kbuf_puts(&n, "_bytes");
     /* Clashes with keywords, with the fixed parameters and with each other. */
+    if (has_reserved_prefix(n.data)) { /* no suffix takes it out of the header's namespace */
+      KBuf p = {0};
+      kbuf_printf(&p, "p_%s", n.data);
+      kbuf_free(&n);
+      n = p;
+    }
     for (bool again = true; again;) {
       again = is_reserved(n.data);
       for (int k = 0; k < j && !again; k++) again = !strcmp(ps[k].name, n.data);

@@ -86,6 +86,27 @@ static void test_scale_a(kcrt_device *dev, int n) {
   free(in), free(out);
 }
 
+static void test_named(kcrt_device *dev, int n) {
+  float *in = (float *)xmalloc(n * sizeof *in), *out = (float *)xmalloc(n * sizeof *out);
+  for (int i = 0; i < n; i++) in[i] = (float)((int)(rnd() % 2001) - 1000);
+  int k[5];
+  for (int j = 0; j < 5; j++) k[j] = (int)(rnd() % 201) - 100;
+  kcc_buf_float din, dout;
+  CHECK(kcc_buf_float_alloc(dev, n, &din));
+  CHECK(kcc_buf_float_alloc(dev, n, &dout));
+  CHECK(kcc_buf_float_write(din, 0, in, n));
+  CHECK(ops_a_k_launch_named(dev, kcc_dim1(kcc_div_up(n, 64)), kcc_dim1(64), 0, NULL, dout, din,
+                             k[0], k[1], k[2], k[3], k[4], n));
+  CHECK(kcc_buf_float_read(dout, 0, out, n));
+  for (int i = 0; i < n; i++) { /* small integers: exact in float */
+    float want = in[i] * k[0] + k[1] + k[2] + k[3] + k[4];
+    if (out[i] != want) fail("ops_a named", i, out[i], want);
+  }
+  CHECK(kcc_buf_float_free(din));
+  CHECK(kcc_buf_float_free(dout));
+  free(in), free(out);
+}
+
 /* The buffer of struct Pair is returned so that ops_b.h's pair_sums can use it. */
 static kcc_buf_struct_Pair test_pairs(kcrt_device *dev, int n, struct Pair *result) {
   struct Pair *ps = (struct Pair *)xmalloc(n * sizeof *ps);
@@ -481,6 +502,7 @@ int main(void) {
 
   int n = 1000 + (int)(rnd() % 50000);
   test_scale_a(dev, n);
+  test_named(dev, n);
   struct Pair *ps = (struct Pair *)xmalloc(n * sizeof *ps);
   kcc_buf_struct_Pair dps = test_pairs(dev, n, ps);
   test_small(dev, n);

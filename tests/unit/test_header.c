@@ -165,8 +165,8 @@ START_TEST(parameter_types) {
                           "int32_t i", "uint32_t ui", "int64_t l", "uint64_t ul", "float f",
                           "double d", "struct Outer o", "kcc_buf_struct_Inner pin",
                           "kcc_buf_bool pb", "kcc_buf_int64 pl",
-                          /* renamed: the launch function's own names, C++ keywords */
-                          "int32_t grid_", "int32_t block_", "int32_t class_", "int32_t kcc_k_",
+                          /* renamed: the launch function's own names, C++ keywords, kcc_/kcrt_ */
+                          "int32_t grid_", "int32_t block_", "int32_t class_", "int32_t p_kcc_k",
                           "int32_t dev_", "int32_t queue_"};
   for (size_t j = 0; j < sizeof params / sizeof params[0]; j++) {
     char want[64];
