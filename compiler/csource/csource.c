@@ -784,7 +784,10 @@ static void print_unary(CGen *g, const KExpr *e, int prec) {
   }
   bool p = lparen(g, P_UNARY, prec);
   cs_puts(g, op);
-  cs_expr(g, a, e->op == KU_NEG && starts_with_minus(a) ? P_PRIMARY : P_UNARY);
+  /* - -x, not -(-x): a gap keeps the tokens apart without a bracket, as brackets nest only
+     so deep in the consumers (clang's limit is 256). */
+  if (e->op == KU_NEG && starts_with_minus(a)) cs_puts(g, " ");
+  cs_expr(g, a, P_UNARY);
   rparen(g, p);
 }
 
