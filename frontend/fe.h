@@ -100,7 +100,8 @@ typedef struct FeCtx {
   KList derived_names; /* KStruct* named after a typedef or numbered: they yield on clashes */
   const char *terr_what, *terr_file; /* the last type error, to report each once a line */
   int terr_line;
-  int errors0; /* diag_error_count() when this compilation began */
+  int errors0;          /* diag_error_count() when this compilation began */
+  const KOptions *opts; /* the compilation's options (may be NULL) */
   /* ---- OpenCL C input (opencl.c) */
   int lang;               /* KL_LANG_K or KL_LANG_CL (never AUTO once parsing) */
   int cl_std;             /* 120, 200, 300 */

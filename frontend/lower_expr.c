@@ -155,7 +155,34 @@ KExpr *fe_temp(FeCtx *fe, KType *t, KExpr *init, KLoc loc) {
   return v;
 }
 
+/* C++'s lvalues beyond C's: `c ? a : b` with lvalues a and b of one type, and `(x, a)`. A
+ * reference bound to one refers to a or b, never to a copy. */
+static bool cxx_lvalue(const KExpr *e) {
+  if (e->kind == KE_COND)
+    return cxx_lvalue(e->b) && cxx_lvalue(e->c) && fe_type_eq_noas(e->b->type, e->c->type);
+  if (e->kind == KE_COMMA) return cxx_lvalue(e->b);
+  return kir_is_lvalue(e);
+}
+
 KExpr *fe_addr_of(FeCtx *fe, KExpr *e, KLoc loc) {
+  if (e->kind == KE_COND && cxx_lvalue(e)) {
+    /* &(c ? a : b) is c ? &a : &b, in the generic space when a and b live apart (the
+       address-space pass narrows it, or says why it cannot). */
+    KExpr *pb = fe_addr_of(fe, e->b, loc), *pc = fe_addr_of(fe, e->c, loc);
+    KType *pt = pb->type->as == pc->type->as ? pb->type : kir_type_ptr(e->type, KAS_GENERIC, 0);
+    KExpr *r = kir_expr(KE_COND, pt, loc);
+    r->a = e->a;
+    r->b = pb->type == pt ? pb : kir_cast(pb, pt);
+    r->c = pc->type == pt ? pc : kir_cast(pc, pt);
+    return r;
+  }
+  if (e->kind == KE_COMMA && cxx_lvalue(e)) {
+    KExpr *r = kir_expr(KE_COMMA, NULL, loc);
+    r->a = e->a;
+    r->b = fe_addr_of(fe, e->b, loc);
+    r->type = r->b->type;
+    return r;
+  }
   if (!kir_is_lvalue(e)) {
     /* A temporary the reference binds to (C++ lifetime extension): a local of the
        function, assigned here. */

@@ -214,7 +214,20 @@ static void forward_diag(FeCtx *fe, CXDiagnostic d, bool as_note) {
   CXString msg = clang_getDiagnosticSpelling(d);
   CXString opt = clang_getDiagnosticOption(d, NULL);
   const char *o = clang_getCString(opt);
-  if (level == DIAG_WARNING && o && *o)
+  const char *inst = strstr(clang_getCString(msg), "'__kcc_inst_opt");
+  int ii = inst ? atoi(inst + 15) : -1;
+  if (inst && fe->opts && ii >= 0 && ii < fe->opts->ninstantiate) {
+    /* The declaration kcc wrote for --instantiate=NAME<ARGS> (cu_with_instantiations) took
+       no specialisation: say so of the option, not of kcc's variable. */
+    const char *text = fe->opts->instantiate[ii];
+    KBuf f = {0};
+    kbuf_printf(&f, "--instantiate=%s", text);
+    diag_report(level, (KLoc){kir_strdup(f.data), 1, 1},
+                "'%s' names no specialisation of a function template of this file: check its "
+                "template arguments against the template's parameters",
+                text);
+    kbuf_free(&f);
+  } else if (level == DIAG_WARNING && o && *o)
     diag_report(level, loc, "%s [%s]", clang_getCString(msg), o);
   else
     diag_report(level, loc, "%s", clang_getCString(msg));
@@ -731,6 +744,7 @@ user_args:
   fe.opencl = lang == KL_LANG_CL;
   fe.cl_std = o && o->cl_std ? o->cl_std : 120;
   fe.errors0 = errors_before;
+  fe.opts = o;
   CXIndex idx = clang_createIndex(0, 0);
   ParseJob pj = {idx, path, args, na, uf, nv, NULL, CXError_Success, 0};
   guarded_parse(&pj);

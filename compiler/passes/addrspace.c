@@ -43,14 +43,35 @@ typedef struct Ctx {
   Mask ret_acc;
   KList done; /* KFunc* materialised, in order */
   bool failed;
-  KLoc last_error; /* one address-space error per line: the rest are the same mistake */
+  KLoc last_error;     /* one address-space error per line: the rest are the same mistake */
+  const char *capture; /* the lambda capture whose closure field is being filled, or NULL */
 } Ctx;
 
 static void as_error(Ctx *c, KLoc loc, const char *msg) {
   c->failed = true;
   if (loc.line && loc.line == c->last_error.line && loc.file == c->last_error.file) return;
   c->last_error = loc;
-  diag_error(loc, "%s; OpenCL C and SPIR-V need one address space per pointer", msg);
+  if (c->capture) /* the front end gives a closure a generic pointer only for a reference's referee
+                   */
+    diag_error(loc,
+               "lambda capture '&%s': a reference variable captured by reference may refer to "
+               "any memory, and OpenCL C and SPIR-V cannot keep such a pointer in a closure; "
+               "capture it by copy, or capture a pointer to it",
+               c->capture);
+  else
+    diag_error(loc, "%s; OpenCL C and SPIR-V need one address space per pointer", msg);
+}
+
+/* A closure: frontend/lambda.c's __kcc_lambda_ structs, whose fields are the captures. */
+static bool is_closure(const KType *t) {
+  return t->kind == KT_STRUCT && !strncmp(t->st->name, "__kcc_lambda_", 13);
+}
+
+/* The capture a closure's member names (lhs of the assignment that fills it), or NULL. */
+static const char *closure_field(const KExpr *lhs) {
+  return lhs->kind == KE_MEMBER && is_closure(lhs->a->type)
+             ? lhs->a->type->st->fields[lhs->field].name
+             : NULL;
 }
 
 static KAddrSpace mem_space(Ctx *c) {
@@ -222,7 +243,11 @@ static Mask walk(Ctx *c, KExpr *e) {
     m = e->a->kind == KE_VAR ? var_mask(c, e->a->var) : ma;
     if (c->rewrite) {
       e->type = e->a->type;
-      if (e->op == KB_NONE) fit(c, &e->b, e->a->type);
+      if (e->op == KB_NONE) {
+        c->capture = closure_field(e->a);
+        fit(c, &e->b, e->a->type);
+        c->capture = NULL;
+      }
       if (e->optype && e->optype->kind == KT_PTR) e->optype = e->a->type;
       return m;
     }
@@ -266,9 +291,13 @@ static Mask walk(Ctx *c, KExpr *e) {
     for (int i = 0; i < e->nargs; i++) walk(c, e->args[i]);
     if (c->rewrite && e->kind == KE_INITLIST) {
       e->type = mem_type(c, e->type);
+      bool closure = is_closure(e->type);
       for (int i = 0; i < e->nargs; i++)
-        if (e->args[i] && e->args[i]->type->kind == KT_PTR)
+        if (e->args[i] && e->args[i]->type->kind == KT_PTR) {
+          c->capture = closure && i < e->type->st->nfields ? e->type->st->fields[i].name : NULL;
           fit(c, &e->args[i], mem_type(c, e->args[i]->type));
+          c->capture = NULL;
+        }
     }
     return 0;
   }

@@ -109,6 +109,32 @@ int main(int argc, char **argv) {
   rt_download(&rt, df4, f4, 4 * n * sizeof *f4);
   rt_cmp_f32(&rt, "vectors", f4, wf4, 4 * n, 0, 0);
 
+  /* cond_refs: writes through references reach the element the conditional picked. */
+  int32_t *ra = malloc(n * sizeof *ra), *rb = malloc(n * sizeof *rb),
+          *sel = malloc(n * sizeof *sel);
+  int32_t *wa = malloc(n * sizeof *wa), *wb = malloc(n * sizeof *wb);
+  for (int i = 0; i < n; i++) {
+    wa[i] = ra[i] = (int32_t)(rt_u32(&rt) % 100000);
+    wb[i] = rb[i] = (int32_t)(rt_u32(&rt) % 100000);
+    sel[i] = (int32_t)(rt_u32(&rt) % 4);
+    int32_t *r = sel[i] & 1 ? &wa[i] : &wb[i];
+    *r += 10;
+    *(sel[i] & 2 ? &wa[i] : &wb[i]) += 100;
+    *r += 1;
+    wb[i] -= 1000;
+  }
+  kcrt_buffer *dra = rt_upload(&rt, ra, n * sizeof *ra), *drb = rt_upload(&rt, rb, n * sizeof *rb),
+              *dsel = rt_upload(&rt, sel, n * sizeof *sel);
+  kcrt_arg a6[] = {KCRT_ARG_BUFFER(dra), KCRT_ARG_BUFFER(drb), KCRT_ARG_BUFFER(dsel),
+                   KCRT_ARG_VALUE(n)};
+  rt_launch(&rt, rt_kernel(&rt, "cond_refs"), KCRT_DIM1(rt_ceil_div(n, 64)), KCRT_DIM1(64), 0, a6,
+            4);
+  rt_download(&rt, dra, ra, n * sizeof *ra);
+  rt_download(&rt, drb, rb, n * sizeof *rb);
+  rt_cmp_i32(&rt, "cond_refs a", ra, wa, n);
+  rt_cmp_i32(&rt, "cond_refs b", rb, wb, n);
+  free(ra), free(rb), free(sel), free(wa), free(wb);
+
   free(in), free(out), free(wout), free(cnt), free(wcnt), free(v), free(mean), free(wmean);
   free(sum), free(wsum), free(ii), free(io), free(wio), free(fi), free(fo), free(wfo), free(px);
   free(f4), free(wf4);

@@ -77,3 +77,16 @@ extern "C" __global__ void vectors(const uchar4 *px, float4 *out, int n) {
   uchar4 p = px[i];
   out[i] = make_float4(p.x / 255.0f, p.y / 255.0f, p.z / 255.0f, (float)(p.w + p.x));
 }
+
+// references bound to C++ lvalues C lacks: a conditional of two lvalues refers to one of them
+// (never to a copy), a comma expression to its last operand
+__device__ void bump(int &r, int by) { r += by; }
+extern "C" __global__ void cond_refs(int *a, int *b, const int *sel, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  int &r = sel[i] & 1 ? a[i] : b[i];
+  r += 10;
+  bump(sel[i] & 2 ? a[i] : b[i], 100);
+  int &c = (r += 1, b[i]);
+  c -= 1000;
+}

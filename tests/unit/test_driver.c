@@ -430,6 +430,12 @@ START_TEST(instantiate) {
   ck_assert_str_eq(err, "--instantiate=scle<float, 2>:1:1: error: use of undeclared identifier "
                         "'scle'\n");
   ck_assert(!exists("tk.ptx"));
+  /* Arguments that fit no template: said of the option, not of kcc's declaration. */
+  ck_assert_int_eq(kcc("tk.cu --instantiate='scale<2, float>' -o tk.ptx", NULL, &err), 1);
+  ck_assert_str_eq(err, "--instantiate=scale<2, float>:1:1: error: 'scale<2, float>' names no "
+                        "specialisation of a function template of this file: check its "
+                        "template arguments against the template's parameters\n");
+  ck_assert(!exists("tk.ptx"));
   UsageCase bad[] = {
       {"tk.cu --instantiate=", "'--instantiate' needs a template specialisation such as "
                                "'--instantiate=reduce<256, float>'"},
@@ -439,6 +445,39 @@ START_TEST(instantiate) {
        "'--instantiate' is for CUDA input (.cu or -x cu), and 'hw.k' is not"},
   };
   expect_usage_errors(bad, sizeof bad / sizeof bad[0]);
+}
+END_TEST
+
+/* A lambda that captures a reference variable by reference keeps a pointer to memory of no
+ * known space (here shared in one call, global in the other): OpenCL C, SPIR-V and CUDA C
+ * refuse it naming the capture, PTX takes it. */
+START_TEST(lambda_ref_capture) {
+  tu_write("lr.cu", "template <typename F> __device__ void apply(F f, int n) {\n"
+                    "  for (int i = 0; i < n; i++) f(i);\n"
+                    "}\n"
+                    "__device__ void acc(float &r, int n) { apply([&](int i) { r += i; }, n); }\n"
+                    "__global__ void k(float *p, int n) {\n"
+                    "  __shared__ float s[32];\n"
+                    "  s[0] = 0;\n"
+                    "  acc(s[0], n);\n"
+                    "  acc(p[0], n);\n"
+                    "  p[1] = s[0];\n"
+                    "}\n");
+  static const char want[] =
+      "lr.cu:4:46: error: lambda capture '&r': a reference variable captured by reference may "
+      "refer to any memory, and OpenCL C and SPIR-V cannot keep such a pointer in a closure; "
+      "capture it by copy, or capture a pointer to it\n"
+      "__device__ void acc(float &r, int n) { apply([&](int i) { r += i; }, n); }\n"
+      "                                             ^\n";
+  char *err;
+  ck_assert_int_eq(kcc("lr.cu -o lr.cl", NULL, &err), 1);
+  ck_assert_str_eq(err, want);
+  ck_assert_int_eq(kcc("lr.cu -o lr.spv", NULL, &err), 1);
+  ck_assert_str_eq(err, want);
+  ck_assert_int_eq(kcc("lr.cu -o lr.ptx", NULL, &err), 0);
+  /* CUDA C is written from the OpenCL forms' compilation (one space per pointer). */
+  ck_assert_int_eq(kcc("lr.cu -o lr.cu.cu", NULL, &err), 1);
+  ck_assert_str_eq(err, want);
 }
 END_TEST
 
@@ -699,6 +738,7 @@ static Suite *suite(void) {
   tcase_add_test(t, directory_input);
   tcase_add_test(t, special_outputs);
   tcase_add_test(t, instantiate);
+  tcase_add_test(t, lambda_ref_capture);
   tcase_add_test(t, large_params_ptx81);
   suite_add_tcase(s, t);
   return s;
