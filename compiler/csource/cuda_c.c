@@ -110,10 +110,27 @@ static bool cuda_kernel_reserved(const char *name) {
 
 /* ---------------------------------------------------------------- builtins */
 
+/* The pointer an atomic operates on. CUDA declares its atomics on plain pointers; OpenCL C
+ * declares them on volatile ones, so a volatile pointer is cast (atomicity does not need it). */
+static void atomic_ptr(CGen *g, const KExpr *p, int prec) {
+  const KType *t = p->type;
+  if (t->kind == KT_PTR && (t->qual & KQ_VOLATILE)) {
+    cs_printf(g, "(%s)", cs_type(g, kir_type_ptr(t->base, t->as, t->qual & ~KQ_VOLATILE)));
+    cs_expr(g, p, P_UNARY);
+  } else {
+    cs_expr(g, p, prec);
+  }
+}
+
 static void args(CGen *g, const KExpr *e) {
+  bool atomic = e->kind == KE_BUILTIN && e->nargs && kir_builtin_info(e->builtin)->name &&
+                !strncmp(kir_builtin_info(e->builtin)->name, "atomic", 6);
   for (int i = 0; i < e->nargs; i++) {
     if (i) cs_puts(g, ", ");
-    cs_expr_exact(g, e->args[i], P_ASSIGN);
+    if (i == 0 && atomic)
+      atomic_ptr(g, e->args[0], P_ASSIGN);
+    else
+      cs_expr_exact(g, e->args[i], P_ASSIGN);
   }
 }
 
@@ -136,7 +153,7 @@ static void cuda_atomic(CGen *g, const KExpr *e, int prec, bool discard) {
   if (vt->kind == KT_F64 && b == BI_ATOMIC_EXCH) {
     p = prec > P_POSTFIX;
     cs_printf(g, "%s__longlong_as_double((long long)atomicExch%s((%s *)", p ? "(" : "", sys, ull);
-    cs_expr(g, e->args[0], P_UNARY);
+    atomic_ptr(g, e->args[0], P_UNARY);
     cs_printf(g, ", (%s)__double_as_longlong(", ull);
     cs_expr_exact(g, e->args[1], P_ASSIGN);
     cs_puts(g, p ? "))))" : ")))");
@@ -144,7 +161,7 @@ static void cuda_atomic(CGen *g, const KExpr *e, int prec, bool discard) {
   }
   if (kir_is_float(vt) && b == BI_ATOMIC_SUB) {
     cs_printf(g, "atomicAdd%s(", sys);
-    cs_expr(g, e->args[0], P_ASSIGN);
+    atomic_ptr(g, e->args[0], P_ASSIGN);
     cs_puts(g, ", -");
     cs_expr_exact(g, e->args[1], P_PRIMARY);
     cs_puts(g, ")");
@@ -156,7 +173,7 @@ static void cuda_atomic(CGen *g, const KExpr *e, int prec, bool discard) {
   }
   if (vt->kind == KT_U64 && b == BI_ATOMIC_SUB) {
     cs_printf(g, "atomicAdd%s(", sys);
-    cs_expr(g, e->args[0], P_ASSIGN);
+    atomic_ptr(g, e->args[0], P_ASSIGN);
     cs_puts(g, ", 0ULL - ");
     cs_expr_exact(g, e->args[1], P_MUL);
     cs_puts(g, ")");
@@ -168,7 +185,7 @@ static void cuda_atomic(CGen *g, const KExpr *e, int prec, bool discard) {
     p = !discard && prec > P_UNARY;
     cs_printf(g, "%s%satomic%s%s((%s *)", p ? "(" : "", discard ? "" : "(long long)",
               b == BI_ATOMIC_SUB ? "Add" : names[b] + 6, sys, ull);
-    cs_expr(g, e->args[0], P_UNARY);
+    atomic_ptr(g, e->args[0], P_UNARY);
     for (int i = 1; i < e->nargs; i++) {
       /* (unsigned long long)x is the sign extension of x already. */
       cs_printf(g, ", %s(%s)", b == BI_ATOMIC_SUB ? "0ULL - " : "", ull);
