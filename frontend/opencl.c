@@ -516,8 +516,7 @@ static KExpr *math_call(FeCtx *fe, CXCursor call, const char *name, KType *t, KL
     lower_args(fe, call, a, 3, t);
     return kir_binary(KB_ADD, t, builtin(BI_MUL_HI, t, loc, 2, a), a[2], loc);
   }
-  if (!strcmp(name, "recip")) {
-    if (kir_is_vec(t)) return NULL;
+  if (!strcmp(name, "recip")) { /* vectors: a splat of one (fe_convert) */
     lower_args(fe, call, a, 1, t);
     return kir_binary(KB_DIV, t, fe_convert(fe_int_const(t_u32(), 1, loc), t), a[0], loc);
   }
@@ -526,16 +525,15 @@ static KExpr *math_call(FeCtx *fe, CXCursor call, const char *name, KType *t, KL
     return kir_binary(KB_DIV, t, a[0], a[1], loc);
   }
   if (!strcmp(name, "degrees") || !strcmp(name, "radians")) {
-    if (kir_is_vec(t)) return NULL;
     lower_args(fe, call, a, 1, t);
     double k = !strcmp(name, "degrees") ? 57.295779513082320876798154814105
                                         : 0.017453292519943295769236907684886;
-    KExpr *c = kir_expr(KE_FCONST, t, loc);
-    c->fval = t->kind == KT_F32 ? (double)(float)k : k;
-    return kir_binary(KB_MUL, t, a[0], c, loc);
+    KType *et = kir_elem(t);
+    KExpr *c = kir_expr(KE_FCONST, et, loc);
+    c->fval = et->kind == KT_F32 ? (double)(float)k : k;
+    return kir_binary(KB_MUL, t, a[0], fe_convert(c, t), loc);
   }
-  if (!strcmp(name, "clamp")) {
-    if (kir_is_vec(t)) return NULL; /* scalar bounds on vectors: splats, fe's lowering */
+  if (!strcmp(name, "clamp")) { /* scalar bounds on vectors are splats (lower_args) */
     lower_args(fe, call, a, 3, t);
     bool f = kir_is_float(t);
     KExpr *lo[2] = {a[0], a[1]};
@@ -561,8 +559,7 @@ static KExpr *math_call(FeCtx *fe, CXCursor call, const char *name, KType *t, KL
     b = BI_POW, nargs = 2;
   else if (!strcmp(name, "min") || !strcmp(name, "max")) {
     if (clang_Cursor_getNumArguments(call) != 2) return NULL;
-    if (kir_is_vec(t) && !arg_is_vec(call, 1)) return NULL; /* min(float4, float): fe's */
-    lower_args(fe, call, a, 2, t);
+    lower_args(fe, call, a, 2, t); /* min(float4, float): the scalar is splat */
     return builtin(name[1] == 'i' ? BI_MIN : BI_MAX, t, loc, 2, a);
   } else {
     b = fe_builtin_lookup(name);
@@ -672,11 +669,12 @@ KExpr *fe_cl_call(FeCtx *fe, CXCursor call, CXCursor fn, KLoc loc) {
   else
     r = math_call(fe, call, name, t, loc);
   if (r) return r;
-  if (!strncmp(name, "vload", 5) || !strncmp(name, "vstore", 6)) {
-    r = fe_vec_builtin(fe, call, name, loc); /* vloadN, vstoreN (vector.c) */
-    if (!r) r = fe_cl_half(fe, call, name, loc);
-    if (r) return r;
-  }
+  /* The vector families (vector.c): convert_T on vectors, as_T, vloadN/vstoreN, select,
+     popcount, clz, mul_hi; then the half-precision storage functions (half.c). */
+  r = fe_vec_builtin(fe, call, name, loc);
+  if (!r && (!strncmp(name, "vload", 5) || !strncmp(name, "vstore", 6)))
+    r = fe_cl_half(fe, call, name, loc);
+  if (r) return r;
   return unsupported_builtin(fe, call, name, loc);
 }
 

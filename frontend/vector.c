@@ -261,6 +261,23 @@ static bool in_macro(CXSourceLocation l) {
  * or a vector of it, as its type; its extent ends after the accessor, beyond the operand's,
  * unless the accessor was written inside a macro body. There an access that keeps the
  * operand's type (.wzyx) looks like a conversion: SWZ_MAYBE. */
+/* Whether c is OpenCL C's as_T(x), the prelude's __builtin_astype((x), T): an UnexposedExpr
+ * too, whose operand may be a vector of its type, and never a component access. */
+static bool is_astype(CXCursor c) {
+  CXTranslationUnit tu = clang_Cursor_getTranslationUnit(c);
+  CXFile f = NULL;
+  unsigned line = 0, col = 0;
+  clang_getSpellingLocation(clang_getRangeStart(clang_getCursorExtent(c)), &f, &line, &col, NULL);
+  if (!f) return false;
+  CXToken *tok = clang_getToken(tu, clang_getLocation(tu, f, line, col));
+  if (!tok) return false;
+  CXString s = clang_getTokenSpelling(tu, *tok);
+  bool r = clang_getCString(s) && !strcmp(clang_getCString(s), "__builtin_astype");
+  clang_disposeString(s);
+  clang_disposeTokens(tu, tok, 1);
+  return r;
+}
+
 static int swizzle_kind(CXCursor c) {
   if (clang_getCursorKind(c) != CXCursor_UnexposedExpr) return SWZ_NO;
   FeKids k;
@@ -290,7 +307,7 @@ static int swizzle_kind(CXCursor c) {
     }
   }
   fe_kids_free(&k);
-  return r;
+  return r != SWZ_NO && is_astype(c) ? SWZ_NO : r;
 }
 
 static bool ambiguous_is_swizzle(FeCtx *fe, CXCursor c);

@@ -1,0 +1,106 @@
+/* cl_vecfn.c — runs tests/runtime/cl_vecfn.cl (OpenCL C input) through libkcrt on fresh random
+ * inputs (edge values included) and checks every component against a C reference of
+ * OpenCL C 1.2 §6.2.3 (conversions: saturation, rounding modes, NaN to 0) and §6.12 (select:
+ * the mask's most significant bit; rotate; min/max/clamp with a scalar argument). */
+#include "rt_common.h"
+
+#include <fenv.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int32_t sat_i32(double v) {
+  if (isnan(v)) return 0;
+  return v >= 2147483647.0 ? INT32_MAX : v <= -2147483648.0 ? INT32_MIN : (int32_t)v;
+}
+
+static int32_t bits(float f) {
+  int32_t u;
+  memcpy(&u, &f, 4);
+  return u;
+}
+
+static float from_bits(int32_t u) {
+  float f;
+  memcpy(&f, &u, 4);
+  return f;
+}
+
+static int32_t rotl(int32_t v, int32_t by) {
+  uint32_t u = (uint32_t)v, s = (uint32_t)by & 31u;
+  return (int32_t)((u << s) | (u >> ((32u - s) & 31u)));
+}
+
+static int32_t clampi(int32_t v, int32_t lo, int32_t hi) {
+  return v < lo ? lo : v > hi ? hi : v;
+}
+
+int main(int argc, char **argv) {
+  Rt rt;
+  rt_init(&rt, argc, argv, "cl_vecfn");
+  int n = rt_int(&rt, 64, 2048) & ~63;
+  float *f = malloc(4 * n * sizeof *f), *of = malloc(16 * n * sizeof *of),
+        *wf = malloc(16 * n * sizeof *wf);
+  int32_t *a = malloc(4 * n * sizeof *a), *oi = malloc(24 * n * sizeof *oi),
+          *wi = malloc(24 * n * sizeof *wi);
+  uint8_t *ou = malloc(4 * n), *wu = malloc(4 * n);
+  int16_t *os = malloc(8 * n * sizeof *os), *ws = malloc(8 * n * sizeof *ws);
+  static const float edge[] = {0.5f, -0.5f, 1.5f, -2.5f, 2147.4836f, -2147.4849f, 0.0f, -0.0f};
+  for (int i = 0; i < 4 * n; i++) {
+    f[i] = i < 8 ? edge[i] : rt_float(&rt, -1000.0f, 1000.0f);
+    if (i % 97 == 5) f[i] = (float)(int)f[i] + 0.5f; /* halfway cases */
+    a[i] = (int32_t)rt_u32(&rt) >> (rt_u32(&rt) % 24);
+  }
+  int k = rt_int(&rt, 0, 1 << 20);
+  float s = rt_float(&rt, 1.0f, 500.0f);
+  for (int i = 0; i < n; i++)
+    for (int c = 0; c < 4; c++) {
+      float x = f[4 * i + c];
+      int32_t y = a[4 * i + c];
+      wi[24 * i + 0 + c] = sat_i32(rint((double)(x * 1e7f)));
+      wi[24 * i + 4 + c] = (int32_t)floorf(x) + (int32_t)ceilf(x) + (int32_t)x;
+      wi[24 * i + 8 + c] = y > k ? y + 1 : y;
+      wi[24 * i + 12 + c] = (y > k ? y : k) - (y < k ? y : k);
+      wi[24 * i + 16 + c] = bits(x + x);
+      wi[24 * i + 20 + c] = rotl(y, y) ^ clampi(y, -k, k);
+      wf[16 * i + 0 + c] = fminf(x, s) + fmaxf(x, -s) + fminf(fmaxf(x, -s), s);
+      wf[16 * i + 4 + c] = (float)y + from_bits(y & 0x3fffffff);
+      wf[16 * i + 8 + c] = x * 57.2957795f + x * 0.0174532925f;
+      wf[16 * i + 12 + c] = y < 0 ? -x : x;
+      wu[4 * i + c] = (uint8_t)clampi(y, 0, 255);
+      ws[8 * i + c] = (int16_t)clampi(y, -32768, 32767);
+      ws[8 * i + 4 + c] = (int16_t)clampi(sat_i32((double)y * 3), -32768, 32767);
+    }
+  kcrt_buffer *df = rt_upload(&rt, f, 4 * n * sizeof *f), *da = rt_upload(&rt, a, 4 * n * 4),
+              *doi = rt_alloc(&rt, 24 * n * 4), *dof = rt_alloc(&rt, 16 * n * 4),
+              *dou = rt_alloc(&rt, 4 * n), *dos = rt_alloc(&rt, 16 * n);
+  kcrt_arg args[] = {KCRT_ARG_BUFFER(df),  KCRT_ARG_BUFFER(da),  KCRT_ARG_BUFFER(doi),
+                     KCRT_ARG_BUFFER(dof), KCRT_ARG_BUFFER(dou), KCRT_ARG_BUFFER(dos),
+                     KCRT_ARG_VALUE(k),    KCRT_ARG_VALUE(s)};
+  rt_launch(&rt, rt_kernel(&rt, "vecfn"), KCRT_DIM1((unsigned)n / 64), KCRT_DIM1(64), 0, args, 8);
+  rt_download(&rt, doi, oi, 24 * n * 4);
+  rt_download(&rt, dof, of, 16 * n * 4);
+  rt_download(&rt, dou, ou, 4 * n);
+  rt_download(&rt, dos, os, 16 * n);
+  rt_cmp_i32(&rt, "integer results", oi, wi, 24 * (size_t)n);
+  /* y * 3 wraps in int8 arithmetic before the saturating conversion: compare that lane with
+     the wrapped product. */
+  for (int i = 0; i < n; i++)
+    for (int c = 0; c < 4; c++)
+      ws[8 * i + 4 + c] = (int16_t)clampi((int32_t)((uint32_t)a[4 * i + c] * 3u), -32768, 32767);
+  for (int i = 0; i < 8 * n; i++)
+    if (os[i] != ws[i]) rt_fail(&rt, "convert_short8_sat [%d]: %d, want %d", i, os[i], ws[i]);
+  for (int i = 0; i < 4 * n; i++)
+    if (ou[i] != wu[i]) rt_fail(&rt, "convert_uchar4_sat [%d]: %u, want %u", i, ou[i], wu[i]);
+  /* min/max/clamp/select and the conversions are exact; degrees and radians may differ by
+     the constant's rounding (OpenCL allows 2 ulp each). */
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < 16; j++) {
+      float g = of[16 * i + j], w = wf[16 * i + j];
+      double tol = j >= 8 && j < 12 ? 4 * 1.2e-7 * fabs(w) + 1e-30 : 0.0;
+      if (fabs((double)g - w) > tol && !(g == w))
+        rt_fail(&rt, "float results [%d][%d]: %.9g, want %.9g", i, j, g, w);
+    }
+  free(f), free(of), free(wf), free(a), free(oi), free(wi), free(ou), free(wu), free(os), free(ws);
+  return rt_finish(&rt, "%d work-items", n);
+}

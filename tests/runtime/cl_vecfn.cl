@@ -1,0 +1,24 @@
+// cl_vecfn.cl — OpenCL C's built-in functions on vectors, as OpenCL C 1.2 §6.12 gives them
+// (run by tests/runtime/cl_vecfn.c against a host reference): explicit conversions with
+// saturation and rounding modes on vectors, select with a vector mask, min/max/clamp with a
+// scalar second argument, as_T of a vector expression, rotate, and the common functions
+// (degrees, radians, recip) on vectors.
+__kernel void vecfn(__global const float4 *f, __global const int4 *a, __global int4 *oi,
+                    __global float4 *of, __global uchar4 *ou, __global short8 *os, int k,
+                    float s) {
+  int i = get_global_id(0);
+  float4 x = f[i];
+  int4 y = a[i];
+  oi[6 * i + 0] = convert_int4_sat_rte(x * 1e7f);
+  oi[6 * i + 1] = convert_int4_rtn(x) + convert_int4_rtp(x) + convert_int4(x);
+  oi[6 * i + 2] = select(y, y + 1, y > k);
+  oi[6 * i + 3] = max(y, k) - min(y, k);
+  oi[6 * i + 4] = as_int4(x + x);
+  oi[6 * i + 5] = rotate(y, y) ^ clamp(y, -k, k);
+  of[4 * i + 0] = min(x, s) + max(x, -s) + clamp(x, -s, s);
+  of[4 * i + 1] = convert_float4(y) + as_float4(y & (int4)0x3fffffff);
+  of[4 * i + 2] = degrees(x) + radians(x);
+  of[4 * i + 3] = native_recip(x) * 0.0f + select(x, -x, y < 0);
+  ou[i] = convert_uchar4_sat(y);
+  os[i] = convert_short8_sat((int8)(y, y * 3));
+}
