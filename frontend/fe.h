@@ -101,6 +101,8 @@ typedef struct FeCtx {
   const char *terr_what, *terr_file; /* the last type error, to report each once a line */
   int terr_line;
   int errors0;          /* diag_error_count() when this compilation began */
+  KList pragmas;        /* pragma.c: the main file's FP_CONTRACT pragmas */
+  int contract;         /* the contraction state where lowering is (KExpr.contract) */
   const KOptions *opts; /* the compilation's options (may be NULL) */
   /* ---- OpenCL C input (opencl.c) */
   int lang;               /* KL_LANG_K or KL_LANG_CL (never AUTO once parsing) */
@@ -137,6 +139,17 @@ CXCursor fe_find_annotation(CXCursor c, const char *what);
 /* Enters one level of recursion; false (after reporting once) when too deep. */
 bool fe_enter(FeCtx *fe, CXCursor c);
 void fe_leave(FeCtx *fe);
+
+/* ---------------------------------------------------------------- pragma.c */
+
+/* Reads the main file's floating-point contraction pragmas (after the parse). */
+void fe_pragmas_scan(FeCtx *fe);
+/* The contraction state at the start of a function body (file-scope pragmas before it). */
+int fe_contract_at_body(FeCtx *fe, CXCursor body);
+/* The state inside a compound statement: a pragma before its first statement, else outer. */
+int fe_contract_in_block(FeCtx *fe, CXCursor block, CXCursor first, int outer);
+/* Marks a floating-point +, - or * with the state in force (fe->contract). */
+void fe_mark_contract(FeCtx *fe, KExpr *e);
 
 /* ---------------------------------------------------------------- types.c */
 

@@ -1092,6 +1092,7 @@ KExpr *fe_expr(FeCtx *fe, CXCursor c) {
   KExpr *e = lower(fe, c);
   fe_leave(fe);
   if (!e->type) e->type = t_int();
+  fe_mark_contract(fe, e);
   return e;
 }
 

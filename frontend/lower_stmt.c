@@ -466,9 +466,12 @@ static void stmt_into(FeCtx *fe, CXCursor c, KList *out) {
   case CXCursor_CompoundStmt: {
     KStmt *b = kir_stmt(KS_BLOCK, loc);
     fe_kids(c, &k);
+    int outer = fe->contract;
+    fe->contract = fe_contract_in_block(fe, c, k.n ? k.v[0] : clang_getNullCursor(), outer);
     fe->block_depth++;
     for (int i = 0; i < k.n; i++) stmt_into(fe, k.v[i], &b->list);
     fe->block_depth--;
+    fe->contract = outer;
     fe_kids_free(&k);
     klist_push(out, b);
     break;
@@ -613,6 +616,8 @@ void fe_lower_body(FeCtx *fe, KFunc *f, CXCursor def) {
   KVar *saved_this = fe->this_var;
   bool saved_ret_ref = fe->ret_ref;
   KList saved_temps = fe->temps;
+  int saved_contract = fe->contract;
+  if (!clang_Cursor_isNull(body)) fe->contract = fe_contract_at_body(fe, body);
   fe->func = f;
   fe->depth = 0;
   fe->block_depth = 0;
@@ -644,4 +649,5 @@ void fe_lower_body(FeCtx *fe, KFunc *f, CXCursor def) {
   fe->this_var = saved_this;
   fe->ret_ref = saved_ret_ref;
   fe->temps = saved_temps;
+  fe->contract = saved_contract;
 }

@@ -772,6 +772,7 @@ user_args:
   fe.tu = tu;
   fe.main_file = clang_getFile(tu, path);
   if (forward_diags(&fe) > 0) goto out;
+  fe_pragmas_scan(&fe);
 
   if (deps) {
     DepCtx dc = {&fe, deps};

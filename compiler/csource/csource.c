@@ -714,6 +714,12 @@ static void arith_operands(const KExpr **pa, const KExpr **pb, const KType *t) {
   }
 }
 
+/* Whether a floating-point operation must not be fused into an fma: FP_CONTRACT OFF where it
+ * was written, or -ffp-contract=off with no pragma saying otherwise (KExpr.contract). */
+static bool no_fuse(CGen *g, const KExpr *e) {
+  return e->contract < 0 || (e->contract == 0 && !g->o->fp_contract);
+}
+
 static void print_binary(CGen *g, const KExpr *e, int prec) {
   const KExpr *a = e->a, *b = e->b;
   if (e->op == KB_PTR_DIFF) {
@@ -727,8 +733,8 @@ static void print_binary(CGen *g, const KExpr *e, int prec) {
     rparen(g, p);
     return;
   }
-  if (e->op == KB_MUL && kir_is_float(e->type) && g->target == CT_CUDA && !g->o->fp_contract) {
-    /* -ffp-contract=off: nvcc never fuses the _rn intrinsics into an FMA. */
+  if (e->op == KB_MUL && kir_is_float(e->type) && g->target == CT_CUDA && no_fuse(g, e)) {
+    /* -ffp-contract=off or FP_CONTRACT OFF: nvcc never fuses the _rn intrinsics into an FMA. */
     cs_printf(g, "%s(", e->type->kind == KT_F32 ? "__fmul_rn" : "__dmul_rn");
     cs_expr_exact(g, a, P_ASSIGN);
     cs_puts(g, ", ");
@@ -850,7 +856,7 @@ static bool is_compound_ok(CGen *g, const KExpr *e, const KExpr *b) {
   /* -ffp-contract=off in CUDA: spelled out, so that the product goes through __fmul_rn
    * (an operand with side effects cannot be repeated: then nvcc may fuse it). */
   if (e->op == KB_MUL && e->optype && kir_is_float(e->optype) && g->target == CT_CUDA &&
-      !g->o->fp_contract && !cs_has_side_effects(e->a))
+      no_fuse(g, e) && !cs_has_side_effects(e->a))
     return false;
   /* `a op= b` computes in the usual conversion of promoted a and b: it must be KIR's optype. */
   if (!e->optype || e->optype->kind == KT_PTR) return true;
@@ -1567,6 +1573,10 @@ void cs_body(CGen *g, KFunc *f) {
       cs_puts(g, cs_param_in(g, p));
     cs_puts(g, ";\n");
   }
+  /* FP_CONTRACT OFF somewhere in f: OpenCL C scopes the pragma to the body (contraction is a
+     permission, so the rest of the body losing it changes no result that was allowed). */
+  if (g->target == CT_OPENCL && g->o->fp_contract && kir_func_no_contract(f))
+    cs_puts(g, "#pragma OPENCL FP_CONTRACT OFF\n");
   if (g->hooks->prologue) g->hooks->prologue(g, f);
   if (f->body && f->body->kind == KS_BLOCK)
     block_items(g, f->body, false);

@@ -593,3 +593,19 @@ bool kir_const_bytes(const KType *t, const KExpr *init, unsigned char *out) {
   }
   return true;
 }
+
+static void find_no_contract(KExpr *e, void *ctx) {
+  if (e->contract < 0) *(bool *)ctx = true;
+}
+
+bool kir_func_no_contract(const KFunc *f) {
+  bool found = false;
+  if (f->body) kir_visit_stmt(f->body, find_no_contract, &found);
+  return found;
+}
+
+bool kir_module_no_contract(const KModule *m) {
+  for (int i = 0; i < m->funcs.n; i++)
+    if (kir_func_no_contract(m->funcs.v[i])) return true;
+  return false;
+}

@@ -478,6 +478,10 @@ struct KExpr {
      host and other devices where the target has such a scope (PTX atom.sys); elsewhere kcc's
      memory is the device's alone during a kernel, and device scope is the same thing. */
   bool sys_scope;
+  /* KE_BINARY, compound KE_ASSIGN of floats (+ - *): the FP_CONTRACT pragma in force where it
+     was written (frontend/pragma.c): -1 never fuse it into an fma, +1 it may be, 0 the
+     command line's -ffp-contract decides. */
+  signed char contract;
   KBuiltin builtin;
   KFunc *callee;
   KExpr **args;
@@ -558,6 +562,9 @@ KStmt *kir_stmt(KStmtKind kind, KLoc loc);
 typedef void (*KExprVisit)(KExpr *e, void *ctx);
 void kir_visit_stmt(KStmt *s, KExprVisit fn, void *ctx);
 void kir_visit_expr(KExpr *e, KExprVisit fn, void *ctx);
+/* Whether f has a floating-point operation written under FP_CONTRACT OFF (KExpr.contract). */
+bool kir_func_no_contract(const KFunc *f);
+
 /* Whether s may change v's storage: v (or a member of it) assigned or incremented, its
  * address taken, or an array inside it decayed to a pointer (which may be written through). */
 bool kir_may_write(KStmt *s, const KVar *v);
@@ -603,6 +610,8 @@ KVar *kir_var(KModule *m, const char *name, KType *type, KVarKind kind, KLoc loc
 
 /* Whether m defines at least one kernel. */
 bool kir_has_kernel(const KModule *m);
+/* Whether any function of m has an operation under FP_CONTRACT OFF (kir_func_no_contract). */
+bool kir_module_no_contract(const KModule *m);
 /* Whether f, or a function it calls, uses a warp-level operation (kir_builtin_is_warp). */
 bool kir_func_uses_warp(const KFunc *f);
 

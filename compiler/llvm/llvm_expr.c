@@ -394,6 +394,18 @@ static LLVMValueRef ptr_offset(LG *g, const KType *pt, LLVMValueRef p, KExpr *n,
   return gep1(g, elem_type(g, pt->base), p, idx);
 }
 
+/* arith() under the FP_CONTRACT pragma where e was written (KExpr.contract): the `contract`
+ * flag taken off or put on for this one operation, which is what LLVM fuses on. */
+static LLVMValueRef arith_contract(LG *g, const KExpr *e, KOp op, const KType *t, LLVMValueRef l,
+                                   LLVMValueRef r, const KType *rt) {
+  LLVMFastMathFlags saved = g->fmf;
+  if (e->contract < 0) g->fmf &= ~(LLVMFastMathFlags)LLVMFastMathAllowContract;
+  if (e->contract > 0) g->fmf |= LLVMFastMathAllowContract;
+  LLVMValueRef v = arith(g, op, t, l, r, rt);
+  g->fmf = saved;
+  return v;
+}
+
 static LLVMValueRef gen_binary(LG *g, KExpr *e) {
   if (is_cmp(e->op) || e->op == KB_LAND || e->op == KB_LOR) {
     LLVMValueRef c = is_cmp(e->op) ? gen_cmp(g, e) : gen_logical(g, e);
@@ -412,7 +424,7 @@ static LLVMValueRef gen_binary(LG *g, KExpr *e) {
     return lg_convert(g, d, kir_type_scalar(KT_I64), e->type);
   }
   LLVMValueRef l = lg_expr(g, e->a), r = lg_expr(g, e->b);
-  return arith(g, e->op, e->a->type, l, r, e->b->type);
+  return arith_contract(g, e, e->op, e->a->type, l, r, e->b->type);
 }
 
 static LLVMValueRef gen_unary(LG *g, KExpr *e) {
@@ -465,7 +477,7 @@ static LLVMValueRef gen_assign(LG *g, KExpr *e) {
     LLVMValueRef r = lg_expr(g, e->b);
     bool shift = e->op == KB_SHL || e->op == KB_SHR;
     if (!shift) r = lg_convert(g, r, e->b->type, ot);
-    nv = lg_convert(g, arith(g, e->op, ot, l, r, shift ? e->b->type : ot), ot, t);
+    nv = lg_convert(g, arith_contract(g, e, e->op, ot, l, r, shift ? e->b->type : ot), ot, t);
   }
   lg_store(g, dst, t, nv);
   return nv;

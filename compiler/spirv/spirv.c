@@ -798,7 +798,9 @@ static void entry_points(SG *g) {
     spw_string(b, f->name);
     for (int k = 0; k < 4; k++)
       if (g->builtin[k]) spw_push(b, g->builtin[k]);
-    if (!g->o->fp_contract && !g->o->fast_math) {
+    /* Contraction is per entry point in SPIR-V: FP_CONTRACT OFF anywhere turns it off for
+       every kernel (it is a permission: never using it changes no allowed result). */
+    if ((!g->o->fp_contract && !g->o->fast_math) || kir_module_no_contract(g->km)) {
       uint32_t em[2] = {(uint32_t)(uintptr_t)f->aux, SpvExecutionModeContractionOff};
       spv_emit(m, SPV_SEC_EXEC_MODE, SpvOpExecutionMode, em, 2);
     }

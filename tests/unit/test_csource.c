@@ -415,6 +415,38 @@ START_TEST(deep_negation) {
 }
 END_TEST
 
+/* #pragma STDC FP_CONTRACT OFF at the start of a block: that block's a * b + c is never fused
+ * (CUDA C: __fmul_rn; OpenCL C: the pragma in the function; PTX: no fma), the rest may be. */
+START_TEST(fp_contract_pragma) {
+  const char *src = "kernel void k(float *o) {\n"
+                    "  o[0] = o[1] * o[2] + o[3];\n"
+                    "  {\n"
+                    "#pragma STDC FP_CONTRACT OFF\n"
+                    "    o[4] = o[5] * o[6] + o[7];\n"
+                    "  }\n"
+                    "  o[8] = o[9] * o[10] + o[11];\n"
+                    "}\n";
+  char *cl = ok(src, "cl"), *cu = ok(src, "cuda"), *ptx = ok(src, "ptx");
+  HAS(cl, "__kernel void k(__global float *o) {\n#pragma OPENCL FP_CONTRACT OFF\n");
+  HAS(cu, "  o[0] = o[1] * o[2] + o[3];\n");
+  HAS(cu, "    o[4] = __fmul_rn(o[5], o[6]) + o[7];\n");
+  HAS(cu, "  o[8] = o[9] * o[10] + o[11];\n");
+  int fma = 0;
+  for (const char *p = ptx; (p = strstr(p, "fma.rn.f32")); p++) fma++;
+  ck_assert_int_eq(fma, 2);
+  consume("fp_contract.cl", cl);
+  consume("fp_contract.cu", cu);
+  /* At file scope it holds for the rest of the file; DEFAULT gives -ffp-contract's back. */
+  src = "#pragma STDC FP_CONTRACT OFF\n"
+        "kernel void a(float *o) { o[0] = o[1] * o[2] + o[3]; }\n"
+        "#pragma STDC FP_CONTRACT DEFAULT\n"
+        "kernel void b(float *o) { o[0] = o[1] * o[2] + o[3]; }\n";
+  cu = ok(src, "cuda");
+  HAS(cu, "void a(float *o) {\n  o[0] = __fmul_rn(o[1], o[2]) + o[3];");
+  HAS(cu, "void b(float *o) {\n  o[0] = o[1] * o[2] + o[3];");
+}
+END_TEST
+
 /* NaN and infinity literals are constant expressions (they may initialize `constant`
  * tables): as_float()/__int_as_float() used to make clang and nvcc reject the output. The
  * payload, the quiet bit and the sign survive. */
@@ -769,6 +801,7 @@ int main(void) {
   tcase_add_test(tc, kernel_name_reserved);
   tcase_add_test(tc, kernel_name_reserved_forms);
   tcase_add_test(tc, deep_negation);
+  tcase_add_test(tc, fp_contract_pragma);
   tcase_add_test(tc, expressions_opencl);
   tcase_add_test(tc, expressions_cuda);
   tcase_add_test(tc, deterministic);

@@ -481,6 +481,20 @@ START_TEST(lambda_ref_capture) {
 }
 END_TEST
 
+/* CUDA input: clang's `#pragma clang fp contract(off)` in a kernel body keeps its a * b + c
+ * unfused (kcc's default, like nvcc's, fuses it). */
+START_TEST(cuda_fp_contract) {
+  tu_write("fc.cu", "__global__ void on(float *o) { o[0] = o[1] * o[2] + o[3]; }\n"
+                    "__global__ void off(float *o) {\n"
+                    "#pragma clang fp contract(off)\n"
+                    "  o[0] = o[1] * o[2] + o[3];\n"
+                    "}\n");
+  char *out, *err;
+  ck_assert_int_eq(kcc("fc.cu --emit=ptx -o - | grep -c fma.rn.f32", &out, &err), 0);
+  ck_assert_str_eq(out, "1\n");
+}
+END_TEST
+
 /* Through a symlink, the file the link names is replaced and the link stays. A FIFO, like
  * /dev/null (which a test run as root must not risk replacing), is written in place, and as it
  * has no extension it gets the default form, as '-' does. */
@@ -739,6 +753,7 @@ static Suite *suite(void) {
   tcase_add_test(t, special_outputs);
   tcase_add_test(t, instantiate);
   tcase_add_test(t, lambda_ref_capture);
+  tcase_add_test(t, cuda_fp_contract);
   tcase_add_test(t, large_params_ptx81);
   suite_add_tcase(s, t);
   return s;
