@@ -8,10 +8,11 @@ import operator
 import os
 import sys
 import threading
+import weakref  # loaded with the interpreter: no cost
 
 from . import _native as N
-from ._errors import (CompileError, InvalidModuleError, InvalidOptionError, KernelNotFoundError,
-                      NoDeviceError, kcrt_error)
+from ._errors import (CompileError, InvalidModuleError, InvalidOptionError, KccWarning,
+                      KernelNotFoundError, NoDeviceError, kcrt_error)
 
 __version__ = "0.1.0"
 
@@ -32,9 +33,80 @@ def _is_ndarray(a):
     return np is not None and isinstance(a, np.ndarray)
 
 
+_OUT_OF_BOUNDS = 15  # KCRT_ERROR_OUT_OF_BOUNDS
+
+
 def _check(status, context=None):
     if status:
-        raise kcrt_error(N.kcrt(), status, context)
+        raise kcrt_error(N.kcrt(), status, _oob_context(status, context))
+
+
+# ---------------------------------------------------------------- waiting, interruptibly
+# A libkcrt call that waits for the device (kcrt_device_synchronize, kcrt_buffer_read...)
+# cannot be interrupted: Python runs a signal's handler (KeyboardInterrupt for Ctrl-C) only
+# between bytecodes, in the main thread. So the main thread hands such a call to a waiter
+# thread and waits for it in slices, each of which a signal interrupts; other threads call
+# directly (signals are the main thread's). A waiter abandoned by an interrupt keeps waiting
+# for its kernel (it is a daemon thread: it does not hold up the interpreter's exit); the next
+# wait starts another.
+
+_WAIT_SLICE = 0.05  # seconds
+
+
+class _Waiter:
+    """One daemon thread running waiting libkcrt calls for the main thread."""
+
+    def __init__(self):
+        import _queue  # queue.SimpleQueue without importing the queue module
+        self.jobs = _queue.SimpleQueue()
+        self.busy = False
+        threading.Thread(target=self._run, name="kcc-waiter", daemon=True).start()
+
+    def _run(self):
+        lib = N.kcrt()
+        while True:
+            fn, args, box, done = self.jobs.get()
+            st = fn(*args)
+            # kcrt_last_error() is per thread: its text is fetched here.
+            box.append((st, (lib.kcrt_last_error() or b"").decode("utf-8", "replace")
+                        if st else None))
+            done.release()
+
+
+_waiter = None
+_waiter_lock = threading.Lock()
+
+
+def _wait_call(fn, *args, context=None):
+    """fn(*args), a libkcrt call that may wait for the device, raising its error; from the main
+    thread, interruptible (Ctrl-C raises KeyboardInterrupt within _WAIT_SLICE seconds)."""
+    global _waiter
+    if threading.current_thread() is not threading.main_thread():
+        _check(fn(*args), context)
+        return
+    with _waiter_lock:
+        w = _waiter
+        if w is None or w.busy:  # none yet, or one left behind by an interrupted wait
+            w = _waiter = _Waiter()
+        w.busy = True
+    box = []
+    done = threading.Lock()
+    done.acquire()
+    w.jobs.put((fn, args, box, done))
+    while not done.acquire(timeout=_WAIT_SLICE):
+        pass  # a signal's exception propagates from acquire(); the waiter stays busy
+    w.busy = False
+    st, msg = box[0]
+    if st:
+        raise kcrt_error(N.kcrt(), st, _oob_context(st, context), msg)
+
+
+def _oob_context(st, context):
+    """A waiting call's context, saying that a bounds-check report it raises comes from an
+    earlier launch (a launch's own report says "launching NAME")."""
+    if st == _OUT_OF_BOUNDS and context and not context.startswith("launching"):
+        return "%s: an earlier launch made an out-of-bounds access" % context
+    return context
 
 
 # ---------------------------------------------------------------- element types
@@ -122,8 +194,9 @@ class Device:
         return self._handle
 
     def synchronize(self):
-        """Waits for all work on the device."""
-        _check(N.kcrt().kcrt_device_synchronize(self._open()))
+        """Waits for all work on the device (Ctrl-C interrupts the wait). A kernel's failure,
+        such as a bounds-check report (kcc.OutOfBoundsError), is raised here."""
+        _wait_call(N.kcrt().kcrt_device_synchronize, self._open(), context="synchronize()")
 
 
 _devices = None
@@ -190,8 +263,14 @@ def select_device(which):
         h = ctypes.c_void_p()
         st = N.kcrt().kcrt_device_open_by_name(which.encode(), ctypes.byref(h))
         if st:
-            raise kcrt_error(N.kcrt(), st, "select_device(%r)" % which)
+            e = kcrt_error(N.kcrt(), st, "select_device(%r)" % which)
+            if isinstance(e, NoDeviceError):
+                e = NoDeviceError("%s; %s" % (e.message, _device_list_text(devices())),
+                                  e.status)
+            raise e
         d = _adopt(h.value)
+    if d is not _current:
+        _forget_kernels()
     _current = d
     return d
 
@@ -230,7 +309,9 @@ class Stream:
         self._handle = h.value
 
     def synchronize(self):
-        _check(N.kcrt().kcrt_queue_synchronize(self._handle))
+        """Waits for the stream's work (Ctrl-C interrupts the wait)."""
+        _wait_call(N.kcrt().kcrt_queue_synchronize, self._handle,
+                   context="Stream.synchronize()")
 
     def __del__(self):
         h, self._handle = getattr(self, "_handle", None), None
@@ -263,7 +344,9 @@ class Event:
         return self
 
     def synchronize(self):
-        _check(N.kcrt().kcrt_event_synchronize(self._handle))
+        """Waits until the work before the event's record is done (Ctrl-C interrupts it)."""
+        _wait_call(N.kcrt().kcrt_event_synchronize, self._handle,
+                   context="Event.synchronize()")
 
     def elapsed_time(self, end):
         """Milliseconds from this event to `end` (both recorded; waits for them)."""
@@ -284,6 +367,10 @@ def event_elapsed_time(start, end):
 
 # ---------------------------------------------------------------- device arrays
 
+def _dtype_kind_name(dtype):
+    return {"O": "Python objects", "U": "str", "S": "bytes"}.get(dtype.kind, "with objects")
+
+
 def _shape_of(shape):
     if isinstance(shape, (int,)) or hasattr(shape, "__index__"):
         shape = (operator.index(shape),)
@@ -300,12 +387,21 @@ class DeviceArray(N.fast.ArrayBase if N.fast else object):
 
     def __init__(self, shape, dtype=None, device=None):
         np = _numpy()
+        self._buf = None  # (freed) until allocated
         self.shape = _shape_of(shape)
         self.dtype = np.dtype(np.float32 if dtype is None else dtype)
+        if self.dtype.hasobject or self.dtype.kind in "OUS":
+            raise TypeError("a kcc device array holds numbers, bools or structs (a numeric or "
+                            "structured dtype), not %s (%s): device memory cannot hold Python "
+                            "objects or strings" % (self.dtype, _dtype_kind_name(self.dtype)))
         self.size = 1
         for s in self.shape:
             self.size *= s
         self.nbytes = self.size * self.dtype.itemsize
+        if self.nbytes >= 1 << 63:
+            raise OverflowError("a device array of shape %r and %s would be %d bytes, beyond "
+                                "any device's memory (and a 64-bit size)"
+                                % (self.shape, self.dtype, self.nbytes))
         self.device = device or get_device()
         self._et = _et_of_dtype(self.dtype)
         lib = N.kcrt()
@@ -326,8 +422,8 @@ class DeviceArray(N.fast.ArrayBase if N.fast else object):
         return self.shape[0]
 
     def __repr__(self):
-        return "<kcc.DeviceArray shape=%r dtype=%s on %s>" % (self.shape, self.dtype,
-                                                              self.device.name)
+        return "<kcc.DeviceArray shape=%r dtype=%s on %s%s>" % (
+            self.shape, self.dtype, self.device.name, " (freed)" if self._buf is None else "")
 
     @property
     def __cuda_array_interface__(self):
@@ -366,11 +462,18 @@ class DeviceArray(N.fast.ArrayBase if N.fast else object):
     def _sync_stream(self, stream):
         h = _stream_handle(stream)
         if h:
-            _check(N.kcrt().kcrt_queue_synchronize(h))
+            _wait_call(N.kcrt().kcrt_queue_synchronize, h)
+
+    def _alive(self, what):
+        """Raises ValueError when the array was freed."""
+        if self._buf is None:
+            raise ValueError("%s: the device array was freed (d.free()); its memory is gone"
+                             % what)
 
     def copy_to_device(self, ary, stream=None):
         """Copies a host array (same size and dtype) into this array."""
         np = _numpy()
+        self._alive("copy_to_device")
         a = np.ascontiguousarray(ary, dtype=self.dtype)
         if a.size != self.size:
             raise ValueError("copy_to_device: %d elements into a device array of %d"
@@ -384,21 +487,33 @@ class DeviceArray(N.fast.ArrayBase if N.fast else object):
         """Copies the array back: into `ary` when given (same size), else into a new numpy
         array, which is returned. Waits for the device's default queue (and `stream`)."""
         np = _numpy()
+        self._alive("copy_to_host")
         out = np.empty(self.shape, self.dtype) if ary is None else ary
         if out.size != self.size or out.dtype != self.dtype:
             raise ValueError("copy_to_host: a %s array of %d elements for a device array of "
                              "%d %s" % (out.dtype, out.size, self.size, self.dtype))
         self._sync_stream(stream)
         if self.nbytes:
+            read = N.kcrt().kcrt_buffer_read
             if out.flags.c_contiguous and out.flags.writeable:
-                _check(N.kcrt().kcrt_buffer_read(self._buf, 0, out.ctypes.data, self.nbytes))
+                _wait_call(read, self._buf, 0, out.ctypes.data, self.nbytes,
+                           context="copy_to_host")
             else:
                 tmp = np.empty(self.shape, self.dtype)
-                _check(N.kcrt().kcrt_buffer_read(self._buf, 0, tmp.ctypes.data, self.nbytes))
+                _wait_call(read, self._buf, 0, tmp.ctypes.data, self.nbytes,
+                           context="copy_to_host")
                 np.copyto(out, tmp.reshape(out.shape))
         return out
 
+    def __array__(self, dtype=None, copy=None):
+        """Refused, as CuPy does: numpy would otherwise make a 0-d object array holding the
+        device array. d.copy_to_host() is the host copy."""
+        raise TypeError("a kcc.DeviceArray is in device memory: np.asarray() cannot read it; "
+                        "use d.copy_to_host() for a numpy array")
+
     def fill_zero(self):
+        """Sets every byte of the array to 0."""
+        self._alive("fill_zero")
         if self.nbytes:
             _check(N.kcrt().kcrt_buffer_fill(self._buf, 0, 0, self.nbytes))
         return self
@@ -612,34 +727,109 @@ def _compile_cached(kind, source, options, name):
     return out, log, False
 
 
-def compile(source, options=(), name=None):
+_OFF = ("0", "off", "no", "false")
+_ON = ("1", "on", "yes", "true")
+
+
+def _want_bounds_check(bounds_check):
+    """Whether kcc.compile adds -fbounds-check: `bounds_check` when True or False, else
+    $KCC_BOUNDS_CHECK (1/on, 0/off), else whether the current device is a CPU device (where a
+    kernel's wild write would kill the interpreter; on a GPU it is a LaunchFailedError)."""
+    if bounds_check is not None:
+        return bool(bounds_check)
+    env = os.environ.get("KCC_BOUNDS_CHECK", "").lower()
+    if env in _ON:
+        return True
+    if env in _OFF:
+        return False
+    try:
+        return get_device().type == "cpu"
+    except Exception:  # no device (compiling only): nothing to protect
+        return False
+
+
+_OPENCL_HINT = ("\nhint: this looks like OpenCL C; kcc reads OpenCL C when the name ends in "
+                "'.cl': kcc.compile(source, name='kernels.cl')")
+
+
+def _looks_like_opencl(source, log):
+    """Whether a failed compile of a .k source failed on OpenCL C's keywords."""
+    words = ("__kernel", "__global", "__local", "__constant", "global", "__private")
+    return any("unknown type name '%s'" % w in log for w in words) or \
+        "'get_global_id'" in log
+
+
+def _compile_hinted(kind, source, options, name):
+    """_compile_cached, with a hint added to the CompileError of OpenCL C compiled as .k."""
+    try:
+        return _compile_cached(kind, source, options, name)
+    except InvalidOptionError:
+        raise
+    except CompileError as e:
+        if not name.endswith(".cl") and _looks_like_opencl(source, e.log):
+            raise CompileError(e.log + _OPENCL_HINT.lstrip("\n") + "\n", e.name) from None
+        raise
+
+
+_warned = {}  # the warnings registry of kcc.compile: each warning once per process
+
+
+def _issue_warnings(log, name, source):
+    """Each warning of the compiler's log as a Python warning (kcc.KccWarning) at the kernel
+    source's file and line; the source's lines go to linecache so that the warning shows
+    the right one (not a file of that name in the current directory)."""
+    if "warning:" not in log:
+        return
+    import linecache
+    import re
+    import warnings
+    src = source if isinstance(source, str) else bytes(source).decode("utf-8", "replace")
+    lines = src.splitlines(True)
+    linecache.cache[name] = (len(src), None, lines, name)  # mtime None: never reloaded
+    for m in re.finditer(r"^(.*?):(\d+):(\d+): warning: (.*)$", log, re.M):
+        warnings.warn_explicit("%s (%s:%s:%s)" % (m.group(4), m.group(1), m.group(2),
+                                                  m.group(3)),
+                               KccWarning, m.group(1), int(m.group(2)), module="kcc",
+                               registry=_warned)
+
+
+def compile(source, options=(), name=None, bounds_check=None):
     """Compiles kernel source (the kcc dialect, or OpenCL C when name ends in .cl) to a
     Module. options: the kcc command line's compile options ('-O2', '-DN=4', '-arch=sm_90',
-    '-I', 'dir'...). Bundles are cached on disk by source, options, name and compiler (see
-    docs/python.md); KCC_CACHE=0 turns the cache off."""
+    '-I', 'dir'...). bounds_check: add -fbounds-check (True), not (False), or (None) as
+    $KCC_BOUNDS_CHECK says, else when the current device is a CPU device (docs/python.md,
+    "Mistakes in kernels"). The compiler's warnings are issued as kcc.KccWarning. Bundles are
+    cached on disk by source, options, name and compiler; KCC_CACHE=0 turns the cache off."""
     options = _check_options(options, "kcc.compile")
     for o in options:
         if o.startswith("--emit"):
             raise InvalidOptionError("kcc.compile makes bundles (what kcc.Module loads); for "
                                      "another form use kcc.emit(source, form)\n")
     name = name or "kernel.k"
-    bundle, log, cached = _compile_cached("bundle", source, options, name)
-    return Module(bundle, name, log, cached)
+    checked = "-fbounds-check" in options
+    if not checked and _want_bounds_check(bounds_check):
+        options += ("-fbounds-check",)
+        checked = True
+    bundle, log, cached = _compile_hinted("bundle", source, options, name)
+    _issue_warnings(log, name, source)
+    m = Module(bundle, name, log, cached)
+    m.checked = checked
+    return m
 
 
-def compile_file(path, options=(), name=None):
+def compile_file(path, options=(), name=None, bounds_check=None):
     """kcc.compile on a file's text, under its path (so that its #includes are found)."""
     path = os.fspath(path)
     with open(path, "rb") as f:
         src = f.read()
-    return compile(src, options, name or path)
+    return compile(src, options, name or path, bounds_check)
 
 
 def emit(source, form="ptx", options=(), name=None):
     """Compiles to another output form: 'ptx', 'spirv', 'cl', 'cuda', 'llvm', 'header',
     'kir', 'bundle'. Returns str for text forms, bytes for 'spirv' and 'bundle'."""
     options = _check_options(options, "kcc.emit") + ("--emit=" + form,)
-    out, log, _ = _compile_cached("emit", source, options, name or "kernel.k")
+    out, log, _ = _compile_hinted("emit", source, options, name or "kernel.k")
     return out if form in ("spirv", "bundle") else out.decode("utf-8", "replace")
 
 
@@ -659,6 +849,20 @@ def stats():
 
 _KCB_MAGIC = b"\x89KCB\r\n\x1a\n"
 
+# The modules with kernels kept as attributes, for select_device() to forget them.
+_modules_kept = weakref.WeakSet()
+_modules_lock = threading.Lock()
+
+
+def _forget_kernels():
+    """Drops the kernels modules keep as attributes (they are the previous device's)."""
+    with _modules_lock:
+        for m in list(_modules_kept):
+            for name in m._kept:
+                m.__dict__.pop(name, None)
+            m._kept.clear()
+        _modules_kept.clear()
+
 
 class Module:
     """A compiled bundle. Its kernels are attributes: mod.vecadd[grid, block](*args). Loaded
@@ -672,11 +876,15 @@ class Module:
         self.name = name
         self.log = log  # the compiler's warnings, if any
         self.from_cache = from_cache
+        self.checked = None  # compiled with -fbounds-check (True/False; None: a loaded file)
         self._loaded = {}
         self._lock = threading.Lock()
+        self._kept = set()  # kernels kept as attributes (__getattr__)
 
     def __repr__(self):
-        return "<kcc.Module %s>" % (self.name,)
+        return "<kcc.Module %s%s%s>" % (
+            self.name, ", bounds-checked" if self.checked else "",
+            ", from the cache" if self.from_cache else "")
 
     def _state(self, device):
         st = self._loaded.get(device.index)
@@ -699,6 +907,8 @@ class Module:
         return [lib.kcrt_module_kernel_name(h, i).decode() for i in range(n.value)]
 
     def get_kernel(self, name, device=None):
+        """The kernel `name` on `device` (default: the current device), a kcc.Kernel; the
+        module is loaded there the first time. KernelNotFoundError when there is none."""
         device = device or get_device()
         h, kernels = self._state(device)
         k = kernels.get(name)
@@ -711,9 +921,18 @@ class Module:
         return k
 
     def __getattr__(self, name):
+        """mod.NAME: get_kernel(NAME) on the current device, kept as an attribute of the module
+        so that the next mod.NAME costs an attribute read (select_device() to another device
+        drops the kept ones)."""
         if name.startswith("_"):
             raise AttributeError(name)
-        return self.get_kernel(name)
+        k = self.get_kernel(name)
+        if _current is k.device:
+            with _modules_lock:
+                self.__dict__[name] = k
+                self._kept.add(name)
+                _modules_kept.add(self)
+        return k
 
     def __dir__(self):
         try:
@@ -1097,20 +1316,21 @@ class Kernel(N.fast.KernelBase if N.fast else object):
     def _finish(self, posts, sh):
         """After a launch with numpy arrays: waits, copies the non-const ones back."""
         lib = N._kcrt
+        context = "launching %s" % self.name
         if sh:
-            _check(lib.kcrt_queue_synchronize(sh))
+            _wait_call(lib.kcrt_queue_synchronize, sh, context=context)
         foreign = False
         for buf, a, host, nbytes, const in posts:
             if host is None:  # another library's CUDA array: it must see the results
                 foreign = True
                 continue
             if not const and nbytes:
-                _check(lib.kcrt_buffer_read(buf, 0, host.ctypes.data, nbytes),
-                       "reading back '%s'" % self.name)
+                _wait_call(lib.kcrt_buffer_read, buf, 0, host.ctypes.data, nbytes,
+                           context=context)
                 if host is not a:
                     _numpy().copyto(a, host)
         if foreign and not sh:
-            _check(lib.kcrt_device_synchronize(self.device._open()))
+            _wait_call(lib.kcrt_device_synchronize, self.device._open(), context=context)
 
     def _after_launch(self, posts, sh, st):
         """After kcrt_launch returned `st`: its exception, else the copies back of `posts`
