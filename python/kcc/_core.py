@@ -1317,16 +1317,22 @@ class Kernel(N.fast.KernelBase if N.fast else object):
         """After a launch with numpy arrays: waits, copies the non-const ones back."""
         lib = N._kcrt
         context = "launching %s" % self.name
+        waited = False
         if sh:
             _wait_call(lib.kcrt_queue_synchronize, sh, context=context)
+            waited = True
         foreign = False
         for buf, a, host, nbytes, const in posts:
             if host is None:  # another library's CUDA array: it must see the results
                 foreign = True
                 continue
             if not const and nbytes:
-                _wait_call(lib.kcrt_buffer_read, buf, 0, host.ctypes.data, nbytes,
-                           context=context)
+                if waited:  # the kernel is done: a plain read
+                    _check(lib.kcrt_buffer_read(buf, 0, host.ctypes.data, nbytes), context)
+                else:  # waits for the kernel: interruptibly
+                    _wait_call(lib.kcrt_buffer_read, buf, 0, host.ctypes.data, nbytes,
+                               context=context)
+                    waited = True
                 if host is not a:
                     _numpy().copyto(a, host)
         if foreign and not sh:
