@@ -177,6 +177,7 @@ class Device:
         self._lock = threading.Lock()
 
     def as_dict(self):
+        """The device's properties (name, backend, memory, limits...) as a dict."""
         return {k: v for k, v in self.__dict__.items() if not k.startswith("_")}
 
     def __repr__(self):
@@ -340,6 +341,7 @@ class Event:
         self._handle = h.value
 
     def record(self, stream=None):
+        """Records the event on `stream` (default: the default queue); returns the event."""
         _check(N.kcrt().kcrt_event_record(self._handle, _stream_handle(stream)))
         return self
 
@@ -347,6 +349,9 @@ class Event:
         """Waits until the work before the event's record is done (Ctrl-C interrupts it)."""
         _wait_call(N.kcrt().kcrt_event_synchronize, self._handle,
                    context="Event.synchronize()")
+
+    def __repr__(self):
+        return "<kcc.Event on %s>" % self.device.name
 
     def elapsed_time(self, end):
         """Milliseconds from this event to `end` (both recorded; waits for them)."""
@@ -414,7 +419,7 @@ class DeviceArray(N.fast.ArrayBase if N.fast else object):
         if self._et and self.nbytes:
             lib.kcrt_buffer_set_type(self._buf, self._et, self.dtype.itemsize)
 
-    ndim = property(lambda self: len(self.shape))
+    ndim = property(lambda self: len(self.shape), doc="The number of dimensions.")
 
     def __len__(self):
         if not self.shape:
@@ -537,6 +542,7 @@ def device_array(shape, dtype=None, device=None):
 
 
 def device_array_like(ary, device=None):
+    """A new uninitialised device array of the shape and dtype of `ary`."""
     return DeviceArray(ary.shape, ary.dtype, device)
 
 
@@ -557,6 +563,9 @@ class local:
 
     def __init__(self, nbytes):
         self.nbytes = operator.index(nbytes)
+
+    def __repr__(self):
+        return "kcc.local(%d)" % self.nbytes
 
 
 # ---------------------------------------------------------------- compiling, with a cache
@@ -900,6 +909,8 @@ class Module:
         return st
 
     def kernel_names(self, device=None):
+        """The names of the module's kernels (loading it on `device`, default the current
+        one)."""
         h, _ = self._state(device or get_device())
         lib = N.kcrt()
         n = ctypes.c_int()
@@ -961,8 +972,14 @@ def _dim3(v, what):
 
 
 class _Param:
+    """A kernel parameter (kernel.params): index, name, ctype (its C type), kind (1 pointer,
+    2 scalar or vector, 3 struct, 4 local memory), size, const (a pointer to const)."""
+
     __slots__ = ("index", "name", "ctype", "kind", "size", "elem_type", "const", "scalar",
                  "vec_len", "store")
+
+    def __repr__(self):
+        return "<kcc parameter %d of %s: %s>" % (self.index, self.ctype, self.name)
 
 
 class Kernel(N.fast.KernelBase if N.fast else object):
@@ -1381,7 +1398,14 @@ def _fast_code(p):
 
 
 class _Launch:
+    """kernel[grid, block] without kcc._fastlaunch: call it with the kernel's arguments."""
+
     __slots__ = ("kernel", "grid", "block", "shared", "sh", "stream")
+
+    def __repr__(self):
+        g, b = self.grid, self.block
+        return "<kcc launch %s[(%d, %d, %d), (%d, %d, %d), %d]>" % (
+            self.kernel.name, g.x, g.y, g.z, b.x, b.y, b.z, self.shared)
 
     def __init__(self, kernel, grid, block, shared, sh, stream):
         self.kernel, self.grid, self.block = kernel, grid, block

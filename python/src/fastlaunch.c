@@ -507,6 +507,24 @@ release:
   return ret;
 }
 
+/* repr(kernel[grid, block]), as the ctypes path's _Launch.__repr__ writes it. */
+static PyObject *launch_repr(PyObject *o) {
+  Launch *self = (Launch *)o;
+  PyObject *name = self->kernel ? PyObject_GetAttrString((PyObject *)self->kernel, "name") : NULL;
+  if (!name) {
+    PyErr_Clear();
+    return PyUnicode_FromString("<kcc launch (not set up)>");
+  }
+  const kcrt_dim3 *g = &self->grid, *b = &self->block;
+  PyObject *r = PyUnicode_FromFormat(
+      "<kcc launch %S[(%llu, %llu, %llu), (%llu, %llu, %llu), %llu]>", name,
+      (unsigned long long)g->x, (unsigned long long)g->y, (unsigned long long)g->z,
+      (unsigned long long)b->x, (unsigned long long)b->y, (unsigned long long)b->z,
+      (unsigned long long)self->shared);
+  Py_DECREF(name);
+  return r;
+}
+
 static PyMemberDef launch_members[] = {
     {"kernel", T_OBJECT, offsetof(Launch, kernel), READONLY, "the kcc.Kernel"},
     {"stream", T_OBJECT, offsetof(Launch, stream), READONLY, "the kcc.Stream, or None"},
@@ -535,6 +553,7 @@ static PyType_Slot launch_slots[] = {
     {Py_tp_traverse, launch_traverse},
     {Py_tp_clear, launch_clear},
     {Py_tp_call, launch_call},
+    {Py_tp_repr, launch_repr},
     {Py_tp_members, launch_members},
     {Py_tp_getset, launch_getset},
     {0, NULL},

@@ -301,3 +301,61 @@ def test_readme_python_snippet(tmp_path):
     (tmp_path / "vecadd.k").write_text(kernel)
     st, out, err = run_python(blocks[0], cwd=str(tmp_path))
     assert st == 0, err
+
+
+# ---------------------------------------------------------------- documentation, stubs
+
+def _public():
+    import inspect
+    for name in kcc.__all__:
+        o = getattr(kcc, name)
+        yield name, o
+        if inspect.isclass(o) and not issubclass(o, BaseException):
+            for n, v in vars(o).items():
+                if not n.startswith("_") and (callable(v) or isinstance(v, property)):
+                    yield "%s.%s" % (name, n), v
+
+
+def test_docstrings_and_reprs(vecadd):
+    missing = [n for n, o in _public() if not (getattr(o, "__doc__", None) or "").strip()]
+    assert missing == []
+    d = kcc.get_device()
+    k = vecadd.vecadd
+    for o, start in ((d, "<kcc.Device 0: "), (vecadd, "<kcc.Module vecadd.k"),
+                     (k, "<kcc.Kernel vecadd(const float * a, "),
+                     (k[(4, 2), 64], "<kcc launch vecadd[(4, 2, 1), (64, 1, 1), 0]>"),
+                     (k.params[0], "<kcc parameter 0 of const float *: a>"),
+                     (kcc.to_device(np.zeros(2, np.int8)), "<kcc.DeviceArray shape=(2,) "),
+                     (kcc.Stream(), "<kcc.Stream on "), (kcc.Event(), "<kcc.Event on "),
+                     (kcc.local(64), "kcc.local(64)")):
+        assert repr(o).startswith(start), repr(o)
+
+
+def test_type_stubs():
+    import ast
+    import inspect
+    pkg = os.path.dirname(kcc.__file__)
+    assert os.path.exists(os.path.join(pkg, "py.typed"))
+    with open(os.path.join(pkg, "__init__.pyi")) as f:
+        tree = ast.parse(f.read())
+    stubs = {}
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            stubs[node.name] = node
+    missing = [n for n in kcc.__all__ if n not in stubs]
+    assert missing == []
+    # Each public function's stub has the function's parameters, in order.
+    for name in kcc.__all__:
+        o = getattr(kcc, name)
+        if inspect.isfunction(o):
+            args = stubs[name].args
+            got = [a.arg for a in args.posonlyargs + args.args]
+            assert got == list(inspect.signature(o).parameters), name
+        elif inspect.isclass(o) and not issubclass(o, BaseException):
+            methods = {m.name: m for m in stubs[name].body if isinstance(m, ast.FunctionDef)}
+            for n, v in vars(o).items():
+                if n.startswith("_") or not inspect.isfunction(v):
+                    continue
+                assert n in methods, "%s.%s" % (name, n)
+                got = [a.arg for a in methods[n].args.args]
+                assert got == list(inspect.signature(v).parameters), "%s.%s" % (name, n)
