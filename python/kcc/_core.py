@@ -77,6 +77,16 @@ _waiter = None
 _waiter_lock = threading.Lock()
 
 
+def _after_fork():
+    """A forked child has none of its parent's threads: its first wait starts a waiter."""
+    global _waiter, _waiter_lock
+    _waiter = None
+    _waiter_lock = threading.Lock()
+
+
+os.register_at_fork(after_in_child=_after_fork)
+
+
 def _wait_call(fn, *args, context=None):
     """fn(*args), a libkcrt call that may wait for the device, raising its error; from the main
     thread, interruptible (Ctrl-C raises KeyboardInterrupt within _WAIT_SLICE seconds)."""
@@ -757,8 +767,8 @@ def _want_bounds_check(bounds_check):
         return False
 
 
-_OPENCL_HINT = ("\nhint: this looks like OpenCL C; kcc reads OpenCL C when the name ends in "
-                "'.cl': kcc.compile(source, name='kernels.cl')")
+_OPENCL_HINT = ("hint: this looks like OpenCL C; kcc reads OpenCL C when the name ends in "
+                "'.cl': kcc.compile(source, name='kernels.cl')\n")
 
 
 def _looks_like_opencl(source, log):
@@ -776,7 +786,7 @@ def _compile_hinted(kind, source, options, name):
         raise
     except CompileError as e:
         if not name.endswith(".cl") and _looks_like_opencl(source, e.log):
-            raise CompileError(e.log + _OPENCL_HINT.lstrip("\n") + "\n", e.name) from None
+            raise CompileError(e.log + _OPENCL_HINT, e.name) from None
         raise
 
 
