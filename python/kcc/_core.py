@@ -750,10 +750,9 @@ _OFF = ("0", "off", "no", "false")
 _ON = ("1", "on", "yes", "true")
 
 
-def _want_bounds_check(bounds_check):
-    """Whether kcc.compile adds -fbounds-check: `bounds_check` when True or False, else
-    $KCC_BOUNDS_CHECK (1/on, 0/off), else whether the current device is a CPU device (where a
-    kernel's wild write would kill the interpreter; on a GPU it is a LaunchFailedError)."""
+def _bounds_check_choice(bounds_check):
+    """True or False when the user decided -fbounds-check (`bounds_check`, else
+    $KCC_BOUNDS_CHECK: 1/on, 0/off), None when the device decides (checked on CPU devices)."""
     if bounds_check is not None:
         return bool(bounds_check)
     env = os.environ.get("KCC_BOUNDS_CHECK", "").lower()
@@ -761,10 +760,27 @@ def _want_bounds_check(bounds_check):
         return True
     if env in _OFF:
         return False
+    return None
+
+
+def _current_device_type():
+    """The type ('gpu', 'cpu'...) of the device a launch would use now, without opening a
+    device (kcc.compile must not create a CUDA context on a GPU the program does not use):
+    the current one, else $KCC_DEVICE's (opened: the user named it), else the default's
+    (libkcrt's order: a GPU if there is one, else a CPU). None without any device."""
+    d = _current
+    if d is not None:
+        return d.type
     try:
-        return get_device().type == "cpu"
-    except Exception:  # no device (compiling only): nothing to protect
-        return False
+        if os.environ.get("KCC_DEVICE"):
+            return get_device().type
+        types = [x.type for x in devices()]
+    except Exception:  # no device, no driver: compiling only
+        return None
+    for t in ("gpu", "cpu"):
+        if t in types:
+            return t
+    return types[0] if types else None
 
 
 _OPENCL_HINT = ("hint: this looks like OpenCL C; kcc reads OpenCL C when the name ends in "
@@ -825,14 +841,16 @@ def compile(source, options=(), name=None, bounds_check=None):
             raise InvalidOptionError("kcc.compile makes bundles (what kcc.Module loads); for "
                                      "another form use kcc.emit(source, form)\n")
     name = name or "kernel.k"
-    checked = "-fbounds-check" in options
-    if not checked and _want_bounds_check(bounds_check):
-        options += ("-fbounds-check",)
-        checked = True
-    bundle, log, cached = _compile_hinted("bundle", source, options, name)
+    choice = True if "-fbounds-check" in options else _bounds_check_choice(bounds_check)
+    checked = choice if choice is not None else _current_device_type() == "cpu"
+    plain = tuple(o for o in options if o != "-fbounds-check")
+    bundle, log, cached = _compile_hinted(
+        "bundle", source, plain + ("-fbounds-check",) if checked else plain, name)
     _issue_warnings(log, name, source)
     m = Module(bundle, name, log, cached)
     m.checked = checked
+    if choice is None:  # the device decides: another kind of device gets the other variant
+        m._variant_source = (source, plain, name)
     return m
 
 
@@ -896,6 +914,8 @@ class Module:
         self.log = log  # the compiler's warnings, if any
         self.from_cache = from_cache
         self.checked = None  # compiled with -fbounds-check (True/False; None: a loaded file)
+        self._variant_source = None  # (source, options, name): the device decides the checks
+        self._variants = {}  # checked (bool) -> the other variant's bundle, once compiled
         self._loaded = {}
         self._lock = threading.Lock()
         self._kept = set()  # kernels kept as attributes (__getattr__)
@@ -905,18 +925,43 @@ class Module:
             self.name, ", bounds-checked" if self.checked else "",
             ", from the cache" if self.from_cache else "")
 
+    def _bundle_for(self, device):
+        """The bundle to load on `device`: this module's, or, when kcc.compile left the
+        bounds checks to the device and `device` is of the other kind (a CPU device for an
+        unchecked module, a GPU for a checked one), the other variant, compiled now (or
+        found in the cache)."""
+        if self._variant_source is None or (device.type == "cpu") == self.checked:
+            return self.bundle
+        want = device.type == "cpu"
+        b = self._variants.get(want)
+        if b is None:
+            source, plain, name = self._variant_source
+            b, _, _ = _compile_cached("bundle", source,
+                                      plain + ("-fbounds-check",) if want else plain, name)
+            self._variants[want] = b
+        return b
+
     def _state(self, device):
         st = self._loaded.get(device.index)
         if st is None:
             with self._lock:
                 st = self._loaded.get(device.index)
                 if st is None:
+                    bundle = self._bundle_for(device)
                     h = ctypes.c_void_p()
-                    _check(N.kcrt().kcrt_module_load(device._open(), self.bundle,
-                                                     len(self.bundle), ctypes.byref(h)),
+                    _check(N.kcrt().kcrt_module_load(device._open(), bundle, len(bundle),
+                                                     ctypes.byref(h)),
                            "loading %s on %s" % (self.name or "the module", device.name))
                     st = self._loaded[device.index] = (h.value, {})
         return st
+
+    def checked_on(self, device=None):
+        """Whether the module runs bounds-checked on `device` (default: the current one):
+        `checked`, unless kcc.compile left the choice to the device (then: a CPU device)."""
+        device = device or get_device()
+        if self._variant_source is None:
+            return self.checked
+        return device.type == "cpu"
 
     def kernel_names(self, device=None):
         """The names of the module's kernels (loading it on `device`, default the current

@@ -58,6 +58,27 @@ def test_checked_by_default_on_cpu(vecadd, monkeypatch):
     assert m.checked is None
 
 
+def test_compile_opens_no_device():
+    # Deciding the checks needs the default device's type, not the device: kcc.compile must not
+    # create a context on a GPU that the program then does not use.
+    code = ("import kcc; m = kcc.compile('kernel void k(int *p) { p[0] = 1; }'); "
+            "print(kcc._core._current is None, any(d._handle for d in kcc.devices()))")
+    st, out, err = run_python(code)
+    assert (st, out) == (0, "True False\n"), err
+
+
+@on_cpu
+def test_the_other_kind_of_device_gets_the_other_variant(vecadd):
+    from types import SimpleNamespace
+    gpu, cpu = SimpleNamespace(type="gpu"), SimpleNamespace(type="cpu")
+    assert vecadd.checked_on(cpu) is True and vecadd.checked_on(gpu) is False
+    assert vecadd._bundle_for(cpu) is vecadd.bundle
+    assert vecadd._bundle_for(gpu) == kcc.compile(VECADD, name="vecadd.k",
+                                                  bounds_check=False).bundle
+    chosen = kcc.compile(VECADD, name="vecadd.k", bounds_check=True)
+    assert chosen.checked_on(gpu) is True and chosen._bundle_for(gpu) is chosen.bundle
+
+
 @on_cpu
 def test_out_of_bounds_at_a_synchronous_launch(vecadd):
     a = np.ones(100, np.float32)
