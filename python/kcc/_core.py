@@ -94,6 +94,11 @@ def _wait_call(fn, *args, context=None):
     if threading.current_thread() is not threading.main_thread():
         _check(fn(*args), context)
         return
+    if N.fast is not None:  # the same in C (fastlaunch.c's wait): no Python on the way
+        st, msg = N.fast.wait(_fn_address(fn), _spin_ns(), len(args), *[a or 0 for a in args])
+        if st:
+            raise kcrt_error(N.kcrt(), st, _oob_context(st, context), msg)
+        return
     with _waiter_lock:
         w = _waiter
         if w is None or w.busy:  # none yet, or one left behind by an interrupted wait
@@ -109,6 +114,36 @@ def _wait_call(fn, *args, context=None):
     st, msg = box[0]
     if st:
         raise kcrt_error(N.kcrt(), st, _oob_context(st, context), msg)
+
+
+_FN_ADDRESS = {}
+_SPIN = [None]
+
+
+def _spin_ns():
+    """How long fastlaunch's wait spins before it sleeps (and its worker for the next wait):
+    $KCC_WAIT_SPIN_NS, else 50 µs on a GPU, 0 on a CPU device (whose kernels need the
+    cores)."""
+    v = _SPIN[0]
+    if v is None:
+        env = os.environ.get("KCC_WAIT_SPIN_NS")
+        if env:
+            v = int(env)
+        else:
+            d = _current
+            v = 0 if d is None or d.type == "cpu" else 50000
+            if d is None:
+                return v  # not known yet: not kept
+        _SPIN[0] = v
+    return v
+
+
+def _fn_address(fn):
+    """The address of a ctypes function of libkcrt (cached by name)."""
+    a = _FN_ADDRESS.get(fn.__name__)
+    if a is None:
+        a = _FN_ADDRESS[fn.__name__] = ctypes.cast(fn, ctypes.c_void_p).value
+    return a
 
 
 def _oob_context(st, context):
@@ -282,6 +317,7 @@ def select_device(which):
         d = _adopt(h.value)
     if d is not _current:
         _forget_kernels()
+        _SPIN[0] = None
     _current = d
     return d
 

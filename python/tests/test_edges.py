@@ -222,11 +222,34 @@ SPIN = """if 1:
 """
 
 
+@pytest.mark.parametrize("path", ["C", "ctypes"])
 @pytest.mark.parametrize("wait", ["kcc.synchronize()", "f.copy_to_host()",
                                   "s = kcc.Stream(); m.spin[1, 1, 0, s](f); s.synchronize()"])
-def test_ctrl_c_interrupts_a_wait(wait):
-    st, out, err = run_python(SPIN % wait)
+def test_ctrl_c_interrupts_a_wait(wait, path):
+    # C: kcc._fastlaunch's wait (a pthread worker); ctypes: _core's waiter thread.
+    st, out, err = run_python(SPIN % wait, {"KCC_PYEXT": "1" if path == "C" else "0"})
     assert (st, out) == (0, "KeyboardInterrupt True\n"), err
+
+
+WAIT_ERRORS = '''if 1:
+    import kcc, kcc._native as n, numpy as np
+    m = kcc.compile(%r, name="vecadd.k", bounds_check=True)
+    a = kcc.to_device(np.ones(8, np.float32)); c = kcc.device_array(8)
+    for i in range(3):
+        m.vecadd[1, 16](a, a, c, 9)
+        try:
+            kcc.synchronize()
+        except kcc.OutOfBoundsError as e:
+            print(e.kernel, end=" ")
+        kcc.synchronize()
+    print(c.copy_to_host().tolist() == [2.0] * 8, n.fast is not None)
+'''
+
+
+@pytest.mark.parametrize("path", ["C", "ctypes"])
+def test_waits_report_errors_on_both_paths(path):
+    st, out, err = run_python(WAIT_ERRORS % VECADD, {"KCC_PYEXT": "1" if path == "C" else "0"})
+    assert (st, out) == (0, "vecadd vecadd vecadd True %s\n" % (path == "C")), err
 
 
 def test_waits_from_other_threads():
