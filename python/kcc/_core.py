@@ -402,7 +402,9 @@ class Event:
     def elapsed_time(self, end):
         """Milliseconds from this event to `end` (both recorded; waits for them)."""
         ms = ctypes.c_double()
-        _check(N.kcrt().kcrt_event_elapsed_ms(self._handle, end._handle, ctypes.byref(ms)))
+        lib = N.kcrt()
+        _wait_call(lib.kcrt_event_synchronize, end._handle, context="Event.elapsed_time()")
+        _check(lib.kcrt_event_elapsed_ms(self._handle, end._handle, ctypes.byref(ms)))
         return ms.value
 
     def __del__(self):
@@ -531,7 +533,9 @@ class DeviceArray(N.fast.ArrayBase if N.fast else object):
                              % (a.size, self.size))
         self._sync_stream(stream)
         if self.nbytes:
-            _check(N.kcrt().kcrt_buffer_write(self._buf, 0, a.ctypes.data, self.nbytes))
+            # Blocking on the default queue, behind its kernels: interruptibly.
+            _wait_call(N.kcrt().kcrt_buffer_write, self._buf, 0, a.ctypes.data, self.nbytes,
+                       context="copy_to_device")
         return self
 
     def copy_to_host(self, ary=None, stream=None):

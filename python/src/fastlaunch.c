@@ -575,11 +575,11 @@ static PyType_Spec launch_spec = {
 
 /* ---------------------------------------------------------------- waiting, interruptibly
  * wait(fn, spin_ns, nargs, a0[, a1, a2, a3]): calls a libkcrt function that may wait for the
- * device (kcrt_device/queue/event_synchronize: 1 argument; kcrt_buffer_read: 4) so that Ctrl-C
- * interrupts the wait. Python runs signal handlers only in the main thread, between bytecodes,
- * and a driver's wait cannot be interrupted; so the call runs on a worker thread (a pthread:
- * it never touches Python) while the caller, without the GIL, spins for spin_ns on the job's
- * flag (a short wait on a GPU then costs no sleep and wake-up; on a CPU device 0: its kernels
+ * device (kcrt_device/queue/event_synchronize: 1 argument; kcrt_buffer_read/write: 4) so
+ * that Ctrl-C interrupts the wait. Python runs signal handlers only in the main thread, between
+ * bytecodes, and a driver's wait cannot be interrupted; so the call runs on a worker thread (a
+ * pthread: it never touches Python) while the caller, without the GIL, spins for spin_ns on the
+ * job's flag (a short wait on a GPU then costs no sleep and wake-up; on a CPU device 0: its kernels
  * need the cores) and then waits in slices of WAIT_SLICE_MS, after each of which it takes the
  * GIL and runs the pending signal handlers. A handler's exception (KeyboardInterrupt) abandons
  * the job: its worker finishes the call whenever the kernel ends, frees the job and exits; the
@@ -589,6 +589,7 @@ static PyType_Spec launch_spec = {
 #define WAIT_SLICE_MS 50
 
 typedef kcrt_status (*call1_fn)(void *);
+/* kcrt_buffer_read's; kcrt_buffer_write's differs only in a const, which the ABI ignores. */
 typedef kcrt_status (*call4_fn)(void *, size_t, void *, size_t);
 typedef const char *(*last_error_fn)(void);
 

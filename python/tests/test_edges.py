@@ -224,6 +224,8 @@ SPIN = """if 1:
 
 @pytest.mark.parametrize("path", ["C", "ctypes"])
 @pytest.mark.parametrize("wait", ["kcc.synchronize()", "f.copy_to_host()",
+                                  "f.copy_to_device(np.ones(1, np.int32))",
+                                  "e = kcc.Event().record(); e.elapsed_time(kcc.Event().record())",
                                   "s = kcc.Stream(); m.spin[1, 1, 0, s](f); s.synchronize()"])
 def test_ctrl_c_interrupts_a_wait(wait, path):
     # C: kcc._fastlaunch's wait (a pthread worker); ctypes: _core's waiter thread.
