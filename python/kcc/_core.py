@@ -87,18 +87,37 @@ def _after_fork():
 os.register_at_fork(after_in_child=_after_fork)
 
 
-def _wait_call(fn, *args, context=None):
+# What interrupted waits still use: their calls go on (a read still writes into its host
+# array when the kernel ends), so none of it may be freed: the objects are kept for the life
+# of the process and the device buffers are never freed (one interrupt, one small leak).
+_abandoned = []
+_pinned = set()
+
+
+def _wait_call(fn, *args, context=None, keep=None, buffer=None):
     """fn(*args), a libkcrt call that may wait for the device, raising its error; from the main
-    thread, interruptible (Ctrl-C raises KeyboardInterrupt within _WAIT_SLICE seconds)."""
-    global _waiter
+    thread, interruptible (Ctrl-C raises KeyboardInterrupt within _WAIT_SLICE seconds). `keep`
+    (what the call's pointers point into: host arrays, the event or stream) and `buffer` (the
+    device buffer it reads or writes) are kept forever when the wait is interrupted."""
     if threading.current_thread() is not threading.main_thread():
         _check(fn(*args), context)
         return
+    try:
+        st, msg = _wait_main(fn, args)
+    except BaseException:  # KeyboardInterrupt: the call goes on without us
+        _abandoned.append(keep)
+        if buffer:
+            _pinned.add(buffer)
+        raise
+    if st:
+        raise kcrt_error(N.kcrt(), st, _oob_context(st, context), msg)
+
+
+def _wait_main(fn, args):
+    """(status, message) of fn(*args) run on a worker while the main thread waits in slices."""
+    global _waiter
     if N.fast is not None:  # the same in C (fastlaunch.c's wait): no Python on the way
-        st, msg = N.fast.wait(_fn_address(fn), _spin_ns(), len(args), *[a or 0 for a in args])
-        if st:
-            raise kcrt_error(N.kcrt(), st, _oob_context(st, context), msg)
-        return
+        return N.fast.wait(_fn_address(fn), _spin_ns(), len(args), *[a or 0 for a in args])
     with _waiter_lock:
         w = _waiter
         if w is None or w.busy:  # none yet, or one left behind by an interrupted wait
@@ -111,9 +130,7 @@ def _wait_call(fn, *args, context=None):
     while not done.acquire(timeout=_WAIT_SLICE):
         pass  # a signal's exception propagates from acquire(); the waiter stays busy
     w.busy = False
-    st, msg = box[0]
-    if st:
-        raise kcrt_error(N.kcrt(), st, _oob_context(st, context), msg)
+    return box[0]
 
 
 _FN_ADDRESS = {}
@@ -358,7 +375,7 @@ class Stream:
     def synchronize(self):
         """Waits for the stream's work (Ctrl-C interrupts the wait)."""
         _wait_call(N.kcrt().kcrt_queue_synchronize, self._handle,
-                   context="Stream.synchronize()")
+                   context="Stream.synchronize()", keep=self)
 
     def __del__(self):
         h, self._handle = getattr(self, "_handle", None), None
@@ -394,7 +411,7 @@ class Event:
     def synchronize(self):
         """Waits until the work before the event's record is done (Ctrl-C interrupts it)."""
         _wait_call(N.kcrt().kcrt_event_synchronize, self._handle,
-                   context="Event.synchronize()")
+                   context="Event.synchronize()", keep=self)
 
     def __repr__(self):
         return "<kcc.Event on %s>" % self.device.name
@@ -403,7 +420,8 @@ class Event:
         """Milliseconds from this event to `end` (both recorded; waits for them)."""
         ms = ctypes.c_double()
         lib = N.kcrt()
-        _wait_call(lib.kcrt_event_synchronize, end._handle, context="Event.elapsed_time()")
+        _wait_call(lib.kcrt_event_synchronize, end._handle, context="Event.elapsed_time()",
+                   keep=end)
         _check(lib.kcrt_event_elapsed_ms(self._handle, end._handle, ctypes.byref(ms)))
         return ms.value
 
@@ -515,7 +533,7 @@ class DeviceArray(N.fast.ArrayBase if N.fast else object):
     def _sync_stream(self, stream):
         h = _stream_handle(stream)
         if h:
-            _wait_call(N.kcrt().kcrt_queue_synchronize, h)
+            _wait_call(N.kcrt().kcrt_queue_synchronize, h, keep=stream)
 
     def _alive(self, what):
         """Raises ValueError when the array was freed."""
@@ -535,7 +553,7 @@ class DeviceArray(N.fast.ArrayBase if N.fast else object):
         if self.nbytes:
             # Blocking on the default queue, behind its kernels: interruptibly.
             _wait_call(N.kcrt().kcrt_buffer_write, self._buf, 0, a.ctypes.data, self.nbytes,
-                       context="copy_to_device")
+                       context="copy_to_device", keep=a, buffer=self._buf)
         return self
 
     def copy_to_host(self, ary=None, stream=None):
@@ -552,11 +570,11 @@ class DeviceArray(N.fast.ArrayBase if N.fast else object):
             read = N.kcrt().kcrt_buffer_read
             if out.flags.c_contiguous and out.flags.writeable:
                 _wait_call(read, self._buf, 0, out.ctypes.data, self.nbytes,
-                           context="copy_to_host")
+                           context="copy_to_host", keep=out, buffer=self._buf)
             else:
                 tmp = np.empty(self.shape, self.dtype)
                 _wait_call(read, self._buf, 0, tmp.ctypes.data, self.nbytes,
-                           context="copy_to_host")
+                           context="copy_to_host", keep=tmp, buffer=self._buf)
                 np.copyto(out, tmp.reshape(out.shape))
         return out
 
@@ -576,7 +594,7 @@ class DeviceArray(N.fast.ArrayBase if N.fast else object):
     def free(self):
         """Releases the device memory now (else when the array is garbage collected)."""
         b, self._buf = getattr(self, "_buf", None), None
-        if b and N._kcrt is not None:
+        if b and N._kcrt is not None and b not in _pinned:
             N._kcrt.kcrt_buffer_free(b)
 
     __del__ = free
@@ -1426,7 +1444,19 @@ class Kernel(N.fast.KernelBase if N.fast else object):
                          % (self.signature, m, "" if m == 1 else "s", n))
 
     def _finish(self, posts, sh):
-        """After a launch with numpy arrays: waits, copies the non-const ones back."""
+        """After a launch with numpy arrays: waits, copies the non-const ones back. A wait
+        interrupted (Ctrl-C) leaves the kernel running with the launch's temporary buffers
+        and host arrays: all are kept (_pinned, _abandoned), none freed."""
+        n = len(_abandoned)
+        try:
+            self._finish_copies(posts, sh)
+        except BaseException:
+            if len(_abandoned) != n:  # an interrupted wait
+                for p in posts:
+                    _pinned.add(p[0])
+            raise
+
+    def _finish_copies(self, posts, sh):
         lib = N._kcrt
         context = "launching %s" % self.name
         waited = False
@@ -1443,7 +1473,7 @@ class Kernel(N.fast.KernelBase if N.fast else object):
                     _check(lib.kcrt_buffer_read(buf, 0, host.ctypes.data, nbytes), context)
                 else:  # waits for the kernel: interruptibly
                     _wait_call(lib.kcrt_buffer_read, buf, 0, host.ctypes.data, nbytes,
-                               context=context)
+                               context=context, keep=host, buffer=buf)
                     waited = True
                 if host is not a:
                     _numpy().copyto(a, host)
@@ -1466,6 +1496,9 @@ class Kernel(N.fast.KernelBase if N.fast else object):
     def _release(posts):
         lib = N._kcrt
         for p in posts:
+            if p[0] in _pinned:  # an interrupted read-back still uses it: kept
+                _abandoned.append(p)
+                continue
             lib.kcrt_buffer_free(p[0])
             if type(p[1]).__module__ == "kcc._dlpack":
                 p[1].release()  # a DLPack tensor: give it back

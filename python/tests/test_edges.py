@@ -233,6 +233,34 @@ def test_ctrl_c_interrupts_a_wait(wait, path):
     assert (st, out) == (0, "KeyboardInterrupt True\n"), err
 
 
+INTERRUPTED_LAUNCH = """if 1:
+    import gc, kcc, numpy as np, os, signal, threading
+    from kcc import _core
+    m = kcc.compile("kernel void spin(volatile int *flag, int *out) {"
+                    " while (flag[0] == 0) { } out[0] = 1; }\\n", name="spin2.k")
+    f = kcc.to_device(np.ones(1, np.int32))
+    m.spin[1, 1](f, np.zeros(1, np.int32))  # compiled and loaded; with flag 0 it spins
+    out = np.zeros(1 << 20, np.int32)
+    threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT)).start()
+    f.fill_zero()
+    try:
+        m.spin[1, 1](f, out)  # copies `out` back: waits for a kernel that never ends
+    except KeyboardInterrupt:
+        del out
+        gc.collect()
+        # the read-back still pending keeps its host array and device buffer
+        print(len(_core._pinned), any(type(k) is np.ndarray and k.size == 1 << 20
+                                      for k in _core._abandoned), flush=True)
+    os._exit(0)
+"""
+
+
+@pytest.mark.parametrize("path", ["C", "ctypes"])
+def test_interrupted_launch_keeps_its_buffers(path):
+    st, out, err = run_python(INTERRUPTED_LAUNCH, {"KCC_PYEXT": "1" if path == "C" else "0"})
+    assert (st, out) == (0, "1 True\n"), err
+
+
 WAIT_ERRORS = '''if 1:
     import kcc, kcc._native as n, numpy as np
     m = kcc.compile(%r, name="vecadd.k", bounds_check=True)
