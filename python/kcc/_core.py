@@ -943,6 +943,25 @@ def stats():
 # ---------------------------------------------------------------- modules and kernels
 
 _KCB_MAGIC = b"\x89KCB\r\n\x1a\n"
+_KCB_BOUNDS = 9  # the BOUNDS section: present exactly in bundles made with -fbounds-check
+
+
+def _bundle_checked(bundle):
+    """Whether a bundle was compiled with -fbounds-check: it has a non-empty BOUNDS section
+    (docs/bundle.md; libkcrt checks the rest when it loads the bundle). None when the
+    header or the section table is cut short."""
+    if len(bundle) < 48:
+        return None
+    header_size = int.from_bytes(bundle[12:16], "little")
+    count = int.from_bytes(bundle[24:28], "little")
+    end = header_size + 32 * count
+    if end > len(bundle):
+        return None
+    for i in range(header_size, end, 32):
+        if int.from_bytes(bundle[i:i + 4], "little") == _KCB_BOUNDS and \
+                int.from_bytes(bundle[i + 16:i + 24], "little"):
+            return True
+    return False
 
 # The modules with kernels kept as attributes, for select_device() to forget them.
 _modules_kept = weakref.WeakSet()
@@ -971,7 +990,7 @@ class Module:
         self.name = name
         self.log = log  # the compiler's warnings, if any
         self.from_cache = from_cache
-        self.checked = None  # compiled with -fbounds-check (True/False; None: a loaded file)
+        self.checked = _bundle_checked(bundle)  # compiled with -fbounds-check
         self._variant_source = None  # (source, options, name): the device decides the checks
         self._variants = {}  # checked (bool) -> the other variant's bundle, once compiled
         self._loaded = {}
