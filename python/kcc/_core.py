@@ -280,9 +280,31 @@ def devices():
                 for i in range(n.value):
                     info = N.DeviceInfo()
                     _check(lib.kcrt_device_info_get(i, ctypes.byref(info)))
-                    found.append(Device(i, info))
+                    found.append(_device_object(i, info))
                 _devices = found
     return list(_devices)
+
+
+_by_key = {}  # (back end code, back-end index) -> its Device: one object per device
+
+
+def _device_object(index, info):
+    """The Device of (back end, back-end index), made once (under _devices_lock)."""
+    key = (info.backend, info.backend_index)
+    d = _by_key.get(key)
+    if d is None:
+        d = _by_key[key] = Device(index, info)
+    return d
+
+
+_CUDA = 1  # KCRT_BACKEND_CUDA
+
+
+def _cuda_has_devices():
+    """Whether CUDA found devices, asking CUDA alone: libkcrt enumerates back ends one by one,
+    and the whole list would load the OpenCL ICD loader and initialise its platforms (40-47
+    ms; PoCL brings its own LLVM) in a process that only uses a CUDA GPU."""
+    return not N.kcrt().kcrt_backend_status(_CUDA)
 
 
 def _device_list_text(devs):
@@ -297,6 +319,15 @@ def _adopt(handle):
     """The Device of an opened handle (same back end and back-end index)."""
     info = N.DeviceInfo()
     _check(N.kcrt().kcrt_device_get_info(handle, ctypes.byref(info)))
+    if info.backend == _CUDA:
+        # CUDA's devices come first in libkcrt's list, in CUDA's order: the index is known
+        # without listing OpenCL's (_cuda_has_devices).
+        with _devices_lock:
+            d = _device_object(info.backend_index, info)
+        with d._lock:
+            if d._handle is None:
+                d._handle = handle
+        return d
     for d in devices():
         if _BACKENDS.get(info.backend) == d.backend and d.backend_index == info.backend_index:
             with d._lock:
@@ -832,6 +863,8 @@ def _current_device_type():
     try:
         if os.environ.get("KCC_DEVICE"):
             return get_device().type
+        if _cuda_has_devices():
+            return "gpu"  # the default is the first CUDA GPU
         types = [x.type for x in devices()]
     except Exception:  # no device, no driver: compiling only
         return None

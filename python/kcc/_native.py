@@ -162,6 +162,7 @@ def kcrt():
         _proto(lib, "kcrt_status_name", c_char_p, c_int)
         _proto(lib, "kcrt_last_error", c_char_p)
         _proto(lib, "kcrt_device_count", st, P(c_int))
+        _proto(lib, "kcrt_backend_status", c_char_p, c_int)
         _proto(lib, "kcrt_device_info_get", st, c_int, P(DeviceInfo))
         _proto(lib, "kcrt_device_open", st, c_int, P(c_void_p))
         _proto(lib, "kcrt_device_open_by_name", st, c_char_p, P(c_void_p))
