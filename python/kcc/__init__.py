@@ -19,8 +19,9 @@ from ._core import (Device, DeviceArray, Event, Kernel, Module, Stream, __versio
 from ._errors import (BuildFailedError, CompileError, DriverError, Error, InvalidArgumentError,
                       InvalidLaunchError, InvalidModuleError, InvalidOptionError,
                       InvalidValueError, KcrtError, KcrtIOError, KernelNotFoundError,
-                      LaunchFailedError, NoBinaryError, NoDeviceError, NotSupportedError,
-                      OutOfMemoryError, SymbolNotFoundError)
+                      KccWarning, LaunchFailedError, NoBinaryError, NoDeviceError,
+                      NotSupportedError, OutOfBoundsError, OutOfMemoryError,
+                      SymbolNotFoundError)
 
 __all__ = [
     "Device", "DeviceArray", "Event", "Kernel", "Module", "Stream", "compile", "compile_file",
@@ -29,5 +30,6 @@ __all__ = [
     "CompileError", "InvalidOptionError", "KcrtError", "NoDeviceError", "InvalidValueError",
     "OutOfMemoryError", "InvalidModuleError", "KernelNotFoundError", "InvalidArgumentError",
     "InvalidLaunchError", "BuildFailedError", "NoBinaryError", "DriverError", "KcrtIOError",
-    "NotSupportedError", "LaunchFailedError", "SymbolNotFoundError",
+    "NotSupportedError", "LaunchFailedError", "SymbolNotFoundError", "OutOfBoundsError",
+    "KccWarning",
 ]

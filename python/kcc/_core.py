@@ -8,10 +8,11 @@ import operator
 import os
 import sys
 import threading
+import weakref  # loaded with the interpreter: no cost
 
 from . import _native as N
-from ._errors import (CompileError, InvalidModuleError, InvalidOptionError, KernelNotFoundError,
-                      NoDeviceError, kcrt_error)
+from ._errors import (CompileError, InvalidModuleError, InvalidOptionError, KccWarning,
+                      KernelNotFoundError, NoDeviceError, kcrt_error)
 
 __version__ = "0.1.0"
 
@@ -32,9 +33,142 @@ def _is_ndarray(a):
     return np is not None and isinstance(a, np.ndarray)
 
 
+_OUT_OF_BOUNDS = 15  # KCRT_ERROR_OUT_OF_BOUNDS
+
+
 def _check(status, context=None):
     if status:
-        raise kcrt_error(N.kcrt(), status, context)
+        raise kcrt_error(N.kcrt(), status, _oob_context(status, context))
+
+
+# ---------------------------------------------------------------- waiting, interruptibly
+# A libkcrt call that waits for the device (kcrt_device_synchronize, kcrt_buffer_read...)
+# cannot be interrupted: Python runs a signal's handler (KeyboardInterrupt for Ctrl-C) only
+# between bytecodes, in the main thread. So the main thread hands such a call to a waiter
+# thread and waits for it in slices, each of which a signal interrupts; other threads call
+# directly (signals are the main thread's). A waiter abandoned by an interrupt keeps waiting
+# for its kernel (it is a daemon thread: it does not hold up the interpreter's exit); the next
+# wait starts another.
+
+_WAIT_SLICE = 0.05  # seconds
+
+
+class _Waiter:
+    """One daemon thread running waiting libkcrt calls for the main thread."""
+
+    def __init__(self):
+        import _queue  # queue.SimpleQueue without importing the queue module
+        self.jobs = _queue.SimpleQueue()
+        self.busy = False
+        threading.Thread(target=self._run, name="kcc-waiter", daemon=True).start()
+
+    def _run(self):
+        lib = N.kcrt()
+        while True:
+            fn, args, box, done = self.jobs.get()
+            st = fn(*args)
+            # kcrt_last_error() is per thread: its text is fetched here.
+            box.append((st, (lib.kcrt_last_error() or b"").decode("utf-8", "replace")
+                        if st else None))
+            done.release()
+
+
+_waiter = None
+_waiter_lock = threading.Lock()
+
+
+def _after_fork():
+    """A forked child has none of its parent's threads: its first wait starts a waiter."""
+    global _waiter, _waiter_lock
+    _waiter = None
+    _waiter_lock = threading.Lock()
+
+
+os.register_at_fork(after_in_child=_after_fork)
+
+
+# What interrupted waits still use: their calls go on (a read still writes into its host
+# array when the kernel ends), so none of it may be freed: the objects are kept for the life
+# of the process and the device buffers are never freed (one interrupt, one small leak).
+_abandoned = []
+_pinned = set()
+
+
+def _wait_call(fn, *args, context=None, keep=None, buffer=None):
+    """fn(*args), a libkcrt call that may wait for the device, raising its error; from the main
+    thread, interruptible (Ctrl-C raises KeyboardInterrupt within _WAIT_SLICE seconds). `keep`
+    (what the call's pointers point into: host arrays, the event or stream) and `buffer` (the
+    device buffer it reads or writes) are kept forever when the wait is interrupted."""
+    if threading.current_thread() is not threading.main_thread():
+        _check(fn(*args), context)
+        return
+    try:
+        st, msg = _wait_main(fn, args)
+    except BaseException:  # KeyboardInterrupt: the call goes on without us
+        _abandoned.append(keep)
+        if buffer:
+            _pinned.add(buffer)
+        raise
+    if st:
+        raise kcrt_error(N.kcrt(), st, _oob_context(st, context), msg)
+
+
+def _wait_main(fn, args):
+    """(status, message) of fn(*args) run on a worker while the main thread waits in slices."""
+    global _waiter
+    if N.fast is not None:  # the same in C (fastlaunch.c's wait): no Python on the way
+        return N.fast.wait(_fn_address(fn), _spin_ns(), len(args), *[a or 0 for a in args])
+    with _waiter_lock:
+        w = _waiter
+        if w is None or w.busy:  # none yet, or one left behind by an interrupted wait
+            w = _waiter = _Waiter()
+        w.busy = True
+    box = []
+    done = threading.Lock()
+    done.acquire()
+    w.jobs.put((fn, args, box, done))
+    while not done.acquire(timeout=_WAIT_SLICE):
+        pass  # a signal's exception propagates from acquire(); the waiter stays busy
+    w.busy = False
+    return box[0]
+
+
+_FN_ADDRESS = {}
+_SPIN = [None]
+
+
+def _spin_ns():
+    """How long fastlaunch's wait spins before it sleeps (and its worker for the next wait):
+    $KCC_WAIT_SPIN_NS, else 50 µs on a GPU, 0 on a CPU device (whose kernels need the
+    cores)."""
+    v = _SPIN[0]
+    if v is None:
+        env = os.environ.get("KCC_WAIT_SPIN_NS")
+        if env:
+            v = int(env)
+        else:
+            d = _current
+            v = 0 if d is None or d.type == "cpu" else 50000
+            if d is None:
+                return v  # not known yet: not kept
+        _SPIN[0] = v
+    return v
+
+
+def _fn_address(fn):
+    """The address of a ctypes function of libkcrt (cached by name)."""
+    a = _FN_ADDRESS.get(fn.__name__)
+    if a is None:
+        a = _FN_ADDRESS[fn.__name__] = ctypes.cast(fn, ctypes.c_void_p).value
+    return a
+
+
+def _oob_context(st, context):
+    """A waiting call's context, saying that a bounds-check report it raises comes from an
+    earlier launch (a launch's own report says "launching NAME")."""
+    if st == _OUT_OF_BOUNDS and context and not context.startswith("launching"):
+        return "%s: an earlier launch made an out-of-bounds access" % context
+    return context
 
 
 # ---------------------------------------------------------------- element types
@@ -105,6 +239,7 @@ class Device:
         self._lock = threading.Lock()
 
     def as_dict(self):
+        """The device's properties (name, backend, memory, limits...) as a dict."""
         return {k: v for k, v in self.__dict__.items() if not k.startswith("_")}
 
     def __repr__(self):
@@ -122,8 +257,9 @@ class Device:
         return self._handle
 
     def synchronize(self):
-        """Waits for all work on the device."""
-        _check(N.kcrt().kcrt_device_synchronize(self._open()))
+        """Waits for all work on the device (Ctrl-C interrupts the wait). A kernel's failure,
+        such as a bounds-check report (kcc.OutOfBoundsError), is raised here."""
+        _wait_call(N.kcrt().kcrt_device_synchronize, self._open(), context="synchronize()")
 
 
 _devices = None
@@ -144,9 +280,31 @@ def devices():
                 for i in range(n.value):
                     info = N.DeviceInfo()
                     _check(lib.kcrt_device_info_get(i, ctypes.byref(info)))
-                    found.append(Device(i, info))
+                    found.append(_device_object(i, info))
                 _devices = found
     return list(_devices)
+
+
+_by_key = {}  # (back end code, back-end index) -> its Device: one object per device
+
+
+def _device_object(index, info):
+    """The Device of (back end, back-end index), made once (under _devices_lock)."""
+    key = (info.backend, info.backend_index)
+    d = _by_key.get(key)
+    if d is None:
+        d = _by_key[key] = Device(index, info)
+    return d
+
+
+_CUDA = 1  # KCRT_BACKEND_CUDA
+
+
+def _cuda_has_devices():
+    """Whether CUDA found devices, asking CUDA alone: libkcrt enumerates back ends one by one,
+    and the whole list would load the OpenCL ICD loader and initialise its platforms (40-47
+    ms; PoCL brings its own LLVM) in a process that only uses a CUDA GPU."""
+    return not N.kcrt().kcrt_backend_status(_CUDA)
 
 
 def _device_list_text(devs):
@@ -161,6 +319,15 @@ def _adopt(handle):
     """The Device of an opened handle (same back end and back-end index)."""
     info = N.DeviceInfo()
     _check(N.kcrt().kcrt_device_get_info(handle, ctypes.byref(info)))
+    if info.backend == _CUDA:
+        # CUDA's devices come first in libkcrt's list, in CUDA's order: the index is known
+        # without listing OpenCL's (_cuda_has_devices).
+        with _devices_lock:
+            d = _device_object(info.backend_index, info)
+        with d._lock:
+            if d._handle is None:
+                d._handle = handle
+        return d
     for d in devices():
         if _BACKENDS.get(info.backend) == d.backend and d.backend_index == info.backend_index:
             with d._lock:
@@ -190,8 +357,15 @@ def select_device(which):
         h = ctypes.c_void_p()
         st = N.kcrt().kcrt_device_open_by_name(which.encode(), ctypes.byref(h))
         if st:
-            raise kcrt_error(N.kcrt(), st, "select_device(%r)" % which)
+            e = kcrt_error(N.kcrt(), st, "select_device(%r)" % which)
+            if isinstance(e, NoDeviceError):
+                e = NoDeviceError("%s; %s" % (e.message, _device_list_text(devices())),
+                                  e.status)
+            raise e
         d = _adopt(h.value)
+    if d is not _current:
+        _forget_kernels()
+        _SPIN[0] = None
     _current = d
     return d
 
@@ -230,7 +404,9 @@ class Stream:
         self._handle = h.value
 
     def synchronize(self):
-        _check(N.kcrt().kcrt_queue_synchronize(self._handle))
+        """Waits for the stream's work (Ctrl-C interrupts the wait)."""
+        _wait_call(N.kcrt().kcrt_queue_synchronize, self._handle,
+                   context="Stream.synchronize()", keep=self)
 
     def __del__(self):
         h, self._handle = getattr(self, "_handle", None), None
@@ -259,16 +435,25 @@ class Event:
         self._handle = h.value
 
     def record(self, stream=None):
+        """Records the event on `stream` (default: the default queue); returns the event."""
         _check(N.kcrt().kcrt_event_record(self._handle, _stream_handle(stream)))
         return self
 
     def synchronize(self):
-        _check(N.kcrt().kcrt_event_synchronize(self._handle))
+        """Waits until the work before the event's record is done (Ctrl-C interrupts it)."""
+        _wait_call(N.kcrt().kcrt_event_synchronize, self._handle,
+                   context="Event.synchronize()", keep=self)
+
+    def __repr__(self):
+        return "<kcc.Event on %s>" % self.device.name
 
     def elapsed_time(self, end):
         """Milliseconds from this event to `end` (both recorded; waits for them)."""
         ms = ctypes.c_double()
-        _check(N.kcrt().kcrt_event_elapsed_ms(self._handle, end._handle, ctypes.byref(ms)))
+        lib = N.kcrt()
+        _wait_call(lib.kcrt_event_synchronize, end._handle, context="Event.elapsed_time()",
+                   keep=end)
+        _check(lib.kcrt_event_elapsed_ms(self._handle, end._handle, ctypes.byref(ms)))
         return ms.value
 
     def __del__(self):
@@ -283,6 +468,10 @@ def event_elapsed_time(start, end):
 
 
 # ---------------------------------------------------------------- device arrays
+
+def _dtype_kind_name(dtype):
+    return {"O": "Python objects", "U": "str", "S": "bytes"}.get(dtype.kind, "with objects")
+
 
 def _shape_of(shape):
     if isinstance(shape, (int,)) or hasattr(shape, "__index__"):
@@ -300,12 +489,21 @@ class DeviceArray(N.fast.ArrayBase if N.fast else object):
 
     def __init__(self, shape, dtype=None, device=None):
         np = _numpy()
+        self._buf = None  # (freed) until allocated
         self.shape = _shape_of(shape)
         self.dtype = np.dtype(np.float32 if dtype is None else dtype)
+        if self.dtype.hasobject or self.dtype.kind in "OUS":
+            raise TypeError("a kcc device array holds numbers, bools or structs (a numeric or "
+                            "structured dtype), not %s (%s): device memory cannot hold Python "
+                            "objects or strings" % (self.dtype, _dtype_kind_name(self.dtype)))
         self.size = 1
         for s in self.shape:
             self.size *= s
         self.nbytes = self.size * self.dtype.itemsize
+        if self.nbytes >= 1 << 63:
+            raise OverflowError("a device array of shape %r and %s would be %d bytes, beyond "
+                                "any device's memory (and a 64-bit size)"
+                                % (self.shape, self.dtype, self.nbytes))
         self.device = device or get_device()
         self._et = _et_of_dtype(self.dtype)
         lib = N.kcrt()
@@ -318,7 +516,7 @@ class DeviceArray(N.fast.ArrayBase if N.fast else object):
         if self._et and self.nbytes:
             lib.kcrt_buffer_set_type(self._buf, self._et, self.dtype.itemsize)
 
-    ndim = property(lambda self: len(self.shape))
+    ndim = property(lambda self: len(self.shape), doc="The number of dimensions.")
 
     def __len__(self):
         if not self.shape:
@@ -326,8 +524,8 @@ class DeviceArray(N.fast.ArrayBase if N.fast else object):
         return self.shape[0]
 
     def __repr__(self):
-        return "<kcc.DeviceArray shape=%r dtype=%s on %s>" % (self.shape, self.dtype,
-                                                              self.device.name)
+        return "<kcc.DeviceArray shape=%r dtype=%s on %s%s>" % (
+            self.shape, self.dtype, self.device.name, " (freed)" if self._buf is None else "")
 
     @property
     def __cuda_array_interface__(self):
@@ -366,39 +564,60 @@ class DeviceArray(N.fast.ArrayBase if N.fast else object):
     def _sync_stream(self, stream):
         h = _stream_handle(stream)
         if h:
-            _check(N.kcrt().kcrt_queue_synchronize(h))
+            _wait_call(N.kcrt().kcrt_queue_synchronize, h, keep=stream)
+
+    def _alive(self, what):
+        """Raises ValueError when the array was freed."""
+        if self._buf is None:
+            raise ValueError("%s: the device array was freed (d.free()); its memory is gone"
+                             % what)
 
     def copy_to_device(self, ary, stream=None):
         """Copies a host array (same size and dtype) into this array."""
         np = _numpy()
+        self._alive("copy_to_device")
         a = np.ascontiguousarray(ary, dtype=self.dtype)
         if a.size != self.size:
             raise ValueError("copy_to_device: %d elements into a device array of %d"
                              % (a.size, self.size))
         self._sync_stream(stream)
         if self.nbytes:
-            _check(N.kcrt().kcrt_buffer_write(self._buf, 0, a.ctypes.data, self.nbytes))
+            # Blocking on the default queue, behind its kernels: interruptibly.
+            _wait_call(N.kcrt().kcrt_buffer_write, self._buf, 0, a.ctypes.data, self.nbytes,
+                       context="copy_to_device", keep=a, buffer=self._buf)
         return self
 
     def copy_to_host(self, ary=None, stream=None):
         """Copies the array back: into `ary` when given (same size), else into a new numpy
         array, which is returned. Waits for the device's default queue (and `stream`)."""
         np = _numpy()
+        self._alive("copy_to_host")
         out = np.empty(self.shape, self.dtype) if ary is None else ary
         if out.size != self.size or out.dtype != self.dtype:
             raise ValueError("copy_to_host: a %s array of %d elements for a device array of "
                              "%d %s" % (out.dtype, out.size, self.size, self.dtype))
         self._sync_stream(stream)
         if self.nbytes:
+            read = N.kcrt().kcrt_buffer_read
             if out.flags.c_contiguous and out.flags.writeable:
-                _check(N.kcrt().kcrt_buffer_read(self._buf, 0, out.ctypes.data, self.nbytes))
+                _wait_call(read, self._buf, 0, out.ctypes.data, self.nbytes,
+                           context="copy_to_host", keep=out, buffer=self._buf)
             else:
                 tmp = np.empty(self.shape, self.dtype)
-                _check(N.kcrt().kcrt_buffer_read(self._buf, 0, tmp.ctypes.data, self.nbytes))
+                _wait_call(read, self._buf, 0, tmp.ctypes.data, self.nbytes,
+                           context="copy_to_host", keep=tmp, buffer=self._buf)
                 np.copyto(out, tmp.reshape(out.shape))
         return out
 
+    def __array__(self, dtype=None, copy=None):
+        """Refused, as CuPy does: numpy would otherwise make a 0-d object array holding the
+        device array. d.copy_to_host() is the host copy."""
+        raise TypeError("a kcc.DeviceArray is in device memory: np.asarray() cannot read it; "
+                        "use d.copy_to_host() for a numpy array")
+
     def fill_zero(self):
+        """Sets every byte of the array to 0."""
+        self._alive("fill_zero")
         if self.nbytes:
             _check(N.kcrt().kcrt_buffer_fill(self._buf, 0, 0, self.nbytes))
         return self
@@ -406,7 +625,7 @@ class DeviceArray(N.fast.ArrayBase if N.fast else object):
     def free(self):
         """Releases the device memory now (else when the array is garbage collected)."""
         b, self._buf = getattr(self, "_buf", None), None
-        if b and N._kcrt is not None:
+        if b and N._kcrt is not None and b not in _pinned:
             N._kcrt.kcrt_buffer_free(b)
 
     __del__ = free
@@ -422,6 +641,7 @@ def device_array(shape, dtype=None, device=None):
 
 
 def device_array_like(ary, device=None):
+    """A new uninitialised device array of the shape and dtype of `ary`."""
     return DeviceArray(ary.shape, ary.dtype, device)
 
 
@@ -442,6 +662,9 @@ class local:
 
     def __init__(self, nbytes):
         self.nbytes = operator.index(nbytes)
+
+    def __repr__(self):
+        return "kcc.local(%d)" % self.nbytes
 
 
 # ---------------------------------------------------------------- compiling, with a cache
@@ -612,34 +835,129 @@ def _compile_cached(kind, source, options, name):
     return out, log, False
 
 
-def compile(source, options=(), name=None):
+_OFF = ("0", "off", "no", "false")
+_ON = ("1", "on", "yes", "true")
+
+
+def _bounds_check_choice(bounds_check):
+    """True or False when the user decided -fbounds-check (`bounds_check`, else
+    $KCC_BOUNDS_CHECK: 1/on, 0/off), None when the device decides (checked on CPU devices)."""
+    if bounds_check is not None:
+        return bool(bounds_check)
+    env = os.environ.get("KCC_BOUNDS_CHECK", "").lower()
+    if env in _ON:
+        return True
+    if env in _OFF:
+        return False
+    return None
+
+
+def _current_device_type():
+    """The type ('gpu', 'cpu'...) of the device a launch would use now, without opening a
+    device (kcc.compile must not create a CUDA context on a GPU the program does not use):
+    the current one, else $KCC_DEVICE's (opened: the user named it), else the default's
+    (libkcrt's order: a GPU if there is one, else a CPU). None without any device."""
+    d = _current
+    if d is not None:
+        return d.type
+    try:
+        if os.environ.get("KCC_DEVICE"):
+            return get_device().type
+        if _cuda_has_devices():
+            return "gpu"  # the default is the first CUDA GPU
+        types = [x.type for x in devices()]
+    except Exception:  # no device, no driver: compiling only
+        return None
+    for t in ("gpu", "cpu"):
+        if t in types:
+            return t
+    return types[0] if types else None
+
+
+_OPENCL_HINT = ("hint: this looks like OpenCL C; kcc reads OpenCL C when the name ends in "
+                "'.cl': kcc.compile(source, name='kernels.cl')\n")
+
+
+def _looks_like_opencl(source, log):
+    """Whether a failed compile of a .k source failed on OpenCL C's keywords."""
+    words = ("__kernel", "__global", "__local", "__constant", "global", "__private")
+    return any("unknown type name '%s'" % w in log for w in words) or \
+        "'get_global_id'" in log
+
+
+def _compile_hinted(kind, source, options, name):
+    """_compile_cached, with a hint added to the CompileError of OpenCL C compiled as .k."""
+    try:
+        return _compile_cached(kind, source, options, name)
+    except InvalidOptionError:
+        raise
+    except CompileError as e:
+        if not name.endswith(".cl") and _looks_like_opencl(source, e.log):
+            raise CompileError(e.log + _OPENCL_HINT, e.name) from None
+        raise
+
+
+_warned = {}  # the warnings registry of kcc.compile: each warning once per process
+
+
+def _issue_warnings(log, name, source):
+    """Each warning of the compiler's log as a Python warning (kcc.KccWarning) at the kernel
+    source's file and line; the source's lines go to linecache so that the warning shows
+    the right one (not a file of that name in the current directory)."""
+    if "warning:" not in log:
+        return
+    import linecache
+    import re
+    import warnings
+    src = source if isinstance(source, str) else bytes(source).decode("utf-8", "replace")
+    lines = src.splitlines(True)
+    linecache.cache[name] = (len(src), None, lines, name)  # mtime None: never reloaded
+    for m in re.finditer(r"^(.*?):(\d+):(\d+): warning: (.*)$", log, re.M):
+        warnings.warn_explicit("%s (%s:%s:%s)" % (m.group(4), m.group(1), m.group(2),
+                                                  m.group(3)),
+                               KccWarning, m.group(1), int(m.group(2)), module="kcc",
+                               registry=_warned)
+
+
+def compile(source, options=(), name=None, bounds_check=None):
     """Compiles kernel source (the kcc dialect, or OpenCL C when name ends in .cl) to a
     Module. options: the kcc command line's compile options ('-O2', '-DN=4', '-arch=sm_90',
-    '-I', 'dir'...). Bundles are cached on disk by source, options, name and compiler (see
-    docs/python.md); KCC_CACHE=0 turns the cache off."""
+    '-I', 'dir'...). bounds_check: add -fbounds-check (True), not (False), or (None) as
+    $KCC_BOUNDS_CHECK says, else when the current device is a CPU device (docs/python.md,
+    "Mistakes in kernels"). The compiler's warnings are issued as kcc.KccWarning. Bundles are
+    cached on disk by source, options, name and compiler; KCC_CACHE=0 turns the cache off."""
     options = _check_options(options, "kcc.compile")
     for o in options:
         if o.startswith("--emit"):
             raise InvalidOptionError("kcc.compile makes bundles (what kcc.Module loads); for "
                                      "another form use kcc.emit(source, form)\n")
     name = name or "kernel.k"
-    bundle, log, cached = _compile_cached("bundle", source, options, name)
-    return Module(bundle, name, log, cached)
+    choice = True if "-fbounds-check" in options else _bounds_check_choice(bounds_check)
+    checked = choice if choice is not None else _current_device_type() == "cpu"
+    plain = tuple(o for o in options if o != "-fbounds-check")
+    bundle, log, cached = _compile_hinted(
+        "bundle", source, plain + ("-fbounds-check",) if checked else plain, name)
+    _issue_warnings(log, name, source)
+    m = Module(bundle, name, log, cached)
+    m.checked = checked
+    if choice is None:  # the device decides: another kind of device gets the other variant
+        m._variant_source = (source, plain, name)
+    return m
 
 
-def compile_file(path, options=(), name=None):
+def compile_file(path, options=(), name=None, bounds_check=None):
     """kcc.compile on a file's text, under its path (so that its #includes are found)."""
     path = os.fspath(path)
     with open(path, "rb") as f:
         src = f.read()
-    return compile(src, options, name or path)
+    return compile(src, options, name or path, bounds_check)
 
 
 def emit(source, form="ptx", options=(), name=None):
     """Compiles to another output form: 'ptx', 'spirv', 'cl', 'cuda', 'llvm', 'header',
     'kir', 'bundle'. Returns str for text forms, bytes for 'spirv' and 'bundle'."""
     options = _check_options(options, "kcc.emit") + ("--emit=" + form,)
-    out, log, _ = _compile_cached("emit", source, options, name or "kernel.k")
+    out, log, _ = _compile_hinted("emit", source, options, name or "kernel.k")
     return out if form in ("spirv", "bundle") else out.decode("utf-8", "replace")
 
 
@@ -658,6 +976,39 @@ def stats():
 # ---------------------------------------------------------------- modules and kernels
 
 _KCB_MAGIC = b"\x89KCB\r\n\x1a\n"
+_KCB_BOUNDS = 9  # the BOUNDS section: present exactly in bundles made with -fbounds-check
+
+
+def _bundle_checked(bundle):
+    """Whether a bundle was compiled with -fbounds-check: it has a non-empty BOUNDS section
+    (docs/bundle.md; libkcrt checks the rest when it loads the bundle). None when the
+    header or the section table is cut short."""
+    if len(bundle) < 48:
+        return None
+    header_size = int.from_bytes(bundle[12:16], "little")
+    count = int.from_bytes(bundle[24:28], "little")
+    end = header_size + 32 * count
+    if end > len(bundle):
+        return None
+    for i in range(header_size, end, 32):
+        if int.from_bytes(bundle[i:i + 4], "little") == _KCB_BOUNDS and \
+                int.from_bytes(bundle[i + 16:i + 24], "little"):
+            return True
+    return False
+
+# The modules with kernels kept as attributes, for select_device() to forget them.
+_modules_kept = weakref.WeakSet()
+_modules_lock = threading.Lock()
+
+
+def _forget_kernels():
+    """Drops the kernels modules keep as attributes (they are the previous device's)."""
+    with _modules_lock:
+        for m in list(_modules_kept):
+            for name in m._kept:
+                m.__dict__.pop(name, None)
+            m._kept.clear()
+        _modules_kept.clear()
 
 
 class Module:
@@ -672,11 +1023,33 @@ class Module:
         self.name = name
         self.log = log  # the compiler's warnings, if any
         self.from_cache = from_cache
+        self.checked = _bundle_checked(bundle)  # compiled with -fbounds-check
+        self._variant_source = None  # (source, options, name): the device decides the checks
+        self._variants = {}  # checked (bool) -> the other variant's bundle, once compiled
         self._loaded = {}
         self._lock = threading.Lock()
+        self._kept = set()  # kernels kept as attributes (__getattr__)
 
     def __repr__(self):
-        return "<kcc.Module %s>" % (self.name,)
+        return "<kcc.Module %s%s%s>" % (
+            self.name, ", bounds-checked" if self.checked else "",
+            ", from the cache" if self.from_cache else "")
+
+    def _bundle_for(self, device):
+        """The bundle to load on `device`: this module's, or, when kcc.compile left the
+        bounds checks to the device and `device` is of the other kind (a CPU device for an
+        unchecked module, a GPU for a checked one), the other variant, compiled now (or
+        found in the cache)."""
+        if self._variant_source is None or (device.type == "cpu") == self.checked:
+            return self.bundle
+        want = device.type == "cpu"
+        b = self._variants.get(want)
+        if b is None:
+            source, plain, name = self._variant_source
+            b, _, _ = _compile_cached("bundle", source,
+                                      plain + ("-fbounds-check",) if want else plain, name)
+            self._variants[want] = b
+        return b
 
     def _state(self, device):
         st = self._loaded.get(device.index)
@@ -684,14 +1057,25 @@ class Module:
             with self._lock:
                 st = self._loaded.get(device.index)
                 if st is None:
+                    bundle = self._bundle_for(device)
                     h = ctypes.c_void_p()
-                    _check(N.kcrt().kcrt_module_load(device._open(), self.bundle,
-                                                     len(self.bundle), ctypes.byref(h)),
+                    _check(N.kcrt().kcrt_module_load(device._open(), bundle, len(bundle),
+                                                     ctypes.byref(h)),
                            "loading %s on %s" % (self.name or "the module", device.name))
                     st = self._loaded[device.index] = (h.value, {})
         return st
 
+    def checked_on(self, device=None):
+        """Whether the module runs bounds-checked on `device` (default: the current one):
+        `checked`, unless kcc.compile left the choice to the device (then: a CPU device)."""
+        device = device or get_device()
+        if self._variant_source is None:
+            return self.checked
+        return device.type == "cpu"
+
     def kernel_names(self, device=None):
+        """The names of the module's kernels (loading it on `device`, default the current
+        one)."""
         h, _ = self._state(device or get_device())
         lib = N.kcrt()
         n = ctypes.c_int()
@@ -699,6 +1083,8 @@ class Module:
         return [lib.kcrt_module_kernel_name(h, i).decode() for i in range(n.value)]
 
     def get_kernel(self, name, device=None):
+        """The kernel `name` on `device` (default: the current device), a kcc.Kernel; the
+        module is loaded there the first time. KernelNotFoundError when there is none."""
         device = device or get_device()
         h, kernels = self._state(device)
         k = kernels.get(name)
@@ -711,9 +1097,18 @@ class Module:
         return k
 
     def __getattr__(self, name):
+        """mod.NAME: get_kernel(NAME) on the current device, kept as an attribute of the module
+        so that the next mod.NAME costs an attribute read (select_device() to another device
+        drops the kept ones)."""
         if name.startswith("_"):
             raise AttributeError(name)
-        return self.get_kernel(name)
+        k = self.get_kernel(name)
+        if _current is k.device:
+            with _modules_lock:
+                self.__dict__[name] = k
+                self._kept.add(name)
+                _modules_kept.add(self)
+        return k
 
     def __dir__(self):
         try:
@@ -742,8 +1137,14 @@ def _dim3(v, what):
 
 
 class _Param:
+    """A kernel parameter (kernel.params): index, name, ctype (its C type), kind (1 pointer,
+    2 scalar or vector, 3 struct, 4 local memory), size, const (a pointer to const)."""
+
     __slots__ = ("index", "name", "ctype", "kind", "size", "elem_type", "const", "scalar",
                  "vec_len", "store")
+
+    def __repr__(self):
+        return "<kcc parameter %d of %s: %s>" % (self.index, self.ctype, self.name)
 
 
 class Kernel(N.fast.KernelBase if N.fast else object):
@@ -1095,22 +1496,41 @@ class Kernel(N.fast.KernelBase if N.fast else object):
                          % (self.signature, m, "" if m == 1 else "s", n))
 
     def _finish(self, posts, sh):
-        """After a launch with numpy arrays: waits, copies the non-const ones back."""
+        """After a launch with numpy arrays: waits, copies the non-const ones back. A wait
+        interrupted (Ctrl-C) leaves the kernel running with the launch's temporary buffers
+        and host arrays: all are kept (_pinned, _abandoned), none freed."""
+        n = len(_abandoned)
+        try:
+            self._finish_copies(posts, sh)
+        except BaseException:
+            if len(_abandoned) != n:  # an interrupted wait
+                for p in posts:
+                    _pinned.add(p[0])
+            raise
+
+    def _finish_copies(self, posts, sh):
         lib = N._kcrt
+        context = "launching %s" % self.name
+        waited = False
         if sh:
-            _check(lib.kcrt_queue_synchronize(sh))
+            _wait_call(lib.kcrt_queue_synchronize, sh, context=context)
+            waited = True
         foreign = False
         for buf, a, host, nbytes, const in posts:
             if host is None:  # another library's CUDA array: it must see the results
                 foreign = True
                 continue
             if not const and nbytes:
-                _check(lib.kcrt_buffer_read(buf, 0, host.ctypes.data, nbytes),
-                       "reading back '%s'" % self.name)
+                if waited:  # the kernel is done: a plain read
+                    _check(lib.kcrt_buffer_read(buf, 0, host.ctypes.data, nbytes), context)
+                else:  # waits for the kernel: interruptibly
+                    _wait_call(lib.kcrt_buffer_read, buf, 0, host.ctypes.data, nbytes,
+                               context=context, keep=host, buffer=buf)
+                    waited = True
                 if host is not a:
                     _numpy().copyto(a, host)
         if foreign and not sh:
-            _check(lib.kcrt_device_synchronize(self.device._open()))
+            _wait_call(lib.kcrt_device_synchronize, self.device._open(), context=context)
 
     def _after_launch(self, posts, sh, st):
         """After kcrt_launch returned `st`: its exception, else the copies back of `posts`
@@ -1128,6 +1548,9 @@ class Kernel(N.fast.KernelBase if N.fast else object):
     def _release(posts):
         lib = N._kcrt
         for p in posts:
+            if p[0] in _pinned:  # an interrupted read-back still uses it: kept
+                _abandoned.append(p)
+                continue
             lib.kcrt_buffer_free(p[0])
             if type(p[1]).__module__ == "kcc._dlpack":
                 p[1].release()  # a DLPack tensor: give it back
@@ -1155,7 +1578,14 @@ def _fast_code(p):
 
 
 class _Launch:
+    """kernel[grid, block] without kcc._fastlaunch: call it with the kernel's arguments."""
+
     __slots__ = ("kernel", "grid", "block", "shared", "sh", "stream")
+
+    def __repr__(self):
+        g, b = self.grid, self.block
+        return "<kcc launch %s[(%d, %d, %d), (%d, %d, %d), %d]>" % (
+            self.kernel.name, g.x, g.y, g.z, b.x, b.y, b.z, self.shared)
 
     def __init__(self, kernel, grid, block, shared, sh, stream):
         self.kernel, self.grid, self.block = kernel, grid, block

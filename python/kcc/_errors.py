@@ -75,18 +75,47 @@ SymbolNotFoundError = _cls("SymbolNotFoundError", "KCRT_ERROR_SYMBOL_NOT_FOUND",
                            "No host-filled variable of that name in the module.",
                            AttributeError)
 
+
+class OutOfBoundsError(KcrtError):
+    """A kernel compiled with -fbounds-check (the default on CPU devices, docs/python.md) made
+    an out-of-bounds access, which was not performed. Raised by the launch that made it when
+    the launch waits for the kernel (numpy arrays copied back), else by the next call that
+    waits (kcc.synchronize(), copy_to_host...). .kernel names the kernel; the message gives
+    the source line, the thread, the buffer, the index and the buffer's size."""
+
+    status = "KCRT_ERROR_OUT_OF_BOUNDS"
+
+    def __init__(self, message, status=None):
+        super().__init__(message, status)
+        i = message.find("kernel '")
+        j = message.find("'", i + 8) if i >= 0 else -1
+        self.kernel = message[i + 8:j] if j > 0 else None
+
+
+OutOfBoundsError.__module__ = "kcc"
+
+
+class KccWarning(UserWarning):
+    """A warning of the kcc compiler (issued by kcc.compile through Python's warnings module,
+    at the kernel source's file and line; the whole log is mod.log)."""
+
+
+KccWarning.__module__ = "kcc"
+
 _BY_STATUS = {
     1: NoDeviceError, 2: InvalidValueError, 3: OutOfMemoryError, 4: InvalidModuleError,
     5: KernelNotFoundError, 6: InvalidArgumentError, 7: InvalidLaunchError,
     8: BuildFailedError, 9: NoBinaryError, 10: DriverError, 11: KcrtIOError,
-    12: NotSupportedError, 13: LaunchFailedError, 14: SymbolNotFoundError,
+    12: NotSupportedError, 13: LaunchFailedError, 14: SymbolNotFoundError, 15: OutOfBoundsError,
 }
 
 
-def kcrt_error(lib, status, context=None):
+def kcrt_error(lib, status, context=None, message=None):
     """The exception for a failed libkcrt call: its class by status, kcrt_last_error()'s text
-    (prefixed with `context` when given)."""
-    msg = (lib.kcrt_last_error() or b"").decode("utf-8", "replace")
+    (or `message`, that text fetched by the thread that made the call), prefixed with
+    `context` when given."""
+    msg = message if message is not None else \
+        (lib.kcrt_last_error() or b"").decode("utf-8", "replace")
     name = (lib.kcrt_status_name(status) or b"").decode()
     if not msg:
         msg = name

@@ -77,7 +77,7 @@ _kcc = None
 # The launch path in C (kcc._fastlaunch, python/src/fastlaunch.c), or None: launches through
 # ctypes. Looked for where the libraries are ($KCC_LIBDIR, then this package's directory);
 # KCC_PYEXT=0 leaves it unused. fast_error says why there is none (not found, not loadable).
-FAST_VERSION = 1  # the contract with fastlaunch.c (its VERSION)
+FAST_VERSION = 2  # the contract with fastlaunch.c (its VERSION)
 FAST_NAME = "_fastlaunch.abi3.so"
 fast = None
 fast_error = None
@@ -162,6 +162,7 @@ def kcrt():
         _proto(lib, "kcrt_status_name", c_char_p, c_int)
         _proto(lib, "kcrt_last_error", c_char_p)
         _proto(lib, "kcrt_device_count", st, P(c_int))
+        _proto(lib, "kcrt_backend_status", c_char_p, c_int)
         _proto(lib, "kcrt_device_info_get", st, c_int, P(DeviceInfo))
         _proto(lib, "kcrt_device_open", st, c_int, P(c_void_p))
         _proto(lib, "kcrt_device_open_by_name", st, c_char_p, P(c_void_p))
@@ -198,6 +199,7 @@ def kcrt():
         lib.local_marker = ctypes.addressof(ctypes.c_ubyte.in_dll(lib, "kcrt_local_marker"))
         if fast is not None:
             fast.bind(ctypes.cast(lib.kcrt_launch, c_void_p).value)
+            fast.bind_wait(ctypes.cast(lib.kcrt_last_error, c_void_p).value)
         _kcrt = lib
         return lib
 

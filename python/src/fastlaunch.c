@@ -20,19 +20,25 @@
 #define Py_LIMITED_API 0x03090000
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <errno.h>
 #include <float.h>
 #include <math.h>
+#include <pthread.h>
 #include <pythread.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <structmember.h>
+#include <time.h>
 
 #include "kcrt.h"
 
 /* The version of the contract with _core.py (the parameter codes, setup()'s arguments):
  * _native.py refuses an extension of another version and falls back to ctypes. */
-#define FAST_VERSION 1
+#define FAST_VERSION 2
 
 /* Py_XSETREF is not in the limited API. */
 #define SETREF(dst, src)                                                                           \
@@ -507,6 +513,24 @@ release:
   return ret;
 }
 
+/* repr(kernel[grid, block]), as the ctypes path's _Launch.__repr__ writes it. */
+static PyObject *launch_repr(PyObject *o) {
+  Launch *self = (Launch *)o;
+  PyObject *name = self->kernel ? PyObject_GetAttrString((PyObject *)self->kernel, "name") : NULL;
+  if (!name) {
+    PyErr_Clear();
+    return PyUnicode_FromString("<kcc launch (not set up)>");
+  }
+  const kcrt_dim3 *g = &self->grid, *b = &self->block;
+  PyObject *r = PyUnicode_FromFormat(
+      "<kcc launch %S[(%llu, %llu, %llu), (%llu, %llu, %llu), %llu]>", name,
+      (unsigned long long)g->x, (unsigned long long)g->y, (unsigned long long)g->z,
+      (unsigned long long)b->x, (unsigned long long)b->y, (unsigned long long)b->z,
+      (unsigned long long)self->shared);
+  Py_DECREF(name);
+  return r;
+}
+
 static PyMemberDef launch_members[] = {
     {"kernel", T_OBJECT, offsetof(Launch, kernel), READONLY, "the kcc.Kernel"},
     {"stream", T_OBJECT, offsetof(Launch, stream), READONLY, "the kcc.Stream, or None"},
@@ -535,6 +559,7 @@ static PyType_Slot launch_slots[] = {
     {Py_tp_traverse, launch_traverse},
     {Py_tp_clear, launch_clear},
     {Py_tp_call, launch_call},
+    {Py_tp_repr, launch_repr},
     {Py_tp_members, launch_members},
     {Py_tp_getset, launch_getset},
     {0, NULL},
@@ -547,6 +572,227 @@ static PyType_Spec launch_spec = {
     Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
     launch_slots,
 };
+
+/* ---------------------------------------------------------------- waiting, interruptibly
+ * wait(fn, spin_ns, nargs, a0[, a1, a2, a3]): calls a libkcrt function that may wait for the
+ * device (kcrt_device/queue/event_synchronize: 1 argument; kcrt_buffer_read/write: 4) so
+ * that Ctrl-C interrupts the wait. Python runs signal handlers only in the main thread, between
+ * bytecodes, and a driver's wait cannot be interrupted; so the call runs on a worker thread (a
+ * pthread: it never touches Python) while the caller, without the GIL, spins for spin_ns on the
+ * job's flag (a short wait on a GPU then costs no sleep and wake-up; on a CPU device 0: its kernels
+ * need the cores) and then waits in slices of WAIT_SLICE_MS, after each of which it takes the
+ * GIL and runs the pending signal handlers. A handler's exception (KeyboardInterrupt) abandons
+ * the job: its worker finishes the call whenever the kernel ends, frees the job and exits; the
+ * next wait starts another worker. _core._wait_call does the same in Python for the ctypes
+ * path. */
+
+#define WAIT_SLICE_MS 50
+
+typedef kcrt_status (*call1_fn)(void *);
+/* kcrt_buffer_read's; kcrt_buffer_write's differs only in a const, which the ABI ignores. */
+typedef kcrt_status (*call4_fn)(void *, size_t, void *, size_t);
+typedef const char *(*last_error_fn)(void);
+
+static last_error_fn the_last_error; /* kcrt_last_error (bind_wait()) */
+
+typedef struct Worker {
+  pthread_mutex_t mu;
+  pthread_cond_t cv; /* a job posted, or its result ready */
+  /* The job (one at a time), guarded by mu: */
+  int posted, done, abandoned;
+  void *fn;
+  int nargs;
+  uintptr_t a[4];
+  kcrt_status st;
+  char msg[2048];
+  long long spin_ns;  /* how long the caller spins, and the worker after the call */
+  atomic_int ready;   /* done, for the caller's spin without the lock */
+  atomic_int pending; /* posted, for the worker's spin without the lock */
+} Worker;
+
+static Worker *worker; /* the idle worker, or NULL; taken by a wait (under the GIL) */
+static pthread_once_t fork_once = PTHREAD_ONCE_INIT;
+
+static long long now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static void *worker_main(void *arg) {
+  Worker *w = arg;
+  pthread_mutex_lock(&w->mu);
+  for (;;) {
+    if (!w->posted && w->spin_ns > 0) { /* the next wait of a loop finds the worker awake */
+      long long spin = w->spin_ns;
+      pthread_mutex_unlock(&w->mu);
+      long long t0 = now_ns();
+      while (!atomic_load(&w->pending) && now_ns() - t0 < spin) {
+      }
+      pthread_mutex_lock(&w->mu);
+    }
+    while (!w->posted) pthread_cond_wait(&w->cv, &w->mu);
+    w->posted = 0;
+    atomic_store(&w->pending, 0);
+    void *fn = w->fn;
+    if (!fn) break; /* retired */
+    int nargs = w->nargs;
+    uintptr_t a[4] = {w->a[0], w->a[1], w->a[2], w->a[3]};
+    pthread_mutex_unlock(&w->mu);
+    kcrt_status st = nargs == 1
+                         ? ((call1_fn)fn)((void *)a[0])
+                         : ((call4_fn)fn)((void *)a[0], (size_t)a[1], (void *)a[2], (size_t)a[3]);
+    pthread_mutex_lock(&w->mu);
+    w->st = st;
+    w->msg[0] = 0;
+    if (st && the_last_error) { /* kcrt_last_error() is per thread: read here */
+      const char *m = the_last_error();
+      snprintf(w->msg, sizeof w->msg, "%s", m ? m : "");
+    }
+    if (w->abandoned) break; /* the caller left (Ctrl-C): nobody reads this */
+    w->done = 1;
+    atomic_store(&w->ready, 1);
+    pthread_cond_broadcast(&w->cv);
+  }
+  pthread_mutex_unlock(&w->mu);
+  pthread_mutex_destroy(&w->mu);
+  pthread_cond_destroy(&w->cv);
+  free(w);
+  return NULL;
+}
+
+static void forget_worker_in_child(void) {
+  worker = NULL; /* the parent's worker thread does not exist in a forked child */
+}
+
+static void register_fork(void) {
+  pthread_atfork(NULL, NULL, forget_worker_in_child);
+}
+
+static Worker *new_worker(void) {
+  Worker *w = calloc(1, sizeof *w);
+  if (!w) return NULL;
+  pthread_mutex_init(&w->mu, NULL);
+  pthread_cond_init(&w->cv, NULL);
+  pthread_attr_t at;
+  pthread_attr_init(&at);
+  pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+  pthread_attr_setstacksize(&at, 256 * 1024);
+  pthread_t t;
+  int e = pthread_create(&t, &at, worker_main, w);
+  pthread_attr_destroy(&at);
+  if (e) {
+    pthread_mutex_destroy(&w->mu);
+    pthread_cond_destroy(&w->cv);
+    free(w);
+    return NULL;
+  }
+  return w;
+}
+
+/* An idle worker back (under the GIL): the next wait's, or retired when another wait made
+ * one meanwhile (a signal handler's wait). */
+static void park(Worker *w) {
+  if (!worker) {
+    worker = w;
+    return;
+  }
+  pthread_mutex_lock(&w->mu);
+  w->fn = NULL;
+  w->posted = 1;
+  pthread_cond_broadcast(&w->cv);
+  pthread_mutex_unlock(&w->mu);
+}
+
+static PyObject *fast_wait(PyObject *m, PyObject *args) {
+  (void)m;
+  PyObject *fnobj;
+  int nargs;
+  long long spin_ns;
+  unsigned long long a[4] = {0, 0, 0, 0};
+  if (!PyArg_ParseTuple(args, "OLi|KKKK:wait", &fnobj, &spin_ns, &nargs, &a[0], &a[1], &a[2],
+                        &a[3]))
+    return NULL;
+  void *fn = PyLong_AsVoidPtr(fnobj);
+  if (!fn && PyErr_Occurred()) return NULL;
+  if (!fn || (nargs != 1 && nargs != 4)) {
+    PyErr_SetString(PyExc_ValueError,
+                    "wait(fn, spin_ns, nargs, ...): a function of 1 or 4 arguments");
+    return NULL;
+  }
+  pthread_once(&fork_once, register_fork);
+  Worker *w = worker; /* under the GIL: one wait takes the idle worker */
+  worker = NULL;
+  if (!w && !(w = new_worker())) {
+    PyErr_SetString(PyExc_RuntimeError, "kcc: cannot start a waiter thread");
+    return NULL;
+  }
+  PyThreadState *ts = PyEval_SaveThread();
+  pthread_mutex_lock(&w->mu);
+  w->fn = fn;
+  w->nargs = nargs;
+  for (int i = 0; i < 4; i++) w->a[i] = (uintptr_t)a[i];
+  w->done = 0;
+  atomic_store(&w->ready, 0);
+  w->spin_ns = spin_ns;
+  w->posted = 1;
+  atomic_store(&w->pending, 1);
+  pthread_cond_broadcast(&w->cv);
+  pthread_mutex_unlock(&w->mu);
+  /* A short wait: spin on the flag (no sleep, no wake-up to pay). Not on a CPU device
+   * (spin_ns 0), whose kernels need the cores. */
+  long long t0 = now_ns();
+  while (spin_ns > 0 && !atomic_load(&w->ready) && now_ns() - t0 < spin_ns) {
+  }
+  pthread_mutex_lock(&w->mu);
+  while (!w->done) {
+    struct timespec dl;
+    clock_gettime(CLOCK_REALTIME, &dl);
+    dl.tv_nsec += WAIT_SLICE_MS * 1000000L;
+    if (dl.tv_nsec >= 1000000000L) {
+      dl.tv_sec++;
+      dl.tv_nsec -= 1000000000L;
+    }
+    int e = pthread_cond_timedwait(&w->cv, &w->mu, &dl);
+    if (e == ETIMEDOUT && !w->done) {
+      /* A slice is over: the signal handlers run, with the GIL. */
+      pthread_mutex_unlock(&w->mu);
+      PyEval_RestoreThread(ts);
+      if (PyErr_CheckSignals()) {
+        pthread_mutex_lock(&w->mu);
+        if (w->done) { /* finished meanwhile: keep it, report the signal */
+          pthread_mutex_unlock(&w->mu);
+          park(w);
+        } else {
+          w->abandoned = 1; /* its worker frees it when the call returns */
+          pthread_mutex_unlock(&w->mu);
+        }
+        return NULL;
+      }
+      ts = PyEval_SaveThread();
+      pthread_mutex_lock(&w->mu);
+    }
+  }
+  kcrt_status st = w->st;
+  char text[sizeof w->msg];
+  memcpy(text, w->msg, sizeof text);
+  pthread_mutex_unlock(&w->mu);
+  PyEval_RestoreThread(ts);
+  park(w);
+  PyObject *msg = st ? PyUnicode_DecodeUTF8(text, (Py_ssize_t)strlen(text), "replace") : NULL;
+  if (st && !msg) return NULL;
+  PyObject *r = Py_BuildValue("(iO)", (int)st, msg ? msg : Py_None);
+  Py_XDECREF(msg);
+  return r;
+}
+
+static PyObject *fast_bind_wait(PyObject *m, PyObject *addr) {
+  (void)m;
+  void *p = PyLong_AsVoidPtr(addr);
+  if (!p && PyErr_Occurred()) return NULL;
+  the_last_error = (last_error_fn)p;
+  Py_RETURN_NONE;
+}
 
 /* ---------------------------------------------------------------- the module */
 
@@ -571,6 +817,12 @@ static PyObject *fast_register_array(PyObject *m, PyObject *cls) {
 
 static PyMethodDef fast_methods[] = {
     {"bind", fast_bind, METH_O, "bind(address): the kcrt_launch that launches call."},
+    {"bind_wait", fast_bind_wait, METH_O,
+     "bind_wait(address): kcrt_last_error, which wait() reads on its worker thread."},
+    {"wait", fast_wait, METH_VARARGS,
+     "wait(fn, spin_ns, nargs, a0, a1=0, a2=0, a3=0) -> (status, message or None): calls the "
+     "libkcrt function at address fn (1 or 4 arguments) on a worker thread, interruptibly; "
+     "the caller spins spin_ns before sleeping, the worker as long for the next call."},
     {"register_array", fast_register_array, METH_O,
      "register_array(cls): the device array class whose instances are passed by handle."},
     {NULL, NULL, 0, NULL},

@@ -17,6 +17,10 @@ mkdir -p "$out"
 "$py" -m pip install -q --no-build-isolation --no-deps --target "$out/site" \
   -C build-dir="$out/build" "$src/python" >"$out/pip.log" 2>&1 || { cat "$out/pip.log"; exit 1; }
 ls "$out/site/kcc"
+# The type stubs travel with the package (PEP 561).
+for f in py.typed __init__.pyi; do
+  [ -f "$out/site/kcc/$f" ] || { echo "the installed package has no kcc/$f"; exit 1; }
+done
 unset KCC_LIBDIR
 cd "$out" && PYTHONPATH="$out/site" XDG_CACHE_HOME="$out/cache" "$py" - <<'PY'
 import os, numpy as np, kcc, kcc._native as n

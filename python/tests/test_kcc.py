@@ -455,7 +455,8 @@ def test_compile_errors():
     with pytest.raises(kcc.InvalidOptionError):
         kcc.compile(VECADD, options=["--emit=ptx"])
     # Warnings do not fail a compile; they are kept on the module.
-    m = kcc.compile("kernel void k(int *p) {\n  p[0] == 1;\n}\n", name="w.k")
+    with pytest.warns(kcc.KccWarning):
+        m = kcc.compile("kernel void k(int *p) {\n  p[0] == 1;\n}\n", name="w.k")
     assert m.log.startswith("w.k:2:8: warning: equality comparison result unused")
 
 
@@ -613,11 +614,15 @@ def test_threads(vecadd, rng):
 def test_errors_hierarchy():
     for name in kcc.__all__:
         obj = getattr(kcc, name)
-        if isinstance(obj, type) and issubclass(obj, BaseException):
+        if isinstance(obj, type) and issubclass(obj, Warning):
+            assert obj is kcc.KccWarning and obj.__module__ == "kcc"
+        elif isinstance(obj, type) and issubclass(obj, BaseException):
             assert issubclass(obj, kcc.Error)
             assert obj.__module__ == "kcc" or obj.__module__.startswith("kcc.")
     assert issubclass(kcc.InvalidLaunchError, kcc.KcrtError)
     assert kcc.InvalidLaunchError.status == "KCRT_ERROR_INVALID_LAUNCH"
+    assert issubclass(kcc.OutOfBoundsError, kcc.KcrtError)
+    assert kcc.OutOfBoundsError.status == "KCRT_ERROR_OUT_OF_BOUNDS"
 
 
 def test_import_is_lazy():
