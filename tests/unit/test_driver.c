@@ -495,6 +495,24 @@ START_TEST(cuda_fp_contract) {
 }
 END_TEST
 
+/* atomicInc/atomicDec are PTX's atom.inc/atom.dec in the pointer's space (LLVM's uinc_wrap
+ * would be a compare-and-swap loop), also through a device function specialised per space. */
+START_TEST(atomic_inc_dec_ptx) {
+  tu_write("ai.cu", "__device__ unsigned f(unsigned *q, unsigned m) { return atomicInc(q, m); }\n"
+                    "__global__ void k(unsigned *p, unsigned m) {\n"
+                    "  __shared__ unsigned s[4];\n"
+                    "  s[0] = 0;\n"
+                    "  __syncthreads();\n"
+                    "  p[2] = atomicInc(p, m) + atomicDec(p + 1, m) + f(s, m) + f(p + 3, m);\n"
+                    "}\n");
+  char *out, *err;
+  ck_assert_int_eq(
+      kcc("ai.cu --emit=ptx -o - | grep -o 'atom[.a-z0-9]*' | sort | uniq -c", &out, &err), 0);
+  ck_assert_str_eq(out, "      1 atom.global.dec.u32\n      2 atom.global.inc.u32\n"
+                        "      1 atom.shared.inc.u32\n");
+}
+END_TEST
+
 /* Through a symlink, the file the link names is replaced and the link stays. A FIFO, like
  * /dev/null (which a test run as root must not risk replacing), is written in place, and as it
  * has no extension it gets the default form, as '-' does. */
@@ -754,6 +772,7 @@ static Suite *suite(void) {
   tcase_add_test(t, instantiate);
   tcase_add_test(t, lambda_ref_capture);
   tcase_add_test(t, cuda_fp_contract);
+  tcase_add_test(t, atomic_inc_dec_ptx);
   tcase_add_test(t, large_params_ptx81);
   suite_add_tcase(s, t);
   return s;
