@@ -1,0 +1,43 @@
+#!/usr/bin/env python3
+"""pykernels.py FILE.py [NAME=VALUE...] — writes the OpenCL C kernel strings of a Python file
+(pyopencl's examples pass their kernels to cl.Program as string literals) as FILE.py.kN.cl
+next to it, N counting them from 1 in source order. A string is a kernel string when it
+declares a kernel (`__kernel` or `kernel void`). With NAME=VALUE arguments, strings that use
+%-formatting (`%(NAME)d`) are formatted with them, as the program does before building; VALUE
+is read as a Python literal where it is one. Prints the files written."""
+import ast
+import re
+import sys
+
+
+def main():
+    src = sys.argv[1]
+    values = {}
+    for arg in sys.argv[2:]:
+        name, _, value = arg.partition("=")
+        try:
+            values[name] = ast.literal_eval(value)
+        except (ValueError, SyntaxError):
+            values[name] = value
+    with open(src, encoding="utf-8") as f:
+        tree = ast.parse(f.read(), src)
+    strings = [
+        n for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)
+    ]
+    strings.sort(key=lambda n: (n.lineno, n.col_offset))
+    n = 0
+    for node in strings:
+        text = node.value
+        if not re.search(r"\b(__kernel|kernel\s+void)\b", text):
+            continue
+        if values and "%(" in text:
+            text = text % values
+        n += 1
+        out = f"{src}.k{n}.cl"
+        with open(out, "w", encoding="utf-8") as f:
+            f.write(text)
+        print(out)
+
+
+if __name__ == "__main__":
+    main()
