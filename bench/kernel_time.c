@@ -924,21 +924,10 @@ static void run_row(const char *row) {
   free_case(&c);
 }
 
-static const char *const rows[] = {"copy",
-                                   "vecadd",
-                                   "saxpy",
-                                   "reduce",
-                                   "transpose",
-                                   "matmul",
-                                   "histogram",
-                                   "stencil1d",
-                                   "stencil2d",
-                                   "blackscholes",
-                                   "nbody",
-                                   "scan",
-                                   "conv",
-                                   "bs_float2",
-                                   "transpose_tiled"};
+static const char *const rows[] = {"copy",      "vecadd",       "saxpy",          "reduce",
+                                   "transpose", "matmul",       "histogram",      "stencil1d",
+                                   "stencil2d", "blackscholes", "nbody",          "scan",
+                                   "conv",      "bs_float2",    "transpose_tiled"};
 
 int main(int argc, char **argv) {
   const char *only = NULL;
