@@ -6,8 +6,24 @@ declares a kernel (`__kernel` or `kernel void`). With NAME=VALUE arguments, stri
 %-formatting (`%(NAME)d`) are formatted with them, as the program does before building; VALUE
 is read as a Python literal where it is one. Prints the files written."""
 import ast
+import os
 import re
 import sys
+
+
+def write_if_changed(path, text):
+    """Other tests read these files while a run writes them (ctest runs the corpus and the
+    runners side by side): an unchanged file is left alone, a changed one replaced at once."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            if f.read() == text:
+                return
+    except OSError:
+        pass
+    tmp = f"{path}.tmp{os.getpid()}"
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(text)
+    os.replace(tmp, path)
 
 
 def main():
@@ -34,8 +50,7 @@ def main():
             text = text % values
         n += 1
         out = f"{src}.k{n}.cl"
-        with open(out, "w", encoding="utf-8") as f:
-            f.write(text)
+        write_if_changed(out, text)
         print(out)
 
 

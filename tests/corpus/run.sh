@@ -255,18 +255,21 @@ framework_of() {
   return 0
 }
 
-# extract PKG ROOT: for each `extract GLOB [NAME=VALUE...]` rule, the kernel strings of the
-# matching Python files as FILE.py.kN.cl beside them (tests/corpus/pykernels.py), so that files
-# globs and keys can name them. Rewritten on every run: cheap, and follows the rule.
+# extract PKG ROOT: for each Python file an `extract GLOB [NAME=VALUE...]` rule matches (the last
+# such rule gives the values), its kernel strings as FILE.py.kN.cl beside it
+# (tests/corpus/pykernels.py), so that files globs and keys can name them. Done on every run
+# (cheap, and follows the rules); pykernels.py rewrites a file only when its text changes.
 extract() {
   local rule rp word g vals f
+  declare -A last=()
   for rule in "${rules[@]}"; do
     read -r rp word g vals <<<"$rule"
     [ "$rp" = "$1" ] && [ "$word" = extract ] || continue
-    for f in $(cd "$2" && shopt -s globstar nullglob && echo $g); do
-      # shellcheck disable=SC2086 # NAME=VALUE words
-      python3 "$here/pykernels.py" "$2/$f" $vals >/dev/null
-    done
+    for f in $(cd "$2" && shopt -s globstar nullglob && echo $g); do last[$f]=$vals; done
+  done
+  for f in "${!last[@]}"; do
+    # shellcheck disable=SC2086 # NAME=VALUE words
+    python3 "$here/pykernels.py" "$2/$f" ${last[$f]} >/dev/null
   done
 }
 
