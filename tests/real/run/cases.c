@@ -250,6 +250,53 @@ static void run_silx_addition(Ctx *c) {
   same_on_both_paths(c, "res", out, global * 4);
 }
 
+/* image/histogram.cl: one work-group per "engine" counts its slice of the data into a __local
+ * histogram with local atomic_inc, writes it to tmp_hist, and the last group to finish
+ * (global atomic_inc on `processed`) sums all of them into hist and writes the bin edges.
+ * Local memory as a kernel argument, local and global atomics, the last-block pattern. */
+static void run_silx_histogram(Ctx *c) {
+  int n = rt_int(&c->rt, 1000, 200000), bins = rt_int(&c->rt, 16, 512);
+  int groups = rt_int(&c->rt, 1, 8), zero = 0, map_operation = 0;
+  size_t ws = 64;
+  float mini = rt_float(&c->rt, -100, 0), maxi = rt_float(&c->rt, 1, 100);
+  float *data = rt_xalloc((size_t)n * 4);
+  /* Values a little outside [mini, maxi] (not counted) and a few NaNs (skipped). */
+  fill_f32(c, data, (size_t)n, mini - 10, maxi + 10);
+  for (int i = 0; i < n; i += rt_int(&c->rt, 50, 500)) data[i] = NAN;
+  int32_t *ref = rt_xalloc((size_t)bins * 4);
+  float *ref_edges = rt_xalloc((size_t)(bins + 1) * 4);
+  float vscale = (float)bins / (maxi - mini);
+  for (int i = 0; i < n; i++) {
+    float v = data[i];
+    if (isnan(v) || v < mini || v > maxi) continue;
+    int idx = (int)((v - mini) * vscale);
+    ref[idx < 0 ? 0 : idx > bins - 1 ? bins - 1 : idx]++;
+  }
+  for (int j = 0; j <= bins; j++) ref_edges[j] = mini + (float)j / vscale;
+  void *out[NPATHS];
+  out_pair(out, (size_t)bins * 4);
+  float *edges = rt_xalloc((size_t)(bins + 2) * 4);
+  FOR_PATHS(c, p) {
+    DBuf *dd = dev_upload(c, p, data, (size_t)n * 4), *dh = dev_alloc(c, p, (size_t)bins * 4);
+    DBuf *de = dev_alloc(c, p, (size_t)(bins + 2) * 4);
+    DBuf *dt = dev_alloc(c, p, (size_t)bins * (size_t)groups * 4);
+    DBuf *dp = dev_upload(c, p, &zero, 4);
+    Arg args[] = {
+        A_BUF(dd), A_VAL(n),    A_VAL(mini), A_VAL(maxi), A_VAL(map_operation),     A_BUF(dh),
+        A_BUF(de), A_VAL(bins), A_BUF(dt),   A_BUF(dp),   A_LOCAL((size_t)bins * 4)};
+    dev_launch(c, p, "histogram", 1, G1(ws * (size_t)groups), G1(ws), args, NARGS(args));
+    dev_download(c, p, dh, out[p], (size_t)bins * 4);
+    cmp_i32(c, p, "hist", out[p], ref, (size_t)bins);
+    dev_download(c, p, de, edges, (size_t)(bins + 2) * 4);
+    /* mini + j / vscale: one division (OpenCL allows 2.5 ulp) and one add; |edge| <= 110. */
+    cmp_f32(c, p, "edges", edges, ref_edges, (size_t)bins + 1, 1e-6, 1e-4);
+    int32_t processed = -1;
+    dev_download(c, p, dp, &processed, 4);
+    cmp_i32(c, p, "processed (reset by the last group)", &processed, &zero, 1);
+  }
+  same_on_both_paths(c, "hist", out, (size_t)bins * 4);
+}
+
 const Case real_cases[] = {
     {"ggml_clamp", run_ggml_clamp},
     {"ggml_relu", run_ggml_relu},
@@ -259,5 +306,6 @@ const Case real_cases[] = {
     {"pyopencl_transpose_local", run_pyopencl_transpose_local},
     {"pyopencl_transpose_naive", run_pyopencl_transpose_naive},
     {"silx_addition", run_silx_addition},
+    {"silx_histogram", run_silx_histogram},
 };
 const int real_ncases = (int)(sizeof real_cases / sizeof real_cases[0]);
