@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""pykernels.py FILE.py [NAME=VALUE...] — writes the OpenCL C kernel strings of a Python file
-(pyopencl's examples pass their kernels to cl.Program as string literals) as FILE.py.kN.cl
-next to it, N counting them from 1 in source order. A string is a kernel string when it
-declares a kernel (`__kernel` or `kernel void`). With NAME=VALUE arguments, strings that use
+"""pykernels.py FILE.py [NAME=VALUE...] — writes the kernel strings of a Python file (PyOpenCL's
+examples pass their kernels to cl.Program as string literals, PyCUDA's to SourceModule) next to
+it: OpenCL C as FILE.py.kN.cl, CUDA as FILE.py.kN.cu, N counting the file's kernel strings
+from 1 in source order. A string is a kernel string when it declares a kernel: `__global__`
+makes it CUDA, `__kernel` or `kernel void` OpenCL C. With NAME=VALUE arguments, strings that use
 %-formatting (`%(NAME)d`) are formatted with them, as the program does before building; VALUE
 is read as a Python literal where it is one. Prints the files written."""
 import ast
@@ -44,12 +45,16 @@ def main():
     n = 0
     for node in strings:
         text = node.value
-        if not re.search(r"\b(__kernel|kernel\s+void)\b", text):
+        if re.search(r"\b__global__\b", text):
+            ext = "cu"
+        elif re.search(r"\b(__kernel|kernel\s+void)\b", text):
+            ext = "cl"
+        else:
             continue
         if values and "%(" in text:
             text = text % values
         n += 1
-        out = f"{src}.k{n}.cl"
+        out = f"{src}.k{n}.{ext}"
         write_if_changed(out, text)
         print(out)
 
