@@ -7,7 +7,8 @@
 #       tests/corpus) with -arch=sm_90,sm_80 into OUTDIR/bundles/ (a kernel kcc cannot compile
 #       yet is listed in OUTDIR/MANIFEST and left out), copies the original sources (as
 #       OUTDIR/opencl/NAME.cl), their build options (OUTDIR/opencl/OPTIONS), an OpenCL ICD
-#       loader and this script.
+#       loader and this script; the same for the CUDA runners of run/cu_EXPECT (real_cu_run,
+#       OUTDIR/cu_bundles/).
 #   OUTDIR/gpu.sh run OUTDIR                       on the GPU machine (a shell, a C library,
 #       the NVIDIA driver): every prepared kernel, kcc's bundle on the CUDA GPU (cubin, then
 #       PTX through the JIT) against the host reference, and the original source on NVIDIA's
@@ -27,10 +28,10 @@ prepare)
   build=$(cd "$build" && pwd)
   out=$(cd "$out" && pwd)
   cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-  cmake --build "$build" -j "${JOBS:-2}" --target kcc real_run
+  cmake --build "$build" -j "${JOBS:-2}" --target kcc real_run real_cu_run
   rm -rf "$out"
-  mkdir -p "$out/bin" "$out/bundles" "$out/opencl" "$out/lib"
-  cp "$build/tests/real_run" "$out/bin/"
+  mkdir -p "$out/bin" "$out/bundles" "$out/cu_bundles" "$out/opencl" "$out/lib"
+  cp "$build/tests/real_run" "$build/tests/real_cu_run" "$out/bin/"
   # Each runner's kernel from the registry corpus (downloaded into BUILD_DIR/corpus if need be),
   # under its runner's name, with the build options the corpus gives it.
   : >"$out/opencl/OPTIONS"
@@ -65,6 +66,20 @@ prepare)
       rm -f "$out/bundles/$n.kcb"
     fi
   done
+  # The CUDA runners (run/cu_EXPECT, todo ones included): kcc's bundles of the corpus files.
+  while read -r n _ key; do
+    case $n in "" | \#*) continue ;; esac
+    src=$(bash "$root/tests/corpus/run.sh" --out "$build/corpus" --path "$key")
+    opts=$(bash "$root/tests/corpus/run.sh" --out "$build/corpus" --options "$key")
+    # shellcheck disable=SC2086
+    if "$build/kcc" $opts -arch=sm_90,sm_80 "$src" -o "$out/cu_bundles/$n.kcb" \
+      2>"$out/cu_bundles/$n.log"; then
+      echo "cuda kernel $n" >>"$out/MANIFEST"
+    else
+      echo "not compiled: $key: $(head -n 1 "$out/cu_bundles/$n.log")" >>"$out/MANIFEST"
+      rm -f "$out/cu_bundles/$n.kcb"
+    fi
+  done <"$root/tests/real/run/cu_EXPECT"
   cat "$out/MANIFEST"
   echo "prepared $out: run '$out/gpu.sh run $out' on the GPU machine"
   ;;
@@ -111,6 +126,25 @@ run)
         77) skip=$((skip + 1)); say "  skip  $form/$n: ${line#SKIP }" ;;
         *) fail=$((fail + 1)); failed="$failed $form/$n"
            say "  FAIL  $form/$n (exit $rc): $line"
+           sed 's/^/        /' "$tmp/err" | head -30 | tee -a "$log" ;;
+      esac
+    done
+  done
+  # The CUDA runners: kcc's bundles against the host references (no original path).
+  for form in cubin ptx; do
+    say "== CUDA runners, KCC_DEVICE=cuda KCC_CUDA_FORM=$form"
+    for b in "$dir"/cu_bundles/*.kcb; do
+      [ -e "$b" ] || continue
+      n=$(basename "$b" .kcb)
+      KCC_DEVICE=cuda KCC_CUDA_FORM=$form timeout 300 "$dir/bin/real_cu_run" "$n" "$b" \
+        >"$tmp/out" 2>"$tmp/err"
+      rc=$?
+      line=$(grep -E '^(PASS|FAIL|SKIP)' "$tmp/out" | tail -n 1 | cut -c1-200)
+      case $rc in
+        0) pass=$((pass + 1)); say "  ok    cu/$form/$n: ${line#PASS }" ;;
+        77) skip=$((skip + 1)); say "  skip  cu/$form/$n: ${line#SKIP }" ;;
+        *) fail=$((fail + 1)); failed="$failed cu/$form/$n"
+           say "  FAIL  cu/$form/$n (exit $rc): $line"
            sed 's/^/        /' "$tmp/err" | head -30 | tee -a "$log" ;;
       esac
     done
