@@ -2,11 +2,13 @@
 """pykernels.py FILE.py [NAME=VALUE...] — writes the kernel strings of a Python file (PyOpenCL's
 examples pass their kernels to cl.Program as string literals, PyCUDA's to SourceModule) next to
 it: OpenCL C as FILE.py.kN.cl, CUDA as FILE.py.kN.cu, N counting the file's kernel strings
-from 1 in source order. A string is a kernel string when it declares a kernel: `__global__`
+of that language from 1 in source order; files of an earlier run that this one does not
+write are removed. A string is a kernel string when it declares a kernel: `__global__`
 makes it CUDA, `__kernel` or `kernel void` OpenCL C. With NAME=VALUE arguments, strings that use
 %-formatting (`%(NAME)d`) are formatted with them, as the program does before building; VALUE
 is read as a Python literal where it is one. Prints the files written."""
 import ast
+import glob
 import os
 import re
 import sys
@@ -42,7 +44,8 @@ def main():
         n for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)
     ]
     strings.sort(key=lambda n: (n.lineno, n.col_offset))
-    n = 0
+    count = {"cl": 0, "cu": 0}
+    written = set()
     for node in strings:
         text = node.value
         if re.search(r"\b__global__\b", text):
@@ -53,10 +56,14 @@ def main():
             continue
         if values and "%(" in text:
             text = text % values
-        n += 1
-        out = f"{src}.k{n}.{ext}"
+        count[ext] += 1
+        out = f"{src}.k{count[ext]}.{ext}"
         write_if_changed(out, text)
+        written.add(out)
         print(out)
+    for old in glob.glob(glob.escape(src) + ".k*.c[lu]"):
+        if old not in written:
+            os.remove(old)
 
 
 if __name__ == "__main__":
