@@ -25,9 +25,9 @@ build=${2:-$root/build-bench}
 sm=${SM:-90}
 jobs=${JOBS:-2}
 cc=${CC:-cc}
-# bench/kernels/ and tests/kernels/ NAME.k, or a corpus kernel tests/real/cuda/NAME.cu
+# bench/kernels/ and tests/kernels/ NAME.k, or a CUDA kernel bench/cuda/NAME.cu that kcc compiles itself
 kernels="copy vecadd saxpy reduce transpose matmul histogram stencil blackscholes nbody scan conv"
-kernels="$kernels nvidia_BlackScholes devblog_transpose"
+kernels="$kernels bs_float2 transpose_tiled"
 nvcc=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 [ -x "$nvcc" ] || { echo "gpu_prepare.sh: nvcc not found (set NVCC)" >&2; exit 1; }
 
@@ -72,7 +72,7 @@ cp "$root/tests/runtime/lazy_enum.sh" "$out/bin/"
 for k in $kernels; do
   src=$root/tests/kernels/$k.k
   [ -f "$src" ] || src=$root/bench/kernels/$k.k
-  [ -f "$src" ] || src=$root/tests/real/cuda/$k.cu # corpus kernels: bench/cuda/$k.cu includes it
+  [ -f "$src" ] || src=$root/bench/cuda/$k.cu # CUDA kernels: the nvcc side is the same file
   "$build/kcc" "$src" -arch="sm_$sm" -o "$out/bundles/kcc/$k.kcb"
   "$out/bin/kcbinfo" "$out/bundles/kcc/$k.kcb" | grep -q "cubin *sm_$sm" || {
     echo "gpu_prepare.sh: kcc wrote no sm_$sm cubin for $k (ptxas not found? KCC_PTXAS?)" >&2

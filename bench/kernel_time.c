@@ -373,10 +373,10 @@ static bool verify_conv(Case *c) {
   return misses == 0;
 }
 
-/* NVIDIA's float Black-Scholes sample (tests/real/cuda/nvidia_BlackScholes.cu): __expf,
+/* Float Black-Scholes, two options per thread (bench/cuda/bs_float2.cu): __expf,
  * __logf and __fdividef are approximations, so the tolerance is ~1e-4 of the price's scale
  * (a wrong option or a swapped call/put is off by O(S + X)). */
-static bool verify_nvidia_blackscholes(Case *c) {
+static bool verify_bs_float2(Case *c) {
   float *call = xmalloc((size_t)c->n * 4), *put = xmalloc((size_t)c->n * 4);
   download(c->d[3], call, (size_t)c->n * 4);
   download(c->d[4], put, (size_t)c->n * 4);
@@ -393,7 +393,7 @@ static bool verify_nvidia_blackscholes(Case *c) {
   free(put);
   return misses == 0;
 }
-static void reset_nvidia_blackscholes(Case *c) {
+static void reset_bs_float2(Case *c) {
   must(kcrt_buffer_fill(c->d[3], 0, 0xA5, (size_t)c->n * 4), "kcrt_buffer_fill");
   must(kcrt_buffer_fill(c->d[4], 0, 0xA5, (size_t)c->n * 4), "kcrt_buffer_fill");
 }
@@ -882,9 +882,9 @@ static void run_row(const char *row) {
     c.grid = KCRT_DIM1(grid_of(c.n, conv ? 256 : 1024)), c.block = KCRT_DIM1(256);
     c.bytes = 8.0 * c.n;
     c.verify = conv ? verify_conv : verify_copy;
-  } else if (!strcmp(row, "nvidia_BlackScholes")) {
-    /* The corpus kernel as NVIDIA's sample runs it: two options per thread (float2). */
-    c.file = row, c.kernel = "BlackScholesGPU";
+  } else if (!strcmp(row, "bs_float2")) {
+    /* Two options per thread (float2), blocks of 128. */
+    c.file = row, c.kernel = "bs_float2";
     c.n = one_d / 4;
     c.r = 0.02, c.v = 0.30;
     snprintf(c.size, sizeof c.size, "2^%d options", s ? 18 : 24);
@@ -902,11 +902,11 @@ static void run_row(const char *row) {
     c.args[7] = KCRT_ARG_VALUE(c.n), c.nargs = 8;
     c.grid = KCRT_DIM1(grid_of((uint64_t)c.n / 2, 128)), c.block = KCRT_DIM1(128);
     c.bytes = 20.0 * c.n;
-    c.reset = reset_nvidia_blackscholes;
-    c.verify = verify_nvidia_blackscholes;
-  } else if (!strcmp(row, "devblog_transpose")) {
-    /* The corpus's transposeNoBankConflicts: a square matrix (its width is the grid's). */
-    c.file = row, c.kernel = "transposeNoBankConflicts";
+    c.reset = reset_bs_float2;
+    c.verify = verify_bs_float2;
+  } else if (!strcmp(row, "transpose_tiled")) {
+    /* A square matrix (its width is the grid's), 32x8 blocks. */
+    c.file = row, c.kernel = "transpose_tiled";
     c.w = c.h = two_d;
     snprintf(c.size, sizeof c.size, "%dx%d floats", c.w, c.h);
     size_t n = (size_t)c.w * c.h;
@@ -924,21 +924,10 @@ static void run_row(const char *row) {
   free_case(&c);
 }
 
-static const char *const rows[] = {"copy",
-                                   "vecadd",
-                                   "saxpy",
-                                   "reduce",
-                                   "transpose",
-                                   "matmul",
-                                   "histogram",
-                                   "stencil1d",
-                                   "stencil2d",
-                                   "blackscholes",
-                                   "nbody",
-                                   "scan",
-                                   "conv",
-                                   "nvidia_BlackScholes",
-                                   "devblog_transpose"};
+static const char *const rows[] = {"copy",      "vecadd",       "saxpy",          "reduce",
+                                   "transpose", "matmul",       "histogram",      "stencil1d",
+                                   "stencil2d", "blackscholes", "nbody",          "scan",
+                                   "conv",      "bs_float2",    "transpose_tiled"};
 
 int main(int argc, char **argv) {
   const char *only = NULL;

@@ -56,10 +56,10 @@ echo
 echo "| kernel | kcc regs | nvcc regs | kcc spills | nvcc spills | shared bytes (kcc/nvcc) | kcc SASS slots | nvcc SASS slots |"
 echo "|---|---:|---:|---:|---:|---:|---:|---:|"
 for k in copy vecadd saxpy reduce transpose matmul histogram stencil blackscholes nbody scan conv \
-  nvidia_BlackScholes devblog_transpose; do
+  bs_float2 transpose_tiled; do
   src=$root/tests/kernels/$k.k
   [ -f "$src" ] || src=$here/kernels/$k.k
-  [ -f "$src" ] || src=$root/tests/real/cuda/$k.cu
+  [ -f "$src" ] || src=$here/cuda/$k.cu
   "$kcc" "$src" -arch="$arch" -o "$tmp/$k.ptx"
   "$ptxas" -v -arch="$arch" "$tmp/$k.ptx" -o "$tmp/$k.kcc.cubin" 2>"$tmp/$k.kcc.v"
   "$nvcc" -cubin -arch="$arch" -O3 -Xptxas -v "$here/cuda/$k.cu" -o "$tmp/$k.nvcc.cubin" 2>"$tmp/$k.nvcc.v"

@@ -8,6 +8,7 @@ pkgs=(
   llvm-19-dev libclang-19-dev clang-19     # front end, LLVM-C, NVPTX; clang-19 for benchmarks
   libclang-rt-19-dev                       # libFuzzer and sanitizers for clang-19 (tests/fuzz)
   python3                                  # tests/random (generator and driver)
+  python3-pip                              # tests/corpus: pip download of the PyPI sdists
   spirv-tools spirv-headers                # SPIR-V enums and the in-process validator
   check                                    # unit tests
   ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd clinfo  # OpenCL loader + PoCL CPU device

@@ -79,14 +79,15 @@ set_tests_properties(bounds.launch_checks PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT
 set_tests_properties(bounds.launch_checks.portable_env PROPERTIES SKIP_RETURN_CODE 77
   TIMEOUT 300 LABELS runtime ENVIRONMENT "${KCC_LSAN};XDG_CACHE_HOME=${_bc_out}/cache;KCC_PORTABLE=1")
 
-# The real-world corpus's runnable kernels (tests/real/run), checked: the same results as the
-# original source and the host reference, no check firing. Long (20 kernels): label "real".
+# The registry corpus's runnable kernels (tests/real/run), checked: the same results as the
+# original source and the host reference, no check firing. Label "real"; needs the corpus.
 find_package(OpenCL QUIET)
 if(OpenCL_FOUND)
   add_test(NAME bounds.real
     COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/bounds/real_run.sh $<TARGET_FILE:kcc>
-            $<TARGET_FILE:real_run> ${CMAKE_CURRENT_SOURCE_DIR}/real ${_bc_out}/real)
+            $<TARGET_FILE:real_run> ${CMAKE_CURRENT_SOURCE_DIR}/real ${_bc_out}/real
+            ${CMAKE_BINARY_DIR}/corpus)
   set_tests_properties(bounds.real PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 1500
-    LABELS "real;runtime"
+    LABELS "real;runtime" FIXTURES_REQUIRED corpus_src
     ENVIRONMENT "${KCC_LSAN};XDG_CACHE_HOME=${_bc_out}/cache;POCL_CACHE_DIR=${_bc_out}/pocl-cache")
 endif()

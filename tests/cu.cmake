@@ -8,7 +8,8 @@
 #   cu.bad.NAME    tests/cu/bad/NAME.cu fails with exit 1, no output, exactly one error, and
 #                  that error is "NAME.cu:" followed by NAME.expected.
 # runtime.cuda_cxx (runtime.cmake) runs cuda_cxx.cu through libkcrt against host references;
-# the real-world CUDA corpus is tests/real/cuda (real.cmake). The shell steps are cl.cmake's.
+# real-world CUDA files are the registry corpus's (tests/corpus, corpus.cmake). The shell
+# steps are cl.cmake's.
 
 set(_kcc_cu_dir ${CMAKE_CURRENT_BINARY_DIR}/cu)
 file(MAKE_DIRECTORY ${_kcc_cu_dir})

@@ -7,7 +7,7 @@
 #   fuzz.k       fuzz_k: bytes as a .k file -> every output form in process, each checked
 #   fuzz.cl      fuzz_cl: the same for OpenCL C input (-x cl)
 #   fuzz.cu      fuzz_cu: the same for CUDA input (.cu: C++, lambdas, templates, __device__
-#                variables), seeded with tests/cu and tests/real/cuda
+#                variables), seeded with tests/cu
 #   fuzz.header  fuzz_header: .k -> the C header, compiled as C11, C99 and C++11, -Wall
 #   fuzz.bundle  fuzz_bundle: bytes -> libkcrt's bundle reader
 # Each test runs its fuzzer for KCC_FUZZ_SECONDS (default 60) after the seed corpus (the test
@@ -91,8 +91,7 @@ if(KCC_FUZZ)
   add_test(NAME fuzz.cl COMMAND ${_fz_run} $<TARGET_FILE:fuzz_cl> ${KCC_FUZZ_SECONDS}
            ${_fz_out}/corpus-cl ${_fz_dir}/kcc.dict ${CMAKE_CURRENT_SOURCE_DIR}/cl)
   add_test(NAME fuzz.cu COMMAND ${_fz_run} $<TARGET_FILE:fuzz_cu> ${KCC_FUZZ_SECONDS}
-           ${_fz_out}/corpus-cu ${_fz_dir}/kcc.dict ${CMAKE_CURRENT_SOURCE_DIR}/cu
-           ${CMAKE_CURRENT_SOURCE_DIR}/real/cuda)
+           ${_fz_out}/corpus-cu ${_fz_dir}/kcc.dict ${CMAKE_CURRENT_SOURCE_DIR}/cu)
   # Bundles of the corpus kernels, made by this build's kcc when the test starts.
   add_test(NAME fuzz.bundle COMMAND sh -c "mkdir -p \"$2\" && for k in \"$3\"/*.k; do \"$1\" \"$k\" -o \"$2/$(basename \"$k\" .k).kcb\" 2>/dev/null || true; done && shift 3 && exec \"$@\""
            sh $<TARGET_FILE:kcc> ${_fz_out}/seeds-bundle ${CMAKE_CURRENT_SOURCE_DIR}/kernels

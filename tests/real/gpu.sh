@@ -1,11 +1,14 @@
 #!/bin/sh
 # gpu.sh — the corpus runners (tests/real/run) on a GPU machine, through the CUDA driver.
 #
-#   tests/real/gpu.sh prepare OUTDIR [BUILD_DIR]   here (kcc, LLVM, ptxas): builds real_run,
-#       compiles every runner kernel of tests/real/run/EXPECT (todo ones included) with
-#       -arch=sm_90,sm_80 into OUTDIR/bundles/ (a kernel kcc cannot compile yet is listed in
-#       OUTDIR/MANIFEST and left out), copies the original sources, OPTIONS, an OpenCL ICD
-#       loader and this script.
+#   tests/real/gpu.sh prepare OUTDIR [BUILD_DIR]   here (kcc, LLVM, ptxas, and pip/apt-get for
+#       the registry corpus unless BUILD_DIR/corpus has it): builds real_run, compiles every
+#       runner kernel of tests/real/run/EXPECT (todo ones included; each a registry-corpus file,
+#       tests/corpus) with -arch=sm_90,sm_80 into OUTDIR/bundles/ (a kernel kcc cannot compile
+#       yet is listed in OUTDIR/MANIFEST and left out), copies the original sources (as
+#       OUTDIR/opencl/NAME.cl), their build options (OUTDIR/opencl/OPTIONS), an OpenCL ICD
+#       loader and this script; the same for the CUDA runners of run/cu_EXPECT (real_cu_run,
+#       OUTDIR/cu_bundles/).
 #   OUTDIR/gpu.sh run OUTDIR                       on the GPU machine (a shell, a C library,
 #       the NVIDIA driver): every prepared kernel, kcc's bundle on the CUDA GPU (cubin, then
 #       PTX through the JIT) against the host reference, and the original source on NVIDIA's
@@ -27,10 +30,17 @@ prepare)
   cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
   cmake --build "$build" -j "${JOBS:-2}" --target kcc real_run real_cu_run
   rm -rf "$out"
-  mkdir -p "$out/bin" "$out/bundles" "$out/opencl" "$out/lib"
+  mkdir -p "$out/bin" "$out/bundles" "$out/cu_bundles" "$out/opencl" "$out/lib"
   cp "$build/tests/real_run" "$build/tests/real_cu_run" "$out/bin/"
-  mkdir -p "$out/cu_bundles"
-  cp "$root/tests/real/opencl/"*.cl "$root/tests/real/opencl/OPTIONS" "$out/opencl/"
+  # Each runner's kernel from the registry corpus (downloaded into BUILD_DIR/corpus if need be),
+  # under its runner's name, with the build options the corpus gives it.
+  : >"$out/opencl/OPTIONS"
+  while read -r n _ key; do
+    case $n in "" | \#*) continue ;; esac
+    cp "$(bash "$root/tests/corpus/run.sh" --out "$build/corpus" --path "$key")" "$out/opencl/$n.cl"
+    echo "$n $(bash "$root/tests/corpus/run.sh" --out "$build/corpus" --options "$key")" \
+      >>"$out/opencl/OPTIONS"
+  done <"$root/tests/real/run/EXPECT"
   cp "$0" "$out/gpu.sh"
   chmod +x "$out/gpu.sh"
   for d in /usr/lib/x86_64-linux-gnu /usr/lib64 /usr/lib; do
@@ -45,9 +55,9 @@ prepare)
     "$build/kcc" --version | head -n 1
   } >"$out/MANIFEST"
   for n in $names; do
-    opts=$(awk -v n="$n" '$1 == n { $1 = ""; print }' "$root/tests/real/opencl/OPTIONS")
+    opts=$(awk -v n="$n" '$1 == n { $1 = ""; print }' "$out/opencl/OPTIONS")
     # shellcheck disable=SC2086
-    if (cd "$root/tests/real/opencl" &&
+    if (cd "$out/opencl" &&
         "$build/kcc" $opts -arch=sm_90,sm_80 "$n.cl" -o "$out/bundles/$n.kcb" 2>"$out/bundles/$n.log"); then
       echo "kernel $n" >>"$out/MANIFEST"
     else
@@ -56,21 +66,20 @@ prepare)
       rm -f "$out/bundles/$n.kcb"
     fi
   done
-  # The CUDA corpus runners (run/cu_EXPECT pass and gpu lines: gpu ones need warps PoCL lacks).
-  cu_names=$(sed -n 's/^\([A-Za-z0-9_]*\)[[:space:]][[:space:]]*\(pass\|gpu\).*/\1/p' \
-    "$root/tests/real/run/cu_EXPECT")
-  for n in $cu_names; do
-    opts=$(awk -v n="$n" '$1 == n { $1 = ""; print }' "$root/tests/real/cuda/OPTIONS")
+  # The CUDA runners (run/cu_EXPECT, todo ones included): kcc's bundles of the corpus files.
+  while read -r n _ key; do
+    case $n in "" | \#*) continue ;; esac
+    src=$(bash "$root/tests/corpus/run.sh" --out "$build/corpus" --path "$key")
+    opts=$(bash "$root/tests/corpus/run.sh" --out "$build/corpus" --options "$key")
     # shellcheck disable=SC2086
-    if (cd "$root/tests/real/cuda" &&
-        "$build/kcc" $opts -arch=sm_90,sm_80 "$n.cu" -o "$out/cu_bundles/$n.kcb" \
-          2>"$out/cu_bundles/$n.log"); then
+    if "$build/kcc" $opts -arch=sm_90,sm_80 "$src" -o "$out/cu_bundles/$n.kcb" \
+      2>"$out/cu_bundles/$n.log"; then
       echo "cuda kernel $n" >>"$out/MANIFEST"
     else
-      echo "not compiled: $n.cu: $(head -n 1 "$out/cu_bundles/$n.log")" >>"$out/MANIFEST"
+      echo "not compiled: $key: $(head -n 1 "$out/cu_bundles/$n.log")" >>"$out/MANIFEST"
       rm -f "$out/cu_bundles/$n.kcb"
     fi
-  done
+  done <"$root/tests/real/run/cu_EXPECT"
   cat "$out/MANIFEST"
   echo "prepared $out: run '$out/gpu.sh run $out' on the GPU machine"
   ;;
@@ -121,9 +130,9 @@ run)
       esac
     done
   done
-  # The CUDA corpus: kcc's bundles against the host references (no original path).
+  # The CUDA runners: kcc's bundles against the host references (no original path).
   for form in cubin ptx; do
-    say "== CUDA corpus, KCC_DEVICE=cuda KCC_CUDA_FORM=$form"
+    say "== CUDA runners, KCC_DEVICE=cuda KCC_CUDA_FORM=$form"
     for b in "$dir"/cu_bundles/*.kcb; do
       [ -e "$b" ] || continue
       n=$(basename "$b" .kcb)

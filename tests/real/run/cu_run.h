@@ -1,11 +1,11 @@
-/* cu_run.h — runs a CUDA corpus kernel (tests/real/cuda/NAME.cu) through kcc's bundle and
- * libkcrt, and checks it against a host reference in C.
+/* cu_run.h — runs a CUDA kernel of the registry corpus (tests/real/run/cu_EXPECT names it)
+ * through kcc's bundle and libkcrt, and checks it against a host reference in C.
  *
  * The CUDA originals cannot run here (no NVIDIA driver on PoCL machines), so unlike real_run
  * (tests/real/run/real_run.h) there is one path: kcc's bundle on the runtime's default device
  * ($KCC_DEVICE: PoCL here, the CUDA driver on a GPU machine). Every case (cu_cases.c) makes
  * fresh random inputs (seed printed on failure; KCRT_TEST_SEED repeats a run), launches the
- * kernels with the grid, block and dynamic shared memory the original host code used (noted
+ * kernels with the grid, block and dynamic shared memory the original host code uses (noted
  * at each case), and compares every output element with a C reference: integers bit for bit,
  * floats within the bound stated at each comparison.
  *

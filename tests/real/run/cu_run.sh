@@ -1,13 +1,14 @@
 #!/bin/sh
-# cu_run.sh KCC REAL_CU_RUN NAME KERNEL.cu BUNDLE.kcb [BUILD-OPTIONS...] — builds the CUDA
-# kernel's bundle with kcc (in the kernel's directory, so that OPTIONS' -Iinclude/NAME
-# resolves), then runs real_cu_run on it. Exit status: real_cu_run's (77: skip).
-kcc=$1 runner=$2 name=$3 kernel=$4 bundle=$5
-shift 5
-case $kcc in /*) ;; */*) kcc=$(pwd)/$kcc ;; esac
-case $runner in /*) ;; */*) runner=$(pwd)/$runner ;; esac
-case $bundle in /*) ;; *) bundle=$(pwd)/$bundle ;; esac
+# cu_run.sh KCC REAL_CU_RUN CORPUS_OUT NAME CORPUS-KEY BUNDLE.kcb — finds the runner's CUDA
+# kernel in the registry corpus (tests/corpus/run.sh --path: downloaded into CORPUS_OUT if need
+# be), builds its bundle with kcc and the options the corpus gives it, then runs real_cu_run
+# on it. Exit status: real_cu_run's (77: skip).
+set -eu
+kcc=$1 runner=$2 corpus_out=$3 name=$4 key=$5 bundle=$6
+corpus=$(cd "$(dirname "$0")/../../corpus" && pwd)/run.sh
+kernel=$(bash "$corpus" --out "$corpus_out" --path "$key")
+opts=$(bash "$corpus" --out "$corpus_out" --options "$key")
 mkdir -p "$(dirname "$bundle")"
-cd "$(dirname "$kernel")" || exit 1
-"$kcc" "$@" "$(basename "$kernel")" -o "$bundle" || { echo "kcc failed on $kernel"; exit 1; }
+# shellcheck disable=SC2086 # the options are words
+"$kcc" $opts "$kernel" -o "$bundle" || { echo "kcc failed on $kernel"; exit 1; }
 exec "$runner" "$name" "$bundle"

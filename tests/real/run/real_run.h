@@ -1,4 +1,5 @@
-/* real_run.h — runs a corpus kernel (tests/real/opencl/NAME.cl) two ways and checks both:
+/* real_run.h — runs a registry-corpus kernel (tests/real/run/EXPECT names it) two ways and
+ * checks both:
  *
  *   original  the kernel's own source, built by an OpenCL driver (PoCL here) through the
  *             OpenCL API directly (cldirect.c), with the host program's build options

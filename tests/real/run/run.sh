@@ -1,9 +1,16 @@
 #!/bin/sh
-# run.sh KCC REAL_RUN NAME KERNEL.cl BUNDLE.kcb [BUILD-OPTIONS...] — builds the kernel's
-# bundle with kcc (the same build options the original host program gives its OpenCL driver),
-# then runs real_run on it and on the original source. Exit status: real_run's (77: skip).
-kcc=$1 runner=$2 name=$3 kernel=$4 bundle=$5
-shift 5
+# run.sh KCC REAL_RUN CORPUS_OUT NAME CORPUS-KEY BUNDLE.kcb — finds the runner's kernel in the
+# registry corpus (tests/corpus/run.sh --path: downloaded into CORPUS_OUT if need be), builds
+# its bundle with kcc and the build options the corpus gives it, then runs real_run on the
+# bundle and on the original source (PoCL gets the same options). Exit status: real_run's
+# (77: skip).
+set -eu
+kcc=$1 runner=$2 corpus_out=$3 name=$4 key=$5 bundle=$6
+corpus=$(cd "$(dirname "$0")/../../corpus" && pwd)/run.sh
+kernel=$(bash "$corpus" --out "$corpus_out" --path "$key")
+opts=$(bash "$corpus" --out "$corpus_out" --options "$key")
 mkdir -p "$(dirname "$bundle")"
-"$kcc" "$@" "$kernel" -o "$bundle" || { echo "kcc failed on $kernel"; exit 1; }
-exec "$runner" "$name" "$bundle" "$kernel" "$@"
+# shellcheck disable=SC2086 # the options are words
+"$kcc" $opts "$kernel" -o "$bundle" || { echo "kcc failed on $kernel"; exit 1; }
+# shellcheck disable=SC2086
+exec "$runner" "$name" "$bundle" "$kernel" $opts

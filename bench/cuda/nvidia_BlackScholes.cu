@@ -1,5 +1,0 @@
-// nvidia_BlackScholes.cu — nvcc side of the corpus kernel tests/real/cuda/nvidia_BlackScholes.cu: the same file, its
-// kernels given C names (as kcc names them) so that bench/wrap_cubin can match them.
-extern "C" {
-#include "../../tests/real/cuda/nvidia_BlackScholes.cu"
-}
