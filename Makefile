@@ -33,7 +33,8 @@ build-release: deps
 	@cmake --build $(BUILD)-release -j $(JOBS)
 	@ctest --test-dir $(BUILD)-release --output-on-failure -j $(JOBS) -R '^unit\.'
 
-# The same suite under AddressSanitizer + UndefinedBehaviorSanitizer (CI runs both).
+# The same suite under AddressSanitizer + UndefinedBehaviorSanitizer (CI runs both), less the
+# registry corpus (tests/corpus: minutes of compiles that `make test` already runs).
 # intercept_tls_get_addr=0: GCC 12's sanitizer runtime mistakes some dynamic TLS blocks of
 # dlopen'ed libraries (those under the OpenCL ICD loader) for glibc < 2.25's layout and gives
 # LeakSanitizer a bogus range, so the leak check at exit dies with "Tracer caught signal 11"
@@ -45,7 +46,7 @@ test-asan: deps
 	@cmake --build $(BUILD)-asan -j $(JOBS)
 	@ASAN_OPTIONS=detect_leaks=1:intercept_tls_get_addr=0 UBSAN_OPTIONS=print_stacktrace=1 \
 	  LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
-	  ctest --test-dir $(BUILD)-asan --output-on-failure -j $(JOBS)
+	  ctest --test-dir $(BUILD)-asan --output-on-failure -j $(JOBS) -LE corpus
 
 clean:
 	rm -rf $(BUILD) $(BUILD)-release $(BUILD)-asan $(BUILD)-fuzz

@@ -208,7 +208,7 @@ fetch() {
 pkgroot() {
   local base=$out/src/$1-${version[$1]} m
   [ -f "$base/.kcc-corpus-fetched" ] || die "$1 ${version[$1]} is not downloaded (run.sh --fetch)"
-  m=$(cd "$base" && shopt -s nullglob && for d in ${rootglob[$1]}; do [ -d "$d" ] && echo "$d"; done)
+  m=$(cd "$base" && set +f && shopt -s nullglob && for d in ${rootglob[$1]}; do [ -d "$d" ] && echo "$d"; done)
   [ "$(printf '%s\n' "$m" | grep -c .)" = 1 ] ||
     die "$1: root '${rootglob[$1]}' matches $(printf '%s\n' "$m" | grep -c .) directories, not 1"
   (cd "$base/$m" && pwd)
@@ -218,11 +218,13 @@ pkgroot() {
 # a manifest error (the pinned package does not hold what the manifest says).
 files_of() {
   local p=$1 r=$2 rule rp word g n
+  local -
+  set -f # the globs are expanded in the package's directory below, never in the caller's
   for rule in "${rules[@]}"; do
     read -r rp word rest <<<"$rule"
     [ "$rp" = "$p" ] && [ "$word" = files ] || continue
     for g in $rest; do
-      n=$(cd "$r" && shopt -s globstar nullglob && for f in $g; do [ -f "$f" ] && echo "$f"; done)
+      n=$(cd "$r" && set +f && shopt -s globstar nullglob && for f in $g; do [ -f "$f" ] && echo "$f"; done)
       [ -n "$n" ] || die "MANIFEST: $p: '$g' matches no file"
       printf '%s\n' "$n"
     done
@@ -244,6 +246,8 @@ options_of() {
 # framework_of PKG REL: the framework a file's device code needs (torch...), or nothing.
 framework_of() {
   local rule rp word fw g
+  local -
+  set -f # the globs are patterns matched against REL, not expanded here
   for rule in "${rules[@]}"; do
     read -r rp word fw rest <<<"$rule"
     [ "$rp" = "$1" ] && [ "$word" = framework ] || continue
