@@ -64,7 +64,9 @@ void kcc_usage(FILE *out) {
                "  -x LANG             read the input as LANG whatever its extension: cl (OpenCL\n"
                "                      C), cu (CUDA) or k (the kcc dialect)\n"
                "  -cl-std=CLX.Y       OpenCL C version of a .cl input: CL1.2 (default), CL2.0,\n"
-               "                      CL3.0 (also -std=CLX.Y)\n"
+               "                      CL3.0; CL1.0 and CL1.1 read as CL1.2 (also -std=CLX.Y)\n"
+               "  -cl-OPTION          OpenCL C's build options (-cl-mad-enable,\n"
+               "                      -cl-fast-relaxed-math...: docs/cli.md lists them)\n"
                "  -std=STD            must suit the input: c99 c11 c17 (.k), c++11 .. c++20\n"
                "                      (.cu); no effect there\n"
                "  -Werror             treat warnings as errors\n"
@@ -148,6 +150,48 @@ static Lang lang_of(const char *input, const char *xlang) {
   return LANG_C;
 }
 
+/* OpenCL C's build options (clBuildProgram's, OpenCL 3.0 section 5.8.6), for OpenCL C input.
+ * clang parses with those it knows (float literals under -cl-single-precision-constant, the
+ * __FAST_RELAXED_MATH__ macro...); kcc gives the ones it has a meaning for that meaning. The
+ * others permit what kcc never does (flushing denormals, ignoring signed zeros), or describe
+ * what kcc always does (IEEE division and square root, argument information in the bundle's
+ * kernel table), so accepting them changes nothing. */
+enum { CL_NONE, CL_CONTRACT, CL_FAST, CL_O0 };
+static const struct {
+  const char *name;
+  bool clang; /* passed on to clang's parse */
+  int effect;
+} cl_options[] = {
+    {"-cl-single-precision-constant", true, CL_NONE},
+    {"-cl-denorms-are-zero", false, CL_NONE},
+    {"-cl-fp32-correctly-rounded-divide-sqrt", true, CL_NONE},
+    {"-cl-opt-disable", true, CL_O0},
+    {"-cl-mad-enable", true, CL_CONTRACT},
+    {"-cl-no-signed-zeros", true, CL_NONE},
+    {"-cl-unsafe-math-optimizations", true, CL_CONTRACT},
+    {"-cl-finite-math-only", true, CL_NONE},
+    {"-cl-fast-relaxed-math", true, CL_FAST},
+    {"-cl-kernel-arg-info", true, CL_NONE},
+    {"-cl-uniform-work-group-size", true, CL_NONE},
+    {"-cl-no-subgroup-ifp", false, CL_NONE},
+};
+
+static int cl_build_option(Cmd *c, KOptions *o, const char *a) {
+  for (size_t i = 0; i < sizeof cl_options / sizeof *cl_options; i++) {
+    if (strcmp(a, cl_options[i].name)) continue;
+    if (!c->cl_opt) c->cl_opt = a;
+    if (cl_options[i].clang) o->cargs[o->ncargs++] = a;
+    switch (cl_options[i].effect) {
+    case CL_CONTRACT: o->fp_contract = true; break;
+    case CL_FAST: o->fast_math = o->fp_contract = true; break;
+    case CL_O0: o->opt_level = 0; break;
+    default: break;
+    }
+    return 0;
+  }
+  return kcc_usage_error("unknown OpenCL build option '%s' (docs/cli.md lists those kcc takes)", a);
+}
+
 /* -std=: kcc parses each language in one fixed dialect (docs/dialect.md), so a valid value
  * changes nothing. It is still checked, so that a build asking for another language's
  * standard, or one the dialect is not (C89, C23), hears about it. */
@@ -156,7 +200,9 @@ static int check_std(const char *opt, const char *v, const char *input, const ch
   static const char *const c[] = {"c99", "c11", "c17", "c18", "gnu99", "gnu11", "gnu17", "gnu18"};
   static const char *const cuda[] = {"c++11",   "c++14",   "c++17",   "c++20",
                                      "gnu++11", "gnu++14", "gnu++17", "gnu++20"};
-  static const char *const cl[] = {"CL1.2", "CL2.0", "CL3.0", "cl1.2", "cl2.0", "cl3.0"};
+  /* 1.0 and 1.1 are parsed as 1.2, which only adds to them. */
+  static const char *const cl[] = {"CL1.0", "CL1.1", "CL1.2", "CL2.0", "CL3.0",
+                                   "cl1.0", "cl1.1", "cl1.2", "cl2.0", "cl3.0"};
   Lang lang = lang_of(input, xlang);
   if (!strcmp(opt, "-cl-std") && lang != LANG_OPENCL)
     return kcc_usage_error("'-cl-std=%s' is for OpenCL C input (.cl or -x cl), and '%s' is not", v,
@@ -175,7 +221,8 @@ static int check_std(const char *opt, const char *v, const char *input, const ch
                          lang == LANG_C
                              ? "kcc's C dialect takes c99, c11, c17, gnu99, gnu11 or gnu17"
                          : lang == LANG_CUDA ? "CUDA input takes c++11, c++14, c++17 or c++20"
-                                             : "OpenCL C input takes CL1.2, CL2.0 or CL3.0");
+                                             : "OpenCL C input takes CL1.0, CL1.1, CL1.2, "
+                                               "CL2.0 or CL3.0");
 }
 
 /* Options that take a value either joined (-Ifoo) or as the next argument (-I foo). */
@@ -269,6 +316,9 @@ int kcc_parse_args(int argc, char **argv, KOptions *o, Cmd *c) {
       /* Checked once the input, and so its language, is known. */
       c->std_opt = a;
       c->std = strchr(a, '=') + 1;
+    } else if (!strncmp(a, "-cl-", 4)) {
+      int st = cl_build_option(c, o, a);
+      if (st) return st;
     } else if (!strcmp(a, "-Werror")) {
       o->werror = true;
     } else if (!strcmp(a, "-Wno-error")) {
@@ -351,6 +401,9 @@ int kcc_parse_args(int argc, char **argv, KOptions *o, Cmd *c) {
     return kcc_usage_error("kcc cannot read a kernel from standard input; name the file");
   if (o->ninstantiate && lang_of(c->input, c->xlang) != LANG_CUDA)
     return kcc_usage_error("'--instantiate' is for CUDA input (.cu or -x cu), and '%s' is not",
+                           c->input);
+  if (c->cl_opt && lang_of(c->input, c->xlang) != LANG_OPENCL)
+    return kcc_usage_error("'%s' is for OpenCL C input (.cl or -x cl), and '%s' is not", c->cl_opt,
                            c->input);
   if (c->std) {
     char opt[16];

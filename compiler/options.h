@@ -26,6 +26,7 @@ extern const int kcc_nforms;
 typedef struct Cmd {
   const char *input, *output, *depfile, *deptarget;
   const char *std, *std_opt; /* -std=VALUE / -cl-std=VALUE: the value and the option's name */
+  const char *cl_opt;        /* the first OpenCL build option (-cl-mad-enable...), or NULL */
   const char *alone;         /* --devices or --version, which take no other argument */
   const char *xlang;         /* -x LANG: "cl" or "k" */
   const Form *form;

@@ -401,7 +401,11 @@ START_TEST(habitual_flags) {
       {"hs.cu -std=c++03",
        "invalid '-std=c++03' for 'hs.cu': CUDA input takes c++11, c++14, c++17 or c++20"},
       {"x.cl -std=c11",
-       "invalid '-std=c11' for 'x.cl': OpenCL C input takes CL1.2, CL2.0 or CL3.0"},
+       "invalid '-std=c11' for 'x.cl': OpenCL C input takes CL1.0, CL1.1, CL1.2, CL2.0 or CL3.0"},
+      {"hw.k -cl-mad-enable",
+       "'-cl-mad-enable' is for OpenCL C input (.cl or -x cl), and 'hw.k' is not"},
+      {"x.cl -cl-denorms-are-one", "unknown OpenCL build option '-cl-denorms-are-one' (docs/cli.md "
+                                   "lists those kcc takes)"},
       {"hw.k -cl-std=CL2.0",
        "'-cl-std=CL2.0' is for OpenCL C input (.cl or -x cl), and 'hw.k' is not"},
       {"hw.k -Werror=return-type",
@@ -510,6 +514,51 @@ START_TEST(atomic_inc_dec_ptx) {
       kcc("ai.cu --emit=ptx -o - | grep -o 'atom[.a-z0-9]*' | sort | uniq -c", &out, &err), 0);
   ck_assert_str_eq(out, "      1 atom.global.dec.u32\n      2 atom.global.inc.u32\n"
                         "      1 atom.shared.inc.u32\n");
+}
+END_TEST
+
+/* OpenCL C's build options (clBuildProgram's): every one is accepted on OpenCL C input, and
+ * those with a meaning have it: -cl-fast-relaxed-math defines __FAST_RELAXED_MATH__ and is
+ * -ffast-math, -cl-single-precision-constant makes 0.1 a float, -cl-mad-enable contracts. */
+START_TEST(cl_build_options) {
+  tu_write("bo.cl", "kernel void k(global float *p) {\n"
+                    "#ifdef __FAST_RELAXED_MATH__\n"
+                    "  p[0] = 2;\n"
+                    "#endif\n"
+                    "  p[1] = p[2] * 0.1 + p[3];\n"
+                    "}\n");
+  static const char *const all[] = {"-cl-single-precision-constant",
+                                    "-cl-denorms-are-zero",
+                                    "-cl-fp32-correctly-rounded-divide-sqrt",
+                                    "-cl-opt-disable",
+                                    "-cl-mad-enable",
+                                    "-cl-no-signed-zeros",
+                                    "-cl-unsafe-math-optimizations",
+                                    "-cl-finite-math-only",
+                                    "-cl-fast-relaxed-math",
+                                    "-cl-kernel-arg-info",
+                                    "-cl-uniform-work-group-size",
+                                    "-cl-no-subgroup-ifp",
+                                    "-cl-std=CL1.0",
+                                    "-cl-std=CL1.1"};
+  char *out, *err, cmd[160];
+  for (size_t i = 0; i < sizeof all / sizeof *all; i++) {
+    snprintf(cmd, sizeof cmd, "bo.cl %s -o bo.kcb", all[i]);
+    ck_assert_msg(kcc(cmd, &out, &err) == 0 && !*err, "kcc %s: %s", cmd, err);
+  }
+  ck_assert_int_eq(kcc("bo.cl --emit=kir -o - | grep -c 'fconst float 2'", &out, &err), 1);
+  ck_assert_int_eq(
+      kcc("bo.cl -cl-fast-relaxed-math --emit=kir -o - | grep -c 'fconst float 2'", &out, &err), 0);
+  ck_assert_str_eq(out, "1\n");
+  /* Without the option 0.1 is a double: the product is computed in double. */
+  ck_assert_int_eq(kcc("bo.cl --emit=kir -o - | grep -c 'fconst double 0.1'", &out, &err), 0);
+  ck_assert_int_eq(kcc("bo.cl -cl-single-precision-constant --emit=kir -o - | grep -c 'fconst "
+                       "double'",
+                       &out, &err),
+                   1);
+  ck_assert_int_eq(
+      kcc("bo.cl -ffp-contract=off -cl-mad-enable --emit=ptx -o - | grep -c fma.rn", &out, &err),
+      0);
 }
 END_TEST
 
@@ -773,6 +822,7 @@ static Suite *suite(void) {
   tcase_add_test(t, lambda_ref_capture);
   tcase_add_test(t, cuda_fp_contract);
   tcase_add_test(t, atomic_inc_dec_ptx);
+  tcase_add_test(t, cl_build_options);
   tcase_add_test(t, large_params_ptx81);
   suite_add_tcase(s, t);
   return s;
