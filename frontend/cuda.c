@@ -251,10 +251,17 @@ static const char h_coop[] =
     "static __inline__ unsigned __kcc_block_size() { return blockDim.x * blockDim.y * "
     "blockDim.z; }\n"
     "static __inline__ unsigned __kcc_lane() { return __kcc_block_rank() & 31u; }\n"
+    /* A thread_group's sync() when it holds a tile: a partial-warp barrier whose mask is known
+       at run time. kcc empties it when nothing in the file makes such a group (the calls
+       annotated kcc.tile_group), so a whole-block thread_group has no warp operation that the
+       OpenCL forms cannot write (fe_cu_tile_groups). */
+    "static __inline__ __attribute__((annotate(\"kcc.group_tile_sync\"))) void "
+    "__kcc_group_tile_sync(unsigned __m) { __syncwarp(__m); }\n"
     "class thread_group {\n"
     " public:\n"
     "  unsigned __kcc_size; /* 0: the whole block */\n"
-    "  void sync() const { if (__kcc_size == 0) __syncthreads(); else __syncwarp(__kcc_mask()); }\n"
+    "  void sync() const { if (__kcc_size == 0) __syncthreads(); else "
+    "__kcc_group_tile_sync(__kcc_mask()); }\n"
     "  unsigned thread_rank() const { return __kcc_size == 0 ? __kcc_block_rank() : "
     "__kcc_block_rank() % __kcc_size; }\n"
     "  unsigned size() const { return __kcc_size == 0 ? __kcc_block_size() : __kcc_size; }\n"
@@ -293,7 +300,8 @@ static const char h_coop[] =
     "static __inline__ unsigned group_size(const thread_block &__g) { return __g.size(); }\n"
     "static __inline__ unsigned thread_rank(const thread_block &__g) { return "
     "__g.thread_rank(); }\n"
-    "static __inline__ thread_group tiled_partition(const thread_group &__g, unsigned __n) { "
+    "static __inline__ __attribute__((annotate(\"kcc.tile_group\"))) thread_group "
+    "tiled_partition(const thread_group &__g, unsigned __n) { "
     "thread_group __t = {__n}; return __t; }\n"
     "static __inline__ void sync(const thread_group &__g) { __g.sync(); }\n"
     "static __inline__ unsigned group_size(const thread_group &__g) { return __g.size(); }\n"
@@ -304,7 +312,8 @@ static const char h_coop[] =
     "  unsigned char __kcc_unused;\n"
     "  unsigned __kcc_mask() const { return _N >= 32 ? 0xffffffffu : ((1u << (_N & 31u)) - 1u) "
     "<< (__kcc_lane() & ~(_N - 1u)); }\n"
-    "  operator thread_group() const { thread_group __g = {_N}; return __g; }\n"
+    "  __attribute__((annotate(\"kcc.tile_group\"))) operator thread_group() const { "
+    "thread_group __g = {_N}; return __g; }\n"
     "  void sync() const { __syncwarp(__kcc_mask()); }\n"
     "  unsigned thread_rank() const { return __kcc_block_rank() & (_N - 1u); }\n"
     "  unsigned size() const { return _N; }\n"
@@ -851,4 +860,33 @@ const char *fe_cu_record_problem(CXCursor def) {
   const char *why = NULL;
   clang_visitChildren(def, record_visit, &why);
   return why;
+}
+
+/* ---------------------------------------------------------------- tile groups */
+
+static void tile_sync_at(KExpr *e, void *ctx) {
+  if (e->kind == KE_BUILTIN && e->builtin == BI_SYNCWARP) e->loc = *(KLoc *)ctx;
+}
+
+void fe_cu_note_call(FeCtx *fe, CXCursor fn, KFunc *f, KLoc loc) {
+  if (!fe_in_vfile(fe, fn)) return;
+  if (!fe->tile_groups && fe_has_annotation(fn, "kcc.tile_group")) {
+    fe->tile_groups = true;
+    fe->tile_group_at = loc;
+  } else if (!fe->group_tile_sync && fe_has_annotation(fn, "kcc.group_tile_sync")) {
+    fe->group_tile_sync = f;
+  }
+}
+
+void fe_cu_tile_groups(FeCtx *fe) {
+  KFunc *f = fe->group_tile_sync;
+  if (!f || !f->body) return;
+  if (!fe->tile_groups) {
+    /* No thread_group holds a tile: its tile branch never runs. */
+    f->body = kir_stmt(KS_BLOCK, f->loc);
+    return;
+  }
+  /* A form that cannot write the partial-warp barrier says so where the file made the group,
+     not inside kcc's header. */
+  kir_visit_stmt(f->body, tile_sync_at, &fe->tile_group_at);
 }

@@ -118,6 +118,9 @@ typedef struct FeCtx {
   KList temps;              /* KS_DECL of the temporaries of this function (declared first) */
   CXCursor kernel_template; /* the first __global__ function template, or a null cursor */
   KList kernel_names;       /* the names kernels are written with (fe_cu_reserve_kernel_names) */
+  bool tile_groups;         /* a call makes a thread_group that holds a tile (kcc.tile_group) */
+  KLoc tile_group_at;       /* the first such call */
+  KFunc *group_tile_sync;   /* the header's __kcc_group_tile_sync, once called */
   FeMap lambdas;            /* lambda.c: closure class (canonical) -> its captures */
   int ntemps;
   /* language */
@@ -315,6 +318,12 @@ const char *fe_cu_func_name(FeCtx *fe, CXCursor def, bool kernel);
  * name kcc makes up (an overload's, a template specialisation's, a method's) never takes one,
  * since the runtime finds a kernel by its written name. */
 void fe_cu_reserve_kernel_names(FeCtx *fe, CXCursor scope);
+/* Notes a call to one of <cooperative_groups.h>'s functions that make a tile thread_group or
+ * sync one (their kcc.* annotations), at the call's location. */
+void fe_cu_note_call(FeCtx *fe, CXCursor fn, KFunc *f, KLoc loc);
+/* After lowering: a thread_group's tile sync emptied when no call makes a tile group, else
+ * its errors placed at the first call that does. */
+void fe_cu_tile_groups(FeCtx *fe);
 /* Calls C++ spells other than a call of a named function: constructors of trivial structs,
  * defaulted assignments, member functions, member operators. NULL for a plain call. */
 KExpr *fe_cu_call(FeCtx *fe, CXCursor c, KLoc loc);

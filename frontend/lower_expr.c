@@ -869,6 +869,7 @@ bool fe_ref_by_address(CXType t) {
 
 KExpr *fe_call(FeCtx *fe, CXCursor c, CXCursor fn, KFunc *f, KExpr *self, int arg0, KLoc loc) {
   const char *name = fe_spelling(fn);
+  if (fe->lang == KL_LANG_CU) fe_cu_note_call(fe, fn, f, loc);
   if (f->is_kernel) {
     diag_error(loc, "kernel function '%s' cannot be called from device code", name);
     return fe_poison(loc);

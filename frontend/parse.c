@@ -785,6 +785,7 @@ user_args:
   if (lang == KL_LANG_CU) fe_cu_reserve_kernel_names(&fe, clang_getTranslationUnitCursor(tu));
   walk_file_scope(&fe, clang_getTranslationUnitCursor(tu), &defs);
   lower_bodies(&fe, &defs);
+  if (lang == KL_LANG_CU) fe_cu_tile_groups(&fe);
   fe_unique_struct_names(&fe);
   if (!clang_Cursor_isNull(fe.kernel_template) && !kir_has_kernel(m)) {
     const char *name = fe_spelling(fe.kernel_template);
