@@ -252,6 +252,21 @@ static bool verify_histogram(Case *c) {
   return misses == 0;
 }
 
+/* atomic_wrap: words[0] counts T = threads * reps increments modulo m + 1 from 0, words[1] as
+ * many decrements (atomicDec from 0 wraps to m): (m + 1 - T mod (m + 1)) mod (m + 1). */
+static void reset_atomic_wrap(Case *c) {
+  must(kcrt_buffer_fill(c->out, 0, 0, 8), "kcrt_buffer_fill");
+}
+static bool verify_atomic_wrap(Case *c) {
+  uint32_t got[2];
+  download(c->out, got, sizeof got);
+  uint64_t mod = (uint64_t)c->m + 1, t = (uint64_t)c->n * (uint64_t)c->kk;
+  misses = 0;
+  near("inc", 0, got[0], (double)(t % mod), 0);
+  near("dec", 1, got[1], (double)((mod - t % mod) % mod), 0);
+  return misses == 0;
+}
+
 static inline int clampi(int v, int lo, int hi) {
   return v < lo ? lo : v > hi ? hi : v;
 }
@@ -795,6 +810,18 @@ static void run_row(const char *row) {
     c.bytes = c.n;
     c.reset = reset_histogram;
     c.verify = verify_histogram;
+  } else if (!strcmp(row, "atomic_wrap")) {
+    /* 16,384 threads on two words (cuda-samples simpleAtomicIntrinsics' contention), reps
+     * increments and decrements each; the words are reset before the checked launch. */
+    c.file = c.kernel = "atomic_wrap";
+    c.n = 64 * 256, c.kk = s ? 4 : 64, c.m = 1000003;
+    snprintf(c.size, sizeof c.size, "%d threads x %d", c.n, c.kk);
+    c.d[0] = c.out = upload(NULL, c.out_size = 8);
+    c.args[0] = KCRT_ARG_BUFFER(c.d[0]), c.args[1] = KCRT_ARG_VALUE(c.m);
+    c.args[2] = KCRT_ARG_VALUE(c.kk), c.nargs = 3;
+    c.grid = KCRT_DIM1(64), c.block = KCRT_DIM1(256);
+    c.reset = reset_atomic_wrap;
+    c.verify = verify_atomic_wrap;
   } else if (!strcmp(row, "stencil1d")) {
     c.file = "stencil", c.kernel = "stencil1d";
     c.n = one_d;
@@ -924,10 +951,10 @@ static void run_row(const char *row) {
   free_case(&c);
 }
 
-static const char *const rows[] = {"copy",      "vecadd",       "saxpy",          "reduce",
-                                   "transpose", "matmul",       "histogram",      "stencil1d",
-                                   "stencil2d", "blackscholes", "nbody",          "scan",
-                                   "conv",      "bs_float2",    "transpose_tiled"};
+static const char *const rows[] = {"atomic_wrap", "copy",      "vecadd",       "saxpy",
+                                   "reduce",      "transpose", "matmul",       "histogram",
+                                   "stencil1d",   "stencil2d", "blackscholes", "nbody",
+                                   "scan",        "conv",      "bs_float2",    "transpose_tiled"};
 
 int main(int argc, char **argv) {
   const char *only = NULL;

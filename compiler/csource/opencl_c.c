@@ -142,16 +142,68 @@ static bool is_vector_type(const char *name) {
 static const char *const ocl_operators[] = {"vec_step", "printf",     "to_global",
                                             "to_local", "to_private", NULL};
 
-static bool ocl_kernel_reserved(const char *name) {
-  return cs_in_list(name, ocl_words) || cs_in_list(name, helper_names) ||
-         cs_in_list(name, ocl_operators) || !strncmp(name, "as_", 3) || is_vector_type(name);
-}
-
 static bool ocl_reserved(const char *name, bool family) {
-  if (ocl_kernel_reserved(name) || cs_in_list(name, ocl_builtins)) return true;
+  if (cs_in_list(name, ocl_words) || cs_in_list(name, helper_names) ||
+      cs_in_list(name, ocl_operators) || is_vector_type(name) || cs_in_list(name, ocl_builtins))
+    return true;
   for (const char *const *p = ocl_prefixes; family && *p; p++)
     if (!strncmp(name, *p, strlen(*p))) return true;
   return false;
+}
+
+/* Whether s is a scalar or vector type name of OpenCL C (int, uint4, float16...). */
+static bool is_type_name(const char *s) {
+  static const char *const scalars[] = {"char", "uchar", "short", "ushort", "int",  "uint",
+                                        "long", "ulong", "float", "double", "half", NULL};
+  return is_vector_type(s) || cs_in_list(s, scalars);
+}
+
+/* Whether name is one of the built-in functions of a family spelled by pattern (OpenCL C 1.2
+ * 6.2.3-6.2.4, 6.12): convert_T[_sat][_rte|_rtz|_rtp|_rtn], as_T, atomic_OP and atom_OP,
+ * native_F and half_F of a math function, vloadN, vstoreN and their half forms. */
+static bool is_builtin_family(const char *name) {
+  static const char *const ops[] = {"add", "sub", "xchg", "inc", "dec", "cmpxchg",
+                                    "min", "max", "and",  "or",  "xor", NULL};
+  if (!strncmp(name, "as_", 3)) return is_type_name(name + 3);
+  if (!strncmp(name, "convert_", 8)) {
+    char t[32];
+    snprintf(t, sizeof t, "%s", name + 8);
+    char *u = strchr(t, '_');
+    if (u) {
+      const char *suffix = name + 8 + (u - t);
+      *u = 0;
+      if (!strncmp(suffix, "_sat", 4)) suffix += 4;
+      if (*suffix && strcmp(suffix, "_rte") && strcmp(suffix, "_rtz") && strcmp(suffix, "_rtp") &&
+          strcmp(suffix, "_rtn"))
+        return false;
+    }
+    return is_type_name(t);
+  }
+  if (!strncmp(name, "atomic_", 7)) return cs_in_list(name + 7, ops);
+  if (!strncmp(name, "atom_", 5)) return cs_in_list(name + 5, ops);
+  if (!strncmp(name, "native_", 7)) return cs_in_list(name + 7, ocl_builtins);
+  if (!strncmp(name, "half_", 5)) return cs_in_list(name + 5, ocl_builtins);
+  const char *v = !strncmp(name, "vload", 5)    ? name + 5
+                  : !strncmp(name, "vstore", 6) ? name + 6
+                                                : NULL;
+  if (v) {
+    if (*v == 'a') v++; /* vloada_half */
+    if (!strncmp(v, "_half", 5)) v += 5;
+    if (!*v) return true;
+    if (!strcmp(v, "2") || !strcmp(v, "3") || !strcmp(v, "4") || !strcmp(v, "8") ||
+        !strcmp(v, "16"))
+      return true;
+    return !strncmp(v, "_rt", 3) || ((v[0] >= '0' && v[0] <= '9') && strstr(v, "_rt"));
+  }
+  return false;
+}
+
+/* A kernel may not have a built-in function's name either: clang accepts one that shadows an
+ * overloaded built-in (normalize, atomic_add, convert_int...), but the driver that links its
+ * built-in library then has no such kernel (PoCL: "no kernel 'dot'"); the operators above
+ * fail in clang itself. */
+static bool ocl_kernel_reserved(const char *name) {
+  return ocl_reserved(name, false) || is_builtin_family(name) || !strncmp(name, "__", 2);
 }
 
 /* ---------------------------------------------------------------- shared variables */

@@ -36,7 +36,7 @@ static void advance(__private struct Particle *p, float dt) {
   }
 }
 
-__kernel void step(__global struct Particle *ps, __global float *energy, int n, float dt) {
+__kernel void simulate(__global struct Particle *ps, __global float *energy, int n, float dt) {
   int i = (int)((uint)get_group_id(0) * (uint)get_local_size(0) + (uint)get_local_id(0));
   if (i >= n)
     return;

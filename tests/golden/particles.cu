@@ -36,7 +36,7 @@ static __device__ void advance(struct Particle *p, float dt) {
   }
 }
 
-extern "C" __global__ void step(struct Particle *ps, float *energy, int n, float dt) {
+extern "C" __global__ void simulate(struct Particle *ps, float *energy, int n, float dt) {
   int i = (int)(blockIdx.x * blockDim.x + threadIdx.x);
   if (i >= n)
     return;
