@@ -174,6 +174,7 @@ static const struct {
     {"-cl-kernel-arg-info", true, CL_NONE},
     {"-cl-uniform-work-group-size", true, CL_NONE},
     {"-cl-no-subgroup-ifp", false, CL_NONE},
+    {"-cl-strict-aliasing", false, CL_NONE}, /* OpenCL 1.0's, deprecated since */
 };
 
 static int cl_build_option(Cmd *c, KOptions *o, const char *a) {

@@ -539,6 +539,7 @@ START_TEST(cl_build_options) {
                                     "-cl-kernel-arg-info",
                                     "-cl-uniform-work-group-size",
                                     "-cl-no-subgroup-ifp",
+                                    "-cl-strict-aliasing",
                                     "-cl-std=CL1.0",
                                     "-cl-std=CL1.1"};
   char *out, *err, cmd[160];
