@@ -29,8 +29,12 @@ if(Python3_FOUND AND OpenCL_FOUND AND KCC_CLANG19)
   add_test(NAME random.regress
            COMMAND ${_rk_common} --regress ${CMAKE_CURRENT_SOURCE_DIR}/random/regress
                    --work ${_rk_out}/regress)
+  # PoCL's vectorising work-group method (loopvec, its default) gives wrong results for some
+  # of these kernels on AVX-512 hosts, with kcc's output of before and after this change alike,
+  # where its two other methods and the reference agree (docs/driver-bugs.md #12): the
+  # differential run uses cbs, so that what it finds is kcc's.
   set_tests_properties(random.diff random.regress PROPERTIES LABELS random TIMEOUT 1500
-                       SKIP_RETURN_CODE 77)
+                       SKIP_RETURN_CODE 77 ENVIRONMENT "POCL_WORK_GROUP_METHOD=cbs")
 else()
   message(STATUS "python3, OpenCL or clang-19 missing: random.* tests not registered")
 endif()
