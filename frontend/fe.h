@@ -153,6 +153,8 @@ int fe_contract_at_body(FeCtx *fe, CXCursor body);
 int fe_contract_in_block(FeCtx *fe, CXCursor block, CXCursor first, int outer);
 /* Marks a floating-point +, - or * with the state in force (fe->contract). */
 void fe_mark_contract(FeCtx *fe, KExpr *e);
+/* The unrolling hint written right before a loop statement (KStmt.unroll), or 0. */
+int fe_loop_unroll(FeCtx *fe, CXCursor loop);
 
 /* ---------------------------------------------------------------- types.c */
 

@@ -354,6 +354,7 @@ static void for_stmt(FeCtx *fe, CXCursor c, KList *out) {
   fe_kids_free(&k);
 
   KStmt *s = kir_stmt(KS_FOR, loc);
+  s->unroll = fe_loop_unroll(fe, c);
   KList pre = {0};
   if (!clang_Cursor_isNull(role[0])) {
     KList init = {0};
@@ -498,6 +499,7 @@ static void stmt_into(FeCtx *fe, CXCursor c, KList *out) {
     if (k.n == 2) {
       bool is_do = kind == CXCursor_DoStmt;
       KStmt *s = kir_stmt(is_do ? KS_DO : KS_WHILE, loc);
+      s->unroll = fe_loop_unroll(fe, c);
       s->cond = fe_expr(fe, k.v[is_do ? 1 : 0]);
       s->body = sub_stmt(fe, k.v[is_do ? 0 : 1]);
       klist_push(out, s);

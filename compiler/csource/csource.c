@@ -1357,6 +1357,18 @@ static bool for_init_inline(const KStmt *init) {
   return true;
 }
 
+/* A loop's unrolling hint (KStmt.unroll) as the line before it: `#pragma unroll N` (1: never;
+ * bare: fully), which nvcc and the OpenCL C compilers (clang-based) take in every version,
+ * where OpenCL 2.0's opencl_unroll_hint attribute is not in OpenCL C 1.2. */
+static void unroll_hint(CGen *g, const KStmt *s) {
+  if (!s->unroll) return;
+  if (s->unroll == -2)
+    cs_puts(g, "#pragma unroll\n");
+  else
+    cs_printf(g, "#pragma unroll %d\n", s->unroll == -1 ? 1 : s->unroll);
+  cs_indent(g);
+}
+
 static void print_for(CGen *g, const KStmt *s) {
   const KStmt *init = s->init_stmt;
   bool wrap = !for_init_inline(init);
@@ -1371,6 +1383,7 @@ static void print_for(CGen *g, const KStmt *s) {
     cs_indent(g);
     init = NULL;
   }
+  unroll_hint(g, s);
   cs_puts(g, "for (");
   if (init && init->kind == KS_DECL) {
     print_decl(g, init->var, init->init);
@@ -1525,12 +1538,14 @@ void cs_stmt(CGen *g, const KStmt *s) {
     return;
   case KS_IF: print_if(g, s); return;
   case KS_WHILE:
+    unroll_hint(g, s);
     cs_puts(g, "while (");
     cs_expr_cond(g, s->cond, P_LOWEST);
     cs_puts(g, ")");
     end_sub(g, sub_stmt(g, s->body, false));
     return;
   case KS_DO: {
+    unroll_hint(g, s);
     cs_puts(g, "do");
     bool braced = sub_stmt(g, s->body, true);
     (void)braced;

@@ -552,6 +552,9 @@ struct KStmt {
   KList cases; /* KS_SWITCH: KStmt* of kind KS_CASE */
   int64_t value;
   bool is_default;
+  /* KS_FOR, KS_WHILE, KS_DO: the unrolling hint written before the loop (#pragma unroll N,
+     OpenCL's opencl_unroll_hint): N > 1 that many copies, -1 never, -2 fully, 0 none. */
+  int unroll;
   void *aux; /* scratch for the back end */
 };
 

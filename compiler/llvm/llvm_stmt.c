@@ -4,6 +4,9 @@
 #include "diag.h"
 #include "llvm_gen.h"
 
+#include <llvm-c/DebugInfo.h> /* LLVMTemporaryMDNode, for a loop's self-referential node */
+#include <string.h>
+
 static LLVMBasicBlockRef block(LG *g, const char *name) {
   return LLVMAppendBasicBlockInContext(g->ctx, g->fn, name);
 }
@@ -11,6 +14,33 @@ static LLVMBasicBlockRef block(LG *g, const char *name) {
 /* Ends the current block with a branch to `to` unless it already ends in a jump. */
 static void branch(LG *g, LLVMBasicBlockRef to) {
   if (lg_block_open(g)) LLVMBuildBr(g->b, to);
+}
+
+/* The loop's unrolling hint (KStmt.unroll) as llvm.loop metadata on its back edge `br`:
+ * !{!self, !{!"llvm.loop.unroll.count", i32 N}} (or .disable / .full), which LLVM's unroller
+ * follows instead of its heuristics, as nvcc follows #pragma unroll. */
+static void loop_hint(LG *g, LLVMValueRef br, int unroll) {
+  if (!unroll || !br || !LLVMIsABranchInst(br)) return;
+  const char *name = unroll == -1   ? "llvm.loop.unroll.disable"
+                     : unroll == -2 ? "llvm.loop.unroll.full"
+                                    : "llvm.loop.unroll.count";
+  LLVMMetadataRef hint[2] = {
+      LLVMMDStringInContext2(g->ctx, name, strlen(name)),
+      unroll > 0 ? LLVMValueAsMetadata(LLVMConstInt(g->t_i32, (unsigned long long)unroll, 0))
+                 : NULL};
+  LLVMMetadataRef self = LLVMTemporaryMDNode(g->ctx, NULL, 0);
+  LLVMMetadataRef ops[2] = {self, LLVMMDNodeInContext2(g->ctx, hint, unroll > 0 ? 2 : 1)};
+  LLVMMetadataRef node = LLVMMDNodeInContext2(g->ctx, ops, 2);
+  LLVMMetadataReplaceAllUsesWith(self, node);
+  LLVMSetMetadata(br, LLVMGetMDKindIDInContext(g->ctx, "llvm.loop", 9),
+                  LLVMMetadataAsValue(g->ctx, node));
+}
+
+/* branch() to the loop's header, with its hint on the branch when it is the back edge. */
+static void back_edge(LG *g, LLVMBasicBlockRef to, int unroll) {
+  bool open = lg_block_open(g);
+  branch(g, to);
+  if (open) loop_hint(g, LLVMGetLastInstruction(LLVMGetInsertBlock(g->b)), unroll);
 }
 
 static void jump(LG *g, LLVMBasicBlockRef to) {
@@ -94,7 +124,7 @@ void lg_stmt(LG *g, KStmt *s) {
     LLVMBuildCondBr(g->b, lg_cond(g, s->cond), bb, end);
     LLVMPositionBuilderAtEnd(g->b, bb);
     loop_body(g, s->body, end, cb);
-    branch(g, cb);
+    back_edge(g, cb, s->unroll);
     LLVMMoveBasicBlockAfter(end, LLVMGetInsertBlock(g->b));
     LLVMPositionBuilderAtEnd(g->b, end);
     return;
@@ -107,7 +137,7 @@ void lg_stmt(LG *g, KStmt *s) {
     branch(g, cb);
     LLVMMoveBasicBlockAfter(cb, LLVMGetInsertBlock(g->b));
     LLVMPositionBuilderAtEnd(g->b, cb);
-    LLVMBuildCondBr(g->b, lg_cond(g, s->cond), bb, end);
+    loop_hint(g, LLVMBuildCondBr(g->b, lg_cond(g, s->cond), bb, end), s->unroll);
     LLVMMoveBasicBlockAfter(end, cb);
     LLVMPositionBuilderAtEnd(g->b, end);
     return;
@@ -128,7 +158,7 @@ void lg_stmt(LG *g, KStmt *s) {
     LLVMMoveBasicBlockAfter(sb, LLVMGetInsertBlock(g->b));
     LLVMPositionBuilderAtEnd(g->b, sb);
     if (s->step) lg_expr(g, s->step);
-    branch(g, cb);
+    back_edge(g, cb, s->unroll);
     LLVMMoveBasicBlockAfter(end, LLVMGetInsertBlock(g->b));
     LLVMPositionBuilderAtEnd(g->b, end);
     return;

@@ -586,6 +586,46 @@ START_TEST(tile_thread_group) {
 }
 END_TEST
 
+/* Unrolling hints before a loop (#pragma unroll [N], #pragma nounroll, #pragma clang loop,
+ * OpenCL's opencl_unroll_hint) reach LLVM as llvm.loop metadata and the C forms as
+ * `#pragma unroll N` before the same loop; a loop without one gets none. */
+START_TEST(unroll_hints) {
+  tu_write("un.cu", "__global__ void k(float *a, const float *b, int n) {\n"
+                    "  float s = 0;\n"
+                    "#pragma unroll 4\n"
+                    "  for (int i = 0; i < n; i++) s += b[i];\n"
+                    "  a[0] = s;\n"
+                    "#pragma nounroll\n"
+                    "  for (int j = 0; j < 8; j++) a[j + 1] = b[j] * 3;\n"
+                    "#pragma clang loop unroll_count(3)\n"
+                    "  while (n-- > 0) a[n + 9] = 1;\n"
+                    "  for (int j = 0; j < 8; j++) a[j + 21] = b[j];\n"
+                    "}\n");
+  char *out, *err;
+  ck_assert_int_eq(kcc("un.cu --emit=cuda -o - | grep -A1 '#pragma unroll'", &out, &err), 0);
+  ck_assert_str_eq(out, "  #pragma unroll 4\n  for (int i = 0; i < n; i++)\n--\n"
+                        "  #pragma unroll 1\n  for (int j = 0; j < 8; j++)\n--\n"
+                        "  #pragma unroll 3\n  while (n-- > 0)\n");
+  ck_assert_int_eq(kcc("un.cu --emit=cuda -o un.cu.cu && nvcc -c un.cu.cu -o un.o 2>&1 || "
+                       "echo no-nvcc",
+                       &out, &err),
+                   0);
+  ck_assert_int_eq(kcc("un.cu -O0 --emit=llvm -o - | grep -o '\"llvm.loop.unroll[.a-z]*\"' | "
+                       "sort | uniq -c",
+                       &out, &err),
+                   0);
+  ck_assert_str_eq(out,
+                   "      2 \"llvm.loop.unroll.count\"\n      1 \"llvm.loop.unroll.disable\"\n");
+  tu_write("un.cl", "__kernel void k(__global float *a) {\n"
+                    "  __attribute__((opencl_unroll_hint(2)))\n"
+                    "  for (int i = 0; i < 8; i++) a[i] = i;\n"
+                    "}\n");
+  ck_assert_int_eq(
+      kcc("un.cl -cl-std=CL2.0 --emit=cl -o - | grep -A1 '#pragma unroll'", &out, &err), 0);
+  ck_assert_str_eq(out, "  #pragma unroll 2\n  for (int i = 0; i < 8; i++)\n");
+}
+END_TEST
+
 /* Through a symlink, the file the link names is replaced and the link stays. A FIFO, like
  * /dev/null (which a test run as root must not risk replacing), is written in place, and as it
  * has no extension it gets the default form, as '-' does. */
@@ -848,6 +888,7 @@ static Suite *suite(void) {
   tcase_add_test(t, atomic_inc_dec_ptx);
   tcase_add_test(t, cl_build_options);
   tcase_add_test(t, tile_thread_group);
+  tcase_add_test(t, unroll_hints);
   tcase_add_test(t, large_params_ptx81);
   suite_add_tcase(s, t);
   return s;
