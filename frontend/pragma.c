@@ -223,9 +223,23 @@ int fe_loop_unroll(FeCtx *fe, CXCursor loop) {
   for (int i = fe->pragmas.n - 1; i >= 0; i--) {
     const FePragma *p = fe->pragmas.v[i];
     if (!p->loop || p->end > at) continue;
-    /* The hint is the loop's when only blanks separate them. */
-    for (unsigned o = p->end; o < at && o < size; o++)
-      if (text[o] != ' ' && text[o] != '\t' && text[o] != '\n' && text[o] != '\r') return 0;
+    /* The hint is the loop's when only blanks, comments and other directive lines (#endif...)
+       separate them. */
+    for (unsigned o = p->end; o < at && o < size; o++) {
+      char ch = text[o];
+      if (ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r') continue;
+      if (ch == '#' || (ch == '/' && o + 1 < size && text[o + 1] == '/')) {
+        while (o < at && text[o] != '\n') o++; /* to the end of the line */
+        continue;
+      }
+      if (ch == '/' && o + 1 < size && text[o + 1] == '*') {
+        const char *e = memmem(text + o + 2, at - o - 2 < size ? at - o - 2 : 0, "*/", 2);
+        if (!e) return 0;
+        o = (unsigned)(e - text) + 1;
+        continue;
+      }
+      return 0;
+    }
     return p->unroll;
   }
   return 0;

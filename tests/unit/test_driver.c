@@ -619,10 +619,16 @@ START_TEST(unroll_hints) {
   tu_write("un.cl", "__kernel void k(__global float *a) {\n"
                     "  __attribute__((opencl_unroll_hint(2)))\n"
                     "  for (int i = 0; i < 8; i++) a[i] = i;\n"
+                    "#ifndef NO_HINTS\n"
+                    "#pragma unroll 5 /* directives and comments may come between */\n"
+                    "#endif\n"
+                    "  // the loop:\n"
+                    "  for (int i = 8; i < 16; i++) a[i] = i;\n"
                     "}\n");
   ck_assert_int_eq(
       kcc("un.cl -cl-std=CL2.0 --emit=cl -o - | grep -A1 '#pragma unroll'", &out, &err), 0);
-  ck_assert_str_eq(out, "  #pragma unroll 2\n  for (int i = 0; i < 8; i++)\n");
+  ck_assert_str_eq(out, "  #pragma unroll 2\n  for (int i = 0; i < 8; i++)\n--\n"
+                        "  #pragma unroll 5\n  for (int i = 8; i < 16; i++)\n");
 }
 END_TEST
 
