@@ -560,15 +560,6 @@ void fe_cu_reserve_kernel_names(FeCtx *fe, CXCursor scope) {
   fe_kids_free(&k);
 }
 
-static bool is_plain_ident(const char *s) {
-  if (!*s || (*s >= '0' && *s <= '9')) return false;
-  for (; *s; s++)
-    if (!(*s == '_' || (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
-          (*s >= '0' && *s <= '9')))
-      return false;
-  return true;
-}
-
 /* Whether a function may take `name`: free, and either a kernel's own written name or no
  * kernel's written name (a made-up name must not take a later kernel's). */
 static bool name_free(FeCtx *fe, const char *name, bool written) {
@@ -581,7 +572,7 @@ const char *fe_cu_func_name(FeCtx *fe, CXCursor def, bool kernel) {
   /* A kernel keeps the name it is written with, as in .k and .cl input: one that is not a
      plain identifier (`k$x`, UTF-8) reaches the check every input gets (limits.c), never a
      spelling of kcc's that another kernel may have. */
-  if (kernel && !is_plain_ident(sp)) return sp;
+  if (kernel && !kir_is_plain_identifier(sp)) return sp;
   if (clang_getCursorKind(def) == CXCursor_CXXMethod ||
       clang_getCursorKind(def) == CXCursor_ConversionFunction) {
     /* Class_method (the class spelled with its template arguments: tile_32_); a lambda's

@@ -232,6 +232,7 @@ KStruct *fe_cu_lambda_struct(FeCtx *fe, CXCursor def, KStruct *st) {
   char name[64];
   snprintf(name, sizeof name, "__kcc_lambda_%u_%u", line, col);
   st->name = kir_strdup(name);
+  st->closure = true;
   klist_push(&fe->derived_names, st); /* renamed if another file has one at the same place */
   st->loc = loc;
   int n = l->n ? l->n : 1;

@@ -26,33 +26,6 @@ typedef struct FePragma {
   unsigned end; /* offset just past the hint's last token */
 } FePragma;
 
-/* The state a pragma's tokens give, or 2 when they are not a contraction pragma. */
-static int pragma_state(CXTranslationUnit tu, CXToken *t, unsigned n) {
-  char w[6][16] = {{0}};
-  for (unsigned i = 0; i < n && i < 6; i++) {
-    CXString s = clang_getTokenSpelling(tu, t[i]);
-    const char *c = clang_getCString(s);
-    if (c) snprintf(w[i], sizeof w[i], "%s", c);
-    clang_disposeString(s);
-  }
-  if (strcmp(w[0], "#") || strcmp(w[1], "pragma")) return 2;
-  if ((!strcmp(w[2], "STDC") || !strcmp(w[2], "OPENCL")) && !strcmp(w[3], "FP_CONTRACT")) {
-    if (!strcmp(w[4], "ON")) return 1;
-    if (!strcmp(w[4], "OFF")) return -1;
-    if (!strcmp(w[4], "DEFAULT")) return 0;
-    return 2;
-  }
-  if (!strcmp(w[2], "clang") && !strcmp(w[3], "fp") && !strncmp(w[4], "contract", 8)) {
-    /* contract ( on|off|fast ): the word after the parenthesis */
-    CXString s = n > 6 ? clang_getTokenSpelling(tu, t[6]) : (CXString){0};
-    const char *c = n > 6 ? clang_getCString(s) : NULL;
-    int r = !c ? 2 : !strcmp(c, "off") ? -1 : !strcmp(c, "on") || !strcmp(c, "fast") ? 1 : 2;
-    if (n > 6) clang_disposeString(s);
-    return r;
-  }
-  return 2;
-}
-
 /* The spelling of token i of t[0..n), or "" past the end (in buf). */
 static const char *tok(CXTranslationUnit tu, CXToken *t, unsigned n, unsigned i, char *buf,
                        size_t cap) {
@@ -62,6 +35,25 @@ static const char *tok(CXTranslationUnit tu, CXToken *t, unsigned n, unsigned i,
   if (clang_getCString(s)) snprintf(buf, cap, "%s", clang_getCString(s));
   clang_disposeString(s);
   return buf;
+}
+
+/* The state a pragma's tokens give, or 2 when they are not a contraction pragma. */
+static int pragma_state(CXTranslationUnit tu, CXToken *t, unsigned n) {
+  char w[7][16];
+  for (unsigned i = 0; i < 7; i++) tok(tu, t, n, i, w[i], sizeof w[i]);
+  if (strcmp(w[0], "#") || strcmp(w[1], "pragma")) return 2;
+  if ((!strcmp(w[2], "STDC") || !strcmp(w[2], "OPENCL")) && !strcmp(w[3], "FP_CONTRACT")) {
+    if (!strcmp(w[4], "ON")) return 1;
+    if (!strcmp(w[4], "OFF")) return -1;
+    if (!strcmp(w[4], "DEFAULT")) return 0;
+    return 2;
+  }
+  if (!strcmp(w[2], "clang") && !strcmp(w[3], "fp") && !strcmp(w[4], "contract")) {
+    /* contract ( on|off|fast ): the word after the parenthesis */
+    if (!strcmp(w[6], "off")) return -1;
+    if (!strcmp(w[6], "on") || !strcmp(w[6], "fast")) return 1;
+  }
+  return 2;
 }
 
 /* A loop unrolling hint at t[0]: CUDA's and clang's `#pragma unroll [N]`, `#pragma nounroll`,
@@ -145,6 +137,12 @@ void fe_pragmas_scan(FeCtx *fe) {
   unsigned n = 0;
   clang_tokenize(fe->tu, all, &t, &n);
   for (unsigned i = 0; i + 2 < n; i++) {
+    /* Every hint starts with `#` or `__attribute__`: other tokens cost no spelling lookups. */
+    enum CXTokenKind k = clang_getTokenKind(t[i]);
+    if (k != CXToken_Punctuation && k != CXToken_Keyword && k != CXToken_Identifier) continue;
+    char first[16];
+    tok(fe->tu, t, n, i, first, sizeof first);
+    if (strcmp(first, "#") && strcmp(first, "__attribute__")) continue;
     int unroll = 0;
     unsigned span = loop_hint(fe->tu, t + i, n - i, &unroll);
     if (span) {
@@ -158,7 +156,7 @@ void fe_pragmas_scan(FeCtx *fe) {
       i += span - 1;
       continue;
     }
-    if (i + 4 >= n || clang_getTokenKind(t[i]) != CXToken_Punctuation) continue;
+    if (i + 4 >= n || k != CXToken_Punctuation) continue;
     int st = pragma_state(fe->tu, t + i, n - i);
     if (st == 2) continue;
     CXSourceLocation l = clang_getTokenLocation(fe->tu, t[i]);

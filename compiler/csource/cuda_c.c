@@ -123,8 +123,9 @@ static void atomic_ptr(CGen *g, const KExpr *p, int prec) {
 }
 
 static void args(CGen *g, const KExpr *e) {
-  bool atomic = e->kind == KE_BUILTIN && e->nargs && kir_builtin_info(e->builtin)->name &&
-                !strncmp(kir_builtin_info(e->builtin)->name, "atomic", 6);
+  bool atomic =
+      e->kind == KE_BUILTIN && (kir_builtin_is_atomic(e->builtin) || e->builtin == BI_ATOMIC_INC ||
+                                e->builtin == BI_ATOMIC_DEC);
   for (int i = 0; i < e->nargs; i++) {
     if (i) cs_puts(g, ", ");
     if (i == 0 && atomic)

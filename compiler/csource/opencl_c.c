@@ -166,17 +166,14 @@ static bool is_builtin_family(const char *name) {
                                     "min", "max", "and",  "or",  "xor", NULL};
   if (!strncmp(name, "as_", 3)) return is_type_name(name + 3);
   if (!strncmp(name, "convert_", 8)) {
+    size_t len = strcspn(name + 8, "_"); /* the type, then _sat and a rounding mode */
+    const char *suffix = name + 8 + len;
     char t[32];
-    snprintf(t, sizeof t, "%s", name + 8);
-    char *u = strchr(t, '_');
-    if (u) {
-      const char *suffix = name + 8 + (u - t);
-      *u = 0;
-      if (!strncmp(suffix, "_sat", 4)) suffix += 4;
-      if (*suffix && strcmp(suffix, "_rte") && strcmp(suffix, "_rtz") && strcmp(suffix, "_rtp") &&
-          strcmp(suffix, "_rtn"))
-        return false;
-    }
+    snprintf(t, sizeof t, "%.*s", (int)len, name + 8);
+    if (!strncmp(suffix, "_sat", 4)) suffix += 4;
+    if (*suffix && strcmp(suffix, "_rte") && strcmp(suffix, "_rtz") && strcmp(suffix, "_rtp") &&
+        strcmp(suffix, "_rtn"))
+      return false;
     return is_type_name(t);
   }
   if (!strncmp(name, "atomic_", 7)) return cs_in_list(name + 7, ops);

@@ -46,6 +46,15 @@ char *kir_strdup(const char *s) {
   return kir_strndup(s, strlen(s));
 }
 
+bool kir_is_plain_identifier(const char *s) {
+  if (!*s || (*s >= '0' && *s <= '9')) return false;
+  for (; *s; s++)
+    if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') ||
+          *s == '_'))
+      return false;
+  return true;
+}
+
 static void types_reset(void);
 
 void kir_free_all(void) {

@@ -49,6 +49,9 @@ void *kir_alloc(size_t n); /* zero-filled; never returns NULL (exits on OOM) */
 char *kir_strdup(const char *s);
 char *kir_strndup(const char *s, size_t n);
 void kir_free_all(void);
+/* Whether s is a plain ASCII identifier, [A-Za-z_][A-Za-z0-9_]*: what a kernel's or constant
+ * table's name must be, since every form keeps it (limits.c). */
+bool kir_is_plain_identifier(const char *s);
 
 /* A growable array of pointers in the arena. */
 typedef struct KList {
@@ -149,6 +152,7 @@ struct KStruct {
   int nfields;
   int size, align;
   int align_attr; /* an explicit alignment above the natural one (CUDA's float4: 16), or 0 */
+  bool closure;   /* a C++ lambda's closure (frontend/lambda.c): one field per capture */
   KLoc loc;
 };
 

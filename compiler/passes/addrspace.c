@@ -51,8 +51,8 @@ static void as_error(Ctx *c, KLoc loc, const char *msg) {
   c->failed = true;
   if (loc.line && loc.line == c->last_error.line && loc.file == c->last_error.file) return;
   c->last_error = loc;
-  if (c->capture) /* the front end gives a closure a generic pointer only for a reference's referee
-                   */
+  /* The front end gives a closure's field a generic pointer only for a reference's referee. */
+  if (c->capture)
     diag_error(loc,
                "lambda capture '&%s': a reference variable captured by reference may refer to "
                "any memory, and OpenCL C and SPIR-V cannot keep such a pointer in a closure; "
@@ -62,9 +62,8 @@ static void as_error(Ctx *c, KLoc loc, const char *msg) {
     diag_error(loc, "%s; OpenCL C and SPIR-V need one address space per pointer", msg);
 }
 
-/* A closure: frontend/lambda.c's __kcc_lambda_ structs, whose fields are the captures. */
 static bool is_closure(const KType *t) {
-  return t->kind == KT_STRUCT && !strncmp(t->st->name, "__kcc_lambda_", 13);
+  return t->kind == KT_STRUCT && t->st->closure;
 }
 
 /* The capture a closure's member names (lhs of the assignment that fills it), or NULL. */

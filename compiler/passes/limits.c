@@ -24,15 +24,6 @@ enum {
 
 /* ---------------------------------------------------------------- names */
 
-static bool plain_identifier(const char *s) {
-  if (!*s || (*s >= '0' && *s <= '9')) return false;
-  for (; *s; s++)
-    if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') ||
-          *s == '_'))
-      return false;
-  return true;
-}
-
 /* Kernels and constant tables keep their source names in every form (the runtime looks
  * kernels up by name; PTX keeps constants visible for lookups). C11 lets identifiers hold
  * UTF-8 letters and clang takes `$`, but LLVM aborts on such a PTX symbol, nvcc refuses
@@ -43,7 +34,7 @@ bool pass_names(KModule *m) {
   int errors = diag_error_count();
   for (int i = 0; i < m->funcs.n; i++) {
     KFunc *f = m->funcs.v[i];
-    if (f->is_kernel && !f->origin && !plain_identifier(f->name))
+    if (f->is_kernel && !f->origin && !kir_is_plain_identifier(f->name))
       diag_error(f->loc,
                  "kernel name '%s' is not a plain identifier ([A-Za-z_][A-Za-z0-9_]*): kernels "
                  "keep their names in PTX, SPIR-V and OpenCL C, where the runtime looks them "
@@ -52,7 +43,7 @@ bool pass_names(KModule *m) {
   }
   for (int i = 0; i < m->globals.n; i++) {
     KVar *v = m->globals.v[i];
-    if (v->kind == KV_CONSTANT && !plain_identifier(v->name))
+    if (v->kind == KV_CONSTANT && !kir_is_plain_identifier(v->name))
       diag_error(v->loc,
                  "constant name '%s' is not a plain identifier ([A-Za-z_][A-Za-z0-9_]*): "
                  "constant tables keep their names in PTX, where the runtime may look them "

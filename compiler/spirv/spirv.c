@@ -783,6 +783,9 @@ static void module_header(SG *g) {
 
 static void entry_points(SG *g) {
   SpvModule *m = &g->m;
+  /* Contraction is per entry point in SPIR-V: FP_CONTRACT OFF anywhere turns it off for every
+     kernel (it is a permission: never using it changes no allowed result). */
+  bool contraction_off = (!g->o->fp_contract && !g->o->fast_math) || kir_module_no_contract(g->km);
   for (int i = 0; i < g->km->funcs.n; i++) {
     KFunc *f = g->km->funcs.v[i];
     if (!f->is_kernel || !f->body) continue;
@@ -798,9 +801,7 @@ static void entry_points(SG *g) {
     spw_string(b, f->name);
     for (int k = 0; k < 4; k++)
       if (g->builtin[k]) spw_push(b, g->builtin[k]);
-    /* Contraction is per entry point in SPIR-V: FP_CONTRACT OFF anywhere turns it off for
-       every kernel (it is a permission: never using it changes no allowed result). */
-    if ((!g->o->fp_contract && !g->o->fast_math) || kir_module_no_contract(g->km)) {
+    if (contraction_off) {
       uint32_t em[2] = {(uint32_t)(uintptr_t)f->aux, SpvExecutionModeContractionOff};
       spv_emit(m, SPV_SEC_EXEC_MODE, SpvOpExecutionMode, em, 2);
     }
