@@ -32,24 +32,12 @@ static float from_half(uint16_t h) {
   return (float)x;
 }
 
-static uint32_t fbits(float f) {
-  uint32_t u;
-  memcpy(&u, &f, 4);
-  return u;
-}
-
-static float bits_f(uint32_t u) {
-  float f;
-  memcpy(&f, &u, 4);
-  return f;
-}
-
 /* Compares float bit patterns, NaN equal to any NaN. */
 static void cmp_bits(Rt *rt, const char *what, const float *got, const float *want, size_t n) {
   uint32_t *g = rt_xalloc(n * 4), *w = rt_xalloc(n * 4);
   for (size_t i = 0; i < n; i++) {
-    g[i] = isnan(got[i]) ? 0x7fc00000u : fbits(got[i]);
-    w[i] = isnan(want[i]) ? 0x7fc00000u : fbits(want[i]);
+    g[i] = isnan(got[i]) ? 0x7fc00000u : rt_f32_bits(got[i]);
+    w[i] = isnan(want[i]) ? 0x7fc00000u : rt_f32_bits(want[i]);
   }
   rt_cmp_u32(rt, what, g, w, n);
 }
@@ -90,11 +78,11 @@ int main(int argc, char **argv) {
   size_t ne = sizeof edge / sizeof edge[0];
   for (size_t i = 0; i < NS; i++) {
     if (i < ne)
-      s[i] = bits_f(edge[i]);
+      s[i] = rt_f32_of_bits(edge[i]);
     else if (i % 2)
-      s[i] = bits_f(rt_u32(&rt));
+      s[i] = rt_f32_of_bits(rt_u32(&rt));
     else /* exponents near half's: normal, subnormal, overflow */
-      s[i] = bits_f((rt_u32(&rt) & 0x807fffffu) | ((uint32_t)rt_int(&rt, 96, 145) << 23));
+      s[i] = rt_f32_of_bits((rt_u32(&rt) & 0x807fffffu) | ((uint32_t)rt_int(&rt, 96, 145) << 23));
   }
   static const int modes[] = {FE_TONEAREST, FE_TOWARDZERO, FE_UPWARD, FE_DOWNWARD};
   static const char *const mname[] = {"vstore_half (rte)", "vstore_half_rtz", "vstore_half_rtp",

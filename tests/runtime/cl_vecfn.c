@@ -14,18 +14,6 @@ static int32_t sat_i32(double v) {
   return v >= 2147483647.0 ? INT32_MAX : v <= -2147483648.0 ? INT32_MIN : (int32_t)v;
 }
 
-static int32_t bits(float f) {
-  int32_t u;
-  memcpy(&u, &f, 4);
-  return u;
-}
-
-static float from_bits(int32_t u) {
-  float f;
-  memcpy(&f, &u, 4);
-  return f;
-}
-
 static int32_t rotl(int32_t v, int32_t by) {
   uint32_t u = (uint32_t)v, s = (uint32_t)by & 31u;
   return (int32_t)((u << s) | (u >> ((32u - s) & 31u)));
@@ -61,10 +49,10 @@ int main(int argc, char **argv) {
       wi[24 * i + 4 + c] = (int32_t)floorf(x) + (int32_t)ceilf(x) + (int32_t)x;
       wi[24 * i + 8 + c] = y > k ? y + 1 : y;
       wi[24 * i + 12 + c] = (y > k ? y : k) - (y < k ? y : k);
-      wi[24 * i + 16 + c] = bits(x + x);
+      wi[24 * i + 16 + c] = (int32_t)rt_f32_bits(x + x);
       wi[24 * i + 20 + c] = rotl(y, y) ^ clampi(y, -k, k);
       wf[16 * i + 0 + c] = fminf(x, s) + fmaxf(x, -s) + fminf(fmaxf(x, -s), s);
-      wf[16 * i + 4 + c] = (float)y + from_bits(y & 0x3fffffff);
+      wf[16 * i + 4 + c] = (float)y + rt_f32_of_bits((uint32_t)y & 0x3fffffff);
       wf[16 * i + 8 + c] = x * 57.2957795f + x * 0.0174532925f;
       wf[16 * i + 12 + c] = y < 0 ? -x : x;
       wu[4 * i + c] = (uint8_t)clampi(y, 0, 255);

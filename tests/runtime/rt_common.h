@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 typedef struct Rt {
   const char *name; /* the test's name, for messages */
@@ -87,6 +88,28 @@ void rt_xfree_all(void);
 
 static inline uint64_t rt_ceil_div(uint64_t a, uint64_t b) {
   return (a + b - 1) / b;
+}
+
+/* The bits of a float or double, and back (for bit-exact comparisons). */
+static inline uint32_t rt_f32_bits(float x) {
+  uint32_t u;
+  memcpy(&u, &x, 4);
+  return u;
+}
+static inline float rt_f32_of_bits(uint32_t u) {
+  float x;
+  memcpy(&x, &u, 4);
+  return x;
+}
+static inline uint64_t rt_f64_bits(double x) {
+  uint64_t u;
+  memcpy(&u, &x, 8);
+  return u;
+}
+static inline double rt_f64_of_bits(uint64_t u) {
+  double x;
+  memcpy(&x, &u, 8);
+  return x;
 }
 
 #endif

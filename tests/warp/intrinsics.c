@@ -11,27 +11,6 @@
 
 enum { NU = 28, NQ = 20, NF = 16, ND = 11 };
 
-static uint32_t f2u(float x) {
-  uint32_t u;
-  memcpy(&u, &x, 4);
-  return u;
-}
-static float u2f(uint32_t u) {
-  float x;
-  memcpy(&x, &u, 4);
-  return x;
-}
-static uint64_t d2u(double x) {
-  uint64_t u;
-  memcpy(&u, &x, 8);
-  return u;
-}
-static double u2d(uint64_t u) {
-  double x;
-  memcpy(&x, &u, 8);
-  return x;
-}
-
 /* PTX's cvt.r*i: round by mode (0 rn, 1 rz, 2 ru, 3 rd), then saturate; NaN gives 0. */
 static double rnd(double x, int mode) {
   return mode == 0 ? rint(x) : mode == 1 ? trunc(x) : mode == 2 ? ceil(x) : floor(x);
@@ -156,7 +135,7 @@ static void run_intrinsics(Rt *rt) {
     u[8] = byte_perm((uint32_t)x, z, (uint32_t)y);
     u[9] = (x < y ? (uint32_t)y - (uint32_t)x : (uint32_t)x - (uint32_t)y) + z;
     u[10] = (z < (uint32_t)x ? (uint32_t)x - z : z - (uint32_t)x) + (uint32_t)y;
-    u[11] = f2u(p) ^ f2u(r);
+    u[11] = rt_f32_bits(p) ^ rt_f32_bits(r);
     for (int m = 0; m < 4; m++) {
       u[12 + m] = (uint32_t)sat_s(s, m, 32);
       u[16 + m] = (uint32_t)sat_u(s, m, 32);
@@ -167,7 +146,7 @@ static void run_intrinsics(Rt *rt) {
     qq[0] = (uint64_t)(int64_t)(((__int128)w * (int64_t)v) >> 64);
     qq[1] = (uint64_t)(((unsigned __int128)v * (uint64_t)w) >> 64);
     qq[2] = brev(v, 64);
-    qq[3] = d2u(e);
+    qq[3] = rt_f64_bits(e);
     for (int m = 0; m < 4; m++) {
       qq[4 + m] = (uint64_t)sat_s(s, m, 64);
       qq[8 + m] = sat_u(s, m, 64);
@@ -177,8 +156,8 @@ static void run_intrinsics(Rt *rt) {
     float *ff = WF + (size_t)i * NF;
     volatile float pr = p * r; /* not fused with + s below */
     ff[0] = p / r;
-    ff[1] = u2f((uint32_t)x);
-    ff[2] = u2f(z);
+    ff[1] = rt_f32_of_bits((uint32_t)x);
+    ff[2] = rt_f32_of_bits(z);
     ff[3] = isnan(s) ? 0.0f : fminf(fmaxf(s, 0.0f), 1.0f);
     ff[4] = 1.0f / r;
     ff[5] = sqrtf(fabsf(p));
@@ -193,7 +172,7 @@ static void run_intrinsics(Rt *rt) {
     ff[14] = (float)e;
     ff[15] = pr + s;
     double *dd = WD + (size_t)i * ND;
-    dd[0] = u2d((uint64_t)w);
+    dd[0] = rt_f64_of_bits((uint64_t)w);
     dd[1] = e + (double)p;
     dd[2] = e - (double)p;
     dd[3] = e * (double)r;
@@ -217,13 +196,15 @@ static void run_intrinsics(Rt *rt) {
       /* A NaN's payload is the device's (NVIDIA GPUs give 0x7fffffff, x86 0x7fc00000): CUDA
          defines no payload for these operations, so any NaN matches a NaN. */
       if (isnan(g) && isnan(w)) g = w;
-      gb[(size_t)i * NF + j] = j ? f2u(g) : 0, wb[(size_t)i * NF + j] = j ? f2u(w) : 0;
+      gb[(size_t)i * NF + j] = j ? rt_f32_bits(g) : 0,
+                          wb[(size_t)i * NF + j] = j ? rt_f32_bits(w) : 0;
     }
   }
   rt_cmp_f32(rt, "__fdividef", gd, wd, n, 3e-7, 0);
   rt_cmp_u32(rt, "float results (bits)", gb, wb, (size_t)n * NF);
   uint64_t *gdb = malloc((size_t)n * ND * 8), *wdb = malloc((size_t)n * ND * 8);
-  for (size_t j = 0; j < (size_t)n * ND; j++) gdb[j] = d2u(D[j]), wdb[j] = d2u(WD[j]);
+  for (size_t j = 0; j < (size_t)n * ND; j++)
+    gdb[j] = rt_f64_bits(D[j]), wdb[j] = rt_f64_bits(WD[j]);
   rt_cmp_u64(rt, "double results (bits)", gdb, wdb, (size_t)n * ND);
   kcrt_buffer *bufs[] = {ba, bb, bc, bf, bg, bh, bd, bk, bl, bq, bu, buq, bfo, bdo};
   for (size_t j = 0; j < sizeof bufs / sizeof *bufs; j++) RT_CHECK(rt, kcrt_buffer_free(bufs[j]));
