@@ -30,7 +30,8 @@ const char *const *fe_cu_args(int arch) {
       "-std=c++17",
       "-nostdinc",
       "-nostdinc++",
-      "-ferror-limit=20",
+      /* Host code may give any number of errors that do not count (hostcode.c). */
+      "-ferror-limit=0",
       "-Wno-format-security",
       "-D__KCC__=1",
       "-isystem",
@@ -223,19 +224,8 @@ static const char *const empty_headers[] = {
     "cuda_device_runtime_api.h",
 };
 
-/* C++ spellings of the C headers. */
-static const struct {
-  const char *name, *text;
-} cxx_headers[] = {
-    {"cstdio", "#include <stdio.h>\n"},
-    {"cstdint", "#include <stdint.h>\n"},
-    {"cstddef", "#include <stddef.h>\n"},
-    {"cmath", "#include <math.h>\n"},
-    {"climits", "#include <limits.h>\n"},
-    {"cfloat", "#include <float.h>\n"},
-    {"cstdlib", "#include <stdlib.h>\n"},
-    {"stdlib.h", "#define EXIT_SUCCESS 0\n#define EXIT_FAILURE 1\n"},
-};
+/* stdlib.h's macros (its functions are the prelude's: abs, labs, llabs). */
+static const char h_stdlib[] = "#define EXIT_SUCCESS 0\n#define EXIT_FAILURE 1\n";
 
 /* Cooperative groups as C-style kernels use them: thread_block (the block: barriers only),
  * thread_group (a dynamic partition; its size is a field the optimiser folds where known),
@@ -412,31 +402,6 @@ static const char h_coop[] =
     "#pragma clang force_cuda_host_device end\n"
     "#endif\n";
 
-/* Headers of host-only APIs and of the C++ library that kernel files include for their host
- * code: empty here, as kcc compiles only the device code (a use of what they declare is an
- * undeclared name). */
-static const char *const host_headers[] = {
-    "cuda_profiler_api.h",
-    "helper_cuda.h",
-    "helper_functions.h",
-    "helper_string.h",
-    "helper_timer.h",
-    "iostream",
-    "algorithm",
-    "vector",
-    "string",
-    "chrono",
-    "fstream",
-    "iomanip",
-    "sys/time.h",
-    "unistd.h",
-    "cstring",
-    "string.h",
-    "memory.h",
-    "sys/utsname.h",
-    "helper_image.h",
-};
-
 /* <assert.h>: CUDA's device assert prints this message (as CUDA does) when the condition
  * fails; the kernel goes on (kcc has no portable way to stop it yet). */
 static const char h_assert[] =
@@ -459,16 +424,10 @@ const FeVFile *fe_cu_vfiles(int *n) {
       cu_vfiles[ncu_vfiles] = (FeVFile){names[ncu_vfiles], ""};
       ncu_vfiles++;
     }
-    for (size_t i = 0; i < sizeof cxx_headers / sizeof *cxx_headers; i++) {
-      snprintf(names[ncu_vfiles], sizeof names[0], FE_INCDIR "/%s", cxx_headers[i].name);
-      cu_vfiles[ncu_vfiles] = (FeVFile){names[ncu_vfiles], cxx_headers[i].text};
-      ncu_vfiles++;
-    }
-    for (size_t i = 0; i < sizeof host_headers / sizeof *host_headers; i++) {
-      snprintf(names[ncu_vfiles], sizeof names[0], FE_INCDIR "/%s", host_headers[i]);
-      cu_vfiles[ncu_vfiles] = (FeVFile){names[ncu_vfiles], ""};
-      ncu_vfiles++;
-    }
+    int ncxx;
+    const FeVFile *cxx = fe_cxx_vfiles(&ncxx);
+    for (int i = 0; i < ncxx; i++) cu_vfiles[ncu_vfiles++] = cxx[i];
+    cu_vfiles[ncu_vfiles++] = (FeVFile){FE_INCDIR "/stdlib.h", h_stdlib};
     cu_vfiles[ncu_vfiles++] = (FeVFile){FE_INCDIR "/cooperative_groups.h", h_coop};
     cu_vfiles[ncu_vfiles++] =
         (FeVFile){FE_INCDIR "/cooperative_groups/reduce.h", "#include <cooperative_groups.h>\n"};
@@ -502,6 +461,11 @@ bool fe_cu_is_device(CXCursor fn) {
   bool dev = false;
   clang_visitChildren(fn, device_attr_visit, &dev);
   return dev;
+}
+
+bool fe_cu_is_device_var(CXCursor var) {
+  return fe_cu_is_device(var) || fe_has_annotation(var, "kcc.shared") ||
+         fe_has_annotation(var, "kcc.constant");
 }
 
 /* ---------------------------------------------------------------- names */

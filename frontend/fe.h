@@ -34,6 +34,9 @@ typedef struct FeVFile {
 /* The prelude and the virtual system headers (built once, static storage). */
 const FeVFile *fe_vfiles(int *n);
 bool fe_is_vfile_name(const char *name);
+/* The i-th of the C library's math functions kcc has (sqrt...; each with an f version), NULL
+ * past the last. */
+const char *fe_math_fn_name(int i);
 
 /* ---------------------------------------------------------------- builtins.c */
 
@@ -65,6 +68,9 @@ typedef struct FeKids {
   CXCursor inl[6];
 } FeKids;
 void fe_kids(CXCursor c, FeKids *k);
+/* The fields of a record type, an instantiated template's too (whose members libclang's
+ * cursor visitor does not show). */
+void fe_fields(CXType record, FeKids *k);
 /* Only the children that are expressions (clang_isExpression), in order. */
 void fe_kids_expr(CXCursor c, FeKids *k);
 void fe_kids_free(FeKids *k);
@@ -130,6 +136,8 @@ typedef struct FeCtx {
 } FeCtx;
 
 KLoc fe_loc(FeCtx *fe, CXCursor c);
+/* Reports clang's diagnostic d (and its notes) through diag.h, as a note if as_note. */
+void fe_forward_diag(FeCtx *fe, CXDiagnostic d, bool as_note);
 KLoc fe_loc_of(FeCtx *fe, CXSourceLocation l);
 /* The cursor's spelling, copied into the arena. */
 const char *fe_spelling(CXCursor c);
@@ -313,6 +321,19 @@ const FeVFile *fe_cu_vfiles(int *n);
 bool fe_is_method(CXCursor fn);
 /* Whether a CUDA function declaration is __device__ (device code kcc compiles). */
 bool fe_cu_is_device(CXCursor fn);
+/* Whether a CUDA variable is __device__, __constant__, __shared__ or __managed__. */
+bool fe_cu_is_device_var(CXCursor var);
+
+/* ---------------------------------------------------------------- cxxlib.c */
+
+/* The device-usable part of the C++ standard library, as headers (built once). */
+const FeVFile *fe_cxx_vfiles(int *n);
+
+/* ---------------------------------------------------------------- hostcode.c */
+
+/* CUDA input: forwards clang's diagnostics that concern device code (hostcode.c says which),
+ * then notes the headers that were not found; returns the number of errors forwarded. */
+int fe_cu_forward_diags(FeCtx *fe);
 /* The KIR name of a CUDA function: the source name for kernels, with template arguments for
  * specialisations; operators, methods and overloads get unique identifiers. */
 const char *fe_cu_func_name(FeCtx *fe, CXCursor def, bool kernel);

@@ -380,6 +380,13 @@ static int special_index(FeCtx *fe, CXCursor declref) {
   return r;
 }
 
+/* A variable declared at file or namespace scope. */
+static bool at_namespace_scope(CXCursor var) {
+  enum CXCursorKind k = clang_getCursorKind(clang_getCursorSemanticParent(var));
+  return clang_getCursorKind(var) == CXCursor_VarDecl &&
+         (k == CXCursor_TranslationUnit || k == CXCursor_Namespace || k == CXCursor_LinkageSpec);
+}
+
 static KExpr *decl_ref(FeCtx *fe, CXCursor c, KLoc loc) {
   CXCursor ref = clang_getCursorReferenced(c);
   if (fe->lang == KL_LANG_CU && clang_Cursor_isNull(ref)) {
@@ -393,6 +400,13 @@ static KExpr *decl_ref(FeCtx *fe, CXCursor c, KLoc loc) {
   case CXCursor_VarDecl:
   case CXCursor_ParmDecl: {
     KVar *v = fe_map_get(&fe->decls, clang_getCanonicalCursor(ref));
+    if (!v && fe->lang == KL_LANG_CU && at_namespace_scope(ref) && !fe_cu_is_device_var(ref)) {
+      /* A const variable of the host side that device code reads (parse.c lowers only
+         device variables up front). */
+      CXCursor def = clang_getCursorDefinition(ref);
+      v = fe_global_var(fe, clang_Cursor_isNull(def) ? ref : def, true);
+      if (!v) return fe_poison(loc);
+    }
     if (!v) {
       int sp = special_index(fe, c);
       if (sp >= 0) {
@@ -423,7 +437,14 @@ static KExpr *decl_ref(FeCtx *fe, CXCursor c, KLoc loc) {
   case CXCursor_FunctionDecl:
     diag_error(loc, "function pointers are not supported in kcc kernels");
     return fe_poison(loc);
-  default: diag_error(loc, "this name is not supported in kcc kernels"); return fe_poison(loc);
+  default: {
+    /* A constant C++ gives a name to (a variable template's specialisation: is_same_v<T, U>). */
+    KType *t = type_of(fe, c, loc);
+    KExpr *k = t && kir_is_arith(t) ? eval_const(fe, c, t, loc, true) : NULL;
+    if (k) return k;
+    diag_error(loc, "this name is not supported in kcc kernels");
+    return fe_poison(loc);
+  }
   }
 }
 
@@ -904,7 +925,7 @@ KExpr *fe_call(FeCtx *fe, CXCursor c, CXCursor fn, KFunc *f, KExpr *self, int ar
     e->args[e->nargs++] = v;
   }
   CXType rt = clang_getResultType(ft);
-  if (fe->lang == KL_LANG_CU && rt.kind == CXType_LValueReference && f->ret->kind == KT_PTR)
+  if (fe->lang == KL_LANG_CU && fe_ref_by_address(rt) && f->ret->kind == KT_PTR)
     return deref(e, loc);
   return e;
 }
@@ -914,6 +935,24 @@ static bool is_implicit(CXCursor c) {
   CXFile f = NULL;
   clang_getExpansionLocation(clang_getCursorLocation(c), &f, NULL, NULL, NULL);
   return f == NULL;
+}
+
+/* std::move, std::forward & co.: casts the standard spells as functions, which clang treats
+ * as builtins (it never instantiates their bodies), so the call is its argument; addressof
+ * is its argument's address. */
+static KExpr *std_cast_call(FeCtx *fe, CXCursor c, CXCursor fn, const char *name, KLoc loc) {
+  static const char *const casts[] = {"move", "forward", "move_if_noexcept", "as_const",
+                                      "forward_like"};
+  CXCursor ns = clang_getCursorSemanticParent(fn);
+  if (clang_getCursorKind(ns) != CXCursor_Namespace || strcmp(fe_spelling(ns), "std") ||
+      clang_Cursor_getNumArguments(c) != 1)
+    return NULL;
+  KExpr *arg = NULL;
+  for (size_t i = 0; i < sizeof casts / sizeof *casts && !arg; i++)
+    if (!strcmp(name, casts[i])) arg = fe_expr(fe, clang_Cursor_getArgument(c, 0));
+  if (arg) return arg;
+  if (strcmp(name, "addressof") && strcmp(name, "__addressof")) return NULL;
+  return fe_addr_of(fe, fe_expr(fe, clang_Cursor_getArgument(c, 0)), loc);
 }
 
 static KExpr *call(FeCtx *fe, CXCursor c, KLoc loc) {
@@ -934,6 +973,10 @@ static KExpr *call(FeCtx *fe, CXCursor c, KLoc loc) {
     if (r) return r;
   }
   const char *name = fe_spelling(fn);
+  if (fe->lang == KL_LANG_CU) {
+    KExpr *r = std_cast_call(fe, c, fn, name, loc);
+    if (r) return r;
+  }
   KFunc *f = fe_map_get(&fe->decls, clang_getCanonicalCursor(fn));
   CXCursor canon = clang_getCanonicalCursor(fn);
   /* CUDA's own builtins (__syncthreads) are declared by clang where first used. */

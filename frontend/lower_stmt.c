@@ -13,6 +13,56 @@ static KStmt *block_of(KList *l, KLoc loc) {
 }
 
 /* One statement for a sub-statement position (if/loop bodies). */
+/* The tokens of c's extent from its start to position `to` (expansion locations). */
+static CXToken *tokens_to(FeCtx *fe, CXCursor c, CXSourceLocation to, unsigned *n) {
+  CXFile f1 = NULL, f2 = NULL;
+  unsigned o1 = 0, o2 = 0;
+  *n = 0;
+  clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(c)), &f1, NULL, NULL, &o1);
+  clang_getExpansionLocation(to, &f2, NULL, NULL, &o2);
+  if (!f1 || !f2 || !clang_File_isEqual(f1, f2) || o2 < o1) return NULL;
+  CXToken *t = NULL;
+  clang_tokenize(fe->tu,
+                 clang_getRange(clang_getLocationForOffset(fe->tu, f1, o1),
+                                clang_getLocationForOffset(fe->tu, f1, o2)),
+                 &t, n);
+  return t;
+}
+
+static bool token_is(FeCtx *fe, CXToken t, const char *s) {
+  CXString sp = clang_getTokenSpelling(fe->tu, t);
+  bool yes = !strcmp(clang_getCString(sp), s);
+  clang_disposeString(sp);
+  return yes;
+}
+
+/* `if constexpr`: libclang has no query for it; its second token says it. */
+static bool constexpr_if(FeCtx *fe, CXCursor c) {
+  unsigned n;
+  CXToken *t = tokens_to(fe, c, clang_getRangeEnd(clang_getCursorExtent(c)), &n);
+  bool yes = n >= 2 && token_is(fe, t[1], "constexpr");
+  if (t) clang_disposeTokens(fe->tu, t, n);
+  return yes;
+}
+
+/* Whether branch b of if-statement c is its else branch: `else` comes right before it. */
+static bool after_else(FeCtx *fe, CXCursor c, CXCursor b) {
+  unsigned n;
+  CXToken *t = tokens_to(fe, c, clang_getRangeStart(clang_getCursorExtent(b)), &n);
+  /* The range may end with b's first token (clang includes the token at its end). */
+  unsigned ob = 0, i = n;
+  clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(b)), NULL, NULL, NULL, &ob);
+  while (i > 0) {
+    unsigned o = 0;
+    clang_getExpansionLocation(clang_getTokenLocation(fe->tu, t[i - 1]), NULL, NULL, NULL, &o);
+    if (o < ob) break;
+    i--;
+  }
+  bool yes = i > 0 && token_is(fe, t[i - 1], "else");
+  if (t) clang_disposeTokens(fe->tu, t, n);
+  return yes;
+}
+
 static KStmt *sub_stmt(FeCtx *fe, CXCursor c) {
   KList l = {0};
   fe->block_depth++;
@@ -481,6 +531,22 @@ static void stmt_into(FeCtx *fe, CXCursor c, KList *out) {
   case CXCursor_NullStmt: klist_push(out, kir_stmt(KS_EMPTY, loc)); break;
   case CXCursor_IfStmt: {
     fe_kids(c, &k);
+    if (fe->lang == KL_LANG_CU && (k.n == 2 || k.n == 3) && constexpr_if(fe, c)) {
+      /* Only the branch the condition takes exists in a template's instantiation (the other
+         is not even a child): lower that one, whichever position it holds. */
+      CXEvalResult r = clang_Cursor_Evaluate(k.v[0]);
+      bool ok = r && clang_EvalResult_getKind(r) == CXEval_Int;
+      bool taken = ok && clang_EvalResult_getAsLongLong(r) != 0;
+      if (r) clang_EvalResult_dispose(r);
+      if (!ok) {
+        stmt_error(fe, c, "this 'if constexpr' condition is not a constant kcc can read");
+      } else {
+        for (int i = 1; i < k.n; i++)
+          if (after_else(fe, c, k.v[i]) != taken) klist_push(out, sub_stmt(fe, k.v[i]));
+      }
+      fe_kids_free(&k);
+      break;
+    }
     if (k.n == 2 || k.n == 3) {
       KStmt *s = kir_stmt(KS_IF, loc);
       s->cond = fe_expr(fe, k.v[0]);
@@ -627,7 +693,7 @@ void fe_lower_body(FeCtx *fe, KFunc *f, CXCursor def) {
   fe->temps = (KList){0};
   bool method = fe_is_method(def);
   fe->this_var = method && f->nparams ? f->params[0] : NULL;
-  fe->ret_ref = clang_getResultType(clang_getCursorType(def)).kind == CXType_LValueReference;
+  fe->ret_ref = fe_ref_by_address(clang_getResultType(clang_getCursorType(def)));
   if (!clang_Cursor_isNull(body)) f->body = fe_body(fe, body);
   if (!f->body) f->body = kir_stmt(KS_BLOCK, f->loc);
   if (fe->temps.n) {

@@ -80,6 +80,19 @@ void fe_kids(CXCursor c, FeKids *k) {
 void fe_kids_expr(CXCursor c, FeKids *k) {
   kids(c, k, true);
 }
+static enum CXVisitorResult field_visit(CXCursor c, CXClientData d) {
+  kids_visit(c, c, d);
+  return CXVisit_Continue;
+}
+
+void fe_fields(CXType record, FeKids *k) {
+  k->v = k->inl;
+  k->n = 0;
+  k->cap = (int)(sizeof k->inl / sizeof k->inl[0]);
+  KidsCtx kc = {k, false};
+  clang_Type_visitFields(record, field_visit, &kc);
+}
+
 void fe_kids_free(FeKids *k) {
   if (k->v != k->inl) free(k->v);
   k->v = k->inl;
@@ -203,7 +216,7 @@ void fe_leave(FeCtx *fe) {
 
 /* ---------------------------------------------------------------- clang diagnostics */
 
-static void forward_diag(FeCtx *fe, CXDiagnostic d, bool as_note) {
+void fe_forward_diag(FeCtx *fe, CXDiagnostic d, bool as_note) {
   enum CXDiagnosticSeverity sev = clang_getDiagnosticSeverity(d);
   if (sev == CXDiagnostic_Ignored) return;
   DiagLevel level = as_note || sev == CXDiagnostic_Note ? DIAG_NOTE
@@ -237,7 +250,7 @@ static void forward_diag(FeCtx *fe, CXDiagnostic d, bool as_note) {
   unsigned n = clang_getNumDiagnosticsInSet(kids);
   for (unsigned i = 0; i < n; i++) {
     CXDiagnostic k = clang_getDiagnosticInSet(kids, i);
-    forward_diag(fe, k, true);
+    fe_forward_diag(fe, k, true);
     clang_disposeDiagnostic(k);
   }
 }
@@ -249,7 +262,7 @@ static int forward_diags(FeCtx *fe) {
   for (unsigned i = 0; i < n; i++) {
     CXDiagnostic d = clang_getDiagnostic(fe->tu, i);
     if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error) errors++;
-    forward_diag(fe, d, false);
+    fe_forward_diag(fe, d, false);
     clang_disposeDiagnostic(d);
   }
   return errors;
@@ -332,7 +345,11 @@ static KFunc *declare_function(FeCtx *fe, CXCursor def) {
   launch_bounds(fe, def, f);
   if (fe->lang == KL_LANG_CL) fe_cl_kernel_attrs(fe, def, f);
   CXType ft = clang_getCursorType(def);
-  f->ret = fe_type(fe, clang_getResultType(ft), loc);
+  CXType rt = clang_getResultType(ft);
+  /* A const reference is returned as the value, as it is passed (fe_ref_by_address): the
+     referent may be a parameter, which is a copy in KIR. */
+  if (rt.kind == CXType_LValueReference && !fe_ref_by_address(rt)) rt = clang_getPointeeType(rt);
+  f->ret = fe_type(fe, rt, loc);
   if (!f->ret) f->ret = kir_type_void();
   if (f->is_kernel && f->ret->kind != KT_VOID)
     diag_error(loc, "kernel function '%s' must return void", f->name);
@@ -500,19 +517,27 @@ static void walk_file_scope(FeCtx *fe, CXCursor tu, KList *defs) {
     case CXCursor_VarDecl:
       if (fe->lang == KL_LANG_CU && !strncmp(fe_spelling(c), "__kcc_inst", 10))
         instantiation(fe, c, defs);
-      else
+      else if (fe->lang != KL_LANG_CU || fe_cu_is_device_var(c))
         file_scope_var(fe, c);
+      /* Other CUDA variables are host code, or const ones device code may read: those are
+         lowered when it does (lower_expr.c). */
       break;
     case CXCursor_StructDecl:
     case CXCursor_ClassDecl:
-    case CXCursor_UnionDecl: fe_record_decl(fe, c); break;
+    case CXCursor_UnionDecl:
+      /* A CUDA file's types serve its host code too: each is lowered when device code uses
+         it. The C dialects check every type they declare. */
+      if (fe->lang != KL_LANG_CU) fe_record_decl(fe, c);
+      break;
     case CXCursor_TypedefDecl: fe_typedef_decl(fe, c); break;
     case CXCursor_EnumDecl:
     case CXCursor_StaticAssert: break;
     case CXCursor_UnexposedDecl:
-      diag_error(fe_loc(fe, c), "this declaration is not supported in kcc kernels");
+      if (fe->lang != KL_LANG_CU)
+        diag_error(fe_loc(fe, c), "this declaration is not supported in kcc kernels");
       break;
     default: {
+      if (fe->lang == KL_LANG_CU) break; /* C++ declarations matter where device code uses them */
       CXString s = clang_getCursorKindSpelling(clang_getCursorKind(c));
       diag_error(fe_loc(fe, c), "declaration of kind '%s' is not supported in kcc kernels",
                  clang_getCString(s));
@@ -633,6 +658,7 @@ typedef struct ParseJob {
   CXTranslationUnit tu;
   enum CXErrorCode ec;
   int fault; /* 1: stack overflow, 2: other crash inside clang */
+  unsigned flags;
 } ParseJob;
 
 static void guarded_parse(ParseJob *j) {
@@ -651,7 +677,7 @@ static void guarded_parse(ParseJob *j) {
   if (r == 0) {
     parse_jmp = &jb;
     j->ec = clang_parseTranslationUnit2(j->idx, j->path, j->args, j->nargs, j->uf, (unsigned)j->nuf,
-                                        CXTranslationUnit_None, &j->tu);
+                                        j->flags, &j->tu);
   } else {
     j->fault = r;
     j->tu = NULL;
@@ -746,7 +772,13 @@ user_args:
   fe.errors0 = errors_before;
   fe.opts = o;
   CXIndex idx = clang_createIndex(0, 0);
-  ParseJob pj = {idx, path, args, na, uf, nv, NULL, CXError_Success, 0};
+  /* CUDA input goes on past a header kcc does not have, as an error (not clang's fatal one,
+     after which it would instantiate no template): hostcode.c decides whether it matters. */
+  ParseJob pj = {idx,  path,
+                 args, na,
+                 uf,   nv,
+                 NULL, CXError_Success,
+                 0,    lang == KL_LANG_CU ? CXTranslationUnit_KeepGoing : CXTranslationUnit_None};
   guarded_parse(&pj);
   CXTranslationUnit tu = pj.tu;
   free(args);
@@ -771,7 +803,7 @@ user_args:
   }
   fe.tu = tu;
   fe.main_file = clang_getFile(tu, path);
-  if (forward_diags(&fe) > 0) goto out;
+  if ((lang == KL_LANG_CU ? fe_cu_forward_diags(&fe) : forward_diags(&fe)) > 0) goto out;
   fe_pragmas_scan(&fe);
 
   if (deps) {

@@ -89,6 +89,10 @@ static const struct {
     {"copysign", 2}, {"erf", 1},   {"erfc", 1}, {"tgamma", 1}, {"lgamma", 1},
 };
 
+const char *fe_math_fn_name(int i) {
+  return i >= 0 && i < (int)(sizeof math_fns / sizeof *math_fns) ? math_fns[i].name : NULL;
+}
+
 /* CUDA's fast single-precision spellings; kcc treats them as the ordinary functions. */
 static const char *const fast_math[] = {"__expf", "__exp10f", "__logf", "__log2f", "__log10f",
                                         "__sinf", "__cosf",   "__tanf", "__powf"};

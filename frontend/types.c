@@ -127,26 +127,31 @@ static KStruct *lower_record(FeCtx *fe, CXCursor decl, KLoc use) {
   fe_map_put(&fe->structs, def, st);
 
   FeKids k;
-  fe_kids(def, &k);
-  int nf = 0;
-  for (int i = 0; i < k.n; i++)
-    if (clang_getCursorKind(k.v[i]) == CXCursor_FieldDecl) nf++;
-  st->fields = kir_alloc(sizeof(KField) * (size_t)(nf ? nf : 1));
   bool ok = true;
+  fe_kids(def, &k);
+  for (int i = 0; i < k.n; i++) {
+    enum CXCursorKind fk = clang_getCursorKind(k.v[i]);
+    if ((fk == CXCursor_StructDecl || fk == CXCursor_UnionDecl) &&
+        clang_Cursor_isAnonymousRecordDecl(k.v[i])) {
+      /* C11 anonymous members: their fields are reached through a member clang does not
+         show. */
+      diag_error(fe_loc(fe, k.v[i]), "anonymous struct or union members are not supported in "
+                                     "kcc kernels");
+      ok = false;
+    }
+  }
+  fe_kids_free(&k);
+  if (!ok) {
+    fe_map_put(&fe->structs, def, REJECTED);
+    return NULL;
+  }
+  /* The fields from the type: an instantiated class template shows no member cursors. */
+  fe_fields(clang_getCursorType(def), &k);
+  int nf = k.n;
+  st->fields = kir_alloc(sizeof(KField) * (size_t)(nf ? nf : 1));
   CXCursor *fcur = malloc(sizeof(CXCursor) * (size_t)(nf ? nf : 1));
   for (int i = 0; i < k.n; i++) {
     CXCursor f = k.v[i];
-    enum CXCursorKind fk = clang_getCursorKind(f);
-    if ((fk == CXCursor_StructDecl || fk == CXCursor_UnionDecl) &&
-        clang_Cursor_isAnonymousRecordDecl(f)) {
-      /* C11 anonymous members: their fields are reached through a member clang does not
-         show. */
-      diag_error(fe_loc(fe, f), "anonymous struct or union members are not supported in kcc "
-                                "kernels");
-      ok = false;
-      continue;
-    }
-    if (fk != CXCursor_FieldDecl) continue;
     KLoc floc = fe_loc(fe, f);
     const char *fname = fe_spelling(f);
     CXType ft = clang_getCursorType(f);

@@ -598,6 +598,63 @@ START_TEST(tile_thread_group) {
 }
 END_TEST
 
+/* A .cu file is a whole program: host code that uses headers kcc does not have (and so has
+ * errors kcc sees) never stops the kernels, while every error that concerns device code is
+ * reported, with the headers that were not found noted after it. */
+START_TEST(host_code) {
+  tu_write("hc_host.h", "#include <vector>\n"
+                        "struct Plan { std::vector<int> sizes; int n; };\n"
+                        "struct Dev { std::vector<float> v; float scale; };\n");
+  tu_write("hc.cu",
+           "#include <iostream>\n"
+           "#include <omp.h>\n"
+           "#include \"hc_host.h\"\n"
+           "static std::vector<int> table;\n"
+           "extern FILE *log_file(const char *name);\n"
+           "__global__ void k(float *x, int n) { if (threadIdx.x < n) x[threadIdx.x] = 1; }\n"
+           "int main() {\n"
+           "  Plan p; p.sizes.push_back(omp_get_max_threads());\n"
+           "  std::cout << p.sizes.size() << std::endl;\n"
+           "  k<<<1, 32>>>(nullptr, 32);\n"
+           "}\n");
+  char *err;
+  ck_assert_int_eq(kcc("hc.cu -o hc.ptx", NULL, &err), 0);
+  ck_assert_str_eq(err, "");
+  consumed("hc.ptx");
+  /* Device code that uses what a missing header declares. */
+  tu_write("hc2.cu", "#include <cuda_fp99.h>\n"
+                     "__global__ void k(float *x) { x[0] = __float2fp99(x[1]); }\n"
+                     "int main() { std::vector<int> v; }\n");
+  ck_assert_int_eq(kcc("hc2.cu -o hc2.ptx", NULL, &err), 1);
+  ck_assert_str_eq(err, "hc2.cu:2:38: error: use of undeclared identifier '__float2fp99'\n"
+                        "__global__ void k(float *x) { x[0] = __float2fp99(x[1]); }\n"
+                        "                                     ^\n"
+                        "hc2.cu:1:10: note: kcc did not find 'cuda_fp99.h', and read on without "
+                        "it: CUDA input may include host headers kcc does not have, but device "
+                        "code cannot use what they declare\n"
+                        "#include <cuda_fp99.h>\n"
+                        "         ^\n");
+  ck_assert(!exists("hc2.ptx"));
+  /* A type with an error is an error once a kernel uses it. */
+  tu_write("hc3.cu", "#include \"hc_host.h\"\n"
+                     "__global__ void k(Dev *d) { d->scale = 2; }\n");
+  ck_assert_int_eq(kcc("hc3.cu -o hc3.ptx", NULL, &err), 1);
+  ck_assert_str_eq(err, "./hc_host.h:3:14: error: use of undeclared identifier 'std'\n"
+                        "struct Dev { std::vector<float> v; float scale; };\n"
+                        "             ^\n"
+                        "./hc_host.h:1:10: note: kcc did not find 'vector', and read on without "
+                        "it: CUDA input may include host headers kcc does not have, but device "
+                        "code cannot use what they declare\n"
+                        "#include <vector>\n"
+                        "         ^\n");
+  /* #error is the preprocessor's: always reported. */
+  tu_write("hc4.cu", "#ifndef WIDTH\n#error \"define WIDTH\"\n#endif\n"
+                     "__global__ void k(float *x) { x[0] = 1; }\n");
+  ck_assert_int_eq(kcc("hc4.cu -o hc4.ptx", NULL, &err), 1);
+  ck_assert_str_eq(err, "hc4.cu:2:2: error: \"define WIDTH\"\n#error \"define WIDTH\"\n ^\n");
+}
+END_TEST
+
 /* Unrolling hints before a loop (#pragma unroll [N], #pragma nounroll, #pragma clang loop,
  * OpenCL's opencl_unroll_hint) reach LLVM as llvm.loop metadata and the C forms as
  * `#pragma unroll N` before the same loop; a loop without one gets none. */
@@ -907,6 +964,7 @@ static Suite *suite(void) {
   tcase_add_test(t, cl_build_options);
   tcase_add_test(t, tile_thread_group);
   tcase_add_test(t, unroll_hints);
+  tcase_add_test(t, host_code);
   tcase_add_test(t, large_params_ptx81);
   suite_add_tcase(s, t);
   return s;
