@@ -76,7 +76,6 @@ static const char cu_head[] =
     "#include \"" FE_BUILTINS "\"\n"
     "void __threadfence(void);\n"
     "void __threadfence_block(void);\n"
-    "#define __ldg(p) (*(p))\n"
     "static __inline__ void *memcpy(void *__d, const void *__s, size_t __n) { unsigned char "
     "*__dc = (unsigned char *)__d; const unsigned char *__sc = (const unsigned char *)__s; for "
     "(size_t __i = 0; __i < __n; __i++) __dc[__i] = __sc[__i]; return __d; }\n"
@@ -107,7 +106,10 @@ static const char cu_head[] =
     "double atomicAdd_system(double *, double);\n"
     "unsigned int atomicInc_system(unsigned int *, unsigned int);\n"
     "unsigned int atomicDec_system(unsigned int *, unsigned int);\n"
-    "#include <assert.h>\n";
+    "#include <assert.h>\n"
+    /* cuda_runtime.h, which nvcc includes first, brings the C and C++ math headers. */
+    "#include <cmath>\n"
+    "#include <cstdlib>\n";
 
 /* Textures and surfaces: declared unavailable, so that a use gets one clear error. */
 static const char h_textures[] =
@@ -199,6 +201,7 @@ static char *build_cu_prelude(void) {
   /* dim3 and uint3 as kernels see them: plain structs (dim3's constructor is host-side
      launch syntax). */
   kbuf_printf(&b, "typedef uint3 dim3;\n");
+  fe_cu_api_decls(&b);
   kbuf_printf(&b, "#pragma clang force_cuda_host_device end\n");
   return b.data;
 }
@@ -434,6 +437,7 @@ const FeVFile *fe_cu_vfiles(int *n) {
     cu_vfiles[ncu_vfiles++] = (FeVFile){FE_INCDIR "/assert.h", h_assert};
     cu_vfiles[ncu_vfiles++] = (FeVFile){FE_INCDIR "/cassert", "#include <assert.h>\n"};
     cu_vfiles[ncu_vfiles++] = (FeVFile){FE_INCDIR "/time.h", ""};
+    cu_vfiles[ncu_vfiles++] = (FeVFile){FE_INCDIR "/math_constants.h", fe_cu_math_constants};
     cu_vfiles[ncu_vfiles++] = (FeVFile){FE_INCDIR "/ctime", ""};
   }
   *n = ncu_vfiles;

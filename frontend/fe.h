@@ -324,6 +324,14 @@ bool fe_cu_is_device(CXCursor fn);
 /* Whether a CUDA variable is __device__, __constant__, __shared__ or __managed__. */
 bool fe_cu_is_device_var(CXCursor var);
 
+/* ---------------------------------------------------------------- cuda_api.c */
+
+/* The CUDA device functions written over kcc's builtins (SIMD intrinsics, cache-hint loads
+ * and stores, __dp4a, sincos), for the CUDA prelude. */
+void fe_cu_api_decls(KBuf *b);
+/* <math_constants.h>. */
+extern const char fe_cu_math_constants[];
+
 /* ---------------------------------------------------------------- cxxlib.c */
 
 /* The device-usable part of the C++ standard library, as headers (built once). */

@@ -52,6 +52,10 @@ for k in $rt_own; do
   "$build/kcc" "$src" -arch=sm_90,sm_80 -o "$out/bundles/sm90/$k.kcb" || fail=1
   "$build/kcc" "$src" -o "$out/bundles/sm75/$k.kcb" || fail=1
 done
+# The CUDA device-API kernels once more, for nvcc on the GPU machine (run.sh: nvcc-reference).
+mkdir -p "$out/nvcc"
+cp "$root/tests/gpu/cuda_api_nvcc.cu" "$root/tests/runtime/cuda_api.cu" \
+   "$root/tests/runtime/cuda_api_ref.h" "$out/nvcc/"
 cp "$root/tests/gpu/run.sh" "$out/run.sh"
 chmod +x "$out/run.sh"
 for d in /usr/lib/x86_64-linux-gnu /usr/lib64 /usr/lib; do

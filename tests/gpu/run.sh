@@ -13,6 +13,9 @@
 #   opencl          KCC_DEVICE=opencl: NVIDIA's OpenCL driver (OpenCL C from the bundles),
 #                   through an ICD vendors directory written here (OCL_ICD_VENDORS)
 #   opencl-cpu      KCC_DEVICE=cpu: an OpenCL CPU driver (PoCL) if the machine has one
+#   nvcc-reference  tests/gpu/cuda_api_nvcc.cu built by this machine's nvcc: the host
+#                   references rt_cuda_api checks kcc against agree with NVIDIA's own SIMD
+#                   intrinsics and __dp4a (skipped without nvcc)
 # Environment: RUN_LOG=FILE also appends everything to FILE; CONFIGS="cuda-cubin opencl"
 # selects configurations. Exit status 0 when nothing failed.
 set -u
@@ -83,7 +86,7 @@ run_config() { # CONFIG BUNDLE_DIR ENV...
   for t in $tests api; do run_one "$cfg" "$t" "$bdir" "$@"; done
 }
 
-configs=${CONFIGS:-cuda-cubin cuda-ptx-jit cuda-sm75 opencl opencl-cpu}
+configs=${CONFIGS:-cuda-cubin cuda-ptx-jit cuda-sm75 opencl opencl-cpu nvcc-reference}
 for c in $configs; do
   case $c in
     cuda-cubin) run_config cuda-cubin "$dir/bundles/sm90" KCC_DEVICE=cuda KCC_CUDA_FORM=cubin ;;
@@ -102,6 +105,18 @@ for c in $configs; do
     cuda-sm75) run_config cuda-sm75 "$dir/bundles/sm75" KCC_DEVICE=cuda ;;
     opencl) run_config opencl "$dir/bundles/sm90" KCC_DEVICE=opencl ;;
     opencl-cpu) run_config opencl-cpu "$dir/bundles/sm90" KCC_DEVICE=cpu ;;
+    nvcc-reference)
+      say "== nvcc-reference"
+      nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
+      if [ ! -x "$nvcc" ]; then
+        skip=$((skip + 1)); say "  SKIP  nvcc-reference: no nvcc"
+      elif "$nvcc" -o "$tmp/cuda_api_nvcc" "$dir/nvcc/cuda_api_nvcc.cu" >"$tmp/err" 2>&1 &&
+           "$tmp/cuda_api_nvcc" >"$tmp/out" 2>&1; then
+        pass=$((pass + 1)); say "  ok    nvcc-reference: $(tail -n 1 "$tmp/out")"
+      else
+        fail=$((fail + 1)); failed="$failed nvcc-reference"
+        say "  FAIL  nvcc-reference"; cat "$tmp/err" "$tmp/out" | head -20 | tee -a "$log"
+      fi ;;
     *) say "unknown configuration '$c'"; exit 2 ;;
   esac
 done

@@ -1,0 +1,199 @@
+/* cuda_api.c — CUDA input: device functions of the CUDA Math API and Programming Guide that
+ * are plain arithmetic or plain memory access, written as C++ over kcc's builtins for the
+ * CUDA prelude (cuda.c): every back end computes them alike with nothing of its own.
+ *
+ *   - the SIMD intrinsics (__vadd2 ... __vsetne4: per-halfword and per-byte arithmetic,
+ *     saturation, averages, comparisons, sums of absolute differences);
+ *   - the cache-hint loads and stores (__ldg __ldcg __ldca __ldcs __ldlu __ldcv, __stwb __stcg
+ *     __stcs __stwt): a hint changes where a value is cached, never the value, so each is the
+ *     access itself (PTX may later give them their ld.global.cs & co.);
+ *   - __dp4a and __dp2a_lo/_hi (dot products of packed bytes and halfwords);
+ *   - sincos / sincosf;
+ *   - <math_constants.h> (CUDART_PI_F & co.), as a header of its own. */
+#include <string.h>
+
+#include "fe.h"
+
+/* SIMD intrinsics: one per operation and lane width. A lane's operands are __x and __y (int,
+ * sign- or zero-extended), the lane's result __v is masked back into place; LO/HI/UHI are
+ * the lane's signed and unsigned bounds, for the saturating forms. */
+static const struct {
+  const char *name;
+  bool is_signed; /* lanes read as signed */
+  int nargs;
+  const char *expr; /* the lane's value; %1$d lo, %2$d hi, %3$d unsigned max */
+} simd_ops[] = {
+    {"abs", true, 1, "__x < 0 ? -__x : __x"},
+    {"absss", true, 1, "__x < 0 ? (-__x > HI ? HI : -__x) : __x"},
+    {"absdiffs", true, 2, "__x > __y ? __x - __y : __y - __x"},
+    {"absdiffu", false, 2, "__x > __y ? __x - __y : __y - __x"},
+    {"add", false, 2, "__x + __y"},
+    {"addss", true, 2, "__x + __y < LO ? LO : __x + __y > HI ? HI : __x + __y"},
+    {"addus", false, 2, "__x + __y > UHI ? UHI : __x + __y"},
+    {"avgs", true, 2, "(__x + __y + (__x + __y >= 0 ? 1 : 0)) >> 1"},
+    {"avgu", false, 2, "(__x + __y + 1) >> 1"},
+    {"hadd", false, 2, "(__x + __y) >> 1"},
+    {"cmpeq", false, 2, "__x == __y ? UHI : 0"},
+    {"cmpne", false, 2, "__x != __y ? UHI : 0"},
+    {"cmpges", true, 2, "__x >= __y ? UHI : 0"},
+    {"cmpgeu", false, 2, "__x >= __y ? UHI : 0"},
+    {"cmpgts", true, 2, "__x > __y ? UHI : 0"},
+    {"cmpgtu", false, 2, "__x > __y ? UHI : 0"},
+    {"cmples", true, 2, "__x <= __y ? UHI : 0"},
+    {"cmpleu", false, 2, "__x <= __y ? UHI : 0"},
+    {"cmplts", true, 2, "__x < __y ? UHI : 0"},
+    {"cmpltu", false, 2, "__x < __y ? UHI : 0"},
+    {"maxs", true, 2, "__x > __y ? __x : __y"},
+    {"maxu", false, 2, "__x > __y ? __x : __y"},
+    {"mins", true, 2, "__x < __y ? __x : __y"},
+    {"minu", false, 2, "__x < __y ? __x : __y"},
+    {"neg", true, 1, "-__x"},
+    {"negss", true, 1, "-__x > HI ? HI : -__x"},
+    {"seteq", false, 2, "__x == __y"},
+    {"setne", false, 2, "__x != __y"},
+    {"setges", true, 2, "__x >= __y"},
+    {"setgeu", false, 2, "__x >= __y"},
+    {"setgts", true, 2, "__x > __y"},
+    {"setgtu", false, 2, "__x > __y"},
+    {"setles", true, 2, "__x <= __y"},
+    {"setleu", false, 2, "__x <= __y"},
+    {"setlts", true, 2, "__x < __y"},
+    {"setltu", false, 2, "__x < __y"},
+    {"sub", false, 2, "__x - __y"},
+    {"subss", true, 2, "__x - __y < LO ? LO : __x - __y > HI ? HI : __x - __y"},
+    {"subus", false, 2, "__x - __y < 0 ? 0 : __x - __y"},
+};
+
+static void simd_functions(KBuf *b) {
+  for (int w = 0; w < 2; w++) {
+    int bits = w ? 8 : 16, lanes = 32 / bits;
+    const char *st = w ? "signed char" : "short";
+    unsigned mask = w ? 0xffu : 0xffffu;
+    int lo = w ? -128 : -32768, hi = w ? 127 : 32767;
+    /* The bounds as macros of the expressions above. */
+    kbuf_printf(b, "#define LO (%d)\n#define HI %d\n#define UHI %u\n", lo, hi, mask);
+    for (size_t i = 0; i < sizeof simd_ops / sizeof *simd_ops; i++) {
+      const char *n = simd_ops[i].name;
+      /* __vhaddu2/4 is the one spelled with a trailing u but no signed twin. */
+      bool hadd = !strcmp(n, "hadd");
+      kbuf_printf(b, "static __inline__ unsigned int __v%s%s%d(unsigned int __a%s) { ", n,
+                  hadd ? "u" : "", lanes, simd_ops[i].nargs == 2 ? ", unsigned int __b" : "");
+      kbuf_printf(b, "unsigned int __r = 0; for (int __s = 0; __s < 32; __s += %d) { ", bits);
+      if (simd_ops[i].is_signed)
+        kbuf_printf(b, "int __x = (int)(%s)(__a >> __s)", st);
+      else
+        kbuf_printf(b, "int __x = (int)((__a >> __s) & %uu)", mask);
+      if (simd_ops[i].nargs == 2) {
+        if (simd_ops[i].is_signed)
+          kbuf_printf(b, ", __y = (int)(%s)(__b >> __s)", st);
+        else
+          kbuf_printf(b, ", __y = (int)((__b >> __s) & %uu)", mask);
+      }
+      kbuf_printf(b, "; int __v = %s; __r |= ((unsigned int)__v & %uu) << __s; } return __r; }\n",
+                  simd_ops[i].expr, mask);
+    }
+    /* Sums of absolute differences: one number, not lanes. */
+    for (int s = 0; s < 2; s++)
+      kbuf_printf(b,
+                  "static __inline__ unsigned int __vsad%c%d(unsigned int __a, unsigned int __b) "
+                  "{ unsigned int __r = 0; for (int __s = 0; __s < 32; __s += %d) { int __x = "
+                  "%s, __y = %s; __r += (unsigned int)(__x > __y ? __x - __y : __y - __x); } "
+                  "return __r; }\n",
+                  s ? 'u' : 's', lanes, bits,
+                  s ? (w ? "(int)((__a >> __s) & 0xffu)" : "(int)((__a >> __s) & 0xffffu)")
+                    : (w ? "(int)(signed char)(__a >> __s)" : "(int)(short)(__a >> __s)"),
+                  s ? (w ? "(int)((__b >> __s) & 0xffu)" : "(int)((__b >> __s) & 0xffffu)")
+                    : (w ? "(int)(signed char)(__b >> __s)" : "(int)(short)(__b >> __s)"));
+    kbuf_printf(b, "#undef LO\n#undef HI\n#undef UHI\n");
+  }
+}
+
+static const char *const load_hints[] = {"__ldg", "__ldcg", "__ldca", "__ldcs", "__ldlu", "__ldcv"};
+static const char *const store_hints[] = {"__stwb", "__stcg", "__stcs", "__stwt"};
+
+static const char dot_products_sincos[] =
+    /* __dp4a: four byte products added to c; __dp2a: two halfword by byte products, the low
+       or high bytes of b. Signed and unsigned forms, as the Math API declares them. */
+    "static __inline__ int __dp4a(int __a, int __b, int __c) { for (int __s = 0; __s < 32; __s "
+    "+= 8) __c += (int)(signed char)(__a >> __s) * (int)(signed char)(__b >> __s); return __c; "
+    "}\n"
+    "static __inline__ unsigned int __dp4a(unsigned int __a, unsigned int __b, unsigned int "
+    "__c) { for (int __s = 0; __s < 32; __s += 8) __c += ((__a >> __s) & 0xffu) * ((__b >> "
+    "__s) & 0xffu); return __c; }\n"
+    "static __inline__ int __dp2a_lo(int __a, int __b, int __c) { return __c + (int)(short)__a "
+    "* (int)(signed char)__b + (int)(short)(__a >> 16) * (int)(signed char)(__b >> 8); }\n"
+    "static __inline__ unsigned int __dp2a_lo(unsigned int __a, unsigned int __b, unsigned int "
+    "__c) { return __c + (__a & 0xffffu) * (__b & 0xffu) + (__a >> 16) * ((__b >> 8) & 0xffu); "
+    "}\n"
+    "static __inline__ int __dp2a_hi(int __a, int __b, int __c) { return __c + (int)(short)__a "
+    "* (int)(signed char)(__b >> 16) + (int)(short)(__a >> 16) * (int)(signed char)(__b >> 24); "
+    "}\n"
+    "static __inline__ unsigned int __dp2a_hi(unsigned int __a, unsigned int __b, unsigned int "
+    "__c) { return __c + (__a & 0xffffu) * ((__b >> 16) & 0xffu) + (__a >> 16) * (__b >> 24); "
+    "}\n"
+    "static __inline__ void sincosf(float __x, float *__s, float *__c) { *__s = sinf(__x); *__c "
+    "= cosf(__x); }\n"
+    "static __inline__ void sincos(double __x, double *__s, double *__c) { *__s = sin(__x); "
+    "*__c = cos(__x); }\n"
+    "static __inline__ void sincos(float __x, float *__s, float *__c) { *__s = sinf(__x); *__c = "
+    "cosf(__x); }\n";
+
+void fe_cu_api_decls(KBuf *b) {
+  simd_functions(b);
+  for (size_t i = 0; i < sizeof load_hints / sizeof *load_hints; i++)
+    kbuf_printf(b, "template <class T> static __inline__ T %s(const T *__p) { return *__p; }\n",
+                load_hints[i]);
+  for (size_t i = 0; i < sizeof store_hints / sizeof *store_hints; i++)
+    kbuf_printf(b, "template <class T> static __inline__ void %s(T *__p, T __v) { *__p = __v; }\n",
+                store_hints[i]);
+  kbuf_printf(b, "%s", dot_products_sincos);
+}
+
+/* <math_constants.h>: the toolkit's names for float and double constants (not the _HI/_LO
+ * splits of a constant into two doubles, whose exact split kcc cannot promise: those stay
+ * undeclared). */
+const char fe_cu_math_constants[] =
+    "#ifndef __KCC_MATH_CONSTANTS_H\n#define __KCC_MATH_CONSTANTS_H\n"
+    "#define CUDART_INF_F __builtin_huge_valf()\n#define CUDART_NAN_F __builtin_nanf(\"\")\n"
+    "#define CUDART_MIN_DENORM_F __FLT_DENORM_MIN__\n#define CUDART_MAX_NORMAL_F __FLT_MAX__\n"
+    "#define CUDART_NEG_ZERO_F (-0.0f)\n#define CUDART_ZERO_F 0.0f\n#define CUDART_ONE_F 1.0f\n"
+    "#define CUDART_SQRT_HALF_F 0.707106781f\n#define CUDART_SQRT_TWO_F 1.414213562f\n"
+    "#define CUDART_THIRD_F 0.333333333f\n#define CUDART_PIO4_F 0.785398163f\n"
+    "#define CUDART_PIO2_F 1.570796327f\n#define CUDART_3PIO4_F 2.356194490f\n"
+    "#define CUDART_2_OVER_PI_F 0.636619772f\n#define CUDART_SQRT_2_OVER_PI_F 0.797884561f\n"
+    "#define CUDART_PI_F 3.141592654f\n#define CUDART_L2E_F 1.442695041f\n"
+    "#define CUDART_L2T_F 3.321928094f\n#define CUDART_LG2_F 0.301029996f\n"
+    "#define CUDART_LGE_F 0.434294482f\n#define CUDART_LN2_F 0.693147181f\n"
+    "#define CUDART_LNT_F 2.302585093f\n#define CUDART_LNPI_F 1.144729886f\n"
+    "#define CUDART_TWO_TO_M126_F 1.175494351e-38f\n#define CUDART_TWO_TO_126_F 8.507059173e37f\n"
+    "#define CUDART_NORM_HUGE_F 3.402823466e38f\n#define CUDART_TWO_TO_23_F 8388608.0f\n"
+    "#define CUDART_TWO_TO_24_F 16777216.0f\n#define CUDART_TWO_TO_31_F 2147483648.0f\n"
+    "#define CUDART_TWO_TO_32_F 4294967296.0f\n#define CUDART_REMQUO_BITS_F 3\n"
+    "#define CUDART_REMQUO_MASK_F (~((~0)<<CUDART_REMQUO_BITS_F))\n"
+    "#define CUDART_TRIG_PLOSS_F 105615.0f\n"
+    "#define CUDART_INF __builtin_huge_val()\n#define CUDART_NAN __builtin_nan(\"\")\n"
+    "#define CUDART_NEG_ZERO (-0.0)\n#define CUDART_MIN_DENORM __DBL_DENORM_MIN__\n"
+    "#define CUDART_ZERO 0.0\n#define CUDART_ONE 1.0\n"
+    "#define CUDART_SQRT_TWO 1.4142135623730951e+0\n"
+    "#define CUDART_SQRT_2PI 2.5066282746310007e+0\n"
+    "#define CUDART_SQRT_PIO2 1.2533141373155003e+0\n"
+    "#define CUDART_SQRT_HALF 7.0710678118654757e-1\n"
+    "#define CUDART_THIRD 3.3333333333333333e-1\n#define CUDART_TWOTHIRD 6.6666666666666667e-1\n"
+    "#define CUDART_PIO4 7.8539816339744828e-1\n#define CUDART_PIO2 1.5707963267948966e+0\n"
+    "#define CUDART_3PIO4 2.3561944901923448e+0\n#define CUDART_PI 3.1415926535897931e+0\n"
+    "#define CUDART_2_OVER_PI 6.3661977236758138e-1\n"
+    "#define CUDART_SQRT_2OPI 7.9788456080286536e-1\n"
+    "#define CUDART_L2E 1.4426950408889634e+0\n#define CUDART_L2T 3.3219280948873622e+0\n"
+    "#define CUDART_LG2 3.0102999566398120e-1\n#define CUDART_LGE 4.3429448190325182e-1\n"
+    "#define CUDART_LN2 6.9314718055994529e-1\n#define CUDART_LNT 2.3025850929940459e+0\n"
+    "#define CUDART_LNPI 1.1447298858494002e+0\n#define CUDART_LN2_X_1024 7.0978271289338397e+2\n"
+    "#define CUDART_LN2_X_1025 7.1047586007394398e+2\n#define CUDART_LN2_X_1075 "
+    "7.4513321910194122e+2\n"
+    "#define CUDART_LG2_X_1024 3.0825471555991675e+2\n#define CUDART_LG2_X_1075 "
+    "3.2360724533877976e+2\n"
+    "#define CUDART_TWO_TO_23 8388608.0\n#define CUDART_TWO_TO_52 4503599627370496.0\n"
+    "#define CUDART_TWO_TO_53 9007199254740992.0\n#define CUDART_TWO_TO_54 18014398509481984.0\n"
+    "#define CUDART_TWO_TO_M54 5.5511151231257827e-17\n"
+    "#define CUDART_TWO_TO_M1022 2.22507385850720140e-308\n"
+    "#define CUDART_TRIG_PLOSS 2147483648.0\n#define CUDART_DBL2INT_CVT 6755399441055744.0\n"
+    "#endif\n";
