@@ -457,7 +457,8 @@ static enum CXChildVisitResult device_attr_visit(CXCursor c, CXCursor p, CXClien
 
 bool fe_is_method(CXCursor fn) {
   enum CXCursorKind k = clang_getCursorKind(fn);
-  return (k == CXCursor_CXXMethod || k == CXCursor_ConversionFunction) &&
+  return (k == CXCursor_CXXMethod || k == CXCursor_ConversionFunction ||
+          k == CXCursor_Constructor) &&
          !clang_CXXMethod_isStatic(fn);
 }
 
@@ -666,13 +667,102 @@ static KExpr *construct(FeCtx *fe, CXCursor c, CXCursor ctor, KLoc loc) {
       return fe_temp(fe, t, fe_zero(t, loc), loc);
     if (n == 0 && t) return fe_zero(t, loc);
   }
-  CXString s = clang_getTypeSpelling(clang_getCursorType(c));
-  diag_error(loc,
-             "constructors are not supported in kcc kernels: '%s' has a user-provided "
-             "constructor; give it none and initialise its fields",
-             clang_getCString(s));
-  clang_disposeString(s);
-  return fe_poison(loc);
+  /* A user-provided constructor: a method of a temporary, which is then the value. */
+  KType *t = fe_type(fe, clang_getCursorType(c), loc);
+  if (!t) return fe_poison(loc);
+  const char *why = fe_cu_record_problem(clang_getCursorSemanticParent(ctor));
+  if (why) return fe_poison(loc); /* reported with the class */
+  KFunc *f = fe_cu_function(fe, ctor);
+  if (!f) return fe_broken(fe, loc, "this constructor");
+  KExpr *tmp = fe_temp(fe, t, NULL, loc);
+  KExpr *call = fe_call(fe, c, ctor, f, fe_addr_of(fe, tmp, loc), 0, loc);
+  KExpr *e = kir_expr(KE_COMMA, t, loc);
+  e->a = call;
+  e->b = tmp;
+  return e;
+}
+
+/* The user-provided constructor without parameters of record type t, or a null cursor. */
+static CXCursor user_default_ctor(CXType t) {
+  CXCursor rec = clang_getTypeDeclaration(clang_getCanonicalType(t));
+  CXCursor found = clang_getNullCursor();
+  if (clang_Cursor_isNull(rec)) return found;
+  FeKids k;
+  fe_kids(rec, &k);
+  for (int i = 0; i < k.n && clang_Cursor_isNull(found); i++)
+    if (clang_getCursorKind(k.v[i]) == CXCursor_Constructor &&
+        clang_Cursor_getNumArguments(k.v[i]) == 0 && !clang_CXXMethod_isDefaulted(k.v[i]))
+      found = k.v[i];
+  fe_kids_free(&k);
+  return found;
+}
+
+/* A field's default member initializer (`int n = 4;`): its expression child. */
+static CXCursor default_member_init(CXCursor field) {
+  FeKids k;
+  fe_kids(field, &k);
+  CXCursor init = clang_getNullCursor();
+  for (int i = 0; i < k.n && clang_Cursor_isNull(init); i++)
+    if (clang_isExpression(clang_getCursorKind(k.v[i]))) init = k.v[i];
+  fe_kids_free(&k);
+  return init;
+}
+
+/* A constructor's member initializers (`: x(a), y(b)`) and the class's default member
+ * initializers (`int n = 4;`), as assignments through `this` in the fields' order, which is
+ * the order C++ initialises them in. libclang shows each written initializer as the member's
+ * MemberRef followed by the expression. */
+void fe_cu_ctor_inits(FeCtx *fe, CXCursor ctor, KList *out) {
+  FeKids k, fields;
+  fe_kids(ctor, &k);
+  CXCursor cls = clang_getCursorSemanticParent(ctor);
+  fe_fields(clang_getCursorType(cls), &fields);
+  for (int i = 0; i < fields.n; i++) {
+    const char *name = fe_spelling(fields.v[i]);
+    CXCursor init = clang_getNullCursor();
+    for (int j = 0; j + 1 < k.n && clang_Cursor_isNull(init); j++)
+      if (clang_getCursorKind(k.v[j]) == CXCursor_MemberRef && !strcmp(fe_spelling(k.v[j]), name))
+        init = k.v[j + 1];
+    if (clang_Cursor_isNull(init)) init = default_member_init(fields.v[i]);
+    if (clang_Cursor_isNull(init)) {
+      /* A member of a class type with a default constructor of its own is constructed by
+         it (libclang shows no cursor for that call). */
+      CXCursor dc = user_default_ctor(clang_getCursorType(fields.v[i]));
+      if (clang_Cursor_isNull(dc)) continue;
+      KLoc loc = fe_loc(fe, ctor);
+      KFunc *f = fe_cu_function(fe, dc);
+      if (!f) continue;
+      KExpr *call = kir_expr(KE_CALL, f->ret, loc);
+      call->callee = f;
+      call->args = kir_alloc(sizeof(KExpr *));
+      call->args[call->nargs++] =
+          fe_addr_of(fe, fe_member_of(fe, fe_this(fe, loc), name, loc), loc);
+      KStmt *st = kir_stmt(KS_EXPR, loc);
+      st->expr = call;
+      klist_push(out, st);
+      continue;
+    }
+    KLoc loc = fe_loc(fe, init);
+    KExpr *m = fe_member_of(fe, fe_this(fe, loc), name, loc);
+    KExpr *v = fe_expr(fe, init);
+    KExpr *a = kir_expr(KE_ASSIGN, m->type, loc);
+    a->op = KB_NONE;
+    a->a = m;
+    a->b = fe_convert(v, m->type);
+    KStmt *st = kir_stmt(KS_EXPR, loc);
+    st->expr = a;
+    klist_push(out, st);
+  }
+  /* `P() : P(0, 0) {}`: the class named, then its construction (an out-of-line definition's
+     `P::` qualifier is a TypeRef too, followed by no expression). */
+  for (int j = 0; j < k.n; j++)
+    if (clang_getCursorKind(k.v[j]) == CXCursor_TypeRef && j + 1 < k.n &&
+        clang_isExpression(clang_getCursorKind(k.v[j + 1]))) {
+      diag_error(fe_loc(fe, k.v[j]), "delegating constructors are not supported in kcc kernels");
+      break;
+    }
+  fe_kids_free(&fields);
+  fe_kids_free(&k);
 }
 
 KExpr *fe_cu_call(FeCtx *fe, CXCursor c, KLoc loc) {

@@ -321,6 +321,8 @@ const FeVFile *fe_cu_vfiles(int *n);
 bool fe_is_method(CXCursor fn);
 /* Whether a CUDA function declaration is __device__ (device code kcc compiles). */
 bool fe_cu_is_device(CXCursor fn);
+/* A constructor's member and default member initializers, as statements appended to out. */
+void fe_cu_ctor_inits(FeCtx *fe, CXCursor ctor, KList *out);
 /* Whether a CUDA variable is __device__, __constant__, __shared__ or __managed__. */
 bool fe_cu_is_device_var(CXCursor var);
 

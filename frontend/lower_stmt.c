@@ -694,8 +694,16 @@ void fe_lower_body(FeCtx *fe, KFunc *f, CXCursor def) {
   bool method = fe_is_method(def);
   fe->this_var = method && f->nparams ? f->params[0] : NULL;
   fe->ret_ref = fe_ref_by_address(clang_getResultType(clang_getCursorType(def)));
+  KList inits = {0};
+  if (clang_getCursorKind(def) == CXCursor_Constructor) fe_cu_ctor_inits(fe, def, &inits);
   if (!clang_Cursor_isNull(body)) f->body = fe_body(fe, body);
   if (!f->body) f->body = kir_stmt(KS_BLOCK, f->loc);
+  if (inits.n) {
+    KStmt *b = kir_stmt(KS_BLOCK, f->loc);
+    for (int i = 0; i < inits.n; i++) klist_push(&b->list, inits.v[i]);
+    klist_push(&b->list, f->body);
+    f->body = b;
+  }
   if (fe->temps.n) {
     /* Temporaries that references bind to, declared before everything else. */
     KList l = {0};

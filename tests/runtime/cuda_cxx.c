@@ -135,6 +135,26 @@ int main(int argc, char **argv) {
   rt_cmp_i32(&rt, "cond_refs b", rb, wb, n);
   free(ra), free(rb), free(sel), free(wa), free(wb);
 
+  /* ctors: a = Tally() then add(x): sum 2x, count 1; b = Tally(x): scale 3, count 1, then add(1):
+     sum x + 3, count 2; Tally(x, 3): sum 3x, count 3; Pair{x, 0.5}: lo = Tally(x), hi sum 1,
+     count 2. */
+  float *ci = malloc(n * sizeof *ci), *co = malloc(4 * n * sizeof *co),
+        *cw = malloc(4 * n * sizeof *cw);
+  for (int i = 0; i < n; i++) {
+    float x = rt_float(&rt, -100.0f, 100.0f);
+    ci[i] = x;
+    cw[4 * i + 0] = (x * 2.0f) / 1;
+    cw[4 * i + 1] = (x + 1.0f * 3.0f) / 2 + 3.0f;
+    cw[4 * i + 2] = (x * 3) / 3 + 2.0f;
+    cw[4 * i + 3] = x / 1 + 1.0f + 2.0f;
+  }
+  kcrt_buffer *dci = rt_upload(&rt, ci, n * sizeof *ci), *dco = rt_alloc(&rt, 4 * n * sizeof *co);
+  kcrt_arg ac[] = {KCRT_ARG_BUFFER(dci), KCRT_ARG_BUFFER(dco), KCRT_ARG_VALUE(n)};
+  rt_launch(&rt, rt_kernel(&rt, "ctors"), KCRT_DIM1(rt_ceil_div(n, 128)), KCRT_DIM1(128), 0, ac, 3);
+  rt_download(&rt, dco, co, 4 * n * sizeof *co);
+  rt_cmp_f32(&rt, "ctors", co, cw, 4 * (size_t)n, 0, 0);
+  free(ci), free(co), free(cw);
+
   free(in), free(out), free(wout), free(cnt), free(wcnt), free(v), free(mean), free(wmean);
   free(sum), free(wsum), free(ii), free(io), free(wio), free(fi), free(fo), free(wfo), free(px);
   free(f4), free(wf4);

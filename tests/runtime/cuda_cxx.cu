@@ -90,3 +90,34 @@ extern "C" __global__ void cond_refs(int *a, int *b, const int *sel, int n) {
   int &c = (r += 1, b[i]);
   c -= 1000;
 }
+
+// classes with constructors: member initializers, default member initializers, a body,
+// overloads, out-of-line definitions, P{...} and P(...) temporaries, members that are classes
+struct Tally {
+  float sum;
+  int count = 0;
+  float scale = 2.0f;
+  __device__ Tally() : sum(0.0f) {}
+  __device__ explicit Tally(float s) : sum(s), count(1) { scale += 1.0f; }
+  __device__ Tally(float s, int c);
+  __device__ void add(float v) { sum += v * scale, count++; }
+  __device__ float mean() const { return count ? sum / count : 0.0f; }
+};
+__device__ Tally::Tally(float s, int c) : sum(s * c), count(c) {}
+struct Pair {
+  Tally lo, hi;
+  __device__ Pair(float a, float b) : lo(a), hi(b, 2) {}
+};
+extern "C" __global__ void ctors(const float *in, float *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  Tally a;
+  a.add(in[i]);
+  Tally b(in[i]);
+  b.add(1.0f);
+  Pair p{in[i], 0.5f};
+  out[4 * i + 0] = a.mean();
+  out[4 * i + 1] = b.mean() + b.scale;
+  out[4 * i + 2] = Tally(in[i], 3).mean() + Tally{}.scale;
+  out[4 * i + 3] = p.lo.mean() + p.hi.sum + (float)p.hi.count;
+}

@@ -639,9 +639,9 @@ START_TEST(host_code) {
   tu_write("hc3.cu", "#include \"hc_host.h\"\n"
                      "__global__ void k(Dev *d) { d->scale = 2; }\n");
   ck_assert_int_eq(kcc("hc3.cu -o hc3.ptx", NULL, &err), 1);
-  ck_assert_str_eq(err, "./hc_host.h:3:14: error: use of undeclared identifier 'std'\n"
+  ck_assert_str_eq(err, "./hc_host.h:3:19: error: no template named 'vector' in namespace 'std'\n"
                         "struct Dev { std::vector<float> v; float scale; };\n"
-                        "             ^\n"
+                        "                  ^\n"
                         "./hc_host.h:1:10: note: kcc did not find 'vector', and read on without "
                         "it: CUDA input may include host headers kcc does not have, but device "
                         "code cannot use what they declare\n"
