@@ -837,8 +837,10 @@ static KExpr *subgroup_call(FeCtx *fe, CXCursor call, const char *name, KType *t
     KExpr *v = sg_arg(fe, call, 0), *x = first ? NULL : sg_arg(fe, call, 1);
     if (!v || (!first && !x)) return fe_poison(loc);
     if (x) x = fe_convert(x, u32);
-    if (kir_is_vec(t)) return sg_vector(fe, b, nu || first, name, v, x, t, loc);
-    return sg_value(fe, b, KR_ADD, nu || first, name, v, x, t, loc);
+    /* Shuffles and broadcast_first are non-uniform (SPIR-V's OpGroupNonUniform*). */
+    nu |= b != BI_SG_BROADCAST;
+    if (kir_is_vec(t)) return sg_vector(fe, b, nu, name, v, x, t, loc);
+    return sg_value(fe, b, KR_ADD, nu, name, v, x, t, loc);
   }
   /* reduce_OP, scan_inclusive_OP, scan_exclusive_OP, clustered_reduce_OP */
   static const struct {

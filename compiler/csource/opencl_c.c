@@ -467,6 +467,39 @@ static void ocl_warp(CGen *g, const KExpr *e) {
   }
 }
 
+/* OpenCL's subgroup functions (BI_SG_*): written as the source had them, so the device's own
+ * subgroups run them, whatever their width (docs/design.md). */
+static void ocl_subgroup(CGen *g, const KExpr *e) {
+  OclState *st = g->be;
+  KBuiltin b = e->builtin;
+  st->subgroups = true;
+  const char *nu = e->nonuniform ? "non_uniform_" : "";
+  if (e->type->kind == KT_F64 || (e->nargs && e->args[0]->type->kind == KT_F64)) g->used_f64 = true;
+  switch (b) {
+  case BI_SG_NUM: cs_puts(g, "get_num_sub_groups()"); return;
+  case BI_SG_BARRIER:
+    cs_puts(g, "sub_group_barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)");
+    return;
+  case BI_SG_ALL:
+  case BI_SG_ANY:
+  case BI_SG_ALL_EQUAL:
+  case BI_SG_BROADCAST: cs_printf(g, "sub_group_%s%s(", nu, kir_builtin_info(b)->name + 10); break;
+  case BI_SG_REDUCE:
+  case BI_SG_SCAN_INCLUSIVE:
+  case BI_SG_SCAN_EXCLUSIVE:
+    cs_printf(g, "sub_group_%s%s_%s(", nu, kir_builtin_info(b)->name + 10, kir_red_names[e->red]);
+    break;
+  case BI_SG_CLUSTERED_REDUCE:
+    cs_printf(g, "sub_group_clustered_reduce_%s(", kir_red_names[e->red]);
+    break;
+  default: /* the queries, elect, ballot, broadcast_first, the shuffles: one spelling */
+    cs_printf(g, "%s(", kir_builtin_info(b)->name);
+    break;
+  }
+  args(g, e, 0);
+  cs_puts(g, ")");
+}
+
 /* CUDA's intrinsics that OpenCL C has no single function for. */
 static void ocl_cuda(CGen *g, const KExpr *e) {
   KBuiltin b = e->builtin;
@@ -775,6 +808,10 @@ static void ocl_builtin(CGen *g, const KExpr *e, int prec) {
       ocl_warp(g, e);
       return;
     }
+    if (kir_builtin_is_subgroup(b)) {
+      ocl_subgroup(g, e);
+      return;
+    }
     break;
   }
   if (kir_builtin_is_atomic(b)) {
@@ -873,6 +910,9 @@ static void print_params(CGen *g, const KFunc *f) {
 }
 
 static void print_signature(CGen *g, const KFunc *f) {
+  /* The subgroup width the source asked for: the OpenCL device's to honour (or refuse). */
+  if (f->is_kernel && f->reqd_subgroup)
+    cs_printf(g, "__attribute__((intel_reqd_sub_group_size(%d)))\n", f->reqd_subgroup);
   if (f->is_kernel && f->reqd_block[0])
     cs_printf(g, "__kernel __attribute__((reqd_work_group_size(%d, %d, %d))) void ",
               f->reqd_block[0], f->reqd_block[1] ? f->reqd_block[1] : 1,
@@ -1035,7 +1075,7 @@ bool emit_opencl_c(KModule *m, const KOptions *o, KBuf *out) {
     cs_puts(&g, "#pragma OPENCL EXTENSION cl_khr_int64_extended_atomics : enable\n");
   if (!o->fp_contract) cs_puts(&g, "#pragma OPENCL FP_CONTRACT OFF\n");
   if (st.subgroups)
-    cs_puts(&g, "/* Warp-level operations: OpenCL C 2.0 or newer with these extensions. */\n"
+    cs_puts(&g, "/* Subgroups: OpenCL C 2.0 or newer with these extensions. */\n"
                 "#pragma OPENCL EXTENSION cl_khr_subgroups : enable\n"
                 "/* and cl_khr_subgroup_ballot, cl_khr_subgroup_shuffle (no pragma) */\n");
   cs_puts(&g, "\n");

@@ -396,6 +396,23 @@ bool kir_builtin_is_warp(KBuiltin id) {
 bool kir_builtin_is_subgroup(KBuiltin id) {
   return id >= BI_SG_SIZE && id <= BI_SG_CLUSTERED_REDUCE;
 }
+const char *kir_subgroup_name(const KExpr *e) {
+  KBuiltin b = e->builtin;
+  const char *base = kir_builtin_info(b)->name;
+  /* Those with a uniform and a non-uniform spelling (all_equal has only the latter). */
+  bool spelled = e->nonuniform && (b == BI_SG_ALL || b == BI_SG_ANY || b == BI_SG_ALL_EQUAL ||
+                                   b == BI_SG_BROADCAST || b == BI_SG_REDUCE ||
+                                   b == BI_SG_SCAN_INCLUSIVE || b == BI_SG_SCAN_EXCLUSIVE);
+  char buf[96];
+  if (spelled && !strncmp(base, "sub_group_", 10))
+    snprintf(buf, sizeof buf, "sub_group_non_uniform_%s", base + 10);
+  else
+    snprintf(buf, sizeof buf, "%s", base);
+  if (kir_red_uses_op(b))
+    snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "_%s", kir_red_names[e->red]);
+  return kir_strdup(buf);
+}
+
 bool kir_builtin_is_cuda_intrinsic(KBuiltin id) {
   return id >= BI_FFS && id <= BI_CLOCK64;
 }

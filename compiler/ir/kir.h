@@ -437,6 +437,9 @@ typedef enum KRedOp {
   KR_COUNT_
 } KRedOp;
 extern const char *const kir_red_names[KR_COUNT_]; /* "add" ... "logical_xor" */
+/* The OpenCL function a subgroup operation e stands for, as the source spelled it
+ * ("sub_group_non_uniform_scan_inclusive_max"), for messages; in the arena. */
+const char *kir_subgroup_name(const struct KExpr *e);
 /* Whether builtin id carries a KRedOp (BI_SG_REDUCE, the scans, the clustered reduction). */
 static inline bool kir_red_uses_op(KBuiltin id) {
   return id >= BI_SG_REDUCE && id <= BI_SG_CLUSTERED_REDUCE;
