@@ -498,6 +498,9 @@ static const char *build_options(kcrt_device *dev, const KcbBundle *b, int form)
   if (!kernel_with(b, KCB_KERNEL_WARP | KCB_KERNEL_SUBGROUPS)) return opts[exact][1];
   char v[128] = "";
   dev_str(cd(dev)->dev, CL_DEVICE_OPENCL_C_VERSION, v, sizeof v);
+  /* OpenCL's subgroup functions need only cl_khr_subgroups, which an OpenCL 3.0 device may
+     offer with OpenCL C 1.2 (PoCL 5). */
+  if (!strncmp(v, "OpenCL C 1", 10) && !warp_kernel(b)) return opts[exact][1];
   return !strncmp(v, "OpenCL C 3", 10) ? opts30[exact] : opts[exact][2];
 }
 
@@ -510,21 +513,18 @@ static bool has_extension(const char *ext, const char *name) {
 }
 
 /* OpenCL C input's subgroup functions run on the device's own subgroups, whatever their width:
- * they need cl_khr_subgroups and OpenCL C 2.0 or newer (the extended subgroup extensions a
+ * they need cl_khr_subgroups, in any OpenCL C version (the extended subgroup extensions a
  * kernel uses beyond it are the driver compiler's to check: a build error names them). */
 static kcrt_status check_subgroups(kcrt_device *dev, const KcbBundle *b) {
   const KcbKernel *k = kernel_with(b, KCB_KERNEL_SUBGROUPS);
   if (!k) return KCRT_SUCCESS;
-  char ext[8192] = "", v[128] = "";
+  char ext[8192] = "";
   dev_str(cd(dev)->dev, CL_DEVICE_EXTENSIONS, ext, sizeof ext);
-  dev_str(cd(dev)->dev, CL_DEVICE_OPENCL_C_VERSION, v, sizeof v);
-  bool have = has_extension(ext, "cl_khr_subgroups");
-  if (have && strncmp(v, "OpenCL C 1", 10)) return KCRT_SUCCESS;
+  if (has_extension(ext, "cl_khr_subgroups")) return KCRT_SUCCESS;
   return kcrt_fail(KCRT_ERROR_NOT_SUPPORTED,
                    "kernel '%s' uses OpenCL subgroup functions; device '%s' has no subgroups "
-                   "(%s)",
-                   k->name, dev->info.name,
-                   !have ? "it lacks cl_khr_subgroups" : "its OpenCL C is older than 2.0");
+                   "(it lacks cl_khr_subgroups)",
+                   k->name, dev->info.name);
 }
 
 /* Whether dev has what kcc's OpenCL C for warp-level operations needs (subgroups, their

@@ -37,6 +37,8 @@ typedef struct OclState {
   KList rint_vecs;            /* KType*: vector types that need a kcc_rint_<type> */
   KList cuda;                 /* const char*: CUDA intrinsic helpers to define (cuda_helper) */
   bool subgroups;             /* warp-level operations: cl_khr_subgroup_* used */
+  unsigned sg_ext;            /* OpenCL subgroup functions: the extensions used (SGX_*) */
+  bool warps;                 /* CUDA's warp operations (through ballots and shuffles) */
 } OclState;
 
 enum {
@@ -425,7 +427,7 @@ static const char *elem_name(const KType *t) {
 static void ocl_warp(CGen *g, const KExpr *e) {
   OclState *st = g->be;
   KBuiltin b = e->builtin;
-  st->subgroups = true;
+  st->subgroups = st->warps = true;
   const char *name = kir_builtin_info(b)->name;
   switch (b) {
   case BI_SHFL:
@@ -467,12 +469,51 @@ static void ocl_warp(CGen *g, const KExpr *e) {
   }
 }
 
+/* The extended subgroup extensions, beyond cl_khr_subgroups: a program that uses one's
+ * functions says so with an #error where the device lacks it, which names it in the build
+ * log rather than leaving an undeclared function for the reader to map to its extension. */
+enum {
+  SGX_NU_VOTE = 1,
+  SGX_BALLOT = 2,
+  SGX_NU_ARITH = 4,
+  SGX_SHUFFLE = 8,
+  SGX_SHUFFLE_REL = 16,
+  SGX_CLUSTERED = 32,
+};
+static const char *const sgx_names[] = {
+    "cl_khr_subgroup_non_uniform_vote",       "cl_khr_subgroup_ballot",
+    "cl_khr_subgroup_non_uniform_arithmetic", "cl_khr_subgroup_shuffle",
+    "cl_khr_subgroup_shuffle_relative",       "cl_khr_subgroup_clustered_reduce",
+};
+
+static unsigned sg_extension(const KExpr *e) {
+  switch (e->builtin) {
+  case BI_SG_ELECT:
+  case BI_SG_ALL_EQUAL: return SGX_NU_VOTE;
+  case BI_SG_ALL:
+  case BI_SG_ANY: return e->nonuniform ? SGX_NU_VOTE : 0;
+  case BI_SG_BALLOT:
+  case BI_SG_BROADCAST_FIRST: return SGX_BALLOT;
+  case BI_SG_BROADCAST: return e->nonuniform ? SGX_BALLOT : 0;
+  case BI_SG_REDUCE:
+  case BI_SG_SCAN_INCLUSIVE:
+  case BI_SG_SCAN_EXCLUSIVE: return e->nonuniform ? SGX_NU_ARITH : 0;
+  case BI_SG_SHUFFLE:
+  case BI_SG_SHUFFLE_XOR: return SGX_SHUFFLE;
+  case BI_SG_SHUFFLE_UP:
+  case BI_SG_SHUFFLE_DOWN: return SGX_SHUFFLE_REL;
+  case BI_SG_CLUSTERED_REDUCE: return SGX_CLUSTERED;
+  default: return 0;
+  }
+}
+
 /* OpenCL's subgroup functions (BI_SG_*): written as the source had them, so the device's own
  * subgroups run them, whatever their width (docs/design.md). */
 static void ocl_subgroup(CGen *g, const KExpr *e) {
   OclState *st = g->be;
   KBuiltin b = e->builtin;
   st->subgroups = true;
+  st->sg_ext |= sg_extension(e);
   const char *nu = e->nonuniform ? "non_uniform_" : "";
   if (e->type->kind == KT_F64 || (e->nargs && e->args[0]->type->kind == KT_F64)) g->used_f64 = true;
   switch (b) {
@@ -1076,8 +1117,15 @@ bool emit_opencl_c(KModule *m, const KOptions *o, KBuf *out) {
   if (!o->fp_contract) cs_puts(&g, "#pragma OPENCL FP_CONTRACT OFF\n");
   if (st.subgroups)
     cs_puts(&g, "/* Subgroups: OpenCL C 2.0 or newer with these extensions. */\n"
-                "#pragma OPENCL EXTENSION cl_khr_subgroups : enable\n"
-                "/* and cl_khr_subgroup_ballot, cl_khr_subgroup_shuffle (no pragma) */\n");
+                "#pragma OPENCL EXTENSION cl_khr_subgroups : enable\n");
+  if (st.warps)
+    cs_puts(&g, "/* and cl_khr_subgroup_ballot, cl_khr_subgroup_shuffle (no pragma) */\n");
+  for (size_t i = 0; i < sizeof sgx_names / sizeof *sgx_names; i++)
+    if (st.sg_ext & (1u << i))
+      cs_printf(&g,
+                "#ifndef %s\n#error \"kcc: this program needs %s, which the device lacks\"\n"
+                "#endif\n",
+                sgx_names[i], sgx_names[i]);
   cs_puts(&g, "\n");
   KBuf helpers = {0};
   g.out = &helpers;
