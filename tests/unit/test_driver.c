@@ -526,6 +526,21 @@ START_TEST(subgroups) {
 }
 END_TEST
 
+/* INFINITY, NAN and HUGE_VALF in .cl input are clang's constant builtins, folded (they were
+ * refused as OpenCL built-ins: llama.cpp's softmax kernels). */
+START_TEST(cl_infinity) {
+  tu_write("inf.cl",
+           "__kernel void k(__global float *o) {\n"
+           "  o[0] = -INFINITY; o[1] = NAN; o[2] = HUGE_VALF; o[3] = fmax(o[4], -INFINITY);\n"
+           "}\n");
+  char *out, *err;
+  ck_assert_int_eq(kcc("inf.cl --emit=kir -o - | grep -c 'fconst float inf'", &out, &err), 0);
+  ck_assert_str_eq(out, "3\n");
+  ck_assert_int_eq(kcc("inf.cl -o inf.ptx", NULL, &err), 0);
+  consumed("inf.ptx");
+}
+END_TEST
+
 /* The subgroup extensions kcc implements are predefined for .cl input only: a kernel that
  * tests for them takes its subgroup path; Intel's and Qualcomm's are not kcc's. */
 START_TEST(subgroup_macros) {
@@ -997,6 +1012,7 @@ static Suite *suite(void) {
   tcase_add_test(t, atomic_inc_dec_ptx);
   tcase_add_test(t, subgroups);
   tcase_add_test(t, subgroup_macros);
+  tcase_add_test(t, cl_infinity);
   tcase_add_test(t, cl_build_options);
   tcase_add_test(t, tile_thread_group);
   tcase_add_test(t, unroll_hints);
