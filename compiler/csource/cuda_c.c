@@ -603,6 +603,8 @@ static const char *const sg_preamble =
     "{\n"
     "  unsigned lane = kcc_sg_lane();\n"
     "  T r = Op::template id<T>();\n"
+    "  /* Not unrolled: ptxas of CUDA 13.0 fails on sm_90 (docs/driver-bugs.md 13). */\n"
+    "#pragma unroll 1\n"
     "  for (unsigned i = 0; i < 32u; i++) {\n"
     "    T x = __shfl_sync(m, v, i);\n"
     "    bool in = (m >> i) & 1u;\n"

@@ -517,6 +517,17 @@ START_TEST(subgroups) {
                    "form\n"
                    "  v[0] = sub_group_broadcast(v[1], 3);\n"
                    "         ^\n");
+  /* docs/driver-bugs.md 13: nvcc -arch=sm_90 assembles the non-uniform reductions. */
+  tu_write("nu.cl", "__kernel void k(__global int *o, __global const int *x) {\n"
+                    "  size_t i = get_global_id(0);\n"
+                    "  int v = x[i];\n"
+                    "  uint4 b = sub_group_ballot(v & 1);\n"
+                    "  if (v % 3 != 0) o[i] = sub_group_non_uniform_reduce_mul(v % 4 + 2);\n"
+                    "}\n");
+  ck_assert_int_eq(kcc("nu.cl -o nu.cu && PATH=$PATH:/usr/local/cuda/bin && "
+                       "if command -v nvcc >/dev/null; then nvcc -c -arch=sm_90 nu.cu -o nu.o; fi",
+                       NULL, &err),
+                   0);
   /* A bundle leaves SPIR-V out and flags the kernel. */
   ck_assert_int_eq(kcc("sg.cl -o sg.kcb -v 2>&1 | grep -c 'subgroup operations; bundle without "
                        "SPIR-V'",
