@@ -745,29 +745,44 @@ static bool red_logical(KRedOp op) {
 /* A reduction over the lanes of mask (any set of lanes), a scan over those up to this lane
  * (below it: exclusive), or a clustered reduction over those of this lane's cluster of
  * `cluster` lanes: each lane reads every lane in turn (shfl.sync.idx), counting those that
- * take part. Lanes outside the mask give undefined values, which are never used. */
+ * take part. Lanes outside the mask give undefined values, which are never used. A loop that
+ * is never unrolled: ptxas of CUDA 13.0 fails on sm_90 (C7600, "Register allocation failed")
+ * on some kernels with the 32 steps unrolled (docs/driver-bugs.md 13). */
 static LLVMValueRef sg_each_lane(LG *g, const KExpr *e, LLVMValueRef v, LLVMValueRef mask,
                                  unsigned cluster) {
   const KType *t = e->type;
   KBuiltin b = e->builtin;
-  LLVMValueRef lane = sreg(g, "laneid"), r = red_identity(g, e->red, t);
-  LLVMValueRef c = lg_i32(g, 0x1f);
+  LLVMValueRef lane = sreg(g, "laneid"), r0 = red_identity(g, e->red, t);
   LLVMValueRef group = LLVMBuildAnd(g->b, lane, lg_i32(g, ~(cluster - 1)), "");
-  for (unsigned i = 0; i < 32; i++) {
-    LLVMValueRef x = shfl_val(g, "idx", mask, v, t, lg_i32(g, i), c);
-    LLVMValueRef in = LLVMBuildICmp(
-        g->b, LLVMIntNE, LLVMBuildAnd(g->b, mask, lg_i32(g, 1u << i), ""), lg_i32(g, 0), "");
-    LLVMValueRef also = NULL;
-    if (b == BI_SG_SCAN_INCLUSIVE)
-      also = LLVMBuildICmp(g->b, LLVMIntULE, lg_i32(g, i), lane, "");
-    else if (b == BI_SG_SCAN_EXCLUSIVE)
-      also = LLVMBuildICmp(g->b, LLVMIntULT, lg_i32(g, i), lane, "");
-    else if (b == BI_SG_CLUSTERED_REDUCE)
-      also = LLVMBuildICmp(g->b, LLVMIntEQ, lg_i32(g, i & ~(cluster - 1)), group, "");
-    if (also) in = LLVMBuildAnd(g->b, in, also, "");
-    r = LLVMBuildSelect(g->b, in, red_apply(g, e->red, t, r, x), r, "");
-  }
-  return r;
+  LLVMBasicBlockRef entry = LLVMGetInsertBlock(g->b);
+  LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "sg.lane");
+  LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "sg.lanes.done");
+  LLVMBuildBr(g->b, body);
+  LLVMPositionBuilderAtEnd(g->b, body);
+  LLVMValueRef i = LLVMBuildPhi(g->b, g->t_i32, "i"), r = LLVMBuildPhi(g->b, lg_type(g, t), "r");
+  LLVMValueRef x = shfl_val(g, "idx", mask, v, t, i, lg_i32(g, 0x1f));
+  LLVMValueRef in = LLVMBuildICmp(
+      g->b, LLVMIntNE, LLVMBuildAnd(g->b, LLVMBuildLShr(g->b, mask, i, ""), lg_i32(g, 1), ""),
+      lg_i32(g, 0), "");
+  LLVMValueRef also = NULL;
+  if (b == BI_SG_SCAN_INCLUSIVE)
+    also = LLVMBuildICmp(g->b, LLVMIntULE, i, lane, "");
+  else if (b == BI_SG_SCAN_EXCLUSIVE)
+    also = LLVMBuildICmp(g->b, LLVMIntULT, i, lane, "");
+  else if (b == BI_SG_CLUSTERED_REDUCE)
+    also = LLVMBuildICmp(g->b, LLVMIntEQ, LLVMBuildAnd(g->b, i, lg_i32(g, ~(cluster - 1)), ""),
+                         group, "");
+  if (also) in = LLVMBuildAnd(g->b, in, also, "");
+  LLVMValueRef nr = LLVMBuildSelect(g->b, in, red_apply(g, e->red, t, r, x), r, "");
+  LLVMValueRef next = LLVMBuildAdd(g->b, i, lg_i32(g, 1), "");
+  LLVMValueRef more = LLVMBuildICmp(g->b, LLVMIntULT, next, lg_i32(g, 32), "");
+  lg_loop_hint(g, LLVMBuildCondBr(g->b, more, body, done), -1);
+  LLVMValueRef iv[2] = {lg_i32(g, 0), next}, rv[2] = {r0, nr};
+  LLVMBasicBlockRef from[2] = {entry, body};
+  LLVMAddIncoming(i, iv, from, 2);
+  LLVMAddIncoming(r, rv, from, 2);
+  LLVMPositionBuilderAtEnd(g->b, done);
+  return nr;
 }
 
 /* Whether redux.sync (sm_80) computes op on t: 32-bit integers, every operation but mul. */

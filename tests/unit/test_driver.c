@@ -524,6 +524,24 @@ START_TEST(subgroups) {
                     "  uint4 b = sub_group_ballot(v & 1);\n"
                     "  if (v % 3 != 0) o[i] = sub_group_non_uniform_reduce_mul(v % 4 + 2);\n"
                     "}\n");
+  /* ... and kcc's PTX of a non-uniform reduction in a loop, JIT-compiled for sm_90 (its
+     lane loop is not unrolled: the sm_75 PTX was refused there too). */
+  tu_write("nul.cl", "__kernel void k(__global float *o, __global const float *x, int n) {\n"
+                     "  size_t i = get_global_id(0);\n"
+                     "  float v = x[i], acc = 0;\n"
+                     "  if (v >= 0)\n"
+                     "    for (int k = 0; k < n; k++) {\n"
+                     "      acc += sub_group_non_uniform_reduce_add(v);\n"
+                     "      v += 1.0f;\n"
+                     "    }\n"
+                     "  o[i] = acc;\n"
+                     "}\n");
+  ck_assert_int_eq(kcc("nul.cl -arch=sm_90 -o nul90.ptx", NULL, &err), 0);
+  ck_assert_int_eq(kcc("nul.cl -o nul75.ptx && "
+                       "sed 's/^.target sm_75/.target sm_90/' nul75.ptx > nul75on90.ptx",
+                       NULL, &err),
+                   0);
+  consumed("nul90.ptx nul75on90.ptx");
   ck_assert_int_eq(kcc("nu.cl -o nu.cu && PATH=$PATH:/usr/local/cuda/bin && "
                        "if command -v nvcc >/dev/null; then nvcc -c -arch=sm_90 nu.cu -o nu.o; fi",
                        NULL, &err),
