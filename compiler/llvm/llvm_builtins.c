@@ -830,14 +830,39 @@ static LLVMValueRef sg_reduce(LG *g, const KExpr *e) {
   if (e->nonuniform) return sg_each_lane(g, e, v, mask, 32);
   LLVMValueRef lane = sreg(g, "laneid"), x = v;
   if (b == BI_SG_REDUCE) {
+    /* A whole warp (the subgroup size is the same in all its lanes: no divergence) takes
+       the butterfly, five shfl.sync.bfly steps that leave the result in every lane; a
+       partial one the tree, whose missing lanes are never combined. */
     LLVMValueRef n = sg_size(g);
+    LLVMBasicBlockRef from = LLVMGetInsertBlock(g->b);
+    LLVMBasicBlockRef full = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "sg.full");
+    LLVMBasicBlockRef part = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "sg.partial");
+    LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "sg.reduced");
+    (void)from;
+    LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, n, lg_i32(g, 32), ""), full, part);
+    LLVMPositionBuilderAtEnd(g->b, full);
+    LLVMValueRef xf = v;
+    for (unsigned d = 16; d; d >>= 1)
+      xf = red_apply(g, e->red, t, xf,
+                     shfl_val(g, "bfly", mask, xf, t, lg_i32(g, d), lg_i32(g, 0x1f)));
+    LLVMBasicBlockRef full_end = LLVMGetInsertBlock(g->b);
+    LLVMBuildBr(g->b, done);
+    LLVMPositionBuilderAtEnd(g->b, part);
     for (unsigned d = 1; d < 32; d <<= 1) {
       LLVMValueRef y = shfl_val(g, "down", mask, x, t, lg_i32(g, d), lg_i32(g, 0x1f));
       LLVMValueRef ok =
           LLVMBuildICmp(g->b, LLVMIntULT, LLVMBuildAdd(g->b, lane, lg_i32(g, d), ""), n, "");
       x = LLVMBuildSelect(g->b, ok, red_apply(g, e->red, t, x, y), x, "");
     }
-    return shfl_val(g, "idx", mask, x, t, lg_i32(g, 0), lg_i32(g, 0x1f));
+    x = shfl_val(g, "idx", mask, x, t, lg_i32(g, 0), lg_i32(g, 0x1f));
+    LLVMBasicBlockRef part_end = LLVMGetInsertBlock(g->b);
+    LLVMBuildBr(g->b, done);
+    LLVMPositionBuilderAtEnd(g->b, done);
+    LLVMValueRef r = LLVMBuildPhi(g->b, lg_type(g, t), "reduced");
+    LLVMValueRef vals[2] = {xf, x};
+    LLVMBasicBlockRef froms[2] = {full_end, part_end};
+    LLVMAddIncoming(r, vals, froms, 2);
+    return r;
   }
   for (unsigned d = 1; d < 32; d <<= 1) {
     LLVMValueRef y = shfl_val(g, "up", mask, x, t, lg_i32(g, d), lg_i32(g, 0));
