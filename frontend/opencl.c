@@ -26,6 +26,23 @@ static const char cl_prelude[] =
     "annotate(\"kcc.reqd_work_group_size\", __VA_ARGS__)\n"
     "#define __reqd_work_group_size__(...) __reqd_work_group_size__(__VA_ARGS__), "
     "annotate(\"kcc.reqd_work_group_size\", __VA_ARGS__)\n"
+    "#define intel_reqd_sub_group_size(...) intel_reqd_sub_group_size(__VA_ARGS__), "
+    "annotate(\"kcc.reqd_sub_group_size\", __VA_ARGS__)\n"
+    /* Subgroups: kcc implements cl_khr_subgroups (a core feature of OpenCL C 3.0) and the
+       extended subgroup extensions (docs/dialect.md). Clang's built-in table declares their
+       functions where these macros are defined (__opencl_subgroup_builtins: the core ones). */
+    "#define cl_khr_subgroups 1\n#define __opencl_subgroup_builtins 1\n"
+    "#define cl_khr_subgroup_extended_types 1\n#define cl_khr_subgroup_non_uniform_vote 1\n"
+    "#define cl_khr_subgroup_ballot 1\n#define cl_khr_subgroup_non_uniform_arithmetic 1\n"
+    "#define cl_khr_subgroup_shuffle 1\n#define cl_khr_subgroup_shuffle_relative 1\n"
+    "#define cl_khr_subgroup_clustered_reduce 1\n"
+    "#if __OPENCL_C_VERSION__ == 300\n#define __opencl_c_subgroups 1\n#endif\n"
+    /* Extensions clang's spir64 target claims that kcc does not implement: a kernel testing
+       for them would take a path kcc then refuses (Intel's subgroup functions, its AVC motion
+       estimation, AMD's media operations). */
+    "#undef cl_intel_subgroups\n#undef cl_intel_subgroups_short\n"
+    "#undef cl_intel_device_side_avc_motion_estimation\n"
+    "#undef cl_amd_media_ops\n#undef cl_amd_media_ops2\n"
     /* The feature macros clang's opencl-c-base.h defines: its built-in table declares the
      * overloads each one guards (named address spaces in 1.2, generic ones in 2.0). */
     "#if __OPENCL_C_VERSION__ == 200\n"
@@ -69,7 +86,8 @@ static const char cl_prelude[] =
     "typedef enum memory_scope { memory_scope_work_item = __OPENCL_MEMORY_SCOPE_WORK_ITEM,"
     " memory_scope_work_group = __OPENCL_MEMORY_SCOPE_WORK_GROUP,"
     " memory_scope_device = __OPENCL_MEMORY_SCOPE_DEVICE,"
-    " memory_scope_all_svm_devices = __OPENCL_MEMORY_SCOPE_ALL_SVM_DEVICES } memory_scope;\n"
+    " memory_scope_all_svm_devices = __OPENCL_MEMORY_SCOPE_ALL_SVM_DEVICES,"
+    " memory_scope_sub_group = __OPENCL_MEMORY_SCOPE_SUB_GROUP } memory_scope;\n"
     "typedef enum memory_order { memory_order_relaxed = __ATOMIC_RELAXED,"
     " memory_order_acquire = __ATOMIC_ACQUIRE, memory_order_release = __ATOMIC_RELEASE,"
     " memory_order_acq_rel = __ATOMIC_ACQ_REL, memory_order_seq_cst = __ATOMIC_SEQ_CST }"
@@ -124,12 +142,60 @@ static const char cl_prelude[] =
     "#define as_long(__x) __KCC_AS(__x, long)\n#define as_ulong(__x) __KCC_AS(__x, ulong)\n"
     "#define as_float(__x) __KCC_AS(__x, float)\n#define as_double(__x) __KCC_AS(__x, double)\n";
 
+/* cl_khr_subgroup_ballot's functions on a uint4 ballot, in OpenCL C over the subgroup queries,
+ * so that every form computes them alike (lowered only when called, like kcc_derived.h's):
+ * bit i of the 128 stands for lane i, and only the bits of the subgroup's lanes count. */
+static const char cl_ballot[] =
+    "#define __KCC_SG static inline __attribute__((overloadable))\n"
+    /* Bits [lo, hi) of the 128, those of the 32 that start at bit `at`. */
+    "__KCC_SG uint __kcc_sg_bits(uint lo, uint hi, uint at) {\n"
+    "  uint a = lo <= at ? 0u : lo - at < 32u ? lo - at : 32u;\n"
+    "  uint b = hi <= at ? 0u : hi - at < 32u ? hi - at : 32u;\n"
+    "  return (b >= 32u ? 0xffffffffu : (1u << b) - 1u) & ~(a >= 32u ? 0xffffffffu : (1u << a) - "
+    "1u);\n}\n"
+    "__KCC_SG uint4 __kcc_sg_range(uint lo, uint hi) {\n"
+    "  return (uint4)(__kcc_sg_bits(lo, hi, 0u), __kcc_sg_bits(lo, hi, 32u), "
+    "__kcc_sg_bits(lo, hi, 64u), __kcc_sg_bits(lo, hi, 96u));\n}\n"
+    "__KCC_SG uint4 get_sub_group_eq_mask(void) {\n"
+    "  uint l = get_sub_group_local_id();\n  return __kcc_sg_range(l, l + 1u);\n}\n"
+    "__KCC_SG uint4 get_sub_group_ge_mask(void) {\n"
+    "  return __kcc_sg_range(get_sub_group_local_id(), get_sub_group_size());\n}\n"
+    "__KCC_SG uint4 get_sub_group_gt_mask(void) {\n"
+    "  return __kcc_sg_range(get_sub_group_local_id() + 1u, get_sub_group_size());\n}\n"
+    "__KCC_SG uint4 get_sub_group_le_mask(void) {\n"
+    "  return __kcc_sg_range(0u, get_sub_group_local_id() + 1u);\n}\n"
+    "__KCC_SG uint4 get_sub_group_lt_mask(void) {\n"
+    "  return __kcc_sg_range(0u, get_sub_group_local_id());\n}\n"
+    "__KCC_SG int sub_group_ballot_bit_extract(uint4 v, uint i) {\n"
+    "  uint w = i < 32u ? v.x : i < 64u ? v.y : i < 96u ? v.z : v.w;\n"
+    "  return (int)((w >> (i & 31u)) & 1u);\n}\n"
+    "__KCC_SG int sub_group_inverse_ballot(uint4 v) {\n"
+    "  return sub_group_ballot_bit_extract(v, get_sub_group_local_id());\n}\n"
+    "__KCC_SG uint __kcc_sg_count(uint4 v, uint4 m) {\n"
+    "  v &= m;\n  return popcount(v.x) + popcount(v.y) + popcount(v.z) + popcount(v.w);\n}\n"
+    "__KCC_SG uint sub_group_ballot_bit_count(uint4 v) {\n"
+    "  return __kcc_sg_count(v, __kcc_sg_range(0u, get_sub_group_size()));\n}\n"
+    "__KCC_SG uint sub_group_ballot_inclusive_scan(uint4 v) {\n"
+    "  return __kcc_sg_count(v, get_sub_group_le_mask());\n}\n"
+    "__KCC_SG uint sub_group_ballot_exclusive_scan(uint4 v) {\n"
+    "  return __kcc_sg_count(v, get_sub_group_lt_mask());\n}\n"
+    /* No bit set: undefined in OpenCL; kcc gives 128 for lsb and -1u for msb. */
+    "__KCC_SG uint sub_group_ballot_find_lsb(uint4 v) {\n"
+    "  v &= __kcc_sg_range(0u, get_sub_group_size());\n"
+    "  return v.x ? 31u - clz(v.x & -v.x) : v.y ? 63u - clz(v.y & -v.y)\n"
+    "       : v.z ? 95u - clz(v.z & -v.z) : v.w ? 127u - clz(v.w & -v.w) : 128u;\n}\n"
+    "__KCC_SG uint sub_group_ballot_find_msb(uint4 v) {\n"
+    "  v &= __kcc_sg_range(0u, get_sub_group_size());\n"
+    "  return v.w ? 127u - clz(v.w) : v.z ? 95u - clz(v.z) : v.y ? 63u - clz(v.y)\n"
+    "       : v.x ? 31u - clz(v.x) : 0xffffffffu;\n}\n"
+    "#undef __KCC_SG\n";
+
 /* as_T2 ... as_T16: written out, as a macro cannot define macros. */
 static char *build_cl_prelude(void) {
   static const char *const types[] = {"char", "uchar", "short", "ushort", "int",
                                       "uint", "long",  "ulong", "float",  "double"};
   static const int lens[] = {2, 3, 4, 8, 16};
-  size_t cap = sizeof cl_prelude + 10 * 5 * 80 + 128;
+  size_t cap = sizeof cl_prelude + sizeof cl_ballot + 10 * 5 * 80 + 128;
   char *p = malloc(cap);
   if (!p) {
     fputs("kcc: fatal error: out of memory\n", stderr);
@@ -143,7 +209,8 @@ static char *build_cl_prelude(void) {
   /* The derived builtins (dot, clamp, mix, rotate...), the same bodies the .k dialect uses;
      clang's own declarations of those names are then never made (every overload OpenCL
      defines for them is in the header). */
-  snprintf(p + n, cap - n, "#include \"" FE_INCDIR "/kcc_derived.h\"\n");
+  n += (size_t)snprintf(p + n, cap - n, "#include \"" FE_INCDIR "/kcc_derived.h\"\n");
+  snprintf(p + n, cap - n, "%s", cl_ballot);
   return p;
 }
 
@@ -260,7 +327,39 @@ bool fe_cl_check_type(FeCtx *fe, CXType t, KLoc loc) {
 
 /* ---------------------------------------------------------------- kernel attributes */
 
+/* intel_reqd_sub_group_size(N): the subgroup width the kernel was written for, which the
+ * back ends compare with their own (limits.c; OpenCL C passes it on). */
+static void reqd_sub_group_size(FeCtx *fe, CXCursor def, KFunc *f) {
+  CXCursor at = fe_find_annotation(def, "kcc.reqd_sub_group_size");
+  if (clang_Cursor_isNull(at)) return;
+  KLoc loc = fe_loc(fe, at);
+  if (!f->is_kernel) {
+    diag_error(loc, "intel_reqd_sub_group_size applies to kernels only, not to function '%s'",
+               f->name);
+    return;
+  }
+  FeKids k;
+  fe_kids(at, &k);
+  int64_t v = 0;
+  bool ok = k.n == 1;
+  if (ok) {
+    CXEvalResult r = clang_Cursor_Evaluate(k.v[0]);
+    ok = r && clang_EvalResult_getKind(r) == CXEval_Int;
+    if (ok) v = clang_EvalResult_getAsLongLong(r);
+    if (r) clang_EvalResult_dispose(r);
+  }
+  fe_kids_free(&k);
+  if (!ok || v < 1 || v > 128 || (v & (v - 1))) {
+    diag_error(loc,
+               "intel_reqd_sub_group_size(%lld): the size must be a power of two from 1 to 128",
+               (long long)v);
+    return;
+  }
+  f->reqd_subgroup = (int)v;
+}
+
 void fe_cl_kernel_attrs(FeCtx *fe, CXCursor def, KFunc *f) {
+  reqd_sub_group_size(fe, def, f);
   CXCursor at = fe_find_annotation(def, "kcc.reqd_work_group_size");
   if (clang_Cursor_isNull(at)) return;
   KLoc loc = fe_loc(fe, at);
@@ -600,6 +699,201 @@ static KExpr *convert_call(FeCtx *fe, CXCursor call, const char *name, KType *t,
   return fe_convert(x, t);
 }
 
+/* ---------------------------------------------------------------- subgroups */
+
+/* The type a subgroup operation computes a value of type t in: char and short widened to int
+ * (cl_khr_subgroup_extended_types), which gives the same bits once narrowed back, for every
+ * operation; NULL for a type kcc's subgroup operations do not take. */
+static KType *sg_work_type(KType *t) {
+  switch (t->kind) {
+  case KT_I8:
+  case KT_I16: return kir_type_scalar(KT_I32);
+  case KT_U8:
+  case KT_U16: return kir_type_scalar(KT_U32);
+  case KT_I32:
+  case KT_U32:
+  case KT_I64:
+  case KT_U64:
+  case KT_F32:
+  case KT_F64: return t;
+  default: return NULL;
+  }
+}
+
+static KExpr *sg_node(KBuiltin b, KType *t, bool nonuniform, KLoc loc) {
+  KExpr *e = kir_builtin(b, t, 2, loc);
+  e->nonuniform = nonuniform;
+  return e;
+}
+
+/* A value operation (broadcast, shuffle, reduction...) of v with an optional second argument
+ * x (a lane, delta or cluster size), computed in the widened type and narrowed to t. */
+static KExpr *sg_value(FeCtx *fe, KBuiltin b, KRedOp red, bool nu, const char *name, KExpr *v,
+                       KExpr *x, KType *t, KLoc loc) {
+  KType *w = sg_work_type(t);
+  if (!w) {
+    diag_error(loc, "OpenCL built-in '%s' on '%s' is not supported by kcc", name, kir_type_str(t));
+    return fe_poison(loc);
+  }
+  (void)fe;
+  KExpr *e = sg_node(b, w, nu, loc);
+  e->red = red;
+  e->args[e->nargs++] = fe_convert(v, w);
+  if (x) e->args[e->nargs++] = x;
+  if (w != t && b == BI_SG_SCAN_EXCLUSIVE && (red == KR_MIN || red == KR_MAX)) {
+    /* The first lane's identity is int's (INT_MAX): saturated, it is char's or short's. */
+    KExpr *n = kir_builtin(BI_CONVERT_SAT, t, 1, loc);
+    n->args[n->nargs++] = e;
+    return n;
+  }
+  return fe_convert(e, t);
+}
+
+/* broadcast of a vector (cl_khr_subgroup_extended_types): each component, from one copy of
+ * the vector and of the lane. */
+static KExpr *sg_vector(FeCtx *fe, KBuiltin b, bool nu, const char *name, KExpr *v, KExpr *x,
+                        KType *t, KLoc loc) {
+  KExpr *tv = fe_temp(fe, t, NULL, loc), *tx = x ? fe_temp(fe, x->type, NULL, loc) : NULL;
+  KExpr *lit = kir_expr(KE_VECLIT, t, loc);
+  lit->args = kir_alloc(sizeof(KExpr *) * (size_t)t->len);
+  for (int c = 0; c < t->len; c++) {
+    KExpr *comp = kir_expr(KE_SWIZZLE, t->base, loc);
+    comp->a = tv;
+    comp->nswz = 1;
+    comp->swz[0] = (uint8_t)c;
+    lit->args[lit->nargs++] = sg_value(fe, b, KR_ADD, nu, name, comp, tx, t->base, loc);
+  }
+  KExpr *set = kir_expr(KE_ASSIGN, t, loc);
+  set->a = tv;
+  set->b = v;
+  KExpr *r = kir_expr(KE_COMMA, t, loc);
+  r->a = set;
+  r->b = lit;
+  if (tx) {
+    KExpr *setx = kir_expr(KE_ASSIGN, x->type, loc), *r2 = kir_expr(KE_COMMA, t, loc);
+    setx->a = tx;
+    setx->b = x;
+    r2->a = setx;
+    r2->b = r;
+    r = r2;
+  }
+  return r;
+}
+
+/* The argument i of call, lowered (NULL when the call has fewer). */
+static KExpr *sg_arg(FeCtx *fe, CXCursor call, int i) {
+  return clang_Cursor_getNumArguments(call) > i ? fe_expr(fe, clang_Cursor_getArgument(call, i))
+                                                : NULL;
+}
+
+/* The subgroup functions of cl_khr_subgroups and the extended subgroup extensions
+ * (KIR's BI_SG_*); NULL for a name that is none of them (pipes, Intel's...: refused by
+ * name later). The ballot functions on a uint4 are OpenCL C in the prelude (cl_ballot). */
+static KExpr *subgroup_call(FeCtx *fe, CXCursor call, const char *name, KType *t, KLoc loc) {
+  static const struct {
+    const char *name;
+    KBuiltin b;
+  } queries[] = {
+      {"get_sub_group_size", BI_SG_SIZE}, {"get_max_sub_group_size", BI_SG_MAX_SIZE},
+      {"get_num_sub_groups", BI_SG_NUM},  {"get_enqueued_num_sub_groups", BI_SG_NUM},
+      {"get_sub_group_id", BI_SG_ID},     {"get_sub_group_local_id", BI_SG_LOCAL_ID},
+  };
+  for (size_t i = 0; i < sizeof queries / sizeof *queries; i++)
+    if (!strcmp(name, queries[i].name)) return sg_node(queries[i].b, t, false, loc);
+  if (strncmp(name, "sub_group_", 10)) return NULL;
+  const char *op = name + 10;
+  bool nu = !strncmp(op, "non_uniform_", 12);
+  if (nu) op += 12;
+  KType *i32 = kir_type_scalar(KT_I32), *u32 = kir_type_scalar(KT_U32);
+  if (!strcmp(op, "barrier") && !nu) {
+    /* Both fences whatever the flags (a stronger barrier), at the subgroup's scope. */
+    return sg_node(BI_SG_BARRIER, t, false, loc);
+  }
+  if (!strcmp(op, "elect") && !nu) return sg_node(BI_SG_ELECT, t, true, loc);
+  if (!strcmp(op, "all") || !strcmp(op, "any") || (!strcmp(op, "ballot") && !nu)) {
+    KExpr *e = sg_node(op[1] == 'l'   ? BI_SG_ALL
+                       : op[1] == 'n' ? BI_SG_ANY
+                                      : BI_SG_BALLOT,
+                       t, nu, loc);
+    KExpr *p = sg_arg(fe, call, 0);
+    e->args[e->nargs++] = p ? fe_convert(p, i32) : fe_poison(loc);
+    return e;
+  }
+  if (!strcmp(op, "all_equal") && nu) {
+    KExpr *v = sg_arg(fe, call, 0);
+    if (!v) return fe_poison(loc);
+    KType *w = sg_work_type(v->type);
+    if (!w) return sg_value(fe, BI_SG_ALL_EQUAL, KR_ADD, true, name, v, NULL, v->type, loc);
+    KExpr *e = sg_node(BI_SG_ALL_EQUAL, t, true, loc);
+    e->args[e->nargs++] = fe_convert(v, w);
+    return e;
+  }
+  static const struct {
+    const char *name;
+    KBuiltin b;
+    int uniform; /* 1: the uniform form only, 0: non-uniform only, 2: both */
+  } moves[] = {
+      {"broadcast", BI_SG_BROADCAST, 2},   {"broadcast_first", BI_SG_BROADCAST_FIRST, 1},
+      {"shuffle", BI_SG_SHUFFLE, 1},       {"shuffle_xor", BI_SG_SHUFFLE_XOR, 1},
+      {"shuffle_up", BI_SG_SHUFFLE_UP, 1}, {"shuffle_down", BI_SG_SHUFFLE_DOWN, 1},
+  };
+  for (size_t i = 0; i < sizeof moves / sizeof *moves; i++) {
+    if (strcmp(op, moves[i].name) || (nu ? moves[i].uniform == 1 : moves[i].uniform == 0)) continue;
+    KBuiltin b = moves[i].b;
+    bool first = b == BI_SG_BROADCAST_FIRST;
+    KExpr *v = sg_arg(fe, call, 0), *x = first ? NULL : sg_arg(fe, call, 1);
+    if (!v || (!first && !x)) return fe_poison(loc);
+    if (x) x = fe_convert(x, u32);
+    /* Shuffles and broadcast_first are non-uniform (SPIR-V's OpGroupNonUniform*). */
+    nu |= b != BI_SG_BROADCAST;
+    if (kir_is_vec(t)) return sg_vector(fe, b, nu, name, v, x, t, loc);
+    return sg_value(fe, b, KR_ADD, nu, name, v, x, t, loc);
+  }
+  /* reduce_OP, scan_inclusive_OP, scan_exclusive_OP, clustered_reduce_OP */
+  static const struct {
+    const char *prefix;
+    KBuiltin b;
+  } kinds[] = {{"reduce_", BI_SG_REDUCE},
+               {"scan_inclusive_", BI_SG_SCAN_INCLUSIVE},
+               {"scan_exclusive_", BI_SG_SCAN_EXCLUSIVE},
+               {"clustered_reduce_", BI_SG_CLUSTERED_REDUCE}};
+  for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++) {
+    size_t n = strlen(kinds[i].prefix);
+    if (strncmp(op, kinds[i].prefix, n)) continue;
+    KBuiltin b = kinds[i].b;
+    bool clustered = b == BI_SG_CLUSTERED_REDUCE;
+    if (clustered && nu) return NULL;
+    int red = -1;
+    for (int r = 0; r < KR_COUNT_; r++)
+      if (!strcmp(op + n, kir_red_names[r])) red = r;
+    /* The core extension has add, min and max; the others come with the non-uniform and
+       clustered extensions, as clang's table declares them. */
+    if (red < 0 || (!nu && !clustered && red != KR_ADD && red != KR_MIN && red != KR_MAX))
+      return NULL;
+    KExpr *v = sg_arg(fe, call, 0), *x = NULL;
+    if (!v) return fe_poison(loc);
+    if (clustered) {
+      CXEvalResult r = clang_Cursor_getNumArguments(call) > 1
+                           ? clang_Cursor_Evaluate(clang_Cursor_getArgument(call, 1))
+                           : NULL;
+      bool known = r && clang_EvalResult_getKind(r) == CXEval_Int;
+      int64_t c = known ? clang_EvalResult_getAsLongLong(r) : 0;
+      if (r) clang_EvalResult_dispose(r);
+      if (!known || c < 1 || c > 128 || (c & (c - 1))) {
+        diag_error(loc,
+                   "%s: the cluster size must be a constant power of two from 1 to 128 (OpenCL "
+                   "C requires a compile-time constant)",
+                   name);
+        return fe_poison(loc);
+      }
+      x = fe_int_const(u32, (uint64_t)c, loc);
+    }
+    if (red >= KR_LOGICAL_AND) v = fe_convert(v, i32);
+    return sg_value(fe, b, (KRedOp)red, nu || clustered, name, v, x, t, loc);
+  }
+  return NULL;
+}
+
 /* Whether a call passes something kcc already refused (an image, a sampler, an atomic_int
  * pointer): the call then adds no second error. */
 static bool passes_refused(CXCursor call) {
@@ -643,12 +937,18 @@ static KExpr *unsupported_builtin(FeCtx *fe, CXCursor call, const char *name, KL
 KExpr *fe_cl_call(FeCtx *fe, CXCursor call, CXCursor fn, KLoc loc) {
   if (!is_implicit_builtin(fn)) return NULL;
   const char *name = fe_spelling(fn);
+  /* Clang's own (the prelude's INFINITY and NAN): the shared lowering folds them. */
+  if (!strncmp(name, "__builtin_", 10)) return NULL;
   KType *t = fe_type(fe, clang_getCursorType(call), loc);
   if (!t) return fe_poison(loc);
   for (int w = 0; w < WI_COUNT_; w++)
     if (!strcmp(name, wi_names[w]) && clang_Cursor_getNumArguments(call) == 1)
       return work_item(fe, call, (WorkItem)w, t, loc);
   if (!strcmp(name, "get_work_dim")) return work_dim(t, loc);
+  if (strstr(name, "sub_group")) {
+    KExpr *sg = subgroup_call(fe, call, name, t, loc);
+    if (sg) return sg;
+  }
   if (!strcmp(name, "barrier") || !strcmp(name, "work_group_barrier"))
     return builtin(BI_SYNCTHREADS, t, loc, 0, NULL);
   if (!strcmp(name, "mem_fence") || !strcmp(name, "read_mem_fence") ||

@@ -102,6 +102,9 @@ enum {
   KCB_KERNEL_DYNAMIC_SHARED = 1,
   KCB_KERNEL_WARP = 2, /* 1.3: uses warp-level operations (on OpenCL: 32-wide subgroups) */
   KCB_KERNEL_FP64 = 4, /* 1.3: the kernel (or a function it calls) computes in double */
+  /* 1.3: uses OpenCL subgroup functions (.cl input; on OpenCL: the device's own subgroups, any
+     width, through cl_khr_subgroups) */
+  KCB_KERNEL_SUBGROUPS = 8,
 };
 /* The -fbounds-check error record: 16 32-bit words (compiler/passes/bounds.h, KB_REC_*). */
 enum { KCB_BOUNDS_RECORD_BYTES = 64 };

@@ -465,11 +465,16 @@ static void build_log(ClDev *c, cl_program p) {
   free(log);
 }
 
+/* The first kernel of b whose flags have one of `flags`, or NULL. */
+static const KcbKernel *kernel_with(const KcbBundle *b, uint32_t flags) {
+  for (uint32_t i = 0; i < b->nkernels; i++)
+    if (b->kernels[i].flags & flags) return &b->kernels[i];
+  return NULL;
+}
+
 /* The first kernel of b that uses warp-level operations, or NULL. */
 static const KcbKernel *warp_kernel(const KcbBundle *b) {
-  for (uint32_t i = 0; i < b->nkernels; i++)
-    if (b->kernels[i].flags & KCB_KERNEL_WARP) return &b->kernels[i];
-  return NULL;
+  return kernel_with(b, KCB_KERNEL_WARP);
 }
 
 /* OpenCL C with warp-level operations is OpenCL C 2.0 with subgroups (or 3.0 with them).
@@ -490,17 +495,43 @@ static const char *build_options(kcrt_device *dev, const KcbBundle *b, int form)
   static const char *const opts30[2] = {"-w -cl-std=CL3.0",
                                         "-w -cl-std=CL3.0 -cl-fp32-correctly-rounded-divide-sqrt"};
   if (form != FORM_SOURCE) return opts[exact][0];
-  if (!warp_kernel(b)) return opts[exact][1];
+  if (!kernel_with(b, KCB_KERNEL_WARP | KCB_KERNEL_SUBGROUPS)) return opts[exact][1];
   char v[128] = "";
   dev_str(cd(dev)->dev, CL_DEVICE_OPENCL_C_VERSION, v, sizeof v);
+  /* OpenCL's subgroup functions need only cl_khr_subgroups, which an OpenCL 3.0 device may
+     offer with OpenCL C 1.2 (PoCL 5). */
+  if (!strncmp(v, "OpenCL C 1", 10) && !warp_kernel(b)) return opts[exact][1];
   return !strncmp(v, "OpenCL C 3", 10) ? opts30[exact] : opts[exact][2];
+}
+
+/* Whether ext, a device's extension string, lists name. */
+static bool has_extension(const char *ext, const char *name) {
+  size_t n = strlen(name);
+  for (const char *p = ext; (p = strstr(p, name)); p += n)
+    if ((p == ext || p[-1] == ' ') && (p[n] == 0 || p[n] == ' ')) return true;
+  return false;
+}
+
+/* OpenCL C input's subgroup functions run on the device's own subgroups, whatever their width:
+ * they need cl_khr_subgroups, in any OpenCL C version (the extended subgroup extensions a
+ * kernel uses beyond it are the driver compiler's to check: a build error names them). */
+static kcrt_status check_subgroups(kcrt_device *dev, const KcbBundle *b) {
+  const KcbKernel *k = kernel_with(b, KCB_KERNEL_SUBGROUPS);
+  if (!k) return KCRT_SUCCESS;
+  char ext[8192] = "";
+  dev_str(cd(dev)->dev, CL_DEVICE_EXTENSIONS, ext, sizeof ext);
+  if (has_extension(ext, "cl_khr_subgroups")) return KCRT_SUCCESS;
+  return kcrt_fail(KCRT_ERROR_NOT_SUPPORTED,
+                   "kernel '%s' uses OpenCL subgroup functions; device '%s' has no subgroups "
+                   "(it lacks cl_khr_subgroups)",
+                   k->name, dev->info.name);
 }
 
 /* Whether dev has what kcc's OpenCL C for warp-level operations needs (subgroups, their
  * shuffles and ballots, OpenCL C 2.0 or newer); else reports which kernel needs what. */
 static kcrt_status check_warp(kcrt_device *dev, const KcbBundle *b) {
   const KcbKernel *k = warp_kernel(b);
-  if (!k) return KCRT_SUCCESS;
+  if (!k) return check_subgroups(dev, b);
   ClDev *c = cd(dev);
   char ext[8192] = "", v[128] = "", missing[160] = "";
   dev_str(c->dev, CL_DEVICE_EXTENSIONS, ext, sizeof ext);

@@ -19,6 +19,7 @@ typedef struct CudaState {
   KList helper_names; /* const char*: kcc_* device functions defined so far */
   KBuf helpers;       /* their definitions, each after those it calls */
   bool dyn_params;    /* a kernel takes local memory as an offset into kcc_dyn */
+  bool subgroups;     /* OpenCL subgroup operations: the subgroup preamble */
 } CudaState;
 
 /* ---------------------------------------------------------------- reserved words */
@@ -502,6 +503,219 @@ static void cuda_intrinsic(CGen *g, const KExpr *e) {
   cs_puts(g, ")");
 }
 
+/* ---------------------------------------------------------------- subgroups */
+
+/* OpenCL's subgroups as warps, printed when the module uses them: the same model as the PTX
+ * back end's (llvm_builtins.c), in CUDA's own warp functions. */
+static const char *const sg_preamble =
+    "/* OpenCL subgroups as warps: subgroup i of a block is its threads 32i..32i+31 by linear\n"
+    " * index (the last one partial); the uniform functions run with the mask of the\n"
+    " * subgroup's lanes, the non-uniform ones with the active lanes. */\n"
+    "__device__ inline unsigned kcc_sg_tid() {\n"
+    "  return threadIdx.x + (threadIdx.y + threadIdx.z * blockDim.y) * blockDim.x;\n"
+    "}\n"
+    "__device__ inline unsigned kcc_sg_bsize() { return blockDim.x * blockDim.y * blockDim.z; }\n"
+    "__device__ inline unsigned kcc_sg_size() {\n"
+    "  unsigned n = kcc_sg_bsize() - (kcc_sg_tid() & ~31u);\n"
+    "  return n < 32u ? n : 32u;\n"
+    "}\n"
+    "__device__ inline unsigned kcc_sg_max_size() {\n"
+    "  unsigned n = kcc_sg_bsize();\n"
+    "  return n < 32u ? n : 32u;\n"
+    "}\n"
+    "__device__ inline unsigned kcc_sg_num() { return (kcc_sg_bsize() + 31u) >> 5; }\n"
+    "__device__ inline unsigned kcc_sg_id() { return kcc_sg_tid() >> 5; }\n"
+    "__device__ inline unsigned kcc_sg_lane() { return kcc_sg_tid() & 31u; }\n"
+    "__device__ inline unsigned kcc_sg_mask(bool nu) {\n"
+    "  return nu ? __activemask() : 0xffffffffu >> (32u - kcc_sg_size());\n"
+    "}\n"
+    "__device__ inline int kcc_sg_elect() {\n"
+    "  return (unsigned)(__ffs(__activemask()) - 1) == kcc_sg_lane();\n"
+    "}\n"
+    "__device__ inline int kcc_sg_all(int p, bool nu) { return __all_sync(kcc_sg_mask(nu), p) != "
+    "0; }\n"
+    "__device__ inline int kcc_sg_any(int p, bool nu) { return __any_sync(kcc_sg_mask(nu), p) != "
+    "0; }\n"
+    "template <class V> __device__ inline V kcc_sg_ballot(int p, bool nu) {\n"
+    "  V r = {};\n"
+    "  r.s[0] = __ballot_sync(kcc_sg_mask(nu), p);\n"
+    "  return r;\n"
+    "}\n"
+    "template <class T> __device__ inline T kcc_sg_first(T v) {\n"
+    "  unsigned m = __activemask();\n"
+    "  return __shfl_sync(m, v, __ffs(m) - 1);\n"
+    "}\n"
+    "template <class T> __device__ inline int kcc_sg_all_equal(T v) {\n"
+    "  unsigned m = __activemask();\n"
+    "  return __all_sync(m, v == __shfl_sync(m, v, __ffs(m) - 1)) != 0;\n"
+    "}\n"
+    "template <class T> struct kcc_sg_lim;\n"
+    "template <> struct kcc_sg_lim<int> {\n"
+    "  __device__ static int lo() { return -2147483647 - 1; }\n"
+    "  __device__ static int hi() { return 2147483647; }\n"
+    "};\n"
+    "template <> struct kcc_sg_lim<unsigned> {\n"
+    "  __device__ static unsigned lo() { return 0u; }\n"
+    "  __device__ static unsigned hi() { return 0xffffffffu; }\n"
+    "};\n"
+    "template <> struct kcc_sg_lim<long long> {\n"
+    "  __device__ static long long lo() { return -0x7fffffffffffffffLL - 1; }\n"
+    "  __device__ static long long hi() { return 0x7fffffffffffffffLL; }\n"
+    "};\n"
+    "template <> struct kcc_sg_lim<unsigned long long> {\n"
+    "  __device__ static unsigned long long lo() { return 0ull; }\n"
+    "  __device__ static unsigned long long hi() { return ~0ull; }\n"
+    "};\n"
+    "template <> struct kcc_sg_lim<float> {\n"
+    "  __device__ static float lo() { return __int_as_float(0xff800000); }\n"
+    "  __device__ static float hi() { return __int_as_float(0x7f800000); }\n"
+    "};\n"
+    "template <> struct kcc_sg_lim<double> {\n"
+    "  __device__ static double lo() { return __longlong_as_double(0xfff0000000000000LL); }\n"
+    "  __device__ static double hi() { return __longlong_as_double(0x7ff0000000000000LL); }\n"
+    "};\n"
+    "__device__ inline float kcc_sg_min(float a, float b) { return fminf(a, b); }\n"
+    "__device__ inline double kcc_sg_min(double a, double b) { return fmin(a, b); }\n"
+    "template <class T> __device__ inline T kcc_sg_min(T a, T b) { return b < a ? b : a; }\n"
+    "__device__ inline float kcc_sg_max(float a, float b) { return fmaxf(a, b); }\n"
+    "__device__ inline double kcc_sg_max(double a, double b) { return fmax(a, b); }\n"
+    "template <class T> __device__ inline T kcc_sg_max(T a, T b) { return b > a ? b : a; }\n"
+    "#define KCC_SG_OP(NAME, ID, OP, IN)                                              \\\n"
+    "  struct kcc_op_##NAME {                                                       \\\n"
+    "    template <class T> __device__ static T id() { return ID; }                 \\\n"
+    "    template <class T> __device__ static T op(T a, T b) { return OP; }         \\\n"
+    "    template <class T> __device__ static T in(T a) { return IN; }              \\\n"
+    "  };\n"
+    "KCC_SG_OP(add, T(0), a + b, a)\n"
+    "KCC_SG_OP(mul, T(1), a * b, a)\n"
+    "KCC_SG_OP(min, kcc_sg_lim<T>::hi(), kcc_sg_min(a, b), a)\n"
+    "KCC_SG_OP(max, kcc_sg_lim<T>::lo(), kcc_sg_max(a, b), a)\n"
+    "KCC_SG_OP(and, T(~T(0)), a & b, a)\n"
+    "KCC_SG_OP(or, T(0), a | b, a)\n"
+    "KCC_SG_OP(xor, T(0), a ^ b, a)\n"
+    "KCC_SG_OP(logical_and, T(1), a & b, T(a != 0))\n"
+    "KCC_SG_OP(logical_or, T(0), a | b, T(a != 0))\n"
+    "KCC_SG_OP(logical_xor, T(0), a ^ b, T(a != 0))\n"
+    "#undef KCC_SG_OP\n"
+    "/* Over the lanes of m (any set): all of them (kind 0), those up to this lane (1), below it\n"
+    " * (2), or in this lane's cluster of c lanes (3); each lane reads every lane in turn. */\n"
+    "template <class Op, class T> __device__ T kcc_sg_lanes(T v, unsigned m, int kind, unsigned c) "
+    "{\n"
+    "  unsigned lane = kcc_sg_lane();\n"
+    "  T r = Op::template id<T>();\n"
+    "  /* Not unrolled: ptxas of CUDA 13.0 fails on sm_90 (docs/driver-bugs.md 13). */\n"
+    "#pragma unroll 1\n"
+    "  for (unsigned i = 0; i < 32u; i++) {\n"
+    "    T x = __shfl_sync(m, v, i);\n"
+    "    bool in = (m >> i) & 1u;\n"
+    "    if (kind == 1) in = in && i <= lane;\n"
+    "    if (kind == 2) in = in && i < lane;\n"
+    "    if (kind == 3) in = in && (i & ~(c - 1u)) == (lane & ~(c - 1u));\n"
+    "    if (in) r = Op::op(r, x);\n"
+    "  }\n"
+    "  return r;\n"
+    "}\n"
+    "/* Uniform: the butterfly for a whole warp; for a partial one a tree of shuffles down over\n"
+    " * lanes 0..n-1 that lane 0 ends with, broadcast. */\n"
+    "template <class Op, class T> __device__ T kcc_sg_reduce(T v, bool nu) {\n"
+    "  v = Op::in(v);\n"
+    "  unsigned m = kcc_sg_mask(nu);\n"
+    "  if (nu) return kcc_sg_lanes<Op>(v, m, 0, 32u);\n"
+    "  unsigned lane = kcc_sg_lane(), n = kcc_sg_size();\n"
+    "  if (n == 32u) { /* a whole warp: the butterfly */\n"
+    "    for (int d = 16; d; d >>= 1) v = Op::op(v, __shfl_xor_sync(m, v, d));\n"
+    "    return v;\n"
+    "  }\n"
+    "  for (unsigned d = 1; d < 32u; d <<= 1) {\n"
+    "    T y = __shfl_down_sync(m, v, d);\n"
+    "    if (lane + d < n) v = Op::op(v, y);\n"
+    "  }\n"
+    "  return __shfl_sync(m, v, 0);\n"
+    "}\n"
+    "/* Uniform: Hillis-Steele steps of shuffles up. */\n"
+    "template <class Op, class T> __device__ T kcc_sg_scan(T v, bool nu, bool inclusive) {\n"
+    "  v = Op::in(v);\n"
+    "  unsigned m = kcc_sg_mask(nu);\n"
+    "  if (nu) return kcc_sg_lanes<Op>(v, m, inclusive ? 1 : 2, 32u);\n"
+    "  unsigned lane = kcc_sg_lane();\n"
+    "  for (unsigned d = 1; d < 32u; d <<= 1) {\n"
+    "    T y = __shfl_up_sync(m, v, d);\n"
+    "    if (lane >= d) v = Op::op(y, v);\n"
+    "  }\n"
+    "  if (inclusive) return v;\n"
+    "  T y = __shfl_up_sync(m, v, 1);\n"
+    "  return lane == 0 ? Op::template id<T>() : y;\n"
+    "}\n"
+    "template <class Op, class T> __device__ T kcc_sg_clustered(T v, unsigned c) {\n"
+    "  v = Op::in(v);\n"
+    "  return c <= 1u ? v : kcc_sg_lanes<Op>(v, __activemask(), 3, c < 32u ? c : 32u);\n"
+    "}\n\n";
+
+/* The subgroup operations, as calls of sg_preamble's functions or CUDA's warp functions. */
+static void cuda_subgroup(CGen *g, const KExpr *e) {
+  CudaState *st = g->be;
+  st->subgroups = true;
+  KBuiltin b = e->builtin;
+  int nu = e->nonuniform;
+  const char *T = cs_decl(g, e->type, "", NULL);
+  switch (b) {
+  case BI_SG_SIZE: cs_puts(g, "kcc_sg_size()"); return;
+  case BI_SG_MAX_SIZE: cs_puts(g, "kcc_sg_max_size()"); return;
+  case BI_SG_NUM: cs_puts(g, "kcc_sg_num()"); return;
+  case BI_SG_ID: cs_puts(g, "kcc_sg_id()"); return;
+  case BI_SG_LOCAL_ID: cs_puts(g, "kcc_sg_lane()"); return;
+  case BI_SG_BARRIER: cs_puts(g, "__syncwarp(kcc_sg_mask(false))"); return;
+  case BI_SG_ELECT: cs_puts(g, "kcc_sg_elect()"); return;
+  case BI_SG_ALL:
+  case BI_SG_ANY:
+  case BI_SG_BALLOT:
+    if (b == BI_SG_BALLOT)
+      cs_printf(g, "kcc_sg_ballot<%s>(", T);
+    else
+      cs_printf(g, "kcc_sg_%s(", b == BI_SG_ALL ? "all" : "any");
+    cs_expr_exact(g, e->args[0], P_ASSIGN);
+    cs_printf(g, ", %s)", nu ? "true" : "false");
+    return;
+  case BI_SG_ALL_EQUAL:
+    cs_printf(g, "kcc_sg_all_equal<%s>(", cs_decl(g, e->args[0]->type, "", NULL));
+    args(g, e);
+    cs_puts(g, ")");
+    return;
+  case BI_SG_BROADCAST_FIRST:
+    cs_printf(g, "kcc_sg_first<%s>(", T);
+    args(g, e);
+    cs_puts(g, ")");
+    return;
+  case BI_SG_BROADCAST:
+  case BI_SG_SHUFFLE:
+  case BI_SG_SHUFFLE_XOR:
+  case BI_SG_SHUFFLE_UP:
+  case BI_SG_SHUFFLE_DOWN:
+    cs_printf(g, "__shfl%s_sync(kcc_sg_mask(%s), ",
+              b == BI_SG_SHUFFLE_XOR    ? "_xor"
+              : b == BI_SG_SHUFFLE_UP   ? "_up"
+              : b == BI_SG_SHUFFLE_DOWN ? "_down"
+                                        : "",
+              nu ? "true" : "false");
+    args(g, e);
+    cs_puts(g, ")");
+    return;
+  case BI_SG_CLUSTERED_REDUCE:
+    cs_printf(g, "kcc_sg_clustered<kcc_op_%s, %s>(", kir_red_names[e->red], T);
+    args(g, e);
+    cs_puts(g, ")");
+    return;
+  default: /* reduce, scans */
+    cs_printf(g, "kcc_sg_%s<kcc_op_%s, %s>(", b == BI_SG_REDUCE ? "reduce" : "scan",
+              kir_red_names[e->red], T);
+    cs_expr_exact(g, e->args[0], P_ASSIGN);
+    cs_printf(g, ", %s", nu ? "true" : "false");
+    if (b != BI_SG_REDUCE) cs_printf(g, ", %s", b == BI_SG_SCAN_INCLUSIVE ? "true" : "false");
+    cs_puts(g, ")");
+    return;
+  }
+}
+
 static void cuda_builtin(CGen *g, const KExpr *e, int prec) {
   if (e->kind == KE_SPECIAL) {
     static const char *const v[] = {[BI_THREAD_IDX] = "threadIdx",
@@ -532,6 +746,10 @@ static void cuda_builtin(CGen *g, const KExpr *e, int prec) {
   default:
     if (kir_builtin_is_cuda_intrinsic(b)) {
       cuda_intrinsic(g, e);
+      return;
+    }
+    if (kir_builtin_is_subgroup(b)) {
+      cuda_subgroup(g, e);
       return;
     }
     if (kir_builtin_is_warp(b)) { /* CUDA's spellings; width always given */
@@ -970,6 +1188,7 @@ bool emit_cuda_c(KModule *m, const KOptions *o, KBuf *out) {
       kir_visit_stmt(((KFunc *)m->funcs.v[i])->body, find_printf, &uses_printf);
   if (uses_printf) cs_puts(&g, "#include <cstdio>\n\n");
   print_vec_preamble(&g);
+  if (st.subgroups) cs_puts(&g, sg_preamble);
   if (st.helpers.len) {
     kbuf_append(&head, st.helpers.data, st.helpers.len);
     kbuf_free(&st.helpers);

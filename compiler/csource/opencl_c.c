@@ -37,6 +37,8 @@ typedef struct OclState {
   KList rint_vecs;            /* KType*: vector types that need a kcc_rint_<type> */
   KList cuda;                 /* const char*: CUDA intrinsic helpers to define (cuda_helper) */
   bool subgroups;             /* warp-level operations: cl_khr_subgroup_* used */
+  unsigned sg_ext;            /* OpenCL subgroup functions: the extensions used (SGX_*) */
+  bool warps;                 /* CUDA's warp operations (through ballots and shuffles) */
 } OclState;
 
 enum {
@@ -425,7 +427,7 @@ static const char *elem_name(const KType *t) {
 static void ocl_warp(CGen *g, const KExpr *e) {
   OclState *st = g->be;
   KBuiltin b = e->builtin;
-  st->subgroups = true;
+  st->subgroups = st->warps = true;
   const char *name = kir_builtin_info(b)->name;
   switch (b) {
   case BI_SHFL:
@@ -465,6 +467,78 @@ static void ocl_warp(CGen *g, const KExpr *e) {
     call_args(g, need(g, "%s_%s", name + 2, elem_name(e->type)), e);
     return;
   }
+}
+
+/* The extended subgroup extensions, beyond cl_khr_subgroups: a program that uses one's
+ * functions says so with an #error where the device lacks it, which names it in the build
+ * log rather than leaving an undeclared function for the reader to map to its extension. */
+enum {
+  SGX_NU_VOTE = 1,
+  SGX_BALLOT = 2,
+  SGX_NU_ARITH = 4,
+  SGX_SHUFFLE = 8,
+  SGX_SHUFFLE_REL = 16,
+  SGX_CLUSTERED = 32,
+};
+static const char *const sgx_names[] = {
+    "cl_khr_subgroup_non_uniform_vote",       "cl_khr_subgroup_ballot",
+    "cl_khr_subgroup_non_uniform_arithmetic", "cl_khr_subgroup_shuffle",
+    "cl_khr_subgroup_shuffle_relative",       "cl_khr_subgroup_clustered_reduce",
+};
+
+static unsigned sg_extension(const KExpr *e) {
+  switch (e->builtin) {
+  case BI_SG_ELECT:
+  case BI_SG_ALL_EQUAL: return SGX_NU_VOTE;
+  case BI_SG_ALL:
+  case BI_SG_ANY: return e->nonuniform ? SGX_NU_VOTE : 0;
+  case BI_SG_BALLOT:
+  case BI_SG_BROADCAST_FIRST: return SGX_BALLOT;
+  case BI_SG_BROADCAST: return e->nonuniform ? SGX_BALLOT : 0;
+  case BI_SG_REDUCE:
+  case BI_SG_SCAN_INCLUSIVE:
+  case BI_SG_SCAN_EXCLUSIVE: return e->nonuniform ? SGX_NU_ARITH : 0;
+  case BI_SG_SHUFFLE:
+  case BI_SG_SHUFFLE_XOR: return SGX_SHUFFLE;
+  case BI_SG_SHUFFLE_UP:
+  case BI_SG_SHUFFLE_DOWN: return SGX_SHUFFLE_REL;
+  case BI_SG_CLUSTERED_REDUCE: return SGX_CLUSTERED;
+  default: return 0;
+  }
+}
+
+/* OpenCL's subgroup functions (BI_SG_*): written as the source had them, so the device's own
+ * subgroups run them, whatever their width (docs/design.md). */
+static void ocl_subgroup(CGen *g, const KExpr *e) {
+  OclState *st = g->be;
+  KBuiltin b = e->builtin;
+  st->subgroups = true;
+  st->sg_ext |= sg_extension(e);
+  const char *nu = e->nonuniform ? "non_uniform_" : "";
+  if (e->type->kind == KT_F64 || (e->nargs && e->args[0]->type->kind == KT_F64)) g->used_f64 = true;
+  switch (b) {
+  case BI_SG_NUM: cs_puts(g, "get_num_sub_groups()"); return;
+  case BI_SG_BARRIER:
+    cs_puts(g, "sub_group_barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)");
+    return;
+  case BI_SG_ALL:
+  case BI_SG_ANY:
+  case BI_SG_ALL_EQUAL:
+  case BI_SG_BROADCAST: cs_printf(g, "sub_group_%s%s(", nu, kir_builtin_info(b)->name + 10); break;
+  case BI_SG_REDUCE:
+  case BI_SG_SCAN_INCLUSIVE:
+  case BI_SG_SCAN_EXCLUSIVE:
+    cs_printf(g, "sub_group_%s%s_%s(", nu, kir_builtin_info(b)->name + 10, kir_red_names[e->red]);
+    break;
+  case BI_SG_CLUSTERED_REDUCE:
+    cs_printf(g, "sub_group_clustered_reduce_%s(", kir_red_names[e->red]);
+    break;
+  default: /* the queries, elect, ballot, broadcast_first, the shuffles: one spelling */
+    cs_printf(g, "%s(", kir_builtin_info(b)->name);
+    break;
+  }
+  args(g, e, 0);
+  cs_puts(g, ")");
 }
 
 /* CUDA's intrinsics that OpenCL C has no single function for. */
@@ -775,6 +849,10 @@ static void ocl_builtin(CGen *g, const KExpr *e, int prec) {
       ocl_warp(g, e);
       return;
     }
+    if (kir_builtin_is_subgroup(b)) {
+      ocl_subgroup(g, e);
+      return;
+    }
     break;
   }
   if (kir_builtin_is_atomic(b)) {
@@ -873,6 +951,9 @@ static void print_params(CGen *g, const KFunc *f) {
 }
 
 static void print_signature(CGen *g, const KFunc *f) {
+  /* The subgroup width the source asked for: the OpenCL device's to honour (or refuse). */
+  if (f->is_kernel && f->reqd_subgroup)
+    cs_printf(g, "__attribute__((intel_reqd_sub_group_size(%d)))\n", f->reqd_subgroup);
   if (f->is_kernel && f->reqd_block[0])
     cs_printf(g, "__kernel __attribute__((reqd_work_group_size(%d, %d, %d))) void ",
               f->reqd_block[0], f->reqd_block[1] ? f->reqd_block[1] : 1,
@@ -1035,9 +1116,16 @@ bool emit_opencl_c(KModule *m, const KOptions *o, KBuf *out) {
     cs_puts(&g, "#pragma OPENCL EXTENSION cl_khr_int64_extended_atomics : enable\n");
   if (!o->fp_contract) cs_puts(&g, "#pragma OPENCL FP_CONTRACT OFF\n");
   if (st.subgroups)
-    cs_puts(&g, "/* Warp-level operations: OpenCL C 2.0 or newer with these extensions. */\n"
-                "#pragma OPENCL EXTENSION cl_khr_subgroups : enable\n"
-                "/* and cl_khr_subgroup_ballot, cl_khr_subgroup_shuffle (no pragma) */\n");
+    cs_puts(&g, "/* Subgroups: OpenCL C 2.0 or newer with these extensions. */\n"
+                "#pragma OPENCL EXTENSION cl_khr_subgroups : enable\n");
+  if (st.warps)
+    cs_puts(&g, "/* and cl_khr_subgroup_ballot, cl_khr_subgroup_shuffle (no pragma) */\n");
+  for (size_t i = 0; i < sizeof sgx_names / sizeof *sgx_names; i++)
+    if (st.sg_ext & (1u << i))
+      cs_printf(&g,
+                "#ifndef %s\n#error \"kcc: this program needs %s, which the device lacks\"\n"
+                "#endif\n",
+                sgx_names[i], sgx_names[i]);
   cs_puts(&g, "\n");
   KBuf helpers = {0};
   g.out = &helpers;

@@ -354,6 +354,30 @@ static const KBuiltinInfo builtins[] = {
     {"__reduce_or_sync", BI_REDUCE_OR, 2},
     {"__reduce_xor_sync", BI_REDUCE_XOR, 2},
     {"__syncwarp", BI_SYNCWARP, 1},
+    {"get_sub_group_size", BI_SG_SIZE, 0},
+    {"get_max_sub_group_size", BI_SG_MAX_SIZE, 0},
+    {"get_num_sub_groups", BI_SG_NUM, 0},
+    {"get_sub_group_id", BI_SG_ID, 0},
+    {"get_sub_group_local_id", BI_SG_LOCAL_ID, 0},
+    {"sub_group_barrier", BI_SG_BARRIER, 0},
+    {"sub_group_elect", BI_SG_ELECT, 0},
+    {"sub_group_all", BI_SG_ALL, 1},
+    {"sub_group_any", BI_SG_ANY, 1},
+    {"sub_group_all_equal", BI_SG_ALL_EQUAL, 1},
+    {"sub_group_ballot", BI_SG_BALLOT, 1},
+    {"sub_group_broadcast", BI_SG_BROADCAST, 2},
+    {"sub_group_broadcast_first", BI_SG_BROADCAST_FIRST, 1},
+    {"sub_group_shuffle", BI_SG_SHUFFLE, 2},
+    {"sub_group_shuffle_xor", BI_SG_SHUFFLE_XOR, 2},
+    {"sub_group_shuffle_up", BI_SG_SHUFFLE_UP, 2},
+    {"sub_group_shuffle_down", BI_SG_SHUFFLE_DOWN, 2},
+    {"sub_group_reduce", BI_SG_REDUCE, 1},
+    {"sub_group_scan_inclusive", BI_SG_SCAN_INCLUSIVE, 1},
+    {"sub_group_scan_exclusive", BI_SG_SCAN_EXCLUSIVE, 1},
+    {"sub_group_clustered_reduce", BI_SG_CLUSTERED_REDUCE, 2},
+};
+const char *const kir_red_names[KR_COUNT_] = {
+    "add", "mul", "min", "max", "and", "or", "xor", "logical_and", "logical_or", "logical_xor",
 };
 _Static_assert(sizeof builtins / sizeof builtins[0] == BI_COUNT_, "builtin table out of sync");
 
@@ -369,11 +393,32 @@ bool kir_builtin_is_atomic(KBuiltin id) {
 bool kir_builtin_is_warp(KBuiltin id) {
   return id >= BI_SHFL && id <= BI_SYNCWARP;
 }
+bool kir_builtin_is_subgroup(KBuiltin id) {
+  return id >= BI_SG_SIZE && id <= BI_SG_CLUSTERED_REDUCE;
+}
+const char *kir_subgroup_name(const KExpr *e) {
+  KBuiltin b = e->builtin;
+  const char *base = kir_builtin_info(b)->name;
+  /* Those with a uniform and a non-uniform spelling (all_equal has only the latter). */
+  bool spelled = e->nonuniform && (b == BI_SG_ALL || b == BI_SG_ANY || b == BI_SG_ALL_EQUAL ||
+                                   b == BI_SG_BROADCAST || b == BI_SG_REDUCE ||
+                                   b == BI_SG_SCAN_INCLUSIVE || b == BI_SG_SCAN_EXCLUSIVE);
+  char buf[96];
+  if (spelled && !strncmp(base, "sub_group_", 10))
+    snprintf(buf, sizeof buf, "sub_group_non_uniform_%s", base + 10);
+  else
+    snprintf(buf, sizeof buf, "%s", base);
+  if (kir_red_uses_op(b))
+    snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "_%s", kir_red_names[e->red]);
+  return kir_strdup(buf);
+}
+
 bool kir_builtin_is_cuda_intrinsic(KBuiltin id) {
   return id >= BI_FFS && id <= BI_CLOCK64;
 }
 
 typedef struct WarpCtx {
+  bool (*is)(KBuiltin); /* the builtins looked for */
   bool found;
   KList seen; /* KFunc* already walked */
 } WarpCtx;
@@ -389,12 +434,18 @@ static void warp_func(WarpCtx *c, const KFunc *f) {
 
 static void warp_visit(KExpr *e, void *ctx) {
   WarpCtx *c = ctx;
-  if (e->kind == KE_BUILTIN && kir_builtin_is_warp(e->builtin)) c->found = true;
+  if (e->kind == KE_BUILTIN && c->is(e->builtin)) c->found = true;
   if (e->kind == KE_CALL && e->callee && !c->found) warp_func(c, e->callee);
 }
 
 bool kir_func_uses_warp(const KFunc *f) {
-  WarpCtx c = {0};
+  WarpCtx c = {kir_builtin_is_warp, false, {0}};
+  warp_func(&c, f);
+  return c.found;
+}
+
+bool kir_func_uses_subgroups(const KFunc *f) {
+  WarpCtx c = {kir_builtin_is_subgroup, false, {0}};
   warp_func(&c, f);
   return c.found;
 }

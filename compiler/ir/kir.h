@@ -368,6 +368,37 @@ typedef enum KBuiltin {
   BI_REDUCE_OR,
   BI_REDUCE_XOR,
   BI_SYNCWARP, /* (mask): void */
+  /* OpenCL's subgroup functions (cl_khr_subgroups and the extended subgroup extensions;
+     kir_builtin_is_subgroup). A subgroup is the target's own: a warp of 32 lanes on PTX and
+     CUDA C (subgroup i of a block is its threads 32i..32i+31 by linear index, the last one
+     partial when the block is not a multiple of 32), whatever the OpenCL device has in
+     OpenCL C output, which writes them as the same OpenCL functions. Values are int,
+     unsigned int, long, unsigned long, float or double (the front end widens char and short).
+     KExpr.nonuniform picks the non-uniform form: over the lanes that reach the call
+     (cl_khr_subgroup_non_uniform_*); otherwise every lane of the subgroup reaches it. */
+  BI_SG_SIZE,             /* (): unsigned int, get_sub_group_size() */
+  BI_SG_MAX_SIZE,         /* (): get_max_sub_group_size() */
+  BI_SG_NUM,              /* (): get_num_sub_groups() (= get_enqueued_num_sub_groups(): kcc's
+                             work-groups are all full) */
+  BI_SG_ID,               /* (): get_sub_group_id() */
+  BI_SG_LOCAL_ID,         /* (): get_sub_group_local_id() */
+  BI_SG_BARRIER,          /* (): void, sub_group_barrier (a fence of local and global memory) */
+  BI_SG_ELECT,            /* (): int, 1 in the lowest lane that reaches it (always non-uniform) */
+  BI_SG_ALL,              /* (pred int): int 1 or 0 */
+  BI_SG_ANY,              /* (pred int): int 1 or 0 */
+  BI_SG_ALL_EQUAL,        /* (v): int, whether v is the same in every lane (always non-uniform) */
+  BI_SG_BALLOT,           /* (pred int): uint4, bit i of the 128 set where lane i's pred != 0 */
+  BI_SG_BROADCAST,        /* (v, lane unsigned): v of that lane (the same lane for all) */
+  BI_SG_BROADCAST_FIRST,  /* (v): v of the lowest lane that reaches it (always non-uniform) */
+  BI_SG_SHUFFLE,          /* (v, lane unsigned): v of that lane */
+  BI_SG_SHUFFLE_XOR,      /* (v, mask unsigned): v of lane ^ mask */
+  BI_SG_SHUFFLE_UP,       /* (v, delta unsigned): v of lane - delta */
+  BI_SG_SHUFFLE_DOWN,     /* (v, delta unsigned): v of lane + delta */
+  BI_SG_REDUCE,           /* (v): KExpr.red over the lanes, in every lane */
+  BI_SG_SCAN_INCLUSIVE,   /* (v): KExpr.red over the lanes up to this one */
+  BI_SG_SCAN_EXCLUSIVE,   /* (v): over the lanes below this one; the identity in the first */
+  BI_SG_CLUSTERED_REDUCE, /* (v, cluster int constant, a power of two <= 32): KExpr.red over
+                             the lanes of this lane's cluster (always non-uniform) */
   BI_COUNT_
 } KBuiltin;
 
@@ -388,6 +419,31 @@ static inline KAddrSpace kir_gvar_space(const KVar *v) {
  * leaf is not a constant number. */
 bool kir_const_bytes(const KType *t, const KExpr *init, unsigned char *out);
 bool kir_builtin_is_warp(KBuiltin id); /* BI_SHFL..BI_SYNCWARP: need 32-lane subgroups */
+/* BI_SG_SIZE..BI_SG_CLUSTERED_REDUCE: OpenCL subgroups, the device's own in OpenCL C. */
+bool kir_builtin_is_subgroup(KBuiltin id);
+/* The operation of a subgroup reduction or scan (KExpr.red), as OpenCL names them. The
+ * logical ones act on int truth values and give 0 or 1. */
+typedef enum KRedOp {
+  KR_ADD,
+  KR_MUL,
+  KR_MIN,
+  KR_MAX,
+  KR_AND,
+  KR_OR,
+  KR_XOR,
+  KR_LOGICAL_AND,
+  KR_LOGICAL_OR,
+  KR_LOGICAL_XOR,
+  KR_COUNT_
+} KRedOp;
+extern const char *const kir_red_names[KR_COUNT_]; /* "add" ... "logical_xor" */
+/* The OpenCL function a subgroup operation e stands for, as the source spelled it
+ * ("sub_group_non_uniform_scan_inclusive_max"), for messages; in the arena. */
+const char *kir_subgroup_name(const struct KExpr *e);
+/* Whether builtin id carries a KRedOp (BI_SG_REDUCE, the scans, the clustered reduction). */
+static inline bool kir_red_uses_op(KBuiltin id) {
+  return id >= BI_SG_REDUCE && id <= BI_SG_CLUSTERED_REDUCE;
+}
 /* BI_FFS..BI_CLOCK64: the CUDA intrinsics each back end writes in one function of its own. */
 bool kir_builtin_is_cuda_intrinsic(KBuiltin id);
 
@@ -482,6 +538,11 @@ struct KExpr {
      host and other devices where the target has such a scope (PTX atom.sys); elsewhere kcc's
      memory is the device's alone during a kernel, and device scope is the same thing. */
   bool sys_scope;
+  /* BI_SG_REDUCE, BI_SG_SCAN_*, BI_SG_CLUSTERED_REDUCE: the operation. */
+  KRedOp red;
+  /* Subgroup operations (kir_builtin_is_subgroup): the non-uniform form, over the lanes
+     that reach the call; otherwise every lane of the subgroup reaches it. */
+  bool nonuniform;
   /* KE_BINARY, compound KE_ASSIGN of floats (+ - *): the FP_CONTRACT pragma in force where it
      was written (frontend/pragma.c): -1 never fuse it into an fma, +1 it may be, 0 the
      command line's -ffp-contract decides. */
@@ -594,6 +655,8 @@ struct KFunc {
   int max_threads, min_blocks; /* kernels: __launch_bounds__(max_threads, min_blocks); 0 = none */
   int reqd_block[3];           /* kernels: reqd_work_group_size(x, y, z), the only block shape they
                                   accept; 0 = none */
+  int reqd_subgroup; /* kernels: intel_reqd_sub_group_size(N) & co., the subgroup width the
+                        source was written for; 0 = none */
   int64_t static_shared_bytes; /* kernels: sum of the static shared arrays they reach */
   KFunc *origin;               /* a clone made by address-space specialisation: the original */
   int nhidden; /* -fbounds-check: trailing parameters the source did not declare (bounds.h) */
@@ -621,6 +684,9 @@ bool kir_has_kernel(const KModule *m);
 bool kir_module_no_contract(const KModule *m);
 /* Whether f, or a function it calls, uses a warp-level operation (kir_builtin_is_warp). */
 bool kir_func_uses_warp(const KFunc *f);
+/* Whether f, or a function it calls, uses an OpenCL subgroup operation
+ * (kir_builtin_is_subgroup). */
+bool kir_func_uses_subgroups(const KFunc *f);
 
 /* Prints the module as readable text (`kcc --emit=kir`); the format is stable for tests. */
 void kir_print(FILE *out, const KModule *m);

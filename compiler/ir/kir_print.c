@@ -126,8 +126,10 @@ static void print_expr(FILE *out, const KExpr *e) {
     fputc(')', out);
     return;
   case KE_BUILTIN:
-    fprintf(out, "(builtin %s%s%s %s", kir_builtin_info(e->builtin)->name,
-            e->approx ? " approx" : "", e->sys_scope ? " system" : "", ty);
+    fprintf(out, "(builtin %s%s%s%s%s%s %s", kir_builtin_info(e->builtin)->name,
+            e->approx ? " approx" : "", e->sys_scope ? " system" : "",
+            e->nonuniform ? " non_uniform" : "", kir_red_uses_op(e->builtin) ? " " : "",
+            kir_red_uses_op(e->builtin) ? kir_red_names[e->red] : "", ty);
     print_args(out, e);
     fputc(')', out);
     return;

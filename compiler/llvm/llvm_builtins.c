@@ -640,6 +640,317 @@ static LLVMValueRef gen_warp(LG *g, KExpr *e) {
   return r;
 }
 
+/* ---------------------------------------------------------------- OpenCL subgroups */
+
+/* A subgroup is a warp: subgroup i of a block is its threads 32i..32i+31 by linear thread
+ * index, as CUDA forms warps, the last one partial when the block size is not a multiple of
+ * 32. The uniform functions run with the mask of the subgroup's lanes (every one reaches
+ * them), the non-uniform ones with the active mask. */
+
+static LLVMValueRef sreg(LG *g, const char *name) {
+  char n[64];
+  snprintf(n, sizeof n, "llvm.nvvm.read.ptx.sreg.%s", name);
+  return lg_call(g, lg_intrinsic(g, n, NULL, 0), NULL, 0);
+}
+
+static LLVMValueRef block_size(LG *g) {
+  return LLVMBuildMul(g->b, LLVMBuildMul(g->b, sreg(g, "ntid.x"), sreg(g, "ntid.y"), ""),
+                      sreg(g, "ntid.z"), "");
+}
+
+static LLVMValueRef linear_tid(LG *g) {
+  LLVMValueRef nx = sreg(g, "ntid.x");
+  LLVMValueRef yz = LLVMBuildAdd(g->b, sreg(g, "tid.y"),
+                                 LLVMBuildMul(g->b, sreg(g, "tid.z"), sreg(g, "ntid.y"), ""), "");
+  return LLVMBuildAdd(g->b, sreg(g, "tid.x"), LLVMBuildMul(g->b, yz, nx, ""), "");
+}
+
+static LLVMValueRef umin32(LG *g, LLVMValueRef a, LLVMValueRef b) {
+  LLVMValueRef x[2] = {a, b};
+  return int_call(g, "llvm.umin", x, 2);
+}
+
+/* The lanes in this thread's subgroup: min(32, block size - 32 * subgroup id). */
+static LLVMValueRef sg_size(LG *g) {
+  LLVMValueRef first = LLVMBuildAnd(g->b, linear_tid(g), lg_i32(g, ~31u), "");
+  return umin32(g, lg_i32(g, 32), LLVMBuildSub(g->b, block_size(g), first, ""));
+}
+
+/* The mask of the lanes a subgroup operation runs with. */
+static LLVMValueRef sg_mask(LG *g, const KExpr *e) {
+  if (e->nonuniform) return lg_call(g, lg_intrinsic(g, "llvm.nvvm.activemask", NULL, 0), NULL, 0);
+  return LLVMBuildLShr(g->b, lg_i32(g, 0xffffffffu),
+                       LLVMBuildSub(g->b, lg_i32(g, 32), sg_size(g), ""), "sgmask");
+}
+
+/* shfl.sync of a value of KIR type t (32 or 64 bits, integer or float). */
+static LLVMValueRef shfl_val(LG *g, const char *mode, LLVMValueRef mask, LLVMValueRef v,
+                             const KType *t, LLVMValueRef b, LLVMValueRef c) {
+  LLVMTypeRef ty = lg_type(g, t);
+  if (t->size == 4) {
+    LLVMValueRef x = kir_is_float(t) ? LLVMBuildBitCast(g->b, v, g->t_i32, "") : v;
+    LLVMValueRef r = shfl32(g, mode, mask, x, b, c);
+    return kir_is_float(t) ? LLVMBuildBitCast(g->b, r, ty, "") : r;
+  }
+  LLVMValueRef x = kir_is_float(t) ? LLVMBuildBitCast(g->b, v, g->t_i64, "") : v;
+  LLVMValueRef lo = LLVMBuildTrunc(g->b, x, g->t_i32, "");
+  LLVMValueRef hi =
+      LLVMBuildTrunc(g->b, LLVMBuildLShr(g->b, x, LLVMConstInt(g->t_i64, 32, 0), ""), g->t_i32, "");
+  lo = LLVMBuildZExt(g->b, shfl32(g, mode, mask, lo, b, c), g->t_i64, "");
+  hi = LLVMBuildZExt(g->b, shfl32(g, mode, mask, hi, b, c), g->t_i64, "");
+  LLVMValueRef r =
+      LLVMBuildOr(g->b, lo, LLVMBuildShl(g->b, hi, LLVMConstInt(g->t_i64, 32, 0), ""), "");
+  return kir_is_float(t) ? LLVMBuildBitCast(g->b, r, ty, "") : r;
+}
+
+/* The identity of op on t: what an exclusive scan gives the first lane. */
+static LLVMValueRef red_identity(LG *g, KRedOp op, const KType *t) {
+  LLVMTypeRef ty = lg_type(g, t);
+  bool fl = kir_is_float(t), sg = kir_is_signed(t);
+  unsigned bits = (unsigned)t->size * 8;
+  uint64_t all = bits == 64 ? ~0ull : 0xffffffffull;
+  switch (op) {
+  case KR_MUL:
+  case KR_LOGICAL_AND: return fl ? LLVMConstReal(ty, 1.0) : LLVMConstInt(ty, 1, 0);
+  case KR_MIN:
+    return fl ? LLVMConstReal(ty, __builtin_inf()) : LLVMConstInt(ty, sg ? all >> 1 : all, 0);
+  case KR_MAX:
+    return fl ? LLVMConstReal(ty, -__builtin_inf()) : LLVMConstInt(ty, sg ? (all >> 1) + 1 : 0, 0);
+  case KR_AND: return LLVMConstInt(ty, all, 0);
+  default: return fl ? LLVMConstReal(ty, 0.0) : LLVMConstInt(ty, 0, 0);
+  }
+}
+
+/* a op b. Logical operations see 0/1 values (red_operand made them). */
+static LLVMValueRef red_apply(LG *g, KRedOp op, const KType *t, LLVMValueRef a, LLVMValueRef b) {
+  bool fl = kir_is_float(t), sg = kir_is_signed(t);
+  LLVMValueRef x[2] = {a, b};
+  switch (op) {
+  case KR_ADD: return fl ? LLVMBuildFAdd(g->b, a, b, "") : LLVMBuildAdd(g->b, a, b, "");
+  case KR_MUL: return fl ? LLVMBuildFMul(g->b, a, b, "") : LLVMBuildMul(g->b, a, b, "");
+  case KR_MIN: return int_call(g, fl ? "llvm.minnum" : sg ? "llvm.smin" : "llvm.umin", x, 2);
+  case KR_MAX: return int_call(g, fl ? "llvm.maxnum" : sg ? "llvm.smax" : "llvm.umax", x, 2);
+  case KR_AND:
+  case KR_LOGICAL_AND: return LLVMBuildAnd(g->b, a, b, "");
+  case KR_OR:
+  case KR_LOGICAL_OR: return LLVMBuildOr(g->b, a, b, "");
+  default: return LLVMBuildXor(g->b, a, b, "");
+  }
+}
+
+static bool red_logical(KRedOp op) {
+  return op == KR_LOGICAL_AND || op == KR_LOGICAL_OR || op == KR_LOGICAL_XOR;
+}
+
+/* A reduction over the lanes of mask (any set of lanes), a scan over those up to this lane
+ * (below it: exclusive), or a clustered reduction over those of this lane's cluster of
+ * `cluster` lanes: each lane reads every lane in turn (shfl.sync.idx), counting those that
+ * take part. Lanes outside the mask give undefined values, which are never used. A loop that
+ * is never unrolled: ptxas of CUDA 13.0 fails on sm_90 (C7600, "Register allocation failed")
+ * on some kernels with the 32 steps unrolled (docs/driver-bugs.md 13). */
+static LLVMValueRef sg_each_lane(LG *g, const KExpr *e, LLVMValueRef v, LLVMValueRef mask,
+                                 unsigned cluster) {
+  const KType *t = e->type;
+  KBuiltin b = e->builtin;
+  LLVMValueRef lane = sreg(g, "laneid"), r0 = red_identity(g, e->red, t);
+  LLVMValueRef group = LLVMBuildAnd(g->b, lane, lg_i32(g, ~(cluster - 1)), "");
+  LLVMBasicBlockRef entry = LLVMGetInsertBlock(g->b);
+  LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "sg.lane");
+  LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "sg.lanes.done");
+  LLVMBuildBr(g->b, body);
+  LLVMPositionBuilderAtEnd(g->b, body);
+  LLVMValueRef i = LLVMBuildPhi(g->b, g->t_i32, "i"), r = LLVMBuildPhi(g->b, lg_type(g, t), "r");
+  LLVMValueRef x = shfl_val(g, "idx", mask, v, t, i, lg_i32(g, 0x1f));
+  LLVMValueRef in = LLVMBuildICmp(
+      g->b, LLVMIntNE, LLVMBuildAnd(g->b, LLVMBuildLShr(g->b, mask, i, ""), lg_i32(g, 1), ""),
+      lg_i32(g, 0), "");
+  LLVMValueRef also = NULL;
+  if (b == BI_SG_SCAN_INCLUSIVE)
+    also = LLVMBuildICmp(g->b, LLVMIntULE, i, lane, "");
+  else if (b == BI_SG_SCAN_EXCLUSIVE)
+    also = LLVMBuildICmp(g->b, LLVMIntULT, i, lane, "");
+  else if (b == BI_SG_CLUSTERED_REDUCE)
+    also = LLVMBuildICmp(g->b, LLVMIntEQ, LLVMBuildAnd(g->b, i, lg_i32(g, ~(cluster - 1)), ""),
+                         group, "");
+  if (also) in = LLVMBuildAnd(g->b, in, also, "");
+  LLVMValueRef nr = LLVMBuildSelect(g->b, in, red_apply(g, e->red, t, r, x), r, "");
+  LLVMValueRef next = LLVMBuildAdd(g->b, i, lg_i32(g, 1), "");
+  LLVMValueRef more = LLVMBuildICmp(g->b, LLVMIntULT, next, lg_i32(g, 32), "");
+  lg_loop_hint(g, LLVMBuildCondBr(g->b, more, body, done), -1);
+  LLVMValueRef iv[2] = {lg_i32(g, 0), next}, rv[2] = {r0, nr};
+  LLVMBasicBlockRef from[2] = {entry, body};
+  LLVMAddIncoming(i, iv, from, 2);
+  LLVMAddIncoming(r, rv, from, 2);
+  LLVMPositionBuilderAtEnd(g->b, done);
+  return nr;
+}
+
+/* Whether redux.sync (sm_80) computes op on t: 32-bit integers, every operation but mul. */
+static bool redux_ok(LG *g, const KExpr *e) {
+  return ptx_sm(g) >= 80 && kir_is_int(e->type) && e->type->size == 4 && e->red != KR_MUL;
+}
+
+static LLVMValueRef redux(LG *g, const KExpr *e, LLVMValueRef v, LLVMValueRef mask) {
+  bool sg = kir_is_signed(e->type);
+  const char *n;
+  switch (e->red) {
+  case KR_ADD: n = "llvm.nvvm.redux.sync.add"; break;
+  case KR_MIN: n = sg ? "llvm.nvvm.redux.sync.min" : "llvm.nvvm.redux.sync.umin"; break;
+  case KR_MAX: n = sg ? "llvm.nvvm.redux.sync.max" : "llvm.nvvm.redux.sync.umax"; break;
+  case KR_AND:
+  case KR_LOGICAL_AND: n = "llvm.nvvm.redux.sync.and"; break;
+  case KR_OR:
+  case KR_LOGICAL_OR: n = "llvm.nvvm.redux.sync.or"; break;
+  default: n = "llvm.nvvm.redux.sync.xor"; break;
+  }
+  LLVMValueRef args[2] = {v, mask};
+  return lg_call(g, lg_intrinsic(g, n, NULL, 0), args, 2);
+}
+
+/* Reductions and scans. The uniform ones run over lanes 0..n-1 of the subgroup (n its size):
+ * a tree of shfl.sync.down steps that lane 0 ends with, then broadcast (or redux.sync); a
+ * Hillis-Steele scan of shfl.sync.up steps. The non-uniform and clustered ones, over any set
+ * of active lanes, read each lane (sg_each_lane), or use redux.sync when they can. */
+static LLVMValueRef sg_reduce(LG *g, const KExpr *e) {
+  const KType *t = e->type;
+  KBuiltin b = e->builtin;
+  LLVMValueRef v = lg_expr(g, e->args[0]);
+  if (red_logical(e->red))
+    v = LLVMBuildZExt(g->b, LLVMBuildICmp(g->b, LLVMIntNE, v, LLVMConstNull(LLVMTypeOf(v)), ""),
+                      lg_type(g, t), "");
+  LLVMValueRef mask = sg_mask(g, e);
+  if (b == BI_SG_CLUSTERED_REDUCE) {
+    uint64_t n = e->args[1]->kind == KE_ICONST ? e->args[1]->ival : 32;
+    unsigned cluster = n >= 32 || n == 0 ? 32u : (unsigned)n;
+    if (cluster == 1) return v;
+    if (cluster == 32 && redux_ok(g, e)) return redux(g, e, v, mask);
+    return sg_each_lane(g, e, v, mask, cluster);
+  }
+  if (b == BI_SG_REDUCE && redux_ok(g, e)) return redux(g, e, v, mask);
+  if (e->nonuniform) return sg_each_lane(g, e, v, mask, 32);
+  LLVMValueRef lane = sreg(g, "laneid"), x = v;
+  if (b == BI_SG_REDUCE) {
+    /* A whole warp (the subgroup size is the same in all its lanes: no divergence) takes
+       the butterfly, five shfl.sync.bfly steps that leave the result in every lane; a
+       partial one the tree, whose missing lanes are never combined. */
+    LLVMValueRef n = sg_size(g);
+    LLVMBasicBlockRef from = LLVMGetInsertBlock(g->b);
+    LLVMBasicBlockRef full = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "sg.full");
+    LLVMBasicBlockRef part = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "sg.partial");
+    LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "sg.reduced");
+    (void)from;
+    LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, n, lg_i32(g, 32), ""), full, part);
+    LLVMPositionBuilderAtEnd(g->b, full);
+    LLVMValueRef xf = v;
+    for (unsigned d = 16; d; d >>= 1)
+      xf = red_apply(g, e->red, t, xf,
+                     shfl_val(g, "bfly", mask, xf, t, lg_i32(g, d), lg_i32(g, 0x1f)));
+    LLVMBasicBlockRef full_end = LLVMGetInsertBlock(g->b);
+    LLVMBuildBr(g->b, done);
+    LLVMPositionBuilderAtEnd(g->b, part);
+    for (unsigned d = 1; d < 32; d <<= 1) {
+      LLVMValueRef y = shfl_val(g, "down", mask, x, t, lg_i32(g, d), lg_i32(g, 0x1f));
+      LLVMValueRef ok =
+          LLVMBuildICmp(g->b, LLVMIntULT, LLVMBuildAdd(g->b, lane, lg_i32(g, d), ""), n, "");
+      x = LLVMBuildSelect(g->b, ok, red_apply(g, e->red, t, x, y), x, "");
+    }
+    x = shfl_val(g, "idx", mask, x, t, lg_i32(g, 0), lg_i32(g, 0x1f));
+    LLVMBasicBlockRef part_end = LLVMGetInsertBlock(g->b);
+    LLVMBuildBr(g->b, done);
+    LLVMPositionBuilderAtEnd(g->b, done);
+    LLVMValueRef r = LLVMBuildPhi(g->b, lg_type(g, t), "reduced");
+    LLVMValueRef vals[2] = {xf, x};
+    LLVMBasicBlockRef froms[2] = {full_end, part_end};
+    LLVMAddIncoming(r, vals, froms, 2);
+    return r;
+  }
+  for (unsigned d = 1; d < 32; d <<= 1) {
+    LLVMValueRef y = shfl_val(g, "up", mask, x, t, lg_i32(g, d), lg_i32(g, 0));
+    LLVMValueRef ok = LLVMBuildICmp(g->b, LLVMIntUGE, lane, lg_i32(g, d), "");
+    x = LLVMBuildSelect(g->b, ok, red_apply(g, e->red, t, y, x), x, "");
+  }
+  if (b == BI_SG_SCAN_INCLUSIVE) return x;
+  LLVMValueRef y = shfl_val(g, "up", mask, x, t, lg_i32(g, 1), lg_i32(g, 0));
+  LLVMValueRef first = LLVMBuildICmp(g->b, LLVMIntEQ, lane, lg_i32(g, 0), "");
+  return LLVMBuildSelect(g->b, first, red_identity(g, e->red, t), y, "");
+}
+
+static LLVMValueRef gen_subgroup(LG *g, KExpr *e) {
+  KBuiltin b = e->builtin;
+  const KType *t = e->type;
+  switch (b) {
+  case BI_SG_SIZE: return sg_size(g);
+  case BI_SG_MAX_SIZE: return umin32(g, lg_i32(g, 32), block_size(g));
+  case BI_SG_NUM:
+    return LLVMBuildLShr(g->b, LLVMBuildAdd(g->b, block_size(g), lg_i32(g, 31), ""), lg_i32(g, 5),
+                         "");
+  case BI_SG_ID: return LLVMBuildLShr(g->b, linear_tid(g), lg_i32(g, 5), "");
+  case BI_SG_LOCAL_ID: return sreg(g, "laneid");
+  case BI_SG_BARRIER: {
+    /* A warp barrier orders memory among the lanes it syncs, as CUDA's __syncwarp does. */
+    LLVMValueRef mask = sg_mask(g, e);
+    lg_call(g, lg_intrinsic(g, "llvm.nvvm.bar.warp.sync", NULL, 0), &mask, 1);
+    return NULL;
+  }
+  case BI_SG_ELECT: {
+    LLVMValueRef m = sg_mask(g, e), z = LLVMConstInt(g->t_i1, 0, 0);
+    LLVMValueRef a[2] = {m, z};
+    LLVMValueRef first = int_call(g, "llvm.cttz", a, 2);
+    return LLVMBuildZExt(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, first, sreg(g, "laneid"), ""),
+                         lg_type(g, t), "");
+  }
+  case BI_SG_ALL:
+  case BI_SG_ANY: {
+    LLVMValueRef args[2] = {sg_mask(g, e), lg_cond(g, e->args[0])};
+    LLVMValueRef r = lg_call(
+        g,
+        lg_intrinsic(g, b == BI_SG_ALL ? "llvm.nvvm.vote.all.sync" : "llvm.nvvm.vote.any.sync",
+                     NULL, 0),
+        args, 2);
+    return LLVMBuildZExt(g->b, r, lg_type(g, t), "");
+  }
+  case BI_SG_BALLOT: {
+    LLVMValueRef args[2] = {sg_mask(g, e), lg_cond(g, e->args[0])};
+    LLVMValueRef r = lg_call(g, lg_intrinsic(g, "llvm.nvvm.vote.ballot.sync", NULL, 0), args, 2);
+    LLVMValueRef vec = LLVMConstNull(lg_type(g, t));
+    return LLVMBuildInsertElement(g->b, vec, r, lg_i32(g, 0), "ballot");
+  }
+  case BI_SG_ALL_EQUAL: {
+    /* Every active lane's value equals the lowest active lane's. */
+    const KType *vt = e->args[0]->type;
+    LLVMValueRef v = lg_expr(g, e->args[0]), m = sg_mask(g, e);
+    LLVMValueRef a[2] = {m, LLVMConstInt(g->t_i1, 0, 0)};
+    LLVMValueRef first =
+        shfl_val(g, "idx", m, v, vt, int_call(g, "llvm.cttz", a, 2), lg_i32(g, 0x1f));
+    LLVMValueRef same = kir_is_float(vt) ? LLVMBuildFCmp(g->b, LLVMRealOEQ, v, first, "")
+                                         : LLVMBuildICmp(g->b, LLVMIntEQ, v, first, "");
+    LLVMValueRef args[2] = {m, same};
+    LLVMValueRef r = lg_call(g, lg_intrinsic(g, "llvm.nvvm.vote.all.sync", NULL, 0), args, 2);
+    return LLVMBuildZExt(g->b, r, lg_type(g, t), "");
+  }
+  case BI_SG_BROADCAST:
+  case BI_SG_BROADCAST_FIRST:
+  case BI_SG_SHUFFLE:
+  case BI_SG_SHUFFLE_XOR:
+  case BI_SG_SHUFFLE_UP:
+  case BI_SG_SHUFFLE_DOWN: {
+    LLVMValueRef v = lg_expr(g, e->args[0]), m = sg_mask(g, e), x;
+    if (b == BI_SG_BROADCAST_FIRST) {
+      LLVMValueRef a[2] = {m, LLVMConstInt(g->t_i1, 0, 0)};
+      x = int_call(g, "llvm.cttz", a, 2);
+    } else {
+      x = lg_expr(g, e->args[1]);
+    }
+    const char *mode = b == BI_SG_SHUFFLE_XOR    ? "bfly"
+                       : b == BI_SG_SHUFFLE_UP   ? "up"
+                       : b == BI_SG_SHUFFLE_DOWN ? "down"
+                                                 : "idx";
+    return shfl_val(g, mode, m, v, t, x, lg_i32(g, b == BI_SG_SHUFFLE_UP ? 0 : 0x1f));
+  }
+  default: return sg_reduce(g, e);
+  }
+}
+
 LLVMValueRef lg_builtin(LG *g, KExpr *e) {
   switch (e->builtin) {
   case BI_THREAD_IDX:
@@ -659,6 +970,7 @@ LLVMValueRef lg_builtin(LG *g, KExpr *e) {
   default: break;
   }
   if (kir_builtin_is_warp(e->builtin)) return gen_warp(g, e);
+  if (kir_builtin_is_subgroup(e->builtin)) return gen_subgroup(g, e);
   if (kir_builtin_is_cuda_intrinsic(e->builtin)) return gen_cuda_int(g, e);
   if (e->builtin >= BI_ATOMIC_ADD && e->builtin <= BI_ATOMIC_CAS) return gen_atomic(g, e);
   switch (e->builtin) {

@@ -97,6 +97,8 @@ void lg_ensure_block(LG *g); /* after a terminator: continue in a fresh (dead) b
 
 /* llvm_stmt.c */
 void lg_stmt(LG *g, KStmt *s);
+/* An unrolling hint (KStmt.unroll's values: N, -1 never, -2 fully) on a loop's back edge. */
+void lg_loop_hint(LG *g, LLVMValueRef br, int unroll);
 
 /* llvm_builtins.c */
 LLVMValueRef lg_special(LG *g, KExpr *e);

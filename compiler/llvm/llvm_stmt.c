@@ -19,7 +19,7 @@ static void branch(LG *g, LLVMBasicBlockRef to) {
 /* The loop's unrolling hint (KStmt.unroll) as llvm.loop metadata on its back edge `br`:
  * !{!self, !{!"llvm.loop.unroll.count", i32 N}} (or .disable / .full), which LLVM's unroller
  * follows instead of its heuristics, as nvcc follows #pragma unroll. */
-static void loop_hint(LG *g, LLVMValueRef br, int unroll) {
+void lg_loop_hint(LG *g, LLVMValueRef br, int unroll) {
   if (!unroll || !br || !LLVMIsABranchInst(br)) return;
   const char *name = unroll == -1   ? "llvm.loop.unroll.disable"
                      : unroll == -2 ? "llvm.loop.unroll.full"
@@ -40,7 +40,7 @@ static void loop_hint(LG *g, LLVMValueRef br, int unroll) {
 static void back_edge(LG *g, LLVMBasicBlockRef to, int unroll) {
   bool open = lg_block_open(g);
   branch(g, to);
-  if (open) loop_hint(g, LLVMGetLastInstruction(LLVMGetInsertBlock(g->b)), unroll);
+  if (open) lg_loop_hint(g, LLVMGetLastInstruction(LLVMGetInsertBlock(g->b)), unroll);
 }
 
 static void jump(LG *g, LLVMBasicBlockRef to) {
@@ -137,7 +137,7 @@ void lg_stmt(LG *g, KStmt *s) {
     branch(g, cb);
     LLVMMoveBasicBlockAfter(cb, LLVMGetInsertBlock(g->b));
     LLVMPositionBuilderAtEnd(g->b, cb);
-    loop_hint(g, LLVMBuildCondBr(g->b, lg_cond(g, s->cond), bb, end), s->unroll);
+    lg_loop_hint(g, LLVMBuildCondBr(g->b, lg_cond(g, s->cond), bb, end), s->unroll);
     LLVMMoveBasicBlockAfter(end, cb);
     LLVMPositionBuilderAtEnd(g->b, end);
     return;

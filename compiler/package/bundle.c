@@ -155,7 +155,9 @@ static bool kernel_table(KModule *m, KBuf *out, KBuf *attrs) {
         (uint32_t)f->nparams,
         (uint64_t)(f->static_shared_bytes > 0 ? f->static_shared_bytes : 0),
         (f->uses_dynamic_shared ? KCB_KERNEL_DYNAMIC_SHARED : 0) |
-            (kir_func_uses_warp(f) ? KCB_KERNEL_WARP : 0) | (uses_fp64(f, 0) ? KCB_KERNEL_FP64 : 0),
+            (kir_func_uses_warp(f) ? KCB_KERNEL_WARP : 0) |
+            (uses_fp64(f, 0) ? KCB_KERNEL_FP64 : 0) |
+            (kir_func_uses_subgroups(f) ? KCB_KERNEL_SUBGROUPS : 0),
         (uint32_t)f->max_threads,
         {(uint32_t)f->reqd_block[0], (uint32_t)f->reqd_block[1], (uint32_t)f->reqd_block[2]}};
   }
@@ -422,13 +424,18 @@ bool emit_bundle(KModule *m, const KOptions *o, KBuf *out) {
    * warp barrier, a struct holding a pointer as a parameter) leaves that form out with a
    * warning, rather than failing a bundle whose PTX serves every NVIDIA GPU; the runtime then
    * says which form an OpenCL device would have needed (KCRT_ERROR_NO_BINARY). */
-  bool warp = false;
+  bool warp = false, subgroups = false;
   for (int i = 0; i < m->funcs.n; i++)
-    if (KLIST_AT(m->funcs, i, KFunc *)->is_kernel) warp |= kir_func_uses_warp(m->funcs.v[i]);
+    if (KLIST_AT(m->funcs, i, KFunc *)->is_kernel) {
+      warp |= kir_func_uses_warp(m->funcs.v[i]);
+      subgroups |= kir_func_uses_subgroups(m->funcs.v[i]);
+    }
   bool have_opencl = false;
-  if (ok && warp) {
+  if (ok && (warp || subgroups)) {
     /* kcc's SPIR-V (1.0) has no subgroup operations: OpenCL drivers take the OpenCL C. */
-    if (o->verbose) fprintf(stderr, "kcc: bundle: warp-level operations; bundle without SPIR-V\n");
+    if (o->verbose)
+      fprintf(stderr, "kcc: bundle: %s operations; bundle without SPIR-V\n",
+              warp ? "warp-level" : "subgroup");
   } else if (ok) {
     KBuf *spv = new_buf(&s);
     int errors = diag_error_count();

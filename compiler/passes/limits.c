@@ -177,6 +177,14 @@ bool kcc_check_limits(const KModule *m, const KOptions *o, unsigned forms) {
       if (!f->is_kernel) continue;
       check_shared(f);
       check_params(f, limit);
+      /* A subgroup is a warp there (llvm_builtins.c): code written for another width would
+         compute something else, silently. */
+      if (f->reqd_subgroup && f->reqd_subgroup != 32)
+        diag_error(f->loc,
+                   "kernel '%s' requires subgroups of %d (intel_reqd_sub_group_size), but a "
+                   "subgroup is a warp of 32 lanes in %s output; the OpenCL C form keeps the "
+                   "attribute for the device to honour",
+                   f->name, f->reqd_subgroup, forms & KL_PTX ? "PTX" : "CUDA C");
     }
     /* Constant tables, then (PTX) the string literals, which PTX keeps in the same bank;
      * CUDA C puts string literals in global memory. */

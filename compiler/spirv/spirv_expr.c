@@ -1146,9 +1146,18 @@ static uint32_t cuda_intrinsic(SG *g, KExpr *e) {
   }
   default: break;
   }
-  if (b == BI_CLOCK || b == BI_CLOCK64)
+  if (b == BI_CLOCK || b == BI_CLOCK64) {
     sg_error(g, e->loc, "%s() is not available in SPIR-V output", kir_builtin_info(b)->name);
-  else
+  } else if (kir_builtin_is_subgroup(b)) {
+    /* A vector broadcast is one operation per component, all at the call's location. */
+    if (g->sg_refused.line != e->loc.line || g->sg_refused.col != e->loc.col ||
+        g->sg_refused.file != e->loc.file)
+      sg_error(g, e->loc,
+               "%s is not available in SPIR-V output (kcc writes SPIR-V 1.0, which has no "
+               "subgroup operations); use the OpenCL C or PTX form",
+               kir_subgroup_name(e));
+    g->sg_refused = e->loc;
+  } else
     sg_error(g, e->loc,
              "%s is not available in SPIR-V output (kcc writes SPIR-V 1.0, which has no "
              "subgroup operations); use the OpenCL C or PTX form",
@@ -1214,7 +1223,7 @@ static uint32_t builtin(SG *g, KExpr *e) {
   default: break;
   }
   if (kir_builtin_is_atomic(b)) return atomic(g, e);
-  if (kir_builtin_is_warp(b)) return cuda_intrinsic(g, e);
+  if (kir_builtin_is_warp(b) || kir_builtin_is_subgroup(b)) return cuda_intrinsic(g, e);
   int inst = ocl_math(b);
   if (e->approx && kir_elem(e->type)->kind == KT_F32) inst = ocl_native(b, inst);
   if (inst >= 0 && kir_is_float(et)) return ext(g, e, inst, e->type);

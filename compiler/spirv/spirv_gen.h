@@ -55,6 +55,7 @@ typedef struct SG {
   KModule *km;
   const KOptions *o;
   bool failed;
+  KLoc sg_refused;     /* the last subgroup operation refused: one error per source call */
   uint32_t ocl;        /* OpExtInstImport "OpenCL.std", 0 until needed */
   uint32_t builtin[4]; /* Input variables for threadIdx, blockIdx, blockDim, gridDim */
 

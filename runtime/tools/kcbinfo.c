@@ -122,6 +122,7 @@ int main(int argc, char **argv) {
            k->flags & KCB_KERNEL_DYNAMIC_SHARED ? ", dynamic shared" : "");
     if (k->max_threads) printf(", launch bounds %u threads", k->max_threads);
     if (k->flags & KCB_KERNEL_WARP) printf(", warp operations");
+    if (k->flags & KCB_KERNEL_SUBGROUPS) printf(", subgroup operations");
     printf("\n");
     for (uint32_t j = 0; j < k->nparams; j++) {
       const KcbParam *p = &k->params[j];

@@ -460,6 +460,141 @@ static void consumed(const char *files) {
   free(err);
 }
 
+/* OpenCL subgroups: a required subgroup size other than a warp's 32 is refused where a
+ * subgroup is a warp (PTX, CUDA C, so a bundle) and kept for the device in OpenCL C; 32 is
+ * taken everywhere. The uniform int reduction is redux.sync from sm_80, a shuffle tree before
+ * (and for float); SPIR-V refuses each subgroup call once, a vector broadcast included. */
+START_TEST(subgroups) {
+  tu_write("rs.cl", "__kernel __attribute__((intel_reqd_sub_group_size(16)))\n"
+                    "void k(__global float *o) { o[0] = sub_group_reduce_add(o[1]); }\n");
+  static const char want[] =
+      "rs.cl:2:6: error: kernel 'k' requires subgroups of 16 (intel_reqd_sub_group_size), but a "
+      "subgroup is a warp of 32 lanes in %s output; the OpenCL C form keeps the attribute for "
+      "the device to honour\n"
+      "void k(__global float *o) { o[0] = sub_group_reduce_add(o[1]); }\n"
+      "     ^\n";
+  char msg[512], *out, *err;
+  snprintf(msg, sizeof msg, want, "PTX");
+  ck_assert_int_eq(kcc("rs.cl -o rs.ptx", NULL, &err), 1);
+  ck_assert_str_eq(err, msg);
+  ck_assert_int_eq(kcc("rs.cl -o rs.kcb", NULL, &err), 1);
+  ck_assert_str_eq(err, msg);
+  snprintf(msg, sizeof msg, want, "CUDA C");
+  ck_assert_int_eq(kcc("rs.cl -o rs.cu", NULL, &err), 1);
+  ck_assert_str_eq(err, msg);
+  ck_assert_int_eq(
+      kcc("rs.cl -o rs.cl.cl && grep -c 'intel_reqd_sub_group_size(16)' rs.cl.cl", &out, &err), 0);
+  ck_assert_str_eq(out, "1\n");
+  consumed("rs.cl.cl");
+
+  tu_write("sg.cl", "__kernel __attribute__((intel_reqd_sub_group_size(32)))\n"
+                    "void k(__global int *o, __global float *f, __global float4 *v) {\n"
+                    "  o[0] = sub_group_reduce_add(o[1]);\n"
+                    "  f[0] = sub_group_reduce_max(f[1]);\n"
+                    "  v[0] = sub_group_broadcast(v[1], 3);\n"
+                    "}\n");
+  ck_assert_int_eq(kcc("sg.cl -arch=sm_80 -o sg80.ptx && grep -c redux.sync sg80.ptx", &out, &err),
+                   0);
+  ck_assert_str_eq(out, "1\n");
+  ck_assert_int_eq(kcc("sg.cl -o sg75.ptx && grep -c redux.sync sg75.ptx", &out, &err), 1);
+  ck_assert_str_eq(out, "0\n");
+  ck_assert_int_eq(kcc("sg.cl -o sg.cu && grep -c kcc_sg_reduce sg.cu", &out, &err), 0);
+  consumed("sg80.ptx sg75.ptx sg.cu");
+  ck_assert_int_eq(kcc("sg.cl -o sg.spv", NULL, &err), 1);
+  ck_assert_str_eq(err,
+                   "sg.cl:3:10: error: sub_group_reduce_add is not available in SPIR-V output (kcc "
+                   "writes SPIR-V 1.0, which has no subgroup operations); use the OpenCL C or PTX "
+                   "form\n"
+                   "  o[0] = sub_group_reduce_add(o[1]);\n"
+                   "         ^\n"
+                   "sg.cl:4:10: error: sub_group_reduce_max is not available in SPIR-V output (kcc "
+                   "writes SPIR-V 1.0, which has no subgroup operations); use the OpenCL C or PTX "
+                   "form\n"
+                   "  f[0] = sub_group_reduce_max(f[1]);\n"
+                   "         ^\n"
+                   "sg.cl:5:10: error: sub_group_broadcast is not available in SPIR-V output (kcc "
+                   "writes SPIR-V 1.0, which has no subgroup operations); use the OpenCL C or PTX "
+                   "form\n"
+                   "  v[0] = sub_group_broadcast(v[1], 3);\n"
+                   "         ^\n");
+  /* docs/driver-bugs.md 13: nvcc -arch=sm_90 assembles the non-uniform reductions. */
+  tu_write("nu.cl", "__kernel void k(__global int *o, __global const int *x) {\n"
+                    "  size_t i = get_global_id(0);\n"
+                    "  int v = x[i];\n"
+                    "  uint4 b = sub_group_ballot(v & 1);\n"
+                    "  if (v % 3 != 0) o[i] = sub_group_non_uniform_reduce_mul(v % 4 + 2);\n"
+                    "}\n");
+  /* ... and kcc's PTX of a non-uniform reduction in a loop, JIT-compiled for sm_90 (its
+     lane loop is not unrolled: the sm_75 PTX was refused there too). */
+  tu_write("nul.cl", "__kernel void k(__global float *o, __global const float *x, int n) {\n"
+                     "  size_t i = get_global_id(0);\n"
+                     "  float v = x[i], acc = 0;\n"
+                     "  if (v >= 0)\n"
+                     "    for (int k = 0; k < n; k++) {\n"
+                     "      acc += sub_group_non_uniform_reduce_add(v);\n"
+                     "      v += 1.0f;\n"
+                     "    }\n"
+                     "  o[i] = acc;\n"
+                     "}\n");
+  ck_assert_int_eq(kcc("nul.cl -arch=sm_90 -o nul90.ptx", NULL, &err), 0);
+  ck_assert_int_eq(kcc("nul.cl -o nul75.ptx && "
+                       "sed 's/^.target sm_75/.target sm_90/' nul75.ptx > nul75on90.ptx",
+                       NULL, &err),
+                   0);
+  consumed("nul90.ptx nul75on90.ptx");
+  ck_assert_int_eq(kcc("nu.cl -o nu.cu && PATH=$PATH:/usr/local/cuda/bin && "
+                       "if command -v nvcc >/dev/null; then nvcc -c -arch=sm_90 nu.cu -o nu.o; fi",
+                       NULL, &err),
+                   0);
+  /* A bundle leaves SPIR-V out and flags the kernel. */
+  ck_assert_int_eq(kcc("sg.cl -o sg.kcb -v 2>&1 | grep -c 'subgroup operations; bundle without "
+                       "SPIR-V'",
+                       &out, &err),
+                   0);
+  ck_assert_str_eq(out, "1\n");
+}
+END_TEST
+
+/* INFINITY, NAN and HUGE_VALF in .cl input are clang's constant builtins, folded (they were
+ * refused as OpenCL built-ins: llama.cpp's softmax kernels). */
+START_TEST(cl_infinity) {
+  tu_write("inf.cl",
+           "__kernel void k(__global float *o) {\n"
+           "  o[0] = -INFINITY; o[1] = NAN; o[2] = HUGE_VALF; o[3] = fmax(o[4], -INFINITY);\n"
+           "}\n");
+  char *out, *err;
+  ck_assert_int_eq(kcc("inf.cl --emit=kir -o - | grep -c 'fconst float inf'", &out, &err), 0);
+  ck_assert_str_eq(out, "3\n");
+  ck_assert_int_eq(kcc("inf.cl -o inf.ptx", NULL, &err), 0);
+  consumed("inf.ptx");
+}
+END_TEST
+
+/* The subgroup extensions kcc implements are predefined for .cl input only: a kernel that
+ * tests for them takes its subgroup path; Intel's and Qualcomm's are not kcc's. */
+START_TEST(subgroup_macros) {
+  tu_write("mac.cl", "#if !defined(cl_khr_subgroups) || !defined(cl_khr_subgroup_extended_types) "
+                     "|| !defined(cl_khr_subgroup_non_uniform_vote) || "
+                     "!defined(cl_khr_subgroup_ballot) || "
+                     "!defined(cl_khr_subgroup_non_uniform_arithmetic) || "
+                     "!defined(cl_khr_subgroup_shuffle) || "
+                     "!defined(cl_khr_subgroup_shuffle_relative) || "
+                     "!defined(cl_khr_subgroup_clustered_reduce)\n#error missing\n#endif\n"
+                     "#if defined(cl_intel_subgroups) || defined(cl_intel_required_subgroup_size) "
+                     "|| defined(cl_qcom_reqd_sub_group_size)\n#error not kcc's\n#endif\n"
+                     "__kernel void k(__global int *o) { o[0] = get_sub_group_size(); }\n");
+  char *err;
+  ck_assert_int_eq(kcc("mac.cl --emit=kir -o mac.kir", NULL, &err), 0);
+  ck_assert_int_eq(kcc("-cl-std=CL3.0 mac.cl --emit=kir -o mac.kir", NULL, &err), 0);
+  tu_write("mac30.cl", "#ifndef __opencl_c_subgroups\n#error no feature macro\n#endif\n"
+                       "__kernel void k(__global int *o) { o[0] = 1; }\n");
+  ck_assert_int_eq(kcc("-cl-std=CL3.0 mac30.cl --emit=kir -o mac30.kir", NULL, &err), 0);
+  tu_write("mac.k", "#ifdef cl_khr_subgroups\n#error not in .k files\n#endif\n"
+                    "kernel void k(int *o) { o[0] = 1; }\n");
+  ck_assert_int_eq(kcc("mac.k --emit=kir -o mack.kir", NULL, &err), 0);
+}
+END_TEST
+
 /* A lambda that captures a reference variable by reference keeps a pointer to memory of no
  * known space (here shared in one call, global in the other): OpenCL C, SPIR-V and CUDA C
  * refuse it naming the capture, PTX takes it. */
@@ -961,6 +1096,9 @@ static Suite *suite(void) {
   tcase_add_test(t, lambda_ref_capture);
   tcase_add_test(t, cuda_fp_contract);
   tcase_add_test(t, atomic_inc_dec_ptx);
+  tcase_add_test(t, subgroups);
+  tcase_add_test(t, subgroup_macros);
+  tcase_add_test(t, cl_infinity);
   tcase_add_test(t, cl_build_options);
   tcase_add_test(t, tile_thread_group);
   tcase_add_test(t, unroll_hints);

@@ -1,0 +1,4 @@
+/* A required subgroup size is a power of two. */
+__kernel __attribute__((intel_reqd_sub_group_size(48))) void k(__global int *o) {
+  o[0] = sub_group_reduce_add(o[1]);
+}
