@@ -41,106 +41,91 @@ enum {
 
 /* The SIMD intrinsics in the order the kernel writes them: X(name, operands, operation, lanes
  * signed, 2 halfwords or 4 bytes). */
-#define SIMD_OPS(X)                                                                                      \
-  X(vabs2, 1, R_ABS, 1, 2)                                                                               \
-  X(vabs4, 1, R_ABS, 1, 4) X(vabsss2, 1, R_ABSSS, 1, 2) X(vabsss4, 1, R_ABSSS, 1, 4) X(                  \
-      vabsdiffs2, 2, R_ABSDIFF, 1, 2) X(vabsdiffs4, 2, R_ABSDIFF, 1, 4)                                  \
-      X(vabsdiffu2, 2, R_ABSDIFF, 0, 2) X(vabsdiffu4, 2, R_ABSDIFF, 0, 4) X(vadd2, 2, R_ADD, 0, 2)       \
-          X(vadd4, 2, R_ADD, 0, 4) X(vaddss2, 2, R_ADDSS, 1, 2) X(vaddss4, 2, R_ADDSS, 1, 4) X(          \
-              vaddus2, 2, R_ADDUS, 0, 2) X(vaddus4, 2, R_ADDUS, 0, 4) X(vavgs2, 2, R_AVGS, 1, 2)         \
-              X(vavgs4, 2, R_AVGS, 1, 4) X(vavgu2, 2, R_AVGU, 0, 2) X(vavgu4, 2, R_AVGU, 0, 4) X(        \
-                  vhaddu2, 2, R_HADD, 0, 2) X(vhaddu4, 2, R_HADD, 0, 4)                                  \
-                  X(vcmpeq2, 2, R_CMPEQ, 0, 2) X(vcmpeq4, 2, R_CMPEQ, 0, 4) X(                           \
-                      vcmpne2, 2,                                                                        \
-                      R_CMPNE, 0,                                                                        \
-                      2) X(vcmpne4, 2, R_CMPNE, 0, 4)                                                    \
-                      X(vcmpges2, 2, R_CMPGE, 1, 2) X(vcmpges4, 2, R_CMPGE, 1, 4) X(                     \
-                          vcmpgeu2,                                                                      \
-                          2, R_CMPGE,                                                                    \
-                          0, 2) X(vcmpgeu4, 2, R_CMPGE, 0, 4)                                            \
-                          X(vcmpgts2, 2, R_CMPGT, 1, 2) X(vcmpgts4, 2, R_CMPGT, 1, 4) X(                 \
-                              vcmpgtu2,                                                                  \
-                              2, R_CMPGT,                                                                \
-                              0, 2) X(vcmpgtu4, 2, R_CMPGT, 0, 4)                                        \
-                              X(vcmples2, 2, R_CMPLE, 1, 2) X(vcmples4, 2, R_CMPLE, 1, 4) X(             \
-                                  vcmpleu2,                                                              \
-                                  2, R_CMPLE,                                                            \
-                                  0, 2) X(vcmpleu4, 2, R_CMPLE, 0, 4)                                    \
-                                  X(vcmplts2, 2, R_CMPLT, 1, 2) X(vcmplts4, 2, R_CMPLT, 1, 4) X(         \
-                                      vcmpltu2,                                                          \
-                                      2, R_CMPLT,                                                        \
-                                      0, 2) X(vcmpltu4, 2, R_CMPLT, 0, 4)                                \
-                                      X(vmaxs2, 2, R_MAX, 1, 2) X(vmaxs4, 2, R_MAX, 1, 4) X(             \
-                                          vmaxu2,                                                        \
-                                          2, R_MAX,                                                      \
-                                          0, 2) X(vmaxu4, 2, R_MAX, 0, 4)                                \
-                                          X(vmins2, 2, R_MIN, 1, 2) X(vmins4, 2, R_MIN, 1, 4) X(         \
-                                              vminu2,                                                    \
-                                              2, R_MIN,                                                  \
-                                              0, 2) X(vminu4, 2, R_MIN, 0, 4)                            \
-                                              X(vneg2, 1, R_NEG, 1, 2) X(vneg4, 1, R_NEG, 1, 4) X(       \
-                                                  vnegss2, 1,                                            \
-                                                  R_NEGSS, 1,                                            \
-                                                  2) X(vnegss4, 1, R_NEGSS, 1, 4)                        \
-                                                  X(vsads2, 2, R_SAD, 1,                                 \
-                                                    2) X(vsads4, 2, R_SAD, 1,                            \
-                                                         4) X(vsadu2, 2, R_SAD, 0, 2)                    \
-                                                      X(vsadu4, 2, R_SAD, 0,                             \
-                                                        4) X(vseteq2, 2, R_SETEQ, 0,                     \
-                                                             2) X(vseteq4, 2, R_SETEQ, 0, 4)             \
-                                                          X(vsetne2, 2, R_SETNE, 0,                      \
-                                                            2) X(vsetne4, 2, R_SETNE, 0,                 \
-                                                                 4) X(vsetges2, 2, R_SETGE, 1, 2)        \
-                                                              X(vsetges4, 2, R_SETGE, 1,                 \
-                                                                4) X(vsetgeu2, 2, R_SETGE, 0,            \
-                                                                     2) X(vsetgeu4, 2, R_SETGE, 0,       \
-                                                                          4)                             \
-                                                                  X(vsetgts2, 2, R_SETGT, 1,             \
-                                                                    2) X(vsetgts4, 2, R_SETGT, 1,        \
-                                                                         4) X(vsetgtu2, 2,               \
-                                                                              R_SETGT, 0, 2)             \
-                                                                      X(vsetgtu4, 2, R_SETGT, 0,         \
-                                                                        4) X(vsetles2, 2, R_SETLE,       \
-                                                                             1,                          \
-                                                                             2) X(vsetles4, 2,           \
-                                                                                  R_SETLE, 1, 4)         \
-                                                                          X(vsetleu2, 2, R_SETLE,        \
-                                                                            0,                           \
-                                                                            2) X(vsetleu4, 2,            \
-                                                                                 R_SETLE, 0,             \
-                                                                                 4) X(vsetlts2, 2,       \
-                                                                                      R_SETLT, 1,        \
-                                                                                      2)                 \
-                                                                              X(vsetlts4, 2,             \
-                                                                                R_SETLT, 1,              \
-                                                                                4) X(vsetltu2, 2,        \
-                                                                                     R_SETLT, 0,         \
-                                                                                     2) X(vsetltu4,      \
-                                                                                          2,             \
-                                                                                          R_SETLT,       \
-                                                                                          0, 4)          \
-                                                                                  X(vsub2, 2,            \
-                                                                                    R_SUB, 0,            \
-                                                                                    2) X(vsub4, 2,       \
-                                                                                         R_SUB, 0,       \
-                                                                                         4)              \
-                                                                                      X(vsubss2,         \
-                                                                                        2,               \
-                                                                                        R_SUBSS,         \
-                                                                                        1,               \
-                                                                                        2) X(vsubss4,    \
-                                                                                             2,          \
-                                                                                             R_SUBSS,    \
-                                                                                             1, 4)       \
-                                                                                          X(vsubus2,     \
-                                                                                            2,           \
-                                                                                            R_SUBUS,     \
-                                                                                            0, 2)        \
-                                                                                              X(vsubus4, \
-                                                                                                2,       \
-                                                                                                R_SUBUS, \
-                                                                                                0,       \
-                                                                                                4)
+// clang-format off (version 14 never settles on this macro)
+#define SIMD_OPS(X)                                                                                \
+  X(vabs2, 1, R_ABS, 1, 2)                                                                         \
+  X(vabs4, 1, R_ABS, 1, 4)                                                                         \
+  X(vabsss2, 1, R_ABSSS, 1, 2)                                                                     \
+  X(vabsss4, 1, R_ABSSS, 1, 4)                                                                     \
+  X(vabsdiffs2, 2, R_ABSDIFF, 1, 2)                                                                \
+  X(vabsdiffs4, 2, R_ABSDIFF, 1, 4)                                                                \
+  X(vabsdiffu2, 2, R_ABSDIFF, 0, 2)                                                                \
+  X(vabsdiffu4, 2, R_ABSDIFF, 0, 4)                                                                \
+  X(vadd2, 2, R_ADD, 0, 2)                                                                         \
+  X(vadd4, 2, R_ADD, 0, 4)                                                                         \
+  X(vaddss2, 2, R_ADDSS, 1, 2)                                                                     \
+  X(vaddss4, 2, R_ADDSS, 1, 4)                                                                     \
+  X(vaddus2, 2, R_ADDUS, 0, 2)                                                                     \
+  X(vaddus4, 2, R_ADDUS, 0, 4)                                                                     \
+  X(vavgs2, 2, R_AVGS, 1, 2)                                                                       \
+  X(vavgs4, 2, R_AVGS, 1, 4)                                                                       \
+  X(vavgu2, 2, R_AVGU, 0, 2)                                                                       \
+  X(vavgu4, 2, R_AVGU, 0, 4)                                                                       \
+  X(vhaddu2, 2, R_HADD, 0, 2)                                                                      \
+  X(vhaddu4, 2, R_HADD, 0, 4)                                                                      \
+  X(vcmpeq2, 2, R_CMPEQ, 0, 2)                                                                     \
+  X(vcmpeq4, 2, R_CMPEQ, 0, 4)                                                                     \
+  X(vcmpne2, 2, R_CMPNE, 0, 2)                                                                     \
+  X(vcmpne4, 2, R_CMPNE, 0, 4)                                                                     \
+  X(vcmpges2, 2, R_CMPGE, 1, 2)                                                                    \
+  X(vcmpges4, 2, R_CMPGE, 1, 4)                                                                    \
+  X(vcmpgeu2, 2, R_CMPGE, 0, 2)                                                                    \
+  X(vcmpgeu4, 2, R_CMPGE, 0, 4)                                                                    \
+  X(vcmpgts2, 2, R_CMPGT, 1, 2)                                                                    \
+  X(vcmpgts4, 2, R_CMPGT, 1, 4)                                                                    \
+  X(vcmpgtu2, 2, R_CMPGT, 0, 2)                                                                    \
+  X(vcmpgtu4, 2, R_CMPGT, 0, 4)                                                                    \
+  X(vcmples2, 2, R_CMPLE, 1, 2)                                                                    \
+  X(vcmples4, 2, R_CMPLE, 1, 4)                                                                    \
+  X(vcmpleu2, 2, R_CMPLE, 0, 2)                                                                    \
+  X(vcmpleu4, 2, R_CMPLE, 0, 4)                                                                    \
+  X(vcmplts2, 2, R_CMPLT, 1, 2)                                                                    \
+  X(vcmplts4, 2, R_CMPLT, 1, 4)                                                                    \
+  X(vcmpltu2, 2, R_CMPLT, 0, 2)                                                                    \
+  X(vcmpltu4, 2, R_CMPLT, 0, 4)                                                                    \
+  X(vmaxs2, 2, R_MAX, 1, 2)                                                                        \
+  X(vmaxs4, 2, R_MAX, 1, 4)                                                                        \
+  X(vmaxu2, 2, R_MAX, 0, 2)                                                                        \
+  X(vmaxu4, 2, R_MAX, 0, 4)                                                                        \
+  X(vmins2, 2, R_MIN, 1, 2)                                                                        \
+  X(vmins4, 2, R_MIN, 1, 4)                                                                        \
+  X(vminu2, 2, R_MIN, 0, 2)                                                                        \
+  X(vminu4, 2, R_MIN, 0, 4)                                                                        \
+  X(vneg2, 1, R_NEG, 1, 2)                                                                         \
+  X(vneg4, 1, R_NEG, 1, 4)                                                                         \
+  X(vnegss2, 1, R_NEGSS, 1, 2)                                                                     \
+  X(vnegss4, 1, R_NEGSS, 1, 4)                                                                     \
+  X(vsads2, 2, R_SAD, 1, 2)                                                                        \
+  X(vsads4, 2, R_SAD, 1, 4)                                                                        \
+  X(vsadu2, 2, R_SAD, 0, 2)                                                                        \
+  X(vsadu4, 2, R_SAD, 0, 4)                                                                        \
+  X(vseteq2, 2, R_SETEQ, 0, 2)                                                                     \
+  X(vseteq4, 2, R_SETEQ, 0, 4)                                                                     \
+  X(vsetne2, 2, R_SETNE, 0, 2)                                                                     \
+  X(vsetne4, 2, R_SETNE, 0, 4)                                                                     \
+  X(vsetges2, 2, R_SETGE, 1, 2)                                                                    \
+  X(vsetges4, 2, R_SETGE, 1, 4)                                                                    \
+  X(vsetgeu2, 2, R_SETGE, 0, 2)                                                                    \
+  X(vsetgeu4, 2, R_SETGE, 0, 4)                                                                    \
+  X(vsetgts2, 2, R_SETGT, 1, 2)                                                                    \
+  X(vsetgts4, 2, R_SETGT, 1, 4)                                                                    \
+  X(vsetgtu2, 2, R_SETGT, 0, 2)                                                                    \
+  X(vsetgtu4, 2, R_SETGT, 0, 4)                                                                    \
+  X(vsetles2, 2, R_SETLE, 1, 2)                                                                    \
+  X(vsetles4, 2, R_SETLE, 1, 4)                                                                    \
+  X(vsetleu2, 2, R_SETLE, 0, 2)                                                                    \
+  X(vsetleu4, 2, R_SETLE, 0, 4)                                                                    \
+  X(vsetlts2, 2, R_SETLT, 1, 2)                                                                    \
+  X(vsetlts4, 2, R_SETLT, 1, 4)                                                                    \
+  X(vsetltu2, 2, R_SETLT, 0, 2)                                                                    \
+  X(vsetltu4, 2, R_SETLT, 0, 4)                                                                    \
+  X(vsub2, 2, R_SUB, 0, 2)                                                                         \
+  X(vsub4, 2, R_SUB, 0, 4)                                                                         \
+  X(vsubss2, 2, R_SUBSS, 1, 2)                                                                     \
+  X(vsubss4, 2, R_SUBSS, 1, 4)                                                                     \
+  X(vsubus2, 2, R_SUBUS, 0, 2)                                                                     \
+  X(vsubus4, 2, R_SUBUS, 0, 4)
+// clang-format on
 
 #define SIMD_COUNT_ONE(name, n, op, s, w) +1
 enum { SIMD_NOPS = 0 SIMD_OPS(SIMD_COUNT_ONE) };
