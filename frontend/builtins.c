@@ -338,6 +338,7 @@ static const Name nodes[] = {
     {"__dmul_rn", BI_FMUL_RN},
     {"clock", BI_CLOCK},
     {"clock64", BI_CLOCK64},
+    {"__trap", BI_TRAP},
     {"__mulhi", BI_MUL_HI},
     {"__umulhi", BI_MUL_HI},
     {"__mul64hi", BI_MUL_HI},

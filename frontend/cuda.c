@@ -227,8 +227,15 @@ static const char *const empty_headers[] = {
     "cuda_device_runtime_api.h",
 };
 
-/* stdlib.h's macros (its functions are the prelude's: abs, labs, llabs). */
-static const char h_stdlib[] = "#define EXIT_SUCCESS 0\n#define EXIT_FAILURE 1\n";
+/* stdlib.h's macros (its functions are the prelude's: abs, labs, llabs), and the <sys/types.h>
+ * names glibc's stdlib.h brings along in C++ (g++ defines _GNU_SOURCE), which CUDA files on
+ * Linux use without including anything: uint, ushort, ulong, ssize_t... */
+static const char h_stdlib[] =
+    "#ifndef __KCC_STDLIB_H\n#define __KCC_STDLIB_H\n"
+    "#define EXIT_SUCCESS 0\n#define EXIT_FAILURE 1\n"
+    "typedef unsigned char u_char;\ntypedef unsigned short u_short, ushort;\n"
+    "typedef unsigned int u_int, uint;\ntypedef unsigned long u_long, ulong;\n"
+    "typedef long ssize_t;\n#endif\n";
 
 /* Cooperative groups as C-style kernels use them: thread_block (the block: barriers only),
  * thread_group (a dynamic partition; its size is a field the optimiser folds where known),

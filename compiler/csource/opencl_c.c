@@ -579,8 +579,9 @@ static void ocl_cuda(CGen *g, const KExpr *e) {
                    at->as == KAS_GLOBAL ? "global" : "local"),
               e);
     return;
-  default: /* clock, clock64 */
-    cs_error(g, e->loc, "%s() is not available in OpenCL C output", kir_builtin_info(b)->name);
+  default: /* clock, clock64, __trap */
+    cs_error(g, e->loc, "%s() is not available in OpenCL C output%s", kir_builtin_info(b)->name,
+             b == BI_TRAP ? " (an OpenCL kernel cannot end itself with an error)" : "");
     return;
   }
 }

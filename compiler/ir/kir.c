@@ -338,6 +338,7 @@ static const KBuiltinInfo builtins[] = {
     {"__fmul_rn", BI_FMUL_RN, 2},
     {"clock", BI_CLOCK, 0},
     {"clock64", BI_CLOCK64, 0},
+    {"__trap", BI_TRAP, 0},
     {"__shfl_sync", BI_SHFL, 4},
     {"__shfl_up_sync", BI_SHFL_UP, 4},
     {"__shfl_down_sync", BI_SHFL_DOWN, 4},
@@ -414,7 +415,7 @@ const char *kir_subgroup_name(const KExpr *e) {
 }
 
 bool kir_builtin_is_cuda_intrinsic(KBuiltin id) {
-  return id >= BI_FFS && id <= BI_CLOCK64;
+  return id >= BI_FFS && id <= BI_TRAP;
 }
 
 typedef struct WarpCtx {

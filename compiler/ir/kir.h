@@ -347,6 +347,8 @@ typedef enum KBuiltin {
   BI_FMUL_RN,   /* __fmul_rn's) */
   BI_CLOCK,     /* clock(): long, the 32-bit SM cycle counter sign-extended (PTX %clock) */
   BI_CLOCK64,   /* clock64(): long long (PTX %clock64) */
+  BI_TRAP,      /* __trap(): void, ends the kernel with an error the host sees (PTX trap);
+                   OpenCL has no such thing: refused in its forms */
   /* warp-level operations (CUDA's; a warp is 32 lanes). mask (args[0], unsigned int) names
      the lanes taking part, as in CUDA. The shuffles take (mask, var, lane-or-delta, width)
      with width a power of two <= 32 (the front end supplies 32 when it is left out) and
@@ -444,7 +446,7 @@ const char *kir_subgroup_name(const struct KExpr *e);
 static inline bool kir_red_uses_op(KBuiltin id) {
   return id >= BI_SG_REDUCE && id <= BI_SG_CLUSTERED_REDUCE;
 }
-/* BI_FFS..BI_CLOCK64: the CUDA intrinsics each back end writes in one function of its own. */
+/* BI_FFS..BI_TRAP: the CUDA intrinsics each back end writes in one function of its own. */
 bool kir_builtin_is_cuda_intrinsic(KBuiltin id);
 
 /* ---------------------------------------------------------------- expressions */

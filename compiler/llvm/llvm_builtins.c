@@ -499,6 +499,8 @@ static LLVMValueRef gen_cuda_int(LG *g, KExpr *e) {
   }
   case BI_CLOCK64:
     return lg_call(g, lg_intrinsic(g, "llvm.nvvm.read.ptx.sreg.clock64", NULL, 0), NULL, 0);
+  case BI_TRAP: /* PTX trap: the launch fails with an error */
+    return lg_call(g, lg_intrinsic(g, "llvm.trap", NULL, 0), NULL, 0);
   default: break;
   }
   diag_ice(e->loc, "LLVM back end: builtin %d", (int)e->builtin);

@@ -1146,8 +1146,9 @@ static uint32_t cuda_intrinsic(SG *g, KExpr *e) {
   }
   default: break;
   }
-  if (b == BI_CLOCK || b == BI_CLOCK64) {
-    sg_error(g, e->loc, "%s() is not available in SPIR-V output", kir_builtin_info(b)->name);
+  if (b == BI_CLOCK || b == BI_CLOCK64 || b == BI_TRAP) {
+    sg_error(g, e->loc, "%s() is not available in SPIR-V output%s", kir_builtin_info(b)->name,
+             b == BI_TRAP ? " (an OpenCL kernel cannot end itself with an error)" : "");
   } else if (kir_builtin_is_subgroup(b)) {
     /* A vector broadcast is one operation per component, all at the call's location. */
     if (g->sg_refused.line != e->loc.line || g->sg_refused.col != e->loc.col ||

@@ -790,6 +790,27 @@ START_TEST(host_code) {
 }
 END_TEST
 
+/* __trap(): PTX's trap, CUDA C's __trap(); the OpenCL forms refuse it, and a bundle keeps
+ * the PTX and says what it left out. */
+START_TEST(trap) {
+  tu_write("tr.cu", "__global__ void k(int *p) { if (p[0] < 0) __trap(); p[1] = 1; }\n");
+  char *out, *err;
+  ck_assert_int_eq(kcc("tr.cu -o tr.ptx", NULL, &err), 0);
+  consumed("tr.ptx");
+  ck_assert_int_eq(kcc("tr.cu -o - | grep -c '\\btrap;'", &out, &err), 0);
+  ck_assert_str_eq(out, "1\n");
+  ck_assert_int_eq(kcc("tr.cu -o tr.cl", NULL, &err), 1);
+  ck_assert_str_eq(err, "tr.cu:1:43: error: __trap() is not available in OpenCL C output (an "
+                        "OpenCL kernel cannot end itself with an error)\n"
+                        "__global__ void k(int *p) { if (p[0] < 0) __trap(); p[1] = 1; }\n"
+                        "                                          ^\n");
+  ck_assert(!exists("tr.cl"));
+  ck_assert_int_eq(kcc("tr.cu -o tr.kcb", NULL, &err), 0);
+  ck_assert_ptr_nonnull(strstr(err, "kcc: warning: the bundle has no OpenCL form: it loads on "
+                                    "CUDA devices only\n"));
+}
+END_TEST
+
 /* Unrolling hints before a loop (#pragma unroll [N], #pragma nounroll, #pragma clang loop,
  * OpenCL's opencl_unroll_hint) reach LLVM as llvm.loop metadata and the C forms as
  * `#pragma unroll N` before the same loop; a loop without one gets none. */
@@ -1103,6 +1124,7 @@ static Suite *suite(void) {
   tcase_add_test(t, tile_thread_group);
   tcase_add_test(t, unroll_hints);
   tcase_add_test(t, host_code);
+  tcase_add_test(t, trap);
   tcase_add_test(t, large_params_ptx81);
   suite_add_tcase(s, t);
   return s;
