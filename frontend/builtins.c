@@ -70,11 +70,18 @@ bool fe_builtin_is_system(const char *name) {
   return n > 7 && !strncmp(name, "atomic", 6) && !strcmp(name + n - 7, "_system");
 }
 
+/* atomicAdd_block & co.: block scope, which the device scope of the plain atomic includes. */
+static bool is_block_scoped(const char *name) {
+  size_t n = strlen(name);
+  return n > 6 && !strncmp(name, "atomic", 6) && !strcmp(name + n - 6, "_block");
+}
+
 KBuiltin fe_builtin_lookup(const char *name) {
   if (!name) return BI_NONE;
-  if (fe_builtin_is_system(name)) { /* atomicAdd_system: atomicAdd at system scope */
+  bool block = is_block_scoped(name);
+  if (block || fe_builtin_is_system(name)) { /* atomicAdd_system: atomicAdd at system scope */
     char base[32];
-    size_t n = strlen(name) - 7;
+    size_t n = strlen(name) - (block ? 6 : 7);
     if (n >= sizeof base) return BI_NONE;
     memcpy(base, name, n);
     base[n] = 0;

@@ -94,18 +94,6 @@ static const char cu_head[] =
     "__b) { return __a < __b ? __a : __b; }\n"
     "static __inline__ unsigned long long ullmax(unsigned long long __a, unsigned long long "
     "__b) { return __a < __b ? __b : __a; }\n"
-    "/* System-scope atomics: the device's own at system scope (KExpr.sys_scope). */\n"
-    "#define __KCC_SYS(T) T atomicAdd_system(T *, T); T atomicSub_system(T *, T); T "
-    "atomicExch_system(T *, T); T atomicMin_system(T *, T); T atomicMax_system(T *, T); T "
-    "atomicAnd_system(T *, T); T atomicOr_system(T *, T); T atomicXor_system(T *, T); T "
-    "atomicCAS_system(T *, T, T);\n"
-    "__KCC_SYS(int) __KCC_SYS(unsigned int) __KCC_SYS(long long) __KCC_SYS(unsigned long long)\n"
-    "#undef __KCC_SYS\n"
-    "float atomicAdd_system(float *, float);\n"
-    "float atomicExch_system(float *, float);\n"
-    "double atomicAdd_system(double *, double);\n"
-    "unsigned int atomicInc_system(unsigned int *, unsigned int);\n"
-    "unsigned int atomicDec_system(unsigned int *, unsigned int);\n"
     "#include <assert.h>\n"
     /* cuda_runtime.h, which nvcc includes first, brings the C and C++ math headers. */
     "#include <cmath>\n"
@@ -201,6 +189,24 @@ static char *build_cu_prelude(void) {
   /* dim3 and uint3 as kernels see them: plain structs (dim3's constructor is host-side
      launch syntax). */
   kbuf_printf(&b, "typedef uint3 dim3;\n");
+  /* Scoped atomics, for the types CUDA has each for: _system is the device's own atomic at
+     system scope (KExpr.sys_scope); _block runs at device scope, which includes the block. */
+  static const char *const scopes[] = {"_system", "_block"};
+  static const char *const ops[] = {"Add", "Sub", "Exch", "Min", "Max", "And", "Or", "Xor", "CAS"};
+  static const char *const ints[] = {"int", "unsigned int", "long long", "unsigned long long"};
+  for (int s = 0; s < 2; s++) {
+    for (int o = 0; o < 9; o++)
+      for (int t = 0; t < 4; t++)
+        if (fe_cuda_has_atomic(ops[o], ints[t]))
+          kbuf_printf(&b, "%s atomic%s%s(%s *, %s%s%s);\n", ints[t], ops[o], scopes[s], ints[t],
+                      ints[t], o == 8 ? ", " : "", o == 8 ? ints[t] : "");
+    kbuf_printf(&b,
+                "float atomicAdd%s(float *, float);\nfloat atomicExch%s(float *, float);\n"
+                "double atomicAdd%s(double *, double);\n"
+                "unsigned int atomicInc%s(unsigned int *, unsigned int);\n"
+                "unsigned int atomicDec%s(unsigned int *, unsigned int);\n",
+                scopes[s], scopes[s], scopes[s], scopes[s], scopes[s]);
+  }
   fe_cu_api_decls(&b);
   kbuf_printf(&b, "#pragma clang force_cuda_host_device end\n");
   return b.data;

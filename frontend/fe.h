@@ -37,6 +37,8 @@ bool fe_is_vfile_name(const char *name);
 /* The i-th of the C library's math functions kcc has (sqrt...; each with an f version), NULL
  * past the last. */
 const char *fe_math_fn_name(int i);
+/* Whether the CUDA Programming Guide declares atomicOP (Add, CAS...) for integer type t. */
+bool fe_cuda_has_atomic(const char *op, const char *t);
 
 /* ---------------------------------------------------------------- builtins.c */
 

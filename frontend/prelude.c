@@ -75,6 +75,15 @@ static int common_type(int a, int b) {
 
 static const char *const atomic_ops[] = {"Add", "Sub", "Min", "Max", "And", "Or", "Xor", "Exch"};
 
+/* CUDA's integer atomics: every operation for int and unsigned int, all but Sub for unsigned
+ * long long, and Min and Max for long long (the C dialect has them all). */
+bool fe_cuda_has_atomic(const char *op, const char *t) {
+  if (!strcmp(t, "int") || !strcmp(t, "unsigned int")) return true;
+  if (!strcmp(t, "unsigned long long")) return strcmp(op, "Sub") != 0;
+  if (!strcmp(t, "long long")) return !strcmp(op, "Min") || !strcmp(op, "Max");
+  return false;
+}
+
 /* Math functions: the double name; the float form appends 'f'. Must agree with builtins.c. */
 static const struct {
   const char *name;
@@ -218,9 +227,17 @@ static char *build_prelude(void) {
   kbuf_printf(&b, "/* kcc's builtins, for the C dialect's and CUDA's preludes. */\n");
   for (size_t t = 0; t < sizeof int_types / sizeof *int_types; t++) {
     const char *T = int_types[t];
-    for (size_t o = 0; o < sizeof atomic_ops / sizeof *atomic_ops; o++)
-      kbuf_printf(&b, "%s __KCC_OVL atomic%s(%s *__p, %s __v);\n", T, atomic_ops[o], T, T);
-    kbuf_printf(&b, "%s __KCC_OVL atomicCAS(%s *__p, %s __cmp, %s __v);\n", T, T, T, T);
+    for (size_t o = 0; o < sizeof atomic_ops / sizeof *atomic_ops; o++) {
+      /* CUDA input declares CUDA's overloads only, so that a file may add its own
+         (CuPy's atomicAdd(long long *, long long)). */
+      bool cuda = fe_cuda_has_atomic(atomic_ops[o], T);
+      kbuf_printf(&b, "%s%s __KCC_OVL atomic%s(%s *__p, %s __v);\n%s",
+                  cuda ? "" : "#ifndef __CUDACC__\n", T, atomic_ops[o], T, T,
+                  cuda ? "" : "#endif\n");
+    }
+    bool cas = fe_cuda_has_atomic("CAS", T);
+    kbuf_printf(&b, "%s%s __KCC_OVL atomicCAS(%s *__p, %s __cmp, %s __v);\n%s",
+                cas ? "" : "#ifndef __CUDACC__\n", T, T, T, T, cas ? "" : "#endif\n");
     kbuf_printf(&b, "%s __KCC_OVL abs(%s);\n", T, T);
   }
   kbuf_printf(&b, "float __KCC_OVL atomicAdd(float *__p, float __v);\n"
