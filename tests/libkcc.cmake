@@ -1,4 +1,4 @@
-# libkcc.cmake — libkcc's tests (compiler/include/libkcc.h, through libkcc.so):
+# libkcc.cmake — libkcc's tests (driver/include/libkcc.h, through libkcc.so):
 #
 #   libkcc.api        tests/libkcc/test_libkcc.c (Check): outputs of every form, exact
 #                     diagnostics, options, argument checks, repeated and threaded compiles.

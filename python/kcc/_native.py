@@ -1,4 +1,4 @@
-"""ctypes bindings of libkcrt (runtime/include/kcrt.h) and libkcc (compiler/include/libkcc.h),
+"""ctypes bindings of libkcrt (runtime/include/kcrt.h) and libkcc (driver/include/libkcc.h),
 and the launch path's extension module kcc._fastlaunch (python/src/fastlaunch.c) where it is.
 
 Both libraries are opened on first use, not at import: libkcc pulls in LLVM and libclang

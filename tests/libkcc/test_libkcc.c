@@ -1,4 +1,4 @@
-/* test_libkcc.c — libkcc's API (compiler/include/libkcc.h) through libkcc.so: outputs, exact
+/* test_libkcc.c — libkcc's API (driver/include/libkcc.h) through libkcc.so: outputs, exact
  * diagnostics, options, argument checks, repeated compiles and compiles from many threads. */
 #define _GNU_SOURCE
 #include <libkcc.h>
