@@ -271,6 +271,11 @@ static int length_at(const char *s, const char **end) {
   return 1;
 }
 
+KFunc *fe_half_helper(FeCtx *fe, KLoc loc, int which) {
+  B b = {loc};
+  return which == 0 ? half_to_float(fe, &b) : float_to_half(fe, &b, which - 1);
+}
+
 KExpr *fe_cl_half(FeCtx *fe, CXCursor c, const char *name, KLoc loc) {
   bool load = !strncmp(name, "vload", 5);
   if (!load && strncmp(name, "vstore", 6)) return NULL;
@@ -299,10 +304,12 @@ KExpr *fe_cl_half(FeCtx *fe, CXCursor c, const char *name, KLoc loc) {
   KExpr *args[3];
   for (int i = 0; i < nargs; i++) args[i] = fe_expr(fe, clang_Cursor_getArgument(c, i));
   KExpr *p = args[nargs - 1];
-  if (p->type->kind != KT_PTR || p->type->base->kind != KT_U16) {
+  if (p->type->kind != KT_PTR || p->type->base->kind != KT_F16) {
     diag_error(loc, "'%s' needs a pointer to half, not '%s'", name, kir_type_str(p->type));
     return fe_poison(loc);
   }
+  /* The helpers read and write the 16 bits, which is what a half is once lowered. */
+  args[nargs - 1] = kir_cast(p, kir_type_ptr(u16(), p->type->as, p->type->qual));
   if (load) return call(&b, vload_helper(fe, &b, n, stride), args);
   if (kir_elem(args[0]->type)->kind == KT_F64) {
     diag_error(loc,
