@@ -409,8 +409,10 @@ static KExpr *lw(L *l, KExpr *e) {
     }
     if (e->op == KU_NEG && kir_is_half(e->type)) { /* IEEE negation: the sign bit */
       KType *t = lt(e->type);
+      KExpr *a = lw(l, e->a);
+      if (a->kind == KE_ICONST) return kir_int(t, a->ival ^ 0x8000, e->loc);
       KExpr *m = kir_int(ty(KT_U16), 0x8000, e->loc);
-      return kir_binary(KB_XOR, t, lw(l, e->a), kir_cast(m, t), e->loc);
+      return kir_binary(KB_XOR, t, a, kir_cast(m, t), e->loc);
     }
     e->a = lw(l, e->a);
     e->type = lt(e->type);

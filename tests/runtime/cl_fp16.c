@@ -8,11 +8,12 @@
  * zero). */
 #include "rt_common.h"
 
+#include <fenv.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define NH 32
+#define NH 35
 #define NI 8
 
 static uint16_t hb(_Float16 x) {
@@ -31,6 +32,13 @@ static uint16_t Hd(double x) {
 static uint16_t Hl(long double x) {
   volatile long double in = x;
   return hb((_Float16)in);
+}
+static uint16_t Hm(float x, int mode) { /* in a rounding mode */
+  fesetround(mode);
+  volatile float in = x;
+  volatile _Float16 h = (_Float16)in; /* volatile: converted between the two fesetround */
+  fesetround(FE_TONEAREST);
+  return hb(h);
 }
 static float F(uint16_t h) {
   _Float16 x;
@@ -148,6 +156,9 @@ int main(int argc, char **argv) {
     w[29] = H(logf(fabsf(x)));
     w[30] = H(sinf(x));
     w[31] = H(powf(fabsf(x), y));
+    w[32] = Hm(f[i], FE_TOWARDZERO);
+    w[33] = Hm(f[i], FE_UPWARD);
+    w[34] = Hm((float)(k[i] * 1000), FE_DOWNWARD);
     int32_t *p = wi + i * NI;
     p[0] = x < y;
     p[1] = x == y;
@@ -191,7 +202,10 @@ int main(int argc, char **argv) {
                                {"exp", 1},
                                {"log", 1},
                                {"sin", 1},
-                               {"pow", 1}};
+                               {"pow", 1},
+                               {"convert_half_rtz(float)", 0},
+                               {"convert_half_rtp(float)", 0},
+                               {"convert_half_rtn(int)", 0}};
   for (int j = 0; j < NH; j++) cmp_halves(&rt, &cols[j], oh + j, wh + j, N, NH);
   static const char *const icols[NI] = {"<",
                                         "==",
@@ -318,5 +332,5 @@ int main(int argc, char **argv) {
     rt_cmp_u32(&rt, "struct {half; float; half2}, half[4]", g, w, N * 4);
   }
   rt_xfree_all();
-  return rt_finish(&rt, "%d halves through 32 scalar operations, %d half4, %d structs", N, NV, N);
+  return rt_finish(&rt, "%d halves through 35 scalar operations, %d half4, %d structs", N, NV, N);
 }

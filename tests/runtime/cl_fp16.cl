@@ -5,7 +5,7 @@
 // convert_halfN, dot, swizzles, __local memory); structs and private arrays of half.
 #pragma OPENCL EXTENSION cl_khr_fp16 : enable
 
-#define NH 32 // half results per element (scalar)
+#define NH 35 // half results per element (scalar)
 #define NI 8  // int results per element
 
 typedef struct {
@@ -67,6 +67,9 @@ __kernel void scalar(__global const half *a, __global const half *b, __global co
   o[29] = log(fabs(x));
   o[30] = sin(x);
   o[31] = pow(fabs(x), y);
+  o[32] = convert_half_rtz(f[i]);
+  o[33] = convert_half_rtp(f[i]);
+  o[34] = convert_half_rtn(k[i] * 1000);
   __global int *p = oi + i * NI;
   p[0] = x < y;
   p[1] = x == y;

@@ -876,6 +876,46 @@ START_TEST(large_params_ptx81) {
 }
 END_TEST
 
+/* OpenCL C's half as a value (issue 31): a kernel with a half parameter, half arithmetic and
+ * half vectors goes to every form, each accepted by its consumer, and the generated header
+ * passes the half as its 16 bits; what stays refused is one diagnostic at the construct. */
+START_TEST(half_values) {
+  tu_write("hv.cl", "typedef struct { half h; half2 v; } P;\n"
+                    "kernel void k(global half *p, global half4 *q, global P *s, half x) {\n"
+                    "  int i = get_global_id(0);\n"
+                    "  p[i] = p[i] * x + (half)1.5f;\n"
+                    "  q[i] = sqrt(q[i]) + convert_half4(convert_float4(q[i]) * 2.0f);\n"
+                    "  s[i].v = s[i].v.yx * s[i].h;\n"
+                    "}\n");
+  char *out, *err;
+  ck_assert_int_eq(kcc("hv.cl -o hv.ptx", NULL, &err), 0);
+  ck_assert_int_eq(kcc("hv.cl -o hv.spv", NULL, &err), 0);
+  ck_assert_int_eq(kcc("hv.cl -o hv.kcc.cl", NULL, &err), 0);
+  ck_assert_int_eq(kcc("hv.cl -o hv.cu", NULL, &err), 0);
+  ck_assert_int_eq(kcc("hv.cl -o hv.h && grep -c 'k_launch(kcrt_config cfg, kcc_buf_uint16 p, "
+                       "kcc_buf_ushort4 q, kcc_buf_struct_P s, uint16_t x)' hv.h",
+                       &out, &err),
+                   0);
+  ck_assert_str_eq(out, "1\n");
+  consumed("hv.ptx hv.spv hv.kcc.cl hv.cu hv.h");
+  tu_write("hr.cl", "kernel void k(global half *p, global double *f) {\n"
+                    "  p[0] = convert_half_rtz(f[0]);\n"
+                    "}\n");
+  ck_assert_int_eq(kcc("hr.cl -o hr.ptx", NULL, &err), 1);
+  ck_assert_str_eq(err, "hr.cl:2:10: error: 'convert_half_rtz': conversions to floating point "
+                        "with a rounding mode are not supported by kcc\n"
+                        "  p[0] = convert_half_rtz(f[0]);\n"
+                        "         ^\n");
+  ck_assert(!exists("hr.ptx"));
+  tu_write("hf.k", "kernel void k(__fp16 *p) { p[0] = 1; }\n");
+  ck_assert_int_eq(kcc("hf.k -o hf.ptx", NULL, &err), 1);
+  ck_assert_str_eq(err, "hf.k:1:23: error: '__fp16' is not supported in kcc kernels (use "
+                        "_Float16)\n"
+                        "kernel void k(__fp16 *p) { p[0] = 1; }\n"
+                        "                      ^\n");
+}
+END_TEST
+
 static Suite *suite(void) {
   Suite *s = suite_create("driver");
   TCase *t = tcase_create("driver");
@@ -908,6 +948,7 @@ static Suite *suite(void) {
   tcase_add_test(t, tile_thread_group);
   tcase_add_test(t, unroll_hints);
   tcase_add_test(t, large_params_ptx81);
+  tcase_add_test(t, half_values);
   suite_add_tcase(s, t);
   return s;
 }
