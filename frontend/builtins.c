@@ -366,8 +366,8 @@ static const Name nodes[] = {
 
 /* The rounding of __<from>2<to>_<mode>: the builtin that rounds first (BI_NONE: none). */
 static bool conversion_mode(const char *name, KBuiltin *round) {
-  static const char *const from[] = {"__float2", "__double2", "__int2",
-                                     "__uint2",  "__ll2",     "__ull2"};
+  static const char *const from[] = {"__float2", "__double2", "__int2",   "__uint2",  "__ll2",
+                                     "__ull2",   "__half2",   "__short2", "__ushort2"};
   bool known = false;
   for (size_t i = 0; i < sizeof from / sizeof *from; i++)
     known |= strncmp(name, from[i], strlen(from[i])) == 0;
@@ -395,7 +395,9 @@ KExpr *fe_cuda_intrinsic(FeCtx *fe, CXCursor call, const char *name, KLoc loc) {
     if (strcmp(nodes[i].name, name) == 0) b = nodes[i].id;
   bool bits = !strcmp(name, "__int_as_float") || !strcmp(name, "__float_as_int") ||
               !strcmp(name, "__uint_as_float") || !strcmp(name, "__float_as_uint") ||
-              !strcmp(name, "__double_as_longlong") || !strcmp(name, "__longlong_as_double");
+              !strcmp(name, "__double_as_longlong") || !strcmp(name, "__longlong_as_double") ||
+              !strcmp(name, "__half_as_ushort") || !strcmp(name, "__ushort_as_half") ||
+              !strcmp(name, "__half_as_short") || !strcmp(name, "__short_as_half");
   bool conv = conversion_mode(name, &round);
   static const char *const others[] = {"__mul24",   "__umul24",  "__popc",      "__popcll",
                                        "__clz",     "__clzll",   "__saturatef", "__frcp_rn",
@@ -435,6 +437,18 @@ KExpr *fe_cuda_intrinsic(FeCtx *fe, CXCursor call, const char *name, KLoc loc) {
       /* PTX's cvt.r*i rounds, then saturates (NaN gives 0): convert_T_sat of the rounded. */
       if (round != BI_NONE) x = node1(round, x->type, x, loc);
       return node1(BI_CONVERT_SAT, t, x, loc);
+    }
+    if (t->kind == KT_F16 && (x->type->kind == KT_F32 || kir_is_int(x->type)) && round != BI_RINT) {
+      /* __float2half_rz & co.: half.c's directed roundings from float (exact from the
+         integer types up to 2^24; past it every mode overflows half alike) */
+      KFunc *f = fe_half_helper(fe, loc, round == BI_NONE ? 2 : round == BI_CEIL ? 3 : 4);
+      KExpr *c = kir_expr(KE_CALL, f->ret, loc);
+      c->callee = f;
+      c->args = kir_alloc(sizeof(KExpr *));
+      c->args[c->nargs++] = fe_convert(x, kir_type_scalar(KT_F32));
+      KExpr *h = kir_expr(KE_BITCAST, t, loc);
+      h->a = c;
+      return h;
     }
     return fe_convert(x, t);
   }

@@ -315,6 +315,8 @@ KExpr *fe_cl_astype(FeCtx *fe, CXCursor c, KLoc loc);
 const char *const *fe_cu_args(int arch);
 /* The CUDA prelude and headers (cuda_runtime.h, cooperative_groups.h, cmath...). */
 const FeVFile *fe_cu_vfiles(int *n);
+/* kcc's <cuda_fp16.h> (cuda_fp16.c): __half and __half2 on KIR's half. */
+const char *fe_cuda_fp16_header(void);
 /* Whether fn is a C++ member function with a `this` (methods, conversion operators). */
 bool fe_is_method(CXCursor fn);
 /* Whether a CUDA function declaration is __device__ (device code kcc compiles). */

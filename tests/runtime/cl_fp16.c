@@ -16,65 +16,24 @@
 #define NH 35
 #define NI 8
 
-static uint16_t hb(_Float16 x) {
-  uint16_t r;
-  memcpy(&r, &x, 2);
-  return r;
-}
 static uint16_t H(float x) { /* float to half, to nearest even */
-  volatile float in = x;
-  return hb((_Float16)in);
+  return rt_f16_of_float(x, FE_TONEAREST);
 }
-static uint16_t Hd(double x) {
-  volatile double in = x;
-  return hb((_Float16)in);
-}
-static uint16_t Hl(long double x) {
-  volatile long double in = x;
-  return hb((_Float16)in);
-}
-static uint16_t Hm(float x, int mode) { /* in a rounding mode */
-  fesetround(mode);
-  volatile float in = x;
-  volatile _Float16 h = (_Float16)in; /* volatile: converted between the two fesetround */
-  fesetround(FE_TONEAREST);
-  return hb(h);
+static uint16_t Hm(float x, int mode) {
+  return rt_f16_of_float(x, mode);
 }
 static float F(uint16_t h) {
-  _Float16 x;
-  memcpy(&x, &h, 2);
-  return (float)x;
-}
-static int is_nan(uint16_t h) {
-  return (h & 0x7c00) == 0x7c00 && (h & 0x3ff);
-}
-/* Halves in an order where neighbours differ by one (for the ulp tolerance). */
-static int32_t ordered(uint16_t h) {
-  return h & 0x8000 ? -(int32_t)(h & 0x7fff) : (int32_t)h;
-}
-
-/* A random half: any bit pattern half of the time, else a value in [-8, 8). */
-static uint16_t rand_half(Rt *rt) {
-  if (rt_u32(rt) & 1) return (uint16_t)rt_u32(rt);
-  return H(rt_float(rt, -8.0f, 8.0f));
+  return rt_f16_value(h);
 }
 
 typedef struct {
   const char *name;
-  int tol; /* 0 exact, 1 one ulp, 2 exact but either zero */
+  int tol; /* rt_cmp_f16's */
 } Col;
 
 static void cmp_halves(Rt *rt, const Col *col, const uint16_t *got, const uint16_t *want, size_t n,
                        size_t stride) {
-  uint32_t *g = rt_xalloc(n * 4), *w = rt_xalloc(n * 4);
-  for (size_t i = 0; i < n; i++) {
-    uint16_t a = got[i * stride], b = want[i * stride];
-    if (is_nan(a) && is_nan(b)) a = b;
-    if (col->tol == 1 && !is_nan(a) && !is_nan(b) && abs(ordered(a) - ordered(b)) <= 1) a = b;
-    if (col->tol == 2 && !((a | b) & 0x7fff)) a = b;
-    g[i] = a, w[i] = b;
-  }
-  rt_cmp_u32(rt, col->name, g, w, n);
+  rt_cmp_f16(rt, col->name, got, want, n, stride, col->tol);
 }
 
 typedef struct {
@@ -94,7 +53,7 @@ int main(int argc, char **argv) {
   int32_t *k = rt_xalloc(N * 4);
   double *d = rt_xalloc(N * 8);
   for (size_t i = 0; i < N; i++) {
-    a[i] = rand_half(&rt), b[i] = rand_half(&rt), c[i] = rand_half(&rt);
+    a[i] = rt_f16_rand(&rt), b[i] = rt_f16_rand(&rt), c[i] = rt_f16_rand(&rt);
     /* floats and doubles near halves' rounding boundaries, ints around half's range */
     uint16_t m = (uint16_t)(rt_u32(&rt) & 0x7bff);
     double mid = ((double)F(m) + (double)F((uint16_t)(m + 1))) / 2 * (i & 1 ? -1 : 1);
@@ -130,7 +89,7 @@ int main(int argc, char **argv) {
     w[2] = H(x * y);
     w[3] = H(x / y);
     w[4] = H(sqrtf(x));
-    w[5] = Hl(fmal(x, y, z));
+    w[5] = rt_f16_of_long_double(fmal(x, y, z));
     w[6] = a[i] ^ 0x8000;
     w[7] = a[i] & 0x7fff;
     w[8] = H(fminf(x, y));
@@ -144,7 +103,7 @@ int main(int argc, char **argv) {
     w[16] = w[15];
     w[17] = H(f[i]);
     w[18] = H((float)k[i]);
-    w[19] = Hd(d[i]);
+    w[19] = rt_f16_of_double(d[i]);
     w[20] = H(x * F(s));
     w[21] = H(F(H(x + y)) * z);
     w[22] = w[23] = H(x + 1);
@@ -322,7 +281,7 @@ int main(int argc, char **argv) {
       const uint16_t wh4[4] = {wm2[i].h, wm2[i].v[0], wm2[i].v[1], ws[i]};
       for (int j = 0; j < 4; j++) {
         uint16_t x = gh[j], y = wh4[j];
-        if (is_nan(x) && is_nan(y)) x = y;
+        if (rt_f16_is_nan(x) && rt_f16_is_nan(y)) x = y;
         g[i * 4 + j] = x, w[i * 4 + j] = y;
       }
       float gf = m[i].f, wf2 = wm2[i].f;

@@ -916,6 +916,25 @@ START_TEST(half_values) {
 }
 END_TEST
 
+/* CUDA's warp shuffles of __half and __half2 (kcc's <cuda_fp16.h>): the bits through the int
+ * shuffle, in PTX, OpenCL C and CUDA C; SPIR-V 1.0 has no subgroup operations. */
+START_TEST(half_cuda_shuffles) {
+  tu_write("hs.cu", "#include <cuda_fp16.h>\n"
+                    "__global__ void k(__half *p, half2 *q) {\n"
+                    "  int i = threadIdx.x;\n"
+                    "  p[i] = __shfl_xor_sync(0xffffffffu, p[i], 1) + __shfl_sync(~0u, p[i], 0);\n"
+                    "  q[i] = __shfl_down_sync(~0u, q[i], 1) + __shfl_up_sync(~0u, q[i], 2, 16);\n"
+                    "}\n");
+  char *err;
+  ck_assert_int_eq(kcc("hs.cu -o hs.ptx", NULL, &err), 0);
+  ck_assert_int_eq(kcc("hs.cu -o hs.cl", NULL, &err), 0);
+  ck_assert_int_eq(kcc("hs.cu -o hs.cu.cu", NULL, &err), 0);
+  consumed("hs.ptx hs.cl hs.cu.cu");
+  ck_assert_int_eq(kcc("hs.cu -o hs.spv", NULL, &err), 1);
+  ck_assert_msg(strstr(err, "is not available in SPIR-V output"), "%s", err);
+}
+END_TEST
+
 static Suite *suite(void) {
   Suite *s = suite_create("driver");
   TCase *t = tcase_create("driver");
@@ -949,6 +968,7 @@ static Suite *suite(void) {
   tcase_add_test(t, unroll_hints);
   tcase_add_test(t, large_params_ptx81);
   tcase_add_test(t, half_values);
+  tcase_add_test(t, half_cuda_shuffles);
   suite_add_tcase(s, t);
   return s;
 }
