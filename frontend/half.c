@@ -103,6 +103,7 @@ static void stmt(B *b, KFunc *f, KStmtKind kind, KExpr *e) {
 static KFunc *half_to_float(FeCtx *fe, B *b) {
   if (fe->half_helpers[0]) return fe->half_helpers[0];
   KFunc *f = fe->half_helpers[0] = helper(fe, b, "__kcc_half_to_float", f32(), 1);
+  f->native = KN_HALF_TO_FLOAT;
   KVar *h = param(fe, b, f, "h", u16());
   KVar *u = local(fe, b, f, "u", kir_cast(v(b, h), u32()));
   KVar *s = local(fe, b, f, "s", op(b, KB_SHL, op(b, KB_AND, v(b, u), k(b, 0x8000)), k(b, 16)));
@@ -133,6 +134,7 @@ static KFunc *float_to_half(FeCtx *fe, B *b, int mode) {
   static const char *const names[] = {"__kcc_float_to_half_rte", "__kcc_float_to_half_rtz",
                                       "__kcc_float_to_half_rtp", "__kcc_float_to_half_rtn"};
   KFunc *f = fe->half_helpers[1 + mode] = helper(fe, b, names[mode], u16(), 1);
+  if (mode == RTE) f->native = KN_FLOAT_TO_HALF;
   KVar *x = param(fe, b, f, "x", f32());
   KVar *u = local(fe, b, f, "u", bits(b, v(b, x), u32()));
   KVar *s = local(fe, b, f, "s", op(b, KB_AND, op(b, KB_SHR, v(b, u), k(b, 16)), k(b, 0x8000)));

@@ -591,6 +591,14 @@ bool kir_may_write(KStmt *s, const KVar *v);
 
 /* ---------------------------------------------------------------- functions, module */
 
+/* A function kcc made whose result a back end may compute with an instruction of its own
+ * instead of calling it: the same value, NaN payloads aside (KFunc.native). */
+typedef enum KNative {
+  KN_NONE,
+  KN_HALF_TO_FLOAT, /* float (ushort h): the half whose bits are h, exactly */
+  KN_FLOAT_TO_HALF, /* ushort (float x): x rounded to the nearest half (ties to even), bits */
+} KNative;
+
 struct KFunc {
   const char *name; /* the source name; specialised clones get a suffix */
   KLoc loc;
@@ -613,6 +621,7 @@ struct KFunc {
   /* Called only when something went wrong (-fbounds-check's reporter): never inlined, so
      that the checked loops it is called from stay small enough to unroll and schedule. */
   bool is_cold;
+  KNative native;
   void *aux;
 };
 
