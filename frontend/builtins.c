@@ -168,7 +168,7 @@ bool fe_expand_printf_vectors(KExpr *e, KLoc loc) {
     int spelled = (int)((i < len ? i + 1 : len) - start);
     KType *t = a ? a->type : NULL, *el = t ? kir_elem(t) : NULL;
     if ((vlen != 2 && vlen != 3 && vlen != 4 && vlen != 8 && vlen != 16) || !want_bits ||
-        (!is_float && !is_int) || (is_float && want_bits < 32)) {
+        (!is_float && !is_int) || (is_float && want_bits < 16)) { /* %v2hf: half */
       diag_error(loc,
                  "printf conversion '%.*s' is not a valid vector conversion (OpenCL C: %%vN "
                  "with N 2, 3, 4, 8 or 16, a length hh, h, hl or l, then the conversion)",

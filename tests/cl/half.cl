@@ -38,6 +38,7 @@ __kernel void k(__global half *a, __global half4 *v, __global float *o, __global
   ii[i] = convert_int_sat_rte(x) + (int)x + as_short(x) + any(isnan(y));
   half8 h8 = select((half8)0, (half8)1.0h, vload8(0, a) > (half8)0);
   vstore_half4_rtz(convert_float4(y), i, a);
+  printf("%f %v4hf %.2v2hf\n", x, y, w.hi);
   vstore8(h8, 1, a);
   a[i] = (half)i + convert_half((double)i) + min(x, p) + clamp(x, 0.0h, 1.0h) + mix(x, p, 0.5h) +
          lh[0];
