@@ -24,6 +24,8 @@ static const char h_fp16[] =
     /* recognised by name (builtins.c): bit casts, and conversions whose mode matters */
     "unsigned short __half_as_ushort(__half __h);\n__half __ushort_as_half(unsigned short __u);\n"
     "short __half_as_short(__half __h);\n__half __short_as_half(short __s);\n"
+    /* KIR's fma of halves: rounded once (half_lower.c) */
+    "__half fma(__half __a, __half __b, __half __c);\n"
     "#define __KCC_H_CONV(F, T) T F##_rn(__half __h); T F##_rz(__half __h); "
     "T F##_ru(__half __h); T F##_rd(__half __h);\n"
     "__KCC_H_CONV(__half2int, int) __KCC_H_CONV(__half2uint, unsigned int)\n"
@@ -66,13 +68,12 @@ static const char h_fp16[] =
     "__KCC_H __half2 __highs2half2(__half2 __a, __half2 __b) { return __halves2half2(__a.y, "
     "__b.y); }\n"
     "__KCC_H __half2 __lowhigh2highlow(__half2 __h) { return __halves2half2(__h.y, __h.x); }\n"
-    /* arithmetic: each rounded to half, as the operators are; fma exactly (via double) */
+    /* arithmetic: each rounded to half, as the operators are; fma once */
     "__KCC_H __half __hadd(__half __a, __half __b) { return __a + __b; }\n"
     "__KCC_H __half __hsub(__half __a, __half __b) { return __a - __b; }\n"
     "__KCC_H __half __hmul(__half __a, __half __b) { return __a * __b; }\n"
     "__KCC_H __half __hdiv(__half __a, __half __b) { return __a / __b; }\n"
-    "__KCC_H __half __hfma(__half __a, __half __b, __half __c) { return (__half)fma((double)__a, "
-    "(double)__b, (double)__c); }\n"
+    "__KCC_H __half __hfma(__half __a, __half __b, __half __c) { return fma(__a, __b, __c); }\n"
     "__KCC_H __half __hneg(__half __a) { return -__a; }\n"
     "__KCC_H __half __habs(__half __a) { return __ushort_as_half((unsigned short)("
     "__half_as_ushort(__a) & 0x7fffU)); }\n"

@@ -6,8 +6,8 @@
  * computes with halves converts its operands to float (exact: every half is a float),
  * computes in float and rounds the result back to half, to nearest even. For + - * / and
  * sqrt that is the correctly rounded half result (float's 24 bits are more than 2 x 11 + 2,
- * so rounding twice is innocuous); fma is computed in double for the same reason (its exact
- * result can need more than float keeps; docs/design.md has the argument). Comparisons
+ * so rounding twice is innocuous); fma, whose exact result can need more than float keeps,
+ * rounds to float toward odd first (half_fma; docs/design.md has the argument). Comparisons
  * compare the floats; negation flips the sign bit, as IEEE negation does. The conversions
  * are half.c's integer functions, so every back end gives the same bits on any device, with
  * or without native half support (PoCL and NVIDIA's OpenCL have none). */
@@ -22,6 +22,7 @@ typedef struct L {
   KList temps;         /* KS_DECL of temporaries to put at the start of func's body */
   KFunc *vconv[3][17]; /* per length: halfN -> floatN, floatN -> halfN, doubleN -> halfN */
   KFunc *d2h;          /* double -> half */
+  KFunc *fma[17];      /* per length: the half fma (half_fma) */
 } L;
 
 static KType *ty(KTypeKind k) {
@@ -124,6 +125,96 @@ static KFunc *double_to_half(L *l, KLoc loc) {
   KExpr *asf = kir_expr(KE_BITCAST, ty(KT_F32), loc);
   asf->a = odd;
   add_return(f, call1(f2h, asf));
+  return f;
+}
+
+static KVar *decl(L *l, KFunc *f, const char *name, KExpr *init) {
+  KVar *v = kir_var(l->fe->m, name, init->type, KV_LOCAL, init->loc);
+  KStmt *d = kir_stmt(KS_DECL, init->loc);
+  d->var = v;
+  d->init = init;
+  klist_push(&f->body->list, d);
+  return v;
+}
+
+static KExpr *fbin(KOp op, KExpr *a, KExpr *b) {
+  bool cmp = op >= KB_EQ && op <= KB_LOR;
+  return kir_binary(op, cmp ? ty(KT_I32) : a->type, a, b, a->loc);
+}
+
+static KExpr *cond3(KExpr *c, KExpr *a, KExpr *b) {
+  KExpr *e = kir_expr(KE_COND, a->type, a->loc);
+  e->a = c, e->b = a, e->c = b;
+  return e;
+}
+
+/* ushort __kcc_half_fma(float a, float b, float c), a b c halves: fma rounded once to half,
+ * in float alone (no device needs fp64 for it). a*b is exact in float (22 bits); s = a*b + c
+ * rounded to float, and TwoSum's e the exact error of that rounding; s nudged to odd toward e
+ * when inexact (rounding to odd keeps the next rounding correct with 24 >= 11 + 2 bits), then
+ * rounded to half. A back end that fuses a*b into an add changes nothing: the product is
+ * exact. The N-vector form applies it per component. */
+static KFunc *half_fma(L *l, int n, KLoc loc) {
+  if (l->fma[n]) return l->fma[n];
+  KFunc *f2h = fe_half_helper(l->fe, loc, 1);
+  KFunc *scalar = n > 1 ? half_fma(l, 1, loc) : NULL;
+  char name[40];
+  snprintf(name, sizeof name, n > 1 ? "__kcc_half_fma%d" : "__kcc_half_fma", n);
+  KType *ft = n > 1 ? kir_type_vec(ty(KT_F32), n) : ty(KT_F32);
+  KType *rt = n > 1 ? kir_type_vec(ty(KT_U16), n) : ty(KT_U16);
+  KVar *p[3];
+  KFunc *f = new_helper(l, name, rt, ft, &p[0], loc);
+  f->params = kir_alloc(sizeof(KVar *) * 3);
+  f->params[0] = p[0];
+  for (int i = 1; i < 3; i++)
+    f->params[f->nparams++] = p[i] = kir_var(l->fe->m, i == 1 ? "y" : "z", ft, KV_PARAM, loc);
+  l->fma[n] = f;
+  if (n > 1) {
+    KExpr *r = kir_expr(KE_VECLIT, rt, loc);
+    r->args = kir_alloc(sizeof(KExpr *) * (size_t)n);
+    for (int c = 0; c < n; c++) {
+      KExpr *call = kir_expr(KE_CALL, ty(KT_U16), loc);
+      call->callee = scalar;
+      call->args = kir_alloc(sizeof(KExpr *) * 3);
+      for (int i = 0; i < 3; i++) {
+        KExpr *comp = kir_expr(KE_SWIZZLE, ty(KT_F32), loc);
+        comp->a = var_ref(p[i], loc);
+        comp->swz[0] = (uint8_t)c;
+        comp->nswz = 1;
+        call->args[call->nargs++] = comp;
+      }
+      r->args[r->nargs++] = call;
+    }
+    add_return(f, r);
+    return f;
+  }
+#define V(x) var_ref(x, loc)
+  KType *u32 = ty(KT_U32);
+  KExpr *zero = kir_expr(KE_FCONST, ty(KT_F32), loc);
+  KVar *pr = decl(l, f, "p", fbin(KB_MUL, V(p[0]), V(p[1])));
+  KVar *s = decl(l, f, "s", fbin(KB_ADD, V(pr), V(p[2])));
+  KVar *bb = decl(l, f, "bb", fbin(KB_SUB, V(s), V(pr)));
+  KVar *e = decl(
+      l, f, "e",
+      fbin(KB_ADD, fbin(KB_SUB, V(pr), fbin(KB_SUB, V(s), V(bb))), fbin(KB_SUB, V(p[2]), V(bb))));
+  KExpr *bits = kir_expr(KE_BITCAST, u32, loc);
+  bits->a = V(s);
+  KVar *u = decl(l, f, "u", bits);
+  KExpr *finite =
+      fbin(KB_NE, fbin(KB_AND, V(u), kir_int(u32, 0x7f800000, loc)), kir_int(u32, 0x7f800000, loc));
+  KExpr *even = fbin(KB_EQ, fbin(KB_AND, V(u), kir_int(u32, 1, loc)), kir_int(u32, 0, loc));
+  KExpr *nudge = fbin(KB_LAND, fbin(KB_LAND, finite, fbin(KB_NE, V(e), zero)), even);
+  KExpr *zero2 = kir_expr(KE_FCONST, ty(KT_F32), loc),
+        *zero3 = kir_expr(KE_FCONST, ty(KT_F32), loc);
+  KExpr *away = fbin(KB_EQ, fbin(KB_GT, V(e), zero2), fbin(KB_GT, V(s), zero3));
+  KExpr *odd = cond3(nudge,
+                     cond3(away, fbin(KB_ADD, V(u), kir_int(u32, 1, loc)),
+                           fbin(KB_SUB, V(u), kir_int(u32, 1, loc))),
+                     V(u));
+  KExpr *asf = kir_expr(KE_BITCAST, ty(KT_F32), loc);
+  asf->a = odd;
+  add_return(f, call1(f2h, asf));
+#undef V
   return f;
 }
 
@@ -332,9 +423,14 @@ static KExpr *builtin(L *l, KExpr *e) {
     e->type = lt(e->type);
     return e;
   }
-  /* fma's exact result can need more bits than float has (a*b has 22, c may be far below):
-     compute it in double, where the second rounding is innocuous. */
-  KTypeKind ck = e->builtin == BI_FMA ? KT_F64 : KT_F32;
+  if (e->builtin == BI_FMA && kir_is_half(e->type)) { /* rounded once: half_fma */
+    KExpr *c = kir_expr(KE_CALL, lt(e->type), e->loc);
+    c->callee = half_fma(l, len_of(e->type), e->loc);
+    c->args = kir_alloc(sizeof(KExpr *) * 3);
+    for (int i = 0; i < 3; i++) c->args[c->nargs++] = to_f(l, lw(l, e->args[i]));
+    return c;
+  }
+  KTypeKind ck = KT_F32;
   for (int i = 0; i < e->nargs; i++) {
     if (!e->args[i]) continue;
     bool h = kir_is_half(e->args[i]->type);
