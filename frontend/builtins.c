@@ -439,16 +439,8 @@ KExpr *fe_cuda_intrinsic(FeCtx *fe, CXCursor call, const char *name, KLoc loc) {
       return node1(BI_CONVERT_SAT, t, x, loc);
     }
     if (t->kind == KT_F16 && (x->type->kind == KT_F32 || kir_is_int(x->type)) && round != BI_RINT) {
-      /* __float2half_rz & co.: half.c's directed roundings from float (exact from the
-         integer types up to 2^24; past it every mode overflows half alike) */
-      KFunc *f = fe_half_helper(fe, loc, round == BI_NONE ? 2 : round == BI_CEIL ? 3 : 4);
-      KExpr *c = kir_expr(KE_CALL, f->ret, loc);
-      c->callee = f;
-      c->args = kir_alloc(sizeof(KExpr *));
-      c->args[c->nargs++] = fe_convert(x, kir_type_scalar(KT_F32));
-      KExpr *h = kir_expr(KE_BITCAST, t, loc);
-      h->a = c;
-      return h;
+      /* __float2half_rz & co. */
+      return fe_half_round(fe, x, round == BI_NONE ? 2 : round == BI_CEIL ? 3 : 4, loc);
     }
     return fe_convert(x, t);
   }

@@ -292,6 +292,9 @@ KExpr *fe_cl_half(FeCtx *fe, CXCursor call, const char *name, KLoc loc);
 /* half.c's conversions, made on first use: which 0 is `float __kcc_half_to_float(ushort)`,
  * 1..4 `ushort __kcc_float_to_half_<rte|rtz|rtp|rtn>(float)`. */
 KFunc *fe_half_helper(FeCtx *fe, KLoc loc, int which);
+/* x (float, or an integer: through float, exact up to 2^24, and past it every mode overflows
+ * half alike) rounded to half as fe_half_helper's `which` (1..4) says. */
+KExpr *fe_half_round(FeCtx *fe, KExpr *x, int which, KLoc loc);
 /* The front end's last step (half_lower.c): every half value becomes its bits (KT_U16) and
  * every operation on one float arithmetic rounded back, so nothing after sees KT_F16. */
 void fe_lower_half(FeCtx *fe);

@@ -278,6 +278,13 @@ KFunc *fe_half_helper(FeCtx *fe, KLoc loc, int which) {
   return which == 0 ? half_to_float(fe, &b) : float_to_half(fe, &b, which - 1);
 }
 
+KExpr *fe_half_round(FeCtx *fe, KExpr *x, int which, KLoc loc) {
+  B b = {loc};
+  KExpr *h = kir_expr(KE_BITCAST, kir_type_scalar(KT_F16), loc);
+  h->a = call(&b, float_to_half(fe, &b, which - 1), (KExpr *[]){x});
+  return h;
+}
+
 KExpr *fe_cl_half(FeCtx *fe, CXCursor c, const char *name, KLoc loc) {
   bool load = !strncmp(name, "vload", 5);
   if (!load && strncmp(name, "vstore", 6)) return NULL;

@@ -602,17 +602,7 @@ static KExpr *convert_call(FeCtx *fe, CXCursor call, const char *name, KType *t,
       kir_is_float(x->type) ? x->type->size <= t->size : t->kind == KT_F16 && x->type->size == 1;
   if (rm && kir_is_float(t) && strcmp(rm, "rte") && !exact && t->kind == KT_F16 &&
       (x->type->kind == KT_F32 || kir_is_int(x->type))) {
-    /* half.c's directed roundings from float (an integer past float's 2^24 overflows half in
-       every mode, whichever float it first rounds to) */
-    int which = !strcmp(rm, "rtz") ? 2 : !strcmp(rm, "rtp") ? 3 : 4;
-    KFunc *f = fe_half_helper(fe, loc, which);
-    KExpr *c = kir_expr(KE_CALL, f->ret, loc);
-    c->callee = f;
-    c->args = kir_alloc(sizeof(KExpr *));
-    c->args[c->nargs++] = fe_convert(x, kir_type_scalar(KT_F32));
-    KExpr *h = kir_expr(KE_BITCAST, t, loc);
-    h->a = c;
-    return h;
+    return fe_half_round(fe, x, !strcmp(rm, "rtz") ? 2 : !strcmp(rm, "rtp") ? 3 : 4, loc);
   }
   if (rm && kir_is_float(t) && strcmp(rm, "rte") && !exact) {
     diag_error(loc,
