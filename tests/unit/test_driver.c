@@ -907,6 +907,11 @@ START_TEST(half_values) {
                         "  p[0] = convert_half_rtz(f[0]);\n"
                         "         ^\n");
   ck_assert(!exists("hr.ptx"));
+  /* .k: C's _Float16 is the same half */
+  tu_write("hk.k", "kernel void k(_Float16 *p, float x) { p[0] = p[1] * (_Float16)x + p[2]; }\n");
+  ck_assert_int_eq(kcc("hk.k -o hk.ptx", NULL, &err), 0);
+  ck_assert_int_eq(kcc("hk.k -o hk.cl", NULL, &err), 0);
+  consumed("hk.ptx hk.cl");
   tu_write("hf.k", "kernel void k(__fp16 *p) { p[0] = 1; }\n");
   ck_assert_int_eq(kcc("hf.k -o hf.ptx", NULL, &err), 1);
   ck_assert_str_eq(err, "hf.k:1:23: error: '__fp16' is not supported in kcc kernels (use "
