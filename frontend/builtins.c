@@ -175,7 +175,7 @@ bool fe_expand_printf_vectors(KExpr *e, KLoc loc) {
     int spelled = (int)((i < len ? i + 1 : len) - start);
     KType *t = a ? a->type : NULL, *el = t ? kir_elem(t) : NULL;
     if ((vlen != 2 && vlen != 3 && vlen != 4 && vlen != 8 && vlen != 16) || !want_bits ||
-        (!is_float && !is_int) || (is_float && want_bits < 32)) {
+        (!is_float && !is_int) || (is_float && want_bits < 16)) { /* %v2hf: half */
       diag_error(loc,
                  "printf conversion '%.*s' is not a valid vector conversion (OpenCL C: %%vN "
                  "with N 2, 3, 4, 8 or 16, a length hh, h, hl or l, then the conversion)",
@@ -374,8 +374,8 @@ static const Name nodes[] = {
 
 /* The rounding of __<from>2<to>_<mode>: the builtin that rounds first (BI_NONE: none). */
 static bool conversion_mode(const char *name, KBuiltin *round) {
-  static const char *const from[] = {"__float2", "__double2", "__int2",
-                                     "__uint2",  "__ll2",     "__ull2"};
+  static const char *const from[] = {"__float2", "__double2", "__int2",   "__uint2",  "__ll2",
+                                     "__ull2",   "__half2",   "__short2", "__ushort2"};
   bool known = false;
   for (size_t i = 0; i < sizeof from / sizeof *from; i++)
     known |= strncmp(name, from[i], strlen(from[i])) == 0;
@@ -403,7 +403,9 @@ KExpr *fe_cuda_intrinsic(FeCtx *fe, CXCursor call, const char *name, KLoc loc) {
     if (strcmp(nodes[i].name, name) == 0) b = nodes[i].id;
   bool bits = !strcmp(name, "__int_as_float") || !strcmp(name, "__float_as_int") ||
               !strcmp(name, "__uint_as_float") || !strcmp(name, "__float_as_uint") ||
-              !strcmp(name, "__double_as_longlong") || !strcmp(name, "__longlong_as_double");
+              !strcmp(name, "__double_as_longlong") || !strcmp(name, "__longlong_as_double") ||
+              !strcmp(name, "__half_as_ushort") || !strcmp(name, "__ushort_as_half") ||
+              !strcmp(name, "__half_as_short") || !strcmp(name, "__short_as_half");
   bool conv = conversion_mode(name, &round);
   static const char *const others[] = {"__mul24",   "__umul24",  "__popc",      "__popcll",
                                        "__clz",     "__clzll",   "__saturatef", "__frcp_rn",
@@ -443,6 +445,10 @@ KExpr *fe_cuda_intrinsic(FeCtx *fe, CXCursor call, const char *name, KLoc loc) {
       /* PTX's cvt.r*i rounds, then saturates (NaN gives 0): convert_T_sat of the rounded. */
       if (round != BI_NONE) x = node1(round, x->type, x, loc);
       return node1(BI_CONVERT_SAT, t, x, loc);
+    }
+    if (t->kind == KT_F16 && (x->type->kind == KT_F32 || kir_is_int(x->type)) && round != BI_RINT) {
+      /* __float2half_rz & co. */
+      return fe_half_round(fe, x, round == BI_NONE ? 2 : round == BI_CEIL ? 3 : 4, loc);
     }
     return fe_convert(x, t);
   }

@@ -293,12 +293,21 @@ KAddrSpace fe_cl_pointee_space(CXType pointer);
 /* 'S' for a __local variable, 'C' for a __constant one, 0 otherwise. */
 int fe_cl_var_space(CXCursor decl);
 /* Reports types OpenCL C has and kcc refuses (images, samplers, events, pipes, queues,
- * OpenCL 2.0 atomic types, half arithmetic) at loc; false when t is one. */
+ * OpenCL 2.0 atomic types) at loc; false when t is one. */
 /* Adds a function kcc makes (a static inline helper) after those made before it and before
  * every function of the file, so that the back ends that write C see it before its uses. */
 void fe_add_helper(FeCtx *fe, KFunc *f);
 /* OpenCL C's vload_half / vstore_half family (half.c); NULL when name is not one of them. */
 KExpr *fe_cl_half(FeCtx *fe, CXCursor call, const char *name, KLoc loc);
+/* half.c's conversions, made on first use: which 0 is `float __kcc_half_to_float(ushort)`,
+ * 1..4 `ushort __kcc_float_to_half_<rte|rtz|rtp|rtn>(float)`. */
+KFunc *fe_half_helper(FeCtx *fe, KLoc loc, int which);
+/* x (float, or an integer: through float, exact up to 2^24, and past it every mode overflows
+ * half alike) rounded to half as fe_half_helper's `which` (1..4) says. */
+KExpr *fe_half_round(FeCtx *fe, KExpr *x, int which, KLoc loc);
+/* The front end's last step (half_lower.c): every half value becomes its bits (KT_U16) and
+ * every operation on one float arithmetic rounded back, so nothing after sees KT_F16. */
+void fe_lower_half(FeCtx *fe);
 
 bool fe_cl_check_type(FeCtx *fe, CXType t, KLoc loc);
 /* reqd_work_group_size on a kernel definition: fills f->reqd_block. */
@@ -319,6 +328,8 @@ KExpr *fe_cl_astype(FeCtx *fe, CXCursor c, KLoc loc);
 const char *const *fe_cu_args(int arch);
 /* The CUDA prelude and headers (cuda_runtime.h, cooperative_groups.h, cmath...). */
 const FeVFile *fe_cu_vfiles(int *n);
+/* kcc's <cuda_fp16.h> (cuda_fp16.c): __half and __half2 on KIR's half. */
+const char *fe_cuda_fp16_header(void);
 /* Whether fn is a C++ member function with a `this` (methods, conversion operators). */
 bool fe_is_method(CXCursor fn);
 /* Whether a CUDA function declaration is __device__ (device code kcc compiles). */

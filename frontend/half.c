@@ -103,6 +103,7 @@ static void stmt(B *b, KFunc *f, KStmtKind kind, KExpr *e) {
 static KFunc *half_to_float(FeCtx *fe, B *b) {
   if (fe->half_helpers[0]) return fe->half_helpers[0];
   KFunc *f = fe->half_helpers[0] = helper(fe, b, "__kcc_half_to_float", f32(), 1);
+  f->native = KN_HALF_TO_FLOAT;
   KVar *h = param(fe, b, f, "h", u16());
   KVar *u = local(fe, b, f, "u", kir_cast(v(b, h), u32()));
   KVar *s = local(fe, b, f, "s", op(b, KB_SHL, op(b, KB_AND, v(b, u), k(b, 0x8000)), k(b, 16)));
@@ -133,6 +134,7 @@ static KFunc *float_to_half(FeCtx *fe, B *b, int mode) {
   static const char *const names[] = {"__kcc_float_to_half_rte", "__kcc_float_to_half_rtz",
                                       "__kcc_float_to_half_rtp", "__kcc_float_to_half_rtn"};
   KFunc *f = fe->half_helpers[1 + mode] = helper(fe, b, names[mode], u16(), 1);
+  if (mode == RTE) f->native = KN_FLOAT_TO_HALF;
   KVar *x = param(fe, b, f, "x", f32());
   KVar *u = local(fe, b, f, "u", bits(b, v(b, x), u32()));
   KVar *s = local(fe, b, f, "s", op(b, KB_AND, op(b, KB_SHR, v(b, u), k(b, 16)), k(b, 0x8000)));
@@ -271,6 +273,18 @@ static int length_at(const char *s, const char **end) {
   return 1;
 }
 
+KFunc *fe_half_helper(FeCtx *fe, KLoc loc, int which) {
+  B b = {loc};
+  return which == 0 ? half_to_float(fe, &b) : float_to_half(fe, &b, which - 1);
+}
+
+KExpr *fe_half_round(FeCtx *fe, KExpr *x, int which, KLoc loc) {
+  B b = {loc};
+  KExpr *h = kir_expr(KE_BITCAST, kir_type_scalar(KT_F16), loc);
+  h->a = call(&b, float_to_half(fe, &b, which - 1), (KExpr *[]){x});
+  return h;
+}
+
 KExpr *fe_cl_half(FeCtx *fe, CXCursor c, const char *name, KLoc loc) {
   bool load = !strncmp(name, "vload", 5);
   if (!load && strncmp(name, "vstore", 6)) return NULL;
@@ -299,10 +313,12 @@ KExpr *fe_cl_half(FeCtx *fe, CXCursor c, const char *name, KLoc loc) {
   KExpr *args[3];
   for (int i = 0; i < nargs; i++) args[i] = fe_expr(fe, clang_Cursor_getArgument(c, i));
   KExpr *p = args[nargs - 1];
-  if (p->type->kind != KT_PTR || p->type->base->kind != KT_U16) {
+  if (p->type->kind != KT_PTR || p->type->base->kind != KT_F16) {
     diag_error(loc, "'%s' needs a pointer to half, not '%s'", name, kir_type_str(p->type));
     return fe_poison(loc);
   }
+  /* The helpers read and write the 16 bits, which is what a half is once lowered. */
+  args[nargs - 1] = kir_cast(p, kir_type_ptr(u16(), p->type->as, p->type->qual));
   if (load) return call(&b, vload_helper(fe, &b, n, stride), args);
   if (kir_elem(args[0]->type)->kind == KT_F64) {
     diag_error(loc,

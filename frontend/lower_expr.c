@@ -35,9 +35,16 @@ KExpr *fe_int_const(KType *t, uint64_t v, KLoc loc) {
   return kir_int(t, v, loc);
 }
 
+/* v as a value of the floating type t holds it (rounded to nearest even). */
+static double fround(const KType *t, double v) {
+  if (t->kind == KT_F32) return (double)(float)v;
+  if (t->kind == KT_F16) return kir_f16_value(kir_f16_bits(v));
+  return v;
+}
+
 static KExpr *fconst(KType *t, double v, KLoc loc) {
   KExpr *e = kir_expr(KE_FCONST, t, loc);
-  e->fval = t->kind == KT_F32 ? (double)(float)v : v;
+  e->fval = fround(t, v);
   return e;
 }
 
@@ -54,13 +61,13 @@ static KExpr *fold_conversion(KExpr *e, KType *to) {
     if (to->kind == KT_F32)
       f->fval = s ? (double)(float)i : (double)(float)u;
     else
-      f->fval = s ? (double)i : (double)u;
+      f->fval = fround(to, s ? (double)i : (double)u);
     return f;
   }
   double d = e->fval;
   if (kir_is_float(to)) {
     KExpr *f = kir_expr(KE_FCONST, to, loc);
-    f->fval = to->kind == KT_F32 ? (double)(float)d : d;
+    f->fval = fround(to, d);
     return f;
   }
   if (to->kind == KT_BOOL) return fe_int_const(to, d != 0, loc);
@@ -223,6 +230,7 @@ static KType *arith_common(KType *a, KType *b) {
   if (!kir_is_arith(a) || !kir_is_arith(b)) return a;
   if (a->kind == KT_F64 || b->kind == KT_F64) return kir_type_scalar(KT_F64);
   if (a->kind == KT_F32 || b->kind == KT_F32) return kir_type_scalar(KT_F32);
+  if (a->kind == KT_F16 || b->kind == KT_F16) return kir_type_scalar(KT_F16);
   a = promote(a);
   b = promote(b);
   if (a == b) return a;

@@ -71,6 +71,10 @@ static const char cl_prelude[] =
     "typedef T T##16 __attribute__((ext_vector_type(16)));\n"
     "__KCC_VEC(char) __KCC_VEC(uchar) __KCC_VEC(short) __KCC_VEC(ushort) __KCC_VEC(int)\n"
     "__KCC_VEC(uint) __KCC_VEC(long) __KCC_VEC(ulong) __KCC_VEC(float) __KCC_VEC(double)\n"
+    /* half is a value type (cl_khr_fp16, which spir64 claims); enabled here as clang's own
+       opencl-c.h does, so a kernel may use it with or without its own pragma. */
+    "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n"
+    "__KCC_VEC(half)\n"
     "#undef __KCC_VEC\n"
     "typedef uint cl_mem_fence_flags;\n"
     "#define CLK_LOCAL_MEM_FENCE 0x01\n#define CLK_GLOBAL_MEM_FENCE 0x02\n"
@@ -107,6 +111,17 @@ static const char cl_prelude[] =
     "#define DBL_MAX_EXP +1024\n#define DBL_MIN_10_EXP -307\n#define DBL_MIN_EXP -1021\n"
     "#define DBL_RADIX 2\n#define DBL_MAX 0x1.fffffffffffffp1023\n#define DBL_MIN 0x1.0p-1022\n"
     "#define DBL_EPSILON 0x1.0p-52\n"
+    "#define HALF_DIG 3\n#define HALF_MANT_DIG 11\n#define HALF_MAX_10_EXP +4\n"
+    "#define HALF_MAX_EXP +16\n#define HALF_MIN_10_EXP -4\n#define HALF_MIN_EXP -13\n"
+    "#define HALF_RADIX 2\n#define HALF_MAX ((half)0x1.ffcp15f)\n"
+    "#define HALF_MIN ((half)0x1.0p-14f)\n#define HALF_EPSILON ((half)0x1.0p-10f)\n"
+    "#define M_E_H ((half)M_E)\n#define M_LOG2E_H ((half)M_LOG2E)\n"
+    "#define M_LOG10E_H ((half)M_LOG10E)\n#define M_LN2_H ((half)M_LN2)\n"
+    "#define M_LN10_H ((half)M_LN10)\n#define M_PI_H ((half)M_PI)\n"
+    "#define M_PI_2_H ((half)M_PI_2)\n#define M_PI_4_H ((half)M_PI_4)\n"
+    "#define M_1_PI_H ((half)M_1_PI)\n#define M_2_PI_H ((half)M_2_PI)\n"
+    "#define M_2_SQRTPI_H ((half)M_2_SQRTPI)\n#define M_SQRT2_H ((half)M_SQRT2)\n"
+    "#define M_SQRT1_2_H ((half)M_SQRT1_2)\n"
     "#define M_E_F 2.71828182845904523536028747135266250f\n"
     "#define M_LOG2E_F 1.44269504088896340735992468100189214f\n"
     "#define M_LOG10E_F 0.434294481903251827651128918916605082f\n"
@@ -140,7 +155,8 @@ static const char cl_prelude[] =
     "#define as_short(__x) __KCC_AS(__x, short)\n#define as_ushort(__x) __KCC_AS(__x, ushort)\n"
     "#define as_int(__x) __KCC_AS(__x, int)\n#define as_uint(__x) __KCC_AS(__x, uint)\n"
     "#define as_long(__x) __KCC_AS(__x, long)\n#define as_ulong(__x) __KCC_AS(__x, ulong)\n"
-    "#define as_float(__x) __KCC_AS(__x, float)\n#define as_double(__x) __KCC_AS(__x, double)\n";
+    "#define as_float(__x) __KCC_AS(__x, float)\n#define as_double(__x) __KCC_AS(__x, double)\n"
+    "#define as_half(__x) __KCC_AS(__x, half)\n";
 
 /* cl_khr_subgroup_ballot's functions on a uint4 ballot, in OpenCL C over the subgroup queries,
  * so that every form computes them alike (lowered only when called, like kcc_derived.h's):
@@ -192,10 +208,10 @@ static const char cl_ballot[] =
 
 /* as_T2 ... as_T16: written out, as a macro cannot define macros. */
 static char *build_cl_prelude(void) {
-  static const char *const types[] = {"char", "uchar", "short", "ushort", "int",
-                                      "uint", "long",  "ulong", "float",  "double"};
+  static const char *const types[] = {"char", "uchar", "short", "ushort", "int", "uint",
+                                      "long", "ulong", "float", "double", "half"};
   static const int lens[] = {2, 3, 4, 8, 16};
-  size_t cap = sizeof cl_prelude + sizeof cl_ballot + 10 * 5 * 80 + 128;
+  size_t cap = sizeof cl_prelude + sizeof cl_ballot + 11 * 5 * 80 + 128;
   char *p = malloc(cap);
   if (!p) {
     fputs("kcc: fatal error: out of memory\n", stderr);
@@ -277,9 +293,7 @@ int fe_cl_var_space(CXCursor decl) {
 /* What kcc calls a type OpenCL C has and kcc does not take; NULL for the others. */
 static const char *refused_type(CXType t) {
   CXType c = clang_getCanonicalType(t);
-  bool behind_pointer = false; /* half is storage: a pointer to it is fine (half.c) */
   for (int guard = 0; guard < 32; guard++) {
-    behind_pointer |= c.kind == CXType_Pointer;
     if (c.kind == CXType_Pointer)
       c = clang_getCanonicalType(clang_getPointeeType(c));
     else if (c.kind == CXType_ConstantArray || c.kind == CXType_IncompleteArray)
@@ -296,9 +310,6 @@ static const char *refused_type(CXType t) {
   case CXType_OCLReserveID: return "OpenCL pipes";
   case CXType_Pipe: return "OpenCL pipes";
   case CXType_Atomic: return "OpenCL 2.0 atomic types";
-  case CXType_Half:
-    return behind_pointer ? NULL
-                          : "'half' values (load and store them with vload_half and vstore_half)";
   default: break;
   }
   if (c.kind == CXType_Unexposed || c.kind == CXType_Invalid) {
@@ -684,7 +695,15 @@ static KExpr *convert_call(FeCtx *fe, CXCursor call, const char *name, KType *t,
   const char *u = strrchr(name, '_');
   if (u && (!strcmp(u, "_rte") || !strcmp(u, "_rtz") || !strcmp(u, "_rtp") || !strcmp(u, "_rtn")))
     rm = u + 1;
-  if (rm && kir_is_float(t) && !(kir_is_float(x->type) && x->type->size <= t->size)) {
+  /* _rte is how every conversion to floating point rounds; the others matter only where the
+     conversion is inexact (half holds the integers of one byte, exactly). */
+  bool exact =
+      kir_is_float(x->type) ? x->type->size <= t->size : t->kind == KT_F16 && x->type->size == 1;
+  if (rm && kir_is_float(t) && strcmp(rm, "rte") && !exact && t->kind == KT_F16 &&
+      (x->type->kind == KT_F32 || kir_is_int(x->type))) {
+    return fe_half_round(fe, x, !strcmp(rm, "rtz") ? 2 : !strcmp(rm, "rtp") ? 3 : 4, loc);
+  }
+  if (rm && kir_is_float(t) && strcmp(rm, "rte") && !exact) {
     diag_error(loc,
                "'%s': conversions to floating point with a rounding mode are not supported "
                "by kcc",

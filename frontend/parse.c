@@ -819,6 +819,7 @@ user_args:
   lower_bodies(&fe, &defs);
   if (lang == KL_LANG_CU) fe_cu_tile_groups(&fe);
   fe_unique_struct_names(&fe);
+  if (diag_error_count() == errors_before) fe_lower_half(&fe);
   if (!clang_Cursor_isNull(fe.kernel_template) && !kir_has_kernel(m)) {
     const char *name = fe_spelling(fe.kernel_template);
     diag_error(fe_loc(&fe, fe.kernel_template),

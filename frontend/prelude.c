@@ -281,13 +281,20 @@ static const struct {
   bool is_float, is_unsigned;
   int size;
 } vec_elems[] = {
-    {"char", "char", false, false, 1},   {"uchar", "unsigned char", false, true, 1},
-    {"short", "short", false, false, 2}, {"ushort", "unsigned short", false, true, 2},
-    {"int", "int", false, false, 4},     {"uint", "unsigned int", false, true, 4},
-    {"long", "long", false, false, 8},   {"ulong", "unsigned long", false, true, 8},
-    {"float", "float", true, false, 4},  {"double", "double", true, false, 8},
+    {"char", "char", false, false, 1},
+    {"uchar", "unsigned char", false, true, 1},
+    {"short", "short", false, false, 2},
+    {"ushort", "unsigned short", false, true, 2},
+    {"int", "int", false, false, 4},
+    {"uint", "unsigned int", false, true, 4},
+    {"long", "long", false, false, 8},
+    {"ulong", "unsigned long", false, true, 8},
+    {"float", "float", true, false, 4},
+    {"double", "double", true, false, 8},
+    /* last: OpenCL C only (the derived builtins' half overloads; .k has no half) */
+    {"half", "half", true, false, 2},
 };
-enum { NELEMS = sizeof vec_elems / sizeof *vec_elems };
+enum { NELEMS = sizeof vec_elems / sizeof *vec_elems, NELEMS_K = NELEMS - 1, HALF = NELEMS - 1 };
 static const int vec_lens[] = {2, 3, 4, 8, 16};
 enum { NLENS = sizeof vec_lens / sizeof *vec_lens };
 
@@ -305,7 +312,7 @@ static const char *vt(int e, int n) {
 
 /* The signed (or unsigned) integer element with element e's size. */
 static int int_of_size(int size, bool is_unsigned) {
-  for (int e = 0; e < NELEMS; e++)
+  for (int e = 0; e < NELEMS_K; e++)
     if (!vec_elems[e].is_float && vec_elems[e].size == size &&
         vec_elems[e].is_unsigned == is_unsigned)
       return e;
@@ -320,7 +327,7 @@ static void vector_builtins(KBuf *b) {
   /* convert_T[_sat][_rte|_rtz|_rtp|_rtn](x) and as_T(x): the source type is the argument's
      own, which a variadic parameter keeps (vector.c reads the mode from the first). */
   static const char *const rnd[] = {"", "_rte", "_rtz", "_rtp", "_rtn"};
-  for (int e = 0; e < NELEMS; e++)
+  for (int e = 0; e < NELEMS_K; e++)
     for (int l = 0; l < NALL; l++) {
       const char *T = vt(e, all_lens[l]);
       char cl[32];
@@ -333,7 +340,7 @@ static void vector_builtins(KBuf *b) {
           kbuf_printf(b, "#define convert_%s%s%s(x) __kcc_convert_%s(%d, (x))\n", cl,
                       sat ? "_sat" : "", rnd[r], cl, sat * 8 + r);
     }
-  for (int e = 0; e < NELEMS; e++) {
+  for (int e = 0; e < NELEMS_K; e++) {
     bool fl = vec_elems[e].is_float;
     for (int l = 0; l < NALL; l++) {
       int n = all_lens[l];
@@ -383,6 +390,7 @@ static char *build_derived_header(void) {
                  "#endif\n");
   const char *F = "__KCC_DERIVED";
   for (int e = 0; e < NELEMS; e++) {
+    if (e == HALF) kbuf_printf(b, "#ifdef __OPENCL_C_VERSION__\n");
     bool fl = vec_elems[e].is_float;
     int bits = vec_elems[e].size * 8;
     for (int l = 0; l < NALL; l++) {
@@ -468,10 +476,11 @@ static char *build_derived_header(void) {
                   "%s %s sign(%s x) { return x > (%s)0 ? (%s)1 : x < (%s)0 ? (%s)-1 : isnan(x) ? "
                   "(%s)0 : x; }\n",
                   F, T, T, S, T, S, T, T);
+      /* (short) for half: C promotes short operands of & and | to int */
       kbuf_printf(b,
-                  "%s %s bitselect(%s a, %s b, %s c) { return as_%s((as_%s(a) & ~as_%s(c)) | "
-                  "(as_%s(b) & as_%s(c))); }\n",
-                  F, T, T, T, T, tcl,
+                  "%s %s bitselect(%s a, %s b, %s c) { return as_%s(%s((as_%s(a) & ~as_%s(c)) | "
+                  "(as_%s(b) & as_%s(c)))); }\n",
+                  F, T, T, T, T, tcl, n == 1 && vec_elems[e].size == 2 ? "(short)" : "",
                   n == 1 ? vec_elems[int_of_size(vec_elems[e].size, false)].cl : I,
                   n == 1 ? vec_elems[int_of_size(vec_elems[e].size, false)].cl : I,
                   n == 1 ? vec_elems[int_of_size(vec_elems[e].size, false)].cl : I,
@@ -494,6 +503,7 @@ static char *build_derived_header(void) {
                     "r.y = a.z * b.x - a.x * b.z; r.z = a.x * b.y - a.y * b.x;%s return r; }\n",
                     F, T, T, T, T, n == 4 ? " r.w = 0;" : "");
     }
+    if (e == HALF) kbuf_printf(b, "#endif\n");
   }
   kbuf_printf(b, "#endif\n");
   return sb.data;
@@ -504,7 +514,7 @@ static char *build_vector_header(void) {
   kbuf_printf(&b, "#ifndef __KCC_VECTOR_H\n#define __KCC_VECTOR_H\n"
                   "typedef unsigned char uchar;\ntypedef unsigned short ushort;\n"
                   "typedef unsigned int uint;\ntypedef unsigned long ulong;\n");
-  for (int e = 0; e < NELEMS; e++)
+  for (int e = 0; e < NELEMS_K; e++)
     for (int l = 0; l < NLENS; l++)
       kbuf_printf(&b, "typedef %s %s%d __attribute__((ext_vector_type(%d)));\n", vec_elems[e].c,
                   vec_elems[e].cl, vec_lens[l], vec_lens[l]);

@@ -284,6 +284,15 @@ KType *fe_type(FeCtx *fe, CXType t, KLoc loc) {
   case CXType_ULongLong: return kir_type_scalar(KT_U64);
   case CXType_Float: return kir_type_scalar(KT_F32);
   case CXType_Double: return kir_type_scalar(KT_F64);
+  case CXType_Half:
+    /* OpenCL C's half computes in half; C's __fp16 is storage that computes in float, which
+       the front end's conversions do not model. */
+    if (fe->lang != KL_LANG_CL) {
+      TYPE_ERROR(loc, "'__fp16' is not supported in kcc kernels (use _Float16)");
+      return NULL;
+    }
+    return kir_type_scalar(KT_F16);
+  case CXType_Float16: return kir_type_scalar(KT_F16);
   case CXType_LongDouble:
     TYPE_ERROR(loc, "'long double' is not supported in kcc kernels");
     return NULL;
@@ -299,9 +308,7 @@ KType *fe_type(FeCtx *fe, CXType t, KLoc loc) {
       return NULL;
     }
     CXType pc = clang_getCanonicalType(pt);
-    /* OpenCL C's half is storage only: its pointer is a pointer to ushort (half.c). */
-    KType *b = pc.kind == CXType_Half && fe->lang == KL_LANG_CL ? kir_type_scalar(KT_U16)
-                                                                : fe_type(fe, pt, loc);
+    KType *b = fe_type(fe, pt, loc);
     if (!b) return NULL;
     int q = 0;
     if (clang_isConstQualifiedType(pc)) q |= KQ_CONST;

@@ -555,8 +555,9 @@ static KExpr *convert_builtin(FeCtx *fe, const char *name, KExpr *x, KType *t, b
     return fe_poison(loc);
   }
   /* Exact conversions (short to float, int to double, float to double) round nothing. */
-  bool exact = kir_is_float(fe_) ? fe_->size <= te->size
-                                 : fe_->size <= 2 || (te->size == 8 && fe_->size <= 4);
+  bool exact = kir_is_float(fe_)    ? fe_->size <= te->size
+               : te->kind == KT_F16 ? fe_->size == 1 /* half holds integers up to 2048 */
+                                    : fe_->size <= 2 || (te->size == 8 && fe_->size <= 4);
   if (kir_is_float(te) && rnd != RND_NONE && rnd != RND_RTE && !exact) {
     diag_error(loc,
                "'%s': rounding mode '%s' for conversions to floating point is not supported in "

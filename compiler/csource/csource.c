@@ -1042,7 +1042,13 @@ static void print_bitcast(CGen *g, const KExpr *e, int prec) {
   const KType *from = e->a->type, *to = e->type;
   if (g->target == CT_OPENCL) {
     cs_printf(g, "as_%s(", kir_is_vec(to) ? cs_vec_name(g, to) : cs_scalar(g, to->kind));
-    cs_expr_exact(g, e->a, P_ASSIGN);
+    if (is_small_int(from) && from->kind != KT_BOOL) {
+      /* as_T needs the operand's own size: C promotes a short's arithmetic to int */
+      cs_printf(g, "(%s)", cs_scalar(g, from->kind));
+      cs_expr(g, e->a, P_UNARY);
+    } else {
+      cs_expr_exact(g, e->a, P_ASSIGN);
+    }
     cs_puts(g, ")");
     return;
   }

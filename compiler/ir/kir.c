@@ -1,6 +1,7 @@
 /* kir.c — KIR's arena, interned types, constructors and the builtin table. */
 #include "kir.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -79,7 +80,7 @@ void klist_push(KList *l, void *x) {
 
 /* ---------------------------------------------------------------- types */
 
-static KType scalars[KT_F64 + 1];
+static KType scalars[KT_F16 + 1];
 static KList derived; /* every PTR/ARRAY/STRUCT type made so far, for interning */
 
 static void types_reset(void) {
@@ -88,8 +89,9 @@ static void types_reset(void) {
 }
 
 static const int scalar_size[] = {
-    [KT_VOID] = 1, [KT_BOOL] = 1, [KT_I8] = 1,  [KT_I16] = 2, [KT_I32] = 4, [KT_I64] = 8,
-    [KT_U8] = 1,   [KT_U16] = 2,  [KT_U32] = 4, [KT_U64] = 8, [KT_F32] = 4, [KT_F64] = 8,
+    [KT_VOID] = 1, [KT_BOOL] = 1, [KT_I8] = 1,  [KT_I16] = 2, [KT_I32] = 4,
+    [KT_I64] = 8,  [KT_U8] = 1,   [KT_U16] = 2, [KT_U32] = 4, [KT_U64] = 8,
+    [KT_F32] = 4,  [KT_F64] = 8,  [KT_F16] = 2,
 };
 
 KType *kir_type_scalar(KTypeKind k) {
@@ -201,6 +203,7 @@ static void type_str(char *buf, size_t n, const KType *t) {
       [KT_U8] = "unsigned char", [KT_U16] = "unsigned short",
       [KT_U32] = "unsigned int", [KT_U64] = "unsigned long",
       [KT_F32] = "float",        [KT_F64] = "double",
+      [KT_F16] = "half",
   };
   char inner[256];
   switch (t->kind) {
@@ -234,7 +237,7 @@ static void type_str(char *buf, size_t n, const KType *t) {
     static const char *elem[] = {
         [KT_I8] = "char",   [KT_I16] = "short",  [KT_I32] = "int",  [KT_I64] = "long",
         [KT_U8] = "uchar",  [KT_U16] = "ushort", [KT_U32] = "uint", [KT_U64] = "ulong",
-        [KT_F32] = "float", [KT_F64] = "double",
+        [KT_F32] = "float", [KT_F64] = "double", [KT_F16] = "half",
     };
     snprintf(buf, n, "%s%d", elem[t->base->kind], (int)t->len);
     break;
@@ -453,6 +456,28 @@ bool kir_func_uses_subgroups(const KFunc *f) {
 
 /* ---------------------------------------------------------------- expressions, statements */
 
+uint16_t kir_f16_bits(double d) {
+  uint16_t s = signbit(d) ? 0x8000 : 0;
+  if (isnan(d)) return s | 0x7e00;
+  double a = fabs(d);
+  if (a >= 65520.0) return s | 0x7c00; /* the largest half plus half its ulp rounds up */
+  if (a == 0) return s;
+  /* a / q rounded to an integer, q the ulp of a's binade (2^-24 below the normals); scaling
+     by a power of two is exact, so rint rounds once, to nearest even. */
+  int e;
+  frexp(a, &e);
+  int qexp = e - 11 < -24 ? -24 : e - 11;
+  uint32_t mi = (uint32_t)rint(ldexp(a, -qexp));
+  if (qexp == -24) return s | (uint16_t)mi; /* subnormal; 1024 is the smallest normal */
+  return s | (uint16_t)(((uint32_t)(qexp + 25) << 10) + mi - 1024); /* mi 2048 carries */
+}
+
+double kir_f16_value(uint16_t h) {
+  int e = (h >> 10) & 0x1f, m = h & 0x3ff;
+  double v = e == 0x1f ? (m ? NAN : INFINITY) : e ? ldexp(m + 1024, e - 25) : ldexp(m, -24);
+  return (h & 0x8000) ? -v : v;
+}
+
 KCastKind kir_cast_kind(const KType *from, const KType *to) {
   if (to->kind == KT_VOID) return KC_TO_VOID;
   if (to->kind == KT_VEC && from->kind != KT_VEC) return KC_SPLAT;
@@ -644,6 +669,8 @@ bool kir_const_bytes(const KType *t, const KExpr *init, unsigned char *out) {
     memcpy(out, &f, 4);
   } else if (t->kind == KT_F64) {
     memcpy(out, &d, 8);
+  } else if (t->kind == KT_F16) {
+    put_le(out, kir_f16_bits(d), 2);
   } else if (t->kind == KT_BOOL) {
     out[0] = from_float ? d != 0 : init->ival != 0;
   } else if (kir_is_int(t)) {

@@ -106,6 +106,11 @@ typedef enum KTypeKind {
   KT_U64,
   KT_F32,
   KT_F64,
+  /* IEEE binary16: OpenCL C's half (cl_khr_fp16). Only the front end makes and sees it: its
+     last step (fe_lower_half, frontend/half_lower.c) turns every half value into its 16 bits
+     (KT_U16) and every operation on it into float arithmetic rounded back, so the passes and
+     every back end compute half alike on any device (docs/design.md, "half"). */
+  KT_F16,
   KT_PTR,
   KT_ARRAY,
   KT_STRUCT,
@@ -157,7 +162,7 @@ struct KStruct {
 };
 
 KType *kir_type_void(void);
-KType *kir_type_scalar(KTypeKind k); /* BOOL..F64 */
+KType *kir_type_scalar(KTypeKind k); /* BOOL..F16 */
 KType *kir_type_ptr(KType *base, KAddrSpace as, int qual);
 KType *kir_type_array(KType *elem, int64_t len);
 KType *kir_type_struct(KStruct *st);
@@ -181,8 +186,16 @@ static inline bool kir_is_signed(const KType *t) {
   return t->kind >= KT_I8 && t->kind <= KT_I64;
 }
 static inline bool kir_is_float(const KType *t) {
-  return t->kind == KT_F32 || t->kind == KT_F64;
+  return t->kind == KT_F32 || t->kind == KT_F64 || t->kind == KT_F16;
 }
+/* Whether t is half or a vector of half. */
+static inline bool kir_is_half(const KType *t) {
+  return t->kind == KT_F16 || (t->kind == KT_VEC && t->base->kind == KT_F16);
+}
+/* IEEE binary16 <-> double, bit-exact: d rounded to the nearest half (ties to even; NaN
+ * to the quiet NaN 0x7e00 with d's sign), and a half's exact value. */
+uint16_t kir_f16_bits(double d);
+double kir_f16_value(uint16_t h);
 static inline bool kir_is_arith(const KType *t) {
   return kir_is_int(t) || kir_is_float(t);
 }
@@ -641,6 +654,14 @@ bool kir_may_write(KStmt *s, const KVar *v);
 
 /* ---------------------------------------------------------------- functions, module */
 
+/* A function kcc made whose result a back end may compute with an instruction of its own
+ * instead of calling it: the same value, NaN payloads aside (KFunc.native). */
+typedef enum KNative {
+  KN_NONE,
+  KN_HALF_TO_FLOAT, /* float (ushort h): the half whose bits are h, exactly */
+  KN_FLOAT_TO_HALF, /* ushort (float x): x rounded to the nearest half (ties to even), bits */
+} KNative;
+
 struct KFunc {
   const char *name; /* the source name; specialised clones get a suffix */
   KLoc loc;
@@ -665,6 +686,7 @@ struct KFunc {
   /* Called only when something went wrong (-fbounds-check's reporter): never inlined, so
      that the checked loops it is called from stay small enough to unroll and schedule. */
   bool is_cold;
+  KNative native;
   void *aux;
 };
 

@@ -41,7 +41,8 @@ LLVMTypeRef lg_type(LG *g, const KType *t) {
   case KT_I8:
   case KT_U8: return g->t_i8;
   case KT_I16:
-  case KT_U16: return g->t_i16;
+  case KT_U16:
+  case KT_F16: /* never reaches a back end (fe_lower_half): its bits */ return g->t_i16;
   case KT_I32:
   case KT_U32: return g->t_i32;
   case KT_I64:

@@ -549,12 +549,34 @@ static LLVMValueRef gen_cast(LG *g, KExpr *e) {
   return lg_convert(g, lg_expr(g, e->a), from, to);
 }
 
+/* half.c's conversions as PTX's cvt.f32.f16 / cvt.rn.f16.f32. A float NaN becomes what the
+ * integer code makes of it, the half 0x7e00 with its sign, so that vstore_half and the
+ * conversions give the same bits in every form; a half NaN's payload may change on the way to
+ * float (cvt quiets it), as float NaNs already may from one device to the next. */
+static LLVMValueRef half_conversion(LG *g, KNative n, LLVMValueRef x) {
+  LLVMBuilderRef b = g->b;
+  if (n == KN_HALF_TO_FLOAT)
+    return LLVMBuildFPExt(b, LLVMBuildBitCast(b, x, LLVMHalfTypeInContext(g->ctx), ""), g->t_f32,
+                          "");
+  /* Through the NVVM intrinsic, not fptrunc: LLVM shrinks fptrunc(fmul(fpext a, fpext b)) to a
+     half multiply, which the back end may then fuse with an add into one fma.rn.f16, where
+     KIR rounds twice. */
+  LLVMValueRef h = lg_call(g, lg_intrinsic(g, "llvm.nvvm.f2h.rn", NULL, 0), &x, 1);
+  LLVMValueRef sign = LLVMBuildAnd(
+      b, LLVMBuildLShr(b, LLVMBuildBitCast(b, x, g->t_i32, ""), LLVMConstInt(g->t_i32, 16, 0), ""),
+      LLVMConstInt(g->t_i32, 0x8000, 0), "");
+  LLVMValueRef qnan =
+      LLVMBuildTrunc(b, LLVMBuildOr(b, sign, LLVMConstInt(g->t_i32, 0x7e00, 0), ""), g->t_i16, "");
+  return LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealUNO, x, x, ""), qnan, h, "");
+}
+
 static LLVMValueRef gen_call(LG *g, KExpr *e) {
   KFunc *f = e->callee;
   if (!f || !f->aux) {
     diag_error(e->loc, "call to '%s', which has no definition", f ? f->name : "?");
     return e->type->kind == KT_VOID ? NULL : LLVMGetUndef(lg_type(g, e->type));
   }
+  if (f->native) return half_conversion(g, f->native, lg_expr(g, e->args[0]));
   LLVMValueRef args[64], *av = e->nargs <= 64 ? args : calloc((size_t)e->nargs, sizeof *av);
   for (int i = 0; i < e->nargs; i++) av[i] = lg_expr(g, e->args[i]);
   LLVMValueRef r = lg_call(g, f->aux, av, (unsigned)e->nargs);

@@ -159,7 +159,8 @@ uint32_t sg_type(SG *g, const KType *t) {
   case KT_I8:
   case KT_U8: return spv_type_int(m, 8);
   case KT_I16:
-  case KT_U16: return spv_type_int(m, 16);
+  case KT_U16:
+  case KT_F16: /* never reaches a back end (fe_lower_half): its bits */ return spv_type_int(m, 16);
   case KT_I32:
   case KT_U32: return spv_type_int(m, 32);
   case KT_I64:

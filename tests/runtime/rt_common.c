@@ -2,6 +2,8 @@
 #define _GNU_SOURCE
 #include "rt_common.h"
 
+#include <fenv.h>
+
 #include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
@@ -269,4 +271,60 @@ int rt_cmp_lines(Rt *rt, char *got, char *want) {
     if (strcmp(gl[i], wl[i]))
       rt_fail(rt, "line differs:\n  got:      '%s'\n  expected: '%s'", gl[i], wl[i]);
   return nw;
+}
+
+static uint16_t f16_bits(volatile _Float16 *h) {
+  uint16_t r;
+  memcpy(&r, (const void *)h, 2);
+  return r;
+}
+
+uint16_t rt_f16_of_float(float x, int mode) {
+  fesetround(mode);
+  volatile float in = x;
+  volatile _Float16 h = (_Float16)in; /* volatile: converted between the two fesetround */
+  fesetround(FE_TONEAREST);
+  return f16_bits(&h);
+}
+
+uint16_t rt_f16_of_double(double x) {
+  volatile double in = x;
+  volatile _Float16 h = (_Float16)in;
+  return f16_bits(&h);
+}
+
+uint16_t rt_f16_of_long_double(long double x) {
+  volatile long double in = x;
+  volatile _Float16 h = (_Float16)in;
+  return f16_bits(&h);
+}
+
+float rt_f16_value(uint16_t h) {
+  _Float16 x;
+  memcpy(&x, &h, 2);
+  return (float)x;
+}
+
+uint16_t rt_f16_rand(Rt *rt) {
+  if (rt_u32(rt) & 1) return (uint16_t)rt_u32(rt);
+  return rt_f16_of_float(rt_float(rt, -8.0f, 8.0f), FE_TONEAREST);
+}
+
+/* Halves in an order where neighbours differ by one. */
+static int32_t f16_ordered(uint16_t h) {
+  return h & 0x8000 ? -(int32_t)(h & 0x7fff) : (int32_t)h;
+}
+
+bool rt_cmp_f16(Rt *rt, const char *what, const uint16_t *got, const uint16_t *want, size_t n,
+                size_t stride, int tol) {
+  uint32_t *g = rt_xalloc(n * 4), *w = rt_xalloc(n * 4);
+  for (size_t i = 0; i < n; i++) {
+    uint16_t a = got[i * stride], b = want[i * stride];
+    bool nan = rt_f16_is_nan(a) || rt_f16_is_nan(b);
+    if (rt_f16_is_nan(a) && rt_f16_is_nan(b)) a = b;
+    if (tol == 1 && !nan && abs(f16_ordered(a) - f16_ordered(b)) <= 1) a = b;
+    if (tol == 2 && !((a | b) & 0x7fff)) a = b;
+    g[i] = a, w[i] = b;
+  }
+  return rt_cmp_u32(rt, what, g, w, n);
 }

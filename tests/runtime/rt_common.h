@@ -112,4 +112,23 @@ static inline double rt_f64_of_bits(uint64_t u) {
   return x;
 }
 
+/* IEEE half on the host, bit-exact, through GCC's _Float16 conversions: x rounded to half in
+ * a <fenv.h> rounding mode (FE_TONEAREST...), from double and long double to nearest even,
+ * and a half's value. */
+uint16_t rt_f16_of_float(float x, int mode);
+uint16_t rt_f16_of_double(double x);
+uint16_t rt_f16_of_long_double(long double x);
+float rt_f16_value(uint16_t h);
+static inline bool rt_f16_is_nan(uint16_t h) {
+  return (h & 0x7c00) == 0x7c00 && (h & 0x3ff);
+}
+/* A random half: any bit pattern (NaN, infinity, subnormal...) half of the time, else a value
+ * in [-8, 8), where the math functions are interesting. */
+uint16_t rt_f16_rand(Rt *rt);
+/* Compares halves got[i * stride] with want[i * stride], a NaN equal to any NaN. tol: 0 bit for
+ * bit, 1 within one half ulp (a float function and the host's may differ by a float ulp), 2
+ * bit for bit but either zero for a zero (fmin(-0, +0)). */
+bool rt_cmp_f16(Rt *rt, const char *what, const uint16_t *got, const uint16_t *want, size_t n,
+                size_t stride, int tol);
+
 #endif

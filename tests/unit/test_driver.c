@@ -1089,6 +1089,70 @@ START_TEST(large_params_ptx81) {
 }
 END_TEST
 
+/* OpenCL C's half as a value (issue 31): a kernel with a half parameter, half arithmetic and
+ * half vectors goes to every form, each accepted by its consumer, and the generated header
+ * passes the half as its 16 bits; what stays refused is one diagnostic at the construct. */
+START_TEST(half_values) {
+  tu_write("hv.cl", "typedef struct { half h; half2 v; } P;\n"
+                    "kernel void k(global half *p, global half4 *q, global P *s, half x) {\n"
+                    "  int i = get_global_id(0);\n"
+                    "  p[i] = p[i] * x + (half)1.5f;\n"
+                    "  q[i] = sqrt(q[i]) + convert_half4(convert_float4(q[i]) * 2.0f);\n"
+                    "  s[i].v = s[i].v.yx * s[i].h;\n"
+                    "}\n");
+  char *out, *err;
+  ck_assert_int_eq(kcc("hv.cl -o hv.ptx", NULL, &err), 0);
+  ck_assert_int_eq(kcc("hv.cl -o hv.spv", NULL, &err), 0);
+  ck_assert_int_eq(kcc("hv.cl -o hv.kcc.cl", NULL, &err), 0);
+  ck_assert_int_eq(kcc("hv.cl -o hv.cu", NULL, &err), 0);
+  ck_assert_int_eq(kcc("hv.cl -o hv.h && grep -c 'k_launch(kcrt_config cfg, kcc_buf_uint16 p, "
+                       "kcc_buf_ushort4 q, kcc_buf_struct_P s, uint16_t x)' hv.h",
+                       &out, &err),
+                   0);
+  ck_assert_str_eq(out, "1\n");
+  consumed("hv.ptx hv.spv hv.kcc.cl hv.cu hv.h");
+  tu_write("hr.cl", "kernel void k(global half *p, global double *f) {\n"
+                    "  p[0] = convert_half_rtz(f[0]);\n"
+                    "}\n");
+  ck_assert_int_eq(kcc("hr.cl -o hr.ptx", NULL, &err), 1);
+  ck_assert_str_eq(err, "hr.cl:2:10: error: 'convert_half_rtz': conversions to floating point "
+                        "with a rounding mode are not supported by kcc\n"
+                        "  p[0] = convert_half_rtz(f[0]);\n"
+                        "         ^\n");
+  ck_assert(!exists("hr.ptx"));
+  /* .k: C's _Float16 is the same half */
+  tu_write("hk.k", "kernel void k(_Float16 *p, float x) { p[0] = p[1] * (_Float16)x + p[2]; }\n");
+  ck_assert_int_eq(kcc("hk.k -o hk.ptx", NULL, &err), 0);
+  ck_assert_int_eq(kcc("hk.k -o hk.cl", NULL, &err), 0);
+  consumed("hk.ptx hk.cl");
+  tu_write("hf.k", "kernel void k(__fp16 *p) { p[0] = 1; }\n");
+  ck_assert_int_eq(kcc("hf.k -o hf.ptx", NULL, &err), 1);
+  ck_assert_str_eq(err, "hf.k:1:23: error: '__fp16' is not supported in kcc kernels (use "
+                        "_Float16)\n"
+                        "kernel void k(__fp16 *p) { p[0] = 1; }\n"
+                        "                      ^\n");
+}
+END_TEST
+
+/* CUDA's warp shuffles of __half and __half2 (kcc's <cuda_fp16.h>): the bits through the int
+ * shuffle, in PTX, OpenCL C and CUDA C; SPIR-V 1.0 has no subgroup operations. */
+START_TEST(half_cuda_shuffles) {
+  tu_write("hs.cu", "#include <cuda_fp16.h>\n"
+                    "__global__ void k(__half *p, half2 *q) {\n"
+                    "  int i = threadIdx.x;\n"
+                    "  p[i] = __shfl_xor_sync(0xffffffffu, p[i], 1) + __shfl_sync(~0u, p[i], 0);\n"
+                    "  q[i] = __shfl_down_sync(~0u, q[i], 1) + __shfl_up_sync(~0u, q[i], 2, 16);\n"
+                    "}\n");
+  char *err;
+  ck_assert_int_eq(kcc("hs.cu -o hs.ptx", NULL, &err), 0);
+  ck_assert_int_eq(kcc("hs.cu -o hs.cl", NULL, &err), 0);
+  ck_assert_int_eq(kcc("hs.cu -o hs.cu.cu", NULL, &err), 0);
+  consumed("hs.ptx hs.cl hs.cu.cu");
+  ck_assert_int_eq(kcc("hs.cu -o hs.spv", NULL, &err), 1);
+  ck_assert_msg(strstr(err, "is not available in SPIR-V output"), "%s", err);
+}
+END_TEST
+
 static Suite *suite(void) {
   Suite *s = suite_create("driver");
   TCase *t = tcase_create("driver");
@@ -1126,6 +1190,8 @@ static Suite *suite(void) {
   tcase_add_test(t, host_code);
   tcase_add_test(t, trap);
   tcase_add_test(t, large_params_ptx81);
+  tcase_add_test(t, half_values);
+  tcase_add_test(t, half_cuda_shuffles);
   suite_add_tcase(s, t);
   return s;
 }

@@ -2,6 +2,7 @@
  * (call graph and recursion, address-space inference and specialisation). */
 #include "testutil.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -172,6 +173,44 @@ START_TEST(unreachable_device_functions_dropped) {
 }
 END_TEST
 
+/* kir_f16_bits / kir_f16_value (constant folding of half): every half's value round-trips,
+ * and doubles rounded to half agree with GCC's _Float16 conversion (to nearest even) on
+ * halfway cases, their neighbours, subnormals, overflow and random bits. */
+START_TEST(half_constants) {
+  for (uint32_t h = 0; h < 0x10000; h++) {
+    double v = kir_f16_value((uint16_t)h);
+    if ((h & 0x7c00) == 0x7c00 && (h & 0x3ff)) {
+      ck_assert(isnan(v));
+      ck_assert_uint_eq(kir_f16_bits(v), (h & 0x8000) | 0x7e00);
+      continue;
+    }
+    ck_assert_uint_eq(kir_f16_bits(v), h);
+    if ((h & 0x7fff) >= 0x7bff) continue;
+    double next = kir_f16_value((uint16_t)(h + 1)), mid = (v + next) / 2;
+    const double probes[] = {mid, nextafter(mid, 0), nextafter(mid, INFINITY), mid * (1 + 0x1p-40)};
+    for (size_t i = 0; i < sizeof probes / sizeof *probes; i++) {
+      volatile double d = probes[i];
+      volatile _Float16 want = (_Float16)d;
+      uint16_t w;
+      memcpy(&w, (const void *)&want, 2);
+      ck_assert_msg(kir_f16_bits(d) == w, "%a: %#x, want %#x", d, kir_f16_bits(d), w);
+    }
+  }
+  uint64_t x = 0x9e3779b97f4a7c15u;
+  for (int i = 0; i < 1000000; i++) {
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    double d;
+    uint64_t bits = (x & 0x800fffffffffffffu) | ((uint64_t)(990 + x % 50) << 52);
+    memcpy(&d, &bits, 8);
+    volatile double vd = d;
+    volatile _Float16 want = (_Float16)vd;
+    uint16_t w;
+    memcpy(&w, (const void *)&want, 2);
+    ck_assert_msg(kir_f16_bits(d) == w, "%a: %#x, want %#x", d, kir_f16_bits(d), w);
+  }
+}
+END_TEST
+
 static Suite *suite(void) {
   Suite *s = suite_create("kir");
   TCase *t = tcase_create("kir");
@@ -185,6 +224,7 @@ static Suite *suite(void) {
   tcase_add_test(t, addrspace_specialisation);
   tcase_add_test(t, addrspace_conflict);
   tcase_add_test(t, unreachable_device_functions_dropped);
+  tcase_add_test(t, half_constants);
   suite_add_tcase(s, t);
   return s;
 }
