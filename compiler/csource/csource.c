@@ -868,9 +868,22 @@ static bool is_compound_ok(CGen *g, const KExpr *e, const KExpr *b) {
 /* The target of an assignment or ++/--. CUDA has no swizzle lvalues: several components are
  * written through the preamble's kcc_lswz<...>(v) proxy, which takes v by reference (so it
  * is evaluated once). */
+static void cs_expr_node(CGen *g, const KExpr *e, int prec);
+
+/* CUDA C: a read of a vector through a volatile pointer. kcc_vec is an aggregate (kernels
+ * build vectors with braces), so it cannot have the constructor from a volatile object that
+ * such a read needs: kcc_vread copies it element by element. */
+static bool volatile_vec_read(const CGen *g, const KExpr *e) {
+  if (g->target != CT_CUDA || g->lvalue_ctx || !kir_is_vec(e->type)) return false;
+  const KExpr *p = e->kind == KE_INDEX || e->kind == KE_DEREF ? e->a : NULL;
+  return p && p->type->kind == KT_PTR && (p->type->qual & KQ_VOLATILE);
+}
+
 static void print_lvalue(CGen *g, const KExpr *e, int prec) {
+  g->lvalue_ctx++;
   if (g->target != CT_CUDA || e->kind != KE_SWIZZLE || e->nswz == 1) {
     cs_expr(g, e, prec);
+    g->lvalue_ctx--;
     return;
   }
   int idx[16];
@@ -880,6 +893,7 @@ static void print_lvalue(CGen *g, const KExpr *e, int prec) {
   cs_puts(g, ">(");
   cs_expr(g, base, P_ASSIGN);
   cs_puts(g, ")");
+  g->lvalue_ctx--;
 }
 
 static void print_assign(CGen *g, const KExpr *e, int prec) {
@@ -1089,6 +1103,22 @@ static void print_bitcast(CGen *g, const KExpr *e, int prec) {
 }
 
 void cs_expr(CGen *g, const KExpr *e, int prec) {
+  if (volatile_vec_read(g, e)) {
+    cs_puts(g, "kcc_vread(");
+    g->lvalue_ctx++;
+    cs_expr(g, e, P_LOWEST);
+    g->lvalue_ctx--;
+    cs_puts(g, ")");
+    return;
+  }
+  /* Inside an lvalue, operands that are read again (an index, a pointer) are rvalues. */
+  int saved_ctx = g->lvalue_ctx;
+  if (e->kind != KE_INDEX && e->kind != KE_DEREF && e->kind != KE_SWIZZLE) g->lvalue_ctx = 0;
+  cs_expr_node(g, e, prec);
+  g->lvalue_ctx = saved_ctx;
+}
+
+static void cs_expr_node(CGen *g, const KExpr *e, int prec) {
   bool p;
   switch (e->kind) {
   case KE_SWIZZLE: print_swizzle(g, e, prec); return;
@@ -1220,7 +1250,9 @@ void cs_expr(CGen *g, const KExpr *e, int prec) {
     }
     p = lparen(g, P_UNARY, prec);
     cs_puts(g, "&");
+    g->lvalue_ctx++;
     cs_expr(g, e->a, P_UNARY);
+    g->lvalue_ctx--;
     rparen(g, p);
     return;
   case KE_CALL:

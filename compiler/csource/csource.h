@@ -88,6 +88,7 @@ struct CGen {
   bool failed;
   bool used_f64;          /* a double type or constant was printed */
   const KType *case_type; /* the controlling type of the switch being printed */
+  int lvalue_ctx; /* > 0 while an lvalue is printed as one (assigned to, its address taken) */
   /* Set for the builtin hook, which clears it: */
   bool discard;        /* the value of the call is not used (an expression statement) */
   bool bare_special;   /* the special register is cast to an integer type right away */

@@ -888,7 +888,13 @@ static const char *const vec_preamble_1 =
     "  typedef T elem;\n"
     "  enum { n = N };\n"
     "  T s[N == 3 ? 4 : N];\n"
+    /* Stores through a volatile pointer, element by element (reads: kcc_vread). */
+    "  kcc_vec &operator=(const kcc_vec &) = default;\n"
+    "  __device__ kcc_vec operator=(const kcc_vec &o) volatile { for (int i = 0; i < N; i++) "
+    "s[i] = o.s[i]; return o; }\n"
     "};\n"
+    "template <class V> __device__ inline V kcc_vread(const volatile V &v) { V r; for (int i = "
+    "0; i < V::n; i++) r.s[i] = v.s[i]; return r; }\n"
     "template <int S> struct kcc_int_of;\n"
     "template <> struct kcc_int_of<1> { typedef signed char t; };\n"
     "template <> struct kcc_int_of<2> { typedef short t; };\n"

@@ -89,6 +89,24 @@ int main(int argc, char **argv) {
       if (fabs((double)g - w) > tol && !(g == w))
         rt_fail(&rt, "float results [%d][%d]: %.9g, want %.9g", i, j, g, w);
     }
+  /* volatile_vectors: io becomes 2v, out 3v (exact in float for these values). */
+  float *io = malloc(4 * n * sizeof *io), *vo = malloc(4 * n * sizeof *vo),
+        *wio = malloc(4 * n * sizeof *wio), *wvo = malloc(4 * n * sizeof *wvo);
+  for (int i = 0; i < 4 * n; i++) {
+    io[i] = (float)rt_int(&rt, -1000, 1000) / 8.0f;
+    wio[i] = 2.0f * io[i];
+    wvo[i] = 3.0f * io[i];
+  }
+  kcrt_buffer *dio = rt_upload(&rt, io, 4 * n * sizeof *io),
+              *dvo = rt_alloc(&rt, 4 * n * sizeof *vo);
+  kcrt_arg av[] = {KCRT_ARG_BUFFER(dio), KCRT_ARG_BUFFER(dvo), KCRT_ARG_VALUE(n)};
+  rt_launch(&rt, rt_kernel(&rt, "volatile_vectors"), KCRT_DIM1(rt_ceil_div(n, 64)), KCRT_DIM1(64),
+            0, av, 3);
+  rt_download(&rt, dio, io, 4 * n * sizeof *io);
+  rt_download(&rt, dvo, vo, 4 * n * sizeof *vo);
+  rt_cmp_f32(&rt, "volatile_vectors io", io, wio, 4 * (size_t)n, 0, 0);
+  rt_cmp_f32(&rt, "volatile_vectors out", vo, wvo, 4 * (size_t)n, 0, 0);
+  free(io), free(vo), free(wio), free(wvo);
   free(f), free(of), free(wf), free(a), free(oi), free(wi), free(ou), free(wu), free(os), free(ws);
   return rt_finish(&rt, "%d work-items", n);
 }

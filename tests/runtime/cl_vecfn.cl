@@ -22,3 +22,13 @@ __kernel void vecfn(__global const float4 *f, __global const int4 *a, __global i
   ou[i] = convert_uchar4_sat(y);
   os[i] = convert_short8_sat((int8)(y, y * 3));
 }
+
+// Vectors through volatile pointers: each form reads and writes them whole (the CUDA C form
+// element by element).
+__kernel void volatile_vectors(volatile __global float4 *io, __global float4 *out, int n) {
+  int i = get_global_id(0);
+  if (i >= n) return;
+  float4 v = io[i];
+  io[i] = v * 2.0f;
+  out[i] = io[i] + v;
+}
