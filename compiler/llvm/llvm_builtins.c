@@ -518,18 +518,9 @@ static LLVMValueRef shfl32(LG *g, const char *mode, LLVMValueRef mask, LLVMValue
   return lg_call(g, lg_intrinsic(g, name, NULL, 0), args, 4);
 }
 
-/* __shfl*_sync as CUDA's headers write it: c = ((32 - width) << 8) | clamp, where the clamp
- * is 0 for up and 31 for the others; 64-bit values move as two 32-bit halves. */
-static LLVMValueRef gen_shfl(LG *g, KExpr *e) {
-  static const char *const modes[] = {"idx", "up", "down", "bfly"};
-  const char *mode = modes[e->builtin - BI_SHFL];
-  LLVMValueRef mask = lg_expr(g, e->args[0]);
-  LLVMValueRef v = lg_expr(g, e->args[1]);
-  LLVMValueRef b = lg_expr(g, e->args[2]);
-  LLVMValueRef w = lg_expr(g, e->args[3]);
-  LLVMValueRef c = LLVMBuildShl(g->b, LLVMBuildSub(g->b, lg_i32(g, 32), w, ""), lg_i32(g, 8), "");
-  if (e->builtin != BI_SHFL_UP) c = LLVMBuildOr(g->b, c, lg_i32(g, 0x1f), "");
-  const KType *t = e->type;
+/* shfl.sync of a value of KIR type t (32 or 64 bits, integer or float). */
+static LLVMValueRef shfl_val(LG *g, const char *mode, LLVMValueRef mask, LLVMValueRef v,
+                             const KType *t, LLVMValueRef b, LLVMValueRef c) {
   LLVMTypeRef ty = lg_type(g, t);
   if (t->size == 4) {
     LLVMValueRef x = kir_is_float(t) ? LLVMBuildBitCast(g->b, v, g->t_i32, "") : v;
@@ -545,6 +536,20 @@ static LLVMValueRef gen_shfl(LG *g, KExpr *e) {
   LLVMValueRef r =
       LLVMBuildOr(g->b, lo, LLVMBuildShl(g->b, hi, LLVMConstInt(g->t_i64, 32, 0), ""), "");
   return kir_is_float(t) ? LLVMBuildBitCast(g->b, r, ty, "") : r;
+}
+
+/* __shfl*_sync as CUDA's headers write it: c = ((32 - width) << 8) | clamp, where the clamp
+ * is 0 for up and 31 for the others; 64-bit values move as two 32-bit halves. */
+static LLVMValueRef gen_shfl(LG *g, KExpr *e) {
+  static const char *const modes[] = {"idx", "up", "down", "bfly"};
+  const char *mode = modes[e->builtin - BI_SHFL];
+  LLVMValueRef mask = lg_expr(g, e->args[0]);
+  LLVMValueRef v = lg_expr(g, e->args[1]);
+  LLVMValueRef b = lg_expr(g, e->args[2]);
+  LLVMValueRef w = lg_expr(g, e->args[3]);
+  LLVMValueRef c = LLVMBuildShl(g->b, LLVMBuildSub(g->b, lg_i32(g, 32), w, ""), lg_i32(g, 8), "");
+  if (e->builtin != BI_SHFL_UP) c = LLVMBuildOr(g->b, c, lg_i32(g, 0x1f), "");
+  return shfl_val(g, mode, mask, v, e->type, b, c);
 }
 
 static LLVMValueRef gen_warp(LG *g, KExpr *e) {
@@ -683,26 +688,6 @@ static LLVMValueRef sg_mask(LG *g, const KExpr *e) {
   if (e->nonuniform) return lg_call(g, lg_intrinsic(g, "llvm.nvvm.activemask", NULL, 0), NULL, 0);
   return LLVMBuildLShr(g->b, lg_i32(g, 0xffffffffu),
                        LLVMBuildSub(g->b, lg_i32(g, 32), sg_size(g), ""), "sgmask");
-}
-
-/* shfl.sync of a value of KIR type t (32 or 64 bits, integer or float). */
-static LLVMValueRef shfl_val(LG *g, const char *mode, LLVMValueRef mask, LLVMValueRef v,
-                             const KType *t, LLVMValueRef b, LLVMValueRef c) {
-  LLVMTypeRef ty = lg_type(g, t);
-  if (t->size == 4) {
-    LLVMValueRef x = kir_is_float(t) ? LLVMBuildBitCast(g->b, v, g->t_i32, "") : v;
-    LLVMValueRef r = shfl32(g, mode, mask, x, b, c);
-    return kir_is_float(t) ? LLVMBuildBitCast(g->b, r, ty, "") : r;
-  }
-  LLVMValueRef x = kir_is_float(t) ? LLVMBuildBitCast(g->b, v, g->t_i64, "") : v;
-  LLVMValueRef lo = LLVMBuildTrunc(g->b, x, g->t_i32, "");
-  LLVMValueRef hi =
-      LLVMBuildTrunc(g->b, LLVMBuildLShr(g->b, x, LLVMConstInt(g->t_i64, 32, 0), ""), g->t_i32, "");
-  lo = LLVMBuildZExt(g->b, shfl32(g, mode, mask, lo, b, c), g->t_i64, "");
-  hi = LLVMBuildZExt(g->b, shfl32(g, mode, mask, hi, b, c), g->t_i64, "");
-  LLVMValueRef r =
-      LLVMBuildOr(g->b, lo, LLVMBuildShl(g->b, hi, LLVMConstInt(g->t_i64, 32, 0), ""), "");
-  return kir_is_float(t) ? LLVMBuildBitCast(g->b, r, ty, "") : r;
 }
 
 /* The identity of op on t: what an exclusive scan gives the first lane. */

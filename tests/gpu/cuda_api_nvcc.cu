@@ -11,14 +11,7 @@ int main() {
   const int n = 1 << 16;
   static const unsigned special[] = {0x00000000u, 0xffffffffu, 0x80008000u, 0x7fff7fffu,
                                      0x80808080u, 0x7f7f7f7fu, 0x01ff80feu, 0x00017fffu};
-  static const struct {
-    const char *name;
-    int op, is_signed, w;
-  } ops[] = {
-#define SIMD_ROW(name, n, op, s, w) {#name, op, s, w},
-      SIMD_OPS(SIMD_ROW)
-#undef SIMD_ROW
-  };
+  const struct SimdOp *ops = simd_ops;
   unsigned *a = (unsigned *)malloc(n * 4), *b = (unsigned *)malloc(n * 4),
            *c = (unsigned *)malloc(n * 4);
   unsigned *out = (unsigned *)malloc((size_t)n * SIMD_NOPS * 4);

@@ -9,15 +9,6 @@
 
 #include "cuda_api_ref.h"
 
-static const struct {
-  const char *name;
-  int op, is_signed, w;
-} ops[] = {
-#define SIMD_ROW(name, n, op, s, w) {#name, op, s, w},
-    SIMD_OPS(SIMD_ROW)
-#undef SIMD_ROW
-};
-
 /* A word whose lanes are random or extremes, to reach every saturation and sign case. */
 static uint32_t word(Rt *rt) {
   static const uint32_t special[] = {0x00000000u, 0xffffffffu, 0x80008000u, 0x7fff7fffu,
@@ -38,7 +29,8 @@ int main(int argc, char **argv) {
   for (int i = 0; i < n; i++) a[i] = word(&rt), b[i] = word(&rt), c[i] = word(&rt);
   for (int i = 0; i < n; i++)
     for (int k = 0; k < SIMD_NOPS; k++)
-      want[(size_t)i * SIMD_NOPS + k] = ref_simd(ops[k].op, ops[k].is_signed, ops[k].w, a[i], b[i]);
+      want[(size_t)i * SIMD_NOPS + k] =
+          ref_simd(simd_ops[k].op, simd_ops[k].is_signed, simd_ops[k].w, a[i], b[i]);
   kcrt_buffer *da = rt_upload(&rt, a, n * sizeof *a), *db = rt_upload(&rt, b, n * sizeof *b);
   kcrt_buffer *dc = rt_upload(&rt, c, n * sizeof *c), *dout = rt_alloc(&rt, m * sizeof *out);
   kcrt_arg a1[] = {KCRT_ARG_BUFFER(da), KCRT_ARG_BUFFER(db), KCRT_ARG_BUFFER(dout),
@@ -53,7 +45,7 @@ int main(int argc, char **argv) {
       w[i] = (int32_t)want[(size_t)i * SIMD_NOPS + k];
     }
     char what[32];
-    snprintf(what, sizeof what, "__%s", ops[k].name);
+    snprintf(what, sizeof what, "__%s", simd_ops[k].name);
     rt_cmp_i32(&rt, what, g, w, n);
     free(g), free(w);
   }

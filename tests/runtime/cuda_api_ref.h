@@ -127,6 +127,16 @@ enum {
   X(vsubus4, 2, R_SUBUS, 0, 4)
 // clang-format on
 
+/* The same as a table, for the host programs. */
+static const struct SimdOp {
+  const char *name;
+  int op, is_signed, w;
+} simd_ops[] = {
+#define SIMD_ROW(name, n, op, s, w) {#name, op, s, w},
+    SIMD_OPS(SIMD_ROW)
+#undef SIMD_ROW
+};
+
 #define SIMD_COUNT_ONE(name, n, op, s, w) +1
 enum { SIMD_NOPS = 0 SIMD_OPS(SIMD_COUNT_ONE) };
 
