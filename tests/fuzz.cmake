@@ -35,7 +35,7 @@ if(KCC_FUZZ)
       -fno-omit-frame-pointer -g)
   set(_fz_dir ${CMAKE_CURRENT_SOURCE_DIR}/fuzz)
 
-  add_library(kcc_core_fuzz STATIC ${KCC_FRONTEND_SRC} ${KCC_COMPILER_SRC})
+  add_library(kcc_core_fuzz STATIC ${KCC_FRONTEND_SRC} ${KCC_COMPILER_SRC} ${KCC_DRIVER_SRC})
   target_compile_options(kcc_core_fuzz PRIVATE ${_fz_flags})
   target_include_directories(kcc_core_fuzz PUBLIC ${KCC_CORE_INCLUDE_DIRS})
   target_include_directories(kcc_core_fuzz PRIVATE ${CMAKE_SOURCE_DIR}/runtime)
