@@ -65,23 +65,25 @@ static const Name math[] = {
     {"lgamma", BI_LGAMMA},
 };
 
-bool fe_builtin_is_system(const char *name) {
+/* The length of an atomic's scope suffix: _system (system scope) or _block (block scope, which
+ * the plain atomic's device scope includes); 0 for none. */
+static size_t scope_suffix(const char *name) {
   size_t n = name ? strlen(name) : 0;
-  return n > 7 && !strncmp(name, "atomic", 6) && !strcmp(name + n - 7, "_system");
+  if (n <= 6 || strncmp(name, "atomic", 6)) return 0;
+  if (n > 7 && !strcmp(name + n - 7, "_system")) return 7;
+  return !strcmp(name + n - 6, "_block") ? 6 : 0;
 }
 
-/* atomicAdd_block & co.: block scope, which the device scope of the plain atomic includes. */
-static bool is_block_scoped(const char *name) {
-  size_t n = strlen(name);
-  return n > 6 && !strncmp(name, "atomic", 6) && !strcmp(name + n - 6, "_block");
+bool fe_builtin_is_system(const char *name) {
+  return scope_suffix(name) == 7;
 }
 
 KBuiltin fe_builtin_lookup(const char *name) {
   if (!name) return BI_NONE;
-  bool block = is_block_scoped(name);
-  if (block || fe_builtin_is_system(name)) { /* atomicAdd_system: atomicAdd at system scope */
+  size_t scope = scope_suffix(name);
+  if (scope) { /* atomicAdd_system: atomicAdd at system scope */
     char base[32];
-    size_t n = strlen(name) - (block ? 6 : 7);
+    size_t n = strlen(name) - scope;
     if (n >= sizeof base) return BI_NONE;
     memcpy(base, name, n);
     base[n] = 0;

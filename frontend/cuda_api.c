@@ -15,95 +15,94 @@
 #include "fe.h"
 
 /* SIMD intrinsics: one per operation and lane width. A lane's operands are __x and __y (int,
- * sign- or zero-extended), the lane's result __v is masked back into place; LO/HI/UHI are
- * the lane's signed and unsigned bounds, for the saturating forms. */
+ * sign- or zero-extended), the lane's result __v is masked back into place, or for the sums of
+ * absolute differences added up; LO/HI/UHI are the lane's signed and unsigned bounds, for the
+ * saturating forms. */
 static const struct {
   const char *name;
   bool is_signed; /* lanes read as signed */
   int nargs;
-  const char *expr; /* the lane's value; %1$d lo, %2$d hi, %3$d unsigned max */
+  const char *expr; /* the lane's value, from __x and __y (LO, HI, UHI: the lane's bounds) */
+  bool sum;         /* the result is the lanes' values added up (__vsad*), not the lanes */
 } simd_ops[] = {
-    {"abs", true, 1, "__x < 0 ? -__x : __x"},
-    {"absss", true, 1, "__x < 0 ? (-__x > HI ? HI : -__x) : __x"},
-    {"absdiffs", true, 2, "__x > __y ? __x - __y : __y - __x"},
-    {"absdiffu", false, 2, "__x > __y ? __x - __y : __y - __x"},
-    {"add", false, 2, "__x + __y"},
-    {"addss", true, 2, "__x + __y < LO ? LO : __x + __y > HI ? HI : __x + __y"},
-    {"addus", false, 2, "__x + __y > UHI ? UHI : __x + __y"},
-    {"avgs", true, 2, "(__x + __y + (__x + __y >= 0 ? 1 : 0)) >> 1"},
-    {"avgu", false, 2, "(__x + __y + 1) >> 1"},
-    {"hadd", false, 2, "(__x + __y) >> 1"},
-    {"cmpeq", false, 2, "__x == __y ? UHI : 0"},
-    {"cmpne", false, 2, "__x != __y ? UHI : 0"},
-    {"cmpges", true, 2, "__x >= __y ? UHI : 0"},
-    {"cmpgeu", false, 2, "__x >= __y ? UHI : 0"},
-    {"cmpgts", true, 2, "__x > __y ? UHI : 0"},
-    {"cmpgtu", false, 2, "__x > __y ? UHI : 0"},
-    {"cmples", true, 2, "__x <= __y ? UHI : 0"},
-    {"cmpleu", false, 2, "__x <= __y ? UHI : 0"},
-    {"cmplts", true, 2, "__x < __y ? UHI : 0"},
-    {"cmpltu", false, 2, "__x < __y ? UHI : 0"},
-    {"maxs", true, 2, "__x > __y ? __x : __y"},
-    {"maxu", false, 2, "__x > __y ? __x : __y"},
-    {"mins", true, 2, "__x < __y ? __x : __y"},
-    {"minu", false, 2, "__x < __y ? __x : __y"},
-    {"neg", true, 1, "-__x"},
-    {"negss", true, 1, "-__x > HI ? HI : -__x"},
-    {"seteq", false, 2, "__x == __y"},
-    {"setne", false, 2, "__x != __y"},
-    {"setges", true, 2, "__x >= __y"},
-    {"setgeu", false, 2, "__x >= __y"},
-    {"setgts", true, 2, "__x > __y"},
-    {"setgtu", false, 2, "__x > __y"},
-    {"setles", true, 2, "__x <= __y"},
-    {"setleu", false, 2, "__x <= __y"},
-    {"setlts", true, 2, "__x < __y"},
-    {"setltu", false, 2, "__x < __y"},
-    {"sub", false, 2, "__x - __y"},
-    {"subss", true, 2, "__x - __y < LO ? LO : __x - __y > HI ? HI : __x - __y"},
-    {"subus", false, 2, "__x - __y < 0 ? 0 : __x - __y"},
+    {"abs", true, 1, "__x < 0 ? -__x : __x", false},
+    {"absss", true, 1, "__x < 0 ? (-__x > HI ? HI : -__x) : __x", false},
+    {"absdiffs", true, 2, "__x > __y ? __x - __y : __y - __x", false},
+    {"absdiffu", false, 2, "__x > __y ? __x - __y : __y - __x", false},
+    {"add", false, 2, "__x + __y", false},
+    {"addss", true, 2, "__x + __y < LO ? LO : __x + __y > HI ? HI : __x + __y", false},
+    {"addus", false, 2, "__x + __y > UHI ? UHI : __x + __y", false},
+    {"avgs", true, 2, "(__x + __y + (__x + __y >= 0 ? 1 : 0)) >> 1", false},
+    {"avgu", false, 2, "(__x + __y + 1) >> 1", false},
+    {"hadd", false, 2, "(__x + __y) >> 1", false},
+    {"cmpeq", false, 2, "__x == __y ? UHI : 0", false},
+    {"cmpne", false, 2, "__x != __y ? UHI : 0", false},
+    {"cmpges", true, 2, "__x >= __y ? UHI : 0", false},
+    {"cmpgeu", false, 2, "__x >= __y ? UHI : 0", false},
+    {"cmpgts", true, 2, "__x > __y ? UHI : 0", false},
+    {"cmpgtu", false, 2, "__x > __y ? UHI : 0", false},
+    {"cmples", true, 2, "__x <= __y ? UHI : 0", false},
+    {"cmpleu", false, 2, "__x <= __y ? UHI : 0", false},
+    {"cmplts", true, 2, "__x < __y ? UHI : 0", false},
+    {"cmpltu", false, 2, "__x < __y ? UHI : 0", false},
+    {"maxs", true, 2, "__x > __y ? __x : __y", false},
+    {"maxu", false, 2, "__x > __y ? __x : __y", false},
+    {"mins", true, 2, "__x < __y ? __x : __y", false},
+    {"minu", false, 2, "__x < __y ? __x : __y", false},
+    {"neg", true, 1, "-__x", false},
+    {"negss", true, 1, "-__x > HI ? HI : -__x", false},
+    {"seteq", false, 2, "__x == __y", false},
+    {"setne", false, 2, "__x != __y", false},
+    {"setges", true, 2, "__x >= __y", false},
+    {"setgeu", false, 2, "__x >= __y", false},
+    {"setgts", true, 2, "__x > __y", false},
+    {"setgtu", false, 2, "__x > __y", false},
+    {"setles", true, 2, "__x <= __y", false},
+    {"setleu", false, 2, "__x <= __y", false},
+    {"setlts", true, 2, "__x < __y", false},
+    {"setltu", false, 2, "__x < __y", false},
+    {"sub", false, 2, "__x - __y", false},
+    {"subss", true, 2, "__x - __y < LO ? LO : __x - __y > HI ? HI : __x - __y", false},
+    {"subus", false, 2, "__x - __y < 0 ? 0 : __x - __y", false},
+    {"sads", true, 2, "__x > __y ? __x - __y : __y - __x", true},
+    {"sadu", false, 2, "__x > __y ? __x - __y : __y - __x", true},
 };
+
+/* Lane __s of the word w (bits wide, sign- or zero-extended to int). */
+static void simd_lane(KBuf *b, const char *w, bool is_signed, int bits) {
+  if (is_signed)
+    kbuf_printf(b, "(int)(%s)(%s >> __s)", bits == 8 ? "signed char" : "short", w);
+  else
+    kbuf_printf(b, "(int)((%s >> __s) & %uu)", w, bits == 8 ? 0xffu : 0xffffu);
+}
 
 static void simd_functions(KBuf *b) {
   for (int w = 0; w < 2; w++) {
     int bits = w ? 8 : 16, lanes = 32 / bits;
-    const char *st = w ? "signed char" : "short";
     unsigned mask = w ? 0xffu : 0xffffu;
-    int lo = w ? -128 : -32768, hi = w ? 127 : 32767;
-    /* The bounds as macros of the expressions above. */
-    kbuf_printf(b, "#define LO (%d)\n#define HI %d\n#define UHI %u\n", lo, hi, mask);
+    /* The lane's bounds, as the expressions above name them. */
+    kbuf_printf(b, "#define LO (%d)\n#define HI %d\n#define UHI %u\n", w ? -128 : -32768,
+                w ? 127 : 32767, mask);
     for (size_t i = 0; i < sizeof simd_ops / sizeof *simd_ops; i++) {
       const char *n = simd_ops[i].name;
+      bool two = simd_ops[i].nargs == 2;
       /* __vhaddu2/4 is the one spelled with a trailing u but no signed twin. */
-      bool hadd = !strcmp(n, "hadd");
       kbuf_printf(b, "static __inline__ unsigned int __v%s%s%d(unsigned int __a%s) { ", n,
-                  hadd ? "u" : "", lanes, simd_ops[i].nargs == 2 ? ", unsigned int __b" : "");
-      kbuf_printf(b, "unsigned int __r = 0; for (int __s = 0; __s < 32; __s += %d) { ", bits);
-      if (simd_ops[i].is_signed)
-        kbuf_printf(b, "int __x = (int)(%s)(__a >> __s)", st);
-      else
-        kbuf_printf(b, "int __x = (int)((__a >> __s) & %uu)", mask);
-      if (simd_ops[i].nargs == 2) {
-        if (simd_ops[i].is_signed)
-          kbuf_printf(b, ", __y = (int)(%s)(__b >> __s)", st);
-        else
-          kbuf_printf(b, ", __y = (int)((__b >> __s) & %uu)", mask);
+                  strcmp(n, "hadd") ? "" : "u", lanes, two ? ", unsigned int __b" : "");
+      kbuf_printf(
+          b, "unsigned int __r = 0; for (int __s = 0; __s < 32; __s += %d) { int __x = ", bits);
+      simd_lane(b, "__a", simd_ops[i].is_signed, bits);
+      if (two) {
+        kbuf_printf(b, ", __y = ");
+        simd_lane(b, "__b", simd_ops[i].is_signed, bits);
       }
-      kbuf_printf(b, "; int __v = %s; __r |= ((unsigned int)__v & %uu) << __s; } return __r; }\n",
-                  simd_ops[i].expr, mask);
+      kbuf_printf(b, "; int __v = %s; ", simd_ops[i].expr);
+      if (simd_ops[i].sum)
+        kbuf_printf(b, "__r += (unsigned int)__v;");
+      else
+        kbuf_printf(b, "__r |= ((unsigned int)__v & %uu) << __s;", mask);
+      kbuf_printf(b, " } return __r; }\n");
     }
-    /* Sums of absolute differences: one number, not lanes. */
-    for (int s = 0; s < 2; s++)
-      kbuf_printf(b,
-                  "static __inline__ unsigned int __vsad%c%d(unsigned int __a, unsigned int __b) "
-                  "{ unsigned int __r = 0; for (int __s = 0; __s < 32; __s += %d) { int __x = "
-                  "%s, __y = %s; __r += (unsigned int)(__x > __y ? __x - __y : __y - __x); } "
-                  "return __r; }\n",
-                  s ? 'u' : 's', lanes, bits,
-                  s ? (w ? "(int)((__a >> __s) & 0xffu)" : "(int)((__a >> __s) & 0xffffu)")
-                    : (w ? "(int)(signed char)(__a >> __s)" : "(int)(short)(__a >> __s)"),
-                  s ? (w ? "(int)((__b >> __s) & 0xffu)" : "(int)((__b >> __s) & 0xffffu)")
-                    : (w ? "(int)(signed char)(__b >> __s)" : "(int)(short)(__b >> __s)"));
     kbuf_printf(b, "#undef LO\n#undef HI\n#undef UHI\n");
   }
 }

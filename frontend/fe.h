@@ -138,6 +138,12 @@ typedef struct FeCtx {
 } FeCtx;
 
 KLoc fe_loc(FeCtx *fe, CXCursor c);
+/* The tokens from the start of c's extent to position `to`, both taken at their expansion
+ * locations (an extent may begin inside a macro: `API int f()`); NULL and *n = 0 when they are
+ * not in one file in that order. Free with clang_disposeTokens. */
+CXToken *fe_tokens_to(FeCtx *fe, CXCursor c, CXSourceLocation to, unsigned *n);
+/* Whether token t is spelled s. */
+bool fe_token_is(FeCtx *fe, CXToken t, const char *s);
 /* Reports clang's diagnostic d (and its notes) through diag.h, as a note if as_note. */
 void fe_forward_diag(FeCtx *fe, CXDiagnostic d, bool as_note);
 KLoc fe_loc_of(FeCtx *fe, CXSourceLocation l);

@@ -78,24 +78,12 @@ static bool has_device_attr(CXCursor c) {
 /* `constexpr` among the tokens before the function's name: clang makes constexpr functions
  * callable from device code (-fcuda-host-device-constexpr), and libclang has no query. */
 static bool is_constexpr_fn(FeCtx *fe, CXCursor c) {
-  /* Between the expansion locations: the extent may begin inside a macro (`API int f()`). */
-  CXFile f1 = NULL, f2 = NULL;
-  unsigned o1 = 0, o2 = 0;
-  clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(c)), &f1, NULL, NULL, &o1);
-  clang_getExpansionLocation(clang_getCursorLocation(c), &f2, NULL, NULL, &o2);
-  if (!f1 || !clang_File_isEqual(f1, f2) || o2 < o1) return false;
-  CXSourceRange head = clang_getRange(clang_getLocationForOffset(fe->tu, f1, o1),
-                                      clang_getLocationForOffset(fe->tu, f1, o2));
-  CXToken *t = NULL;
-  unsigned n = 0;
-  clang_tokenize(fe->tu, head, &t, &n);
+  unsigned n;
+  CXToken *t = fe_tokens_to(fe, c, clang_getCursorLocation(c), &n);
   bool found = false;
-  for (unsigned i = 0; i < n && !found; i++) {
-    if (clang_getTokenKind(t[i]) != CXToken_Keyword) continue;
-    CXString s = clang_getTokenSpelling(fe->tu, t[i]);
-    found = !strcmp(clang_getCString(s), "constexpr") || !strcmp(clang_getCString(s), "consteval");
-    clang_disposeString(s);
-  }
+  for (unsigned i = 0; i < n && !found; i++)
+    found = clang_getTokenKind(t[i]) == CXToken_Keyword &&
+            (fe_token_is(fe, t[i], "constexpr") || fe_token_is(fe, t[i], "consteval"));
   if (t) clang_disposeTokens(fe->tu, t, n);
   return found;
 }

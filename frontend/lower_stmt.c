@@ -12,35 +12,11 @@ static KStmt *block_of(KList *l, KLoc loc) {
   return b;
 }
 
-/* One statement for a sub-statement position (if/loop bodies). */
-/* The tokens of c's extent from its start to position `to` (expansion locations). */
-static CXToken *tokens_to(FeCtx *fe, CXCursor c, CXSourceLocation to, unsigned *n) {
-  CXFile f1 = NULL, f2 = NULL;
-  unsigned o1 = 0, o2 = 0;
-  *n = 0;
-  clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(c)), &f1, NULL, NULL, &o1);
-  clang_getExpansionLocation(to, &f2, NULL, NULL, &o2);
-  if (!f1 || !f2 || !clang_File_isEqual(f1, f2) || o2 < o1) return NULL;
-  CXToken *t = NULL;
-  clang_tokenize(fe->tu,
-                 clang_getRange(clang_getLocationForOffset(fe->tu, f1, o1),
-                                clang_getLocationForOffset(fe->tu, f1, o2)),
-                 &t, n);
-  return t;
-}
-
-static bool token_is(FeCtx *fe, CXToken t, const char *s) {
-  CXString sp = clang_getTokenSpelling(fe->tu, t);
-  bool yes = !strcmp(clang_getCString(sp), s);
-  clang_disposeString(sp);
-  return yes;
-}
-
 /* `if constexpr`: libclang has no query for it; its second token says it. */
 static bool constexpr_if(FeCtx *fe, CXCursor c) {
   unsigned n;
-  CXToken *t = tokens_to(fe, c, clang_getRangeEnd(clang_getCursorExtent(c)), &n);
-  bool yes = n >= 2 && token_is(fe, t[1], "constexpr");
+  CXToken *t = fe_tokens_to(fe, c, clang_getRangeEnd(clang_getCursorExtent(c)), &n);
+  bool yes = n >= 2 && fe_token_is(fe, t[1], "constexpr");
   if (t) clang_disposeTokens(fe->tu, t, n);
   return yes;
 }
@@ -48,7 +24,7 @@ static bool constexpr_if(FeCtx *fe, CXCursor c) {
 /* Whether branch b of if-statement c is its else branch: `else` comes right before it. */
 static bool after_else(FeCtx *fe, CXCursor c, CXCursor b) {
   unsigned n;
-  CXToken *t = tokens_to(fe, c, clang_getRangeStart(clang_getCursorExtent(b)), &n);
+  CXToken *t = fe_tokens_to(fe, c, clang_getRangeStart(clang_getCursorExtent(b)), &n);
   /* The range may end with b's first token (clang includes the token at its end). */
   unsigned ob = 0, i = n;
   clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(b)), NULL, NULL, NULL, &ob);
@@ -58,11 +34,12 @@ static bool after_else(FeCtx *fe, CXCursor c, CXCursor b) {
     if (o < ob) break;
     i--;
   }
-  bool yes = i > 0 && token_is(fe, t[i - 1], "else");
+  bool yes = i > 0 && fe_token_is(fe, t[i - 1], "else");
   if (t) clang_disposeTokens(fe->tu, t, n);
   return yes;
 }
 
+/* One statement for a sub-statement position (if/loop bodies). */
 static KStmt *sub_stmt(FeCtx *fe, CXCursor c) {
   KList l = {0};
   fe->block_depth++;

@@ -214,6 +214,28 @@ void fe_leave(FeCtx *fe) {
   fe->depth--;
 }
 
+CXToken *fe_tokens_to(FeCtx *fe, CXCursor c, CXSourceLocation to, unsigned *n) {
+  CXFile f1 = NULL, f2 = NULL;
+  unsigned o1 = 0, o2 = 0;
+  *n = 0;
+  clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(c)), &f1, NULL, NULL, &o1);
+  clang_getExpansionLocation(to, &f2, NULL, NULL, &o2);
+  if (!f1 || !f2 || !clang_File_isEqual(f1, f2) || o2 < o1) return NULL;
+  CXToken *t = NULL;
+  clang_tokenize(fe->tu,
+                 clang_getRange(clang_getLocationForOffset(fe->tu, f1, o1),
+                                clang_getLocationForOffset(fe->tu, f1, o2)),
+                 &t, n);
+  return t;
+}
+
+bool fe_token_is(FeCtx *fe, CXToken t, const char *s) {
+  CXString sp = clang_getTokenSpelling(fe->tu, t);
+  bool yes = !strcmp(clang_getCString(sp), s);
+  clang_disposeString(sp);
+  return yes;
+}
+
 /* ---------------------------------------------------------------- clang diagnostics */
 
 void fe_forward_diag(FeCtx *fe, CXDiagnostic d, bool as_note) {
@@ -774,11 +796,15 @@ user_args:
   CXIndex idx = clang_createIndex(0, 0);
   /* CUDA input goes on past a header kcc does not have, as an error (not clang's fatal one,
      after which it would instantiate no template): hostcode.c decides whether it matters. */
-  ParseJob pj = {idx,  path,
-                 args, na,
-                 uf,   nv,
-                 NULL, CXError_Success,
-                 0,    lang == KL_LANG_CU ? CXTranslationUnit_KeepGoing : CXTranslationUnit_None};
+  ParseJob pj = {.idx = idx,
+                 .path = path,
+                 .args = args,
+                 .nargs = na,
+                 .uf = uf,
+                 .nuf = nv,
+                 .ec = CXError_Success,
+                 .flags =
+                     lang == KL_LANG_CU ? CXTranslationUnit_KeepGoing : CXTranslationUnit_None};
   guarded_parse(&pj);
   CXTranslationUnit tu = pj.tu;
   free(args);

@@ -4,6 +4,7 @@
  * cache-hint loads and stores, sincosf against sinf and cosf. */
 #include "rt_common.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -82,6 +83,32 @@ int main(int argc, char **argv) {
   float *sg = malloc(2 * n * sizeof *sg), *sw = malloc(2 * n * sizeof *sw);
   for (int i = 0; i < 2 * n; i++) sg[i] = fo[2 * i], sw[i] = fo[2 * i + 1];
   rt_cmp_f32(&rt, "sincosf against sinf and cosf", sg, sw, 2 * (size_t)n, 0, 0);
+  /* scoped_atomics: per block the thread count and the largest input; the sum of in - 1000
+     over all, negative as often as not (the file's own atomicAdd on long long). */
+  int nb = rt_ceil_div(n, 64);
+  int32_t *iv = malloc(n * sizeof *iv), *cnt = calloc(2 * nb, sizeof *cnt),
+          *wcnt = calloc(2 * nb, sizeof *wcnt);
+  int64_t total = 0, wtotal = 0;
+  for (int i = 0; i < nb; i++) wcnt[nb + i] = INT32_MIN;
+  for (int i = 0; i < 2 * nb; i++) cnt[i] = i < nb ? 0 : INT32_MIN;
+  for (int i = 0; i < n; i++) {
+    iv[i] = rt_int(&rt, 0, 2000);
+    wcnt[i / 64]++;
+    if (iv[i] > wcnt[nb + i / 64]) wcnt[nb + i / 64] = iv[i];
+    wtotal += iv[i] - 1000;
+  }
+  kcrt_buffer *div = rt_upload(&rt, iv, n * sizeof *iv),
+              *dcnt = rt_upload(&rt, cnt, 2 * nb * sizeof *cnt),
+              *dtot = rt_upload(&rt, &total, sizeof total);
+  kcrt_arg a4[] = {KCRT_ARG_BUFFER(div), KCRT_ARG_BUFFER(dcnt), KCRT_ARG_BUFFER(dtot),
+                   KCRT_ARG_VALUE(n)};
+  rt_launch(&rt, rt_kernel(&rt, "scoped_atomics"), KCRT_DIM1(nb), KCRT_DIM1(64), 0, a4, 4);
+  rt_download(&rt, dcnt, cnt, 2 * nb * sizeof *cnt);
+  rt_download(&rt, dtot, &total, sizeof total);
+  rt_cmp_i32(&rt, "atomicAdd_block and atomicMax_block", cnt, wcnt, 2 * (size_t)nb);
+  if (total != wtotal)
+    rt_fail(&rt, "atomicAdd on long long: %lld, want %lld", (long long)total, (long long)wtotal);
+  free(iv), free(cnt), free(wcnt);
   free(a), free(b), free(c), free(out), free(want), free(dg), free(dw), free(in), free(fo),
       free(fw), free(sg), free(sw);
   return rt_finish(&rt, "%d words, %d SIMD functions", n, (int)SIMD_NOPS);

@@ -50,3 +50,17 @@ __global__ void sincos_pairs(const float *in, float *out, int n) {
   out[4 * i + 2] = c;
   out[4 * i + 3] = cosf(in[i]);
 }
+
+// Atomics: block scope (atomicX_block, run at device scope), and an overload CUDA does not
+// declare, which a file may add (CuPy adds this one).
+__device__ long long atomicAdd(long long *address, long long val) {
+  return (long long)atomicAdd((unsigned long long *)address, (unsigned long long)val);
+}
+
+__global__ void scoped_atomics(const int *in, int *counts, long long *total, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  atomicAdd_block(&counts[blockIdx.x], 1);
+  atomicMax_block(&counts[gridDim.x + blockIdx.x], in[i]);
+  atomicAdd(total, (long long)in[i] - 1000);
+}
