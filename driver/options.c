@@ -71,7 +71,8 @@ void kcc_usage(FILE *out) {
                "                      (.cu); no effect there\n"
                "  -Werror             treat warnings as errors\n"
                "  -w                  print no warnings (and so -Werror has none to raise)\n"
-               "  -Wall -Wextra -W... accepted, no effect: kcc's warnings are always on\n"
+               "  -Wall -Wextra -WNAME -Wno-NAME -Werror=NAME\n"
+               "                      clang's warning sets and switches, as clang takes them\n"
                "  -g -c -pedantic     accepted, no effect (kcc always compiles, never links)\n"
                "  -ffast-math         allow approximate math (no IEEE guarantees)\n"
                "  -fbounds-check      check every memory access of the kernels against its\n"
@@ -324,16 +325,16 @@ int kcc_parse_args(int argc, char **argv, KOptions *o, Cmd *c) {
       o->werror = true;
     } else if (!strcmp(a, "-Wno-error")) {
       o->werror = false;
-    } else if (!strncmp(a, "-Werror=", 8)) {
-      return kcc_usage_error("'%s': kcc cannot make one warning an error; -Werror makes them all "
-                             "errors",
-                             a);
     } else if (a[0] == '-' && a[1] == 'W' && a[2] && a[3] == ',' && strchr("alp", a[2])) {
       /* Not warning flags: options for a linker, assembler or preprocessor kcc does not run. */
       return kcc_usage_error("unknown option '%s'", a);
     } else if (a[0] == '-' && a[1] == 'W') {
-      /* -Wall, -Wextra, -Wno-NAME...: kcc has one set of warnings, always on, so these have
-       * nothing to turn on or off; accepted so that habitual flags do not break a build. */
+      /* -Wall, -Wextra, -W, -WNAME, -Wno-NAME, -Werror=NAME: the warnings are clang's (kcc's
+       * own are few and always on), so the flags go to clang as they would to a clang build;
+       * an unknown NAME gets clang's own warning about it. Through -Xclang, to clang's parser
+       * only: its driver would print that warning itself, straight to stderr. */
+      o->cargs[o->ncargs++] = "-Xclang";
+      o->cargs[o->ncargs++] = a[2] ? a : "-Wextra";
     } else if (!strcmp(a, "-w")) {
       c->nowarn = true;
     } else if (!strcmp(a, "-g") ||

@@ -14,7 +14,8 @@
 #define HD_BEGIN "#pragma clang force_cuda_host_device begin\n"
 #define HD_END   "#pragma clang force_cuda_host_device end\n"
 
-static const char h_cstddef[] = "#include <stddef.h>\n"
+static const char h_cstddef[] = "#pragma once\n"
+                                "#include <stddef.h>\n"
                                 "namespace std {\n"
                                 "using ::size_t;\nusing ::ptrdiff_t;\nusing ::max_align_t;\n"
                                 "typedef decltype(nullptr) nullptr_t;\n"
@@ -22,6 +23,7 @@ static const char h_cstddef[] = "#include <stddef.h>\n"
                                 "}\n";
 
 static const char h_cstdint[] =
+    "#pragma once\n"
     "#include <stdint.h>\n"
     "namespace std {\n"
     "using ::int8_t;\nusing ::int16_t;\nusing ::int32_t;\nusing ::int64_t;\n"
@@ -35,7 +37,8 @@ static const char h_cstdint[] =
     "using ::uintmax_t;\n"
     "}\n";
 
-static const char h_cstdlib[] = "#include <stdlib.h>\n"
+static const char h_cstdlib[] = "#pragma once\n"
+                                "#include <stdlib.h>\n"
                                 "#include <cstddef>\n"
                                 "namespace std {\nusing ::abs;\nusing ::labs;\nusing ::llabs;\n}\n";
 
@@ -318,7 +321,7 @@ static char *build_limits(void) {
 /* <cmath>: math.h, and each of its functions in std:: (with their float overloads). */
 static char *build_cmath(void) {
   KBuf b = {0};
-  kbuf_printf(&b, "#include <math.h>\n#include <cstdlib>\nnamespace std {\n");
+  kbuf_printf(&b, "#pragma once\n#include <math.h>\n#include <cstdlib>\nnamespace std {\n");
   for (int i = 0; fe_math_fn_name(i); i++) {
     const char *f = fe_math_fn_name(i);
     kbuf_printf(&b, "using ::%s;\nusing ::%sf;\n", f, f);

@@ -246,6 +246,9 @@ void fe_forward_diag(FeCtx *fe, CXDiagnostic d, bool as_note) {
                     : sev == CXDiagnostic_Error         ? DIAG_ERROR
                                                         : DIAG_FATAL;
   KLoc loc = fe_loc_of(fe, clang_getDiagnosticLocation(d));
+  /* kcc's own headers are its business, not the user's: a warning there (an unused parameter
+     of a built-in's definition under -Wextra) is dropped with its notes. */
+  if (level == DIAG_WARNING && fe_is_vfile_name(loc.file)) return;
   CXString msg = clang_getDiagnosticSpelling(d);
   CXString opt = clang_getDiagnosticOption(d, NULL);
   const char *o = clang_getCString(opt);
@@ -262,7 +265,7 @@ void fe_forward_diag(FeCtx *fe, CXDiagnostic d, bool as_note) {
                 "template arguments against the template's parameters",
                 text);
     kbuf_free(&f);
-  } else if (level == DIAG_WARNING && o && *o)
+  } else if ((level == DIAG_WARNING || level == DIAG_ERROR) && o && *o)
     diag_report(level, loc, "%s [%s]", clang_getCString(msg), o);
   else
     diag_report(level, loc, "%s", clang_getCString(msg));

@@ -350,6 +350,24 @@ def test_compiler_warnings_are_python_warnings():
             kcc.compile(src, name="werror.k")
 
 
+def test_warning_options_reach_clang():
+    src = "kernel void k(int *p) {\n  int x;\n  p[0] = x;\n}\n"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        kcc.compile(src, name="quiet.k")  # -Wuninitialized is not in clang's default set
+    with pytest.warns(kcc.KccWarning) as rec:
+        kcc.compile(src, options=("-Wall",), name="wall.k")
+    assert [str(w.message) for w in rec.list] == [
+        "variable 'x' is uninitialized when used here [-Wuninitialized] (wall.k:3:10)"]
+    assert (rec.list[0].filename, rec.list[0].lineno) == ("wall.k", 3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        kcc.compile(src, options=("-Wall", "-w"), name="wall_w.k")
+    with pytest.raises(kcc.CompileError) as e:
+        kcc.compile(src, options=("-Werror=uninitialized",), name="wall_e.k")
+    assert "wall_e.k:3:10: error: variable 'x' is uninitialized when used here" in str(e.value)
+
+
 # ---------------------------------------------------------------- kernels kept on modules
 
 def test_kernel_kept_on_the_module(vecadd):

@@ -502,7 +502,7 @@ static const Case cases[] = {
      "        ^\n"},
     {"wide_string", "kernel void k(int *p) { printf(L\"x\"); }\n",
      "t.k:1:32: error: incompatible pointer types passing 'int[2]' to parameter of type "
-     "'const char *'\n"
+     "'const char *' [-Wincompatible-pointer-types]\n"
      "kernel void k(int *p) { printf(L\"x\"); }\n"
      "                               ^\n"},
 };
