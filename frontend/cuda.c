@@ -94,10 +94,7 @@ static const char cu_head[] =
     "__b) { return __a < __b ? __a : __b; }\n"
     "static __inline__ unsigned long long ullmax(unsigned long long __a, unsigned long long "
     "__b) { return __a < __b ? __b : __a; }\n"
-    "#include <assert.h>\n"
-    /* cuda_runtime.h, which nvcc includes first, brings the C and C++ math headers. */
-    "#include <cmath>\n"
-    "#include <cstdlib>\n";
+    "#include <assert.h>\n";
 
 /* Textures and surfaces: declared unavailable, so that a use gets one clear error. */
 static const char h_textures[] =
@@ -208,6 +205,10 @@ static char *build_cu_prelude(void) {
                 scopes[s], scopes[s], scopes[s], scopes[s], scopes[s]);
   }
   fe_cu_api_decls(&b);
+  /* cuda_runtime.h, which nvcc includes first, brings the C and C++ math headers; after every
+     overload above, which <cmath>'s using-declarations take into std:: (std::sqrt(float) is
+     the float overload, as in C++). */
+  kbuf_printf(&b, "#include <cmath>\n#include <cstdlib>\n");
   kbuf_printf(&b, "#pragma clang force_cuda_host_device end\n");
   return b.data;
 }

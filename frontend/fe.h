@@ -329,6 +329,16 @@ KExpr *fe_cl_astype(FeCtx *fe, CXCursor c, KLoc loc);
 
 #define FE_CU_PRELUDE FE_VDIR "/cuda_prelude.h"
 
+/* pch.c: the prelude precompiled. fe_pch_prelude_arg: the index of "-include PRELUDE" in a
+ * front end's clang arguments, or -1. fe_pch_path: the cached precompiled prelude for those
+ * arguments and virtual files (made on a miss; malloc'ed path), or NULL: no cache, or clang
+ * could not make one. fe_pch_rejected: whether a translation unit parsed with it says clang
+ * could not load it. */
+int fe_pch_prelude_arg(const char *const *args, int nargs);
+char *fe_pch_path(CXIndex idx, const char *const *args, int nargs, struct CXUnsavedFile *uf,
+                  int nuf);
+bool fe_pch_rejected(CXTranslationUnit tu);
+
 /* The clang arguments that select CUDA, device side, for sm_<arch> (NULL-terminated, static
  * storage). */
 const char *const *fe_cu_args(int arch);

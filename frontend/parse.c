@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "fe.h"
 
@@ -808,7 +809,26 @@ user_args:
                  .ec = CXError_Success,
                  .flags =
                      lang == KL_LANG_CU ? CXTranslationUnit_KeepGoing : CXTranslationUnit_None};
+  /* The prelude from the cache when it is there (pch.c); a precompiled prelude clang cannot
+     use is removed and the file parsed again with the prelude's text. */
+  char *pch = fe_pch_path(idx, args, na, uf, nv);
+  int pch_at = pch ? fe_pch_prelude_arg(args, na) : -1;
+  const char *prelude = pch_at >= 0 ? args[pch_at + 1] : NULL;
+  if (pch_at >= 0) {
+    args[pch_at] = "-include-pch";
+    args[pch_at + 1] = pch;
+  }
   guarded_parse(&pj);
+  if (pch_at >= 0 && !pj.fault && (pj.ec != CXError_Success || !pj.tu || fe_pch_rejected(pj.tu))) {
+    unlink(pch);
+    if (pj.tu) clang_disposeTranslationUnit(pj.tu);
+    args[pch_at] = "-include";
+    args[pch_at + 1] = prelude;
+    pj.tu = NULL;
+    pj.ec = CXError_Success;
+    guarded_parse(&pj);
+  }
+  free(pch);
   CXTranslationUnit tu = pj.tu;
   free(args);
   KModule *m = NULL;

@@ -374,8 +374,7 @@ START_TEST(habitual_flags) {
                         "                                ^\n");
   ck_assert(!exists("hw6.ptx"));
   /* An unknown name: clang's warning, once, and the compile goes on. */
-  ck_assert_int_eq(kcc("hw.k -Wno-literal-conversion -Wno-such-warning -o hw7.ptx", NULL, &err),
-                   0);
+  ck_assert_int_eq(kcc("hw.k -Wno-literal-conversion -Wno-such-warning -o hw7.ptx", NULL, &err), 0);
   ck_assert_ptr_nonnull(strstr(err, "kcc: warning: unknown warning option '-Wno-such-warning'"));
   ck_assert_ptr_nonnull(strstr(err, " [-Wunknown-warning-option]\n"));
   ck_assert_ptr_null(strchr(err, '\n') + 1 == err + strlen(err) ? NULL : err); /* once */
@@ -887,6 +886,62 @@ START_TEST(clang_warnings) {
 }
 END_TEST
 
+/* The precompiled prelude (frontend/pch.c): one per language and command line in
+ * $XDG_CACHE_HOME/kcc/pch, the same output with or without it, a damaged one replaced, none
+ * with KCC_CACHE=0. */
+static int count_pch(const char *dir) {
+  char cmd[600], *out = NULL;
+  snprintf(cmd, sizeof cmd, "ls %s 2>/dev/null | grep -c '\\.pch$'", dir);
+  tu_sh(cmd, &out, NULL);
+  int n = out ? atoi(out) : -1;
+  free(out);
+  return n;
+}
+
+START_TEST(prelude_cache) {
+  char xdg[512], dir[600];
+  snprintf(xdg, sizeof xdg, "%s/xdg", tu_tmpdir());
+  snprintf(dir, sizeof dir, "%s/kcc/pch", xdg);
+  setenv("XDG_CACHE_HOME", xdg, 1);
+  tu_write("pc.cu", "#include <cmath>\n"
+                    "__global__ void k(float *x) { x[threadIdx.x] = std::sqrt(x[0]) * W; }\n");
+  tu_write("pc.cl", "kernel void k(global float *x) { x[get_global_id(0)] = sqrt(x[0]) * W; }\n");
+  tu_write("pc.k", "__global__ void k(float *x) { x[threadIdx.x] = sqrtf(x[0]) * W; }\n");
+  const char *files[] = {"pc.cu", "pc.cl", "pc.k"};
+  char args[200], *ref, *out, *err;
+  for (int i = 0; i < 3; i++) {
+    unsetenv("KCC_CACHE");
+    snprintf(args, sizeof args, "%s -DW=2 -o -", files[i]);
+    ck_assert_int_eq(kcc(args, &ref, &err), 0); /* makes it */
+    ck_assert_str_eq(err, "");
+    ck_assert_int_eq(count_pch(dir), i + 1);
+    ck_assert_int_eq(kcc(args, &out, &err), 0); /* uses it */
+    ck_assert_str_eq(out, ref);
+    setenv("KCC_CACHE", "0", 1);
+    ck_assert_int_eq(kcc(args, &out, &err), 0); /* without it */
+    ck_assert_str_eq(out, ref);
+    ck_assert_int_eq(count_pch(dir), i + 1);
+  }
+  unsetenv("KCC_CACHE");
+  /* Another macro, another prelude: the prelude sees the command line's macros. */
+  ck_assert_int_eq(kcc("pc.cu -DW=3 -o -", &out, &err), 0);
+  ck_assert_int_eq(count_pch(dir), 4);
+  /* Damaged files: replaced, and the compile is as before. */
+  char cmd[800];
+  snprintf(cmd, sizeof cmd, "for f in %s/*.pch; do printf 'not a pch' > $f; done", dir);
+  ck_assert_int_eq(tu_sh(cmd, NULL, NULL), 0);
+  ck_assert_int_eq(kcc("pc.cu -DW=2 -o -", &ref, &err), 0);
+  ck_assert_str_eq(err, "");
+  ck_assert_int_eq(kcc("pc.cu -DW=2 -o -", &out, &err), 0);
+  ck_assert_str_eq(out, ref);
+  setenv("KCC_CACHE", "0", 1);
+  ck_assert_int_eq(kcc("pc.cu -DW=2 -o -", &out, &err), 0);
+  ck_assert_str_eq(out, ref);
+  unsetenv("KCC_CACHE");
+  unsetenv("XDG_CACHE_HOME");
+}
+END_TEST
+
 /* __trap(): PTX's trap, CUDA C's __trap(); the OpenCL forms refuse it, and a bundle keeps
  * the PTX and says what it left out. */
 START_TEST(trap) {
@@ -1286,6 +1341,7 @@ static Suite *suite(void) {
   tcase_add_test(t, unroll_hints);
   tcase_add_test(t, host_code);
   tcase_add_test(t, clang_warnings);
+  tcase_add_test(t, prelude_cache);
   tcase_add_test(t, trap);
   tcase_add_test(t, large_params_ptx81);
   tcase_add_test(t, half_values);

@@ -1,0 +1,75 @@
+#!/bin/sh
+# corpus_compile.sh — compile time on real CUDA files: every .cu file of the registry corpus
+# (tests/corpus) that kcc compiles (EXPECT `pass`) and that `nvcc -ptx` compiles too, each to
+# PTX for one target with the build options the corpus gives it, by kcc and by nvcc. Prints a
+# row per file and the sums: CPU time (user + system, from perf's task-clock; wall time on a
+# loaded machine measures the load) and wall time, and the ratio nvcc / kcc.
+#
+# kcc runs with its precompiled-prelude cache warm (one run first, not counted), as it is
+# after the first compile on a machine; -c adds a row with KCC_CACHE=0 (every run parses the
+# prelude).
+#
+# usage: bench/corpus_compile.sh [-n RUNS] [-k KCC] [-o CORPUS_OUT] [-a sm_XX] [-c]
+#   CORPUS_OUT: tests/corpus/run.sh's --out (default BUILD/corpus, where ctest's corpus tests
+#   put the downloaded packages; run those first).
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(dirname "$here")
+runs=5 kcc=$root/build/kcc out=$root/build/corpus arch=sm_75 cold=0
+while [ $# -gt 0 ]; do
+  case "$1" in
+    -n) runs=$2; shift 2 ;;
+    -k) kcc=$2; shift 2 ;;
+    -o) out=$2; shift 2 ;;
+    -a) arch=$2; shift 2 ;;
+    -c) cold=1; shift ;;
+    -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
+    *) echo "unknown argument: $1" >&2; exit 2 ;;
+  esac
+done
+command -v perf >/dev/null || { echo "needs perf (linux-perf)" >&2; exit 2; }
+command -v nvcc >/dev/null || { echo "needs nvcc on the PATH" >&2; exit 2; }
+[ -x "$kcc" ] || { echo "kcc not found at $kcc (-k)" >&2; exit 2; }
+kcc=$(cd "$(dirname "$kcc")" && pwd)/$(basename "$kcc")
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export XDG_CACHE_HOME=$tmp/cache
+
+# CPU and wall milliseconds of RUNS runs of a command (means), as "cpu wall".
+measure() {
+  perf stat -r "$runs" -x, -e task-clock "$@" 2>"$tmp/perf" >/dev/null || return 1
+  cpu=$(grep task-clock "$tmp/perf" | cut -d, -f1)
+  # perf -x prints no wall time: time the same runs again with date.
+  t0=$(date +%s%N)
+  i=0
+  while [ $i -lt "$runs" ]; do "$@" >/dev/null 2>&1; i=$((i + 1)); done
+  t1=$(date +%s%N)
+  echo "$cpu $(((t1 - t0) / runs / 1000000))"
+}
+
+echo "| file | kcc CPU (ms) | nvcc CPU (ms) | kcc wall (ms) | nvcc wall (ms) |$([ $cold = 1 ] && echo ' kcc, no cache, CPU (ms) |')"
+echo "|---|---:|---:|---:|---:|$([ $cold = 1 ] && echo '---:|')"
+sums="0 0 0 0 0"
+n=0
+for key in $(grep '\.cu pass$' "$root/tests/corpus/EXPECT" | cut -d' ' -f1); do
+  path=$(bash "$root/tests/corpus/run.sh" --out "$out" --path "$key") || continue
+  opts=$(bash "$root/tests/corpus/run.sh" --out "$out" --options "$key")
+  dir=$(dirname "$path") file=$(basename "$path")
+  cd "$dir" || continue
+  # shellcheck disable=SC2086 # the options are words
+  nvcc -ptx -arch="$arch" $opts "$file" -o "$tmp/n.ptx" >/dev/null 2>&1 || { cd "$root"; continue; }
+  "$kcc" -arch="$arch" $opts "$file" -o "$tmp/k.ptx" >/dev/null 2>&1 || { cd "$root"; continue; }
+  k=$(measure "$kcc" -arch="$arch" $opts "$file" -o "$tmp/k.ptx") || { cd "$root"; continue; }
+  v=$(measure nvcc -ptx -arch="$arch" $opts "$file" -o "$tmp/n.ptx") || { cd "$root"; continue; }
+  c=0
+  [ $cold = 1 ] && c=$(KCC_CACHE=0 measure "$kcc" -arch="$arch" $opts "$file" -o "$tmp/k.ptx" | cut -d' ' -f1)
+  cd "$root"
+  set -- $k $v
+  echo "| $key | $1 | $3 | $2 | $4 |$([ $cold = 1 ] && echo " $c |")"
+  sums=$(echo "$sums $1 $3 $2 $4 $c" | awk '{printf "%.1f %.1f %.1f %.1f %.1f", $1+$6, $2+$7, $3+$8, $4+$9, $5+$10}')
+  n=$((n + 1))
+done
+set -- $sums
+echo "| **sum of $n files** | $1 | $2 | $3 | $4 |$([ $cold = 1 ] && echo " $5 |")"
+echo
+echo "nvcc / kcc: CPU $(echo "$2 $1" | awk '{printf "%.1f", $1/$2}')x, wall $(echo "$4 $3" | awk '{printf "%.1f", $1/$2}')x$([ $cold = 1 ] && echo "; without the prelude cache: CPU $(echo "$2 $5" | awk '{printf "%.1f", $1/$2}')x")"
