@@ -609,6 +609,96 @@ static bool is_len(const char *s) {
          !strcmp(s, "16");
 }
 
+/* tmp = v, of tmp's type. */
+static KExpr *assign_to(KExpr *tmp, KExpr *v, KLoc loc) {
+  KExpr *e = node(KE_ASSIGN, tmp->type, loc);
+  e->a = tmp;
+  e->b = v;
+  return e;
+}
+
+/* Component c of the temporary v (fresh nodes: KIR wants a tree per use). */
+static KExpr *component(KExpr *v, int c, KLoc loc) {
+  KExpr *e = node(KE_SWIZZLE, v->type->base, loc);
+  e->a = node(KE_VAR, v->type, loc);
+  e->a->var = v->var;
+  e->nswz = 1;
+  e->swz[0] = (uint8_t)c;
+  return e;
+}
+
+/* Element k of shuffle2's 2m inputs: x's components, then y's. */
+static KExpr *shuffle_input(KExpr *x, KExpr *y, int k, KLoc loc) {
+  int m = (int)x->type->len;
+  return k < m ? component(x, k, loc) : component(y, k - m, loc);
+}
+
+/* The input that mask component mc (an unsigned int tree) selects among inputs [lo, hi): a
+ * binary tree of comparisons, so each component costs log2 of the inputs to evaluate. */
+static KExpr *shuffle_pick(KExpr *x, KExpr *y, KExpr *tm, int c, int lo, int hi, KLoc loc) {
+  if (hi - lo == 1) return shuffle_input(x, y, lo, loc);
+  int mid = (lo + hi) / 2;
+  KType *u32 = kir_type_scalar(KT_U32);
+  KExpr *mc = fe_convert(component(tm, c, loc), u32);
+  KExpr *e = node(KE_COND, x->type->base, loc);
+  e->a = kir_binary(KB_LT, kir_type_scalar(KT_I32), mc, fe_int_const(u32, (uint64_t)mid, loc), loc);
+  e->b = shuffle_pick(x, y, tm, c, lo, mid, loc);
+  e->c = shuffle_pick(x, y, tm, c, mid, hi, loc);
+  return e;
+}
+
+/* OpenCL's shuffle(x, mask) and shuffle2(x, y, mask) (section 6.15.12): component i of the
+ * result is input mask[i] mod the number of inputs (m of x, 2m with y; m a power of two, so
+ * the mod keeps the low bits as the specification says). A constant mask gives components
+ * directly; any other, a tree of comparisons over copies of the operands. */
+static KExpr *shuffle_builtin(FeCtx *fe, CXCursor call, bool two, KType *t, KLoc loc) {
+  int n = clang_Cursor_getNumArguments(call);
+  if (n != (two ? 3 : 2) || !kir_is_vec(t)) return fe_broken(fe, loc, "this shuffle");
+  KExpr *x = arg(fe, call, 0), *y = two ? arg(fe, call, 1) : NULL, *mask = arg(fe, call, n - 1);
+  if (!kir_is_vec(x->type) || (y && y->type != x->type) || !kir_is_vec(mask->type) ||
+      mask->type->len != t->len)
+    return fe_broken(fe, loc, "this shuffle");
+  int inputs = (int)x->type->len * (two ? 2 : 1);
+  KExpr *lit = node(KE_VECLIT, t, loc);
+  lit->args = kir_alloc(sizeof(KExpr *) * (size_t)t->len);
+  bool known = mask->kind == KE_VECLIT && mask->nargs == t->len;
+  for (int i = 0; known && i < mask->nargs; i++) known = mask->args[i]->kind == KE_ICONST;
+  if (known) {
+    KExpr *tx = fe_temp(fe, x->type, NULL, loc), *ty = y ? fe_temp(fe, y->type, NULL, loc) : NULL;
+    for (int i = 0; i < t->len; i++)
+      lit->args[lit->nargs++] =
+          shuffle_input(tx, ty, (int)(mask->args[i]->ival & (uint64_t)(inputs - 1)), loc);
+    mask = NULL;
+    x = assign_to(tx, x, loc);
+    if (y) y = assign_to(ty, y, loc);
+  } else {
+    KExpr *tx = fe_temp(fe, x->type, NULL, loc), *ty = y ? fe_temp(fe, y->type, NULL, loc) : NULL;
+    KExpr *tm = fe_temp(fe, mask->type, NULL, loc);
+    for (int i = 0; i < t->len; i++)
+      lit->args[lit->nargs++] = shuffle_pick(tx, ty, tm, i, 0, inputs, loc);
+    KExpr *set = assign_to(
+        tm,
+        kir_binary(KB_AND, mask->type, mask,
+                   fe_convert(fe_int_const(kir_type_scalar(KT_U32), (uint64_t)(inputs - 1), loc),
+                              mask->type),
+                   loc),
+        loc);
+    x = assign_to(tx, x, loc);
+    if (y) y = assign_to(ty, y, loc);
+    mask = set;
+  }
+  /* Every operand once, in order, then the components. */
+  KExpr *r = lit, *seq[3] = {x, y, mask};
+  for (int i = 2; i >= 0; i--) {
+    if (!seq[i]) continue;
+    KExpr *c = node(KE_COMMA, t, loc);
+    c->a = seq[i];
+    c->b = r;
+    r = c;
+  }
+  return r;
+}
+
 KExpr *fe_vec_builtin(FeCtx *fe, CXCursor call, const char *name, KLoc loc) {
   KExpr *cuda = fe_cuda_intrinsic(fe, call, name, loc); /* builtins.c */
   if (cuda) return cuda;
@@ -618,11 +708,13 @@ KExpr *fe_vec_builtin(FeCtx *fe, CXCursor call, const char *name, KLoc loc) {
   /* vloadN / vstoreN only: vload_half & co. are other functions. */
   bool vload = !strncmp(name, "vload", 5) && is_len(name + 5);
   bool vstore = !strncmp(name, "vstore", 6) && is_len(name + 6);
+  bool shuffle = !strcmp(name, "shuffle") || !strcmp(name, "shuffle2");
   bool other = !strcmp(name, "select") || !strcmp(name, "popcount") || !strcmp(name, "clz") ||
-               !strcmp(name, "mul_hi");
+               !strcmp(name, "mul_hi") || (fe->opencl && shuffle);
   if (!kcc_cv && !kcc_as && !cl_cv && !cl_as && !vload && !vstore && !other) return NULL;
   KType *t = fe_type(fe, clang_getCursorType(call), loc);
   if (!t) return fe_poison(loc);
+  if (fe->opencl && shuffle) return shuffle_builtin(fe, call, name[7] == '2', t, loc);
   if (kcc_cv || kcc_as || cl_cv || cl_as) {
     int xi = kcc_cv || kcc_as ? 1 : 0;
     if (n != xi + 1) return fe_broken(fe, loc, "this conversion");

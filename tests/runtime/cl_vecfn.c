@@ -107,6 +107,48 @@ int main(int argc, char **argv) {
   rt_cmp_f32(&rt, "volatile_vectors io", io, wio, 4 * (size_t)n, 0, 0);
   rt_cmp_f32(&rt, "volatile_vectors out", vo, wvo, 4 * (size_t)n, 0, 0);
   free(io), free(vo), free(wio), free(wvo);
+  /* shuffles: component c takes input mask[c] mod the number of inputs. */
+  int32_t *sa = malloc(8 * n * sizeof *sa), *soi = malloc(24 * n * sizeof *soi),
+          *swi = malloc(24 * n * sizeof *swi);
+  uint8_t *sb = malloc(8 * n), *sou = malloc(16 * n), *swu = malloc(16 * n);
+  uint32_t *sm = malloc(8 * n * sizeof *sm);
+  float *sof = malloc(4 * n * sizeof *sof), *swf = malloc(4 * n * sizeof *swf);
+  for (int i = 0; i < 8 * n; i++) {
+    sa[i] = (int32_t)rt_u32(&rt);
+    sb[i] = (uint8_t)rt_u32(&rt);
+    sm[i] = rt_u32(&rt);
+  }
+  static const int fixed[8] = {7, 0, 6, 1, 13, 2, 4, 11};
+  for (int i = 0; i < n; i++) {
+    const int32_t *x = sa + 8 * i; /* x then y (x + 4): shuffle2's eight inputs */
+    const uint32_t *mk = sm + 8 * i;
+    for (int c = 0; c < 8; c++) {
+      swi[24 * i + c] = x[mk[c] & 3];
+      swi[24 * i + 8 + c] = x[mk[c] & 7];
+      swi[24 * i + 16 + c] = x[fixed[c] & 7];
+    }
+    uint8_t in[16];
+    for (int c = 0; c < 8; c++) in[c] = sb[8 * i + c], in[8 + c] = (uint8_t)(sb[8 * i + c] + 1);
+    for (int c = 0; c < 16; c++) {
+      uint32_t w = mk[c / 4] * 2654435761u;
+      swu[16 * i + c] = in[((w >> (8 * (c % 4))) & 0xff) & 15];
+    }
+    for (int c = 0; c < 4; c++) swf[4 * i + c] = (float)x[3 - c] + (float)x[mk[2 * c + 1] & 1];
+  }
+  kcrt_buffer *dsa = rt_upload(&rt, sa, 8 * n * sizeof *sa), *dsb = rt_upload(&rt, sb, 8 * n),
+              *dsm = rt_upload(&rt, sm, 8 * n * sizeof *sm), *dsoi = rt_alloc(&rt, 24 * n * 4),
+              *dsou = rt_alloc(&rt, 16 * n), *dsof = rt_alloc(&rt, 4 * n * sizeof *sof);
+  kcrt_arg as[] = {KCRT_ARG_BUFFER(dsa),  KCRT_ARG_BUFFER(dsb),  KCRT_ARG_BUFFER(dsm),
+                   KCRT_ARG_BUFFER(dsoi), KCRT_ARG_BUFFER(dsou), KCRT_ARG_BUFFER(dsof)};
+  rt_launch(&rt, rt_kernel(&rt, "shuffles"), KCRT_DIM1((unsigned)n / 64), KCRT_DIM1(64), 0, as, 6);
+  rt_download(&rt, dsoi, soi, 24 * n * 4);
+  rt_download(&rt, dsou, sou, 16 * n);
+  rt_download(&rt, dsof, sof, 4 * n * sizeof *sof);
+  rt_cmp_i32(&rt, "shuffle/shuffle2 int", soi, swi, 24 * (size_t)n);
+  for (int i = 0; i < 16 * n; i++)
+    if (sou[i] != swu[i]) rt_fail(&rt, "shuffle2 uchar [%d]: %u, want %u", i, sou[i], swu[i]);
+  rt_cmp_f32(&rt, "shuffle float", sof, swf, 4 * (size_t)n, 0, 0);
+  free(sa), free(soi), free(swi), free(sb), free(sou), free(swu), free(sm), free(sof), free(swf);
   free(f), free(of), free(wf), free(a), free(oi), free(wi), free(ou), free(wu), free(os), free(ws);
   return rt_finish(&rt, "%d work-items", n);
 }

@@ -32,3 +32,19 @@ __kernel void volatile_vectors(volatile __global float4 *io, __global float4 *ou
   io[i] = v * 2.0f;
   out[i] = io[i] + v;
 }
+
+// shuffle and shuffle2 (OpenCL C 1.2 §6.12.12): with masks computed at run time (any bits above
+// the selecting ones ignored), with constant masks, on int, uchar and float vectors.
+__kernel void shuffles(__global const int4 *a, __global const uchar8 *b, __global const uint8 *m,
+                       __global int8 *oi, __global uchar16 *ou, __global float4 *of) {
+  int i = get_global_id(0);
+  int4 x = a[2 * i], y = a[2 * i + 1];
+  uint8 mk = m[i];
+  oi[3 * i + 0] = shuffle(x, mk);
+  oi[3 * i + 1] = shuffle2(x, y, mk);
+  oi[3 * i + 2] = shuffle2(x, y, (uint8)(7, 0, 6, 1, 13, 2, 4, 11));
+  uchar8 u = b[i];
+  ou[i] = shuffle2(u, u + (uchar)1, convert_uchar16(as_uchar16((uint4)(mk.s0123 * 2654435761u))));
+  float4 f = convert_float4(x);
+  of[i] = shuffle(f, (uint4)(3, 2, 1, 0)) + shuffle(f.xy, mk.s1357);
+}
