@@ -334,6 +334,8 @@ KExpr *fe_cl_astype(FeCtx *fe, CXCursor c, KLoc loc);
  * arguments and virtual files (made on a miss; malloc'ed path), or NULL: no cache, or clang
  * could not make one. fe_pch_rejected: whether a translation unit parsed with it says clang
  * could not load it. */
+/* cl_lib.c: the OpenCL C built-ins written in OpenCL C, for the .cl prelude (malloc'ed). */
+char *fe_cl_lib(void);
 int fe_pch_prelude_arg(const char *const *args, int nargs);
 char *fe_pch_path(CXIndex idx, const char *const *args, int nargs, struct CXUnsavedFile *uf,
                   int nuf);

@@ -227,7 +227,14 @@ static char *build_cl_prelude(void) {
      defines for them is in the header). */
   n += (size_t)snprintf(p + n, cap - n, "#include \"" FE_INCDIR "/kcc_derived.h\"\n");
   snprintf(p + n, cap - n, "%s", cl_ballot);
-  return p;
+  /* The built-ins written in OpenCL C (cl_lib.c). */
+  KBuf b = {0};
+  kbuf_puts(&b, p);
+  free(p);
+  char *lib = fe_cl_lib();
+  kbuf_puts(&b, lib);
+  free(lib);
+  return b.data;
 }
 
 const FeVFile *fe_cl_vfile(void) {
@@ -308,7 +315,6 @@ static const char *refused_type(CXType t) {
     return "OpenCL images";
   switch (c.kind) {
   case CXType_OCLSampler: return "OpenCL samplers";
-  case CXType_OCLEvent: return "OpenCL events (async copies)";
   case CXType_OCLQueue: return "device-side enqueue (queue_t)";
   case CXType_OCLReserveID: return "OpenCL pipes";
   case CXType_Pipe: return "OpenCL pipes";

@@ -282,6 +282,8 @@ KType *fe_type(FeCtx *fe, CXType t, KLoc loc) {
   case CXType_LongLong: return kir_type_scalar(KT_I64);
   case CXType_ULong:
   case CXType_ULongLong: return kir_type_scalar(KT_U64);
+  /* OpenCL's event_t: what cl_lib.c's async copies return and wait for, nothing more. */
+  case CXType_OCLEvent: return kir_type_scalar(KT_I32);
   case CXType_Float: return kir_type_scalar(KT_F32);
   case CXType_Double: return kir_type_scalar(KT_F64);
   case CXType_Half:

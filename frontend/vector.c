@@ -776,12 +776,20 @@ KExpr *fe_vec_builtin(FeCtx *fe, CXCursor call, const char *name, KLoc loc) {
 
 /* A name for one overload (clamp(float4, float, float) -> __kcc_clamp_float4_float_float):
  * unique in the module, an identifier in every back end's language. */
-static const char *overload_name(KFunc *f) {
+static const char *overload_name(KFunc *f, CXCursor def) {
   char buf[512];
   size_t len = (size_t)snprintf(buf, sizeof buf, "__kcc_%s", f->name);
   for (int i = 0; i < f->nparams && len < sizeof buf - 40; i++) {
-    const char *ts = kir_type_str(f->params[i]->type);
+    KType *pt = f->params[i]->type;
+    const char *ts = kir_type_str(pt);
     buf[len++] = '_';
+    /* OpenCL overloads may differ in a pointer's address space only (the async copies'
+       __local <- __global and __global <- __local), which KIR's types leave to inference. */
+    KAddrSpace as =
+        pt->kind == KT_PTR
+            ? fe_cl_pointee_space(clang_getCursorType(clang_Cursor_getArgument(def, (unsigned)i)))
+            : KAS_GENERIC;
+    if (as != KAS_GENERIC) len += (size_t)snprintf(buf + len, sizeof buf - len, "as%d_", (int)as);
     for (const char *p = ts; *p && len < sizeof buf - 2; p++)
       buf[len++] = (*p == ' ' || *p == '*') ? (*p == '*' ? 'p' : '_') : *p;
     buf[len] = 0;
@@ -795,7 +803,7 @@ KFunc *fe_vfile_function(FeCtx *fe, CXCursor fn) {
   KFunc *f = fe_map_get(&fe->decls, clang_getCanonicalCursor(def));
   if (f) return f;
   f = fe_declare_function(fe, def);
-  f->name = overload_name(f);
+  f->name = overload_name(f, def);
   f->is_static = true;
   f->is_inline = true;
   fe_lower_body(fe, f, def);

@@ -1,0 +1,222 @@
+/* cl_lib.c — OpenCL C built-ins written in OpenCL C, part of the `.cl` prelude.
+ *
+ * Functions of the specification that need nothing KIR lacks are defined here as ordinary
+ * overloadable functions, lowered only where a kernel calls them (like kcc_derived.h's), so
+ * that every form computes them alike: the integer functions of section 6.15.3 that KIR has no
+ * node for (abs_diff, add_sat, sub_sat, mad_sat, upsample, ctz), the relational functions of
+ * 6.15.6 (isequal ... signbit), and the async copies of 6.15.11, which become a copy shared out
+ * over the work-group and a barrier at wait_group_events (the specification makes both
+ * work-group functions, reached by every work-item with the same arguments, so a synchronous
+ * copy and a barrier are one valid implementation; event_t is an int).
+ *
+ * Once kcc defines a name, clang's own declarations of it are never made, so each function
+ * has every overload the specification gives it. */
+#include <stdio.h>
+#include <string.h>
+
+#include "fe.h"
+
+static const struct {
+  const char *t, *u; /* the type and its unsigned counterpart */
+  int bits;
+  bool is_signed;
+  const char *min, *max; /* literals of the type's range */
+} ints[] = {
+    {"char", "uchar", 8, true, "(char)-128", "(char)127"},
+    {"uchar", "uchar", 8, false, "(uchar)0", "(uchar)255"},
+    {"short", "ushort", 16, true, "(short)-32768", "(short)32767"},
+    {"ushort", "ushort", 16, false, "(ushort)0", "(ushort)65535"},
+    {"int", "uint", 32, true, "(int)(-2147483647 - 1)", "2147483647"},
+    {"uint", "uint", 32, false, "0u", "4294967295u"},
+    {"long", "ulong", 64, true, "(long)(-9223372036854775807L - 1)", "9223372036854775807L"},
+    {"ulong", "ulong", 64, false, "0ul", "18446744073709551615ul"},
+};
+static const int lens[] = {1, 2, 3, 4, 8, 16};
+
+#define F "__KCC_CL static inline __attribute__((overloadable))"
+
+/* NAME or NAMEn. */
+static const char *vt(char *buf, size_t cap, const char *name, int n) {
+  if (n == 1)
+    snprintf(buf, cap, "%s", name);
+  else
+    snprintf(buf, cap, "%s%d", name, n);
+  return buf;
+}
+
+static void integer_functions(KBuf *b) {
+  for (size_t e = 0; e < sizeof ints / sizeof *ints; e++)
+    for (size_t l = 0; l < sizeof lens / sizeof *lens; l++) {
+      int n = lens[l], bits = ints[e].bits;
+      char T[16], U[16], MN[64], MX[64];
+      vt(T, sizeof T, ints[e].t, n);
+      vt(U, sizeof U, ints[e].u, n);
+      /* The range as values of T (splats for vectors). */
+      snprintf(MN, sizeof MN, "((%s)%s)", T, ints[e].min);
+      snprintf(MX, sizeof MX, "((%s)%s)", T, ints[e].max);
+      /* __U(x), __T(x): x's bits as the unsigned type and back (a cast for scalars; OpenCL C
+         casts no vector to another vector type, as_T does). */
+      if (n == 1)
+        kbuf_printf(b, "#define __U(x) ((%s)(x))\n#define __T(x) ((%s)(x))\n", U, T);
+      else
+        kbuf_printf(b, "#define __U(x) as_%s(x)\n#define __T(x) as_%s(x)\n", U, T);
+      /* |x - y| in the unsigned type, never wrapping. */
+      kbuf_printf(
+          b, F " %s abs_diff(%s x, %s y) { return x > y ? __U(x) - __U(y) : __U(y) - __U(x); }\n",
+          U, T, T);
+      /* ctz (OpenCL 2.0): the zeros below the lowest set bit; the width for 0. */
+      kbuf_printf(b,
+                  F " %s ctz(%s x) { return __T(popcount(__U(~__U(x) & __U(__U(x) - (%s)1)))); }\n",
+                  T, T, U);
+      if (ints[e].is_signed) {
+        /* Sums and differences wrap in the unsigned type; they overflowed when the operands'
+           signs say the result's sign is impossible. */
+        kbuf_printf(b,
+                    F " %s add_sat(%s x, %s y) { %s r = __T(__U(x) + __U(y)); "
+                      "return ((x < (%s)0) == (y < (%s)0)) & ((r < (%s)0) != (x < (%s)0)) ? "
+                      "(x < (%s)0 ? %s : %s) : r; }\n",
+                    T, T, T, T, T, T, T, T, T, MN, MX);
+        kbuf_printf(b,
+                    F " %s sub_sat(%s x, %s y) { %s r = __T(__U(x) - __U(y)); "
+                      "return ((x < (%s)0) != (y < (%s)0)) & ((r < (%s)0) != (x < (%s)0)) ? "
+                      "(x < (%s)0 ? %s : %s) : r; }\n",
+                    T, T, T, T, T, T, T, T, T, MN, MX);
+      } else {
+        kbuf_printf(b, F " %s add_sat(%s x, %s y) { %s r = x + y; return r < x ? %s : r; }\n", T, T,
+                    T, T, MX);
+        kbuf_printf(b, F " %s sub_sat(%s x, %s y) { return x < y ? (%s)0 : x - y; }\n", T, T, T, T);
+      }
+      if (bits < 64) {
+        /* a * b + c exactly in a type wide enough, then clamped. */
+        const char *wide = bits == 8 ? "int" : bits == 16 || ints[e].is_signed ? "long" : "ulong";
+        char WC[16];
+        vt(WC, sizeof WC, wide, n);
+        kbuf_printf(b,
+                    F " %s mad_sat(%s a, %s b, %s c) { %s r = convert_%s(a) * convert_%s(b) + "
+                      "convert_%s(c); return convert_%s_sat(r); }\n",
+                    T, T, T, T, WC, WC, WC, WC, T);
+        /* upsample(hi, lo): hi in the high half of the type twice as wide. */
+        const char *up = bits == 8    ? (ints[e].is_signed ? "short" : "ushort")
+                         : bits == 16 ? (ints[e].is_signed ? "int" : "uint")
+                                      : (ints[e].is_signed ? "long" : "ulong");
+        char UP[16], LO[16];
+        vt(UP, sizeof UP, up, n);
+        vt(LO, sizeof LO, ints[e].u, n);
+        kbuf_printf(b,
+                    F " %s upsample(%s hi, %s lo) { return convert_%s(hi) << %d | "
+                      "convert_%s(lo); }\n",
+                    UP, T, LO, UP, bits, UP);
+      } else if (ints[e].is_signed) {
+        /* 128 bits as (hi, lo): the product's halves, plus c sign-extended; the sum fits in
+           a long when hi is lo's sign extension. */
+        kbuf_printf(b,
+                    F " %s mad_sat(%s a, %s b, %s c) { %s hi = mul_hi(a, b); %s lo = __U(a) * "
+                      "__U(b); %s s = lo + __U(c); %s carry = convert_%s(s < lo) & (%s)1; "
+                      "hi = hi + (c < (%s)0 ? (%s)-1 : (%s)0) + __T(carry); %s r = __T(s); "
+                      "return hi == (r < (%s)0 ? (%s)-1 : (%s)0) ? r : hi < (%s)0 ? %s : %s; }\n",
+                    T, T, T, T, T, U, U, U, U, U, T, T, T, T, T, T, T, T, MN, MX);
+      } else {
+        kbuf_printf(b,
+                    F " %s mad_sat(%s a, %s b, %s c) { %s hi = mul_hi(a, b); %s lo = a * b; "
+                      "%s s = lo + c; return (hi != (%s)0) | (s < lo) ? %s : s; }\n",
+                    T, T, T, T, T, T, T, T, MX);
+      }
+      kbuf_printf(b, "#undef __U\n#undef __T\n");
+    }
+}
+
+/* Section 6.15.6: scalars give int 1 or 0; vectors the signed integer vector of the element's
+ * size with -1 (all bits) for true, which is what OpenCL C's own vector comparisons give. */
+static void relational_functions(KBuf *b) {
+  static const struct {
+    const char *t, *i, *vi; /* float type, scalar result, vector result element */
+    const char *min_normal, *sign_int;
+  } fl[] = {
+      {"float", "int", "int", "0x1p-126f", "int"},
+      {"double", "int", "long", "0x1p-1022", "long"},
+      {"half", "int", "short", "(half)0x1p-14f", "short"},
+  };
+  static const struct {
+    const char *name, *expr;
+  } two[] = {
+      {"isequal", "x == y"},
+      {"isnotequal", "x != y"},
+      {"isgreater", "x > y"},
+      {"isgreaterequal", "x >= y"},
+      {"isless", "x < y"},
+      {"islessequal", "x <= y"},
+      {"islessgreater", "(x < y) | (x > y)"},
+      {"isordered", "(x == x) & (y == y)"},
+      {"isunordered", "(x != x) | (y != y)"},
+  };
+  for (size_t e = 0; e < sizeof fl / sizeof *fl; e++) {
+    if (e == 2) kbuf_printf(b, "#ifdef cl_khr_fp16\n");
+    for (size_t l = 0; l < sizeof lens / sizeof *lens; l++) {
+      int n = lens[l];
+      char T[16], R[16], SI[16];
+      vt(T, sizeof T, fl[e].t, n);
+      vt(R, sizeof R, n == 1 ? fl[e].i : fl[e].vi, n);
+      vt(SI, sizeof SI, fl[e].sign_int, n);
+      /* A scalar comparison is an int 1 or 0, a vector one -1 or 0 already. */
+      for (size_t k = 0; k < sizeof two / sizeof *two; k++)
+        kbuf_printf(b, F " %s %s(%s x, %s y) { return %s(%s); }\n", R, two[k].name, T, T,
+                    n == 1 ? "(int)" : "", two[k].expr);
+      kbuf_printf(b,
+                  F
+                  " %s isnormal(%s x) { return %s((fabs(x) >= (%s)%s) & (fabs(x) < (%s)INFINITY)); "
+                  "}\n",
+                  R, T, n == 1 ? "(int)" : "", T, fl[e].min_normal, T);
+      kbuf_printf(b, F " %s signbit(%s x) { return %s(as_%s(x) < (%s)0); }\n", R, T,
+                  n == 1 ? "(int)" : "", SI, SI);
+    }
+    if (e == 2) kbuf_printf(b, "#endif\n");
+  }
+}
+
+/* Section 6.15.11 for every gentype: the copy shared out over the work-group's work-items by
+ * their linear local id. */
+static void async_copies(KBuf *b) {
+  static const char *const scalars[] = {"char", "uchar", "short", "ushort", "int", "uint",
+                                        "long", "ulong", "float", "double", "half"};
+  kbuf_printf(b, F " size_t __kcc_lid(void) { return get_local_id(0) + get_local_size(0) * "
+                   "(get_local_id(1) + get_local_size(1) * get_local_id(2)); }\n" F
+                   " size_t __kcc_lsize(void) { return get_local_size(0) * get_local_size(1) * "
+                   "get_local_size(2); }\n");
+  for (size_t s = 0; s < sizeof scalars / sizeof *scalars; s++) {
+    if (s == 10) kbuf_printf(b, "#ifdef cl_khr_fp16\n");
+    for (size_t l = 0; l < sizeof lens / sizeof *lens; l++) {
+      char T[16];
+      vt(T, sizeof T, scalars[s], lens[l]);
+      static const char *const dirs[2][2] = {{"__local", "const __global"},
+                                             {"__global", "const __local"}};
+      for (int d = 0; d < 2; d++) {
+        kbuf_printf(b,
+                    F " event_t async_work_group_copy(%s %s *dst, %s %s *src, size_t n, event_t "
+                      "e) { for (size_t i = __kcc_lid(); i < n; i += __kcc_lsize()) dst[i] = "
+                      "src[i]; return e; }\n",
+                    dirs[d][0], T, dirs[d][1], T);
+        /* The stride applies to the global side: the source when copying into local memory,
+           the destination when copying out. */
+        kbuf_printf(b,
+                    F " event_t async_work_group_strided_copy(%s %s *dst, %s %s *src, size_t n, "
+                      "size_t stride, event_t e) { for (size_t i = __kcc_lid(); i < n; i += "
+                      "__kcc_lsize()) dst[i%s] = src[i%s]; return e; }\n",
+                    dirs[d][0], T, dirs[d][1], T, d ? " * stride" : "", d ? "" : " * stride");
+      }
+      kbuf_printf(b, F " void prefetch(const __global %s *p, size_t n) { (void)p; (void)n; }\n", T);
+    }
+    if (s == 10) kbuf_printf(b, "#endif\n");
+  }
+  kbuf_printf(b, F " void wait_group_events(int n, event_t *events) { (void)n; (void)events; "
+                   "barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE); }\n");
+}
+
+char *fe_cl_lib(void) {
+  KBuf b = {0};
+  kbuf_printf(&b, "#define __KCC_CL\n");
+  integer_functions(&b);
+  relational_functions(&b);
+  async_copies(&b);
+  kbuf_printf(&b, "#undef __KCC_CL\n");
+  return b.data;
+}
