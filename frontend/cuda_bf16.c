@@ -448,6 +448,33 @@ static void operators(KBuf *b) {
   }
 }
 
+/* atomicAdd of a bfloat16 (and of each half of a pair): a compare-and-swap loop on the aligned
+ * 32-bit word that holds it, the sum rounded as __hadd. Every form has a 32-bit CAS; a pair's
+ * halves are each added atomically, not the pair as one, as CUDA documents. */
+static const char h_bf16_atomics[] =
+    "__KCC_B unsigned int __kcc_bf_cas_add(unsigned int *__w, unsigned int __sh, unsigned int "
+    "__mask, __nv_bfloat162 __v) {\n"
+    "  unsigned int __old = *__w, __seen;\n"
+    "  do {\n"
+    "    __seen = __old;\n"
+    "    unsigned int __lo = __hadd(__kcc_bf((unsigned short)(__seen >> __sh)), __v.x).__x;\n"
+    "    unsigned int __hi = __hadd(__kcc_bf((unsigned short)(__seen >> 16)), __v.y).__x;\n"
+    "    unsigned int __new = __mask == 0xffffffffU ? __lo | (__hi << 16) : (__seen & ~__mask) | "
+    "(__lo << __sh);\n"
+    "    __old = atomicCAS(__w, __seen, __new);\n"
+    "  } while (__old != __seen);\n"
+    "  return __old;\n}\n"
+    "__KCC_B __nv_bfloat16 atomicAdd(__nv_bfloat16 *const __p, const __nv_bfloat16 __v) {\n"
+    "  unsigned int __off = (unsigned int)((unsigned long long)__p & 2ULL);\n"
+    "  unsigned int *__w = (unsigned int *)((char *)__p - __off);\n"
+    "  unsigned int __old = __kcc_bf_cas_add(__w, __off * 8U, 0xffffU << (__off * 8U), "
+    "__nv_bfloat162(__v, __v));\n"
+    "  return __kcc_bf((unsigned short)(__old >> (__off * 8U)));\n}\n"
+    "__KCC_B __nv_bfloat162 atomicAdd(__nv_bfloat162 *const __p, const __nv_bfloat162 __v) {\n"
+    "  unsigned int __old = __kcc_bf_cas_add((unsigned int *)__p, 0U, 0xffffffffU, __v);\n"
+    "  return __nv_bfloat162(__kcc_bf((unsigned short)__old), __kcc_bf((unsigned short)(__old >> "
+    "16)));\n}\n";
+
 /* Written out rather than by macros: kcc does not take a member access that a macro's body
  * spells. */
 static void math_and_shuffles(KBuf *b) {
@@ -495,6 +522,7 @@ const char *fe_cuda_bf16_header(void) {
     int_conversions(&b);
     operators(&b);
     math_and_shuffles(&b);
+    kbuf_printf(&b, "%s", h_bf16_atomics);
     kbuf_printf(&b, "#undef __KCC_B\n#endif\n");
     text = b.data;
   }

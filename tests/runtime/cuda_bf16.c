@@ -406,6 +406,32 @@ int main(int argc, char **argv) {
     for (size_t i = 0; i < N; i++) gl[i] = ol[i * NL + j], el[i] = wl[i * NL + j];
     rt_cmp_i64(&rt, lnames[j], gl, el, N);
   }
+  /* atomics: 4 blocks of 64 threads; slot t % 8 of g gets 32 ones, each old value 0..31 once */
+  uint16_t zero[8] = {0};
+  kcrt_buffer *dg = rt_upload(&rt, zero, 16), *dg2 = rt_upload(&rt, zero, 16),
+              *dsh = rt_alloc(&rt, 4 * 8 * 2), *dold = rt_alloc(&rt, 256 * 2);
+  kcrt_arg aargs[] = {KCRT_ARG_BUFFER(dg), KCRT_ARG_BUFFER(dg2), KCRT_ARG_BUFFER(dsh),
+                      KCRT_ARG_BUFFER(dold)};
+  rt_launch(&rt, rt_kernel(&rt, "atomics"), KCRT_DIM1(4), KCRT_DIM1(64), 0, aargs, 4);
+  uint16_t gg[8], gg2[8], gsh[32], gold[256];
+  rt_download(&rt, dg, gg, 16);
+  rt_download(&rt, dg2, gg2, 16);
+  rt_download(&rt, dsh, gsh, 64);
+  rt_download(&rt, dold, gold, 512);
+  uint32_t ga[48], wa[48];
+  for (int k = 0; k < 8; k++) ga[k] = gg[k], wa[k] = of_int(32, RN);
+  for (int k = 0; k < 4; k++)
+    ga[8 + 2 * k] = gg2[2 * k], wa[8 + 2 * k] = of_int(64, RN), ga[9 + 2 * k] = gg2[2 * k + 1],
+               wa[9 + 2 * k] = of_int(128, RN);
+  for (int k = 0; k < 32; k++) ga[16 + k] = gsh[k], wa[16 + k] = of_int(8, RN);
+  rt_cmp_u32(&rt, "atomicAdd: global, pair, shared sums", ga, wa, 48);
+  uint32_t seen[8] = {0}, all[8], want_all[8];
+  for (int t = 0; t < 256; t++) {
+    float v = bf_value(gold[t]);
+    if (v >= 0 && v < 32 && v == (int)v) seen[t % 8] |= 1u << (int)v;
+  }
+  for (int k = 0; k < 8; k++) all[k] = seen[k], want_all[k] = 0xffffffffu;
+  rt_cmp_u32(&rt, "atomicAdd: old values 0..31 once per slot", all, want_all, 8);
   rt_xfree_all();
   return rt_finish(&rt, "%d bfloat16 inputs through %d results", N, NO + NI + NF + NL);
 }

@@ -114,3 +114,20 @@ __global__ void ops(const __nv_bfloat16 *a, const __nv_bfloat16 *b, const __nv_b
   u[0] = __hisnan(x) ? 0 : __bfloat162ll_rn(x);
   u[1] = __hisnan(y) ? 0 : (long long)__bfloat162ull_ru(y);
 }
+
+// atomicAdd of __nv_bfloat16 and __nv_bfloat162, in global and shared memory: each thread adds
+// 1 (and 2 to the pair's high half) to one of 8 slots, so every sum is an exact integer in any
+// order; old values are distinct per slot.
+__global__ void atomics(__nv_bfloat16 *g, __nv_bfloat162 *g2, __nv_bfloat16 *sh_out,
+                        __nv_bfloat16 *olds) {
+  __shared__ __nv_bfloat16 s[8];
+  int t = threadIdx.x;
+  if (t < 8) s[t] = __float2bfloat16(0.0f);
+  __syncthreads();
+  __nv_bfloat16 one = 1.0f;
+  olds[blockIdx.x * blockDim.x + t] = atomicAdd(&g[t % 8], one);
+  atomicAdd(&s[t % 8], one);
+  atomicAdd(&g2[t % 4], __floats2bfloat162_rn(1.0f, 2.0f));
+  __syncthreads();
+  if (t < 8) sh_out[blockIdx.x * 8 + t] = s[t];
+}
