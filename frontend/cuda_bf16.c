@@ -172,11 +172,13 @@ static void struct_members(KBuf *b) {
     const char *T = int_types[t].type;
     const char *cv = int_types[t].is_signed ? "__kcc_i2bf((long long)__v, 0)"
                                             : "__kcc_u2bf((unsigned long long)__v, 0U, 0)";
-    kbuf_printf(b,
-                "  __host__ __device__ __nv_bfloat16(%s __v) : __x(%s) {}\n"
-                "  __host__ __device__ __nv_bfloat16 &operator=(%s __v) { __x = %s; return *this; "
-                "}\n  __host__ __device__ operator %s() const { return ",
-                T, cv, T, cv, T);
+    kbuf_printf(b, "  __host__ __device__ __nv_bfloat16(%s __v) : __x(%s) {}\n", T, cv);
+    if (int_types[t].name) /* as cuda_bf16.h: no assignment from long */
+      kbuf_printf(b,
+                  "  __host__ __device__ __nv_bfloat16 &operator=(%s __v) { __x = %s; return "
+                  "*this; }\n",
+                  T, cv);
+    kbuf_printf(b, "  __host__ __device__ operator %s() const { return ", T);
     to_int_expr(b, t, 1, "__x");
     kbuf_printf(b, "; }\n");
   }
