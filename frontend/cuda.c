@@ -450,6 +450,8 @@ const FeVFile *fe_cu_vfiles(int *n) {
         (FeVFile){FE_INCDIR "/cooperative_groups/reduce.h", "#include <cooperative_groups.h>\n"};
     cu_vfiles[ncu_vfiles++] = (FeVFile){FE_INCDIR "/assert.h", h_assert};
     cu_vfiles[ncu_vfiles++] = (FeVFile){FE_INCDIR "/cuda_fp16.h", fe_cuda_fp16_header()};
+    cu_vfiles[ncu_vfiles++] = (FeVFile){FE_INCDIR "/cuda_bf16.h", fe_cuda_bf16_header()};
+    cu_vfiles[ncu_vfiles++] = (FeVFile){FE_INCDIR "/cuda_fp8.h", fe_cuda_fp8_header()};
     cu_vfiles[ncu_vfiles++] = (FeVFile){FE_INCDIR "/cassert", "#include <assert.h>\n"};
     cu_vfiles[ncu_vfiles++] = (FeVFile){FE_INCDIR "/time.h", ""};
     cu_vfiles[ncu_vfiles++] = (FeVFile){FE_INCDIR "/math_constants.h", fe_cu_math_constants};

@@ -14,6 +14,9 @@ static const char h_fp16[] =
     "typedef _Float16 __half;\n"
     "typedef _Float16 __half2 __attribute__((ext_vector_type(2)));\n"
     "typedef __half half;\ntypedef __half2 half2;\n"
+    /* CUDA's raw forms, the bits (cuda_fp8.h's conversions take and give them) */
+    "typedef struct __half_raw { unsigned short x; } __half_raw;\n"
+    "typedef struct __half2_raw { unsigned short x; unsigned short y; } __half2_raw;\n"
     "#define CUDART_INF_FP16 __ushort_as_half((unsigned short)0x7c00U)\n"
     "#define CUDART_NAN_FP16 __ushort_as_half((unsigned short)0x7fffU)\n"
     "#define CUDART_MAX_NORMAL_FP16 __ushort_as_half((unsigned short)0x7bffU)\n"

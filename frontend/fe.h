@@ -348,6 +348,10 @@ const char *const *fe_cu_args(int arch);
 const FeVFile *fe_cu_vfiles(int *n);
 /* kcc's <cuda_fp16.h> (cuda_fp16.c): __half and __half2 on KIR's half. */
 const char *fe_cuda_fp16_header(void);
+/* kcc's <cuda_bf16.h> (cuda_bf16.c): CUDA's __nv_bfloat16 struct, computed in float. */
+const char *fe_cuda_bf16_header(void);
+/* kcc's <cuda_fp8.h> (cuda_fp8.c): the e4m3 and e5m2 storage types and their conversions. */
+const char *fe_cuda_fp8_header(void);
 /* Whether fn is a C++ member function with a `this` (methods, conversion operators). */
 bool fe_is_method(CXCursor fn);
 /* Whether a CUDA function declaration is __device__ (device code kcc compiles). */

@@ -1305,6 +1305,36 @@ START_TEST(half_cuda_shuffles) {
 }
 END_TEST
 
+/* The same for __nv_bfloat16 and __nv_bfloat162 (kcc's <cuda_bf16.h>), and atomicAdd of both:
+ * a 32-bit compare-and-swap loop, in every form (SPIR-V too, without the shuffles). */
+START_TEST(bf16_cuda_shuffles_atomics) {
+  tu_write("bs.cu", "#include <cuda_bf16.h>\n"
+                    "__global__ void k(__nv_bfloat16 *p, nv_bfloat162 *q) {\n"
+                    "  int i = threadIdx.x;\n"
+                    "  p[i] = __shfl_xor_sync(0xffffffffu, p[i], 1) + __shfl_sync(~0u, p[i], 0);\n"
+                    "  q[i] = __shfl_down_sync(~0u, q[i], 1) + __shfl_up_sync(~0u, q[i], 2, 16);\n"
+                    "}\n");
+  tu_write("ba.cu", "#include <cuda_bf16.h>\n"
+                    "__global__ void k(__nv_bfloat16 *p, nv_bfloat162 *q) {\n"
+                    "  __shared__ __nv_bfloat16 s[2];\n"
+                    "  atomicAdd(&s[threadIdx.x & 1], p[0]);\n"
+                    "  p[1] = atomicAdd(&p[2], s[0]);\n"
+                    "  atomicAdd(q, __floats2bfloat162_rn(1.0f, 2.0f));\n"
+                    "}\n");
+  char *err;
+  ck_assert_int_eq(kcc("bs.cu -o bs.ptx", NULL, &err), 0);
+  ck_assert_int_eq(kcc("bs.cu -o bs.cl", NULL, &err), 0);
+  ck_assert_int_eq(kcc("bs.cu -o bs.cu.cu", NULL, &err), 0);
+  ck_assert_int_eq(kcc("ba.cu -o ba.ptx", NULL, &err), 0);
+  ck_assert_int_eq(kcc("ba.cu -o ba.cl", NULL, &err), 0);
+  ck_assert_int_eq(kcc("ba.cu -o ba.spv", NULL, &err), 0);
+  ck_assert_int_eq(kcc("ba.cu -o ba.cu.cu", NULL, &err), 0);
+  consumed("bs.ptx bs.cl bs.cu.cu ba.ptx ba.cl ba.spv ba.cu.cu");
+  ck_assert_int_eq(kcc("bs.cu -o bs.spv", NULL, &err), 1);
+  ck_assert_msg(strstr(err, "is not available in SPIR-V output"), "%s", err);
+}
+END_TEST
+
 static Suite *suite(void) {
   Suite *s = suite_create("driver");
   TCase *t = tcase_create("driver");
@@ -1346,6 +1376,7 @@ static Suite *suite(void) {
   tcase_add_test(t, large_params_ptx81);
   tcase_add_test(t, half_values);
   tcase_add_test(t, half_cuda_shuffles);
+  tcase_add_test(t, bf16_cuda_shuffles_atomics);
   suite_add_tcase(s, t);
   return s;
 }
