@@ -408,6 +408,9 @@ static KExpr *decl_ref(FeCtx *fe, CXCursor c, KLoc loc) {
   case CXCursor_VarDecl:
   case CXCursor_ParmDecl: {
     KVar *v = fe_map_get(&fe->decls, clang_getCanonicalCursor(ref));
+    if (!v && !*fe_spelling(ref)) /* C++'s block-scope anonymous union (lower_stmt.c) */
+      v = fe_map_get(&fe->decls, clang_getCanonicalCursor(clang_getTypeDeclaration(
+                                     clang_getCanonicalType(clang_getCursorType(ref)))));
     if (!v && fe->lang == KL_LANG_CU && at_namespace_scope(ref) && !fe_cu_is_device_var(ref)) {
       /* A const variable of the host side that device code reads (parse.c lowers only
          device variables up front). */
@@ -480,18 +483,36 @@ static KExpr *member(FeCtx *fe, CXCursor c, KLoc loc) {
   return fe_member_of(fe, fe_expr(fe, base), fname, loc);
 }
 
+static KExpr *member_expr(KExpr *b, int i, KLoc loc) {
+  KExpr *e = kir_expr(KE_MEMBER, b->type->st->fields[i].type, loc);
+  e->a = b;
+  e->field = i;
+  return e;
+}
+
+/* fname in the struct or union b, directly or in its anonymous members (C11 6.7.2.1p13:
+ * their fields are the enclosing record's), as the chain of member accesses that reaches it;
+ * NULL if absent. */
+static KExpr *find_member(KExpr *b, const char *fname, KLoc loc) {
+  KStruct *st = b->type->st;
+  for (int i = 0; i < st->nfields; i++)
+    if (strcmp(st->fields[i].name, fname) == 0) return member_expr(b, i, loc);
+  for (int i = 0; i < st->nfields; i++) {
+    if (strncmp(st->fields[i].name, FE_ANON_FIELD, strlen(FE_ANON_FIELD)) != 0 ||
+        st->fields[i].type->kind != KT_STRUCT)
+      continue;
+    KExpr *r = find_member(member_expr(b, i, loc), fname, loc);
+    if (r) return r;
+  }
+  return NULL;
+}
+
 KExpr *fe_member_of(FeCtx *fe, KExpr *b, const char *fname, KLoc loc) {
   if (b->type->kind == KT_PTR) b = deref(b, b->loc);
   if (b->type->kind != KT_STRUCT) return fe_broken(fe, loc, "this member access");
   KStruct *st = b->type->st;
-  for (int i = 0; i < st->nfields; i++) {
-    if (strcmp(st->fields[i].name, fname) == 0) {
-      KExpr *e = kir_expr(KE_MEMBER, st->fields[i].type, loc);
-      e->a = b;
-      e->field = i;
-      return e;
-    }
-  }
+  KExpr *r = find_member(b, fname, loc);
+  if (r) return r;
   diag_ice(loc, "no field '%s' in struct %s", fname, st->name);
   return fe_poison(loc);
 }
@@ -1236,6 +1257,7 @@ static KExpr *init_aggregate(FeCtx *fe, FeKids *k, int *pos, KType *t, bool wc, 
   KExpr *l = kir_expr(KE_INITLIST, t, loc);
   l->nargs = n;
   l->args = kir_alloc(sizeof(KExpr *) * (size_t)(n ? n : 1));
+  bool is_union = t->kind == KT_STRUCT && t->st->is_union;
   int i = 0;
   while (*pos < k->n) {
     if (is_designator(k->v[*pos])) {
@@ -1251,8 +1273,14 @@ static KExpr *init_aggregate(FeCtx *fe, FeKids *k, int *pos, KType *t, bool wc, 
       i = at;
     }
     if (i >= n) break;
+    if (is_union) {
+      /* A union's list initializes one member: a later designator replaces it (C11
+         6.7.9p19), and without one the list's next value belongs to an enclosing aggregate. */
+      for (int j = 0; j < n; j++) l->args[j] = NULL;
+    }
     l->args[i] = init_element(fe, k, pos, aggregate_elem(t, i), wc);
     i++;
+    if (is_union && !(braced && *pos < k->n && is_designator(k->v[*pos]))) break;
   }
   return l;
 }

@@ -289,7 +289,7 @@ static const KType *host_declarator(KBuf *b, const KType *t, const char *name) {
     t = t->base;
   }
   if (t->kind == KT_STRUCT)
-    kbuf_printf(b, "struct %s", t->st->name);
+    kbuf_printf(b, "%s %s", kir_struct_kw(t->st), t->st->name);
   else if (t->kind == KT_PTR)
     kbuf_puts(b, "uint64_t");
   else
@@ -540,8 +540,9 @@ static void emit_vector(KBuf *b, const KType *t) {
  * that follow run whoever defined it, so a different layout is a compile error that says
  * which field differs. */
 static void emit_struct(KBuf *b, const KStruct *st, const char *prefix) {
-  kbuf_printf(b, "\n#ifndef KCC_STRUCT_%s\n#define KCC_STRUCT_%s\nstruct %s {\n", st->name,
-              st->name, st->name);
+  const char *kw = kir_struct_kw(st);
+  kbuf_printf(b, "\n#ifndef KCC_STRUCT_%s\n#define KCC_STRUCT_%s\n%s %s {\n", st->name, st->name,
+              kw, st->name);
   for (int i = 0; i < st->nfields; i++) {
     kbuf_puts(b, "  ");
     host_decl(b, st->fields[i].type, st->fields[i].name);
@@ -552,20 +553,21 @@ static void emit_struct(KBuf *b, const KStruct *st, const char *prefix) {
   else
     kbuf_puts(b, "};\n#endif\n");
   kbuf_printf(b,
-              "KCC_LAYOUT_CHECK(sizeof(struct %s) == %d, \"struct %s must be %d bytes, as kcc laid "
+              "KCC_LAYOUT_CHECK(sizeof(%s %s) == %d, \"%s %s must be %d bytes, as kcc laid "
               "it out for the kernels\", %s_layout_%s);\n",
-              st->name, st->size, st->name, st->size, prefix, st->name);
+              kw, st->name, st->size, kw, st->name, st->size, prefix, st->name);
   for (int i = 0; i < st->nfields; i++) {
     const KField *f = &st->fields[i];
     kbuf_printf(b,
-                "KCC_LAYOUT_CHECK(offsetof(struct %s, %s) == %d, \"struct %s: field '%s' must be "
+                "KCC_LAYOUT_CHECK(offsetof(%s %s, %s) == %d, \"%s %s: field '%s' must be "
                 "at offset %d, as kcc laid it out for the kernels\", %s_layout_%s_%d);\n",
-                st->name, f->name, f->offset, st->name, f->name, f->offset, prefix, st->name, i);
+                kw, st->name, f->name, f->offset, kw, st->name, f->name, f->offset, prefix,
+                st->name, i);
   }
   kbuf_printf(b, "#ifndef KCC_BUF_STRUCT_%s\n#define KCC_BUF_STRUCT_%s", st->name, st->name);
   KBuf h = {0}, c = {0};
   kbuf_printf(&h, "kcc_buf_struct_%s", st->name);
-  kbuf_printf(&c, "struct %s", st->name);
+  kbuf_printf(&c, "%s %s", kw, st->name);
   emit_handle(b, h.data, c.data, "KCRT_TYPE_STRUCT");
   kbuf_puts(b, "#endif\n");
   kbuf_free(&h);
@@ -614,7 +616,7 @@ static Param *kernel_params(const KFunc *f) {
       ps[j].type = handle_name(t);
     } else if (t->kind == KT_STRUCT) {
       KBuf s = {0};
-      kbuf_printf(&s, "struct %s", t->st->name);
+      kbuf_printf(&s, "%s %s", kir_struct_kw(t->st), t->st->name);
       ps[j].type = kir_strdup(s.data);
       kbuf_free(&s);
     } else {
