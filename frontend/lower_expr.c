@@ -470,7 +470,14 @@ static KExpr *member(FeCtx *fe, CXCursor c, KLoc loc) {
     diag_error(loc, "this member access is not supported in kcc kernels");
     return fe_poison(loc);
   }
-  const char *fname = fe_spelling(clang_getCursorReferenced(c));
+  CXCursor ref = clang_getCursorReferenced(c);
+  if (clang_getCursorKind(ref) == CXCursor_FieldDecl &&
+      clang_Cursor_isAnonymousRecordDecl(
+          clang_getTypeDeclaration(clang_getCanonicalType(clang_getCursorType(ref)))))
+    /* The implicit access to an anonymous member that libclang shows for some uses of its
+       fields: fe_member_of finds the field through the member itself. */
+    return fe_expr(fe, base);
+  const char *fname = fe_spelling(ref);
   int sp = special_index(fe, base);
   if (sp >= 0) {
     if (strlen(fname) != 1 || fname[0] < 'x' || fname[0] > 'z')
@@ -1224,25 +1231,74 @@ static CXCursor vec_literal_list(CXCursor c) {
              : clang_getNullCursor();
 }
 
+/* Whether f is an anonymous struct or union member with a field `name`, at any depth. */
+static bool anon_has(KField f, const char *name) {
+  if (strncmp(f.name, FE_ANON_FIELD, strlen(FE_ANON_FIELD)) != 0 || f.type->kind != KT_STRUCT)
+    return false;
+  for (int i = 0; i < f.type->st->nfields; i++)
+    if (strcmp(f.type->st->fields[i].name, name) == 0 || anon_has(f.type->st->fields[i], name))
+      return true;
+  return false;
+}
+
+/* The list of anonymous member type t that `.name = value` (value at *pos) fills, merged into
+ * what an earlier designator gave it (prev). */
+static KExpr *init_anon_designated(FeCtx *fe, FeKids *k, int *pos, KExpr *prev, KType *t,
+                                   const char *name, bool wc, KLoc loc) {
+  KExpr *l = prev;
+  int n = t->st->nfields;
+  if (!l || l->kind != KE_INITLIST || l->type != t) {
+    l = kir_expr(KE_INITLIST, t, loc);
+    l->nargs = n;
+    l->args = kir_alloc(sizeof(KExpr *) * (size_t)n);
+  }
+  for (int i = 0; i < n; i++) {
+    KField f = t->st->fields[i];
+    bool direct = strcmp(f.name, name) == 0;
+    if (!direct && !anon_has(f, name)) continue;
+    if (t->st->is_union) /* one member: the designated one replaces any other */
+      for (int j = 0; j < n; j++)
+        if (j != i) l->args[j] = NULL;
+    l->args[i] = direct ? init_element(fe, k, pos, f.type, wc)
+                        : init_anon_designated(fe, k, pos, l->args[i], f.type, name, wc, loc);
+    break;
+  }
+  return l;
+}
+
 /* Where a designator (`.field =` or `[index] =`) points in an aggregate of type t, or -1
  * after reporting why kcc does not take it. On success *value is the initializer after it. */
-static int designated_index(FeCtx *fe, CXCursor d, KType *t, CXCursor *value) {
+static int designated_index(FeCtx *fe, CXCursor d, KType *t, CXCursor *value, const char **inner) {
   KLoc loc = fe_loc(fe, d);
   FeKids k;
   fe_kids(d, &k);
   int idx = -1;
-  if (k.n != 2) {
+  *inner = NULL;
+  /* A field of an anonymous member is designated through unnamed designators for the
+     anonymous members, which libclang shows before the field's own. */
+  int unnamed = 0;
+  while (unnamed < k.n - 2 && clang_getCursorKind(k.v[unnamed]) == CXCursor_MemberRef &&
+         !*fe_spelling(k.v[unnamed]))
+    unnamed++;
+  if (k.n - unnamed != 2) {
     diag_error(loc, "nested designators are not supported in kcc kernels");
-  } else if (clang_getCursorKind(k.v[0]) == CXCursor_MemberRef && t->kind == KT_STRUCT) {
-    const char *name = fe_spelling(k.v[0]);
+  } else if (clang_getCursorKind(k.v[unnamed]) == CXCursor_MemberRef && t->kind == KT_STRUCT) {
+    const char *name = fe_spelling(k.v[unnamed]);
     for (int i = 0; i < t->st->nfields && idx < 0; i++)
       if (strcmp(t->st->fields[i].name, name) == 0) idx = i;
+    /* A field of an anonymous member: the designator reaches it through that member. */
+    for (int i = 0; i < t->st->nfields && idx < 0; i++)
+      if (anon_has(t->st->fields[i], name)) {
+        idx = i;
+        *inner = name;
+      }
   } else if (clang_isExpression(clang_getCursorKind(k.v[0])) && t->kind == KT_ARRAY) {
     KExpr *e = eval_const(fe, k.v[0], kir_type_scalar(KT_I64), loc, true);
     if (e && (int64_t)e->ival >= 0 && (t->len < 0 || (int64_t)e->ival < t->len)) idx = (int)e->ival;
   }
-  if (idx < 0 && k.n == 2) diag_error(loc, "this designator is not supported in kcc kernels");
-  if (idx >= 0) *value = k.v[1];
+  if (idx < 0 && k.n - unnamed == 2)
+    diag_error(loc, "this designator is not supported in kcc kernels");
+  if (idx >= 0) *value = k.v[k.n - 1];
   fe_kids_free(&k);
   return idx;
 }
@@ -1263,7 +1319,8 @@ static KExpr *init_aggregate(FeCtx *fe, FeKids *k, int *pos, KType *t, bool wc, 
     if (is_designator(k->v[*pos])) {
       if (!braced) break;
       CXCursor value;
-      int at = designated_index(fe, k->v[*pos], t, &value);
+      const char *inner;
+      int at = designated_index(fe, k->v[*pos], t, &value, &inner);
       if (at < 0) {
         (*pos)++;
         continue;
@@ -1271,6 +1328,17 @@ static KExpr *init_aggregate(FeCtx *fe, FeKids *k, int *pos, KType *t, bool wc, 
       /* The value takes the designator's place; what follows continues after it. */
       k->v[*pos] = value;
       i = at;
+      if (inner) {
+        /* Through an anonymous member; what follows continues after that member. */
+        if (is_union)
+          for (int j = 0; j < n; j++)
+            if (j != at) l->args[j] = NULL;
+        l->args[at] =
+            init_anon_designated(fe, k, pos, l->args[at], aggregate_elem(t, at), inner, wc, loc);
+        i = at + 1;
+        if (is_union && !(*pos < k->n && is_designator(k->v[*pos]))) break;
+        continue;
+      }
     }
     if (i >= n) break;
     if (is_union) {
