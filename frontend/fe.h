@@ -105,7 +105,7 @@ typedef struct FeCtx {
   FeSwitch *sw;        /* innermost switch being lowered, or NULL */
   int block_depth;
   int anon_structs;
-  int anon_vars; /* block-scope anonymous unions (C++), named by lower_stmt.c */
+  int anon_vars;       /* block-scope anonymous unions (C++), named by lower_stmt.c */
   KList derived_names; /* KStruct* named after a typedef or numbered: they yield on clashes */
   const char *terr_what, *terr_file; /* the last type error, to report each once a line */
   int terr_line;

@@ -63,9 +63,9 @@ int main(int argc, char **argv) {
               *dabs = rt_alloc(&rt, n * 4), *dtop = rt_alloc(&rt, n * 4),
               *dio = rt_upload(&rt, io, n * sizeof *io), *dpk = rt_upload(&rt, pk, n * sizeof *pk),
               *dsc = rt_alloc(&rt, n * 4);
-  kcrt_arg args[] = {KCRT_ARG_BUFFER(din), KCRT_ARG_BUFFER(dbits), KCRT_ARG_BUFFER(dabs),
-                     KCRT_ARG_BUFFER(dtop), KCRT_ARG_BUFFER(dio),  KCRT_ARG_BUFFER(dpk),
-                     KCRT_ARG_BUFFER(dsc), KCRT_ARG_VALUE(key)};
+  kcrt_arg args[] = {KCRT_ARG_BUFFER(din),  KCRT_ARG_BUFFER(dbits), KCRT_ARG_BUFFER(dabs),
+                     KCRT_ARG_BUFFER(dtop), KCRT_ARG_BUFFER(dio),   KCRT_ARG_BUFFER(dpk),
+                     KCRT_ARG_BUFFER(dsc),  KCRT_ARG_VALUE(key)};
   rt_launch(&rt, rt_kernel(&rt, "cu_unions"), KCRT_DIM1((unsigned)n / 64), KCRT_DIM1(64), 0, args,
             8);
   rt_download(&rt, dbits, obits, n * 4);
@@ -77,8 +77,7 @@ int main(int argc, char **argv) {
   rt_cmp_u32(&rt, "float bits through an unsigned member", obits, wbits, (size_t)n);
   rt_cmp_u32(&rt, "a union through a __device__ function", oabs, wabs, (size_t)n);
   rt_cmp_u32(&rt, "a union's member function", otop, wtop, (size_t)n);
-  rt_cmp_u32(&rt, "__shared__ unions and unions through pointers", &io[0].u, &wio[0].u,
-             (size_t)n);
+  rt_cmp_u32(&rt, "__shared__ unions and unions through pointers", &io[0].u, &wio[0].u, (size_t)n);
   for (int i = 0; i < n; i++)
     if (memcmp(&pk[i], &wpk[i], sizeof pk[i]) != 0)
       rt_fail(&rt, "anonymous union in a struct [%d]: kind %d i %d, want kind %d i %d", i,
