@@ -461,6 +461,12 @@ static KExpr *decl_ref(FeCtx *fe, CXCursor c, KLoc loc) {
 
 static KExpr *member(FeCtx *fe, CXCursor c, KLoc loc) {
   CXCursor base = only_expr_child(c);
+  CXCursor ref = clang_getCursorReferenced(c);
+  bool anon = clang_getCursorKind(ref) == CXCursor_FieldDecl &&
+              clang_Cursor_isAnonymousRecordDecl(
+                  clang_getTypeDeclaration(clang_getCanonicalType(clang_getCursorType(ref))));
+  if (anon && clang_Cursor_isNull(base) && fe->this_var)
+    return deref(fe_this(fe, loc), loc); /* an anonymous member of *this: see below */
   if (clang_Cursor_isNull(base) && fe->this_var) {
     /* `x` in a method is this->x; libclang shows no child for the implicit this. */
     return fe_member_of(fe, deref(fe_this(fe, loc), loc), fe_spelling(clang_getCursorReferenced(c)),
@@ -470,10 +476,7 @@ static KExpr *member(FeCtx *fe, CXCursor c, KLoc loc) {
     diag_error(loc, "this member access is not supported in kcc kernels");
     return fe_poison(loc);
   }
-  CXCursor ref = clang_getCursorReferenced(c);
-  if (clang_getCursorKind(ref) == CXCursor_FieldDecl &&
-      clang_Cursor_isAnonymousRecordDecl(
-          clang_getTypeDeclaration(clang_getCanonicalType(clang_getCursorType(ref)))))
+  if (anon)
     /* The implicit access to an anonymous member that libclang shows for some uses of its
        fields: fe_member_of finds the field through the member itself. */
     return fe_expr(fe, base);

@@ -177,7 +177,7 @@ static KStruct *lower_record(FeCtx *fe, CXCursor decl, KLoc use) {
   }
   if (st->nfields == 0) {
     free(fcur);
-    diag_error(loc, "empty structs are not supported in kcc kernels");
+    diag_error(loc, "empty %s are not supported in kcc kernels", is_union ? "unions" : "structs");
     fe_map_put(&fe->structs, def, REJECTED);
     return NULL;
   }

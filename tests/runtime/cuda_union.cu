@@ -18,6 +18,19 @@ struct Packet {
   };
 };
 
+// A constructor initializes a field of an anonymous member; a method reads others.
+struct Cell {
+  int kind;
+  union {
+    float f;
+    struct {
+      short lo, hi;
+    };
+  };
+  __device__ Cell(float v) : kind(1), f(v) {}
+  __device__ int halves() const { return lo + hi; }
+};
+
 __constant__ Bits kmask = {0x7fffffffu};
 __constant__ float kscale = 2.0f;
 
@@ -28,7 +41,7 @@ __device__ Bits absval(Bits x) {
 
 extern "C" __global__ void cu_unions(const float *in, unsigned *obits, unsigned *oabs,
                                      unsigned *otop, Bits *io, Packet *pk, int *oscaled,
-                                     Bits key) {
+                                     int *ohalves, Bits key) {
   int i = blockIdx.x * blockDim.x + threadIdx.x, l = threadIdx.x;
   __shared__ Bits sh[64];
   Bits x;
@@ -53,4 +66,6 @@ extern "C" __global__ void cu_unions(const float *in, unsigned *obits, unsigned 
   };
   af = in[i] * kscale;
   oscaled[i] = ai;
+  Cell c(in[i]);
+  ohalves[i] = c.halves() + c.kind;
 }
