@@ -508,9 +508,7 @@ static KExpr *find_member(KExpr *b, const char *fname, KLoc loc) {
   for (int i = 0; i < st->nfields; i++)
     if (strcmp(st->fields[i].name, fname) == 0) return member_expr(b, i, loc);
   for (int i = 0; i < st->nfields; i++) {
-    if (strncmp(st->fields[i].name, FE_ANON_FIELD, strlen(FE_ANON_FIELD)) != 0 ||
-        st->fields[i].type->kind != KT_STRUCT)
-      continue;
+    if (!st->fields[i].anon) continue;
     KExpr *r = find_member(member_expr(b, i, loc), fname, loc);
     if (r) return r;
   }
@@ -1236,8 +1234,7 @@ static CXCursor vec_literal_list(CXCursor c) {
 
 /* Whether f is an anonymous struct or union member with a field `name`, at any depth. */
 static bool anon_has(KField f, const char *name) {
-  if (strncmp(f.name, FE_ANON_FIELD, strlen(FE_ANON_FIELD)) != 0 || f.type->kind != KT_STRUCT)
-    return false;
+  if (!f.anon) return false;
   for (int i = 0; i < f.type->st->nfields; i++)
     if (strcmp(f.type->st->fields[i].name, name) == 0 || anon_has(f.type->st->fields[i], name))
       return true;

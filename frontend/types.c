@@ -157,6 +157,7 @@ static KStruct *lower_record(FeCtx *fe, CXCursor decl, KLoc use) {
       continue;
     }
     fcur[st->nfields] = f;
+    st->fields[st->nfields].anon = !strncmp(fname, FE_ANON_FIELD, strlen(FE_ANON_FIELD));
     st->fields[st->nfields].name = fname;
     st->fields[st->nfields].type = t;
     st->nfields++;

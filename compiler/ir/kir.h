@@ -149,6 +149,9 @@ typedef struct KField {
   const char *name;
   KType *type;
   int offset;
+  /* A C11 anonymous struct or union member: KIR names it (__kcc_anonN), and its fields are
+     used as the enclosing record's; the generated header declares it anonymous again. */
+  bool anon;
 } KField;
 
 struct KStruct {

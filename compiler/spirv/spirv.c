@@ -101,9 +101,9 @@ static uint32_t struct_type(SG *g, const KStruct *st) {
   /* SPIR-V for OpenCL lays structs out naturally and has no alignment decoration. */
   if (!kir_struct_is_natural(st))
     sg_error(g, st->loc,
-             "struct %s has an over-aligned member (an __align__ struct inside it) whose layout "
+             "%s %s has an over-aligned member (an __align__ struct inside it) whose layout "
              "SPIR-V cannot express",
-             st->name);
+             kir_struct_kw(st), st->name);
   uint32_t id;
   if (st->is_union) {
     /* SPIR-V has no union: one member, an array of units of the union's alignment (its
