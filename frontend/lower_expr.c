@@ -423,6 +423,11 @@ static KExpr *decl_ref(FeCtx *fe, CXCursor c, KLoc loc) {
       if (sp >= 0) {
         diag_error(loc, "'%s' can only be used as %s.x, %s.y or %s.z", specials[sp], specials[sp],
                    specials[sp], specials[sp]);
+      } else if (!*fe_spelling(ref)) {
+        /* Only a block-scope one has a variable (lower_stmt.c); a file-scope one is a
+           variable libclang does not show. */
+        diag_error(loc, "anonymous unions outside functions are not supported in kcc kernels; "
+                        "name the variable");
       } else if (fe_in_vfile(fe, ref)) {
         diag_error(loc, "'%s' is not supported in kcc kernels", fe_spelling(ref));
       } else if (!diag_error_count()) {
