@@ -262,6 +262,13 @@ void cs_structs(CGen *g) {
     cs_printf(g, "%s %s {\n", kir_struct_kw(s), cs_tag(g, s));
     for (int j = 0; j < s->nfields; j++)
       cs_printf(g, "  %s;\n", cs_decl(g, s->fields[j].type, cs_field(g, s, j), NULL));
+    if (s->is_union && g->target != CT_OPENCL && cs_type_contains(kir_type_struct(s), KT_VEC))
+      /* kcc_vec's volatile store is a user-provided copy assignment, which deletes a C++
+         union's implicit one: a union is copied as the bytes it is. */
+      cs_printf(g,
+                "  __device__ %s %s &operator=(const %s %s &o) { __builtin_memcpy(this, &o, "
+                "sizeof o); return *this; }\n",
+                kir_struct_kw(s), cs_tag(g, s), kir_struct_kw(s), cs_tag(g, s));
     if (s->align_attr)
       cs_printf(g, "} __attribute__((aligned(%d)));\n\n", s->align_attr);
     else

@@ -75,4 +75,6 @@ __kernel void shared_and_global(__global struct Tagged *t, __global union Mixed 
   m[i].l = m[i].s[4] + kmix.s[2];
   m[i].ptr = f;
   m[i].v.y = (float)(sizeof(union Mixed) + __alignof__(union Mixed) + sizeof(FU));
+  union Mixed copy = m[i]; /* a union holding a vector, copied whole */
+  m[i + 1] = copy;
 }
