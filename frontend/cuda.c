@@ -729,12 +729,55 @@ static CXCursor default_member_init(CXCursor field) {
  * initializers (`int n = 4;`), as assignments through `this` in the fields' order, which is
  * the order C++ initialises them in. libclang shows each written initializer as the member's
  * MemberRef followed by the expression. */
+/* this->name = init, as a statement of out. */
+static void init_member(FeCtx *fe, const char *name, CXCursor init, KList *out) {
+  KLoc loc = fe_loc(fe, init);
+  KExpr *m = fe_member_of(fe, fe_this(fe, loc), name, loc);
+  KExpr *v = fe_expr(fe, init);
+  KExpr *a = kir_expr(KE_ASSIGN, m->type, loc);
+  a->op = KB_NONE;
+  a->a = m;
+  a->b = fe_convert(v, m->type);
+  KStmt *st = kir_stmt(KS_EXPR, loc);
+  st->expr = a;
+  klist_push(out, st);
+}
+
+/* The fields of an anonymous struct or union member (`union { float f; int i; };`) are
+ * initialized as the class's own: by a written initializer (`: f(2.0f)`) or their default
+ * member initializer; fe_member_of reaches them through the member. */
+static void anon_member_inits(FeCtx *fe, CXCursor field, FeKids *k, KList *out) {
+  FeKids inner;
+  fe_fields(clang_getCanonicalType(clang_getCursorType(field)), &inner);
+  for (int i = 0; i < inner.n; i++) {
+    CXCursor f = inner.v[i];
+    if (clang_Cursor_isAnonymousRecordDecl(
+            clang_getTypeDeclaration(clang_getCanonicalType(clang_getCursorType(f))))) {
+      anon_member_inits(fe, f, k, out);
+      continue;
+    }
+    const char *name = fe_spelling(f);
+    CXCursor init = clang_getNullCursor();
+    for (int j = 0; j + 1 < k->n && clang_Cursor_isNull(init); j++)
+      if (clang_getCursorKind(k->v[j]) == CXCursor_MemberRef && !strcmp(fe_spelling(k->v[j]), name))
+        init = k->v[j + 1];
+    if (clang_Cursor_isNull(init)) init = default_member_init(f);
+    if (!clang_Cursor_isNull(init)) init_member(fe, name, init, out);
+  }
+  fe_kids_free(&inner);
+}
+
 void fe_cu_ctor_inits(FeCtx *fe, CXCursor ctor, KList *out) {
   FeKids k, fields;
   fe_kids(ctor, &k);
   CXCursor cls = clang_getCursorSemanticParent(ctor);
   fe_fields(clang_getCursorType(cls), &fields);
   for (int i = 0; i < fields.n; i++) {
+    if (clang_Cursor_isAnonymousRecordDecl(
+            clang_getTypeDeclaration(clang_getCanonicalType(clang_getCursorType(fields.v[i]))))) {
+      anon_member_inits(fe, fields.v[i], &k, out);
+      continue;
+    }
     const char *name = fe_spelling(fields.v[i]);
     CXCursor init = clang_getNullCursor();
     for (int j = 0; j + 1 < k.n && clang_Cursor_isNull(init); j++)
@@ -759,16 +802,7 @@ void fe_cu_ctor_inits(FeCtx *fe, CXCursor ctor, KList *out) {
       klist_push(out, st);
       continue;
     }
-    KLoc loc = fe_loc(fe, init);
-    KExpr *m = fe_member_of(fe, fe_this(fe, loc), name, loc);
-    KExpr *v = fe_expr(fe, init);
-    KExpr *a = kir_expr(KE_ASSIGN, m->type, loc);
-    a->op = KB_NONE;
-    a->a = m;
-    a->b = fe_convert(v, m->type);
-    KStmt *st = kir_stmt(KS_EXPR, loc);
-    st->expr = a;
-    klist_push(out, st);
+    init_member(fe, name, init, out);
   }
   /* `P() : P(0, 0) {}`: the class named, then its construction (an out-of-line definition's
      `P::` qualifier is a TypeRef too, followed by no expression). */

@@ -105,6 +105,7 @@ typedef struct FeCtx {
   FeSwitch *sw;        /* innermost switch being lowered, or NULL */
   int block_depth;
   int anon_structs;
+  int anon_vars;       /* block-scope anonymous unions (C++), named by lower_stmt.c */
   KList derived_names; /* KStruct* named after a typedef or numbered: they yield on clashes */
   const char *terr_what, *terr_file; /* the last type error, to report each once a line */
   int terr_line;
@@ -212,6 +213,9 @@ KExpr *fe_this(FeCtx *fe, KLoc loc);
 KExpr *fe_temp(FeCtx *fe, KType *t, KExpr *init, KLoc loc);
 /* b.fname (b->fname when b is a pointer). */
 KExpr *fe_member_of(FeCtx *fe, KExpr *b, const char *fname, KLoc loc);
+/* The KIR name prefix of a C11 anonymous struct or union member (types.c): fe_member_of finds
+ * a field through such members, as C names it. */
+#define FE_ANON_FIELD "__kcc_anon"
 /* Whether a parameter or variable of C++ type t is a reference kcc keeps as an address (a
  * reference to non-const); others (const T &) are copies of the value. */
 bool fe_ref_by_address(CXType t);

@@ -408,6 +408,9 @@ static KExpr *decl_ref(FeCtx *fe, CXCursor c, KLoc loc) {
   case CXCursor_VarDecl:
   case CXCursor_ParmDecl: {
     KVar *v = fe_map_get(&fe->decls, clang_getCanonicalCursor(ref));
+    if (!v && !*fe_spelling(ref)) /* C++'s block-scope anonymous union (lower_stmt.c) */
+      v = fe_map_get(&fe->decls, clang_getCanonicalCursor(clang_getTypeDeclaration(
+                                     clang_getCanonicalType(clang_getCursorType(ref)))));
     if (!v && fe->lang == KL_LANG_CU && at_namespace_scope(ref) && !fe_cu_is_device_var(ref)) {
       /* A const variable of the host side that device code reads (parse.c lowers only
          device variables up front). */
@@ -420,6 +423,11 @@ static KExpr *decl_ref(FeCtx *fe, CXCursor c, KLoc loc) {
       if (sp >= 0) {
         diag_error(loc, "'%s' can only be used as %s.x, %s.y or %s.z", specials[sp], specials[sp],
                    specials[sp], specials[sp]);
+      } else if (!*fe_spelling(ref)) {
+        /* Only a block-scope one has a variable (lower_stmt.c); a file-scope one is a
+           variable libclang does not show. */
+        diag_error(loc, "anonymous unions outside functions are not supported in kcc kernels; "
+                        "name the variable");
       } else if (fe_in_vfile(fe, ref)) {
         diag_error(loc, "'%s' is not supported in kcc kernels", fe_spelling(ref));
       } else if (!diag_error_count()) {
@@ -458,6 +466,12 @@ static KExpr *decl_ref(FeCtx *fe, CXCursor c, KLoc loc) {
 
 static KExpr *member(FeCtx *fe, CXCursor c, KLoc loc) {
   CXCursor base = only_expr_child(c);
+  CXCursor ref = clang_getCursorReferenced(c);
+  bool anon = clang_getCursorKind(ref) == CXCursor_FieldDecl &&
+              clang_Cursor_isAnonymousRecordDecl(
+                  clang_getTypeDeclaration(clang_getCanonicalType(clang_getCursorType(ref))));
+  if (anon && clang_Cursor_isNull(base) && fe->this_var)
+    return deref(fe_this(fe, loc), loc); /* an anonymous member of *this: see below */
   if (clang_Cursor_isNull(base) && fe->this_var) {
     /* `x` in a method is this->x; libclang shows no child for the implicit this. */
     return fe_member_of(fe, deref(fe_this(fe, loc), loc), fe_spelling(clang_getCursorReferenced(c)),
@@ -467,7 +481,11 @@ static KExpr *member(FeCtx *fe, CXCursor c, KLoc loc) {
     diag_error(loc, "this member access is not supported in kcc kernels");
     return fe_poison(loc);
   }
-  const char *fname = fe_spelling(clang_getCursorReferenced(c));
+  if (anon)
+    /* The implicit access to an anonymous member that libclang shows for some uses of its
+       fields: fe_member_of finds the field through the member itself. */
+    return fe_expr(fe, base);
+  const char *fname = fe_spelling(ref);
   int sp = special_index(fe, base);
   if (sp >= 0) {
     if (strlen(fname) != 1 || fname[0] < 'x' || fname[0] > 'z')
@@ -480,18 +498,34 @@ static KExpr *member(FeCtx *fe, CXCursor c, KLoc loc) {
   return fe_member_of(fe, fe_expr(fe, base), fname, loc);
 }
 
+static KExpr *member_expr(KExpr *b, int i, KLoc loc) {
+  KExpr *e = kir_expr(KE_MEMBER, b->type->st->fields[i].type, loc);
+  e->a = b;
+  e->field = i;
+  return e;
+}
+
+/* fname in the struct or union b, directly or in its anonymous members (C11 6.7.2.1p13:
+ * their fields are the enclosing record's), as the chain of member accesses that reaches it;
+ * NULL if absent. */
+static KExpr *find_member(KExpr *b, const char *fname, KLoc loc) {
+  KStruct *st = b->type->st;
+  for (int i = 0; i < st->nfields; i++)
+    if (strcmp(st->fields[i].name, fname) == 0) return member_expr(b, i, loc);
+  for (int i = 0; i < st->nfields; i++) {
+    if (!st->fields[i].anon) continue;
+    KExpr *r = find_member(member_expr(b, i, loc), fname, loc);
+    if (r) return r;
+  }
+  return NULL;
+}
+
 KExpr *fe_member_of(FeCtx *fe, KExpr *b, const char *fname, KLoc loc) {
   if (b->type->kind == KT_PTR) b = deref(b, b->loc);
   if (b->type->kind != KT_STRUCT) return fe_broken(fe, loc, "this member access");
   KStruct *st = b->type->st;
-  for (int i = 0; i < st->nfields; i++) {
-    if (strcmp(st->fields[i].name, fname) == 0) {
-      KExpr *e = kir_expr(KE_MEMBER, st->fields[i].type, loc);
-      e->a = b;
-      e->field = i;
-      return e;
-    }
-  }
+  KExpr *r = find_member(b, fname, loc);
+  if (r) return r;
   diag_ice(loc, "no field '%s' in struct %s", fname, st->name);
   return fe_poison(loc);
 }
@@ -1203,25 +1237,73 @@ static CXCursor vec_literal_list(CXCursor c) {
              : clang_getNullCursor();
 }
 
+/* Whether f is an anonymous struct or union member with a field `name`, at any depth. */
+static bool anon_has(KField f, const char *name) {
+  if (!f.anon) return false;
+  for (int i = 0; i < f.type->st->nfields; i++)
+    if (strcmp(f.type->st->fields[i].name, name) == 0 || anon_has(f.type->st->fields[i], name))
+      return true;
+  return false;
+}
+
+/* The list of anonymous member type t that `.name = value` (value at *pos) fills, merged into
+ * what an earlier designator gave it (prev). */
+static KExpr *init_anon_designated(FeCtx *fe, FeKids *k, int *pos, KExpr *prev, KType *t,
+                                   const char *name, bool wc, KLoc loc) {
+  KExpr *l = prev;
+  int n = t->st->nfields;
+  if (!l || l->kind != KE_INITLIST || l->type != t) {
+    l = kir_expr(KE_INITLIST, t, loc);
+    l->nargs = n;
+    l->args = kir_alloc(sizeof(KExpr *) * (size_t)n);
+  }
+  for (int i = 0; i < n; i++) {
+    KField f = t->st->fields[i];
+    bool direct = strcmp(f.name, name) == 0;
+    if (!direct && !anon_has(f, name)) continue;
+    if (t->st->is_union) /* one member: the designated one replaces any other */
+      for (int j = 0; j < n; j++)
+        if (j != i) l->args[j] = NULL;
+    l->args[i] = direct ? init_element(fe, k, pos, f.type, wc)
+                        : init_anon_designated(fe, k, pos, l->args[i], f.type, name, wc, loc);
+    break;
+  }
+  return l;
+}
+
 /* Where a designator (`.field =` or `[index] =`) points in an aggregate of type t, or -1
  * after reporting why kcc does not take it. On success *value is the initializer after it. */
-static int designated_index(FeCtx *fe, CXCursor d, KType *t, CXCursor *value) {
+static int designated_index(FeCtx *fe, CXCursor d, KType *t, CXCursor *value, const char **inner) {
   KLoc loc = fe_loc(fe, d);
   FeKids k;
   fe_kids(d, &k);
   int idx = -1;
-  if (k.n != 2) {
+  *inner = NULL;
+  /* A field of an anonymous member is designated through unnamed designators for the
+     anonymous members, which libclang shows before the field's own. */
+  int unnamed = 0;
+  while (unnamed < k.n - 2 && clang_getCursorKind(k.v[unnamed]) == CXCursor_MemberRef &&
+         !*fe_spelling(k.v[unnamed]))
+    unnamed++;
+  if (k.n - unnamed != 2) {
     diag_error(loc, "nested designators are not supported in kcc kernels");
-  } else if (clang_getCursorKind(k.v[0]) == CXCursor_MemberRef && t->kind == KT_STRUCT) {
-    const char *name = fe_spelling(k.v[0]);
+  } else if (clang_getCursorKind(k.v[unnamed]) == CXCursor_MemberRef && t->kind == KT_STRUCT) {
+    const char *name = fe_spelling(k.v[unnamed]);
     for (int i = 0; i < t->st->nfields && idx < 0; i++)
       if (strcmp(t->st->fields[i].name, name) == 0) idx = i;
+    /* A field of an anonymous member: the designator reaches it through that member. */
+    for (int i = 0; i < t->st->nfields && idx < 0; i++)
+      if (anon_has(t->st->fields[i], name)) {
+        idx = i;
+        *inner = name;
+      }
   } else if (clang_isExpression(clang_getCursorKind(k.v[0])) && t->kind == KT_ARRAY) {
     KExpr *e = eval_const(fe, k.v[0], kir_type_scalar(KT_I64), loc, true);
     if (e && (int64_t)e->ival >= 0 && (t->len < 0 || (int64_t)e->ival < t->len)) idx = (int)e->ival;
   }
-  if (idx < 0 && k.n == 2) diag_error(loc, "this designator is not supported in kcc kernels");
-  if (idx >= 0) *value = k.v[1];
+  if (idx < 0 && k.n - unnamed == 2)
+    diag_error(loc, "this designator is not supported in kcc kernels");
+  if (idx >= 0) *value = k.v[k.n - 1];
   fe_kids_free(&k);
   return idx;
 }
@@ -1236,12 +1318,14 @@ static KExpr *init_aggregate(FeCtx *fe, FeKids *k, int *pos, KType *t, bool wc, 
   KExpr *l = kir_expr(KE_INITLIST, t, loc);
   l->nargs = n;
   l->args = kir_alloc(sizeof(KExpr *) * (size_t)(n ? n : 1));
+  bool is_union = t->kind == KT_STRUCT && t->st->is_union;
   int i = 0;
   while (*pos < k->n) {
     if (is_designator(k->v[*pos])) {
       if (!braced) break;
       CXCursor value;
-      int at = designated_index(fe, k->v[*pos], t, &value);
+      const char *inner;
+      int at = designated_index(fe, k->v[*pos], t, &value, &inner);
       if (at < 0) {
         (*pos)++;
         continue;
@@ -1249,10 +1333,27 @@ static KExpr *init_aggregate(FeCtx *fe, FeKids *k, int *pos, KType *t, bool wc, 
       /* The value takes the designator's place; what follows continues after it. */
       k->v[*pos] = value;
       i = at;
+      if (inner) {
+        /* Through an anonymous member; what follows continues after that member. */
+        if (is_union)
+          for (int j = 0; j < n; j++)
+            if (j != at) l->args[j] = NULL;
+        l->args[at] =
+            init_anon_designated(fe, k, pos, l->args[at], aggregate_elem(t, at), inner, wc, loc);
+        i = at + 1;
+        if (is_union && !(*pos < k->n && is_designator(k->v[*pos]))) break;
+        continue;
+      }
     }
     if (i >= n) break;
+    if (is_union) {
+      /* A union's list initializes one member: a later designator replaces it (C11
+         6.7.9p19), and without one the list's next value belongs to an enclosing aggregate. */
+      for (int j = 0; j < n; j++) l->args[j] = NULL;
+    }
     l->args[i] = init_element(fe, k, pos, aggregate_elem(t, i), wc);
     i++;
+    if (is_union && !(braced && *pos < k->n && is_designator(k->v[*pos]))) break;
   }
   return l;
 }

@@ -264,6 +264,23 @@ static void local_var(FeCtx *fe, CXCursor decl, KList *out) {
   klist_push(out, s);
 }
 
+/* C++'s anonymous union (or struct) at block scope declares an unnamed variable whose
+ * members are used by name; libclang shows the record, not the variable. KIR names the
+ * variable and files it under the record, where a use of its members finds it
+ * (lower_expr.c). */
+static void anonymous_local(FeCtx *fe, CXCursor rec, KList *out) {
+  KLoc loc = fe_loc(fe, rec);
+  KType *t = fe_type(fe, clang_getCursorType(rec), loc);
+  if (!t) return;
+  char name[32];
+  snprintf(name, sizeof name, "%s%d", FE_ANON_FIELD, ++fe->anon_vars);
+  KVar *v = kir_var(fe->m, kir_strdup(name), t, KV_LOCAL, loc);
+  fe_map_put(&fe->decls, clang_getCanonicalCursor(rec), v);
+  KStmt *s = kir_stmt(KS_DECL, loc);
+  s->var = v;
+  klist_push(out, s);
+}
+
 static void decl_stmt(FeCtx *fe, CXCursor c, KList *out) {
   FeKids k;
   fe_kids(c, &k);
@@ -273,7 +290,12 @@ static void decl_stmt(FeCtx *fe, CXCursor c, KList *out) {
     case CXCursor_VarDecl: local_var(fe, d, out); break;
     case CXCursor_StructDecl:
     case CXCursor_ClassDecl:
-    case CXCursor_UnionDecl: fe_record_decl(fe, d); break;
+    case CXCursor_UnionDecl:
+      if (clang_Cursor_isAnonymousRecordDecl(d))
+        anonymous_local(fe, d, out);
+      else
+        fe_record_decl(fe, d);
+      break;
     case CXCursor_TypedefDecl: fe_typedef_decl(fe, d); break;
     case CXCursor_EnumDecl:
     case CXCursor_FunctionDecl: /* a block-scope prototype */

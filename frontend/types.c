@@ -1,5 +1,5 @@
 /* types.c — clang types to interned KIR types; struct layout and the type-level dialect rules
- * (no unions, bit-fields, VLAs, function pointers, long double, complex...). */
+ * (no bit-fields, VLAs, function pointers, long double, complex...). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,7 +65,8 @@ static const char *record_name(FeCtx *fe, CXCursor def, bool *derived) {
   /* A tagged struct's type is spelled "struct TAG"; libclang names an untagged one after
      its typedef (spelled plain "P") or after its position. */
   char tagged[300];
-  snprintf(tagged, sizeof tagged, "struct %s", s);
+  snprintf(tagged, sizeof tagged, "%s %s",
+           clang_getCursorKind(def) == CXCursor_UnionDecl ? "union" : "struct", s);
   if (!bad_name(s) && strcmp(type_spelling(clang_getCursorType(def)), tagged) == 0) return s;
   *derived = true;
   if (!bad_name(s)) return s; /* the typedef's name */
@@ -97,12 +98,7 @@ static KStruct *lower_record(FeCtx *fe, CXCursor decl, KLoc use) {
   if (known == REJECTED) return NULL;
   if (known) return known;
   KLoc loc = fe_loc(fe, def);
-  if (clang_getCursorKind(def) != CXCursor_StructDecl &&
-      clang_getCursorKind(def) != CXCursor_ClassDecl) {
-    diag_error(loc, "unions are not supported in kcc kernels");
-    fe_map_put(&fe->structs, def, REJECTED);
-    return NULL;
-  }
+  bool is_union = clang_getCursorKind(def) == CXCursor_UnionDecl;
   if (fe->lang == KL_LANG_CU && fe_cu_is_lambda_class(def)) {
     KStruct *st = kir_alloc(sizeof *st);
     fe_map_put(&fe->structs, def, st);
@@ -119,6 +115,7 @@ static KStruct *lower_record(FeCtx *fe, CXCursor decl, KLoc use) {
     return NULL;
   }
   KStruct *st = kir_alloc(sizeof *st);
+  st->is_union = is_union;
   bool derived;
   st->name = record_name(fe, def, &derived);
   if (derived) klist_push(&fe->derived_names, st);
@@ -128,23 +125,7 @@ static KStruct *lower_record(FeCtx *fe, CXCursor decl, KLoc use) {
 
   FeKids k;
   bool ok = true;
-  fe_kids(def, &k);
-  for (int i = 0; i < k.n; i++) {
-    enum CXCursorKind fk = clang_getCursorKind(k.v[i]);
-    if ((fk == CXCursor_StructDecl || fk == CXCursor_UnionDecl) &&
-        clang_Cursor_isAnonymousRecordDecl(k.v[i])) {
-      /* C11 anonymous members: their fields are reached through a member clang does not
-         show. */
-      diag_error(fe_loc(fe, k.v[i]), "anonymous struct or union members are not supported in "
-                                     "kcc kernels");
-      ok = false;
-    }
-  }
-  fe_kids_free(&k);
-  if (!ok) {
-    fe_map_put(&fe->structs, def, REJECTED);
-    return NULL;
-  }
+  int nanon = 0;
   /* The fields from the type: an instantiated class template shows no member cursors. */
   fe_fields(clang_getCursorType(def), &k);
   int nf = k.n;
@@ -158,8 +139,14 @@ static KStruct *lower_record(FeCtx *fe, CXCursor decl, KLoc use) {
     KType *t = NULL;
     if (clang_Cursor_isBitField(f)) {
       diag_error(floc, "bit-fields are not supported in kcc kernels");
-    } else if (!*fname) {
-      diag_error(floc, "anonymous struct or union members are not supported in kcc kernels");
+    } else if (!*fname || clang_Cursor_isAnonymousRecordDecl(
+                              clang_getTypeDeclaration(clang_getCanonicalType(ft)))) {
+      /* A C11 anonymous struct or union member: KIR names it (fe_member_of reaches its
+         fields through it), and the C back ends write the name. */
+      char buf[32];
+      snprintf(buf, sizeof buf, "%s%d", FE_ANON_FIELD, nanon++);
+      fname = kir_strdup(buf);
+      t = fe_type(fe, ft, floc);
     } else if (clang_getCanonicalType(ft).kind == CXType_IncompleteArray) {
       diag_error(floc, "flexible array members are not supported in kcc kernels");
     } else {
@@ -170,6 +157,7 @@ static KStruct *lower_record(FeCtx *fe, CXCursor decl, KLoc use) {
       continue;
     }
     fcur[st->nfields] = f;
+    st->fields[st->nfields].anon = !strncmp(fname, FE_ANON_FIELD, strlen(FE_ANON_FIELD));
     st->fields[st->nfields].name = fname;
     st->fields[st->nfields].type = t;
     st->nfields++;
@@ -190,7 +178,7 @@ static KStruct *lower_record(FeCtx *fe, CXCursor decl, KLoc use) {
   }
   if (st->nfields == 0) {
     free(fcur);
-    diag_error(loc, "empty structs are not supported in kcc kernels");
+    diag_error(loc, "empty %s are not supported in kcc kernels", is_union ? "unions" : "structs");
     fe_map_put(&fe->structs, def, REJECTED);
     return NULL;
   }
@@ -218,13 +206,6 @@ static KStruct *lower_record(FeCtx *fe, CXCursor decl, KLoc use) {
 }
 
 void fe_record_decl(FeCtx *fe, CXCursor decl) {
-  if (clang_getCursorKind(decl) == CXCursor_UnionDecl) {
-    CXCursor def = clang_getCursorDefinition(decl);
-    if (!clang_Cursor_isNull(def) && fe_map_get(&fe->structs, def) == REJECTED) return;
-    diag_error(fe_loc(fe, decl), "unions are not supported in kcc kernels");
-    if (!clang_Cursor_isNull(def)) fe_map_put(&fe->structs, def, REJECTED);
-    return;
-  }
   if (!clang_isCursorDefinition(decl)) return;
   lower_record(fe, decl, fe_loc(fe, decl));
 }

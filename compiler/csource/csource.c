@@ -259,9 +259,16 @@ bool cs_printf_format(CGen *g, const KExpr *e) {
 void cs_structs(CGen *g) {
   for (int i = 0; i < g->m->structs.n; i++) {
     KStruct *s = g->m->structs.v[i];
-    cs_printf(g, "struct %s {\n", cs_tag(g, s));
+    cs_printf(g, "%s %s {\n", kir_struct_kw(s), cs_tag(g, s));
     for (int j = 0; j < s->nfields; j++)
       cs_printf(g, "  %s;\n", cs_decl(g, s->fields[j].type, cs_field(g, s, j), NULL));
+    if (s->is_union && g->target != CT_OPENCL && cs_type_contains(kir_type_struct(s), KT_VEC))
+      /* kcc_vec's volatile store is a user-provided copy assignment, which deletes a C++
+         union's implicit one: a union is copied as the bytes it is. */
+      cs_printf(g,
+                "  __device__ %s %s &operator=(const %s %s &o) { __builtin_memcpy(this, &o, "
+                "sizeof o); return *this; }\n",
+                kir_struct_kw(s), cs_tag(g, s), kir_struct_kw(s), cs_tag(g, s));
     if (s->align_attr)
       cs_printf(g, "} __attribute__((aligned(%d)));\n\n", s->align_attr);
     else
@@ -406,7 +413,7 @@ const char *cs_decl(CGen *g, const KType *t, const char *name, const char *quals
     }
   }
   if (t->kind == KT_STRUCT) {
-    add_word(&q, "struct");
+    add_word(&q, kir_struct_kw(t->st));
     add_word(&q, cs_tag(g, t->st));
   } else if (t->kind == KT_VEC) {
     add_word(&q, cs_vec_name(g, t));
@@ -972,6 +979,18 @@ static void print_initlist(CGen *g, const KExpr *e) {
   while (n > 0 && !e->args[n - 1]) n--; /* C zero-fills what is left out */
   if (n == 0) {
     cs_puts(g, "{0}");
+    return;
+  }
+  if (e->type->kind == KT_STRUCT && e->type->st->is_union) {
+    /* The one member a union's list initializes, by name (C99's designator; nvcc takes it in
+       C++ too). */
+    const KExpr *a = e->args[n - 1];
+    cs_printf(g, "{.%s = ", cs_field(g, e->type->st, n - 1));
+    if (a->kind == KE_INITLIST)
+      print_initlist(g, a);
+    else
+      cs_expr_conv(g, a, P_ASSIGN);
+    cs_puts(g, "}");
     return;
   }
   cs_puts(g, "{");

@@ -915,14 +915,14 @@ static void check_kernel_params(CGen *g, const KFunc *f) {
                p->name);
     if (t->kind == KT_STRUCT && cs_type_contains(t, KT_PTR))
       cs_error(g, p->loc,
-               "kernel parameter '%s' is a struct holding a pointer, which OpenCL C "
+               "kernel parameter '%s' is a %s holding a pointer, which OpenCL C "
                "does not allow; pass the pointer as a parameter of its own",
-               p->name);
+               p->name, kir_struct_kw(t->st));
     if (t->kind == KT_STRUCT && cs_type_contains(t, KT_BOOL))
       cs_error(g, p->loc,
-               "kernel parameter '%s' is a struct holding a bool, which OpenCL C "
+               "kernel parameter '%s' is a %s holding a bool, which OpenCL C "
                "does not allow (its size is up to the device); use unsigned char",
-               p->name);
+               p->name, kir_struct_kw(t->st));
   }
 }
 

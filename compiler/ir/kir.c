@@ -158,9 +158,14 @@ void kir_struct_layout(KStruct *st) {
   for (int i = 0; i < st->nfields; i++) {
     KField *f = &st->fields[i];
     int a = f->type->align ? f->type->align : 1;
-    off = (off + a - 1) / a * a;
-    f->offset = off;
-    off += f->type->size;
+    if (st->is_union) {
+      f->offset = 0;
+      if (f->type->size > off) off = f->type->size;
+    } else {
+      off = (off + a - 1) / a * a;
+      f->offset = off;
+      off += f->type->size;
+    }
     if (a > align) align = a;
   }
   if (st->align_attr > align) align = st->align_attr;
@@ -187,9 +192,14 @@ bool kir_struct_is_natural(const KStruct *st) {
     while (in->kind == KT_ARRAY) in = in->base;
     if (in->kind == KT_STRUCT && !kir_struct_is_natural(in->st)) return false;
     int a = natural_align(ft);
-    off = (off + a - 1) / a * a;
-    if (off != st->fields[i].offset) return false;
-    off += ft->size;
+    if (st->is_union) {
+      if (st->fields[i].offset != 0) return false;
+      if (ft->size > off) off = ft->size;
+    } else {
+      off = (off + a - 1) / a * a;
+      if (off != st->fields[i].offset) return false;
+      off += ft->size;
+    }
     if (a > align) align = a;
   }
   return (off + align - 1) / align * align == st->size;
@@ -231,7 +241,9 @@ static void type_str(char *buf, size_t n, const KType *t) {
     snprintf(buf, n, "%s", inner);
     break;
   }
-  case KT_STRUCT: snprintf(buf, n, "struct %s", t->st->name); break;
+  case KT_STRUCT:
+    snprintf(buf, n, "%s %s", t->st->is_union ? "union" : "struct", t->st->name);
+    break;
   case KT_VEC: {
     /* OpenCL's spelling: uint4, not "unsigned int4". */
     static const char *elem[] = {
@@ -652,8 +664,10 @@ bool kir_const_bytes(const KType *t, const KExpr *init, unsigned char *out) {
   }
   if (t->kind == KT_STRUCT) {
     if (init->kind != KE_INITLIST) return false;
+    /* A union's list names one member (kir.h, KE_INITLIST); its other entries are NULL. */
     for (int f = 0; f < t->st->nfields && f < init->nargs; f++)
-      if (!kir_const_bytes(t->st->fields[f].type, init->args[f], out + t->st->fields[f].offset))
+      if (init->args[f] &&
+          !kir_const_bytes(t->st->fields[f].type, init->args[f], out + t->st->fields[f].offset))
         return false;
     return true;
   }

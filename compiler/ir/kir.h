@@ -149,6 +149,9 @@ typedef struct KField {
   const char *name;
   KType *type;
   int offset;
+  /* A C11 anonymous struct or union member: KIR names it (__kcc_anonN), and its fields are
+     used as the enclosing record's; the generated header declares it anonymous again. */
+  bool anon;
 } KField;
 
 struct KStruct {
@@ -158,8 +161,16 @@ struct KStruct {
   int size, align;
   int align_attr; /* an explicit alignment above the natural one (CUDA's float4: 16), or 0 */
   bool closure;   /* a C++ lambda's closure (frontend/lambda.c): one field per capture */
+  /* A C union: every field at offset 0; size the largest field's rounded up to the largest
+     alignment (docs/design.md, "Unions"). */
+  bool is_union;
   KLoc loc;
 };
+
+/* The C keyword that declares st: "struct" or "union". */
+static inline const char *kir_struct_kw(const KStruct *st) {
+  return st->is_union ? "union" : "struct";
+}
 
 KType *kir_type_void(void);
 KType *kir_type_scalar(KTypeKind k); /* BOOL..F16 */
@@ -172,8 +183,8 @@ KType *kir_type_vec(KType *elem, int len);
 /* The type a comparison of t yields: int for scalars; for a vector, the signed integer vector
  * of the same length whose elements have t's element size (char4 for float4 is wrong: int4). */
 KType *kir_type_mask(KType *t);
-/* Lays out fields (C rules, natural alignment raised to align_attr) and fills
- * size/align/offsets. */
+/* Lays out fields (C rules, natural alignment raised to align_attr; a union's all at 0) and
+ * fills size/align/offsets. */
 void kir_struct_layout(KStruct *st);
 /* Whether st's layout is the one natural alignment alone gives, in it and in every struct it
  * contains (what a back end without alignment attributes, SPIR-V, can express). */
@@ -485,7 +496,8 @@ typedef enum KExprKind {
   KE_CALL,     /* callee(args): device function; args already converted to parameter types */
   KE_BUILTIN,  /* builtin(args) */
   KE_INITLIST, /* aggregate initializer: args has one entry per array element or struct
-                  field; a NULL entry means zero */
+                  field; a NULL entry means zero. A union's has at most one non-NULL entry,
+                  the member it initializes; the rest of the union's bytes are zero */
   KE_SWIZZLE,  /* a.xyz: a is a vector; swz[0..nswz) its components; the element type when
                   nswz == 1, else a vector of nswz elements */
   KE_VECLIT,   /* (float4)(a, b2, c): args are scalars of the element type and vectors of

@@ -290,7 +290,8 @@ void kir_print(FILE *out, const KModule *m) {
   fprintf(out, "module \"%s\"\n", m->file);
   for (int i = 0; i < m->structs.n; i++) {
     const KStruct *st = m->structs.v[i];
-    fprintf(out, "struct %s size %d align %d {", st->name, st->size, st->align);
+    fprintf(out, "%s %s size %d align %d {", st->is_union ? "union" : "struct", st->name, st->size,
+            st->align);
     for (int j = 0; j < st->nfields; j++)
       fprintf(out, " %s %s @%d;", kir_type_str(st->fields[j].type), st->fields[j].name,
               st->fields[j].offset);

@@ -96,9 +96,48 @@ static bool layout_matches(LG *g, const KStruct *st, LLVMTypeRef ty, const unsig
   return true;
 }
 
+/* The integer (or, above 8 bytes, i32 vector) whose size and alignment are a union's
+ * alignment: its body is an array of them (docs/design.md, "Unions"). */
+static LLVMTypeRef union_unit(LG *g, const KStruct *st) {
+  switch (st->align) {
+  case 1: return g->t_i8;
+  case 2: return g->t_i16;
+  case 4: return g->t_i32;
+  case 8: return g->t_i64;
+  default: return LLVMVectorType(g->t_i32, (unsigned)st->align / 4);
+  }
+}
+
+static LGStruct *new_struct(LG *g, const KStruct *st, LLVMTypeRef ty, unsigned *map) {
+  if (g->nstructs == g->capstructs) {
+    g->capstructs = g->capstructs ? 2 * g->capstructs : 8;
+    g->structs = realloc(g->structs, (size_t)g->capstructs * sizeof *g->structs);
+  }
+  LGStruct *s = &g->structs[g->nstructs++];
+  s->ks = st;
+  s->ty = ty;
+  s->elem = map;
+  return s;
+}
+
 static LGStruct *struct_of(LG *g, const KStruct *st) {
   for (int i = 0; i < g->nstructs; i++)
     if (g->structs[i].ks == st) return &g->structs[i];
+  if (st->is_union) {
+    /* Whole units of the union's alignment: a copy of the value keeps every byte (a struct
+       member with padding would not), and the members are reached at its address. */
+    LLVMTypeRef unit = union_unit(g, st);
+    LLVMTypeRef body = LLVMArrayType2(unit, (uint64_t)(st->size / st->align));
+    char name[256];
+    snprintf(name, sizeof name, "union.%s", st->name);
+    LLVMTypeRef ty = LLVMStructCreateNamed(g->ctx, name);
+    LLVMStructSetBody(ty, &body, 1, 0);
+    if (LLVMABISizeOfType(g->td, ty) != (unsigned long long)st->size ||
+        LLVMABIAlignmentOfType(g->td, ty) != (unsigned)st->align)
+      diag_ice(st->loc, "LLVM back end: LLVM lays out union %s in %llu bytes aligned to %u",
+               st->name, LLVMABISizeOfType(g->td, ty), LLVMABIAlignmentOfType(g->td, ty));
+    return new_struct(g, st, ty, calloc((size_t)st->nfields + 1, sizeof(unsigned)));
+  }
   int cap = 2 * st->nfields + 2;
   LLVMTypeRef *el = calloc((size_t)cap, sizeof *el);
   unsigned *map = calloc((size_t)st->nfields + 1, sizeof *map);
@@ -112,19 +151,47 @@ static LGStruct *struct_of(LG *g, const KStruct *st) {
   LLVMTypeRef ty = LLVMStructCreateNamed(g->ctx, name);
   LLVMStructSetBody(ty, el, (unsigned)n, packed);
   free(el);
-  if (g->nstructs == g->capstructs) {
-    g->capstructs = g->capstructs ? 2 * g->capstructs : 8;
-    g->structs = realloc(g->structs, (size_t)g->capstructs * sizeof *g->structs);
-  }
-  LGStruct *s = &g->structs[g->nstructs++];
-  s->ks = st;
-  s->ty = ty;
-  s->elem = map;
-  return s;
+  return new_struct(g, st, ty, map);
 }
 
 unsigned lg_field_index(LG *g, const KStruct *st, int field) {
   return struct_of(g, st)->elem[field];
+}
+
+LLVMValueRef lg_field_ptr(LG *g, const KStruct *st, LLVMValueRef base, int field) {
+  if (st->is_union) return base; /* every member at offset 0; pointers are opaque */
+  LGStruct *s = struct_of(g, st);
+  return LLVMBuildStructGEP2(g->b, s->ty, base, s->elem[field], st->fields[field].name);
+}
+
+/* A union's constant: the bytes its initialized member gives, in units of its alignment
+ * (little-endian, as every target kcc writes for is). */
+static LLVMValueRef const_union(LG *g, const KType *t, const KExpr *e) {
+  const KStruct *st = t->st;
+  unsigned char *bytes = calloc((size_t)st->size, 1);
+  if (!kir_const_bytes(t, e, bytes)) {
+    free(bytes);
+    return NULL;
+  }
+  /* A unit is one integer of the alignment's size, or (above 8 bytes) a vector of i32s. */
+  LLVMTypeRef unit = union_unit(g, st);
+  int n = st->size / st->align, wb = st->align > 8 ? 4 : st->align, nw = st->align / wb;
+  LLVMValueRef *el = calloc((size_t)n + 1, sizeof *el);
+  LLVMValueRef *w = calloc((size_t)nw, sizeof *w);
+  for (int i = 0; i < n; i++) {
+    for (int j = 0; j < nw; j++) {
+      uint64_t v = 0;
+      for (int b = wb - 1; b >= 0; b--) v = v << 8 | bytes[i * st->align + j * wb + b];
+      w[j] = LLVMConstInt(st->align > 8 ? g->t_i32 : unit, v, 0);
+    }
+    el[i] = st->align > 8 ? LLVMConstVector(w, (unsigned)nw) : w[0];
+  }
+  free(w);
+  LLVMValueRef arr = LLVMConstArray2(unit, el, (uint64_t)n);
+  LLVMValueRef v = LLVMConstNamedStruct(lg_type(g, t), &arr, 1);
+  free(el);
+  free(bytes);
+  return v;
 }
 
 /* ---------------------------------------------------------------- helpers */
@@ -255,6 +322,7 @@ LLVMValueRef lg_const_init(LG *g, const KType *t, const KExpr *e) {
     free(el);
     return v;
   }
+  if (t->kind == KT_STRUCT && t->st->is_union) return const_union(g, t, e);
   if (t->kind == KT_STRUCT) {
     if (e->kind != KE_INITLIST) return NULL;
     const KStruct *st = t->st;

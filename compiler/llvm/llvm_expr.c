@@ -260,10 +260,7 @@ LV lg_lvalue(LG *g, KExpr *e) {
   }
   case KE_MEMBER: {
     LV base = kir_is_lvalue(e->a) ? lg_lvalue(g, e->a) : spill(g, e->a);
-    const KStruct *st = e->a->type->st;
-    unsigned idx = lg_field_index(g, st, e->field);
-    LLVMValueRef p =
-        LLVMBuildStructGEP2(g->b, lg_type(g, e->a->type), base.ptr, idx, st->fields[e->field].name);
+    LLVMValueRef p = lg_field_ptr(g, e->a->type->st, base.ptr, e->field);
     return (LV){.ptr = p, .as = base.as, .vol = base.vol};
   }
   case KE_SWIZZLE: {
@@ -615,7 +612,7 @@ static void init_rec(LG *g, LV lv, const KType *t, KExpr *init, bool zeroed) {
         p = LLVMBuildInBoundsGEP2(g->b, ty, lv.ptr, idx, 2, "");
       } else {
         et = t->st->fields[i].type;
-        p = LLVMBuildStructGEP2(g->b, ty, lv.ptr, lg_field_index(g, t->st, i), "");
+        p = lg_field_ptr(g, t->st, lv.ptr, i);
       }
       init_rec(g, (LV){.ptr = p, .as = lv.as, .vol = lv.vol}, et, init->args[i], zeroed);
     }
@@ -735,7 +732,8 @@ LLVMValueRef lg_expr(LG *g, KExpr *e) {
   case KE_INDEX:
   case KE_DEREF: return lg_load(g, lg_lvalue(g, e), e->type);
   case KE_MEMBER:
-    if (!kir_is_lvalue(e->a)) { /* a member of a struct value (a call's result) */
+    if (!kir_is_lvalue(e->a) && !e->a->type->st->is_union) {
+      /* a member of a struct value (a call's result); a union's is read through memory */
       LLVMValueRef s = lg_expr(g, e->a);
       return LLVMBuildExtractValue(g->b, s, lg_field_index(g, e->a->type->st, e->field), "");
     }

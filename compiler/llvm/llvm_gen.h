@@ -68,6 +68,8 @@ typedef struct LG {
 LLVMTypeRef lg_type(LG *g, const KType *t); /* the LLVM type of a value of type t */
 unsigned lg_as(KAddrSpace as);              /* KIR address space -> LLVM's */
 unsigned lg_field_index(LG *g, const KStruct *st, int field);
+/* The address of field `field` of the struct or union at base. */
+LLVMValueRef lg_field_ptr(LG *g, const KStruct *st, LLVMValueRef base, int field);
 LLVMValueRef lg_alloca(LG *g, const KType *t, const char *name);
 LLVMValueRef lg_alloca_type(LG *g, LLVMTypeRef ty, unsigned align, const char *name);
 LLVMValueRef lg_string(LG *g, const char *s, size_t len, unsigned as); /* pointer, AS as */

@@ -174,6 +174,24 @@ static const char *host_name_clash(const char *name, bool tag) {
   return NULL;
 }
 
+/* The field names of in (st, or an anonymous member of it, whose fields are st's). */
+static bool check_field_names(const KStruct *st, const KStruct *in) {
+  bool ok = true;
+  for (int j = 0; j < in->nfields; j++) {
+    const char *why;
+    if (in->fields[j].anon) {
+      ok &= check_field_names(st, in->fields[j].type->st);
+    } else if ((why = host_name_clash(in->fields[j].name, false))) {
+      diag_error(st->loc,
+                 "field '%s' of %s '%s' cannot keep its name in the generated C header (%s); "
+                 "rename the field",
+                 in->fields[j].name, kir_struct_kw(st), st->name, why);
+      ok = false;
+    }
+  }
+  return ok;
+}
+
 static bool check_host_names(const KList *need) {
   bool ok = true;
   for (int i = 0; i < need->n; i++) {
@@ -181,19 +199,12 @@ static bool check_host_names(const KList *need) {
     const char *why = host_name_clash(st->name, true);
     if (why) {
       diag_error(st->loc,
-                 "struct '%s' cannot keep its name in the generated C header (%s); rename "
-                 "the struct",
-                 st->name, why);
+                 "%s '%s' cannot keep its name in the generated C header (%s); rename "
+                 "the %s",
+                 kir_struct_kw(st), st->name, why, kir_struct_kw(st));
       ok = false;
     }
-    for (int j = 0; j < st->nfields; j++)
-      if ((why = host_name_clash(st->fields[j].name, false))) {
-        diag_error(st->loc,
-                   "field '%s' of struct '%s' cannot keep its name in the generated C header "
-                   "(%s); rename the field",
-                   st->fields[j].name, st->name, why);
-        ok = false;
-      }
+    ok &= check_field_names(st, st);
   }
   return ok;
 }
@@ -289,7 +300,7 @@ static const KType *host_declarator(KBuf *b, const KType *t, const char *name) {
     t = t->base;
   }
   if (t->kind == KT_STRUCT)
-    kbuf_printf(b, "struct %s", t->st->name);
+    kbuf_printf(b, "%s %s", kir_struct_kw(t->st), t->st->name);
   else if (t->kind == KT_PTR)
     kbuf_puts(b, "uint64_t");
   else
@@ -489,12 +500,22 @@ static bool in_list(const KList *l, const void *x) {
 
 /* Marks the structs the host needs: those kernel parameters take by value or point to, and
  * those they contain. Pointer fields become uint64_t, so what they point to is not needed. */
+static void need_fields(KList *need, KList *vecs, const KStruct *st);
 static void need_type(KList *need, KList *vecs, const KType *t) {
   while (t->kind == KT_ARRAY) t = t->base;
   if (t->kind == KT_VEC && !in_list(vecs, t)) klist_push(vecs, (void *)t);
   if (t->kind != KT_STRUCT || in_list(need, t->st)) return;
   klist_push(need, t->st);
-  for (int i = 0; i < t->st->nfields; i++) need_type(need, vecs, t->st->fields[i].type);
+  need_fields(need, vecs, t->st);
+}
+
+/* An anonymous member's type is declared inside its record (emit_fields), not on its own. */
+static void need_fields(KList *need, KList *vecs, const KStruct *st) {
+  for (int i = 0; i < st->nfields; i++)
+    if (st->fields[i].anon)
+      need_fields(need, vecs, st->fields[i].type->st);
+    else
+      need_type(need, vecs, st->fields[i].type);
 }
 
 /* A vector type as the host declares it: OpenCL's layout (cl_float4's: the components in
@@ -539,33 +560,59 @@ static void emit_vector(KBuf *b, const KType *t) {
  * own definition, with KCC_STRUCT_<name> defined first) provide it instead; the layout checks
  * that follow run whoever defined it, so a different layout is a compile error that says
  * which field differs. */
-static void emit_struct(KBuf *b, const KStruct *st, const char *prefix) {
-  kbuf_printf(b, "\n#ifndef KCC_STRUCT_%s\n#define KCC_STRUCT_%s\nstruct %s {\n", st->name,
-              st->name, st->name);
+/* The fields of st, an anonymous member's as C11 declares them: untagged, unnamed. */
+static void emit_fields(KBuf *b, const KStruct *st, int indent) {
   for (int i = 0; i < st->nfields; i++) {
-    kbuf_puts(b, "  ");
-    host_decl(b, st->fields[i].type, st->fields[i].name);
+    const KField *f = &st->fields[i];
+    kbuf_printf(b, "%*s", indent, "");
+    if (f->anon) {
+      kbuf_printf(b, "%s {\n", kir_struct_kw(f->type->st));
+      emit_fields(b, f->type->st, indent + 2);
+      kbuf_printf(b, "%*s};\n", indent, "");
+      continue;
+    }
+    host_decl(b, f->type, f->name);
     kbuf_puts(b, "\n");
   }
+}
+
+/* offsetof checks of the fields of in (st itself, or an anonymous member of it at `base`). */
+static void emit_field_checks(KBuf *b, const KStruct *st, const KStruct *in, int base,
+                              const char *prefix, int *n) {
+  const char *kw = kir_struct_kw(st);
+  for (int i = 0; i < in->nfields; i++) {
+    const KField *f = &in->fields[i];
+    int off = base + f->offset;
+    if (f->anon) {
+      emit_field_checks(b, st, f->type->st, off, prefix, n);
+      continue;
+    }
+    kbuf_printf(b,
+                "KCC_LAYOUT_CHECK(offsetof(%s %s, %s) == %d, \"%s %s: field '%s' must be "
+                "at offset %d, as kcc laid it out for the kernels\", %s_layout_%s_%d);\n",
+                kw, st->name, f->name, off, kw, st->name, f->name, off, prefix, st->name, (*n)++);
+  }
+}
+
+static void emit_struct(KBuf *b, const KStruct *st, const char *prefix) {
+  const char *kw = kir_struct_kw(st);
+  kbuf_printf(b, "\n#ifndef KCC_STRUCT_%s\n#define KCC_STRUCT_%s\n%s %s {\n", st->name, st->name,
+              kw, st->name);
+  emit_fields(b, st, 2);
   if (st->align_attr)
     kbuf_printf(b, "} __attribute__((aligned(%d)));\n#endif\n", st->align_attr);
   else
     kbuf_puts(b, "};\n#endif\n");
   kbuf_printf(b,
-              "KCC_LAYOUT_CHECK(sizeof(struct %s) == %d, \"struct %s must be %d bytes, as kcc laid "
+              "KCC_LAYOUT_CHECK(sizeof(%s %s) == %d, \"%s %s must be %d bytes, as kcc laid "
               "it out for the kernels\", %s_layout_%s);\n",
-              st->name, st->size, st->name, st->size, prefix, st->name);
-  for (int i = 0; i < st->nfields; i++) {
-    const KField *f = &st->fields[i];
-    kbuf_printf(b,
-                "KCC_LAYOUT_CHECK(offsetof(struct %s, %s) == %d, \"struct %s: field '%s' must be "
-                "at offset %d, as kcc laid it out for the kernels\", %s_layout_%s_%d);\n",
-                st->name, f->name, f->offset, st->name, f->name, f->offset, prefix, st->name, i);
-  }
+              kw, st->name, st->size, kw, st->name, st->size, prefix, st->name);
+  int nchecks = 0;
+  emit_field_checks(b, st, st, 0, prefix, &nchecks);
   kbuf_printf(b, "#ifndef KCC_BUF_STRUCT_%s\n#define KCC_BUF_STRUCT_%s", st->name, st->name);
   KBuf h = {0}, c = {0};
   kbuf_printf(&h, "kcc_buf_struct_%s", st->name);
-  kbuf_printf(&c, "struct %s", st->name);
+  kbuf_printf(&c, "%s %s", kw, st->name);
   emit_handle(b, h.data, c.data, "KCRT_TYPE_STRUCT");
   kbuf_puts(b, "#endif\n");
   kbuf_free(&h);
@@ -614,7 +661,7 @@ static Param *kernel_params(const KFunc *f) {
       ps[j].type = handle_name(t);
     } else if (t->kind == KT_STRUCT) {
       KBuf s = {0};
-      kbuf_printf(&s, "struct %s", t->st->name);
+      kbuf_printf(&s, "%s %s", kir_struct_kw(t->st), t->st->name);
       ps[j].type = kir_strdup(s.data);
       kbuf_free(&s);
     } else {

@@ -101,20 +101,31 @@ static uint32_t struct_type(SG *g, const KStruct *st) {
   /* SPIR-V for OpenCL lays structs out naturally and has no alignment decoration. */
   if (!kir_struct_is_natural(st))
     sg_error(g, st->loc,
-             "struct %s has an over-aligned member (an __align__ struct inside it) whose layout "
+             "%s %s has an over-aligned member (an __align__ struct inside it) whose layout "
              "SPIR-V cannot express",
-             st->name);
-  uint32_t *mem = calloc((size_t)st->nfields + 1, sizeof *mem);
-  for (int i = 0; i < st->nfields; i++) mem[i] = sg_type(g, st->fields[i].type);
-  uint32_t id = spv_type_struct(&g->m, mem, st->nfields);
-  free(mem);
+             kir_struct_kw(st), st->name);
+  uint32_t id;
+  if (st->is_union) {
+    /* SPIR-V has no union: one member, an array of units of the union's alignment (its
+       members are reached through a bitcast of its address; docs/design.md, "Unions"). The
+       members' types are made too, for the pointers to them. */
+    for (int i = 0; i < st->nfields; i++) sg_type(g, st->fields[i].type);
+    uint32_t arr = spv_type_array(&g->m, sg_union_unit(g, st), (uint64_t)(st->size / st->align));
+    id = spv_type_struct(&g->m, &arr, 1);
+  } else {
+    uint32_t *mem = calloc((size_t)st->nfields + 1, sizeof *mem);
+    for (int i = 0; i < st->nfields; i++) mem[i] = sg_type(g, st->fields[i].type);
+    id = spv_type_struct(&g->m, mem, st->nfields);
+    free(mem);
+  }
   s = struct_slot(g, st); /* the array may have moved */
   s->id = id;
   s->building = false;
   char name[300];
-  snprintf(name, sizeof name, "struct.%s", st->name);
+  snprintf(name, sizeof name, "%s.%s", kir_struct_kw(st), st->name);
   spv_name(&g->m, id, name);
-  for (int i = 0; i < st->nfields; i++) spv_member_name(&g->m, id, (uint32_t)i, st->fields[i].name);
+  for (int i = 0; i < st->nfields && !st->is_union; i++)
+    spv_member_name(&g->m, id, (uint32_t)i, st->fields[i].name);
   /* Pointers to it announced while its members were lowered get their definition now. */
   for (int i = 0; i < g->nfwd; i++)
     if (g->fwd[i].ks == st) {
@@ -122,6 +133,13 @@ static uint32_t struct_type(SG *g, const KStruct *st) {
       spv_intern_as(&g->m, SpvOpTypePointer, 0, ops, 2, g->fwd[i].id);
     }
   return id;
+}
+
+uint32_t sg_union_unit(SG *g, const KStruct *st) {
+  if (st->align <= 8) return spv_type_int(&g->m, st->align * 8);
+  int n = st->align / 4;
+  if (n > 4) spv_capability(&g->m, SpvCapabilityVector16);
+  return spv_type_vector(&g->m, spv_type_int(&g->m, 32), n);
 }
 
 uint32_t sg_ptr_type(SG *g, SpvStorageClass sc, const KType *pointee) {

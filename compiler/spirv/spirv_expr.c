@@ -215,6 +215,21 @@ static uint32_t dyn_shared(SG *g, KExpr *e, const KType *ptrtype) {
   return sg_opv(g, SpvOpBitcast, rt, 1, g->dyn);
 }
 
+/* A union member's address: the union's own, as a pointer to the member's type. A union
+ * held as a value (an unwritten parameter, a call's result) is stored to a temporary first. */
+static uint32_t union_member_addr(SG *g, KExpr *e) {
+  uint32_t base;
+  SpvStorageClass sc = SpvStorageClassFunction;
+  if (kir_is_lvalue(e->a) && sg_addressable(g, e->a)) {
+    base = sg_addr(g, e->a);
+    sc = lv_storage(g, e->a);
+  } else {
+    base = sg_temp_var(g, e->a->type);
+    sg_store(g, e->a->type, base, sg_expr(g, e->a), false);
+  }
+  return sg_opv(g, SpvOpBitcast, sg_ptr_type(g, sc, e->type), 1, base);
+}
+
 uint32_t sg_addr(SG *g, KExpr *e) {
   if (e->loc.line > 0) g->loc = e->loc;
   switch (e->kind) {
@@ -242,6 +257,7 @@ uint32_t sg_addr(SG *g, KExpr *e) {
   }
   case KE_DEREF: return sg_expr(g, e->a);
   case KE_MEMBER: {
+    if (e->a->type->st->is_union) return union_member_addr(g, e);
     uint32_t base = sg_addr(g, e->a);
     uint32_t rt = sg_ptr_type(g, lv_storage(g, e->a), e->type);
     return sg_opv(g, SpvOpInBoundsAccessChain, rt, 2, base, sg_u32(g, (uint32_t)e->field));
@@ -254,7 +270,8 @@ uint32_t sg_addr(SG *g, KExpr *e) {
 }
 
 static uint32_t read_lvalue(SG *g, KExpr *e) {
-  if (sg_addressable(g, e)) return sg_load(g, e->type, sg_addr(g, e), lv_volatile(e));
+  if (sg_addressable(g, e) || (e->kind == KE_MEMBER && e->a->type->st->is_union))
+    return sg_load(g, e->type, sg_addr(g, e), lv_volatile(e));
   if (e->kind == KE_VAR) {
     SVar *s = e->var->aux;
     if (s && s->val) return s->val;
@@ -1518,6 +1535,34 @@ static bool const_components(SG *g, const KType *et, const KExpr *e, uint32_t *o
   return true;
 }
 
+/* A union's constant: the bytes its initialized member gives, in units of its alignment
+ * (little-endian, as OpenCL devices kcc runs on are). */
+static uint32_t const_union(SG *g, const KType *t, const KExpr *e) {
+  const KStruct *st = t->st;
+  unsigned char *bytes = calloc((size_t)st->size, 1);
+  if (!kir_const_bytes(t, e, bytes)) {
+    free(bytes);
+    return 0;
+  }
+  int n = st->size / st->align, wb = st->align > 8 ? 4 : st->align, nw = st->align / wb;
+  uint32_t unit = sg_union_unit(g, st);
+  uint32_t *el = calloc((size_t)n + 1, sizeof *el), *w = calloc((size_t)nw, sizeof *w);
+  for (int i = 0; i < n; i++) {
+    for (int j = 0; j < nw; j++) {
+      uint64_t v = 0;
+      for (int b = wb - 1; b >= 0; b--) v = v << 8 | bytes[i * st->align + j * wb + b];
+      w[j] = spv_const_int(&g->m, wb * 8, v);
+    }
+    el[i] = st->align > 8 ? spv_const_composite(&g->m, unit, w, nw) : w[0];
+  }
+  uint32_t arr = spv_const_composite(&g->m, spv_type_array(&g->m, unit, (uint64_t)n), el, n);
+  uint32_t id = spv_const_composite(&g->m, ty(g, t), &arr, 1);
+  free(w);
+  free(el);
+  free(bytes);
+  return id;
+}
+
 uint32_t sg_const_init(SG *g, const KType *t, const KExpr *e) {
   if (t->kind == KT_VEC) {
     uint32_t el[16];
@@ -1544,6 +1589,7 @@ uint32_t sg_const_init(SG *g, const KType *t, const KExpr *e) {
     free(el);
     return id;
   }
+  if (t->kind == KT_STRUCT && t->st->is_union) return const_union(g, t, e);
   if (t->kind == KT_STRUCT) {
     if (e->kind != KE_INITLIST) return 0;
     const KStruct *st = t->st;
@@ -1580,7 +1626,9 @@ void sg_init_store(SG *g, const KType *t, uint32_t ptr, SpvStorageClass sc, KExp
       if (!e->args[i]) continue;
       const KType *et = t->kind == KT_ARRAY ? t->base : t->st->fields[i].type;
       uint32_t idx = t->kind == KT_ARRAY ? sg_u64(g, (uint64_t)i) : sg_u32(g, (uint32_t)i);
-      uint32_t ep = sg_opv(g, SpvOpInBoundsAccessChain, sg_ptr_type(g, sc, et), 2, ptr, idx);
+      uint32_t ep = t->kind == KT_STRUCT && t->st->is_union
+                        ? sg_opv(g, SpvOpBitcast, sg_ptr_type(g, sc, et), 1, ptr)
+                        : sg_opv(g, SpvOpInBoundsAccessChain, sg_ptr_type(g, sc, et), 2, ptr, idx);
       sg_init_store(g, et, ep, sc, e->args[i]);
     }
     return;

@@ -87,6 +87,9 @@ typedef struct SG {
 uint32_t sg_type(SG *g, const KType *t);
 uint32_t sg_pointee(SG *g, const KType *t); /* void -> i8 */
 SpvStorageClass sg_storage(SG *g, KAddrSpace as, KLoc loc);
+/* The integer (or, above 8 bytes, i32 vector) type whose size and alignment are st's
+ * alignment: a union is an array of them. */
+uint32_t sg_union_unit(SG *g, const KStruct *st);
 uint32_t sg_ptr_type(SG *g, SpvStorageClass sc, const KType *pointee);
 int sg_bits(const KType *t); /* integer or float width of a scalar (bool: 8) */
 uint32_t sg_u32(SG *g, uint32_t v);

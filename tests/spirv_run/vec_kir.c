@@ -294,10 +294,10 @@ int main(int argc, char **argv) {
   sv->name = "SV";
   sv->nfields = 4;
   sv->fields = kir_alloc(sizeof(KField) * 4);
-  sv->fields[0] = (KField){"f", T_F, 0};
-  sv->fields[1] = (KField){"v3", f3, 0};
-  sv->fields[2] = (KField){"c", T_C, 0};
-  sv->fields[3] = (KField){"v4", f4, 0};
+  sv->fields[0] = (KField){"f", T_F, 0, false};
+  sv->fields[1] = (KField){"v3", f3, 0, false};
+  sv->fields[2] = (KField){"c", T_C, 0, false};
+  sv->fields[3] = (KField){"v4", f4, 0, false};
   kir_struct_layout(sv);
   klist_push(&M->structs, sv);
   KType *svt = kir_type_struct(sv);

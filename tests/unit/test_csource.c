@@ -379,6 +379,17 @@ START_TEST(opencl_param_rules) {
            "allow");
   /* CUDA takes it. */
   HAS(ok(ptr_struct, "cuda"), "extern \"C\" __global__ void k(struct B b) {");
+  /* A union holding a pointer is refused alike; one without takes its bytes. */
+  const char *ptr_union = "union U { float *data; long n; };\n"
+                          "kernel void k(union U u, long *o) { o[0] = u.n; }\n";
+  ck_assert_int_eq(emit(ptr_union, "cl", &out, &err), 1);
+  HAS(err, ":2:");
+  HAS(err, "error: kernel parameter 'u' is a union holding a pointer, which OpenCL C does not "
+           "allow; pass the pointer as a parameter of its own\n");
+  HAS(ok(ptr_union, "cuda"), "extern \"C\" __global__ void k(union U u, long long *o) {");
+  const char *plain_union = "union F { float f; unsigned int u; };\n"
+                            "kernel void k(union F x, unsigned int *o) { o[0] = x.u; }\n";
+  HAS(ok(plain_union, "cl"), "__kernel void k(union F x, __global uint *o) {");
   /* bool is no OpenCL kernel parameter type: it travels as one byte. */
   const char *flag = "kernel void k(_Bool on, int *o) { if (on) o[0] = 1; }\n";
   HAS(ok(flag, "cl"), "__kernel void k(uchar on, __global int *o) {");

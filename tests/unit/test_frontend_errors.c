@@ -19,18 +19,6 @@ static const Case cases[] = {
      "kernels\n"
      "struct S { char c; int a __attribute__((aligned(16))); };\n"
      "       ^\n"},
-    {"anon_union",
-     "struct S { union { int x; float f; }; int y; };\n"
-     "kernel void k(struct S *s) { s->y = 1; }\n",
-     "t.k:1:12: error: anonymous struct or union members are not supported in kcc kernels\n"
-     "struct S { union { int x; float f; }; int y; };\n"
-     "           ^\n"},
-    {"anonymous_member",
-     "struct S { struct { int x; }; int y; };\n"
-     "kernel void k(struct S *s) { s->y = 1; }\n",
-     "t.k:1:12: error: anonymous struct or union members are not supported in kcc kernels\n"
-     "struct S { struct { int x; }; int y; };\n"
-     "           ^\n"},
     {"atomic_type", "kernel void k(int *p) { _Atomic int x = 0; p[0] = x; }\n",
      "t.k:1:37: error: '_Atomic' is not supported in kcc kernels; use the atomic builtins\n"
      "kernel void k(int *p) { _Atomic int x = 0; p[0] = x; }\n"
@@ -381,21 +369,6 @@ static const Case cases[] = {
      "nor a kcc builtin\n"
      "kernel void k(int *p) { p[0] = helper(1); }\n"
      "                               ^\n"},
-    {"union",
-     "union U { int i; float f; };\n"
-     "kernel void k(int *p) { p[0] = 1; }\n",
-     "t.k:1:7: error: unions are not supported in kcc kernels\n"
-     "union U { int i; float f; };\n"
-     "      ^\n"},
-    {"union_local",
-     "kernel void k(int *p) {\n"
-     "  union { int i; float f; } u;\n"
-     "  u.i = 1;\n"
-     "  p[0] = u.i;\n"
-     "}\n",
-     "t.k:2:3: error: unions are not supported in kcc kernels\n"
-     "  union { int i; float f; } u;\n"
-     "  ^\n"},
     {"variadic",
      "static int sum(int n, ...) { return n; }\n"
      "kernel void k(int *p) { p[0] = sum(1, 2); }\n",

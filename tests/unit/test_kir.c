@@ -24,10 +24,10 @@ END_TEST
 
 START_TEST(struct_layout) {
   KStruct st = {.name = "S"};
-  KField fields[] = {{"c", kir_type_scalar(KT_I8), 0},
-                     {"d", kir_type_scalar(KT_F64), 0},
-                     {"s", kir_type_scalar(KT_I16), 0},
-                     {"a", kir_type_array(kir_type_scalar(KT_I8), 3), 0}};
+  KField fields[] = {{"c", kir_type_scalar(KT_I8), 0, false},
+                     {"d", kir_type_scalar(KT_F64), 0, false},
+                     {"s", kir_type_scalar(KT_I16), 0, false},
+                     {"a", kir_type_array(kir_type_scalar(KT_I8), 3), 0, false}};
   st.fields = fields;
   st.nfields = 4;
   kir_struct_layout(&st);
@@ -37,6 +37,24 @@ START_TEST(struct_layout) {
   ck_assert_int_eq(fields[3].offset, 18);
   ck_assert_int_eq(st.size, 24);
   ck_assert_int_eq(st.align, 8);
+}
+END_TEST
+
+/* A union: every member at 0; the largest size (10) rounded up to the largest alignment (8);
+ * kir_type_str and kir_struct_is_natural know it. */
+START_TEST(union_layout) {
+  KStruct st = {.name = "U", .is_union = true};
+  KField fields[] = {{"c", kir_type_scalar(KT_I8), 0, false},
+                     {"d", kir_type_scalar(KT_F64), 0, false},
+                     {"s", kir_type_array(kir_type_scalar(KT_I16), 5), 0, false}};
+  st.fields = fields;
+  st.nfields = 3;
+  kir_struct_layout(&st);
+  for (int i = 0; i < 3; i++) ck_assert_int_eq(fields[i].offset, 0);
+  ck_assert_int_eq(st.size, 16);
+  ck_assert_int_eq(st.align, 8);
+  ck_assert(kir_struct_is_natural(&st));
+  ck_assert_str_eq(kir_type_str(kir_type_struct(&st)), "union U");
 }
 END_TEST
 
@@ -217,6 +235,7 @@ static Suite *suite(void) {
   tcase_set_timeout(t, 60);
   tcase_add_test(t, types_are_interned);
   tcase_add_test(t, struct_layout);
+  tcase_add_test(t, union_layout);
   tcase_add_test(t, cast_kinds);
   tcase_add_test(t, builtin_table);
   tcase_add_test(t, recursion_rejected);

@@ -312,9 +312,9 @@ START_TEST(struct_layout_matches) {
   st->name = "S";
   st->nfields = 3;
   st->fields = kir_alloc(3 * sizeof(KField));
-  st->fields[0] = (KField){"c", T(KT_I8), 0};
-  st->fields[1] = (KField){"d", T(KT_F64), 0};
-  st->fields[2] = (KField){"s", T(KT_I16), 0};
+  st->fields[0] = (KField){"c", T(KT_I8), 0, false};
+  st->fields[1] = (KField){"d", T(KT_F64), 0, false};
+  st->fields[2] = (KField){"s", T(KT_I16), 0, false};
   kir_struct_layout(st);
   klist_push(&m->structs, st);
   KType *S = kir_type_struct(st);
@@ -602,10 +602,10 @@ START_TEST(vec_layout) {
   st->name = "P";
   st->nfields = 4;
   st->fields = kir_alloc(4 * sizeof(KField));
-  st->fields[0] = (KField){"c", T(KT_I8), 0};
-  st->fields[1] = (KField){"pos", V(KT_F32, 3), 0};
-  st->fields[2] = (KField){"h", V(KT_I16, 3), 0};
-  st->fields[3] = (KField){"d", V(KT_F64, 2), 0};
+  st->fields[0] = (KField){"c", T(KT_I8), 0, false};
+  st->fields[1] = (KField){"pos", V(KT_F32, 3), 0, false};
+  st->fields[2] = (KField){"h", V(KT_I16, 3), 0, false};
+  st->fields[3] = (KField){"d", V(KT_F64, 2), 0, false};
   kir_struct_layout(st);
   /* every vector type as a kernel parameter: lg_type checks LLVM's layout against KIR's */
   KTypeKind elems[] = {KT_I8, KT_U16, KT_I32, KT_U64, KT_F32, KT_F64};
