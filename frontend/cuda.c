@@ -678,6 +678,10 @@ static KExpr *construct(FeCtx *fe, CXCursor c, CXCursor ctor, KLoc loc) {
       clang_CXXConstructor_isCopyConstructor(ctor) || clang_CXXConstructor_isMoveConstructor(ctor);
   if (clang_CXXMethod_isDefaulted(ctor)) {
     if (copy && n == 1) return fe_expr(fe, clang_Cursor_getArgument(c, 0));
+    /* The implicit default constructor of a class with default member initializers (or
+       members with constructors of their own): zero, then those, in the members' order. */
+    if (n == 0 && fe_cu_needs_default_init(clang_getCursorType(c)))
+      return fe_cu_default_value(fe, clang_getCursorType(c), loc);
     KType *t = fe_type(fe, clang_getCursorType(c), loc);
     /* T(): value-initialised; an aggregate's zero is an initializer, so a temporary holds it. */
     if (n == 0 && t && (t->kind == KT_STRUCT || t->kind == KT_ARRAY))
@@ -714,15 +718,186 @@ static CXCursor user_default_ctor(CXType t) {
   return found;
 }
 
-/* A field's default member initializer (`int n = 4;`): its expression child. */
+/* Whether the token just before expression e (within field's declaration) is `[`: e is an
+ * array bound (`unsigned char b[4]`), not an initializer. */
+static bool after_bracket(CXCursor field, CXCursor e) {
+  CXTranslationUnit tu = clang_Cursor_getTranslationUnit(field);
+  CXFile f1 = NULL, f2 = NULL;
+  unsigned o1 = 0, o2 = 0;
+  clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(field)), &f1, NULL, NULL,
+                             &o1);
+  clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(e)), &f2, NULL, NULL, &o2);
+  if (!f1 || !f2 || !clang_File_isEqual(f1, f2) || o2 <= o1) return false;
+  CXToken *t = NULL;
+  unsigned n = 0;
+  clang_tokenize(tu,
+                 clang_getRange(clang_getLocationForOffset(tu, f1, o1),
+                                clang_getLocationForOffset(tu, f1, o2)),
+                 &t, &n);
+  /* The range ends at e's first character, which clang includes as a token of its own. */
+  bool yes = false;
+  for (unsigned i = n; i-- > 0;) {
+    unsigned off = 0;
+    clang_getExpansionLocation(clang_getTokenLocation(tu, t[i]), NULL, NULL, NULL, &off);
+    if (off >= o2) continue;
+    CXString sp = clang_getTokenSpelling(tu, t[i]);
+    yes = !strcmp(clang_getCString(sp), "[");
+    clang_disposeString(sp);
+    break;
+  }
+  if (t) clang_disposeTokens(tu, t, n);
+  return yes;
+}
+
+/* A field's default member initializer (`int n = 4;`, `float f{2.5f}`): its expression child
+ * that is not an array bound. */
 static CXCursor default_member_init(CXCursor field) {
   FeKids k;
   fe_kids(field, &k);
   CXCursor init = clang_getNullCursor();
   for (int i = 0; i < k.n && clang_Cursor_isNull(init); i++)
-    if (clang_isExpression(clang_getCursorKind(k.v[i]))) init = k.v[i];
+    if (clang_isExpression(clang_getCursorKind(k.v[i])) && !after_bracket(field, k.v[i]))
+      init = k.v[i];
   fe_kids_free(&k);
   return init;
+}
+
+bool fe_cu_written_init(CXCursor construct) {
+  /* `T()` and `T{}` name their type (a TypeRef child); `T t;`'s implicit call has none. */
+  FeKids k;
+  fe_kids(construct, &k);
+  bool yes = false;
+  for (int i = 0; i < k.n && !yes; i++) yes = clang_getCursorKind(k.v[i]) == CXCursor_TypeRef;
+  fe_kids_free(&k);
+  return yes;
+}
+
+bool fe_cu_needs_default_init(CXType t) {
+  CXType c = clang_getCanonicalType(t);
+  if (c.kind == CXType_ConstantArray) return fe_cu_needs_default_init(clang_getArrayElementType(c));
+  if (c.kind != CXType_Record) return false;
+  if (!clang_Cursor_isNull(user_default_ctor(c))) return true;
+  FeKids f;
+  fe_fields(c, &f);
+  bool yes = false;
+  for (int i = 0; i < f.n && !yes; i++)
+    yes = !clang_Cursor_isNull(default_member_init(f.v[i])) ||
+          fe_cu_needs_default_init(clang_getCursorType(f.v[i]));
+  fe_kids_free(&f);
+  return yes;
+}
+
+/* A path from a temporary to one of its parts: members by name (anonymous members are
+ * reached through their fields' names, as fe_member_of does) and array elements. */
+typedef struct Part {
+  const struct Part *up;
+  const char *name; /* NULL: element `index` */
+  int64_t index;
+} Part;
+
+static KExpr *part_expr(FeCtx *fe, KVar *root, const Part *p, KLoc loc) {
+  if (!p) {
+    KExpr *v = kir_expr(KE_VAR, root->type, loc);
+    v->var = root;
+    return v;
+  }
+  KExpr *base = part_expr(fe, root, p->up, loc);
+  return p->name ? fe_member_of(fe, base, p->name, loc) : fe_array_elem(base, p->index, loc);
+}
+
+static void push_stmt(KList *out, KExpr *e, KLoc loc) {
+  KStmt *st = kir_stmt(KS_EXPR, loc);
+  st->expr = e;
+  klist_push(out, st);
+}
+
+/* The statements that default-initialize part p (of type t) of root, in C++'s order. */
+static void default_init_part(FeCtx *fe, KVar *root, const Part *p, CXType t, KList *out,
+                              KLoc loc) {
+  CXType c = clang_getCanonicalType(t);
+  if (c.kind == CXType_ConstantArray) {
+    long long n = clang_getArraySize(c);
+    for (long long i = 0; i < n; i++) {
+      Part e = {p, NULL, i};
+      default_init_part(fe, root, &e, clang_getArrayElementType(c), out, loc);
+    }
+    return;
+  }
+  CXCursor dc = user_default_ctor(c);
+  if (!clang_Cursor_isNull(dc)) {
+    KFunc *f = fe_cu_function(fe, dc);
+    if (!f) return;
+    KExpr *call = kir_expr(KE_CALL, f->ret, loc);
+    call->callee = f;
+    call->args = kir_alloc(sizeof(KExpr *));
+    call->args[call->nargs++] = fe_addr_of(fe, part_expr(fe, root, p, loc), loc);
+    push_stmt(out, call, loc);
+    return;
+  }
+  FeKids f;
+  fe_fields(c, &f);
+  for (int i = 0; i < f.n; i++) {
+    CXType ft = clang_getCursorType(f.v[i]);
+    if (clang_Cursor_isAnonymousRecordDecl(clang_getTypeDeclaration(clang_getCanonicalType(ft)))) {
+      default_init_part(fe, root, p, ft, out, loc); /* its fields by their own names */
+      continue;
+    }
+    Part m = {p, fe_spelling(f.v[i]), 0};
+    CXCursor init = default_member_init(f.v[i]);
+    if (!clang_Cursor_isNull(init)) {
+      KExpr *lhs = part_expr(fe, root, &m, loc);
+      KExpr *a = kir_expr(KE_ASSIGN, lhs->type, loc);
+      a->op = KB_NONE;
+      a->a = lhs;
+      a->b = fe_initializer(fe, init, lhs->type, false); /* `= v` or `{v}` */
+      push_stmt(out, a, loc);
+    } else if (fe_cu_needs_default_init(ft)) {
+      default_init_part(fe, root, &m, ft, out, loc);
+    }
+  }
+  fe_kids_free(&f);
+}
+
+void fe_cu_aggregate_defaults(FeCtx *fe, CXType rec, KExpr *list, KLoc loc) {
+  CXType c = clang_getCanonicalType(rec);
+  KType *t = list->type;
+  if (c.kind != CXType_Record || t->kind != KT_STRUCT || t->st->is_union) return;
+  FeKids f;
+  fe_fields(c, &f);
+  for (int i = 0; i < f.n && i < list->nargs && i < t->st->nfields; i++) {
+    if (list->args[i]) continue;
+    KType *ft = t->st->fields[i].type;
+    CXCursor init = default_member_init(f.v[i]);
+    if (!clang_Cursor_isNull(init))
+      list->args[i] = fe_initializer(fe, init, ft, false);
+    else if (fe_cu_needs_default_init(clang_getCursorType(f.v[i])))
+      list->args[i] = fe_cu_default_value(fe, clang_getCursorType(f.v[i]), loc);
+  }
+  fe_kids_free(&f);
+}
+
+KExpr *fe_cu_default_value(FeCtx *fe, CXType t, KLoc loc) {
+  KType *kt = fe_type(fe, t, loc);
+  if (!kt) return fe_poison(loc);
+  CXType c = clang_getCanonicalType(t);
+  if (c.kind == CXType_ConstantArray) { /* each element's value: arrays are not assigned */
+    KExpr *l = kir_expr(KE_INITLIST, kt, loc);
+    l->args = kir_alloc(sizeof(KExpr *) * (size_t)(kt->len ? kt->len : 1));
+    for (int64_t i = 0; i < kt->len; i++)
+      l->args[l->nargs++] = fe_cu_default_value(fe, clang_getArrayElementType(c), loc);
+    return l;
+  }
+  KExpr *tmp = fe_temp(fe, kt, fe_zero(kt, loc), loc);
+  KList stmts = {0};
+  default_init_part(fe, tmp->var, NULL, t, &stmts, loc);
+  KExpr *r = tmp;
+  for (int i = stmts.n - 1; i >= 0; i--) {
+    KExpr *c = kir_expr(KE_COMMA, kt, loc);
+    c->a = ((KStmt *)stmts.v[i])->expr;
+    c->b = r;
+    r = c;
+  }
+  return r;
 }
 
 /* A constructor's member initializers (`: x(a), y(b)`) and the class's default member
@@ -733,11 +908,10 @@ static CXCursor default_member_init(CXCursor field) {
 static void init_member(FeCtx *fe, const char *name, CXCursor init, KList *out) {
   KLoc loc = fe_loc(fe, init);
   KExpr *m = fe_member_of(fe, fe_this(fe, loc), name, loc);
-  KExpr *v = fe_expr(fe, init);
   KExpr *a = kir_expr(KE_ASSIGN, m->type, loc);
   a->op = KB_NONE;
   a->a = m;
-  a->b = fe_convert(v, m->type);
+  a->b = fe_initializer(fe, init, m->type, false); /* `= v`, `{v}` or `(v)` */
   KStmt *st = kir_stmt(KS_EXPR, loc);
   st->expr = a;
   klist_push(out, st);

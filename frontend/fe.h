@@ -338,6 +338,20 @@ KExpr *fe_cl_astype(FeCtx *fe, CXCursor c, KLoc loc);
  * arguments and virtual files (made on a miss; malloc'ed path), or NULL: no cache, or clang
  * could not make one. fe_pch_rejected: whether a translation unit parsed with it says clang
  * could not load it. */
+/* arr[i] for an lvalue of array type (lower_expr.c). */
+KExpr *fe_array_elem(KExpr *arr, int64_t i, KLoc loc);
+/* cuda.c: C++ default initialization of class types: whether a value of type t needs code to
+ * be default-initialized (a default member initializer or a user-provided default
+ * constructor in it, at any depth); the value a class's implicit default constructor gives
+ * (zero where C++ leaves a member indeterminate). */
+bool fe_cu_needs_default_init(CXType t);
+/* Whether a constructor call with no arguments is written (`T()`, value-initialization)
+ * rather than implied by a declaration (`T t;`, default-initialization). */
+bool fe_cu_written_init(CXCursor construct);
+KExpr *fe_cu_default_value(FeCtx *fe, CXType t, KLoc loc);
+/* C++ aggregate initialization: the members list (of record type rec) leaves out take their
+ * default member initializers (or their class's default value), not zero. */
+void fe_cu_aggregate_defaults(FeCtx *fe, CXType rec, KExpr *list, KLoc loc);
 /* cl_lib.c: the OpenCL C built-ins written in OpenCL C, for the .cl prelude (malloc'ed). */
 char *fe_cl_lib(void);
 int fe_pch_prelude_arg(const char *const *args, int nargs);

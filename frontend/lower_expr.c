@@ -144,6 +144,13 @@ KExpr *fe_deref(KExpr *p, KLoc loc) {
   return deref(p, loc);
 }
 
+KExpr *fe_array_elem(KExpr *arr, int64_t i, KLoc loc) {
+  KExpr *e = kir_expr(KE_INDEX, arr->type->base, loc);
+  e->a = decay(arr, 0);
+  e->b = fe_int_const(kir_type_scalar(KT_I64), (uint64_t)i, loc);
+  return e;
+}
+
 KExpr *fe_this(FeCtx *fe, KLoc loc) {
   KExpr *e = kir_expr(KE_VAR, fe->this_var->type, loc);
   e->var = fe->this_var;
@@ -1367,9 +1374,11 @@ static KExpr *init_braced(FeCtx *fe, CXCursor list, KType *t, bool wc) {
   KExpr *r;
   if (t->kind == KT_VEC && !wc)
     r = fe_vec_literal(fe, list, t, loc);
-  else if (t->kind == KT_ARRAY || t->kind == KT_STRUCT || t->kind == KT_VEC)
+  else if (t->kind == KT_ARRAY || t->kind == KT_STRUCT || t->kind == KT_VEC) {
     r = init_aggregate(fe, &k, &pos, t, wc, loc, true);
-  else
+    if (fe->lang == KL_LANG_CU && !wc && r->kind == KE_INITLIST && t->kind == KT_STRUCT)
+      fe_cu_aggregate_defaults(fe, clang_getCursorType(list), r, loc);
+  } else
     r = k.n ? init_element(fe, &k, &pos, t, wc) : fe_zero(t, loc);
   fe_kids_free(&k);
   fe_leave(fe);
@@ -1414,6 +1423,9 @@ static KExpr *init_element(FeCtx *fe, FeKids *k, int *pos, KType *t, bool wc) {
 KExpr *fe_initializer(FeCtx *fe, CXCursor init, KType *t, bool wc) {
   KLoc loc = fe_loc(fe, init);
   if (clang_getCursorKind(init) == CXCursor_InitListExpr) return init_braced(fe, init, t, wc);
+  if (t->kind == KT_ARRAY && fe->lang == KL_LANG_CU &&
+      clang_getCursorKind(init) == CXCursor_CallExpr)
+    return fe_expr(fe, init); /* `D a[4];`: each element's default constructor */
   if (t->kind == KT_ARRAY) {
     CXCursor lit = peel(init);
     if (clang_getCursorKind(lit) == CXCursor_StringLiteral) {

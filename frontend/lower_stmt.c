@@ -214,12 +214,17 @@ static void reference_var(FeCtx *fe, CXCursor decl, CXType ct, KList *out) {
 CXCursor fe_var_initializer(FeCtx *fe, CXCursor decl) {
   CXCursor init = clang_Cursor_getVarDeclInitializer(decl);
   if (fe->lang != KL_LANG_CU || clang_Cursor_isNull(init)) return init;
-  /* `float4 t;` and `__shared__ S s[4];` call a trivial default constructor: no value. */
+  /* `float4 t;` and `__shared__ S s[4];` call a trivial default constructor: no value. Not
+     `float4 t = float4();` (value-initialization, written with its type: zero), nor a class
+     with default member initializers (`struct D { int i = 5; }; D d;`). */
   if (clang_getCursorKind(init) == CXCursor_CallExpr && clang_Cursor_getNumArguments(init) == 0) {
     CXCursor ctor = clang_getCursorReferenced(init);
     if (clang_getCursorKind(ctor) == CXCursor_Constructor &&
-        clang_CXXConstructor_isDefaultConstructor(ctor) && clang_CXXMethod_isDefaulted(ctor))
-      return clang_getNullCursor();
+        clang_CXXConstructor_isDefaultConstructor(ctor) && clang_CXXMethod_isDefaulted(ctor) &&
+        !fe_cu_written_init(init) &&
+        (!fe_cu_needs_default_init(clang_getCursorType(init)) ||
+         fe_has_annotation(decl, "kcc.shared")))
+      return clang_getNullCursor(); /* nvcc runs no constructor for __shared__ either */
   }
   return init;
 }

@@ -155,6 +155,30 @@ int main(int argc, char **argv) {
   rt_cmp_f32(&rt, "ctors", co, cw, 4 * (size_t)n, 0, 0);
   free(ci), free(co), free(cw);
 
+  /* defaults: the values C++ gives each (see cuda_cxx.cu's Dflt and Outer). */
+  int *di = malloc(n * sizeof *di), *dres = malloc(8 * n * sizeof *dres),
+      *dw = malloc(8 * n * sizeof *dw);
+  for (int i = 0; i < n; i++) {
+    int x = rt_int(&rt, -1000, 1000);
+    di[i] = x;
+    int *w = dw + 8 * i;
+    w[0] = 5 + 5;
+    w[1] = 5 + 7 + 0 + 2;
+    w[2] = 5 + 50 + (5 + x) * 100;
+    w[3] = x + 10;
+    w[4] = 5 + 0 + 0;
+    w[5] = 5 + 0 + 0 + 5;
+    w[6] = 0;
+    w[7] = 20;
+  }
+  kcrt_buffer *ddi = rt_upload(&rt, di, n * sizeof *di), *ddo = rt_alloc(&rt, 8 * n * sizeof *dres);
+  kcrt_arg ad[] = {KCRT_ARG_BUFFER(ddi), KCRT_ARG_BUFFER(ddo), KCRT_ARG_VALUE(n)};
+  rt_launch(&rt, rt_kernel(&rt, "defaults"), KCRT_DIM1(rt_ceil_div(n, 128)), KCRT_DIM1(128), 0, ad,
+            3);
+  rt_download(&rt, ddo, dres, 8 * n * sizeof *dres);
+  rt_cmp_i32(&rt, "defaults", dres, dw, 8 * (size_t)n);
+  free(di), free(dres), free(dw);
+
   free(in), free(out), free(wout), free(cnt), free(wcnt), free(v), free(mean), free(wmean);
   free(sum), free(wsum), free(ii), free(io), free(wio), free(fi), free(fo), free(wfo), free(px);
   free(f4), free(wf4);

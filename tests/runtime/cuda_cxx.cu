@@ -121,3 +121,39 @@ extern "C" __global__ void ctors(const float *in, float *out, int n) {
   out[4 * i + 2] = Tally(in[i], 3).mean() + Tally{}.scale;
   out[4 * i + 3] = p.lo.mean() + p.hi.sum + (float)p.hi.count;
 }
+
+// classes without a user-provided constructor: the implicit one applies the default member
+// initializers (= and {}), also of members and array elements; aggregate initialization
+// takes them for the members its list leaves out; T() value-initializes (zero, then those).
+struct Dflt {
+  int i = 5;
+  float f{2.5f};
+  int j;
+  unsigned char b[4];
+};
+struct Outer {
+  Dflt d;
+  int k = 7;
+  Tally t; // a member with a user-provided default constructor
+};
+extern "C" __global__ void defaults(const int *in, int *out, int n) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x;
+  if (x >= n) return;
+  Dflt d;
+  Outer o;
+  Dflt arr[3];
+  Dflt agg{in[x]};
+  Dflt none{};
+  Dflt v = Dflt();
+  float4 zero = float4();
+  arr[2].i += in[x];
+  int *r = out + 8 * x;
+  r[0] = d.i + (int)(d.f * 2.0f);
+  r[1] = o.d.i + o.k + o.t.count + (int)o.t.scale;
+  r[2] = arr[0].i + arr[1].i * 10 + arr[2].i * 100;
+  r[3] = agg.i + (int)(agg.f * 4.0f);
+  r[4] = none.i + none.j + none.b[3];
+  r[5] = v.i + v.j + v.b[0] + (int)(v.f * 2.0f);
+  r[6] = (int)(zero.x + zero.y + zero.z + zero.w);
+  r[7] = (int)(arr[1].f * 8.0f);
+}
