@@ -265,7 +265,12 @@ bool fe_check_printf_args(const KExpr *e, KLoc loc) {
     } else if (strchr("fFeEgGaA", conv)) {
       if (!kir_is_float(t)) want = "a floating-point value";
     } else if (conv == 's') {
-      if (a->kind != KE_STR) want = "a string literal";
+      /* Any char pointer: CUDA prints what it points to (the OpenCL forms refuse a string
+         that is not a literal: kir_printf_nonliteral_string). */
+      const KExpr *s = a;
+      while (s->kind == KE_CAST) s = s->a;
+      if (s->kind != KE_STR && (t->kind != KT_PTR || t->base->size != 1 || !kir_is_int(t->base)))
+        want = "a string (a char pointer)";
     } else if (conv == 'p') {
       if (t->kind != KT_PTR) want = "a pointer";
     }

@@ -1120,8 +1120,8 @@ static KExpr *lower(FeCtx *fe, CXCursor c) {
     if (t) diag_error(loc, "sizeof of a variable length array is not supported in kcc kernels");
     return fe_poison(loc);
   }
-  case CXCursor_StringLiteral:
-    diag_error(loc, "string literals are only supported as printf arguments in kcc kernels");
+  case CXCursor_StringLiteral: /* as a value it is decayed (decayed_string) */
+    diag_error(loc, "this use of a string literal is not supported in kcc kernels");
     return fe_poison(loc);
   case CXCursor_UnaryOperator: return unary(fe, c, loc);
   case CXCursor_BinaryOperator:
@@ -1180,9 +1180,41 @@ static KExpr *lower(FeCtx *fe, CXCursor c) {
   }
 }
 
+/* A string literal or __func__ decayed to a pointer (`f("name")`, `report(__FUNCTION__)`):
+ * a `const char *` to constant memory (KE_STR), which clang folds from the decay. */
+static KExpr *decayed_string(FeCtx *fe, CXCursor c) {
+  if (!is_implicit_cast(c)) return NULL;
+  CXType t = clang_getCanonicalType(clang_getCursorType(c));
+  if (t.kind != CXType_Pointer) return NULL;
+  CXCursor in = peel(c);
+  CXType at = clang_getCanonicalType(clang_getCursorType(in));
+  if (clang_equalCursors(in, c) || at.kind != CXType_ConstantArray) return NULL;
+  CXEvalResult r = clang_Cursor_Evaluate(c);
+  bool str = r && clang_EvalResult_getKind(r) == CXEval_StrLiteral;
+  if (r) clang_EvalResult_dispose(r);
+  if (str) return string_literal(fe, in, c, fe_loc(fe, in));
+  /* __func__, __FUNCTION__, __PRETTY_FUNCTION__: libclang evaluates none of them, but shows
+     the string clang made as the child literal's spelling, a name in quotes. */
+  CXCursor lit = clang_getCursorKind(in) == CXCursor_StringLiteral ? in : only_expr_child(in);
+  if (clang_Cursor_isNull(lit) || clang_getCursorKind(lit) != CXCursor_StringLiteral) return NULL;
+  CXString sp = clang_getCursorSpelling(lit);
+  const char *q = clang_getCString(sp);
+  size_t n = q ? strlen(q) : 0;
+  KExpr *e = NULL;
+  if (n >= 2 && q[0] == '"' && q[n - 1] == '"' && !memchr(q + 1, '\\', n - 2)) {
+    e = kir_expr(KE_STR, kir_type_ptr(kir_type_scalar(KT_I8), KAS_CONSTANT, KQ_CONST),
+                 fe_loc(fe, c));
+    e->str = kir_strndup(q + 1, n - 2);
+    e->len = n - 2;
+  }
+  clang_disposeString(sp);
+  return e;
+}
+
 KExpr *fe_expr(FeCtx *fe, CXCursor c) {
   if (!fe_enter(fe, c)) return fe_poison(fe_loc(fe, c));
-  KExpr *e = lower(fe, c);
+  KExpr *e = decayed_string(fe, c);
+  if (!e) e = lower(fe, c);
   fe_leave(fe);
   if (!e->type) e->type = t_int();
   fe_mark_contract(fe, e);
@@ -1429,7 +1461,8 @@ KExpr *fe_initializer(FeCtx *fe, CXCursor init, KType *t, bool wc) {
   if (t->kind == KT_ARRAY) {
     CXCursor lit = peel(init);
     if (clang_getCursorKind(lit) == CXCursor_StringLiteral) {
-      diag_error(loc, "string literals are only supported as printf arguments in kcc kernels");
+      diag_error(loc, "char arrays initialized from a string literal are not supported in kcc "
+                      "kernels; point to the literal instead (const char *s = \"...\")");
       return fe_poison(loc);
     }
     return unsupported(loc, "array initializers other than braced lists");

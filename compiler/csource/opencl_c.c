@@ -362,6 +362,14 @@ static void ocl_atomic(CGen *g, const KExpr *e) {
 }
 
 static void ocl_printf(CGen *g, const KExpr *e) {
+  int s = kir_printf_nonliteral_string(e);
+  if (s) {
+    cs_error(g, e->args[s]->loc,
+             "printf's '%%s' of a string that is not a literal (argument %d) is not available in "
+             "OpenCL C output: OpenCL C prints string literals only; use the PTX or CUDA C form",
+             s);
+    return;
+  }
   if (!cs_printf_format(g, e)) return;
   for (int i = 1; i < e->nargs; i++) {
     const KExpr *a = e->args[i];

@@ -711,3 +711,21 @@ bool kir_module_no_contract(const KModule *m) {
     if (kir_func_no_contract(m->funcs.v[i])) return true;
   return false;
 }
+
+int kir_printf_nonliteral_string(const KExpr *e) {
+  const KExpr *f = e->nargs > 0 ? e->args[0] : NULL;
+  if (!f || f->kind != KE_STR) return 0;
+  int next = 1;
+  for (size_t i = 0; i < f->len; i++) {
+    if (f->str[i] != '%') continue;
+    if (++i < f->len && f->str[i] == '%') continue;
+    /* flags, width, precision (a `*` takes an argument of its own), length */
+    while (i < f->len && strchr("-+ #0.123456789*", f->str[i])) next += f->str[i++] == '*';
+    while (i < f->len && strchr("hljztL", f->str[i])) i++;
+    if (i >= f->len || next >= e->nargs) return 0;
+    const KExpr *a = e->args[next++];
+    while (a->kind == KE_CAST) a = a->a;
+    if (f->str[i] == 's' && a->kind != KE_STR) return next - 1;
+  }
+  return 0;
+}

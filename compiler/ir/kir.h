@@ -727,4 +727,9 @@ bool kir_func_uses_subgroups(const KFunc *f);
 /* Prints the module as readable text (`kcc --emit=kir`); the format is stable for tests. */
 void kir_print(FILE *out, const KModule *m);
 
+/* The first argument (1-based) of printf call e that a `%s` conversion takes and that is not
+ * a string literal (a `const char *` the kernel computes), or 0. CUDA's printf prints any
+ * string; OpenCL C's takes literals only, so its forms refuse the others. */
+int kir_printf_nonliteral_string(const KExpr *e);
+
 #endif

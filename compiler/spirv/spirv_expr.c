@@ -922,6 +922,15 @@ static uint32_t printf_call(SG *g, KExpr *e) {
     sg_error(g, e->loc, "printf's format must be a string literal");
     return spv_undef(&g->m, ty(g, e->type));
   }
+  int s = kir_printf_nonliteral_string(e);
+  if (s) {
+    sg_error(g, e->args[s]->loc,
+             "printf's '%%s' of a string that is not a literal (argument %d) is not available in "
+             "SPIR-V output: OpenCL's printf prints string literals only; use the PTX or CUDA C "
+             "form",
+             s);
+    return spv_undef(&g->m, ty(g, e->type));
+  }
   uint32_t *ops = calloc((size_t)e->nargs + 3, sizeof *ops);
   int n = 0;
   ops[n++] = sg_ocl_import(g);

@@ -179,6 +179,23 @@ int main(int argc, char **argv) {
   rt_cmp_i32(&rt, "defaults", dres, dw, 8 * (size_t)n);
   free(di), free(dres), free(dw);
 
+  /* strings: slen("odd"/"even!") * 100 + slen("strings") * 10; the word's last character plus
+     's' of __FUNCTION__. */
+  int *si = malloc(n * sizeof *si), *so = malloc(2 * n * sizeof *so),
+      *sw = malloc(2 * n * sizeof *sw);
+  for (int i = 0; i < n; i++) {
+    si[i] = rt_int(&rt, 0, 1000);
+    sw[2 * i] = (si[i] & 1 ? 3 : 5) * 100 + 7 * 10;
+    sw[2 * i + 1] = (si[i] & 1 ? 'd' : '!') + 's';
+  }
+  kcrt_buffer *dsi = rt_upload(&rt, si, n * sizeof *si), *dso = rt_alloc(&rt, 2 * n * sizeof *so);
+  kcrt_arg as[] = {KCRT_ARG_BUFFER(dsi), KCRT_ARG_BUFFER(dso), KCRT_ARG_VALUE(n)};
+  rt_launch(&rt, rt_kernel(&rt, "strings"), KCRT_DIM1(rt_ceil_div(n, 128)), KCRT_DIM1(128), 0, as,
+            3);
+  rt_download(&rt, dso, so, 2 * n * sizeof *so);
+  rt_cmp_i32(&rt, "strings", so, sw, 2 * (size_t)n);
+  free(si), free(so), free(sw);
+
   free(in), free(out), free(wout), free(cnt), free(wcnt), free(v), free(mean), free(wmean);
   free(sum), free(wsum), free(ii), free(io), free(wio), free(fi), free(fo), free(wfo), free(px);
   free(f4), free(wf4);

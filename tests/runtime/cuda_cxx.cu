@@ -157,3 +157,18 @@ extern "C" __global__ void defaults(const int *in, int *out, int n) {
   r[6] = (int)(zero.x + zero.y + zero.z + zero.w);
   r[7] = (int)(arr[1].f * 8.0f);
 }
+
+// string literals and __func__ as values: const char * to constant memory, read by a device
+// function (nvcc's printf("%s", name) of such a pointer is the common use).
+static __device__ int slen(const char *s) {
+  int n = 0;
+  while (s[n]) n++;
+  return n;
+}
+extern "C" __global__ void strings(const int *in, int *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const char *word = in[i] & 1 ? "odd" : "even!";
+  out[2 * i] = slen(word) * 100 + slen(__func__) * 10 + slen("");
+  out[2 * i + 1] = word[in[i] & 1 ? 2 : 4] + __FUNCTION__[0];
+}
