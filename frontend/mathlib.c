@@ -70,7 +70,9 @@ static const char core_tmpl[] =
     "    if (a >= s) { a -= s; q += 1 << i; }\n"
     "  }\n"
     "  if (a + a > ay || (a + a == ay && (q & 1))) { a -= ay; q++; }\n"
+    /* seven bits; a nonzero quotient whose bits are all zero keeps its sign as 128 */
     "  q &= 127;\n"
+    "  if (q == 0 && fabs$(x) + fabs$(x) > ay) q = 128;\n"
     "  *quo = (x < ($T)0) != (y < ($T)0) ? -q : q;\n"
     "  return $B(x) < 0 ? -a : a;\n}\n"
     "__KCC_M $T __kcc_remainder($T x, $T y) {\n"
@@ -131,7 +133,18 @@ static const char core_tmpl[] =
        error the rounding of 1/n makes large for large logarithms. */
     "__KCC_M $T __kcc_rootn($T x, int n) {\n"
     "  if (n == 0 || (x < ($T)0 && !(n & 1))) return $N;\n"
-    "  $T ax = fabs$(x), y = pow$(ax, ($T)1 / ($T)n);\n"
+    "  $T ax = fabs$(x);\n"
+    /* |x| = x' 2^(|n| q) with x' of exponent below |n| (q = ilogb(x) / |n|, truncated):
+       the root is x'^(1/n) 2^(q sign(n)), both scalings exact, and x' keeps y^n away from
+       overflow and subnormals, where the step would be too coarse. */
+    "  int m = 0;\n"
+    "  if (ax > ($T)0 && isfinite(ax)) {\n"
+    "    int a = n < -2147483647 ? 2147483647 : n < 0 ? -n : n;\n"
+    "    m = __kcc_ilogb(ax, 0) / a;\n"
+    "    ax = __kcc_ldexp(ax, -a * m);\n"
+    "    if (n < 0) m = -m;\n"
+    "  }\n"
+    "  $T y = pow$(ax, ($T)1 / ($T)n);\n"
     "  if (y > ($T)0 && isfinite(y) && ax > ($T)0 && isfinite(ax)) {\n"
     "    $T p = __kcc_pown(y, n);\n"
     "    if (p > ($T)0 && isfinite(p)) {\n"
@@ -139,6 +152,7 @@ static const char core_tmpl[] =
     "      if (t > ($T)0.5 && t < ($T)2) y += y * (t - ($T)1) / ($T)n;\n"
     "    }\n"
     "  }\n"
+    "  if (m) y = __kcc_ldexp(y, m);\n"
     "  return n & 1 ? copysign$(y, x) : y;\n}\n"
     "__KCC_M $T __kcc_frexp($T x, int *e) {\n"
     "  if (x == ($T)0 || !isfinite(x)) { *e = 0; return x + x; }\n"
@@ -262,6 +276,7 @@ static void scalar_call(KBuf *b, const char *elem, const char *core, char shape,
   bool ilogb = shape == 'i', nan = shape == 'n';
   if (half && !ilogb && !nan) kbuf_printf(b, "(half)");
   if (half && !strcmp(core, "nextafter")) core = "nextafter_h"; /* steps in half's ulps */
+  if (half && !strcmp(core, "fract")) core = "fract_h";         /* below half's 1 */
   kbuf_printf(b, "__kcc_%s(", core);
   if (nan && half) {
     kbuf_printf(b, "(ushort)");
@@ -342,6 +357,9 @@ static const char cl_half_extra[] = "#ifdef cl_khr_fp16\n"
                                     "  short b = as_short(x);\n"
                                     "  b += (x < y) == (x > (half)0) ? 1 : -1;\n"
                                     "  return as_half(b);\n}\n"
+                                    "__KCC_M float __kcc_fract_h(float x, float *ip) {\n"
+                                    "  float r = __kcc_fract(x, ip);\n"
+                                    "  return r > 0x1.ffcp-1f ? 0x1.ffcp-1f : r;\n}\n"
                                     "__KCC_M half __kcc_nan(ushort code) {\n"
                                     "  return as_half((ushort)(0x7e00 | (code & 0x1ff)));\n}\n"
                                     "#endif\n";

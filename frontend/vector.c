@@ -684,7 +684,7 @@ KExpr *fe_vec_builtin(FeCtx *fe, CXCursor call, const char *name, KLoc loc) {
 
 /* A name for one overload (clamp(float4, float, float) -> __kcc_clamp_float4_float_float):
  * unique in the module, an identifier in every back end's language. */
-static const char *overload_name(KFunc *f) {
+static const char *overload_name(KFunc *f, CXCursor def) {
   char buf[512];
   size_t len = (size_t)snprintf(buf, sizeof buf, "__kcc_%s", f->name);
   for (int i = 0; i < f->nparams && len < sizeof buf - 40; i++) {
@@ -693,6 +693,16 @@ static const char *overload_name(KFunc *f) {
     for (const char *p = ts; *p && len < sizeof buf - 2; p++)
       buf[len++] = (*p == ' ' || *p == '*') ? (*p == '*' ? 'p' : '_') : *p;
     buf[len] = 0;
+    /* The pointee's named address space, as clang spells the parameter's type (KIR's is
+       inferred later): frexp(float, __global int *) and frexp(float, __local int *) are two
+       overloads whose KIR types print alike. */
+    CXString sp = clang_getTypeSpelling(clang_getCursorType(clang_Cursor_getArgument(def, i)));
+    const char *spell = clang_getCString(sp);
+    if (spell && f->params[i]->type->kind == KT_PTR && strstr(spell, "__global"))
+      len += (size_t)snprintf(buf + len, sizeof buf - len, "global");
+    else if (spell && f->params[i]->type->kind == KT_PTR && strstr(spell, "__local"))
+      len += (size_t)snprintf(buf + len, sizeof buf - len, "local");
+    clang_disposeString(sp);
   }
   return kir_strdup(buf);
 }
@@ -703,7 +713,7 @@ KFunc *fe_vfile_function(FeCtx *fe, CXCursor fn) {
   KFunc *f = fe_map_get(&fe->decls, clang_getCanonicalCursor(def));
   if (f) return f;
   f = fe_declare_function(fe, def);
-  f->name = overload_name(f);
+  f->name = overload_name(f, def);
   f->is_static = true;
   f->is_inline = true;
   fe_lower_body(fe, f, def);
