@@ -154,6 +154,16 @@ static const char core_tmpl[] =
     "  }\n"
     "  if (m) y = __kcc_ldexp(y, m);\n"
     "  return n & 1 ? copysign$(y, x) : y;\n}\n"
+    /* 1 / |(a, b, c, d)| (CUDA's rhypot, rnorm3d, rnorm4d): the components scaled by the
+       largest one's power of two first, so that the norm neither overflows nor underflows
+       where its reciprocal is representable. */
+    "__KCC_M $T __kcc_rnorm($T a, $T b, $T c, $T d) {\n"
+    "  if (isinf(a) || isinf(b) || isinf(c) || isinf(d)) return ($T)0;\n"
+    "  $T m = fmax$(fmax$(fabs$(a), fabs$(b)), fmax$(fabs$(c), fabs$(d)));\n"
+    "  int e = m > ($T)0 && isfinite(m) ? __kcc_ilogb(m, 0) : 0;\n"
+    "  $T h = hypot$(hypot$(__kcc_ldexp(a, -e), __kcc_ldexp(b, -e)),\n"
+    "                hypot$(__kcc_ldexp(c, -e), __kcc_ldexp(d, -e)));\n"
+    "  return __kcc_ldexp(($T)1 / h, -e);\n}\n"
     "__KCC_M $T __kcc_frexp($T x, int *e) {\n"
     "  if (x == ($T)0 || !isfinite(x)) { *e = 0; return x + x; }\n"
     "  int k = __kcc_ilogb(x, 0) + 1;\n"
@@ -432,12 +442,12 @@ static const struct {
     {"remainder", "T", "T x, T y", "return __kcc_remainder(x, y);"},
     {"nextafter", "T", "T x, T y", "return __kcc_nextafter(x, y);"},
     {"fdim", "T", "T x, T y", "return __kcc_fdim(x, y);"},
-    {"rhypot", "T", "T x, T y", "return (T)1 / hypotF(x, y);"},
+    {"rhypot", "T", "T x, T y", "return __kcc_rnorm(x, y, (T)0, (T)0);"},
     {"rcbrt", "T", "T x", "return (T)1 / cbrtF(x);"},
     {"norm3d", "T", "T a, T b, T c", "return hypotF(hypotF(a, b), c);"},
-    {"rnorm3d", "T", "T a, T b, T c", "return (T)1 / hypotF(hypotF(a, b), c);"},
+    {"rnorm3d", "T", "T a, T b, T c", "return __kcc_rnorm(a, b, c, (T)0);"},
     {"norm4d", "T", "T a, T b, T c, T d", "return hypotF(hypotF(a, b), hypotF(c, d));"},
-    {"rnorm4d", "T", "T a, T b, T c, T d", "return (T)1 / hypotF(hypotF(a, b), hypotF(c, d));"},
+    {"rnorm4d", "T", "T a, T b, T c, T d", "return __kcc_rnorm(a, b, c, d);"},
     {"nearbyint", "T", "T x", "return rintF(x);"},
     {"lrint", "long", "T x", "return (long)rintF(x);"},
     {"llrint", "long long", "T x", "return (long long)rintF(x);"},
