@@ -192,6 +192,71 @@ static const char core_tmpl[] =
     " ? -1 : 1;\n"
     "  return lgamma$(x);\n}\n";
 
+/* CUDA's inverse error functions, normcdf and erfcx over erf, erfc and exp (the Math API has
+ * them, OpenCL C does not, so no form lacks the builtins they use). */
+static const char cu_tmpl[] =
+    /* erfc(y) e^(y^2), from the builtins while both are normal, else its asymptotic series
+       (whose first omitted term is below half an ulp there) */
+    "__KCC_M $T __kcc_erfcx_pos($T y) {\n"
+    "  if (y < ($Z ? ($T)9 : ($T)26.5)) {\n"
+    "    $T h = y * y, l = fma$(y, y, -h);\n"
+    "    return erfc$(y) * (exp$(h) * (($T)1 + l));\n"
+    "  }\n"
+    "  $T t = ($T)1, s = ($T)1, w = ($T)1 / (($T)2 * y * y);\n"
+    "  for (int k = 1; k <= 8; k++) { t *= -($T)(2 * k - 1) * w; s += t; }\n"
+    "  return s * ($T)0.56418958354775628695 / y; /* y sqrt(pi) could overflow */\n}\n"
+    "__KCC_M $T __kcc_erfcx($T x) {\n"
+    "  if (isnan(x)) return x + x;\n"
+    "  if (x >= ($T)0) return isinf(x) ? ($T)0 : __kcc_erfcx_pos(x);\n"
+    "  if (x < ($Z ? ($T)-9.5 : ($T)-26.7)) return $H; /* e^(x^2) overflows */\n"
+    "  $T h = x * x, l = fma$(x, x, -h);\n"
+    "  return erfc$(x) * (exp$(h) * (($T)1 + l));\n}\n"
+    /* erfc(y) = z for z in (0, 1/2]: Newton on log erfc, which is nearly quadratic in y, from
+       the asymptotic solution */
+    /* log erfc(y), y >= 0: from erfcx where erfc would be subnormal */
+    "__KCC_M $T __kcc_logerfc_pos($T y) {\n"
+    "  if (y < ($Z ? ($T)9 : ($T)26.5)) return log$(erfc$(y));\n"
+    "  $T h = y * y, l = fma$(y, y, -h);\n"
+    "  return log$(__kcc_erfcx_pos(y)) - h - l;\n}\n"
+    "__KCC_M $T __kcc_erfcinv_small($T z) {\n"
+    "  $T t = sqrt$(-log$(z));\n"
+    "  $T y = t - log$(t * ($T)1.7724538509055160273) / (($T)2 * t), lz = log$(z);\n"
+    "  for (int i = 0; i < 8; i++)\n"
+    "    y += (__kcc_logerfc_pos(y) - lz) * __kcc_erfcx_pos(y) * ($T)0.88622692545275801365;\n"
+    "  return y;\n}\n"
+    /* |x| <= 1/2: Newton on erf(y) = x from x sqrt(pi)/2; beyond, erfc's inverse of 1 - |x|
+       (exact), where erf would have lost the digits */
+    "__KCC_M $T __kcc_erfinv($T x) {\n"
+    "  $T a = fabs$(x);\n"
+    "  if (isnan(x)) return x + x;\n"
+    "  if (a > ($T)1) return $N;\n"
+    "  if (a == ($T)1) return copysign$($H, x);\n"
+    "  if (a > ($T)0.5) return copysign$(__kcc_erfcinv_small(($T)1 - a), x);\n"
+    "  $T y = x * ($T)0.88622692545275801365;\n"
+    "  for (int i = 0; i < 5; i++)\n"
+    "    y -= (erf$(y) - x) * ($T)0.88622692545275801365 * exp$(y * y);\n"
+    "  return y;\n}\n"
+    "__KCC_M $T __kcc_erfcinv($T z) {\n"
+    "  if (isnan(z)) return z + z;\n"
+    "  if (z < ($T)0 || z > ($T)2) return $N;\n"
+    "  if (z == ($T)0) return $H;\n"
+    "  if (z == ($T)2) return -$H;\n"
+    "  if (z < ($T)0.5) return __kcc_erfcinv_small(z);\n"
+    "  if (z <= ($T)1.5) return __kcc_erfinv(($T)1 - z);\n"
+    "  return -__kcc_erfcinv_small(($T)2 - z);\n}\n"
+    /* normcdf(x) = erfc(-x / sqrt 2) / 2, the rounding of -x / sqrt 2 (which erfc's slope
+       multiplies for large |x|) added back to first order */
+    "__KCC_M $T __kcc_normcdf($T x) {\n"
+    "  if (isnan(x)) return x + x;\n"
+    "  $T c = ($T)0x1.6a09e667f3bcdp-1, cl = $Z ? ($T)0x1.9fcef32422cbfp-27 : "
+    "($T)-0x1.bdd3413b26456p-55;\n"
+    "  if ($Z) c = ($T)0x1.6a09e6p-1;\n"
+    "  $T z = -x * c, dz = fma$(-x, c, -z) - x * cl;\n"
+    "  if (isinf(z)) return z > ($T)0 ? ($T)0 : ($T)1;\n"
+    "  return ($T)0.5 * (erfc$(z) - dz * ($T)1.1283791670955126 * exp$(-z * z));\n}\n"
+    "__KCC_M $T __kcc_normcdfinv($T p) {\n"
+    "  return ($T)-1.4142135623730950488 * __kcc_erfcinv(p + p);\n}\n";
+
 typedef struct Flavor {
   const char *T, *I, *U, *bits, *from_bits, *suffix, *clz, *pi;
   int mant, bias, emax, width, is_float;
@@ -449,6 +514,11 @@ static const struct {
     {"norm4d", "T", "T a, T b, T c, T d", "return hypotF(hypotF(a, b), hypotF(c, d));"},
     {"rnorm4d", "T", "T a, T b, T c, T d", "return __kcc_rnorm(a, b, c, d);"},
     {"nearbyint", "T", "T x", "return rintF(x);"},
+    {"erfinv", "T", "T x", "return __kcc_erfinv(x);"},
+    {"erfcinv", "T", "T x", "return __kcc_erfcinv(x);"},
+    {"erfcx", "T", "T x", "return __kcc_erfcx(x);"},
+    {"normcdf", "T", "T x", "return __kcc_normcdf(x);"},
+    {"normcdfinv", "T", "T x", "return __kcc_normcdfinv(x);"},
     {"lrint", "long", "T x", "return (long)rintF(x);"},
     {"llrint", "long long", "T x", "return (long long)rintF(x);"},
     {"lround", "long", "T x", "return (long)roundF(x);"},
@@ -472,7 +542,10 @@ static void cu_subst(KBuf *b, const char *s, const Flavor *f) {
 
 void fe_mathlib_cu(KBuf *b) {
   kbuf_printf(b, "#define __KCC_M static __inline__\n");
-  for (int t = 0; t < 2; t++) expand(b, core_tmpl, &c_flavors[t]);
+  for (int t = 0; t < 2; t++) {
+    expand(b, core_tmpl, &c_flavors[t]);
+    expand(b, cu_tmpl, &c_flavors[t]);
+  }
   for (int t = 0; t < 2; t++)
     for (size_t i = 0; i < sizeof cu_fns / sizeof *cu_fns; i++) {
       kbuf_printf(b, "static __inline__ ");

@@ -1,11 +1,11 @@
 // cuda_mathfn.cu — the CUDA Math API's spellings of the functions kcc defines over its
 // builtins (sinpif, sincospif, logbf, ilogbf, ldexpf, scalbnf, scalblnf, frexpf, modff,
 // remquof, remainderf, nextafterf, fdimf, nanf, rhypotf, rcbrtf, norm3df, rnorm3df, norm4df,
-// rnorm4df, nearbyintf, lrintf & co.) in float and double; cuda_mathfn.c checks them against
-// the host's libm.
+// rnorm4df, nearbyintf, lrintf & co., erfinvf, erfcinvf, erfcxf, normcdff, normcdfinvf) in float
+// and double; cuda_mathfn.c checks them against the host's libm.
 
 #define MATHFN(T, S)                                                                               \
-  __global__ void mathfn_##T(const T *xs, const T *ys, const int *ks, T *o, int *oi,               \
+  __global__ void mathfn_##T(const T *xs, const T *ys, const T *uv, const int *ks, T *o, int *oi,  \
                              long long *ol, int n) {                                               \
     int i = blockIdx.x * blockDim.x + threadIdx.x;                                                 \
     if (i >= n) return;                                                                            \
@@ -37,6 +37,11 @@
     o[20 * n + i] = norm4d##S(x, y, x, y);                                                         \
     o[21 * n + i] = rnorm4d##S(x, y, x, y);                                                        \
     o[22 * n + i] = nearbyint##S(x);                                                               \
+    o[23 * n + i] = erfinv##S(uv[i]);                                                              \
+    o[24 * n + i] = erfcinv##S(uv[n + i]);                                                         \
+    o[25 * n + i] = erfcx##S(x);                                                                   \
+    o[26 * n + i] = normcdf##S(x);                                                                 \
+    o[27 * n + i] = normcdfinv##S(uv[n + i] * (T)0.5);                                             \
     oi[0 * n + i] = ilogb##S(x);                                                                   \
     T r = x > (T)1e15 || x < (T)-1e15 || x != x ? (T)0 : x; /* in every integer type's range */    \
     ol[0 * n + i] = lrint##S(r);                                                                   \
