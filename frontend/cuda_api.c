@@ -146,6 +146,7 @@ void fe_cu_api_decls(KBuf *b) {
     kbuf_printf(b, "template <class T> static __inline__ void %s(T *__p, T __v) { *__p = __v; }\n",
                 store_hints[i]);
   kbuf_printf(b, "%s", dot_products_sincos);
+  fe_mathlib_cu(b);
 }
 
 /* <math_constants.h>: the toolkit's names for float and double constants (not the _HI/_LO

@@ -387,6 +387,14 @@ void fe_cu_api_decls(KBuf *b);
 /* <math_constants.h>. */
 extern const char fe_cu_math_constants[];
 
+/* ---------------------------------------------------------------- mathlib.c */
+
+/* OpenCL C's math and geometric functions kcc defines over its builtins (sinpi, ldexp, frexp,
+ * fast_length...: every overload), for the OpenCL prelude after kcc_derived.h. */
+void fe_mathlib_cl(KBuf *b);
+/* CUDA's spellings of the same functions (sinpif, ldexpf, remquof...), for the CUDA prelude. */
+void fe_mathlib_cu(KBuf *b);
+
 /* ---------------------------------------------------------------- cxxlib.c */
 
 /* The device-usable part of the C++ standard library, as headers (built once). */

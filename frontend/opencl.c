@@ -211,26 +211,20 @@ static char *build_cl_prelude(void) {
   static const char *const types[] = {"char", "uchar", "short", "ushort", "int", "uint",
                                       "long", "ulong", "float", "double", "half"};
   static const int lens[] = {2, 3, 4, 8, 16};
-  size_t cap = sizeof cl_prelude + sizeof cl_ballot + 11 * 5 * 80 + 128;
-  char *p = malloc(cap);
-  if (!p) {
-    fputs("kcc: fatal error: out of memory\n", stderr);
-    exit(1);
-  }
-  size_t n = (size_t)snprintf(p, cap, "%s", cl_prelude);
+  KBuf b = {0};
+  kbuf_printf(&b, "%s", cl_prelude);
   for (size_t t = 0; t < sizeof types / sizeof *types; t++)
     for (size_t l = 0; l < sizeof lens / sizeof *lens; l++)
-      n += (size_t)snprintf(p + n, cap - n, "#define as_%s%d(__x) __KCC_AS(__x, %s%d)\n", types[t],
-                            lens[l], types[t], lens[l]);
+      kbuf_printf(&b, "#define as_%s%d(__x) __KCC_AS(__x, %s%d)\n", types[t], lens[l], types[t],
+                  lens[l]);
   /* The derived builtins (dot, clamp, mix, rotate...), the same bodies the .k dialect uses;
      clang's own declarations of those names are then never made (every overload OpenCL
      defines for them is in the header). */
-  n += (size_t)snprintf(p + n, cap - n, "#include \"" FE_INCDIR "/kcc_derived.h\"\n");
-  snprintf(p + n, cap - n, "%s", cl_ballot);
-  /* The built-ins written in OpenCL C (cl_lib.c). */
-  KBuf b = {0};
-  kbuf_puts(&b, p);
-  free(p);
+  kbuf_printf(&b, "#include \"" FE_INCDIR "/kcc_derived.h\"\n");
+  kbuf_printf(&b, "%s", cl_ballot);
+  /* sinpi, ldexp, frexp, fast_length... (mathlib.c), likewise every overload. */
+  fe_mathlib_cl(&b);
+  /* abs_diff, add_sat, the relational functions, the async copies (cl_lib.c). */
   char *lib = fe_cl_lib();
   kbuf_puts(&b, lib);
   free(lib);

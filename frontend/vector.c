@@ -783,8 +783,8 @@ static const char *overload_name(KFunc *f, CXCursor def) {
     KType *pt = f->params[i]->type;
     const char *ts = kir_type_str(pt);
     buf[len++] = '_';
-    /* OpenCL overloads may differ in a pointer's address space only (the async copies'
-       __local <- __global and __global <- __local), which KIR's types leave to inference. */
+    /* OpenCL overloads may differ in a pointer's address space only (frexp's __global and
+       __local outputs, the async copies' directions), which KIR's types leave to inference. */
     KAddrSpace as =
         pt->kind == KT_PTR
             ? fe_cl_pointee_space(clang_getCursorType(clang_Cursor_getArgument(def, (unsigned)i)))

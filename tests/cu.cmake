@@ -2,7 +2,7 @@
 #
 #   cu.NAME.FORM   kcc NAME.cu --emit=FORM for the .cu kernels of tests/cu/ and
 #                  tests/runtime/cuda_cxx.cu, cuda_lambda.cu, cuda_devvar.cu, cuda_fp16.cu,
-#                  cuda_bf16.cu, cuda_fp8.cu and cuda_union.cu, then the form's consumer (tests/consume.sh:
+#                  cuda_bf16.cu, cuda_fp8.cu, cuda_union.cu and cuda_mathfn.cu, then the form's consumer (tests/consume.sh:
 #                  ptxas, spirv-val, clang -x cl, nvcc, cc for the header). Any diagnostic fails. coop.cu uses warp
 #                  operations, which SPIR-V 1.0 cannot express: its spirv form must be refused
 #                  with the pinned diagnostic instead.
@@ -20,7 +20,8 @@ list(APPEND _kcc_cu_kernels ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cuda_cxx.cu
      ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cuda_lambda.cu ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cuda_devvar.cu
      ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cuda_hostprog.cu ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cuda_api.cu
      ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cuda_fp16.cu ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cuda_bf16.cu
-     ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cuda_fp8.cu ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cuda_union.cu)
+     ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cuda_fp8.cu ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cuda_union.cu
+     ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cuda_mathfn.cu)
 foreach(_k ${_kcc_cu_kernels})
   get_filename_component(_name ${_k} NAME_WE)
   foreach(_form kir ptx spirv cl cuda header)

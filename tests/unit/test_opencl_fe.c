@@ -87,6 +87,27 @@ START_TEST(cl20_generic) {
 }
 END_TEST
 
+/* The math built-ins with a pointer output (kcc's prelude definitions) take the generic
+ * address space in OpenCL C 2.0: one overload, cloned for each space a call passes. */
+START_TEST(cl20_math_pointers) {
+  char *k = kir_of("m.cl",
+                   "__kernel void k(__global float4 *o, __global int4 *e) {\n"
+                   "  __local float l[4];\n"
+                   "  int q;\n"
+                   "  float4 ip;\n"
+                   "  o[0] = frexp(o[1], e);\n"
+                   "  o[2] = modf(o[3], &ip) + ip;\n"
+                   "  o[4].x = remquo(o[4].y, o[4].z, &q) + q + fract(o[4].w, &l[0]) + l[0];\n"
+                   "}\n",
+                   "-cl-std=CL2.0");
+  HAS(k, "__kcc_frexp_float4_int4_p(float4 x, global int4 * out)");
+  HAS(k, "__kcc_modf_float4_float4_p(float4 x, private float4 * out)");
+  HAS(k, "__kcc_remquo_float_float_int_p(float x, float y, private int * out)");
+  HAS(k, "__kcc_fract_float_float_p(float x, shared float * out)");
+  free(k);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("opencl_fe");
   TCase *tc = tcase_create("core");
@@ -94,6 +115,7 @@ int main(void) {
   tcase_add_test(tc, sizes);
   tcase_add_test(tc, x_cl);
   tcase_add_test(tc, cl20_generic);
+  tcase_add_test(tc, cl20_math_pointers);
   suite_add_tcase(s, tc);
   return tu_main(s);
 }

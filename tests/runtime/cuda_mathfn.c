@@ -1,0 +1,242 @@
+/* cuda_mathfn.c — runs tests/runtime/cuda_mathfn.cu through libkcrt on random inputs (every
+ * magnitude, subnormals, signed zeros, infinities, NaN, integers and half-integers) and checks
+ * the CUDA Math API's sinpif ... llroundf and their double forms against the host's libm in
+ * long double: bit for bit where the result is exact (logb, ldexp, scalbn, frexp, modf, remquo,
+ * remainder, nextafter, fdim, nearbyint, lrint...), within the OpenCL bounds kcc's definitions
+ * meet elsewhere (sinpi, cospi 4 ulp; rhypot, rcbrt, norm3d, rnorm3d, norm4d, rnorm4d 4 ulp);
+ * ilogb(NaN) is INT_MIN, as CUDA has it. */
+#include "rt_common.h"
+
+#include <float.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+
+#define NO   28
+#define PI_L 3.141592653589793238462643383279502884L
+
+static long double sinpi_l(long double x) {
+  if (!isfinite(x)) return NAN;
+  long double r = fmodl(fabsl(x), 2), s = x < 0 ? -1 : 1;
+  if (r >= 1) r -= 1, s = -s;
+  if (r > 0.5L) r = 1 - r;
+  if (r == 0) return copysignl(0, x);
+  return s * sinl(PI_L * r);
+}
+
+static long double cospi_l(long double x) {
+  if (!isfinite(x)) return NAN;
+  long double r = fmodl(fabsl(x), 2), s = 1;
+  if (r >= 1) r -= 1, s = -s;
+  if (r > 0.5L) r = 1 - r, s = -s;
+  if (r == 0.5L) return 0;
+  return s * cosl(PI_L * r);
+}
+
+/* y >= 0 with erfc(y) = z, z in (0, 1], by bisection in long double */
+static long double erfc_solve(long double z) {
+  long double lo = 0, hi = 110;
+  for (int i = 0; i < 200 && lo < hi; i++) {
+    long double mid = (lo + hi) / 2;
+    if (mid == lo || mid == hi) break;
+    if (erfcl(mid) > z)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  return (lo + hi) / 2;
+}
+
+static long double erfinv_l(long double x) {
+  if (isnan(x) || fabsl(x) > 1) return NAN;
+  if (fabsl(x) == 1) return copysignl(INFINITY, x);
+  if (fabsl(x) > 0.5L) return copysignl(erfc_solve(1 - fabsl(x)), x);
+  /* small |x|: Newton on erf in long double (bisection would lose tiny results) */
+  long double y = x * 0.886226925452758013649083741671L;
+  for (int i = 0; i < 8; i++) y -= (erfl(y) - x) * 0.886226925452758013649083741671L * expl(y * y);
+  return y;
+}
+
+static long double erfcinv_l(long double z) {
+  if (isnan(z) || z < 0 || z > 2) return NAN;
+  if (z == 0) return INFINITY;
+  if (z == 2) return -INFINITY;
+  if (z >= 0.5L && z <= 1.5L) return erfinv_l(1 - z);
+  return z < 1 ? erfc_solve(z) : -erfc_solve(2 - z);
+}
+
+static long double erfcx_l(long double x) {
+  if (isnan(x)) return NAN;
+  if (x < 20) return expl(x * x) * erfcl(x);
+  long double t = 1, s = 1, w = 1 / (2 * x * x);
+  for (int k = 1; k <= 30; k++) t *= -(2 * k - 1) * w, s += t;
+  return s / (x * 1.772453850905516027298167483341145183L);
+}
+
+static const struct {
+  const char *name;
+  int tol; /* ulps; 0 bit for bit; -1 a quiet NaN */
+} fns[NO] = {
+    {"sinpi", 4},   {"cospi", 4},   {"sincospi sin", 4}, {"sincospi cos", 4}, {"logb", 0},
+    {"ldexp", 0},   {"scalbn", 0},  {"scalbln", 0},      {"frexp", 0},        {"modf", 0},
+    {"modf ip", 0}, {"remquo", 0},  {"remainder", 0},    {"nextafter", 0},    {"fdim", 0},
+    {"nan", -1},    {"rhypot", 4},  {"rcbrt", 4},        {"norm3d", 4},       {"rnorm3d", 4},
+    {"norm4d", 4},  {"rnorm4d", 4}, {"nearbyint", 0},    {"erfinv", 4},       {"erfcinv", 4},
+    {"erfcx", 4},   {"normcdf", 5}, {"normcdfinv", 5},
+};
+
+static long double reference(int j, long double x, long double y, long double u, long double v,
+                             int k, int dbl) {
+  int e;
+  long double ip;
+  switch (j) {
+  case 0:
+  case 2: return sinpi_l(x);
+  case 1:
+  case 3: return cospi_l(x);
+  case 4: return dbl ? logb((double)x) : logbf((float)x);
+  case 5:
+  case 6: return dbl ? ldexp((double)x, k) : ldexpf((float)x, k);
+  case 7: return dbl ? scalbln((double)x, k * 3L) : scalblnf((float)x, k * 3L);
+  case 8: return dbl ? frexp((double)x, &e) : frexpf((float)x, &e);
+  case 9: return modfl(x, &ip);
+  case 10: return modfl(x, &ip), ip;
+  case 11:
+  case 12: return dbl ? remainder((double)x, (double)y) : remainderf((float)x, (float)y);
+  case 13: return dbl ? nextafter((double)x, (double)y) : nextafterf((float)x, (float)y);
+  case 14: return dbl ? fdim((double)x, (double)y) : fdimf((float)x, (float)y);
+  case 16: return 1 / hypotl(x, y);
+  case 17: return 1 / cbrtl(x);
+  case 18: /* an infinite component makes the norm infinite, NaNs or not (as hypot) */
+    if (isinf(x) || isinf(y)) return INFINITY;
+    return sqrtl(2 * x * x + y * y);
+  case 19:
+    if (isinf(x) || isinf(y)) return 0;
+    return 1 / sqrtl(2 * x * x + y * y);
+  case 20:
+    if (isinf(x) || isinf(y)) return INFINITY;
+    return sqrtl(2 * x * x + 2 * y * y);
+  case 21:
+    if (isinf(x) || isinf(y)) return 0;
+    return 1 / sqrtl(2 * x * x + 2 * y * y);
+  case 22: return rintl(x);
+  case 23: return erfinv_l(u);
+  case 24: return erfcinv_l(v);
+  case 25: return erfcx_l(x);
+  case 26: return 0.5L * erfcl(-x / 1.414213562373095048801688724209698079L);
+  case 27: /* the kernel's v / 2, rounded to the type (subnormals lose bits) */
+    return -1.414213562373095048801688724209698079L *
+           erfcinv_l(2 * (dbl ? (long double)(double)(v / 2) : (long double)(float)(v / 2)));
+  default: return NAN;
+  }
+}
+
+static double ulps(long double got, long double want, int dbl) {
+  long double w = dbl ? (long double)(double)want : (long double)(float)want;
+  if (isnan(want)) return isnan(got) ? 0 : HUGE_VAL;
+  if (isinf(w) || want == 0) return got == w && signbit(got) == signbit(w) ? 0 : HUGE_VAL;
+  if (isnan(got) || isinf(got)) return HUGE_VAL;
+  int e = ilogbl(want), emin = dbl ? -1022 : -126, m = dbl ? 52 : 23;
+  if (e < emin) e = emin;
+  return (double)(fabsl(got - want) / ldexpl(1, e - m));
+}
+
+static long double rand_value(Rt *rt, int dbl) {
+  static const long double special[] = {0.0L, -0.0L, INFINITY, -INFINITY, NAN,   1,
+                                        -1,   0.5L,  -1.5L,    2,         1e30L, -3e-30L};
+  int kind = rt_int(rt, 0, 11);
+  if (kind == 0) return special[rt_int(rt, 0, (int)(sizeof special / sizeof *special) - 1)];
+  if (kind == 1) return (dbl ? DBL_TRUE_MIN : FLT_TRUE_MIN) * rt_int(rt, -9, 9);
+  if (kind <= 3) return rt_int(rt, -40, 40) * 0.25L;
+  int e = kind <= 9 ? rt_int(rt, -30, 30) : dbl ? rt_int(rt, -1074, 1023) : rt_int(rt, -149, 127);
+  long double v = ldexpl(rt_double(rt, 1, 2), e) * (rt_int(rt, 0, 1) ? 1 : -1);
+  return dbl ? (double)v : (float)v;
+}
+
+static void run(Rt *rt, int n, int dbl) {
+  size_t sz = dbl ? 8 : 4;
+  long double *x = rt_xalloc(n * sizeof *x), *y = rt_xalloc(n * sizeof *y),
+              *u = rt_xalloc(n * sizeof *u), *v = rt_xalloc(n * sizeof *v);
+  char *hu = rt_xalloc(2 * n * sz), *hv = hu + n * sz; /* u then v: one buffer */
+  int *k = rt_xalloc(n * sizeof *k), *oi = rt_xalloc(3 * n * sizeof *oi), bad = 0;
+  char *hx = rt_xalloc(n * sz), *hy = rt_xalloc(n * sz), *o = rt_xalloc(NO * n * sz);
+  long long *ol = rt_xalloc(4 * n * sizeof *ol);
+  for (int i = 0; i < n; i++) {
+    x[i] = rand_value(rt, dbl), y[i] = rand_value(rt, dbl);
+    k[i] = rt_int(rt, 0, 9) ? rt_int(rt, -40, 40) : rt_int(rt, 0, 1) ? 1500 : -1500;
+    /* u in [-1, 1] (erfinv), v in [0, 2] (erfcinv; normcdfinv of v / 2): uniform, near the
+       ends, tiny, the ends themselves */
+    int kind = rt_int(rt, 0, 5);
+    long double w = kind == 0   ? ldexpl(rt_double(rt, 1, 2), -rt_int(rt, 1, dbl ? 1074 : 149))
+                    : kind == 1 ? rt_int(rt, 0, 2)
+                                : rt_double(rt, 0, 1);
+    u[i] = rt_int(rt, 0, 1) ? (kind == 0 ? 1 - w : w) : -(kind == 0 ? 1 - w : w);
+    v[i] = kind == 1 ? w : rt_int(rt, 0, 1) ? w : 2 - w;
+    if (dbl) {
+      ((double *)hx)[i] = (double)x[i], ((double *)hy)[i] = (double)y[i];
+      ((double *)hu)[i] = (double)u[i], ((double *)hv)[i] = (double)v[i];
+    } else {
+      ((float *)hx)[i] = (float)x[i], ((float *)hy)[i] = (float)y[i];
+      ((float *)hu)[i] = (float)u[i], ((float *)hv)[i] = (float)v[i];
+    }
+    u[i] = dbl ? ((double *)hu)[i] : ((float *)hu)[i];
+    v[i] = dbl ? ((double *)hv)[i] : ((float *)hv)[i];
+  }
+  kcrt_buffer *dx = rt_upload(rt, hx, n * sz), *dy = rt_upload(rt, hy, n * sz),
+              *duv = rt_upload(rt, hu, 2 * n * sz), *dk = rt_upload(rt, k, n * 4),
+              *d_o = rt_alloc(rt, NO * n * sz), *doi = rt_alloc(rt, 3 * n * 4),
+              *dol = rt_alloc(rt, 4 * n * 8);
+  kcrt_arg args[] = {KCRT_ARG_BUFFER(dx),  KCRT_ARG_BUFFER(dy),  KCRT_ARG_BUFFER(duv),
+                     KCRT_ARG_BUFFER(dk),  KCRT_ARG_BUFFER(d_o), KCRT_ARG_BUFFER(doi),
+                     KCRT_ARG_BUFFER(dol), KCRT_ARG_VALUE(n)};
+  rt_launch(rt, rt_kernel(rt, dbl ? "mathfn_double" : "mathfn_float"), KCRT_DIM1((unsigned)n / 64),
+            KCRT_DIM1(64), 0, args, 8);
+  rt_download(rt, d_o, o, NO * n * sz);
+  rt_download(rt, doi, oi, 3 * n * 4);
+  rt_download(rt, dol, ol, 4 * n * 8);
+  for (int j = 0; j < NO; j++)
+    for (int i = 0; i < n; i++) {
+      long double got = dbl ? ((double *)o)[j * n + i] : ((float *)o)[j * n + i];
+      long double want = reference(j, x[i], y[i], u[i], v[i], k[i], dbl);
+      bool ok;
+      if (fns[j].tol < 0)
+        ok = dbl ? isnan((double)got) && (rt_f64_bits((double)got) >> 51 & 1)
+                 : isnan((float)got) && (rt_f32_bits((float)got) >> 22 & 1);
+      else if ((j == 11 || j == 12) && want == 0)
+        ok = got == 0 && signbit(got) == signbit(x[i]); /* IEEE 754: x's sign */
+      else if (fns[j].tol == 0) {
+        long double w = dbl ? (long double)(double)want : (long double)(float)want;
+        ok = isnan(w) ? isnan(got) : got == w && signbit(got) == signbit(w);
+      } else
+        ok = ulps(got, want, dbl) <= fns[j].tol;
+      if (!ok && bad++ < 12)
+        rt_fail(rt, "%s %s(%La, %La, %d): got %La, want %La", dbl ? "double" : "float", fns[j].name,
+                x[i], y[i], k[i], got, want);
+    }
+  for (int i = 0; i < n; i++) {
+    long double a = x[i], b = y[i];
+    int il = isnan(a) ? INT_MIN : dbl ? ilogb((double)a) : ilogbf((float)a), e = 0, q = 0;
+    if (isfinite(a)) (void)(dbl ? frexp((double)a, &e) : frexpf((float)a, &e));
+    (void)(dbl ? remquo((double)a, (double)b, &q) : remquof((float)a, (float)b, &q));
+    bool defined = isfinite(a) && !isnan(b) && b != 0 && q != 0;
+    long double r = fabsl(a) > 1e15L || isnan(a) ? 0 : a;
+    long long want_l[4] = {(long long)rintl(r), (long long)rintl(r), (long long)roundl(r),
+                           (long long)roundl(r)};
+    bool ok = oi[i] == il && (!isfinite(a) || oi[n + i] == e) &&
+              (!defined || ((oi[2 * n + i] < 0) == (q < 0) && (oi[2 * n + i] - q) % 8 == 0));
+    for (int c = 0; c < 4; c++) ok = ok && ol[c * n + i] == want_l[c];
+    if (!ok && bad++ < 12)
+      rt_fail(rt, "%s ints (%La, %La): ilogb %d (%d), frexp %d (%d), remquo %d (%d), lrint %lld",
+              dbl ? "double" : "float", a, b, oi[i], il, oi[n + i], e, oi[2 * n + i], q, ol[i]);
+  }
+}
+
+int main(int argc, char **argv) {
+  Rt rt;
+  rt_init(&rt, argc, argv, "cuda_mathfn");
+  int n = rt_int(&rt, 256, 2048) & ~63;
+  run(&rt, n, 0);
+  run(&rt, n, 1);
+  rt_xfree_all();
+  return rt_finish(&rt, "%d floats and %d doubles through %d functions", n, n, NO + 4);
+}
