@@ -66,8 +66,9 @@ test-valgrind: build
 # cores; ctest's libkcc.valgrind runs 100 of them).
 .PHONY: test-valgrind-libkcc
 test-valgrind-libkcc: build
-	@valgrind --error-exitcode=1 --leak-check=full --show-leak-kinds=definite,possible \
-	  --errors-for-leak-kinds=definite,possible $(BUILD)/tests/libkcc_repeat 1000 --emit=cl
+	@valgrind --error-exitcode=1 --num-callers=40 --leak-check=full \
+	  --show-leak-kinds=definite,possible --errors-for-leak-kinds=definite,possible \
+	  --suppressions=tests/libkcc/valgrind.supp $(BUILD)/tests/libkcc_repeat 1000 --emit=cl
 
 # The random differential run (tests/random/, docs/testing.md) on any seed range; `make test`
 # runs seeds 2000-2019 (random.diff). make test-random SEEDS=1-300 [RANDOM_OPTS=--reduce]

@@ -71,16 +71,16 @@ static void integer_functions(KBuf *b) {
       if (ints[e].is_signed) {
         /* Sums and differences wrap in the unsigned type; they overflowed when the operands'
            signs say the result's sign is impossible. */
+        /* (Sign bits, not comparisons of comparisons: NVIDIA's OpenCL compiler gets
+           `(x < 0) == (y < 0)` on char vectors wrong; docs/driver-bugs.md.) */
         kbuf_printf(b,
                     F " %s add_sat(%s x, %s y) { %s r = __T(__U(x) + __U(y)); "
-                      "return ((x < (%s)0) == (y < (%s)0)) & ((r < (%s)0) != (x < (%s)0)) ? "
-                      "(x < (%s)0 ? %s : %s) : r; }\n",
-                    T, T, T, T, T, T, T, T, T, MN, MX);
+                      "return ((x ^ r) & (y ^ r)) < (%s)0 ? (x < (%s)0 ? %s : %s) : r; }\n",
+                    T, T, T, T, T, T, MN, MX);
         kbuf_printf(b,
                     F " %s sub_sat(%s x, %s y) { %s r = __T(__U(x) - __U(y)); "
-                      "return ((x < (%s)0) != (y < (%s)0)) & ((r < (%s)0) != (x < (%s)0)) ? "
-                      "(x < (%s)0 ? %s : %s) : r; }\n",
-                    T, T, T, T, T, T, T, T, T, MN, MX);
+                      "return ((x ^ y) & (x ^ r)) < (%s)0 ? (x < (%s)0 ? %s : %s) : r; }\n",
+                    T, T, T, T, T, T, MN, MX);
       } else {
         kbuf_printf(b, F " %s add_sat(%s x, %s y) { %s r = x + y; return r < x ? %s : r; }\n", T, T,
                     T, T, MX);

@@ -21,7 +21,7 @@ set_tests_properties(libkcc.repeat PROPERTIES LABELS libkcc)
 
 find_program(KCC_VALGRIND valgrind)
 if(KCC_VALGRIND AND NOT KCC_SANITIZE)
-  set(_vg ${KCC_VALGRIND} --error-exitcode=1 --leak-check=full --show-leak-kinds=definite,possible
+  set(_vg ${KCC_VALGRIND} --error-exitcode=1 --num-callers=40 --leak-check=full --show-leak-kinds=definite,possible
           --errors-for-leak-kinds=definite,possible --suppressions=${CMAKE_CURRENT_SOURCE_DIR}/libkcc/valgrind.supp)
   add_test(NAME libkcc.valgrind COMMAND ${_vg} $<TARGET_FILE:libkcc_repeat> 100 --emit=cl)
   add_test(NAME libkcc.valgrind_bundle COMMAND ${_vg} $<TARGET_FILE:libkcc_repeat> 10)
