@@ -35,8 +35,7 @@ static const int lens[] = {1, 2, 3, 4, 8, 16};
 
 #define F "__KCC_CL static inline __attribute__((overloadable))"
 
-/* NAME or NAMEn. */
-static const char *vt(char *buf, size_t cap, const char *name, int n) {
+const char *fe_cl_vtype(char *buf, size_t cap, const char *name, int n) {
   if (n == 1)
     snprintf(buf, cap, "%s", name);
   else
@@ -49,8 +48,8 @@ static void integer_functions(KBuf *b) {
     for (size_t l = 0; l < sizeof lens / sizeof *lens; l++) {
       int n = lens[l], bits = ints[e].bits;
       char T[16], U[16], MN[64], MX[64];
-      vt(T, sizeof T, ints[e].t, n);
-      vt(U, sizeof U, ints[e].u, n);
+      fe_cl_vtype(T, sizeof T, ints[e].t, n);
+      fe_cl_vtype(U, sizeof U, ints[e].u, n);
       /* The range as values of T (splats for vectors). */
       snprintf(MN, sizeof MN, "((%s)%s)", T, ints[e].min);
       snprintf(MX, sizeof MX, "((%s)%s)", T, ints[e].max);
@@ -90,7 +89,7 @@ static void integer_functions(KBuf *b) {
         /* a * b + c exactly in a type wide enough, then clamped. */
         const char *wide = bits == 8 ? "int" : bits == 16 || ints[e].is_signed ? "long" : "ulong";
         char WC[16];
-        vt(WC, sizeof WC, wide, n);
+        fe_cl_vtype(WC, sizeof WC, wide, n);
         kbuf_printf(b,
                     F " %s mad_sat(%s a, %s b, %s c) { %s r = convert_%s(a) * convert_%s(b) + "
                       "convert_%s(c); return convert_%s_sat(r); }\n",
@@ -100,8 +99,8 @@ static void integer_functions(KBuf *b) {
                          : bits == 16 ? (ints[e].is_signed ? "int" : "uint")
                                       : (ints[e].is_signed ? "long" : "ulong");
         char UP[16], LO[16];
-        vt(UP, sizeof UP, up, n);
-        vt(LO, sizeof LO, ints[e].u, n);
+        fe_cl_vtype(UP, sizeof UP, up, n);
+        fe_cl_vtype(LO, sizeof LO, ints[e].u, n);
         kbuf_printf(b,
                     F " %s upsample(%s hi, %s lo) { return convert_%s(hi) << %d | "
                       "convert_%s(lo); }\n",
@@ -154,9 +153,9 @@ static void relational_functions(KBuf *b) {
     for (size_t l = 0; l < sizeof lens / sizeof *lens; l++) {
       int n = lens[l];
       char T[16], R[16], SI[16];
-      vt(T, sizeof T, fl[e].t, n);
-      vt(R, sizeof R, n == 1 ? fl[e].i : fl[e].vi, n);
-      vt(SI, sizeof SI, fl[e].sign_int, n);
+      fe_cl_vtype(T, sizeof T, fl[e].t, n);
+      fe_cl_vtype(R, sizeof R, n == 1 ? fl[e].i : fl[e].vi, n);
+      fe_cl_vtype(SI, sizeof SI, fl[e].sign_int, n);
       /* A scalar comparison is an int 1 or 0, a vector one -1 or 0 already. */
       for (size_t k = 0; k < sizeof two / sizeof *two; k++)
         kbuf_printf(b, F " %s %s(%s x, %s y) { return %s(%s); }\n", R, two[k].name, T, T,
@@ -186,7 +185,7 @@ static void async_copies(KBuf *b) {
     if (s == 10) kbuf_printf(b, "#ifdef cl_khr_fp16\n");
     for (size_t l = 0; l < sizeof lens / sizeof *lens; l++) {
       char T[16];
-      vt(T, sizeof T, scalars[s], lens[l]);
+      fe_cl_vtype(T, sizeof T, scalars[s], lens[l]);
       static const char *const dirs[2][2] = {{"__local", "const __global"},
                                              {"__global", "const __local"}};
       for (int d = 0; d < 2; d++) {

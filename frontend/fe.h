@@ -354,6 +354,8 @@ KExpr *fe_cu_default_value(FeCtx *fe, CXType t, KLoc loc);
 void fe_cu_aggregate_defaults(FeCtx *fe, CXType rec, KExpr *list, KLoc loc);
 /* cl_lib.c: the OpenCL C built-ins written in OpenCL C, for the .cl prelude (malloc'ed). */
 char *fe_cl_lib(void);
+/* An OpenCL C type name: NAME for n == 1, else NAMEn (cl_lib.c; mathlib.c's too). */
+const char *fe_cl_vtype(char *buf, size_t cap, const char *name, int n);
 int fe_pch_prelude_arg(const char *const *args, int nargs);
 char *fe_pch_path(CXIndex idx, const char *const *args, int nargs, struct CXUnsavedFile *uf,
                   int nuf);

@@ -326,15 +326,6 @@ static const struct {
 
 static const int cl_lens[] = {1, 2, 3, 4, 8, 16};
 
-/* T, or Tn for n > 1. */
-static const char *vtype(char *buf, size_t cap, const char *t, int n) {
-  if (n == 1)
-    snprintf(buf, cap, "%s", t);
-  else
-    snprintf(buf, cap, "%s%d", t, n);
-  return buf;
-}
-
 /* Component i of a vector expression (x.s0 ... x.sf), or the scalar itself. */
 static void comp(KBuf *b, const char *v, int n, int i) {
   if (n == 1)
@@ -380,19 +371,19 @@ static void cl_overload(KBuf *b, int f, const char *elem, int n, const char *as,
   const char *name = cl_fns[f].name, *core = cl_fns[f].core;
   char shape = cl_fns[f].shape;
   char T[16], I[16], R[16], O[16];
-  vtype(T, sizeof T, elem, n);
-  vtype(I, sizeof I, "int", n);
+  fe_cl_vtype(T, sizeof T, elem, n);
+  fe_cl_vtype(I, sizeof I, "int", n);
   bool half = !strcmp(elem, "half");
   const char *ue = !strcmp(elem, "float") ? "uint" : half ? "ushort" : "ulong";
   const char *R0 = shape == 'i' ? "int" : elem; /* the result's element */
-  vtype(R, sizeof R, R0, n);
-  if (shape == 'n') vtype(T, sizeof T, ue, n);
+  fe_cl_vtype(R, sizeof R, R0, n);
+  if (shape == 'n') fe_cl_vtype(T, sizeof T, ue, n);
   kbuf_printf(b, "__KCC_M %s %s(%s x", R, name, T);
   if (shape == 'b' || shape == 'r') kbuf_printf(b, ", %s y", T);
   if (shape == 'l') kbuf_printf(b, ", %s k", scalar_k ? "int" : I);
   const char *oe = shape == 'p' ? elem : "int"; /* the pointer output's element */
   if (shape == 'p' || shape == 'q' || shape == 'r')
-    kbuf_printf(b, ", %s%s *out", as, vtype(O, sizeof O, oe, n));
+    kbuf_printf(b, ", %s%s *out", as, fe_cl_vtype(O, sizeof O, oe, n));
   kbuf_printf(b, ") {");
   if (shape == 'l' && scalar_k) {
     /* ldexp(Tn, int): the vector form with k splat */
@@ -473,7 +464,7 @@ void fe_mathlib_cl(KBuf *b) {
      specification asks. */
   for (int n = 1; n <= 4; n++) {
     char T[16];
-    vtype(T, sizeof T, "float", n);
+    fe_cl_vtype(T, sizeof T, "float", n);
     kbuf_printf(b,
                 "__KCC_M float fast_length(%s p) { return length(p); }\n"
                 "__KCC_M float fast_distance(%s a, %s b) { return length(a - b); }\n"

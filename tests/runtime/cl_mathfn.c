@@ -8,6 +8,7 @@
  * (ilogb(0) = FP_ILOGB0, ilogb(NaN) = FP_ILOGBNAN, signed zeros of sinpi at integers...) bit for
  * bit. */
 #include "rt_common.h"
+#include "math_ref.h"
 
 #include <fenv.h>
 #include <float.h>
@@ -16,30 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define NF   29 /* float results per element (the kernel's of[j]) */
-#define NI   6  /* int results */
-#define PI_L 3.141592653589793238462643383279502884L
-
-static long double sinpi_l(long double x) {
-  if (!isfinite(x)) return NAN;
-  long double r = fmodl(fabsl(x), 2), s = x < 0 ? -1 : 1;
-  if (r >= 1) r -= 1, s = -s;
-  if (r > 0.5L) r = 1 - r;
-  if (r == 0) return copysignl(0, x);
-  return s * sinl(PI_L * r);
-}
-
-static long double cospi_l(long double x) {
-  if (!isfinite(x)) return NAN;
-  long double r = fmodl(fabsl(x), 2), s = 1;
-  if (r >= 1) r -= 1, s = -s;
-  if (r > 0.5L) r = 1 - r, s = -s;
-  if (r == 0.5L) return 0;
-  /* Near 1/2 the result is small: sin of the exact distance to 1/2 keeps its relative
-     accuracy, where cos(PI_L * r) would carry PI_L * r's rounding (tens of double ulps). */
-  if (r > 0.25L) return s * sinl(PI_L * (0.5L - r));
-  return s * cosl(PI_L * r);
-}
+#define NF 29 /* float results per element (the kernel's of[j]) */
+#define NI 6  /* int results */
 
 static long double rootn_l(long double x, int n) {
   if (n == 0 || (x < 0 && !(n & 1))) return NAN;

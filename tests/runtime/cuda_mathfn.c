@@ -6,32 +6,14 @@
  * meet elsewhere (sinpi, cospi 4 ulp; rhypot, rcbrt, norm3d, rnorm3d, norm4d, rnorm4d 4 ulp);
  * ilogb(NaN) is INT_MIN, as CUDA has it. */
 #include "rt_common.h"
+#include "math_ref.h"
 
 #include <float.h>
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 
-#define NO   28
-#define PI_L 3.141592653589793238462643383279502884L
-
-static long double sinpi_l(long double x) {
-  if (!isfinite(x)) return NAN;
-  long double r = fmodl(fabsl(x), 2), s = x < 0 ? -1 : 1;
-  if (r >= 1) r -= 1, s = -s;
-  if (r > 0.5L) r = 1 - r;
-  if (r == 0) return copysignl(0, x);
-  return s * sinl(PI_L * r);
-}
-
-static long double cospi_l(long double x) {
-  if (!isfinite(x)) return NAN;
-  long double r = fmodl(fabsl(x), 2), s = 1;
-  if (r >= 1) r -= 1, s = -s;
-  if (r > 0.5L) r = 1 - r, s = -s;
-  if (r == 0.5L) return 0;
-  return s * cosl(PI_L * r);
-}
+#define NO 28
 
 /* y >= 0 with erfc(y) = z, z in (0, 1], by bisection in long double */
 static long double erfc_solve(long double z) {
