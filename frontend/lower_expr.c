@@ -804,6 +804,17 @@ static KExpr *explicit_cast(FeCtx *fe, CXCursor c, KLoc loc) {
   CXCursor sub = k.n ? k.v[k.n - 1] : clang_getNullCursor();
   fe_kids_free(&k);
   if (clang_Cursor_isNull(sub)) return fe_broken(fe, loc, "this cast");
+  if (clang_getCanonicalType(clang_getCursorType(c)).kind == CXType_Void) {
+    /* `(void)f` of a function (a macro's way of marking it used): a name, nothing to
+       evaluate, and no function pointer. */
+    CXCursor in = peel(sub);
+    if (clang_getCursorKind(in) == CXCursor_DeclRefExpr) {
+      enum CXCursorKind rk = clang_getCursorKind(clang_getCursorReferenced(in));
+      if (rk == CXCursor_FunctionDecl || rk == CXCursor_FunctionTemplate ||
+          rk == CXCursor_CXXMethod)
+        return kir_cast(fe_int_const(t_int(), 0, loc), kir_type_void());
+    }
+  }
   KExpr *e = fe_expr(fe, sub);
   KType *to = type_of(fe, c, loc);
   if (!to) return fe_poison(loc);

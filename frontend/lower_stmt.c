@@ -239,8 +239,24 @@ static void local_var(FeCtx *fe, CXCursor decl, KList *out) {
   if (fe->lang == KL_LANG_CL && !fe_cl_check_type(fe, clang_getCursorType(decl), loc)) return;
   const char *name = fe_spelling(decl);
   enum CX_StorageClass sc = clang_Cursor_getStorageClass(decl);
+  if (sc == CX_SC_Static && fe_type_is_const(clang_getCursorType(decl)) &&
+      !clang_Cursor_isNull(clang_Cursor_getVarDeclInitializer(decl))) {
+    /* `static const float lut[8] = {...};` (or constexpr): a table of constants, kept once
+       for the module like a file-scope one, under a name no other function's can take. */
+    KVar *v = fe_global_var(fe, decl, true);
+    if (v && fe->func) {
+      KBuf b = {0};
+      kbuf_printf(&b, "__kcc_%s_%s", fe->func->name, name);
+      v->name = kir_strdup(b.data);
+      kbuf_free(&b);
+    }
+    return;
+  }
   if (sc == CX_SC_Static) {
-    diag_error(loc, "static local variable '%s' is not supported in kcc kernels", name);
+    diag_error(loc,
+               "static local variable '%s' is not supported in kcc kernels (a 'static const' "
+               "one with an initializer is)",
+               name);
     return;
   }
   if (sc == CX_SC_Extern) {

@@ -186,7 +186,7 @@ int main(int argc, char **argv) {
   for (int i = 0; i < n; i++) {
     si[i] = rt_int(&rt, 0, 1000);
     sw[2 * i] = (si[i] & 1 ? 3 : 5) * 100 + 7 * 10;
-    sw[2 * i + 1] = (si[i] & 1 ? 'd' : '!') + 's';
+    sw[2 * i + 1] = (si[i] & 1 ? 'd' : '!') + 's' + 10 * (si[i] % 3 + 1);
   }
   kcrt_buffer *dsi = rt_upload(&rt, si, n * sizeof *si), *dso = rt_alloc(&rt, 2 * n * sizeof *so);
   kcrt_arg as[] = {KCRT_ARG_BUFFER(dsi), KCRT_ARG_BUFFER(dso), KCRT_ARG_VALUE(n)};

@@ -168,7 +168,9 @@ static __device__ int slen(const char *s) {
 extern "C" __global__ void strings(const int *in, int *out, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
+  (void)slen; // a function named and discarded (GGML_UNUSED's way)
+  static constexpr int tens[3] = {10, 20, 30}; // static const tables: module constants
   const char *word = in[i] & 1 ? "odd" : "even!";
   out[2 * i] = slen(word) * 100 + slen(__func__) * 10 + slen("");
-  out[2 * i + 1] = word[in[i] & 1 ? 2 : 4] + __FUNCTION__[0];
+  out[2 * i + 1] = word[in[i] & 1 ? 2 : 4] + __FUNCTION__[0] + tens[in[i] % 3];
 }

@@ -313,7 +313,8 @@ static const Case cases[] = {
      "  static int calls;\n"
      "  p[0] = calls++;\n"
      "}\n",
-     "t.k:2:14: error: static local variable 'calls' is not supported in kcc kernels\n"
+     "t.k:2:14: error: static local variable 'calls' is not supported in kcc kernels (a "
+     "'static const' one with an initializer is)\n"
      "  static int calls;\n"
      "             ^\n"},
     {"string_array",
