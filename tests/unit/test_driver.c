@@ -890,7 +890,7 @@ END_TEST
  * $XDG_CACHE_HOME/kcc/pch, the same output with or without it, a damaged one replaced, none
  * with KCC_CACHE=0. */
 static int count_pch(const char *dir) {
-  char cmd[600], *out = NULL;
+  char cmd[700], *out = NULL;
   snprintf(cmd, sizeof cmd, "ls %s 2>/dev/null | grep -c '\\.pch$'", dir);
   tu_sh(cmd, &out, NULL);
   int n = out ? atoi(out) : -1;
@@ -927,7 +927,7 @@ START_TEST(prelude_cache) {
   ck_assert_int_eq(kcc("pc.cu -DW=3 -o -", &out, &err), 0);
   ck_assert_int_eq(count_pch(dir), 4);
   /* Damaged files: replaced, and the compile is as before. */
-  char cmd[800];
+  char cmd[900];
   snprintf(cmd, sizeof cmd, "for f in %s/*.pch; do printf 'not a pch' > $f; done", dir);
   ck_assert_int_eq(tu_sh(cmd, NULL, NULL), 0);
   ck_assert_int_eq(kcc("pc.cu -DW=2 -o -", &ref, &err), 0);
