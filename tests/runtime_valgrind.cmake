@@ -90,6 +90,13 @@ foreach(_i RANGE ${_last})
   if(TESTS AND NOT _short IN_LIST TESTS)
     continue()
   endif()
+  # valgrind 3.19 computes AVX's ordered not-equal compare (vcmpps NEQ_OQ) as the unordered one,
+  # so PoCL's code for islessgreater gives true for NaN under valgrind only
+  # (docs/driver-bugs.md 15): cl_intrel's results are wrong there, not its memory use. Named
+  # in TESTS it still runs.
+  if(NOT TESTS AND _short STREQUAL "cl_intrel")
+    continue()
+  endif()
   set(_cmd "")
   math(EXPR _argl "${_argc} - 1")
   foreach(_j RANGE ${_argl})
