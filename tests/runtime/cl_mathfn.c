@@ -48,18 +48,6 @@ static int gamma_sign_known(long double x) {
   return isfinite(x) && (x == 0 || floorl(x) != x);
 }
 
-/* Error of got against the exact want in ulps of the type (float or double); 0 or HUGE_VAL for
- * want NaN, infinite or zero (those must match, a zero with its sign). */
-static double ulps(long double got, long double want, int dbl) {
-  long double w = dbl ? (long double)(double)want : (long double)(float)want;
-  if (isnan(want)) return isnan(got) ? 0 : HUGE_VAL;
-  if (isinf(w) || want == 0) return got == w && signbit(got) == signbit(w) ? 0 : HUGE_VAL;
-  if (isnan(got) || isinf(got)) return HUGE_VAL;
-  int e = ilogbl(want), emin = dbl ? -1022 : -126, m = dbl ? 52 : 23;
-  if (e < emin) e = emin;
-  return (double)(fabsl(got - want) / ldexpl(1, e - m));
-}
-
 typedef struct {
   const char *name;
   double tol; /* ulps; 0: bit for bit (a NaN for a NaN) */

@@ -113,16 +113,6 @@ static long double reference(int j, long double x, long double y, long double u,
   }
 }
 
-static double ulps(long double got, long double want, int dbl) {
-  long double w = dbl ? (long double)(double)want : (long double)(float)want;
-  if (isnan(want)) return isnan(got) ? 0 : HUGE_VAL;
-  if (isinf(w) || want == 0) return got == w && signbit(got) == signbit(w) ? 0 : HUGE_VAL;
-  if (isnan(got) || isinf(got)) return HUGE_VAL;
-  int e = ilogbl(want), emin = dbl ? -1022 : -126, m = dbl ? 52 : 23;
-  if (e < emin) e = emin;
-  return (double)(fabsl(got - want) / ldexpl(1, e - m));
-}
-
 static long double rand_value(Rt *rt, int dbl) {
   static const long double special[] = {0.0L, -0.0L, INFINITY, -INFINITY, NAN,   1,
                                         -1,   0.5L,  -1.5L,    2,         1e30L, -3e-30L};
