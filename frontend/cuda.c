@@ -787,8 +787,9 @@ bool fe_cu_needs_default_init(CXType t) {
   return yes;
 }
 
-/* A path from a temporary to one of its parts: members by name (anonymous members are
- * reached through their fields' names, as fe_member_of does) and array elements. */
+/* A path from an object to one of its parts: members by name (anonymous members are
+ * reached through their fields' names, as fe_member_of does) and array elements. The object
+ * is a temporary (root) or, for root NULL, a constructor's *this. */
 typedef struct Part {
   const struct Part *up;
   const char *name; /* NULL: element `index` */
@@ -796,6 +797,7 @@ typedef struct Part {
 } Part;
 
 static KExpr *part_expr(FeCtx *fe, KVar *root, const Part *p, KLoc loc) {
+  if (!p && !root) return fe_this(fe, loc);
   if (!p) {
     KExpr *v = kir_expr(KE_VAR, root->type, loc);
     v->var = root;
@@ -810,6 +812,9 @@ static void push_stmt(KList *out, KExpr *e, KLoc loc) {
   st->expr = e;
   klist_push(out, st);
 }
+
+static void init_part(FeCtx *fe, KVar *root, const Part *p, CXType t, CXCursor init, KList *out,
+                      KLoc loc);
 
 /* The statements that default-initialize part p (of type t) of root, in C++'s order. */
 static void default_init_part(FeCtx *fe, KVar *root, const Part *p, CXType t, KList *out,
@@ -843,19 +848,25 @@ static void default_init_part(FeCtx *fe, KVar *root, const Part *p, CXType t, KL
       continue;
     }
     Part m = {p, fe_spelling(f.v[i]), 0};
-    CXCursor init = default_member_init(f.v[i]);
-    if (!clang_Cursor_isNull(init)) {
-      KExpr *lhs = part_expr(fe, root, &m, loc);
-      KExpr *a = kir_expr(KE_ASSIGN, lhs->type, loc);
-      a->op = KB_NONE;
-      a->a = lhs;
-      a->b = fe_initializer(fe, init, lhs->type, false); /* `= v` or `{v}` */
-      push_stmt(out, a, loc);
-    } else if (fe_cu_needs_default_init(ft)) {
-      default_init_part(fe, root, &m, ft, out, loc);
-    }
+    init_part(fe, root, &m, ft, default_member_init(f.v[i]), out, loc);
   }
   fe_kids_free(&f);
+}
+
+/* Part p (of type t) of root initialized by init (`= v`, `{v}`, `(v)`), or, for a null
+ * cursor, default-initialized: its class's constructor or default member initializers. */
+static void init_part(FeCtx *fe, KVar *root, const Part *p, CXType t, CXCursor init, KList *out,
+                      KLoc loc) {
+  if (clang_Cursor_isNull(init)) {
+    if (fe_cu_needs_default_init(t)) default_init_part(fe, root, p, t, out, loc);
+    return;
+  }
+  KExpr *lhs = part_expr(fe, root, p, loc);
+  KExpr *a = kir_expr(KE_ASSIGN, lhs->type, loc);
+  a->op = KB_NONE;
+  a->a = lhs;
+  a->b = fe_initializer(fe, init, lhs->type, false);
+  push_stmt(out, a, loc);
 }
 
 void fe_cu_aggregate_defaults(FeCtx *fe, CXType rec, KExpr *list, KLoc loc) {
@@ -900,84 +911,40 @@ KExpr *fe_cu_default_value(FeCtx *fe, CXType t, KLoc loc) {
   return r;
 }
 
+/* Member `field` of *this, as the constructor whose children are k initializes it: by its
+ * written initializer, else its default member initializer, else default-initialized (its
+ * class's constructor, or that class's own default member initializers, at any depth). The
+ * fields of an anonymous struct or union member (`union { float f; int i; };`) are
+ * initialized as the class's own; fe_member_of reaches them through the member. */
+static void member_init(FeCtx *fe, CXCursor field, FeKids *k, KList *out, KLoc loc) {
+  CXType ft = clang_getCursorType(field);
+  if (clang_Cursor_isAnonymousRecordDecl(clang_getTypeDeclaration(clang_getCanonicalType(ft)))) {
+    FeKids inner;
+    fe_fields(clang_getCanonicalType(ft), &inner);
+    for (int i = 0; i < inner.n; i++) member_init(fe, inner.v[i], k, out, loc);
+    fe_kids_free(&inner);
+    return;
+  }
+  const char *name = fe_spelling(field);
+  CXCursor init = clang_getNullCursor();
+  for (int j = 0; j + 1 < k->n && clang_Cursor_isNull(init); j++)
+    if (clang_getCursorKind(k->v[j]) == CXCursor_MemberRef && !strcmp(fe_spelling(k->v[j]), name))
+      init = k->v[j + 1];
+  if (clang_Cursor_isNull(init)) init = default_member_init(field);
+  Part m = {NULL, name, 0};
+  init_part(fe, NULL, &m, ft, init, out, clang_Cursor_isNull(init) ? loc : fe_loc(fe, init));
+}
+
 /* A constructor's member initializers (`: x(a), y(b)`) and the class's default member
  * initializers (`int n = 4;`), as assignments through `this` in the fields' order, which is
  * the order C++ initialises them in. libclang shows each written initializer as the member's
  * MemberRef followed by the expression. */
-/* this->name = init, as a statement of out. */
-static void init_member(FeCtx *fe, const char *name, CXCursor init, KList *out) {
-  KLoc loc = fe_loc(fe, init);
-  KExpr *m = fe_member_of(fe, fe_this(fe, loc), name, loc);
-  KExpr *a = kir_expr(KE_ASSIGN, m->type, loc);
-  a->op = KB_NONE;
-  a->a = m;
-  a->b = fe_initializer(fe, init, m->type, false); /* `= v`, `{v}` or `(v)` */
-  KStmt *st = kir_stmt(KS_EXPR, loc);
-  st->expr = a;
-  klist_push(out, st);
-}
-
-/* The fields of an anonymous struct or union member (`union { float f; int i; };`) are
- * initialized as the class's own: by a written initializer (`: f(2.0f)`) or their default
- * member initializer; fe_member_of reaches them through the member. */
-static void anon_member_inits(FeCtx *fe, CXCursor field, FeKids *k, KList *out) {
-  FeKids inner;
-  fe_fields(clang_getCanonicalType(clang_getCursorType(field)), &inner);
-  for (int i = 0; i < inner.n; i++) {
-    CXCursor f = inner.v[i];
-    if (clang_Cursor_isAnonymousRecordDecl(
-            clang_getTypeDeclaration(clang_getCanonicalType(clang_getCursorType(f))))) {
-      anon_member_inits(fe, f, k, out);
-      continue;
-    }
-    const char *name = fe_spelling(f);
-    CXCursor init = clang_getNullCursor();
-    for (int j = 0; j + 1 < k->n && clang_Cursor_isNull(init); j++)
-      if (clang_getCursorKind(k->v[j]) == CXCursor_MemberRef && !strcmp(fe_spelling(k->v[j]), name))
-        init = k->v[j + 1];
-    if (clang_Cursor_isNull(init)) init = default_member_init(f);
-    if (!clang_Cursor_isNull(init)) init_member(fe, name, init, out);
-  }
-  fe_kids_free(&inner);
-}
-
 void fe_cu_ctor_inits(FeCtx *fe, CXCursor ctor, KList *out) {
   FeKids k, fields;
   fe_kids(ctor, &k);
   CXCursor cls = clang_getCursorSemanticParent(ctor);
   fe_fields(clang_getCursorType(cls), &fields);
-  for (int i = 0; i < fields.n; i++) {
-    if (clang_Cursor_isAnonymousRecordDecl(
-            clang_getTypeDeclaration(clang_getCanonicalType(clang_getCursorType(fields.v[i]))))) {
-      anon_member_inits(fe, fields.v[i], &k, out);
-      continue;
-    }
-    const char *name = fe_spelling(fields.v[i]);
-    CXCursor init = clang_getNullCursor();
-    for (int j = 0; j + 1 < k.n && clang_Cursor_isNull(init); j++)
-      if (clang_getCursorKind(k.v[j]) == CXCursor_MemberRef && !strcmp(fe_spelling(k.v[j]), name))
-        init = k.v[j + 1];
-    if (clang_Cursor_isNull(init)) init = default_member_init(fields.v[i]);
-    if (clang_Cursor_isNull(init)) {
-      /* A member of a class type with a default constructor of its own is constructed by
-         it (libclang shows no cursor for that call). */
-      CXCursor dc = user_default_ctor(clang_getCursorType(fields.v[i]));
-      if (clang_Cursor_isNull(dc)) continue;
-      KLoc loc = fe_loc(fe, ctor);
-      KFunc *f = fe_cu_function(fe, dc);
-      if (!f) continue;
-      KExpr *call = kir_expr(KE_CALL, f->ret, loc);
-      call->callee = f;
-      call->args = kir_alloc(sizeof(KExpr *));
-      call->args[call->nargs++] =
-          fe_addr_of(fe, fe_member_of(fe, fe_this(fe, loc), name, loc), loc);
-      KStmt *st = kir_stmt(KS_EXPR, loc);
-      st->expr = call;
-      klist_push(out, st);
-      continue;
-    }
-    init_member(fe, name, init, out);
-  }
+  for (int i = 0; i < fields.n; i++) member_init(fe, fields.v[i], &k, out, fe_loc(fe, ctor));
   /* `P() : P(0, 0) {}`: the class named, then its construction (an out-of-line definition's
      `P::` qualifier is a TypeRef too, followed by no expression). */
   for (int j = 0; j < k.n; j++)

@@ -169,7 +169,7 @@ int main(int argc, char **argv) {
     w[4] = 5 + 0 + 0;
     w[5] = 5 + 0 + 0 + 5;
     w[6] = 0;
-    w[7] = 20;
+    w[7] = 20 + 500 + 3000;
   }
   kcrt_buffer *ddi = rt_upload(&rt, di, n * sizeof *di), *ddo = rt_alloc(&rt, 8 * n * sizeof *dres);
   kcrt_arg ad[] = {KCRT_ARG_BUFFER(ddi), KCRT_ARG_BUFFER(ddo), KCRT_ARG_VALUE(n)};

@@ -136,6 +136,11 @@ struct Outer {
   int k = 7;
   Tally t; // a member with a user-provided default constructor
 };
+struct Holder { // a user-provided constructor that leaves d to its own default initializers
+  Dflt d;
+  int z;
+  __device__ Holder() : z(3) {}
+};
 extern "C" __global__ void defaults(const int *in, int *out, int n) {
   int x = blockIdx.x * blockDim.x + threadIdx.x;
   if (x >= n) return;
@@ -155,7 +160,8 @@ extern "C" __global__ void defaults(const int *in, int *out, int n) {
   r[4] = none.i + none.j + none.b[3];
   r[5] = v.i + v.j + v.b[0] + (int)(v.f * 2.0f);
   r[6] = (int)(zero.x + zero.y + zero.z + zero.w);
-  r[7] = (int)(arr[1].f * 8.0f);
+  Holder h;
+  r[7] = (int)(arr[1].f * 8.0f) + h.d.i * 100 + h.z * 1000;
 }
 
 // string literals and __func__ as values: const char * to constant memory, read by a device
