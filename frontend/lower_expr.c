@@ -358,6 +358,14 @@ KExpr *fe_zero(KType *t, KLoc loc) {
   return l;
 }
 
+/* A string literal's value: a `const char *` to the n bytes of s in constant memory. */
+static KExpr *str_node(const char *s, size_t n, KLoc loc) {
+  KExpr *e = kir_expr(KE_STR, kir_type_ptr(kir_type_scalar(KT_I8), KAS_CONSTANT, KQ_CONST), loc);
+  e->str = kir_strndup(s, n);
+  e->len = n;
+  return e;
+}
+
 /* c is the literal, ev the expression around it that libclang can evaluate: it folds the
  * decayed pointer (the implicit cast), not the array-typed literal itself. */
 static KExpr *string_literal(FeCtx *fe, CXCursor c, CXCursor ev, KLoc loc) {
@@ -371,9 +379,7 @@ static KExpr *string_literal(FeCtx *fe, CXCursor c, CXCursor ev, KLoc loc) {
   CXEvalResult r = clang_Cursor_Evaluate(ev);
   const char *s = NULL;
   if (r && clang_EvalResult_getKind(r) == CXEval_StrLiteral) s = clang_EvalResult_getAsStr(r);
-  KExpr *e = kir_expr(KE_STR, kir_type_ptr(kir_type_scalar(KT_I8), KAS_CONSTANT, KQ_CONST), loc);
-  e->str = kir_strdup(s ? s : "");
-  e->len = strlen(e->str);
+  KExpr *e = str_node(s ? s : "", s ? strlen(s) : 0, loc);
   if (r) clang_EvalResult_dispose(r);
   (void)fe;
   return e;
@@ -1212,12 +1218,8 @@ static KExpr *decayed_string(FeCtx *fe, CXCursor c) {
   const char *q = clang_getCString(sp);
   size_t n = q ? strlen(q) : 0;
   KExpr *e = NULL;
-  if (n >= 2 && q[0] == '"' && q[n - 1] == '"' && !memchr(q + 1, '\\', n - 2)) {
-    e = kir_expr(KE_STR, kir_type_ptr(kir_type_scalar(KT_I8), KAS_CONSTANT, KQ_CONST),
-                 fe_loc(fe, c));
-    e->str = kir_strndup(q + 1, n - 2);
-    e->len = n - 2;
-  }
+  if (n >= 2 && q[0] == '"' && q[n - 1] == '"' && !memchr(q + 1, '\\', n - 2))
+    e = str_node(q + 1, n - 2, fe_loc(fe, c));
   clang_disposeString(sp);
   return e;
 }
