@@ -66,8 +66,6 @@ static const char cu_head[] =
     "__VA_ARGS__)))\n"
     "#define __KCC_OVL\n"
     "#define CUDART_VERSION 12000\n"
-    "struct __kcc_dim3 { unsigned int x, y, z; };\n"
-    "extern const __device__ __kcc_dim3 threadIdx, blockIdx, blockDim, gridDim;\n"
     "#include <stddef.h>\n"
     "#include <stdint.h>\n"
     "extern \"C\" __device__ int printf(const char *__fmt, ...) "
@@ -183,9 +181,25 @@ static char *build_cu_prelude(void) {
         kbuf_printf(&b, "}; return __r; }\n");
       }
   }
-  /* dim3 and uint3 as kernels see them: plain structs (dim3's constructor is host-side
-     launch syntax). */
-  kbuf_printf(&b, "typedef uint3 dim3;\n");
+  /* dim3 as the CUDA Programming Guide defines it: uint3's fields, each 1 unless given, and
+     convertible both ways with uint3; threadIdx and blockIdx are uint3, blockDim and gridDim
+     dim3 (lower_expr.c reads them). The launch configuration `<<<g, b, shm, stream>>>` is a
+     call of __cudaPushCallConfiguration for clang: declared so that host code's launches
+     are valid C++, which is what instantiates a kernel template launched from a host
+     function template (parse.c, "kernels host code names"). */
+  kbuf_printf(&b,
+              "struct dim3 { unsigned int x, y, z;\n"
+              "  constexpr dim3(unsigned int __x = 1, unsigned int __y = 1, unsigned int __z = 1)"
+              " : x(__x), y(__y), z(__z) {}\n"
+              "  constexpr dim3(uint3 __v) : x(__v.x), y(__v.y), z(__v.z) {}\n"
+              "  constexpr operator uint3() const { uint3 __r = {x, y, z}; return __r; } };\n"
+              "extern const __device__ uint3 threadIdx, blockIdx;\n"
+              "extern const __device__ dim3 blockDim, gridDim;\n"
+              "typedef struct CUstream_st *cudaStream_t;\n"
+              "extern \"C\" __host__ unsigned __cudaPushCallConfiguration(dim3 __g, dim3 __b, "
+              "size_t __shm = 0, cudaStream_t __s = 0);\n"
+              "extern \"C\" __host__ int cudaConfigureCall(dim3 __g, dim3 __b, size_t __shm = 0, "
+              "cudaStream_t __s = 0);\n");
   /* Scoped atomics, for the types CUDA has each for: _system is the device's own atomic at
      system scope (KExpr.sys_scope); _block runs at device scope, which includes the block. */
   static const char *const scopes[] = {"_system", "_block"};
@@ -492,6 +506,38 @@ bool fe_cu_is_device_var(CXCursor var) {
 
 /* ---------------------------------------------------------------- names */
 
+/* Whether the template parameter of def's template that argument i is given for has an
+ * unsigned type (bool included); false where that cannot be told (parameter packs). */
+typedef struct TParamFind {
+  int want, at;
+  bool is_unsigned, found;
+} TParamFind;
+
+static enum CXChildVisitResult tparam_visit(CXCursor c, CXCursor p, CXClientData d) {
+  (void)p;
+  TParamFind *f = d;
+  enum CXCursorKind k = clang_getCursorKind(c);
+  if (k != CXCursor_TemplateTypeParameter && k != CXCursor_NonTypeTemplateParameter &&
+      k != CXCursor_TemplateTemplateParameter)
+    return CXChildVisit_Continue;
+  if (f->at++ != f->want) return CXChildVisit_Continue;
+  CXType t = clang_getCanonicalType(clang_getCursorType(c));
+  f->found = true;
+  f->is_unsigned = k == CXCursor_NonTypeTemplateParameter &&
+                   (t.kind == CXType_Bool || t.kind == CXType_UChar || t.kind == CXType_Char_U ||
+                    t.kind == CXType_UShort || t.kind == CXType_UInt || t.kind == CXType_ULong ||
+                    t.kind == CXType_ULongLong);
+  return CXChildVisit_Break;
+}
+
+static bool unsigned_template_param(CXCursor def, int i) {
+  CXCursor tmpl = clang_getSpecializedCursorTemplate(def);
+  if (clang_Cursor_isNull(tmpl)) return false;
+  TParamFind f = {i, 0, false, false};
+  clang_visitChildren(tmpl, tparam_visit, &f);
+  return f.found && f.is_unsigned;
+}
+
 static const struct {
   const char *op, *name;
 } operator_names[] = {
@@ -596,9 +642,15 @@ const char *fe_cu_func_name(FeCtx *fe, CXCursor def, bool kernel) {
     char arg[128];
     switch (clang_Cursor_getTemplateArgumentKind(def, (unsigned)i)) {
     case CXTemplateArgumentKind_Integral: {
+      /* libclang sign-extends every value, a bool's `true` (one bit) to -1: an unsigned
+         parameter's reads as unsigned. */
+      bool is_unsigned = unsigned_template_param(def, i);
       long long v = clang_Cursor_getTemplateArgumentValue(def, (unsigned)i);
-      snprintf(arg, sizeof arg, "_%s%llu", v < 0 ? "m" : "",
-               v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v);
+      if (is_unsigned || v >= 0)
+        snprintf(arg, sizeof arg, "_%llu",
+                 clang_Cursor_getTemplateArgumentUnsignedValue(def, (unsigned)i));
+      else
+        snprintf(arg, sizeof arg, "_m%llu", 0ull - (unsigned long long)v);
       break;
     }
     case CXTemplateArgumentKind_Type: {

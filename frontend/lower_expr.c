@@ -401,6 +401,23 @@ static int special_index(FeCtx *fe, CXCursor declref) {
   return r;
 }
 
+/* threadIdx & co. as a whole (`uint3 t = threadIdx;`, `dim3 b(blockDim)`): a temporary of the
+ * variable's type (uint3 or dim3) holding the three components. */
+static KExpr *special_whole(FeCtx *fe, int sp, CXCursor c, KLoc loc) {
+  KType *t = fe_type(fe, clang_getCursorType(c), loc);
+  if (!t) return fe_poison(loc);
+  if (t->kind != KT_STRUCT || t->st->nfields != 3) return fe_broken(fe, loc, "this use");
+  KExpr *l = kir_expr(KE_INITLIST, t, loc);
+  l->args = kir_alloc(sizeof(KExpr *) * 3);
+  for (int d = 0; d < 3; d++) {
+    KExpr *e = kir_expr(KE_SPECIAL, kir_type_scalar(KT_U32), loc);
+    e->builtin = (KBuiltin)(BI_THREAD_IDX + sp);
+    e->dim = d;
+    l->args[l->nargs++] = e;
+  }
+  return fe_temp(fe, t, l, loc);
+}
+
 /* A variable declared at file or namespace scope. */
 static bool at_namespace_scope(CXCursor var) {
   enum CXCursorKind k = clang_getCursorKind(clang_getCursorSemanticParent(var));
@@ -433,6 +450,7 @@ static KExpr *decl_ref(FeCtx *fe, CXCursor c, KLoc loc) {
     }
     if (!v) {
       int sp = special_index(fe, c);
+      if (sp >= 0 && fe->lang == KL_LANG_CU) return special_whole(fe, sp, c, loc);
       if (sp >= 0) {
         diag_error(loc, "'%s' can only be used as %s.x, %s.y or %s.z", specials[sp], specials[sp],
                    specials[sp], specials[sp]);

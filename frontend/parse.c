@@ -485,12 +485,10 @@ static enum CXChildVisitResult inst_visit(CXCursor c, CXCursor p, CXClientData d
   return CXChildVisit_Recurse;
 }
 
-/* kcc's reference to an explicit instantiation (fe_cu_instantiations): the specialisation
- * it names is compiled like a function of the file. */
-static void instantiation(FeCtx *fe, CXCursor var, KList *defs) {
-  InstFind f = {clang_getNullCursor()};
-  clang_visitChildren(var, inst_visit, &f);
-  CXCursor def = clang_getCursorDefinition(f.fn);
+/* A function template's specialisation (fn, any declaration of it) compiled like a function of
+ * the file, once. */
+static void specialisation(FeCtx *fe, CXCursor fn, KList *defs) {
+  CXCursor def = clang_getCursorDefinition(fn);
   if (clang_Cursor_isNull(def) || clang_getCursorKind(def) != CXCursor_FunctionDecl ||
       fe_map_get(&fe->decls, clang_getCanonicalCursor(def)))
     return;
@@ -498,6 +496,89 @@ static void instantiation(FeCtx *fe, CXCursor var, KList *defs) {
   CXCursor *cc = kir_alloc(sizeof *cc);
   *cc = def;
   klist_push(defs, cc);
+}
+
+/* kcc's reference to an explicit instantiation (fe_cu_instantiations): the specialisation
+ * it names is compiled like a function of the file. */
+static void instantiation(FeCtx *fe, CXCursor var, KList *defs) {
+  InstFind f = {clang_getNullCursor()};
+  clang_visitChildren(var, inst_visit, &f);
+  specialisation(fe, f.fn, defs);
+}
+
+/* ---------------------------------------------------------------- kernels host code names
+ *
+ * C++ instantiates a template where a specialisation is used, and nvcc compiles every kernel
+ * specialisation so instantiated, host code's included: `k<float><<<g, b>>>(...)` in `main`,
+ * `&k<8>` in a table, or a launch inside a host function template, instantiated by a call
+ * of it (`launch<T>() { k<T><<<...>>>(); }` called as `launch<half>()`). libclang shows no
+ * cursor for an implicit instantiation, so kcc looks for the uses: every host function and
+ * file-scope initializer of the file's own headers is searched for references to kernel
+ * specialisations, and a reference to a host template's specialisation leads into its
+ * instantiated body. System headers are not searched (their templates are not kcc's to
+ * compile), nor device code (a kernel cannot launch one). */
+
+typedef struct HostScan {
+  FeCtx *fe;
+  KList *defs;
+  FeMap seen; /* host specialisations searched (canonical cursor -> itself); in the arena */
+  KList todo; /* CXCursor*: host specialisations' definitions to search */
+} HostScan;
+
+static bool is_function_kind(enum CXCursorKind k) {
+  return k == CXCursor_FunctionDecl || k == CXCursor_CXXMethod || k == CXCursor_Constructor ||
+         k == CXCursor_Destructor || k == CXCursor_ConversionFunction;
+}
+
+static bool in_system_header(CXCursor c) {
+  return clang_Location_isInSystemHeader(clang_getCursorLocation(c));
+}
+
+static void host_reference(HostScan *hs, CXCursor r) {
+  if (!is_function_kind(clang_getCursorKind(r))) return;
+  bool kernel = fe_has_annotation(r, "kcc.kernel");
+  if (clang_Cursor_isNull(clang_getSpecializedCursorTemplate(r))) return;
+  if (kernel) {
+    specialisation(hs->fe, r, hs->defs);
+    return;
+  }
+  CXCursor def = clang_getCursorDefinition(r);
+  if (clang_Cursor_isNull(def) || in_system_header(def) || fe_cu_is_device(def)) return;
+  CXCursor key = clang_getCanonicalCursor(def);
+  if (fe_map_get(&hs->seen, key)) return;
+  CXCursor *cc = kir_alloc(sizeof *cc);
+  *cc = def;
+  fe_map_put(&hs->seen, key, cc);
+  klist_push(&hs->todo, cc);
+}
+
+static enum CXChildVisitResult host_visit(CXCursor c, CXCursor p, CXClientData d) {
+  (void)p;
+  HostScan *hs = d;
+  enum CXCursorKind k = clang_getCursorKind(c);
+  switch (k) {
+  case CXCursor_FunctionTemplate:
+  case CXCursor_ClassTemplate:
+  case CXCursor_ClassTemplatePartialSpecialization:
+  case CXCursor_TypeAliasTemplateDecl: return CXChildVisit_Continue; /* patterns, not uses */
+  case CXCursor_DeclRefExpr:
+  case CXCursor_MemberRefExpr:
+  case CXCursor_CallExpr: host_reference(hs, clang_getCursorReferenced(c)); break;
+  default:
+    if (is_function_kind(k) && (fe_has_annotation(c, "kcc.kernel") || fe_cu_is_device(c)))
+      return CXChildVisit_Continue;
+    if (clang_isDeclaration(k) && (fe_in_vfile(hs->fe, c) || in_system_header(c)))
+      return CXChildVisit_Continue;
+    break;
+  }
+  return CXChildVisit_Recurse;
+}
+
+static void host_launches(FeCtx *fe, CXCursor tu, KList *defs) {
+  HostScan hs = {.fe = fe, .defs = defs};
+  clang_visitChildren(tu, host_visit, &hs);
+  for (int i = 0; i < hs.todo.n; i++)
+    clang_visitChildren(*(CXCursor *)hs.todo.v[i], host_visit, &hs);
 }
 
 /* First pass over the file scope: every function definition gets its KFunc (calls may come
@@ -865,6 +946,7 @@ user_args:
   KList defs = {0};
   if (lang == KL_LANG_CU) fe_cu_reserve_kernel_names(&fe, clang_getTranslationUnitCursor(tu));
   walk_file_scope(&fe, clang_getTranslationUnitCursor(tu), &defs);
+  if (lang == KL_LANG_CU) host_launches(&fe, clang_getTranslationUnitCursor(tu), &defs);
   lower_bodies(&fe, &defs);
   if (lang == KL_LANG_CU) fe_cu_tile_groups(&fe);
   fe_unique_struct_names(&fe);
@@ -873,9 +955,9 @@ user_args:
     const char *name = fe_spelling(fe.kernel_template);
     diag_error(fe_loc(&fe, fe.kernel_template),
                "kernel template '%s' is never instantiated in this file, so there is no kernel "
-               "to compile: kcc compiles the specialisations a file or the command line names; "
-               "name one with --instantiate='%s<...>' or in the file: 'template __global__ void "
-               "%s<...>(...);'",
+               "to compile: no launch, reference or explicit instantiation in code that is "
+               "compiled names a specialisation of it; name one with --instantiate='%s<...>' or "
+               "in the file: 'template __global__ void %s<...>(...);'",
                name, name, name);
   }
   if (diag_error_count() > errors_before) m = NULL;

@@ -21,7 +21,7 @@ list(APPEND _kcc_cu_kernels ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cuda_cxx.cu
      ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cuda_hostprog.cu ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cuda_api.cu
      ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cuda_fp16.cu ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cuda_bf16.cu
      ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cuda_fp8.cu ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cuda_union.cu
-     ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cuda_mathfn.cu)
+     ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cuda_mathfn.cu ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cuda_launch.cu)
 foreach(_k ${_kcc_cu_kernels})
   get_filename_component(_name ${_k} NAME_WE)
   foreach(_form kir ptx spirv cl cuda header)
