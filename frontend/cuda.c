@@ -224,6 +224,7 @@ static char *build_cu_prelude(void) {
      the float overload, as in C++). */
   kbuf_printf(&b, "#include <cmath>\n#include <cstdlib>\n");
   kbuf_printf(&b, "#pragma clang force_cuda_host_device end\n");
+  fe_cu_host_decls(&b);
   return b.data;
 }
 

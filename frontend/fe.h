@@ -386,6 +386,8 @@ bool fe_cu_is_device_var(CXCursor var);
 /* The CUDA device functions written over kcc's builtins (SIMD intrinsics, cache-hint loads
  * and stores, __dp4a, sincos), for the CUDA prelude. */
 void fe_cu_api_decls(KBuf *b);
+/* cuda_host.c: the CUDA runtime API's host declarations, for the prelude. */
+void fe_cu_host_decls(KBuf *b);
 /* <math_constants.h>. */
 extern const char fe_cu_math_constants[];
 

@@ -7,6 +7,7 @@
 // whole, as uint3 and dim3 values.
 #include <cstdio>
 #include <cuda_runtime.h>
+#include <vector>
 
 template <typename T> __global__ void scale(T *x, T a, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -54,11 +55,20 @@ template <bool WITH_DIMS> __global__ void dims(unsigned *o) {
 }
 
 // A host function template launching a kernel template: each of its instantiations
-// instantiates the kernel for its T.
+// instantiates the kernel for its T. Its calls of the runtime API with arguments of type T
+// are checked when it is instantiated, so they must be declared (frontend/cuda_host.c).
 template <typename T> static void axpy_cuda(const T *x, T *y, T a, int n, cudaStream_t s) {
   constexpr int U = sizeof(T) == 8 ? 2 : 4;
-  const int threads = 128;
-  axpy<T, U><<<(n + threads * U - 1) / (threads * U), threads, 0, s>>>(x, y, a, n);
+  int threads = 128;
+  cudaFuncAttributes attr;
+  if (cudaFuncGetAttributes(&attr, axpy<T, U>) == cudaSuccess && attr.maxThreadsPerBlock < 128)
+    threads = attr.maxThreadsPerBlock;
+  T *copy;
+  cudaMalloc(&copy, n * sizeof(T));
+  cudaMemcpyAsync(copy, x, n * sizeof(T), cudaMemcpyDeviceToDevice, s);
+  axpy<T, U><<<(n + threads * U - 1) / (threads * U), threads, 0, s>>>(copy, y, a, n);
+  cudaStreamSynchronize(s);
+  cudaFree(copy);
 }
 
 // Two levels down, through a class template's member and if constexpr.
@@ -72,6 +82,7 @@ template <typename T> static void run_ops(T *x, int n) { Ops<T>::negate_all(x, n
 
 int main() {
   const int n = 1000;
+  std::vector<float> host(n);
   float *xf, *yf;
   double *xd;
   int *p;
