@@ -8,6 +8,8 @@
 
 #include "fe.h"
 
+static KExpr *init_braced(FeCtx *fe, CXCursor list, KType *t, bool wc);
+
 static KType *t_int(void) {
   return kir_type_scalar(KT_I32);
 }
@@ -132,6 +134,50 @@ static KExpr *decay(KExpr *e, int qual) {
   KExpr *c = kir_expr(KE_CAST, kir_type_ptr(e->type->base, lvalue_space(e), qual), e->loc);
   c->a = e;
   return c;
+}
+
+/* lv = list, as assignments of its scalars and vectors (KIR takes initializer lists in
+ * declarations only), chained with commas; members a list leaves out are zeroed. */
+static KExpr *assign_list(KExpr *lv, KExpr *list, KLoc loc) {
+  KType *t = lv->type;
+  if (!list || list->kind != KE_INITLIST || (t->kind != KT_STRUCT && t->kind != KT_ARRAY)) {
+    KExpr *a = kir_expr(KE_ASSIGN, t, loc);
+    a->op = KB_NONE;
+    a->a = lv;
+    a->b = list ? list : fe_zero(t, loc);
+    if (a->b->kind == KE_INITLIST) a->b = fe_zero(t, loc); /* a vector's {} */
+    return a;
+  }
+  int n = t->kind == KT_ARRAY ? (int)t->len : t->st->nfields;
+  int only = -1; /* a union's list gives one member (none: the first, zeroed) */
+  if (t->kind == KT_STRUCT && t->st->is_union) {
+    only = 0;
+    for (int i = 0; i < list->nargs; i++)
+      if (list->args[i]) only = i;
+  }
+  KExpr *r = NULL;
+  for (int i = 0; i < n; i++) {
+    KExpr *item = i < list->nargs ? list->args[i] : NULL;
+    if (only >= 0 && i != only) continue;
+    KExpr *m;
+    if (t->kind == KT_ARRAY) {
+      m = fe_array_elem(lv, i, loc);
+    } else {
+      m = kir_expr(KE_MEMBER, t->st->fields[i].type, loc);
+      m->a = lv;
+      m->field = i;
+    }
+    KExpr *a = assign_list(m, item ? item : fe_zero(m->type, loc), loc);
+    if (!r) {
+      r = a;
+      continue;
+    }
+    KExpr *c = kir_expr(KE_COMMA, a->type, loc);
+    c->a = r;
+    c->b = a;
+    r = c;
+  }
+  return r ? r : fe_zero(kir_type_scalar(KT_I32), loc); /* an empty struct */
 }
 
 static KExpr *deref(KExpr *p, KLoc loc) {
@@ -1202,7 +1248,24 @@ static KExpr *lower(FeCtx *fe, CXCursor c) {
   case CXCursor_AddrLabelExpr: return unsupported(loc, "label addresses");
   case CXCursor_BlockExpr: return unsupported(loc, "blocks");
   case CXCursor_FixedPointLiteral: return unsupported(loc, "fixed-point types");
-  case CXCursor_InitListExpr: return unsupported(loc, "initializer lists outside declarations");
+  case CXCursor_InitListExpr: {
+    /* C++'s braced lists as values (`uint3{x, y, z}`, `f({a, b})`, `v = {}`): a temporary
+       initialized from the list, as a declaration would be. C has compound literals. */
+    if (fe->lang != KL_LANG_CU) return unsupported(loc, "initializer lists outside declarations");
+    KType *t = type_of(fe, c, loc);
+    if (!t) return fe_poison(loc);
+    if (t->kind == KT_VOID) return unsupported(loc, "this initializer list");
+    KExpr *v = init_braced(fe, c, t, false);
+    if (t->kind != KT_STRUCT && t->kind != KT_ARRAY) return v;
+    /* Temporaries are declared at the top of the function (fe_temp) and the list may read
+       what is declared later, or be evaluated many times: the temporary is assigned where
+       the list is, member by member, and then read. */
+    KExpr *tmp = fe_temp(fe, t, fe_zero(t, loc), loc);
+    KExpr *r = kir_expr(KE_COMMA, t, loc);
+    r->a = assign_list(tmp, v, loc);
+    r->b = tmp;
+    return r;
+  }
   case CXCursor_GenericSelectionExpr:
     diag_error(loc, "'_Generic' is not supported in kcc kernels");
     return fe_poison(loc);

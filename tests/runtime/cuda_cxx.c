@@ -196,6 +196,27 @@ int main(int argc, char **argv) {
   rt_cmp_i32(&rt, "strings", so, sw, 2 * (size_t)n);
   free(si), free(so), free(sw);
 
+  /* braced: k = 0 and 2 give pair_sum({k, 0}) + nest_sum({{k, x % 5}, {0, 0}}), k = 1 gives
+     pair_sum({x % 7, 1}); p = {x % 3} leaves b zero; int2{x % 11, 4} and int{5}. */
+  int *bi = malloc(n * sizeof *bi), *bo = malloc(3 * n * sizeof *bo),
+      *bw = malloc(3 * n * sizeof *bw);
+  for (int i = 0; i < n; i++) {
+    int x = bi[i] = rt_int(&rt, 0, 100000);
+    int acc = 0;
+    for (int k = 0; k < 3; k++)
+      acc += k == 1 ? (x % 7) * 10 + k : k * 10 + k * 1000 + (x % 5) * 100;
+    bw[3 * i] = acc;
+    bw[3 * i + 1] = (x % 3) * 10;
+    bw[3 * i + 2] = (x % 11) * 100 + 4 + 5;
+  }
+  kcrt_buffer *dbi = rt_upload(&rt, bi, n * sizeof *bi), *dbo = rt_alloc(&rt, 3 * n * sizeof *bo);
+  kcrt_arg ab[] = {KCRT_ARG_BUFFER(dbi), KCRT_ARG_BUFFER(dbo), KCRT_ARG_VALUE(n)};
+  rt_launch(&rt, rt_kernel(&rt, "braced"), KCRT_DIM1(rt_ceil_div(n, 128)), KCRT_DIM1(128), 0, ab,
+            3);
+  rt_download(&rt, dbo, bo, 3 * n * sizeof *bo);
+  rt_cmp_i32(&rt, "braced", bo, bw, 3 * (size_t)n);
+  free(bi), free(bo), free(bw);
+
   free(in), free(out), free(wout), free(cnt), free(wcnt), free(v), free(mean), free(wmean);
   free(sum), free(wsum), free(ii), free(io), free(wio), free(fi), free(fo), free(wfo), free(px);
   free(f4), free(wf4);

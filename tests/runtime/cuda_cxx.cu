@@ -180,3 +180,30 @@ extern "C" __global__ void strings(const int *in, int *out, int n) {
   out[2 * i] = slen(word) * 100 + slen(__func__) * 10 + slen("");
   out[2 * i + 1] = word[in[i] & 1 ? 2 : 4] + __FUNCTION__[0] + tens[in[i] % 3];
 }
+
+// Braced lists as values (C++11 list-initialization of temporaries): T{...} of a struct, a
+// vector type and a scalar, a list as a function argument and as an assignment's right side,
+// each evaluated per loop iteration (the temporary must not keep an earlier one's members).
+struct IPair {
+  int a, b;
+};
+struct Nest {
+  IPair p;
+  int c[2];
+};
+__device__ int ipair_sum(IPair p) { return p.a * 10 + p.b; }
+__device__ int nest_sum(Nest q) { return q.p.a * 1000 + q.p.b * 100 + q.c[0] * 10 + q.c[1]; }
+extern "C" __global__ void braced(const int *in, int *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  int x = in[i];
+  int acc = 0;
+  for (int k = 0; k < 3; k++)
+    acc += k == 1 ? ipair_sum(IPair{x % 7, k}) : ipair_sum({k, 0}) + nest_sum(Nest{{k, x % 5}});
+  IPair p = {1, 2};
+  p = {x % 3};
+  int2 v = int2{x % 11, 4};
+  out[3 * i] = acc;
+  out[3 * i + 1] = p.a * 10 + p.b;
+  out[3 * i + 2] = v.x * 100 + v.y + int{5};
+}
