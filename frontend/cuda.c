@@ -223,6 +223,8 @@ static char *build_cu_prelude(void) {
      overload above, which <cmath>'s using-declarations take into std:: (std::sqrt(float) is
      the float overload, as in C++). */
   kbuf_printf(&b, "#include <cmath>\n#include <cstdlib>\n");
+  /* ...and <limits.h> (INT_MAX & co. need no #include under nvcc; FLT_MAX does). */
+  kbuf_printf(&b, "#include <limits.h>\n");
   kbuf_printf(&b, "#pragma clang force_cuda_host_device end\n");
   fe_cu_host_decls(&b);
   return b.data;
@@ -254,7 +256,7 @@ static const char *const empty_headers[] = {
  * Linux use without including anything: uint, ushort, ulong, ssize_t... */
 static const char h_stdlib[] =
     "#ifndef __KCC_STDLIB_H\n#define __KCC_STDLIB_H\n"
-    "#define EXIT_SUCCESS 0\n#define EXIT_FAILURE 1\n"
+    "#define EXIT_SUCCESS 0\n#define EXIT_FAILURE 1\n#define RAND_MAX 2147483647\n"
     "typedef unsigned char u_char;\ntypedef unsigned short u_short, ushort;\n"
     "typedef unsigned int u_int, uint;\ntypedef unsigned long u_long, ulong;\n"
     "typedef long ssize_t;\n#endif\n";
