@@ -207,7 +207,7 @@ static FeLambda *lambda_of(FeCtx *fe, CXCursor cls) {
 /* The type a capture's field holds: the variable's value type (a reference variable's
  * referee), or a pointer to it for a capture by reference. */
 static KType *capture_type(FeCtx *fe, const FeCapture *c, KLoc loc) {
-  CXType vt = clang_getCursorType(c->var);
+  CXType vt = clang_getCanonicalType(clang_getCursorType(c->var));
   bool ref = vt.kind == CXType_LValueReference || vt.kind == CXType_RValueReference;
   if (ref) vt = clang_getPointeeType(vt);
   KType *t = fe_type(fe, vt, loc);

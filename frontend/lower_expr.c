@@ -868,6 +868,58 @@ static KExpr *implicit_cast(FeCtx *fe, CXCursor c, CXCursor sub, KLoc loc) {
   return fe_convert(e, to);
 }
 
+/* Whether C++ cast c is to a reference type (`(float4 &)x`, `reinterpret_cast<T &>(x)`, or a
+ * typedef of a reference). clang gives the expression its referenced type, not the written
+ * one, so the written type is read back: its tokens (the '&' before the ')' or '>' closing
+ * it), or the typedef it names. */
+static bool reference_cast(FeCtx *fe, CXCursor c) {
+  FeKids k;
+  fe_kids(c, &k);
+  bool ref = false;
+  for (int i = 0; i < k.n && !ref; i++)
+    if (clang_getCursorKind(k.v[i]) == CXCursor_TypeRef) {
+      enum CXTypeKind tk = clang_getCanonicalType(clang_getCursorType(k.v[i])).kind;
+      ref = tk == CXType_LValueReference || tk == CXType_RValueReference;
+    }
+  fe_kids_free(&k);
+  if (ref) return true;
+  enum CXCursorKind ck = clang_getCursorKind(c);
+  bool named = ck == CXCursor_CXXReinterpretCastExpr || ck == CXCursor_CXXStaticCastExpr ||
+               ck == CXCursor_CXXConstCastExpr;
+  if (!named && ck != CXCursor_CStyleCastExpr) return false;
+  CXSourceRange ext = clang_getCursorExtent(c);
+  CXFile f1 = NULL, f2 = NULL;
+  unsigned o1 = 0, o2 = 0;
+  clang_getSpellingLocation(clang_getRangeStart(ext), &f1, NULL, NULL, &o1);
+  clang_getExpansionLocation(clang_getRangeStart(ext), &f2, NULL, NULL, &o2);
+  if (f1 != f2 || o1 != o2) return false; /* written in a macro: its tokens are elsewhere */
+  CXToken *t = NULL;
+  unsigned nt = 0;
+  clang_tokenize(fe->tu, ext, &t, &nt);
+  /* The written type runs from t[0] '(' (or t[1] '<') to its closing bracket. */
+  const char *open = named ? "<" : "(", *close = named ? ">" : ")";
+  int depth = 0;
+  const char *prev = "";
+  char prevbuf[4] = "";
+  for (unsigned i = named ? 1 : 0; i < nt; i++) {
+    CXString sp = clang_getTokenSpelling(fe->tu, t[i]);
+    const char *tok = clang_getCString(sp);
+    bool closes = !strcmp(tok, close) || (named && !strcmp(tok, ">>"));
+    if (!strcmp(tok, open)) depth++;
+    if (closes) depth -= named && !strcmp(tok, ">>") ? 2 : 1;
+    if (closes && depth <= 0) {
+      ref = !strcmp(prev, "&") || !strcmp(prev, "&&");
+      clang_disposeString(sp);
+      break;
+    }
+    snprintf(prevbuf, sizeof prevbuf, "%s", strlen(tok) < sizeof prevbuf ? tok : "");
+    prev = prevbuf;
+    clang_disposeString(sp);
+  }
+  clang_disposeTokens(fe->tu, t, nt);
+  return ref;
+}
+
 static KExpr *explicit_cast(FeCtx *fe, CXCursor c, KLoc loc) {
   FeKids k;
   fe_kids_expr(c, &k);
@@ -888,6 +940,11 @@ static KExpr *explicit_cast(FeCtx *fe, CXCursor c, KLoc loc) {
   KExpr *e = fe_expr(fe, sub);
   KType *to = type_of(fe, c, loc);
   if (!to) return fe_poison(loc);
+  if (fe->lang == KL_LANG_CU && to != e->type && kir_is_lvalue(e) && reference_cast(fe, c)) {
+    /* (T &)x names x's bytes as a T: *(T *)&x, never a converted copy. */
+    KExpr *p = fe_addr_of(fe, e, loc);
+    return deref(kir_cast(p, kir_type_ptr(to, p->type->as, p->type->qual)), loc);
+  }
   if (e->type->kind == KT_ARRAY && to->kind == KT_PTR) e = decay(e, to->qual);
   if (kir_is_vec(to) && !fe->opencl) {
     /* OpenCL C's literal (float4)(a, b, c, d) is, in C, a comma expression widened to every
@@ -1014,6 +1071,7 @@ static CXCursor default_arg(CXCursor fn, int i) {
 }
 
 bool fe_ref_by_address(CXType t) {
+  t = clang_getCanonicalType(t);
   if (t.kind != CXType_LValueReference) return false;
   return !clang_isConstQualifiedType(clang_getPointeeType(t));
 }

@@ -268,8 +268,9 @@ static void local_var(FeCtx *fe, CXCursor decl, KList *out) {
     return;
   }
   CXType ct = clang_getCursorType(decl);
-  if (ct.kind == CXType_LValueReference || ct.kind == CXType_RValueReference) {
-    reference_var(fe, decl, ct, out);
+  CXType canon = clang_getCanonicalType(ct); /* a typedef of a reference is one */
+  if (canon.kind == CXType_LValueReference || canon.kind == CXType_RValueReference) {
+    reference_var(fe, decl, canon, out);
     return;
   }
   KType *t = fe_decl_type(fe, decl, loc);

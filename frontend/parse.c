@@ -374,7 +374,8 @@ static KFunc *declare_function(FeCtx *fe, CXCursor def) {
   CXType rt = clang_getResultType(ft);
   /* A const reference is returned as the value, as it is passed (fe_ref_by_address): the
      referent may be a parameter, which is a copy in KIR. */
-  if (rt.kind == CXType_LValueReference && !fe_ref_by_address(rt)) rt = clang_getPointeeType(rt);
+  if (clang_getCanonicalType(rt).kind == CXType_LValueReference && !fe_ref_by_address(rt))
+    rt = clang_getPointeeType(clang_getCanonicalType(rt));
   f->ret = fe_type(fe, rt, loc);
   if (!f->ret) f->ret = kir_type_void();
   if (f->is_kernel && f->ret->kind != KT_VOID)
@@ -399,14 +400,15 @@ static KFunc *declare_function(FeCtx *fe, CXCursor def) {
     CXCursor p = clang_Cursor_getArgument(def, i);
     KLoc ploc = fe_loc(fe, p);
     bool cl = fe->lang == KL_LANG_CL;
-    CXType pct = clang_getCursorType(p);
-    bool ref = pct.kind == CXType_LValueReference || pct.kind == CXType_RValueReference;
+    CXType pct = clang_getCursorType(p), canon = clang_getCanonicalType(pct);
+    bool ref = canon.kind == CXType_LValueReference || canon.kind == CXType_RValueReference;
     if (ref && f->is_kernel) {
       diag_error(ploc, "kernel parameter '%s' cannot be a reference: the host passes values",
                  fe_spelling(p));
     } else if (ref && !fe_ref_by_address(pct)) {
-      pct = clang_getPointeeType(pct); /* const T &: the value (fe_ref_by_address) */
+      pct = clang_getPointeeType(canon); /* const T &: the value (fe_ref_by_address) */
     } else if (ref) {
+      pct = canon;
       fe_map_put(&fe->refs, clang_getCanonicalCursor(p), (void *)1);
       fe_map_put(&fe->refs, p, (void *)1);
     }

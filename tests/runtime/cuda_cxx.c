@@ -217,6 +217,30 @@ int main(int argc, char **argv) {
   rt_cmp_i32(&rt, "braced", bo, bw, 3 * (size_t)n);
   free(bi), free(bo), free(bw);
 
+  /* refcast: per 4 floats, x = their sum and w = -sum, written through references the casts
+     make; per 2 ints, the second = the first + 1. */
+  float *rf = malloc(4 * n * sizeof *rf), *rfo = malloc(4 * n * sizeof *rfo),
+        *rfw = malloc(4 * n * sizeof *rfw);
+  int *rbits = malloc(2 * n * sizeof *rbits), *rbitso = malloc(2 * n * sizeof *rbitso),
+      *rbitsw = malloc(2 * n * sizeof *rbitsw);
+  for (int i = 0; i < n; i++) {
+    for (int j = 0; j < 4; j++) rfw[4 * i + j] = rf[4 * i + j] = rt_float(&rt, -10.0f, 10.0f);
+    float sum = rf[4 * i] + rf[4 * i + 1] + rf[4 * i + 2] + rf[4 * i + 3];
+    rfw[4 * i] = sum, rfw[4 * i + 3] = -sum;
+    rbitsw[2 * i] = rbits[2 * i] = rt_int(&rt, -1000000, 1000000);
+    rbits[2 * i + 1] = 0, rbitsw[2 * i + 1] = rbits[2 * i] + 1;
+  }
+  kcrt_buffer *drf = rt_upload(&rt, rf, 4 * n * sizeof *rf),
+              *drbits = rt_upload(&rt, rbits, 2 * n * sizeof *rbits);
+  kcrt_arg ar[] = {KCRT_ARG_BUFFER(drf), KCRT_ARG_BUFFER(drbits), KCRT_ARG_VALUE(n)};
+  rt_launch(&rt, rt_kernel(&rt, "refcast"), KCRT_DIM1(rt_ceil_div(n, 128)), KCRT_DIM1(128), 0, ar,
+            3);
+  rt_download(&rt, drf, rfo, 4 * n * sizeof *rfo);
+  rt_download(&rt, drbits, rbitso, 2 * n * sizeof *rbitso);
+  rt_cmp_f32(&rt, "refcast floats", rfo, rfw, 4 * (size_t)n, 0, 0);
+  rt_cmp_i32(&rt, "refcast ints", rbitso, rbitsw, 2 * (size_t)n);
+  free(rf), free(rfo), free(rfw), free(rbits), free(rbitso), free(rbitsw);
+
   free(in), free(out), free(wout), free(cnt), free(wcnt), free(v), free(mean), free(wmean);
   free(sum), free(wsum), free(ii), free(io), free(wio), free(fi), free(fo), free(wfo), free(px);
   free(f4), free(wf4);

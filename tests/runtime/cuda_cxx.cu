@@ -207,3 +207,18 @@ extern "C" __global__ void braced(const int *in, int *out, int n) {
   out[3 * i + 1] = p.a * 10 + p.b;
   out[3 * i + 2] = v.x * 100 + v.y + int{5};
 }
+
+// Casts to a reference name the operand's bytes as another type (C++ [expr.cast]: (T &)x is
+// *(T *)&x): writes through the reference land in the operand, reads see its bytes.
+typedef int2 &int2_ref;
+extern "C" __global__ void refcast(float *io, int *bits, int n4) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n4) return;
+  float4 &v = (float4 &)(io[4 * i]);
+  const float4 &c = (const float4 &)(io[4 * i]);
+  float s = c.x + c.y + c.z + c.w;
+  v.x = s;
+  reinterpret_cast<float2 &>(io[4 * i + 2]).y = -s;
+  int2_ref b = (int2_ref)(bits[2 * i]);
+  b.y = b.x + 1;
+}
