@@ -509,6 +509,34 @@ bool fe_cu_is_device_var(CXCursor var) {
 
 /* ---------------------------------------------------------------- names */
 
+/* The name of the function template argument i of specialisation def names (`op_add` for
+ * `k<&op_add, 4>`), from def's USR (`c:@F@k<#@F@op_add#f#f##VI4>#...`), where each function
+ * argument appears as `@F@NAME` in order; false if it cannot be found. libclang's display
+ * name leaves the arguments out. */
+static bool template_arg_text(CXCursor def, int i, char *out, size_t cap) {
+  int d = 0; /* declaration arguments before i */
+  for (int a = 0; a < i; a++)
+    if (clang_Cursor_getTemplateArgumentKind(def, (unsigned)a) ==
+        CXTemplateArgumentKind_Declaration)
+      d++;
+  CXString usr = clang_getCursorUSR(def);
+  const char *s = clang_getCString(usr), *p = s ? strchr(s, '<') : NULL;
+  bool found = false;
+  while (p && (p = strstr(p, "@F@"))) {
+    p += 3;
+    if (d--) continue;
+    size_t n = strcspn(p, "#<>@");
+    if (n && n < cap) {
+      memcpy(out, p, n);
+      out[n] = 0;
+      found = true;
+    }
+    break;
+  }
+  clang_disposeString(usr);
+  return found;
+}
+
 /* Whether the template parameter of def's template that argument i is given for has an
  * unsigned type (bool included); false where that cannot be told (parameter packs). */
 typedef struct TParamFind {
@@ -662,7 +690,14 @@ const char *fe_cu_func_name(FeCtx *fe, CXCursor def, bool kernel) {
       clang_disposeString(s);
       break;
     }
-    default: snprintf(arg, sizeof arg, "_%d", i); break;
+    default:
+      /* A function (`template <float (*op)(float)>`): its name; else the position. */
+      if (clang_Cursor_getTemplateArgumentKind(def, (unsigned)i) !=
+              CXTemplateArgumentKind_Declaration ||
+          !template_arg_text(def, i, arg + 1, sizeof arg - 1))
+        snprintf(arg + 1, sizeof arg - 1, "%d", i);
+      arg[0] = '_';
+      break;
     }
     append_ident(buf, sizeof buf, arg);
   }

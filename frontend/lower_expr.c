@@ -1031,15 +1031,34 @@ static KExpr *builtin_call(FeCtx *fe, CXCursor c, KBuiltin b, KLoc loc) {
 }
 
 /* The callee's FunctionDecl of a direct call, or a null cursor (a call through a pointer). */
+/* The function a callee expression names: `f`, `&f`, `*f`, or a template parameter a
+ * specialisation substituted one for (`template <float (*op)(float)>`: a use of op references
+ * nothing and shows `&f` or `f` as its only child), so that the call is direct. */
+static CXCursor named_function(CXCursor e) {
+  for (int depth = 0; depth < 16 && !clang_Cursor_isNull(e); depth++) {
+    e = peel(e);
+    enum CXCursorKind k = clang_getCursorKind(e);
+    if (k == CXCursor_UnaryOperator) {
+      enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(e);
+      if (op != CXUnaryOperator_AddrOf && op != CXUnaryOperator_Deref) break;
+      e = only_expr_child(e);
+      continue;
+    }
+    if (k != CXCursor_DeclRefExpr) break;
+    CXCursor ref = clang_getCursorReferenced(e);
+    if (clang_getCursorKind(ref) == CXCursor_FunctionDecl) return ref;
+    if (!clang_Cursor_isNull(ref)) break;
+    e = only_expr_child(e); /* a substituted template parameter */
+  }
+  return clang_getNullCursor();
+}
+
 static CXCursor direct_callee(CXCursor call) {
   FeKids k;
   fe_kids_expr(call, &k);
-  CXCursor callee = k.n ? peel(k.v[0]) : clang_getNullCursor();
+  CXCursor callee = k.n ? k.v[0] : clang_getNullCursor();
   fe_kids_free(&k);
-  if (clang_Cursor_isNull(callee) || clang_getCursorKind(callee) != CXCursor_DeclRefExpr)
-    return clang_getNullCursor();
-  CXCursor ref = clang_getCursorReferenced(callee);
-  return clang_getCursorKind(ref) == CXCursor_FunctionDecl ? ref : clang_getNullCursor();
+  return clang_Cursor_isNull(callee) ? callee : named_function(callee);
 }
 
 /* A default argument the call leaves out: libclang shows an UnexposedExpr without children

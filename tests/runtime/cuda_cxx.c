@@ -241,6 +241,25 @@ int main(int argc, char **argv) {
   rt_cmp_i32(&rt, "refcast ints", rbitso, rbitsw, 2 * (size_t)n);
   free(rf), free(rfo), free(rfw), free(rbits), free(rbitso), free(rbitsw);
 
+  /* fptmpl<fp_sub, Twice> and fptmpl<&fp_max, Twice>: 2 op(a, 1.5) + op(1.5, a) */
+  float *fpa = malloc(n * sizeof *fpa), *fpo = malloc(n * sizeof *fpo),
+        *fpw = malloc(n * sizeof *fpw);
+  for (int i = 0; i < n; i++) fpa[i] = rt_float(&rt, -5.0f, 5.0f);
+  kcrt_buffer *dfpa = rt_upload(&rt, fpa, n * sizeof *fpa), *dfpo = rt_alloc(&rt, n * sizeof *fpo);
+  kcrt_arg afp[] = {KCRT_ARG_BUFFER(dfpa), KCRT_ARG_BUFFER(dfpo), KCRT_ARG_VALUE(n)};
+  for (int which = 0; which < 2; which++) {
+    const char *name = which ? "fptmpl_fp_max_Twice" : "fptmpl_fp_sub_Twice";
+    rt_launch(&rt, rt_kernel(&rt, name), KCRT_DIM1(rt_ceil_div(n, 128)), KCRT_DIM1(128), 0, afp, 3);
+    rt_download(&rt, dfpo, fpo, n * sizeof *fpo);
+    for (int i = 0; i < n; i++) {
+      float x = fpa[i];
+      fpw[i] = which ? 2.0f * (x > 1.5f ? x : 1.5f) + (1.5f > x ? 1.5f : x)
+                     : 2.0f * (x - 1.5f) + (1.5f - x);
+    }
+    rt_cmp_f32(&rt, name, fpo, fpw, n, 0, 0);
+  }
+  free(fpa), free(fpo), free(fpw);
+
   free(in), free(out), free(wout), free(cnt), free(wcnt), free(v), free(mean), free(wmean);
   free(sum), free(wsum), free(ii), free(io), free(wio), free(fi), free(fo), free(wfo), free(px);
   free(f4), free(wf4);

@@ -222,3 +222,22 @@ extern "C" __global__ void refcast(float *io, int *bits, int n4) {
   int2_ref b = (int2_ref)(bits[2 * i]);
   b.y = b.x + 1;
 }
+
+// Function pointers as template arguments: each specialisation calls its function directly
+// (`op(a, b)`, `(*op)(a, b)`, through a typedef'd pointer type, given as `f` or `&f`), and a
+// functor type as a template argument; kernels are named after the functions.
+typedef float (*fbinop_t)(float, float);
+__device__ float fp_sub(float a, float b) { return a - b; }
+__device__ float fp_max(float a, float b) { return a > b ? a : b; }
+struct Twice {
+  __device__ float operator()(float x) const { return 2.0f * x; }
+};
+template <fbinop_t op, typename F> __device__ float fp_apply(float a, float b) {
+  return F()(op(a, b)) + (*op)(b, a);
+}
+template <fbinop_t op, typename F> __global__ void fptmpl(const float *a, float *o, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) o[i] = fp_apply<op, F>(a[i], 1.5f);
+}
+template __global__ void fptmpl<fp_sub, Twice>(const float *, float *, int);
+template __global__ void fptmpl<&fp_max, Twice>(const float *, float *, int);
