@@ -71,6 +71,19 @@ static const char cu_head[] =
     "extern \"C\" __device__ int printf(const char *__fmt, ...) "
     "__attribute__((format(printf, 1, 2)));\n"
     "#pragma clang force_cuda_host_device begin\n"
+    /* uint3 and dim3 (below, with the other vector types, uint3 gets its make_uint3), and
+       the launch's indices and sizes, before the builtins that read them. dim3 as the
+       CUDA Programming Guide defines it: uint3's fields, each 1 unless given, convertible
+       both ways with uint3; threadIdx and blockIdx are uint3, blockDim and gridDim dim3
+       (lower_expr.c reads them). */
+    "struct __attribute__((aligned(4))) uint3 { unsigned int x, y, z; };\n"
+    "struct dim3 { unsigned int x, y, z;\n"
+    "  constexpr dim3(unsigned int __x = 1, unsigned int __y = 1, unsigned int __z = 1)"
+    " : x(__x), y(__y), z(__z) {}\n"
+    "  constexpr dim3(uint3 __v) : x(__v.x), y(__v.y), z(__v.z) {}\n"
+    "  constexpr operator uint3() const { uint3 __r = {x, y, z}; return __r; } };\n"
+    "extern const __device__ uint3 threadIdx, blockIdx;\n"
+    "extern const __device__ dim3 blockDim, gridDim;\n"
     "#include \"" FE_BUILTINS "\"\n"
     "void __threadfence(void);\n"
     "void __threadfence_block(void);\n"
@@ -151,10 +164,13 @@ static char *build_cu_prelude(void) {
   for (size_t e = 0; e < sizeof cu_vec_elems / sizeof *cu_vec_elems; e++) {
     const char *N = cu_vec_elems[e].name, *T = cu_vec_elems[e].elem;
     for (int n = 1; n <= 4; n++) {
-      kbuf_printf(&b, "struct __attribute__((aligned(%d))) %s%d { %s",
-                  cu_vec_align(cu_vec_elems[e].size, n), N, n, T);
-      for (int i = 0; i < n; i++) kbuf_printf(&b, "%s %c", i ? "," : "", comp[i]);
-      kbuf_printf(&b, "; };\ntypedef struct %s%d %s%d;\n", N, n, N, n);
+      if (strcmp(N, "uint") || n != 3) { /* uint3 comes first (cu_head) */
+        kbuf_printf(&b, "struct __attribute__((aligned(%d))) %s%d { %s",
+                    cu_vec_align(cu_vec_elems[e].size, n), N, n, T);
+        for (int i = 0; i < n; i++) kbuf_printf(&b, "%s %c", i ? "," : "", comp[i]);
+        kbuf_printf(&b, "; };\n");
+      }
+      kbuf_printf(&b, "typedef struct %s%d %s%d;\n", N, n, N, n);
       kbuf_printf(&b, "static __inline__ %s%d make_%s%d(", N, n, N, n);
       for (int i = 0; i < n; i++) kbuf_printf(&b, "%s%s %c", i ? ", " : "", T, comp[i]);
       kbuf_printf(&b, ") { %s%d __r = {", N, n);
@@ -181,20 +197,11 @@ static char *build_cu_prelude(void) {
         kbuf_printf(&b, "}; return __r; }\n");
       }
   }
-  /* dim3 as the CUDA Programming Guide defines it: uint3's fields, each 1 unless given, and
-     convertible both ways with uint3; threadIdx and blockIdx are uint3, blockDim and gridDim
-     dim3 (lower_expr.c reads them). The launch configuration `<<<g, b, shm, stream>>>` is a
-     call of __cudaPushCallConfiguration for clang: declared so that host code's launches
-     are valid C++, which is what instantiates a kernel template launched from a host
-     function template (parse.c, "kernels host code names"). */
+  /* The launch configuration `<<<g, b, shm, stream>>>` is a call of
+     __cudaPushCallConfiguration for clang: declared so that host code's launches are valid
+     C++, which is what instantiates a kernel template launched from a host function template
+     (parse.c, "kernels host code names"). */
   kbuf_printf(&b,
-              "struct dim3 { unsigned int x, y, z;\n"
-              "  constexpr dim3(unsigned int __x = 1, unsigned int __y = 1, unsigned int __z = 1)"
-              " : x(__x), y(__y), z(__z) {}\n"
-              "  constexpr dim3(uint3 __v) : x(__v.x), y(__v.y), z(__v.z) {}\n"
-              "  constexpr operator uint3() const { uint3 __r = {x, y, z}; return __r; } };\n"
-              "extern const __device__ uint3 threadIdx, blockIdx;\n"
-              "extern const __device__ dim3 blockDim, gridDim;\n"
               "typedef struct CUstream_st *cudaStream_t;\n"
               "extern \"C\" __host__ unsigned __cudaPushCallConfiguration(dim3 __g, dim3 __b, "
               "size_t __shm = 0, cudaStream_t __s = 0);\n"

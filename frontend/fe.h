@@ -388,6 +388,8 @@ bool fe_cu_is_device_var(CXCursor var);
 void fe_cu_api_decls(KBuf *b);
 /* cuda_host.c: the CUDA runtime API's host declarations, for the prelude. */
 void fe_cu_host_decls(KBuf *b);
+/* cuda_asm.c: an asm statement (inline PTX) as a KE_ASM. */
+KExpr *fe_cu_asm(FeCtx *fe, CXCursor c, KLoc loc);
 /* <math_constants.h>. */
 extern const char fe_cu_math_constants[];
 

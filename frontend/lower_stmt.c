@@ -646,6 +646,13 @@ static void stmt_into(FeCtx *fe, CXCursor c, KList *out) {
     break;
   case CXCursor_LabelStmt: stmt_error(fe, c, "labels are not supported in kcc kernels"); break;
   case CXCursor_GCCAsmStmt:
+    if (fe->lang == KL_LANG_CU) { /* inline PTX (cuda_asm.c) */
+      KStmt *s = kir_stmt(KS_EXPR, loc);
+      s->expr = fe_cu_asm(fe, c, loc);
+      klist_push(out, s);
+      break;
+    }
+    /* fall through */
   case CXCursor_MSAsmStmt:
     stmt_error(fe, c, "inline assembly is not supported in kcc kernels");
     break;

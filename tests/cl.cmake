@@ -16,6 +16,10 @@ set -e
 err="$4.err"
 rm -f "$4"
 "$1" "$2" --emit=$3 -o "$4" 2>"$err" || { cat "$err"; exit 1; }
+# A header's bundle leaves out the forms the kernel cannot be written in (each form's own
+# test pins why): those warnings are expected there, nothing else is.
+[ "$3" != header ] || { grep -v -e '^kcc: warning: the bundle carries no ' \
+  -e '^kcc: warning: the bundle has no OpenCL form' "$err" >"$err.rest" || true; mv "$err.rest" "$err"; }
 if [ -s "$err" ]; then cat "$err"; echo "kcc printed diagnostics"; exit 1; fi
 [ "$3" = kir ] || sh "$5" "$4"
 ]=])

@@ -5,7 +5,8 @@
 #                  cuda_bf16.cu, cuda_fp8.cu, cuda_union.cu and cuda_mathfn.cu, then the form's consumer (tests/consume.sh:
 #                  ptxas, spirv-val, clang -x cl, nvcc, cc for the header). Any diagnostic fails. coop.cu uses warp
 #                  operations, which SPIR-V 1.0 cannot express: its spirv form must be refused
-#                  with the pinned diagnostic instead.
+#                  with the pinned diagnostic instead, and cuda_asm.cu's (inline PTX) spirv
+#                  and cl forms.
 #   cu.bad.NAME    tests/cu/bad/NAME.cu fails with exit 1, no output, exactly one error, and
 #                  that error is "NAME.cu:" followed by NAME.expected.
 # runtime.cuda_cxx (runtime.cmake) runs cuda_cxx.cu through libkcrt against host references;
@@ -21,15 +22,23 @@ list(APPEND _kcc_cu_kernels ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cuda_cxx.cu
      ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cuda_hostprog.cu ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cuda_api.cu
      ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cuda_fp16.cu ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cuda_bf16.cu
      ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cuda_fp8.cu ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cuda_union.cu
-     ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cuda_mathfn.cu ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cuda_launch.cu)
+     ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cuda_mathfn.cu ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cuda_launch.cu
+     ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cuda_asm.cu)
 foreach(_k ${_kcc_cu_kernels})
   get_filename_component(_name ${_k} NAME_WE)
   foreach(_form kir ptx spirv cl cuda header)
-    if(_name STREQUAL "coop" AND _form STREQUAL "spirv")
+    if((_name STREQUAL "coop" AND _form STREQUAL "spirv") OR
+       (_name STREQUAL "cuda_asm" AND (_form STREQUAL "spirv" OR _form STREQUAL "cl")))
+      if(_form STREQUAL "spirv")
+        set(_refusal "is not available in SPIR-V output")
+      else()
+        set(_refusal "is not available in OpenCL C output")
+      endif()
       add_test(NAME cu.${_name}.${_form} COMMAND sh -c "
-        ! \"$1\" \"$2\" --emit=spirv -o \"$3\" 2>\"$3.err\" || exit 1
-        grep -q 'is not available in SPIR-V output' \"$3.err\" || { cat \"$3.err\"; exit 1; }
-        [ ! -e \"$3\" ]" sh $<TARGET_FILE:kcc> ${_k} ${_kcc_cu_dir}/${_name}.kcc.spv)
+        ! \"$1\" \"$2\" --emit=$4 -o \"$3\" 2>\"$3.err\" || exit 1
+        grep -q \"$5\" \"$3.err\" || { cat \"$3.err\"; exit 1; }
+        [ ! -e \"$3\" ]" sh $<TARGET_FILE:kcc> ${_k} ${_kcc_cu_dir}/${_name}.kcc.${_form} ${_form}
+        "${_refusal}")
       set_tests_properties(cu.${_name}.${_form} PROPERTIES TIMEOUT 120 LABELS cuda-input)
     else()
       _kcc_input_form_test(cu ${_name} ${_k} ${_form} ${_kcc_cu_dir} cuda-input)

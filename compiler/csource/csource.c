@@ -1137,9 +1137,53 @@ void cs_expr(CGen *g, const KExpr *e, int prec) {
   g->lvalue_ctx = saved_ctx;
 }
 
+/* Inline PTX: CUDA C writes the asm statement back, outputs as the objects KIR points to;
+ * OpenCL C has no way to run PTX. */
+static void print_asm(CGen *g, const KExpr *e) {
+  const KAsm *a = e->asm_;
+  if (g->target != CT_CUDA) {
+    cs_error(g, e->loc,
+             "inline PTX assembly (asm) is not available in OpenCL C output; use the PTX or "
+             "CUDA C form");
+    return;
+  }
+  cs_puts(g, a->is_volatile ? "asm volatile(" : "asm(");
+  cs_string(g, a->text, strlen(a->text));
+  for (int part = 0;
+       part < 2 && (part == 0 ? a->nout + a->nin + a->nclobbers : a->nin + a->nclobbers); part++) {
+    cs_puts(g, " :");
+    int from = part ? a->nout : 0, to = part ? a->nout + a->nin : a->nout;
+    for (int i = from; i < to; i++) {
+      cs_puts(g, i > from ? ", " : " ");
+      cs_string(g, a->cons[i], strlen(a->cons[i]));
+      cs_puts(g, "(");
+      if (part == 0 && e->args[i]->kind == KE_ADDR) {
+        cs_expr(g, e->args[i]->a, P_ASSIGN);
+      } else if (part == 0) {
+        cs_puts(g, "*");
+        cs_expr(g, e->args[i], P_UNARY);
+      } else { /* the operand's own type: a constant's would be int */
+        cs_printf(g, "(%s)(", cs_type(g, e->args[i]->type));
+        cs_expr(g, e->args[i], P_ASSIGN);
+        cs_puts(g, ")");
+      }
+      cs_puts(g, ")");
+    }
+  }
+  if (a->nclobbers) {
+    cs_puts(g, " :");
+    for (int i = 0; i < a->nclobbers; i++) {
+      cs_puts(g, i ? ", " : " ");
+      cs_string(g, a->clobbers[i], strlen(a->clobbers[i]));
+    }
+  }
+  cs_puts(g, ")");
+}
+
 static void cs_expr_node(CGen *g, const KExpr *e, int prec) {
   bool p;
   switch (e->kind) {
+  case KE_ASM: print_asm(g, e); return;
   case KE_SWIZZLE: print_swizzle(g, e, prec); return;
   case KE_VECLIT: print_veclit(g, e, prec); return;
   case KE_BITCAST: print_bitcast(g, e, prec); return;

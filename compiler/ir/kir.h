@@ -503,7 +503,21 @@ typedef enum KExprKind {
   KE_VECLIT,   /* (float4)(a, b2, c): args are scalars of the element type and vectors of
                   it, whose components, in order, make the result's */
   KE_BITCAST,  /* a's bits as type (as_T, __int_as_float): same size; scalars and vectors */
+  KE_ASM,      /* inline PTX (CUDA's asm statement), type void: asm; args[0..asm->nout) point
+                  to the outputs, the rest are the inputs' values */
 } KExprKind;
+
+/* An asm statement as GCC's extended syntax writes it (CUDA inline PTX): the template with
+ * %N operands and %% for %, each operand's constraint as written ("=r", "+l", "f", "n"),
+ * outputs first, and the clobbers ("memory"). PTX and CUDA C only. */
+typedef struct KAsm {
+  const char *text;
+  bool is_volatile;
+  int nout, nin;
+  const char **cons; /* nout + nin */
+  const char **clobbers;
+  int nclobbers;
+} KAsm;
 
 typedef enum KOp {
   KB_NONE,
@@ -578,6 +592,7 @@ struct KExpr {
   KFunc *callee;
   KExpr **args;
   int nargs;
+  const KAsm *asm_; /* KE_ASM */
 };
 
 typedef enum KCastKind {

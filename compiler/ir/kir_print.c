@@ -4,6 +4,7 @@
 #include "kir.h"
 
 #include <inttypes.h>
+#include <string.h>
 
 static const char *op_name(KOp op) {
   static const char *names[] = {
@@ -149,6 +150,21 @@ static void print_expr(FILE *out, const KExpr *e) {
     fprintf(out, " %s ", ty);
     break;
   case KE_BITCAST: fprintf(out, "(bitcast %s ", ty); break;
+  case KE_ASM:
+    fputs(e->asm_->is_volatile ? "(asm volatile " : "(asm ", out);
+    print_str(out, e->asm_->text, strlen(e->asm_->text));
+    for (int i = 0; i < e->nargs; i++) {
+      fputc(' ', out);
+      print_str(out, e->asm_->cons[i], strlen(e->asm_->cons[i]));
+      fputc(' ', out);
+      print_expr(out, e->args[i]);
+    }
+    for (int i = 0; i < e->asm_->nclobbers; i++) {
+      fputs(" clobber ", out);
+      print_str(out, e->asm_->clobbers[i], strlen(e->asm_->clobbers[i]));
+    }
+    fputc(')', out);
+    return;
   }
   const KExpr *ops[] = {e->a, e->b, e->c};
   for (int i = 0, first = 1; i < 3; i++) {

@@ -1012,3 +1012,111 @@ LLVMValueRef lg_builtin(LG *g, KExpr *e) {
   }
   return v;
 }
+
+/* ---------------------------------------------------------------- inline PTX (KE_ASM)
+ *
+ * CUDA's asm statement as LLVM inline assembly: GCC's template (%N, %%) in LLVM's syntax
+ * ($N, %, $$ for a literal $), each operand of the type its constraint letter names (h: 16,
+ * r: 32, l: 64-bit integers, f: float, d: double, n: an immediate), outputs returned by the
+ * call and stored through the pointers KIR gives, a "+" output also passed in, tied to
+ * itself, after the inputs (GCC numbers it once, as an output). */
+
+static LLVMTypeRef asm_type(LG *g, char letter, LLVMTypeRef given) {
+  switch (letter) {
+  case 'h': return g->t_i16;
+  case 'r': return g->t_i32;
+  case 'l': return g->t_i64;
+  case 'f': return g->t_f32;
+  case 'd': return g->t_f64;
+  default: return given;
+  }
+}
+
+/* v (of KIR type t) as LLVM type to: pointers through integers, equal sizes bit for bit,
+ * integers of other sizes truncated or extended as t's signedness says. */
+static LLVMValueRef asm_fit(LG *g, LLVMValueRef v, const KType *t, LLVMTypeRef to) {
+  LLVMTypeRef from = LLVMTypeOf(v);
+  if (from == to) return v;
+  if (LLVMGetTypeKind(from) == LLVMPointerTypeKind) return LLVMBuildPtrToInt(g->b, v, to, "");
+  if (LLVMGetTypeKind(to) == LLVMPointerTypeKind) return LLVMBuildIntToPtr(g->b, v, to, "");
+  bool fi = LLVMGetTypeKind(from) == LLVMIntegerTypeKind,
+       ti = LLVMGetTypeKind(to) == LLVMIntegerTypeKind;
+  unsigned fb = fi                                            ? LLVMGetIntTypeWidth(from)
+                : LLVMGetTypeKind(from) == LLVMDoubleTypeKind ? 64
+                : LLVMGetTypeKind(from) == LLVMHalfTypeKind   ? 16
+                                                              : 32;
+  unsigned tb = ti                                          ? LLVMGetIntTypeWidth(to)
+                : LLVMGetTypeKind(to) == LLVMDoubleTypeKind ? 64
+                : LLVMGetTypeKind(to) == LLVMHalfTypeKind   ? 16
+                                                            : 32;
+  if (fb == tb) return LLVMBuildBitCast(g->b, v, to, "");
+  if (!fi) v = LLVMBuildBitCast(g->b, v, LLVMIntTypeInContext(g->ctx, fb), "");
+  LLVMTypeRef it = ti ? to : LLVMIntTypeInContext(g->ctx, tb);
+  v = fb > tb                 ? LLVMBuildTrunc(g->b, v, it, "")
+      : t && kir_is_signed(t) ? LLVMBuildSExt(g->b, v, it, "")
+                              : LLVMBuildZExt(g->b, v, it, "");
+  return ti ? v : LLVMBuildBitCast(g->b, v, to, "");
+}
+
+LLVMValueRef lg_asm(LG *g, KExpr *e) {
+  const KAsm *a = e->asm_;
+  int n = a->nout + a->nin;
+  KBuf text = {0}, cons = {0};
+  for (const char *p = a->text; *p; p++) {
+    if (*p == '%' && p[1] == '%')
+      kbuf_append(&text, p++, 1);
+    else if (*p == '%' && p[1] >= '0' && p[1] <= '9')
+      kbuf_puts(&text, "$");
+    else if (*p == '$')
+      kbuf_puts(&text, "$$");
+    else
+      kbuf_append(&text, p, 1);
+  }
+  LLVMTypeRef *ot = calloc((size_t)n + 1, sizeof *ot), *it = calloc((size_t)2 * n + 1, sizeof *it);
+  LLVMValueRef *iv = calloc((size_t)2 * n + 1, sizeof *iv), *op = calloc((size_t)n + 1, sizeof *op);
+  int nin = 0;
+  for (int i = 0; i < a->nout; i++) {
+    const char *c = a->cons[i];
+    const char *body = c + 1; /* after '=' or '+' */
+    const KType *pt = e->args[i]->type->base;
+    op[i] = lg_expr(g, e->args[i]);
+    ot[i] = asm_type(g, body[strspn(body, "&")], lg_type(g, pt));
+    kbuf_printf(&cons, "%s=%s", i ? "," : "", body);
+  }
+  for (int j = 0; j < a->nin; j++) {
+    KExpr *x = e->args[a->nout + j];
+    const char *c = a->cons[a->nout + j];
+    LLVMValueRef v = lg_expr(g, x);
+    iv[nin] = c[0] == 'n' ? v : asm_fit(g, v, x->type, asm_type(g, c[0], LLVMTypeOf(v)));
+    it[nin] = LLVMTypeOf(iv[nin]);
+    nin++;
+    kbuf_printf(&cons, "%s%s", a->nout + j ? "," : "", c);
+  }
+  for (int i = 0; i < a->nout; i++) { /* "+": the output's value goes in too, tied to it */
+    if (a->cons[i][0] != '+') continue;
+    const KType *pt = e->args[i]->type->base;
+    LV lv = {.ptr = op[i], .as = lg_as(e->args[i]->type->as)};
+    iv[nin] = asm_fit(g, lg_load(g, lv, pt), pt, ot[i]);
+    it[nin++] = ot[i];
+    kbuf_printf(&cons, ",%d", i);
+  }
+  for (int i = 0; i < a->nclobbers; i++) kbuf_printf(&cons, ",~{%s}", a->clobbers[i]);
+  LLVMTypeRef rt = a->nout == 0   ? LLVMVoidTypeInContext(g->ctx)
+                   : a->nout == 1 ? ot[0]
+                                  : LLVMStructTypeInContext(g->ctx, ot, (unsigned)a->nout, 0);
+  LLVMTypeRef fty = LLVMFunctionType(rt, it, (unsigned)nin, 0);
+  const char *cs = cons.data ? cons.data : "";
+  if (*cs == ',') cs++;
+  LLVMValueRef asmv =
+      LLVMGetInlineAsm(fty, text.data ? text.data : "", text.len, (char *)cs, strlen(cs),
+                       a->is_volatile || a->nout == 0, 0, LLVMInlineAsmDialectATT, 0);
+  LLVMValueRef r = LLVMBuildCall2(g->b, fty, asmv, iv, (unsigned)nin, "");
+  for (int i = 0; i < a->nout; i++) {
+    const KType *pt = e->args[i]->type->base;
+    LLVMValueRef v = a->nout == 1 ? r : LLVMBuildExtractValue(g->b, r, (unsigned)i, "");
+    LV lv = {.ptr = op[i], .as = lg_as(e->args[i]->type->as)};
+    lg_store(g, lv, pt, asm_fit(g, v, pt, lg_type(g, pt)));
+  }
+  free(ot), free(it), free(iv), free(op), free(text.data), free(cons.data);
+  return NULL;
+}

@@ -762,6 +762,7 @@ LLVMValueRef lg_expr(LG *g, KExpr *e) {
   case KE_SWIZZLE: return gen_swizzle(g, e);
   case KE_VECLIT: return gen_veclit(g, e);
   case KE_BITCAST: return gen_bitcast(g, e);
+  case KE_ASM: return lg_asm(g, e);
   }
   diag_ice(e->loc, "LLVM back end: expression kind %d", (int)e->kind);
   return NULL;

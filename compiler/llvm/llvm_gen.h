@@ -105,5 +105,6 @@ void lg_loop_hint(LG *g, LLVMValueRef br, int unroll);
 /* llvm_builtins.c */
 LLVMValueRef lg_special(LG *g, KExpr *e);
 LLVMValueRef lg_builtin(LG *g, KExpr *e);
+LLVMValueRef lg_asm(LG *g, KExpr *e); /* KE_ASM: inline PTX; NULL (void) */
 
 #endif

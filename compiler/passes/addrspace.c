@@ -286,6 +286,7 @@ static Mask walk(Ctx *c, KExpr *e) {
   case KE_BITCAST: walk(c, e->a); break; /* vectors and numbers: no pointer comes out */
   case KE_VECLIT:
   case KE_BUILTIN:
+  case KE_ASM:
   case KE_INITLIST:
     for (int i = 0; i < e->nargs; i++) walk(c, e->args[i]);
     if (c->rewrite && e->kind == KE_INITLIST) {

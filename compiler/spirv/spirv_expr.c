@@ -1294,6 +1294,11 @@ uint32_t sg_expr(SG *g, KExpr *e) {
   case KE_SWIZZLE: return swizzle(g, e);
   case KE_VECLIT: return veclit(g, e);
   case KE_BITCAST: return bitcast(g, e);
+  case KE_ASM:
+    sg_error(g, e->loc,
+             "inline PTX assembly (asm) is not available in SPIR-V output; use the PTX or CUDA "
+             "C form");
+    return 0;
   }
   sg_error(g, e->loc, "unexpected expression");
   return 0;

@@ -1,5 +1,5 @@
 __global__ void k(unsigned *p) {
   unsigned lane;
-  asm("mov.u32 %0, %%laneid;" : "=r"(lane));
+  asm("mov.u32 %[l], %%laneid;" : [l] "=r"(lane));
   p[threadIdx.x] = lane;
 }
