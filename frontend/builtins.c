@@ -13,6 +13,7 @@ static const Name fixed[] = {
     {"barrier", BI_SYNCTHREADS},
     {"__threadfence", BI_THREADFENCE},
     {"__threadfence_block", BI_THREADFENCE_BLOCK},
+    {"__threadfence_system", BI_THREADFENCE}, /* at system scope (fe_builtin_is_system) */
     {"atomicAdd", BI_ATOMIC_ADD},
     {"atomicSub", BI_ATOMIC_SUB},
     {"atomicMin", BI_ATOMIC_MIN},
@@ -75,7 +76,7 @@ static size_t scope_suffix(const char *name) {
 }
 
 bool fe_builtin_is_system(const char *name) {
-  return scope_suffix(name) == 7;
+  return scope_suffix(name) == 7 || (name && !strcmp(name, "__threadfence_system"));
 }
 
 KBuiltin fe_builtin_lookup(const char *name) {

@@ -87,6 +87,7 @@ static const char cu_head[] =
     "#include \"" FE_BUILTINS "\"\n"
     "void __threadfence(void);\n"
     "void __threadfence_block(void);\n"
+    "void __threadfence_system(void);\n"
     "static __inline__ void *memcpy(void *__d, const void *__s, size_t __n) { unsigned char "
     "*__dc = (unsigned char *)__d; const unsigned char *__sc = (const unsigned char *)__s; for "
     "(size_t __i = 0; __i < __n; __i++) __dc[__i] = __sc[__i]; return __d; }\n"

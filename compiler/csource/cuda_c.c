@@ -730,7 +730,9 @@ static void cuda_builtin(CGen *g, const KExpr *e, int prec) {
   g->discard = false;
   switch (b) {
   case BI_SYNCTHREADS: cs_puts(g, "__syncthreads()"); return;
-  case BI_THREADFENCE: cs_puts(g, "__threadfence()"); return;
+  case BI_THREADFENCE:
+    cs_puts(g, e->sys_scope ? "__threadfence_system()" : "__threadfence()");
+    return;
   case BI_THREADFENCE_BLOCK: cs_puts(g, "__threadfence_block()"); return;
   case BI_PRINTF: {
     if (!cs_printf_format(g, e)) return;

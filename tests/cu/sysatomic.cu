@@ -20,4 +20,6 @@ __global__ void sysatomic(int *i, unsigned *u, unsigned long long *ull, long lon
   atomicAdd_system(&f[0], 1.5f);
   atomicExch_system(&f[1], 2.5f);
   atomicAdd_system(&d[0], 0.25);
+  __threadfence_system(); // membar.sys; __threadfence() stays membar.gl
+  __threadfence();
 }

@@ -1,6 +1,7 @@
 #!/bin/sh
 # sysatomic.sh KCC SRC OUT — tests/cu/sysatomic.cu: the PTX has one atom.sys per call (17, of
-# the exact operation and type), and -arch=sm_50 is refused with one diagnostic.
+# the exact operation and type), __threadfence_system is membar.sys, and -arch=sm_50 is refused
+# with one diagnostic.
 set -u
 kcc=$1 src=$2 out=$3
 "$kcc" "$src" --emit=ptx -arch=sm_90 -o "$out.ptx" || exit 1
@@ -11,6 +12,8 @@ atom.sys.dec.u32 atom.sys.min.u32 atom.sys.max.u64 atom.sys.min.s64 atom.sys.add
 atom.sys.exch.b32 atom.sys.add.f64'
 got=$(tr '\n' ' ' <"$out.ops")
 [ "$(echo $got)" = "$(echo $want)" ] || { echo "FAIL: atom.sys instructions: $got"; exit 1; }
+fences=$(grep -o 'membar\.[a-z]*' "$out.ptx" | tr '\n' ' ')
+[ "$fences" = "membar.sys membar.gl " ] || { echo "FAIL: fences: $fences"; exit 1; }
 if "$kcc" "$src" --emit=ptx -arch=sm_50 -o "$out.sm50.ptx" 2>"$out.err"; then
   echo "FAIL: sm_50 accepted"; exit 1
 fi
@@ -20,4 +23,4 @@ case $first in
   *) echo "FAIL: sm_50 said: $first"; exit 1 ;;
 esac
 [ ! -e "$out.sm50.ptx" ] || { echo "FAIL: a PTX file was written for sm_50"; exit 1; }
-echo "PASS: 17 atom.sys; sm_50 refused"
+echo "PASS: 17 atom.sys, membar.sys; sm_50 refused"
