@@ -36,6 +36,7 @@ static const char prelude_head[] =
     "void __KCC_OVL barrier(int __flags);\n"
     "void __threadfence(void);\n"
     "void __threadfence_block(void);\n"
+    "void __threadfence_system(void);\n"
     "int printf(const char *restrict __fmt, ...) __attribute__((format(printf, 1, 2)));\n"
     "#define __ldg(p) (*(p))\n"
     /* The dialect's types (bool, size_t, int32_t...) need no #include, as in CUDA. */
