@@ -136,6 +136,33 @@ static KExpr *decay(KExpr *e, int qual) {
   return c;
 }
 
+static void side_effect_visit(KExpr *e, void *ctx) {
+  if (e->kind == KE_ASSIGN || e->kind == KE_INCDEC) *(bool *)ctx = true;
+}
+
+/* C++17 sequences an assignment's right operand, side effects included, before the store
+ * (and before the left operand); C leaves them unsequenced, so `r = (r = f(r), r = g(r))`,
+ * which a fold expression over a pack writes, is undefined in the C forms. Such a right
+ * operand is computed into a temporary first: (t = b, a = t). */
+static KExpr *sequenced_assign(FeCtx *fe, KExpr *e) {
+  bool side = false;
+  if (fe->lang == KL_LANG_CU && e->kind == KE_ASSIGN)
+    kir_visit_expr(e->b, side_effect_visit, &side);
+  if (!side) return e;
+  KExpr *t = fe_temp(fe, e->b->type, fe_zero(e->b->type, e->loc), e->loc);
+  KExpr *set = kir_expr(KE_ASSIGN, t->type, e->loc);
+  set->op = KB_NONE;
+  set->a = t;
+  set->b = e->b;
+  KExpr *read = kir_expr(KE_VAR, t->type, e->loc);
+  read->var = t->var;
+  e->b = read;
+  KExpr *c = kir_expr(KE_COMMA, e->type, e->loc);
+  c->a = set;
+  c->b = e;
+  return c;
+}
+
 /* lv = list, as assignments of its scalars and vectors (KIR takes initializer lists in
  * declarations only), chained with commas; members a list leaves out are zeroed. */
 static KExpr *assign_list(KExpr *lv, KExpr *list, KLoc loc) {
@@ -464,6 +491,11 @@ static KExpr *special_whole(FeCtx *fe, int sp, CXCursor c, KLoc loc) {
   return fe_temp(fe, t, l, loc);
 }
 
+static bool is_record_kind(enum CXCursorKind k) {
+  return k == CXCursor_StructDecl || k == CXCursor_ClassDecl || k == CXCursor_UnionDecl ||
+         k == CXCursor_ClassTemplate || k == CXCursor_ClassTemplatePartialSpecialization;
+}
+
 /* A variable declared at file or namespace scope. */
 static bool at_namespace_scope(CXCursor var) {
   enum CXCursorKind k = clang_getCursorKind(clang_getCursorSemanticParent(var));
@@ -487,6 +519,18 @@ static KExpr *decl_ref(FeCtx *fe, CXCursor c, KLoc loc) {
     if (!v && !*fe_spelling(ref)) /* C++'s block-scope anonymous union (lower_stmt.c) */
       v = fe_map_get(&fe->decls, clang_getCanonicalCursor(clang_getTypeDeclaration(
                                      clang_getCanonicalType(clang_getCursorType(ref)))));
+    if (!v && fe->lang == KL_LANG_CU &&
+        is_record_kind(clang_getCursorKind(clang_getCursorSemanticParent(ref)))) {
+      /* A static data member (`tile<8, 8>::ne`): its initializer's value. */
+      KType *t = type_of(fe, c, loc);
+      KExpr *k = t && kir_is_arith(t) ? eval_const(fe, ref, t, loc, true) : NULL;
+      if (k) return k;
+      diag_error(loc,
+                 "static data member '%s' is not supported in kcc kernels unless it is an "
+                 "arithmetic constant",
+                 fe_spelling(ref));
+      return fe_poison(loc);
+    }
     if (!v && fe->lang == KL_LANG_CU && at_namespace_scope(ref) && !fe_cu_is_device_var(ref)) {
       /* A const variable of the host side that device code reads (parse.c lowers only
          device variables up front). */
@@ -544,6 +588,19 @@ static KExpr *decl_ref(FeCtx *fe, CXCursor c, KLoc loc) {
 static KExpr *member(FeCtx *fe, CXCursor c, KLoc loc) {
   CXCursor base = only_expr_child(c);
   CXCursor ref = clang_getCursorReferenced(c);
+  if (fe->lang == KL_LANG_CU && clang_getCursorKind(ref) == CXCursor_VarDecl) {
+    /* `t.ne` of a static data member: the member, whose value is its initializer's; the
+       object is not read. */
+    KType *t = type_of(fe, c, loc);
+    KExpr *k = t && kir_is_arith(t) ? eval_const(fe, ref, t, loc, true) : NULL;
+    if (!k && t && kir_is_arith(t)) k = eval_const(fe, c, t, loc, true);
+    if (k) return k;
+    diag_error(loc,
+               "static data member '%s' is not supported in kcc kernels unless it is an "
+               "arithmetic constant",
+               fe_spelling(ref));
+    return fe_poison(loc);
+  }
   bool anon = clang_getCursorKind(ref) == CXCursor_FieldDecl &&
               clang_Cursor_isAnonymousRecordDecl(
                   clang_getTypeDeclaration(clang_getCanonicalType(clang_getCursorType(ref))));
@@ -731,7 +788,8 @@ static KExpr *binary(FeCtx *fe, CXCursor c, KLoc loc) {
   case CXBinaryOperator_Comma: return binary_node(KE_COMMA, KB_NONE, b->type, a, b, loc);
   case CXBinaryOperator_Assign:
     if (!fe_check_swizzle_target(a, loc)) return fe_poison(loc);
-    return binary_node(KE_ASSIGN, KB_NONE, a->type, a, fe_convert(b, a->type), loc);
+    return sequenced_assign(
+        fe, binary_node(KE_ASSIGN, KB_NONE, a->type, a, fe_convert(b, a->type), loc));
   case CXBinaryOperator_MulAssign:
   case CXBinaryOperator_DivAssign:
   case CXBinaryOperator_RemAssign:
@@ -755,7 +813,7 @@ static KExpr *binary(FeCtx *fe, CXCursor c, KLoc loc) {
       e = binary_node(KE_ASSIGN, op, a->type, a, fe_convert(b, ct), loc);
       e->optype = ct;
     }
-    return e;
+    return sequenced_assign(fe, e);
   }
   case CXBinaryOperator_Add:
     if (a->type->kind == KT_PTR && kir_is_int(b->type))

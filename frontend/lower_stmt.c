@@ -194,6 +194,10 @@ static void reference_var(FeCtx *fe, CXCursor decl, CXType ct, KList *out) {
   KExpr *e = fe_expr(fe, init);
   bool by_addr = fe_ref_by_address(ct) || kir_is_lvalue(e);
   KExpr *val = by_addr ? fe_addr_of(fe, e, loc) : e;
+  /* `const T &r = p[i];`: a pointer to const T, whatever p points to. */
+  if (by_addr && val->type->kind == KT_PTR &&
+      clang_isConstQualifiedType(clang_getPointeeType(ct)) && !(val->type->qual & KQ_CONST))
+    val = kir_cast(val, kir_type_ptr(val->type->base, val->type->as, val->type->qual | KQ_CONST));
   KVar *v = kir_var(fe->m, fe_spelling(decl), val->type, KV_LOCAL, loc);
   if (!by_addr) {
     KType *t = fe_type(fe, clang_getPointeeType(ct), loc);

@@ -454,6 +454,14 @@ static KFunc *declare_function(FeCtx *fe, CXCursor def) {
       snprintf(buf, sizeof buf, "__unnamed%d", i);
       name = buf;
     }
+    /* A parameter pack's expansion (`T... xs`) names each parameter alike: xs_1, xs_2... */
+    char pack[256];
+    for (int j = 0, k = 0; j < f->nparams; j++)
+      if (!strcmp(f->params[j]->name, name)) {
+        snprintf(pack, sizeof pack, "%s_%d", fe_spelling(p), ++k);
+        name = kir_strdup(pack);
+        j = -1;
+      }
     KVar *v = kir_var(fe->m, name, t, KV_PARAM, ploc);
     v->is_const = fe_type_is_const(pct);
     f->params[f->nparams++] = v;

@@ -260,6 +260,40 @@ int main(int argc, char **argv) {
   }
   free(fpa), free(fpo), free(fpw);
 
+  /* statics: (4 x + 6) * 100 + 4 * 10 + 2 + 7 */
+  int *sti = malloc(n * sizeof *sti), *sto = malloc(n * sizeof *sto),
+      *stw = malloc(n * sizeof *stw);
+  for (int i = 0; i < n; i++) {
+    sti[i] = rt_int(&rt, -100000, 100000);
+    stw[i] = (4 * sti[i] + 6) * 100 + 40 + 2 + 7;
+  }
+  kcrt_buffer *dsti = rt_upload(&rt, sti, n * sizeof *sti), *dsto = rt_alloc(&rt, n * sizeof *sto);
+  kcrt_arg ast[] = {KCRT_ARG_BUFFER(dsti), KCRT_ARG_BUFFER(dsto), KCRT_ARG_VALUE(n)};
+  rt_launch(&rt, rt_kernel(&rt, "statics"), KCRT_DIM1(rt_ceil_div(n, 128)), KCRT_DIM1(128), 0, ast,
+            3);
+  rt_download(&rt, dsto, sto, n * sizeof *sto);
+  rt_cmp_i32(&rt, "statics", sto, stw, n);
+  free(sti), free(sto), free(stw);
+
+  /* fold_sum<int, int, int> (a pack: named fold_sum_0): ((a * 2 + b) * 2 + c), from 0 */
+  int *fs[3], *fso = malloc(n * sizeof *fso), *fsw = malloc(n * sizeof *fsw);
+  kcrt_buffer *dfs[3];
+  for (int k = 0; k < 3; k++) {
+    fs[k] = malloc(n * sizeof *fs[k]);
+    for (int i = 0; i < n; i++) fs[k][i] = rt_int(&rt, -100000, 100000);
+    dfs[k] = rt_upload(&rt, fs[k], n * sizeof *fs[k]);
+  }
+  for (int i = 0; i < n; i++) fsw[i] = (fs[0][i] * 2 + fs[1][i]) * 2 + fs[2][i];
+  kcrt_buffer *dfso = rt_alloc(&rt, n * sizeof *fso);
+  kcrt_arg afs[] = {KCRT_ARG_BUFFER(dfso), KCRT_ARG_VALUE(n), KCRT_ARG_BUFFER(dfs[0]),
+                    KCRT_ARG_BUFFER(dfs[1]), KCRT_ARG_BUFFER(dfs[2])};
+  rt_launch(&rt, rt_kernel(&rt, "fold_sum_0"), KCRT_DIM1(rt_ceil_div(n, 128)), KCRT_DIM1(128), 0,
+            afs, 5);
+  rt_download(&rt, dfso, fso, n * sizeof *fso);
+  rt_cmp_i32(&rt, "fold_sum", fso, fsw, n);
+  for (int k = 0; k < 3; k++) free(fs[k]);
+  free(fso), free(fsw);
+
   free(in), free(out), free(wout), free(cnt), free(wcnt), free(v), free(mean), free(wmean);
   free(sum), free(wsum), free(ii), free(io), free(wio), free(fi), free(fo), free(wfo), free(px);
   free(f4), free(wf4);

@@ -241,3 +241,36 @@ template <fbinop_t op, typename F> __global__ void fptmpl(const float *a, float 
 }
 template __global__ void fptmpl<fp_sub, Twice>(const float *, float *, int);
 template __global__ void fptmpl<&fp_max, Twice>(const float *, float *, int);
+
+// Static data members: read through an object (`t.ne`, an access C++ allows) and through
+// the class (`STile<8, 8>::ne`), constexpr and const.
+template <int I, int J> struct STile {
+  static constexpr int ne = I * J / 32;
+  static const int kind = 7;
+  int x[ne];
+};
+__device__ int stile_sum(const STile<16, 8> &t) {
+  int s = 0;
+  for (int l = 0; l < t.ne; l++) s += t.x[l];
+  return s;
+}
+extern "C" __global__ void statics(const int *in, int *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  STile<16, 8> t;
+  for (int l = 0; l < t.ne; l++) t.x[l] = in[i] + l;
+  out[i] = stile_sum(t) * 100 + t.ne * 10 + STile<8, 8>::ne + STile<4, 8>::kind;
+}
+
+// A parameter pack of kernel parameters (each gets a name of its own in every form) and a
+// fold expression assigning inside an assignment's right side, which C++17 sequences before
+// the store (the C forms compute it into a temporary first).
+template <typename... Srcs> __global__ void fold_sum(int *out, int n, const Srcs *...srcs) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  int r = 0;
+  r = (..., (r = r * 2 + srcs[i]));
+  out[i] = r;
+}
+template __global__ void fold_sum<int, int, int>(int *, int, const int *, const int *,
+                                                 const int *);
