@@ -496,6 +496,20 @@ static bool is_record_kind(enum CXCursorKind k) {
          k == CXCursor_ClassTemplate || k == CXCursor_ClassTemplatePartialSpecialization;
 }
 
+/* A static data member used at c (var, its declaration): its initializer's value, which
+ * must be an arithmetic constant. */
+static KExpr *static_member(FeCtx *fe, CXCursor c, CXCursor var, KLoc loc) {
+  KType *t = type_of(fe, c, loc);
+  KExpr *k = t && kir_is_arith(t) ? eval_const(fe, var, t, loc, true) : NULL;
+  if (!k && t && kir_is_arith(t)) k = eval_const(fe, c, t, loc, true);
+  if (k) return k;
+  diag_error(loc,
+             "static data member '%s' is not supported in kcc kernels unless it is an "
+             "arithmetic constant",
+             fe_spelling(var));
+  return fe_poison(loc);
+}
+
 /* A variable declared at file or namespace scope. */
 static bool at_namespace_scope(CXCursor var) {
   enum CXCursorKind k = clang_getCursorKind(clang_getCursorSemanticParent(var));
@@ -521,15 +535,7 @@ static KExpr *decl_ref(FeCtx *fe, CXCursor c, KLoc loc) {
                                      clang_getCanonicalType(clang_getCursorType(ref)))));
     if (!v && fe->lang == KL_LANG_CU &&
         is_record_kind(clang_getCursorKind(clang_getCursorSemanticParent(ref)))) {
-      /* A static data member (`tile<8, 8>::ne`): its initializer's value. */
-      KType *t = type_of(fe, c, loc);
-      KExpr *k = t && kir_is_arith(t) ? eval_const(fe, ref, t, loc, true) : NULL;
-      if (k) return k;
-      diag_error(loc,
-                 "static data member '%s' is not supported in kcc kernels unless it is an "
-                 "arithmetic constant",
-                 fe_spelling(ref));
-      return fe_poison(loc);
+      return static_member(fe, c, ref, loc); /* `tile<8, 8>::ne` */
     }
     if (!v && fe->lang == KL_LANG_CU && at_namespace_scope(ref) && !fe_cu_is_device_var(ref)) {
       /* A const variable of the host side that device code reads (parse.c lowers only
@@ -588,19 +594,8 @@ static KExpr *decl_ref(FeCtx *fe, CXCursor c, KLoc loc) {
 static KExpr *member(FeCtx *fe, CXCursor c, KLoc loc) {
   CXCursor base = only_expr_child(c);
   CXCursor ref = clang_getCursorReferenced(c);
-  if (fe->lang == KL_LANG_CU && clang_getCursorKind(ref) == CXCursor_VarDecl) {
-    /* `t.ne` of a static data member: the member, whose value is its initializer's; the
-       object is not read. */
-    KType *t = type_of(fe, c, loc);
-    KExpr *k = t && kir_is_arith(t) ? eval_const(fe, ref, t, loc, true) : NULL;
-    if (!k && t && kir_is_arith(t)) k = eval_const(fe, c, t, loc, true);
-    if (k) return k;
-    diag_error(loc,
-               "static data member '%s' is not supported in kcc kernels unless it is an "
-               "arithmetic constant",
-               fe_spelling(ref));
-    return fe_poison(loc);
-  }
+  if (fe->lang == KL_LANG_CU && clang_getCursorKind(ref) == CXCursor_VarDecl)
+    return static_member(fe, c, ref, loc); /* `t.ne`: the object is not read */
   bool anon = clang_getCursorKind(ref) == CXCursor_FieldDecl &&
               clang_Cursor_isAnonymousRecordDecl(
                   clang_getTypeDeclaration(clang_getCanonicalType(clang_getCursorType(ref))));
