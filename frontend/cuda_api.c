@@ -9,6 +9,7 @@
  *     access itself (PTX may later give them their ld.global.cs & co.);
  *   - __dp4a and __dp2a_lo/_hi (dot products of packed bytes and halfwords);
  *   - sincos / sincosf;
+ *   - __isnan[f], __isinf[f], __finite[f] (glibc's spellings, which CUDA declares too);
  *   - <math_constants.h> (CUDART_PI_F & co.), as a header of its own. */
 #include <string.h>
 
@@ -147,6 +148,14 @@ void fe_cu_api_decls(KBuf *b) {
                 store_hints[i]);
   kbuf_printf(b, "%s", dot_products_sincos);
   fe_mathlib_cu(b);
+  /* The C library's classification spellings CUDA's math header declares for device code. */
+  static const char *const classify[][2] = {
+      {"__isnan", "isnan"}, {"__isinf", "isinf"}, {"__finite", "isfinite"}};
+  for (size_t i = 0; i < sizeof classify / sizeof *classify; i++)
+    kbuf_printf(b,
+                "static __inline__ int %sf(float __x) { return %s(__x); }\n"
+                "static __inline__ int %s(double __x) { return %s(__x); }\n",
+                classify[i][0], classify[i][1], classify[i][0], classify[i][1]);
 }
 
 /* <math_constants.h>: the toolkit's names for float and double constants (not the _HI/_LO
