@@ -305,10 +305,9 @@ static const char *refused_type(CXType t) {
     else
       break;
   }
-  if (c.kind >= CXType_OCLImage1dRO && c.kind <= CXType_OCLImage2dArrayMSAADepthRW)
-    return "OpenCL images";
+  /* Images and samplers are types of their own (image.c); fe_cl_opaque_type names the images
+     it does not take (depth, multisample). */
   switch (c.kind) {
-  case CXType_OCLSampler: return "OpenCL samplers";
   case CXType_OCLQueue: return "device-side enqueue (queue_t)";
   case CXType_OCLReserveID: return "OpenCL pipes";
   case CXType_Pipe: return "OpenCL pipes";
@@ -945,7 +944,7 @@ static KExpr *unsupported_builtin(FeCtx *fe, CXCursor call, const char *name, KL
                name);
   else if (!strncmp(name, "read_image", 10) || !strncmp(name, "write_image", 11) ||
            !strncmp(name, "get_image", 9))
-    diag_error(loc, "OpenCL images are not supported by kcc ('%s')", name);
+    diag_error(loc, "OpenCL image function '%s' is not supported by kcc", name);
   else if (!strncmp(name, "enqueue_", 8) || !strncmp(name, "get_kernel_", 11) ||
            !strncmp(name, "ndrange_", 8))
     diag_error(loc, "device-side enqueue is not supported by kcc ('%s')", name);
@@ -977,6 +976,10 @@ KExpr *fe_cl_call(FeCtx *fe, CXCursor call, CXCursor fn, KLoc loc) {
       !strcmp(name, "write_mem_fence"))
     return builtin(global_fence(call) ? BI_THREADFENCE : BI_THREADFENCE_BLOCK, t, loc, 0, NULL);
   KExpr *r = NULL;
+  if (strstr(name, "image")) {
+    r = fe_cl_image_call(fe, call, name, t, loc);
+    if (r) return r;
+  }
   if (!strncmp(name, "atomic_", 7) && !is_cl20_atomic(name))
     r = atomic_call(fe, call, name + 7, t, loc);
   else if (!strncmp(name, "atom_", 5))

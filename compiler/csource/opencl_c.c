@@ -119,10 +119,10 @@ static const char *const ocl_builtins[] = {
     "get_image_array_size", NULL};
 
 /* Whole families of builtin names: convert_int_sat_rte, as_float4, vload16, native_exp... */
-static const char *const ocl_prefixes[] = {"convert_",   "as_",         "vload",      "vstore",
-                                           "native_",    "half_",       "atom_",      "atomic_",
-                                           "read_image", "write_image", "sub_group_", "work_group_",
-                                           "__",         "kcc_",        NULL};
+static const char *const ocl_prefixes[] = {
+    "kcc_sampler_", "convert_", "as_",     "vload",      "vstore",      "native_",
+    "half_",        "atom_",    "atomic_", "read_image", "write_image", "sub_group_",
+    "work_group_",  "__",       "kcc_",    NULL};
 
 static bool is_vector_type(const char *name) {
   static const char *const bases[] = {"char",  "uchar", "short",  "ushort", "int",  "uint", "long",
@@ -853,7 +853,31 @@ static void ocl_builtin(CGen *g, const KExpr *e, int prec) {
     args(g, e, 0);
     cs_puts(g, ")");
     return;
+  case BI_IMAGE_READ:
+  case BI_IMAGE_WRITE: {
+    const KType *v = b == BI_IMAGE_READ ? e->type : e->args[2]->type;
+    KTypeKind k = kir_elem((KType *)v)->kind;
+    cs_printf(g, "%s%s(", b == BI_IMAGE_READ ? "read_image" : "write_image",
+              k == KT_F32   ? "f"
+              : k == KT_U32 ? "ui"
+                            : "i");
+    args(g, e, 0);
+    cs_puts(g, ")");
+    return;
+  }
+  case BI_IMAGE_ARRAY_SIZE: /* size_t in OpenCL C; int in KIR */
+    p = prec > P_UNARY;
+    cs_printf(g, "%s(int)get_image_array_size(", p ? "(" : "");
+    args(g, e, 0);
+    cs_puts(g, p ? "))" : ")");
+    return;
   default:
+    if (kir_builtin_is_image(b)) { /* the queries: OpenCL C's own names and types */
+      cs_printf(g, "%s(", kir_builtin_info(b)->name);
+      args(g, e, 0);
+      cs_puts(g, ")");
+      return;
+    }
     if (kir_builtin_is_warp(b)) {
       ocl_warp(g, e);
       return;
@@ -1136,6 +1160,22 @@ bool emit_opencl_c(KModule *m, const KOptions *o, KBuf *out) {
                 "#endif\n",
                 sgx_names[i], sgx_names[i]);
   cs_puts(&g, "\n");
+  if (g.samplers) {
+    /* OpenCL C passes a constant sampler as a variable of the program's (OpenCL C 1.2
+     * 6.12.14.1), so each one kcc folded gets one, named after its bits. */
+    static const char *const addr[] = {"CLK_ADDRESS_NONE", "CLK_ADDRESS_CLAMP_TO_EDGE",
+                                       "CLK_ADDRESS_CLAMP", "CLK_ADDRESS_REPEAT",
+                                       "CLK_ADDRESS_MIRRORED_REPEAT"};
+    for (int i = 0; i < 64; i++)
+      if (g.samplers >> i & 1)
+        cs_printf(&g,
+                  "__constant sampler_t kcc_sampler_%d =\n    CLK_NORMALIZED_COORDS_%s | %s | "
+                  "CLK_FILTER_%s;\n",
+                  i, i & KSAMP_NORMALIZED ? "TRUE" : "FALSE",
+                  addr[((i & KSAMP_ADDRESS_MASK) >> 1) % 5],
+                  (i & KSAMP_FILTER_MASK) == KSAMP_LINEAR ? "LINEAR" : "NEAREST");
+    cs_puts(&g, "\n");
+  }
   KBuf helpers = {0};
   g.out = &helpers;
   print_helpers(&g, st.helpers);

@@ -664,6 +664,9 @@ static Param *kernel_params(const KFunc *f) {
       kbuf_printf(&s, "%s %s", kir_struct_kw(t->st), t->st->name);
       ps[j].type = kir_strdup(s.data);
       kbuf_free(&s);
+    } else if (kir_is_opaque(t)) {
+      /* The handle itself goes by value: kcrt_launch reads the kcrt_image * at &name. */
+      ps[j].type = t->kind == KT_IMAGE ? "kcrt_image *" : "kcrt_sampler *";
     } else {
       ps[j].type = value_ctype(t);
     }
