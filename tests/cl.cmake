@@ -60,7 +60,8 @@ list(APPEND _kcc_cl_kernels ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cl_vecfn.cl
      ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cl_contract.cl
      ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cl_intrel.cl
      ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cl_subgroups.cl
-     ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cl_mathfn.cl)
+     ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cl_mathfn.cl
+     ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cl_images.cl)
 # Subgroup functions have no SPIR-V form (kcc writes SPIR-V 1.0): cl.NAME.spirv checks the
 # refusal's first message instead.
 set(_kcc_cl_subgroup_kernels subgroups cl_subgroups)

@@ -43,7 +43,7 @@ set(KCRT_RUNTIME_KERNELS
 
 # Kernels kept beside their host program (tests/runtime/NAME.k, or NAME.cu for CUDA input,
 # NAME.cl for OpenCL C) rather than in the corpus that every back end compiles.
-set(KCRT_RUNTIME_OWN_KERNELS local_args cuda_cxx cuda_lambda cuda_devvar cuda_names cuda_hostprog cuda_api cuda_fp16 cuda_bf16 cuda_fp8 cuda_union cuda_mathfn cl_vecfn cl_contract cl_workitem cl_half cl_fp16 cl_printf cl_chatter cl_subgroups cl_intrel cl_union cl_mathfn)
+set(KCRT_RUNTIME_OWN_KERNELS local_args cuda_cxx cuda_lambda cuda_devvar cuda_names cuda_hostprog cuda_api cuda_fp16 cuda_bf16 cuda_fp8 cuda_union cuda_mathfn cl_vecfn cl_contract cl_workitem cl_half cl_fp16 cl_printf cl_chatter cl_subgroups cl_intrel cl_union cl_mathfn cl_images)
 
 foreach(_name ${KCRT_RUNTIME_KERNELS} ${KCRT_RUNTIME_OWN_KERNELS})
   if(_name IN_LIST KCRT_RUNTIME_OWN_KERNELS AND EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/runtime/${_name}.cu)
