@@ -150,8 +150,7 @@ KExpr *fe_cl_image_call(FeCtx *fe, CXCursor call, const char *name, KType *t, KL
     KExpr *img = arg(fe, call, 0);
     if (!kir_is_image(img->type)) return fe_poison(loc);
     KType *rt = i32;
-    if (queries[q].b == BI_IMAGE_DIM)
-      rt = kir_type_vec(i32, kir_image_coords((KImageDim)img->type->len) == 3 ? 4 : 2);
+    if (queries[q].b == BI_IMAGE_DIM) rt = kir_type_vec(i32, img->type->len == KIMG_3D ? 4 : 2);
     KExpr *e = kir_builtin(queries[q].b, rt, 1, loc);
     e->args[e->nargs++] = img;
     return rt == t ? e : fe_convert(e, t);
