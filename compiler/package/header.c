@@ -670,6 +670,14 @@ static Param *kernel_params(const KFunc *f) {
     } else {
       ps[j].type = value_ctype(t);
     }
+    /* The declarations print type and name together: `float x`, `kcrt_image *src`. */
+    size_t tl = strlen(ps[j].type);
+    if (tl && ps[j].type[tl - 1] != '*') {
+      KBuf s = {0};
+      kbuf_printf(&s, "%s ", ps[j].type);
+      ps[j].type = kir_strdup(s.data);
+      kbuf_free(&s);
+    }
   }
   return ps;
 }
@@ -718,7 +726,7 @@ static void emit_launch(KBuf *b, const KFunc *f, const char *prefix) {
   kbuf_printf(b, "%*ssize_t dynamic_shared, kcrt_queue *queue", indent, "");
   int col = indent + 39;
   for (int j = 0; j < kir_user_params(f); j++) {
-    int w = (int)(strlen(ps[j].type) + 1 + strlen(ps[j].name));
+    int w = (int)(strlen(ps[j].type) + strlen(ps[j].name));
     if (col + w + 2 > 100) {
       kbuf_printf(b, ",\n%*s", indent, "");
       col = indent;
@@ -726,7 +734,7 @@ static void emit_launch(KBuf *b, const KFunc *f, const char *prefix) {
       kbuf_puts(b, ", ");
       col += 2;
     }
-    kbuf_printf(b, "%s %s", ps[j].type, ps[j].name);
+    kbuf_printf(b, "%s%s", ps[j].type, ps[j].name);
     col += w;
   }
   kbuf_puts(b, ") {\n");
@@ -764,7 +772,7 @@ static void emit_launch(KBuf *b, const KFunc *f, const char *prefix) {
               " * %s_launch(kcrt_config_1d(dev, n, 256), ...). */\n"
               "static inline kcrt_status %s_launch(kcrt_config cfg",
               prefix, f->name, f->name, f->name);
-  for (int j = 0; j < kir_user_params(f); j++) kbuf_printf(b, ", %s %s", ps[j].type, ps[j].name);
+  for (int j = 0; j < kir_user_params(f); j++) kbuf_printf(b, ", %s%s", ps[j].type, ps[j].name);
   kbuf_printf(b, ") {\n  return %s_launch_%s(cfg.dev, cfg.grid, cfg.block, cfg.shared, cfg.queue",
               prefix, f->name);
   for (int j = 0; j < kir_user_params(f); j++) kbuf_printf(b, ", %s", ps[j].name);
