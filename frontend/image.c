@@ -158,11 +158,9 @@ KExpr *fe_cl_image_call(FeCtx *fe, CXCursor call, const char *name, KType *t, KL
   bool read = !strncmp(name, "read_image", 10), write = !strncmp(name, "write_image", 11);
   if (!read && !write) return NULL;
   const char *suffix = name + (read ? 10 : 11);
-  if (strcmp(suffix, "f") && strcmp(suffix, "i") && strcmp(suffix, "ui")) {
-    diag_error(loc,
-               "'%s' is not supported by kcc (read_imagef/i/ui and write_imagef/i/ui are; "
-               "half images are not)",
-               name);
+  bool half = !strcmp(suffix, "h");
+  if (strcmp(suffix, "f") && strcmp(suffix, "i") && strcmp(suffix, "ui") && !half) {
+    diag_error(loc, "'%s' is not supported by kcc", name);
     return fe_poison(loc);
   }
   if ((read && n != 2 && n != 3) || (write && n != 3)) {
@@ -173,12 +171,18 @@ KExpr *fe_cl_image_call(FeCtx *fe, CXCursor call, const char *name, KType *t, KL
   KExpr *args[3];
   for (int i = 0; i < n; i++) args[i] = arg(fe, call, i);
   if (!kir_is_image(args[0]->type)) return fe_poison(loc);
+  /* read_imageh and write_imageh (cl_khr_fp16) are the float forms with a conversion: every
+   * half is a float exactly, a half image's texels read as float are halves, and a float that
+   * is a half writes as that half (OpenCL rounds a written float to the nearest half), so the
+   * values are the same and no form needs half images. */
+  KType *f4 = kir_type_vec(kir_type_scalar(KT_F32), 4);
   if (write) {
     KExpr *e = kir_builtin(BI_IMAGE_WRITE, kir_type_void(), 3, loc);
+    if (half) args[2] = fe_vec_convert(args[2], f4);
     for (int i = 0; i < 3; i++) e->args[e->nargs++] = args[i];
     return e;
   }
-  KExpr *e = kir_builtin(BI_IMAGE_READ, t, n, loc);
+  KExpr *e = kir_builtin(BI_IMAGE_READ, half ? f4 : t, n, loc);
   for (int i = 0; i < n; i++) e->args[e->nargs++] = args[i];
-  return e;
+  return half ? fe_vec_convert(e, t) : e;
 }

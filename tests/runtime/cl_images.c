@@ -25,6 +25,7 @@
  * (KCRT_ERROR_NOT_SUPPORTED): that is the test there. */
 #include "rt_common.h"
 
+#include <fenv.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -428,6 +429,37 @@ static void writes(Rt *rt) {
   for (int k = 0; k < 6; k++) RT_CHECK(rt, kcrt_image_free(im[k]));
 }
 
+/* halfs: read_imageh/write_imageh on CL_HALF_FLOAT images, exact (a half is a float exactly,
+ * and doubling one is exact in this range). */
+static void halfs(Rt *rt) {
+  int w = rt_int(rt, 4, 16), h = rt_int(rt, 4, 16);
+  size_t n = (size_t)w * h;
+  kcrt_image_desc d = {KCRT_IMAGE_2D, KCRT_RGBA, KCRT_HALF_FLOAT, (size_t)w, (size_t)h, 0, 0};
+  uint16_t *in = rt_xalloc(8 * n), *back = rt_xalloc(8 * n), *want2 = rt_xalloc(8 * n);
+  float *want = rt_xalloc(16 * n), *got = rt_xalloc(16 * n);
+  for (size_t i = 0; i < 4 * n; i++) {
+    in[i] = rt_f16_of_float(rt_float(rt, -1000.0f, 1000.0f), FE_TONEAREST);
+    want[i] = rt_f16_value(in[i]);
+    want2[i] = rt_f16_of_float(2.0f * want[i], FE_TONEAREST);
+  }
+  kcrt_image *a = NULL, *b = NULL;
+  RT_CHECK(rt, kcrt_image_create(rt->dev, &d, &a));
+  RT_CHECK(rt, kcrt_image_create(rt->dev, &d, &b));
+  RT_CHECK(rt, kcrt_image_write(a, in));
+  kcrt_buffer *o = rt_alloc(rt, 16 * n);
+  kcrt_arg args[] = {KCRT_ARG_VALUE(a), KCRT_ARG_VALUE(b), KCRT_ARG_BUFFER(o)};
+  rt_launch(rt, rt_kernel(rt, "halfs"), KCRT_DIM3((unsigned)w, (unsigned)h, 1), KCRT_DIM1(1), 0,
+            args, 3);
+  rt_download(rt, o, got, 16 * n);
+  rt_cmp_f32(rt, "read_imageh (as float)", got, want, 4 * n, 0, 0);
+  RT_CHECK(rt, kcrt_image_read(b, back));
+  int32_t *g32 = rt_xalloc(16 * n), *w32 = rt_xalloc(16 * n);
+  for (size_t i = 0; i < 4 * n; i++) g32[i] = back[i], w32[i] = want2[i];
+  rt_cmp_i32(rt, "write_imageh (half bits)", g32, w32, 4 * n);
+  RT_CHECK(rt, kcrt_image_free(a));
+  RT_CHECK(rt, kcrt_image_free(b));
+}
+
 /* What the runtime refuses before any driver sees it. */
 static void refusals(Rt *rt) {
   kcrt_image *img = NULL;
@@ -494,7 +526,10 @@ int main(int argc, char **argv) {
   constant_samplers(&rt);
   fetches(&rt);
   writes(&rt);
+  halfs(&rt);
   refusals(&rt);
-  return rt_finish(&rt, "%d sampler cases of %d reads, constant samplers, fetches, queries, writes",
+  return rt_finish(&rt,
+                   "%d sampler cases of %d reads, constant samplers, fetches, queries, writes, "
+                   "half images",
                    cases, N);
 }

@@ -122,3 +122,12 @@ __kernel void writes(write_only image2d_t f, write_only image2d_t si, write_only
   }
   write_imagef(h, (int4)(x, y, 1, 0), vf[n] + 1.0f);
 }
+
+/* Half images (cl_khr_fp16's read_imageh/write_imageh): each work-item reads its pixel of a
+ * CL_HALF_FLOAT image as half4, stores it as floats and writes it doubled. */
+__kernel void halfs(read_only image2d_t a, write_only image2d_t b, __global float4 *o) {
+  int2 p = (int2)((int)get_global_id(0), (int)get_global_id(1));
+  half4 v = read_imageh(a, p);
+  o[p.y * get_image_width(a) + p.x] = convert_float4(v);
+  write_imageh(b, p, v * (half)2);
+}
