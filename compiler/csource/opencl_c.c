@@ -1138,8 +1138,8 @@ bool emit_opencl_c(KModule *m, const KOptions *o, KBuf *out) {
   for (int i = 0; i < m->funcs.n; i++) {
     const KFunc *f = m->funcs.v[i];
     for (int j = 0; j < f->nparams; j++)
-      rw_images |= kir_is_image(f->params[j]->type) &&
-                   f->params[j]->type->qual == (KIMG_READ | KIMG_WRITE);
+      rw_images |=
+          kir_is_image(f->params[j]->type) && f->params[j]->type->qual == (KIMG_READ | KIMG_WRITE);
   }
   cs_printf(&g, "/* %s: OpenCL C %s from kcc %s.\n", cs_basename(m->file),
             st.subgroups || rw_images ? "2.0" : "1.2", KCC_VERSION);

@@ -991,9 +991,9 @@ START_TEST(images) {
   ck_assert_int_eq(kcc("im.cl -o im.spv", NULL, &err), 0);
   ck_assert_str_eq(err, "");
   consumed("im.spv");
-  ck_assert_int_eq(kcc("im.cl -o im.out.cl && grep -c 'read_imagef(src, kcc_sampler_39' im.out.cl",
-                       &out, &err),
-                   0);
+  ck_assert_int_eq(
+      kcc("im.cl -o im.out.cl && grep -c 'read_imagef(src, kcc_sampler_39' im.out.cl", &out, &err),
+      0);
   ck_assert_str_eq(out, "1\n");
   consumed("im.out.cl");
   ck_assert_int_eq(kcc("im.cl -o im.kcb", NULL, &err), 0);
