@@ -40,6 +40,11 @@ KType *fe_cl_opaque_type(FeCtx *fe, CXType t, KLoc loc) {
 
 /* ---------------------------------------------------------------- samplers */
 
+/* Marks (in fe->decls) a sampler variable whose declaration was refused, so that its uses add
+ * no second error. */
+static char bad_sampler_mark;
+#define BAD_SAMPLER ((void *)&bad_sampler_mark)
+
 static bool is_sampler(CXType t) {
   return clang_getCanonicalType(t).kind == CXType_OCLSampler;
 }
@@ -92,6 +97,8 @@ static KExpr *sampler_of(FeCtx *fe, CXCursor c, KLoc loc, int depth) {
         e->var = v;
         return e;
       }
+      if (fe_map_get(&fe->decls, clang_getCanonicalCursor(ref)) == BAD_SAMPLER)
+        return fe_poison(loc);
       CXCursor def = clang_getCursorDefinition(ref);
       c = fe_var_initializer(fe, clang_Cursor_isNull(def) ? ref : def);
       if (clang_Cursor_isNull(c)) break;
@@ -116,11 +123,14 @@ bool fe_cl_sampler_decl(FeCtx *fe, CXCursor decl) {
   if (!is_sampler(clang_getCursorType(decl))) return false;
   KLoc loc = fe_loc(fe, decl);
   CXCursor init = fe_var_initializer(fe, decl);
+  int errors = diag_error_count();
   if (clang_Cursor_isNull(init))
     diag_error(loc, "sampler '%s' needs an initializer (a constant sampler) in kcc kernels",
                fe_spelling(decl));
   else
     sampler_of(fe, init, loc, 0); /* checked here; each use folds it again */
+  if (diag_error_count() > errors)
+    fe_map_put(&fe->decls, clang_getCanonicalCursor(decl), BAD_SAMPLER);
   return true;
 }
 
