@@ -374,8 +374,9 @@ static void fetches(Rt *rt) {
     for (int k = 0; k < 4; k++) want[16 * i + 12 + k] = (float)r[k] + (float)r2[k];
   }
   rt_cmp_f32(rt, "fetch (sampler-less reads)", got, want, (size_t)16 * N, 2e-7, 0);
+  /* q[7]: get_image_dim(b).w (0) plus the CLK_RGBA and CLK_UNORM_INT8 comparisons (1, 2). */
   int32_t q[16],
-      wq[16] = {a.w,  a.h, KCRT_RGBA, KCRT_FLOAT, b.w, b.h,      b.dp,   0,
+      wq[16] = {a.w,  a.h, KCRT_RGBA, KCRT_FLOAT, b.w, b.h,      b.dp,   3,
                 b.dp, c.w, c.h,       c.layers,   e.w, e.layers, KCRT_R, KCRT_UNORM_INT8};
   rt_download(rt, dq, q, 64);
   rt_cmp_i32(rt, "image queries", q, wq, 16);

@@ -94,7 +94,8 @@ __kernel void fetch(read_only image2d_t a, read_only image3d_t b, read_only imag
     q[4] = db.x;
     q[5] = db.y;
     q[6] = db.z;
-    q[7] = db.w;
+    q[7] = db.w + (get_image_channel_order(a) == CLK_RGBA) +
+           2 * (get_image_channel_data_type(b) == CLK_UNORM_INT8);
     q[8] = get_image_depth(b);
     q[9] = dc.x;
     q[10] = dc.y;
