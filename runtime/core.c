@@ -328,6 +328,8 @@ static const char *elem_name(char *s, size_t n, int t, size_t size) {
 
 /* The element type of a parameter's table entry: its scalar, vector or pointee code. */
 static int param_elem(const KcbParam *p) {
+  /* An image's scalar field is its dimension (KcbImageDim), not an element type. */
+  if (p->kind == KCB_PARAM_IMAGE || p->kind == KCB_PARAM_SAMPLER) return KCRT_TYPE_NONE;
   if (!kcb_elem_size(p->scalar, 0)) return KCRT_TYPE_NONE;
   return p->vec_len ? (int)KCRT_TYPE_VECTOR(p->scalar, p->vec_len) : p->scalar;
 }
