@@ -329,6 +329,20 @@ KExpr *fe_cl_call(FeCtx *fe, CXCursor call, CXCursor fn, KLoc loc);
 /* as_T(x) (the prelude's __builtin_astype) when c is one, as a KE_BITCAST; else NULL. */
 KExpr *fe_cl_astype(FeCtx *fe, CXCursor c, KLoc loc);
 
+/* ---------------------------------------------------------------- image.c (OpenCL images) */
+
+/* KT_IMAGE or KT_SAMPLER for OpenCL C's image and sampler types; NULL for any other type, or
+ * after reporting an image kcc does not take (depth, multisample). */
+KType *fe_cl_opaque_type(FeCtx *fe, CXType t, KLoc loc);
+/* A sampler-typed expression: the constant sampler it stands for (KE_ICONST of KT_SAMPLER) or a
+ * sampler parameter (KE_VAR); NULL when c is not of sampler type. */
+KExpr *fe_cl_sampler_expr(FeCtx *fe, CXCursor c, KLoc loc);
+/* A sampler variable's declaration (file scope or local): checked to be a constant sampler,
+ * and then no variable (its uses fold to the constant); false when decl is not a sampler. */
+bool fe_cl_sampler_decl(FeCtx *fe, CXCursor decl);
+/* read_image*, write_image*, get_image_*: the BI_IMAGE_* call; NULL for other names. */
+KExpr *fe_cl_image_call(FeCtx *fe, CXCursor call, const char *name, KType *t, KLoc loc);
+
 /* ---------------------------------------------------------------- cuda.c (CUDA input) */
 
 #define FE_CU_PRELUDE FE_VDIR "/cuda_prelude.h"

@@ -1289,6 +1289,10 @@ static KExpr *unsupported(KLoc loc, const char *what) {
 static KExpr *lower(FeCtx *fe, CXCursor c) {
   KLoc loc = fe_loc(fe, c);
   enum CXCursorKind kind = clang_getCursorKind(c);
+  if (fe->lang == KL_LANG_CL) {
+    KExpr *s = fe_cl_sampler_expr(fe, c, loc); /* constant samplers fold to their bits */
+    if (s) return s;
+  }
   switch (kind) {
   case CXCursor_UnexposedExpr: {
     KExpr *as = fe->lang == KL_LANG_CL ? fe_cl_astype(fe, c, loc) : NULL;

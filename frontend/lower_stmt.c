@@ -66,6 +66,7 @@ KVar *fe_global_var(FeCtx *fe, CXCursor decl, bool at_file_scope) {
   bool sh = fe_has_annotation(decl, "kcc.shared");
   bool cn = fe_has_annotation(decl, "kcc.constant");
   bool cl = fe->lang == KL_LANG_CL;
+  if (cl && fe_cl_sampler_decl(fe, decl)) return NULL; /* a constant sampler: no variable */
   if (cl) {
     /* OpenCL C: __local (kernel scope) and __constant are the address space. */
     int space = fe_cl_var_space(decl);
@@ -241,6 +242,7 @@ static void local_var(FeCtx *fe, CXCursor decl, KList *out) {
     return;
   }
   if (fe->lang == KL_LANG_CL && !fe_cl_check_type(fe, clang_getCursorType(decl), loc)) return;
+  if (fe->lang == KL_LANG_CL && fe_cl_sampler_decl(fe, decl)) return;
   const char *name = fe_spelling(decl);
   enum CX_StorageClass sc = clang_Cursor_getStorageClass(decl);
   if (sc == CX_SC_Static && fe_type_is_const(clang_getCursorType(decl)) &&

@@ -342,7 +342,10 @@ KType *fe_type(FeCtx *fe, CXType t, KLoc loc) {
                     "OpenCL's vector types (ext_vector_type)");
     return NULL;
   case CXType_BlockPointer: TYPE_ERROR(loc, "blocks are not supported in kcc kernels"); return NULL;
+  case CXType_OCLSampler: return fe_cl_opaque_type(fe, c, loc);
   default:
+    if (c.kind >= CXType_OCLImage1dRO && c.kind <= CXType_OCLImage3dRW)
+      return fe_cl_opaque_type(fe, c, loc);
     diag_error(loc, "type '%s' is not supported in kcc kernels", type_spelling(t));
     return NULL;
   }

@@ -46,11 +46,15 @@ static char *copy_str(char **pool, const unsigned char *src, size_t n) {
  * one BOUNDS_SIZE per pointer and local parameter, in order, one for the dynamic shared
  * bytes, then the BOUNDS_RECORD. They leave nparams (what the host passes) and go to
  * nhidden. Any other arrangement is refused: the runtime could not fill it. */
+static bool is_hidden(uint8_t kind) {
+  return kind == KCB_PARAM_BOUNDS_SIZE || kind == KCB_PARAM_BOUNDS_RECORD;
+}
+
 static kcrt_status split_hidden(KcbKernel *k) {
   uint32_t n = k->nparams, first = n;
-  while (first > 0 && k->params[first - 1].kind >= KCB_PARAM_BOUNDS_SIZE) first--;
+  while (first > 0 && is_hidden(k->params[first - 1].kind)) first--;
   for (uint32_t j = 0; j < first; j++)
-    if (k->params[j].kind >= KCB_PARAM_BOUNDS_SIZE)
+    if (is_hidden(k->params[j].kind))
       return bad("kernel table: kernel '%s' has a bounds-check parameter ('%s') before its own "
                  "parameters",
                  k->name, k->params[j].name);
@@ -70,11 +74,13 @@ static kcrt_status split_hidden(KcbKernel *k) {
 }
 
 static const char *kind_name(uint8_t kind) {
-  return kind == KCB_PARAM_POINTER  ? "pointer"
-         : kind == KCB_PARAM_SCALAR ? "scalar"
-         : kind == KCB_PARAM_LOCAL  ? "local"
-         : kind == KCB_PARAM_STRUCT ? "struct"
-                                    : "bounds-check";
+  return kind == KCB_PARAM_POINTER   ? "pointer"
+         : kind == KCB_PARAM_SCALAR  ? "scalar"
+         : kind == KCB_PARAM_LOCAL   ? "local"
+         : kind == KCB_PARAM_STRUCT  ? "struct"
+         : kind == KCB_PARAM_IMAGE   ? "image"
+         : kind == KCB_PARAM_SAMPLER ? "sampler"
+                                     : "bounds-check";
 }
 
 size_t kcb_elem_size(int t, int vec_len) {
@@ -137,7 +143,7 @@ static kcrt_status parse_kernels(KcbBundle *b, const KcbSection *s) {
     p->size = kcb_get32(e + 20);
     p->align = kcb_get32(e + 24);
     p->vec_len = e[28];
-    if (p->kind < KCB_PARAM_POINTER || p->kind > KCB_PARAM_BOUNDS_RECORD)
+    if (p->kind < KCB_PARAM_POINTER || p->kind > KCB_PARAM_SAMPLER)
       return bad("kernel table: parameter %llu ('%s') has unknown kind %u", (unsigned long long)i,
                  p->name, p->kind);
     if (p->size == 0 || p->align == 0 || (p->align & (p->align - 1)) || p->align > 4096)
@@ -148,6 +154,15 @@ static kcrt_status parse_kernels(KcbBundle *b, const KcbSection *s) {
       return bad("kernel table: bounds-check parameter '%s' has size %u and alignment %u (must "
                  "be 8 and 8)",
                  p->name, p->size, p->align);
+    /* 1.5: the host passes a handle; an image's scalar field is its dimension, qual its access. */
+    if ((p->kind == KCB_PARAM_IMAGE || p->kind == KCB_PARAM_SAMPLER) &&
+        (p->size != 8 || p->align != 8 || p->vec_len || p->addr_space ||
+         (p->kind == KCB_PARAM_IMAGE
+              ? p->scalar < KCB_IMAGE_1D || p->scalar > KCB_IMAGE_3D || p->qual < 1 || p->qual > 3
+              : p->scalar || p->qual)))
+      return bad("kernel table: %s parameter '%s' is malformed (size %u, alignment %u, type "
+                 "code %u, access %u)",
+                 kind_name(p->kind), p->name, p->size, p->align, p->scalar, p->qual);
     if (p->kind == KCB_PARAM_POINTER && p->size != 8)
       return bad("kernel table: pointer parameter '%s' is %u bytes (kcc pointers are 8)", p->name,
                  p->size);

@@ -42,6 +42,17 @@ static void *list_first(kcrt_device *dev, KcrtLink *head) {
   return p;
 }
 
+/* For the other files' objects (image.c). */
+void kcrt_link_add(kcrt_device *dev, KcrtLink *head, KcrtLink *l) {
+  list_add(dev, head, l);
+}
+void kcrt_link_del(kcrt_device *dev, KcrtLink *l) {
+  list_del(dev, l);
+}
+void *kcrt_link_first(kcrt_device *dev, KcrtLink *head) {
+  return list_first(dev, head);
+}
+
 /* ---------------------------------------------------------------- devices */
 
 kcrt_status kcrt_device_open_entry(const KcrtDevEntry *e, kcrt_device **out) {
@@ -61,6 +72,8 @@ kcrt_status kcrt_device_open_entry(const KcrtDevEntry *e, kcrt_device **out) {
   list_init(&dev->queues);
   list_init(&dev->events);
   list_init(&dev->modules);
+  list_init(&dev->images);
+  list_init(&dev->samplers);
   q->dev = dev;
   list_init(&q->link);
   dev->defq = q;
@@ -92,6 +105,7 @@ kcrt_status kcrt_device_close(kcrt_device *dev) {
   dev->shared = NULL;
   while ((p = list_first(dev, &dev->events))) kcrt_event_destroy(p);
   while ((p = list_first(dev, &dev->queues))) kcrt_queue_destroy(p);
+  kcrt_images_release(dev);
   for (;;) { /* views before their parents (kcrt_buffer_free refuses a parent with views) */
     kcrt_buffer *v = NULL;
     pthread_mutex_lock(&dev->lock);
@@ -314,6 +328,8 @@ static const char *elem_name(char *s, size_t n, int t, size_t size) {
 
 /* The element type of a parameter's table entry: its scalar, vector or pointee code. */
 static int param_elem(const KcbParam *p) {
+  /* An image's scalar field is its dimension (KcbImageDim), not an element type. */
+  if (p->kind == KCB_PARAM_IMAGE || p->kind == KCB_PARAM_SAMPLER) return KCRT_TYPE_NONE;
   if (!kcb_elem_size(p->scalar, 0)) return KCRT_TYPE_NONE;
   return p->vec_len ? (int)KCRT_TYPE_VECTOR(p->scalar, p->vec_len) : p->scalar;
 }
@@ -887,6 +903,11 @@ static kcrt_status check_args(const kcrt_kernel *k, const kcrt_arg *args, int na
                        "only for `shared T *` (`__local T *`) parameters; pass %s",
                        kk->name, i + 1, param_decl(d, sizeof d, p), a->size,
                        p->kind == KCB_PARAM_POINTER ? "a buffer" : "its value");
+    if (p->kind == KCB_PARAM_IMAGE || p->kind == KCB_PARAM_SAMPLER) {
+      kcrt_status s = kcrt_check_image_arg(k, i, a);
+      if (s != KCRT_SUCCESS) return s;
+      continue;
+    }
     if (p->kind == KCB_PARAM_POINTER) {
       if (a->value || a->size)
         return kcrt_fail(KCRT_ERROR_INVALID_ARGUMENT,

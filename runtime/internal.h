@@ -144,7 +144,7 @@ struct kcrt_device {
   void *priv; /* the back end's context state */
   kcrt_queue *defq;
   pthread_mutex_t lock; /* the object lists */
-  KcrtLink buffers, queues, events, modules;
+  KcrtLink buffers, queues, events, modules, images, samplers;
   /* kcrt_module_get's modules (chained by shared_next) and the lock held across a load
    * through it: not `lock`, which every allocation takes, because a load may run a driver's
    * compiler for seconds. Order: shared_lock before lock. */
@@ -165,6 +165,42 @@ struct kcrt_buffer {
   kcrt_buffer *view_of;   /* kcrt_buffer_view: the parent whose bytes this is */
   int nviews;             /* views of this buffer still alive */
 };
+
+/* Marks live image and sampler handles: a launch reads a handle from the bytes the caller gave
+ * for an image or sampler parameter, and this catches the common mistake of passing something
+ * else (a buffer, the wrong variable). */
+enum { KCRT_IMAGE_MAGIC = 0x696d6731u, KCRT_SAMPLER_MAGIC = 0x736d7031u };
+
+struct kcrt_image {
+  KcrtLink link;
+  kcrt_device *dev;
+  uint32_t magic;
+  kcrt_image_desc desc;
+  size_t pixel; /* bytes per pixel */
+  size_t bytes; /* kcrt_image_size */
+  void *mem;    /* OpenCL cl_mem (the image) */
+  void *buf;    /* OpenCL cl_mem under a 1D buffer image */
+};
+
+struct kcrt_sampler {
+  KcrtLink link;
+  kcrt_device *dev;
+  uint32_t magic;
+  int normalized;
+  kcrt_addressing addressing;
+  kcrt_filter filter;
+  void *h; /* cl_sampler */
+};
+
+/* Closing a device frees what it made (image.c). */
+void kcrt_images_release(kcrt_device *dev);
+/* Launch argument i of k for an image or sampler parameter: a live handle of the right kind,
+ * type and device, passed by value (image.c). */
+kcrt_status kcrt_check_image_arg(const kcrt_kernel *k, uint32_t i, const kcrt_arg *a);
+/* core.c's object lists, for the objects of other files. */
+void kcrt_link_add(kcrt_device *dev, KcrtLink *head, KcrtLink *l);
+void kcrt_link_del(kcrt_device *dev, KcrtLink *l);
+void *kcrt_link_first(kcrt_device *dev, KcrtLink *head);
 
 struct kcrt_queue {
   KcrtLink link;
@@ -277,6 +313,14 @@ struct KcrtBackend {
    * kcrt_local_layout). */
   kcrt_status (*launch)(kcrt_kernel *k, kcrt_queue *q, const uint64_t grid[3],
                         const uint64_t block[3], size_t dyn_shared, const kcrt_arg *args);
+  /* Images and samplers (NULL: the back end has none, KCRT_ERROR_NOT_SUPPORTED). image_create
+   * gets desc, pixel and bytes set (and checked) and fills mem (and buf). */
+  kcrt_status (*image_create)(kcrt_image *img);
+  void (*image_free)(kcrt_image *img);
+  kcrt_status (*image_write)(kcrt_image *img, const void *src);
+  kcrt_status (*image_read)(kcrt_image *img, void *dst);
+  kcrt_status (*sampler_create)(kcrt_sampler *s);
+  void (*sampler_free)(kcrt_sampler *s);
 };
 
 extern const KcrtBackend kcrt_cuda_backend;

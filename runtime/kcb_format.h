@@ -23,7 +23,7 @@
 enum {
   KCB_MAGIC_SIZE = 8,
   KCB_VERSION_MAJOR = 1, /* a reader rejects another major version */
-  KCB_VERSION_MINOR = 4, /* a reader accepts any minor version of its major */
+  KCB_VERSION_MINOR = 5, /* a reader accepts any minor version of its major */
   KCB_HEADER_SIZE = 48,
   KCB_SECTION_ENTRY_SIZE = 32,
   KCB_KTAB_HEADER_SIZE = 16,
@@ -74,7 +74,23 @@ typedef enum KcbParamKind {
   /* 1.3, -fbounds-check: hidden trailing parameters the runtime fills (docs/bundle.md) */
   KCB_PARAM_BOUNDS_SIZE = 5,   /* u64: bytes of a buffer, local parameter or dynamic shared */
   KCB_PARAM_BOUNDS_RECORD = 6, /* global uint *: the module's error record */
+  /* 1.5, OpenCL C's images and samplers: the host passes a kcrt_image or kcrt_sampler handle
+     (size and align 8). An image's `scalar` field is its dimension (KcbImageDim) and its
+     `qual` field its access (KCB_IMAGE_READ | KCB_IMAGE_WRITE). */
+  KCB_PARAM_IMAGE = 7,
+  KCB_PARAM_SAMPLER = 8,
 } KcbParamKind;
+
+/* 1.5: an image parameter's dimension (KIR's KImageDim + 1). */
+typedef enum KcbImageDim {
+  KCB_IMAGE_1D = 1,
+  KCB_IMAGE_1D_BUFFER = 2,
+  KCB_IMAGE_1D_ARRAY = 3,
+  KCB_IMAGE_2D = 4,
+  KCB_IMAGE_2D_ARRAY = 5,
+  KCB_IMAGE_3D = 6,
+} KcbImageDim;
+enum { KCB_IMAGE_READ = 1, KCB_IMAGE_WRITE = 2 };
 
 /* Scalar type codes: a scalar parameter's type, or a pointer parameter's pointee (0 when the
  * pointee is not a scalar). */
@@ -105,6 +121,9 @@ enum {
   /* 1.3: uses OpenCL subgroup functions (.cl input; on OpenCL: the device's own subgroups, any
      width, through cl_khr_subgroups) */
   KCB_KERNEL_SUBGROUPS = 8,
+  /* 1.5: has a read_write image parameter (or calls a function that has one): its OpenCL C
+     needs OpenCL C 2.0 or newer */
+  KCB_KERNEL_RW_IMAGES = 16,
 };
 /* The -fbounds-check error record: 16 32-bit words (compiler/passes/bounds.h, KB_REC_*). */
 enum { KCB_BOUNDS_RECORD_BYTES = 64 };

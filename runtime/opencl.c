@@ -55,14 +55,20 @@
   X(clEnqueueNDRangeKernel)                                                                        \
   X(clWaitForEvents)                                                                               \
   X(clReleaseEvent)                                                                                \
-  X(clGetEventProfilingInfo)
+  X(clGetEventProfilingInfo)                                                                       \
+  X(clEnqueueWriteImage)                                                                           \
+  X(clEnqueueReadImage)                                                                            \
+  X(clReleaseSampler)
 /* Later than OpenCL 1.1: absent from old loaders; each has a fallback below. */
 #define CL_OPTIONAL(X)                                                                             \
   X(clCreateProgramWithIL)                                                                         \
   X(clEnqueueFillBuffer)                                                                           \
   X(clEnqueueMarkerWithWaitList)                                                                   \
   X(clEnqueueMarker)                                                                               \
-  X(clGetKernelSubGroupInfo)
+  X(clGetKernelSubGroupInfo)                                                                       \
+  X(clCreateImage)                                                                                 \
+  X(clCreateSampler)                                                                               \
+  X(clCreateSamplerWithProperties)
 
 static struct {
 #define DECL(f) __typeof__(f) *f;
@@ -391,6 +397,140 @@ static kcrt_status cl_mem_fill(kcrt_buffer *b, size_t off, unsigned char byte, s
   return st;
 }
 
+/* ---------------------------------------------------------------- images, samplers */
+
+/* The region a whole-image copy covers: width, then rows (or a 1D array's layers), then
+ * slices (or a 2D array's layers). */
+static void image_region(const kcrt_image *img, size_t r[3]) {
+  const kcrt_image_desc *d = &img->desc;
+  r[0] = d->width;
+  r[1] = d->type == KCRT_IMAGE_1D_ARRAY ? d->array_size : d->height ? d->height : 1;
+  r[2] = d->type == KCRT_IMAGE_2D_ARRAY ? d->array_size : d->depth ? d->depth : 1;
+  if (d->type == KCRT_IMAGE_1D || d->type == KCRT_IMAGE_1D_BUFFER) r[1] = r[2] = 1;
+  if (d->type == KCRT_IMAGE_2D || d->type == KCRT_IMAGE_1D_ARRAY) r[2] = 1;
+}
+
+static kcrt_status cl_image_create(kcrt_image *img) {
+  kcrt_device *dev = img->dev;
+  cl_bool support = CL_FALSE;
+  cl.clGetDeviceInfo(cd(dev)->dev, CL_DEVICE_IMAGE_SUPPORT, sizeof support, &support, NULL);
+  if (!support || !cl.clCreateImage)
+    return kcrt_fail(KCRT_ERROR_NOT_SUPPORTED, "kcrt_image_create: device '%s' has no %s",
+                     dev->info.name, support ? "clCreateImage (OpenCL 1.2)" : "image support");
+  static const cl_mem_object_type types[] = {
+      [KCRT_IMAGE_1D] = CL_MEM_OBJECT_IMAGE1D,
+      [KCRT_IMAGE_1D_BUFFER] = CL_MEM_OBJECT_IMAGE1D_BUFFER,
+      [KCRT_IMAGE_1D_ARRAY] = CL_MEM_OBJECT_IMAGE1D_ARRAY,
+      [KCRT_IMAGE_2D] = CL_MEM_OBJECT_IMAGE2D,
+      [KCRT_IMAGE_2D_ARRAY] = CL_MEM_OBJECT_IMAGE2D_ARRAY,
+      [KCRT_IMAGE_3D] = CL_MEM_OBJECT_IMAGE3D,
+  };
+  const kcrt_image_desc *d = &img->desc;
+  /* kcrt's channel orders and types are OpenCL's own values. */
+  cl_image_format fmt = {(cl_channel_order)d->order, (cl_channel_type)d->data_type};
+  cl_image_desc cd_ = {0};
+  cd_.image_type = types[d->type];
+  cd_.image_width = d->width;
+  cd_.image_height = d->height;
+  cd_.image_depth = d->depth;
+  cd_.image_array_size = d->array_size;
+  cl_int e = CL_SUCCESS;
+  cl_mem buf = NULL;
+  if (d->type == KCRT_IMAGE_1D_BUFFER) {
+    /* A 1D buffer image is a view of a buffer: libkcrt makes one of its own underneath. */
+    buf = cl.clCreateBuffer(cd(dev)->ctx, CL_MEM_READ_WRITE, img->bytes, NULL, &e);
+    if (!buf) return fail(e, "clCreateBuffer (under a 1D buffer image)");
+    cd_.buffer = buf;
+  }
+  cl_mem m = cl.clCreateImage(cd(dev)->ctx, CL_MEM_READ_WRITE, &fmt, &cd_, NULL, &e);
+  if (!m) {
+    if (buf) cl.clReleaseMemObject(buf);
+    if (e == CL_IMAGE_FORMAT_NOT_SUPPORTED || e == CL_INVALID_IMAGE_FORMAT_DESCRIPTOR)
+      return kcrt_fail(KCRT_ERROR_NOT_SUPPORTED,
+                       "kcrt_image_create: device '%s' does not support channel order 0x%x with "
+                       "data type 0x%x for this image (%s)",
+                       dev->info.name, (unsigned)d->order, (unsigned)d->data_type,
+                       e == CL_IMAGE_FORMAT_NOT_SUPPORTED ? "CL_IMAGE_FORMAT_NOT_SUPPORTED"
+                                                          : "CL_INVALID_IMAGE_FORMAT_DESCRIPTOR");
+    if (e == CL_INVALID_IMAGE_SIZE)
+      return kcrt_fail(KCRT_ERROR_INVALID_VALUE,
+                       "kcrt_image_create: %zu x %zu x %zu (%zu layers) is beyond the image "
+                       "sizes of device '%s' (CL_INVALID_IMAGE_SIZE)",
+                       d->width, d->height, d->depth, d->array_size, dev->info.name);
+    return fail(e, "clCreateImage");
+  }
+  img->mem = m;
+  img->buf = buf;
+  return KCRT_SUCCESS;
+}
+
+static void cl_image_free(kcrt_image *img) {
+  cl.clReleaseMemObject(img->mem);
+  if (img->buf) cl.clReleaseMemObject(img->buf);
+}
+
+static kcrt_status cl_image_write(kcrt_image *img, const void *src) {
+  size_t origin[3] = {0, 0, 0}, region[3];
+  image_region(img, region);
+  cl_int e = cl.clEnqueueWriteImage(defq(img->dev), img->mem, CL_TRUE, origin, region, 0, 0, src, 0,
+                                    NULL, NULL);
+  return e ? fail(e, "clEnqueueWriteImage") : KCRT_SUCCESS;
+}
+
+static kcrt_status cl_image_read(kcrt_image *img, void *dst) {
+  size_t origin[3] = {0, 0, 0}, region[3];
+  image_region(img, region);
+  cl_int e = cl.clEnqueueReadImage(defq(img->dev), img->mem, CL_TRUE, origin, region, 0, 0, dst, 0,
+                                   NULL, NULL);
+  return e ? fail(e, "clEnqueueReadImage") : KCRT_SUCCESS;
+}
+
+static kcrt_status cl_sampler_create(kcrt_sampler *s) {
+  kcrt_device *dev = s->dev;
+  cl_bool support = CL_FALSE;
+  cl.clGetDeviceInfo(cd(dev)->dev, CL_DEVICE_IMAGE_SUPPORT, sizeof support, &support, NULL);
+  if (!support)
+    return kcrt_fail(KCRT_ERROR_NOT_SUPPORTED, "kcrt_sampler_create: device '%s' has no images",
+                     dev->info.name);
+  static const cl_addressing_mode modes[] = {
+      [KCRT_ADDRESS_NONE] = CL_ADDRESS_NONE,
+      [KCRT_ADDRESS_CLAMP_TO_EDGE] = CL_ADDRESS_CLAMP_TO_EDGE,
+      [KCRT_ADDRESS_CLAMP] = CL_ADDRESS_CLAMP,
+      [KCRT_ADDRESS_REPEAT] = CL_ADDRESS_REPEAT,
+      [KCRT_ADDRESS_MIRRORED_REPEAT] = CL_ADDRESS_MIRRORED_REPEAT,
+  };
+  cl_filter_mode filter = s->filter == KCRT_FILTER_LINEAR ? CL_FILTER_LINEAR : CL_FILTER_NEAREST;
+  cl_int e = CL_SUCCESS;
+  cl_sampler h = NULL;
+  char ver[64] = "";
+  dev_str(cd(dev)->dev, CL_DEVICE_VERSION, ver, sizeof ver);
+  /* clCreateSampler is deprecated from OpenCL 2.0 on, and the properties call is absent from
+   * 1.x platforms: each where it belongs. */
+  if (cl.clCreateSamplerWithProperties && strncmp(ver, "OpenCL 1.", 9)) {
+    cl_sampler_properties props[] = {CL_SAMPLER_NORMALIZED_COORDS,
+                                     s->normalized ? CL_TRUE : CL_FALSE,
+                                     CL_SAMPLER_ADDRESSING_MODE,
+                                     modes[s->addressing],
+                                     CL_SAMPLER_FILTER_MODE,
+                                     filter,
+                                     0};
+    h = cl.clCreateSamplerWithProperties(cd(dev)->ctx, props, &e);
+  } else if (cl.clCreateSampler) {
+    h = cl.clCreateSampler(cd(dev)->ctx, s->normalized ? CL_TRUE : CL_FALSE, modes[s->addressing],
+                           filter, &e);
+  } else {
+    return kcrt_fail(KCRT_ERROR_NOT_SUPPORTED, "kcrt_sampler_create: the OpenCL loader has no "
+                                               "clCreateSampler");
+  }
+  if (!h) return fail(e, "clCreateSampler");
+  s->h = h;
+  return KCRT_SUCCESS;
+}
+
+static void cl_sampler_free(kcrt_sampler *s) {
+  cl.clReleaseSampler(s->h);
+}
+
 /* ---------------------------------------------------------------- queues, events */
 
 static kcrt_status cl_queue_create(kcrt_queue *q) {
@@ -495,12 +635,14 @@ static const char *build_options(kcrt_device *dev, const KcbBundle *b, int form)
   static const char *const opts30[2] = {"-w -cl-std=CL3.0",
                                         "-w -cl-std=CL3.0 -cl-fp32-correctly-rounded-divide-sqrt"};
   if (form != FORM_SOURCE) return opts[exact][0];
-  if (!kernel_with(b, KCB_KERNEL_WARP | KCB_KERNEL_SUBGROUPS)) return opts[exact][1];
+  if (!kernel_with(b, KCB_KERNEL_WARP | KCB_KERNEL_SUBGROUPS | KCB_KERNEL_RW_IMAGES))
+    return opts[exact][1];
   char v[128] = "";
   dev_str(cd(dev)->dev, CL_DEVICE_OPENCL_C_VERSION, v, sizeof v);
   /* OpenCL's subgroup functions need only cl_khr_subgroups, which an OpenCL 3.0 device may
      offer with OpenCL C 1.2 (PoCL 5). */
-  if (!strncmp(v, "OpenCL C 1", 10) && !warp_kernel(b)) return opts[exact][1];
+  if (!strncmp(v, "OpenCL C 1", 10) && !warp_kernel(b) && !kernel_with(b, KCB_KERNEL_RW_IMAGES))
+    return opts[exact][1];
   return !strncmp(v, "OpenCL C 3", 10) ? opts30[exact] : opts[exact][2];
 }
 
@@ -885,6 +1027,16 @@ static kcrt_status cl_launch(kcrt_kernel *k, kcrt_queue *q, const uint64_t grid[
       e = cl.clSetKernelArg(h, i, sizeof m, &m);
     } else if (k->k->params[i].kind == KCB_PARAM_LOCAL) {
       e = cl.clSetKernelArg(h, i, args[i].size, NULL); /* a __local buffer of that size */
+    } else if (k->k->params[i].kind == KCB_PARAM_IMAGE) {
+      kcrt_image *img; /* checked by kcrt_check_image_arg */
+      memcpy(&img, args[i].value, sizeof img);
+      cl_mem m = img->mem;
+      e = cl.clSetKernelArg(h, i, sizeof m, &m);
+    } else if (k->k->params[i].kind == KCB_PARAM_SAMPLER) {
+      kcrt_sampler *smp;
+      memcpy(&smp, args[i].value, sizeof smp);
+      cl_sampler sh = smp->h;
+      e = cl.clSetKernelArg(h, i, sizeof sh, &sh);
     } else {
       e = cl.clSetKernelArg(h, i, args[i].size, args[i].value);
     }
@@ -949,4 +1101,10 @@ const KcrtBackend kcrt_opencl_backend = {
     .kernel_init = cl_kernel_init,
     .kernel_release = cl_kernel_release,
     .launch = cl_launch,
+    .image_create = cl_image_create,
+    .image_free = cl_image_free,
+    .image_write = cl_image_write,
+    .image_read = cl_image_read,
+    .sampler_create = cl_sampler_create,
+    .sampler_free = cl_sampler_free,
 };

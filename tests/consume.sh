@@ -46,6 +46,9 @@ for f in "$@"; do
       "$tool" -x cl -cl-std=CL2.0 --target=spir64 -fsyntax-only \
         -Xclang -cl-ext=+cl_khr_subgroups,+cl_khr_subgroup_ballot,+cl_khr_subgroup_shuffle \
         -Xclang -finclude-default-header "$f" || status=1
+    elif grep -q "^/\* .*: OpenCL C 2.0 from kcc" "$f"; then
+      # read_write images: kcc writes OpenCL C 2.0.
+      "$tool" -x cl -cl-std=CL2.0 -fsyntax-only "$f" || status=1
     else
       "$tool" -x cl -cl-std=CL1.2 -fsyntax-only "$f" || status=1
     fi

@@ -43,7 +43,7 @@ set(KCRT_RUNTIME_KERNELS
 
 # Kernels kept beside their host program (tests/runtime/NAME.k, or NAME.cu for CUDA input,
 # NAME.cl for OpenCL C) rather than in the corpus that every back end compiles.
-set(KCRT_RUNTIME_OWN_KERNELS local_args cuda_cxx cuda_lambda cuda_devvar cuda_names cuda_hostprog cuda_api cuda_fp16 cuda_bf16 cuda_fp8 cuda_union cuda_mathfn cuda_launch cuda_asm cl_vecfn cl_contract cl_workitem cl_half cl_fp16 cl_printf cl_chatter cl_subgroups cl_intrel cl_union cl_mathfn)
+set(KCRT_RUNTIME_OWN_KERNELS local_args cuda_cxx cuda_lambda cuda_devvar cuda_names cuda_hostprog cuda_api cuda_fp16 cuda_bf16 cuda_fp8 cuda_union cuda_mathfn cuda_launch cuda_asm cl_vecfn cl_contract cl_workitem cl_half cl_fp16 cl_printf cl_chatter cl_subgroups cl_intrel cl_union cl_mathfn cl_images)
 
 foreach(_name ${KCRT_RUNTIME_KERNELS} ${KCRT_RUNTIME_OWN_KERNELS})
   if(_name IN_LIST KCRT_RUNTIME_OWN_KERNELS AND EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/runtime/${_name}.cu)
@@ -79,7 +79,7 @@ endforeach()
 
 # The OpenCL C kernels kept here, and the CUDA ones, also run from the bundle's SPIR-V (tests/bounds/run_spirv.sh).
 find_program(KCC_BC_LLVM_SPIRV NAMES llvm-spirv-15 llvm-spirv)
-foreach(_name cl_workitem cl_half cl_fp16 cl_printf cl_vecfn cl_contract cl_intrel cl_union cl_mathfn cuda_cxx cuda_lambda cuda_devvar cuda_names cuda_hostprog cuda_api cuda_fp16 cuda_bf16 cuda_fp8 cuda_union cuda_mathfn cuda_launch)
+foreach(_name cl_workitem cl_half cl_fp16 cl_printf cl_vecfn cl_contract cl_intrel cl_union cl_mathfn cuda_cxx cuda_lambda cuda_devvar cuda_names cuda_hostprog cuda_api cuda_fp16 cuda_bf16 cuda_fp8 cuda_union cuda_mathfn cuda_launch cl_images)
   add_test(NAME runtime.${_name}.spirv
            COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/bounds/run_spirv.sh $<TARGET_FILE:kcbinfo>
                    "$<$<BOOL:${KCC_BC_LLVM_SPIRV}>:${KCC_BC_LLVM_SPIRV}>" $<TARGET_FILE:rt_${_name}>

@@ -417,6 +417,8 @@ const char *cs_decl(CGen *g, const KType *t, const char *name, const char *quals
     add_word(&q, cs_tag(g, t->st));
   } else if (t->kind == KT_VEC) {
     add_word(&q, cs_vec_name(g, t));
+  } else if (kir_is_opaque(t)) {
+    add_word(&q, kir_type_str(t)); /* "read_only image2d_t", "sampler_t": OpenCL C's spelling */
   } else {
     add_word(&q, cs_scalar(g, t->kind));
   }
@@ -1188,6 +1190,11 @@ static void cs_expr_node(CGen *g, const KExpr *e, int prec) {
   case KE_VECLIT: print_veclit(g, e, prec); return;
   case KE_BITCAST: print_bitcast(g, e, prec); return;
   case KE_ICONST:
+    if (e->type->kind == KT_SAMPLER) {
+      g->samplers |= 1ull << (e->ival & 63); /* kir_sampler_valid: below 64 */
+      cs_printf(g, "kcc_sampler_%d", (int)(e->ival & 63));
+      return;
+    }
     p = int_negative(e) && lparen(g, P_UNARY, prec);
     cs_int(g, e->type, e->ival);
     rparen(g, p);

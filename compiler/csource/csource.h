@@ -95,7 +95,10 @@ struct CGen {
   const KExpr *unused; /* the expression of the statement (or for step) being printed */
   CNames *names;
   KList vec_types; /* KType* of every vector type printed (CUDA defines them), in first use */
-  void *be;        /* the back end's own state */
+  /* Constant samplers printed (bit i: the sampler of KSAMP_* bits i), each a module-level
+     `kcc_sampler_<i>` the OpenCL C back end declares (OpenCL C names a sampler by a variable). */
+  uint64_t samplers;
+  void *be; /* the back end's own state */
 };
 
 void cs_init(CGen *g, CTarget target, KModule *m, const KOptions *o, const CHooks *hooks);

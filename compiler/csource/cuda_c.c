@@ -1130,6 +1130,7 @@ bool emit_cuda_c(KModule *m, const KOptions *o, KBuf *out) {
       .param_init = local_param_init,
       .language = "CUDA C++",
   };
+  if (!kcc_check_no_images(m, "CUDA C")) return false;
   if (!kcc_check_limits(m, o, KL_CUDA)) return false;
   CGen g;
   CudaState st = {0};

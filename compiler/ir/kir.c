@@ -147,6 +147,48 @@ KType *kir_type_vec(KType *elem, int len) {
   return intern(&v);
 }
 
+KType *kir_type_image(KImageDim dim, int access) {
+  KType t = {.kind = KT_IMAGE, .size = 8, .align = 8, .len = dim, .qual = access};
+  return intern(&t);
+}
+
+KType *kir_type_sampler(void) {
+  KType t = {.kind = KT_SAMPLER, .size = 8, .align = 8};
+  return intern(&t);
+}
+
+const char *kir_image_name(KImageDim dim) {
+  static const char *names[] = {
+      [KIMG_1D] = "image1d_t",
+      [KIMG_1D_BUFFER] = "image1d_buffer_t",
+      [KIMG_1D_ARRAY] = "image1d_array_t",
+      [KIMG_2D] = "image2d_t",
+      [KIMG_2D_ARRAY] = "image2d_array_t",
+      [KIMG_3D] = "image3d_t",
+  };
+  return dim < KIMG_DIM_COUNT_ ? names[dim] : "image?";
+}
+
+const char *kir_image_access(int access) {
+  return access == KIMG_READ ? "read_only" : access == KIMG_WRITE ? "write_only" : "read_write";
+}
+
+int kir_image_coords(KImageDim dim) {
+  switch (dim) {
+  case KIMG_1D:
+  case KIMG_1D_BUFFER: return 1;
+  case KIMG_1D_ARRAY:
+  case KIMG_2D: return 2;
+  default: return 3;
+  }
+}
+
+bool kir_sampler_valid(uint64_t bits) {
+  uint64_t addr = bits & KSAMP_ADDRESS_MASK, filter = bits & KSAMP_FILTER_MASK;
+  return !(bits & ~(uint64_t)(KSAMP_NORMALIZED | KSAMP_ADDRESS_MASK | KSAMP_FILTER_MASK)) &&
+         addr <= KSAMP_MIRRORED_REPEAT && (filter == KSAMP_NEAREST || filter == KSAMP_LINEAR);
+}
+
 KType *kir_type_mask(KType *t) {
   static const KTypeKind by_size[] = {[1] = KT_I8, [2] = KT_I16, [4] = KT_I32, [8] = KT_I64};
   if (t->kind != KT_VEC) return kir_type_scalar(KT_I32);
@@ -254,6 +296,10 @@ static void type_str(char *buf, size_t n, const KType *t) {
     snprintf(buf, n, "%s%d", elem[t->base->kind], (int)t->len);
     break;
   }
+  case KT_IMAGE:
+    snprintf(buf, n, "%s %s", kir_image_access(t->qual), kir_image_name((KImageDim)t->len));
+    break;
+  case KT_SAMPLER: snprintf(buf, n, "sampler_t"); break;
   default: snprintf(buf, n, "%s", names[t->kind]); break;
   }
 }
@@ -391,6 +437,15 @@ static const KBuiltinInfo builtins[] = {
     {"sub_group_scan_inclusive", BI_SG_SCAN_INCLUSIVE, 1},
     {"sub_group_scan_exclusive", BI_SG_SCAN_EXCLUSIVE, 1},
     {"sub_group_clustered_reduce", BI_SG_CLUSTERED_REDUCE, 2},
+    {"read_image", BI_IMAGE_READ, -1},
+    {"write_image", BI_IMAGE_WRITE, 3},
+    {"get_image_width", BI_IMAGE_WIDTH, 1},
+    {"get_image_height", BI_IMAGE_HEIGHT, 1},
+    {"get_image_depth", BI_IMAGE_DEPTH, 1},
+    {"get_image_array_size", BI_IMAGE_ARRAY_SIZE, 1},
+    {"get_image_dim", BI_IMAGE_DIM, 1},
+    {"get_image_channel_order", BI_IMAGE_CHANNEL_ORDER, 1},
+    {"get_image_channel_data_type", BI_IMAGE_CHANNEL_TYPE, 1},
 };
 const char *const kir_red_names[KR_COUNT_] = {
     "add", "mul", "min", "max", "and", "or", "xor", "logical_and", "logical_or", "logical_xor",
@@ -431,6 +486,19 @@ const char *kir_subgroup_name(const KExpr *e) {
 
 bool kir_builtin_is_cuda_intrinsic(KBuiltin id) {
   return id >= BI_FFS && id <= BI_TRAP;
+}
+
+bool kir_builtin_is_image(KBuiltin id) {
+  return id >= BI_IMAGE_READ && id <= BI_IMAGE_CHANNEL_TYPE;
+}
+
+const KVar *kir_module_first_opaque(const KModule *m) {
+  for (int i = 0; i < m->funcs.n; i++) {
+    const KFunc *f = m->funcs.v[i];
+    for (int j = 0; j < f->nparams; j++)
+      if (kir_is_opaque(f->params[j]->type)) return f->params[j];
+  }
+  return NULL;
 }
 
 typedef struct WarpCtx {

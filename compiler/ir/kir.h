@@ -115,7 +115,49 @@ typedef enum KTypeKind {
   KT_ARRAY,
   KT_STRUCT,
   KT_VEC, /* base: the element, an arithmetic type other than bool; len: 2, 3, 4, 8 or 16 */
+  /* OpenCL C's image types (image2d_t...): an opaque handle to an image the host made. len:
+     the KImageDim; qual: the access, KIMG_READ and/or KIMG_WRITE. Only parameters have this
+     type (OpenCL C allows no image variable, field or pointer), and only the image builtins
+     (BI_IMAGE_*) and calls use them. A back end maps each to its own object: an OpenCL image
+     argument, later a CUDA texture object (read) or surface object (write). */
+  KT_IMAGE,
+  /* OpenCL C's sampler_t: how a read samples an image (KSAMP_* bits). A sampler expression is
+     either a KE_ICONST of this type (a constant sampler: the front end folds every constant
+     sampler variable to its bits, so a back end sees them statically, as PTX's texture
+     objects and SPIR-V's OpConstantSampler want) or a KE_VAR of a sampler parameter. */
+  KT_SAMPLER,
 } KTypeKind;
+
+/* KT_IMAGE's dimension (KType.len), as OpenCL C's type names say. */
+typedef enum KImageDim {
+  KIMG_1D,        /* image1d_t */
+  KIMG_1D_BUFFER, /* image1d_buffer_t: a 1D image over a buffer, no sampler */
+  KIMG_1D_ARRAY,  /* image1d_array_t */
+  KIMG_2D,        /* image2d_t */
+  KIMG_2D_ARRAY,  /* image2d_array_t */
+  KIMG_3D,        /* image3d_t */
+  KIMG_DIM_COUNT_
+} KImageDim;
+enum { /* KT_IMAGE's access (KType.qual): read_only 1, write_only 2, read_write 3 */
+       KIMG_READ = 1,
+       KIMG_WRITE = 2,
+};
+/* A sampler's bits: OpenCL C's CLK_* values, which the host API's sampler properties and
+ * every back end derive from. */
+enum {
+  KSAMP_NORMALIZED = 0x1,      /* CLK_NORMALIZED_COORDS_TRUE */
+  KSAMP_ADDRESS_MASK = 0xe,    /* CLK_ADDRESS_*: */
+  KSAMP_ADDRESS_NONE = 0x0,    /*   NONE */
+  KSAMP_CLAMP_TO_EDGE = 0x2,   /*   CLAMP_TO_EDGE */
+  KSAMP_CLAMP = 0x4,           /*   CLAMP (to the border colour) */
+  KSAMP_REPEAT = 0x6,          /*   REPEAT */
+  KSAMP_MIRRORED_REPEAT = 0x8, /*   MIRRORED_REPEAT */
+  KSAMP_FILTER_MASK = 0x30,    /* CLK_FILTER_*: */
+  KSAMP_NEAREST = 0x10,        /*   NEAREST */
+  KSAMP_LINEAR = 0x20,         /*   LINEAR */
+};
+/* Whether bits is a sampler OpenCL C can write: one addressing mode, one filter, nothing else. */
+bool kir_sampler_valid(uint64_t bits);
 
 /* Address spaces, numbered as NVPTX numbers them so the LLVM back end can use them as is. */
 typedef enum KAddrSpace {
@@ -180,6 +222,26 @@ KType *kir_type_struct(KStruct *st);
 /* OpenCL's layout: size = align = element size * len, except that a 3-vector takes the room
  * (and alignment) of a 4-vector. */
 KType *kir_type_vec(KType *elem, int len);
+/* An image of dimension dim with access KIMG_READ and/or KIMG_WRITE; the sampler type. Both are
+ * opaque handles of 8 bytes (what a kernel's parameter space takes for them). */
+KType *kir_type_image(KImageDim dim, int access);
+KType *kir_type_sampler(void);
+/* OpenCL C's name of an image dimension ("image2d_array_t"); of an access ("read_only"...). */
+const char *kir_image_name(KImageDim dim);
+const char *kir_image_access(int access);
+/* The coordinate components an image of dim addresses (the array index included): 1 for 1D,
+ * 2 for 1D arrays and 2D, 3 for 2D arrays and 3D. OpenCL C passes 3 as a 4-vector. */
+int kir_image_coords(KImageDim dim);
+static inline bool kir_image_arrayed(KImageDim dim) {
+  return dim == KIMG_1D_ARRAY || dim == KIMG_2D_ARRAY;
+}
+static inline bool kir_is_image(const KType *t) {
+  return t->kind == KT_IMAGE;
+}
+/* Whether t is an image or a sampler: a type only the OpenCL forms carry today. */
+static inline bool kir_is_opaque(const KType *t) {
+  return t->kind == KT_IMAGE || t->kind == KT_SAMPLER;
+}
 /* The type a comparison of t yields: int for scalars; for a vector, the signed integer vector
  * of the same length whose elements have t's element size (char4 for float4 is wrong: int4). */
 KType *kir_type_mask(KType *t);
@@ -425,6 +487,22 @@ typedef enum KBuiltin {
   BI_SG_SCAN_EXCLUSIVE,   /* (v): over the lanes below this one; the identity in the first */
   BI_SG_CLUSTERED_REDUCE, /* (v, cluster int constant, a power of two <= 32): KExpr.red over
                              the lanes of this lane's cluster (always non-uniform) */
+  /* OpenCL C's image functions (kir_builtin_is_image). args[0] is the image (a KT_IMAGE
+     parameter). */
+  BI_IMAGE_READ,  /* (image, sampler, coord) or, with no sampler, (image, coord): read_imagef/i/
+                     ui by the result, float4, int4 or uint4. coord as OpenCL C passes it:
+                     int or float, a scalar for 1D, a 2-vector for 2D and 1D arrays, a
+                     4-vector for 3D and 2D arrays (.w ignored). The sampler-less form takes
+                     int coordinates only (a sampler with unnormalized coordinates, no
+                     addressing, nearest filter). */
+  BI_IMAGE_WRITE, /* (image, coord int/int2/int4, color float4/int4/uint4): void */
+  BI_IMAGE_WIDTH, /* (image): int, get_image_width */
+  BI_IMAGE_HEIGHT,
+  BI_IMAGE_DEPTH,
+  BI_IMAGE_ARRAY_SIZE,    /* int (size_t in OpenCL C, which the front end converts) */
+  BI_IMAGE_DIM,           /* (image): int2 (2D, 2D arrays) or int4 (3D; .w 0) */
+  BI_IMAGE_CHANNEL_ORDER, /* (image): int, a CLK_ channel order (CLK_RGBA 0x10B5...) */
+  BI_IMAGE_CHANNEL_TYPE,  /* (image): int, a CLK_ channel data type (CLK_FLOAT 0x10DE...) */
   BI_COUNT_
 } KBuiltin;
 
@@ -472,6 +550,8 @@ static inline bool kir_red_uses_op(KBuiltin id) {
 }
 /* BI_FFS..BI_TRAP: the CUDA intrinsics each back end writes in one function of its own. */
 bool kir_builtin_is_cuda_intrinsic(KBuiltin id);
+/* BI_IMAGE_READ..BI_IMAGE_CHANNEL_TYPE. */
+bool kir_builtin_is_image(KBuiltin id);
 
 /* ---------------------------------------------------------------- expressions */
 
@@ -738,6 +818,9 @@ bool kir_func_uses_warp(const KFunc *f);
 /* Whether f, or a function it calls, uses an OpenCL subgroup operation
  * (kir_builtin_is_subgroup). */
 bool kir_func_uses_subgroups(const KFunc *f);
+/* The first parameter of an image or sampler type among m's functions, or NULL: what the
+ * forms without images (PTX, CUDA C, for now) refuse, naming it. */
+const KVar *kir_module_first_opaque(const KModule *m);
 
 /* Prints the module as readable text (`kcc --emit=kir`); the format is stable for tests. */
 void kir_print(FILE *out, const KModule *m);

@@ -97,6 +97,17 @@ static bool uses_fp64(KFunc *f, int depth) {
   return hit;
 }
 
+/* Whether f or a function it calls has a read_write image parameter (OpenCL C 2.0). */
+static bool uses_rw_images(const KFunc *f, int depth) {
+  for (int i = 0; i < f->nparams; i++)
+    if (f->params[i]->type->kind == KT_IMAGE &&
+        f->params[i]->type->qual == (KIMG_READ | KIMG_WRITE))
+      return true;
+  for (int i = 0; i < f->callees.n && depth < 64; i++)
+    if (uses_rw_images(f->callees.v[i], depth + 1)) return true;
+  return false;
+}
+
 /* The kernel table, and in `attrs` the KATTRS section (left empty when no kernel has an
  * attribute, so that such bundles read the same with a 1.1 reader). */
 static bool kernel_table(KModule *m, KBuf *out, KBuf *attrs) {
@@ -139,6 +150,12 @@ static bool kernel_table(KModule *m, KBuf *out, KBuf *attrs) {
         p->qual = (uint8_t)t->qual;
       } else if (t->kind == KT_STRUCT) {
         p->kind = KCB_PARAM_STRUCT;
+      } else if (t->kind == KT_IMAGE) {
+        p->kind = KCB_PARAM_IMAGE;
+        p->scalar = (uint8_t)(t->len + 1); /* KcbImageDim */
+        p->qual = (uint8_t)t->qual;
+      } else if (t->kind == KT_SAMPLER) {
+        p->kind = KCB_PARAM_SAMPLER;
       } else if (kir_is_arith(t) || kir_is_vec(t)) {
         p->kind = KCB_PARAM_SCALAR;
         p->scalar = scalar_code(kir_elem(t));
@@ -157,7 +174,8 @@ static bool kernel_table(KModule *m, KBuf *out, KBuf *attrs) {
         (f->uses_dynamic_shared ? KCB_KERNEL_DYNAMIC_SHARED : 0) |
             (kir_func_uses_warp(f) ? KCB_KERNEL_WARP : 0) |
             (uses_fp64(f, 0) ? KCB_KERNEL_FP64 : 0) |
-            (kir_func_uses_subgroups(f) ? KCB_KERNEL_SUBGROUPS : 0),
+            (kir_func_uses_subgroups(f) ? KCB_KERNEL_SUBGROUPS : 0) |
+            (uses_rw_images(f, 0) ? KCB_KERNEL_RW_IMAGES : 0),
         (uint32_t)f->max_threads,
         {(uint32_t)f->reqd_block[0], (uint32_t)f->reqd_block[1], (uint32_t)f->reqd_block[2]}};
   }
@@ -384,10 +402,20 @@ bool emit_bundle(KModule *m, const KOptions *o, KBuf *out) {
 
   /* One PTX per requested arch: PTX for sm_XX only assembles and JITs for sm_XX and later, so
    * a single PTX for the first arch could not serve an older second one. */
-  char *ptxas = ok ? find_ptxas(o) : NULL;
-  if (o->verbose && ok)
+  /* A module with OpenCL images has no PTX form yet (kcc_check_no_images): the bundle carries
+   * the OpenCL forms alone, with a warning quoting why, rather than nothing. */
+  bool no_ptx = false;
+  if (ok && kir_module_first_opaque(m)) {
+    DiagCapture cap;
+    diag_capture_begin(&cap);
+    kcc_check_no_images(m, "PTX");
+    leave_out("PTX", diag_capture_end(&cap, true));
+    no_ptx = true;
+  }
+  char *ptxas = ok && !no_ptx ? find_ptxas(o) : NULL;
+  if (o->verbose && ok && !no_ptx)
     fprintf(stderr, "kcc: bundle: ptxas %s\n", ptxas ? ptxas : "not found (no cubins)");
-  for (int i = 0; ok && i < o->narchs; i++) {
+  for (int i = 0; ok && !no_ptx && i < o->narchs; i++) {
     int arch = o->archs[i];
     bool dup = false;
     for (int j = 0; j < i; j++) dup |= o->archs[j] == arch;
@@ -465,6 +493,10 @@ bool emit_bundle(KModule *m, const KOptions *o, KBuf *out) {
   }
   if (ok && !have_opencl)
     diag_warning((KLoc){0}, "the bundle has no OpenCL form: it loads on CUDA devices only");
+  if (ok && no_ptx && !have_opencl) {
+    diag_error((KLoc){0}, "the bundle would carry no form at all");
+    ok = false;
+  }
 
   if (ok) {
     size_t len;

@@ -664,8 +664,19 @@ static Param *kernel_params(const KFunc *f) {
       kbuf_printf(&s, "%s %s", kir_struct_kw(t->st), t->st->name);
       ps[j].type = kir_strdup(s.data);
       kbuf_free(&s);
+    } else if (kir_is_opaque(t)) {
+      /* The handle itself goes by value: kcrt_launch reads the kcrt_image * at &name. */
+      ps[j].type = t->kind == KT_IMAGE ? "kcrt_image *" : "kcrt_sampler *";
     } else {
       ps[j].type = value_ctype(t);
+    }
+    /* The declarations print type and name together: `float x`, `kcrt_image *src`. */
+    size_t tl = strlen(ps[j].type);
+    if (tl && ps[j].type[tl - 1] != '*') {
+      KBuf s = {0};
+      kbuf_printf(&s, "%s ", ps[j].type);
+      ps[j].type = kir_strdup(s.data);
+      kbuf_free(&s);
     }
   }
   return ps;
@@ -715,7 +726,7 @@ static void emit_launch(KBuf *b, const KFunc *f, const char *prefix) {
   kbuf_printf(b, "%*ssize_t dynamic_shared, kcrt_queue *queue", indent, "");
   int col = indent + 39;
   for (int j = 0; j < kir_user_params(f); j++) {
-    int w = (int)(strlen(ps[j].type) + 1 + strlen(ps[j].name));
+    int w = (int)(strlen(ps[j].type) + strlen(ps[j].name));
     if (col + w + 2 > 100) {
       kbuf_printf(b, ",\n%*s", indent, "");
       col = indent;
@@ -723,7 +734,7 @@ static void emit_launch(KBuf *b, const KFunc *f, const char *prefix) {
       kbuf_puts(b, ", ");
       col += 2;
     }
-    kbuf_printf(b, "%s %s", ps[j].type, ps[j].name);
+    kbuf_printf(b, "%s%s", ps[j].type, ps[j].name);
     col += w;
   }
   kbuf_puts(b, ") {\n");
@@ -761,7 +772,7 @@ static void emit_launch(KBuf *b, const KFunc *f, const char *prefix) {
               " * %s_launch(kcrt_config_1d(dev, n, 256), ...). */\n"
               "static inline kcrt_status %s_launch(kcrt_config cfg",
               prefix, f->name, f->name, f->name);
-  for (int j = 0; j < kir_user_params(f); j++) kbuf_printf(b, ", %s %s", ps[j].type, ps[j].name);
+  for (int j = 0; j < kir_user_params(f); j++) kbuf_printf(b, ", %s%s", ps[j].type, ps[j].name);
   kbuf_printf(b, ") {\n  return %s_launch_%s(cfg.dev, cfg.grid, cfg.block, cfg.shared, cfg.queue",
               prefix, f->name);
   for (int j = 0; j < kir_user_params(f); j++) kbuf_printf(b, ", %s", ps[j].name);

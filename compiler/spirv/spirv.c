@@ -169,6 +169,33 @@ uint32_t sg_pointee(SG *g, const KType *t) {
   return sg_type(g, t);
 }
 
+uint32_t sg_image_type(SG *g, const KType *t) {
+  /* The OpenCL SPIR-V environment's images: sampled type void, no depth, not multisampled,
+   * Sampled 0 (known at run time), format Unknown, and the kernel's access qualifier. */
+  SpvModule *m = &g->m;
+  KImageDim d = (KImageDim)t->len;
+  spv_capability(m, SpvCapabilityImageBasic);
+  SpvDim dim = SpvDim2D;
+  if (d == KIMG_1D || d == KIMG_1D_ARRAY) dim = SpvDim1D;
+  if (d == KIMG_1D_BUFFER) dim = SpvDimBuffer;
+  if (d == KIMG_3D) dim = SpvDim3D;
+  if (dim == SpvDim1D) spv_capability(m, SpvCapabilityImage1D);
+  if (dim == SpvDimBuffer) spv_capability(m, SpvCapabilityImageBuffer);
+  SpvAccessQualifier acc = t->qual == KIMG_READ    ? SpvAccessQualifierReadOnly
+                           : t->qual == KIMG_WRITE ? SpvAccessQualifierWriteOnly
+                                                   : SpvAccessQualifierReadWrite;
+  if (acc == SpvAccessQualifierReadWrite) spv_capability(m, SpvCapabilityImageReadWrite);
+  uint32_t ops[8] = {spv_type_void(m),
+                     (uint32_t)dim,
+                     0,
+                     kir_image_arrayed(d) ? 1u : 0u,
+                     0,
+                     0,
+                     (uint32_t)SpvImageFormatUnknown,
+                     (uint32_t)acc};
+  return spv_intern(m, SpvOpTypeImage, 0, ops, 8);
+}
+
 uint32_t sg_type(SG *g, const KType *t) {
   SpvModule *m = &g->m;
   switch (t->kind) {
@@ -196,6 +223,8 @@ uint32_t sg_type(SG *g, const KType *t) {
      * decorations. */
     if (t->len > 4) spv_capability(m, SpvCapabilityVector16);
     return spv_type_vector(m, sg_type(g, t->base), (int)t->len);
+  case KT_IMAGE: return sg_image_type(g, t);
+  case KT_SAMPLER: return spv_intern(m, SpvOpTypeSampler, 0, NULL, 0);
   }
   return spv_type_int(m, 32);
 }

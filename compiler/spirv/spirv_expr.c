@@ -1192,8 +1192,72 @@ static uint32_t cuda_intrinsic(SG *g, KExpr *e) {
   return e->type->kind == KT_VOID ? 0 : spv_undef(&g->m, rt);
 }
 
+/* ---------------------------------------------------------------- images */
+
+/* A constant sampler (KE_ICONST of KT_SAMPLER: OpenCL C's CLK_* bits) as an OpConstantSampler,
+ * whose operands number the modes as those bits do (addressing none 0 .. mirrored repeat 4,
+ * filter nearest 0 / linear 1). */
+static uint32_t const_sampler(SG *g, uint64_t bits) {
+  spv_capability(&g->m, SpvCapabilityLiteralSampler);
+  uint32_t ops[3] = {(uint32_t)((bits & KSAMP_ADDRESS_MASK) >> 1),
+                     (bits & KSAMP_NORMALIZED) ? 1u : 0u,
+                     (bits & KSAMP_FILTER_MASK) == KSAMP_LINEAR ? 1u : 0u};
+  return spv_intern(&g->m, SpvOpConstantSampler, spv_intern(&g->m, SpvOpTypeSampler, 0, NULL, 0),
+                    ops, 3);
+}
+
+/* The image builtins (OpenCL SPIR-V environment): a read with a sampler is OpSampledImage then
+ * OpImageSampleExplicitLod at level 0; one without is OpImageRead; the size queries read
+ * OpImageQuerySizeLod (OpImageQuerySize for a buffer image, which has no levels). Coordinates
+ * go as OpenCL C passes them: SPIR-V allows a vector longer than the image needs (float4 for 3D
+ * and 2D arrays), the unused components last. */
+static uint32_t image_call(SG *g, KExpr *e) {
+  KBuiltin b = e->builtin;
+  const KType *it = e->args[0]->type;
+  KImageDim d = (KImageDim)it->len;
+  uint32_t img = sg_expr(g, e->args[0]);
+  uint32_t i32 = spv_type_int(&g->m, 32), zero = sg_u32(g, 0);
+  if (b == BI_IMAGE_READ) {
+    uint32_t rt = ty(g, e->type);
+    if (e->nargs == 2) return sg_opv(g, SpvOpImageRead, rt, 2, img, sg_expr(g, e->args[1]));
+    uint32_t smp = sg_expr(g, e->args[1]), coord = sg_expr(g, e->args[2]);
+    uint32_t ity = sg_image_type(g, it);
+    uint32_t sit = spv_intern(&g->m, SpvOpTypeSampledImage, 0, &ity, 1);
+    uint32_t si = sg_opv(g, SpvOpSampledImage, sit, 2, img, smp);
+    return sg_opv(g, SpvOpImageSampleExplicitLod, rt, 4, si, coord,
+                  (uint32_t)SpvImageOperandsLodMask, spv_const_float(&g->m, 32, 0.0));
+  }
+  if (b == BI_IMAGE_WRITE) {
+    uint32_t coord = sg_expr(g, e->args[1]), texel = sg_expr(g, e->args[2]);
+    sg_instv(g, SpvOpImageWrite, 3, img, coord, texel);
+    return 0;
+  }
+  if (b == BI_IMAGE_CHANNEL_ORDER || b == BI_IMAGE_CHANNEL_TYPE) {
+    /* SPIR-V numbers orders and data types from 0 in OpenCL's order (R, A, RG...; SnormInt8,
+     * SnormInt16...); OpenCL C's CLK_ values are those plus 0x10B0 and 0x10D0. */
+    bool order = b == BI_IMAGE_CHANNEL_ORDER;
+    uint32_t q = sg_opv(g, order ? SpvOpImageQueryOrder : SpvOpImageQueryFormat, i32, 1, img);
+    return sg_opv(g, SpvOpIAdd, i32, 2, q, sg_u32(g, order ? 0x10B0 : 0x10D0));
+  }
+  /* The sizes: width [, height] [, depth] [, layers]. */
+  int n = kir_image_coords(d);
+  uint32_t st = n == 1 ? i32 : spv_type_vector(&g->m, i32, n);
+  uint32_t size = d == KIMG_1D_BUFFER ? sg_opv(g, SpvOpImageQuerySize, st, 1, img)
+                                      : sg_opv(g, SpvOpImageQuerySizeLod, st, 2, img, zero);
+  int comp = b == BI_IMAGE_WIDTH ? 0 : b == BI_IMAGE_HEIGHT ? 1 : b == BI_IMAGE_DEPTH ? 2 : n - 1;
+  if (b != BI_IMAGE_DIM)
+    return n == 1 ? size : sg_opv(g, SpvOpCompositeExtract, i32, 2, size, (uint32_t)comp);
+  /* get_image_dim: int2 (2D, 2D arrays: the layers left out) or int4 (3D: w 0). */
+  uint32_t rt = ty(g, e->type);
+  if (e->type->len == 2)
+    return n == 2 ? size : sg_opv(g, SpvOpVectorShuffle, rt, 4, size, size, 0u, 1u);
+  uint32_t v = sg_opv(g, SpvOpVectorShuffle, rt, 6, size, size, 0u, 1u, 2u, 0xffffffffu);
+  return sg_opv(g, SpvOpCompositeInsert, rt, 3, zero, v, 3u);
+}
+
 static uint32_t builtin(SG *g, KExpr *e) {
   KBuiltin b = e->builtin;
+  if (kir_builtin_is_image(b)) return image_call(g, e);
   const KType *et = elem(e->type);
   bool sync = b == BI_SYNCTHREADS || b == BI_THREADFENCE || b == BI_THREADFENCE_BLOCK;
   uint32_t wg = sync ? sg_u32(g, SpvScopeWorkgroup) : 0;
@@ -1267,6 +1331,7 @@ uint32_t sg_expr(SG *g, KExpr *e) {
   switch (e->kind) {
   case KE_ICONST:
     if (e->type->kind == KT_PTR) return spv_const_null(&g->m, ty(g, e->type));
+    if (e->type->kind == KT_SAMPLER) return const_sampler(g, e->ival);
     return spv_const_int(&g->m, sg_bits(e->type), e->ival);
   case KE_FCONST: return spv_const_float(&g->m, sg_bits(e->type), e->fval);
   case KE_STR: {

@@ -85,7 +85,9 @@ typedef struct SG {
 
 /* ---- spirv.c: types and instruction emission */
 uint32_t sg_type(SG *g, const KType *t);
-uint32_t sg_pointee(SG *g, const KType *t); /* void -> i8 */
+uint32_t sg_pointee(SG *g, const KType *t);
+/* OpTypeImage of a KT_IMAGE (declaring the capabilities it needs). */
+uint32_t sg_image_type(SG *g, const KType *t); /* void -> i8 */
 SpvStorageClass sg_storage(SG *g, KAddrSpace as, KLoc loc);
 /* The integer (or, above 8 bytes, i32 vector) type whose size and alignment are st's
  * alignment: a union is an array of them. */

@@ -189,6 +189,7 @@ _ET = {
 _DTYPE_ET = {v[0]: k for k, v in _ET.items()}
 _FLT_MAX = 3.4028234663852886e38
 PARAM_POINTER, PARAM_SCALAR, PARAM_STRUCT, PARAM_LOCAL = 1, 2, 3, 4
+PARAM_IMAGE, PARAM_SAMPLER = 7, 8  # OpenCL C image2d_t & co., sampler_t (kcrt.h)
 # How kcc._fastlaunch may convert a parameter's argument in C (fastlaunch.c's P_*); with
 # FAST_PYTHON, and for any argument the C side does not take, the parameter's setter runs.
 FAST_PYTHON, FAST_BUFFER, FAST_INT, FAST_FLOAT, FAST_DOUBLE = 0, 1, 2, 3, 4
@@ -1204,6 +1205,13 @@ class Kernel(N.fast.KernelBase if N.fast else object):
         where = "kernel '%s' parameter '%s' (%s)" % (kname, p.name, p.ctype)
         if p.kind == PARAM_POINTER:
             return self._pointer_setter(p, arg, where)
+        if p.kind in (PARAM_IMAGE, PARAM_SAMPLER):
+            def refuse(a):
+                raise TypeError("%s is an OpenCL %s: the Python package cannot pass images and "
+                                "samplers yet (libkcrt's C API can: kcrt_image_create, "
+                                "kcrt_sampler_create)"
+                                % (where, "image" if p.kind == PARAM_IMAGE else "sampler"))
+            return refuse
         if p.kind == PARAM_LOCAL:
             marker = N.kcrt().local_marker
 

@@ -218,6 +218,90 @@ kcrt_status kcrt_buffer_set_type(kcrt_buffer *buf, kcrt_elem_type type, size_t e
 /* The buffer's tag: KCRT_TYPE_NONE and 0 for an untagged buffer. Either pointer may be NULL. */
 kcrt_status kcrt_buffer_get_type(const kcrt_buffer *buf, kcrt_elem_type *type, size_t *elem_size);
 
+/* ---------------------------------------------------------------- images and samplers
+ * OpenCL C's images and samplers (`.cl` kernels taking image2d_t, sampler_t...; docs/runtime.md,
+ * "Images"). Supported on OpenCL devices with image support (CL_DEVICE_IMAGE_SUPPORT); on CUDA
+ * devices, and OpenCL devices without it, every call here fails with KCRT_ERROR_NOT_SUPPORTED
+ * (kcc writes no PTX for image kernels yet, so their modules load only on OpenCL). */
+typedef struct kcrt_image kcrt_image;
+typedef struct kcrt_sampler kcrt_sampler;
+/* What a kernel declares the image as; the codes are the bundle's (docs/bundle.md). */
+typedef enum kcrt_image_type {
+  KCRT_IMAGE_1D = 1,        /* image1d_t: width */
+  KCRT_IMAGE_1D_BUFFER = 2, /* image1d_buffer_t: width (no sampler; up to the device's
+                               CL_DEVICE_IMAGE_MAX_BUFFER_SIZE pixels) */
+  KCRT_IMAGE_1D_ARRAY = 3,  /* image1d_array_t: width, array_size */
+  KCRT_IMAGE_2D = 4,        /* image2d_t: width, height */
+  KCRT_IMAGE_2D_ARRAY = 5,  /* image2d_array_t: width, height, array_size */
+  KCRT_IMAGE_3D = 6,        /* image3d_t: width, height, depth */
+} kcrt_image_type;
+/* Channel orders and data types: OpenCL's values, which the kernel's get_image_channel_order
+ * and get_image_channel_data_type return (CLK_RGBA == KCRT_RGBA). */
+typedef enum kcrt_channel_order {
+  KCRT_R = 0x10B0,
+  KCRT_A = 0x10B1,
+  KCRT_RG = 0x10B2,
+  KCRT_RA = 0x10B3,
+  KCRT_RGBA = 0x10B5,
+  KCRT_BGRA = 0x10B6, /* UNORM_INT8 only */
+  KCRT_ARGB = 0x10B7,
+  KCRT_INTENSITY = 0x10B8,
+  KCRT_LUMINANCE = 0x10B9,
+} kcrt_channel_order;
+typedef enum kcrt_channel_type {
+  KCRT_SNORM_INT8 = 0x10D0,
+  KCRT_SNORM_INT16 = 0x10D1,
+  KCRT_UNORM_INT8 = 0x10D2,
+  KCRT_UNORM_INT16 = 0x10D3,
+  KCRT_SIGNED_INT8 = 0x10D7,
+  KCRT_SIGNED_INT16 = 0x10D8,
+  KCRT_SIGNED_INT32 = 0x10D9,
+  KCRT_UNSIGNED_INT8 = 0x10DA,
+  KCRT_UNSIGNED_INT16 = 0x10DB,
+  KCRT_UNSIGNED_INT32 = 0x10DC,
+  KCRT_HALF_FLOAT = 0x10DD,
+  KCRT_FLOAT = 0x10DE,
+} kcrt_channel_type;
+typedef struct kcrt_image_desc {
+  kcrt_image_type type;
+  kcrt_channel_order order;
+  kcrt_channel_type data_type;
+  /* In pixels; the dimensions the type does not have must be 0 (or 1). */
+  size_t width, height, depth;
+  size_t array_size; /* the arrays' layers; 0 for the other types */
+} kcrt_image_desc;
+/* A device image of that type and format, its contents undefined until written. Fails with
+ * KCRT_ERROR_INVALID_VALUE for a bad type, format or size (the message names it), and
+ * KCRT_ERROR_NOT_SUPPORTED where the device has no images or not that format. */
+kcrt_status kcrt_image_create(kcrt_device *dev, const kcrt_image_desc *desc, kcrt_image **out);
+kcrt_status kcrt_image_free(kcrt_image *img);
+/* The bytes of the whole image on the host: pixels in x order, rows of width pixels, then
+ * height rows per slice, then depth (3D) or array_size (arrays) slices, tightly packed; a
+ * pixel is its channels in the order's order, each of the data type's size. */
+size_t kcrt_image_size(const kcrt_image *img);
+/* Blocking whole-image copies (kcrt_image_size bytes) on the device's default queue, ordered
+ * as kcrt_buffer_write and kcrt_buffer_read are. */
+kcrt_status kcrt_image_write(kcrt_image *img, const void *src);
+kcrt_status kcrt_image_read(kcrt_image *img, void *dst);
+kcrt_status kcrt_image_get_desc(const kcrt_image *img, kcrt_image_desc *desc);
+/* A sampler argument (for a kernel's `sampler_t` parameter; constant samplers in the source need
+ * none): `normalized` != 0 for coordinates in [0, 1), and OpenCL's addressing and filter. */
+typedef enum kcrt_addressing {
+  KCRT_ADDRESS_NONE = 0,
+  KCRT_ADDRESS_CLAMP_TO_EDGE = 1,
+  KCRT_ADDRESS_CLAMP = 2,  /* to the border colour: 0 (and alpha 0, or 1 for orders without A) */
+  KCRT_ADDRESS_REPEAT = 3, /* normalized coordinates only */
+  KCRT_ADDRESS_MIRRORED_REPEAT = 4, /* normalized coordinates only */
+} kcrt_addressing;
+typedef enum kcrt_filter { KCRT_FILTER_NEAREST = 0, KCRT_FILTER_LINEAR = 1 } kcrt_filter;
+kcrt_status kcrt_sampler_create(kcrt_device *dev, int normalized, kcrt_addressing addressing,
+                                kcrt_filter filter, kcrt_sampler **out);
+kcrt_status kcrt_sampler_free(kcrt_sampler *s);
+/* Image and sampler parameters take the handle by value: KCRT_ARG_VALUE(img) with img a
+ * kcrt_image * (or kcrt_sampler *) variable, which must live until kcrt_launch returns. The
+ * launch checks that it is an image of the parameter's type on the kernel's device. */
+#define KCRT_HAS_IMAGES 1
+
 /* ---------------------------------------------------------------- queues and events */
 
 /* An in-order queue of work (a CUDA stream, an OpenCL command queue). NULL wherever a queue
@@ -290,6 +374,9 @@ typedef enum kcrt_param_kind {
   KCRT_PARAM_STRUCT = 3,  /* pass the struct's bytes (C layout) */
   KCRT_PARAM_LOCAL = 4,   /* local memory (`shared T *`, OpenCL `__local T *`): pass its size,
                              kcrt_local(bytes) */
+  KCRT_PARAM_IMAGE = 7,   /* an OpenCL C image (image2d_t...): pass the kcrt_image * by value,
+                             KCRT_ARG_VALUE(img) */
+  KCRT_PARAM_SAMPLER = 8, /* an OpenCL C sampler_t: pass the kcrt_sampler * by value */
 } kcrt_param_kind;
 
 typedef struct kcrt_param_info {

@@ -31,6 +31,8 @@ static const char *kind_name(uint8_t k) {
          : k == KCB_PARAM_LOCAL       ? "local"
          : k == KCB_PARAM_STRUCT      ? "struct"
          : k == KCB_PARAM_BOUNDS_SIZE ? "size"
+         : k == KCB_PARAM_IMAGE       ? "image"
+         : k == KCB_PARAM_SAMPLER     ? "sampler"
                                       : "record";
 }
 
@@ -123,6 +125,7 @@ int main(int argc, char **argv) {
     if (k->max_threads) printf(", launch bounds %u threads", k->max_threads);
     if (k->flags & KCB_KERNEL_WARP) printf(", warp operations");
     if (k->flags & KCB_KERNEL_SUBGROUPS) printf(", subgroup operations");
+    if (k->flags & KCB_KERNEL_RW_IMAGES) printf(", read_write images (OpenCL C 2.0)");
     printf("\n");
     for (uint32_t j = 0; j < k->nparams; j++) {
       const KcbParam *p = &k->params[j];

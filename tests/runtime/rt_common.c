@@ -37,6 +37,11 @@ void rt_expect_status(Rt *rt, kcrt_status want, kcrt_status got, const char *wha
 }
 
 void rt_init(Rt *rt, int argc, char **argv, const char *name) {
+  rt_open(rt, argc, argv, name);
+  RT_CHECK(rt, kcrt_module_load_file(rt->dev, argv[1], &rt->mod));
+}
+
+void rt_open(Rt *rt, int argc, char **argv, const char *name) {
   memset(rt, 0, sizeof *rt);
   rt->name = name;
   const char *s = getenv("KCRT_TEST_SEED");
@@ -57,7 +62,6 @@ void rt_init(Rt *rt, int argc, char **argv, const char *name) {
   }
   RT_CHECK(rt, st);
   RT_CHECK(rt, kcrt_device_get_info(rt->dev, &rt->info));
-  RT_CHECK(rt, kcrt_module_load_file(rt->dev, argv[1], &rt->mod));
 }
 
 int rt_finish(Rt *rt, const char *fmt, ...) {

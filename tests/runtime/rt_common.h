@@ -29,6 +29,8 @@ typedef struct Rt {
 
 /* Opens the device and loads argv[1]; exits 77 when there is no device, 1 on any error. */
 void rt_init(Rt *rt, int argc, char **argv, const char *name);
+/* rt_init without loading the module (a test that expects the load to fail). */
+void rt_open(Rt *rt, int argc, char **argv, const char *name);
 /* Prints the one-line summary (`detail` says what ran), closes the device, returns the exit
  * status for main. */
 int rt_finish(Rt *rt, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

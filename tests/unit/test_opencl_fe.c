@@ -45,6 +45,29 @@ static char *kir_of(const char *name, const char *src, const char *args) {
 #define HAS(text, needle)                                                                          \
   ck_assert_msg(strstr((text), (needle)), "missing '%s' in:\n%s", (needle), (text))
 
+/* Images and samplers: their types, constant samplers folded to their CLK_* bits, and
+ * __IMAGE_SUPPORT__ left undefined while PTX and CUDA C lack images (frontend/opencl.c). */
+START_TEST(images) {
+  char *k = kir_of("img.cl",
+                   "#ifdef __IMAGE_SUPPORT__\n#error predefined\n#endif\n"
+                   "__kernel void k(read_write image2d_t a, read_only image2d_t b, sampler_t s,\n"
+                   "                __global float4 *o) {\n"
+                   "  const sampler_t c = CLK_ADDRESS_CLAMP | CLK_NORMALIZED_COORDS_TRUE;\n"
+                   "  o[0] = read_imagef(b, c, (float2)(0.5f)) + read_imagef(b, s, (int2)(1));\n"
+                   "  write_imagef(a, (int2)(0), read_imagef(a, (int2)(2)));\n"
+                   "}\n",
+                   "-cl-std=CL2.0");
+  HAS(k, "kernel void k(read_write image2d_t a, read_only image2d_t b, sampler_t s, global "
+         "float4 * o)");
+  /* No filter flag is the nearest filter: 0x4 | 0x1 | 0x10. */
+  HAS(k, "(builtin read_image float4 (var b) (const sampler_t 21) (splat float2");
+  HAS(k, "(builtin read_image float4 (var b) (var s) (splat int2");
+  HAS(k, "(builtin write_image void (var a) (splat int2");
+  HAS(k, "(builtin read_image float4 (var a) (splat int2");
+  free(k);
+}
+END_TEST
+
 /* long and size_t are 64-bit, as OpenCL C has them on 64-bit devices. */
 START_TEST(sizes) {
   char *k = kir_of("sizes.cl",
@@ -113,6 +136,7 @@ int main(void) {
   TCase *tc = tcase_create("core");
   tcase_add_test(tc, kir_dumps);
   tcase_add_test(tc, sizes);
+  tcase_add_test(tc, images);
   tcase_add_test(tc, x_cl);
   tcase_add_test(tc, cl20_generic);
   tcase_add_test(tc, cl20_math_pointers);

@@ -333,7 +333,7 @@ START_TEST(version_1_2_fields) {
   FORGE(kcb_put32(p1 + 20, 8), "local parameter 'tmp' has size 8");
   FORGE(kcb_put32(p1 + 24, 8), "local parameter 'tmp' has size 4, alignment 8");
   FORGE(p1[17] = KCB_AS_GLOBAL, "and address space 1 (must be 4, 4 and 3)");
-  FORGE(p1[16] = 7, "unknown kind 7");
+  FORGE(p1[16] = 9, "unknown kind 9");
   FORGE(p0[28] = 5, "pointer parameter 'v' has vector length 5");
   FORGE(p0[28] = 1, "vector length 1");
   FORGE(p0[18] = KCB_T_BOOL, "vector parameter 'v' has element type code 1");
@@ -739,6 +739,64 @@ START_TEST(kcc_warp_flag) {
 }
 END_TEST
 
+/* 1.5: image and sampler parameters (their dimension and access in the scalar and qualifier
+ * fields), the read_write-image flag, and a module with images carrying no PTX. */
+START_TEST(kcc_images) {
+  size_t len;
+  unsigned char *img = compile_bundle(
+      "img.cl",
+      "__constant sampler_t s0 = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP | "
+      "CLK_FILTER_NEAREST;\n"
+      "kernel void rd(read_only image3d_t a, sampler_t s, global float4 *o) {\n"
+      "  o[0] = read_imagef(a, s, (float4)(0.5f)) + read_imagef(a, s0, (int4)(0));\n"
+      "}\n"
+      "static void put(read_write image2d_array_t b) { write_imagei(b, (int4)(0), (int4)(1)); }\n"
+      "kernel void rw(read_write image2d_array_t b) { put(b); }\n",
+      "KCC_PTXAS=none", "-cl-std=CL2.0", &len);
+  KcbBundle *b;
+  ck_assert_msg(kcb_parse(img, len, &b) == KCRT_SUCCESS, "%s", kcrt_last_error());
+  ck_assert_uint_eq(kcb_get16(img + KCB_H_MINOR), 5);
+  const KcbKernel *rd = kcb_kernel(b, "rd"), *rw = kcb_kernel(b, "rw");
+  ck_assert_uint_eq(rd->params[0].kind, KCB_PARAM_IMAGE);
+  ck_assert_uint_eq(rd->params[0].scalar, KCB_IMAGE_3D);
+  ck_assert_uint_eq(rd->params[0].qual, KCB_IMAGE_READ);
+  ck_assert_uint_eq(rd->params[0].size, 8);
+  ck_assert_str_eq(rd->params[0].type, "read_only image3d_t");
+  ck_assert_uint_eq(rd->params[1].kind, KCB_PARAM_SAMPLER);
+  ck_assert_uint_eq(rd->params[2].kind, KCB_PARAM_POINTER);
+  ck_assert_uint_eq(rd->flags, 0);
+  ck_assert_uint_eq(rw->params[0].scalar, KCB_IMAGE_2D_ARRAY);
+  ck_assert_uint_eq(rw->params[0].qual, KCB_IMAGE_READ | KCB_IMAGE_WRITE);
+  ck_assert_uint_eq(rw->flags, KCB_KERNEL_RW_IMAGES);
+  ck_assert_ptr_null(kcb_section(b, KCB_SEC_PTX, 75));
+  ck_assert_ptr_nonnull(kcb_section(b, KCB_SEC_OPENCL_C, 0));
+  kcb_free(b);
+
+  /* Forgeries of the image parameter (kernel 0's parameter 0). */
+  unsigned char *save = malloc(len);
+  memcpy(save, img, len);
+  unsigned char *t = img + kcb_get64(section_entry(img, 1) + 8);
+  uint32_t nk = kcb_get32(t);
+  unsigned char *p0 = t + KCB_KTAB_HEADER_SIZE + nk * KCB_KERNEL_ENTRY_SIZE;
+  ck_assert_uint_eq(p0[16], KCB_PARAM_IMAGE);
+#define FORGE(stmt, needle)                                                                        \
+  do {                                                                                             \
+    stmt;                                                                                          \
+    reseal(img, len);                                                                              \
+    expect_invalid(img, len, needle);                                                              \
+    memcpy(img, save, len);                                                                        \
+  } while (0)
+  FORGE(p0[18] = 7, "image parameter 'a' is malformed (size 8, alignment 8, type code 7");
+  FORGE(p0[18] = 0, "type code 0, access 1)");
+  FORGE(p0[19] = 4, "type code 6, access 4)");
+  FORGE(kcb_put32(p0 + 20, 4), "image parameter 'a' is malformed (size 4");
+  FORGE(p0[KCB_PARAM_ENTRY_SIZE + 18] = 1, "sampler parameter 's' is malformed");
+#undef FORGE
+  free(save);
+  free(img);
+}
+END_TEST
+
 START_TEST(kcc_kernel_table) {
   size_t len;
   unsigned char *img = compile_bundle(
@@ -901,6 +959,7 @@ Suite *suite(void) {
   tcase_set_timeout(w, 120);
   tcase_add_test(w, kcc_kernel_table);
   tcase_add_test(w, kcc_warp_flag);
+  tcase_add_test(w, kcc_images);
   tcase_add_test(w, kcc_device_variables);
   tcase_add_test(w, kcc_bounds_check);
   tcase_add_test(w, kcc_ptx_per_arch_and_cubins);

@@ -1,3 +1,3 @@
-__kernel void blur(read_only image2d_t src, __global float4 *dst) {
-  dst[0] = (float4)(0.0f);
+__kernel void blur(read_only image2d_depth_t src, __global float *dst) {
+  dst[0] = read_imagef(src, (int2)(0, 0));
 }

@@ -1,0 +1,245 @@
+/* image.c — images and samplers (kcrt.h, "images and samplers"): the checks every back end
+ * shares, the objects' lifetimes, and the launch-argument check for image and sampler
+ * parameters (KCB_PARAM_IMAGE, KCB_PARAM_SAMPLER). The back ends make the driver objects: the
+ * OpenCL one clCreateImage and a sampler; CUDA has none yet (kcc writes no PTX for image
+ * kernels), so every call there is KCRT_ERROR_NOT_SUPPORTED. */
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *type_name(kcrt_image_type t) {
+  static const char *const names[] = {
+      [KCRT_IMAGE_1D] = "image1d_t",
+      [KCRT_IMAGE_1D_BUFFER] = "image1d_buffer_t",
+      [KCRT_IMAGE_1D_ARRAY] = "image1d_array_t",
+      [KCRT_IMAGE_2D] = "image2d_t",
+      [KCRT_IMAGE_2D_ARRAY] = "image2d_array_t",
+      [KCRT_IMAGE_3D] = "image3d_t",
+  };
+  return t >= KCRT_IMAGE_1D && t <= KCRT_IMAGE_3D ? names[t] : "an unknown image type";
+}
+
+/* Channels of an order, 0 for an unknown one. */
+static int channels(kcrt_channel_order o) {
+  switch (o) {
+  case KCRT_R:
+  case KCRT_A:
+  case KCRT_INTENSITY:
+  case KCRT_LUMINANCE: return 1;
+  case KCRT_RG:
+  case KCRT_RA: return 2;
+  case KCRT_RGBA:
+  case KCRT_BGRA:
+  case KCRT_ARGB: return 4;
+  }
+  return 0;
+}
+
+/* Bytes of a channel of a data type, 0 for an unknown one. */
+static int channel_bytes(kcrt_channel_type t) {
+  switch (t) {
+  case KCRT_SNORM_INT8:
+  case KCRT_UNORM_INT8:
+  case KCRT_SIGNED_INT8:
+  case KCRT_UNSIGNED_INT8: return 1;
+  case KCRT_SNORM_INT16:
+  case KCRT_UNORM_INT16:
+  case KCRT_SIGNED_INT16:
+  case KCRT_UNSIGNED_INT16:
+  case KCRT_HALF_FLOAT: return 2;
+  case KCRT_SIGNED_INT32:
+  case KCRT_UNSIGNED_INT32:
+  case KCRT_FLOAT: return 4;
+  }
+  return 0;
+}
+
+/* The extents a type has (width always): height, depth, layers. */
+static void extents(kcrt_image_type t, bool *h, bool *d, bool *a) {
+  *h = t == KCRT_IMAGE_2D || t == KCRT_IMAGE_2D_ARRAY || t == KCRT_IMAGE_3D;
+  *d = t == KCRT_IMAGE_3D;
+  *a = t == KCRT_IMAGE_1D_ARRAY || t == KCRT_IMAGE_2D_ARRAY;
+}
+
+static kcrt_status check_desc(const kcrt_image_desc *d, size_t *pixel, size_t *bytes) {
+  if (d->type < KCRT_IMAGE_1D || d->type > KCRT_IMAGE_3D)
+    return kcrt_fail(KCRT_ERROR_INVALID_VALUE, "kcrt_image_create: unknown image type %d",
+                     (int)d->type);
+  if (!channels(d->order))
+    return kcrt_fail(KCRT_ERROR_INVALID_VALUE, "kcrt_image_create: unknown channel order 0x%x",
+                     (unsigned)d->order);
+  if (!channel_bytes(d->data_type))
+    return kcrt_fail(KCRT_ERROR_INVALID_VALUE, "kcrt_image_create: unknown channel data type 0x%x",
+                     (unsigned)d->data_type);
+  bool has_h, has_d, has_a;
+  extents(d->type, &has_h, &has_d, &has_a);
+  const struct {
+    const char *name;
+    size_t v;
+    bool has;
+  } ext[4] = {{"width", d->width, true},
+              {"height", d->height, has_h},
+              {"depth", d->depth, has_d},
+              {"array_size", d->array_size, has_a}};
+  size_t n = (size_t)channels(d->order) * (size_t)channel_bytes(d->data_type);
+  *pixel = n;
+  for (int i = 0; i < 4; i++) {
+    if (ext[i].has && ext[i].v == 0)
+      return kcrt_fail(KCRT_ERROR_INVALID_VALUE, "kcrt_image_create: %s of 0 for %s", ext[i].name,
+                       type_name(d->type));
+    if (!ext[i].has && ext[i].v > 1)
+      return kcrt_fail(KCRT_ERROR_INVALID_VALUE,
+                       "kcrt_image_create: %s %zu for %s, which has no %s (give 0)", ext[i].name,
+                       ext[i].v, type_name(d->type), ext[i].name);
+    if (ext[i].has && __builtin_mul_overflow(n, ext[i].v, &n))
+      return kcrt_fail(KCRT_ERROR_INVALID_VALUE, "kcrt_image_create: the image's size overflows");
+  }
+  *bytes = n;
+  return KCRT_SUCCESS;
+}
+
+kcrt_status kcrt_image_create(kcrt_device *dev, const kcrt_image_desc *desc, kcrt_image **out) {
+  if (!dev || !desc || !out) return kcrt_fail(KCRT_ERROR_INVALID_VALUE, "kcrt_image_create: NULL");
+  size_t pixel, bytes;
+  kcrt_status st = check_desc(desc, &pixel, &bytes);
+  if (st != KCRT_SUCCESS) return st;
+  if (!dev->be->image_create)
+    return kcrt_fail(KCRT_ERROR_NOT_SUPPORTED,
+                     "images are not supported on %s devices yet ('%s'): kcc writes no PTX for "
+                     "image kernels; run them on an OpenCL device",
+                     dev->be->name, dev->info.name);
+  kcrt_image *img = calloc(1, sizeof *img);
+  if (!img) return kcrt_fail(KCRT_ERROR_OUT_OF_MEMORY, "out of host memory");
+  img->dev = dev;
+  img->desc = *desc;
+  img->pixel = pixel;
+  img->bytes = bytes;
+  st = dev->be->image_create(img);
+  if (st != KCRT_SUCCESS) {
+    free(img);
+    return st;
+  }
+  img->magic = KCRT_IMAGE_MAGIC;
+  kcrt_link_add(dev, &dev->images, &img->link);
+  *out = img;
+  return KCRT_SUCCESS;
+}
+
+kcrt_status kcrt_image_free(kcrt_image *img) {
+  if (!img) return KCRT_SUCCESS;
+  if (img->magic != KCRT_IMAGE_MAGIC)
+    return kcrt_fail(KCRT_ERROR_INVALID_VALUE, "kcrt_image_free: not a live image");
+  kcrt_link_del(img->dev, &img->link);
+  img->dev->be->image_free(img);
+  img->magic = 0;
+  free(img);
+  return KCRT_SUCCESS;
+}
+
+size_t kcrt_image_size(const kcrt_image *img) {
+  return img && img->magic == KCRT_IMAGE_MAGIC ? img->bytes : 0;
+}
+
+kcrt_status kcrt_image_get_desc(const kcrt_image *img, kcrt_image_desc *desc) {
+  if (!img || !desc || img->magic != KCRT_IMAGE_MAGIC)
+    return kcrt_fail(KCRT_ERROR_INVALID_VALUE, "kcrt_image_get_desc: NULL or not an image");
+  *desc = img->desc;
+  return KCRT_SUCCESS;
+}
+
+kcrt_status kcrt_image_write(kcrt_image *img, const void *src) {
+  if (!img || !src || img->magic != KCRT_IMAGE_MAGIC)
+    return kcrt_fail(KCRT_ERROR_INVALID_VALUE, "kcrt_image_write: NULL or not an image");
+  return img->dev->be->image_write(img, src);
+}
+
+kcrt_status kcrt_image_read(kcrt_image *img, void *dst) {
+  if (!img || !dst || img->magic != KCRT_IMAGE_MAGIC)
+    return kcrt_fail(KCRT_ERROR_INVALID_VALUE, "kcrt_image_read: NULL or not an image");
+  return img->dev->be->image_read(img, dst);
+}
+
+kcrt_status kcrt_sampler_create(kcrt_device *dev, int normalized, kcrt_addressing addressing,
+                                kcrt_filter filter, kcrt_sampler **out) {
+  if (!dev || !out) return kcrt_fail(KCRT_ERROR_INVALID_VALUE, "kcrt_sampler_create: NULL");
+  if (addressing < KCRT_ADDRESS_NONE || addressing > KCRT_ADDRESS_MIRRORED_REPEAT)
+    return kcrt_fail(KCRT_ERROR_INVALID_VALUE, "kcrt_sampler_create: unknown addressing mode %d",
+                     (int)addressing);
+  if (filter != KCRT_FILTER_NEAREST && filter != KCRT_FILTER_LINEAR)
+    return kcrt_fail(KCRT_ERROR_INVALID_VALUE, "kcrt_sampler_create: unknown filter %d",
+                     (int)filter);
+  /* OpenCL: repeat and mirrored repeat are defined for normalized coordinates only. */
+  if (!normalized && addressing >= KCRT_ADDRESS_REPEAT)
+    return kcrt_fail(KCRT_ERROR_INVALID_VALUE,
+                     "kcrt_sampler_create: %s addressing needs normalized coordinates",
+                     addressing == KCRT_ADDRESS_REPEAT ? "repeat" : "mirrored-repeat");
+  if (!dev->be->sampler_create)
+    return kcrt_fail(KCRT_ERROR_NOT_SUPPORTED,
+                     "samplers are not supported on %s devices yet ('%s'): kcc writes no PTX "
+                     "for image kernels; run them on an OpenCL device",
+                     dev->be->name, dev->info.name);
+  kcrt_sampler *s = calloc(1, sizeof *s);
+  if (!s) return kcrt_fail(KCRT_ERROR_OUT_OF_MEMORY, "out of host memory");
+  s->dev = dev;
+  s->normalized = normalized != 0;
+  s->addressing = addressing;
+  s->filter = filter;
+  kcrt_status st = dev->be->sampler_create(s);
+  if (st != KCRT_SUCCESS) {
+    free(s);
+    return st;
+  }
+  s->magic = KCRT_SAMPLER_MAGIC;
+  kcrt_link_add(dev, &dev->samplers, &s->link);
+  *out = s;
+  return KCRT_SUCCESS;
+}
+
+kcrt_status kcrt_sampler_free(kcrt_sampler *s) {
+  if (!s) return KCRT_SUCCESS;
+  if (s->magic != KCRT_SAMPLER_MAGIC)
+    return kcrt_fail(KCRT_ERROR_INVALID_VALUE, "kcrt_sampler_free: not a live sampler");
+  kcrt_link_del(s->dev, &s->link);
+  s->dev->be->sampler_free(s);
+  s->magic = 0;
+  free(s);
+  return KCRT_SUCCESS;
+}
+
+void kcrt_images_release(kcrt_device *dev) {
+  void *p;
+  while ((p = kcrt_link_first(dev, &dev->images))) kcrt_image_free(p);
+  while ((p = kcrt_link_first(dev, &dev->samplers))) kcrt_sampler_free(p);
+}
+
+kcrt_status kcrt_check_image_arg(const kcrt_kernel *k, uint32_t i, const kcrt_arg *a) {
+  const KcbParam *p = &k->k->params[i];
+  bool image = p->kind == KCB_PARAM_IMAGE;
+  const char *what = image ? "image" : "sampler";
+  if (a->buffer || !a->value || a->size != sizeof(void *))
+    return kcrt_fail(KCRT_ERROR_INVALID_ARGUMENT,
+                     "kernel '%s' argument %u (%s %s) is an %s: pass the kcrt_%s * by value "
+                     "(KCRT_ARG_VALUE(handle)), not %s",
+                     k->k->name, i + 1, p->type, p->name, what, what,
+                     a->buffer   ? "a buffer"
+                     : !a->value ? "NULL"
+                                 : "a value of another size");
+  const void *h;
+  memcpy(&h, a->value, sizeof h);
+  const kcrt_image *img = h;
+  const kcrt_sampler *s = h;
+  if (!h || (image ? img->magic != KCRT_IMAGE_MAGIC : s->magic != KCRT_SAMPLER_MAGIC))
+    return kcrt_fail(KCRT_ERROR_INVALID_ARGUMENT,
+                     "kernel '%s' argument %u (%s %s): not a live kcrt_%s", k->k->name, i + 1,
+                     p->type, p->name, what);
+  if ((image ? img->dev : s->dev) != k->mod->dev)
+    return kcrt_fail(KCRT_ERROR_INVALID_ARGUMENT,
+                     "kernel '%s' argument %u (%s %s): the %s belongs to another device",
+                     k->k->name, i + 1, p->type, p->name, what);
+  if (image && (int)img->desc.type != p->scalar)
+    return kcrt_fail(KCRT_ERROR_INVALID_ARGUMENT,
+                     "kernel '%s' argument %u (%s %s): the image is an %s", k->k->name, i + 1,
+                     p->type, p->name, type_name(img->desc.type));
+  return KCRT_SUCCESS;
+}
