@@ -101,7 +101,7 @@ static kcrt_status check_desc(const kcrt_image_desc *d, size_t *pixel, size_t *b
 
 kcrt_status kcrt_image_create(kcrt_device *dev, const kcrt_image_desc *desc, kcrt_image **out) {
   if (!dev || !desc || !out) return kcrt_fail(KCRT_ERROR_INVALID_VALUE, "kcrt_image_create: NULL");
-  size_t pixel, bytes;
+  size_t pixel = 0, bytes = 0;
   kcrt_status st = check_desc(desc, &pixel, &bytes);
   if (st != KCRT_SUCCESS) return st;
   if (!dev->be->image_create)
