@@ -6,33 +6,39 @@
  * ulong, float, double and half.
  *
  * Why OpenCL C over local memory and barriers rather than a KIR node per function: every form
- * kcc writes then gets them with nothing of its own. SPIR-V 1.0 for OpenCL 1.2 has no group
- * operations PoCL or NVIDIA's OpenCL accept (OpGroup* needs the Groups capability, which
- * neither takes from kcc's SPIR-V), OpenCL C 1.2 output has none, and PTX and CUDA C have no
- * block-wide scan; a scratch array and barriers exist in all of them. The cost is a few
- * barriers per call, which is what a work-group collective costs on most devices anyway.
+ * kcc writes then gets them with nothing of its own. The OpenCL C kcc writes is 1.2, which has
+ * no work-group functions; its SPIR-V is 1.0 for OpenCL 1.2 devices, where the Groups
+ * capability (OpGroupIAdd & co.) belongs to OpenCL 2.0; PTX and CUDA C have no block-wide scan.
+ * A scratch array in local memory and barriers exist in all of them.
  *
- * The scratch is one `__local ulong[256]` per module, shared by every collective a kernel
- * calls. OpenCL C allows __local variables in kernels only, so the prelude declares it as a
+ * The scratch is one `__local ulong[1024]` (8 KiB) per module, shared by every collective a
+ * kernel calls: one slot per work-item, values stored as their bits, so one array serves every
+ * type. OpenCL C allows __local variables in kernels only, so the prelude declares it as a
  * private array annotated "kcc.group_scratch", which the front end (lower_stmt.c) turns into
- * the module's one shared variable — the machinery CUDA's __shared__ inside a device function
- * uses, so the OpenCL C and SPIR-V forms pass it to the functions as a __local pointer. One
- * array for all (values stored as their bits) rather than one per type keeps a kernel's local
- * memory at 2 KiB whatever it calls. 256 slots, not the largest work-group: a group of more
- * work-items goes through in chunks of 256 (any size works, 1024 on CUDA, more on CPUs), and
- * most groups take one chunk.
+ * the module's one shared variable, declared at module scope like a `shared` array of a `.k`
+ * file: the OpenCL C and SPIR-V forms declare it in each kernel that reaches it and pass it to
+ * the functions as a __local pointer. A kernel that reaches it accepts work-groups of at most
+ * 1024 work-items, CUDA's limit, which the bundle records (KVar.group_scratch) and libkcrt
+ * enforces on every device; a larger group (only possible by running kcc's OpenCL C or SPIR-V
+ * elsewhere) gets wrong values, never a write out of bounds.
+ *
+ * The algorithm has three barriers and no barrier inside a loop: PoCL compiles a barrier in a
+ * loop whose trip count is not a constant by replicating code, and a kernel with six such
+ * reductions took more than five minutes to compile (measured 2026-11-27, PoCL 3.1); straight
+ * barriers cost it about 10 ms each. Reductions and scans split the group's values into 32
+ * segments: 32 work-items scan one segment each, one value after the other, then each
+ * work-item combines the totals of the segments before its own. The order of combination is
+ * fixed for a given group size, which the specification leaves free for floating point.
  *
  * The functions must be reached by every work-item of the group (the specification says so,
  * as for barrier), and each call ends with a barrier after its last read of the scratch, so
- * the next call may write it at once. Reductions and scans combine in a fixed order for a
- * given group size (a tree over slots, chunk by chunk in linear-id order), which the
- * specification leaves free for floating point. */
+ * the next call may write it at once. */
 #include <stdio.h>
 
 #include "fe.h"
 
 #define F     "__KCC_CL static inline __attribute__((overloadable))"
-#define SLOTS 256
+#define SLOTS KIR_GROUP_SCRATCH_SLOTS
 
 static const struct {
   const char *t;
@@ -89,71 +95,56 @@ static void type_functions(KBuf *b, size_t t) {
   for (size_t o = 0; o < 3; o++) {
     const char *op = ops[o];
     const char *id = o == 0 ? "0" : o == 1 ? types[t].min : types[t].max;
-    char fold[160], tree[160], scan[160], incl[160], excl[160], carry[160];
-    op_expr(fold, sizeof fold, op, t, "__KCC_FROM(__kcc_wg_scratch[i - c])", "x");
-    op_expr(tree, sizeof tree, op, t, "__KCC_FROM(__kcc_wg_scratch[i])",
-            "__KCC_FROM(__kcc_wg_scratch[i + h])");
-    op_expr(scan, sizeof scan, op, t, "__KCC_FROM(__kcc_wg_scratch[k - d])",
-            "__KCC_FROM(__kcc_wg_scratch[k])");
-    op_expr(incl, sizeof incl, op, t, "carry", "__KCC_FROM(__kcc_wg_scratch[k])");
-    op_expr(excl, sizeof excl, op, t, "carry", "__KCC_FROM(__kcc_wg_scratch[k - 1])");
-    op_expr(carry, sizeof carry, op, t, "carry", "last");
-    /* Reduce: chunk c > 0 folds its values into slots 0..255 (one barrier a chunk), then a
-       tree over the slots in use halves them down to slot 0, which every work-item reads. */
+    char seg[160], pre[160], tot[160], incl[160], excl[160];
+    op_expr(seg, sizeof seg, op, t, "acc", "__KCC_FROM(__kcc_wg_scratch[k])");
+    op_expr(pre, sizeof pre, op, t, "pre", "__KCC_FROM(__kcc_wg_scratch[(s + 1) * len - 1])");
+    op_expr(tot, sizeof tot, op, t, "pre", "__KCC_FROM(__kcc_wg_scratch[e - 1])");
+    op_expr(incl, sizeof incl, op, t, "pre", "__KCC_FROM(__kcc_wg_scratch[i])");
+    op_expr(excl, sizeof excl, op, t, "pre", "__KCC_FROM(__kcc_wg_scratch[i - 1])");
+    /* mode 0: reduce, 1: inclusive scan, 2: exclusive scan. The n values (n <= 1024) are 32
+       segments of len = ceil(n / 32) slots: after the first barrier, work-item j < 32 scans
+       segment j in place, one value after the other; after the second, each work-item
+       combines the totals of the segments before its own (each segment's last slot) with its
+       slot (or the one before it), and a reduction combines all the totals. So three barriers
+       and at most 64 steps for any group, and no barrier in a loop. */
     kbuf_printf(b,
-                F " %s work_group_reduce_%s(%s x) {\n"
+                F " %s __kcc_wg_%s(%s x, int mode) {\n"
                   "  __KCC_WG_SCRATCH;\n"
-                  "  size_t i = __kcc_lid(), n = __kcc_lsize(), m = n < %d ? n : %d, h = 1;\n"
-                  "  for (size_t c = 0; c < n; c += %d) {\n"
-                  "    if (i >= c && i < c + %d) __kcc_wg_scratch[i - c] = __KCC_TO(c == 0 ? x : "
-                  "%s);\n"
-                  "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+                  "  size_t i = __kcc_lid(), n = __kcc_lsize(), len;\n"
+                  "  n = n < %d ? n : %d;\n"
+                  "  len = (n + 31) / 32;\n"
+                  "  if (i < n) __kcc_wg_scratch[i] = __KCC_TO(x);\n"
+                  "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+                  "  if (i < 32 && i * len < n) {\n"
+                  "    size_t k = i * len, e = k + len < n ? k + len : n;\n"
+                  "    %s acc = __KCC_FROM(__kcc_wg_scratch[k]);\n"
+                  "    for (k++; k < e; k++) {\n"
+                  "      acc = %s;\n"
+                  "      __kcc_wg_scratch[k] = __KCC_TO(acc);\n"
+                  "    }\n"
                   "  }\n"
-                  "  while (h * 2 < m) h *= 2;\n"
-                  "  for (; h > 0; h >>= 1) {\n"
-                  "    if (i < h && i + h < m) __kcc_wg_scratch[i] = __KCC_TO(%s);\n"
-                  "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+                  "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+                  "  %s pre = (%s)%s, r;\n"
+                  "  size_t j = mode ? i / len : (n + len - 1) / len, s = 0;\n"
+                  "  if (j > 0) pre = __KCC_FROM(__kcc_wg_scratch[len - 1]);\n"
+                  "  for (s = 1; s + 1 < j; s++) pre = %s;\n"
+                  "  if (mode == 0) {\n"
+                  "    size_t e = n;\n"
+                  "    r = j == 1 ? __KCC_FROM(__kcc_wg_scratch[n - 1]) : %s;\n"
+                  "  } else {\n"
+                  "    if (j > 1) pre = %s;\n"
+                  "    if (mode == 1) r = j == 0 ? __KCC_FROM(__kcc_wg_scratch[i]) : %s;\n"
+                  "    else if (i %% len == 0) r = pre;\n"
+                  "    else r = j == 0 ? __KCC_FROM(__kcc_wg_scratch[i - 1]) : %s;\n"
                   "  }\n"
-                  "  %s r = __KCC_FROM(__kcc_wg_scratch[0]);\n"
                   "  barrier(CLK_LOCAL_MEM_FENCE);\n"
                   "  return r;\n}\n",
-                T, op, T, SLOTS, SLOTS, SLOTS, SLOTS, fold, tree, T);
-    /* Scan: chunk by chunk, an inclusive Hillis-Steele scan over the chunk's slots (read,
-       barrier, write, barrier), combined with the carry of the chunks before it. The first
-       chunk does not combine with the identity, so that an inclusive scan's first value is
-       the first work-item's value exactly (-0.0 stays -0.0). */
+                T, op, T, SLOTS, SLOTS, T, seg, T, T, id, pre, tot, pre, incl, excl);
     kbuf_printf(b,
-                F " %s __kcc_wg_scan_%s(%s x, int inclusive) {\n"
-                  "  __KCC_WG_SCRATCH;\n"
-                  "  size_t i = __kcc_lid(), n = __kcc_lsize();\n"
-                  "  %s carry = (%s)%s, r = carry;\n"
-                  "  for (size_t c = 0; c < n; c += %d) {\n"
-                  "    size_t m = n - c < %d ? n - c : %d, k = i - c;\n"
-                  "    int mine = i >= c && i < c + m;\n"
-                  "    if (mine) __kcc_wg_scratch[k] = __KCC_TO(x);\n"
-                  "    barrier(CLK_LOCAL_MEM_FENCE);\n"
-                  "    for (size_t d = 1; d < m; d <<= 1) {\n"
-                  "      %s v = x;\n"
-                  "      if (mine && k >= d) v = %s;\n"
-                  "      barrier(CLK_LOCAL_MEM_FENCE);\n"
-                  "      if (mine && k >= d) __kcc_wg_scratch[k] = __KCC_TO(v);\n"
-                  "      barrier(CLK_LOCAL_MEM_FENCE);\n"
-                  "    }\n"
-                  "    if (mine) {\n"
-                  "      if (inclusive) r = c == 0 ? __KCC_FROM(__kcc_wg_scratch[k]) : %s;\n"
-                  "      else if (k > 0) r = c == 0 ? __KCC_FROM(__kcc_wg_scratch[k - 1]) : %s;\n"
-                  "      else r = carry;\n"
-                  "    }\n"
-                  "    %s last = __KCC_FROM(__kcc_wg_scratch[m - 1]);\n"
-                  "    carry = c == 0 ? last : %s;\n"
-                  "    barrier(CLK_LOCAL_MEM_FENCE);\n"
-                  "  }\n"
-                  "  return r;\n}\n",
-                T, op, T, T, T, id, SLOTS, SLOTS, SLOTS, T, scan, incl, excl, T, carry);
-    kbuf_printf(b,
-                F " %s work_group_scan_inclusive_%s(%s x) { return __kcc_wg_scan_%s(x, 1); }\n" F
-                  " %s work_group_scan_exclusive_%s(%s x) { return __kcc_wg_scan_%s(x, 0); }\n",
-                T, op, T, op, T, op, T, op);
+                F " %s work_group_reduce_%s(%s x) { return __kcc_wg_%s(x, 0); }\n" F
+                  " %s work_group_scan_inclusive_%s(%s x) { return __kcc_wg_%s(x, 1); }\n" F
+                  " %s work_group_scan_exclusive_%s(%s x) { return __kcc_wg_%s(x, 2); }\n",
+                T, op, T, op, T, op, T, op, T, op, T, op);
   }
   kbuf_printf(b, "#undef __KCC_TO\n#undef __KCC_FROM\n");
 }

@@ -237,12 +237,13 @@ static void group_scratch(FeCtx *fe, CXCursor decl, KLoc loc) {
   KVar *v = NULL;
   for (int i = 0; i < fe->m->globals.n && !v; i++) {
     KVar *g = fe->m->globals.v[i];
-    if (g->kind == KV_SHARED && !strcmp(g->name, name)) v = g;
+    if (g->group_scratch) v = g;
   }
   if (!v) {
     KType *t = fe_decl_type(fe, decl, loc);
     if (!t) return;
     v = kir_var(fe->m, name, t, KV_SHARED, loc);
+    v->group_scratch = true;
     klist_push(&fe->m->globals, v);
   }
   fe_map_put(&fe->decls, clang_getCanonicalCursor(decl), v);
