@@ -56,9 +56,8 @@ static const struct {
      true},
 };
 
-/* The combining expression of op on a and b of one type, and op's identity. min and max of
- * floating point are fmin and fmax (a NaN loses to a number, as SPIR-V's OpGroupFMin leaves
- * open). */
+/* The combining expression of op on a and b of type t. min and max of floating point are fmin
+ * and fmax: a NaN loses to a number (the specification does not say what a NaN does there). */
 static void op_expr(char *buf, size_t cap, const char *op, size_t t, const char *a, const char *b) {
   if (op[1] == 'd')
     snprintf(buf, cap, "(%s + %s)", a, b);
@@ -106,7 +105,8 @@ static void type_functions(KBuf *b, size_t t) {
        segment j in place, one value after the other; after the second, each work-item
        combines the totals of the segments before its own (each segment's last slot) with its
        slot (or the one before it), and a reduction combines all the totals. So three barriers
-       and at most 64 steps for any group, and no barrier in a loop. */
+       and at most 64 steps for any group, and no barrier in a loop. Work-items past the 1024th
+       (a launch libkcrt refuses) read the last slot's results: wrong, but in bounds. */
     kbuf_printf(b,
                 F " %s __kcc_wg_%s(%s x, int mode) {\n"
                   "  __KCC_WG_SCRATCH;\n"
@@ -114,6 +114,7 @@ static void type_functions(KBuf *b, size_t t) {
                   "  n = n < %d ? n : %d;\n"
                   "  len = (n + 31) / 32;\n"
                   "  if (i < n) __kcc_wg_scratch[i] = __KCC_TO(x);\n"
+                  "  i = i < n ? i : n - 1;\n"
                   "  barrier(CLK_LOCAL_MEM_FENCE);\n"
                   "  if (i < 32 && i * len < n) {\n"
                   "    size_t k = i * len, e = k + len < n ? k + len : n;\n"
