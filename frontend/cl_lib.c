@@ -210,12 +210,59 @@ static void async_copies(KBuf *b) {
                    "barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE); }\n");
 }
 
+/* cl_khr_integer_dot_product (the extension requires OpenCL 1.0, so kcc offers it with every
+ * -cl-std; opencl.c defines its macros): dot of 4 x 8-bit vectors, unsigned, signed or
+ * mixed, each product and the sum exact in 32 bits (|sum| <= 4 * 255 * 255), and dot_acc_sat,
+ * that sum added to acc with saturation to the result's type (add_sat above). The packed forms
+ * take the 4 components from a uint, component 0 in the least significant byte, as the
+ * specification says: extracted with shifts, so the layout never depends on the device's
+ * byte order. */
+static void integer_dot_product(KBuf *b) {
+  static const struct {
+    const char *a, *b, *r, *sfx; /* operand types, result, packed suffix */
+  } forms[] = {
+      {"uchar", "uchar", "uint", "uu_uint"},
+      {"char", "char", "int", "ss_int"},
+      {"uchar", "char", "int", "us_int"},
+      {"char", "uchar", "int", "su_int"},
+  };
+  kbuf_printf(b, "#ifdef cl_khr_integer_dot_product\n");
+  /* Byte i of a packed operand as uchar or char. */
+  for (int s = 0; s < 2; s++) {
+    const char *E = s ? "char" : "uchar";
+    kbuf_printf(b,
+                F " %s4 __kcc_unpack_%c(uint p) { %s4 v; v.x = (%s)p; v.y = (%s)(p >> 8); v.z = "
+                  "(%s)(p >> 16); v.w = (%s)(p >> 24); return v; }\n",
+                E, s ? 's' : 'u', E, E, E, E, E);
+  }
+  for (size_t f = 0; f < sizeof forms / sizeof *forms; f++) {
+    const char *A = forms[f].a, *B = forms[f].b, *R = forms[f].r, *S = forms[f].sfx;
+    kbuf_printf(b,
+                F " %s dot(%s4 a, %s4 b) { return (%s)a.x * (%s)b.x + (%s)a.y * (%s)b.y + "
+                  "(%s)a.z * (%s)b.z + (%s)a.w * (%s)b.w; }\n",
+                R, A, B, R, R, R, R, R, R, R, R);
+    kbuf_printf(b, F " %s dot_acc_sat(%s4 a, %s4 b, %s acc) { return add_sat(dot(a, b), acc); }\n",
+                R, A, B, R);
+    kbuf_printf(b,
+                F " %s dot_4x8packed_%s(uint a, uint b) { return dot(__kcc_unpack_%c(a), "
+                  "__kcc_unpack_%c(b)); }\n",
+                R, S, S[0], S[1]);
+    kbuf_printf(b,
+                F " %s dot_acc_sat_4x8packed_%s(uint a, uint b, %s acc) { return "
+                  "dot_acc_sat(__kcc_unpack_%c(a), __kcc_unpack_%c(b), acc); }\n",
+                R, S, R, S[0], S[1]);
+  }
+  kbuf_printf(b, "#endif\n");
+}
+
 char *fe_cl_lib(void) {
   KBuf b = {0};
   kbuf_printf(&b, "#define __KCC_CL\n");
   integer_functions(&b);
   relational_functions(&b);
   async_copies(&b);
+  integer_dot_product(&b);
+  fe_cl_workgroup(&b);
   kbuf_printf(&b, "#undef __KCC_CL\n");
   return b.data;
 }

@@ -368,6 +368,9 @@ KExpr *fe_cu_default_value(FeCtx *fe, CXType t, KLoc loc);
 void fe_cu_aggregate_defaults(FeCtx *fe, CXType rec, KExpr *list, KLoc loc);
 /* cl_lib.c: the OpenCL C built-ins written in OpenCL C, for the .cl prelude (malloc'ed). */
 char *fe_cl_lib(void);
+/* cl_workgroup.c: OpenCL C 2.0's work-item and work-group collective functions, written in
+ * OpenCL C over a local scratch array (appended to b; part of fe_cl_lib's text). */
+void fe_cl_workgroup(KBuf *b);
 /* An OpenCL C type name: NAME for n == 1, else NAMEn (cl_lib.c; mathlib.c's too). */
 const char *fe_cl_vtype(char *buf, size_t cap, const char *name, int n);
 int fe_pch_prelude_arg(const char *const *args, int nargs);

@@ -234,8 +234,33 @@ CXCursor fe_var_initializer(FeCtx *fe, CXCursor decl) {
   return init;
 }
 
+/* The scratch array of the OpenCL work-group functions (cl_workgroup.c): every function's
+ * declaration of it is the module's one shared array, declared at module scope like a
+ * file-scope `shared` one, which the back ends give each kernel that reaches it. */
+static void group_scratch(FeCtx *fe, CXCursor decl, KLoc loc) {
+  const char *name = fe_spelling(decl);
+  KVar *v = NULL;
+  for (int i = 0; i < fe->m->globals.n && !v; i++) {
+    KVar *g = fe->m->globals.v[i];
+    if (g->group_scratch) v = g;
+  }
+  if (!v) {
+    KType *t = fe_decl_type(fe, decl, loc);
+    if (!t) return;
+    v = kir_var(fe->m, name, t, KV_SHARED, loc);
+    v->group_scratch = true;
+    klist_push(&fe->m->globals, v);
+  }
+  fe_map_put(&fe->decls, clang_getCanonicalCursor(decl), v);
+  fe_map_put(&fe->decls, decl, v);
+}
+
 static void local_var(FeCtx *fe, CXCursor decl, KList *out) {
   KLoc loc = fe_loc(fe, decl);
+  if (fe->lang == KL_LANG_CL && fe_has_annotation(decl, "kcc.group_scratch")) {
+    group_scratch(fe, decl, loc);
+    return;
+  }
   if (fe_has_annotation(decl, "kcc.shared") || fe_has_annotation(decl, "kcc.constant") ||
       (fe->lang == KL_LANG_CL && fe_cl_var_space(decl))) {
     fe_global_var(fe, decl, false);

@@ -37,6 +37,11 @@ static const char cl_prelude[] =
     "#define cl_khr_subgroup_shuffle 1\n#define cl_khr_subgroup_shuffle_relative 1\n"
     "#define cl_khr_subgroup_clustered_reduce 1\n"
     "#if __OPENCL_C_VERSION__ == 300\n#define __opencl_c_subgroups 1\n#endif\n"
+    /* cl_khr_integer_dot_product (cl_lib.c), which requires OpenCL 1.0 only: every version,
+       with both of its OpenCL C feature macros (4 x 8-bit vectors, and packed in a uint). */
+    "#define cl_khr_integer_dot_product 1\n"
+    "#define __opencl_c_integer_dot_product_input_4x8bit 1\n"
+    "#define __opencl_c_integer_dot_product_input_4x8bit_packed 1\n"
     /* Extensions clang's spir64 target claims that kcc does not implement: a kernel testing
        for them would take a path kcc then refuses (Intel's subgroup functions, its AVC motion
        estimation, AMD's media operations). */

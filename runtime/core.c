@@ -1039,7 +1039,8 @@ static kcrt_status check_dims(const kcrt_kernel *k, const uint64_t grid[3], cons
   if (k->k->max_threads && threads > k->k->max_threads)
     return kcrt_fail(KCRT_ERROR_INVALID_LAUNCH,
                      "a block of %llu threads exceeds the %u threads per block that kernel '%s' "
-                     "declares with __launch_bounds__",
+                     "accepts (its __launch_bounds__, or 1024 with OpenCL's work-group "
+                     "functions)",
                      (unsigned long long)threads, k->k->max_threads, k->k->name);
   if (threads > k->max_threads)
     return kcrt_fail(KCRT_ERROR_INVALID_LAUNCH,

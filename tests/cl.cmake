@@ -2,7 +2,8 @@
 #
 #   cl.NAME.FORM   kcc NAME.cl --emit=FORM for FORM in kir ptx spirv cl cuda, then the form's
 #                  consumer (tests/consume.sh: ptxas, spirv-val, clang -x cl, nvcc). Any
-#                  diagnostic fails.
+#                  diagnostic fails. A `// kcc-args: ...` line adds options, here as for
+#                  the golden KIR (unit/test_opencl_fe.c) and the runtime bundles.
 #   cl.bad.NAME    tests/cl/bad/NAME.cl fails with exit 1, no output, and its first
 #                  diagnostic is "NAME.cl:" followed by NAME.expected (`// kcc-args: ...` adds
 #                  options). The exact KIR of each kernel is checked by unit/test_opencl_fe.c.
@@ -10,12 +11,14 @@
 set(_kcc_cl_dir ${CMAKE_CURRENT_BINARY_DIR}/cl)
 file(MAKE_DIRECTORY ${_kcc_cl_dir})
 
-# $1 kcc, $2 source, $3 form, $4 output, $5 consume.sh (also used by cu.cmake)
+# $1 kcc, $2 source, $3 form, $4 output, $5 consume.sh (also used by cu.cmake). A
+# `// kcc-args: ...` line in the source adds options (-cl-std=CL2.0).
 set(_kcc_cl_sh [=[
 set -e
 err="$4.err"
 rm -f "$4"
-"$1" "$2" --emit=$3 -o "$4" 2>"$err" || { cat "$err"; exit 1; }
+args=$(sed -n 's,^// kcc-args: ,,p' "$2")
+"$1" $args "$2" --emit=$3 -o "$4" 2>"$err" || { cat "$err"; exit 1; }
 # A header's bundle leaves out the forms the kernel cannot be written in (each form's own
 # test pins why): those warnings are expected there, nothing else is.
 [ "$3" != header ] || { grep -v -e '^kcc: warning: the bundle carries no ' \
@@ -65,7 +68,9 @@ list(APPEND _kcc_cl_kernels ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cl_vecfn.cl
      ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cl_intrel.cl
      ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cl_subgroups.cl
      ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cl_mathfn.cl
-     ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cl_images.cl)
+     ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cl_images.cl
+     ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cl_wgfn.cl
+     ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cl_intdot.cl)
 # Subgroup functions have no SPIR-V form (kcc writes SPIR-V 1.0): cl.NAME.spirv checks the
 # refusal's first message instead.
 set(_kcc_cl_subgroup_kernels subgroups cl_subgroups)

@@ -305,6 +305,8 @@ typedef struct KExpr KExpr;
 typedef struct KStmt KStmt;
 typedef struct KFunc KFunc;
 
+#define KIR_GROUP_SCRATCH_SLOTS 1024
+
 typedef struct KVar {
   const char *name; /* the source name (unique within its scope, not its function) */
   KType *type;
@@ -313,7 +315,11 @@ typedef struct KVar {
   int id;          /* unique within the module; stable, for back ends that need numbering */
   bool is_const;   /* declared const (locals/params) */
   bool is_dynamic; /* KV_SHARED declared `extern shared T x[]` */
-  KExpr *init;     /* KV_CONSTANT: constant initializer (KE_INITLIST or constant) */
+  /* KV_SHARED: the scratch of OpenCL's work-group functions (frontend/cl_workgroup.c), one slot
+   * per work-item: a kernel that reaches it takes at most KIR_GROUP_SCRATCH_SLOTS work-items
+   * per group (the bundle records the limit). */
+  bool group_scratch;
+  KExpr *init; /* KV_CONSTANT: constant initializer (KE_INITLIST or constant) */
   /* KV_CONSTANT declared without an initializer: a module symbol the host fills before
    * launching (cudaMemcpyToSymbol's job; kcrt_module_symbol). init is NULL. Back ends keep
    * it mutable from the host: PTX an external .const, OpenCL C and SPIR-V a hidden buffer

@@ -108,6 +108,16 @@ static bool uses_rw_images(const KFunc *f, int depth) {
   return false;
 }
 
+/* The largest block kernel f accepts, 0 for the device's: its __launch_bounds__, and at most
+ * one work-item per slot of the OpenCL work-group functions' scratch when it reaches them. */
+static uint32_t max_threads(const KFunc *f) {
+  uint32_t n = (uint32_t)f->max_threads;
+  for (int i = 0; i < f->shared.n; i++)
+    if (KLIST_AT(f->shared, i, KVar *)->group_scratch && (n == 0 || n > KIR_GROUP_SCRATCH_SLOTS))
+      n = KIR_GROUP_SCRATCH_SLOTS;
+  return n;
+}
+
 /* The kernel table, and in `attrs` the KATTRS section (left empty when no kernel has an
  * attribute, so that such bundles read the same with a 1.1 reader). */
 static bool kernel_table(KModule *m, KBuf *out, KBuf *attrs) {
@@ -176,7 +186,7 @@ static bool kernel_table(KModule *m, KBuf *out, KBuf *attrs) {
             (uses_fp64(f, 0) ? KCB_KERNEL_FP64 : 0) |
             (kir_func_uses_subgroups(f) ? KCB_KERNEL_SUBGROUPS : 0) |
             (uses_rw_images(f, 0) ? KCB_KERNEL_RW_IMAGES : 0),
-        (uint32_t)f->max_threads,
+        max_threads(f),
         {(uint32_t)f->reqd_block[0], (uint32_t)f->reqd_block[1], (uint32_t)f->reqd_block[2]}};
   }
   size_t len;

@@ -49,8 +49,12 @@ for k in $rt_own; do
   cp "$build/tests/rt_$k" "$out/bin/"
   src=""
   for e in k cu cl; do [ -e "$root/tests/runtime/$k.$e" ] && src="$root/tests/runtime/$k.$e"; done
-  "$build/kcc" "$src" -arch=sm_90,sm_80 -o "$out/bundles/sm90/$k.kcb" || fail=1
-  "$build/kcc" "$src" -o "$out/bundles/sm75/$k.kcb" || fail=1
+  # A `// kcc-args: ...` line adds options (-cl-std=CL2.0), as in tests/runtime/make_bundle.sh.
+  args=$(sed -n 's,^// kcc-args: ,,p' "$src")
+  # shellcheck disable=SC2086
+  "$build/kcc" $args "$src" -arch=sm_90,sm_80 -o "$out/bundles/sm90/$k.kcb" || fail=1
+  # shellcheck disable=SC2086
+  "$build/kcc" $args "$src" -o "$out/bundles/sm75/$k.kcb" || fail=1
 done
 # The CUDA device-API kernels once more, for nvcc on the GPU machine (run.sh: nvcc-reference).
 mkdir -p "$out/nvcc"

@@ -107,7 +107,8 @@ for c in $configs; do
       done ;;
     cuda-sm75) run_config cuda-sm75 "$dir/bundles/sm75" KCC_DEVICE=cuda ;;
     opencl) run_config opencl "$dir/bundles/sm90" KCC_DEVICE=opencl ;;
-    opencl-cpu) run_config opencl-cpu "$dir/bundles/sm90" KCC_DEVICE=cpu ;;
+    # One PoCL thread: docs/driver-bugs.md 11 (rt_intrinsics, rt_cl_wgfn), as under ctest.
+    opencl-cpu) run_config opencl-cpu "$dir/bundles/sm90" KCC_DEVICE=cpu POCL_MAX_PTHREAD_COUNT=1 ;;
     nvcc-reference)
       say "== nvcc-reference"
       nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)

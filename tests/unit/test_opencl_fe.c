@@ -20,7 +20,10 @@ START_TEST(kir_dumps) {
     ck_assert_msg(want != NULL, "missing %s", golden);
     /* The dump names the module after the input as given: run from its directory. */
     const char *base = strrchr(line, '/') + 1;
-    snprintf(cmd, sizeof cmd, "cd %s/cl && %s %s --emit=kir -o -", tu_srcdir(), tu_kcc(), base);
+    /* A `// kcc-args: ...` line adds options (-cl-std=CL2.0), as for tests/cl.cmake. */
+    snprintf(cmd, sizeof cmd,
+             "cd %s/cl && %s $(sed -n 's,^// kcc-args: ,,p' %s) %s --emit=kir -o -", tu_srcdir(),
+             tu_kcc(), base, base);
     char *out, *err;
     int st = tu_sh(cmd, &out, &err);
     ck_assert_msg(st == 0 && !*err, "%s: exit %d\n%s", line, st, err);
