@@ -948,8 +948,8 @@ LLVMValueRef lg_builtin(LG *g, KExpr *e) {
     lg_call(g, lg_intrinsic(g, "llvm.nvvm.barrier0", NULL, 0), NULL, 0);
     return NULL;
   case BI_THREADFENCE:
-    lg_call(g, lg_intrinsic(g, e->sys_scope ? "llvm.nvvm.membar.sys" : "llvm.nvvm.membar.gl",
-                            NULL, 0),
+    lg_call(g,
+            lg_intrinsic(g, e->sys_scope ? "llvm.nvvm.membar.sys" : "llvm.nvvm.membar.gl", NULL, 0),
             NULL, 0);
     return NULL;
   case BI_THREADFENCE_BLOCK:
