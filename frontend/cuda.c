@@ -960,11 +960,9 @@ static void init_part(FeCtx *fe, KVar *root, const Part *p, CXType t, CXCursor i
     return;
   }
   KExpr *lhs = part_expr(fe, root, p, loc);
-  KExpr *a = kir_expr(KE_ASSIGN, lhs->type, loc);
-  a->op = KB_NONE;
-  a->a = lhs;
-  a->b = fe_initializer(fe, init, lhs->type, false);
-  push_stmt(out, a, loc);
+  /* A braced initializer of an array or struct member (`float x[4] = {0};`) is assigned
+     element by element: KIR takes lists in declarations only. */
+  push_stmt(out, fe_assign_list(lhs, fe_initializer(fe, init, lhs->type, false), loc), loc);
 }
 
 void fe_cu_aggregate_defaults(FeCtx *fe, CXType rec, KExpr *list, KLoc loc) {

@@ -208,6 +208,9 @@ KOp fe_binary_op(enum CXBinaryOperatorKind k);
 /* *p, &e (a temporary when e is not an lvalue, for a reference binding to it), this. */
 KExpr *fe_deref(KExpr *p, KLoc loc);
 KExpr *fe_addr_of(FeCtx *fe, KExpr *e, KLoc loc);
+/* lv = list (an initializer list or a value) as assignments of scalars and vectors, chained
+ * with commas; members a list leaves out are zeroed. */
+KExpr *fe_assign_list(KExpr *lv, KExpr *list, KLoc loc);
 KExpr *fe_this(FeCtx *fe, KLoc loc);
 /* A new local of the function being lowered, declared at its start with init (or none). */
 KExpr *fe_temp(FeCtx *fe, KType *t, KExpr *init, KLoc loc);

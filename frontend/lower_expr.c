@@ -165,7 +165,7 @@ static KExpr *sequenced_assign(FeCtx *fe, KExpr *e) {
 
 /* lv = list, as assignments of its scalars and vectors (KIR takes initializer lists in
  * declarations only), chained with commas; members a list leaves out are zeroed. */
-static KExpr *assign_list(KExpr *lv, KExpr *list, KLoc loc) {
+KExpr *fe_assign_list(KExpr *lv, KExpr *list, KLoc loc) {
   KType *t = lv->type;
   if (!list || list->kind != KE_INITLIST || (t->kind != KT_STRUCT && t->kind != KT_ARRAY)) {
     KExpr *a = kir_expr(KE_ASSIGN, t, loc);
@@ -194,7 +194,7 @@ static KExpr *assign_list(KExpr *lv, KExpr *list, KLoc loc) {
       m->a = lv;
       m->field = i;
     }
-    KExpr *a = assign_list(m, item ? item : fe_zero(m->type, loc), loc);
+    KExpr *a = fe_assign_list(m, item ? item : fe_zero(m->type, loc), loc);
     if (!r) {
       r = a;
       continue;
@@ -1396,7 +1396,7 @@ static KExpr *lower(FeCtx *fe, CXCursor c) {
        the list is, member by member, and then read. */
     KExpr *tmp = fe_temp(fe, t, fe_zero(t, loc), loc);
     KExpr *r = kir_expr(KE_COMMA, t, loc);
-    r->a = assign_list(tmp, v, loc);
+    r->a = fe_assign_list(tmp, v, loc);
     r->b = tmp;
     return r;
   }

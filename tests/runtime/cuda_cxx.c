@@ -197,7 +197,8 @@ int main(int argc, char **argv) {
   free(si), free(so), free(sw);
 
   /* braced: k = 0 and 2 give pair_sum({k, 0}) + nest_sum({{k, x % 5}, {0, 0}}), k = 1 gives
-     pair_sum({x % 7, 1}); p = {x % 3} leaves b zero; int2{x % 11, 4} and int{5}. */
+     pair_sum({x % 7, 1}); p = {x % 3} leaves b zero; int2{x % 11, 4}, int{5} and BInit's
+     {4, 5, 0}. */
   int *bi = malloc(n * sizeof *bi), *bo = malloc(3 * n * sizeof *bo),
       *bw = malloc(3 * n * sizeof *bw);
   for (int i = 0; i < n; i++) {
@@ -207,7 +208,7 @@ int main(int argc, char **argv) {
       acc += k == 1 ? (x % 7) * 10 + k : k * 10 + k * 1000 + (x % 5) * 100;
     bw[3 * i] = acc;
     bw[3 * i + 1] = (x % 3) * 10;
-    bw[3 * i + 2] = (x % 11) * 100 + 4 + 5;
+    bw[3 * i + 2] = (x % 11) * 100 + 4 + 5 + 4 + 50;
   }
   kcrt_buffer *dbi = rt_upload(&rt, bi, n * sizeof *bi), *dbo = rt_alloc(&rt, 3 * n * sizeof *bo);
   kcrt_arg ab[] = {KCRT_ARG_BUFFER(dbi), KCRT_ARG_BUFFER(dbo), KCRT_ARG_VALUE(n)};

@@ -191,6 +191,9 @@ struct Nest {
   IPair p;
   int c[2];
 };
+struct BInit {
+  int x[3] = {4, 5};
+};
 __device__ int ipair_sum(IPair p) { return p.a * 10 + p.b; }
 __device__ int nest_sum(Nest q) { return q.p.a * 1000 + q.p.b * 100 + q.c[0] * 10 + q.c[1]; }
 extern "C" __global__ void braced(const int *in, int *out, int n) {
@@ -203,9 +206,10 @@ extern "C" __global__ void braced(const int *in, int *out, int n) {
   IPair p = {1, 2};
   p = {x % 3};
   int2 v = int2{x % 11, 4};
+  BInit bi; // an array member's default initializer, assigned element by element
   out[3 * i] = acc;
   out[3 * i + 1] = p.a * 10 + p.b;
-  out[3 * i + 2] = v.x * 100 + v.y + int{5};
+  out[3 * i + 2] = v.x * 100 + v.y + int{5} + bi.x[0] + bi.x[1] * 10 + bi.x[2] * 100;
 }
 
 // Casts to a reference name the operand's bytes as another type (C++ [expr.cast]: (T &)x is
