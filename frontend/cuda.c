@@ -789,6 +789,8 @@ static KExpr *construct(FeCtx *fe, CXCursor c, CXCursor ctor, KLoc loc) {
   /* A user-provided constructor: a method of a temporary, which is then the value. */
   KType *t = fe_type(fe, clang_getCursorType(c), loc);
   if (!t) return fe_poison(loc);
+  /* `Point a[5];`: each element its own default construction (one list entry each). */
+  if (t->kind == KT_ARRAY && n == 0) return fe_cu_default_value(fe, clang_getCursorType(c), loc);
   const char *why = fe_cu_record_problem(clang_getCursorSemanticParent(ctor));
   if (why) return fe_poison(loc); /* reported with the class */
   KFunc *f = fe_cu_function(fe, ctor);

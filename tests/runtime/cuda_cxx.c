@@ -261,12 +261,12 @@ int main(int argc, char **argv) {
   }
   free(fpa), free(fpo), free(fpw);
 
-  /* statics: (4 x + 6) * 100 + 4 * 10 + 2 + 7 */
+  /* statics: (4 x + 6) * 100 + 4 * 10 + 2 + 7, and 999 thousands from three constructed 9s */
   int *sti = malloc(n * sizeof *sti), *sto = malloc(n * sizeof *sto),
       *stw = malloc(n * sizeof *stw);
   for (int i = 0; i < n; i++) {
-    sti[i] = rt_int(&rt, -100000, 100000);
-    stw[i] = (4 * sti[i] + 6) * 100 + 40 + 2 + 7;
+    sti[i] = rt_int(&rt, -1000000, 1000000);
+    stw[i] = (4 * sti[i] + 6) * 100 + 40 + 2 + 7 + 999000;
   }
   kcrt_buffer *dsti = rt_upload(&rt, sti, n * sizeof *sti), *dsto = rt_alloc(&rt, n * sizeof *sto);
   kcrt_arg ast[] = {KCRT_ARG_BUFFER(dsti), KCRT_ARG_BUFFER(dsto), KCRT_ARG_VALUE(n)};

@@ -258,12 +258,18 @@ __device__ int stile_sum(const STile<16, 8> &t) {
   for (int l = 0; l < t.ne; l++) s += t.x[l];
   return s;
 }
+struct CtorPt {
+  int v;
+  __device__ CtorPt() { v = 9; }
+};
 extern "C" __global__ void statics(const int *in, int *out, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
   STile<16, 8> t;
   for (int l = 0; l < t.ne; l++) t.x[l] = in[i] + l;
-  out[i] = stile_sum(t) * 100 + t.ne * 10 + STile<8, 8>::ne + STile<4, 8>::kind;
+  CtorPt pts[3]; // an array of a class with a user-provided default constructor: each one
+  out[i] = stile_sum(t) * 100 + t.ne * 10 + STile<8, 8>::ne + STile<4, 8>::kind +
+           (pts[0].v + pts[1].v * 10 + pts[2].v * 100) * 1000;
 }
 
 // A parameter pack of kernel parameters (each gets a name of its own in every form) and a
