@@ -45,6 +45,19 @@ set(KCRT_RUNTIME_KERNELS
 # NAME.cl for OpenCL C) rather than in the corpus that every back end compiles.
 set(KCRT_RUNTIME_OWN_KERNELS local_args cuda_cxx cuda_lambda cuda_devvar cuda_names cuda_hostprog cuda_api cuda_fp16 cuda_bf16 cuda_fp8 cuda_union cuda_mathfn cuda_launch cuda_asm cl_vecfn cl_contract cl_workitem cl_half cl_fp16 cl_printf cl_chatter cl_subgroups cl_intrel cl_union cl_mathfn cl_images cl_wgfn cl_intdot)
 
+# _kcc_rt_props(NAME): the environment (_rt_env) and timeout (_rt_timeout) runtime.NAME and
+# runtime.NAME.spirv run with.
+function(_kcc_rt_props name)
+  set(env "XDG_CACHE_HOME=${_rt_out}/cache;${_rt_lsan}")
+  set(timeout 300)
+  if(name STREQUAL cl_wgfn)
+    set(env "POCL_MAX_PTHREAD_COUNT=1;${env}")
+    set(timeout 600)
+  endif()
+  set(_rt_env "${env}" PARENT_SCOPE)
+  set(_rt_timeout ${timeout} PARENT_SCOPE)
+endfunction()
+
 foreach(_name ${KCRT_RUNTIME_KERNELS} ${KCRT_RUNTIME_OWN_KERNELS})
   if(_name IN_LIST KCRT_RUNTIME_OWN_KERNELS AND EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/runtime/${_name}.cu)
     set(_k ${CMAKE_CURRENT_SOURCE_DIR}/runtime/${_name}.cu)
@@ -76,12 +89,7 @@ foreach(_name ${KCRT_RUNTIME_KERNELS} ${KCRT_RUNTIME_OWN_KERNELS})
   # test runs PoCL with one thread, as rt_intrinsics does.
   # It also takes one to two minutes on a fresh cache (PoCL compiles its kernels for each
   # work-group size: tests/runtime/cl_wgfn.c), hence the longer timeout.
-  set(_rt_env "XDG_CACHE_HOME=${_rt_out}/cache;${_rt_lsan}")
-  set(_rt_timeout 300)
-  if(_name STREQUAL cl_wgfn)
-    set(_rt_env "POCL_MAX_PTHREAD_COUNT=1;${_rt_env}")
-    set(_rt_timeout 600)
-  endif()
+  _kcc_rt_props(${_name})
   add_test(NAME runtime.${_name} COMMAND rt_${_name} ${_kcb} ${_rt_args})
   set_tests_properties(runtime.${_name} PROPERTIES
     SKIP_RETURN_CODE 77 TIMEOUT ${_rt_timeout} LABELS runtime ENVIRONMENT "${_rt_env}")
@@ -94,12 +102,7 @@ foreach(_name cl_workitem cl_half cl_fp16 cl_printf cl_vecfn cl_contract cl_intr
            COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/bounds/run_spirv.sh $<TARGET_FILE:kcbinfo>
                    "$<$<BOOL:${KCC_BC_LLVM_SPIRV}>:${KCC_BC_LLVM_SPIRV}>" $<TARGET_FILE:rt_${_name}>
                    ${_rt_out}/${_name}.kcb)
-  set(_rt_env "XDG_CACHE_HOME=${_rt_out}/cache;${_rt_lsan}")
-  set(_rt_timeout 300)
-  if(_name STREQUAL cl_wgfn)
-    set(_rt_env "POCL_MAX_PTHREAD_COUNT=1;${_rt_env}")
-    set(_rt_timeout 600)
-  endif()
+  _kcc_rt_props(${_name})
   set_tests_properties(runtime.${_name}.spirv PROPERTIES SKIP_RETURN_CODE 77
     TIMEOUT ${_rt_timeout} LABELS runtime ENVIRONMENT "${_rt_env}")
 endforeach()
