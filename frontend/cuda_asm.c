@@ -158,11 +158,7 @@ static int operands(AsmToks *a, KLoc loc, KList *cons) {
 
 KExpr *fe_cu_asm(FeCtx *fe, CXCursor c, KLoc loc) {
   CXSourceRange ext = clang_getCursorExtent(c);
-  CXFile f1 = NULL, f2 = NULL;
-  unsigned o1 = 0, o2 = 0;
-  clang_getSpellingLocation(clang_getRangeStart(ext), &f1, NULL, NULL, &o1);
-  clang_getExpansionLocation(clang_getRangeStart(ext), &f2, NULL, NULL, &o2);
-  if (!f1 || f1 != f2 || o1 != o2) {
+  if (fe_in_macro(clang_getRangeStart(ext))) {
     diag_error(loc, "inline assembly written by a macro is not supported in kcc kernels; write "
                     "the asm statement in a function");
     return fe_poison(loc);

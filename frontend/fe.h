@@ -152,6 +152,11 @@ KLoc fe_loc_of(FeCtx *fe, CXSourceLocation l);
 const char *fe_spelling(CXCursor c);
 /* True for a declaration that lives in one of kcc's virtual files (prelude, headers). */
 bool fe_in_vfile(FeCtx *fe, CXCursor c);
+/* Whether location l comes from a macro expansion (its spelling is elsewhere). */
+bool fe_in_macro(CXSourceLocation l);
+/* A record declaration of C or C++: struct, class, union, a class template or partial
+ * specialisation. */
+bool fe_is_record_kind(enum CXCursorKind k);
 bool fe_has_annotation(CXCursor c, const char *what);
 /* The last annotate("what", ...) attribute among c's children (its arguments are the
  * attribute's children), or the null cursor. */

@@ -53,11 +53,6 @@ static bool is_function(enum CXCursorKind k) {
          k == CXCursor_Constructor || k == CXCursor_Destructor || k == CXCursor_ConversionFunction;
 }
 
-static bool is_record(enum CXCursorKind k) {
-  return k == CXCursor_StructDecl || k == CXCursor_ClassDecl || k == CXCursor_UnionDecl ||
-         k == CXCursor_ClassTemplate || k == CXCursor_ClassTemplatePartialSpecialization;
-}
-
 static enum CXChildVisitResult attr_visit(CXCursor c, CXCursor p, CXClientData d) {
   (void)p;
   enum CXCursorKind k = clang_getCursorKind(c);
@@ -137,7 +132,7 @@ static void add_members(Regions *rs, CXCursor rec, int top) {
     enum CXCursorKind ck = clang_getCursorKind(k.v[i]);
     if (is_function(ck))
       add_region(rs, k.v[i], function_kind(rs->fe, k.v[i]), top);
-    else if (is_record(ck))
+    else if (fe_is_record_kind(ck))
       add_members(rs, k.v[i], top);
   }
   fe_kids_free(&k);
@@ -170,7 +165,7 @@ static void add_scope(Regions *rs, CXCursor scope) {
     } else {
       int top = rs->n;
       add_region(rs, c, R_SHARED, -1);
-      if (is_record(ck) && top < rs->n) add_members(rs, c, top);
+      if (fe_is_record_kind(ck) && top < rs->n) add_members(rs, c, top);
     }
   }
   fe_kids_free(&k);

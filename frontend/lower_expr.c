@@ -136,6 +136,14 @@ static KExpr *decay(KExpr *e, int qual) {
   return c;
 }
 
+static KExpr *binary_node(KExprKind kind, KOp op, KType *t, KExpr *a, KExpr *b, KLoc loc) {
+  KExpr *e = kir_expr(kind, t, loc);
+  e->op = op;
+  e->a = a;
+  e->b = b;
+  return e;
+}
+
 static void side_effect_visit(KExpr *e, void *ctx) {
   if (e->kind == KE_ASSIGN || e->kind == KE_INCDEC) *(bool *)ctx = true;
 }
@@ -150,17 +158,11 @@ static KExpr *sequenced_assign(FeCtx *fe, KExpr *e) {
     kir_visit_expr(e->b, side_effect_visit, &side);
   if (!side) return e;
   KExpr *t = fe_temp(fe, e->b->type, fe_zero(e->b->type, e->loc), e->loc);
-  KExpr *set = kir_expr(KE_ASSIGN, t->type, e->loc);
-  set->op = KB_NONE;
-  set->a = t;
-  set->b = e->b;
+  KExpr *set = binary_node(KE_ASSIGN, KB_NONE, t->type, t, e->b, e->loc);
   KExpr *read = kir_expr(KE_VAR, t->type, e->loc);
   read->var = t->var;
   e->b = read;
-  KExpr *c = kir_expr(KE_COMMA, e->type, e->loc);
-  c->a = set;
-  c->b = e;
-  return c;
+  return binary_node(KE_COMMA, KB_NONE, e->type, set, e, e->loc);
 }
 
 /* lv = list, as assignments of its scalars and vectors (KIR takes initializer lists in
@@ -168,12 +170,8 @@ static KExpr *sequenced_assign(FeCtx *fe, KExpr *e) {
 KExpr *fe_assign_list(KExpr *lv, KExpr *list, KLoc loc) {
   KType *t = lv->type;
   if (!list || list->kind != KE_INITLIST || (t->kind != KT_STRUCT && t->kind != KT_ARRAY)) {
-    KExpr *a = kir_expr(KE_ASSIGN, t, loc);
-    a->op = KB_NONE;
-    a->a = lv;
-    a->b = list ? list : fe_zero(t, loc);
-    if (a->b->kind == KE_INITLIST) a->b = fe_zero(t, loc); /* a vector's {} */
-    return a;
+    KExpr *v = list && list->kind != KE_INITLIST ? list : fe_zero(t, loc); /* a vector's {} */
+    return binary_node(KE_ASSIGN, KB_NONE, t, lv, v, loc);
   }
   int n = t->kind == KT_ARRAY ? (int)t->len : t->st->nfields;
   int only = -1; /* a union's list gives one member (none: the first, zeroed) */
@@ -195,14 +193,7 @@ KExpr *fe_assign_list(KExpr *lv, KExpr *list, KLoc loc) {
       m->field = i;
     }
     KExpr *a = fe_assign_list(m, item ? item : fe_zero(m->type, loc), loc);
-    if (!r) {
-      r = a;
-      continue;
-    }
-    KExpr *c = kir_expr(KE_COMMA, a->type, loc);
-    c->a = r;
-    c->b = a;
-    r = c;
+    r = r ? binary_node(KE_COMMA, KB_NONE, a->type, r, a, loc) : a;
   }
   return r ? r : fe_zero(kir_type_scalar(KT_I32), loc); /* an empty struct */
 }
@@ -491,11 +482,6 @@ static KExpr *special_whole(FeCtx *fe, int sp, CXCursor c, KLoc loc) {
   return fe_temp(fe, t, l, loc);
 }
 
-static bool is_record_kind(enum CXCursorKind k) {
-  return k == CXCursor_StructDecl || k == CXCursor_ClassDecl || k == CXCursor_UnionDecl ||
-         k == CXCursor_ClassTemplate || k == CXCursor_ClassTemplatePartialSpecialization;
-}
-
 /* A static data member used at c (var, its declaration): its initializer's value, which
  * must be an arithmetic constant. */
 static KExpr *static_member(FeCtx *fe, CXCursor c, CXCursor var, KLoc loc) {
@@ -534,7 +520,7 @@ static KExpr *decl_ref(FeCtx *fe, CXCursor c, KLoc loc) {
       v = fe_map_get(&fe->decls, clang_getCanonicalCursor(clang_getTypeDeclaration(
                                      clang_getCanonicalType(clang_getCursorType(ref)))));
     if (!v && fe->lang == KL_LANG_CU &&
-        is_record_kind(clang_getCursorKind(clang_getCursorSemanticParent(ref)))) {
+        fe_is_record_kind(clang_getCursorKind(clang_getCursorSemanticParent(ref)))) {
       return static_member(fe, c, ref, loc); /* `tile<8, 8>::ne` */
     }
     if (!v && fe->lang == KL_LANG_CU && at_namespace_scope(ref) && !fe_cu_is_device_var(ref)) {
@@ -713,14 +699,6 @@ static KExpr *unary(FeCtx *fe, CXCursor c, KLoc loc) {
     return e;
   default: diag_error(loc, "this operator is not supported in kcc kernels"); return fe_poison(loc);
   }
-}
-
-static KExpr *binary_node(KExprKind kind, KOp op, KType *t, KExpr *a, KExpr *b, KLoc loc) {
-  KExpr *e = kir_expr(kind, t, loc);
-  e->op = op;
-  e->a = a;
-  e->b = b;
-  return e;
 }
 
 KOp fe_binary_op(enum CXBinaryOperatorKind k) {
@@ -941,11 +919,7 @@ static bool reference_cast(FeCtx *fe, CXCursor c) {
                ck == CXCursor_CXXConstCastExpr;
   if (!named && ck != CXCursor_CStyleCastExpr) return false;
   CXSourceRange ext = clang_getCursorExtent(c);
-  CXFile f1 = NULL, f2 = NULL;
-  unsigned o1 = 0, o2 = 0;
-  clang_getSpellingLocation(clang_getRangeStart(ext), &f1, NULL, NULL, &o1);
-  clang_getExpansionLocation(clang_getRangeStart(ext), &f2, NULL, NULL, &o2);
-  if (f1 != f2 || o1 != o2) return false; /* written in a macro: its tokens are elsewhere */
+  if (fe_in_macro(clang_getRangeStart(ext))) return false; /* its tokens are elsewhere */
   CXToken *t = NULL;
   unsigned nt = 0;
   clang_tokenize(fe->tu, ext, &t, &nt);
@@ -1083,7 +1057,6 @@ static KExpr *builtin_call(FeCtx *fe, CXCursor c, KBuiltin b, KLoc loc) {
   return e;
 }
 
-/* The callee's FunctionDecl of a direct call, or a null cursor (a call through a pointer). */
 /* The function a callee expression names: `f`, `&f`, `*f`, or a template parameter a
  * specialisation substituted one for (`template <float (*op)(float)>`: a use of op references
  * nothing and shows `&f` or `f` as its only child), so that the call is direct. */
@@ -1106,6 +1079,7 @@ static CXCursor named_function(CXCursor e) {
   return clang_getNullCursor();
 }
 
+/* The callee's FunctionDecl of a direct call, or a null cursor (a call through a pointer). */
 static CXCursor direct_callee(CXCursor call) {
   FeKids k;
   fe_kids_expr(call, &k);
@@ -1395,10 +1369,7 @@ static KExpr *lower(FeCtx *fe, CXCursor c) {
        what is declared later, or be evaluated many times: the temporary is assigned where
        the list is, member by member, and then read. */
     KExpr *tmp = fe_temp(fe, t, fe_zero(t, loc), loc);
-    KExpr *r = kir_expr(KE_COMMA, t, loc);
-    r->a = fe_assign_list(tmp, v, loc);
-    r->b = tmp;
-    return r;
+    return binary_node(KE_COMMA, KB_NONE, t, fe_assign_list(tmp, v, loc), tmp, loc);
   }
   case CXCursor_GenericSelectionExpr:
     diag_error(loc, "'_Generic' is not supported in kcc kernels");

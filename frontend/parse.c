@@ -173,6 +173,19 @@ bool fe_in_vfile(FeCtx *fe, CXCursor c) {
   return fe_is_vfile_name(file_name(fe, f));
 }
 
+bool fe_in_macro(CXSourceLocation l) {
+  CXFile f1, f2;
+  unsigned o1, o2;
+  clang_getExpansionLocation(l, &f1, NULL, NULL, &o1);
+  clang_getSpellingLocation(l, &f2, NULL, NULL, &o2);
+  return o1 != o2 || !f1 || !f2 || !clang_File_isEqual(f1, f2);
+}
+
+bool fe_is_record_kind(enum CXCursorKind k) {
+  return k == CXCursor_StructDecl || k == CXCursor_ClassDecl || k == CXCursor_UnionDecl ||
+         k == CXCursor_ClassTemplate || k == CXCursor_ClassTemplatePartialSpecialization;
+}
+
 typedef struct AnnCtx {
   const char *what;
   CXCursor at;

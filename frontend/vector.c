@@ -247,15 +247,6 @@ static int decode_accessor(const char *name, int n, uint8_t *out) {
   return k;
 }
 
-/* Whether location l comes from a macro expansion. */
-static bool in_macro(CXSourceLocation l) {
-  CXFile f1, f2;
-  unsigned o1, o2;
-  clang_getExpansionLocation(l, &f1, NULL, NULL, &o1);
-  clang_getSpellingLocation(l, &f2, NULL, NULL, &o2);
-  return o1 != o2 || !f1 || !f2 || !clang_File_isEqual(f1, f2);
-}
-
 /* libclang shows both ExtVectorElementExpr and the implicit casts as UnexposedExpr. A
  * component access has a vector (or pointer to vector) operand and the operand's element type,
  * or a vector of it, as its type; its extent ends after the accessor, beyond the operand's,
@@ -303,7 +294,7 @@ static int swizzle_kind(CXCursor c) {
                clang_getNumElements(rt) != clang_getNumElements(bt))
         r = SWZ_YES;
       else
-        r = in_macro(clang_getCursorLocation(c)) ? SWZ_MAYBE : SWZ_NO;
+        r = fe_in_macro(clang_getCursorLocation(c)) ? SWZ_MAYBE : SWZ_NO;
     }
   }
   fe_kids_free(&k);

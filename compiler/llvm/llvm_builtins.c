@@ -1034,6 +1034,16 @@ static LLVMTypeRef asm_type(LG *g, char letter, LLVMTypeRef given) {
   }
 }
 
+/* The width of an integer or floating-point scalar type. */
+static unsigned scalar_bits(LLVMTypeRef t) {
+  switch (LLVMGetTypeKind(t)) {
+  case LLVMIntegerTypeKind: return LLVMGetIntTypeWidth(t);
+  case LLVMDoubleTypeKind: return 64;
+  case LLVMHalfTypeKind: return 16;
+  default: return 32;
+  }
+}
+
 /* v (of KIR type t) as LLVM type to: pointers through integers, equal sizes bit for bit,
  * integers of other sizes truncated or extended as t's signedness says. */
 static LLVMValueRef asm_fit(LG *g, LLVMValueRef v, const KType *t, LLVMTypeRef to) {
@@ -1043,14 +1053,7 @@ static LLVMValueRef asm_fit(LG *g, LLVMValueRef v, const KType *t, LLVMTypeRef t
   if (LLVMGetTypeKind(to) == LLVMPointerTypeKind) return LLVMBuildIntToPtr(g->b, v, to, "");
   bool fi = LLVMGetTypeKind(from) == LLVMIntegerTypeKind,
        ti = LLVMGetTypeKind(to) == LLVMIntegerTypeKind;
-  unsigned fb = fi                                            ? LLVMGetIntTypeWidth(from)
-                : LLVMGetTypeKind(from) == LLVMDoubleTypeKind ? 64
-                : LLVMGetTypeKind(from) == LLVMHalfTypeKind   ? 16
-                                                              : 32;
-  unsigned tb = ti                                          ? LLVMGetIntTypeWidth(to)
-                : LLVMGetTypeKind(to) == LLVMDoubleTypeKind ? 64
-                : LLVMGetTypeKind(to) == LLVMHalfTypeKind   ? 16
-                                                            : 32;
+  unsigned fb = scalar_bits(from), tb = scalar_bits(to);
   if (fb == tb) return LLVMBuildBitCast(g->b, v, to, "");
   if (!fi) v = LLVMBuildBitCast(g->b, v, LLVMIntTypeInContext(g->ctx, fb), "");
   LLVMTypeRef it = ti ? to : LLVMIntTypeInContext(g->ctx, tb);
@@ -1110,7 +1113,7 @@ LLVMValueRef lg_asm(LG *g, KExpr *e) {
   const char *cs = cons.data ? cons.data : "";
   if (*cs == ',') cs++;
   LLVMValueRef asmv =
-      LLVMGetInlineAsm(fty, text.data ? text.data : "", text.len, (char *)cs, strlen(cs),
+      LLVMGetInlineAsm(fty, text.data ? text.data : "", text.len, cs, strlen(cs),
                        a->is_volatile || a->nout == 0, 0, LLVMInlineAsmDialectATT, 0);
   LLVMValueRef r = LLVMBuildCall2(g->b, fty, asmv, iv, (unsigned)nin, "");
   for (int i = 0; i < a->nout; i++) {
