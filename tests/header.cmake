@@ -60,11 +60,13 @@ else()
   message(STATUS "header tests: no C++ compiler, the generated header is not tried as C++")
 endif()
 
+# Each test has caches of its own (kcrt's and PoCL's both live under XDG_CACHE_HOME): two tests
+# building one program in one PoCL kernel cache at once once aborted PoCL (docs/driver-bugs.md 17).
 while(_hdr_programs)
   list(POP_FRONT _hdr_programs _target _name)
   add_test(NAME header.${_name} COMMAND ${_target})
   set_tests_properties(header.${_name} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300 LABELS header
-    ENVIRONMENT "XDG_CACHE_HOME=${_hdr_out}/cache")
+    ENVIRONMENT "XDG_CACHE_HOME=${_hdr_out}/cache-${_name}")
 endwhile()
 
 # The compile-fail checks read the headers generated for hdr_c11.
@@ -108,7 +110,7 @@ while(_gens)
             ${_hdr_src}/outoftree ${_hdr_out}/outoftree-${_name} ${_gen} "${KCC_TEST_USER_FLAGS}")
   set_tests_properties(header.outoftree.${_name} PROPERTIES FIXTURES_REQUIRED kcc_installed
     SKIP_RETURN_CODE 77 TIMEOUT 600 LABELS header
-    ENVIRONMENT "XDG_CACHE_HOME=${_hdr_out}/cache")
+    ENVIRONMENT "XDG_CACHE_HOME=${_hdr_out}/cache-outoftree-${_name}")
 endwhile()
 
 # The samples as installed, built as one project against the prefix.
@@ -116,12 +118,13 @@ add_test(NAME header.installed_samples
   COMMAND sh ${_hdr_src}/installed_samples.sh ${KCC_TEST_PREFIX} ${_hdr_out}/installed-samples
           "${KCC_TEST_USER_FLAGS}")
 set_tests_properties(header.installed_samples PROPERTIES FIXTURES_REQUIRED kcc_installed
-  SKIP_RETURN_CODE 77 TIMEOUT 600 LABELS header ENVIRONMENT "XDG_CACHE_HOME=${_hdr_out}/cache")
+  SKIP_RETURN_CODE 77 TIMEOUT 600 LABELS header
+  ENVIRONMENT "XDG_CACHE_HOME=${_hdr_out}/cache-installed-samples")
 
 add_test(NAME header.from_docs
   COMMAND sh ${_hdr_src}/from_docs.sh ${KCC_TEST_PREFIX} ${_hdr_out}/from-docs "${KCC_TEST_USER_FLAGS}")
 set_tests_properties(header.from_docs PROPERTIES FIXTURES_REQUIRED kcc_installed
-  SKIP_RETURN_CODE 77 TIMEOUT 600 LABELS header ENVIRONMENT "XDG_CACHE_HOME=${_hdr_out}/cache")
+  SKIP_RETURN_CODE 77 TIMEOUT 600 LABELS header ENVIRONMENT "XDG_CACHE_HOME=${_hdr_out}/cache-from-docs")
 
 add_test(NAME header.manpage
   COMMAND sh ${_hdr_src}/manpage_check.sh $<TARGET_FILE:kcc> ${CMAKE_SOURCE_DIR}/docs/kcc.1)
