@@ -21,13 +21,19 @@ static bool enumerated[NBACKENDS];
 static KcrtDevEntry *be_devs[NBACKENDS];
 static int be_n[NBACKENDS];
 static char why[NBACKENDS][512];
+static char hidden[NBACKENDS][512]; /* what the visibility variables hid (schedenv.c) */
 
 static const KcrtDevEntry *backend_devices(int b, int *n) {
   pthread_mutex_lock(&enum_lock);
   if (!enumerated[b]) {
     backends[b]->enumerate(&be_devs[b], &be_n[b], why[b], sizeof why[b]);
+    int found = be_n[b];
+    kcrt_visible_filter(be_devs[b], &be_n[b], hidden[b], sizeof hidden[b]);
     if (be_n[b] > 0)
       why[b][0] = 0;
+    else if (found)
+      snprintf(why[b], sizeof why[b], "%d device%s, all hidden: %s", found, found == 1 ? "" : "s",
+               hidden[b]);
     else if (!why[b][0])
       snprintf(why[b], sizeof why[b], "no devices");
     kcrt_log("%s: %d device(s)%s%s", backends[b]->name, be_n[b], why[b][0] ? ": " : "", why[b]);
@@ -119,9 +125,31 @@ static bool contains_nocase(const char *hay, const char *needle) {
   return n == 0;
 }
 
+static bool cuda_twin(const KcrtDevEntry *d, int n, int i);
+
+/* "local-rank": the node-local rank's device, counting the devices a rank may take — the GPUs
+ * of one back end (CUDA's when it has any, as kcrt_device_open_gpus opens them), else every
+ * device — modulo their number, so that ranks share devices round-robin when there are more
+ * ranks than devices. *count gets the number of candidates. */
+static int local_rank_index(const KcrtDevEntry *d, int n, int *count) {
+  int gpu_backend = first_where(d, n, KCRT_BACKEND_CUDA, KCRT_DEVICE_GPU) >= 0
+                        ? KCRT_BACKEND_CUDA
+                        : KCRT_BACKEND_OPENCL;
+  bool gpus = first_where(d, n, gpu_backend, KCRT_DEVICE_GPU) >= 0;
+  int cand[256], m = 0;
+  for (int i = 0; i < n && m < 256; i++)
+    if (gpus ? (int)d[i].info.backend == gpu_backend && d[i].info.type == KCRT_DEVICE_GPU
+             : !cuda_twin(d, n, i))
+      cand[m++] = i;
+  *count = m;
+  return m ? cand[kcrt_local_rank(NULL) % m] : -1;
+}
+
 /* Resolves a selector (docs/runtime.md, "Choosing a device") to an index, or -1. */
 static int select_device(const KcrtDevEntry *d, int n, const char *sel) {
   char *end;
+  int count;
+  if (!strcasecmp(sel, "local-rank")) return local_rank_index(d, n, &count);
   if (isdigit((unsigned char)sel[0])) {
     long v = strtol(sel, &end, 10);
     if (!*end && v < n) return (int)v;
@@ -367,15 +395,29 @@ kcrt_status kcrt_print_devices(FILE *out) {
             (unsigned long long)f->max_grid_dim[0], (unsigned long long)f->max_grid_dim[1],
             (unsigned long long)f->max_grid_dim[2]);
   }
-  for (int i = 0; i < NBACKENDS; i++)
+  for (int i = 0; i < NBACKENDS; i++) {
     if (why[i][0]) fprintf(out, "%s: %s\n", backends[i]->name, why[i]);
+    else if (hidden[i][0]) fprintf(out, "%s: %s\n", backends[i]->name, hidden[i]);
+  }
   const char *env = getenv("KCC_DEVICE");
   if (env && *env) {
     int s = select_device(d, n, env);
     if (s >= 0)
-      fprintf(out, "KCC_DEVICE='%s' selects [%d]\n", env, s);
+      fprintf(out, "KCC_DEVICE='%s' selects [%d]", env, s);
     else
-      fprintf(out, "KCC_DEVICE='%s' matches no device\n", env);
+      fprintf(out, "KCC_DEVICE='%s' matches no device", env);
+    if (!strcasecmp(env, "local-rank")) {
+      const char *from;
+      int rank = kcrt_local_rank(&from), count;
+      local_rank_index(d, n, &count);
+      if (from)
+        fprintf(out, ": local rank %d (%s) of %d candidate%s", rank, from, count,
+                count == 1 ? "" : "s");
+      else
+        fprintf(out, ": no launcher set a local rank, so rank 0 of %d candidate%s", count,
+                count == 1 ? "" : "s");
+    }
+    fputc('\n', out);
   }
   return KCRT_SUCCESS;
 }

@@ -127,6 +127,15 @@ typedef struct KcrtDevEntry {
   void *h1, *h2; /* back-end handles: CUDA ordinal; OpenCL platform and device ids */
 } KcrtDevEntry;
 
+/* The visibility variables kcrt applies itself (schedenv.c): removes the entries of one back
+ * end's list they hide and numbers the rest from 0; `note` says which variables hid how many
+ * ("" when none did). */
+void kcrt_visible_filter(KcrtDevEntry *list, int *n, char *note, size_t notelen);
+/* The process's rank among the processes of its node, from the variables MPI launchers and
+ * schedulers set (OMPI_COMM_WORLD_LOCAL_RANK, MPI_LOCALRANKID, SLURM_LOCALID...); 0 when none
+ * is set. *from names the variable read (NULL: none). */
+int kcrt_local_rank(const char **from);
+
 /* The device list (built on first use, then constant). */
 const KcrtDevEntry *kcrt_devices(int *n);
 kcrt_status kcrt_device_open_entry(const KcrtDevEntry *e, kcrt_device **out);
