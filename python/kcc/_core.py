@@ -12,7 +12,7 @@ import weakref  # loaded with the interpreter: no cost
 
 from . import _native as N
 from ._errors import (CompileError, InvalidModuleError, InvalidOptionError, KccWarning,
-                      KernelNotFoundError, NoDeviceError, kcrt_error)
+                      KernelNotFoundError, NoDeviceError, NotSupportedError, kcrt_error)
 
 __version__ = "0.1.0"
 
@@ -616,6 +616,22 @@ class DeviceArray(N.fast.ArrayBase if N.fast else object):
         raise TypeError("a kcc.DeviceArray is in device memory: np.asarray() cannot read it; "
                         "use d.copy_to_host() for a numpy array")
 
+    def __reduce_ex__(self, protocol):
+        """Pickling (multiprocessing, Dask, mpi4py's lowercase methods) sends a host copy;
+        unpickling puts it on the receiving process's current device (kcc.get_device()).
+        numpy's own pickling carries the data, out of band under protocol 5 (Dask's frames)."""
+        self._alive("pickling")
+        self._register_serializers()
+        return (_unpickle_array, (self.copy_to_host(),))
+
+    @staticmethod
+    def _register_serializers():
+        """Dask's serializers for kcc arrays, registered by the first pickle in a process
+        that imported distributed (kcc imports nothing of Dask itself)."""
+        if "distributed" in sys.modules:
+            from . import _dask
+            _dask.register()
+
     def fill_zero(self):
         """Sets every byte of the array to 0."""
         self._alive("fill_zero")
@@ -634,6 +650,36 @@ class DeviceArray(N.fast.ArrayBase if N.fast else object):
 
 if N.fast:
     N.fast.register_array(DeviceArray)
+
+
+def _unpickle_array(host):
+    return to_device(host)
+
+
+def _from_device_frame(frame, shape, dtype):
+    """A new array on the current device (CUDA) holding a copy of another library's device
+    memory `frame` (__cuda_array_interface__): Dask's cuda-family frames."""
+    cai = frame.__cuda_array_interface__
+    d = DeviceArray(shape, dtype)
+    if d.device.backend != "cuda":
+        raise NotSupportedError("a CUDA device frame cannot be received on %s (%s): this "
+                                "worker's device is not a CUDA GPU" % (d.device.name,
+                                                                      d.device.backend),
+                                "KCRT_ERROR_NOT_SUPPORTED")
+    if d.nbytes:
+        lib = N.kcrt()
+        h = d.device._open()
+        if cai.get("stream"):
+            _check(lib.kcrt_device_wait_stream(h, cai["stream"]))
+        w = ctypes.c_void_p()
+        _check(lib.kcrt_buffer_wrap(h, cai["data"][0], d.nbytes, ctypes.byref(w)),
+               "receiving a device frame")
+        try:
+            _check(lib.kcrt_buffer_copy(d._buf, 0, w.value, 0, d.nbytes))
+            _check(lib.kcrt_device_synchronize(h))
+        finally:
+            lib.kcrt_buffer_free(w.value)
+    return d
 
 
 def device_array(shape, dtype=None, device=None):

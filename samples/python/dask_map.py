@@ -1,0 +1,120 @@
+"""dask_map.py — a kcc kernel mapped over the chunks of a Dask array, one Dask worker per device.
+
+    python dask_map.py [N CHUNKS ITERS] [--workers W] [--check]
+
+A local Dask cluster (a SpecCluster bound to 127.0.0.1) gets W worker processes (default: one
+per device kcc finds); worker i is given device i modulo the devices through KCC_DEVICE in its
+environment, as dask-cuda gives its workers CUDA_VISIBLE_DEVICES. The kernel `hash_rounds` (ITERS
+rounds of a multiply-xorshift hash per element: compute-bound) is mapped over the chunks of an
+N-element uint32 Dask array (map_blocks): each chunk is a task that copies its block to the
+worker's device, runs the kernel and copies it back. Every worker compiles the kernel before
+the clock starts (kcc's disk cache shares the build between them), and --check compares every
+element with the same hash computed by numpy.
+"""
+import argparse
+import sys
+import time
+
+import numpy as np
+
+import kcc
+
+KERNEL = r"""
+kernel void hash_rounds(unsigned *x, long n, int iters) {
+    long i = (long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    unsigned v = x[i];
+    for (int k = 0; k < iters; k++) {
+        v = v * 1664525u + 1013904223u;
+        v ^= v >> 13;
+    }
+    x[i] = v;
+}
+"""
+
+
+def mix_numpy(x, iters):
+    v = x.astype(np.uint32)
+    for _ in range(iters):
+        v = v * np.uint32(1664525) + np.uint32(1013904223)
+        v ^= v >> np.uint32(13)
+    return v
+
+
+_kernel = None
+
+
+def mix_kernel():
+    """The kernel on this worker's device, compiled (or taken from the cache) once."""
+    global _kernel
+    if _kernel is None:
+        _kernel = kcc.compile(KERNEL).hash_rounds
+    return _kernel
+
+
+def mix_block(block, iters):
+    """One task: a chunk through the kernel on this worker's device."""
+    d = kcc.to_device(np.ascontiguousarray(block, dtype=np.uint32))
+    n = d.size
+    mix_kernel()[(n + 255) // 256, 256](d, n, iters)
+    return d.copy_to_host()
+
+
+def worker_ready():
+    """Run on every worker before the clock starts: its device, and the kernel built."""
+    mix_kernel()
+    d = kcc.get_device()
+    return "%s (%s)" % (d.name, d.backend)
+
+
+def cluster(workers, ndev):
+    from distributed import Nanny, Scheduler, SpecCluster
+    spec = {
+        "w%d" % i: {"cls": Nanny,
+                    "options": {"nthreads": 1, "host": "127.0.0.1", "silence_logs": 40,
+                                "env": {"KCC_DEVICE": str(i % ndev)}}}
+        for i in range(workers)
+    }
+    sched = {"cls": Scheduler, "options": {"host": "127.0.0.1", "dashboard_address": None}}
+    return SpecCluster(workers=spec, scheduler=sched, silence_logs=40)
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("sizes", nargs="*", type=int, help="N CHUNKS ITERS")
+    ap.add_argument("--workers", type=int, default=0)
+    ap.add_argument("--check", action="store_true")
+    a = ap.parse_args(argv)
+    n, chunks, iters = (a.sizes + [1 << 20, 8, 200][len(a.sizes):])[:3]
+    if n < 1 or chunks < 1 or iters < 0:
+        ap.error("N and CHUNKS must be at least 1, ITERS at least 0")
+    import dask.array as da
+    from distributed import Client
+
+    ndev = len(kcc.devices())
+    workers = a.workers or ndev
+    x = np.random.default_rng().integers(0, 2**32, n, dtype=np.uint32)
+    with cluster(workers, ndev) as c, Client(c) as client:
+        names = client.run(worker_ready)
+        print("dask_map: %d elements in %d chunks, %d rounds, %d worker%s"
+              % (n, chunks, iters, workers, "" if workers == 1 else "s"))
+        info = client.scheduler_info()["workers"]
+        for name, addr in sorted((info[a]["name"], a) for a in names):
+            print("  worker %s on %s" % (name, names[addr]))
+        dx = da.from_array(x, chunks=-(-n // chunks))
+        t0 = time.perf_counter()
+        # meta: without it Dask calls mix_block on an empty block here to learn the result's
+        # type, which would compile the kernel in the client (and pickle it with the task).
+        got = dx.map_blocks(mix_block, iters, meta=np.empty(0, np.uint32)).compute()
+        seconds = time.perf_counter() - t0
+        print("time: %.3f s for the chunks" % seconds)
+    status = 0
+    if a.check:
+        ok = np.array_equal(got, mix_numpy(x, iters))
+        print("check: %s" % ("identical to numpy" if ok else "DIFFERS from numpy"))
+        status = 0 if ok else 1
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
