@@ -22,6 +22,9 @@ from ._errors import (BuildFailedError, CompileError, DriverError, Error, Invali
                       KccWarning, LaunchFailedError, NoBinaryError, NoDeviceError,
                       NotSupportedError, OutOfBoundsError, OutOfMemoryError,
                       SymbolNotFoundError)
+from . import _dask
+
+_dask.hook()  # Dask's serializers for kcc arrays, once distributed.protocol is imported
 
 __all__ = [
     "Device", "DeviceArray", "Event", "Kernel", "Module", "Stream", "compile", "compile_file",

@@ -621,16 +621,7 @@ class DeviceArray(N.fast.ArrayBase if N.fast else object):
         unpickling puts it on the receiving process's current device (kcc.get_device()).
         numpy's own pickling carries the data, out of band under protocol 5 (Dask's frames)."""
         self._alive("pickling")
-        self._register_serializers()
         return (_unpickle_array, (self.copy_to_host(),))
-
-    @staticmethod
-    def _register_serializers():
-        """Dask's serializers for kcc arrays, registered by the first pickle in a process
-        that imported distributed (kcc imports nothing of Dask itself)."""
-        if "distributed" in sys.modules:
-            from . import _dask
-            _dask.register()
 
     def fill_zero(self):
         """Sets every byte of the array to 0."""

@@ -8,9 +8,12 @@ a Dask client and its workers as frames rather than as pickles:
   (through __cuda_array_interface__), for transports that move device memory (UCX); the
   receiving side copies the frame into a new array on its CUDA device.
 
-Registered once per process, by kcc.DeviceArray's first pickling where distributed is
-imported, or by register() (kcc imports nothing of Dask by itself).
+Registered once per process (register()): at kcc's import where distributed.protocol is
+already imported, else right after distributed.protocol is imported (hook()): kcc imports
+nothing of Dask itself, and a worker that receives a kcc array imports kcc only then.
 """
+import importlib.machinery
+import sys
 import threading
 
 _done = False
@@ -18,16 +21,24 @@ _lock = threading.Lock()
 
 
 def _dtype_header(dtype):
+    """The dtype as text (numpy's .npy descr in JSON): msgpack would turn a structured
+    dtype's field tuples into lists."""
+    import json
     from numpy.lib.format import dtype_to_descr
-    return dtype_to_descr(dtype)
+    return json.dumps(dtype_to_descr(dtype))
 
 
-def _dtype_of(descr):
+def _fields(descr):
+    """JSON's lists back into the descr's (name, type[, shape]) tuples, nested fields too."""
+    if isinstance(descr, str):
+        return descr
+    return [tuple([f[0], _fields(f[1])] + [tuple(x) for x in f[2:]]) for f in descr]
+
+
+def _dtype_of(text):
+    import json
     from numpy.lib.format import descr_to_dtype
-    # msgpack gives lists where dtype_to_descr made tuples (structured dtypes).
-    if isinstance(descr, list):
-        descr = [tuple(f) for f in descr]
-    return descr_to_dtype(descr)
+    return descr_to_dtype(_fields(json.loads(text)))
 
 
 class _DeviceBytes:
@@ -81,9 +92,9 @@ def register():
             def _serialize_device(x):
                 x._alive("serializing for Dask")
                 if x.device.backend != "cuda":
-                    # The cuda family is for device frames; other back ends use "dask".
-                    raise TypeError("a kcc array on %s (%s) has no CUDA device frame"
-                                    % (x.device.name, x.device.backend))
+                    # Declined: distributed tries the next family ("dask", host frames).
+                    raise NotImplementedError("a kcc array on %s (%s) has no CUDA device "
+                                              "frame" % (x.device.name, x.device.backend))
                 header = {"shape": list(x.shape), "dtype": _dtype_header(x.dtype)}
                 return header, [_DeviceBytes(x)]
 
@@ -94,6 +105,36 @@ def register():
                 return _core._from_device_frame(frame, tuple(header["shape"]), dtype)
 
         _done = True
+
+
+class _AfterImport:
+    """A meta path finder (importlib.abc.MetaPathFinder's protocol; the ABC module is not
+    imported for it): finds distributed.protocol with the other finders and registers kcc's
+    serializers once it has been executed."""
+
+    def find_spec(self, name, path=None, target=None):
+        if name != "distributed.protocol":
+            return None
+        spec = importlib.machinery.PathFinder.find_spec(name, path)
+        if spec is None or spec.loader is None:
+            return None
+        run = spec.loader.exec_module
+
+        def exec_module(module):
+            run(module)
+            sys.meta_path[:] = [f for f in sys.meta_path if not isinstance(f, _AfterImport)]
+            register()
+
+        spec.loader.exec_module = exec_module
+        return spec
+
+
+def hook():
+    """Registers now if distributed.protocol is imported, else when it is."""
+    if "distributed.protocol" in sys.modules:
+        register()
+    elif not any(isinstance(f, _AfterImport) for f in sys.meta_path):
+        sys.meta_path.insert(0, _AfterImport())
 
 
 def _count(shape):

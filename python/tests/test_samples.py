@@ -61,3 +61,18 @@ def test_interop():
     st, out, err = sample("interop.py")
     assert st == 0, err
     assert "WRONG" not in out
+
+
+def test_dask_map():
+    import pytest
+    pytest.importorskip("distributed")
+    st, out, err = sample("dask_map.py", "200000", "6", "40", "--check",
+                          env={"POCL_DEVICES": "basic pthread", "KCC_DEVICE": ""})
+    assert st == 0, err + out
+    lines = out.splitlines()
+    assert lines[0] == "dask_map: 200000 elements in 6 chunks, 40 rounds, 2 workers"
+    # One worker per device, each on its own (KCC_DEVICE=i in its environment).
+    assert re.fullmatch(r"  worker w0 on basic-.* \(opencl\)", lines[1]), lines[1]
+    assert re.fullmatch(r"  worker w1 on pthread-.* \(opencl\)", lines[2]), lines[2]
+    assert re.fullmatch(r"time: [0-9.]+ s for the chunks", lines[3]), lines[3]
+    assert lines[4:] == ["check: identical to numpy"]
