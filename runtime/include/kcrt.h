@@ -121,8 +121,11 @@ kcrt_status kcrt_device_open_all(kcrt_device **devs, int max, int *count);
  * insensitively), or which a selector names (see kcrt_device_open_default). */
 kcrt_status kcrt_device_open_by_name(const char *substring, kcrt_device **out);
 /* Opens the device $KCC_DEVICE selects when it is set (an index, "cuda", "opencl", "gpu",
- * "cpu", "cuda:N", "opencl:N", or a name substring; docs/runtime.md), else the first CUDA GPU,
- * else the first OpenCL GPU, else the first OpenCL CPU, else any device. */
+ * "cpu", "cuda:N", "opencl:N", "local-rank" — the node-local rank's device —, or a name
+ * substring; docs/runtime.md), else the first CUDA GPU, else the first OpenCL GPU, else the
+ * first OpenCL CPU, else any device. Devices that HIP_VISIBLE_DEVICES or
+ * ONEAPI_DEVICE_SELECTOR hide are not listed at all (docs/runtime.md, "Devices a scheduler
+ * assigns"). */
 kcrt_status kcrt_device_open_default(kcrt_device **out);
 /* Waits for all work, then releases the device and everything created on it that is still
  * alive (buffers, queues, events, modules, kcrt_module_get's included). */
