@@ -87,11 +87,15 @@ class _Part:
     def _in_place(self):
         return self.array is not None and self.array.device.backend == "cuda" and cuda_aware()
 
-    def for_send(self, typed):
-        """What mpi4py gets for data going out: the device memory in place, or a host copy."""
+    def for_send(self, typed, nowhere=False):
+        """What mpi4py gets for data going out: the device memory in place, or a host copy
+        (not made when it goes `nowhere`: to MPI.PROC_NULL)."""
         if self.array is None:
             return self.host
         np = _core._numpy()
+        if nowhere:
+            return np.empty(self.count if typed else self.nbytes, self.array.dtype if typed
+                            else np.uint8)
         lib = N.kcrt()
         if self._in_place():
             _core._check(lib.kcrt_device_synchronize(self.array.device._open()))
@@ -146,8 +150,9 @@ def _parts(*bufs):
 
 def Send(comm, buf, dest, tag=0):
     """comm.Send of a kcc array (or part): its pending work finished first."""
+    from mpi4py import MPI
     (p,) = _parts((buf, "kcc.mpi.Send"))
-    comm.Send(p.for_send(False), dest, tag)
+    comm.Send(p.for_send(False, dest == MPI.PROC_NULL), dest, tag)
 
 
 def Recv(comm, buf, source=None, tag=None, status=None):
@@ -165,7 +170,8 @@ def Sendrecv(comm, sendbuf, dest, recvbuf, source=None, sendtag=0, recvtag=None,
     from mpi4py import MPI
     s, r = _parts((sendbuf, "kcc.mpi.Sendrecv"), (recvbuf, "kcc.mpi.Sendrecv"))
     source = MPI.ANY_SOURCE if source is None else source
-    comm.Sendrecv(s.for_send(False), dest, sendtag, r.for_recv(False), source,
+    comm.Sendrecv(s.for_send(False, dest == MPI.PROC_NULL), dest, sendtag, r.for_recv(False),
+                  source,
                   MPI.ANY_TAG if recvtag is None else recvtag, status)
     if source != MPI.PROC_NULL:  # nothing arrived: the array keeps its contents
         r.finish()

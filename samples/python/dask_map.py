@@ -3,11 +3,11 @@
     python dask_map.py [N CHUNKS ITERS] [--workers W] [--check]
 
 A local Dask cluster (a SpecCluster bound to 127.0.0.1) gets W worker processes (default: one
-per device kcc finds); worker i is given device i modulo the devices through KCC_DEVICE in its
-environment, as dask-cuda gives its workers CUDA_VISIBLE_DEVICES. The kernel `hash_rounds` (ITERS
-rounds of a multiply-xorshift hash per element: compute-bound) is mapped over the chunks of an
-N-element uint32 Dask array (map_blocks): each chunk is a task that copies its block to the
-worker's device, runs the kernel and copies it back. Every worker compiles the kernel before
+per device: the GPUs, else every device); worker i is given device i modulo those through
+KCC_DEVICE in its environment, as dask-cuda gives its workers CUDA_VISIBLE_DEVICES. The kernel
+`hash_rounds` (ITERS rounds of a multiply-xorshift hash per element: compute-bound) is mapped
+over the chunks of an N-element uint32 Dask array (map_blocks): each chunk is a task that
+copies its block to the worker's device, runs the kernel and copies it back. Every worker compiles the kernel before
 the clock starts (kcc's disk cache shares the build between them), and --check compares every
 element with the same hash computed by numpy.
 """
@@ -67,12 +67,23 @@ def worker_ready():
     return "%s (%s)" % (d.name, d.backend)
 
 
-def cluster(workers, ndev):
+def worker_devices():
+    """The devices workers take in turn: the GPUs of one back end (CUDA's when it has any; not
+    NVIDIA's OpenCL view of the same GPUs), else every device, as "local-rank" counts them."""
+    devs = kcc.devices()
+    for pick in (lambda d: d.backend == "cuda", lambda d: d.type == "gpu", lambda d: True):
+        chosen = [d.index for d in devs if pick(d)]
+        if chosen:
+            return chosen
+    return []
+
+
+def cluster(workers, devs):
     from distributed import Nanny, Scheduler, SpecCluster
     spec = {
         "w%d" % i: {"cls": Nanny,
                     "options": {"nthreads": 1, "host": "127.0.0.1", "silence_logs": 40,
-                                "env": {"KCC_DEVICE": str(i % ndev)}}}
+                                "env": {"KCC_DEVICE": str(devs[i % len(devs)])}}}
         for i in range(workers)
     }
     sched = {"cls": Scheduler, "options": {"host": "127.0.0.1", "dashboard_address": None}}
@@ -91,10 +102,13 @@ def main(argv):
     import dask.array as da
     from distributed import Client
 
-    ndev = len(kcc.devices())
-    workers = a.workers or ndev
+    devs = worker_devices()
+    if not devs:
+        print("dask_map: no device (kcc --devices says why)", file=sys.stderr)
+        return 1
+    workers = a.workers or len(devs)
     x = np.random.default_rng().integers(0, 2**32, n, dtype=np.uint32)
-    with cluster(workers, ndev) as c, Client(c) as client:
+    with cluster(workers, devs) as c, Client(c) as client:
         names = client.run(worker_ready)
         print("dask_map: %d elements in %d chunks, %d rounds, %d worker%s"
               % (n, chunks, iters, workers, "" if workers == 1 else "s"))
