@@ -50,9 +50,9 @@ map="python3 $dir/samples/python/dask_map.py"
 echo "== dask_map.py: 2^20 elements, 100 rounds, 2 workers, checked against numpy"
 $map 1048576 8 100 --check | tee dsmall.txt || st=1
 grep -qx 'check: identical to numpy' dsmall.txt || st=1
-echo "== dask_map.py: 2^26 elements in 16 chunks, 20000 rounds, 1 worker then 2"
-$map 67108864 16 20000 --workers 1 | tee d1.txt || st=1
-$map 67108864 16 20000 --workers 2 | tee d2.txt || st=1
+echo "== dask_map.py: 2^26 elements in 16 chunks, 50000 rounds, 1 worker then 2"
+$map 67108864 16 50000 --workers 1 | tee d1.txt || st=1
+$map 67108864 16 50000 --workers 2 | tee d2.txt || st=1
 t1=$(sed -n 's/^time: \([0-9.]*\) s.*/\1/p' d1.txt) t2=$(sed -n 's/^time: \([0-9.]*\) s.*/\1/p' d2.txt)
 [ -n "$t1" ] && [ -n "$t2" ] && awk -v a="$t1" -v b="$t2" \
   'BEGIN { printf "dask_map: %.3f s with 1 worker, %.3f s with 2: speed-up %.2fx\n", a, b, a / b }'
