@@ -123,7 +123,10 @@ def _candidates(stem):
     dirs.append(os.path.dirname(os.path.abspath(__file__)))
     for d in dirs:
         for n in names:
-            p = os.path.join(d, n)
+            # Absolute, also for a relative KCC_LIBDIR: libkcc_path() (the compile cache's
+            # key) would otherwise not find the file it names, and a rebuilt libkcc would
+            # answer from the old one's cache entries.
+            p = os.path.abspath(os.path.join(d, n))
             if os.path.exists(p):
                 yield p
     for n in names:

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import kcc
+import kcc._native
 from conftest import run_python
 
 VECADD = """
@@ -560,6 +561,20 @@ def test_cache_keys(tmp_path):
     m.k[1, 1](p)
     assert p[0] == 2
     assert kcc.compile(src, name=name).from_cache
+
+
+def test_cache_key_names_libkcc_under_a_relative_libdir():
+    # The key holds libkcc's size and mtime; a relative KCC_LIBDIR must still find the file
+    # (it once gave "0|0", so a rebuilt compiler answered from the old one's entries).
+    lib = kcc._native.libkcc_path()
+    assert lib and os.path.isabs(lib)
+    st = os.stat(lib)
+    parent = os.path.dirname(os.path.dirname(lib))
+    rel = os.path.relpath(os.path.dirname(lib), parent)
+    code = "import kcc._core as c; print(c._compiler_id())"
+    status, out, err = run_python(code, env={"KCC_LIBDIR": rel}, cwd=parent)
+    assert status == 0, err
+    assert out.strip() == "%s|%d|%d" % (kcc.__version__, st.st_size, st.st_mtime_ns)
 
 
 def test_cache_damaged_entry(private_cache):
