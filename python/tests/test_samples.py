@@ -74,5 +74,12 @@ def test_dask_map():
     # One worker per device, each on its own (KCC_DEVICE=i in its environment).
     assert re.fullmatch(r"  worker w0 on basic-.* \(opencl\)", lines[1]), lines[1]
     assert re.fullmatch(r"  worker w1 on pthread-.* \(opencl\)", lines[2]), lines[2]
-    assert re.fullmatch(r"time: [0-9.]+ s for the chunks", lines[3]), lines[3]
-    assert lines[4:] == ["check: identical to numpy"]
+    assert re.fullmatch(r"sum of the hashes: [0-9]+ \(seed [0-9]+\)", lines[3]), lines[3]
+    assert re.fullmatch(r"time: [0-9.]+ s for the chunks", lines[4]), lines[4]
+    assert lines[5:] == ["check: identical to numpy"]
+    # A given seed gives the same sum with one worker.
+    seed = lines[3].split("seed ")[1].rstrip(")")
+    st, out1, err = sample("dask_map.py", "200000", "6", "40", "--workers", "1", "--seed", seed,
+                           env={"POCL_DEVICES": "basic pthread", "KCC_DEVICE": ""})
+    assert st == 0, err + out1
+    assert out1.splitlines()[2] == lines[3]

@@ -1,15 +1,17 @@
 """dask_map.py — a kcc kernel mapped over the chunks of a Dask array, one Dask worker per device.
 
-    python dask_map.py [N CHUNKS ITERS] [--workers W] [--check]
+    python dask_map.py [N CHUNKS ITERS] [--workers W] [--seed S] [--check]
 
 A local Dask cluster (a SpecCluster bound to 127.0.0.1) gets W worker processes (default: one
 per device: the GPUs, else every device); worker i is given device i modulo those through
 KCC_DEVICE in its environment, as dask-cuda gives its workers CUDA_VISIBLE_DEVICES. The kernel
-`hash_rounds` (ITERS rounds of a multiply-xorshift hash per element: compute-bound) is mapped
-over the chunks of an N-element uint32 Dask array (map_blocks): each chunk is a task that
-copies its block to the worker's device, runs the kernel and copies it back. Every worker compiles the kernel before
-the clock starts (kcc's disk cache shares the build between them), and --check compares every
-element with the same hash computed by numpy.
+`hash_rounds` (ITERS rounds of a multiply-xorshift hash of i ^ SEED per element, a fresh random
+SEED each run: compute-bound) is mapped over the chunks of an N-element uint32 Dask array
+(map_blocks): each chunk is a task that copies its block to the worker's device, runs the
+kernel and copies it back; the timed result is the sum of the hashes, so only the chunks' sums
+come back to the client. Every worker compiles the kernel before the clock starts (kcc's disk
+cache shares the build between them), and --check compares every element, and the sum, with
+the same hash computed by numpy.
 """
 import argparse
 import sys
@@ -20,10 +22,10 @@ import numpy as np
 import kcc
 
 KERNEL = r"""
-kernel void hash_rounds(unsigned *x, long n, int iters) {
+kernel void hash_rounds(unsigned *x, long n, unsigned seed, int iters) {
     long i = (long)blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n) return;
-    unsigned v = x[i];
+    unsigned v = x[i] ^ seed;
     for (int k = 0; k < iters; k++) {
         v = v * 1664525u + 1013904223u;
         v ^= v >> 13;
@@ -33,8 +35,8 @@ kernel void hash_rounds(unsigned *x, long n, int iters) {
 """
 
 
-def mix_numpy(x, iters):
-    v = x.astype(np.uint32)
+def hash_numpy(x, seed, iters):
+    v = x.astype(np.uint32) ^ np.uint32(seed)
     for _ in range(iters):
         v = v * np.uint32(1664525) + np.uint32(1013904223)
         v ^= v >> np.uint32(13)
@@ -44,7 +46,7 @@ def mix_numpy(x, iters):
 _kernel = None
 
 
-def mix_kernel():
+def hash_kernel():
     """The kernel on this worker's device, compiled (or taken from the cache) once."""
     global _kernel
     if _kernel is None:
@@ -52,17 +54,17 @@ def mix_kernel():
     return _kernel
 
 
-def mix_block(block, iters):
+def hash_block(block, seed, iters):
     """One task: a chunk through the kernel on this worker's device."""
     d = kcc.to_device(np.ascontiguousarray(block, dtype=np.uint32))
     n = d.size
-    mix_kernel()[(n + 255) // 256, 256](d, n, iters)
+    hash_kernel()[(n + 255) // 256, 256](d, n, seed, iters)
     return d.copy_to_host()
 
 
 def worker_ready():
     """Run on every worker before the clock starts: its device, and the kernel built."""
-    mix_kernel()
+    hash_kernel()
     d = kcc.get_device()
     return "%s (%s)" % (d.name, d.backend)
 
@@ -94,6 +96,7 @@ def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("sizes", nargs="*", type=int, help="N CHUNKS ITERS")
     ap.add_argument("--workers", type=int, default=0)
+    ap.add_argument("--seed", type=int, default=None, help="default: a fresh random one")
     ap.add_argument("--check", action="store_true")
     a = ap.parse_args(argv)
     n, chunks, iters = (a.sizes + [1 << 20, 8, 200][len(a.sizes):])[:3]
@@ -107,7 +110,7 @@ def main(argv):
         print("dask_map: no device (kcc --devices says why)", file=sys.stderr)
         return 1
     workers = a.workers or len(devs)
-    x = np.random.default_rng().integers(0, 2**32, n, dtype=np.uint32)
+    seed = a.seed % 2**32 if a.seed is not None else int(np.random.default_rng().integers(0, 2**32))
     with cluster(workers, devs) as c, Client(c) as client:
         names = client.run(worker_ready)
         print("dask_map: %d elements in %d chunks, %d rounds, %d worker%s"
@@ -115,16 +118,22 @@ def main(argv):
         info = client.scheduler_info()["workers"]
         for name, addr in sorted((info[a]["name"], a) for a in names):
             print("  worker %s on %s" % (name, names[addr]))
-        dx = da.from_array(x, chunks=-(-n // chunks))
+        # The input, i ^ seed, is made by the workers (only the seed travels); the timed result
+        # is a sum, so only the chunks' sums come back. meta: without it Dask calls hash_block
+        # on an empty block here to learn the result's type, which would compile the kernel in
+        # the client (and pickle it with the task).
+        x = da.arange(n, chunks=-(-n // chunks), dtype=np.uint32)
+        y = x.map_blocks(hash_block, seed, iters, meta=np.empty(0, np.uint32))
         t0 = time.perf_counter()
-        # meta: without it Dask calls mix_block on an empty block here to learn the result's
-        # type, which would compile the kernel in the client (and pickle it with the task).
-        got = dx.map_blocks(mix_block, iters, meta=np.empty(0, np.uint32)).compute()
+        total = int(y.sum(dtype=np.uint64).compute())
         seconds = time.perf_counter() - t0
+        print("sum of the hashes: %d (seed %d)" % (total, seed))
         print("time: %.3f s for the chunks" % seconds)
+        got = y.compute() if a.check else None
     status = 0
     if a.check:
-        ok = np.array_equal(got, mix_numpy(x, iters))
+        want = hash_numpy(np.arange(n, dtype=np.uint32), seed, iters)
+        ok = np.array_equal(got, want) and total == int(want.sum(dtype=np.uint64))
         print("check: %s" % ("identical to numpy" if ok else "DIFFERS from numpy"))
         status = 0 if ok else 1
     return status

@@ -75,7 +75,9 @@ def main(argv):
     base, extra = divmod(interior, nranks)
     rows = base + (rank < extra)
     first = 1 + rank * base + min(rank, extra)
-    band = initial(ny, nx)[first - 1:first + rows + 1]
+    band = np.zeros((rows + 2, nx), np.float32)  # global rows first - 1 .. first + rows
+    if first == 1:
+        band[0] = 100  # the plate's top edge
     u, v = kcc.to_device(band), kcc.to_device(band)
     up = rank - 1 if rank > 0 else MPI.PROC_NULL
     down = rank + 1 if rank < nranks - 1 else MPI.PROC_NULL

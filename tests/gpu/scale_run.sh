@@ -32,27 +32,33 @@ heat="python3 $dir/samples/python/mpi_heat.py"
 echo "== mpi_heat.py: 512 x 512, 300 steps, 2 ranks, checked against numpy"
 mpirun -np 2 --bind-to none $heat 512 512 300 --check | tee small.txt || st=1
 grep -qx 'check: identical to the single-process computation' small.txt || st=1
-echo "== mpi_heat.py: 16384 x 16384, 1000 steps, 1 rank then 2 ranks"
+echo "== mpi_heat.py: 16384 x 16384, 1000 steps, 1 rank then 2 ranks; then 32768 x 32768, 300"
 mpirun -np 1 --bind-to none $heat 16384 16384 1000 | tee one.txt || st=1
 mpirun -np 2 --bind-to none $heat 16384 16384 1000 | tee two.txt || st=1
-m1=$(sed -n 's/.*mean temperature //p' one.txt) m2=$(sed -n 's/.*mean temperature //p' two.txt)
-[ -n "$m1" ] && [ "$m1" = "$m2" ] && echo "mpi_heat: 1 and 2 ranks agree (mean $m1)" || {
-  echo "mpi_heat: 1 and 2 ranks DIFFER: '$m1' vs '$m2'"; st=1; }
-for f in kernels wall; do
-  a=$(sed -n "s/^time: kernels \([0-9.]*\) ms (slowest rank), wall \([0-9.]*\) ms/\1 \2/p" one.txt)
-  b=$(sed -n "s/^time: kernels \([0-9.]*\) ms (slowest rank), wall \([0-9.]*\) ms/\1 \2/p" two.txt)
-  [ -n "$a" ] && [ -n "$b" ] && echo "$a $b" | awk -v f=$f '{ i = f == "kernels" ? 1 : 2;
-    printf "mpi_heat: %s time %.1f ms on 1 GPU, %.1f ms on 2: speed-up %.2fx\n", f, $i, $(i + 2),
-    $i / $(i + 2) }'
+mpirun -np 1 --bind-to none $heat 32768 32768 300 | tee one32.txt || st=1
+mpirun -np 2 --bind-to none $heat 32768 32768 300 | tee two32.txt || st=1
+for pair in "one two" "one32 two32"; do
+  set -- $pair
+  m1=$(sed -n 's/.*mean temperature //p' $1.txt) m2=$(sed -n 's/.*mean temperature //p' $2.txt)
+  [ -n "$m1" ] && [ "$m1" = "$m2" ] && echo "mpi_heat: 1 and 2 ranks agree (mean $m1)" || {
+    echo "mpi_heat: 1 and 2 ranks DIFFER: '$m1' vs '$m2'"; st=1; }
+  a=$(sed -n "s/^time: kernels \([0-9.]*\) ms (slowest rank), wall \([0-9.]*\) ms/\1 \2/p" $1.txt)
+  b=$(sed -n "s/^time: kernels \([0-9.]*\) ms (slowest rank), wall \([0-9.]*\) ms/\1 \2/p" $2.txt)
+  [ -n "$a" ] && [ -n "$b" ] && echo "$a $b" | awk -v p="$(head -1 $1.txt)" '{
+    printf "mpi_heat (%s): kernels %.1f ms on 1 GPU, %.1f on 2: %.2fx; wall %.1f ms, %.1f: %.2fx\n",
+    p, $1, $3, $1 / $3, $2, $4, $2 / $4 }'
 done
 
 map="python3 $dir/samples/python/dask_map.py"
 echo "== dask_map.py: 2^20 elements, 100 rounds, 2 workers, checked against numpy"
 $map 1048576 8 100 --check | tee dsmall.txt || st=1
 grep -qx 'check: identical to numpy' dsmall.txt || st=1
-echo "== dask_map.py: 2^26 elements in 16 chunks, 50000 rounds, 1 worker then 2"
-$map 67108864 16 50000 --workers 1 | tee d1.txt || st=1
-$map 67108864 16 50000 --workers 2 | tee d2.txt || st=1
+echo "== dask_map.py: 2^28 elements in 16 chunks, 20000 rounds, 1 worker then 2"
+$map 268435456 16 20000 --workers 1 --seed 28 | tee d1.txt || st=1
+$map 268435456 16 20000 --workers 2 --seed 28 | tee d2.txt || st=1
+s1=$(grep '^sum of the hashes' d1.txt) s2=$(grep '^sum of the hashes' d2.txt)
+[ -n "$s1" ] && [ "$s1" = "$s2" ] && echo "dask_map: 1 and 2 workers agree ($s1)" || {
+  echo "dask_map: 1 and 2 workers DIFFER: '$s1' vs '$s2'"; st=1; }
 t1=$(sed -n 's/^time: \([0-9.]*\) s.*/\1/p' d1.txt) t2=$(sed -n 's/^time: \([0-9.]*\) s.*/\1/p' d2.txt)
 [ -n "$t1" ] && [ -n "$t2" ] && awk -v a="$t1" -v b="$t2" \
   'BEGIN { printf "dask_map: %.3f s with 1 worker, %.3f s with 2: speed-up %.2fx\n", a, b, a / b }'
