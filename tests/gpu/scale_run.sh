@@ -53,9 +53,9 @@ map="python3 $dir/samples/python/dask_map.py"
 echo "== dask_map.py: 2^20 elements, 100 rounds, 2 workers, checked against numpy"
 $map 1048576 8 100 --check | tee dsmall.txt || st=1
 grep -qx 'check: identical to numpy' dsmall.txt || st=1
-echo "== dask_map.py: 2^28 elements in 16 chunks, 20000 rounds, 1 worker then 2"
-$map 268435456 16 20000 --workers 1 --seed 28 | tee d1.txt || st=1
-$map 268435456 16 20000 --workers 2 --seed 28 | tee d2.txt || st=1
+echo "== dask_map.py: 2^28 elements in 16 chunks, 200000 rounds, 1 worker then 2"
+$map 268435456 16 200000 --workers 1 --seed 28 | tee d1.txt || st=1
+$map 268435456 16 200000 --workers 2 --seed 28 | tee d2.txt || st=1
 s1=$(grep '^sum of the hashes' d1.txt) s2=$(grep '^sum of the hashes' d2.txt)
 [ -n "$s1" ] && [ "$s1" = "$s2" ] && echo "dask_map: 1 and 2 workers agree ($s1)" || {
   echo "dask_map: 1 and 2 workers DIFFER: '$s1' vs '$s2'"; st=1; }
