@@ -18,7 +18,7 @@ cp -L "$build/libkcc.so.0" "$build/runtime/libkcrt.so.0" "$out/lib/"
 [ -f "$build/_fastlaunch.abi3.so" ] && cp -L "$build/_fastlaunch.abi3.so" "$out/lib/"
 cp "$root/samples/python/mpi_heat.py" "$root/samples/python/dask_map.py" "$out/samples/python/"
 cp "$root/samples/mpi/heat.k" "$out/samples/mpi/"
-cp "$root/tests/gpu/scale_run.sh" "$out/"
+cp "$root/tests/gpu/scale_run.sh" "$root/tests/gpu/scale_frames.py" "$out/"
 # The cache key holds libkcc's size and mtime: scale_run.sh gives the carried copy this mtime
 # back (whole seconds). KCC_BOUNDS_CHECK=0: compiled here for the CPU device, kcc.compile would
 # add -fbounds-check, and the GPU's unchecked compile would miss the cache.

@@ -28,6 +28,9 @@ for e in "" "CUDA_VISIBLE_DEVICES=1" "ONEAPI_DEVICE_SELECTOR=cuda:1" \
   echo "   ${e:-(none)}: $got"
 done
 
+echo "== Dask's cuda family and kcc.mpi's choice"
+python3 "$dir/scale_frames.py" || st=1
+
 heat="python3 $dir/samples/python/mpi_heat.py"
 echo "== mpi_heat.py: 512 x 512, 300 steps, 2 ranks, checked against numpy"
 mpirun -np 2 --bind-to none $heat 512 512 300 --check | tee small.txt || st=1
