@@ -48,6 +48,16 @@ test-asan: deps
 	  LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
 	  ctest --test-dir $(BUILD)-asan --output-on-failure -j $(JOBS) -LE corpus
 
+# The self-contained binary wheel (python/tools/build_wheel.sh: `pip wheel`, then `auditwheel
+# repair` vendors LLVM and libclang) into $(BUILD)/wheel/wheel/; `make test-wheel` installs it
+# into a fresh virtual environment and runs the Python suite against it (python/tools/test_wheel.sh).
+.PHONY: wheel test-wheel
+wheel: build
+	@python/tools/build_wheel.sh $(BUILD)/wheel $(BUILD)/venv/bin/python
+
+test-wheel: wheel
+	@python/tools/test_wheel.sh $(BUILD)/wheel
+
 clean:
 	rm -rf $(BUILD) $(BUILD)-release $(BUILD)-asan $(BUILD)-fuzz
 
