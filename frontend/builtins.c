@@ -354,6 +354,7 @@ static const Name nodes[] = {
     {"clock", BI_CLOCK},
     {"clock64", BI_CLOCK64},
     {"__trap", BI_TRAP},
+    {"__nanosleep", BI_NANOSLEEP},
     {"__mulhi", BI_MUL_HI},
     {"__umulhi", BI_MUL_HI},
     {"__mul64hi", BI_MUL_HI},

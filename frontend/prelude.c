@@ -141,7 +141,7 @@ static const char cuda_intrinsics[] =
     "unsigned int atomicInc(unsigned int *__p, unsigned int __v);\n"
     "unsigned int atomicDec(unsigned int *__p, unsigned int __v);\n"
     "typedef long clock_t;\nclock_t clock(void);\nlong long clock64(void);\n"
-    "void __trap(void);\n"
+    "void __trap(void);\nvoid __nanosleep(unsigned int __ns);\n"
     "enum { warpSize = 32 };\n"
     "void __KCC_OVL __syncwarp(void);\nvoid __KCC_OVL __syncwarp(unsigned int __mask);\n"
     "unsigned int __ballot_sync(unsigned int __mask, int __pred);\n"

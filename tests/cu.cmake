@@ -68,3 +68,9 @@ add_test(NAME cu.sysatomic.atom_sys
          COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cu/sysatomic.sh $<TARGET_FILE:kcc>
                  ${CMAKE_CURRENT_SOURCE_DIR}/cu/sysatomic.cu ${_kcc_cu_dir}/sysatomic)
 set_tests_properties(cu.sysatomic.atom_sys PROPERTIES TIMEOUT 120 LABELS cuda-input)
+
+# __nanosleep: nanosleep.u32 in the PTX, sm_70 needed (tests/cu/nanosleep.sh).
+add_test(NAME cu.nanosleep.ptx_sm70
+         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cu/nanosleep.sh $<TARGET_FILE:kcc>
+                 ${CMAKE_CURRENT_SOURCE_DIR}/cu/nanosleep.cu ${_kcc_cu_dir}/nanosleep)
+set_tests_properties(cu.nanosleep.ptx_sm70 PROPERTIES TIMEOUT 120 LABELS cuda-input)

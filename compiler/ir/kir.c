@@ -400,6 +400,7 @@ static const KBuiltinInfo builtins[] = {
     {"clock", BI_CLOCK, 0},
     {"clock64", BI_CLOCK64, 0},
     {"__trap", BI_TRAP, 0},
+    {"__nanosleep", BI_NANOSLEEP, 1},
     {"__shfl_sync", BI_SHFL, 4},
     {"__shfl_up_sync", BI_SHFL_UP, 4},
     {"__shfl_down_sync", BI_SHFL_DOWN, 4},
@@ -485,7 +486,7 @@ const char *kir_subgroup_name(const KExpr *e) {
 }
 
 bool kir_builtin_is_cuda_intrinsic(KBuiltin id) {
-  return id >= BI_FFS && id <= BI_TRAP;
+  return id >= BI_FFS && id <= BI_NANOSLEEP;
 }
 
 bool kir_builtin_is_image(KBuiltin id) {

@@ -441,6 +441,9 @@ typedef enum KBuiltin {
   BI_CLOCK64,   /* clock64(): long long (PTX %clock64) */
   BI_TRAP,      /* __trap(): void, ends the kernel with an error the host sees (PTX trap);
                    OpenCL has no such thing: refused in its forms */
+  BI_NANOSLEEP, /* __nanosleep(ns): void, the thread sleeps about ns nanoseconds, anywhere in
+                   [0, 2 ns] (PTX nanosleep, sm_70 on); OpenCL has no sleep, and sleeping 0 ns
+                   is within the definition: its forms evaluate ns and go on */
   /* warp-level operations (CUDA's; a warp is 32 lanes). mask (args[0], unsigned int) names
      the lanes taking part, as in CUDA. The shuffles take (mask, var, lane-or-delta, width)
      with width a power of two <= 32 (the front end supplies 32 when it is left out) and

@@ -501,6 +501,14 @@ static LLVMValueRef gen_cuda_int(LG *g, KExpr *e) {
     return lg_call(g, lg_intrinsic(g, "llvm.nvvm.read.ptx.sreg.clock64", NULL, 0), NULL, 0);
   case BI_TRAP: /* PTX trap: the launch fails with an error */
     return lg_call(g, lg_intrinsic(g, "llvm.trap", NULL, 0), NULL, 0);
+  case BI_NANOSLEEP: { /* PTX nanosleep.u32 (sm_70, PTX 6.3): LLVM cannot select it before */
+    int sm = g->o->narchs > 0 ? g->o->archs[0] : 75;
+    if (sm < 70)
+      diag_error(e->loc, "__nanosleep needs sm_70 or newer (this is sm_%d)", sm);
+    else
+      lg_call(g, lg_intrinsic(g, "llvm.nvvm.nanosleep", NULL, 0), a, 1);
+    return NULL;
+  }
   default: break;
   }
   diag_ice(e->loc, "LLVM back end: builtin %d", (int)e->builtin);
