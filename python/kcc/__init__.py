@@ -16,6 +16,7 @@ from ._core import (Device, DeviceArray, Event, Kernel, Module, Stream, __versio
                     compile_file, device_array, device_array_like, devices, emit,
                     event_elapsed_time, get_device, load, local, select_device, stats,
                     synchronize, to_device)
+from ._elementwise import ElementwiseKernel, ReductionKernel
 from ._errors import (BuildFailedError, CompileError, DriverError, Error, InvalidArgumentError,
                       InvalidLaunchError, InvalidModuleError, InvalidOptionError,
                       InvalidValueError, KcrtError, KcrtIOError, KernelNotFoundError,
@@ -27,7 +28,8 @@ from . import _dask
 _dask.hook()  # Dask's serializers for kcc arrays, once distributed.protocol is imported
 
 __all__ = [
-    "Device", "DeviceArray", "Event", "Kernel", "Module", "Stream", "compile", "compile_file",
+    "Device", "DeviceArray", "ElementwiseKernel", "Event", "Kernel", "Module",
+    "ReductionKernel", "Stream", "compile", "compile_file",
     "device_array", "device_array_like", "devices", "emit", "event_elapsed_time", "get_device",
     "load", "local", "select_device", "stats", "synchronize", "to_device", "Error",
     "CompileError", "InvalidOptionError", "KcrtError", "NoDeviceError", "InvalidValueError",

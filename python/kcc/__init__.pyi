@@ -133,6 +133,25 @@ class Module:
 
 _Source = Union[str, bytes]
 
+# ---------------------------------------------------------------- expression kernels
+
+class ElementwiseKernel:
+    name: str
+    def __init__(self, in_params: str, out_params: str, operation: str, name: str = ...,
+                 preamble: str = ..., options: Sequence[str] = ..., reduce_dims: bool = ...,
+                 no_return: bool = ..., return_tuple: bool = ...) -> None: ...
+    def __call__(self, *args: Any, size: Optional[int] = ...,
+                 block_size: Optional[int] = ...) -> Any: ...
+
+class ReductionKernel:
+    name: str
+    def __init__(self, in_params: str, out_params: str, map_expr: str, reduce_expr: str,
+                 post_map_expr: str, identity: str, name: str = ...,
+                 reduce_type: Optional[npt.DTypeLike] = ..., preamble: str = ...,
+                 options: Sequence[str] = ...) -> None: ...
+    def __call__(self, *args: Any, out: Any = ..., axis: Union[None, int, Tuple[int, ...]] = ...,
+                 keepdims: bool = ...) -> Any: ...
+
 def compile(source: _Source, options: Sequence[str] = ..., name: Optional[str] = ...,
             bounds_check: Optional[bool] = ...) -> Module: ...
 def compile_file(path: Union[str, "os.PathLike[str]"], options: Sequence[str] = ...,

@@ -1,0 +1,582 @@
+"""Expression kernels, CuPy's ElementwiseKernel and ReductionKernel (docs/python.md, "From CuPy
+and PyOpenCL"): a body of kcc C around which kcc writes the kernel — parameter types resolved
+from the arguments, NumPy broadcasting, a grid-stride loop, strided or contiguous access, and
+for reductions a two-stage tree in shared memory. The kernels are generated kcc C compiled by
+kcc.compile, so they run on every device kcc runs on, and are cached on disk as any compile
+is, and in memory per (types, dimensions, layout, device).
+"""
+import re
+import threading
+
+from . import _core
+
+# numpy dtype name -> the kcc C type of an element.
+_CTYPES = {
+    "bool": "bool", "int8": "signed char", "uint8": "unsigned char", "int16": "short",
+    "uint16": "unsigned short", "int32": "int", "uint32": "unsigned int", "int64": "long",
+    "uint64": "unsigned long", "float16": "half", "float32": "float", "float64": "double",
+}
+_BLOCK = 256
+# What every generated source starts with: identities such as INFINITY, INT_MIN or FLT_MAX,
+# and bool, mean in a kernel body what they mean in CuPy's.
+_HEADERS = "#include <math.h>\n#include <limits.h>\n#include <float.h>\n#include <stdbool.h>\n"
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*$")
+
+
+def _ctype(dtype):
+    np = _core._numpy()
+    name = np.dtype(dtype).name
+    t = _CTYPES.get(name)
+    if t is None:
+        raise TypeError("expression kernels take arrays of bool, integer and float types "
+                        "(float16, float32, float64), not %s" % name)
+    return t
+
+
+class _Param:
+    """One parameter of a parameter list: `[raw] TYPE NAME`, TYPE a numpy dtype name or a type
+    placeholder (any other name, resolved from the arguments)."""
+
+    def __init__(self, text, what):
+        words = text.split()
+        self.raw = bool(words) and words[0] == "raw"
+        if self.raw:
+            words = words[1:]
+        if len(words) != 2 or not all(_WORD.match(w) for w in words):
+            raise ValueError("%s: '%s' is not a parameter: write '[raw] TYPE NAME', TYPE a "
+                             "numpy dtype name (float32, int64...) or a type placeholder (T)"
+                             % (what, text.strip()))
+        self.type, self.name = words
+        np = _core._numpy()
+        try:
+            self.dtype = np.dtype(self.type) if self.type in _CTYPES else None
+        except TypeError:
+            self.dtype = None
+
+    def __repr__(self):
+        return "%s%s %s" % ("raw " if self.raw else "", self.type, self.name)
+
+
+def _params(spec, what):
+    if not isinstance(spec, str):
+        raise TypeError("%s: the parameters are a string ('float32 x, T y'), not %s"
+                        % (what, type(spec).__name__))
+    ps = [_Param(p, what) for p in spec.split(",") if p.strip()]
+    seen = set()
+    for p in ps:
+        if p.name in seen:
+            raise ValueError("%s: parameter '%s' is named twice" % (what, p.name))
+        if p.name in ("i", "_n") or p.name.startswith("_kcc"):
+            raise ValueError("%s: '%s' is the kernel's own name (i: the element's index, _n: "
+                             "the number of elements, _kcc...: kcc's); name the parameter "
+                             "otherwise" % (what, p.name))
+        seen.add(p.name)
+    return ps
+
+
+def _is_array(a):
+    return isinstance(a, _core.DeviceArray) or _core._is_ndarray(a)
+
+
+def _bind_types(params, args, what):
+    """{placeholder: dtype} from the arguments: arrays bind first, then scalars (a Python int
+    is int64, a float float64, as numpy's default dtypes), as CuPy resolves them."""
+    np = _core._numpy()
+    types = {}
+    for scalars in (False, True):
+        for p, a in zip(params, args):
+            if a is None or p.dtype is not None or p.type in types:
+                continue
+            if _is_array(a) and not scalars:
+                types[p.type] = np.dtype(a.dtype)
+            elif scalars and not _is_array(a):
+                types[p.type] = np.result_type(a) if isinstance(a, np.generic) else \
+                    np.dtype(np.bool_ if isinstance(a, bool) else
+                             np.int64 if isinstance(a, int) else np.float64)
+    return types
+
+
+def _dtype_of(p, types, what):
+    if p.dtype is not None:
+        return p.dtype
+    if p.type not in types:
+        raise TypeError("%s: the type of '%s' (%s) cannot be told from the arguments: pass an "
+                        "array for a parameter of type %s" % (what, p.name, p.type, p.type))
+    return types[p.type]
+
+
+def _broadcast_shape(shapes, what):
+    np = _core._numpy()
+    try:
+        return tuple(np.broadcast_shapes(*shapes)) if shapes else ()
+    except ValueError:
+        raise ValueError("%s: shapes %s cannot be broadcast together"
+                         % (what, ", ".join(str(s) for s in shapes))) from None
+
+
+def _strides(shape, out_shape):
+    """Element strides of a C-contiguous array of `shape` read at the indices of `out_shape`
+    (NumPy broadcasting: missing leading dimensions and dimensions of 1 have stride 0)."""
+    st, acc = [], 1
+    for s in reversed(shape):
+        st.append(acc if s != 1 else 0)
+        acc *= s
+    st.reverse()
+    return [0] * (len(out_shape) - len(shape)) + st
+
+
+class _Compiled:
+    """Kernels made from one definition, per key, compiled once (under a lock)."""
+
+    def __init__(self):
+        self._kernels = {}
+        self._lock = threading.Lock()
+
+    def kernel(self, key, source, name, options, kernel=None):
+        """Kernel `kernel` (default: `name`) of `source`, compiled as NAME.k."""
+        kernel = kernel or name
+        dev = _core.get_device()
+        k = self._kernels.get((key, kernel, dev))
+        if k is None:
+            with self._lock:
+                k = self._kernels.get((key, kernel, dev))
+                if k is None:
+                    m = self._kernels.get((key, None, dev))
+                    if m is None:
+                        m = self._kernels[(key, None, dev)] = _core.compile(
+                            source, options, name="%s.k" % name)
+                    k = self._kernels[(key, kernel, dev)] = m.get_kernel(kernel)
+        return k
+
+
+def _to_device(a, dtype, what):
+    """A device array holding `a` (numpy: copied; a kcc array of another dtype: an error)."""
+    np = _core._numpy()
+    if isinstance(a, _core.DeviceArray):
+        if a.dtype != dtype:
+            raise TypeError("%s: a %s array where the kernel takes %s (convert it with "
+                            "kcc.to_device(a.copy_to_host().astype(...)))"
+                            % (what, a.dtype, dtype))
+        a._alive(what)
+        return a
+    return _core.to_device(np.ascontiguousarray(a, dtype=dtype))
+
+
+def _index_code(ndim, arrays):
+    """C statements computing each array's element offset `_kcc_o_NAME` from the flat index i
+    over the output's shape (parameters _kcc_shapeK, and _kcc_sK_NAME for the strides)."""
+    if not arrays:
+        return ""
+    lines = ["long _kcc_r = i;"]
+    for a in arrays:
+        lines.append("long _kcc_o_%s = 0;" % a)
+    for k in reversed(range(ndim)):
+        lines.append("{ long _kcc_c = _kcc_r %% _kcc_shape%d; _kcc_r /= _kcc_shape%d;" % (k, k))
+        for a in arrays:
+            lines.append("  _kcc_o_%s += _kcc_c * _kcc_s%d_%s;" % (a, k, a))
+        lines.append("}")
+    return "\n        ".join(lines)
+
+
+class ElementwiseKernel:
+    """kcc.ElementwiseKernel(in_params, out_params, operation, name='kernel', preamble='',
+    options=(), reduce_dims=True): CuPy's. `operation` is kcc C run once per element, where
+    each parameter's name is its element (a `raw` one is the whole array, indexed with the
+    flat index `i`). Called with the inputs and optionally the outputs (allocated when left
+    out, in the broadcast shape; `size=n` when no input array gives one); returns the output,
+    or a tuple of them. reduce_dims is accepted for CuPy's signature; kcc's indexing does not
+    need it."""
+
+    def __init__(self, in_params, out_params, operation, name="kernel", preamble="",
+                 options=(), reduce_dims=True, no_return=False, return_tuple=False):
+        what = "ElementwiseKernel %s" % name
+        if not isinstance(name, str) or not _WORD.match(name):
+            raise ValueError("ElementwiseKernel: name %r is not a C identifier" % (name,))
+        self.name = name
+        self.in_params = _params(in_params, what)
+        self.out_params = _params(out_params, what)
+        if not isinstance(operation, str):
+            raise TypeError("%s: operation is kcc C source (a str)" % what)
+        names = [p.name for p in self.in_params + self.out_params]
+        dup = {n for n in names if names.count(n) > 1}
+        if dup:
+            raise ValueError("%s: %s is both an input and an output" % (what, sorted(dup)[0]))
+        self.operation = operation
+        self.preamble = preamble
+        self.options = tuple(options)
+        self.no_return = no_return
+        self.return_tuple = return_tuple
+        self._compiled = _Compiled()
+
+    def __repr__(self):
+        return "<kcc.ElementwiseKernel %s(%s) -> (%s)>" % (
+            self.name, ", ".join(map(repr, self.in_params)),
+            ", ".join(map(repr, self.out_params)))
+
+    def __call__(self, *args, size=None, block_size=None):
+        what = "ElementwiseKernel %s" % self.name
+        np = _core._numpy()
+        nin, nout = len(self.in_params), len(self.out_params)
+        if len(args) not in (nin, nin + nout):
+            raise TypeError("%s takes %d inputs%s, not %d arguments"
+                            % (what, nin, " (and optionally %d outputs)" % nout if nout else "",
+                               len(args)))
+        params = self.in_params + self.out_params
+        args = list(args) + [None] * (nin + nout - len(args))
+        for p, a in zip(params, args):
+            if p.raw and a is not None and not _is_array(a):
+                raise TypeError("%s: raw parameter '%s' takes an array, not %s"
+                                % (what, p.name, type(a).__name__))
+        types = _bind_types(params, args, what)
+        dtypes = [_dtype_of(p, types, what) for p in params]
+        # The loop's shape: the inputs' broadcast; without input arrays, the outputs' shape.
+        shapes = [tuple(a.shape) for p, a in zip(self.in_params, args) if not p.raw and
+                  _is_array(a)] or [tuple(a.shape) for p, a in zip(self.out_params, args[nin:])
+                                    if not p.raw and _is_array(a)][:1]
+        shape = _broadcast_shape(shapes, what)
+        if size is not None:
+            if shapes:
+                raise ValueError("%s: size= is for kernels whose arguments give no shape; "
+                                 "these give %s" % (what, shape))
+            if isinstance(size, bool) or not isinstance(size, int) or size < 0:
+                raise ValueError("%s: size must be a non-negative int, not %r" % (what, size))
+            shape = (size,)
+        elif not shapes:
+            raise ValueError("%s: no argument is an array: give the loop's size with size=n"
+                             % what)
+        n = 1
+        for s in shape:
+            n *= s
+        # The outputs: allocated, or the caller's (a numpy output gets the results copied in).
+        outs, host_outs = [], []
+        for k, (p, a) in enumerate(zip(self.out_params, args[nin:])):
+            dt = dtypes[nin + k]
+            if a is None:
+                a = _core.DeviceArray(shape, dt)
+            elif not p.raw and tuple(a.shape) != shape:
+                raise ValueError("%s: output '%s' has shape %s; the result's is %s"
+                                 % (what, p.name, tuple(a.shape), shape))
+            if _core._is_ndarray(a):
+                d = _to_device(a, dt, what)
+                host_outs.append((a, d))
+                a = d
+            outs.append(a)
+            args[nin + k] = a
+        # Every array on the device; scalars converted to their parameter's type.
+        dev_args, kparams, strided = [], [], []
+        for p, a, dt in zip(params, args, dtypes):
+            ct = _ctype(dt)
+            if _is_array(a):
+                d = _to_device(a, dt, what)
+                dev_args.append(d)
+                const = "" if p in self.out_params else "const "
+                kparams.append("%s%s *_kcc_p_%s" % (const, ct, p.name))
+                if not p.raw and tuple(d.shape) != shape:
+                    strided.append((p, d))
+            else:
+                if p in self.out_params:
+                    raise TypeError("%s: output '%s' must be an array" % (what, p.name))
+                dev_args.append(np.asarray(a, dt)[()])
+                kparams.append("%s %s" % (ct, p.name))
+        ndim = len(shape)
+        contiguous = not strided
+        extra = []
+        if not contiguous:
+            extra += ["long _kcc_shape%d" % k for k in range(ndim)]
+            for p, d in strided:
+                extra += ["long _kcc_s%d_%s" % (k, p.name) for k in range(ndim)]
+        key = (tuple(str(dt) for dt in dtypes), tuple(_is_array(a) for a in args), ndim,
+               tuple(p.name for p, _ in strided))
+        source = self._source(params, dtypes, args, kparams + extra + ["long _n"],
+                              [p.name for p, _ in strided], ndim)
+        k = self._compiled.kernel(key, source, self.name, self.options)
+        values = list(dev_args)
+        if not contiguous:
+            values += list(shape)
+            for p, d in strided:
+                values += _strides(tuple(d.shape), shape)
+        values.append(n)
+        if n:
+            block = block_size or _BLOCK
+            grid = min(-(-n // block), 1 << 16)
+            k[grid, block](*values)
+        back = {id(d): host for host, d in host_outs}
+        for host, d in host_outs:
+            d.copy_to_host(host)
+        if self.no_return:
+            return None
+        results = [back.get(id(d), d) for d in outs]  # a numpy output is returned as itself
+        if len(results) == 1 and not self.return_tuple:
+            return results[0]
+        return tuple(results)
+
+    def _source(self, params, dtypes, args, kparams, strided, ndim):
+        lines = [_HEADERS + self.preamble, ""]
+        placeholders = {}
+        for p, dt in zip(params, dtypes):
+            if p.dtype is None:
+                placeholders[p.type] = _ctype(dt)
+        for t, ct in sorted(placeholders.items()):
+            lines.append("typedef %s %s;" % (ct, t))
+        lines.append("kernel void %s(%s) {" % (self.name, ", ".join(kparams)))
+        lines.append("    for (long i = (long)blockIdx.x * blockDim.x + threadIdx.x; i < _n;"
+                     " i += (long)gridDim.x * blockDim.x) {")
+        idx = _index_code(ndim, strided)
+        if idx:
+            lines.append("        " + idx)
+        for p, dt, a in zip(params, dtypes, args):
+            if not _is_array(a):
+                continue
+            ct = _ctype(dt)
+            if p.raw:
+                lines.append("        %s%s *%s = _kcc_p_%s;" % (
+                    "" if p in self.out_params else "const ", ct, p.name, p.name))
+            else:
+                off = "_kcc_o_%s" % p.name if p.name in strided else "i"
+                lines.append("        %s%s %s = _kcc_p_%s[%s];" % (
+                    "" if p in self.out_params else "const ", ct, p.name, p.name, off))
+        lines.append("        {\n%s\n        ;}" % self.operation)
+        for p, dt, a in zip(self.out_params, dtypes[len(self.in_params):],
+                            args[len(self.in_params):]):
+            if not p.raw:
+                off = "_kcc_o_%s" % p.name if p.name in strided else "i"
+                lines.append("        _kcc_p_%s[%s] = %s;" % (p.name, off, p.name))
+        lines.append("    }\n}\n")
+        return "\n".join(lines)
+
+
+class ReductionKernel:
+    """kcc.ReductionKernel(in_params, out_params, map_expr, reduce_expr, post_map_expr,
+    identity, name='reduce_kernel', reduce_type=None, preamble='', options=()): CuPy's.
+    Each output element reduces the mapped inputs over the reduced axes: `a` starts as
+    `identity`, and every element's `map_expr` (of the input names) joins it through
+    `reduce_expr` (of `a` and `b`), all in `reduce_type` (default: the first output's type);
+    then `post_map_expr` (of `a`) sets the outputs. Called with the inputs (and optionally the
+    outputs, or out=) and axis=None (all), an int or a tuple, keepdims=False."""
+
+    def __init__(self, in_params, out_params, map_expr, reduce_expr, post_map_expr, identity,
+                 name="reduce_kernel", reduce_type=None, preamble="", options=()):
+        what = "ReductionKernel %s" % name
+        if not isinstance(name, str) or not _WORD.match(name):
+            raise ValueError("ReductionKernel: name %r is not a C identifier" % (name,))
+        self.name = name
+        self.in_params = _params(in_params, what)
+        self.out_params = _params(out_params, what)
+        if not self.out_params:
+            raise ValueError("%s: a reduction has at least one output" % what)
+        for p in self.in_params + self.out_params:
+            if p.raw:
+                raise ValueError("%s: raw parameters are not supported in reductions ('%s')"
+                                 % (what, p.name))
+            if p.name in ("a", "b"):
+                raise ValueError("%s: 'a' and 'b' are the reduction's own names; name the "
+                                 "parameter otherwise" % what)
+        for e, w in ((map_expr, "map_expr"), (reduce_expr, "reduce_expr"),
+                     (post_map_expr, "post_map_expr"), (identity, "identity")):
+            if not isinstance(e, str):
+                raise TypeError("%s: %s is kcc C source (a str), not %s"
+                                % (what, w, type(e).__name__))
+        self.map_expr, self.reduce_expr = map_expr, reduce_expr
+        self.post_map_expr, self.identity = post_map_expr, identity
+        self.reduce_type = reduce_type
+        self.preamble = preamble
+        self.options = tuple(options)
+        self._compiled = _Compiled()
+
+    def __repr__(self):
+        return "<kcc.ReductionKernel %s(%s) -> (%s)>" % (
+            self.name, ", ".join(map(repr, self.in_params)),
+            ", ".join(map(repr, self.out_params)))
+
+    def __call__(self, *args, out=None, axis=None, keepdims=False):
+        what = "ReductionKernel %s" % self.name
+        np = _core._numpy()
+        nin, nout = len(self.in_params), len(self.out_params)
+        if out is not None:
+            if len(args) != nin or nout != 1:
+                raise TypeError("%s: out= is the one output, given instead of as an argument"
+                                % what)
+            args = args + (out,)
+        if len(args) not in (nin, nin + nout):
+            raise TypeError("%s takes %d inputs (and optionally %d outputs), not %d arguments"
+                            % (what, nin, nout, len(args)))
+        params = self.in_params + self.out_params
+        args = list(args) + [None] * (nin + nout - len(args))
+        types = _bind_types(params, args, what)
+        dtypes = [_dtype_of(p, types, what) for p in params]
+        in_shapes = [tuple(a.shape) for a in args[:nin] if _is_array(a)]
+        if not in_shapes:
+            raise ValueError("%s: no input is an array" % what)
+        shape = _broadcast_shape(in_shapes, what)
+        ndim = len(shape)
+        axes = self._axes(axis, ndim, what)
+        kept = [k for k in range(ndim) if k not in axes]
+        out_shape = tuple(1 if k in axes else shape[k] for k in range(ndim)) if keepdims \
+            else tuple(shape[k] for k in kept)
+        nout_el = 1
+        for k in kept:
+            nout_el *= shape[k]
+        nred = 1
+        for k in axes:
+            nred *= shape[k]
+        rtype = np.dtype(self.reduce_type) if self.reduce_type is not None else dtypes[nin]
+        outs, host_outs = [], []
+        for k, (p, a) in enumerate(zip(self.out_params, args[nin:])):
+            dt = dtypes[nin + k]
+            if a is None:
+                a = _core.DeviceArray(out_shape, dt)
+            elif tuple(a.shape) != out_shape:
+                raise ValueError("%s: output '%s' has shape %s; the result's is %s"
+                                 % (what, p.name, tuple(a.shape), out_shape))
+            if _core._is_ndarray(a):
+                d = _to_device(a, dt, what)
+                host_outs.append((a, d))
+                a = d
+            outs.append(a)
+        # Inputs: device arrays, read through strides over (kept dims..., reduced dims...).
+        order = kept + axes
+        dev_in, kparams, values = [], [], []
+        for p, a, dt in zip(self.in_params, args[:nin], dtypes[:nin]):
+            ct = _ctype(dt)
+            if _is_array(a):
+                d = _to_device(a, dt, what)
+                st = _strides(tuple(d.shape), shape)
+                kparams.append("const %s *_kcc_p_%s" % (ct, p.name))
+                kparams += ["long _kcc_s%d_%s" % (k, p.name) for k in range(ndim)]
+                values.append(d)
+                values += [st[k] for k in order]
+                dev_in.append(p)
+            else:
+                kparams.append("%s %s" % (ct, p.name))
+                values.append(np.asarray(a, dt)[()])
+        parts = 1
+        if nred >= 4 * _BLOCK and nout_el < 64:  # few outputs, long reductions: split them
+            parts = min(-(-nred // (8 * _BLOCK)), max(1, 256 // nout_el))
+        dims = ["long _kcc_shape%d" % k for k in range(ndim)]
+        values += [shape[k] for k in order]
+        key = (tuple(str(dt) for dt in dtypes), str(rtype), tuple(_is_array(a) for a in args),
+               ndim, len(kept), parts > 1)
+        source = self._source(dtypes, rtype, kparams, dims, dev_in, ndim, len(kept), parts)
+        if parts == 1:
+            k = self._compiled.kernel(key, source, self.name, self.options)
+            if nout_el:
+                k[nout_el, _BLOCK](*values, *outs, nred)
+        else:
+            first = self._compiled.kernel(key, source, self.name, self.options,
+                                          self.name + "_parts")
+            final = self._compiled.kernel(key, source, self.name, self.options,
+                                          self.name + "_final")
+            partial = _core.DeviceArray(nout_el * parts, rtype)
+            first[nout_el * parts, _BLOCK](*values, partial, nred, parts)
+            final[nout_el, _BLOCK](partial, *outs, parts)
+        back = {id(d): host for host, d in host_outs}
+        for host, d in host_outs:
+            d.copy_to_host(host)
+        results = [back.get(id(d), d) for d in outs]
+        return results[0] if len(results) == 1 else tuple(results)
+
+    @staticmethod
+    def _axes(axis, ndim, what):
+        if axis is None:
+            return list(range(ndim))
+        seq = axis if isinstance(axis, tuple) else (axis,)
+        out = []
+        for a in seq:
+            if isinstance(a, bool) or not isinstance(a, int):
+                raise TypeError("%s: axis must be None, an int or a tuple of ints, not %r"
+                                % (what, axis))
+            if not -ndim <= a < ndim:
+                raise ValueError("%s: axis %d is out of bounds for %d dimensions"
+                                 % (what, a, ndim))
+            a %= ndim
+            if a in out:
+                raise ValueError("%s: axis %d is given twice" % (what, a))
+            out.append(a)
+        return sorted(out)
+
+    def _source(self, dtypes, rtype, kparams, dims, dev_in, ndim, nkept, parts):
+        nin = len(self.in_params)
+        rt = _ctype(rtype)
+        placeholders = {}
+        for p, dt in zip(self.in_params + self.out_params, dtypes):
+            if p.dtype is None:
+                placeholders[p.type] = _ctype(dt)
+        outs = ["%s *_kcc_p_%s" % (_ctype(dt), p.name)
+                for p, dt in zip(self.out_params, dtypes[nin:])]
+        L = [_HEADERS + self.preamble, ""]
+        L += ["typedef %s %s;" % (ct, t) for t, ct in sorted(placeholders.items())]
+        L.append("typedef %s _kcc_rt;" % rt)
+        L.append("static _kcc_rt _kcc_reduce(_kcc_rt a, _kcc_rt b) { return (%s); }"
+                 % self.reduce_expr)
+        # The block's tree: every thread's value in shared memory, halved each step.
+        L.append("""static _kcc_rt _kcc_block(_kcc_rt v, _kcc_rt *t) {
+    unsigned k = threadIdx.x;
+    t[k] = v;
+    __syncthreads();
+    for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
+        if (k < s) t[k] = _kcc_reduce(t[k], t[k + s]);
+        __syncthreads();
+    }
+    return t[0];
+}""")
+        post = ["    if (threadIdx.x == 0) {", "        _kcc_rt a = r;"]
+        for p, dt in zip(self.out_params, dtypes[nin:]):
+            post.append("        %s %s;" % (_ctype(dt), p.name))
+        post.append("        {\n%s\n        ;}" % self.post_map_expr)
+        for p in self.out_params:
+            post.append("        _kcc_p_%s[o] = %s;" % (p.name, p.name))
+        post.append("    }")
+        # One output element per block (o), its reduced elements r strided over the threads
+        # and, with parts, over `parts` blocks.
+        nred_dims = ndim - nkept
+        load = ["        long _kcc_q = j;"]
+        for p in dev_in:
+            load.append("        long _kcc_o_%s = 0;" % p.name)
+        for k in reversed(range(ndim)):
+            var = "_kcc_q" if k >= nkept else "_kcc_u"
+            load.append("        { long _kcc_c = %s %% _kcc_shape%d; %s /= _kcc_shape%d;"
+                        % (var, k, var, k))
+            for p in dev_in:
+                load.append("          _kcc_o_%s += _kcc_c * _kcc_s%d_%s;" % (p.name, k, p.name))
+            load.append("        }")
+            if k == nkept:
+                load.append("        long _kcc_u = o;")
+        if nred_dims == ndim:
+            load.append("        (void)o;")
+        if ndim == nkept:  # nothing reduced (axis=()): one element each
+            load.insert(1, "        long _kcc_u = o;")
+        for p, dt in zip(self.in_params, dtypes[:nin]):
+            if p in dev_in:
+                load.append("        const %s %s = _kcc_p_%s[_kcc_o_%s];"
+                            % (_ctype(dt), p.name, p.name, p.name))
+        load.append("        r = _kcc_reduce(r, (_kcc_rt)(%s));" % self.map_expr)
+        body = "\n".join(load)
+        head = "kernel void %s(%s) {\n    shared _kcc_rt _kcc_t[%d];\n" % ("%s", "%s", _BLOCK)
+        if parts == 1:
+            L.append(head % (self.name, ", ".join(kparams + dims + outs + ["long _kcc_nred"])))
+            L.append("    long o = blockIdx.x;\n    _kcc_rt r = (_kcc_rt)(%s);" % self.identity)
+            L.append("    for (long j = threadIdx.x; j < _kcc_nred; j += blockDim.x) {\n%s\n    }"
+                     % body)
+            L.append("    r = _kcc_block(r, _kcc_t);")
+            L += post
+            L.append("}")
+        else:
+            L.append(head % (self.name + "_parts",
+                             ", ".join(kparams + dims + ["_kcc_rt *_kcc_partial",
+                                                         "long _kcc_nred", "long _kcc_parts"])))
+            L.append("    long o = blockIdx.x / _kcc_parts, part = blockIdx.x % _kcc_parts;")
+            L.append("    _kcc_rt r = (_kcc_rt)(%s);" % self.identity)
+            L.append("    for (long j = part * blockDim.x + threadIdx.x; j < _kcc_nred;"
+                     " j += _kcc_parts * blockDim.x) {\n%s\n    }" % body)
+            L.append("    r = _kcc_block(r, _kcc_t);")
+            L.append("    if (threadIdx.x == 0) _kcc_partial[blockIdx.x] = r;\n}")
+            L.append(head % (self.name + "_final",
+                             ", ".join(["const _kcc_rt *_kcc_partial"] + outs +
+                                       ["long _kcc_parts"])))
+            L.append("    long o = blockIdx.x;\n    _kcc_rt r = (_kcc_rt)(%s);" % self.identity)
+            L.append("    for (long j = threadIdx.x; j < _kcc_parts; j += blockDim.x)\n"
+                     "        r = _kcc_reduce(r, _kcc_partial[o * _kcc_parts + j]);")
+            L.append("    r = _kcc_block(r, _kcc_t);")
+            L += post
+            L.append("}")
+        return "\n".join(L) + "\n"
