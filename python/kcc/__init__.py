@@ -23,9 +23,18 @@ from ._errors import (BuildFailedError, CompileError, DriverError, Error, Invali
                       KccWarning, LaunchFailedError, NoBinaryError, NoDeviceError,
                       NotSupportedError, OutOfBoundsError, OutOfMemoryError,
                       SymbolNotFoundError)
-from . import _dask
+from . import _array, _dask
+from ._array import (arange, array, asarray, clip, empty, empty_like, full, full_like,
+                     linspace, mean, ones, ones_like, where, zeros, zeros_like)
 
 _dask.hook()  # Dask's serializers for kcc arrays, once distributed.protocol is imported
+_array._install(DeviceArray)  # NumPy's operators and methods on device arrays
+globals().update(_array.UFUNCS)  # kcc.sqrt, kcc.exp ... element by element
+globals().update(_array.BINFUNCS)  # kcc.maximum, kcc.add ...
+globals().update(_array.REDUCTIONS)  # kcc.sum, kcc.max ...
+_ARRAY_API = ["arange", "array", "asarray", "clip", "empty", "empty_like", "full", "full_like",
+              "linspace", "mean", "ones", "ones_like", "where", "zeros", "zeros_like"] + \
+    sorted(_array.UFUNCS) + sorted(_array.BINFUNCS) + sorted(_array.REDUCTIONS)
 
 __all__ = [
     "Device", "DeviceArray", "ElementwiseKernel", "Event", "Kernel", "Module",
@@ -37,4 +46,4 @@ __all__ = [
     "InvalidLaunchError", "BuildFailedError", "NoBinaryError", "DriverError", "KcrtIOError",
     "NotSupportedError", "LaunchFailedError", "SymbolNotFoundError", "OutOfBoundsError",
     "KccWarning",
-]
+] + _ARRAY_API

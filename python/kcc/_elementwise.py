@@ -159,7 +159,7 @@ def _to_device(a, dtype, what):
                             % (what, a.dtype, dtype))
         a._alive(what)
         return a
-    return _core.to_device(np.ascontiguousarray(a, dtype=dtype))
+    return _core.to_device(np.asarray(a, dtype=dtype, order="C"))  # 0-d stays 0-d
 
 
 def _index_code(ndim, arrays):

@@ -11,7 +11,10 @@ REPO = os.path.dirname(os.path.dirname(HERE))
 
 @pytest.fixture(autouse=True)
 def private_cache(tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    # KCC_TEST_CACHE: one cache for every test instead, filled beforehand (tests/gpu: the GPU
+    # machine has no LLVM to compile with, so its compiles must be answered by the cache).
+    monkeypatch.setenv("XDG_CACHE_HOME", os.environ.get("KCC_TEST_CACHE") or
+                       str(tmp_path / "cache"))
     monkeypatch.delenv("KCC_CACHE", raising=False)
     yield tmp_path / "cache"
 

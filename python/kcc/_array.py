@@ -1,0 +1,759 @@
+"""NumPy's array operations on kcc.DeviceArray (docs/python.md, "From CuPy and PyOpenCL"):
+creation functions, operators with broadcasting and NumPy 2's type promotion, element-wise math
+functions, reductions, conversions. Each operation is an expression kernel (_elementwise.py)
+made once per operation and compiled per combination of types, so every one runs wherever kcc
+runs. NumPy's semantics are spelled out in C where C's differ: integer arithmetic wraps around
+(done in unsigned types: C's signed overflow is undefined), floor division and modulo round
+towards negative infinity (NumPy's npy_divmod for floats), integer division by zero gives 0.
+"""
+import math
+import operator
+
+from . import _core
+from ._elementwise import ElementwiseKernel, ReductionKernel, _CTYPES, _ctype
+
+_INT_NAMES = ("int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64")
+
+# C helpers every operation kernel may use, defined for each type the kernel is made for.
+# NumPy never fuses a multiply and an add into one rounding: neither do these kernels.
+_EXACT = ("-ffp-contract=off",)
+
+_PREAMBLE = r"""
+static double kcc_floordiv_f64(double a, double b) {
+    if (b == 0) return a / b;
+    double mod = fmod(a, b), div = (a - mod) / b;
+    if (mod != 0 && ((b < 0) != (mod < 0))) div -= 1.0;
+    if (div != 0) {
+        double f = floor(div);
+        if (div - f > 0.5) f += 1.0;
+        return f;
+    }
+    return copysign(0.0, a / b);
+}
+static double kcc_mod_f64(double a, double b) {
+    if (b == 0) return fmod(a, b);
+    double mod = fmod(a, b);
+    if (mod != 0) {
+        if ((b < 0) != (mod < 0)) mod += b;
+    } else {
+        mod = copysign(0.0, b);
+    }
+    return mod;
+}
+static float kcc_floordiv_f32(float a, float b) {
+    if (b == 0) return a / b;
+    float mod = fmodf(a, b), div = (a - mod) / b;
+    if (mod != 0 && ((b < 0) != (mod < 0))) div -= 1.0f;
+    if (div != 0) {
+        float f = floorf(div);
+        if (div - f > 0.5f) f += 1.0f;
+        return f;
+    }
+    return copysignf(0.0f, a / b);
+}
+static float kcc_mod_f32(float a, float b) {
+    if (b == 0) return fmodf(a, b);
+    float mod = fmodf(a, b);
+    if (mod != 0) {
+        if ((b < 0) != (mod < 0)) mod += b;
+    } else {
+        mod = copysignf(0.0f, b);
+    }
+    return mod;
+}
+"""
+
+
+def _np():
+    return _core._numpy()
+
+
+def _unsigned(dt):
+    """The unsigned C type of an integer dtype's width (arithmetic that wraps)."""
+    return {1: "unsigned char", 2: "unsigned short", 4: "unsigned int",
+            8: "unsigned long"}[_np().dtype(dt).itemsize]
+
+
+def _kind(dt):
+    dt = _np().dtype(dt)
+    return "b" if dt == _np().bool_ else dt.kind
+
+
+# ---------------------------------------------------------------- binary operations
+
+def _binary_expr(op, dt):
+    """C for `z = x OP y`, x and y already of the result's computation type dt."""
+    k, ct = _kind(dt), _ctype(dt)
+    u = _unsigned(dt) if k in "iu" else None
+    f = "f32" if dt == _np().float32 else "f64"
+    wrap = "z = (%s)((%s)x %%s (%s)y)" % (ct, u, u) if k == "i" else "z = x %s y"
+    if op in ("add", "sub", "mul"):
+        sym = {"add": "+", "sub": "-", "mul": "*"}[op]
+        if k == "b":
+            return {"add": "z = x || y", "sub": "z = x != y", "mul": "z = x && y"}[op]
+        return wrap % sym
+    if op == "truediv":
+        return "z = x / y"
+    if op == "floordiv":
+        if k == "i":  # MIN / -1 overflows in C: NumPy wraps it (to MIN)
+            return ("if (y == 0) z = 0; else if (y == -1) z = (%s)(0 - (%s)x); else {"
+                    " z = x / y; if (x %% y != 0 && ((x < 0) != (y < 0))) z -= 1; }" % (ct, u))
+        if k in "ub":
+            return "z = y == 0 ? 0 : x / y"
+        if dt == _np().float16:
+            return "z = (half)kcc_floordiv_f32((float)x, (float)y)"
+        return "z = kcc_floordiv_%s(x, y)" % f
+    if op == "mod":
+        if k == "i":
+            return ("if (y == 0 || y == -1) z = 0; else { z = x % y;"
+                    " if (z != 0 && ((z < 0) != (y < 0))) z += y; }")
+        if k in "ub":
+            return "z = y == 0 ? 0 : x % y"
+        if dt == _np().float16:
+            return "z = (half)kcc_mod_f32((float)x, (float)y)"
+        return "z = kcc_mod_%s(x, y)" % f
+    if op == "pow":
+        if k in "iu":
+            # Repeated squaring in the unsigned type (wraps as NumPy's does); a negative
+            # exponent gives 0 (NumPy raises for it; a kernel cannot).
+            return ("%s r = 1, b = (%s)x; z = 0; if (%s) { for (%s e = (%s)y; e; e >>= 1) "
+                    "{ if (e & 1) r *= b; b *= b; } z = (%s)r; }"
+                    % (u, u, "y >= 0" if k == "i" else "1", u, u, ct))
+        if k == "b":
+            return "z = x || !y"
+        if dt == _np().float16:
+            return "z = (half)powf((float)x, (float)y)"
+        return "z = pow%s(x, y)" % ("f" if f == "f32" else "")
+    if op in ("and", "or", "xor"):
+        sym = {"and": "&", "or": "|", "xor": "^"}[op]
+        return "z = x %s y" % sym
+    if op in ("lshift", "rshift"):
+        # NumPy: a shift by the width or more gives 0 (or -1 for a negative >>), never UB.
+        bits = _np().dtype(dt).itemsize * 8
+        if op == "lshift":
+            return "z = (y < 0 || y >= %d) ? 0 : (%s)((%s)x << y)" % (bits, ct, u)
+        return "z = (y < 0 || y >= %d) ? (x < 0 ? -1 : 0) : x >> y" % bits
+    if op in ("maximum", "minimum"):
+        cmp = ">" if op == "maximum" else "<"
+        if k == "f":
+            return "z = (x != x || x %s y) ? x : (y != y ? y : (x == y ? x : y))" % cmp
+        return "z = x %s y ? x : y" % cmp
+    raise AssertionError(op)
+
+
+_COMPARE = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">="}
+_BINARY = ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "and", "or", "xor",
+           "lshift", "rshift", "maximum", "minimum") + tuple(_COMPARE)
+_kernels = {}
+
+
+def _operand(a):
+    """(array or numpy scalar, dtype for promotion) of an operand: kcc and numpy arrays are
+    themselves, Python scalars stay weak (NumPy 2: they take the array's type)."""
+    np = _np()
+    if isinstance(a, _core.DeviceArray):
+        return a, a.dtype
+    if _core._is_ndarray(a):
+        return a, a.dtype
+    if isinstance(a, (bool, int, float)):
+        return a, a
+    if isinstance(a, np.generic):
+        return a, a.dtype
+    return None, None
+
+
+def _binary(op, x, y, out=None):
+    np = _np()
+    a, ta = _operand(x)
+    b, tb = _operand(y)
+    if a is None or b is None:
+        return NotImplemented
+    name = op
+    if op == "truediv":
+        rt = np.result_type(ta, tb)
+        ct = rt if rt.kind in "fc" else np.dtype(np.float64)
+        if _kind(rt) in "bi" or rt.kind == "u":
+            ct = np.dtype(np.float64)
+        zt = ct
+    else:
+        ct = np.result_type(ta, tb)
+        zt = np.dtype(np.bool_) if op in _COMPARE else ct
+    if ct.kind == "c" or ct.name not in _CTYPES:
+        raise TypeError("kcc arrays: %s of %s and %s is not supported (the result would be %s)"
+                        % (op, _typename(ta), _typename(tb), ct))
+    if op in ("and", "or", "xor", "lshift", "rshift") and _kind(ct) == "f":
+        raise TypeError("kcc arrays: %s needs integer or bool operands, not %s"
+                        % (op, ct))
+    if _kind(ct) == "b":
+        if op == "sub":
+            raise TypeError("kcc arrays: - of bool arrays is not supported (NumPy refuses it "
+                            "too); use ^ or logical_xor")
+        if op in ("floordiv", "mod", "pow", "lshift", "rshift"):
+            ct = zt = np.dtype(np.int8)  # NumPy computes these on bools as int8
+    key = ("bin", op, ct.name, zt.name)
+    k = _kernels.get(key)
+    if k is None:
+        expr = "z = x %s y" % _COMPARE[op] if op in _COMPARE else _binary_expr(op, ct)
+        k = _kernels[key] = ElementwiseKernel(
+            "%s x, %s y" % (ct.name, ct.name), "%s z" % zt.name, expr, "kcc_%s" % name,
+            preamble=_PREAMBLE, options=_EXACT)
+    a = _cast_operand(a, ct)
+    b = _cast_operand(b, ct)
+    return k(a, b) if out is None else k(a, b, out)
+
+
+def _typename(t):
+    return type(t).__name__ if isinstance(t, (bool, int, float)) else str(t)
+
+
+def _cast_operand(a, dt):
+    """An operand in the computation type: arrays converted (a kernel) unless they have it,
+    scalars as numpy scalars of it."""
+    np = _np()
+    if isinstance(a, _core.DeviceArray):
+        return a if a.dtype == dt else astype(a, dt)
+    if _core._is_ndarray(a):
+        return np.asarray(a, dtype=dt, order="C")  # keeps 0-d arrays 0-d
+    with np.errstate(over="ignore", invalid="ignore"):
+        return np.asarray(a).astype(dt)[()]
+
+
+# ---------------------------------------------------------------- unary operations
+
+# name: (C for float, for double) of x; ints and bools compute in float64 as NumPy's do.
+_MATH = {
+    "sqrt": "sqrt", "exp": "exp", "exp2": "exp2", "expm1": "expm1", "log": "log",
+    "log2": "log2", "log10": "log10", "log1p": "log1p", "sin": "sin", "cos": "cos",
+    "tan": "tan", "arcsin": "asin", "arccos": "acos", "arctan": "atan", "sinh": "sinh",
+    "cosh": "cosh", "tanh": "tanh", "arcsinh": "asinh", "arccosh": "acosh",
+    "arctanh": "atanh", "floor": "floor", "ceil": "ceil", "trunc": "trunc", "rint": "rint",
+    "cbrt": "cbrt",
+}
+
+
+def _math_type(dt):
+    np = _np()
+    return dt if dt.kind == "f" else np.dtype(np.float64)
+
+
+def _unary(op, x):
+    np = _np()
+    a, t = _operand(x)
+    if a is None:
+        raise TypeError("kcc.%s takes a kcc array, a numpy array or a number, not %s"
+                        % (op, type(x).__name__))
+    dt = np.asarray(a).dtype if not isinstance(a, _core.DeviceArray) and \
+        not _core._is_ndarray(a) else a.dtype
+    if op in ("floor", "ceil", "trunc") and _kind(dt) in "iub":  # NumPy 2 keeps ints (not rint's)
+        zt = ct = dt if _kind(dt) != "b" else np.dtype(np.float64)
+        expr = "z = x"
+    elif op in _MATH:
+        ct = zt = _math_type(dt)
+        fn = _MATH[op]
+        if ct == np.float16:
+            expr = "z = (half)%sf((float)x)" % fn
+        else:
+            expr = "z = %s%s(x)" % (fn, "f" if ct == np.float32 else "")
+    elif op == "negative":
+        ct = zt = dt
+        k = _kind(dt)
+        expr = ("z = (%s)(0 - (%s)x)" % (_ctype(dt), _unsigned(dt)) if k in "iu" else
+                "z = !x" if k == "b" else "z = -x")
+        if k == "b":
+            raise TypeError("kcc arrays: the negative of a bool array is not supported (NumPy "
+                            "refuses it too); use ~ or logical_not")
+    elif op == "absolute":
+        ct = zt = dt
+        k = _kind(dt)
+        expr = ("z = x < 0 ? (%s)(0 - (%s)x) : x" % (_ctype(dt), _unsigned(dt)) if k == "i"
+                else "z = x" if k in "ub" else "z = x < 0 ? -x : (x == 0 ? 0 : x)")
+    elif op == "invert":
+        ct = zt = dt
+        if _kind(dt) == "f":
+            raise TypeError("kcc arrays: ~ needs integer or bool operands, not %s" % dt)
+        expr = "z = !x" if _kind(dt) == "b" else "z = ~x"
+    elif op == "sign":
+        ct = zt = dt
+        expr = ("z = x > 0 ? 1 : (x < 0 ? -1 : (x == 0 ? 0 : x))" if _kind(dt) == "f"
+                else "z = x > 0 ? 1 : (x < 0 ? -1 : 0)")
+    elif op == "square":
+        ct = zt = dt
+        expr = _binary_expr("mul", dt).replace("y", "x")
+    elif op in ("isnan", "isinf", "isfinite"):
+        ct, zt = dt, np.dtype(np.bool_)
+        if _kind(dt) != "f":
+            expr = "z = %s" % ("true" if op == "isfinite" else "false")
+        else:
+            expr = {"isnan": "z = x != x", "isinf": "z = x == INFINITY || x == -INFINITY",
+                    "isfinite": "z = x == x && x != INFINITY && x != -INFINITY"}[op]
+    elif op == "logical_not":
+        ct, zt = dt, np.dtype(np.bool_)
+        expr = "z = !x"
+    else:
+        raise AssertionError(op)
+    if ct.kind == "c" or ct.name not in _CTYPES:
+        raise TypeError("kcc arrays: %s of %s is not supported" % (op, dt))
+    key = ("un", op, ct.name, zt.name)
+    k = _kernels.get(key)
+    if k is None:
+        k = _kernels[key] = ElementwiseKernel("%s x" % ct.name, "%s z" % zt.name, expr,
+                                              "kcc_%s" % op, options=_EXACT)
+    return k(_cast_operand(a, ct))
+
+
+def astype(a, dtype):
+    """A new device array of `a`'s values converted to `dtype` (C's conversions, which are
+    NumPy's for values that fit; a float too large for an integer type is undefined in both)."""
+    np = _np()
+    dt = np.dtype(dtype)
+    _ctype(dt)
+    key = ("cast", a.dtype.name, dt.name)
+    k = _kernels.get(key)
+    if k is None:
+        expr = "z = x != 0" if dt == np.bool_ else "z = (%s)x" % _ctype(dt)
+        k = _kernels[key] = ElementwiseKernel("%s x" % a.dtype.name, "%s z" % dt.name, expr,
+                                              "kcc_astype", options=_EXACT)
+    return k(a)
+
+
+# ---------------------------------------------------------------- reductions
+
+def _sum_type(dt):
+    """NumPy's accumulator and result type of sum/prod: bool and small ints widen to int64 (or
+    uint64), floats keep their type."""
+    np = _np()
+    k = _kind(dt)
+    if k in "bi":
+        return np.dtype(np.int64)
+    if k == "u":
+        return np.dtype(np.uint64)
+    return dt
+
+
+def _reduce(what, a, axis=None, dtype=None, keepdims=False, out=None):
+    np = _np()
+    if not isinstance(a, _core.DeviceArray):
+        a = asarray(a)
+    a._alive(what)
+    dt = a.dtype
+    k = _kind(dt)
+    if what in ("sum", "prod"):
+        rt = np.dtype(dtype) if dtype is not None else _sum_type(dt)
+        ident = "0" if what == "sum" else "1"
+        red = _binary_expr("add" if what == "sum" else "mul", rt)
+        red = red.replace("z = ", "").replace("x", "a").replace("y", "b")
+        if _kind(rt) == "b":
+            red = "a || b" if what == "sum" else "a && b"
+        kern_key = (what, dt.name, rt.name)
+        mk = lambda: ReductionKernel("%s x" % dt.name, "%s y" % rt.name, "(_kcc_rt)x",
+                                     red, "y = a", ident, "kcc_" + what, options=_EXACT)
+    elif what in ("max", "min"):
+        if a.size == 0:
+            raise ValueError("zero-size array to reduction operation %s which has no "
+                             "identity" % ("maximum" if what == "max" else "minimum"))
+        rt = dt
+        cmp = ">" if what == "max" else "<"
+        if k == "f":
+            ident = ("-INFINITY" if what == "max" else "INFINITY")
+            red = "(a != a || a %s b) ? a : b" % cmp
+        elif k == "b":
+            ident = "false" if what == "max" else "true"
+            red = "a || b" if what == "max" else "a && b"
+        else:
+            info = np.iinfo(dt)
+            lim = info.min if what == "max" else info.max
+            ident = "(%s)%d%s" % (_ctype(dt), lim, "UL" if k == "u" else "L") \
+                if lim != -2 ** 63 else "LONG_MIN"
+            red = "a %s b ? a : b" % cmp
+        kern_key = (what, dt.name)
+        mk = lambda: ReductionKernel("%s x" % dt.name, "%s y" % dt.name, "x", red, "y = a",
+                                     ident, "kcc_" + what, options=_EXACT)
+    elif what in ("all", "any"):
+        rt = np.dtype(np.bool_)
+        kern_key = (what, dt.name)
+        mk = lambda: ReductionKernel("%s x" % dt.name, "bool y", "x != 0",
+                                     "a && b" if what == "all" else "a || b", "y = a",
+                                     "true" if what == "all" else "false", "kcc_" + what)
+    else:
+        raise AssertionError(what)
+    r = _kernels.get(("red",) + kern_key)
+    if r is None:
+        r = _kernels[("red",) + kern_key] = mk()
+    return r(a, out=out, axis=_axis(axis), keepdims=keepdims)
+
+
+def _axis(axis):
+    if isinstance(axis, list):
+        return tuple(axis)
+    return axis
+
+
+def mean(a, axis=None, dtype=None, keepdims=False):
+    """NumPy's mean: the sum in float64 for integers and bools (else the array's type) divided
+    by the number of elements reduced."""
+    np = _np()
+    if not isinstance(a, _core.DeviceArray):
+        a = asarray(a)
+    dt = np.dtype(dtype) if dtype is not None else \
+        (a.dtype if a.dtype.kind == "f" else np.dtype(np.float64))
+    s = _reduce("sum", a, axis, dt, keepdims)
+    n = a.size // max(1, s.size) if a.size else 0
+    if n == 0:
+        return s * float("nan")
+    return s / n if dt != np.float16 else astype(s.astype(np.float32) / n, np.float16)
+
+
+# ---------------------------------------------------------------- creation
+
+def asarray(a, dtype=None):
+    """`a` as a kcc array: a kcc array of that dtype is returned as it is; numpy arrays, lists
+    and scalars are copied to the current device."""
+    np = _np()
+    if isinstance(a, _core.DeviceArray):
+        return a if dtype is None or a.dtype == np.dtype(dtype) else astype(a, dtype)
+    return array(a, dtype)
+
+
+def array(a, dtype=None, copy=True):
+    """A new kcc array holding a copy of `a` (a kcc array, numpy array, list or scalar)."""
+    np = _np()
+    if isinstance(a, _core.DeviceArray):
+        if dtype is not None and a.dtype != np.dtype(dtype):
+            return astype(a, dtype)
+        return a.copy() if copy else a
+    h = np.asarray(a, dtype=dtype)
+    if h.dtype.kind in "OUSV" and not h.dtype.fields:
+        raise TypeError("kcc arrays hold numbers and bools, not %s (%s)" % (h.dtype, type(a)))
+    return _core.to_device(np.asarray(h, order="C"))  # ascontiguousarray makes 0-d 1-d
+
+
+def empty(shape, dtype=float):
+    """A new uninitialised device array (default dtype float64, as NumPy's)."""
+    return _core.DeviceArray(shape, _np().dtype(dtype))
+
+
+def full(shape, fill_value, dtype=None):
+    """A new device array with every element `fill_value` (dtype: fill_value's)."""
+    np = _np()
+    dt = np.dtype(dtype) if dtype is not None else np.asarray(fill_value).dtype
+    d = _core.DeviceArray(shape, dt)
+    return fill(d, fill_value)
+
+
+def zeros(shape, dtype=float):
+    """A new device array of zeros (default dtype float64)."""
+    return _core.DeviceArray(shape, _np().dtype(dtype)).fill_zero()
+
+
+def ones(shape, dtype=float):
+    """A new device array of ones (default dtype float64)."""
+    return full(shape, 1, dtype)
+
+
+def empty_like(a, dtype=None):
+    """empty() of `a`'s shape and dtype."""
+    return empty(a.shape, dtype or a.dtype)
+
+
+def zeros_like(a, dtype=None):
+    """zeros() of `a`'s shape and dtype."""
+    return zeros(a.shape, dtype or a.dtype)
+
+
+def ones_like(a, dtype=None):
+    """ones() of `a`'s shape and dtype."""
+    return ones(a.shape, dtype or a.dtype)
+
+
+def full_like(a, fill_value, dtype=None):
+    """full() of `a`'s shape and dtype."""
+    return full(a.shape, fill_value, dtype or a.dtype)
+
+
+def arange(start, stop=None, step=1, dtype=None):
+    """NumPy's arange: start + i * step for i < ceil((stop - start) / step)."""
+    np = _np()
+    if stop is None:
+        start, stop = 0, start
+    dt = np.dtype(dtype) if dtype is not None else np.arange(start, start + step, step).dtype
+    if step == 0:
+        raise ZeroDivisionError("arange: step is 0")
+    n = max(0, int(math.ceil((stop - start) / step)))
+    return _ramp(n, start, step, dt)
+
+
+def linspace(start, stop, num=50, endpoint=True, dtype=None):
+    """NumPy's linspace: `num` evenly spaced values from start to stop (included when
+    `endpoint`), computed in float64."""
+    np = _np()
+    if num < 0:
+        raise ValueError("linspace: num must be non-negative, not %d" % num)
+    div = (num - 1) if endpoint else num
+    step = (stop - start) / div if div > 0 else 0.0
+    dt = np.dtype(dtype) if dtype is not None else np.dtype(np.float64)
+    key = ("linspace", dt.name)
+    k = _kernels.get(key)
+    if k is None:
+        k = _kernels[key] = ElementwiseKernel(
+            "float64 start, float64 stop, float64 step, int64 last", "%s z" % dt.name,
+            "z = (%s)(i == last ? stop : i * step + start)" % _ctype(dt), "kcc_linspace",
+            options=_EXACT)
+    z = _core.DeviceArray((num,), dt)
+    if num:
+        k(float(start), float(stop), float(step), num - 1 if endpoint and num > 1 else -1, z)
+    return z
+
+
+def _ramp(n, start, step, dt):
+    np = _np()
+    ct = np.dtype(np.float64) if dt.kind == "f" else np.dtype(np.int64)
+    key = ("ramp", dt.name, ct.name)
+    k = _kernels.get(key)
+    if k is None:
+        k = _kernels[key] = ElementwiseKernel(
+            "%s start, %s step" % (ct.name, ct.name), "%s z" % dt.name,
+            "z = (%s)(start + i * step)" % _ctype(dt), "kcc_arange", options=_EXACT)
+    z = _core.DeviceArray((n,), dt)
+    if n:
+        k(np.asarray(start).astype(ct)[()], np.asarray(step).astype(ct)[()], z)
+    return z
+
+
+def fill(a, value):
+    """Sets every element of `a` to `value` (converted to a's dtype); returns a."""
+    np = _np()
+    a._alive("fill")
+    key = ("fill", a.dtype.name)
+    k = _kernels.get(key)
+    if k is None:
+        k = _kernels[key] = ElementwiseKernel("%s v" % a.dtype.name, "%s z" % a.dtype.name,
+                                              "z = v", "kcc_fill", options=_EXACT)
+    with np.errstate(over="ignore", invalid="ignore"):
+        v = np.asarray(value).astype(a.dtype)[()]
+    if a.size:
+        k(v, a)
+    return a
+
+
+def where(cond, x, y):
+    """NumPy's where: x where cond is true, else y (broadcast; NumPy's promotion of x and y)."""
+    np = _np()
+    c, _ = _operand(cond)
+    a, ta = _operand(x)
+    b, tb = _operand(y)
+    rt = np.result_type(ta, tb)
+    key = ("where", rt.name)
+    k = _kernels.get(key)
+    if k is None:
+        k = _kernels[key] = ElementwiseKernel("bool c, %s x, %s y" % (rt.name, rt.name),
+                                              "%s z" % rt.name, "z = c ? x : y", "kcc_where",
+                                              options=_EXACT)
+    return k(_cast_operand(c, np.dtype(np.bool_)), _cast_operand(a, rt), _cast_operand(b, rt))
+
+
+def clip(a, a_min, a_max):
+    """NumPy's clip: minimum(maximum(a, a_min), a_max)."""
+    r = a
+    if a_min is not None:
+        r = _binary("maximum", r, a_min)
+    if a_max is not None:
+        r = _binary("minimum", r, a_max)
+    return r
+
+
+# ---------------------------------------------------------------- DeviceArray's methods
+
+def _install(cls):
+    """NumPy's operators and methods on kcc.DeviceArray. They live here, beside the kernels
+    that implement them; _core's class keeps the memory and the copies."""
+
+    def binop(op):
+        def f(self, other):
+            return _binary(op, self, other)
+
+        def r(self, other):
+            return _binary(op, other, self)
+
+        def i(self, other):
+            res = _binary(op, self, other)
+            if res is NotImplemented:
+                return res
+            if res.dtype != self.dtype:
+                raise TypeError("kcc arrays: in-place %s would change %s into %s (NumPy's "
+                                "casting rule 'same_kind' refuses it too); write a = a %s b"
+                                % (op, self.dtype, res.dtype, op))
+            if res.shape != self.shape:
+                raise ValueError("kcc arrays: in-place %s: the result's shape %s is not the "
+                                 "array's %s" % (op, res.shape, self.shape))
+            _core._check(_core.N.kcrt().kcrt_buffer_copy(self._buf, 0, res._buf, 0,
+                                                          self.nbytes))
+            return self
+        return f, r, i
+
+    for op, name in (("add", "add"), ("sub", "sub"), ("mul", "mul"), ("truediv", "truediv"),
+                     ("floordiv", "floordiv"), ("mod", "mod"), ("pow", "pow"),
+                     ("and", "and"), ("or", "or"), ("xor", "xor"), ("lshift", "lshift"),
+                     ("rshift", "rshift")):
+        f, r, i = binop(op)
+        setattr(cls, "__%s__" % name, f)
+        setattr(cls, "__r%s__" % name, r)
+        setattr(cls, "__i%s__" % name, i)
+    for op in _COMPARE:
+        setattr(cls, "__%s__" % op, binop(op)[0])
+    cls.__hash__ = None  # == is element-wise, as NumPy's
+    cls.__neg__ = lambda self: _unary("negative", self)
+    cls.__pos__ = lambda self: self.copy()
+    cls.__abs__ = lambda self: _unary("absolute", self)
+    cls.__invert__ = lambda self: _unary("invert", self)
+    # NumPy hands binary operations with a kcc array to the kcc array's reflected methods
+    # (np.float32(2) * d), instead of reading the array through __array__.
+    cls.__array_ufunc__ = None
+
+    def scalar(conv):
+        def f(self):
+            if self.size != 1:
+                raise TypeError("only a kcc array of one element converts to a Python scalar "
+                                "(this one has shape %s)" % (self.shape,))
+            return conv(self.get().reshape(()).item())
+        return f
+
+    cls.__float__ = scalar(float)
+    cls.__int__ = scalar(int)
+
+    def __index__(self):
+        if _kind(self.dtype) not in "iu":
+            raise TypeError("only an integer kcc array is an index, not %s" % self.dtype)
+        return operator.index(scalar(int)(self))
+    cls.__index__ = __index__
+
+    def __bool__(self):
+        if self.size != 1:
+            raise ValueError("the truth value of a kcc array with more than one element is "
+                             "ambiguous: use a.any() or a.all()")
+        return bool(self.get().reshape(()).item())
+    cls.__bool__ = __bool__
+
+    def __iter__(self):
+        raise TypeError("iterating over a kcc array would copy each element from the device "
+                        "in turn: copy it once with a.get() and iterate over that")
+    cls.__iter__ = __iter__
+
+    def get(self):
+        """The array's values in a new numpy array (a copy from the device)."""
+        return self.copy_to_host()
+
+    def copy(self):
+        """A new device array with the same values."""
+        self._alive("copy")
+        d = _core.DeviceArray(self.shape, self.dtype)
+        if self.nbytes:
+            _core._check(_core.N.kcrt().kcrt_buffer_copy(d._buf, 0, self._buf, 0,
+                                                          self.nbytes))
+        return d
+
+    def astype_(self, dtype):
+        """A new device array of the values converted to `dtype` (a copy when it is the
+        array's own)."""
+        return astype(self, dtype) if _np().dtype(dtype) != self.dtype else self.copy()
+
+    def fill_(self, value):
+        """Sets every element to `value` (converted to the array's dtype)."""
+        fill(self, value)
+
+    def sum(self, axis=None, dtype=None, keepdims=False, out=None):
+        """NumPy's sum over `axis` (None: all): bool and integers add up in int64 (uint64)."""
+        return _reduce("sum", self, axis, dtype, keepdims, out)
+
+    def prod(self, axis=None, dtype=None, keepdims=False, out=None):
+        """NumPy's product over `axis` (None: all), in sum's types."""
+        return _reduce("prod", self, axis, dtype, keepdims, out)
+
+    def max(self, axis=None, keepdims=False, out=None):
+        """NumPy's maximum over `axis` (NaN wins); an empty array is a ValueError."""
+        return _reduce("max", self, axis, None, keepdims, out)
+
+    def min(self, axis=None, keepdims=False, out=None):
+        """NumPy's minimum over `axis` (NaN wins); an empty array is a ValueError."""
+        return _reduce("min", self, axis, None, keepdims, out)
+
+    def all(self, axis=None, keepdims=False, out=None):
+        """Whether every element over `axis` is non-zero (a bool array)."""
+        return _reduce("all", self, axis, None, keepdims, out)
+
+    def any(self, axis=None, keepdims=False, out=None):
+        """Whether some element over `axis` is non-zero (a bool array)."""
+        return _reduce("any", self, axis, None, keepdims, out)
+
+    def mean_(self, axis=None, dtype=None, keepdims=False):
+        """NumPy's mean over `axis`: integers average in float64."""
+        return mean(self, axis, dtype, keepdims)
+
+    def clip_(self, a_min=None, a_max=None):
+        """NumPy's clip: each element limited to [a_min, a_max] (None: no limit)."""
+        return clip(self, a_min, a_max)
+
+    for f in (get, copy, sum, prod, max, min, all, any):
+        setattr(cls, f.__name__, f)
+    for f in (astype_, fill_, mean_, clip_):
+        f.__name__ = f.__name__.rstrip("_")
+        setattr(cls, f.__name__, f)
+
+    def __repr__(self):
+        if self._buf is None:
+            return "<kcc.DeviceArray shape=%r dtype=%s on %s (freed)>" % (
+                self.shape, self.dtype, self.device.name)
+        np = _np()
+        text = np.array2string(self.get(), separator=", ", prefix="kcc.array(")
+        return "kcc.array(%s, dtype=%s)" % (text, self.dtype)
+    cls.__repr__ = __repr__
+    cls.__array__ = lambda self, dtype=None, copy=None: \
+        self.get() if dtype is None else self.get().astype(dtype)
+
+
+def _ufunc(op):
+    def f(x):
+        return _unary(op, x)
+    f.__name__ = op
+    f.__doc__ = "NumPy's %s, element by element on the device." % op
+    return f
+
+
+def _binfunc(op):
+    def f(x, y):
+        r = _binary(op, x, y)
+        if r is NotImplemented:
+            raise TypeError("kcc.%s takes kcc arrays, numpy arrays and numbers" % op)
+        return r
+    f.__name__ = op
+    f.__doc__ = "NumPy's %s, element by element on the device (broadcast)." % op
+    return f
+
+
+# The functions kcc exports (kcc.sqrt, kcc.maximum...).
+UFUNCS = {name: _ufunc(name) for name in list(_MATH) + [
+    "negative", "absolute", "invert", "sign", "square", "isnan", "isinf", "isfinite",
+    "logical_not"]}
+UFUNCS["abs"] = UFUNCS["absolute"]
+BINFUNCS = {name: _binfunc(op) for name, op in (
+    ("add", "add"), ("subtract", "sub"), ("multiply", "mul"), ("divide", "truediv"),
+    ("true_divide", "truediv"), ("floor_divide", "floordiv"), ("mod", "mod"),
+    ("remainder", "mod"), ("power", "pow"), ("bitwise_and", "and"), ("bitwise_or", "or"),
+    ("bitwise_xor", "xor"), ("left_shift", "lshift"), ("right_shift", "rshift"),
+    ("maximum", "maximum"), ("minimum", "minimum"), ("equal", "eq"), ("not_equal", "ne"),
+    ("less", "lt"), ("less_equal", "le"), ("greater", "gt"), ("greater_equal", "ge"))}
+
+
+def _reduction(what):
+    if what in ("sum", "prod"):
+        def f(a, axis=None, dtype=None, keepdims=False, out=None):
+            return _reduce(what, a, axis, dtype, keepdims, out)
+    else:
+        def f(a, axis=None, keepdims=False, out=None):
+            return _reduce(what, a, axis, None, keepdims, out)
+    f.__name__ = what
+    f.__doc__ = "NumPy's %s over `axis` (None: all), on the device." % what
+    return f
+
+
+REDUCTIONS = {w: _reduction(w) for w in ("sum", "prod", "max", "min", "all", "any")}
+REDUCTIONS["amax"], REDUCTIONS["amin"] = REDUCTIONS["max"], REDUCTIONS["min"]
