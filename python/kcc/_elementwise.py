@@ -162,6 +162,34 @@ def _to_device(a, dtype, what):
     return _core.to_device(np.asarray(a, dtype=dtype, order="C"))  # 0-d stays 0-d
 
 
+def _outputs(out_params, given, dtypes, shape, what):
+    """The output arrays: allocated in `shape`, or the caller's (checked; a numpy one is
+    replaced by a device copy, listed in host_outs to get the results back)."""
+    outs, host_outs = [], []
+    for p, a, dt in zip(out_params, given, dtypes):
+        if a is None:
+            a = _core.DeviceArray(shape, dt)
+        elif not p.raw and tuple(a.shape) != shape:
+            raise ValueError("%s: output '%s' has shape %s; the result's is %s"
+                             % (what, p.name, tuple(a.shape), shape))
+        if _core._is_ndarray(a):
+            d = _to_device(a, dt, what)
+            host_outs.append((a, d))
+            a = d
+        outs.append(a)
+    return outs, host_outs
+
+
+def _results(outs, host_outs, single):
+    """What a call returns: each output (a numpy output as itself, its results copied back),
+    the only one alone when `single`."""
+    back = {id(d): host for host, d in host_outs}
+    for host, d in host_outs:
+        d.copy_to_host(host)
+    results = [back.get(id(d), d) for d in outs]
+    return results[0] if single and len(results) == 1 else tuple(results)
+
+
 def _index_code(ndim, arrays):
     """C statements computing each array's element offset `_kcc_o_NAME` from the flat index i
     over the output's shape (parameters _kcc_shapeK, and _kcc_sK_NAME for the strides)."""
@@ -247,21 +275,8 @@ class ElementwiseKernel:
         n = 1
         for s in shape:
             n *= s
-        # The outputs: allocated, or the caller's (a numpy output gets the results copied in).
-        outs, host_outs = [], []
-        for k, (p, a) in enumerate(zip(self.out_params, args[nin:])):
-            dt = dtypes[nin + k]
-            if a is None:
-                a = _core.DeviceArray(shape, dt)
-            elif not p.raw and tuple(a.shape) != shape:
-                raise ValueError("%s: output '%s' has shape %s; the result's is %s"
-                                 % (what, p.name, tuple(a.shape), shape))
-            if _core._is_ndarray(a):
-                d = _to_device(a, dt, what)
-                host_outs.append((a, d))
-                a = d
-            outs.append(a)
-            args[nin + k] = a
+        outs, host_outs = _outputs(self.out_params, args[nin:], dtypes[nin:], shape, what)
+        args[nin:] = outs
         # Every array on the device; scalars converted to their parameter's type.
         dev_args, kparams, strided = [], [], []
         for p, a, dt in zip(params, args, dtypes):
@@ -300,15 +315,8 @@ class ElementwiseKernel:
             block = block_size or _BLOCK
             grid = min(-(-n // block), 1 << 16)
             k[grid, block](*values)
-        back = {id(d): host for host, d in host_outs}
-        for host, d in host_outs:
-            d.copy_to_host(host)
-        if self.no_return:
-            return None
-        results = [back.get(id(d), d) for d in outs]  # a numpy output is returned as itself
-        if len(results) == 1 and not self.return_tuple:
-            return results[0]
-        return tuple(results)
+        r = _results(outs, host_outs, not self.return_tuple)
+        return None if self.no_return else r
 
     def _source(self, params, dtypes, args, kparams, strided, ndim):
         lines = [_HEADERS + self.preamble, ""]
@@ -420,19 +428,7 @@ class ReductionKernel:
         for k in axes:
             nred *= shape[k]
         rtype = np.dtype(self.reduce_type) if self.reduce_type is not None else dtypes[nin]
-        outs, host_outs = [], []
-        for k, (p, a) in enumerate(zip(self.out_params, args[nin:])):
-            dt = dtypes[nin + k]
-            if a is None:
-                a = _core.DeviceArray(out_shape, dt)
-            elif tuple(a.shape) != out_shape:
-                raise ValueError("%s: output '%s' has shape %s; the result's is %s"
-                                 % (what, p.name, tuple(a.shape), out_shape))
-            if _core._is_ndarray(a):
-                d = _to_device(a, dt, what)
-                host_outs.append((a, d))
-                a = d
-            outs.append(a)
+        outs, host_outs = _outputs(self.out_params, args[nin:], dtypes[nin:], out_shape, what)
         # Inputs: device arrays, read through strides over (kept dims..., reduced dims...).
         order = kept + axes
         dev_in, kparams, values = [], [], []
@@ -469,11 +465,7 @@ class ReductionKernel:
             partial = _core.DeviceArray(nout_el * parts, rtype)
             first[nout_el * parts, _BLOCK](*values, partial, nred, parts)
             final[nout_el, _BLOCK](partial, *outs, parts)
-        back = {id(d): host for host, d in host_outs}
-        for host, d in host_outs:
-            d.copy_to_host(host)
-        results = [back.get(id(d), d) for d in outs]
-        return results[0] if len(results) == 1 else tuple(results)
+        return _results(outs, host_outs, True)
 
     @staticmethod
     def _axes(axis, ndim, what):
