@@ -23,7 +23,20 @@ from ._errors import (BuildFailedError, CompileError, DriverError, Error, Invali
                       NotSupportedError, OutOfBoundsError, OutOfMemoryError,
                       SymbolNotFoundError)
 
-__all__ = [
+
+
+def __getattr__(name):
+    """kcc.jit and kcc.cuda, imported when first used (so that `import kcc` stays fast)."""
+    if name == "jit":
+        from ._jitdispatch import jit
+        return jit
+    if name == "cuda":
+        import importlib
+        return importlib.import_module(".cuda", __name__)
+    raise AttributeError("module 'kcc' has no attribute %r" % name)
+
+
+__all__ = ["jit", "cuda",
     "Device", "DeviceArray", "Event", "Kernel", "Module", "Stream", "compile", "compile_file",
     "device_array", "device_array_like", "devices", "emit", "event_elapsed_time", "get_device",
     "load", "local", "select_device", "stats", "synchronize", "to_device", "Error",

@@ -1,0 +1,304 @@
+"""The objects @kcc.jit makes: a Dispatcher per Python function, specialised lazily per
+combination of argument types (one kcc kernel each), launched as kernel[grid, block](args)."""
+import operator
+import re
+import sys
+
+from . import _core
+from ._errors import CompileError, OutOfBoundsError
+
+
+def _argtype(a):
+    """The kernel type of one argument: a scalar type name, or ArrayType."""
+    from ._jit import ArrayType, _CTYPE
+    t = type(a)
+    if t is int:
+        if -(1 << 63) <= a < 1 << 63:
+            return "int64"
+        if 0 <= a < 1 << 64:
+            return "uint64"
+        raise OverflowError("kernel argument %d does not fit in 64 bits" % a)
+    if t is float:
+        return "float64"
+    if t is bool:
+        return "bool"
+    dt = getattr(a, "dtype", None)
+    np = sys.modules.get("numpy")
+    if dt is not None:
+        name = dt.name if hasattr(dt, "name") else str(dt)
+        if np is not None and isinstance(a, np.generic):
+            if name in _CTYPE:
+                return name
+        elif hasattr(a, "shape") and (isinstance(a, _core.DeviceArray) or
+                                      (np is not None and isinstance(a, np.ndarray)) or
+                                      hasattr(a, "__cuda_array_interface__")):
+            if name not in _CTYPE or not dt.isnative:
+                raise TypeError("kcc.jit: arrays of %s cannot be kernel arguments (numbers and "
+                                "bools of the machine's byte order only)" % dt)
+            if len(a.shape) == 0:
+                raise TypeError("kcc.jit: a 0-dimensional array cannot be a kernel argument; "
+                                "pass a 1-element array")
+            return ArrayType(name, len(a.shape))
+    if isinstance(a, complex) or (np is not None and isinstance(a, np.complexfloating)):
+        raise TypeError("kcc.jit: complex numbers are not supported in kernels yet")
+    raise TypeError("kcc.jit: a kernel argument is a number, a numpy array or a device array, "
+                    "not %s" % type(a).__name__)
+
+
+_SIG_TYPES = {"f4": "float32", "f8": "float64", "i4": "int32", "i8": "int64", "u4": "uint32",
+              "u8": "uint64", "i1": "int8", "u1": "uint8", "i2": "int16", "u2": "uint16",
+              "b1": "bool", "boolean": "bool", "intp": "int64", "uintp": "uint64",
+              "float": "float64", "int": "int64", "double": "float64"}
+
+
+def _parse_signature(sig):
+    """'void(float32[:], int32)' -> [ArrayType, 'int32']."""
+    from ._jit import ArrayType, _CTYPE
+    s = str(sig).strip()
+    m = re.fullmatch(r"(?:void|none)?\s*\((.*)\)", s, re.S)
+    if not m:
+        raise TypeError("kcc.jit: a signature is 'void(type, ...)', e.g. 'void(float32[:], "
+                        "int32)', not %r" % sig)
+    out = []
+    body = m.group(1).strip()
+    if not body:
+        return out
+    parts, depth, cur = [], 0, ""
+    for ch in body:
+        if ch == "[":
+            depth += 1
+        elif ch == "]":
+            depth -= 1
+        if ch == "," and depth == 0:
+            parts.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    parts.append(cur)
+    for p in parts:
+        p = p.strip()
+        m = re.fullmatch(r"(\w+)\s*(\[(.*)\])?", p)
+        if not m:
+            raise TypeError("kcc.jit: cannot read the type %r of signature %r" % (p, sig))
+        name = _SIG_TYPES.get(m.group(1), m.group(1))
+        if name not in _CTYPE:
+            raise TypeError("kcc.jit: unknown type %r in signature %r" % (m.group(1), sig))
+        if m.group(2):
+            dims = m.group(3).split(",")
+            out.append(ArrayType(name, len(dims)))
+        else:
+            out.append(name)
+    return out
+
+
+class _Spec:
+    """One specialisation: the kcc module, its kernel per device, how arguments expand."""
+
+    __slots__ = ("module", "cname", "arrays", "dyn", "linemap", "kernels", "source")
+
+    def kernel(self):
+        dev = _core._current or _core.get_device()
+        k = self.kernels.get(dev)
+        if k is None:
+            k = self.kernels[dev] = self.module.get_kernel(self.cname, dev)
+        return k
+
+
+def _map_lines(text, spec_name, linemap):
+    """Rewrites 'NAME.k:LINE:COL' of kcc's messages to the Python file and line."""
+    def sub(m):
+        loc = linemap.get(int(m.group(1)))
+        if loc is None:
+            return m.group(0)
+        return "%s:%d" % loc
+    return re.sub(re.escape(spec_name) + r":(\d+)(?::\d+)?", sub, text)
+
+
+class Dispatcher:
+    """A Python function made a kernel (or a device function) by @kcc.jit / @cuda.jit."""
+
+    def __init__(self, fn, device=False, signatures=None, fastmath=False, debug=False,
+                 opt=True, **options):
+        self.py_func = fn
+        self.__name__ = getattr(fn, "__name__", "kernel")
+        self.__doc__ = getattr(fn, "__doc__", None)
+        self.__wrapped__ = fn
+        self._device = device
+        self._fastmath = fastmath
+        self._options = ("-ffast-math",) if fastmath else ()
+        self._pf = None
+        self._specs = {}
+        self._sigs = None
+        if signatures is not None and not device:
+            self._sigs = []
+            for s in signatures:
+                types = _parse_signature(s)
+                self._sigs.append(types)
+                self._compile(tuple(types))
+
+    def _pyfunc(self):
+        if self._pf is None:
+            from ._jit import PyFunc, JitError, _format_error, _source_line
+            try:
+                self._pf = PyFunc(self.py_func)
+            except JitError as e:
+                raise CompileError(_format_error(e, _source_line), e.file) from None
+        return self._pf
+
+    def __repr__(self):
+        return "<kcc.jit %s %s>" % ("device function" if self._device else "kernel",
+                                    self.__name__)
+
+    # ---- compiling
+
+    def _compile(self, types):
+        from ._jit import JitError, translate_kernel, _format_error, _source_line
+        spec = self._specs.get(types)
+        if spec is not None:
+            return spec
+        pf = self._pyfunc()
+        try:
+            text, cname, written, dyn, linemap = translate_kernel(pf, list(types))
+        except JitError as e:
+            raise CompileError(_format_error(e, _source_line), e.file) from None
+        name = "kcc-jit-%s.k" % cname[5:]
+        try:
+            mod = _core.compile(text, options=self._options, name=name)
+        except CompileError as e:
+            # the translator wrote C that does not compile: its bug, told at the Python line
+            raise CompileError("kcc.jit wrote C that kcc refused for '%s' (a bug of kcc.jit; "
+                               "please report it with this message):\n%s"
+                               % (pf.name, _map_lines(e.log, name, linemap)), pf.file) \
+                from None
+        from ._jit import ArrayType
+        spec = _Spec()
+        spec.module = mod
+        spec.cname = cname
+        spec.source = text
+        spec.arrays = tuple(isinstance(t, ArrayType) for t in types)
+        spec.dyn = dyn
+        spec.linemap = (name, linemap)
+        spec.kernels = {}
+        self._specs[types] = spec
+        return spec
+
+    def _spec_for(self, args):
+        try:
+            types = tuple(_argtype(a) for a in args)
+        except (TypeError, OverflowError) as e:
+            raise type(e)("%s: %s" % (self.__name__, e)) from None
+        spec = self._specs.get(types)
+        if spec is not None:
+            return spec
+        if self._sigs is not None:
+            # explicit signatures: the first one the arguments convert to
+            from ._jit import ArrayType
+            for sig in self._sigs:
+                if len(sig) == len(types) and all(
+                        (a == b) if isinstance(b, ArrayType) else not isinstance(a, ArrayType)
+                        for a, b in zip(types, sig)):
+                    spec = self._specs[types] = self._compile(tuple(sig))
+                    return spec
+            raise TypeError("%s: no signature matches the arguments (%s); the kernel was "
+                            "declared for %s" % (self.__name__, ", ".join(map(str, types)),
+                                                 "; ".join("(%s)" % ", ".join(map(str, s))
+                                                           for s in self._sigs)))
+        if self._device:
+            raise TypeError("%s is a device function: call it from a kernel" % self.__name__)
+        return self._compile(types)
+
+    def specialize(self, *args):
+        """Compiles for these arguments' types now (without launching)."""
+        self._spec_for(args)
+        return self
+
+    def inspect_c(self, *args):
+        """The generated C source for these arguments (for debugging kcc.jit)."""
+        return self._spec_for(args).source
+
+    # ---- launching
+
+    def __getitem__(self, config):
+        if self._device:
+            raise TypeError("%s is a device function: it cannot be launched" % self.__name__)
+        if not isinstance(config, tuple) or not 2 <= len(config) <= 4:
+            raise TypeError("launch configuration: kernel[griddim, blockdim], kernel[griddim, "
+                            "blockdim, stream] or kernel[griddim, blockdim, stream, "
+                            "sharedmem], not kernel[%r]" % (config,))
+        stream = config[2] if len(config) > 2 else None
+        shared = operator.index(config[3]) if len(config) > 3 else 0
+        return _Configured(self, config[0], config[1], stream or None, shared)
+
+    def forall(self, ntasks, tpb=0, stream=0, sharedmem=0):
+        """A configuration covering ntasks threads: kernel.forall(n)(args)."""
+        tpb = tpb or 128
+        return _Configured(self, max(1, (ntasks + tpb - 1) // tpb), tpb, stream or None,
+                           sharedmem)
+
+    def __call__(self, *args, **kw):
+        if self._device:
+            raise TypeError("%s is a device function: call it from a kernel (numba.cuda "
+                            "device functions do not run on the host)" % self.__name__)
+        raise TypeError("kernel %s: launch it with a configuration, %s[griddim, blockdim](...)"
+                        % (self.__name__, self.__name__))
+
+    def _launch(self, grid, block, stream, shared, args):
+        spec = self._spec_for(args)
+        k = spec.kernel()
+        call = []
+        for a, isarr in zip(args, spec.arrays):
+            if isarr:
+                call.append(a)
+                call.extend(a.shape)
+            elif type(a) is bool or (hasattr(a, "dtype") and a.dtype.kind == "b"):
+                call.append(int(a))
+            else:
+                call.append(a)
+        if spec.dyn:
+            call.append(shared)
+        try:
+            k[grid, block, shared, stream](*call)
+        except OutOfBoundsError as e:
+            name, linemap = spec.linemap
+            raise OutOfBoundsError(_map_lines(e.message, name, linemap), e.status) from None
+
+
+class _Configured:
+    """kernel[griddim, blockdim, stream, sharedmem]: call it with the kernel's arguments."""
+
+    __slots__ = ("disp", "grid", "block", "stream", "shared")
+
+    def __init__(self, disp, grid, block, stream, shared):
+        self.disp, self.grid, self.block, self.stream, self.shared = \
+            disp, grid, block, stream, shared
+
+    def __call__(self, *args):
+        self.disp._launch(self.grid, self.block, self.stream, self.shared, args)
+
+    def __repr__(self):
+        return "<kcc.jit launch %s[%r, %r]>" % (self.disp.__name__, self.grid, self.block)
+
+
+def jit(func_or_sig=None, device=False, inline=False, debug=False, fastmath=False, opt=True,
+        lineinfo=False, cache=False, link=None, **kws):
+    """@kcc.jit / @cuda.jit: a Python function as a kernel (or, device=True, a device
+    function callable from kernels). Compiled per combination of argument types at the first
+    launch; a signature string ('void(float32[:], int32)') or a list of them compiles
+    eagerly. docs/python.md, 'From numba'."""
+    if kws:
+        raise TypeError("kcc.jit: unknown option%s %s" % ("s" if len(kws) > 1 else "",
+                                                          ", ".join(sorted(kws))))
+    if link:
+        raise TypeError("kcc.jit: link= (foreign device code) is not supported")
+    sigs = None
+    if isinstance(func_or_sig, (str, list, tuple)):
+        sigs = [func_or_sig] if isinstance(func_or_sig, str) else list(func_or_sig)
+        func_or_sig = None
+
+    def wrap(fn):
+        return Dispatcher(fn, device=device, signatures=sigs, fastmath=fastmath)
+    if func_or_sig is not None:
+        if not callable(func_or_sig):
+            raise TypeError("kcc.jit decorates a function, not %r" % (func_or_sig,))
+        return wrap(func_or_sig)
+    return wrap

@@ -1,0 +1,197 @@
+"""numba.cuda's names over kcc, so that a numba-cuda program runs on every device kcc runs
+on (NVIDIA through CUDA, anything else through OpenCL) with only its import changed:
+
+    from kcc import cuda          # instead of: from numba import cuda
+
+    @cuda.jit
+    def increment_by_one(a):
+        i = cuda.grid(1)
+        if i < a.size:
+            a[i] += 1
+
+docs/python.md, "From numba", says what is covered and what differs."""
+from . import _core
+from ._jit import (INTRINSICS as _I, atomic, blockDim, blockIdx, const, gridDim, local,
+                   shared, threadIdx)
+from ._jitdispatch import Dispatcher, jit
+
+# ---- inside kernels (markers the translator recognises; on the host they raise)
+grid = _I["grid"]
+gridsize = _I["gridsize"]
+syncthreads = _I["syncthreads"]
+syncthreads_count = _I["syncthreads_count"]
+syncthreads_and = _I["syncthreads_and"]
+syncthreads_or = _I["syncthreads_or"]
+syncwarp = _I["syncwarp"]
+threadfence = _I["threadfence"]
+threadfence_block = _I["threadfence_block"]
+threadfence_system = _I["threadfence_system"]
+shfl_sync = _I["shfl_sync"]
+shfl_up_sync = _I["shfl_up_sync"]
+shfl_down_sync = _I["shfl_down_sync"]
+shfl_xor_sync = _I["shfl_xor_sync"]
+all_sync = _I["all_sync"]
+any_sync = _I["any_sync"]
+ballot_sync = _I["ballot_sync"]
+activemask = _I["activemask"]
+laneid = _I["laneid"]
+warpsize = _I["warpsize"]
+fma = _I["fma"]
+popc = _I["popc"]
+clz = _I["clz"]
+ffs = _I["ffs"]
+brev = _I["brev"]
+cbrt = _I["cbrt"]
+
+# ---- on the host
+
+
+def _stream(stream):
+    return None if stream is None or (isinstance(stream, int) and stream == 0) else stream
+
+
+def to_device(obj, stream=0, copy=True, to=None):
+    """A device array holding a copy of obj (numba: cuda.to_device); with `to`, copies obj
+    into that device array."""
+    if to is not None:
+        to.copy_to_device(obj, stream=_stream(stream))
+        return to
+    np = _core._numpy()
+    return _core.to_device(np.asarray(obj), stream=_stream(stream))
+
+
+def device_array(shape, dtype=None, strides=None, order="C", stream=0):
+    """An uninitialised device array (numba's default dtype: float64)."""
+    if order != "C" or strides is not None:
+        raise NotImplementedError("kcc device arrays are C-contiguous")
+    np = _core._numpy()
+    return _core.device_array(shape, np.float64 if dtype is None else dtype)
+
+
+def device_array_like(ary, stream=0):
+    return _core.device_array(ary.shape, ary.dtype)
+
+
+def pinned_array(shape, dtype=None, strides=None, order="C"):
+    """A host array (kcc's transfers need no page-locking: an ordinary numpy array)."""
+    np = _core._numpy()
+    return np.empty(shape, np.float64 if dtype is None else dtype, order=order)
+
+
+mapped_array = pinned_array
+
+
+def pinned(*arrays):
+    """numba's `with cuda.pinned(a):`: nothing to do with kcc."""
+    import contextlib
+    return contextlib.nullcontext()
+
+
+def defer_cleanup():
+    import contextlib
+    return contextlib.nullcontext()
+
+
+def synchronize():
+    _core.synchronize()
+
+
+class _Device:
+    """numba's device object: name, id, compute_capability, and kcc's device as .kcc."""
+
+    def __init__(self, d):
+        self.kcc = d
+        self.id = d.index
+        self.name = d.name.encode()
+        cc = d.compute_capability
+        self.compute_capability = tuple(cc) if cc else (0, 0)
+        self.MAX_THREADS_PER_BLOCK = d.max_threads_per_block
+        self.MAX_SHARED_MEMORY_PER_BLOCK = d.max_shared_bytes
+        self.MULTIPROCESSOR_COUNT = d.compute_units
+        self.WARP_SIZE = d.subgroup_size or 32
+
+    def __repr__(self):
+        return "<kcc.cuda device %d '%s' (%s)>" % (self.id, self.kcc.name, self.kcc.backend)
+
+    def reset(self):
+        _core.synchronize()
+
+
+def select_device(device_id):
+    _core.select_device(device_id)
+    return get_current_device()
+
+
+def get_current_device():
+    return _Device(_core.get_device())
+
+
+def list_devices():
+    return [_Device(d) for d in _core.devices()]
+
+
+gpus = property(list_devices)
+
+
+def is_available():
+    """Whether kcc has a device to run on (a GPU through CUDA or OpenCL, or a CPU through
+    OpenCL): with kcc, numba programs also run without an NVIDIA GPU."""
+    try:
+        return bool(_core.devices())
+    except Exception:
+        return False
+
+
+def detect():
+    """Prints the devices, as numba's cuda.detect() does; True when there is one."""
+    try:
+        devs = _core.devices()
+    except Exception as e:
+        print("kcc: no devices (%s)" % e)
+        return False
+    print("Found %d device%s" % (len(devs), "" if len(devs) == 1 else "s"))
+    for d in devs:
+        print("id %d %40s  %s %s" % (d.index, d.name, d.backend, d.type))
+    return bool(devs)
+
+
+def close():
+    _core.synchronize()
+
+
+def stream():
+    return _core.Stream()
+
+
+def default_stream():
+    return None
+
+
+def per_thread_default_stream():
+    return None
+
+
+class _Event(_core.Event):
+    def record(self, stream=0):
+        super().record(_stream(stream))
+
+    def wait(self, stream=0):
+        self.synchronize()
+
+    def elapsed_time(self, end):
+        return super().elapsed_time(end)
+
+
+def event(timing=True):
+    return _Event()
+
+
+def event_elapsed_time(evtstart, evtend):
+    return evtstart.elapsed_time(evtend)
+
+
+def is_cuda_array(obj):
+    return isinstance(obj, _core.DeviceArray) or hasattr(obj, "__cuda_array_interface__")
+
+
+__all__ = [n for n in dir() if not n.startswith("_") and n not in ("Dispatcher",)]
