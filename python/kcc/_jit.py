@@ -1237,6 +1237,13 @@ class Translator:
                 return V("%s(%s, %s)" % (h, _cast(a, t), _cast(b, t)), t, t == "uint64")
             if _is_float(ta) and not _is_float(tb):
                 t = ta  # numba: float ** int keeps the float's type
+                if b.const is not None and 0 <= b.const <= 4:
+                    # small constant powers as products: exact, as numpy's x**2
+                    if b.const == 0:
+                        return _literal(1.0, t)
+                    tmp = self.temp(t)
+                    return V("(%s = %s, %s)" % (tmp, a.code, " * ".join([tmp] * b.const)), t,
+                             b.const % 2 == 0 or a.nonneg)
             else:
                 t = _np_promote(ta, tb)
             f = "powf" if t == "float32" else "pow"

@@ -125,7 +125,8 @@ class Dispatcher:
         self.__wrapped__ = fn
         self._device = device
         self._fastmath = fastmath
-        self._options = ("-ffast-math",) if fastmath else ()
+        # -w: warnings about the generated C would name code the user did not write
+        self._options = ("-w", "-ffast-math") if fastmath else ("-w",)
         self._pf = None
         self._specs = {}
         self._sigs = None
