@@ -9,8 +9,10 @@ SAMPLES = os.path.join(REPO, "samples", "python")
 
 
 def sample(name, *args, env=None):
+    # compiled under its full path: kcc.jit (as numba) reads a kernel's source from its file
+    path = os.path.join(SAMPLES, name)
     code = ("import sys; sys.argv = [%r] + %r; exec(compile(open(%r).read(), %r, 'exec'))"
-            % (name, list(args), os.path.join(SAMPLES, name), name))
+            % (name, list(args), path, path))
     return run_python(code, env)
 
 
@@ -61,3 +63,19 @@ def test_interop():
     st, out, err = sample("interop.py")
     assert st == 0, err
     assert "WRONG" not in out
+
+
+def test_numba_hello():
+    st, out, err = sample("numba_hello.py")
+    assert st == 0, err
+    expected = ["threadIdx.x %d blockIdx.x %d blockDim.x 4 gridDim.x 2" % (t, b)
+                for b in range(2) for t in range(4)]
+    assert sorted(out.splitlines()) == sorted(expected)
+
+
+def test_numba_increment_and_vecadd():
+    st, out, err = sample("numba_increment.py")
+    assert (st, out) == (0, "increment_by_one twice: every element + 2\n"), err
+    st, out, err = sample("numba_vecadd.py", "16")
+    assert st == 0, err + out
+    assert out.splitlines()[-1] == "65536 elements: all equal to numpy's a + b"
