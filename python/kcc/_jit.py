@@ -1339,8 +1339,8 @@ class Translator:
             if not (_is_num(a.ty) and _is_num(b.ty)):
                 raise self.err("cannot compare %s and %s" % (self.tyname(a.ty),
                                                              self.tyname(b.ty)), n)
-            if 0 < k < len(n.ops) and b.const is None and k + 1 < len(vals) - 1 or \
-                    (k + 1 < len(vals) - 1 and b.const is None):
+            if k + 1 < len(vals) - 1 and b.const is None:
+                # a middle operand of a chain is evaluated once (a < f(x) < c)
                 tmp = self.temp(b.ty)
                 pre.append("%s = %s" % (tmp, b.code))
                 b = vals[k + 1] = V(tmp, b.ty, b.nonneg)

@@ -1042,3 +1042,103 @@ def test_out_of_bounds_names_the_python_line():
     with pytest.raises(kcc.OutOfBoundsError) as e:
         k[1, 8](np.zeros(8))
     assert "%s:%d" % (HERE, line_of(k.py_func, "a[i + 1]")) in str(e.value)
+
+
+# ---------------------------------------------------------------- more constructs
+
+
+def test_rows_ufuncs_small_types_and_bools(rng):
+    @cuda.jit(device=True)
+    def row_sum(r):
+        s = 0.0
+        for j in range(r.size):
+            s += r[j]
+        return s
+
+    @cuda.jit
+    def k(m, flags, small, out):
+        i = cuda.grid(1)
+        if i < m.shape[0]:
+            row = m[i]
+            out[i, 0] = row_sum(row)
+            out[i, 1] = np.sqrt(abs(row[0])) + np.minimum(row[1], row[2])
+            out[i, 2] = np.maximum(row[1], 0.25) + np.floor(row[0] * 3)
+            out[i, 3] = 1.0 if flags[i] else -1.0
+            flags[i] = not flags[i]
+            small[i] += 100  # int8 wraps as numpy's
+            out[i, 4] = math.tau + math.inf * 0 if False else math.tau
+
+    m = rng.random((50, 6)) * 2 - 1
+    flags = rng.random(50) > 0.5
+    small = rng.integers(-128, 127, 50).astype(np.int8)
+    f0, s0 = flags.copy(), small.copy()
+    out = np.zeros((50, 5))
+    launch1(k, 50, m, flags, small, out)
+    assert np.allclose(out[:, 0], m.sum(1), rtol=1e-14)
+    assert np.array_equal(out[:, 1], np.sqrt(np.abs(m[:, 0])) + np.minimum(m[:, 1], m[:, 2]))
+    assert np.array_equal(out[:, 2], np.maximum(m[:, 1], 0.25) + np.floor(m[:, 0] * 3))
+    assert np.array_equal(out[:, 3], np.where(f0, 1.0, -1.0))
+    assert np.array_equal(flags, ~f0)
+    assert np.array_equal(small, (s0.astype(np.int64) + 100).astype(np.int8))
+    assert np.array_equal(out[:, 4], np.full(50, math.tau))
+
+
+def test_device_function_specialised_per_argument_types(rng):
+    @cuda.jit(device=True)
+    def twice(x):
+        return x + x
+
+    @cuda.jit
+    def k(a, out_i, out_f):
+        i = cuda.grid(1)
+        if i < a.size:
+            out_i[i] = twice(i)
+            out_f[i] = twice(a[i])
+
+    a = rng.random(40).astype(np.float32)
+    oi, of = np.zeros(40, np.int64), np.zeros(40, np.float32)
+    launch1(k, 40, a, oi, of)
+    assert np.array_equal(oi, 2 * np.arange(40)) and np.array_equal(of, a + a)
+    src = k.inspect_c(a, oi, of)
+    assert "static long kjd_twice" in src and "static float kjd_twice" in src
+
+
+def test_constant_condition_writes_one_branch():
+    @cuda.jit
+    def k(out):
+        if USE_FAST:
+            out[0] = 1
+        else:
+            out[0] = undefined_is_never_translated  # noqa: F821
+
+    out = np.zeros(1, np.int32)
+    k[1, 1](out)
+    assert out[0] == 1
+
+
+USE_FAST = True
+
+
+def test_translator_bug_is_reported_at_the_python_line(monkeypatch):
+    import kcc._jit as J
+
+    @cuda.jit
+    def k(a):
+        a[0] = 1
+
+    real = J.translate_kernel
+
+    def broken(pf, types):
+        text, cname, written, dyn, linemap = real(pf, types)
+        lines = text.split("\n")
+        n = max(linemap)
+        lines[n - 1] += " this_is_not_c;"
+        return "\n".join(lines), cname, written, dyn, linemap
+
+    monkeypatch.setattr(J, "translate_kernel", broken)
+    with pytest.raises(kcc.CompileError) as e:
+        k[1, 1](np.zeros(1))
+    msg = str(e.value)
+    assert msg.startswith("kcc.jit wrote C that kcc refused for 'k' (a bug of kcc.jit; please "
+                          "report it with this message):\n")
+    assert "%s:%d" % (HERE, line_of(k.py_func, "a[0] = 1")) in msg
