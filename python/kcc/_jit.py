@@ -179,17 +179,48 @@ def _static(obj):
     return v
 
 
+def _contiguous_strides(shape):
+    """C-order element strides (C expressions) of a shape."""
+    out = []
+    for k in range(len(shape)):
+        rest = shape[k + 1:]
+        out.append(" * ".join(rest) if rest else "1L")
+    return ["(%s)" % x if "*" in x else x for x in out]
+
+
+def _mul(a, b):
+    if a in ("1L", "1"):
+        return b
+    if b in ("1L", "1"):
+        return a
+    return "%s * %s" % (a, b)
+
+
 class ArrInfo:
-    """An array in a kernel: its pointer expression, its shape (C expressions), the root it
-    came from (for the 'written' flag: a kernel parameter nothing writes becomes const and
-    is not copied back)."""
+    """An array in a kernel: the pointer of the memory it is in (`base`: a parameter, a
+    shared or local array), its first element's offset there (C code), its shape and element
+    strides (C code), and the root it came from (for the 'written' flag: a kernel parameter
+    nothing writes becomes const and is not copied back)."""
 
-    __slots__ = ("ptr", "shape", "dtype", "space", "root", "written", "dyn")
+    __slots__ = ("base", "off", "shape", "strides", "dtype", "space", "root", "written")
 
-    def __init__(self, ptr, shape, dtype, space, root=None):
-        self.ptr, self.shape, self.dtype, self.space = ptr, list(shape), dtype, space
+    def __init__(self, base, shape, dtype, space, root=None, off="0", strides=None):
+        self.base, self.shape, self.dtype, self.space = base, list(shape), dtype, space
+        self.off = off
+        self.strides = list(strides) if strides is not None else _contiguous_strides(self.shape)
         self.root = root or self
         self.written = False
+
+    @property
+    def ptr(self):
+        return self.base if self.off == "0" else "(%s + %s)" % (self.base, self.off)
+
+    def index(self, codes):
+        """C code of the element at these (long) indices, one per dimension."""
+        terms = [_mul(c, st) for c, st in zip(codes, self.strides)]
+        if self.off != "0":
+            terms.insert(0, self.off)
+        return "%s[%s]" % (self.base, " + ".join(terms) or "0")
 
 
 def _arr(info):
@@ -265,6 +296,19 @@ def _truth(v):
 
 _HELPERS = {
     "wrap": "static inline long kj_wrap(long i, long n) { return i < 0 ? i + n : i; }",
+    # Python's slice.indices(): the length of lo:hi:step over n elements, its start in *start
+    "slice": """static inline long kj_slice(long n, int has_lo, long lo, int has_hi, long hi,
+                              long step, int neg, long *start) {
+    long a, b;
+    if (!has_lo) a = neg ? n - 1 : 0;
+    else { a = lo < 0 ? lo + n : lo; if (a < 0) a = neg ? -1 : 0; else if (a >= n) a = neg ? n - 1 : n; }
+    if (!has_hi) b = neg ? -1 : n;
+    else { b = hi < 0 ? hi + n : hi; if (b < 0) b = neg ? -1 : 0; else if (b >= n) b = neg ? n - 1 : n; }
+    *start = a;
+    if (step == 0) return 0;
+    if (neg) return b < a ? (long)(((unsigned long)a - (unsigned long)b - 1) / (0UL - (unsigned long)step) + 1) : 0;
+    return a < b ? (long)(((unsigned long)b - (unsigned long)a - 1) / (unsigned long)step + 1) : 0;
+}""",
     "floordiv_i64": """static inline long kj_floordiv_i64(long a, long b) {
     if (b == 0) return 0;
     if (b == -1) return (long)(0UL - (unsigned long)a);
@@ -578,11 +622,14 @@ class Translator:
                                 _mangle(p))
         if isinstance(t, ArrayType):
             shape = ["%s_s%d" % (c, k) for k in range(t.ndim)]
-            info = ArrInfo(c, shape, t.dtype, "global")
+            # a kernel's arrays are C-contiguous; a device function's may be views
+            strides = None if self.kernel else ["%s_t%d" % (c, k) for k in range(t.ndim)]
+            info = ArrInfo(c, shape, t.dtype, "global", strides=strides)
             self.arrays[p] = info
             v.bound = _arr(info)
             self.params_c.append(("array", "%%s%s *%s" % (_CTYPE[t.dtype], c) +
-                                  "".join(", long %s" % s for s in shape), p))
+                                  "".join(", long %s" % s for s in shape + (strides or [])),
+                                  p))
         else:
             v.ty = t
             v.param = c
@@ -596,6 +643,7 @@ class Translator:
         self.indent = 1
         self.loop_depth = 0
         self.uses_dyn = False
+        self.in_cond = False
         self.hoisted = {}  # id(call node) -> V of a shared/local array
         self.deps_final = []
         if self.final:
@@ -606,6 +654,11 @@ class Translator:
             if v.kind == "scalar" and v.ty is not None:
                 init = "(%s)%s" % (_CTYPE[v.ty], v.param) if v.param else "0"
                 out.append(("    %s %s = %s;" % (_CTYPE[v.ty], v.cname, init), None))
+            elif v.kind == "bind" and isinstance(v.items, int):
+                out.append(("    long %s_off = 0;" % v.cname, None))
+                for k in range(v.items):
+                    out.append(("    long %s_s%d = 0, %s_t%d = 0;" % (v.cname, k, v.cname, k),
+                                None))
             elif v.kind == "tuple" and v.items:
                 for k, t in enumerate(v.items):
                     if t is not None:
@@ -688,10 +741,11 @@ class Translator:
                 raise self.err("only array elements and variables can be assigned to", t)
             off = self.offset(base, t.slice, t)
             if isinstance(off, V):
-                raise self.err("augmented assignment to an array slice is not supported", t)
+                raise self.err("augmented assignment to an array slice is not supported "
+                               "(assign each element)", t)
             tmp = "kj_o"
             self.emit("{ long %s = %s;" % (tmp, off), s)
-            cur = V("%s[%s]" % (base.arr.ptr, tmp), base.arr.dtype, base.arr.dtype[0] == "u")
+            cur = V("%s[%s]" % (base.arr.base, tmp), base.arr.dtype, base.arr.dtype[0] == "u")
             r = self.binop(s.op, cur, self.expr(s.value), s)
             self._store(base, tmp, r, s)
             self.emit("}", s)
@@ -709,7 +763,7 @@ class Translator:
             raise self.err("cannot store %s into an array of %s" % (self.tyname(v.ty),
                                                                     info.dtype), node)
         info.root.written = True
-        self.emit("%s[%s] = %s;" % (info.ptr, off, _cast(v, info.dtype)), node)
+        self.emit("%s[%s] = %s;" % (info.base, off, _cast(v, info.dtype)), node)
 
     def tyname(self, t):
         if t == "static":
@@ -754,7 +808,8 @@ class Translator:
                 raise self.err("only array elements and variables can be assigned to", tgt)
             off = self.offset(base, tgt.slice, tgt)
             if isinstance(off, V):
-                raise self.err("assignment to an array slice is not supported", tgt)
+                raise self.err("assignment to an array slice is not supported (assign each "
+                               "element)", tgt)
             self._store(base, off, v, node)
         elif isinstance(tgt, ast.Attribute):
             raise self.err("cannot assign to an attribute ('%s')" % ast.unparse(tgt), tgt)
@@ -800,6 +855,29 @@ class Translator:
                 if it.ty is not None and var.items[k] is not None:
                     self.emit("%s__%d = %s;" % (var.cname, k, _cast(it, var.items[k])), node)
         else:
+            if v.arr is not None and v.arr is not v.arr.root:
+                # a view (a row, a slice): its offset, shape and strides go into variables
+                # of its own, so that later changes of its indices do not move it
+                info = v.arr
+                if var.bound is not None and not (var.bound.arr is not None and
+                                                  var.bound.arr.base == info.base and
+                                                  len(var.bound.arr.shape) ==
+                                                  len(info.shape)):
+                    raise self.err("variable '%s' refers to different arrays or objects; in "
+                                   "a kernel an array variable names one array" % name, node)
+                nd = len(info.shape)
+                c = var.cname
+                names = ["%s_s%d" % (c, k) for k in range(nd)]
+                tnames = ["%s_t%d" % (c, k) for k in range(nd)]
+                self.emit("%s_off = %s;" % (c, info.off), node)
+                for a, b in zip(names + tnames, info.shape + info.strides):
+                    self.emit("%s = %s;" % (a, b), node)
+                if var.bound is None:
+                    var.bound = _arr(ArrInfo(info.base, names, info.dtype, info.space,
+                                             info.root, c + "_off", tnames))
+                    var.items = nd  # declared with the function's variables
+                    self.changed = True
+                return
             if var.bound is None:
                 var.bound = v
                 self.changed = True
@@ -811,7 +889,8 @@ class Translator:
     def _same_binding(a, b):
         if a.ty == "static" or b.ty == "static":
             return a.ty == b.ty and a.static is b.static
-        return a.arr is not None and b.arr is not None and a.arr.ptr == b.arr.ptr
+        return a.arr is not None and b.arr is not None and a.arr.ptr == b.arr.ptr and \
+            a.arr.shape == b.arr.shape and a.arr.strides == b.arr.strides
 
     def s_If(self, s):
         c = self.expr(s.test)
@@ -840,7 +919,9 @@ class Translator:
     def s_While(self, s):
         if s.orelse:
             raise self.unsupported(s, "'while ... else'")
+        self.in_cond = True
         c = self.expr(s.test)
+        self.in_cond = False
         self.emit("while (%s) {" % self.truth(c, s.test), s)
         self.indent += 1
         self.loop_depth += 1
@@ -1065,9 +1146,8 @@ class Translator:
             if a == "strides":
                 isz = _core._numpy().dtype(info.dtype).itemsize
                 out = []
-                for k in range(len(info.shape)):
-                    out.append(V("(" + " * ".join(["%dL" % isz] + info.shape[k + 1:]) + ")",
-                                 "int64", True))
+                for st in info.strides:
+                    out.append(V("(%dL * %s)" % (isz, st), "int64"))
                 return _tuple(out)
             raise self.err("arrays in kernels have shape, size, ndim, strides and dtype; not "
                            "'%s'" % a, n)
@@ -1117,48 +1197,82 @@ class Translator:
             off = self.offset(base, n.slice, n)
             if isinstance(off, V):
                 return off  # a sub-array
-            return V("%s[%s]" % (base.arr.ptr, off), base.arr.dtype,
+            return V("%s[%s]" % (base.arr.base, off), base.arr.dtype,
                      base.arr.dtype[0] == "u" or base.arr.dtype == "bool")
         raise self.err("%s cannot be indexed" % self.tyname(base.ty), n)
 
     def offset(self, base, sl, node):
-        """The element offset (C code) of base[sl], or a V of the sub-array when fewer
-        indices than dimensions are given."""
+        """The element offset (C code, from base.arr.base) of base[sl], or a V of the view
+        when fewer indices than dimensions are given or some are slices."""
         import ast
         info = base.arr
-        if isinstance(sl, ast.Slice) or (isinstance(sl, ast.Tuple) and
-                                         any(isinstance(e, ast.Slice) for e in sl.elts)):
-            raise self.err("array slices are not supported in kernels yet (index each "
-                           "element)", node)
-        idx = self.expr(sl)
-        if idx.ty is None:
-            return "0"
-        items = idx.items if idx.ty == "tuple" else [idx]
+        nodes = sl.elts if isinstance(sl, ast.Tuple) else [sl]
+        items = []
+        for e in nodes:
+            if isinstance(e, ast.Slice):
+                items.append(e)
+                continue
+            v = self.expr(e)
+            if v.ty is None:
+                return "0"
+            items.extend(v.items if v.ty == "tuple" else [v])
         nd = len(info.shape)
         if len(items) > nd:
             raise self.err("%d indices for an array of %d dimension%s" % (
                 len(items), nd, "" if nd == 1 else "s"), node)
-        codes = []
+        terms = [] if info.off == "0" else [info.off]
+        shape, strides = [], []
         for k, it in enumerate(items):
-            if it.ty is None:
-                return "0"
+            if isinstance(it, ast.Slice):
+                start, length, step = self.slice_of(it, info.shape[k])
+                terms.append(_mul(start, info.strides[k]))
+                shape.append(length)
+                strides.append(_mul(step, info.strides[k]))
+                continue
             if not (_is_int(it.ty) or it.ty == "bool"):
                 raise self.err("array indices must be integers, not %s" % self.tyname(it.ty),
                                node)
             c = "(long)(%s)" % it.code
             if not it.nonneg:
                 c = "%s(%s, %s)" % (self.helper("wrap"), c, info.shape[k])
-            codes.append(c)
-        off = codes[0]
-        for k in range(1, len(codes)):
-            off = "(%s) * %s + %s" % (off, info.shape[k], codes[k])
-        if len(codes) < nd:
-            rest = info.shape[len(codes):]
-            mult = " * ".join(rest)
-            sub = ArrInfo("(%s + (%s) * %s)" % (info.ptr, off, mult), rest, info.dtype,
-                          info.space, info.root)
-            return _arr(sub)
+            terms.append(_mul(c, info.strides[k]))
+        off = " + ".join(terms) or "0"
+        if shape or len(items) < nd:
+            shape += info.shape[len(items):]
+            strides += info.strides[len(items):]
+            return _arr(ArrInfo(info.base, shape, info.dtype, info.space, info.root,
+                                "(%s)" % off if off != "0" else "0", strides))
         return off
+
+    def slice_of(self, sl, n):
+        """(start, length, step) of a slice over a dimension of n elements, as C code, with
+        Python's clamping; computed once, into temporaries, before the statement."""
+        if self.in_cond:
+            raise self.err("array slices in a while loop's condition are not supported", sl)
+        vals = []
+        for part in (sl.lower, sl.upper, sl.step):
+            if part is None:
+                vals.append(None)
+                continue
+            v = self.expr(part)
+            if v.ty is not None and not (_is_int(v.ty) or v.ty == "bool"):
+                raise self.err("slice bounds must be integers", part)
+            vals.append(v)
+        lo, hi, st = vals
+        if st is not None and st.const == 0:
+            raise self.err("slice step cannot be zero", sl)
+        step = "1L" if st is None else "(long)(%s)" % st.code
+        if st is None or (st.const is not None and st.const > 0) or st.nonneg:
+            neg = "0"
+        else:
+            neg = "(%s < 0)" % step
+        h = self.helper("slice")
+        t_start, t_len = self.temp("int64"), self.temp("int64")
+        self.emit("%s = %s(%s, %s, %s, %s, %s, %s, %s, &%s);" % (
+            t_len, h, n, "0" if lo is None else "1", "0L" if lo is None else
+            "(long)(%s)" % lo.code, "0" if hi is None else "1",
+            "0L" if hi is None else "(long)(%s)" % hi.code, step, neg, t_start), sl)
+        return t_start, t_len, step
 
     def e_UnaryOp(self, n):
         import ast
@@ -1881,7 +1995,7 @@ class Translator:
         idx_n = n.args[1]
         off = self._offset_of_value(arr, idx, idx_n)
         dt = arr.arr.dtype
-        p = "&%s[%s]" % (arr.arr.ptr, off)
+        p = "&%s[%s]" % (arr.arr.base, off)
         arr.arr.root.written = True
         ok32 = ("int32", "uint32", "int64", "uint64")
         if op in ("inc", "dec"):
@@ -1924,11 +2038,10 @@ class Translator:
             c = "(long)(%s)" % it.code
             if not it.nonneg:
                 c = "%s(%s, %s)" % (self.helper("wrap"), c, info.shape[k])
-            codes.append(c)
-        off = codes[0]
-        for k in range(1, len(codes)):
-            off = "(%s) * %s + %s" % (off, info.shape[k], codes[k])
-        return off
+            codes.append(_mul(c, info.strides[k]))
+        if info.off != "0":
+            codes.insert(0, info.off)
+        return " + ".join(codes)
 
     # ---- device functions
 
@@ -1996,6 +2109,7 @@ class Translator:
                     v.arr.root.written = True
                 args.append(v.arr.ptr)
                 args.extend(v.arr.shape)
+                args.extend(v.arr.strides)
             else:
                 args.append(v.code)
         code = "%s(%s)" % (r.cname, ", ".join(args))

@@ -998,7 +998,7 @@ def test_error_messages_name_file_line_and_construct():
         (k3, "with open", 9, "'with' is not supported in kernels"),
         (k4, "return 1", 9, "a kernel cannot return a value"),
         (k5, "sorted", 16, "call of 'sorted': kernels can call device functions"),
-        (k6, "a[1:3]", 9, "array slices are not supported in kernels yet (index each element)"),
+        (k6, "a[1:3]", 9, "assignment to an array slice is not supported (assign each element)"),
         (k7, "shared.array", 32, "cuda.shared.array's shape must be a constant integer"),
         (k8, "return rec", 16, "recursion (rec calls itself): kernels cannot recurse"),
     ]
@@ -1142,3 +1142,44 @@ def test_translator_bug_is_reported_at_the_python_line(monkeypatch):
     assert msg.startswith("kcc.jit wrote C that kcc refused for 'k' (a bug of kcc.jit; please "
                           "report it with this message):\n")
     assert "%s:%d" % (HERE, line_of(k.py_func, "a[0] = 1")) in msg
+
+
+def test_slices_and_views(rng):
+    @cuda.jit(device=True)
+    def total(v):
+        s = 0.0
+        for j in range(v.shape[0]):
+            s += v[j]
+        return s
+
+    @cuda.jit(device=True)
+    def fill(v, x):
+        for j in range(len(v)):
+            v[j] = x
+
+    @cuda.jit
+    def k(m, out, w):
+        i = cuda.grid(1)
+        if i < m.shape[0]:
+            row = m[i, :]
+            out[i, 0] = total(row[1:])
+            out[i, 1] = total(row[::-2])
+            out[i, 2] = total(m[:, 2]) + total(m[i, -3:-1])
+            out[i, 3] = total(row[10:]) + row[1:4].size + m[1:, ::2].shape[1]
+            col = m[:, i % 3]
+            i = 0  # the view keeps its index
+            out[i + cuda.grid(1), 4] = total(col)
+            fill(w[cuda.grid(1), 1::2], 7.0)
+
+    m = rng.random((30, 7))
+    out = np.zeros((30, 5))
+    w = np.zeros((30, 6))
+    launch1(k, 30, m, out, w)
+    for i in range(30):
+        r = m[i, :]
+        assert np.isclose(out[i, 0], r[1:].sum(), rtol=1e-14)
+        assert np.isclose(out[i, 1], r[::-2].sum(), rtol=1e-14)
+        assert np.isclose(out[i, 2], m[:, 2].sum() + m[i, -3:-1].sum(), rtol=1e-14)
+        assert out[i, 3] == 0 + 3 + 4
+        assert np.isclose(out[i, 4], m[:, i % 3].sum(), rtol=1e-14)
+    assert np.array_equal(w, np.tile([0.0, 7.0], (30, 3)))
