@@ -36,7 +36,7 @@ def __getattr__(name):
     raise AttributeError("module 'kcc' has no attribute %r" % name)
 
 
-__all__ = ["jit", "cuda",
+__all__ = ["jit",
     "Device", "DeviceArray", "Event", "Kernel", "Module", "Stream", "compile", "compile_file",
     "device_array", "device_array_like", "devices", "emit", "event_elapsed_time", "get_device",
     "load", "local", "select_device", "stats", "synchronize", "to_device", "Error",

@@ -178,3 +178,9 @@ class OutOfBoundsError(KcrtError):
 
 class KccWarning(UserWarning): ...
 
+
+
+# kcc.jit / kcc.cuda.jit (docs/python.md, "From numba"); `from kcc import cuda` for numba's names
+def jit(func_or_sig: Any = ..., device: bool = ..., inline: bool = ..., debug: bool = ...,
+        fastmath: bool = ..., opt: bool = ..., lineinfo: bool = ..., cache: bool = ...,
+        link: Any = ...) -> Any: ...

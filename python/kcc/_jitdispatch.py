@@ -281,14 +281,11 @@ class _Configured:
 
 
 def jit(func_or_sig=None, device=False, inline=False, debug=False, fastmath=False, opt=True,
-        lineinfo=False, cache=False, link=None, **kws):
+        lineinfo=False, cache=False, link=None):
     """@kcc.jit / @cuda.jit: a Python function as a kernel (or, device=True, a device
     function callable from kernels). Compiled per combination of argument types at the first
     launch; a signature string ('void(float32[:], int32)') or a list of them compiles
     eagerly. docs/python.md, 'From numba'."""
-    if kws:
-        raise TypeError("kcc.jit: unknown option%s %s" % ("s" if len(kws) > 1 else "",
-                                                          ", ".join(sorted(kws))))
     if link:
         raise TypeError("kcc.jit: link= (foreign device code) is not supported")
     sigs = None
