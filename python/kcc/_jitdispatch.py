@@ -3,6 +3,7 @@ combination of argument types (one kcc kernel each), launched as kernel[grid, bl
 import operator
 import re
 import sys
+import threading
 
 from . import _core
 from ._errors import CompileError, OutOfBoundsError
@@ -129,6 +130,10 @@ class Dispatcher:
         self._options = ("-w", "-ffast-math") if fastmath else ("-w",)
         self._pf = None
         self._specs = {}
+        # the launch's fast path: (type, dtype, ndim) of each argument -> (spec, plan)
+        self._fast = {}
+        self._configs = {}
+        self._lock = threading.RLock()
         self._sigs = None
         if signatures is not None and not device:
             self._sigs = []
@@ -153,10 +158,14 @@ class Dispatcher:
     # ---- compiling
 
     def _compile(self, types):
-        from ._jit import JitError, translate_kernel, _format_error, _source_line
-        spec = self._specs.get(types)
-        if spec is not None:
+        with self._lock:  # two threads launching a new specialisation compile it once
+            spec = self._specs.get(types)
+            if spec is None:
+                spec = self._compile_locked(types)
             return spec
+
+    def _compile_locked(self, types):
+        from ._jit import JitError, translate_kernel, _format_error, _source_line
         pf = self._pyfunc()
         try:
             text, cname, written, dyn, linemap = translate_kernel(pf, list(types))
@@ -226,9 +235,19 @@ class Dispatcher:
             raise TypeError("launch configuration: kernel[griddim, blockdim], kernel[griddim, "
                             "blockdim, stream] or kernel[griddim, blockdim, stream, "
                             "sharedmem], not kernel[%r]" % (config,))
+        c = self._configs.get(config) if type(config) is tuple else None
+        if c is not None:
+            return c
         stream = config[2] if len(config) > 2 else None
         shared = operator.index(config[3]) if len(config) > 3 else 0
-        return _Configured(self, config[0], config[1], stream or None, shared)
+        c = _Configured(self, config[0], config[1], stream or None, shared)
+        try:
+            if len(self._configs) > 64:
+                self._configs.clear()
+            self._configs[config] = c
+        except TypeError:
+            pass  # unhashable (lists): not kept
+        return c
 
     def forall(self, ntasks, tpb=0, stream=0, sharedmem=0):
         """A configuration covering ntasks threads: kernel.forall(n)(args)."""
@@ -243,22 +262,53 @@ class Dispatcher:
         raise TypeError("kernel %s: launch it with a configuration, %s[griddim, blockdim](...)"
                         % (self.__name__, self.__name__))
 
-    def _launch(self, grid, block, stream, shared, args):
-        spec = self._spec_for(args)
+    def _launch(self, grid, block, stream, shared, args, cfg=None):
+        # The key of the fast path: each argument's class, and an array's dtype and ndim
+        # (a Python int outside int64 takes the slow path: its type depends on its value).
+        key = []
+        slow = False
+        for a in args:
+            t = type(a)
+            if t is float or t is bool:
+                key.append(t)
+            elif t is int:
+                key.append(t)
+                if not -(1 << 63) <= a < 1 << 63:
+                    slow = True
+            else:
+                key.append((t, getattr(a, "dtype", None), getattr(a, "ndim", None)))
+        key = tuple(key)
+        hit = None if slow else self._fast.get(key)
+        if hit is None:
+            spec = self._spec_for(args)
+            plan = tuple(1 if isarr else 2 if (type(a) is bool or (
+                hasattr(a, "dtype") and a.dtype.kind == "b")) else 0
+                for a, isarr in zip(args, spec.arrays))
+            hit = (spec, plan)
+            if not slow:
+                self._fast[key] = hit
+        spec, plan = hit
         k = spec.kernel()
         call = []
-        for a, isarr in zip(args, spec.arrays):
-            if isarr:
+        for a, how in zip(args, plan):
+            if how == 0:
+                call.append(a)
+            elif how == 1:
                 call.append(a)
                 call.extend(a.shape)
-            elif type(a) is bool or (hasattr(a, "dtype") and a.dtype.kind == "b"):
-                call.append(int(a))
             else:
-                call.append(a)
+                call.append(int(a))
         if spec.dyn:
             call.append(shared)
+        # the configured kcc launch, kept by the configuration for its last kernel
+        if cfg is not None and cfg.last_kernel is k:
+            launch = cfg.last_launch
+        else:
+            launch = k[grid, block, shared, stream]
+            if cfg is not None:
+                cfg.last_kernel, cfg.last_launch = k, launch
         try:
-            k[grid, block, shared, stream](*call)
+            launch(*call)
         except OutOfBoundsError as e:
             name, linemap = spec.linemap
             raise OutOfBoundsError(_map_lines(e.message, name, linemap), e.status) from None
@@ -267,14 +317,15 @@ class Dispatcher:
 class _Configured:
     """kernel[griddim, blockdim, stream, sharedmem]: call it with the kernel's arguments."""
 
-    __slots__ = ("disp", "grid", "block", "stream", "shared")
+    __slots__ = ("disp", "grid", "block", "stream", "shared", "last_kernel", "last_launch")
 
     def __init__(self, disp, grid, block, stream, shared):
         self.disp, self.grid, self.block, self.stream, self.shared = \
             disp, grid, block, stream, shared
+        self.last_kernel = self.last_launch = None
 
     def __call__(self, *args):
-        self.disp._launch(self.grid, self.block, self.stream, self.shared, args)
+        self.disp._launch(self.grid, self.block, self.stream, self.shared, args, self)
 
     def __repr__(self):
         return "<kcc.jit launch %s[%r, %r]>" % (self.disp.__name__, self.grid, self.block)
