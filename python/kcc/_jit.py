@@ -531,7 +531,14 @@ class ModuleCtx:
         self.stack = []
         self.consts = {}  # id(array) -> (cname, decl, array)
         self.dyn = {}  # dtype -> extern shared name
+        self.tuples = {}  # tuple of types -> struct name
         self.counter = 0
+
+    def tuple_struct(self, types):
+        name = self.tuples.get(types)
+        if name is None:
+            name = self.tuples[types] = "kj_tuple_%d" % (len(self.tuples) + 1)
+        return name
 
     def fresh(self, base):
         self.counter += 1
@@ -599,7 +606,8 @@ class Translator:
         r.ret = self.ret
         r.written = [self.arrays[p].written if p in self.arrays else False
                      for p in self.pf.params]
-        ret_c = "void" if self.kernel or self.ret is None else _CTYPE[self.ret]
+        ret_c = "void" if self.kernel or self.ret is None else \
+            self.ctx.tuple_struct(self.ret) if isinstance(self.ret, tuple) else _CTYPE[self.ret]
         params = []
         for kind, text, p in self.params_c:
             if kind == "array":
@@ -1013,9 +1021,32 @@ class Translator:
         if v.ty is None:
             self.emit("return 0;", s)
             return
+        if v.ty == "tuple":
+            # a tuple of numbers: returned as a struct (kj_tuple_N, one per list of types)
+            if not all(_is_num(x.ty) or x.ty is None for x in v.items):
+                raise self.err("a device function returns numbers or a tuple of numbers", s)
+            if self.ret is not None and (not isinstance(self.ret, tuple) or
+                                         len(self.ret) != len(v.items)):
+                raise self.err("a device function returns values of different kinds (a "
+                               "number, tuples of other lengths)", s)
+            old = self.ret or (None,) * len(v.items)
+            t = tuple(unify(a, x.ty) for a, x in zip(old, v.items))
+            if t != self.ret:
+                self.ret = t
+                self.changed = True
+            if None in t:
+                self.emit("return;", s)
+                return
+            name = self.ctx.tuple_struct(t)
+            self.emit("{ %s kj_r = {%s}; return kj_r; }" % (
+                name, ", ".join(_cast(x, ty) for x, ty in zip(v.items, t))), s)
+            return
         if not _is_num(v.ty):
             raise self.err("a device function returns a number, not %s" % self.tyname(v.ty),
                            s)
+        if isinstance(self.ret, tuple):
+            raise self.err("a device function returns values of different kinds (a number "
+                           "and a tuple)", s)
         t = unify(self.ret, v.ty)
         if t != self.ret:
             self.ret = t
@@ -1487,6 +1518,17 @@ class Translator:
         if not (_is_num(a.ty) and _is_num(b.ty)):
             if c.const is not None:
                 return a if c.const else b
+            if a.ty == "tuple" and b.ty == "tuple" and len(a.items) == len(b.items) and \
+                    all(_is_num(x.ty) for x in a.items + b.items) and not self.in_cond:
+                # a tuple of conditional items, the test evaluated once before the statement
+                tmp = self.temp("bool")
+                self.emit("%s = %s;" % (tmp, self.truth(c, n.test)), n)
+                out = []
+                for x, y in zip(a.items, b.items):
+                    t = unify(x.ty, y.ty)
+                    out.append(V("(%s ? %s : %s)" % (tmp, _cast(x, t), _cast(y, t)), t,
+                                 x.nonneg and y.nonneg))
+                return _tuple(out)
             raise self.err("a conditional expression of %s and %s" % (self.tyname(a.ty),
                                                                      self.tyname(b.ty)), n)
         t = unify(a.ty, b.ty)
@@ -2115,6 +2157,17 @@ class Translator:
         code = "%s(%s)" % (r.cname, ", ".join(args))
         if r.ret is None:
             return self._void(code)
+        if isinstance(r.ret, tuple):
+            if self.in_cond:
+                raise self.err("a device function returning a tuple cannot be called in a "
+                               "while loop's condition", n)
+            sname = self.ctx.tuple_struct(r.ret)
+            self.temps += 1
+            tmp = "kj_t%d" % self.temps
+            self.decls.append(("    %s %s;" % (sname, tmp), None))
+            self.emit("%s = %s;" % (tmp, code), n)
+            return _tuple(V("%s.f%d" % (tmp, k), t, t[0] == "u" or t == "bool")
+                          for k, t in enumerate(r.ret))
         return V(code, r.ret, r.ret[0] == "u" or r.ret == "bool")
 
 
@@ -2133,6 +2186,9 @@ def translate_kernel(pyfunc, argtypes, fastmath=False):
     for h in _HELPER_ORDER:
         if h in ctx.helpers:
             out += [(line, None) for line in _HELPERS[h].split("\n")]
+    for types, name in ctx.tuples.items():
+        out.append(("typedef struct { %s } %s;" % (" ".join(
+            "%s f%d;" % (_CTYPE[t], k) for k, t in enumerate(types)), name), None))
     for dt, name in sorted(ctx.dyn.items()):
         out.append(("extern shared %s %s[];" % (_CTYPE[dt], name), None))
     for cname_, decl, _ in ctx.consts.values():

@@ -200,6 +200,11 @@ class Dispatcher:
         spec = self._specs.get(types)
         if spec is not None:
             return spec
+        params = self._pyfunc().params
+        if len(types) != len(params):
+            raise TypeError("kernel %s(%s) takes %d argument%s, got %d"
+                            % (self.__name__, ", ".join(params), len(params),
+                               "" if len(params) == 1 else "s", len(types)))
         if self._sigs is not None:
             # explicit signatures: the first one the arguments convert to
             from ._jit import ArrayType

@@ -1183,3 +1183,47 @@ def test_slices_and_views(rng):
         assert out[i, 3] == 0 + 3 + 4
         assert np.isclose(out[i, 4], m[:, i % 3].sum(), rtol=1e-14)
     assert np.array_equal(w, np.tile([0.0, 7.0], (30, 3)))
+
+
+def test_device_function_returning_a_tuple(rng):
+    @cuda.jit(device=True)
+    def divmod_(a, b):
+        if b == 0:
+            return 0, 0
+        return a // b, a % b
+
+    @cuda.jit(device=True)
+    def minmax(x, y):
+        return (x, y) if x < y else (y, x)
+
+    @cuda.jit
+    def k(a, b, out, f):
+        i = cuda.grid(1)
+        if i < a.size:
+            q, r = divmod_(a[i], b[i])
+            lo, hi = minmax(f[i, 0], f[i, 1])
+            out[i, 0] = q
+            out[i, 1] = r
+            out[i, 2] = minmax(q, r)[1]
+            f[i, 0] = lo
+            f[i, 1] = hi
+
+    a = rng.integers(-100, 100, 200).astype(np.int64)
+    b = rng.integers(-5, 5, 200).astype(np.int64)
+    f = rng.random((200, 2))
+    f0 = f.copy()
+    out = np.zeros((200, 3), np.int64)
+    launch1(k, 200, a, b, out, f)
+    for x, y, row in zip(a.tolist(), b.tolist(), out.tolist()):
+        q, r = (x // y, x % y) if y else (0, 0)
+        assert row == [q, r, max(q, r)]
+    assert np.array_equal(f, np.sort(f0, axis=1))
+
+
+def test_wrong_argument_count():
+    @cuda.jit
+    def k(a, b):
+        pass
+
+    with pytest.raises(TypeError, match=r"kernel k\(a, b\) takes 2 arguments, got 1"):
+        k[1, 1](np.zeros(1))
