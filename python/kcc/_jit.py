@@ -2179,9 +2179,9 @@ def translate_kernel(pyfunc, argtypes, fastmath=False):
     cname = "kjit_" + _mangle(pyfunc.name)
     t = Translator(pyfunc, argtypes, ctx, True, cname)
     r = t.translate()
-    out = [("// kcc.jit: %s (%s:%d) for (%s)" % (pyfunc.name, pyfunc.file,
-                                                 pyfunc.tree.lineno,
-                                                 ", ".join(map(str, argtypes))), None),
+    # No file name or line in the C: the cache entry serves the same function wherever its
+    # file is (a copy on another machine) and whatever lines moved above it.
+    out = [("// kcc.jit: %s for (%s)" % (pyfunc.name, ", ".join(map(str, argtypes))), None),
            ("#include <math.h>", None), ("#include <stdbool.h>", None)]
     for h in _HELPER_ORDER:
         if h in ctx.helpers:

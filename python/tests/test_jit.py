@@ -1227,3 +1227,16 @@ def test_wrong_argument_count():
 
     with pytest.raises(TypeError, match=r"kernel k\(a, b\) takes 2 arguments, got 1"):
         k[1, 1](np.zeros(1))
+
+
+def test_cache_does_not_depend_on_the_file_location(tmp_path):
+    env = {"XDG_CACHE_HOME": str(tmp_path / "c")}
+    outs = []
+    for d in ("a", "b/c"):
+        prog = tmp_path / d / "prog.py"
+        prog.parent.mkdir(parents=True)
+        prog.write_text("\n" * len(d) + CACHE_PROG % 3)  # moved, and lines shifted
+        st, out, err = run_python("import runpy; runpy.run_path(%r)" % str(prog), env)
+        assert st == 0, err
+        outs.append(out.split(None, 2)[:2])
+    assert outs == [["1", "0"], ["0", "1"]]
