@@ -286,6 +286,15 @@ def _cast(v, to):
     return "((%s)(%s))" % (_CTYPE[to], v.code)
 
 
+def _c_string(text):
+    """A C string literal of text's UTF-8 bytes (octal escapes for all but printable ASCII)."""
+    out = []
+    for b in text.encode("utf-8"):
+        c = chr(b)
+        out.append(c if 32 <= b < 127 and c not in '"\\?' else "\\%03o" % b)
+    return '"' + "".join(out) + '"'
+
+
 def _truth(v):
     if v.ty == "bool":
         return v.code
@@ -1860,7 +1869,7 @@ class Translator:
                     fmt.append("%d")
                     args.append("(int)(%s)" % x.code)
         text = " ".join(fmt) + "\n"
-        lit = '"' + text.encode("unicode_escape").decode("ascii").replace('"', '\\"') + '"'
+        lit = _c_string(text)
         return _static(None) if False else self._void("printf(%s)" % ", ".join([lit] + args))
 
     def _void(self, code):

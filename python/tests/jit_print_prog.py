@@ -9,3 +9,12 @@ def hello(x):
 
 hello[2, 4](2.5)
 cuda.synchronize()
+
+
+@cuda.jit
+def special(x):
+    print("é\"%d\\ 100%", x > 0, -x, x * 0.5)
+
+
+special[1, 1](3)
+cuda.synchronize()
