@@ -15,6 +15,7 @@ import math
 import operator
 import os
 import sys
+import threading
 
 from . import _core
 from ._errors import CompileError, OutOfBoundsError
@@ -119,9 +120,23 @@ class ArrayType:
         return "array(%s, %dd)" % (self.dtype, self.ndim)
 
 
+# fp32=True (kcc.jit's option for devices without doubles): Python floats, float(), true
+# division of integers and math functions of integers are float32; a float64 comes only
+# from float64 arrays and numpy float64 scalars. Set while one translation runs.
+_state = threading.local()
+
+
+def _F():
+    """The type of Python's float: float64, or float32 under fp32=True."""
+    return "float32" if getattr(_state, "fp32", False) else "float64"
+
+
 def _np_promote(a, b):
     np = _core._numpy()
-    return np.promote_types(a, b).name
+    t = np.promote_types(a, b).name
+    if t == "float64" and getattr(_state, "fp32", False) and "float64" not in (a, b):
+        return "float32"
+    return t
 
 
 def unify(a, b):
@@ -1084,7 +1099,7 @@ class Translator:
                 return _literal(val, "uint64")
             raise self.err("the integer %d does not fit in 64 bits" % val, n)
         if isinstance(val, float):
-            return _literal(val, "float64")
+            return _literal(val, _F())
         if np is not None and isinstance(val, np.generic) and val.dtype.name in _CTYPE:
             return _literal(val.item(), val.dtype.name)
         if isinstance(val, tuple) and all(isinstance(x, (int, float, bool)) or
@@ -1376,7 +1391,7 @@ class Translator:
                                                                              b.const)
             return V("((bool)(%s %s %s))" % (a.code, sym, b.code), "bool", True, c)
         if sym == "/":
-            t = "float64" if not fl else _np_promote(ta, tb)
+            t = _F() if not fl else _np_promote(ta, tb)
             if a.const is not None and b.const is not None and b.const != 0 and \
                     t == "float64":
                 return _literal(a.const / b.const, t)
@@ -1621,7 +1636,7 @@ class Translator:
         if f is int:
             t = "int64"
         elif f is float:
-            t = "float64"
+            t = _F()
         else:
             t = _dtype_name(f)
             if t is None:
@@ -1633,7 +1648,7 @@ class Translator:
                                                                _is_float(v.ty)))
 
     def _float_type(self, v):
-        return v.ty if _is_float(v.ty) else "float64"
+        return v.ty if _is_float(v.ty) else _F()
 
     def _mathcall(self, cname, t, *vals):
         f = cname + ("f" if t == "float32" else "")
@@ -1949,7 +1964,7 @@ class Translator:
             vals = self.args(n, 3)
             if any(v.ty is None for v in vals):
                 return UNKNOWN
-            t = vals[0].ty if _is_float(vals[0].ty) else "float64"
+            t = vals[0].ty if _is_float(vals[0].ty) else _F()
             return V(self._mathcall("fma", t, *vals), t)
         if name == "cbrt":
             (v,) = self.args(n, 1)
@@ -2180,7 +2195,15 @@ class Translator:
         return V(code, r.ret, r.ret[0] == "u" or r.ret == "bool")
 
 
-def translate_kernel(pyfunc, argtypes, fastmath=False):
+def translate_kernel(pyfunc, argtypes, fp32=False):
+    _state.fp32 = fp32
+    try:
+        return _translate_kernel(pyfunc, argtypes, fp32)
+    finally:
+        _state.fp32 = False
+
+
+def _translate_kernel(pyfunc, argtypes, fp32):
     """The C source of the kernel for these argument types, its name, the written flags of
     its array parameters, whether it takes the dynamic shared size, and the line map
     (C line number -> Python line)."""
@@ -2190,7 +2213,8 @@ def translate_kernel(pyfunc, argtypes, fastmath=False):
     r = t.translate()
     # No file name or line in the C: the cache entry serves the same function wherever its
     # file is (a copy on another machine) and whatever lines moved above it.
-    out = [("// kcc.jit: %s for (%s)" % (pyfunc.name, ", ".join(map(str, argtypes))), None),
+    out = [("// kcc.jit: %s for (%s)%s" % (pyfunc.name, ", ".join(map(str, argtypes)),
+                                           ", fp32" if fp32 else ""), None),
            ("#include <math.h>", None), ("#include <stdbool.h>", None)]
     for h in _HELPER_ORDER:
         if h in ctx.helpers:

@@ -118,14 +118,14 @@ def _map_lines(text, spec_name, linemap):
 class Dispatcher:
     """A Python function made a kernel (or a device function) by @kcc.jit / @cuda.jit."""
 
-    def __init__(self, fn, device=False, signatures=None, fastmath=False, debug=False,
-                 opt=True, **options):
+    def __init__(self, fn, device=False, signatures=None, fastmath=False, fp32=False):
         self.py_func = fn
         self.__name__ = getattr(fn, "__name__", "kernel")
         self.__doc__ = getattr(fn, "__doc__", None)
         self.__wrapped__ = fn
         self._device = device
         self._fastmath = fastmath
+        self._fp32 = fp32
         # -w: warnings about the generated C would name code the user did not write
         self._options = ("-w", "-ffast-math") if fastmath else ("-w",)
         self._pf = None
@@ -168,7 +168,7 @@ class Dispatcher:
         from ._jit import JitError, translate_kernel, _format_error, _source_line
         pf = self._pyfunc()
         try:
-            text, cname, written, dyn, linemap = translate_kernel(pf, list(types))
+            text, cname, written, dyn, linemap = translate_kernel(pf, list(types), self._fp32)
         except JitError as e:
             raise CompileError(_format_error(e, _source_line), e.file) from None
         name = "kcc-jit-%s.k" % cname[5:]
@@ -337,11 +337,12 @@ class _Configured:
 
 
 def jit(func_or_sig=None, device=False, inline=False, debug=False, fastmath=False, opt=True,
-        lineinfo=False, cache=False, link=None):
+        lineinfo=False, cache=False, link=None, fp32=False):
     """@kcc.jit / @cuda.jit: a Python function as a kernel (or, device=True, a device
     function callable from kernels). Compiled per combination of argument types at the first
     launch; a signature string ('void(float32[:], int32)') or a list of them compiles
-    eagerly. docs/python.md, 'From numba'."""
+    eagerly. fp32=True (kcc's own): Python floats and the float results of integer operations
+    are float32, for devices without doubles. docs/python.md, 'From numba'."""
     if link:
         raise TypeError("kcc.jit: link= (foreign device code) is not supported")
     sigs = None
@@ -350,7 +351,7 @@ def jit(func_or_sig=None, device=False, inline=False, debug=False, fastmath=Fals
         func_or_sig = None
 
     def wrap(fn):
-        return Dispatcher(fn, device=device, signatures=sigs, fastmath=fastmath)
+        return Dispatcher(fn, device=device, signatures=sigs, fastmath=fastmath, fp32=fp32)
     if func_or_sig is not None:
         if not callable(func_or_sig):
             raise TypeError("kcc.jit decorates a function, not %r" % (func_or_sig,))

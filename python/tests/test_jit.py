@@ -1129,8 +1129,8 @@ def test_translator_bug_is_reported_at_the_python_line(monkeypatch):
 
     real = J.translate_kernel
 
-    def broken(pf, types):
-        text, cname, written, dyn, linemap = real(pf, types)
+    def broken(pf, types, fp32=False):
+        text, cname, written, dyn, linemap = real(pf, types, fp32)
         lines = text.split("\n")
         n = max(linemap)
         lines[n - 1] += " this_is_not_c;"
@@ -1241,3 +1241,24 @@ def test_cache_does_not_depend_on_the_file_location(tmp_path):
         assert st == 0, err
         outs.append(out.split(None, 2)[:2])
     assert outs == [["1", "0"], ["0", "1"]]
+
+
+def test_fp32_option_narrows_python_floats(rng):
+    def body(x, out):
+        i = cuda.grid(1)
+        if i < x.size:
+            out[i, 0] = x[i] * 0.5 + 1.0
+            out[i, 1] = math.sqrt(i) + i / 3 + float(i)
+
+    k64 = cuda.jit(body)
+    k32 = cuda.jit(fp32=True)(body)
+    x = rng.random(100).astype(np.float32)
+    o64, o32 = np.zeros((100, 2)), np.zeros((100, 2))
+    launch1(k64, 100, x, o64)
+    launch1(k32, 100, x, o32)
+    i = np.arange(100)
+    assert np.array_equal(o64[:, 0], x.astype(np.float64) * 0.5 + 1.0)
+    assert np.array_equal(o32[:, 0], (x * np.float32(0.5) + np.float32(1.0)).astype(np.float64))
+    assert np.allclose(o32[:, 1], np.sqrt(i) + i / 3 + i, rtol=1e-6)
+    src = k32.inspect_c(x, o32)
+    assert "0.5f" in src and "sqrtf(" in src and "(double)(((a_x" in src  # float32 math
