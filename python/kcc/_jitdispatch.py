@@ -25,6 +25,16 @@ def _argtype(a):
         return "bool"
     dt = getattr(a, "dtype", None)
     np = sys.modules.get("numpy")
+    if not isinstance(a, _core.DeviceArray) and not (np is not None and
+                                                     isinstance(a, (np.ndarray, np.generic))):
+        cai = getattr(a, "__cuda_array_interface__", None)
+        if cai is not None:  # CuPy, PyTorch, numba arrays (CUDA devices): their typestr
+            dt = _core._numpy().dtype(cai["typestr"])
+            name = dt.name
+            if name not in _CTYPE or not dt.isnative or not cai["shape"]:
+                raise TypeError("kcc.jit: a CUDA array of %s and shape %r cannot be a kernel "
+                                "argument" % (dt, tuple(cai["shape"])))
+            return ArrayType(name, len(cai["shape"]))
     if dt is not None:
         name = dt.name if hasattr(dt, "name") else str(dt)
         if np is not None and isinstance(a, np.generic):

@@ -1262,3 +1262,23 @@ def test_fp32_option_narrows_python_floats(rng):
     assert np.allclose(o32[:, 1], np.sqrt(i) + i / 3 + i, rtol=1e-6)
     src = k32.inspect_c(x, o32)
     assert "0.5f" in src and "sqrtf(" in src and "(double)(((a_x" in src  # float32 math
+
+
+def test_cuda_array_interface_argument_types():
+    class Foreign:  # a CUDA array of another library (PyTorch-like: a dtype numpy cannot read)
+        dtype = "torch.float32"
+        shape = (4, 2)
+        __cuda_array_interface__ = {"typestr": "<f4", "shape": (4, 2), "data": (0, False),
+                                    "version": 3, "strides": None}
+
+    from kcc._jitdispatch import _argtype
+    from kcc._jit import ArrayType
+    assert _argtype(Foreign()) == ArrayType("float32", 2)
+
+    @cuda.jit
+    def k(a):
+        a[0, 0] = 1
+
+    if kcc.get_device().backend != "cuda":
+        with pytest.raises(TypeError, match="needs a CUDA device"):
+            k[1, 1](Foreign())
