@@ -1505,6 +1505,17 @@ class Translator:
             if sym is None:
                 raise self.unsupported(n, "the comparison '%s'" % type(op).__name__)
             a, b = vals[k], vals[k + 1]
+            if a.ty == "tuple" and b.ty == "tuple" and sym in ("==", "!=") and \
+                    all(_is_num(x.ty) for x in a.items + b.items):
+                # tuples of numbers (a.shape == b.shape): equal when every item is
+                if len(a.items) != len(b.items):
+                    parts.append("true" if sym == "!=" else "false")
+                    continue
+                eq = " && ".join("(%s == %s)" % (_cast(x, self._cmp_type(x.ty, y.ty)),
+                                                 _cast(y, self._cmp_type(x.ty, y.ty)))
+                                 for x, y in zip(a.items, b.items)) or "true"
+                parts.append("(%s)" % eq if sym == "==" else "(!(%s))" % eq)
+                continue
             if not (_is_num(a.ty) and _is_num(b.ty)):
                 raise self.err("cannot compare %s and %s" % (self.tyname(a.ty),
                                                              self.tyname(b.ty)), n)

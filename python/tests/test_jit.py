@@ -99,11 +99,12 @@ def test_shape_size_ndim_strides_len(rng):
         out[6] = len(a)
         n, m = a.shape
         out[7] = n * 100 + m
+        out[8] = (a.shape == (5, 7)) + 2 * (a.shape != out.shape) + 4 * (out.shape == (9,))
 
     a = rng.random((5, 7)).astype(np.float32)
-    out = np.zeros(8, np.int64)
+    out = np.zeros(9, np.int64)
     info[1, 1](a, out)
-    assert out.tolist() == [5, 7, 35, 2, 28, 4, 5, 507]
+    assert out.tolist() == [5, 7, 35, 2, 28, 4, 5, 507, 7]
 
 
 def test_negative_indices_wrap_around(rng):
