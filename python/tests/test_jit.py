@@ -1283,3 +1283,33 @@ def test_cuda_array_interface_argument_types():
     if kcc.get_device().backend != "cuda":
         with pytest.raises(TypeError, match="needs a CUDA device"):
             k[1, 1](Foreign())
+
+
+def test_shared_and_local_arrays_passed_to_device_functions():
+    @cuda.jit(device=True)
+    def fill(v, x):
+        for j in range(v.size):
+            v[j] = x + j
+
+    @cuda.jit(device=True)
+    def total(v):
+        s = 0
+        for j in range(len(v)):
+            s += v[j]
+        return s
+
+    @cuda.jit
+    def k(out):
+        sm = cuda.shared.array(32, np.int64)
+        lo = cuda.local.array((2, 3), np.int64)
+        t = cuda.threadIdx.x
+        if t == 0:
+            fill(sm, 1)
+        fill(lo[1], t)
+        cuda.syncthreads()
+        out[t] = total(sm) * 1000 + total(lo[1]) + total(sm[::8])
+
+    out = np.zeros(32, np.int64)
+    k[1, 32](out)
+    assert out.tolist() == [sum(range(1, 33)) * 1000 + 3 * t + 3 + (1 + 9 + 17 + 25)
+                            for t in range(32)]
