@@ -1,6 +1,9 @@
 """The objects @kcc.jit makes: a Dispatcher per Python function, specialised lazily per
 combination of argument types (one kcc kernel each), launched as kernel[grid, block](args)."""
+import builtins
+import marshal
 import operator
+import os
 import re
 import sys
 import threading
@@ -102,6 +105,134 @@ def _parse_signature(sig):
     return out
 
 
+# ---------------------------------------------------------------- the translation cache
+
+_TRANSLATOR_ID = None
+
+
+def _translator_id():
+    """The translator's identity: kcc's version and the size and time of its Python files."""
+    global _TRANSLATOR_ID
+    if _TRANSLATOR_ID is None:
+        d = os.path.dirname(os.path.abspath(__file__))
+        parts = [_core.__version__]
+        for f in ("_jit.py", "_jitdispatch.py", "cuda.py"):
+            try:
+                st = os.stat(os.path.join(d, f))
+                parts.append("%s:%d:%d" % (f, st.st_size, st.st_mtime_ns))
+            except OSError:
+                parts.append(f)
+        _TRANSLATOR_ID = "|".join(parts)
+    return _TRANSLATOR_ID
+
+
+def _code_objects(code):
+    yield code
+    for c in code.co_consts:
+        if type(c) is type(code):
+            yield from _code_objects(c)
+
+
+def _source_files(fn, seen=None):
+    """The Python files of fn and the device functions it names: an edited file is a miss."""
+    seen = set() if seen is None else seen
+    f = fn.__code__.co_filename
+    out = [f] if os.path.isfile(f) and f not in seen else []
+    seen.add(f)
+    for name in _names(fn):
+        v = fn.__globals__.get(name)
+        if isinstance(v, Dispatcher) and v.py_func.__code__.co_filename not in seen:
+            out += _source_files(v.py_func, seen)
+    return out
+
+
+def _names(fn):
+    names = set()
+    for c in _code_objects(fn.__code__):
+        names.update(c.co_names)
+    return sorted(names)
+
+
+# modules whose attributes a kernel may read and which do not change within a version
+_CONSTANT_MODULES = ("math", "numpy", "kcc", "kcc.cuda", "builtins")
+
+
+def _value_key(v, seen):
+    """A text that tells v's value apart from every other value translation could see, or
+    None when there is none (then the translation is not cached)."""
+    from ._jit import Intrinsic, _Namespace
+    t = type(v)
+    if v is None or t in (bool, int, float, complex, str):
+        return "%s:%r" % (t.__name__, v)
+    if t is tuple:
+        ks = [_value_key(x, seen) for x in v]
+        return None if None in ks else "(%s)" % ",".join(ks)
+    np = sys.modules.get("numpy")
+    if np is not None:
+        if isinstance(v, np.ndarray):
+            if v.dtype.hasobject:
+                return None
+            return "nd:%s:%r:%s" % (v.dtype.str, v.shape,
+                                    _core._digest(np.ascontiguousarray(v).tobytes()).hex())
+        if isinstance(v, np.generic):
+            return "np:%s:%r" % (v.dtype.str, v.item())
+        if isinstance(v, np.dtype):
+            return "dtype:%s" % v.str
+        if isinstance(v, np.ufunc):
+            return "ufunc:%s" % v.__name__
+    if t.__name__ == "module":
+        if v.__name__ in _CONSTANT_MODULES:
+            return "module:%s:%s" % (v.__name__, getattr(v, "__version__", ""))
+        return None
+    if isinstance(v, (Intrinsic, _Namespace)):
+        return "kcc.cuda:%r" % v
+    if isinstance(v, Dispatcher):
+        if id(v) in seen:
+            return "jit:recursive"
+        seen.add(id(v))
+        k = _function_key(v.py_func, seen)
+        return None if k is None else "jit:%d:%s" % (v._device, k)
+    mod = getattr(v, "__module__", None)
+    if (t.__name__ in ("builtin_function_or_method", "type") and
+            mod in ("builtins", "math", "numpy")):
+        return "fn:%s.%s" % (mod, v.__qualname__)
+    return None
+
+
+def _function_key(fn, seen):
+    parts = [marshal.dumps(fn.__code__).hex()]
+    cells = dict(zip(fn.__code__.co_freevars, fn.__closure__ or ()))
+    for name in list(_names(fn)) + sorted(cells):
+        if name in cells:
+            try:
+                v = cells[name].cell_contents
+            except ValueError:
+                v = None
+        elif name in fn.__globals__:
+            v = fn.__globals__[name]
+        elif hasattr(builtins, name):
+            v = getattr(builtins, name)
+        else:
+            continue  # undefined: translation says so, uncached or not
+        k = _value_key(v, seen)
+        if k is None:
+            return None
+        parts.append("%s=%s" % (name, k))
+    return "\n".join(parts)
+
+
+def _translation_key(fn, types, fp32):
+    """The key of a translation in kcc's cache, or None when it cannot be cached."""
+    try:
+        k = _function_key(fn, set())
+    except Exception:
+        return None
+    if k is None:
+        return None
+    text = "%s\n%s\n%r\n%s" % (_translator_id(), ",".join(map(str, types)), fp32, k)
+    return _core._cache_key("jit-translation", text.encode(), (), fn.__qualname__)
+
+
 class _Spec:
     """One specialisation: the kcc module, its kernel per device, how arguments expand."""
 
@@ -176,11 +307,23 @@ class Dispatcher:
 
     def _compile_locked(self, types):
         from ._jit import JitError, translate_kernel, _format_error, _source_line
-        pf = self._pyfunc()
-        try:
-            text, cname, written, dyn, linemap = translate_kernel(pf, list(types), self._fp32)
-        except JitError as e:
-            raise CompileError(_format_error(e, _source_line), e.file) from None
+        # The translation itself is cached too (a new process then neither parses nor
+        # translates): keyed on what translating reads, or not cached when that cannot be
+        # told (_translation_key).
+        tkey = _translation_key(self.py_func, types, self._fp32)
+        hit = _core._cache_get(tkey) if tkey is not None else None
+        if hit is not None:
+            text, cname, written, dyn, linemap = marshal.loads(hit[0])
+        else:
+            pf = self._pyfunc()
+            try:
+                text, cname, written, dyn, linemap = translate_kernel(pf, list(types),
+                                                                      self._fp32)
+            except JitError as e:
+                raise CompileError(_format_error(e, _source_line), e.file) from None
+            if tkey is not None:
+                _core._cache_put(tkey, marshal.dumps((text, cname, written, dyn, linemap), 4),
+                                 "", _source_files(self.py_func))
         name = "kcc-jit-%s.k" % cname[5:]
         try:
             mod = _core.compile(text, options=self._options, name=name)
@@ -210,7 +353,8 @@ class Dispatcher:
         spec = self._specs.get(types)
         if spec is not None:
             return spec
-        params = self._pyfunc().params
+        code = self.py_func.__code__
+        params = code.co_varnames[:code.co_argcount]
         if len(types) != len(params):
             raise TypeError("kernel %s(%s) takes %d argument%s, got %d"
                             % (self.__name__, ", ".join(params), len(params),

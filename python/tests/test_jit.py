@@ -915,7 +915,7 @@ def k(a):
 
 a = np.arange(10, dtype=np.int64)
 k[1, 32](a)
-print(kcc.stats()['compiles'], kcc.stats()['cache_hits'], a.tolist())
+print(kcc.stats()['compiles'], kcc.stats()['cache_hits'], k._pf is None, a.tolist())
 """
 
 
@@ -930,12 +930,15 @@ def test_cache_second_process_compiles_nothing(tmp_path):
         assert st == 0, err
         outs.append(out.split(None, 2))
     ref = str([x * 3 + 1 for x in range(10)])
-    assert outs[0] == ["1", "0", ref + "\n"]
-    assert outs[1] == ["0", "1", ref + "\n"]  # a second process compiles nothing
+    assert outs[0] == ["1", "0", "False " + ref + "\n"]
+    # a second process compiles nothing, and does not even translate (k._pf: the parsed
+    # function, made only to translate)
+    assert outs[1] == ["0", "1", "True " + ref + "\n"]
     prog.write_text(CACHE_PROG % 5)  # editing a global constant recompiles
     st, out, err = run_python(code, env)
     assert st == 0, err
-    assert out.split(None, 2) == ["1", "0", str([x * 5 + 1 for x in range(10)]) + "\n"]
+    assert out.split(None, 2) == ["1", "0", "False " + str([x * 5 + 1 for x in range(10)]) +
+                                  "\n"]
 
 
 # ---------------------------------------------------------------- errors
@@ -1241,7 +1244,7 @@ def test_cache_does_not_depend_on_the_file_location(tmp_path):
         st, out, err = run_python("import runpy; runpy.run_path(%r)" % str(prog), env)
         assert st == 0, err
         outs.append(out.split(None, 2)[:2])
-    assert outs == [["1", "0"], ["0", "1"]]
+    assert outs == [["1", "0"], ["0", "1"]]  # (the moved file is translated again)
 
 
 def test_fp32_option_narrows_python_floats(rng):
@@ -1313,3 +1316,27 @@ def test_shared_and_local_arrays_passed_to_device_functions():
     k[1, 32](out)
     assert out.tolist() == [sum(range(1, 33)) * 1000 + 3 * t + 3 + (1 + 9 + 17 + 25)
                             for t in range(32)]
+
+
+def test_translation_cache_keys():
+    from kcc._jitdispatch import _translation_key
+
+    def mk(v):
+        @cuda.jit
+        def k(a):
+            a[0] = v
+        return k
+
+    a, b = mk(1), mk(2)
+    assert _translation_key(a.py_func, ("int64",), False) != \
+        _translation_key(b.py_func, ("int64",), False)  # closure values
+    assert _translation_key(a.py_func, ("int64",), False) != \
+        _translation_key(a.py_func, ("int32",), False)
+    assert _translation_key(a.py_func, ("int64",), True) != \
+        _translation_key(a.py_func, ("int64",), False)
+    c = mk(object())  # a value the key cannot describe: not cached
+    assert _translation_key(c.py_func, ("int64",), False) is None
+    d = mk(np.arange(3))
+    e = mk(np.arange(3) + 1)
+    assert _translation_key(d.py_func, ("int64",), False) != \
+        _translation_key(e.py_func, ("int64",), False)
