@@ -471,6 +471,16 @@ class Dispatcher:
         except OutOfBoundsError as e:
             name, linemap = spec.linemap
             raise OutOfBoundsError(_map_lines(e.message, name, linemap), e.status) from None
+        except (TypeError, ValueError, OverflowError) as e:
+            # kcc's argument errors name the generated C's parameters: name the Python ones
+            msg = _PARAM_RE.sub(lambda m: "kernel '%s' argument '%s'" % (self.__name__,
+                                                                         m.group(1)), str(e))
+            if msg == str(e):
+                raise
+            raise type(e)(msg) from None
+
+
+_PARAM_RE = re.compile(r"kernel 'kjit_\w+' parameter 'a_(\w+)' \([^)]*\)")
 
 
 class _Configured:

@@ -57,6 +57,9 @@ def to_device(obj, stream=0, copy=True, to=None):
         to.copy_to_device(obj, stream=_stream(stream))
         return to
     np = _core._numpy()
+    if not copy:
+        a = np.asarray(obj)
+        return _core.device_array(a.shape, a.dtype)
     return _core.to_device(np.asarray(obj), stream=_stream(stream))
 
 

@@ -1340,3 +1340,24 @@ def test_translation_cache_keys():
     e = mk(np.arange(3) + 1)
     assert _translation_key(d.py_func, ("int64",), False) != \
         _translation_key(e.py_func, ("int64",), False)
+
+
+def test_argument_errors_name_the_python_parameters():
+    @cuda.jit
+    def k(a, n):
+        a[0] = n
+
+    ro = np.zeros(3)
+    ro.flags.writeable = False
+    with pytest.raises(ValueError) as e:
+        k[1, 1](ro, 1)
+    assert str(e.value).startswith("kernel 'k' argument 'a': the array is read-only")
+
+    @cuda.jit("void(float64[:], int32)")
+    def s(a, n):
+        a[0] = n
+
+    with pytest.raises(OverflowError) as e:
+        s[1, 1](np.zeros(3), 1 << 40)
+    assert str(e.value) == ("kernel 's' argument 'n': 1099511627776 is out of range "
+                            "[-2147483648, 2147483647]")
