@@ -535,10 +535,13 @@ def _dtype_name(obj):
 
 
 class _Var:
-    __slots__ = ("kind", "ty", "cname", "nonneg", "items", "bound", "param")
+    __slots__ = ("kind", "ty", "cname", "nonneg", "items", "bound", "param", "xname")
 
-    def __init__(self, kind, cname):
+    def __init__(self, kind, cname, number):
         self.kind, self.cname = kind, cname
+        # the prefix of the C names a tuple's items and a view's parts take: kj_x<N>, which
+        # no Python name can give (those are v_<name> and a_<name>)
+        self.xname = "kj_x%d" % number
         self.ty = None
         self.nonneg = True
         self.items = None
@@ -610,7 +613,7 @@ class Translator:
         self.params_c = []
         self.arrays = {}  # param name -> ArrInfo
         for i, (p, t) in enumerate(zip(self.pf.params, self.argtypes)):
-            self._param(p, t)
+            self._param(p, t, i)
         for _ in range(20):
             self.changed = False
             self.final = False
@@ -648,14 +651,15 @@ class Translator:
         r.deps = self.deps
         return r
 
-    def _param(self, p, t):
+    def _param(self, p, t, index):
         c = "a_" + _mangle(p)
         v = self.vars[p] = _Var("bind" if isinstance(t, ArrayType) else "scalar", "v_" +
-                                _mangle(p))
+                                _mangle(p), len(self.vars) + 1)
         if isinstance(t, ArrayType):
-            shape = ["%s_s%d" % (c, k) for k in range(t.ndim)]
+            shape = ["kj_p%d_s%d" % (index, k) for k in range(t.ndim)]
             # a kernel's arrays are C-contiguous; a device function's may be views
-            strides = None if self.kernel else ["%s_t%d" % (c, k) for k in range(t.ndim)]
+            strides = None if self.kernel else ["kj_p%d_t%d" % (index, k)
+                                                for k in range(t.ndim)]
             info = ArrInfo(c, shape, t.dtype, "global", strides=strides)
             self.arrays[p] = info
             v.bound = _arr(info)
@@ -687,14 +691,14 @@ class Translator:
                 init = "(%s)%s" % (_CTYPE[v.ty], v.param) if v.param else "0"
                 out.append(("    %s %s = %s;" % (_CTYPE[v.ty], v.cname, init), None))
             elif v.kind == "bind" and isinstance(v.items, int):
-                out.append(("    long %s_off = 0;" % v.cname, None))
+                out.append(("    long %s_off = 0;" % v.xname, None))
                 for k in range(v.items):
-                    out.append(("    long %s_s%d = 0, %s_t%d = 0;" % (v.cname, k, v.cname, k),
+                    out.append(("    long %s_s%d = 0, %s_t%d = 0;" % (v.xname, k, v.xname, k),
                                 None))
             elif v.kind == "tuple" and v.items:
                 for k, t in enumerate(v.items):
                     if t is not None:
-                        out.append(("    %s %s__%d = 0;" % (_CTYPE[t], v.cname, k), None))
+                        out.append(("    %s %s_%d = 0;" % (_CTYPE[t], v.xname, k), None))
         return out + self.decls + self.lines
 
     def temp(self, ty):
@@ -854,7 +858,7 @@ class Translator:
             return
         kind = "scalar" if _is_num(v.ty) else "tuple" if v.ty == "tuple" else "bind"
         if var is None:
-            var = self.vars[name] = _Var(kind, "v_" + _mangle(name))
+            var = self.vars[name] = _Var(kind, "v_" + _mangle(name), len(self.vars) + 1)
         if var.kind != kind:
             raise self.err("variable '%s' holds %s here and %s elsewhere; a kernel's variable "
                            "keeps one kind of value" % (name, self.tyname(v.ty),
@@ -885,7 +889,7 @@ class Translator:
                     self.changed = True
             for k, it in enumerate(v.items):
                 if it.ty is not None and var.items[k] is not None:
-                    self.emit("%s__%d = %s;" % (var.cname, k, _cast(it, var.items[k])), node)
+                    self.emit("%s_%d = %s;" % (var.xname, k, _cast(it, var.items[k])), node)
         else:
             if v.arr is not None and v.arr is not v.arr.root:
                 # a view (a row, a slice): its offset, shape and strides go into variables
@@ -898,7 +902,7 @@ class Translator:
                     raise self.err("variable '%s' refers to different arrays or objects; in "
                                    "a kernel an array variable names one array" % name, node)
                 nd = len(info.shape)
-                c = var.cname
+                c = var.xname
                 names = ["%s_s%d" % (c, k) for k in range(nd)]
                 tnames = ["%s_t%d" % (c, k) for k in range(nd)]
                 self.emit("%s_off = %s;" % (c, info.off), node)
@@ -1141,7 +1145,7 @@ class Translator:
             if var.kind == "scalar":
                 return V(var.cname, var.ty, var.nonneg)
             if var.kind == "tuple":
-                return _tuple(V("%s__%d" % (var.cname, k), t) for k, t in enumerate(var.items))
+                return _tuple(V("%s_%d" % (var.xname, k), t) for k, t in enumerate(var.items))
             return var.bound
         try:
             val = self.pf.lookup(name)

@@ -1361,3 +1361,21 @@ def test_argument_errors_name_the_python_parameters():
         s[1, 1](np.zeros(3), 1 << 40)
     assert str(e.value) == ("kernel 's' argument 'n': 1099511627776 is out of range "
                             "[-2147483648, 2147483647]")
+
+
+def test_python_names_never_clash_with_generated_ones(rng):
+    @cuda.jit
+    def k(x, x_s0, kj_t1, out):
+        t = (x_s0, kj_t1)
+        t_0 = 5
+        row = out[1]
+        row_off = 7
+        kj_i = 0
+        for i in range(2):
+            kj_i += i
+        row[0] = t[0] + t[1] + t_0 + row_off + kj_i + x[0]
+
+    x = np.array([100.0])
+    out = np.zeros((2, 2))
+    k[1, 1](x, 1, 2, out)
+    assert out[1, 0] == 1 + 2 + 5 + 7 + 1 + 100
