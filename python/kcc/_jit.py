@@ -977,9 +977,18 @@ class Translator:
         if s.orelse:
             raise self.unsupported(s, "'for ... else'")
         it = s.iter
+        target = s.target
+        counter = None
+        if isinstance(it, ast.Call) and self._static_of(it.func) is enumerate:
+            # enumerate(x): the index, then what iterating x gives
+            if len(it.args) != 1 or it.keywords or not (
+                    isinstance(target, (ast.Tuple, ast.List)) and len(target.elts) == 2):
+                raise self.err("kernels take enumerate(x) in 'for i, v in enumerate(x)'", it)
+            counter, target, it = target.elts[0], target.elts[1], it.args[0]
         if not (isinstance(it, ast.Call) and self._static_of(it.func) is range):
-            raise self.err("a kernel's for loop goes over range(...) (kcc.jit cannot iterate "
-                           "over '%s')" % ast.unparse(it), it)
+            return self._for_items(s, it, target, counter)
+        if counter is not None:
+            raise self.err("enumerate(range(...)) is not supported in kernels", it)
         if it.keywords or not 1 <= len(it.args) <= 3:
             raise self.err("range() takes 1 to 3 positional arguments", it)
         args = [self.expr(a) for a in it.args]
@@ -1030,6 +1039,57 @@ class Translator:
         self.indent += 1
         self.loop_depth += 1
         self.assign(s.target, loopv, s)
+        self.block(s.body)
+        self.loop_depth -= 1
+        self.indent -= 1
+        self.emit("}", s)
+        self.indent -= 1
+        self.emit("}", s)
+
+    def _for_items(self, s, it, target, counter):
+        """for x in <tuple of numbers> / <array>: a loop over an index (an array of the
+        tuple's items, computed once before the loop, as Python evaluates the tuple)."""
+        import ast
+        v = self.expr(it)
+        if v.ty is not None and not (v.ty == "tuple" or isinstance(v.ty, ArrayType)):
+            raise self.err("a kernel's for loop goes over range(...), a tuple or an array "
+                           "(kcc.jit cannot iterate over '%s')" % ast.unparse(it), it)
+        self.emit("{", s)
+        self.indent += 1
+        if v.ty is None:
+            n, item = "0L", UNKNOWN
+        elif v.ty == "tuple":
+            if not v.items or not all(_is_num(x.ty) or x.ty is None for x in v.items):
+                raise self.err("a kernel's for loop over a tuple takes a tuple of numbers", it)
+            if any(x.ty is None for x in v.items):
+                n, item = "0L", UNKNOWN
+            else:
+                t = v.items[0].ty
+                for x in v.items[1:]:
+                    t = unify(t, x.ty)
+                self.emit("%s kj_items[%d] = {%s};" % (_CTYPE[t], len(v.items), ", ".join(
+                    _cast(x, t) for x in v.items)), s)
+                n = "%dL" % len(v.items)
+                item = V("kj_items[kj_j]", t, all(x.nonneg for x in v.items))
+        else:
+            info = v.arr
+            n = info.shape[0]
+            idx = V("kj_j", "int64", True)
+            off = self._offset_of_value(v, idx, it) if len(info.shape) == 1 else None
+            if off is not None:
+                item = V("%s[%s]" % (info.base, off), info.dtype,
+                         info.dtype[0] == "u" or info.dtype == "bool")
+            else:  # the rows of an array of 2 or more dimensions, as views
+                terms = ([] if info.off == "0" else [info.off]) + [_mul("kj_j", info.strides[0])]
+                item = _arr(ArrInfo(info.base, info.shape[1:], info.dtype, info.space,
+                                    info.root, "(%s)" % " + ".join(terms), info.strides[1:]))
+        self.emit("long kj_n = %s;" % n, s)
+        self.emit("for (long kj_j = 0; kj_j < kj_n; kj_j++) {", s)
+        self.indent += 1
+        self.loop_depth += 1
+        if counter is not None:
+            self.assign(counter, V("kj_j", "int64", True), s)
+        self.assign(target, item, s)
         self.block(s.body)
         self.loop_depth -= 1
         self.indent -= 1

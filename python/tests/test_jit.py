@@ -960,7 +960,7 @@ def test_error_unsupported_construct():
 def test_error_messages_name_file_line_and_construct():
     @cuda.jit
     def k1(a):
-        for x in a:
+        for x in a.dtype:
             pass
 
     @cuda.jit
@@ -997,8 +997,8 @@ def test_error_messages_name_file_line_and_construct():
         a[0] = rec(1)
 
     cases = [
-        (k1, "for x in a", 18, "a kernel's for loop goes over range(...) (kcc.jit cannot "
-         "iterate over 'a')"),
+        (k1, "for x in a", 18, "a kernel's for loop goes over range(...), a tuple or an array "
+         "(kcc.jit cannot iterate over 'a.dtype')"),
         (k2, "undefined_name", 16, "name 'undefined_name' is not defined"),
         (k3, "with open", 9, "'with' is not supported in kernels"),
         (k4, "return 1", 9, "a kernel cannot return a value"),
@@ -1379,3 +1379,49 @@ def test_python_names_never_clash_with_generated_ones(rng):
     out = np.zeros((2, 2))
     k[1, 1](x, 1, 2, out)
     assert out[1, 0] == 1 + 2 + 5 + 7 + 1 + 100
+
+
+def test_for_over_tuples_arrays_and_enumerate(rng):
+    @cuda.jit
+    def k(u, m, out):
+        i, j = cuda.grid(2)
+        n, w = u.shape
+        if 0 < i < n - 1 and 0 < j < w - 1:
+            s = 0.0
+            for di in (-1, 0, 1):
+                for dj in (-1, 0, 1):
+                    if di == 0 and dj == 0:
+                        continue
+                    s += u[i + di, j + dj]
+            out[i, j, 0] = s
+        if i == 0 and j == 0:
+            t = 0.0
+            for x in m[1]:          # a row of a 2-D array
+                t += x
+            out[0, 0, 0] = t
+            c = 0
+            for row in m:           # rows as views
+                for k2, x in enumerate(row):
+                    if x > 0.5:
+                        c += k2
+                    if k2 == 2:
+                        break
+            out[0, 0, 1] = c
+            p = 1
+            for d in u.shape:
+                p *= d
+            out[0, 1, 0] = p
+
+    u = rng.random((20, 30))
+    m = rng.random((6, 5))
+    out = np.zeros((20, 30, 2))
+    k[(2, 2), (16, 16)](u, m, out)
+    ref = np.zeros((20, 30))
+    for di in (-1, 0, 1):
+        for dj in (-1, 0, 1):
+            if di or dj:
+                ref[1:-1, 1:-1] += u[1 + di:19 + di, 1 + dj:29 + dj]
+    assert np.allclose(out[1:-1, 1:-1, 0], ref[1:-1, 1:-1], rtol=1e-14)
+    assert np.isclose(out[0, 0, 0], m[1].sum(), rtol=1e-14)
+    assert out[0, 0, 1] == sum(k2 for row in m for k2, x in enumerate(row[:3]) if x > 0.5)
+    assert out[0, 1, 0] == 600
