@@ -501,11 +501,15 @@ class _Configured:
 
 
 def jit(func_or_sig=None, device=False, inline=False, debug=False, fastmath=False, opt=True,
-        lineinfo=False, cache=False, link=None, fp32=False):
+        lineinfo=False, cache=False, link=None, max_registers=None, boundscheck=None,
+        fp32=False):
     """@kcc.jit / @cuda.jit: a Python function as a kernel (or, device=True, a device
     function callable from kernels). Compiled per combination of argument types at the first
     launch; a signature string ('void(float32[:], int32)') or a list of them compiles
-    eagerly. fp32=True (kcc's own): Python floats and the float results of integer operations
+    eagerly (a device function's signatures are not needed: it is specialised per call);
+    debug, opt, lineinfo, cache, inline, max_registers and boundscheck are numba's, taken and
+    ignored (kcc.compile's bounds checks follow the device: docs/python.md). fp32=True
+    (kcc's own): Python floats and the float results of integer operations
     are float32, for devices without doubles. docs/python.md, 'From numba'."""
     if link:
         raise TypeError("kcc.jit: link= (foreign device code) is not supported")

@@ -1425,3 +1425,21 @@ def test_for_over_tuples_arrays_and_enumerate(rng):
     assert np.isclose(out[0, 0, 0], m[1].sum(), rtol=1e-14)
     assert out[0, 0, 1] == sum(k2 for row in m for k2, x in enumerate(row[:3]) if x > 0.5)
     assert out[0, 1, 0] == 600
+
+
+def test_numba_options_and_device_signatures_are_taken(rng):
+    @cuda.jit("float64(float64, float64)", device=True, inline=True)
+    def hyp(x, y):
+        return math.sqrt(x * x + y * y)
+
+    @cuda.jit(["void(float64[:], float64[:], float64[:])"], debug=False, opt=True,
+              lineinfo=True, cache=True, max_registers=32, boundscheck=None)
+    def k(x, y, out):
+        i = cuda.grid(1)
+        if i < x.size:
+            out[i] = hyp(x[i], y[i])
+
+    x, y = rng.random(64), rng.random(64)
+    out = np.zeros(64)
+    k[1, 64](x, y, out)
+    assert np.allclose(out, np.hypot(x, y), rtol=1e-15)
