@@ -1047,42 +1047,26 @@ class Translator:
         self.emit("}", s)
 
     def _for_items(self, s, it, target, counter):
-        """for x in <tuple of numbers> / <array>: a loop over an index (an array of the
-        tuple's items, computed once before the loop, as Python evaluates the tuple)."""
+        """for x in <tuple of numbers> / <array> / zip(...) of those: a loop over an index
+        (a tuple's items go into an array first, computed once before the loop, as Python
+        evaluates the tuple)."""
         import ast
-        v = self.expr(it)
-        if v.ty is not None and not (v.ty == "tuple" or isinstance(v.ty, ArrayType)):
-            raise self.err("a kernel's for loop goes over range(...), a tuple or an array "
-                           "(kcc.jit cannot iterate over '%s')" % ast.unparse(it), it)
         self.emit("{", s)
         self.indent += 1
-        if v.ty is None:
-            n, item = "0L", UNKNOWN
-        elif v.ty == "tuple":
-            if not v.items or not all(_is_num(x.ty) or x.ty is None for x in v.items):
-                raise self.err("a kernel's for loop over a tuple takes a tuple of numbers", it)
-            if any(x.ty is None for x in v.items):
-                n, item = "0L", UNKNOWN
-            else:
-                t = v.items[0].ty
-                for x in v.items[1:]:
-                    t = unify(t, x.ty)
-                self.emit("%s kj_items[%d] = {%s};" % (_CTYPE[t], len(v.items), ", ".join(
-                    _cast(x, t) for x in v.items)), s)
-                n = "%dL" % len(v.items)
-                item = V("kj_items[kj_j]", t, all(x.nonneg for x in v.items))
+        if isinstance(it, ast.Call) and self._static_of(it.func) is zip:
+            if it.keywords or not it.args:
+                raise self.err("kernels take zip(a, b, ...) of tuples and arrays", it)
+            if not (isinstance(target, (ast.Tuple, ast.List)) and
+                    len(target.elts) == len(it.args)):
+                raise self.err("'for' over zip() of %d sequences unpacks into %d names"
+                               % (len(it.args), len(it.args)), target)
+            sources = [self._iter_source(a, k, s) for k, a in enumerate(it.args)]
+            n = sources[0][0]
+            for m, _ in sources[1:]:
+                n = "(%s < %s ? %s : %s)" % (n, m, n, m)
+            item = _tuple(x for _, x in sources)
         else:
-            info = v.arr
-            n = info.shape[0]
-            idx = V("kj_j", "int64", True)
-            off = self._offset_of_value(v, idx, it) if len(info.shape) == 1 else None
-            if off is not None:
-                item = V("%s[%s]" % (info.base, off), info.dtype,
-                         info.dtype[0] == "u" or info.dtype == "bool")
-            else:  # the rows of an array of 2 or more dimensions, as views
-                terms = ([] if info.off == "0" else [info.off]) + [_mul("kj_j", info.strides[0])]
-                item = _arr(ArrInfo(info.base, info.shape[1:], info.dtype, info.space,
-                                    info.root, "(%s)" % " + ".join(terms), info.strides[1:]))
+            n, item = self._iter_source(it, 0, s)
         self.emit("long kj_n = %s;" % n, s)
         self.emit("for (long kj_j = 0; kj_j < kj_n; kj_j++) {", s)
         self.indent += 1
@@ -1096,6 +1080,38 @@ class Translator:
         self.emit("}", s)
         self.indent -= 1
         self.emit("}", s)
+
+    def _iter_source(self, it, k, s):
+        """(length, item at index kj_j) of one thing a for loop goes over."""
+        import ast
+        v = self.expr(it)
+        if v.ty is not None and not (v.ty == "tuple" or isinstance(v.ty, ArrayType)):
+            raise self.err("a kernel's for loop goes over range(...), a tuple or an array "
+                           "(kcc.jit cannot iterate over '%s')" % ast.unparse(it), it)
+        if v.ty is None:
+            return "0L", UNKNOWN
+        if v.ty == "tuple":
+            if not v.items or not all(_is_num(x.ty) or x.ty is None for x in v.items):
+                raise self.err("a kernel's for loop over a tuple takes a tuple of numbers", it)
+            if any(x.ty is None for x in v.items):
+                return "0L", UNKNOWN
+            t = v.items[0].ty
+            for x in v.items[1:]:
+                t = unify(t, x.ty)
+            self.emit("%s kj_items%d[%d] = {%s};" % (_CTYPE[t], k, len(v.items), ", ".join(
+                _cast(x, t) for x in v.items)), s)
+            return "%dL" % len(v.items), V("kj_items%d[kj_j]" % k, t,
+                                            all(x.nonneg for x in v.items))
+        info = v.arr
+        if len(info.shape) == 1:
+            off = self._offset_of_value(v, V("kj_j", "int64", True), it)
+            return info.shape[0], V("%s[%s]" % (info.base, off), info.dtype,
+                                    info.dtype[0] == "u" or info.dtype == "bool")
+        # the rows of an array of 2 or more dimensions, as views
+        terms = ([] if info.off == "0" else [info.off]) + [_mul("kj_j", info.strides[0])]
+        return info.shape[0], _arr(ArrInfo(info.base, info.shape[1:], info.dtype, info.space,
+                                           info.root, "(%s)" % " + ".join(terms),
+                                           info.strides[1:]))
 
     def s_Return(self, s):
         if s.value is None:

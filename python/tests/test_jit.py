@@ -1443,3 +1443,20 @@ def test_numba_options_and_device_signatures_are_taken(rng):
     out = np.zeros(64)
     k[1, 64](x, y, out)
     assert np.allclose(out, np.hypot(x, y), rtol=1e-15)
+
+
+def test_for_over_zip(rng):
+    @cuda.jit
+    def dot_rows(m, w, out):
+        i = cuda.grid(1)
+        if i < m.shape[0]:
+            s = 0.0
+            for x, y, c in zip(m[i], w, (1, 2, 3, 4, 5, 6, 7)):
+                s += x * y * c
+            out[i] = s
+
+    m = rng.random((40, 9))
+    w = rng.random(8)
+    out = np.zeros(40)
+    launch1(dot_rows, 40, m, w, out)
+    assert np.allclose(out, (m[:, :7] * w[:7] * np.arange(1, 8)).sum(1), rtol=1e-14)
