@@ -13,12 +13,11 @@ integer conversions clamp (CUDA's __double2ll_rz & co.)."""
 import builtins
 import math
 import operator
-import os
 import sys
 import threading
 
 from . import _core
-from ._errors import CompileError, OutOfBoundsError
+from ._errors import CompileError
 
 # ---------------------------------------------------------------- device-side names
 # The objects kcc.cuda exports for kernels (cuda.threadIdx, cuda.grid, cuda.atomic.add...):
@@ -394,7 +393,7 @@ static inline %(c)s kj_atomic_%(op)s_%(t)s(%(c)s *p, %(c)s v) {
     } while (old != assumed);
     return %(as)s(old);
 }""" % {"c": _c, "t": _t, "op": _op, "cmp": _cmp, "b": _bits,
-        "as": _as + ("" if _t == "f32" else ""), "to": _to}
+        "as": _as, "to": _to}
 # __longlong_as_double takes long long; cast the unsigned bits
 _HELPERS["atomic_max_f64"] = _HELPERS["atomic_max_f64"].replace(
     "__longlong_as_double(", "__longlong_as_double((long long)")
@@ -684,7 +683,7 @@ class Translator:
         self.deps_final = []
         if self.final:
             self.deps = []
-        self.block(self.pf.tree.body, top=True)
+        self.block(self.pf.tree.body)
         out = []
         for name, v in self.vars.items():
             if v.kind == "scalar" and v.ty is not None:
@@ -717,7 +716,7 @@ class Translator:
 
     # ---- statements
 
-    def block(self, stmts, top=False):
+    def block(self, stmts):
         for s in stmts:
             self.stmt(s)
 
@@ -1254,8 +1253,6 @@ class Translator:
             return UNKNOWN
         if base.ty == "static":
             obj = base.static
-            if isinstance(obj, _Dim3) or (isinstance(obj, Intrinsic) and False):
-                pass
             try:
                 val = getattr(obj, n.attr)
             except AttributeError:
@@ -1670,9 +1667,6 @@ class Translator:
         if isinstance(f, type) and np is not None and issubclass(f, np.generic) or \
                 type(f).__module__.startswith("numba") or f in (int, float, bool):
             return self.call_cast(f, n)
-        for m, table in ((math, None), (np, None)):
-            pass
-        name = None
         if getattr(f, "__module__", None) == "math" or \
                 (callable(f) and getattr(math, getattr(f, "__name__", ""), None) is f):
             return self.call_math(f.__name__, n)
@@ -1874,14 +1868,11 @@ class Translator:
             tmp = self.temp(t)
             if code is None:
                 code = "(%s = %s)" % (tmp, _cast(v, t))
-                cur = tmp
-                first = True
                 continue
             # Python: the first of equal values wins; a later one only if strictly better
             res = self.temp(t)
             code = "(%s = %s, %s = %s, %s = %s %s %s ? %s : %s)" % (
                 res, code, tmp, _cast(v, t), res, tmp, "<" if ismin else ">", res, tmp, res)
-            cur = res
         return V(code, t, nonneg)
 
     def b_min(self, n):
@@ -1976,7 +1967,7 @@ class Translator:
                     args.append("(int)(%s)" % x.code)
         text = " ".join(fmt) + "\n"
         lit = _c_string(text)
-        return _static(None) if False else self._void("printf(%s)" % ", ".join([lit] + args))
+        return self._void("printf(%s)" % ", ".join([lit] + args))
 
     def _void(self, code):
         v = V(code, "static")
@@ -2146,7 +2137,7 @@ class Translator:
         if not isinstance(arr.ty, ArrayType):
             raise self.err("cuda.atomic.%s's first argument is an array, not %s"
                            % (op, self.tyname(arr.ty)), n)
-        if arr.arr.space in ("constant", "local") and arr.arr.space == "constant":
+        if arr.arr.space == "constant":
             raise self.err("cuda.atomic.%s on a constant array" % op, n)
         idx = vals[1]
         idx_n = n.args[1]

@@ -11,9 +11,10 @@ on (NVIDIA through CUDA, anything else through OpenCL) with only its import chan
 
 docs/python.md, "From numba", says what is covered and what differs."""
 from . import _core
-from ._jit import (INTRINSICS as _I, atomic, blockDim, blockIdx, const, gridDim, local,
-                   shared, threadIdx)
-from ._jitdispatch import Dispatcher, jit
+# re-exported: numba.cuda's names
+from ._jit import (INTRINSICS as _I, atomic, blockDim, blockIdx, const, gridDim,  # noqa: F401
+                   local, shared, threadIdx)
+from ._jitdispatch import jit  # noqa: F401
 
 # ---- inside kernels (markers the translator recognises; on the host they raise)
 grid = _I["grid"]
@@ -133,7 +134,11 @@ def list_devices():
     return [_Device(d) for d in _core.devices()]
 
 
-gpus = property(list_devices)
+def __getattr__(name):
+    if name == "gpus":  # numba's cuda.gpus: the devices
+        return list_devices()
+    raise AttributeError("module 'kcc.cuda' has no attribute %r (docs/python.md, 'From numba', "
+                         "lists what kcc.cuda has)" % name)
 
 
 def is_available():
@@ -197,4 +202,4 @@ def is_cuda_array(obj):
     return isinstance(obj, _core.DeviceArray) or hasattr(obj, "__cuda_array_interface__")
 
 
-__all__ = [n for n in dir() if not n.startswith("_") and n not in ("Dispatcher",)]
+__all__ = [n for n in dir() if not n.startswith("_")]
