@@ -1460,3 +1460,23 @@ def test_for_over_zip(rng):
     out = np.zeros(40)
     launch1(dot_rows, 40, m, w, out)
     assert np.allclose(out, (m[:, :7] * w[:7] * np.arange(1, 8)).sum(1), rtol=1e-14)
+
+
+def test_float64_atomics_and_uint64_exchange():
+    @cuda.jit
+    def k(af, au, out):
+        i = cuda.grid(1)
+        if i < 100:
+            cuda.atomic.max(af, 0, i * 0.5)
+            cuda.atomic.min(af, 1, -i * 0.5)
+            out[i] = cuda.atomic.add(af, 2, 1.0)
+            cuda.atomic.sub(af, 3, 0.25)
+            cuda.atomic.exch(au, i, 3)
+
+    af = np.zeros(4)
+    au = np.zeros(100, np.uint64)
+    out = np.zeros(100)
+    k[2, 64](af, au, out)
+    assert af.tolist() == [49.5, -49.5, 100.0, -25.0]
+    assert sorted(out.tolist()) == [float(x) for x in range(100)]
+    assert au.tolist() == [3] * 100
