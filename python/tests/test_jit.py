@@ -1480,3 +1480,97 @@ def test_float64_atomics_and_uint64_exchange():
     assert af.tolist() == [49.5, -49.5, 100.0, -25.0]
     assert sorted(out.tolist()) == [float(x) for x in range(100)]
     assert au.tolist() == [3] * 100
+
+
+# ---------------------------------------------------------------- more programs
+
+
+@cuda.jit(device=True)
+def escape_time(cr, ci, limit):
+    zr = 0.0
+    zi = 0.0
+    for n in range(limit):
+        zr, zi = zr * zr - zi * zi + cr, 2 * zr * zi + ci
+        if zr * zr + zi * zi >= 4:
+            return n
+    return limit
+
+
+def test_mandelbrot_grid_stride_2d():
+    @cuda.jit
+    def render(x0, x1, y0, y1, img, limit):
+        h, w = img.shape
+        dx = (x1 - x0) / w
+        dy = (y1 - y0) / h
+        sx, sy = cuda.grid(2)
+        gx, gy = cuda.gridsize(2)
+        for x in range(sx, w, gx):
+            for y in range(sy, h, gy):
+                img[y, x] = escape_time(x0 + x * dx, y0 + y * dy, limit)
+
+    img = np.zeros((48, 72), np.uint8)
+    render[(3, 2), (8, 8)](-2.0, 1.0, -1.0, 1.0, img, 30)
+
+    def ref(cr, ci):
+        zr = zi = 0.0
+        for n in range(30):
+            zr, zi = zr * zr - zi * zi + cr, 2 * zr * zi + ci
+            if zr * zr + zi * zi >= 4:
+                return n
+        return 30
+    assert img.tolist() == [[ref(-2.0 + x * (3.0 / 72), -1.0 + y * (2.0 / 48))
+                             for x in range(72)] for y in range(48)]
+
+
+def test_option_pricing_with_device_math(rng):
+    @cuda.jit(device=True)
+    def normal_cdf(z):
+        return 0.5 * math.erfc(-z / math.sqrt(2.0))
+
+    @cuda.jit
+    def price(spot, strike, years, rate, vol, call, put):
+        i = cuda.grid(1)
+        if i >= spot.size:
+            return
+        root = math.sqrt(years[i])
+        a = (math.log(spot[i] / strike[i]) + (rate + vol * vol / 2) * years[i]) / (vol * root)
+        b = a - vol * root
+        disc = strike[i] * math.exp(-rate * years[i])
+        call[i] = spot[i] * normal_cdf(a) - disc * normal_cdf(b)
+        put[i] = disc * normal_cdf(-b) - spot[i] * normal_cdf(-a)
+
+    n = 3000
+    s, k, t = rng.uniform(5, 30, n), rng.uniform(1, 100, n), rng.uniform(0.25, 10, n)
+    call, put = np.zeros(n), np.zeros(n)
+    launch1(price, n, s, k, t, 0.02, 0.3, call, put, tpb=128)
+    ncdf = np.vectorize(lambda z: 0.5 * math.erfc(-z / math.sqrt(2.0)))
+    a = (np.log(s / k) + (0.02 + 0.3 * 0.3 / 2) * t) / (0.3 * np.sqrt(t))
+    b = a - 0.3 * np.sqrt(t)
+    disc = k * np.exp(-0.02 * t)
+    assert np.allclose(call, s * ncdf(a) - disc * ncdf(b), rtol=1e-12, atol=1e-12)
+    assert np.allclose(put, disc * ncdf(-b) - s * ncdf(-a), rtol=1e-12, atol=1e-12)
+
+
+def test_block_scan_in_shared_memory(rng):
+    B = 256
+
+    @cuda.jit
+    def scan(a, out):
+        buf = cuda.shared.array(B, np.int32)
+        t = cuda.threadIdx.x
+        i = cuda.grid(1)
+        buf[t] = a[i]
+        cuda.syncthreads()
+        step = 1
+        while step < B:
+            v = buf[t - step] if t >= step else 0
+            cuda.syncthreads()
+            buf[t] += v
+            cuda.syncthreads()
+            step *= 2
+        out[i] = buf[t]
+
+    a = rng.integers(0, 10, 4 * B).astype(np.int32)
+    out = np.zeros_like(a)
+    scan[4, B](a, out)
+    assert np.array_equal(out, np.cumsum(a.reshape(4, B), axis=1).reshape(-1))
