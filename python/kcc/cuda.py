@@ -10,11 +10,17 @@ on (NVIDIA through CUDA, anything else through OpenCL) with only its import chan
             a[i] += 1
 
 docs/python.md, "From numba", says what is covered and what differs."""
+import sys as _sys
+
 from . import _core
 # re-exported: numba.cuda's names
 from ._jit import (INTRINSICS as _I, atomic, blockDim, blockIdx, const, gridDim,  # noqa: F401
                    local, shared, threadIdx)
 from ._jitdispatch import jit  # noqa: F401
+from . import _cuda_random as random  # kcc.cuda.random: numba.cuda.random's generators
+
+# `from kcc.cuda.random import ...` (kcc.cuda is a module, not a package)
+_sys.modules[__name__ + ".random"] = random
 
 # ---- inside kernels (markers the translator recognises; on the host they raise)
 grid = _I["grid"]

@@ -1574,3 +1574,48 @@ def test_block_scan_in_shared_memory(rng):
     out = np.zeros_like(a)
     scan[4, B](a, out)
     assert np.array_equal(out, np.cumsum(a.reshape(4, B), axis=1).reshape(-1))
+
+
+def test_cuda_random_xoroshiro128p():
+    from kcc.cuda.random import (create_xoroshiro128p_states, init_xoroshiro128p_states_host,
+                                 xoroshiro128p_next, xoroshiro128p_normal_float64,
+                                 xoroshiro128p_uniform_float32, xoroshiro128p_uniform_float64)
+
+    @cuda.jit
+    def raw(states, out):
+        t = cuda.grid(1)
+        for j in range(out.shape[1]):
+            out[t, j] = xoroshiro128p_next(states, t)
+
+    host = init_xoroshiro128p_states_host(64, seed=7)
+    out = np.zeros((64, 5), np.uint64)
+    raw[1, 64](host.copy(), out)
+    m = (1 << 64) - 1
+
+    def rotl(x, k):
+        return ((x << k) | (x >> (64 - k))) & m
+    for t in range(64):
+        s0, s1 = int(host[t, 0]), int(host[t, 1])
+        for j in range(5):
+            assert int(out[t, j]) == (s0 + s1) & m  # xoroshiro128+ (24, 16, 37)
+            s1 ^= s0
+            s0, s1 = rotl(s0, 24) ^ s1 ^ ((s1 << 16) & m), rotl(s1, 37)
+    assert len({tuple(r) for r in host.tolist()}) == 64  # a state per thread
+
+    @cuda.jit
+    def draw(states, u32, u64, z):
+        t = cuda.grid(1)
+        for j in range(u32.shape[1]):
+            u32[t, j] = xoroshiro128p_uniform_float32(states, t)
+            u64[t, j] = xoroshiro128p_uniform_float64(states, t)
+            z[t, j] = xoroshiro128p_normal_float64(states, t)
+
+    st = create_xoroshiro128p_states(256, seed=1)
+    u32, u64, z = np.zeros((256, 100), np.float32), np.zeros((256, 100)), np.zeros((256, 100))
+    draw[4, 64](st, u32, u64, z)
+    for u in (u32, u64):
+        assert u.min() >= 0 and u.max() < 1 and abs(u.mean() - 0.5) < 0.01
+    assert abs(z.mean()) < 0.02 and abs(z.std() - 1) < 0.02
+    again = np.zeros((256, 100), np.float32)
+    draw[4, 64](create_xoroshiro128p_states(256, seed=1), again, u64, z)
+    assert np.array_equal(again, u32)  # a seed gives the same numbers
