@@ -79,3 +79,10 @@ def test_numba_increment_and_vecadd():
     st, out, err = sample("numba_vecadd.py", "16")
     assert st == 0, err + out
     assert out.splitlines()[-1] == "65536 elements: all equal to numpy's a + b"
+
+
+def test_numba_monte_carlo_pi():
+    st, out, err = sample("numba_monte_carlo_pi.py")
+    assert st == 0, err
+    assert re.fullmatch(r"pi ~ 3\.1[0-9]{3} \(4096000 darts\), error 0\.00[0-9]{2}: within 0\.01\n",
+                        out), out
