@@ -25,6 +25,13 @@ from ._errors import (BuildFailedError, CompileError, DriverError, Error, Invali
 
 
 
+_NUMBA_TYPES = {n: n for n in ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
+                                "uint64", "float32", "float64", "intp", "uintp")}
+_NUMBA_TYPES.update(boolean="bool_", b1="bool_", i1="int8", i2="int16", i4="int32", i8="int64",
+                    u1="uint8", u2="uint16", u4="uint32", u8="uint64", f4="float32",
+                    f8="float64")
+
+
 def __getattr__(name):
     """kcc.jit and kcc.cuda, imported when first used (so that `import kcc` stays fast)."""
     if name == "jit":
@@ -33,6 +40,11 @@ def __getattr__(name):
     if name == "cuda":
         import importlib
         return importlib.import_module(".cuda", __name__)
+    if name in _NUMBA_TYPES:
+        # numba's scalar types (`from numba import cuda, float32` becomes `from kcc import
+        # cuda, float32`): numpy's, which kernels take as dtypes and casts alike
+        import numpy
+        return getattr(numpy, _NUMBA_TYPES[name])
     raise AttributeError("module 'kcc' has no attribute %r" % name)
 
 

@@ -1619,3 +1619,19 @@ def test_cuda_random_xoroshiro128p():
     again = np.zeros((256, 100), np.float32)
     draw[4, 64](create_xoroshiro128p_states(256, seed=1), again, u64, z)
     assert np.array_equal(again, u32)  # a seed gives the same numbers
+
+
+def test_numba_scalar_types_from_kcc():
+    from kcc import float32, int32, boolean, f8
+
+    @cuda.jit
+    def k(out):
+        sm = cuda.shared.array(4, dtype=float32)
+        loc = cuda.local.array(2, int32)
+        sm[0] = float32(1.5)
+        loc[0] = int32(7.9)
+        out[0] = sm[0] + loc[0] + boolean(3) + f8(0.25)
+
+    out = np.zeros(1)
+    k[1, 1](out)
+    assert out[0] == 1.5 + 7 + 1 + 0.25
