@@ -45,7 +45,8 @@ def _argtype(a):
                 return name
         elif hasattr(a, "shape") and (isinstance(a, _core.DeviceArray) or
                                       (np is not None and isinstance(a, np.ndarray)) or
-                                      hasattr(a, "__cuda_array_interface__")):
+                                      hasattr(a, "__cuda_array_interface__") or
+                                      hasattr(a, "__dlpack__")):  # JAX arrays (CUDA devices)
             if name not in _CTYPE or not dt.isnative:
                 raise TypeError("kcc.jit: arrays of %s cannot be kernel arguments (numbers and "
                                 "bools of the machine's byte order only)" % dt)

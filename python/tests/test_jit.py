@@ -1287,6 +1287,27 @@ def test_cuda_array_interface_argument_types():
         with pytest.raises(TypeError, match="needs a CUDA device"):
             k[1, 1](Foreign())
 
+    class DLPackOnly:  # a JAX-like array: DLPack, numpy dtype
+        dtype = np.dtype(np.int32)
+        shape = (3,)
+        ndim = 1
+
+        def __dlpack__(self, stream=None):
+            raise AssertionError("not on this device")
+
+        def __dlpack_device__(self):
+            return (2, 0)
+
+    assert _argtype(DLPackOnly()) == ArrayType("int32", 1)
+
+    @cuda.jit
+    def k1(a):
+        a[0] = 1
+
+    if kcc.get_device().backend != "cuda":
+        with pytest.raises(TypeError, match="needs a CUDA device"):
+            k1[1, 1](DLPackOnly())
+
 
 def test_shared_and_local_arrays_passed_to_device_functions():
     @cuda.jit(device=True)
