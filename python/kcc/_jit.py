@@ -1729,8 +1729,11 @@ class Translator:
         if v.const is not None:
             return _literal(int(v.const) if _is_int(t) and not isinstance(v.const, float)
                             else (math.trunc(v.const) if _is_int(t) else v.const), t)
-        return V(_cast(v, t), t, t == "bool" or t[0] == "u" or (v.nonneg and not
-                                                               _is_float(v.ty)))
+        # a non-negative integer stays so unless the cast can wrap it (np.int8(200))
+        keeps = v.nonneg and _is_int(v.ty) and (
+            _BITS[t] > _BITS[v.ty] or (_signed(v.ty) and _BITS[t] >= _BITS[v.ty]))
+        return V(_cast(v, t), t, t == "bool" or t[0] == "u" or keeps or
+                 (v.ty == "bool" and _is_int(t)))
 
     def _float_type(self, v):
         return v.ty if _is_float(v.ty) else _F()

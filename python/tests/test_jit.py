@@ -1656,3 +1656,15 @@ def test_numba_scalar_types_from_kcc():
     out = np.zeros(1)
     k[1, 1](out)
     assert out[0] == 1.5 + 7 + 1 + 0.25
+
+
+def test_narrowing_casts_wrap_before_indexing():
+    @cuda.jit
+    def k(a, out):
+        i = np.int8(200 + cuda.threadIdx.x)  # -56: an index from the end
+        out[0] = a[i]
+
+    a = np.arange(100.0)
+    out = np.zeros(1)
+    k[1, 1](a, out)
+    assert out[0] == a[-56]
