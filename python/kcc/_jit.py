@@ -1316,11 +1316,33 @@ class Translator:
         if base.ty is None:
             return UNKNOWN
         if base.ty == "tuple":
+            if isinstance(n.slice, ast.Slice):
+                raise self.err("tuple slices are not supported in kernels", n)
             i = self.expr(n.slice)
+            if i.ty is None:
+                return UNKNOWN
+            if i.const is None and _is_int(i.ty) and base.items and \
+                    all(_is_num(x.ty) for x in base.items):
+                # a run-time index of a tuple of numbers: the items in a local array,
+                # filled before the statement
+                if self.in_cond:
+                    raise self.err("a tuple indexed at run time cannot be in a while loop's "
+                                   "condition", n)
+                t = base.items[0].ty
+                for x in base.items[1:]:
+                    t = unify(t, x.ty)
+                self.temps += 1
+                arr = "kj_t%d" % self.temps
+                self.decls.append(("    %s %s[%d];" % (_CTYPE[t], arr, len(base.items)), None))
+                for k, x in enumerate(base.items):
+                    self.emit("%s[%d] = %s;" % (arr, k, _cast(x, t)), n)
+                c = "(long)(%s)" % i.code
+                if not i.nonneg:
+                    c = "%s(%s, %dL)" % (self.helper("wrap"), c, len(base.items))
+                return V("%s[%s]" % (arr, c), t, all(x.nonneg for x in base.items))
             if i.const is None or not isinstance(i.const, int):
-                if isinstance(n.slice, ast.Slice):
-                    raise self.err("tuple slices are not supported in kernels", n)
-                raise self.err("a tuple's index must be a constant integer in a kernel", n)
+                raise self.err("a tuple's index must be an integer in a kernel (a tuple of "
+                               "numbers may be indexed at run time)", n)
             try:
                 return base.items[i.const]
             except IndexError:

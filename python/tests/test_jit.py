@@ -1668,3 +1668,23 @@ def test_narrowing_casts_wrap_before_indexing():
     out = np.zeros(1)
     k[1, 1](a, out)
     assert out[0] == a[-56]
+
+
+def test_tuple_indexed_at_run_time(rng):
+    OFFSETS = (-1, 0, 1)
+
+    @cuda.jit
+    def k(a, out):
+        i = cuda.grid(1)
+        if 0 < i < a.size - 1:
+            s = 0.0
+            for d in range(3):
+                s += a[i + OFFSETS[d]] * (1.0, 2.0, 1.0)[d]
+            out[i] = s + OFFSETS[-1 - d]
+
+    a = rng.random(100)
+    out = np.zeros(100)
+    launch1(k, 100, a, out)
+    ref = np.zeros(100)
+    ref[1:-1] = a[:-2] + 2 * a[1:-1] + a[2:] - 1
+    assert np.allclose(out, ref, rtol=1e-15)
