@@ -776,8 +776,8 @@ class Translator:
                 raise self.err("only array elements and variables can be assigned to", t)
             off = self.offset(base, t.slice, t)
             if isinstance(off, V):
-                raise self.err("augmented assignment to an array slice is not supported "
-                               "(assign each element)", t)
+                self._store_view(off, self.expr(s.value), s, s.op)
+                return
             tmp = "kj_o"
             self.emit("{ long %s = %s;" % (tmp, off), s)
             cur = V("%s[%s]" % (base.arr.base, tmp), base.arr.dtype, base.arr.dtype[0] == "u")
@@ -799,6 +799,50 @@ class Translator:
                                                                     info.dtype), node)
         info.root.written = True
         self.emit("%s[%s] = %s;" % (info.base, off, _cast(v, info.dtype)), node)
+
+    def _store_view(self, view, v, node, op=None):
+        """view[...] = v (op: view[...] op= v): a number into every element, or an array of
+        the same number of dimensions element by element (over the view's shape, as numba
+        requires equal shapes), in loops over the view."""
+        if v.ty is None:
+            return
+        info = view.arr
+        if info.space == "constant":
+            raise self.err("a constant array (a global numpy array or cuda.const.array_like) "
+                           "cannot be written", node)
+        nd = len(info.shape)
+        src = None
+        if isinstance(v.ty, ArrayType):
+            src = v.arr
+            if len(src.shape) != nd:
+                raise self.err("cannot assign an array of %d dimension%s to a slice of %d"
+                               % (len(src.shape), "" if len(src.shape) == 1 else "s", nd),
+                               node)
+        elif not _is_num(v.ty):
+            raise self.err("cannot store %s into an array slice" % self.tyname(v.ty), node)
+        info.root.written = True
+        self.emit("{", node)
+        self.indent += 1
+        if src is None and v.const is None:
+            t = self.temp(v.ty)  # the value, evaluated once
+            self.emit("%s = %s;" % (t, v.code), node)
+            v = V(t, v.ty, v.nonneg)
+        for k in range(nd):
+            self.emit("for (long kj_v%d = 0; kj_v%d < %s; kj_v%d++) {"
+                      % (k, k, info.shape[k], k), node)
+            self.indent += 1
+        idx = ["kj_v%d" % k for k in range(nd)]
+        dst = info.index(idx)
+        if src is not None:
+            v = V(src.index(idx), src.dtype, src.dtype[0] == "u")
+        if op is not None:
+            v = self.binop(op, V(dst, info.dtype, info.dtype[0] == "u"), v, node)
+        self.emit("%s = %s;" % (dst, _cast(v, info.dtype)), node)
+        for k in range(nd):
+            self.indent -= 1
+            self.emit("}", node)
+        self.indent -= 1
+        self.emit("}", node)
 
     def tyname(self, t):
         if t == "static":
@@ -843,8 +887,8 @@ class Translator:
                 raise self.err("only array elements and variables can be assigned to", tgt)
             off = self.offset(base, tgt.slice, tgt)
             if isinstance(off, V):
-                raise self.err("assignment to an array slice is not supported (assign each "
-                               "element)", tgt)
+                self._store_view(off, v, node)
+                return
             self._store(base, off, v, node)
         elif isinstance(tgt, ast.Attribute):
             raise self.err("cannot assign to an attribute ('%s')" % ast.unparse(tgt), tgt)

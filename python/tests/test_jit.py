@@ -982,7 +982,7 @@ def test_error_messages_name_file_line_and_construct():
 
     @cuda.jit
     def k6(a):
-        a[1:3] = 0
+        a[1:3] = (1, 2)
 
     @cuda.jit
     def k7(a, n):
@@ -1003,7 +1003,7 @@ def test_error_messages_name_file_line_and_construct():
         (k3, "with open", 9, "'with' is not supported in kernels"),
         (k4, "return 1", 9, "a kernel cannot return a value"),
         (k5, "sorted", 16, "call of 'sorted': kernels can call device functions"),
-        (k6, "a[1:3]", 9, "assignment to an array slice is not supported (assign each element)"),
+        (k6, "a[1:3]", 9, "cannot store a tuple into an array slice"),
         (k7, "shared.array", 32, "cuda.shared.array's shape must be a constant integer"),
         (k8, "return rec", 16, "recursion (rec calls itself): kernels cannot recurse"),
     ]
@@ -1688,3 +1688,24 @@ def test_tuple_indexed_at_run_time(rng):
     ref = np.zeros(100)
     ref[1:-1] = a[:-2] + 2 * a[1:-1] + a[2:] - 1
     assert np.allclose(out, ref, rtol=1e-15)
+
+
+def test_slice_assignment(rng):
+    @cuda.jit
+    def k(m, v, out):
+        i = cuda.grid(1)
+        if i < m.shape[0]:
+            out[i, :] = 0.5
+            out[i, 1:4] = v[:3]
+            out[i, ::2] += m[i, ::2]
+            out[i, -1] *= i
+
+    m = rng.random((20, 7))
+    v = rng.random(5)
+    out = np.ones((20, 7))
+    launch1(k, 20, m, v, out)
+    ref = np.full((20, 7), 0.5)
+    ref[:, 1:4] = v[:3]
+    ref[:, ::2] += m[:, ::2]
+    ref[:, -1] *= np.arange(20)
+    assert np.array_equal(out, ref)
