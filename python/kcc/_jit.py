@@ -2008,8 +2008,18 @@ class Translator:
 
     def call_print(self, n):
         import ast
-        if n.keywords:
-            raise self.err("print() takes no keyword arguments in kernels", n)
+        sep, end = " ", "\n"
+        for k in n.keywords:
+            v = self.expr(k.value)
+            if k.arg not in ("sep", "end") or not (v.ty == "static" and
+                                                   isinstance(v.static, (str, type(None)))):
+                raise self.err("print() in kernels takes sep= and end= strings, nothing else",
+                               n)
+            if v.static is not None:
+                if k.arg == "sep":
+                    sep = v.static
+                else:
+                    end = v.static
         fmt = []
         args = []
         for a in n.args:
@@ -2034,7 +2044,7 @@ class Translator:
                 else:
                     fmt.append("%d")
                     args.append("(int)(%s)" % x.code)
-        text = " ".join(fmt) + "\n"
+        text = sep.replace("%", "%%").join(fmt) + end.replace("%", "%%")
         lit = _c_string(text)
         return self._void("printf(%s)" % ", ".join([lit] + args))
 

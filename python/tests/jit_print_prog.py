@@ -14,6 +14,7 @@ cuda.synchronize()
 @cuda.jit
 def special(x):
     print("é\"%d\\ 100%", x > 0, -x, x * 0.5)
+    print(x, x + 1, sep="%,", end=";\n")
 
 
 special[1, 1](3)

@@ -804,7 +804,7 @@ def test_print_thread_ids():
     lines = out.splitlines()
     assert sorted(lines[:8]) == sorted("thread %d block %d of 4 2.500000" % (t, b)
                                        for b in range(2) for t in range(4))
-    assert lines[8:] == ['é"%d\\ 100% 1 -3 1.500000']
+    assert lines[8:] == ['é"%d\\ 100% 1 -3 1.500000', '3%,4;']
 
 
 def test_warp_functions(rng):
