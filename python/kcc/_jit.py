@@ -678,7 +678,6 @@ class Translator:
         self.indent = 1
         self.loop_depth = 0
         self.uses_dyn = False
-        self.in_cond = False
         self.hoisted = {}  # id(call node) -> V of a shared/local array
         self.deps_final = []
         if self.final:
@@ -998,11 +997,23 @@ class Translator:
     def s_While(self, s):
         if s.orelse:
             raise self.unsupported(s, "'while ... else'")
-        self.in_cond = True
-        c = self.expr(s.test)
-        self.in_cond = False
-        self.emit("while (%s) {" % self.truth(c, s.test), s)
+        # The test is evaluated inside the loop: what it needs computed first (a slice's
+        # bounds, a device function's tuple) is then computed before every test.
         self.indent += 1
+        mark = len(self.lines)
+        c = self.expr(s.test)
+        cond = self.truth(c, s.test)
+        pre = self.lines[mark:]
+        del self.lines[mark:]
+        self.indent -= 1
+        if pre:
+            self.emit("for (;;) {", s)
+            self.lines.extend(pre)
+            self.indent += 1
+            self.emit("if (!(%s)) break;" % cond, s)
+        else:
+            self.emit("while (%s) {" % cond, s)
+            self.indent += 1
         self.loop_depth += 1
         self.block(s.body)
         self.loop_depth -= 1
@@ -1369,9 +1380,6 @@ class Translator:
                     all(_is_num(x.ty) for x in base.items):
                 # a run-time index of a tuple of numbers: the items in a local array,
                 # filled before the statement
-                if self.in_cond:
-                    raise self.err("a tuple indexed at run time cannot be in a while loop's "
-                                   "condition", n)
                 t = base.items[0].ty
                 for x in base.items[1:]:
                     t = unify(t, x.ty)
@@ -1445,8 +1453,6 @@ class Translator:
     def slice_of(self, sl, n):
         """(start, length, step) of a slice over a dimension of n elements, as C code, with
         Python's clamping; computed once, into temporaries, before the statement."""
-        if self.in_cond:
-            raise self.err("array slices in a while loop's condition are not supported", sl)
         vals = []
         for part in (sl.lower, sl.upper, sl.step):
             if part is None:
@@ -1697,7 +1703,7 @@ class Translator:
             if c.const is not None:
                 return a if c.const else b
             if a.ty == "tuple" and b.ty == "tuple" and len(a.items) == len(b.items) and \
-                    all(_is_num(x.ty) for x in a.items + b.items) and not self.in_cond:
+                    all(_is_num(x.ty) for x in a.items + b.items):
                 # a tuple of conditional items, the test evaluated once before the statement
                 tmp = self.temp("bool")
                 self.emit("%s = %s;" % (tmp, self.truth(c, n.test)), n)
@@ -2343,9 +2349,6 @@ class Translator:
         if r.ret is None:
             return self._void(code)
         if isinstance(r.ret, tuple):
-            if self.in_cond:
-                raise self.err("a device function returning a tuple cannot be called in a "
-                               "while loop's condition", n)
             sname = self.ctx.tuple_struct(r.ret)
             self.temps += 1
             tmp = "kj_t%d" % self.temps

@@ -471,7 +471,11 @@ class Dispatcher:
             launch(*call)
         except OutOfBoundsError as e:
             name, linemap = spec.linemap
-            raise OutOfBoundsError(_map_lines(e.message, name, linemap), e.status) from None
+            # the Python file and line, the Python names of the kernel and the array
+            msg = _map_lines(e.message, name, linemap)
+            msg = re.sub(r"\bkjit_(\w+)", r"\1", msg)
+            msg = re.sub(r"\ba_(\w+)(?=\[| holds)", r"\1", msg)
+            raise OutOfBoundsError(msg, e.status) from None
         except (TypeError, ValueError, OverflowError) as e:
             # kcc's argument errors name the generated C's parameters: name the Python ones
             msg = _PARAM_RE.sub(lambda m: "kernel '%s' argument '%s'" % (self.__name__,

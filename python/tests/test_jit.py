@@ -1046,7 +1046,9 @@ def test_out_of_bounds_names_the_python_line():
         pytest.skip("bounds checks are on by default on CPU devices")
     with pytest.raises(kcc.OutOfBoundsError) as e:
         k[1, 8](np.zeros(8))
-    assert "%s:%d" % (HERE, line_of(k.py_func, "a[i + 1]")) in str(e.value)
+    assert str(e.value) == (
+        "launching k: kernel 'k' at %s:%d: thread (7,0,0) of block (0,0,0) writes a[8]; a holds "
+        "8 double (64 bytes)" % (HERE, line_of(k.py_func, "a[i + 1]")))
 
 
 # ---------------------------------------------------------------- more constructs
@@ -1709,3 +1711,30 @@ def test_slice_assignment(rng):
     ref[:, ::2] += m[:, ::2]
     ref[:, -1] *= np.arange(20)
     assert np.array_equal(out, ref)
+
+
+def test_while_conditions_that_need_statements(rng):
+    @cuda.jit(device=True)
+    def step(x):
+        return x // 2, x % 2
+
+    @cuda.jit
+    def k(a, out):
+        i = cuda.grid(1)
+        if i < a.size:
+            x = a[i]
+            bits = 0
+            while step(x)[0] > 0 or step(x)[1] == 1:   # a tuple-returning call in the test
+                bits += 1
+                x //= 2
+            n = 0
+            while a[i // 2:][n % 3] >= 0 and n < 5:     # a slice in the test
+                n += 1
+            out[i, 0] = bits
+            out[i, 1] = n
+
+    a = rng.integers(0, 1 << 20, 100).astype(np.int64)
+    out = np.zeros((100, 2), np.int64)
+    launch1(k, 100, a, out)
+    assert out[:, 0].tolist() == [int(v).bit_length() for v in a.tolist()]
+    assert out[:, 1].tolist() == [5] * 100
