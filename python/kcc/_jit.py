@@ -572,7 +572,7 @@ class ModuleCtx:
 
 
 class _FnResult:
-    __slots__ = ("cname", "ret", "text", "lines", "deps", "written")
+    __slots__ = ("cname", "ret", "text", "lines", "deps", "written", "uses_dyn")
 
 
 class Translator:
@@ -641,13 +641,14 @@ class Translator:
                 params.append(text % ("" if info.written else "const "))
             else:
                 params.append(text)
-        if self.kernel and self.uses_dyn:
+        if self.uses_dyn:  # a kernel's, or passed to a device function that needs it
             params.append("long kj_dynsmem")
         head = ("kernel void %s(%s)" if self.kernel else "static %s %s(%s)" % (ret_c, "%s",
                                                                               "%s")) \
             % (self.cname, ", ".join(params) or "void")
         r.lines = [(head + " {", (self.file, self.pf.tree.lineno))] + body + [("}", None)]
         r.deps = self.deps
+        r.uses_dyn = self.uses_dyn
         return r
 
     def _param(self, p, t, index):
@@ -2183,10 +2184,7 @@ class Translator:
         if key in self.hoisted:
             return self.hoisted[key]
         if space == "shared" and len(dims) == 1 and dims[0] == 0:
-            if not self.kernel:
-                raise self.err("dynamic shared memory (cuda.shared.array(0, ...)) must be "
-                               "declared in the kernel, not in a device function", n)
-            self.uses_dyn = True
+            self.uses_dyn = True  # its size: the kernel's hidden kj_dynsmem, passed down
             name = self.ctx.dyn.get(dt)
             if name is None:
                 name = self.ctx.dyn[dt] = "kj_dyn_%s" % dt
@@ -2345,6 +2343,9 @@ class Translator:
                 args.extend(v.arr.strides)
             else:
                 args.append(v.code)
+        if r.uses_dyn:
+            args.append("kj_dynsmem")
+            self.uses_dyn = True
         code = "%s(%s)" % (r.cname, ", ".join(args))
         if r.ret is None:
             return self._void(code)

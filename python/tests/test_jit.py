@@ -1738,3 +1738,26 @@ def test_while_conditions_that_need_statements(rng):
     launch1(k, 100, a, out)
     assert out[:, 0].tolist() == [int(v).bit_length() for v in a.tolist()]
     assert out[:, 1].tolist() == [5] * 100
+
+
+def test_dynamic_shared_memory_in_device_functions(rng):
+    @cuda.jit(device=True)
+    def stage(x, t):
+        buf = cuda.shared.array(0, dtype=np.float64)  # the launch's dynamic shared memory
+        buf[t] = x
+        cuda.syncthreads()
+        return buf[buf.size - 1 - t]
+
+    @cuda.jit(device=True)
+    def outer(x, t):
+        return stage(x, t) * 2
+
+    @cuda.jit
+    def k(a, out):
+        i = cuda.grid(1)
+        out[i] = outer(a[i], cuda.threadIdx.x)
+
+    a = rng.random(128)
+    out = np.zeros(128)
+    k[2, 64, 0, 64 * 8](a, out)
+    assert np.array_equal(out, 2 * a.reshape(2, 64)[:, ::-1].reshape(-1))
