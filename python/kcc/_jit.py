@@ -64,7 +64,7 @@ INTRINSIC_NAMES = (
     "grid gridsize syncthreads syncthreads_count syncthreads_and syncthreads_or syncwarp "
     "threadfence threadfence_block threadfence_system shfl_sync shfl_up_sync shfl_down_sync "
     "shfl_xor_sync all_sync any_sync ballot_sync activemask laneid warpsize fma popc clz ffs "
-    "brev cbrt").split()
+    "brev cbrt lanemask_lt match_any_sync").split()
 INTRINSICS = {n: Intrinsic(n) for n in INTRINSIC_NAMES}
 shared = _Namespace("shared", ["array"])
 local = _Namespace("local", ["array"])
@@ -2115,6 +2115,19 @@ class Translator:
         if name == "activemask":
             self.args(n, 0)
             return V("__activemask()", "uint32", True)
+        if name == "lanemask_lt":  # the lanes below this one
+            self.args(n, 0)
+            lane = self.intrinsic_value(INTRINSICS["laneid"], n)
+            return V("((1U << %s) - 1U)" % lane.code, "uint32", True)
+        if name == "match_any_sync":
+            m, v = self.args(n, 2)
+            if m.ty is None or v.ty is None:
+                return UNKNOWN
+            if not (_is_int(v.ty) or _is_float(v.ty)):
+                raise self.err("cuda.match_any_sync() takes a number", n)
+            vt = v.ty if _BITS[v.ty] >= 32 else ("int32" if _signed(v.ty) else "uint32")
+            return V("__match_any_sync(%s, %s)" % (_cast(m, "uint32"), _cast(v, vt)), "uint32",
+                     True)
         if name in ("popc", "clz", "ffs", "brev"):
             (v,) = self.args(n, 1)
             if v.ty is None:

@@ -49,6 +49,8 @@ clz = _I["clz"]
 ffs = _I["ffs"]
 brev = _I["brev"]
 cbrt = _I["cbrt"]
+lanemask_lt = _I["lanemask_lt"]
+match_any_sync = _I["match_any_sync"]
 
 # ---- on the host
 

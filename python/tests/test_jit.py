@@ -822,9 +822,11 @@ def test_warp_functions(rng):
         out[i, 2] = cuda.all_sync(0xffffffff, v >= 0)
         out[i, 3] = cuda.shfl_sync(0xffffffff, v, 3)
         out[i, 4] = cuda.laneid + cuda.warpsize
+        out[i, 5] = cuda.lanemask_lt()
+        out[i, 6] = cuda.match_any_sync(0xffffffff, v % 2)
 
     a = rng.integers(0, 100, 64).astype(np.int64)
-    out = np.zeros((64, 5), np.int64)
+    out = np.zeros((64, 7), np.int64)
     try:
         k[2, 32](a, out)
     except kcc.NotSupportedError as e:
@@ -836,6 +838,10 @@ def test_warp_functions(rng):
     assert out[:, 2].tolist() == [1] * 64
     assert out[:, 3].tolist() == [w[0, 3]] * 32 + [w[1, 3]] * 32
     assert out[:, 4].tolist() == [j % 32 + 32 for j in range(64)]
+    assert out[:, 5].tolist() == [(1 << (j % 32)) - 1 for j in range(64)]
+    par = [sum(1 << j for j in range(32) if row[j] % 2 == p) for row in w.tolist()
+           for p in (0, 1)]
+    assert out[:, 6].tolist() == [par[2 * (j // 32) + int(a[j] % 2)] for j in range(64)]
 
 
 def test_forall_and_launch_config_forms(rng):
