@@ -395,7 +395,10 @@ class Dispatcher:
             raise TypeError("launch configuration: kernel[griddim, blockdim], kernel[griddim, "
                             "blockdim, stream] or kernel[griddim, blockdim, stream, "
                             "sharedmem], not kernel[%r]" % (config,))
-        c = self._configs.get(config) if type(config) is tuple else None
+        try:
+            c = self._configs.get(config)
+        except TypeError:  # lists inside: configured, not kept
+            c = None
         if c is not None:
             return c
         stream = config[2] if len(config) > 2 else None

@@ -863,6 +863,8 @@ def test_forall_and_launch_config_forms(rng):
     assert np.array_equal(d.copy_to_host(), ref * 4)
     k[8, 128, 0](a)
     assert np.array_equal(a, ref * 2)
+    k[[8], [128]](a)  # lists, as numba takes them
+    assert np.array_equal(a, ref * 4)
 
 
 def test_explicit_signature_compiles_eagerly(rng):
