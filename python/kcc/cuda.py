@@ -211,3 +211,81 @@ def is_cuda_array(obj):
 
 
 __all__ = [n for n in dir() if not n.startswith("_")]
+
+
+# ---- cuda.reduce: numba's reduction of a 1-D array by a binary function
+
+
+class Reduce:
+    """@cuda.reduce def add(a, b): return a + b; then add(array) -> the reduction (numba's
+    cuda.reduce). The function becomes a device function; a kernel reduces each block's
+    share in shared memory, and the host combines the blocks' results (and `init`) with the
+    same function in Python. `res`: a 1-element device array to receive the result."""
+
+    def __init__(self, functor):
+        self._functor = functor
+        self._device = jit(device=True)(functor)
+        self._kernel = _reduce_kernel(self._device)
+
+    def __call__(self, arr, size=None, res=None, init=0, stream=0):
+        import functools
+        np = _core._numpy()
+        n = len(arr) if size is None else size
+        if n == 0:
+            out = init
+        else:
+            blocks = max(1, min(64, (n + 255) // 256))
+            vals = _core.device_array(blocks, arr.dtype)
+            ok = _core.device_array(blocks, np.int32)
+            self._kernel[blocks, 256, _stream(stream)](arr, vals, ok, n)
+            v, k = vals.copy_to_host(), ok.copy_to_host()
+            parts = [x for x, good in zip(v.tolist(), k.tolist()) if good]
+            out = functools.reduce(self._functor, parts, init)
+            out = np.asarray(out).astype(arr.dtype)[()]
+        if res is not None:
+            res.copy_to_device(np.asarray([out], dtype=res.dtype))
+            return None
+        return out
+
+
+def reduce(functor):
+    return Reduce(functor)
+
+
+def _reduce_kernel(op):
+    @jit
+    def reduce_blocks(a, vals, ok, n):
+        # each thread folds a grid-stride share; then a tree in shared memory, where a lane
+        # that saw no element (n smaller than the grid) is skipped by its flag
+        sv = shared.array(256, a.dtype)
+        sok = shared.array(256, _np_int32)
+        t = threadIdx.x
+        i = grid(1)
+        step = gridsize(1)
+        acc = a[0]
+        have = 0
+        if i < n:
+            acc = a[i]
+            have = 1
+            for j in range(i + step, n, step):
+                acc = op(acc, a[j])
+        sv[t] = acc
+        sok[t] = have
+        syncthreads()
+        s = 128
+        while s > 0:
+            if t < s and sok[t + s]:
+                if sok[t]:
+                    sv[t] = op(sv[t], sv[t + s])
+                else:
+                    sv[t] = sv[t + s]
+                    sok[t] = 1
+            syncthreads()
+            s //= 2
+        if t == 0:
+            vals[blockIdx.x] = sv[0]
+            ok[blockIdx.x] = sok[0]
+    return reduce_blocks
+
+
+_np_int32 = _core._numpy().int32  # the flags' type in reduce_blocks (a frozen global)

@@ -1769,3 +1769,25 @@ def test_dynamic_shared_memory_in_device_functions(rng):
     out = np.zeros(128)
     k[2, 64, 0, 64 * 8](a, out)
     assert np.array_equal(out, 2 * a.reshape(2, 64)[:, ::-1].reshape(-1))
+
+
+def test_cuda_reduce(rng):
+    @cuda.reduce
+    def add(a, b):
+        return a + b
+
+    @cuda.reduce
+    def biggest(a, b):
+        return max(a, b)
+
+    for n in (1, 5, 255, 256, 1000, 100000):
+        x = rng.random(n)
+        assert np.isclose(add(x), x.sum(), rtol=1e-12)
+        assert biggest(x - 5, init=-100.0) == (x - 5).max()
+    xi = rng.integers(-100, 100, 5000).astype(np.int32)
+    assert add(xi) == xi.sum() and type(add(xi)) is np.int32
+    d = cuda.to_device(xi)
+    r = cuda.device_array(1, np.int32)
+    assert add(d, res=r) is None and r.copy_to_host()[0] == xi.sum()
+    assert add(d, size=10) == xi[:10].sum()
+    assert add(np.zeros(0), init=3) == 3
