@@ -36,8 +36,31 @@ _ARRAY_API = ["arange", "array", "asarray", "clip", "empty", "empty_like", "full
               "linspace", "mean", "ones", "ones_like", "where", "zeros", "zeros_like"] + \
     sorted(_array.UFUNCS) + sorted(_array.BINFUNCS) + sorted(_array.REDUCTIONS)
 
+_NUMBA_TYPES = {n: n for n in ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
+                                "uint64", "float32", "float64", "intp", "uintp")}
+_NUMBA_TYPES.update(boolean="bool_", b1="bool_", i1="int8", i2="int16", i4="int32", i8="int64",
+                    u1="uint8", u2="uint16", u4="uint32", u8="uint64", f4="float32",
+                    f8="float64")
+
+
+def __getattr__(name):
+    """kcc.jit and kcc.cuda, imported when first used (so that `import kcc` stays fast)."""
+    if name == "jit":
+        from ._jitdispatch import jit
+        return jit
+    if name == "cuda":
+        import importlib
+        return importlib.import_module(".cuda", __name__)
+    if name in _NUMBA_TYPES:
+        # numba's scalar types (`from numba import cuda, float32` becomes `from kcc import
+        # cuda, float32`): numpy's, which kernels take as dtypes and casts alike
+        import numpy
+        return getattr(numpy, _NUMBA_TYPES[name])
+    raise AttributeError("module 'kcc' has no attribute %r" % name)
+
+
 __all__ = [
-    "Device", "DeviceArray", "ElementwiseKernel", "Event", "Kernel", "Module",
+    "jit", "Device", "DeviceArray", "ElementwiseKernel", "Event", "Kernel", "Module",
     "ReductionKernel", "Stream", "compile", "compile_file",
     "device_array", "device_array_like", "devices", "emit", "event_elapsed_time", "get_device",
     "load", "local", "select_device", "stats", "synchronize", "to_device", "Error",

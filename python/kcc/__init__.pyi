@@ -333,3 +333,36 @@ def less(x: _ArrayLike, y: _ArrayLike) -> DeviceArray: ...
 def less_equal(x: _ArrayLike, y: _ArrayLike) -> DeviceArray: ...
 def greater(x: _ArrayLike, y: _ArrayLike) -> DeviceArray: ...
 def greater_equal(x: _ArrayLike, y: _ArrayLike) -> DeviceArray: ...
+
+
+# kcc.jit / kcc.cuda.jit (docs/python.md, "From numba"); `from kcc import cuda` for numba's names
+def jit(func_or_sig: Any = ..., device: bool = ..., inline: bool = ..., debug: bool = ...,
+        fastmath: bool = ..., opt: bool = ..., lineinfo: bool = ..., cache: bool = ...,
+        link: Any = ..., max_registers: Optional[int] = ...,
+        boundscheck: Optional[bool] = ..., fp32: bool = ...) -> Any: ...
+
+# numba's scalar type names, as numpy's types (`from kcc import cuda, float32`)
+int8 = np.int8
+int16 = np.int16
+int32 = np.int32
+int64 = np.int64
+uint8 = np.uint8
+uint16 = np.uint16
+uint32 = np.uint32
+uint64 = np.uint64
+float32 = np.float32
+float64 = np.float64
+intp = np.intp
+uintp = np.uintp
+boolean = np.bool_
+b1 = np.bool_
+i1 = np.int8
+i2 = np.int16
+i4 = np.int32
+i8 = np.int64
+u1 = np.uint8
+u2 = np.uint16
+u4 = np.uint32
+u8 = np.uint64
+f4 = np.float32
+f8 = np.float64

@@ -9,8 +9,10 @@ SAMPLES = os.path.join(REPO, "samples", "python")
 
 
 def sample(name, *args, env=None):
+    # compiled under its full path: kcc.jit (as numba) reads a kernel's source from its file
+    path = os.path.join(SAMPLES, name)
     code = ("import sys; sys.argv = [%r] + %r; exec(compile(open(%r).read(), %r, 'exec'))"
-            % (name, list(args), os.path.join(SAMPLES, name), name))
+            % (name, list(args), path, path))
     return run_python(code, env)
 
 
@@ -83,3 +85,26 @@ def test_dask_map():
                            env={"POCL_DEVICES": "basic pthread", "KCC_DEVICE": ""})
     assert st == 0, err + out1
     assert out1.splitlines()[2] == lines[3]
+
+
+def test_numba_hello():
+    st, out, err = sample("numba_hello.py")
+    assert st == 0, err
+    expected = ["threadIdx.x %d blockIdx.x %d blockDim.x 4 gridDim.x 2" % (t, b)
+                for b in range(2) for t in range(4)]
+    assert sorted(out.splitlines()) == sorted(expected)
+
+
+def test_numba_increment_and_vecadd():
+    st, out, err = sample("numba_increment.py")
+    assert (st, out) == (0, "increment_by_one twice: every element + 2\n"), err
+    st, out, err = sample("numba_vecadd.py", "16")
+    assert st == 0, err + out
+    assert out.splitlines()[-1] == "65536 elements: all equal to numpy's a + b"
+
+
+def test_numba_monte_carlo_pi():
+    st, out, err = sample("numba_monte_carlo_pi.py")
+    assert st == 0, err
+    assert re.fullmatch(r"pi ~ 3\.1[0-9]{3} \(4096000 darts\), error 0\.00[0-9]{2}: within 0\.01\n",
+                        out), out

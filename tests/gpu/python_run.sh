@@ -17,6 +17,10 @@ np22=""
 if ls "$dir"/wheels/numpy-*.whl >/dev/null 2>&1; then
   python3 -m pip install -q --no-deps --target "$dir/np22" "$dir"/wheels/numpy-*.whl && np22="$dir/np22:"
 fi
+echo "== kcc.jit: numba programs with kcc.cuda and numba.cuda, compared element by element"
+PYTHONPATH="$np22$dir" KCC_BOUNDS_CHECK=0 python3 "$dir/python_jit.py" --compare || st=1
+echo "== kcc.jit benchmark beside numba.cuda and kcc's C kernels (bench/python_jit.py)"
+PYTHONPATH="$np22$dir" KCC_BOUNDS_CHECK=0 python3 "$dir/bench_python_jit.py"
 echo "== python launch benchmark (numpy: $(PYTHONPATH="$np22$dir" python3 -c 'import numpy; print(numpy.__version__)'))"
 PYTHONPATH="$np22$dir" python3 "$dir/python_launch.py" --cache "$dir/cache"
 exit $st
