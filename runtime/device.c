@@ -396,8 +396,10 @@ kcrt_status kcrt_print_devices(FILE *out) {
             (unsigned long long)f->max_grid_dim[2]);
   }
   for (int i = 0; i < NBACKENDS; i++) {
-    if (why[i][0]) fprintf(out, "%s: %s\n", backends[i]->name, why[i]);
-    else if (hidden[i][0]) fprintf(out, "%s: %s\n", backends[i]->name, hidden[i]);
+    if (why[i][0])
+      fprintf(out, "%s: %s\n", backends[i]->name, why[i]);
+    else if (hidden[i][0])
+      fprintf(out, "%s: %s\n", backends[i]->name, hidden[i]);
   }
   const char *env = getenv("KCC_DEVICE");
   if (env && *env) {

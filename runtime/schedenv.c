@@ -87,8 +87,11 @@ static bool parse_family(const char *s, size_t len, Family *fam) {
   static const struct {
     const char *name;
     Family fam;
-  } names[] = {{"opencl", FAM_OPENCL},  {"level_zero", FAM_INTEL_GPU}, {"cuda", FAM_CUDA},
-               {"hip", FAM_AMD_GPU},    {"*", FAM_ANY}};
+  } names[] = {{"opencl", FAM_OPENCL},
+               {"level_zero", FAM_INTEL_GPU},
+               {"cuda", FAM_CUDA},
+               {"hip", FAM_AMD_GPU},
+               {"*", FAM_ANY}};
   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
     if (strlen(names[i].name) == len && !strncasecmp(s, names[i].name, len)) {
       *fam = names[i].fam;
@@ -165,8 +168,8 @@ void kcrt_visible_filter(KcrtDevEntry *d, int *n, char *note, size_t notelen) {
       if (!rules[r].visible(v, d, i)) hidden += keep[i], keep[i] = false;
     if (hidden) {
       size_t used = strlen(note);
-      snprintf(note + used, notelen - used, "%s%s='%s' hides %d", used ? ", " : "", rules[r].var,
-               v, hidden);
+      snprintf(note + used, notelen - used, "%s%s='%s' hides %d", used ? ", " : "", rules[r].var, v,
+               hidden);
     }
   }
   /* Keep the visible entries in order and number each back end's from 0 again, as a driver
