@@ -348,8 +348,12 @@ KExpr *fe_cl_sampler_expr(FeCtx *fe, CXCursor c, KLoc loc);
 /* A sampler variable's declaration (file scope or local): checked to be a constant sampler,
  * and then no variable (its uses fold to the constant); false when decl is not a sampler. */
 bool fe_cl_sampler_decl(FeCtx *fe, CXCursor decl);
-/* read_image*, write_image*, get_image_*: the BI_IMAGE_* call; NULL for other names. */
+/* read_image*, write_image*, get_image_*: the BI_IMAGE_* call (reads and writes pointing at
+ * their software form for PTX and CUDA C, image_lib.c); __kcc_surf_load/store (image_lib.c's
+ * raw texel access): BI_SURF_*; NULL for other names. */
 KExpr *fe_cl_image_call(FeCtx *fe, CXCursor call, const char *name, KType *t, KLoc loc);
+/* image_lib.c: the image functions in OpenCL C, for the .cl prelude. */
+void fe_cl_image_lib(KBuf *b);
 
 /* ---------------------------------------------------------------- cuda.c (CUDA input) */
 

@@ -20,6 +20,7 @@ typedef struct CudaState {
   KBuf helpers;       /* their definitions, each after those it calls */
   bool dyn_params;    /* a kernel takes local memory as an offset into kcc_dyn */
   bool subgroups;     /* OpenCL subgroup operations: the subgroup preamble */
+  bool images;        /* OpenCL image functions: the image preamble */
 } CudaState;
 
 /* ---------------------------------------------------------------- reserved words */
@@ -716,6 +717,111 @@ static void cuda_subgroup(CGen *g, const KExpr *e) {
   }
 }
 
+/* ---------------------------------------------------------------- images (issue 30)
+ * As in the PTX form: reads and writes call their software form (frontend/image_lib.c), which
+ * reaches the surface through BI_SURF_LOAD/STORE; the queries read the descriptor. */
+
+static const char image_preamble[] =
+    "/* OpenCL images: the descriptor libkcrt passes for each (docs/bundle.md), and one texel's\n"
+    " * bytes through its surface object (x in bytes; outside the surface: zeros, no store). */\n"
+    "struct kcc_image {\n"
+    "  unsigned long long surf;\n"
+    "  int width, height, depth, array_size, order, type;\n"
+    "};\n";
+static const char image_texels[] =
+    "static __device__ inline kcc_vec<int, 2> kcc_image_dim2(const kcc_image &i) {\n"
+    "  kcc_vec<int, 2> r;\n  r.s[0] = i.width, r.s[1] = i.height;\n  return r;\n}\n"
+    "static __device__ inline kcc_vec<int, 4> kcc_image_dim4(const kcc_image &i) {\n"
+    "  kcc_vec<int, 4> r;\n  r.s[0] = i.width, r.s[1] = i.height, r.s[2] = i.depth, r.s[3] = 0;\n"
+    "  return r;\n}\n"
+    "typedef kcc_vec<unsigned int, 4> kcc_texel;\n"
+    "static __device__ inline kcc_texel kcc_bits(unsigned int a, unsigned int b = 0, unsigned "
+    "int c = 0, unsigned int d = 0) {\n"
+    "  kcc_texel r;\n  r.s[0] = a, r.s[1] = b, r.s[2] = c, r.s[3] = d;\n  return r;\n}\n"
+    "static __device__ inline kcc_texel kcc_bits(uint2 v) { return kcc_bits(v.x, v.y); }\n"
+    "static __device__ inline kcc_texel kcc_bits(uint4 v) { return kcc_bits(v.x, v.y, v.z, v.w); "
+    "}\n"
+    "template <class T> __device__ inline T kcc_unbits(const kcc_texel &v) { return (T)v.s[0]; }\n"
+    "template <> __device__ inline uint2 kcc_unbits<uint2>(const kcc_texel &v) { return "
+    "make_uint2(v.s[0], v.s[1]); }\n"
+    "template <> __device__ inline uint4 kcc_unbits<uint4>(const kcc_texel &v) { return "
+    "make_uint4(v.s[0], v.s[1], v.s[2], v.s[3]); }\n\n";
+
+static void cuda_surf(CGen *g, const KExpr *e) {
+  bool load = e->builtin == BI_SURF_LOAD;
+  const KExpr *nb = e->args[load ? 4 : 5];
+  int bytes = nb->kind == KE_ICONST ? (int)nb->ival : 0;
+  const char *t = bytes == 1   ? "unsigned char"
+                  : bytes == 2 ? "unsigned short"
+                  : bytes == 4 ? "unsigned int"
+                  : bytes == 8 ? "uint2"
+                               : "uint4";
+  /* CUDA's surface functions by geometry; the coordinates each takes (x, y, z of BI_SURF_*). */
+  static const struct {
+    const char *name;
+    int n;
+  } geo[KIMG_DIM_COUNT_] = {
+      [KIMG_1D] = {"surf1D", 1},        [KIMG_1D_BUFFER] = {"surf1D", 1},
+      [KIMG_1D_ARRAY] = {"surf1DLayered", 2}, [KIMG_2D] = {"surf2D", 2},
+      [KIMG_2D_ARRAY] = {"surf2DLayered", 3}, [KIMG_3D] = {"surf3D", 3},
+  };
+  int d = (int)e->args[0]->type->len;
+  if (load)
+    cs_printf(g, "kcc_bits(%sread<%s>(", geo[d].name, t);
+  else {
+    cs_printf(g, "%swrite(kcc_unbits<%s>(", geo[d].name, t);
+    cs_expr(g, e->args[4], P_ASSIGN);
+    cs_puts(g, "), ");
+  }
+  cs_expr(g, e->args[0], P_POSTFIX);
+  cs_puts(g, ".surf");
+  for (int i = 0; i < geo[d].n; i++) {
+    cs_puts(g, ", ");
+    cs_expr(g, e->args[1 + i], P_ASSIGN);
+  }
+  cs_puts(g, load ? ", cudaBoundaryModeZero))" : ", cudaBoundaryModeZero)");
+}
+
+/* True when it printed e (an image function). */
+static bool cuda_image(CGen *g, const KExpr *e, int prec) {
+  CudaState *st = g->be;
+  st->images = true;
+  switch (e->builtin) {
+  case BI_IMAGE_READ:
+  case BI_IMAGE_WRITE: {
+    if (!e->callee) {
+      diag_ice(e->loc, "CUDA C back end: an image function without its software form");
+      return true;
+    }
+    KExpr call = *e;
+    call.kind = KE_CALL;
+    cs_expr(g, &call, prec);
+    return true;
+  }
+  case BI_SURF_LOAD:
+  case BI_SURF_STORE: cuda_surf(g, e); return true;
+  case BI_IMAGE_DIM:
+    /* get_image_dim: (width, height) or (width, height, depth, 0). */
+    cs_printf(g, "kcc_image_dim%d(", (int)e->type->len);
+    cs_expr(g, e->args[0], P_ASSIGN);
+    cs_puts(g, ")");
+    return true;
+  default: break;
+  }
+  static const char *const fields[] = {
+      [BI_IMAGE_WIDTH] = "width",       [BI_IMAGE_HEIGHT] = "height",
+      [BI_IMAGE_DEPTH] = "depth",       [BI_IMAGE_ARRAY_SIZE] = "array_size",
+      [BI_IMAGE_CHANNEL_ORDER] = "order", [BI_IMAGE_CHANNEL_TYPE] = "type",
+  };
+  if (e->builtin > BI_IMAGE_CHANNEL_TYPE || !fields[e->builtin]) return false;
+  bool p = prec > P_POSTFIX;
+  if (p) cs_puts(g, "(");
+  cs_expr(g, e->args[0], P_POSTFIX);
+  cs_printf(g, ".%s", fields[e->builtin]);
+  if (p) cs_puts(g, ")");
+  return true;
+}
+
 static void cuda_builtin(CGen *g, const KExpr *e, int prec) {
   if (e->kind == KE_SPECIAL) {
     static const char *const v[] = {[BI_THREAD_IDX] = "threadIdx",
@@ -726,6 +832,9 @@ static void cuda_builtin(CGen *g, const KExpr *e, int prec) {
     return;
   }
   KBuiltin b = e->builtin;
+  if ((kir_builtin_is_image(b) || b == BI_SURF_LOAD || b == BI_SURF_STORE) &&
+      cuda_image(g, e, prec))
+    return;
   bool discard = g->discard;
   g->discard = false;
   switch (b) {
@@ -1130,7 +1239,6 @@ bool emit_cuda_c(KModule *m, const KOptions *o, KBuf *out) {
       .param_init = local_param_init,
       .language = "CUDA C++",
   };
-  if (!kcc_check_no_images(m, "CUDA C")) return false;
   if (!kcc_check_limits(m, o, KL_CUDA)) return false;
   CGen g;
   CudaState st = {0};
@@ -1197,6 +1305,8 @@ bool emit_cuda_c(KModule *m, const KOptions *o, KBuf *out) {
       kir_visit_stmt(((KFunc *)m->funcs.v[i])->body, find_printf, &uses_printf);
   if (uses_printf) cs_puts(&g, "#include <cstdio>\n\n");
   print_vec_preamble(&g);
+  if (st.images) cs_puts(&g, image_preamble);
+  if (st.images && g.vec_types.n) cs_puts(&g, image_texels); /* vectors: kcc_vec */
   if (st.subgroups) cs_puts(&g, sg_preamble);
   if (st.helpers.len) {
     kbuf_append(&head, st.helpers.data, st.helpers.len);

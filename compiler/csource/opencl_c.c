@@ -1085,6 +1085,7 @@ bool emit_opencl_c(KModule *m, const KOptions *o, KBuf *out) {
   };
   CGen g;
   OclState st = {0};
+  m = kir_module_without_image_impl(m); /* OpenCL C has its own image functions */
   cs_init(&g, CT_OPENCL, m, o, &hooks);
   g.be = &st;
   cs_name_module(&g, NULL);

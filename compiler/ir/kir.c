@@ -446,6 +446,8 @@ static const KBuiltinInfo builtins[] = {
     {"get_image_dim", BI_IMAGE_DIM, 1},
     {"get_image_channel_order", BI_IMAGE_CHANNEL_ORDER, 1},
     {"get_image_channel_data_type", BI_IMAGE_CHANNEL_TYPE, 1},
+    {"__kcc_surf_load", BI_SURF_LOAD, 5},
+    {"__kcc_surf_store", BI_SURF_STORE, 6},
 };
 const char *const kir_red_names[KR_COUNT_] = {
     "add", "mul", "min", "max", "and", "or", "xor", "logical_and", "logical_or", "logical_xor",
@@ -490,6 +492,18 @@ bool kir_builtin_is_cuda_intrinsic(KBuiltin id) {
 
 bool kir_builtin_is_image(KBuiltin id) {
   return id >= BI_IMAGE_READ && id <= BI_IMAGE_CHANNEL_TYPE;
+}
+
+KModule *kir_module_without_image_impl(KModule *m) {
+  bool any = false;
+  for (int i = 0; i < m->funcs.n && !any; i++) any = ((KFunc *)m->funcs.v[i])->image_impl;
+  if (!any) return m;
+  KModule *v = kir_alloc(sizeof *v);
+  *v = *m;
+  v->funcs = (KList){0};
+  for (int i = 0; i < m->funcs.n; i++)
+    if (!((KFunc *)m->funcs.v[i])->image_impl) klist_push(&v->funcs, m->funcs.v[i]);
+  return v;
 }
 
 const KVar *kir_module_first_opaque(const KModule *m) {

@@ -509,6 +509,13 @@ typedef enum KBuiltin {
   BI_IMAGE_DIM,           /* (image): int2 (2D, 2D arrays) or int4 (3D; .w 0) */
   BI_IMAGE_CHANNEL_ORDER, /* (image): int, a CLK_ channel order (CLK_RGBA 0x10B5...) */
   BI_IMAGE_CHANNEL_TYPE,  /* (image): int, a CLK_ channel data type (CLK_FLOAT 0x10DE...) */
+  /* The raw texel access the PTX and CUDA C forms build OpenCL's image functions from (only in
+     KFunc.image_impl functions; docs/design.md, "Images on CUDA"): args (image, x in bytes, y,
+     z, [value,] bytes) with bytes an int constant 1, 2, 4, 8 or 16, the texel's size. y is
+     the layer of a 1D array and z the layer of a 2D array; coordinates the image lacks are 0.
+     Outside the image a load gives zeros and a store does nothing. */
+  BI_SURF_LOAD,  /* (image, x, y, z, bytes): uint4, the texel's bytes little-endian from .x */
+  BI_SURF_STORE, /* (image, x, y, z, uint4 value, bytes): void */
   BI_COUNT_
 } KBuiltin;
 
@@ -675,6 +682,9 @@ struct KExpr {
      command line's -ffp-contract decides. */
   signed char contract;
   KBuiltin builtin;
+  /* KE_CALL: the function called. BI_IMAGE_READ / BI_IMAGE_WRITE: the KFunc.image_impl
+     function the PTX and CUDA C forms call instead, with the same arguments (NULL where the
+     module has no such form to write). */
   KFunc *callee;
   KExpr **args;
   int nargs;
@@ -799,6 +809,10 @@ struct KFunc {
   /* Called only when something went wrong (-fbounds-check's reporter): never inlined, so
      that the checked loops it is called from stay small enough to unroll and schedule. */
   bool is_cold;
+  /* An OpenCL image function in software (frontend/image.c): the body the PTX and CUDA C forms
+     call for a BI_IMAGE_READ / BI_IMAGE_WRITE whose KExpr.callee it is. The OpenCL forms use
+     their own image instructions and never write it. */
+  bool image_impl;
   KNative native;
   void *aux;
 };
@@ -815,6 +829,10 @@ typedef struct KModule {
 KModule *kir_module(const char *file);
 KVar *kir_var(KModule *m, const char *name, KType *type, KVarKind kind, KLoc loc);
 
+/* m as the OpenCL forms see it: without the software forms of image functions
+ * (KFunc.image_impl), which only PTX and CUDA C call. m itself when it has none; else a copy
+ * sharing everything but the function list. */
+KModule *kir_module_without_image_impl(KModule *m);
 /* Whether m defines at least one kernel. */
 bool kir_has_kernel(const KModule *m);
 /* Whether any function of m has an operation under FP_CONTRACT OFF (kir_func_no_contract). */

@@ -938,6 +938,115 @@ static LLVMValueRef gen_subgroup(LG *g, KExpr *e) {
   }
 }
 
+/* ---------------------------------------------------------------- images (issue 30)
+ * Reads and writes call their software form (frontend/image_lib.c: OpenCL's sampling and
+ * conversions over raw texels), which reaches the surface through BI_SURF_LOAD/STORE; the
+ * queries read the descriptor the runtime passes for the image (docs/bundle.md). */
+
+LLVMTypeRef lg_image_type(LG *g) {
+  LLVMTypeRef el[7] = {g->t_i64, g->t_i32, g->t_i32, g->t_i32, g->t_i32, g->t_i32, g->t_i32};
+  return LLVMStructTypeInContext(g->ctx, el, 7, 0);
+}
+
+/* The surface instruction's geometry for an image type, and the coordinate operands in its
+ * order (the layer first for arrays): x (bytes), y, z as BI_SURF_* take them. */
+static const char *surf_geometry(KImageDim d, LLVMValueRef *xyz, LLVMValueRef *ops, int *n) {
+  switch (d) {
+  case KIMG_1D_ARRAY:
+    ops[0] = xyz[1], ops[1] = xyz[0], *n = 2;
+    return "1d.array";
+  case KIMG_2D:
+    ops[0] = xyz[0], ops[1] = xyz[1], *n = 2;
+    return "2d";
+  case KIMG_2D_ARRAY:
+    ops[0] = xyz[2], ops[1] = xyz[0], ops[2] = xyz[1], *n = 3;
+    return "2d.array";
+  case KIMG_3D:
+    ops[0] = xyz[0], ops[1] = xyz[1], ops[2] = xyz[2], *n = 3;
+    return "3d";
+  default: /* 1D, 1D buffer (a 1D array on CUDA: runtime/cuda.c) */
+    ops[0] = xyz[0], *n = 1;
+    return "1d";
+  }
+}
+
+static LLVMValueRef gen_surf(LG *g, KExpr *e) {
+  bool load = e->builtin == BI_SURF_LOAD;
+  KExpr *nb = e->args[load ? 4 : 5];
+  int bytes = nb->kind == KE_ICONST ? (int)nb->ival : 0;
+  if (bytes != 1 && bytes != 2 && bytes != 4 && bytes != 8 && bytes != 16) {
+    diag_ice(e->loc, "LLVM back end: surface access of %d bytes", bytes);
+    return load ? LLVMGetUndef(lg_type(g, e->type)) : NULL;
+  }
+  LLVMValueRef surf = LLVMBuildExtractValue(g->b, lg_expr(g, e->args[0]), 0, "surf");
+  LLVMValueRef xyz[3], ops[12];
+  for (int i = 0; i < 3; i++) xyz[i] = lg_expr(g, e->args[1 + i]);
+  int n = 0;
+  const char *geo = surf_geometry((KImageDim)e->args[0]->type->len, xyz, ops + 1, &n);
+  ops[0] = surf;
+  n++;
+  /* .zero: outside the surface a load gives 0 and a store is dropped, never a trap. */
+  const char *size = bytes == 1 ? "i8" : bytes == 2 ? "i16" : bytes == 4 ? "i32" : bytes == 8 ? "v2i32" : "v4i32";
+  int words = bytes <= 4 ? 1 : bytes / 4;
+  LLVMTypeRef small = bytes <= 2 ? g->t_i16 : g->t_i32;
+  char name[64];
+  LLVMTypeRef pt[12];
+  for (int i = 0; i < n; i++) pt[i] = LLVMTypeOf(ops[i]);
+  if (load) {
+    snprintf(name, sizeof name, "llvm.nvvm.suld.%s.%s.zero", geo, size);
+    LLVMTypeRef el[4] = {g->t_i32, g->t_i32, g->t_i32, g->t_i32};
+    LLVMTypeRef rt = words == 1 ? small : LLVMStructTypeInContext(g->ctx, el, (unsigned)words, 0);
+    LLVMValueRef r = lg_call(g, lg_decl(g, name, LLVMFunctionType(rt, pt, (unsigned)n, 0)), ops,
+                             (unsigned)n);
+    LLVMValueRef v = LLVMConstNull(LLVMVectorType(g->t_i32, 4));
+    for (int i = 0; i < words; i++) {
+      LLVMValueRef w = words == 1 ? r : LLVMBuildExtractValue(g->b, r, (unsigned)i, "");
+      if (bytes <= 2) w = LLVMBuildZExt(g->b, w, g->t_i32, "");
+      v = LLVMBuildInsertElement(g->b, v, w, lg_i32(g, (unsigned)i), "");
+    }
+    return v;
+  }
+  LLVMValueRef v = lg_expr(g, e->args[4]);
+  for (int i = 0; i < words; i++) {
+    LLVMValueRef w = LLVMBuildExtractElement(g->b, v, lg_i32(g, (unsigned)i), "");
+    if (bytes <= 2) w = LLVMBuildTrunc(g->b, w, g->t_i16, "");
+    pt[n] = LLVMTypeOf(w);
+    ops[n++] = w;
+  }
+  snprintf(name, sizeof name, "llvm.nvvm.sust.b.%s.%s.zero", geo, size);
+  lg_call(g, lg_decl(g, name, LLVMFunctionType(g->t_void, pt, (unsigned)n, 0)), ops, (unsigned)n);
+  return NULL;
+}
+
+static LLVMValueRef gen_image(LG *g, KExpr *e) {
+  if (e->builtin == BI_IMAGE_READ || e->builtin == BI_IMAGE_WRITE) {
+    if (!e->callee) {
+      diag_ice(e->loc, "LLVM back end: an image %s without its software form",
+               e->builtin == BI_IMAGE_READ ? "read" : "write");
+      return e->type->kind == KT_VOID ? NULL : LLVMGetUndef(lg_type(g, e->type));
+    }
+    KExpr call = *e;
+    call.kind = KE_CALL;
+    return lg_expr(g, &call);
+  }
+  if (e->builtin == BI_SURF_LOAD || e->builtin == BI_SURF_STORE) return gen_surf(g, e);
+  LLVMValueRef d = lg_expr(g, e->args[0]);
+  unsigned field = e->builtin == BI_IMAGE_WIDTH         ? 1
+                   : e->builtin == BI_IMAGE_HEIGHT      ? 2
+                   : e->builtin == BI_IMAGE_DEPTH       ? 3
+                   : e->builtin == BI_IMAGE_ARRAY_SIZE  ? 4
+                   : e->builtin == BI_IMAGE_CHANNEL_ORDER ? 5
+                   : e->builtin == BI_IMAGE_CHANNEL_TYPE  ? 6
+                                                          : 0;
+  if (field) return LLVMBuildExtractValue(g->b, d, field, "");
+  /* BI_IMAGE_DIM: (width, height) or (width, height, depth, 0). */
+  LLVMValueRef v = LLVMConstNull(lg_type(g, e->type));
+  for (int i = 0; i < e->type->len && i < 3; i++)
+    v = LLVMBuildInsertElement(g->b, v, LLVMBuildExtractValue(g->b, d, (unsigned)i + 1, ""),
+                               lg_i32(g, (unsigned)i), "");
+  return v;
+}
+
 LLVMValueRef lg_builtin(LG *g, KExpr *e) {
   switch (e->builtin) {
   case BI_THREAD_IDX:
@@ -958,6 +1067,9 @@ LLVMValueRef lg_builtin(LG *g, KExpr *e) {
   case BI_PRINTF: return gen_printf(g, e);
   default: break;
   }
+  if (kir_builtin_is_image(e->builtin) || e->builtin == BI_SURF_LOAD ||
+      e->builtin == BI_SURF_STORE)
+    return gen_image(g, e);
   if (kir_builtin_is_warp(e->builtin)) return gen_warp(g, e);
   if (kir_builtin_is_subgroup(e->builtin)) return gen_subgroup(g, e);
   if (kir_builtin_is_cuda_intrinsic(e->builtin)) return gen_cuda_int(g, e);
