@@ -745,7 +745,26 @@ static const char image_texels[] =
     "template <> __device__ inline uint2 kcc_unbits<uint2>(const kcc_texel &v) { return "
     "make_uint2(v.s[0], v.s[1]); }\n"
     "template <> __device__ inline uint4 kcc_unbits<uint4>(const kcc_texel &v) { return "
-    "make_uint4(v.s[0], v.s[1], v.s[2], v.s[3]); }\n\n";
+    "make_uint4(v.s[0], v.s[1], v.s[2], v.s[3]); }\n"
+    /* Every geometry takes (x, y, z) as BI_SURF_* gives them; the layer is y (1D arrays) or z
+       (2D arrays). */
+    "#define KCC_SURF(G, F, ...) \\\n"
+    "  template <class T> __device__ inline kcc_texel kcc_load_##G(unsigned long long s, int x, "
+    "int y, int z) { \\\n"
+    "    (void)y, (void)z; \\\n"
+    "    return kcc_bits(F##read<T>(s, __VA_ARGS__, cudaBoundaryModeZero)); \\\n"
+    "  } \\\n"
+    "  template <class T> __device__ inline void kcc_store_##G(unsigned long long s, int x, int "
+    "y, int z, const kcc_texel &v) { \\\n"
+    "    (void)y, (void)z; \\\n"
+    "    F##write(kcc_unbits<T>(v), s, __VA_ARGS__, cudaBoundaryModeZero); \\\n"
+    "  }\n"
+    "KCC_SURF(1d, surf1D, x)\n"
+    "KCC_SURF(a1d, surf1DLayered, x, y)\n"
+    "KCC_SURF(2d, surf2D, x, y)\n"
+    "KCC_SURF(a2d, surf2DLayered, x, y, z)\n"
+    "KCC_SURF(3d, surf3D, x, y, z)\n"
+    "#undef KCC_SURF\n\n";
 
 static void cuda_surf(CGen *g, const KExpr *e) {
   bool load = e->builtin == BI_SURF_LOAD;
@@ -756,30 +775,18 @@ static void cuda_surf(CGen *g, const KExpr *e) {
                   : bytes == 4 ? "unsigned int"
                   : bytes == 8 ? "uint2"
                                : "uint4";
-  /* CUDA's surface functions by geometry; the coordinates each takes (x, y, z of BI_SURF_*). */
-  static const struct {
-    const char *name;
-    int n;
-  } geo[KIMG_DIM_COUNT_] = {
-      [KIMG_1D] = {"surf1D", 1},        [KIMG_1D_BUFFER] = {"surf1D", 1},
-      [KIMG_1D_ARRAY] = {"surf1DLayered", 2}, [KIMG_2D] = {"surf2D", 2},
-      [KIMG_2D_ARRAY] = {"surf2DLayered", 3}, [KIMG_3D] = {"surf3D", 3},
+  static const char *const geo[KIMG_DIM_COUNT_] = {
+      [KIMG_1D] = "1d", [KIMG_1D_BUFFER] = "1d", [KIMG_1D_ARRAY] = "a1d",
+      [KIMG_2D] = "2d", [KIMG_2D_ARRAY] = "a2d", [KIMG_3D] = "3d",
   };
-  int d = (int)e->args[0]->type->len;
-  if (load)
-    cs_printf(g, "kcc_bits(%sread<%s>(", geo[d].name, t);
-  else {
-    cs_printf(g, "%swrite(kcc_unbits<%s>(", geo[d].name, t);
-    cs_expr(g, e->args[4], P_ASSIGN);
-    cs_puts(g, "), ");
-  }
+  cs_printf(g, "kcc_%s_%s<%s>(", load ? "load" : "store", geo[e->args[0]->type->len], t);
   cs_expr(g, e->args[0], P_POSTFIX);
   cs_puts(g, ".surf");
-  for (int i = 0; i < geo[d].n; i++) {
+  for (int i = 1; i < (load ? 4 : 5); i++) {
     cs_puts(g, ", ");
-    cs_expr(g, e->args[1 + i], P_ASSIGN);
+    cs_expr(g, e->args[i], P_ASSIGN);
   }
-  cs_puts(g, load ? ", cudaBoundaryModeZero))" : ", cudaBoundaryModeZero)");
+  cs_puts(g, ")");
 }
 
 /* True when it printed e (an image function). */
