@@ -23,9 +23,11 @@
  * count like the others under normalized coordinates (so there the layer coordinate is drawn
  * where both readings pick layer 0).
  *
- * Usage: rt_cl_images BUNDLE.kcb. On a CUDA device (kcc writes no PTX for image kernels yet) the
- * module must be refused (KCRT_ERROR_NO_BINARY) and so must images and samplers
- * (KCRT_ERROR_NOT_SUPPORTED): that is the test there. */
+ * On a CUDA device the same checks run against the same reference: kcc's PTX samples in software
+ * over surface loads (docs/design.md, "Images on CUDA"), with the specification's arithmetic, so
+ * its linear results are well within the tolerance above and the PoCL departures do not apply.
+ *
+ * Usage: rt_cl_images BUNDLE.kcb. */
 #include "rt_common.h"
 
 #include <fenv.h>
@@ -504,16 +506,6 @@ static void refusals(Rt *rt) {
 int main(int argc, char **argv) {
   Rt rt;
   rt_open(&rt, argc, argv, "cl_images");
-  if (rt.info.backend == KCRT_BACKEND_CUDA) {
-    kcrt_image *img = NULL;
-    kcrt_sampler *s = NULL;
-    kcrt_image_desc d = {KCRT_IMAGE_2D, KCRT_RGBA, KCRT_FLOAT, 4, 4, 0, 0};
-    RT_EXPECT(&rt, KCRT_ERROR_NO_BINARY, kcrt_module_load_file(rt.dev, argv[1], &rt.mod));
-    RT_EXPECT(&rt, KCRT_ERROR_NOT_SUPPORTED, kcrt_image_create(rt.dev, &d, &img));
-    RT_EXPECT(&rt, KCRT_ERROR_NOT_SUPPORTED,
-              kcrt_sampler_create(rt.dev, 1, KCRT_ADDRESS_CLAMP, KCRT_FILTER_LINEAR, &s));
-    return rt_finish(&rt, "image modules, images and samplers refused on CUDA, as expected");
-  }
   RT_CHECK(&rt, kcrt_module_load_file(rt.dev, argv[1], &rt.mod));
   pocl = strstr(rt.info.platform, "Portable Computing Language") != NULL;
   int cases = 0;
