@@ -729,8 +729,8 @@ static void cu_kernel_release(kcrt_kernel *k) {
 
 static kcrt_status cu_image_create(kcrt_image *img) {
   kcrt_device *dev = img->dev;
-  if (!cu.cuArray3DCreate || !cu.cuArrayDestroy || !cu.cuMemcpy3DAsync ||
-      !cu.cuSurfObjectCreate || !cu.cuSurfObjectDestroy)
+  if (!cu.cuArray3DCreate || !cu.cuArrayDestroy || !cu.cuMemcpy3DAsync || !cu.cuSurfObjectCreate ||
+      !cu.cuSurfObjectDestroy)
     return kcrt_fail(KCRT_ERROR_NOT_SUPPORTED,
                      "kcrt_image_create: the CUDA driver of '%s' lacks the array and surface "
                      "object functions",
@@ -742,7 +742,9 @@ static kcrt_status cu_image_create(kcrt_image *img) {
       .Width = d->width,
       .Height = d->type == KCRT_IMAGE_1D_ARRAY ? 0 : d->height,
       .Depth = layered ? d->array_size : d->depth,
-      .Format = chb == 1 ? AF_UNSIGNED_INT8 : chb == 2 ? AF_UNSIGNED_INT16 : AF_UNSIGNED_INT32,
+      .Format = chb == 1   ? AF_UNSIGNED_INT8
+                : chb == 2 ? AF_UNSIGNED_INT16
+                           : AF_UNSIGNED_INT32,
       .NumChannels = (unsigned)kcrt_image_channels(d->order),
       .Flags = ARRAY3D_SURFACE_LDST | (layered ? ARRAY3D_LAYERED : 0),
   };

@@ -104,8 +104,7 @@ kcrt_status kcrt_image_create(kcrt_device *dev, const kcrt_image_desc *desc, kcr
   kcrt_status st = check_desc(desc, &pixel, &bytes);
   if (st != KCRT_SUCCESS) return st;
   if (!dev->be->image_create)
-    return kcrt_fail(KCRT_ERROR_NOT_SUPPORTED,
-                     "images are not supported on %s devices ('%s')",
+    return kcrt_fail(KCRT_ERROR_NOT_SUPPORTED, "images are not supported on %s devices ('%s')",
                      dev->be->name, dev->info.name);
   kcrt_image *img = calloc(1, sizeof *img);
   if (!img) return kcrt_fail(KCRT_ERROR_OUT_OF_MEMORY, "out of host memory");
@@ -173,8 +172,7 @@ kcrt_status kcrt_sampler_create(kcrt_device *dev, int normalized, kcrt_addressin
                      "kcrt_sampler_create: %s addressing needs normalized coordinates",
                      addressing == KCRT_ADDRESS_REPEAT ? "repeat" : "mirrored-repeat");
   if (!dev->be->sampler_create)
-    return kcrt_fail(KCRT_ERROR_NOT_SUPPORTED,
-                     "samplers are not supported on %s devices ('%s')",
+    return kcrt_fail(KCRT_ERROR_NOT_SUPPORTED, "samplers are not supported on %s devices ('%s')",
                      dev->be->name, dev->info.name);
   kcrt_sampler *s = calloc(1, sizeof *s);
   if (!s) return kcrt_fail(KCRT_ERROR_OUT_OF_MEMORY, "out of host memory");

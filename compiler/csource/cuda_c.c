@@ -816,8 +816,8 @@ static bool cuda_image(CGen *g, const KExpr *e, int prec) {
   default: break;
   }
   static const char *const fields[] = {
-      [BI_IMAGE_WIDTH] = "width",       [BI_IMAGE_HEIGHT] = "height",
-      [BI_IMAGE_DEPTH] = "depth",       [BI_IMAGE_ARRAY_SIZE] = "array_size",
+      [BI_IMAGE_WIDTH] = "width",         [BI_IMAGE_HEIGHT] = "height",
+      [BI_IMAGE_DEPTH] = "depth",         [BI_IMAGE_ARRAY_SIZE] = "array_size",
       [BI_IMAGE_CHANNEL_ORDER] = "order", [BI_IMAGE_CHANNEL_TYPE] = "type",
   };
   if (e->builtin > BI_IMAGE_CHANNEL_TYPE || !fields[e->builtin]) return false;

@@ -952,18 +952,10 @@ LLVMTypeRef lg_image_type(LG *g) {
  * order (the layer first for arrays): x (bytes), y, z as BI_SURF_* take them. */
 static const char *surf_geometry(KImageDim d, LLVMValueRef *xyz, LLVMValueRef *ops, int *n) {
   switch (d) {
-  case KIMG_1D_ARRAY:
-    ops[0] = xyz[1], ops[1] = xyz[0], *n = 2;
-    return "1d.array";
-  case KIMG_2D:
-    ops[0] = xyz[0], ops[1] = xyz[1], *n = 2;
-    return "2d";
-  case KIMG_2D_ARRAY:
-    ops[0] = xyz[2], ops[1] = xyz[0], ops[2] = xyz[1], *n = 3;
-    return "2d.array";
-  case KIMG_3D:
-    ops[0] = xyz[0], ops[1] = xyz[1], ops[2] = xyz[2], *n = 3;
-    return "3d";
+  case KIMG_1D_ARRAY: ops[0] = xyz[1], ops[1] = xyz[0], *n = 2; return "1d.array";
+  case KIMG_2D: ops[0] = xyz[0], ops[1] = xyz[1], *n = 2; return "2d";
+  case KIMG_2D_ARRAY: ops[0] = xyz[2], ops[1] = xyz[0], ops[2] = xyz[1], *n = 3; return "2d.array";
+  case KIMG_3D: ops[0] = xyz[0], ops[1] = xyz[1], ops[2] = xyz[2], *n = 3; return "3d";
   default: /* 1D, 1D buffer (a 1D array on CUDA: runtime/cuda.c) */
     ops[0] = xyz[0], *n = 1;
     return "1d";
@@ -986,7 +978,11 @@ static LLVMValueRef gen_surf(LG *g, KExpr *e) {
   ops[0] = surf;
   n++;
   /* .zero: outside the surface a load gives 0 and a store is dropped, never a trap. */
-  const char *size = bytes == 1 ? "i8" : bytes == 2 ? "i16" : bytes == 4 ? "i32" : bytes == 8 ? "v2i32" : "v4i32";
+  const char *size = bytes == 1   ? "i8"
+                     : bytes == 2 ? "i16"
+                     : bytes == 4 ? "i32"
+                     : bytes == 8 ? "v2i32"
+                                  : "v4i32";
   int words = bytes <= 4 ? 1 : bytes / 4;
   LLVMTypeRef small = bytes <= 2 ? g->t_i16 : g->t_i32;
   char name[64];
@@ -996,8 +992,8 @@ static LLVMValueRef gen_surf(LG *g, KExpr *e) {
     snprintf(name, sizeof name, "llvm.nvvm.suld.%s.%s.zero", geo, size);
     LLVMTypeRef el[4] = {g->t_i32, g->t_i32, g->t_i32, g->t_i32};
     LLVMTypeRef rt = words == 1 ? small : LLVMStructTypeInContext(g->ctx, el, (unsigned)words, 0);
-    LLVMValueRef r = lg_call(g, lg_decl(g, name, LLVMFunctionType(rt, pt, (unsigned)n, 0)), ops,
-                             (unsigned)n);
+    LLVMValueRef r =
+        lg_call(g, lg_decl(g, name, LLVMFunctionType(rt, pt, (unsigned)n, 0)), ops, (unsigned)n);
     LLVMValueRef v = LLVMConstNull(LLVMVectorType(g->t_i32, 4));
     for (int i = 0; i < words; i++) {
       LLVMValueRef w = words == 1 ? r : LLVMBuildExtractValue(g->b, r, (unsigned)i, "");
@@ -1031,10 +1027,10 @@ static LLVMValueRef gen_image(LG *g, KExpr *e) {
   }
   if (e->builtin == BI_SURF_LOAD || e->builtin == BI_SURF_STORE) return gen_surf(g, e);
   LLVMValueRef d = lg_expr(g, e->args[0]);
-  unsigned field = e->builtin == BI_IMAGE_WIDTH         ? 1
-                   : e->builtin == BI_IMAGE_HEIGHT      ? 2
-                   : e->builtin == BI_IMAGE_DEPTH       ? 3
-                   : e->builtin == BI_IMAGE_ARRAY_SIZE  ? 4
+  unsigned field = e->builtin == BI_IMAGE_WIDTH           ? 1
+                   : e->builtin == BI_IMAGE_HEIGHT        ? 2
+                   : e->builtin == BI_IMAGE_DEPTH         ? 3
+                   : e->builtin == BI_IMAGE_ARRAY_SIZE    ? 4
                    : e->builtin == BI_IMAGE_CHANNEL_ORDER ? 5
                    : e->builtin == BI_IMAGE_CHANNEL_TYPE  ? 6
                                                           : 0;
@@ -1067,8 +1063,7 @@ LLVMValueRef lg_builtin(LG *g, KExpr *e) {
   case BI_PRINTF: return gen_printf(g, e);
   default: break;
   }
-  if (kir_builtin_is_image(e->builtin) || e->builtin == BI_SURF_LOAD ||
-      e->builtin == BI_SURF_STORE)
+  if (kir_builtin_is_image(e->builtin) || e->builtin == BI_SURF_LOAD || e->builtin == BI_SURF_STORE)
     return gen_image(g, e);
   if (kir_builtin_is_warp(e->builtin)) return gen_warp(g, e);
   if (kir_builtin_is_subgroup(e->builtin)) return gen_subgroup(g, e);

@@ -973,9 +973,9 @@ START_TEST(images) {
                     "  o[0] = read_imagef(src, s, (float2)(0.25f, 0.5f));\n"
                     "}\n");
   char *out, *err;
-  ck_assert_int_eq(kcc("im.cl -o im.ptx && grep -c 'suld.b.2d' im.ptx && ! grep -q 'tex\\.' im.ptx",
-                       &out, &err),
-                   0);
+  ck_assert_int_eq(
+      kcc("im.cl -o im.ptx && grep -c 'suld.b.2d' im.ptx && ! grep -q 'tex\\.' im.ptx", &out, &err),
+      0);
   ck_assert_str_eq(err, "");
   ck_assert_int_ne(atoi(out), 0);
   consumed("im.ptx");
