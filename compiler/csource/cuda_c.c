@@ -21,6 +21,7 @@ typedef struct CudaState {
   bool dyn_params;    /* a kernel takes local memory as an offset into kcc_dyn */
   bool subgroups;     /* OpenCL subgroup operations: the subgroup preamble */
   bool images;        /* OpenCL image functions: the image preamble */
+  bool textures;      /* CUDA texture or surface objects of a CUDA vector type: kcc_as */
 } CudaState;
 
 /* ---------------------------------------------------------------- reserved words */
@@ -789,6 +790,39 @@ static void cuda_surf(CGen *g, const KExpr *e) {
   cs_puts(g, ")");
 }
 
+/* CUDA's texture and surface functions, printed as themselves with the texel type's CUDA name
+ * (float4); a CUDA vector type is a struct of kcc's in CUDA C (struct float4_), so its value
+ * passes through kcc_as, a copy of its bytes (the same layout). */
+static void cuda_texture(CGen *g, const KExpr *e) {
+  CudaState *st = g->be;
+  KBuiltin b = e->builtin;
+  bool write = b >= BI_CU_SURF1DWRITE, surf = b >= BI_CU_SURF1DREAD;
+  const KType *t = write ? e->args[0]->type : e->type;
+  int n = 0;
+  if (!kir_texel_elem(t, &n)) {
+    cs_error(g, e->loc, "%s<%s>: the texel type must be a scalar or a CUDA vector type",
+             kir_builtin_info(b)->name, kir_type_str(t));
+    return;
+  }
+  bool vec = t->kind == KT_STRUCT;
+  const char *native = vec ? t->st->name : cs_scalar(g, t->kind);
+  st->textures |= vec;
+  int first = write ? 1 : 0;
+  if (vec && !write) cs_printf(g, "kcc_as<%s>(", cs_decl(g, t, "", NULL));
+  cs_printf(g, "%s<%s>(", kir_builtin_info(b)->name, native);
+  if (write) {
+    if (vec) cs_printf(g, "kcc_as<%s>(", native);
+    cs_expr(g, e->args[0], P_ASSIGN);
+    cs_puts(g, vec ? "), " : ", ");
+  }
+  for (int i = first; i < e->nargs; i++) {
+    if (i > first) cs_puts(g, ", ");
+    if (surf && i == e->nargs - 1) cs_puts(g, "(cudaSurfaceBoundaryMode)");
+    cs_expr(g, e->args[i], surf && i == e->nargs - 1 ? P_UNARY : P_ASSIGN);
+  }
+  cs_puts(g, vec && !write ? "))" : ")");
+}
+
 /* True when it printed e (an image function). */
 static bool cuda_image(CGen *g, const KExpr *e, int prec) {
   CudaState *st = g->be;
@@ -839,6 +873,10 @@ static void cuda_builtin(CGen *g, const KExpr *e, int prec) {
     return;
   }
   KBuiltin b = e->builtin;
+  if (kir_builtin_is_cuda_texture(b)) {
+    cuda_texture(g, e);
+    return;
+  }
   if ((kir_builtin_is_image(b) || b == BI_SURF_LOAD || b == BI_SURF_STORE) &&
       cuda_image(g, e, prec))
     return;
@@ -1314,6 +1352,10 @@ bool emit_cuda_c(KModule *m, const KOptions *o, KBuf *out) {
   print_vec_preamble(&g);
   if (st.images) cs_puts(&g, image_preamble);
   if (st.images && g.vec_types.n) cs_puts(&g, image_texels); /* vectors: kcc_vec */
+  if (st.textures)
+    cs_puts(&g, "/* A CUDA vector type's value as kcc's struct of the same layout, and back. */\n"
+                "template <class T, class S> static __device__ inline T kcc_as(const S &s) {\n"
+                "  T t;\n  __builtin_memcpy(&t, &s, sizeof t);\n  return t;\n}\n\n");
   if (st.subgroups) cs_puts(&g, sg_preamble);
   if (st.helpers.len) {
     kbuf_append(&head, st.helpers.data, st.helpers.len);

@@ -929,7 +929,13 @@ static void ocl_builtin(CGen *g, const KExpr *e, int prec) {
     cs_puts(g, ")");
     return;
   }
-  cs_error(g, e->loc, "builtin '%s' has no OpenCL C equivalent", kir_builtin_info(b)->name);
+  if (kir_builtin_is_cuda_texture(b))
+    cs_error(g, e->loc,
+             "CUDA texture and surface objects (%s) are not available in OpenCL C output; use "
+             "the PTX or CUDA C form",
+             kir_builtin_info(b)->name);
+  else
+    cs_error(g, e->loc, "builtin '%s' has no OpenCL C equivalent", kir_builtin_info(b)->name);
 }
 
 /* ---------------------------------------------------------------- module */

@@ -516,6 +516,21 @@ typedef enum KBuiltin {
      Outside the image a load gives zeros and a store does nothing. */
   BI_SURF_LOAD,  /* (image, x, y, z, bytes): uint4, the texel's bytes little-endian from .x */
   BI_SURF_STORE, /* (image, x, y, z, uint4 value, bytes): void */
+  /* CUDA's texture and surface objects (.cu input; kir_builtin_is_cuda_texture; PTX and CUDA C
+     only). The object is an unsigned long long (cudaTextureObject_t, cudaSurfaceObject_t) the
+     host made; the texel type is the template argument T, the result's (or the stored value's)
+     type: a scalar or a CUDA vector type (a struct of 1 to 4 fields of one scalar type). */
+  BI_CU_TEX1DFETCH,  /* (tex, int x): T */
+  BI_CU_TEX1D,       /* (tex, float x): T */
+  BI_CU_TEX2D,       /* (tex, float x, float y): T */
+  BI_CU_TEX3D,       /* (tex, float x, float y, float z): T */
+  BI_CU_SURF1DREAD,  /* (surf, int x (bytes), int mode): T; mode a cudaSurfaceBoundaryMode
+                        constant (0 zero, 1 clamp, 2 trap) */
+  BI_CU_SURF2DREAD,  /* (surf, int x, int y, int mode): T */
+  BI_CU_SURF3DREAD,  /* (surf, int x, int y, int z, int mode): T */
+  BI_CU_SURF1DWRITE, /* (T value, surf, int x, int mode): void */
+  BI_CU_SURF2DWRITE, /* (T value, surf, int x, int y, int mode): void */
+  BI_CU_SURF3DWRITE, /* (T value, surf, int x, int y, int z, int mode): void */
   BI_COUNT_
 } KBuiltin;
 
@@ -565,6 +580,11 @@ static inline bool kir_red_uses_op(KBuiltin id) {
 bool kir_builtin_is_cuda_intrinsic(KBuiltin id);
 /* BI_IMAGE_READ..BI_IMAGE_CHANNEL_TYPE. */
 bool kir_builtin_is_image(KBuiltin id);
+/* BI_CU_TEX1DFETCH..BI_CU_SURF3DWRITE. */
+bool kir_builtin_is_cuda_texture(KBuiltin id);
+/* A CUDA texel type: a scalar, or a struct of 1 to 4 fields of one scalar type (float4, uchar2);
+ * its scalar type and component count, or NULL. */
+const KType *kir_texel_elem(const KType *t, int *n);
 
 /* ---------------------------------------------------------------- expressions */
 

@@ -1043,6 +1043,119 @@ static LLVMValueRef gen_image(LG *g, KExpr *e) {
   return v;
 }
 
+/* CUDA's texture and surface objects (.cu input): tex.{1d,2d,3d} through the unified texture
+ * mode (the object is the handle) and suld.b / sust.b of the texel's size, the boundary mode
+ * the call names. The texel moves between the instruction's registers and T through memory
+ * (SROA makes registers of it again). */
+static LLVMValueRef texel_alloca(LG *g, const KType *t) {
+  return lg_alloca(g, t, "texel");
+}
+
+static LLVMValueRef gen_cu_tex(LG *g, KExpr *e) {
+  int n = 0;
+  const KType *el = kir_texel_elem(e->type, &n);
+  if (!el || el->size > 4) {
+    diag_error(e->loc,
+               "%s<%s>: the texel type must be a scalar of at most 32 bits or a CUDA "
+               "vector type of one",
+               kir_builtin_info(e->builtin)->name, kir_type_str(e->type));
+    return LLVMGetUndef(lg_type(g, e->type));
+  }
+  int dims = e->builtin == BI_CU_TEX3D ? 3 : e->builtin == BI_CU_TEX2D ? 2 : 1;
+  bool fetch = e->builtin == BI_CU_TEX1DFETCH;
+  const char *rk = kir_is_float(el) ? "v4f32" : kir_is_signed(el) ? "v4s32" : "v4u32";
+  char name[64];
+  snprintf(name, sizeof name, "llvm.nvvm.tex.unified.%dd.%s.%s", dims, rk, fetch ? "s32" : "f32");
+  LLVMValueRef ops[4];
+  LLVMTypeRef pt[4];
+  for (int i = 0; i < e->nargs && i < 4; i++) {
+    ops[i] = lg_expr(g, e->args[i]);
+    pt[i] = LLVMTypeOf(ops[i]);
+  }
+  LLVMTypeRef ct = kir_is_float(el) ? g->t_f32 : g->t_i32, el4[4] = {ct, ct, ct, ct};
+  LLVMTypeRef rt = LLVMStructTypeInContext(g->ctx, el4, 4, 0);
+  LLVMValueRef r = lg_call(g, lg_decl(g, name, LLVMFunctionType(rt, pt, (unsigned)e->nargs, 0)),
+                           ops, (unsigned)e->nargs);
+  LLVMValueRef a = texel_alloca(g, e->type);
+  for (int i = 0; i < n; i++) {
+    LLVMValueRef c = LLVMBuildExtractValue(g->b, r, (unsigned)i, "");
+    if (!kir_is_float(el) && el->size < 4) c = LLVMBuildTrunc(g->b, c, lg_type(g, el), "");
+    LLVMValueRef at = e->type->kind == KT_STRUCT ? lg_field_ptr(g, e->type->st, a, i) : a;
+    LLVMBuildStore(g->b, c, at);
+  }
+  return LLVMBuildLoad2(g->b, lg_type(g, e->type), a, "");
+}
+
+static LLVMValueRef gen_cu_surf(LG *g, KExpr *e) {
+  bool write = e->builtin >= BI_CU_SURF1DWRITE;
+  int dims =
+      write ? (int)(e->builtin - BI_CU_SURF1DWRITE) + 1 : (int)(e->builtin - BI_CU_SURF1DREAD) + 1;
+  const KType *t = write ? e->args[0]->type : e->type;
+  int n = 0, bytes = (int)t->size;
+  KExpr *mode = e->args[e->nargs - 1];
+  if (!kir_texel_elem(t, &n) ||
+      (bytes != 1 && bytes != 2 && bytes != 4 && bytes != 8 && bytes != 16)) {
+    diag_error(e->loc,
+               "%s<%s>: the texel type must be a scalar or a CUDA vector type of 1, 2, 4, "
+               "8 or 16 bytes",
+               kir_builtin_info(e->builtin)->name, kir_type_str(t));
+    return write ? NULL : LLVMGetUndef(lg_type(g, e->type));
+  }
+  if (mode->kind != KE_ICONST || mode->ival > 2) {
+    diag_error(e->loc,
+               "%s: the boundary mode must be a constant (cudaBoundaryModeZero, "
+               "cudaBoundaryModeClamp or cudaBoundaryModeTrap)",
+               kir_builtin_info(e->builtin)->name);
+    return write ? NULL : LLVMGetUndef(lg_type(g, e->type));
+  }
+  static const char *const modes[] = {"zero", "clamp", "trap"};
+  const char *size = bytes == 1   ? "i8"
+                     : bytes == 2 ? "i16"
+                     : bytes == 4 ? "i32"
+                     : bytes == 8 ? "v2i32"
+                                  : "v4i32";
+  int words = bytes <= 4 ? 1 : bytes / 4;
+  LLVMTypeRef small = bytes == 1 ? g->t_i8 : bytes == 2 ? g->t_i16 : g->t_i32;
+  LLVMValueRef ops[12];
+  LLVMTypeRef pt[12];
+  int k = 0, first = write ? 1 : 0;
+  for (int i = first; i < first + 1 + dims; i++) { /* the object, then x[, y[, z]] */
+    ops[k] = lg_expr(g, e->args[i]);
+    pt[k] = LLVMTypeOf(ops[k]);
+    k++;
+  }
+  LLVMValueRef a = texel_alloca(g, t);
+  char name[64];
+  if (write) {
+    LLVMBuildStore(g->b, lg_expr(g, e->args[0]), a);
+    for (int i = 0; i < words; i++) {
+      LLVMValueRef off = lg_i32(g, (unsigned)(4 * i));
+      LLVMValueRef p = words == 1 ? a : LLVMBuildInBoundsGEP2(g->b, g->t_i8, a, &off, 1, "");
+      LLVMValueRef w = LLVMBuildLoad2(g->b, small, p, "");
+      if (bytes == 1) w = LLVMBuildZExt(g->b, w, g->t_i16, ""); /* the b8 forms take i16 */
+      ops[k] = w;
+      pt[k++] = LLVMTypeOf(w);
+    }
+    snprintf(name, sizeof name, "llvm.nvvm.sust.b.%dd.%s.%s", dims, size, modes[mode->ival]);
+    lg_call(g, lg_decl(g, name, LLVMFunctionType(g->t_void, pt, (unsigned)k, 0)), ops, (unsigned)k);
+    return NULL;
+  }
+  snprintf(name, sizeof name, "llvm.nvvm.suld.%dd.%s.%s", dims, size, modes[mode->ival]);
+  LLVMTypeRef el[4] = {g->t_i32, g->t_i32, g->t_i32, g->t_i32};
+  LLVMTypeRef rt = words == 1 ? (bytes <= 2 ? g->t_i16 : g->t_i32)
+                              : LLVMStructTypeInContext(g->ctx, el, (unsigned)words, 0);
+  LLVMValueRef r =
+      lg_call(g, lg_decl(g, name, LLVMFunctionType(rt, pt, (unsigned)k, 0)), ops, (unsigned)k);
+  for (int i = 0; i < words; i++) {
+    LLVMValueRef w = words == 1 ? r : LLVMBuildExtractValue(g->b, r, (unsigned)i, "");
+    if (bytes == 1) w = LLVMBuildTrunc(g->b, w, g->t_i8, "");
+    LLVMValueRef off = lg_i32(g, (unsigned)(4 * i));
+    LLVMValueRef p = words == 1 ? a : LLVMBuildInBoundsGEP2(g->b, g->t_i8, a, &off, 1, "");
+    LLVMBuildStore(g->b, w, p);
+  }
+  return LLVMBuildLoad2(g->b, lg_type(g, e->type), a, "");
+}
+
 LLVMValueRef lg_builtin(LG *g, KExpr *e) {
   switch (e->builtin) {
   case BI_THREAD_IDX:
@@ -1065,6 +1178,8 @@ LLVMValueRef lg_builtin(LG *g, KExpr *e) {
   }
   if (kir_builtin_is_image(e->builtin) || e->builtin == BI_SURF_LOAD || e->builtin == BI_SURF_STORE)
     return gen_image(g, e);
+  if (kir_builtin_is_cuda_texture(e->builtin))
+    return e->builtin <= BI_CU_TEX3D ? gen_cu_tex(g, e) : gen_cu_surf(g, e);
   if (kir_builtin_is_warp(e->builtin)) return gen_warp(g, e);
   if (kir_builtin_is_subgroup(e->builtin)) return gen_subgroup(g, e);
   if (kir_builtin_is_cuda_intrinsic(e->builtin)) return gen_cuda_int(g, e);
