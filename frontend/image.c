@@ -179,6 +179,11 @@ static void mark_impl(KExpr *e, void *ctx) {
       !strstr(e->callee->name, "__kcc_img_"))
     return;
   e->callee->image_impl = true;
+  /* A texel's load and conversion is one call per texel read: inlined, every read (and every
+   * copy an unrolled loop makes of it) carries every format's conversion (a ggml kernel of
+   * four image reads made 4.7 MB of PTX). */
+  e->callee->no_inline =
+      strstr(e->callee->name, "__kcc_img_texf") || strstr(e->callee->name, "__kcc_img_texi");
   kir_visit_stmt(e->callee->body, mark_impl, NULL);
 }
 

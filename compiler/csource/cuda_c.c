@@ -730,9 +730,9 @@ static const char image_preamble[] =
     "  int width, height, depth, array_size, order, type;\n"
     "};\n";
 static const char image_texels[] =
-    "static __device__ inline kcc_vec<int, 2> kcc_image_dim2(const kcc_image &i) {\n"
+    "__device__ inline kcc_vec<int, 2> kcc_image_dim2(const kcc_image &i) {\n"
     "  kcc_vec<int, 2> r;\n  r.s[0] = i.width, r.s[1] = i.height;\n  return r;\n}\n"
-    "static __device__ inline kcc_vec<int, 4> kcc_image_dim4(const kcc_image &i) {\n"
+    "__device__ inline kcc_vec<int, 4> kcc_image_dim4(const kcc_image &i) {\n"
     "  kcc_vec<int, 4> r;\n  r.s[0] = i.width, r.s[1] = i.height, r.s[2] = i.depth, r.s[3] = 0;\n"
     "  return r;\n}\n"
     "typedef kcc_vec<unsigned int, 4> kcc_texel;\n"
@@ -1255,7 +1255,7 @@ static void print_signature(CGen *g, const KFunc *f) {
     cs_puts(g, "void ");
   } else {
     cs_printf(g, "static __device__ %s%s%s", f->is_inline ? "inline " : "",
-              f->is_cold ? "__noinline__ " : "", cs_decl(g, f->ret, "", NULL));
+              f->is_cold || f->no_inline ? "__noinline__ " : "", cs_decl(g, f->ret, "", NULL));
     if (f->ret->kind != KT_PTR) cs_puts(g, " ");
   }
   cs_printf(g, "%s(", cs_func(f));

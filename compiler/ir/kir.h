@@ -833,6 +833,9 @@ struct KFunc {
      call for a BI_IMAGE_READ / BI_IMAGE_WRITE whose KExpr.callee it is. The OpenCL forms use
      their own image instructions and never write it. */
   bool image_impl;
+  /* Never inlined (PTX noinline, CUDA C __noinline__): image_lib.c's texel decoding, which every
+     read would otherwise copy with every format's conversion. */
+  bool no_inline;
   KNative native;
   void *aux;
 };

@@ -469,6 +469,8 @@ static void declare_func(LG *g, KFunc *f) {
     if (f->is_cold) {
       add_attr(g, fn, LLVMAttributeFunctionIndex, "noinline");
       add_attr(g, fn, LLVMAttributeFunctionIndex, "cold");
+    } else if (f->no_inline) {
+      add_attr(g, fn, LLVMAttributeFunctionIndex, "noinline");
     }
   }
   add_attr(g, fn, LLVMAttributeFunctionIndex, "nounwind");
