@@ -18,7 +18,9 @@
 #                   intrinsics and __dp4a (skipped without nvcc)
 # rt_cl_images (OpenCL images) runs the same image tests on every configuration: on the CUDA
 # ones through kcc's PTX (software sampling over surface objects, docs/design.md "Images on
-# CUDA"), against the same host reference.
+# CUDA"), against the same host reference. rt_cuda_tex (a .cu file's texture and surface
+# objects, made through the driver API) runs on the CUDA configurations; on the OpenCL ones it
+# checks that the bundle is refused.
 # Environment: RUN_LOG=FILE also appends everything to FILE; CONFIGS="cuda-cubin opencl"
 # selects configurations. Exit status 0 when nothing failed.
 set -u
