@@ -534,15 +534,6 @@ KModule *kir_module_without_image_impl(KModule *m) {
   return v;
 }
 
-const KVar *kir_module_first_opaque(const KModule *m) {
-  for (int i = 0; i < m->funcs.n; i++) {
-    const KFunc *f = m->funcs.v[i];
-    for (int j = 0; j < f->nparams; j++)
-      if (kir_is_opaque(f->params[j]->type)) return f->params[j];
-  }
-  return NULL;
-}
-
 typedef struct WarpCtx {
   bool (*is)(KBuiltin); /* the builtins looked for */
   bool found;

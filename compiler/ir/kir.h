@@ -865,9 +865,6 @@ bool kir_func_uses_warp(const KFunc *f);
 /* Whether f, or a function it calls, uses an OpenCL subgroup operation
  * (kir_builtin_is_subgroup). */
 bool kir_func_uses_subgroups(const KFunc *f);
-/* The first parameter of an image or sampler type among m's functions, or NULL: what the
- * forms without images (PTX, CUDA C, for now) refuse, naming it. */
-const KVar *kir_module_first_opaque(const KModule *m);
 
 /* Prints the module as readable text (`kcc --emit=kir`); the format is stable for tests. */
 void kir_print(FILE *out, const KModule *m);
