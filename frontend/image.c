@@ -5,8 +5,8 @@
  * (`__constant sampler_t s = CLK_...;` at file scope, `const sampler_t s = ...;` in a kernel, or
  * the flags written in the call): every use becomes a KE_ICONST of the sampler type holding the
  * CLK_* bits, and no variable is made for it. Only a sampler parameter stays a variable. This is
- * what the back ends need: SPIR-V writes OpConstantSampler, and a later PTX form can bake the
- * addressing and filter into the texture object the runtime makes for each read. */
+ * what the back ends need: SPIR-V writes OpConstantSampler, and the PTX and CUDA C forms, which
+ * sample in software (image_lib.c), fold the addressing and filter code away. */
 #include <string.h>
 
 #include "fe.h"
