@@ -736,11 +736,11 @@ static const char image_texels[] =
     "  kcc_vec<int, 4> r;\n  r.s[0] = i.width, r.s[1] = i.height, r.s[2] = i.depth, r.s[3] = 0;\n"
     "  return r;\n}\n"
     "typedef kcc_vec<unsigned int, 4> kcc_texel;\n"
-    "static __device__ inline kcc_texel kcc_bits(unsigned int a, unsigned int b = 0, unsigned "
+    "__device__ inline kcc_texel kcc_bits(unsigned int a, unsigned int b = 0, unsigned "
     "int c = 0, unsigned int d = 0) {\n"
     "  kcc_texel r;\n  r.s[0] = a, r.s[1] = b, r.s[2] = c, r.s[3] = d;\n  return r;\n}\n"
-    "static __device__ inline kcc_texel kcc_bits(uint2 v) { return kcc_bits(v.x, v.y); }\n"
-    "static __device__ inline kcc_texel kcc_bits(uint4 v) { return kcc_bits(v.x, v.y, v.z, v.w); "
+    "__device__ inline kcc_texel kcc_bits(uint2 v) { return kcc_bits(v.x, v.y); }\n"
+    "__device__ inline kcc_texel kcc_bits(uint4 v) { return kcc_bits(v.x, v.y, v.z, v.w); "
     "}\n"
     "template <class T> __device__ inline T kcc_unbits(const kcc_texel &v) { return (T)v.s[0]; }\n"
     "template <> __device__ inline uint2 kcc_unbits<uint2>(const kcc_texel &v) { return "
@@ -843,6 +843,7 @@ static bool cuda_image(CGen *g, const KExpr *e, int prec) {
   case BI_SURF_STORE: cuda_surf(g, e); return true;
   case BI_IMAGE_DIM:
     /* get_image_dim: (width, height) or (width, height, depth, 0). */
+    cs_vec_name(g, e->type); /* the vector preamble (kcc_vec) is then printed */
     cs_printf(g, "kcc_image_dim%d(", (int)e->type->len);
     cs_expr(g, e->args[0], P_ASSIGN);
     cs_puts(g, ")");
