@@ -120,6 +120,7 @@ typedef struct FeCtx {
   KFunc *half_helpers[5]; /* half.c: half to float, float to half in each rounding mode */
   KList half_fns;         /* half.c: the vload_half / vstore_half functions made so far */
   int nhelpers;           /* functions kcc made, at the start of the module's list */
+  KList image_impls;      /* image.c: the image_lib.c definitions found so far (their cursors) */
   /* ---- C++ (CUDA input, cuda.c) */
   FeMap refs;               /* variables of reference type kept as a pointer (fe_ref_by_address) */
   KVar *this_var;           /* `this` of the method being lowered, or NULL */

@@ -187,20 +187,21 @@ static void mark_impl(KExpr *e, void *ctx) {
   kir_visit_stmt(e->callee->body, mark_impl, NULL);
 }
 
+/* A definition image_impl found (FeCtx.image_impls): finding one walks the whole prelude. */
+typedef struct ImplSeen {
+  const char *name;
+  int dim;
+  CXCursor c;
+} ImplSeen;
+
 /* The image_lib.c function named name for the image type of the call's first argument. */
 static KFunc *image_impl(FeCtx *fe, CXCursor call, const char *name, KLoc loc) {
-  static struct {
-    CXTranslationUnit tu;
-    const char *name;
-    int dim;
-    CXCursor c;
-  } cache[48];
-  static int ncache;
   int dim = image_index(clang_getCursorType(clang_Cursor_getArgument(call, 0)));
   CXCursor c = clang_getNullCursor();
-  for (int i = 0; i < ncache; i++)
-    if (cache[i].tu == fe->tu && cache[i].dim == dim && !strcmp(cache[i].name, name))
-      c = cache[i].c;
+  for (int i = 0; i < fe->image_impls.n; i++) {
+    ImplSeen *s = fe->image_impls.v[i];
+    if (s->dim == dim && !strcmp(s->name, name)) c = s->c;
+  }
   if (clang_Cursor_isNull(c)) {
     ImplFind f = {name, dim, clang_getNullCursor()};
     clang_visitChildren(clang_getTranslationUnitCursor(fe->tu), find_impl, &f);
@@ -209,11 +210,9 @@ static KFunc *image_impl(FeCtx *fe, CXCursor call, const char *name, KLoc loc) {
       return NULL;
     }
     c = f.found;
-    if (ncache == (int)(sizeof cache / sizeof cache[0])) ncache = 0;
-    cache[ncache].tu = fe->tu;
-    cache[ncache].name = name;
-    cache[ncache].dim = dim;
-    cache[ncache++].c = c;
+    ImplSeen *s = kir_alloc(sizeof *s);
+    *s = (ImplSeen){name, dim, c};
+    klist_push(&fe->image_impls, s);
   }
   KFunc *f = fe_vfile_function(fe, c);
   if (f && !f->image_impl) {
