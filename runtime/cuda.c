@@ -722,10 +722,12 @@ static void cu_kernel_release(kcrt_kernel *k) {
 }
 
 /* ---------------------------------------------------------------- images (issue 30)
- * An image is a CUDA array made for surface loads and stores (layered for image arrays; a 1D
- * buffer image is a 1D array too) and its surface object. Kernels sample in their own code
+ * An image is a CUDA array made for surface loads and stores (layered for image arrays) and its
+ * surface object; a 1D buffer image is linear memory. Kernels sample in their own code
  * (docs/design.md, "Images on CUDA"), so no texture object is made and a sampler is only its
  * CLK_* bits; an image parameter receives img->kdesc (docs/bundle.md). */
+
+static kcrt_status make_array(kcrt_image *img);
 
 static kcrt_status cu_image_create(kcrt_image *img) {
   kcrt_device *dev = img->dev;
@@ -735,6 +737,34 @@ static kcrt_status cu_image_create(kcrt_image *img) {
                      "kcrt_image_create: the CUDA driver of '%s' lacks the array and surface "
                      "object functions",
                      dev->info.name);
+  const kcrt_image_desc *d = &img->desc;
+  if (d->type == KCRT_IMAGE_1D_BUFFER) {
+    /* Linear memory, which the kernel reads and writes at its address (the descriptor's first
+     * field): a 1D surface is at most tens of thousands of texels wide, far below the buffers
+     * such images view. */
+    ENTER(dev);
+    CUdeviceptr p = 0;
+    CUresult r = cu.cuMemAlloc(&p, img->bytes);
+    leave();
+    if (r) return fail(r, "cuMemAlloc (a 1D buffer image)");
+    img->mem = NULL;
+    img->kdesc.surf = p;
+  } else {
+    kcrt_status st = make_array(img);
+    if (st != KCRT_SUCCESS) return st;
+  }
+  img->kdesc.width = (int32_t)d->width;
+  img->kdesc.height = (int32_t)(d->height ? d->height : 1);
+  img->kdesc.depth = (int32_t)(d->depth ? d->depth : 1);
+  img->kdesc.array_size = (int32_t)(d->array_size ? d->array_size : 1);
+  img->kdesc.order = (int32_t)d->order;
+  img->kdesc.data_type = (int32_t)d->data_type;
+  return KCRT_SUCCESS;
+}
+
+/* A CUDA array for surface loads and stores and its surface object (img->mem, kdesc.surf). */
+static kcrt_status make_array(kcrt_image *img) {
+  kcrt_device *dev = img->dev;
   const kcrt_image_desc *d = &img->desc;
   size_t chb = img->pixel / (size_t)kcrt_image_channels(d->order);
   bool layered = d->type == KCRT_IMAGE_1D_ARRAY || d->type == KCRT_IMAGE_2D_ARRAY;
@@ -773,19 +803,17 @@ static kcrt_status cu_image_create(kcrt_image *img) {
   leave();
   img->mem = a;
   img->kdesc.surf = so;
-  img->kdesc.width = (int32_t)d->width;
-  img->kdesc.height = (int32_t)(d->height ? d->height : 1);
-  img->kdesc.depth = (int32_t)(d->depth ? d->depth : 1);
-  img->kdesc.array_size = (int32_t)(d->array_size ? d->array_size : 1);
-  img->kdesc.order = (int32_t)d->order;
-  img->kdesc.data_type = (int32_t)d->data_type;
   return KCRT_SUCCESS;
 }
 
 static void cu_image_free(kcrt_image *img) {
   if (!enter(img->dev)) return;
-  cu.cuSurfObjectDestroy(img->kdesc.surf);
-  cu.cuArrayDestroy(img->mem);
+  if (img->desc.type == KCRT_IMAGE_1D_BUFFER) {
+    cu.cuMemFree(img->kdesc.surf);
+  } else {
+    cu.cuSurfObjectDestroy(img->kdesc.surf);
+    cu.cuArrayDestroy(img->mem);
+  }
   leave();
 }
 
@@ -793,6 +821,12 @@ static void cu_image_free(kcrt_image *img) {
  * then slices or layers), on the default queue and waited for. */
 static kcrt_status image_copy(kcrt_image *img, const void *src, void *dst) {
   const kcrt_image_desc *d = &img->desc;
+  if (d->type == KCRT_IMAGE_1D_BUFFER) {
+    ENTER(img->dev);
+    CUresult r = src ? cu.cuMemcpyHtoDAsync(img->kdesc.surf, src, img->bytes, defq(img->dev))
+                     : cu.cuMemcpyDtoHAsync(dst, img->kdesc.surf, img->bytes, defq(img->dev));
+    return sync_after(img->dev, r, src ? "cuMemcpyHtoDAsync" : "cuMemcpyDtoHAsync");
+  }
   CuMemcpy3D c;
   memset(&c, 0, sizeof c);
   c.WidthInBytes = d->width * img->pixel;

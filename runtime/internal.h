@@ -181,7 +181,7 @@ struct kcrt_image {
   void *mem;    /* OpenCL cl_mem (the image); CUDA CUarray */
   void *buf;    /* OpenCL cl_mem under a 1D buffer image */
   /* CUDA: what a kernel's image parameter receives (docs/bundle.md, "Images on CUDA"); surf is
-   * the array's surface object. */
+   * the array's surface object, or a 1D buffer image's device address (mem NULL). */
   struct {
     uint64_t surf;
     int32_t width, height, depth, array_size, order, data_type; /* absent extents are 1 */

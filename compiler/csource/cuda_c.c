@@ -765,7 +765,16 @@ static const char image_texels[] =
     "KCC_SURF(2d, surf2D, x, y)\n"
     "KCC_SURF(a2d, surf2DLayered, x, y, z)\n"
     "KCC_SURF(3d, surf3D, x, y, z)\n"
-    "#undef KCC_SURF\n\n";
+    "#undef KCC_SURF\n"
+    /* image1d_buffer_t: linear memory at the descriptor's address, inside the width only. */
+    "template <class T> __device__ inline kcc_texel kcc_load_1db(const kcc_image &i, int x, int, "
+    "int) {\n"
+    "  if ((unsigned)x >= (unsigned)i.width * (unsigned)sizeof(T)) return kcc_bits(0u);\n"
+    "  return kcc_bits(*(const T *)(i.surf + (unsigned long long)x));\n}\n"
+    "template <class T> __device__ inline void kcc_store_1db(const kcc_image &i, int x, int, int, "
+    "const kcc_texel &v) {\n"
+    "  if ((unsigned)x < (unsigned)i.width * (unsigned)sizeof(T))\n"
+    "    *(T *)(i.surf + (unsigned long long)x) = kcc_unbits<T>(v);\n}\n\n";
 
 static void cuda_surf(CGen *g, const KExpr *e) {
   bool load = e->builtin == BI_SURF_LOAD;
@@ -780,9 +789,12 @@ static void cuda_surf(CGen *g, const KExpr *e) {
       [KIMG_1D] = "1d", [KIMG_1D_BUFFER] = "1d", [KIMG_1D_ARRAY] = "a1d",
       [KIMG_2D] = "2d", [KIMG_2D_ARRAY] = "a2d", [KIMG_3D] = "3d",
   };
-  cs_printf(g, "kcc_%s_%s<%s>(", load ? "load" : "store", geo[e->args[0]->type->len], t);
-  cs_expr(g, e->args[0], P_POSTFIX);
-  cs_puts(g, ".surf");
+  /* A 1D buffer image is linear memory (runtime/cuda.c): its helpers take the descriptor. */
+  bool buffer = e->args[0]->type->len == KIMG_1D_BUFFER;
+  cs_printf(g, "kcc_%s_%s<%s>(", load ? "load" : "store",
+            buffer ? "1db" : geo[e->args[0]->type->len], t);
+  cs_expr(g, e->args[0], buffer ? P_ASSIGN : P_POSTFIX);
+  if (!buffer) cs_puts(g, ".surf");
   for (int i = 1; i < (load ? 4 : 5); i++) {
     cs_puts(g, ", ");
     cs_expr(g, e->args[i], P_ASSIGN);
@@ -1255,7 +1267,7 @@ static void print_signature(CGen *g, const KFunc *f) {
       cs_printf(g, "__launch_bounds__(%d) ", maxt);
     cs_puts(g, "void ");
   } else {
-    cs_printf(g, "static __device__ %s%s%s", f->is_inline ? "inline " : "",
+    cs_printf(g, "static __device__ %s%s%s", f->is_inline && !f->no_inline ? "inline " : "",
               f->is_cold || f->no_inline ? "__noinline__ " : "", cs_decl(g, f->ret, "", NULL));
     if (f->ret->kind != KT_PTR) cs_puts(g, " ");
   }

@@ -465,7 +465,7 @@ static void declare_func(LG *g, KFunc *f) {
     if (f->min_blocks) add_annotation(g, fn, "minctasm", f->min_blocks);
   } else {
     LLVMSetLinkage(fn, LLVMInternalLinkage);
-    if (f->is_inline) add_attr(g, fn, LLVMAttributeFunctionIndex, "inlinehint");
+    if (f->is_inline && !f->no_inline) add_attr(g, fn, LLVMAttributeFunctionIndex, "inlinehint");
     if (f->is_cold) {
       add_attr(g, fn, LLVMAttributeFunctionIndex, "noinline");
       add_attr(g, fn, LLVMAttributeFunctionIndex, "cold");

@@ -956,10 +956,66 @@ static const char *surf_geometry(KImageDim d, LLVMValueRef *xyz, LLVMValueRef *o
   case KIMG_2D: ops[0] = xyz[0], ops[1] = xyz[1], *n = 2; return "2d";
   case KIMG_2D_ARRAY: ops[0] = xyz[2], ops[1] = xyz[0], ops[2] = xyz[1], *n = 3; return "2d.array";
   case KIMG_3D: ops[0] = xyz[0], ops[1] = xyz[1], ops[2] = xyz[2], *n = 3; return "3d";
-  default: /* 1D, 1D buffer (a 1D array on CUDA: runtime/cuda.c) */
+  default: /* 1D (a 1D buffer is linear memory: buffer_texel) */
     ops[0] = xyz[0], *n = 1;
     return "1d";
   }
+}
+
+/* An image1d_buffer_t is linear memory on CUDA, its descriptor's first field the address
+ * (runtime/cuda.c: a 1D surface is at most tens of thousands of texels wide, far below the
+ * buffers such images view). A texel is a plain global load or store of its size, inside the
+ * width only: outside, a load gives zeros and a store does nothing, as the surfaces' .zero. */
+static LLVMValueRef buffer_texel(LG *g, LLVMValueRef d, LLVMValueRef x, int bytes,
+                                 LLVMValueRef store) {
+  LLVMValueRef limit =
+      LLVMBuildMul(g->b, LLVMBuildExtractValue(g->b, d, 1, ""), lg_i32(g, (unsigned)bytes), "");
+  LLVMValueRef in = LLVMBuildICmp(g->b, LLVMIntULT, x, limit, "");
+  LLVMTypeRef vt = bytes == 1   ? g->t_i8
+                   : bytes == 2 ? g->t_i16
+                   : bytes == 4 ? g->t_i32
+                                : LLVMVectorType(g->t_i32, (unsigned)bytes / 4);
+  LLVMValueRef base = LLVMBuildIntToPtr(g->b, LLVMBuildExtractValue(g->b, d, 0, ""),
+                                        LLVMPointerTypeInContext(g->ctx, 1), "");
+  LLVMValueRef off = LLVMBuildSExt(g->b, x, g->t_i64, "");
+  LLVMValueRef p = LLVMBuildInBoundsGEP2(g->b, g->t_i8, base, &off, 1, "");
+  LLVMValueRef zero = LLVMConstNull(LLVMVectorType(g->t_i32, 4));
+  LLVMBasicBlockRef from = LLVMGetInsertBlock(g->b);
+  LLVMBasicBlockRef yes = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "texel");
+  LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "texel.done");
+  LLVMBuildCondBr(g->b, in, yes, done);
+  LLVMPositionBuilderAtEnd(g->b, yes);
+  LLVMValueRef v = zero;
+  if (store) {
+    LLVMValueRef w = store;
+    if (bytes <= 4) {
+      w = LLVMBuildExtractElement(g->b, store, lg_i32(g, 0), "");
+      if (bytes < 4) w = LLVMBuildTrunc(g->b, w, vt, "");
+    } else if (bytes == 8) { /* the first two words */
+      LLVMValueRef m[2] = {lg_i32(g, 0), lg_i32(g, 1)};
+      w = LLVMBuildShuffleVector(g->b, store, LLVMGetPoison(LLVMTypeOf(store)),
+                                 LLVMConstVector(m, 2), "");
+    }
+    LLVMSetAlignment(LLVMBuildStore(g->b, w, p), (unsigned)bytes);
+  } else {
+    LLVMValueRef l = LLVMBuildLoad2(g->b, vt, p, "");
+    LLVMSetAlignment(l, (unsigned)bytes);
+    for (int i = 0; i < (bytes <= 4 ? 1 : bytes / 4); i++) {
+      LLVMValueRef w =
+          bytes <= 4 ? l : LLVMBuildExtractElement(g->b, l, lg_i32(g, (unsigned)i), "");
+      if (bytes < 4) w = LLVMBuildZExt(g->b, w, g->t_i32, "");
+      v = LLVMBuildInsertElement(g->b, v, w, lg_i32(g, (unsigned)i), "");
+    }
+  }
+  LLVMBasicBlockRef yes_end = LLVMGetInsertBlock(g->b);
+  LLVMBuildBr(g->b, done);
+  LLVMPositionBuilderAtEnd(g->b, done);
+  if (store) return NULL;
+  LLVMValueRef phi = LLVMBuildPhi(g->b, LLVMTypeOf(zero), "");
+  LLVMValueRef vals[2] = {v, zero};
+  LLVMBasicBlockRef blocks[2] = {yes_end, from};
+  LLVMAddIncoming(phi, vals, blocks, 2);
+  return phi;
 }
 
 static LLVMValueRef gen_surf(LG *g, KExpr *e) {
@@ -970,9 +1026,12 @@ static LLVMValueRef gen_surf(LG *g, KExpr *e) {
     diag_ice(e->loc, "LLVM back end: surface access of %d bytes", bytes);
     return load ? LLVMGetUndef(lg_type(g, e->type)) : NULL;
   }
-  LLVMValueRef surf = LLVMBuildExtractValue(g->b, lg_expr(g, e->args[0]), 0, "surf");
+  LLVMValueRef d = lg_expr(g, e->args[0]);
+  LLVMValueRef surf = LLVMBuildExtractValue(g->b, d, 0, "surf");
   LLVMValueRef xyz[3], ops[12];
   for (int i = 0; i < 3; i++) xyz[i] = lg_expr(g, e->args[1 + i]);
+  if (e->args[0]->type->len == KIMG_1D_BUFFER)
+    return buffer_texel(g, d, xyz[0], bytes, load ? NULL : lg_expr(g, e->args[4]));
   int n = 0;
   const char *geo = surf_geometry((KImageDim)e->args[0]->type->len, xyz, ops + 1, &n);
   ops[0] = surf;
