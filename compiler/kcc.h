@@ -84,10 +84,6 @@ enum {
   KL_SPIRV = 4, /* SPIR-V */
 };
 bool kcc_check_limits(const KModule *m, const KOptions *o, unsigned forms);
-/* The forms that cannot carry OpenCL images and samplers yet (PTX and CUDA C, `form` as
- * messages name it): one error naming the first image or sampler parameter, and false, when m
- * has one. The OpenCL forms carry them. */
-bool kcc_check_no_images(const KModule *m, const char *form);
 /* The PTX ISA version the module needs (78 for 7.8): 8.1 only where a kernel's parameters
  * pass the 4352 bytes older ISAs allow, which 8.1 lifts on sm_70 and newer. */
 int kcc_ptx_isa(const KModule *m, const KOptions *o);

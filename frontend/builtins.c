@@ -41,6 +41,17 @@ static const Name fixed[] = {
     {"__cosf", BI_COS},
     {"__tanf", BI_TAN},
     {"__powf", BI_POW},
+    /* CUDA's texture and surface objects (the .cu prelude declares them as templates). */
+    {"tex1Dfetch", BI_CU_TEX1DFETCH},
+    {"tex1D", BI_CU_TEX1D},
+    {"tex2D", BI_CU_TEX2D},
+    {"tex3D", BI_CU_TEX3D},
+    {"surf1Dread", BI_CU_SURF1DREAD},
+    {"surf2Dread", BI_CU_SURF2DREAD},
+    {"surf3Dread", BI_CU_SURF3DREAD},
+    {"surf1Dwrite", BI_CU_SURF1DWRITE},
+    {"surf2Dwrite", BI_CU_SURF2DWRITE},
+    {"surf3Dwrite", BI_CU_SURF3DWRITE},
 };
 
 bool fe_builtin_is_fast(const char *name) {

@@ -108,15 +108,36 @@ static const char cu_head[] =
     "__b) { return __a < __b ? __b : __a; }\n"
     "#include <assert.h>\n";
 
-/* Textures and surfaces: declared unavailable, so that a use gets one clear error. */
+/* Textures and surfaces. Texture references (texture<T, dim>, which CUDA 12 removed) are
+ * declared unavailable, so that a use gets one clear error; texture and surface objects are the
+ * host's unsigned long long handles, read and written through builtins (BI_CU_TEX*,
+ * BI_CU_SURF*: the PTX and CUDA C forms only). */
 static const char h_textures[] =
-    "#define __KCC_NOTEX __attribute__((unavailable(\"textures and surfaces are not supported "
-    "by kcc: read the data through a pointer parameter\")))\n"
+    "#define __KCC_NOTEX __attribute__((unavailable(\"texture references are not supported "
+    "by kcc (CUDA 12 removed them): use a texture object (cudaTextureObject_t)\")))\n"
     "enum cudaTextureReadMode { cudaReadModeElementType, cudaReadModeNormalizedFloat };\n"
     "template <class T, int dim = 1, enum cudaTextureReadMode = cudaReadModeElementType> struct "
     "__KCC_NOTEX texture { int __kcc_unused; };\n"
-    "typedef unsigned long long cudaTextureObject_t __KCC_NOTEX;\n"
-    "typedef unsigned long long cudaSurfaceObject_t __KCC_NOTEX;\n";
+    "typedef unsigned long long cudaTextureObject_t;\n"
+    "typedef unsigned long long cudaSurfaceObject_t;\n"
+    "enum cudaSurfaceBoundaryMode { cudaBoundaryModeZero = 0, cudaBoundaryModeClamp = 1, "
+    "cudaBoundaryModeTrap = 2 };\n"
+    "template <class T> __device__ T tex1Dfetch(cudaTextureObject_t, int);\n"
+    "template <class T> __device__ T tex1D(cudaTextureObject_t, float);\n"
+    "template <class T> __device__ T tex2D(cudaTextureObject_t, float, float);\n"
+    "template <class T> __device__ T tex3D(cudaTextureObject_t, float, float, float);\n"
+    "template <class T> __device__ T surf1Dread(cudaSurfaceObject_t, int, "
+    "cudaSurfaceBoundaryMode = cudaBoundaryModeTrap);\n"
+    "template <class T> __device__ T surf2Dread(cudaSurfaceObject_t, int, int, "
+    "cudaSurfaceBoundaryMode = cudaBoundaryModeTrap);\n"
+    "template <class T> __device__ T surf3Dread(cudaSurfaceObject_t, int, int, int, "
+    "cudaSurfaceBoundaryMode = cudaBoundaryModeTrap);\n"
+    "template <class T> __device__ void surf1Dwrite(T, cudaSurfaceObject_t, int, "
+    "cudaSurfaceBoundaryMode = cudaBoundaryModeTrap);\n"
+    "template <class T> __device__ void surf2Dwrite(T, cudaSurfaceObject_t, int, int, "
+    "cudaSurfaceBoundaryMode = cudaBoundaryModeTrap);\n"
+    "template <class T> __device__ void surf3Dwrite(T, cudaSurfaceObject_t, int, int, int, "
+    "cudaSurfaceBoundaryMode = cudaBoundaryModeTrap);\n";
 
 /* Math functions with a float overload in CUDA's C++ headers (sqrt(float) is sqrtf). */
 static const char *const float_overloads[] = {

@@ -120,6 +120,7 @@ typedef struct FeCtx {
   KFunc *half_helpers[5]; /* half.c: half to float, float to half in each rounding mode */
   KList half_fns;         /* half.c: the vload_half / vstore_half functions made so far */
   int nhelpers;           /* functions kcc made, at the start of the module's list */
+  KList image_impls;      /* image.c: the image_lib.c definitions found so far (their cursors) */
   /* ---- C++ (CUDA input, cuda.c) */
   FeMap refs;               /* variables of reference type kept as a pointer (fe_ref_by_address) */
   KVar *this_var;           /* `this` of the method being lowered, or NULL */
@@ -348,8 +349,12 @@ KExpr *fe_cl_sampler_expr(FeCtx *fe, CXCursor c, KLoc loc);
 /* A sampler variable's declaration (file scope or local): checked to be a constant sampler,
  * and then no variable (its uses fold to the constant); false when decl is not a sampler. */
 bool fe_cl_sampler_decl(FeCtx *fe, CXCursor decl);
-/* read_image*, write_image*, get_image_*: the BI_IMAGE_* call; NULL for other names. */
+/* read_image*, write_image*, get_image_*: the BI_IMAGE_* call (reads and writes pointing at
+ * their software form for PTX and CUDA C, image_lib.c); __kcc_surf_load/store (image_lib.c's
+ * raw texel access): BI_SURF_*; NULL for other names. */
 KExpr *fe_cl_image_call(FeCtx *fe, CXCursor call, const char *name, KType *t, KLoc loc);
+/* image_lib.c: the image functions in OpenCL C, for the .cl prelude. */
+void fe_cl_image_lib(KBuf *b);
 
 /* ---------------------------------------------------------------- cuda.c (CUDA input) */
 

@@ -5,8 +5,8 @@
  * (`__constant sampler_t s = CLK_...;` at file scope, `const sampler_t s = ...;` in a kernel, or
  * the flags written in the call): every use becomes a KE_ICONST of the sampler type holding the
  * CLK_* bits, and no variable is made for it. Only a sampler parameter stays a variable. This is
- * what the back ends need: SPIR-V writes OpConstantSampler, and a later PTX form can bake the
- * addressing and filter into the texture object the runtime makes for each read. */
+ * what the back ends need: SPIR-V writes OpConstantSampler, and the PTX and CUDA C forms, which
+ * sample in software (image_lib.c), fold the addressing and filter code away. */
 #include <string.h>
 
 #include "fe.h"
@@ -136,6 +136,113 @@ bool fe_cl_sampler_decl(FeCtx *fe, CXCursor decl) {
 
 /* ---------------------------------------------------------------- built-in functions */
 
+/* ---------------------------------------------------------------- software forms (image_lib.c) */
+
+typedef struct ImplFind {
+  const char *name;
+  int dim; /* clang's image type index within a run of twelve */
+  CXCursor found;
+} ImplFind;
+
+static int image_index(CXType t) {
+  CXType c = clang_getCanonicalType(t);
+  return c.kind < CXType_OCLImage1dRO || c.kind > CXType_OCLImage3dRW
+             ? -1
+             : (int)(c.kind - CXType_OCLImage1dRO) % 12;
+}
+
+static enum CXChildVisitResult find_impl(CXCursor d, CXCursor parent, CXClientData data) {
+  (void)parent;
+  ImplFind *f = data;
+  if (clang_getCursorKind(d) != CXCursor_FunctionDecl || !clang_isCursorDefinition(d) ||
+      clang_Cursor_getNumArguments(d) < 1)
+    return CXChildVisit_Continue;
+  CXString s = clang_getCursorSpelling(d);
+  bool same = !strcmp(clang_getCString(s), f->name);
+  clang_disposeString(s);
+  if (same && image_index(clang_getArgType(clang_getCursorType(d), 0)) == f->dim) {
+    f->found = d;
+    return CXChildVisit_Break;
+  }
+  return CXChildVisit_Continue;
+}
+
+/* Marks the software form and the image_lib.c functions it calls (their names hold __kcc_img_) as
+ * image_impl, and every floating-point operation in them as uncontracted: the specification's
+ * formulas round each product (a fused u * n - 0.5 could pick another texel than the host
+ * reference at a texel's edge). */
+static void mark_impl(KExpr *e, void *ctx) {
+  (void)ctx;
+  const KType *t = e->type->kind == KT_VEC ? e->type->base : e->type;
+  if ((e->kind == KE_BINARY || e->kind == KE_ASSIGN) && kir_is_float(t)) e->contract = -1;
+  if (e->kind != KE_CALL || !e->callee || e->callee->image_impl ||
+      !strstr(e->callee->name, "__kcc_img_"))
+    return;
+  e->callee->image_impl = true;
+  /* A texel's load and conversion is one call per texel read: inlined, every read (and every
+   * copy an unrolled loop makes of it) carries every format's conversion (a ggml kernel of
+   * four image reads made 4.7 MB of PTX). */
+  e->callee->no_inline =
+      strstr(e->callee->name, "__kcc_img_texf") || strstr(e->callee->name, "__kcc_img_texi");
+  kir_visit_stmt(e->callee->body, mark_impl, NULL);
+}
+
+/* A definition image_impl found (FeCtx.image_impls): finding one walks the whole prelude. */
+typedef struct ImplSeen {
+  const char *name;
+  int dim;
+  CXCursor c;
+} ImplSeen;
+
+/* The image_lib.c function named name for the image type of the call's first argument. */
+static KFunc *image_impl(FeCtx *fe, CXCursor call, const char *name, KLoc loc) {
+  int dim = image_index(clang_getCursorType(clang_Cursor_getArgument(call, 0)));
+  CXCursor c = clang_getNullCursor();
+  for (int i = 0; i < fe->image_impls.n; i++) {
+    ImplSeen *s = fe->image_impls.v[i];
+    if (s->dim == dim && !strcmp(s->name, name)) c = s->c;
+  }
+  if (clang_Cursor_isNull(c)) {
+    ImplFind f = {name, dim, clang_getNullCursor()};
+    clang_visitChildren(clang_getTranslationUnitCursor(fe->tu), find_impl, &f);
+    if (clang_Cursor_isNull(f.found)) {
+      diag_ice(loc, "the .cl prelude has no '%s' for this image type", name);
+      return NULL;
+    }
+    c = f.found;
+    ImplSeen *s = kir_alloc(sizeof *s);
+    *s = (ImplSeen){name, dim, c};
+    klist_push(&fe->image_impls, s);
+  }
+  KFunc *f = fe_vfile_function(fe, c);
+  if (f && !f->image_impl) {
+    f->image_impl = true;
+    kir_visit_stmt(f->body, mark_impl, NULL);
+  }
+  return f;
+}
+
+/* The software form of a read or write (image_lib.c's names): read_{f,i,u}{f,i} by result and
+ * coordinate type, fetch_{f,i,u} without a sampler, write_{f,i,u} by the colour's type. */
+static void set_impl(FeCtx *fe, CXCursor call, KExpr *e, KLoc loc) {
+  const KType *v = e->builtin == BI_IMAGE_READ ? e->type : e->args[2]->type;
+  const char *r = kir_is_float(v->base) ? "f" : kir_is_signed(v->base) ? "i" : "u";
+  const KType *coord = e->args[e->nargs - (e->builtin == BI_IMAGE_READ ? 1 : 2)]->type;
+  if (coord->kind == KT_VEC) coord = coord->base;
+  static const char *const names[] = {
+      "__kcc_img_read_ff", "__kcc_img_read_fi", "__kcc_img_read_if", "__kcc_img_read_ii",
+      "__kcc_img_read_uf", "__kcc_img_read_ui", "__kcc_img_fetch_f", "__kcc_img_fetch_i",
+      "__kcc_img_fetch_u", "__kcc_img_write_f", "__kcc_img_write_i", "__kcc_img_write_u"};
+  int ri = *r == 'f' ? 0 : *r == 'i' ? 1 : 2, i;
+  if (e->builtin == BI_IMAGE_WRITE)
+    i = 9 + ri;
+  else if (e->nargs == 2)
+    i = 6 + ri;
+  else
+    i = 2 * ri + (kir_is_float(coord) ? 0 : 1);
+  e->callee = image_impl(fe, call, names[i], loc);
+}
+
 static KExpr *arg(FeCtx *fe, CXCursor call, int i) {
   return fe_expr(fe, clang_Cursor_getArgument(call, i));
 }
@@ -165,6 +272,12 @@ KExpr *fe_cl_image_call(FeCtx *fe, CXCursor call, const char *name, KType *t, KL
     e->args[e->nargs++] = img;
     return rt == t ? e : fe_convert(e, t);
   }
+  if (!strcmp(name, "__kcc_surf_load") || !strcmp(name, "__kcc_surf_store")) {
+    bool load = name[11] == 'l';
+    KExpr *e = kir_builtin(load ? BI_SURF_LOAD : BI_SURF_STORE, t, n, loc);
+    for (int i = 0; i < n; i++) e->args[e->nargs++] = arg(fe, call, i);
+    return e;
+  }
   bool read = !strncmp(name, "read_image", 10), write = !strncmp(name, "write_image", 11);
   if (!read && !write) return NULL;
   const char *suffix = name + (read ? 10 : 11);
@@ -190,9 +303,11 @@ KExpr *fe_cl_image_call(FeCtx *fe, CXCursor call, const char *name, KType *t, KL
     KExpr *e = kir_builtin(BI_IMAGE_WRITE, kir_type_void(), 3, loc);
     if (half) args[2] = fe_vec_convert(args[2], f4);
     for (int i = 0; i < 3; i++) e->args[e->nargs++] = args[i];
+    set_impl(fe, call, e, loc);
     return e;
   }
   KExpr *e = kir_builtin(BI_IMAGE_READ, half ? f4 : t, n, loc);
   for (int i = 0; i < n; i++) e->args[e->nargs++] = args[i];
+  set_impl(fe, call, e, loc);
   return half ? fe_vec_convert(e, t) : e;
 }

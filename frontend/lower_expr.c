@@ -1224,6 +1224,10 @@ static KExpr *call(FeCtx *fe, CXCursor c, KLoc loc) {
     bool defined = !clang_Cursor_isNull(clang_getCursorDefinition(fn));
     KExpr *v = defined ? NULL : fe_vec_builtin(fe, c, name, loc);
     if (v) return v;
+    if (!defined && !strncmp(name, "__kcc_surf_", 11)) { /* image_lib.c's raw texel access */
+      KType *t = type_of(fe, c, loc);
+      return t ? fe_cl_image_call(fe, c, name, t, loc) : fe_poison(loc);
+    }
     KBuiltin b = defined ? BI_NONE : fe_builtin_lookup(name);
     if (b != BI_NONE) {
       KExpr *r = builtin_call(fe, c, b, loc);

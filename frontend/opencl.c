@@ -249,6 +249,8 @@ static char *build_cl_prelude(void) {
      defines for them is in the header). */
   kbuf_printf(&b, "#include \"" FE_INCDIR "/kcc_derived.h\"\n");
   kbuf_printf(&b, "%s", cl_ballot);
+  /* The image functions in software, for the PTX and CUDA C forms (image_lib.c). */
+  fe_cl_image_lib(&b);
   /* sinpi, ldexp, frexp, fast_length... (mathlib.c), likewise every overload. */
   fe_mathlib_cl(&b);
   /* abs_diff, add_sat, the relational functions, the async copies (cl_lib.c). */

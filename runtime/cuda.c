@@ -29,6 +29,50 @@ typedef struct CUstream_st *CUstream;
 typedef struct CUevent_st *CUevent;
 typedef unsigned long long CUdeviceptr;
 typedef int CUjit_option;
+typedef struct CUarray_st *CUarray;
+typedef unsigned long long CUsurfObject;
+
+/* Images (cuda.h's layouts): a CUDA array, copies to and from it, its surface object. */
+typedef struct {
+  size_t Width, Height, Depth;
+  int Format; /* CUarray_format */
+  unsigned NumChannels, Flags;
+} CuArray3DDesc;
+enum { /* CUarray_format */
+       AF_UNSIGNED_INT8 = 0x01,
+       AF_UNSIGNED_INT16 = 0x02,
+       AF_UNSIGNED_INT32 = 0x03,
+};
+enum { ARRAY3D_LAYERED = 0x01, ARRAY3D_SURFACE_LDST = 0x02 };
+enum { MEMTYPE_HOST = 1, MEMTYPE_ARRAY = 3 };
+typedef struct {
+  size_t srcXInBytes, srcY, srcZ, srcLOD;
+  int srcMemoryType;
+  const void *srcHost;
+  CUdeviceptr srcDevice;
+  CUarray srcArray;
+  void *reserved0;
+  size_t srcPitch, srcHeight;
+  size_t dstXInBytes, dstY, dstZ, dstLOD;
+  int dstMemoryType;
+  void *dstHost;
+  CUdeviceptr dstDevice;
+  CUarray dstArray;
+  void *reserved1;
+  size_t dstPitch, dstHeight;
+  size_t WidthInBytes, Height, Depth;
+} CuMemcpy3D;
+typedef struct {
+  int resType; /* CU_RESOURCE_TYPE_ARRAY = 0 */
+  union {
+    struct {
+      CUarray hArray;
+    } array;
+    int reserved[32];
+    long long align_;
+  } res;
+  unsigned flags;
+} CuResourceDesc;
 
 enum {
   CUDA_SUCCESS = 0,
@@ -123,7 +167,13 @@ enum { STREAM_NON_BLOCKING = 1 };
   X(cuFuncSetAttribute, CUresult (*)(CUfunction, int, int), "cuFuncSetAttribute")                  \
   X(cuPointerGetAttribute, CUresult (*)(void *, int, CUdeviceptr), "cuPointerGetAttribute")        \
   X(cuMemcpyPeer, CUresult (*)(CUdeviceptr, CUcontext, CUdeviceptr, CUcontext, size_t),            \
-    "cuMemcpyPeer")
+    "cuMemcpyPeer")                                                                                \
+  X(cuArray3DCreate, CUresult (*)(CUarray *, const CuArray3DDesc *), "cuArray3DCreate_v2")         \
+  X(cuArrayDestroy, CUresult (*)(CUarray), "cuArrayDestroy")                                       \
+  X(cuMemcpy3DAsync, CUresult (*)(const CuMemcpy3D *, CUstream), "cuMemcpy3DAsync_v2")             \
+  X(cuSurfObjectCreate, CUresult (*)(CUsurfObject *, const CuResourceDesc *),                      \
+    "cuSurfObjectCreate")                                                                          \
+  X(cuSurfObjectDestroy, CUresult (*)(CUsurfObject), "cuSurfObjectDestroy")
 
 static struct {
 #define DECL(name, type, sym) __typeof__(type) name;
@@ -671,6 +721,149 @@ static void cu_kernel_release(kcrt_kernel *k) {
   (void)k; /* owned by the module */
 }
 
+/* ---------------------------------------------------------------- images (issue 30)
+ * An image is a CUDA array made for surface loads and stores (layered for image arrays) and its
+ * surface object; a 1D buffer image is linear memory. Kernels sample in their own code
+ * (docs/design.md, "Images on CUDA"), so no texture object is made and a sampler is only its
+ * CLK_* bits; an image parameter receives img->kdesc (docs/bundle.md). */
+
+static kcrt_status make_array(kcrt_image *img);
+
+static kcrt_status cu_image_create(kcrt_image *img) {
+  kcrt_device *dev = img->dev;
+  if (!cu.cuArray3DCreate || !cu.cuArrayDestroy || !cu.cuMemcpy3DAsync || !cu.cuSurfObjectCreate ||
+      !cu.cuSurfObjectDestroy)
+    return kcrt_fail(KCRT_ERROR_NOT_SUPPORTED,
+                     "kcrt_image_create: the CUDA driver of '%s' lacks the array and surface "
+                     "object functions",
+                     dev->info.name);
+  const kcrt_image_desc *d = &img->desc;
+  if (d->type == KCRT_IMAGE_1D_BUFFER) {
+    /* Linear memory, which the kernel reads and writes at its address (the descriptor's first
+     * field): a 1D surface is at most tens of thousands of texels wide, far below the buffers
+     * such images view. */
+    ENTER(dev);
+    CUdeviceptr p = 0;
+    CUresult r = cu.cuMemAlloc(&p, img->bytes);
+    leave();
+    if (r) return fail(r, "cuMemAlloc (a 1D buffer image)");
+    img->mem = NULL;
+    img->kdesc.surf = p;
+  } else {
+    kcrt_status st = make_array(img);
+    if (st != KCRT_SUCCESS) return st;
+  }
+  img->kdesc.width = (int32_t)d->width;
+  img->kdesc.height = (int32_t)(d->height ? d->height : 1);
+  img->kdesc.depth = (int32_t)(d->depth ? d->depth : 1);
+  img->kdesc.array_size = (int32_t)(d->array_size ? d->array_size : 1);
+  img->kdesc.order = (int32_t)d->order;
+  img->kdesc.data_type = (int32_t)d->data_type;
+  return KCRT_SUCCESS;
+}
+
+/* A CUDA array for surface loads and stores and its surface object (img->mem, kdesc.surf). */
+static kcrt_status make_array(kcrt_image *img) {
+  kcrt_device *dev = img->dev;
+  const kcrt_image_desc *d = &img->desc;
+  size_t chb = img->pixel / (size_t)kcrt_image_channels(d->order);
+  bool layered = d->type == KCRT_IMAGE_1D_ARRAY || d->type == KCRT_IMAGE_2D_ARRAY;
+  CuArray3DDesc ad = {
+      .Width = d->width,
+      .Height = d->type == KCRT_IMAGE_1D_ARRAY ? 0 : d->height,
+      .Depth = layered ? d->array_size : d->depth,
+      .Format = chb == 1   ? AF_UNSIGNED_INT8
+                : chb == 2 ? AF_UNSIGNED_INT16
+                           : AF_UNSIGNED_INT32,
+      .NumChannels = (unsigned)kcrt_image_channels(d->order),
+      .Flags = ARRAY3D_SURFACE_LDST | (layered ? ARRAY3D_LAYERED : 0),
+  };
+  ENTER(dev);
+  CUarray a = NULL;
+  CUresult r = cu.cuArray3DCreate(&a, &ad);
+  if (r) {
+    leave();
+    if (r == CUDA_ERROR_INVALID_VALUE)
+      return kcrt_fail(KCRT_ERROR_INVALID_VALUE,
+                       "kcrt_image_create: %zu x %zu x %zu (%zu layers) is beyond the surface "
+                       "sizes of device '%s' (cuArray3DCreate: CUDA_ERROR_INVALID_VALUE)",
+                       d->width, d->height, d->depth, d->array_size, dev->info.name);
+    return fail(r, "cuArray3DCreate");
+  }
+  CuResourceDesc rd;
+  memset(&rd, 0, sizeof rd);
+  rd.res.array.hArray = a;
+  CUsurfObject so = 0;
+  r = cu.cuSurfObjectCreate(&so, &rd);
+  if (r) {
+    cu.cuArrayDestroy(a);
+    leave();
+    return fail(r, "cuSurfObjectCreate");
+  }
+  leave();
+  img->mem = a;
+  img->kdesc.surf = so;
+  return KCRT_SUCCESS;
+}
+
+static void cu_image_free(kcrt_image *img) {
+  if (!enter(img->dev)) return;
+  if (img->desc.type == KCRT_IMAGE_1D_BUFFER) {
+    cu.cuMemFree(img->kdesc.surf);
+  } else {
+    cu.cuSurfObjectDestroy(img->kdesc.surf);
+    cu.cuArrayDestroy(img->mem);
+  }
+  leave();
+}
+
+/* The whole image between the array and host memory laid out as kcrt_image_write says (rows,
+ * then slices or layers), on the default queue and waited for. */
+static kcrt_status image_copy(kcrt_image *img, const void *src, void *dst) {
+  const kcrt_image_desc *d = &img->desc;
+  if (d->type == KCRT_IMAGE_1D_BUFFER) {
+    ENTER(img->dev);
+    CUresult r = src ? cu.cuMemcpyHtoDAsync(img->kdesc.surf, src, img->bytes, defq(img->dev))
+                     : cu.cuMemcpyDtoHAsync(dst, img->kdesc.surf, img->bytes, defq(img->dev));
+    return sync_after(img->dev, r, src ? "cuMemcpyHtoDAsync" : "cuMemcpyDtoHAsync");
+  }
+  CuMemcpy3D c;
+  memset(&c, 0, sizeof c);
+  c.WidthInBytes = d->width * img->pixel;
+  c.Height = d->type == KCRT_IMAGE_1D_ARRAY ? 1 : d->height ? d->height : 1;
+  c.Depth = d->type == KCRT_IMAGE_1D_ARRAY || d->type == KCRT_IMAGE_2D_ARRAY ? d->array_size
+            : d->depth                                                       ? d->depth
+                                                                             : 1;
+  if (src) {
+    c.srcMemoryType = MEMTYPE_HOST, c.srcHost = src, c.srcPitch = c.WidthInBytes;
+    c.srcHeight = c.Height;
+    c.dstMemoryType = MEMTYPE_ARRAY, c.dstArray = img->mem;
+  } else {
+    c.srcMemoryType = MEMTYPE_ARRAY, c.srcArray = img->mem;
+    c.dstMemoryType = MEMTYPE_HOST, c.dstHost = dst, c.dstPitch = c.WidthInBytes;
+    c.dstHeight = c.Height;
+  }
+  ENTER(img->dev);
+  return sync_after(img->dev, cu.cuMemcpy3DAsync(&c, defq(img->dev)), "cuMemcpy3DAsync");
+}
+
+static kcrt_status cu_image_write(kcrt_image *img, const void *src) {
+  return image_copy(img, src, NULL);
+}
+
+static kcrt_status cu_image_read(kcrt_image *img, void *dst) {
+  return image_copy(img, NULL, dst);
+}
+
+static kcrt_status cu_sampler_create(kcrt_sampler *s) {
+  (void)s; /* its bits (image.c) are all a kernel needs */
+  return KCRT_SUCCESS;
+}
+
+static void cu_sampler_free(kcrt_sampler *s) {
+  (void)s;
+}
+
 static kcrt_status cu_launch(kcrt_kernel *k, kcrt_queue *q, const uint64_t grid[3],
                              const uint64_t block[3], size_t dyn, const kcrt_arg *args) {
   kcrt_device *dev = k->mod->dev;
@@ -696,6 +889,14 @@ static kcrt_status cu_launch(kcrt_kernel *k, kcrt_queue *q, const uint64_t grid[
       params[i] = &ptrs[i];
     } else if (k->k->params[i].kind == KCB_PARAM_LOCAL) {
       params[i] = &offs[i];
+    } else if (k->k->params[i].kind == KCB_PARAM_IMAGE) {
+      kcrt_image *img; /* checked by kcrt_check_image_arg */
+      memcpy(&img, args[i].value, sizeof img);
+      params[i] = &img->kdesc;
+    } else if (k->k->params[i].kind == KCB_PARAM_SAMPLER) {
+      kcrt_sampler *smp;
+      memcpy(&smp, args[i].value, sizeof smp);
+      params[i] = &smp->bits;
     } else {
       params[i] = (void *)args[i].value;
     }
@@ -751,6 +952,12 @@ const KcrtBackend kcrt_cuda_backend = {
     .mem_view = cu_mem_view,
     .mem_wrap = cu_mem_wrap,
     .wait_stream = cu_wait_stream,
+    .image_create = cu_image_create,
+    .image_free = cu_image_free,
+    .image_write = cu_image_write,
+    .image_read = cu_image_read,
+    .sampler_create = cu_sampler_create,
+    .sampler_free = cu_sampler_free,
     .queue_create = cu_queue_create,
     .queue_destroy = cu_queue_destroy,
     .queue_sync = cu_queue_sync,

@@ -1,8 +1,8 @@
 /* image.c — images and samplers (kcrt.h, "images and samplers"): the checks every back end
  * shares, the objects' lifetimes, and the launch-argument check for image and sampler
  * parameters (KCB_PARAM_IMAGE, KCB_PARAM_SAMPLER). The back ends make the driver objects: the
- * OpenCL one clCreateImage and a sampler; CUDA has none yet (kcc writes no PTX for image
- * kernels), so every call there is KCRT_ERROR_NOT_SUPPORTED. */
+ * OpenCL one clCreateImage and a sampler; the CUDA one a CUDA array and its surface object
+ * (kernels sample in their own code there, so a sampler is only its bits). */
 #include "internal.h"
 
 #include <stdlib.h>
@@ -20,8 +20,7 @@ static const char *type_name(kcrt_image_type t) {
   return t >= KCRT_IMAGE_1D && t <= KCRT_IMAGE_3D ? names[t] : "an unknown image type";
 }
 
-/* Channels of an order, 0 for an unknown one. */
-static int channels(kcrt_channel_order o) {
+int kcrt_image_channels(kcrt_channel_order o) {
   switch (o) {
   case KCRT_R:
   case KCRT_A:
@@ -66,7 +65,7 @@ static kcrt_status check_desc(const kcrt_image_desc *d, size_t *pixel, size_t *b
   if (d->type < KCRT_IMAGE_1D || d->type > KCRT_IMAGE_3D)
     return kcrt_fail(KCRT_ERROR_INVALID_VALUE, "kcrt_image_create: unknown image type %d",
                      (int)d->type);
-  if (!channels(d->order))
+  if (!kcrt_image_channels(d->order))
     return kcrt_fail(KCRT_ERROR_INVALID_VALUE, "kcrt_image_create: unknown channel order 0x%x",
                      (unsigned)d->order);
   if (!channel_bytes(d->data_type))
@@ -82,7 +81,7 @@ static kcrt_status check_desc(const kcrt_image_desc *d, size_t *pixel, size_t *b
               {"height", d->height, has_h},
               {"depth", d->depth, has_d},
               {"array_size", d->array_size, has_a}};
-  size_t n = (size_t)channels(d->order) * (size_t)channel_bytes(d->data_type);
+  size_t n = (size_t)kcrt_image_channels(d->order) * (size_t)channel_bytes(d->data_type);
   *pixel = n;
   for (int i = 0; i < 4; i++) {
     if (ext[i].has && ext[i].v == 0)
@@ -105,9 +104,7 @@ kcrt_status kcrt_image_create(kcrt_device *dev, const kcrt_image_desc *desc, kcr
   kcrt_status st = check_desc(desc, &pixel, &bytes);
   if (st != KCRT_SUCCESS) return st;
   if (!dev->be->image_create)
-    return kcrt_fail(KCRT_ERROR_NOT_SUPPORTED,
-                     "images are not supported on %s devices yet ('%s'): kcc writes no PTX for "
-                     "image kernels; run them on an OpenCL device",
+    return kcrt_fail(KCRT_ERROR_NOT_SUPPORTED, "images are not supported on %s devices ('%s')",
                      dev->be->name, dev->info.name);
   kcrt_image *img = calloc(1, sizeof *img);
   if (!img) return kcrt_fail(KCRT_ERROR_OUT_OF_MEMORY, "out of host memory");
@@ -175,9 +172,7 @@ kcrt_status kcrt_sampler_create(kcrt_device *dev, int normalized, kcrt_addressin
                      "kcrt_sampler_create: %s addressing needs normalized coordinates",
                      addressing == KCRT_ADDRESS_REPEAT ? "repeat" : "mirrored-repeat");
   if (!dev->be->sampler_create)
-    return kcrt_fail(KCRT_ERROR_NOT_SUPPORTED,
-                     "samplers are not supported on %s devices yet ('%s'): kcc writes no PTX "
-                     "for image kernels; run them on an OpenCL device",
+    return kcrt_fail(KCRT_ERROR_NOT_SUPPORTED, "samplers are not supported on %s devices ('%s')",
                      dev->be->name, dev->info.name);
   kcrt_sampler *s = calloc(1, sizeof *s);
   if (!s) return kcrt_fail(KCRT_ERROR_OUT_OF_MEMORY, "out of host memory");
@@ -185,6 +180,9 @@ kcrt_status kcrt_sampler_create(kcrt_device *dev, int normalized, kcrt_addressin
   s->normalized = normalized != 0;
   s->addressing = addressing;
   s->filter = filter;
+  /* CLK_NORMALIZED_COORDS_TRUE 1, CLK_ADDRESS_* twice kcrt's order, CLK_FILTER_* 0x10/0x20. */
+  s->bits = (uint32_t)(s->normalized ? 1 : 0) | (uint32_t)addressing * 2u |
+            (filter == KCRT_FILTER_LINEAR ? 0x20u : 0x10u);
   kcrt_status st = dev->be->sampler_create(s);
   if (st != KCRT_SUCCESS) {
     free(s);

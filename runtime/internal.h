@@ -187,8 +187,14 @@ struct kcrt_image {
   kcrt_image_desc desc;
   size_t pixel; /* bytes per pixel */
   size_t bytes; /* kcrt_image_size */
-  void *mem;    /* OpenCL cl_mem (the image) */
+  void *mem;    /* OpenCL cl_mem (the image); CUDA CUarray */
   void *buf;    /* OpenCL cl_mem under a 1D buffer image */
+  /* CUDA: what a kernel's image parameter receives (docs/bundle.md, "Images on CUDA"); surf is
+   * the array's surface object, or a 1D buffer image's device address (mem NULL). */
+  struct {
+    uint64_t surf;
+    int32_t width, height, depth, array_size, order, data_type; /* absent extents are 1 */
+  } kdesc;
 };
 
 struct kcrt_sampler {
@@ -198,9 +204,12 @@ struct kcrt_sampler {
   int normalized;
   kcrt_addressing addressing;
   kcrt_filter filter;
-  void *h; /* cl_sampler */
+  uint32_t bits; /* OpenCL C's CLK_* bits for these settings: what a CUDA kernel receives */
+  void *h;       /* cl_sampler */
 };
 
+/* Channels of a channel order, 0 for an unknown one (image.c). */
+int kcrt_image_channels(kcrt_channel_order o);
 /* Closing a device frees what it made (image.c). */
 void kcrt_images_release(kcrt_device *dev);
 /* Launch argument i of k for an image or sampler parameter: a live handle of the right kind,

@@ -74,26 +74,9 @@ list(APPEND _kcc_cl_kernels ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cl_vecfn.cl
 # Subgroup functions have no SPIR-V form (kcc writes SPIR-V 1.0): cl.NAME.spirv checks the
 # refusal's first message instead.
 set(_kcc_cl_subgroup_kernels subgroups cl_subgroups)
-# Images and samplers have no PTX or CUDA C form yet: cl.NAME.ptx and cl.NAME.cuda check the
-# refusal (one error, naming the first image or sampler parameter) instead.
-set(_kcc_cl_image_kernels images cl_images)
 foreach(_k ${_kcc_cl_kernels})
   get_filename_component(_name ${_k} NAME_WE)
   foreach(_form kir ptx spirv cl cuda)
-    if((_form STREQUAL "ptx" OR _form STREQUAL "cuda") AND _name IN_LIST _kcc_cl_image_kernels)
-      if(_form STREQUAL "ptx")
-        set(_what "PTX")
-      else()
-        set(_what "CUDA C")
-      endif()
-      add_test(NAME cl.${_name}.${_form} COMMAND sh -c
-        "! \"$1\" \"$2\" --emit=$4 -o \"$3\" 2>\"$3.err\" && [ ! -e \"$3\" ] &&
-         [ $(grep -c error: \"$3.err\") -eq 1 ] &&
-         grep -q \"error: OpenCL images are not available in $5 output yet (parameter '[a-z_]*' of type '[a-z_ 0-9]*'); use the OpenCL C or SPIR-V form\" \"$3.err\""
-        sh $<TARGET_FILE:kcc> ${_k} ${_kcc_cl_dir}/${_name}.kcc.${_form} ${_form} ${_what})
-      set_tests_properties(cl.${_name}.${_form} PROPERTIES TIMEOUT 120 LABELS opencl-input)
-      continue()
-    endif()
     if(_form STREQUAL "spirv" AND _name IN_LIST _kcc_cl_subgroup_kernels)
       add_test(NAME cl.${_name}.spirv COMMAND sh -c
         "! \"$1\" \"$2\" --emit=spirv -o \"$3\" 2>\"$3.err\" && [ ! -e \"$3\" ] &&

@@ -5,8 +5,8 @@
 #                  cuda_bf16.cu, cuda_fp8.cu, cuda_union.cu and cuda_mathfn.cu, then the form's consumer (tests/consume.sh:
 #                  ptxas, spirv-val, clang -x cl, nvcc, cc for the header). Any diagnostic fails. coop.cu uses warp
 #                  operations, which SPIR-V 1.0 cannot express: its spirv form must be refused
-#                  with the pinned diagnostic instead, and cuda_asm.cu's (inline PTX) spirv
-#                  and cl forms.
+#                  with the pinned diagnostic instead, and cuda_asm.cu's (inline PTX) and
+#                  textures.cu's (texture and surface objects) spirv and cl forms.
 #   cu.bad.NAME    tests/cu/bad/NAME.cu fails with exit 1, no output, exactly one error, and
 #                  that error is "NAME.cu:" followed by NAME.expected.
 # runtime.cuda_cxx (runtime.cmake) runs cuda_cxx.cu through libkcrt against host references;
@@ -28,11 +28,16 @@ foreach(_k ${_kcc_cu_kernels})
   get_filename_component(_name ${_k} NAME_WE)
   foreach(_form kir ptx spirv cl cuda header)
     if((_name STREQUAL "coop" AND _form STREQUAL "spirv") OR
-       (_name STREQUAL "cuda_asm" AND (_form STREQUAL "spirv" OR _form STREQUAL "cl")))
+       ((_name STREQUAL "cuda_asm" OR _name STREQUAL "textures") AND
+        (_form STREQUAL "spirv" OR _form STREQUAL "cl")))
       if(_form STREQUAL "spirv")
         set(_refusal "is not available in SPIR-V output")
       else()
         set(_refusal "is not available in OpenCL C output")
+      endif()
+      if(_name STREQUAL "textures")
+        string(REPLACE "is not" "CUDA texture and surface objects (tex1Dfetch) are not" _refusal
+               "${_refusal}")
       endif()
       add_test(NAME cu.${_name}.${_form} COMMAND sh -c "
         ! \"$1\" \"$2\" --emit=$4 -o \"$3\" 2>\"$3.err\" || exit 1

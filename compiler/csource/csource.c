@@ -417,6 +417,9 @@ const char *cs_decl(CGen *g, const KType *t, const char *name, const char *quals
     add_word(&q, cs_tag(g, t->st));
   } else if (t->kind == KT_VEC) {
     add_word(&q, cs_vec_name(g, t));
+  } else if (kir_is_opaque(t) && g->target == CT_CUDA) {
+    /* The descriptor libkcrt passes for an image, and a sampler's CLK_* bits (cuda_c.c). */
+    add_word(&q, t->kind == KT_IMAGE ? "kcc_image" : "unsigned int");
   } else if (kir_is_opaque(t)) {
     add_word(&q, kir_type_str(t)); /* "read_only image2d_t", "sampler_t": OpenCL C's spelling */
   } else {
@@ -1190,6 +1193,10 @@ static void cs_expr_node(CGen *g, const KExpr *e, int prec) {
   case KE_VECLIT: print_veclit(g, e, prec); return;
   case KE_BITCAST: print_bitcast(g, e, prec); return;
   case KE_ICONST:
+    if (e->type->kind == KT_SAMPLER && g->target == CT_CUDA) {
+      cs_printf(g, "%uu", (unsigned)e->ival);
+      return;
+    }
     if (e->type->kind == KT_SAMPLER) {
       g->samplers |= 1ull << (e->ival & 63); /* kir_sampler_valid: below 64 */
       cs_printf(g, "kcc_sampler_%d", (int)(e->ival & 63));

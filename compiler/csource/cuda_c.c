@@ -20,6 +20,8 @@ typedef struct CudaState {
   KBuf helpers;       /* their definitions, each after those it calls */
   bool dyn_params;    /* a kernel takes local memory as an offset into kcc_dyn */
   bool subgroups;     /* OpenCL subgroup operations: the subgroup preamble */
+  bool images;        /* OpenCL image functions: the image preamble */
+  bool textures;      /* CUDA texture or surface objects of a CUDA vector type: kcc_as */
 } CudaState;
 
 /* ---------------------------------------------------------------- reserved words */
@@ -716,6 +718,164 @@ static void cuda_subgroup(CGen *g, const KExpr *e) {
   }
 }
 
+/* ---------------------------------------------------------------- images (issue 30)
+ * As in the PTX form: reads and writes call their software form (frontend/image_lib.c), which
+ * reaches the surface through BI_SURF_LOAD/STORE; the queries read the descriptor. */
+
+static const char image_preamble[] =
+    "/* OpenCL images: the descriptor libkcrt passes for each (docs/bundle.md), and one texel's\n"
+    " * bytes through its surface object (x in bytes; outside the surface: zeros, no store). */\n"
+    "struct kcc_image {\n"
+    "  unsigned long long surf;\n"
+    "  int width, height, depth, array_size, order, type;\n"
+    "};\n";
+static const char image_texels[] =
+    "__device__ inline kcc_vec<int, 2> kcc_image_dim2(const kcc_image &i) {\n"
+    "  kcc_vec<int, 2> r;\n  r.s[0] = i.width, r.s[1] = i.height;\n  return r;\n}\n"
+    "__device__ inline kcc_vec<int, 4> kcc_image_dim4(const kcc_image &i) {\n"
+    "  kcc_vec<int, 4> r;\n  r.s[0] = i.width, r.s[1] = i.height, r.s[2] = i.depth, r.s[3] = 0;\n"
+    "  return r;\n}\n"
+    "typedef kcc_vec<unsigned int, 4> kcc_texel;\n"
+    "__device__ inline kcc_texel kcc_bits(unsigned int a, unsigned int b = 0, unsigned "
+    "int c = 0, unsigned int d = 0) {\n"
+    "  kcc_texel r;\n  r.s[0] = a, r.s[1] = b, r.s[2] = c, r.s[3] = d;\n  return r;\n}\n"
+    "__device__ inline kcc_texel kcc_bits(uint2 v) { return kcc_bits(v.x, v.y); }\n"
+    "__device__ inline kcc_texel kcc_bits(uint4 v) { return kcc_bits(v.x, v.y, v.z, v.w); "
+    "}\n"
+    "template <class T> __device__ inline T kcc_unbits(const kcc_texel &v) { return (T)v.s[0]; }\n"
+    "template <> __device__ inline uint2 kcc_unbits<uint2>(const kcc_texel &v) { return "
+    "make_uint2(v.s[0], v.s[1]); }\n"
+    "template <> __device__ inline uint4 kcc_unbits<uint4>(const kcc_texel &v) { return "
+    "make_uint4(v.s[0], v.s[1], v.s[2], v.s[3]); }\n"
+    /* Every geometry takes (x, y, z) as BI_SURF_* gives them; the layer is y (1D arrays) or z
+       (2D arrays). */
+    "#define KCC_SURF(G, F, ...) \\\n"
+    "  template <class T> __device__ inline kcc_texel kcc_load_##G(unsigned long long s, int x, "
+    "int y, int z) { \\\n"
+    "    (void)y, (void)z; \\\n"
+    "    return kcc_bits(F##read<T>(s, __VA_ARGS__, cudaBoundaryModeZero)); \\\n"
+    "  } \\\n"
+    "  template <class T> __device__ inline void kcc_store_##G(unsigned long long s, int x, int "
+    "y, int z, const kcc_texel &v) { \\\n"
+    "    (void)y, (void)z; \\\n"
+    "    F##write(kcc_unbits<T>(v), s, __VA_ARGS__, cudaBoundaryModeZero); \\\n"
+    "  }\n"
+    "KCC_SURF(1d, surf1D, x)\n"
+    "KCC_SURF(a1d, surf1DLayered, x, y)\n"
+    "KCC_SURF(2d, surf2D, x, y)\n"
+    "KCC_SURF(a2d, surf2DLayered, x, y, z)\n"
+    "KCC_SURF(3d, surf3D, x, y, z)\n"
+    "#undef KCC_SURF\n"
+    /* image1d_buffer_t: linear memory at the descriptor's address, inside the width only. */
+    "template <class T> __device__ inline kcc_texel kcc_load_1db(const kcc_image &i, int x, int, "
+    "int) {\n"
+    "  if ((unsigned)x >= (unsigned)i.width * (unsigned)sizeof(T)) return kcc_bits(0u);\n"
+    "  return kcc_bits(*(const T *)(i.surf + (unsigned long long)x));\n}\n"
+    "template <class T> __device__ inline void kcc_store_1db(const kcc_image &i, int x, int, int, "
+    "const kcc_texel &v) {\n"
+    "  if ((unsigned)x < (unsigned)i.width * (unsigned)sizeof(T))\n"
+    "    *(T *)(i.surf + (unsigned long long)x) = kcc_unbits<T>(v);\n}\n\n";
+
+static void cuda_surf(CGen *g, const KExpr *e) {
+  bool load = e->builtin == BI_SURF_LOAD;
+  const KExpr *nb = e->args[load ? 4 : 5];
+  int bytes = nb->kind == KE_ICONST ? (int)nb->ival : 0;
+  const char *t = bytes == 1   ? "unsigned char"
+                  : bytes == 2 ? "unsigned short"
+                  : bytes == 4 ? "unsigned int"
+                  : bytes == 8 ? "uint2"
+                               : "uint4";
+  static const char *const geo[KIMG_DIM_COUNT_] = {
+      [KIMG_1D] = "1d", [KIMG_1D_BUFFER] = "1d", [KIMG_1D_ARRAY] = "a1d",
+      [KIMG_2D] = "2d", [KIMG_2D_ARRAY] = "a2d", [KIMG_3D] = "3d",
+  };
+  /* A 1D buffer image is linear memory (runtime/cuda.c): its helpers take the descriptor. */
+  bool buffer = e->args[0]->type->len == KIMG_1D_BUFFER;
+  cs_printf(g, "kcc_%s_%s<%s>(", load ? "load" : "store",
+            buffer ? "1db" : geo[e->args[0]->type->len], t);
+  cs_expr(g, e->args[0], buffer ? P_ASSIGN : P_POSTFIX);
+  if (!buffer) cs_puts(g, ".surf");
+  for (int i = 1; i < (load ? 4 : 5); i++) {
+    cs_puts(g, ", ");
+    cs_expr(g, e->args[i], P_ASSIGN);
+  }
+  cs_puts(g, ")");
+}
+
+/* CUDA's texture and surface functions, printed as themselves with the texel type's CUDA name
+ * (float4); a CUDA vector type is a struct of kcc's in CUDA C (struct float4_), so its value
+ * passes through kcc_as, a copy of its bytes (the same layout). */
+static void cuda_texture(CGen *g, const KExpr *e) {
+  CudaState *st = g->be;
+  KBuiltin b = e->builtin;
+  bool write = b >= BI_CU_SURF1DWRITE, surf = b >= BI_CU_SURF1DREAD;
+  const KType *t = write ? e->args[0]->type : e->type;
+  int n = 0;
+  if (!kir_texel_elem(t, &n)) {
+    cs_error(g, e->loc, "%s<%s>: the texel type must be a scalar or a CUDA vector type",
+             kir_builtin_info(b)->name, kir_type_str(t));
+    return;
+  }
+  bool vec = t->kind == KT_STRUCT;
+  const char *native = vec ? t->st->name : cs_scalar(g, t->kind);
+  st->textures |= vec;
+  int first = write ? 1 : 0;
+  if (vec && !write) cs_printf(g, "kcc_as<%s>(", cs_decl(g, t, "", NULL));
+  cs_printf(g, "%s<%s>(", kir_builtin_info(b)->name, native);
+  if (write) {
+    if (vec) cs_printf(g, "kcc_as<%s>(", native);
+    cs_expr(g, e->args[0], P_ASSIGN);
+    cs_puts(g, vec ? "), " : ", ");
+  }
+  for (int i = first; i < e->nargs; i++) {
+    if (i > first) cs_puts(g, ", ");
+    if (surf && i == e->nargs - 1) cs_puts(g, "(cudaSurfaceBoundaryMode)");
+    cs_expr(g, e->args[i], surf && i == e->nargs - 1 ? P_UNARY : P_ASSIGN);
+  }
+  cs_puts(g, vec && !write ? "))" : ")");
+}
+
+/* True when it printed e (an image function). */
+static bool cuda_image(CGen *g, const KExpr *e, int prec) {
+  CudaState *st = g->be;
+  st->images = true;
+  switch (e->builtin) {
+  case BI_IMAGE_READ:
+  case BI_IMAGE_WRITE: {
+    if (!e->callee) {
+      diag_ice(e->loc, "CUDA C back end: an image function without its software form");
+      return true;
+    }
+    KExpr call = *e;
+    call.kind = KE_CALL;
+    cs_expr(g, &call, prec);
+    return true;
+  }
+  case BI_SURF_LOAD:
+  case BI_SURF_STORE: cuda_surf(g, e); return true;
+  case BI_IMAGE_DIM:
+    /* get_image_dim: (width, height) or (width, height, depth, 0). */
+    cs_vec_name(g, e->type); /* the vector preamble (kcc_vec) is then printed */
+    cs_printf(g, "kcc_image_dim%d(", (int)e->type->len);
+    cs_expr(g, e->args[0], P_ASSIGN);
+    cs_puts(g, ")");
+    return true;
+  default: break;
+  }
+  static const char *const fields[] = {
+      [BI_IMAGE_WIDTH] = "width",         [BI_IMAGE_HEIGHT] = "height",
+      [BI_IMAGE_DEPTH] = "depth",         [BI_IMAGE_ARRAY_SIZE] = "array_size",
+      [BI_IMAGE_CHANNEL_ORDER] = "order", [BI_IMAGE_CHANNEL_TYPE] = "type",
+  };
+  if (e->builtin > BI_IMAGE_CHANNEL_TYPE || !fields[e->builtin]) return false;
+  bool p = prec > P_POSTFIX;
+  if (p) cs_puts(g, "(");
+  cs_expr(g, e->args[0], P_POSTFIX);
+  cs_printf(g, ".%s", fields[e->builtin]);
+  if (p) cs_puts(g, ")");
+  return true;
+}
+
 static void cuda_builtin(CGen *g, const KExpr *e, int prec) {
   if (e->kind == KE_SPECIAL) {
     static const char *const v[] = {[BI_THREAD_IDX] = "threadIdx",
@@ -726,6 +886,13 @@ static void cuda_builtin(CGen *g, const KExpr *e, int prec) {
     return;
   }
   KBuiltin b = e->builtin;
+  if (kir_builtin_is_cuda_texture(b)) {
+    cuda_texture(g, e);
+    return;
+  }
+  if ((kir_builtin_is_image(b) || b == BI_SURF_LOAD || b == BI_SURF_STORE) &&
+      cuda_image(g, e, prec))
+    return;
   bool discard = g->discard;
   g->discard = false;
   switch (b) {
@@ -1100,8 +1267,8 @@ static void print_signature(CGen *g, const KFunc *f) {
       cs_printf(g, "__launch_bounds__(%d) ", maxt);
     cs_puts(g, "void ");
   } else {
-    cs_printf(g, "static __device__ %s%s%s", f->is_inline ? "inline " : "",
-              f->is_cold ? "__noinline__ " : "", cs_decl(g, f->ret, "", NULL));
+    cs_printf(g, "static __device__ %s%s%s", f->is_inline && !f->no_inline ? "inline " : "",
+              f->is_cold || f->no_inline ? "__noinline__ " : "", cs_decl(g, f->ret, "", NULL));
     if (f->ret->kind != KT_PTR) cs_puts(g, " ");
   }
   cs_printf(g, "%s(", cs_func(f));
@@ -1130,7 +1297,6 @@ bool emit_cuda_c(KModule *m, const KOptions *o, KBuf *out) {
       .param_init = local_param_init,
       .language = "CUDA C++",
   };
-  if (!kcc_check_no_images(m, "CUDA C")) return false;
   if (!kcc_check_limits(m, o, KL_CUDA)) return false;
   CGen g;
   CudaState st = {0};
@@ -1197,6 +1363,12 @@ bool emit_cuda_c(KModule *m, const KOptions *o, KBuf *out) {
       kir_visit_stmt(((KFunc *)m->funcs.v[i])->body, find_printf, &uses_printf);
   if (uses_printf) cs_puts(&g, "#include <cstdio>\n\n");
   print_vec_preamble(&g);
+  if (st.images) cs_puts(&g, image_preamble);
+  if (st.images && g.vec_types.n) cs_puts(&g, image_texels); /* vectors: kcc_vec */
+  if (st.textures)
+    cs_puts(&g, "/* A CUDA vector type's value as kcc's struct of the same layout, and back. */\n"
+                "template <class T, class S> static __device__ inline T kcc_as(const S &s) {\n"
+                "  T t;\n  __builtin_memcpy(&t, &s, sizeof t);\n  return t;\n}\n\n");
   if (st.subgroups) cs_puts(&g, sg_preamble);
   if (st.helpers.len) {
     kbuf_append(&head, st.helpers.data, st.helpers.len);

@@ -934,7 +934,13 @@ static void ocl_builtin(CGen *g, const KExpr *e, int prec) {
     cs_puts(g, ")");
     return;
   }
-  cs_error(g, e->loc, "builtin '%s' has no OpenCL C equivalent", kir_builtin_info(b)->name);
+  if (kir_builtin_is_cuda_texture(b))
+    cs_error(g, e->loc,
+             "CUDA texture and surface objects (%s) are not available in OpenCL C output; use "
+             "the PTX or CUDA C form",
+             kir_builtin_info(b)->name);
+  else
+    cs_error(g, e->loc, "builtin '%s' has no OpenCL C equivalent", kir_builtin_info(b)->name);
 }
 
 /* ---------------------------------------------------------------- module */
@@ -1090,6 +1096,7 @@ bool emit_opencl_c(KModule *m, const KOptions *o, KBuf *out) {
   };
   CGen g;
   OclState st = {0};
+  m = kir_module_without_image_impl(m); /* OpenCL C has its own image functions */
   cs_init(&g, CT_OPENCL, m, o, &hooks);
   g.be = &st;
   cs_name_module(&g, NULL);

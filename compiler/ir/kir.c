@@ -447,6 +447,18 @@ static const KBuiltinInfo builtins[] = {
     {"get_image_dim", BI_IMAGE_DIM, 1},
     {"get_image_channel_order", BI_IMAGE_CHANNEL_ORDER, 1},
     {"get_image_channel_data_type", BI_IMAGE_CHANNEL_TYPE, 1},
+    {"__kcc_surf_load", BI_SURF_LOAD, 5},
+    {"__kcc_surf_store", BI_SURF_STORE, 6},
+    {"tex1Dfetch", BI_CU_TEX1DFETCH, 2},
+    {"tex1D", BI_CU_TEX1D, 2},
+    {"tex2D", BI_CU_TEX2D, 3},
+    {"tex3D", BI_CU_TEX3D, 4},
+    {"surf1Dread", BI_CU_SURF1DREAD, 3},
+    {"surf2Dread", BI_CU_SURF2DREAD, 4},
+    {"surf3Dread", BI_CU_SURF3DREAD, 5},
+    {"surf1Dwrite", BI_CU_SURF1DWRITE, 4},
+    {"surf2Dwrite", BI_CU_SURF2DWRITE, 5},
+    {"surf3Dwrite", BI_CU_SURF3DWRITE, 6},
 };
 const char *const kir_red_names[KR_COUNT_] = {
     "add", "mul", "min", "max", "and", "or", "xor", "logical_and", "logical_or", "logical_xor",
@@ -493,13 +505,34 @@ bool kir_builtin_is_image(KBuiltin id) {
   return id >= BI_IMAGE_READ && id <= BI_IMAGE_CHANNEL_TYPE;
 }
 
-const KVar *kir_module_first_opaque(const KModule *m) {
-  for (int i = 0; i < m->funcs.n; i++) {
-    const KFunc *f = m->funcs.v[i];
-    for (int j = 0; j < f->nparams; j++)
-      if (kir_is_opaque(f->params[j]->type)) return f->params[j];
+bool kir_builtin_is_cuda_texture(KBuiltin id) {
+  return id >= BI_CU_TEX1DFETCH && id <= BI_CU_SURF3DWRITE;
+}
+
+const KType *kir_texel_elem(const KType *t, int *n) {
+  if (kir_is_int(t) || kir_is_float(t)) {
+    *n = 1;
+    return t;
   }
-  return NULL;
+  if (t->kind != KT_STRUCT || t->st->is_union || t->st->nfields < 1 || t->st->nfields > 4)
+    return NULL;
+  const KType *e = t->st->fields[0].type;
+  for (int i = 0; i < t->st->nfields; i++)
+    if (t->st->fields[i].type != e || t->st->fields[i].anon) return NULL;
+  *n = t->st->nfields;
+  return kir_is_int(e) || kir_is_float(e) ? e : NULL;
+}
+
+KModule *kir_module_without_image_impl(KModule *m) {
+  bool any = false;
+  for (int i = 0; i < m->funcs.n && !any; i++) any = ((KFunc *)m->funcs.v[i])->image_impl;
+  if (!any) return m;
+  KModule *v = kir_alloc(sizeof *v);
+  *v = *m;
+  v->funcs = (KList){0};
+  for (int i = 0; i < m->funcs.n; i++)
+    if (!((KFunc *)m->funcs.v[i])->image_impl) klist_push(&v->funcs, m->funcs.v[i]);
+  return v;
 }
 
 typedef struct WarpCtx {

@@ -512,6 +512,28 @@ typedef enum KBuiltin {
   BI_IMAGE_DIM,           /* (image): int2 (2D, 2D arrays) or int4 (3D; .w 0) */
   BI_IMAGE_CHANNEL_ORDER, /* (image): int, a CLK_ channel order (CLK_RGBA 0x10B5...) */
   BI_IMAGE_CHANNEL_TYPE,  /* (image): int, a CLK_ channel data type (CLK_FLOAT 0x10DE...) */
+  /* The raw texel access the PTX and CUDA C forms build OpenCL's image functions from (only in
+     KFunc.image_impl functions; docs/design.md, "Images on CUDA"): args (image, x in bytes, y,
+     z, [value,] bytes) with bytes an int constant 1, 2, 4, 8 or 16, the texel's size. y is
+     the layer of a 1D array and z the layer of a 2D array; coordinates the image lacks are 0.
+     Outside the image a load gives zeros and a store does nothing. */
+  BI_SURF_LOAD,  /* (image, x, y, z, bytes): uint4, the texel's bytes little-endian from .x */
+  BI_SURF_STORE, /* (image, x, y, z, uint4 value, bytes): void */
+  /* CUDA's texture and surface objects (.cu input; kir_builtin_is_cuda_texture; PTX and CUDA C
+     only). The object is an unsigned long long (cudaTextureObject_t, cudaSurfaceObject_t) the
+     host made; the texel type is the template argument T, the result's (or the stored value's)
+     type: a scalar or a CUDA vector type (a struct of 1 to 4 fields of one scalar type). */
+  BI_CU_TEX1DFETCH,  /* (tex, int x): T */
+  BI_CU_TEX1D,       /* (tex, float x): T */
+  BI_CU_TEX2D,       /* (tex, float x, float y): T */
+  BI_CU_TEX3D,       /* (tex, float x, float y, float z): T */
+  BI_CU_SURF1DREAD,  /* (surf, int x (bytes), int mode): T; mode a cudaSurfaceBoundaryMode
+                        constant (0 zero, 1 clamp, 2 trap) */
+  BI_CU_SURF2DREAD,  /* (surf, int x, int y, int mode): T */
+  BI_CU_SURF3DREAD,  /* (surf, int x, int y, int z, int mode): T */
+  BI_CU_SURF1DWRITE, /* (T value, surf, int x, int mode): void */
+  BI_CU_SURF2DWRITE, /* (T value, surf, int x, int y, int mode): void */
+  BI_CU_SURF3DWRITE, /* (T value, surf, int x, int y, int z, int mode): void */
   BI_COUNT_
 } KBuiltin;
 
@@ -561,6 +583,11 @@ static inline bool kir_red_uses_op(KBuiltin id) {
 bool kir_builtin_is_cuda_intrinsic(KBuiltin id);
 /* BI_IMAGE_READ..BI_IMAGE_CHANNEL_TYPE. */
 bool kir_builtin_is_image(KBuiltin id);
+/* BI_CU_TEX1DFETCH..BI_CU_SURF3DWRITE. */
+bool kir_builtin_is_cuda_texture(KBuiltin id);
+/* A CUDA texel type: a scalar, or a struct of 1 to 4 fields of one scalar type (float4, uchar2);
+ * its scalar type and component count, or NULL. */
+const KType *kir_texel_elem(const KType *t, int *n);
 
 /* ---------------------------------------------------------------- expressions */
 
@@ -678,6 +705,9 @@ struct KExpr {
      command line's -ffp-contract decides. */
   signed char contract;
   KBuiltin builtin;
+  /* KE_CALL: the function called. BI_IMAGE_READ / BI_IMAGE_WRITE: the KFunc.image_impl
+     function the PTX and CUDA C forms call instead, with the same arguments (NULL where the
+     module has no such form to write). */
   KFunc *callee;
   KExpr **args;
   int nargs;
@@ -802,6 +832,13 @@ struct KFunc {
   /* Called only when something went wrong (-fbounds-check's reporter): never inlined, so
      that the checked loops it is called from stay small enough to unroll and schedule. */
   bool is_cold;
+  /* An OpenCL image function in software (frontend/image.c): the body the PTX and CUDA C forms
+     call for a BI_IMAGE_READ / BI_IMAGE_WRITE whose KExpr.callee it is. The OpenCL forms use
+     their own image instructions and never write it. */
+  bool image_impl;
+  /* Never inlined (PTX noinline, CUDA C __noinline__): image_lib.c's texel decoding, which every
+     read would otherwise copy with every format's conversion. */
+  bool no_inline;
   KNative native;
   void *aux;
 };
@@ -818,6 +855,10 @@ typedef struct KModule {
 KModule *kir_module(const char *file);
 KVar *kir_var(KModule *m, const char *name, KType *type, KVarKind kind, KLoc loc);
 
+/* m as the OpenCL forms see it: without the software forms of image functions
+ * (KFunc.image_impl), which only PTX and CUDA C call. m itself when it has none; else a copy
+ * sharing everything but the function list. */
+KModule *kir_module_without_image_impl(KModule *m);
 /* Whether m defines at least one kernel. */
 bool kir_has_kernel(const KModule *m);
 /* Whether any function of m has an operation under FP_CONTRACT OFF (kir_func_no_contract). */
@@ -827,9 +868,6 @@ bool kir_func_uses_warp(const KFunc *f);
 /* Whether f, or a function it calls, uses an OpenCL subgroup operation
  * (kir_builtin_is_subgroup). */
 bool kir_func_uses_subgroups(const KFunc *f);
-/* The first parameter of an image or sampler type among m's functions, or NULL: what the
- * forms without images (PTX, CUDA C, for now) refuse, naming it. */
-const KVar *kir_module_first_opaque(const KModule *m);
 
 /* Prints the module as readable text (`kcc --emit=kir`); the format is stable for tests. */
 void kir_print(FILE *out, const KModule *m);

@@ -314,8 +314,11 @@ void kir_print(FILE *out, const KModule *m) {
     fputs(" }\n", out);
   }
   for (int i = 0; i < m->globals.n; i++) print_var_decl(out, m->globals.v[i]);
+  /* The software forms of image functions (KFunc.image_impl: the same library text in every
+   * module that reads or writes images) are left out, as the OpenCL forms leave them out. */
   for (int i = 0; i < m->funcs.n; i++) {
     const KFunc *f = m->funcs.v[i];
+    if (f->image_impl) continue;
     fprintf(out, "\n%s%s%s%s %s(", f->is_kernel ? "kernel " : "", f->is_static ? "static " : "",
             f->is_inline ? "inline " : "", kir_type_str(f->ret), f->name);
     for (int j = 0; j < f->nparams; j++)
@@ -329,9 +332,13 @@ void kir_print(FILE *out, const KModule *m) {
     if (f->reqd_block[0])
       fprintf(out, "  ; reqd_work_group_size %d %d %d\n", f->reqd_block[0], f->reqd_block[1],
               f->reqd_block[2]);
-    if (f->callees.n) {
+    int ncalls = 0;
+    for (int j = 0; j < f->callees.n; j++) ncalls += !((KFunc *)f->callees.v[j])->image_impl;
+    if (ncalls) {
       fputs("  ; calls", out);
-      for (int j = 0; j < f->callees.n; j++) fprintf(out, " %s", ((KFunc *)f->callees.v[j])->name);
+      for (int j = 0; j < f->callees.n; j++)
+        if (!((KFunc *)f->callees.v[j])->image_impl)
+          fprintf(out, " %s", ((KFunc *)f->callees.v[j])->name);
       fputc('\n', out);
     }
     if (f->body) print_stmt(out, f->body, 0);

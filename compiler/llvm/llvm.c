@@ -52,8 +52,8 @@ LLVMTypeRef lg_type(LG *g, const KType *t) {
   case KT_PTR: return LLVMPointerTypeInContext(g->ctx, lg_as(t->as));
   case KT_ARRAY: return LLVMArrayType2(lg_type(g, t->base), t->len < 0 ? 0 : (uint64_t)t->len);
   case KT_STRUCT: return struct_of(g, t->st)->ty;
-  case KT_IMAGE:
-  case KT_SAMPLER: break; /* refused before (kcc_check_no_images) */
+  case KT_IMAGE: return lg_image_type(g);
+  case KT_SAMPLER: return g->t_i32; /* its CLK_* bits (kcrt passes them; docs/bundle.md) */
   case KT_VEC: {
     /* NVPTX's data layout gives <N x T> KIR's (OpenCL's) layout: size and alignment the
      * power of two at or above N * sizeof(T), so a 3-vector takes 4 slots in memory, in
@@ -465,10 +465,12 @@ static void declare_func(LG *g, KFunc *f) {
     if (f->min_blocks) add_annotation(g, fn, "minctasm", f->min_blocks);
   } else {
     LLVMSetLinkage(fn, LLVMInternalLinkage);
-    if (f->is_inline) add_attr(g, fn, LLVMAttributeFunctionIndex, "inlinehint");
+    if (f->is_inline && !f->no_inline) add_attr(g, fn, LLVMAttributeFunctionIndex, "inlinehint");
     if (f->is_cold) {
       add_attr(g, fn, LLVMAttributeFunctionIndex, "noinline");
       add_attr(g, fn, LLVMAttributeFunctionIndex, "cold");
+    } else if (f->no_inline) {
+      add_attr(g, fn, LLVMAttributeFunctionIndex, "noinline");
     }
   }
   add_attr(g, fn, LLVMAttributeFunctionIndex, "nounwind");
@@ -860,7 +862,6 @@ static bool optimize(LG *g, LLVMTargetMachineRef tm) {
 }
 
 static bool compile(KModule *m, const KOptions *o, KBuf *out, bool ptx) {
-  if (!kcc_check_no_images(m, ptx ? "PTX" : "LLVM IR")) return false;
   if (!kcc_check_limits(m, o, KL_PTX)) return false;
   init_nvptx();
   LLVMTargetMachineRef tm = make_tm(m, o);

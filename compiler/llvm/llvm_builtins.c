@@ -946,6 +946,283 @@ static LLVMValueRef gen_subgroup(LG *g, KExpr *e) {
   }
 }
 
+/* ---------------------------------------------------------------- images (issue 30)
+ * Reads and writes call their software form (frontend/image_lib.c: OpenCL's sampling and
+ * conversions over raw texels), which reaches the surface through BI_SURF_LOAD/STORE; the
+ * queries read the descriptor the runtime passes for the image (docs/bundle.md). */
+
+LLVMTypeRef lg_image_type(LG *g) {
+  LLVMTypeRef el[7] = {g->t_i64, g->t_i32, g->t_i32, g->t_i32, g->t_i32, g->t_i32, g->t_i32};
+  return LLVMStructTypeInContext(g->ctx, el, 7, 0);
+}
+
+/* The surface instruction's geometry for an image type, and the coordinate operands in its
+ * order (the layer first for arrays): x (bytes), y, z as BI_SURF_* take them. */
+static const char *surf_geometry(KImageDim d, LLVMValueRef *xyz, LLVMValueRef *ops, int *n) {
+  switch (d) {
+  case KIMG_1D_ARRAY: ops[0] = xyz[1], ops[1] = xyz[0], *n = 2; return "1d.array";
+  case KIMG_2D: ops[0] = xyz[0], ops[1] = xyz[1], *n = 2; return "2d";
+  case KIMG_2D_ARRAY: ops[0] = xyz[2], ops[1] = xyz[0], ops[2] = xyz[1], *n = 3; return "2d.array";
+  case KIMG_3D: ops[0] = xyz[0], ops[1] = xyz[1], ops[2] = xyz[2], *n = 3; return "3d";
+  default: /* 1D (a 1D buffer is linear memory: buffer_texel) */
+    ops[0] = xyz[0], *n = 1;
+    return "1d";
+  }
+}
+
+/* An image1d_buffer_t is linear memory on CUDA, its descriptor's first field the address
+ * (runtime/cuda.c: a 1D surface is at most tens of thousands of texels wide, far below the
+ * buffers such images view). A texel is a plain global load or store of its size, inside the
+ * width only: outside, a load gives zeros and a store does nothing, as the surfaces' .zero. */
+static LLVMValueRef buffer_texel(LG *g, LLVMValueRef d, LLVMValueRef x, int bytes,
+                                 LLVMValueRef store) {
+  LLVMValueRef limit =
+      LLVMBuildMul(g->b, LLVMBuildExtractValue(g->b, d, 1, ""), lg_i32(g, (unsigned)bytes), "");
+  LLVMValueRef in = LLVMBuildICmp(g->b, LLVMIntULT, x, limit, "");
+  LLVMTypeRef vt = bytes == 1   ? g->t_i8
+                   : bytes == 2 ? g->t_i16
+                   : bytes == 4 ? g->t_i32
+                                : LLVMVectorType(g->t_i32, (unsigned)bytes / 4);
+  LLVMValueRef base = LLVMBuildIntToPtr(g->b, LLVMBuildExtractValue(g->b, d, 0, ""),
+                                        LLVMPointerTypeInContext(g->ctx, 1), "");
+  LLVMValueRef off = LLVMBuildSExt(g->b, x, g->t_i64, "");
+  LLVMValueRef p = LLVMBuildInBoundsGEP2(g->b, g->t_i8, base, &off, 1, "");
+  LLVMValueRef zero = LLVMConstNull(LLVMVectorType(g->t_i32, 4));
+  LLVMBasicBlockRef from = LLVMGetInsertBlock(g->b);
+  LLVMBasicBlockRef yes = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "texel");
+  LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "texel.done");
+  LLVMBuildCondBr(g->b, in, yes, done);
+  LLVMPositionBuilderAtEnd(g->b, yes);
+  LLVMValueRef v = zero;
+  if (store) {
+    LLVMValueRef w = store;
+    if (bytes <= 4) {
+      w = LLVMBuildExtractElement(g->b, store, lg_i32(g, 0), "");
+      if (bytes < 4) w = LLVMBuildTrunc(g->b, w, vt, "");
+    } else if (bytes == 8) { /* the first two words */
+      LLVMValueRef m[2] = {lg_i32(g, 0), lg_i32(g, 1)};
+      w = LLVMBuildShuffleVector(g->b, store, LLVMGetPoison(LLVMTypeOf(store)),
+                                 LLVMConstVector(m, 2), "");
+    }
+    LLVMSetAlignment(LLVMBuildStore(g->b, w, p), (unsigned)bytes);
+  } else {
+    LLVMValueRef l = LLVMBuildLoad2(g->b, vt, p, "");
+    LLVMSetAlignment(l, (unsigned)bytes);
+    for (int i = 0; i < (bytes <= 4 ? 1 : bytes / 4); i++) {
+      LLVMValueRef w =
+          bytes <= 4 ? l : LLVMBuildExtractElement(g->b, l, lg_i32(g, (unsigned)i), "");
+      if (bytes < 4) w = LLVMBuildZExt(g->b, w, g->t_i32, "");
+      v = LLVMBuildInsertElement(g->b, v, w, lg_i32(g, (unsigned)i), "");
+    }
+  }
+  LLVMBasicBlockRef yes_end = LLVMGetInsertBlock(g->b);
+  LLVMBuildBr(g->b, done);
+  LLVMPositionBuilderAtEnd(g->b, done);
+  if (store) return NULL;
+  LLVMValueRef phi = LLVMBuildPhi(g->b, LLVMTypeOf(zero), "");
+  LLVMValueRef vals[2] = {v, zero};
+  LLVMBasicBlockRef blocks[2] = {yes_end, from};
+  LLVMAddIncoming(phi, vals, blocks, 2);
+  return phi;
+}
+
+static LLVMValueRef gen_surf(LG *g, KExpr *e) {
+  bool load = e->builtin == BI_SURF_LOAD;
+  KExpr *nb = e->args[load ? 4 : 5];
+  int bytes = nb->kind == KE_ICONST ? (int)nb->ival : 0;
+  if (bytes != 1 && bytes != 2 && bytes != 4 && bytes != 8 && bytes != 16) {
+    diag_ice(e->loc, "LLVM back end: surface access of %d bytes", bytes);
+    return load ? LLVMGetUndef(lg_type(g, e->type)) : NULL;
+  }
+  LLVMValueRef d = lg_expr(g, e->args[0]);
+  LLVMValueRef surf = LLVMBuildExtractValue(g->b, d, 0, "surf");
+  LLVMValueRef xyz[3], ops[12];
+  for (int i = 0; i < 3; i++) xyz[i] = lg_expr(g, e->args[1 + i]);
+  if (e->args[0]->type->len == KIMG_1D_BUFFER)
+    return buffer_texel(g, d, xyz[0], bytes, load ? NULL : lg_expr(g, e->args[4]));
+  int n = 0;
+  const char *geo = surf_geometry((KImageDim)e->args[0]->type->len, xyz, ops + 1, &n);
+  ops[0] = surf;
+  n++;
+  /* .zero: outside the surface a load gives 0 and a store is dropped, never a trap. */
+  const char *size = bytes == 1   ? "i8"
+                     : bytes == 2 ? "i16"
+                     : bytes == 4 ? "i32"
+                     : bytes == 8 ? "v2i32"
+                                  : "v4i32";
+  int words = bytes <= 4 ? 1 : bytes / 4;
+  LLVMTypeRef small = bytes <= 2 ? g->t_i16 : g->t_i32;
+  char name[64];
+  LLVMTypeRef pt[12];
+  for (int i = 0; i < n; i++) pt[i] = LLVMTypeOf(ops[i]);
+  if (load) {
+    snprintf(name, sizeof name, "llvm.nvvm.suld.%s.%s.zero", geo, size);
+    LLVMTypeRef el[4] = {g->t_i32, g->t_i32, g->t_i32, g->t_i32};
+    LLVMTypeRef rt = words == 1 ? small : LLVMStructTypeInContext(g->ctx, el, (unsigned)words, 0);
+    LLVMValueRef r =
+        lg_call(g, lg_decl(g, name, LLVMFunctionType(rt, pt, (unsigned)n, 0)), ops, (unsigned)n);
+    LLVMValueRef v = LLVMConstNull(LLVMVectorType(g->t_i32, 4));
+    for (int i = 0; i < words; i++) {
+      LLVMValueRef w = words == 1 ? r : LLVMBuildExtractValue(g->b, r, (unsigned)i, "");
+      if (bytes <= 2) w = LLVMBuildZExt(g->b, w, g->t_i32, "");
+      v = LLVMBuildInsertElement(g->b, v, w, lg_i32(g, (unsigned)i), "");
+    }
+    return v;
+  }
+  LLVMValueRef v = lg_expr(g, e->args[4]);
+  for (int i = 0; i < words; i++) {
+    LLVMValueRef w = LLVMBuildExtractElement(g->b, v, lg_i32(g, (unsigned)i), "");
+    if (bytes <= 2) w = LLVMBuildTrunc(g->b, w, g->t_i16, "");
+    pt[n] = LLVMTypeOf(w);
+    ops[n++] = w;
+  }
+  snprintf(name, sizeof name, "llvm.nvvm.sust.b.%s.%s.zero", geo, size);
+  lg_call(g, lg_decl(g, name, LLVMFunctionType(g->t_void, pt, (unsigned)n, 0)), ops, (unsigned)n);
+  return NULL;
+}
+
+static LLVMValueRef gen_image(LG *g, KExpr *e) {
+  if (e->builtin == BI_IMAGE_READ || e->builtin == BI_IMAGE_WRITE) {
+    if (!e->callee) {
+      diag_ice(e->loc, "LLVM back end: an image %s without its software form",
+               e->builtin == BI_IMAGE_READ ? "read" : "write");
+      return e->type->kind == KT_VOID ? NULL : LLVMGetUndef(lg_type(g, e->type));
+    }
+    KExpr call = *e;
+    call.kind = KE_CALL;
+    return lg_expr(g, &call);
+  }
+  if (e->builtin == BI_SURF_LOAD || e->builtin == BI_SURF_STORE) return gen_surf(g, e);
+  LLVMValueRef d = lg_expr(g, e->args[0]);
+  unsigned field = e->builtin == BI_IMAGE_WIDTH           ? 1
+                   : e->builtin == BI_IMAGE_HEIGHT        ? 2
+                   : e->builtin == BI_IMAGE_DEPTH         ? 3
+                   : e->builtin == BI_IMAGE_ARRAY_SIZE    ? 4
+                   : e->builtin == BI_IMAGE_CHANNEL_ORDER ? 5
+                   : e->builtin == BI_IMAGE_CHANNEL_TYPE  ? 6
+                                                          : 0;
+  if (field) return LLVMBuildExtractValue(g->b, d, field, "");
+  /* BI_IMAGE_DIM: (width, height) or (width, height, depth, 0). */
+  LLVMValueRef v = LLVMConstNull(lg_type(g, e->type));
+  for (int i = 0; i < e->type->len && i < 3; i++)
+    v = LLVMBuildInsertElement(g->b, v, LLVMBuildExtractValue(g->b, d, (unsigned)i + 1, ""),
+                               lg_i32(g, (unsigned)i), "");
+  return v;
+}
+
+/* CUDA's texture and surface objects (.cu input): tex.{1d,2d,3d} through the unified texture
+ * mode (the object is the handle) and suld.b / sust.b of the texel's size, the boundary mode
+ * the call names. The texel moves between the instruction's registers and T through memory
+ * (SROA makes registers of it again). */
+static LLVMValueRef texel_alloca(LG *g, const KType *t) {
+  return lg_alloca(g, t, "texel");
+}
+
+static LLVMValueRef gen_cu_tex(LG *g, KExpr *e) {
+  int n = 0;
+  const KType *el = kir_texel_elem(e->type, &n);
+  if (!el || el->size > 4) {
+    diag_error(e->loc,
+               "%s<%s>: the texel type must be a scalar of at most 32 bits or a CUDA "
+               "vector type of one",
+               kir_builtin_info(e->builtin)->name, kir_type_str(e->type));
+    return LLVMGetUndef(lg_type(g, e->type));
+  }
+  int dims = e->builtin == BI_CU_TEX3D ? 3 : e->builtin == BI_CU_TEX2D ? 2 : 1;
+  bool fetch = e->builtin == BI_CU_TEX1DFETCH;
+  const char *rk = kir_is_float(el) ? "v4f32" : kir_is_signed(el) ? "v4s32" : "v4u32";
+  char name[64];
+  snprintf(name, sizeof name, "llvm.nvvm.tex.unified.%dd.%s.%s", dims, rk, fetch ? "s32" : "f32");
+  LLVMValueRef ops[4];
+  LLVMTypeRef pt[4];
+  for (int i = 0; i < e->nargs && i < 4; i++) {
+    ops[i] = lg_expr(g, e->args[i]);
+    pt[i] = LLVMTypeOf(ops[i]);
+  }
+  LLVMTypeRef ct = kir_is_float(el) ? g->t_f32 : g->t_i32, el4[4] = {ct, ct, ct, ct};
+  LLVMTypeRef rt = LLVMStructTypeInContext(g->ctx, el4, 4, 0);
+  LLVMValueRef r = lg_call(g, lg_decl(g, name, LLVMFunctionType(rt, pt, (unsigned)e->nargs, 0)),
+                           ops, (unsigned)e->nargs);
+  LLVMValueRef a = texel_alloca(g, e->type);
+  for (int i = 0; i < n; i++) {
+    LLVMValueRef c = LLVMBuildExtractValue(g->b, r, (unsigned)i, "");
+    if (!kir_is_float(el) && el->size < 4) c = LLVMBuildTrunc(g->b, c, lg_type(g, el), "");
+    LLVMValueRef at = e->type->kind == KT_STRUCT ? lg_field_ptr(g, e->type->st, a, i) : a;
+    LLVMBuildStore(g->b, c, at);
+  }
+  return LLVMBuildLoad2(g->b, lg_type(g, e->type), a, "");
+}
+
+static LLVMValueRef gen_cu_surf(LG *g, KExpr *e) {
+  bool write = e->builtin >= BI_CU_SURF1DWRITE;
+  int dims =
+      write ? (int)(e->builtin - BI_CU_SURF1DWRITE) + 1 : (int)(e->builtin - BI_CU_SURF1DREAD) + 1;
+  const KType *t = write ? e->args[0]->type : e->type;
+  int n = 0, bytes = (int)t->size;
+  KExpr *mode = e->args[e->nargs - 1];
+  if (!kir_texel_elem(t, &n) ||
+      (bytes != 1 && bytes != 2 && bytes != 4 && bytes != 8 && bytes != 16)) {
+    diag_error(e->loc,
+               "%s<%s>: the texel type must be a scalar or a CUDA vector type of 1, 2, 4, "
+               "8 or 16 bytes",
+               kir_builtin_info(e->builtin)->name, kir_type_str(t));
+    return write ? NULL : LLVMGetUndef(lg_type(g, e->type));
+  }
+  if (mode->kind != KE_ICONST || mode->ival > 2) {
+    diag_error(e->loc,
+               "%s: the boundary mode must be a constant (cudaBoundaryModeZero, "
+               "cudaBoundaryModeClamp or cudaBoundaryModeTrap)",
+               kir_builtin_info(e->builtin)->name);
+    return write ? NULL : LLVMGetUndef(lg_type(g, e->type));
+  }
+  static const char *const modes[] = {"zero", "clamp", "trap"};
+  const char *size = bytes == 1   ? "i8"
+                     : bytes == 2 ? "i16"
+                     : bytes == 4 ? "i32"
+                     : bytes == 8 ? "v2i32"
+                                  : "v4i32";
+  int words = bytes <= 4 ? 1 : bytes / 4;
+  LLVMTypeRef small = bytes == 1 ? g->t_i8 : bytes == 2 ? g->t_i16 : g->t_i32;
+  LLVMValueRef ops[12];
+  LLVMTypeRef pt[12];
+  int k = 0, first = write ? 1 : 0;
+  for (int i = first; i < first + 1 + dims; i++) { /* the object, then x[, y[, z]] */
+    ops[k] = lg_expr(g, e->args[i]);
+    pt[k] = LLVMTypeOf(ops[k]);
+    k++;
+  }
+  LLVMValueRef a = texel_alloca(g, t);
+  char name[64];
+  if (write) {
+    LLVMBuildStore(g->b, lg_expr(g, e->args[0]), a);
+    for (int i = 0; i < words; i++) {
+      LLVMValueRef off = lg_i32(g, (unsigned)(4 * i));
+      LLVMValueRef p = words == 1 ? a : LLVMBuildInBoundsGEP2(g->b, g->t_i8, a, &off, 1, "");
+      LLVMValueRef w = LLVMBuildLoad2(g->b, small, p, "");
+      if (bytes == 1) w = LLVMBuildZExt(g->b, w, g->t_i16, ""); /* the b8 forms take i16 */
+      ops[k] = w;
+      pt[k++] = LLVMTypeOf(w);
+    }
+    snprintf(name, sizeof name, "llvm.nvvm.sust.b.%dd.%s.%s", dims, size, modes[mode->ival]);
+    lg_call(g, lg_decl(g, name, LLVMFunctionType(g->t_void, pt, (unsigned)k, 0)), ops, (unsigned)k);
+    return NULL;
+  }
+  snprintf(name, sizeof name, "llvm.nvvm.suld.%dd.%s.%s", dims, size, modes[mode->ival]);
+  LLVMTypeRef el[4] = {g->t_i32, g->t_i32, g->t_i32, g->t_i32};
+  LLVMTypeRef rt = words == 1 ? (bytes <= 2 ? g->t_i16 : g->t_i32)
+                              : LLVMStructTypeInContext(g->ctx, el, (unsigned)words, 0);
+  LLVMValueRef r =
+      lg_call(g, lg_decl(g, name, LLVMFunctionType(rt, pt, (unsigned)k, 0)), ops, (unsigned)k);
+  for (int i = 0; i < words; i++) {
+    LLVMValueRef w = words == 1 ? r : LLVMBuildExtractValue(g->b, r, (unsigned)i, "");
+    if (bytes == 1) w = LLVMBuildTrunc(g->b, w, g->t_i8, "");
+    LLVMValueRef off = lg_i32(g, (unsigned)(4 * i));
+    LLVMValueRef p = words == 1 ? a : LLVMBuildInBoundsGEP2(g->b, g->t_i8, a, &off, 1, "");
+    LLVMBuildStore(g->b, w, p);
+  }
+  return LLVMBuildLoad2(g->b, lg_type(g, e->type), a, "");
+}
+
 LLVMValueRef lg_builtin(LG *g, KExpr *e) {
   switch (e->builtin) {
   case BI_THREAD_IDX:
@@ -966,6 +1243,10 @@ LLVMValueRef lg_builtin(LG *g, KExpr *e) {
   case BI_PRINTF: return gen_printf(g, e);
   default: break;
   }
+  if (kir_builtin_is_image(e->builtin) || e->builtin == BI_SURF_LOAD || e->builtin == BI_SURF_STORE)
+    return gen_image(g, e);
+  if (kir_builtin_is_cuda_texture(e->builtin))
+    return e->builtin <= BI_CU_TEX3D ? gen_cu_tex(g, e) : gen_cu_surf(g, e);
   if (kir_builtin_is_warp(e->builtin)) return gen_warp(g, e);
   if (kir_builtin_is_subgroup(e->builtin)) return gen_subgroup(g, e);
   if (kir_builtin_is_cuda_intrinsic(e->builtin)) return gen_cuda_int(g, e);

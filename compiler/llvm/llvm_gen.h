@@ -67,6 +67,9 @@ typedef struct LG {
 /* llvm.c */
 LLVMTypeRef lg_type(LG *g, const KType *t); /* the LLVM type of a value of type t */
 unsigned lg_as(KAddrSpace as);              /* KIR address space -> LLVM's */
+/* An image parameter's descriptor (docs/bundle.md, "Images on CUDA"): { i64 surface object,
+ * i32 width, height, depth, array size, channel order, channel data type } (llvm_builtins.c). */
+LLVMTypeRef lg_image_type(LG *g);
 unsigned lg_field_index(LG *g, const KStruct *st, int field);
 /* The address of field `field` of the struct or union at base. */
 LLVMValueRef lg_field_ptr(LG *g, const KStruct *st, LLVMValueRef base, int field);

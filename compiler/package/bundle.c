@@ -412,20 +412,10 @@ bool emit_bundle(KModule *m, const KOptions *o, KBuf *out) {
 
   /* One PTX per requested arch: PTX for sm_XX only assembles and JITs for sm_XX and later, so
    * a single PTX for the first arch could not serve an older second one. */
-  /* A module with OpenCL images has no PTX form yet (kcc_check_no_images): the bundle carries
-   * the OpenCL forms alone, with a warning quoting why, rather than nothing. */
-  bool no_ptx = false;
-  if (ok && kir_module_first_opaque(m)) {
-    DiagCapture cap;
-    diag_capture_begin(&cap);
-    kcc_check_no_images(m, "PTX");
-    leave_out("PTX", diag_capture_end(&cap, true));
-    no_ptx = true;
-  }
-  char *ptxas = ok && !no_ptx ? find_ptxas(o) : NULL;
-  if (o->verbose && ok && !no_ptx)
+  char *ptxas = ok ? find_ptxas(o) : NULL;
+  if (o->verbose && ok)
     fprintf(stderr, "kcc: bundle: ptxas %s\n", ptxas ? ptxas : "not found (no cubins)");
-  for (int i = 0; ok && !no_ptx && i < o->narchs; i++) {
+  for (int i = 0; ok && i < o->narchs; i++) {
     int arch = o->archs[i];
     bool dup = false;
     for (int j = 0; j < i; j++) dup |= o->archs[j] == arch;
@@ -503,10 +493,6 @@ bool emit_bundle(KModule *m, const KOptions *o, KBuf *out) {
   }
   if (ok && !have_opencl)
     diag_warning((KLoc){0}, "the bundle has no OpenCL form: it loads on CUDA devices only");
-  if (ok && no_ptx && !have_opencl) {
-    diag_error((KLoc){0}, "the bundle would carry no form at all");
-    ok = false;
-  }
 
   if (ok) {
     size_t len;

@@ -284,8 +284,16 @@ static Mask walk(Ctx *c, KExpr *e) {
   case KE_CALL: m = walk_call(c, e); break;
   case KE_SWIZZLE:
   case KE_BITCAST: walk(c, e->a); break; /* vectors and numbers: no pointer comes out */
-  case KE_VECLIT:
   case KE_BUILTIN:
+    if (e->callee) { /* an image read or write's software form: a call without pointers */
+      for (int i = 0; i < e->nargs; i++) walk(c, e->args[i]);
+      KFunc *f = e->callee->origin ? e->callee->origin : e->callee;
+      Inst *in = analyse_call(c, f, kir_alloc(sizeof(Mask) * (f->nparams + 1)));
+      if (c->rewrite) e->callee = materialise(c, in);
+      break;
+    }
+    /* fall through */
+  case KE_VECLIT:
   case KE_ASM:
   case KE_INITLIST:
     for (int i = 0; i < e->nargs; i++) walk(c, e->args[i]);

@@ -27,7 +27,8 @@ static void list_add_unique(KList *l, void *x) {
 
 static void collect(KExpr *e, void *ctx) {
   Walk *w = ctx;
-  if (e->kind == KE_CALL && e->callee) {
+  /* A read or write of an image calls its software form in the PTX and CUDA C forms. */
+  if ((e->kind == KE_CALL || e->kind == KE_BUILTIN) && e->callee) {
     for (int i = 0; i < w->edges.n; i++)
       if (((Edge *)w->edges.v[i])->callee == e->callee) return;
     Edge *edge = kir_alloc(sizeof *edge);

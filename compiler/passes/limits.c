@@ -247,15 +247,3 @@ bool kcc_check_limits(const KModule *m, const KOptions *o, unsigned forms) {
   }
   return diag_error_count() == errors;
 }
-
-bool kcc_check_no_images(const KModule *m, const char *form) {
-  const KVar *p = kir_module_first_opaque(m);
-  if (!p) return true;
-  /* One error for the module, not one per use: the form lacks the whole feature. */
-  diag_error(p->loc,
-             "OpenCL %s are not available in %s output yet (parameter '%s' of type '%s'); use "
-             "the OpenCL C or SPIR-V form",
-             p->type->kind == KT_IMAGE ? "images" : "samplers", form, p->name,
-             kir_type_str(p->type));
-  return false;
-}

@@ -897,6 +897,7 @@ static void clear_locals(KStmt *s) {
 
 bool emit_spirv(KModule *m, const KOptions *o, KBuf *out) {
   if (!kcc_check_limits(m, o, KL_SPIRV)) return false;
+  m = kir_module_without_image_impl(m); /* SPIR-V has its own image instructions */
   SG g;
   memset(&g, 0, sizeof g);
   spv_module_init(&g.m);

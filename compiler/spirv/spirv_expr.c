@@ -1319,8 +1319,14 @@ static uint32_t builtin(SG *g, KExpr *e) {
   int inst = ocl_math(b);
   if (e->approx && kir_elem(e->type)->kind == KT_F32) inst = ocl_native(b, inst);
   if (inst >= 0 && kir_is_float(et)) return ext(g, e, inst, e->type);
-  sg_error(g, e->loc, "builtin '%s' is not supported by the SPIR-V back end",
-           kir_builtin_info(b)->name);
+  if (kir_builtin_is_cuda_texture(b))
+    sg_error(g, e->loc,
+             "CUDA texture and surface objects (%s) are not available in SPIR-V output; use "
+             "the PTX or CUDA C form",
+             kir_builtin_info(b)->name);
+  else
+    sg_error(g, e->loc, "builtin '%s' is not supported by the SPIR-V back end",
+             kir_builtin_info(b)->name);
   return e->type->kind == KT_VOID ? 0 : spv_undef(&g->m, ty(g, e->type));
 }
 

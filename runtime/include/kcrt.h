@@ -223,9 +223,10 @@ kcrt_status kcrt_buffer_get_type(const kcrt_buffer *buf, kcrt_elem_type *type, s
 
 /* ---------------------------------------------------------------- images and samplers
  * OpenCL C's images and samplers (`.cl` kernels taking image2d_t, sampler_t...; docs/runtime.md,
- * "Images"). Supported on OpenCL devices with image support (CL_DEVICE_IMAGE_SUPPORT); on CUDA
- * devices, and OpenCL devices without it, every call here fails with KCRT_ERROR_NOT_SUPPORTED
- * (kcc writes no PTX for image kernels yet, so their modules load only on OpenCL). */
+ * "Images"). Supported on CUDA devices (a CUDA array and its surface object; kcc's PTX samples
+ * in software with OpenCL's rules) and on OpenCL devices with image support
+ * (CL_DEVICE_IMAGE_SUPPORT); on OpenCL devices without it, every call here fails with
+ * KCRT_ERROR_NOT_SUPPORTED. */
 typedef struct kcrt_image kcrt_image;
 typedef struct kcrt_sampler kcrt_sampler;
 /* What a kernel declares the image as; the codes are the bundle's (docs/bundle.md). */

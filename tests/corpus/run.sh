@@ -20,9 +20,7 @@
 #                            bundle) it writes was accepted by its consumer (tests/consume.sh:
 #                            ptxas, spirv-val, clang's OpenCL C parser, nvcc)
 #   KEY form EXT DIAGNOSTIC  with pass: kcc refuses form EXT (spv, cl, cu, kcb) with exactly
-#                            this first error line (a form the kernel cannot be written in);
-#                            also `form ptx` for OpenCL images, which have no PTX form yet:
-#                            then the other forms are still checked, and there is no pass line
+#                            this first error line (a form the kernel cannot be written in)
 #   KEY rejected EXT         with pass: kcc wrote form EXT, and its consumer rejected it (a kcc
 #                            bug, pinned so that it is seen; the file does not count as passing)
 #   KEY fail DIAGNOSTIC      kcc refuses the file; DIAGNOSTIC is its first error line, exact
@@ -86,14 +84,8 @@ if [ "${1:-}" = --one ]; then
   lines=()
   ok=1
   if ! timeout 300 "$kcc" "${opts[@]}" "$base" -o "$work/out.ptx" 2>"$work/ptx.err"; then
-    # OpenCL images have no PTX form yet (issue 30): pinned as a form, and the other forms are
-    # still checked. Any other PTX failure is the file's.
-    if ! first_error "$work/ptx.err" | grep -q 'error: OpenCL images are not available in PTX'; then
-      echo "$key fail $(first_error "$work/ptx.err")"
-      exit 0
-    fi
-    lines+=("$key form ptx $(first_error "$work/ptx.err")")
-    ok=0
+    echo "$key fail $(first_error "$work/ptx.err")"
+    exit 0
   else
     sh "$root/tests/consume.sh" "$work/out.ptx" >"$work/ptx.consume" 2>&1 ||
       { lines+=("$key rejected ptx") && ok=0; }

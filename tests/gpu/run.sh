@@ -16,9 +16,11 @@
 #   nvcc-reference  tests/gpu/cuda_api_nvcc.cu built by this machine's nvcc: the host
 #                   references rt_cuda_api checks kcc against agree with NVIDIA's own SIMD
 #                   intrinsics and __dp4a (skipped without nvcc)
-# rt_cl_images (OpenCL images) runs its image tests on the OpenCL configurations; on the CUDA
-# ones it checks that the module, images and samplers are refused (kcc writes no PTX for
-# image kernels yet).
+# rt_cl_images (OpenCL images) runs the same image tests on every configuration: on the CUDA
+# ones through kcc's PTX (software sampling over surface objects, docs/design.md "Images on
+# CUDA"), against the same host reference. rt_cuda_tex (a .cu file's texture and surface
+# objects, made through the driver API) runs on the CUDA configurations; on the OpenCL ones it
+# checks that the bundle is refused.
 # Environment: RUN_LOG=FILE also appends everything to FILE; CONFIGS="cuda-cubin opencl"
 # selects configurations. Exit status 0 when nothing failed.
 set -u
