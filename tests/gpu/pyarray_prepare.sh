@@ -7,7 +7,7 @@
 # KCC_BOUNDS_CHECK=0 keeps the CPU device from asking for checked ones).
 set -eu
 out=${1:?usage: pyarray_prepare.sh OUTDIR [BUILD]}
-build=${2:-build}
+build=$(cd "${2:-build}" && pwd)
 root=$(cd "$(dirname "$0")/../.." && pwd)
 py=${KCC_PYTHON:-$build/venv/bin/python}
 rm -rf "$out"

@@ -35,7 +35,7 @@ typedef struct {
 } ResDesc;
 typedef struct {
   int addressMode[3], filterMode; /* 0: wrap, point */
-  unsigned flags, maxAnisotropy;  /* flags 0: element type, unnormalized coordinates */
+  unsigned flags, maxAnisotropy;  /* flags: CU_TRSF_* (0: normalized reads of integer formats) */
   int mipmapFilterMode;
   float mipmapLevelBias, minMipmapLevelClamp, maxMipmapLevelClamp, borderColor[4];
   int reserved[12];
@@ -122,6 +122,10 @@ static CUobj linear_texture(Rt *rt, kcrt_buffer *b, int format, unsigned channel
   rd.res.linear.format = format;
   rd.res.linear.numChannels = channels;
   rd.res.linear.sizeInBytes = bytes;
+  /* CU_TRSF_READ_AS_INTEGER: an integer format reads as its integers, as the runtime API's
+   * cudaReadModeElementType gives tex1Dfetch<uchar4>; without it the driver returns normalized
+   * floats (seen on the H100: the low byte of 241/255's float bits, 242). */
+  td.flags = format == FMT_F32 ? 0 : 0x01;
   CUobj t = 0;
   cu_check(rt, cu.TexObjectCreate(&t, &rd, &td, NULL), "cuTexObjectCreate");
   return t;
