@@ -5,7 +5,6 @@ for reductions a two-stage tree in shared memory. The kernels are generated kcc 
 kcc.compile, so they run on every device kcc runs on, and are cached on disk as any compile
 is, and in memory per (types, dimensions, layout, device).
 """
-import re
 import threading
 
 from . import _core
@@ -20,7 +19,12 @@ _BLOCK = 256
 # What every generated source starts with: identities such as INFINITY, INT_MIN or FLT_MAX,
 # and bool, mean in a kernel body what they mean in CuPy's.
 _HEADERS = "#include <math.h>\n#include <limits.h>\n#include <float.h>\n#include <stdbool.h>\n"
-_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*$")
+
+
+def _is_word(w):
+    """A C identifier (ASCII letters, digits, _; not starting with a digit). Not a regular
+    expression: `re` would add its import to kcc's (docs/python.md: import loads nothing)."""
+    return w.isidentifier() and w.isascii()
 
 
 def _ctype(dtype):
@@ -42,7 +46,7 @@ class _Param:
         self.raw = bool(words) and words[0] == "raw"
         if self.raw:
             words = words[1:]
-        if len(words) != 2 or not all(_WORD.match(w) for w in words):
+        if len(words) != 2 or not all(_is_word(w) for w in words):
             raise ValueError("%s: '%s' is not a parameter: write '[raw] TYPE NAME', TYPE a "
                              "numpy dtype name (float32, int64...) or a type placeholder (T)"
                              % (what, text.strip()))
@@ -218,7 +222,7 @@ class ElementwiseKernel:
     def __init__(self, in_params, out_params, operation, name="kernel", preamble="",
                  options=(), reduce_dims=True, no_return=False, return_tuple=False):
         what = "ElementwiseKernel %s" % name
-        if not isinstance(name, str) or not _WORD.match(name):
+        if not isinstance(name, str) or not _is_word(name):
             raise ValueError("ElementwiseKernel: name %r is not a C identifier" % (name,))
         self.name = name
         self.in_params = _params(in_params, what)
@@ -365,7 +369,7 @@ class ReductionKernel:
     def __init__(self, in_params, out_params, map_expr, reduce_expr, post_map_expr, identity,
                  name="reduce_kernel", reduce_type=None, preamble="", options=()):
         what = "ReductionKernel %s" % name
-        if not isinstance(name, str) or not _WORD.match(name):
+        if not isinstance(name, str) or not _is_word(name):
             raise ValueError("ReductionKernel: name %r is not a C identifier" % (name,))
         self.name = name
         self.in_params = _params(in_params, what)
