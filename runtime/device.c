@@ -32,8 +32,8 @@ static const KcrtDevEntry *backend_devices(int b, int *n) {
     if (be_n[b] > 0)
       why[b][0] = 0;
     else if (found)
-      snprintf(why[b], sizeof why[b], "%d device%s, all hidden: %s", found, found == 1 ? "" : "s",
-               hidden[b]);
+      snprintf(why[b], sizeof why[b], "%d device%s, all hidden: %.400s", found,
+               found == 1 ? "" : "s", hidden[b]);
     else if (!why[b][0])
       snprintf(why[b], sizeof why[b], "no devices");
     kcrt_log("%s: %d device(s)%s%s", backends[b]->name, be_n[b], why[b][0] ? ": " : "", why[b]);
