@@ -769,12 +769,10 @@ class Translator:
                                      col_offset=t.col_offset))
             self.assign(t, self.binop(s.op, cur, self.expr(s.value), s), s)
         elif isinstance(t, ast.Subscript):
-            base = self.expr(t.value)
-            if base.ty is None:
+            target = self._element_target(t)
+            if target is None:
                 return
-            if not isinstance(base.ty, ArrayType):
-                raise self.err("only array elements and variables can be assigned to", t)
-            off = self.offset(base, t.slice, t)
+            base, off = target
             if isinstance(off, V):
                 self._store_view(off, self.expr(s.value), s, s.op)
                 return
@@ -786,6 +784,16 @@ class Translator:
             self.emit("}", s)
         else:
             raise self.unsupported(s)
+
+    def _element_target(self, t):
+        """(array, offset) of an assignment to an array element or view `t` (a Subscript), or
+        None while the array's type is not known yet."""
+        base = self.expr(t.value)
+        if base.ty is None:
+            return None
+        if not isinstance(base.ty, ArrayType):
+            raise self.err("only array elements and variables can be assigned to", t)
+        return base, self.offset(base, t.slice, t)
 
     def _store(self, base, off, v, node):
         if v.ty is None:
@@ -880,12 +888,10 @@ class Translator:
             for e, it in zip(tgt.elts, vals):
                 self.assign(e, it, node)
         elif isinstance(tgt, ast.Subscript):
-            base = self.expr(tgt.value)
-            if base.ty is None:
+            target = self._element_target(tgt)
+            if target is None:
                 return
-            if not isinstance(base.ty, ArrayType):
-                raise self.err("only array elements and variables can be assigned to", tgt)
-            off = self.offset(base, tgt.slice, tgt)
+            base, off = target
             if isinstance(off, V):
                 self._store_view(off, v, node)
                 return
