@@ -147,15 +147,7 @@ def measure(impl, quick, prog):
     n = 1 << 16
     x = cuda.to_device(np.ones(n, np.float32))
     out = cuda.device_array(n, np.float32)
-    k = ns["add4"]
-    k[n // 256, 256](x, x, out, n)
-    sync()
-    m = 2000 if quick else 20000
-    t0 = time.perf_counter()
-    for _ in range(m):
-        k[n // 256, 256](x, x, out, n)
-    sync()
-    row["launch"] = "%.2f µs" % ((time.perf_counter() - t0) / m * 1e6)
+    row["launch"] = launch_us(ns["add4"], (x, x, out, n), n, quick, sync)
     s = 1024 if quick else 2048
     u = cuda.to_device(np.random.rand(s, s).astype(np.float32))
     o = cuda.device_array((s, s), np.float32)
@@ -173,6 +165,18 @@ def measure(impl, quick, prog):
     return row
 
 
+def launch_us(k, args, n, quick, sync):
+    """The host cost of one launch of k over n elements: the mean of a queued burst."""
+    k[n // 256, 256](*args)
+    sync()
+    m = 2000 if quick else 20000
+    t0 = time.perf_counter()
+    for _ in range(m):
+        k[n // 256, 256](*args)
+    sync()
+    return "%.2f µs" % ((time.perf_counter() - t0) / m * 1e6)
+
+
 def measure_c(quick):
     import numpy as np
     import kcc
@@ -182,15 +186,7 @@ def measure_c(quick):
     n = 1 << 16
     x = kcc.to_device(np.ones(n, np.float32))
     out = kcc.device_array(n, np.float32)
-    k = mod.add4
-    k[n // 256, 256](x, x, out, n)
-    sync()
-    m = 2000 if quick else 20000
-    t0 = time.perf_counter()
-    for _ in range(m):
-        k[n // 256, 256](x, x, out, n)
-    sync()
-    row["launch"] = "%.2f µs" % ((time.perf_counter() - t0) / m * 1e6)
+    row["launch"] = launch_us(mod.add4, (x, x, out, n), n, quick, sync)
     s = 1024 if quick else 2048
     u = kcc.to_device(np.random.rand(s, s).astype(np.float32))
     o = kcc.device_array((s, s), np.float32)
