@@ -970,6 +970,24 @@ static const char *surf_geometry(KImageDim d, LLVMValueRef *xyz, LLVMValueRef *o
   }
 }
 
+/* The element size in a surface instruction's name: b8/b16/b32 as i8/i16/i32, 8 and 16 bytes
+ * as vectors of 32-bit words. */
+static const char *surf_size(int bytes) {
+  return bytes == 1   ? "i8"
+         : bytes == 2 ? "i16"
+         : bytes == 4 ? "i32"
+         : bytes == 8 ? "v2i32"
+                      : "v4i32";
+}
+
+/* What llvm.nvvm.suld.* returns for a texel of `bytes`: i16 for 1 and 2 bytes, i32 for 4, a
+ * struct of 32-bit words above. */
+static LLVMTypeRef suld_type(LG *g, int bytes) {
+  LLVMTypeRef el[4] = {g->t_i32, g->t_i32, g->t_i32, g->t_i32};
+  if (bytes <= 4) return bytes <= 2 ? g->t_i16 : g->t_i32;
+  return LLVMStructTypeInContext(g->ctx, el, (unsigned)(bytes / 4), 0);
+}
+
 /* An image1d_buffer_t is linear memory on CUDA, its descriptor's first field the address
  * (runtime/cuda.c: a 1D surface is at most tens of thousands of texels wide, far below the
  * buffers such images view). A texel is a plain global load or store of its size, inside the
@@ -1045,20 +1063,14 @@ static LLVMValueRef gen_surf(LG *g, KExpr *e) {
   ops[0] = surf;
   n++;
   /* .zero: outside the surface a load gives 0 and a store is dropped, never a trap. */
-  const char *size = bytes == 1   ? "i8"
-                     : bytes == 2 ? "i16"
-                     : bytes == 4 ? "i32"
-                     : bytes == 8 ? "v2i32"
-                                  : "v4i32";
+  const char *size = surf_size(bytes);
   int words = bytes <= 4 ? 1 : bytes / 4;
-  LLVMTypeRef small = bytes <= 2 ? g->t_i16 : g->t_i32;
   char name[64];
   LLVMTypeRef pt[12];
   for (int i = 0; i < n; i++) pt[i] = LLVMTypeOf(ops[i]);
   if (load) {
     snprintf(name, sizeof name, "llvm.nvvm.suld.%s.%s.zero", geo, size);
-    LLVMTypeRef el[4] = {g->t_i32, g->t_i32, g->t_i32, g->t_i32};
-    LLVMTypeRef rt = words == 1 ? small : LLVMStructTypeInContext(g->ctx, el, (unsigned)words, 0);
+    LLVMTypeRef rt = suld_type(g, bytes);
     LLVMValueRef r =
         lg_call(g, lg_decl(g, name, LLVMFunctionType(rt, pt, (unsigned)n, 0)), ops, (unsigned)n);
     LLVMValueRef v = LLVMConstNull(LLVMVectorType(g->t_i32, 4));
@@ -1176,11 +1188,7 @@ static LLVMValueRef gen_cu_surf(LG *g, KExpr *e) {
     return write ? NULL : LLVMGetUndef(lg_type(g, e->type));
   }
   static const char *const modes[] = {"zero", "clamp", "trap"};
-  const char *size = bytes == 1   ? "i8"
-                     : bytes == 2 ? "i16"
-                     : bytes == 4 ? "i32"
-                     : bytes == 8 ? "v2i32"
-                                  : "v4i32";
+  const char *size = surf_size(bytes);
   int words = bytes <= 4 ? 1 : bytes / 4;
   LLVMTypeRef small = bytes == 1 ? g->t_i8 : bytes == 2 ? g->t_i16 : g->t_i32;
   LLVMValueRef ops[12];
@@ -1208,9 +1216,7 @@ static LLVMValueRef gen_cu_surf(LG *g, KExpr *e) {
     return NULL;
   }
   snprintf(name, sizeof name, "llvm.nvvm.suld.%dd.%s.%s", dims, size, modes[mode->ival]);
-  LLVMTypeRef el[4] = {g->t_i32, g->t_i32, g->t_i32, g->t_i32};
-  LLVMTypeRef rt = words == 1 ? (bytes <= 2 ? g->t_i16 : g->t_i32)
-                              : LLVMStructTypeInContext(g->ctx, el, (unsigned)words, 0);
+  LLVMTypeRef rt = suld_type(g, bytes);
   LLVMValueRef r =
       lg_call(g, lg_decl(g, name, LLVMFunctionType(rt, pt, (unsigned)k, 0)), ops, (unsigned)k);
   for (int i = 0; i < words; i++) {
