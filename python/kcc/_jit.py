@@ -1442,13 +1442,7 @@ class Translator:
                 shape.append(length)
                 strides.append(_mul(step, info.strides[k]))
                 continue
-            if not (_is_int(it.ty) or it.ty == "bool"):
-                raise self.err("array indices must be integers, not %s" % self.tyname(it.ty),
-                               node)
-            c = "(long)(%s)" % it.code
-            if not it.nonneg:
-                c = "%s(%s, %s)" % (self.helper("wrap"), c, info.shape[k])
-            terms.append(_mul(c, info.strides[k]))
+            terms.append(self._index_term(it, info, k, node))
         off = " + ".join(terms) or "0"
         if shape or len(items) < nd:
             shape += info.shape[len(items):]
@@ -2272,6 +2266,16 @@ class Translator:
                                          _cast(v, dt)), dt)
         return V("%s(%s, %s)" % (self._ATOMIC_C[op], p, _cast(v, dt)), dt, dt[0] == "u")
 
+    def _index_term(self, it, info, k, node):
+        """Index value `it` of dimension k as its part of the element offset: checked to be an
+        integer, a possibly negative one wrapped as Python's, times the dimension's stride."""
+        if not (_is_int(it.ty) or it.ty == "bool"):
+            raise self.err("array indices must be integers, not %s" % self.tyname(it.ty), node)
+        c = "(long)(%s)" % it.code
+        if not it.nonneg:
+            c = "%s(%s, %s)" % (self.helper("wrap"), c, info.shape[k])
+        return _mul(c, info.strides[k])
+
     def _offset_of_value(self, arr, idx, node):
         """The offset of arr[idx] for an index given as a value (atomics)."""
         info = arr.arr
@@ -2282,13 +2286,7 @@ class Translator:
                               "" if len(info.shape) == 1 else "s"), node)
         codes = []
         for k, it in enumerate(items):
-            if not (_is_int(it.ty) or it.ty == "bool"):
-                raise self.err("array indices must be integers, not %s" % self.tyname(it.ty),
-                               node)
-            c = "(long)(%s)" % it.code
-            if not it.nonneg:
-                c = "%s(%s, %s)" % (self.helper("wrap"), c, info.shape[k])
-            codes.append(_mul(c, info.strides[k]))
+            codes.append(self._index_term(it, info, k, node))
         if info.off != "0":
             codes.insert(0, info.off)
         return " + ".join(codes)
