@@ -12,8 +12,6 @@ import operator
 from . import _core
 from ._elementwise import ElementwiseKernel, ReductionKernel, _CTYPES, _ctype
 
-_INT_NAMES = ("int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64")
-
 # C helpers every operation kernel may use, defined for each type the kernel is made for.
 # NumPy never fuses a multiply and an add into one rounding: neither do these kernels.
 _EXACT = ("-ffp-contract=off",)
@@ -168,13 +166,9 @@ def _binary(op, x, y, out=None):
     b, tb = _operand(y)
     if a is None or b is None:
         return NotImplemented
-    name = op
-    if op == "truediv":
+    if op == "truediv":  # true division of integers and bools is float64's
         rt = np.result_type(ta, tb)
-        ct = rt if rt.kind in "fc" else np.dtype(np.float64)
-        if _kind(rt) in "bi" or rt.kind == "u":
-            ct = np.dtype(np.float64)
-        zt = ct
+        ct = zt = rt if rt.kind in "fc" else np.dtype(np.float64)
     else:
         ct = np.result_type(ta, tb)
         zt = np.dtype(np.bool_) if op in _COMPARE else ct
@@ -195,7 +189,7 @@ def _binary(op, x, y, out=None):
     if k is None:
         expr = "z = x %s y" % _COMPARE[op] if op in _COMPARE else _binary_expr(op, ct)
         k = _kernels[key] = ElementwiseKernel(
-            "%s x, %s y" % (ct.name, ct.name), "%s z" % zt.name, expr, "kcc_%s" % name,
+            "%s x, %s y" % (ct.name, ct.name), "%s z" % zt.name, expr, "kcc_%s" % op,
             preamble=_PREAMBLE, options=_EXACT)
     a = _cast_operand(a, ct)
     b = _cast_operand(b, ct)

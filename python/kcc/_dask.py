@@ -13,6 +13,7 @@ already imported, else right after distributed.protocol is imported (hook()): kc
 nothing of Dask itself, and a worker that receives a kcc array imports kcc only then.
 """
 import importlib.machinery
+import math
 import sys
 import threading
 
@@ -80,7 +81,7 @@ def register():
             dtype = _dtype_of(header["dtype"])
             shape = tuple(header["shape"])
             data = b"".join(bytes(f) for f in frames) if len(frames) != 1 else frames[0]
-            host = np.frombuffer(data, dtype=dtype, count=_count(shape)).reshape(shape)
+            host = np.frombuffer(data, dtype=dtype, count=math.prod(shape)).reshape(shape)
             return _core.to_device(host)
 
         try:
@@ -136,9 +137,3 @@ def hook():
     elif not any(isinstance(f, _AfterImport) for f in sys.meta_path):
         sys.meta_path.insert(0, _AfterImport())
 
-
-def _count(shape):
-    n = 1
-    for s in shape:
-        n *= s
-    return n

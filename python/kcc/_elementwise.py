@@ -5,6 +5,7 @@ for reductions a two-stage tree in shared memory. The kernels are generated kcc 
 kcc.compile, so they run on every device kcc runs on, and are cached on disk as any compile
 is, and in memory per (types, dimensions, layout, device).
 """
+import math
 import threading
 
 from . import _core
@@ -276,9 +277,7 @@ class ElementwiseKernel:
         elif not shapes:
             raise ValueError("%s: no argument is an array: give the loop's size with size=n"
                              % what)
-        n = 1
-        for s in shape:
-            n *= s
+        n = math.prod(shape)
         outs, host_outs = _outputs(self.out_params, args[nin:], dtypes[nin:], shape, what)
         args[nin:] = outs
         # Every array on the device; scalars converted to their parameter's type.
@@ -425,12 +424,8 @@ class ReductionKernel:
         kept = [k for k in range(ndim) if k not in axes]
         out_shape = tuple(1 if k in axes else shape[k] for k in range(ndim)) if keepdims \
             else tuple(shape[k] for k in kept)
-        nout_el = 1
-        for k in kept:
-            nout_el *= shape[k]
-        nred = 1
-        for k in axes:
-            nred *= shape[k]
+        nout_el = math.prod(shape[k] for k in kept)
+        nred = math.prod(shape[k] for k in axes)
         rtype = np.dtype(self.reduce_type) if self.reduce_type is not None else dtypes[nin]
         outs, host_outs = _outputs(self.out_params, args[nin:], dtypes[nin:], out_shape, what)
         # Inputs: device arrays, read through strides over (kept dims..., reduced dims...).
