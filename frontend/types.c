@@ -406,7 +406,15 @@ static bool has_vla(CXType t) {
 KType *fe_decl_type(FeCtx *fe, CXCursor decl, KLoc loc) {
   CXType ct = clang_getCursorType(decl);
   if (has_vla(ct)) return folded_vla(fe, decl, ct, loc);
-  return fe_type(fe, ct, loc);
+  KType *t = fe_type(fe, ct, loc);
+  if (t && t->size == 0 && !(t->kind == KT_ARRAY && t->len < 0)) {
+    /* A zero-length array (a GNU extension): no target can place it (nvcc refuses it in
+     * device code), no host fill it; an array of unknown size (extern shared) is sized later. */
+    diag_error(loc, "variable '%s' has no bytes (a zero-length array); give it a length",
+               fe_spelling(decl));
+    return NULL;
+  }
+  return t;
 }
 
 KType *fe_param_type(FeCtx *fe, CXType t, KLoc loc) {

@@ -174,6 +174,14 @@ static const char *host_name_clash(const char *name, bool tag) {
   return NULL;
 }
 
+/* A zero-length array (a GNU extension kernels may use) anywhere in t's declarator: host C99
+ * and C++ have no such type. */
+static bool has_zero_length(const KType *t) {
+  for (; t->kind == KT_ARRAY; t = t->base)
+    if (t->len == 0) return true;
+  return false;
+}
+
 /* The field names of in (st, or an anonymous member of it, whose fields are st's). */
 static bool check_field_names(const KStruct *st, const KStruct *in) {
   bool ok = true;
@@ -181,6 +189,13 @@ static bool check_field_names(const KStruct *st, const KStruct *in) {
     const char *why;
     if (in->fields[j].anon) {
       ok &= check_field_names(st, in->fields[j].type->st);
+    } else if (has_zero_length(in->fields[j].type)) {
+      diag_error(st->loc,
+                 "field '%s' of %s '%s' is a zero-length array, which standard C and C++ "
+                 "cannot declare: the generated C header cannot hold the %s (give the array "
+                 "a length)",
+                 in->fields[j].name, kir_struct_kw(st), st->name, kir_struct_kw(st));
+      ok = false;
     } else if ((why = host_name_clash(in->fields[j].name, false))) {
       diag_error(st->loc,
                  "field '%s' of %s '%s' cannot keep its name in the generated C header (%s); "
