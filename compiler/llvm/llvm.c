@@ -4,7 +4,9 @@
  * This file holds the module-level work: the target machine, types, globals, function
  * signatures and bodies, libdevice linking, the pass pipeline and emission. Expressions,
  * statements and builtins live in llvm_expr.c, llvm_stmt.c and llvm_builtins.c. */
+#include <float.h>
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -841,6 +843,107 @@ static bool build_module(LG *g) {
   return true;
 }
 
+/* ---------------------------------------------------------------- NVVM constant folding */
+
+/* LLVM 19 folds none of the NVVM math intrinsics, so the fast functions of constants
+ * (__log2f(16.0f), __expf(1.0f); __powf(2.0f, y)'s lg2.approx(2)) stay instructions run per
+ * thread, where nvcc folds them to the correctly rounded value (issue 29's backprop, 1.19x).
+ * Each entry: the intrinsic's name, its operands, the host function. Approximations are
+ * folded to the correctly rounded result (well within their documented error, as nvcc does);
+ * the .rn forms are IEEE operations, so host float/double arithmetic gives their exact bits. */
+typedef enum { NF_LOG2, NF_EXP2, NF_SIN, NF_COS, NF_RSQRT, NF_SQRT, NF_RCP, NF_DIV } NvvmFold;
+
+static const struct {
+  const char *name;
+  NvvmFold op;
+} nvvm_folds[] = {
+    {"llvm.nvvm.lg2.approx.", NF_LOG2},   {"llvm.nvvm.ex2.approx.", NF_EXP2},
+    {"llvm.nvvm.sin.approx.", NF_SIN},    {"llvm.nvvm.cos.approx.", NF_COS},
+    {"llvm.nvvm.rsqrt.approx.", NF_RSQRT}, {"llvm.nvvm.sqrt.approx.", NF_SQRT},
+    {"llvm.nvvm.sqrt.rn.", NF_SQRT},      {"llvm.nvvm.sqrt.f", NF_SQRT},
+    {"llvm.nvvm.rcp.approx.", NF_RCP},    {"llvm.nvvm.rcp.rn.", NF_RCP},
+    {"llvm.nvvm.div.approx.", NF_DIV},    {"llvm.nvvm.div.rn.", NF_DIV},
+};
+
+/* A float flushed as .ftz does it: subnormals become zero of the same sign. */
+static double ftz(double x, bool on) {
+  return on && x != 0 && fabs(x) < FLT_MIN ? copysign(0.0, x) : x;
+}
+
+/* The value of call `c` to an NVVM math intrinsic of constant operands, or NULL. */
+static LLVMValueRef fold_nvvm_call(LLVMValueRef c) {
+  LLVMValueRef fn = LLVMGetCalledValue(c);
+  size_t len;
+  const char *name = fn ? LLVMGetValueName2(fn, &len) : NULL;
+  if (!name || strncmp(name, "llvm.nvvm.", 10)) return NULL;
+  int k = -1;
+  for (size_t i = 0; i < sizeof nvvm_folds / sizeof nvvm_folds[0] && k < 0; i++)
+    if (!strncmp(name, nvvm_folds[i].name, strlen(nvvm_folds[i].name))) k = (int)i;
+  if (k < 0) return NULL;
+  LLVMTypeRef ty = LLVMTypeOf(c);
+  LLVMTypeKind tk = LLVMGetTypeKind(ty);
+  if (tk != LLVMFloatTypeKind && tk != LLVMDoubleTypeKind) return NULL;
+  bool f32 = tk == LLVMFloatTypeKind, flush = f32 && strstr(name, ".ftz") != NULL;
+  bool exact = strstr(name, ".rn.") != NULL || !strcmp(name, "llvm.nvvm.sqrt.f");
+  unsigned n = (unsigned)LLVMGetNumArgOperands(c);
+  NvvmFold op = nvvm_folds[k].op;
+  if (n != (op == NF_DIV ? 2u : 1u)) return NULL;
+  double a[2];
+  for (unsigned i = 0; i < n; i++) {
+    LLVMValueRef v = LLVMGetOperand(c, i);
+    if (!LLVMIsAConstantFP(v) || LLVMTypeOf(v) != ty) return NULL;
+    LLVMBool loses;
+    a[i] = ftz(LLVMConstRealGetDouble(v, &loses), flush);
+  }
+  double r;
+  if (f32 && exact) {
+    /* One IEEE float operation, rounded to nearest: the instruction's own bits. */
+    float x = (float)a[0], y = n > 1 ? (float)a[1] : 0;
+    r = op == NF_SQRT ? sqrtf(x) : op == NF_RCP ? 1.0f / x : x / y;
+  } else {
+    switch (op) {
+    case NF_LOG2: r = log2(a[0]); break;
+    case NF_EXP2: r = exp2(a[0]); break;
+    case NF_SIN: r = sin(a[0]); break;
+    case NF_COS: r = cos(a[0]); break;
+    case NF_RSQRT: r = 1 / sqrt(a[0]); break;
+    case NF_SQRT: r = sqrt(a[0]); break;
+    case NF_RCP: r = 1 / a[0]; break;
+    default: r = a[0] / a[1]; break;
+    }
+    if (f32) r = (float)r;
+  }
+  /* NaN bits differ between the host and the device: such calls stay. */
+  if (isnan(r)) return NULL;
+  return LLVMConstReal(ty, ftz(r, flush));
+}
+
+/* Folds every such call in the module; returns how many. */
+static int fold_nvvm(LG *g) {
+  int n = 0;
+  for (LLVMValueRef f = LLVMGetFirstFunction(g->mod); f; f = LLVMGetNextFunction(f))
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
+      for (LLVMValueRef i = LLVMGetFirstInstruction(bb), next; i; i = next) {
+        next = LLVMGetNextInstruction(i);
+        LLVMValueRef v = LLVMIsACallInst(i) ? fold_nvvm_call(i) : NULL;
+        if (!v) continue;
+        LLVMReplaceAllUsesWith(i, v);
+        LLVMInstructionEraseFromParent(i);
+        n++;
+      }
+  return n;
+}
+
+static bool run_pipeline(LLVMModuleRef mod, const char *pipeline, LLVMTargetMachineRef tm,
+                         LLVMPassBuilderOptionsRef po) {
+  LLVMErrorRef err = LLVMRunPasses(mod, pipeline, tm, po);
+  if (!err) return true;
+  char *m = LLVMGetErrorMessage(err);
+  diag_ice((KLoc){0}, "LLVM pass pipeline '%s' failed: %s", pipeline, m);
+  LLVMDisposeErrorMessage(m);
+  return false;
+}
+
 static bool optimize(LG *g, LLVMTargetMachineRef tm) {
   int ol = g->o->opt_level < 0 ? 0 : g->o->opt_level > 3 ? 3 : g->o->opt_level;
   char pipeline[64];
@@ -850,15 +953,13 @@ static bool optimize(LG *g, LLVMTargetMachineRef tm) {
   LLVMPassBuilderOptionsSetLoopUnrolling(po, ol >= 2);
   LLVMPassBuilderOptionsSetLoopVectorization(po, ol >= 2);
   LLVMPassBuilderOptionsSetSLPVectorization(po, ol >= 2);
-  LLVMErrorRef err = LLVMRunPasses(g->mod, pipeline, tm, po);
+  bool ok = run_pipeline(g->mod, pipeline, tm, po);
+  /* What folding NVVM calls makes constant in turn (ex2.approx(4.0f * 1.0f)) folds on the
+   * next round; the cleanup is cheap, and most modules have nothing to fold. */
+  for (int round = 0; ok && ol > 0 && round < 4 && fold_nvvm(g); round++)
+    ok = run_pipeline(g->mod, "function(instcombine,simplifycfg,adce)", tm, po);
   LLVMDisposePassBuilderOptions(po);
-  if (err) {
-    char *m = LLVMGetErrorMessage(err);
-    diag_ice((KLoc){0}, "LLVM pass pipeline '%s' failed: %s", pipeline, m);
-    LLVMDisposeErrorMessage(m);
-    return false;
-  }
-  return true;
+  return ok;
 }
 
 static bool compile(KModule *m, const KOptions *o, KBuf *out, bool ptx) {

@@ -29,6 +29,12 @@ for i in sin.approx cos.approx lg2.approx ex2.approx div.approx; do
   printf '%s\n' "$fastptx" | grep -q "$i" || fail "PTX of fast lacks $i"
 done
 printf '%s\n' "$preciseptx" | grep -q 'sin.approx\|cos.approx' && fail "PTX of precise uses sin/cos.approx"
+# Constants folded: one ex2.approx (for __powf(2, v)), no other approximation, nvcc's constants.
+foldptx=$(awk '/.entry folded/,/^}/' "$out/f.ptx")
+[ "$(printf '%s\n' "$foldptx" | grep -c 'approx')" = 1 ] || fail "PTX of folded: $(printf '%s\n' "$foldptx" | grep approx | tr '\n' ' ')"
+for c in 0f40800000 0f402DF854 0f3EF57744 0f3EAAAAAB; do
+  printf '%s\n' "$foldptx" | grep -q "$c" || fail "PTX of folded lacks the constant $c"
+done
 if [ -n "$dis" ]; then
   "$kcc" "$src" -o "$out/f.spv"
   "$dis" "$out/f.spv" -o "$out/f.spvasm"
