@@ -69,6 +69,10 @@ bool pass_callgraph(KModule *m); /* callees, recursion check, shared memory per 
  * several spaces generic (PTX can); otherwise they are an error (OpenCL C 1.2, SPIR-V). */
 bool pass_addrspace(KModule *m, bool allow_generic);
 
+/* Loops that are one instruction on every target (Kernighan's bit count) become it; none
+ * at -O0 (idiom.c). */
+void pass_idioms(KModule *m, const KOptions *o);
+
 /* Kernel and constant-table names must be plain ASCII identifiers (limits.c says why). */
 bool pass_names(KModule *m);
 

@@ -79,3 +79,9 @@ add_test(NAME cu.nanosleep.ptx_sm70
          COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cu/nanosleep.sh $<TARGET_FILE:kcc>
                  ${CMAKE_CURRENT_SOURCE_DIR}/cu/nanosleep.cu ${_kcc_cu_dir}/nanosleep)
 set_tests_properties(cu.nanosleep.ptx_sm70 PROPERTIES TIMEOUT 120 LABELS cuda-input)
+
+# Kernighan's bit-count loops as one popcount (compiler/passes/idiom.c; tests/cu/idioms.sh).
+add_test(NAME cu.idioms
+         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cu/idioms.sh $<TARGET_FILE:kcc>
+                 ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cuda_idioms.cu ${_kcc_cu_dir}/idioms)
+set_tests_properties(cu.idioms PROPERTIES TIMEOUT 120 LABELS cuda-input)

@@ -1,0 +1,72 @@
+// cuda_idioms.cu — loops kcc rewrites as one instruction (compiler/passes/idiom.c), each
+// beside look-alikes it must leave alone; tests/runtime/cuda_idioms.c checks every result
+// against a host reference, tests/cu/idioms.sh which kernels' PTX has popc.
+// Recognised: while (x) { x &= x - 1; c++; } and its for form, any order, x != 0 or x,
+// ++c or c += 1, x = x & (x - 1) either way round, a char counter, a signed x.
+__global__ void pc_while(const unsigned *in, int *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  unsigned v = in[i];
+  int c = 0;
+  while (v) {
+    v &= v - 1;
+    c++;
+  }
+  out[i] = c;
+}
+
+__global__ void pc_for_char(const unsigned long long *in, int *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  unsigned long long v = in[i];
+  char c;
+  for (c = 0; v; c++) v &= v - 1;
+  out[i] = c;
+}
+
+__global__ void pc_signed(const int *in, int *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  int x = in[i];
+  long long c = 5; /* counts on from 5 */
+  while (x != 0) {
+    c += 1;
+    x = (x - 1) & x;
+  }
+  out[i] = (int)c;
+}
+
+__global__ void pc_long(const long long *in, int *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  long long x = in[i];
+  unsigned short c = 0;
+  for (; 0 != x; ++c) x = x & (x - 1);
+  out[i] = c + (int)x; /* x is 0 after the loop */
+}
+
+// Look-alikes that are not the idiom: do-while runs once for 0; a third statement.
+__global__ void not_do(const unsigned *in, int *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  unsigned v = in[i];
+  int c = 0;
+  do {
+    v &= v - 1;
+    c++;
+  } while (v);
+  out[i] = c;
+}
+
+__global__ void not_extra(const unsigned *in, int *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  unsigned v = in[i];
+  int c = 0, s = 0;
+  while (v) {
+    v &= v - 1;
+    c++;
+    s += c;
+  }
+  out[i] = s;
+}
