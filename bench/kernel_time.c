@@ -267,6 +267,17 @@ static bool verify_atomic_wrap(Case *c) {
   return misses == 0;
 }
 
+/* bitcount: the set bits of each random 64-bit word (hb holds the words). */
+static bool verify_bitcount(Case *c) {
+  int32_t *got = xmalloc((size_t)c->n * 4);
+  const uint64_t *in = (const uint64_t *)(void *)c->hb;
+  download(c->out, got, (size_t)c->n * 4);
+  misses = 0;
+  for (int i = 0; i < c->n; i++) near("out", i, got[i], __builtin_popcountll(in[i]), 0);
+  free(got);
+  return misses == 0;
+}
+
 static inline int clampi(int v, int lo, int hi) {
   return v < lo ? lo : v > hi ? hi : v;
 }
@@ -822,6 +833,25 @@ static void run_row(const char *row) {
     c.grid = KCRT_DIM1(64), c.block = KCRT_DIM1(256);
     c.reset = reset_atomic_wrap;
     c.verify = verify_atomic_wrap;
+  } else if (!strcmp(row, "bitcount")) {
+    /* Words of every density (the loop runs once per set bit): each the AND of 1 to 3
+     * random words. */
+    c.file = c.kernel = "bitcount";
+    c.n = one_d / 4;
+    snprintf(c.size, sizeof c.size, "2^%d words", s ? 18 : 24);
+    uint64_t *w = xmalloc((size_t)c.n * 8);
+    for (int i = 0; i < c.n; i++) {
+      w[i] = rnd();
+      for (int k = i % 3; k > 0; k--) w[i] &= rnd();
+    }
+    c.hb = (unsigned char *)w;
+    c.d[0] = upload(w, (size_t)c.n * 8);
+    c.d[1] = c.out = upload(NULL, c.out_size = (size_t)c.n * 4);
+    c.args[0] = KCRT_ARG_BUFFER(c.d[0]), c.args[1] = KCRT_ARG_BUFFER(c.d[1]);
+    c.args[2] = KCRT_ARG_VALUE(c.n), c.nargs = 3;
+    c.grid = KCRT_DIM1(grid_of(c.n, 256)), c.block = KCRT_DIM1(256);
+    c.bytes = 12.0 * c.n;
+    c.verify = verify_bitcount;
   } else if (!strcmp(row, "stencil1d")) {
     c.file = "stencil", c.kernel = "stencil1d";
     c.n = one_d;
@@ -951,10 +981,10 @@ static void run_row(const char *row) {
   free_case(&c);
 }
 
-static const char *const rows[] = {"atomic_wrap", "copy",      "vecadd",       "saxpy",
-                                   "reduce",      "transpose", "matmul",       "histogram",
-                                   "stencil1d",   "stencil2d", "blackscholes", "nbody",
-                                   "scan",        "conv",      "bs_float2",    "transpose_tiled"};
+static const char *const rows[] = {
+    "atomic_wrap", "copy",      "vecadd",    "saxpy",           "reduce",       "transpose",
+    "matmul",      "histogram", "stencil1d", "stencil2d",       "blackscholes", "nbody",
+    "scan",        "conv",      "bs_float2", "transpose_tiled", "bitcount"};
 
 int main(int argc, char **argv) {
   const char *only = NULL;
