@@ -278,6 +278,62 @@ static bool verify_bitcount(Case *c) {
   return misses == 0;
 }
 
+/* The fp64 set (issue 29): libdevice's functions are within 2 ulp of the host's libm, IEEE
+ * division and sqrt exact, rsqrt within 1 ulp: a few ulp of the terms' magnitudes. */
+static bool verify_dmath(Case *c) {
+  double *got = xmalloc((size_t)c->n * 8);
+  download(c->out, got, (size_t)c->n * 8);
+  misses = 0;
+  for (int i = 0; i < c->n; i++) {
+    double v = c->hd[0][i], t1 = exp(-v) * log(v + 1.0), t2 = sin(v) * cos(2.0 * v),
+           t3 = pow(v, 1.5);
+    near("y", i, got[i], t1 + t2 + t3, 1e-13 * (fabs(t1) + fabs(t2) + fabs(t3)));
+  }
+  free(got);
+  return misses == 0;
+}
+
+static bool verify_ddiv(Case *c) {
+  double *got = xmalloc((size_t)c->n * 8);
+  download(c->out, got, (size_t)c->n * 8);
+  misses = 0;
+  for (int i = 0; i < c->n; i++) {
+    double p = c->hd[0][i], q = c->hd[1][i], t1 = p / q, t2 = sqrt(p) / (q + 1.0),
+           t3 = 1.0 / (p * q), t4 = 1.0 / sqrt(p + q);
+    near("y", i, got[i], t1 + t2 + t3 - t4, 1e-13 * (fabs(t1) + fabs(t2) + fabs(t3) + fabs(t4)));
+  }
+  free(got);
+  return misses == 0;
+}
+
+/* Each block's partial sum, added in the kernel's own order (the grid-stride loop, then the
+ * tree): no reassociation is allowed, so only the final rounding of each add can differ. */
+static bool verify_dreduce(Case *c) {
+  int g = (int)c->grid.x;
+  double *got = xmalloc((size_t)g * 8), s[256];
+  download(c->out, got, (size_t)g * 8);
+  misses = 0;
+  for (int b = 0; b < g; b++) {
+    double mag = 0;
+    for (int t = 0; t < 256; t++) {
+      s[t] = 0;
+      for (long i = (long)b * 256 + t; i < c->n; i += (long)g * 256) s[t] += c->hd[0][i];
+      mag += fabs(s[t]);
+    }
+    for (int w = 128; w > 0; w >>= 1)
+      for (int t = 0; t < w; t++) s[t] += s[t + w];
+    near("partial", b, got[b], s[0], 1e-15 * mag);
+  }
+  free(got);
+  return misses == 0;
+}
+
+static double *random_doubles(size_t n, double lo, double hi) {
+  double *p = xmalloc(n * sizeof *p);
+  for (size_t i = 0; i < n; i++) p[i] = lo + (hi - lo) * (double)(rnd() >> 11) * 0x1p-53;
+  return p;
+}
+
 static inline int clampi(int v, int lo, int hi) {
   return v < lo ? lo : v > hi ? hi : v;
 }
@@ -852,6 +908,37 @@ static void run_row(const char *row) {
     c.grid = KCRT_DIM1(grid_of(c.n, 256)), c.block = KCRT_DIM1(256);
     c.bytes = 12.0 * c.n;
     c.verify = verify_bitcount;
+  } else if (!strcmp(row, "dmath") || !strcmp(row, "ddiv")) {
+    bool dv = row[1] == 'd';
+    c.file = c.kernel = dv ? "ddiv" : "dmath";
+    c.n = one_d / 4;
+    snprintf(c.size, sizeof c.size, "2^%d doubles", s ? 18 : 24);
+    int nin = dv ? 2 : 1;
+    for (int k = 0; k < nin; k++) {
+      c.hd[k] = random_doubles((size_t)c.n, dv ? 0.5 : 0.1, dv ? 100 : 10);
+      c.d[k] = upload(c.hd[k], (size_t)c.n * 8);
+      c.args[k] = KCRT_ARG_BUFFER(c.d[k]);
+    }
+    c.d[nin] = c.out = upload(NULL, c.out_size = (size_t)c.n * 8);
+    c.args[nin] = KCRT_ARG_BUFFER(c.out), c.args[nin + 1] = KCRT_ARG_VALUE(c.n);
+    c.nargs = nin + 2;
+    c.grid = KCRT_DIM1(grid_of(c.n, 128)), c.block = KCRT_DIM1(128);
+    c.bytes = 8.0 * (nin + 1) * c.n;
+    c.verify = dv ? verify_ddiv : verify_dmath;
+  } else if (!strcmp(row, "dreduce")) {
+    c.file = c.kernel = "dreduce";
+    c.n = one_d / 2;
+    snprintf(c.size, sizeof c.size, "2^%d doubles", s ? 19 : 25);
+    c.hd[0] = random_doubles((size_t)c.n, -1, 1);
+    c.d[0] = upload(c.hd[0], (size_t)c.n * 8);
+    uint64_t g = grid_of(c.n, 256);
+    g = g < (uint64_t)cu * 8 ? g : (uint64_t)cu * 8;
+    c.d[1] = c.out = upload(NULL, c.out_size = (size_t)g * 8);
+    c.args[0] = KCRT_ARG_BUFFER(c.d[0]), c.args[1] = KCRT_ARG_BUFFER(c.d[1]);
+    c.args[2] = KCRT_ARG_VALUE(c.n), c.nargs = 3;
+    c.grid = KCRT_DIM1(g), c.block = KCRT_DIM1(256);
+    c.bytes = 8.0 * c.n;
+    c.verify = verify_dreduce;
   } else if (!strcmp(row, "stencil1d")) {
     c.file = "stencil", c.kernel = "stencil1d";
     c.n = one_d;
@@ -981,10 +1068,11 @@ static void run_row(const char *row) {
   free_case(&c);
 }
 
-static const char *const rows[] = {
-    "atomic_wrap", "copy",      "vecadd",    "saxpy",           "reduce",       "transpose",
-    "matmul",      "histogram", "stencil1d", "stencil2d",       "blackscholes", "nbody",
-    "scan",        "conv",      "bs_float2", "transpose_tiled", "bitcount"};
+static const char *const rows[] = {"atomic_wrap", "copy",      "vecadd",       "saxpy",
+                                   "reduce",      "transpose", "matmul",       "histogram",
+                                   "stencil1d",   "stencil2d", "blackscholes", "nbody",
+                                   "scan",        "conv",      "bs_float2",    "transpose_tiled",
+                                   "bitcount",    "dmath",     "ddiv",         "dreduce"};
 
 int main(int argc, char **argv) {
   const char *only = NULL;
