@@ -27,7 +27,7 @@ jobs=${JOBS:-2}
 cc=${CC:-cc}
 # bench/kernels/ and tests/kernels/ NAME.k, or a CUDA kernel bench/cuda/NAME.cu that kcc compiles itself
 kernels="copy vecadd saxpy reduce transpose matmul histogram stencil blackscholes nbody scan conv"
-kernels="$kernels bs_float2 transpose_tiled atomic_wrap bitcount dmath ddiv dreduce"
+kernels="$kernels bs_float2 transpose_tiled atomic_wrap bitcount dmath ddiv dreduce sprod"
 nvcc=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 [ -x "$nvcc" ] || { echo "gpu_prepare.sh: nvcc not found (set NVCC)" >&2; exit 1; }
 

@@ -328,6 +328,24 @@ static bool verify_dreduce(Case *c) {
   return misses == 0;
 }
 
+/* sprod: each dot product recomputed in double; the kernel's float sum of len products has
+ * rounding error growing like sqrt(len) ulps of the sum of |products|. */
+static bool verify_sprod(Case *c) {
+  float *got = xmalloc((size_t)c->m * 4);
+  download(c->out, got, (size_t)c->m * 4);
+  misses = 0;
+  for (int v = 0; v < c->m; v++) {
+    double sum = 0, mag = 0;
+    for (long j = (long)v * c->kk; j < (long)(v + 1) * c->kk; j++) {
+      double p = (double)c->hf[0][j] * c->hf[1][j];
+      sum += p, mag += fabs(p);
+    }
+    near("dots", v, got[v], sum, 1e-5 * mag);
+  }
+  free(got);
+  return misses == 0;
+}
+
 static double *random_doubles(size_t n, double lo, double hi) {
   double *p = xmalloc(n * sizeof *p);
   for (size_t i = 0; i < n; i++) p[i] = lo + (hi - lo) * (double)(rnd() >> 11) * 0x1p-53;
@@ -939,6 +957,21 @@ static void run_row(const char *row) {
     c.grid = KCRT_DIM1(g), c.block = KCRT_DIM1(256);
     c.bytes = 8.0 * c.n;
     c.verify = verify_dreduce;
+  } else if (!strcmp(row, "sprod")) {
+    /* 256 vectors of 2^16 floats (2^24 products), 128 blocks: cuda-samples' scalarProd
+     * launch at 16 times its vector length. */
+    c.file = c.kernel = "sprod";
+    c.m = 256, c.kk = one_d / 4 / 256;
+    snprintf(c.size, sizeof c.size, "256 x 2^%d floats", s ? 10 : 16);
+    size_t n = (size_t)c.m * c.kk;
+    c.hf[0] = random_floats(n, -1, 1), c.hf[1] = random_floats(n, -1, 1);
+    c.d[0] = upload(c.hf[0], n * 4), c.d[1] = upload(c.hf[1], n * 4);
+    c.d[2] = c.out = upload(NULL, c.out_size = (size_t)c.m * 4);
+    for (int k = 0; k < 3; k++) c.args[k] = KCRT_ARG_BUFFER(c.d[k]);
+    c.args[3] = KCRT_ARG_VALUE(c.m), c.args[4] = KCRT_ARG_VALUE(c.kk), c.nargs = 5;
+    c.grid = KCRT_DIM1(128), c.block = KCRT_DIM1(256);
+    c.bytes = 8.0 * n;
+    c.verify = verify_sprod;
   } else if (!strcmp(row, "stencil1d")) {
     c.file = "stencil", c.kernel = "stencil1d";
     c.n = one_d;
@@ -1068,11 +1101,11 @@ static void run_row(const char *row) {
   free_case(&c);
 }
 
-static const char *const rows[] = {"atomic_wrap", "copy",      "vecadd",       "saxpy",
-                                   "reduce",      "transpose", "matmul",       "histogram",
-                                   "stencil1d",   "stencil2d", "blackscholes", "nbody",
-                                   "scan",        "conv",      "bs_float2",    "transpose_tiled",
-                                   "bitcount",    "dmath",     "ddiv",         "dreduce"};
+static const char *const rows[] = {
+    "atomic_wrap", "copy",      "vecadd",    "saxpy",           "reduce",       "transpose",
+    "matmul",      "histogram", "stencil1d", "stencil2d",       "blackscholes", "nbody",
+    "scan",        "conv",      "bs_float2", "transpose_tiled", "bitcount",     "dmath",
+    "ddiv",        "dreduce",   "sprod"};
 
 int main(int argc, char **argv) {
   const char *only = NULL;

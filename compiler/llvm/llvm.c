@@ -587,8 +587,17 @@ static void init_nvptx(void) {
    * checks out of loops: a checked matmul's inner loop becomes the unchecked one again
    * (16 FMAs, fully unrolled) behind one test per loop; of the unchecked kernels in bench/
    * and tests/kernels/ only transpose's code changes (6 lines shorter). */
-  const char *argv[] = {"kcc", "-unroll-partial-threshold=150", "-enable-nontrivial-unswitch"};
-  LLVMParseCommandLineOptions(3, argv, NULL);
+  const char *argv[64] = {"kcc", "-unroll-partial-threshold=150", "-enable-nontrivial-unswitch"};
+  int argc = 3;
+  /* KCC_LLVM_OPTIONS (docs/cli.md): LLVM's own options after kcc's, for measuring a setting
+   * against the default (bench/), never needed to compile correctly. */
+  const char *extra = getenv("KCC_LLVM_OPTIONS");
+  char *words = extra ? strdup(extra) : NULL, *save = NULL;
+  for (char *w = words ? strtok_r(words, " \t", &save) : NULL; w && argc < 64;
+       w = strtok_r(NULL, " \t", &save))
+    argv[argc++] = w;
+  LLVMParseCommandLineOptions(argc, argv, NULL);
+  free(words); /* LLVM copied what it kept */
   done = true;
 }
 
@@ -857,12 +866,12 @@ static const struct {
   const char *name;
   NvvmFold op;
 } nvvm_folds[] = {
-    {"llvm.nvvm.lg2.approx.", NF_LOG2},   {"llvm.nvvm.ex2.approx.", NF_EXP2},
-    {"llvm.nvvm.sin.approx.", NF_SIN},    {"llvm.nvvm.cos.approx.", NF_COS},
+    {"llvm.nvvm.lg2.approx.", NF_LOG2},    {"llvm.nvvm.ex2.approx.", NF_EXP2},
+    {"llvm.nvvm.sin.approx.", NF_SIN},     {"llvm.nvvm.cos.approx.", NF_COS},
     {"llvm.nvvm.rsqrt.approx.", NF_RSQRT}, {"llvm.nvvm.sqrt.approx.", NF_SQRT},
-    {"llvm.nvvm.sqrt.rn.", NF_SQRT},      {"llvm.nvvm.sqrt.f", NF_SQRT},
-    {"llvm.nvvm.rcp.approx.", NF_RCP},    {"llvm.nvvm.rcp.rn.", NF_RCP},
-    {"llvm.nvvm.div.approx.", NF_DIV},    {"llvm.nvvm.div.rn.", NF_DIV},
+    {"llvm.nvvm.sqrt.rn.", NF_SQRT},       {"llvm.nvvm.sqrt.f", NF_SQRT},
+    {"llvm.nvvm.rcp.approx.", NF_RCP},     {"llvm.nvvm.rcp.rn.", NF_RCP},
+    {"llvm.nvvm.div.approx.", NF_DIV},     {"llvm.nvvm.div.rn.", NF_DIV},
 };
 
 /* A float flushed as .ftz does it: subnormals become zero of the same sign. */
