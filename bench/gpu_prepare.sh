@@ -16,7 +16,9 @@
 #   DIR/run.sh (= bench/gpu_run.sh), DIR/MANIFEST
 # BUILD_DIR (default build-bench in the repository) is configured and built here (kcc, libkcrt).
 # Environment: SM (default 90: H100 and H200), NVCC (default: PATH, then /usr/local/cuda/bin),
-# CC (default cc), JOBS (default 2).
+# CC (default cc), JOBS (default 2), VARIANT (LLVM options: every kernel also compiled with
+# KCC_LLVM_OPTIONS=$VARIANT into DIR/bundles/variant, a fourth column of gpu_run.sh's CUDA
+# table, for measuring a code-generation setting against the default).
 set -eu
 [ $# -ge 1 ] || { echo "usage: $0 DIR [BUILD_DIR]" >&2; exit 2; }
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -78,6 +80,11 @@ for k in $kernels; do
     echo "gpu_prepare.sh: kcc wrote no sm_$sm cubin for $k (ptxas not found? KCC_PTXAS?)" >&2
     exit 1
   }
+  if [ -n "${VARIANT:-}" ]; then
+    mkdir -p "$out/bundles/variant"
+    KCC_LLVM_OPTIONS=$VARIANT "$build/kcc" "$src" -arch="sm_$sm" -o "$out/bundles/variant/$k.kcb"
+    echo "$VARIANT" >"$out/bundles/variant/OPTIONS"
+  fi
   "$nvcc" -cubin -arch="sm_$sm" -O3 "$root/bench/cuda/$k.cu" -o "$tmp/$k.cubin"
   "$tmp/wrap_cubin" "$out/bundles/kcc/$k.kcb" "$tmp/$k.cubin" "$sm" "$out/bundles/nvcc/$k.kcb"
 done

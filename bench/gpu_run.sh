@@ -111,9 +111,17 @@ for c in ${CONFIGS:-cuda opencl}; do
       say ""
       say "## CUDA: kernel time (kcc cubin vs kcc PTX through the JIT vs nvcc cubin)"
       say ""
+      # gpu_prepare.sh's VARIANT: the same kernels compiled with other LLVM options.
+      # (A form's label ends at its first '=': the options are said here, not in the label.)
+      set --
+      if [ -f "$b/variant/OPTIONS" ]; then
+        say "kcc variant: the same kernels compiled with KCC_LLVM_OPTIONS='$(cat "$b/variant/OPTIONS")'."
+        say ""
+        set -- -f "kcc variant=$b/variant" -e KCC_CUDA_FORM=cubin
+      fi
       step 150 env KCC_DEVICE=cuda "$kt" \
         -f "kcc cubin=$b/kcc" -e KCC_CUDA_FORM=cubin \
-        -f "kcc PTX-JIT=$b/kcc" -e KCC_CUDA_FORM=ptx \
+        -f "kcc PTX-JIT=$b/kcc" -e KCC_CUDA_FORM=ptx "$@" \
         -f "nvcc=$b/nvcc" -e KCC_CUDA_FORM=cubin -r nvcc
       [ $rc -eq 1 ] && wrong=1
       [ $rc -eq 77 ] && continue

@@ -61,9 +61,10 @@ static KVar *counts(const KExpr *e) {
   return NULL;
 }
 
-/* The condition `x`, `x != 0` or `0 != x`: the variable x, or NULL. */
+/* The condition `x` (as it is, or converted to bool), `x != 0` or `0 != x`: x, or NULL. */
 static KVar *tests_nonzero(const KExpr *e) {
   if (!e) return NULL;
+  if (is_int_var(e)) return e->var; /* the .k dialect's condition is the scalar itself */
   if (e->kind == KE_CAST && e->type->kind == KT_BOOL) return is_int_var(e->a) ? e->a->var : NULL;
   if (e->kind != KE_BINARY || e->op != KB_NE) return NULL;
   if (is_int_var(e->a) && is_const(e->b, 0)) return e->a->var;

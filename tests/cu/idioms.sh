@@ -28,4 +28,7 @@ for k in pc_while pc_for_char pc_signed pc_long not_do not_extra; do
   esac
 done
 grep -q popcount "$out/i0.kir" && fail "-O0 rewrote a loop"
-echo "idioms: 4 loops are one popcount in PTX and OpenCL C, 2 look-alikes kept, none at -O0"
+# kcc's dialect: the same loops with the scalar as the condition.
+"$kcc" "$(dirname "$0")/idioms.k" -arch=sm_90 -o "$out/k.ptx"
+[ "$(grep -c 'popc\.b' "$out/k.ptx")" = 2 ] || fail "idioms.k: $(grep -c 'popc\.b' "$out/k.ptx") popc, want 2"
+echo "idioms: 6 loops are one popcount (4 in PTX and OpenCL C, 2 of kcc's dialect), 2 look-alikes kept, none at -O0"
