@@ -203,8 +203,19 @@ static KFunc *image_impl(FeCtx *fe, CXCursor call, const char *name, KLoc loc) {
     if (s->dim == dim && !strcmp(s->name, name)) c = s->c;
   }
   if (clang_Cursor_isNull(c)) {
+    /* The translation unit's walk leaves out the precompiled prelude (parse.c), so each place
+     * the .cl prelude spells `name(` is asked for the declaration there (a definition for one
+     * image type each; calls are other cursors). */
     ImplFind f = {name, dim, clang_getNullCursor()};
-    clang_visitChildren(clang_getTranslationUnitCursor(fe->tu), find_impl, &f);
+    const FeVFile *vf = fe_cl_vfile();
+    CXFile file = clang_getFile(fe->tu, vf->name);
+    size_t len = strlen(name);
+    for (const char *p = vf->text; file && clang_Cursor_isNull(f.found) && (p = strstr(p, name));
+         p += len) {
+      if (p[len] != '(') continue;
+      CXSourceLocation at = clang_getLocationForOffset(fe->tu, file, (unsigned)(p - vf->text));
+      find_impl(clang_getCursor(fe->tu, at), clang_getNullCursor(), &f);
+    }
     if (clang_Cursor_isNull(f.found)) {
       diag_ice(loc, "the .cl prelude has no '%s' for this image type", name);
       return NULL;

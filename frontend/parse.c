@@ -901,7 +901,12 @@ user_args:
   fe.cl_std = o && o->cl_std ? o->cl_std : 120;
   fe.errors0 = errors_before;
   fe.opts = o;
-  CXIndex idx = clang_createIndex(0, 0);
+  /* Declarations from the precompiled prelude are left out of the translation unit's walk in
+     the C dialects: the walk skips the prelude anyway (fe_in_vfile), and visiting them
+     deserialised all of it on every compile (a fifth of an in-process compile of a small
+     kernel). CUDA input keeps them: its walk also meets the template instantiations clang
+     made, which libclang lists only with every declaration. */
+  CXIndex idx = clang_createIndex(lang != KL_LANG_CU, 0);
   /* CUDA input goes on past a header kcc does not have, as an error (not clang's fatal one,
      after which it would instantiate no template): hostcode.c decides whether it matters. */
   ParseJob pj = {.idx = idx,
