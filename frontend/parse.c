@@ -588,9 +588,11 @@ static enum CXChildVisitResult host_visit(CXCursor c, CXCursor p, CXClientData d
   case CXCursor_MemberRefExpr:
   case CXCursor_CallExpr: host_reference(hs, clang_getCursorReferenced(c)); break;
   default:
-    if (is_function_kind(k) && (fe_has_annotation(c, "kcc.kernel") || fe_cu_is_device(c)))
-      return CXChildVisit_Continue;
+    /* The prelude's and system headers' declarations first: the annotation checks visit a
+     * function's children, and the prelude has thousands of functions. */
     if (clang_isDeclaration(k) && (fe_in_vfile(hs->fe, c) || in_system_header(c)))
+      return CXChildVisit_Continue;
+    if (is_function_kind(k) && (fe_has_annotation(c, "kcc.kernel") || fe_cu_is_device(c)))
       return CXChildVisit_Continue;
     break;
   }
