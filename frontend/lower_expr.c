@@ -1356,7 +1356,8 @@ static KExpr *lower(FeCtx *fe, CXCursor c) {
     }
     return unsupported(loc, "compound literals");
   }
-  case CXCursor_StmtExpr: return unsupported(loc, "statement expressions");
+  case CXCursor_StmtExpr: /* as a statement it is its block (lower_stmt.c) */
+    return unsupported(loc, "statement expressions whose value is used");
   case CXCursor_AddrLabelExpr: return unsupported(loc, "label addresses");
   case CXCursor_BlockExpr: return unsupported(loc, "blocks");
   case CXCursor_FixedPointLiteral: return unsupported(loc, "fixed-point types");

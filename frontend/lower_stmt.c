@@ -560,6 +560,26 @@ static void stmt_error(FeCtx *fe, CXCursor c, const char *msg) {
   diag_error(fe_loc(fe, c), "%s", msg);
 }
 
+/* The block of a GNU statement expression written as a statement, through parentheses and
+ * casts (to void, or clang's implicit ones), or a null cursor. (A statement expression whose
+ * value is used is refused where expressions are lowered.) */
+static CXCursor discarded_block(CXCursor c) {
+  for (;;) {
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k != CXCursor_ParenExpr && k != CXCursor_UnexposedExpr && k != CXCursor_CStyleCastExpr &&
+        k != CXCursor_StmtExpr)
+      return clang_getNullCursor();
+    FeKids kids;
+    fe_kids(c, &kids);
+    CXCursor last = kids.n ? kids.v[kids.n - 1] : clang_getNullCursor();
+    fe_kids_free(&kids);
+    if (clang_Cursor_isNull(last)) return last;
+    if (k == CXCursor_StmtExpr)
+      return clang_getCursorKind(last) == CXCursor_CompoundStmt ? last : clang_getNullCursor();
+    c = last; /* a cast's operand is its last child (after a written type) */
+  }
+}
+
 static void stmt_into(FeCtx *fe, CXCursor c, KList *out) {
   if (!fe_enter(fe, c)) return;
   KLoc loc = fe_loc(fe, c);
@@ -705,7 +725,10 @@ static void stmt_into(FeCtx *fe, CXCursor c, KList *out) {
     break;
   }
   default:
-    if (clang_isExpression(kind)) {
+    if (clang_isExpression(kind) && !clang_Cursor_isNull(discarded_block(c))) {
+      /* GNU's `({ ... })` as a statement: its value is discarded, so it is its block. */
+      stmt_into(fe, discarded_block(c), out);
+    } else if (clang_isExpression(kind)) {
       KStmt *s = kir_stmt(KS_EXPR, loc);
       s->expr = fe_expr(fe, c);
       klist_push(out, s);

@@ -606,6 +606,22 @@ static void host_launches(FeCtx *fe, CXCursor tu, KList *defs) {
     clang_visitChildren(*(CXCursor *)hs.todo.v[i], host_visit, &hs);
 }
 
+/* A `;` alone at file scope (`};` after a function, `;;`): C allows none, but every compiler
+ * takes it (clang warns only under -pedantic), and kernels are written with it. */
+static bool empty_declaration(FeCtx *fe, CXCursor c) {
+  CXToken *t = NULL;
+  unsigned n = 0;
+  clang_tokenize(fe->tu, clang_getCursorExtent(c), &t, &n);
+  bool empty = false;
+  if (n == 1) {
+    CXString s = clang_getTokenSpelling(fe->tu, t[0]);
+    empty = !strcmp(clang_getCString(s), ";");
+    clang_disposeString(s);
+  }
+  if (t) clang_disposeTokens(fe->tu, t, n);
+  return empty;
+}
+
 /* First pass over the file scope: every function definition gets its KFunc (calls may come
  * before the callee's definition), types and globals are lowered in source order. */
 static void walk_file_scope(FeCtx *fe, CXCursor tu, KList *defs) {
@@ -665,7 +681,7 @@ static void walk_file_scope(FeCtx *fe, CXCursor tu, KList *defs) {
     case CXCursor_EnumDecl:
     case CXCursor_StaticAssert: break;
     case CXCursor_UnexposedDecl:
-      if (fe->lang != KL_LANG_CU)
+      if (fe->lang != KL_LANG_CU && !empty_declaration(fe, c))
         diag_error(fe_loc(fe, c), "this declaration is not supported in kcc kernels");
       break;
     default: {

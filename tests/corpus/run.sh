@@ -141,7 +141,7 @@ while read -r word rest; do
     names+=("$pkg")
     kind[$pkg]=$k version[$pkg]=$v rootglob[$pkg]=${r:-.}
     ;;
-  files | options | framework | extract)
+  files | options | framework | extract | program)
     [ -n "$pkg" ] || die "MANIFEST: '$word' before any 'package' line"
     rules+=("$pkg $word $rest")
     ;;
@@ -278,6 +278,43 @@ extract() {
   done
 }
 
+# programs PKG ROOT: each `program NAME FILE...` rule's source, ROOT/kcc-programs/NAME, made as
+# silx.opencl.utils.concatenate_cl_kernel makes a program of its files (pyFAI and silx build
+# their OpenCL programs so): each file's lines that start with `#include ` dropped, the files
+# joined with newlines. A FILE is relative to ROOT, or PACKAGE:PATH to that package's ROOT.
+# Rewritten only when the text changes.
+programs() {
+  local rule rp word name srcs f q
+  for rule in "${rules[@]}"; do
+    read -r rp word name rest <<<"$rule"
+    [ "$rp" = "$1" ] && [ "$word" = program ] || continue
+    srcs=()
+    for f in $rest; do
+      case $f in
+      *:*)
+        q=${f%%:*}
+        [ -n "${kind[$q]:-}" ] || die "MANIFEST: $1: program $name: no package '$q'"
+        fetch "$q" >&2
+        srcs+=("$(pkgroot "$q")/${f#*:}")
+        ;;
+      *) srcs+=("$2/$f") ;;
+      esac
+    done
+    python3 - "$2/kcc-programs/$name" "${srcs[@]}" <<'PY' || die "MANIFEST: $1: program $name"
+import os, sys
+out, parts = sys.argv[1], []
+for path in sys.argv[2:]:
+    with open(path) as f:
+        parts.append("".join(l for l in f if not l.startswith("#include ")))
+text = "\n".join(parts)
+os.makedirs(os.path.dirname(out), exist_ok=True)
+if not os.path.exists(out) or open(out).read() != text:
+    with open(out, "w") as f:
+        f.write(text)
+PY
+  done
+}
+
 # key_parts KEY: "PKG ROOT REL" for a corpus key (fetching and extracting as need be).
 key_parts() {
   local p=${1%%/*} rel=${1#*/} r
@@ -285,6 +322,7 @@ key_parts() {
   fetch "$p" >&2
   r=$(pkgroot "$p")
   extract "$p" "$r"
+  programs "$p" "$r"
   [ -f "$r/$rel" ] || die "$1: no file $rel in $p ${version[$p]}"
   echo "$p $r $rel"
 }
@@ -398,6 +436,7 @@ for p in "${pkgs[@]}"; do
   fetch "$p"
   r=$(pkgroot "$p")
   extract "$p" "$r"
+  programs "$p" "$r"
   list=$(files_of "$p" "$r")
   : >"$out/results/$p.framework"
   while read -r rel; do

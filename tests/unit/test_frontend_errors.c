@@ -305,7 +305,7 @@ static const Case cases[] = {
      "  shared int x = 1;\n"
      "             ^\n"},
     {"statement_expr", "kernel void k(int *p) { p[0] = ({ int t = 1; t; }); }\n",
-     "t.k:1:32: error: statement expressions are not supported in kcc kernels\n"
+     "t.k:1:32: error: statement expressions whose value is used are not supported in kcc kernels\n"
      "kernel void k(int *p) { p[0] = ({ int t = 1; t; }); }\n"
      "                               ^\n"},
     {"static_local",
