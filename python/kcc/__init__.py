@@ -24,16 +24,20 @@ from ._errors import (BuildFailedError, CompileError, DriverError, Error, Invali
                       NotSupportedError, OutOfBoundsError, OutOfMemoryError,
                       SymbolNotFoundError)
 from . import _array, _dask
-from ._array import (arange, array, asarray, clip, empty, empty_like, full, full_like,
-                     linspace, mean, ones, ones_like, where, zeros, zeros_like)
+from ._array import (arange, argmax, argmin, array, asarray, ascontiguousarray, broadcast_to,
+                     clip, cumsum, empty, empty_like, full, full_like, linspace, mean, ones,
+                     ones_like, ravel, reshape, std, swapaxes, transpose, var, where, zeros,
+                     zeros_like)
 
 _dask.hook()  # Dask's serializers for kcc arrays, once distributed.protocol is imported
 _array._install(DeviceArray)  # NumPy's operators and methods on device arrays
 globals().update(_array.UFUNCS)  # kcc.sqrt, kcc.exp ... element by element
 globals().update(_array.BINFUNCS)  # kcc.maximum, kcc.add ...
 globals().update(_array.REDUCTIONS)  # kcc.sum, kcc.max ...
-_ARRAY_API = ["arange", "array", "asarray", "clip", "empty", "empty_like", "full", "full_like",
-              "linspace", "mean", "ones", "ones_like", "where", "zeros", "zeros_like"] + \
+_ARRAY_API = ["arange", "argmax", "argmin", "array", "asarray", "ascontiguousarray",
+              "broadcast_to", "clip", "cumsum", "empty", "empty_like", "full", "full_like",
+              "linspace", "mean", "ones", "ones_like", "ravel", "reshape", "std", "swapaxes",
+              "transpose", "var", "where", "zeros", "zeros_like"] + \
     sorted(_array.UFUNCS) + sorted(_array.BINFUNCS) + sorted(_array.REDUCTIONS)
 
 _NUMBA_TYPES = {n: n for n in ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",

@@ -10,7 +10,8 @@ import math
 import operator
 
 from . import _core
-from ._elementwise import ElementwiseKernel, ReductionKernel, _CTYPES, _ctype
+from ._elementwise import (ElementwiseKernel, ReductionKernel, _CTYPES, _RowScan, _assign, _copy,
+                           _ctype)
 
 # C helpers every operation kernel may use, defined for each type the kernel is made for.
 # NumPy never fuses a multiply and an add into one rounding: neither do these kernels.
@@ -226,8 +227,16 @@ _MATH = {
 
 
 def _math_type(dt):
+    """NumPy's float type of a math function of `dt`: the smallest that holds its values
+    (bool, int8, uint8: float16; int16, uint16: float32; wider: float64)."""
     np = _np()
-    return dt if dt.kind == "f" else np.dtype(np.float64)
+    if dt.kind == "f":
+        return dt
+    if dt.itemsize == 1:
+        raise TypeError("kcc arrays: NumPy computes math functions of %s in float16, which "
+                        "kcc's arrays do not support yet: convert first (a.astype(float32))"
+                        % dt)
+    return np.dtype(np.float32 if dt.itemsize == 2 else np.float64)
 
 
 def _unary(op, x):
@@ -374,6 +383,148 @@ def _reduce(what, a, axis=None, dtype=None, keepdims=False, out=None):
     if r is None:
         r = _kernels[("red",) + kern_key] = mk()
     return r(a, out=out, axis=_axis(axis), keepdims=keepdims)
+
+
+_ARG_PREAMBLE = r"""
+typedef struct { %(T)s v; long i; } _kcc_pair;
+static _kcc_pair _kcc_pair_of(%(T)s v, long i) { _kcc_pair p; p.v = v; p.i = i; return p; }
+/* NumPy's %(what)s: the first NaN; else the %(most)s value, the first of equal ones. */
+static _kcc_pair _kcc_pick(_kcc_pair a, _kcc_pair b) {
+    bool an = %(nan_a)s, bn = %(nan_b)s;
+    if (an || bn) return (an && bn) ? (a.i < b.i ? a : b) : (an ? a : b);
+    if (a.v %(cmp)s b.v) return a;
+    if (b.v %(cmp)s a.v) return b;
+    return a.i < b.i ? a : b;
+}
+"""
+
+
+def argmax(a, axis=None, out=None, keepdims=False):
+    """NumPy's argmax: the index of the first largest element (a NaN first) along `axis`
+    (None: of the flattened array), as int64."""
+    return _argreduce("argmax", a, axis, keepdims, out)
+
+
+def argmin(a, axis=None, out=None, keepdims=False):
+    """NumPy's argmin: the index of the first smallest element (a NaN first) along `axis`
+    (None: of the flattened array), as int64."""
+    return _argreduce("argmin", a, axis, keepdims, out)
+
+
+def _argreduce(what, a, axis=None, keepdims=False, out=None):
+    """NumPy's argmax/argmin: the index (int64) of the first largest/smallest element (a NaN
+    first) along `axis`, or in the flattened array when axis is None."""
+    np = _np()
+    if not isinstance(a, _core.DeviceArray):
+        a = asarray(a)
+    a._alive(what)
+    if axis is not None and not isinstance(axis, int) or isinstance(axis, bool):
+        raise TypeError("%s: axis is None or an int, not %r" % (what, axis))
+    if axis is not None:
+        axis = _axis_of(axis, a.ndim, what)
+        if a.shape[axis] == 0:
+            raise ValueError("attempt to get %s of an empty sequence" % what)
+    elif a.size == 0:
+        raise ValueError("attempt to get %s of an empty sequence" % what)
+    dt = a.dtype
+    k = _kind(dt)
+    T = _ctype(dt)
+    if k == "f":
+        ident = "-INFINITY" if what == "argmax" else "INFINITY"
+    elif k == "b":
+        ident = "false" if what == "argmax" else "true"
+    else:
+        info = np.iinfo(dt)
+        lim = info.min if what == "argmax" else info.max
+        ident = "(%s)%d%s" % (T, lim, "UL" if k == "u" else "L") if lim != -2 ** 63 \
+            else "LONG_MIN"
+    key = ("red", what, dt.name)
+    r = _kernels.get(key)
+    if r is None:
+        pre = _ARG_PREAMBLE % {"T": T, "what": what, "cmp": ">" if what == "argmax" else "<",
+                               "most": "largest" if what == "argmax" else "smallest",
+                               "nan_a": "a.v != a.v" if k == "f" else "false",
+                               "nan_b": "b.v != b.v" if k == "f" else "false"}
+        pair = np.dtype([("v", dt), ("i", np.int64)], align=True)
+        r = _kernels[key] = ReductionKernel(
+            "%s x" % dt.name, "int64 y", "_kcc_pair_of(x, j)", "_kcc_pick(a, b)", "y = a.i",
+            "_kcc_pair_of(%s, LONG_MAX)" % ident, "kcc_" + what, reduce_type=pair,
+            preamble=pre, _reduce_ctype="_kcc_pair")
+    if axis is None:
+        res = r(a, axis=None, out=None)
+        if keepdims:
+            res = reshape(res, (1,) * a.ndim)
+        if out is not None:
+            _assign(out, res)
+            return out
+        return res
+    return r(a, axis=axis, keepdims=keepdims, out=out)
+
+
+def var(a, axis=None, dtype=None, ddof=0, keepdims=False):
+    """NumPy's var: the mean of the squared deviations from the mean, divided by n - ddof
+    instead of n (integers and bools in float64)."""
+    return _var("var", a, axis, dtype, ddof, keepdims)
+
+
+def std(a, axis=None, dtype=None, ddof=0, keepdims=False):
+    """NumPy's std: the square root of var."""
+    return _var("std", a, axis, dtype, ddof, keepdims)
+
+
+def _var(what, a, axis, dtype, ddof, keepdims):
+    np = _np()
+    if not isinstance(a, _core.DeviceArray):
+        a = asarray(a)
+    a._alive(what)
+    dt = np.dtype(dtype) if dtype is not None else \
+        (a.dtype if a.dtype.kind == "f" else np.dtype(np.float64))
+    if _kind(dt) != "f":
+        raise TypeError("%s: dtype must be a float type, not %s" % (what, dt))
+    m = mean(a, axis, dt, keepdims=True)
+    key = ("red", "sqdev", dt.name, what)
+    r = _kernels.get(key)
+    if r is None:
+        # sum((x - m)^2) / (n - ddof), then (std) its square root, in the result's type
+        post = "y = (T)(a / (double)d)" if what == "var" else "y = (T)sqrt(a / (double)d)"
+        r = _kernels[key] = ReductionKernel(
+            "T x, T m, float64 d", "T y", "(x - m) * (x - m)", "a + b", post, "0",
+            "kcc_" + what, options=_EXACT)
+    x = a if a.dtype == dt else astype(a, dt)
+    n = a.size // max(1, m.size) if a.size else 0
+    return r(x, m, float(max(n - ddof, 0)), axis=_axis(axis), keepdims=keepdims)
+
+
+def cumsum(a, axis=None, dtype=None, out=None):
+    """NumPy's cumsum: the running sums along `axis` (None: of the flattened array), in sum's
+    types (bool and small integers in int64 or uint64); a scan kernel, so float sums may
+    differ from NumPy's sequential ones in the last bits."""
+    np = _np()
+    if not isinstance(a, _core.DeviceArray):
+        a = asarray(a)
+    a._alive("cumsum")
+    rt = np.dtype(dtype) if dtype is not None else _sum_type(a.dtype)
+    _ctype(rt)
+    if axis is None:
+        a = reshape(a, -1)
+        axis = 0
+    else:
+        if isinstance(axis, bool) or not isinstance(axis, int):
+            raise TypeError("cumsum: axis is None or an int, not %r" % (axis,))
+        axis = _axis_of(axis, a.ndim, "cumsum")
+    if out is None:
+        out = _core.DeviceArray(a.shape, rt)
+    elif not isinstance(out, _core.DeviceArray) or tuple(out.shape) != tuple(a.shape):
+        raise ValueError("cumsum: out must be a kcc array of shape %s" % (a.shape,))
+    key = ("scan", "cumsum", rt.name)
+    k = _kernels.get(key)
+    if k is None:
+        red = _binary_expr("add", rt).replace("z = ", "").replace("x", "a").replace("y", "b")
+        if _kind(rt) == "b":
+            red = "a || b"
+        k = _kernels[key] = _RowScan("kcc_cumsum", red, "0", options=_EXACT)
+    k(a, out, axis, rt)
+    return out
 
 
 def _axis(axis):
@@ -555,6 +706,196 @@ def clip(a, a_min, a_max):
     return r
 
 
+# ---------------------------------------------------------------- views
+
+def _index_of(k, n, dim):
+    """An integer index `k` into a dimension of length n (negative from the end)."""
+    try:
+        i = operator.index(k)
+    except TypeError:
+        raise TypeError("kcc arrays take basic indices (ints, slices, ..., None): %s is not "
+                        "supported (integer and boolean array indexing are not implemented)"
+                        % type(k).__name__) from None
+    if not -n <= i < n:
+        raise IndexError("index %d is out of bounds for axis %d with size %d" % (i, dim, n))
+    return i % n
+
+
+def _getitem(a, key):
+    """NumPy's basic indexing: a view of `a` (ints drop a dimension, slices step through one,
+    None adds one of length 1, ... stands for the dimensions not named). Integers alone give a
+    0-d array, as CuPy's do."""
+    a._alive("indexing")
+    key = key if isinstance(key, tuple) else (key,)
+    for k in key:
+        if isinstance(k, list) or (isinstance(k, _core.DeviceArray) or _core._is_ndarray(k)) \
+                and (k.ndim != 0 or k.dtype.kind not in "iu"):
+            raise TypeError("kcc arrays take basic indices (ints, slices, ..., None): array "
+                            "indexing (integer or boolean arrays, lists) is not implemented")
+        if isinstance(k, bool):
+            raise TypeError("kcc arrays: a bool index (NumPy's boolean indexing) is not "
+                            "supported")
+    n_ell = sum(1 for k in key if k is Ellipsis)
+    if n_ell > 1:
+        raise IndexError("an index can only have a single ellipsis ('...')")
+    named = sum(1 for k in key if k is not None and k is not Ellipsis)
+    if named > a.ndim:
+        raise IndexError("too many indices for array: array is %d-dimensional, but %d were "
+                         "indexed" % (a.ndim, named))
+    if not n_ell:
+        key = key + (Ellipsis,)
+    shape, strides, off, dim = [], [], a._off, 0
+    for k in key:
+        if k is None:
+            shape.append(1)
+            strides.append(0)
+        elif k is Ellipsis:
+            for _ in range(a.ndim - named):
+                shape.append(a.shape[dim])
+                strides.append(a._st[dim])
+                dim += 1
+        elif isinstance(k, slice):
+            start, stop, step = k.indices(a.shape[dim])
+            shape.append(len(range(start, stop, step)))
+            strides.append(a._st[dim] * step)
+            off += start * a._st[dim] if shape[-1] else 0
+            dim += 1
+        else:
+            off += _index_of(k, a.shape[dim], dim) * a._st[dim]
+            dim += 1
+    return _core._view(a, shape, strides, off)
+
+
+def _broadcast_to(a, shape):
+    """A read-only-in-spirit view of `a` in `shape` (NumPy broadcasting: stride 0 along the
+    dimensions it repeats)."""
+    shape = tuple(shape)
+    if tuple(a.shape) == shape:
+        return a
+    nd = len(shape) - a.ndim
+    ok = nd >= 0 and all(n == m or n == 1 for n, m in zip(a.shape, shape[nd:]))
+    if not ok:
+        raise ValueError("could not broadcast an array of shape %s into shape %s"
+                         % (a.shape, shape))
+    st = [0] * nd + [0 if n == 1 and m != 1 else k
+                     for n, m, k in zip(a.shape, shape[nd:], a._st)]
+    return _core._view(a, shape, st, a._off)
+
+
+def _setitem(a, key, value):
+    """a[key] = value: a scalar filled in, an array (kcc, numpy, list) converted to a's dtype
+    and broadcast to the indexed shape."""
+    np = _np()
+    v = _getitem(a, key)
+    if isinstance(value, (bool, int, float)) or isinstance(value, np.generic):
+        if v.size:
+            fill(v, value)
+        return
+    if not isinstance(value, _core.DeviceArray):
+        h = np.asarray(value)
+        if h.dtype.kind not in "biuf":
+            raise TypeError("kcc arrays hold numbers and bools: cannot assign %s" % h.dtype)
+        if h.ndim == 0:
+            fill(v, h[()])
+            return
+        value = _core.to_device(np.asarray(h, dtype=a.dtype, order="C"))
+    value._alive("assignment")
+    if value.dtype != a.dtype:
+        value = astype(value, a.dtype)
+    elif value._buf == a._buf:
+        if value._off == v._off and value._st == v._st and value.shape == v.shape:
+            return  # itself (a[k] += 1 stores the view it changed)
+        value = _copy(value)  # may overlap: NumPy reads all of it before writing
+    _assign(v, _broadcast_to(value, v.shape))
+
+
+def reshape(a, shape, order="C"):
+    """NumPy's reshape (C order): a view when `a` is contiguous, else a copy; one dimension
+    may be -1 (inferred)."""
+    if order != "C":
+        raise ValueError("kcc arrays: reshape supports order='C' only")
+    if not isinstance(a, _core.DeviceArray):
+        a = asarray(a)
+    if isinstance(shape, int) or hasattr(shape, "__index__"):
+        shape = (shape,)
+    try:
+        shape = tuple(operator.index(n) for n in shape)
+    except TypeError:
+        raise TypeError("reshape: the shape is ints (or a tuple of ints), not %r"
+                        % (shape,)) from None
+    if sum(1 for n in shape if n == -1) > 1:
+        raise ValueError("reshape: can only specify one unknown dimension")
+    if any(n < -1 for n in shape):
+        raise ValueError("reshape: negative dimensions are not allowed")
+    known = math.prod(n for n in shape if n != -1)
+    if -1 in shape:
+        if known == 0 or a.size % known:
+            raise ValueError("cannot reshape array of size %d into shape %s"
+                             % (a.size, shape))
+        shape = tuple(a.size // known if n == -1 else n for n in shape)
+    if math.prod(shape) != a.size:
+        raise ValueError("cannot reshape array of size %d into shape %s" % (a.size, shape))
+    a._alive("reshape")
+    if a._contiguous:
+        return _core._view(a, shape, _core._c_strides(shape), a._off)
+    c = _copy(a)
+    c.shape, c._st = shape, _core._c_strides(shape)
+    return c
+
+
+def transpose(a, axes=None):
+    """NumPy's transpose: a view with the dimensions permuted (reversed by default)."""
+    if not isinstance(a, _core.DeviceArray):
+        a = asarray(a)
+    a._alive("transpose")
+    if axes is None:
+        axes = tuple(reversed(range(a.ndim)))
+    axes = tuple(operator.index(k) for k in axes)
+    if len(axes) != a.ndim:
+        raise ValueError("transpose: axes don't match array (%d axes for %d dimensions)"
+                         % (len(axes), a.ndim))
+    axes = tuple(_axis_of(k, a.ndim, "transpose") for k in axes)
+    if sorted(axes) != list(range(a.ndim)):
+        raise ValueError("transpose: repeated axis in %s" % (axes,))
+    return _core._view(a, [a.shape[k] for k in axes], [a._st[k] for k in axes], a._off)
+
+
+def _axis_of(k, ndim, what):
+    if isinstance(k, bool) or not isinstance(k, int):
+        k = operator.index(k)
+    if not -ndim <= k < ndim:
+        raise ValueError("%s: axis %d is out of bounds for array of dimension %d"
+                         % (what, k, ndim))
+    return k % ndim
+
+
+def swapaxes(a, axis1, axis2):
+    """NumPy's swapaxes: a view with two dimensions exchanged."""
+    if not isinstance(a, _core.DeviceArray):
+        a = asarray(a)
+    axes = list(range(a.ndim))
+    i, j = _axis_of(axis1, a.ndim, "swapaxes"), _axis_of(axis2, a.ndim, "swapaxes")
+    axes[i], axes[j] = axes[j], axes[i]
+    return transpose(a, axes)
+
+
+def ravel(a):
+    """NumPy's ravel: the elements in C order, 1-D (a view when contiguous, else a copy)."""
+    return reshape(asarray(a), -1)
+
+
+def ascontiguousarray(a, dtype=None):
+    """`a` in C order: itself when it is, else a contiguous copy (dtype: converted to)."""
+    a = asarray(a, dtype)
+    return a if a._contiguous else _copy(a)
+
+
+def broadcast_to(a, shape):
+    """NumPy's broadcast_to: a view of `a` repeated along dimensions of stride 0 (write to it
+    only through a copy: its elements share memory)."""
+    return _broadcast_to(asarray(a), _core._shape_of(shape))
+
+
 # ---------------------------------------------------------------- DeviceArray's methods
 
 def _install(cls):
@@ -579,8 +920,7 @@ def _install(cls):
             if res.shape != self.shape:
                 raise ValueError("kcc arrays: in-place %s: the result's shape %s is not the "
                                  "array's %s" % (op, res.shape, self.shape))
-            _core._check(_core.N.kcrt().kcrt_buffer_copy(self._buf, 0, res._buf, 0,
-                                                          self.nbytes))
+            _assign(self, res)
             return self
         return f, r, i
 
@@ -637,13 +977,10 @@ def _install(cls):
         return self.copy_to_host()
 
     def copy(self):
-        """A new device array with the same values."""
+        """A new device array with the same values (C-contiguous, whatever the layout of
+        this one)."""
         self._alive("copy")
-        d = _core.DeviceArray(self.shape, self.dtype)
-        if self.nbytes:
-            _core._check(_core.N.kcrt().kcrt_buffer_copy(d._buf, 0, self._buf, 0,
-                                                          self.nbytes))
-        return d
+        return _copy(self)
 
     def astype_(self, dtype):
         """A new device array of the values converted to `dtype` (a copy when it is the
@@ -682,9 +1019,70 @@ def _install(cls):
         """NumPy's mean over `axis`: integers average in float64."""
         return mean(self, axis, dtype, keepdims)
 
+    def argmax(self, axis=None, out=None, keepdims=False):
+        """NumPy's argmax: the index of the first largest element (a NaN first) along `axis`
+        (None: of the flattened array), as int64."""
+        return _argreduce("argmax", self, axis, keepdims, out)
+
+    def argmin(self, axis=None, out=None, keepdims=False):
+        """NumPy's argmin: the index of the first smallest element (a NaN first) along `axis`
+        (None: of the flattened array), as int64."""
+        return _argreduce("argmin", self, axis, keepdims, out)
+
+    def var_(self, axis=None, dtype=None, ddof=0, keepdims=False):
+        """NumPy's var over `axis`: squared deviations from the mean over n - ddof."""
+        return var(self, axis, dtype, ddof, keepdims)
+
+    def std_(self, axis=None, dtype=None, ddof=0, keepdims=False):
+        """NumPy's std over `axis`: the square root of var."""
+        return std(self, axis, dtype, ddof, keepdims)
+
+    def cumsum_(self, axis=None, dtype=None, out=None):
+        """NumPy's cumsum: the running sums along `axis` (None: of the flattened array)."""
+        return cumsum(self, axis, dtype, out)
+
+    for f in (argmax, argmin):
+        setattr(cls, f.__name__, f)
+    for f in (var_, std_, cumsum_):
+        f.__name__ = f.__name__.rstrip("_")
+        setattr(cls, f.__name__, f)
+
     def clip_(self, a_min=None, a_max=None):
         """NumPy's clip: each element limited to [a_min, a_max] (None: no limit)."""
         return clip(self, a_min, a_max)
+
+    cls.__getitem__ = _getitem
+    cls.__setitem__ = _setitem
+
+    def reshape_(self, *shape, order="C"):
+        """NumPy's reshape: a view when the array is contiguous, else a copy (-1: inferred)."""
+        return reshape(self, shape[0] if len(shape) == 1 else shape, order=order)
+
+    def transpose_(self, *axes):
+        """NumPy's transpose: a view with the dimensions permuted (reversed by default)."""
+        if len(axes) == 1 and (axes[0] is None or not isinstance(axes[0], int)):
+            axes = axes[0]
+        return transpose(self, axes or None)
+
+    def swapaxes_(self, axis1, axis2):
+        """NumPy's swapaxes: a view with two dimensions exchanged."""
+        return swapaxes(self, axis1, axis2)
+
+    def ravel_(self):
+        """The elements in C order, 1-D: a view when contiguous, else a copy."""
+        return ravel(self)
+
+    def flatten(self):
+        """A new 1-D device array of the elements in C order (always a copy)."""
+        c = _copy(self)
+        c.shape, c._st = (c.size,), (1,)
+        return c
+
+    cls.T = property(lambda self: transpose(self), doc="The transpose (a view).")
+    for f in (reshape_, transpose_, swapaxes_, ravel_):
+        f.__name__ = f.__name__.rstrip("_")
+        setattr(cls, f.__name__, f)
+    cls.flatten = flatten
 
     for f in (get, copy, sum, prod, max, min, all, any):
         setattr(cls, f.__name__, f)

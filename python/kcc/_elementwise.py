@@ -79,6 +79,13 @@ def _params(spec, what):
     return ps
 
 
+def _scalar(a, dt):
+    """A scalar argument as its parameter's type (a bool as Python's: kernels' bool
+    parameters take Python bools and ints, not numpy.bool_)."""
+    v = _core._numpy().asarray(a, dt)[()]
+    return bool(v) if dt.kind == "b" else v
+
+
 def _is_array(a):
     return isinstance(a, _core.DeviceArray) or _core._is_ndarray(a)
 
@@ -119,15 +126,27 @@ def _broadcast_shape(shapes, what):
                          % (what, ", ".join(str(s) for s in shapes))) from None
 
 
-def _strides(shape, out_shape):
-    """Element strides of a C-contiguous array of `shape` read at the indices of `out_shape`
-    (NumPy broadcasting: missing leading dimensions and dimensions of 1 have stride 0)."""
-    st, acc = [], 1
-    for s in reversed(shape):
-        st.append(acc if s != 1 else 0)
-        acc *= s
-    st.reverse()
-    return [0] * (len(out_shape) - len(shape)) + st
+def _strides(a, out_shape):
+    """Element strides of array `a` (a device array, any layout) read at the indices of
+    `out_shape` (NumPy broadcasting: missing leading dimensions and dimensions of 1 have
+    stride 0)."""
+    st = [0 if n == 1 else k for n, k in zip(a.shape, a._st)]
+    return [0] * (len(out_shape) - len(a.shape)) + st
+
+
+def _merge_dims(shape, strides):
+    """(shape, [strides of each array]) with dimensions of length 1 dropped and neighbours
+    that every array steps through alike merged (CuPy's reduce_dims): fewer dimensions, fewer
+    kernels to compile, less index arithmetic. Arrays indexed by the flat index are unaffected:
+    merging keeps C order."""
+    dims = [(n, [st[k] for st in strides]) for k, n in enumerate(shape) if n != 1]
+    out = []
+    for n, sts in dims:
+        if out and all(p == q * n for p, q in zip(out[-1][1], sts)):
+            out[-1] = (out[-1][0] * n, sts)
+        else:
+            out.append((n, sts))
+    return [n for n, _ in out], [[sts[j] for _, sts in out] for j in range(len(strides))]
 
 
 class _Compiled:
@@ -197,18 +216,64 @@ def _results(outs, host_outs, single):
 
 def _index_code(ndim, arrays):
     """C statements computing each array's element offset `_kcc_o_NAME` from the flat index i
-    over the output's shape (parameters _kcc_shapeK, and _kcc_sK_NAME for the strides)."""
+    over the loop's shape (parameters _kcc_shapeK, and _kcc_off_NAME, _kcc_sK_NAME for the
+    array's first element and strides)."""
     if not arrays:
         return ""
     lines = ["long _kcc_r = i;"]
     for a in arrays:
-        lines.append("long _kcc_o_%s = 0;" % a)
+        lines.append("long _kcc_o_%s = _kcc_off_%s;" % (a, a))
     for k in reversed(range(ndim)):
         lines.append("{ long _kcc_c = _kcc_r %% _kcc_shape%d; _kcc_r /= _kcc_shape%d;" % (k, k))
         for a in arrays:
             lines.append("  _kcc_o_%s += _kcc_c * _kcc_s%d_%s;" % (a, k, a))
         lines.append("}")
     return "\n        ".join(lines)
+
+
+def _contiguous_for(d, shape, what, p, is_out):
+    """A device array a kernel can take by its buffer for raw parameter `p`: `d` itself when
+    it is whole, an input's contiguous copy, an output's view refused."""
+    if d._whole:
+        return d
+    if is_out:
+        raise ValueError("%s: raw output '%s' is a strided view or at an offset; pass a "
+                         "contiguous array" % (what, p.name))
+    return _copy(d)
+
+
+def _owner(a):
+    """The array owning a device array's buffer (a view's base), what a kernel is passed."""
+    return a.base if isinstance(a, _core.DeviceArray) and a.base is not None else a
+
+
+def _copy(a):
+    """A new C-contiguous device array with the values of `a` (any layout)."""
+    d = _core.DeviceArray(a.shape, a.dtype)
+    _assign(d, a)
+    return d
+
+
+_ASSIGN = {}
+
+
+def _assign(dst, src):
+    """dst[...] = src for device arrays of one dtype (src broadcast to dst's shape), any
+    layouts; when both are contiguous a buffer copy. src must not overlap dst unless equal."""
+    if dst.size == 0:
+        return dst
+    if src.dtype != dst.dtype:
+        raise TypeError("_assign: %s into %s" % (src.dtype, dst.dtype))
+    if dst._contiguous and src._contiguous and tuple(src.shape) == tuple(dst.shape):
+        _core._check(_core.N.kcrt().kcrt_buffer_copy(
+            dst._buf, dst._off * dst.itemsize, src._buf, src._off * src.itemsize, dst.nbytes))
+        return dst
+    k = _ASSIGN.get(dst.dtype.name)
+    if k is None:
+        k = _ASSIGN[dst.dtype.name] = ElementwiseKernel(
+            "%s x" % dst.dtype.name, "%s z" % dst.dtype.name, "z = x", "kcc_copy")
+    k(src, dst)
+    return dst
 
 
 class ElementwiseKernel:
@@ -281,38 +346,50 @@ class ElementwiseKernel:
         outs, host_outs = _outputs(self.out_params, args[nin:], dtypes[nin:], shape, what)
         args[nin:] = outs
         # Every array on the device; scalars converted to their parameter's type.
-        dev_args, kparams, strided = [], [], []
+        dev_args, kparams, strided, arrays = [], [], [], []
         for p, a, dt in zip(params, args, dtypes):
             ct = _ctype(dt)
             if _is_array(a):
                 d = _to_device(a, dt, what)
+                if p.raw:
+                    d = _contiguous_for(d, shape, what, p, p in self.out_params)
                 dev_args.append(d)
                 const = "" if p in self.out_params else "const "
                 kparams.append("%s%s *_kcc_p_%s" % (const, ct, p.name))
-                if not p.raw and tuple(d.shape) != shape:
-                    strided.append((p, d))
+                if not p.raw:
+                    arrays.append((p, d))
             else:
                 if p in self.out_params:
                     raise TypeError("%s: output '%s' must be an array" % (what, p.name))
-                dev_args.append(np.asarray(a, dt)[()])
+                dev_args.append(_scalar(a, dt))
                 kparams.append("%s %s" % (ct, p.name))
-        ndim = len(shape)
-        contiguous = not strided
+        # Arrays of the loop's shape in C order from their first element are indexed by i;
+        # the others through their strides, over the loop's dimensions merged where the
+        # strides allow.
+        strided = [(p, d) for p, d in arrays if tuple(d.shape) != shape or not d._whole]
+        dims, sts = _merge_dims(shape, [_strides(d, shape) for _, d in strided])
+        ndim = len(dims) if strided else 0
         extra = []
-        if not contiguous:
+        if strided:
             extra += ["long _kcc_shape%d" % k for k in range(ndim)]
             for p, d in strided:
+                extra += ["long _kcc_off_%s" % p.name]
                 extra += ["long _kcc_s%d_%s" % (k, p.name) for k in range(ndim)]
         key = (tuple(str(dt) for dt in dtypes), tuple(_is_array(a) for a in args), ndim,
                tuple(p.name for p, _ in strided))
+        if not n:
+            r = _results(outs, host_outs, not self.return_tuple)
+            return None if self.no_return else r
         source = self._source(params, dtypes, args, kparams + extra + ["long _n"],
                               [p.name for p, _ in strided], ndim)
         k = self._compiled.kernel(key, source, self.name, self.options)
-        values = list(dev_args)
-        if not contiguous:
-            values += list(shape)
-            for p, d in strided:
-                values += _strides(tuple(d.shape), shape)
+        # A view is passed as the array owning its buffer (its offset is a parameter).
+        values = [_owner(d) for d in dev_args]
+        if strided:
+            values += dims
+            for (p, d), st in zip(strided, sts):
+                values.append(d._off)
+                values += st
         values.append(n)
         if n:
             block = block_size or _BLOCK
@@ -366,7 +443,8 @@ class ReductionKernel:
     outputs, or out=) and axis=None (all), an int or a tuple, keepdims=False."""
 
     def __init__(self, in_params, out_params, map_expr, reduce_expr, post_map_expr, identity,
-                 name="reduce_kernel", reduce_type=None, preamble="", options=()):
+                 name="reduce_kernel", reduce_type=None, preamble="", options=(),
+                 _reduce_ctype=None):
         what = "ReductionKernel %s" % name
         if not isinstance(name, str) or not _is_word(name):
             raise ValueError("ReductionKernel: name %r is not a C identifier" % (name,))
@@ -390,6 +468,9 @@ class ReductionKernel:
         self.map_expr, self.reduce_expr = map_expr, reduce_expr
         self.post_map_expr, self.identity = post_map_expr, identity
         self.reduce_type = reduce_type
+        # kcc's own reductions of a struct (argmax's value and index): its C name, declared
+        # in the preamble; reduce_type is then its numpy (structured, aligned) dtype.
+        self._reduce_ctype = _reduce_ctype
         self.preamble = preamble
         self.options = tuple(options)
         self._compiled = _Compiled()
@@ -428,34 +509,49 @@ class ReductionKernel:
         nred = math.prod(shape[k] for k in axes)
         rtype = np.dtype(self.reduce_type) if self.reduce_type is not None else dtypes[nin]
         outs, host_outs = _outputs(self.out_params, args[nin:], dtypes[nin:], out_shape, what)
-        # Inputs: device arrays, read through strides over (kept dims..., reduced dims...).
-        order = kept + axes
-        dev_in, kparams, values = [], [], []
+        # A reduction writes its outputs by flat index: a strided view given as an output
+        # gets the results through a contiguous temporary.
+        final_outs = list(outs)
+        outs = [o if o._whole else _core.DeviceArray(o.shape, o.dtype) for o in outs]
+        # Inputs: device arrays, read through strides over (kept dims..., reduced dims...),
+        # each group's dimensions merged where every input's strides allow.
+        dev_in, kparams, values, devs, scalars = [], [], [], [], []
         for p, a, dt in zip(self.in_params, args[:nin], dtypes[:nin]):
-            ct = _ctype(dt)
             if _is_array(a):
                 d = _to_device(a, dt, what)
-                st = _strides(tuple(d.shape), shape)
-                kparams.append("const %s *_kcc_p_%s" % (ct, p.name))
-                kparams += ["long _kcc_s%d_%s" % (k, p.name) for k in range(ndim)]
-                values.append(d)
-                values += [st[k] for k in order]
+                devs.append(d)
                 dev_in.append(p)
+        sts = [_strides(d, shape) for d in devs]
+        kdims, ksts = _merge_dims([shape[k] for k in kept], [[st[k] for k in kept] for st in sts])
+        rdims, rsts = _merge_dims([shape[k] for k in axes], [[st[k] for k in axes] for st in sts])
+        nkept, ndim = len(kdims), len(kdims) + len(rdims)
+        j = 0
+        for p, a, dt in zip(self.in_params, args[:nin], dtypes[:nin]):
+            ct = _ctype(dt)
+            if p in dev_in:
+                kparams.append("const %s *_kcc_p_%s" % (ct, p.name))
+                kparams.append("long _kcc_off_%s" % p.name)
+                kparams += ["long _kcc_s%d_%s" % (k, p.name) for k in range(ndim)]
+                values += [_owner(devs[j]), devs[j]._off] + ksts[j] + rsts[j]
+                j += 1
             else:
                 kparams.append("%s %s" % (ct, p.name))
-                values.append(np.asarray(a, dt)[()])
+                values.append(_scalar(a, dt))
+                scalars.append(("%s %s" % (ct, p.name), values[-1]))
         parts = 1
         if nred >= 4 * _BLOCK and nout_el < 64:  # few outputs, long reductions: split them
             parts = min(-(-nred // (8 * _BLOCK)), max(1, 256 // nout_el))
         dims = ["long _kcc_shape%d" % k for k in range(ndim)]
-        values += [shape[k] for k in order]
+        values += kdims + rdims
         key = (tuple(str(dt) for dt in dtypes), str(rtype), tuple(_is_array(a) for a in args),
-               ndim, len(kept), parts > 1)
-        source = self._source(dtypes, rtype, kparams, dims, dev_in, ndim, len(kept), parts)
+               ndim, nkept, parts > 1)
+        if not nout_el:
+            return _results(final_outs, host_outs, True)
+        source = self._source(dtypes, rtype, kparams, dims, dev_in, ndim, nkept, parts,
+                              [c for c, _ in scalars])
         if parts == 1:
             k = self._compiled.kernel(key, source, self.name, self.options)
-            if nout_el:
-                k[nout_el, _BLOCK](*values, *outs, nred)
+            k[nout_el, _BLOCK](*values, *outs, nred)
         else:
             first = self._compiled.kernel(key, source, self.name, self.options,
                                           self.name + "_parts")
@@ -463,8 +559,11 @@ class ReductionKernel:
                                           self.name + "_final")
             partial = _core.DeviceArray(nout_el * parts, rtype)
             first[nout_el * parts, _BLOCK](*values, partial, nred, parts)
-            final[nout_el, _BLOCK](partial, *outs, parts)
-        return _results(outs, host_outs, True)
+            final[nout_el, _BLOCK](partial, *outs, parts, *[v for _, v in scalars])
+        for o, t in zip(final_outs, outs):
+            if o is not t:
+                _assign(o, t)
+        return _results(final_outs, host_outs, True)
 
     @staticmethod
     def _axes(axis, ndim, what):
@@ -485,9 +584,10 @@ class ReductionKernel:
             out.append(a)
         return sorted(out)
 
-    def _source(self, dtypes, rtype, kparams, dims, dev_in, ndim, nkept, parts):
+    def _source(self, dtypes, rtype, kparams, dims, dev_in, ndim, nkept, parts, scalars):
         nin = len(self.in_params)
-        rt = _ctype(rtype)
+        rt = self._reduce_ctype or _ctype(rtype)
+        cast = "" if self._reduce_ctype else "(_kcc_rt)"  # no cast to a struct type
         placeholders = {}
         for p, dt in zip(self.in_params + self.out_params, dtypes):
             if p.dtype is None:
@@ -522,7 +622,7 @@ class ReductionKernel:
         nred_dims = ndim - nkept
         load = ["        long _kcc_q = j;"]
         for p in dev_in:
-            load.append("        long _kcc_o_%s = 0;" % p.name)
+            load.append("        long _kcc_o_%s = _kcc_off_%s;" % (p.name, p.name))
         for k in reversed(range(ndim)):
             var = "_kcc_q" if k >= nkept else "_kcc_u"
             load.append("        { long _kcc_c = %s %% _kcc_shape%d; %s /= _kcc_shape%d;"
@@ -540,12 +640,12 @@ class ReductionKernel:
             if p in dev_in:
                 load.append("        const %s %s = _kcc_p_%s[_kcc_o_%s];"
                             % (_ctype(dt), p.name, p.name, p.name))
-        load.append("        r = _kcc_reduce(r, (_kcc_rt)(%s));" % self.map_expr)
+        load.append("        r = _kcc_reduce(r, %s(%s));" % (cast, self.map_expr))
         body = "\n".join(load)
         head = "kernel void %s(%s) {\n    shared _kcc_rt _kcc_t[%d];\n" % ("%s", "%s", _BLOCK)
         if parts == 1:
             L.append(head % (self.name, ", ".join(kparams + dims + outs + ["long _kcc_nred"])))
-            L.append("    long o = blockIdx.x;\n    _kcc_rt r = (_kcc_rt)(%s);" % self.identity)
+            L.append("    long o = blockIdx.x;\n    _kcc_rt r = %s(%s);" % (cast, self.identity))
             L.append("    for (long j = threadIdx.x; j < _kcc_nred; j += blockDim.x) {\n%s\n    }"
                      % body)
             L.append("    r = _kcc_block(r, _kcc_t);")
@@ -556,18 +656,167 @@ class ReductionKernel:
                              ", ".join(kparams + dims + ["_kcc_rt *_kcc_partial",
                                                          "long _kcc_nred", "long _kcc_parts"])))
             L.append("    long o = blockIdx.x / _kcc_parts, part = blockIdx.x % _kcc_parts;")
-            L.append("    _kcc_rt r = (_kcc_rt)(%s);" % self.identity)
+            L.append("    _kcc_rt r = %s(%s);" % (cast, self.identity))
             L.append("    for (long j = part * blockDim.x + threadIdx.x; j < _kcc_nred;"
                      " j += _kcc_parts * blockDim.x) {\n%s\n    }" % body)
             L.append("    r = _kcc_block(r, _kcc_t);")
             L.append("    if (threadIdx.x == 0) _kcc_partial[blockIdx.x] = r;\n}")
             L.append(head % (self.name + "_final",
                              ", ".join(["const _kcc_rt *_kcc_partial"] + outs +
-                                       ["long _kcc_parts"])))
-            L.append("    long o = blockIdx.x;\n    _kcc_rt r = (_kcc_rt)(%s);" % self.identity)
+                                       ["long _kcc_parts"] + scalars)))
+            L.append("    long o = blockIdx.x;\n    _kcc_rt r = %s(%s);" % (cast, self.identity))
             L.append("    for (long j = threadIdx.x; j < _kcc_parts; j += blockDim.x)\n"
                      "        r = _kcc_reduce(r, _kcc_partial[o * _kcc_parts + j]);")
             L.append("    r = _kcc_block(r, _kcc_t);")
             L += post
             L.append("}")
         return "\n".join(L) + "\n"
+
+
+# ---------------------------------------------------------------- scans
+
+_SCAN_BODY = r"""
+/* The scan of each row (a block per part of a row): the thread block's values in shared
+ * memory, scanned in log2(block) steps (Hillis and Steele), in order, so scan_expr needs to be
+ * associative only. A row split in `parts` parts: _sums first (each part's total), then each
+ * part starts from the totals of the parts before it. */
+static _kcc_rt _kcc_block_total(_kcc_rt v, _kcc_rt *t) {
+    unsigned k = threadIdx.x;
+    t[k] = v;
+    __syncthreads();
+    for (unsigned s = 1; s < blockDim.x; s <<= 1) {
+        _kcc_rt w = (k %% (2 * s) == 0 && k + s < blockDim.x) ? t[k + s] : _KCC_NEUTRAL;
+        __syncthreads();
+        if (k %% (2 * s) == 0) t[k] = _kcc_op(t[k], w);
+        __syncthreads();
+    }
+    _kcc_rt r = t[0];
+    __syncthreads();
+    return r;
+}
+
+kernel void %(name)s_sums(%(params)s, %(oparams)s, long _kcc_n, long _kcc_parts,
+                          long _kcc_chunk, _kcc_rt *_kcc_sums) {
+    shared _kcc_rt _kcc_t[%(block)d];
+    long _kcc_row = blockIdx.x / _kcc_parts, _kcc_part = blockIdx.x %% _kcc_parts;
+    long _kcc_lo = _kcc_part * _kcc_chunk, _kcc_hi = _kcc_lo + _kcc_chunk;
+    if (_kcc_hi > _kcc_n) _kcc_hi = _kcc_n;
+%(rowoff)s
+    _kcc_rt _kcc_v = _KCC_NEUTRAL;
+    for (long i = _kcc_lo + threadIdx.x; i < _kcc_hi; i += blockDim.x) {
+%(load)s
+        _kcc_v = _kcc_op(_kcc_v, _kcc_in);
+    }
+    _kcc_v = _kcc_block_total(_kcc_v, _kcc_t);
+    if (threadIdx.x == 0) _kcc_sums[blockIdx.x] = _kcc_v;
+}
+
+kernel void %(name)s(%(params)s, %(oparams)s, long _kcc_n, long _kcc_parts, long _kcc_chunk,
+                     const _kcc_rt *_kcc_sums) {
+    shared _kcc_rt _kcc_t[%(block)d];
+    shared _kcc_rt _kcc_carry[1];
+    long _kcc_row = blockIdx.x / _kcc_parts, _kcc_part = blockIdx.x %% _kcc_parts;
+    long _kcc_lo = _kcc_part * _kcc_chunk, _kcc_hi = _kcc_lo + _kcc_chunk;
+    if (_kcc_hi > _kcc_n) _kcc_hi = _kcc_n;
+%(rowoff)s
+    unsigned k = threadIdx.x;
+    if (k == 0) {
+        _kcc_rt c = _KCC_NEUTRAL;
+        for (long p = 0; p < _kcc_part; p++) c = _kcc_op(c, _kcc_sums[_kcc_row * _kcc_parts + p]);
+        _kcc_carry[0] = c;
+    }
+    __syncthreads();
+    for (long _kcc_base = _kcc_lo; _kcc_base < _kcc_hi; _kcc_base += blockDim.x) {
+        long i = _kcc_base + k;
+        _kcc_rt _kcc_in = _KCC_NEUTRAL;
+        if (i < _kcc_hi) {
+%(load)s
+        }
+        _kcc_t[k] = _kcc_in;
+        __syncthreads();
+        for (unsigned s = 1; s < blockDim.x; s <<= 1) {
+            _kcc_rt w = k >= s ? _kcc_t[k - s] : _KCC_NEUTRAL;
+            __syncthreads();
+            _kcc_t[k] = _kcc_op(w, _kcc_t[k]);
+            __syncthreads();
+        }
+        _kcc_rt c = _kcc_carry[0];
+        if (i < _kcc_hi) {
+            _kcc_rt item = _kcc_op(c, _kcc_t[k]);
+%(store)s
+        }
+        __syncthreads();
+        if (k == blockDim.x - 1) _kcc_carry[0] = _kcc_op(c, _kcc_t[k]);
+        __syncthreads();
+    }
+}
+"""
+
+
+class _RowScan:
+    """kcc's scans along one dimension (cumsum's): each row of `x` (the other dimensions)
+    scanned with `op` (C of a and b, associative) from `neutral`, every element mapped by
+    `map_expr` (of x) first, the inclusive results written to the same place in `z`. The
+    rows' dimensions are merged where the strides allow; rows split in parts when they are
+    few and long."""
+
+    def __init__(self, name, op, neutral, map_expr="x", preamble="", options=()):
+        self.name, self.op, self.neutral = name, op, neutral
+        self.map_expr, self.preamble, self.options = map_expr, preamble, tuple(options)
+        self._compiled = _Compiled()
+
+    def __call__(self, x, z, axis, rtype):
+        """z[..., j, ...] = scan of x[..., :j+1, ...] along `axis` (x, z device arrays of one
+        shape, any layouts; rtype the scan's type)."""
+        np = _core._numpy()
+        shape = tuple(x.shape)
+        n = shape[axis]
+        others = [k for k in range(len(shape)) if k != axis]
+        rows = math.prod(shape[k] for k in others)
+        if not rows or not n:
+            return z
+        dims, (xs, zs) = _merge_dims([shape[k] for k in others],
+                                     [[x._st[k] for k in others], [z._st[k] for k in others]])
+        nd = len(dims)
+        parts = 1
+        if n >= 4 * _BLOCK and rows < 64:
+            parts = min(-(-n // (4 * _BLOCK)), max(1, 256 // rows))
+        chunk = -(-n // parts)
+        xt, zt, rt = _ctype(x.dtype), _ctype(z.dtype), _ctype(rtype)
+        params = ["const %s *_kcc_x" % xt, "long _kcc_xoff", "long _kcc_xs"] + \
+            ["long _kcc_xs%d" % k for k in range(nd)] + ["long _kcc_d%d" % k for k in range(nd)]
+        oparams = ["%s *_kcc_z" % zt, "long _kcc_zoff", "long _kcc_zs"] + \
+            ["long _kcc_zs%d" % k for k in range(nd)]
+        rowoff = ["    long _kcc_xo = _kcc_xoff, _kcc_zo = _kcc_zoff, _kcc_r = _kcc_row;"]
+        for k in reversed(range(nd)):
+            rowoff.append("    { long _kcc_c = _kcc_r %% _kcc_d%d; _kcc_r /= _kcc_d%d; "
+                          "_kcc_xo += _kcc_c * _kcc_xs%d; _kcc_zo += _kcc_c * _kcc_zs%d; }"
+                          % (k, k, k, k))
+        rowoff.append("    (void)_kcc_zo;")
+        load = ("            const %s x = _kcc_x[_kcc_xo + i * _kcc_xs];\n"
+                "            _kcc_rt _kcc_in = (_kcc_rt)(%s);" % (xt, self.map_expr))
+        load2 = load.replace("_kcc_rt _kcc_in =", "_kcc_in =")
+        store = "            _kcc_z[_kcc_zo + i * _kcc_zs] = (%s)item;" % zt
+        head = [_HEADERS + self.preamble, "typedef %s _kcc_rt;" % rt,
+                "#define _KCC_NEUTRAL ((_kcc_rt)(%s))" % self.neutral,
+                "static _kcc_rt _kcc_op(_kcc_rt a, _kcc_rt b) { return (%s); }" % self.op]
+        body = _SCAN_BODY % {"name": self.name, "params": ", ".join(params),
+                             "oparams": ", ".join(oparams), "block": _BLOCK,
+                             "rowoff": "\n".join(rowoff), "load": load, "store": store}
+        # the sums kernel declares its element inside the loop; the scan's assigns it
+        idx = body.index("kernel void %s(" % self.name)
+        body = body[:idx] + body[idx:].replace(load, load2, 1)
+        source = "\n".join(head) + body
+        key = (x.dtype.name, z.dtype.name, str(rtype), nd)
+        values = [_owner(x), x._off, x._st[axis]] + xs + dims
+        values += [_owner(z), z._off, z._st[axis]] + zs
+        if parts > 1:
+            sums = _core.DeviceArray(rows * parts, rtype)
+            first = self._compiled.kernel(key, source, self.name, self.options,
+                                          self.name + "_sums")
+            first[rows * parts, _BLOCK](*values, n, parts, chunk, sums)
+        else:
+            sums = _core.DeviceArray(1, rtype)
+        k = self._compiled.kernel(key, source, self.name, self.options)
+        k[rows * parts, _BLOCK](*values, n, parts, chunk, sums)
+        return z
