@@ -706,6 +706,144 @@ def clip(a, a_min, a_max):
     return r
 
 
+# ---------------------------------------------------------------- products
+
+_TILE = 16
+# C = A B for A (M x K) and B (K x N) of any strides (views: transposes need no copy), C
+# contiguous: a block computes a 16 x 16 tile of C, stepping through K in 16-wide tiles of A
+# and B staged in shared memory.
+_MATMUL = r"""
+kernel void kcc_matmul(const T *A, long ao, long as0, long as1, const T *B, long bo, long bs0,
+                       long bs1, T *C, long M, long N, long K) {
+    shared T As[%(t)d * %(t)d];
+    shared T Bs[%(t)d * %(t)d];
+    unsigned tx = threadIdx.x, ty = threadIdx.y;
+    long row = (long)blockIdx.y * %(t)d + ty, col = (long)blockIdx.x * %(t)d + tx;
+    ACC acc = 0;
+    for (long k0 = 0; k0 < K; k0 += %(t)d) {
+        long ka = k0 + tx, kb = k0 + ty;
+        As[ty * %(t)d + tx] = (row < M && ka < K) ? A[ao + row * as0 + ka * as1] : (T)0;
+        Bs[ty * %(t)d + tx] = (kb < K && col < N) ? B[bo + kb * bs0 + col * bs1] : (T)0;
+        __syncthreads();
+        for (int k = 0; k < %(t)d; k++) {
+            T a = As[ty * %(t)d + k], b = Bs[k * %(t)d + tx];
+            %(mac)s;
+        }
+        __syncthreads();
+    }
+    if (row < M && col < N) C[row * N + col] = (T)acc;
+}
+"""
+
+
+def _matmul2(a, b, rt):
+    """a (M x K) @ b (K x N) -> a new contiguous M x N array of rt (a and b already rt)."""
+    M, K = a.shape
+    N = b.shape[1]
+    c = _core.DeviceArray((M, N), rt)
+    if c.size == 0:
+        return c
+    if K == 0:
+        return fill(c, 0)
+    key = ("matmul", rt.name)
+    k = _kernels.get(key)
+    if k is None:
+        T = _ctype(rt)
+        kind = _kind(rt)
+        if kind == "b":
+            acc, mac = "bool", "acc = acc || (a && b)"
+        elif kind in "iu":  # wraps around, as NumPy's integer matmul
+            acc, mac = _unsigned(rt), "acc += (%s)a * (%s)b" % (_unsigned(rt), _unsigned(rt))
+        else:
+            acc, mac = T, "acc += a * b"
+        src = "typedef %s T;\ntypedef %s ACC;\n" % (T, acc) + _MATMUL % {"t": _TILE, "mac": mac}
+        k = _kernels[key] = _core.compile(src, name="kcc_matmul.k").get_kernel("kcc_matmul")
+    own = lambda x: x.base if x.base is not None else x
+    grid = (-(-N // _TILE), -(-M // _TILE))
+    k[grid, (_TILE, _TILE)](own(a), a._off, a._st[0], a._st[1], own(b), b._off, b._st[0],
+                            b._st[1], c, M, N, K)
+    return c
+
+
+def _vdot(a, b, rt):
+    """The inner product of two 1-D arrays of rt: a 0-d array."""
+    key = ("red", "vdot", rt.name)
+    r = _kernels.get(key)
+    if r is None:
+        kind = _kind(rt)
+        if kind == "b":
+            m, red = "x && y", "a || b"
+        elif kind in "iu":
+            u = _unsigned(rt)
+            m = "(%s)((%s)x * (%s)y)" % (_ctype(rt), u, u)
+            red = "(%s)((%s)a + (%s)b)" % (_ctype(rt), u, u)
+        else:
+            m, red = "x * y", "a + b"
+        r = _kernels[key] = ReductionKernel("T x, T y", "T z", m, red, "z = a", "0",
+                                            "kcc_vdot")
+    return r(a, b)
+
+
+def matmul(a, b):
+    """NumPy's matmul (a @ b) of 1-D and 2-D arrays: a matrix product in NumPy's result type
+    (integers wrap around, bools are or of ands) with a tiled kernel; a 1-D operand is a row
+    (left) or a column (right) vector, dropped from the result; two 1-D give a 0-d array."""
+    np = _np()
+    a = a if isinstance(a, _core.DeviceArray) else asarray(a)
+    b = b if isinstance(b, _core.DeviceArray) else asarray(b)
+    a._alive("matmul")
+    b._alive("matmul")
+    if a.ndim == 0 or b.ndim == 0:
+        raise ValueError("matmul: Input operand %d does not have enough dimensions (a 0-d "
+                         "array): use * to multiply by a scalar" % (0 if a.ndim == 0 else 1))
+    if a.ndim > 2 or b.ndim > 2:
+        raise ValueError("kcc.matmul: arrays of 1 and 2 dimensions only (shapes %s and %s); "
+                         "stacks of matrices are not supported yet" % (a.shape, b.shape))
+    rt = np.result_type(a.dtype, b.dtype)
+    _ctype(rt)
+    if rt == np.float16:
+        raise TypeError("kcc.matmul: float16 is not supported")
+    ka = a.shape[-1]
+    kb = b.shape[0]
+    if ka != kb:
+        raise ValueError("matmul: Input operand 1 has a mismatch in its core dimension 0 "
+                         "(size %d is different from %d): shapes %s and %s"
+                         % (kb, ka, a.shape, b.shape))
+    a = a if a.dtype == rt else astype(a, rt)
+    b = b if b.dtype == rt else astype(b, rt)
+    if a.ndim == 1 and b.ndim == 1:
+        return _vdot(a, b, rt)
+    a2 = _getitem(a, (None, slice(None))) if a.ndim == 1 else a
+    b2 = _getitem(b, (slice(None), None)) if b.ndim == 1 else b
+    c = _matmul2(a2, b2, rt)
+    if a.ndim == 1:
+        c.shape, c._st = (c.shape[1],), (1,)
+    elif b.ndim == 1:
+        c.shape, c._st = (c.shape[0],), (1,)
+    return c
+
+
+def dot(a, b):
+    """NumPy's dot for 1-D and 2-D arrays (matmul's product) and scalars (a product)."""
+    np = _np()
+    if np.ndim(a) == 0 and not isinstance(a, _core.DeviceArray) or \
+            isinstance(a, _core.DeviceArray) and a.ndim == 0 or \
+            np.ndim(b) == 0 and not isinstance(b, _core.DeviceArray) or \
+            isinstance(b, _core.DeviceArray) and b.ndim == 0:
+        return _binary("mul", a, b)
+    return matmul(a, b)
+
+
+def vdot(a, b):
+    """NumPy's vdot (real arrays): the inner product of the flattened arrays, a 0-d array."""
+    a = a if isinstance(a, _core.DeviceArray) else asarray(a)
+    b = b if isinstance(b, _core.DeviceArray) else asarray(b)
+    if a.size != b.size:
+        raise ValueError("vdot: cannot take the inner product of %d and %d elements"
+                         % (a.size, b.size))
+    return matmul(reshape(a, -1), reshape(b, -1))
+
+
 # ---------------------------------------------------------------- views
 
 def _index_of(k, n, dim):
@@ -934,6 +1072,10 @@ def _install(cls):
         setattr(cls, "__i%s__" % name, i)
     for op in _COMPARE:
         setattr(cls, "__%s__" % op, binop(op)[0])
+    cls.__matmul__ = lambda self, other: matmul(self, other) if _operand(other)[0] is not \
+        None and not isinstance(other, (bool, int, float)) else NotImplemented
+    cls.__rmatmul__ = lambda self, other: matmul(other, self) if _operand(other)[0] is not \
+        None and not isinstance(other, (bool, int, float)) else NotImplemented
     cls.__hash__ = None  # == is element-wise, as NumPy's
     cls.__neg__ = lambda self: _unary("negative", self)
     cls.__pos__ = lambda self: self.copy()
@@ -1041,8 +1183,14 @@ def _install(cls):
         """NumPy's cumsum: the running sums along `axis` (None: of the flattened array)."""
         return cumsum(self, axis, dtype, out)
 
+    def dot_(self, b):
+        """NumPy's dot (matmul's product for 1-D and 2-D arrays)."""
+        return dot(self, b)
+
     for f in (argmax, argmin):
         setattr(cls, f.__name__, f)
+    dot_.__name__ = "dot"
+    cls.dot = dot_
     for f in (var_, std_, cumsum_):
         f.__name__ = f.__name__.rstrip("_")
         setattr(cls, f.__name__, f)

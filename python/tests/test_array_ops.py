@@ -109,3 +109,105 @@ def test_where_and_clip_on_views():
     same(kcc.clip(d[:, ::-1], x[0, ::-1], None), np.clip(x[:, ::-1], x[0, ::-1], None))
     i = rand(50, np.int16)
     same(kcc.sqrt(kcc.asarray(i).astype(np.uint16)), np.sqrt(i.astype(np.uint16)))  # float32
+
+
+# ---------------------------------------------------------------- dot, matmul, norm
+
+def mm_check(got, want):
+    """A product against numpy's: exact for integers and bools (both wrap around), within a
+    tolerance of the accumulated rounding for floats."""
+    assert isinstance(got, kcc.DeviceArray)
+    assert got.dtype == want.dtype and got.shape == want.shape, (got.dtype, got.shape,
+                                                                want.dtype, want.shape)
+    if want.dtype.kind == "f":
+        tol = 2e-5 if want.dtype == np.float32 else 1e-12
+        scale = max(1.0, float(np.max(np.abs(want)))) if want.size else 1.0
+        np.testing.assert_allclose(got.get(), want, rtol=tol, atol=tol * scale)
+    else:
+        same(got, np.asarray(want))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32, np.uint8, np.int64,
+                                   np.int16, np.bool_], ids=lambda d: np.dtype(d).name)
+def test_matmul(dtype):
+    a = rand((37, 45), dtype, -30, 30)
+    b = rand((45, 19), dtype, -30, 30)
+    da, db = kcc.asarray(a), kcc.asarray(b)
+    with np.errstate(all="ignore"):
+        mm_check(da @ db, a @ b)
+        mm_check(kcc.matmul(da, db), np.matmul(a, b))
+        mm_check(da.dot(db), a.dot(b))
+        # strided and transposed operands, read in place
+        mm_check(da[::2, 1::2] @ db[1::2, ::-1], a[::2, 1::2] @ b[1::2, ::-1])
+        mm_check(db.T @ da.T, b.T @ a.T)
+        # 1-D operands: matrix-vector, vector-matrix, inner product (a 0-d array)
+        v, w = rand(45, dtype, -30, 30), rand(37, dtype, -30, 30)
+        mm_check(da @ kcc.asarray(v), a @ v)
+        mm_check(kcc.asarray(w) @ da, w @ a)
+        mm_check(kcc.asarray(v) @ kcc.asarray(v), np.asarray(v @ v))
+        mm_check(kcc.dot(kcc.asarray(w)[::-2], da[::2, 3]), np.asarray(np.dot(w[::-2], a[::2, 3])))
+        # numpy operands on either side, and a product of one dimension of 1
+        mm_check(a @ db, a @ b)
+        mm_check(da @ b, a @ b)
+        mm_check(da[:, :1] @ db[:1], a[:, :1] @ b[:1])
+    if np.dtype(dtype).kind != "b":
+        with np.errstate(all="ignore"):
+            mm_check(kcc.dot(da, 3), a * dtype(3))
+
+
+def test_matmul_sizes_and_types():
+    # sizes around the 16-wide tiles, and a long inner dimension
+    for m, k, n in ((1, 1, 1), (16, 16, 16), (17, 33, 15), (3, 1000, 2), (64, 5, 70)):
+        a, b = rand((m, k), np.float64, -1, 1), rand((k, n), np.float64, -1, 1)
+        mm_check(kcc.asarray(a) @ kcc.asarray(b), a @ b)
+    # NumPy's result type of mixed operands
+    a, b = rand((6, 7), np.int32), rand((7, 3), np.float32)
+    mm_check(kcc.asarray(a) @ kcc.asarray(b), a @ b)  # float64
+    z = kcc.zeros((4, 0)) @ kcc.zeros((0, 5))
+    mm_check(z, np.zeros((4, 0)) @ np.zeros((0, 5)))
+    mm_check(kcc.zeros((0, 3)) @ kcc.zeros((3, 5)), np.zeros((0, 5)))
+    with pytest.raises(ValueError, match="mismatch in its core dimension 0"):
+        kcc.zeros((3, 4)) @ kcc.zeros((5, 2))
+    with pytest.raises(ValueError, match="arrays of 1 and 2 dimensions only"):
+        kcc.zeros((2, 3, 4)) @ kcc.zeros((4, 2))
+    with pytest.raises(ValueError, match="does not have enough dimensions"):
+        kcc.matmul(kcc.zeros(3), 2.0)
+    with pytest.raises(TypeError):
+        kcc.zeros((2, 2)) @ 2
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32], ids=lambda d:
+                         np.dtype(d).name)
+def test_linalg_norm(dtype):
+    x = rand((30, 21), dtype, -10, 10)
+    x[0, :5] = 0
+    d = kcc.asarray(x)
+    rtol = 1e-5 if dtype == np.float32 else 1e-12
+
+    def check(got, want):
+        want = np.asarray(want)
+        assert got.dtype == want.dtype and got.shape == want.shape, (got.dtype, want.dtype,
+                                                                    got.shape, want.shape)
+        np.testing.assert_allclose(got.get(), want, rtol=rtol)
+    for v, xv in ((d, x), (d[::-2, 1::3], x[::-2, 1::3]), (d.T, x.T)):
+        check(kcc.linalg.norm(v), np.linalg.norm(xv))
+        for ord in (None, "fro", 1, -1, np.inf, -np.inf):
+            check(kcc.linalg.norm(v, ord), np.linalg.norm(xv, ord))
+            check(kcc.linalg.norm(v, ord, axis=(1, 0)), np.linalg.norm(xv, ord, axis=(1, 0)))
+            check(kcc.linalg.norm(v, ord, keepdims=True), np.linalg.norm(xv, ord,
+                                                                          keepdims=True))
+        for ord in (None, 1, 2, np.inf, -np.inf, 0, 3, 0.5):
+            for axis in (0, 1, -1):
+                check(kcc.linalg.norm(v, ord, axis=axis), np.linalg.norm(xv, ord, axis=axis))
+        check(kcc.linalg.norm(v[3], 1), np.linalg.norm(xv[3], 1))
+    cube = rand((3, 4, 5), dtype, -10, 10)
+    check(kcc.linalg.norm(kcc.asarray(cube)), np.linalg.norm(cube))
+    check(kcc.linalg.norm(kcc.asarray(cube), axis=(0, 2)), np.linalg.norm(cube, axis=(0, 2)))
+    check(kcc.linalg.norm(kcc.asarray(cube), np.inf, axis=(2, 1)),
+          np.linalg.norm(cube, np.inf, axis=(2, 1)))
+    with pytest.raises(NotImplementedError, match="singular values"):
+        kcc.linalg.norm(d, 2)
+    with pytest.raises(ValueError, match="improper number of dimensions"):
+        kcc.linalg.norm(kcc.asarray(cube), 1)
+    with pytest.raises(ValueError, match="invalid norm order 'fro' for vectors"):
+        kcc.linalg.norm(d, "fro", axis=0)
