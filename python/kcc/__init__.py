@@ -16,7 +16,7 @@ from ._core import (Device, DeviceArray, Event, Kernel, Module, Stream, __versio
                     compile_file, device_array, device_array_like, devices, emit,
                     event_elapsed_time, get_device, load, local, select_device, stats,
                     synchronize, to_device)
-from ._elementwise import ElementwiseKernel, ReductionKernel
+from ._elementwise import ElementwiseKernel, ReductionKernel, ScanKernel
 from ._errors import (BuildFailedError, CompileError, DriverError, Error, InvalidArgumentError,
                       InvalidLaunchError, InvalidModuleError, InvalidOptionError,
                       InvalidValueError, KcrtError, KcrtIOError, KernelNotFoundError,
@@ -67,7 +67,7 @@ def __getattr__(name):
 
 __all__ = [
     "jit", "Device", "DeviceArray", "ElementwiseKernel", "Event", "Kernel", "Module",
-    "ReductionKernel", "Stream", "compile", "compile_file",
+    "ReductionKernel", "ScanKernel", "Stream", "compile", "compile_file",
     "device_array", "device_array_like", "devices", "emit", "event_elapsed_time", "get_device",
     "load", "local", "select_device", "stats", "synchronize", "to_device", "Error",
     "CompileError", "InvalidOptionError", "KcrtError", "NoDeviceError", "InvalidValueError",

@@ -222,6 +222,17 @@ class ReductionKernel:
     def __call__(self, *args: Any, out: Any = ..., axis: Union[None, int, Tuple[int, ...]] = ...,
                  keepdims: bool = ...) -> Any: ...
 
+class ScanKernel:
+    name: str
+    def __init__(self, dtype: npt.DTypeLike, arguments: Union[str, Sequence[str]],
+                 input_expr: str, scan_expr: str, neutral: Any, output_statement: str,
+                 is_segment_start_expr: Optional[str] = ...,
+                 input_fetch_exprs: Optional[Sequence[Tuple[str, str, int]]] = ...,
+                 index_dtype: npt.DTypeLike = ..., name_prefix: str = ...,
+                 options: Sequence[str] = ..., preamble: str = ...) -> None: ...
+    def __call__(self, *args: Any, size: Optional[int] = ..., queue: Any = ...,
+                 wait_for: Any = ..., allocator: Any = ...) -> None: ...
+
 def compile(source: _Source, options: Sequence[str] = ..., name: Optional[str] = ...,
             bounds_check: Optional[bool] = ...) -> Module: ...
 def compile_file(path: Union[str, "os.PathLike[str]"], options: Sequence[str] = ...,

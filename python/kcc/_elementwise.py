@@ -677,15 +677,15 @@ class ReductionKernel:
 
 _SCAN_BODY = r"""
 /* The scan of each row (a block per part of a row): the thread block's values in shared
- * memory, scanned in log2(block) steps (Hillis and Steele), in order, so scan_expr needs to be
- * associative only. A row split in `parts` parts: _sums first (each part's total), then each
+ * memory, scanned in log2(block) steps (Hillis and Steele), in order, so the operation needs to
+ * be associative only. A row split in `parts` parts: _sums first (each part's total), then each
  * part starts from the totals of the parts before it. */
 static _kcc_rt _kcc_block_total(_kcc_rt v, _kcc_rt *t) {
     unsigned k = threadIdx.x;
     t[k] = v;
     __syncthreads();
     for (unsigned s = 1; s < blockDim.x; s <<= 1) {
-        _kcc_rt w = (k %% (2 * s) == 0 && k + s < blockDim.x) ? t[k + s] : _KCC_NEUTRAL;
+        _kcc_rt w = (k %% (2 * s) == 0 && k + s < blockDim.x) ? t[k + s] : _kcc_neutral();
         __syncthreads();
         if (k %% (2 * s) == 0) t[k] = _kcc_op(t[k], w);
         __syncthreads();
@@ -695,15 +695,20 @@ static _kcc_rt _kcc_block_total(_kcc_rt v, _kcc_rt *t) {
     return r;
 }
 
-kernel void %(name)s_sums(%(params)s, %(oparams)s, long _kcc_n, long _kcc_parts,
-                          long _kcc_chunk, _kcc_rt *_kcc_sums) {
+kernel void %(name)s_sums(%(params)s, long _kcc_n, long _kcc_parts, long _kcc_chunk,
+                          _kcc_rt *_kcc_sums) {
     shared _kcc_rt _kcc_t[%(block)d];
     long _kcc_row = blockIdx.x / _kcc_parts, _kcc_part = blockIdx.x %% _kcc_parts;
     long _kcc_lo = _kcc_part * _kcc_chunk, _kcc_hi = _kcc_lo + _kcc_chunk;
     if (_kcc_hi > _kcc_n) _kcc_hi = _kcc_n;
 %(rowoff)s
-    _kcc_rt _kcc_v = _KCC_NEUTRAL;
-    for (long i = _kcc_lo + threadIdx.x; i < _kcc_hi; i += blockDim.x) {
+    _kcc_rt _kcc_v = _kcc_neutral();
+    /* each thread a contiguous piece, joined in order: the operation need not commute */
+    long _kcc_per = (_kcc_hi - _kcc_lo + blockDim.x - 1) / blockDim.x;
+    long _kcc_from = _kcc_lo + threadIdx.x * _kcc_per, _kcc_to = _kcc_from + _kcc_per;
+    if (_kcc_to > _kcc_hi) _kcc_to = _kcc_hi;
+    for (long i = _kcc_from; i < _kcc_to; i++) {
+        _kcc_rt _kcc_in;
 %(load)s
         _kcc_v = _kcc_op(_kcc_v, _kcc_in);
     }
@@ -711,38 +716,38 @@ kernel void %(name)s_sums(%(params)s, %(oparams)s, long _kcc_n, long _kcc_parts,
     if (threadIdx.x == 0) _kcc_sums[blockIdx.x] = _kcc_v;
 }
 
-kernel void %(name)s(%(params)s, %(oparams)s, long _kcc_n, long _kcc_parts, long _kcc_chunk,
+kernel void %(name)s(%(params)s, long _kcc_n, long _kcc_parts, long _kcc_chunk,
                      const _kcc_rt *_kcc_sums) {
     shared _kcc_rt _kcc_t[%(block)d];
-    shared _kcc_rt _kcc_carry[1];
+    shared _kcc_rt _kcc_carry[2];
     long _kcc_row = blockIdx.x / _kcc_parts, _kcc_part = blockIdx.x %% _kcc_parts;
     long _kcc_lo = _kcc_part * _kcc_chunk, _kcc_hi = _kcc_lo + _kcc_chunk;
     if (_kcc_hi > _kcc_n) _kcc_hi = _kcc_n;
 %(rowoff)s
     unsigned k = threadIdx.x;
     if (k == 0) {
-        _kcc_rt c = _KCC_NEUTRAL;
+        _kcc_rt c = _kcc_neutral();
         for (long p = 0; p < _kcc_part; p++) c = _kcc_op(c, _kcc_sums[_kcc_row * _kcc_parts + p]);
         _kcc_carry[0] = c;
+%(total)s
     }
     __syncthreads();
     for (long _kcc_base = _kcc_lo; _kcc_base < _kcc_hi; _kcc_base += blockDim.x) {
         long i = _kcc_base + k;
-        _kcc_rt _kcc_in = _KCC_NEUTRAL;
+        _kcc_rt _kcc_in = _kcc_neutral();
         if (i < _kcc_hi) {
 %(load)s
         }
         _kcc_t[k] = _kcc_in;
         __syncthreads();
         for (unsigned s = 1; s < blockDim.x; s <<= 1) {
-            _kcc_rt w = k >= s ? _kcc_t[k - s] : _KCC_NEUTRAL;
+            _kcc_rt w = k >= s ? _kcc_t[k - s] : _kcc_neutral();
             __syncthreads();
             _kcc_t[k] = _kcc_op(w, _kcc_t[k]);
             __syncthreads();
         }
         _kcc_rt c = _kcc_carry[0];
         if (i < _kcc_hi) {
-            _kcc_rt item = _kcc_op(c, _kcc_t[k]);
 %(store)s
         }
         __syncthreads();
@@ -751,6 +756,31 @@ kernel void %(name)s(%(params)s, %(oparams)s, long _kcc_n, long _kcc_parts, long
     }
 }
 """
+
+
+def _scan_launch(compiled, source, name, options, key, values, rows, n, rtype, need_sums,
+                 parts=None):
+    """Runs a _SCAN_BODY scan of `rows` rows of n elements: the sums kernel first when rows
+    are split in parts (or `need_sums`: the total is wanted), then the scan."""
+    if parts is None:
+        parts = 1
+        if n >= 4 * _BLOCK and rows < 64:
+            parts = min(-(-n // (4 * _BLOCK)), max(1, 256 // rows))
+    chunk = -(-n // parts)
+    if parts > 1 or need_sums:
+        sums = _core.DeviceArray(rows * parts, rtype)
+        first = compiled.kernel(key, source, name, options, name + "_sums")
+        first[rows * parts, _BLOCK](*values, n, parts, chunk, sums)
+    else:
+        sums = _core.DeviceArray(1, rtype)
+    k = compiled.kernel(key, source, name, options)
+    k[rows * parts, _BLOCK](*values, n, parts, chunk, sums)
+
+
+def _scan_head(preamble, rt, op, neutral):
+    return "\n".join([_HEADERS + preamble, "typedef %s _kcc_rt;" % rt,
+                      "static _kcc_rt _kcc_neutral(void) { return %s; }" % neutral,
+                      "static _kcc_rt _kcc_op(_kcc_rt a, _kcc_rt b) { return %s; }" % op])
 
 
 class _RowScan:
@@ -768,7 +798,6 @@ class _RowScan:
     def __call__(self, x, z, axis, rtype):
         """z[..., j, ...] = scan of x[..., :j+1, ...] along `axis` (x, z device arrays of one
         shape, any layouts; rtype the scan's type)."""
-        np = _core._numpy()
         shape = tuple(x.shape)
         n = shape[axis]
         others = [k for k in range(len(shape)) if k != axis]
@@ -778,14 +807,10 @@ class _RowScan:
         dims, (xs, zs) = _merge_dims([shape[k] for k in others],
                                      [[x._st[k] for k in others], [z._st[k] for k in others]])
         nd = len(dims)
-        parts = 1
-        if n >= 4 * _BLOCK and rows < 64:
-            parts = min(-(-n // (4 * _BLOCK)), max(1, 256 // rows))
-        chunk = -(-n // parts)
         xt, zt, rt = _ctype(x.dtype), _ctype(z.dtype), _ctype(rtype)
         params = ["const %s *_kcc_x" % xt, "long _kcc_xoff", "long _kcc_xs"] + \
             ["long _kcc_xs%d" % k for k in range(nd)] + ["long _kcc_d%d" % k for k in range(nd)]
-        oparams = ["%s *_kcc_z" % zt, "long _kcc_zoff", "long _kcc_zs"] + \
+        params += ["%s *_kcc_z" % zt, "long _kcc_zoff", "long _kcc_zs"] + \
             ["long _kcc_zs%d" % k for k in range(nd)]
         rowoff = ["    long _kcc_xo = _kcc_xoff, _kcc_zo = _kcc_zoff, _kcc_r = _kcc_row;"]
         for k in reversed(range(nd)):
@@ -793,30 +818,187 @@ class _RowScan:
                           "_kcc_xo += _kcc_c * _kcc_xs%d; _kcc_zo += _kcc_c * _kcc_zs%d; }"
                           % (k, k, k, k))
         rowoff.append("    (void)_kcc_zo;")
-        load = ("            const %s x = _kcc_x[_kcc_xo + i * _kcc_xs];\n"
-                "            _kcc_rt _kcc_in = (_kcc_rt)(%s);" % (xt, self.map_expr))
-        load2 = load.replace("_kcc_rt _kcc_in =", "_kcc_in =")
-        store = "            _kcc_z[_kcc_zo + i * _kcc_zs] = (%s)item;" % zt
-        head = [_HEADERS + self.preamble, "typedef %s _kcc_rt;" % rt,
-                "#define _KCC_NEUTRAL ((_kcc_rt)(%s))" % self.neutral,
-                "static _kcc_rt _kcc_op(_kcc_rt a, _kcc_rt b) { return (%s); }" % self.op]
-        body = _SCAN_BODY % {"name": self.name, "params": ", ".join(params),
-                             "oparams": ", ".join(oparams), "block": _BLOCK,
-                             "rowoff": "\n".join(rowoff), "load": load, "store": store}
-        # the sums kernel declares its element inside the loop; the scan's assigns it
-        idx = body.index("kernel void %s(" % self.name)
-        body = body[:idx] + body[idx:].replace(load, load2, 1)
-        source = "\n".join(head) + body
+        load = ("            { const %s x = _kcc_x[_kcc_xo + i * _kcc_xs];\n"
+                "              _kcc_in = (_kcc_rt)(%s); }" % (xt, self.map_expr))
+        store = "            _kcc_z[_kcc_zo + i * _kcc_zs] = (%s)_kcc_op(c, _kcc_t[k]);" % zt
+        source = _scan_head(self.preamble, rt, self.op, "(_kcc_rt)(%s)" % self.neutral) + \
+            _SCAN_BODY % {"name": self.name, "params": ", ".join(params), "block": _BLOCK,
+                          "rowoff": "\n".join(rowoff), "load": load, "store": store,
+                          "total": ""}
         key = (x.dtype.name, z.dtype.name, str(rtype), nd)
         values = [_owner(x), x._off, x._st[axis]] + xs + dims
         values += [_owner(z), z._off, z._st[axis]] + zs
-        if parts > 1:
-            sums = _core.DeviceArray(rows * parts, rtype)
-            first = self._compiled.kernel(key, source, self.name, self.options,
-                                          self.name + "_sums")
-            first[rows * parts, _BLOCK](*values, n, parts, chunk, sums)
-        else:
-            sums = _core.DeviceArray(1, rtype)
-        k = self._compiled.kernel(key, source, self.name, self.options)
-        k[rows * parts, _BLOCK](*values, n, parts, chunk, sums)
+        _scan_launch(self._compiled, source, self.name, self.options, key, values, rows, n,
+                     rtype, False)
         return z
+
+
+def _scan_args(arguments, what):
+    """PyOpenCL's argument declarations ('__global int *ary, int n' or a list of such
+    strings): [(C declaration without address spaces, name, element dtype or None (scalar),
+    dtype)]."""
+    np = _core._numpy()
+    decls = arguments if isinstance(arguments, (list, tuple)) else arguments.split(",")
+    ctype_to_dtype = {v: k for k, v in _CTYPES.items()}
+    ctype_to_dtype.update({"char": "int8", "uchar": "uint8", "ushort": "uint16",
+                           "uint": "uint32", "ulong": "uint64", "signed char": "int8",
+                           "unsigned char": "uint8", "int8_t": "int8", "uint8_t": "uint8",
+                           "int16_t": "int16", "uint16_t": "uint16", "int32_t": "int32",
+                           "uint32_t": "uint32", "int64_t": "int64", "uint64_t": "uint64"})
+    out = []
+    for d in decls:
+        if not isinstance(d, str):
+            raise TypeError("%s: arguments are C declarations (str), not %s"
+                            % (what, type(d).__name__))
+        words = d.replace("*", " * ").split()
+        words = [w for w in words if w not in ("__global", "global", "__constant", "restrict",
+                                               "__restrict__", "__restrict")]
+        if not words:
+            continue
+        pointer = "*" in words
+        name = words[-1]
+        tw = [w for w in words[:-1] if w not in ("*", "const")]
+        if not _is_word(name) or not tw:
+            raise ValueError("%s: '%s' is not an argument declaration ('__global int *ary' or "
+                             "'int n')" % (what, d.strip()))
+        ctype = " ".join(tw)
+        dt = ctype_to_dtype.get(ctype)
+        if dt is None:
+            raise TypeError("%s: argument '%s' has type %s; scan kernels take bool, integer "
+                            "and float types" % (what, name, ctype))
+        const = "const " if "const" in words else ""
+        decl = "%s%s %s%s" % (const, _CTYPES[dt], "*" if pointer else "", name)
+        out.append((decl, name, pointer, np.dtype(dt)))
+    return out
+
+
+class ScanKernel:
+    """kcc.ScanKernel(dtype, arguments, input_expr, scan_expr, neutral, output_statement,
+    is_segment_start_expr=None, input_fetch_exprs=None, index_dtype=None, name_prefix='scan',
+    options=(), preamble=''): PyOpenCL's GenericScanKernel, without the context. For each i in
+    [0, n), `input_expr` (C of i and the arguments) is the scanned value, `scan_expr` (of a and
+    b; associative) joins values, `neutral` is its identity, and `output_statement` runs once
+    per i with `item` (the inclusive scan up to i), `prev_item` (the exclusive one: `neutral`
+    at 0 and, in a segmented scan, at each segment's start) and `last_item` (the whole scan's
+    result). With `is_segment_start_expr` (C of i) the scan restarts where it is true;
+    scan_expr then sees `across_seg_boundary` (write `across_seg_boundary ? b : a + b`).
+    `input_fetch_exprs`: (name, argument, offset) triples, each `name` being
+    argument[i + offset] (0 outside the array). Called with the arguments (kcc or numpy
+    arrays, numbers; as a C kernel takes them) and `size=` (default: the first array's
+    size); returns None."""
+
+    def __init__(self, dtype, arguments, input_expr, scan_expr, neutral, output_statement,
+                 is_segment_start_expr=None, input_fetch_exprs=None, index_dtype=None,
+                 name_prefix="scan", options=(), preamble=""):
+        np = _core._numpy()
+        what = "ScanKernel %s" % name_prefix
+        if not isinstance(name_prefix, str) or not _is_word(name_prefix):
+            raise ValueError("ScanKernel: name_prefix %r is not a C identifier" % (name_prefix,))
+        self.name = name_prefix
+        self.dtype = np.dtype(dtype)
+        _ctype(self.dtype)
+        self.args = _scan_args(arguments, what)
+        if not self.args:
+            raise ValueError("%s: no arguments" % what)
+        for e, w in ((input_expr, "input_expr"), (scan_expr, "scan_expr"),
+                     (output_statement, "output_statement")):
+            if not isinstance(e, str):
+                raise TypeError("%s: %s is kcc C source (a str), not %s"
+                                % (what, w, type(e).__name__))
+        if neutral is None:
+            raise ValueError("%s: neutral (the scan's identity, C source) is needed" % what)
+        self.input_expr, self.scan_expr = input_expr, scan_expr
+        self.neutral, self.output_statement = str(neutral), output_statement
+        self.segment = is_segment_start_expr
+        self.fetch = list(input_fetch_exprs or [])
+        names = {a[1]: a for a in self.args}
+        for f in self.fetch:
+            if len(f) != 3 or f[1] not in names or not names[f[1]][2]:
+                raise ValueError("%s: an input fetch is (name, array argument, offset), not %r"
+                                 % (what, f))
+        if index_dtype is not None and np.dtype(index_dtype).kind not in "iu":
+            raise TypeError("%s: index_dtype is an integer type" % what)
+        self.preamble, self.options = preamble, tuple(options)
+        self._compiled = _Compiled()
+        self._source = self._make_source()
+
+    def __repr__(self):
+        return "<kcc.ScanKernel %s(%s)>" % (self.name, ", ".join(a[0] for a in self.args))
+
+    def _make_source(self):
+        T = _ctype(self.dtype)
+        seg = self.segment is not None
+        used = self.output_statement
+        fetch = ""
+        names = {a[1]: a for a in self.args}
+        for name, arg, off in self.fetch:
+            et = _ctype(names[arg][3])
+            fetch += ("            const %s %s = (i + (%d) >= 0 && i + (%d) < _kcc_n) ? "
+                      "%s[i + (%d)] : (%s)0;\n" % (et, name, off, off, arg, off, et))
+        if seg:
+            head = "\n".join([
+                _HEADERS + self.preamble, "typedef %s _kcc_T;" % T,
+                "typedef struct { bool f; _kcc_T v; } _kcc_rt;",
+                "static _kcc_T _kcc_user_op(_kcc_T a, _kcc_T b, bool across_seg_boundary) "
+                "{ (void)across_seg_boundary; return %s; }" % self.scan_expr,
+                "static _kcc_rt _kcc_neutral(void) { _kcc_rt r; r.f = false; r.v = %s; "
+                "return r; }" % self.neutral,
+                "static _kcc_rt _kcc_op(_kcc_rt a, _kcc_rt b) { _kcc_rt r; r.f = a.f || b.f; "
+                "r.v = _kcc_user_op(a.v, b.v, b.f); return r; }"])
+            load = fetch + ("            _kcc_in.f = (%s); _kcc_in.v = (%s);"
+                            % (self.segment, self.input_expr))
+        else:
+            head = _scan_head(self.preamble, T, "(%s)" % self.scan_expr,
+                              "(_kcc_rt)(%s)" % self.neutral)
+            head = head.replace("static _kcc_rt _kcc_op(_kcc_rt a, _kcc_rt b) {",
+                                "static _kcc_rt _kcc_op(_kcc_rt a, _kcc_rt b) { "
+                                "const bool across_seg_boundary = false; "
+                                "(void)across_seg_boundary;")
+            load = fetch + "            _kcc_in = (%s);" % self.input_expr
+        v = ".v" if seg else ""
+        store = ["            _kcc_rt _kcc_item = _kcc_op(c, _kcc_t[k]);",
+                 "            %s item = _kcc_item%s;" % (T, v)]
+        if "prev_item" in used:
+            store.append("            _kcc_rt _kcc_prev = k > 0 ? _kcc_op(c, _kcc_t[k - 1]) "
+                         ": c;")
+            store.append("            %s prev_item = _kcc_prev%s;" % (T, v))
+            if seg:  # a segment's start: neutral (PyOpenCL's); _kcc_in is the element's own
+                store.append("            if (_kcc_in.f) prev_item = _kcc_neutral().v;")
+        total = ""
+        if "last_item" in used:
+            store.append("            %s last_item = _kcc_carry[1]%s;" % (T, v))
+            total = ("        _kcc_rt _kcc_tot = c;\n"
+                     "        for (long p = _kcc_part; p < _kcc_parts; p++)\n"
+                     "            _kcc_tot = _kcc_op(_kcc_tot, _kcc_sums[p]);\n"
+                     "        _kcc_carry[1] = _kcc_tot;")
+        store.append("            { %s; }" % self.output_statement)
+        return head, load, store, total
+
+    def __call__(self, *args, size=None, queue=None, wait_for=None, allocator=None):
+        np = _core._numpy()
+        what = "ScanKernel %s" % self.name
+        if len(args) != len(self.args):
+            raise TypeError("%s takes %d arguments (%s), not %d"
+                            % (what, len(self.args), ", ".join(a[1] for a in self.args),
+                               len(args)))
+        if size is None:
+            arrays = [a for a, spec in zip(args, self.args) if spec[2] and _is_array(a)]
+            if not arrays:
+                raise ValueError("%s: no array argument gives the size: pass size=n" % what)
+            size = math.prod(arrays[0].shape)
+        if isinstance(size, bool) or not isinstance(size, int) or size < 0:
+            raise ValueError("%s: size must be a non-negative int, not %r" % (what, size))
+        if not size:
+            return None
+        head, load, store, total = self._source
+        params = ", ".join(a[0] for a in self.args)
+        src = head + "\n" + _SCAN_BODY % {
+            "name": self.name, "params": params, "block": _BLOCK,
+            "rowoff": "    (void)_kcc_row;", "load": load, "store": "\n".join(store),
+            "total": total}
+        rt = self.dtype if self.segment is None else \
+            np.dtype([("f", np.bool_), ("v", self.dtype)], align=True)
+        # with last_item wanted, the parts' totals are computed first even for one part
+        _scan_launch(self._compiled, src, self.name, self.options, ("scan",), list(args), 1,
+                     size, rt, bool(total))
+        return None

@@ -211,3 +211,81 @@ def test_linalg_norm(dtype):
         kcc.linalg.norm(kcc.asarray(cube), 1)
     with pytest.raises(ValueError, match="invalid norm order 'fro' for vectors"):
         kcc.linalg.norm(d, "fro", axis=0)
+
+
+# ---------------------------------------------------------------- ScanKernel (PyOpenCL's)
+
+def test_scan_kernel_inclusive_exclusive():
+    rng = np.random.default_rng()
+    for n in (1, 300, 70001):  # one tile, several, and several blocks
+        x = rng.integers(-100, 100, n).astype(np.int64)
+        incl = np.zeros(n, np.int64)
+        excl = kcc.zeros(n, np.int64)
+        k = kcc.ScanKernel(np.int64, "__global const long *x, __global long *incl, "
+                           "__global long *excl", "x[i]", "a + b", "0",
+                           "incl[i] = item; excl[i] = prev_item", name_prefix="test_scan")
+        k(kcc.asarray(x), incl, excl)  # numpy arrays are copied in and back, as by a kernel
+        np.testing.assert_array_equal(incl, np.cumsum(x))
+        np.testing.assert_array_equal(excl.get(), np.cumsum(x) - x)
+    # a float max-scan (not a sum: any associative operation), last_item, size=
+    xf = rng.standard_normal(5000)
+    out = kcc.zeros(5000, np.float64)
+    mk = kcc.ScanKernel(np.float64, ["const double *x", "double *out"], "x[i] * 2",
+                        "a > b ? a : b", "-INFINITY", "out[i] = item - last_item",
+                        name_prefix="test_maxscan")
+    mk(kcc.asarray(xf), out, size=4000)
+    want = np.zeros(5000)
+    want[:4000] = np.maximum.accumulate(xf[:4000] * 2) - (xf[:4000] * 2).max()
+    np.testing.assert_array_equal(out.get(), want)
+
+
+def test_scan_kernel_segmented_and_fetch():
+    rng = np.random.default_rng()
+    n = 9000
+    x = rng.integers(0, 50, n).astype(np.int32)
+    starts = rng.random(n) < 0.003
+    starts[rng.integers(0, n, 3)] = True
+    incl, excl = np.zeros(n, np.int32), np.zeros(n, np.int32)
+    k = kcc.ScanKernel(np.int32, "const int *x, const bool *s, int *incl, int *excl", "x[i]",
+                       "across_seg_boundary ? b : a + b", "0",
+                       "incl[i] = item; excl[i] = prev_item", is_segment_start_expr="s[i]",
+                       name_prefix="test_segscan")
+    k(x, starts, incl, excl)
+    want_i, want_e, acc = np.zeros(n, np.int64), np.zeros(n, np.int64), 0
+    for i in range(n):
+        if starts[i]:
+            acc = 0
+        want_e[i] = acc
+        acc += x[i]
+        want_i[i] = acc
+    np.testing.assert_array_equal(incl, want_i)
+    np.testing.assert_array_equal(excl, want_e)
+    # PyOpenCL's stream compaction: a flag from neighbours fetched by input_fetch_exprs, the
+    # exclusive count placing each kept element
+    v = rng.integers(0, 4, 3000).astype(np.int32)
+    out = np.full(3000, -1, np.int32)
+    count = np.zeros(1, np.int32)
+    compact = kcc.ScanKernel(
+        np.int32, "const int *v, int *out, int *count, int n",
+        "(v[i] != prev) ? 1 : 0", "a + b", "0",
+        "if (prev_item != item) out[prev_item] = v[i]; if (i == n - 1) count[0] = item",
+        input_fetch_exprs=[("prev", "v", -1)], name_prefix="test_unique")
+    compact(v, out, count, 3000)
+    runs = v[np.concatenate([[v[0] != 0], v[1:] != v[:-1]])]
+    assert count[0] == len(runs)
+    np.testing.assert_array_equal(out[:len(runs)], runs)
+
+
+def test_scan_kernel_errors():
+    with pytest.raises(ValueError, match="is not an argument declaration"):
+        kcc.ScanKernel(np.int32, "int *", "x[i]", "a + b", "0", "")
+    with pytest.raises(TypeError, match="scan kernels take bool, integer and float types"):
+        kcc.ScanKernel(np.int32, "float2 *x", "x[i]", "a + b", "0", "")
+    with pytest.raises(ValueError, match="neutral"):
+        kcc.ScanKernel(np.int32, "int *x", "x[i]", "a + b", None, "")
+    k = kcc.ScanKernel(np.int32, "int *x, int n", "x[i]", "a + b", "0", "x[i] = item",
+                       name_prefix="test_scanerr")
+    with pytest.raises(TypeError, match="takes 2 arguments"):
+        k(kcc.zeros(3, np.int32))
+    with pytest.raises(ValueError, match="size must be a non-negative int"):
+        k(kcc.zeros(3, np.int32), 3, size=-1)
