@@ -1239,7 +1239,7 @@ def _install(cls):
         setattr(cls, f.__name__, f)
 
     def __repr__(self):
-        if self._buf is None:
+        if self._buf is None or (self.base is not None and self.base._buf is None):
             return "<kcc.DeviceArray shape=%r dtype=%s on %s (freed)>" % (
                 self.shape, self.dtype, self.device.name)
         np = _np()

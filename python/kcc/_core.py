@@ -572,9 +572,10 @@ class DeviceArray(N.fast.ArrayBase if N.fast else object):
     def __cuda_array_interface__(self):
         """For CuPy, PyTorch and numba on a CUDA device (version 3): the array's memory in
         place. kcc's pending work on the device is finished first, so no stream is named."""
-        if self._buf is None or self.device.backend != "cuda":
+        freed = self._buf is None or (self.base is not None and self.base._buf is None)
+        if freed or self.device.backend != "cuda":
             raise AttributeError("__cuda_array_interface__: the array is %s"
-                                 % ("freed" if self._buf is None else
+                                 % ("freed" if freed else
                                     "on an OpenCL device (%s)" % self.device.name))
         lib = N.kcrt()
         addr = ctypes.c_uint64()

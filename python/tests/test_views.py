@@ -299,6 +299,7 @@ def test_view_lifetime_and_memory():
     v.base.free()
     with pytest.raises(ValueError, match="freed"):
         w.get()
+    assert repr(w).endswith("(freed)>")
     assert kcc.asarray(np.zeros((2, 3)))[:, 1].strides == (24,)
     c = kcc.ascontiguousarray(kcc.arange(6).reshape(2, 3).T)
     assert c._contiguous and c.base is None
