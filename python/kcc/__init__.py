@@ -30,6 +30,8 @@ from ._array import (arange, argmax, argmin, array, asarray, ascontiguousarray, 
                      where, zeros, zeros_like)
 from . import linalg  # kcc.linalg.norm
 
+newaxis = None  # NumPy's and CuPy's: d[:, kcc.newaxis] adds a dimension of length 1
+
 _dask.hook()  # Dask's serializers for kcc arrays, once distributed.protocol is imported
 _array._install(DeviceArray)  # NumPy's operators and methods on device arrays
 globals().update(_array.UFUNCS)  # kcc.sqrt, kcc.exp ... element by element

@@ -6,6 +6,8 @@ import numpy as np
 import numpy.typing as npt
 from . import linalg as linalg
 
+newaxis: None
+
 __version__: str
 __all__: List[str]
 

@@ -313,7 +313,6 @@ class ElementwiseKernel:
 
     def __call__(self, *args, size=None, block_size=None):
         what = "ElementwiseKernel %s" % self.name
-        np = _core._numpy()
         nin, nout = len(self.in_params), len(self.out_params)
         if len(args) not in (nin, nin + nout):
             raise TypeError("%s takes %d inputs%s, not %d arguments"

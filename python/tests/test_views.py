@@ -77,6 +77,7 @@ def test_index_errors():
         iter(d[0])
     assert len(d[1:]) == 2
     assert d[np.int64(1), kcc.asarray(np.int32(2))].shape == ()
+    assert d[:, kcc.newaxis].shape == (3, 1, 4)
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.int32, np.uint8, np.float64],
