@@ -282,8 +282,10 @@ class ElementwiseKernel:
     each parameter's name is its element (a `raw` one is the whole array, indexed with the
     flat index `i`). Called with the inputs and optionally the outputs (allocated when left
     out, in the broadcast shape; `size=n` when no input array gives one); returns the output,
-    or a tuple of them. reduce_dims is accepted for CuPy's signature; kcc's indexing does not
-    need it."""
+    or a tuple of them. CuPy's `_ind.size()`, `_ind.ndim` and `_ind.get()` (the element's
+    index along each dimension of the broadcast shape) work in `operation`. reduce_dims is
+    accepted for CuPy's signature; kcc merges dimensions where it can unless `_ind.get()` is
+    used."""
 
     def __init__(self, in_params, out_params, operation, name="kernel", preamble="",
                  options=(), reduce_dims=True, no_return=False, return_tuple=False):
@@ -299,7 +301,18 @@ class ElementwiseKernel:
         dup = {n for n in names if names.count(n) > 1}
         if dup:
             raise ValueError("%s: %s is both an input and an output" % (what, sorted(dup)[0]))
-        self.operation = operation
+        # CuPy's index object: _ind.size() (the loop's length), _ind.ndim and _ind.get() (the
+        # element's index along each dimension of the broadcast shape, a const long *).
+        rest = operation
+        for spelled, c in (("_ind.size()", "_n"), ("_ind.ndim", "_kcc_ndim"),
+                           ("_ind.get()", "((const long *)_kcc_idx)")):
+            rest = rest.replace(spelled, c)
+        self._uses_ind = rest != operation
+        self._uses_idx = "_kcc_idx" in rest
+        if "_ind" in rest.replace("_kcc_ind", ""):
+            raise ValueError("%s: _ind, CuPy's index, supports _ind.size(), _ind.ndim and "
+                             "_ind.get() (the element's index along each dimension)" % what)
+        self.operation = rest
         self.preamble = preamble
         self.options = tuple(options)
         self.no_return = no_return
@@ -366,25 +379,29 @@ class ElementwiseKernel:
         # the others through their strides, over the loop's dimensions merged where the
         # strides allow.
         strided = [(p, d) for p, d in arrays if tuple(d.shape) != shape or not d._whole]
-        dims, sts = _merge_dims(shape, [_strides(d, shape) for _, d in strided])
-        ndim = len(dims) if strided else 0
+        if self._uses_idx:  # the element's index along the broadcast shape's dimensions
+            dims, sts = list(shape), [_strides(d, shape) for _, d in strided]
+            ndim = len(shape)
+        else:
+            dims, sts = _merge_dims(shape, [_strides(d, shape) for _, d in strided])
+            ndim = len(dims) if strided else 0
         extra = []
-        if strided:
+        if strided or self._uses_idx:
             extra += ["long _kcc_shape%d" % k for k in range(ndim)]
             for p, d in strided:
                 extra += ["long _kcc_off_%s" % p.name]
                 extra += ["long _kcc_s%d_%s" % (k, p.name) for k in range(ndim)]
         key = (tuple(str(dt) for dt in dtypes), tuple(_is_array(a) for a in args), ndim,
-               tuple(p.name for p, _ in strided))
+               tuple(p.name for p, _ in strided), len(shape) if self._uses_ind else None)
         if not n:
             r = _results(outs, host_outs, not self.return_tuple)
             return None if self.no_return else r
         source = self._source(params, dtypes, args, kparams + extra + ["long _n"],
-                              [p.name for p, _ in strided], ndim)
+                              [p.name for p, _ in strided], ndim, len(shape))
         k = self._compiled.kernel(key, source, self.name, self.options)
         # A view is passed as the array owning its buffer (its offset is a parameter).
         values = [_owner(d) for d in dev_args]
-        if strided:
+        if strided or self._uses_idx:
             values += dims
             for (p, d), st in zip(strided, sts):
                 values.append(d._off)
@@ -397,8 +414,10 @@ class ElementwiseKernel:
         r = _results(outs, host_outs, not self.return_tuple)
         return None if self.no_return else r
 
-    def _source(self, params, dtypes, args, kparams, strided, ndim):
+    def _source(self, params, dtypes, args, kparams, strided, ndim, loop_ndim):
         lines = [_HEADERS + self.preamble, ""]
+        if self._uses_ind:
+            lines.append("#define _kcc_ndim %dL" % loop_ndim)
         placeholders = {}
         for p, dt in zip(params, dtypes):
             if p.dtype is None:
@@ -411,6 +430,13 @@ class ElementwiseKernel:
         idx = _index_code(ndim, strided)
         if idx:
             lines.append("        " + idx)
+        if self._uses_idx and not ndim:
+            lines.append("        long _kcc_idx[1] = {0};")
+        elif self._uses_idx:
+            lines.append("        long _kcc_idx[%d];" % ndim)
+            lines.append("        { long _kcc_q = i;%s }" % "".join(
+                " _kcc_idx[%d] = _kcc_q %% _kcc_shape%d; _kcc_q /= _kcc_shape%d;" % (k, k, k)
+                for k in reversed(range(ndim))))
         for p, dt, a in zip(params, dtypes, args):
             if not _is_array(a):
                 continue

@@ -309,3 +309,20 @@ def test_view_lifetime_and_memory():
     assert b.strides == (0, 8)
     same(b.copy(), np.broadcast_to(np.arange(3), (2, 3)).copy())
     assert "kcc.array([[0, 1, 2]," in repr(b)
+
+
+def test_elementwise_ind():
+    # CuPy's _ind: the element's index along each dimension of the broadcast shape, the size
+    x = rand((5, 7), np.float32)
+    k = kcc.ElementwiseKernel("T x", "T z", "z = x + _ind.get()[0] * 100 + _ind.get()[1] "
+                              "+ _ind.size() * 1000 + _ind.ndim * 10000", "views_ind")
+    r, c = np.indices((5, 7))
+    want = (x + r * 100 + c + 35 * 1000 + 2 * 10000).astype(np.float32)
+    same(k(kcc.asarray(x)), want)
+    same(k(kcc.asarray(x)[:, ::-1]), (x[:, ::-1] + r * 100 + c + 35000 + 20000).astype(
+        np.float32))
+    diag = kcc.ElementwiseKernel("T x", "T z", "z = _ind.get()[0] == _ind.get()[1] ? x : 0",
+                                 "views_diag")
+    same(diag(kcc.asarray(x[:5, :5])), np.diag(np.diag(x[:5, :5])))
+    with pytest.raises(ValueError, match=r"_ind, CuPy's index, supports _ind.size\(\)"):
+        kcc.ElementwiseKernel("T x", "T z", "z = _ind.foo", "views_badind")
