@@ -14,8 +14,9 @@ from . import _core
 _CTYPES = {
     "bool": "bool", "int8": "signed char", "uint8": "unsigned char", "int16": "short",
     "uint16": "unsigned short", "int32": "int", "uint32": "unsigned int", "int64": "long",
-    "uint64": "unsigned long", "float16": "half", "float32": "float", "float64": "double",
+    "uint64": "unsigned long", "float32": "float", "float64": "double",
 }
+# float16 is not among them: kcc C has no half type yet (OpenCL C's `half` is for .cl sources).
 _BLOCK = 256
 # What every generated source starts with: identities such as INFINITY, INT_MIN or FLT_MAX,
 # and bool, mean in a kernel body what they mean in CuPy's.
@@ -34,7 +35,8 @@ def _ctype(dtype):
     t = _CTYPES.get(name)
     if t is None:
         raise TypeError("expression kernels take arrays of bool, integer and float types "
-                        "(float16, float32, float64), not %s" % name)
+                        "(float32, float64), not %s%s" % (name, " (kcc C has no half type "
+                                                          "yet)" if name == "float16" else ""))
     return t
 
 

@@ -289,3 +289,14 @@ def test_scan_kernel_errors():
         k(kcc.zeros(3, np.int32))
     with pytest.raises(ValueError, match="size must be a non-negative int"):
         k(kcc.zeros(3, np.int32), 3, size=-1)
+
+
+def test_float16_refused_clearly():
+    h = kcc.asarray(np.ones(3, np.float16))  # holding float16 is fine; computing is not yet
+    np.testing.assert_array_equal(h.get(), np.ones(3, np.float16))
+    with pytest.raises(TypeError, match="the result would be float16"):
+        h + 1
+    with pytest.raises(TypeError, match="not float16 \\(kcc C has no half type yet\\)"):
+        kcc.ElementwiseKernel("T x", "T z", "z = x", "f16_copy")(h)
+    with pytest.raises(TypeError, match="float16"):
+        kcc.sqrt(kcc.asarray(np.arange(3, dtype=np.uint8)))
