@@ -904,6 +904,150 @@ def _getitem(a, key):
     return _core._view(a, shape, strides, off)
 
 
+def _index_array(k):
+    """An index that is an array (kcc, numpy, list) of one or more dimensions: (it as a kcc
+    array, 'b' for a mask or 'i' for integers); (None, None) for a basic index."""
+    np = _np()
+    if isinstance(k, (list, tuple)) or _core._is_ndarray(k):
+        h = np.asarray(k)
+        if h.ndim == 0 and h.dtype.kind in "iu":
+            return None, None
+        if h.dtype.kind not in "biu" or (h.size == 0 and h.dtype.kind == "f"):
+            if h.size == 0:
+                h = h.astype(np.int64)
+            else:
+                raise IndexError("arrays used as indices must be of integer (or boolean) type, "
+                                 "not %s" % h.dtype)
+        return _core.to_device(np.asarray(h, order="C")), "b" if h.dtype == np.bool_ else "i"
+    if isinstance(k, _core.DeviceArray) and k.ndim:
+        if k.dtype.kind not in "biu":
+            raise IndexError("arrays used as indices must be of integer (or boolean) type, "
+                             "not %s" % k.dtype)
+        return k, "b" if k.dtype == np.bool_ else "i"
+    return None, None
+
+
+def _mask_positions(a, mask, what):
+    """For a boolean index of a's shape: (mask and its running count, both of a's shape;
+    the number of true elements)."""
+    if tuple(mask.shape) != tuple(a.shape):
+        raise IndexError("%s: a boolean index must have the array's shape %s, not %s (a mask "
+                         "of the leading dimensions only is not implemented)"
+                         % (what, a.shape, mask.shape))
+    pos = cumsum(mask)  # int64, flattened in C order
+    count = int(_getitem(pos, (-1,))) if pos.size else 0
+    return reshape(pos, a.shape), count
+
+
+def _advanced_getitem(a, key):
+    """NumPy's indexing with an index array: a boolean mask of the array's shape (the selected
+    elements, 1-D, in C order) or one integer array among slices and ... (the elements taken
+    along that dimension); a new array."""
+    np = _np()
+    a._alive("indexing")
+    tkey = key if isinstance(key, tuple) else (key,)
+    found = [(j, *_index_array(k)) for j, k in enumerate(tkey)]
+    arrays = [(j, d, kind) for j, d, kind in found if d is not None]
+    if not arrays:
+        return _getitem(a, key)
+    if len(arrays) == 1 and arrays[0][2] == "b" and len(tkey) == 1:
+        mask = arrays[0][1]
+        pos, count = _mask_positions(a, mask, "indexing")
+        out = _core.DeviceArray((count,), a.dtype)
+        if count:
+            k = _kernels.get(("maskget", a.dtype.name))
+            if k is None:
+                k = _kernels[("maskget", a.dtype.name)] = ElementwiseKernel(
+                    "T x, bool m, int64 p", "raw T out", "if (m) out[p - 1] = x",
+                    "kcc_mask_get")
+            k(a, mask, pos, out)
+        return out
+    others = [k for j, k in enumerate(tkey) if j != arrays[0][0]]
+    if len(arrays) > 1 or arrays[0][2] == "b" or \
+            not all(isinstance(k, slice) or k is Ellipsis for k in others):
+        raise TypeError("kcc arrays: indexing with arrays supports a boolean mask of the "
+                        "array's shape alone, or one integer array among slices and ...; "
+                        "other combinations are not implemented")
+    j, idx, _ = arrays[0]
+    # the basic part: the integer array's dimension kept whole; p, its place in the view
+    v = _getitem(a, tuple(slice(None) if i == j else k for i, k in enumerate(tkey)))
+    p = 0
+    for k in tkey[:j]:
+        p += (a.ndim - (len(tkey) - 1)) if k is Ellipsis else 1
+    n = v.shape[p]
+    if idx.size:
+        lo, hi = int(idx.min()), int(idx.max())
+        if lo < -n or hi >= n:
+            bad = lo if lo < -n else hi
+            raise IndexError("index %d is out of bounds for axis %d with size %d"
+                             % (bad, p, n))
+    idx = idx if idx.dtype == np.int64 and idx._contiguous else astype(idx, np.int64)
+    shape = v.shape[:p] + tuple(idx.shape) + v.shape[p + 1:]
+    out = _core.DeviceArray(shape, a.dtype)
+    if not out.size:
+        return out
+    nd, ki = v.ndim, idx.ndim
+    key2 = ("take", a.dtype.name, p, ki, nd)
+    k = _kernels.get(key2)
+    if k is None:
+        # out's index: v's dimensions before p, idx's, v's after p
+        g = "_ind.get()"
+        code = ["long o = off;"]
+        code += ["o += %s[%d] * st%d;" % (g, d, d) for d in range(p)]
+        code.append("long q = 0;")
+        code += ["q = q * ish%d + %s[%d];" % (t, g, p + t) for t in range(ki)]
+        code.append("long jj = idx[q]; if (jj < 0) jj += nax;")
+        code.append("o += jj * st%d;" % p)
+        code += ["o += %s[%d] * st%d;" % (g, p + ki + u, p + 1 + u) for u in range(nd - p - 1)]
+        code.append("z = src[o];")
+        params = ["raw T src", "raw int64 idx", "int64 off", "int64 nax"] + \
+            ["int64 st%d" % d for d in range(nd)] + ["int64 ish%d" % t for t in range(ki)]
+        k = _kernels[key2] = ElementwiseKernel(", ".join(params), "T z", "\n".join(code),
+                                               "kcc_take")
+    base = v.base if v.base is not None else v
+    k(base, idx, v._off, n, *v._st, *idx.shape, out)
+    return out
+
+
+def _has_index_array(key):
+    return any(_index_array(k)[0] is not None for k in key)
+
+
+def _mask_setitem(a, mask, value):
+    """a[mask] = value: a scalar (or one element) into every selected element, or one value
+    per selected element in C order."""
+    np = _np()
+    pos, count = _mask_positions(a, mask, "assignment")
+    if isinstance(value, _core.DeviceArray):
+        vals = value
+    else:
+        h = np.asarray(value)
+        if h.dtype.kind not in "biuf":
+            raise TypeError("kcc arrays hold numbers and bools: cannot assign %s" % h.dtype)
+        vals = h
+    if vals.size == 1:
+        one = vals.get() if isinstance(vals, _core.DeviceArray) else vals
+        with np.errstate(over="ignore", invalid="ignore"):
+            v = np.asarray(one).reshape(()).astype(a.dtype)[()]
+        k = _kernels.get(("maskset1", a.dtype.name))
+        if k is None:
+            k = _kernels[("maskset1", a.dtype.name)] = ElementwiseKernel(
+                "bool m, T v", "T z", "if (m) z = v", "kcc_mask_set")
+        k(mask, v, a)
+        return
+    if vals.ndim != 1 or vals.size != count:
+        raise ValueError("NumPy boolean array indexing assignment cannot assign %d input "
+                         "values to the %d output values where the mask is true"
+                         % (vals.size, count))
+    vals = asarray(vals, a.dtype)
+    vals = vals if vals._whole else _copy(vals)
+    k = _kernels.get(("masksetn", a.dtype.name))
+    if k is None:
+        k = _kernels[("masksetn", a.dtype.name)] = ElementwiseKernel(
+            "bool m, int64 p, raw T vals", "T z", "if (m) z = vals[p - 1]", "kcc_mask_setn")
+    k(mask, pos, vals, a)
+
+
 def _broadcast_to(a, shape):
     """A read-only-in-spirit view of `a` in `shape` (NumPy broadcasting: stride 0 along the
     dimensions it repeats)."""
@@ -1199,8 +1343,19 @@ def _install(cls):
         """NumPy's clip: each element limited to [a_min, a_max] (None: no limit)."""
         return clip(self, a_min, a_max)
 
-    cls.__getitem__ = _getitem
-    cls.__setitem__ = _setitem
+    cls.__getitem__ = _advanced_getitem
+
+    def __setitem__(self, key, value):
+        d, kind = _index_array(key) if not isinstance(key, tuple) else (None, None)
+        if kind == "b":
+            self._alive("assignment")
+            _mask_setitem(self, d, value)
+            return
+        if d is not None or isinstance(key, tuple) and _has_index_array(key):
+            raise TypeError("kcc arrays: assignment through an integer index array is not "
+                            "implemented (a boolean mask of the array's shape is)")
+        _setitem(self, key, value)
+    cls.__setitem__ = __setitem__
 
     def reshape_(self, *shape, order="C"):
         """NumPy's reshape: a view when the array is contiguous, else a copy (-1: inferred)."""

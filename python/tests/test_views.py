@@ -61,10 +61,18 @@ def test_index_errors():
         d[0, 0, 0]
     with pytest.raises(IndexError, match="single ellipsis"):
         d[..., 0, ...]
-    with pytest.raises(TypeError, match="array indexing .* is not implemented"):
-        d[[0, 1]]
-    with pytest.raises(TypeError, match="array indexing .* is not implemented"):
-        d[np.array([0, 1])]
+    with pytest.raises(TypeError, match="other combinations are not implemented"):
+        d[[0, 1], [1, 2]]
+    with pytest.raises(TypeError, match="other combinations are not implemented"):
+        d[0, np.array([0, 1])]
+    with pytest.raises(IndexError, match="must be of integer \\(or boolean\\) type"):
+        d[np.array([0.5])]
+    with pytest.raises(IndexError, match="index -4 is out of bounds for axis 0 with size 3"):
+        d[[0, -4]]
+    with pytest.raises(IndexError, match="a boolean index must have the array's shape"):
+        d[np.array([True, False, True])]
+    with pytest.raises(TypeError, match="assignment through an integer index array"):
+        d[[0, 1]] = 1
     with pytest.raises(TypeError, match="a bool index"):
         d[True]
     with pytest.raises(TypeError, match="basic indices"):
@@ -326,3 +334,33 @@ def test_elementwise_ind():
     same(diag(kcc.asarray(x[:5, :5])), np.diag(np.diag(x[:5, :5])))
     with pytest.raises(ValueError, match=r"_ind, CuPy's index, supports _ind.size\(\)"):
         kcc.ElementwiseKernel("T x", "T z", "z = _ind.foo", "views_badind")
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.int16, np.bool_],
+                         ids=lambda d: np.dtype(d).name)
+def test_array_indexing(dtype):
+    # a boolean mask of the array's shape: the selected elements in C order; assignment
+    x = rand((9, 8, 5), dtype, -9, 9)
+    d = kcc.asarray(x)
+    m = rand((9, 8, 5), np.bool_)
+    same(d[m], x[m])
+    same(d[kcc.asarray(m)], x[m])
+    same(d[:, ::-3][m[:, ::-3]], x[:, ::-3][m[:, ::-3]])  # a strided array and mask
+    same(d[np.zeros_like(m)], x[np.zeros_like(m)])
+    y, e = x.copy(), kcc.asarray(x)
+    e[kcc.asarray(m)] = 1
+    y[m] = 1
+    e[~m] = e[~m][::-1]  # one value per selected element
+    y[~m] = y[~m][::-1]
+    e.T[m.T] = np.array([2])  # through a view, one element broadcast
+    y.T[m.T] = 2
+    same(e, y)
+    with pytest.raises(ValueError, match="cannot assign 3 input values to the"):
+        e[m] = np.ones(3, dtype)
+    # one integer array (any dimensions, negative indices from the end) among slices and ...
+    idx = np.array([[0, -1], [3, 2], [8, 8]])
+    for key in [idx, [4], (slice(None), idx[:2, :1]), (Ellipsis, [4, 0, 0, -5]),
+                (slice(1, None, 2), slice(None, None, -1), np.array([1, -2])),
+                (slice(None), np.array([], np.int64))]:
+        same(d[key], x[key])
+    same(d[:, ::2][kcc.asarray(np.array([3, 0]))], x[:, ::2][np.array([3, 0])])
