@@ -1092,8 +1092,8 @@ def _setitem(a, key, value):
 
 
 def reshape(a, shape, order="C"):
-    """NumPy's reshape (C order): a view when `a` is contiguous, else a copy; one dimension
-    may be -1 (inferred)."""
+    """NumPy's reshape (C order): a view when strides can view `a`'s elements in the new
+    shape (always when `a` is contiguous), else a copy; one dimension may be -1 (inferred)."""
     if order != "C":
         raise ValueError("kcc arrays: reshape supports order='C' only")
     if not isinstance(a, _core.DeviceArray):
@@ -1120,9 +1120,38 @@ def reshape(a, shape, order="C"):
     a._alive("reshape")
     if a._contiguous:
         return _core._view(a, shape, _core._c_strides(shape), a._off)
+    st = _reshape_strides(a.shape, a._st, shape)
+    if st is not None:
+        return _core._view(a, shape, st, a._off)
     c = _copy(a)
     c.shape, c._st = shape, _core._c_strides(shape)
     return c
+
+
+def _reshape_strides(shape, strides, new):
+    """The strides that view elements of (shape, strides) in C order as `new`, or None when
+    no strides do (then reshape copies, as NumPy's): the old and new dimensions are matched in
+    groups of equal products, and each old group must step through memory as one dimension."""
+    old = [(n, k) for n, k in zip(shape, strides) if n != 1]
+    out = [0] * len(new)
+    oi = ni = 0
+    while oi < len(old) and ni < len(new):
+        oj, nj = oi + 1, ni + 1
+        po, pn = old[oi][0], new[ni]
+        while po != pn:
+            if pn < po:
+                pn *= new[nj]
+                nj += 1
+            else:
+                po *= old[oj][0]
+                oj += 1
+        if any(old[k][1] != old[k + 1][1] * old[k + 1][0] for k in range(oi, oj - 1)):
+            return None
+        out[nj - 1] = old[oj - 1][1]
+        for k in range(nj - 1, ni, -1):
+            out[k - 1] = out[k] * new[k]
+        oi, ni = oj, nj
+    return out  # new dimensions left over have length 1: any stride
 
 
 def transpose(a, axes=None):
@@ -1162,8 +1191,14 @@ def swapaxes(a, axis1, axis2):
 
 
 def ravel(a):
-    """NumPy's ravel: the elements in C order, 1-D (a view when contiguous, else a copy)."""
-    return reshape(asarray(a), -1)
+    """NumPy's ravel: the elements in C order, 1-D (a view when contiguous, else a copy, as
+    NumPy's: reshape(-1) may view more)."""
+    a = asarray(a)
+    if a._contiguous:
+        return reshape(a, -1)
+    c = _copy(a)
+    c.shape, c._st = (c.size,), (1,)
+    return c
 
 
 def ascontiguousarray(a, dtype=None):
@@ -1358,7 +1393,8 @@ def _install(cls):
     cls.__setitem__ = __setitem__
 
     def reshape_(self, *shape, order="C"):
-        """NumPy's reshape: a view when the array is contiguous, else a copy (-1: inferred)."""
+        """NumPy's reshape: a view where strides allow (always when contiguous), else a copy
+        (-1: inferred)."""
         return reshape(self, shape[0] if len(shape) == 1 else shape, order=order)
 
     def transpose_(self, *axes):

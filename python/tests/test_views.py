@@ -155,7 +155,11 @@ def test_reshape_transpose_ravel(dtype):
     t = d.transpose(2, 0, 1)
     check_view(t, x.transpose(2, 0, 1))
     rt = t.reshape(10, 12)
-    assert rt.base is None  # a copy
+    assert rt.base is None  # a copy: no strides view these elements so
+    sv = d[::2].reshape(2, 3, 10)  # a strided array some strides do view: a view, as NumPy's
+    assert sv.base is d and sv.strides == x[::2].reshape(2, 3, 10).strides
+    check_view(sv, x[::2].reshape(2, 3, 10))
+    check_view(d[:, :, ::-2].reshape(-1, 3), x[:, :, ::-2].reshape(-1, 3))
     check_view(rt, x.transpose(2, 0, 1).reshape(10, 12))
     check_view(d.T, x.T)
     check_view(d.transpose(), x.transpose())
@@ -164,6 +168,7 @@ def test_reshape_transpose_ravel(dtype):
     check_view(d.swapaxes(0, 2), x.swapaxes(0, 2))
     check_view(d.swapaxes(-1, 1), x.swapaxes(-1, 1))
     check_view(d[:, ::2].ravel(), x[:, ::2].ravel())
+    assert d[::2].ravel().base is None and d[:1].ravel().base is d  # NumPy's: copy, view
     check_view(d.ravel(), x.ravel())
     assert d.ravel().base is d
     f = d.flatten()
