@@ -369,3 +369,33 @@ def test_array_indexing(dtype):
                 (slice(None), np.array([], np.int64))]:
         same(d[key], x[key])
     same(d[:, ::2][kcc.asarray(np.array([3, 0]))], x[:, ::2][np.array([3, 0])])
+
+
+def _factorizations(n, depth=0):
+    out = [(n,), (1, n)]
+    if depth < 3:
+        for a in range(2, n):
+            if n % a == 0:
+                out += [(a,) + rest for rest in _factorizations(n // a, depth + 1)]
+    return out
+
+
+def test_reshape_views_as_numpy():
+    # random slicings and transposes reshaped to random shapes: the values, and a view exactly
+    # where NumPy's reshape gives one
+    import random
+    r = random.Random()
+    rng = np.random.default_rng()
+    for _ in range(150):
+        shape = tuple(r.randint(1, 5) for _ in range(r.randint(1, 4)))
+        x = rng.integers(-50, 50, shape).astype(np.int16)
+        key = tuple(slice(None, None, r.choice([1, 1, 2, -1])) if r.random() < 0.7 else
+                    slice(0, r.randint(1, n)) for n in shape)
+        axes = list(range(len(shape)))
+        if r.random() < 0.5:
+            r.shuffle(axes)
+        y, v = x[key].transpose(axes), kcc.asarray(x)[key].transpose(axes)
+        new = r.choice([f for f in _factorizations(y.size) if len(f) <= 5])
+        yr, vr = y.reshape(new), v.reshape(new)
+        assert (vr.base is not None) == np.shares_memory(yr, x), (shape, key, axes, new)
+        np.testing.assert_array_equal(vr.get(), yr)
