@@ -968,8 +968,23 @@ def _advanced_getitem(a, key):
         raise TypeError("kcc arrays: indexing with arrays supports a boolean mask of the "
                         "array's shape alone, or one integer array among slices and ...; "
                         "other combinations are not implemented")
-    j, idx, _ = arrays[0]
-    # the basic part: the integer array's dimension kept whole; p, its place in the view
+    v, p, n, idx, shape = _take_plan(a, tkey, arrays[0][0], arrays[0][1])
+    out = _core.DeviceArray(shape, a.dtype)
+    if out.size:
+        _take_kernel(a.dtype, p, idx.ndim, v.ndim, False)(
+            _owner(v), idx, v._off, n, *v._st, *idx.shape, out)
+    return out
+
+
+def _owner(v):
+    return v.base if v.base is not None else v
+
+
+def _take_plan(a, tkey, j, idx):
+    """For a key with one integer array `idx` (at tkey[j]) among slices and ...: the view of
+    the basic part (the array's dimension kept whole), the dimension p of that view it indexes
+    and its length n, idx as contiguous int64 (checked against n), and the result's shape."""
+    np = _np()
     v = _getitem(a, tuple(slice(None) if i == j else k for i, k in enumerate(tkey)))
     p = 0
     for k in tkey[:j]:
@@ -978,19 +993,19 @@ def _advanced_getitem(a, key):
     if idx.size:
         lo, hi = int(idx.min()), int(idx.max())
         if lo < -n or hi >= n:
-            bad = lo if lo < -n else hi
             raise IndexError("index %d is out of bounds for axis %d with size %d"
-                             % (bad, p, n))
+                             % (lo if lo < -n else hi, p, n))
     idx = idx if idx.dtype == np.int64 and idx._contiguous else astype(idx, np.int64)
-    shape = v.shape[:p] + tuple(idx.shape) + v.shape[p + 1:]
-    out = _core.DeviceArray(shape, a.dtype)
-    if not out.size:
-        return out
-    nd, ki = v.ndim, idx.ndim
-    key2 = ("take", a.dtype.name, p, ki, nd)
-    k = _kernels.get(key2)
+    return v, p, n, idx, v.shape[:p] + tuple(idx.shape) + v.shape[p + 1:]
+
+
+def _take_kernel(dtype, p, ki, nd, scatter):
+    """The kernel of a gather (z = src[...]) or scatter (dst[...] = val) along dimension p of
+    an nd-dimensional view through a ki-dimensional index array: the loop runs over the
+    result's shape, (view's dimensions before p, idx's, view's after p)."""
+    key = ("scatter" if scatter else "take", dtype.name, p, ki, nd)
+    k = _kernels.get(key)
     if k is None:
-        # out's index: v's dimensions before p, idx's, v's after p
         g = "_ind.get()"
         code = ["long o = off;"]
         code += ["o += %s[%d] * st%d;" % (g, d, d) for d in range(p)]
@@ -999,14 +1014,48 @@ def _advanced_getitem(a, key):
         code.append("long jj = idx[q]; if (jj < 0) jj += nax;")
         code.append("o += jj * st%d;" % p)
         code += ["o += %s[%d] * st%d;" % (g, p + ki + u, p + 1 + u) for u in range(nd - p - 1)]
-        code.append("z = src[o];")
-        params = ["raw T src", "raw int64 idx", "int64 off", "int64 nax"] + \
+        code.append("dst[o] = val;" if scatter else "z = src[o];")
+        params = ["raw int64 idx", "int64 off", "int64 nax"] + \
             ["int64 st%d" % d for d in range(nd)] + ["int64 ish%d" % t for t in range(ki)]
-        k = _kernels[key2] = ElementwiseKernel(", ".join(params), "T z", "\n".join(code),
-                                               "kcc_take")
-    base = v.base if v.base is not None else v
-    k(base, idx, v._off, n, *v._st, *idx.shape, out)
-    return out
+        if scatter:
+            k = ElementwiseKernel(", ".join(["T val"] + params), "raw T dst", "\n".join(code),
+                                  "kcc_put")
+        else:
+            k = ElementwiseKernel(", ".join(["raw T src"] + params), "T z", "\n".join(code),
+                                  "kcc_take")
+        _kernels[key] = k
+    return k
+
+
+def _take_setitem(a, key, value):
+    """a[key] = value for a key of one integer array among slices and ...: value (converted
+    to a's dtype) broadcast to the indexed shape, written element by element (with repeated
+    indices, which write lands is not defined, as in CuPy)."""
+    np = _np()
+    tkey = key if isinstance(key, tuple) else (key,)
+    found = [(j, *_index_array(k)) for j, k in enumerate(tkey)]
+    arrays = [(j, d, kind) for j, d, kind in found if d is not None]
+    others = [k for j, k in enumerate(tkey) if j != arrays[0][0]]
+    if len(arrays) > 1 or arrays[0][2] == "b" or \
+            not all(isinstance(k, slice) or k is Ellipsis for k in others):
+        raise TypeError("kcc arrays: assignment through index arrays supports a boolean mask "
+                        "of the array's shape alone, or one integer array among slices and "
+                        "...; other combinations are not implemented")
+    v, p, n, idx, shape = _take_plan(a, tkey, arrays[0][0], arrays[0][1])
+    if not math.prod(shape):
+        return
+    if isinstance(value, _core.DeviceArray):
+        val = value if value.dtype == a.dtype else astype(value, a.dtype)
+        if val._buf == a._buf:
+            val = _copy(val)  # may overlap: read whole first
+    else:
+        h = np.asarray(value)
+        if h.dtype.kind not in "biuf":
+            raise TypeError("kcc arrays hold numbers and bools: cannot assign %s" % h.dtype)
+        with np.errstate(over="ignore", invalid="ignore"):
+            val = _core.to_device(np.asarray(h.astype(a.dtype), order="C"))
+    _take_kernel(a.dtype, p, idx.ndim, v.ndim, True)(
+        _broadcast_to(val, shape), idx, v._off, n, *v._st, *idx.shape, _owner(v))
 
 
 def _has_index_array(key):
@@ -1387,8 +1436,9 @@ def _install(cls):
             _mask_setitem(self, d, value)
             return
         if d is not None or isinstance(key, tuple) and _has_index_array(key):
-            raise TypeError("kcc arrays: assignment through an integer index array is not "
-                            "implemented (a boolean mask of the array's shape is)")
+            self._alive("assignment")
+            _take_setitem(self, key, value)
+            return
         _setitem(self, key, value)
     cls.__setitem__ = __setitem__
 

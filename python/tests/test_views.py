@@ -71,8 +71,10 @@ def test_index_errors():
         d[[0, -4]]
     with pytest.raises(IndexError, match="a boolean index must have the array's shape"):
         d[np.array([True, False, True])]
-    with pytest.raises(TypeError, match="assignment through an integer index array"):
-        d[[0, 1]] = 1
+    with pytest.raises(TypeError, match="assignment through index arrays supports"):
+        d[[0, 1], [1, 2]] = 1
+    with pytest.raises(IndexError, match="index 3 is out of bounds for axis 0 with size 3"):
+        d[[3]] = 1
     with pytest.raises(TypeError, match="a bool index"):
         d[True]
     with pytest.raises(TypeError, match="basic indices"):
@@ -369,6 +371,18 @@ def test_array_indexing(dtype):
                 (slice(None), np.array([], np.int64))]:
         same(d[key], x[key])
     same(d[:, ::2][kcc.asarray(np.array([3, 0]))], x[:, ::2][np.array([3, 0])])
+    # assignment through one integer array (distinct indices: repeated ones land in any order)
+    y, e = x.copy(), kcc.asarray(x)
+    e[[7, 0, -2]] = 1
+    y[[7, 0, -2]] = 1
+    e[:, np.array([[5], [2]])] = kcc.asarray(x)[:, :2, None, :]
+    y[:, np.array([[5], [2]])] = x[:, :2, None, :]
+    vals = rand((9, 8, 3), dtype, -9, 9)
+    e[..., ::-1][..., [0, 4, 2]] = kcc.asarray(vals)
+    y[..., ::-1][..., [0, 4, 2]] = vals
+    e[[1, 2]] = e[[2, 1]]
+    y[[1, 2]] = y[[2, 1]]
+    same(e, y)
 
 
 def _factorizations(n, depth=0):
