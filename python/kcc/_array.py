@@ -1239,6 +1239,60 @@ def swapaxes(a, axis1, axis2):
     return transpose(a, axes)
 
 
+def squeeze(a, axis=None):
+    """NumPy's squeeze: a view without the dimensions of length 1 (all, or those of `axis`, an
+    int or a tuple; one of another length is a ValueError)."""
+    a = asarray(a)
+    if axis is None:
+        axes = [k for k, n in enumerate(a.shape) if n == 1]
+    else:
+        axes = [_axis_of(k, a.ndim, "squeeze") for k in
+                (axis if isinstance(axis, tuple) else (axis,))]
+        for k in axes:
+            if a.shape[k] != 1:
+                raise ValueError("squeeze: cannot select an axis to squeeze out which has size "
+                                 "not equal to one (axis %d has %d)" % (k, a.shape[k]))
+    keep = [k for k in range(a.ndim) if k not in axes]
+    return _core._view(a, [a.shape[k] for k in keep], [a._st[k] for k in keep], a._off)
+
+
+def expand_dims(a, axis):
+    """NumPy's expand_dims: a view with dimensions of length 1 inserted at `axis` (an int or a
+    tuple, positions in the result)."""
+    a = asarray(a)
+    seq = axis if isinstance(axis, tuple) else (axis,)
+    nd = a.ndim + len(seq)
+    axes = sorted(_axis_of(k, nd, "expand_dims") for k in seq)
+    if len(set(axes)) != len(axes):
+        raise ValueError("expand_dims: repeated axis in %r" % (axis,))
+    shape, st, it = [], [], iter(zip(a.shape, a._st))
+    for k in range(nd):
+        n, s = (1, 0) if k in axes else next(it)
+        shape.append(n)
+        st.append(s)
+    return _core._view(a, shape, st, a._off)
+
+
+class _Flags:
+    """NumPy's and CuPy's a.flags, for the layout: c_contiguous, f_contiguous, owndata (also
+    as a.flags['C_CONTIGUOUS']...)."""
+
+    def __init__(self, a):
+        self.c_contiguous = a._contiguous
+        rev = tuple(reversed(a.shape))
+        self.f_contiguous = _core._is_c_contiguous(rev, tuple(reversed(a._st)))
+        self.owndata = a.base is None
+
+    def __getitem__(self, name):
+        return {"C_CONTIGUOUS": self.c_contiguous, "C": self.c_contiguous,
+                "F_CONTIGUOUS": self.f_contiguous, "F": self.f_contiguous,
+                "OWNDATA": self.owndata}[name]
+
+    def __repr__(self):
+        return "  C_CONTIGUOUS : %s\n  F_CONTIGUOUS : %s\n  OWNDATA : %s" % (
+            self.c_contiguous, self.f_contiguous, self.owndata)
+
+
 def ravel(a):
     """NumPy's ravel: the elements in C order, 1-D (a view when contiguous, else a copy, as
     NumPy's: reshape(-1) may view more)."""
@@ -1468,6 +1522,13 @@ def _install(cls):
         return c
 
     cls.T = property(lambda self: transpose(self), doc="The transpose (a view).")
+    cls.flags = property(_Flags, doc="NumPy's flags: c_contiguous, f_contiguous, owndata.")
+
+    def squeeze_(self, axis=None):
+        """NumPy's squeeze: a view without dimensions of length 1 (all, or `axis`)."""
+        return squeeze(self, axis)
+    squeeze_.__name__ = "squeeze"
+    cls.squeeze = squeeze_
     for f in (reshape_, transpose_, swapaxes_, ravel_):
         f.__name__ = f.__name__.rstrip("_")
         setattr(cls, f.__name__, f)

@@ -413,3 +413,27 @@ def test_reshape_views_as_numpy():
         yr, vr = y.reshape(new), v.reshape(new)
         assert (vr.base is not None) == np.shares_memory(yr, x), (shape, key, axes, new)
         np.testing.assert_array_equal(vr.get(), yr)
+
+
+def test_squeeze_expand_dims_flags():
+    x = rand((3, 1, 4, 1), np.float32)
+    d = kcc.asarray(x)
+    for axis in (None, 1, 3, (1, 3), -1):
+        v = d.squeeze(axis)
+        assert v.base is d
+        check_view(v, x.squeeze(axis))
+    check_view(kcc.squeeze(d[:, :, ::-2]), np.squeeze(x[:, :, ::-2]))
+    for axis in (0, 2, -1, (0, 3), (1, -1)):
+        v = kcc.expand_dims(d[:, 0, 1:], axis)
+        assert v.base is d
+        check_view(v, np.expand_dims(x[:, 0, 1:], axis))
+    with pytest.raises(ValueError, match="cannot select an axis to squeeze out"):
+        d.squeeze(0)
+    with pytest.raises(ValueError, match="repeated axis"):
+        kcc.expand_dims(d, (0, 0))
+    for v, xv in ((d, x), (d[1:], x[1:]), (d[:, :, ::2], x[:, :, ::2]), (d.T, x.T),
+                  (d[0, 0, :, 0], x[0, 0, :, 0])):
+        f = v.flags
+        assert (f.c_contiguous, f.f_contiguous) == (xv.flags.c_contiguous,
+                                                    xv.flags.f_contiguous), xv.strides
+        assert f["C_CONTIGUOUS"] == f.c_contiguous and f.owndata == (v is d)
