@@ -24,10 +24,11 @@ from ._errors import (BuildFailedError, CompileError, DriverError, Error, Invali
                       NotSupportedError, OutOfBoundsError, OutOfMemoryError,
                       SymbolNotFoundError)
 from . import _array, _dask
-from ._array import (arange, argmax, argmin, array, asarray, ascontiguousarray, broadcast_to,
-                     clip, cumsum, dot, empty, empty_like, expand_dims, full, full_like,
-                     linspace, matmul, mean, ones, ones_like, ravel, reshape, squeeze, std,
-                     swapaxes, transpose, var, vdot, where, zeros, zeros_like)
+from ._array import (arange, argmax, argmin, array, asarray, ascontiguousarray, asnumpy,
+                     broadcast_to, clip, concatenate, cumprod, cumsum, dot, empty, empty_like,
+                     expand_dims, full, full_like, linspace, matmul, mean, ones, ones_like,
+                     ravel, reshape, squeeze, stack, std, swapaxes, transpose, var, vdot, where,
+                     zeros, zeros_like)
 from . import linalg  # kcc.linalg.norm
 
 newaxis = None  # NumPy's and CuPy's: d[:, kcc.newaxis] adds a dimension of length 1
@@ -38,10 +39,10 @@ globals().update(_array.UFUNCS)  # kcc.sqrt, kcc.exp ... element by element
 globals().update(_array.BINFUNCS)  # kcc.maximum, kcc.add ...
 globals().update(_array.REDUCTIONS)  # kcc.sum, kcc.max ...
 _ARRAY_API = ["arange", "argmax", "argmin", "array", "asarray", "ascontiguousarray",
-              "broadcast_to", "clip", "cumsum", "dot", "empty", "empty_like", "expand_dims",
-              "full", "full_like", "linspace", "matmul", "mean", "ones", "ones_like", "ravel",
-              "reshape", "squeeze", "std", "swapaxes", "transpose", "var", "vdot", "where",
-              "zeros", "zeros_like"] + \
+              "asnumpy", "broadcast_to", "clip", "concatenate", "cumprod", "cumsum", "dot",
+              "empty", "empty_like", "expand_dims", "full", "full_like", "linspace", "matmul",
+              "mean", "ones", "ones_like", "ravel", "reshape", "squeeze", "stack", "std",
+              "swapaxes", "transpose", "var", "vdot", "where", "zeros", "zeros_like"] + \
     sorted(_array.UFUNCS) + sorted(_array.BINFUNCS) + sorted(_array.REDUCTIONS)
 
 _NUMBA_TYPES = {n: n for n in ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",

@@ -499,30 +499,42 @@ def cumsum(a, axis=None, dtype=None, out=None):
     """NumPy's cumsum: the running sums along `axis` (None: of the flattened array), in sum's
     types (bool and small integers in int64 or uint64); a scan kernel, so float sums may
     differ from NumPy's sequential ones in the last bits."""
+    return _cumulative("cumsum", a, axis, dtype, out)
+
+
+def cumprod(a, axis=None, dtype=None, out=None):
+    """NumPy's cumprod: the running products along `axis` (None: of the flattened array), in
+    prod's types; a scan kernel (float products may differ from NumPy's in the last bits)."""
+    return _cumulative("cumprod", a, axis, dtype, out)
+
+
+def _cumulative(what, a, axis, dtype, out):
     np = _np()
     if not isinstance(a, _core.DeviceArray):
         a = asarray(a)
-    a._alive("cumsum")
+    a._alive(what)
     rt = np.dtype(dtype) if dtype is not None else _sum_type(a.dtype)
     _ctype(rt)
     if axis is None:
-        a = reshape(a, -1)
+        a = ravel(a)
         axis = 0
     else:
         if isinstance(axis, bool) or not isinstance(axis, int):
-            raise TypeError("cumsum: axis is None or an int, not %r" % (axis,))
-        axis = _axis_of(axis, a.ndim, "cumsum")
+            raise TypeError("%s: axis is None or an int, not %r" % (what, axis))
+        axis = _axis_of(axis, a.ndim, what)
     if out is None:
         out = _core.DeviceArray(a.shape, rt)
     elif not isinstance(out, _core.DeviceArray) or tuple(out.shape) != tuple(a.shape):
-        raise ValueError("cumsum: out must be a kcc array of shape %s" % (a.shape,))
-    key = ("scan", "cumsum", rt.name)
+        raise ValueError("%s: out must be a kcc array of shape %s" % (what, a.shape))
+    key = ("scan", what, rt.name)
     k = _kernels.get(key)
     if k is None:
-        red = _binary_expr("add", rt).replace("z = ", "").replace("x", "a").replace("y", "b")
+        red = _binary_expr("add" if what == "cumsum" else "mul", rt)
+        red = red.replace("z = ", "").replace("x", "a").replace("y", "b")
         if _kind(rt) == "b":
-            red = "a || b"
-        k = _kernels[key] = _RowScan("kcc_cumsum", red, "0", options=_EXACT)
+            red = "a || b" if what == "cumsum" else "a && b"
+        k = _kernels[key] = _RowScan("kcc_" + what, red, "0" if what == "cumsum" else "1",
+                                     options=_EXACT)
     k(a, out, axis, rt)
     return out
 
@@ -1239,6 +1251,65 @@ def swapaxes(a, axis1, axis2):
     return transpose(a, axes)
 
 
+def concatenate(arrays, axis=0, out=None, dtype=None):
+    """NumPy's concatenate: the arrays joined along an existing dimension `axis` (None: each
+    flattened first), in NumPy's result type (or `dtype`), into a new array or `out`."""
+    np = _np()
+    arrays = [asarray(x) for x in arrays]
+    if not arrays:
+        raise ValueError("need at least one array to concatenate")
+    if axis is None:
+        arrays, axis = [ravel(x) for x in arrays], 0
+    nd = arrays[0].ndim
+    if nd == 0:
+        raise ValueError("zero-dimensional arrays cannot be concatenated")
+    for x in arrays:
+        if x.ndim != nd:
+            raise ValueError("all the input arrays must have same number of dimensions, but "
+                             "one has %d and another %d" % (nd, x.ndim))
+    axis = _axis_of(axis, nd, "concatenate")
+    shape = list(arrays[0].shape)
+    for x in arrays[1:]:
+        for k in range(nd):
+            if k != axis and x.shape[k] != shape[k]:
+                raise ValueError("all the input array dimensions except for the concatenation "
+                                 "axis must match exactly, but along dimension %d one has "
+                                 "size %d and another %d" % (k, shape[k], x.shape[k]))
+    shape[axis] = sum(x.shape[axis] for x in arrays)
+    rt = np.dtype(dtype) if dtype is not None else np.result_type(*[x.dtype for x in arrays])
+    if out is None:
+        out = _core.DeviceArray(tuple(shape), rt)
+    elif tuple(out.shape) != tuple(shape):
+        raise ValueError("concatenate: out has shape %s, the result's is %s"
+                         % (out.shape, tuple(shape)))
+    at = 0
+    for x in arrays:
+        n = x.shape[axis]
+        part = _getitem(out, (slice(None),) * axis + (slice(at, at + n),))
+        _assign(part, x if x.dtype == out.dtype else astype(x, out.dtype))
+        at += n
+    return out
+
+
+def stack(arrays, axis=0, out=None, dtype=None):
+    """NumPy's stack: arrays of one shape joined along a new dimension `axis`."""
+    arrays = [asarray(x) for x in arrays]
+    if not arrays:
+        raise ValueError("need at least one array to stack")
+    if any(x.shape != arrays[0].shape for x in arrays):
+        raise ValueError("all input arrays must have the same shape")
+    axis = _axis_of(axis, arrays[0].ndim + 1, "stack")
+    return concatenate([expand_dims(x, axis) for x in arrays], axis, out, dtype)
+
+
+def asnumpy(a):
+    """CuPy's asnumpy: a numpy array of `a`'s values (a kcc array copied from the device; a
+    numpy array or anything else through numpy.asarray)."""
+    if isinstance(a, _core.DeviceArray):
+        return a.get()
+    return _np().asarray(a)
+
+
 def squeeze(a, axis=None):
     """NumPy's squeeze: a view without the dimensions of length 1 (all, or those of `axis`, an
     int or a tuple; one of another length is a ValueError)."""
@@ -1465,6 +1536,10 @@ def _install(cls):
         """NumPy's cumsum: the running sums along `axis` (None: of the flattened array)."""
         return cumsum(self, axis, dtype, out)
 
+    def cumprod_(self, axis=None, dtype=None, out=None):
+        """NumPy's cumprod: the running products along `axis` (None: of the flattened array)."""
+        return cumprod(self, axis, dtype, out)
+
     def dot_(self, b):
         """NumPy's dot (matmul's product for 1-D and 2-D arrays)."""
         return dot(self, b)
@@ -1473,7 +1548,7 @@ def _install(cls):
         setattr(cls, f.__name__, f)
     dot_.__name__ = "dot"
     cls.dot = dot_
-    for f in (var_, std_, cumsum_):
+    for f in (var_, std_, cumsum_, cumprod_):
         f.__name__ = f.__name__.rstrip("_")
         setattr(cls, f.__name__, f)
 

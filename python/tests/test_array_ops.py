@@ -300,3 +300,33 @@ def test_float16_refused_clearly():
         kcc.ElementwiseKernel("T x", "T z", "z = x", "f16_copy")(h)
     with pytest.raises(TypeError, match="float16"):
         kcc.sqrt(kcc.asarray(np.arange(3, dtype=np.uint8)))
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.float64], ids=lambda d: np.dtype(d).name)
+def test_cumprod_concatenate_stack(dtype):
+    x = rand((7, 300), dtype, -2, 3)
+    x[x == 0] = 1
+    if dtype == np.float64:
+        x = (x / 2 + 1).astype(dtype)  # products that stay finite
+    d = kcc.asarray(x)
+    for v, xv in ((d, x), (d[::-2, 5::7], x[::-2, 5::7])):
+        for axis in (None, 0, 1):
+            got, want = v.cumprod(axis=axis), np.cumprod(xv, axis=axis)
+            assert got.dtype == want.dtype and got.shape == want.shape
+            if dtype == np.float64:
+                np.testing.assert_allclose(got.get(), want, rtol=1e-12)
+            else:
+                same(got, want)  # wraps around as NumPy's
+    y = rand((7, 5), np.int16)
+    same(kcc.concatenate([d, kcc.asarray(y), d[:, :2]], axis=1),
+         np.concatenate([x, y, x[:, :2]], axis=1))
+    same(kcc.concatenate([d[::3], d[::-4]]), np.concatenate([x[::3], x[::-4]]))
+    same(kcc.concatenate([d[0, :4], y], axis=None), np.concatenate([x[0, :4], y], axis=None))
+    same(kcc.stack([d[:, 0], d[:, 1], kcc.asarray(y[:, 0])], axis=1),
+         np.stack([x[:, 0], x[:, 1], y[:, 0]], axis=1))
+    same(kcc.stack([d[1], d[2]]), np.stack([x[1], x[2]]))
+    np.testing.assert_array_equal(kcc.asnumpy(d[2:4]), x[2:4])
+    with pytest.raises(ValueError, match="must match exactly"):
+        kcc.concatenate([d, d[:3, :4]], axis=1)
+    with pytest.raises(ValueError, match="same shape"):
+        kcc.stack([d, d[:2]])
