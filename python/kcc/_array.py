@@ -11,7 +11,7 @@ import operator
 
 from . import _core
 from ._elementwise import (ElementwiseKernel, ReductionKernel, _CTYPES, _RowScan, _assign, _copy,
-                           _ctype)
+                           _ctype, _merge_dims)
 
 # C helpers every operation kernel may use, defined for each type the kernel is made for.
 # NumPy never fuses a multiply and an add into one rounding: neither do these kernels.
@@ -726,37 +726,61 @@ _TILE = 16
 # and B staged in shared memory.
 _MATMUL = r"""
 kernel void kcc_matmul(const T *A, long ao, long as0, long as1, const T *B, long bo, long bs0,
-                       long bs1, T *C, long M, long N, long K) {
+                       long bs1, T *C, long M, long N, long K, long nb0, long nb1, long nb2,
+                       long ab0, long ab1, long ab2, long bb0, long bb1, long bb2) {
     shared T As[%(t)d * %(t)d];
     shared T Bs[%(t)d * %(t)d];
     unsigned tx = threadIdx.x, ty = threadIdx.y;
     long row = (long)blockIdx.y * %(t)d + ty, col = (long)blockIdx.x * %(t)d + tx;
-    ACC acc = 0;
-    for (long k0 = 0; k0 < K; k0 += %(t)d) {
-        long ka = k0 + tx, kb = k0 + ty;
-        As[ty * %(t)d + tx] = (row < M && ka < K) ? A[ao + row * as0 + ka * as1] : (T)0;
-        Bs[ty * %(t)d + tx] = (kb < K && col < N) ? B[bo + kb * bs0 + col * bs1] : (T)0;
-        __syncthreads();
-        for (int k = 0; k < %(t)d; k++) {
-            T a = As[ty * %(t)d + k], b = Bs[k * %(t)d + tx];
-            %(mac)s;
+    /* the matrices of a stack (up to 3 broadcast dimensions, gridDim.z at a time) */
+    for (long z = blockIdx.z; z < nb0 * nb1 * nb2; z += gridDim.z) {
+        long z2 = z %% nb2, z1 = (z / nb2) %% nb1, z0 = z / (nb1 * nb2);
+        long ab = ao + z0 * ab0 + z1 * ab1 + z2 * ab2, bb = bo + z0 * bb0 + z1 * bb1 + z2 * bb2;
+        ACC acc = 0;
+        for (long k0 = 0; k0 < K; k0 += %(t)d) {
+            long ka = k0 + tx, kb = k0 + ty;
+            As[ty * %(t)d + tx] = (row < M && ka < K) ? A[ab + row * as0 + ka * as1] : (T)0;
+            Bs[ty * %(t)d + tx] = (kb < K && col < N) ? B[bb + kb * bs0 + col * bs1] : (T)0;
+            __syncthreads();
+            for (int k = 0; k < %(t)d; k++) {
+                T a = As[ty * %(t)d + k], b = Bs[k * %(t)d + tx];
+                %(mac)s;
+            }
+            __syncthreads();
         }
-        __syncthreads();
+        if (row < M && col < N) C[z * M * N + row * N + col] = (T)acc;
     }
-    if (row < M && col < N) C[row * N + col] = (T)acc;
 }
 """
 
 
-def _matmul2(a, b, rt):
-    """a (M x K) @ b (K x N) -> a new contiguous M x N array of rt (a and b already rt)."""
-    M, K = a.shape
-    N = b.shape[1]
-    c = _core.DeviceArray((M, N), rt)
+def _matmul_stack(a, b, rt):
+    """a (..., M, K) @ b (..., K, N) -> a new contiguous (..., M, N) array of rt (a and b
+    already rt; the stack dimensions broadcast, NumPy's)."""
+    np = _np()
+    M, K = a.shape[-2:]
+    N = b.shape[-1]
+    try:
+        batch = tuple(np.broadcast_shapes(a.shape[:-2], b.shape[:-2]))
+    except ValueError:
+        raise ValueError("matmul: the stacks of shapes %s and %s cannot be broadcast together"
+                         % (a.shape, b.shape)) from None
+    c = _core.DeviceArray(batch + (M, N), rt)
     if c.size == 0:
         return c
     if K == 0:
         return fill(c, 0)
+    nbd = len(batch)
+    ast = [0] * (nbd - (a.ndim - 2)) + [0 if n == 1 else k for n, k in
+                                        zip(a.shape[:-2], a._st[:-2])]
+    bst = [0] * (nbd - (b.ndim - 2)) + [0 if n == 1 else k for n, k in
+                                        zip(b.shape[:-2], b._st[:-2])]
+    dims, (ast, bst) = _merge_dims(batch, [ast, bst])
+    if len(dims) > 3:
+        raise ValueError("kcc.matmul: a stack of more than 3 dimensions that cannot be merged "
+                         "(shapes %s and %s): make it contiguous first" % (a.shape, b.shape))
+    pad = 3 - len(dims)
+    dims, ast, bst = [1] * pad + dims, [0] * pad + ast, [0] * pad + bst
     key = ("matmul", rt.name)
     k = _kernels.get(key)
     if k is None:
@@ -770,10 +794,9 @@ def _matmul2(a, b, rt):
             acc, mac = T, "acc += a * b"
         src = "typedef %s T;\ntypedef %s ACC;\n" % (T, acc) + _MATMUL % {"t": _TILE, "mac": mac}
         k = _kernels[key] = _core.compile(src, name="kcc_matmul.k").get_kernel("kcc_matmul")
-    own = lambda x: x.base if x.base is not None else x
-    grid = (-(-N // _TILE), -(-M // _TILE))
-    k[grid, (_TILE, _TILE)](own(a), a._off, a._st[0], a._st[1], own(b), b._off, b._st[0],
-                            b._st[1], c, M, N, K)
+    grid = (-(-N // _TILE), -(-M // _TILE), min(math.prod(dims), 65535))
+    k[grid, (_TILE, _TILE)](_owner(a), a._off, a._st[-2], a._st[-1], _owner(b), b._off,
+                            b._st[-2], b._st[-1], c, M, N, K, *dims, *ast, *bst)
     return c
 
 
@@ -797,9 +820,10 @@ def _vdot(a, b, rt):
 
 
 def matmul(a, b):
-    """NumPy's matmul (a @ b) of 1-D and 2-D arrays: a matrix product in NumPy's result type
-    (integers wrap around, bools are or of ands) with a tiled kernel; a 1-D operand is a row
-    (left) or a column (right) vector, dropped from the result; two 1-D give a 0-d array."""
+    """NumPy's matmul (a @ b): a matrix product in NumPy's result type (integers wrap around,
+    bools are or of ands) with a tiled kernel; a 1-D operand is a row (left) or a column
+    (right) vector, dropped from the result; two 1-D give a 0-d array; arrays of more
+    dimensions are stacks of matrices, their leading dimensions broadcast."""
     np = _np()
     a = a if isinstance(a, _core.DeviceArray) else asarray(a)
     b = b if isinstance(b, _core.DeviceArray) else asarray(b)
@@ -808,15 +832,12 @@ def matmul(a, b):
     if a.ndim == 0 or b.ndim == 0:
         raise ValueError("matmul: Input operand %d does not have enough dimensions (a 0-d "
                          "array): use * to multiply by a scalar" % (0 if a.ndim == 0 else 1))
-    if a.ndim > 2 or b.ndim > 2:
-        raise ValueError("kcc.matmul: arrays of 1 and 2 dimensions only (shapes %s and %s); "
-                         "stacks of matrices are not supported yet" % (a.shape, b.shape))
     rt = np.result_type(a.dtype, b.dtype)
     _ctype(rt)
     if rt == np.float16:
         raise TypeError("kcc.matmul: float16 is not supported")
     ka = a.shape[-1]
-    kb = b.shape[0]
+    kb = b.shape[-2] if b.ndim > 1 else b.shape[0]
     if ka != kb:
         raise ValueError("matmul: Input operand 1 has a mismatch in its core dimension 0 "
                          "(size %d is different from %d): shapes %s and %s"
@@ -827,22 +848,25 @@ def matmul(a, b):
         return _vdot(a, b, rt)
     a2 = _getitem(a, (None, slice(None))) if a.ndim == 1 else a
     b2 = _getitem(b, (slice(None), None)) if b.ndim == 1 else b
-    c = _matmul2(a2, b2, rt)
-    if a.ndim == 1:
-        c.shape, c._st = (c.shape[1],), (1,)
-    elif b.ndim == 1:
-        c.shape, c._st = (c.shape[0],), (1,)
+    c = _matmul_stack(a2, b2, rt)
+    if a.ndim == 1 or b.ndim == 1:  # the vector's dimension of 1 dropped
+        shape = c.shape[:-2] + ((c.shape[-1],) if a.ndim == 1 else (c.shape[-2],))
+        c.shape, c._st = shape, _core._c_strides(shape)
     return c
 
 
 def dot(a, b):
-    """NumPy's dot for 1-D and 2-D arrays (matmul's product) and scalars (a product)."""
+    """NumPy's dot for 1-D and 2-D arrays (matmul's product) and scalars (a product); dot of
+    more dimensions (NumPy's sum over the last and second-to-last axes) is not supported."""
     np = _np()
     if np.ndim(a) == 0 and not isinstance(a, _core.DeviceArray) or \
             isinstance(a, _core.DeviceArray) and a.ndim == 0 or \
             np.ndim(b) == 0 and not isinstance(b, _core.DeviceArray) or \
             isinstance(b, _core.DeviceArray) and b.ndim == 0:
         return _binary("mul", a, b)
+    if np.ndim(a) > 2 or np.ndim(b) > 2:
+        raise ValueError("kcc.dot: arrays of 1 and 2 dimensions (use matmul for stacks of "
+                         "matrices: NumPy's dot of more dimensions differs)")
     return matmul(a, b)
 
 

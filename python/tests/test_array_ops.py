@@ -168,8 +168,10 @@ def test_matmul_sizes_and_types():
     mm_check(kcc.zeros((0, 3)) @ kcc.zeros((3, 5)), np.zeros((0, 5)))
     with pytest.raises(ValueError, match="mismatch in its core dimension 0"):
         kcc.zeros((3, 4)) @ kcc.zeros((5, 2))
-    with pytest.raises(ValueError, match="arrays of 1 and 2 dimensions only"):
-        kcc.zeros((2, 3, 4)) @ kcc.zeros((4, 2))
+    with pytest.raises(ValueError, match="stacks of shapes .* cannot be broadcast"):
+        kcc.zeros((2, 3, 4)) @ kcc.zeros((3, 4, 2))
+    with pytest.raises(ValueError, match="kcc.dot: arrays of 1 and 2 dimensions"):
+        kcc.dot(kcc.zeros((2, 3, 4)), kcc.zeros((4, 2)))
     with pytest.raises(ValueError, match="does not have enough dimensions"):
         kcc.matmul(kcc.zeros(3), 2.0)
     with pytest.raises(TypeError):
@@ -330,3 +332,19 @@ def test_cumprod_concatenate_stack(dtype):
         kcc.concatenate([d, d[:3, :4]], axis=1)
     with pytest.raises(ValueError, match="same shape"):
         kcc.stack([d, d[:2]])
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.int64], ids=lambda d: np.dtype(d).name)
+def test_matmul_stacks(dtype):
+    # stacks of matrices, their leading dimensions broadcast (NumPy's matmul)
+    cases = [((3, 5, 4), (3, 4, 6)), ((2, 1, 5, 4), (3, 4, 2)), ((5, 4), (2, 3, 4, 6)),
+             ((2, 3, 1, 2, 5, 4), (4, 7)), ((4,), (3, 4, 2)), ((2, 3, 4), (4,))]
+    with np.errstate(all="ignore"):
+        for sa, sb in cases:
+            a, b = rand(sa, dtype, -9, 9), rand(sb, dtype, -9, 9)
+            mm_check(kcc.asarray(a) @ kcc.asarray(b), a @ b)
+        a, b = rand((4, 6, 5, 3), dtype, -9, 9), rand((6, 3, 7), dtype, -9, 9)
+        # strided and transposed stacks, read in place
+        mm_check(kcc.asarray(a)[::2, :, ::-1] @ kcc.asarray(b)[::-1], a[::2, :, ::-1] @ b[::-1])
+        mm_check(kcc.matmul(kcc.asarray(b).transpose(0, 2, 1), kcc.asarray(a)[1].swapaxes(1, 2)),
+                 np.matmul(b.transpose(0, 2, 1), a[1].swapaxes(1, 2)))
