@@ -731,9 +731,12 @@ kernel void kcc_matmul(const T *A, long ao, long as0, long as1, const T *B, long
     shared T As[%(t)d * %(t)d];
     shared T Bs[%(t)d * %(t)d];
     unsigned tx = threadIdx.x, ty = threadIdx.y;
-    long row = (long)blockIdx.y * %(t)d + ty, col = (long)blockIdx.x * %(t)d + tx;
-    /* the matrices of a stack (up to 3 broadcast dimensions, gridDim.z at a time) */
-    for (long z = blockIdx.z; z < nb0 * nb1 * nb2; z += gridDim.z) {
+    /* the matrices of a stack (up to 3 broadcast dimensions) and the tiles of each, a grid's
+     * worth at a time (grids have at most 65535 blocks along y and z) */
+    for (long z = blockIdx.z; z < nb0 * nb1 * nb2; z += gridDim.z)
+    for (long ty0 = (long)blockIdx.y * %(t)d; ty0 < M; ty0 += (long)gridDim.y * %(t)d)
+    for (long tx0 = (long)blockIdx.x * %(t)d; tx0 < N; tx0 += (long)gridDim.x * %(t)d) {
+        long row = ty0 + ty, col = tx0 + tx;
         long z2 = z %% nb2, z1 = (z / nb2) %% nb1, z0 = z / (nb1 * nb2);
         long ab = ao + z0 * ab0 + z1 * ab1 + z2 * ab2, bb = bo + z0 * bb0 + z1 * bb1 + z2 * bb2;
         ACC acc = 0;
@@ -794,7 +797,7 @@ def _matmul_stack(a, b, rt):
             acc, mac = T, "acc += a * b"
         src = "typedef %s T;\ntypedef %s ACC;\n" % (T, acc) + _MATMUL % {"t": _TILE, "mac": mac}
         k = _kernels[key] = _core.compile(src, name="kcc_matmul.k").get_kernel("kcc_matmul")
-    grid = (-(-N // _TILE), -(-M // _TILE), min(math.prod(dims), 65535))
+    grid = (min(-(-N // _TILE), 65535), min(-(-M // _TILE), 65535), min(math.prod(dims), 65535))
     k[grid, (_TILE, _TILE)](_owner(a), a._off, a._st[-2], a._st[-1], _owner(b), b._off,
                             b._st[-2], b._st[-1], c, M, N, K, *dims, *ast, *bst)
     return c

@@ -160,6 +160,9 @@ def test_matmul_sizes_and_types():
     for m, k, n in ((1, 1, 1), (16, 16, 16), (17, 33, 15), (3, 1000, 2), (64, 5, 70)):
         a, b = rand((m, k), np.float64, -1, 1), rand((k, n), np.float64, -1, 1)
         mm_check(kcc.asarray(a) @ kcc.asarray(b), a @ b)
+    # more row tiles than a grid's 65535 blocks along y: each block takes several
+    a, b = rand((65535 * 16 + 37, 2), np.float32, -1, 1), rand((2, 3), np.float32, -1, 1)
+    mm_check(kcc.asarray(a) @ kcc.asarray(b), a @ b)
     # NumPy's result type of mixed operands
     a, b = rand((6, 7), np.int32), rand((7, 3), np.float32)
     mm_check(kcc.asarray(a) @ kcc.asarray(b), a @ b)  # float64
