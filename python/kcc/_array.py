@@ -951,12 +951,11 @@ def _index_array(k):
         h = np.asarray(k)
         if h.ndim == 0 and h.dtype.kind in "iu":
             return None, None
-        if h.dtype.kind not in "biu" or (h.size == 0 and h.dtype.kind == "f"):
-            if h.size == 0:
-                h = h.astype(np.int64)
-            else:
+        if h.dtype.kind not in "biu":
+            if h.size:
                 raise IndexError("arrays used as indices must be of integer (or boolean) type, "
                                  "not %s" % h.dtype)
+            h = h.astype(np.int64)  # [] is float64 to numpy: no index at all
         return _core.to_device(np.asarray(h, order="C")), "b" if h.dtype == np.bool_ else "i"
     if isinstance(k, _core.DeviceArray) and k.ndim:
         if k.dtype.kind not in "biu":
@@ -982,7 +981,6 @@ def _advanced_getitem(a, key):
     """NumPy's indexing with an index array: a boolean mask of the array's shape (the selected
     elements, 1-D, in C order) or one integer array among slices and ... (the elements taken
     along that dimension); a new array."""
-    np = _np()
     a._alive("indexing")
     tkey = key if isinstance(key, tuple) else (key,)
     found = [(j, *_index_array(k)) for j, k in enumerate(tkey)]
