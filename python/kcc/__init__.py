@@ -16,7 +16,7 @@ from ._core import (Device, DeviceArray, Event, Kernel, Module, Stream, __versio
                     compile_file, device_array, device_array_like, devices, emit,
                     event_elapsed_time, get_device, load, local, select_device, stats,
                     synchronize, to_device)
-from ._elementwise import ElementwiseKernel, ReductionKernel
+from ._elementwise import ElementwiseKernel, ReductionKernel, ScanKernel
 from ._errors import (BuildFailedError, CompileError, DriverError, Error, InvalidArgumentError,
                       InvalidLaunchError, InvalidModuleError, InvalidOptionError,
                       InvalidValueError, KcrtError, KcrtIOError, KernelNotFoundError,
@@ -24,16 +24,25 @@ from ._errors import (BuildFailedError, CompileError, DriverError, Error, Invali
                       NotSupportedError, OutOfBoundsError, OutOfMemoryError,
                       SymbolNotFoundError)
 from . import _array, _dask
-from ._array import (arange, array, asarray, clip, empty, empty_like, full, full_like,
-                     linspace, mean, ones, ones_like, where, zeros, zeros_like)
+from ._array import (arange, argmax, argmin, array, asarray, ascontiguousarray, asnumpy,
+                     broadcast_to, clip, concatenate, cumprod, cumsum, dot, empty, empty_like,
+                     expand_dims, full, full_like, linspace, matmul, mean, ones, ones_like,
+                     ravel, reshape, squeeze, stack, std, swapaxes, transpose, var, vdot, where,
+                     zeros, zeros_like)
+from . import linalg  # kcc.linalg.norm
+
+newaxis = None  # NumPy's and CuPy's: d[:, kcc.newaxis] adds a dimension of length 1
 
 _dask.hook()  # Dask's serializers for kcc arrays, once distributed.protocol is imported
 _array._install(DeviceArray)  # NumPy's operators and methods on device arrays
 globals().update(_array.UFUNCS)  # kcc.sqrt, kcc.exp ... element by element
 globals().update(_array.BINFUNCS)  # kcc.maximum, kcc.add ...
 globals().update(_array.REDUCTIONS)  # kcc.sum, kcc.max ...
-_ARRAY_API = ["arange", "array", "asarray", "clip", "empty", "empty_like", "full", "full_like",
-              "linspace", "mean", "ones", "ones_like", "where", "zeros", "zeros_like"] + \
+_ARRAY_API = ["arange", "argmax", "argmin", "array", "asarray", "ascontiguousarray",
+              "asnumpy", "broadcast_to", "clip", "concatenate", "cumprod", "cumsum", "dot",
+              "empty", "empty_like", "expand_dims", "full", "full_like", "linspace", "matmul",
+              "mean", "ones", "ones_like", "ravel", "reshape", "squeeze", "stack", "std",
+              "swapaxes", "transpose", "var", "vdot", "where", "zeros", "zeros_like"] + \
     sorted(_array.UFUNCS) + sorted(_array.BINFUNCS) + sorted(_array.REDUCTIONS)
 
 _NUMBA_TYPES = {n: n for n in ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
@@ -61,7 +70,7 @@ def __getattr__(name):
 
 __all__ = [
     "jit", "Device", "DeviceArray", "ElementwiseKernel", "Event", "Kernel", "Module",
-    "ReductionKernel", "Stream", "compile", "compile_file",
+    "ReductionKernel", "ScanKernel", "Stream", "compile", "compile_file",
     "device_array", "device_array_like", "devices", "emit", "event_elapsed_time", "get_device",
     "load", "local", "select_device", "stats", "synchronize", "to_device", "Error",
     "CompileError", "InvalidOptionError", "KcrtError", "NoDeviceError", "InvalidValueError",

@@ -10,7 +10,8 @@ import math
 import operator
 
 from . import _core
-from ._elementwise import ElementwiseKernel, ReductionKernel, _CTYPES, _ctype
+from ._elementwise import (ElementwiseKernel, ReductionKernel, _CTYPES, _RowScan, _assign, _copy,
+                           _ctype, _merge_dims)
 
 # C helpers every operation kernel may use, defined for each type the kernel is made for.
 # NumPy never fuses a multiply and an add into one rounding: neither do these kernels.
@@ -226,8 +227,16 @@ _MATH = {
 
 
 def _math_type(dt):
+    """NumPy's float type of a math function of `dt`: the smallest that holds its values
+    (bool, int8, uint8: float16; int16, uint16: float32; wider: float64)."""
     np = _np()
-    return dt if dt.kind == "f" else np.dtype(np.float64)
+    if dt.kind == "f":
+        return dt
+    if dt.itemsize == 1:
+        raise TypeError("kcc arrays: NumPy computes math functions of %s in float16, which "
+                        "kcc's arrays do not support yet: convert first (a.astype(float32))"
+                        % dt)
+    return np.dtype(np.float32 if dt.itemsize == 2 else np.float64)
 
 
 def _unary(op, x):
@@ -374,6 +383,160 @@ def _reduce(what, a, axis=None, dtype=None, keepdims=False, out=None):
     if r is None:
         r = _kernels[("red",) + kern_key] = mk()
     return r(a, out=out, axis=_axis(axis), keepdims=keepdims)
+
+
+_ARG_PREAMBLE = r"""
+typedef struct { %(T)s v; long i; } _kcc_pair;
+static _kcc_pair _kcc_pair_of(%(T)s v, long i) { _kcc_pair p; p.v = v; p.i = i; return p; }
+/* NumPy's %(what)s: the first NaN; else the %(most)s value, the first of equal ones. */
+static _kcc_pair _kcc_pick(_kcc_pair a, _kcc_pair b) {
+    bool an = %(nan_a)s, bn = %(nan_b)s;
+    if (an || bn) return (an && bn) ? (a.i < b.i ? a : b) : (an ? a : b);
+    if (a.v %(cmp)s b.v) return a;
+    if (b.v %(cmp)s a.v) return b;
+    return a.i < b.i ? a : b;
+}
+"""
+
+
+def argmax(a, axis=None, out=None, keepdims=False):
+    """NumPy's argmax: the index of the first largest element (a NaN first) along `axis`
+    (None: of the flattened array), as int64."""
+    return _argreduce("argmax", a, axis, keepdims, out)
+
+
+def argmin(a, axis=None, out=None, keepdims=False):
+    """NumPy's argmin: the index of the first smallest element (a NaN first) along `axis`
+    (None: of the flattened array), as int64."""
+    return _argreduce("argmin", a, axis, keepdims, out)
+
+
+def _argreduce(what, a, axis=None, keepdims=False, out=None):
+    """NumPy's argmax/argmin: the index (int64) of the first largest/smallest element (a NaN
+    first) along `axis`, or in the flattened array when axis is None."""
+    np = _np()
+    if not isinstance(a, _core.DeviceArray):
+        a = asarray(a)
+    a._alive(what)
+    if axis is not None and not isinstance(axis, int) or isinstance(axis, bool):
+        raise TypeError("%s: axis is None or an int, not %r" % (what, axis))
+    if axis is not None:
+        axis = _axis_of(axis, a.ndim, what)
+        if a.shape[axis] == 0:
+            raise ValueError("attempt to get %s of an empty sequence" % what)
+    elif a.size == 0:
+        raise ValueError("attempt to get %s of an empty sequence" % what)
+    dt = a.dtype
+    k = _kind(dt)
+    T = _ctype(dt)
+    if k == "f":
+        ident = "-INFINITY" if what == "argmax" else "INFINITY"
+    elif k == "b":
+        ident = "false" if what == "argmax" else "true"
+    else:
+        info = np.iinfo(dt)
+        lim = info.min if what == "argmax" else info.max
+        ident = "(%s)%d%s" % (T, lim, "UL" if k == "u" else "L") if lim != -2 ** 63 \
+            else "LONG_MIN"
+    key = ("red", what, dt.name)
+    r = _kernels.get(key)
+    if r is None:
+        pre = _ARG_PREAMBLE % {"T": T, "what": what, "cmp": ">" if what == "argmax" else "<",
+                               "most": "largest" if what == "argmax" else "smallest",
+                               "nan_a": "a.v != a.v" if k == "f" else "false",
+                               "nan_b": "b.v != b.v" if k == "f" else "false"}
+        pair = np.dtype([("v", dt), ("i", np.int64)], align=True)
+        r = _kernels[key] = ReductionKernel(
+            "%s x" % dt.name, "int64 y", "_kcc_pair_of(x, j)", "_kcc_pick(a, b)", "y = a.i",
+            "_kcc_pair_of(%s, LONG_MAX)" % ident, "kcc_" + what, reduce_type=pair,
+            preamble=pre, _reduce_ctype="_kcc_pair")
+    if axis is None:
+        res = r(a, axis=None, out=None)
+        if keepdims:
+            res = reshape(res, (1,) * a.ndim)
+        if out is not None:
+            _assign(out, res)
+            return out
+        return res
+    return r(a, axis=axis, keepdims=keepdims, out=out)
+
+
+def var(a, axis=None, dtype=None, ddof=0, keepdims=False):
+    """NumPy's var: the mean of the squared deviations from the mean, divided by n - ddof
+    instead of n (integers and bools in float64)."""
+    return _var("var", a, axis, dtype, ddof, keepdims)
+
+
+def std(a, axis=None, dtype=None, ddof=0, keepdims=False):
+    """NumPy's std: the square root of var."""
+    return _var("std", a, axis, dtype, ddof, keepdims)
+
+
+def _var(what, a, axis, dtype, ddof, keepdims):
+    np = _np()
+    if not isinstance(a, _core.DeviceArray):
+        a = asarray(a)
+    a._alive(what)
+    dt = np.dtype(dtype) if dtype is not None else \
+        (a.dtype if a.dtype.kind == "f" else np.dtype(np.float64))
+    if _kind(dt) != "f":
+        raise TypeError("%s: dtype must be a float type, not %s" % (what, dt))
+    m = mean(a, axis, dt, keepdims=True)
+    key = ("red", "sqdev", dt.name, what)
+    r = _kernels.get(key)
+    if r is None:
+        # sum((x - m)^2) / (n - ddof), then (std) its square root, in the result's type
+        post = "y = (T)(a / (double)d)" if what == "var" else "y = (T)sqrt(a / (double)d)"
+        r = _kernels[key] = ReductionKernel(
+            "T x, T m, float64 d", "T y", "(x - m) * (x - m)", "a + b", post, "0",
+            "kcc_" + what, options=_EXACT)
+    x = a if a.dtype == dt else astype(a, dt)
+    n = a.size // max(1, m.size) if a.size else 0
+    return r(x, m, float(max(n - ddof, 0)), axis=_axis(axis), keepdims=keepdims)
+
+
+def cumsum(a, axis=None, dtype=None, out=None):
+    """NumPy's cumsum: the running sums along `axis` (None: of the flattened array), in sum's
+    types (bool and small integers in int64 or uint64); a scan kernel, so float sums may
+    differ from NumPy's sequential ones in the last bits."""
+    return _cumulative("cumsum", a, axis, dtype, out)
+
+
+def cumprod(a, axis=None, dtype=None, out=None):
+    """NumPy's cumprod: the running products along `axis` (None: of the flattened array), in
+    prod's types; a scan kernel (float products may differ from NumPy's in the last bits)."""
+    return _cumulative("cumprod", a, axis, dtype, out)
+
+
+def _cumulative(what, a, axis, dtype, out):
+    np = _np()
+    if not isinstance(a, _core.DeviceArray):
+        a = asarray(a)
+    a._alive(what)
+    rt = np.dtype(dtype) if dtype is not None else _sum_type(a.dtype)
+    _ctype(rt)
+    if axis is None:
+        a = ravel(a)
+        axis = 0
+    else:
+        if isinstance(axis, bool) or not isinstance(axis, int):
+            raise TypeError("%s: axis is None or an int, not %r" % (what, axis))
+        axis = _axis_of(axis, a.ndim, what)
+    if out is None:
+        out = _core.DeviceArray(a.shape, rt)
+    elif not isinstance(out, _core.DeviceArray) or tuple(out.shape) != tuple(a.shape):
+        raise ValueError("%s: out must be a kcc array of shape %s" % (what, a.shape))
+    key = ("scan", what, rt.name)
+    k = _kernels.get(key)
+    if k is None:
+        red = _binary_expr("add" if what == "cumsum" else "mul", rt)
+        red = red.replace("z = ", "").replace("x", "a").replace("y", "b")
+        if _kind(rt) == "b":
+            red = "a || b" if what == "cumsum" else "a && b"
+        k = _kernels[key] = _RowScan("kcc_" + what, red, "0" if what == "cumsum" else "1",
+                                     options=_EXACT)
+    k(a, out, axis, rt)
+    return out
 
 
 def _axis(axis):
@@ -555,6 +718,700 @@ def clip(a, a_min, a_max):
     return r
 
 
+# ---------------------------------------------------------------- products
+
+_TILE = 16
+# C = A B for A (M x K) and B (K x N) of any strides (views: transposes need no copy), C
+# contiguous: a block computes a 16 x 16 tile of C, stepping through K in 16-wide tiles of A
+# and B staged in shared memory.
+_MATMUL = r"""
+kernel void kcc_matmul(const T *A, long ao, long as0, long as1, const T *B, long bo, long bs0,
+                       long bs1, T *C, long M, long N, long K, long nb0, long nb1, long nb2,
+                       long ab0, long ab1, long ab2, long bb0, long bb1, long bb2) {
+    shared T As[%(t)d * %(t)d];
+    shared T Bs[%(t)d * %(t)d];
+    unsigned tx = threadIdx.x, ty = threadIdx.y;
+    /* the matrices of a stack (up to 3 broadcast dimensions) and the tiles of each, a grid's
+     * worth at a time (grids have at most 65535 blocks along y and z) */
+    for (long z = blockIdx.z; z < nb0 * nb1 * nb2; z += gridDim.z)
+    for (long ty0 = (long)blockIdx.y * %(t)d; ty0 < M; ty0 += (long)gridDim.y * %(t)d)
+    for (long tx0 = (long)blockIdx.x * %(t)d; tx0 < N; tx0 += (long)gridDim.x * %(t)d) {
+        long row = ty0 + ty, col = tx0 + tx;
+        long z2 = z %% nb2, z1 = (z / nb2) %% nb1, z0 = z / (nb1 * nb2);
+        long ab = ao + z0 * ab0 + z1 * ab1 + z2 * ab2, bb = bo + z0 * bb0 + z1 * bb1 + z2 * bb2;
+        ACC acc = 0;
+        for (long k0 = 0; k0 < K; k0 += %(t)d) {
+            long ka = k0 + tx, kb = k0 + ty;
+            As[ty * %(t)d + tx] = (row < M && ka < K) ? A[ab + row * as0 + ka * as1] : (T)0;
+            Bs[ty * %(t)d + tx] = (kb < K && col < N) ? B[bb + kb * bs0 + col * bs1] : (T)0;
+            __syncthreads();
+            for (int k = 0; k < %(t)d; k++) {
+                T a = As[ty * %(t)d + k], b = Bs[k * %(t)d + tx];
+                %(mac)s;
+            }
+            __syncthreads();
+        }
+        if (row < M && col < N) C[z * M * N + row * N + col] = (T)acc;
+    }
+}
+"""
+
+
+def _matmul_stack(a, b, rt):
+    """a (..., M, K) @ b (..., K, N) -> a new contiguous (..., M, N) array of rt (a and b
+    already rt; the stack dimensions broadcast, NumPy's)."""
+    np = _np()
+    M, K = a.shape[-2:]
+    N = b.shape[-1]
+    try:
+        batch = tuple(np.broadcast_shapes(a.shape[:-2], b.shape[:-2]))
+    except ValueError:
+        raise ValueError("matmul: the stacks of shapes %s and %s cannot be broadcast together"
+                         % (a.shape, b.shape)) from None
+    c = _core.DeviceArray(batch + (M, N), rt)
+    if c.size == 0:
+        return c
+    if K == 0:
+        return fill(c, 0)
+    nbd = len(batch)
+    ast = [0] * (nbd - (a.ndim - 2)) + [0 if n == 1 else k for n, k in
+                                        zip(a.shape[:-2], a._st[:-2])]
+    bst = [0] * (nbd - (b.ndim - 2)) + [0 if n == 1 else k for n, k in
+                                        zip(b.shape[:-2], b._st[:-2])]
+    dims, (ast, bst) = _merge_dims(batch, [ast, bst])
+    if len(dims) > 3:
+        raise ValueError("kcc.matmul: a stack of more than 3 dimensions that cannot be merged "
+                         "(shapes %s and %s): make it contiguous first" % (a.shape, b.shape))
+    pad = 3 - len(dims)
+    dims, ast, bst = [1] * pad + dims, [0] * pad + ast, [0] * pad + bst
+    key = ("matmul", rt.name)
+    k = _kernels.get(key)
+    if k is None:
+        T = _ctype(rt)
+        kind = _kind(rt)
+        if kind == "b":
+            acc, mac = "bool", "acc = acc || (a && b)"
+        elif kind in "iu":  # wraps around, as NumPy's integer matmul
+            acc, mac = _unsigned(rt), "acc += (%s)a * (%s)b" % (_unsigned(rt), _unsigned(rt))
+        else:
+            acc, mac = T, "acc += a * b"
+        src = "typedef %s T;\ntypedef %s ACC;\n" % (T, acc) + _MATMUL % {"t": _TILE, "mac": mac}
+        k = _kernels[key] = _core.compile(src, name="kcc_matmul.k").get_kernel("kcc_matmul")
+    grid = (min(-(-N // _TILE), 65535), min(-(-M // _TILE), 65535), min(math.prod(dims), 65535))
+    k[grid, (_TILE, _TILE)](_owner(a), a._off, a._st[-2], a._st[-1], _owner(b), b._off,
+                            b._st[-2], b._st[-1], c, M, N, K, *dims, *ast, *bst)
+    return c
+
+
+def _vdot(a, b, rt):
+    """The inner product of two 1-D arrays of rt: a 0-d array."""
+    key = ("red", "vdot", rt.name)
+    r = _kernels.get(key)
+    if r is None:
+        kind = _kind(rt)
+        if kind == "b":
+            m, red = "x && y", "a || b"
+        elif kind in "iu":
+            u = _unsigned(rt)
+            m = "(%s)((%s)x * (%s)y)" % (_ctype(rt), u, u)
+            red = "(%s)((%s)a + (%s)b)" % (_ctype(rt), u, u)
+        else:
+            m, red = "x * y", "a + b"
+        r = _kernels[key] = ReductionKernel("T x, T y", "T z", m, red, "z = a", "0",
+                                            "kcc_vdot")
+    return r(a, b)
+
+
+def matmul(a, b):
+    """NumPy's matmul (a @ b): a matrix product in NumPy's result type (integers wrap around,
+    bools are or of ands) with a tiled kernel; a 1-D operand is a row (left) or a column
+    (right) vector, dropped from the result; two 1-D give a 0-d array; arrays of more
+    dimensions are stacks of matrices, their leading dimensions broadcast."""
+    np = _np()
+    a = a if isinstance(a, _core.DeviceArray) else asarray(a)
+    b = b if isinstance(b, _core.DeviceArray) else asarray(b)
+    a._alive("matmul")
+    b._alive("matmul")
+    if a.ndim == 0 or b.ndim == 0:
+        raise ValueError("matmul: Input operand %d does not have enough dimensions (a 0-d "
+                         "array): use * to multiply by a scalar" % (0 if a.ndim == 0 else 1))
+    rt = np.result_type(a.dtype, b.dtype)
+    _ctype(rt)
+    if rt == np.float16:
+        raise TypeError("kcc.matmul: float16 is not supported")
+    ka = a.shape[-1]
+    kb = b.shape[-2] if b.ndim > 1 else b.shape[0]
+    if ka != kb:
+        raise ValueError("matmul: Input operand 1 has a mismatch in its core dimension 0 "
+                         "(size %d is different from %d): shapes %s and %s"
+                         % (kb, ka, a.shape, b.shape))
+    a = a if a.dtype == rt else astype(a, rt)
+    b = b if b.dtype == rt else astype(b, rt)
+    if a.ndim == 1 and b.ndim == 1:
+        return _vdot(a, b, rt)
+    a2 = _getitem(a, (None, slice(None))) if a.ndim == 1 else a
+    b2 = _getitem(b, (slice(None), None)) if b.ndim == 1 else b
+    c = _matmul_stack(a2, b2, rt)
+    if a.ndim == 1 or b.ndim == 1:  # the vector's dimension of 1 dropped
+        shape = c.shape[:-2] + ((c.shape[-1],) if a.ndim == 1 else (c.shape[-2],))
+        c.shape, c._st = shape, _core._c_strides(shape)
+    return c
+
+
+def dot(a, b):
+    """NumPy's dot for 1-D and 2-D arrays (matmul's product) and scalars (a product); dot of
+    more dimensions (NumPy's sum over the last and second-to-last axes) is not supported."""
+    np = _np()
+    if np.ndim(a) == 0 and not isinstance(a, _core.DeviceArray) or \
+            isinstance(a, _core.DeviceArray) and a.ndim == 0 or \
+            np.ndim(b) == 0 and not isinstance(b, _core.DeviceArray) or \
+            isinstance(b, _core.DeviceArray) and b.ndim == 0:
+        return _binary("mul", a, b)
+    if np.ndim(a) > 2 or np.ndim(b) > 2:
+        raise ValueError("kcc.dot: arrays of 1 and 2 dimensions (use matmul for stacks of "
+                         "matrices: NumPy's dot of more dimensions differs)")
+    return matmul(a, b)
+
+
+def vdot(a, b):
+    """NumPy's vdot (real arrays): the inner product of the flattened arrays, a 0-d array."""
+    a = a if isinstance(a, _core.DeviceArray) else asarray(a)
+    b = b if isinstance(b, _core.DeviceArray) else asarray(b)
+    if a.size != b.size:
+        raise ValueError("vdot: cannot take the inner product of %d and %d elements"
+                         % (a.size, b.size))
+    return matmul(reshape(a, -1), reshape(b, -1))
+
+
+# ---------------------------------------------------------------- views
+
+def _index_of(k, n, dim):
+    """An integer index `k` into a dimension of length n (negative from the end)."""
+    try:
+        i = operator.index(k)
+    except TypeError:
+        raise TypeError("kcc arrays take basic indices (ints, slices, ..., None): %s is not "
+                        "supported (integer and boolean array indexing are not implemented)"
+                        % type(k).__name__) from None
+    if not -n <= i < n:
+        raise IndexError("index %d is out of bounds for axis %d with size %d" % (i, dim, n))
+    return i % n
+
+
+def _getitem(a, key):
+    """NumPy's basic indexing: a view of `a` (ints drop a dimension, slices step through one,
+    None adds one of length 1, ... stands for the dimensions not named). Integers alone give a
+    0-d array, as CuPy's do."""
+    a._alive("indexing")
+    key = key if isinstance(key, tuple) else (key,)
+    for k in key:
+        if isinstance(k, list) or (isinstance(k, _core.DeviceArray) or _core._is_ndarray(k)) \
+                and (k.ndim != 0 or k.dtype.kind not in "iu"):
+            raise TypeError("kcc arrays take basic indices (ints, slices, ..., None): array "
+                            "indexing (integer or boolean arrays, lists) is not implemented")
+        if isinstance(k, bool):
+            raise TypeError("kcc arrays: a bool index (NumPy's boolean indexing) is not "
+                            "supported")
+    n_ell = sum(1 for k in key if k is Ellipsis)
+    if n_ell > 1:
+        raise IndexError("an index can only have a single ellipsis ('...')")
+    named = sum(1 for k in key if k is not None and k is not Ellipsis)
+    if named > a.ndim:
+        raise IndexError("too many indices for array: array is %d-dimensional, but %d were "
+                         "indexed" % (a.ndim, named))
+    if not n_ell:
+        key = key + (Ellipsis,)
+    shape, strides, off, dim = [], [], a._off, 0
+    for k in key:
+        if k is None:
+            shape.append(1)
+            strides.append(0)
+        elif k is Ellipsis:
+            for _ in range(a.ndim - named):
+                shape.append(a.shape[dim])
+                strides.append(a._st[dim])
+                dim += 1
+        elif isinstance(k, slice):
+            start, stop, step = k.indices(a.shape[dim])
+            shape.append(len(range(start, stop, step)))
+            strides.append(a._st[dim] * step)
+            off += start * a._st[dim] if shape[-1] else 0
+            dim += 1
+        else:
+            off += _index_of(k, a.shape[dim], dim) * a._st[dim]
+            dim += 1
+    return _core._view(a, shape, strides, off)
+
+
+def _index_array(k):
+    """An index that is an array (kcc, numpy, list) of one or more dimensions: (it as a kcc
+    array, 'b' for a mask or 'i' for integers); (None, None) for a basic index."""
+    np = _np()
+    if isinstance(k, (list, tuple)) or _core._is_ndarray(k):
+        h = np.asarray(k)
+        if h.ndim == 0 and h.dtype.kind in "iu":
+            return None, None
+        if h.dtype.kind not in "biu":
+            if h.size:
+                raise IndexError("arrays used as indices must be of integer (or boolean) type, "
+                                 "not %s" % h.dtype)
+            h = h.astype(np.int64)  # [] is float64 to numpy: no index at all
+        return _core.to_device(np.asarray(h, order="C")), "b" if h.dtype == np.bool_ else "i"
+    if isinstance(k, _core.DeviceArray) and k.ndim:
+        if k.dtype.kind not in "biu":
+            raise IndexError("arrays used as indices must be of integer (or boolean) type, "
+                             "not %s" % k.dtype)
+        return k, "b" if k.dtype == np.bool_ else "i"
+    return None, None
+
+
+def _mask_positions(a, mask, what):
+    """For a boolean index of a's shape: (mask and its running count, both of a's shape;
+    the number of true elements)."""
+    if tuple(mask.shape) != tuple(a.shape):
+        raise IndexError("%s: a boolean index must have the array's shape %s, not %s (a mask "
+                         "of the leading dimensions only is not implemented)"
+                         % (what, a.shape, mask.shape))
+    pos = cumsum(mask)  # int64, flattened in C order
+    count = int(_getitem(pos, (-1,))) if pos.size else 0
+    return reshape(pos, a.shape), count
+
+
+def _advanced_getitem(a, key):
+    """NumPy's indexing with an index array: a boolean mask of the array's shape (the selected
+    elements, 1-D, in C order) or one integer array among slices and ... (the elements taken
+    along that dimension); a new array."""
+    a._alive("indexing")
+    tkey = key if isinstance(key, tuple) else (key,)
+    found = [(j, *_index_array(k)) for j, k in enumerate(tkey)]
+    arrays = [(j, d, kind) for j, d, kind in found if d is not None]
+    if not arrays:
+        return _getitem(a, key)
+    if len(arrays) == 1 and arrays[0][2] == "b" and len(tkey) == 1:
+        mask = arrays[0][1]
+        pos, count = _mask_positions(a, mask, "indexing")
+        out = _core.DeviceArray((count,), a.dtype)
+        if count:
+            k = _kernels.get(("maskget", a.dtype.name))
+            if k is None:
+                k = _kernels[("maskget", a.dtype.name)] = ElementwiseKernel(
+                    "T x, bool m, int64 p", "raw T out", "if (m) out[p - 1] = x",
+                    "kcc_mask_get")
+            k(a, mask, pos, out)
+        return out
+    others = [k for j, k in enumerate(tkey) if j != arrays[0][0]]
+    if len(arrays) > 1 or arrays[0][2] == "b" or \
+            not all(isinstance(k, slice) or k is Ellipsis for k in others):
+        raise TypeError("kcc arrays: indexing with arrays supports a boolean mask of the "
+                        "array's shape alone, or one integer array among slices and ...; "
+                        "other combinations are not implemented")
+    v, p, n, idx, shape = _take_plan(a, tkey, arrays[0][0], arrays[0][1])
+    out = _core.DeviceArray(shape, a.dtype)
+    if out.size:
+        _take_kernel(a.dtype, p, idx.ndim, v.ndim, False)(
+            _owner(v), idx, v._off, n, *v._st, *idx.shape, out)
+    return out
+
+
+def _owner(v):
+    return v.base if v.base is not None else v
+
+
+def _take_plan(a, tkey, j, idx):
+    """For a key with one integer array `idx` (at tkey[j]) among slices and ...: the view of
+    the basic part (the array's dimension kept whole), the dimension p of that view it indexes
+    and its length n, idx as contiguous int64 (checked against n), and the result's shape."""
+    np = _np()
+    v = _getitem(a, tuple(slice(None) if i == j else k for i, k in enumerate(tkey)))
+    p = 0
+    for k in tkey[:j]:
+        p += (a.ndim - (len(tkey) - 1)) if k is Ellipsis else 1
+    n = v.shape[p]
+    if idx.size:
+        lo, hi = int(idx.min()), int(idx.max())
+        if lo < -n or hi >= n:
+            raise IndexError("index %d is out of bounds for axis %d with size %d"
+                             % (lo if lo < -n else hi, p, n))
+    idx = idx if idx.dtype == np.int64 and idx._contiguous else astype(idx, np.int64)
+    return v, p, n, idx, v.shape[:p] + tuple(idx.shape) + v.shape[p + 1:]
+
+
+def _take_kernel(dtype, p, ki, nd, scatter):
+    """The kernel of a gather (z = src[...]) or scatter (dst[...] = val) along dimension p of
+    an nd-dimensional view through a ki-dimensional index array: the loop runs over the
+    result's shape, (view's dimensions before p, idx's, view's after p)."""
+    key = ("scatter" if scatter else "take", dtype.name, p, ki, nd)
+    k = _kernels.get(key)
+    if k is None:
+        g = "_ind.get()"
+        code = ["long o = off;"]
+        code += ["o += %s[%d] * st%d;" % (g, d, d) for d in range(p)]
+        code.append("long q = 0;")
+        code += ["q = q * ish%d + %s[%d];" % (t, g, p + t) for t in range(ki)]
+        code.append("long jj = idx[q]; if (jj < 0) jj += nax;")
+        code.append("o += jj * st%d;" % p)
+        code += ["o += %s[%d] * st%d;" % (g, p + ki + u, p + 1 + u) for u in range(nd - p - 1)]
+        code.append("dst[o] = val;" if scatter else "z = src[o];")
+        params = ["raw int64 idx", "int64 off", "int64 nax"] + \
+            ["int64 st%d" % d for d in range(nd)] + ["int64 ish%d" % t for t in range(ki)]
+        if scatter:
+            k = ElementwiseKernel(", ".join(["T val"] + params), "raw T dst", "\n".join(code),
+                                  "kcc_put")
+        else:
+            k = ElementwiseKernel(", ".join(["raw T src"] + params), "T z", "\n".join(code),
+                                  "kcc_take")
+        _kernels[key] = k
+    return k
+
+
+def _take_setitem(a, key, value):
+    """a[key] = value for a key of one integer array among slices and ...: value (converted
+    to a's dtype) broadcast to the indexed shape, written element by element (with repeated
+    indices, which write lands is not defined, as in CuPy)."""
+    np = _np()
+    tkey = key if isinstance(key, tuple) else (key,)
+    found = [(j, *_index_array(k)) for j, k in enumerate(tkey)]
+    arrays = [(j, d, kind) for j, d, kind in found if d is not None]
+    others = [k for j, k in enumerate(tkey) if j != arrays[0][0]]
+    if len(arrays) > 1 or arrays[0][2] == "b" or \
+            not all(isinstance(k, slice) or k is Ellipsis for k in others):
+        raise TypeError("kcc arrays: assignment through index arrays supports a boolean mask "
+                        "of the array's shape alone, or one integer array among slices and "
+                        "...; other combinations are not implemented")
+    v, p, n, idx, shape = _take_plan(a, tkey, arrays[0][0], arrays[0][1])
+    if not math.prod(shape):
+        return
+    if isinstance(value, _core.DeviceArray):
+        val = value if value.dtype == a.dtype else astype(value, a.dtype)
+        if val._buf == a._buf:
+            val = _copy(val)  # may overlap: read whole first
+    else:
+        h = np.asarray(value)
+        if h.dtype.kind not in "biuf":
+            raise TypeError("kcc arrays hold numbers and bools: cannot assign %s" % h.dtype)
+        with np.errstate(over="ignore", invalid="ignore"):
+            val = _core.to_device(np.asarray(h.astype(a.dtype), order="C"))
+    _take_kernel(a.dtype, p, idx.ndim, v.ndim, True)(
+        _broadcast_to(val, shape), idx, v._off, n, *v._st, *idx.shape, _owner(v))
+
+
+def _has_index_array(key):
+    return any(_index_array(k)[0] is not None for k in key)
+
+
+def _mask_setitem(a, mask, value):
+    """a[mask] = value: a scalar (or one element) into every selected element, or one value
+    per selected element in C order."""
+    np = _np()
+    pos, count = _mask_positions(a, mask, "assignment")
+    if isinstance(value, _core.DeviceArray):
+        vals = value
+    else:
+        h = np.asarray(value)
+        if h.dtype.kind not in "biuf":
+            raise TypeError("kcc arrays hold numbers and bools: cannot assign %s" % h.dtype)
+        vals = h
+    if vals.size == 1:
+        one = vals.get() if isinstance(vals, _core.DeviceArray) else vals
+        with np.errstate(over="ignore", invalid="ignore"):
+            v = np.asarray(one).reshape(()).astype(a.dtype)[()]
+        k = _kernels.get(("maskset1", a.dtype.name))
+        if k is None:
+            k = _kernels[("maskset1", a.dtype.name)] = ElementwiseKernel(
+                "bool m, T v", "T z", "if (m) z = v", "kcc_mask_set")
+        k(mask, v, a)
+        return
+    if vals.ndim != 1 or vals.size != count:
+        raise ValueError("NumPy boolean array indexing assignment cannot assign %d input "
+                         "values to the %d output values where the mask is true"
+                         % (vals.size, count))
+    vals = asarray(vals, a.dtype)
+    vals = vals if vals._whole else _copy(vals)
+    k = _kernels.get(("masksetn", a.dtype.name))
+    if k is None:
+        k = _kernels[("masksetn", a.dtype.name)] = ElementwiseKernel(
+            "bool m, int64 p, raw T vals", "T z", "if (m) z = vals[p - 1]", "kcc_mask_setn")
+    k(mask, pos, vals, a)
+
+
+def _broadcast_to(a, shape):
+    """A read-only-in-spirit view of `a` in `shape` (NumPy broadcasting: stride 0 along the
+    dimensions it repeats)."""
+    shape = tuple(shape)
+    if tuple(a.shape) == shape:
+        return a
+    nd = len(shape) - a.ndim
+    ok = nd >= 0 and all(n == m or n == 1 for n, m in zip(a.shape, shape[nd:]))
+    if not ok:
+        raise ValueError("could not broadcast an array of shape %s into shape %s"
+                         % (a.shape, shape))
+    st = [0] * nd + [0 if n == 1 and m != 1 else k
+                     for n, m, k in zip(a.shape, shape[nd:], a._st)]
+    return _core._view(a, shape, st, a._off)
+
+
+def _setitem(a, key, value):
+    """a[key] = value: a scalar filled in, an array (kcc, numpy, list) converted to a's dtype
+    and broadcast to the indexed shape."""
+    np = _np()
+    v = _getitem(a, key)
+    if isinstance(value, (bool, int, float)) or isinstance(value, np.generic):
+        if v.size:
+            fill(v, value)
+        return
+    if not isinstance(value, _core.DeviceArray):
+        h = np.asarray(value)
+        if h.dtype.kind not in "biuf":
+            raise TypeError("kcc arrays hold numbers and bools: cannot assign %s" % h.dtype)
+        if h.ndim == 0:
+            fill(v, h[()])
+            return
+        value = _core.to_device(np.asarray(h, dtype=a.dtype, order="C"))
+    value._alive("assignment")
+    if value.dtype != a.dtype:
+        value = astype(value, a.dtype)
+    elif value._buf == a._buf:
+        if value._off == v._off and value._st == v._st and value.shape == v.shape:
+            return  # itself (a[k] += 1 stores the view it changed)
+        value = _copy(value)  # may overlap: NumPy reads all of it before writing
+    _assign(v, _broadcast_to(value, v.shape))
+
+
+def reshape(a, shape, order="C"):
+    """NumPy's reshape (C order): a view when strides can view `a`'s elements in the new
+    shape (always when `a` is contiguous), else a copy; one dimension may be -1 (inferred)."""
+    if order != "C":
+        raise ValueError("kcc arrays: reshape supports order='C' only")
+    if not isinstance(a, _core.DeviceArray):
+        a = asarray(a)
+    if isinstance(shape, int) or hasattr(shape, "__index__"):
+        shape = (shape,)
+    try:
+        shape = tuple(operator.index(n) for n in shape)
+    except TypeError:
+        raise TypeError("reshape: the shape is ints (or a tuple of ints), not %r"
+                        % (shape,)) from None
+    if sum(1 for n in shape if n == -1) > 1:
+        raise ValueError("reshape: can only specify one unknown dimension")
+    if any(n < -1 for n in shape):
+        raise ValueError("reshape: negative dimensions are not allowed")
+    known = math.prod(n for n in shape if n != -1)
+    if -1 in shape:
+        if known == 0 or a.size % known:
+            raise ValueError("cannot reshape array of size %d into shape %s"
+                             % (a.size, shape))
+        shape = tuple(a.size // known if n == -1 else n for n in shape)
+    if math.prod(shape) != a.size:
+        raise ValueError("cannot reshape array of size %d into shape %s" % (a.size, shape))
+    a._alive("reshape")
+    if a._contiguous:
+        return _core._view(a, shape, _core._c_strides(shape), a._off)
+    st = _reshape_strides(a.shape, a._st, shape)
+    if st is not None:
+        return _core._view(a, shape, st, a._off)
+    c = _copy(a)
+    c.shape, c._st = shape, _core._c_strides(shape)
+    return c
+
+
+def _reshape_strides(shape, strides, new):
+    """The strides that view elements of (shape, strides) in C order as `new`, or None when
+    no strides do (then reshape copies, as NumPy's): the old and new dimensions are matched in
+    groups of equal products, and each old group must step through memory as one dimension."""
+    old = [(n, k) for n, k in zip(shape, strides) if n != 1]
+    out = [0] * len(new)
+    oi = ni = 0
+    while oi < len(old) and ni < len(new):
+        oj, nj = oi + 1, ni + 1
+        po, pn = old[oi][0], new[ni]
+        while po != pn:
+            if pn < po:
+                pn *= new[nj]
+                nj += 1
+            else:
+                po *= old[oj][0]
+                oj += 1
+        if any(old[k][1] != old[k + 1][1] * old[k + 1][0] for k in range(oi, oj - 1)):
+            return None
+        out[nj - 1] = old[oj - 1][1]
+        for k in range(nj - 1, ni, -1):
+            out[k - 1] = out[k] * new[k]
+        oi, ni = oj, nj
+    return out  # new dimensions left over have length 1: any stride
+
+
+def transpose(a, axes=None):
+    """NumPy's transpose: a view with the dimensions permuted (reversed by default)."""
+    if not isinstance(a, _core.DeviceArray):
+        a = asarray(a)
+    a._alive("transpose")
+    if axes is None:
+        axes = tuple(reversed(range(a.ndim)))
+    axes = tuple(operator.index(k) for k in axes)
+    if len(axes) != a.ndim:
+        raise ValueError("transpose: axes don't match array (%d axes for %d dimensions)"
+                         % (len(axes), a.ndim))
+    axes = tuple(_axis_of(k, a.ndim, "transpose") for k in axes)
+    if sorted(axes) != list(range(a.ndim)):
+        raise ValueError("transpose: repeated axis in %s" % (axes,))
+    return _core._view(a, [a.shape[k] for k in axes], [a._st[k] for k in axes], a._off)
+
+
+def _axis_of(k, ndim, what):
+    if isinstance(k, bool) or not isinstance(k, int):
+        k = operator.index(k)
+    if not -ndim <= k < ndim:
+        raise ValueError("%s: axis %d is out of bounds for array of dimension %d"
+                         % (what, k, ndim))
+    return k % ndim
+
+
+def swapaxes(a, axis1, axis2):
+    """NumPy's swapaxes: a view with two dimensions exchanged."""
+    if not isinstance(a, _core.DeviceArray):
+        a = asarray(a)
+    axes = list(range(a.ndim))
+    i, j = _axis_of(axis1, a.ndim, "swapaxes"), _axis_of(axis2, a.ndim, "swapaxes")
+    axes[i], axes[j] = axes[j], axes[i]
+    return transpose(a, axes)
+
+
+def concatenate(arrays, axis=0, out=None, dtype=None):
+    """NumPy's concatenate: the arrays joined along an existing dimension `axis` (None: each
+    flattened first), in NumPy's result type (or `dtype`), into a new array or `out`."""
+    np = _np()
+    arrays = [asarray(x) for x in arrays]
+    if not arrays:
+        raise ValueError("need at least one array to concatenate")
+    if axis is None:
+        arrays, axis = [ravel(x) for x in arrays], 0
+    nd = arrays[0].ndim
+    if nd == 0:
+        raise ValueError("zero-dimensional arrays cannot be concatenated")
+    for x in arrays:
+        if x.ndim != nd:
+            raise ValueError("all the input arrays must have same number of dimensions, but "
+                             "one has %d and another %d" % (nd, x.ndim))
+    axis = _axis_of(axis, nd, "concatenate")
+    shape = list(arrays[0].shape)
+    for x in arrays[1:]:
+        for k in range(nd):
+            if k != axis and x.shape[k] != shape[k]:
+                raise ValueError("all the input array dimensions except for the concatenation "
+                                 "axis must match exactly, but along dimension %d one has "
+                                 "size %d and another %d" % (k, shape[k], x.shape[k]))
+    shape[axis] = sum(x.shape[axis] for x in arrays)
+    rt = np.dtype(dtype) if dtype is not None else np.result_type(*[x.dtype for x in arrays])
+    if out is None:
+        out = _core.DeviceArray(tuple(shape), rt)
+    elif tuple(out.shape) != tuple(shape):
+        raise ValueError("concatenate: out has shape %s, the result's is %s"
+                         % (out.shape, tuple(shape)))
+    at = 0
+    for x in arrays:
+        n = x.shape[axis]
+        part = _getitem(out, (slice(None),) * axis + (slice(at, at + n),))
+        _assign(part, x if x.dtype == out.dtype else astype(x, out.dtype))
+        at += n
+    return out
+
+
+def stack(arrays, axis=0, out=None, dtype=None):
+    """NumPy's stack: arrays of one shape joined along a new dimension `axis`."""
+    arrays = [asarray(x) for x in arrays]
+    if not arrays:
+        raise ValueError("need at least one array to stack")
+    if any(x.shape != arrays[0].shape for x in arrays):
+        raise ValueError("all input arrays must have the same shape")
+    axis = _axis_of(axis, arrays[0].ndim + 1, "stack")
+    return concatenate([expand_dims(x, axis) for x in arrays], axis, out, dtype)
+
+
+def asnumpy(a):
+    """CuPy's asnumpy: a numpy array of `a`'s values (a kcc array copied from the device; a
+    numpy array or anything else through numpy.asarray)."""
+    if isinstance(a, _core.DeviceArray):
+        return a.get()
+    return _np().asarray(a)
+
+
+def squeeze(a, axis=None):
+    """NumPy's squeeze: a view without the dimensions of length 1 (all, or those of `axis`, an
+    int or a tuple; one of another length is a ValueError)."""
+    a = asarray(a)
+    if axis is None:
+        axes = [k for k, n in enumerate(a.shape) if n == 1]
+    else:
+        axes = [_axis_of(k, a.ndim, "squeeze") for k in
+                (axis if isinstance(axis, tuple) else (axis,))]
+        for k in axes:
+            if a.shape[k] != 1:
+                raise ValueError("squeeze: cannot select an axis to squeeze out which has size "
+                                 "not equal to one (axis %d has %d)" % (k, a.shape[k]))
+    keep = [k for k in range(a.ndim) if k not in axes]
+    return _core._view(a, [a.shape[k] for k in keep], [a._st[k] for k in keep], a._off)
+
+
+def expand_dims(a, axis):
+    """NumPy's expand_dims: a view with dimensions of length 1 inserted at `axis` (an int or a
+    tuple, positions in the result)."""
+    a = asarray(a)
+    seq = axis if isinstance(axis, tuple) else (axis,)
+    nd = a.ndim + len(seq)
+    axes = sorted(_axis_of(k, nd, "expand_dims") for k in seq)
+    if len(set(axes)) != len(axes):
+        raise ValueError("expand_dims: repeated axis in %r" % (axis,))
+    shape, st, it = [], [], iter(zip(a.shape, a._st))
+    for k in range(nd):
+        n, s = (1, 0) if k in axes else next(it)
+        shape.append(n)
+        st.append(s)
+    return _core._view(a, shape, st, a._off)
+
+
+class _Flags:
+    """NumPy's and CuPy's a.flags, for the layout: c_contiguous, f_contiguous, owndata (also
+    as a.flags['C_CONTIGUOUS']...)."""
+
+    def __init__(self, a):
+        self.c_contiguous = a._contiguous
+        rev = tuple(reversed(a.shape))
+        self.f_contiguous = _core._is_c_contiguous(rev, tuple(reversed(a._st)))
+        self.owndata = a.base is None
+
+    def __getitem__(self, name):
+        return {"C_CONTIGUOUS": self.c_contiguous, "C": self.c_contiguous,
+                "F_CONTIGUOUS": self.f_contiguous, "F": self.f_contiguous,
+                "OWNDATA": self.owndata}[name]
+
+    def __repr__(self):
+        return "  C_CONTIGUOUS : %s\n  F_CONTIGUOUS : %s\n  OWNDATA : %s" % (
+            self.c_contiguous, self.f_contiguous, self.owndata)
+
+
+def ravel(a):
+    """NumPy's ravel: the elements in C order, 1-D (a view when contiguous, else a copy, as
+    NumPy's: reshape(-1) may view more)."""
+    a = asarray(a)
+    if a._contiguous:
+        return reshape(a, -1)
+    c = _copy(a)
+    c.shape, c._st = (c.size,), (1,)
+    return c
+
+
+def ascontiguousarray(a, dtype=None):
+    """`a` in C order: itself when it is, else a contiguous copy (dtype: converted to)."""
+    a = asarray(a, dtype)
+    return a if a._contiguous else _copy(a)
+
+
+def broadcast_to(a, shape):
+    """NumPy's broadcast_to: a view of `a` repeated along dimensions of stride 0 (write to it
+    only through a copy: its elements share memory)."""
+    return _broadcast_to(asarray(a), _core._shape_of(shape))
+
+
 # ---------------------------------------------------------------- DeviceArray's methods
 
 def _install(cls):
@@ -579,8 +1436,7 @@ def _install(cls):
             if res.shape != self.shape:
                 raise ValueError("kcc arrays: in-place %s: the result's shape %s is not the "
                                  "array's %s" % (op, res.shape, self.shape))
-            _core._check(_core.N.kcrt().kcrt_buffer_copy(self._buf, 0, res._buf, 0,
-                                                          self.nbytes))
+            _assign(self, res)
             return self
         return f, r, i
 
@@ -594,6 +1450,10 @@ def _install(cls):
         setattr(cls, "__i%s__" % name, i)
     for op in _COMPARE:
         setattr(cls, "__%s__" % op, binop(op)[0])
+    cls.__matmul__ = lambda self, other: matmul(self, other) if _operand(other)[0] is not \
+        None and not isinstance(other, (bool, int, float)) else NotImplemented
+    cls.__rmatmul__ = lambda self, other: matmul(other, self) if _operand(other)[0] is not \
+        None and not isinstance(other, (bool, int, float)) else NotImplemented
     cls.__hash__ = None  # == is element-wise, as NumPy's
     cls.__neg__ = lambda self: _unary("negative", self)
     cls.__pos__ = lambda self: self.copy()
@@ -637,13 +1497,10 @@ def _install(cls):
         return self.copy_to_host()
 
     def copy(self):
-        """A new device array with the same values."""
+        """A new device array with the same values (C-contiguous, whatever the layout of
+        this one)."""
         self._alive("copy")
-        d = _core.DeviceArray(self.shape, self.dtype)
-        if self.nbytes:
-            _core._check(_core.N.kcrt().kcrt_buffer_copy(d._buf, 0, self._buf, 0,
-                                                          self.nbytes))
-        return d
+        return _copy(self)
 
     def astype_(self, dtype):
         """A new device array of the values converted to `dtype` (a copy when it is the
@@ -682,9 +1539,100 @@ def _install(cls):
         """NumPy's mean over `axis`: integers average in float64."""
         return mean(self, axis, dtype, keepdims)
 
+    def argmax(self, axis=None, out=None, keepdims=False):
+        """NumPy's argmax: the index of the first largest element (a NaN first) along `axis`
+        (None: of the flattened array), as int64."""
+        return _argreduce("argmax", self, axis, keepdims, out)
+
+    def argmin(self, axis=None, out=None, keepdims=False):
+        """NumPy's argmin: the index of the first smallest element (a NaN first) along `axis`
+        (None: of the flattened array), as int64."""
+        return _argreduce("argmin", self, axis, keepdims, out)
+
+    def var_(self, axis=None, dtype=None, ddof=0, keepdims=False):
+        """NumPy's var over `axis`: squared deviations from the mean over n - ddof."""
+        return var(self, axis, dtype, ddof, keepdims)
+
+    def std_(self, axis=None, dtype=None, ddof=0, keepdims=False):
+        """NumPy's std over `axis`: the square root of var."""
+        return std(self, axis, dtype, ddof, keepdims)
+
+    def cumsum_(self, axis=None, dtype=None, out=None):
+        """NumPy's cumsum: the running sums along `axis` (None: of the flattened array)."""
+        return cumsum(self, axis, dtype, out)
+
+    def cumprod_(self, axis=None, dtype=None, out=None):
+        """NumPy's cumprod: the running products along `axis` (None: of the flattened array)."""
+        return cumprod(self, axis, dtype, out)
+
+    def dot_(self, b):
+        """NumPy's dot (matmul's product for 1-D and 2-D arrays)."""
+        return dot(self, b)
+
+    for f in (argmax, argmin):
+        setattr(cls, f.__name__, f)
+    dot_.__name__ = "dot"
+    cls.dot = dot_
+    for f in (var_, std_, cumsum_, cumprod_):
+        f.__name__ = f.__name__.rstrip("_")
+        setattr(cls, f.__name__, f)
+
     def clip_(self, a_min=None, a_max=None):
         """NumPy's clip: each element limited to [a_min, a_max] (None: no limit)."""
         return clip(self, a_min, a_max)
+
+    cls.__getitem__ = _advanced_getitem
+
+    def __setitem__(self, key, value):
+        d, kind = _index_array(key) if not isinstance(key, tuple) else (None, None)
+        if kind == "b":
+            self._alive("assignment")
+            _mask_setitem(self, d, value)
+            return
+        if d is not None or isinstance(key, tuple) and _has_index_array(key):
+            self._alive("assignment")
+            _take_setitem(self, key, value)
+            return
+        _setitem(self, key, value)
+    cls.__setitem__ = __setitem__
+
+    def reshape_(self, *shape, order="C"):
+        """NumPy's reshape: a view where strides allow (always when contiguous), else a copy
+        (-1: inferred)."""
+        return reshape(self, shape[0] if len(shape) == 1 else shape, order=order)
+
+    def transpose_(self, *axes):
+        """NumPy's transpose: a view with the dimensions permuted (reversed by default)."""
+        if len(axes) == 1 and (axes[0] is None or not isinstance(axes[0], int)):
+            axes = axes[0]
+        return transpose(self, axes or None)
+
+    def swapaxes_(self, axis1, axis2):
+        """NumPy's swapaxes: a view with two dimensions exchanged."""
+        return swapaxes(self, axis1, axis2)
+
+    def ravel_(self):
+        """The elements in C order, 1-D: a view when contiguous, else a copy."""
+        return ravel(self)
+
+    def flatten(self):
+        """A new 1-D device array of the elements in C order (always a copy)."""
+        c = _copy(self)
+        c.shape, c._st = (c.size,), (1,)
+        return c
+
+    cls.T = property(lambda self: transpose(self), doc="The transpose (a view).")
+    cls.flags = property(_Flags, doc="NumPy's flags: c_contiguous, f_contiguous, owndata.")
+
+    def squeeze_(self, axis=None):
+        """NumPy's squeeze: a view without dimensions of length 1 (all, or `axis`)."""
+        return squeeze(self, axis)
+    squeeze_.__name__ = "squeeze"
+    cls.squeeze = squeeze_
+    for f in (reshape_, transpose_, swapaxes_, ravel_):
+        f.__name__ = f.__name__.rstrip("_")
+        setattr(cls, f.__name__, f)
+    cls.flatten = flatten
 
     for f in (get, copy, sum, prod, max, min, all, any):
         setattr(cls, f.__name__, f)
@@ -693,7 +1641,7 @@ def _install(cls):
         setattr(cls, f.__name__, f)
 
     def __repr__(self):
-        if self._buf is None:
+        if self._buf is None or (self.base is not None and self.base._buf is None):
             return "<kcc.DeviceArray shape=%r dtype=%s on %s (freed)>" % (
                 self.shape, self.dtype, self.device.name)
         np = _np()

@@ -3,6 +3,7 @@ launches: everything of `import kcc` over libkcrt and libkcc (through ctypes, _n
 the launch path in C where the extension kcc._fastlaunch is there (N.fast: the classes
 DeviceArray and Kernel then have its C bases, and kernel[grid, block] is its Launch)."""
 import ctypes
+import math
 import marshal  # loaded with the interpreter (importlib's): no cost
 import operator
 import os
@@ -474,6 +475,28 @@ def _dtype_kind_name(dtype):
     return {"O": "Python objects", "U": "str", "S": "bytes"}.get(dtype.kind, "with objects")
 
 
+def _c_strides(shape):
+    """The element strides of a C-contiguous array of `shape`."""
+    st, acc = [], 1
+    for n in reversed(shape):
+        st.append(acc)
+        acc *= n
+    return tuple(reversed(st))
+
+
+def _is_c_contiguous(shape, strides):
+    """Whether element strides `strides` lay `shape` out in C order without gaps (dimensions
+    of length 1, and arrays of no element, are contiguous whatever their strides)."""
+    if 0 in shape:
+        return True
+    acc = 1
+    for n, st in zip(reversed(shape), reversed(strides)):
+        if n != 1 and st != acc:
+            return False
+        acc *= n
+    return True
+
+
 def _shape_of(shape):
     if isinstance(shape, (int,)) or hasattr(shape, "__index__"):
         shape = (operator.index(shape),)
@@ -501,6 +524,9 @@ class DeviceArray(N.fast.ArrayBase if N.fast else object):
         for s in self.shape:
             self.size *= s
         self.nbytes = self.size * self.dtype.itemsize
+        self.base = None  # a view's: the array that owns the memory
+        self._off = 0  # a view's: its first element's index in the buffer
+        self._st = _c_strides(self.shape)  # element strides
         if self.nbytes >= 1 << 63:
             raise OverflowError("a device array of shape %r and %s would be %d bytes, beyond "
                                 "any device's memory (and a 64-bit size)"
@@ -518,6 +544,20 @@ class DeviceArray(N.fast.ArrayBase if N.fast else object):
             lib.kcrt_buffer_set_type(self._buf, self._et, self.dtype.itemsize)
 
     ndim = property(lambda self: len(self.shape), doc="The number of dimensions.")
+    strides = property(lambda self: tuple(k * self.dtype.itemsize for k in self._st),
+                       doc="NumPy's strides: the bytes from one element to the next along "
+                           "each dimension (a view's may be negative or 0).")
+    itemsize = property(lambda self: self.dtype.itemsize, doc="The bytes of one element.")
+
+    @property
+    def _contiguous(self):
+        """Whether the elements are the buffer's, C order, from the view's first element."""
+        return _is_c_contiguous(self.shape, self._st)
+
+    @property
+    def _whole(self):
+        """Whether a kernel can take the array as its buffer (C order from element 0)."""
+        return self._off == 0 and _is_c_contiguous(self.shape, self._st)
 
     def __len__(self):
         if not self.shape:
@@ -532,17 +572,19 @@ class DeviceArray(N.fast.ArrayBase if N.fast else object):
     def __cuda_array_interface__(self):
         """For CuPy, PyTorch and numba on a CUDA device (version 3): the array's memory in
         place. kcc's pending work on the device is finished first, so no stream is named."""
-        if self._buf is None or self.device.backend != "cuda":
+        freed = self._buf is None or (self.base is not None and self.base._buf is None)
+        if freed or self.device.backend != "cuda":
             raise AttributeError("__cuda_array_interface__: the array is %s"
-                                 % ("freed" if self._buf is None else
+                                 % ("freed" if freed else
                                     "on an OpenCL device (%s)" % self.device.name))
         lib = N.kcrt()
         addr = ctypes.c_uint64()
         _check(lib.kcrt_buffer_address(self._buf, ctypes.byref(addr)))
         _check(lib.kcrt_device_synchronize(self.device._open()))
-        return {"shape": self.shape, "typestr": self.dtype.str, "strides": None,
-                "data": (addr.value if self.nbytes else 0, False), "version": 3,
-                "stream": None}
+        return {"shape": self.shape, "typestr": self.dtype.str,
+                "strides": None if self._contiguous else self.strides,
+                "data": (addr.value + self._off * self.itemsize if self.nbytes else 0, False),
+                "version": 3, "stream": None}
 
     def __dlpack_device__(self):
         if self._buf is None or self.device.backend != "cuda":
@@ -556,11 +598,14 @@ class DeviceArray(N.fast.ArrayBase if N.fast else object):
         finished first, so the consumer's `stream` needs no ordering."""
         from . import _dlpack
         dev_type, dev_id = self.__dlpack_device__()
+        if not self._contiguous:
+            raise BufferError("__dlpack__: the kcc array is a strided view; export a copy "
+                              "(v.copy())")
         lib = N.kcrt()
         addr = ctypes.c_uint64()
         _check(lib.kcrt_buffer_address(self._buf, ctypes.byref(addr)))
         _check(lib.kcrt_device_synchronize(self.device._open()))
-        return _dlpack.export(self, addr.value, dev_id)
+        return _dlpack.export(self, addr.value + self._off * self.itemsize, dev_id)
 
     def _sync_stream(self, stream):
         h = _stream_handle(stream)
@@ -568,8 +613,8 @@ class DeviceArray(N.fast.ArrayBase if N.fast else object):
             _wait_call(N.kcrt().kcrt_queue_synchronize, h, keep=stream)
 
     def _alive(self, what):
-        """Raises ValueError when the array was freed."""
-        if self._buf is None:
+        """Raises ValueError when the array (or a view's base) was freed."""
+        if self._buf is None or (self.base is not None and self.base._buf is None):
             raise ValueError("%s: the device array was freed (d.free()); its memory is gone"
                              % what)
 
@@ -582,10 +627,15 @@ class DeviceArray(N.fast.ArrayBase if N.fast else object):
             raise ValueError("copy_to_device: %d elements into a device array of %d"
                              % (a.size, self.size))
         self._sync_stream(stream)
+        if not self._contiguous:  # a strided view: through a contiguous copy
+            from . import _array
+            _array._assign(self, to_device(a.reshape(self.shape)))
+            return self
         if self.nbytes:
             # Blocking on the default queue, behind its kernels: interruptibly.
-            _wait_call(N.kcrt().kcrt_buffer_write, self._buf, 0, a.ctypes.data, self.nbytes,
-                       context="copy_to_device", keep=a, buffer=self._buf)
+            _wait_call(N.kcrt().kcrt_buffer_write, self._buf, self._off * self.itemsize,
+                       a.ctypes.data, self.nbytes, context="copy_to_device", keep=a,
+                       buffer=self._buf)
         return self
 
     def copy_to_host(self, ary=None, stream=None):
@@ -598,14 +648,18 @@ class DeviceArray(N.fast.ArrayBase if N.fast else object):
             raise ValueError("copy_to_host: a %s array of %d elements for a device array of "
                              "%d %s" % (out.dtype, out.size, self.size, self.dtype))
         self._sync_stream(stream)
+        if not self._contiguous:  # a strided view: through a contiguous copy on the device
+            from . import _array
+            return _array._copy(self).copy_to_host(out)
         if self.nbytes:
             read = N.kcrt().kcrt_buffer_read
+            off = self._off * self.itemsize
             if out.flags.c_contiguous and out.flags.writeable:
-                _wait_call(read, self._buf, 0, out.ctypes.data, self.nbytes,
+                _wait_call(read, self._buf, off, out.ctypes.data, self.nbytes,
                            context="copy_to_host", keep=out, buffer=self._buf)
             else:
                 tmp = np.empty(self.shape, self.dtype)
-                _wait_call(read, self._buf, 0, tmp.ctypes.data, self.nbytes,
+                _wait_call(read, self._buf, off, tmp.ctypes.data, self.nbytes,
                            context="copy_to_host", keep=tmp, buffer=self._buf)
                 np.copyto(out, tmp.reshape(out.shape))
         return out
@@ -626,8 +680,12 @@ class DeviceArray(N.fast.ArrayBase if N.fast else object):
     def fill_zero(self):
         """Sets every byte of the array to 0."""
         self._alive("fill_zero")
+        if not self._contiguous:
+            from . import _array
+            return _array.fill(self, 0)
         if self.nbytes:
-            _check(N.kcrt().kcrt_buffer_fill(self._buf, 0, 0, self.nbytes))
+            _check(N.kcrt().kcrt_buffer_fill(self._buf, self._off * self.itemsize, 0,
+                                             self.nbytes))
         return self
 
     def free(self):
@@ -637,6 +695,39 @@ class DeviceArray(N.fast.ArrayBase if N.fast else object):
             N._kcrt.kcrt_buffer_free(b)
 
     __del__ = free
+
+
+class _View(DeviceArray):
+    """A view of a kcc.DeviceArray (slicing, reshape, transpose): the same memory, seen from
+    element `_off` with element strides `_st`. Freeing a view frees nothing: the memory is
+    its base's, which the view keeps alive. Not the exact class kcc._fastlaunch passes by
+    handle: a launch looks at a view's layout (Kernel._pointer_setter)."""
+
+    def __init__(self, *args, **kwargs):
+        raise TypeError("kcc array views are made by indexing, reshape or transpose")
+
+    def free(self):
+        """Forgets the view (the memory stays its base's)."""
+        self._buf = None
+
+    __del__ = free
+
+
+def _view(a, shape, strides, offset):
+    """A view of `a`'s memory: `shape`, element `strides`, first element at element `offset`
+    of the buffer (all absolute: `a`'s own offset already included)."""
+    v = _View.__new__(_View)
+    v._buf = a._buf
+    v._et = a._et
+    v.device = a.device
+    v.shape = tuple(shape)
+    v.dtype = a.dtype
+    v.size = math.prod(v.shape)
+    v.nbytes = v.size * a.dtype.itemsize
+    v.base = a.base if a.base is not None else a
+    v._off = offset
+    v._st = tuple(strides)
+    return v
 
 
 if N.fast:
@@ -1462,6 +1553,28 @@ class Kernel(N.fast.KernelBase if N.fast else object):
                 last[0] = a
                 return None
             last[0] = None
+            if isinstance(a, _View):
+                # A view in C order from its buffer's start is that buffer; any other would
+                # need a copy, which a kernel's writes would not reach: refused.
+                if a.device is not dev:
+                    raise ValueError("%s: the array is on device %d (%s), the kernel on %d (%s)"
+                                     % (where, a.device.index, a.device.name, dev.index,
+                                        dev.name))
+                a._alive(where)
+                if not a._whole:
+                    raise ValueError(
+                        "%s: the kcc array is a view %s (shape %s, strides %s, offset %d "
+                        "elements): a kernel takes an array by its buffer, in C order from "
+                        "its first element. Pass a contiguous copy (v.copy(); copy the results "
+                        "back with v[...] = c) or the array it views"
+                        % (where, "at an offset" if a._contiguous else "with strides",
+                           a.shape, a.strides, a._off))
+                if a._et != want or vec:
+                    check_dtype(a.dtype, a.shape, a._et)
+                arg.buffer = a._buf
+                arg.value = None
+                arg.size = 0
+                return None
             if a is None:
                 arg.buffer = None
                 arg.value = None

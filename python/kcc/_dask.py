@@ -97,6 +97,8 @@ def register():
                     raise NotImplementedError("a kcc array on %s (%s) has no CUDA device "
                                               "frame" % (x.device.name, x.device.backend))
                 header = {"shape": list(x.shape), "dtype": _dtype_header(x.dtype)}
+                if not x._contiguous:  # a strided view: its elements, contiguous
+                    x = x.copy()
                 return header, [_DeviceBytes(x)]
 
             @cuda_deserialize.register(DeviceArray)

@@ -72,6 +72,9 @@ class _Part:
             self.array = None
             return
         array._alive(what)
+        if not array._contiguous:
+            raise ValueError("%s: the kcc array is a strided view; send a copy (v.copy()), or "
+                             "receive into one and copy it back (v[...] = c)" % what)
         if count is None:
             count = array.size
         if isinstance(start, bool) or isinstance(count, bool) or \
@@ -81,7 +84,7 @@ class _Part:
             raise ValueError("%s: elements [%d, %d) are not in the array's %d"
                              % (what, start, start + count, array.size))
         self.array, self.start, self.count = array, start, count
-        self.offset = start * array.dtype.itemsize
+        self.offset = (array._off + start) * array.dtype.itemsize
         self.nbytes = count * array.dtype.itemsize
 
     def _in_place(self):

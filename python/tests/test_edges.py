@@ -426,6 +426,13 @@ def test_docstrings_and_reprs(vecadd):
         assert repr(o).startswith(start), repr(o)
 
 
+def _stub_params(args):
+    """A stub's parameter names in inspect.signature's order (*args and keyword-only too)."""
+    return [a.arg for a in args.posonlyargs + args.args] + \
+        ([args.vararg.arg] if args.vararg else []) + [a.arg for a in args.kwonlyargs] + \
+        ([args.kwarg.arg] if args.kwarg else [])
+
+
 def test_type_stubs():
     import ast
     import inspect
@@ -443,8 +450,7 @@ def test_type_stubs():
     for name in kcc.__all__:
         o = getattr(kcc, name)
         if inspect.isfunction(o):
-            args = stubs[name].args
-            got = [a.arg for a in args.posonlyargs + args.args]
+            got = _stub_params(stubs[name].args)
             assert got == list(inspect.signature(o).parameters), name
         elif inspect.isclass(o) and not issubclass(o, BaseException):
             methods = {m.name: m for m in stubs[name].body if isinstance(m, ast.FunctionDef)}
@@ -452,5 +458,5 @@ def test_type_stubs():
                 if n.startswith("_") or not inspect.isfunction(v):
                     continue
                 assert n in methods, "%s.%s" % (name, n)
-                got = [a.arg for a in methods[n].args.args]
+                got = _stub_params(methods[n].args)
                 assert got == list(inspect.signature(v).parameters), "%s.%s" % (name, n)
