@@ -1407,7 +1407,9 @@ class Kernel(N.fast.KernelBase if N.fast else object):
                 if dname == "float32" and abs(v) > _FLT_MAX and v == v and abs(v) != float("inf"):
                     raise OverflowError("%s: %r is out of float's range" % (where, a))
                 return v
-            if t is not int:
+            if t is not int and getattr(getattr(a, "dtype", None), "kind", None) == "b":
+                a = int(a)  # numpy.bool_ as Python's bool: NumPy 2 gives it no __index__
+            elif t is not int:
                 if t is float or (hasattr(a, "dtype") and a.dtype.kind == "f"):
                     raise TypeError("%s takes an integer, not %s %r" % (where, t.__name__, a))
                 try:

@@ -202,6 +202,11 @@ def test_scalar_types(kinds, rng):
     assert out[0] == 7
     kinds.flag[1, 1](out, False)
     assert out[0] == 3
+    # NumPy's bools (no __index__ in NumPy 2) as Python's
+    kinds.flag[1, 1](out, np.True_)
+    assert out[0] == 7
+    kinds.flag[1, 1](out, np.bool_(False))
+    assert out[0] == 3
 
 
 def test_scalar_errors(kinds):
