@@ -55,6 +55,14 @@ typedef struct SG {
   KModule *km;
   const KOptions *o;
   bool failed;
+  /* The Vulkan flavour (spirv_vulkan.c): Shader capability, PhysicalStorageBuffer pointers for
+   * global memory, structured control flow, GLSL.std.450, push-constant parameters. */
+  bool vk;
+  bool vk_no_contract; /* FP contraction off: float arithmetic gets NoContraction */
+  uint32_t glsl;       /* OpExtInstImport "GLSL.std.450", 0 until needed */
+  uint32_t wgsize[3];  /* the workgroup size's specialisation constants (SpecId 0, 1, 2) */
+  uint8_t *laid;       /* ids that have their ArrayStride decoration already */
+  size_t nlaid;
   KLoc sg_refused;     /* the last subgroup operation refused: one error per source call */
   uint32_t ocl;        /* OpExtInstImport "OpenCL.std", 0 until needed */
   uint32_t builtin[4]; /* Input variables for threadIdx, blockIdx, blockDim, gridDim */
@@ -117,6 +125,29 @@ uint32_t sg_temp_var(SG *g, const KType *t); /* a nameless Function variable */
 uint32_t sg_global_var(SG *g, uint32_t ptrtype, SpvStorageClass sc, uint32_t init);
 uint32_t sg_string_literal(SG *g, const char *s, size_t len); /* UniformConstant i8 array var */
 void sg_error(SG *g, KLoc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* Structured control flow (the Vulkan flavour; the OpenCL one writes the plain branch):
+ * OpSelectionMerge merge before the conditional branch. */
+void sg_branch_cond_merge(SG *g, uint32_t cond, uint32_t t, uint32_t f, uint32_t merge);
+/* A loop header's OpLoopMerge merge cont, then a branch to body; ends the block. */
+void sg_loop_header(SG *g, uint32_t merge, uint32_t cont, uint32_t body);
+
+/* ---- spirv_vulkan.c: what only the Vulkan flavour has */
+void sg_vk_header(SG *g);                /* capabilities, memory model, workgroup size */
+void sg_vk_finish(SG *g);                /* capabilities that follow from the types used */
+uint32_t sg_vk_special(SG *g, KExpr *e); /* threadIdx, blockIdx, blockDim, gridDim */
+void sg_vk_stride(SG *g, uint32_t id, uint32_t stride); /* ArrayStride, once per id */
+/* Refuses (with a diagnostic) what the flavour cannot express yet in kernel or function f. */
+void sg_vk_check_func(SG *g, KFunc *f);
+/* Kernel f's GLCompute entry point: a parameterless function that reads f's parameters
+ * from the push-constant block and calls f; its OpEntryPoint and execution modes. */
+void sg_vk_entry(SG *g, KFunc *f);
+/* GLSL.std.450's instruction for OpenCL.std's `ocl` in call e on element type et, or -1 with
+ * a diagnostic saying why not. */
+int sg_vk_glsl_inst(SG *g, int ocl, const KExpr *e, const KType *et);
+uint32_t sg_vk_glsl_import(SG *g);
+/* Bytes of kernel parameter p in the push-constant block (docs/bundle.md, "Vulkan"). */
+int sg_vk_slot_size(const KType *t);
 
 /* ---- spirv_expr.c */
 uint32_t sg_expr(SG *g, KExpr *e);    /* the value (0 for void) */

@@ -1,0 +1,292 @@
+/* spirv_vulkan.c — what only the Vulkan flavour of the SPIR-V back end has: its module header
+ * (Shader, PhysicalStorageBuffer64 addressing, GLSL450 memory model), the workgroup size as
+ * specialisation constants, the builtin inputs, the push-constant block and the GLCompute
+ * entry point around each kernel, GLSL.std.450 math, and the refusals of what the flavour
+ * cannot express yet. Types, statements and expressions are the OpenCL flavour's code
+ * (spirv.c, spirv_expr.c) switched by SG.vk where Vulkan differs: buffers are
+ * PhysicalStorageBuffer pointers, control flow is structured.
+ *
+ * The interface the runtime keeps (docs/bundle.md, "Vulkan"):
+ *  - kernel parameters are a push-constant block in parameter order, each at the next
+ *    multiple of its slot's alignment: a buffer an 8-byte device address, a scalar its own
+ *    bytes, a scalar narrower than 4 bytes a zero-extended 4-byte slot (so no 8/16-bit push
+ *    constant capability is needed); the block is at most 128 bytes, the minimum every
+ *    Vulkan device has.
+ *  - the workgroup size is specialisation constants 0, 1, 2 (x, y, z): the runtime builds one
+ *    pipeline per block shape.
+ *  - each kernel is an entry point of its own name. */
+#include <spirv/unified1/GLSL.std.450.h>
+#include <spirv/unified1/OpenCL.std.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "spirv_gen.h"
+
+enum { VK_PUSH_LIMIT = 128 };
+
+void sg_vk_header(SG *g) {
+  SpvModule *m = &g->m;
+  spv_capability(m, SpvCapabilityShader);
+  spv_capability(m, SpvCapabilityPhysicalStorageBufferAddresses);
+  spv_capability(m, SpvCapabilityInt64); /* buffer addresses arrive as 64-bit integers */
+  spv_extension(m, "SPV_KHR_physical_storage_buffer");
+  uint32_t mm[2] = {SpvAddressingModelPhysicalStorageBuffer64, SpvMemoryModelGLSL450};
+  spv_emit(m, SPV_SEC_MEMORY_MODEL, SpvOpMemoryModel, mm, 2);
+  /* The workgroup size: WorkgroupSize overrides any LocalSize, and being specialisation
+   * constants the runtime sets it per pipeline. */
+  static const char *names[3] = {"kcc.block_x", "kcc.block_y", "kcc.block_z"};
+  uint32_t u32 = spv_type_int(m, 32);
+  for (int d = 0; d < 3; d++) {
+    uint32_t id = spv_id(m), ops[3] = {u32, id, 1};
+    spv_emit(m, SPV_SEC_GLOBAL, SpvOpSpecConstant, ops, 3);
+    uint32_t spec = (uint32_t)d;
+    spv_decorate(m, id, SpvDecorationSpecId, &spec, 1);
+    spv_name(m, id, names[d]);
+    g->wgsize[d] = id;
+  }
+  uint32_t v3 = spv_type_vector(m, u32, 3), comp = spv_id(m);
+  uint32_t ops[5] = {v3, comp, g->wgsize[0], g->wgsize[1], g->wgsize[2]};
+  spv_emit(m, SPV_SEC_GLOBAL, SpvOpSpecConstantComposite, ops, 5);
+  uint32_t bi = SpvBuiltInWorkgroupSize;
+  spv_decorate(m, comp, SpvDecorationBuiltIn, &bi, 1);
+}
+
+void sg_vk_finish(SG *g) {
+  SpvModule *m = &g->m;
+  /* Narrow integers in buffers (bool is a byte) need the storage capabilities as well. */
+  if (spv_has_capability(m, SpvCapabilityInt8)) {
+    spv_capability(m, SpvCapabilityStorageBuffer8BitAccess);
+    spv_extension(m, "SPV_KHR_8bit_storage");
+  }
+  if (spv_has_capability(m, SpvCapabilityInt16)) {
+    spv_capability(m, SpvCapabilityStorageBuffer16BitAccess);
+    spv_extension(m, "SPV_KHR_16bit_storage");
+  }
+}
+
+void sg_vk_stride(SG *g, uint32_t id, uint32_t stride) {
+  if (id >= g->nlaid) {
+    size_t n = (size_t)id * 2 + 64;
+    g->laid = realloc(g->laid, n);
+    memset(g->laid + g->nlaid, 0, n - g->nlaid);
+    g->nlaid = n;
+  }
+  if (g->laid[id]) return;
+  g->laid[id] = 1;
+  if (stride == 0) stride = 1; /* an empty struct still steps */
+  spv_decorate(&g->m, id, SpvDecorationArrayStride, &stride, 1);
+}
+
+uint32_t sg_vk_special(SG *g, KExpr *e) {
+  static const SpvBuiltIn bi[4] = {SpvBuiltInLocalInvocationId, SpvBuiltInWorkgroupId,
+                                   SpvBuiltInWorkgroupSize, SpvBuiltInNumWorkgroups};
+  static const char *names[4] = {"kcc.thread_idx", "kcc.block_idx", "", "kcc.grid_dim"};
+  int k = (int)e->builtin - BI_THREAD_IDX;
+  KType *u = kir_type_scalar(KT_U32);
+  if (k < 0 || k > 3 || e->dim < 0 || e->dim > 2) {
+    sg_error(g, e->loc, "unknown builtin register");
+    return spv_undef(&g->m, sg_type(g, e->type));
+  }
+  if (k == 2) return sg_convert(g, g->wgsize[e->dim], u, e->type, e->loc);
+  /* Vulkan's compute builtins are 32-bit, like CUDA's registers. */
+  uint32_t u32 = spv_type_int(&g->m, 32), v3 = spv_type_vector(&g->m, u32, 3);
+  if (!g->builtin[k]) {
+    uint32_t var =
+        sg_global_var(g, spv_type_ptr(&g->m, SpvStorageClassInput, v3), SpvStorageClassInput, 0);
+    uint32_t b = (uint32_t)bi[k];
+    spv_decorate(&g->m, var, SpvDecorationBuiltIn, &b, 1);
+    spv_name(&g->m, var, names[k]);
+    g->builtin[k] = var;
+  }
+  uint32_t vec = sg_op(g, SpvOpLoad, v3, 1, &g->builtin[k]);
+  uint32_t x = sg_opv(g, SpvOpCompositeExtract, u32, 2, vec, (uint32_t)e->dim);
+  return sg_convert(g, x, u, e->type, e->loc);
+}
+
+int sg_vk_slot_size(const KType *t) {
+  if (t->kind == KT_PTR) return 8;
+  if (!kir_is_scalar(t)) return 0;
+  return t->size < 4 ? 4 : t->size;
+}
+
+void sg_vk_check_func(SG *g, KFunc *f) {
+  if (f->uses_dynamic_shared)
+    sg_error(g, f->loc,
+             "'%s' uses dynamic shared memory (extern shared), which the Vulkan SPIR-V form does "
+             "not support yet",
+             f->name);
+  if (f->symbols.n > 0)
+    sg_error(g, f->loc,
+             "'%s' uses host-filled constants or __device__ variables, which the Vulkan SPIR-V "
+             "form does not support yet",
+             f->name);
+  if (!f->is_kernel) return;
+  int off = 0;
+  for (int i = 0; i < f->nparams; i++) {
+    KVar *p = f->params[i];
+    KType *t = p->type;
+    int slot = sg_vk_slot_size(t);
+    if (t->kind == KT_PTR && t->as != KAS_GLOBAL && t->as != KAS_CONSTANT) slot = 0;
+    if (!slot) {
+      sg_error(g, p->loc,
+               "kernel parameter '%s' of type '%s' is not supported by the Vulkan SPIR-V form "
+               "yet (buffers and scalars are)",
+               p->name, kir_type_str(t));
+      continue;
+    }
+    off = (off + (slot >= 8 ? 7 : 3)) & ~(slot >= 8 ? 7 : 3);
+    off += slot;
+  }
+  if (off > VK_PUSH_LIMIT)
+    sg_error(g, f->loc,
+             "the parameters of '%s' take %d bytes of push constants; the Vulkan SPIR-V form "
+             "takes at most %d (what every Vulkan device has)",
+             f->name, off, VK_PUSH_LIMIT);
+}
+
+void sg_vk_entry(SG *g, KFunc *f) {
+  SpvModule *m = &g->m;
+  int np = f->nparams;
+  uint32_t u32 = spv_type_int(m, 32), u64 = spv_type_int(m, 64), voidt = spv_type_void(m);
+  uint32_t *mem = calloc((size_t)np + 1, sizeof *mem);
+  uint32_t *offs = calloc((size_t)np + 1, sizeof *offs);
+  uint32_t *args = calloc((size_t)np + 2, sizeof *args);
+  uint32_t off = 0;
+  for (int i = 0; i < np; i++) {
+    KType *t = f->params[i]->type;
+    uint32_t slot = (uint32_t)sg_vk_slot_size(t), al = slot >= 8 ? 8 : 4;
+    off = (off + al - 1) & ~(al - 1);
+    offs[i] = off;
+    off += slot;
+    mem[i] = t->kind == KT_PTR ? u64 : t->size < 4 ? u32 : sg_type(g, t);
+  }
+  uint32_t var = 0;
+  if (np > 0) {
+    uint32_t blk = spv_type_struct(m, mem, np);
+    spv_decorate(m, blk, SpvDecorationBlock, NULL, 0);
+    for (int i = 0; i < np; i++) {
+      uint32_t ops[4] = {blk, (uint32_t)i, SpvDecorationOffset, offs[i]};
+      spv_emit(m, SPV_SEC_ANNOTATION, SpvOpMemberDecorate, ops, 4);
+      spv_member_name(m, blk, (uint32_t)i, f->params[i]->name);
+    }
+    char name[300];
+    snprintf(name, sizeof name, "kcc.params.%s", f->name);
+    spv_name(m, blk, name);
+    var = sg_global_var(g, spv_type_ptr(m, SpvStorageClassPushConstant, blk),
+                        SpvStorageClassPushConstant, 0);
+  }
+  /* The entry point: reads each parameter, makes it the kernel's type, calls the kernel. */
+  SpvWords *out = &m->sec[SPV_SEC_FUNCTION];
+  uint32_t fid = spv_id(m), label = spv_id(m);
+  uint32_t head[4] = {voidt, fid, SpvFunctionControlMaskNone, spv_type_func(m, voidt, NULL, 0)};
+  spw_inst(out, SpvOpFunction, head, 4);
+  spw_inst(out, SpvOpLabel, &label, 1);
+  int na = 0;
+  args[na++] = (uint32_t)(uintptr_t)f->aux;
+  for (int i = 0; i < np; i++) {
+    KType *t = f->params[i]->type;
+    uint32_t pm = spv_type_ptr(m, SpvStorageClassPushConstant, mem[i]);
+    uint32_t p = spv_id(m), ac[4] = {pm, p, var, spv_const_int(m, 32, (uint64_t)i)};
+    spw_inst(out, SpvOpAccessChain, ac, 4);
+    uint32_t v = spv_id(m), ld[3] = {mem[i], v, p};
+    spw_inst(out, SpvOpLoad, ld, 3);
+    if (t->kind == KT_PTR || t->size < 4) {
+      uint32_t c = spv_id(m), cv[3] = {sg_type(g, t), c, v};
+      spw_inst(out, t->kind == KT_PTR ? SpvOpConvertUToPtr : SpvOpUConvert, cv, 3);
+      v = c;
+    }
+    args[na++] = v;
+  }
+  uint32_t call[2] = {voidt, spv_id(m)};
+  SpvWords tmp = {0};
+  spw_append(&tmp, call, 2);
+  spw_append(&tmp, args, (size_t)na);
+  spw_inst(out, SpvOpFunctionCall, tmp.w, (int)tmp.n);
+  spw_free(&tmp);
+  spw_inst(out, SpvOpReturn, NULL, 0);
+  spw_inst(out, SpvOpFunctionEnd, NULL, 0);
+
+  /* SPIR-V 1.0's interface is the Input variables the entry point reaches: the builtins. */
+  SpvWords *b = &m->sec[SPV_SEC_ENTRY];
+  int nif = 0;
+  for (int k = 0; k < 4; k++) nif += g->builtin[k] != 0;
+  spw_push(b, ((uint32_t)(3 + spw_string_words(f->name) + nif) << SpvWordCountShift) |
+                  SpvOpEntryPoint);
+  spw_push(b, SpvExecutionModelGLCompute);
+  spw_push(b, fid);
+  spw_string(b, f->name);
+  for (int k = 0; k < 4; k++)
+    if (g->builtin[k]) spw_push(b, g->builtin[k]);
+  free(mem);
+  free(offs);
+  free(args);
+}
+
+uint32_t sg_vk_glsl_import(SG *g) {
+  if (!g->glsl) {
+    g->glsl = spv_id(&g->m);
+    SpvWords *b = &g->m.sec[SPV_SEC_IMPORT];
+    spw_push(b, ((uint32_t)(2 + spw_string_words("GLSL.std.450")) << SpvWordCountShift) |
+                    SpvOpExtInstImport);
+    spw_push(b, g->glsl);
+    spw_string(b, "GLSL.std.450");
+  }
+  return g->glsl;
+}
+
+int sg_vk_glsl_inst(SG *g, int ocl, const KExpr *e, const KType *et) {
+  bool f64 = et->kind == KT_F64, approx = e->approx || g->o->fast_math;
+  const char *name = kir_builtin_info(e->builtin)->name;
+  int exact = -1, loose = -1;
+  switch (ocl) {
+  /* Exact in Vulkan (or within OpenCL's bound), at every width. */
+  case OpenCLstd_Fabs: exact = GLSLstd450FAbs; break;
+  case OpenCLstd_Floor: exact = GLSLstd450Floor; break;
+  case OpenCLstd_Ceil: exact = GLSLstd450Ceil; break;
+  case OpenCLstd_Trunc: exact = GLSLstd450Trunc; break;
+  case OpenCLstd_Rint: exact = GLSLstd450RoundEven; break;
+  case OpenCLstd_Fma: exact = GLSLstd450Fma; break;
+  case OpenCLstd_Fmin: exact = GLSLstd450NMin; break; /* C's fmin ignores a NaN */
+  case OpenCLstd_Fmax: exact = GLSLstd450NMax; break;
+  case OpenCLstd_SMin: exact = GLSLstd450SMin; break;
+  case OpenCLstd_SMax: exact = GLSLstd450SMax; break;
+  case OpenCLstd_UMin: exact = GLSLstd450UMin; break;
+  case OpenCLstd_UMax: exact = GLSLstd450UMax; break;
+  case OpenCLstd_SAbs: exact = GLSLstd450SAbs; break;
+  case OpenCLstd_Sqrt:
+  case OpenCLstd_Native_sqrt: exact = GLSLstd450Sqrt; break;
+  case OpenCLstd_Rsqrt:
+  case OpenCLstd_Native_rsqrt: exact = GLSLstd450InverseSqrt; break;
+  /* Vulkan's precision for these is far looser than C's (sin: 2^-11 absolute), and they
+   * exist for 32-bit floats only: taken where the call allows device precision. */
+  case OpenCLstd_Exp:
+  case OpenCLstd_Native_exp: loose = GLSLstd450Exp; break;
+  case OpenCLstd_Exp2:
+  case OpenCLstd_Native_exp2: loose = GLSLstd450Exp2; break;
+  case OpenCLstd_Log:
+  case OpenCLstd_Native_log: loose = GLSLstd450Log; break;
+  case OpenCLstd_Log2:
+  case OpenCLstd_Native_log2: loose = GLSLstd450Log2; break;
+  case OpenCLstd_Sin:
+  case OpenCLstd_Native_sin: loose = GLSLstd450Sin; break;
+  case OpenCLstd_Cos:
+  case OpenCLstd_Native_cos: loose = GLSLstd450Cos; break;
+  case OpenCLstd_Tan:
+  case OpenCLstd_Native_tan: loose = GLSLstd450Tan; break;
+  case OpenCLstd_Pow: loose = GLSLstd450Pow; break;
+  case OpenCLstd_Tanh: loose = GLSLstd450Tanh; break;
+  default: break;
+  }
+  if (exact >= 0) return exact;
+  if (loose >= 0 && approx && !f64) return loose;
+  if (loose >= 0 && !f64)
+    sg_error(g, e->loc,
+             "'%s': Vulkan's own %s is much less precise than C's and kcc's implementation for "
+             "the Vulkan SPIR-V form is not built yet; use the fast intrinsic (__%sf) or "
+             "-ffast-math",
+             name, name, name);
+  else
+    sg_error(g, e->loc, "'%s'%s is not supported by the Vulkan SPIR-V form yet", name,
+             f64 ? " on double" : "");
+  return -1;
+}

@@ -1,0 +1,91 @@
+# vulkan.cmake — the Vulkan form (kcc x.k -o x.vk.spv) and libkcrt's Vulkan back end.
+#
+#   vulkan.spirv.NAME   kcc NAME.k -o NAME.vk.spv for the corpus kernels the form supports
+#                       (tests/kernels) and tests/vulkan/flow.k: no diagnostic, then
+#                       spirv-val --target-env vulkan1.2 on the file (kcc validated in process).
+#   vulkan.bad.NAME     tests/vulkan/bad/NAME.k fails with exit 1, no output file, and its first
+#                       diagnostic is "NAME.k:" followed by NAME.expected: what the form
+#                       cannot express yet is refused, never written invalid.
+#   vulkan.form         -o x.vk.spv and --emit=vkspv write the same bytes, a Shader module with
+#                       a GLCompute entry point; -o x.spv is still the OpenCL form.
+
+find_program(KCC_VK_SPIRV_VAL spirv-val)
+find_program(KCC_VK_SPIRV_DIS spirv-dis)
+set(_vk_val "${KCC_VK_SPIRV_VAL}")
+if(NOT KCC_VK_SPIRV_VAL)
+  set(_vk_val "")
+endif()
+set(_vk_dis "${KCC_VK_SPIRV_DIS}")
+if(NOT KCC_VK_SPIRV_DIS)
+  set(_vk_dis "")
+endif()
+set(_vk_dir ${CMAKE_CURRENT_BINARY_DIR}/vulkan)
+file(MAKE_DIRECTORY ${_vk_dir})
+
+# The corpus kernels the Vulkan form takes whole (the others use what it refuses yet:
+# docs/cli.md, "The Vulkan form").
+set(KCC_VK_KERNELS vecadd saxpy reduce atomics control stencil matmul transpose int64 constant
+    histogram vec_spirv_ops)
+
+# $1 kcc, $2 source, $3 output, $4 spirv-val (may be empty)
+set(_vk_spv_sh [=[
+set -e
+"$1" "$2" -o "$3" 2>"$3.err" || { cat "$3.err"; exit 1; }
+if [ -s "$3.err" ]; then cat "$3.err"; echo "kcc printed diagnostics"; exit 1; fi
+[ -s "$3" ]
+if [ -z "$4" ]; then echo "spirv-val not found: validated in process only"; exit 0; fi
+"$4" --target-env vulkan1.2 "$3"
+]=])
+foreach(_name ${KCC_VK_KERNELS})
+  add_test(NAME vulkan.spirv.${_name}
+           COMMAND sh -c "${_vk_spv_sh}" sh $<TARGET_FILE:kcc>
+                   ${CMAKE_CURRENT_SOURCE_DIR}/kernels/${_name}.k ${_vk_dir}/${_name}.vk.spv
+                   "${_vk_val}")
+  set_tests_properties(vulkan.spirv.${_name} PROPERTIES TIMEOUT 60 LABELS vulkan)
+endforeach()
+add_test(NAME vulkan.spirv.flow
+         COMMAND sh -c "${_vk_spv_sh}" sh $<TARGET_FILE:kcc>
+                 ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/flow.k ${_vk_dir}/flow.vk.spv "${_vk_val}")
+set_tests_properties(vulkan.spirv.flow PROPERTIES TIMEOUT 60 LABELS vulkan)
+
+# $1 kcc, $2 source, $3 expected, $4 output
+set(_vk_bad_sh [=[
+rm -f "$4"
+err=$(cd "$(dirname "$2")" && "$1" "$(basename "$2")" -o "$4" 2>&1)
+st=$?
+[ $st -eq 1 ] || { echo "exit $st, expected 1"; echo "$err"; exit 1; }
+[ ! -e "$4" ] || { echo "left an output file"; exit 1; }
+printf '%s\n' "$err" | grep -q 'internal compiler error' && { echo "$err"; exit 1; }
+want="$(basename "$2"):$(cat "$3")"
+got=$(printf '%s\n' "$err" | grep -m1 'error:')
+[ "$got" = "$want" ] || { echo "got:  $got"; echo "want: $want"; exit 1; }
+]=])
+file(GLOB _vk_bad CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/bad/*.k)
+foreach(_k ${_vk_bad})
+  get_filename_component(_name ${_k} NAME_WE)
+  get_filename_component(_d ${_k} DIRECTORY)
+  add_test(NAME vulkan.bad.${_name}
+           COMMAND sh -c "${_vk_bad_sh}" sh $<TARGET_FILE:kcc> ${_k} ${_d}/${_name}.expected
+                   ${_vk_dir}/bad.${_name}.vk.spv)
+  set_tests_properties(vulkan.bad.${_name} PROPERTIES TIMEOUT 60 LABELS vulkan)
+endforeach()
+
+# $1 kcc, $2 vecadd.k, $3 out dir, $4 spirv-dis
+set(_vk_form_sh [=[
+set -e
+[ -n "$4" ] || { echo "spirv-dis not found"; exit 77; }
+"$1" "$2" -o "$3/form.vk.spv"
+"$1" "$2" --emit=vkspv -o "$3/form.emit"
+cmp "$3/form.vk.spv" "$3/form.emit"
+"$4" "$3/form.vk.spv" > "$3/form.vk.txt"
+grep -q '^ *OpCapability Shader$' "$3/form.vk.txt"
+grep -q 'OpMemoryModel PhysicalStorageBuffer64 GLSL450' "$3/form.vk.txt"
+grep -q 'OpEntryPoint GLCompute %[0-9a-z_]* "vecadd"' "$3/form.vk.txt"
+! grep -q 'OpCapability Kernel' "$3/form.vk.txt"
+"$1" "$2" -o "$3/form.spv"
+"$4" "$3/form.spv" | grep -q '^ *OpCapability Kernel$'
+]=])
+add_test(NAME vulkan.form
+         COMMAND sh -c "${_vk_form_sh}" sh $<TARGET_FILE:kcc>
+                 ${CMAKE_CURRENT_SOURCE_DIR}/kernels/vecadd.k ${_vk_dir} "${_vk_dis}")
+set_tests_properties(vulkan.form PROPERTIES TIMEOUT 60 SKIP_RETURN_CODE 77 LABELS vulkan)
