@@ -551,7 +551,10 @@ const char *kcrt_device_describe(kcrt_device *dev) {
   kcrt_device_info info;
   if (kcrt_device_get_info(dev, &info)) return NULL;
   snprintf(text, sizeof text, "%s (%s, %s)", info.name,
-           info.backend == KCRT_BACKEND_CUDA ? "CUDA" : "OpenCL", info.platform);
+           info.backend == KCRT_BACKEND_CUDA     ? "CUDA"
+           : info.backend == KCRT_BACKEND_OPENCL ? "OpenCL"
+                                                 : "Vulkan",
+           info.platform);
   return text;
 }
 

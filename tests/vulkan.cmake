@@ -89,3 +89,48 @@ add_test(NAME vulkan.form
          COMMAND sh -c "${_vk_form_sh}" sh $<TARGET_FILE:kcc>
                  ${CMAKE_CURRENT_SOURCE_DIR}/kernels/vecadd.k ${_vk_dir} "${_vk_dis}")
 set_tests_properties(vulkan.form PROPERTIES TIMEOUT 60 SKIP_RETURN_CODE 77 LABELS vulkan)
+
+# Runs on the Vulkan device (lavapipe here) through libkcrt, with the validation layer
+# (tests/vulkan/run.sh fails on any of its messages; exit 77 when there is no Vulkan device):
+#   vulkan.run.NAME     tests/runtime/NAME.c on its corpus kernel's bundle (KCC_VK_KERNELS
+#                       less vec_spirv_ops, which has no host program): random inputs, every
+#                       element against the host reference.
+#   vulkan.run.flow     tests/vulkan/flow.c on flow.k: structured control flow against the host.
+#   vulkan.api          tests/vulkan/api.c: device info, the named errors, views, block shapes,
+#                       queues and events, fills and copies at odd offsets, large transfers.
+set(_vk_env "KCC_DEVICE=vulkan;XDG_CACHE_HOME=${_rt_out}/cache-vulkan")
+foreach(_name ${KCC_VK_KERNELS})
+  if(NOT TARGET rt_${_name})
+    continue()
+  endif()
+  add_test(NAME vulkan.run.${_name}
+           COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/run.sh $<TARGET_FILE:rt_${_name}>
+                   ${_rt_out}/${_name}.kcb)
+  set_tests_properties(vulkan.run.${_name} PROPERTIES
+    SKIP_RETURN_CODE 77 TIMEOUT 300 LABELS vulkan ENVIRONMENT "${_vk_env}")
+endforeach()
+
+add_custom_command(OUTPUT ${_vk_dir}/flow.kcb.stamp
+  COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/runtime/make_bundle.sh $<TARGET_FILE:kcc>
+          ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/flow.k ${_vk_dir}/flow.kcb
+  COMMAND ${CMAKE_COMMAND} -E touch ${_vk_dir}/flow.kcb.stamp
+  BYPRODUCTS ${_vk_dir}/flow.kcb
+  DEPENDS kcc ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/flow.k ${CMAKE_CURRENT_SOURCE_DIR}/runtime/make_bundle.sh
+  COMMENT "kcc flow.k -o flow.kcb"
+  VERBATIM)
+add_executable(vk_flow ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/flow.c ${_vk_dir}/flow.kcb.stamp)
+target_link_libraries(vk_flow PRIVATE kcrt_rt_common)
+add_test(NAME vulkan.run.flow
+         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/run.sh $<TARGET_FILE:vk_flow>
+                 ${_vk_dir}/flow.kcb)
+set_tests_properties(vulkan.run.flow PROPERTIES
+  SKIP_RETURN_CODE 77 TIMEOUT 300 LABELS vulkan ENVIRONMENT "${_vk_env}")
+
+add_executable(vk_api ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/api.c ${_rt_out}/vecadd.kcb.stamp
+               ${_rt_out}/printf.kcb.stamp)
+target_link_libraries(vk_api PRIVATE kcrt_rt_common)
+add_test(NAME vulkan.api
+         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/run.sh $<TARGET_FILE:vk_api>
+                 ${_rt_out}/vecadd.kcb ${_rt_out}/printf.kcb)
+set_tests_properties(vulkan.api PROPERTIES
+  SKIP_RETURN_CODE 77 TIMEOUT 300 LABELS vulkan ENVIRONMENT "${_vk_env}")

@@ -1015,6 +1015,22 @@ static uint32_t atomic(SG *g, KExpr *e) {
   }
   default: sg_error(g, e->loc, "unknown atomic builtin"); return spv_undef(&g->m, rt);
   }
+  if (g->vk && kir_is_float(vt) && o == SpvOpAtomicExchange) {
+    /* Vulkan's float atomics are a device feature: exchange the bits as an integer. */
+    SpvStorageClass sc = sg_storage(g, pt->as, e->loc);
+    if (sc != SpvStorageClassPhysicalStorageBuffer) {
+      sg_error(g, e->loc,
+               "floating-point atomicExch on shared memory is not supported by the "
+               "Vulkan SPIR-V form yet");
+      return spv_undef(&g->m, rt);
+    }
+    KType *it = kir_type_scalar(sg_bits(vt) == 64 ? KT_U64 : KT_U32);
+    uint32_t ity = ty(g, it);
+    uint32_t pi = sg_opv(g, SpvOpBitcast, sg_ptr_type(g, sc, it), 1, p);
+    uint32_t vi = sg_opv(g, SpvOpBitcast, ity, 1, v);
+    uint32_t old = sg_opv(g, SpvOpAtomicExchange, ity, 4, pi, scope, sem, vi);
+    return sg_opv(g, SpvOpBitcast, rt, 1, old);
+  }
   if (kir_is_float(vt) && o != SpvOpAtomicExchange) {
     sg_error(g, e->loc, "'%s' on floating-point values is not supported",
              kir_builtin_info(e->builtin)->name);

@@ -62,7 +62,9 @@ const char *kcrt_last_error(void);
 typedef enum kcrt_backend {
   KCRT_BACKEND_CUDA = 1,
   KCRT_BACKEND_OPENCL = 2,
+  KCRT_BACKEND_VULKAN = 3, /* Vulkan compute (docs/runtime.md, "Vulkan") */
 } kcrt_backend;
+#define KCRT_HAS_VULKAN 1
 
 typedef enum kcrt_device_type {
   KCRT_DEVICE_GPU = 1,
