@@ -207,6 +207,8 @@ static void vk_enumerate(KcrtDevEntry **list, int *n, char *why, size_t whylen) 
   uint32_t count = 0;
   if (vk.vkEnumeratePhysicalDevices(instance, &count, NULL) != VK_SUCCESS || !count) {
     snprintf(why, whylen, "no Vulkan device");
+    vk.vkDestroyInstance(instance, NULL);
+    instance = VK_NULL_HANDLE;
     return;
   }
   VkPhysicalDevice *pds = calloc(count, sizeof *pds);
@@ -308,6 +310,11 @@ static void vk_enumerate(KcrtDevEntry **list, int *n, char *why, size_t whylen) 
     e->h1 = p;
   }
   free(pds);
+  if (!*n) {
+    /* Nothing kept: the instance and the drivers it loaded are given back at once. */
+    vk.vkDestroyInstance(instance, NULL);
+    instance = VK_NULL_HANDLE;
+  }
   if (skipped_cpu)
     snprintf(why, whylen, "%d CPU device%s (%s) listed only for KCC_DEVICE=vulkan", skipped_cpu,
              skipped_cpu == 1 ? "" : "s", skipped);
@@ -881,7 +888,7 @@ static kcrt_status vk_symbol_init(kcrt_module *m, const KcbSymbol *s, kcrt_buffe
 
 /* A kernel: its push-constant layout and its pipelines, one per block shape. */
 typedef struct VkPipe {
-  uint32_t block[3];
+  uint32_t key[4]; /* block x, y, z and the dynamic shared bytes (specialisation constants) */
   VkPipeline pipe;
 } VkPipe;
 
@@ -899,16 +906,19 @@ static kcrt_status push_layout(const KcbKernel *k, uint32_t *offs, uint32_t *siz
   uint32_t off = 0;
   for (uint32_t i = 0; i < k->nparams + k->nhidden; i++) {
     const KcbParam *p = &k->params[i];
-    uint32_t slot;
+    uint32_t slot, align;
     if (p->kind == KCB_PARAM_POINTER || p->kind == KCB_PARAM_BOUNDS_RECORD)
-      slot = 8;
+      slot = align = 8;
     else if ((p->kind == KCB_PARAM_SCALAR && !p->vec_len) || p->kind == KCB_PARAM_BOUNDS_SIZE)
-      slot = p->size < 4 ? 4 : p->size;
+      slot = align = p->size < 4 ? 4 : p->size;
+    else if (p->kind == KCB_PARAM_STRUCT)
+      slot = p->size, align = p->align < 4 ? 4 : p->align;
     else
       return kcrt_fail(KCRT_ERROR_INVALID_MODULE,
                        "kernel '%s': parameter '%s' is of a kind the Vulkan form does not pass",
                        k->name, p->name);
-    off = (off + slot - 1) & ~(slot - 1);
+    if (!align || align > 256) align = 4;
+    off = (off + align - 1) / align * align;
     offs[i] = off;
     off += slot;
   }
@@ -967,23 +977,27 @@ static void vk_kernel_release(kcrt_kernel *k) {
   free(kk);
 }
 
-/* The pipeline of k for this block shape, made on first use. */
-static kcrt_status pipeline(kcrt_kernel *k, const uint64_t block[3], VkPipeline *out) {
+/* The pipeline of k for this block shape (and dynamic shared size, for a kernel with
+ * dynamic shared memory), made on first use. */
+static kcrt_status pipeline(kcrt_kernel *k, const uint64_t block[3], size_t dyn, VkPipeline *out) {
   VkKern *kk = k->h;
   VkDev *c = vd(k->mod->dev);
-  uint32_t b[3] = {(uint32_t)block[0], (uint32_t)block[1], (uint32_t)block[2]};
+  bool has_dyn = (k->k->flags & KCB_KERNEL_DYNAMIC_SHARED) != 0;
+  /* An empty dynamic array is still one element in SPIR-V: 0 bytes are asked as 1. */
+  uint32_t b[4] = {(uint32_t)block[0], (uint32_t)block[1], (uint32_t)block[2],
+                   has_dyn ? (dyn ? (uint32_t)dyn : 1u) : 0u};
   pthread_mutex_lock(&kk->lock);
   for (int i = 0; i < kk->npipes; i++)
-    if (!memcmp(kk->pipes[i].block, b, sizeof b)) {
+    if (!memcmp(kk->pipes[i].key, b, sizeof b)) {
       *out = kk->pipes[i].pipe;
       pthread_mutex_unlock(&kk->lock);
       return KCRT_SUCCESS;
     }
-  VkSpecializationMapEntry me[3];
-  for (uint32_t d = 0; d < 3; d++)
+  VkSpecializationMapEntry me[4];
+  for (uint32_t d = 0; d < 4; d++)
     me[d] = (VkSpecializationMapEntry){.constantID = d, .offset = d * 4, .size = 4};
   VkSpecializationInfo spec = {
-      .mapEntryCount = 3, .pMapEntries = me, .dataSize = sizeof b, .pData = b};
+      .mapEntryCount = has_dyn ? 4 : 3, .pMapEntries = me, .dataSize = sizeof b, .pData = b};
   VkComputePipelineCreateInfo ci = {
       .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
       .stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
@@ -1009,7 +1023,7 @@ static kcrt_status pipeline(kcrt_kernel *k, const uint64_t block[3], VkPipeline 
   } else {
     kk->pipes = np;
     kk->pipes[kk->npipes].pipe = p;
-    memcpy(kk->pipes[kk->npipes++].block, b, sizeof b);
+    memcpy(kk->pipes[kk->npipes++].key, b, sizeof b);
     *out = p;
     kcrt_log("vulkan: pipeline for '%s' (%u x %u x %u) built in %.1f ms", k->k->name, b[0], b[1],
              b[2], kcrt_now_ms() - t0);
@@ -1023,11 +1037,10 @@ enum { MAX_PENDING = 64 };
 
 static kcrt_status vk_launch(kcrt_kernel *k, kcrt_queue *q, const uint64_t grid[3],
                              const uint64_t block[3], size_t dyn, const kcrt_arg *args) {
-  (void)dyn; /* kcc's Vulkan form has no dynamic shared memory yet */
   VkKern *kk = k->h;
   VkDev *c = vd(k->mod->dev);
   VkPipeline pipe = VK_NULL_HANDLE;
-  kcrt_status st = pipeline(k, block, &pipe);
+  kcrt_status st = pipeline(k, block, dyn, &pipe);
   if (st) return st;
   unsigned char push[256] = {0};
   for (uint32_t i = 0; i < k->k->nparams + k->k->nhidden; i++) {

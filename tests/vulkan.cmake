@@ -25,6 +25,7 @@ file(MAKE_DIRECTORY ${_vk_dir})
 # The corpus kernels the Vulkan form takes whole (the others use what it refuses yet:
 # docs/cli.md, "The Vulkan form").
 set(KCC_VK_KERNELS vecadd saxpy reduce atomics control stencil matmul transpose int64 constant
+    dynshared cuda_spellings driver_bugs
     histogram vec_spirv_ops)
 
 # $1 kcc, $2 source, $3 output, $4 spirv-val (may be empty)

@@ -512,8 +512,10 @@ static void gen_globals(SG *g) {
 
 /* ---------------------------------------------------------------- functions */
 
-static bool is_byval(const KFunc *f, const KVar *p) {
-  return f->is_kernel && p->type->kind == KT_STRUCT;
+/* A struct kernel parameter passed as a ByVal pointer (OpenCL); Vulkan's arrive by value from
+ * the push constants. */
+static bool is_byval(const SG *g, const KFunc *f, const KVar *p) {
+  return !g->vk && f->is_kernel && p->type->kind == KT_STRUCT;
 }
 
 KVar *sg_dyn_var(const KFunc *f) {
@@ -557,11 +559,11 @@ static uint32_t func_type(SG *g, KFunc *f) {
   for (int i = 0; i < f->nparams; i++) {
     KVar *p = f->params[i];
     pt[n++] =
-        is_byval(f, p) ? sg_ptr_type(g, SpvStorageClassFunction, p->type) : sg_type(g, p->type);
+        is_byval(g, f, p) ? sg_ptr_type(g, SpvStorageClassFunction, p->type) : sg_type(g, p->type);
   }
   for (int i = 0; i < f->symbols.n; i++) pt[n++] = symbol_param_type(g, f->symbols.v[i]);
   for (int i = 0; i < nsh; i++) pt[n++] = shared_param_type(g, sg_shared_param(f, i));
-  KVar *dv = sg_dyn_var(f);
+  KVar *dv = g->vk ? NULL : sg_dyn_var(f); /* Vulkan: a module variable (spirv_vulkan.c) */
   if (dv) pt[n++] = dyn_param_type(g, dv);
   uint32_t id = spv_type_func(&g->m, sg_type(g, f->ret), pt, n);
   free(pt);
@@ -655,7 +657,7 @@ static void define_func(SG *g, KFunc *f) {
   uint32_t *pid = calloc((size_t)f->nparams + 1, sizeof *pid);
   for (int i = 0; i < f->nparams; i++) {
     KVar *p = f->params[i];
-    bool byval = is_byval(f, p);
+    bool byval = is_byval(g, f, p);
     pid[i] = spv_id(&g->m);
     uint32_t ops[2] = {
         byval ? sg_ptr_type(g, SpvStorageClassFunction, p->type) : sg_type(g, p->type), pid[i]};
@@ -663,9 +665,7 @@ static void define_func(SG *g, KFunc *f) {
     spv_name(&g->m, pid[i], p->name);
     vk_aliasing(g, pid[i], p->type, SpvDecorationAliased, SpvDecorationRestrict);
     SVar *s = svar(p);
-    if (byval && g->vk) {
-      s->ptr = pid[i]; /* refused by sg_vk_check_func: keeps the walk going */
-    } else if (byval) {
+    if (byval) {
       uint32_t attr = SpvFunctionParameterAttributeByVal;
       spv_decorate(&g->m, pid[i], SpvDecorationFuncParamAttr, &attr, 1);
       uint32_t align = (uint32_t)mem_align(p->type);
@@ -716,7 +716,9 @@ static void define_func(SG *g, KFunc *f) {
     spv_name(&g->m, s->ptr, v->name);
   }
   g->dyn_var = sg_dyn_var(f);
-  if (g->dyn_var) {
+  if (g->dyn_var && g->vk) {
+    g->dyn = sg_vk_dyn_shared(g, g->dyn_var);
+  } else if (g->dyn_var) {
     g->dyn = spv_id(&g->m);
     uint32_t ops[2] = {dyn_param_type(g, g->dyn_var), g->dyn};
     spw_inst(out, SpvOpFunctionParameter, ops, 2);
@@ -730,7 +732,7 @@ static void define_func(SG *g, KFunc *f) {
   for (int i = 0; i < f->nparams; i++) {
     SVar *s = f->params[i]->aux;
     if (!use.needs[i]) continue;
-    if (is_byval(f, f->params[i])) {
+    if (is_byval(g, f, f->params[i])) {
       /* A load and a store: llvm-spirv 15 asserts on OpCopyMemory here. */
       uint32_t v = sg_load(g, f->params[i]->type, pid[i], false);
       sg_store(g, f->params[i]->type, s->ptr, v, false);

@@ -227,6 +227,8 @@ bool sg_addressable(SG *g, KExpr *e) {
 
 static uint32_t dyn_shared(SG *g, KExpr *e, const KType *ptrtype) {
   uint32_t rt = ty(g, ptrtype);
+  if (g->vk && g->dyn) /* the array's first element: the array itself is the variable */
+    return sg_opv(g, SpvOpAccessChain, rt, 2, g->dyn, sg_u32(g, 0));
   if (!g->dyn) {
     sg_error(g, e->loc, "dynamic shared array '%s' is not reachable here", e->var->name);
     return spv_undef(&g->m, rt);
@@ -267,7 +269,22 @@ static uint32_t union_member_addr(SG *g, KExpr *e) {
 static uint32_t vk_index_addr(SG *g, KExpr *e) {
   KExpr *a = e->a;
   if (a->kind == KE_CAST && kir_cast_kind(a->a->type, a->type) == KC_ARRAY_DECAY &&
-      !(a->a->kind == KE_GVAR && a->a->var->is_dynamic) && sg_addressable(g, a->a)) {
+      a->a->kind == KE_GVAR && a->a->var->is_dynamic) {
+    /* Dynamic shared memory: the module's array sized by specialisation constant 3. */
+    if (!g->dyn) {
+      sg_error(g, e->loc, "dynamic shared array '%s' is not reachable here", a->a->var->name);
+      return spv_undef(&g->m, sg_ptr_type(g, SpvStorageClassWorkgroup, e->type));
+    }
+    uint32_t idx = sg_expr(g, e->b);
+    int bits = sg_bits(e->b->type);
+    if (bits != 32)
+      idx = sg_opv(g, bits < 32 && kir_is_signed(e->b->type) ? SpvOpSConvert : SpvOpUConvert,
+                   spv_type_int(&g->m, 32), 1, idx);
+    return sg_opv(g, SpvOpAccessChain, sg_ptr_type(g, SpvStorageClassWorkgroup, e->type), 2, g->dyn,
+                  idx);
+  }
+  if (a->kind == KE_CAST && kir_cast_kind(a->a->type, a->type) == KC_ARRAY_DECAY &&
+      sg_addressable(g, a->a)) {
     SpvStorageClass sc = lv_storage(g, a->a);
     if (sc != SpvStorageClassPhysicalStorageBuffer) {
       uint32_t base = sg_addr(g, a->a);
@@ -777,7 +794,7 @@ static uint32_t call(SG *g, KExpr *e) {
     ops[n++] = ((SVar *)((KVar *)f->symbols.v[i])->aux)->ptr;
   for (int i = 0; i < nsh; i++) /* the caller's array: its parameter, or in a kernel itself */
     ops[n++] = ((SVar *)sg_shared_param(f, i)->aux)->ptr;
-  KVar *dv = sg_dyn_var(f);
+  KVar *dv = g->vk ? NULL : sg_dyn_var(f); /* Vulkan: a module variable, not a parameter */
   if (dv) {
     uint32_t pt = sg_ptr_type(g, SpvStorageClassWorkgroup, dv->type->base);
     if (!g->dyn) {

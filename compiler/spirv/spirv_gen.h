@@ -63,6 +63,12 @@ typedef struct SG {
   uint32_t wgsize[3];  /* the workgroup size's specialisation constants (SpecId 0, 1, 2) */
   uint8_t *laid;       /* ids that have their ArrayStride decoration already */
   size_t nlaid;
+  uint32_t dyn_bytes; /* dynamic shared memory's size: specialisation constant 3 */
+  struct {
+    const KType *elem;
+    uint32_t var;
+  } dyn_vars[8]; /* its Workgroup array, one per element type */
+  int ndyn_vars;
   KLoc sg_refused;     /* the last subgroup operation refused: one error per source call */
   uint32_t ocl;        /* OpExtInstImport "OpenCL.std", 0 until needed */
   uint32_t builtin[4]; /* Input variables for threadIdx, blockIdx, blockDim, gridDim */
@@ -146,8 +152,13 @@ void sg_vk_entry(SG *g, KFunc *f);
  * a diagnostic saying why not. */
 int sg_vk_glsl_inst(SG *g, int ocl, const KExpr *e, const KType *et);
 uint32_t sg_vk_glsl_import(SG *g);
-/* Bytes of kernel parameter p in the push-constant block (docs/bundle.md, "Vulkan"). */
+/* The size and alignment of a kernel parameter of type t in the push-constant block
+ * (docs/bundle.md, "Vulkan"); size 0 when it cannot be there. */
 int sg_vk_slot_size(const KType *t);
+int sg_vk_slot_align(const KType *t);
+/* Dynamic shared memory for the array v names: a Workgroup array of v's element type whose
+ * length is specialisation constant 3 (bytes) over the element size, rounded up. */
+uint32_t sg_vk_dyn_shared(SG *g, const KVar *v);
 
 /* ---- spirv_expr.c */
 uint32_t sg_expr(SG *g, KExpr *e);    /* the value (0 for void) */

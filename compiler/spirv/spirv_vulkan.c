@@ -103,18 +103,86 @@ uint32_t sg_vk_special(SG *g, KExpr *e) {
   return sg_convert(g, x, u, e->type, e->loc);
 }
 
+/* Whether a struct can be a push constant as it is: members of 32 or 64 bits (no 8/16-bit
+ * push-constant capability needed), buffer pointers, arrays and structs of them. */
+static bool push_struct_ok(const KType *t) {
+  switch (t->kind) {
+  case KT_PTR: return t->as == KAS_GLOBAL || t->as == KAS_CONSTANT;
+  case KT_ARRAY: return t->len > 0 && push_struct_ok(t->base);
+  case KT_STRUCT:
+    if (t->st->is_union || !kir_struct_is_natural(t->st)) return false;
+    for (int i = 0; i < t->st->nfields; i++)
+      if (!push_struct_ok(t->st->fields[i].type)) return false;
+    return true;
+  default: return kir_is_scalar(t) && t->kind != KT_BOOL && t->size >= 4;
+  }
+}
+
 int sg_vk_slot_size(const KType *t) {
   if (t->kind == KT_PTR) return 8;
+  if (t->kind == KT_STRUCT) return push_struct_ok(t) ? t->size : 0;
   if (!kir_is_scalar(t)) return 0;
   return t->size < 4 ? 4 : t->size;
 }
 
+int sg_vk_slot_align(const KType *t) {
+  if (t->kind == KT_PTR) return 8;
+  if (t->kind == KT_STRUCT) return t->align < 4 ? 4 : t->align;
+  return t->size < 4 ? 4 : t->size;
+}
+
+uint32_t sg_vk_dyn_shared(SG *g, const KVar *v) {
+  SpvModule *m = &g->m;
+  const KType *el = v->type->base;
+  for (int i = 0; i < g->ndyn_vars; i++)
+    if (g->dyn_vars[i].elem == el) return g->dyn_vars[i].var;
+  if (g->ndyn_vars == (int)(sizeof g->dyn_vars / sizeof g->dyn_vars[0])) {
+    sg_error(g, v->loc,
+             "too many element types of dynamic shared memory in one module for the "
+             "Vulkan SPIR-V form");
+    return 0;
+  }
+  uint32_t u32 = spv_type_int(m, 32);
+  if (!g->dyn_bytes) {
+    g->dyn_bytes = spv_id(m);
+    uint32_t ops[3] = {u32, g->dyn_bytes, 1};
+    spv_emit(m, SPV_SEC_GLOBAL, SpvOpSpecConstant, ops, 3);
+    uint32_t spec = 3;
+    spv_decorate(m, g->dyn_bytes, SpvDecorationSpecId, &spec, 1);
+    spv_name(m, g->dyn_bytes, "kcc.dynamic_shared_bytes");
+  }
+  uint32_t size = el->size > 0 ? (uint32_t)el->size : 1;
+  uint32_t elt = sg_type(g, el), c1 = spv_const_int(m, 32, size - 1),
+           cs = spv_const_int(m, 32, size);
+  uint32_t sum = spv_id(m), len = spv_id(m), arr = spv_id(m);
+  uint32_t add[5] = {u32, sum, SpvOpIAdd, g->dyn_bytes, c1};
+  spv_emit(m, SPV_SEC_GLOBAL, SpvOpSpecConstantOp, add, 5);
+  uint32_t div[5] = {u32, len, SpvOpUDiv, sum, cs};
+  spv_emit(m, SPV_SEC_GLOBAL, SpvOpSpecConstantOp, div, 5);
+  uint32_t aops[3] = {arr, elt, len};
+  spv_emit(m, SPV_SEC_GLOBAL, SpvOpTypeArray, aops, 3);
+  uint32_t var =
+      sg_global_var(g, spv_type_ptr(m, SpvStorageClassWorkgroup, arr), SpvStorageClassWorkgroup, 0);
+  spv_name(m, var, v->name);
+  g->dyn_vars[g->ndyn_vars].elem = el;
+  g->dyn_vars[g->ndyn_vars++].var = var;
+  return var;
+}
+
 void sg_vk_check_func(SG *g, KFunc *f) {
-  if (f->uses_dynamic_shared)
-    sg_error(g, f->loc,
-             "'%s' uses dynamic shared memory (extern shared), which the Vulkan SPIR-V form does "
-             "not support yet",
-             f->name);
+  /* Dynamic shared memory is one Workgroup array: the `extern shared` arrays a function
+   * reaches must agree on their element type (logical pointers cannot reinterpret it). */
+  KVar *dv = sg_dyn_var(f);
+  for (int i = 0; dv && i < f->shared.n; i++) {
+    KVar *v = f->shared.v[i];
+    if (v->is_dynamic && v->type->base != dv->type->base) {
+      sg_error(g, v->loc,
+               "dynamic shared arrays '%s' and '%s' have different element types, which the "
+               "Vulkan SPIR-V form does not support yet",
+               dv->name, v->name);
+      break;
+    }
+  }
   if (f->symbols.n > 0)
     sg_error(g, f->loc,
              "'%s' uses host-filled constants or __device__ variables, which the Vulkan SPIR-V "
@@ -130,11 +198,12 @@ void sg_vk_check_func(SG *g, KFunc *f) {
     if (!slot) {
       sg_error(g, p->loc,
                "kernel parameter '%s' of type '%s' is not supported by the Vulkan SPIR-V form "
-               "yet (buffers and scalars are)",
+               "yet (buffers, scalars and structs of 32/64-bit members and buffers are)",
                p->name, kir_type_str(t));
       continue;
     }
-    off = (off + (slot >= 8 ? 7 : 3)) & ~(slot >= 8 ? 7 : 3);
+    int al = sg_vk_slot_align(t);
+    off = (off + al - 1) / al * al;
     off += slot;
   }
   if (off > VK_PUSH_LIMIT)
@@ -154,8 +223,8 @@ void sg_vk_entry(SG *g, KFunc *f) {
   uint32_t off = 0;
   for (int i = 0; i < np; i++) {
     KType *t = f->params[i]->type;
-    uint32_t slot = (uint32_t)sg_vk_slot_size(t), al = slot >= 8 ? 8 : 4;
-    off = (off + al - 1) & ~(al - 1);
+    uint32_t slot = (uint32_t)sg_vk_slot_size(t), al = (uint32_t)sg_vk_slot_align(t);
+    off = (off + al - 1) / al * al;
     offs[i] = off;
     off += slot;
     mem[i] = t->kind == KT_PTR ? u64 : t->size < 4 ? u32 : sg_type(g, t);
