@@ -911,6 +911,8 @@ static kcrt_status push_layout(const KcbKernel *k, uint32_t *offs, uint32_t *siz
       slot = align = 8;
     else if ((p->kind == KCB_PARAM_SCALAR && !p->vec_len) || p->kind == KCB_PARAM_BOUNDS_SIZE)
       slot = align = p->size < 4 ? 4 : p->size;
+    else if (p->kind == KCB_PARAM_SCALAR) /* a vector: its bytes at its own alignment */
+      slot = p->size, align = p->align < 4 ? 4 : p->align;
     else if (p->kind == KCB_PARAM_STRUCT)
       slot = p->size, align = p->align < 4 ? 4 : p->align;
     else

@@ -1,7 +1,7 @@
 # vulkan.cmake — the Vulkan form (kcc x.k -o x.vk.spv) and libkcrt's Vulkan back end.
 #
 #   vulkan.spirv.NAME   kcc NAME.k -o NAME.vk.spv for the corpus kernels the form supports
-#                       (tests/kernels) and tests/vulkan/flow.k: no diagnostic, then
+#                       (tests/kernels), tests/vulkan/flow.k and params.k: no diagnostic, then
 #                       spirv-val --target-env vulkan1.2 on the file (kcc validated in process).
 #   vulkan.bad.NAME     tests/vulkan/bad/NAME.k fails with exit 1, no output file, and its first
 #                       diagnostic is "NAME.k:" followed by NAME.expected: what the form
@@ -44,10 +44,13 @@ foreach(_name ${KCC_VK_KERNELS})
                    "${_vk_val}")
   set_tests_properties(vulkan.spirv.${_name} PROPERTIES TIMEOUT 60 LABELS vulkan)
 endforeach()
-add_test(NAME vulkan.spirv.flow
-         COMMAND sh -c "${_vk_spv_sh}" sh $<TARGET_FILE:kcc>
-                 ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/flow.k ${_vk_dir}/flow.vk.spv "${_vk_val}")
-set_tests_properties(vulkan.spirv.flow PROPERTIES TIMEOUT 60 LABELS vulkan)
+foreach(_name flow params)
+  add_test(NAME vulkan.spirv.${_name}
+           COMMAND sh -c "${_vk_spv_sh}" sh $<TARGET_FILE:kcc>
+                   ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/${_name}.k ${_vk_dir}/${_name}.vk.spv
+                   "${_vk_val}")
+  set_tests_properties(vulkan.spirv.${_name} PROPERTIES TIMEOUT 60 LABELS vulkan)
+endforeach()
 
 # $1 kcc, $2 source, $3 expected, $4 output
 set(_vk_bad_sh [=[
@@ -97,6 +100,8 @@ set_tests_properties(vulkan.form PROPERTIES TIMEOUT 60 SKIP_RETURN_CODE 77 LABEL
 #                       less vec_spirv_ops, which has no host program): random inputs, every
 #                       element against the host reference.
 #   vulkan.run.flow     tests/vulkan/flow.c on flow.k: structured control flow against the host.
+#   vulkan.run.params   tests/vulkan/params.c on params.k: every parameter kind and alignment of
+#                       the push constants, read back exactly.
 #   vulkan.api          tests/vulkan/api.c: device info, the named errors, views, block shapes,
 #                       queues and events, fills and copies at odd offsets, large transfers.
 set(_vk_env "KCC_DEVICE=vulkan;XDG_CACHE_HOME=${_rt_out}/cache-vulkan")
@@ -111,21 +116,26 @@ foreach(_name ${KCC_VK_KERNELS})
     SKIP_RETURN_CODE 77 TIMEOUT 300 LABELS vulkan ENVIRONMENT "${_vk_env}")
 endforeach()
 
-add_custom_command(OUTPUT ${_vk_dir}/flow.kcb.stamp
-  COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/runtime/make_bundle.sh $<TARGET_FILE:kcc>
-          ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/flow.k ${_vk_dir}/flow.kcb
-  COMMAND ${CMAKE_COMMAND} -E touch ${_vk_dir}/flow.kcb.stamp
-  BYPRODUCTS ${_vk_dir}/flow.kcb
-  DEPENDS kcc ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/flow.k ${CMAKE_CURRENT_SOURCE_DIR}/runtime/make_bundle.sh
-  COMMENT "kcc flow.k -o flow.kcb"
-  VERBATIM)
-add_executable(vk_flow ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/flow.c ${_vk_dir}/flow.kcb.stamp)
-target_link_libraries(vk_flow PRIVATE kcrt_rt_common)
-add_test(NAME vulkan.run.flow
-         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/run.sh $<TARGET_FILE:vk_flow>
-                 ${_vk_dir}/flow.kcb)
-set_tests_properties(vulkan.run.flow PROPERTIES
-  SKIP_RETURN_CODE 77 TIMEOUT 300 LABELS vulkan ENVIRONMENT "${_vk_env}")
+# Kernels kept beside their host program in tests/vulkan/.
+foreach(_name flow params)
+  add_custom_command(OUTPUT ${_vk_dir}/${_name}.kcb.stamp
+    COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/runtime/make_bundle.sh $<TARGET_FILE:kcc>
+            ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/${_name}.k ${_vk_dir}/${_name}.kcb
+    COMMAND ${CMAKE_COMMAND} -E touch ${_vk_dir}/${_name}.kcb.stamp
+    BYPRODUCTS ${_vk_dir}/${_name}.kcb
+    DEPENDS kcc ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/${_name}.k
+            ${CMAKE_CURRENT_SOURCE_DIR}/runtime/make_bundle.sh
+    COMMENT "kcc ${_name}.k -o ${_name}.kcb"
+    VERBATIM)
+  add_executable(vk_${_name} ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/${_name}.c
+                 ${_vk_dir}/${_name}.kcb.stamp)
+  target_link_libraries(vk_${_name} PRIVATE kcrt_rt_common)
+  add_test(NAME vulkan.run.${_name}
+           COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/run.sh $<TARGET_FILE:vk_${_name}>
+                   ${_vk_dir}/${_name}.kcb)
+  set_tests_properties(vulkan.run.${_name} PROPERTIES
+    SKIP_RETURN_CODE 77 TIMEOUT 300 LABELS vulkan ENVIRONMENT "${_vk_env}")
+endforeach()
 
 add_executable(vk_api ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/api.c ${_rt_out}/vecadd.kcb.stamp
                ${_rt_out}/printf.kcb.stamp)

@@ -103,6 +103,13 @@ uint32_t sg_vk_special(SG *g, KExpr *e) {
   return sg_convert(g, x, u, e->type, e->loc);
 }
 
+/* A vector parameter: 2, 3 or 4 components of 32 or 64 bits (std430 aligns a 3-vector as a
+ * 4-vector, as KIR's OpenCL layout does). */
+static bool push_vec_ok(const KType *t) {
+  return t->kind == KT_VEC && t->len >= 2 && t->len <= 4 && t->base->size >= 4 &&
+         t->base->kind != KT_BOOL;
+}
+
 /* Whether a struct can be a push constant as it is: members of 32 or 64 bits (no 8/16-bit
  * push-constant capability needed), buffer pointers, arrays and structs of them. */
 static bool push_struct_ok(const KType *t) {
@@ -114,12 +121,14 @@ static bool push_struct_ok(const KType *t) {
     for (int i = 0; i < t->st->nfields; i++)
       if (!push_struct_ok(t->st->fields[i].type)) return false;
     return true;
+  case KT_VEC: return push_vec_ok(t);
   default: return kir_is_scalar(t) && t->kind != KT_BOOL && t->size >= 4;
   }
 }
 
 int sg_vk_slot_size(const KType *t) {
   if (t->kind == KT_PTR) return 8;
+  if (t->kind == KT_VEC) return push_vec_ok(t) ? t->size : 0;
   if (t->kind == KT_STRUCT) return push_struct_ok(t) ? t->size : 0;
   if (!kir_is_scalar(t)) return 0;
   return t->size < 4 ? 4 : t->size;
@@ -127,7 +136,7 @@ int sg_vk_slot_size(const KType *t) {
 
 int sg_vk_slot_align(const KType *t) {
   if (t->kind == KT_PTR) return 8;
-  if (t->kind == KT_STRUCT) return t->align < 4 ? 4 : t->align;
+  if (t->kind == KT_STRUCT || t->kind == KT_VEC) return t->align < 4 ? 4 : t->align;
   return t->size < 4 ? 4 : t->size;
 }
 
@@ -198,7 +207,7 @@ void sg_vk_check_func(SG *g, KFunc *f) {
     if (!slot) {
       sg_error(g, p->loc,
                "kernel parameter '%s' of type '%s' is not supported by the Vulkan SPIR-V form "
-               "yet (buffers, scalars and structs of 32/64-bit members and buffers are)",
+               "yet (buffers, scalars, vectors and structs of 32/64-bit members and buffers are)",
                p->name, kir_type_str(t));
       continue;
     }
