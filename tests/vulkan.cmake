@@ -145,3 +145,9 @@ add_test(NAME vulkan.api
                  ${_rt_out}/vecadd.kcb ${_rt_out}/printf.kcb)
 set_tests_properties(vulkan.api PROPERTIES
   SKIP_RETURN_CODE 77 TIMEOUT 300 LABELS vulkan ENVIRONMENT "${_vk_env}")
+
+# vulkan.devices  kcc --devices: lavapipe listed only for KCC_DEVICE=vulkan and named in the
+#                 Vulkan note otherwise; vulkan, vk, vulkan:0 select it (tests/vulkan/devices.sh).
+add_test(NAME vulkan.devices COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/devices.sh
+                                     $<TARGET_FILE:kcc>)
+set_tests_properties(vulkan.devices PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 60 LABELS vulkan)
