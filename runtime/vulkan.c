@@ -72,6 +72,9 @@
   X(vkCreatePipelineLayout)                                                                        \
   X(vkDestroyPipelineLayout)                                                                       \
   X(vkCreateComputePipelines)                                                                      \
+  X(vkCreatePipelineCache)                                                                         \
+  X(vkDestroyPipelineCache)                                                                        \
+  X(vkGetPipelineCacheData)                                                                        \
   X(vkDestroyPipeline)                                                                             \
   X(vkCreateQueryPool)                                                                             \
   X(vkDestroyQueryPool)                                                                            \
@@ -177,6 +180,7 @@ typedef struct VkPhys {
   VkPhysicalDeviceVulkan12Features f12;
   VkPhysicalDeviceLimits limits;
   uint32_t timestamp_bits;
+  uint8_t cache_uuid[VK_UUID_SIZE]; /* the driver's pipeline cache compatibility */
 } VkPhys;
 
 static const char *vendor_name(uint32_t id) {
@@ -259,6 +263,7 @@ static void vk_enumerate(KcrtDevEntry **list, int *n, char *why, size_t whylen) 
     }
     p->family = (uint32_t)fam;
     p->limits = pr->limits;
+    memcpy(p->cache_uuid, pr->pipelineCacheUUID, VK_UUID_SIZE);
     bool cpu = pr->deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
     if (cpu && !cpus) {
       if (!skipped_cpu++) snprintf(skipped, sizeof skipped, "%s", pr->deviceName);
@@ -831,8 +836,13 @@ static kcrt_status vk_event_elapsed(kcrt_event *a, kcrt_event *b, double *ms) {
 
 /* ---------------------------------------------------------------- modules and kernels */
 
+/* A module: its shader module and the pipeline cache its pipelines are built with, which
+ * starts from the on-disk cache entry of (device, driver, bundle) and goes back to it after
+ * each pipeline built, so a second run skips the driver's compiler. */
 typedef struct VkMod {
   VkShaderModule shader;
+  VkPipelineCache cache;
+  KcrtKey key;
 } VkMod;
 
 static kcrt_status vk_module_load(kcrt_module *m) {
@@ -867,13 +877,47 @@ static kcrt_status vk_module_load(kcrt_module *m) {
                      "Vulkan: %s refused the module's SPIR-V: %s (%d)", m->dev->info.name,
                      vk_result_name(r), (int)r);
   }
+  char uuid[2 * VK_UUID_SIZE + 1];
+  for (unsigned i = 0; i < VK_UUID_SIZE; i++)
+    snprintf(uuid + 2 * i, 3, "%02x", c->p->cache_uuid[i]);
+  kcrt_key_init(&vm->key, "vulkan-pipelines");
+  kcrt_key_add(&vm->key, m->dev->info.name);
+  kcrt_key_add(&vm->key, m->dev->info.driver_version);
+  kcrt_key_add(&vm->key, uuid);
+  kcrt_key_add_u64(&vm->key, m->b->hash);
+  size_t len = 0;
+  void *data = kcrt_cache_get(&vm->key, &len);
+  VkPipelineCacheCreateInfo pc = {.sType = VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO,
+                                  .initialDataSize = data ? len : 0,
+                                  .pInitialData = data};
+  r = vk.vkCreatePipelineCache(c->dev, &pc, NULL, &vm->cache);
+  if (r != VK_SUCCESS && data) { /* data the driver does not take: start empty */
+    pc.initialDataSize = 0;
+    pc.pInitialData = NULL;
+    r = vk.vkCreatePipelineCache(c->dev, &pc, NULL, &vm->cache);
+  }
+  if (r != VK_SUCCESS) vm->cache = VK_NULL_HANDLE; /* pipelines are built without one */
+  if (data) kcrt_log("vulkan: pipeline cache of %zu bytes from disk", len);
+  free(data);
   m->h = vm;
   return KCRT_SUCCESS;
+}
+
+/* The module's pipeline cache back to disk (after a pipeline was built into it). */
+static void save_pipelines(VkDev *c, VkMod *vm) {
+  size_t len = 0;
+  if (!vm->cache || vk.vkGetPipelineCacheData(c->dev, vm->cache, &len, NULL) != VK_SUCCESS || !len)
+    return;
+  void *data = malloc(len);
+  if (data && vk.vkGetPipelineCacheData(c->dev, vm->cache, &len, data) == VK_SUCCESS)
+    kcrt_cache_put(&vm->key, data, len);
+  free(data);
 }
 
 static void vk_module_unload(kcrt_module *m) {
   VkMod *vm = m->h;
   if (!vm) return;
+  if (vm->cache) vk.vkDestroyPipelineCache(vd(m->dev)->dev, vm->cache, NULL);
   vk.vkDestroyShaderModule(vd(m->dev)->dev, vm->shader, NULL);
   free(vm);
 }
@@ -1010,7 +1054,9 @@ static kcrt_status pipeline(kcrt_kernel *k, const uint64_t block[3], size_t dyn,
       .layout = kk->layout};
   double t0 = kcrt_now_ms();
   VkPipeline p = VK_NULL_HANDLE;
-  VkResult r = vk.vkCreateComputePipelines(c->dev, VK_NULL_HANDLE, 1, &ci, NULL, &p);
+  VkMod *vm = k->mod->h;
+  VkResult r = vk.vkCreateComputePipelines(c->dev, vm->cache, 1, &ci, NULL, &p);
+  if (r == VK_SUCCESS) save_pipelines(c, vm);
   kcrt_status st = KCRT_SUCCESS;
   VkPipe *np = r == VK_SUCCESS ? realloc(kk->pipes, (size_t)(kk->npipes + 1) * sizeof *np) : NULL;
   if (r != VK_SUCCESS) {

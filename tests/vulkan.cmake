@@ -151,3 +151,22 @@ set_tests_properties(vulkan.api PROPERTIES
 add_test(NAME vulkan.devices COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/devices.sh
                                      $<TARGET_FILE:kcc>)
 set_tests_properties(vulkan.devices PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 60 LABELS vulkan)
+
+# vulkan.pipeline_cache  a module's pipeline cache goes to libkcrt's disk cache after a pipeline
+#                        is built, and the next run of the program starts from it (KCC_LOG).
+set(_vk_pc_sh [=[
+dir="$3/pc-cache"
+rm -rf "$dir"
+export XDG_CACHE_HOME="$dir" KCC_LOG=1 KCC_DEVICE=vulkan
+out=$("$1" "$2" 2>&1); st=$?
+[ $st -eq 77 ] && { echo "$out"; exit 77; }
+[ $st -eq 0 ] || { echo "$out"; exit 1; }
+echo "$out" | grep -q 'kcrt: cache: stored .*' || { echo "$out"; echo "nothing stored"; exit 1; }
+out=$("$1" "$2" 2>&1) || { echo "$out"; exit 1; }
+echo "$out" | grep -q 'kcrt: vulkan: pipeline cache of [0-9]* bytes from disk' ||
+  { echo "$out"; echo "the second run did not start from the disk cache"; exit 1; }
+]=])
+add_test(NAME vulkan.pipeline_cache
+         COMMAND sh -c "${_vk_pc_sh}" sh $<TARGET_FILE:rt_vecadd> ${_rt_out}/vecadd.kcb ${_vk_dir})
+set_tests_properties(vulkan.pipeline_cache PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 120
+                     LABELS vulkan)
