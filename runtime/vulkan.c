@@ -40,6 +40,7 @@
   X(vkDestroyDevice)                                                                               \
   X(vkGetDeviceQueue)                                                                              \
   X(vkDeviceWaitIdle)                                                                              \
+  X(vkQueueWaitIdle)                                                                               \
   X(vkCreateBuffer)                                                                                \
   X(vkDestroyBuffer)                                                                               \
   X(vkGetBufferMemoryRequirements)                                                                 \
@@ -336,6 +337,15 @@ typedef struct VkStage {
   VkDeviceSize size;
 } VkStage;
 
+/* A buffer: its VkBuffer, and where in it this kcrt_buffer starts (views share their
+ * parent's). */
+typedef struct VkBuf {
+  VkBuffer buf;
+  VkDeviceMemory mem;
+  VkDeviceSize off;
+  bool owner;
+} VkBuf;
+
 typedef struct VkDev {
   const VkPhys *p;
   VkDevice dev;
@@ -347,20 +357,16 @@ typedef struct VkDev {
   /* The queue, the command pool and the staging buffer are used by one thread at a time. */
   pthread_mutex_t lock;
   VkStage stage;
+  /* The frames of kernels whose locals' addresses escape (docs/bundle.md, "Vulkan"): one
+   * buffer for every launch, which the submissions' barriers keep from overlapping. */
+  VkBuf scratch;
+  VkDeviceSize scratch_size;
+  uint64_t scratch_addr;
 } VkDev;
 
 static VkDev *vd(kcrt_device *d) {
   return d->priv;
 }
-
-/* A buffer: its VkBuffer, and where in it this kcrt_buffer starts (views share their
- * parent's). */
-typedef struct VkBuf {
-  VkBuffer buf;
-  VkDeviceMemory mem;
-  VkDeviceSize off;
-  bool owner;
-} VkBuf;
 
 static kcrt_status vk_open(kcrt_device *dev) {
   const VkPhys *p = dev->entry->h1;
@@ -426,6 +432,8 @@ static void vk_close(kcrt_device *dev) {
   VkDev *c = vd(dev);
   vk.vkDeviceWaitIdle(c->dev);
   stage_free(c);
+  if (c->scratch.buf) vk.vkDestroyBuffer(c->dev, c->scratch.buf, NULL);
+  if (c->scratch.mem) vk.vkFreeMemory(c->dev, c->scratch.mem, NULL);
   vk.vkDestroyCommandPool(c->dev, c->pool, NULL);
   vk.vkDestroyDevice(c->dev, NULL);
   pthread_mutex_destroy(&c->lock);
@@ -843,7 +851,30 @@ typedef struct VkMod {
   VkShaderModule shader;
   VkPipelineCache cache;
   KcrtKey key;
+  uint32_t frame; /* bytes of each invocation's frame (specialisation constant 4), or 0 */
 } VkMod;
+
+/* The few SPIR-V numbers the runtime reads (spirv.h's SpvOpDecorate, SpvDecorationSpecId,
+ * SpvOpSpecConstant). */
+enum { SPV_OP_DECORATE = 71, SPV_DECORATION_SPEC_ID = 1, SPV_OP_SPEC_CONSTANT = 50 };
+
+/* The default value of the specialisation constant with SpecId `spec` in a SPIR-V module
+ * (kcc's frame size), or 0 when there is none. */
+static uint32_t spec_default(const uint32_t *w, size_t n, uint32_t spec) {
+  uint32_t id = 0;
+  for (int pass = 0; pass < 2; pass++)
+    for (size_t i = 5; i < n;) {
+      uint32_t wc = w[i] >> 16, op = w[i] & 0xffff;
+      if (wc == 0 || i + wc > n) return 0;
+      if (pass == 0 && op == SPV_OP_DECORATE && wc >= 4 && w[i + 2] == SPV_DECORATION_SPEC_ID &&
+          w[i + 3] == spec)
+        id = w[i + 1];
+      if (pass == 1 && op == SPV_OP_SPEC_CONSTANT && wc >= 4 && id && w[i + 2] == id)
+        return w[i + 3];
+      i += wc;
+    }
+  return 0;
+}
 
 static kcrt_status vk_module_load(kcrt_module *m) {
   VkDev *c = vd(m->dev);
@@ -867,6 +898,7 @@ static kcrt_status vk_module_load(kcrt_module *m) {
     return kcrt_fail(KCRT_ERROR_OUT_OF_MEMORY, "out of host memory");
   }
   memcpy(words, s->data, s->size);
+  vm->frame = spec_default(words, s->size / 4, 4);
   VkShaderModuleCreateInfo ci = {
       .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, .codeSize = s->size, .pCode = words};
   VkResult r = vk.vkCreateShaderModule(c->dev, &ci, NULL, &vm->shader);
@@ -938,7 +970,7 @@ typedef struct VkPipe {
 
 typedef struct VkKern {
   VkPipelineLayout layout;
-  uint32_t *offs; /* each parameter's offset in the push constants */
+  uint32_t *offs; /* each parameter's offset in the push constants (then the scratch's) */
   uint32_t push;  /* their size */
   VkPipe *pipes;
   int npipes;
@@ -946,7 +978,7 @@ typedef struct VkKern {
 } VkKern;
 
 /* Where each parameter goes in the push constants (docs/bundle.md, "Vulkan"). */
-static kcrt_status push_layout(const KcbKernel *k, uint32_t *offs, uint32_t *size) {
+static kcrt_status push_layout(const KcbKernel *k, bool frame, uint32_t *offs, uint32_t *size) {
   uint32_t off = 0;
   for (uint32_t i = 0; i < k->nparams + k->nhidden; i++) {
     const KcbParam *p = &k->params[i];
@@ -968,6 +1000,11 @@ static kcrt_status push_layout(const KcbKernel *k, uint32_t *offs, uint32_t *siz
     offs[i] = off;
     off += slot;
   }
+  if (frame) { /* the scratch buffer's address, after the parameters */
+    off = (off + 7) / 8 * 8;
+    offs[k->nparams + k->nhidden] = off;
+    off += 8;
+  }
   *size = off;
   return KCRT_SUCCESS;
 }
@@ -976,13 +1013,13 @@ static kcrt_status vk_kernel_init(kcrt_kernel *k) {
   VkDev *c = vd(k->mod->dev);
   VkKern *vk_k = calloc(1, sizeof *vk_k);
   uint32_t np = k->k->nparams + k->k->nhidden;
-  if (vk_k) vk_k->offs = calloc(np ? np : 1, sizeof *vk_k->offs);
+  if (vk_k) vk_k->offs = calloc(np + 1, sizeof *vk_k->offs);
   if (!vk_k || !vk_k->offs) {
     if (vk_k) free(vk_k->offs);
     free(vk_k);
     return kcrt_fail(KCRT_ERROR_OUT_OF_MEMORY, "out of host memory");
   }
-  kcrt_status st = push_layout(k->k, vk_k->offs, &vk_k->push);
+  kcrt_status st = push_layout(k->k, ((VkMod *)k->mod->h)->frame != 0, vk_k->offs, &vk_k->push);
   if (!st && vk_k->push > c->push_limit)
     st = kcrt_fail(KCRT_ERROR_NOT_SUPPORTED,
                    "kernel '%s' takes %u bytes of parameters; %s allows %u bytes of push "
@@ -1080,6 +1117,27 @@ static kcrt_status pipeline(kcrt_kernel *k, const uint64_t block[3], size_t dyn,
   return st;
 }
 
+/* The scratch buffer of at least `size` bytes (the device lock held): a larger one replaces
+ * it once every submission is done with it. */
+static VkResult scratch_get(VkDev *c, VkDeviceSize size) {
+  if (c->scratch.buf && c->scratch_size >= size) return VK_SUCCESS;
+  VkResult r = vk.vkQueueWaitIdle(c->queue);
+  if (r != VK_SUCCESS) return r;
+  if (c->scratch.buf) vk.vkDestroyBuffer(c->dev, c->scratch.buf, NULL);
+  if (c->scratch.mem) vk.vkFreeMemory(c->dev, c->scratch.mem, NULL);
+  memset(&c->scratch, 0, sizeof c->scratch);
+  c->scratch_size = 0;
+  r = make_buffer(c, size,
+                  VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT,
+                  VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, true, &c->scratch.buf, &c->scratch.mem);
+  if (r != VK_SUCCESS) return r;
+  VkBufferDeviceAddressInfo ai = {.sType = VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO,
+                                  .buffer = c->scratch.buf};
+  c->scratch_addr = vk.vkGetBufferDeviceAddress(c->dev, &ai);
+  c->scratch_size = size;
+  return VK_SUCCESS;
+}
+
 /* Submissions a queue may leave unwaited before a launch waits for the oldest. */
 enum { MAX_PENDING = 64 };
 
@@ -1101,8 +1159,22 @@ static kcrt_status vk_launch(kcrt_kernel *k, kcrt_queue *q, const uint64_t grid[
     }
   }
   VkQ *vq = q->h;
+  uint32_t frame = ((VkMod *)k->mod->h)->frame;
+  uint64_t threads = grid[0] * grid[1] * grid[2], per = block[0] * block[1] * block[2], need = 0;
+  if (frame && (__builtin_mul_overflow(threads, per, &threads) ||
+                __builtin_mul_overflow(threads, (uint64_t)frame, &need) ||
+                need > k->mod->dev->info.max_alloc_bytes))
+    return kcrt_fail(KCRT_ERROR_OUT_OF_MEMORY,
+                     "Vulkan: '%s' keeps %u bytes per thread in memory (locals whose address is "
+                     "taken); %llu threads need more than %s can allocate",
+                     k->k->name, frame, (unsigned long long)threads, k->mod->dev->info.name);
   pthread_mutex_lock(&c->lock);
   VkResult r = VK_SUCCESS;
+  if (frame) {
+    r = scratch_get(c, need);
+    if (r == VK_SUCCESS)
+      memcpy(push + kk->offs[k->k->nparams + k->k->nhidden], &c->scratch_addr, 8);
+  }
   if (vq->n >= MAX_PENDING) r = retire(c, vq, vq->n / 2);
   if (r == VK_SUCCESS && vq->n == vq->cap) {
     int cap = vq->cap ? 2 * vq->cap : 16;

@@ -73,8 +73,9 @@ uint32_t sg_u64(SG *g, uint64_t v) {
 SpvStorageClass sg_storage(SG *g, KAddrSpace as, KLoc loc) {
   /* Vulkan: buffers are reached through device addresses (PhysicalStorageBuffer), which keep
    * C's pointer arithmetic; `constant` pointers are buffers too (a module's own constant
-   * arrays are Private variables, indexed in place: spirv_vulkan.c). */
-  if (g->vk && (as == KAS_GLOBAL || as == KAS_CONSTANT))
+   * arrays are Private variables, indexed in place: spirv_vulkan.c), and so are pointers to
+   * private memory: what they point to lives in the invocation's frame (spirv_vulkan.c). */
+  if (g->vk && (as == KAS_GLOBAL || as == KAS_CONSTANT || as == KAS_PRIVATE))
     return SpvStorageClassPhysicalStorageBuffer;
   switch (as) {
   case KAS_GLOBAL: return SpvStorageClassCrossWorkgroup;
@@ -617,6 +618,12 @@ static void vk_aliasing(SG *g, uint32_t id, const KType *t, SpvDecoration aliase
 }
 
 static void local_var(SG *g, KVar *v) {
+  if (g->vk && sg_vk_escaping(g, v)) {
+    /* Its storage is in the invocation's frame: sg_vk_frame_enter makes the pointer. */
+    SVar *s = svar(v);
+    s->psb = true;
+    return;
+  }
   if (g->vk && v->type->kind == KT_PTR &&
       sg_storage(g, v->type->as, v->loc) != SpvStorageClassPhysicalStorageBuffer)
     sg_error(g, v->loc,
@@ -668,6 +675,7 @@ static void define_func(SG *g, KFunc *f) {
   uint32_t head[4] = {g->fn_ret, fid, SpvFunctionControlMaskNone, func_type(g, f)};
   spw_inst(out, SpvOpFunction, head, 4);
 
+  if (g->vk) sg_vk_escapes(g, f);
   ParamUse use = {f, calloc((size_t)f->nparams + 1, sizeof(bool))};
   kir_visit_stmt(f->body, param_use, &use);
   uint32_t *pid = calloc((size_t)f->nparams + 1, sizeof *pid);
@@ -744,6 +752,7 @@ static void define_func(SG *g, KFunc *f) {
 
   uint32_t entry = spv_id(&g->m);
   open_block(g, entry);
+  if (g->vk) sg_vk_frame_enter(g);
   /* Parameters that need storage start as a copy of the argument. */
   for (int i = 0; i < f->nparams; i++) {
     SVar *s = f->params[i]->aux;
@@ -879,7 +888,9 @@ static void gen_stmt(SG *g, KStmt *s) {
   case KS_DECL:
     if (s->var->kind == KV_LOCAL && s->init) {
       SVar *v = s->var->aux;
-      sg_init_store(g, s->var->type, v->ptr, SpvStorageClassFunction, s->init);
+      sg_init_store(g, s->var->type, v->ptr,
+                    v->psb ? SpvStorageClassPhysicalStorageBuffer : SpvStorageClassFunction,
+                    s->init);
     }
     break;
   case KS_EXPR: sg_expr(g, s->expr); break;

@@ -198,7 +198,10 @@ static bool lv_volatile(const KExpr *e) {
 
 static SpvStorageClass lv_storage(SG *g, const KExpr *e) {
   switch (e->kind) {
-  case KE_VAR: return SpvStorageClassFunction;
+  case KE_VAR: {
+    const SVar *s = e->var->aux;
+    return s && s->psb ? SpvStorageClassPhysicalStorageBuffer : SpvStorageClassFunction;
+  }
   case KE_GVAR:
     if (g->vk && e->var->kind != KV_SHARED) return SpvStorageClassPrivate; /* spirv.c, globals */
     return e->var->kind == KV_SHARED ? SpvStorageClassWorkgroup

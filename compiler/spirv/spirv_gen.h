@@ -19,6 +19,7 @@ typedef struct SVar {
   uint32_t ptr; /* pointer to its storage, or 0 */
   uint32_t val; /* a parameter never written: its value */
   uint32_t wg;  /* a static shared array: its module-scope Workgroup variable */
+  bool psb;     /* Vulkan: a local whose address escapes, kept in the invocation's frame */
 } SVar;
 
 /* The static shared arrays device function f reaches, which it receives as Workgroup pointer
@@ -69,9 +70,16 @@ typedef struct SG {
     uint32_t var;
   } dyn_vars[8]; /* its Workgroup array, one per element type */
   int ndyn_vars;
-  KLoc sg_refused;     /* the last subgroup operation refused: one error per source call */
-  uint32_t ocl;        /* OpExtInstImport "OpenCL.std", 0 until needed */
-  uint32_t builtin[4]; /* Input variables for threadIdx, blockIdx, blockDim, gridDim */
+  /* Vulkan: locals whose address escapes (taken, an array passed on, a union member) live in
+   * a per-invocation frame in a buffer the runtime provides (spirv_vulkan.c, "Frames"). */
+  KList escaping;       /* this function's: KVar * */
+  uint32_t frame_var;   /* Private u64: this invocation's frame address (0: none yet) */
+  uint32_t frame_total; /* bytes of every function's frame, one after the other */
+  uint32_t frame_here;  /* where this function's frame starts in it */
+  uint32_t frame_size;  /* this function's frame so far */
+  KLoc sg_refused;      /* the last subgroup operation refused: one error per source call */
+  uint32_t ocl;         /* OpExtInstImport "OpenCL.std", 0 until needed */
+  uint32_t builtin[4];  /* Input variables for threadIdx, blockIdx, blockDim, gridDim */
 
   SStruct *structs;
   int nstructs, capstructs;
@@ -156,6 +164,12 @@ uint32_t sg_vk_glsl_import(SG *g);
  * (docs/bundle.md, "Vulkan"); size 0 when it cannot be there. */
 int sg_vk_slot_size(const KType *t);
 int sg_vk_slot_align(const KType *t);
+/* Finds the locals of f whose address escapes (into g->escaping). */
+void sg_vk_escapes(SG *g, KFunc *f);
+bool sg_vk_escaping(SG *g, const KVar *v);
+/* In f's entry block: the frame-resident locals' pointers (their SVar.ptr), from the frame
+ * address the entry point stored; ends f's frame. */
+void sg_vk_frame_enter(SG *g);
 /* Dynamic shared memory for the array v names: a Workgroup array of v's element type whose
  * length is specialisation constant 3 (bytes) over the element size, rounded up. */
 uint32_t sg_vk_dyn_shared(SG *g, const KVar *v);

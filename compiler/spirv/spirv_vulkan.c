@@ -14,7 +14,15 @@
  *    Vulkan device has.
  *  - the workgroup size is specialisation constants 0, 1, 2 (x, y, z): the runtime builds one
  *    pipeline per block shape.
- *  - each kernel is an entry point of its own name. */
+ *  - each kernel is an entry point of its own name.
+ *  - frames: a local whose address escapes (taken with &, an array passed on or kept as a
+ *    pointer, a union whose members are reached) cannot stay a Function variable, whose
+ *    pointers are logical; it lives in the invocation's frame, in a buffer: each function
+ *    has its part of the frame (no recursion: one activation at a time), the module's frame
+ *    size is specialisation constant 4's default value, and the runtime passes the scratch
+ *    buffer's address as one more push constant (after the parameters, at a multiple of 8)
+ *    when that size is not 0; the entry point stores scratch + (linear invocation index) x
+ *    frame size in a Private variable that functions read. */
 #include <spirv/unified1/GLSL.std.450.h>
 #include <spirv/unified1/OpenCL.std.h>
 #include <stdlib.h>
@@ -53,6 +61,13 @@ void sg_vk_header(SG *g) {
 
 void sg_vk_finish(SG *g) {
   SpvModule *m = &g->m;
+  if (g->frame_total) { /* the frame size, for the runtime (never read by the code) */
+    uint32_t id = spv_id(m), ops[3] = {spv_type_int(m, 32), id, (g->frame_total + 15) & ~15u};
+    spv_emit(m, SPV_SEC_GLOBAL, SpvOpSpecConstant, ops, 3);
+    uint32_t spec = 4;
+    spv_decorate(m, id, SpvDecorationSpecId, &spec, 1);
+    spv_name(m, id, "kcc.frame_bytes");
+  }
   /* Narrow integers in buffers (bool is a byte) need the storage capabilities as well. */
   if (spv_has_capability(m, SpvCapabilityInt8)) {
     spv_capability(m, SpvCapabilityStorageBuffer8BitAccess);
@@ -77,10 +92,9 @@ void sg_vk_stride(SG *g, uint32_t id, uint32_t stride) {
   spv_decorate(&g->m, id, SpvDecorationArrayStride, &stride, 1);
 }
 
+static uint32_t builtin_var(SG *g, int k);
+
 uint32_t sg_vk_special(SG *g, KExpr *e) {
-  static const SpvBuiltIn bi[4] = {SpvBuiltInLocalInvocationId, SpvBuiltInWorkgroupId,
-                                   SpvBuiltInWorkgroupSize, SpvBuiltInNumWorkgroups};
-  static const char *names[4] = {"kcc.thread_idx", "kcc.block_idx", "", "kcc.grid_dim"};
   int k = (int)e->builtin - BI_THREAD_IDX;
   KType *u = kir_type_scalar(KT_U32);
   if (k < 0 || k > 3 || e->dim < 0 || e->dim > 2) {
@@ -90,15 +104,8 @@ uint32_t sg_vk_special(SG *g, KExpr *e) {
   if (k == 2) return sg_convert(g, g->wgsize[e->dim], u, e->type, e->loc);
   /* Vulkan's compute builtins are 32-bit, like CUDA's registers. */
   uint32_t u32 = spv_type_int(&g->m, 32), v3 = spv_type_vector(&g->m, u32, 3);
-  if (!g->builtin[k]) {
-    uint32_t var =
-        sg_global_var(g, spv_type_ptr(&g->m, SpvStorageClassInput, v3), SpvStorageClassInput, 0);
-    uint32_t b = (uint32_t)bi[k];
-    spv_decorate(&g->m, var, SpvDecorationBuiltIn, &b, 1);
-    spv_name(&g->m, var, names[k]);
-    g->builtin[k] = var;
-  }
-  uint32_t vec = sg_op(g, SpvOpLoad, v3, 1, &g->builtin[k]);
+  uint32_t bvar = builtin_var(g, k);
+  uint32_t vec = sg_op(g, SpvOpLoad, v3, 1, &bvar);
   uint32_t x = sg_opv(g, SpvOpCompositeExtract, u32, 2, vec, (uint32_t)e->dim);
   return sg_convert(g, x, u, e->type, e->loc);
 }
@@ -124,6 +131,89 @@ static bool push_struct_ok(const KType *t) {
   case KT_VEC: return push_vec_ok(t);
   default: return kir_is_scalar(t) && t->kind != KT_BOOL && t->size >= 4;
   }
+}
+
+/* ---------------------------------------------------------------- frames */
+
+static bool is_decay(const KExpr *e) {
+  return e && e->kind == KE_CAST && kir_cast_kind(e->a->type, e->type) == KC_ARRAY_DECAY;
+}
+
+/* The local an lvalue is part of (through members and array elements), or NULL. */
+static KVar *local_root(KExpr *e) {
+  for (;;) {
+    switch (e->kind) {
+    case KE_VAR: return e->var;
+    case KE_MEMBER:
+    case KE_SWIZZLE: e = e->a; break;
+    case KE_INDEX:
+      if (!is_decay(e->a)) return NULL; /* through a pointer: not the local itself */
+      e = e->a->a;
+      break;
+    default: return NULL;
+    }
+  }
+}
+
+typedef struct Escapes {
+  SG *g;
+  KList index_bases; /* array decays that only index (a[i]): they do not escape */
+} Escapes;
+
+static void escape_visit(KExpr *e, void *ctx) {
+  Escapes *x = ctx;
+  /* The visit sees an expression before its operands: a[i] marks a's decay first. */
+  if (e->kind == KE_INDEX && is_decay(e->a)) klist_push(&x->index_bases, e->a);
+  KVar *v = NULL;
+  if (e->kind == KE_ADDR) {
+    v = local_root(e->a);
+  } else if (is_decay(e)) {
+    bool base = false;
+    for (int i = 0; i < x->index_bases.n && !base; i++) base = x->index_bases.v[i] == e;
+    if (!base) v = local_root(e->a);
+  } else if (e->kind == KE_MEMBER && e->a->type->kind == KT_STRUCT && e->a->type->st->is_union) {
+    v = local_root(e->a); /* a member is the union's address, reinterpreted */
+  }
+  if (v && !sg_vk_escaping(x->g, v)) klist_push(&x->g->escaping, v);
+}
+
+void sg_vk_escapes(SG *g, KFunc *f) {
+  g->escaping.n = 0;
+  Escapes x = {g, {0}};
+  kir_visit_stmt(f->body, escape_visit, &x);
+}
+
+bool sg_vk_escaping(SG *g, const KVar *v) {
+  for (int i = 0; i < g->escaping.n; i++)
+    if (g->escaping.v[i] == v) return true;
+  return false;
+}
+
+void sg_vk_frame_enter(SG *g) {
+  SpvModule *m = &g->m;
+  g->frame_here = g->frame_total;
+  g->frame_size = 0;
+  if (!g->escaping.n) return;
+  uint32_t u64 = spv_type_int(m, 64);
+  if (!g->frame_var) {
+    g->frame_var =
+        sg_global_var(g, spv_type_ptr(m, SpvStorageClassPrivate, u64), SpvStorageClassPrivate, 0);
+    spv_name(m, g->frame_var, "kcc.frame");
+  }
+  uint32_t base = sg_op(g, SpvOpLoad, u64, 1, &g->frame_var);
+  for (int i = 0; i < g->escaping.n; i++) {
+    KVar *v = g->escaping.v[i];
+    SVar *s = v->aux;
+    if (!s || !s->psb) continue; /* a parameter kept as its value: never stored */
+    uint32_t al = v->type->align > 0 ? (uint32_t)v->type->align : 1;
+    uint32_t off = (g->frame_size + al - 1) / al * al;
+    g->frame_size = off + (uint32_t)(v->type->size > 0 ? v->type->size : 1);
+    uint32_t a = sg_opv(g, SpvOpIAdd, u64, 2, base, spv_const_int(m, 64, g->frame_here + off));
+    s->ptr = sg_opv(g, SpvOpConvertUToPtr,
+                    sg_ptr_type(g, SpvStorageClassPhysicalStorageBuffer, v->type), 1, a);
+    spv_name(m, s->ptr, v->name);
+  }
+  g->frame_total = (g->frame_here + g->frame_size + 15) & ~15u;
 }
 
 int sg_vk_slot_size(const KType *t) {
@@ -222,12 +312,73 @@ void sg_vk_check_func(SG *g, KFunc *f) {
              f->name, off, VK_PUSH_LIMIT);
 }
 
+/* An instruction with a result in the entry point's body: its id. */
+static uint32_t wop(SG *g, SpvWords *out, SpvOp op, uint32_t type, int n, const uint32_t *ops) {
+  uint32_t id = spv_id(&g->m), w[8] = {type, id};
+  for (int i = 0; i < n && i < 6; i++) w[2 + i] = ops[i];
+  spw_inst(out, op, w, 2 + n);
+  return id;
+}
+
+/* The builtin Input variable of slot k (0 LocalInvocationId, 1 WorkgroupId, 3 NumWorkgroups:
+ * v3uint; 2, which blockDim does not need in Vulkan, LocalInvocationIndex: uint). */
+static uint32_t builtin_var(SG *g, int k) {
+  static const SpvBuiltIn bi[4] = {SpvBuiltInLocalInvocationId, SpvBuiltInWorkgroupId,
+                                   SpvBuiltInLocalInvocationIndex, SpvBuiltInNumWorkgroups};
+  static const char *names[4] = {"kcc.thread_idx", "kcc.block_idx", "kcc.thread_index",
+                                 "kcc.grid_dim"};
+  if (g->builtin[k]) return g->builtin[k];
+  uint32_t u32 = spv_type_int(&g->m, 32), t = k == 2 ? u32 : spv_type_vector(&g->m, u32, 3);
+  uint32_t var =
+      sg_global_var(g, spv_type_ptr(&g->m, SpvStorageClassInput, t), SpvStorageClassInput, 0);
+  uint32_t b = (uint32_t)bi[k];
+  spv_decorate(&g->m, var, SpvDecorationBuiltIn, &b, 1);
+  spv_name(&g->m, var, names[k]);
+  return g->builtin[k] = var;
+}
+
+/* The entry point stores this invocation's frame address: scratch + (its linear index over
+ * the whole grid) x the frame size. */
+static void store_frame(SG *g, SpvWords *out, uint32_t scratch) {
+  SpvModule *m = &g->m;
+  uint32_t u32 = spv_type_int(m, 32), u64 = spv_type_int(m, 64), v3 = spv_type_vector(m, u32, 3);
+  uint32_t wg = wop(g, out, SpvOpLoad, v3, 1, (uint32_t[]){builtin_var(g, 1)});
+  uint32_t nwg = wop(g, out, SpvOpLoad, v3, 1, (uint32_t[]){builtin_var(g, 3)});
+  uint32_t lidx = wop(g, out, SpvOpLoad, u32, 1, (uint32_t[]){builtin_var(g, 2)});
+  uint32_t c[5];
+  for (uint32_t d = 0; d < 3; d++) {
+    uint32_t x = wop(g, out, SpvOpCompositeExtract, u32, 2, (uint32_t[]){wg, d});
+    c[d] = wop(g, out, SpvOpUConvert, u64, 1, &x);
+  }
+  for (uint32_t d = 0; d < 2; d++) {
+    uint32_t x = wop(g, out, SpvOpCompositeExtract, u32, 2, (uint32_t[]){nwg, d});
+    c[3 + d] = wop(g, out, SpvOpUConvert, u64, 1, &x);
+  }
+  /* ((z * ny + y) * nx + x) * threads per block + index in the block */
+  uint32_t lin = wop(g, out, SpvOpIMul, u64, 2, (uint32_t[]){c[2], c[4]});
+  lin = wop(g, out, SpvOpIAdd, u64, 2, (uint32_t[]){lin, c[1]});
+  lin = wop(g, out, SpvOpIMul, u64, 2, (uint32_t[]){lin, c[3]});
+  lin = wop(g, out, SpvOpIAdd, u64, 2, (uint32_t[]){lin, c[0]});
+  uint32_t bxy = wop(g, out, SpvOpIMul, u32, 2, (uint32_t[]){g->wgsize[0], g->wgsize[1]});
+  uint32_t bxyz = wop(g, out, SpvOpIMul, u32, 2, (uint32_t[]){bxy, g->wgsize[2]});
+  uint32_t threads = wop(g, out, SpvOpUConvert, u64, 1, &bxyz);
+  lin = wop(g, out, SpvOpIMul, u64, 2, (uint32_t[]){lin, threads});
+  uint32_t li = wop(g, out, SpvOpUConvert, u64, 1, &lidx);
+  lin = wop(g, out, SpvOpIAdd, u64, 2, (uint32_t[]){lin, li});
+  uint32_t bytes = spv_const_int(m, 64, (g->frame_total + 15) & ~15u);
+  uint32_t off = wop(g, out, SpvOpIMul, u64, 2, (uint32_t[]){lin, bytes});
+  uint32_t base = wop(g, out, SpvOpIAdd, u64, 2, (uint32_t[]){scratch, off});
+  uint32_t st[2] = {g->frame_var, base};
+  spw_inst(out, SpvOpStore, st, 2);
+}
+
 void sg_vk_entry(SG *g, KFunc *f) {
   SpvModule *m = &g->m;
   int np = f->nparams;
+  bool frame = g->frame_total > 0;
   uint32_t u32 = spv_type_int(m, 32), u64 = spv_type_int(m, 64), voidt = spv_type_void(m);
-  uint32_t *mem = calloc((size_t)np + 1, sizeof *mem);
-  uint32_t *offs = calloc((size_t)np + 1, sizeof *offs);
+  uint32_t *mem = calloc((size_t)np + 2, sizeof *mem);
+  uint32_t *offs = calloc((size_t)np + 2, sizeof *offs);
   uint32_t *args = calloc((size_t)np + 2, sizeof *args);
   uint32_t off = 0;
   for (int i = 0; i < np; i++) {
@@ -238,14 +389,26 @@ void sg_vk_entry(SG *g, KFunc *f) {
     off += slot;
     mem[i] = t->kind == KT_PTR ? u64 : t->size < 4 ? u32 : sg_type(g, t);
   }
+  int nmem = np;
+  if (frame) { /* the scratch buffer's address, after the parameters */
+    off = (off + 7) / 8 * 8;
+    offs[nmem] = off;
+    mem[nmem++] = u64;
+    off += 8;
+  }
+  if (off > VK_PUSH_LIMIT)
+    sg_error(g, f->loc,
+             "the parameters of '%s' take %u bytes of push constants with the frame's address; "
+             "the Vulkan SPIR-V form takes at most %d (what every Vulkan device has)",
+             f->name, off, VK_PUSH_LIMIT);
   uint32_t var = 0;
-  if (np > 0) {
-    uint32_t blk = spv_type_struct(m, mem, np);
+  if (nmem > 0) {
+    uint32_t blk = spv_type_struct(m, mem, nmem);
     spv_decorate(m, blk, SpvDecorationBlock, NULL, 0);
-    for (int i = 0; i < np; i++) {
+    for (int i = 0; i < nmem; i++) {
       uint32_t ops[4] = {blk, (uint32_t)i, SpvDecorationOffset, offs[i]};
       spv_emit(m, SPV_SEC_ANNOTATION, SpvOpMemberDecorate, ops, 4);
-      spv_member_name(m, blk, (uint32_t)i, f->params[i]->name);
+      spv_member_name(m, blk, (uint32_t)i, i < np ? f->params[i]->name : "kcc.scratch");
     }
     char name[300];
     snprintf(name, sizeof name, "kcc.params.%s", f->name);
@@ -261,18 +424,18 @@ void sg_vk_entry(SG *g, KFunc *f) {
   spw_inst(out, SpvOpLabel, &label, 1);
   int na = 0;
   args[na++] = (uint32_t)(uintptr_t)f->aux;
-  for (int i = 0; i < np; i++) {
-    KType *t = f->params[i]->type;
+  for (int i = 0; i < nmem; i++) {
     uint32_t pm = spv_type_ptr(m, SpvStorageClassPushConstant, mem[i]);
-    uint32_t p = spv_id(m), ac[4] = {pm, p, var, spv_const_int(m, 32, (uint64_t)i)};
-    spw_inst(out, SpvOpAccessChain, ac, 4);
-    uint32_t v = spv_id(m), ld[3] = {mem[i], v, p};
-    spw_inst(out, SpvOpLoad, ld, 3);
-    if (t->kind == KT_PTR || t->size < 4) {
-      uint32_t c = spv_id(m), cv[3] = {sg_type(g, t), c, v};
-      spw_inst(out, t->kind == KT_PTR ? SpvOpConvertUToPtr : SpvOpUConvert, cv, 3);
-      v = c;
+    uint32_t p =
+        wop(g, out, SpvOpAccessChain, pm, 2, (uint32_t[]){var, spv_const_int(m, 32, (uint64_t)i)});
+    uint32_t v = wop(g, out, SpvOpLoad, mem[i], 1, &p);
+    if (i == np) { /* the scratch address */
+      store_frame(g, out, v);
+      continue;
     }
+    KType *t = f->params[i]->type;
+    if (t->kind == KT_PTR || t->size < 4)
+      v = wop(g, out, t->kind == KT_PTR ? SpvOpConvertUToPtr : SpvOpUConvert, sg_type(g, t), 1, &v);
     args[na++] = v;
   }
   uint32_t call[2] = {voidt, spv_id(m)};
