@@ -506,6 +506,7 @@ static void gen_globals(SG *g) {
       }
       s->ptr = sg_global_var(g, spv_type_ptr(&g->m, SpvStorageClassPrivate, ty),
                              SpvStorageClassPrivate, init);
+      s->val = init; /* what a copy in the frame starts as (sg_vk_module_escapes) */
       spv_name(&g->m, s->ptr, name);
       continue; /* Alignment and Constant are the Kernel capability's decorations */
     } else {
@@ -1122,6 +1123,7 @@ static bool emit(KModule *m, const KOptions *o, KBuf *out, bool vk) {
   for (int i = 0; vk && i < m->funcs.n; i++)
     if (((KFunc *)m->funcs.v[i])->body) sg_vk_check_func(&g, m->funcs.v[i]);
   gen_globals(&g);
+  if (vk) sg_vk_module_escapes(&g);
   for (int i = 0; i < m->funcs.n; i++) {
     KFunc *f = m->funcs.v[i];
     if (!f->body) continue;

@@ -203,7 +203,10 @@ static SpvStorageClass lv_storage(SG *g, const KExpr *e) {
     return s && s->psb ? SpvStorageClassPhysicalStorageBuffer : SpvStorageClassFunction;
   }
   case KE_GVAR:
-    if (g->vk && e->var->kind != KV_SHARED) return SpvStorageClassPrivate; /* spirv.c, globals */
+    if (g->vk && e->var->kind != KV_SHARED) { /* spirv.c, globals */
+      const SVar *s = e->var->aux;
+      return s && s->psb ? SpvStorageClassPhysicalStorageBuffer : SpvStorageClassPrivate;
+    }
     return e->var->kind == KV_SHARED ? SpvStorageClassWorkgroup
            : e->var->is_mutable      ? SpvStorageClassCrossWorkgroup
                                      : SpvStorageClassUniformConstant;
@@ -443,6 +446,7 @@ static uint32_t arith(SG *g, KOp op, const KType *t, uint32_t l, uint32_t r, con
       sg_error(g, loc, "invalid operands to a floating-point operator");
       return spv_undef(&g->m, rt);
     }
+    if (g->vk && o == SpvOpFDiv && !g->o->fast_math) return sg_vk_div(g, t, l, r);
     uint32_t id = sg_opv(g, o, rt, 2, l, r);
     sg_fast(g, id);
     return id;
@@ -1163,8 +1167,14 @@ static uint32_t ext(SG *g, KExpr *e, int inst, const KType *t) {
   uint32_t ops[8];
   int n = 0;
   if (g->vk) { /* the GLSL.std.450 counterpart, where one is exact enough */
+    int ocl = inst;
     inst = sg_vk_glsl_inst(g, inst, e, elem(t));
     if (inst < 0) return spv_undef(&g->m, ty(g, t));
+    if (inst == GLSLstd450Sqrt && ocl == OpenCLstd_Sqrt && !e->approx && !g->o->fast_math) {
+      uint32_t x = sg_expr(g, e->args[0]);
+      if (e->args[0]->type != t) x = sg_convert(g, x, e->args[0]->type, t, e->loc);
+      return sg_vk_sqrt(g, t, x);
+    }
     ops[n++] = sg_vk_glsl_import(g);
   } else {
     ops[n++] = sg_ocl_import(g);
@@ -1514,6 +1524,8 @@ static uint32_t builtin(SG *g, KExpr *e) {
   case BI_ISFINITE: {
     SpvOp o = b == BI_ISNAN ? SpvOpIsNan : b == BI_ISINF ? SpvOpIsInf : SpvOpIsFinite;
     uint32_t v = sg_expr(g, e->args[0]);
+    if (g->vk && o == SpvOpIsFinite) /* OpIsFinite is the Kernel capability's */
+      return bool_to_int(g, sg_vk_is_finite(g, e->args[0]->type, v), e->type);
     return bool_to_int(g, sg_opv(g, o, bool_of(g, e->args[0]->type), 1, v), e->type);
   }
   default: break;

@@ -19,7 +19,7 @@ typedef struct SVar {
   uint32_t ptr; /* pointer to its storage, or 0 */
   uint32_t val; /* a parameter never written: its value */
   uint32_t wg;  /* a static shared array: its module-scope Workgroup variable */
-  bool psb;     /* Vulkan: a local whose address escapes, kept in the invocation's frame */
+  bool psb;     /* Vulkan: a local or module constant whose address escapes: in the frame */
 } SVar;
 
 /* The static shared arrays device function f reaches, which it receives as Workgroup pointer
@@ -73,6 +73,7 @@ typedef struct SG {
   /* Vulkan: locals whose address escapes (taken, an array passed on, a union member) live in
    * a per-invocation frame in a buffer the runtime provides (spirv_vulkan.c, "Frames"). */
   KList escaping;       /* this function's: KVar * */
+  KList esc_consts;     /* module constants whose address escapes: copied into the frame */
   uint32_t frame_var;   /* Private u64: this invocation's frame address (0: none yet) */
   uint32_t frame_total; /* bytes of every function's frame, one after the other */
   uint32_t frame_here;  /* where this function's frame starts in it */
@@ -160,12 +161,21 @@ void sg_vk_entry(SG *g, KFunc *f);
  * a diagnostic saying why not. */
 int sg_vk_glsl_inst(SG *g, int ocl, const KExpr *e, const KType *et);
 uint32_t sg_vk_glsl_import(SG *g);
+/* IEEE a / b and sqrt(x) of float type t (scalar or vector): Vulkan's OpFDiv and Sqrt are
+ * allowed 2.5 and 3 ulp; one fused correction step makes them correctly rounded. */
+uint32_t sg_vk_div(SG *g, const KType *t, uint32_t a, uint32_t b);
+uint32_t sg_vk_sqrt(SG *g, const KType *t, uint32_t x);
+/* isfinite(v) as an OpTypeBool (of t's shape). */
+uint32_t sg_vk_is_finite(SG *g, const KType *t, uint32_t v);
 /* The size and alignment of a kernel parameter of type t in the push-constant block
  * (docs/bundle.md, "Vulkan"); size 0 when it cannot be there. */
 int sg_vk_slot_size(const KType *t);
 int sg_vk_slot_align(const KType *t);
 /* Finds the locals of f whose address escapes (into g->escaping). */
 void sg_vk_escapes(SG *g, KFunc *f);
+/* Finds the module constants whose address escapes (into g->esc_consts) and places their
+ * copies at the start of the frame; after gen_globals. */
+void sg_vk_module_escapes(SG *g);
 bool sg_vk_escaping(SG *g, const KVar *v);
 /* In f's entry block: the frame-resident locals' pointers (their SVar.ptr), from the frame
  * address the entry point stored; ends f's frame. */

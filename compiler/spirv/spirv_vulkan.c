@@ -139,11 +139,14 @@ static bool is_decay(const KExpr *e) {
   return e && e->kind == KE_CAST && kir_cast_kind(e->a->type, e->type) == KC_ARRAY_DECAY;
 }
 
-/* The local an lvalue is part of (through members and array elements), or NULL. */
-static KVar *local_root(KExpr *e) {
+/* The variable an lvalue is part of (through members and array elements): a local (KE_VAR)
+ * or, with globals, a module constant with its value (KE_GVAR); else NULL. */
+static KVar *lvalue_root(KExpr *e, bool globals) {
   for (;;) {
     switch (e->kind) {
-    case KE_VAR: return e->var;
+    case KE_VAR: return globals ? NULL : e->var;
+    case KE_GVAR:
+      return globals && e->var->kind == KV_CONSTANT && !e->var->host_filled ? e->var : NULL;
     case KE_MEMBER:
     case KE_SWIZZLE: e = e->a; break;
     case KE_INDEX:
@@ -158,6 +161,7 @@ static KVar *local_root(KExpr *e) {
 typedef struct Escapes {
   SG *g;
   KList index_bases; /* array decays that only index (a[i]): they do not escape */
+  bool globals;      /* module constants (into g->esc_consts) rather than locals */
 } Escapes;
 
 static void escape_visit(KExpr *e, void *ctx) {
@@ -166,20 +170,53 @@ static void escape_visit(KExpr *e, void *ctx) {
   if (e->kind == KE_INDEX && is_decay(e->a)) klist_push(&x->index_bases, e->a);
   KVar *v = NULL;
   if (e->kind == KE_ADDR) {
-    v = local_root(e->a);
+    v = lvalue_root(e->a, x->globals);
   } else if (is_decay(e)) {
     bool base = false;
     for (int i = 0; i < x->index_bases.n && !base; i++) base = x->index_bases.v[i] == e;
-    if (!base) v = local_root(e->a);
+    if (!base) v = lvalue_root(e->a, x->globals);
   } else if (e->kind == KE_MEMBER && e->a->type->kind == KT_STRUCT && e->a->type->st->is_union) {
-    v = local_root(e->a); /* a member is the union's address, reinterpreted */
+    v = lvalue_root(e->a, x->globals); /* a member is the union's address, reinterpreted */
   }
-  if (v && !sg_vk_escaping(x->g, v)) klist_push(&x->g->escaping, v);
+  KList *l = x->globals ? &x->g->esc_consts : &x->g->escaping;
+  bool known = false;
+  for (int i = 0; v && i < l->n && !known; i++) known = l->v[i] == v;
+  if (v && !known) klist_push(l, v);
+}
+
+static uint32_t frame_var(SG *g) {
+  if (!g->frame_var) {
+    uint32_t u64 = spv_type_int(&g->m, 64);
+    g->frame_var = sg_global_var(g, spv_type_ptr(&g->m, SpvStorageClassPrivate, u64),
+                                 SpvStorageClassPrivate, 0);
+    spv_name(&g->m, g->frame_var, "kcc.frame");
+  }
+  return g->frame_var;
+}
+
+/* Module constants whose address escapes are copied into the start of every invocation's
+ * frame by its entry point (the Private variable holding them has no address). */
+void sg_vk_module_escapes(SG *g) {
+  Escapes x = {g, {0}, true};
+  for (int i = 0; i < g->km->funcs.n; i++) {
+    x.index_bases.n = 0;
+    kir_visit_stmt(((KFunc *)g->km->funcs.v[i])->body, escape_visit, &x);
+  }
+  for (int i = 0; i < g->esc_consts.n; i++) {
+    KVar *v = g->esc_consts.v[i];
+    SVar *s = v->aux;
+    uint32_t al = v->type->align > 0 ? (uint32_t)v->type->align : 1;
+    s->psb = true;
+    s->wg = (g->frame_total + al - 1) / al * al; /* its offset in the frame */
+    g->frame_total = s->wg + (uint32_t)(v->type->size > 0 ? v->type->size : 1);
+  }
+  g->frame_total = (g->frame_total + 15) & ~15u;
+  if (g->esc_consts.n) frame_var(g);
 }
 
 void sg_vk_escapes(SG *g, KFunc *f) {
   g->escaping.n = 0;
-  Escapes x = {g, {0}};
+  Escapes x = {g, {0}, false};
   kir_visit_stmt(f->body, escape_visit, &x);
 }
 
@@ -193,14 +230,16 @@ void sg_vk_frame_enter(SG *g) {
   SpvModule *m = &g->m;
   g->frame_here = g->frame_total;
   g->frame_size = 0;
-  if (!g->escaping.n) return;
-  uint32_t u64 = spv_type_int(m, 64);
-  if (!g->frame_var) {
-    g->frame_var =
-        sg_global_var(g, spv_type_ptr(m, SpvStorageClassPrivate, u64), SpvStorageClassPrivate, 0);
-    spv_name(m, g->frame_var, "kcc.frame");
+  if (!g->escaping.n && !g->esc_consts.n) return;
+  uint32_t u64 = spv_type_int(m, 64), fv = frame_var(g);
+  uint32_t base = sg_op(g, SpvOpLoad, u64, 1, &fv);
+  for (int i = 0; i < g->esc_consts.n; i++) { /* this function's pointers to the copies */
+    KVar *v = g->esc_consts.v[i];
+    SVar *s = v->aux;
+    uint32_t a = sg_opv(g, SpvOpIAdd, u64, 2, base, spv_const_int(m, 64, s->wg));
+    s->ptr = sg_opv(g, SpvOpConvertUToPtr,
+                    sg_ptr_type(g, SpvStorageClassPhysicalStorageBuffer, v->type), 1, a);
   }
-  uint32_t base = sg_op(g, SpvOpLoad, u64, 1, &g->frame_var);
   for (int i = 0; i < g->escaping.n; i++) {
     KVar *v = g->escaping.v[i];
     SVar *s = v->aux;
@@ -370,6 +409,16 @@ static void store_frame(SG *g, SpvWords *out, uint32_t scratch) {
   uint32_t base = wop(g, out, SpvOpIAdd, u64, 2, (uint32_t[]){scratch, off});
   uint32_t st[2] = {g->frame_var, base};
   spw_inst(out, SpvOpStore, st, 2);
+  for (int i = 0; i < g->esc_consts.n; i++) { /* the module constants' copies */
+    KVar *v = g->esc_consts.v[i];
+    SVar *s = v->aux;
+    uint32_t a = wop(g, out, SpvOpIAdd, u64, 2, (uint32_t[]){base, spv_const_int(m, 64, s->wg)});
+    uint32_t p = wop(g, out, SpvOpConvertUToPtr,
+                     sg_ptr_type(g, SpvStorageClassPhysicalStorageBuffer, v->type), 1, &a);
+    uint32_t al = v->type->align > 0 ? (uint32_t)v->type->align : 1;
+    uint32_t ops[4] = {p, s->val, SpvMemoryAccessAlignedMask, al};
+    spw_inst(out, SpvOpStore, ops, 4);
+  }
 }
 
 void sg_vk_entry(SG *g, KFunc *f) {
@@ -461,6 +510,60 @@ void sg_vk_entry(SG *g, KFunc *f) {
   free(mem);
   free(offs);
   free(args);
+}
+
+/* ---------------------------------------------------------------- exact division, sqrt */
+
+static uint32_t bool_type(SG *g, const KType *t) {
+  uint32_t b = spv_type_bool(&g->m);
+  return t->kind == KT_VEC ? spv_type_vector(&g->m, b, (int)t->len) : b;
+}
+
+uint32_t sg_vk_is_finite(SG *g, const KType *t, uint32_t v) {
+  uint32_t bt = bool_type(g, t);
+  uint32_t nan = sg_opv(g, SpvOpIsNan, bt, 1, v), inf = sg_opv(g, SpvOpIsInf, bt, 1, v);
+  uint32_t bad = sg_opv(g, SpvOpLogicalOr, bt, 2, nan, inf);
+  return sg_opv(g, SpvOpLogicalNot, bt, 1, bad);
+}
+
+/* q0 corrected by r / d, r the exact residual fma(-q0, d, n) (Markstein): the result is
+ * correctly rounded once q0 is within a few ulp. Where q0 is 0, infinite or NaN (and so the
+ * residual meaningless) q0 itself is the answer: the special cases are exact already. */
+static uint32_t correct(SG *g, const KType *t, uint32_t q0, uint32_t n, uint32_t d) {
+  uint32_t ft = sg_type(g, t), imp = sg_vk_glsl_import(g);
+  uint32_t neg = sg_opv(g, SpvOpFNegate, ft, 1, q0);
+  uint32_t r = sg_opv(g, SpvOpExtInst, ft, 5, imp, (uint32_t)GLSLstd450Fma, neg, d, n);
+  uint32_t corr = sg_opv(g, SpvOpFDiv, ft, 2, r, d);
+  uint32_t q1 = sg_opv(g, SpvOpFAdd, ft, 2, q0, corr);
+  uint32_t zero = sg_zero(g, t);
+  uint32_t bt = bool_type(g, t);
+  uint32_t nz = sg_opv(g, SpvOpFUnordNotEqual, bt, 2, q0, zero);
+  uint32_t use = sg_opv(g, SpvOpLogicalAnd, bt, 2, sg_vk_is_finite(g, t, q0), nz);
+  uint32_t fin = sg_vk_is_finite(g, t, q1);
+  use = sg_opv(g, SpvOpLogicalAnd, bt, 2, use, fin);
+  return sg_opv(g, SpvOpSelect, ft, 3, use, q1, q0);
+}
+
+uint32_t sg_vk_div(SG *g, const KType *t, uint32_t a, uint32_t b) {
+  uint32_t q0 = sg_opv(g, SpvOpFDiv, sg_type(g, t), 2, a, b);
+  return correct(g, t, q0, a, b);
+}
+
+uint32_t sg_vk_sqrt(SG *g, const KType *t, uint32_t x) {
+  uint32_t ft = sg_type(g, t);
+  uint32_t s0 = sg_opv(g, SpvOpExtInst, ft, 3, sg_vk_glsl_import(g), (uint32_t)GLSLstd450Sqrt, x);
+  /* s1 = s0 + (x - s0 * s0) / (2 s0): the same step, n = x and d = s0, halved. */
+  uint32_t imp = sg_vk_glsl_import(g);
+  uint32_t neg = sg_opv(g, SpvOpFNegate, ft, 1, s0);
+  uint32_t r = sg_opv(g, SpvOpExtInst, ft, 5, imp, (uint32_t)GLSLstd450Fma, neg, s0, x);
+  uint32_t two = sg_opv(g, SpvOpFAdd, ft, 2, s0, s0);
+  uint32_t corr = sg_opv(g, SpvOpFDiv, ft, 2, r, two);
+  uint32_t s1 = sg_opv(g, SpvOpFAdd, ft, 2, s0, corr);
+  uint32_t bt = bool_type(g, t);
+  uint32_t zero = sg_zero(g, t);
+  uint32_t pos = sg_opv(g, SpvOpFOrdGreaterThan, bt, 2, s0, zero);
+  uint32_t use = sg_opv(g, SpvOpLogicalAnd, bt, 2, sg_vk_is_finite(g, t, s0), pos);
+  return sg_opv(g, SpvOpSelect, ft, 3, use, s1, s0);
 }
 
 uint32_t sg_vk_glsl_import(SG *g) {
