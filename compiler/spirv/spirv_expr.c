@@ -430,6 +430,8 @@ uint32_t sg_cond(SG *g, KExpr *e) {
   return nonzero(g, sg_expr(g, e), e->type);
 }
 
+static uint32_t vk_safe_divisor(SG *g, const KType *t, uint32_t l, uint32_t r, bool sgn);
+
 static uint32_t arith(SG *g, KOp op, const KType *t, uint32_t l, uint32_t r, const KType *rt_b,
                       KLoc loc) {
   uint32_t rt = ty(g, t);
@@ -480,7 +482,28 @@ static uint32_t arith(SG *g, KOp op, const KType *t, uint32_t l, uint32_t r, con
     break;
   default: sg_error(g, loc, "invalid operands to an integer operator"); return spv_undef(&g->m, rt);
   }
+  if (g->vk && (op == KB_DIV || op == KB_REM)) r = vk_safe_divisor(g, t, l, r, sgn);
   return sg_opv(g, o, rt, 2, l, r);
+}
+
+/* Vulkan: the divisor of an integer division, with 1 where C leaves the result undefined (a
+ * zero divisor; the most negative dividend over -1). Drivers flatten branches into selects
+ * and fold constants: lavapipe (Mesa 22.3) then divides by zero in its own compiler and dies
+ * of SIGFPE building a pipeline whose division only ran under a guard (docs/driver-bugs.md). */
+static uint32_t vk_safe_divisor(SG *g, const KType *t, uint32_t l, uint32_t r, bool sgn) {
+  const KType *et = elem(t);
+  uint32_t bt = bool_of(g, t), one = one_of(g, t);
+  uint32_t bad = sg_opv(g, SpvOpIEqual, bt, 2, r, zero_of(g, t));
+  if (sgn) {
+    int bits = sg_bits(et);
+    uint64_t min = 1ull << (bits - 1);
+    uint32_t cmin = splat_const(g, t, spv_const_int(&g->m, bits, min));
+    uint32_t cm1 = splat_const(g, t, spv_const_int(&g->m, bits, ~0ull));
+    uint32_t ov = sg_opv(g, SpvOpLogicalAnd, bt, 2, sg_opv(g, SpvOpIEqual, bt, 2, l, cmin),
+                         sg_opv(g, SpvOpIEqual, bt, 2, r, cm1));
+    bad = sg_opv(g, SpvOpLogicalOr, bt, 2, bad, ov);
+  }
+  return sg_opv(g, SpvOpSelect, ty(g, t), 3, bad, one, r);
 }
 
 /* p + n (in elements) for a pointer p of KIR type pt. */
