@@ -856,7 +856,21 @@ typedef struct VkMod {
 
 /* The few SPIR-V numbers the runtime reads (spirv.h's SpvOpDecorate, SpvDecorationSpecId,
  * SpvOpSpecConstant). */
-enum { SPV_OP_DECORATE = 71, SPV_DECORATION_SPEC_ID = 1, SPV_OP_SPEC_CONSTANT = 50 };
+enum {
+  SPV_OP_CAPABILITY = 17,
+  SPV_OP_DECORATE = 71,
+  SPV_DECORATION_SPEC_ID = 1,
+  SPV_OP_SPEC_CONSTANT = 50,
+  SPV_CAP_FLOAT64 = 10,
+  SPV_CAP_INT64_ATOMICS = 12,
+};
+
+/* Whether the module declares capability `cap` (its OpCapability instructions lead it). */
+static bool has_capability(const uint32_t *w, size_t n, uint32_t cap) {
+  for (size_t i = 5; i < n && (w[i] & 0xffff) == SPV_OP_CAPABILITY && (w[i] >> 16) == 2; i += 2)
+    if (w[i + 1] == cap) return true;
+  return false;
+}
 
 /* The default value of the specialisation constant with SpecId `spec` in a SPIR-V module
  * (kcc's frame size), or 0 when there is none. */
@@ -899,6 +913,21 @@ static kcrt_status vk_module_load(kcrt_module *m) {
   }
   memcpy(words, s->data, s->size);
   vm->frame = spec_default(words, s->size / 4, 4);
+  /* What the module needs of the device, named, rather than a driver's failure (kcc's exact
+   * float division, square root and fmaf go through double: docs/runtime.md, "Vulkan"). */
+  const char *lacks = NULL;
+  if (has_capability(words, s->size / 4, SPV_CAP_FLOAT64) && !c->p->f.features.shaderFloat64)
+    lacks = "shaderFloat64 (double precision, which kcc's IEEE float division, sqrt and fmaf "
+            "also use; -ffast-math does without)";
+  else if (has_capability(words, s->size / 4, SPV_CAP_INT64_ATOMICS) &&
+           !c->p->f12.shaderBufferInt64Atomics)
+    lacks = "shaderBufferInt64Atomics (64-bit atomics)";
+  if (lacks) {
+    free(words);
+    free(vm);
+    return kcrt_fail(KCRT_ERROR_NOT_SUPPORTED, "the bundle%s%s needs %s, which %s does not have",
+                     *m->b->source ? " of " : "", m->b->source, lacks, m->dev->info.name);
+  }
   VkShaderModuleCreateInfo ci = {
       .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, .codeSize = s->size, .pCode = words};
   VkResult r = vk.vkCreateShaderModule(c->dev, &ci, NULL, &vm->shader);

@@ -514,6 +514,15 @@ void sg_vk_entry(SG *g, KFunc *f) {
 
 /* ---------------------------------------------------------------- exact division, sqrt */
 
+/* A float operation the driver must compute as written (NoContraction, Mesa's "exact"):
+ * the error-free transformations below rely on each rounding. sg_op decorates them all when
+ * contraction is off already. */
+static uint32_t xop(SG *g, SpvOp op, uint32_t type, uint32_t a, uint32_t b) {
+  uint32_t id = sg_opv(g, op, type, 2, a, b);
+  if (!g->vk_no_contract) spv_decorate(&g->m, id, SpvDecorationNoContraction, NULL, 0);
+  return id;
+}
+
 static uint32_t bool_type(SG *g, const KType *t) {
   uint32_t b = spv_type_bool(&g->m);
   return t->kind == KT_VEC ? spv_type_vector(&g->m, b, (int)t->len) : b;
@@ -529,12 +538,36 @@ uint32_t sg_vk_is_finite(SG *g, const KType *t, uint32_t v) {
 /* q0 corrected by r / d, r the exact residual fma(-q0, d, n) (Markstein): the result is
  * correctly rounded once q0 is within a few ulp. Where q0 is 0, infinite or NaN (and so the
  * residual meaningless) q0 itself is the answer: the special cases are exact already. */
+/* x split into a high half and a low half of 26 bits each (Veltkamp): hi + lo = x, and the
+ * product of two halves is exact in double. */
+static void split(SG *g, const KType *t, uint32_t x, uint32_t *hi, uint32_t *lo) {
+  uint32_t ft = sg_type(g, t);
+  uint32_t k = sg_convert(g, spv_const_float(&g->m, 64, 134217729.0), kir_type_scalar(KT_F64), t,
+                          (KLoc){0}); /* 2^27 + 1 */
+  uint32_t c = xop(g, SpvOpFMul, ft, k, x);
+  *hi = xop(g, SpvOpFSub, ft, c, xop(g, SpvOpFSub, ft, c, x));
+  *lo = xop(g, SpvOpFSub, ft, x, *hi);
+}
+
+/* n - x * y exactly, for x * y close to n (Dekker's product: Vulkan's Fma need not be fused,
+ * and lavapipe's is not). */
+static uint32_t residual(SG *g, const KType *t, uint32_t n, uint32_t x, uint32_t y) {
+  uint32_t ft = sg_type(g, t), xh, xl, yh, yl;
+  split(g, t, x, &xh, &xl);
+  split(g, t, y, &yh, &yl);
+  uint32_t p = xop(g, SpvOpFMul, ft, x, y);
+  uint32_t e = xop(g, SpvOpFSub, ft, xop(g, SpvOpFMul, ft, xh, yh), p);
+  e = xop(g, SpvOpFAdd, ft, e, xop(g, SpvOpFMul, ft, xh, yl));
+  e = xop(g, SpvOpFAdd, ft, e, xop(g, SpvOpFMul, ft, xl, yh));
+  e = xop(g, SpvOpFAdd, ft, e, xop(g, SpvOpFMul, ft, xl, yl)); /* x * y = p + e */
+  return xop(g, SpvOpFSub, ft, xop(g, SpvOpFSub, ft, n, p), e);
+}
+
 static uint32_t correct(SG *g, const KType *t, uint32_t q0, uint32_t n, uint32_t d) {
-  uint32_t ft = sg_type(g, t), imp = sg_vk_glsl_import(g);
-  uint32_t neg = sg_opv(g, SpvOpFNegate, ft, 1, q0);
-  uint32_t r = sg_opv(g, SpvOpExtInst, ft, 5, imp, (uint32_t)GLSLstd450Fma, neg, d, n);
-  uint32_t corr = sg_opv(g, SpvOpFDiv, ft, 2, r, d);
-  uint32_t q1 = sg_opv(g, SpvOpFAdd, ft, 2, q0, corr);
+  uint32_t ft = sg_type(g, t);
+  uint32_t r = residual(g, t, n, q0, d);
+  uint32_t corr = xop(g, SpvOpFDiv, ft, r, d);
+  uint32_t q1 = xop(g, SpvOpFAdd, ft, q0, corr);
   uint32_t zero = sg_zero(g, t);
   uint32_t bt = bool_type(g, t);
   uint32_t nz = sg_opv(g, SpvOpFUnordNotEqual, bt, 2, q0, zero);
@@ -544,26 +577,88 @@ static uint32_t correct(SG *g, const KType *t, uint32_t q0, uint32_t n, uint32_t
   return sg_opv(g, SpvOpSelect, ft, 3, use, q1, q0);
 }
 
-uint32_t sg_vk_div(SG *g, const KType *t, uint32_t a, uint32_t b) {
+/* The double type of t's shape (float -> double, float4 -> double4). */
+static KType *double_of(const KType *t) {
+  KType *d = kir_type_scalar(KT_F64);
+  return t->kind == KT_VEC ? kir_type_vec(d, (int)t->len) : d;
+}
+
+static uint32_t div_f64(SG *g, const KType *t, uint32_t a, uint32_t b) {
   uint32_t q0 = sg_opv(g, SpvOpFDiv, sg_type(g, t), 2, a, b);
   return correct(g, t, q0, a, b);
 }
 
-uint32_t sg_vk_sqrt(SG *g, const KType *t, uint32_t x) {
+static uint32_t sqrt_f64(SG *g, const KType *t, uint32_t x) {
   uint32_t ft = sg_type(g, t);
   uint32_t s0 = sg_opv(g, SpvOpExtInst, ft, 3, sg_vk_glsl_import(g), (uint32_t)GLSLstd450Sqrt, x);
   /* s1 = s0 + (x - s0 * s0) / (2 s0): the same step, n = x and d = s0, halved. */
-  uint32_t imp = sg_vk_glsl_import(g);
-  uint32_t neg = sg_opv(g, SpvOpFNegate, ft, 1, s0);
-  uint32_t r = sg_opv(g, SpvOpExtInst, ft, 5, imp, (uint32_t)GLSLstd450Fma, neg, s0, x);
-  uint32_t two = sg_opv(g, SpvOpFAdd, ft, 2, s0, s0);
-  uint32_t corr = sg_opv(g, SpvOpFDiv, ft, 2, r, two);
-  uint32_t s1 = sg_opv(g, SpvOpFAdd, ft, 2, s0, corr);
+  uint32_t r = residual(g, t, x, s0, s0);
+  uint32_t two = xop(g, SpvOpFAdd, ft, s0, s0);
+  uint32_t corr = xop(g, SpvOpFDiv, ft, r, two);
+  uint32_t s1 = xop(g, SpvOpFAdd, ft, s0, corr);
   uint32_t bt = bool_type(g, t);
   uint32_t zero = sg_zero(g, t);
   uint32_t pos = sg_opv(g, SpvOpFOrdGreaterThan, bt, 2, s0, zero);
   uint32_t use = sg_opv(g, SpvOpLogicalAnd, bt, 2, sg_vk_is_finite(g, t, s0), pos);
   return sg_opv(g, SpvOpSelect, ft, 3, use, s1, s0);
+}
+
+/* Float division and square root go through double, where the correction step is exact
+ * (lavapipe's Fma is not fused: measured, 99% of cancelling fmaf results differ) and
+ * the result, correctly rounded to 53 bits, rounds correctly again to 24 (53 >= 2 x 24 + 2).
+ * So exact float math needs shaderFloat64; the runtime refuses the module on a device
+ * without it. */
+uint32_t sg_vk_div(SG *g, const KType *t, uint32_t a, uint32_t b) {
+  if (sg_bits(t) != 32) return div_f64(g, t, a, b);
+  KType *dt = double_of(t);
+  uint32_t dty = sg_type(g, dt);
+  uint32_t da = sg_opv(g, SpvOpFConvert, dty, 1, a), db = sg_opv(g, SpvOpFConvert, dty, 1, b);
+  return sg_opv(g, SpvOpFConvert, sg_type(g, t), 1, div_f64(g, dt, da, db));
+}
+
+uint32_t sg_vk_sqrt(SG *g, const KType *t, uint32_t x) {
+  if (sg_bits(t) != 32) return sqrt_f64(g, t, x);
+  KType *dt = double_of(t);
+  uint32_t dx = sg_opv(g, SpvOpFConvert, sg_type(g, dt), 1, x);
+  return sg_opv(g, SpvOpFConvert, sg_type(g, t), 1, sqrt_f64(g, dt, dx));
+}
+
+/* fmaf(a, b, c) correctly rounded: a * b is exact in double; s = p + c rounded to double and
+ * its error e (TwoSum, exact) give the exact sum s + e, which rounds to odd in 53 bits (s,
+ * or its neighbour towards e when s is even and e is not 0) and then to nearest in 24: no
+ * double rounding error (Boldo and Melquiond). */
+uint32_t sg_vk_fma32(SG *g, const KType *t, uint32_t a, uint32_t b, uint32_t c) {
+  KType *dt = double_of(t);
+  uint32_t d = sg_type(g, dt), ft = sg_type(g, t), bt = bool_type(g, t);
+  KType *ut = kir_type_scalar(KT_U64);
+  if (t->kind == KT_VEC) ut = kir_type_vec(ut, (int)t->len);
+  uint32_t u = sg_type(g, ut);
+  uint32_t da = sg_opv(g, SpvOpFConvert, d, 1, a), db = sg_opv(g, SpvOpFConvert, d, 1, b),
+           dc = sg_opv(g, SpvOpFConvert, d, 1, c);
+  uint32_t p = xop(g, SpvOpFMul, d, da, db);
+  uint32_t sum = xop(g, SpvOpFAdd, d, p, dc);
+  uint32_t bb = xop(g, SpvOpFSub, d, sum, p);
+  uint32_t e = xop(g, SpvOpFAdd, d, xop(g, SpvOpFSub, d, p, xop(g, SpvOpFSub, d, sum, bb)),
+                   xop(g, SpvOpFSub, d, dc, bb));
+  /* Neighbour towards e: the bits step by one away from zero when e has s's sign. */
+  uint32_t bits = sg_opv(g, SpvOpBitcast, u, 1, sum);
+  uint32_t one = sg_convert(g, spv_const_int(&g->m, 64, 1), kir_type_scalar(KT_U64), ut, (KLoc){0});
+  uint32_t zero_u = sg_zero(g, ut), zero_d = sg_zero(g, dt);
+  uint32_t even =
+      sg_opv(g, SpvOpIEqual, bt, 2, sg_opv(g, SpvOpBitwiseAnd, u, 2, bits, one), zero_u);
+  uint32_t inexact = sg_opv(g, SpvOpFUnordNotEqual, bt, 2, e, zero_d);
+  uint32_t same =
+      sg_opv(g, SpvOpLogicalEqual, bt, 2, sg_opv(g, SpvOpFOrdLessThan, bt, 2, e, zero_d),
+             sg_opv(g, SpvOpFOrdLessThan, bt, 2, sum, zero_d));
+  uint32_t up = sg_opv(g, SpvOpIAdd, u, 2, bits, one), down = sg_opv(g, SpvOpISub, u, 2, bits, one);
+  uint32_t moved = sg_opv(g, SpvOpSelect, u, 3, same, up, down);
+  uint32_t adjust = sg_opv(g, SpvOpLogicalAnd, bt, 2, even, inexact);
+  /* Only finite, nonzero sums round to odd (0, infinities and NaN are exact or special). */
+  uint32_t nz = sg_opv(g, SpvOpFUnordNotEqual, bt, 2, sum, zero_d);
+  adjust = sg_opv(g, SpvOpLogicalAnd, bt, 2, adjust,
+                  sg_opv(g, SpvOpLogicalAnd, bt, 2, nz, sg_vk_is_finite(g, dt, sum)));
+  uint32_t odd = sg_opv(g, SpvOpBitcast, d, 1, sg_opv(g, SpvOpSelect, u, 3, adjust, moved, bits));
+  return sg_opv(g, SpvOpFConvert, ft, 1, odd);
 }
 
 uint32_t sg_vk_glsl_import(SG *g) {
