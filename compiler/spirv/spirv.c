@@ -365,8 +365,12 @@ uint32_t sg_op(SG *g, SpvOp op, uint32_t rtype, int n, const uint32_t *ops) {
   spw_push(&g->body, rtype);
   spw_push(&g->body, id);
   spw_append(&g->body, ops, (size_t)n);
-  /* Vulkan drivers may fuse a*b+c unless told not to, per instruction. */
-  if (g->vk_no_contract && (op == SpvOpFMul || op == SpvOpFAdd || op == SpvOpFSub))
+  /* Vulkan drivers may fuse a*b+c, and rewrite float arithmetic as if it were on real numbers
+   * (Mesa folds x + 0.0 to x, losing -0.0), unless an instruction is NoContraction ("exact" in
+   * Mesa): every float operation is, except under -ffast-math (fusion is only a permission). */
+  if (g->vk_no_contract &&
+      (op == SpvOpFMul || op == SpvOpFAdd || op == SpvOpFSub || op == SpvOpFDiv ||
+       op == SpvOpFRem || op == SpvOpFMod || op == SpvOpFNegate))
     spv_decorate(&g->m, id, SpvDecorationNoContraction, NULL, 0);
   return id;
 }
@@ -1108,7 +1112,7 @@ static bool emit(KModule *m, const KOptions *o, KBuf *out, bool vk) {
   g.km = m;
   g.o = o;
   g.vk = vk;
-  g.vk_no_contract = vk && ((!o->fp_contract && !o->fast_math) || kir_module_no_contract(m));
+  g.vk_no_contract = vk && !o->fast_math;
   int errors = diag_error_count();
   /* Another back end may have run on this module and left its own data in KVar.aux. */
   for (int i = 0; i < m->funcs.n; i++) {

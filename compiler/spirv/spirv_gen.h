@@ -59,7 +59,7 @@ typedef struct SG {
   /* The Vulkan flavour (spirv_vulkan.c): Shader capability, PhysicalStorageBuffer pointers for
    * global memory, structured control flow, GLSL.std.450, push-constant parameters. */
   bool vk;
-  bool vk_no_contract; /* FP contraction off: float arithmetic gets NoContraction */
+  bool vk_no_contract; /* no -ffast-math: float arithmetic gets NoContraction (spirv.c) */
   uint32_t glsl;       /* OpExtInstImport "GLSL.std.450", 0 until needed */
   uint32_t wgsize[3];  /* the workgroup size's specialisation constants (SpecId 0, 1, 2) */
   uint8_t *laid;       /* ids that have their ArrayStride decoration already */
