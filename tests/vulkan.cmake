@@ -177,3 +177,17 @@ add_test(NAME vulkan.pipeline_cache
          COMMAND sh -c "${_vk_pc_sh}" sh $<TARGET_FILE:rt_vecadd> ${_rt_out}/vecadd.kcb ${_vk_dir})
 set_tests_properties(vulkan.pipeline_cache PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 120
                      LABELS vulkan)
+
+# vulkan.random  tests/random/rkdiff.py's vk path on seeds whose 40 kernels all compile to the
+#                Vulkan form: each run through libkcrt on lavapipe under the validation layer
+#                and compared bit for bit with the host reference. (Other seeds still find
+#                what the form refuses or gets wrong: `rkdiff.py --paths vk`, docs/testing.md.)
+find_package(Python3 COMPONENTS Interpreter QUIET)
+find_program(KCC_VK_CLANG19 clang-19)
+if(Python3_FOUND AND KCC_VK_CLANG19 AND TARGET rk_run)
+  add_test(NAME vulkan.random
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/random/rkdiff.py
+                   --kcc $<TARGET_FILE:kcc> --rk-run $<TARGET_FILE:rk_run> --clang ${KCC_VK_CLANG19}
+                   --seeds 2005,2006,2009,2010 -k 10 -j 2 --paths vk --work ${_vk_dir}/random)
+  set_tests_properties(vulkan.random PROPERTIES TIMEOUT 600 LABELS vulkan)
+endif()
