@@ -387,6 +387,16 @@ static uint32_t compare(SG *g, KOp op, KExpr *a, KExpr *b) {
                                SpvOpFOrdLessThan,    SpvOpFOrdLessThanEqual,
                                SpvOpFOrdGreaterThan, SpvOpFOrdGreaterThanEqual};
     o = fo[op - KB_EQ];
+  } else if (kir_is_signed(et) && g->vk && sg_bits(et) == 64 && op != KB_EQ && op != KB_NE) {
+    /* lavapipe (Mesa 22.3) got 64-bit signed comparisons with a constant wrong (b > 1000L
+     * true for every b sign-extended from an int; docs/driver-bugs.md 20): the same order as
+     * an unsigned comparison of the operands with their sign bits flipped. */
+    static const SpvOp uo[] = {SpvOpIEqual,         SpvOpINotEqual,    SpvOpULessThan,
+                               SpvOpULessThanEqual, SpvOpUGreaterThan, SpvOpUGreaterThanEqual};
+    uint32_t flip = splat_const(g, t, sg_u64(g, 1ull << 63)), it = ty(g, t);
+    l = sg_opv(g, SpvOpBitwiseXor, it, 2, l, flip);
+    r = sg_opv(g, SpvOpBitwiseXor, it, 2, r, flip);
+    o = uo[op - KB_EQ];
   } else if (kir_is_signed(et)) {
     static const SpvOp so[] = {SpvOpIEqual,         SpvOpINotEqual,    SpvOpSLessThan,
                                SpvOpSLessThanEqual, SpvOpSGreaterThan, SpvOpSGreaterThanEqual};
