@@ -182,6 +182,7 @@ typedef struct VkPhys {
   VkPhysicalDeviceLimits limits;
   uint32_t timestamp_bits;
   uint8_t cache_uuid[VK_UUID_SIZE]; /* the driver's pipeline cache compatibility */
+  bool szinp32, szinp64;            /* shaderSignedZeroInfNanPreserveFloat32/64 */
 } VkPhys;
 
 static const char *vendor_name(uint32_t id) {
@@ -232,8 +233,10 @@ static void vk_enumerate(KcrtDevEntry **list, int *n, char *why, size_t whylen) 
     p->pd = pds[i];
     VkPhysicalDeviceDriverProperties drv = {
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES};
+    VkPhysicalDeviceFloatControlsProperties fc = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FLOAT_CONTROLS_PROPERTIES, .pNext = &drv};
     VkPhysicalDeviceVulkan11Properties p11 = {
-        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_PROPERTIES, .pNext = &drv};
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_PROPERTIES, .pNext = &fc};
     VkPhysicalDeviceProperties2 props = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2,
                                          .pNext = &p11};
     vk.vkGetPhysicalDeviceProperties2(pds[i], &props);
@@ -265,6 +268,8 @@ static void vk_enumerate(KcrtDevEntry **list, int *n, char *why, size_t whylen) 
     p->family = (uint32_t)fam;
     p->limits = pr->limits;
     memcpy(p->cache_uuid, pr->pipelineCacheUUID, VK_UUID_SIZE);
+    p->szinp32 = fc.shaderSignedZeroInfNanPreserveFloat32;
+    p->szinp64 = fc.shaderSignedZeroInfNanPreserveFloat64;
     bool cpu = pr->deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
     if (cpu && !cpus) {
       if (!skipped_cpu++) snprintf(skipped, sizeof skipped, "%s", pr->deviceName);
@@ -863,6 +868,7 @@ enum {
   SPV_OP_SPEC_CONSTANT = 50,
   SPV_CAP_FLOAT64 = 10,
   SPV_CAP_INT64_ATOMICS = 12,
+  SPV_CAP_SIGNED_ZERO_INF_NAN_PRESERVE = 4466,
 };
 
 /* Whether the module declares capability `cap` (its OpCapability instructions lead it). */
@@ -922,6 +928,11 @@ static kcrt_status vk_module_load(kcrt_module *m) {
   else if (has_capability(words, s->size / 4, SPV_CAP_INT64_ATOMICS) &&
            !c->p->f12.shaderBufferInt64Atomics)
     lacks = "shaderBufferInt64Atomics (64-bit atomics)";
+  else if (has_capability(words, s->size / 4, SPV_CAP_SIGNED_ZERO_INF_NAN_PRESERVE) &&
+           (!c->p->szinp32 ||
+            (has_capability(words, s->size / 4, SPV_CAP_FLOAT64) && !c->p->szinp64)))
+    lacks = "shaderSignedZeroInfNanPreserveFloat32/64 (C's signed zeros, infinities and NaN; "
+            "-ffast-math does without)";
   if (lacks) {
     free(words);
     free(vm);

@@ -507,6 +507,17 @@ void sg_vk_entry(SG *g, KFunc *f) {
   spw_string(b, f->name);
   for (int k = 0; k < 4; k++)
     if (g->builtin[k]) spw_push(b, g->builtin[k]);
+  /* Vulkan lets drivers ignore the sign of zero, infinities and NaN unless asked (Mesa turned
+   * 0 * -x into +0): C's floats keep them, except under -ffast-math. */
+  if (!g->o->fast_math) {
+    spv_capability(m, SpvCapabilitySignedZeroInfNanPreserve);
+    spv_extension(m, "SPV_KHR_float_controls");
+    for (int w = 32; w <= 64; w += 32) {
+      if (w == 64 && !spv_has_capability(m, SpvCapabilityFloat64)) continue;
+      uint32_t em[3] = {fid, SpvExecutionModeSignedZeroInfNanPreserve, (uint32_t)w};
+      spv_emit(m, SPV_SEC_EXEC_MODE, SpvOpExecutionMode, em, 3);
+    }
+  }
   free(mem);
   free(offs);
   free(args);
