@@ -1203,13 +1203,14 @@ static uint32_t ext(SG *g, KExpr *e, int inst, const KType *t) {
     int ocl = inst;
     inst = sg_vk_glsl_inst(g, inst, e, elem(t));
     if (inst < 0) return spv_undef(&g->m, ty(g, t));
-    if (inst == GLSLstd450Fma && sg_bits(elem(t)) == 32 && e->nargs == 3) {
+    if (inst == GLSLstd450Fma && e->nargs == 3 && !g->o->fast_math) {
       uint32_t v[3];
       for (int i = 0; i < 3; i++) {
         v[i] = sg_expr(g, e->args[i]);
         if (e->args[i]->type != t) v[i] = sg_convert(g, v[i], e->args[i]->type, t, e->loc);
       }
-      return sg_vk_fma32(g, t, v[0], v[1], v[2]);
+      return sg_bits(elem(t)) == 32 ? sg_vk_fma32(g, t, v[0], v[1], v[2])
+                                    : sg_vk_fma64(g, t, v[0], v[1], v[2]);
     }
     if (inst == GLSLstd450Sqrt && ocl == OpenCLstd_Sqrt && !e->approx && !g->o->fast_math) {
       uint32_t x = sg_expr(g, e->args[0]);

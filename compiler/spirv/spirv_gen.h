@@ -167,6 +167,7 @@ uint32_t sg_vk_div(SG *g, const KType *t, uint32_t a, uint32_t b);
 uint32_t sg_vk_sqrt(SG *g, const KType *t, uint32_t x);
 /* fmaf correctly rounded (through double: Vulkan's 32-bit Fma need not be fused). */
 uint32_t sg_vk_fma32(SG *g, const KType *t, uint32_t a, uint32_t b, uint32_t c);
+uint32_t sg_vk_fma64(SG *g, const KType *t, uint32_t a, uint32_t b, uint32_t c);
 /* isfinite(v) as an OpTypeBool (of t's shape). */
 uint32_t sg_vk_is_finite(SG *g, const KType *t, uint32_t v);
 /* The size and alignment of a kernel parameter of type t in the push-constant block

@@ -574,6 +574,64 @@ static uint32_t residual(SG *g, const KType *t, uint32_t n, uint32_t x, uint32_t
   return xop(g, SpvOpFSub, ft, xop(g, SpvOpFSub, ft, n, p), e);
 }
 
+/* s with its last bit made odd towards t when t is not 0 and s is even: s + t rounded to odd,
+ * for (s, t) an exact sum (TwoSum). */
+static uint32_t round_odd(SG *g, const KType *t, uint32_t s, uint32_t tl) {
+  uint32_t d = sg_type(g, t), bt = bool_type(g, t);
+  KType *ut = kir_type_scalar(KT_U64);
+  if (t->kind == KT_VEC) ut = kir_type_vec(ut, (int)t->len);
+  uint32_t u = sg_type(g, ut), zero_d = sg_zero(g, t), zero_u = sg_zero(g, ut);
+  uint32_t one = sg_convert(g, spv_const_int(&g->m, 64, 1), kir_type_scalar(KT_U64), ut, (KLoc){0});
+  uint32_t bits = sg_opv(g, SpvOpBitcast, u, 1, s);
+  uint32_t even =
+      sg_opv(g, SpvOpIEqual, bt, 2, sg_opv(g, SpvOpBitwiseAnd, u, 2, bits, one), zero_u);
+  uint32_t inexact = sg_opv(g, SpvOpFUnordNotEqual, bt, 2, tl, zero_d);
+  uint32_t nz = sg_opv(g, SpvOpFUnordNotEqual, bt, 2, s, zero_d);
+  uint32_t same =
+      sg_opv(g, SpvOpLogicalEqual, bt, 2, sg_opv(g, SpvOpFOrdLessThan, bt, 2, tl, zero_d),
+             sg_opv(g, SpvOpFOrdLessThan, bt, 2, s, zero_d));
+  uint32_t moved = sg_opv(g, SpvOpSelect, u, 3, same, sg_opv(g, SpvOpIAdd, u, 2, bits, one),
+                          sg_opv(g, SpvOpISub, u, 2, bits, one));
+  uint32_t adjust =
+      sg_opv(g, SpvOpLogicalAnd, bt, 2, sg_opv(g, SpvOpLogicalAnd, bt, 2, even, inexact),
+             sg_opv(g, SpvOpLogicalAnd, bt, 2, nz, sg_vk_is_finite(g, t, s)));
+  return sg_opv(g, SpvOpBitcast, d, 1, sg_opv(g, SpvOpSelect, u, 3, adjust, moved, bits));
+}
+
+/* x + y = *s + *e exactly (Knuth's TwoSum). */
+static void two_sum(SG *g, uint32_t ft, uint32_t x, uint32_t y, uint32_t *s, uint32_t *e) {
+  *s = xop(g, SpvOpFAdd, ft, x, y);
+  uint32_t bb = xop(g, SpvOpFSub, ft, *s, x);
+  *e = xop(g, SpvOpFAdd, ft, xop(g, SpvOpFSub, ft, x, xop(g, SpvOpFSub, ft, *s, bb)),
+           xop(g, SpvOpFSub, ft, y, bb));
+}
+
+/* fma(a, b, c) in double correctly rounded without a fused Fma (Boldo and Melquiond): a * b =
+ * ph + pl exactly (Dekker), c + ph = sh + sl exactly, then sh + (sl + pl rounded to odd),
+ * rounded to nearest. Where a step overflows or meets infinity or NaN, the driver's Fma gives
+ * the answer (those cases are exact or special already). */
+uint32_t sg_vk_fma64(SG *g, const KType *t, uint32_t a, uint32_t b, uint32_t c) {
+  uint32_t ft = sg_type(g, t), ah, al, bh, bl;
+  split(g, t, a, &ah, &al);
+  split(g, t, b, &bh, &bl);
+  uint32_t ph = xop(g, SpvOpFMul, ft, a, b);
+  uint32_t pl = xop(g, SpvOpFSub, ft, xop(g, SpvOpFMul, ft, ah, bh), ph);
+  pl = xop(g, SpvOpFAdd, ft, pl, xop(g, SpvOpFMul, ft, ah, bl));
+  pl = xop(g, SpvOpFAdd, ft, pl, xop(g, SpvOpFMul, ft, al, bh));
+  pl = xop(g, SpvOpFAdd, ft, pl, xop(g, SpvOpFMul, ft, al, bl));
+  uint32_t sh, sl, w, we;
+  two_sum(g, ft, c, ph, &sh, &sl);
+  two_sum(g, ft, sl, pl, &w, &we);
+  uint32_t r = xop(g, SpvOpFAdd, ft, sh, round_odd(g, t, w, we));
+  uint32_t bt = bool_type(g, t);
+  uint32_t ok = sg_opv(
+      g, SpvOpLogicalAnd, bt, 2, sg_vk_is_finite(g, t, r),
+      sg_opv(g, SpvOpLogicalAnd, bt, 2, sg_vk_is_finite(g, t, pl), sg_vk_is_finite(g, t, sl)));
+  uint32_t drv =
+      sg_opv(g, SpvOpExtInst, ft, 5, sg_vk_glsl_import(g), (uint32_t)GLSLstd450Fma, a, b, c);
+  return sg_opv(g, SpvOpSelect, ft, 3, ok, r, drv);
+}
+
 static uint32_t correct(SG *g, const KType *t, uint32_t q0, uint32_t n, uint32_t d) {
   uint32_t ft = sg_type(g, t);
   uint32_t r = residual(g, t, n, q0, d);
