@@ -99,7 +99,10 @@ bool emit_ptx(KModule *m, const KOptions *o, KBuf *out);     /* PTX for o->archs
 bool emit_opencl_c(KModule *m, const KOptions *o, KBuf *out); /* OpenCL C 1.2 source (.cl) */
 bool emit_cuda_c(KModule *m, const KOptions *o, KBuf *out);   /* CUDA C source (.cu) */
 bool emit_spirv(KModule *m, const KOptions *o, KBuf *out);    /* validated SPIR-V (.spv) */
-bool emit_bundle(KModule *m, const KOptions *o, KBuf *out);   /* fat module (.kcb) */
+/* Validated SPIR-V for Vulkan compute (.vk.spv): GLCompute entry points, parameters in push
+ * constants, buffers through device addresses (docs/bundle.md, "Vulkan"). */
+bool emit_spirv_vulkan(KModule *m, const KOptions *o, KBuf *out);
+bool emit_bundle(KModule *m, const KOptions *o, KBuf *out); /* fat module (.kcb) */
 /* C header (.h): typed launch functions and the embedded bundle (docs/cli.md). */
 bool emit_header(KModule *m, const KOptions *o, KBuf *out);
 /* emit_header with the module's bundle bytes given instead of made (NULL: made): for tests. */

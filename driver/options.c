@@ -13,6 +13,7 @@ const Form kcc_forms[] = {
     {"ptx", ".ptx", emit_ptx, true, "PTX assembly for NVIDIA GPUs (default)"},
     {"llvm", ".ll", emit_llvm_ir, true, "optimised LLVM IR for NVPTX"},
     {"spirv", ".spv", emit_spirv, false, "SPIR-V for OpenCL, validated"},
+    {"vkspv", ".vk.spv", emit_spirv_vulkan, false, "SPIR-V for Vulkan compute, validated"},
     {"cl", ".cl", emit_opencl_c, false, "OpenCL C 1.2 source"},
     {"cuda", ".cu", emit_cuda_c, false, "CUDA C source (extern \"C\" kernels)"},
     {"bundle", ".kcb", emit_bundle, false,
@@ -30,12 +31,18 @@ const Form *kcc_form_by_name(const char *name) {
   return NULL;
 }
 
+/* The form whose extension ends the path; the longest wins, so x.vk.spv is Vulkan's. */
 static const Form *form_by_ext(const char *path) {
   const char *dot = strrchr(path, '.');
   if (!dot || strchr(dot, '/')) return NULL;
-  for (int i = 0; i < NFORMS; i++)
-    if (!strcmp(forms[i].ext, dot)) return &forms[i];
-  return NULL;
+  const Form *best = NULL;
+  size_t n = strlen(path), base = strrchr(path, '/') ? (size_t)(strrchr(path, '/') - path) + 1 : 0;
+  for (int i = 0; i < NFORMS; i++) {
+    size_t e = strlen(forms[i].ext);
+    if (n - base >= e && !strcmp(path + n - e, forms[i].ext) && (!best || e > strlen(best->ext)))
+      best = &forms[i];
+  }
+  return best;
 }
 
 void kcc_usage(FILE *out) {
@@ -45,7 +52,7 @@ void kcc_usage(FILE *out) {
                "(.cu) or an OpenCL C file (.cl). The output form follows the output file's\n"
                "extension:\n");
   for (int i = 0; i < NFORMS; i++)
-    fprintf(out, "  %-6s %-6s %s\n", forms[i].ext, forms[i].name, forms[i].what);
+    fprintf(out, "  %-7s %-6s %s\n", forms[i].ext, forms[i].name, forms[i].what);
   fprintf(out, "\n"
                "Options:\n"
                "  -o FILE             write the output to FILE ('-' for standard output);\n"

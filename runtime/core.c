@@ -204,10 +204,11 @@ kcrt_status kcrt_buffer_free(kcrt_buffer *b) {
 
 kcrt_status kcrt_buffer_address(const kcrt_buffer *b, uint64_t *address) {
   if (!b || !address) return kcrt_fail(KCRT_ERROR_INVALID_VALUE, "kcrt_buffer_address: NULL");
-  if (!b->dev->be->mem_wrap)
+  /* Vulkan buffers have one too: what a struct parameter's pointer member holds there. */
+  if (!b->dev->be->mem_wrap && b->dev->be->id != KCRT_BACKEND_VULKAN)
     return kcrt_fail(KCRT_ERROR_NOT_SUPPORTED,
                      "kcrt_buffer_address: %s buffers have no device address to share (CUDA "
-                     "devices only)",
+                     "and Vulkan devices only)",
                      b->dev->be->name);
   *address = b->dptr;
   return KCRT_SUCCESS;
@@ -551,7 +552,10 @@ const char *kcrt_device_describe(kcrt_device *dev) {
   kcrt_device_info info;
   if (kcrt_device_get_info(dev, &info)) return NULL;
   snprintf(text, sizeof text, "%s (%s, %s)", info.name,
-           info.backend == KCRT_BACKEND_CUDA ? "CUDA" : "OpenCL", info.platform);
+           info.backend == KCRT_BACKEND_CUDA     ? "CUDA"
+           : info.backend == KCRT_BACKEND_OPENCL ? "OpenCL"
+                                                 : "Vulkan",
+           info.platform);
   return text;
 }
 

@@ -8,7 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const KcrtBackend *const backends[] = {&kcrt_cuda_backend, &kcrt_opencl_backend};
+static const KcrtBackend *const backends[] = {&kcrt_cuda_backend, &kcrt_opencl_backend,
+                                              &kcrt_vulkan_backend};
 enum { NBACKENDS = sizeof backends / sizeof backends[0] };
 
 /* Each back end is enumerated at most once, and only when a caller needs its devices: a
@@ -109,13 +110,24 @@ static int first_where(const KcrtDevEntry *d, int n, int backend, int type) {
   return -1;
 }
 
-/* The default order: CUDA GPU, OpenCL GPU, OpenCL CPU, then anything. */
+/* The default order: CUDA GPU, OpenCL GPU, Vulkan GPU, OpenCL CPU, then anything (a Vulkan
+ * CPU device is listed only when asked for: docs/runtime.md, "Vulkan"). */
 static int default_index(const KcrtDevEntry *d, int n) {
   int i = first_where(d, n, KCRT_BACKEND_CUDA, KCRT_DEVICE_GPU);
   if (i < 0) i = first_where(d, n, KCRT_BACKEND_OPENCL, KCRT_DEVICE_GPU);
+  if (i < 0) i = first_where(d, n, KCRT_BACKEND_VULKAN, KCRT_DEVICE_GPU);
   if (i < 0) i = first_where(d, n, KCRT_BACKEND_OPENCL, KCRT_DEVICE_CPU);
   if (i < 0 && n > 0) i = 0;
   return i;
+}
+
+/* The back end whose GPUs a multi-GPU program takes: CUDA's, else OpenCL's, else Vulkan's. */
+static int gpu_backend_of(const KcrtDevEntry *d, int n) {
+  if (first_where(d, n, KCRT_BACKEND_CUDA, KCRT_DEVICE_GPU) >= 0) return KCRT_BACKEND_CUDA;
+  if (first_where(d, n, KCRT_BACKEND_VULKAN, KCRT_DEVICE_GPU) >= 0 &&
+      first_where(d, n, KCRT_BACKEND_OPENCL, KCRT_DEVICE_GPU) < 0)
+    return KCRT_BACKEND_VULKAN;
+  return KCRT_BACKEND_OPENCL;
 }
 
 static bool contains_nocase(const char *hay, const char *needle) {
@@ -132,9 +144,7 @@ static bool cuda_twin(const KcrtDevEntry *d, int n, int i);
  * device — modulo their number, so that ranks share devices round-robin when there are more
  * ranks than devices. *count gets the number of candidates. */
 static int local_rank_index(const KcrtDevEntry *d, int n, int *count) {
-  int gpu_backend = first_where(d, n, KCRT_BACKEND_CUDA, KCRT_DEVICE_GPU) >= 0
-                        ? KCRT_BACKEND_CUDA
-                        : KCRT_BACKEND_OPENCL;
+  int gpu_backend = gpu_backend_of(d, n);
   bool gpus = first_where(d, n, gpu_backend, KCRT_DEVICE_GPU) >= 0;
   int cand[256], m = 0;
   for (int i = 0; i < n && m < 256; i++)
@@ -158,8 +168,11 @@ static int select_device(const KcrtDevEntry *d, int n, const char *sel) {
   static const struct {
     const char *name;
     int backend;
-  } bes[] = {
-      {"cuda", KCRT_BACKEND_CUDA}, {"opencl", KCRT_BACKEND_OPENCL}, {"cl", KCRT_BACKEND_OPENCL}};
+  } bes[] = {{"cuda", KCRT_BACKEND_CUDA},
+             {"opencl", KCRT_BACKEND_OPENCL},
+             {"cl", KCRT_BACKEND_OPENCL},
+             {"vulkan", KCRT_BACKEND_VULKAN},
+             {"vk", KCRT_BACKEND_VULKAN}};
   for (size_t b = 0; b < sizeof bes / sizeof bes[0]; b++) {
     size_t len = strlen(bes[b].name);
     if (strncasecmp(sel, bes[b].name, len)) continue;
@@ -194,8 +207,11 @@ static int scope_of(const char *sel) {
   static const struct {
     const char *name;
     kcrt_backend backend;
-  } bes[] = {
-      {"cuda", KCRT_BACKEND_CUDA}, {"opencl", KCRT_BACKEND_OPENCL}, {"cl", KCRT_BACKEND_OPENCL}};
+  } bes[] = {{"cuda", KCRT_BACKEND_CUDA},
+             {"opencl", KCRT_BACKEND_OPENCL},
+             {"cl", KCRT_BACKEND_OPENCL},
+             {"vulkan", KCRT_BACKEND_VULKAN},
+             {"vk", KCRT_BACKEND_VULKAN}};
   if (!strcasecmp(sel, "cpu")) return backend_slot(KCRT_BACKEND_OPENCL);
   for (size_t b = 0; b < sizeof bes / sizeof bes[0]; b++) {
     size_t len = strlen(bes[b].name);
@@ -236,7 +252,7 @@ static kcrt_status no_device(const char *what) {
   for (int i = 0; i < NBACKENDS; i++)
     if (why[i][0]) {
       char line[700];
-      snprintf(line, sizeof line, "; %s: %s", backends[i]->name, why[i]);
+      snprintf(line, sizeof line, "; %s: %.600s", backends[i]->name, why[i]);
       kcrt_error_append(line);
     }
   kcrt_error_append(")");
@@ -288,12 +304,18 @@ kcrt_status kcrt_device_open_default(kcrt_device **out) {
 /* ---------------------------------------------------------------- several devices */
 
 /* An OpenCL entry for a GPU that the list also has as a CUDA device (NVIDIA's OpenCL driver
- * lists the same GPUs): opening both would use one GPU twice. */
+ * lists the same GPUs), or a Vulkan entry for one it has as a CUDA or OpenCL device: opening
+ * both would use one GPU twice. */
 static bool cuda_twin(const KcrtDevEntry *d, int n, int i) {
-  if (d[i].info.backend != KCRT_BACKEND_OPENCL || d[i].info.type != KCRT_DEVICE_GPU) return false;
-  for (int j = 0; j < n; j++)
-    if (d[j].info.backend == KCRT_BACKEND_CUDA && strstr(d[i].info.name, d[j].info.name))
-      return true;
+  const kcrt_device_info *f = &d[i].info;
+  if (f->backend == KCRT_BACKEND_CUDA || f->type != KCRT_DEVICE_GPU) return false;
+  for (int j = 0; j < n; j++) {
+    const kcrt_device_info *o = &d[j].info;
+    if (o->backend == f->backend || o->type != KCRT_DEVICE_GPU ||
+        (f->backend == KCRT_BACKEND_OPENCL && o->backend != KCRT_BACKEND_CUDA))
+      continue;
+    if (strstr(f->name, o->name) || strstr(o->name, f->name)) return true;
+  }
   return false;
 }
 
@@ -334,11 +356,7 @@ kcrt_status kcrt_device_open_all(kcrt_device **devs, int max, int *count) {
 kcrt_status kcrt_device_open_gpus(kcrt_device **devs, int max, int *count) {
   int n;
   const KcrtDevEntry *d = kcrt_devices(&n);
-  int backend = KCRT_BACKEND_OPENCL;
-  for (int i = 0; i < n; i++)
-    if (d[i].info.type == KCRT_DEVICE_GPU && d[i].info.backend == KCRT_BACKEND_CUDA)
-      backend = KCRT_BACKEND_CUDA;
-  return open_many(gpu_of, backend, devs, max, count, "kcrt_device_open_gpus");
+  return open_many(gpu_of, gpu_backend_of(d, n), devs, max, count, "kcrt_device_open_gpus");
 }
 
 /* ---------------------------------------------------------------- description */
@@ -375,9 +393,15 @@ kcrt_status kcrt_print_devices(FILE *out) {
     fmt_bytes(mem, sizeof mem, f->global_mem_bytes);
     fmt_bytes(alloc, sizeof alloc, f->max_alloc_bytes);
     fmt_bytes(shared, sizeof shared, f->max_shared_bytes);
-    fprintf(out, "[%d] %s:%d  %s%s\n", i, f->backend == KCRT_BACKEND_CUDA ? "cuda" : "opencl",
+    fprintf(out, "[%d] %s:%d  %s%s\n", i,
+            f->backend == KCRT_BACKEND_CUDA     ? "cuda"
+            : f->backend == KCRT_BACKEND_OPENCL ? "opencl"
+                                                : "vulkan",
             f->backend_index, f->name, i == def ? "  (default)" : "");
-    if (f->backend == KCRT_BACKEND_CUDA)
+    if (f->backend == KCRT_BACKEND_VULKAN)
+      fprintf(out, "    %s %s, %s, driver %s\n", f->vendor, type_name(f->type), f->platform,
+              f->driver_version);
+    else if (f->backend == KCRT_BACKEND_CUDA)
       fprintf(out, "    %s %s, compute capability %d.%d (sm_%d%d), CUDA driver %s\n", f->vendor,
               type_name(f->type), f->cc_major, f->cc_minor, f->cc_major, f->cc_minor,
               f->driver_version);
@@ -385,10 +409,10 @@ kcrt_status kcrt_print_devices(FILE *out) {
       fprintf(out, "    %s %s, platform %s, driver %s, %s\n", f->vendor, type_name(f->type),
               f->platform, f->driver_version,
               f->spirv ? "takes SPIR-V" : "OpenCL C only (no SPIR-V)");
-    fprintf(out,
-            "    %u compute units, %s global memory (largest buffer %s), %s shared per block, "
-            "%s\n",
-            f->compute_units, mem, alloc, shared, f->fp64 ? "fp64" : "no fp64 (float only)");
+    char units[32] = "compute units unknown";
+    if (f->compute_units) snprintf(units, sizeof units, "%u compute units", f->compute_units);
+    fprintf(out, "    %s, %s global memory (largest buffer %s), %s shared per block, %s\n", units,
+            mem, alloc, shared, f->fp64 ? "fp64" : "no fp64 (float only)");
     fprintf(out, "    block <= %llu threads (%llu x %llu x %llu), grid <= %llu x %llu x %llu\n",
             (unsigned long long)f->max_threads_per_block, (unsigned long long)f->max_block_dim[0],
             (unsigned long long)f->max_block_dim[1], (unsigned long long)f->max_block_dim[2],

@@ -124,7 +124,8 @@ typedef struct KcrtBackend KcrtBackend;
 typedef struct KcrtDevEntry {
   kcrt_device_info info;
   const KcrtBackend *be;
-  void *h1, *h2; /* back-end handles: CUDA ordinal; OpenCL platform and device ids */
+  void *h1, *h2; /* back-end handles: CUDA ordinal; OpenCL platform and device ids; Vulkan's
+                    physical device record */
 } KcrtDevEntry;
 
 /* The visibility variables kcrt applies itself (schedenv.c): removes the entries of one back
@@ -343,6 +344,7 @@ struct KcrtBackend {
 
 extern const KcrtBackend kcrt_cuda_backend;
 extern const KcrtBackend kcrt_opencl_backend;
+extern const KcrtBackend kcrt_vulkan_backend;
 
 /* ---------------------------------------------------------------- on-disk cache */
 

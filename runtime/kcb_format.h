@@ -23,7 +23,7 @@
 enum {
   KCB_MAGIC_SIZE = 8,
   KCB_VERSION_MAJOR = 1, /* a reader rejects another major version */
-  KCB_VERSION_MINOR = 5, /* a reader accepts any minor version of its major */
+  KCB_VERSION_MINOR = 6, /* a reader accepts any minor version of its major */
   KCB_HEADER_SIZE = 48,
   KCB_SECTION_ENTRY_SIZE = 32,
   KCB_KTAB_HEADER_SIZE = 16,
@@ -64,6 +64,7 @@ typedef enum KcbSectionKind {
   KCB_SEC_KATTRS = 8,   /* 1.2: per-kernel attributes (reqd_work_group_size) */
   KCB_SEC_BOUNDS = 9,   /* 1.3: text: the regions and access sites of a -fbounds-check module */
   KCB_SEC_SYMINIT = 10, /* 1.4: flags and first values of SYMBOLS entries (CUDA __device__) */
+  KCB_SEC_VKSPIRV = 11, /* 1.6: binary: SPIR-V words for Vulkan compute (kcc -o x.vk.spv) */
 } KcbSectionKind;
 
 typedef enum KcbParamKind {

@@ -24,7 +24,7 @@
 
 /* The families a visibility variable counts devices in; a device's index in a family is its
  * position among the family's devices of the back end's list, before any is hidden. */
-typedef enum { FAM_CUDA, FAM_OPENCL, FAM_INTEL_GPU, FAM_AMD_GPU, FAM_ANY } Family;
+typedef enum { FAM_CUDA, FAM_OPENCL, FAM_VULKAN, FAM_INTEL_GPU, FAM_AMD_GPU, FAM_ANY } Family;
 
 static bool is_gpu_of(const kcrt_device_info *f, const char *const *vendors) {
   if (f->backend != KCRT_BACKEND_OPENCL || f->type != KCRT_DEVICE_GPU) return false;
@@ -39,6 +39,7 @@ static bool in_family(const kcrt_device_info *f, Family fam) {
   switch (fam) {
   case FAM_CUDA: return f->backend == KCRT_BACKEND_CUDA;
   case FAM_OPENCL: return f->backend == KCRT_BACKEND_OPENCL;
+  case FAM_VULKAN: return f->backend == KCRT_BACKEND_VULKAN; /* only "*:N" counts in it */
   case FAM_INTEL_GPU: return is_gpu_of(f, intel);
   case FAM_AMD_GPU: return is_gpu_of(f, amd);
   case FAM_ANY: return true;
@@ -109,7 +110,10 @@ static bool item_selects(const char *s, size_t len, const KcrtDevEntry *d, int i
   if (len == 4 && !strncasecmp(s, "fpga", 4)) return f->type == KCRT_DEVICE_ACCELERATOR;
   if (!len || !isdigit((unsigned char)*s)) return false;
   long x = strtol(s, NULL, 10); /* "1.0" and "1.*" stop at the dot: device 1 */
-  if (fam == FAM_ANY) fam = f->backend == KCRT_BACKEND_CUDA ? FAM_CUDA : FAM_OPENCL;
+  if (fam == FAM_ANY)
+    fam = f->backend == KCRT_BACKEND_CUDA     ? FAM_CUDA
+          : f->backend == KCRT_BACKEND_VULKAN ? FAM_VULKAN
+                                              : FAM_OPENCL;
   return x == family_index(d, i, fam);
 }
 

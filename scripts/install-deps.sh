@@ -13,6 +13,8 @@ pkgs=(
   check                                    # unit tests
   ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd clinfo  # OpenCL loader + PoCL CPU device
   llvm-spirv-15                            # SPIR-V -> LLVM bitcode for the SPIR-V run tests
+  libvulkan-dev                            # Vulkan headers for libkcrt (the loader is dlopen'ed)
+  libvulkan1 mesa-vulkan-drivers vulkan-validationlayers  # loader, lavapipe, validation layer
   valgrind clang-format git groff-base man-db   # checks: valgrind, style, man page
   python3 python3-venv                     # the Python package's tests (scripts/python-env.sh)
   python3-dev                              # its launch path in C (python/CMakeLists.txt)

@@ -3,6 +3,7 @@
 # that makes kcc write something also proves the output is usable:
 #   .ptx  ptxas -arch=<the file's .target>        (skipped without ptxas)
 #   .spv  spirv-val --target-env opencl2.2        (spv1.2 for Int64Atomics: see spirv.cmake)
+#   .vk.spv  spirv-val --target-env vulkan1.2     (the Vulkan form)
 #   .cl   clang-19 -x cl -cl-std=CL1.2 -fsyntax-only
 #   .cu   nvcc -c -arch=sm_75                     (skipped without nvcc; with
 #         CONSUME_NVCC_CUBIN=1, nvcc -cubin: the device half only, a third of the time, for
@@ -29,6 +30,11 @@ for f in "$@"; do
     [ -n "$tool" ] || continue
     arch=$(sed -n 's/^\.target \(sm_[0-9]*\).*/\1/p' "$f" | head -n 1)
     "$tool" -arch="${arch:-sm_75}" "$f" -o "$tmp/out.cubin" || status=1
+    ;;
+  *.vk.spv)
+    tool=$(find_tool spirv-val)
+    [ -n "$tool" ] || continue
+    "$tool" --target-env vulkan1.2 "$f" || status=1
     ;;
   *.spv)
     tool=$(find_tool spirv-val)

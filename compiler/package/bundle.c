@@ -7,7 +7,8 @@
  * bundle); an OpenCL form (SPIR-V, OpenCL C) the module cannot be written in is left out with
  * a warning quoting why (docs/bundle.md), so a CUDA kernel that uses clock() still gets a
  * bundle for NVIDIA GPUs. emit_spirv returning false without reporting anything means "no
- * SPIR-V back end", and the bundle goes without it silently. */
+ * SPIR-V back end", and the bundle goes without it silently. The Vulkan SPIR-V form is left out
+ * quietly when the module uses what it cannot express yet. */
 #include "bounds.h"
 #include "diag.h"
 #include "kcc.h"
@@ -493,6 +494,28 @@ bool emit_bundle(KModule *m, const KOptions *o, KBuf *out) {
   }
   if (ok && !have_opencl)
     diag_warning((KLoc){0}, "the bundle has no OpenCL form: it loads on CUDA devices only");
+
+  /* The Vulkan form (1.6) is new and refuses much yet (docs/cli.md, "The Vulkan form"): a
+   * module it cannot express goes without it quietly (-v says why), as most modules would
+   * otherwise warn; the runtime names the missing form on a Vulkan device. An internal error
+   * is a kcc bug, though, and is shown. */
+  if (ok) {
+    KBuf *vk = new_buf(&s);
+    DiagCapture cap;
+    diag_capture_begin(&cap);
+    bool made = emit_spirv_vulkan(m, o, vk);
+    char *why = diag_capture_end(&cap, !made);
+    if (made) {
+      add_section(&s, KCB_SEC_VKSPIRV, 0, vk);
+    } else if (why && strstr(why, "internal compiler error")) {
+      leave_out("Vulkan SPIR-V", why);
+      why = NULL;
+    } else if (o->verbose) {
+      fprintf(stderr, "kcc: bundle: no Vulkan SPIR-V: %.*s\n", why ? (int)strcspn(why, "\n") : 0,
+              why ? why : "");
+    }
+    free(why);
+  }
 
   if (ok) {
     size_t len;

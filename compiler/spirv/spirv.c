@@ -71,6 +71,12 @@ uint32_t sg_u64(SG *g, uint64_t v) {
 }
 
 SpvStorageClass sg_storage(SG *g, KAddrSpace as, KLoc loc) {
+  /* Vulkan: buffers are reached through device addresses (PhysicalStorageBuffer), which keep
+   * C's pointer arithmetic; `constant` pointers are buffers too (a module's own constant
+   * arrays are Private variables, indexed in place: spirv_vulkan.c), and so are pointers to
+   * private memory: what they point to lives in the invocation's frame (spirv_vulkan.c). */
+  if (g->vk && (as == KAS_GLOBAL || as == KAS_CONSTANT || as == KAS_PRIVATE))
+    return SpvStorageClassPhysicalStorageBuffer;
   switch (as) {
   case KAS_GLOBAL: return SpvStorageClassCrossWorkgroup;
   case KAS_SHARED: return SpvStorageClassWorkgroup;
@@ -126,6 +132,13 @@ static uint32_t struct_type(SG *g, const KStruct *st) {
   spv_name(&g->m, id, name);
   for (int i = 0; i < st->nfields && !st->is_union; i++)
     spv_member_name(&g->m, id, (uint32_t)i, st->fields[i].name);
+  /* Vulkan lays out memory that buffers hold explicitly: KIR's offsets (a union's one
+   * member, its units, at 0). */
+  for (int i = 0; g->vk && i < (st->is_union ? 1 : st->nfields); i++) {
+    uint32_t off = st->is_union ? 0 : (uint32_t)st->fields[i].offset;
+    uint32_t ops[4] = {id, (uint32_t)i, SpvDecorationOffset, off};
+    spv_emit(&g->m, SPV_SEC_ANNOTATION, SpvOpMemberDecorate, ops, 4);
+  }
   /* Pointers to it announced while its members were lowered get their definition now. */
   for (int i = 0; i < g->nfwd; i++)
     if (g->fwd[i].ks == st) {
@@ -138,6 +151,14 @@ static uint32_t struct_type(SG *g, const KStruct *st) {
 uint32_t sg_union_unit(SG *g, const KStruct *st) {
   if (st->align <= 8) return spv_type_int(&g->m, st->align * 8);
   int n = st->align / 4;
+  if (n > 4 && g->vk) {
+    if (!g->failed)
+      sg_error(g, st->loc,
+               "%s %s is aligned to %d bytes, more than the Vulkan SPIR-V form can lay "
+               "out yet",
+               kir_struct_kw(st), st->name, st->align);
+    n = 4;
+  }
   if (n > 4) spv_capability(&g->m, SpvCapabilityVector16);
   return spv_type_vector(&g->m, spv_type_int(&g->m, 32), n);
 }
@@ -160,7 +181,12 @@ uint32_t sg_ptr_type(SG *g, SpvStorageClass sc, const KType *pointee) {
       return id;
     }
   }
-  return spv_type_ptr(&g->m, sc, sg_pointee(g, pointee));
+  uint32_t id = spv_type_ptr(&g->m, sc, sg_pointee(g, pointee));
+  /* Pointer arithmetic (OpPtrAccessChain) on a buffer address steps by the pointer type's
+   * ArrayStride: the element's C size. */
+  if (g->vk && sc == SpvStorageClassPhysicalStorageBuffer)
+    sg_vk_stride(g, id, pointee->kind == KT_VOID ? 1u : (uint32_t)pointee->size);
+  return id;
 }
 
 uint32_t sg_pointee(SG *g, const KType *t) {
@@ -215,12 +241,24 @@ uint32_t sg_type(SG *g, const KType *t) {
   case KT_PTR: return sg_ptr_type(g, sg_storage(g, t->as, (KLoc){0}), t->base);
   case KT_ARRAY:
     /* T x[] only names dynamic shared memory, which is reached through its pointer. */
-    return spv_type_array(m, sg_type(g, t->base), t->len > 0 ? (uint64_t)t->len : 1);
+    {
+      uint32_t id = spv_type_array(m, sg_type(g, t->base), t->len > 0 ? (uint64_t)t->len : 1);
+      if (g->vk) sg_vk_stride(g, id, (uint32_t)t->base->size); /* explicit layout in buffers */
+      return id;
+    }
   case KT_STRUCT: return struct_type(g, t->st);
   case KT_VEC:
     /* OpenCL's 3-vectors take 4 slots in memory; llvm-spirv's data layout (v96:128...)
      * gives <3 x T> that size and alignment too, so KIR's layout holds without Offset
      * decorations. */
+    if (t->len > 4 && g->vk) {
+      /* Shader's vectors have at most 4 components (Vector16 is the Kernel capability's). */
+      if (!g->failed)
+        sg_error(g, g->loc,
+                 "vectors of %d components ('%s') are not supported by the Vulkan SPIR-V form yet",
+                 (int)t->len, kir_type_str(t));
+      return spv_type_vector(m, sg_type(g, t->base), 4);
+    }
     if (t->len > 4) spv_capability(m, SpvCapabilityVector16);
     return spv_type_vector(m, sg_type(g, t->base), (int)t->len);
   case KT_IMAGE: return sg_image_type(g, t);
@@ -291,6 +329,30 @@ void sg_branch_cond(SG *g, uint32_t cond, uint32_t t, uint32_t f) {
   terminate(g, SpvOpBranchConditional, 3, ops);
 }
 
+/* A merge instruction and the branch it must immediately precede (no OpLine between). */
+static void terminate_merged(SG *g, SpvOp merge_op, int nm, const uint32_t *mops, SpvOp op, int n,
+                             const uint32_t *ops) {
+  sg_ensure_block(g);
+  line(g);
+  spw_inst(&g->body, merge_op, mops, nm);
+  if (!spw_inst(&g->body, op, ops, n)) g->m.too_long = true;
+  g->open = false;
+}
+
+void sg_branch_cond_merge(SG *g, uint32_t cond, uint32_t t, uint32_t f, uint32_t merge) {
+  if (!g->vk) {
+    sg_branch_cond(g, cond, t, f);
+    return;
+  }
+  uint32_t mops[2] = {merge, SpvSelectionControlMaskNone}, ops[3] = {cond, t, f};
+  terminate_merged(g, SpvOpSelectionMerge, 2, mops, SpvOpBranchConditional, 3, ops);
+}
+
+void sg_loop_header(SG *g, uint32_t merge, uint32_t cont, uint32_t body) {
+  uint32_t mops[3] = {merge, cont, SpvLoopControlMaskNone};
+  terminate_merged(g, SpvOpLoopMerge, 3, mops, SpvOpBranch, 1, &body);
+}
+
 uint32_t sg_op(SG *g, SpvOp op, uint32_t rtype, int n, const uint32_t *ops) {
   sg_ensure_block(g);
   if (op != SpvOpPhi) line(g); /* OpPhi must lead its block; keep it tidy */
@@ -303,6 +365,13 @@ uint32_t sg_op(SG *g, SpvOp op, uint32_t rtype, int n, const uint32_t *ops) {
   spw_push(&g->body, rtype);
   spw_push(&g->body, id);
   spw_append(&g->body, ops, (size_t)n);
+  /* Vulkan drivers may fuse a*b+c, and rewrite float arithmetic as if it were on real numbers
+   * (Mesa folds x + 0.0 to x, losing -0.0), unless an instruction is NoContraction ("exact" in
+   * Mesa): every float operation is, except under -ffast-math (fusion is only a permission). */
+  if (g->vk_no_contract &&
+      (op == SpvOpFMul || op == SpvOpFAdd || op == SpvOpFSub || op == SpvOpFDiv ||
+       op == SpvOpFRem || op == SpvOpFMod || op == SpvOpFNegate))
+    spv_decorate(&g->m, id, SpvDecorationNoContraction, NULL, 0);
   return id;
 }
 
@@ -347,7 +416,7 @@ void sg_store(SG *g, const KType *t, uint32_t ptr, uint32_t val, bool is_volatil
 }
 
 void sg_fast(SG *g, uint32_t id) {
-  if (!g->o->fast_math) return;
+  if (!g->o->fast_math || g->vk) return; /* FPFastMathMode is the Kernel capability's */
   uint32_t mode = SpvFPFastMathModeNotNaNMask | SpvFPFastMathModeNotInfMask |
                   SpvFPFastMathModeNSZMask | SpvFPFastMathModeAllowRecipMask |
                   SpvFPFastMathModeFastMask;
@@ -355,6 +424,12 @@ void sg_fast(SG *g, uint32_t id) {
 }
 
 uint32_t sg_ocl_import(SG *g) {
+  if (g->vk) {
+    /* Callers of OpenCL.std that have no GLSL.std.450 counterpart mapped yet. */
+    if (!g->failed)
+      sg_error(g, g->loc, "this operation is not supported by the Vulkan SPIR-V form yet");
+    return sg_vk_glsl_import(g);
+  }
   if (!g->ocl) {
     g->ocl = spv_id(&g->m);
     SpvWords *b = &g->m.sec[SPV_SEC_IMPORT];
@@ -422,6 +497,22 @@ static void gen_globals(SG *g) {
     if (v->kind == KV_SHARED) {
       s->ptr = s->wg = sg_global_var(g, spv_type_ptr(&g->m, SpvStorageClassWorkgroup, ty),
                                      SpvStorageClassWorkgroup, 0);
+    } else if (g->vk) {
+      /* Vulkan has no UniformConstant data: a constant table is a Private variable holding
+       * its value (indexed in place, never through a `constant` pointer). */
+      KLoc saved = g->loc;
+      g->loc = v->loc;
+      uint32_t init = sg_const_init(g, v->type, v->init);
+      g->loc = saved;
+      if (!init) {
+        sg_error(g, v->loc, "initializer of constant '%s' is not a constant expression", v->name);
+        init = sg_zero(g, v->type);
+      }
+      s->ptr = sg_global_var(g, spv_type_ptr(&g->m, SpvStorageClassPrivate, ty),
+                             SpvStorageClassPrivate, init);
+      s->val = init; /* what a copy in the frame starts as (sg_vk_module_escapes) */
+      spv_name(&g->m, s->ptr, name);
+      continue; /* Alignment and Constant are the Kernel capability's decorations */
     } else {
       KLoc saved = g->loc;
       g->loc = v->loc;
@@ -435,15 +526,18 @@ static void gen_globals(SG *g) {
                              SpvStorageClassUniformConstant, init);
       spv_decorate(&g->m, s->ptr, SpvDecorationConstant, NULL, 0);
     }
-    spv_decorate(&g->m, s->ptr, SpvDecorationAlignment, &align, 1);
+    if (!g->vk) /* Alignment is the Kernel capability's */
+      spv_decorate(&g->m, s->ptr, SpvDecorationAlignment, &align, 1);
     spv_name(&g->m, s->ptr, name);
   }
 }
 
 /* ---------------------------------------------------------------- functions */
 
-static bool is_byval(const KFunc *f, const KVar *p) {
-  return f->is_kernel && p->type->kind == KT_STRUCT;
+/* A struct kernel parameter passed as a ByVal pointer (OpenCL); Vulkan's arrive by value from
+ * the push constants. */
+static bool is_byval(const SG *g, const KFunc *f, const KVar *p) {
+  return !g->vk && f->is_kernel && p->type->kind == KT_STRUCT;
 }
 
 KVar *sg_dyn_var(const KFunc *f) {
@@ -487,11 +581,11 @@ static uint32_t func_type(SG *g, KFunc *f) {
   for (int i = 0; i < f->nparams; i++) {
     KVar *p = f->params[i];
     pt[n++] =
-        is_byval(f, p) ? sg_ptr_type(g, SpvStorageClassFunction, p->type) : sg_type(g, p->type);
+        is_byval(g, f, p) ? sg_ptr_type(g, SpvStorageClassFunction, p->type) : sg_type(g, p->type);
   }
   for (int i = 0; i < f->symbols.n; i++) pt[n++] = symbol_param_type(g, f->symbols.v[i]);
   for (int i = 0; i < nsh; i++) pt[n++] = shared_param_type(g, sg_shared_param(f, i));
-  KVar *dv = sg_dyn_var(f);
+  KVar *dv = g->vk ? NULL : sg_dyn_var(f); /* Vulkan: a module variable (spirv_vulkan.c) */
   if (dv) pt[n++] = dyn_param_type(g, dv);
   uint32_t id = spv_type_func(&g->m, sg_type(g, f->ret), pt, n);
   free(pt);
@@ -518,19 +612,43 @@ static void param_use(KExpr *e, void *ctx) {
   if (e->kind == KE_CAST && e->a->type->kind == KT_ARRAY) mark_root(u, e->a);
 }
 
+/* Vulkan asks every buffer pointer that is a parameter (or held in a variable) to say
+ * whether it may alias: C's restrict says it does not. */
+static void vk_aliasing(SG *g, uint32_t id, const KType *t, SpvDecoration aliased,
+                        SpvDecoration restrict_) {
+  if (!g->vk || t->kind != KT_PTR ||
+      sg_storage(g, t->as, (KLoc){0}) != SpvStorageClassPhysicalStorageBuffer)
+    return;
+  spv_decorate(&g->m, id, (t->qual & KQ_RESTRICT) ? restrict_ : aliased, NULL, 0);
+}
+
 static void local_var(SG *g, KVar *v) {
+  if (g->vk && sg_vk_escaping(g, v)) {
+    /* Its storage is in the invocation's frame: sg_vk_frame_enter makes the pointer. */
+    SVar *s = svar(v);
+    s->psb = true;
+    return;
+  }
+  if (g->vk && v->type->kind == KT_PTR &&
+      sg_storage(g, v->type->as, v->loc) != SpvStorageClassPhysicalStorageBuffer)
+    sg_error(g, v->loc,
+             "'%s' keeps a pointer into shared or private memory in a variable, which the Vulkan "
+             "SPIR-V form does not support yet (index the array directly)",
+             v->name);
   SVar *s = svar(v);
   s->ptr = spv_id(&g->m);
   uint32_t ops[3] = {sg_ptr_type(g, SpvStorageClassFunction, v->type), s->ptr,
                      SpvStorageClassFunction};
   spw_inst(&g->vars, SpvOpVariable, ops, 3);
   spv_name(&g->m, s->ptr, v->name);
+  vk_aliasing(g, s->ptr, v->type, SpvDecorationAliasedPointer, SpvDecorationRestrictPointer);
 }
 
 uint32_t sg_temp_var(SG *g, const KType *t) {
   uint32_t id = spv_id(&g->m);
   uint32_t ops[3] = {sg_ptr_type(g, SpvStorageClassFunction, t), id, SpvStorageClassFunction};
   spw_inst(&g->vars, SpvOpVariable, ops, 3);
+  vk_aliasing(g, id, t, SpvDecorationAliasedPointer, SpvDecorationRestrictPointer);
   return id;
 }
 
@@ -562,17 +680,19 @@ static void define_func(SG *g, KFunc *f) {
   uint32_t head[4] = {g->fn_ret, fid, SpvFunctionControlMaskNone, func_type(g, f)};
   spw_inst(out, SpvOpFunction, head, 4);
 
+  if (g->vk) sg_vk_escapes(g, f);
   ParamUse use = {f, calloc((size_t)f->nparams + 1, sizeof(bool))};
   kir_visit_stmt(f->body, param_use, &use);
   uint32_t *pid = calloc((size_t)f->nparams + 1, sizeof *pid);
   for (int i = 0; i < f->nparams; i++) {
     KVar *p = f->params[i];
-    bool byval = is_byval(f, p);
+    bool byval = is_byval(g, f, p);
     pid[i] = spv_id(&g->m);
     uint32_t ops[2] = {
         byval ? sg_ptr_type(g, SpvStorageClassFunction, p->type) : sg_type(g, p->type), pid[i]};
     spw_inst(out, SpvOpFunctionParameter, ops, 2);
     spv_name(&g->m, pid[i], p->name);
+    vk_aliasing(g, pid[i], p->type, SpvDecorationAliased, SpvDecorationRestrict);
     SVar *s = svar(p);
     if (byval) {
       uint32_t attr = SpvFunctionParameterAttributeByVal;
@@ -590,7 +710,7 @@ static void define_func(SG *g, KFunc *f) {
     } else {
       s->val = pid[i];
     }
-    if (f->is_kernel && p->type->kind == KT_PTR && (p->type->qual & KQ_RESTRICT)) {
+    if (!g->vk && f->is_kernel && p->type->kind == KT_PTR && (p->type->qual & KQ_RESTRICT)) {
       uint32_t attr = SpvFunctionParameterAttributeNoAlias;
       spv_decorate(&g->m, pid[i], SpvDecorationFuncParamAttr, &attr, 1);
       /* const alone does not promise that nothing writes (C lets a cast drop it); with
@@ -625,7 +745,9 @@ static void define_func(SG *g, KFunc *f) {
     spv_name(&g->m, s->ptr, v->name);
   }
   g->dyn_var = sg_dyn_var(f);
-  if (g->dyn_var) {
+  if (g->dyn_var && g->vk) {
+    g->dyn = sg_vk_dyn_shared(g, g->dyn_var);
+  } else if (g->dyn_var) {
     g->dyn = spv_id(&g->m);
     uint32_t ops[2] = {dyn_param_type(g, g->dyn_var), g->dyn};
     spw_inst(out, SpvOpFunctionParameter, ops, 2);
@@ -635,11 +757,12 @@ static void define_func(SG *g, KFunc *f) {
 
   uint32_t entry = spv_id(&g->m);
   open_block(g, entry);
+  if (g->vk) sg_vk_frame_enter(g);
   /* Parameters that need storage start as a copy of the argument. */
   for (int i = 0; i < f->nparams; i++) {
     SVar *s = f->params[i]->aux;
     if (!use.needs[i]) continue;
-    if (is_byval(f, f->params[i])) {
+    if (is_byval(g, f, f->params[i])) {
       /* A load and a store: llvm-spirv 15 asserts on OpCopyMemory here. */
       uint32_t v = sg_load(g, f->params[i]->type, pid[i], false);
       sg_store(g, f->params[i]->type, s->ptr, v, false);
@@ -669,7 +792,50 @@ static void define_func(SG *g, KFunc *f) {
 
 /* ---------------------------------------------------------------- statements */
 
+/* Whether control cannot run past the end of s (it ends in break, continue or return). */
+static bool ends_flow(const KStmt *s) {
+  while (s && s->kind == KS_BLOCK && s->list.n > 0) s = s->list.v[s->list.n - 1];
+  return s && (s->kind == KS_BREAK || s->kind == KS_CONTINUE || s->kind == KS_RETURN);
+}
+
+/* SPIR-V's structured switch lists default first and lets a case fall through only into the
+ * next target of that list, so the Vulkan flavour takes the C switches that fit: every label
+ * directly in the switch's block, and a default that is not the first label neither fallen
+ * into nor falling through. */
+static bool vk_switch_fits(SG *g, KStmt *s) {
+  KStmt *b = s->body;
+  if (!b || b->kind != KS_BLOCK) return s->cases.n == 0;
+  int first = -1;
+  for (int i = 0; i < s->cases.n; i++) {
+    KStmt *c = s->cases.v[i];
+    int at = -1;
+    for (int j = 0; j < b->list.n && at < 0; j++)
+      if (b->list.v[j] == c) at = j;
+    if (at < 0) {
+      sg_error(g, c->loc,
+               "a case label inside a nested statement is not supported by the Vulkan SPIR-V form");
+      return false;
+    }
+    if (first < 0 || at < first) first = at;
+    if (!c->is_default || i == 0) continue;
+    bool ok = at == 0 || ends_flow(b->list.v[at - 1]);
+    for (int j = at + 1; j < b->list.n && ok; j++)
+      if (((KStmt *)b->list.v[j])->kind == KS_CASE) {
+        ok = ends_flow(b->list.v[j - 1]);
+        break;
+      }
+    if (!ok) {
+      sg_error(g, c->loc,
+               "falling through into or out of 'default' when it is not the first label is not "
+               "supported by the Vulkan SPIR-V form yet (end the cases around it with break)");
+      return false;
+    }
+  }
+  return true;
+}
+
 static void gen_switch(SG *g, KStmt *s) {
+  if (g->vk && !vk_switch_fits(g, s)) return;
   KType *ct = s->cond->type;
   uint32_t sel = sg_expr(g, s->cond);
   uint32_t exit = spv_id(&g->m), def = exit;
@@ -692,7 +858,12 @@ static void gen_switch(SG *g, KStmt *s) {
   }
   ops[0] = sel;
   ops[1] = def;
-  terminate(g, SpvOpSwitch, n, ops);
+  if (g->vk) {
+    uint32_t mops[2] = {exit, SpvSelectionControlMaskNone};
+    terminate_merged(g, SpvOpSelectionMerge, 2, mops, SpvOpSwitch, n, ops);
+  } else {
+    terminate(g, SpvOpSwitch, n, ops);
+  }
   free(ops);
   uint32_t saved_brk = g->brk;
   g->brk = exit;
@@ -722,14 +893,16 @@ static void gen_stmt(SG *g, KStmt *s) {
   case KS_DECL:
     if (s->var->kind == KV_LOCAL && s->init) {
       SVar *v = s->var->aux;
-      sg_init_store(g, s->var->type, v->ptr, SpvStorageClassFunction, s->init);
+      sg_init_store(g, s->var->type, v->ptr,
+                    v->psb ? SpvStorageClassPhysicalStorageBuffer : SpvStorageClassFunction,
+                    s->init);
     }
     break;
   case KS_EXPR: sg_expr(g, s->expr); break;
   case KS_IF: {
     uint32_t c = sg_cond(g, s->cond);
     uint32_t then = spv_id(m), els = s->els ? spv_id(m) : 0, join = spv_id(m);
-    sg_branch_cond(g, c, then, els ? els : join);
+    sg_branch_cond_merge(g, c, then, els ? els : join, join);
     sg_start_block(g, then);
     gen_stmt(g, s->then);
     sg_branch(g, join);
@@ -742,6 +915,22 @@ static void gen_stmt(SG *g, KStmt *s) {
     break;
   }
   case KS_WHILE: {
+    if (g->vk) {
+      /* Structured: the header names the merge and continue blocks, the condition has a
+       * block of its own (it may branch itself), continue goes through the latch. */
+      uint32_t head = spv_id(m), check = spv_id(m), body = spv_id(m), latch = spv_id(m),
+               exit = spv_id(m);
+      sg_start_block(g, head);
+      sg_loop_header(g, exit, latch, check);
+      sg_start_block(g, check);
+      sg_branch_cond(g, sg_cond(g, s->cond), body, exit);
+      sg_start_block(g, body);
+      gen_loop_body(g, s->body, exit, latch);
+      sg_start_block(g, latch);
+      sg_branch(g, head);
+      sg_start_block(g, exit);
+      break;
+    }
     uint32_t head = spv_id(m), body = spv_id(m), exit = spv_id(m);
     sg_start_block(g, head);
     sg_branch_cond(g, sg_cond(g, s->cond), body, exit);
@@ -752,6 +941,18 @@ static void gen_stmt(SG *g, KStmt *s) {
     break;
   }
   case KS_DO: {
+    if (g->vk) { /* the test is the continue target, its branch back the back edge */
+      uint32_t head = spv_id(m), body = spv_id(m), test = spv_id(m), exit = spv_id(m);
+      sg_start_block(g, head);
+      sg_loop_header(g, exit, test, body);
+      sg_start_block(g, body);
+      gen_loop_body(g, s->body, exit, test);
+      sg_start_block(g, test);
+      g->loc = s->cond->loc.line > 0 ? s->cond->loc : g->loc;
+      sg_branch_cond(g, sg_cond(g, s->cond), head, exit);
+      sg_start_block(g, exit);
+      break;
+    }
     uint32_t body = spv_id(m), test = spv_id(m), exit = spv_id(m);
     sg_start_block(g, body);
     gen_loop_body(g, s->body, exit, test);
@@ -765,6 +966,11 @@ static void gen_stmt(SG *g, KStmt *s) {
     gen_stmt(g, s->init_stmt);
     uint32_t head = spv_id(m), body = spv_id(m), step = spv_id(m), exit = spv_id(m);
     sg_start_block(g, head);
+    if (g->vk) { /* as KS_WHILE: the step is the continue target */
+      uint32_t check = spv_id(m);
+      sg_loop_header(g, exit, step, check);
+      sg_start_block(g, check);
+    }
     if (s->cond) sg_branch_cond(g, sg_cond(g, s->cond), body, exit);
     sg_start_block(g, body);
     gen_loop_body(g, s->body, exit, step);
@@ -877,6 +1083,7 @@ static void cleanup(SG *g) {
   free(g->fwd);
   free(g->strs);
   free(g->files);
+  free(g->laid);
   spv_module_free(&g->m);
 }
 
@@ -895,7 +1102,8 @@ static void clear_locals(KStmt *s) {
   clear_locals(s->body);
 }
 
-bool emit_spirv(KModule *m, const KOptions *o, KBuf *out) {
+/* Both flavours: the OpenCL one (vk false) and the Vulkan one. */
+static bool emit(KModule *m, const KOptions *o, KBuf *out, bool vk) {
   if (!kcc_check_limits(m, o, KL_SPIRV)) return false;
   m = kir_module_without_image_impl(m); /* SPIR-V has its own image instructions */
   SG g;
@@ -903,6 +1111,8 @@ bool emit_spirv(KModule *m, const KOptions *o, KBuf *out) {
   spv_module_init(&g.m);
   g.km = m;
   g.o = o;
+  g.vk = vk;
+  g.vk_no_contract = vk && !o->fast_math;
   int errors = diag_error_count();
   /* Another back end may have run on this module and left its own data in KVar.aux. */
   for (int i = 0; i < m->funcs.n; i++) {
@@ -910,8 +1120,14 @@ bool emit_spirv(KModule *m, const KOptions *o, KBuf *out) {
     kir_visit_stmt(f->body, clear_var_aux, NULL);
     clear_locals(f->body);
   }
-  module_header(&g);
+  if (vk)
+    sg_vk_header(&g);
+  else
+    module_header(&g);
+  for (int i = 0; vk && i < m->funcs.n; i++)
+    if (((KFunc *)m->funcs.v[i])->body) sg_vk_check_func(&g, m->funcs.v[i]);
   gen_globals(&g);
+  if (vk) sg_vk_module_escapes(&g);
   for (int i = 0; i < m->funcs.n; i++) {
     KFunc *f = m->funcs.v[i];
     if (!f->body) continue;
@@ -922,7 +1138,15 @@ bool emit_spirv(KModule *m, const KOptions *o, KBuf *out) {
     KFunc *f = m->funcs.v[i];
     if (f->body) define_func(&g, f);
   }
-  entry_points(&g);
+  if (vk) {
+    for (int i = 0; i < m->funcs.n && !g.failed; i++) {
+      KFunc *f = m->funcs.v[i];
+      if (f->is_kernel && f->body) sg_vk_entry(&g, f);
+    }
+    sg_vk_finish(&g);
+  } else {
+    entry_points(&g);
+  }
   for (int i = 0; i < m->funcs.n; i++) clear_locals(((KFunc *)m->funcs.v[i])->body);
   bool ok = !g.failed && diag_error_count() == errors;
   if (ok && g.m.too_long) {
@@ -934,8 +1158,8 @@ bool emit_spirv(KModule *m, const KOptions *o, KBuf *out) {
     size_t n = 0;
     uint32_t *words = spv_finish(&g.m, &n);
     char *msg = NULL;
-    bool universal = spv_has_capability(&g.m, SpvCapabilityInt64Atomics);
-    if (!spv_validate(words, n, universal, &msg)) {
+    bool universal = !vk && spv_has_capability(&g.m, SpvCapabilityInt64Atomics);
+    if (vk ? !spv_validate_vulkan(words, n, &msg) : !spv_validate(words, n, universal, &msg)) {
       diag_ice((KLoc){0}, "the SPIR-V back end produced a module that SPIRV-Tools rejects: %s",
                msg ? msg : "no message");
       if (o->verbose) { /* what a bug report needs */
@@ -947,7 +1171,10 @@ bool emit_spirv(KModule *m, const KOptions *o, KBuf *out) {
     } else {
       if (o->verbose)
         fprintf(stderr, "kcc: spirv: %zu words, %u ids, validated by SPIRV-Tools (%s)\n", n,
-                g.m.next_id, universal ? "universal SPIR-V 1.2: Int64Atomics" : "OpenCL 2.2");
+                g.m.next_id,
+                vk          ? "Vulkan 1.2"
+                : universal ? "universal SPIR-V 1.2: Int64Atomics"
+                            : "OpenCL 2.2");
       for (size_t i = 0; i < n; i++) {
         unsigned char b[4] = {(unsigned char)words[i], (unsigned char)(words[i] >> 8),
                               (unsigned char)(words[i] >> 16), (unsigned char)(words[i] >> 24)};
@@ -959,4 +1186,12 @@ bool emit_spirv(KModule *m, const KOptions *o, KBuf *out) {
   }
   cleanup(&g);
   return ok;
+}
+
+bool emit_spirv(KModule *m, const KOptions *o, KBuf *out) {
+  return emit(m, o, out, false);
+}
+
+bool emit_spirv_vulkan(KModule *m, const KOptions *o, KBuf *out) {
+  return emit(m, o, out, true);
 }

@@ -6,6 +6,7 @@
  * (OpSDiv/OpSRem), float->int rounds toward zero (OpConvertFToS/U's default), comparisons are
  * ordered except != (true for NaN, as C's). */
 #include <math.h>
+#include <spirv/unified1/GLSL.std.450.h>
 #include <spirv/unified1/OpenCL.std.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,12 +90,26 @@ static uint32_t splat(SG *g, const KType *t, uint32_t v) {
   return splat_id(g, ty(g, t), (int)t->len, v);
 }
 
+/* The Vulkan flavour's pointers into shared and private memory are logical (no address):
+ * whatever needs one as a number or moves it is refused there. */
+static bool vk_logical(SG *g, const KType *pt, KLoc loc, const char *what) {
+  if (!g->vk || pt->kind != KT_PTR ||
+      sg_storage(g, pt->as, loc) == SpvStorageClassPhysicalStorageBuffer)
+    return false;
+  sg_error(g, loc,
+           "%s a pointer into shared or private memory is not supported by the Vulkan "
+           "SPIR-V form yet (index the array directly)",
+           what);
+  return true;
+}
+
 static uint32_t ptr_to_u64(SG *g, uint32_t p) {
   return sg_opv(g, SpvOpConvertPtrToU, spv_type_int(&g->m, 64), 1, p);
 }
 
 /* v (of KIR type t) != 0 as an OpTypeBool. */
 static uint32_t nonzero(SG *g, uint32_t v, const KType *t) {
+  if (vk_logical(g, t, g->loc, "testing")) return spv_const_bool(&g->m, true);
   if (t->kind == KT_PTR)
     return sg_opv(g, SpvOpINotEqual, tbool(g), 2, ptr_to_u64(g, v), sg_u64(g, 0));
   if (kir_is_float(t)) /* NaN is true, as in C */
@@ -154,9 +169,15 @@ uint32_t sg_convert(SG *g, uint32_t v, const KType *from, const KType *to, KLoc 
                kir_type_str(from), kir_type_str(to));
       return spv_undef(&g->m, rt);
     }
+    if (vk_logical(g, from, loc, "converting")) return spv_undef(&g->m, rt);
     return sg_opv(g, SpvOpBitcast, rt, 1, v);
-  case KC_PTR_TO_INT: return sg_opv(g, SpvOpConvertPtrToU, rt, 1, v);
-  case KC_INT_TO_PTR: v = to_i64(g, v, from); return sg_opv(g, SpvOpConvertUToPtr, rt, 1, v);
+  case KC_PTR_TO_INT:
+    if (vk_logical(g, from, loc, "converting")) return spv_undef(&g->m, rt);
+    return sg_opv(g, SpvOpConvertPtrToU, rt, 1, v);
+  case KC_INT_TO_PTR:
+    if (vk_logical(g, to, loc, "making")) return spv_undef(&g->m, rt);
+    v = to_i64(g, v, from);
+    return sg_opv(g, SpvOpConvertUToPtr, rt, 1, v);
   case KC_ARRAY_DECAY: break; /* needs the array's address: sg_expr handles it */
   case KC_SPLAT: break;
   }
@@ -177,8 +198,15 @@ static bool lv_volatile(const KExpr *e) {
 
 static SpvStorageClass lv_storage(SG *g, const KExpr *e) {
   switch (e->kind) {
-  case KE_VAR: return SpvStorageClassFunction;
+  case KE_VAR: {
+    const SVar *s = e->var->aux;
+    return s && s->psb ? SpvStorageClassPhysicalStorageBuffer : SpvStorageClassFunction;
+  }
   case KE_GVAR:
+    if (g->vk && e->var->kind != KV_SHARED) { /* spirv.c, globals */
+      const SVar *s = e->var->aux;
+      return s && s->psb ? SpvStorageClassPhysicalStorageBuffer : SpvStorageClassPrivate;
+    }
     return e->var->kind == KV_SHARED ? SpvStorageClassWorkgroup
            : e->var->is_mutable      ? SpvStorageClassCrossWorkgroup
                                      : SpvStorageClassUniformConstant;
@@ -205,6 +233,8 @@ bool sg_addressable(SG *g, KExpr *e) {
 
 static uint32_t dyn_shared(SG *g, KExpr *e, const KType *ptrtype) {
   uint32_t rt = ty(g, ptrtype);
+  if (g->vk && g->dyn) /* the array's first element: the array itself is the variable */
+    return sg_opv(g, SpvOpAccessChain, rt, 2, g->dyn, sg_u32(g, 0));
   if (!g->dyn) {
     sg_error(g, e->loc, "dynamic shared array '%s' is not reachable here", e->var->name);
     return spv_undef(&g->m, rt);
@@ -223,11 +253,60 @@ static uint32_t union_member_addr(SG *g, KExpr *e) {
   if (kir_is_lvalue(e->a) && sg_addressable(g, e->a)) {
     base = sg_addr(g, e->a);
     sc = lv_storage(g, e->a);
+  } else if (g->vk) {
+    sc = SpvStorageClassPhysicalStorageBuffer; /* refused below: no temporary to view */
+    base = spv_undef(&g->m, sg_ptr_type(g, sc, e->a->type));
   } else {
     base = sg_temp_var(g, e->a->type);
     sg_store(g, e->a->type, base, sg_expr(g, e->a), false);
   }
+  if (g->vk && sc != SpvStorageClassPhysicalStorageBuffer) {
+    sg_error(g, e->loc,
+             "a union member outside buffer memory is not supported by the Vulkan "
+             "SPIR-V form yet");
+    return spv_undef(&g->m, sg_ptr_type(g, SpvStorageClassFunction, e->type));
+  }
   return sg_opv(g, SpvOpBitcast, sg_ptr_type(g, sc, e->type), 1, base);
+}
+
+/* Vulkan: a[i]. An array in shared or private memory (and a module constant) is indexed in
+ * place by OpAccessChain, as logical pointers require; a buffer address steps by
+ * OpPtrAccessChain (Addresses' InBounds form is not Shader's). */
+static uint32_t vk_index_addr(SG *g, KExpr *e) {
+  KExpr *a = e->a;
+  if (a->kind == KE_CAST && kir_cast_kind(a->a->type, a->type) == KC_ARRAY_DECAY &&
+      a->a->kind == KE_GVAR && a->a->var->is_dynamic) {
+    /* Dynamic shared memory: the module's array sized by specialisation constant 3. */
+    if (!g->dyn) {
+      sg_error(g, e->loc, "dynamic shared array '%s' is not reachable here", a->a->var->name);
+      return spv_undef(&g->m, sg_ptr_type(g, SpvStorageClassWorkgroup, e->type));
+    }
+    uint32_t idx = sg_expr(g, e->b);
+    int bits = sg_bits(e->b->type);
+    if (bits != 32)
+      idx = sg_opv(g, bits < 32 && kir_is_signed(e->b->type) ? SpvOpSConvert : SpvOpUConvert,
+                   spv_type_int(&g->m, 32), 1, idx);
+    return sg_opv(g, SpvOpAccessChain, sg_ptr_type(g, SpvStorageClassWorkgroup, e->type), 2, g->dyn,
+                  idx);
+  }
+  if (a->kind == KE_CAST && kir_cast_kind(a->a->type, a->type) == KC_ARRAY_DECAY &&
+      sg_addressable(g, a->a)) {
+    SpvStorageClass sc = lv_storage(g, a->a);
+    if (sc != SpvStorageClassPhysicalStorageBuffer) {
+      uint32_t base = sg_addr(g, a->a);
+      uint32_t idx = sg_expr(g, e->b);
+      int bits = sg_bits(e->b->type);
+      if (bits != 32)
+        idx = sg_opv(g, bits < 32 && kir_is_signed(e->b->type) ? SpvOpSConvert : SpvOpUConvert,
+                     spv_type_int(&g->m, 32), 1, idx);
+      return sg_opv(g, SpvOpAccessChain, sg_ptr_type(g, sc, e->type), 1 + 1, base, idx);
+    }
+  }
+  if (vk_logical(g, a->type, e->loc, "indexing"))
+    return spv_undef(&g->m, sg_ptr_type(g, SpvStorageClassFunction, e->type));
+  uint32_t base = sg_expr(g, a);
+  uint32_t idx = index64(g, e->b);
+  return sg_opv(g, SpvOpPtrAccessChain, ty(g, a->type), 2, base, idx);
 }
 
 uint32_t sg_addr(SG *g, KExpr *e) {
@@ -251,6 +330,7 @@ uint32_t sg_addr(SG *g, KExpr *e) {
     return s->ptr;
   }
   case KE_INDEX: {
+    if (g->vk) return vk_index_addr(g, e);
     uint32_t base = sg_expr(g, e->a);
     uint32_t idx = index64(g, e->b);
     return sg_opv(g, SpvOpInBoundsPtrAccessChain, ty(g, e->a->type), 2, base, idx);
@@ -295,6 +375,7 @@ static uint32_t compare(SG *g, KOp op, KExpr *a, KExpr *b) {
   uint32_t l = sg_expr(g, a), r = sg_expr(g, b);
   SpvOp o;
   if (t->kind == KT_PTR) {
+    if (vk_logical(g, t, a->loc, "comparing")) return spv_const_bool(&g->m, false);
     l = ptr_to_u64(g, l);
     r = ptr_to_u64(g, r);
   } else if (b->type != t && kir_is_arith(b->type)) {
@@ -306,6 +387,16 @@ static uint32_t compare(SG *g, KOp op, KExpr *a, KExpr *b) {
                                SpvOpFOrdLessThan,    SpvOpFOrdLessThanEqual,
                                SpvOpFOrdGreaterThan, SpvOpFOrdGreaterThanEqual};
     o = fo[op - KB_EQ];
+  } else if (kir_is_signed(et) && g->vk && sg_bits(et) == 64 && op != KB_EQ && op != KB_NE) {
+    /* lavapipe (Mesa 22.3) got 64-bit signed comparisons with a constant wrong (b > 1000L
+     * true for every b sign-extended from an int; docs/driver-bugs.md 20): the same order as
+     * an unsigned comparison of the operands with their sign bits flipped. */
+    static const SpvOp uo[] = {SpvOpIEqual,         SpvOpINotEqual,    SpvOpULessThan,
+                               SpvOpULessThanEqual, SpvOpUGreaterThan, SpvOpUGreaterThanEqual};
+    uint32_t flip = splat_const(g, t, sg_u64(g, 1ull << 63)), it = ty(g, t);
+    l = sg_opv(g, SpvOpBitwiseXor, it, 2, l, flip);
+    r = sg_opv(g, SpvOpBitwiseXor, it, 2, r, flip);
+    o = uo[op - KB_EQ];
   } else if (kir_is_signed(et)) {
     static const SpvOp so[] = {SpvOpIEqual,         SpvOpINotEqual,    SpvOpSLessThan,
                                SpvOpSLessThanEqual, SpvOpSGreaterThan, SpvOpSGreaterThanEqual};
@@ -324,9 +415,9 @@ static uint32_t logical(SG *g, KOp op, KExpr *a, KExpr *b) {
   sg_ensure_block(g);
   uint32_t from_a = g->label, rhs = spv_id(&g->m), join = spv_id(&g->m);
   if (op == KB_LAND)
-    sg_branch_cond(g, ca, rhs, join);
+    sg_branch_cond_merge(g, ca, rhs, join, join);
   else
-    sg_branch_cond(g, ca, join, rhs);
+    sg_branch_cond_merge(g, ca, join, rhs, join);
   sg_start_block(g, rhs);
   uint32_t cb = sg_cond(g, b);
   sg_ensure_block(g);
@@ -349,6 +440,8 @@ uint32_t sg_cond(SG *g, KExpr *e) {
   return nonzero(g, sg_expr(g, e), e->type);
 }
 
+static uint32_t vk_safe_divisor(SG *g, const KType *t, uint32_t l, uint32_t r, bool sgn);
+
 static uint32_t arith(SG *g, KOp op, const KType *t, uint32_t l, uint32_t r, const KType *rt_b,
                       KLoc loc) {
   uint32_t rt = ty(g, t);
@@ -365,6 +458,7 @@ static uint32_t arith(SG *g, KOp op, const KType *t, uint32_t l, uint32_t r, con
       sg_error(g, loc, "invalid operands to a floating-point operator");
       return spv_undef(&g->m, rt);
     }
+    if (g->vk && o == SpvOpFDiv && !g->o->fast_math) return sg_vk_div(g, t, l, r);
     uint32_t id = sg_opv(g, o, rt, 2, l, r);
     sg_fast(g, id);
     return id;
@@ -398,18 +492,41 @@ static uint32_t arith(SG *g, KOp op, const KType *t, uint32_t l, uint32_t r, con
     break;
   default: sg_error(g, loc, "invalid operands to an integer operator"); return spv_undef(&g->m, rt);
   }
+  if (g->vk && (op == KB_DIV || op == KB_REM)) r = vk_safe_divisor(g, t, l, r, sgn);
   return sg_opv(g, o, rt, 2, l, r);
+}
+
+/* Vulkan: the divisor of an integer division, with 1 where C leaves the result undefined (a
+ * zero divisor; the most negative dividend over -1). Drivers flatten branches into selects
+ * and fold constants: lavapipe (Mesa 22.3) then divides by zero in its own compiler and dies
+ * of SIGFPE building a pipeline whose division only ran under a guard (docs/driver-bugs.md). */
+static uint32_t vk_safe_divisor(SG *g, const KType *t, uint32_t l, uint32_t r, bool sgn) {
+  const KType *et = elem(t);
+  uint32_t bt = bool_of(g, t), one = one_of(g, t);
+  uint32_t bad = sg_opv(g, SpvOpIEqual, bt, 2, r, zero_of(g, t));
+  if (sgn) {
+    int bits = sg_bits(et);
+    uint64_t min = 1ull << (bits - 1);
+    uint32_t cmin = splat_const(g, t, spv_const_int(&g->m, bits, min));
+    uint32_t cm1 = splat_const(g, t, spv_const_int(&g->m, bits, ~0ull));
+    uint32_t ov = sg_opv(g, SpvOpLogicalAnd, bt, 2, sg_opv(g, SpvOpIEqual, bt, 2, l, cmin),
+                         sg_opv(g, SpvOpIEqual, bt, 2, r, cm1));
+    bad = sg_opv(g, SpvOpLogicalOr, bt, 2, bad, ov);
+  }
+  return sg_opv(g, SpvOpSelect, ty(g, t), 3, bad, one, r);
 }
 
 /* p + n (in elements) for a pointer p of KIR type pt. */
 static uint32_t ptr_offset(SG *g, const KType *pt, uint32_t p, uint32_t n, const KType *nt,
                            bool negate) {
+  if (vk_logical(g, pt, g->loc, "arithmetic on")) return spv_undef(&g->m, ty(g, pt));
   uint32_t idx = to_i64(g, n, nt);
   if (negate) idx = sg_opv(g, SpvOpSNegate, spv_type_int(&g->m, 64), 1, idx);
   return sg_opv(g, SpvOpPtrAccessChain, ty(g, pt), 2, p, idx);
 }
 
 static uint32_t ptr_diff(SG *g, KExpr *e) {
+  if (vk_logical(g, e->a->type, e->loc, "subtracting")) return spv_undef(&g->m, ty(g, e->type));
   uint32_t i64 = spv_type_int(&g->m, 64);
   uint32_t a = ptr_to_u64(g, sg_expr(g, e->a)), b = ptr_to_u64(g, sg_expr(g, e->b));
   uint32_t d = sg_opv(g, SpvOpISub, i64, 2, a, b);
@@ -466,6 +583,7 @@ static uint32_t unary(SG *g, KExpr *e) {
 static uint32_t step(SG *g, const KType *t, uint32_t old, bool inc) {
   uint32_t nv;
   if (t->kind == KT_PTR) {
+    if (vk_logical(g, t, g->loc, "incrementing")) return spv_undef(&g->m, ty(g, t));
     nv = sg_opv(g, SpvOpPtrAccessChain, ty(g, t), 2, old, sg_u64(g, inc ? 1 : (uint64_t)-1));
   } else if (kir_is_float(elem(t))) {
     nv = sg_opv(g, inc ? SpvOpFAdd : SpvOpFSub, ty(g, t), 2, old, one_of(g, t));
@@ -631,7 +749,7 @@ static uint32_t assign(SG *g, KExpr *e) {
 static uint32_t cond_expr(SG *g, KExpr *e) {
   uint32_t c = sg_cond(g, e->a);
   uint32_t tl = spv_id(&g->m), fl = spv_id(&g->m), join = spv_id(&g->m);
-  sg_branch_cond(g, c, tl, fl);
+  sg_branch_cond_merge(g, c, tl, fl, join);
   bool has_value = e->type->kind != KT_VOID;
   sg_start_block(g, tl);
   uint32_t vb = sg_expr(g, e->b);
@@ -666,8 +784,15 @@ static uint32_t cast(SG *g, KExpr *e) {
       return spv_undef(&g->m, ty(g, e->type));
     }
     uint32_t base = sg_addr(g, a);
-    uint32_t rt = sg_ptr_type(g, lv_storage(g, a), e->type->base);
-    return sg_opv(g, SpvOpInBoundsAccessChain, rt, 2, base, sg_u64(g, 0));
+    SpvStorageClass sc = lv_storage(g, a);
+    if (g->vk && sc != sg_storage(g, e->type->as, e->loc)) {
+      sg_error(g, e->loc,
+               "a pointer to a module constant is not supported by the Vulkan SPIR-V "
+               "form yet (index the array directly)");
+      return spv_undef(&g->m, ty(g, e->type));
+    }
+    uint32_t rt = sg_ptr_type(g, sc, e->type->base);
+    return sg_opv(g, SpvOpInBoundsAccessChain, rt, 2, base, g->vk ? sg_u32(g, 0) : sg_u64(g, 0));
   }
   if (k == KC_TO_BOOL) return bool_to_int(g, sg_cond(g, e->a), e->type);
   if (e->type->kind == KT_VEC) { /* a constant splat is a constant vector */
@@ -690,6 +815,15 @@ static uint32_t call(SG *g, KExpr *e) {
   int n = 0;
   ops[n++] = (uint32_t)(uintptr_t)f->aux;
   for (int i = 0; i < e->nargs; i++) {
+    /* Vulkan: a pointer argument into shared or private memory must be a whole variable
+     * (a memory object declaration), as logical pointers require. */
+    const KExpr *ae = e->args[i];
+    if (g->vk && ae->type->kind == KT_PTR &&
+        sg_storage(g, ae->type->as, ae->loc) != SpvStorageClassPhysicalStorageBuffer &&
+        !(ae->kind == KE_ADDR && (ae->a->kind == KE_VAR || ae->a->kind == KE_GVAR)))
+      sg_error(g, ae->loc,
+               "passing a pointer into shared or private memory other than '&variable' "
+               "is not supported by the Vulkan SPIR-V form yet");
     uint32_t v = sg_expr(g, e->args[i]);
     if (i < f->nparams && e->args[i]->type != f->params[i]->type &&
         kir_is_arith(e->args[i]->type) && kir_is_arith(f->params[i]->type))
@@ -700,7 +834,7 @@ static uint32_t call(SG *g, KExpr *e) {
     ops[n++] = ((SVar *)((KVar *)f->symbols.v[i])->aux)->ptr;
   for (int i = 0; i < nsh; i++) /* the caller's array: its parameter, or in a kernel itself */
     ops[n++] = ((SVar *)sg_shared_param(f, i)->aux)->ptr;
-  KVar *dv = sg_dyn_var(f);
+  KVar *dv = g->vk ? NULL : sg_dyn_var(f); /* Vulkan: a module variable, not a parameter */
   if (dv) {
     uint32_t pt = sg_ptr_type(g, SpvStorageClassWorkgroup, dv->type->base);
     if (!g->dyn) {
@@ -778,6 +912,7 @@ static uint32_t special(SG *g, KExpr *e) {
                                    SpvBuiltInWorkgroupSize, SpvBuiltInNumWorkgroups};
   static const char *names[4] = {"__spirv_BuiltInLocalInvocationId", "__spirv_BuiltInWorkgroupId",
                                  "__spirv_BuiltInWorkgroupSize", "__spirv_BuiltInNumWorkgroups"};
+  if (g->vk) return sg_vk_special(g, e);
   int k = (int)e->builtin - BI_THREAD_IDX;
   if (k < 0 || k > 3 || e->dim < 0 || e->dim > 2) {
     sg_error(g, e->loc, "unknown builtin register");
@@ -808,29 +943,70 @@ enum {
   SEM_XWG = SpvMemorySemanticsCrossWorkgroupMemoryMask,
 };
 
+/* The retry loop around a compare-exchange: cas_begin opens the block that computes the new
+ * value from old (an OpPhi of the first value seen and the exchange's result), cas_end
+ * exchanges and loops until no other work-item got in between. The Vulkan flavour makes it a
+ * structured loop (header, body, latch). */
+typedef struct CasLoop {
+  uint32_t head, latch, exit, res, old;
+} CasLoop;
+
+static uint32_t cas_begin(SG *g, CasLoop *l, uint32_t ity, uint32_t init) {
+  uint32_t pre = g->label;
+  l->head = spv_id(&g->m);
+  l->exit = spv_id(&g->m);
+  sg_start_block(g, l->head);
+  l->res = spv_id(&g->m); /* defined by cas_end, used by the OpPhi on the back edge */
+  uint32_t body = 0;
+  if (g->vk) {
+    l->latch = spv_id(&g->m);
+    body = spv_id(&g->m);
+  }
+  l->old = sg_opv(g, SpvOpPhi, ity, 4, init, pre, l->res, g->vk ? l->latch : l->head);
+  if (g->vk) {
+    sg_loop_header(g, l->exit, l->latch, body);
+    sg_start_block(g, body);
+  }
+  return l->old;
+}
+
+static uint32_t cas_end(SG *g, CasLoop *l, uint32_t ity, uint32_t p, uint32_t scope, uint32_t sem,
+                        uint32_t nv) {
+  uint32_t ops[8] = {ity, l->res, p, scope, sem, sem, nv, l->old};
+  sg_ensure_block(g);
+  spw_inst(&g->body, SpvOpAtomicCompareExchange, ops, 8);
+  uint32_t ok = sg_opv(g, SpvOpIEqual, tbool(g), 2, l->res, l->old);
+  sg_branch_cond(g, ok, l->exit, g->vk ? l->latch : l->head);
+  if (g->vk) {
+    sg_start_block(g, l->latch);
+    sg_branch(g, l->head);
+  }
+  sg_start_block(g, l->exit);
+  return l->res;
+}
+
 static uint32_t float_atomic_add(SG *g, KExpr *e, uint32_t p, uint32_t v, uint32_t scope,
                                  uint32_t sem) {
   const KType *ft = e->type;
   KType *it = kir_type_scalar(sg_bits(ft) == 64 ? KT_U64 : KT_U32);
   SpvStorageClass sc = sg_storage(g, e->args[0]->type->as, e->loc);
   uint32_t ity = ty(g, it), fty = ty(g, ft);
+  if (g->vk && sc != SpvStorageClassPhysicalStorageBuffer) {
+    sg_error(g, e->loc,
+             "floating-point atomicAdd on shared memory is not supported by the "
+             "Vulkan SPIR-V form yet");
+    return spv_undef(&g->m, fty);
+  }
   /* OpenCL 1.2 has no float atomics: retry a compare-exchange of the bits until no other
    * work-item got in between. */
   uint32_t pi = sg_opv(g, SpvOpBitcast, sg_ptr_type(g, sc, it), 1, p);
   uint32_t init = sg_opv(g, SpvOpAtomicLoad, ity, 3, pi, scope, sem);
-  uint32_t pre = g->label, loop = spv_id(&g->m), exit = spv_id(&g->m);
-  sg_start_block(g, loop);
-  uint32_t res = spv_id(&g->m); /* defined below, used by the OpPhi on the back edge */
-  uint32_t old = sg_opv(g, SpvOpPhi, ity, 4, init, pre, res, loop);
+  CasLoop l;
+  uint32_t old = cas_begin(g, &l, ity, init);
   uint32_t oldf = sg_opv(g, SpvOpBitcast, fty, 1, old);
   uint32_t newf = sg_opv(g, SpvOpFAdd, fty, 2, oldf, v);
   uint32_t newi = sg_opv(g, SpvOpBitcast, ity, 1, newf);
-  uint32_t ops[8] = {ity, res, pi, scope, sem, sem, newi, old};
-  sg_ensure_block(g);
-  spw_inst(&g->body, SpvOpAtomicCompareExchange, ops, 8);
-  uint32_t ok = sg_opv(g, SpvOpIEqual, tbool(g), 2, res, old);
-  sg_branch_cond(g, ok, exit, loop);
-  sg_start_block(g, exit);
+  uint32_t res = cas_end(g, &l, ity, pi, scope, sem, newi);
   return sg_opv(g, SpvOpBitcast, fty, 1, res);
 }
 
@@ -841,10 +1017,8 @@ static uint32_t atomic_inc_dec(SG *g, KExpr *e, uint32_t p, uint32_t v, uint32_t
   const KType *it = e->type;
   uint32_t ity = ty(g, it), b = tbool(g);
   uint32_t init = sg_opv(g, SpvOpAtomicLoad, ity, 3, p, scope, sem);
-  uint32_t pre = g->label, loop = spv_id(&g->m), exit = spv_id(&g->m);
-  sg_start_block(g, loop);
-  uint32_t res = spv_id(&g->m);
-  uint32_t old = sg_opv(g, SpvOpPhi, ity, 4, init, pre, res, loop);
+  CasLoop l;
+  uint32_t old = cas_begin(g, &l, ity, init);
   uint32_t zero = sg_u32(g, 0), one = sg_u32(g, 1), nv;
   if (e->builtin == BI_ATOMIC_INC) {
     uint32_t wrap = sg_opv(g, SpvOpUGreaterThanEqual, b, 2, old, v);
@@ -854,13 +1028,7 @@ static uint32_t atomic_inc_dec(SG *g, KExpr *e, uint32_t p, uint32_t v, uint32_t
                            sg_opv(g, SpvOpUGreaterThan, b, 2, old, v));
     nv = sg_opv(g, SpvOpSelect, ity, 3, wrap, v, sg_opv(g, SpvOpISub, ity, 2, old, one));
   }
-  uint32_t ops[8] = {ity, res, p, scope, sem, sem, nv, old};
-  sg_ensure_block(g);
-  spw_inst(&g->body, SpvOpAtomicCompareExchange, ops, 8);
-  uint32_t ok = sg_opv(g, SpvOpIEqual, b, 2, res, old);
-  sg_branch_cond(g, ok, exit, loop);
-  sg_start_block(g, exit);
-  return res;
+  return cas_end(g, &l, ity, p, scope, sem, nv);
 }
 
 static uint32_t atomic(SG *g, KExpr *e) {
@@ -868,7 +1036,8 @@ static uint32_t atomic(SG *g, KExpr *e) {
   const KType *pt = pe->type, *vt = pt->base;
   bool shared = pt->as == KAS_SHARED;
   uint32_t scope = sg_u32(g, shared ? SpvScopeWorkgroup : SpvScopeDevice);
-  uint32_t sem = sg_u32(g, SEM_RELAXED | (shared ? SEM_WG : SEM_XWG));
+  /* Vulkan: relaxed with no storage-class bits, as glslang writes atomicAdd. */
+  uint32_t sem = sg_u32(g, g->vk ? SEM_RELAXED : SEM_RELAXED | (shared ? SEM_WG : SEM_XWG));
   if (sg_bits(vt) == 64 && kir_is_int(vt)) spv_capability(&g->m, SpvCapabilityInt64Atomics);
   uint32_t rt = ty(g, e->type);
   uint32_t p = sg_expr(g, pe);
@@ -902,6 +1071,22 @@ static uint32_t atomic(SG *g, KExpr *e) {
     return sg_opv(g, SpvOpAtomicCompareExchange, rt, 6, p, scope, sem, sem, nv, v);
   }
   default: sg_error(g, e->loc, "unknown atomic builtin"); return spv_undef(&g->m, rt);
+  }
+  if (g->vk && kir_is_float(vt) && o == SpvOpAtomicExchange) {
+    /* Vulkan's float atomics are a device feature: exchange the bits as an integer. */
+    SpvStorageClass sc = sg_storage(g, pt->as, e->loc);
+    if (sc != SpvStorageClassPhysicalStorageBuffer) {
+      sg_error(g, e->loc,
+               "floating-point atomicExch on shared memory is not supported by the "
+               "Vulkan SPIR-V form yet");
+      return spv_undef(&g->m, rt);
+    }
+    KType *it = kir_type_scalar(sg_bits(vt) == 64 ? KT_U64 : KT_U32);
+    uint32_t ity = ty(g, it);
+    uint32_t pi = sg_opv(g, SpvOpBitcast, sg_ptr_type(g, sc, it), 1, p);
+    uint32_t vi = sg_opv(g, SpvOpBitcast, ity, 1, v);
+    uint32_t old = sg_opv(g, SpvOpAtomicExchange, ity, 4, pi, scope, sem, vi);
+    return sg_opv(g, SpvOpBitcast, rt, 1, old);
   }
   if (kir_is_float(vt) && o != SpvOpAtomicExchange) {
     sg_error(g, e->loc, "'%s' on floating-point values is not supported",
@@ -1014,7 +1199,28 @@ static int ocl_math(KBuiltin b) {
 static uint32_t ext(SG *g, KExpr *e, int inst, const KType *t) {
   uint32_t ops[8];
   int n = 0;
-  ops[n++] = sg_ocl_import(g);
+  if (g->vk) { /* the GLSL.std.450 counterpart, where one is exact enough */
+    int ocl = inst;
+    inst = sg_vk_glsl_inst(g, inst, e, elem(t));
+    if (inst < 0) return spv_undef(&g->m, ty(g, t));
+    if (inst == GLSLstd450Fma && e->nargs == 3 && !g->o->fast_math) {
+      uint32_t v[3];
+      for (int i = 0; i < 3; i++) {
+        v[i] = sg_expr(g, e->args[i]);
+        if (e->args[i]->type != t) v[i] = sg_convert(g, v[i], e->args[i]->type, t, e->loc);
+      }
+      return sg_bits(elem(t)) == 32 ? sg_vk_fma32(g, t, v[0], v[1], v[2])
+                                    : sg_vk_fma64(g, t, v[0], v[1], v[2]);
+    }
+    if (inst == GLSLstd450Sqrt && ocl == OpenCLstd_Sqrt && !e->approx && !g->o->fast_math) {
+      uint32_t x = sg_expr(g, e->args[0]);
+      if (e->args[0]->type != t) x = sg_convert(g, x, e->args[0]->type, t, e->loc);
+      return sg_vk_sqrt(g, t, x);
+    }
+    ops[n++] = sg_vk_glsl_import(g);
+  } else {
+    ops[n++] = sg_ocl_import(g);
+  }
   ops[n++] = (uint32_t)inst;
   for (int i = 0; i < e->nargs && n < 8; i++) {
     uint32_t v = sg_expr(g, e->args[i]);
@@ -1256,13 +1462,59 @@ static uint32_t image_call(SG *g, KExpr *e) {
   return sg_opv(g, SpvOpCompositeInsert, rt, 3, zero, v, 3u);
 }
 
+/* Builtins the Vulkan flavour refuses (with the reason) rather than write wrong code for. */
+static bool vk_unsupported(SG *g, KExpr *e) {
+  KBuiltin b = e->builtin;
+  const char *why = NULL;
+  if (b == BI_PRINTF)
+    why = " (Vulkan has no printf; the runtime's print buffer is not built yet)";
+  else if (kir_builtin_is_image(b) || kir_builtin_is_cuda_texture(b))
+    why = " (no images or textures yet)";
+  else if (kir_builtin_is_warp(b) || kir_builtin_is_subgroup(b))
+    why = " (no warp or subgroup operations yet)";
+  else if (b == BI_VLOAD || b == BI_VSTORE || b == BI_MUL_HI || b == BI_CONVERT_SAT)
+    why = "";
+  if (!why) return false;
+  sg_error(g, e->loc, "'%s' is not supported by the Vulkan SPIR-V form yet%s",
+           kir_builtin_info(b)->name, why);
+  return true;
+}
+
+/* popcount / clz on 32-bit integers through core instructions (OpBitCount and
+ * GLSL.std.450 FindUMsb, whose -1 for 0 makes clz(0) 32); Vulkan has them for 32 bits only. */
+static uint32_t vk_bitcount(SG *g, KExpr *e, bool clz) {
+  const KType *at = e->args[0]->type, *rt = e->type;
+  if (at->kind == KT_VEC || sg_bits(at) != 32) {
+    sg_error(g, e->loc,
+             "'%s' on other than 32-bit integers is not supported by the Vulkan "
+             "SPIR-V form yet",
+             kir_builtin_info(e->builtin)->name);
+    return spv_undef(&g->m, ty(g, rt));
+  }
+  uint32_t i32 = spv_type_int(&g->m, 32), x = sg_expr(g, e->args[0]), r;
+  if (clz) {
+    uint32_t msb =
+        sg_opv(g, SpvOpExtInst, i32, 3, sg_vk_glsl_import(g), (uint32_t)GLSLstd450FindUMsb, x);
+    r = sg_opv(g, SpvOpISub, i32, 2, sg_u32(g, 31), msb);
+  } else {
+    r = sg_opv(g, SpvOpBitCount, i32, 1, x);
+  }
+  return sg_convert(g, r, kir_type_scalar(KT_I32), rt, e->loc);
+}
+
 static uint32_t builtin(SG *g, KExpr *e) {
   KBuiltin b = e->builtin;
   if (kir_builtin_is_image(b)) return image_call(g, e);
   const KType *et = elem(e->type);
   bool sync = b == BI_SYNCTHREADS || b == BI_THREADFENCE || b == BI_THREADFENCE_BLOCK;
   uint32_t wg = sync ? sg_u32(g, SpvScopeWorkgroup) : 0;
-  uint32_t sem = sync ? sg_u32(g, SEM_ACQ_REL | SEM_WG | SEM_XWG) : 0;
+  /* Vulkan's buffer memory is UniformMemory (CrossWorkgroupMemory is OpenCL's). */
+  uint32_t sem =
+      sync ? sg_u32(g, SEM_ACQ_REL | SEM_WG |
+                           (g->vk ? (uint32_t)SpvMemorySemanticsUniformMemoryMask : SEM_XWG))
+           : 0;
+  if (g->vk && vk_unsupported(g, e))
+    return e->type->kind == KT_VOID ? 0 : spv_undef(&g->m, ty(g, e->type));
   if (kir_builtin_is_cuda_intrinsic(b)) return cuda_intrinsic(g, e);
   switch (b) {
   case BI_SYNCTHREADS: sg_instv(g, SpvOpControlBarrier, 3, wg, wg, sem); return 0;
@@ -1278,8 +1530,12 @@ static uint32_t builtin(SG *g, KExpr *e) {
     if (kir_is_float(et)) return ext(g, e, OpenCLstd_Fabs, e->type);
     if (kir_is_signed(et)) return ext(g, e, OpenCLstd_SAbs, e->type);
     return sg_convert(g, sg_expr(g, e->args[0]), e->args[0]->type, e->type, e->loc);
-  case BI_POPCOUNT: return ext(g, e, OpenCLstd_Popcount, e->type);
-  case BI_CLZ: return ext(g, e, OpenCLstd_Clz, e->type);
+  case BI_POPCOUNT:
+    if (g->vk) return vk_bitcount(g, e, false);
+    return ext(g, e, OpenCLstd_Popcount, e->type);
+  case BI_CLZ:
+    if (g->vk) return vk_bitcount(g, e, true);
+    return ext(g, e, OpenCLstd_Clz, e->type);
   case BI_MUL_HI:
     return ext(g, e, kir_is_signed(et) ? OpenCLstd_SMul_hi : OpenCLstd_UMul_hi, e->type);
   case BI_SELECT: return select_call(g, e);
@@ -1287,7 +1543,7 @@ static uint32_t builtin(SG *g, KExpr *e) {
   case BI_VLOAD:
   case BI_VSTORE: return vload_store(g, e);
   case BI_RINT:
-    if (kir_is_float(et)) {
+    if (kir_is_float(et) && !g->vk) {
       /* PoCL 3.1 folds rint() of a constant of 2^31 or more into code that drops the
        * kernel's stores or never ends (docs/driver-bugs.md). Every float of 2^23 or more
        * (double: 2^52) is an integer already: rint() only below, x itself above, so that a
@@ -1310,6 +1566,8 @@ static uint32_t builtin(SG *g, KExpr *e) {
   case BI_ISFINITE: {
     SpvOp o = b == BI_ISNAN ? SpvOpIsNan : b == BI_ISINF ? SpvOpIsInf : SpvOpIsFinite;
     uint32_t v = sg_expr(g, e->args[0]);
+    if (g->vk && o == SpvOpIsFinite) /* OpIsFinite is the Kernel capability's */
+      return bool_to_int(g, sg_vk_is_finite(g, e->args[0]->type, v), e->type);
     return bool_to_int(g, sg_opv(g, o, bool_of(g, e->args[0]->type), 1, v), e->type);
   }
   default: break;
@@ -1342,6 +1600,10 @@ uint32_t sg_expr(SG *g, KExpr *e) {
     return spv_const_int(&g->m, sg_bits(e->type), e->ival);
   case KE_FCONST: return spv_const_float(&g->m, sg_bits(e->type), e->fval);
   case KE_STR: {
+    if (g->vk) {
+      sg_error(g, e->loc, "string literals are not supported by the Vulkan SPIR-V form yet");
+      return spv_undef(&g->m, ty(g, e->type));
+    }
     uint32_t var = sg_string_literal(g, e->str, e->len);
     uint32_t cp = spv_type_ptr(&g->m, SpvStorageClassUniformConstant, spv_type_int(&g->m, 8));
     return sg_opv(g, SpvOpInBoundsAccessChain, cp, 2, var, sg_u64(g, 0));
@@ -1359,7 +1621,15 @@ uint32_t sg_expr(SG *g, KExpr *e) {
   case KE_COND: return cond_expr(g, e);
   case KE_COMMA: sg_expr(g, e->a); return sg_expr(g, e->b);
   case KE_CAST: return cast(g, e);
-  case KE_ADDR: return sg_addr(g, e->a);
+  case KE_ADDR:
+    if (g->vk && e->type->kind == KT_PTR && sg_addressable(g, e->a) &&
+        lv_storage(g, e->a) != sg_storage(g, e->type->as, e->loc)) {
+      sg_error(g, e->loc,
+               "a pointer to a module constant is not supported by the Vulkan SPIR-V "
+               "form yet (index the array directly)");
+      return spv_undef(&g->m, ty(g, e->type));
+    }
+    return sg_addr(g, e->a);
   case KE_CALL: return call(g, e);
   case KE_BUILTIN: return builtin(g, e);
   case KE_INITLIST: return sg_init_value(g, e->type, e);

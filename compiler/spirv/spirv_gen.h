@@ -19,6 +19,7 @@ typedef struct SVar {
   uint32_t ptr; /* pointer to its storage, or 0 */
   uint32_t val; /* a parameter never written: its value */
   uint32_t wg;  /* a static shared array: its module-scope Workgroup variable */
+  bool psb;     /* Vulkan: a local or module constant whose address escapes: in the frame */
 } SVar;
 
 /* The static shared arrays device function f reaches, which it receives as Workgroup pointer
@@ -55,9 +56,31 @@ typedef struct SG {
   KModule *km;
   const KOptions *o;
   bool failed;
-  KLoc sg_refused;     /* the last subgroup operation refused: one error per source call */
-  uint32_t ocl;        /* OpExtInstImport "OpenCL.std", 0 until needed */
-  uint32_t builtin[4]; /* Input variables for threadIdx, blockIdx, blockDim, gridDim */
+  /* The Vulkan flavour (spirv_vulkan.c): Shader capability, PhysicalStorageBuffer pointers for
+   * global memory, structured control flow, GLSL.std.450, push-constant parameters. */
+  bool vk;
+  bool vk_no_contract; /* no -ffast-math: float arithmetic gets NoContraction (spirv.c) */
+  uint32_t glsl;       /* OpExtInstImport "GLSL.std.450", 0 until needed */
+  uint32_t wgsize[3];  /* the workgroup size's specialisation constants (SpecId 0, 1, 2) */
+  uint8_t *laid;       /* ids that have their ArrayStride decoration already */
+  size_t nlaid;
+  uint32_t dyn_bytes; /* dynamic shared memory's size: specialisation constant 3 */
+  struct {
+    const KType *elem;
+    uint32_t var;
+  } dyn_vars[8]; /* its Workgroup array, one per element type */
+  int ndyn_vars;
+  /* Vulkan: locals whose address escapes (taken, an array passed on, a union member) live in
+   * a per-invocation frame in a buffer the runtime provides (spirv_vulkan.c, "Frames"). */
+  KList escaping;       /* this function's: KVar * */
+  KList esc_consts;     /* module constants whose address escapes: copied into the frame */
+  uint32_t frame_var;   /* Private u64: this invocation's frame address (0: none yet) */
+  uint32_t frame_total; /* bytes of every function's frame, one after the other */
+  uint32_t frame_here;  /* where this function's frame starts in it */
+  uint32_t frame_size;  /* this function's frame so far */
+  KLoc sg_refused;      /* the last subgroup operation refused: one error per source call */
+  uint32_t ocl;         /* OpExtInstImport "OpenCL.std", 0 until needed */
+  uint32_t builtin[4];  /* Input variables for threadIdx, blockIdx, blockDim, gridDim */
 
   SStruct *structs;
   int nstructs, capstructs;
@@ -117,6 +140,52 @@ uint32_t sg_temp_var(SG *g, const KType *t); /* a nameless Function variable */
 uint32_t sg_global_var(SG *g, uint32_t ptrtype, SpvStorageClass sc, uint32_t init);
 uint32_t sg_string_literal(SG *g, const char *s, size_t len); /* UniformConstant i8 array var */
 void sg_error(SG *g, KLoc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* Structured control flow (the Vulkan flavour; the OpenCL one writes the plain branch):
+ * OpSelectionMerge merge before the conditional branch. */
+void sg_branch_cond_merge(SG *g, uint32_t cond, uint32_t t, uint32_t f, uint32_t merge);
+/* A loop header's OpLoopMerge merge cont, then a branch to body; ends the block. */
+void sg_loop_header(SG *g, uint32_t merge, uint32_t cont, uint32_t body);
+
+/* ---- spirv_vulkan.c: what only the Vulkan flavour has */
+void sg_vk_header(SG *g);                /* capabilities, memory model, workgroup size */
+void sg_vk_finish(SG *g);                /* capabilities that follow from the types used */
+uint32_t sg_vk_special(SG *g, KExpr *e); /* threadIdx, blockIdx, blockDim, gridDim */
+void sg_vk_stride(SG *g, uint32_t id, uint32_t stride); /* ArrayStride, once per id */
+/* Refuses (with a diagnostic) what the flavour cannot express yet in kernel or function f. */
+void sg_vk_check_func(SG *g, KFunc *f);
+/* Kernel f's GLCompute entry point: a parameterless function that reads f's parameters
+ * from the push-constant block and calls f; its OpEntryPoint and execution modes. */
+void sg_vk_entry(SG *g, KFunc *f);
+/* GLSL.std.450's instruction for OpenCL.std's `ocl` in call e on element type et, or -1 with
+ * a diagnostic saying why not. */
+int sg_vk_glsl_inst(SG *g, int ocl, const KExpr *e, const KType *et);
+uint32_t sg_vk_glsl_import(SG *g);
+/* IEEE a / b and sqrt(x) of float type t (scalar or vector): Vulkan's OpFDiv and Sqrt are
+ * allowed 2.5 and 3 ulp; one fused correction step makes them correctly rounded. */
+uint32_t sg_vk_div(SG *g, const KType *t, uint32_t a, uint32_t b);
+uint32_t sg_vk_sqrt(SG *g, const KType *t, uint32_t x);
+/* fmaf correctly rounded (through double: Vulkan's 32-bit Fma need not be fused). */
+uint32_t sg_vk_fma32(SG *g, const KType *t, uint32_t a, uint32_t b, uint32_t c);
+uint32_t sg_vk_fma64(SG *g, const KType *t, uint32_t a, uint32_t b, uint32_t c);
+/* isfinite(v) as an OpTypeBool (of t's shape). */
+uint32_t sg_vk_is_finite(SG *g, const KType *t, uint32_t v);
+/* The size and alignment of a kernel parameter of type t in the push-constant block
+ * (docs/bundle.md, "Vulkan"); size 0 when it cannot be there. */
+int sg_vk_slot_size(const KType *t);
+int sg_vk_slot_align(const KType *t);
+/* Finds the locals of f whose address escapes (into g->escaping). */
+void sg_vk_escapes(SG *g, KFunc *f);
+/* Finds the module constants whose address escapes (into g->esc_consts) and places their
+ * copies at the start of the frame; after gen_globals. */
+void sg_vk_module_escapes(SG *g);
+bool sg_vk_escaping(SG *g, const KVar *v);
+/* In f's entry block: the frame-resident locals' pointers (their SVar.ptr), from the frame
+ * address the entry point stored; ends f's frame. */
+void sg_vk_frame_enter(SG *g);
+/* Dynamic shared memory for the array v names: a Workgroup array of v's element type whose
+ * length is specialisation constant 3 (bytes) over the element size, rounded up. */
+uint32_t sg_vk_dyn_shared(SG *g, const KVar *v);
 
 /* ---- spirv_expr.c */
 uint32_t sg_expr(SG *g, KExpr *e);    /* the value (0 for void) */

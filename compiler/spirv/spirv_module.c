@@ -100,9 +100,30 @@ void spv_capability(SpvModule *m, SpvCapability cap) {
   if (c < 128) {
     if (spv_has_capability(m, cap)) return;
     m->caps[c / 64] |= 1ull << (c % 64);
+  } else {
+    /* The extensions' capabilities (numbered in the thousands) are few: the section itself
+     * says whether one is there (every OpCapability is two words). */
+    const SpvWords *b = &m->sec[SPV_SEC_CAPABILITY];
+    for (size_t i = 0; i + 1 < b->n; i += 2)
+      if (b->w[i + 1] == c) return;
   }
   uint32_t op = c;
   spv_emit(m, SPV_SEC_CAPABILITY, SpvOpCapability, &op, 1);
+}
+
+void spv_extension(SpvModule *m, const char *name) {
+  SpvWords *b = &m->sec[SPV_SEC_EXTENSION];
+  int nw = spw_string_words(name);
+  for (size_t i = 0; i < b->n; i += b->w[i] >> SpvWordCountShift) {
+    SpvWords one = {0};
+    spw_string(&one, name);
+    bool same = (int)(b->w[i] >> SpvWordCountShift) == 1 + nw &&
+                !memcmp(b->w + i + 1, one.w, (size_t)nw * sizeof *one.w);
+    spw_free(&one);
+    if (same) return;
+  }
+  spw_push(b, ((uint32_t)(1 + nw) << SpvWordCountShift) | SpvOpExtension);
+  spw_string(b, name);
 }
 
 /* ---------------------------------------------------------------- interning */
@@ -310,9 +331,19 @@ uint32_t *spv_finish(SpvModule *m, size_t *nwords) {
  * the strictest it has for kernels and accepts SPIR-V 1.0..1.2. */
 #define SPV_KCC_ENV SPV_ENV_OPENCL_2_2
 
+static bool validate_env(const uint32_t *words, size_t n, spv_target_env env, char **msg);
+
 bool spv_validate(const uint32_t *words, size_t n, bool universal, char **msg) {
+  return validate_env(words, n, universal ? SPV_ENV_UNIVERSAL_1_2 : SPV_KCC_ENV, msg);
+}
+
+bool spv_validate_vulkan(const uint32_t *words, size_t n, char **msg) {
+  return validate_env(words, n, SPV_ENV_VULKAN_1_2, msg);
+}
+
+static bool validate_env(const uint32_t *words, size_t n, spv_target_env env, char **msg) {
   *msg = NULL;
-  spv_context ctx = spvContextCreate(universal ? SPV_ENV_UNIVERSAL_1_2 : SPV_KCC_ENV);
+  spv_context ctx = spvContextCreate(env);
   if (!ctx) {
     *msg = strdup("cannot create a SPIRV-Tools context");
     return false;

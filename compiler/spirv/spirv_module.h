@@ -79,6 +79,8 @@ void spv_emit(SpvModule *m, SpvSection s, SpvOp op, const uint32_t *ops, int nop
 /* Declares a capability once, in the capability section. */
 void spv_capability(SpvModule *m, SpvCapability cap);
 bool spv_has_capability(const SpvModule *m, SpvCapability cap);
+/* Declares an extension (OpExtension) once. */
+void spv_extension(SpvModule *m, const char *name);
 
 /* An instruction in the global section identified by its operands: returns the id of an
  * earlier identical one (same opcode, result type and operands) or emits it with a fresh id.
@@ -126,6 +128,9 @@ uint32_t *spv_finish(SpvModule *m, size_t *nwords);
  * rules. Returns true when valid; otherwise *msg receives the validator's message
  * (malloc'd, may be NULL). */
 bool spv_validate(const uint32_t *words, size_t n, bool universal, char **msg);
+/* The same for the Vulkan flavour: SPIRV-Tools' Vulkan 1.2 environment (the oldest with
+ * bufferDeviceAddress in core, which the flavour's PhysicalStorageBuffer pointers need). */
+bool spv_validate_vulkan(const uint32_t *words, size_t n, char **msg);
 /* The binary as spirv-dis would print it (no header comment), for -v and tests; malloc'd,
  * NULL on failure. */
 char *spv_disassemble(const uint32_t *words, size_t n);

@@ -209,7 +209,7 @@ def _et_of_dtype(dtype):
 
 # ---------------------------------------------------------------- devices
 
-_BACKENDS = {1: "cuda", 2: "opencl"}
+_BACKENDS = {1: "cuda", 2: "opencl", 3: "vulkan"}
 _TYPES = {1: "gpu", 2: "cpu", 3: "accelerator", 4: "other"}
 
 

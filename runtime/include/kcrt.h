@@ -62,7 +62,9 @@ const char *kcrt_last_error(void);
 typedef enum kcrt_backend {
   KCRT_BACKEND_CUDA = 1,
   KCRT_BACKEND_OPENCL = 2,
+  KCRT_BACKEND_VULKAN = 3, /* Vulkan compute (docs/runtime.md, "Vulkan") */
 } kcrt_backend;
+#define KCRT_HAS_VULKAN 1
 
 typedef enum kcrt_device_type {
   KCRT_DEVICE_GPU = 1,
@@ -155,10 +157,11 @@ kcrt_status kcrt_buffer_view(kcrt_buffer *parent, size_t offset, size_t size, kc
 /* Zero-copy exchange with other CUDA libraries in the process (CuPy, PyTorch, numba:
  * __cuda_array_interface__ and DLPack carry device addresses). CUDA devices only; elsewhere
  * KCRT_ERROR_NOT_SUPPORTED. kcrt_buffer_address: the buffer's device address (a view's
- * includes its offset), valid while the buffer lives. kcrt_buffer_wrap: a buffer over `size`
- * bytes at `address` that another library allocated on this device (libkcrt uses the device's
- * primary context, as those libraries do); the range must lie inside one allocation of this
- * device (KCRT_ERROR_INVALID_VALUE otherwise, checked with the driver). Freeing the wrapper
+ * includes its offset), valid while the buffer lives; on Vulkan devices too, where it is what
+ * a pointer member of a struct parameter takes (docs/runtime.md, "Vulkan"). kcrt_buffer_wrap: a
+ * buffer over `size` bytes at `address` that another library allocated on this device (libkcrt uses
+ * the device's primary context, as those libraries do); the range must lie inside one allocation of
+ * this device (KCRT_ERROR_INVALID_VALUE otherwise, checked with the driver). Freeing the wrapper
  * leaves the memory to its owner, who must keep it alive while the wrapper is used. */
 kcrt_status kcrt_buffer_address(const kcrt_buffer *buf, uint64_t *address);
 kcrt_status kcrt_buffer_wrap(kcrt_device *dev, uint64_t address, size_t size, kcrt_buffer **out);

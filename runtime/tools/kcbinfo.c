@@ -1,7 +1,7 @@
 /* kcbinfo — prints what a kcc bundle holds: its sections and its kernel table, validated by
- * the same reader the runtime uses. `kcbinfo FILE.kcb [--section ptx|cl|spirv|cubin[:ARCH]]`
- * writes the raw bytes of one section to stdout instead (to inspect or feed other tools).
- * Exit status: 0 valid, 1 invalid or unreadable, 2 bad usage. */
+ * the same reader the runtime uses. `kcbinfo FILE.kcb [--section
+ * ptx|cl|spirv|vkspirv|cubin[:ARCH]]` writes the raw bytes of one section to stdout instead (to
+ * inspect or feed other tools). Exit status: 0 valid, 1 invalid or unreadable, 2 bad usage. */
 #define _GNU_SOURCE
 #include "internal.h"
 
@@ -21,6 +21,7 @@ static const char *sec_name(uint32_t k) {
   case KCB_SEC_KATTRS: return "kattrs";
   case KCB_SEC_BOUNDS: return "bounds";
   case KCB_SEC_SYMINIT: return "syminit";
+  case KCB_SEC_VKSPIRV: return "vkspirv";
   default: return "unknown";
   }
 }
@@ -62,7 +63,7 @@ static unsigned char *slurp(const char *path, size_t *len) {
 
 int main(int argc, char **argv) {
   if (argc != 2 && !(argc == 4 && !strcmp(argv[2], "--section"))) {
-    fprintf(stderr, "usage: kcbinfo FILE.kcb [--section ptx|cl|spirv|cubin[:ARCH]|info]\n");
+    fprintf(stderr, "usage: kcbinfo FILE.kcb [--section ptx|cl|spirv|vkspirv|cubin[:ARCH]|info]\n");
     return 2;
   }
   size_t len;

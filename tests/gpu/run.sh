@@ -13,6 +13,10 @@
 #   opencl          KCC_DEVICE=opencl: NVIDIA's OpenCL driver (OpenCL C from the bundles),
 #                   through an ICD vendors directory written here (OCL_ICD_VENDORS)
 #   opencl-cpu      KCC_DEVICE=cpu: an OpenCL CPU driver (PoCL) if the machine has one
+#   vulkan          KCC_DEVICE=vulkan: the GPU's Vulkan driver (NVIDIA's), for the programs
+#                   whose bundle has the Vulkan form (kcbinfo lists a vkspirv section); the
+#                   machine needs a Vulkan loader (libvulkan.so.1: Debian's libvulkan1, unpacked,
+#                   and VK_DRIVER_FILES if the loader does not find the driver)
 #   nvcc-reference  tests/gpu/cuda_api_nvcc.cu built by this machine's nvcc: the host
 #                   references rt_cuda_api checks kcc against agree with NVIDIA's own SIMD
 #                   intrinsics and __dp4a (skipped without nvcc)
@@ -91,7 +95,7 @@ run_config() { # CONFIG BUNDLE_DIR ENV...
   for t in $tests api; do run_one "$cfg" "$t" "$bdir" "$@"; done
 }
 
-configs=${CONFIGS:-cuda-cubin cuda-ptx-jit cuda-sm75 opencl opencl-cpu nvcc-reference}
+configs=${CONFIGS:-cuda-cubin cuda-ptx-jit cuda-sm75 opencl opencl-cpu vulkan nvcc-reference}
 for c in $configs; do
   case $c in
     cuda-cubin) run_config cuda-cubin "$dir/bundles/sm90" KCC_DEVICE=cuda KCC_CUDA_FORM=cubin ;;
@@ -113,6 +117,12 @@ for c in $configs; do
     opencl) run_config opencl "$dir/bundles/sm90" KCC_DEVICE=opencl ;;
     # One PoCL thread: docs/driver-bugs.md 11 (rt_intrinsics, rt_cl_wgfn), as under ctest.
     opencl-cpu) run_config opencl-cpu "$dir/bundles/sm90" KCC_DEVICE=cpu POCL_MAX_PTHREAD_COUNT=1 ;;
+    vulkan)
+      say "== vulkan"
+      for t in $tests; do
+        "$dir/bin/kcbinfo" "$dir/bundles/sm90/$t.kcb" 2>/dev/null | grep -q '^  vkspirv ' &&
+          run_one vulkan "$t" "$dir/bundles/sm90" KCC_DEVICE=vulkan
+      done ;;
     nvcc-reference)
       say "== nvcc-reference"
       nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)

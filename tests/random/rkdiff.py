@@ -10,6 +10,9 @@ reference, bit for bit (NaNs of any payload equal):
   spir  kcc's SPIR-V -> llvm-spirv-15 -r -> SPIR 1.2 bitcode -> clCreateProgramWithBinary
   kcb   the bundle through libkcrt on its default device (PoCL: the OpenCL C it carries;
         on a CUDA machine the PTX, see tests/gpu/random.sh)
+  vk    the bundle's Vulkan SPIR-V through libkcrt with KCC_DEVICE=vulkan (lavapipe here) and
+        the Khronos validation layer when installed, whose any message is a finding; a batch
+        the Vulkan form refuses (a diagnostic, not an internal error) is counted as refused
   ptx   compile only: kcc's PTX through ptxas -arch=sm_75 (where ptxas is on the PATH)
   cu    compile only: kcc's CUDA C through nvcc -c (where nvcc is on the PATH; slow)
 
@@ -107,6 +110,14 @@ class Tools:
         self.paths = paths
 
 
+# The vk path's marker for a batch that kcc's Vulkan form refuses with a diagnostic.
+REFUSED = "refused by the Vulkan form"
+# The Khronos validation layer, when installed: the vk path runs under it.
+VK_LAYER = next(("VK_LAYER_KHRONOS_validation" for d in ("/usr/share/vulkan/explicit_layer.d",
+                                                         "/etc/vulkan/explicit_layer.d")
+                 if os.path.exists(os.path.join(d, "VkLayer_khronos_validation.json"))), None)
+
+
 def run(cmd, timeout, cwd=None, env=None):
     try:
         p = subprocess.run(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
@@ -121,12 +132,21 @@ def build_batch(t, d, stem):
     errs = {}
     for form in ("cl", "spv", "kcb"):
         need = {"cl": "cl", "spv": "spir", "kcb": "kcb"}[form]
-        if need not in t.paths:
+        if need not in t.paths and not (form == "kcb" and "vk" in t.paths):
             continue
         rc, out = run([t.kcc, "-w", "-ffp-contract=off", stem + ".k", "-o", stem + "." + form],
                       t.timeout, cwd=d)
         if rc != 0:
             errs[need] = "kcc --emit=%s: exit %s\n%s" % (form, rc, out)
+            if form == "kcb":
+                errs["vk"] = errs[need]
+    if "vk" in t.paths and "vk" not in errs:
+        # The bundle leaves the Vulkan form out quietly when kcc refuses it: ask kcc why.
+        rc, out = run([t.kcc, "-w", "-ffp-contract=off", stem + ".k", "-o", stem + ".vk.spv"],
+                      t.timeout, cwd=d)
+        if rc != 0:
+            errs["vk"] = ("kcc --emit=vkspv: exit %s\n%s" % (rc, out)
+                          if "internal compiler error" in out or rc != 1 else REFUSED)
     if "ptx" in t.paths:  # compiled and assembled only: tests/gpu/random.sh runs it
         rc, out = run([t.kcc, "-w", "-ffp-contract=off", stem + ".k", "-o", stem + ".ptx"],
                       t.timeout, cwd=d)
@@ -163,10 +183,18 @@ def build_batch(t, d, stem):
 
 
 def run_path(t, d, stem, path, first, count, seed, env):
-    f = {"cl": stem + ".cl", "spir": stem + ".bc", "kcb": stem + ".kcb"}[path]
+    f = {"cl": stem + ".cl", "spir": stem + ".bc", "kcb": stem + ".kcb", "vk": stem + ".kcb"}[path]
     out = os.path.join(d, "%s.%s.out" % (stem, path))
-    rc, log = run([t.rk_run, path, f, str(first), str(count), str(seed), out], t.timeout, cwd=d,
+    mode = path
+    if path == "vk":
+        mode = "kcb"
+        env = dict(env, KCC_DEVICE="vulkan")
+        if VK_LAYER:
+            env["VK_INSTANCE_LAYERS"] = VK_LAYER
+    rc, log = run([t.rk_run, mode, f, str(first), str(count), str(seed), out], t.timeout, cwd=d,
                   env=env)
+    if path == "vk" and rc == 0 and re.search(r"Validation (Error|Warning|Performance)|VUID-", log):
+        rc = "validation"  # the layer's messages: the run counts as failed
     data = open(out, "rb").read() if os.path.exists(out) else b""
     return rc, log, data
 
@@ -188,6 +216,7 @@ def check_files(t, d, stem, seed, kidx, env):
     assert kidx == list(range(first, first + count))
     fails = {}
     ran = {}
+    refused = {}
     for path in t.paths:
         if path in ("ptx", "cu"):  # compile-only here
             if path in errs:
@@ -195,6 +224,9 @@ def check_files(t, d, stem, seed, kidx, env):
                     fails.setdefault(k, {})[path] = errs[path]
             else:
                 ran[path] = count
+            continue
+        if path in errs and errs[path] is REFUSED:
+            refused[path] = refused.get(path, 0) + count
             continue
         if path in errs:
             for k in kidx:
@@ -215,6 +247,8 @@ def check_files(t, d, stem, seed, kidx, env):
                     len(bad), "\n  ".join(lines))
             else:
                 ran[path] += 1
+    for path, n in refused.items():  # batches the form does not take yet: not findings
+        ran[path + "-refused"] = n
     return fails, ran
 
 
@@ -379,7 +413,7 @@ def main():
     with concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs) as ex:
         for seed, findings, ran, secs, d in ex.map(lambda s: do_seed(t, a, s), seeds):
             for p, n in ran.items():
-                total[p] += n
+                total[p] = total.get(p, 0) + n
             status = "ok" if not findings else "FINDINGS"
             print("seed %d: %s (%s) %.1fs" % (seed, status, ", ".join(
                 "%s %d" % kv for kv in sorted(ran.items())), secs), flush=True)

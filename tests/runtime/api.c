@@ -417,7 +417,7 @@ static void interop(Rt *rt, kcrt_kernel *k) {
     RT_EXPECT(rt, KCRT_ERROR_NOT_SUPPORTED, kcrt_buffer_address(own, &addr));
     expect_msg(rt, "kcrt_buffer_address on OpenCL",
                "kcrt_buffer_address: OpenCL buffers have no device address to share (CUDA "
-               "devices only)");
+               "and Vulkan devices only)");
     RT_EXPECT(rt, KCRT_ERROR_NOT_SUPPORTED, kcrt_device_wait_stream(rt->dev, 1));
     expect_msg(rt, "kcrt_device_wait_stream on OpenCL",
                "kcrt_device_wait_stream: OpenCL devices have no CUDA streams");

@@ -70,7 +70,9 @@ int rt_finish(Rt *rt, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(detail, sizeof detail, fmt, ap);
   va_end(ap);
-  const char *be = rt->info.backend == KCRT_BACKEND_CUDA ? "cuda" : "opencl";
+  const char *be = rt->info.backend == KCRT_BACKEND_CUDA     ? "cuda"
+                   : rt->info.backend == KCRT_BACKEND_OPENCL ? "opencl"
+                                                             : "vulkan";
   if (rt->failures) {
     seed_hint(rt);
     printf("FAIL %s: %d check(s) failed; %s on %s (%s)\n", rt->name, rt->failures, detail,

@@ -371,7 +371,8 @@ START_TEST(driver) {
     ck_assert_str_eq(err, want);
   }
   ck_assert_int_eq(kcc("--help", &out, NULL), 0);
-  ck_assert_ptr_nonnull(strstr(out, "  .h     header C header: typed launch functions"));
+  ck_assert_ptr_nonnull(strstr(out, "  .h      header C header: typed launch functions"));
+  ck_assert_ptr_nonnull(strstr(out, "  .vk.spv vkspv  SPIR-V for Vulkan compute, validated"));
   ck_assert_ptr_nonnull(strstr(out, "  --prefix=NAME "));
 }
 END_TEST

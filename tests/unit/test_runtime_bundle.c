@@ -660,6 +660,43 @@ static unsigned char *compile_bundle(const char *name, const char *src, const ch
   return img;
 }
 
+/* 1.6: the Vulkan form is a VKSPIRV section of SPIR-V words (a GLCompute module) when the
+ * module fits it, and is left out without a diagnostic when it does not (printf). */
+START_TEST(kcc_vulkan_section) {
+  size_t len;
+  unsigned char *img = compile_bundle(
+      "vkadd.k",
+      "kernel void add(float *a, const float *b, int n) {\n"
+      "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  if (i < n) a[i] += b[i];\n}\n",
+      "KCC_PTXAS=none", "", &len);
+  KcbBundle *b;
+  ck_assert_msg(kcb_parse(img, len, &b) == KCRT_SUCCESS, "%s", kcrt_last_error());
+  const KcbSection *vk = kcb_section(b, KCB_SEC_VKSPIRV, 0);
+  ck_assert_ptr_nonnull(vk);
+  ck_assert_uint_eq(vk->size % 4, 0);
+  ck_assert_uint_eq(kcb_get32(vk->data), 0x07230203u); /* SPIR-V's magic */
+  uint32_t cap_shader[2] = {(2u << 16) | 17u /* OpCapability */, 1u /* Shader */};
+  ck_assert_mem_eq(vk->data + 20, cap_shader, 8); /* the first instruction */
+  ck_assert_ptr_nonnull(kcb_section(b, KCB_SEC_SPIRV, 0));
+  kcb_free(b);
+  free(img);
+  char *k = tu_write("vkprintf.k", "kernel void p(int *o) { printf(\"%d\\n\", o[0]); }\n");
+  char out[512], cmd[2048];
+  snprintf(out, sizeof out, "%s.kcb", k);
+  snprintf(cmd, sizeof cmd, "env KCC_PTXAS=none '%s' '%s' -o '%s'", tu_kcc(), k, out);
+  char *err = NULL;
+  ck_assert_int_eq(tu_sh(cmd, NULL, &err), 0);
+  ck_assert_str_eq(err ? err : "", ""); /* no warning for the form left out */
+  free(err);
+  img = (unsigned char *)tu_read(out, &len);
+  ck_assert_msg(kcb_parse(img, len, &b) == KCRT_SUCCESS, "%s", kcrt_last_error());
+  ck_assert_ptr_null(kcb_section(b, KCB_SEC_VKSPIRV, 0));
+  ck_assert_ptr_nonnull(kcb_section(b, KCB_SEC_SPIRV, 0));
+  kcb_free(b);
+  free(img);
+}
+END_TEST
+
 /* 1.4: CUDA __device__ variables are SYMBOLS entries with a SYMINIT entry: the mutable flag
  * and, with an initializer, the first value as the target lays it out; damaged entries are
  * refused with a message naming them. */
@@ -756,7 +793,7 @@ START_TEST(kcc_images) {
       "KCC_PTXAS=none", "-cl-std=CL2.0", &len);
   KcbBundle *b;
   ck_assert_msg(kcb_parse(img, len, &b) == KCRT_SUCCESS, "%s", kcrt_last_error());
-  ck_assert_uint_eq(kcb_get16(img + KCB_H_MINOR), 5);
+  ck_assert_uint_eq(kcb_get16(img + KCB_H_MINOR), 6);
   const KcbKernel *rd = kcb_kernel(b, "rd"), *rw = kcb_kernel(b, "rw");
   ck_assert_uint_eq(rd->params[0].kind, KCB_PARAM_IMAGE);
   ck_assert_uint_eq(rd->params[0].scalar, KCB_IMAGE_3D);
@@ -962,6 +999,7 @@ Suite *suite(void) {
   tcase_add_test(w, kcc_warp_flag);
   tcase_add_test(w, kcc_images);
   tcase_add_test(w, kcc_device_variables);
+  tcase_add_test(w, kcc_vulkan_section);
   tcase_add_test(w, kcc_bounds_check);
   tcase_add_test(w, kcc_ptx_per_arch_and_cubins);
   suite_add_tcase(s, w);

@@ -1,0 +1,800 @@
+/* spirv_vulkan.c — what only the Vulkan flavour of the SPIR-V back end has: its module header
+ * (Shader, PhysicalStorageBuffer64 addressing, GLSL450 memory model), the workgroup size as
+ * specialisation constants, the builtin inputs, the push-constant block and the GLCompute
+ * entry point around each kernel, GLSL.std.450 math, and the refusals of what the flavour
+ * cannot express yet. Types, statements and expressions are the OpenCL flavour's code
+ * (spirv.c, spirv_expr.c) switched by SG.vk where Vulkan differs: buffers are
+ * PhysicalStorageBuffer pointers, control flow is structured.
+ *
+ * The interface the runtime keeps (docs/bundle.md, "Vulkan"):
+ *  - kernel parameters are a push-constant block in parameter order, each at the next
+ *    multiple of its slot's alignment: a buffer an 8-byte device address, a scalar its own
+ *    bytes, a scalar narrower than 4 bytes a zero-extended 4-byte slot (so no 8/16-bit push
+ *    constant capability is needed); the block is at most 128 bytes, the minimum every
+ *    Vulkan device has.
+ *  - the workgroup size is specialisation constants 0, 1, 2 (x, y, z): the runtime builds one
+ *    pipeline per block shape.
+ *  - each kernel is an entry point of its own name.
+ *  - frames: a local whose address escapes (taken with &, an array passed on or kept as a
+ *    pointer, a union whose members are reached) cannot stay a Function variable, whose
+ *    pointers are logical; it lives in the invocation's frame, in a buffer: each function
+ *    has its part of the frame (no recursion: one activation at a time), the module's frame
+ *    size is specialisation constant 4's default value, and the runtime passes the scratch
+ *    buffer's address as one more push constant (after the parameters, at a multiple of 8)
+ *    when that size is not 0; the entry point stores scratch + (linear invocation index) x
+ *    frame size in a Private variable that functions read. */
+#include <spirv/unified1/GLSL.std.450.h>
+#include <spirv/unified1/OpenCL.std.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "spirv_gen.h"
+
+enum { VK_PUSH_LIMIT = 128 };
+
+void sg_vk_header(SG *g) {
+  SpvModule *m = &g->m;
+  spv_capability(m, SpvCapabilityShader);
+  spv_capability(m, SpvCapabilityPhysicalStorageBufferAddresses);
+  spv_capability(m, SpvCapabilityInt64); /* buffer addresses arrive as 64-bit integers */
+  spv_extension(m, "SPV_KHR_physical_storage_buffer");
+  uint32_t mm[2] = {SpvAddressingModelPhysicalStorageBuffer64, SpvMemoryModelGLSL450};
+  spv_emit(m, SPV_SEC_MEMORY_MODEL, SpvOpMemoryModel, mm, 2);
+  /* The workgroup size: WorkgroupSize overrides any LocalSize, and being specialisation
+   * constants the runtime sets it per pipeline. */
+  static const char *names[3] = {"kcc.block_x", "kcc.block_y", "kcc.block_z"};
+  uint32_t u32 = spv_type_int(m, 32);
+  for (int d = 0; d < 3; d++) {
+    uint32_t id = spv_id(m), ops[3] = {u32, id, 1};
+    spv_emit(m, SPV_SEC_GLOBAL, SpvOpSpecConstant, ops, 3);
+    uint32_t spec = (uint32_t)d;
+    spv_decorate(m, id, SpvDecorationSpecId, &spec, 1);
+    spv_name(m, id, names[d]);
+    g->wgsize[d] = id;
+  }
+  uint32_t v3 = spv_type_vector(m, u32, 3), comp = spv_id(m);
+  uint32_t ops[5] = {v3, comp, g->wgsize[0], g->wgsize[1], g->wgsize[2]};
+  spv_emit(m, SPV_SEC_GLOBAL, SpvOpSpecConstantComposite, ops, 5);
+  uint32_t bi = SpvBuiltInWorkgroupSize;
+  spv_decorate(m, comp, SpvDecorationBuiltIn, &bi, 1);
+}
+
+void sg_vk_finish(SG *g) {
+  SpvModule *m = &g->m;
+  if (g->frame_total) { /* the frame size, for the runtime (never read by the code) */
+    uint32_t id = spv_id(m), ops[3] = {spv_type_int(m, 32), id, (g->frame_total + 15) & ~15u};
+    spv_emit(m, SPV_SEC_GLOBAL, SpvOpSpecConstant, ops, 3);
+    uint32_t spec = 4;
+    spv_decorate(m, id, SpvDecorationSpecId, &spec, 1);
+    spv_name(m, id, "kcc.frame_bytes");
+  }
+  /* Narrow integers in buffers (bool is a byte) need the storage capabilities as well. */
+  if (spv_has_capability(m, SpvCapabilityInt8)) {
+    spv_capability(m, SpvCapabilityStorageBuffer8BitAccess);
+    spv_extension(m, "SPV_KHR_8bit_storage");
+  }
+  if (spv_has_capability(m, SpvCapabilityInt16)) {
+    spv_capability(m, SpvCapabilityStorageBuffer16BitAccess);
+    spv_extension(m, "SPV_KHR_16bit_storage");
+  }
+}
+
+void sg_vk_stride(SG *g, uint32_t id, uint32_t stride) {
+  if (id >= g->nlaid) {
+    size_t n = (size_t)id * 2 + 64;
+    g->laid = realloc(g->laid, n);
+    memset(g->laid + g->nlaid, 0, n - g->nlaid);
+    g->nlaid = n;
+  }
+  if (g->laid[id]) return;
+  g->laid[id] = 1;
+  if (stride == 0) stride = 1; /* an empty struct still steps */
+  spv_decorate(&g->m, id, SpvDecorationArrayStride, &stride, 1);
+}
+
+static uint32_t builtin_var(SG *g, int k);
+
+uint32_t sg_vk_special(SG *g, KExpr *e) {
+  int k = (int)e->builtin - BI_THREAD_IDX;
+  KType *u = kir_type_scalar(KT_U32);
+  if (k < 0 || k > 3 || e->dim < 0 || e->dim > 2) {
+    sg_error(g, e->loc, "unknown builtin register");
+    return spv_undef(&g->m, sg_type(g, e->type));
+  }
+  if (k == 2) return sg_convert(g, g->wgsize[e->dim], u, e->type, e->loc);
+  /* Vulkan's compute builtins are 32-bit, like CUDA's registers. */
+  uint32_t u32 = spv_type_int(&g->m, 32), v3 = spv_type_vector(&g->m, u32, 3);
+  uint32_t bvar = builtin_var(g, k);
+  uint32_t vec = sg_op(g, SpvOpLoad, v3, 1, &bvar);
+  uint32_t x = sg_opv(g, SpvOpCompositeExtract, u32, 2, vec, (uint32_t)e->dim);
+  return sg_convert(g, x, u, e->type, e->loc);
+}
+
+/* A vector parameter: 2, 3 or 4 components of 32 or 64 bits (std430 aligns a 3-vector as a
+ * 4-vector, as KIR's OpenCL layout does). */
+static bool push_vec_ok(const KType *t) {
+  return t->kind == KT_VEC && t->len >= 2 && t->len <= 4 && t->base->size >= 4 &&
+         t->base->kind != KT_BOOL;
+}
+
+/* Whether a struct can be a push constant as it is: members of 32 or 64 bits (no 8/16-bit
+ * push-constant capability needed), buffer pointers, arrays and structs of them. */
+static bool push_struct_ok(const KType *t) {
+  switch (t->kind) {
+  case KT_PTR: return t->as == KAS_GLOBAL || t->as == KAS_CONSTANT;
+  case KT_ARRAY: return t->len > 0 && push_struct_ok(t->base);
+  case KT_STRUCT:
+    if (t->st->is_union || !kir_struct_is_natural(t->st)) return false;
+    for (int i = 0; i < t->st->nfields; i++)
+      if (!push_struct_ok(t->st->fields[i].type)) return false;
+    return true;
+  case KT_VEC: return push_vec_ok(t);
+  default: return kir_is_scalar(t) && t->kind != KT_BOOL && t->size >= 4;
+  }
+}
+
+/* ---------------------------------------------------------------- frames */
+
+static bool is_decay(const KExpr *e) {
+  return e && e->kind == KE_CAST && kir_cast_kind(e->a->type, e->type) == KC_ARRAY_DECAY;
+}
+
+/* The variable an lvalue is part of (through members and array elements): a local (KE_VAR)
+ * or, with globals, a module constant with its value (KE_GVAR); else NULL. */
+static KVar *lvalue_root(KExpr *e, bool globals) {
+  for (;;) {
+    switch (e->kind) {
+    case KE_VAR: return globals ? NULL : e->var;
+    case KE_GVAR:
+      return globals && e->var->kind == KV_CONSTANT && !e->var->host_filled ? e->var : NULL;
+    case KE_MEMBER:
+    case KE_SWIZZLE: e = e->a; break;
+    case KE_INDEX:
+      if (!is_decay(e->a)) return NULL; /* through a pointer: not the local itself */
+      e = e->a->a;
+      break;
+    default: return NULL;
+    }
+  }
+}
+
+typedef struct Escapes {
+  SG *g;
+  KList index_bases; /* array decays that only index (a[i]): they do not escape */
+  bool globals;      /* module constants (into g->esc_consts) rather than locals */
+} Escapes;
+
+static void escape_visit(KExpr *e, void *ctx) {
+  Escapes *x = ctx;
+  /* The visit sees an expression before its operands: a[i] marks a's decay first. */
+  if (e->kind == KE_INDEX && is_decay(e->a)) klist_push(&x->index_bases, e->a);
+  KVar *v = NULL;
+  if (e->kind == KE_ADDR) {
+    v = lvalue_root(e->a, x->globals);
+  } else if (is_decay(e)) {
+    bool base = false;
+    for (int i = 0; i < x->index_bases.n && !base; i++) base = x->index_bases.v[i] == e;
+    if (!base) v = lvalue_root(e->a, x->globals);
+  } else if (e->kind == KE_MEMBER && e->a->type->kind == KT_STRUCT && e->a->type->st->is_union) {
+    v = lvalue_root(e->a, x->globals); /* a member is the union's address, reinterpreted */
+  }
+  KList *l = x->globals ? &x->g->esc_consts : &x->g->escaping;
+  bool known = false;
+  for (int i = 0; v && i < l->n && !known; i++) known = l->v[i] == v;
+  if (v && !known) klist_push(l, v);
+}
+
+static uint32_t frame_var(SG *g) {
+  if (!g->frame_var) {
+    uint32_t u64 = spv_type_int(&g->m, 64);
+    g->frame_var = sg_global_var(g, spv_type_ptr(&g->m, SpvStorageClassPrivate, u64),
+                                 SpvStorageClassPrivate, 0);
+    spv_name(&g->m, g->frame_var, "kcc.frame");
+  }
+  return g->frame_var;
+}
+
+/* Module constants whose address escapes are copied into the start of every invocation's
+ * frame by its entry point (the Private variable holding them has no address). */
+void sg_vk_module_escapes(SG *g) {
+  Escapes x = {g, {0}, true};
+  for (int i = 0; i < g->km->funcs.n; i++) {
+    x.index_bases.n = 0;
+    kir_visit_stmt(((KFunc *)g->km->funcs.v[i])->body, escape_visit, &x);
+  }
+  for (int i = 0; i < g->esc_consts.n; i++) {
+    KVar *v = g->esc_consts.v[i];
+    SVar *s = v->aux;
+    uint32_t al = v->type->align > 0 ? (uint32_t)v->type->align : 1;
+    s->psb = true;
+    s->wg = (g->frame_total + al - 1) / al * al; /* its offset in the frame */
+    g->frame_total = s->wg + (uint32_t)(v->type->size > 0 ? v->type->size : 1);
+  }
+  g->frame_total = (g->frame_total + 15) & ~15u;
+  if (g->esc_consts.n) frame_var(g);
+}
+
+void sg_vk_escapes(SG *g, KFunc *f) {
+  g->escaping.n = 0;
+  Escapes x = {g, {0}, false};
+  kir_visit_stmt(f->body, escape_visit, &x);
+}
+
+bool sg_vk_escaping(SG *g, const KVar *v) {
+  for (int i = 0; i < g->escaping.n; i++)
+    if (g->escaping.v[i] == v) return true;
+  return false;
+}
+
+void sg_vk_frame_enter(SG *g) {
+  SpvModule *m = &g->m;
+  g->frame_here = g->frame_total;
+  g->frame_size = 0;
+  if (!g->escaping.n && !g->esc_consts.n) return;
+  uint32_t u64 = spv_type_int(m, 64), fv = frame_var(g);
+  uint32_t base = sg_op(g, SpvOpLoad, u64, 1, &fv);
+  for (int i = 0; i < g->esc_consts.n; i++) { /* this function's pointers to the copies */
+    KVar *v = g->esc_consts.v[i];
+    SVar *s = v->aux;
+    uint32_t a = sg_opv(g, SpvOpIAdd, u64, 2, base, spv_const_int(m, 64, s->wg));
+    s->ptr = sg_opv(g, SpvOpConvertUToPtr,
+                    sg_ptr_type(g, SpvStorageClassPhysicalStorageBuffer, v->type), 1, a);
+  }
+  for (int i = 0; i < g->escaping.n; i++) {
+    KVar *v = g->escaping.v[i];
+    SVar *s = v->aux;
+    if (!s || !s->psb) continue; /* a parameter kept as its value: never stored */
+    uint32_t al = v->type->align > 0 ? (uint32_t)v->type->align : 1;
+    uint32_t off = (g->frame_size + al - 1) / al * al;
+    g->frame_size = off + (uint32_t)(v->type->size > 0 ? v->type->size : 1);
+    uint32_t a = sg_opv(g, SpvOpIAdd, u64, 2, base, spv_const_int(m, 64, g->frame_here + off));
+    s->ptr = sg_opv(g, SpvOpConvertUToPtr,
+                    sg_ptr_type(g, SpvStorageClassPhysicalStorageBuffer, v->type), 1, a);
+    spv_name(m, s->ptr, v->name);
+  }
+  g->frame_total = (g->frame_here + g->frame_size + 15) & ~15u;
+}
+
+int sg_vk_slot_size(const KType *t) {
+  if (t->kind == KT_PTR) return 8;
+  if (t->kind == KT_VEC) return push_vec_ok(t) ? t->size : 0;
+  if (t->kind == KT_STRUCT) return push_struct_ok(t) ? t->size : 0;
+  if (!kir_is_scalar(t)) return 0;
+  return t->size < 4 ? 4 : t->size;
+}
+
+int sg_vk_slot_align(const KType *t) {
+  if (t->kind == KT_PTR) return 8;
+  if (t->kind == KT_STRUCT || t->kind == KT_VEC) return t->align < 4 ? 4 : t->align;
+  return t->size < 4 ? 4 : t->size;
+}
+
+uint32_t sg_vk_dyn_shared(SG *g, const KVar *v) {
+  SpvModule *m = &g->m;
+  const KType *el = v->type->base;
+  for (int i = 0; i < g->ndyn_vars; i++)
+    if (g->dyn_vars[i].elem == el) return g->dyn_vars[i].var;
+  if (g->ndyn_vars == (int)(sizeof g->dyn_vars / sizeof g->dyn_vars[0])) {
+    sg_error(g, v->loc,
+             "too many element types of dynamic shared memory in one module for the "
+             "Vulkan SPIR-V form");
+    return 0;
+  }
+  uint32_t u32 = spv_type_int(m, 32);
+  if (!g->dyn_bytes) {
+    g->dyn_bytes = spv_id(m);
+    uint32_t ops[3] = {u32, g->dyn_bytes, 1};
+    spv_emit(m, SPV_SEC_GLOBAL, SpvOpSpecConstant, ops, 3);
+    uint32_t spec = 3;
+    spv_decorate(m, g->dyn_bytes, SpvDecorationSpecId, &spec, 1);
+    spv_name(m, g->dyn_bytes, "kcc.dynamic_shared_bytes");
+  }
+  uint32_t size = el->size > 0 ? (uint32_t)el->size : 1;
+  uint32_t elt = sg_type(g, el), c1 = spv_const_int(m, 32, size - 1),
+           cs = spv_const_int(m, 32, size);
+  uint32_t sum = spv_id(m), len = spv_id(m), arr = spv_id(m);
+  uint32_t add[5] = {u32, sum, SpvOpIAdd, g->dyn_bytes, c1};
+  spv_emit(m, SPV_SEC_GLOBAL, SpvOpSpecConstantOp, add, 5);
+  uint32_t div[5] = {u32, len, SpvOpUDiv, sum, cs};
+  spv_emit(m, SPV_SEC_GLOBAL, SpvOpSpecConstantOp, div, 5);
+  uint32_t aops[3] = {arr, elt, len};
+  spv_emit(m, SPV_SEC_GLOBAL, SpvOpTypeArray, aops, 3);
+  uint32_t var =
+      sg_global_var(g, spv_type_ptr(m, SpvStorageClassWorkgroup, arr), SpvStorageClassWorkgroup, 0);
+  spv_name(m, var, v->name);
+  g->dyn_vars[g->ndyn_vars].elem = el;
+  g->dyn_vars[g->ndyn_vars++].var = var;
+  return var;
+}
+
+void sg_vk_check_func(SG *g, KFunc *f) {
+  /* Dynamic shared memory is one Workgroup array: the `extern shared` arrays a function
+   * reaches must agree on their element type (logical pointers cannot reinterpret it). */
+  KVar *dv = sg_dyn_var(f);
+  for (int i = 0; dv && i < f->shared.n; i++) {
+    KVar *v = f->shared.v[i];
+    if (v->is_dynamic && v->type->base != dv->type->base) {
+      sg_error(g, v->loc,
+               "dynamic shared arrays '%s' and '%s' have different element types, which the "
+               "Vulkan SPIR-V form does not support yet",
+               dv->name, v->name);
+      break;
+    }
+  }
+  if (f->symbols.n > 0)
+    sg_error(g, f->loc,
+             "'%s' uses host-filled constants or __device__ variables, which the Vulkan SPIR-V "
+             "form does not support yet",
+             f->name);
+  if (!f->is_kernel) return;
+  int off = 0;
+  for (int i = 0; i < f->nparams; i++) {
+    KVar *p = f->params[i];
+    KType *t = p->type;
+    int slot = sg_vk_slot_size(t);
+    if (t->kind == KT_PTR && t->as != KAS_GLOBAL && t->as != KAS_CONSTANT) slot = 0;
+    if (!slot) {
+      sg_error(g, p->loc,
+               "kernel parameter '%s' of type '%s' is not supported by the Vulkan SPIR-V form "
+               "yet (buffers, scalars, vectors and structs of 32/64-bit members and buffers are)",
+               p->name, kir_type_str(t));
+      continue;
+    }
+    int al = sg_vk_slot_align(t);
+    off = (off + al - 1) / al * al;
+    off += slot;
+  }
+  if (off > VK_PUSH_LIMIT)
+    sg_error(g, f->loc,
+             "the parameters of '%s' take %d bytes of push constants; the Vulkan SPIR-V form "
+             "takes at most %d (what every Vulkan device has)",
+             f->name, off, VK_PUSH_LIMIT);
+}
+
+/* An instruction with a result in the entry point's body: its id. */
+static uint32_t wop(SG *g, SpvWords *out, SpvOp op, uint32_t type, int n, const uint32_t *ops) {
+  uint32_t id = spv_id(&g->m), w[8] = {type, id};
+  for (int i = 0; i < n && i < 6; i++) w[2 + i] = ops[i];
+  spw_inst(out, op, w, 2 + n);
+  return id;
+}
+
+/* The builtin Input variable of slot k (0 LocalInvocationId, 1 WorkgroupId, 3 NumWorkgroups:
+ * v3uint; 2, which blockDim does not need in Vulkan, LocalInvocationIndex: uint). */
+static uint32_t builtin_var(SG *g, int k) {
+  static const SpvBuiltIn bi[4] = {SpvBuiltInLocalInvocationId, SpvBuiltInWorkgroupId,
+                                   SpvBuiltInLocalInvocationIndex, SpvBuiltInNumWorkgroups};
+  static const char *names[4] = {"kcc.thread_idx", "kcc.block_idx", "kcc.thread_index",
+                                 "kcc.grid_dim"};
+  if (g->builtin[k]) return g->builtin[k];
+  uint32_t u32 = spv_type_int(&g->m, 32), t = k == 2 ? u32 : spv_type_vector(&g->m, u32, 3);
+  uint32_t var =
+      sg_global_var(g, spv_type_ptr(&g->m, SpvStorageClassInput, t), SpvStorageClassInput, 0);
+  uint32_t b = (uint32_t)bi[k];
+  spv_decorate(&g->m, var, SpvDecorationBuiltIn, &b, 1);
+  spv_name(&g->m, var, names[k]);
+  return g->builtin[k] = var;
+}
+
+/* The entry point stores this invocation's frame address: scratch + (its linear index over
+ * the whole grid) x the frame size. */
+static void store_frame(SG *g, SpvWords *out, uint32_t scratch) {
+  SpvModule *m = &g->m;
+  uint32_t u32 = spv_type_int(m, 32), u64 = spv_type_int(m, 64), v3 = spv_type_vector(m, u32, 3);
+  uint32_t wg = wop(g, out, SpvOpLoad, v3, 1, (uint32_t[]){builtin_var(g, 1)});
+  uint32_t nwg = wop(g, out, SpvOpLoad, v3, 1, (uint32_t[]){builtin_var(g, 3)});
+  uint32_t lidx = wop(g, out, SpvOpLoad, u32, 1, (uint32_t[]){builtin_var(g, 2)});
+  uint32_t c[5];
+  for (uint32_t d = 0; d < 3; d++) {
+    uint32_t x = wop(g, out, SpvOpCompositeExtract, u32, 2, (uint32_t[]){wg, d});
+    c[d] = wop(g, out, SpvOpUConvert, u64, 1, &x);
+  }
+  for (uint32_t d = 0; d < 2; d++) {
+    uint32_t x = wop(g, out, SpvOpCompositeExtract, u32, 2, (uint32_t[]){nwg, d});
+    c[3 + d] = wop(g, out, SpvOpUConvert, u64, 1, &x);
+  }
+  /* ((z * ny + y) * nx + x) * threads per block + index in the block */
+  uint32_t lin = wop(g, out, SpvOpIMul, u64, 2, (uint32_t[]){c[2], c[4]});
+  lin = wop(g, out, SpvOpIAdd, u64, 2, (uint32_t[]){lin, c[1]});
+  lin = wop(g, out, SpvOpIMul, u64, 2, (uint32_t[]){lin, c[3]});
+  lin = wop(g, out, SpvOpIAdd, u64, 2, (uint32_t[]){lin, c[0]});
+  uint32_t bxy = wop(g, out, SpvOpIMul, u32, 2, (uint32_t[]){g->wgsize[0], g->wgsize[1]});
+  uint32_t bxyz = wop(g, out, SpvOpIMul, u32, 2, (uint32_t[]){bxy, g->wgsize[2]});
+  uint32_t threads = wop(g, out, SpvOpUConvert, u64, 1, &bxyz);
+  lin = wop(g, out, SpvOpIMul, u64, 2, (uint32_t[]){lin, threads});
+  uint32_t li = wop(g, out, SpvOpUConvert, u64, 1, &lidx);
+  lin = wop(g, out, SpvOpIAdd, u64, 2, (uint32_t[]){lin, li});
+  uint32_t bytes = spv_const_int(m, 64, (g->frame_total + 15) & ~15u);
+  uint32_t off = wop(g, out, SpvOpIMul, u64, 2, (uint32_t[]){lin, bytes});
+  uint32_t base = wop(g, out, SpvOpIAdd, u64, 2, (uint32_t[]){scratch, off});
+  uint32_t st[2] = {g->frame_var, base};
+  spw_inst(out, SpvOpStore, st, 2);
+  for (int i = 0; i < g->esc_consts.n; i++) { /* the module constants' copies */
+    KVar *v = g->esc_consts.v[i];
+    SVar *s = v->aux;
+    uint32_t a = wop(g, out, SpvOpIAdd, u64, 2, (uint32_t[]){base, spv_const_int(m, 64, s->wg)});
+    uint32_t p = wop(g, out, SpvOpConvertUToPtr,
+                     sg_ptr_type(g, SpvStorageClassPhysicalStorageBuffer, v->type), 1, &a);
+    uint32_t al = v->type->align > 0 ? (uint32_t)v->type->align : 1;
+    uint32_t ops[4] = {p, s->val, SpvMemoryAccessAlignedMask, al};
+    spw_inst(out, SpvOpStore, ops, 4);
+  }
+}
+
+void sg_vk_entry(SG *g, KFunc *f) {
+  SpvModule *m = &g->m;
+  int np = f->nparams;
+  bool frame = g->frame_total > 0;
+  uint32_t u32 = spv_type_int(m, 32), u64 = spv_type_int(m, 64), voidt = spv_type_void(m);
+  uint32_t *mem = calloc((size_t)np + 2, sizeof *mem);
+  uint32_t *offs = calloc((size_t)np + 2, sizeof *offs);
+  uint32_t *args = calloc((size_t)np + 2, sizeof *args);
+  uint32_t off = 0;
+  for (int i = 0; i < np; i++) {
+    KType *t = f->params[i]->type;
+    uint32_t slot = (uint32_t)sg_vk_slot_size(t), al = (uint32_t)sg_vk_slot_align(t);
+    off = (off + al - 1) / al * al;
+    offs[i] = off;
+    off += slot;
+    mem[i] = t->kind == KT_PTR ? u64 : t->size < 4 ? u32 : sg_type(g, t);
+  }
+  int nmem = np;
+  if (frame) { /* the scratch buffer's address, after the parameters */
+    off = (off + 7) / 8 * 8;
+    offs[nmem] = off;
+    mem[nmem++] = u64;
+    off += 8;
+  }
+  if (off > VK_PUSH_LIMIT)
+    sg_error(g, f->loc,
+             "the parameters of '%s' take %u bytes of push constants with the frame's address; "
+             "the Vulkan SPIR-V form takes at most %d (what every Vulkan device has)",
+             f->name, off, VK_PUSH_LIMIT);
+  uint32_t var = 0;
+  if (nmem > 0) {
+    uint32_t blk = spv_type_struct(m, mem, nmem);
+    spv_decorate(m, blk, SpvDecorationBlock, NULL, 0);
+    for (int i = 0; i < nmem; i++) {
+      uint32_t ops[4] = {blk, (uint32_t)i, SpvDecorationOffset, offs[i]};
+      spv_emit(m, SPV_SEC_ANNOTATION, SpvOpMemberDecorate, ops, 4);
+      spv_member_name(m, blk, (uint32_t)i, i < np ? f->params[i]->name : "kcc.scratch");
+    }
+    char name[300];
+    snprintf(name, sizeof name, "kcc.params.%s", f->name);
+    spv_name(m, blk, name);
+    var = sg_global_var(g, spv_type_ptr(m, SpvStorageClassPushConstant, blk),
+                        SpvStorageClassPushConstant, 0);
+  }
+  /* The entry point: reads each parameter, makes it the kernel's type, calls the kernel. */
+  SpvWords *out = &m->sec[SPV_SEC_FUNCTION];
+  uint32_t fid = spv_id(m), label = spv_id(m);
+  uint32_t head[4] = {voidt, fid, SpvFunctionControlMaskNone, spv_type_func(m, voidt, NULL, 0)};
+  spw_inst(out, SpvOpFunction, head, 4);
+  spw_inst(out, SpvOpLabel, &label, 1);
+  int na = 0;
+  args[na++] = (uint32_t)(uintptr_t)f->aux;
+  for (int i = 0; i < nmem; i++) {
+    uint32_t pm = spv_type_ptr(m, SpvStorageClassPushConstant, mem[i]);
+    uint32_t p =
+        wop(g, out, SpvOpAccessChain, pm, 2, (uint32_t[]){var, spv_const_int(m, 32, (uint64_t)i)});
+    uint32_t v = wop(g, out, SpvOpLoad, mem[i], 1, &p);
+    if (i == np) { /* the scratch address */
+      store_frame(g, out, v);
+      continue;
+    }
+    KType *t = f->params[i]->type;
+    if (t->kind == KT_PTR || t->size < 4)
+      v = wop(g, out, t->kind == KT_PTR ? SpvOpConvertUToPtr : SpvOpUConvert, sg_type(g, t), 1, &v);
+    args[na++] = v;
+  }
+  uint32_t call[2] = {voidt, spv_id(m)};
+  SpvWords tmp = {0};
+  spw_append(&tmp, call, 2);
+  spw_append(&tmp, args, (size_t)na);
+  spw_inst(out, SpvOpFunctionCall, tmp.w, (int)tmp.n);
+  spw_free(&tmp);
+  spw_inst(out, SpvOpReturn, NULL, 0);
+  spw_inst(out, SpvOpFunctionEnd, NULL, 0);
+
+  /* SPIR-V 1.0's interface is the Input variables the entry point reaches: the builtins. */
+  SpvWords *b = &m->sec[SPV_SEC_ENTRY];
+  int nif = 0;
+  for (int k = 0; k < 4; k++) nif += g->builtin[k] != 0;
+  spw_push(b, ((uint32_t)(3 + spw_string_words(f->name) + nif) << SpvWordCountShift) |
+                  SpvOpEntryPoint);
+  spw_push(b, SpvExecutionModelGLCompute);
+  spw_push(b, fid);
+  spw_string(b, f->name);
+  for (int k = 0; k < 4; k++)
+    if (g->builtin[k]) spw_push(b, g->builtin[k]);
+  /* Vulkan lets drivers ignore the sign of zero, infinities and NaN unless asked (Mesa turned
+   * 0 * -x into +0): C's floats keep them, except under -ffast-math. */
+  if (!g->o->fast_math) {
+    spv_capability(m, SpvCapabilitySignedZeroInfNanPreserve);
+    spv_extension(m, "SPV_KHR_float_controls");
+    for (int w = 32; w <= 64; w += 32) {
+      if (w == 64 && !spv_has_capability(m, SpvCapabilityFloat64)) continue;
+      uint32_t em[3] = {fid, SpvExecutionModeSignedZeroInfNanPreserve, (uint32_t)w};
+      spv_emit(m, SPV_SEC_EXEC_MODE, SpvOpExecutionMode, em, 3);
+    }
+  }
+  free(mem);
+  free(offs);
+  free(args);
+}
+
+/* ---------------------------------------------------------------- exact division, sqrt */
+
+/* A float operation the driver must compute as written (NoContraction, Mesa's "exact"):
+ * the error-free transformations below rely on each rounding. sg_op decorates them all when
+ * contraction is off already. */
+static uint32_t xop(SG *g, SpvOp op, uint32_t type, uint32_t a, uint32_t b) {
+  uint32_t id = sg_opv(g, op, type, 2, a, b);
+  if (!g->vk_no_contract) spv_decorate(&g->m, id, SpvDecorationNoContraction, NULL, 0);
+  return id;
+}
+
+static uint32_t bool_type(SG *g, const KType *t) {
+  uint32_t b = spv_type_bool(&g->m);
+  return t->kind == KT_VEC ? spv_type_vector(&g->m, b, (int)t->len) : b;
+}
+
+uint32_t sg_vk_is_finite(SG *g, const KType *t, uint32_t v) {
+  uint32_t bt = bool_type(g, t);
+  uint32_t nan = sg_opv(g, SpvOpIsNan, bt, 1, v), inf = sg_opv(g, SpvOpIsInf, bt, 1, v);
+  uint32_t bad = sg_opv(g, SpvOpLogicalOr, bt, 2, nan, inf);
+  return sg_opv(g, SpvOpLogicalNot, bt, 1, bad);
+}
+
+/* q0 corrected by r / d, r the exact residual fma(-q0, d, n) (Markstein): the result is
+ * correctly rounded once q0 is within a few ulp. Where q0 is 0, infinite or NaN (and so the
+ * residual meaningless) q0 itself is the answer: the special cases are exact already. */
+/* x split into a high half and a low half of 26 bits each (Veltkamp): hi + lo = x, and the
+ * product of two halves is exact in double. */
+static void split(SG *g, const KType *t, uint32_t x, uint32_t *hi, uint32_t *lo) {
+  uint32_t ft = sg_type(g, t);
+  uint32_t k = sg_convert(g, spv_const_float(&g->m, 64, 134217729.0), kir_type_scalar(KT_F64), t,
+                          (KLoc){0}); /* 2^27 + 1 */
+  uint32_t c = xop(g, SpvOpFMul, ft, k, x);
+  *hi = xop(g, SpvOpFSub, ft, c, xop(g, SpvOpFSub, ft, c, x));
+  *lo = xop(g, SpvOpFSub, ft, x, *hi);
+}
+
+/* n - x * y exactly, for x * y close to n (Dekker's product: Vulkan's Fma need not be fused,
+ * and lavapipe's is not). */
+static uint32_t residual(SG *g, const KType *t, uint32_t n, uint32_t x, uint32_t y) {
+  uint32_t ft = sg_type(g, t), xh, xl, yh, yl;
+  split(g, t, x, &xh, &xl);
+  split(g, t, y, &yh, &yl);
+  uint32_t p = xop(g, SpvOpFMul, ft, x, y);
+  uint32_t e = xop(g, SpvOpFSub, ft, xop(g, SpvOpFMul, ft, xh, yh), p);
+  e = xop(g, SpvOpFAdd, ft, e, xop(g, SpvOpFMul, ft, xh, yl));
+  e = xop(g, SpvOpFAdd, ft, e, xop(g, SpvOpFMul, ft, xl, yh));
+  e = xop(g, SpvOpFAdd, ft, e, xop(g, SpvOpFMul, ft, xl, yl)); /* x * y = p + e */
+  return xop(g, SpvOpFSub, ft, xop(g, SpvOpFSub, ft, n, p), e);
+}
+
+/* s with its last bit made odd towards t when t is not 0 and s is even: s + t rounded to odd,
+ * for (s, t) an exact sum (TwoSum). */
+static uint32_t round_odd(SG *g, const KType *t, uint32_t s, uint32_t tl) {
+  uint32_t d = sg_type(g, t), bt = bool_type(g, t);
+  KType *ut = kir_type_scalar(KT_U64);
+  if (t->kind == KT_VEC) ut = kir_type_vec(ut, (int)t->len);
+  uint32_t u = sg_type(g, ut), zero_d = sg_zero(g, t), zero_u = sg_zero(g, ut);
+  uint32_t one = sg_convert(g, spv_const_int(&g->m, 64, 1), kir_type_scalar(KT_U64), ut, (KLoc){0});
+  uint32_t bits = sg_opv(g, SpvOpBitcast, u, 1, s);
+  uint32_t even =
+      sg_opv(g, SpvOpIEqual, bt, 2, sg_opv(g, SpvOpBitwiseAnd, u, 2, bits, one), zero_u);
+  uint32_t inexact = sg_opv(g, SpvOpFUnordNotEqual, bt, 2, tl, zero_d);
+  uint32_t nz = sg_opv(g, SpvOpFUnordNotEqual, bt, 2, s, zero_d);
+  uint32_t same =
+      sg_opv(g, SpvOpLogicalEqual, bt, 2, sg_opv(g, SpvOpFOrdLessThan, bt, 2, tl, zero_d),
+             sg_opv(g, SpvOpFOrdLessThan, bt, 2, s, zero_d));
+  uint32_t moved = sg_opv(g, SpvOpSelect, u, 3, same, sg_opv(g, SpvOpIAdd, u, 2, bits, one),
+                          sg_opv(g, SpvOpISub, u, 2, bits, one));
+  uint32_t adjust =
+      sg_opv(g, SpvOpLogicalAnd, bt, 2, sg_opv(g, SpvOpLogicalAnd, bt, 2, even, inexact),
+             sg_opv(g, SpvOpLogicalAnd, bt, 2, nz, sg_vk_is_finite(g, t, s)));
+  return sg_opv(g, SpvOpBitcast, d, 1, sg_opv(g, SpvOpSelect, u, 3, adjust, moved, bits));
+}
+
+/* x + y = *s + *e exactly (Knuth's TwoSum). */
+static void two_sum(SG *g, uint32_t ft, uint32_t x, uint32_t y, uint32_t *s, uint32_t *e) {
+  *s = xop(g, SpvOpFAdd, ft, x, y);
+  uint32_t bb = xop(g, SpvOpFSub, ft, *s, x);
+  *e = xop(g, SpvOpFAdd, ft, xop(g, SpvOpFSub, ft, x, xop(g, SpvOpFSub, ft, *s, bb)),
+           xop(g, SpvOpFSub, ft, y, bb));
+}
+
+/* fma(a, b, c) in double correctly rounded without a fused Fma (Boldo and Melquiond): a * b =
+ * ph + pl exactly (Dekker), c + ph = sh + sl exactly, then sh + (sl + pl rounded to odd),
+ * rounded to nearest. Where a step overflows or meets infinity or NaN, the driver's Fma gives
+ * the answer (those cases are exact or special already). */
+uint32_t sg_vk_fma64(SG *g, const KType *t, uint32_t a, uint32_t b, uint32_t c) {
+  uint32_t ft = sg_type(g, t), ah, al, bh, bl;
+  split(g, t, a, &ah, &al);
+  split(g, t, b, &bh, &bl);
+  uint32_t ph = xop(g, SpvOpFMul, ft, a, b);
+  uint32_t pl = xop(g, SpvOpFSub, ft, xop(g, SpvOpFMul, ft, ah, bh), ph);
+  pl = xop(g, SpvOpFAdd, ft, pl, xop(g, SpvOpFMul, ft, ah, bl));
+  pl = xop(g, SpvOpFAdd, ft, pl, xop(g, SpvOpFMul, ft, al, bh));
+  pl = xop(g, SpvOpFAdd, ft, pl, xop(g, SpvOpFMul, ft, al, bl));
+  uint32_t sh, sl, w, we;
+  two_sum(g, ft, c, ph, &sh, &sl);
+  two_sum(g, ft, sl, pl, &w, &we);
+  uint32_t r = xop(g, SpvOpFAdd, ft, sh, round_odd(g, t, w, we));
+  uint32_t bt = bool_type(g, t);
+  uint32_t ok = sg_opv(
+      g, SpvOpLogicalAnd, bt, 2, sg_vk_is_finite(g, t, r),
+      sg_opv(g, SpvOpLogicalAnd, bt, 2, sg_vk_is_finite(g, t, pl), sg_vk_is_finite(g, t, sl)));
+  uint32_t drv =
+      sg_opv(g, SpvOpExtInst, ft, 5, sg_vk_glsl_import(g), (uint32_t)GLSLstd450Fma, a, b, c);
+  return sg_opv(g, SpvOpSelect, ft, 3, ok, r, drv);
+}
+
+static uint32_t correct(SG *g, const KType *t, uint32_t q0, uint32_t n, uint32_t d) {
+  uint32_t ft = sg_type(g, t);
+  uint32_t r = residual(g, t, n, q0, d);
+  uint32_t corr = xop(g, SpvOpFDiv, ft, r, d);
+  uint32_t q1 = xop(g, SpvOpFAdd, ft, q0, corr);
+  uint32_t zero = sg_zero(g, t);
+  uint32_t bt = bool_type(g, t);
+  uint32_t nz = sg_opv(g, SpvOpFUnordNotEqual, bt, 2, q0, zero);
+  uint32_t use = sg_opv(g, SpvOpLogicalAnd, bt, 2, sg_vk_is_finite(g, t, q0), nz);
+  uint32_t fin = sg_vk_is_finite(g, t, q1);
+  use = sg_opv(g, SpvOpLogicalAnd, bt, 2, use, fin);
+  return sg_opv(g, SpvOpSelect, ft, 3, use, q1, q0);
+}
+
+/* The double type of t's shape (float -> double, float4 -> double4). */
+static KType *double_of(const KType *t) {
+  KType *d = kir_type_scalar(KT_F64);
+  return t->kind == KT_VEC ? kir_type_vec(d, (int)t->len) : d;
+}
+
+static uint32_t div_f64(SG *g, const KType *t, uint32_t a, uint32_t b) {
+  uint32_t q0 = sg_opv(g, SpvOpFDiv, sg_type(g, t), 2, a, b);
+  return correct(g, t, q0, a, b);
+}
+
+static uint32_t sqrt_f64(SG *g, const KType *t, uint32_t x) {
+  uint32_t ft = sg_type(g, t);
+  uint32_t s0 = sg_opv(g, SpvOpExtInst, ft, 3, sg_vk_glsl_import(g), (uint32_t)GLSLstd450Sqrt, x);
+  /* s1 = s0 + (x - s0 * s0) / (2 s0): the same step, n = x and d = s0, halved. */
+  uint32_t r = residual(g, t, x, s0, s0);
+  uint32_t two = xop(g, SpvOpFAdd, ft, s0, s0);
+  uint32_t corr = xop(g, SpvOpFDiv, ft, r, two);
+  uint32_t s1 = xop(g, SpvOpFAdd, ft, s0, corr);
+  uint32_t bt = bool_type(g, t);
+  uint32_t zero = sg_zero(g, t);
+  uint32_t pos = sg_opv(g, SpvOpFOrdGreaterThan, bt, 2, s0, zero);
+  uint32_t use = sg_opv(g, SpvOpLogicalAnd, bt, 2, sg_vk_is_finite(g, t, s0), pos);
+  return sg_opv(g, SpvOpSelect, ft, 3, use, s1, s0);
+}
+
+/* Float division and square root go through double, where the correction step is exact
+ * (lavapipe's Fma is not fused: measured, 99% of cancelling fmaf results differ) and
+ * the result, correctly rounded to 53 bits, rounds correctly again to 24 (53 >= 2 x 24 + 2).
+ * So exact float math needs shaderFloat64; the runtime refuses the module on a device
+ * without it. */
+uint32_t sg_vk_div(SG *g, const KType *t, uint32_t a, uint32_t b) {
+  if (sg_bits(t) != 32) return div_f64(g, t, a, b);
+  KType *dt = double_of(t);
+  uint32_t dty = sg_type(g, dt);
+  uint32_t da = sg_opv(g, SpvOpFConvert, dty, 1, a), db = sg_opv(g, SpvOpFConvert, dty, 1, b);
+  return sg_opv(g, SpvOpFConvert, sg_type(g, t), 1, div_f64(g, dt, da, db));
+}
+
+uint32_t sg_vk_sqrt(SG *g, const KType *t, uint32_t x) {
+  if (sg_bits(t) != 32) return sqrt_f64(g, t, x);
+  KType *dt = double_of(t);
+  uint32_t dx = sg_opv(g, SpvOpFConvert, sg_type(g, dt), 1, x);
+  return sg_opv(g, SpvOpFConvert, sg_type(g, t), 1, sqrt_f64(g, dt, dx));
+}
+
+/* fmaf(a, b, c) correctly rounded: a * b is exact in double; s = p + c rounded to double and
+ * its error e (TwoSum, exact) give the exact sum s + e, which rounds to odd in 53 bits (s,
+ * or its neighbour towards e when s is even and e is not 0) and then to nearest in 24: no
+ * double rounding error (Boldo and Melquiond). */
+uint32_t sg_vk_fma32(SG *g, const KType *t, uint32_t a, uint32_t b, uint32_t c) {
+  KType *dt = double_of(t);
+  uint32_t d = sg_type(g, dt), ft = sg_type(g, t), bt = bool_type(g, t);
+  KType *ut = kir_type_scalar(KT_U64);
+  if (t->kind == KT_VEC) ut = kir_type_vec(ut, (int)t->len);
+  uint32_t u = sg_type(g, ut);
+  uint32_t da = sg_opv(g, SpvOpFConvert, d, 1, a), db = sg_opv(g, SpvOpFConvert, d, 1, b),
+           dc = sg_opv(g, SpvOpFConvert, d, 1, c);
+  uint32_t p = xop(g, SpvOpFMul, d, da, db);
+  uint32_t sum = xop(g, SpvOpFAdd, d, p, dc);
+  uint32_t bb = xop(g, SpvOpFSub, d, sum, p);
+  uint32_t e = xop(g, SpvOpFAdd, d, xop(g, SpvOpFSub, d, p, xop(g, SpvOpFSub, d, sum, bb)),
+                   xop(g, SpvOpFSub, d, dc, bb));
+  /* Neighbour towards e: the bits step by one away from zero when e has s's sign. */
+  uint32_t bits = sg_opv(g, SpvOpBitcast, u, 1, sum);
+  uint32_t one = sg_convert(g, spv_const_int(&g->m, 64, 1), kir_type_scalar(KT_U64), ut, (KLoc){0});
+  uint32_t zero_u = sg_zero(g, ut), zero_d = sg_zero(g, dt);
+  uint32_t even =
+      sg_opv(g, SpvOpIEqual, bt, 2, sg_opv(g, SpvOpBitwiseAnd, u, 2, bits, one), zero_u);
+  uint32_t inexact = sg_opv(g, SpvOpFUnordNotEqual, bt, 2, e, zero_d);
+  uint32_t same =
+      sg_opv(g, SpvOpLogicalEqual, bt, 2, sg_opv(g, SpvOpFOrdLessThan, bt, 2, e, zero_d),
+             sg_opv(g, SpvOpFOrdLessThan, bt, 2, sum, zero_d));
+  uint32_t up = sg_opv(g, SpvOpIAdd, u, 2, bits, one), down = sg_opv(g, SpvOpISub, u, 2, bits, one);
+  uint32_t moved = sg_opv(g, SpvOpSelect, u, 3, same, up, down);
+  uint32_t adjust = sg_opv(g, SpvOpLogicalAnd, bt, 2, even, inexact);
+  /* Only finite, nonzero sums round to odd (0, infinities and NaN are exact or special). */
+  uint32_t nz = sg_opv(g, SpvOpFUnordNotEqual, bt, 2, sum, zero_d);
+  adjust = sg_opv(g, SpvOpLogicalAnd, bt, 2, adjust,
+                  sg_opv(g, SpvOpLogicalAnd, bt, 2, nz, sg_vk_is_finite(g, dt, sum)));
+  uint32_t odd = sg_opv(g, SpvOpBitcast, d, 1, sg_opv(g, SpvOpSelect, u, 3, adjust, moved, bits));
+  return sg_opv(g, SpvOpFConvert, ft, 1, odd);
+}
+
+uint32_t sg_vk_glsl_import(SG *g) {
+  if (!g->glsl) {
+    g->glsl = spv_id(&g->m);
+    SpvWords *b = &g->m.sec[SPV_SEC_IMPORT];
+    spw_push(b, ((uint32_t)(2 + spw_string_words("GLSL.std.450")) << SpvWordCountShift) |
+                    SpvOpExtInstImport);
+    spw_push(b, g->glsl);
+    spw_string(b, "GLSL.std.450");
+  }
+  return g->glsl;
+}
+
+int sg_vk_glsl_inst(SG *g, int ocl, const KExpr *e, const KType *et) {
+  bool f64 = et->kind == KT_F64, approx = e->approx || g->o->fast_math;
+  const char *name = kir_builtin_info(e->builtin)->name;
+  int exact = -1, loose = -1;
+  switch (ocl) {
+  /* Exact in Vulkan (or within OpenCL's bound), at every width. */
+  case OpenCLstd_Fabs: exact = GLSLstd450FAbs; break;
+  case OpenCLstd_Floor: exact = GLSLstd450Floor; break;
+  case OpenCLstd_Ceil: exact = GLSLstd450Ceil; break;
+  case OpenCLstd_Trunc: exact = GLSLstd450Trunc; break;
+  case OpenCLstd_Rint: exact = GLSLstd450RoundEven; break;
+  case OpenCLstd_Fma: exact = GLSLstd450Fma; break;
+  case OpenCLstd_Fmin: exact = GLSLstd450NMin; break; /* C's fmin ignores a NaN */
+  case OpenCLstd_Fmax: exact = GLSLstd450NMax; break;
+  case OpenCLstd_SMin: exact = GLSLstd450SMin; break;
+  case OpenCLstd_SMax: exact = GLSLstd450SMax; break;
+  case OpenCLstd_UMin: exact = GLSLstd450UMin; break;
+  case OpenCLstd_UMax: exact = GLSLstd450UMax; break;
+  case OpenCLstd_SAbs: exact = GLSLstd450SAbs; break;
+  case OpenCLstd_Sqrt:
+  case OpenCLstd_Native_sqrt: exact = GLSLstd450Sqrt; break;
+  case OpenCLstd_Rsqrt:
+  case OpenCLstd_Native_rsqrt: exact = GLSLstd450InverseSqrt; break;
+  /* Vulkan's precision for these is far looser than C's (sin: 2^-11 absolute), and they
+   * exist for 32-bit floats only: taken where the call allows device precision. */
+  case OpenCLstd_Exp:
+  case OpenCLstd_Native_exp: loose = GLSLstd450Exp; break;
+  case OpenCLstd_Exp2:
+  case OpenCLstd_Native_exp2: loose = GLSLstd450Exp2; break;
+  case OpenCLstd_Log:
+  case OpenCLstd_Native_log: loose = GLSLstd450Log; break;
+  case OpenCLstd_Log2:
+  case OpenCLstd_Native_log2: loose = GLSLstd450Log2; break;
+  case OpenCLstd_Sin:
+  case OpenCLstd_Native_sin: loose = GLSLstd450Sin; break;
+  case OpenCLstd_Cos:
+  case OpenCLstd_Native_cos: loose = GLSLstd450Cos; break;
+  case OpenCLstd_Tan:
+  case OpenCLstd_Native_tan: loose = GLSLstd450Tan; break;
+  case OpenCLstd_Pow: loose = GLSLstd450Pow; break;
+  case OpenCLstd_Tanh: loose = GLSLstd450Tanh; break;
+  default: break;
+  }
+  if (exact >= 0) return exact;
+  if (loose >= 0 && approx && !f64) return loose;
+  if (loose >= 0 && !f64)
+    sg_error(g, e->loc,
+             "'%s': Vulkan's own %s is much less precise than C's and kcc's implementation for "
+             "the Vulkan SPIR-V form is not built yet; use the fast intrinsic (__%sf) or "
+             "-ffast-math",
+             name, name, name);
+  else
+    sg_error(g, e->loc, "'%s'%s is not supported by the Vulkan SPIR-V form yet", name,
+             f64 ? " on double" : "");
+  return -1;
+}

@@ -1,0 +1,1278 @@
+/* vulkan.c — the Vulkan compute back end, over libvulkan.so.1 opened at run time (Debian's
+ * libvulkan-dev gives the types; VK_NO_PROTOTYPES: nothing is linked, every entry point comes
+ * from vkGetInstanceProcAddr).
+ *
+ * It runs the bundle's VKSPIRV section (docs/bundle.md, "Vulkan"): each kernel a GLCompute
+ * entry point whose parameters are a push-constant block (buffers as device addresses, so
+ * there are no descriptor sets) and whose block shape is specialisation constants 0..2, so
+ * that a pipeline is made per (kernel, block shape) on first use.
+ *
+ * One instance for the process; per device one VkDevice with one compute queue. Every
+ * kcrt_queue submits to that queue, each submission a command buffer of its own that starts
+ * with a full memory barrier: Vulkan orders nothing between submissions by itself, and the
+ * barrier makes each wait for everything submitted before it (kcrt's queues are then
+ * serialised on the device; batching and concurrency are later work). A launch returns once
+ * submitted; its fence is waited by the queue's next sync. Copies between host and device go
+ * through a host-visible staging buffer and wait for their own fence. Events are timestamp
+ * queries written after all earlier work. */
+#define VK_NO_PROTOTYPES
+#include "internal.h"
+
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <vulkan/vulkan.h>
+
+/* ---------------------------------------------------------------- loader */
+
+#define VK_GLOBAL_FUNCS(X)                                                                         \
+  X(vkCreateInstance)                                                                              \
+  X(vkEnumerateInstanceVersion)
+#define VK_INSTANCE_FUNCS(X)                                                                       \
+  X(vkDestroyInstance)                                                                             \
+  X(vkEnumeratePhysicalDevices)                                                                    \
+  X(vkGetPhysicalDeviceProperties2)                                                                \
+  X(vkGetPhysicalDeviceFeatures2)                                                                  \
+  X(vkGetPhysicalDeviceQueueFamilyProperties)                                                      \
+  X(vkGetPhysicalDeviceMemoryProperties)                                                           \
+  X(vkCreateDevice)                                                                                \
+  X(vkDestroyDevice)                                                                               \
+  X(vkGetDeviceQueue)                                                                              \
+  X(vkDeviceWaitIdle)                                                                              \
+  X(vkQueueWaitIdle)                                                                               \
+  X(vkCreateBuffer)                                                                                \
+  X(vkDestroyBuffer)                                                                               \
+  X(vkGetBufferMemoryRequirements)                                                                 \
+  X(vkAllocateMemory)                                                                              \
+  X(vkFreeMemory)                                                                                  \
+  X(vkBindBufferMemory)                                                                            \
+  X(vkMapMemory)                                                                                   \
+  X(vkUnmapMemory)                                                                                 \
+  X(vkGetBufferDeviceAddress)                                                                      \
+  X(vkCreateCommandPool)                                                                           \
+  X(vkDestroyCommandPool)                                                                          \
+  X(vkAllocateCommandBuffers)                                                                      \
+  X(vkFreeCommandBuffers)                                                                          \
+  X(vkBeginCommandBuffer)                                                                          \
+  X(vkEndCommandBuffer)                                                                            \
+  X(vkCmdCopyBuffer)                                                                               \
+  X(vkCmdFillBuffer)                                                                               \
+  X(vkCmdPipelineBarrier)                                                                          \
+  X(vkCmdBindPipeline)                                                                             \
+  X(vkCmdPushConstants)                                                                            \
+  X(vkCmdDispatch)                                                                                 \
+  X(vkCmdWriteTimestamp)                                                                           \
+  X(vkCmdResetQueryPool)                                                                           \
+  X(vkQueueSubmit)                                                                                 \
+  X(vkCreateFence)                                                                                 \
+  X(vkDestroyFence)                                                                                \
+  X(vkWaitForFences)                                                                               \
+  X(vkCreateShaderModule)                                                                          \
+  X(vkDestroyShaderModule)                                                                         \
+  X(vkCreatePipelineLayout)                                                                        \
+  X(vkDestroyPipelineLayout)                                                                       \
+  X(vkCreateComputePipelines)                                                                      \
+  X(vkCreatePipelineCache)                                                                         \
+  X(vkDestroyPipelineCache)                                                                        \
+  X(vkGetPipelineCacheData)                                                                        \
+  X(vkDestroyPipeline)                                                                             \
+  X(vkCreateQueryPool)                                                                             \
+  X(vkDestroyQueryPool)                                                                            \
+  X(vkGetQueryPoolResults)
+
+static struct {
+  PFN_vkGetInstanceProcAddr vkGetInstanceProcAddr;
+#define DECL(name) PFN_##name name;
+  VK_GLOBAL_FUNCS(DECL) VK_INSTANCE_FUNCS(DECL)
+#undef DECL
+} vk;
+
+static VkInstance instance;
+static char load_error[400];
+
+static const char *vk_result_name(VkResult r) {
+  switch (r) {
+  case VK_SUCCESS: return "VK_SUCCESS";
+  case VK_NOT_READY: return "VK_NOT_READY";
+  case VK_TIMEOUT: return "VK_TIMEOUT";
+  case VK_INCOMPLETE: return "VK_INCOMPLETE";
+  case VK_ERROR_OUT_OF_HOST_MEMORY: return "VK_ERROR_OUT_OF_HOST_MEMORY";
+  case VK_ERROR_OUT_OF_DEVICE_MEMORY: return "VK_ERROR_OUT_OF_DEVICE_MEMORY";
+  case VK_ERROR_INITIALIZATION_FAILED: return "VK_ERROR_INITIALIZATION_FAILED";
+  case VK_ERROR_DEVICE_LOST: return "VK_ERROR_DEVICE_LOST";
+  case VK_ERROR_MEMORY_MAP_FAILED: return "VK_ERROR_MEMORY_MAP_FAILED";
+  case VK_ERROR_LAYER_NOT_PRESENT: return "VK_ERROR_LAYER_NOT_PRESENT";
+  case VK_ERROR_EXTENSION_NOT_PRESENT: return "VK_ERROR_EXTENSION_NOT_PRESENT";
+  case VK_ERROR_FEATURE_NOT_PRESENT: return "VK_ERROR_FEATURE_NOT_PRESENT";
+  case VK_ERROR_INCOMPATIBLE_DRIVER: return "VK_ERROR_INCOMPATIBLE_DRIVER";
+  case VK_ERROR_TOO_MANY_OBJECTS: return "VK_ERROR_TOO_MANY_OBJECTS";
+  case VK_ERROR_INVALID_SHADER_NV: return "VK_ERROR_INVALID_SHADER_NV";
+  default: return "VkResult";
+  }
+}
+
+static kcrt_status status_of(VkResult r) {
+  switch (r) {
+  case VK_ERROR_OUT_OF_HOST_MEMORY:
+  case VK_ERROR_OUT_OF_DEVICE_MEMORY: return KCRT_ERROR_OUT_OF_MEMORY;
+  case VK_ERROR_DEVICE_LOST: return KCRT_ERROR_LAUNCH_FAILED;
+  case VK_ERROR_INVALID_SHADER_NV: return KCRT_ERROR_BUILD_FAILED;
+  default: return KCRT_ERROR_DRIVER;
+  }
+}
+
+static kcrt_status fail(VkResult r, const char *what) {
+  return kcrt_fail(status_of(r), "Vulkan: %s failed: %s (%d)", what, vk_result_name(r), (int)r);
+}
+
+/* Loads the loader and makes the process's instance (Vulkan 1.2: device addresses are core). */
+static bool load(void) {
+  void *h = dlopen("libvulkan.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (!h) {
+    snprintf(load_error, sizeof load_error, "libvulkan.so.1 not found (%s)", dlerror());
+    return false;
+  }
+  *(void **)&vk.vkGetInstanceProcAddr = dlsym(h, "vkGetInstanceProcAddr");
+  if (!vk.vkGetInstanceProcAddr) {
+    snprintf(load_error, sizeof load_error, "libvulkan.so.1 lacks vkGetInstanceProcAddr");
+    return false;
+  }
+#define LOAD_GLOBAL(name) vk.name = (PFN_##name)vk.vkGetInstanceProcAddr(NULL, #name);
+  VK_GLOBAL_FUNCS(LOAD_GLOBAL)
+#undef LOAD_GLOBAL
+  uint32_t ver = VK_API_VERSION_1_0;
+  if (!vk.vkCreateInstance || !vk.vkEnumerateInstanceVersion ||
+      vk.vkEnumerateInstanceVersion(&ver) != VK_SUCCESS || ver < VK_API_VERSION_1_2) {
+    snprintf(load_error, sizeof load_error,
+             "the Vulkan loader is older than 1.2 (kcc needs buffer device addresses)");
+    return false;
+  }
+  VkApplicationInfo app = {.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO,
+                           .pApplicationName = "libkcrt",
+                           .pEngineName = "kcc",
+                           .apiVersion = VK_API_VERSION_1_2};
+  VkInstanceCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO,
+                             .pApplicationInfo = &app};
+  VkResult r = vk.vkCreateInstance(&ci, NULL, &instance);
+  if (r != VK_SUCCESS) {
+    snprintf(load_error, sizeof load_error, "vkCreateInstance failed: %s (%d)", vk_result_name(r),
+             (int)r);
+    return false;
+  }
+#define LOAD_INSTANCE(name)                                                                        \
+  if (!(vk.name = (PFN_##name)vk.vkGetInstanceProcAddr(instance, #name))) {                        \
+    snprintf(load_error, sizeof load_error, "the Vulkan loader lacks %s", #name);                  \
+    return false;                                                                                  \
+  }
+  VK_INSTANCE_FUNCS(LOAD_INSTANCE)
+#undef LOAD_INSTANCE
+  return true;
+}
+
+/* ---------------------------------------------------------------- devices */
+
+/* What enumeration learnt of a physical device: what it can enable. */
+typedef struct VkPhys {
+  VkPhysicalDevice pd;
+  uint32_t family; /* the queue family with compute */
+  VkPhysicalDeviceFeatures2 f;
+  VkPhysicalDeviceVulkan11Features f11;
+  VkPhysicalDeviceVulkan12Features f12;
+  VkPhysicalDeviceLimits limits;
+  uint32_t timestamp_bits;
+  uint8_t cache_uuid[VK_UUID_SIZE]; /* the driver's pipeline cache compatibility */
+  bool szinp32, szinp64;            /* shaderSignedZeroInfNanPreserveFloat32/64 */
+} VkPhys;
+
+static const char *vendor_name(uint32_t id) {
+  switch (id) {
+  case 0x10de: return "NVIDIA";
+  case 0x1002: return "AMD";
+  case 0x8086: return "Intel";
+  case 0x10005: return "Mesa";
+  case 0x13b5: return "ARM";
+  case 0x5143: return "Qualcomm";
+  case 0x106b: return "Apple";
+  default: return NULL;
+  }
+}
+
+/* Whether KCC_DEVICE asks for the Vulkan back end ("vulkan", "vulkan:N", "vk", "vk:N"). */
+static bool vulkan_asked(void) {
+  const char *s = getenv("KCC_DEVICE");
+  return s &&
+         (!strncasecmp(s, "vulkan", 6) || (!strncasecmp(s, "vk", 2) && (!s[2] || s[2] == ':')));
+}
+
+static void vk_enumerate(KcrtDevEntry **list, int *n, char *why, size_t whylen) {
+  if (!load()) {
+    snprintf(why, whylen, "%s", load_error);
+    return;
+  }
+  uint32_t count = 0;
+  if (vk.vkEnumeratePhysicalDevices(instance, &count, NULL) != VK_SUCCESS || !count) {
+    snprintf(why, whylen, "no Vulkan device");
+    vk.vkDestroyInstance(instance, NULL);
+    instance = VK_NULL_HANDLE;
+    return;
+  }
+  VkPhysicalDevice *pds = calloc(count, sizeof *pds);
+  if (!pds || vk.vkEnumeratePhysicalDevices(instance, &count, pds) < 0) {
+    free(pds);
+    return;
+  }
+  /* CPU implementations (lavapipe) are listed only when KCC_DEVICE asks for Vulkan: the same
+   * CPU is PoCL's OpenCL device already (docs/runtime.md, "Vulkan"). */
+  bool cpus = vulkan_asked();
+  int skipped_cpu = 0, index = 0;
+  char skipped[256] = "";
+  for (uint32_t i = 0; i < count; i++) {
+    VkPhys *p = calloc(1, sizeof *p);
+    if (!p) break;
+    p->pd = pds[i];
+    VkPhysicalDeviceDriverProperties drv = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES};
+    VkPhysicalDeviceFloatControlsProperties fc = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FLOAT_CONTROLS_PROPERTIES, .pNext = &drv};
+    VkPhysicalDeviceVulkan11Properties p11 = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_PROPERTIES, .pNext = &fc};
+    VkPhysicalDeviceProperties2 props = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2,
+                                         .pNext = &p11};
+    vk.vkGetPhysicalDeviceProperties2(pds[i], &props);
+    const VkPhysicalDeviceProperties *pr = &props.properties;
+    if (pr->apiVersion < VK_API_VERSION_1_2) {
+      free(p);
+      continue; /* no buffer device addresses in core */
+    }
+    p->f12.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES;
+    p->f11.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES;
+    p->f11.pNext = &p->f12;
+    p->f.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2;
+    p->f.pNext = &p->f11;
+    vk.vkGetPhysicalDeviceFeatures2(pds[i], &p->f);
+    p->f.pNext = p->f11.pNext = p->f12.pNext = NULL;
+    uint32_t nf = 0;
+    vk.vkGetPhysicalDeviceQueueFamilyProperties(pds[i], &nf, NULL);
+    VkQueueFamilyProperties *qf = calloc(nf ? nf : 1, sizeof *qf);
+    if (qf) vk.vkGetPhysicalDeviceQueueFamilyProperties(pds[i], &nf, qf);
+    int fam = -1;
+    for (uint32_t j = 0; qf && j < nf && fam < 0; j++)
+      if (qf[j].queueFlags & VK_QUEUE_COMPUTE_BIT) fam = (int)j;
+    if (fam >= 0) p->timestamp_bits = qf[fam].timestampValidBits;
+    free(qf);
+    if (fam < 0 || !p->f12.bufferDeviceAddress || !p->f.features.shaderInt64) {
+      free(p); /* kcc's modules need a compute queue, device addresses and 64-bit integers */
+      continue;
+    }
+    p->family = (uint32_t)fam;
+    p->limits = pr->limits;
+    memcpy(p->cache_uuid, pr->pipelineCacheUUID, VK_UUID_SIZE);
+    p->szinp32 = fc.shaderSignedZeroInfNanPreserveFloat32;
+    p->szinp64 = fc.shaderSignedZeroInfNanPreserveFloat64;
+    bool cpu = pr->deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
+    if (cpu && !cpus) {
+      if (!skipped_cpu++) snprintf(skipped, sizeof skipped, "%s", pr->deviceName);
+      free(p);
+      continue;
+    }
+    KcrtDevEntry *l = realloc(*list, (size_t)(*n + 1) * sizeof *l);
+    if (!l) {
+      free(p);
+      break;
+    }
+    *list = l;
+    KcrtDevEntry *e = &l[(*n)++];
+    memset(e, 0, sizeof *e);
+    kcrt_device_info *f = &e->info;
+    f->backend = KCRT_BACKEND_VULKAN;
+    f->type = cpu                                               ? KCRT_DEVICE_CPU
+              : pr->deviceType == VK_PHYSICAL_DEVICE_TYPE_OTHER ? KCRT_DEVICE_OTHER
+                                                                : KCRT_DEVICE_GPU;
+    f->backend_index = index++;
+    snprintf(f->name, sizeof f->name, "%s", pr->deviceName);
+    const char *vn = vendor_name(pr->vendorID);
+    if (vn)
+      snprintf(f->vendor, sizeof f->vendor, "%s", vn);
+    else
+      snprintf(f->vendor, sizeof f->vendor, "vendor 0x%x", pr->vendorID);
+    snprintf(f->platform, sizeof f->platform, "Vulkan %u.%u", VK_API_VERSION_MAJOR(pr->apiVersion),
+             VK_API_VERSION_MINOR(pr->apiVersion));
+    snprintf(f->driver_version, sizeof f->driver_version, "%.60s %.60s", drv.driverName,
+             drv.driverInfo);
+    VkPhysicalDeviceMemoryProperties mp;
+    vk.vkGetPhysicalDeviceMemoryProperties(pds[i], &mp);
+    for (uint32_t h = 0; h < mp.memoryHeapCount; h++)
+      if ((mp.memoryHeaps[h].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT) &&
+          mp.memoryHeaps[h].size > f->global_mem_bytes)
+        f->global_mem_bytes = mp.memoryHeaps[h].size;
+    f->max_alloc_bytes = p11.maxMemoryAllocationSize;
+    if (f->global_mem_bytes && f->max_alloc_bytes > f->global_mem_bytes)
+      f->max_alloc_bytes = f->global_mem_bytes;
+    f->compute_units = 0; /* Vulkan does not say */
+    for (int k = 0; k < 3; k++) {
+      f->max_block_dim[k] = pr->limits.maxComputeWorkGroupSize[k];
+      f->max_grid_dim[k] = pr->limits.maxComputeWorkGroupCount[k];
+    }
+    f->max_threads_per_block = pr->limits.maxComputeWorkGroupInvocations;
+    f->max_shared_bytes = pr->limits.maxComputeSharedMemorySize;
+    f->fp64 = p->f.features.shaderFloat64 ? 1 : 0;
+    e->be = &kcrt_vulkan_backend;
+    e->h1 = p;
+  }
+  free(pds);
+  if (!*n) {
+    /* Nothing kept: the instance and the drivers it loaded are given back at once. */
+    vk.vkDestroyInstance(instance, NULL);
+    instance = VK_NULL_HANDLE;
+  }
+  if (skipped_cpu)
+    snprintf(why, whylen, "%d CPU device%s (%s) listed only for KCC_DEVICE=vulkan", skipped_cpu,
+             skipped_cpu == 1 ? "" : "s", skipped);
+  else if (!*n)
+    snprintf(why, whylen, "no Vulkan 1.2 device with compute, device addresses and int64");
+}
+
+/* ---------------------------------------------------------------- device state */
+
+typedef struct VkStage {
+  VkBuffer buf;
+  VkDeviceMemory mem;
+  void *map;
+  VkDeviceSize size;
+} VkStage;
+
+/* A buffer: its VkBuffer, and where in it this kcrt_buffer starts (views share their
+ * parent's). */
+typedef struct VkBuf {
+  VkBuffer buf;
+  VkDeviceMemory mem;
+  VkDeviceSize off;
+  bool owner;
+} VkBuf;
+
+typedef struct VkDev {
+  const VkPhys *p;
+  VkDevice dev;
+  VkQueue queue;
+  VkCommandPool pool;
+  VkPhysicalDeviceMemoryProperties mp;
+  float timestamp_period; /* nanoseconds per tick */
+  uint32_t push_limit;
+  /* The queue, the command pool and the staging buffer are used by one thread at a time. */
+  pthread_mutex_t lock;
+  VkStage stage;
+  /* The frames of kernels whose locals' addresses escape (docs/bundle.md, "Vulkan"): one
+   * buffer for every launch, which the submissions' barriers keep from overlapping. */
+  VkBuf scratch;
+  VkDeviceSize scratch_size;
+  uint64_t scratch_addr;
+} VkDev;
+
+static VkDev *vd(kcrt_device *d) {
+  return d->priv;
+}
+
+static kcrt_status vk_open(kcrt_device *dev) {
+  const VkPhys *p = dev->entry->h1;
+  VkDev *c = calloc(1, sizeof *c);
+  if (!c) return kcrt_fail(KCRT_ERROR_OUT_OF_MEMORY, "out of host memory");
+  c->p = p;
+  /* Everything the device has of what kcc's modules may declare (docs/bundle.md). */
+  VkPhysicalDeviceVulkan12Features f12 = {
+      .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+  f12.bufferDeviceAddress = VK_TRUE;
+  f12.shaderInt8 = p->f12.shaderInt8;
+  f12.storageBuffer8BitAccess = p->f12.storageBuffer8BitAccess;
+  f12.shaderBufferInt64Atomics = p->f12.shaderBufferInt64Atomics;
+  f12.shaderSharedInt64Atomics = p->f12.shaderSharedInt64Atomics;
+  VkPhysicalDeviceVulkan11Features f11 = {
+      .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES, .pNext = &f12};
+  f11.storageBuffer16BitAccess = p->f11.storageBuffer16BitAccess;
+  VkPhysicalDeviceFeatures2 f = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
+                                 .pNext = &f11};
+  f.features.shaderInt64 = VK_TRUE;
+  f.features.shaderInt16 = p->f.features.shaderInt16;
+  f.features.shaderFloat64 = p->f.features.shaderFloat64;
+  float prio = 1.0f;
+  VkDeviceQueueCreateInfo q = {.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
+                               .queueFamilyIndex = p->family,
+                               .queueCount = 1,
+                               .pQueuePriorities = &prio};
+  VkDeviceCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
+                           .pNext = &f,
+                           .queueCreateInfoCount = 1,
+                           .pQueueCreateInfos = &q};
+  VkResult r = vk.vkCreateDevice(p->pd, &ci, NULL, &c->dev);
+  if (r != VK_SUCCESS) {
+    free(c);
+    return fail(r, "vkCreateDevice");
+  }
+  vk.vkGetDeviceQueue(c->dev, p->family, 0, &c->queue);
+  VkCommandPoolCreateInfo pi = {.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
+                                .flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT,
+                                .queueFamilyIndex = p->family};
+  r = vk.vkCreateCommandPool(c->dev, &pi, NULL, &c->pool);
+  if (r != VK_SUCCESS) {
+    vk.vkDestroyDevice(c->dev, NULL);
+    free(c);
+    return fail(r, "vkCreateCommandPool");
+  }
+  vk.vkGetPhysicalDeviceMemoryProperties(p->pd, &c->mp);
+  c->timestamp_period = p->limits.timestampPeriod;
+  c->push_limit = p->limits.maxPushConstantsSize;
+  pthread_mutex_init(&c->lock, NULL);
+  dev->priv = c;
+  return KCRT_SUCCESS;
+}
+
+static void stage_free(VkDev *c) {
+  if (c->stage.map) vk.vkUnmapMemory(c->dev, c->stage.mem);
+  if (c->stage.buf) vk.vkDestroyBuffer(c->dev, c->stage.buf, NULL);
+  if (c->stage.mem) vk.vkFreeMemory(c->dev, c->stage.mem, NULL);
+  memset(&c->stage, 0, sizeof c->stage);
+}
+
+static void vk_close(kcrt_device *dev) {
+  VkDev *c = vd(dev);
+  vk.vkDeviceWaitIdle(c->dev);
+  stage_free(c);
+  if (c->scratch.buf) vk.vkDestroyBuffer(c->dev, c->scratch.buf, NULL);
+  if (c->scratch.mem) vk.vkFreeMemory(c->dev, c->scratch.mem, NULL);
+  vk.vkDestroyCommandPool(c->dev, c->pool, NULL);
+  vk.vkDestroyDevice(c->dev, NULL);
+  pthread_mutex_destroy(&c->lock);
+  free(c);
+}
+
+/* ---------------------------------------------------------------- memory */
+
+static int memory_type(const VkDev *c, uint32_t bits, VkMemoryPropertyFlags want) {
+  for (uint32_t i = 0; i < c->mp.memoryTypeCount; i++)
+    if ((bits >> i & 1) && (c->mp.memoryTypes[i].propertyFlags & want) == want) return (int)i;
+  return -1;
+}
+
+/* A buffer of size bytes in memory with the properties `want` (device-addressable when
+ * `address`). */
+static VkResult make_buffer(VkDev *c, VkDeviceSize size, VkBufferUsageFlags usage,
+                            VkMemoryPropertyFlags want, bool address, VkBuffer *buf,
+                            VkDeviceMemory *mem) {
+  VkBufferCreateInfo bi = {.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
+                           .size = size ? size : 4, /* Vulkan has no empty buffer */
+                           .usage = usage,
+                           .sharingMode = VK_SHARING_MODE_EXCLUSIVE};
+  VkResult r = vk.vkCreateBuffer(c->dev, &bi, NULL, buf);
+  if (r != VK_SUCCESS) return r;
+  VkMemoryRequirements req;
+  vk.vkGetBufferMemoryRequirements(c->dev, *buf, &req);
+  int t = memory_type(c, req.memoryTypeBits, want);
+  if (t < 0) {
+    vk.vkDestroyBuffer(c->dev, *buf, NULL);
+    return VK_ERROR_OUT_OF_DEVICE_MEMORY;
+  }
+  VkMemoryAllocateFlagsInfo fl = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO,
+                                  .flags = VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT};
+  VkMemoryAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+                             .pNext = address ? &fl : NULL,
+                             .allocationSize = req.size,
+                             .memoryTypeIndex = (uint32_t)t};
+  r = vk.vkAllocateMemory(c->dev, &ai, NULL, mem);
+  if (r == VK_SUCCESS) r = vk.vkBindBufferMemory(c->dev, *buf, *mem, 0);
+  if (r != VK_SUCCESS) {
+    if (*mem) vk.vkFreeMemory(c->dev, *mem, NULL);
+    vk.vkDestroyBuffer(c->dev, *buf, NULL);
+    *buf = VK_NULL_HANDLE;
+    *mem = VK_NULL_HANDLE;
+  }
+  return r;
+}
+
+static kcrt_status vk_mem_alloc(kcrt_buffer *b) {
+  VkDev *c = vd(b->dev);
+  VkBuf *v = calloc(1, sizeof *v);
+  if (!v) return kcrt_fail(KCRT_ERROR_OUT_OF_MEMORY, "out of host memory");
+  VkResult r =
+      make_buffer(c, b->size,
+                  VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
+                      VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT,
+                  VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, true, &v->buf, &v->mem);
+  if (r != VK_SUCCESS) {
+    free(v);
+    return kcrt_fail(status_of(r), "Vulkan: cannot allocate %zu bytes on %s: %s", b->size,
+                     b->dev->info.name, vk_result_name(r));
+  }
+  v->owner = true;
+  VkBufferDeviceAddressInfo ai = {.sType = VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO,
+                                  .buffer = v->buf};
+  b->dptr = vk.vkGetBufferDeviceAddress(c->dev, &ai);
+  b->mem = v;
+  return KCRT_SUCCESS;
+}
+
+static void vk_mem_free(kcrt_buffer *b) {
+  VkBuf *v = b->mem;
+  if (!v) return;
+  if (v->owner) {
+    VkDev *c = vd(b->dev);
+    /* A launch still running may use it: Vulkan frees at once. */
+    pthread_mutex_lock(&c->lock);
+    vk.vkDeviceWaitIdle(c->dev);
+    pthread_mutex_unlock(&c->lock);
+    vk.vkDestroyBuffer(c->dev, v->buf, NULL);
+    vk.vkFreeMemory(c->dev, v->mem, NULL);
+  }
+  free(v);
+  b->mem = NULL;
+}
+
+static kcrt_status vk_mem_view(kcrt_buffer *v, kcrt_buffer *parent, size_t off) {
+  VkBuf *p = parent->mem, *w = calloc(1, sizeof *w);
+  if (!w) return kcrt_fail(KCRT_ERROR_OUT_OF_MEMORY, "out of host memory");
+  w->buf = p->buf;
+  w->mem = p->mem;
+  w->off = p->off + off;
+  v->mem = w;
+  v->dptr = parent->dptr + off;
+  return KCRT_SUCCESS;
+}
+
+/* The barrier every submission starts with: all earlier work on the queue, its writes made
+ * visible to everything this submission does. */
+static void full_barrier(VkCommandBuffer cb) {
+  VkMemoryBarrier mb = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+                        .srcAccessMask = VK_ACCESS_MEMORY_WRITE_BIT,
+                        .dstAccessMask = VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT};
+  vk.vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT,
+                          VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, 0, 1, &mb, 0, NULL, 0, NULL);
+}
+
+/* A submission: a command buffer being recorded (begun, barrier first) and its fence. The
+ * caller holds the device lock from sub_begin to sub_submit. */
+typedef struct VkSub {
+  VkCommandBuffer cb;
+  VkFence fence;
+} VkSub;
+
+static VkResult sub_begin(VkDev *c, VkSub *s) {
+  memset(s, 0, sizeof *s);
+  VkCommandBufferAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
+                                    .commandPool = c->pool,
+                                    .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
+                                    .commandBufferCount = 1};
+  VkResult r = vk.vkAllocateCommandBuffers(c->dev, &ai, &s->cb);
+  if (r != VK_SUCCESS) return r;
+  VkFenceCreateInfo fi = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+  r = vk.vkCreateFence(c->dev, &fi, NULL, &s->fence);
+  if (r != VK_SUCCESS) {
+    vk.vkFreeCommandBuffers(c->dev, c->pool, 1, &s->cb);
+    return r;
+  }
+  VkCommandBufferBeginInfo bi = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
+                                 .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT};
+  r = vk.vkBeginCommandBuffer(s->cb, &bi);
+  if (r == VK_SUCCESS) full_barrier(s->cb);
+  return r;
+}
+
+static void sub_free(VkDev *c, VkSub *s) {
+  if (s->fence) vk.vkDestroyFence(c->dev, s->fence, NULL);
+  if (s->cb) vk.vkFreeCommandBuffers(c->dev, c->pool, 1, &s->cb);
+  memset(s, 0, sizeof *s);
+}
+
+static VkResult sub_submit(VkDev *c, VkSub *s) {
+  VkResult r = vk.vkEndCommandBuffer(s->cb);
+  if (r != VK_SUCCESS) return r;
+  VkSubmitInfo si = {
+      .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 1, .pCommandBuffers = &s->cb};
+  return vk.vkQueueSubmit(c->queue, 1, &si, s->fence);
+}
+
+static VkResult sub_wait(VkDev *c, VkSub *s) {
+  return vk.vkWaitForFences(c->dev, 1, &s->fence, VK_TRUE, UINT64_MAX);
+}
+
+/* Submits what `s` recorded and waits for it, then frees it (the lock held). */
+static VkResult sub_run(VkDev *c, VkSub *s) {
+  VkResult r = sub_submit(c, s);
+  if (r == VK_SUCCESS) r = sub_wait(c, s);
+  sub_free(c, s);
+  return r;
+}
+
+/* The staging buffer, at least n bytes (at most 8 MiB: larger copies go in pieces). */
+enum { STAGE_MAX = 8 << 20 };
+
+static VkResult stage_get(VkDev *c, VkDeviceSize n) {
+  if (c->stage.buf && c->stage.size >= n) return VK_SUCCESS;
+  stage_free(c);
+  VkDeviceSize size = n < 65536 ? 65536 : n;
+  VkResult r =
+      make_buffer(c, size, VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                  VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT, false,
+                  &c->stage.buf, &c->stage.mem);
+  if (r != VK_SUCCESS) return r;
+  c->stage.size = size;
+  r = vk.vkMapMemory(c->dev, c->stage.mem, 0, VK_WHOLE_SIZE, 0, &c->stage.map);
+  if (r != VK_SUCCESS) stage_free(c);
+  return r;
+}
+
+/* Copies n bytes between the host and b at off through the staging buffer, in pieces. */
+static kcrt_status transfer(kcrt_buffer *b, size_t off, void *host, size_t n, bool to_device) {
+  VkDev *c = vd(b->dev);
+  VkBuf *v = b->mem;
+  pthread_mutex_lock(&c->lock);
+  VkResult r = stage_get(c, n < STAGE_MAX ? n : STAGE_MAX);
+  const char *what = "staging buffer";
+  for (size_t done = 0; r == VK_SUCCESS && done < n;) {
+    size_t k = n - done < STAGE_MAX ? n - done : STAGE_MAX;
+    if (to_device) memcpy(c->stage.map, (char *)host + done, k);
+    VkSub s;
+    what = "copy";
+    r = sub_begin(c, &s);
+    if (r == VK_SUCCESS) {
+      VkBufferCopy bc = {.size = k};
+      if (to_device) {
+        bc.dstOffset = v->off + off + done;
+        vk.vkCmdCopyBuffer(s.cb, c->stage.buf, v->buf, 1, &bc);
+      } else {
+        bc.srcOffset = v->off + off + done;
+        vk.vkCmdCopyBuffer(s.cb, v->buf, c->stage.buf, 1, &bc);
+        VkMemoryBarrier mb = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+                              .srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
+                              .dstAccessMask = VK_ACCESS_HOST_READ_BIT};
+        vk.vkCmdPipelineBarrier(s.cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0,
+                                1, &mb, 0, NULL, 0, NULL);
+      }
+      r = sub_run(c, &s);
+    } else {
+      sub_free(c, &s);
+    }
+    if (r == VK_SUCCESS && !to_device) memcpy((char *)host + done, c->stage.map, k);
+    done += k;
+  }
+  pthread_mutex_unlock(&c->lock);
+  return r == VK_SUCCESS ? KCRT_SUCCESS : fail(r, what);
+}
+
+static kcrt_status vk_mem_write(kcrt_buffer *b, size_t off, const void *src, size_t n) {
+  return transfer(b, off, (void *)src, n, true);
+}
+
+static kcrt_status vk_mem_read(kcrt_buffer *b, size_t off, void *dst, size_t n) {
+  return transfer(b, off, dst, n, false);
+}
+
+static kcrt_status vk_mem_copy(kcrt_buffer *d, size_t doff, kcrt_buffer *s, size_t soff, size_t n) {
+  VkDev *c = vd(d->dev);
+  VkBuf *dv = d->mem, *sv = s->mem;
+  pthread_mutex_lock(&c->lock);
+  VkSub sub;
+  VkResult r = sub_begin(c, &sub);
+  if (r == VK_SUCCESS) {
+    VkBufferCopy bc = {.srcOffset = sv->off + soff, .dstOffset = dv->off + doff, .size = n};
+    vk.vkCmdCopyBuffer(sub.cb, sv->buf, dv->buf, 1, &bc);
+    r = sub_run(c, &sub);
+  } else {
+    sub_free(c, &sub);
+  }
+  pthread_mutex_unlock(&c->lock);
+  return r == VK_SUCCESS ? KCRT_SUCCESS : fail(r, "vkCmdCopyBuffer");
+}
+
+static kcrt_status vk_mem_fill(kcrt_buffer *b, size_t off, unsigned char byte, size_t n) {
+  VkBuf *v = b->mem;
+  if ((v->off + off) % 4 || n % 4) {
+    /* vkCmdFillBuffer writes whole words only: the bytes go from the host instead. */
+    unsigned char *tmp = malloc(n ? n : 1);
+    if (!tmp) return kcrt_fail(KCRT_ERROR_OUT_OF_MEMORY, "out of host memory");
+    memset(tmp, byte, n);
+    kcrt_status st = transfer(b, off, tmp, n, true);
+    free(tmp);
+    return st;
+  }
+  VkDev *c = vd(b->dev);
+  pthread_mutex_lock(&c->lock);
+  VkSub s;
+  VkResult r = sub_begin(c, &s);
+  if (r == VK_SUCCESS) {
+    vk.vkCmdFillBuffer(s.cb, v->buf, v->off + off, n, byte * 0x01010101u);
+    r = sub_run(c, &s);
+  } else {
+    sub_free(c, &s);
+  }
+  pthread_mutex_unlock(&c->lock);
+  return r == VK_SUCCESS ? KCRT_SUCCESS : fail(r, "vkCmdFillBuffer");
+}
+
+/* ---------------------------------------------------------------- queues and events */
+
+/* A kcrt_queue: the submissions it made that nobody has waited for yet. */
+typedef struct VkQ {
+  VkSub *pending;
+  int n, cap;
+} VkQ;
+
+static kcrt_status vk_queue_create(kcrt_queue *q) {
+  q->h = calloc(1, sizeof(VkQ));
+  return q->h ? KCRT_SUCCESS : kcrt_fail(KCRT_ERROR_OUT_OF_MEMORY, "out of host memory");
+}
+
+/* Waits for q's first `upto` submissions and frees them (the device lock held). */
+static VkResult retire(VkDev *c, VkQ *vq, int upto) {
+  VkResult res = VK_SUCCESS;
+  for (int i = 0; i < upto; i++) {
+    VkResult r = sub_wait(c, &vq->pending[i]);
+    if (r != VK_SUCCESS && res == VK_SUCCESS) res = r;
+    sub_free(c, &vq->pending[i]);
+  }
+  memmove(vq->pending, vq->pending + upto, (size_t)(vq->n - upto) * sizeof *vq->pending);
+  vq->n -= upto;
+  return res;
+}
+
+static kcrt_status vk_queue_sync(kcrt_queue *q) {
+  VkDev *c = vd(q->dev);
+  pthread_mutex_lock(&c->lock);
+  VkResult r = retire(c, q->h, ((VkQ *)q->h)->n);
+  pthread_mutex_unlock(&c->lock);
+  if (r == VK_ERROR_DEVICE_LOST)
+    return kcrt_fail(KCRT_ERROR_LAUNCH_FAILED, "Vulkan: the device was lost while running a "
+                                               "kernel (VK_ERROR_DEVICE_LOST)");
+  return r == VK_SUCCESS ? KCRT_SUCCESS : fail(r, "vkWaitForFences");
+}
+
+static void vk_queue_destroy(kcrt_queue *q) {
+  vk_queue_sync(q);
+  VkQ *vq = q->h;
+  free(vq->pending);
+  free(vq);
+}
+
+/* An event: a timestamp query written once all earlier work is done, and its submission. */
+typedef struct VkEv {
+  VkQueryPool pool;
+  VkSub sub;
+  bool done; /* sub waited for (and freed) */
+} VkEv;
+
+static kcrt_status vk_event_create(kcrt_event *e) {
+  VkDev *c = vd(e->dev);
+  VkEv *ev = calloc(1, sizeof *ev);
+  if (!ev) return kcrt_fail(KCRT_ERROR_OUT_OF_MEMORY, "out of host memory");
+  if (c->p->timestamp_bits) {
+    VkQueryPoolCreateInfo qi = {.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
+                                .queryType = VK_QUERY_TYPE_TIMESTAMP,
+                                .queryCount = 1};
+    VkResult r = vk.vkCreateQueryPool(c->dev, &qi, NULL, &ev->pool);
+    if (r != VK_SUCCESS) {
+      free(ev);
+      return fail(r, "vkCreateQueryPool");
+    }
+  }
+  ev->done = true;
+  e->h = ev;
+  return KCRT_SUCCESS;
+}
+
+static kcrt_status ev_wait(VkDev *c, VkEv *ev) {
+  if (ev->done) return KCRT_SUCCESS;
+  VkResult r = sub_wait(c, &ev->sub);
+  sub_free(c, &ev->sub);
+  ev->done = true;
+  return r == VK_SUCCESS ? KCRT_SUCCESS : fail(r, "vkWaitForFences (event)");
+}
+
+static void vk_event_destroy(kcrt_event *e) {
+  VkDev *c = vd(e->dev);
+  VkEv *ev = e->h;
+  pthread_mutex_lock(&c->lock);
+  ev_wait(c, ev);
+  pthread_mutex_unlock(&c->lock);
+  if (ev->pool) vk.vkDestroyQueryPool(c->dev, ev->pool, NULL);
+  free(ev);
+}
+
+static kcrt_status vk_event_record(kcrt_event *e, kcrt_queue *q) {
+  (void)q; /* one device queue: the barrier orders the event after all earlier work */
+  VkDev *c = vd(e->dev);
+  VkEv *ev = e->h;
+  pthread_mutex_lock(&c->lock);
+  kcrt_status st = ev_wait(c, ev);
+  VkResult r = st ? VK_SUCCESS : sub_begin(c, &ev->sub);
+  if (!st && r == VK_SUCCESS) {
+    if (ev->pool) {
+      vk.vkCmdResetQueryPool(ev->sub.cb, ev->pool, 0, 1);
+      vk.vkCmdWriteTimestamp(ev->sub.cb, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, ev->pool, 0);
+    }
+    r = sub_submit(c, &ev->sub);
+  }
+  if (!st && r != VK_SUCCESS) {
+    sub_free(c, &ev->sub);
+    st = fail(r, "recording an event");
+  } else if (!st) {
+    ev->done = false;
+  }
+  pthread_mutex_unlock(&c->lock);
+  return st;
+}
+
+static kcrt_status vk_event_sync(kcrt_event *e) {
+  VkDev *c = vd(e->dev);
+  pthread_mutex_lock(&c->lock);
+  kcrt_status st = ev_wait(c, e->h);
+  pthread_mutex_unlock(&c->lock);
+  return st;
+}
+
+static kcrt_status vk_event_elapsed(kcrt_event *a, kcrt_event *b, double *ms) {
+  VkDev *c = vd(a->dev);
+  VkEv *ea = a->h, *eb = b->h;
+  if (!ea->pool || !eb->pool)
+    return kcrt_fail(KCRT_ERROR_NOT_SUPPORTED, "Vulkan: %s has no timestamps on its compute queue",
+                     a->dev->info.name);
+  kcrt_status st = vk_event_sync(a);
+  if (!st) st = vk_event_sync(b);
+  if (st) return st;
+  uint64_t ta = 0, tb = 0;
+  VkResult r = vk.vkGetQueryPoolResults(c->dev, ea->pool, 0, 1, sizeof ta, &ta, sizeof ta,
+                                        VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
+  if (r == VK_SUCCESS)
+    r = vk.vkGetQueryPoolResults(c->dev, eb->pool, 0, 1, sizeof tb, &tb, sizeof tb,
+                                 VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
+  if (r != VK_SUCCESS) return fail(r, "vkGetQueryPoolResults");
+  *ms = ((double)tb - (double)ta) * c->timestamp_period / 1e6;
+  return KCRT_SUCCESS;
+}
+
+/* ---------------------------------------------------------------- modules and kernels */
+
+/* A module: its shader module and the pipeline cache its pipelines are built with, which
+ * starts from the on-disk cache entry of (device, driver, bundle) and goes back to it after
+ * each pipeline built, so a second run skips the driver's compiler. */
+typedef struct VkMod {
+  VkShaderModule shader;
+  VkPipelineCache cache;
+  KcrtKey key;
+  uint32_t frame; /* bytes of each invocation's frame (specialisation constant 4), or 0 */
+} VkMod;
+
+/* The few SPIR-V numbers the runtime reads (spirv.h's SpvOpDecorate, SpvDecorationSpecId,
+ * SpvOpSpecConstant). */
+enum {
+  SPV_OP_CAPABILITY = 17,
+  SPV_OP_DECORATE = 71,
+  SPV_DECORATION_SPEC_ID = 1,
+  SPV_OP_SPEC_CONSTANT = 50,
+  SPV_CAP_FLOAT64 = 10,
+  SPV_CAP_INT64_ATOMICS = 12,
+  SPV_CAP_SIGNED_ZERO_INF_NAN_PRESERVE = 4466,
+};
+
+/* Whether the module declares capability `cap` (its OpCapability instructions lead it). */
+static bool has_capability(const uint32_t *w, size_t n, uint32_t cap) {
+  for (size_t i = 5; i < n && (w[i] & 0xffff) == SPV_OP_CAPABILITY && (w[i] >> 16) == 2; i += 2)
+    if (w[i + 1] == cap) return true;
+  return false;
+}
+
+/* The default value of the specialisation constant with SpecId `spec` in a SPIR-V module
+ * (kcc's frame size), or 0 when there is none. */
+static uint32_t spec_default(const uint32_t *w, size_t n, uint32_t spec) {
+  uint32_t id = 0;
+  for (int pass = 0; pass < 2; pass++)
+    for (size_t i = 5; i < n;) {
+      uint32_t wc = w[i] >> 16, op = w[i] & 0xffff;
+      if (wc == 0 || i + wc > n) return 0;
+      if (pass == 0 && op == SPV_OP_DECORATE && wc >= 4 && w[i + 2] == SPV_DECORATION_SPEC_ID &&
+          w[i + 3] == spec)
+        id = w[i + 1];
+      if (pass == 1 && op == SPV_OP_SPEC_CONSTANT && wc >= 4 && id && w[i + 2] == id)
+        return w[i + 3];
+      i += wc;
+    }
+  return 0;
+}
+
+static kcrt_status vk_module_load(kcrt_module *m) {
+  VkDev *c = vd(m->dev);
+  const KcbSection *s = kcb_section(m->b, KCB_SEC_VKSPIRV, 0);
+  if (!s || !s->size)
+    return kcrt_fail(KCRT_ERROR_NO_BINARY,
+                     "the bundle%s%s has no Vulkan SPIR-V, which %s needs: kcc leaves it out of "
+                     "modules that use what its Vulkan form does not support yet (`kcc -v` on the "
+                     "source says what; docs/cli.md, \"The Vulkan form\")",
+                     *m->b->source ? " of " : "", m->b->source, m->dev->info.name);
+  if (s->size % 4)
+    return kcrt_fail(KCRT_ERROR_INVALID_MODULE,
+                     "the bundle's Vulkan SPIR-V is %zu bytes, not whole "
+                     "words",
+                     s->size);
+  uint32_t *words = malloc(s->size); /* the section may not be 4-byte aligned in memory */
+  VkMod *vm = calloc(1, sizeof *vm);
+  if (!words || !vm) {
+    free(words);
+    free(vm);
+    return kcrt_fail(KCRT_ERROR_OUT_OF_MEMORY, "out of host memory");
+  }
+  memcpy(words, s->data, s->size);
+  vm->frame = spec_default(words, s->size / 4, 4);
+  /* What the module needs of the device, named, rather than a driver's failure (kcc's exact
+   * float division, square root and fmaf go through double: docs/runtime.md, "Vulkan"). */
+  const char *lacks = NULL;
+  if (has_capability(words, s->size / 4, SPV_CAP_FLOAT64) && !c->p->f.features.shaderFloat64)
+    lacks = "shaderFloat64 (double precision, which kcc's IEEE float division, sqrt and fmaf "
+            "also use; -ffast-math does without)";
+  else if (has_capability(words, s->size / 4, SPV_CAP_INT64_ATOMICS) &&
+           !c->p->f12.shaderBufferInt64Atomics)
+    lacks = "shaderBufferInt64Atomics (64-bit atomics)";
+  else if (has_capability(words, s->size / 4, SPV_CAP_SIGNED_ZERO_INF_NAN_PRESERVE) &&
+           (!c->p->szinp32 ||
+            (has_capability(words, s->size / 4, SPV_CAP_FLOAT64) && !c->p->szinp64)))
+    lacks = "shaderSignedZeroInfNanPreserveFloat32/64 (C's signed zeros, infinities and NaN; "
+            "-ffast-math does without)";
+  if (lacks) {
+    free(words);
+    free(vm);
+    return kcrt_fail(KCRT_ERROR_NOT_SUPPORTED, "the bundle%s%s needs %s, which %s does not have",
+                     *m->b->source ? " of " : "", m->b->source, lacks, m->dev->info.name);
+  }
+  VkShaderModuleCreateInfo ci = {
+      .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, .codeSize = s->size, .pCode = words};
+  VkResult r = vk.vkCreateShaderModule(c->dev, &ci, NULL, &vm->shader);
+  free(words);
+  if (r != VK_SUCCESS) {
+    free(vm);
+    return kcrt_fail(r == VK_ERROR_INVALID_SHADER_NV ? KCRT_ERROR_BUILD_FAILED : status_of(r),
+                     "Vulkan: %s refused the module's SPIR-V: %s (%d)", m->dev->info.name,
+                     vk_result_name(r), (int)r);
+  }
+  char uuid[2 * VK_UUID_SIZE + 1];
+  for (unsigned i = 0; i < VK_UUID_SIZE; i++)
+    snprintf(uuid + 2 * i, 3, "%02x", c->p->cache_uuid[i]);
+  kcrt_key_init(&vm->key, "vulkan-pipelines");
+  kcrt_key_add(&vm->key, m->dev->info.name);
+  kcrt_key_add(&vm->key, m->dev->info.driver_version);
+  kcrt_key_add(&vm->key, uuid);
+  kcrt_key_add_u64(&vm->key, m->b->hash);
+  size_t len = 0;
+  void *data = kcrt_cache_get(&vm->key, &len);
+  VkPipelineCacheCreateInfo pc = {.sType = VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO,
+                                  .initialDataSize = data ? len : 0,
+                                  .pInitialData = data};
+  r = vk.vkCreatePipelineCache(c->dev, &pc, NULL, &vm->cache);
+  if (r != VK_SUCCESS && data) { /* data the driver does not take: start empty */
+    pc.initialDataSize = 0;
+    pc.pInitialData = NULL;
+    r = vk.vkCreatePipelineCache(c->dev, &pc, NULL, &vm->cache);
+  }
+  if (r != VK_SUCCESS) vm->cache = VK_NULL_HANDLE; /* pipelines are built without one */
+  if (data) kcrt_log("vulkan: pipeline cache of %zu bytes from disk", len);
+  free(data);
+  m->h = vm;
+  return KCRT_SUCCESS;
+}
+
+/* The module's pipeline cache back to disk (after a pipeline was built into it). */
+static void save_pipelines(VkDev *c, VkMod *vm) {
+  size_t len = 0;
+  if (!vm->cache || vk.vkGetPipelineCacheData(c->dev, vm->cache, &len, NULL) != VK_SUCCESS || !len)
+    return;
+  void *data = malloc(len);
+  if (data && vk.vkGetPipelineCacheData(c->dev, vm->cache, &len, data) == VK_SUCCESS)
+    kcrt_cache_put(&vm->key, data, len);
+  free(data);
+}
+
+static void vk_module_unload(kcrt_module *m) {
+  VkMod *vm = m->h;
+  if (!vm) return;
+  if (vm->cache) vk.vkDestroyPipelineCache(vd(m->dev)->dev, vm->cache, NULL);
+  vk.vkDestroyShaderModule(vd(m->dev)->dev, vm->shader, NULL);
+  free(vm);
+}
+
+static kcrt_status vk_symbol_init(kcrt_module *m, const KcbSymbol *s, kcrt_buffer *b) {
+  (void)m;
+  (void)s; /* kcc's Vulkan form refuses kernels that use one: storage for kcrt_module_symbol */
+  kcrt_status st = vk_mem_alloc(b);
+  if (!st && b->size) st = vk_mem_fill(b, 0, 0, b->size);
+  return st;
+}
+
+/* A kernel: its push-constant layout and its pipelines, one per block shape. */
+typedef struct VkPipe {
+  uint32_t key[4]; /* block x, y, z and the dynamic shared bytes (specialisation constants) */
+  VkPipeline pipe;
+} VkPipe;
+
+typedef struct VkKern {
+  VkPipelineLayout layout;
+  uint32_t *offs; /* each parameter's offset in the push constants (then the scratch's) */
+  uint32_t push;  /* their size */
+  VkPipe *pipes;
+  int npipes;
+  pthread_mutex_t lock;
+} VkKern;
+
+/* Where each parameter goes in the push constants (docs/bundle.md, "Vulkan"). */
+static kcrt_status push_layout(const KcbKernel *k, bool frame, uint32_t *offs, uint32_t *size) {
+  uint32_t off = 0;
+  for (uint32_t i = 0; i < k->nparams + k->nhidden; i++) {
+    const KcbParam *p = &k->params[i];
+    uint32_t slot, align;
+    if (p->kind == KCB_PARAM_POINTER || p->kind == KCB_PARAM_BOUNDS_RECORD)
+      slot = align = 8;
+    else if ((p->kind == KCB_PARAM_SCALAR && !p->vec_len) || p->kind == KCB_PARAM_BOUNDS_SIZE)
+      slot = align = p->size < 4 ? 4 : p->size;
+    else if (p->kind == KCB_PARAM_SCALAR) /* a vector: its bytes at its own alignment */
+      slot = p->size, align = p->align < 4 ? 4 : p->align;
+    else if (p->kind == KCB_PARAM_STRUCT)
+      slot = p->size, align = p->align < 4 ? 4 : p->align;
+    else
+      return kcrt_fail(KCRT_ERROR_INVALID_MODULE,
+                       "kernel '%s': parameter '%s' is of a kind the Vulkan form does not pass",
+                       k->name, p->name);
+    if (!align || align > 256) align = 4;
+    off = (off + align - 1) / align * align;
+    offs[i] = off;
+    off += slot;
+  }
+  if (frame) { /* the scratch buffer's address, after the parameters */
+    off = (off + 7) / 8 * 8;
+    offs[k->nparams + k->nhidden] = off;
+    off += 8;
+  }
+  *size = off;
+  return KCRT_SUCCESS;
+}
+
+static kcrt_status vk_kernel_init(kcrt_kernel *k) {
+  VkDev *c = vd(k->mod->dev);
+  VkKern *vk_k = calloc(1, sizeof *vk_k);
+  uint32_t np = k->k->nparams + k->k->nhidden;
+  if (vk_k) vk_k->offs = calloc(np + 1, sizeof *vk_k->offs);
+  if (!vk_k || !vk_k->offs) {
+    if (vk_k) free(vk_k->offs);
+    free(vk_k);
+    return kcrt_fail(KCRT_ERROR_OUT_OF_MEMORY, "out of host memory");
+  }
+  kcrt_status st = push_layout(k->k, ((VkMod *)k->mod->h)->frame != 0, vk_k->offs, &vk_k->push);
+  if (!st && vk_k->push > c->push_limit)
+    st = kcrt_fail(KCRT_ERROR_NOT_SUPPORTED,
+                   "kernel '%s' takes %u bytes of parameters; %s allows %u bytes of push "
+                   "constants",
+                   k->k->name, vk_k->push, k->mod->dev->info.name, c->push_limit);
+  if (!st) {
+    VkPushConstantRange pr = {.stageFlags = VK_SHADER_STAGE_COMPUTE_BIT,
+                              .size = (vk_k->push + 3) & ~3u};
+    VkPipelineLayoutCreateInfo li = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
+                                     .pushConstantRangeCount = pr.size ? 1 : 0,
+                                     .pPushConstantRanges = &pr};
+    VkResult r = vk.vkCreatePipelineLayout(c->dev, &li, NULL, &vk_k->layout);
+    if (r != VK_SUCCESS) st = fail(r, "vkCreatePipelineLayout");
+  }
+  if (st) {
+    free(vk_k->offs);
+    free(vk_k);
+    return st;
+  }
+  pthread_mutex_init(&vk_k->lock, NULL);
+  k->max_threads = k->mod->dev->info.max_threads_per_block;
+  k->h = vk_k;
+  return KCRT_SUCCESS;
+}
+
+static void vk_kernel_release(kcrt_kernel *k) {
+  VkKern *kk = k->h;
+  if (!kk) return;
+  VkDev *c = vd(k->mod->dev);
+  pthread_mutex_lock(&c->lock);
+  vk.vkDeviceWaitIdle(c->dev); /* a pipeline may still be running */
+  pthread_mutex_unlock(&c->lock);
+  for (int i = 0; i < kk->npipes; i++) vk.vkDestroyPipeline(c->dev, kk->pipes[i].pipe, NULL);
+  vk.vkDestroyPipelineLayout(c->dev, kk->layout, NULL);
+  pthread_mutex_destroy(&kk->lock);
+  free(kk->pipes);
+  free(kk->offs);
+  free(kk);
+}
+
+/* The pipeline of k for this block shape (and dynamic shared size, for a kernel with
+ * dynamic shared memory), made on first use. */
+static kcrt_status pipeline(kcrt_kernel *k, const uint64_t block[3], size_t dyn, VkPipeline *out) {
+  VkKern *kk = k->h;
+  VkDev *c = vd(k->mod->dev);
+  bool has_dyn = (k->k->flags & KCB_KERNEL_DYNAMIC_SHARED) != 0;
+  /* An empty dynamic array is still one element in SPIR-V: 0 bytes are asked as 1. */
+  uint32_t b[4] = {(uint32_t)block[0], (uint32_t)block[1], (uint32_t)block[2],
+                   has_dyn ? (dyn ? (uint32_t)dyn : 1u) : 0u};
+  pthread_mutex_lock(&kk->lock);
+  for (int i = 0; i < kk->npipes; i++)
+    if (!memcmp(kk->pipes[i].key, b, sizeof b)) {
+      *out = kk->pipes[i].pipe;
+      pthread_mutex_unlock(&kk->lock);
+      return KCRT_SUCCESS;
+    }
+  VkSpecializationMapEntry me[4];
+  for (uint32_t d = 0; d < 4; d++)
+    me[d] = (VkSpecializationMapEntry){.constantID = d, .offset = d * 4, .size = 4};
+  VkSpecializationInfo spec = {
+      .mapEntryCount = has_dyn ? 4 : 3, .pMapEntries = me, .dataSize = sizeof b, .pData = b};
+  VkComputePipelineCreateInfo ci = {
+      .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
+      .stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+                .stage = VK_SHADER_STAGE_COMPUTE_BIT,
+                .module = ((VkMod *)k->mod->h)->shader,
+                .pName = k->k->name,
+                .pSpecializationInfo = &spec},
+      .layout = kk->layout};
+  double t0 = kcrt_now_ms();
+  VkPipeline p = VK_NULL_HANDLE;
+  VkMod *vm = k->mod->h;
+  VkResult r = vk.vkCreateComputePipelines(c->dev, vm->cache, 1, &ci, NULL, &p);
+  if (r == VK_SUCCESS) save_pipelines(c, vm);
+  kcrt_status st = KCRT_SUCCESS;
+  VkPipe *np = r == VK_SUCCESS ? realloc(kk->pipes, (size_t)(kk->npipes + 1) * sizeof *np) : NULL;
+  if (r != VK_SUCCESS) {
+    st = kcrt_fail(r == VK_ERROR_OUT_OF_HOST_MEMORY || r == VK_ERROR_OUT_OF_DEVICE_MEMORY
+                       ? KCRT_ERROR_OUT_OF_MEMORY
+                       : KCRT_ERROR_BUILD_FAILED,
+                   "Vulkan: %s could not build kernel '%s' for blocks of %u x %u x %u: %s (%d)",
+                   k->mod->dev->info.name, k->k->name, b[0], b[1], b[2], vk_result_name(r), (int)r);
+  } else if (!np) {
+    vk.vkDestroyPipeline(c->dev, p, NULL);
+    st = kcrt_fail(KCRT_ERROR_OUT_OF_MEMORY, "out of host memory");
+  } else {
+    kk->pipes = np;
+    kk->pipes[kk->npipes].pipe = p;
+    memcpy(kk->pipes[kk->npipes++].key, b, sizeof b);
+    *out = p;
+    kcrt_log("vulkan: pipeline for '%s' (%u x %u x %u) built in %.1f ms", k->k->name, b[0], b[1],
+             b[2], kcrt_now_ms() - t0);
+  }
+  pthread_mutex_unlock(&kk->lock);
+  return st;
+}
+
+/* The scratch buffer of at least `size` bytes (the device lock held): a larger one replaces
+ * it once every submission is done with it. */
+static VkResult scratch_get(VkDev *c, VkDeviceSize size) {
+  if (c->scratch.buf && c->scratch_size >= size) return VK_SUCCESS;
+  VkResult r = vk.vkQueueWaitIdle(c->queue);
+  if (r != VK_SUCCESS) return r;
+  if (c->scratch.buf) vk.vkDestroyBuffer(c->dev, c->scratch.buf, NULL);
+  if (c->scratch.mem) vk.vkFreeMemory(c->dev, c->scratch.mem, NULL);
+  memset(&c->scratch, 0, sizeof c->scratch);
+  c->scratch_size = 0;
+  r = make_buffer(c, size,
+                  VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT,
+                  VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, true, &c->scratch.buf, &c->scratch.mem);
+  if (r != VK_SUCCESS) return r;
+  VkBufferDeviceAddressInfo ai = {.sType = VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO,
+                                  .buffer = c->scratch.buf};
+  c->scratch_addr = vk.vkGetBufferDeviceAddress(c->dev, &ai);
+  c->scratch_size = size;
+  return VK_SUCCESS;
+}
+
+/* Submissions a queue may leave unwaited before a launch waits for the oldest. */
+enum { MAX_PENDING = 64 };
+
+static kcrt_status vk_launch(kcrt_kernel *k, kcrt_queue *q, const uint64_t grid[3],
+                             const uint64_t block[3], size_t dyn, const kcrt_arg *args) {
+  VkKern *kk = k->h;
+  VkDev *c = vd(k->mod->dev);
+  VkPipeline pipe = VK_NULL_HANDLE;
+  kcrt_status st = pipeline(k, block, dyn, &pipe);
+  if (st) return st;
+  unsigned char push[256] = {0};
+  for (uint32_t i = 0; i < k->k->nparams + k->k->nhidden; i++) {
+    const KcbParam *p = &k->k->params[i];
+    if (p->kind == KCB_PARAM_POINTER || p->kind == KCB_PARAM_BOUNDS_RECORD) {
+      uint64_t a = args[i].buffer ? args[i].buffer->dptr : 0;
+      memcpy(push + kk->offs[i], &a, 8);
+    } else {
+      memcpy(push + kk->offs[i], args[i].value, args[i].size); /* checked: the table's size */
+    }
+  }
+  VkQ *vq = q->h;
+  uint32_t frame = ((VkMod *)k->mod->h)->frame;
+  uint64_t threads = grid[0] * grid[1] * grid[2], per = block[0] * block[1] * block[2], need = 0;
+  if (frame && (__builtin_mul_overflow(threads, per, &threads) ||
+                __builtin_mul_overflow(threads, (uint64_t)frame, &need) ||
+                need > k->mod->dev->info.max_alloc_bytes))
+    return kcrt_fail(KCRT_ERROR_OUT_OF_MEMORY,
+                     "Vulkan: '%s' keeps %u bytes per thread in memory (locals whose address is "
+                     "taken); %llu threads need more than %s can allocate",
+                     k->k->name, frame, (unsigned long long)threads, k->mod->dev->info.name);
+  pthread_mutex_lock(&c->lock);
+  VkResult r = VK_SUCCESS;
+  if (frame) {
+    r = scratch_get(c, need);
+    if (r == VK_SUCCESS)
+      memcpy(push + kk->offs[k->k->nparams + k->k->nhidden], &c->scratch_addr, 8);
+  }
+  if (vq->n >= MAX_PENDING) r = retire(c, vq, vq->n / 2);
+  if (r == VK_SUCCESS && vq->n == vq->cap) {
+    int cap = vq->cap ? 2 * vq->cap : 16;
+    VkSub *np = realloc(vq->pending, (size_t)cap * sizeof *np);
+    if (!np) {
+      pthread_mutex_unlock(&c->lock);
+      return kcrt_fail(KCRT_ERROR_OUT_OF_MEMORY, "out of host memory");
+    }
+    vq->pending = np;
+    vq->cap = cap;
+  }
+  VkSub s = {0};
+  if (r == VK_SUCCESS) r = sub_begin(c, &s);
+  if (r == VK_SUCCESS) {
+    vk.vkCmdBindPipeline(s.cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipe);
+    if (kk->push)
+      vk.vkCmdPushConstants(s.cb, kk->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, (kk->push + 3) & ~3u,
+                            push);
+    vk.vkCmdDispatch(s.cb, (uint32_t)grid[0], (uint32_t)grid[1], (uint32_t)grid[2]);
+    r = sub_submit(c, &s);
+  }
+  if (r == VK_SUCCESS)
+    vq->pending[vq->n++] = s;
+  else
+    sub_free(c, &s);
+  pthread_mutex_unlock(&c->lock);
+  if (r != VK_SUCCESS)
+    return kcrt_fail(status_of(r) == KCRT_ERROR_DRIVER ? KCRT_ERROR_LAUNCH_FAILED : status_of(r),
+                     "Vulkan: launching '%s' failed: %s (%d)", k->k->name, vk_result_name(r),
+                     (int)r);
+  return KCRT_SUCCESS;
+}
+
+const KcrtBackend kcrt_vulkan_backend = {
+    .id = KCRT_BACKEND_VULKAN,
+    .name = "Vulkan",
+    .enumerate = vk_enumerate,
+    .open = vk_open,
+    .close = vk_close,
+    .mem_alloc = vk_mem_alloc,
+    .mem_free = vk_mem_free,
+    .mem_write = vk_mem_write,
+    .mem_read = vk_mem_read,
+    .mem_copy = vk_mem_copy,
+    .mem_fill = vk_mem_fill,
+    .mem_view = vk_mem_view,
+    .queue_create = vk_queue_create,
+    .queue_destroy = vk_queue_destroy,
+    .queue_sync = vk_queue_sync,
+    .event_create = vk_event_create,
+    .event_destroy = vk_event_destroy,
+    .event_record = vk_event_record,
+    .event_sync = vk_event_sync,
+    .event_elapsed = vk_event_elapsed,
+    .module_load = vk_module_load,
+    .module_unload = vk_module_unload,
+    .symbol_init = vk_symbol_init,
+    .kernel_init = vk_kernel_init,
+    .kernel_release = vk_kernel_release,
+    .launch = vk_launch,
+};

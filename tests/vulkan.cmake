@@ -1,0 +1,193 @@
+# vulkan.cmake — the Vulkan form (kcc x.k -o x.vk.spv) and libkcrt's Vulkan back end.
+#
+#   vulkan.spirv.NAME   kcc NAME.k -o NAME.vk.spv for the corpus kernels the form supports
+#                       (tests/kernels), tests/vulkan/{flow,params,frames,divguard,ieee}.k: no
+#                       diagnostic, then
+#                       spirv-val --target-env vulkan1.2 on the file (kcc validated in process).
+#   vulkan.bad.NAME     tests/vulkan/bad/NAME.k fails with exit 1, no output file, and its first
+#                       diagnostic is "NAME.k:" followed by NAME.expected: what the form
+#                       cannot express yet is refused, never written invalid.
+#   vulkan.form         -o x.vk.spv and --emit=vkspv write the same bytes, a Shader module with
+#                       a GLCompute entry point; -o x.spv is still the OpenCL form.
+
+find_program(KCC_VK_SPIRV_VAL spirv-val)
+find_program(KCC_VK_SPIRV_DIS spirv-dis)
+set(_vk_val "${KCC_VK_SPIRV_VAL}")
+if(NOT KCC_VK_SPIRV_VAL)
+  set(_vk_val "")
+endif()
+set(_vk_dis "${KCC_VK_SPIRV_DIS}")
+if(NOT KCC_VK_SPIRV_DIS)
+  set(_vk_dis "")
+endif()
+set(_vk_dir ${CMAKE_CURRENT_BINARY_DIR}/vulkan)
+file(MAKE_DIRECTORY ${_vk_dir})
+
+# The corpus kernels the Vulkan form takes whole (the others use what it refuses yet:
+# docs/cli.md, "The Vulkan form").
+set(KCC_VK_KERNELS vecadd saxpy reduce atomics control stencil matmul transpose int64 constant
+    dynshared cuda_spellings driver_bugs structs
+    histogram vec_spirv_ops)
+
+# $1 kcc, $2 source, $3 output, $4 spirv-val (may be empty)
+set(_vk_spv_sh [=[
+set -e
+"$1" "$2" -o "$3" 2>"$3.err" || { cat "$3.err"; exit 1; }
+if [ -s "$3.err" ]; then cat "$3.err"; echo "kcc printed diagnostics"; exit 1; fi
+[ -s "$3" ]
+if [ -z "$4" ]; then echo "spirv-val not found: validated in process only"; exit 0; fi
+"$4" --target-env vulkan1.2 "$3"
+]=])
+foreach(_name ${KCC_VK_KERNELS})
+  add_test(NAME vulkan.spirv.${_name}
+           COMMAND sh -c "${_vk_spv_sh}" sh $<TARGET_FILE:kcc>
+                   ${CMAKE_CURRENT_SOURCE_DIR}/kernels/${_name}.k ${_vk_dir}/${_name}.vk.spv
+                   "${_vk_val}")
+  set_tests_properties(vulkan.spirv.${_name} PROPERTIES TIMEOUT 60 LABELS vulkan)
+endforeach()
+foreach(_name flow params frames divguard ieee)
+  add_test(NAME vulkan.spirv.${_name}
+           COMMAND sh -c "${_vk_spv_sh}" sh $<TARGET_FILE:kcc>
+                   ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/${_name}.k ${_vk_dir}/${_name}.vk.spv
+                   "${_vk_val}")
+  set_tests_properties(vulkan.spirv.${_name} PROPERTIES TIMEOUT 60 LABELS vulkan)
+endforeach()
+
+# $1 kcc, $2 source, $3 expected, $4 output
+set(_vk_bad_sh [=[
+rm -f "$4"
+err=$(cd "$(dirname "$2")" && "$1" "$(basename "$2")" -o "$4" 2>&1)
+st=$?
+[ $st -eq 1 ] || { echo "exit $st, expected 1"; echo "$err"; exit 1; }
+[ ! -e "$4" ] || { echo "left an output file"; exit 1; }
+printf '%s\n' "$err" | grep -q 'internal compiler error' && { echo "$err"; exit 1; }
+want="$(basename "$2"):$(cat "$3")"
+got=$(printf '%s\n' "$err" | grep -m1 'error:')
+[ "$got" = "$want" ] || { echo "got:  $got"; echo "want: $want"; exit 1; }
+]=])
+file(GLOB _vk_bad CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/bad/*.k)
+foreach(_k ${_vk_bad})
+  get_filename_component(_name ${_k} NAME_WE)
+  get_filename_component(_d ${_k} DIRECTORY)
+  add_test(NAME vulkan.bad.${_name}
+           COMMAND sh -c "${_vk_bad_sh}" sh $<TARGET_FILE:kcc> ${_k} ${_d}/${_name}.expected
+                   ${_vk_dir}/bad.${_name}.vk.spv)
+  set_tests_properties(vulkan.bad.${_name} PROPERTIES TIMEOUT 60 LABELS vulkan)
+endforeach()
+
+# $1 kcc, $2 vecadd.k, $3 out dir, $4 spirv-dis
+set(_vk_form_sh [=[
+set -e
+[ -n "$4" ] || { echo "spirv-dis not found"; exit 77; }
+"$1" "$2" -o "$3/form.vk.spv"
+"$1" "$2" --emit=vkspv -o "$3/form.emit"
+cmp "$3/form.vk.spv" "$3/form.emit"
+"$4" "$3/form.vk.spv" > "$3/form.vk.txt"
+grep -q '^ *OpCapability Shader$' "$3/form.vk.txt"
+grep -q 'OpMemoryModel PhysicalStorageBuffer64 GLSL450' "$3/form.vk.txt"
+grep -q 'OpEntryPoint GLCompute %[0-9a-z_]* "vecadd"' "$3/form.vk.txt"
+! grep -q 'OpCapability Kernel' "$3/form.vk.txt"
+"$1" "$2" -o "$3/form.spv"
+"$4" "$3/form.spv" | grep -q '^ *OpCapability Kernel$'
+]=])
+add_test(NAME vulkan.form
+         COMMAND sh -c "${_vk_form_sh}" sh $<TARGET_FILE:kcc>
+                 ${CMAKE_CURRENT_SOURCE_DIR}/kernels/vecadd.k ${_vk_dir} "${_vk_dis}")
+set_tests_properties(vulkan.form PROPERTIES TIMEOUT 60 SKIP_RETURN_CODE 77 LABELS vulkan)
+
+# Runs on the Vulkan device (lavapipe here) through libkcrt, with the validation layer
+# (tests/vulkan/run.sh fails on any of its messages; exit 77 when there is no Vulkan device):
+#   vulkan.run.NAME     tests/runtime/NAME.c on its corpus kernel's bundle (KCC_VK_KERNELS
+#                       less vec_spirv_ops, which has no host program): random inputs, every
+#                       element against the host reference.
+#   vulkan.run.flow     tests/vulkan/flow.c on flow.k: structured control flow against the host.
+#   vulkan.run.params   tests/vulkan/params.c on params.k: every parameter kind and alignment of
+#                       the push constants, read back exactly.
+#   vulkan.run.frames   tests/vulkan/frames.c on frames.k: locals whose address escapes, kept
+#                       in each invocation's frame, on a 2-D grid.
+#   vulkan.run.divguard tests/vulkan/divguard.c on divguard.k: guarded undefined divisions
+#                       that lavapipe's compiler died on (docs/driver-bugs.md 18).
+#   vulkan.run.ieee     tests/vulkan/ieee.c on ieee.k: float division, sqrt and fmaf (and
+#                       double division and sqrt) bit for bit against the host.
+#   vulkan.api          tests/vulkan/api.c: device info, the named errors, views, block shapes,
+#                       queues and events, fills and copies at odd offsets, large transfers.
+set(_vk_env "KCC_DEVICE=vulkan;XDG_CACHE_HOME=${_rt_out}/cache-vulkan")
+foreach(_name ${KCC_VK_KERNELS})
+  if(NOT TARGET rt_${_name})
+    continue()
+  endif()
+  add_test(NAME vulkan.run.${_name}
+           COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/run.sh $<TARGET_FILE:rt_${_name}>
+                   ${_rt_out}/${_name}.kcb)
+  set_tests_properties(vulkan.run.${_name} PROPERTIES
+    SKIP_RETURN_CODE 77 TIMEOUT 300 LABELS vulkan ENVIRONMENT "${_vk_env}")
+endforeach()
+
+# Kernels kept beside their host program in tests/vulkan/.
+foreach(_name flow params frames divguard ieee)
+  add_custom_command(OUTPUT ${_vk_dir}/${_name}.kcb.stamp
+    COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/runtime/make_bundle.sh $<TARGET_FILE:kcc>
+            ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/${_name}.k ${_vk_dir}/${_name}.kcb
+    COMMAND ${CMAKE_COMMAND} -E touch ${_vk_dir}/${_name}.kcb.stamp
+    BYPRODUCTS ${_vk_dir}/${_name}.kcb
+    DEPENDS kcc ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/${_name}.k
+            ${CMAKE_CURRENT_SOURCE_DIR}/runtime/make_bundle.sh
+    COMMENT "kcc ${_name}.k -o ${_name}.kcb"
+    VERBATIM)
+  add_executable(vk_${_name} ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/${_name}.c
+                 ${_vk_dir}/${_name}.kcb.stamp)
+  target_link_libraries(vk_${_name} PRIVATE kcrt_rt_common)
+  add_test(NAME vulkan.run.${_name}
+           COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/run.sh $<TARGET_FILE:vk_${_name}>
+                   ${_vk_dir}/${_name}.kcb)
+  set_tests_properties(vulkan.run.${_name} PROPERTIES
+    SKIP_RETURN_CODE 77 TIMEOUT 300 LABELS vulkan ENVIRONMENT "${_vk_env}")
+endforeach()
+
+add_executable(vk_api ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/api.c ${_rt_out}/vecadd.kcb.stamp
+               ${_rt_out}/printf.kcb.stamp)
+target_link_libraries(vk_api PRIVATE kcrt_rt_common)
+add_test(NAME vulkan.api
+         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/run.sh $<TARGET_FILE:vk_api>
+                 ${_rt_out}/vecadd.kcb ${_rt_out}/printf.kcb)
+set_tests_properties(vulkan.api PROPERTIES
+  SKIP_RETURN_CODE 77 TIMEOUT 300 LABELS vulkan ENVIRONMENT "${_vk_env}")
+
+# vulkan.devices  kcc --devices: lavapipe listed only for KCC_DEVICE=vulkan and named in the
+#                 Vulkan note otherwise; vulkan, vk, vulkan:0 select it (tests/vulkan/devices.sh).
+add_test(NAME vulkan.devices COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/devices.sh
+                                     $<TARGET_FILE:kcc>)
+set_tests_properties(vulkan.devices PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 60 LABELS vulkan)
+
+# vulkan.pipeline_cache  a module's pipeline cache goes to libkcrt's disk cache after a pipeline
+#                        is built, and the next run of the program starts from it (KCC_LOG).
+set(_vk_pc_sh [=[
+dir="$3/pc-cache"
+rm -rf "$dir"
+export XDG_CACHE_HOME="$dir" KCC_LOG=1 KCC_DEVICE=vulkan
+out=$("$1" "$2" 2>&1); st=$?
+[ $st -eq 77 ] && { echo "$out"; exit 77; }
+[ $st -eq 0 ] || { echo "$out"; exit 1; }
+echo "$out" | grep -q 'kcrt: cache: stored .*' || { echo "$out"; echo "nothing stored"; exit 1; }
+out=$("$1" "$2" 2>&1) || { echo "$out"; exit 1; }
+echo "$out" | grep -q 'kcrt: vulkan: pipeline cache of [0-9]* bytes from disk' ||
+  { echo "$out"; echo "the second run did not start from the disk cache"; exit 1; }
+]=])
+add_test(NAME vulkan.pipeline_cache
+         COMMAND sh -c "${_vk_pc_sh}" sh $<TARGET_FILE:rt_vecadd> ${_rt_out}/vecadd.kcb ${_vk_dir})
+set_tests_properties(vulkan.pipeline_cache PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 120
+                     LABELS vulkan)
+
+# vulkan.random  tests/random/rkdiff.py's vk path on seeds whose 40 kernels all compile to the
+#                Vulkan form: each run through libkcrt on lavapipe under the validation layer
+#                and compared bit for bit with the host reference. (Other seeds still find
+#                what the form refuses or gets wrong: `rkdiff.py --paths vk`, docs/testing.md.)
+find_package(Python3 COMPONENTS Interpreter QUIET)
+find_program(KCC_VK_CLANG19 clang-19)
+if(Python3_FOUND AND KCC_VK_CLANG19 AND TARGET rk_run)
+  add_test(NAME vulkan.random
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/random/rkdiff.py
+                   --kcc $<TARGET_FILE:kcc> --rk-run $<TARGET_FILE:rk_run> --clang ${KCC_VK_CLANG19}
+                   --seeds 2005,2006,2009,2010 -k 10 -j 2 --paths vk --work ${_vk_dir}/random)
+  set_tests_properties(vulkan.random PROPERTIES TIMEOUT 600 LABELS vulkan)
+endif()
