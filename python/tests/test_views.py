@@ -332,10 +332,13 @@ def test_elementwise_ind():
     k = kcc.ElementwiseKernel("T x", "T z", "z = x + _ind.get()[0] * 100 + _ind.get()[1] "
                               "+ _ind.size() * 1000 + _ind.ndim * 10000", "views_ind")
     r, c = np.indices((5, 7))
-    want = (x + r * 100 + c + 35 * 1000 + 2 * 10000).astype(np.float32)
-    same(k(kcc.asarray(x)), want)
-    same(k(kcc.asarray(x)[:, ::-1]), (x[:, ::-1] + r * 100 + c + 35000 + 20000).astype(
-        np.float32))
+
+    def sums(v):  # the kernel's float additions, left to right, each rounded to float
+        for term in (r * 100, c, 35 * 1000, 2 * 10000):
+            v = v + np.asarray(term, np.float32)
+        return v
+    same(k(kcc.asarray(x)), sums(x))
+    same(k(kcc.asarray(x)[:, ::-1]), sums(x[:, ::-1]))
     diag = kcc.ElementwiseKernel("T x", "T z", "z = _ind.get()[0] == _ind.get()[1] ? x : 0",
                                  "views_diag")
     same(diag(kcc.asarray(x[:5, :5])), np.diag(np.diag(x[:5, :5])))
