@@ -141,7 +141,8 @@ uint32_t rt_u32(Rt *rt) {
 }
 
 int rt_int(Rt *rt, int lo, int hi) {
-  return lo + (int)(rt_u64(rt) % ((uint64_t)((int64_t)hi - lo) + 1));
+  /* In 64 bits: the range of [INT_MIN, INT_MAX] does not fit an int. */
+  return (int)((int64_t)lo + (int64_t)(rt_u64(rt) % ((uint64_t)((int64_t)hi - lo) + 1)));
 }
 
 float rt_float(Rt *rt, float lo, float hi) {
