@@ -481,6 +481,19 @@ static SVar *svar(KVar *v) {
   return s;
 }
 
+/* A constant table's initializer as a SPIR-V constant (zero after the error when it is not
+ * one). */
+static uint32_t constant_init(SG *g, const KVar *v) {
+  KLoc saved = g->loc;
+  g->loc = v->loc;
+  uint32_t init = sg_const_init(g, v->type, v->init);
+  g->loc = saved;
+  if (!init) {
+    sg_error(g, v->loc, "initializer of constant '%s' is not a constant expression", v->name);
+    init = sg_zero(g, v->type);
+  }
+  return init;
+}
 static void gen_globals(SG *g) {
   for (int i = 0; i < g->km->globals.n; i++) {
     KVar *v = g->km->globals.v[i];
@@ -500,28 +513,14 @@ static void gen_globals(SG *g) {
     } else if (g->vk) {
       /* Vulkan has no UniformConstant data: a constant table is a Private variable holding
        * its value (indexed in place, never through a `constant` pointer). */
-      KLoc saved = g->loc;
-      g->loc = v->loc;
-      uint32_t init = sg_const_init(g, v->type, v->init);
-      g->loc = saved;
-      if (!init) {
-        sg_error(g, v->loc, "initializer of constant '%s' is not a constant expression", v->name);
-        init = sg_zero(g, v->type);
-      }
+      uint32_t init = constant_init(g, v);
       s->ptr = sg_global_var(g, spv_type_ptr(&g->m, SpvStorageClassPrivate, ty),
                              SpvStorageClassPrivate, init);
       s->val = init; /* what a copy in the frame starts as (sg_vk_module_escapes) */
       spv_name(&g->m, s->ptr, name);
       continue; /* Alignment and Constant are the Kernel capability's decorations */
     } else {
-      KLoc saved = g->loc;
-      g->loc = v->loc;
-      uint32_t init = sg_const_init(g, v->type, v->init);
-      g->loc = saved;
-      if (!init) {
-        sg_error(g, v->loc, "initializer of constant '%s' is not a constant expression", v->name);
-        init = sg_zero(g, v->type);
-      }
+      uint32_t init = constant_init(g, v);
       s->ptr = sg_global_var(g, spv_type_ptr(&g->m, SpvStorageClassUniformConstant, ty),
                              SpvStorageClassUniformConstant, init);
       spv_decorate(&g->m, s->ptr, SpvDecorationConstant, NULL, 0);
