@@ -187,7 +187,7 @@ static void mark_impl(KExpr *e, void *ctx) {
   kir_visit_stmt(e->callee->body, mark_impl, NULL);
 }
 
-/* A definition image_impl found (FeCtx.image_impls): finding one walks the whole prelude. */
+/* A definition image_impl found (FeCtx.image_impls): finding one searches the prelude's text. */
 typedef struct ImplSeen {
   const char *name;
   int dim;

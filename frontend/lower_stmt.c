@@ -724,10 +724,11 @@ static void stmt_into(FeCtx *fe, CXCursor c, KList *out) {
     fe_kids_free(&k);
     break;
   }
-  default:
-    if (clang_isExpression(kind) && !clang_Cursor_isNull(discarded_block(c))) {
-      /* GNU's `({ ... })` as a statement: its value is discarded, so it is its block. */
-      stmt_into(fe, discarded_block(c), out);
+  default: {
+    /* GNU's `({ ... })` as a statement: its value is discarded, so it is its block. */
+    CXCursor block = clang_isExpression(kind) ? discarded_block(c) : clang_getNullCursor();
+    if (!clang_Cursor_isNull(block)) {
+      stmt_into(fe, block, out);
     } else if (clang_isExpression(kind)) {
       KStmt *s = kir_stmt(KS_EXPR, loc);
       s->expr = fe_expr(fe, c);
@@ -739,6 +740,7 @@ static void stmt_into(FeCtx *fe, CXCursor c, KList *out) {
       clang_disposeString(sp);
     }
     break;
+  }
   }
   fe_leave(fe);
 }

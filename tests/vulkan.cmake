@@ -38,18 +38,18 @@ if [ -s "$3.err" ]; then cat "$3.err"; echo "kcc printed diagnostics"; exit 1; f
 if [ -z "$4" ]; then echo "spirv-val not found: validated in process only"; exit 0; fi
 "$4" --target-env vulkan1.2 "$3"
 ]=])
+set(_vk_sources)
 foreach(_name ${KCC_VK_KERNELS})
-  add_test(NAME vulkan.spirv.${_name}
-           COMMAND sh -c "${_vk_spv_sh}" sh $<TARGET_FILE:kcc>
-                   ${CMAKE_CURRENT_SOURCE_DIR}/kernels/${_name}.k ${_vk_dir}/${_name}.vk.spv
-                   "${_vk_val}")
-  set_tests_properties(vulkan.spirv.${_name} PROPERTIES TIMEOUT 60 LABELS vulkan)
+  list(APPEND _vk_sources ${CMAKE_CURRENT_SOURCE_DIR}/kernels/${_name}.k)
 endforeach()
 foreach(_name flow params frames divguard ieee)
+  list(APPEND _vk_sources ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/${_name}.k)
+endforeach()
+foreach(_src ${_vk_sources})
+  get_filename_component(_name ${_src} NAME_WE)
   add_test(NAME vulkan.spirv.${_name}
-           COMMAND sh -c "${_vk_spv_sh}" sh $<TARGET_FILE:kcc>
-                   ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/${_name}.k ${_vk_dir}/${_name}.vk.spv
-                   "${_vk_val}")
+           COMMAND sh -c "${_vk_spv_sh}" sh $<TARGET_FILE:kcc> ${_src}
+                   ${_vk_dir}/${_name}.vk.spv "${_vk_val}")
   set_tests_properties(vulkan.spirv.${_name} PROPERTIES TIMEOUT 60 LABELS vulkan)
 endforeach()
 

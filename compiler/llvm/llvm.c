@@ -857,7 +857,8 @@ static bool build_module(LG *g) {
 /* LLVM 19 folds none of the NVVM math intrinsics, so the fast functions of constants
  * (__log2f(16.0f), __expf(1.0f); __powf(2.0f, y)'s lg2.approx(2)) stay instructions run per
  * thread, where nvcc folds them to the correctly rounded value (issue 29's backprop, 1.19x).
- * Each entry: the intrinsic's name, its operands, the host function. Approximations are
+ * Each entry: the intrinsic's name prefix (every type and .ftz variant) and the operation the
+ * host computes. Approximations are
  * folded to the correctly rounded result (well within their documented error, as nvcc does);
  * the .rn forms are IEEE operations, so host float/double arithmetic gives their exact bits. */
 typedef enum { NF_LOG2, NF_EXP2, NF_SIN, NF_COS, NF_RSQRT, NF_SQRT, NF_RCP, NF_DIV } NvvmFold;

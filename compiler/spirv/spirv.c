@@ -940,24 +940,19 @@ static void gen_stmt(SG *g, KStmt *s) {
     break;
   }
   case KS_DO: {
-    if (g->vk) { /* the test is the continue target, its branch back the back edge */
-      uint32_t head = spv_id(m), body = spv_id(m), test = spv_id(m), exit = spv_id(m);
+    /* Vulkan: a header block first; the test is the continue target, its branch back the
+     * back edge. */
+    uint32_t head = g->vk ? spv_id(m) : 0;
+    uint32_t body = spv_id(m), test = spv_id(m), exit = spv_id(m);
+    if (g->vk) {
       sg_start_block(g, head);
       sg_loop_header(g, exit, test, body);
-      sg_start_block(g, body);
-      gen_loop_body(g, s->body, exit, test);
-      sg_start_block(g, test);
-      g->loc = s->cond->loc.line > 0 ? s->cond->loc : g->loc;
-      sg_branch_cond(g, sg_cond(g, s->cond), head, exit);
-      sg_start_block(g, exit);
-      break;
     }
-    uint32_t body = spv_id(m), test = spv_id(m), exit = spv_id(m);
     sg_start_block(g, body);
     gen_loop_body(g, s->body, exit, test);
     sg_start_block(g, test);
     g->loc = s->cond->loc.line > 0 ? s->cond->loc : g->loc;
-    sg_branch_cond(g, sg_cond(g, s->cond), body, exit);
+    sg_branch_cond(g, sg_cond(g, s->cond), g->vk ? head : body, exit);
     sg_start_block(g, exit);
     break;
   }
