@@ -253,8 +253,13 @@ static int decode_accessor(const char *name, int n, uint8_t *out) {
  * unless the accessor was written inside a macro body. There an access that keeps the
  * operand's type (.wzyx) looks like a conversion: SWZ_MAYBE. */
 /* Whether c is OpenCL C's as_T(x), the prelude's __builtin_astype((x), T): an UnexposedExpr
- * too, whose operand may be a vector of its type, and never a component access. */
-static bool is_astype(CXCursor c) {
+ * too, whose operand may be a vector of its type, and never a component access. An access of
+ * an as_T (`as_ushort8(r).s0`) starts at the same token; its operand, the as_T, starts there
+ * too, where the as_T's own operand starts after the parenthesis. */
+static bool is_astype(CXCursor c, CXCursor operand) {
+  if (clang_equalLocations(clang_getRangeStart(clang_getCursorExtent(c)),
+                           clang_getRangeStart(clang_getCursorExtent(operand))))
+    return false;
   CXTranslationUnit tu = clang_Cursor_getTranslationUnit(c);
   CXFile f = NULL;
   unsigned line = 0, col = 0;
@@ -297,8 +302,9 @@ static int swizzle_kind(CXCursor c) {
         r = fe_in_macro(clang_getCursorLocation(c)) ? SWZ_MAYBE : SWZ_NO;
     }
   }
+  if (r != SWZ_NO && is_astype(c, k.v[0])) r = SWZ_NO;
   fe_kids_free(&k);
-  return r != SWZ_NO && is_astype(c) ? SWZ_NO : r;
+  return r;
 }
 
 static bool ambiguous_is_swizzle(FeCtx *fe, CXCursor c);

@@ -149,6 +149,42 @@ int main(int argc, char **argv) {
     if (sou[i] != swu[i]) rt_fail(&rt, "shuffle2 uchar [%d]: %u, want %u", i, sou[i], swu[i]);
   rt_cmp_f32(&rt, "shuffle float", sof, swf, 4 * (size_t)n, 0, 0);
   free(sa), free(soi), free(swi), free(sb), free(sou), free(swu), free(sm), free(sof), free(swf);
+  /* astype_parts: components of as_T results, little-endian reinterpretation. */
+  uint32_t *pa = malloc(4 * n * sizeof *pa), *pou = malloc(4 * n * sizeof *pou),
+           *pwu = malloc(4 * n * sizeof *pwu);
+  float *psc = malloc(2 * n * sizeof *psc), *pof = malloc(2 * n * sizeof *pof),
+        *pwf = malloc(2 * n * sizeof *pwf);
+  for (int i = 0; i < 4 * n; i++) pa[i] = rt_u32(&rt);
+  /* Scales of few bits: every product and sum is exact, fused or not. */
+  for (int i = 0; i < 2 * n; i++) psc[i] = (float)rt_int(&rt, -32, 32) / 8.0f;
+  for (int i = 0; i < n; i++) {
+    uint16_t h[8];
+    uint8_t b[16];
+    memcpy(h, pa + 4 * i, 16);
+    memcpy(b, pa + 4 * i, 16);
+    pwu[4 * i + 0] = (uint32_t)h[0] + h[7];
+    pwu[4 * i + 1] = b[15];
+    pwu[4 * i + 2] = pa[4 * i + 1];
+    pwu[4 * i + 3] = h[7];
+    float s0 = psc[2 * i], s1 = psc[2 * i + 1], t0 = 0.0f, t1 = 0.0f;
+    t0 += (float)(h[0] & 0x000F) * s0;
+    t1 += (float)((h[1] >> 4) & 0x000F) * s1;
+    t0 += (float)(h[7] >> 12) * s1;
+    pwf[2 * i] = t0, pwf[2 * i + 1] = t1;
+  }
+  kcrt_buffer *dpa = rt_upload(&rt, pa, 4 * n * sizeof *pa),
+              *dpsc = rt_upload(&rt, psc, 2 * n * sizeof *psc),
+              *dpou = rt_alloc(&rt, 4 * n * sizeof *pou),
+              *dpof = rt_alloc(&rt, 2 * n * sizeof *pof);
+  kcrt_arg ap[] = {KCRT_ARG_BUFFER(dpa), KCRT_ARG_BUFFER(dpsc), KCRT_ARG_BUFFER(dpou),
+                   KCRT_ARG_BUFFER(dpof)};
+  rt_launch(&rt, rt_kernel(&rt, "astype_parts"), KCRT_DIM1((unsigned)n / 64), KCRT_DIM1(64), 0, ap,
+            4);
+  rt_download(&rt, dpou, pou, 4 * n * sizeof *pou);
+  rt_download(&rt, dpof, pof, 2 * n * sizeof *pof);
+  rt_cmp_i32(&rt, "astype_parts integers", (int32_t *)pou, (int32_t *)pwu, 4 * (size_t)n);
+  rt_cmp_f32(&rt, "astype_parts in a macro", pof, pwf, 2 * (size_t)n, 0, 0);
+  free(pa), free(pou), free(pwu), free(psc), free(pof), free(pwf);
   free(f), free(of), free(wf), free(a), free(oi), free(wi), free(ou), free(wu), free(os), free(ws);
   return rt_finish(&rt, "%d work-items", n);
 }

@@ -48,3 +48,23 @@ __kernel void shuffles(__global const int4 *a, __global const uchar8 *b, __globa
   float4 f = convert_float4(x);
   of[i] = shuffle(f, (uint4)(3, 2, 1, 0)) + shuffle(f.xy, mk.s1357);
 }
+
+// Components of as_T results (OpenCL C 1.2 §6.2.4.2 and §6.1.7): written directly, and inside
+// a macro body whose arguments are as_T expressions and vectors, as quantised-weight kernels
+// write them (the access spelled in the macro, the vector passed in).
+#define ACCUMULATE(t, b, s)                  \
+  t.s0 += (float)(b.s0 & 0x000F) * s.s0;     \
+  t.s1 += (float)((b.s1 >> 4) & 0x000F) * s.s1; \
+  t.s0 += (float)(b.s7 >> 12) * s.hi;
+__kernel void astype_parts(__global const uint4 *a, __global const float2 *sc, __global uint *ou,
+                           __global float2 *of) {
+  int i = get_global_id(0);
+  uint4 r = a[i];
+  ou[4 * i + 0] = as_ushort8(r).s0 + as_ushort8(r).s7;
+  ou[4 * i + 1] = as_uchar16(r).sf;
+  ou[4 * i + 2] = as_int2(as_ulong2(r).lo).y;
+  ou[4 * i + 3] = as_ushort8(r).odd.s3;
+  float2 t = 0.0f, s = sc[i];
+  ACCUMULATE(t, as_ushort8(r), s);
+  of[i] = t;
+}
