@@ -11,6 +11,9 @@
 #   opencl  KCC_DEVICE=opencl (the first OpenCL GPU: NVIDIA's driver, reached through an ICD
 #           vendors directory written here): kernel_time with kcc's OpenCL C and SPIR-V,
 #           start_time for both (SPIR-V rows fail where the driver does not take it)
+#   vulkan  KCC_DEVICE=vulkan (the GPU's Vulkan driver; the machine needs a Vulkan loader):
+#           kernel_time with kcc's Vulkan SPIR-V, then each row's time over kcc's cubin from
+#           the cuda configuration of the same run (list cuda first), and start_time
 #   cpu     KCC_DEVICE=cpu (PoCL): the same at small sizes; for testing the scripts on a
 #           machine without a GPU
 #
@@ -123,6 +126,7 @@ for c in ${CONFIGS:-cuda opencl}; do
         -f "kcc cubin=$b/kcc" -e KCC_CUDA_FORM=cubin \
         -f "kcc PTX-JIT=$b/kcc" -e KCC_CUDA_FORM=ptx "$@" \
         -f "nvcc=$b/nvcc" -e KCC_CUDA_FORM=cubin -r nvcc
+      cp "$tmp/out" "$tmp/cuda_times.md"
       [ $rc -eq 1 ] && wrong=1
       [ $rc -eq 77 ] && continue
       say ""
@@ -173,7 +177,36 @@ for c in ${CONFIGS:-cuda opencl}; do
       step 50 env KCC_DEVICE=$sel KCC_OPENCL_FORM=spirv "$st" --timeout 30 -r "$runs" \
         -m cold,kcc,warm -l "SPIR-V" "$vec"
       ;;
-    *) say "unknown configuration '$c' (cuda, opencl, cpu)"; exit 2 ;;
+    vulkan)
+      say ""
+      say "## Vulkan (KCC_DEVICE=vulkan: the GPU's Vulkan driver): kernel time of kcc's Vulkan SPIR-V"
+      say ""
+      step 150 env KCC_DEVICE=vulkan "$kt" --require-gpu -f "kcc Vulkan=$b/kcc"
+      cp "$tmp/out" "$tmp/vulkan_times.md"
+      [ $rc -eq 1 ] && wrong=1
+      [ $rc -eq 77 ] && continue
+      # Vulkan against CUDA on the same GPU, row by row, from this run's two tables (the cuda
+      # configuration must run first): kcc's Vulkan SPIR-V / kcc's cubin, and their geomean.
+      if [ -s "$tmp/cuda_times.md" ]; then
+        say ""
+        say "## Vulkan vs CUDA on this GPU (kcc Vulkan ms / kcc cubin ms, the two tables above)"
+        say ""
+        awk -F'|' 'NR == FNR { if ($4 + 0 > 0) cu[$2] = $4 + 0; next }
+          $4 + 0 > 0 && ($2 in cu) {
+            if (!n++) { print "| kernel | kcc cubin ms | kcc Vulkan ms | Vulkan / cubin |"; print "|---|---:|---:|---:|" }
+            r = ($4 + 0) / cu[$2]; lg += log(r)
+            if (r > worst) { worst = r; wk = $2 }
+            printf "|%s| %.3f | %.3f | %.2f |\n", $2, cu[$2], $4 + 0, r }
+          END { if (n) printf "\ngeometric mean %.3f over %d kernels; worst %.2f (%s)\n", exp(lg / n), n, worst, wk }' \
+          "$tmp/cuda_times.md" "$tmp/vulkan_times.md" | tee -a "$results"
+      fi
+      say ""
+      say "## Vulkan: start time of vecadd, process start to first result (ms, median of $runs runs)"
+      say ""
+      step 70 env KCC_DEVICE=vulkan "$st" --header --timeout 30 -r "$runs" -m cold,kcc,warm \
+        -l "Vulkan" "$vec"
+      ;;
+    *) say "unknown configuration '$c' (cuda, opencl, vulkan, cpu)"; exit 2 ;;
   esac
 done
 say ""

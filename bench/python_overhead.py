@@ -5,7 +5,8 @@
 
 libkcrt's kcrt_launch is replaced, for this process, by a C function that returns at once (built
 here with `cc`), so what is timed is kcc's Python side alone: the launch configuration lookup,
-the argument conversion (3 device arrays and an int) and the call into C. Thread CPU time, not
+the argument conversion (3 device arrays and an int) and the call into C, for a C kernel and
+for the same kernel written with @kcc.jit (its dispatch on the argument types included). Thread CPU time, not
 wall time, so that other load on the machine counts less. The real launch then costs this plus
 the C launch (bench/launch_cost.c; on an H100, cuLaunchKernel is about 3 us). Runs on the default
 device (any: nothing is launched), e.g. PoCL.
@@ -63,6 +64,14 @@ def main():
         a, b, c = kcc.device_array(1024), kcc.device_array(1024), kcc.device_array(1024)
         k = m.vecadd
         cfg = k[4, 256]
+
+        @kcc.jit
+        def jvecadd(a, b, c, n):
+            i = kcc.cuda.grid(1)
+            if i < n:
+                c[i] = a[i] + b[i]
+        jcfg = jvecadd[4, 256]
+        jcfg(a, b, c, 1024)  # compiled before the stub goes in
         real = lib.kcrt_launch
         lib.kcrt_launch = noop
         if N.fast:
@@ -72,6 +81,8 @@ def main():
             rows = [
                 ("k[4, 256](a, b, c, n)", per(lambda: k[4, 256](a, b, c, 1024))),
                 ("cfg(a, b, c, n), cfg = k[4, 256]", per(lambda: cfg(a, b, c, 1024))),
+                ("@kcc.jit: j[4, 256](a, b, c, n)", per(lambda: jvecadd[4, 256](a, b, c, 1024))),
+                ("@kcc.jit: jcfg(a, b, c, n)", per(lambda: jcfg(a, b, c, 1024))),
                 ("the bare ctypes call", per(lambda: noop(None, None, d1, d2, 0, None, 4))),
             ]
         finally:

@@ -8,7 +8,7 @@ import re
 import sys
 import threading
 
-from . import _core
+from . import _core, _native
 from ._errors import CompileError, OutOfBoundsError
 
 
@@ -472,20 +472,29 @@ class Dispatcher:
                 cfg.last_kernel, cfg.last_launch = k, launch
         try:
             launch(*call)
-        except OutOfBoundsError as e:
+        except BaseException as e:
+            self._failed(spec, e)
+        # kept for _FastConfigured: this launch, for these argument types, on this device
+        return (_core._current, launch, bytes(plan), spec,
+                shared if spec.dyn else None)
+
+    def _failed(self, spec, e):
+        """Raises a launch's exception e, with the Python names of the kernel, its arguments
+        and its lines where kcc's message has the generated C's."""
+        if isinstance(e, OutOfBoundsError):
             name, linemap = spec.linemap
             # the Python file and line, the Python names of the kernel and the array
             msg = _map_lines(e.message, name, linemap)
             msg = re.sub(r"\bkjit_(\w+)", r"\1", msg)
             msg = re.sub(r"\ba_(\w+)(?=\[| holds)", r"\1", msg)
             raise OutOfBoundsError(msg, e.status) from None
-        except (TypeError, ValueError, OverflowError) as e:
+        if isinstance(e, (TypeError, ValueError, OverflowError)):
             # kcc's argument errors name the generated C's parameters: name the Python ones
             msg = _PARAM_RE.sub(lambda m: "kernel '%s' argument '%s'" % (self.__name__,
                                                                          m.group(1)), str(e))
-            if msg == str(e):
-                raise
-            raise type(e)(msg) from None
+            if msg != str(e):
+                raise type(e)(msg) from None
+        raise e
 
 
 _PARAM_RE = re.compile(r"kernel 'kjit_\w+' parameter 'a_(\w+)' \([^)]*\)")
@@ -506,6 +515,38 @@ class _Configured:
 
     def __repr__(self):
         return "<kcc.jit launch %s[%r, %r]>" % (self.disp.__name__, self.grid, self.block)
+
+
+if _native.fast is not None:
+    class _FastConfigured(_native.fast.JitLaunchBase):
+        """_Configured with its call in C (fastlaunch.c's JitLaunchBase): a call whose argument
+        types this configuration has launched before on the current device goes straight to
+        the specialisation's launch; any other goes to _miss, the Python path above."""
+
+        __slots__ = ("disp", "grid", "block", "stream", "shared", "last_kernel", "last_launch")
+
+        def __init__(self, disp, grid, block, stream, shared):
+            self.disp, self.grid, self.block, self.stream, self.shared = \
+                disp, grid, block, stream, shared
+            self.last_kernel = self.last_launch = None
+            self._cache = {}
+            self._core = _core
+
+        def _miss(self, key, args):
+            entry = self.disp._launch(self.grid, self.block, self.stream, self.shared, args,
+                                      self)
+            if key is not None and entry[0] is not None and entry[0] is _core._current:
+                if len(self._cache) > 64:
+                    self._cache.clear()
+                self._cache[key] = entry
+
+        def _failed(self, spec, e):
+            self.disp._failed(spec, e)
+
+        def __repr__(self):
+            return "<kcc.jit launch %s[%r, %r]>" % (self.disp.__name__, self.grid, self.block)
+
+    _Configured = _FastConfigured  # noqa: F811 (the C path where the extension is there)
 
 
 def jit(func_or_sig=None, device=False, inline=False, debug=False, fastmath=False, opt=True,

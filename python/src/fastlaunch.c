@@ -38,7 +38,7 @@
 
 /* The version of the contract with _core.py (the parameter codes, setup()'s arguments):
  * _native.py refuses an extension of another version and falls back to ctypes. */
-#define FAST_VERSION 2
+#define FAST_VERSION 3
 
 /* Py_XSETREF is not in the limited API. */
 #define SETREF(dst, src)                                                                           \
@@ -573,6 +573,316 @@ static PyType_Spec launch_spec = {
     launch_slots,
 };
 
+/* ---------------------------------------------------------------- JitLaunchBase
+ * The base of kcc.jit's configured launch (kernel[grid, block] of a @kcc.jit function,
+ * _jitdispatch._FastConfigured). A call picks the specialisation for its arguments' types and
+ * launches it, as _Configured does in Python, without running Python when this configuration
+ * has met these types before: the key is each argument's class (and an array-like's dtype and
+ * number of dimensions), the entry a tuple (device, launch, plan, spec, shared):
+ *   device  the kcc.Device the launch's kernel is on: the entry holds while it is
+ *           _core._current (the current device when this thread made it)
+ *   launch  the specialisation's kernel[grid, block, shared, stream] (a Launch)
+ *   plan    bytes, one per argument: 0 passed as it is, 1 an array followed by each extent of
+ *           its shape (the generated kernel's extra parameters), 2 passed as int(x) (bools)
+ *   spec    the specialisation, for _failed
+ *   shared  the dynamic shared bytes, appended as the last argument; None when the kernel
+ *           has no dynamic shared array
+ * Anything else (a first call, another device, a Python int beyond int64 whose type depends on
+ * its value) goes to _miss(key, args), Python's path, which launches and may add the entry;
+ * a launch's exception goes to _failed(spec, exc), which raises it with the Python names. */
+enum { JIT_MAX_ARGS = 16 }; /* arguments compared with the last call's without a key */
+
+/* What a call needs of one argument: its class, and an array-like's dtype and shape. */
+typedef struct {
+  PyTypeObject *type;
+  PyObject *dtype, *shape; /* new references, or NULL (a scalar) */
+  PyObject *ndim;          /* when shape is not a tuple: getattr(a, 'ndim', None) */
+} JitArg;
+
+typedef struct {
+  PyObject_HEAD PyObject *cache; /* key tuple -> entry */
+  PyObject *core;                /* kcc._core: its _current */
+  /* The last call's argument classes and dtypes (held, compared by identity) and numbers of
+   * dimensions: a call that matches them takes last_entry without building a key. */
+  PyObject *last_entry;
+  Py_ssize_t last_n;
+  PyTypeObject *last_type[JIT_MAX_ARGS];
+  PyObject *last_dtype[JIT_MAX_ARGS];
+  Py_ssize_t last_ndim[JIT_MAX_ARGS];
+} JitBase;
+
+static PyObject *str_dtype, *str_shape, *str_ndim, *str_current, *str_miss, *str_failed;
+
+static int jit_traverse(JitBase *self, visitproc visit, void *arg) {
+  Py_VISIT(Py_TYPE(self));
+  Py_VISIT(self->cache);
+  Py_VISIT(self->core);
+  Py_VISIT(self->last_entry);
+  if (self->last_entry)
+    for (Py_ssize_t i = 0; i < self->last_n; i++) {
+      Py_VISIT(self->last_type[i]);
+      Py_VISIT(self->last_dtype[i]);
+    }
+  return 0;
+}
+
+static void jit_forget(JitBase *self) {
+  if (self->last_entry)
+    for (Py_ssize_t i = 0; i < self->last_n; i++) {
+      Py_CLEAR(self->last_type[i]);
+      Py_CLEAR(self->last_dtype[i]);
+    }
+  Py_CLEAR(self->last_entry);
+}
+
+static int jit_clear(JitBase *self) {
+  Py_CLEAR(self->cache);
+  Py_CLEAR(self->core);
+  jit_forget(self);
+  return 0;
+}
+
+static void jit_dealloc(JitBase *self) {
+  PyTypeObject *tp = Py_TYPE(self);
+  PyObject_GC_UnTrack(self);
+  jit_clear(self);
+  freefunc f = (freefunc)PyType_GetSlot(tp, Py_tp_free);
+  f(self);
+  Py_DECREF(tp);
+}
+
+/* getattr(o, name, None), a new reference. */
+static PyObject *attr_or_none(PyObject *o, PyObject *name) {
+  PyObject *v = PyObject_GetAttr(o, name);
+  if (!v) {
+    if (!PyErr_ExceptionMatches(PyExc_AttributeError)) return NULL;
+    PyErr_Clear();
+    Py_INCREF(Py_None);
+    v = Py_None;
+  }
+  return v;
+}
+
+/* Fills *x for argument a; -1 with an exception. *slow is set for an int whose type depends on
+ * its value (beyond int64). */
+static int jit_arg(PyObject *a, JitArg *x, int *slow) {
+  PyTypeObject *t = Py_TYPE(a);
+  *x = (JitArg){t, NULL, NULL, NULL};
+  if (t == &PyFloat_Type || t == &PyBool_Type) return 0;
+  if (t == &PyLong_Type) {
+    int overflow = 0;
+    PyLong_AsLongLongAndOverflow(a, &overflow);
+    if (overflow) *slow = 1;
+    return 0;
+  }
+  if (!(x->dtype = attr_or_none(a, str_dtype)) || !(x->shape = attr_or_none(a, str_shape)))
+    return -1;
+  if (!PyTuple_Check(x->shape) && !(x->ndim = attr_or_none(a, str_ndim))) return -1;
+  return 0;
+}
+
+static void jit_args_free(JitArg *x, Py_ssize_t n) {
+  for (Py_ssize_t i = 0; i < n; i++) {
+    Py_XDECREF(x[i].dtype);
+    Py_XDECREF(x[i].shape);
+    Py_XDECREF(x[i].ndim);
+  }
+}
+
+static Py_ssize_t jit_ndim(const JitArg *x) {
+  return x->shape && PyTuple_Check(x->shape) ? PyTuple_Size(x->shape) : -1;
+}
+
+/* The key of the cache: per argument its class, or (class, dtype, ndim) for an array-like. */
+static PyObject *jit_key(const JitArg *x, Py_ssize_t n) {
+  PyObject *key = PyTuple_New(n);
+  for (Py_ssize_t i = 0; key && i < n; i++) {
+    PyObject *item;
+    if (!x[i].dtype) {
+      Py_INCREF(x[i].type);
+      item = (PyObject *)x[i].type;
+    } else {
+      PyObject *nd =
+          x[i].ndim ? (Py_INCREF(x[i].ndim), x[i].ndim) : PyLong_FromSsize_t(jit_ndim(&x[i]));
+      item = nd ? PyTuple_Pack(3, (PyObject *)x[i].type, x[i].dtype, nd) : NULL;
+      Py_XDECREF(nd);
+    }
+    if (!item)
+      Py_CLEAR(key);
+    else
+      PyTuple_SetItem(key, i, item); /* steals */
+  }
+  return key;
+}
+
+/* Whether the arguments are the last call's kinds (same classes and dtypes, same ndim). */
+static int jit_same_as_last(const JitBase *self, const JitArg *x, Py_ssize_t n) {
+  if (!self->last_entry || self->last_n != n) return 0;
+  for (Py_ssize_t i = 0; i < n; i++)
+    if (self->last_type[i] != x[i].type || self->last_dtype[i] != x[i].dtype ||
+        (x[i].dtype && (x[i].ndim || self->last_ndim[i] != jit_ndim(&x[i]))))
+      return 0;
+  return 1;
+}
+
+static void jit_remember(JitBase *self, const JitArg *x, Py_ssize_t n, PyObject *entry) {
+  jit_forget(self);
+  if (n > JIT_MAX_ARGS) return;
+  for (Py_ssize_t i = 0; i < n; i++)
+    if (x[i].ndim) return; /* no tuple shape: compared through the key only */
+  for (Py_ssize_t i = 0; i < n; i++) {
+    Py_INCREF(x[i].type);
+    self->last_type[i] = x[i].type;
+    Py_XINCREF(x[i].dtype);
+    self->last_dtype[i] = x[i].dtype;
+    self->last_ndim[i] = jit_ndim(&x[i]);
+  }
+  self->last_n = n;
+  Py_INCREF(entry);
+  self->last_entry = entry;
+}
+
+/* Launches entry's kernel with args expanded by its plan. */
+static PyObject *jit_launch(JitBase *self, PyObject *entry, PyObject *args, const JitArg *x,
+                            Py_ssize_t n) {
+  PyObject *launch = PyTuple_GetItem(entry, 1), *plan = PyTuple_GetItem(entry, 2),
+           *spec = PyTuple_GetItem(entry, 3), *shared = PyTuple_GetItem(entry, 4);
+  char *codes;
+  Py_ssize_t ncodes;
+  if (PyBytes_AsStringAndSize(plan, &codes, &ncodes)) return NULL;
+  Py_ssize_t m = n + (shared != Py_None);
+  for (Py_ssize_t i = 0; i < n && i < ncodes; i++)
+    if (codes[i] == 1) {
+      if (jit_ndim(&x[i]) < 0) /* an array-like without a shape tuple: Python's path */
+        return PyObject_CallMethodObjArgs((PyObject *)self, str_miss, Py_None, args, NULL);
+      m += jit_ndim(&x[i]);
+    }
+  if (ncodes != n) {
+    PyErr_SetString(PyExc_TypeError, "kcc.jit: a malformed launch plan");
+    return NULL;
+  }
+  PyObject *call = PyTuple_New(m);
+  if (!call) return NULL;
+  Py_ssize_t j = 0;
+  for (Py_ssize_t i = 0; i < n; i++) {
+    PyObject *a = PyTuple_GetItem(args, i), *v;
+    if (codes[i] == 2) {
+      if (!(v = PyNumber_Long(a))) {
+        Py_DECREF(call);
+        return NULL;
+      }
+    } else {
+      Py_INCREF(a);
+      v = a;
+    }
+    PyTuple_SetItem(call, j++, v);
+    if (codes[i] == 1)
+      for (Py_ssize_t d = 0; d < PyTuple_Size(x[i].shape); d++) {
+        PyObject *e = PyTuple_GetItem(x[i].shape, d);
+        Py_INCREF(e);
+        PyTuple_SetItem(call, j++, e);
+      }
+  }
+  if (shared != Py_None) {
+    Py_INCREF(shared);
+    PyTuple_SetItem(call, j++, shared);
+  }
+  PyObject *ret = PyObject_Call(launch, call, NULL);
+  Py_DECREF(call);
+  if (!ret) {
+    PyObject *et, *ev, *tb;
+    PyErr_Fetch(&et, &ev, &tb);
+    PyErr_NormalizeException(&et, &ev, &tb);
+    if (tb) PyException_SetTraceback(ev, tb);
+    PyObject *r = PyObject_CallMethodObjArgs((PyObject *)self, str_failed, spec, ev, NULL);
+    if (r) { /* _failed always raises; should it not, the launch's own exception stands */
+      Py_DECREF(r);
+      PyErr_Restore(et, ev, tb);
+    } else {
+      Py_XDECREF(et);
+      Py_XDECREF(ev);
+      Py_XDECREF(tb);
+    }
+  }
+  return ret;
+}
+
+static PyObject *jit_call(JitBase *self, PyObject *args, PyObject *kw) {
+  if (kw && PyDict_Size(kw)) {
+    PyErr_SetString(PyExc_TypeError, "a kernel launch takes no keyword arguments");
+    return NULL;
+  }
+  if (!self->cache || !self->core || !PyDict_Check(self->cache)) {
+    PyErr_SetString(PyExc_TypeError, "kcc: a launch object that kcc did not set up");
+    return NULL;
+  }
+  Py_ssize_t n = PyTuple_Size(args), got = 0;
+  JitArg small[JIT_MAX_ARGS], *x = small;
+  if (n > JIT_MAX_ARGS && !(x = PyMem_Malloc(sizeof *x * (size_t)n))) return PyErr_NoMemory();
+  PyObject *ret = NULL, *key = NULL, *current = NULL, *entry = NULL;
+  int slow = 0;
+  for (; got < n; got++)
+    if (jit_arg(PyTuple_GetItem(args, got), &x[got], &slow)) {
+      got++;
+      goto done;
+    }
+  if (!slow) {
+    if (jit_same_as_last(self, x, n)) {
+      entry = self->last_entry;
+    } else {
+      if (!(key = jit_key(x, n))) goto done;
+      entry = PyDict_GetItemWithError(self->cache, key); /* borrowed */
+      if (!entry && PyErr_Occurred()) goto done;
+    }
+  }
+  if (entry) {
+    if (!(current = PyObject_GetAttr(self->core, str_current))) goto done;
+    if (!PyTuple_Check(entry) || PyTuple_Size(entry) != 5 || PyTuple_GetItem(entry, 0) != current)
+      entry = NULL;
+  }
+  if (!entry) {
+    if (!slow && !key && !(key = jit_key(x, n))) goto done;
+    ret = PyObject_CallMethodObjArgs((PyObject *)self, str_miss, slow ? Py_None : key, args, NULL);
+    goto done;
+  }
+  if (entry != self->last_entry) jit_remember(self, x, n, entry);
+  Py_INCREF(entry); /* the launch may run Python that calls this configuration again */
+  ret = jit_launch(self, entry, args, x, n);
+  Py_DECREF(entry);
+done:
+  jit_args_free(x, got);
+  if (x != small) PyMem_Free(x);
+  Py_XDECREF(current);
+  Py_XDECREF(key);
+  return ret;
+}
+
+static PyMemberDef jit_members[] = {
+    {"_cache", T_OBJECT, offsetof(JitBase, cache), 0,
+     "key -> (device, launch, plan, spec, shared)"},
+    {"_core", T_OBJECT, offsetof(JitBase, core), 0, "kcc._core (its _current device)"},
+    {NULL, 0, 0, 0, NULL},
+};
+
+static PyType_Slot jit_slots[] = {
+    {Py_tp_doc, "kcc.jit's kernel[grid, block]: call it with the kernel's arguments."},
+    {Py_tp_new, PyType_GenericNew},
+    {Py_tp_dealloc, jit_dealloc},
+    {Py_tp_traverse, jit_traverse},
+    {Py_tp_clear, jit_clear},
+    {Py_tp_call, jit_call},
+    {Py_tp_members, jit_members},
+    {0, NULL},
+};
+
+static PyType_Spec jit_spec = {
+    "kcc._fastlaunch.JitLaunchBase",
+    sizeof(JitBase),
+    0,
+    Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC,
+    jit_slots,
+};
+
 /* ---------------------------------------------------------------- waiting, interruptibly
  * wait(fn, spin_ns, nargs, a0[, a1, a2, a3]): calls a libkcrt function that may wait for the
  * device (kcrt_device/queue/event_synchronize: 1 argument; kcrt_buffer_read/write: 4) so
@@ -855,16 +1165,28 @@ PyMODINIT_FUNC PyInit__fastlaunch(void) {
   if (!m) return NULL;
   PyObject *array_type = PyType_FromSpec(&array_spec);
   PyObject *launch_type = PyType_FromSpec(&launch_spec);
+  PyObject *jit_type = PyType_FromSpec(&jit_spec);
   if (!kernel_type) kernel_type = PyType_FromSpec(&kernel_spec); /* kept: Launch() checks */
-  if (!array_type || !launch_type || !kernel_type || add(m, "ArrayBase", array_type) ||
-      add(m, "KernelBase", kernel_type) || add(m, "Launch", launch_type) ||
+  if (!str_dtype) {
+    str_dtype = PyUnicode_InternFromString("dtype");
+    str_shape = PyUnicode_InternFromString("shape");
+    str_ndim = PyUnicode_InternFromString("ndim");
+    str_current = PyUnicode_InternFromString("_current");
+    str_miss = PyUnicode_InternFromString("_miss");
+    str_failed = PyUnicode_InternFromString("_failed");
+  }
+  if (!array_type || !launch_type || !jit_type || !kernel_type || !str_failed ||
+      add(m, "ArrayBase", array_type) || add(m, "KernelBase", kernel_type) ||
+      add(m, "Launch", launch_type) || add(m, "JitLaunchBase", jit_type) ||
       PyModule_AddIntConstant(m, "VERSION", FAST_VERSION)) {
     Py_XDECREF(array_type);
     Py_XDECREF(launch_type);
+    Py_XDECREF(jit_type);
     Py_DECREF(m);
     return NULL;
   }
   Py_DECREF(array_type);
   Py_DECREF(launch_type);
+  Py_DECREF(jit_type);
   return m;
 }

@@ -1791,3 +1791,85 @@ def test_cuda_reduce(rng):
     assert add(d, res=r) is None and r.copy_to_host()[0] == xi.sum()
     assert add(d, size=10) == xi[:10].sum()
     assert add(np.zeros(0), init=3) == 3
+
+
+def test_kept_configuration_relaunches_by_argument_types(rng):
+    """One kernel[grid, block] called again and again with arguments whose types change: each
+    call runs the specialisation for its own types (the C launch path keeps the last one and a
+    table of the others), and errors on a kept specialisation still name the Python code."""
+    @cuda.jit
+    def k(a, out, s):
+        i = cuda.grid(1)
+        if i < a.size:
+            out[i] = a[i] * s + a.ndim
+
+    cfg = k[4, 64]
+    n = 200
+    x32 = rng.standard_normal(n).astype(np.float32)
+    x64 = rng.standard_normal(n)
+    xi = rng.integers(-1000, 1000, n).astype(np.int32)
+    d32 = kcc.to_device(x32)
+    o32 = kcc.device_array(n, np.float32)
+    for round_ in range(3):
+        for x, s in ((x32, 3), (x64, 0.5), (xi, 7), (x32, 2.5), (x64, np.float32(2.0))):
+            out = np.zeros(n, x.dtype)
+            cfg(x, out, s)
+            # numba's typing: float32 * int64 (or + a.ndim, an int64) is float64
+            wide = np.float64 if x.dtype.kind == "f" else np.int64
+            want = (x.astype(wide) * wide(s) + 1).astype(x.dtype)
+            np.testing.assert_array_equal(out, want, err_msg=str((x.dtype, s)))
+        cfg(d32, o32, 2)  # device arrays, then numpy again: the same dtypes, another class
+        np.testing.assert_array_equal(o32.copy_to_host(),
+                                      (x32.astype(np.float64) * 2 + 1).astype(np.float32))
+    # a 2-D array is another specialisation (ndim 2, one more extent passed)
+    m = rng.standard_normal((4, 50)).astype(np.float32)
+    out2 = np.zeros((4, 50), np.float32)
+
+    @cuda.jit
+    def k2(a, out):
+        i, j = cuda.grid(2)
+        if i < a.shape[0] and j < a.shape[1]:
+            out[i, j] = a[i, j] * 2 + a.ndim
+
+    c2 = k2[(1, 4), (4, 16)]
+    for _ in range(3):
+        c2(m, out2)
+        np.testing.assert_array_equal(out2, (m.astype(np.float64) * 2 + 2).astype(np.float32))
+    # errors on the kept specialisation name the Python parameter
+    ro = np.zeros(n, np.float32)
+    ro.flags.writeable = False
+    with pytest.raises(ValueError) as e:
+        cfg(x32, ro, 1)
+    assert str(e.value).startswith("kernel 'k' argument 'out': the array is read-only")
+    cfg(x32, np.zeros(n, np.float32), 1)  # and the configuration still works
+    # a Python int beyond int64 is its own type (uint64), never the kept int64 specialisation
+    big = np.zeros(1, np.uint64)
+
+    @cuda.jit
+    def put(a, v):
+        a[0] = v
+
+    pc = put[1, 1]
+    for v in (5, (1 << 64) - 1, 7, (1 << 63) + 3):
+        pc(big, v)
+        assert int(big[0]) == v
+
+
+def test_kept_configuration_out_of_bounds_names_the_python_line():
+    @cuda.jit
+    def k(a, n):
+        i = cuda.grid(1)
+        if i < n:
+            a[i] = 1.0
+
+    if not kcc.get_device().type == "cpu":
+        pytest.skip("bounds checks are on by default on CPU devices")
+    cfg = k[1, 16]
+    a = np.zeros(8)
+    cfg(a, 8)
+    cfg(a, 8)  # kept now
+    with pytest.raises(kcc.OutOfBoundsError) as e:
+        cfg(a, 9)
+    assert str(e.value) == (
+        "launching k: kernel 'k' at %s:%d: thread (8,0,0) of block (0,0,0) writes a[8]; a holds "
+        "8 double (64 bytes)" % (HERE, line_of(k.py_func, "a[i] = 1.0")))
