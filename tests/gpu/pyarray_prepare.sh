@@ -2,7 +2,7 @@
 # pyarray_prepare.sh OUTDIR [BUILD] — what tests/gpu/pyarray_run.sh needs to run the Python
 # package's array and expression-kernel tests (python/tests/test_array.py, test_expr.py) on a
 # GPU machine without LLVM: the package with libkcrt, libkcc and _fastlaunch, the tests, and
-# one compile cache that answers every compile they make (filled here by running them on this
+# bench/python_arrays.py, and one compile cache that answers every compile they make (filled here by running them on this
 # machine's device with KCC_TEST_CACHE; the bundles are the same for every device, and
 # KCC_BOUNDS_CHECK=0 keeps the CPU device from asking for checked ones).
 set -eu
@@ -19,11 +19,14 @@ cp -L "$build/libkcc.so.0" "$build/runtime/libkcrt.so.0" "$out/lib/"
 cp "$root/python/tests/conftest.py" "$root/python/tests/test_array.py" \
   "$root/python/tests/test_expr.py" "$root/python/tests/test_views.py" \
   "$root/python/tests/test_array_ops.py" "$out/tests/"
-cp "$root/tests/gpu/pyarray_run.sh" "$out/"
+cp "$root/tests/gpu/pyarray_run.sh" "$root/bench/python_arrays.py" "$out/"
 t=$(stat -c %Y "$out/lib/libkcc.so.0")
 touch -d "@$t" "$out/lib/libkcc.so.0"
 echo "$t" >"$out/libkcc.mtime"
 (cd "$out" && KCC_TEST_CACHE="$out/cache" KCC_LIBDIR="$out/lib" PYTHONPATH="$out:$out/tests" \
   KCC_BOUNDS_CHECK=0 PYTHONDONTWRITEBYTECODE=1 "$py" -m pytest -q -p no:cacheprovider tests)
+# bench/python_arrays.py's kernels (the same bundles at every size): compiled here, run there.
+(cd "$out" && XDG_CACHE_HOME="$out/cache" KCC_LIBDIR="$out/lib" PYTHONPATH="$out" \
+  KCC_BOUNDS_CHECK=0 PYTHONDONTWRITEBYTECODE=1 "$py" python_arrays.py --small --runs 3 >/dev/null)
 du -sh "$out"
 echo "prepared $out: run 'sh $out/pyarray_run.sh $out' on the GPU machine"
