@@ -832,11 +832,26 @@ static kcrt_status build(kcrt_device *dev, const KcbBundle *b, int form, cl_prog
   return KCRT_SUCCESS;
 }
 
+/* Whether device d lists SPIR-V of the version the module in section sec has (1.0 for
+ * most of kcc's; 1.3 for one with GroupNonUniform subgroup operations) in
+ * CL_DEVICE_IL_VERSION ("SPIR-V_1.0 SPIR-V_1.1 ..."). */
+static bool il_version_listed(cl_device_id d, const KcbSection *sec) {
+  if (!sec || sec->size < 8) return false;
+  unsigned minor = sec->data[5]; /* the header's version word, little-endian: 0x0001mm00 */
+  char il[512] = "";
+  if (cl.clGetDeviceInfo(d, CL_DEVICE_IL_VERSION, sizeof il, il, NULL) != CL_SUCCESS) return false;
+  il[sizeof il - 1] = 0;
+  for (const char *p = il; (p = strstr(p, "SPIR-V_1.")); p += 9)
+    if ((unsigned)atoi(p + 9) >= minor) return true;
+  return false;
+}
+
 static kcrt_status cl_module_load(kcrt_module *m) {
   kcrt_device *dev = m->dev;
   ClDev *c = cd(dev);
   const KcbBundle *b = m->b;
-  bool has_spv = kcb_section(b, KCB_SEC_SPIRV, 0) && cl.clCreateProgramWithIL && dev->info.spirv;
+  bool has_spv = kcb_section(b, KCB_SEC_SPIRV, 0) && cl.clCreateProgramWithIL && dev->info.spirv &&
+                 il_version_listed(c->dev, kcb_section(b, KCB_SEC_SPIRV, 0));
   bool has_src = kcb_section(b, KCB_SEC_OPENCL_C, 0) != NULL;
   /* "source" or "spirv": that path only. "spirv" tries the IL even on a device that does not
    * list SPIR-V in CL_DEVICE_IL_VERSION, for drivers that accept more than they advertise. */

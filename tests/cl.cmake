@@ -71,20 +71,9 @@ list(APPEND _kcc_cl_kernels ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cl_vecfn.cl
      ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cl_images.cl
      ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cl_wgfn.cl
      ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cl_intdot.cl)
-# Subgroup functions have no SPIR-V form (kcc writes SPIR-V 1.0): cl.NAME.spirv checks the
-# refusal's first message instead.
-set(_kcc_cl_subgroup_kernels subgroups cl_subgroups)
 foreach(_k ${_kcc_cl_kernels})
   get_filename_component(_name ${_k} NAME_WE)
   foreach(_form kir ptx spirv cl cuda)
-    if(_form STREQUAL "spirv" AND _name IN_LIST _kcc_cl_subgroup_kernels)
-      add_test(NAME cl.${_name}.spirv COMMAND sh -c
-        "! \"$1\" \"$2\" --emit=spirv -o \"$3\" 2>\"$3.err\" && [ ! -e \"$3\" ] &&
-         grep -m1 error: \"$3.err\" | grep -q 'error: [a-z_]*sub_group[a-z_]* is not available in SPIR-V output (kcc writes SPIR-V 1.0, which has no subgroup operations); use the OpenCL C or PTX form'"
-        sh $<TARGET_FILE:kcc> ${_k} ${_kcc_cl_dir}/${_name}.kcc.spv)
-      set_tests_properties(cl.${_name}.spirv PROPERTIES TIMEOUT 120 LABELS opencl-input)
-      continue()
-    endif()
     _kcc_input_form_test(cl ${_name} ${_k} ${_form} ${_kcc_cl_dir} opencl-input)
   endforeach()
 endforeach()

@@ -2,7 +2,8 @@
 # consume.sh FILE... — puts each file kcc wrote through the tool that consumes it, so a test
 # that makes kcc write something also proves the output is usable:
 #   .ptx  ptxas -arch=<the file's .target>        (skipped without ptxas)
-#   .spv  spirv-val --target-env opencl2.2        (spv1.2 for Int64Atomics: see spirv.cmake)
+#   .spv  spirv-val --target-env opencl2.2        (spv1.2 for Int64Atomics: see spirv.cmake;
+#         spv1.3 for a SPIR-V 1.3 module: GroupNonUniform subgroup operations)
 #   .vk.spv  spirv-val --target-env vulkan1.2     (the Vulkan form)
 #   .cl   clang-19 -x cl -cl-std=CL1.2 -fsyntax-only
 #   .cu   nvcc -c -arch=sm_75                     (skipped without nvcc; with
@@ -42,6 +43,8 @@ for f in "$@"; do
     env=opencl2.2
     dis=$(find_tool spirv-dis)
     if [ -n "$dis" ] && "$dis" "$f" | grep -q 'OpCapability Int64Atomics'; then env=spv1.2; fi
+    # GroupNonUniform subgroup operations: SPIR-V 1.3, beyond SPIRV-Tools' OpenCL environments.
+    if [ -n "$dis" ] && "$dis" "$f" | grep -q '^; Version: 1.3'; then env=spv1.3; fi
     "$tool" --target-env $env "$f" || status=1
     ;;
   *.cl)

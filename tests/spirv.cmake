@@ -42,6 +42,10 @@ if [ -n "$5" ] && "$5" "$3.spv" | grep -q 'OpCapability Int64Atomics'; then
   echo "module uses Int64Atomics, which SPIRV-Tools' OpenCL environments reject: checking spv1.2"
   env=spv1.2
 fi
+if [ -n "$5" ] && "$5" "$3.spv" | grep -q '^; Version: 1.3'; then
+  echo "SPIR-V 1.3 (GroupNonUniform subgroup operations): checking spv1.3"
+  env=spv1.3
+fi
 "$4" --target-env $env "$3.spv"
 ]=])
 
@@ -67,6 +71,35 @@ add_test(NAME spirv.golden.vecadd
          COMMAND sh -c "${_kcc_spv_golden_sh}" sh $<TARGET_FILE:kcc> ${CMAKE_CURRENT_SOURCE_DIR}
                  ${_kcc_spv_dir}/golden_vecadd "${_kcc_KCC_SPIRV_DIS}")
 set_tests_properties(spirv.golden.vecadd PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 60 LABELS spirv)
+
+# spirv.subgroups.NAME: no OpenCL device here or on the GPU machine runs SPIR-V subgroups (PoCL
+# 3 has none, NVIDIA's OpenCL takes no SPIR-V), so the SPIR-V of the subgroup kernels is read
+# back by llvm-spirv (the translator Intel's and PoCL's drivers use) into OpenCL C builtin
+# calls: the functions it calls, mangled with their argument types, must be exactly
+# tests/golden/NAME.spirv-calls (the source's functions, ballot helpers by their parts).
+find_program(KCC_LLVM_DIS NAMES llvm-dis-19 llvm-dis)
+set(_kcc_spv_calls_sh [=[
+set -e
+[ -n "$4" ] && [ -n "$5" ] || { echo "llvm-spirv-15 or llvm-dis not found, skipping"; exit 77; }
+"$1" -cl-std=CL2.0 "$2" -o "$3.spv"
+"$4" -r --spirv-target-env=CL2.0 "$3.spv" -o "$3.bc"
+"$5" "$3.bc" -o - | sed -n 's/^declare [^@]*@\([^(]*group[^(]*\)(.*/\1/p' | sort -u >"$3.calls"
+diff -u "$6" "$3.calls"
+]=])
+set(_kcc_llvm_dis "${KCC_LLVM_DIS}")
+if(NOT KCC_LLVM_DIS)
+  set(_kcc_llvm_dis "")
+endif()
+foreach(_sg cl/subgroups runtime/cl_subgroups)
+  get_filename_component(_name ${_sg} NAME)
+  add_test(NAME spirv.subgroups.${_name}
+           COMMAND sh -c "${_kcc_spv_calls_sh}" sh $<TARGET_FILE:kcc>
+                   ${CMAKE_CURRENT_SOURCE_DIR}/${_sg}.cl ${_kcc_spv_dir}/calls_${_name}
+                   "${_kcc_KCC_LLVM_SPIRV}" "${_kcc_llvm_dis}"
+                   ${CMAKE_CURRENT_SOURCE_DIR}/golden/${_name}.spirv-calls)
+  set_tests_properties(spirv.subgroups.${_name} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 60
+                       LABELS spirv)
+endforeach()
 
 # Execution on PoCL through the SPIR 1.2 bitcode llvm-spirv makes.
 find_library(KCC_OPENCL_LIB NAMES OpenCL)

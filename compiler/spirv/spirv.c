@@ -1039,7 +1039,7 @@ static void entry_points(SG *g) {
     if (!f->is_kernel || !f->body) continue;
     SpvWords *b = &m->sec[SPV_SEC_ENTRY];
     int nif = 0;
-    for (int k = 0; k < 4; k++) nif += g->builtin[k] != 0;
+    for (int k = 0; k < SG_NBUILTIN; k++) nif += g->builtin[k] != 0;
     /* The interface lists every Input variable (SPIR-V 1.0 asks for those the entry point
      * uses; listing the few builtins all kernels share is allowed and simpler). */
     spw_push(b, ((uint32_t)(3 + spw_string_words(f->name) + nif) << SpvWordCountShift) |
@@ -1047,7 +1047,7 @@ static void entry_points(SG *g) {
     spw_push(b, SpvExecutionModelKernel);
     spw_push(b, (uint32_t)(uintptr_t)f->aux);
     spw_string(b, f->name);
-    for (int k = 0; k < 4; k++)
+    for (int k = 0; k < SG_NBUILTIN; k++)
       if (g->builtin[k]) spw_push(b, g->builtin[k]);
     if (contraction_off) {
       uint32_t em[2] = {(uint32_t)(uintptr_t)f->aux, SpvExecutionModeContractionOff};

@@ -20,6 +20,8 @@ static uint32_t tbool(SG *g) {
   return spv_type_bool(&g->m);
 }
 
+static uint32_t subgroup_call(SG *g, KExpr *e);
+
 /* A vector's element type, const. */
 static const KType *elem(const KType *t) {
   return t->kind == KT_VEC ? t->base : t;
@@ -1383,20 +1385,201 @@ static uint32_t cuda_intrinsic(SG *g, KExpr *e) {
     sg_error(g, e->loc, "%s() is not available in SPIR-V output%s", kir_builtin_info(b)->name,
              b == BI_TRAP ? " (an OpenCL kernel cannot end itself with an error)" : "");
   } else if (kir_builtin_is_subgroup(b)) {
-    /* A vector broadcast is one operation per component, all at the call's location. */
-    if (g->sg_refused.line != e->loc.line || g->sg_refused.col != e->loc.col ||
-        g->sg_refused.file != e->loc.file)
-      sg_error(g, e->loc,
-               "%s is not available in SPIR-V output (kcc writes SPIR-V 1.0, which has no "
-               "subgroup operations); use the OpenCL C or PTX form",
-               kir_subgroup_name(e));
-    g->sg_refused = e->loc;
+    return subgroup_call(g, e);
   } else
     sg_error(g, e->loc,
-             "%s is not available in SPIR-V output (kcc writes SPIR-V 1.0, which has no "
-             "subgroup operations); use the OpenCL C or PTX form",
+             "%s is not available in SPIR-V output (CUDA's warp operations are written in "
+             "the PTX, CUDA C and OpenCL C forms); use one of those",
              kir_builtin_info(b)->name);
   return e->type->kind == KT_VOID ? 0 : spv_undef(&g->m, rt);
+}
+
+/* ---------------------------------------------------------------- subgroups
+ * OpenCL's subgroup functions (OpenCL flavour; the Vulkan one refuses them). The uniform core
+ * of cl_khr_subgroups is SPIR-V 1.0's Groups (OpGroupAll, OpGroupIAdd... at Subgroup scope);
+ * the extended extensions (non-uniform functions, shuffles, ballots, clustered reductions) are
+ * SPIR-V 1.3's GroupNonUniform operations, which make the module 1.3 (spv_version). The
+ * builtins are the Kernel capability's SubgroupSize .. SubgroupLocalInvocationId inputs. */
+
+static uint32_t sg_subgroup_input(SG *g, KBuiltin b) {
+  static const SpvBuiltIn bi[5] = {SpvBuiltInSubgroupSize, SpvBuiltInSubgroupMaxSize,
+                                   SpvBuiltInNumSubgroups, SpvBuiltInSubgroupId,
+                                   SpvBuiltInSubgroupLocalInvocationId};
+  static const char *names[5] = {"__spirv_BuiltInSubgroupSize", "__spirv_BuiltInSubgroupMaxSize",
+                                 "__spirv_BuiltInNumSubgroups", "__spirv_BuiltInSubgroupId",
+                                 "__spirv_BuiltInSubgroupLocalInvocationId"};
+  int k = (int)(b - BI_SG_SIZE);
+  uint32_t u32 = spv_type_int(&g->m, 32);
+  if (!g->builtin[4 + k]) {
+    uint32_t var =
+        sg_global_var(g, spv_type_ptr(&g->m, SpvStorageClassInput, u32), SpvStorageClassInput, 0);
+    uint32_t w = (uint32_t)bi[k];
+    spv_decorate(&g->m, var, SpvDecorationBuiltIn, &w, 1);
+    spv_decorate(&g->m, var, SpvDecorationConstant, NULL, 0);
+    spv_name(&g->m, var, names[k]);
+    g->builtin[4 + k] = var;
+  }
+  uint32_t ops[3] = {g->builtin[4 + k], SpvMemoryAccessAlignedMask, 4};
+  return sg_op(g, SpvOpLoad, u32, 3, ops);
+}
+
+/* The Groups (uniform) or GroupNonUniformArithmetic opcode of a reduction or scan. */
+static SpvOp red_opcode(KRedOp r, const KType *t, bool nonuniform) {
+  bool f = kir_is_float(t), s = kir_is_signed(t);
+  if (!nonuniform) switch (r) {
+    case KR_ADD: return f ? SpvOpGroupFAdd : SpvOpGroupIAdd;
+    case KR_MIN: return f ? SpvOpGroupFMin : s ? SpvOpGroupSMin : SpvOpGroupUMin;
+    case KR_MAX: return f ? SpvOpGroupFMax : s ? SpvOpGroupSMax : SpvOpGroupUMax;
+    default: break; /* OpenCL has no such uniform function; every lane active is fine below */
+    }
+  switch (r) {
+  case KR_ADD: return f ? SpvOpGroupNonUniformFAdd : SpvOpGroupNonUniformIAdd;
+  case KR_MUL: return f ? SpvOpGroupNonUniformFMul : SpvOpGroupNonUniformIMul;
+  case KR_MIN:
+    return f ? SpvOpGroupNonUniformFMin : s ? SpvOpGroupNonUniformSMin : SpvOpGroupNonUniformUMin;
+  case KR_MAX:
+    return f ? SpvOpGroupNonUniformFMax : s ? SpvOpGroupNonUniformSMax : SpvOpGroupNonUniformUMax;
+  case KR_AND: return SpvOpGroupNonUniformBitwiseAnd;
+  case KR_OR: return SpvOpGroupNonUniformBitwiseOr;
+  case KR_XOR: return SpvOpGroupNonUniformBitwiseXor;
+  case KR_LOGICAL_AND: return SpvOpGroupNonUniformLogicalAnd;
+  case KR_LOGICAL_OR: return SpvOpGroupNonUniformLogicalOr;
+  default: return SpvOpGroupNonUniformLogicalXor;
+  }
+}
+
+static bool red_is_logical(KRedOp r) {
+  return r == KR_LOGICAL_AND || r == KR_LOGICAL_OR || r == KR_LOGICAL_XOR;
+}
+
+/* An int truth value as a bool, and back (1 or 0). */
+static uint32_t to_bool(SG *g, uint32_t v, const KType *t) {
+  return sg_opv(g, SpvOpINotEqual, tbool(g), 2, v, zero_of(g, t));
+}
+
+static uint32_t from_bool(SG *g, uint32_t c, const KType *t) {
+  return sg_opv(g, SpvOpSelect, ty(g, t), 3, c, one_of(g, t), zero_of(g, t));
+}
+
+static void nonuniform_cap(SG *g, SpvCapability cap) {
+  spv_capability(&g->m, SpvCapabilityGroupNonUniform);
+  if (cap != SpvCapabilityGroupNonUniform) spv_capability(&g->m, cap);
+}
+
+/* One scalar lane value v of type t through subgroup operation e (x: its second operand,
+ * the lane, mask or delta, already a u32). */
+static uint32_t subgroup_scalar(SG *g, KExpr *e, uint32_t v, const KType *t, uint32_t x) {
+  KBuiltin b = e->builtin;
+  uint32_t sc = sg_u32(g, SpvScopeSubgroup), rt = ty(g, t);
+  switch (b) {
+  case BI_SG_BROADCAST:
+    if (!e->nonuniform) {
+      spv_capability(&g->m, SpvCapabilityGroups);
+      return sg_opv(g, SpvOpGroupBroadcast, rt, 3, sc, v, x);
+    }
+    /* SPIR-V 1.3's OpGroupNonUniformBroadcast takes a constant lane: a shuffle takes any. */
+    nonuniform_cap(g, SpvCapabilityGroupNonUniformShuffle);
+    return sg_opv(g, SpvOpGroupNonUniformShuffle, rt, 3, sc, v, x);
+  case BI_SG_BROADCAST_FIRST:
+    nonuniform_cap(g, SpvCapabilityGroupNonUniformBallot);
+    return sg_opv(g, SpvOpGroupNonUniformBroadcastFirst, rt, 2, sc, v);
+  case BI_SG_SHUFFLE:
+  case BI_SG_SHUFFLE_XOR:
+    nonuniform_cap(g, SpvCapabilityGroupNonUniformShuffle);
+    return sg_opv(g,
+                  b == BI_SG_SHUFFLE ? SpvOpGroupNonUniformShuffle : SpvOpGroupNonUniformShuffleXor,
+                  rt, 3, sc, v, x);
+  case BI_SG_SHUFFLE_UP:
+  case BI_SG_SHUFFLE_DOWN:
+    nonuniform_cap(g, SpvCapabilityGroupNonUniformShuffleRelative);
+    return sg_opv(
+        g, b == BI_SG_SHUFFLE_UP ? SpvOpGroupNonUniformShuffleUp : SpvOpGroupNonUniformShuffleDown,
+        rt, 3, sc, v, x);
+  default: break;
+  }
+  /* reductions and scans */
+  uint32_t gop = b == BI_SG_SCAN_INCLUSIVE     ? SpvGroupOperationInclusiveScan
+                 : b == BI_SG_SCAN_EXCLUSIVE   ? SpvGroupOperationExclusiveScan
+                 : b == BI_SG_CLUSTERED_REDUCE ? SpvGroupOperationClusteredReduce
+                                               : SpvGroupOperationReduce;
+  bool nonuniform = e->nonuniform || b == BI_SG_CLUSTERED_REDUCE;
+  SpvOp op = red_opcode(e->red, t, nonuniform);
+  bool groups = op >= SpvOpGroupIAdd && op <= SpvOpGroupSMax;
+  if (groups) {
+    spv_capability(&g->m, SpvCapabilityGroups);
+    return sg_opv(g, op, rt, 3, sc, gop, v);
+  }
+  nonuniform_cap(g, b == BI_SG_CLUSTERED_REDUCE ? SpvCapabilityGroupNonUniformClustered
+                                                : SpvCapabilityGroupNonUniformArithmetic);
+  bool logical = red_is_logical(e->red);
+  uint32_t in = logical ? to_bool(g, v, t) : v, ity = logical ? tbool(g) : rt;
+  uint32_t r = b == BI_SG_CLUSTERED_REDUCE ? sg_opv(g, op, ity, 4, sc, gop, in, x)
+                                           : sg_opv(g, op, ity, 3, sc, gop, in);
+  return logical ? from_bool(g, r, t) : r;
+}
+
+static uint32_t subgroup_call(SG *g, KExpr *e) {
+  KBuiltin b = e->builtin;
+  uint32_t sc = sg_u32(g, SpvScopeSubgroup), rt = e->type->kind == KT_VOID ? 0 : ty(g, e->type);
+  switch (b) {
+  case BI_SG_SIZE:
+  case BI_SG_MAX_SIZE:
+  case BI_SG_NUM:
+  case BI_SG_ID:
+  case BI_SG_LOCAL_ID:
+    return sg_convert(g, sg_subgroup_input(g, b), kir_type_scalar(KT_U32), e->type, e->loc);
+  case BI_SG_BARRIER:
+    /* a fence of local and global memory, as the other forms' sub_group_barrier */
+    sg_instv(g, SpvOpControlBarrier, 3, sc, sg_u32(g, SpvScopeWorkgroup),
+             sg_u32(g, SEM_ACQ_REL | SEM_WG | SEM_XWG));
+    return 0;
+  case BI_SG_ELECT:
+    nonuniform_cap(g, SpvCapabilityGroupNonUniform);
+    return from_bool(g, sg_opv(g, SpvOpGroupNonUniformElect, tbool(g), 1, sc), e->type);
+  case BI_SG_ALL:
+  case BI_SG_ANY: {
+    uint32_t p = to_bool(g, sg_expr(g, e->args[0]), e->args[0]->type);
+    SpvOp op;
+    if (e->nonuniform) {
+      nonuniform_cap(g, SpvCapabilityGroupNonUniformVote);
+      op = b == BI_SG_ALL ? SpvOpGroupNonUniformAll : SpvOpGroupNonUniformAny;
+    } else {
+      spv_capability(&g->m, SpvCapabilityGroups);
+      op = b == BI_SG_ALL ? SpvOpGroupAll : SpvOpGroupAny;
+    }
+    return from_bool(g, sg_opv(g, op, tbool(g), 2, sc, p), e->type);
+  }
+  case BI_SG_ALL_EQUAL: {
+    nonuniform_cap(g, SpvCapabilityGroupNonUniformVote);
+    uint32_t v = sg_expr(g, e->args[0]);
+    return from_bool(g, sg_opv(g, SpvOpGroupNonUniformAllEqual, tbool(g), 2, sc, v), e->type);
+  }
+  case BI_SG_BALLOT: {
+    nonuniform_cap(g, SpvCapabilityGroupNonUniformBallot);
+    uint32_t p = to_bool(g, sg_expr(g, e->args[0]), e->args[0]->type);
+    uint32_t u4 = spv_type_vector(&g->m, spv_type_int(&g->m, 32), 4);
+    uint32_t r = sg_opv(g, SpvOpGroupNonUniformBallot, u4, 2, sc, p);
+    return u4 == rt ? r : sg_opv(g, SpvOpBitcast, rt, 1, r);
+  }
+  default: break;
+  }
+  /* Operations on a value: a vector's components one by one. */
+  KExpr *a0 = e->args[0];
+  uint32_t v = sg_expr(g, a0);
+  const KType *t = a0->type;
+  if (t != e->type) v = sg_convert(g, v, t, e->type, e->loc), t = e->type;
+  uint32_t x = 0;
+  if (e->nargs > 1) {
+    KExpr *a1 = e->args[1];
+    x = sg_convert(g, sg_expr(g, a1), a1->type, kir_type_scalar(KT_U32), e->loc);
+  }
+  if (t->kind != KT_VEC) return subgroup_scalar(g, e, v, t, x);
+  uint32_t c[16];
+  for (int i = 0; i < t->len && i < 16; i++) {
+    uint32_t ci = sg_opv(g, SpvOpCompositeExtract, ty(g, t->base), 2, v, (uint32_t)i);
+    c[i] = subgroup_scalar(g, e, ci, t->base, x);
+  }
+  return sg_op(g, SpvOpCompositeConstruct, rt, (int)t->len, c);
 }
 
 /* ---------------------------------------------------------------- images */

@@ -51,6 +51,8 @@ typedef struct SFile {
   uint32_t id;
 } SFile;
 
+enum { SG_NBUILTIN = 9 }; /* SG.builtin: 4 work-item registers, 5 subgroup builtins */
+
 typedef struct SG {
   SpvModule m;
   KModule *km;
@@ -78,9 +80,10 @@ typedef struct SG {
   uint32_t frame_total; /* bytes of every function's frame, one after the other */
   uint32_t frame_here;  /* where this function's frame starts in it */
   uint32_t frame_size;  /* this function's frame so far */
-  KLoc sg_refused;      /* the last subgroup operation refused: one error per source call */
   uint32_t ocl;         /* OpExtInstImport "OpenCL.std", 0 until needed */
-  uint32_t builtin[4];  /* Input variables for threadIdx, blockIdx, blockDim, gridDim */
+  /* Input variables: threadIdx, blockIdx, blockDim, gridDim, then (the OpenCL flavour) the
+     subgroup ones, SubgroupSize .. SubgroupLocalInvocationId (spirv_expr.c) */
+  uint32_t builtin[SG_NBUILTIN];
 
   SStruct *structs;
   int nstructs, capstructs;

@@ -320,7 +320,7 @@ uint32_t spv_string(SpvModule *m, const char *s) {
 
 uint32_t *spv_finish(SpvModule *m, size_t *nwords) {
   SpvWords out = {0};
-  uint32_t header[5] = {SPV_MAGIC, SPV_VERSION_1_0, SPV_GENERATOR_KCC, m->next_id, 0};
+  uint32_t header[5] = {SPV_MAGIC, spv_version(m), SPV_GENERATOR_KCC, m->next_id, 0};
   spw_append(&out, header, 5);
   for (int i = 0; i < SPV_SEC_COUNT_; i++) spw_append(&out, m->sec[i].w, m->sec[i].n);
   *nwords = out.n;
@@ -333,8 +333,16 @@ uint32_t *spv_finish(SpvModule *m, size_t *nwords) {
 
 static bool validate_env(const uint32_t *words, size_t n, spv_target_env env, char **msg);
 
+uint32_t spv_version(const SpvModule *m) {
+  return spv_has_capability(m, SpvCapabilityGroupNonUniform) ? SPV_VERSION_1_3 : SPV_VERSION_1_0;
+}
+
+/* A module of version 1.3 is beyond SPV_KCC_ENV's 1.2: the universal 1.3 rules check it. */
 bool spv_validate(const uint32_t *words, size_t n, bool universal, char **msg) {
-  return validate_env(words, n, universal ? SPV_ENV_UNIVERSAL_1_2 : SPV_KCC_ENV, msg);
+  spv_target_env env = n > 1 && words[1] >= SPV_VERSION_1_3 ? SPV_ENV_UNIVERSAL_1_3
+                       : universal                          ? SPV_ENV_UNIVERSAL_1_2
+                                                            : SPV_KCC_ENV;
+  return validate_env(words, n, env, msg);
 }
 
 bool spv_validate_vulkan(const uint32_t *words, size_t n, char **msg) {
