@@ -103,6 +103,7 @@ typedef struct FeCtx {
   int depth;           /* current lowering recursion depth */
   bool too_deep;       /* "nesting too deep" already reported */
   FeSwitch *sw;        /* innermost switch being lowered, or NULL */
+  KList labels;        /* the function's KS_LABEL statements, made at a label or a goto */
   int block_depth;
   int anon_structs;
   int anon_vars;       /* block-scope anonymous unions (C++), named by lower_stmt.c */

@@ -556,6 +556,16 @@ static void case_stmt(FeCtx *fe, CXCursor c, KList *out) {
 
 /* ---------------------------------------------------------------- statements */
 
+/* The function's label of that name, made at its first goto or at the label itself. */
+static KStmt *label_named(FeCtx *fe, const char *name, KLoc loc) {
+  for (int i = 0; i < fe->labels.n; i++)
+    if (!strcmp(((KStmt *)fe->labels.v[i])->label, name)) return fe->labels.v[i];
+  KStmt *l = kir_stmt(KS_LABEL, loc);
+  l->label = kir_strdup(name ? name : "");
+  klist_push(&fe->labels, l);
+  return l;
+}
+
 static void stmt_error(FeCtx *fe, CXCursor c, const char *msg) {
   diag_error(fe_loc(fe, c), "%s", msg);
 }
@@ -691,11 +701,31 @@ static void stmt_into(FeCtx *fe, CXCursor c, KList *out) {
     klist_push(out, s);
     break;
   }
-  case CXCursor_GotoStmt:
-  case CXCursor_IndirectGotoStmt:
-    stmt_error(fe, c, "'goto' is not supported in kcc kernels");
+  case CXCursor_LabelStmt: {
+    /* `name: statement`: the label, then its statement */
+    CXString sp = clang_getCursorSpelling(c);
+    KStmt *l = label_named(fe, clang_getCString(sp), loc);
+    clang_disposeString(sp);
+    l->loc = loc;
+    klist_push(out, l);
+    fe_kids(c, &k);
+    for (int i = 0; i < k.n; i++) stmt_into(fe, k.v[i], out);
+    fe_kids_free(&k);
     break;
-  case CXCursor_LabelStmt: stmt_error(fe, c, "labels are not supported in kcc kernels"); break;
+  }
+  case CXCursor_GotoStmt: {
+    fe_kids(c, &k);
+    CXString sp = clang_getCursorSpelling(k.n ? k.v[0] : c);
+    KStmt *s = kir_stmt(KS_GOTO, loc);
+    s->target = label_named(fe, clang_getCString(sp), loc);
+    clang_disposeString(sp);
+    fe_kids_free(&k);
+    klist_push(out, s);
+    break;
+  }
+  case CXCursor_IndirectGotoStmt:
+    stmt_error(fe, c, "a computed 'goto *' is not supported in kcc kernels");
+    break;
   case CXCursor_GCCAsmStmt:
     if (fe->lang == KL_LANG_CU) { /* inline PTX (cuda_asm.c) */
       KStmt *s = kir_stmt(KS_EXPR, loc);
@@ -765,6 +795,7 @@ void fe_lower_body(FeCtx *fe, KFunc *f, CXCursor def) {
   KFunc *saved_func = fe->func;
   int saved_depth = fe->depth, saved_block = fe->block_depth;
   FeSwitch *saved_sw = fe->sw;
+  KList saved_labels = fe->labels;
   KVar *saved_this = fe->this_var;
   bool saved_ret_ref = fe->ret_ref;
   KList saved_temps = fe->temps;
@@ -774,6 +805,7 @@ void fe_lower_body(FeCtx *fe, KFunc *f, CXCursor def) {
   fe->depth = 0;
   fe->block_depth = 0;
   fe->sw = NULL;
+  fe->labels = (KList){0};
   fe->temps = (KList){0};
   bool method = fe_is_method(def);
   fe->this_var = method && f->nparams ? f->params[0] : NULL;
@@ -806,6 +838,7 @@ void fe_lower_body(FeCtx *fe, KFunc *f, CXCursor def) {
   fe->depth = saved_depth;
   fe->block_depth = saved_block;
   fe->sw = saved_sw;
+  fe->labels = saved_labels;
   fe->this_var = saved_this;
   fe->ret_ref = saved_ret_ref;
   fe->temps = saved_temps;

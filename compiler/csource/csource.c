@@ -1545,10 +1545,25 @@ static bool case_follows(const KStmt *block, int from) {
   return false;
 }
 
+/* Whether s holds a goto's label (at any depth). */
+static bool has_label(const KStmt *s) {
+  if (!s) return false;
+  if (s->kind == KS_LABEL) return true;
+  for (int i = 0; i < s->list.n; i++)
+    if (has_label(s->list.v[i])) return true;
+  return has_label(s->init_stmt) || has_label(s->then) || has_label(s->els) || has_label(s->body);
+}
+
+static bool label_follows(const KStmt *block, int from) {
+  for (int i = from; i < block->list.n; i++)
+    if (has_label(block->list.v[i])) return true;
+  return false;
+}
+
 /* Statements of a block. In a switch body, labels sit one level out, a label directly before
  * a declaration gets a `;` (C99 labels a statement, not a declaration) and, in C++, a
- * declaration that a later label jumps past loses its initializer to an assignment, since
- * C++ forbids jumping past an initialization. */
+ * declaration that a later case or goto label jumps past loses its initializer to an
+ * assignment, since C++ forbids jumping past an initialization. */
 static void block_items(CGen *g, const KStmt *s, bool in_switch) {
   for (int i = 0; i < s->list.n; i++) {
     const KStmt *c = s->list.v[i];
@@ -1579,16 +1594,19 @@ static void block_items(CGen *g, const KStmt *s, bool in_switch) {
       cs_puts(g, next && next->kind == KS_DECL ? ";\n" : "\n");
       continue;
     }
-    if (in_switch && g->target == CT_CUDA && c->kind == KS_DECL && c->init &&
-        c->var->kind == KV_LOCAL && case_follows(s, i + 1)) {
+    /* (A goto's label after the declaration may be reached from before it: the same.) */
+    bool case_after = in_switch && case_follows(s, i + 1);
+    if (g->target == CT_CUDA && c->kind == KS_DECL && c->init && c->var->kind == KV_LOCAL &&
+        (case_after || label_follows(s, i + 1))) {
       if (c->init->kind == KE_INITLIST) {
         cs_error(g, c->loc,
-                 "a later case label jumps past this initialized aggregate, which "
-                 "C++ forbids; declare it inside braces");
+                 "a later %s jumps past this initialized aggregate, which C++ forbids; "
+                 "declare it inside braces",
+                 case_after ? "case label" : "goto's label");
         continue;
       }
       cs_indent(g);
-      print_decl(g, c->var, NULL);
+      cs_puts(g, cs_decl(g, c->var->type, cs_var(c->var), NULL)); /* assigned: never const */
       cs_puts(g, ";\n");
       cs_indent(g);
       cs_printf(g, "%s = ", cs_var(c->var));
@@ -1684,6 +1702,10 @@ void cs_stmt(CGen *g, const KStmt *s) {
   case KS_SWITCH: print_switch(g, s); return;
   case KS_EMPTY: cs_puts(g, ";\n"); return;
   case KS_CASE: return;
+  /* C's labels have a name space of their own: the source's names serve. A label's `;`
+     lets it end a block or precede a declaration. */
+  case KS_LABEL: cs_printf(g, "%s:;\n", s->label); return;
+  case KS_GOTO: cs_printf(g, "goto %s;\n", s->target->label); return;
   }
 }
 

@@ -693,6 +693,16 @@ KStmt *kir_stmt(KStmtKind kind, KLoc loc) {
   return s;
 }
 
+void kir_reset_labels(KStmt *s) {
+  if (!s) return;
+  if (s->kind == KS_LABEL) s->aux = NULL;
+  for (int i = 0; i < s->list.n; i++) kir_reset_labels(s->list.v[i]);
+  kir_reset_labels(s->init_stmt);
+  kir_reset_labels(s->then);
+  kir_reset_labels(s->els);
+  kir_reset_labels(s->body);
+}
+
 KModule *kir_module(const char *file) {
   KModule *m = kir_alloc(sizeof *m);
   m->file = kir_strdup(file);

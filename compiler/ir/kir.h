@@ -762,6 +762,8 @@ typedef enum KStmtKind {
   KS_SWITCH, /* cond (integer, promoted), body; cases: the KS_CASE statements of this switch */
   KS_CASE,   /* a label inside a switch body: value, or is_default; no sub-statement */
   KS_EMPTY,
+  KS_LABEL, /* a goto target: label (its name, unique in its function); no sub-statement */
+  KS_GOTO,  /* target: the KS_LABEL of the same function it jumps to */
 } KStmtKind;
 
 struct KStmt {
@@ -778,6 +780,8 @@ struct KStmt {
   KList cases; /* KS_SWITCH: KStmt* of kind KS_CASE */
   int64_t value;
   bool is_default;
+  const char *label; /* KS_LABEL */
+  KStmt *target;     /* KS_GOTO */
   /* KS_FOR, KS_WHILE, KS_DO: the unrolling hint written before the loop (#pragma unroll N,
      OpenCL's opencl_unroll_hint): N > 1 that many copies, -1 never, -2 fully, 0 none. */
   int unroll;
@@ -785,6 +789,9 @@ struct KStmt {
 };
 
 KStmt *kir_stmt(KStmtKind kind, KLoc loc);
+/* Clears the aux of every KS_LABEL in s: a back end keeps a label's block there, made at the
+ * first goto or at the label, and must not see another back end's. */
+void kir_reset_labels(KStmt *s);
 
 /* Calls fn on every expression in s (statements nested included), operands after the
  * expression that contains them. */

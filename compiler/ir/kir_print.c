@@ -283,6 +283,8 @@ static void print_stmt(FILE *out, const KStmt *s, int depth) {
     return;
   case KS_EMPTY: fputs(";\n", out); return;
   case KS_CASE: return;
+  case KS_LABEL: fprintf(out, "%s:;\n", s->label); return;
+  case KS_GOTO: fprintf(out, "goto %s;\n", s->target->label); return;
   }
 }
 

@@ -561,6 +561,7 @@ static void define_func(LG *g, KFunc *f) {
     LLVMSetAlignment(st, (unsigned)(v->type->align > 0 ? v->type->align : 1));
     v->aux = a;
   }
+  kir_reset_labels(f->body);
   if (f->body) lg_stmt(g, f->body);
   finish_blocks(g, f);
   LLVMPositionBuilderAtEnd(g->ab, entry);

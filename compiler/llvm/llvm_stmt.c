@@ -43,6 +43,13 @@ static void back_edge(LG *g, LLVMBasicBlockRef to, int unroll) {
   if (open) lg_loop_hint(g, LLVMGetLastInstruction(LLVMGetInsertBlock(g->b)), unroll);
 }
 
+/* A goto target's block, made at its first goto or at the label (kir_reset_labels cleared
+ * what another back end left in aux). */
+static LLVMBasicBlockRef label_block(LG *g, KStmt *label) {
+  if (!label->aux) label->aux = block(g, label->label);
+  return label->aux;
+}
+
 static void jump(LG *g, LLVMBasicBlockRef to) {
   branch(g, to);
   LLVMPositionBuilderAtEnd(g->b, block(g, "after.jump"));
@@ -201,5 +208,13 @@ void lg_stmt(LG *g, KStmt *s) {
     LLVMPositionBuilderAtEnd(g->b, s->aux);
     return;
   case KS_EMPTY: return;
+  case KS_LABEL: {
+    LLVMBasicBlockRef bb = label_block(g, s);
+    branch(g, bb); /* fall through into the label */
+    LLVMMoveBasicBlockAfter(bb, LLVMGetInsertBlock(g->b));
+    LLVMPositionBuilderAtEnd(g->b, bb);
+    return;
+  }
+  case KS_GOTO: jump(g, label_block(g, s->target)); return;
   }
 }

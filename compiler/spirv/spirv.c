@@ -771,6 +771,7 @@ static void define_func(SG *g, KFunc *f) {
   }
   free(use.needs);
   free(pid);
+  kir_reset_labels(f->body);
   gen_stmt(g, f->body);
   if (g->open) {
     if (f->ret->kind == KT_VOID)
@@ -1012,6 +1013,25 @@ static void gen_stmt(SG *g, KStmt *s) {
     sg_start_block(g, (uint32_t)(uintptr_t)s->aux);
     break;
   case KS_EMPTY: break;
+  case KS_LABEL:
+  case KS_GOTO: {
+    if (g->vk) { /* Vulkan's control flow must be structured: a label alone is nothing */
+      if (s->kind == KS_GOTO)
+        sg_error(g, s->loc,
+                 "goto is not available in the Vulkan SPIR-V form (Vulkan needs structured "
+                 "control flow); use the other forms");
+      break;
+    }
+    KStmt *l = s->kind == KS_LABEL ? s : s->target;
+    if (!l->aux) l->aux = (void *)(uintptr_t)spv_id(m);
+    if (s->kind == KS_LABEL) {
+      sg_start_block(g, (uint32_t)(uintptr_t)l->aux);
+    } else {
+      sg_ensure_block(g);
+      sg_branch(g, (uint32_t)(uintptr_t)l->aux);
+    }
+    break;
+  }
   }
 }
 
@@ -1052,6 +1072,12 @@ static void entry_points(SG *g) {
     if (contraction_off) {
       uint32_t em[2] = {(uint32_t)(uintptr_t)f->aux, SpvExecutionModeContractionOff};
       spv_emit(m, SPV_SEC_EXEC_MODE, SpvOpExecutionMode, em, 2);
+    }
+    if (f->reqd_subgroup > 0) { /* intel_reqd_sub_group_size(N): SPIR-V 1.1's SubgroupSize */
+      spv_capability(m, SpvCapabilitySubgroupDispatch);
+      uint32_t em[3] = {(uint32_t)(uintptr_t)f->aux, SpvExecutionModeSubgroupSize,
+                        (uint32_t)f->reqd_subgroup};
+      spv_emit(m, SPV_SEC_EXEC_MODE, SpvOpExecutionMode, em, 3);
     }
     if (f->reqd_block[0] > 0) { /* reqd_work_group_size(x, y, z) */
       uint32_t em[5] = {(uint32_t)(uintptr_t)f->aux, SpvExecutionModeLocalSize,

@@ -334,7 +334,8 @@ uint32_t *spv_finish(SpvModule *m, size_t *nwords) {
 static bool validate_env(const uint32_t *words, size_t n, spv_target_env env, char **msg);
 
 uint32_t spv_version(const SpvModule *m) {
-  return spv_has_capability(m, SpvCapabilityGroupNonUniform) ? SPV_VERSION_1_3 : SPV_VERSION_1_0;
+  if (spv_has_capability(m, SpvCapabilityGroupNonUniform)) return SPV_VERSION_1_3;
+  return spv_has_capability(m, SpvCapabilitySubgroupDispatch) ? SPV_VERSION_1_1 : SPV_VERSION_1_0;
 }
 
 /* A module of version 1.3 is beyond SPV_KCC_ENV's 1.2: the universal 1.3 rules check it. */

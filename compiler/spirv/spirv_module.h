@@ -26,6 +26,8 @@
 /* SPIR-V 1.0: what OpenCL 2.1+ consumers, llvm-spirv and SPIRV-Tools' OpenCL 1.2..2.2
  * environments all accept; kcc needs nothing from later versions. */
 #define SPV_VERSION_1_0 0x00010000u
+/* SPIR-V 1.1: a kernel's required subgroup size (SubgroupDispatch, ExecutionMode SubgroupSize). */
+#define SPV_VERSION_1_1 0x00010100u
 /* SPIR-V 1.3: the GroupNonUniform operations (OpenCL's non-uniform, shuffle, ballot and
  * clustered subgroup functions), which 1.0 lacks; a module that uses them is 1.3. */
 #define SPV_VERSION_1_3 0x00010300u
@@ -130,7 +132,8 @@ uint32_t *spv_finish(SpvModule *m, size_t *nwords);
  * cl_khr_int64_base_atomics), so modules with 64-bit atomics can only get the universal
  * rules. Returns true when valid; otherwise *msg receives the validator's message
  * (malloc'd, may be NULL). */
-/* The module's SPIR-V version: 1.0, or 1.3 when it declares GroupNonUniform. */
+/* The module's SPIR-V version: 1.0; 1.1 when it declares SubgroupDispatch; 1.3 when it
+ * declares GroupNonUniform. */
 uint32_t spv_version(const SpvModule *m);
 bool spv_validate(const uint32_t *words, size_t n, bool universal, char **msg);
 /* The same for the Vulkan flavour: SPIRV-Tools' Vulkan 1.2 environment (the oldest with
