@@ -3,7 +3,8 @@
 # instructions its calls ask for (sorted, with their counts): tex.{1d,2d,3d}, the layered
 # tex.a1d/a2d and level-of-detail tex.level.* forms (the pointer-result overloads are the same
 # instructions), suld.b/sust.b of every geometry with the layered a1d/a2d, each with its size
-# and boundary mode; and ptxas takes it.
+# and boundary mode; ptxas takes it; a wrong texel type and a non-constant boundary mode of the
+# new forms are refused with one diagnostic at the call.
 set -u
 kcc=$1 src=$2 out=$3
 "$kcc" "$src" --emit=ptx -arch=sm_90 -o "$out.ptx" || exit 1
@@ -27,4 +28,30 @@ if command -v ptxas >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/ptxas ]; then
   p=$(command -v ptxas || echo /usr/local/cuda/bin/ptxas)
   "$p" -arch=sm_90 "$out.ptx" -o "$out.cubin" || { echo "FAIL: ptxas"; exit 1; }
 fi
-echo "PASS: $(echo "$want" | wc -w) kinds of texture and surface instructions"
+# Wrong texel types and boundary modes, of the new forms too: one diagnostic each, at the call
+# (the PTX back end checks them; no file is written).
+bad() { # NAME LINE:COL MESSAGE, the source on stdin
+  cat >"$out.$1.cu"
+  if "$kcc" "$out.$1.cu" --emit=ptx -o "$out.$1.ptx" 2>"$out.$1.err"; then
+    echo "FAIL: $1 accepted"; exit 1
+  fi
+  [ "$(grep -c 'error:' "$out.$1.err")" = 1 ] || { echo "FAIL: $1:"; cat "$out.$1.err"; exit 1; }
+  [ "$(grep 'error:' "$out.$1.err")" = "$out.$1.cu:$2: error: $3" ] ||
+    { echo "FAIL: $1 said:"; cat "$out.$1.err"; exit 1; }
+  [ ! -e "$out.$1.ptx" ] || { echo "FAIL: $1 left a PTX file"; exit 1; }
+}
+bad texel 3:3 "tex2DLayeredLod<double>: the texel type must be a scalar of at most 32 bits or a \
+CUDA vector type of one" <<'CU'
+__global__ void k(cudaTextureObject_t t, double *o) {
+  double d;
+  tex2DLayeredLod(&d, t, 0.5f, 0.5f, 0, 1.0f);
+  o[0] = d;
+}
+CU
+bad mode 2:10 "surf1DLayeredread: the boundary mode must be a constant (cudaBoundaryModeZero, \
+cudaBoundaryModeClamp or cudaBoundaryModeTrap)" <<'CU'
+__global__ void k(cudaSurfaceObject_t s, float *o, int m) {
+  o[0] = surf1DLayeredread<float>(s, 0, 1, (cudaSurfaceBoundaryMode)m);
+}
+CU
+echo "PASS: $(echo "$want" | wc -w) kinds of texture and surface instructions; 2 refusals"
