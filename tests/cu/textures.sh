@@ -20,6 +20,7 @@ want='2xsuld.b.1d.b32.trap 1xsuld.b.2d.b16.zero 1xsuld.b.2d.b32.clamp 1xsuld.b.2
 1xtex.3d.v4.u32.f32 1xtex.a1d.v4.f32.f32 1xtex.a1d.v4.s32.f32 2xtex.a2d.v4.f32.f32
 2xtex.level.1d.v4.f32.f32 2xtex.level.2d.v4.f32.f32 2xtex.level.3d.v4.f32.f32
 2xtex.level.a1d.v4.f32.f32 2xtex.level.a2d.v4.f32.f32'
+# shellcheck disable=SC2086,SC2116 # echo joins the lines into one list of words
 [ "$(echo $got)" = "$(echo $want)" ] || { echo "FAIL: instructions: $got"; exit 1; }
 # A layered read passes its layer first: tex.a2d's coordinates are {layer, x, y, y}.
 grep -q 'tex\.a2d\.v4\.f32\.f32[^[]*\[%rd[0-9]*, {%r[0-9]*, %f[0-9]*, %f[0-9]*, %f[0-9]*}\]' \
