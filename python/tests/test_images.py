@@ -144,6 +144,7 @@ def test_read_imagef_channel_types(mod, rng, dtype, normalized, scale):
 
 def test_shapes_and_round_trips(mod, rng):
     cases = [((17, 4), None, "1d", (17, 0, 0, 0)),
+             ((33, 4), "1d_buffer", "1d_buffer", (33, 0, 0, 0)),
              ((5, 9, 1), None, "2d", (9, 5, 0, 0)),
              ((3, 4, 6, 1), None, "3d", (6, 4, 3, 0)),
              ((3, 11, 4), "1d_array", "1d_array", (11, 0, 0, 3)),
