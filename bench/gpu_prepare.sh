@@ -7,11 +7,14 @@
 #   DIR/lib/libkcrt.so.0              libkcrt; libOpenCL.so.1, an ICD loader in case the GPU
 #                                     machine has none (used only through LD_LIBRARY_PATH
 #                                     fallback)
-#   DIR/bundles/kcc/NAME.kcb          kcc tests/kernels/NAME.k (or bench/kernels/NAME.k)
-#                                     -arch=sm_$SM: PTX + cubin (ptxas)
+#   DIR/bundles/kcc/NAME.kcb          kcc tests/kernels/NAME.k (or bench/kernels/NAME.k or
+#                                     .cl) -arch=sm_$SM: PTX + cubin (ptxas)
 #                                     + SPIR-V + OpenCL C
 #   DIR/bundles/nvcc/NAME.kcb         nvcc -cubin -arch=sm_$SM -O3 bench/cuda/NAME.cu, wrapped
-#                                     behind the kcc bundle's kernel table (bench/wrap_cubin.c)
+#                                     behind the kcc bundle's kernel table (bench/wrap_cubin.c);
+#                                     for the texture twins of the image rows ($tex_twins, whose
+#                                     kernels take a cudaTextureObject_t where kcc's take an
+#                                     image2d_t), behind the table of kcc's own bundle of the .cu
 #   DIR/cubin/vecadd.cubin            nvcc's vecadd cubin alone, for launch_raw's raw driver side
 #   DIR/run.sh (= bench/gpu_run.sh), DIR/MANIFEST
 # BUILD_DIR (default build-bench in the repository) is configured and built here (kcc, libkcrt).
@@ -30,6 +33,10 @@ cc=${CC:-cc}
 # bench/kernels/ and tests/kernels/ NAME.k, or a CUDA kernel bench/cuda/NAME.cu that kcc compiles itself
 kernels="copy vecadd saxpy reduce transpose matmul histogram stencil blackscholes nbody scan conv"
 kernels="$kernels bs_float2 transpose_tiled atomic_wrap bitcount dmath ddiv dreduce sprod"
+# issue 30: bilinear resize and 5x5 Gaussian blur through images (.cl; nvcc: texture objects)
+# and through plain buffers
+kernels="$kernels resize_img resize_buf blur_img blur_buf"
+tex_twins="resize_img blur_img"
 nvcc=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 [ -x "$nvcc" ] || { echo "gpu_prepare.sh: nvcc not found (set NVCC)" >&2; exit 1; }
 
@@ -74,6 +81,7 @@ cp "$root/tests/runtime/lazy_enum.sh" "$out/bin/"
 for k in $kernels; do
   src=$root/tests/kernels/$k.k
   [ -f "$src" ] || src=$root/bench/kernels/$k.k
+  [ -f "$src" ] || src=$root/bench/kernels/$k.cl
   [ -f "$src" ] || src=$root/bench/cuda/$k.cu # CUDA kernels: the nvcc side is the same file
   "$build/kcc" "$src" -arch="sm_$sm" -o "$out/bundles/kcc/$k.kcb"
   "$out/bin/kcbinfo" "$out/bundles/kcc/$k.kcb" | grep -q "cubin *sm_$sm" || {
@@ -86,7 +94,15 @@ for k in $kernels; do
     echo "$VARIANT" >"$out/bundles/variant/OPTIONS"
   fi
   "$nvcc" -cubin -arch="sm_$sm" -O3 "$root/bench/cuda/$k.cu" -o "$tmp/$k.cubin"
-  "$tmp/wrap_cubin" "$out/bundles/kcc/$k.kcb" "$tmp/$k.cubin" "$sm" "$out/bundles/nvcc/$k.kcb"
+  table=$out/bundles/kcc/$k.kcb
+  case " $tex_twins " in
+    *" $k "*) # the signature is the .cu's (a texture object), not the .cl's (an image)
+      table=$tmp/$k.cu.kcb
+      # (its warnings, that texture objects have no OpenCL form, are expected)
+      "$build/kcc" "$root/bench/cuda/$k.cu" -arch="sm_$sm" -o "$table" 2>"$tmp/$k.cu.err" ||
+        { cat "$tmp/$k.cu.err" >&2; exit 1; } ;;
+  esac
+  "$tmp/wrap_cubin" "$table" "$tmp/$k.cubin" "$sm" "$out/bundles/nvcc/$k.kcb"
 done
 mkdir -p "$out/cubin"
 cp "$tmp/vecadd.cubin" "$out/cubin/" # launch_raw's raw cuModuleLoadData side

@@ -32,6 +32,7 @@
 #define _GNU_SOURCE
 #include "kcrt.h"
 
+#include <dlfcn.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -53,7 +54,8 @@ typedef struct Form {
   char last_why[200], na_rows[200]; /* rows not run for the reason last_why (for the notes) */
   double *ms;                       /* timed launches */
   int nms;
-  int ok; /* verification: 1 right, 0 wrong */
+  int ok;       /* verification: 1 right, 0 wrong */
+  bool texture; /* image rows: the kernel takes a CUDA texture object, not a kcrt_image */
 } Form;
 
 /* One row: a kernel on its inputs. The buffers are shared by every form. */
@@ -79,6 +81,13 @@ typedef struct Case {
   double r, v;
   float rf, vf; /* the float kernels' copies (arguments point at them until the row ends) */
   uint32_t *hist;
+  /* Image rows (args[0] is the source): kcc's kernels take img, the nvcc twins a CUDA texture
+   * object over a CUDA array of the same texels (made when a form first needs it). */
+  kcrt_image *img;
+  bool linear; /* the texture object's filter: linear (resize) or point (blur) */
+  unsigned long long tex;
+  void *tex_array;
+  char tex_why[160]; /* why no texture object could be made */
 } Case;
 
 static struct {
@@ -507,6 +516,67 @@ static bool verify_copy(Case *c) {
   return misses == 0;
 }
 
+/* The image rows' texels: hf[0], w x h floats in [0, 1). */
+static float texel(const Case *c, int i, int j) {
+  return c->hf[0][(size_t)clampi(j, 0, c->h - 1) * (size_t)c->w + (size_t)clampi(i, 0, c->w - 1)];
+}
+
+/* Bilinear resize (resize_img through the sampler or tex2D, resize_buf written out), each
+ * output recomputed in double from the four texels and the weights OpenCL 1.2 §8.2 defines
+ * (clamp-to-edge), at the coordinate the kernel computes in float. Tolerance, per output:
+ * (2^-8 + 2^-9) x (largest - smallest of its four texels) + 1e-6. 2^-8: a texture unit computes
+ * each dimension's weight in 9-bit fixed point with 8 fractional bits (CUDA Programming Guide,
+ * "Texture Fetching"; NVIDIA's OpenCL images use the same units), so each of the two weights is
+ * off by up to 2^-9, each moving the result by at most the texels' range. 2^-9: the kernel's
+ * coordinate u - 0.5 may be rounded once more or less than the reference's (a fused multiply-add
+ * or not), by up to an ulp of the coordinate (2^-10 below 8192) in each dimension. 1e-6: the
+ * float sum of four products of values below 1. A wrong texel or a half-texel shift is off by a
+ * good part of the range on random data. */
+static bool verify_resize(Case *c) {
+  size_t n = (size_t)c->n * c->m;
+  float *got = xmalloc(n * 4);
+  download(c->out, got, n * 4);
+  misses = 0;
+  for (int y = 0; y < c->m; y++)
+    for (int x = 0; x < c->n; x++) {
+      double u = (double)(((float)x + 0.5f) * c->rf) - 0.5,
+             v = (double)(((float)y + 0.5f) * c->vf) - 0.5;
+      double fu = floor(u), fv = floor(v), a = u - fu, b = v - fv;
+      int i = (int)fu, j = (int)fv;
+      double t00 = texel(c, i, j), t10 = texel(c, i + 1, j), t01 = texel(c, i, j + 1),
+             t11 = texel(c, i + 1, j + 1);
+      double want = (1 - a) * (1 - b) * t00 + a * (1 - b) * t10 + (1 - a) * b * t01 + a * b * t11;
+      double hi = fmax(fmax(t00, t10), fmax(t01, t11)), lo = fmin(fmin(t00, t10), fmin(t01, t11));
+      near("dst", (size_t)y * c->n + x, got[(size_t)y * c->n + x], want,
+           (0x1p-8 + 0x1p-9) * (hi - lo) + 1e-6);
+    }
+  free(got);
+  return misses == 0;
+}
+
+/* 5x5 Gaussian blur, recomputed in double: the weights g[j] g[i] are exact in float, so only the
+ * kernel's 25 float additions (fused or not) round: 25 x 2^-24 of the sum of the terms. */
+static const double blur_g[5] = {0.0625, 0.25, 0.375, 0.25, 0.0625};
+static bool verify_blur(Case *c) {
+  size_t n = (size_t)c->w * c->h;
+  float *got = xmalloc(n * 4);
+  download(c->out, got, n * 4);
+  misses = 0;
+  for (int y = 0; y < c->h; y++)
+    for (int x = 0; x < c->w; x++) {
+      double want = 0, mag = 0;
+      for (int j = -2; j <= 2; j++)
+        for (int i = -2; i <= 2; i++) {
+          double t = blur_g[j + 2] * blur_g[i + 2] * texel(c, x + i, y + j);
+          want += t;
+          mag += fabs(t);
+        }
+      near("dst", (size_t)y * c->w + x, got[(size_t)y * c->w + x], want, 25 * 0x1p-24 * mag);
+    }
+  free(got);
+  return misses == 0;
+}
+
 /* ---------------------------------------------------------------- measuring */
 
 static int cmp_double(const void *a, const void *b) {
@@ -534,9 +604,155 @@ static void flush_na(Form *f) {
   f->na_rows[0] = 0;
 }
 
+/* CUDA texture objects for the nvcc twins of the image rows (bench/cuda/resize_img.cu,
+ * blur_img.cu), made as a CUDA program's host code makes them (cudaMallocArray,
+ * cudaMemcpy2DToArray, cudaCreateTextureObject) through the driver API on the device's primary
+ * context, which libkcrt launches on. The driver's types are declared with cuda.h's layouts
+ * (as tests/runtime/cuda_tex.c does), so building kernel_time needs no CUDA header. */
+typedef struct CUctx_st *CUcontext;
+typedef struct CUarray_st *CUarray;
+typedef struct {
+  int resType; /* 0: a CUDA array */
+  union {
+    CUarray hArray;
+    int reserved[32];
+  } res;
+  unsigned flags;
+} CuResDesc;
+typedef struct {
+  int addressMode[3], filterMode; /* 1: clamp; 0 point, 1 linear */
+  unsigned flags, maxAnisotropy;  /* flags 0: unnormalized coordinates */
+  int mipmapFilterMode;
+  float mipmapLevelBias, minMipmapLevelClamp, maxMipmapLevelClamp, borderColor[4];
+  int reserved[12];
+} CuTexDesc;
+typedef struct {
+  size_t Width, Height, Depth;
+  int Format; /* 0x20: float */
+  unsigned NumChannels, Flags;
+} CuArrayDesc;
+typedef struct {
+  size_t srcXInBytes, srcY, srcZ, srcLOD;
+  int srcMemoryType; /* 1 host, 3 array */
+  const void *srcHost;
+  unsigned long long srcDevice;
+  CUarray srcArray;
+  void *reserved0;
+  size_t srcPitch, srcHeight, dstXInBytes, dstY, dstZ, dstLOD;
+  int dstMemoryType;
+  void *dstHost;
+  unsigned long long dstDevice;
+  CUarray dstArray;
+  void *reserved1;
+  size_t dstPitch, dstHeight, WidthInBytes, Height, Depth;
+} CuCopy3D;
+static struct {
+  bool tried, ok;
+  int (*DeviceGet)(int *, int);
+  int (*PrimaryCtxRetain)(CUcontext *, int);
+  int (*PrimaryCtxRelease)(int);
+  int (*CtxPush)(CUcontext);
+  int (*CtxPop)(CUcontext *);
+  int (*TexObjectCreate)(unsigned long long *, const CuResDesc *, const CuTexDesc *, const void *);
+  int (*TexObjectDestroy)(unsigned long long);
+  int (*Array3DCreate)(CUarray *, const CuArrayDesc *);
+  int (*ArrayDestroy)(CUarray);
+  int (*Memcpy3D)(const CuCopy3D *);
+} cu;
+
+static bool load_cuda(Case *c) {
+  if (!cu.tried) {
+    cu.tried = true;
+    void *h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    static const char *const names[] = {
+        "cuDeviceGet",         "cuDevicePrimaryCtxRetain", "cuDevicePrimaryCtxRelease_v2",
+        "cuCtxPushCurrent_v2", "cuCtxPopCurrent_v2",       "cuTexObjectCreate",
+        "cuTexObjectDestroy",  "cuArray3DCreate_v2",       "cuArrayDestroy",
+        "cuMemcpy3D_v2"};
+    void **slots[] = {(void **)&cu.DeviceGet,
+                      (void **)&cu.PrimaryCtxRetain,
+                      (void **)&cu.PrimaryCtxRelease,
+                      (void **)&cu.CtxPush,
+                      (void **)&cu.CtxPop,
+                      (void **)&cu.TexObjectCreate,
+                      (void **)&cu.TexObjectDestroy,
+                      (void **)&cu.Array3DCreate,
+                      (void **)&cu.ArrayDestroy,
+                      (void **)&cu.Memcpy3D};
+    cu.ok = h != NULL;
+    for (size_t i = 0; cu.ok && i < sizeof names / sizeof *names; i++)
+      cu.ok = (*slots[i] = dlsym(h, names[i])) != NULL;
+  }
+  if (!cu.ok) snprintf(c->tex_why, sizeof c->tex_why, "no CUDA driver API (libcuda.so.1)");
+  return cu.ok;
+}
+
+/* The row's texture object over a CUDA array holding hf[0] (w x h floats); false with
+ * c->tex_why set when none can be made (not a CUDA device, a driver error). */
+static bool texture_object(Case *c) {
+  if (c->tex) return true;
+  if (c->tex_why[0]) return false;
+  if (G.info.backend != KCRT_BACKEND_CUDA) {
+    snprintf(c->tex_why, sizeof c->tex_why, "a CUDA texture object needs a CUDA device");
+    return false;
+  }
+  if (!load_cuda(c)) return false;
+  int d = 0, r;
+  CUcontext ctx = NULL, old = NULL;
+  if ((r = cu.DeviceGet(&d, G.info.backend_index)) || (r = cu.PrimaryCtxRetain(&ctx, d))) {
+    snprintf(c->tex_why, sizeof c->tex_why, "cuDeviceGet/cuDevicePrimaryCtxRetain: CUresult %d", r);
+    return false;
+  }
+  cu.CtxPush(ctx);
+  CuArrayDesc ad = {(size_t)c->w, (size_t)c->h, 0, 0x20, 1, 0};
+  CUarray a = NULL;
+  CuCopy3D cp;
+  memset(&cp, 0, sizeof cp);
+  cp.srcMemoryType = 1, cp.srcHost = c->hf[0], cp.srcPitch = 4 * (size_t)c->w;
+  cp.srcHeight = (size_t)c->h, cp.dstMemoryType = 3;
+  cp.WidthInBytes = 4 * (size_t)c->w, cp.Height = (size_t)c->h, cp.Depth = 1;
+  CuResDesc rd;
+  CuTexDesc td;
+  memset(&rd, 0, sizeof rd);
+  memset(&td, 0, sizeof td);
+  td.addressMode[0] = td.addressMode[1] = td.addressMode[2] = 1;
+  td.filterMode = c->linear ? 1 : 0;
+  const char *what = "cuArray3DCreate";
+  if (!(r = cu.Array3DCreate(&a, &ad))) {
+    cp.dstArray = rd.res.hArray = a;
+    what = "cuMemcpy3D";
+    if (!(r = cu.Memcpy3D(&cp)))
+      what = "cuTexObjectCreate", r = cu.TexObjectCreate(&c->tex, &rd, &td, NULL);
+  }
+  cu.CtxPop(&old);
+  if (r) {
+    snprintf(c->tex_why, sizeof c->tex_why, "%s: CUresult %d", what, r);
+    if (a) cu.ArrayDestroy(a);
+    cu.PrimaryCtxRelease(d);
+    c->tex = 0;
+    return false;
+  }
+  c->tex_array = a;
+  return true;
+}
+
+static void free_texture(Case *c) {
+  if (!c->tex) return;
+  int d = 0;
+  CUcontext ctx = NULL, old = NULL;
+  cu.DeviceGet(&d, G.info.backend_index);
+  cu.PrimaryCtxRetain(&ctx, d);
+  cu.CtxPush(ctx);
+  cu.TexObjectDestroy(c->tex);
+  cu.ArrayDestroy((CUarray)c->tex_array);
+  cu.CtxPop(&old);
+  cu.PrimaryCtxRelease(d); /* this call's retain */
+  cu.PrimaryCtxRelease(d); /* texture_object's */
+}
+
 /* Loads the form's bundle for this row with the form's environment; on failure leaves the
  * reason in f->why. */
-static void load_form(Form *f, const Case *c) {
+static void load_form(Form *f, Case *c) {
   f->why[0] = 0;
   f->mod = NULL;
   f->k = NULL;
@@ -558,6 +774,18 @@ static void load_form(Form *f, const Case *c) {
     f->mod = NULL;
   } else {
     fprintf(stderr, "  %s: loaded %s in %.1f ms\n", f->label, path, now_ms() - t0);
+    f->texture = false;
+    kcrt_param_info p;
+    if (c->img && kcrt_kernel_param_info(f->k, 0, &p) == KCRT_SUCCESS &&
+        p.kind != KCRT_PARAM_IMAGE) {
+      /* The nvcc twin: a cudaTextureObject_t (a 64-bit handle) where kcc's kernel has the image. */
+      f->texture = true;
+      if (!texture_object(c)) {
+        snprintf(f->why, sizeof f->why, "%s", c->tex_why);
+        kcrt_module_unload(f->mod);
+        f->mod = NULL;
+      }
+    }
   }
   for (int i = 0; i < f->nenv; i++) {
     char name[128];
@@ -571,7 +799,10 @@ static void load_form(Form *f, const Case *c) {
 }
 
 static bool launch(Form *f, Case *c) {
-  kcrt_status s = kcrt_launch(f->k, NULL, c->grid, c->block, 0, c->args, c->nargs);
+  kcrt_arg args[8];
+  memcpy(args, c->args, sizeof args);
+  if (c->img) args[0] = f->texture ? KCRT_ARG_VALUE(c->tex) : KCRT_ARG_VALUE(c->img);
+  kcrt_status s = kcrt_launch(f->k, NULL, c->grid, c->block, 0, args, c->nargs);
   if (s)
     snprintf(f->why, sizeof f->why, "launch: %s: %.150s", kcrt_status_name(s), kcrt_last_error());
   return s == KCRT_SUCCESS;
@@ -744,6 +975,8 @@ static void measure(Case *c) {
 }
 
 static void free_case(Case *c) {
+  free_texture(c);
+  if (c->img) kcrt_image_free(c->img);
   for (int i = 0; i < 6; i++) kcrt_buffer_free(c->d[i]);
   for (int i = 0; i < 3; i++) free(c->hf[i]), free(c->hd[i]);
   free(c->hi);
@@ -1094,6 +1327,49 @@ static void run_row(const char *row) {
     c.grid = KCRT_DIM3(grid_of(c.w, 32), grid_of(c.h, 32), 1), c.block = KCRT_DIM3(32, 8, 1);
     c.bytes = 8.0 * n;
     c.verify = verify_transpose;
+  } else if (!strcmp(row, "resize_img") || !strcmp(row, "resize_buf") || !strcmp(row, "blur_img") ||
+             !strcmp(row, "blur_buf")) {
+    /* A one-channel float image of two_d^2 random texels in [0, 1), as a CL_R/CL_FLOAT image
+     * (the _img rows; the nvcc twins a texture object over a CUDA array) or a buffer (the _buf
+     * rows). resize: bilinear to 7/8 of each side (a ratio whose weights vary from pixel to
+     * pixel); blur: 5x5 Gaussian, same size. 16x16 blocks. */
+    bool img = strstr(row, "_img") != NULL, resize = row[0] == 'r';
+    c.file = c.kernel = row;
+    c.w = c.h = two_d;
+    size_t n = (size_t)c.w * c.h;
+    c.hf[0] = random_floats(n, 0, 1);
+    if (img) {
+      kcrt_image_desc d = {KCRT_IMAGE_2D, KCRT_R, KCRT_FLOAT, (size_t)c.w, (size_t)c.h, 0, 0};
+      must(kcrt_image_create(G.dev, &d, &c.img), "kcrt_image_create");
+      must(kcrt_image_write(c.img, c.hf[0]), "kcrt_image_write");
+      c.linear = resize;
+    } else {
+      c.d[0] = upload(c.hf[0], n * 4);
+    }
+    c.args[0] = KCRT_ARG_BUFFER(c.d[0]); /* replaced by the image or texture at launch */
+    if (resize) {
+      c.n = c.w / 8 * 7, c.m = c.h / 8 * 7; /* output width, height */
+      c.rf = (float)c.w / (float)c.n, c.vf = (float)c.h / (float)c.m;
+      snprintf(c.size, sizeof c.size, "%d^2 -> %d^2 floats", c.w, c.n);
+      c.d[1] = c.out = upload(NULL, c.out_size = (size_t)c.n * c.m * 4);
+      int k = 1;
+      c.args[k++] = KCRT_ARG_BUFFER(c.d[1]);
+      if (!img) c.args[k++] = KCRT_ARG_VALUE(c.w), c.args[k++] = KCRT_ARG_VALUE(c.h);
+      c.args[k++] = KCRT_ARG_VALUE(c.n), c.args[k++] = KCRT_ARG_VALUE(c.m);
+      c.args[k++] = KCRT_ARG_VALUE(c.rf), c.args[k++] = KCRT_ARG_VALUE(c.vf), c.nargs = k;
+      c.grid = KCRT_DIM3(grid_of(c.n, 16), grid_of(c.m, 16), 1);
+      c.bytes = 4.0 * n + 4.0 * c.n * c.m;
+      c.verify = verify_resize;
+    } else {
+      snprintf(c.size, sizeof c.size, "%dx%d floats", c.w, c.h);
+      c.d[1] = c.out = upload(NULL, c.out_size = n * 4);
+      c.args[1] = KCRT_ARG_BUFFER(c.d[1]), c.args[2] = KCRT_ARG_VALUE(c.w);
+      c.args[3] = KCRT_ARG_VALUE(c.h), c.nargs = 4;
+      c.grid = KCRT_DIM3(grid_of(c.w, 16), grid_of(c.h, 16), 1);
+      c.bytes = 8.0 * n;
+      c.verify = verify_blur;
+    }
+    c.block = KCRT_DIM3(16, 16, 1);
   } else {
     fatal("unknown row '%s'", row);
   }
@@ -1102,10 +1378,11 @@ static void run_row(const char *row) {
 }
 
 static const char *const rows[] = {
-    "atomic_wrap", "copy",      "vecadd",    "saxpy",           "reduce",       "transpose",
-    "matmul",      "histogram", "stencil1d", "stencil2d",       "blackscholes", "nbody",
-    "scan",        "conv",      "bs_float2", "transpose_tiled", "bitcount",     "dmath",
-    "ddiv",        "dreduce",   "sprod"};
+    "atomic_wrap",     "copy",       "vecadd",     "saxpy",     "reduce",
+    "transpose",       "matmul",     "histogram",  "stencil1d", "stencil2d",
+    "blackscholes",    "nbody",      "scan",       "conv",      "bs_float2",
+    "transpose_tiled", "bitcount",   "dmath",      "ddiv",      "dreduce",
+    "sprod",           "resize_img", "resize_buf", "blur_img",  "blur_buf"};
 
 int main(int argc, char **argv) {
   const char *only = NULL;

@@ -46,12 +46,23 @@ static const Name fixed[] = {
     {"tex1D", BI_CU_TEX1D},
     {"tex2D", BI_CU_TEX2D},
     {"tex3D", BI_CU_TEX3D},
+    {"tex1DLod", BI_CU_TEX1DLOD},
+    {"tex2DLod", BI_CU_TEX2DLOD},
+    {"tex3DLod", BI_CU_TEX3DLOD},
+    {"tex1DLayered", BI_CU_TEX1DLAYERED},
+    {"tex2DLayered", BI_CU_TEX2DLAYERED},
+    {"tex1DLayeredLod", BI_CU_TEX1DLAYEREDLOD},
+    {"tex2DLayeredLod", BI_CU_TEX2DLAYEREDLOD},
     {"surf1Dread", BI_CU_SURF1DREAD},
     {"surf2Dread", BI_CU_SURF2DREAD},
     {"surf3Dread", BI_CU_SURF3DREAD},
+    {"surf1DLayeredread", BI_CU_SURF1DLAYEREDREAD},
+    {"surf2DLayeredread", BI_CU_SURF2DLAYEREDREAD},
     {"surf1Dwrite", BI_CU_SURF1DWRITE},
     {"surf2Dwrite", BI_CU_SURF2DWRITE},
     {"surf3Dwrite", BI_CU_SURF3DWRITE},
+    {"surf1DLayeredwrite", BI_CU_SURF1DLAYEREDWRITE},
+    {"surf2DLayeredwrite", BI_CU_SURF2DLAYEREDWRITE},
 };
 
 bool fe_builtin_is_fast(const char *name) {

@@ -1032,11 +1032,25 @@ static KExpr *printf_call(FeCtx *fe, CXCursor c, KLoc loc) {
   return e;
 }
 
+/* CUDA's pointer-result texture and surface reads (tex2D(&v, obj, x, y), surf2Dread(&v, obj,
+ * x, y)): *p = the value form's result (its T the pointee). */
+static KExpr *texture_into(FeCtx *fe, CXCursor c, KBuiltin b, int n, KLoc loc) {
+  KExpr *p = fe_expr(fe, clang_Cursor_getArgument(c, 0));
+  if (p->type->kind != KT_PTR) return fe_poison(loc);
+  KExpr *e = kir_builtin(b, p->type->base, n - 1, loc);
+  for (int i = 1; i < n; i++) e->args[e->nargs++] = fe_expr(fe, clang_Cursor_getArgument(c, i));
+  KExpr *lv = deref(p, loc);
+  return binary_node(KE_ASSIGN, KB_NONE, lv->type, lv, e, loc);
+}
+
 static KExpr *builtin_call(FeCtx *fe, CXCursor c, KBuiltin b, KLoc loc) {
   if (b == BI_PRINTF) return printf_call(fe, c, loc);
   KType *t = type_of(fe, c, loc);
   if (!t) return fe_poison(loc);
   int n = clang_Cursor_getNumArguments(c);
+  if (kir_builtin_is_cuda_texture(b) && !kir_cuda_texture_shape(b).write && n > 0 &&
+      clang_getCursorType(clang_Cursor_getArgument(c, 0)).kind == CXType_Pointer)
+    return texture_into(fe, c, b, n, loc);
   if (b == BI_SYNCTHREADS) n = 0; /* barrier(flags): kcc's barrier always fences both */
   KExpr *e = kir_builtin(b, t, n, loc);
   bool relational = b == BI_ISNAN || b == BI_ISINF || b == BI_ISFINITE;

@@ -48,10 +48,10 @@ static const char cl_prelude[] =
     "#undef cl_intel_subgroups\n#undef cl_intel_subgroups_short\n"
     "#undef cl_intel_device_side_avc_motion_estimation\n"
     "#undef cl_amd_media_ops\n#undef cl_amd_media_ops2\n"
-    /* clang's spir64 target predefines __IMAGE_SUPPORT__. kcc takes images (image.c), but only
-       its OpenCL C and SPIR-V forms carry them so far: a kernel that tests the macro takes its
-       path without images, which every form of one compilation (a bundle's PTX too) runs. */
-    "#undef __IMAGE_SUPPORT__\n"
+    /* Images (image.c): every form carries them (PTX and CUDA C sample in software,
+       docs/design.md), so a kernel that tests __IMAGE_SUPPORT__ takes its image path. Defined
+       here as clang's spir64 target defines it, whatever the target. */
+    "#undef __IMAGE_SUPPORT__\n#define __IMAGE_SUPPORT__ 1\n"
     /* The feature macros clang's opencl-c-base.h defines: its built-in table declares the
      * overloads each one guards (named address spaces in 1.2, generic ones in 2.0). */
     "#if __OPENCL_C_VERSION__ == 200\n"

@@ -43,13 +43,17 @@ set_tests_properties(bounds.oob.spirv PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300
   ENVIRONMENT "${KCC_LSAN};XDG_CACHE_HOME=${_bc_out}/cache")
 
 # The corpus's correct kernels, checked.
-# (CUDA input too: lambdas, and __device__ variables, whose accesses stay unchecked.)
+# (CUDA input too: lambdas, and __device__ variables, whose accesses stay unchecked; and OpenCL
+# C images, whose software sampling in PTX and CUDA C the pass leaves unchecked.)
 foreach(_name atomics constant control cuda_spellings driver_bugs dynshared fp64 histogram int64
               math32 matmul printf reduce saxpy stencil structs symbols transpose vec_ops vecadd
-              cuda_lambda cuda_devvar)
+              cuda_lambda cuda_devvar cl_images)
   set(_src ${CMAKE_CURRENT_SOURCE_DIR}/kernels/${_name}.k)
   if(NOT EXISTS ${_src})
     set(_src ${CMAKE_CURRENT_SOURCE_DIR}/runtime/${_name}.cu)
+  endif()
+  if(NOT EXISTS ${_src})
+    set(_src ${CMAKE_CURRENT_SOURCE_DIR}/runtime/${_name}.cl)
   endif()
   _bc_bundle(${_name} ${_src})
   add_custom_target(bc_${_name} ALL DEPENDS ${_bc_out}/${_name}.kcb.stamp)

@@ -80,6 +80,13 @@ add_test(NAME cu.nanosleep.ptx_sm70
                  ${CMAKE_CURRENT_SOURCE_DIR}/cu/nanosleep.cu ${_kcc_cu_dir}/nanosleep)
 set_tests_properties(cu.nanosleep.ptx_sm70 PROPERTIES TIMEOUT 120 LABELS cuda-input)
 
+# Texture and surface objects: the PTX's tex/suld/sust instructions, each form counted
+# (tests/cu/textures.sh).
+add_test(NAME cu.textures.instructions
+         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cu/textures.sh $<TARGET_FILE:kcc>
+                 ${CMAKE_CURRENT_SOURCE_DIR}/cu/textures.cu ${_kcc_cu_dir}/textures_instr)
+set_tests_properties(cu.textures.instructions PROPERTIES TIMEOUT 120 LABELS cuda-input)
+
 # Kernighan's bit-count loops as one popcount (compiler/passes/idiom.c; tests/cu/idioms.sh).
 add_test(NAME cu.idioms
          COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cu/idioms.sh $<TARGET_FILE:kcc>

@@ -808,7 +808,8 @@ static void cuda_surf(CGen *g, const KExpr *e) {
 static void cuda_texture(CGen *g, const KExpr *e) {
   CudaState *st = g->be;
   KBuiltin b = e->builtin;
-  bool write = b >= BI_CU_SURF1DWRITE, surf = b >= BI_CU_SURF1DREAD;
+  KCuTexShape sh = kir_cuda_texture_shape(b);
+  bool write = sh.write, surf = sh.surf;
   const KType *t = write ? e->args[0]->type : e->type;
   int n = 0;
   if (!kir_texel_elem(t, &n)) {

@@ -453,12 +453,23 @@ static const KBuiltinInfo builtins[] = {
     {"tex1D", BI_CU_TEX1D, 2},
     {"tex2D", BI_CU_TEX2D, 3},
     {"tex3D", BI_CU_TEX3D, 4},
+    {"tex1DLod", BI_CU_TEX1DLOD, 3},
+    {"tex2DLod", BI_CU_TEX2DLOD, 4},
+    {"tex3DLod", BI_CU_TEX3DLOD, 5},
+    {"tex1DLayered", BI_CU_TEX1DLAYERED, 3},
+    {"tex2DLayered", BI_CU_TEX2DLAYERED, 4},
+    {"tex1DLayeredLod", BI_CU_TEX1DLAYEREDLOD, 4},
+    {"tex2DLayeredLod", BI_CU_TEX2DLAYEREDLOD, 5},
     {"surf1Dread", BI_CU_SURF1DREAD, 3},
     {"surf2Dread", BI_CU_SURF2DREAD, 4},
     {"surf3Dread", BI_CU_SURF3DREAD, 5},
+    {"surf1DLayeredread", BI_CU_SURF1DLAYEREDREAD, 4},
+    {"surf2DLayeredread", BI_CU_SURF2DLAYEREDREAD, 5},
     {"surf1Dwrite", BI_CU_SURF1DWRITE, 4},
     {"surf2Dwrite", BI_CU_SURF2DWRITE, 5},
     {"surf3Dwrite", BI_CU_SURF3DWRITE, 6},
+    {"surf1DLayeredwrite", BI_CU_SURF1DLAYEREDWRITE, 5},
+    {"surf2DLayeredwrite", BI_CU_SURF2DLAYEREDWRITE, 6},
 };
 const char *const kir_red_names[KR_COUNT_] = {
     "add", "mul", "min", "max", "and", "or", "xor", "logical_and", "logical_or", "logical_xor",
@@ -506,7 +517,36 @@ bool kir_builtin_is_image(KBuiltin id) {
 }
 
 bool kir_builtin_is_cuda_texture(KBuiltin id) {
-  return id >= BI_CU_TEX1DFETCH && id <= BI_CU_SURF3DWRITE;
+  return id >= BI_CU_TEX1DFETCH && id <= BI_CU_SURF2DLAYEREDWRITE;
+}
+
+KCuTexShape kir_cuda_texture_shape(KBuiltin id) {
+  KCuTexShape s = {0};
+  switch (id) {
+  case BI_CU_TEX1DFETCH:
+  case BI_CU_TEX1D: s.dims = 1; break;
+  case BI_CU_TEX2D: s.dims = 2; break;
+  case BI_CU_TEX3D: s.dims = 3; break;
+  case BI_CU_TEX1DLOD: s.dims = 1, s.lod = true; break;
+  case BI_CU_TEX2DLOD: s.dims = 2, s.lod = true; break;
+  case BI_CU_TEX3DLOD: s.dims = 3, s.lod = true; break;
+  case BI_CU_TEX1DLAYERED: s.dims = 1, s.layered = true; break;
+  case BI_CU_TEX2DLAYERED: s.dims = 2, s.layered = true; break;
+  case BI_CU_TEX1DLAYEREDLOD: s.dims = 1, s.layered = s.lod = true; break;
+  case BI_CU_TEX2DLAYEREDLOD: s.dims = 2, s.layered = s.lod = true; break;
+  case BI_CU_SURF1DREAD: s.dims = 1, s.surf = true; break;
+  case BI_CU_SURF2DREAD: s.dims = 2, s.surf = true; break;
+  case BI_CU_SURF3DREAD: s.dims = 3, s.surf = true; break;
+  case BI_CU_SURF1DLAYEREDREAD: s.dims = 1, s.surf = s.layered = true; break;
+  case BI_CU_SURF2DLAYEREDREAD: s.dims = 2, s.surf = s.layered = true; break;
+  case BI_CU_SURF1DWRITE: s.dims = 1, s.surf = s.write = true; break;
+  case BI_CU_SURF2DWRITE: s.dims = 2, s.surf = s.write = true; break;
+  case BI_CU_SURF3DWRITE: s.dims = 3, s.surf = s.write = true; break;
+  case BI_CU_SURF1DLAYEREDWRITE: s.dims = 1, s.surf = s.write = s.layered = true; break;
+  case BI_CU_SURF2DLAYEREDWRITE: s.dims = 2, s.surf = s.write = s.layered = true; break;
+  default: break;
+  }
+  return s;
 }
 
 const KType *kir_texel_elem(const KType *t, int *n) {

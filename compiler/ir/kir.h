@@ -523,17 +523,28 @@ typedef enum KBuiltin {
      only). The object is an unsigned long long (cudaTextureObject_t, cudaSurfaceObject_t) the
      host made; the texel type is the template argument T, the result's (or the stored value's)
      type: a scalar or a CUDA vector type (a struct of 1 to 4 fields of one scalar type). */
-  BI_CU_TEX1DFETCH,  /* (tex, int x): T */
-  BI_CU_TEX1D,       /* (tex, float x): T */
-  BI_CU_TEX2D,       /* (tex, float x, float y): T */
-  BI_CU_TEX3D,       /* (tex, float x, float y, float z): T */
-  BI_CU_SURF1DREAD,  /* (surf, int x (bytes), int mode): T; mode a cudaSurfaceBoundaryMode
-                        constant (0 zero, 1 clamp, 2 trap) */
-  BI_CU_SURF2DREAD,  /* (surf, int x, int y, int mode): T */
-  BI_CU_SURF3DREAD,  /* (surf, int x, int y, int z, int mode): T */
-  BI_CU_SURF1DWRITE, /* (T value, surf, int x, int mode): void */
-  BI_CU_SURF2DWRITE, /* (T value, surf, int x, int y, int mode): void */
-  BI_CU_SURF3DWRITE, /* (T value, surf, int x, int y, int z, int mode): void */
+  BI_CU_TEX1DFETCH,         /* (tex, int x): T */
+  BI_CU_TEX1D,              /* (tex, float x): T */
+  BI_CU_TEX2D,              /* (tex, float x, float y): T */
+  BI_CU_TEX3D,              /* (tex, float x, float y, float z): T */
+  BI_CU_TEX1DLOD,           /* (tex, float x, float level): T, at that level of detail */
+  BI_CU_TEX2DLOD,           /* (tex, float x, float y, float level): T */
+  BI_CU_TEX3DLOD,           /* (tex, float x, float y, float z, float level): T */
+  BI_CU_TEX1DLAYERED,       /* (tex, float x, int layer): T */
+  BI_CU_TEX2DLAYERED,       /* (tex, float x, float y, int layer): T */
+  BI_CU_TEX1DLAYEREDLOD,    /* (tex, float x, int layer, float level): T */
+  BI_CU_TEX2DLAYEREDLOD,    /* (tex, float x, float y, int layer, float level): T */
+  BI_CU_SURF1DREAD,         /* (surf, int x (bytes), int mode): T; mode a cudaSurfaceBoundaryMode
+                               constant (0 zero, 1 clamp, 2 trap) */
+  BI_CU_SURF2DREAD,         /* (surf, int x, int y, int mode): T */
+  BI_CU_SURF3DREAD,         /* (surf, int x, int y, int z, int mode): T */
+  BI_CU_SURF1DLAYEREDREAD,  /* (surf, int x, int layer, int mode): T */
+  BI_CU_SURF2DLAYEREDREAD,  /* (surf, int x, int y, int layer, int mode): T */
+  BI_CU_SURF1DWRITE,        /* (T value, surf, int x, int mode): void */
+  BI_CU_SURF2DWRITE,        /* (T value, surf, int x, int y, int mode): void */
+  BI_CU_SURF3DWRITE,        /* (T value, surf, int x, int y, int z, int mode): void */
+  BI_CU_SURF1DLAYEREDWRITE, /* (T value, surf, int x, int layer, int mode): void */
+  BI_CU_SURF2DLAYEREDWRITE, /* (T value, surf, int x, int y, int layer, int mode): void */
   BI_COUNT_
 } KBuiltin;
 
@@ -583,8 +594,16 @@ static inline bool kir_red_uses_op(KBuiltin id) {
 bool kir_builtin_is_cuda_intrinsic(KBuiltin id);
 /* BI_IMAGE_READ..BI_IMAGE_CHANNEL_TYPE. */
 bool kir_builtin_is_image(KBuiltin id);
-/* BI_CU_TEX1DFETCH..BI_CU_SURF3DWRITE. */
+/* BI_CU_TEX1DFETCH..BI_CU_SURF2DLAYEREDWRITE. */
 bool kir_builtin_is_cuda_texture(KBuiltin id);
+/* The geometry of one: 1 to 3 spatial dimensions, whether layered (a layer index after the
+ * coordinates), whether it takes a level of detail (last, tex only), whether it is a surface
+ * access and a write. */
+typedef struct KCuTexShape {
+  int dims;
+  bool layered, lod, surf, write;
+} KCuTexShape;
+KCuTexShape kir_cuda_texture_shape(KBuiltin id);
 /* A CUDA texel type: a scalar, or a struct of 1 to 4 fields of one scalar type (float4, uchar2);
  * its scalar type and component count, or NULL. */
 const KType *kir_texel_elem(const KType *t, int *n);

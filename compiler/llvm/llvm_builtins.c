@@ -1140,21 +1140,26 @@ static LLVMValueRef gen_cu_tex(LG *g, KExpr *e) {
                kir_builtin_info(e->builtin)->name, kir_type_str(e->type));
     return LLVMGetUndef(lg_type(g, e->type));
   }
-  int dims = e->builtin == BI_CU_TEX3D ? 3 : e->builtin == BI_CU_TEX2D ? 2 : 1;
+  KCuTexShape sh = kir_cuda_texture_shape(e->builtin);
   bool fetch = e->builtin == BI_CU_TEX1DFETCH;
   const char *rk = kir_is_float(el) ? "v4f32" : kir_is_signed(el) ? "v4s32" : "v4u32";
-  char name[64];
-  snprintf(name, sizeof name, "llvm.nvvm.tex.unified.%dd.%s.%s", dims, rk, fetch ? "s32" : "f32");
-  LLVMValueRef ops[4];
-  LLVMTypeRef pt[4];
-  for (int i = 0; i < e->nargs && i < 4; i++) {
-    ops[i] = lg_expr(g, e->args[i]);
-    pt[i] = LLVMTypeOf(ops[i]);
-  }
+  /* tex.{1d,2d,3d}, tex.a1d/a2d (layered: the layer index first), tex.level.* (the level of
+   * detail last). */
+  char name[80];
+  snprintf(name, sizeof name, "llvm.nvvm.tex.unified.%dd%s%s.%s.%s", sh.dims,
+           sh.layered ? ".array" : "", sh.lod ? ".level" : "", rk, fetch ? "s32" : "f32");
+  LLVMValueRef ops[6];
+  LLVMTypeRef pt[6];
+  int k = 0;
+  ops[k++] = lg_expr(g, e->args[0]); /* the object */
+  if (sh.layered) ops[k++] = lg_expr(g, e->args[1 + sh.dims]);
+  for (int i = 1; i <= sh.dims; i++) ops[k++] = lg_expr(g, e->args[i]);
+  if (sh.lod) ops[k++] = lg_expr(g, e->args[e->nargs - 1]);
+  for (int i = 0; i < k; i++) pt[i] = LLVMTypeOf(ops[i]);
   LLVMTypeRef ct = kir_is_float(el) ? g->t_f32 : g->t_i32, el4[4] = {ct, ct, ct, ct};
   LLVMTypeRef rt = LLVMStructTypeInContext(g->ctx, el4, 4, 0);
-  LLVMValueRef r = lg_call(g, lg_decl(g, name, LLVMFunctionType(rt, pt, (unsigned)e->nargs, 0)),
-                           ops, (unsigned)e->nargs);
+  LLVMValueRef r =
+      lg_call(g, lg_decl(g, name, LLVMFunctionType(rt, pt, (unsigned)k, 0)), ops, (unsigned)k);
   LLVMValueRef a = texel_alloca(g, e->type);
   for (int i = 0; i < n; i++) {
     LLVMValueRef c = LLVMBuildExtractValue(g->b, r, (unsigned)i, "");
@@ -1166,9 +1171,9 @@ static LLVMValueRef gen_cu_tex(LG *g, KExpr *e) {
 }
 
 static LLVMValueRef gen_cu_surf(LG *g, KExpr *e) {
-  bool write = e->builtin >= BI_CU_SURF1DWRITE;
-  int dims =
-      write ? (int)(e->builtin - BI_CU_SURF1DWRITE) + 1 : (int)(e->builtin - BI_CU_SURF1DREAD) + 1;
+  KCuTexShape sh = kir_cuda_texture_shape(e->builtin);
+  bool write = sh.write;
+  int dims = sh.dims;
   const KType *t = write ? e->args[0]->type : e->type;
   int n = 0, bytes = (int)t->size;
   KExpr *mode = e->args[e->nargs - 1];
@@ -1194,11 +1199,15 @@ static LLVMValueRef gen_cu_surf(LG *g, KExpr *e) {
   LLVMValueRef ops[12];
   LLVMTypeRef pt[12];
   int k = 0, first = write ? 1 : 0;
-  for (int i = first; i < first + 1 + dims; i++) { /* the object, then x[, y[, z]] */
-    ops[k] = lg_expr(g, e->args[i]);
-    pt[k] = LLVMTypeOf(ops[k]);
-    k++;
-  }
+  /* The object, [the layer (a1d, a2d),] then x[, y[, z]]. */
+  ops[k++] = lg_expr(g, e->args[first]);
+  if (sh.layered) ops[k++] = lg_expr(g, e->args[first + 1 + dims]);
+  for (int i = first + 1; i < first + 1 + dims; i++) ops[k++] = lg_expr(g, e->args[i]);
+  for (int i = 0; i < k; i++) pt[i] = LLVMTypeOf(ops[i]);
+  const char *geo = sh.layered  ? (dims == 1 ? "1d.array" : "2d.array")
+                    : dims == 1 ? "1d"
+                    : dims == 2 ? "2d"
+                                : "3d";
   LLVMValueRef a = texel_alloca(g, t);
   char name[64];
   if (write) {
@@ -1211,11 +1220,11 @@ static LLVMValueRef gen_cu_surf(LG *g, KExpr *e) {
       ops[k] = w;
       pt[k++] = LLVMTypeOf(w);
     }
-    snprintf(name, sizeof name, "llvm.nvvm.sust.b.%dd.%s.%s", dims, size, modes[mode->ival]);
+    snprintf(name, sizeof name, "llvm.nvvm.sust.b.%s.%s.%s", geo, size, modes[mode->ival]);
     lg_call(g, lg_decl(g, name, LLVMFunctionType(g->t_void, pt, (unsigned)k, 0)), ops, (unsigned)k);
     return NULL;
   }
-  snprintf(name, sizeof name, "llvm.nvvm.suld.%dd.%s.%s", dims, size, modes[mode->ival]);
+  snprintf(name, sizeof name, "llvm.nvvm.suld.%s.%s.%s", geo, size, modes[mode->ival]);
   LLVMTypeRef rt = suld_type(g, bytes);
   LLVMValueRef r =
       lg_call(g, lg_decl(g, name, LLVMFunctionType(rt, pt, (unsigned)k, 0)), ops, (unsigned)k);
@@ -1252,7 +1261,7 @@ LLVMValueRef lg_builtin(LG *g, KExpr *e) {
   if (kir_builtin_is_image(e->builtin) || e->builtin == BI_SURF_LOAD || e->builtin == BI_SURF_STORE)
     return gen_image(g, e);
   if (kir_builtin_is_cuda_texture(e->builtin))
-    return e->builtin <= BI_CU_TEX3D ? gen_cu_tex(g, e) : gen_cu_surf(g, e);
+    return kir_cuda_texture_shape(e->builtin).surf ? gen_cu_surf(g, e) : gen_cu_tex(g, e);
   if (kir_builtin_is_warp(e->builtin)) return gen_warp(g, e);
   if (kir_builtin_is_subgroup(e->builtin)) return gen_subgroup(g, e);
   if (kir_builtin_is_cuda_intrinsic(e->builtin)) return gen_cuda_int(g, e);

@@ -441,7 +441,7 @@ static KExpr *rw_call(Fn *F, KExpr *e) {
       if (!ps[i].base) ps[i] = unknown_prov(e->loc);
     }
   for (int i = 0; i < n0; i++) e->args[i] = rw(F, e->args[i]);
-  if (!g || !g->body || g->is_kernel || g == F->report) return e;
+  if (!g || !g->body || g->is_kernel || g == F->report || g->image_impl) return e;
   KExpr **args = kir_alloc(sizeof(KExpr *) * (g->nparams + 1));
   int n = 0;
   for (int i = 0; i < n0; i++) args[n++] = e->args[i];
@@ -698,11 +698,14 @@ bool pass_bounds(KModule *m, bool allow_generic) {
   KType *errt = kir_type_ptr(u32t(), KAS_GLOBAL, 0);
   KFunc *report = make_report(m, errt);
 
-  /* Hidden parameters first, so that every call site knows its callee's final list. */
+  /* Hidden parameters first, so that every call site knows its callee's final list. The
+   * software forms of the image functions (KFunc.image_impl) are left as they are: they reach
+   * memory only through surface loads and stores, which drop what is out of range, and the
+   * image builtins that call them pass no hidden arguments. */
   int nk = 0;
   for (int i = 0; i < m->funcs.n; i++) {
     KFunc *f = m->funcs.v[i];
-    if (!f->body) continue;
+    if (!f->body || f->image_impl) continue;
     int n0 = f->nparams;
     if (f->is_kernel) {
       for (int j = 0; j < n0; j++)
@@ -730,7 +733,7 @@ bool pass_bounds(KModule *m, bool allow_generic) {
   }
   for (int i = 0; i < m->funcs.n; i++) {
     KFunc *f = m->funcs.v[i];
-    if (!f->body) continue;
+    if (!f->body || f->image_impl) continue;
     Fn F = {.m = m, .f = f, .tab = tab, .generic = allow_generic, .report = report};
     int np = f->nparams;
     if (f->is_kernel) {

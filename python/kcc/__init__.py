@@ -16,6 +16,7 @@ from ._core import (Device, DeviceArray, Event, Kernel, Module, Stream, __versio
                     compile_file, device_array, device_array_like, devices, emit,
                     event_elapsed_time, get_device, load, local, select_device, stats,
                     synchronize, to_device)
+from ._image import Image, Sampler
 from ._elementwise import ElementwiseKernel, ReductionKernel, ScanKernel
 from ._errors import (BuildFailedError, CompileError, DriverError, Error, InvalidArgumentError,
                       InvalidLaunchError, InvalidModuleError, InvalidOptionError,
@@ -69,7 +70,8 @@ def __getattr__(name):
 
 
 __all__ = [
-    "jit", "Device", "DeviceArray", "ElementwiseKernel", "Event", "Kernel", "Module",
+    "jit", "Device", "DeviceArray", "ElementwiseKernel", "Event", "Image", "Kernel", "Module",
+    "Sampler",
     "ReductionKernel", "ScanKernel", "Stream", "compile", "compile_file",
     "device_array", "device_array_like", "devices", "emit", "event_elapsed_time", "get_device",
     "load", "local", "select_device", "stats", "synchronize", "to_device", "Error",

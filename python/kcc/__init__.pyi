@@ -171,6 +171,42 @@ class local:
     nbytes: int
     def __init__(self, nbytes: int) -> None: ...
 
+# ---------------------------------------------------------------- images and samplers
+
+class Image:
+    shape: Tuple[int, ...]
+    dtype: np.dtype
+    image_type: str  # '1d', '1d_buffer', '1d_array', '2d', '2d_array', '3d'
+    order: str  # 'R', 'RG', 'RGBA', 'BGRA' ...
+    channel_type: str  # 'float', 'unorm_int8', 'unsigned_int8', 'half_float' ...
+    width: int
+    height: int
+    depth: int
+    array_size: int
+    nbytes: int
+    device: Device
+    def __init__(self, array: npt.ArrayLike, normalized: Optional[bool] = ...,
+                 image_type: Optional[str] = ..., order: Optional[str] = ...,
+                 device: Optional[Device] = ...) -> None: ...
+    @classmethod
+    def empty(cls, shape: Sequence[int], dtype: npt.DTypeLike = ...,
+              normalized: Optional[bool] = ..., image_type: Optional[str] = ...,
+              order: Optional[str] = ..., device: Optional[Device] = ...) -> "Image": ...
+    @property
+    def ndim(self) -> int: ...
+    def copy_to_device(self, ary: npt.ArrayLike) -> "Image": ...
+    def copy_to_host(self) -> np.ndarray: ...
+    def free(self) -> None: ...
+
+class Sampler:
+    normalized: bool
+    addressing: str  # 'none', 'clamp_to_edge', 'clamp', 'repeat', 'mirrored_repeat'
+    filter: str  # 'nearest', 'linear'
+    device: Device
+    def __init__(self, normalized: bool = ..., addressing: str = ..., filter: str = ...,
+                 device: Optional[Device] = ...) -> None: ...
+    def free(self) -> None: ...
+
 # ---------------------------------------------------------------- modules, kernels, launches
 
 class _Param:

@@ -1334,12 +1334,8 @@ class Kernel(N.fast.KernelBase if N.fast else object):
         if p.kind == PARAM_POINTER:
             return self._pointer_setter(p, arg, where)
         if p.kind in (PARAM_IMAGE, PARAM_SAMPLER):
-            def refuse(a):
-                raise TypeError("%s is an OpenCL %s: the Python package cannot pass images and "
-                                "samplers yet (libkcrt's C API can: kcrt_image_create, "
-                                "kcrt_sampler_create)"
-                                % (where, "image" if p.kind == PARAM_IMAGE else "sampler"))
-            return refuse
+            from ._image import image_setter  # kcc.Image, kcc.Sampler
+            return image_setter(p, arg, where, self.device)
         if p.kind == PARAM_LOCAL:
             marker = N.kcrt().local_marker
 
@@ -1588,6 +1584,11 @@ class Kernel(N.fast.KernelBase if N.fast else object):
                     return wrap_cuda_array(a, cai)
                 if hasattr(a, "__dlpack__"):
                     return wrap_dlpack(a)
+                from . import _image
+                if isinstance(a, (_image.Image, _image.Sampler)):
+                    raise TypeError("%s is a pointer: it takes an array, not a kcc.%s (an "
+                                    "OpenCL image or sampler goes to an image2d_t & co. or "
+                                    "sampler_t parameter)" % (where, type(a).__name__))
                 raise TypeError("%s takes a numpy array, a kcc device array or a CUDA array "
                                 "(__cuda_array_interface__), not %s" % (where, type(a).__name__))
             check_dtype(a.dtype, a.shape, _et_of_dtype(a.dtype))

@@ -197,6 +197,12 @@ def kcrt():
         _proto(lib, "kcrt_module_kernel_name", c_char_p, c_void_p, c_int)
         _proto(lib, "kcrt_kernel_get_info", st, c_void_p, P(KernelInfo))
         _proto(lib, "kcrt_kernel_param_info", st, c_void_p, c_int, P(ParamInfo))
+        _proto(lib, "kcrt_image_create", st, c_void_p, c_void_p, P(c_void_p))
+        _proto(lib, "kcrt_image_free", st, c_void_p)
+        _proto(lib, "kcrt_image_write", st, c_void_p, c_void_p)
+        _proto(lib, "kcrt_image_read", st, c_void_p, c_void_p)
+        _proto(lib, "kcrt_sampler_create", st, c_void_p, c_int, c_int, c_int, P(c_void_p))
+        _proto(lib, "kcrt_sampler_free", st, c_void_p)
         _proto(lib, "kcrt_launch", st, c_void_p, c_void_p, Dim3, Dim3, c_size_t, c_void_p,
                c_int)
         lib.local_marker = ctypes.addressof(ctypes.c_ubyte.in_dll(lib, "kcrt_local_marker"))

@@ -332,6 +332,22 @@ static void halfs(Rt *rt) {
   RT_CHECK(rt, kcrt_image_free(b));
 }
 
+/* support: the kernel's #ifdef __IMAGE_SUPPORT__ path (a copy of the texels) is the one
+ * compiled, in every form. */
+static void support(Rt *rt) {
+  Img m = make_img(rt, KCRT_IMAGE_2D, KCRT_RGBA, KCRT_FLOAT);
+  kcrt_image *img = upload(rt, &m);
+  size_t n = (size_t)m.w * m.h;
+  kcrt_buffer *o = rt_alloc(rt, 16 * n);
+  kcrt_arg args[] = {KCRT_ARG_VALUE(img), KCRT_ARG_BUFFER(o)};
+  rt_launch(rt, rt_kernel(rt, "support"), KCRT_DIM1(n), KCRT_DIM1(1), 0, args, 2);
+  float *got = rt_xalloc(16 * n);
+  rt_download(rt, o, got, 16 * n);
+  rt_cmp_f32(rt, "#ifdef __IMAGE_SUPPORT__ (the image path)", got, (const float *)m.data, 4 * n, 0,
+             0);
+  RT_CHECK(rt, kcrt_image_free(img));
+}
+
 /* What the runtime refuses before any driver sees it. */
 static void refusals(Rt *rt) {
   kcrt_image *img = NULL;
@@ -389,9 +405,10 @@ int main(int argc, char **argv) {
   fetches(&rt);
   writes(&rt);
   halfs(&rt);
+  support(&rt);
   refusals(&rt);
   return rt_finish(&rt,
                    "%d sampler cases of %d reads, constant samplers, fetches, queries, writes, "
-                   "half images",
+                   "half images, __IMAGE_SUPPORT__",
                    cases, N);
 }

@@ -132,3 +132,15 @@ __kernel void halfs(read_only image2d_t a, write_only image2d_t b, __global floa
   o[p.y * get_image_width(a) + p.x] = convert_float4(v);
   write_imageh(b, p, v * (half)2);
 }
+
+/* __IMAGE_SUPPORT__ is predefined in every form (PTX and CUDA C too): this kernel takes its
+ * image path and copies the image's texels; without the macro it would write -1s. */
+__kernel void support(read_only image2d_t img, __global float4 *o) {
+  int i = (int)get_global_id(0);
+#ifdef __IMAGE_SUPPORT__
+  int w = get_image_width(img);
+  o[i] = read_imagef(img, (int2)(i % w, i / w));
+#else
+  o[i] = (float4)(-1.0f);
+#endif
+}

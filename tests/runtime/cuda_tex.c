@@ -2,7 +2,9 @@
  * device and compares every element with the host's expectation. The objects are what a CUDA
  * program's host code makes: here through the driver API (libcuda.so.1, opened as libkcrt opens
  * it, on the device's primary context, which libkcrt uses too): linear textures over kcrt
- * buffers (kcrt_buffer_address) and a surface over a CUDA array. The driver's types are
+ * buffers (kcrt_buffer_address), surfaces over CUDA arrays (a layered one too) and textures
+ * over CUDA arrays (layered and plain; a plain array has one level, which every level of detail
+ * reads). The driver's types are
  * declared below with cuda.h's layouts, so no CUDA header is needed to build the test. On an
  * OpenCL device the bundle (no OpenCL form: texture objects have none) must be refused with
  * KCRT_ERROR_NO_BINARY. */
@@ -60,7 +62,7 @@ typedef struct {
   void *reserved1;
   size_t dstPitch, dstHeight, WidthInBytes, Height, Depth;
 } Copy3D;
-enum { FMT_U8 = 0x01, FMT_U32 = 0x03, FMT_F32 = 0x20, SURFACE_LDST = 0x02 };
+enum { FMT_U8 = 0x01, FMT_U32 = 0x03, FMT_F32 = 0x20, LAYERED = 0x01, SURFACE_LDST = 0x02 };
 
 static struct {
   CUresult (*DeviceGet)(int *, int);
@@ -159,10 +161,11 @@ static void fetches(Rt *rt) {
   cu_check(rt, cu.TexObjectDestroy(tb), "cuTexObjectDestroy");
 }
 
-static void copy(Rt *rt, CUarray a, void *host, size_t w, size_t h, bool to_array) {
+static void copy_layers(Rt *rt, CUarray a, void *host, size_t w, size_t h, size_t layers,
+                        bool to_array) {
   Copy3D c;
   memset(&c, 0, sizeof c);
-  c.WidthInBytes = 4 * w, c.Height = h, c.Depth = 1;
+  c.WidthInBytes = 4 * w, c.Height = h, c.Depth = layers;
   if (to_array) {
     c.srcMemoryType = 1, c.srcHost = host, c.srcPitch = 4 * w, c.srcHeight = h;
     c.dstMemoryType = 3, c.dstArray = a;
@@ -171,6 +174,10 @@ static void copy(Rt *rt, CUarray a, void *host, size_t w, size_t h, bool to_arra
     c.dstMemoryType = 1, c.dstHost = host, c.dstPitch = 4 * w, c.dstHeight = h;
   }
   cu_check(rt, cu.Memcpy3D(&c), "cuMemcpy3D");
+}
+
+static void copy(Rt *rt, CUarray a, void *host, size_t w, size_t h, bool to_array) {
+  copy_layers(rt, a, host, w, h, 1, to_array);
 }
 
 static void surfaces(Rt *rt) {
@@ -198,6 +205,79 @@ static void surfaces(Rt *rt) {
   cu_check(rt, cu.ArrayDestroy(a), "cuArrayDestroy");
 }
 
+/* A point-sampled, clamped, unnormalized texture over CUDA array a. */
+static CUobj array_texture(Rt *rt, CUarray a) {
+  ResDesc rd;
+  TexDesc td;
+  memset(&rd, 0, sizeof rd);
+  memset(&td, 0, sizeof td);
+  rd.res.array.hArray = a;
+  td.addressMode[0] = td.addressMode[1] = td.addressMode[2] = 1; /* clamp */
+  CUobj t = 0;
+  cu_check(rt, cu.TexObjectCreate(&t, &rd, &td, NULL), "cuTexObjectCreate");
+  return t;
+}
+
+/* layered: tex2DLayered, tex2DLod and tex2DLayeredLod (pointer-result overloads) on float
+ * arrays, a layered one and a plain one, exact (point sampling). */
+static void layered(Rt *rt) {
+  int w = rt_int(rt, 1, 200), h = rt_int(rt, 1, 20), L = rt_int(rt, 1, 6);
+  size_t n = (size_t)w * (size_t)h, all = n * (size_t)L;
+  float *lay = rt_xalloc(4 * all), *plain = rt_xalloc(4 * n), *want = rt_xalloc(4 * all),
+        *got = rt_xalloc(4 * all);
+  for (size_t i = 0; i < all; i++) lay[i] = rt_float(rt, -100.0f, 100.0f);
+  for (size_t i = 0; i < n; i++) plain[i] = rt_float(rt, -100.0f, 100.0f);
+  for (size_t i = 0; i < all; i++) want[i] = lay[i] + 2.0f * plain[i % n];
+  ArrayDesc al = {(size_t)w, (size_t)h, (size_t)L, FMT_F32, 1, LAYERED};
+  ArrayDesc ap = {(size_t)w, (size_t)h, 0, FMT_F32, 1, 0};
+  CUarray a = NULL, b = NULL;
+  cu_check(rt, cu.Array3DCreate(&a, &al), "cuArray3DCreate (layered)");
+  cu_check(rt, cu.Array3DCreate(&b, &ap), "cuArray3DCreate");
+  copy_layers(rt, a, lay, (size_t)w, (size_t)h, (size_t)L, true);
+  copy(rt, b, plain, (size_t)w, (size_t)h, true);
+  CUobj tl = array_texture(rt, a), t2 = array_texture(rt, b);
+  kcrt_buffer *o = rt_alloc(rt, 4 * all);
+  kcrt_arg args[] = {KCRT_ARG_VALUE(tl), KCRT_ARG_VALUE(t2), KCRT_ARG_BUFFER(o), KCRT_ARG_VALUE(w),
+                     KCRT_ARG_VALUE(h)};
+  rt_launch(rt, rt_kernel(rt, "layered"),
+            KCRT_DIM3((unsigned)rt_ceil_div((uint64_t)w, 64), (unsigned)h, (unsigned)L),
+            KCRT_DIM1(64), 0, args, 5);
+  rt_download(rt, o, got, 4 * all);
+  rt_cmp_f32(rt, "tex2DLayered + tex2DLod + tex2DLayeredLod (CUDA arrays)", got, want, all, 0, 0);
+  cu_check(rt, cu.TexObjectDestroy(tl), "cuTexObjectDestroy");
+  cu_check(rt, cu.TexObjectDestroy(t2), "cuTexObjectDestroy");
+  cu_check(rt, cu.ArrayDestroy(a), "cuArrayDestroy");
+  cu_check(rt, cu.ArrayDestroy(b), "cuArrayDestroy");
+}
+
+/* surf_layered: surf2DLayeredread (pointer-result) and surf2DLayeredwrite on a layered array. */
+static void layered_surface(Rt *rt) {
+  int w = rt_int(rt, 1, 300), h = rt_int(rt, 1, 20), L = rt_int(rt, 1, 6);
+  size_t all = (size_t)w * (size_t)h * (size_t)L;
+  uint32_t *v = rt_xalloc(4 * all), *got = rt_xalloc(4 * all), *want = rt_xalloc(4 * all);
+  for (size_t i = 0; i < all; i++)
+    v[i] = rt_u32(rt), want[i] = v[i] * 3u + (uint32_t)(i / ((size_t)w * (size_t)h));
+  ArrayDesc ad = {(size_t)w, (size_t)h, (size_t)L, FMT_U32, 1, LAYERED | SURFACE_LDST};
+  CUarray a = NULL;
+  cu_check(rt, cu.Array3DCreate(&a, &ad), "cuArray3DCreate (layered surface)");
+  copy_layers(rt, a, v, (size_t)w, (size_t)h, (size_t)L, true);
+  ResDesc rd;
+  memset(&rd, 0, sizeof rd);
+  rd.res.array.hArray = a;
+  CUobj s = 0;
+  cu_check(rt, cu.SurfObjectCreate(&s, &rd), "cuSurfObjectCreate");
+  kcrt_arg args[] = {KCRT_ARG_VALUE(s), KCRT_ARG_VALUE(w)};
+  rt_launch(rt, rt_kernel(rt, "surf_layered"),
+            KCRT_DIM3((unsigned)rt_ceil_div((uint64_t)w, 64), (unsigned)h, (unsigned)L),
+            KCRT_DIM1(64), 0, args, 2);
+  RT_CHECK(rt, kcrt_device_synchronize(rt->dev));
+  copy_layers(rt, a, got, (size_t)w, (size_t)h, (size_t)L, false);
+  rt_cmp_u32(rt, "surf2DLayeredread/surf2DLayeredwrite<unsigned> (layered CUDA array)", got, want,
+             all);
+  cu_check(rt, cu.SurfObjectDestroy(s), "cuSurfObjectDestroy");
+  cu_check(rt, cu.ArrayDestroy(a), "cuArrayDestroy");
+}
+
 int main(int argc, char **argv) {
   Rt rt;
   rt_open(&rt, argc, argv, "cuda_tex");
@@ -214,7 +294,10 @@ int main(int argc, char **argv) {
   cu_check(&rt, cu.CtxPush(ctx), "cuCtxPushCurrent");
   fetches(&rt);
   surfaces(&rt);
+  layered(&rt);
+  layered_surface(&rt);
   cu.CtxPop(&old);
   cu.PrimaryCtxRelease(d);
-  return rt_finish(&rt, "linear textures (float, uchar4) and a 2D surface");
+  return rt_finish(&rt, "linear textures (float, uchar4), a 2D surface, layered and "
+                        "level-of-detail textures over CUDA arrays, a layered surface");
 }

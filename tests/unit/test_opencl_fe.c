@@ -49,10 +49,10 @@ static char *kir_of(const char *name, const char *src, const char *args) {
   ck_assert_msg(strstr((text), (needle)), "missing '%s' in:\n%s", (needle), (text))
 
 /* Images and samplers: their types, constant samplers folded to their CLK_* bits, and
- * __IMAGE_SUPPORT__ left undefined while PTX and CUDA C lack images (frontend/opencl.c). */
+ * __IMAGE_SUPPORT__ predefined (every form carries images: frontend/opencl.c). */
 START_TEST(images) {
   char *k = kir_of("img.cl",
-                   "#ifdef __IMAGE_SUPPORT__\n#error predefined\n#endif\n"
+                   "#if __IMAGE_SUPPORT__ != 1\n#error not predefined\n#endif\n"
                    "__kernel void k(read_write image2d_t a, read_only image2d_t b, sampler_t s,\n"
                    "                __global float4 *o) {\n"
                    "  const sampler_t c = CLK_ADDRESS_CLAMP | CLK_NORMALIZED_COORDS_TRUE;\n"
