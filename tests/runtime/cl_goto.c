@@ -1,65 +1,10 @@
 /* cl_goto.c — runs tests/runtime/cl_goto.cl (goto and labels) through libkcrt on fresh random
- * inputs and compares every result with the same functions compiled here. */
+ * inputs and compares every result with the same functions (cl_goto.h) compiled here. */
 #include "rt_common.h"
 
 #include <stdlib.h>
 
-static int steps_to_one(unsigned n) {
-  int steps = 0;
-again:
-  if (n <= 1) goto done;
-  n = (n & 1) ? 3 * n + 1 : n / 2;
-  steps++;
-  if (steps < 500) goto again;
-done:
-  return steps;
-}
-
-static int find_pair(int x) {
-  int r, c;
-  for (r = 0; r < 16; r++)
-    for (c = 0; c < 16; c++)
-      if (r * c == x) goto found;
-  return -1;
-found:
-  return r * 16 + c;
-}
-
-static int skip_and_enter(int x) {
-  int s = 0, j = 0;
-  if (x & 1) goto inside;
-  if (x & 2) goto tail;
-  int y = x * 3;
-  s += y;
-  for (j = 0; j < 4; j++) {
-    s += j;
-  inside:
-    s += 10 + x % 7;
-  }
-tail:
-  return s + j;
-}
-
-static int from_switch(int x) {
-  int v = x % 5;
-  switch (v) {
-  case 0: goto zero;
-  case 1:
-  case 2: v *= 7; goto out;
-  default: break;
-  }
-  v += 100;
-  {
-    if (x > 1000) goto end_of_block;
-    v -= 1;
-  end_of_block:;
-  }
-  goto out;
-zero:
-  v = -x;
-out:
-  return v;
-}
+#include "cl_goto.h"
 
 int main(int argc, char **argv) {
   Rt rt;
