@@ -1364,6 +1364,12 @@ bool emit_cuda_c(KModule *m, const KOptions *o, KBuf *out) {
       kir_visit_stmt(((KFunc *)m->funcs.v[i])->body, find_printf, &uses_printf);
   if (uses_printf) cs_puts(&g, "#include <cstdio>\n\n");
   print_vec_preamble(&g);
+  /* An image parameter needs the descriptor's type even where no image function is called. */
+  for (int i = 0; i < m->funcs.n && !st.images; i++) {
+    const KFunc *f = m->funcs.v[i];
+    for (int j = 0; f->body && j < f->nparams; j++)
+      st.images |= f->params[j]->type->kind == KT_IMAGE;
+  }
   if (st.images) cs_puts(&g, image_preamble);
   if (st.images && g.vec_types.n) cs_puts(&g, image_texels); /* vectors: kcc_vec */
   if (st.textures)
