@@ -28,5 +28,8 @@ echo "$t" >"$out/libkcc.mtime"
 # bench/python_arrays.py's kernels (the same bundles at every size): compiled here, run there.
 (cd "$out" && XDG_CACHE_HOME="$out/cache" KCC_LIBDIR="$out/lib" PYTHONPATH="$out" \
   KCC_BOUNDS_CHECK=0 PYTHONDONTWRITEBYTECODE=1 "$py" python_arrays.py --small --runs 3 >/dev/null)
+# Only kcc's compile cache travels: PoCL's own cache and libkcrt's built programs are this
+# machine's (and would take the directory past what a GPU call carries).
+rm -rf "$out/cache/pocl" "$out/cache/kcc/pch" "$out"/cache/kcc/*.bin
 du -sh "$out"
 echo "prepared $out: run 'sh $out/pyarray_run.sh $out' on the GPU machine"
