@@ -1,7 +1,7 @@
 # vulkan.cmake — the Vulkan form (kcc x.k -o x.vk.spv) and libkcrt's Vulkan back end.
 #
 #   vulkan.spirv.NAME   kcc NAME.k -o NAME.vk.spv for the corpus kernels the form supports
-#                       (tests/kernels), tests/vulkan/{flow,params,frames,divguard,ieee}.k: no
+#                       (tests/kernels), tests/vulkan/{flow,...,divzero}.k (below): no
 #                       diagnostic, then
 #                       spirv-val --target-env vulkan1.2 on the file (kcc validated in process).
 #   vulkan.bad.NAME     tests/vulkan/bad/NAME.k fails with exit 1, no output file, and its first
@@ -42,7 +42,7 @@ set(_vk_sources)
 foreach(_name ${KCC_VK_KERNELS})
   list(APPEND _vk_sources ${CMAKE_CURRENT_SOURCE_DIR}/kernels/${_name}.k)
 endforeach()
-foreach(_name flow params frames divguard ieee)
+foreach(_name flow params frames divguard ieee divzero)
   list(APPEND _vk_sources ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/${_name}.k)
 endforeach()
 foreach(_src ${_vk_sources})
@@ -109,6 +109,8 @@ set_tests_properties(vulkan.form PROPERTIES TIMEOUT 60 SKIP_RETURN_CODE 77 LABEL
 #                       that lavapipe's compiler died on (docs/driver-bugs.md 18).
 #   vulkan.run.ieee     tests/vulkan/ieee.c on ieee.k: float division, sqrt and fmaf (and
 #                       double division and sqrt) bit for bit against the host.
+#   vulkan.run.divzero  tests/vulkan/divzero.c on divzero.k: division by zeros the driver can
+#                       and cannot see, bit for bit (docs/driver-bugs.md 22).
 #   vulkan.api          tests/vulkan/api.c: device info, the named errors, views, block shapes,
 #                       queues and events, fills and copies at odd offsets, large transfers.
 set(_vk_env "KCC_DEVICE=vulkan;XDG_CACHE_HOME=${_rt_out}/cache-vulkan")
@@ -124,7 +126,7 @@ foreach(_name ${KCC_VK_KERNELS})
 endforeach()
 
 # Kernels kept beside their host program in tests/vulkan/.
-foreach(_name flow params frames divguard ieee)
+foreach(_name flow params frames divguard ieee divzero)
   add_custom_command(OUTPUT ${_vk_dir}/${_name}.kcb.stamp
     COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/runtime/make_bundle.sh $<TARGET_FILE:kcc>
             ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/${_name}.k ${_vk_dir}/${_name}.kcb

@@ -164,6 +164,8 @@ uint32_t sg_vk_glsl_import(SG *g);
 /* IEEE a / b and sqrt(x) of float type t (scalar or vector): Vulkan's OpFDiv and Sqrt are
  * allowed 2.5 and 3 ulp; one fused correction step makes them correctly rounded. */
 uint32_t sg_vk_div(SG *g, const KType *t, uint32_t a, uint32_t b);
+/* q = a / b made safe where b is zero (lavapipe: docs/driver-bugs.md 22). */
+uint32_t sg_vk_div_zero(SG *g, const KType *t, uint32_t a, uint32_t b, uint32_t q);
 uint32_t sg_vk_sqrt(SG *g, const KType *t, uint32_t x);
 /* fmaf correctly rounded (through double: Vulkan's 32-bit Fma need not be fused). */
 uint32_t sg_vk_fma32(SG *g, const KType *t, uint32_t a, uint32_t b, uint32_t c);

@@ -25,6 +25,7 @@
  *    frame size in a Private variable that functions read. */
 #include <spirv/unified1/GLSL.std.450.h>
 #include <spirv/unified1/OpenCL.std.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -652,9 +653,36 @@ static KType *double_of(const KType *t) {
   return t->kind == KT_VEC ? kir_type_vec(d, (int)t->len) : d;
 }
 
+/* q, the quotient a / b, made right where lavapipe's compiler gets it wrong
+ * (docs/driver-bugs.md 22): where b is zero, a times an infinity of b's sign (the store of a
+ * quotient whose divisor it can fold to +0.0 disappeared); where a is zero, b if it is NaN,
+ * else a zero of the sign a and b make (it folds 0.0 / b to +0.0). The selects fold away
+ * where the driver knows a or b, and cost two comparisons where it does not. */
+uint32_t sg_vk_div_zero(SG *g, const KType *t, uint32_t a, uint32_t b, uint32_t q) {
+  uint32_t ft = sg_type(g, t), bt = bool_type(g, t);
+  KType *it = kir_type_scalar(sg_bits(t) == 64 ? KT_I64 : KT_I32);
+  if (t->kind == KT_VEC) it = kir_type_vec(it, (int)t->len);
+  uint32_t ity = sg_type(g, it), fzero = sg_zero(g, t), izero = sg_zero(g, it);
+  uint32_t ia = sg_opv(g, SpvOpBitcast, ity, 1, a), ib = sg_opv(g, SpvOpBitcast, ity, 1, b);
+  uint64_t sign = sg_bits(t) == 64 ? 1ull << 63 : 1ull << 31;
+  uint32_t smask =
+      sg_convert(g, spv_const_int(&g->m, 64, sign), kir_type_scalar(KT_U64), it, (KLoc){0});
+  uint32_t sz =
+      sg_opv(g, SpvOpBitwiseAnd, ity, 2, sg_opv(g, SpvOpBitwiseXor, ity, 2, ia, ib), smask);
+  uint32_t zq = sg_opv(g, SpvOpSelect, ft, 3, sg_opv(g, SpvOpIsNan, bt, 1, b), b,
+                       sg_opv(g, SpvOpBitcast, ft, 1, sz));
+  q = sg_opv(g, SpvOpSelect, ft, 3, sg_opv(g, SpvOpFOrdEqual, bt, 2, a, fzero), zq, q);
+  uint32_t neg = sg_opv(g, SpvOpSLessThan, bt, 2, ib, izero);
+  KType *f64 = kir_type_scalar(KT_F64);
+  uint32_t inf = sg_convert(g, spv_const_float(&g->m, 64, INFINITY), f64, t, (KLoc){0});
+  uint32_t ninf = sg_convert(g, spv_const_float(&g->m, 64, -INFINITY), f64, t, (KLoc){0});
+  uint32_t by = xop(g, SpvOpFMul, ft, a, sg_opv(g, SpvOpSelect, ft, 3, neg, ninf, inf));
+  return sg_opv(g, SpvOpSelect, ft, 3, sg_opv(g, SpvOpFOrdEqual, bt, 2, b, fzero), by, q);
+}
+
 static uint32_t div_f64(SG *g, const KType *t, uint32_t a, uint32_t b) {
   uint32_t q0 = sg_opv(g, SpvOpFDiv, sg_type(g, t), 2, a, b);
-  return correct(g, t, q0, a, b);
+  return sg_vk_div_zero(g, t, a, b, correct(g, t, q0, a, b));
 }
 
 static uint32_t sqrt_f64(SG *g, const KType *t, uint32_t x) {
