@@ -856,7 +856,8 @@ typedef struct VkMod {
   VkShaderModule shader;
   VkPipelineCache cache;
   KcrtKey key;
-  uint32_t frame; /* bytes of each invocation's frame (specialisation constant 4), or 0 */
+  uint32_t frame;   /* bytes of each invocation's frame (specialisation constant 4), or 0 */
+  uint32_t wgframe; /* bytes of each workgroup's shared block (specialisation constant 5), or 0 */
 } VkMod;
 
 /* The few SPIR-V numbers the runtime reads (spirv.h's SpvOpDecorate, SpvDecorationSpecId,
@@ -919,6 +920,7 @@ static kcrt_status vk_module_load(kcrt_module *m) {
   }
   memcpy(words, s->data, s->size);
   vm->frame = spec_default(words, s->size / 4, 4);
+  vm->wgframe = spec_default(words, s->size / 4, 5);
   /* What the module needs of the device, named, rather than a driver's failure (kcc's exact
    * float division, square root and fmaf go through double: docs/runtime.md, "Vulkan"). */
   const char *lacks = NULL;
@@ -1059,7 +1061,8 @@ static kcrt_status vk_kernel_init(kcrt_kernel *k) {
     free(vk_k);
     return kcrt_fail(KCRT_ERROR_OUT_OF_MEMORY, "out of host memory");
   }
-  kcrt_status st = push_layout(k->k, ((VkMod *)k->mod->h)->frame != 0, vk_k->offs, &vk_k->push);
+  const VkMod *vm = k->mod->h;
+  kcrt_status st = push_layout(k->k, vm->frame || vm->wgframe, vk_k->offs, &vk_k->push);
   if (!st && vk_k->push > c->push_limit)
     st = kcrt_fail(KCRT_ERROR_NOT_SUPPORTED,
                    "kernel '%s' takes %u bytes of parameters; %s allows %u bytes of push "
@@ -1199,18 +1202,25 @@ static kcrt_status vk_launch(kcrt_kernel *k, kcrt_queue *q, const uint64_t grid[
     }
   }
   VkQ *vq = q->h;
-  uint32_t frame = ((VkMod *)k->mod->h)->frame;
-  uint64_t threads = grid[0] * grid[1] * grid[2], per = block[0] * block[1] * block[2], need = 0;
-  if (frame && (__builtin_mul_overflow(threads, per, &threads) ||
-                __builtin_mul_overflow(threads, (uint64_t)frame, &need) ||
-                need > k->mod->dev->info.max_alloc_bytes))
+  uint32_t frame = ((VkMod *)k->mod->h)->frame, wgframe = ((VkMod *)k->mod->h)->wgframe;
+  uint64_t blocks = grid[0] * grid[1] * grid[2], per = block[0] * block[1] * block[2], need = 0;
+  uint64_t threads = 0, shared = 0;
+  /* Every invocation's frame, then every workgroup's shared block (docs/bundle.md). */
+  if ((frame || wgframe) &&
+      (__builtin_mul_overflow(blocks, per, &threads) ||
+       __builtin_mul_overflow(threads, (uint64_t)frame, &need) ||
+       __builtin_mul_overflow(blocks, (uint64_t)wgframe, &shared) ||
+       __builtin_add_overflow(need, shared, &need) || need > k->mod->dev->info.max_alloc_bytes))
     return kcrt_fail(KCRT_ERROR_OUT_OF_MEMORY,
-                     "Vulkan: '%s' keeps %u bytes per thread in memory (locals whose address is "
-                     "taken); %llu threads need more than %s can allocate",
-                     k->k->name, frame, (unsigned long long)threads, k->mod->dev->info.name);
+                     "Vulkan: '%s' keeps %u bytes per thread (locals whose address is taken) "
+                     "and %u per block (shared arrays whose address is taken) in memory; "
+                     "%llu blocks of %llu threads need more than %s can allocate",
+                     k->k->name, frame, wgframe, (unsigned long long)blocks,
+                     (unsigned long long)per, k->mod->dev->info.name);
+  bool frame_push = frame || wgframe;
   pthread_mutex_lock(&c->lock);
   VkResult r = VK_SUCCESS;
-  if (frame) {
+  if (frame_push) {
     r = scratch_get(c, need);
     if (r == VK_SUCCESS)
       memcpy(push + kk->offs[k->k->nparams + k->k->nhidden], &c->scratch_addr, 8);

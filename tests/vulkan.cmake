@@ -42,7 +42,7 @@ set(_vk_sources)
 foreach(_name ${KCC_VK_KERNELS})
   list(APPEND _vk_sources ${CMAKE_CURRENT_SOURCE_DIR}/kernels/${_name}.k)
 endforeach()
-foreach(_name flow params frames divguard ieee divzero)
+foreach(_name flow params frames divguard ieee divzero sharedptr)
   list(APPEND _vk_sources ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/${_name}.k)
 endforeach()
 foreach(_src ${_vk_sources})
@@ -111,6 +111,8 @@ set_tests_properties(vulkan.form PROPERTIES TIMEOUT 60 SKIP_RETURN_CODE 77 LABEL
 #                       double division and sqrt) bit for bit against the host.
 #   vulkan.run.divzero  tests/vulkan/divzero.c on divzero.k: division by zeros the driver can
 #                       and cannot see, bit for bit (docs/driver-bugs.md 22).
+#   vulkan.run.sharedptr tests/vulkan/sharedptr.c on sharedptr.k: shared arrays whose address
+#                       escapes (the workgroup's block), in place ones beside them.
 #   vulkan.api          tests/vulkan/api.c: device info, the named errors, views, block shapes,
 #                       queues and events, fills and copies at odd offsets, large transfers.
 set(_vk_env "KCC_DEVICE=vulkan;XDG_CACHE_HOME=${_rt_out}/cache-vulkan")
@@ -126,7 +128,7 @@ foreach(_name ${KCC_VK_KERNELS})
 endforeach()
 
 # Kernels kept beside their host program in tests/vulkan/.
-foreach(_name flow params frames divguard ieee divzero)
+foreach(_name flow params frames divguard ieee divzero sharedptr)
   add_custom_command(OUTPUT ${_vk_dir}/${_name}.kcb.stamp
     COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/runtime/make_bundle.sh $<TARGET_FILE:kcc>
             ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/${_name}.k ${_vk_dir}/${_name}.kcb
@@ -180,9 +182,10 @@ add_test(NAME vulkan.pipeline_cache
 set_tests_properties(vulkan.pipeline_cache PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 120
                      LABELS vulkan)
 
-# vulkan.random  tests/random/rkdiff.py's vk path on seeds whose 40 kernels all compile to the
-#                Vulkan form: each run through libkcrt on lavapipe under the validation layer
-#                and compared bit for bit with the host reference. (Other seeds still find
+# vulkan.random  tests/random/rkdiff.py's vk path on seeds whose 60 kernels all compile to the
+#                Vulkan form (2 and 4 pass pointers into shared memory to functions): each run
+#                through libkcrt on lavapipe under the validation layer and compared bit for bit
+#                with the host reference. (Other seeds still find
 #                what the form refuses or gets wrong: `rkdiff.py --paths vk`, docs/testing.md.)
 find_package(Python3 COMPONENTS Interpreter QUIET)
 find_program(KCC_VK_CLANG19 clang-19)
@@ -190,6 +193,6 @@ if(Python3_FOUND AND KCC_VK_CLANG19 AND TARGET rk_run)
   add_test(NAME vulkan.random
            COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/random/rkdiff.py
                    --kcc $<TARGET_FILE:kcc> --rk-run $<TARGET_FILE:rk_run> --clang ${KCC_VK_CLANG19}
-                   --seeds 2005,2006,2009,2010 -k 10 -j 2 --paths vk --work ${_vk_dir}/random)
+                   --seeds 2,4,2005,2006,2009,2010 -k 10 -j 2 --paths vk --work ${_vk_dir}/random)
   set_tests_properties(vulkan.random PROPERTIES TIMEOUT 600 LABELS vulkan)
 endif()

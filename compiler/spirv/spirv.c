@@ -75,7 +75,7 @@ SpvStorageClass sg_storage(SG *g, KAddrSpace as, KLoc loc) {
    * C's pointer arithmetic; `constant` pointers are buffers too (a module's own constant
    * arrays are Private variables, indexed in place: spirv_vulkan.c), and so are pointers to
    * private memory: what they point to lives in the invocation's frame (spirv_vulkan.c). */
-  if (g->vk && (as == KAS_GLOBAL || as == KAS_CONSTANT || as == KAS_PRIVATE))
+  if (g->vk && as != KAS_GENERIC) /* and shared pointers: into the workgroup's block */
     return SpvStorageClassPhysicalStorageBuffer;
   switch (as) {
   case KAS_GLOBAL: return SpvStorageClassCrossWorkgroup;
@@ -507,7 +507,11 @@ static void gen_globals(SG *g) {
       snprintf(name, sizeof name, "%s", v->name);
     uint32_t ty = sg_type(g, v->type);
     uint32_t align = (uint32_t)mem_align(v->type);
-    if (v->kind == KV_SHARED) {
+    if (v->kind == KV_SHARED && sg_vk_shared_escaping(g, v)) {
+      s->psb = true; /* in the workgroup's block: its pointer is made per function */
+      s->wg = sg_vk_shared_block(g, v);
+      continue;
+    } else if (v->kind == KV_SHARED) {
       s->ptr = s->wg = sg_global_var(g, spv_type_ptr(&g->m, SpvStorageClassWorkgroup, ty),
                                      SpvStorageClassWorkgroup, 0);
     } else if (g->vk) {
@@ -555,16 +559,22 @@ static uint32_t symbol_param_type(SG *g, const KVar *v) {
       g, v->is_mutable ? SpvStorageClassCrossWorkgroup : SpvStorageClassUniformConstant, v->type);
 }
 
+/* Static shared arrays passed as parameters: not the dynamic one, nor (Vulkan) those in the
+ * workgroup's block, which every function reaches through its address. */
+static bool shared_param(const KVar *v) {
+  return !v->is_dynamic && !(v->aux && ((const SVar *)v->aux)->psb);
+}
+
 int sg_nshared_params(const KFunc *f) {
   int n = 0;
-  for (int i = 0; !f->is_kernel && i < f->shared.n; i++) n += !((KVar *)f->shared.v[i])->is_dynamic;
+  for (int i = 0; !f->is_kernel && i < f->shared.n; i++) n += shared_param(f->shared.v[i]);
   return n;
 }
 
 KVar *sg_shared_param(const KFunc *f, int i) {
   for (int j = 0; j < f->shared.n; j++) {
     KVar *v = f->shared.v[j];
-    if (!v->is_dynamic && i-- == 0) return v;
+    if (shared_param(v) && i-- == 0) return v;
   }
   return NULL;
 }
@@ -733,7 +743,7 @@ static void define_func(SG *g, KFunc *f) {
   for (int i = 0; i < f->shared.n; i++) {
     KVar *v = f->shared.v[i];
     SVar *s = v->aux;
-    if (!v->is_dynamic && s) s->ptr = s->wg;
+    if (!v->is_dynamic && s && !s->psb) s->ptr = s->wg;
   }
   for (int i = 0, nsh = sg_nshared_params(f); i < nsh; i++) {
     KVar *v = sg_shared_param(f, i);
@@ -1120,6 +1130,7 @@ static bool emit(KModule *m, const KOptions *o, KBuf *out, bool vk) {
     module_header(&g);
   for (int i = 0; vk && i < m->funcs.n; i++)
     if (((KFunc *)m->funcs.v[i])->body) sg_vk_check_func(&g, m->funcs.v[i]);
+  if (vk) sg_vk_shared_escapes(&g);
   gen_globals(&g);
   if (vk) sg_vk_module_escapes(&g);
   for (int i = 0; i < m->funcs.n; i++) {

@@ -203,14 +203,21 @@ static SpvStorageClass lv_storage(SG *g, const KExpr *e) {
     return s && s->psb ? SpvStorageClassPhysicalStorageBuffer : SpvStorageClassFunction;
   }
   case KE_GVAR:
-    if (g->vk && e->var->kind != KV_SHARED) { /* spirv.c, globals */
+    if (g->vk) { /* spirv.c, globals */
       const SVar *s = e->var->aux;
-      return s && s->psb ? SpvStorageClassPhysicalStorageBuffer : SpvStorageClassPrivate;
+      if (s && s->psb) return SpvStorageClassPhysicalStorageBuffer;
+      return e->var->kind == KV_SHARED ? SpvStorageClassWorkgroup : SpvStorageClassPrivate;
     }
     return e->var->kind == KV_SHARED ? SpvStorageClassWorkgroup
            : e->var->is_mutable      ? SpvStorageClassCrossWorkgroup
                                      : SpvStorageClassUniformConstant;
   case KE_INDEX:
+    /* Vulkan: an array indexed in place is where the array is (vk_index_addr). */
+    if (g->vk && e->a->kind == KE_CAST &&
+        kir_cast_kind(e->a->a->type, e->a->type) == KC_ARRAY_DECAY &&
+        ((e->a->a->kind == KE_GVAR && e->a->a->var->is_dynamic) || sg_addressable(g, e->a->a)))
+      return lv_storage(g, e->a->a);
+    return sg_storage(g, e->a->type->as, e->loc);
   case KE_DEREF: return sg_storage(g, e->a->type->as, e->loc);
   case KE_MEMBER: return lv_storage(g, e->a);
   default: return SpvStorageClassFunction;
@@ -233,8 +240,13 @@ bool sg_addressable(SG *g, KExpr *e) {
 
 static uint32_t dyn_shared(SG *g, KExpr *e, const KType *ptrtype) {
   uint32_t rt = ty(g, ptrtype);
-  if (g->vk && g->dyn) /* the array's first element: the array itself is the variable */
-    return sg_opv(g, SpvOpAccessChain, rt, 2, g->dyn, sg_u32(g, 0));
+  if (g->vk) { /* indexed in place only (vk_index_addr): the array is a Workgroup variable */
+    sg_error(g, e->loc,
+             "a pointer into dynamic shared array '%s' is not supported by the Vulkan SPIR-V "
+             "form yet (index the array directly)",
+             e->var->name);
+    return spv_undef(&g->m, rt);
+  }
   if (!g->dyn) {
     sg_error(g, e->loc, "dynamic shared array '%s' is not reachable here", e->var->name);
     return spv_undef(&g->m, rt);
@@ -1040,7 +1052,9 @@ static uint32_t atomic(SG *g, KExpr *e) {
   uint32_t sem = sg_u32(g, g->vk ? SEM_RELAXED : SEM_RELAXED | (shared ? SEM_WG : SEM_XWG));
   if (sg_bits(vt) == 64 && kir_is_int(vt)) spv_capability(&g->m, SpvCapabilityInt64Atomics);
   uint32_t rt = ty(g, e->type);
-  uint32_t p = sg_expr(g, pe);
+  /* Vulkan: &x[i] of a Workgroup array is used in place (not a pointer value). */
+  uint32_t p =
+      g->vk && pe->kind == KE_ADDR && sg_addressable(g, pe->a) ? sg_addr(g, pe->a) : sg_expr(g, pe);
   uint32_t v = sg_expr(g, e->args[1]);
   if (e->args[1]->type != vt && kir_is_arith(e->args[1]->type))
     v = sg_convert(g, v, e->args[1]->type, vt, e->loc);
@@ -1625,8 +1639,9 @@ uint32_t sg_expr(SG *g, KExpr *e) {
     if (g->vk && e->type->kind == KT_PTR && sg_addressable(g, e->a) &&
         lv_storage(g, e->a) != sg_storage(g, e->type->as, e->loc)) {
       sg_error(g, e->loc,
-               "a pointer to a module constant is not supported by the Vulkan SPIR-V "
-               "form yet (index the array directly)");
+               "a pointer %s is not supported by the Vulkan SPIR-V form yet (index "
+               "the array directly)",
+               e->type->as == KAS_SHARED ? "into dynamic shared memory" : "to a module constant");
       return spv_undef(&g->m, ty(g, e->type));
     }
     return sg_addr(g, e->a);

@@ -78,9 +78,14 @@ typedef struct SG {
   uint32_t frame_total; /* bytes of every function's frame, one after the other */
   uint32_t frame_here;  /* where this function's frame starts in it */
   uint32_t frame_size;  /* this function's frame so far */
-  KLoc sg_refused;      /* the last subgroup operation refused: one error per source call */
-  uint32_t ocl;         /* OpExtInstImport "OpenCL.std", 0 until needed */
-  uint32_t builtin[4];  /* Input variables for threadIdx, blockIdx, blockDim, gridDim */
+  /* Vulkan: static shared arrays whose address escapes (kept in a pointer, passed on) live in
+   * the workgroup's block of the same scratch buffer (spirv_vulkan.c, "Frames"). */
+  KList esc_shared;       /* KVar *, found before gen_globals */
+  uint32_t wgframe_var;   /* Private u64: this workgroup's shared block address (0: none) */
+  uint32_t wgframe_total; /* bytes of the shared block */
+  KLoc sg_refused;        /* the last subgroup operation refused: one error per source call */
+  uint32_t ocl;           /* OpExtInstImport "OpenCL.std", 0 until needed */
+  uint32_t builtin[4];    /* Input variables for threadIdx, blockIdx, blockDim, gridDim */
 
   SStruct *structs;
   int nstructs, capstructs;
@@ -182,6 +187,12 @@ void sg_vk_escapes(SG *g, KFunc *f);
  * copies at the start of the frame; after gen_globals. */
 void sg_vk_module_escapes(SG *g);
 bool sg_vk_escaping(SG *g, const KVar *v);
+/* Finds the static shared arrays whose address escapes (into g->esc_shared); before
+ * gen_globals, which places them in the workgroup's block (sg_vk_shared_block). */
+void sg_vk_shared_escapes(SG *g);
+bool sg_vk_shared_escaping(SG *g, const KVar *v);
+/* v's offset in the workgroup's shared block (allocated on the first call). */
+uint32_t sg_vk_shared_block(SG *g, const KVar *v);
 /* In f's entry block: the frame-resident locals' pointers (their SVar.ptr), from the frame
  * address the entry point stored; ends f's frame. */
 void sg_vk_frame_enter(SG *g);

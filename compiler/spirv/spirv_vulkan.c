@@ -69,6 +69,13 @@ void sg_vk_finish(SG *g) {
     spv_decorate(m, id, SpvDecorationSpecId, &spec, 1);
     spv_name(m, id, "kcc.frame_bytes");
   }
+  if (g->wgframe_total) { /* the shared block's size, likewise */
+    uint32_t id = spv_id(m), ops[3] = {spv_type_int(m, 32), id, (g->wgframe_total + 15) & ~15u};
+    spv_emit(m, SPV_SEC_GLOBAL, SpvOpSpecConstant, ops, 3);
+    uint32_t spec = 5;
+    spv_decorate(m, id, SpvDecorationSpecId, &spec, 1);
+    spv_name(m, id, "kcc.shared_block_bytes");
+  }
   /* Narrow integers in buffers (bool is a byte) need the storage capabilities as well. */
   if (spv_has_capability(m, SpvCapabilityInt8)) {
     spv_capability(m, SpvCapabilityStorageBuffer8BitAccess);
@@ -140,18 +147,24 @@ static bool is_decay(const KExpr *e) {
   return e && e->kind == KE_CAST && kir_cast_kind(e->a->type, e->type) == KC_ARRAY_DECAY;
 }
 
-/* The variable an lvalue is part of (through members and array elements): a local (KE_VAR)
- * or, with globals, a module constant with its value (KE_GVAR); else NULL. */
-static KVar *lvalue_root(KExpr *e, bool globals) {
+/* What an escape analysis looks for: locals (KE_VAR), module constants with their value, or
+ * shared arrays (KE_GVAR). */
+enum { ESC_LOCALS, ESC_CONSTS, ESC_SHARED };
+
+/* The variable an lvalue is part of (through members and array elements), of the kind `mode`
+ * looks for; else NULL. */
+static KVar *lvalue_root(KExpr *e, int mode) {
   for (;;) {
     switch (e->kind) {
-    case KE_VAR: return globals ? NULL : e->var;
+    case KE_VAR: return mode == ESC_LOCALS ? e->var : NULL;
     case KE_GVAR:
-      return globals && e->var->kind == KV_CONSTANT && !e->var->host_filled ? e->var : NULL;
+      if (mode == ESC_CONSTS)
+        return e->var->kind == KV_CONSTANT && !e->var->host_filled ? e->var : NULL;
+      return mode == ESC_SHARED && e->var->kind == KV_SHARED ? e->var : NULL;
     case KE_MEMBER:
     case KE_SWIZZLE: e = e->a; break;
     case KE_INDEX:
-      if (!is_decay(e->a)) return NULL; /* through a pointer: not the local itself */
+      if (!is_decay(e->a)) return NULL; /* through a pointer: not the variable itself */
       e = e->a->a;
       break;
     default: return NULL;
@@ -162,27 +175,35 @@ static KVar *lvalue_root(KExpr *e, bool globals) {
 typedef struct Escapes {
   SG *g;
   KList index_bases; /* array decays that only index (a[i]): they do not escape */
-  bool globals;      /* module constants (into g->esc_consts) rather than locals */
+  KList atomic_ptrs; /* &x as an atomic's operand (shared arrays): used in place */
+  int mode;          /* ESC_* */
 } Escapes;
+
+static bool listed(const KList *l, const void *p) {
+  for (int i = 0; i < l->n; i++)
+    if (l->v[i] == p) return true;
+  return false;
+}
 
 static void escape_visit(KExpr *e, void *ctx) {
   Escapes *x = ctx;
   /* The visit sees an expression before its operands: a[i] marks a's decay first. */
   if (e->kind == KE_INDEX && is_decay(e->a)) klist_push(&x->index_bases, e->a);
+  if (x->mode == ESC_SHARED && e->kind == KE_BUILTIN && kir_builtin_is_atomic(e->builtin) &&
+      e->nargs > 0 && e->args[0]->kind == KE_ADDR)
+    klist_push(&x->atomic_ptrs, e->args[0]);
   KVar *v = NULL;
   if (e->kind == KE_ADDR) {
-    v = lvalue_root(e->a, x->globals);
+    if (!listed(&x->atomic_ptrs, e)) v = lvalue_root(e->a, x->mode);
   } else if (is_decay(e)) {
-    bool base = false;
-    for (int i = 0; i < x->index_bases.n && !base; i++) base = x->index_bases.v[i] == e;
-    if (!base) v = lvalue_root(e->a, x->globals);
+    if (!listed(&x->index_bases, e)) v = lvalue_root(e->a, x->mode);
   } else if (e->kind == KE_MEMBER && e->a->type->kind == KT_STRUCT && e->a->type->st->is_union) {
-    v = lvalue_root(e->a, x->globals); /* a member is the union's address, reinterpreted */
+    v = lvalue_root(e->a, x->mode); /* a member is the union's address, reinterpreted */
   }
-  KList *l = x->globals ? &x->g->esc_consts : &x->g->escaping;
-  bool known = false;
-  for (int i = 0; v && i < l->n && !known; i++) known = l->v[i] == v;
-  if (v && !known) klist_push(l, v);
+  KList *l = x->mode == ESC_CONSTS   ? &x->g->esc_consts
+             : x->mode == ESC_SHARED ? &x->g->esc_shared
+                                     : &x->g->escaping;
+  if (v && !listed(l, v)) klist_push(l, v);
 }
 
 static uint32_t frame_var(SG *g) {
@@ -198,7 +219,7 @@ static uint32_t frame_var(SG *g) {
 /* Module constants whose address escapes are copied into the start of every invocation's
  * frame by its entry point (the Private variable holding them has no address). */
 void sg_vk_module_escapes(SG *g) {
-  Escapes x = {g, {0}, true};
+  Escapes x = {g, {0}, {0}, ESC_CONSTS};
   for (int i = 0; i < g->km->funcs.n; i++) {
     x.index_bases.n = 0;
     kir_visit_stmt(((KFunc *)g->km->funcs.v[i])->body, escape_visit, &x);
@@ -217,22 +238,67 @@ void sg_vk_module_escapes(SG *g) {
 
 void sg_vk_escapes(SG *g, KFunc *f) {
   g->escaping.n = 0;
-  Escapes x = {g, {0}, false};
+  Escapes x = {g, {0}, {0}, ESC_LOCALS};
   kir_visit_stmt(f->body, escape_visit, &x);
 }
 
 bool sg_vk_escaping(SG *g, const KVar *v) {
-  for (int i = 0; i < g->escaping.n; i++)
-    if (g->escaping.v[i] == v) return true;
-  return false;
+  return listed(&g->escaping, v);
+}
+
+/* Shared memory is Workgroup variables, whose logical pointers Vulkan lets no variable hold
+ * nor any function receive but as a whole variable. A static shared array whose address
+ * escapes lives instead in the workgroup's block of the scratch buffer (after every
+ * invocation's frame: docs/bundle.md, "Vulkan"), so that its pointers are buffer pointers
+ * with C's arithmetic; the others stay Workgroup variables, indexed in place. */
+void sg_vk_shared_escapes(SG *g) {
+  Escapes x = {g, {0}, {0}, ESC_SHARED};
+  for (int i = 0; i < g->km->funcs.n; i++) {
+    x.index_bases.n = x.atomic_ptrs.n = 0;
+    kir_visit_stmt(((KFunc *)g->km->funcs.v[i])->body, escape_visit, &x);
+  }
+}
+
+bool sg_vk_shared_escaping(SG *g, const KVar *v) {
+  return g->vk && listed(&g->esc_shared, v);
+}
+
+static uint32_t wgframe_var(SG *g) {
+  if (!g->wgframe_var) {
+    uint32_t u64 = spv_type_int(&g->m, 64);
+    g->wgframe_var = sg_global_var(g, spv_type_ptr(&g->m, SpvStorageClassPrivate, u64),
+                                   SpvStorageClassPrivate, 0);
+    spv_name(&g->m, g->wgframe_var, "kcc.shared_block");
+  }
+  return g->wgframe_var;
+}
+
+uint32_t sg_vk_shared_block(SG *g, const KVar *v) {
+  uint32_t al = v->type->align > 0 ? (uint32_t)v->type->align : 1;
+  uint32_t off = (g->wgframe_total + al - 1) / al * al;
+  g->wgframe_total = off + (uint32_t)(v->type->size > 0 ? v->type->size : 1);
+  wgframe_var(g);
+  return off;
 }
 
 void sg_vk_frame_enter(SG *g) {
   SpvModule *m = &g->m;
   g->frame_here = g->frame_total;
   g->frame_size = 0;
+  uint32_t u64 = spv_type_int(m, 64);
+  if (g->esc_shared.n) { /* this function's pointers to the shared arrays in the block */
+    uint32_t sb = sg_op(g, SpvOpLoad, u64, 1, &g->wgframe_var);
+    for (int i = 0; i < g->esc_shared.n; i++) {
+      KVar *v = g->esc_shared.v[i];
+      SVar *s = v->aux;
+      uint32_t a = sg_opv(g, SpvOpIAdd, u64, 2, sb, spv_const_int(m, 64, s->wg));
+      s->ptr = sg_opv(g, SpvOpConvertUToPtr,
+                      sg_ptr_type(g, SpvStorageClassPhysicalStorageBuffer, v->type), 1, a);
+      spv_name(m, s->ptr, v->name);
+    }
+  }
   if (!g->escaping.n && !g->esc_consts.n) return;
-  uint32_t u64 = spv_type_int(m, 64), fv = frame_var(g);
+  uint32_t fv = frame_var(g);
   uint32_t base = sg_op(g, SpvOpLoad, u64, 1, &fv);
   for (int i = 0; i < g->esc_consts.n; i++) { /* this function's pointers to the copies */
     KVar *v = g->esc_consts.v[i];
@@ -406,9 +472,29 @@ static void store_frame(SG *g, SpvWords *out, uint32_t scratch) {
   uint32_t li = wop(g, out, SpvOpUConvert, u64, 1, &lidx);
   lin = wop(g, out, SpvOpIAdd, u64, 2, (uint32_t[]){lin, li});
   uint32_t bytes = spv_const_int(m, 64, (g->frame_total + 15) & ~15u);
+  if (g->wgframe_total) {
+    /* The workgroup's shared block: after every invocation's frame, block (z * ny + y) * nx
+     * + x of the grid's. */
+    uint32_t nz = wop(g, out, SpvOpCompositeExtract, u32, 2, (uint32_t[]){nwg, 2});
+    nz = wop(g, out, SpvOpUConvert, u64, 1, &nz);
+    uint32_t blocks = wop(g, out, SpvOpIMul, u64, 2, (uint32_t[]){c[3], c[4]});
+    blocks = wop(g, out, SpvOpIMul, u64, 2, (uint32_t[]){blocks, nz});
+    uint32_t all = wop(g, out, SpvOpIMul, u64, 2, (uint32_t[]){blocks, threads});
+    uint32_t frames = wop(g, out, SpvOpIMul, u64, 2, (uint32_t[]){all, bytes});
+    uint32_t blk = wop(g, out, SpvOpIMul, u64, 2, (uint32_t[]){c[2], c[4]});
+    blk = wop(g, out, SpvOpIAdd, u64, 2, (uint32_t[]){blk, c[1]});
+    blk = wop(g, out, SpvOpIMul, u64, 2, (uint32_t[]){blk, c[3]});
+    blk = wop(g, out, SpvOpIAdd, u64, 2, (uint32_t[]){blk, c[0]});
+    uint32_t wgb = spv_const_int(m, 64, (g->wgframe_total + 15) & ~15u);
+    blk = wop(g, out, SpvOpIMul, u64, 2, (uint32_t[]){blk, wgb});
+    blk = wop(g, out, SpvOpIAdd, u64, 2, (uint32_t[]){blk, frames});
+    blk = wop(g, out, SpvOpIAdd, u64, 2, (uint32_t[]){blk, scratch});
+    spw_inst(out, SpvOpStore, (uint32_t[]){g->wgframe_var, blk}, 2);
+  }
+  if (!g->frame_total) return;
   uint32_t off = wop(g, out, SpvOpIMul, u64, 2, (uint32_t[]){lin, bytes});
   uint32_t base = wop(g, out, SpvOpIAdd, u64, 2, (uint32_t[]){scratch, off});
-  uint32_t st[2] = {g->frame_var, base};
+  uint32_t st[2] = {frame_var(g), base};
   spw_inst(out, SpvOpStore, st, 2);
   for (int i = 0; i < g->esc_consts.n; i++) { /* the module constants' copies */
     KVar *v = g->esc_consts.v[i];
@@ -425,7 +511,7 @@ static void store_frame(SG *g, SpvWords *out, uint32_t scratch) {
 void sg_vk_entry(SG *g, KFunc *f) {
   SpvModule *m = &g->m;
   int np = f->nparams;
-  bool frame = g->frame_total > 0;
+  bool frame = g->frame_total > 0 || g->wgframe_total > 0;
   uint32_t u32 = spv_type_int(m, 32), u64 = spv_type_int(m, 64), voidt = spv_type_void(m);
   uint32_t *mem = calloc((size_t)np + 2, sizeof *mem);
   uint32_t *offs = calloc((size_t)np + 2, sizeof *offs);
