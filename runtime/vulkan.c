@@ -998,7 +998,7 @@ static void vk_module_unload(kcrt_module *m) {
 
 static kcrt_status vk_symbol_init(kcrt_module *m, const KcbSymbol *s, kcrt_buffer *b) {
   (void)m;
-  (void)s; /* kcc's Vulkan form refuses kernels that use one: storage for kcrt_module_symbol */
+  (void)s; /* a buffer whose device address the kernels that use it take (vk_launch) */
   kcrt_status st = vk_mem_alloc(b);
   if (!st && b->size) st = vk_mem_fill(b, 0, 0, b->size);
   return st;
@@ -1042,9 +1042,14 @@ static kcrt_status push_layout(const KcbKernel *k, bool frame, uint32_t *offs, u
     offs[i] = off;
     off += slot;
   }
-  if (frame) { /* the scratch buffer's address, after the parameters */
+  for (uint32_t j = 0; j < k->nsymbols; j++) { /* the host-filled variables' addresses */
     off = (off + 7) / 8 * 8;
-    offs[k->nparams + k->nhidden] = off;
+    offs[k->nparams + k->nhidden + j] = off;
+    off += 8;
+  }
+  if (frame) { /* the scratch buffer's address, after them */
+    off = (off + 7) / 8 * 8;
+    offs[k->nparams + k->nhidden + k->nsymbols] = off;
     off += 8;
   }
   *size = off;
@@ -1055,7 +1060,7 @@ static kcrt_status vk_kernel_init(kcrt_kernel *k) {
   VkDev *c = vd(k->mod->dev);
   VkKern *vk_k = calloc(1, sizeof *vk_k);
   uint32_t np = k->k->nparams + k->k->nhidden;
-  if (vk_k) vk_k->offs = calloc(np + 1, sizeof *vk_k->offs);
+  if (vk_k) vk_k->offs = calloc(np + k->k->nsymbols + 1, sizeof *vk_k->offs);
   if (!vk_k || !vk_k->offs) {
     if (vk_k) free(vk_k->offs);
     free(vk_k);
@@ -1201,6 +1206,11 @@ static kcrt_status vk_launch(kcrt_kernel *k, kcrt_queue *q, const uint64_t grid[
       memcpy(push + kk->offs[i], args[i].value, args[i].size); /* checked: the table's size */
     }
   }
+  uint32_t np = k->k->nparams + k->k->nhidden;
+  for (uint32_t j = 0; j < k->k->nsymbols; j++) { /* each host-filled variable's buffer */
+    const kcrt_buffer *s = k->mod->symbols[k->k->symbols[j]];
+    memcpy(push + kk->offs[np + j], &s->dptr, 8);
+  }
   VkQ *vq = q->h;
   uint32_t frame = ((VkMod *)k->mod->h)->frame, wgframe = ((VkMod *)k->mod->h)->wgframe;
   uint64_t blocks = grid[0] * grid[1] * grid[2], per = block[0] * block[1] * block[2], need = 0;
@@ -1222,8 +1232,7 @@ static kcrt_status vk_launch(kcrt_kernel *k, kcrt_queue *q, const uint64_t grid[
   VkResult r = VK_SUCCESS;
   if (frame_push) {
     r = scratch_get(c, need);
-    if (r == VK_SUCCESS)
-      memcpy(push + kk->offs[k->k->nparams + k->k->nhidden], &c->scratch_addr, 8);
+    if (r == VK_SUCCESS) memcpy(push + kk->offs[np + k->k->nsymbols], &c->scratch_addr, 8);
   }
   if (vq->n >= MAX_PENDING) r = retire(c, vq, vq->n / 2);
   if (r == VK_SUCCESS && vq->n == vq->cap) {

@@ -27,7 +27,7 @@ file(MAKE_DIRECTORY ${_vk_dir})
 # docs/cli.md, "The Vulkan form").
 set(KCC_VK_KERNELS vecadd saxpy reduce atomics control stencil matmul transpose int64 constant
     dynshared cuda_spellings driver_bugs structs
-    histogram vec_spirv_ops)
+    histogram vec_spirv_ops symbols)
 
 # $1 kcc, $2 source, $3 output, $4 spirv-val (may be empty)
 set(_vk_spv_sh [=[
@@ -100,6 +100,10 @@ set_tests_properties(vulkan.form PROPERTIES TIMEOUT 60 SKIP_RETURN_CODE 77 LABEL
 #   vulkan.run.NAME     tests/runtime/NAME.c on its corpus kernel's bundle (KCC_VK_KERNELS
 #                       less vec_spirv_ops, which has no host program): random inputs, every
 #                       element against the host reference.
+#   vulkan.run.cuda_devvar tests/runtime/cuda_devvar.c on cuda_devvar.cu: CUDA __device__
+#                       variables (initial values, atomics, host reads and writes between
+#                       launches) in buffers whose addresses the kernels take as push constants;
+#                       vulkan.run.symbols likewise host-filled constants.
 #   vulkan.run.flow     tests/vulkan/flow.c on flow.k: structured control flow against the host.
 #   vulkan.run.params   tests/vulkan/params.c on params.k: every parameter kind and alignment of
 #                       the push constants, read back exactly.
@@ -120,6 +124,15 @@ foreach(_name ${KCC_VK_KERNELS})
   if(NOT TARGET rt_${_name})
     continue()
   endif()
+  add_test(NAME vulkan.run.${_name}
+           COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/run.sh $<TARGET_FILE:rt_${_name}>
+                   ${_rt_out}/${_name}.kcb)
+  set_tests_properties(vulkan.run.${_name} PROPERTIES
+    SKIP_RETURN_CODE 77 TIMEOUT 300 LABELS vulkan ENVIRONMENT "${_vk_env}")
+endforeach()
+
+# Runtime tests' own kernels (tests/runtime/NAME.cu) that the Vulkan form takes whole.
+foreach(_name cuda_devvar)
   add_test(NAME vulkan.run.${_name}
            COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/run.sh $<TARGET_FILE:rt_${_name}>
                    ${_rt_out}/${_name}.kcb)

@@ -498,6 +498,7 @@ static void gen_globals(SG *g) {
   for (int i = 0; i < g->km->globals.n; i++) {
     KVar *v = g->km->globals.v[i];
     SVar *s = svar(v);
+    s->psb = g->vk && v->host_filled; /* Vulkan: its buffer's device address */
     if ((v->kind == KV_SHARED && v->is_dynamic) || v->host_filled)
       continue; /* a parameter, made per function */
     char name[512];
@@ -555,6 +556,7 @@ static uint32_t dyn_param_type(SG *g, const KVar *v) {
 }
 
 static uint32_t symbol_param_type(SG *g, const KVar *v) {
+  if (g->vk) return sg_ptr_type(g, SpvStorageClassPhysicalStorageBuffer, v->type);
   return sg_ptr_type(
       g, v->is_mutable ? SpvStorageClassCrossWorkgroup : SpvStorageClassUniformConstant, v->type);
 }
@@ -738,6 +740,7 @@ static void define_func(SG *g, KFunc *f) {
     uint32_t ops[2] = {symbol_param_type(g, v), s->ptr};
     spw_inst(out, SpvOpFunctionParameter, ops, 2);
     spv_name(&g->m, s->ptr, v->name);
+    if (g->vk) spv_decorate(&g->m, s->ptr, SpvDecorationAliased, NULL, 0);
   }
   /* A static shared array is, in a device function, its parameter; in a kernel, itself. */
   for (int i = 0; i < f->shared.n; i++) {

@@ -388,11 +388,6 @@ void sg_vk_check_func(SG *g, KFunc *f) {
       break;
     }
   }
-  if (f->symbols.n > 0)
-    sg_error(g, f->loc,
-             "'%s' uses host-filled constants or __device__ variables, which the Vulkan SPIR-V "
-             "form does not support yet",
-             f->name);
   if (!f->is_kernel) return;
   int off = 0;
   for (int i = 0; i < f->nparams; i++) {
@@ -411,6 +406,7 @@ void sg_vk_check_func(SG *g, KFunc *f) {
     off = (off + al - 1) / al * al;
     off += slot;
   }
+  off = (off + 7) / 8 * 8 + 8 * f->symbols.n; /* the host-filled variables' addresses */
   if (off > VK_PUSH_LIMIT)
     sg_error(g, f->loc,
              "the parameters of '%s' take %d bytes of push constants; the Vulkan SPIR-V form "
@@ -513,9 +509,9 @@ void sg_vk_entry(SG *g, KFunc *f) {
   int np = f->nparams;
   bool frame = g->frame_total > 0 || g->wgframe_total > 0;
   uint32_t u32 = spv_type_int(m, 32), u64 = spv_type_int(m, 64), voidt = spv_type_void(m);
-  uint32_t *mem = calloc((size_t)np + 2, sizeof *mem);
-  uint32_t *offs = calloc((size_t)np + 2, sizeof *offs);
-  uint32_t *args = calloc((size_t)np + 2, sizeof *args);
+  uint32_t *mem = calloc((size_t)np + (size_t)f->symbols.n + 2, sizeof *mem);
+  uint32_t *offs = calloc((size_t)np + (size_t)f->symbols.n + 2, sizeof *offs);
+  uint32_t *args = calloc((size_t)np + (size_t)f->symbols.n + 2, sizeof *args);
   uint32_t off = 0;
   for (int i = 0; i < np; i++) {
     KType *t = f->params[i]->type;
@@ -526,6 +522,12 @@ void sg_vk_entry(SG *g, KFunc *f) {
     mem[i] = t->kind == KT_PTR ? u64 : t->size < 4 ? u32 : sg_type(g, t);
   }
   int nmem = np;
+  for (int i = 0; i < f->symbols.n; i++) { /* each host-filled variable's buffer address */
+    off = (off + 7) / 8 * 8;
+    offs[nmem] = off;
+    mem[nmem++] = u64;
+    off += 8;
+  }
   if (frame) { /* the scratch buffer's address, after the parameters */
     off = (off + 7) / 8 * 8;
     offs[nmem] = off;
@@ -544,7 +546,10 @@ void sg_vk_entry(SG *g, KFunc *f) {
     for (int i = 0; i < nmem; i++) {
       uint32_t ops[4] = {blk, (uint32_t)i, SpvDecorationOffset, offs[i]};
       spv_emit(m, SPV_SEC_ANNOTATION, SpvOpMemberDecorate, ops, 4);
-      spv_member_name(m, blk, (uint32_t)i, i < np ? f->params[i]->name : "kcc.scratch");
+      const char *mn = i < np                  ? f->params[i]->name
+                       : i < np + f->symbols.n ? ((KVar *)f->symbols.v[i - np])->name
+                                               : "kcc.scratch";
+      spv_member_name(m, blk, (uint32_t)i, mn);
     }
     char name[300];
     snprintf(name, sizeof name, "kcc.params.%s", f->name);
@@ -565,8 +570,14 @@ void sg_vk_entry(SG *g, KFunc *f) {
     uint32_t p =
         wop(g, out, SpvOpAccessChain, pm, 2, (uint32_t[]){var, spv_const_int(m, 32, (uint64_t)i)});
     uint32_t v = wop(g, out, SpvOpLoad, mem[i], 1, &p);
-    if (i == np) { /* the scratch address */
+    if (i >= np + f->symbols.n) { /* the scratch address */
       store_frame(g, out, v);
+      continue;
+    }
+    if (i >= np) { /* a host-filled variable's address: the kernel's hidden parameter */
+      KVar *sv = f->symbols.v[i - np];
+      args[na++] = wop(g, out, SpvOpConvertUToPtr,
+                       sg_ptr_type(g, SpvStorageClassPhysicalStorageBuffer, sv->type), 1, &v);
       continue;
     }
     KType *t = f->params[i]->type;
