@@ -58,6 +58,7 @@
   X(vkEndCommandBuffer)                                                                            \
   X(vkCmdCopyBuffer)                                                                               \
   X(vkCmdFillBuffer)                                                                               \
+  X(vkCmdUpdateBuffer)                                                                             \
   X(vkCmdPipelineBarrier)                                                                          \
   X(vkCmdBindPipeline)                                                                             \
   X(vkCmdPushConstants)                                                                            \
@@ -552,6 +553,8 @@ static void full_barrier(VkCommandBuffer cb) {
 typedef struct VkSub {
   VkCommandBuffer cb;
   VkFence fence;
+  VkBuffer params; /* a launch's spilled parameters, kept until it is done */
+  VkDeviceMemory params_mem;
 } VkSub;
 
 static VkResult sub_begin(VkDev *c, VkSub *s) {
@@ -576,6 +579,8 @@ static VkResult sub_begin(VkDev *c, VkSub *s) {
 }
 
 static void sub_free(VkDev *c, VkSub *s) {
+  if (s->params) vk.vkDestroyBuffer(c->dev, s->params, NULL);
+  if (s->params_mem) vk.vkFreeMemory(c->dev, s->params_mem, NULL);
   if (s->fence) vk.vkDestroyFence(c->dev, s->fence, NULL);
   if (s->cb) vk.vkFreeCommandBuffers(c->dev, c->pool, 1, &s->cb);
   memset(s, 0, sizeof *s);
@@ -1014,10 +1019,15 @@ typedef struct VkKern {
   VkPipelineLayout layout;
   uint32_t *offs; /* each parameter's offset in the push constants (then the scratch's) */
   uint32_t push;  /* their size */
+  bool spill;     /* past SPILL_PUSH bytes: in a buffer whose address is the push constant */
   VkPipe *pipes;
   int npipes;
   pthread_mutex_t lock;
 } VkKern;
+
+/* kcc's Vulkan form keeps at most this many bytes of parameters in push constants (the least
+ * maxPushConstantsSize a device may have); more go to a buffer (docs/bundle.md, "Vulkan"). */
+enum { SPILL_PUSH = 128 };
 
 /* Where each parameter goes in the push constants (docs/bundle.md, "Vulkan"). */
 static kcrt_status push_layout(const KcbKernel *k, bool frame, uint32_t *offs, uint32_t *size) {
@@ -1068,14 +1078,18 @@ static kcrt_status vk_kernel_init(kcrt_kernel *k) {
   }
   const VkMod *vm = k->mod->h;
   kcrt_status st = push_layout(k->k, vm->frame || vm->wgframe, vk_k->offs, &vk_k->push);
-  if (!st && vk_k->push > c->push_limit)
+  vk_k->spill = vk_k->push > SPILL_PUSH;
+  if (!st && vk_k->push > 65536) /* vkCmdUpdateBuffer's most */
+    st = kcrt_fail(KCRT_ERROR_NOT_SUPPORTED, "kernel '%s' takes %u bytes of parameters", k->k->name,
+                   vk_k->push);
+  if (!st && !vk_k->spill && vk_k->push > c->push_limit) /* not with kcc's own output */
     st = kcrt_fail(KCRT_ERROR_NOT_SUPPORTED,
                    "kernel '%s' takes %u bytes of parameters; %s allows %u bytes of push "
                    "constants",
                    k->k->name, vk_k->push, k->mod->dev->info.name, c->push_limit);
   if (!st) {
     VkPushConstantRange pr = {.stageFlags = VK_SHADER_STAGE_COMPUTE_BIT,
-                              .size = (vk_k->push + 3) & ~3u};
+                              .size = vk_k->spill ? 8 : (vk_k->push + 3) & ~3u};
     VkPipelineLayoutCreateInfo li = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
                                      .pushConstantRangeCount = pr.size ? 1 : 0,
                                      .pPushConstantRanges = &pr};
@@ -1196,7 +1210,9 @@ static kcrt_status vk_launch(kcrt_kernel *k, kcrt_queue *q, const uint64_t grid[
   VkPipeline pipe = VK_NULL_HANDLE;
   kcrt_status st = pipeline(k, block, dyn, &pipe);
   if (st) return st;
-  unsigned char push[256] = {0};
+  unsigned char small[256] = {0}, *push = small;
+  if (kk->push > sizeof small && !(push = calloc(1, kk->push)))
+    return kcrt_fail(KCRT_ERROR_OUT_OF_MEMORY, "out of host memory");
   for (uint32_t i = 0; i < k->k->nparams + k->k->nhidden; i++) {
     const KcbParam *p = &k->k->params[i];
     if (p->kind == KCB_PARAM_POINTER || p->kind == KCB_PARAM_BOUNDS_RECORD) {
@@ -1220,13 +1236,15 @@ static kcrt_status vk_launch(kcrt_kernel *k, kcrt_queue *q, const uint64_t grid[
       (__builtin_mul_overflow(blocks, per, &threads) ||
        __builtin_mul_overflow(threads, (uint64_t)frame, &need) ||
        __builtin_mul_overflow(blocks, (uint64_t)wgframe, &shared) ||
-       __builtin_add_overflow(need, shared, &need) || need > k->mod->dev->info.max_alloc_bytes))
+       __builtin_add_overflow(need, shared, &need) || need > k->mod->dev->info.max_alloc_bytes)) {
+    if (push != small) free(push);
     return kcrt_fail(KCRT_ERROR_OUT_OF_MEMORY,
                      "Vulkan: '%s' keeps %u bytes per thread (locals whose address is taken) "
                      "and %u per block (shared arrays whose address is taken) in memory; "
                      "%llu blocks of %llu threads need more than %s can allocate",
                      k->k->name, frame, wgframe, (unsigned long long)blocks,
                      (unsigned long long)per, k->mod->dev->info.name);
+  }
   bool frame_push = frame || wgframe;
   pthread_mutex_lock(&c->lock);
   VkResult r = VK_SUCCESS;
@@ -1240,6 +1258,7 @@ static kcrt_status vk_launch(kcrt_kernel *k, kcrt_queue *q, const uint64_t grid[
     VkSub *np = realloc(vq->pending, (size_t)cap * sizeof *np);
     if (!np) {
       pthread_mutex_unlock(&c->lock);
+      if (push != small) free(push);
       return kcrt_fail(KCRT_ERROR_OUT_OF_MEMORY, "out of host memory");
     }
     vq->pending = np;
@@ -1247,9 +1266,32 @@ static kcrt_status vk_launch(kcrt_kernel *k, kcrt_queue *q, const uint64_t grid[
   }
   VkSub s = {0};
   if (r == VK_SUCCESS) r = sub_begin(c, &s);
+  uint64_t spilled = 0;
+  if (r == VK_SUCCESS && kk->spill) {
+    /* The parameters past the push constants: a buffer written by the command buffer itself,
+     * freed with the submission (sub_free); the push constant is its address. */
+    VkDeviceSize size = (kk->push + 3) & ~3u;
+    r = make_buffer(c, size,
+                    VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT |
+                        VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT,
+                    VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, true, &s.params, &s.params_mem);
+    if (r == VK_SUCCESS) {
+      VkBufferDeviceAddressInfo ai = {.sType = VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO,
+                                      .buffer = s.params};
+      spilled = vk.vkGetBufferDeviceAddress(c->dev, &ai);
+      vk.vkCmdUpdateBuffer(s.cb, s.params, 0, size, push);
+      VkMemoryBarrier mb = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+                            .srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
+                            .dstAccessMask = VK_ACCESS_SHADER_READ_BIT};
+      vk.vkCmdPipelineBarrier(s.cb, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                              VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &mb, 0, NULL, 0, NULL);
+    }
+  }
   if (r == VK_SUCCESS) {
     vk.vkCmdBindPipeline(s.cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipe);
-    if (kk->push)
+    if (kk->spill)
+      vk.vkCmdPushConstants(s.cb, kk->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, 8, &spilled);
+    else if (kk->push)
       vk.vkCmdPushConstants(s.cb, kk->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, (kk->push + 3) & ~3u,
                             push);
     vk.vkCmdDispatch(s.cb, (uint32_t)grid[0], (uint32_t)grid[1], (uint32_t)grid[2]);
@@ -1260,6 +1302,7 @@ static kcrt_status vk_launch(kcrt_kernel *k, kcrt_queue *q, const uint64_t grid[
   else
     sub_free(c, &s);
   pthread_mutex_unlock(&c->lock);
+  if (push != small) free(push);
   if (r != VK_SUCCESS)
     return kcrt_fail(status_of(r) == KCRT_ERROR_DRIVER ? KCRT_ERROR_LAUNCH_FAILED : status_of(r),
                      "Vulkan: launching '%s' failed: %s (%d)", k->k->name, vk_result_name(r),

@@ -42,7 +42,7 @@ set(_vk_sources)
 foreach(_name ${KCC_VK_KERNELS})
   list(APPEND _vk_sources ${CMAKE_CURRENT_SOURCE_DIR}/kernels/${_name}.k)
 endforeach()
-foreach(_name flow params frames divguard ieee divzero sharedptr)
+foreach(_name flow params frames divguard ieee divzero sharedptr spill)
   list(APPEND _vk_sources ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/${_name}.k)
 endforeach()
 foreach(_src ${_vk_sources})
@@ -117,6 +117,9 @@ set_tests_properties(vulkan.form PROPERTIES TIMEOUT 60 SKIP_RETURN_CODE 77 LABEL
 #                       and cannot see, bit for bit (docs/driver-bugs.md 22).
 #   vulkan.run.sharedptr tests/vulkan/sharedptr.c on sharedptr.k: shared arrays whose address
 #                       escapes (the workgroup's block), in place ones beside them.
+#   vulkan.run.spill    tests/vulkan/spill.c on spill.k: 180 bytes of parameters (past the
+#                       push constants: a buffer per launch) with a symbol's and the frame's
+#                       addresses after them.
 #   vulkan.api          tests/vulkan/api.c: device info, the named errors, views, block shapes,
 #                       queues and events, fills and copies at odd offsets, large transfers.
 set(_vk_env "KCC_DEVICE=vulkan;XDG_CACHE_HOME=${_rt_out}/cache-vulkan")
@@ -141,7 +144,7 @@ foreach(_name cuda_devvar)
 endforeach()
 
 # Kernels kept beside their host program in tests/vulkan/.
-foreach(_name flow params frames divguard ieee divzero sharedptr)
+foreach(_name flow params frames divguard ieee divzero sharedptr spill)
   add_custom_command(OUTPUT ${_vk_dir}/${_name}.kcb.stamp
     COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/runtime/make_bundle.sh $<TARGET_FILE:kcc>
             ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/${_name}.k ${_vk_dir}/${_name}.kcb

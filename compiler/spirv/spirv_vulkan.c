@@ -389,29 +389,18 @@ void sg_vk_check_func(SG *g, KFunc *f) {
     }
   }
   if (!f->is_kernel) return;
-  int off = 0;
+  /* (However many bytes they take: past VK_PUSH_LIMIT the block is in a buffer: sg_vk_entry.) */
   for (int i = 0; i < f->nparams; i++) {
     KVar *p = f->params[i];
     KType *t = p->type;
     int slot = sg_vk_slot_size(t);
     if (t->kind == KT_PTR && t->as != KAS_GLOBAL && t->as != KAS_CONSTANT) slot = 0;
-    if (!slot) {
+    if (!slot)
       sg_error(g, p->loc,
                "kernel parameter '%s' of type '%s' is not supported by the Vulkan SPIR-V form "
                "yet (buffers, scalars, vectors and structs of 32/64-bit members and buffers are)",
                p->name, kir_type_str(t));
-      continue;
-    }
-    int al = sg_vk_slot_align(t);
-    off = (off + al - 1) / al * al;
-    off += slot;
   }
-  off = (off + 7) / 8 * 8 + 8 * f->symbols.n; /* the host-filled variables' addresses */
-  if (off > VK_PUSH_LIMIT)
-    sg_error(g, f->loc,
-             "the parameters of '%s' take %d bytes of push constants; the Vulkan SPIR-V form "
-             "takes at most %d (what every Vulkan device has)",
-             f->name, off, VK_PUSH_LIMIT);
 }
 
 /* An instruction with a result in the entry point's body: its id. */
@@ -534,12 +523,10 @@ void sg_vk_entry(SG *g, KFunc *f) {
     mem[nmem++] = u64;
     off += 8;
   }
-  if (off > VK_PUSH_LIMIT)
-    sg_error(g, f->loc,
-             "the parameters of '%s' take %u bytes of push constants with the frame's address; "
-             "the Vulkan SPIR-V form takes at most %d (what every Vulkan device has)",
-             f->name, off, VK_PUSH_LIMIT);
-  uint32_t var = 0;
+  /* Past the push-constant size every device has, the block is in a buffer the runtime fills
+   * per launch, and the push constants hold its address (docs/bundle.md, "Vulkan"). */
+  bool spill = off > VK_PUSH_LIMIT;
+  uint32_t var = 0, blkp = 0;
   if (nmem > 0) {
     uint32_t blk = spv_type_struct(m, mem, nmem);
     spv_decorate(m, blk, SpvDecorationBlock, NULL, 0);
@@ -554,7 +541,18 @@ void sg_vk_entry(SG *g, KFunc *f) {
     char name[300];
     snprintf(name, sizeof name, "kcc.params.%s", f->name);
     spv_name(m, blk, name);
-    var = sg_global_var(g, spv_type_ptr(m, SpvStorageClassPushConstant, blk),
+    uint32_t pblk = blk;
+    if (spill) {
+      blkp = spv_type_ptr(m, SpvStorageClassPhysicalStorageBuffer, blk);
+      pblk = spv_type_struct(m, &u64, 1);
+      spv_decorate(m, pblk, SpvDecorationBlock, NULL, 0);
+      uint32_t ops[4] = {pblk, 0, SpvDecorationOffset, 0};
+      spv_emit(m, SPV_SEC_ANNOTATION, SpvOpMemberDecorate, ops, 4);
+      spv_member_name(m, pblk, 0, "kcc.params_address");
+      snprintf(name, sizeof name, "kcc.spilled.%s", f->name);
+      spv_name(m, pblk, name);
+    }
+    var = sg_global_var(g, spv_type_ptr(m, SpvStorageClassPushConstant, pblk),
                         SpvStorageClassPushConstant, 0);
   }
   /* The entry point: reads each parameter, makes it the kernel's type, calls the kernel. */
@@ -565,11 +563,23 @@ void sg_vk_entry(SG *g, KFunc *f) {
   spw_inst(out, SpvOpLabel, &label, 1);
   int na = 0;
   args[na++] = (uint32_t)(uintptr_t)f->aux;
+  uint32_t src = var;
+  if (spill) {
+    uint32_t pa = wop(g, out, SpvOpAccessChain, spv_type_ptr(m, SpvStorageClassPushConstant, u64),
+                      2, (uint32_t[]){var, spv_const_int(m, 32, 0)});
+    uint32_t a = wop(g, out, SpvOpLoad, u64, 1, &pa);
+    src = wop(g, out, SpvOpConvertUToPtr, blkp, 1, &a);
+  }
   for (int i = 0; i < nmem; i++) {
-    uint32_t pm = spv_type_ptr(m, SpvStorageClassPushConstant, mem[i]);
-    uint32_t p =
-        wop(g, out, SpvOpAccessChain, pm, 2, (uint32_t[]){var, spv_const_int(m, 32, (uint64_t)i)});
-    uint32_t v = wop(g, out, SpvOpLoad, mem[i], 1, &p);
+    SpvStorageClass sc = spill ? SpvStorageClassPhysicalStorageBuffer : SpvStorageClassPushConstant;
+    uint32_t p = wop(g, out, SpvOpAccessChain, spv_type_ptr(m, sc, mem[i]), 2,
+                     (uint32_t[]){src, spv_const_int(m, 32, (uint64_t)i)});
+    /* In the buffer: aligned as its offset is (the buffer itself to 16 bytes). */
+    uint32_t al = 16;
+    while (offs[i] % al) al /= 2;
+    uint32_t v =
+        spill ? wop(g, out, SpvOpLoad, mem[i], 3, (uint32_t[]){p, SpvMemoryAccessAlignedMask, al})
+              : wop(g, out, SpvOpLoad, mem[i], 1, &p);
     if (i >= np + f->symbols.n) { /* the scratch address */
       store_frame(g, out, v);
       continue;
