@@ -27,7 +27,7 @@ file(MAKE_DIRECTORY ${_vk_dir})
 # docs/cli.md, "The Vulkan form").
 set(KCC_VK_KERNELS vecadd saxpy reduce atomics control stencil matmul transpose int64 constant
     dynshared cuda_spellings driver_bugs structs
-    histogram vec_spirv_ops symbols)
+    histogram vec_spirv_ops symbols printf)
 
 # $1 kcc, $2 source, $3 output, $4 spirv-val (may be empty)
 set(_vk_spv_sh [=[
@@ -42,7 +42,7 @@ set(_vk_sources)
 foreach(_name ${KCC_VK_KERNELS})
   list(APPEND _vk_sources ${CMAKE_CURRENT_SOURCE_DIR}/kernels/${_name}.k)
 endforeach()
-foreach(_name flow params frames divguard ieee divzero sharedptr spill)
+foreach(_name flow params frames divguard ieee divzero sharedptr spill vkprintf)
   list(APPEND _vk_sources ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/${_name}.k)
 endforeach()
 foreach(_src ${_vk_sources})
@@ -120,6 +120,9 @@ set_tests_properties(vulkan.form PROPERTIES TIMEOUT 60 SKIP_RETURN_CODE 77 LABEL
 #   vulkan.run.spill    tests/vulkan/spill.c on spill.k: 180 bytes of parameters (past the
 #                       push constants: a buffer per launch) with a symbol's and the frame's
 #                       addresses after them.
+#   vulkan.run.vkprintf tests/vulkan/vkprintf.c on vkprintf.k: printf's conversions, flags,
+#                       widths, 64-bit values and string literals through the print buffer,
+#                       against the host's printf (vulkan.run.printf runs tests/kernels').
 #   vulkan.api          tests/vulkan/api.c: device info, the named errors, views, block shapes,
 #                       queues and events, fills and copies at odd offsets, large transfers.
 set(_vk_env "KCC_DEVICE=vulkan;XDG_CACHE_HOME=${_rt_out}/cache-vulkan")
@@ -144,7 +147,7 @@ foreach(_name cuda_devvar)
 endforeach()
 
 # Kernels kept beside their host program in tests/vulkan/.
-foreach(_name flow params frames divguard ieee divzero sharedptr spill)
+foreach(_name flow params frames divguard ieee divzero sharedptr spill vkprintf)
   add_custom_command(OUTPUT ${_vk_dir}/${_name}.kcb.stamp
     COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/runtime/make_bundle.sh $<TARGET_FILE:kcc>
             ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/${_name}.k ${_vk_dir}/${_name}.kcb
@@ -165,11 +168,11 @@ foreach(_name flow params frames divguard ieee divzero sharedptr spill)
 endforeach()
 
 add_executable(vk_api ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/api.c ${_rt_out}/vecadd.kcb.stamp
-               ${_rt_out}/printf.kcb.stamp)
+               ${_rt_out}/cl_images.kcb.stamp)
 target_link_libraries(vk_api PRIVATE kcrt_rt_common)
 add_test(NAME vulkan.api
          COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/run.sh $<TARGET_FILE:vk_api>
-                 ${_rt_out}/vecadd.kcb ${_rt_out}/printf.kcb)
+                 ${_rt_out}/vecadd.kcb ${_rt_out}/cl_images.kcb)
 set_tests_properties(vulkan.api PROPERTIES
   SKIP_RETURN_CODE 77 TIMEOUT 300 LABELS vulkan ENVIRONMENT "${_vk_env}")
 

@@ -1122,6 +1122,14 @@ static uint32_t printf_call(SG *g, KExpr *e) {
     return spv_undef(&g->m, ty(g, e->type));
   }
   int s = kir_printf_nonliteral_string(e);
+  if (s && g->vk) {
+    sg_error(g, e->args[s]->loc,
+             "printf's '%%s' of a string that is not a literal (argument %d) is not supported by "
+             "the Vulkan SPIR-V form: its runtime prints string literals only; use the PTX or "
+             "CUDA C form",
+             s);
+    return spv_undef(&g->m, ty(g, e->type));
+  }
   if (s) {
     sg_error(g, e->args[s]->loc,
              "printf's '%%s' of a string that is not a literal (argument %d) is not available in "
@@ -1130,6 +1138,7 @@ static uint32_t printf_call(SG *g, KExpr *e) {
              s);
     return spv_undef(&g->m, ty(g, e->type));
   }
+  if (g->vk) return sg_vk_printf(g, e, fmt);
   uint32_t *ops = calloc((size_t)e->nargs + 3, sizeof *ops);
   int n = 0;
   ops[n++] = sg_ocl_import(g);
@@ -1480,9 +1489,7 @@ static uint32_t image_call(SG *g, KExpr *e) {
 static bool vk_unsupported(SG *g, KExpr *e) {
   KBuiltin b = e->builtin;
   const char *why = NULL;
-  if (b == BI_PRINTF)
-    why = " (Vulkan has no printf; the runtime's print buffer is not built yet)";
-  else if (kir_builtin_is_image(b) || kir_builtin_is_cuda_texture(b))
+  if (kir_builtin_is_image(b) || kir_builtin_is_cuda_texture(b))
     why = " (no images or textures yet)";
   else if (kir_builtin_is_warp(b) || kir_builtin_is_subgroup(b))
     why = " (no warp or subgroup operations yet)";

@@ -83,6 +83,9 @@ typedef struct SG {
   KList esc_shared;       /* KVar *, found before gen_globals */
   uint32_t wgframe_var;   /* Private u64: this workgroup's shared block address (0: none) */
   uint32_t wgframe_total; /* bytes of the shared block */
+  /* Vulkan printf (spirv_vulkan.c, "printf"): records in a buffer the runtime prints. */
+  uint32_t printf_var;    /* Private u64: the print buffer's address (0: no printf) */
+  int nformats, nstrings; /* "kcc.printf:" and "kcc.str:" OpStrings so far */
   KLoc sg_refused;        /* the last subgroup operation refused: one error per source call */
   uint32_t ocl;           /* OpExtInstImport "OpenCL.std", 0 until needed */
   uint32_t builtin[4];    /* Input variables for threadIdx, blockIdx, blockDim, gridDim */
@@ -196,6 +199,8 @@ uint32_t sg_vk_shared_block(SG *g, const KVar *v);
 /* In f's entry block: the frame-resident locals' pointers (their SVar.ptr), from the frame
  * address the entry point stored; ends f's frame. */
 void sg_vk_frame_enter(SG *g);
+/* printf call e (format fmt, a string literal) as a record in the print buffer. */
+uint32_t sg_vk_printf(SG *g, KExpr *e, const KExpr *fmt);
 /* Dynamic shared memory for the array v names: a Workgroup array of v's element type whose
  * length is specialisation constant 3 (bytes) over the element size, rounded up. */
 uint32_t sg_vk_dyn_shared(SG *g, const KVar *v);

@@ -32,6 +32,8 @@
 #include "spirv_gen.h"
 
 enum { VK_PUSH_LIMIT = 128 };
+/* The print buffer's bytes (specialisation constant 6): a 16-byte header, then records. */
+enum { VK_PRINT_BYTES = 1 << 20, VK_PRINT_HEAD = 16 };
 
 void sg_vk_header(SG *g) {
   SpvModule *m = &g->m;
@@ -68,6 +70,13 @@ void sg_vk_finish(SG *g) {
     uint32_t spec = 4;
     spv_decorate(m, id, SpvDecorationSpecId, &spec, 1);
     spv_name(m, id, "kcc.frame_bytes");
+  }
+  if (g->printf_var) { /* the print buffer's size, likewise */
+    uint32_t id = spv_id(m), ops[3] = {spv_type_int(m, 32), id, VK_PRINT_BYTES};
+    spv_emit(m, SPV_SEC_GLOBAL, SpvOpSpecConstant, ops, 3);
+    uint32_t spec = 6;
+    spv_decorate(m, id, SpvDecorationSpecId, &spec, 1);
+    spv_name(m, id, "kcc.print_bytes");
   }
   if (g->wgframe_total) { /* the shared block's size, likewise */
     uint32_t id = spv_id(m), ops[3] = {spv_type_int(m, 32), id, (g->wgframe_total + 15) & ~15u};
@@ -457,20 +466,27 @@ static void store_frame(SG *g, SpvWords *out, uint32_t scratch) {
   uint32_t li = wop(g, out, SpvOpUConvert, u64, 1, &lidx);
   lin = wop(g, out, SpvOpIAdd, u64, 2, (uint32_t[]){lin, li});
   uint32_t bytes = spv_const_int(m, 64, (g->frame_total + 15) & ~15u);
+  uint32_t nz = wop(g, out, SpvOpCompositeExtract, u32, 2, (uint32_t[]){nwg, 2});
+  nz = wop(g, out, SpvOpUConvert, u64, 1, &nz);
+  uint32_t blocks = wop(g, out, SpvOpIMul, u64, 2, (uint32_t[]){c[3], c[4]});
+  blocks = wop(g, out, SpvOpIMul, u64, 2, (uint32_t[]){blocks, nz});
+  uint32_t all = wop(g, out, SpvOpIMul, u64, 2, (uint32_t[]){blocks, threads});
+  uint32_t frames = wop(g, out, SpvOpIMul, u64, 2, (uint32_t[]){all, bytes});
+  uint32_t wgb = spv_const_int(m, 64, (g->wgframe_total + 15) & ~15u);
+  if (g->printf_var) {
+    /* The print buffer: after the frames and the shared blocks. */
+    uint32_t pa = wop(g, out, SpvOpIMul, u64, 2, (uint32_t[]){blocks, wgb});
+    pa = wop(g, out, SpvOpIAdd, u64, 2, (uint32_t[]){pa, frames});
+    pa = wop(g, out, SpvOpIAdd, u64, 2, (uint32_t[]){pa, scratch});
+    spw_inst(out, SpvOpStore, (uint32_t[]){g->printf_var, pa}, 2);
+  }
   if (g->wgframe_total) {
     /* The workgroup's shared block: after every invocation's frame, block (z * ny + y) * nx
      * + x of the grid's. */
-    uint32_t nz = wop(g, out, SpvOpCompositeExtract, u32, 2, (uint32_t[]){nwg, 2});
-    nz = wop(g, out, SpvOpUConvert, u64, 1, &nz);
-    uint32_t blocks = wop(g, out, SpvOpIMul, u64, 2, (uint32_t[]){c[3], c[4]});
-    blocks = wop(g, out, SpvOpIMul, u64, 2, (uint32_t[]){blocks, nz});
-    uint32_t all = wop(g, out, SpvOpIMul, u64, 2, (uint32_t[]){blocks, threads});
-    uint32_t frames = wop(g, out, SpvOpIMul, u64, 2, (uint32_t[]){all, bytes});
     uint32_t blk = wop(g, out, SpvOpIMul, u64, 2, (uint32_t[]){c[2], c[4]});
     blk = wop(g, out, SpvOpIAdd, u64, 2, (uint32_t[]){blk, c[1]});
     blk = wop(g, out, SpvOpIMul, u64, 2, (uint32_t[]){blk, c[3]});
     blk = wop(g, out, SpvOpIAdd, u64, 2, (uint32_t[]){blk, c[0]});
-    uint32_t wgb = spv_const_int(m, 64, (g->wgframe_total + 15) & ~15u);
     blk = wop(g, out, SpvOpIMul, u64, 2, (uint32_t[]){blk, wgb});
     blk = wop(g, out, SpvOpIAdd, u64, 2, (uint32_t[]){blk, frames});
     blk = wop(g, out, SpvOpIAdd, u64, 2, (uint32_t[]){blk, scratch});
@@ -496,7 +512,7 @@ static void store_frame(SG *g, SpvWords *out, uint32_t scratch) {
 void sg_vk_entry(SG *g, KFunc *f) {
   SpvModule *m = &g->m;
   int np = f->nparams;
-  bool frame = g->frame_total > 0 || g->wgframe_total > 0;
+  bool frame = g->frame_total > 0 || g->wgframe_total > 0 || g->printf_var;
   uint32_t u32 = spv_type_int(m, 32), u64 = spv_type_int(m, 64), voidt = spv_type_void(m);
   uint32_t *mem = calloc((size_t)np + (size_t)f->symbols.n + 2, sizeof *mem);
   uint32_t *offs = calloc((size_t)np + (size_t)f->symbols.n + 2, sizeof *offs);
@@ -629,6 +645,95 @@ void sg_vk_entry(SG *g, KFunc *f) {
   free(mem);
   free(offs);
   free(args);
+}
+
+/* ---------------------------------------------------------------- printf */
+
+/* Vulkan has no printf: a call appends a record to the print buffer, which the runtime reads
+ * back and formats after the launch (docs/bundle.md, "Vulkan"). The record is a u32 format
+ * number (the n-th OpString "kcc.printf:FORMAT" of the module), a u32 argument count and an
+ * 8-byte slot per argument: integers widened by their signedness, floats as double bits,
+ * pointers as addresses, a string literal as its number (the n-th "kcc.str:TEXT"). The
+ * header's first word counts the bytes asked for; a record past the end is dropped. */
+uint32_t sg_vk_printf(SG *g, KExpr *e, const KExpr *fmt) {
+  SpvModule *m = &g->m;
+  uint32_t u32 = spv_type_int(m, 32), u64 = spv_type_int(m, 64), bt = spv_type_bool(m);
+  uint32_t rt = sg_type(g, e->type);
+  if (strlen(fmt->str) + 1 < fmt->len) {
+    sg_error(g, e->loc,
+             "a printf format with a NUL character is not supported by the Vulkan "
+             "SPIR-V form");
+    return spv_undef(m, rt);
+  }
+  if (!g->printf_var) {
+    g->printf_var =
+        sg_global_var(g, spv_type_ptr(m, SpvStorageClassPrivate, u64), SpvStorageClassPrivate, 0);
+    spv_name(m, g->printf_var, "kcc.print_buffer");
+  }
+  char *text = malloc(strlen(fmt->str) + 16);
+  sprintf(text, "kcc.printf:%s", fmt->str);
+  spv_string(m, text);
+  free(text);
+  uint32_t id = (uint32_t)g->nformats++;
+  int nargs = e->nargs - 1;
+  uint32_t *vals = calloc((size_t)nargs + 1, sizeof *vals);
+  for (int i = 0; i < nargs; i++) {
+    KExpr *a = e->args[i + 1];
+    const KExpr *s = a;
+    while (s->kind == KE_CAST) s = s->a;
+    const KType *t = a->type;
+    if (s->kind == KE_STR) {
+      text = malloc(s->len + 16);
+      snprintf(text, s->len + 16, "kcc.str:%s", s->str);
+      spv_string(m, text);
+      free(text);
+      vals[i] = spv_const_int(m, 64, (uint64_t)g->nstrings++);
+      continue;
+    }
+    uint32_t v = sg_expr(g, a);
+    if (t->kind == KT_PTR)
+      v = sg_opv(g, SpvOpConvertPtrToU, u64, 1, v);
+    else if (kir_is_float(t))
+      v = sg_opv(g, SpvOpBitcast, u64, 1,
+                 sg_bits(t) == 64 ? v : sg_opv(g, SpvOpFConvert, spv_type_float(m, 64), 1, v));
+    else if (sg_bits(t) < 64)
+      v = sg_opv(g, kir_is_signed(t) ? SpvOpSConvert : SpvOpUConvert, u64, 1, v);
+    vals[i] = v;
+  }
+  uint32_t size = 8 + 8 * (uint32_t)nargs;
+  uint32_t base = sg_op(g, SpvOpLoad, u64, 1, &g->printf_var);
+  uint32_t hp = sg_opv(
+      g, SpvOpConvertUToPtr,
+      sg_ptr_type(g, SpvStorageClassPhysicalStorageBuffer, kir_type_scalar(KT_U32)), 1, base);
+  uint32_t off = sg_opv(g, SpvOpAtomicIAdd, u32, 4, hp, sg_u32(g, SpvScopeDevice), sg_u32(g, 0),
+                        sg_u32(g, size));
+  uint32_t end = sg_opv(g, SpvOpIAdd, u32, 2, off, sg_u32(g, size));
+  uint32_t fits =
+      sg_opv(g, SpvOpLogicalAnd, bt, 2,
+             sg_opv(g, SpvOpULessThanEqual, bt, 2, end, sg_u32(g, VK_PRINT_BYTES - VK_PRINT_HEAD)),
+             sg_opv(g, SpvOpUGreaterThan, bt, 2, end, off)); /* no wrap */
+  uint32_t then = spv_id(m), merge = spv_id(m);
+  sg_branch_cond_merge(g, fits, then, merge, merge);
+  sg_start_block(g, then);
+  uint32_t rec = sg_opv(g, SpvOpIAdd, u64, 2, base,
+                        sg_opv(g, SpvOpIAdd, u64, 2, sg_opv(g, SpvOpUConvert, u64, 1, off),
+                               spv_const_int(m, 64, VK_PRINT_HEAD)));
+  uint32_t pu32 = sg_ptr_type(g, SpvStorageClassPhysicalStorageBuffer, kir_type_scalar(KT_U32));
+  uint32_t pu64 = sg_ptr_type(g, SpvStorageClassPhysicalStorageBuffer, kir_type_scalar(KT_U64));
+  uint32_t p = sg_opv(g, SpvOpConvertUToPtr, pu32, 1, rec);
+  sg_store(g, kir_type_scalar(KT_U32), p, sg_u32(g, id), false);
+  p = sg_opv(g, SpvOpConvertUToPtr, pu32, 1,
+             sg_opv(g, SpvOpIAdd, u64, 2, rec, spv_const_int(m, 64, 4)));
+  sg_store(g, kir_type_scalar(KT_U32), p, sg_u32(g, (uint32_t)nargs), false);
+  for (int i = 0; i < nargs; i++) {
+    p = sg_opv(g, SpvOpConvertUToPtr, pu64, 1,
+               sg_opv(g, SpvOpIAdd, u64, 2, rec, spv_const_int(m, 64, 8 + 8 * (uint64_t)i)));
+    sg_store(g, kir_type_scalar(KT_U64), p, vals[i], false);
+  }
+  free(vals);
+  sg_branch(g, merge);
+  sg_start_block(g, merge);
+  return spv_const_int(m, sg_bits(e->type), 0);
 }
 
 /* ---------------------------------------------------------------- exact division, sqrt */
