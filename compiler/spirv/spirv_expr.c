@@ -473,7 +473,9 @@ static uint32_t arith(SG *g, KOp op, const KType *t, uint32_t l, uint32_t r, con
     if (g->vk && o == SpvOpFDiv && !g->o->fast_math) return sg_vk_div(g, t, l, r);
     uint32_t id = sg_opv(g, o, rt, 2, l, r);
     sg_fast(g, id);
-    return g->vk && o == SpvOpFDiv ? sg_vk_div_zero(g, t, l, r, id) : id;
+    if (g->vk && o == SpvOpFDiv) return sg_vk_div_zero(g, t, l, r, id);
+    if (g->vk && o == SpvOpFMul && !g->o->fast_math) return sg_vk_mul_zero(g, t, l, r, id);
+    return id;
   }
   bool sgn = kir_is_signed(et);
   SpvOp o;

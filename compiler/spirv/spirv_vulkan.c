@@ -842,7 +842,22 @@ uint32_t sg_vk_fma64(SG *g, const KType *t, uint32_t a, uint32_t b, uint32_t c) 
       sg_opv(g, SpvOpLogicalAnd, bt, 2, sg_vk_is_finite(g, t, pl), sg_vk_is_finite(g, t, sl)));
   uint32_t drv =
       sg_opv(g, SpvOpExtInst, ft, 5, sg_vk_glsl_import(g), (uint32_t)GLSLstd450Fma, a, b, c);
-  return sg_opv(g, SpvOpSelect, ft, 3, ok, r, drv);
+  r = sg_opv(g, SpvOpSelect, ft, 3, ok, r, drv);
+  /* A zero factor: the product p is a signed zero (or NaN), and p + c is c, or a zero negative
+   * only when both are, made without float arithmetic (lavapipe got the emulation's zero of
+   * fma(x, 0.0, 0.0) as -0.0, and folds x + 0.0 to x: docs/driver-bugs.md 21). */
+  KType *it = kir_type_scalar(KT_U64);
+  if (t->kind == KT_VEC) it = kir_type_vec(it, (int)t->len);
+  uint32_t ity = sg_type(g, it), zero = sg_zero(g, t);
+  uint32_t z = sg_opv(g, SpvOpLogicalOr, bt, 2, sg_opv(g, SpvOpFOrdEqual, bt, 2, a, zero),
+                      sg_opv(g, SpvOpFOrdEqual, bt, 2, b, zero));
+  uint32_t p = sg_vk_mul_zero(g, t, a, b, xop(g, SpvOpFMul, ft, a, b));
+  uint32_t both = sg_opv(g, SpvOpBitcast, ft, 1,
+                         sg_opv(g, SpvOpBitwiseAnd, ity, 2, sg_opv(g, SpvOpBitcast, ity, 1, p),
+                                sg_opv(g, SpvOpBitcast, ity, 1, c)));
+  uint32_t sum = sg_opv(g, SpvOpSelect, ft, 3, sg_opv(g, SpvOpFOrdEqual, bt, 2, c, zero), both, c);
+  sum = sg_opv(g, SpvOpSelect, ft, 3, sg_opv(g, SpvOpIsNan, bt, 1, p), p, sum);
+  return sg_opv(g, SpvOpSelect, ft, 3, z, sum, r);
 }
 
 static uint32_t correct(SG *g, const KType *t, uint32_t q0, uint32_t n, uint32_t d) {
@@ -890,6 +905,33 @@ uint32_t sg_vk_div_zero(SG *g, const KType *t, uint32_t a, uint32_t b, uint32_t 
   uint32_t ninf = sg_convert(g, spv_const_float(&g->m, 64, -INFINITY), f64, t, (KLoc){0});
   uint32_t by = xop(g, SpvOpFMul, ft, a, sg_opv(g, SpvOpSelect, ft, 3, neg, ninf, inf));
   return sg_opv(g, SpvOpSelect, ft, 3, sg_opv(g, SpvOpFOrdEqual, bt, 2, b, fzero), by, q);
+}
+
+/* q = a * b, made right where an operand is zero: NaN where the other is infinite or NaN, else
+ * a zero of the sign a and b make. lavapipe folds a product with an operand its compiler
+ * knows to be zero to +0.0, whatever the other's sign (docs/driver-bugs.md 21); the selects
+ * fold away where it knows the operands and cost two comparisons where it does not. */
+uint32_t sg_vk_mul_zero(SG *g, const KType *t, uint32_t a, uint32_t b, uint32_t q) {
+  uint32_t ft = sg_type(g, t), bt = bool_type(g, t);
+  KType *it = kir_type_scalar(sg_bits(t) == 64 ? KT_I64 : KT_I32);
+  if (t->kind == KT_VEC) it = kir_type_vec(it, (int)t->len);
+  uint32_t ity = sg_type(g, it), fzero = sg_zero(g, t);
+  uint32_t ia = sg_opv(g, SpvOpBitcast, ity, 1, a), ib = sg_opv(g, SpvOpBitcast, ity, 1, b);
+  uint64_t sign = sg_bits(t) == 64 ? 1ull << 63 : 1ull << 31;
+  uint32_t smask =
+      sg_convert(g, spv_const_int(&g->m, 64, sign), kir_type_scalar(KT_U64), it, (KLoc){0});
+  uint32_t sz =
+      sg_opv(g, SpvOpBitcast, ft, 1,
+             sg_opv(g, SpvOpBitwiseAnd, ity, 2, sg_opv(g, SpvOpBitwiseXor, ity, 2, ia, ib), smask));
+  uint32_t nan =
+      sg_convert(g, spv_const_float(&g->m, 64, NAN), kir_type_scalar(KT_F64), t, (KLoc){0});
+  uint32_t special =
+      sg_opv(g, SpvOpLogicalNot, bt, 1,
+             sg_opv(g, SpvOpLogicalAnd, bt, 2, sg_vk_is_finite(g, t, a), sg_vk_is_finite(g, t, b)));
+  uint32_t zq = sg_opv(g, SpvOpSelect, ft, 3, special, nan, sz);
+  uint32_t z = sg_opv(g, SpvOpLogicalOr, bt, 2, sg_opv(g, SpvOpFOrdEqual, bt, 2, a, fzero),
+                      sg_opv(g, SpvOpFOrdEqual, bt, 2, b, fzero));
+  return sg_opv(g, SpvOpSelect, ft, 3, z, zq, q);
 }
 
 static uint32_t div_f64(SG *g, const KType *t, uint32_t a, uint32_t b) {
