@@ -74,9 +74,9 @@ SpvStorageClass sg_storage(SG *g, KAddrSpace as, KLoc loc) {
   /* Vulkan: buffers are reached through device addresses (PhysicalStorageBuffer), which keep
    * C's pointer arithmetic; `constant` pointers are buffers too (a module's own constant
    * arrays are Private variables, indexed in place: spirv_vulkan.c), and so are pointers to
-   * private memory: what they point to lives in the invocation's frame (spirv_vulkan.c). */
-  if (g->vk && as != KAS_GENERIC) /* and shared pointers: into the workgroup's block */
-    return SpvStorageClassPhysicalStorageBuffer;
+   * private memory, which point into the invocation's frame, and to shared memory, which point
+   * into the workgroup's block (spirv_vulkan.c): a Workgroup variable is only indexed in place. */
+  if (g->vk && as != KAS_GENERIC) return SpvStorageClassPhysicalStorageBuffer;
   switch (as) {
   case KAS_GLOBAL: return SpvStorageClassCrossWorkgroup;
   case KAS_SHARED: return SpvStorageClassWorkgroup;
@@ -640,12 +640,6 @@ static void local_var(SG *g, KVar *v) {
     s->psb = true;
     return;
   }
-  if (g->vk && v->type->kind == KT_PTR &&
-      sg_storage(g, v->type->as, v->loc) != SpvStorageClassPhysicalStorageBuffer)
-    sg_error(g, v->loc,
-             "'%s' keeps a pointer into shared or private memory in a variable, which the Vulkan "
-             "SPIR-V form does not support yet (index the array directly)",
-             v->name);
   SVar *s = svar(v);
   s->ptr = spv_id(&g->m);
   uint32_t ops[3] = {sg_ptr_type(g, SpvStorageClassFunction, v->type), s->ptr,

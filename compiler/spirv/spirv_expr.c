@@ -90,26 +90,12 @@ static uint32_t splat(SG *g, const KType *t, uint32_t v) {
   return splat_id(g, ty(g, t), (int)t->len, v);
 }
 
-/* The Vulkan flavour's pointers into shared and private memory are logical (no address):
- * whatever needs one as a number or moves it is refused there. */
-static bool vk_logical(SG *g, const KType *pt, KLoc loc, const char *what) {
-  if (!g->vk || pt->kind != KT_PTR ||
-      sg_storage(g, pt->as, loc) == SpvStorageClassPhysicalStorageBuffer)
-    return false;
-  sg_error(g, loc,
-           "%s a pointer into shared or private memory is not supported by the Vulkan "
-           "SPIR-V form yet (index the array directly)",
-           what);
-  return true;
-}
-
 static uint32_t ptr_to_u64(SG *g, uint32_t p) {
   return sg_opv(g, SpvOpConvertPtrToU, spv_type_int(&g->m, 64), 1, p);
 }
 
 /* v (of KIR type t) != 0 as an OpTypeBool. */
 static uint32_t nonzero(SG *g, uint32_t v, const KType *t) {
-  if (vk_logical(g, t, g->loc, "testing")) return spv_const_bool(&g->m, true);
   if (t->kind == KT_PTR)
     return sg_opv(g, SpvOpINotEqual, tbool(g), 2, ptr_to_u64(g, v), sg_u64(g, 0));
   if (kir_is_float(t)) /* NaN is true, as in C */
@@ -169,15 +155,9 @@ uint32_t sg_convert(SG *g, uint32_t v, const KType *from, const KType *to, KLoc 
                kir_type_str(from), kir_type_str(to));
       return spv_undef(&g->m, rt);
     }
-    if (vk_logical(g, from, loc, "converting")) return spv_undef(&g->m, rt);
     return sg_opv(g, SpvOpBitcast, rt, 1, v);
-  case KC_PTR_TO_INT:
-    if (vk_logical(g, from, loc, "converting")) return spv_undef(&g->m, rt);
-    return sg_opv(g, SpvOpConvertPtrToU, rt, 1, v);
-  case KC_INT_TO_PTR:
-    if (vk_logical(g, to, loc, "making")) return spv_undef(&g->m, rt);
-    v = to_i64(g, v, from);
-    return sg_opv(g, SpvOpConvertUToPtr, rt, 1, v);
+  case KC_PTR_TO_INT: return sg_opv(g, SpvOpConvertPtrToU, rt, 1, v);
+  case KC_INT_TO_PTR: v = to_i64(g, v, from); return sg_opv(g, SpvOpConvertUToPtr, rt, 1, v);
   case KC_ARRAY_DECAY: break; /* needs the array's address: sg_expr handles it */
   case KC_SPLAT: break;
   }
@@ -314,8 +294,6 @@ static uint32_t vk_index_addr(SG *g, KExpr *e) {
       return sg_opv(g, SpvOpAccessChain, sg_ptr_type(g, sc, e->type), 1 + 1, base, idx);
     }
   }
-  if (vk_logical(g, a->type, e->loc, "indexing"))
-    return spv_undef(&g->m, sg_ptr_type(g, SpvStorageClassFunction, e->type));
   uint32_t base = sg_expr(g, a);
   uint32_t idx = index64(g, e->b);
   return sg_opv(g, SpvOpPtrAccessChain, ty(g, a->type), 2, base, idx);
@@ -387,7 +365,6 @@ static uint32_t compare(SG *g, KOp op, KExpr *a, KExpr *b) {
   uint32_t l = sg_expr(g, a), r = sg_expr(g, b);
   SpvOp o;
   if (t->kind == KT_PTR) {
-    if (vk_logical(g, t, a->loc, "comparing")) return spv_const_bool(&g->m, false);
     l = ptr_to_u64(g, l);
     r = ptr_to_u64(g, r);
   } else if (b->type != t && kir_is_arith(b->type)) {
@@ -533,14 +510,12 @@ static uint32_t vk_safe_divisor(SG *g, const KType *t, uint32_t l, uint32_t r, b
 /* p + n (in elements) for a pointer p of KIR type pt. */
 static uint32_t ptr_offset(SG *g, const KType *pt, uint32_t p, uint32_t n, const KType *nt,
                            bool negate) {
-  if (vk_logical(g, pt, g->loc, "arithmetic on")) return spv_undef(&g->m, ty(g, pt));
   uint32_t idx = to_i64(g, n, nt);
   if (negate) idx = sg_opv(g, SpvOpSNegate, spv_type_int(&g->m, 64), 1, idx);
   return sg_opv(g, SpvOpPtrAccessChain, ty(g, pt), 2, p, idx);
 }
 
 static uint32_t ptr_diff(SG *g, KExpr *e) {
-  if (vk_logical(g, e->a->type, e->loc, "subtracting")) return spv_undef(&g->m, ty(g, e->type));
   uint32_t i64 = spv_type_int(&g->m, 64);
   uint32_t a = ptr_to_u64(g, sg_expr(g, e->a)), b = ptr_to_u64(g, sg_expr(g, e->b));
   uint32_t d = sg_opv(g, SpvOpISub, i64, 2, a, b);
@@ -597,7 +572,6 @@ static uint32_t unary(SG *g, KExpr *e) {
 static uint32_t step(SG *g, const KType *t, uint32_t old, bool inc) {
   uint32_t nv;
   if (t->kind == KT_PTR) {
-    if (vk_logical(g, t, g->loc, "incrementing")) return spv_undef(&g->m, ty(g, t));
     nv = sg_opv(g, SpvOpPtrAccessChain, ty(g, t), 2, old, sg_u64(g, inc ? 1 : (uint64_t)-1));
   } else if (kir_is_float(elem(t))) {
     nv = sg_opv(g, inc ? SpvOpFAdd : SpvOpFSub, ty(g, t), 2, old, one_of(g, t));
@@ -829,15 +803,6 @@ static uint32_t call(SG *g, KExpr *e) {
   int n = 0;
   ops[n++] = (uint32_t)(uintptr_t)f->aux;
   for (int i = 0; i < e->nargs; i++) {
-    /* Vulkan: a pointer argument into shared or private memory must be a whole variable
-     * (a memory object declaration), as logical pointers require. */
-    const KExpr *ae = e->args[i];
-    if (g->vk && ae->type->kind == KT_PTR &&
-        sg_storage(g, ae->type->as, ae->loc) != SpvStorageClassPhysicalStorageBuffer &&
-        !(ae->kind == KE_ADDR && (ae->a->kind == KE_VAR || ae->a->kind == KE_GVAR)))
-      sg_error(g, ae->loc,
-               "passing a pointer into shared or private memory other than '&variable' "
-               "is not supported by the Vulkan SPIR-V form yet");
     uint32_t v = sg_expr(g, e->args[i]);
     if (i < f->nparams && e->args[i]->type != f->params[i]->type &&
         kir_is_arith(e->args[i]->type) && kir_is_arith(f->params[i]->type))
