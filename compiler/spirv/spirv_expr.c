@@ -452,6 +452,8 @@ static uint32_t arith(SG *g, KOp op, const KType *t, uint32_t l, uint32_t r, con
     sg_fast(g, id);
     if (g->vk && o == SpvOpFDiv) return sg_vk_div_zero(g, t, l, r, id);
     if (g->vk && o == SpvOpFMul && !g->o->fast_math) return sg_vk_mul_zero(g, t, l, r, id);
+    if (g->vk && (o == SpvOpFAdd || o == SpvOpFSub) && !g->o->fast_math)
+      return sg_vk_add_zero(g, t, l, r, id, o == SpvOpFSub);
     return id;
   }
   bool sgn = kir_is_signed(et);

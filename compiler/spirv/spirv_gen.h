@@ -174,6 +174,8 @@ uint32_t sg_vk_glsl_import(SG *g);
 uint32_t sg_vk_div(SG *g, const KType *t, uint32_t a, uint32_t b);
 /* q = a / b made safe where b is zero (lavapipe: docs/driver-bugs.md 22). */
 uint32_t sg_vk_div_zero(SG *g, const KType *t, uint32_t a, uint32_t b, uint32_t q);
+/* q = a + b (sub: a - b) made right where both are zeros (lavapipe: docs/driver-bugs.md 21). */
+uint32_t sg_vk_add_zero(SG *g, const KType *t, uint32_t a, uint32_t b, uint32_t q, bool sub);
 /* q = a * b made right where a or b is zero (lavapipe: docs/driver-bugs.md 21). */
 uint32_t sg_vk_mul_zero(SG *g, const KType *t, uint32_t a, uint32_t b, uint32_t q);
 uint32_t sg_vk_sqrt(SG *g, const KType *t, uint32_t x);

@@ -934,6 +934,28 @@ uint32_t sg_vk_mul_zero(SG *g, const KType *t, uint32_t a, uint32_t b, uint32_t 
   return sg_opv(g, SpvOpSelect, ft, 3, z, zq, q);
 }
 
+/* q = a + b (or a - b), made right where both are zeros: a zero negative only when both (a
+ * and -b for a subtraction) are. lavapipe folds x + 0.0 to x where its compiler knows the
+ * 0.0, giving -0.0 + 0.0 as -0.0, even for a NoContraction addition (docs/driver-bugs.md 21);
+ * the select folds with it, and costs two comparisons where it does not. */
+uint32_t sg_vk_add_zero(SG *g, const KType *t, uint32_t a, uint32_t b, uint32_t q, bool sub) {
+  uint32_t ft = sg_type(g, t), bt = bool_type(g, t);
+  KType *it = kir_type_scalar(sg_bits(t) == 64 ? KT_I64 : KT_I32);
+  if (t->kind == KT_VEC) it = kir_type_vec(it, (int)t->len);
+  uint32_t ity = sg_type(g, it), fzero = sg_zero(g, t);
+  uint64_t sbit = sg_bits(t) == 64 ? 1ull << 63 : 1ull << 31;
+  uint32_t sign =
+      sg_convert(g, spv_const_int(&g->m, 64, sbit), kir_type_scalar(KT_U64), it, (KLoc){0});
+  uint32_t ia = sg_opv(g, SpvOpBitcast, ity, 1, a), ib = sg_opv(g, SpvOpBitcast, ity, 1, b);
+  if (sub) ib = sg_opv(g, SpvOpBitwiseXor, ity, 2, ib, sign);
+  uint32_t zs =
+      sg_opv(g, SpvOpBitcast, ft, 1,
+             sg_opv(g, SpvOpBitwiseAnd, ity, 2, sg_opv(g, SpvOpBitwiseAnd, ity, 2, ia, ib), sign));
+  uint32_t both = sg_opv(g, SpvOpLogicalAnd, bt, 2, sg_opv(g, SpvOpFOrdEqual, bt, 2, a, fzero),
+                         sg_opv(g, SpvOpFOrdEqual, bt, 2, b, fzero));
+  return sg_opv(g, SpvOpSelect, ft, 3, both, zs, q);
+}
+
 static uint32_t div_f64(SG *g, const KType *t, uint32_t a, uint32_t b) {
   uint32_t q0 = sg_opv(g, SpvOpFDiv, sg_type(g, t), 2, a, b);
   return sg_vk_div_zero(g, t, a, b, correct(g, t, q0, a, b));

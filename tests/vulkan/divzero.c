@@ -1,8 +1,8 @@
 /* divzero.c — runs tests/vulkan/divzero.k on random operands and special values (zeros of both
  * signs, infinities, NaN, denormals) and compares every quotient with the host's bit for bit
  * (NaNs of any payload equal): division by a zero the driver can see (lavapipe lost those
- * results: docs/driver-bugs.md 22) and by one it cannot, and products and fma with a zero
- * factor (driver-bugs 21). */
+ * results: docs/driver-bugs.md 22) and by one it cannot, and products, fma and sums with zeros
+ * (driver-bugs 21). */
 #include "rt_common.h"
 
 #include <math.h>
@@ -23,7 +23,7 @@ int main(int argc, char **argv) {
   float *a = malloc(n * sizeof *a), *qf = malloc(4 * n * sizeof *qf),
         *qv = malloc(2 * n * sizeof *qv);
   double *d = malloc(n * sizeof *d), *qd = malloc(4 * n * sizeof *qd),
-         *pm = malloc(4 * n * sizeof *pm);
+         *pm = malloc(6 * n * sizeof *pm);
   static const float special[] = {0.0f, -0.0f, INFINITY, -INFINITY, NAN, 1e-40f, -3e-39f, 1.0f};
   for (int i = 0; i < n; i++) {
     a[i] = rt_float(&rt, -4, 4);
@@ -33,7 +33,7 @@ int main(int argc, char **argv) {
   }
   kcrt_buffer *da = rt_upload(&rt, a, n * sizeof *a), *dd = rt_upload(&rt, d, n * sizeof *d),
               *dqf = rt_alloc(&rt, 4 * n * sizeof *qf), *dqd = rt_alloc(&rt, 4 * n * sizeof *qd),
-              *dqv = rt_alloc(&rt, 2 * n * sizeof *qv), *dpm = rt_alloc(&rt, 4 * n * sizeof *pm);
+              *dqv = rt_alloc(&rt, 2 * n * sizeof *qv), *dpm = rt_alloc(&rt, 6 * n * sizeof *pm);
   kcrt_arg args[] = {KCRT_ARG_BUFFER(da),  KCRT_ARG_BUFFER(dd),  KCRT_ARG_BUFFER(dqf),
                      KCRT_ARG_BUFFER(dqd), KCRT_ARG_BUFFER(dqv), KCRT_ARG_VALUE(n),
                      KCRT_ARG_VALUE(zero), KCRT_ARG_BUFFER(dpm)};
@@ -42,7 +42,7 @@ int main(int argc, char **argv) {
   rt_download(&rt, dqf, qf, 4 * n * sizeof *qf);
   rt_download(&rt, dqd, qd, 4 * n * sizeof *qd);
   rt_download(&rt, dqv, qv, 2 * n * sizeof *qv);
-  rt_download(&rt, dpm, pm, 4 * n * sizeof *pm);
+  rt_download(&rt, dpm, pm, 6 * n * sizeof *pm);
   int bad = 0;
   volatile float fz = 0.0f; /* the host divides at run time too */
   volatile double dz = 0.0;
@@ -58,11 +58,13 @@ int main(int argc, char **argv) {
         printf("FAIL divzero: double quotient %d of %d: %a, want %a (d = %a)\n", k, i,
                qd[4 * i + k], wd[k], d[i]);
     }
-    double wp[4] = {(double)(a[i] * fz), d[i] * -dz, fma(d[i], dz, -0.0), fma(0.0, d[i], dz)};
-    for (int k = 0; k < 4; k++)
-      if (!same_d(pm[4 * i + k], wp[k]) && bad++ < 8)
-        printf("FAIL divzero: product %d of %d: %a, want %a (a = %a, d = %a)\n", k, i,
-               pm[4 * i + k], wp[k], a[i], d[i]);
+    double wp[6] = {(double)(a[i] * fz),       d[i] * -dz,
+                    fma(d[i], dz, -0.0),       fma(0.0, d[i], dz),
+                    -d[i] * dz + -(0.5 * -dz), (double)(-fz) + dz - (double)(-a[i] * fz)};
+    for (int k = 0; k < 6; k++)
+      if (!same_d(pm[6 * i + k], wp[k]) && bad++ < 8)
+        printf("FAIL divzero: product or sum %d of %d: %a, want %a (a = %a, d = %a)\n", k, i,
+               pm[6 * i + k], wp[k], a[i], d[i]);
     for (int k = 0; k < 2; k++)
       if (!same_f(qv[2 * i + k], wv[k]) && bad++ < 8)
         printf("FAIL divzero: float2 quotient %d of %d: %a, want %a (a = %a)\n", k, i,
@@ -74,5 +76,5 @@ int main(int argc, char **argv) {
     rt.failures++;
   }
   free(a), free(d), free(qf), free(qd), free(qv), free(pm);
-  return rt_finish(&rt, "%d x 10 quotients and 4 products", n);
+  return rt_finish(&rt, "%d x 10 quotients and 6 products and sums", n);
 }
