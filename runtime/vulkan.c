@@ -58,6 +58,7 @@
   X(vkEndCommandBuffer)                                                                            \
   X(vkCmdCopyBuffer)                                                                               \
   X(vkCmdFillBuffer)                                                                               \
+  X(vkCmdUpdateBuffer)                                                                             \
   X(vkCmdPipelineBarrier)                                                                          \
   X(vkCmdBindPipeline)                                                                             \
   X(vkCmdPushConstants)                                                                            \
@@ -552,6 +553,8 @@ static void full_barrier(VkCommandBuffer cb) {
 typedef struct VkSub {
   VkCommandBuffer cb;
   VkFence fence;
+  VkBuffer params; /* a launch's spilled parameters, kept until it is done */
+  VkDeviceMemory params_mem;
 } VkSub;
 
 static VkResult sub_begin(VkDev *c, VkSub *s) {
@@ -576,6 +579,8 @@ static VkResult sub_begin(VkDev *c, VkSub *s) {
 }
 
 static void sub_free(VkDev *c, VkSub *s) {
+  if (s->params) vk.vkDestroyBuffer(c->dev, s->params, NULL);
+  if (s->params_mem) vk.vkFreeMemory(c->dev, s->params_mem, NULL);
   if (s->fence) vk.vkDestroyFence(c->dev, s->fence, NULL);
   if (s->cb) vk.vkFreeCommandBuffers(c->dev, c->pool, 1, &s->cb);
   memset(s, 0, sizeof *s);
@@ -620,10 +625,10 @@ static VkResult stage_get(VkDev *c, VkDeviceSize n) {
 }
 
 /* Copies n bytes between the host and b at off through the staging buffer, in pieces. */
-static kcrt_status transfer(kcrt_buffer *b, size_t off, void *host, size_t n, bool to_device) {
-  VkDev *c = vd(b->dev);
-  VkBuf *v = b->mem;
-  pthread_mutex_lock(&c->lock);
+/* Copies between v's bytes [off, off + n) and the host through the staging buffer (the
+ * device lock held). */
+static VkResult transfer_locked(VkDev *c, const VkBuf *v, size_t off, void *host, size_t n,
+                                bool to_device, const char **failed) {
   VkResult r = stage_get(c, n < STAGE_MAX ? n : STAGE_MAX);
   const char *what = "staging buffer";
   for (size_t done = 0; r == VK_SUCCESS && done < n;) {
@@ -653,6 +658,15 @@ static kcrt_status transfer(kcrt_buffer *b, size_t off, void *host, size_t n, bo
     if (r == VK_SUCCESS && !to_device) memcpy((char *)host + done, c->stage.map, k);
     done += k;
   }
+  *failed = what;
+  return r;
+}
+
+static kcrt_status transfer(kcrt_buffer *b, size_t off, void *host, size_t n, bool to_device) {
+  VkDev *c = vd(b->dev);
+  const char *what = NULL;
+  pthread_mutex_lock(&c->lock);
+  VkResult r = transfer_locked(c, b->mem, off, host, n, to_device, &what);
   pthread_mutex_unlock(&c->lock);
   return r == VK_SUCCESS ? KCRT_SUCCESS : fail(r, what);
 }
@@ -856,12 +870,18 @@ typedef struct VkMod {
   VkShaderModule shader;
   VkPipelineCache cache;
   KcrtKey key;
-  uint32_t frame; /* bytes of each invocation's frame (specialisation constant 4), or 0 */
+  uint32_t frame;   /* bytes of each invocation's frame (specialisation constant 4), or 0 */
+  uint32_t wgframe; /* bytes of each workgroup's shared block (specialisation constant 5), or 0 */
+  uint32_t print;   /* bytes of the print buffer (specialisation constant 6), or 0 */
+  char **formats;   /* printf formats, by number ("kcc.printf:" OpStrings) */
+  char **strings;   /* string literals printed by %s, by number ("kcc.str:" OpStrings) */
+  uint32_t nformats, nstrings;
 } VkMod;
 
 /* The few SPIR-V numbers the runtime reads (spirv.h's SpvOpDecorate, SpvDecorationSpecId,
  * SpvOpSpecConstant). */
 enum {
+  SPV_OP_STRING = 7,
   SPV_OP_CAPABILITY = 17,
   SPV_OP_DECORATE = 71,
   SPV_DECORATION_SPEC_ID = 1,
@@ -896,6 +916,34 @@ static uint32_t spec_default(const uint32_t *w, size_t n, uint32_t spec) {
   return 0;
 }
 
+/* The module's OpStrings whose text starts with `prefix`, in order, without it. */
+static char **module_strings(const uint32_t *w, size_t n, const char *prefix, uint32_t *count) {
+  char **out = NULL;
+  size_t len = strlen(prefix);
+  *count = 0;
+  for (size_t i = 5; i < n;) {
+    uint32_t wc = w[i] >> 16, op = w[i] & 0xffff;
+    if (wc == 0 || i + wc > n) break;
+    if (op == SPV_OP_STRING && wc >= 3) {
+      const char *s = (const char *)(w + i + 2);
+      size_t max = (wc - 2) * 4, sl = strnlen(s, max);
+      if (sl < max && !strncmp(s, prefix, len)) {
+        char **grown = realloc(out, (*count + 1) * sizeof *out);
+        if (!grown) break;
+        out = grown;
+        out[(*count)++] = strdup(s + len);
+      }
+    }
+    i += wc;
+  }
+  return out;
+}
+
+static void free_strings(char **s, uint32_t n) {
+  for (uint32_t i = 0; i < n; i++) free(s[i]);
+  free(s);
+}
+
 static kcrt_status vk_module_load(kcrt_module *m) {
   VkDev *c = vd(m->dev);
   const KcbSection *s = kcb_section(m->b, KCB_SEC_VKSPIRV, 0);
@@ -919,6 +967,8 @@ static kcrt_status vk_module_load(kcrt_module *m) {
   }
   memcpy(words, s->data, s->size);
   vm->frame = spec_default(words, s->size / 4, 4);
+  vm->wgframe = spec_default(words, s->size / 4, 5);
+  vm->print = spec_default(words, s->size / 4, 6);
   /* What the module needs of the device, named, rather than a driver's failure (kcc's exact
    * float division, square root and fmaf go through double: docs/runtime.md, "Vulkan"). */
   const char *lacks = NULL;
@@ -942,6 +992,10 @@ static kcrt_status vk_module_load(kcrt_module *m) {
   VkShaderModuleCreateInfo ci = {
       .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, .codeSize = s->size, .pCode = words};
   VkResult r = vk.vkCreateShaderModule(c->dev, &ci, NULL, &vm->shader);
+  if (r == VK_SUCCESS && vm->print) {
+    vm->formats = module_strings(words, s->size / 4, "kcc.printf:", &vm->nformats);
+    vm->strings = module_strings(words, s->size / 4, "kcc.str:", &vm->nstrings);
+  }
   free(words);
   if (r != VK_SUCCESS) {
     free(vm);
@@ -991,12 +1045,14 @@ static void vk_module_unload(kcrt_module *m) {
   if (!vm) return;
   if (vm->cache) vk.vkDestroyPipelineCache(vd(m->dev)->dev, vm->cache, NULL);
   vk.vkDestroyShaderModule(vd(m->dev)->dev, vm->shader, NULL);
+  free_strings(vm->formats, vm->nformats);
+  free_strings(vm->strings, vm->nstrings);
   free(vm);
 }
 
 static kcrt_status vk_symbol_init(kcrt_module *m, const KcbSymbol *s, kcrt_buffer *b) {
   (void)m;
-  (void)s; /* kcc's Vulkan form refuses kernels that use one: storage for kcrt_module_symbol */
+  (void)s; /* a buffer whose device address the kernels that use it take (vk_launch) */
   kcrt_status st = vk_mem_alloc(b);
   if (!st && b->size) st = vk_mem_fill(b, 0, 0, b->size);
   return st;
@@ -1012,10 +1068,15 @@ typedef struct VkKern {
   VkPipelineLayout layout;
   uint32_t *offs; /* each parameter's offset in the push constants (then the scratch's) */
   uint32_t push;  /* their size */
+  bool spill;     /* past SPILL_PUSH bytes: in a buffer whose address is the push constant */
   VkPipe *pipes;
   int npipes;
   pthread_mutex_t lock;
 } VkKern;
+
+/* kcc's Vulkan form keeps at most this many bytes of parameters in push constants (the least
+ * maxPushConstantsSize a device may have); more go to a buffer (docs/bundle.md, "Vulkan"). */
+enum { SPILL_PUSH = 128 };
 
 /* Where each parameter goes in the push constants (docs/bundle.md, "Vulkan"). */
 static kcrt_status push_layout(const KcbKernel *k, bool frame, uint32_t *offs, uint32_t *size) {
@@ -1040,9 +1101,14 @@ static kcrt_status push_layout(const KcbKernel *k, bool frame, uint32_t *offs, u
     offs[i] = off;
     off += slot;
   }
-  if (frame) { /* the scratch buffer's address, after the parameters */
+  for (uint32_t j = 0; j < k->nsymbols; j++) { /* the host-filled variables' addresses */
     off = (off + 7) / 8 * 8;
-    offs[k->nparams + k->nhidden] = off;
+    offs[k->nparams + k->nhidden + j] = off;
+    off += 8;
+  }
+  if (frame) { /* the scratch buffer's address, after them */
+    off = (off + 7) / 8 * 8;
+    offs[k->nparams + k->nhidden + k->nsymbols] = off;
     off += 8;
   }
   *size = off;
@@ -1053,21 +1119,27 @@ static kcrt_status vk_kernel_init(kcrt_kernel *k) {
   VkDev *c = vd(k->mod->dev);
   VkKern *vk_k = calloc(1, sizeof *vk_k);
   uint32_t np = k->k->nparams + k->k->nhidden;
-  if (vk_k) vk_k->offs = calloc(np + 1, sizeof *vk_k->offs);
+  if (vk_k) vk_k->offs = calloc(np + k->k->nsymbols + 1, sizeof *vk_k->offs);
   if (!vk_k || !vk_k->offs) {
     if (vk_k) free(vk_k->offs);
     free(vk_k);
     return kcrt_fail(KCRT_ERROR_OUT_OF_MEMORY, "out of host memory");
   }
-  kcrt_status st = push_layout(k->k, ((VkMod *)k->mod->h)->frame != 0, vk_k->offs, &vk_k->push);
-  if (!st && vk_k->push > c->push_limit)
+  const VkMod *vm = k->mod->h;
+  kcrt_status st =
+      push_layout(k->k, vm->frame || vm->wgframe || vm->print, vk_k->offs, &vk_k->push);
+  vk_k->spill = vk_k->push > SPILL_PUSH;
+  if (!st && vk_k->push > 65536) /* vkCmdUpdateBuffer's most */
+    st = kcrt_fail(KCRT_ERROR_NOT_SUPPORTED, "kernel '%s' takes %u bytes of parameters", k->k->name,
+                   vk_k->push);
+  if (!st && !vk_k->spill && vk_k->push > c->push_limit) /* not with kcc's own output */
     st = kcrt_fail(KCRT_ERROR_NOT_SUPPORTED,
                    "kernel '%s' takes %u bytes of parameters; %s allows %u bytes of push "
                    "constants",
                    k->k->name, vk_k->push, k->mod->dev->info.name, c->push_limit);
   if (!st) {
     VkPushConstantRange pr = {.stageFlags = VK_SHADER_STAGE_COMPUTE_BIT,
-                              .size = (vk_k->push + 3) & ~3u};
+                              .size = vk_k->spill ? 8 : (vk_k->push + 3) & ~3u};
     VkPipelineLayoutCreateInfo li = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
                                      .pushConstantRangeCount = pr.size ? 1 : 0,
                                      .pPushConstantRanges = &pr};
@@ -1167,8 +1239,10 @@ static VkResult scratch_get(VkDev *c, VkDeviceSize size) {
   if (c->scratch.mem) vk.vkFreeMemory(c->dev, c->scratch.mem, NULL);
   memset(&c->scratch, 0, sizeof c->scratch);
   c->scratch_size = 0;
+  /* (Transfers: the print buffer in it is cleared and read back.) */
   r = make_buffer(c, size,
-                  VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT,
+                  VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT |
+                      VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                   VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, true, &c->scratch.buf, &c->scratch.mem);
   if (r != VK_SUCCESS) return r;
   VkBufferDeviceAddressInfo ai = {.sType = VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO,
@@ -1176,6 +1250,88 @@ static VkResult scratch_get(VkDev *c, VkDeviceSize size) {
   c->scratch_addr = vk.vkGetBufferDeviceAddress(c->dev, &ai);
   c->scratch_size = size;
   return VK_SUCCESS;
+}
+
+/* printf: the records kcc's Vulkan form wrote to the print buffer (docs/bundle.md, "Vulkan"),
+ * formatted as C's printf formats them, to stdout. */
+static void print_records(const VkMod *vm, const unsigned char *buf, size_t n) {
+  for (size_t at = 0; at + 8 <= n;) {
+    uint32_t id, nargs;
+    memcpy(&id, buf + at, 4);
+    memcpy(&nargs, buf + at + 4, 4);
+    const unsigned char *args = buf + at + 8;
+    if (id >= vm->nformats || at + 8 + 8 * (size_t)nargs > n) break;
+    at += 8 + 8 * (size_t)nargs;
+    const char *f = vm->formats[id];
+    uint32_t next = 0;
+    while (*f) {
+      if (*f != '%') {
+        const char *e = strchr(f, '%');
+        size_t len = e ? (size_t)(e - f) : strlen(f);
+        fwrite(f, 1, len, stdout);
+        f += len;
+        continue;
+      }
+      if (f[1] == '%') {
+        fputc('%', stdout);
+        f += 2;
+        continue;
+      }
+      /* One conversion: flags, width, precision, length, then the conversion character. */
+      const char *start = f++;
+      while (*f && strchr("-+ #0", *f)) f++;
+      while (*f >= '0' && *f <= '9') f++;
+      if (*f == '.')
+        for (f++; *f >= '0' && *f <= '9'; f++) continue;
+      bool wide = false;
+      while (*f && strchr("hlLqjzt", *f)) wide |= *f != 'h', f++;
+      if (!*f) break;
+      char conv = *f++, spec[64];
+      size_t sl = (size_t)(f - start);
+      if (sl >= sizeof spec) break;
+      memcpy(spec, start, sl);
+      spec[sl] = 0;
+      uint64_t v = 0;
+      if (next < nargs) memcpy(&v, args + 8 * (size_t)next, 8);
+      next++;
+      switch (conv) {
+      case 'd':
+      case 'i':
+        if (wide)
+          printf(spec, (long long)v);
+        else
+          printf(spec, (int)v);
+        break;
+      case 'u':
+      case 'x':
+      case 'X':
+      case 'o':
+        if (wide)
+          printf(spec, (unsigned long long)v);
+        else
+          printf(spec, (unsigned)v);
+        break;
+      case 'c': printf(spec, (int)v); break;
+      case 'p': printf(spec, (void *)(uintptr_t)v); break;
+      case 's': printf(spec, v < vm->nstrings ? vm->strings[v] : "(null)"); break;
+      case 'f':
+      case 'F':
+      case 'e':
+      case 'E':
+      case 'g':
+      case 'G':
+      case 'a':
+      case 'A': {
+        double d;
+        memcpy(&d, &v, 8);
+        printf(spec, d);
+        break;
+      }
+      default: fputs(spec, stdout); break; /* kcc refuses others: never reached */
+      }
+    }
+  }
+  fflush(stdout);
 }
 
 /* Submissions a queue may leave unwaited before a launch waits for the oldest. */
@@ -1188,7 +1344,9 @@ static kcrt_status vk_launch(kcrt_kernel *k, kcrt_queue *q, const uint64_t grid[
   VkPipeline pipe = VK_NULL_HANDLE;
   kcrt_status st = pipeline(k, block, dyn, &pipe);
   if (st) return st;
-  unsigned char push[256] = {0};
+  unsigned char small[256] = {0}, *push = small;
+  if (kk->push > sizeof small && !(push = calloc(1, kk->push)))
+    return kcrt_fail(KCRT_ERROR_OUT_OF_MEMORY, "out of host memory");
   for (uint32_t i = 0; i < k->k->nparams + k->k->nhidden; i++) {
     const KcbParam *p = &k->k->params[i];
     if (p->kind == KCB_PARAM_POINTER || p->kind == KCB_PARAM_BOUNDS_RECORD) {
@@ -1198,22 +1356,39 @@ static kcrt_status vk_launch(kcrt_kernel *k, kcrt_queue *q, const uint64_t grid[
       memcpy(push + kk->offs[i], args[i].value, args[i].size); /* checked: the table's size */
     }
   }
+  uint32_t np = k->k->nparams + k->k->nhidden;
+  for (uint32_t j = 0; j < k->k->nsymbols; j++) { /* each host-filled variable's buffer */
+    const kcrt_buffer *s = k->mod->symbols[k->k->symbols[j]];
+    memcpy(push + kk->offs[np + j], &s->dptr, 8);
+  }
   VkQ *vq = q->h;
-  uint32_t frame = ((VkMod *)k->mod->h)->frame;
-  uint64_t threads = grid[0] * grid[1] * grid[2], per = block[0] * block[1] * block[2], need = 0;
-  if (frame && (__builtin_mul_overflow(threads, per, &threads) ||
-                __builtin_mul_overflow(threads, (uint64_t)frame, &need) ||
-                need > k->mod->dev->info.max_alloc_bytes))
+  const VkMod *vm = k->mod->h;
+  uint32_t frame = vm->frame, wgframe = vm->wgframe;
+  uint64_t blocks = grid[0] * grid[1] * grid[2], per = block[0] * block[1] * block[2], need = 0;
+  uint64_t threads = 0, shared = 0;
+  /* Every invocation's frame, then every workgroup's shared block (docs/bundle.md). */
+  if ((frame || wgframe || vm->print) &&
+      (__builtin_mul_overflow(blocks, per, &threads) ||
+       __builtin_mul_overflow(threads, (uint64_t)frame, &need) ||
+       __builtin_mul_overflow(blocks, (uint64_t)wgframe, &shared) ||
+       __builtin_add_overflow(need, shared, &need) ||
+       __builtin_add_overflow(need, (uint64_t)vm->print, &need) ||
+       need > k->mod->dev->info.max_alloc_bytes)) {
+    if (push != small) free(push);
     return kcrt_fail(KCRT_ERROR_OUT_OF_MEMORY,
-                     "Vulkan: '%s' keeps %u bytes per thread in memory (locals whose address is "
-                     "taken); %llu threads need more than %s can allocate",
-                     k->k->name, frame, (unsigned long long)threads, k->mod->dev->info.name);
+                     "Vulkan: '%s' keeps %u bytes per thread (locals whose address is taken) "
+                     "and %u per block (shared arrays whose address is taken) in memory; "
+                     "%llu blocks of %llu threads need more than %s can allocate",
+                     k->k->name, frame, wgframe, (unsigned long long)blocks,
+                     (unsigned long long)per, k->mod->dev->info.name);
+  }
+  bool frame_push = frame || wgframe || vm->print;
+  uint64_t print_at = need - vm->print; /* the print buffer: after the frames and blocks */
   pthread_mutex_lock(&c->lock);
   VkResult r = VK_SUCCESS;
-  if (frame) {
+  if (frame_push) {
     r = scratch_get(c, need);
-    if (r == VK_SUCCESS)
-      memcpy(push + kk->offs[k->k->nparams + k->k->nhidden], &c->scratch_addr, 8);
+    if (r == VK_SUCCESS) memcpy(push + kk->offs[np + k->k->nsymbols], &c->scratch_addr, 8);
   }
   if (vq->n >= MAX_PENDING) r = retire(c, vq, vq->n / 2);
   if (r == VK_SUCCESS && vq->n == vq->cap) {
@@ -1221,6 +1396,7 @@ static kcrt_status vk_launch(kcrt_kernel *k, kcrt_queue *q, const uint64_t grid[
     VkSub *np = realloc(vq->pending, (size_t)cap * sizeof *np);
     if (!np) {
       pthread_mutex_unlock(&c->lock);
+      if (push != small) free(push);
       return kcrt_fail(KCRT_ERROR_OUT_OF_MEMORY, "out of host memory");
     }
     vq->pending = np;
@@ -1228,9 +1404,40 @@ static kcrt_status vk_launch(kcrt_kernel *k, kcrt_queue *q, const uint64_t grid[
   }
   VkSub s = {0};
   if (r == VK_SUCCESS) r = sub_begin(c, &s);
+  uint64_t spilled = 0;
+  if (r == VK_SUCCESS && kk->spill) {
+    /* The parameters past the push constants: a buffer written by the command buffer itself,
+     * freed with the submission (sub_free); the push constant is its address. */
+    VkDeviceSize size = (kk->push + 3) & ~3u;
+    r = make_buffer(c, size,
+                    VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT |
+                        VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT,
+                    VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, true, &s.params, &s.params_mem);
+    if (r == VK_SUCCESS) {
+      VkBufferDeviceAddressInfo ai = {.sType = VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO,
+                                      .buffer = s.params};
+      spilled = vk.vkGetBufferDeviceAddress(c->dev, &ai);
+      vk.vkCmdUpdateBuffer(s.cb, s.params, 0, size, push);
+      VkMemoryBarrier mb = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+                            .srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
+                            .dstAccessMask = VK_ACCESS_SHADER_READ_BIT};
+      vk.vkCmdPipelineBarrier(s.cb, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                              VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &mb, 0, NULL, 0, NULL);
+    }
+  }
+  if (r == VK_SUCCESS && vm->print) { /* the print buffer starts empty */
+    vk.vkCmdFillBuffer(s.cb, c->scratch.buf, print_at, 16, 0);
+    VkMemoryBarrier mb = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+                          .srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
+                          .dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT};
+    vk.vkCmdPipelineBarrier(s.cb, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                            VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &mb, 0, NULL, 0, NULL);
+  }
   if (r == VK_SUCCESS) {
     vk.vkCmdBindPipeline(s.cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipe);
-    if (kk->push)
+    if (kk->spill)
+      vk.vkCmdPushConstants(s.cb, kk->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, 8, &spilled);
+    else if (kk->push)
       vk.vkCmdPushConstants(s.cb, kk->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, (kk->push + 3) & ~3u,
                             push);
     vk.vkCmdDispatch(s.cb, (uint32_t)grid[0], (uint32_t)grid[1], (uint32_t)grid[2]);
@@ -1240,7 +1447,32 @@ static kcrt_status vk_launch(kcrt_kernel *k, kcrt_queue *q, const uint64_t grid[
     vq->pending[vq->n++] = s;
   else
     sub_free(c, &s);
+  /* printf: the launch is waited for and its buffer read back before the next can reuse it
+   * (so a kernel that prints runs synchronously on Vulkan). */
+  unsigned char *printed = NULL;
+  size_t nprinted = 0;
+  if (r == VK_SUCCESS && vm->print) {
+    const char *what = NULL;
+    uint32_t head[4];
+    r = sub_wait(c, &s);
+    if (r == VK_SUCCESS) r = transfer_locked(c, &c->scratch, print_at, head, 16, false, &what);
+    nprinted = head[0] < vm->print - 16 ? head[0] : vm->print - 16;
+    if (r == VK_SUCCESS && nprinted && (printed = malloc(nprinted)))
+      r = transfer_locked(c, &c->scratch, print_at + 16, printed, nprinted, false, &what);
+    if (r == VK_SUCCESS && head[0] > vm->print - 16) {
+      char msg[300];
+      snprintf(msg, sizeof msg,
+               "Vulkan: '%s' printed more than its %u-byte print buffer holds: the rest is lost",
+               k->k->name, vm->print);
+      kcrt_warn(msg);
+    }
+  }
   pthread_mutex_unlock(&c->lock);
+  if (printed) {
+    if (r == VK_SUCCESS) print_records(vm, printed, nprinted);
+    free(printed);
+  }
+  if (push != small) free(push);
   if (r != VK_SUCCESS)
     return kcrt_fail(status_of(r) == KCRT_ERROR_DRIVER ? KCRT_ERROR_LAUNCH_FAILED : status_of(r),
                      "Vulkan: launching '%s' failed: %s (%d)", k->k->name, vk_result_name(r),

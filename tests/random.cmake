@@ -7,7 +7,8 @@
 #                   is assembled by ptxas where it is on the PATH. Skipped (77) without
 #                   python3, clang-19 or an OpenCL device.
 #   random.regress  the reduced reproducers of what it found (tests/random/regress/), on the
-#                   same paths.
+#                   same paths and the vk one (libkcrt on KCC_DEVICE=vulkan under the validation
+#                   layer; skipped without a Vulkan device).
 # The full run, on any seed range: `make test-random SEEDS=1-300` (tests/random/run.sh).
 
 find_package(Python3 COMPONENTS Interpreter QUIET)
@@ -28,7 +29,7 @@ if(Python3_FOUND AND OpenCL_FOUND AND KCC_CLANG19)
   add_test(NAME random.diff COMMAND ${_rk_common} --seeds 2000-2019 -k 10 -j 2 --work ${_rk_out}/diff)
   add_test(NAME random.regress
            COMMAND ${_rk_common} --regress ${CMAKE_CURRENT_SOURCE_DIR}/random/regress
-                   --work ${_rk_out}/regress)
+                   --paths cl,spir,kcb,ptx,vk --work ${_rk_out}/regress)
   # PoCL's vectorising work-group method (loopvec, its default) gives wrong results for some
   # of these kernels on AVX-512 hosts, with kcc's output of before and after this change alike,
   # where its two other methods and the reference agree (docs/driver-bugs.md #12): the

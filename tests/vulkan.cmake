@@ -1,7 +1,7 @@
 # vulkan.cmake — the Vulkan form (kcc x.k -o x.vk.spv) and libkcrt's Vulkan back end.
 #
 #   vulkan.spirv.NAME   kcc NAME.k -o NAME.vk.spv for the corpus kernels the form supports
-#                       (tests/kernels), tests/vulkan/{flow,params,frames,divguard,ieee}.k: no
+#                       (tests/kernels), tests/vulkan/{flow,...,divzero}.k (below): no
 #                       diagnostic, then
 #                       spirv-val --target-env vulkan1.2 on the file (kcc validated in process).
 #   vulkan.bad.NAME     tests/vulkan/bad/NAME.k fails with exit 1, no output file, and its first
@@ -27,7 +27,7 @@ file(MAKE_DIRECTORY ${_vk_dir})
 # docs/cli.md, "The Vulkan form").
 set(KCC_VK_KERNELS vecadd saxpy reduce atomics control stencil matmul transpose int64 constant
     dynshared cuda_spellings driver_bugs structs
-    histogram vec_spirv_ops)
+    histogram vec_spirv_ops symbols printf)
 
 # $1 kcc, $2 source, $3 output, $4 spirv-val (may be empty)
 set(_vk_spv_sh [=[
@@ -42,7 +42,7 @@ set(_vk_sources)
 foreach(_name ${KCC_VK_KERNELS})
   list(APPEND _vk_sources ${CMAKE_CURRENT_SOURCE_DIR}/kernels/${_name}.k)
 endforeach()
-foreach(_name flow params frames divguard ieee)
+foreach(_name flow params frames divguard ieee divzero sharedptr spill vkprintf)
   list(APPEND _vk_sources ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/${_name}.k)
 endforeach()
 foreach(_src ${_vk_sources})
@@ -100,6 +100,10 @@ set_tests_properties(vulkan.form PROPERTIES TIMEOUT 60 SKIP_RETURN_CODE 77 LABEL
 #   vulkan.run.NAME     tests/runtime/NAME.c on its corpus kernel's bundle (KCC_VK_KERNELS
 #                       less vec_spirv_ops, which has no host program): random inputs, every
 #                       element against the host reference.
+#   vulkan.run.cuda_devvar tests/runtime/cuda_devvar.c on cuda_devvar.cu: CUDA __device__
+#                       variables (initial values, atomics, host reads and writes between
+#                       launches) in buffers whose addresses the kernels take as push constants;
+#                       vulkan.run.symbols likewise host-filled constants.
 #   vulkan.run.flow     tests/vulkan/flow.c on flow.k: structured control flow against the host.
 #   vulkan.run.params   tests/vulkan/params.c on params.k: every parameter kind and alignment of
 #                       the push constants, read back exactly.
@@ -109,6 +113,16 @@ set_tests_properties(vulkan.form PROPERTIES TIMEOUT 60 SKIP_RETURN_CODE 77 LABEL
 #                       that lavapipe's compiler died on (docs/driver-bugs.md 18).
 #   vulkan.run.ieee     tests/vulkan/ieee.c on ieee.k: float division, sqrt and fmaf (and
 #                       double division and sqrt) bit for bit against the host.
+#   vulkan.run.divzero  tests/vulkan/divzero.c on divzero.k: division by zeros the driver can
+#                       and cannot see, bit for bit (docs/driver-bugs.md 22).
+#   vulkan.run.sharedptr tests/vulkan/sharedptr.c on sharedptr.k: shared arrays whose address
+#                       escapes (the workgroup's block), in place ones beside them.
+#   vulkan.run.spill    tests/vulkan/spill.c on spill.k: 180 bytes of parameters (past the
+#                       push constants: a buffer per launch) with a symbol's and the frame's
+#                       addresses after them.
+#   vulkan.run.vkprintf tests/vulkan/vkprintf.c on vkprintf.k: printf's conversions, flags,
+#                       widths, 64-bit values and string literals through the print buffer,
+#                       against the host's printf (vulkan.run.printf runs tests/kernels').
 #   vulkan.api          tests/vulkan/api.c: device info, the named errors, views, block shapes,
 #                       queues and events, fills and copies at odd offsets, large transfers.
 set(_vk_env "KCC_DEVICE=vulkan;XDG_CACHE_HOME=${_rt_out}/cache-vulkan")
@@ -123,8 +137,17 @@ foreach(_name ${KCC_VK_KERNELS})
     SKIP_RETURN_CODE 77 TIMEOUT 300 LABELS vulkan ENVIRONMENT "${_vk_env}")
 endforeach()
 
+# Runtime tests' own kernels (tests/runtime/NAME.cu) that the Vulkan form takes whole.
+foreach(_name cuda_devvar)
+  add_test(NAME vulkan.run.${_name}
+           COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/run.sh $<TARGET_FILE:rt_${_name}>
+                   ${_rt_out}/${_name}.kcb)
+  set_tests_properties(vulkan.run.${_name} PROPERTIES
+    SKIP_RETURN_CODE 77 TIMEOUT 300 LABELS vulkan ENVIRONMENT "${_vk_env}")
+endforeach()
+
 # Kernels kept beside their host program in tests/vulkan/.
-foreach(_name flow params frames divguard ieee)
+foreach(_name flow params frames divguard ieee divzero sharedptr spill vkprintf)
   add_custom_command(OUTPUT ${_vk_dir}/${_name}.kcb.stamp
     COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/runtime/make_bundle.sh $<TARGET_FILE:kcc>
             ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/${_name}.k ${_vk_dir}/${_name}.kcb
@@ -145,11 +168,11 @@ foreach(_name flow params frames divguard ieee)
 endforeach()
 
 add_executable(vk_api ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/api.c ${_rt_out}/vecadd.kcb.stamp
-               ${_rt_out}/printf.kcb.stamp)
+               ${_rt_out}/cl_images.kcb.stamp)
 target_link_libraries(vk_api PRIVATE kcrt_rt_common)
 add_test(NAME vulkan.api
          COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/run.sh $<TARGET_FILE:vk_api>
-                 ${_rt_out}/vecadd.kcb ${_rt_out}/printf.kcb)
+                 ${_rt_out}/vecadd.kcb ${_rt_out}/cl_images.kcb)
 set_tests_properties(vulkan.api PROPERTIES
   SKIP_RETURN_CODE 77 TIMEOUT 300 LABELS vulkan ENVIRONMENT "${_vk_env}")
 
@@ -178,9 +201,10 @@ add_test(NAME vulkan.pipeline_cache
 set_tests_properties(vulkan.pipeline_cache PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 120
                      LABELS vulkan)
 
-# vulkan.random  tests/random/rkdiff.py's vk path on seeds whose 40 kernels all compile to the
-#                Vulkan form: each run through libkcrt on lavapipe under the validation layer
-#                and compared bit for bit with the host reference. (Other seeds still find
+# vulkan.random  tests/random/rkdiff.py's vk path on seeds whose 60 kernels all compile to the
+#                Vulkan form (2 and 4 pass pointers into shared memory to functions): each run
+#                through libkcrt on lavapipe under the validation layer and compared bit for bit
+#                with the host reference. (Other seeds still find
 #                what the form refuses or gets wrong: `rkdiff.py --paths vk`, docs/testing.md.)
 find_package(Python3 COMPONENTS Interpreter QUIET)
 find_program(KCC_VK_CLANG19 clang-19)
@@ -188,6 +212,6 @@ if(Python3_FOUND AND KCC_VK_CLANG19 AND TARGET rk_run)
   add_test(NAME vulkan.random
            COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/random/rkdiff.py
                    --kcc $<TARGET_FILE:kcc> --rk-run $<TARGET_FILE:rk_run> --clang ${KCC_VK_CLANG19}
-                   --seeds 2005,2006,2009,2010 -k 10 -j 2 --paths vk --work ${_vk_dir}/random)
+                   --seeds 2,4,2005,2006,2009,2010 -k 10 -j 2 --paths vk --work ${_vk_dir}/random)
   set_tests_properties(vulkan.random PROPERTIES TIMEOUT 600 LABELS vulkan)
 endif()

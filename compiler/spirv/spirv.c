@@ -74,9 +74,9 @@ SpvStorageClass sg_storage(SG *g, KAddrSpace as, KLoc loc) {
   /* Vulkan: buffers are reached through device addresses (PhysicalStorageBuffer), which keep
    * C's pointer arithmetic; `constant` pointers are buffers too (a module's own constant
    * arrays are Private variables, indexed in place: spirv_vulkan.c), and so are pointers to
-   * private memory: what they point to lives in the invocation's frame (spirv_vulkan.c). */
-  if (g->vk && (as == KAS_GLOBAL || as == KAS_CONSTANT || as == KAS_PRIVATE))
-    return SpvStorageClassPhysicalStorageBuffer;
+   * private memory, which point into the invocation's frame, and to shared memory, which point
+   * into the workgroup's block (spirv_vulkan.c): a Workgroup variable is only indexed in place. */
+  if (g->vk && as != KAS_GENERIC) return SpvStorageClassPhysicalStorageBuffer;
   switch (as) {
   case KAS_GLOBAL: return SpvStorageClassCrossWorkgroup;
   case KAS_SHARED: return SpvStorageClassWorkgroup;
@@ -498,6 +498,7 @@ static void gen_globals(SG *g) {
   for (int i = 0; i < g->km->globals.n; i++) {
     KVar *v = g->km->globals.v[i];
     SVar *s = svar(v);
+    s->psb = g->vk && v->host_filled; /* Vulkan: its buffer's device address */
     if ((v->kind == KV_SHARED && v->is_dynamic) || v->host_filled)
       continue; /* a parameter, made per function */
     char name[512];
@@ -507,7 +508,11 @@ static void gen_globals(SG *g) {
       snprintf(name, sizeof name, "%s", v->name);
     uint32_t ty = sg_type(g, v->type);
     uint32_t align = (uint32_t)mem_align(v->type);
-    if (v->kind == KV_SHARED) {
+    if (v->kind == KV_SHARED && sg_vk_shared_escaping(g, v)) {
+      s->psb = true; /* in the workgroup's block: its pointer is made per function */
+      s->wg = sg_vk_shared_block(g, v);
+      continue;
+    } else if (v->kind == KV_SHARED) {
       s->ptr = s->wg = sg_global_var(g, spv_type_ptr(&g->m, SpvStorageClassWorkgroup, ty),
                                      SpvStorageClassWorkgroup, 0);
     } else if (g->vk) {
@@ -551,20 +556,27 @@ static uint32_t dyn_param_type(SG *g, const KVar *v) {
 }
 
 static uint32_t symbol_param_type(SG *g, const KVar *v) {
+  if (g->vk) return sg_ptr_type(g, SpvStorageClassPhysicalStorageBuffer, v->type);
   return sg_ptr_type(
       g, v->is_mutable ? SpvStorageClassCrossWorkgroup : SpvStorageClassUniformConstant, v->type);
 }
 
+/* Static shared arrays passed as parameters: not the dynamic one, nor (Vulkan) those in the
+ * workgroup's block, which every function reaches through its address. */
+static bool shared_param(const KVar *v) {
+  return !v->is_dynamic && !(v->aux && ((const SVar *)v->aux)->psb);
+}
+
 int sg_nshared_params(const KFunc *f) {
   int n = 0;
-  for (int i = 0; !f->is_kernel && i < f->shared.n; i++) n += !((KVar *)f->shared.v[i])->is_dynamic;
+  for (int i = 0; !f->is_kernel && i < f->shared.n; i++) n += shared_param(f->shared.v[i]);
   return n;
 }
 
 KVar *sg_shared_param(const KFunc *f, int i) {
   for (int j = 0; j < f->shared.n; j++) {
     KVar *v = f->shared.v[j];
-    if (!v->is_dynamic && i-- == 0) return v;
+    if (shared_param(v) && i-- == 0) return v;
   }
   return NULL;
 }
@@ -628,12 +640,6 @@ static void local_var(SG *g, KVar *v) {
     s->psb = true;
     return;
   }
-  if (g->vk && v->type->kind == KT_PTR &&
-      sg_storage(g, v->type->as, v->loc) != SpvStorageClassPhysicalStorageBuffer)
-    sg_error(g, v->loc,
-             "'%s' keeps a pointer into shared or private memory in a variable, which the Vulkan "
-             "SPIR-V form does not support yet (index the array directly)",
-             v->name);
   SVar *s = svar(v);
   s->ptr = spv_id(&g->m);
   uint32_t ops[3] = {sg_ptr_type(g, SpvStorageClassFunction, v->type), s->ptr,
@@ -728,12 +734,13 @@ static void define_func(SG *g, KFunc *f) {
     uint32_t ops[2] = {symbol_param_type(g, v), s->ptr};
     spw_inst(out, SpvOpFunctionParameter, ops, 2);
     spv_name(&g->m, s->ptr, v->name);
+    if (g->vk) spv_decorate(&g->m, s->ptr, SpvDecorationAliased, NULL, 0);
   }
   /* A static shared array is, in a device function, its parameter; in a kernel, itself. */
   for (int i = 0; i < f->shared.n; i++) {
     KVar *v = f->shared.v[i];
     SVar *s = v->aux;
-    if (!v->is_dynamic && s) s->ptr = s->wg;
+    if (!v->is_dynamic && s && !s->psb) s->ptr = s->wg;
   }
   for (int i = 0, nsh = sg_nshared_params(f); i < nsh; i++) {
     KVar *v = sg_shared_param(f, i);
@@ -1146,6 +1153,7 @@ static bool emit(KModule *m, const KOptions *o, KBuf *out, bool vk) {
     module_header(&g);
   for (int i = 0; vk && i < m->funcs.n; i++)
     if (((KFunc *)m->funcs.v[i])->body) sg_vk_check_func(&g, m->funcs.v[i]);
+  if (vk) sg_vk_shared_escapes(&g);
   gen_globals(&g);
   if (vk) sg_vk_module_escapes(&g);
   for (int i = 0; i < m->funcs.n; i++) {

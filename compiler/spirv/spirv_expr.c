@@ -92,26 +92,12 @@ static uint32_t splat(SG *g, const KType *t, uint32_t v) {
   return splat_id(g, ty(g, t), (int)t->len, v);
 }
 
-/* The Vulkan flavour's pointers into shared and private memory are logical (no address):
- * whatever needs one as a number or moves it is refused there. */
-static bool vk_logical(SG *g, const KType *pt, KLoc loc, const char *what) {
-  if (!g->vk || pt->kind != KT_PTR ||
-      sg_storage(g, pt->as, loc) == SpvStorageClassPhysicalStorageBuffer)
-    return false;
-  sg_error(g, loc,
-           "%s a pointer into shared or private memory is not supported by the Vulkan "
-           "SPIR-V form yet (index the array directly)",
-           what);
-  return true;
-}
-
 static uint32_t ptr_to_u64(SG *g, uint32_t p) {
   return sg_opv(g, SpvOpConvertPtrToU, spv_type_int(&g->m, 64), 1, p);
 }
 
 /* v (of KIR type t) != 0 as an OpTypeBool. */
 static uint32_t nonzero(SG *g, uint32_t v, const KType *t) {
-  if (vk_logical(g, t, g->loc, "testing")) return spv_const_bool(&g->m, true);
   if (t->kind == KT_PTR)
     return sg_opv(g, SpvOpINotEqual, tbool(g), 2, ptr_to_u64(g, v), sg_u64(g, 0));
   if (kir_is_float(t)) /* NaN is true, as in C */
@@ -171,15 +157,9 @@ uint32_t sg_convert(SG *g, uint32_t v, const KType *from, const KType *to, KLoc 
                kir_type_str(from), kir_type_str(to));
       return spv_undef(&g->m, rt);
     }
-    if (vk_logical(g, from, loc, "converting")) return spv_undef(&g->m, rt);
     return sg_opv(g, SpvOpBitcast, rt, 1, v);
-  case KC_PTR_TO_INT:
-    if (vk_logical(g, from, loc, "converting")) return spv_undef(&g->m, rt);
-    return sg_opv(g, SpvOpConvertPtrToU, rt, 1, v);
-  case KC_INT_TO_PTR:
-    if (vk_logical(g, to, loc, "making")) return spv_undef(&g->m, rt);
-    v = to_i64(g, v, from);
-    return sg_opv(g, SpvOpConvertUToPtr, rt, 1, v);
+  case KC_PTR_TO_INT: return sg_opv(g, SpvOpConvertPtrToU, rt, 1, v);
+  case KC_INT_TO_PTR: v = to_i64(g, v, from); return sg_opv(g, SpvOpConvertUToPtr, rt, 1, v);
   case KC_ARRAY_DECAY: break; /* needs the array's address: sg_expr handles it */
   case KC_SPLAT: break;
   }
@@ -205,14 +185,21 @@ static SpvStorageClass lv_storage(SG *g, const KExpr *e) {
     return s && s->psb ? SpvStorageClassPhysicalStorageBuffer : SpvStorageClassFunction;
   }
   case KE_GVAR:
-    if (g->vk && e->var->kind != KV_SHARED) { /* spirv.c, globals */
+    if (g->vk) { /* spirv.c, globals */
       const SVar *s = e->var->aux;
-      return s && s->psb ? SpvStorageClassPhysicalStorageBuffer : SpvStorageClassPrivate;
+      if (s && s->psb) return SpvStorageClassPhysicalStorageBuffer;
+      return e->var->kind == KV_SHARED ? SpvStorageClassWorkgroup : SpvStorageClassPrivate;
     }
     return e->var->kind == KV_SHARED ? SpvStorageClassWorkgroup
            : e->var->is_mutable      ? SpvStorageClassCrossWorkgroup
                                      : SpvStorageClassUniformConstant;
   case KE_INDEX:
+    /* Vulkan: an array indexed in place is where the array is (vk_index_addr). */
+    if (g->vk && e->a->kind == KE_CAST &&
+        kir_cast_kind(e->a->a->type, e->a->type) == KC_ARRAY_DECAY &&
+        ((e->a->a->kind == KE_GVAR && e->a->a->var->is_dynamic) || sg_addressable(g, e->a->a)))
+      return lv_storage(g, e->a->a);
+    return sg_storage(g, e->a->type->as, e->loc);
   case KE_DEREF: return sg_storage(g, e->a->type->as, e->loc);
   case KE_MEMBER: return lv_storage(g, e->a);
   default: return SpvStorageClassFunction;
@@ -235,8 +222,13 @@ bool sg_addressable(SG *g, KExpr *e) {
 
 static uint32_t dyn_shared(SG *g, KExpr *e, const KType *ptrtype) {
   uint32_t rt = ty(g, ptrtype);
-  if (g->vk && g->dyn) /* the array's first element: the array itself is the variable */
-    return sg_opv(g, SpvOpAccessChain, rt, 2, g->dyn, sg_u32(g, 0));
+  if (g->vk) { /* indexed in place only (vk_index_addr): the array is a Workgroup variable */
+    sg_error(g, e->loc,
+             "a pointer into dynamic shared array '%s' is not supported by the Vulkan SPIR-V "
+             "form yet (index the array directly)",
+             e->var->name);
+    return spv_undef(&g->m, rt);
+  }
   if (!g->dyn) {
     sg_error(g, e->loc, "dynamic shared array '%s' is not reachable here", e->var->name);
     return spv_undef(&g->m, rt);
@@ -304,8 +296,6 @@ static uint32_t vk_index_addr(SG *g, KExpr *e) {
       return sg_opv(g, SpvOpAccessChain, sg_ptr_type(g, sc, e->type), 1 + 1, base, idx);
     }
   }
-  if (vk_logical(g, a->type, e->loc, "indexing"))
-    return spv_undef(&g->m, sg_ptr_type(g, SpvStorageClassFunction, e->type));
   uint32_t base = sg_expr(g, a);
   uint32_t idx = index64(g, e->b);
   return sg_opv(g, SpvOpPtrAccessChain, ty(g, a->type), 2, base, idx);
@@ -377,7 +367,6 @@ static uint32_t compare(SG *g, KOp op, KExpr *a, KExpr *b) {
   uint32_t l = sg_expr(g, a), r = sg_expr(g, b);
   SpvOp o;
   if (t->kind == KT_PTR) {
-    if (vk_logical(g, t, a->loc, "comparing")) return spv_const_bool(&g->m, false);
     l = ptr_to_u64(g, l);
     r = ptr_to_u64(g, r);
   } else if (b->type != t && kir_is_arith(b->type)) {
@@ -463,6 +452,10 @@ static uint32_t arith(SG *g, KOp op, const KType *t, uint32_t l, uint32_t r, con
     if (g->vk && o == SpvOpFDiv && !g->o->fast_math) return sg_vk_div(g, t, l, r);
     uint32_t id = sg_opv(g, o, rt, 2, l, r);
     sg_fast(g, id);
+    if (g->vk && o == SpvOpFDiv) return sg_vk_div_zero(g, t, l, r, id);
+    if (g->vk && o == SpvOpFMul && !g->o->fast_math) return sg_vk_mul_zero(g, t, l, r, id);
+    if (g->vk && (o == SpvOpFAdd || o == SpvOpFSub) && !g->o->fast_math)
+      return sg_vk_add_zero(g, t, l, r, id, o == SpvOpFSub);
     return id;
   }
   bool sgn = kir_is_signed(et);
@@ -521,14 +514,12 @@ static uint32_t vk_safe_divisor(SG *g, const KType *t, uint32_t l, uint32_t r, b
 /* p + n (in elements) for a pointer p of KIR type pt. */
 static uint32_t ptr_offset(SG *g, const KType *pt, uint32_t p, uint32_t n, const KType *nt,
                            bool negate) {
-  if (vk_logical(g, pt, g->loc, "arithmetic on")) return spv_undef(&g->m, ty(g, pt));
   uint32_t idx = to_i64(g, n, nt);
   if (negate) idx = sg_opv(g, SpvOpSNegate, spv_type_int(&g->m, 64), 1, idx);
   return sg_opv(g, SpvOpPtrAccessChain, ty(g, pt), 2, p, idx);
 }
 
 static uint32_t ptr_diff(SG *g, KExpr *e) {
-  if (vk_logical(g, e->a->type, e->loc, "subtracting")) return spv_undef(&g->m, ty(g, e->type));
   uint32_t i64 = spv_type_int(&g->m, 64);
   uint32_t a = ptr_to_u64(g, sg_expr(g, e->a)), b = ptr_to_u64(g, sg_expr(g, e->b));
   uint32_t d = sg_opv(g, SpvOpISub, i64, 2, a, b);
@@ -585,7 +576,6 @@ static uint32_t unary(SG *g, KExpr *e) {
 static uint32_t step(SG *g, const KType *t, uint32_t old, bool inc) {
   uint32_t nv;
   if (t->kind == KT_PTR) {
-    if (vk_logical(g, t, g->loc, "incrementing")) return spv_undef(&g->m, ty(g, t));
     nv = sg_opv(g, SpvOpPtrAccessChain, ty(g, t), 2, old, sg_u64(g, inc ? 1 : (uint64_t)-1));
   } else if (kir_is_float(elem(t))) {
     nv = sg_opv(g, inc ? SpvOpFAdd : SpvOpFSub, ty(g, t), 2, old, one_of(g, t));
@@ -817,15 +807,6 @@ static uint32_t call(SG *g, KExpr *e) {
   int n = 0;
   ops[n++] = (uint32_t)(uintptr_t)f->aux;
   for (int i = 0; i < e->nargs; i++) {
-    /* Vulkan: a pointer argument into shared or private memory must be a whole variable
-     * (a memory object declaration), as logical pointers require. */
-    const KExpr *ae = e->args[i];
-    if (g->vk && ae->type->kind == KT_PTR &&
-        sg_storage(g, ae->type->as, ae->loc) != SpvStorageClassPhysicalStorageBuffer &&
-        !(ae->kind == KE_ADDR && (ae->a->kind == KE_VAR || ae->a->kind == KE_GVAR)))
-      sg_error(g, ae->loc,
-               "passing a pointer into shared or private memory other than '&variable' "
-               "is not supported by the Vulkan SPIR-V form yet");
     uint32_t v = sg_expr(g, e->args[i]);
     if (i < f->nparams && e->args[i]->type != f->params[i]->type &&
         kir_is_arith(e->args[i]->type) && kir_is_arith(f->params[i]->type))
@@ -1042,7 +1023,9 @@ static uint32_t atomic(SG *g, KExpr *e) {
   uint32_t sem = sg_u32(g, g->vk ? SEM_RELAXED : SEM_RELAXED | (shared ? SEM_WG : SEM_XWG));
   if (sg_bits(vt) == 64 && kir_is_int(vt)) spv_capability(&g->m, SpvCapabilityInt64Atomics);
   uint32_t rt = ty(g, e->type);
-  uint32_t p = sg_expr(g, pe);
+  /* Vulkan: &x[i] of a Workgroup array is used in place (not a pointer value). */
+  uint32_t p =
+      g->vk && pe->kind == KE_ADDR && sg_addressable(g, pe->a) ? sg_addr(g, pe->a) : sg_expr(g, pe);
   uint32_t v = sg_expr(g, e->args[1]);
   if (e->args[1]->type != vt && kir_is_arith(e->args[1]->type))
     v = sg_convert(g, v, e->args[1]->type, vt, e->loc);
@@ -1110,6 +1093,14 @@ static uint32_t printf_call(SG *g, KExpr *e) {
     return spv_undef(&g->m, ty(g, e->type));
   }
   int s = kir_printf_nonliteral_string(e);
+  if (s && g->vk) {
+    sg_error(g, e->args[s]->loc,
+             "printf's '%%s' of a string that is not a literal (argument %d) is not supported by "
+             "the Vulkan SPIR-V form: its runtime prints string literals only; use the PTX or "
+             "CUDA C form",
+             s);
+    return spv_undef(&g->m, ty(g, e->type));
+  }
   if (s) {
     sg_error(g, e->args[s]->loc,
              "printf's '%%s' of a string that is not a literal (argument %d) is not available in "
@@ -1118,6 +1109,7 @@ static uint32_t printf_call(SG *g, KExpr *e) {
              s);
     return spv_undef(&g->m, ty(g, e->type));
   }
+  if (g->vk) return sg_vk_printf(g, e, fmt);
   uint32_t *ops = calloc((size_t)e->nargs + 3, sizeof *ops);
   int n = 0;
   ops[n++] = sg_ocl_import(g);
@@ -1649,9 +1641,7 @@ static uint32_t image_call(SG *g, KExpr *e) {
 static bool vk_unsupported(SG *g, KExpr *e) {
   KBuiltin b = e->builtin;
   const char *why = NULL;
-  if (b == BI_PRINTF)
-    why = " (Vulkan has no printf; the runtime's print buffer is not built yet)";
-  else if (kir_builtin_is_image(b) || kir_builtin_is_cuda_texture(b))
+  if (kir_builtin_is_image(b) || kir_builtin_is_cuda_texture(b))
     why = " (no images or textures yet)";
   else if (kir_builtin_is_warp(b) || kir_builtin_is_subgroup(b))
     why = " (no warp or subgroup operations yet)";
@@ -1808,8 +1798,9 @@ uint32_t sg_expr(SG *g, KExpr *e) {
     if (g->vk && e->type->kind == KT_PTR && sg_addressable(g, e->a) &&
         lv_storage(g, e->a) != sg_storage(g, e->type->as, e->loc)) {
       sg_error(g, e->loc,
-               "a pointer to a module constant is not supported by the Vulkan SPIR-V "
-               "form yet (index the array directly)");
+               "a pointer %s is not supported by the Vulkan SPIR-V form yet (index "
+               "the array directly)",
+               e->type->as == KAS_SHARED ? "into dynamic shared memory" : "to a module constant");
       return spv_undef(&g->m, ty(g, e->type));
     }
     return sg_addr(g, e->a);

@@ -80,7 +80,15 @@ typedef struct SG {
   uint32_t frame_total; /* bytes of every function's frame, one after the other */
   uint32_t frame_here;  /* where this function's frame starts in it */
   uint32_t frame_size;  /* this function's frame so far */
-  uint32_t ocl;         /* OpExtInstImport "OpenCL.std", 0 until needed */
+  /* Vulkan: static shared arrays whose address escapes (kept in a pointer, passed on) live in
+   * the workgroup's block of the same scratch buffer (spirv_vulkan.c, "Frames"). */
+  KList esc_shared;       /* KVar *, found before gen_globals */
+  uint32_t wgframe_var;   /* Private u64: this workgroup's shared block address (0: none) */
+  uint32_t wgframe_total; /* bytes of the shared block */
+  /* Vulkan printf (spirv_vulkan.c, "printf"): records in a buffer the runtime prints. */
+  uint32_t printf_var;    /* Private u64: the print buffer's address (0: no printf) */
+  int nformats, nstrings; /* "kcc.printf:" and "kcc.str:" OpStrings so far */
+  uint32_t ocl;           /* OpExtInstImport "OpenCL.std", 0 until needed */
   /* Input variables: threadIdx, blockIdx, blockDim, gridDim, then (the OpenCL flavour) the
      subgroup ones, SubgroupSize .. SubgroupLocalInvocationId (spirv_expr.c) */
   uint32_t builtin[SG_NBUILTIN];
@@ -167,6 +175,12 @@ uint32_t sg_vk_glsl_import(SG *g);
 /* IEEE a / b and sqrt(x) of float type t (scalar or vector): Vulkan's OpFDiv and Sqrt are
  * allowed 2.5 and 3 ulp; one fused correction step makes them correctly rounded. */
 uint32_t sg_vk_div(SG *g, const KType *t, uint32_t a, uint32_t b);
+/* q = a / b made safe where b is zero (lavapipe: docs/driver-bugs.md 22). */
+uint32_t sg_vk_div_zero(SG *g, const KType *t, uint32_t a, uint32_t b, uint32_t q);
+/* q = a + b (sub: a - b) made right where both are zeros (lavapipe: docs/driver-bugs.md 21). */
+uint32_t sg_vk_add_zero(SG *g, const KType *t, uint32_t a, uint32_t b, uint32_t q, bool sub);
+/* q = a * b made right where a or b is zero (lavapipe: docs/driver-bugs.md 21). */
+uint32_t sg_vk_mul_zero(SG *g, const KType *t, uint32_t a, uint32_t b, uint32_t q);
 uint32_t sg_vk_sqrt(SG *g, const KType *t, uint32_t x);
 /* fmaf correctly rounded (through double: Vulkan's 32-bit Fma need not be fused). */
 uint32_t sg_vk_fma32(SG *g, const KType *t, uint32_t a, uint32_t b, uint32_t c);
@@ -183,9 +197,17 @@ void sg_vk_escapes(SG *g, KFunc *f);
  * copies at the start of the frame; after gen_globals. */
 void sg_vk_module_escapes(SG *g);
 bool sg_vk_escaping(SG *g, const KVar *v);
+/* Finds the static shared arrays whose address escapes (into g->esc_shared); before
+ * gen_globals, which places them in the workgroup's block (sg_vk_shared_block). */
+void sg_vk_shared_escapes(SG *g);
+bool sg_vk_shared_escaping(SG *g, const KVar *v);
+/* v's offset in the workgroup's shared block (allocated on the first call). */
+uint32_t sg_vk_shared_block(SG *g, const KVar *v);
 /* In f's entry block: the frame-resident locals' pointers (their SVar.ptr), from the frame
  * address the entry point stored; ends f's frame. */
 void sg_vk_frame_enter(SG *g);
+/* printf call e (format fmt, a string literal) as a record in the print buffer. */
+uint32_t sg_vk_printf(SG *g, KExpr *e, const KExpr *fmt);
 /* Dynamic shared memory for the array v names: a Workgroup array of v's element type whose
  * length is specialisation constant 3 (bytes) over the element size, rounded up. */
 uint32_t sg_vk_dyn_shared(SG *g, const KVar *v);

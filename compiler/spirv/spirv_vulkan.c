@@ -25,12 +25,15 @@
  *    frame size in a Private variable that functions read. */
 #include <spirv/unified1/GLSL.std.450.h>
 #include <spirv/unified1/OpenCL.std.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "spirv_gen.h"
 
 enum { VK_PUSH_LIMIT = 128 };
+/* The print buffer's bytes (specialisation constant 6): a 16-byte header, then records. */
+enum { VK_PRINT_BYTES = 1 << 20, VK_PRINT_HEAD = 16 };
 
 void sg_vk_header(SG *g) {
   SpvModule *m = &g->m;
@@ -67,6 +70,20 @@ void sg_vk_finish(SG *g) {
     uint32_t spec = 4;
     spv_decorate(m, id, SpvDecorationSpecId, &spec, 1);
     spv_name(m, id, "kcc.frame_bytes");
+  }
+  if (g->printf_var) { /* the print buffer's size, likewise */
+    uint32_t id = spv_id(m), ops[3] = {spv_type_int(m, 32), id, VK_PRINT_BYTES};
+    spv_emit(m, SPV_SEC_GLOBAL, SpvOpSpecConstant, ops, 3);
+    uint32_t spec = 6;
+    spv_decorate(m, id, SpvDecorationSpecId, &spec, 1);
+    spv_name(m, id, "kcc.print_bytes");
+  }
+  if (g->wgframe_total) { /* the shared block's size, likewise */
+    uint32_t id = spv_id(m), ops[3] = {spv_type_int(m, 32), id, (g->wgframe_total + 15) & ~15u};
+    spv_emit(m, SPV_SEC_GLOBAL, SpvOpSpecConstant, ops, 3);
+    uint32_t spec = 5;
+    spv_decorate(m, id, SpvDecorationSpecId, &spec, 1);
+    spv_name(m, id, "kcc.shared_block_bytes");
   }
   /* Narrow integers in buffers (bool is a byte) need the storage capabilities as well. */
   if (spv_has_capability(m, SpvCapabilityInt8)) {
@@ -139,18 +156,24 @@ static bool is_decay(const KExpr *e) {
   return e && e->kind == KE_CAST && kir_cast_kind(e->a->type, e->type) == KC_ARRAY_DECAY;
 }
 
-/* The variable an lvalue is part of (through members and array elements): a local (KE_VAR)
- * or, with globals, a module constant with its value (KE_GVAR); else NULL. */
-static KVar *lvalue_root(KExpr *e, bool globals) {
+/* What an escape analysis looks for: locals (KE_VAR), module constants with their value, or
+ * shared arrays (KE_GVAR). */
+enum { ESC_LOCALS, ESC_CONSTS, ESC_SHARED };
+
+/* The variable an lvalue is part of (through members and array elements), of the kind `mode`
+ * looks for; else NULL. */
+static KVar *lvalue_root(KExpr *e, int mode) {
   for (;;) {
     switch (e->kind) {
-    case KE_VAR: return globals ? NULL : e->var;
+    case KE_VAR: return mode == ESC_LOCALS ? e->var : NULL;
     case KE_GVAR:
-      return globals && e->var->kind == KV_CONSTANT && !e->var->host_filled ? e->var : NULL;
+      if (mode == ESC_CONSTS)
+        return e->var->kind == KV_CONSTANT && !e->var->host_filled ? e->var : NULL;
+      return mode == ESC_SHARED && e->var->kind == KV_SHARED ? e->var : NULL;
     case KE_MEMBER:
     case KE_SWIZZLE: e = e->a; break;
     case KE_INDEX:
-      if (!is_decay(e->a)) return NULL; /* through a pointer: not the local itself */
+      if (!is_decay(e->a)) return NULL; /* through a pointer: not the variable itself */
       e = e->a->a;
       break;
     default: return NULL;
@@ -161,27 +184,35 @@ static KVar *lvalue_root(KExpr *e, bool globals) {
 typedef struct Escapes {
   SG *g;
   KList index_bases; /* array decays that only index (a[i]): they do not escape */
-  bool globals;      /* module constants (into g->esc_consts) rather than locals */
+  KList atomic_ptrs; /* &x as an atomic's operand (shared arrays): used in place */
+  int mode;          /* ESC_* */
 } Escapes;
+
+static bool listed(const KList *l, const void *p) {
+  for (int i = 0; i < l->n; i++)
+    if (l->v[i] == p) return true;
+  return false;
+}
 
 static void escape_visit(KExpr *e, void *ctx) {
   Escapes *x = ctx;
   /* The visit sees an expression before its operands: a[i] marks a's decay first. */
   if (e->kind == KE_INDEX && is_decay(e->a)) klist_push(&x->index_bases, e->a);
+  if (x->mode == ESC_SHARED && e->kind == KE_BUILTIN && kir_builtin_is_atomic(e->builtin) &&
+      e->nargs > 0 && e->args[0]->kind == KE_ADDR)
+    klist_push(&x->atomic_ptrs, e->args[0]);
   KVar *v = NULL;
   if (e->kind == KE_ADDR) {
-    v = lvalue_root(e->a, x->globals);
+    if (!listed(&x->atomic_ptrs, e)) v = lvalue_root(e->a, x->mode);
   } else if (is_decay(e)) {
-    bool base = false;
-    for (int i = 0; i < x->index_bases.n && !base; i++) base = x->index_bases.v[i] == e;
-    if (!base) v = lvalue_root(e->a, x->globals);
+    if (!listed(&x->index_bases, e)) v = lvalue_root(e->a, x->mode);
   } else if (e->kind == KE_MEMBER && e->a->type->kind == KT_STRUCT && e->a->type->st->is_union) {
-    v = lvalue_root(e->a, x->globals); /* a member is the union's address, reinterpreted */
+    v = lvalue_root(e->a, x->mode); /* a member is the union's address, reinterpreted */
   }
-  KList *l = x->globals ? &x->g->esc_consts : &x->g->escaping;
-  bool known = false;
-  for (int i = 0; v && i < l->n && !known; i++) known = l->v[i] == v;
-  if (v && !known) klist_push(l, v);
+  KList *l = x->mode == ESC_CONSTS   ? &x->g->esc_consts
+             : x->mode == ESC_SHARED ? &x->g->esc_shared
+                                     : &x->g->escaping;
+  if (v && !listed(l, v)) klist_push(l, v);
 }
 
 static uint32_t frame_var(SG *g) {
@@ -197,7 +228,7 @@ static uint32_t frame_var(SG *g) {
 /* Module constants whose address escapes are copied into the start of every invocation's
  * frame by its entry point (the Private variable holding them has no address). */
 void sg_vk_module_escapes(SG *g) {
-  Escapes x = {g, {0}, true};
+  Escapes x = {g, {0}, {0}, ESC_CONSTS};
   for (int i = 0; i < g->km->funcs.n; i++) {
     x.index_bases.n = 0;
     kir_visit_stmt(((KFunc *)g->km->funcs.v[i])->body, escape_visit, &x);
@@ -216,22 +247,67 @@ void sg_vk_module_escapes(SG *g) {
 
 void sg_vk_escapes(SG *g, KFunc *f) {
   g->escaping.n = 0;
-  Escapes x = {g, {0}, false};
+  Escapes x = {g, {0}, {0}, ESC_LOCALS};
   kir_visit_stmt(f->body, escape_visit, &x);
 }
 
 bool sg_vk_escaping(SG *g, const KVar *v) {
-  for (int i = 0; i < g->escaping.n; i++)
-    if (g->escaping.v[i] == v) return true;
-  return false;
+  return listed(&g->escaping, v);
+}
+
+/* Shared memory is Workgroup variables, whose logical pointers Vulkan lets no variable hold
+ * nor any function receive but as a whole variable. A static shared array whose address
+ * escapes lives instead in the workgroup's block of the scratch buffer (after every
+ * invocation's frame: docs/bundle.md, "Vulkan"), so that its pointers are buffer pointers
+ * with C's arithmetic; the others stay Workgroup variables, indexed in place. */
+void sg_vk_shared_escapes(SG *g) {
+  Escapes x = {g, {0}, {0}, ESC_SHARED};
+  for (int i = 0; i < g->km->funcs.n; i++) {
+    x.index_bases.n = x.atomic_ptrs.n = 0;
+    kir_visit_stmt(((KFunc *)g->km->funcs.v[i])->body, escape_visit, &x);
+  }
+}
+
+bool sg_vk_shared_escaping(SG *g, const KVar *v) {
+  return g->vk && listed(&g->esc_shared, v);
+}
+
+static uint32_t wgframe_var(SG *g) {
+  if (!g->wgframe_var) {
+    uint32_t u64 = spv_type_int(&g->m, 64);
+    g->wgframe_var = sg_global_var(g, spv_type_ptr(&g->m, SpvStorageClassPrivate, u64),
+                                   SpvStorageClassPrivate, 0);
+    spv_name(&g->m, g->wgframe_var, "kcc.shared_block");
+  }
+  return g->wgframe_var;
+}
+
+uint32_t sg_vk_shared_block(SG *g, const KVar *v) {
+  uint32_t al = v->type->align > 0 ? (uint32_t)v->type->align : 1;
+  uint32_t off = (g->wgframe_total + al - 1) / al * al;
+  g->wgframe_total = off + (uint32_t)(v->type->size > 0 ? v->type->size : 1);
+  wgframe_var(g);
+  return off;
 }
 
 void sg_vk_frame_enter(SG *g) {
   SpvModule *m = &g->m;
   g->frame_here = g->frame_total;
   g->frame_size = 0;
+  uint32_t u64 = spv_type_int(m, 64);
+  if (g->esc_shared.n) { /* this function's pointers to the shared arrays in the block */
+    uint32_t sb = sg_op(g, SpvOpLoad, u64, 1, &g->wgframe_var);
+    for (int i = 0; i < g->esc_shared.n; i++) {
+      KVar *v = g->esc_shared.v[i];
+      SVar *s = v->aux;
+      uint32_t a = sg_opv(g, SpvOpIAdd, u64, 2, sb, spv_const_int(m, 64, s->wg));
+      s->ptr = sg_opv(g, SpvOpConvertUToPtr,
+                      sg_ptr_type(g, SpvStorageClassPhysicalStorageBuffer, v->type), 1, a);
+      spv_name(m, s->ptr, v->name);
+    }
+  }
   if (!g->escaping.n && !g->esc_consts.n) return;
-  uint32_t u64 = spv_type_int(m, 64), fv = frame_var(g);
+  uint32_t fv = frame_var(g);
   uint32_t base = sg_op(g, SpvOpLoad, u64, 1, &fv);
   for (int i = 0; i < g->esc_consts.n; i++) { /* this function's pointers to the copies */
     KVar *v = g->esc_consts.v[i];
@@ -321,34 +397,19 @@ void sg_vk_check_func(SG *g, KFunc *f) {
       break;
     }
   }
-  if (f->symbols.n > 0)
-    sg_error(g, f->loc,
-             "'%s' uses host-filled constants or __device__ variables, which the Vulkan SPIR-V "
-             "form does not support yet",
-             f->name);
   if (!f->is_kernel) return;
-  int off = 0;
+  /* (However many bytes they take: past VK_PUSH_LIMIT the block is in a buffer: sg_vk_entry.) */
   for (int i = 0; i < f->nparams; i++) {
     KVar *p = f->params[i];
     KType *t = p->type;
     int slot = sg_vk_slot_size(t);
     if (t->kind == KT_PTR && t->as != KAS_GLOBAL && t->as != KAS_CONSTANT) slot = 0;
-    if (!slot) {
+    if (!slot)
       sg_error(g, p->loc,
                "kernel parameter '%s' of type '%s' is not supported by the Vulkan SPIR-V form "
                "yet (buffers, scalars, vectors and structs of 32/64-bit members and buffers are)",
                p->name, kir_type_str(t));
-      continue;
-    }
-    int al = sg_vk_slot_align(t);
-    off = (off + al - 1) / al * al;
-    off += slot;
   }
-  if (off > VK_PUSH_LIMIT)
-    sg_error(g, f->loc,
-             "the parameters of '%s' take %d bytes of push constants; the Vulkan SPIR-V form "
-             "takes at most %d (what every Vulkan device has)",
-             f->name, off, VK_PUSH_LIMIT);
 }
 
 /* An instruction with a result in the entry point's body: its id. */
@@ -405,9 +466,36 @@ static void store_frame(SG *g, SpvWords *out, uint32_t scratch) {
   uint32_t li = wop(g, out, SpvOpUConvert, u64, 1, &lidx);
   lin = wop(g, out, SpvOpIAdd, u64, 2, (uint32_t[]){lin, li});
   uint32_t bytes = spv_const_int(m, 64, (g->frame_total + 15) & ~15u);
+  uint32_t nz = wop(g, out, SpvOpCompositeExtract, u32, 2, (uint32_t[]){nwg, 2});
+  nz = wop(g, out, SpvOpUConvert, u64, 1, &nz);
+  uint32_t blocks = wop(g, out, SpvOpIMul, u64, 2, (uint32_t[]){c[3], c[4]});
+  blocks = wop(g, out, SpvOpIMul, u64, 2, (uint32_t[]){blocks, nz});
+  uint32_t all = wop(g, out, SpvOpIMul, u64, 2, (uint32_t[]){blocks, threads});
+  uint32_t frames = wop(g, out, SpvOpIMul, u64, 2, (uint32_t[]){all, bytes});
+  uint32_t wgb = spv_const_int(m, 64, (g->wgframe_total + 15) & ~15u);
+  if (g->printf_var) {
+    /* The print buffer: after the frames and the shared blocks. */
+    uint32_t pa = wop(g, out, SpvOpIMul, u64, 2, (uint32_t[]){blocks, wgb});
+    pa = wop(g, out, SpvOpIAdd, u64, 2, (uint32_t[]){pa, frames});
+    pa = wop(g, out, SpvOpIAdd, u64, 2, (uint32_t[]){pa, scratch});
+    spw_inst(out, SpvOpStore, (uint32_t[]){g->printf_var, pa}, 2);
+  }
+  if (g->wgframe_total) {
+    /* The workgroup's shared block: after every invocation's frame, block (z * ny + y) * nx
+     * + x of the grid's. */
+    uint32_t blk = wop(g, out, SpvOpIMul, u64, 2, (uint32_t[]){c[2], c[4]});
+    blk = wop(g, out, SpvOpIAdd, u64, 2, (uint32_t[]){blk, c[1]});
+    blk = wop(g, out, SpvOpIMul, u64, 2, (uint32_t[]){blk, c[3]});
+    blk = wop(g, out, SpvOpIAdd, u64, 2, (uint32_t[]){blk, c[0]});
+    blk = wop(g, out, SpvOpIMul, u64, 2, (uint32_t[]){blk, wgb});
+    blk = wop(g, out, SpvOpIAdd, u64, 2, (uint32_t[]){blk, frames});
+    blk = wop(g, out, SpvOpIAdd, u64, 2, (uint32_t[]){blk, scratch});
+    spw_inst(out, SpvOpStore, (uint32_t[]){g->wgframe_var, blk}, 2);
+  }
+  if (!g->frame_total) return;
   uint32_t off = wop(g, out, SpvOpIMul, u64, 2, (uint32_t[]){lin, bytes});
   uint32_t base = wop(g, out, SpvOpIAdd, u64, 2, (uint32_t[]){scratch, off});
-  uint32_t st[2] = {g->frame_var, base};
+  uint32_t st[2] = {frame_var(g), base};
   spw_inst(out, SpvOpStore, st, 2);
   for (int i = 0; i < g->esc_consts.n; i++) { /* the module constants' copies */
     KVar *v = g->esc_consts.v[i];
@@ -424,11 +512,11 @@ static void store_frame(SG *g, SpvWords *out, uint32_t scratch) {
 void sg_vk_entry(SG *g, KFunc *f) {
   SpvModule *m = &g->m;
   int np = f->nparams;
-  bool frame = g->frame_total > 0;
+  bool frame = g->frame_total > 0 || g->wgframe_total > 0 || g->printf_var;
   uint32_t u32 = spv_type_int(m, 32), u64 = spv_type_int(m, 64), voidt = spv_type_void(m);
-  uint32_t *mem = calloc((size_t)np + 2, sizeof *mem);
-  uint32_t *offs = calloc((size_t)np + 2, sizeof *offs);
-  uint32_t *args = calloc((size_t)np + 2, sizeof *args);
+  uint32_t *mem = calloc((size_t)np + (size_t)f->symbols.n + 2, sizeof *mem);
+  uint32_t *offs = calloc((size_t)np + (size_t)f->symbols.n + 2, sizeof *offs);
+  uint32_t *args = calloc((size_t)np + (size_t)f->symbols.n + 2, sizeof *args);
   uint32_t off = 0;
   for (int i = 0; i < np; i++) {
     KType *t = f->params[i]->type;
@@ -439,30 +527,48 @@ void sg_vk_entry(SG *g, KFunc *f) {
     mem[i] = t->kind == KT_PTR ? u64 : t->size < 4 ? u32 : sg_type(g, t);
   }
   int nmem = np;
+  for (int i = 0; i < f->symbols.n; i++) { /* each host-filled variable's buffer address */
+    off = (off + 7) / 8 * 8;
+    offs[nmem] = off;
+    mem[nmem++] = u64;
+    off += 8;
+  }
   if (frame) { /* the scratch buffer's address, after the parameters */
     off = (off + 7) / 8 * 8;
     offs[nmem] = off;
     mem[nmem++] = u64;
     off += 8;
   }
-  if (off > VK_PUSH_LIMIT)
-    sg_error(g, f->loc,
-             "the parameters of '%s' take %u bytes of push constants with the frame's address; "
-             "the Vulkan SPIR-V form takes at most %d (what every Vulkan device has)",
-             f->name, off, VK_PUSH_LIMIT);
-  uint32_t var = 0;
+  /* Past the push-constant size every device has, the block is in a buffer the runtime fills
+   * per launch, and the push constants hold its address (docs/bundle.md, "Vulkan"). */
+  bool spill = off > VK_PUSH_LIMIT;
+  uint32_t var = 0, blkp = 0;
   if (nmem > 0) {
     uint32_t blk = spv_type_struct(m, mem, nmem);
     spv_decorate(m, blk, SpvDecorationBlock, NULL, 0);
     for (int i = 0; i < nmem; i++) {
       uint32_t ops[4] = {blk, (uint32_t)i, SpvDecorationOffset, offs[i]};
       spv_emit(m, SPV_SEC_ANNOTATION, SpvOpMemberDecorate, ops, 4);
-      spv_member_name(m, blk, (uint32_t)i, i < np ? f->params[i]->name : "kcc.scratch");
+      const char *mn = i < np                  ? f->params[i]->name
+                       : i < np + f->symbols.n ? ((KVar *)f->symbols.v[i - np])->name
+                                               : "kcc.scratch";
+      spv_member_name(m, blk, (uint32_t)i, mn);
     }
     char name[300];
     snprintf(name, sizeof name, "kcc.params.%s", f->name);
     spv_name(m, blk, name);
-    var = sg_global_var(g, spv_type_ptr(m, SpvStorageClassPushConstant, blk),
+    uint32_t pblk = blk;
+    if (spill) {
+      blkp = spv_type_ptr(m, SpvStorageClassPhysicalStorageBuffer, blk);
+      pblk = spv_type_struct(m, &u64, 1);
+      spv_decorate(m, pblk, SpvDecorationBlock, NULL, 0);
+      uint32_t ops[4] = {pblk, 0, SpvDecorationOffset, 0};
+      spv_emit(m, SPV_SEC_ANNOTATION, SpvOpMemberDecorate, ops, 4);
+      spv_member_name(m, pblk, 0, "kcc.params_address");
+      snprintf(name, sizeof name, "kcc.spilled.%s", f->name);
+      spv_name(m, pblk, name);
+    }
+    var = sg_global_var(g, spv_type_ptr(m, SpvStorageClassPushConstant, pblk),
                         SpvStorageClassPushConstant, 0);
   }
   /* The entry point: reads each parameter, makes it the kernel's type, calls the kernel. */
@@ -473,13 +579,31 @@ void sg_vk_entry(SG *g, KFunc *f) {
   spw_inst(out, SpvOpLabel, &label, 1);
   int na = 0;
   args[na++] = (uint32_t)(uintptr_t)f->aux;
+  uint32_t src = var;
+  if (spill) {
+    uint32_t pa = wop(g, out, SpvOpAccessChain, spv_type_ptr(m, SpvStorageClassPushConstant, u64),
+                      2, (uint32_t[]){var, spv_const_int(m, 32, 0)});
+    uint32_t a = wop(g, out, SpvOpLoad, u64, 1, &pa);
+    src = wop(g, out, SpvOpConvertUToPtr, blkp, 1, &a);
+  }
   for (int i = 0; i < nmem; i++) {
-    uint32_t pm = spv_type_ptr(m, SpvStorageClassPushConstant, mem[i]);
-    uint32_t p =
-        wop(g, out, SpvOpAccessChain, pm, 2, (uint32_t[]){var, spv_const_int(m, 32, (uint64_t)i)});
-    uint32_t v = wop(g, out, SpvOpLoad, mem[i], 1, &p);
-    if (i == np) { /* the scratch address */
+    SpvStorageClass sc = spill ? SpvStorageClassPhysicalStorageBuffer : SpvStorageClassPushConstant;
+    uint32_t p = wop(g, out, SpvOpAccessChain, spv_type_ptr(m, sc, mem[i]), 2,
+                     (uint32_t[]){src, spv_const_int(m, 32, (uint64_t)i)});
+    /* In the buffer: aligned as its offset is (the buffer itself to 16 bytes). */
+    uint32_t al = 16;
+    while (offs[i] % al) al /= 2;
+    uint32_t v =
+        spill ? wop(g, out, SpvOpLoad, mem[i], 3, (uint32_t[]){p, SpvMemoryAccessAlignedMask, al})
+              : wop(g, out, SpvOpLoad, mem[i], 1, &p);
+    if (i >= np + f->symbols.n) { /* the scratch address */
       store_frame(g, out, v);
+      continue;
+    }
+    if (i >= np) { /* a host-filled variable's address: the kernel's hidden parameter */
+      KVar *sv = f->symbols.v[i - np];
+      args[na++] = wop(g, out, SpvOpConvertUToPtr,
+                       sg_ptr_type(g, SpvStorageClassPhysicalStorageBuffer, sv->type), 1, &v);
       continue;
     }
     KType *t = f->params[i]->type;
@@ -521,6 +645,95 @@ void sg_vk_entry(SG *g, KFunc *f) {
   free(mem);
   free(offs);
   free(args);
+}
+
+/* ---------------------------------------------------------------- printf */
+
+/* Vulkan has no printf: a call appends a record to the print buffer, which the runtime reads
+ * back and formats after the launch (docs/bundle.md, "Vulkan"). The record is a u32 format
+ * number (the n-th OpString "kcc.printf:FORMAT" of the module), a u32 argument count and an
+ * 8-byte slot per argument: integers widened by their signedness, floats as double bits,
+ * pointers as addresses, a string literal as its number (the n-th "kcc.str:TEXT"). The
+ * header's first word counts the bytes asked for; a record past the end is dropped. */
+uint32_t sg_vk_printf(SG *g, KExpr *e, const KExpr *fmt) {
+  SpvModule *m = &g->m;
+  uint32_t u32 = spv_type_int(m, 32), u64 = spv_type_int(m, 64), bt = spv_type_bool(m);
+  uint32_t rt = sg_type(g, e->type);
+  if (strlen(fmt->str) + 1 < fmt->len) {
+    sg_error(g, e->loc,
+             "a printf format with a NUL character is not supported by the Vulkan "
+             "SPIR-V form");
+    return spv_undef(m, rt);
+  }
+  if (!g->printf_var) {
+    g->printf_var =
+        sg_global_var(g, spv_type_ptr(m, SpvStorageClassPrivate, u64), SpvStorageClassPrivate, 0);
+    spv_name(m, g->printf_var, "kcc.print_buffer");
+  }
+  char *text = malloc(strlen(fmt->str) + 16);
+  sprintf(text, "kcc.printf:%s", fmt->str);
+  spv_string(m, text);
+  free(text);
+  uint32_t id = (uint32_t)g->nformats++;
+  int nargs = e->nargs - 1;
+  uint32_t *vals = calloc((size_t)nargs + 1, sizeof *vals);
+  for (int i = 0; i < nargs; i++) {
+    KExpr *a = e->args[i + 1];
+    const KExpr *s = a;
+    while (s->kind == KE_CAST) s = s->a;
+    const KType *t = a->type;
+    if (s->kind == KE_STR) {
+      text = malloc(s->len + 16);
+      snprintf(text, s->len + 16, "kcc.str:%s", s->str);
+      spv_string(m, text);
+      free(text);
+      vals[i] = spv_const_int(m, 64, (uint64_t)g->nstrings++);
+      continue;
+    }
+    uint32_t v = sg_expr(g, a);
+    if (t->kind == KT_PTR)
+      v = sg_opv(g, SpvOpConvertPtrToU, u64, 1, v);
+    else if (kir_is_float(t))
+      v = sg_opv(g, SpvOpBitcast, u64, 1,
+                 sg_bits(t) == 64 ? v : sg_opv(g, SpvOpFConvert, spv_type_float(m, 64), 1, v));
+    else if (sg_bits(t) < 64)
+      v = sg_opv(g, kir_is_signed(t) ? SpvOpSConvert : SpvOpUConvert, u64, 1, v);
+    vals[i] = v;
+  }
+  uint32_t size = 8 + 8 * (uint32_t)nargs;
+  uint32_t base = sg_op(g, SpvOpLoad, u64, 1, &g->printf_var);
+  uint32_t hp = sg_opv(
+      g, SpvOpConvertUToPtr,
+      sg_ptr_type(g, SpvStorageClassPhysicalStorageBuffer, kir_type_scalar(KT_U32)), 1, base);
+  uint32_t off = sg_opv(g, SpvOpAtomicIAdd, u32, 4, hp, sg_u32(g, SpvScopeDevice), sg_u32(g, 0),
+                        sg_u32(g, size));
+  uint32_t end = sg_opv(g, SpvOpIAdd, u32, 2, off, sg_u32(g, size));
+  uint32_t fits =
+      sg_opv(g, SpvOpLogicalAnd, bt, 2,
+             sg_opv(g, SpvOpULessThanEqual, bt, 2, end, sg_u32(g, VK_PRINT_BYTES - VK_PRINT_HEAD)),
+             sg_opv(g, SpvOpUGreaterThan, bt, 2, end, off)); /* no wrap */
+  uint32_t then = spv_id(m), merge = spv_id(m);
+  sg_branch_cond_merge(g, fits, then, merge, merge);
+  sg_start_block(g, then);
+  uint32_t rec = sg_opv(g, SpvOpIAdd, u64, 2, base,
+                        sg_opv(g, SpvOpIAdd, u64, 2, sg_opv(g, SpvOpUConvert, u64, 1, off),
+                               spv_const_int(m, 64, VK_PRINT_HEAD)));
+  uint32_t pu32 = sg_ptr_type(g, SpvStorageClassPhysicalStorageBuffer, kir_type_scalar(KT_U32));
+  uint32_t pu64 = sg_ptr_type(g, SpvStorageClassPhysicalStorageBuffer, kir_type_scalar(KT_U64));
+  uint32_t p = sg_opv(g, SpvOpConvertUToPtr, pu32, 1, rec);
+  sg_store(g, kir_type_scalar(KT_U32), p, sg_u32(g, id), false);
+  p = sg_opv(g, SpvOpConvertUToPtr, pu32, 1,
+             sg_opv(g, SpvOpIAdd, u64, 2, rec, spv_const_int(m, 64, 4)));
+  sg_store(g, kir_type_scalar(KT_U32), p, sg_u32(g, (uint32_t)nargs), false);
+  for (int i = 0; i < nargs; i++) {
+    p = sg_opv(g, SpvOpConvertUToPtr, pu64, 1,
+               sg_opv(g, SpvOpIAdd, u64, 2, rec, spv_const_int(m, 64, 8 + 8 * (uint64_t)i)));
+    sg_store(g, kir_type_scalar(KT_U64), p, vals[i], false);
+  }
+  free(vals);
+  sg_branch(g, merge);
+  sg_start_block(g, merge);
+  return spv_const_int(m, sg_bits(e->type), 0);
 }
 
 /* ---------------------------------------------------------------- exact division, sqrt */
@@ -629,7 +842,22 @@ uint32_t sg_vk_fma64(SG *g, const KType *t, uint32_t a, uint32_t b, uint32_t c) 
       sg_opv(g, SpvOpLogicalAnd, bt, 2, sg_vk_is_finite(g, t, pl), sg_vk_is_finite(g, t, sl)));
   uint32_t drv =
       sg_opv(g, SpvOpExtInst, ft, 5, sg_vk_glsl_import(g), (uint32_t)GLSLstd450Fma, a, b, c);
-  return sg_opv(g, SpvOpSelect, ft, 3, ok, r, drv);
+  r = sg_opv(g, SpvOpSelect, ft, 3, ok, r, drv);
+  /* A zero factor: the product p is a signed zero (or NaN), and p + c is c, or a zero negative
+   * only when both are, made without float arithmetic (lavapipe got the emulation's zero of
+   * fma(x, 0.0, 0.0) as -0.0, and folds x + 0.0 to x: docs/driver-bugs.md 21). */
+  KType *it = kir_type_scalar(KT_U64);
+  if (t->kind == KT_VEC) it = kir_type_vec(it, (int)t->len);
+  uint32_t ity = sg_type(g, it), zero = sg_zero(g, t);
+  uint32_t z = sg_opv(g, SpvOpLogicalOr, bt, 2, sg_opv(g, SpvOpFOrdEqual, bt, 2, a, zero),
+                      sg_opv(g, SpvOpFOrdEqual, bt, 2, b, zero));
+  uint32_t p = sg_vk_mul_zero(g, t, a, b, xop(g, SpvOpFMul, ft, a, b));
+  uint32_t both = sg_opv(g, SpvOpBitcast, ft, 1,
+                         sg_opv(g, SpvOpBitwiseAnd, ity, 2, sg_opv(g, SpvOpBitcast, ity, 1, p),
+                                sg_opv(g, SpvOpBitcast, ity, 1, c)));
+  uint32_t sum = sg_opv(g, SpvOpSelect, ft, 3, sg_opv(g, SpvOpFOrdEqual, bt, 2, c, zero), both, c);
+  sum = sg_opv(g, SpvOpSelect, ft, 3, sg_opv(g, SpvOpIsNan, bt, 1, p), p, sum);
+  return sg_opv(g, SpvOpSelect, ft, 3, z, sum, r);
 }
 
 static uint32_t correct(SG *g, const KType *t, uint32_t q0, uint32_t n, uint32_t d) {
@@ -652,9 +880,85 @@ static KType *double_of(const KType *t) {
   return t->kind == KT_VEC ? kir_type_vec(d, (int)t->len) : d;
 }
 
+/* q, the quotient a / b, made right where lavapipe's compiler gets it wrong
+ * (docs/driver-bugs.md 22): where b is zero, a times an infinity of b's sign (the store of a
+ * quotient whose divisor it can fold to +0.0 disappeared); where a is zero, b if it is NaN,
+ * else a zero of the sign a and b make (it folds 0.0 / b to +0.0). The selects fold away
+ * where the driver knows a or b, and cost two comparisons where it does not. */
+uint32_t sg_vk_div_zero(SG *g, const KType *t, uint32_t a, uint32_t b, uint32_t q) {
+  uint32_t ft = sg_type(g, t), bt = bool_type(g, t);
+  KType *it = kir_type_scalar(sg_bits(t) == 64 ? KT_I64 : KT_I32);
+  if (t->kind == KT_VEC) it = kir_type_vec(it, (int)t->len);
+  uint32_t ity = sg_type(g, it), fzero = sg_zero(g, t), izero = sg_zero(g, it);
+  uint32_t ia = sg_opv(g, SpvOpBitcast, ity, 1, a), ib = sg_opv(g, SpvOpBitcast, ity, 1, b);
+  uint64_t sign = sg_bits(t) == 64 ? 1ull << 63 : 1ull << 31;
+  uint32_t smask =
+      sg_convert(g, spv_const_int(&g->m, 64, sign), kir_type_scalar(KT_U64), it, (KLoc){0});
+  uint32_t sz =
+      sg_opv(g, SpvOpBitwiseAnd, ity, 2, sg_opv(g, SpvOpBitwiseXor, ity, 2, ia, ib), smask);
+  uint32_t zq = sg_opv(g, SpvOpSelect, ft, 3, sg_opv(g, SpvOpIsNan, bt, 1, b), b,
+                       sg_opv(g, SpvOpBitcast, ft, 1, sz));
+  q = sg_opv(g, SpvOpSelect, ft, 3, sg_opv(g, SpvOpFOrdEqual, bt, 2, a, fzero), zq, q);
+  uint32_t neg = sg_opv(g, SpvOpSLessThan, bt, 2, ib, izero);
+  KType *f64 = kir_type_scalar(KT_F64);
+  uint32_t inf = sg_convert(g, spv_const_float(&g->m, 64, INFINITY), f64, t, (KLoc){0});
+  uint32_t ninf = sg_convert(g, spv_const_float(&g->m, 64, -INFINITY), f64, t, (KLoc){0});
+  uint32_t by = xop(g, SpvOpFMul, ft, a, sg_opv(g, SpvOpSelect, ft, 3, neg, ninf, inf));
+  return sg_opv(g, SpvOpSelect, ft, 3, sg_opv(g, SpvOpFOrdEqual, bt, 2, b, fzero), by, q);
+}
+
+/* q = a * b, made right where an operand is zero: NaN where the other is infinite or NaN, else
+ * a zero of the sign a and b make. lavapipe folds a product with an operand its compiler
+ * knows to be zero to +0.0, whatever the other's sign (docs/driver-bugs.md 21); the selects
+ * fold away where it knows the operands and cost two comparisons where it does not. */
+uint32_t sg_vk_mul_zero(SG *g, const KType *t, uint32_t a, uint32_t b, uint32_t q) {
+  uint32_t ft = sg_type(g, t), bt = bool_type(g, t);
+  KType *it = kir_type_scalar(sg_bits(t) == 64 ? KT_I64 : KT_I32);
+  if (t->kind == KT_VEC) it = kir_type_vec(it, (int)t->len);
+  uint32_t ity = sg_type(g, it), fzero = sg_zero(g, t);
+  uint32_t ia = sg_opv(g, SpvOpBitcast, ity, 1, a), ib = sg_opv(g, SpvOpBitcast, ity, 1, b);
+  uint64_t sign = sg_bits(t) == 64 ? 1ull << 63 : 1ull << 31;
+  uint32_t smask =
+      sg_convert(g, spv_const_int(&g->m, 64, sign), kir_type_scalar(KT_U64), it, (KLoc){0});
+  uint32_t sz =
+      sg_opv(g, SpvOpBitcast, ft, 1,
+             sg_opv(g, SpvOpBitwiseAnd, ity, 2, sg_opv(g, SpvOpBitwiseXor, ity, 2, ia, ib), smask));
+  uint32_t nan =
+      sg_convert(g, spv_const_float(&g->m, 64, NAN), kir_type_scalar(KT_F64), t, (KLoc){0});
+  uint32_t special =
+      sg_opv(g, SpvOpLogicalNot, bt, 1,
+             sg_opv(g, SpvOpLogicalAnd, bt, 2, sg_vk_is_finite(g, t, a), sg_vk_is_finite(g, t, b)));
+  uint32_t zq = sg_opv(g, SpvOpSelect, ft, 3, special, nan, sz);
+  uint32_t z = sg_opv(g, SpvOpLogicalOr, bt, 2, sg_opv(g, SpvOpFOrdEqual, bt, 2, a, fzero),
+                      sg_opv(g, SpvOpFOrdEqual, bt, 2, b, fzero));
+  return sg_opv(g, SpvOpSelect, ft, 3, z, zq, q);
+}
+
+/* q = a + b (or a - b), made right where both are zeros: a zero negative only when both (a
+ * and -b for a subtraction) are. lavapipe folds x + 0.0 to x where its compiler knows the
+ * 0.0, giving -0.0 + 0.0 as -0.0, even for a NoContraction addition (docs/driver-bugs.md 21);
+ * the select folds with it, and costs two comparisons where it does not. */
+uint32_t sg_vk_add_zero(SG *g, const KType *t, uint32_t a, uint32_t b, uint32_t q, bool sub) {
+  uint32_t ft = sg_type(g, t), bt = bool_type(g, t);
+  KType *it = kir_type_scalar(sg_bits(t) == 64 ? KT_I64 : KT_I32);
+  if (t->kind == KT_VEC) it = kir_type_vec(it, (int)t->len);
+  uint32_t ity = sg_type(g, it), fzero = sg_zero(g, t);
+  uint64_t sbit = sg_bits(t) == 64 ? 1ull << 63 : 1ull << 31;
+  uint32_t sign =
+      sg_convert(g, spv_const_int(&g->m, 64, sbit), kir_type_scalar(KT_U64), it, (KLoc){0});
+  uint32_t ia = sg_opv(g, SpvOpBitcast, ity, 1, a), ib = sg_opv(g, SpvOpBitcast, ity, 1, b);
+  if (sub) ib = sg_opv(g, SpvOpBitwiseXor, ity, 2, ib, sign);
+  uint32_t zs =
+      sg_opv(g, SpvOpBitcast, ft, 1,
+             sg_opv(g, SpvOpBitwiseAnd, ity, 2, sg_opv(g, SpvOpBitwiseAnd, ity, 2, ia, ib), sign));
+  uint32_t both = sg_opv(g, SpvOpLogicalAnd, bt, 2, sg_opv(g, SpvOpFOrdEqual, bt, 2, a, fzero),
+                         sg_opv(g, SpvOpFOrdEqual, bt, 2, b, fzero));
+  return sg_opv(g, SpvOpSelect, ft, 3, both, zs, q);
+}
+
 static uint32_t div_f64(SG *g, const KType *t, uint32_t a, uint32_t b) {
   uint32_t q0 = sg_opv(g, SpvOpFDiv, sg_type(g, t), 2, a, b);
-  return correct(g, t, q0, a, b);
+  return sg_vk_div_zero(g, t, a, b, correct(g, t, q0, a, b));
 }
 
 static uint32_t sqrt_f64(SG *g, const KType *t, uint32_t x) {

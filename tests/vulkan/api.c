@@ -2,7 +2,7 @@
  * (the Vulkan tests set KCC_DEVICE=vulkan): what the device says of itself, the named error
  * statuses (a bundle without the Vulkan form, launches the checks refuse), buffers (views,
  * copies, fills at odd offsets, transfers larger than the staging buffer), a pipeline per block
- * shape, a second queue and events. Usage: vk_api vecadd.kcb printf.kcb (a bundle with no
+ * shape, a second queue and events. Usage: vk_api vecadd.kcb cl_images.kcb (a bundle with no
  * Vulkan SPIR-V). Exit 77 without a Vulkan device. */
 #include "rt_common.h"
 
