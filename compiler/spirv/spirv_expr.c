@@ -488,6 +488,12 @@ static uint32_t arith(SG *g, KOp op, const KType *t, uint32_t l, uint32_t r, con
   default: sg_error(g, loc, "invalid operands to an integer operator"); return spv_undef(&g->m, rt);
   }
   if (g->vk && (op == KB_DIV || op == KB_REM)) r = vk_safe_divisor(g, t, l, r, sgn);
+  if (g->vk && o == SpvOpSRem) {
+    /* l - (l / r) * r: NVIDIA's Vulkan driver (580) gives an OpSRem of a negative
+     * dividend the unsigned remainder's value (docs/driver-bugs.md 23); its OpSDiv is right. */
+    uint32_t q = sg_opv(g, SpvOpSDiv, rt, 2, l, r);
+    return sg_opv(g, SpvOpISub, rt, 2, l, sg_opv(g, SpvOpIMul, rt, 2, q, r));
+  }
   return sg_opv(g, o, rt, 2, l, r);
 }
 
@@ -1093,20 +1099,12 @@ static uint32_t printf_call(SG *g, KExpr *e) {
     return spv_undef(&g->m, ty(g, e->type));
   }
   int s = kir_printf_nonliteral_string(e);
-  if (s && g->vk) {
-    sg_error(g, e->args[s]->loc,
-             "printf's '%%s' of a string that is not a literal (argument %d) is not supported by "
-             "the Vulkan SPIR-V form: its runtime prints string literals only; use the PTX or "
-             "CUDA C form",
-             s);
-    return spv_undef(&g->m, ty(g, e->type));
-  }
   if (s) {
     sg_error(g, e->args[s]->loc,
-             "printf's '%%s' of a string that is not a literal (argument %d) is not available in "
-             "SPIR-V output: OpenCL's printf prints string literals only; use the PTX or CUDA C "
-             "form",
-             s);
+             "printf's '%%s' of a string that is not a literal (argument %d) is not %s: %s "
+             "prints string literals only; use the PTX or CUDA C form",
+             s, g->vk ? "supported by the Vulkan SPIR-V form" : "available in SPIR-V output",
+             g->vk ? "its runtime" : "OpenCL's printf");
     return spv_undef(&g->m, ty(g, e->type));
   }
   if (g->vk) return sg_vk_printf(g, e, fmt);

@@ -113,6 +113,13 @@ static inline double rt_f64_of_bits(uint64_t u) {
   memcpy(&x, &u, 8);
   return x;
 }
+/* Equal bit for bit, or both NaN (of any payload). */
+static inline bool rt_same_f32(float x, float y) {
+  return (x != x && y != y) || rt_f32_bits(x) == rt_f32_bits(y);
+}
+static inline bool rt_same_f64(double x, double y) {
+  return (x != x && y != y) || rt_f64_bits(x) == rt_f64_bits(y);
+}
 
 /* IEEE half on the host, bit-exact, through GCC's _Float16 conversions: x rounded to half in
  * a <fenv.h> rounding mode (FE_TONEAREST...), from double and long double to nearest even,

@@ -8,14 +8,6 @@
 #include <math.h>
 #include <stdlib.h>
 
-static bool same_f(float x, float y) {
-  return (isnan(x) && isnan(y)) || !memcmp(&x, &y, sizeof x);
-}
-
-static bool same_d(double x, double y) {
-  return (isnan(x) && isnan(y)) || !memcmp(&x, &y, sizeof x);
-}
-
 int main(int argc, char **argv) {
   Rt rt;
   rt_init(&rt, argc, argv, "divzero");
@@ -51,10 +43,10 @@ int main(int argc, char **argv) {
     double wd[4] = {d[i] / dz, d[i] / -dz, d[i] / dz, d[i] / dz};
     float wv[2] = {a[i] / fz, -a[i] / -fz};
     for (int k = 0; k < 4; k++) {
-      if (!same_f(qf[4 * i + k], wf[k]) && bad++ < 8)
+      if (!rt_same_f32(qf[4 * i + k], wf[k]) && bad++ < 8)
         printf("FAIL divzero: float quotient %d of %d: %a, want %a (a = %a)\n", k, i, qf[4 * i + k],
                wf[k], a[i]);
-      if (!same_d(qd[4 * i + k], wd[k]) && bad++ < 8)
+      if (!rt_same_f64(qd[4 * i + k], wd[k]) && bad++ < 8)
         printf("FAIL divzero: double quotient %d of %d: %a, want %a (d = %a)\n", k, i,
                qd[4 * i + k], wd[k], d[i]);
     }
@@ -62,11 +54,11 @@ int main(int argc, char **argv) {
                     fma(d[i], dz, -0.0),       fma(0.0, d[i], dz),
                     -d[i] * dz + -(0.5 * -dz), (double)(-fz) + dz - (double)(-a[i] * fz)};
     for (int k = 0; k < 6; k++)
-      if (!same_d(pm[6 * i + k], wp[k]) && bad++ < 8)
+      if (!rt_same_f64(pm[6 * i + k], wp[k]) && bad++ < 8)
         printf("FAIL divzero: product or sum %d of %d: %a, want %a (a = %a, d = %a)\n", k, i,
                pm[6 * i + k], wp[k], a[i], d[i]);
     for (int k = 0; k < 2; k++)
-      if (!same_f(qv[2 * i + k], wv[k]) && bad++ < 8)
+      if (!rt_same_f32(qv[2 * i + k], wv[k]) && bad++ < 8)
         printf("FAIL divzero: float2 quotient %d of %d: %a, want %a (a = %a)\n", k, i,
                qv[2 * i + k], wv[k], a[i]);
   }

@@ -6,14 +6,6 @@
 #include <math.h>
 #include <stdlib.h>
 
-static bool same_f(float x, float y) {
-  return (isnan(x) && isnan(y)) || !memcmp(&x, &y, sizeof x);
-}
-
-static bool same_d(double x, double y) {
-  return (isnan(x) && isnan(y)) || !memcmp(&x, &y, sizeof x);
-}
-
 int main(int argc, char **argv) {
   Rt rt;
   rt_init(&rt, argc, argv, "ieee");
@@ -44,13 +36,13 @@ int main(int argc, char **argv) {
   rt_download(&rt, ddq, dd, n * sizeof *dd);
   int bad[4] = {0};
   for (int i = 0; i < n; i++) {
-    bad[0] += !same_f(q[i], a[i] / b[i]);
-    bad[1] += !same_f(r[i], sqrtf(fabsf(a[i]) * b[i]));
-    bad[2] += !same_f(f[i], fmaf(a[i], b[i], c[i]));
+    bad[0] += !rt_same_f32(q[i], a[i] / b[i]);
+    bad[1] += !rt_same_f32(r[i], sqrtf(fabsf(a[i]) * b[i]));
+    bad[2] += !rt_same_f32(f[i], fmaf(a[i], b[i], c[i]));
     double x = (double)a[i] * 1.1, y = (double)b[i] * 1.3;
     double xy = x * y; /* rounded on its own, as the kernel's */
-    bad[3] += !same_d(dd[i], (double)a[i] / ((double)b[i] * 3.0) + sqrt((double)fabsf(c[i])) +
-                                 fma(x, y, -xy));
+    bad[3] += !rt_same_f64(dd[i], (double)a[i] / ((double)b[i] * 3.0) + sqrt((double)fabsf(c[i])) +
+                                      fma(x, y, -xy));
   }
   static const char *what[4] = {"a / b", "sqrtf", "fmaf", "double a / b + sqrt + fma"};
   for (int k = 0; k < 4; k++)
