@@ -126,24 +126,20 @@ set_tests_properties(vulkan.form PROPERTIES TIMEOUT 60 SKIP_RETURN_CODE 77 LABEL
 #   vulkan.api          tests/vulkan/api.c: device info, the named errors, views, block shapes,
 #                       queues and events, fills and copies at odd offsets, large transfers.
 set(_vk_env "KCC_DEVICE=vulkan;XDG_CACHE_HOME=${_rt_out}/cache-vulkan")
-foreach(_name ${KCC_VK_KERNELS})
-  if(NOT TARGET rt_${_name})
-    continue()
-  endif()
-  add_test(NAME vulkan.run.${_name}
-           COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/run.sh $<TARGET_FILE:rt_${_name}>
-                   ${_rt_out}/${_name}.kcb)
-  set_tests_properties(vulkan.run.${_name} PROPERTIES
+# vulkan.run.NAME: PROGRAM (a target) on BUNDLE through tests/vulkan/run.sh.
+function(_kcc_vk_run name program bundle)
+  add_test(NAME vulkan.run.${name}
+           COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/run.sh $<TARGET_FILE:${program}> ${bundle})
+  set_tests_properties(vulkan.run.${name} PROPERTIES
     SKIP_RETURN_CODE 77 TIMEOUT 300 LABELS vulkan ENVIRONMENT "${_vk_env}")
-endforeach()
+endfunction()
 
-# Runtime tests' own kernels (tests/runtime/NAME.cu) that the Vulkan form takes whole.
-foreach(_name cuda_devvar)
-  add_test(NAME vulkan.run.${_name}
-           COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/run.sh $<TARGET_FILE:rt_${_name}>
-                   ${_rt_out}/${_name}.kcb)
-  set_tests_properties(vulkan.run.${_name} PROPERTIES
-    SKIP_RETURN_CODE 77 TIMEOUT 300 LABELS vulkan ENVIRONMENT "${_vk_env}")
+# The corpus kernels the form takes, and runtime tests' own kernels (tests/runtime/NAME.cu)
+# that it takes whole.
+foreach(_name ${KCC_VK_KERNELS} cuda_devvar)
+  if(TARGET rt_${_name})
+    _kcc_vk_run(${_name} rt_${_name} ${_rt_out}/${_name}.kcb)
+  endif()
 endforeach()
 
 # Kernels kept beside their host program in tests/vulkan/.
@@ -160,11 +156,7 @@ foreach(_name flow params frames divguard ieee divzero sharedptr spill vkprintf)
   add_executable(vk_${_name} ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/${_name}.c
                  ${_vk_dir}/${_name}.kcb.stamp)
   target_link_libraries(vk_${_name} PRIVATE kcrt_rt_common)
-  add_test(NAME vulkan.run.${_name}
-           COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/run.sh $<TARGET_FILE:vk_${_name}>
-                   ${_vk_dir}/${_name}.kcb)
-  set_tests_properties(vulkan.run.${_name} PROPERTIES
-    SKIP_RETURN_CODE 77 TIMEOUT 300 LABELS vulkan ENVIRONMENT "${_vk_env}")
+  _kcc_vk_run(${_name} vk_${_name} ${_vk_dir}/${_name}.kcb)
 endforeach()
 
 add_executable(vk_api ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/api.c ${_rt_out}/vecadd.kcb.stamp
