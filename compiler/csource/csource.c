@@ -1539,12 +1539,6 @@ static void print_for(CGen *g, const KStmt *s) {
   }
 }
 
-static bool case_follows(const KStmt *block, int from) {
-  for (int i = from; i < block->list.n; i++)
-    if (((KStmt *)block->list.v[i])->kind == KS_CASE) return true;
-  return false;
-}
-
 /* Whether s holds a goto's label (at any depth). */
 static bool has_label(const KStmt *s) {
   if (!s) return false;
@@ -1554,17 +1548,20 @@ static bool has_label(const KStmt *s) {
   return has_label(s->init_stmt) || has_label(s->then) || has_label(s->els) || has_label(s->body);
 }
 
-static bool label_follows(const KStmt *block, int from) {
-  for (int i = from; i < block->list.n; i++)
-    if (has_label(block->list.v[i])) return true;
-  return false;
-}
-
 /* Statements of a block. In a switch body, labels sit one level out, a label directly before
  * a declaration gets a `;` (C99 labels a statement, not a declaration) and, in C++, a
  * declaration that a later case or goto label jumps past loses its initializer to an
  * assignment, since C++ forbids jumping past an initialization. */
 static void block_items(CGen *g, const KStmt *s, bool in_switch) {
+  /* In C++, the last items a jump may land on: a case label of this switch body, an item
+   * holding a goto's label. A declaration before one may be jumped past. */
+  int last_case = -1, last_label = -1;
+  if (g->target == CT_CUDA)
+    for (int i = 0; i < s->list.n; i++) {
+      const KStmt *c = s->list.v[i];
+      if (in_switch && c->kind == KS_CASE) last_case = i;
+      if (has_label(c)) last_label = i;
+    }
   for (int i = 0; i < s->list.n; i++) {
     const KStmt *c = s->list.v[i];
     if (c->kind == KS_CASE) {
@@ -1594,10 +1591,9 @@ static void block_items(CGen *g, const KStmt *s, bool in_switch) {
       cs_puts(g, next && next->kind == KS_DECL ? ";\n" : "\n");
       continue;
     }
-    /* (A goto's label after the declaration may be reached from before it: the same.) */
-    bool case_after = in_switch && case_follows(s, i + 1);
+    bool case_after = i < last_case;
     if (g->target == CT_CUDA && c->kind == KS_DECL && c->init && c->var->kind == KV_LOCAL &&
-        (case_after || label_follows(s, i + 1))) {
+        (case_after || i < last_label)) {
       if (c->init->kind == KE_INITLIST) {
         cs_error(g, c->loc,
                  "a later %s jumps past this initialized aggregate, which C++ forbids; "

@@ -602,21 +602,6 @@ bool kir_func_uses_warp(const KFunc *f) {
   return c.found;
 }
 
-bool kir_int_constant(const KExpr *e, uint64_t *v) {
-  if (e->kind == KE_ICONST) {
-    *v = e->ival;
-  } else if (e->kind == KE_CAST && kir_is_int(e->type) && kir_is_int(e->a->type)) {
-    if (!kir_int_constant(e->a, v)) return false;
-  } else if (e->kind == KE_UNARY && e->op == KU_NOT) {
-    if (!kir_int_constant(e->a, v)) return false;
-    *v = ~*v;
-  } else {
-    return false;
-  }
-  if (e->type->size < 8) *v &= (1ull << (8 * e->type->size)) - 1;
-  return true;
-}
-
 bool kir_func_uses_subgroups(const KFunc *f) {
   WarpCtx c = {kir_builtin_is_subgroup, false, {0}};
   warp_func(&c, f);

@@ -894,9 +894,6 @@ bool kir_func_uses_warp(const KFunc *f);
 /* Whether f, or a function it calls, uses an OpenCL subgroup operation
  * (kir_builtin_is_subgroup). */
 bool kir_func_uses_subgroups(const KFunc *f);
-/* The value of an integer constant expression (a constant, ~ of one, integer casts of one:
- * ~0u, 0xffffffff), in e's width; false if e is none. */
-bool kir_int_constant(const struct KExpr *e, uint64_t *v);
 
 /* Prints the module as readable text (`kcc --emit=kir`); the format is stable for tests. */
 void kir_print(FILE *out, const KModule *m);

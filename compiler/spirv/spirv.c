@@ -450,6 +450,19 @@ uint32_t sg_global_var(SG *g, uint32_t ptrtype, SpvStorageClass sc, uint32_t ini
   return id;
 }
 
+/* The builtin Input variable of slot k of SG.builtin, made at its first use: a `type`
+ * decorated BuiltIn b, and Constant in the OpenCL flavour (as llvm-spirv writes them). */
+uint32_t sg_builtin_input(SG *g, int k, uint32_t type, SpvBuiltIn b, const char *name) {
+  if (g->builtin[k]) return g->builtin[k];
+  uint32_t var =
+      sg_global_var(g, spv_type_ptr(&g->m, SpvStorageClassInput, type), SpvStorageClassInput, 0);
+  uint32_t w = (uint32_t)b;
+  spv_decorate(&g->m, var, SpvDecorationBuiltIn, &w, 1);
+  if (!g->vk) spv_decorate(&g->m, var, SpvDecorationConstant, NULL, 0);
+  spv_name(&g->m, var, name);
+  return g->builtin[k] = var;
+}
+
 /* String literals are read-only UniformConstant char arrays with a terminating NUL, shared
  * between equal literals. */
 uint32_t sg_string_literal(SG *g, const char *s, size_t len) {

@@ -907,19 +907,10 @@ static uint32_t special(SG *g, KExpr *e) {
     sg_error(g, e->loc, "unknown builtin register");
     return spv_undef(&g->m, ty(g, e->type));
   }
+  /* OpenCL's work-item functions return size_t: under Physical64 they are v3ulong inputs,
+   * read whole and narrowed to CUDA's unsigned int. */
   uint32_t u64 = spv_type_int(&g->m, 64), v3 = spv_type_vector(&g->m, u64, 3);
-  if (!g->builtin[k]) {
-    /* OpenCL's work-item functions return size_t: under Physical64 they are v3ulong
-     * inputs, read whole and narrowed to CUDA's unsigned int. */
-    uint32_t var =
-        sg_global_var(g, spv_type_ptr(&g->m, SpvStorageClassInput, v3), SpvStorageClassInput, 0);
-    uint32_t b = (uint32_t)bi[k];
-    spv_decorate(&g->m, var, SpvDecorationBuiltIn, &b, 1);
-    spv_decorate(&g->m, var, SpvDecorationConstant, NULL, 0);
-    spv_name(&g->m, var, names[k]);
-    g->builtin[k] = var;
-  }
-  uint32_t ops[3] = {g->builtin[k], SpvMemoryAccessAlignedMask, 32};
+  uint32_t ops[3] = {sg_builtin_input(g, k, v3, bi[k], names[k]), SpvMemoryAccessAlignedMask, 32};
   uint32_t vec = sg_op(g, SpvOpLoad, v3, 3, ops);
   uint32_t x = sg_opv(g, SpvOpCompositeExtract, u64, 2, vec, (uint32_t)e->dim);
   return sg_convert(g, x, kir_type_scalar(KT_U64), e->type, e->loc);
@@ -1400,16 +1391,8 @@ static uint32_t sg_subgroup_input(SG *g, KBuiltin b) {
                                  "__spirv_BuiltInSubgroupLocalInvocationId"};
   int k = (int)(b - BI_SG_SIZE);
   uint32_t u32 = spv_type_int(&g->m, 32);
-  if (!g->builtin[4 + k]) {
-    uint32_t var =
-        sg_global_var(g, spv_type_ptr(&g->m, SpvStorageClassInput, u32), SpvStorageClassInput, 0);
-    uint32_t w = (uint32_t)bi[k];
-    spv_decorate(&g->m, var, SpvDecorationBuiltIn, &w, 1);
-    spv_decorate(&g->m, var, SpvDecorationConstant, NULL, 0);
-    spv_name(&g->m, var, names[k]);
-    g->builtin[4 + k] = var;
-  }
-  uint32_t ops[3] = {g->builtin[4 + k], SpvMemoryAccessAlignedMask, 4};
+  uint32_t ops[3] = {sg_builtin_input(g, 4 + k, u32, bi[k], names[k]), SpvMemoryAccessAlignedMask,
+                     4};
   return sg_op(g, SpvOpLoad, u32, 3, ops);
 }
 

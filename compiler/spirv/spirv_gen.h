@@ -149,6 +149,7 @@ uint32_t sg_ocl_import(SG *g);
 KVar *sg_dyn_var(const KFunc *f);
 uint32_t sg_temp_var(SG *g, const KType *t); /* a nameless Function variable */
 uint32_t sg_global_var(SG *g, uint32_t ptrtype, SpvStorageClass sc, uint32_t init);
+uint32_t sg_builtin_input(SG *g, int k, uint32_t type, SpvBuiltIn b, const char *name);
 uint32_t sg_string_literal(SG *g, const char *s, size_t len); /* UniformConstant i8 array var */
 void sg_error(SG *g, KLoc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 

@@ -427,14 +427,8 @@ static uint32_t builtin_var(SG *g, int k) {
                                    SpvBuiltInLocalInvocationIndex, SpvBuiltInNumWorkgroups};
   static const char *names[4] = {"kcc.thread_idx", "kcc.block_idx", "kcc.thread_index",
                                  "kcc.grid_dim"};
-  if (g->builtin[k]) return g->builtin[k];
   uint32_t u32 = spv_type_int(&g->m, 32), t = k == 2 ? u32 : spv_type_vector(&g->m, u32, 3);
-  uint32_t var =
-      sg_global_var(g, spv_type_ptr(&g->m, SpvStorageClassInput, t), SpvStorageClassInput, 0);
-  uint32_t b = (uint32_t)bi[k];
-  spv_decorate(&g->m, var, SpvDecorationBuiltIn, &b, 1);
-  spv_name(&g->m, var, names[k]);
-  return g->builtin[k] = var;
+  return sg_builtin_input(g, k, t, bi[k], names[k]);
 }
 
 /* The entry point stores this invocation's frame address: scratch + (its linear index over

@@ -444,7 +444,7 @@ class Dispatcher:
         hit = None if slow else self._fast.get(key)
         if hit is None:
             spec = self._spec_for(args)
-            plan = tuple(1 if isarr else 2 if (type(a) is bool or (
+            plan = bytes(1 if isarr else 2 if (type(a) is bool or (
                 hasattr(a, "dtype") and a.dtype.kind == "b")) else 0
                 for a, isarr in zip(args, spec.arrays))
             hit = (spec, plan)
@@ -474,9 +474,9 @@ class Dispatcher:
             launch(*call)
         except BaseException as e:
             self._failed(spec, e)
-        # kept for _FastConfigured: this launch, for these argument types, on this device
-        return (_core._current, launch, bytes(plan), spec,
-                shared if spec.dyn else None)
+        # kept by _FastConfigured (fastlaunch.c's entry): this launch, for these argument
+        # types, on this device
+        return (_core._current, launch, plan, spec, shared if spec.dyn else None)
 
     def _failed(self, spec, e):
         """Raises a launch's exception e, with the Python names of the kernel, its arguments

@@ -180,6 +180,16 @@ static void copy(Rt *rt, CUarray a, void *host, size_t w, size_t h, bool to_arra
   copy_layers(rt, a, host, w, h, 1, to_array);
 }
 
+/* A surface object over CUDA array a. */
+static CUobj array_surface(Rt *rt, CUarray a) {
+  ResDesc rd;
+  memset(&rd, 0, sizeof rd);
+  rd.res.array.hArray = a;
+  CUobj s = 0;
+  cu_check(rt, cu.SurfObjectCreate(&s, &rd), "cuSurfObjectCreate");
+  return s;
+}
+
 static void surfaces(Rt *rt) {
   int w = rt_int(rt, 1, 300), h = rt_int(rt, 1, 40);
   size_t n = (size_t)w * (size_t)h;
@@ -189,11 +199,7 @@ static void surfaces(Rt *rt) {
   CUarray a = NULL;
   cu_check(rt, cu.Array3DCreate(&a, &ad), "cuArray3DCreate");
   copy(rt, a, v, (size_t)w, (size_t)h, true);
-  ResDesc rd;
-  memset(&rd, 0, sizeof rd);
-  rd.res.array.hArray = a;
-  CUobj s = 0;
-  cu_check(rt, cu.SurfObjectCreate(&s, &rd), "cuSurfObjectCreate");
+  CUobj s = array_surface(rt, a);
   kcrt_arg args[] = {KCRT_ARG_VALUE(s), KCRT_ARG_VALUE(w)};
   rt_launch(rt, rt_kernel(rt, "surf"),
             KCRT_DIM3((unsigned)rt_ceil_div((uint64_t)w, 64), (unsigned)h, 1), KCRT_DIM1(64), 0,
@@ -261,11 +267,7 @@ static void layered_surface(Rt *rt) {
   CUarray a = NULL;
   cu_check(rt, cu.Array3DCreate(&a, &ad), "cuArray3DCreate (layered surface)");
   copy_layers(rt, a, v, (size_t)w, (size_t)h, (size_t)L, true);
-  ResDesc rd;
-  memset(&rd, 0, sizeof rd);
-  rd.res.array.hArray = a;
-  CUobj s = 0;
-  cu_check(rt, cu.SurfObjectCreate(&s, &rd), "cuSurfObjectCreate");
+  CUobj s = array_surface(rt, a);
   kcrt_arg args[] = {KCRT_ARG_VALUE(s), KCRT_ARG_VALUE(w)};
   rt_launch(rt, rt_kernel(rt, "surf_layered"),
             KCRT_DIM3((unsigned)rt_ceil_div((uint64_t)w, 64), (unsigned)h, (unsigned)L),
