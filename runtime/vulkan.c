@@ -40,7 +40,6 @@
   X(vkDestroyDevice)                                                                               \
   X(vkGetDeviceQueue)                                                                              \
   X(vkDeviceWaitIdle)                                                                              \
-  X(vkQueueWaitIdle)                                                                               \
   X(vkCreateBuffer)                                                                                \
   X(vkDestroyBuffer)                                                                               \
   X(vkGetBufferMemoryRequirements)                                                                 \
@@ -66,9 +65,10 @@
   X(vkCmdWriteTimestamp)                                                                           \
   X(vkCmdResetQueryPool)                                                                           \
   X(vkQueueSubmit)                                                                                 \
-  X(vkCreateFence)                                                                                 \
-  X(vkDestroyFence)                                                                                \
-  X(vkWaitForFences)                                                                               \
+  X(vkCreateSemaphore)                                                                             \
+  X(vkDestroySemaphore)                                                                            \
+  X(vkWaitSemaphores)                                                                              \
+  X(vkGetSemaphoreCounterValue)                                                                    \
   X(vkCreateShaderModule)                                                                          \
   X(vkDestroyShaderModule)                                                                         \
   X(vkCreatePipelineLayout)                                                                        \
@@ -134,7 +134,7 @@ static bool load(void) {
     snprintf(load_error, sizeof load_error, "libvulkan.so.1 not found (%s)", dlerror());
     return false;
   }
-  *(void **)&vk.vkGetInstanceProcAddr = dlsym(h, "vkGetInstanceProcAddr");
+  *&vk.vkGetInstanceProcAddr = dlsym(h, "vkGetInstanceProcAddr");
   if (!vk.vkGetInstanceProcAddr) {
     snprintf(load_error, sizeof load_error, "libvulkan.so.1 lacks vkGetInstanceProcAddr");
     return false;
@@ -262,8 +262,11 @@ static void vk_enumerate(KcrtDevEntry **list, int *n, char *why, size_t whylen) 
       if (qf[j].queueFlags & VK_QUEUE_COMPUTE_BIT) fam = (int)j;
     if (fam >= 0) p->timestamp_bits = qf[fam].timestampValidBits;
     free(qf);
-    if (fam < 0 || !p->f12.bufferDeviceAddress || !p->f.features.shaderInt64) {
-      free(p); /* kcc's modules need a compute queue, device addresses and 64-bit integers */
+    if (fam < 0 || !p->f12.bufferDeviceAddress || !p->f.features.shaderInt64 ||
+        !p->f12.timelineSemaphore) {
+      /* kcc's modules need a compute queue, device addresses and 64-bit integers; the
+         runtime, timeline semaphores (all three are Vulkan 1.2 features) */
+      free(p);
       continue;
     }
     p->family = (uint32_t)fam;
@@ -331,7 +334,7 @@ static void vk_enumerate(KcrtDevEntry **list, int *n, char *why, size_t whylen) 
     snprintf(why, whylen, "%d CPU device%s (%s) listed only for KCC_DEVICE=vulkan", skipped_cpu,
              skipped_cpu == 1 ? "" : "s", skipped);
   else if (!*n)
-    snprintf(why, whylen, "no Vulkan 1.2 device with compute, device addresses and int64");
+    snprintf(why, whylen, "no Vulkan 1.2 device with compute, device addresses, int64 and timeline semaphores");
 }
 
 /* ---------------------------------------------------------------- device state */
@@ -352,6 +355,9 @@ typedef struct VkBuf {
   bool owner;
 } VkBuf;
 
+typedef struct VkCmd VkCmd;
+typedef struct VkGrave VkGrave;
+
 typedef struct VkDev {
   const VkPhys *p;
   VkDevice dev;
@@ -368,6 +374,17 @@ typedef struct VkDev {
   VkBuf scratch;
   VkDeviceSize scratch_size;
   uint64_t scratch_addr;
+  /* Batches (below): the timeline semaphore each signals, the last value submitted and the
+   * last seen done, the one being recorded, those submitted and not seen done (in value
+   * order), the last submitted, and command buffers to reuse. */
+  VkSemaphore tl;
+  uint64_t submitted, done;
+  VkCmd *open, *last;
+  int open_launches;
+  VkCmd **flight, **spare;
+  int nflight, capflight, nspare, capspare;
+  VkGrave *graves; /* buffers freed while batches that may use them were to run */
+  int ngraves, capgraves;
 } VkDev;
 
 static VkDev *vd(kcrt_device *d) {
@@ -383,6 +400,7 @@ static kcrt_status vk_open(kcrt_device *dev) {
   VkPhysicalDeviceVulkan12Features f12 = {
       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
   f12.bufferDeviceAddress = VK_TRUE;
+  f12.timelineSemaphore = VK_TRUE;
   f12.shaderInt8 = p->f12.shaderInt8;
   f12.storageBuffer8BitAccess = p->f12.storageBuffer8BitAccess;
   f12.shaderBufferInt64Atomics = p->f12.shaderBufferInt64Atomics;
@@ -419,6 +437,16 @@ static kcrt_status vk_open(kcrt_device *dev) {
     free(c);
     return fail(r, "vkCreateCommandPool");
   }
+  VkSemaphoreTypeCreateInfo ti = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO,
+                                  .semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE};
+  VkSemaphoreCreateInfo si = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO, .pNext = &ti};
+  r = vk.vkCreateSemaphore(c->dev, &si, NULL, &c->tl);
+  if (r != VK_SUCCESS) {
+    vk.vkDestroyCommandPool(c->dev, c->pool, NULL);
+    vk.vkDestroyDevice(c->dev, NULL);
+    free(c);
+    return fail(r, "vkCreateSemaphore");
+  }
   vk.vkGetPhysicalDeviceMemoryProperties(p->pd, &c->mp);
   c->timestamp_period = p->limits.timestampPeriod;
   c->push_limit = p->limits.maxPushConstantsSize;
@@ -434,9 +462,17 @@ static void stage_free(VkDev *c) {
   memset(&c->stage, 0, sizeof c->stage);
 }
 
+static VkResult wait_all(VkDev *c);
+static void batches_free(VkDev *c);
+static void bury(VkDev *c, VkBuffer buf, VkDeviceMemory mem);
+
 static void vk_close(kcrt_device *dev) {
   VkDev *c = vd(dev);
+  pthread_mutex_lock(&c->lock);
+  wait_all(c);
+  pthread_mutex_unlock(&c->lock);
   vk.vkDeviceWaitIdle(c->dev);
+  batches_free(c);
   stage_free(c);
   if (c->scratch.buf) vk.vkDestroyBuffer(c->dev, c->scratch.buf, NULL);
   if (c->scratch.mem) vk.vkFreeMemory(c->dev, c->scratch.mem, NULL);
@@ -516,12 +552,9 @@ static void vk_mem_free(kcrt_buffer *b) {
   if (!v) return;
   if (v->owner) {
     VkDev *c = vd(b->dev);
-    /* A launch still running may use it: Vulkan frees at once. */
     pthread_mutex_lock(&c->lock);
-    vk.vkDeviceWaitIdle(c->dev);
+    bury(c, v->buf, v->mem);
     pthread_mutex_unlock(&c->lock);
-    vk.vkDestroyBuffer(c->dev, v->buf, NULL);
-    vk.vkFreeMemory(c->dev, v->mem, NULL);
   }
   free(v);
   b->mem = NULL;
@@ -538,8 +571,75 @@ static kcrt_status vk_mem_view(kcrt_buffer *v, kcrt_buffer *parent, size_t off) 
   return KCRT_SUCCESS;
 }
 
-/* The barrier every submission starts with: all earlier work on the queue, its writes made
- * visible to everything this submission does. */
+/* ---------------------------------------------------------------- batches
+ *
+ * Work reaches the GPU in batches: a command buffer recorded with one command after another
+ * (each after a full barrier, which orders it after everything before it, as a CUDA stream
+ * does) and submitted to the device's one queue, signalling the next value of the device's
+ * timeline semaphore when it is done. A submission per launch, each with a fence and a
+ * command buffer of its own, cost NVIDIA's driver 0.6 ms per launch on an H200 (bench/
+ * RESULTS.md, session 29); command buffers, their end timestamps and their parameter buffers
+ * are now reused once the semaphore says their batch is done.
+ *
+ * When a batch goes: at once when the GPU has fewer than two batches to run (so it never
+ * waits for work the host has already given), otherwise with the next call that finds it so,
+ * when it holds BATCH_LAUNCHES launches, and at every wait (queue or event synchronize, a
+ * transfer, which are blocking, a free that must wait). A launch may therefore start only at
+ * the host's next kcrt call when the GPU is busy: docs/runtime.md, "Vulkan".
+ *
+ * Events are timestamps: one written in the open batch after the work before it, or, when
+ * nothing has been recorded since the last batch went, that batch's end timestamp (every
+ * batch ends with one), so an event after a launch costs no submission of its own. */
+
+enum { BATCH_LAUNCHES = 128, PARAMS_BYTES = 65536 };
+
+typedef struct VkEv VkEv;
+
+/* A command buffer and what it keeps until its batch is done. */
+struct VkCmd {
+  VkCommandBuffer cb;
+  VkQueryPool end;   /* its end timestamp (none without timestamps) */
+  uint64_t value;    /* the timeline value its batch signals */
+  uint64_t end_ts;   /* the end timestamp, once done */
+  VkBuffer params;   /* spilled kernel parameters (vkCmdUpdateBuffer'd), made on first need */
+  VkDeviceMemory params_mem;
+  uint64_t params_addr;
+  VkDeviceSize params_size, params_used;
+  VkEv **waiters; /* events that are this batch's end */
+  int nwaiters, capwaiters;
+};
+
+/* A buffer freed while a batch that may use it was still to run. */
+struct VkGrave {
+  VkBuffer buf;
+  VkDeviceMemory mem;
+  uint64_t value;
+};
+
+/* An event: its own timestamp query (written in a batch), or the end of a batch. */
+struct VkEv {
+  VkQueryPool pool;
+  uint64_t value; /* complete once the semaphore reaches it (0: never recorded) */
+  VkCmd *alias;   /* the batch whose end it is, until that is done */
+  bool own;       /* its time is its own query's (else ts) */
+  uint64_t ts;
+};
+
+/* Room for element n of the array *pp (a pointer to any array pointer) of *cap elements of
+ * `size` bytes, doubling it when full. */
+static bool grow(void *pp, int *cap, int n, size_t size) {
+  if (n < *cap) return true;
+  int nc = *cap ? 2 * *cap : 8;
+  void *old, *q;
+  memcpy(&old, pp, sizeof old);
+  if (!(q = realloc(old, (size_t)nc * size))) return false;
+  memcpy(pp, &q, sizeof q);
+  *cap = nc;
+  return true;
+}
+
+/* The barrier before every command: all earlier work on the queue, its writes made visible to
+ * what follows. */
 static void full_barrier(VkCommandBuffer cb) {
   VkMemoryBarrier mb = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
                         .srcAccessMask = VK_ACCESS_MEMORY_WRITE_BIT,
@@ -548,62 +648,206 @@ static void full_barrier(VkCommandBuffer cb) {
                           VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, 0, 1, &mb, 0, NULL, 0, NULL);
 }
 
-/* A submission: a command buffer being recorded (begun, barrier first) and its fence. The
- * caller holds the device lock from sub_begin to sub_submit. */
-typedef struct VkSub {
-  VkCommandBuffer cb;
-  VkFence fence;
-  VkBuffer params; /* a launch's spilled parameters, kept until it is done */
-  VkDeviceMemory params_mem;
-} VkSub;
+static void cmd_destroy(VkDev *c, VkCmd *m) {
+  if (m->params) vk.vkDestroyBuffer(c->dev, m->params, NULL);
+  if (m->params_mem) vk.vkFreeMemory(c->dev, m->params_mem, NULL);
+  if (m->end) vk.vkDestroyQueryPool(c->dev, m->end, NULL);
+  if (m->cb) vk.vkFreeCommandBuffers(c->dev, c->pool, 1, &m->cb);
+  free(m->waiters);
+  free(m);
+}
 
-static VkResult sub_begin(VkDev *c, VkSub *s) {
-  memset(s, 0, sizeof *s);
-  VkCommandBufferAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
-                                    .commandPool = c->pool,
-                                    .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
-                                    .commandBufferCount = 1};
-  VkResult r = vk.vkAllocateCommandBuffers(c->dev, &ai, &s->cb);
-  if (r != VK_SUCCESS) return r;
-  VkFenceCreateInfo fi = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-  r = vk.vkCreateFence(c->dev, &fi, NULL, &s->fence);
-  if (r != VK_SUCCESS) {
-    vk.vkFreeCommandBuffers(c->dev, c->pool, 1, &s->cb);
-    return r;
+static void unalias(VkEv *ev) {
+  VkCmd *m = ev->alias;
+  if (!m) return;
+  for (int i = 0; i < m->nwaiters; i++)
+    if (m->waiters[i] == ev) {
+      m->waiters[i] = m->waiters[--m->nwaiters];
+      break;
+    }
+  ev->alias = NULL;
+}
+
+/* Takes in what the semaphore says is done: batches back to the spares (their end timestamps
+ * read and given to the events that are their end), buffers freed after them destroyed. */
+static void poll(VkDev *c) {
+  uint64_t v = 0;
+  if (vk.vkGetSemaphoreCounterValue(c->dev, c->tl, &v) == VK_SUCCESS && v > c->done) c->done = v;
+  int keep = 0;
+  for (int i = 0; i < c->nflight; i++) {
+    VkCmd *m = c->flight[i];
+    if (m->value > c->done) {
+      c->flight[keep++] = m;
+      continue;
+    }
+    m->end_ts = 0;
+    if (m->end)
+      vk.vkGetQueryPoolResults(c->dev, m->end, 0, 1, sizeof m->end_ts, &m->end_ts,
+                               sizeof m->end_ts, VK_QUERY_RESULT_64_BIT);
+    for (int j = 0; j < m->nwaiters; j++) {
+      m->waiters[j]->ts = m->end_ts;
+      m->waiters[j]->alias = NULL;
+    }
+    m->nwaiters = 0;
+    /* A spare keeps its buffer and pool; past a few, the rest are given back. */
+    if (c->nspare < 8 && grow(&c->spare, &c->capspare, c->nspare, sizeof *c->spare))
+      c->spare[c->nspare++] = m;
+    else
+      cmd_destroy(c, m);
+  }
+  c->nflight = keep;
+  keep = 0;
+  for (int i = 0; i < c->ngraves; i++) {
+    VkGrave *g = &c->graves[i];
+    if (g->value > c->done) {
+      c->graves[keep++] = *g;
+      continue;
+    }
+    vk.vkDestroyBuffer(c->dev, g->buf, NULL);
+    vk.vkFreeMemory(c->dev, g->mem, NULL);
+  }
+  c->ngraves = keep;
+}
+
+/* The open batch, begun if there is none (the device lock held). */
+static VkResult open_batch(VkDev *c, VkCmd **out) {
+  if (c->open) {
+    *out = c->open;
+    return VK_SUCCESS;
+  }
+  VkCmd *m = c->nspare ? c->spare[--c->nspare] : calloc(1, sizeof *m);
+  if (!m) return VK_ERROR_OUT_OF_HOST_MEMORY;
+  VkResult r = VK_SUCCESS;
+  if (!m->cb) {
+    VkCommandBufferAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
+                                      .commandPool = c->pool,
+                                      .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
+                                      .commandBufferCount = 1};
+    r = vk.vkAllocateCommandBuffers(c->dev, &ai, &m->cb);
+  }
+  if (r == VK_SUCCESS && !m->end && c->p->timestamp_bits) {
+    VkQueryPoolCreateInfo qi = {.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
+                                .queryType = VK_QUERY_TYPE_TIMESTAMP,
+                                .queryCount = 1};
+    r = vk.vkCreateQueryPool(c->dev, &qi, NULL, &m->end);
   }
   VkCommandBufferBeginInfo bi = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
                                  .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT};
-  r = vk.vkBeginCommandBuffer(s->cb, &bi);
-  if (r == VK_SUCCESS) full_barrier(s->cb);
+  if (r == VK_SUCCESS) r = vk.vkBeginCommandBuffer(m->cb, &bi); /* resets it (the pool's flag) */
+  if (r != VK_SUCCESS) {
+    cmd_destroy(c, m);
+    return r;
+  }
+  if (m->end) vk.vkCmdResetQueryPool(m->cb, m->end, 0, 1);
+  m->value = c->submitted + 1;
+  m->params_used = 0;
+  c->open = m;
+  c->open_launches = 0;
+  *out = m;
+  return VK_SUCCESS;
+}
+
+/* Submits the open batch, if any (the device lock held). */
+static VkResult flush(VkDev *c) {
+  VkCmd *m = c->open;
+  if (!m) return VK_SUCCESS;
+  c->open = NULL;
+  if (m->end) {
+    full_barrier(m->cb);
+    vk.vkCmdWriteTimestamp(m->cb, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, m->end, 0);
+  }
+  VkResult r = vk.vkEndCommandBuffer(m->cb);
+  VkTimelineSemaphoreSubmitInfo ti = {.sType = VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO,
+                                      .signalSemaphoreValueCount = 1,
+                                      .pSignalSemaphoreValues = &m->value};
+  VkSubmitInfo si = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
+                     .pNext = &ti,
+                     .commandBufferCount = 1,
+                     .pCommandBuffers = &m->cb,
+                     .signalSemaphoreCount = 1,
+                     .pSignalSemaphores = &c->tl};
+  if (r == VK_SUCCESS && !grow(&c->flight, &c->capflight, c->nflight, sizeof *c->flight))
+    r = VK_ERROR_OUT_OF_HOST_MEMORY;
+  if (r == VK_SUCCESS) r = vk.vkQueueSubmit(c->queue, 1, &si, VK_NULL_HANDLE);
+  if (r != VK_SUCCESS) {
+    /* Nothing of it will run: its events complete at once, with no time. */
+    for (int j = 0; j < m->nwaiters; j++) m->waiters[j]->alias = NULL;
+    cmd_destroy(c, m);
+    return r;
+  }
+  c->submitted = m->value;
+  c->last = m;
+  c->flight[c->nflight++] = m;
+  return VK_SUCCESS;
+}
+
+/* Waits until the semaphore reaches v, submitting the open batch first if v is its value (the
+ * device lock held). */
+static VkResult wait_value(VkDev *c, uint64_t v) {
+  VkResult r = v > c->submitted ? flush(c) : VK_SUCCESS;
+  if (r == VK_SUCCESS && v > c->done) {
+    VkSemaphoreWaitInfo wi = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO,
+                              .semaphoreCount = 1,
+                              .pSemaphores = &c->tl,
+                              .pValues = &v};
+    r = vk.vkWaitSemaphores(c->dev, &wi, UINT64_MAX);
+  }
+  poll(c);
   return r;
 }
 
-static void sub_free(VkDev *c, VkSub *s) {
-  if (s->params) vk.vkDestroyBuffer(c->dev, s->params, NULL);
-  if (s->params_mem) vk.vkFreeMemory(c->dev, s->params_mem, NULL);
-  if (s->fence) vk.vkDestroyFence(c->dev, s->fence, NULL);
-  if (s->cb) vk.vkFreeCommandBuffers(c->dev, c->pool, 1, &s->cb);
-  memset(s, 0, sizeof *s);
+/* Everything recorded so far submitted and done (the device lock held). */
+static VkResult wait_all(VkDev *c) {
+  return wait_value(c, c->open ? c->open->value : c->submitted);
 }
 
-static VkResult sub_submit(VkDev *c, VkSub *s) {
-  VkResult r = vk.vkEndCommandBuffer(s->cb);
+/* After a command was recorded in the open batch: submits it if the GPU would otherwise run
+ * short of work, or if it is full. */
+static VkResult maybe_flush(VkDev *c) {
+  poll(c);
+  if (c->submitted - c->done < 2 || c->open_launches >= BATCH_LAUNCHES) return flush(c);
+  return VK_SUCCESS;
+}
+
+/* Frees a buffer once no batch recorded so far can use it (Vulkan frees at once). */
+static void bury(VkDev *c, VkBuffer buf, VkDeviceMemory mem) {
+  if (c->open && flush(c) != VK_SUCCESS) wait_all(c); /* a batch that was not submitted */
+  poll(c);
+  if (c->done >= c->submitted ||
+      !grow(&c->graves, &c->capgraves, c->ngraves, sizeof *c->graves)) {
+    if (c->done < c->submitted) wait_all(c);
+    vk.vkDestroyBuffer(c->dev, buf, NULL);
+    vk.vkFreeMemory(c->dev, mem, NULL);
+    return;
+  }
+  c->graves[c->ngraves++] = (VkGrave){buf, mem, c->submitted};
+}
+
+/* Gives back every batch's resources (the device idle). */
+static void batches_free(VkDev *c) {
+  poll(c);
+  for (int i = 0; i < c->nflight; i++) cmd_destroy(c, c->flight[i]);
+  for (int i = 0; i < c->nspare; i++) cmd_destroy(c, c->spare[i]);
+  if (c->open) cmd_destroy(c, c->open);
+  for (int i = 0; i < c->ngraves; i++) {
+    vk.vkDestroyBuffer(c->dev, c->graves[i].buf, NULL);
+    vk.vkFreeMemory(c->dev, c->graves[i].mem, NULL);
+  }
+  free(c->flight);
+  free(c->spare);
+  free(c->graves);
+  vk.vkDestroySemaphore(c->dev, c->tl, NULL);
+}
+
+/* Records one blocking command (copy, fill) in the open batch, submits it and waits. */
+typedef void (*RecordFn)(VkCommandBuffer cb, void *ctx);
+static VkResult run_blocking(VkDev *c, RecordFn rec, void *ctx) {
+  VkCmd *m;
+  VkResult r = open_batch(c, &m);
   if (r != VK_SUCCESS) return r;
-  VkSubmitInfo si = {
-      .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 1, .pCommandBuffers = &s->cb};
-  return vk.vkQueueSubmit(c->queue, 1, &si, s->fence);
-}
-
-static VkResult sub_wait(VkDev *c, VkSub *s) {
-  return vk.vkWaitForFences(c->dev, 1, &s->fence, VK_TRUE, UINT64_MAX);
-}
-
-/* Submits what `s` recorded and waits for it, then frees it (the lock held). */
-static VkResult sub_run(VkDev *c, VkSub *s) {
-  VkResult r = sub_submit(c, s);
-  if (r == VK_SUCCESS) r = sub_wait(c, s);
-  sub_free(c, s);
-  return r;
+  full_barrier(m->cb);
+  rec(m->cb, ctx);
+  return wait_all(c);
 }
 
 /* The staging buffer, at least n bytes (at most 8 MiB: larger copies go in pieces). */
@@ -624,41 +868,45 @@ static VkResult stage_get(VkDev *c, VkDeviceSize n) {
   return r;
 }
 
-/* Copies n bytes between the host and b at off through the staging buffer, in pieces. */
-/* Copies between v's bytes [off, off + n) and the host through the staging buffer (the
- * device lock held). */
+typedef struct StageCopy {
+  VkBuffer stage, buf;
+  VkBufferCopy bc;
+  bool to_device;
+} StageCopy;
+
+static void record_stage_copy(VkCommandBuffer cb, void *ctx) {
+  StageCopy *s = ctx;
+  if (s->to_device) {
+    vk.vkCmdCopyBuffer(cb, s->stage, s->buf, 1, &s->bc);
+    return;
+  }
+  vk.vkCmdCopyBuffer(cb, s->buf, s->stage, 1, &s->bc);
+  VkMemoryBarrier mb = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+                        .srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
+                        .dstAccessMask = VK_ACCESS_HOST_READ_BIT};
+  vk.vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &mb,
+                          0, NULL, 0, NULL);
+}
+
+/* Copies between v's bytes [off, off + n) and the host through the staging buffer, in
+ * pieces, each after all earlier work (the device lock held). */
 static VkResult transfer_locked(VkDev *c, const VkBuf *v, size_t off, void *host, size_t n,
                                 bool to_device, const char **failed) {
   VkResult r = stage_get(c, n < STAGE_MAX ? n : STAGE_MAX);
-  const char *what = "staging buffer";
+  *failed = "staging buffer";
   for (size_t done = 0; r == VK_SUCCESS && done < n;) {
     size_t k = n - done < STAGE_MAX ? n - done : STAGE_MAX;
     if (to_device) memcpy(c->stage.map, (char *)host + done, k);
-    VkSub s;
-    what = "copy";
-    r = sub_begin(c, &s);
-    if (r == VK_SUCCESS) {
-      VkBufferCopy bc = {.size = k};
-      if (to_device) {
-        bc.dstOffset = v->off + off + done;
-        vk.vkCmdCopyBuffer(s.cb, c->stage.buf, v->buf, 1, &bc);
-      } else {
-        bc.srcOffset = v->off + off + done;
-        vk.vkCmdCopyBuffer(s.cb, v->buf, c->stage.buf, 1, &bc);
-        VkMemoryBarrier mb = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
-                              .srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
-                              .dstAccessMask = VK_ACCESS_HOST_READ_BIT};
-        vk.vkCmdPipelineBarrier(s.cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0,
-                                1, &mb, 0, NULL, 0, NULL);
-      }
-      r = sub_run(c, &s);
-    } else {
-      sub_free(c, &s);
-    }
+    StageCopy s = {.stage = c->stage.buf, .buf = v->buf, .bc = {.size = k}, .to_device = to_device};
+    if (to_device)
+      s.bc.dstOffset = v->off + off + done;
+    else
+      s.bc.srcOffset = v->off + off + done;
+    *failed = "copy";
+    r = run_blocking(c, record_stage_copy, &s);
     if (r == VK_SUCCESS && !to_device) memcpy((char *)host + done, c->stage.map, k);
     done += k;
   }
-  *failed = what;
   return r;
 }
 
@@ -679,21 +927,32 @@ static kcrt_status vk_mem_read(kcrt_buffer *b, size_t off, void *dst, size_t n) 
   return transfer(b, off, dst, n, false);
 }
 
+static void record_copy(VkCommandBuffer cb, void *ctx) {
+  StageCopy *s = ctx;
+  vk.vkCmdCopyBuffer(cb, s->stage, s->buf, 1, &s->bc);
+}
+
 static kcrt_status vk_mem_copy(kcrt_buffer *d, size_t doff, kcrt_buffer *s, size_t soff, size_t n) {
   VkDev *c = vd(d->dev);
   VkBuf *dv = d->mem, *sv = s->mem;
+  StageCopy cp = {.stage = sv->buf,
+                  .buf = dv->buf,
+                  .bc = {.srcOffset = sv->off + soff, .dstOffset = dv->off + doff, .size = n}};
   pthread_mutex_lock(&c->lock);
-  VkSub sub;
-  VkResult r = sub_begin(c, &sub);
-  if (r == VK_SUCCESS) {
-    VkBufferCopy bc = {.srcOffset = sv->off + soff, .dstOffset = dv->off + doff, .size = n};
-    vk.vkCmdCopyBuffer(sub.cb, sv->buf, dv->buf, 1, &bc);
-    r = sub_run(c, &sub);
-  } else {
-    sub_free(c, &sub);
-  }
+  VkResult r = run_blocking(c, record_copy, &cp);
   pthread_mutex_unlock(&c->lock);
   return r == VK_SUCCESS ? KCRT_SUCCESS : fail(r, "vkCmdCopyBuffer");
+}
+
+typedef struct Fill {
+  VkBuffer buf;
+  VkDeviceSize off, n;
+  uint32_t word;
+} Fill;
+
+static void record_fill(VkCommandBuffer cb, void *ctx) {
+  Fill *f = ctx;
+  vk.vkCmdFillBuffer(cb, f->buf, f->off, f->n, f->word);
 }
 
 static kcrt_status vk_mem_fill(kcrt_buffer *b, size_t off, unsigned char byte, size_t n) {
@@ -708,25 +967,18 @@ static kcrt_status vk_mem_fill(kcrt_buffer *b, size_t off, unsigned char byte, s
     return st;
   }
   VkDev *c = vd(b->dev);
+  Fill f = {.buf = v->buf, .off = v->off + off, .n = n, .word = byte * 0x01010101u};
   pthread_mutex_lock(&c->lock);
-  VkSub s;
-  VkResult r = sub_begin(c, &s);
-  if (r == VK_SUCCESS) {
-    vk.vkCmdFillBuffer(s.cb, v->buf, v->off + off, n, byte * 0x01010101u);
-    r = sub_run(c, &s);
-  } else {
-    sub_free(c, &s);
-  }
+  VkResult r = run_blocking(c, record_fill, &f);
   pthread_mutex_unlock(&c->lock);
   return r == VK_SUCCESS ? KCRT_SUCCESS : fail(r, "vkCmdFillBuffer");
 }
 
 /* ---------------------------------------------------------------- queues and events */
 
-/* A kcrt_queue: the submissions it made that nobody has waited for yet. */
+/* A kcrt_queue: the timeline value after which all its work is done. */
 typedef struct VkQ {
-  VkSub *pending;
-  int n, cap;
+  uint64_t last;
 } VkQ;
 
 static kcrt_status vk_queue_create(kcrt_queue *q) {
@@ -734,43 +986,25 @@ static kcrt_status vk_queue_create(kcrt_queue *q) {
   return q->h ? KCRT_SUCCESS : kcrt_fail(KCRT_ERROR_OUT_OF_MEMORY, "out of host memory");
 }
 
-/* Waits for q's first `upto` submissions and frees them (the device lock held). */
-static VkResult retire(VkDev *c, VkQ *vq, int upto) {
-  VkResult res = VK_SUCCESS;
-  for (int i = 0; i < upto; i++) {
-    VkResult r = sub_wait(c, &vq->pending[i]);
-    if (r != VK_SUCCESS && res == VK_SUCCESS) res = r;
-    sub_free(c, &vq->pending[i]);
-  }
-  memmove(vq->pending, vq->pending + upto, (size_t)(vq->n - upto) * sizeof *vq->pending);
-  vq->n -= upto;
-  return res;
+static kcrt_status wait_status(VkResult r, const char *what) {
+  if (r == VK_ERROR_DEVICE_LOST)
+    return kcrt_fail(KCRT_ERROR_LAUNCH_FAILED, "Vulkan: the device was lost while running a "
+                                               "kernel (VK_ERROR_DEVICE_LOST)");
+  return r == VK_SUCCESS ? KCRT_SUCCESS : fail(r, what);
 }
 
 static kcrt_status vk_queue_sync(kcrt_queue *q) {
   VkDev *c = vd(q->dev);
   pthread_mutex_lock(&c->lock);
-  VkResult r = retire(c, q->h, ((VkQ *)q->h)->n);
+  VkResult r = wait_value(c, ((VkQ *)q->h)->last);
   pthread_mutex_unlock(&c->lock);
-  if (r == VK_ERROR_DEVICE_LOST)
-    return kcrt_fail(KCRT_ERROR_LAUNCH_FAILED, "Vulkan: the device was lost while running a "
-                                               "kernel (VK_ERROR_DEVICE_LOST)");
-  return r == VK_SUCCESS ? KCRT_SUCCESS : fail(r, "vkWaitForFences");
+  return wait_status(r, "vkWaitSemaphores");
 }
 
 static void vk_queue_destroy(kcrt_queue *q) {
   vk_queue_sync(q);
-  VkQ *vq = q->h;
-  free(vq->pending);
-  free(vq);
+  free(q->h);
 }
-
-/* An event: a timestamp query written once all earlier work is done, and its submission. */
-typedef struct VkEv {
-  VkQueryPool pool;
-  VkSub sub;
-  bool done; /* sub waited for (and freed) */
-} VkEv;
 
 static kcrt_status vk_event_create(kcrt_event *e) {
   VkDev *c = vd(e->dev);
@@ -786,59 +1020,67 @@ static kcrt_status vk_event_create(kcrt_event *e) {
       return fail(r, "vkCreateQueryPool");
     }
   }
-  ev->done = true;
   e->h = ev;
   return KCRT_SUCCESS;
-}
-
-static kcrt_status ev_wait(VkDev *c, VkEv *ev) {
-  if (ev->done) return KCRT_SUCCESS;
-  VkResult r = sub_wait(c, &ev->sub);
-  sub_free(c, &ev->sub);
-  ev->done = true;
-  return r == VK_SUCCESS ? KCRT_SUCCESS : fail(r, "vkWaitForFences (event)");
 }
 
 static void vk_event_destroy(kcrt_event *e) {
   VkDev *c = vd(e->dev);
   VkEv *ev = e->h;
   pthread_mutex_lock(&c->lock);
-  ev_wait(c, ev);
+  /* Its query may be written by a batch not yet done. */
+  if (ev->own && ev->value > c->done) wait_value(c, ev->value);
+  unalias(ev);
   pthread_mutex_unlock(&c->lock);
   if (ev->pool) vk.vkDestroyQueryPool(c->dev, ev->pool, NULL);
   free(ev);
 }
 
 static kcrt_status vk_event_record(kcrt_event *e, kcrt_queue *q) {
-  (void)q; /* one device queue: the barrier orders the event after all earlier work */
+  (void)q; /* one device queue: the barriers order the event after all earlier work */
   VkDev *c = vd(e->dev);
   VkEv *ev = e->h;
   pthread_mutex_lock(&c->lock);
-  kcrt_status st = ev_wait(c, ev);
-  VkResult r = st ? VK_SUCCESS : sub_begin(c, &ev->sub);
-  if (!st && r == VK_SUCCESS) {
-    if (ev->pool) {
-      vk.vkCmdResetQueryPool(ev->sub.cb, ev->pool, 0, 1);
-      vk.vkCmdWriteTimestamp(ev->sub.cb, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, ev->pool, 0);
+  VkResult r = VK_SUCCESS;
+  /* Its query is written again only once the batch that wrote it last is done. */
+  if (ev->own && ev->value > c->done) r = wait_value(c, ev->value);
+  unalias(ev);
+  poll(c);
+  if (r == VK_SUCCESS && !c->open && c->submitted > c->done && c->last &&
+      grow(&c->last->waiters, &c->last->capwaiters, c->last->nwaiters,
+           sizeof *c->last->waiters)) {
+    /* Nothing recorded since the last batch went, which is still to finish: its end. */
+    ev->own = false;
+    ev->alias = c->last;
+    ev->value = c->last->value;
+    c->last->waiters[c->last->nwaiters++] = ev;
+  } else if (r == VK_SUCCESS) {
+    VkCmd *m;
+    r = open_batch(c, &m);
+    if (r == VK_SUCCESS) {
+      ev->own = true;
+      ev->value = m->value;
+      if (ev->pool) {
+        vk.vkCmdResetQueryPool(m->cb, ev->pool, 0, 1);
+        full_barrier(m->cb);
+        vk.vkCmdWriteTimestamp(m->cb, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, ev->pool, 0);
+      }
+      /* An event after launches still in the batch goes with them; one in an empty batch (the
+         GPU idle) waits for the work that follows it, so that it times that work's start. */
+      if (c->open_launches) r = maybe_flush(c);
     }
-    r = sub_submit(c, &ev->sub);
-  }
-  if (!st && r != VK_SUCCESS) {
-    sub_free(c, &ev->sub);
-    st = fail(r, "recording an event");
-  } else if (!st) {
-    ev->done = false;
   }
   pthread_mutex_unlock(&c->lock);
-  return st;
+  return r == VK_SUCCESS ? KCRT_SUCCESS : fail(r, "recording an event");
 }
 
 static kcrt_status vk_event_sync(kcrt_event *e) {
   VkDev *c = vd(e->dev);
+  VkEv *ev = e->h;
   pthread_mutex_lock(&c->lock);
-  kcrt_status st = ev_wait(c, e->h);
+  VkResult r = wait_value(c, ev->value);
   pthread_mutex_unlock(&c->lock);
-  return st;
+  return wait_status(r, "vkWaitSemaphores (event)");
 }
 
 static kcrt_status vk_event_elapsed(kcrt_event *a, kcrt_event *b, double *ms) {
@@ -850,14 +1092,15 @@ static kcrt_status vk_event_elapsed(kcrt_event *a, kcrt_event *b, double *ms) {
   kcrt_status st = vk_event_sync(a);
   if (!st) st = vk_event_sync(b);
   if (st) return st;
-  uint64_t ta = 0, tb = 0;
-  VkResult r = vk.vkGetQueryPoolResults(c->dev, ea->pool, 0, 1, sizeof ta, &ta, sizeof ta,
-                                        VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
-  if (r == VK_SUCCESS)
-    r = vk.vkGetQueryPoolResults(c->dev, eb->pool, 0, 1, sizeof tb, &tb, sizeof tb,
-                                 VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
-  if (r != VK_SUCCESS) return fail(r, "vkGetQueryPoolResults");
-  *ms = ((double)tb - (double)ta) * c->timestamp_period / 1e6;
+  uint64_t t[2] = {ea->ts, eb->ts};
+  VkEv *ev[2] = {ea, eb};
+  for (int i = 0; i < 2; i++) {
+    if (!ev[i]->own) continue;
+    VkResult r = vk.vkGetQueryPoolResults(c->dev, ev[i]->pool, 0, 1, sizeof t[i], &t[i],
+                                          sizeof t[i], VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
+    if (r != VK_SUCCESS) return fail(r, "vkGetQueryPoolResults");
+  }
+  *ms = ((double)t[1] - (double)t[0]) * c->timestamp_period / 1e6;
   return KCRT_SUCCESS;
 }
 
@@ -1162,7 +1405,7 @@ static void vk_kernel_release(kcrt_kernel *k) {
   if (!kk) return;
   VkDev *c = vd(k->mod->dev);
   pthread_mutex_lock(&c->lock);
-  vk.vkDeviceWaitIdle(c->dev); /* a pipeline may still be running */
+  wait_all(c); /* a pipeline may still be running, or recorded in the open batch */
   pthread_mutex_unlock(&c->lock);
   for (int i = 0; i < kk->npipes; i++) vk.vkDestroyPipeline(c->dev, kk->pipes[i].pipe, NULL);
   vk.vkDestroyPipelineLayout(c->dev, kk->layout, NULL);
@@ -1233,7 +1476,7 @@ static kcrt_status pipeline(kcrt_kernel *k, const uint64_t block[3], size_t dyn,
  * it once every submission is done with it. */
 static VkResult scratch_get(VkDev *c, VkDeviceSize size) {
   if (c->scratch.buf && c->scratch_size >= size) return VK_SUCCESS;
-  VkResult r = vk.vkQueueWaitIdle(c->queue);
+  VkResult r = wait_all(c); /* the batches recorded so far have its address */
   if (r != VK_SUCCESS) return r;
   if (c->scratch.buf) vk.vkDestroyBuffer(c->dev, c->scratch.buf, NULL);
   if (c->scratch.mem) vk.vkFreeMemory(c->dev, c->scratch.mem, NULL);
@@ -1334,9 +1577,6 @@ static void print_records(const VkMod *vm, const unsigned char *buf, size_t n) {
   fflush(stdout);
 }
 
-/* Submissions a queue may leave unwaited before a launch waits for the oldest. */
-enum { MAX_PENDING = 64 };
-
 static kcrt_status vk_launch(kcrt_kernel *k, kcrt_queue *q, const uint64_t grid[3],
                              const uint64_t block[3], size_t dyn, const kcrt_arg *args) {
   VkKern *kk = k->h;
@@ -1345,7 +1585,7 @@ static kcrt_status vk_launch(kcrt_kernel *k, kcrt_queue *q, const uint64_t grid[
   kcrt_status st = pipeline(k, block, dyn, &pipe);
   if (st) return st;
   unsigned char small[256] = {0}, *push = small;
-  if (kk->push > sizeof small && !(push = calloc(1, kk->push)))
+  if (kk->push > sizeof small && !(push = calloc(1, (kk->push + 15) & ~(size_t)15)))
     return kcrt_fail(KCRT_ERROR_OUT_OF_MEMORY, "out of host memory");
   for (uint32_t i = 0; i < k->k->nparams + k->k->nhidden; i++) {
     const KcbParam *p = &k->k->params[i];
@@ -1384,78 +1624,76 @@ static kcrt_status vk_launch(kcrt_kernel *k, kcrt_queue *q, const uint64_t grid[
   }
   bool frame_push = frame || wgframe || vm->print;
   uint64_t print_at = need - vm->print; /* the print buffer: after the frames and blocks */
+  VkDeviceSize psize = (kk->push + 15) & ~(VkDeviceSize)15;
   pthread_mutex_lock(&c->lock);
   VkResult r = VK_SUCCESS;
   if (frame_push) {
     r = scratch_get(c, need);
     if (r == VK_SUCCESS) memcpy(push + kk->offs[np + k->k->nsymbols], &c->scratch_addr, 8);
   }
-  if (vq->n >= MAX_PENDING) r = retire(c, vq, vq->n / 2);
-  if (r == VK_SUCCESS && vq->n == vq->cap) {
-    int cap = vq->cap ? 2 * vq->cap : 16;
-    VkSub *np = realloc(vq->pending, (size_t)cap * sizeof *np);
-    if (!np) {
-      pthread_mutex_unlock(&c->lock);
-      if (push != small) free(push);
-      return kcrt_fail(KCRT_ERROR_OUT_OF_MEMORY, "out of host memory");
-    }
-    vq->pending = np;
-    vq->cap = cap;
-  }
-  VkSub s = {0};
-  if (r == VK_SUCCESS) r = sub_begin(c, &s);
+  VkCmd *m = NULL;
+  if (r == VK_SUCCESS) r = open_batch(c, &m);
   uint64_t spilled = 0;
   if (r == VK_SUCCESS && kk->spill) {
-    /* The parameters past the push constants: a buffer written by the command buffer itself,
-     * freed with the submission (sub_free); the push constant is its address. */
-    VkDeviceSize size = (kk->push + 3) & ~3u;
-    r = make_buffer(c, size,
-                    VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT |
-                        VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT,
-                    VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, true, &s.params, &s.params_mem);
+    /* The parameters past the push constants: written by the batch itself into its parameter
+     * buffer (a full one sends the batch and takes a new one); the push constant is their
+     * address. */
+    if (m->params_used + psize > m->params_size && m->params_used) {
+      r = flush(c);
+      if (r == VK_SUCCESS) r = open_batch(c, &m);
+    }
+    if (r == VK_SUCCESS && psize > m->params_size) {
+      if (m->params) vk.vkDestroyBuffer(c->dev, m->params, NULL);
+      if (m->params_mem) vk.vkFreeMemory(c->dev, m->params_mem, NULL);
+      m->params = VK_NULL_HANDLE;
+      m->params_mem = VK_NULL_HANDLE;
+      m->params_size = 0;
+      VkDeviceSize size = psize > PARAMS_BYTES ? psize : PARAMS_BYTES;
+      r = make_buffer(c, size,
+                      VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT |
+                          VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT,
+                      VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, true, &m->params, &m->params_mem);
+      if (r == VK_SUCCESS) {
+        VkBufferDeviceAddressInfo ai = {.sType = VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO,
+                                        .buffer = m->params};
+        m->params_addr = vk.vkGetBufferDeviceAddress(c->dev, &ai);
+        m->params_size = size;
+      }
+    }
     if (r == VK_SUCCESS) {
-      VkBufferDeviceAddressInfo ai = {.sType = VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO,
-                                      .buffer = s.params};
-      spilled = vk.vkGetBufferDeviceAddress(c->dev, &ai);
-      vk.vkCmdUpdateBuffer(s.cb, s.params, 0, size, push);
-      VkMemoryBarrier mb = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
-                            .srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
-                            .dstAccessMask = VK_ACCESS_SHADER_READ_BIT};
-      vk.vkCmdPipelineBarrier(s.cb, VK_PIPELINE_STAGE_TRANSFER_BIT,
-                              VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &mb, 0, NULL, 0, NULL);
+      spilled = m->params_addr + m->params_used;
+      /* vkCmdUpdateBuffer takes at most 64 KiB at a time. */
+      for (VkDeviceSize at = 0; at < psize; at += 65536)
+        vk.vkCmdUpdateBuffer(m->cb, m->params, m->params_used + at,
+                             psize - at < 65536 ? psize - at : 65536, push + at);
+      m->params_used += psize;
     }
   }
-  if (r == VK_SUCCESS && vm->print) { /* the print buffer starts empty */
-    vk.vkCmdFillBuffer(s.cb, c->scratch.buf, print_at, 16, 0);
-    VkMemoryBarrier mb = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
-                          .srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
-                          .dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT};
-    vk.vkCmdPipelineBarrier(s.cb, VK_PIPELINE_STAGE_TRANSFER_BIT,
-                            VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &mb, 0, NULL, 0, NULL);
-  }
   if (r == VK_SUCCESS) {
-    vk.vkCmdBindPipeline(s.cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipe);
+    full_barrier(m->cb);
+    if (vm->print) /* the print buffer starts empty */
+      vk.vkCmdFillBuffer(m->cb, c->scratch.buf, print_at, 16, 0);
+    if (vm->print || kk->spill) /* the writes above, before the kernel reads them */
+      full_barrier(m->cb);
+    vk.vkCmdBindPipeline(m->cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipe);
     if (kk->spill)
-      vk.vkCmdPushConstants(s.cb, kk->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, 8, &spilled);
+      vk.vkCmdPushConstants(m->cb, kk->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, 8, &spilled);
     else if (kk->push)
-      vk.vkCmdPushConstants(s.cb, kk->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, (kk->push + 3) & ~3u,
+      vk.vkCmdPushConstants(m->cb, kk->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, (kk->push + 3) & ~3u,
                             push);
-    vk.vkCmdDispatch(s.cb, (uint32_t)grid[0], (uint32_t)grid[1], (uint32_t)grid[2]);
-    r = sub_submit(c, &s);
+    vk.vkCmdDispatch(m->cb, (uint32_t)grid[0], (uint32_t)grid[1], (uint32_t)grid[2]);
+    c->open_launches++;
+    vq->last = m->value;
+    /* printf: the launch is waited for and its buffer read back before the next can reuse it
+     * (so a kernel that prints runs synchronously on Vulkan). */
+    r = vm->print ? wait_value(c, m->value) : maybe_flush(c);
   }
-  if (r == VK_SUCCESS)
-    vq->pending[vq->n++] = s;
-  else
-    sub_free(c, &s);
-  /* printf: the launch is waited for and its buffer read back before the next can reuse it
-   * (so a kernel that prints runs synchronously on Vulkan). */
   unsigned char *printed = NULL;
   size_t nprinted = 0;
   if (r == VK_SUCCESS && vm->print) {
     const char *what = NULL;
     uint32_t head[4];
-    r = sub_wait(c, &s);
-    if (r == VK_SUCCESS) r = transfer_locked(c, &c->scratch, print_at, head, 16, false, &what);
+    r = transfer_locked(c, &c->scratch, print_at, head, 16, false, &what);
     nprinted = head[0] < vm->print - 16 ? head[0] : vm->print - 16;
     if (r == VK_SUCCESS && nprinted && (printed = malloc(nprinted)))
       r = transfer_locked(c, &c->scratch, print_at + 16, printed, nprinted, false, &what);

@@ -574,22 +574,25 @@ static uint32_t symbol_param_type(SG *g, const KVar *v) {
       g, v->is_mutable ? SpvStorageClassCrossWorkgroup : SpvStorageClassUniformConstant, v->type);
 }
 
-/* Static shared arrays passed as parameters: not the dynamic one, nor (Vulkan) those in the
- * workgroup's block, which every function reaches through its address. */
-static bool shared_param(const KVar *v) {
-  return !v->is_dynamic && !(v->aux && ((const SVar *)v->aux)->psb);
+/* Static shared arrays passed as parameters (OpenCL only): not the dynamic one. Vulkan's
+ * device functions use the module's Workgroup variables directly, as glslang writes shared
+ * arrays: NVIDIA's Vulkan driver drops stores after a call that passes one as a parameter
+ * (docs/driver-bugs.md 24), and those in the workgroup's block are reached through their
+ * address anyway. */
+static bool shared_param(const SG *g, const KVar *v) {
+  return !v->is_dynamic && !g->vk;
 }
 
-int sg_nshared_params(const KFunc *f) {
+int sg_nshared_params(const SG *g, const KFunc *f) {
   int n = 0;
-  for (int i = 0; !f->is_kernel && i < f->shared.n; i++) n += shared_param(f->shared.v[i]);
+  for (int i = 0; !f->is_kernel && i < f->shared.n; i++) n += shared_param(g, f->shared.v[i]);
   return n;
 }
 
-KVar *sg_shared_param(const KFunc *f, int i) {
+KVar *sg_shared_param(const SG *g, const KFunc *f, int i) {
   for (int j = 0; j < f->shared.n; j++) {
     KVar *v = f->shared.v[j];
-    if (shared_param(v) && i-- == 0) return v;
+    if (shared_param(g, v) && i-- == 0) return v;
   }
   return NULL;
 }
@@ -599,7 +602,7 @@ static uint32_t shared_param_type(SG *g, const KVar *v) {
 }
 
 static uint32_t func_type(SG *g, KFunc *f) {
-  int nsh = sg_nshared_params(f);
+  int nsh = sg_nshared_params(g, f);
   uint32_t *pt = calloc((size_t)f->nparams + (size_t)f->symbols.n + (size_t)nsh + 2, sizeof *pt);
   int n = 0;
   for (int i = 0; i < f->nparams; i++) {
@@ -608,7 +611,7 @@ static uint32_t func_type(SG *g, KFunc *f) {
         is_byval(g, f, p) ? sg_ptr_type(g, SpvStorageClassFunction, p->type) : sg_type(g, p->type);
   }
   for (int i = 0; i < f->symbols.n; i++) pt[n++] = symbol_param_type(g, f->symbols.v[i]);
-  for (int i = 0; i < nsh; i++) pt[n++] = shared_param_type(g, sg_shared_param(f, i));
+  for (int i = 0; i < nsh; i++) pt[n++] = shared_param_type(g, sg_shared_param(g, f, i));
   KVar *dv = g->vk ? NULL : sg_dyn_var(f); /* Vulkan: a module variable (spirv_vulkan.c) */
   if (dv) pt[n++] = dyn_param_type(g, dv);
   uint32_t id = spv_type_func(&g->m, sg_type(g, f->ret), pt, n);
@@ -749,14 +752,14 @@ static void define_func(SG *g, KFunc *f) {
     spv_name(&g->m, s->ptr, v->name);
     if (g->vk) spv_decorate(&g->m, s->ptr, SpvDecorationAliased, NULL, 0);
   }
-  /* A static shared array is, in a device function, its parameter; in a kernel, itself. */
+  /* A static shared array is, in an OpenCL device function, its parameter; elsewhere, itself. */
   for (int i = 0; i < f->shared.n; i++) {
     KVar *v = f->shared.v[i];
     SVar *s = v->aux;
     if (!v->is_dynamic && s && !s->psb) s->ptr = s->wg;
   }
-  for (int i = 0, nsh = sg_nshared_params(f); i < nsh; i++) {
-    KVar *v = sg_shared_param(f, i);
+  for (int i = 0, nsh = sg_nshared_params(g, f); i < nsh; i++) {
+    KVar *v = sg_shared_param(g, f, i);
     SVar *s = v->aux;
     s->ptr = spv_id(&g->m);
     uint32_t ops[2] = {shared_param_type(g, v), s->ptr};

@@ -808,7 +808,7 @@ static uint32_t call(SG *g, KExpr *e) {
     sg_error(g, e->loc, "call to a function without a definition");
     return 0;
   }
-  int nsh = sg_nshared_params(f);
+  int nsh = sg_nshared_params(g, f);
   uint32_t *ops = calloc((size_t)e->nargs + (size_t)f->symbols.n + (size_t)nsh + 3, sizeof *ops);
   int n = 0;
   ops[n++] = (uint32_t)(uintptr_t)f->aux;
@@ -822,7 +822,7 @@ static uint32_t call(SG *g, KExpr *e) {
   for (int i = 0; i < f->symbols.n; i++) /* the caller's own parameter for it */
     ops[n++] = ((SVar *)((KVar *)f->symbols.v[i])->aux)->ptr;
   for (int i = 0; i < nsh; i++) /* the caller's array: its parameter, or in a kernel itself */
-    ops[n++] = ((SVar *)sg_shared_param(f, i)->aux)->ptr;
+    ops[n++] = ((SVar *)sg_shared_param(g, f, i)->aux)->ptr;
   KVar *dv = g->vk ? NULL : sg_dyn_var(f); /* Vulkan: a module variable, not a parameter */
   if (dv) {
     uint32_t pt = sg_ptr_type(g, SpvStorageClassWorkgroup, dv->type->base);

@@ -22,12 +22,6 @@ typedef struct SVar {
   bool psb;     /* Vulkan: a local or module constant whose address escapes: in the frame */
 } SVar;
 
-/* The static shared arrays device function f reaches, which it receives as Workgroup pointer
- * parameters (after the host-filled constants' and before the dynamic one): count, and the
- * i-th in f->shared order. */
-int sg_nshared_params(const KFunc *f);
-KVar *sg_shared_param(const KFunc *f, int i);
-
 typedef struct SStruct {
   const KStruct *ks;
   uint32_t id;
@@ -116,6 +110,12 @@ typedef struct SG {
   uint32_t line_file;
   int line_no; /* the OpLine in effect in the open block (0: none) */
 } SG;
+
+/* The static shared arrays device function f reaches, which an OpenCL one receives as Workgroup pointer
+ * parameters (after the host-filled constants' and before the dynamic one): count, and the
+ * i-th in f->shared order. */
+int sg_nshared_params(const SG *g, const KFunc *f);
+KVar *sg_shared_param(const SG *g, const KFunc *f, int i);
 
 /* ---- spirv.c: types and instruction emission */
 uint32_t sg_type(SG *g, const KType *t);

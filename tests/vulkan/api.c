@@ -2,7 +2,8 @@
  * (the Vulkan tests set KCC_DEVICE=vulkan): what the device says of itself, the named error
  * statuses (a bundle without the Vulkan form, launches the checks refuse), buffers (views,
  * copies, fills at odd offsets, transfers larger than the staging buffer), a pipeline per block
- * shape, a second queue and events. Usage: vk_api vecadd.kcb cl_images.kcb (a bundle with no
+ * shape, a second queue and events, and batches: hundreds of dependent launches, a buffer
+ * freed while launches that read it are still to run, events between them. Usage: vk_api vecadd.kcb cl_images.kcb (a bundle with no
  * Vulkan SPIR-V). Exit 77 without a Vulkan device. */
 #include "rt_common.h"
 
@@ -92,6 +93,49 @@ int main(int argc, char **argv) {
   RT_CHECK(&rt, kcrt_event_destroy(e1));
   RT_CHECK(&rt, kcrt_queue_destroy(q));
 
+  /* Batches (runtime/vulkan.c): 300 dependent launches, more than a batch holds, x += inc
+   * through two buffers in turn; inc freed while launches that read it may still be to run,
+   * and a new buffer of its size filled with other bytes at once; events at the start, the
+   * middle and the end, in order. Small integers keep every sum exact. */
+  {
+    int m = rt_int(&rt, 2000, 4000), steps = 300;
+    float *x = malloc(m * sizeof *x), *inc = malloc(m * sizeof *inc), *got = malloc(m * sizeof *x);
+    for (int i = 0; i < m; i++) {
+      x[i] = (float)rt_int(&rt, -1000, 1000);
+      inc[i] = (float)rt_int(&rt, -8, 8);
+    }
+    kcrt_buffer *dx = rt_upload(&rt, x, m * sizeof *x), *dy = rt_alloc(&rt, m * sizeof *x),
+                *dinc = rt_upload(&rt, inc, m * sizeof *inc);
+    kcrt_event *ev[3] = {NULL, NULL, NULL};
+    for (int i = 0; i < 3; i++) RT_CHECK(&rt, kcrt_event_create(rt.dev, &ev[i]));
+    RT_CHECK(&rt, kcrt_event_record(ev[0], NULL));
+    for (int i = 0; i < steps; i++) {
+      kcrt_arg sa[] = {KCRT_ARG_BUFFER(i % 2 ? dy : dx), KCRT_ARG_BUFFER(dinc),
+                       KCRT_ARG_BUFFER(i % 2 ? dx : dy), KCRT_ARG_VALUE(m)};
+      RT_CHECK(&rt, kcrt_launch(k, NULL, KCRT_DIM1(rt_ceil_div(m, 64)), KCRT_DIM1(64), 0, sa, 4));
+      if (i == steps / 2) RT_CHECK(&rt, kcrt_event_record(ev[1], NULL));
+    }
+    RT_CHECK(&rt, kcrt_event_record(ev[2], NULL));
+    RT_CHECK(&rt, kcrt_buffer_free(dinc));
+    kcrt_buffer *other = rt_alloc(&rt, m * sizeof *inc);
+    RT_CHECK(&rt, kcrt_buffer_fill(other, 0, 0x7f, m * sizeof *inc));
+    rt_download(&rt, steps % 2 ? dy : dx, got, m * sizeof *x);
+    for (int i = 0; i < m; i++) x[i] += (float)steps * inc[i];
+    rt_cmp_f32(&rt, "x after 300 launches", got, x, m, 0, 0);
+    double half = -1, all = -1;
+    RT_CHECK(&rt, kcrt_event_elapsed_ms(ev[0], ev[1], &half));
+    RT_CHECK(&rt, kcrt_event_elapsed_ms(ev[0], ev[2], &all));
+    if (!(half >= 0 && all >= half)) {
+      printf("FAIL: events out of order: %g ms to the middle, %g to the end\n", half, all);
+      rt.failures++;
+    }
+    for (int i = 0; i < 3; i++) RT_CHECK(&rt, kcrt_event_destroy(ev[i]));
+    RT_CHECK(&rt, kcrt_buffer_free(other));
+    RT_CHECK(&rt, kcrt_buffer_free(dx));
+    RT_CHECK(&rt, kcrt_buffer_free(dy));
+    free(x), free(inc), free(got);
+  }
+
   /* Fills and copies at offsets that are not whole words, and a transfer larger than the
    * 8 MiB staging buffer. */
   size_t big = (9u << 20) + 13;
@@ -112,5 +156,6 @@ int main(int argc, char **argv) {
   }
   RT_CHECK(&rt, kcrt_buffer_free(va));
   free(a), free(b), free(c), free(want), free(h), free(back);
-  return rt_finish(&rt, "%d elements, 3 block shapes, 9 MiB transfers", n);
+  return rt_finish(&rt, "%d elements, 3 block shapes, 300 launches in batches, 9 MiB transfers",
+                   n);
 }
