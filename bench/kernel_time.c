@@ -1027,7 +1027,9 @@ static void run_row(const char *row) {
   Case c = {.row = row};
   bool s = G.small;
   int one_d = s ? 1 << 20 : 1 << 26, two_d = s ? 1024 : 8192;
-  int cu = G.info.compute_units ? (int)G.info.compute_units : 1;
+  /* Devices that do not say how many units they have (Vulkan without a vendor extension) get
+   * the whole grid where a row would size it by the units. */
+  int cu = G.info.compute_units ? (int)G.info.compute_units : 1 << 20;
   if (!strcmp(row, "vecadd")) {
     c.file = c.kernel = "vecadd";
     c.n = one_d;

@@ -35,6 +35,7 @@
   X(vkGetPhysicalDeviceProperties2)                                                                \
   X(vkGetPhysicalDeviceFeatures2)                                                                  \
   X(vkGetPhysicalDeviceQueueFamilyProperties)                                                      \
+  X(vkEnumerateDeviceExtensionProperties)                                                          \
   X(vkGetPhysicalDeviceMemoryProperties)                                                           \
   X(vkCreateDevice)                                                                                \
   X(vkDestroyDevice)                                                                               \
@@ -184,6 +185,7 @@ typedef struct VkPhys {
   uint32_t timestamp_bits;
   uint8_t cache_uuid[VK_UUID_SIZE]; /* the driver's pipeline cache compatibility */
   bool szinp32, szinp64;            /* shaderSignedZeroInfNanPreserveFloat32/64 */
+  bool zero_fixes;                  /* its compiler needs kcc's zero fixes (below) */
 } VkPhys;
 
 static const char *vendor_name(uint32_t id) {
@@ -204,6 +206,40 @@ static bool vulkan_asked(void) {
   const char *s = getenv("KCC_DEVICE");
   return s &&
          (!strncasecmp(s, "vulkan", 6) || (!strncasecmp(s, "vk", 2) && (!s[2] || s[2] == ':')));
+}
+
+/* Whether physical device pd has device extension `name`. */
+static bool has_extension(VkPhysicalDevice pd, const char *name) {
+  uint32_t n = 0;
+  if (vk.vkEnumerateDeviceExtensionProperties(pd, NULL, &n, NULL) != VK_SUCCESS || !n) return false;
+  VkExtensionProperties *e = calloc(n, sizeof *e);
+  bool found = false;
+  if (e && vk.vkEnumerateDeviceExtensionProperties(pd, NULL, &n, e) >= 0)
+    for (uint32_t i = 0; i < n && !found; i++) found = !strcmp(e[i].extensionName, name);
+  free(e);
+  return found;
+}
+
+/* The device's compute units, where its vendor's extension says (Vulkan itself does not):
+ * NVIDIA's SMs, AMD's compute units; 0 elsewhere. Launch sizes that fill the device (a
+ * grid-stride loop's blocks per unit) depend on it. */
+static uint32_t compute_units(VkPhysicalDevice pd) {
+  VkPhysicalDeviceShaderSMBuiltinsPropertiesNV nv = {
+      .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SM_BUILTINS_PROPERTIES_NV};
+  VkPhysicalDeviceShaderCorePropertiesAMD amd = {
+      .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CORE_PROPERTIES_AMD};
+  VkPhysicalDeviceProperties2 props = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
+  if (has_extension(pd, VK_NV_SHADER_SM_BUILTINS_EXTENSION_NAME)) {
+    props.pNext = &nv;
+    vk.vkGetPhysicalDeviceProperties2(pd, &props);
+    return nv.shaderSMCount;
+  }
+  if (has_extension(pd, VK_AMD_SHADER_CORE_PROPERTIES_EXTENSION_NAME)) {
+    props.pNext = &amd;
+    vk.vkGetPhysicalDeviceProperties2(pd, &props);
+    return amd.shaderEngineCount * amd.shaderArraysPerEngineCount * amd.computeUnitsPerShaderArray;
+  }
+  return 0;
 }
 
 static void vk_enumerate(KcrtDevEntry **list, int *n, char *why, size_t whylen) {
@@ -274,6 +310,12 @@ static void vk_enumerate(KcrtDevEntry **list, int *n, char *why, size_t whylen) 
     memcpy(p->cache_uuid, pr->pipelineCacheUUID, VK_UUID_SIZE);
     p->szinp32 = fc.shaderSignedZeroInfNanPreserveFloat32;
     p->szinp64 = fc.shaderSignedZeroInfNanPreserveFloat64;
+    /* kcc's Vulkan form guards float arithmetic with zeros against compilers that fold it
+     * wrongly (Mesa's: docs/driver-bugs.md 21, 22) under specialisation constant 7; it is
+     * turned off only for drivers whose arithmetic tests/vulkan/ieee.c and divzero.c have
+     * found right without it (NVIDIA's, on an H200: bench/RESULTS.md, session 29). */
+    const char *zf = getenv("KCC_VULKAN_ZERO_FIXES"); /* 0 or 1: for checking a driver */
+    p->zero_fixes = zf && *zf ? *zf != '0' : drv.driverID != VK_DRIVER_ID_NVIDIA_PROPRIETARY;
     bool cpu = pr->deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
     if (cpu && !cpus) {
       if (!skipped_cpu++) snprintf(skipped, sizeof skipped, "%s", pr->deviceName);
@@ -313,7 +355,7 @@ static void vk_enumerate(KcrtDevEntry **list, int *n, char *why, size_t whylen) 
     f->max_alloc_bytes = p11.maxMemoryAllocationSize;
     if (f->global_mem_bytes && f->max_alloc_bytes > f->global_mem_bytes)
       f->max_alloc_bytes = f->global_mem_bytes;
-    f->compute_units = 0; /* Vulkan does not say */
+    f->compute_units = compute_units(pds[i]);
     for (int k = 0; k < 3; k++) {
       f->max_block_dim[k] = pr->limits.maxComputeWorkGroupSize[k];
       f->max_grid_dim[k] = pr->limits.maxComputeWorkGroupCount[k];
@@ -1116,6 +1158,7 @@ typedef struct VkMod {
   uint32_t frame;   /* bytes of each invocation's frame (specialisation constant 4), or 0 */
   uint32_t wgframe; /* bytes of each workgroup's shared block (specialisation constant 5), or 0 */
   uint32_t print;   /* bytes of the print buffer (specialisation constant 6), or 0 */
+  bool zero_fixes;  /* it has specialisation constant 7, kcc.zero_fixes */
   char **formats;   /* printf formats, by number ("kcc.printf:" OpStrings) */
   char **strings;   /* string literals printed by %s, by number ("kcc.str:" OpStrings) */
   uint32_t nformats, nstrings;
@@ -1157,6 +1200,18 @@ static uint32_t spec_default(const uint32_t *w, size_t n, uint32_t spec) {
       i += wc;
     }
   return 0;
+}
+
+/* Whether the module has a specialisation constant with SpecId `spec`. */
+static bool has_spec(const uint32_t *w, size_t n, uint32_t spec) {
+  for (size_t i = 5; i < n;) {
+    uint32_t wc = w[i] >> 16, op = w[i] & 0xffff;
+    if (wc == 0 || i + wc > n) return false;
+    if (op == SPV_OP_DECORATE && wc >= 4 && w[i + 2] == SPV_DECORATION_SPEC_ID && w[i + 3] == spec)
+      return true;
+    i += wc;
+  }
+  return false;
 }
 
 /* The module's OpStrings whose text starts with `prefix`, in order, without it. */
@@ -1212,6 +1267,7 @@ static kcrt_status vk_module_load(kcrt_module *m) {
   vm->frame = spec_default(words, s->size / 4, 4);
   vm->wgframe = spec_default(words, s->size / 4, 5);
   vm->print = spec_default(words, s->size / 4, 6);
+  vm->zero_fixes = has_spec(words, s->size / 4, 7);
   /* What the module needs of the device, named, rather than a driver's failure (kcc's exact
    * float division, square root and fmaf go through double: docs/runtime.md, "Vulkan"). */
   const char *lacks = NULL;
@@ -1422,20 +1478,23 @@ static kcrt_status pipeline(kcrt_kernel *k, const uint64_t block[3], size_t dyn,
   VkDev *c = vd(k->mod->dev);
   bool has_dyn = (k->k->flags & KCB_KERNEL_DYNAMIC_SHARED) != 0;
   /* An empty dynamic array is still one element in SPIR-V: 0 bytes are asked as 1. */
-  uint32_t b[4] = {(uint32_t)block[0], (uint32_t)block[1], (uint32_t)block[2],
-                   has_dyn ? (dyn ? (uint32_t)dyn : 1u) : 0u};
+  uint32_t b[5] = {(uint32_t)block[0], (uint32_t)block[1], (uint32_t)block[2],
+                   has_dyn ? (dyn ? (uint32_t)dyn : 1u) : 0u, c->p->zero_fixes ? 1u : 0u};
   pthread_mutex_lock(&kk->lock);
   for (int i = 0; i < kk->npipes; i++)
-    if (!memcmp(kk->pipes[i].key, b, sizeof b)) {
+    if (!memcmp(kk->pipes[i].key, b, sizeof kk->pipes[i].key)) {
       *out = kk->pipes[i].pipe;
       pthread_mutex_unlock(&kk->lock);
       return KCRT_SUCCESS;
     }
-  VkSpecializationMapEntry me[4];
-  for (uint32_t d = 0; d < 4; d++)
-    me[d] = (VkSpecializationMapEntry){.constantID = d, .offset = d * 4, .size = 4};
+  /* SpecIds 0-2 the block, 3 the dynamic shared bytes, 7 kcc.zero_fixes (a VkBool32). */
+  VkSpecializationMapEntry me[5];
+  uint32_t nme = 0;
+  for (uint32_t d = 0; d < 5; d++)
+    if ((d != 3 || has_dyn) && (d != 4 || ((VkMod *)k->mod->h)->zero_fixes))
+      me[nme++] = (VkSpecializationMapEntry){.constantID = d == 4 ? 7 : d, .offset = d * 4, .size = 4};
   VkSpecializationInfo spec = {
-      .mapEntryCount = has_dyn ? 4 : 3, .pMapEntries = me, .dataSize = sizeof b, .pData = b};
+      .mapEntryCount = nme, .pMapEntries = me, .dataSize = sizeof b, .pData = b};
   VkComputePipelineCreateInfo ci = {
       .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
       .stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
@@ -1463,7 +1522,7 @@ static kcrt_status pipeline(kcrt_kernel *k, const uint64_t block[3], size_t dyn,
   } else {
     kk->pipes = np;
     kk->pipes[kk->npipes].pipe = p;
-    memcpy(kk->pipes[kk->npipes++].key, b, sizeof b);
+    memcpy(kk->pipes[kk->npipes++].key, b, sizeof kk->pipes[0].key);
     *out = p;
     kcrt_log("vulkan: pipeline for '%s' (%u x %u x %u) built in %.1f ms", k->k->name, b[0], b[1],
              b[2], kcrt_now_ms() - t0);

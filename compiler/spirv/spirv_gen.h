@@ -58,6 +58,7 @@ typedef struct SG {
   bool vk_no_contract; /* no -ffast-math: float arithmetic gets NoContraction (spirv.c) */
   uint32_t glsl;       /* OpExtInstImport "GLSL.std.450", 0 until needed */
   uint32_t wgsize[3];  /* the workgroup size's specialisation constants (SpecId 0, 1, 2) */
+  uint32_t vk_zero_fixes; /* "kcc.zero_fixes" (SpecId 7, spirv_vulkan.c), once used */
   uint8_t *laid;       /* ids that have their ArrayStride decoration already */
   size_t nlaid;
   uint32_t dyn_bytes; /* dynamic shared memory's size: specialisation constant 3 */

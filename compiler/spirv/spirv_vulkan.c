@@ -746,6 +746,35 @@ static uint32_t bool_type(SG *g, const KType *t) {
   return t->kind == KT_VEC ? spv_type_vector(&g->m, b, (int)t->len) : b;
 }
 
+/* The signed-zero fixes of products and sums below (docs/driver-bugs.md 21) are for compilers
+ * that fold arithmetic with zeros wrongly: Mesa's (lavapipe; RADV and ANV share its NIR). A
+ * boolean specialisation constant, SpecId 7 "kcc.zero_fixes", true unless the runtime knows
+ * the driver is right (runtime/vulkan.c), guards them, so that where it is false the driver
+ * folds them away: they made a matrix product three times slower on NVIDIA's (bench/
+ * RESULTS.md, session 29). Quotients keep theirs everywhere: Vulkan leaves a division by
+ * zero (or outside 2^-126..2^126) undefined, and NVIDIA's gives NaN for x / 0. As a vector
+ * of t's shape, for a select's condition. */
+static uint32_t zero_fixes(SG *g, const KType *t) {
+  SpvModule *m = &g->m;
+  if (!g->vk_zero_fixes) {
+    uint32_t id = spv_id(m), ops[2] = {spv_type_bool(m), id};
+    spv_emit(m, SPV_SEC_GLOBAL, SpvOpSpecConstantTrue, ops, 2);
+    uint32_t spec = 7;
+    spv_decorate(m, id, SpvDecorationSpecId, &spec, 1);
+    spv_name(m, id, "kcc.zero_fixes");
+    g->vk_zero_fixes = id;
+  }
+  if (t->kind != KT_VEC) return g->vk_zero_fixes;
+  uint32_t c[16];
+  for (uint32_t i = 0; i < t->len; i++) c[i] = g->vk_zero_fixes;
+  return sg_op(g, SpvOpCompositeConstruct, bool_type(g, t), (int)t->len, c);
+}
+
+/* cond, where the zero fixes apply. */
+static uint32_t if_fixes(SG *g, const KType *t, uint32_t cond) {
+  return sg_opv(g, SpvOpLogicalAnd, bool_type(g, t), 2, cond, zero_fixes(g, t));
+}
+
 uint32_t sg_vk_is_finite(SG *g, const KType *t, uint32_t v) {
   uint32_t bt = bool_type(g, t);
   uint32_t nan = sg_opv(g, SpvOpIsNan, bt, 1, v), inf = sg_opv(g, SpvOpIsInf, bt, 1, v);
@@ -813,6 +842,8 @@ static void two_sum(SG *g, uint32_t ft, uint32_t x, uint32_t y, uint32_t *s, uin
            xop(g, SpvOpFSub, ft, y, bb));
 }
 
+static uint32_t mul_zero(SG *g, const KType *t, uint32_t a, uint32_t b, uint32_t q, bool gated);
+
 /* fma(a, b, c) in double correctly rounded without a fused Fma (Boldo and Melquiond): a * b =
  * ph + pl exactly (Dekker), c + ph = sh + sl exactly, then sh + (sl + pl rounded to odd),
  * rounded to nearest. Where a step overflows or meets infinity or NaN, the driver's Fma gives
@@ -845,7 +876,7 @@ uint32_t sg_vk_fma64(SG *g, const KType *t, uint32_t a, uint32_t b, uint32_t c) 
   uint32_t ity = sg_type(g, it), zero = sg_zero(g, t);
   uint32_t z = sg_opv(g, SpvOpLogicalOr, bt, 2, sg_opv(g, SpvOpFOrdEqual, bt, 2, a, zero),
                       sg_opv(g, SpvOpFOrdEqual, bt, 2, b, zero));
-  uint32_t p = sg_vk_mul_zero(g, t, a, b, xop(g, SpvOpFMul, ft, a, b));
+  uint32_t p = mul_zero(g, t, a, b, xop(g, SpvOpFMul, ft, a, b), false);
   uint32_t both = sg_opv(g, SpvOpBitcast, ft, 1,
                          sg_opv(g, SpvOpBitwiseAnd, ity, 2, sg_opv(g, SpvOpBitcast, ity, 1, p),
                                 sg_opv(g, SpvOpBitcast, ity, 1, c)));
@@ -905,7 +936,7 @@ uint32_t sg_vk_div_zero(SG *g, const KType *t, uint32_t a, uint32_t b, uint32_t 
  * a zero of the sign a and b make. lavapipe folds a product with an operand its compiler
  * knows to be zero to +0.0, whatever the other's sign (docs/driver-bugs.md 21); the selects
  * fold away where it knows the operands and cost two comparisons where it does not. */
-uint32_t sg_vk_mul_zero(SG *g, const KType *t, uint32_t a, uint32_t b, uint32_t q) {
+static uint32_t mul_zero(SG *g, const KType *t, uint32_t a, uint32_t b, uint32_t q, bool gated) {
   uint32_t ft = sg_type(g, t), bt = bool_type(g, t);
   KType *it = kir_type_scalar(sg_bits(t) == 64 ? KT_I64 : KT_I32);
   if (t->kind == KT_VEC) it = kir_type_vec(it, (int)t->len);
@@ -925,7 +956,11 @@ uint32_t sg_vk_mul_zero(SG *g, const KType *t, uint32_t a, uint32_t b, uint32_t 
   uint32_t zq = sg_opv(g, SpvOpSelect, ft, 3, special, nan, sz);
   uint32_t z = sg_opv(g, SpvOpLogicalOr, bt, 2, sg_opv(g, SpvOpFOrdEqual, bt, 2, a, fzero),
                       sg_opv(g, SpvOpFOrdEqual, bt, 2, b, fzero));
-  return sg_opv(g, SpvOpSelect, ft, 3, z, zq, q);
+  return sg_opv(g, SpvOpSelect, ft, 3, gated ? if_fixes(g, t, z) : z, zq, q);
+}
+
+uint32_t sg_vk_mul_zero(SG *g, const KType *t, uint32_t a, uint32_t b, uint32_t q) {
+  return mul_zero(g, t, a, b, q, true);
 }
 
 /* q = a + b (or a - b), made right where both are zeros: a zero negative only when both (a
@@ -947,7 +982,7 @@ uint32_t sg_vk_add_zero(SG *g, const KType *t, uint32_t a, uint32_t b, uint32_t 
              sg_opv(g, SpvOpBitwiseAnd, ity, 2, sg_opv(g, SpvOpBitwiseAnd, ity, 2, ia, ib), sign));
   uint32_t both = sg_opv(g, SpvOpLogicalAnd, bt, 2, sg_opv(g, SpvOpFOrdEqual, bt, 2, a, fzero),
                          sg_opv(g, SpvOpFOrdEqual, bt, 2, b, fzero));
-  return sg_opv(g, SpvOpSelect, ft, 3, both, zs, q);
+  return sg_opv(g, SpvOpSelect, ft, 3, if_fixes(g, t, both), zs, q);
 }
 
 static uint32_t div_f64(SG *g, const KType *t, uint32_t a, uint32_t b) {

@@ -26,7 +26,11 @@ kernels=$(sed -n '/^set(KCRT_RUNTIME_KERNELS/,/)/p' "$root/tests/runtime.cmake" 
 # runtime tests' own kernels (tests/runtime/NAME.k, .cu or .cl: KCRT_RUNTIME_OWN_KERNELS).
 own="intrinsics warp"
 rt_own=$(sed -n 's/^set(KCRT_RUNTIME_OWN_KERNELS \(.*\))$/\1/p' "$root/tests/runtime.cmake")
-targets="kcc kcbinfo rt_api"
+# The Vulkan back end's own programs (tests/vulkan/NAME.c on NAME.k; vk_api on vecadd and
+# cl_images), run by the vulkan configuration only.
+vk_own="flow params frames divguard ieee divzero sharedptr spill vkprintf"
+targets="kcc kcbinfo rt_api vk_api"
+for k in $vk_own; do targets="$targets vk_$k"; done
 for k in $kernels $own $rt_own; do targets="$targets rt_$k"; done
 # shellcheck disable=SC2086
 cmake --build "$build" -j "$jobs" --target $targets
@@ -56,6 +60,12 @@ for k in $rt_own; do
   # shellcheck disable=SC2086
   "$build/kcc" $args "$src" -o "$out/bundles/sm75/$k.kcb" || fail=1
 done
+mkdir -p "$out/vk"
+cp "$build/tests/vk_api" "$out/vk/"
+for k in $vk_own; do
+  cp "$build/tests/vk_$k" "$out/vk/"
+  "$build/kcc" "$root/tests/vulkan/$k.k" -o "$out/vk/$k.kcb" || fail=1
+done
 # The CUDA device-API kernels once more, for nvcc on the GPU machine (run.sh: nvcc-reference).
 mkdir -p "$out/nvcc"
 cp "$root/tests/gpu/cuda_api_nvcc.cu" "$root/tests/runtime/cuda_api.cu" \
@@ -74,7 +84,7 @@ done
 } >"$out/MANIFEST"
 "$out/bin/kcbinfo" "$out/bundles/sm90/vecadd.kcb" >>"$out/MANIFEST"
 # Without their symbols the programs take a third of the room (a GPU call carries 64 MiB).
-command -v strip >/dev/null && strip "$out"/bin/* 2>/dev/null
+command -v strip >/dev/null && strip "$out"/bin/* "$out"/vk/vk_* 2>/dev/null
 du -sh "$out"
 [ $fail -eq 0 ] || { echo "prepare.sh: kcc failed on some kernels (see above)" >&2; exit 1; }
 echo "prepared $out: run 'tests/gpu/run.sh $out' (or '$out/run.sh $out') on the GPU machine"
