@@ -376,7 +376,8 @@ static void vk_enumerate(KcrtDevEntry **list, int *n, char *why, size_t whylen) 
     snprintf(why, whylen, "%d CPU device%s (%s) listed only for KCC_DEVICE=vulkan", skipped_cpu,
              skipped_cpu == 1 ? "" : "s", skipped);
   else if (!*n)
-    snprintf(why, whylen, "no Vulkan 1.2 device with compute, device addresses, int64 and timeline semaphores");
+    snprintf(why, whylen,
+             "no Vulkan 1.2 device with compute, device addresses, int64 and timeline semaphores");
 }
 
 /* ---------------------------------------------------------------- device state */
@@ -640,10 +641,10 @@ typedef struct VkEv VkEv;
 /* A command buffer and what it keeps until its batch is done. */
 struct VkCmd {
   VkCommandBuffer cb;
-  VkQueryPool end;   /* its end timestamp (none without timestamps) */
-  uint64_t value;    /* the timeline value its batch signals */
-  uint64_t end_ts;   /* the end timestamp, once done */
-  VkBuffer params;   /* spilled kernel parameters (vkCmdUpdateBuffer'd), made on first need */
+  VkQueryPool end; /* its end timestamp (none without timestamps) */
+  uint64_t value;  /* the timeline value its batch signals */
+  uint64_t end_ts; /* the end timestamp, once done */
+  VkBuffer params; /* spilled kernel parameters (vkCmdUpdateBuffer'd), made on first need */
   VkDeviceMemory params_mem;
   uint64_t params_addr;
   VkDeviceSize params_size, params_used;
@@ -724,8 +725,8 @@ static void poll(VkDev *c) {
     }
     m->end_ts = 0;
     if (m->end)
-      vk.vkGetQueryPoolResults(c->dev, m->end, 0, 1, sizeof m->end_ts, &m->end_ts,
-                               sizeof m->end_ts, VK_QUERY_RESULT_64_BIT);
+      vk.vkGetQueryPoolResults(c->dev, m->end, 0, 1, sizeof m->end_ts, &m->end_ts, sizeof m->end_ts,
+                               VK_QUERY_RESULT_64_BIT);
     for (int j = 0; j < m->nwaiters; j++) {
       m->waiters[j]->ts = m->end_ts;
       m->waiters[j]->alias = NULL;
@@ -855,8 +856,7 @@ static VkResult maybe_flush(VkDev *c) {
 static void bury(VkDev *c, VkBuffer buf, VkDeviceMemory mem) {
   if (c->open && flush(c) != VK_SUCCESS) wait_all(c); /* a batch that was not submitted */
   poll(c);
-  if (c->done >= c->submitted ||
-      !grow(&c->graves, &c->capgraves, c->ngraves, sizeof *c->graves)) {
+  if (c->done >= c->submitted || !grow(&c->graves, &c->capgraves, c->ngraves, sizeof *c->graves)) {
     if (c->done < c->submitted) wait_all(c);
     vk.vkDestroyBuffer(c->dev, buf, NULL);
     vk.vkFreeMemory(c->dev, mem, NULL);
@@ -1089,8 +1089,7 @@ static kcrt_status vk_event_record(kcrt_event *e, kcrt_queue *q) {
   unalias(ev);
   poll(c);
   if (r == VK_SUCCESS && !c->open && c->submitted > c->done && c->last &&
-      grow(&c->last->waiters, &c->last->capwaiters, c->last->nwaiters,
-           sizeof *c->last->waiters)) {
+      grow(&c->last->waiters, &c->last->capwaiters, c->last->nwaiters, sizeof *c->last->waiters)) {
     /* Nothing recorded since the last batch went, which is still to finish: its end. */
     ev->own = false;
     ev->alias = c->last;
@@ -1138,8 +1137,9 @@ static kcrt_status vk_event_elapsed(kcrt_event *a, kcrt_event *b, double *ms) {
   VkEv *ev[2] = {ea, eb};
   for (int i = 0; i < 2; i++) {
     if (!ev[i]->own) continue;
-    VkResult r = vk.vkGetQueryPoolResults(c->dev, ev[i]->pool, 0, 1, sizeof t[i], &t[i],
-                                          sizeof t[i], VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
+    VkResult r =
+        vk.vkGetQueryPoolResults(c->dev, ev[i]->pool, 0, 1, sizeof t[i], &t[i], sizeof t[i],
+                                 VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
     if (r != VK_SUCCESS) return fail(r, "vkGetQueryPoolResults");
   }
   *ms = ((double)t[1] - (double)t[0]) * c->timestamp_period / 1e6;
@@ -1492,7 +1492,8 @@ static kcrt_status pipeline(kcrt_kernel *k, const uint64_t block[3], size_t dyn,
   uint32_t nme = 0;
   for (uint32_t d = 0; d < 5; d++)
     if ((d != 3 || has_dyn) && (d != 4 || ((VkMod *)k->mod->h)->zero_fixes))
-      me[nme++] = (VkSpecializationMapEntry){.constantID = d == 4 ? 7 : d, .offset = d * 4, .size = 4};
+      me[nme++] =
+          (VkSpecializationMapEntry){.constantID = d == 4 ? 7 : d, .offset = d * 4, .size = 4};
   VkSpecializationInfo spec = {
       .mapEntryCount = nme, .pMapEntries = me, .dataSize = sizeof b, .pData = b};
   VkComputePipelineCreateInfo ci = {

@@ -55,11 +55,11 @@ typedef struct SG {
   /* The Vulkan flavour (spirv_vulkan.c): Shader capability, PhysicalStorageBuffer pointers for
    * global memory, structured control flow, GLSL.std.450, push-constant parameters. */
   bool vk;
-  bool vk_no_contract; /* no -ffast-math: float arithmetic gets NoContraction (spirv.c) */
-  uint32_t glsl;       /* OpExtInstImport "GLSL.std.450", 0 until needed */
-  uint32_t wgsize[3];  /* the workgroup size's specialisation constants (SpecId 0, 1, 2) */
+  bool vk_no_contract;    /* no -ffast-math: float arithmetic gets NoContraction (spirv.c) */
+  uint32_t glsl;          /* OpExtInstImport "GLSL.std.450", 0 until needed */
+  uint32_t wgsize[3];     /* the workgroup size's specialisation constants (SpecId 0, 1, 2) */
   uint32_t vk_zero_fixes; /* "kcc.zero_fixes" (SpecId 7, spirv_vulkan.c), once used */
-  uint8_t *laid;       /* ids that have their ArrayStride decoration already */
+  uint8_t *laid;          /* ids that have their ArrayStride decoration already */
   size_t nlaid;
   uint32_t dyn_bytes; /* dynamic shared memory's size: specialisation constant 3 */
   struct {
@@ -112,8 +112,8 @@ typedef struct SG {
   int line_no; /* the OpLine in effect in the open block (0: none) */
 } SG;
 
-/* The static shared arrays device function f reaches, which an OpenCL one receives as Workgroup pointer
- * parameters (after the host-filled constants' and before the dynamic one): count, and the
+/* The static shared arrays device function f reaches, which an OpenCL one receives as Workgroup
+ * pointer parameters (after the host-filled constants' and before the dynamic one): count, and the
  * i-th in f->shared order. */
 int sg_nshared_params(const SG *g, const KFunc *f);
 KVar *sg_shared_param(const SG *g, const KFunc *f, int i);

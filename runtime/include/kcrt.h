@@ -83,7 +83,9 @@ typedef struct kcrt_device_info {
   int backend_index; /* index among the devices of its back end */
   uint64_t global_mem_bytes;
   uint64_t max_alloc_bytes; /* largest single buffer */
-  uint32_t compute_units;   /* CUDA: multiprocessors; OpenCL: compute units; Vulkan: NVIDIA SMs or AMD compute units (VK_NV_shader_sm_builtins, VK_AMD_shader_core_properties), else 0 */
+  uint32_t compute_units; /* CUDA: multiprocessors; OpenCL: compute units; Vulkan: NVIDIA SMs or AMD
+                             compute units (VK_NV_shader_sm_builtins,
+                             VK_AMD_shader_core_properties), else 0 */
   uint64_t max_block_dim[3];
   uint64_t max_threads_per_block;
   uint64_t max_grid_dim[3];

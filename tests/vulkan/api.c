@@ -3,8 +3,8 @@
  * statuses (a bundle without the Vulkan form, launches the checks refuse), buffers (views,
  * copies, fills at odd offsets, transfers larger than the staging buffer), a pipeline per block
  * shape, a second queue and events, and batches: hundreds of dependent launches, a buffer
- * freed while launches that read it are still to run, events between them. Usage: vk_api vecadd.kcb cl_images.kcb (a bundle with no
- * Vulkan SPIR-V). Exit 77 without a Vulkan device. */
+ * freed while launches that read it are still to run, events between them. Usage: vk_api vecadd.kcb
+ * cl_images.kcb (a bundle with no Vulkan SPIR-V). Exit 77 without a Vulkan device. */
 #include "rt_common.h"
 
 #include <stdio.h>
@@ -156,6 +156,5 @@ int main(int argc, char **argv) {
   }
   RT_CHECK(&rt, kcrt_buffer_free(va));
   free(a), free(b), free(c), free(want), free(h), free(back);
-  return rt_finish(&rt, "%d elements, 3 block shapes, 300 launches in batches, 9 MiB transfers",
-                   n);
+  return rt_finish(&rt, "%d elements, 3 block shapes, 300 launches in batches, 9 MiB transfers", n);
 }
