@@ -185,6 +185,7 @@ typedef struct VkPhys {
   uint32_t timestamp_bits;
   uint8_t cache_uuid[VK_UUID_SIZE]; /* the driver's pipeline cache compatibility */
   bool szinp32, szinp64;            /* shaderSignedZeroInfNanPreserveFloat32/64 */
+  bool dp32, dp64;                  /* shaderDenormPreserveFloat32/64 */
   bool zero_fixes;                  /* its compiler needs kcc's zero fixes (below) */
 } VkPhys;
 
@@ -310,6 +311,8 @@ static void vk_enumerate(KcrtDevEntry **list, int *n, char *why, size_t whylen) 
     memcpy(p->cache_uuid, pr->pipelineCacheUUID, VK_UUID_SIZE);
     p->szinp32 = fc.shaderSignedZeroInfNanPreserveFloat32;
     p->szinp64 = fc.shaderSignedZeroInfNanPreserveFloat64;
+    p->dp32 = fc.shaderDenormPreserveFloat32;
+    p->dp64 = fc.shaderDenormPreserveFloat64;
     /* kcc's Vulkan form guards float arithmetic with zeros against compilers that fold it
      * wrongly (Mesa's: docs/driver-bugs.md 21, 22) under specialisation constant 7; it is
      * turned off only for drivers whose arithmetic tests/vulkan/ieee.c and divzero.c have
@@ -1175,6 +1178,9 @@ enum {
   SPV_CAP_FLOAT64 = 10,
   SPV_CAP_INT64_ATOMICS = 12,
   SPV_CAP_SIGNED_ZERO_INF_NAN_PRESERVE = 4466,
+  SPV_CAP_DENORM_PRESERVE = 4464,
+  SPV_OP_EXECUTION_MODE = 16,
+  SPV_MODE_DENORM_PRESERVE = 4459,
 };
 
 /* Whether the module declares capability `cap` (its OpCapability instructions lead it). */
@@ -1200,6 +1206,33 @@ static uint32_t spec_default(const uint32_t *w, size_t n, uint32_t spec) {
       i += wc;
     }
   return 0;
+}
+
+/* Takes out of the module's n words the DenormPreserve execution modes of the widths the
+ * device cannot keep denormals of (kcc asks for them where C needs them, and where a device
+ * does not offer it, it is not asked: docs/runtime.md, "Exact math"), and the capability
+ * once none is left. Returns the new word count. */
+static size_t drop_denorm_modes(uint32_t *w, size_t n, bool keep32, bool keep64) {
+  size_t out = 5, kept = 0;
+  for (int pass = 0; pass < 2; pass++) {
+    out = 5;
+    for (size_t i = 5; i < n;) {
+      uint32_t wc = w[i] >> 16, op = w[i] & 0xffff;
+      if (wc == 0 || i + wc > n) return n;
+      bool mode = op == SPV_OP_EXECUTION_MODE && wc == 4 && w[i + 2] == SPV_MODE_DENORM_PRESERVE;
+      bool drop = mode && !(w[i + 3] == 32 ? keep32 : keep64);
+      if (pass == 0) {
+        kept += mode && !drop;
+        i += wc;
+        continue;
+      }
+      if (op == SPV_OP_CAPABILITY && wc == 2 && w[i + 1] == SPV_CAP_DENORM_PRESERVE && !kept)
+        drop = true;
+      if (!drop) memmove(w + out, w + i, wc * sizeof *w), out += wc;
+      i += wc;
+    }
+  }
+  return out;
 }
 
 /* Whether the module has a specialisation constant with SpecId `spec`. */
@@ -1288,8 +1321,10 @@ static kcrt_status vk_module_load(kcrt_module *m) {
     return kcrt_fail(KCRT_ERROR_NOT_SUPPORTED, "the bundle%s%s needs %s, which %s does not have",
                      *m->b->source ? " of " : "", m->b->source, lacks, m->dev->info.name);
   }
-  VkShaderModuleCreateInfo ci = {
-      .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, .codeSize = s->size, .pCode = words};
+  size_t nwords = drop_denorm_modes(words, s->size / 4, c->p->dp32, c->p->dp64);
+  VkShaderModuleCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
+                                 .codeSize = nwords * 4,
+                                 .pCode = words};
   VkResult r = vk.vkCreateShaderModule(c->dev, &ci, NULL, &vm->shader);
   if (r == VK_SUCCESS && vm->print) {
     vm->formats = module_strings(words, s->size / 4, "kcc.printf:", &vm->nformats);

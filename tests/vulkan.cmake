@@ -42,7 +42,7 @@ set(_vk_sources)
 foreach(_name ${KCC_VK_KERNELS})
   list(APPEND _vk_sources ${CMAKE_CURRENT_SOURCE_DIR}/kernels/${_name}.k)
 endforeach()
-foreach(_name flow params frames divguard ieee divzero sharedptr spill vkprintf)
+foreach(_name flow params frames divguard ieee divzero sharedptr spill vkprintf wrapatomic)
   list(APPEND _vk_sources ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/${_name}.k)
 endforeach()
 foreach(_src ${_vk_sources})
@@ -123,6 +123,9 @@ set_tests_properties(vulkan.form PROPERTIES TIMEOUT 60 SKIP_RETURN_CODE 77 LABEL
 #   vulkan.run.vkprintf tests/vulkan/vkprintf.c on vkprintf.k: printf's conversions, flags,
 #                       widths, 64-bit values and string literals through the print buffer,
 #                       against the host's printf (vulkan.run.printf runs tests/kernels').
+#   vulkan.run.wrapatomic tests/vulkan/wrapatomic.c on wrapatomic.k: atomicInc and atomicDec
+#                       (a compare-exchange loop per subgroup) on words of several bounds,
+#                       final values and returned values against the same operations in turn.
 #   vulkan.api          tests/vulkan/api.c: device info, the named errors, views, block shapes,
 #                       queues and events, fills and copies at odd offsets, large transfers.
 set(_vk_env "KCC_DEVICE=vulkan;XDG_CACHE_HOME=${_rt_out}/cache-vulkan")
@@ -143,7 +146,7 @@ foreach(_name ${KCC_VK_KERNELS} cuda_devvar)
 endforeach()
 
 # Kernels kept beside their host program in tests/vulkan/.
-foreach(_name flow params frames divguard ieee divzero sharedptr spill vkprintf)
+foreach(_name flow params frames divguard ieee divzero sharedptr spill vkprintf wrapatomic)
   add_custom_command(OUTPUT ${_vk_dir}/${_name}.kcb.stamp
     COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/runtime/make_bundle.sh $<TARGET_FILE:kcc>
             ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/${_name}.k ${_vk_dir}/${_name}.kcb

@@ -626,13 +626,19 @@ void sg_vk_entry(SG *g, KFunc *f) {
   for (int k = 0; k < 4; k++)
     if (g->builtin[k]) spw_push(b, g->builtin[k]);
   /* Vulkan lets drivers ignore the sign of zero, infinities and NaN unless asked (Mesa turned
-   * 0 * -x into +0): C's floats keep them, except under -ffast-math. */
+   * 0 * -x into +0), and flush denormals (NVIDIA's does: docs/driver-bugs.md 25): C's floats
+   * keep them, except under -ffast-math. A device that does not offer to keep denormals
+   * (lavapipe, a CPU that keeps them anyway) gets the module without DenormPreserve
+   * (runtime/vulkan.c). */
   if (!g->o->fast_math) {
     spv_capability(m, SpvCapabilitySignedZeroInfNanPreserve);
+    spv_capability(m, SpvCapabilityDenormPreserve);
     spv_extension(m, "SPV_KHR_float_controls");
     for (int w = 32; w <= 64; w += 32) {
       if (w == 64 && !spv_has_capability(m, SpvCapabilityFloat64)) continue;
       uint32_t em[3] = {fid, SpvExecutionModeSignedZeroInfNanPreserve, (uint32_t)w};
+      spv_emit(m, SPV_SEC_EXEC_MODE, SpvOpExecutionMode, em, 3);
+      em[1] = SpvExecutionModeDenormPreserve;
       spv_emit(m, SPV_SEC_EXEC_MODE, SpvOpExecutionMode, em, 3);
     }
   }

@@ -28,7 +28,7 @@ own="intrinsics warp"
 rt_own=$(sed -n 's/^set(KCRT_RUNTIME_OWN_KERNELS \(.*\))$/\1/p' "$root/tests/runtime.cmake")
 # The Vulkan back end's own programs (tests/vulkan/NAME.c on NAME.k; vk_api on vecadd and
 # cl_images), run by the vulkan configuration only.
-vk_own="flow params frames divguard ieee divzero sharedptr spill vkprintf"
+vk_own="flow params frames divguard ieee divzero sharedptr spill vkprintf wrapatomic"
 targets="kcc kcbinfo rt_api vk_api"
 for k in $vk_own; do targets="$targets vk_$k"; done
 for k in $kernels $own $rt_own; do targets="$targets rt_$k"; done
