@@ -1322,9 +1322,15 @@ static kcrt_status vk_module_load(kcrt_module *m) {
                      *m->b->source ? " of " : "", m->b->source, lacks, m->dev->info.name);
   }
   size_t nwords = drop_denorm_modes(words, s->size / 4, c->p->dp32, c->p->dp64);
-  VkShaderModuleCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
-                                 .codeSize = nwords * 4,
-                                 .pCode = words};
+  if (nwords != s->size / 4)
+    kcrt_log("vulkan: %s does not offer to keep %s denormals: the module runs without "
+             "DenormPreserve for them",
+             m->dev->info.name,
+             !c->p->dp32 && !c->p->dp64 ? "float and double"
+             : !c->p->dp32              ? "float"
+                                        : "double");
+  VkShaderModuleCreateInfo ci = {
+      .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, .codeSize = nwords * 4, .pCode = words};
   VkResult r = vk.vkCreateShaderModule(c->dev, &ci, NULL, &vm->shader);
   if (r == VK_SUCCESS && vm->print) {
     vm->formats = module_strings(words, s->size / 4, "kcc.printf:", &vm->nformats);

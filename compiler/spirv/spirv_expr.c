@@ -1011,8 +1011,8 @@ static uint32_t wrap_steps(SG *g, bool inc, uint32_t x, uint32_t j, uint32_t m) 
                     sg_opv(g, SpvOpISub, u64, 2, sg_opv(g, SpvOpIAdd, u64, 2, X, M), t), M);
     over = sg_opv(g, SpvOpUMod, u64, 2, sg_opv(g, SpvOpISub, u64, 2, M, t), M);
   }
-  uint32_t r = sg_opv(g, SpvOpSelect, u64, 3, sg_opv(g, SpvOpUGreaterThan, b, 2, x, m), over,
-                      normal);
+  uint32_t r =
+      sg_opv(g, SpvOpSelect, u64, 3, sg_opv(g, SpvOpUGreaterThan, b, 2, x, m), over, normal);
   r = sg_opv(g, SpvOpUConvert, u32, 1, r);
   return sg_opv(g, SpvOpSelect, u32, 3, sg_opv(g, SpvOpIEqual, b, 2, j, sg_u32(g, 0)), x, r);
 }
@@ -1047,8 +1047,7 @@ static uint32_t atomic_inc_dec_subgroup(SG *g, KExpr *e, uint32_t p, uint32_t v,
   sg_branch_cond_merge(g, mine, then, merge, merge);
   sg_start_block(g, then);
   uint32_t u4 = spv_type_vector(&g->m, ity, 4);
-  uint32_t ballot =
-      sg_opv(g, SpvOpGroupNonUniformBallot, u4, 2, sc, spv_const_bool(&g->m, true));
+  uint32_t ballot = sg_opv(g, SpvOpGroupNonUniformBallot, u4, 2, sc, spv_const_bool(&g->m, true));
   uint32_t k = sg_opv(g, SpvOpGroupNonUniformBallotBitCount, ity, 3, sc,
                       (uint32_t)SpvGroupOperationReduce, ballot);
   uint32_t rank = sg_opv(g, SpvOpGroupNonUniformBallotBitCount, ity, 3, sc,
@@ -1082,8 +1081,7 @@ static uint32_t atomic_inc_dec_subgroup(SG *g, KExpr *e, uint32_t p, uint32_t v,
  * until no other work-item got in between (as for float atomicAdd). */
 static uint32_t atomic_inc_dec(SG *g, KExpr *e, uint32_t p, uint32_t v, uint32_t scope,
                                uint32_t sem) {
-  if (g->vk &&
-      sg_storage(g, e->args[0]->type->as, e->loc) == SpvStorageClassPhysicalStorageBuffer)
+  if (g->vk && sg_storage(g, e->args[0]->type->as, e->loc) == SpvStorageClassPhysicalStorageBuffer)
     return atomic_inc_dec_subgroup(g, e, p, v, scope, sem);
   const KType *it = e->type;
   uint32_t ity = ty(g, it), b = tbool(g);
