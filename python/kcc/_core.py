@@ -616,7 +616,7 @@ class MemoryPool:
         st = N.kcrt().kcrt_buffer_alloc(self.device._open(), size, ctypes.byref(h))
         return st, h.value
 
-    def malloc(self, nbytes):
+    def _malloc(self, nbytes):
         """(array handle, block record): a view of nbytes (> 0) of a kept or new block."""
         lib = N.kcrt()
         cls = _size_class(nbytes)
@@ -630,7 +630,7 @@ class MemoryPool:
             if len(self._held) > _POOL_HELD_MAX:
                 self.device.synchronize()
                 self._release_held(None)
-                return self.malloc(nbytes)
+                return self._malloc(nbytes)
             st, block = self._alloc_block(cls)
             if st == 3 or (st and cls != nbytes):  # out of memory: without the pool's blocks
                 self.free_all_blocks()
@@ -726,7 +726,7 @@ class DeviceArray(N.fast.ArrayBase if N.fast else object):
         # A buffer has at least one element: libkcrt refuses size 0.
         nb = max(self.nbytes, self.dtype.itemsize)
         if _pool_on[0]:
-            self._buf, self._block = (dev._pool or get_default_memory_pool(dev)).malloc(nb)
+            self._buf, self._block = (dev._pool or get_default_memory_pool(dev))._malloc(nb)
         else:
             h = ctypes.c_void_p()
             _check(lib.kcrt_buffer_alloc(dev._open(), nb, ctypes.byref(h)),

@@ -18,6 +18,7 @@ _CTYPES = {
 }
 # float16 is not among them: kcc C has no half type yet (OpenCL C's `half` is for .cl sources).
 _BLOCK = 256
+_UNROLL = 4  # a reduction thread's elements per iteration (_source)
 # What every generated source starts with: identities such as INFINITY, INT_MIN or FLT_MAX,
 # and bool, mean in a kernel body what they mean in CuPy's.
 _HEADERS = "#include <math.h>\n#include <limits.h>\n#include <float.h>\n#include <stdbool.h>\n"
@@ -565,9 +566,14 @@ class ReductionKernel:
                 kparams.append("%s %s" % (ct, p.name))
                 values.append(_scalar(a, dt))
                 scalars.append(("%s %s" % (ct, p.name), values[-1]))
+        # Few outputs and long reductions: each output's elements split over `parts` blocks,
+        # enough blocks in all to fill the device (8 per compute unit: a full GPU's worth of
+        # threads reading, which the memory's bandwidth needs), each part at least 8 elements
+        # per thread; a second kernel joins the parts.
         parts = 1
-        if nred >= 4 * _BLOCK and nout_el < 64:  # few outputs, long reductions: split them
-            parts = min(-(-nred // (8 * _BLOCK)), max(1, 256 // nout_el))
+        if nred >= 4 * _BLOCK:
+            want = max(256, 8 * (devs[0].device.compute_units if devs else 0))
+            parts = min(-(-nred // (8 * _BLOCK)), max(1, want // nout_el))
         dims = ["long _kcc_shape%d" % k for k in range(ndim)]
         values += kdims + rdims
         key = (tuple(str(dt) for dt in dtypes), str(rtype), tuple(_is_array(a) for a in args),
@@ -644,53 +650,91 @@ class ReductionKernel:
         for p in self.out_params:
             post.append("        _kcc_p_%s[o] = %s;" % (p.name, p.name))
         post.append("    }")
-        # One output element per block (o), its reduced elements r strided over the threads
-        # and, with parts, over `parts` blocks.
-        nred_dims = ndim - nkept
-        load = ["        long _kcc_q = j;"]
+        # Each block reduces for one output element o (the kept dimensions' index), its
+        # threads (and, with parts, `parts` blocks) striding over the reduced elements j.
+        # The kept dimensions' offset is worked out once per block; a reduction over one
+        # (merged) dimension, such as a contiguous array's, then costs a multiply-add per
+        # element where every element used to pay a 64-bit division per dimension.
+        head = ["    long _kcc_u = o;"]
         for p in dev_in:
-            load.append("        long _kcc_o_%s = _kcc_off_%s;" % (p.name, p.name))
-        for k in reversed(range(ndim)):
-            var = "_kcc_q" if k >= nkept else "_kcc_u"
-            load.append("        { long _kcc_c = %s %% _kcc_shape%d; %s /= _kcc_shape%d;"
-                        % (var, k, var, k))
+            head.append("    long _kcc_b_%s = _kcc_off_%s;" % (p.name, p.name))
+        for k in reversed(range(nkept)):
+            head.append("    { long _kcc_c = _kcc_u %% _kcc_shape%d; _kcc_u /= _kcc_shape%d;"
+                        % (k, k))
             for p in dev_in:
-                load.append("          _kcc_o_%s += _kcc_c * _kcc_s%d_%s;" % (p.name, k, p.name))
-            load.append("        }")
-            if k == nkept:
-                load.append("        long _kcc_u = o;")
-        if nred_dims == ndim:
-            load.append("        (void)o;")
-        if ndim == nkept:  # nothing reduced (axis=()): one element each
-            load.insert(1, "        long _kcc_u = o;")
-        for p, dt in zip(self.in_params, dtypes[:nin]):
-            if p in dev_in:
-                load.append("        const %s %s = _kcc_p_%s[_kcc_o_%s];"
-                            % (_ctype(dt), p.name, p.name, p.name))
-        load.append("        r = _kcc_reduce(r, %s(%s));" % (cast, self.map_expr))
-        body = "\n".join(load)
-        head = "kernel void %s(%s) {\n    shared _kcc_rt _kcc_t[%d];\n" % ("%s", "%s", _BLOCK)
+                head.append("      _kcc_b_%s += _kcc_c * _kcc_s%d_%s;" % (p.name, k, p.name))
+            head.append("    }")
+        head.append("    (void)_kcc_u;")
+
+        def element(u):
+            """The u-th of an iteration's elements, mapped, as _kcc_vU (j: its index among
+            the reduced elements, as map_expr may use)."""
+            e = ["        _kcc_rt _kcc_v%d;" % u,
+                 "        { const long j = _kcc_j + %d * _kcc_step; (void)j;" % u]
+            if ndim - nkept == 1:
+                for p in dev_in:
+                    e.append("          long _kcc_o_%s = _kcc_b_%s + j * _kcc_s%d_%s;"
+                             % (p.name, p.name, nkept, p.name))
+            else:
+                e.append("          long _kcc_q = j; (void)_kcc_q;")
+                for p in dev_in:
+                    e.append("          long _kcc_o_%s = _kcc_b_%s;" % (p.name, p.name))
+                for k in reversed(range(nkept, ndim)):
+                    e.append("          { long _kcc_c = _kcc_q %% _kcc_shape%d; "
+                             "_kcc_q /= _kcc_shape%d;" % (k, k))
+                    for p in dev_in:
+                        e.append("            _kcc_o_%s += _kcc_c * _kcc_s%d_%s;"
+                                 % (p.name, k, p.name))
+                    e.append("          }")
+            for p, dt in zip(self.in_params, dtypes[:nin]):
+                if p in dev_in:
+                    e.append("          const %s %s = _kcc_p_%s[_kcc_o_%s];"
+                             % (_ctype(dt), p.name, p.name, p.name))
+            e.append("          _kcc_v%d = %s(%s); }" % (u, cast, self.map_expr))
+            return e
+
+        # _UNROLL elements per thread and iteration, all loaded before any joins r: that
+        # many reads in flight per thread, which a memory-bound reduction needs to reach the
+        # memory's bandwidth. They join r in the order of j, as one at a time would (the
+        # same results, bit for bit).
+        loop = ["    for (; _kcc_j + %d * _kcc_step < _kcc_nred; _kcc_j += %d * _kcc_step) {"
+                % (_UNROLL - 1, _UNROLL)]
+        for u in range(_UNROLL):
+            loop += element(u)
+        loop += ["        r = _kcc_reduce(r, _kcc_v%d);" % u for u in range(_UNROLL)]
+        loop.append("    }")
+        loop.append("    for (; _kcc_j < _kcc_nred; _kcc_j += _kcc_step) {")
+        loop += element(0)
+        loop.append("        r = _kcc_reduce(r, _kcc_v0);")
+        loop.append("    }")
+        shared = "kernel void %s(%s) {\n    shared _kcc_rt _kcc_t[%d];"
         if parts == 1:
-            L.append(head % (self.name, ", ".join(kparams + dims + outs + ["long _kcc_nred"])))
-            L.append("    long o = blockIdx.x;\n    _kcc_rt r = %s(%s);" % (cast, self.identity))
-            L.append("    for (long j = threadIdx.x; j < _kcc_nred; j += blockDim.x) {\n%s\n    }"
-                     % body)
+            L.append(shared % (self.name, ", ".join(kparams + dims + outs + ["long _kcc_nred"]),
+                               _BLOCK))
+            L.append("    long o = blockIdx.x;")
+            L += head
+            L.append("    _kcc_rt r = %s(%s);" % (cast, self.identity))
+            L.append("    long _kcc_j = threadIdx.x, _kcc_step = blockDim.x;")
+            L += loop
             L.append("    r = _kcc_block(r, _kcc_t);")
             L += post
             L.append("}")
         else:
-            L.append(head % (self.name + "_parts",
-                             ", ".join(kparams + dims + ["_kcc_rt *_kcc_partial",
-                                                         "long _kcc_nred", "long _kcc_parts"])))
+            L.append(shared % (self.name + "_parts",
+                               ", ".join(kparams + dims + ["_kcc_rt *_kcc_partial",
+                                                           "long _kcc_nred", "long _kcc_parts"]),
+                               _BLOCK))
             L.append("    long o = blockIdx.x / _kcc_parts, part = blockIdx.x % _kcc_parts;")
+            L += head
             L.append("    _kcc_rt r = %s(%s);" % (cast, self.identity))
-            L.append("    for (long j = part * blockDim.x + threadIdx.x; j < _kcc_nred;"
-                     " j += _kcc_parts * blockDim.x) {\n%s\n    }" % body)
+            L.append("    long _kcc_j = part * blockDim.x + threadIdx.x, "
+                     "_kcc_step = _kcc_parts * blockDim.x;")
+            L += loop
             L.append("    r = _kcc_block(r, _kcc_t);")
             L.append("    if (threadIdx.x == 0) _kcc_partial[blockIdx.x] = r;\n}")
-            L.append(head % (self.name + "_final",
-                             ", ".join(["const _kcc_rt *_kcc_partial"] + outs +
-                                       ["long _kcc_parts"] + scalars)))
+            L.append(shared % (self.name + "_final",
+                               ", ".join(["const _kcc_rt *_kcc_partial"] + outs +
+                                         ["long _kcc_parts"] + scalars), _BLOCK))
             L.append("    long o = blockIdx.x;\n    _kcc_rt r = %s(%s);" % (cast, self.identity))
             L.append("    for (long j = threadIdx.x; j < _kcc_parts; j += blockDim.x)\n"
                      "        r = _kcc_reduce(r, _kcc_partial[o * _kcc_parts + j]);")
