@@ -549,6 +549,7 @@ def _pool_env():
 
 
 _pool_on = [_pool_env()]
+_CLASS_OF = {}  # nbytes -> _size_class(nbytes), for the sizes met
 
 
 class MemoryPool:
@@ -557,8 +558,12 @@ class MemoryPool:
 
     def __init__(self, device):
         self.device = device
-        self._free = {}  # size class -> [block handles]
-        self._held = []  # (queue handle or 1: several, block, class): streams' blocks
+        # A block's record: [pool, block, size class, view, view's bytes, view's type tag,
+        # whether to keep it when freed].
+        # The view (the array's buffer) stays with the block when the array is freed: the
+        # next array of the same bytes and element type takes both, no libkcrt call at all.
+        self._free = {}  # size class -> [records]
+        self._held = []  # (queue handle or 1: several, record): blocks held back for streams
         self._lock = threading.RLock()  # reentrant: a __del__ may free during an allocation
         self._used = 0  # bytes of blocks that arrays hold
         self._cached = 0  # bytes of blocks kept free (or held back)
@@ -594,21 +599,22 @@ class MemoryPool:
             self.device.synchronize()
         with self._lock:
             self._release_held(None)
-            blocks = [b for v in self._free.values() for b in v]
+            recs = [r for v in self._free.values() for r in v]
             self._free = {}
-            for b in blocks:
-                lib.kcrt_buffer_free(b)
+            for r in recs:
+                lib.kcrt_buffer_free(r[3])
+                lib.kcrt_buffer_free(r[1])
             self._cached = 0
 
     def _release_held(self, queue):
         """Blocks held back for `queue` (None: all) become free: that work is done."""
         with self._lock:
             keep = []
-            for h in self._held:
-                if queue is None or h[0] == queue:
-                    self._free.setdefault(h[2], []).append(h[1])
+            for q, r in self._held:
+                if queue is None or q == queue:
+                    self._free.setdefault(r[2], []).append(r)
                 else:
-                    keep.append(h)
+                    keep.append((q, r))
             self._held = keep
 
     def _alloc_block(self, size):
@@ -616,21 +622,28 @@ class MemoryPool:
         st = N.kcrt().kcrt_buffer_alloc(self.device._open(), size, ctypes.byref(h))
         return st, h.value
 
-    def _malloc(self, nbytes):
-        """(array handle, block record): a view of nbytes (> 0) of a kept or new block."""
-        lib = N.kcrt()
-        cls = _size_class(nbytes)
+    def _malloc(self, nbytes, tag):
+        """(array handle, block record): a view of nbytes (> 0) of a kept or new block,
+        tagged with `tag` ((element type, size), (0, 0) for none)."""
+        cls = _CLASS_OF.get(nbytes)
+        if cls is None:
+            if len(_CLASS_OF) > 4096:
+                _CLASS_OF.clear()
+            cls = _CLASS_OF[nbytes] = _size_class(nbytes)
         with self._lock:
             lst = self._free.get(cls)
-            block = lst.pop() if lst else None
-            if block is not None:
+            rec = lst.pop() if lst else None
+            if rec is not None:
                 self._cached -= cls
                 self._used += cls
-        if block is None:
+        if rec is not None and rec[4] == nbytes and rec[5] == tag:
+            return rec[3], rec  # the common case: the same array again
+        lib = N.kcrt()
+        if rec is None:
             if len(self._held) > _POOL_HELD_MAX:
                 self.device.synchronize()
                 self._release_held(None)
-                return self._malloc(nbytes)
+                return self._malloc(nbytes, tag)
             st, block = self._alloc_block(cls)
             if st == 3 or (st and cls != nbytes):  # out of memory: without the pool's blocks
                 self.free_all_blocks()
@@ -639,29 +652,44 @@ class MemoryPool:
                     cls = nbytes
                     st, block = self._alloc_block(cls)
             _check(st, "allocating %d bytes" % nbytes)
+            # the last item: whether the block is a class's, to be kept when freed
+            rec = [self, block, cls, None, 0, (0, 0), cls == _size_class(cls)]
             with self._lock:
                 self._used += cls
-        h = ctypes.c_void_p()
-        st = lib.kcrt_buffer_view(block, 0, nbytes, ctypes.byref(h))
-        if st:
-            self._give_back(block, cls, None, False)
-            _check(st, "allocating %d bytes" % nbytes)
-        return h.value, (self, block, cls)
+        if rec[4] != nbytes:  # another size: another view
+            if rec[3]:
+                lib.kcrt_buffer_free(rec[3])
+                rec[3] = None
+            h = ctypes.c_void_p()
+            st = lib.kcrt_buffer_view(rec[1], 0, nbytes, ctypes.byref(h))
+            if st:
+                self._give_back(rec, None, True)
+                _check(st, "allocating %d bytes" % nbytes)
+            rec[3], rec[4], rec[5] = h.value, nbytes, (0, 0)  # a new view has no tag
+        if rec[5] != tag:
+            lib.kcrt_buffer_set_type(rec[3], tag[0], tag[1])
+            rec[5] = tag
+        return rec[3], rec
 
-    def _give_back(self, block, cls, queue, exported):
+    def _give_back(self, rec, queue, exported):
+        """A freed array's block record: kept for reuse, or (`exported`: another library had
+        its address; a size that is not a class; the pool turned off) given to the driver."""
         lib = N._kcrt
         if lib is None:
             return
+        cls = rec[2]
         with self._lock:
             self._used -= cls
-            if exported or cls != _size_class(cls) or not _pool_on[0]:  # to the driver
-                lib.kcrt_buffer_free(block)
+            if exported or not rec[6] or not _pool_on[0]:
+                if rec[3]:
+                    lib.kcrt_buffer_free(rec[3])
+                lib.kcrt_buffer_free(rec[1])
                 return
             self._cached += cls
             if queue is None:
-                self._free.setdefault(cls, []).append(block)
+                self._free.setdefault(cls, []).append(rec)
             else:
-                self._held.append((queue, block, cls))
+                self._held.append((queue, rec))
 
 
 def get_default_memory_pool(device=None):
@@ -725,15 +753,22 @@ class DeviceArray(N.fast.ArrayBase if N.fast else object):
         lib = N.kcrt()
         # A buffer has at least one element: libkcrt refuses size 0.
         nb = max(self.nbytes, self.dtype.itemsize)
+        tag = None
         if _pool_on[0]:
-            self._buf, self._block = (dev._pool or get_default_memory_pool(dev))._malloc(nb)
+            tag = (self._et, self.dtype.itemsize) if self._et and self.nbytes else (0, 0)
+            self._buf, self._block = (dev._pool or get_default_memory_pool(dev))._malloc(nb,
+                                                                                        tag)
         else:
             h = ctypes.c_void_p()
             _check(lib.kcrt_buffer_alloc(dev._open(), nb, ctypes.byref(h)),
                    "allocating %d bytes" % self.nbytes)
             self._buf = h.value
-        if self._et and self.nbytes:
-            lib.kcrt_buffer_set_type(self._buf, self._et, self.dtype.itemsize)
+            if self._et and self.nbytes:
+                lib.kcrt_buffer_set_type(self._buf, self._et, self.dtype.itemsize)
+        if len(_LAYOUT) > 4096:
+            _LAYOUT.clear()
+        _LAYOUT[(self.shape, self.dtype)] = (self.size, self.nbytes, self._st, self._et, nb,
+                                             tag if _pool_on[0] else None)
 
     ndim = property(lambda self: len(self.shape), doc="The number of dimensions.")
     strides = property(lambda self: tuple(k * self.dtype.itemsize for k in self._st),
@@ -882,7 +917,7 @@ class DeviceArray(N.fast.ArrayBase if N.fast else object):
                                              self.nbytes))
         return self
 
-    _block = None  # (pool, block, size class) of a pool's array
+    _block = None  # a pool's array: its block's record (MemoryPool)
     _exported = False  # its address went to another library (CUDA array interface, DLPack)
 
     def free(self):
@@ -890,11 +925,12 @@ class DeviceArray(N.fast.ArrayBase if N.fast else object):
         block goes back to the memory pool, or to the driver without one."""
         b, self._buf = getattr(self, "_buf", None), None
         if b and N._kcrt is not None and b not in _pinned:
-            N._kcrt.kcrt_buffer_free(b)
-            blk = self._block
-            if blk is not None:
+            rec = self._block
+            if rec is None:
+                N._kcrt.kcrt_buffer_free(b)
+            else:  # the view goes back with its block
                 self._block = None
-                blk[0]._give_back(blk[1], blk[2], self._queue, self._exported)
+                rec[0]._give_back(rec, self._queue, self._exported)
 
     __del__ = free
 
@@ -930,6 +966,29 @@ def _view(a, shape, strides, offset):
     v._off = offset
     v._st = tuple(strides)
     return v
+
+
+# (shape, dtype) -> what DeviceArray.__init__ worked out for them: (size, nbytes, element
+# strides, element type, buffer bytes, type tag), so that _new_array skips it all.
+_LAYOUT = {}
+_new_object = (N.fast.ArrayBase if N.fast else object).__new__
+
+
+def _new_array(shape, dtype, dev):
+    """DeviceArray(shape, dtype, dev) for a tuple of ints and a numpy dtype that an array was
+    made with before: the array operations' result, without __init__'s checks and arithmetic
+    (a few microseconds of a small operation's host path)."""
+    lay = _LAYOUT.get((shape, dtype))
+    if lay is None or lay[5] is None or not _pool_on[0]:
+        return DeviceArray(shape, dtype, dev)
+    a = _new_object(DeviceArray)
+    a._buf = None
+    a.shape, a.dtype, a.device = shape, dtype, dev
+    a.size, a.nbytes, a._st, a._et = lay[0], lay[1], lay[2], lay[3]
+    a.base = None
+    a._off = 0
+    a._buf, a._block = (dev._pool or get_default_memory_pool(dev))._malloc(lay[4], lay[5])
+    return a
 
 
 if N.fast:
