@@ -19,6 +19,11 @@ _CTYPES = {
 # float16 is not among them: kcc C has no half type yet (OpenCL C's `half` is for .cl sources).
 _BLOCK = 256
 _UNROLL = 4  # a reduction thread's elements per iteration (_source)
+# A long reduction's blocks: a large GPU's worth of threads reading (an H100 or H200 holds
+# 132 x 8 blocks of 256), which the memory's bandwidth needs. The same on every device, so a
+# reduction adds in the same order, and gives the same bits, wherever it runs (and one
+# compiled bundle serves every device: tests/gpu carries a cache filled on a CPU device).
+_BLOCKS_ALL = 1024
 # What every generated source starts with: identities such as INFINITY, INT_MIN or FLT_MAX,
 # and bool, mean in a kernel body what they mean in CuPy's.
 _HEADERS = "#include <math.h>\n#include <limits.h>\n#include <float.h>\n#include <stdbool.h>\n"
@@ -679,13 +684,11 @@ class ReductionKernel:
                 src.append((1, (q, dt)))
                 ssrc.append(src[-1])
         # Few outputs and long reductions: each output's elements split over `parts` blocks,
-        # enough blocks in all to fill the device (8 per compute unit: a full GPU's worth of
-        # threads reading, which the memory's bandwidth needs), each part at least 8 elements
-        # per thread; a second kernel joins the parts.
+        # _BLOCKS_ALL blocks in all, each part at least 8 elements per thread; a second
+        # kernel joins the parts.
         parts = 1
         if nred >= 4 * _BLOCK:
-            want = max(256, 8 * (devs[0].device.compute_units if devs else 0))
-            parts = min(-(-nred // (8 * _BLOCK)), max(1, want // nout_el))
+            parts = min(-(-nred // (8 * _BLOCK)), max(1, _BLOCKS_ALL // nout_el))
         dims = ["long _kcc_shape%d" % k for k in range(ndim)]
         values += kdims + rdims
         src += [(3, v) for v in kdims + rdims]
