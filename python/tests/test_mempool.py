@@ -47,6 +47,7 @@ def test_size_classes():
 def test_freed_block_reused_values_fresh():
     rng = np.random.default_rng()
     pool = kcc.get_default_memory_pool()
+    gc.collect()  # earlier tests' garbage arrays: freed now, not during the counts below
     pool.free_all_blocks()
     x = rng.random(1000).astype(np.float32)
     d = kcc.to_device(x)
