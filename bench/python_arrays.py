@@ -17,10 +17,10 @@ around one operation (device time; a result's allocation included, as a program 
   sum(axis=1)   of an 8192 x 8192 matrix (one read)
   matmul        4096 x 4096 float32 (kcc's tiled kernel; CuPy calls cuBLAS)
 
-and the host cost of a small `a + b` (1024 elements, arrays on the device): back-to-back
-calls timed on the host clock, then one synchronize. Every result is checked against numpy
-once (elementwise exactly, reductions and matmul to float32 summation error, relative to the
-largest element):
+and the host cost of a small `a + b`, `a * 2 + b` and `sum` (1024 elements, arrays on the
+device): back-to-back calls timed on the host clock, then one synchronize. Every result is
+checked against numpy once (elementwise exactly, reductions and matmul to float32 summation
+error, relative to the largest element):
 a wrong result stops the run. Prints a Markdown table for bench/RESULTS.md.
 """
 import argparse
@@ -150,10 +150,13 @@ def main():
                 rows.append((label, size or "2^%d floats" % (n.bit_length() - 1), nbytes, {}))
             rows[i][3][lib.name] = ms
         s1, s2 = xp.asarray(a_h[:1024]), xp.asarray(b_h[:1024])
-        host = host_us(lambda: s1 + s2, lib.sync)
-        if len(rows) == len(ops):
-            rows.append(("a + b, host cost per call", "1024 floats", None, {}))
-        rows[len(ops)][3][lib.name] = host
+        small = [("a + b, host cost per call", lambda: s1 + s2),
+                 ("a * 2 + b, host cost per call", lambda: s1 * 2 + s2),
+                 ("sum, host cost per call", lambda: s1.sum())]
+        for j, (label, run) in enumerate(small):
+            if len(rows) == len(ops) + j:
+                rows.append((label, "1024 floats", None, {}))
+            rows[len(ops) + j][3][lib.name] = host_us(run, lib.sync)
         del a, b, m, p, q
     names = [lib.name for lib in libs]
     copy = rows[0][3]
@@ -164,7 +167,7 @@ def main():
     print("|---|---|" + "---:|" * (len(names) + (1 if "CuPy" in names else 0) + 2 +
                                    (1 if "CuPy" in names else 0)))
     for label, size, nbytes, t in rows:
-        unit = "us" if label.startswith("a + b, host") else "ms"
+        unit = "us" if "host cost" in label else "ms"
         cells = ["%.3f%s" % (t[x], "" if unit == "ms" else " us") if x in t else "" for x in names]
         if "CuPy" in names:
             cells.append("%.2f" % (t["kcc"] / t["CuPy"]) if "CuPy" in t else "")

@@ -9,7 +9,9 @@ the argument conversion (3 device arrays and an int) and the call into C, for a 
 for the same kernel written with @kcc.jit (its dispatch on the argument types included). Thread CPU time, not
 wall time, so that other load on the machine counts less. The real launch then costs this plus
 the C launch (bench/launch_cost.c; on an H100, cuLaunchKernel is about 3 us). Runs on the default
-device (any: nothing is launched), e.g. PoCL.
+device (any: nothing is launched), e.g. PoCL. The arrays rows time kcc's array operations the
+same way: `x + y` of two 1024-float kcc arrays is the operation's whole host path (types, shape,
+the cached kernel, the result's allocation from the memory pool, the launch), CuPy's role.
 
 Both launch paths are timed: the C extension kcc._fastlaunch (when this interpreter finds it) in
 this process, and the ctypes path in a second process with KCC_PYEXT=0.
@@ -21,6 +23,8 @@ import subprocess
 import sys
 import tempfile
 import time
+
+import numpy as np
 
 import kcc
 import kcc._native as N
@@ -72,6 +76,12 @@ def main():
                 c[i] = a[i] + b[i]
         jcfg = jvecadd[4, 256]
         jcfg(a, b, c, 1024)  # compiled before the stub goes in
+        # kcc arrays: `x + y` of two 1024-float arrays on the device, the result a new array
+        # (from the memory pool) dropped at once; compiled (and its plan made) before the stub.
+        x, y = kcc.asarray(np.ones(1024, np.float32)), kcc.asarray(np.ones(1024, np.float32))
+        x + y
+        x * 2 + y
+        x.sum()
         real = lib.kcrt_launch
         lib.kcrt_launch = noop
         if N.fast:
@@ -83,6 +93,9 @@ def main():
                 ("cfg(a, b, c, n), cfg = k[4, 256]", per(lambda: cfg(a, b, c, 1024))),
                 ("@kcc.jit: j[4, 256](a, b, c, n)", per(lambda: jvecadd[4, 256](a, b, c, 1024))),
                 ("@kcc.jit: jcfg(a, b, c, n)", per(lambda: jcfg(a, b, c, 1024))),
+                ("arrays: x + y (1024 floats)", per(lambda: x + y, n=4000)),
+                ("arrays: x * 2 + y (1024 floats)", per(lambda: x * 2 + y, n=4000)),
+                ("arrays: x.sum() (1024 floats)", per(lambda: x.sum(), n=4000)),
                 ("the bare ctypes call", per(lambda: noop(None, None, d1, d2, 0, None, 4))),
             ]
         finally:
@@ -95,7 +108,7 @@ def main():
 def report(title, rows):
     print(title)
     for what, us in rows:
-        print("  %-36s %6.2f us" % (what, us))
+        print("  %-36s %7.2f us" % (what, us))
 
 
 if __name__ == "__main__":

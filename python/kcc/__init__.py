@@ -12,10 +12,11 @@ runs (NVIDIA GPUs through CUDA, everything else through OpenCL).
 
 docs/python.md is the manual.
 """
-from ._core import (Device, DeviceArray, Event, Kernel, Module, Stream, __version__, compile,
-                    compile_file, device_array, device_array_like, devices, emit,
-                    event_elapsed_time, get_device, load, local, select_device, stats,
-                    synchronize, to_device)
+from ._core import (Device, DeviceArray, Event, Kernel, MemoryPool, Module, Stream,
+                    __version__, compile, compile_file, device_array, device_array_like,
+                    devices, emit, event_elapsed_time, get_default_memory_pool, get_device,
+                    load, local, select_device, set_memory_pool, stats, synchronize,
+                    to_device)
 from ._image import Image, Sampler
 from ._elementwise import ElementwiseKernel, ReductionKernel, ScanKernel
 from ._errors import (BuildFailedError, CompileError, DriverError, Error, InvalidArgumentError,
@@ -70,8 +71,8 @@ def __getattr__(name):
 
 
 __all__ = [
-    "jit", "Device", "DeviceArray", "ElementwiseKernel", "Event", "Image", "Kernel", "Module",
-    "Sampler",
+    "jit", "Device", "DeviceArray", "ElementwiseKernel", "Event", "Image", "Kernel",
+    "MemoryPool", "Module", "Sampler", "get_default_memory_pool", "set_memory_pool",
     "ReductionKernel", "ScanKernel", "Stream", "compile", "compile_file",
     "device_array", "device_array_like", "devices", "emit", "event_elapsed_time", "get_device",
     "load", "local", "select_device", "stats", "synchronize", "to_device", "Error",

@@ -161,7 +161,30 @@ def _operand(a):
     return None, None
 
 
+_ARRAYS = (_core.DeviceArray, _core._View)
+_PROMOTED = {}  # (op, operand kinds) -> (kernel, computation type): _binary's decisions
+
+
+def _promotion_key(a):
+    """What NumPy 2's promotion of an operand depends on: its dtype, or a Python scalar's
+    type (weak: the value does not matter); None for anything else."""
+    t = type(a)
+    if t is float or t is int or t is bool:
+        return t
+    if t in _ARRAYS or isinstance(a, _np().generic):
+        return a.dtype
+    return None
+
+
 def _binary(op, x, y, out=None):
+    kx, ky = _promotion_key(x), _promotion_key(y)
+    if kx is not None and ky is not None:
+        hit = _PROMOTED.get((op, kx, ky))
+        if hit is not None:  # the types were checked and the kernel made before
+            k, ct = hit
+            a = x if type(x) in _ARRAYS and x.dtype == ct else _cast_operand(x, ct)
+            b = y if type(y) in _ARRAYS and y.dtype == ct else _cast_operand(y, ct)
+            return k(a, b) if out is None else k(a, b, out)
     np = _np()
     a, ta = _operand(x)
     b, tb = _operand(y)
@@ -192,6 +215,10 @@ def _binary(op, x, y, out=None):
         k = _kernels[key] = ElementwiseKernel(
             "%s x, %s y" % (ct.name, ct.name), "%s z" % zt.name, expr, "kcc_%s" % op,
             preamble=_PREAMBLE, options=_EXACT)
+    if kx is not None and ky is not None:
+        if len(_PROMOTED) > 4096:
+            _PROMOTED.clear()
+        _PROMOTED[(op, kx, ky)] = (k, ct)
     a = _cast_operand(a, ct)
     b = _cast_operand(b, ct)
     return k(a, b) if out is None else k(a, b, out)
@@ -209,8 +236,20 @@ def _cast_operand(a, dt):
         return a if a.dtype == dt else astype(a, dt)
     if _core._is_ndarray(a):
         return np.asarray(a, dtype=dt, order="C")  # keeps 0-d arrays 0-d
+    t = type(a)
+    # The common scalars without np.errstate (microseconds): where the value surely fits,
+    # the conversion is the same and warns of nothing.
+    k = dt.kind
+    if t is bool or t is int and (k == "f" and dt.itemsize >= 4 and -2 ** 60 < a < 2 ** 60 or
+                                  k == "i" and -128 <= a < 128 or k == "u" and 0 <= a < 256) \
+            or t is float and k == "f" and (dt.itemsize == 8 or dt.itemsize == 4 and (
+                -3e38 < a < 3e38 or a != a or a == _INF or a == -_INF)):
+        return dt.type(a)
     with np.errstate(over="ignore", invalid="ignore"):
         return np.asarray(a).astype(dt)[()]
+
+
+_INF = float("inf")
 
 
 # ---------------------------------------------------------------- unary operations
@@ -333,7 +372,18 @@ def _sum_type(dt):
     return dt
 
 
+_REDUCERS = {}  # (what, dtype, dtype=) -> the ReductionKernel _reduce chose before
+
+
 def _reduce(what, a, axis=None, dtype=None, keepdims=False, out=None):
+    if type(a) in _ARRAYS and a.size:
+        try:
+            r = _REDUCERS.get((what, a.dtype, dtype))
+        except TypeError:  # an unhashable dtype=: the full path says what is wrong
+            r = None
+        if r is not None:
+            a._alive(what)
+            return r(a, out=out, axis=_axis(axis), keepdims=keepdims)
     np = _np()
     if not isinstance(a, _core.DeviceArray):
         a = asarray(a)
@@ -382,6 +432,10 @@ def _reduce(what, a, axis=None, dtype=None, keepdims=False, out=None):
     r = _kernels.get(("red",) + kern_key)
     if r is None:
         r = _kernels[("red",) + kern_key] = mk()
+    try:
+        _REDUCERS[(what, a.dtype, dtype)] = r
+    except TypeError:
+        pass  # an unhashable dtype= (NumPy's error, if any, comes from np.dtype above)
     return r(a, out=out, axis=_axis(axis), keepdims=keepdims)
 
 

@@ -239,6 +239,7 @@ class Device:
         self.subgroup_size = 32 if self.backend == "cuda" else None
         self._handle = None
         self._lock = threading.Lock()
+        self._pool = None  # its MemoryPool, made on the first array
 
     def as_dict(self):
         """The device's properties (name, backend, memory, limits...) as a dict."""
@@ -262,6 +263,8 @@ class Device:
         """Waits for all work on the device (Ctrl-C interrupts the wait). A kernel's failure,
         such as a bounds-check report (kcc.OutOfBoundsError), is raised here."""
         _wait_call(N.kcrt().kcrt_device_synchronize, self._open(), context="synchronize()")
+        if self._pool is not None and self._pool._held:  # the streams' work is done
+            self._pool._release_held(None)
 
 
 _devices = None
@@ -409,11 +412,13 @@ class Stream:
         """Waits for the stream's work (Ctrl-C interrupts the wait)."""
         _wait_call(N.kcrt().kcrt_queue_synchronize, self._handle,
                    context="Stream.synchronize()", keep=self)
+        _release_queue_blocks(self._handle)
 
     def __del__(self):
         h, self._handle = getattr(self, "_handle", None), None
         if h and N._kcrt is not None:
-            N._kcrt.kcrt_queue_destroy(h)
+            N._kcrt.kcrt_queue_destroy(h)  # waits for the stream's work
+            _release_queue_blocks(h)
 
     def __repr__(self):
         return "<kcc.Stream on %s>" % self.device.name
@@ -506,6 +511,218 @@ def _shape_of(shape):
     return shape
 
 
+# ---------------------------------------------------------------- the memory pool
+# Every kcc array used to be a fresh kcrt_buffer_alloc (cuMemAlloc, clCreateBuffer), which
+# costs more than a fast kernel on the same memory, and an array expression makes one per
+# operation. So, as CuPy does, a pool per device keeps the blocks of freed arrays and hands
+# them to new arrays of the same size class. An array is a view (kcrt_buffer_view) of its
+# block of exactly the array's bytes, so transfers, element-type tags and -fbounds-check
+# kernels see the array's own size, not the block's.
+#
+# When a block may be reused: kcc's array operations, transfers and fills all run on the
+# device's default queue, in order, so a block freed after work on that queue can go to the
+# next array at once: whatever uses it next is queued behind that work. A block of an array
+# that a launch on a kcc.Stream used (Launch marks it: _queue) may still be read or written
+# by that stream's work, so it is held back until kcc knows that work is done: that
+# Stream's synchronize() or its destruction, kcc.synchronize()/Device.synchronize(),
+# free_all_blocks(), or an allocation that finds too many held back (it synchronizes the
+# device). A block whose address another library took (__cuda_array_interface__, DLPack) is
+# given back to the driver, not reused: kcc cannot see that library's streams.
+
+_POOL_MIN = 512  # bytes: the smallest class (CuPy's rounding)
+_POOL_HELD_MAX = 64  # blocks held back for streams before an allocation synchronizes
+
+
+def _size_class(nbytes):
+    """The block size for an array of `nbytes`: 512 bytes at least, then 8 classes per
+    doubling (a block is at most 1/8 larger than asked), so a freed block serves arrays of
+    nearby sizes and the pool holds few distinct sizes."""
+    if nbytes <= _POOL_MIN:
+        return _POOL_MIN
+    step = 1 << max(9, (nbytes - 1).bit_length() - 4)
+    return -(-nbytes // step) * step
+
+
+def _pool_env():
+    v = os.environ.get("KCC_MEMPOOL", "1").strip().lower()
+    return v not in ("0", "off", "no", "false")
+
+
+_pool_on = [_pool_env()]
+_CLASS_OF = {}  # nbytes -> _size_class(nbytes), for the sizes met
+
+
+class MemoryPool:
+    """A device's pool of memory blocks for kcc arrays (kcc.get_default_memory_pool()):
+    freed arrays' blocks are kept and reused by new arrays of the same size class."""
+
+    def __init__(self, device):
+        self.device = device
+        # A block's record: [pool, block, size class, view, view's bytes, view's type tag,
+        # whether to keep it when freed].
+        # The view (the array's buffer) stays with the block when the array is freed: the
+        # next array of the same bytes and element type takes both, no libkcrt call at all.
+        self._free = {}  # size class -> [records]
+        self._held = []  # (queue handle or 1: several, record): blocks held back for streams
+        self._lock = threading.RLock()  # reentrant: a __del__ may free during an allocation
+        self._used = 0  # bytes of blocks that arrays hold
+        self._cached = 0  # bytes of blocks kept free (or held back)
+
+    def __repr__(self):
+        return "<kcc.MemoryPool of %s: %d bytes used, %d free>" % (
+            self.device.name, self._used, self._cached)
+
+    def used_bytes(self):
+        """Bytes of the blocks that live arrays hold."""
+        return self._used
+
+    def free_bytes(self):
+        """Bytes of the blocks kept for reuse (held back for streams included)."""
+        return self._cached
+
+    def total_bytes(self):
+        """used_bytes() + free_bytes(): the device memory the pool has allocated."""
+        return self._used + self._cached
+
+    def n_free_blocks(self):
+        """How many blocks are kept for reuse (held back for streams included)."""
+        with self._lock:
+            return sum(len(v) for v in self._free.values()) + len(self._held)
+
+    def free_all_blocks(self):
+        """Gives every kept block back to the driver (those held back for streams after
+        waiting for the device). Arrays alive keep theirs."""
+        lib = N._kcrt
+        if lib is None:
+            return
+        if self._held:
+            self.device.synchronize()
+        with self._lock:
+            self._release_held(None)
+            recs = [r for v in self._free.values() for r in v]
+            self._free = {}
+            for r in recs:
+                lib.kcrt_buffer_free(r[3])
+                lib.kcrt_buffer_free(r[1])
+            self._cached = 0
+
+    def _release_held(self, queue):
+        """Blocks held back for `queue` (None: all) become free: that work is done."""
+        with self._lock:
+            keep = []
+            for q, r in self._held:
+                if queue is None or q == queue:
+                    self._free.setdefault(r[2], []).append(r)
+                else:
+                    keep.append((q, r))
+            self._held = keep
+
+    def _alloc_block(self, size):
+        h = ctypes.c_void_p()
+        st = N.kcrt().kcrt_buffer_alloc(self.device._open(), size, ctypes.byref(h))
+        return st, h.value
+
+    def _malloc(self, nbytes, tag):
+        """(array handle, block record): a view of nbytes (> 0) of a kept or new block,
+        tagged with `tag` ((element type, size), (0, 0) for none)."""
+        cls = _CLASS_OF.get(nbytes)
+        if cls is None:
+            if len(_CLASS_OF) > 4096:
+                _CLASS_OF.clear()
+            cls = _CLASS_OF[nbytes] = _size_class(nbytes)
+        with self._lock:
+            lst = self._free.get(cls)
+            rec = lst.pop() if lst else None
+            if rec is not None:
+                self._cached -= cls
+                self._used += cls
+        if rec is not None and rec[4] == nbytes and rec[5] == tag:
+            return rec[3], rec  # the common case: the same array again
+        lib = N.kcrt()
+        if rec is None:
+            if len(self._held) > _POOL_HELD_MAX:
+                self.device.synchronize()
+                self._release_held(None)
+                return self._malloc(nbytes, tag)
+            st, block = self._alloc_block(cls)
+            if st == 3 or (st and cls != nbytes):  # out of memory: without the pool's blocks
+                self.free_all_blocks()
+                st, block = self._alloc_block(cls)
+                if st and cls != nbytes:  # the class's rounding may be what does not fit
+                    cls = nbytes
+                    st, block = self._alloc_block(cls)
+            _check(st, "allocating %d bytes" % nbytes)
+            # the last item: whether the block is a class's, to be kept when freed
+            rec = [self, block, cls, None, 0, (0, 0), cls == _size_class(cls)]
+            with self._lock:
+                self._used += cls
+        if rec[4] != nbytes:  # another size: another view
+            if rec[3]:
+                lib.kcrt_buffer_free(rec[3])
+                rec[3] = None
+            h = ctypes.c_void_p()
+            st = lib.kcrt_buffer_view(rec[1], 0, nbytes, ctypes.byref(h))
+            if st:
+                self._give_back(rec, None, True)
+                _check(st, "allocating %d bytes" % nbytes)
+            rec[3], rec[4], rec[5] = h.value, nbytes, (0, 0)  # a new view has no tag
+        if rec[5] != tag:
+            lib.kcrt_buffer_set_type(rec[3], tag[0], tag[1])
+            rec[5] = tag
+        return rec[3], rec
+
+    def _give_back(self, rec, queue, exported):
+        """A freed array's block record: kept for reuse, or (`exported`: another library had
+        its address; a size that is not a class; the pool turned off) given to the driver."""
+        lib = N._kcrt
+        if lib is None:
+            return
+        cls = rec[2]
+        with self._lock:
+            self._used -= cls
+            if exported or not rec[6] or not _pool_on[0]:
+                if rec[3]:
+                    lib.kcrt_buffer_free(rec[3])
+                lib.kcrt_buffer_free(rec[1])
+                return
+            self._cached += cls
+            if queue is None:
+                self._free.setdefault(cls, []).append(rec)
+            else:
+                self._held.append((queue, rec))
+
+
+def get_default_memory_pool(device=None):
+    """The memory pool of `device` (default: the current device), as CuPy's
+    cupy.get_default_memory_pool(): used_bytes(), free_bytes(), total_bytes(),
+    n_free_blocks(), free_all_blocks()."""
+    dev = device or get_device()
+    p = dev._pool
+    if p is None:
+        with dev._lock:
+            if dev._pool is None:
+                dev._pool = MemoryPool(dev)
+            p = dev._pool
+    return p
+
+
+def set_memory_pool(enabled):
+    """Turns the memory pools on (the default) or off (each array its own allocation, as
+    KCC_MEMPOOL=0 does); turning them off gives the kept blocks back to the driver."""
+    _pool_on[0] = bool(enabled)
+    if not enabled and _devices:
+        for d in _devices:
+            if d._pool is not None:
+                d._pool.free_all_blocks()
+
+
+def _release_queue_blocks(queue):
+    """A stream's work is done (synchronized or destroyed): its held blocks become free."""
+    for d in _devices or ():
+        if d._pool is not None and d._pool._held:
+            d._pool._release_held(queue)
+
+
 class DeviceArray(N.fast.ArrayBase if N.fast else object):
     """An array in device memory: kcc.device_array(shape, dtype), kcc.to_device(a).
     Passed to a kernel, it is used in place (no copy). (With kcc._fastlaunch, _buf, _et and
@@ -531,17 +748,27 @@ class DeviceArray(N.fast.ArrayBase if N.fast else object):
             raise OverflowError("a device array of shape %r and %s would be %d bytes, beyond "
                                 "any device's memory (and a 64-bit size)"
                                 % (self.shape, self.dtype, self.nbytes))
-        self.device = device or get_device()
+        self.device = dev = device or get_device()
         self._et = _et_of_dtype(self.dtype)
         lib = N.kcrt()
-        h = ctypes.c_void_p()
         # A buffer has at least one element: libkcrt refuses size 0.
-        _check(lib.kcrt_buffer_alloc(self.device._open(), max(self.nbytes, self.dtype.itemsize),
-                                     ctypes.byref(h)),
-               "allocating %d bytes" % self.nbytes)
-        self._buf = h.value
-        if self._et and self.nbytes:
-            lib.kcrt_buffer_set_type(self._buf, self._et, self.dtype.itemsize)
+        nb = max(self.nbytes, self.dtype.itemsize)
+        tag = None
+        if _pool_on[0]:
+            tag = (self._et, self.dtype.itemsize) if self._et and self.nbytes else (0, 0)
+            self._buf, self._block = (dev._pool or get_default_memory_pool(dev))._malloc(nb,
+                                                                                        tag)
+        else:
+            h = ctypes.c_void_p()
+            _check(lib.kcrt_buffer_alloc(dev._open(), nb, ctypes.byref(h)),
+                   "allocating %d bytes" % self.nbytes)
+            self._buf = h.value
+            if self._et and self.nbytes:
+                lib.kcrt_buffer_set_type(self._buf, self._et, self.dtype.itemsize)
+        if len(_LAYOUT) > 4096:
+            _LAYOUT.clear()
+        _LAYOUT[(self.shape, self.dtype)] = (self.size, self.nbytes, self._st, self._et, nb,
+                                             tag if _pool_on[0] else None)
 
     ndim = property(lambda self: len(self.shape), doc="The number of dimensions.")
     strides = property(lambda self: tuple(k * self.dtype.itemsize for k in self._st),
@@ -581,6 +808,7 @@ class DeviceArray(N.fast.ArrayBase if N.fast else object):
         addr = ctypes.c_uint64()
         _check(lib.kcrt_buffer_address(self._buf, ctypes.byref(addr)))
         _check(lib.kcrt_device_synchronize(self.device._open()))
+        (self.base if self.base is not None else self)._exported = True
         return {"shape": self.shape, "typestr": self.dtype.str,
                 "strides": None if self._contiguous else self.strides,
                 "data": (addr.value + self._off * self.itemsize if self.nbytes else 0, False),
@@ -605,6 +833,7 @@ class DeviceArray(N.fast.ArrayBase if N.fast else object):
         addr = ctypes.c_uint64()
         _check(lib.kcrt_buffer_address(self._buf, ctypes.byref(addr)))
         _check(lib.kcrt_device_synchronize(self.device._open()))
+        (self.base if self.base is not None else self)._exported = True
         return _dlpack.export(self, addr.value + self._off * self.itemsize, dev_id)
 
     def _sync_stream(self, stream):
@@ -688,11 +917,20 @@ class DeviceArray(N.fast.ArrayBase if N.fast else object):
                                              self.nbytes))
         return self
 
+    _block = None  # a pool's array: its block's record (MemoryPool)
+    _exported = False  # its address went to another library (CUDA array interface, DLPack)
+
     def free(self):
-        """Releases the device memory now (else when the array is garbage collected)."""
+        """Releases the device memory now (else when the array is garbage collected): its
+        block goes back to the memory pool, or to the driver without one."""
         b, self._buf = getattr(self, "_buf", None), None
         if b and N._kcrt is not None and b not in _pinned:
-            N._kcrt.kcrt_buffer_free(b)
+            rec = self._block
+            if rec is None:
+                N._kcrt.kcrt_buffer_free(b)
+            else:  # the view goes back with its block
+                self._block = None
+                rec[0]._give_back(rec, self._queue, self._exported)
 
     __del__ = free
 
@@ -730,8 +968,44 @@ def _view(a, shape, strides, offset):
     return v
 
 
+# (shape, dtype) -> what DeviceArray.__init__ worked out for them: (size, nbytes, element
+# strides, element type, buffer bytes, type tag), so that _new_array skips it all.
+_LAYOUT = {}
+_new_object = (N.fast.ArrayBase if N.fast else object).__new__
+
+
+def _new_array(shape, dtype, dev):
+    """DeviceArray(shape, dtype, dev) for a tuple of ints and a numpy dtype that an array was
+    made with before: the array operations' result, without __init__'s checks and arithmetic
+    (a few microseconds of a small operation's host path)."""
+    lay = _LAYOUT.get((shape, dtype))
+    if lay is None or lay[5] is None or not _pool_on[0]:
+        return DeviceArray(shape, dtype, dev)
+    a = _new_object(DeviceArray)
+    a._buf = None
+    a.shape, a.dtype, a.device = shape, dtype, dev
+    a.size, a.nbytes, a._st, a._et = lay[0], lay[1], lay[2], lay[3]
+    a.base = None
+    a._off = 0
+    a._buf, a._block = (dev._pool or get_default_memory_pool(dev))._malloc(lay[4], lay[5])
+    return a
+
+
 if N.fast:
     N.fast.register_array(DeviceArray)
+else:  # with the extension, a field of the C base (which a launch on a stream sets)
+    DeviceArray._queue = None
+
+
+def _mark_stream_use(args, sh):
+    """After a launch on stream `sh` (without kcc._fastlaunch, which does this in C): the kcc
+    arrays it used remember it, so that the memory pool holds their blocks back until that
+    stream's work is done; 1 stands for several streams."""
+    for a in args:
+        if isinstance(a, DeviceArray):
+            for o in (a, a.base) if a.base is not None else (a,):
+                q = o._queue
+                o._queue = sh if q is None or q == sh else 1
 
 
 def _unpickle_array(host):
@@ -1771,6 +2045,8 @@ class _Launch:
                         posts.append(r)
                 st = lib.kcrt_launch(k._h, self.sh, self.grid, self.block, self.shared,
                                      k._cargs_ptr, len(setters))
+                if self.sh and not st:
+                    _mark_stream_use(args, self.sh)
             except BaseException:
                 if posts:
                     k._release(posts)

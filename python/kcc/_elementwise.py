@@ -18,6 +18,12 @@ _CTYPES = {
 }
 # float16 is not among them: kcc C has no half type yet (OpenCL C's `half` is for .cl sources).
 _BLOCK = 256
+_UNROLL = 4  # a reduction thread's elements per iteration (_source)
+# A long reduction's blocks: a large GPU's worth of threads reading (an H100 or H200 holds
+# 132 x 8 blocks of 256), which the memory's bandwidth needs. The same on every device, so a
+# reduction adds in the same order, and gives the same bits, wherever it runs (and one
+# compiled bundle serves every device: tests/gpu carries a cache filled on a CPU device).
+_BLOCKS_ALL = 1024
 # What every generated source starts with: identities such as INFINITY, INT_MIN or FLT_MAX,
 # and bool, mean in a kernel body what they mean in CuPy's.
 _HEADERS = "#include <math.h>\n#include <limits.h>\n#include <float.h>\n#include <stdbool.h>\n"
@@ -159,7 +165,8 @@ class _Compiled:
         self._lock = threading.Lock()
 
     def kernel(self, key, source, name, options, kernel=None):
-        """Kernel `kernel` (default: `name`) of `source`, compiled as NAME.k."""
+        """Kernel `kernel` (default: `name`) of `source` (a str, or a function making it,
+        called only when the kernel is not made yet), compiled as NAME.k."""
         kernel = kernel or name
         dev = _core.get_device()
         k = self._kernels.get((key, kernel, dev))
@@ -170,7 +177,8 @@ class _Compiled:
                     m = self._kernels.get((key, None, dev))
                     if m is None:
                         m = self._kernels[(key, None, dev)] = _core.compile(
-                            source, options, name="%s.k" % name)
+                            source if isinstance(source, str) else source(), options,
+                            name="%s.k" % name)
                     k = self._kernels[(key, kernel, dev)] = m.get_kernel(kernel)
         return k
 
@@ -278,6 +286,50 @@ def _assign(dst, src):
     return dst
 
 
+# ---------------------------------------------------------------- launch plans
+# A small operation's host cost is what Python does before the launch: binding types,
+# broadcasting, merging dimensions, checking outputs, finding the kernel. All of it depends
+# only on the arguments' types, shapes and layouts and the device, so an ElementwiseKernel
+# keeps, per such key, a plan: the launch configuration, the outputs to allocate and where
+# each launch argument comes from. A call whose key has a plan then allocates its outputs,
+# gathers the launch arguments and launches.
+
+_ARRAY_TYPES = ()  # DeviceArray and its view class (set at the end of this module)
+_PLANS_MAX = 256  # per kernel: a program cycling through more shapes starts over
+
+
+def _plan_key(args):
+    """The arguments' types, shapes and layouts, or None when a plan cannot serve them
+    (numpy arrays: copied to the device first; None; a freed array: its error is raised by
+    the full path)."""
+    dev, np = _core._current, _core._np
+    if dev is None or np is None:
+        return None
+    key = [dev]
+    for a in args:
+        t = type(a)
+        if t in _ARRAY_TYPES:
+            o = a.base if a.base is not None else a
+            if o._buf is None:
+                return None
+            key.append((a.dtype, a.shape, a._st, a._off == 0))
+        elif t is float or t is int or t is bool or isinstance(a, np.generic):
+            key.append(t)
+        else:
+            return None
+    return tuple(key)
+
+
+def _plan_scalar(a, dt):
+    """A scalar argument for a launch as _scalar makes it, as a Python number where that is
+    exact (the C launch path converts those without Python)."""
+    if type(a) is dt.type:
+        return a.item()
+    v = _scalar(a, dt)
+    return v if dt.kind == "b" else v.item()
+
+
+
 class ElementwiseKernel:
     """kcc.ElementwiseKernel(in_params, out_params, operation, name='kernel', preamble='',
     options=(), reduce_dims=True): CuPy's. `operation` is kcc C run once per element, where
@@ -320,6 +372,7 @@ class ElementwiseKernel:
         self.no_return = no_return
         self.return_tuple = return_tuple
         self._compiled = _Compiled()
+        self._plans = {}  # _plan_key -> plan (_make_plan)
 
     def __repr__(self):
         return "<kcc.ElementwiseKernel %s(%s) -> (%s)>" % (
@@ -327,8 +380,15 @@ class ElementwiseKernel:
             ", ".join(map(repr, self.out_params)))
 
     def __call__(self, *args, size=None, block_size=None):
+        key = None
+        if size is None and block_size is None:
+            key = _plan_key(args)
+            plan = self._plans.get(key)
+            if plan is not None:
+                return self._run_plan(plan, args)
         what = "ElementwiseKernel %s" % self.name
         nin, nout = len(self.in_params), len(self.out_params)
+        nargs = len(args)
         if len(args) not in (nin, nin + nout):
             raise TypeError("%s takes %d inputs%s, not %d arguments"
                             % (what, nin, " (and optionally %d outputs)" % nout if nout else "",
@@ -393,14 +453,16 @@ class ElementwiseKernel:
             for p, d in strided:
                 extra += ["long _kcc_off_%s" % p.name]
                 extra += ["long _kcc_s%d_%s" % (k, p.name) for k in range(ndim)]
-        key = (tuple(str(dt) for dt in dtypes), tuple(_is_array(a) for a in args), ndim,
-               tuple(p.name for p, _ in strided), len(shape) if self._uses_ind else None)
+        pkey, key = key, (tuple(str(dt) for dt in dtypes), tuple(_is_array(a) for a in args),
+                          ndim, tuple(p.name for p, _ in strided),
+                          len(shape) if self._uses_ind else None)
         if not n:
             r = _results(outs, host_outs, not self.return_tuple)
             return None if self.no_return else r
-        source = self._source(params, dtypes, args, kparams + extra + ["long _n"],
-                              [p.name for p, _ in strided], ndim, len(shape))
-        k = self._compiled.kernel(key, source, self.name, self.options)
+        k = self._compiled.kernel(
+            key, lambda: self._source(params, dtypes, args, kparams + extra + ["long _n"],
+                                      [p.name for p, _ in strided], ndim, len(shape)),
+            self.name, self.options)
         # A view is passed as the array owning its buffer (its offset is a parameter).
         values = [_owner(d) for d in dev_args]
         if strided or self._uses_idx:
@@ -412,9 +474,51 @@ class ElementwiseKernel:
         if n:
             block = block_size or _BLOCK
             grid = min(-(-n // block), 1 << 16)
-            k[grid, block](*values)
+            cfg = k[grid, block]
+            cfg(*values)
+            if pkey is not None and not host_outs and not any(p.raw for p in params):
+                self._make_plan(pkey, cfg, params, args, nargs, dtypes, shape, strided, values)
         r = _results(outs, host_outs, not self.return_tuple)
         return None if self.no_return else r
+
+    def _make_plan(self, key, cfg, params, args, nargs, dtypes, shape, strided, values):
+        """What a call with arguments of `key` does (see "launch plans" above): (launch
+        configuration, the outputs to allocate as (shape, dtype), where each launch argument
+        comes from: (0, k) array argument k (a view's owner), (1, (k, dtype)) scalar argument
+        k, (2, k) array argument k's offset, (3, v) the value v)."""
+        src = [(0, j) if _is_array(args[j]) else (1, (j, dt)) for j, dt in enumerate(dtypes)]
+        src += [(3, v) for v in values[len(src):]]  # dims, offsets and strides, n
+        if strided:
+            ndim = (len(values) - len(params) - 1 - len(strided)) // (len(strided) + 1)
+            for q, (p, _) in enumerate(strided):
+                src[len(params) + ndim + q * (ndim + 1)] = (2, params.index(p))
+        news = [(tuple(shape), dt) for dt in dtypes[nargs:]]
+        if len(self._plans) >= _PLANS_MAX:
+            self._plans.clear()
+        self._plans[key] = (cfg, news, tuple(src))
+
+    def _run_plan(self, plan, args):
+        cfg, news, src = plan
+        if news:
+            dev = _core._current
+            new = [_core._new_array(shp, dt, dev) for shp, dt in news]
+            args = args + tuple(new)
+        values = []
+        for kind, v in src:
+            if kind == 0:
+                a = args[v]
+                values.append(a.base if a.base is not None else a)
+            elif kind == 3:
+                values.append(v)
+            elif kind == 2:
+                values.append(args[v]._off)
+            else:
+                values.append(_plan_scalar(args[v[0]], v[1]))
+        cfg(*values)
+        if self.no_return:
+            return None
+        outs = args[len(self.in_params):]
+        return outs[0] if len(outs) == 1 and not self.return_tuple else tuple(outs)
 
     def _source(self, params, dtypes, args, kparams, strided, ndim, loop_ndim):
         lines = [_HEADERS + self.preamble, ""]
@@ -501,6 +605,7 @@ class ReductionKernel:
         self.preamble = preamble
         self.options = tuple(options)
         self._compiled = _Compiled()
+        self._plans = {}  # (_plan_key, axis, keepdims) -> plan
 
     def __repr__(self):
         return "<kcc.ReductionKernel %s(%s) -> (%s)>" % (
@@ -508,6 +613,14 @@ class ReductionKernel:
             ", ".join(map(repr, self.out_params)))
 
     def __call__(self, *args, out=None, axis=None, keepdims=False):
+        pkey = None
+        if axis is None or type(axis) is int or type(axis) is tuple:
+            pkey = _plan_key(args if out is None else args + (out,))
+            if pkey is not None:
+                pkey = (pkey, axis, keepdims)
+                plan = self._plans.get(pkey)
+                if plan is not None:
+                    return self._run_plan(plan, args if out is None else args + (out,))
         what = "ReductionKernel %s" % self.name
         np = _core._numpy()
         nin, nout = len(self.in_params), len(self.out_params)
@@ -516,6 +629,7 @@ class ReductionKernel:
                 raise TypeError("%s: out= is the one output, given instead of as an argument"
                                 % what)
             args = args + (out,)
+        nargs = len(args)
         if len(args) not in (nin, nin + nout):
             raise TypeError("%s takes %d inputs (and optionally %d outputs), not %d arguments"
                             % (what, nin, nout, len(args)))
@@ -553,44 +667,90 @@ class ReductionKernel:
         rdims, rsts = _merge_dims([shape[k] for k in axes], [[st[k] for k in axes] for st in sts])
         nkept, ndim = len(kdims), len(kdims) + len(rdims)
         j = 0
-        for p, a, dt in zip(self.in_params, args[:nin], dtypes[:nin]):
+        src, ssrc = [], []  # where each value comes from, for a plan (_make_plan)
+        for q, (p, a, dt) in enumerate(zip(self.in_params, args[:nin], dtypes[:nin])):
             ct = _ctype(dt)
             if p in dev_in:
                 kparams.append("const %s *_kcc_p_%s" % (ct, p.name))
                 kparams.append("long _kcc_off_%s" % p.name)
                 kparams += ["long _kcc_s%d_%s" % (k, p.name) for k in range(ndim)]
                 values += [_owner(devs[j]), devs[j]._off] + ksts[j] + rsts[j]
+                src += [(0, q), (2, q)] + [(3, v) for v in ksts[j] + rsts[j]]
                 j += 1
             else:
                 kparams.append("%s %s" % (ct, p.name))
                 values.append(_scalar(a, dt))
                 scalars.append(("%s %s" % (ct, p.name), values[-1]))
+                src.append((1, (q, dt)))
+                ssrc.append(src[-1])
+        # Few outputs and long reductions: each output's elements split over `parts` blocks,
+        # _BLOCKS_ALL blocks in all, each part at least 8 elements per thread; a second
+        # kernel joins the parts.
         parts = 1
-        if nred >= 4 * _BLOCK and nout_el < 64:  # few outputs, long reductions: split them
-            parts = min(-(-nred // (8 * _BLOCK)), max(1, 256 // nout_el))
+        if nred >= 4 * _BLOCK:
+            parts = min(-(-nred // (8 * _BLOCK)), max(1, _BLOCKS_ALL // nout_el))
         dims = ["long _kcc_shape%d" % k for k in range(ndim)]
         values += kdims + rdims
+        src += [(3, v) for v in kdims + rdims]
         key = (tuple(str(dt) for dt in dtypes), str(rtype), tuple(_is_array(a) for a in args),
                ndim, nkept, parts > 1)
         if not nout_el:
             return _results(final_outs, host_outs, True)
-        source = self._source(dtypes, rtype, kparams, dims, dev_in, ndim, nkept, parts,
-                              [c for c, _ in scalars])
+        def source():
+            return self._source(dtypes, rtype, kparams, dims, dev_in, ndim, nkept, parts,
+                                [c for c, _ in scalars])
+        osrc = [(4, m) for m in range(nout)]
         if parts == 1:
             k = self._compiled.kernel(key, source, self.name, self.options)
-            k[nout_el, _BLOCK](*values, *outs, nred)
+            launches = [(k[nout_el, _BLOCK], src + osrc + [(3, nred)])]
+            launches[0][0](*values, *outs, nred)
         else:
             first = self._compiled.kernel(key, source, self.name, self.options,
                                           self.name + "_parts")
             final = self._compiled.kernel(key, source, self.name, self.options,
                                           self.name + "_final")
             partial = _core.DeviceArray(nout_el * parts, rtype)
-            first[nout_el * parts, _BLOCK](*values, partial, nred, parts)
-            final[nout_el, _BLOCK](partial, *outs, parts, *[v for _, v in scalars])
+            launches = [(first[nout_el * parts, _BLOCK], src + [(5, 0), (3, nred), (3, parts)]),
+                        (final[nout_el, _BLOCK], [(5, 0)] + osrc + [(3, parts)] + ssrc)]
+            launches[0][0](*values, partial, nred, parts)
+            launches[1][0](partial, *outs, parts, *[v for _, v in scalars])
         for o, t in zip(final_outs, outs):
             if o is not t:
                 _assign(o, t)
+        if pkey is not None and not host_outs and all(o is t for o, t in zip(outs, final_outs)):
+            # a plan: the outputs to allocate, the temporary, the launches and their values
+            news = [(out_shape, dt) for dt in dtypes[nargs:]]
+            tmp = (nout_el * parts, rtype) if parts > 1 else None
+            if len(self._plans) >= _PLANS_MAX:
+                self._plans.clear()
+            self._plans[pkey] = (news, tmp, [(c, tuple(v)) for c, v in launches], nin)
         return _results(final_outs, host_outs, True)
+
+    def _run_plan(self, plan, args):
+        """A call with arguments of a plan's key: its outputs and temporary allocated, its
+        launches' values gathered, as ElementwiseKernel._run_plan."""
+        news, tmp, launches, nin = plan
+        dev = _core._current
+        if news:
+            args = args + tuple(_core._new_array(shp, dt, dev) for shp, dt in news)
+        partial = _core._new_array((tmp[0],), tmp[1], dev) if tmp else None
+        for cfg, src in launches:
+            values = []
+            for kind, v in src:
+                if kind == 3:
+                    values.append(v)
+                elif kind == 0 or kind == 4:
+                    a = args[v if kind == 0 else nin + v]
+                    values.append(a.base if a.base is not None else a)
+                elif kind == 2:
+                    values.append(args[v]._off)
+                elif kind == 5:
+                    values.append(partial)
+                else:
+                    values.append(_plan_scalar(args[v[0]], v[1]))
+            cfg(*values)
+        outs = args[nin:]
+        return outs[0] if len(outs) == 1 else tuple(outs)
 
     @staticmethod
     def _axes(axis, ndim, what):
@@ -644,53 +804,91 @@ class ReductionKernel:
         for p in self.out_params:
             post.append("        _kcc_p_%s[o] = %s;" % (p.name, p.name))
         post.append("    }")
-        # One output element per block (o), its reduced elements r strided over the threads
-        # and, with parts, over `parts` blocks.
-        nred_dims = ndim - nkept
-        load = ["        long _kcc_q = j;"]
+        # Each block reduces for one output element o (the kept dimensions' index), its
+        # threads (and, with parts, `parts` blocks) striding over the reduced elements j.
+        # The kept dimensions' offset is worked out once per block; a reduction over one
+        # (merged) dimension, such as a contiguous array's, then costs a multiply-add per
+        # element where every element used to pay a 64-bit division per dimension.
+        head = ["    long _kcc_u = o;"]
         for p in dev_in:
-            load.append("        long _kcc_o_%s = _kcc_off_%s;" % (p.name, p.name))
-        for k in reversed(range(ndim)):
-            var = "_kcc_q" if k >= nkept else "_kcc_u"
-            load.append("        { long _kcc_c = %s %% _kcc_shape%d; %s /= _kcc_shape%d;"
-                        % (var, k, var, k))
+            head.append("    long _kcc_b_%s = _kcc_off_%s;" % (p.name, p.name))
+        for k in reversed(range(nkept)):
+            head.append("    { long _kcc_c = _kcc_u %% _kcc_shape%d; _kcc_u /= _kcc_shape%d;"
+                        % (k, k))
             for p in dev_in:
-                load.append("          _kcc_o_%s += _kcc_c * _kcc_s%d_%s;" % (p.name, k, p.name))
-            load.append("        }")
-            if k == nkept:
-                load.append("        long _kcc_u = o;")
-        if nred_dims == ndim:
-            load.append("        (void)o;")
-        if ndim == nkept:  # nothing reduced (axis=()): one element each
-            load.insert(1, "        long _kcc_u = o;")
-        for p, dt in zip(self.in_params, dtypes[:nin]):
-            if p in dev_in:
-                load.append("        const %s %s = _kcc_p_%s[_kcc_o_%s];"
-                            % (_ctype(dt), p.name, p.name, p.name))
-        load.append("        r = _kcc_reduce(r, %s(%s));" % (cast, self.map_expr))
-        body = "\n".join(load)
-        head = "kernel void %s(%s) {\n    shared _kcc_rt _kcc_t[%d];\n" % ("%s", "%s", _BLOCK)
+                head.append("      _kcc_b_%s += _kcc_c * _kcc_s%d_%s;" % (p.name, k, p.name))
+            head.append("    }")
+        head.append("    (void)_kcc_u;")
+
+        def element(u):
+            """The u-th of an iteration's elements, mapped, as _kcc_vU (j: its index among
+            the reduced elements, as map_expr may use)."""
+            e = ["        _kcc_rt _kcc_v%d;" % u,
+                 "        { const long j = _kcc_j + %d * _kcc_step; (void)j;" % u]
+            if ndim - nkept == 1:
+                for p in dev_in:
+                    e.append("          long _kcc_o_%s = _kcc_b_%s + j * _kcc_s%d_%s;"
+                             % (p.name, p.name, nkept, p.name))
+            else:
+                e.append("          long _kcc_q = j; (void)_kcc_q;")
+                for p in dev_in:
+                    e.append("          long _kcc_o_%s = _kcc_b_%s;" % (p.name, p.name))
+                for k in reversed(range(nkept, ndim)):
+                    e.append("          { long _kcc_c = _kcc_q %% _kcc_shape%d; "
+                             "_kcc_q /= _kcc_shape%d;" % (k, k))
+                    for p in dev_in:
+                        e.append("            _kcc_o_%s += _kcc_c * _kcc_s%d_%s;"
+                                 % (p.name, k, p.name))
+                    e.append("          }")
+            for p, dt in zip(self.in_params, dtypes[:nin]):
+                if p in dev_in:
+                    e.append("          const %s %s = _kcc_p_%s[_kcc_o_%s];"
+                             % (_ctype(dt), p.name, p.name, p.name))
+            e.append("          _kcc_v%d = %s(%s); }" % (u, cast, self.map_expr))
+            return e
+
+        # _UNROLL elements per thread and iteration, all loaded before any joins r: that
+        # many reads in flight per thread, which a memory-bound reduction needs to reach the
+        # memory's bandwidth. They join r in the order of j, as one at a time would (the
+        # same results, bit for bit).
+        loop = ["    for (; _kcc_j + %d * _kcc_step < _kcc_nred; _kcc_j += %d * _kcc_step) {"
+                % (_UNROLL - 1, _UNROLL)]
+        for u in range(_UNROLL):
+            loop += element(u)
+        loop += ["        r = _kcc_reduce(r, _kcc_v%d);" % u for u in range(_UNROLL)]
+        loop.append("    }")
+        loop.append("    for (; _kcc_j < _kcc_nred; _kcc_j += _kcc_step) {")
+        loop += element(0)
+        loop.append("        r = _kcc_reduce(r, _kcc_v0);")
+        loop.append("    }")
+        shared = "kernel void %s(%s) {\n    shared _kcc_rt _kcc_t[%d];"
         if parts == 1:
-            L.append(head % (self.name, ", ".join(kparams + dims + outs + ["long _kcc_nred"])))
-            L.append("    long o = blockIdx.x;\n    _kcc_rt r = %s(%s);" % (cast, self.identity))
-            L.append("    for (long j = threadIdx.x; j < _kcc_nred; j += blockDim.x) {\n%s\n    }"
-                     % body)
+            L.append(shared % (self.name, ", ".join(kparams + dims + outs + ["long _kcc_nred"]),
+                               _BLOCK))
+            L.append("    long o = blockIdx.x;")
+            L += head
+            L.append("    _kcc_rt r = %s(%s);" % (cast, self.identity))
+            L.append("    long _kcc_j = threadIdx.x, _kcc_step = blockDim.x;")
+            L += loop
             L.append("    r = _kcc_block(r, _kcc_t);")
             L += post
             L.append("}")
         else:
-            L.append(head % (self.name + "_parts",
-                             ", ".join(kparams + dims + ["_kcc_rt *_kcc_partial",
-                                                         "long _kcc_nred", "long _kcc_parts"])))
+            L.append(shared % (self.name + "_parts",
+                               ", ".join(kparams + dims + ["_kcc_rt *_kcc_partial",
+                                                           "long _kcc_nred", "long _kcc_parts"]),
+                               _BLOCK))
             L.append("    long o = blockIdx.x / _kcc_parts, part = blockIdx.x % _kcc_parts;")
+            L += head
             L.append("    _kcc_rt r = %s(%s);" % (cast, self.identity))
-            L.append("    for (long j = part * blockDim.x + threadIdx.x; j < _kcc_nred;"
-                     " j += _kcc_parts * blockDim.x) {\n%s\n    }" % body)
+            L.append("    long _kcc_j = part * blockDim.x + threadIdx.x, "
+                     "_kcc_step = _kcc_parts * blockDim.x;")
+            L += loop
             L.append("    r = _kcc_block(r, _kcc_t);")
             L.append("    if (threadIdx.x == 0) _kcc_partial[blockIdx.x] = r;\n}")
-            L.append(head % (self.name + "_final",
-                             ", ".join(["const _kcc_rt *_kcc_partial"] + outs +
-                                       ["long _kcc_parts"] + scalars)))
+            L.append(shared % (self.name + "_final",
+                               ", ".join(["const _kcc_rt *_kcc_partial"] + outs +
+                                         ["long _kcc_parts"] + scalars), _BLOCK))
             L.append("    long o = blockIdx.x;\n    _kcc_rt r = %s(%s);" % (cast, self.identity))
             L.append("    for (long j = threadIdx.x; j < _kcc_parts; j += blockDim.x)\n"
                      "        r = _kcc_reduce(r, _kcc_partial[o * _kcc_parts + j]);")
@@ -1029,3 +1227,6 @@ class ScanKernel:
         _scan_launch(self._compiled, src, self.name, self.options, ("scan",), list(args), 1,
                      size, rt, bool(total))
         return None
+
+
+_ARRAY_TYPES = (_core.DeviceArray, _core._View)

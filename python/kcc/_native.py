@@ -77,7 +77,7 @@ _kcc = None
 # The launch path in C (kcc._fastlaunch, python/src/fastlaunch.c), or None: launches through
 # ctypes. Looked for where the libraries are ($KCC_LIBDIR, then this package's directory);
 # KCC_PYEXT=0 leaves it unused. fast_error says why there is none (not found, not loadable).
-FAST_VERSION = 3  # the contract with fastlaunch.c (its VERSION)
+FAST_VERSION = 4  # the contract with fastlaunch.c (its VERSION)
 FAST_NAME = "_fastlaunch.abi3.so"
 fast = None
 fast_error = None
@@ -174,6 +174,7 @@ def kcrt():
         _proto(lib, "kcrt_device_synchronize", st, c_void_p)
         _proto(lib, "kcrt_buffer_alloc", st, c_void_p, c_size_t, P(c_void_p))
         _proto(lib, "kcrt_buffer_free", st, c_void_p)
+        _proto(lib, "kcrt_buffer_view", st, c_void_p, c_size_t, c_size_t, P(c_void_p))
         _proto(lib, "kcrt_buffer_write", st, c_void_p, c_size_t, c_void_p, c_size_t)
         _proto(lib, "kcrt_buffer_read", st, c_void_p, c_size_t, c_void_p, c_size_t)
         _proto(lib, "kcrt_buffer_copy", st, c_void_p, c_size_t, c_void_p, c_size_t, c_size_t)

@@ -38,7 +38,7 @@
 
 /* The version of the contract with _core.py (the parameter codes, setup()'s arguments):
  * _native.py refuses an extension of another version and falls back to ctypes. */
-#define FAST_VERSION 3
+#define FAST_VERSION 4
 
 /* Py_XSETREF is not in the limited API. */
 #define SETREF(dst, src)                                                                           \
@@ -61,7 +61,41 @@ typedef struct {
   PyObject_HEAD void *buf; /* kcrt_buffer *; NULL: freed (or not yet made) */
   int et;                  /* kcrt_elem_type of the dtype, 0: none */
   PyObject *device;        /* the kcc.Device it lives on */
+  void *queue;             /* the kcrt_queue * of the launches on a kcc.Stream that used it:
+                              NULL none (the default queue only), QUEUE_SEVERAL more than one.
+                              The memory pool reuses its block only after that work is done. */
 } ArrayBase;
+
+#define QUEUE_SEVERAL ((void *)1)
+
+static PyTypeObject *array_type_obj; /* ArrayBase: a launch marks the arrays it used */
+
+static void mark_queue(ArrayBase *a, void *q) {
+  if (!a->queue)
+    a->queue = q;
+  else if (a->queue != q)
+    a->queue = QUEUE_SEVERAL;
+}
+
+static PyObject *array_get_queue(PyObject *o, void *closure) {
+  ArrayBase *self = (ArrayBase *)o;
+  (void)closure;
+  if (!self->queue) Py_RETURN_NONE;
+  return PyLong_FromVoidPtr(self->queue);
+}
+
+static int array_set_queue(PyObject *o, PyObject *v, void *closure) {
+  ArrayBase *self = (ArrayBase *)o;
+  (void)closure;
+  if (!v || v == Py_None) {
+    self->queue = NULL;
+    return 0;
+  }
+  void *p = PyLong_AsVoidPtr(v);
+  if (!p && PyErr_Occurred()) return -1;
+  self->queue = p;
+  return 0;
+}
 
 static PyObject *array_get_buf(PyObject *o, void *closure) {
   ArrayBase *self = (ArrayBase *)o;
@@ -105,6 +139,8 @@ static void array_dealloc(ArrayBase *self) {
 
 static PyGetSetDef array_getset[] = {
     {"_buf", array_get_buf, array_set_buf, "the kcrt_buffer handle, or None", NULL},
+    {"_queue", array_get_queue, array_set_queue,
+     "the kcrt_queue handle of the stream launches that used it (1: several), or None", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 
@@ -430,6 +466,26 @@ static int fast_arg(const KernelBase *k, const Param *p, kcrt_arg *slot, PyObjec
   }
 }
 
+/* After a launch on a kcc.Stream: each kcc array it used (a view: the array owning the memory)
+ * remembers the queue, so that the memory pool does not hand its block to other work before
+ * that queue's work is done. */
+static void mark_stream_use(PyObject *args, void *q) {
+  Py_ssize_t n = PyTuple_Size(args);
+  for (Py_ssize_t i = 0; i < n; i++) {
+    PyObject *a = PyTuple_GetItem(args, i);
+    if (!array_type_obj || !PyObject_TypeCheck(a, array_type_obj)) continue;
+    mark_queue((ArrayBase *)a, q);
+    if ((PyObject *)Py_TYPE(a) == device_array_cls) continue;
+    PyObject *base = PyObject_GetAttrString(a, "base"); /* a view's owner */
+    if (!base)
+      PyErr_Clear();
+    else {
+      if (PyObject_TypeCheck(base, array_type_obj)) mark_queue((ArrayBase *)base, q);
+      Py_DECREF(base);
+    }
+  }
+}
+
 static void lock_kernel(KernelBase *k) {
   if (PyThread_acquire_lock(k->lock, NOWAIT_LOCK)) return;
   /* Another thread is launching this kernel, maybe running a Python setter: wait without the
@@ -485,6 +541,7 @@ static PyObject *launch_call(Launch *self, PyObject *args, PyObject *kw) {
   kcrt_status st =
       the_launch(k->handle, self->queue, self->grid, self->block, self->shared, k->args, (int)n);
   PyEval_RestoreThread(ts);
+  if (!st && self->queue) mark_stream_use(args, self->queue);
   if (st || posts) {
     /* A failure's exception (kcrt_last_error is this thread's), the copies back, the
      * temporary buffers freed: _core.Kernel._after_launch, as on the ctypes path. */
@@ -1185,6 +1242,7 @@ PyMODINIT_FUNC PyInit__fastlaunch(void) {
     Py_DECREF(m);
     return NULL;
   }
+  array_type_obj = (PyTypeObject *)array_type; /* the module holds it */
   Py_DECREF(array_type);
   Py_DECREF(launch_type);
   Py_DECREF(jit_type);

@@ -18,7 +18,8 @@ cp -L "$build/libkcc.so.0" "$build/runtime/libkcrt.so.0" "$out/lib/"
 [ -f "$build/_fastlaunch.abi3.so" ] && cp -L "$build/_fastlaunch.abi3.so" "$out/lib/"
 cp "$root/python/tests/conftest.py" "$root/python/tests/test_array.py" \
   "$root/python/tests/test_expr.py" "$root/python/tests/test_views.py" \
-  "$root/python/tests/test_array_ops.py" "$out/tests/"
+  "$root/python/tests/test_array_ops.py" "$root/python/tests/test_reductions.py" \
+  "$root/python/tests/test_array_plans.py" "$root/python/tests/test_mempool.py" "$out/tests/"
 cp "$root/tests/gpu/pyarray_run.sh" "$root/bench/python_arrays.py" "$out/"
 t=$(stat -c %Y "$out/lib/libkcc.so.0")
 touch -d "@$t" "$out/lib/libkcc.so.0"
