@@ -186,6 +186,7 @@ typedef struct VkPhys {
   uint8_t cache_uuid[VK_UUID_SIZE]; /* the driver's pipeline cache compatibility */
   bool szinp32, szinp64;            /* shaderSignedZeroInfNanPreserveFloat32/64 */
   bool dp32, dp64;                  /* shaderDenormPreserveFloat32/64 */
+  uint32_t subgroup_ops;            /* VkSubgroupFeatureFlags in compute shaders, else 0 */
   bool zero_fixes;                  /* its compiler needs kcc's zero fixes (below) */
 } VkPhys;
 
@@ -312,6 +313,8 @@ static void vk_enumerate(KcrtDevEntry **list, int *n, char *why, size_t whylen) 
     p->szinp32 = fc.shaderSignedZeroInfNanPreserveFloat32;
     p->szinp64 = fc.shaderSignedZeroInfNanPreserveFloat64;
     p->dp32 = fc.shaderDenormPreserveFloat32;
+    if (p11.subgroupSupportedStages & VK_SHADER_STAGE_COMPUTE_BIT)
+      p->subgroup_ops = p11.subgroupSupportedOperations;
     p->dp64 = fc.shaderDenormPreserveFloat64;
     /* kcc's Vulkan form guards float arithmetic with zeros against compilers that fold it
      * wrongly (Mesa's: docs/driver-bugs.md 21, 22) under specialisation constant 7; it is
@@ -451,6 +454,7 @@ static kcrt_status vk_open(kcrt_device *dev) {
   f12.storageBuffer8BitAccess = p->f12.storageBuffer8BitAccess;
   f12.shaderBufferInt64Atomics = p->f12.shaderBufferInt64Atomics;
   f12.shaderSharedInt64Atomics = p->f12.shaderSharedInt64Atomics;
+  f12.shaderSubgroupExtendedTypes = p->f12.shaderSubgroupExtendedTypes;
   VkPhysicalDeviceVulkan11Features f11 = {
       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES, .pNext = &f12};
   f11.storageBuffer16BitAccess = p->f11.storageBuffer16BitAccess;
@@ -1179,6 +1183,8 @@ enum {
   SPV_CAP_INT64_ATOMICS = 12,
   SPV_CAP_SIGNED_ZERO_INF_NAN_PRESERVE = 4466,
   SPV_CAP_DENORM_PRESERVE = 4464,
+  SPV_CAP_GROUP_NON_UNIFORM = 61, /* then Vote, Arithmetic, Ballot, Shuffle, ShuffleRelative,
+                                     Clustered: 62 to 67 */
   SPV_OP_EXECUTION_MODE = 16,
   SPV_MODE_DENORM_PRESERVE = 4459,
 };
@@ -1233,6 +1239,29 @@ static size_t drop_denorm_modes(uint32_t *w, size_t n, bool keep32, bool keep64)
     }
   }
   return out;
+}
+
+/* What the module's subgroup capabilities (OpenCL C's sub_group_* functions) ask that the
+ * device's compute shaders lack, or NULL. */
+static const char *subgroup_lack(const VkPhys *p, const uint32_t *w, size_t n) {
+  static const struct {
+    uint32_t cap, bit;
+    const char *what;
+  } need[] = {
+      {SPV_CAP_GROUP_NON_UNIFORM, VK_SUBGROUP_FEATURE_BASIC_BIT, "subgroups (basic)"},
+      {SPV_CAP_GROUP_NON_UNIFORM + 1, VK_SUBGROUP_FEATURE_VOTE_BIT, "subgroup votes"},
+      {SPV_CAP_GROUP_NON_UNIFORM + 2, VK_SUBGROUP_FEATURE_ARITHMETIC_BIT,
+       "subgroup reductions and scans"},
+      {SPV_CAP_GROUP_NON_UNIFORM + 3, VK_SUBGROUP_FEATURE_BALLOT_BIT, "subgroup ballots"},
+      {SPV_CAP_GROUP_NON_UNIFORM + 4, VK_SUBGROUP_FEATURE_SHUFFLE_BIT, "subgroup shuffles"},
+      {SPV_CAP_GROUP_NON_UNIFORM + 5, VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT,
+       "relative subgroup shuffles"},
+      {SPV_CAP_GROUP_NON_UNIFORM + 6, VK_SUBGROUP_FEATURE_CLUSTERED_BIT,
+       "clustered subgroup reductions"},
+  };
+  for (size_t i = 0; i < sizeof need / sizeof *need; i++)
+    if (has_capability(w, n, need[i].cap) && !(p->subgroup_ops & need[i].bit)) return need[i].what;
+  return NULL;
 }
 
 /* Whether the module has a specialisation constant with SpecId `spec`. */
@@ -1310,6 +1339,8 @@ static kcrt_status vk_module_load(kcrt_module *m) {
   else if (has_capability(words, s->size / 4, SPV_CAP_INT64_ATOMICS) &&
            !c->p->f12.shaderBufferInt64Atomics)
     lacks = "shaderBufferInt64Atomics (64-bit atomics)";
+  else if ((lacks = subgroup_lack(c->p, words, s->size / 4)))
+    ;
   else if (has_capability(words, s->size / 4, SPV_CAP_SIGNED_ZERO_INF_NAN_PRESERVE) &&
            (!c->p->szinp32 ||
             (has_capability(words, s->size / 4, SPV_CAP_FLOAT64) && !c->p->szinp64)))

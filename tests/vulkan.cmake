@@ -137,9 +137,12 @@ function(_kcc_vk_run name program bundle)
     SKIP_RETURN_CODE 77 TIMEOUT 300 LABELS vulkan ENVIRONMENT "${_vk_env}")
 endfunction()
 
-# The corpus kernels the form takes, and runtime tests' own kernels (tests/runtime/NAME.cu)
-# that it takes whole.
-foreach(_name ${KCC_VK_KERNELS} cuda_devvar)
+# The corpus kernels the form takes, and runtime tests' own kernels (tests/runtime/NAME.cu or
+# .cl) that it takes whole: OpenCL C's work-item, work-group and subgroup functions, integer dot
+# products, printf; CUDA's __device__ variables, fp8, lambdas, launches and names.
+set(KCC_VK_OWN_KERNELS cuda_devvar cuda_fp8 cuda_hostprog cuda_lambda cuda_launch cuda_names
+    cl_chatter cl_contract cl_intdot cl_printf cl_subgroups cl_wgfn cl_workitem)
+foreach(_name ${KCC_VK_KERNELS} ${KCC_VK_OWN_KERNELS})
   if(TARGET rt_${_name})
     _kcc_vk_run(${_name} rt_${_name} ${_rt_out}/${_name}.kcb)
   endif()

@@ -1322,6 +1322,49 @@ static uint32_t select_call(SG *g, KExpr *e) {
 /* convert_T_sat(x): float to integer with the SaturatedConversion decoration (NaN gives 0);
  * between integers of other signedness OpSatConvertSToU/UToS, and narrowing ones of the
  * same signedness decorated too. Widening ones need no clamping. */
+/* A constant of (scalar or vector) type t from the bits of v, or from double d for a float t. */
+static uint32_t const_of(SG *g, const KType *t, uint64_t v, double d) {
+  if (kir_is_float(elem(t)))
+    return sg_convert(g, spv_const_float(&g->m, 64, d), kir_type_scalar(KT_F64), t, (KLoc){0});
+  return sg_convert(g, spv_const_int(&g->m, 64, v), kir_type_scalar(KT_U64), t, (KLoc){0});
+}
+
+/* convert_T_sat in the Vulkan form, which has neither OpSatConvert* nor the
+ * SaturatedConversion decoration (Kernel features): the plain conversion where the value
+ * fits, the bound it passes where not, and 0 for NaN. The bounds compared with are powers of
+ * two or integers of the source type, all exact there. */
+static uint32_t vk_convert_sat(SG *g, const KType *from, const KType *to, uint32_t v) {
+  const KType *fe = elem(from), *te = elem(to);
+  uint32_t rt = ty(g, to), bt = bool_of(g, from);
+  int tb = sg_bits(te), fb = sg_bits(fe);
+  bool ts = kir_is_signed(te), fs = kir_is_signed(fe), ff = kir_is_float(fe);
+  uint64_t tmax = ts ? (~0ull >> (65 - tb)) : (tb == 64 ? ~0ull : (1ull << tb) - 1);
+  uint64_t tmin = ts ? ~0ull << (tb - 1) : 0; /* as the bits of a 64-bit integer */
+  uint32_t hi_r = const_of(g, to, tmax, 0), lo_r = const_of(g, to, tmin, 0), r, high, low;
+  if (ff) {
+    r = sg_opv(g, ts ? SpvOpConvertFToS : SpvOpConvertFToU, rt, 1, v);
+    double top = ldexp(1.0, ts ? tb - 1 : tb), bottom = ts ? -top : 0;
+    high = sg_opv(g, SpvOpFOrdGreaterThanEqual, bt, 2, v, const_of(g, from, 0, top));
+    low = sg_opv(g, SpvOpFOrdLessThan, bt, 2, v, const_of(g, from, 0, bottom));
+    r = sg_opv(g, SpvOpSelect, rt, 3, sg_opv(g, SpvOpIsNan, bt, 1, v), sg_zero(g, to), r);
+  } else {
+    SpvOp conv = fb == tb ? SpvOpBitcast : fs ? SpvOpSConvert : SpvOpUConvert;
+    r = fb == tb && fs == ts ? v : sg_opv(g, conv, rt, 1, v);
+    /* x > tmax, compared in the source type where tmax fits it, else never */
+    bool fits_hi = fs ? (tmax <= (~0ull >> (65 - fb))) : (fb == 64 || tmax <= (1ull << fb) - 1);
+    uint32_t never = sg_opv(g, SpvOpINotEqual, bt, 2, v, v);
+    high = fits_hi ? sg_opv(g, fs ? SpvOpSGreaterThan : SpvOpUGreaterThan, bt, 2, v,
+                            const_of(g, from, tmax, 0))
+                   : never;
+    /* x < tmin: a signed source below 0 (unsigned target) or below tmin (narrower signed) */
+    low = fs && (!ts || tb < fb)
+              ? sg_opv(g, SpvOpSLessThan, bt, 2, v, const_of(g, from, ts ? tmin : 0, 0))
+              : never;
+  }
+  r = sg_opv(g, SpvOpSelect, rt, 3, high, hi_r, r);
+  return sg_opv(g, SpvOpSelect, rt, 3, low, lo_r, r);
+}
+
 static uint32_t convert_sat(SG *g, KExpr *e) {
   const KType *from = e->args[0]->type, *to = e->type;
   const KType *fe = elem(from), *te = elem(to);
@@ -1330,6 +1373,7 @@ static uint32_t convert_sat(SG *g, KExpr *e) {
     sg_error(g, e->loc, "convert_sat from '%s' to '%s'", kir_type_str(from), kir_type_str(to));
     return spv_undef(&g->m, rt);
   }
+  if (g->vk) return vk_convert_sat(g, from, to, v);
   SpvOp op;
   bool fs = kir_is_signed(fe), ts = kir_is_signed(te);
   if (kir_is_float(fe))
@@ -1480,6 +1524,31 @@ static uint32_t sg_subgroup_input(SG *g, KBuiltin b) {
                                  "__spirv_BuiltInSubgroupLocalInvocationId"};
   int k = (int)(b - BI_SG_SIZE);
   uint32_t u32 = spv_type_int(&g->m, 32);
+  if (g->vk && b == BI_SG_NUM) {
+    /* ceil(invocations / SubgroupSize): lavapipe's NumSubgroups leaves out a last, partial
+     * subgroup (12 for 100 invocations in subgroups of 8: docs/driver-bugs.md 26). */
+    uint32_t size = sg_subgroup_input(g, BI_SG_MAX_SIZE), one = sg_u32(g, 1);
+    uint32_t n = sg_opv(g, SpvOpIMul, u32, 2,
+                        sg_opv(g, SpvOpIMul, u32, 2, g->wgsize[0], g->wgsize[1]), g->wgsize[2]);
+    return sg_opv(g, SpvOpUDiv, u32, 2,
+                  sg_opv(g, SpvOpISub, u32, 2, sg_opv(g, SpvOpIAdd, u32, 2, n, size), one), size);
+  }
+  if (g->vk && (b == BI_SG_SIZE || b == BI_SG_MAX_SIZE)) {
+    /* Vulkan's SubgroupSize is every subgroup's (OpenCL's maximum, a Kernel builtin); OpenCL's
+     * size of this subgroup is that, or what is left of the workgroup for the last one. */
+    nonuniform_cap(g, SpvCapabilityGroupNonUniform);
+    uint32_t ops[3] = {sg_builtin_input(g, 4, u32, SpvBuiltInSubgroupSize, names[0]),
+                       SpvMemoryAccessAlignedMask, 4};
+    uint32_t size = sg_op(g, SpvOpLoad, u32, 3, ops);
+    if (b == BI_SG_MAX_SIZE) return size;
+    uint32_t n = sg_opv(g, SpvOpIMul, u32, 2,
+                        sg_opv(g, SpvOpIMul, u32, 2, g->wgsize[0], g->wgsize[1]), g->wgsize[2]);
+    uint32_t first = sg_opv(g, SpvOpIMul, u32, 2, sg_subgroup_input(g, BI_SG_ID), size);
+    uint32_t left = sg_opv(g, SpvOpISub, u32, 2, n, first);
+    return sg_opv(g, SpvOpSelect, u32, 3, sg_opv(g, SpvOpULessThan, tbool(g), 2, left, size), left,
+                  size);
+  }
+  if (g->vk) nonuniform_cap(g, SpvCapabilityGroupNonUniform);
   uint32_t ops[3] = {sg_builtin_input(g, 4 + k, u32, bi[k], names[k]), SpvMemoryAccessAlignedMask,
                      4};
   return sg_op(g, SpvOpLoad, u32, 3, ops);
@@ -1514,6 +1583,52 @@ static bool red_is_logical(KRedOp r) {
   return r == KR_LOGICAL_AND || r == KR_LOGICAL_OR || r == KR_LOGICAL_XOR;
 }
 
+static uint32_t to_bool(SG *g, uint32_t v, const KType *t);
+static uint32_t from_bool(SG *g, uint32_t c, const KType *t);
+
+/* A clustered reduction in the Vulkan form by shuffles rather than the Clustered capability,
+ * which lavapipe (and other drivers) lack: each lane reads the n lanes of its aligned cluster
+ * (n a power of two, as OpenCL requires) in order and combines those that exist (a last,
+ * partial subgroup has fewer). */
+static uint32_t vk_clustered(SG *g, KExpr *e, uint32_t v, const KType *t) {
+  KExpr *n = e->args[1];
+  uint32_t rt = ty(g, t), sc = sg_u32(g, SpvScopeSubgroup);
+  if (n->kind != KE_ICONST || !n->ival || (n->ival & (n->ival - 1)) || n->ival > 128) {
+    sg_error(g, n->loc, "a clustered reduction's cluster size must be a constant power of two");
+    return spv_undef(&g->m, rt);
+  }
+  nonuniform_cap(g, SpvCapabilityGroupNonUniformShuffle);
+  bool logical = red_is_logical(e->red), f = kir_is_float(t), s = kir_is_signed(t);
+  uint32_t x = logical ? to_bool(g, v, t) : v, xt = logical ? tbool(g) : rt;
+  uint32_t u32 = spv_type_int(&g->m, 32);
+  uint32_t lid = sg_subgroup_input(g, BI_SG_LOCAL_ID), size = sg_subgroup_input(g, BI_SG_SIZE);
+  uint32_t base = sg_opv(g, SpvOpBitwiseAnd, u32, 2, lid, sg_u32(g, ~(uint32_t)(n->ival - 1)));
+  uint32_t acc = sg_opv(g, SpvOpGroupNonUniformShuffle, xt, 3, sc, x, base);
+  int glsl = -1;
+  SpvOp op = SpvOpNop;
+  switch (e->red) {
+  case KR_ADD: op = f ? SpvOpFAdd : SpvOpIAdd; break;
+  case KR_MUL: op = f ? SpvOpFMul : SpvOpIMul; break;
+  case KR_MIN: glsl = f ? GLSLstd450NMin : s ? GLSLstd450SMin : GLSLstd450UMin; break;
+  case KR_MAX: glsl = f ? GLSLstd450NMax : s ? GLSLstd450SMax : GLSLstd450UMax; break;
+  case KR_AND: op = SpvOpBitwiseAnd; break;
+  case KR_OR: op = SpvOpBitwiseOr; break;
+  case KR_XOR: op = SpvOpBitwiseXor; break;
+  case KR_LOGICAL_AND: op = SpvOpLogicalAnd; break;
+  case KR_LOGICAL_OR: op = SpvOpLogicalOr; break;
+  default: op = SpvOpLogicalNotEqual; break; /* logical xor */
+  }
+  for (uint64_t j = 1; j < n->ival; j++) {
+    uint32_t at = sg_opv(g, SpvOpIAdd, u32, 2, base, sg_u32(g, (uint32_t)j));
+    uint32_t y = sg_opv(g, SpvOpGroupNonUniformShuffle, xt, 3, sc, x, at);
+    uint32_t c = glsl >= 0
+                     ? sg_opv(g, SpvOpExtInst, xt, 4, sg_vk_glsl_import(g), (uint32_t)glsl, acc, y)
+                     : sg_opv(g, op, xt, 2, acc, y);
+    acc = sg_opv(g, SpvOpSelect, xt, 3, sg_opv(g, SpvOpULessThan, tbool(g), 2, at, size), c, acc);
+  }
+  return logical ? from_bool(g, acc, t) : acc;
+}
+
 /* An int truth value as a bool, and back (1 or 0). */
 static uint32_t to_bool(SG *g, uint32_t v, const KType *t) {
   return sg_opv(g, SpvOpINotEqual, tbool(g), 2, v, zero_of(g, t));
@@ -1535,7 +1650,7 @@ static uint32_t subgroup_scalar(SG *g, KExpr *e, uint32_t v, const KType *t, uin
   uint32_t sc = sg_u32(g, SpvScopeSubgroup), rt = ty(g, t);
   switch (b) {
   case BI_SG_BROADCAST:
-    if (!e->nonuniform) {
+    if (!e->nonuniform && !g->vk) {
       spv_capability(&g->m, SpvCapabilityGroups);
       return sg_opv(g, SpvOpGroupBroadcast, rt, 3, sc, v, x);
     }
@@ -1564,13 +1679,15 @@ static uint32_t subgroup_scalar(SG *g, KExpr *e, uint32_t v, const KType *t, uin
                  : b == BI_SG_SCAN_EXCLUSIVE   ? SpvGroupOperationExclusiveScan
                  : b == BI_SG_CLUSTERED_REDUCE ? SpvGroupOperationClusteredReduce
                                                : SpvGroupOperationReduce;
-  bool nonuniform = e->nonuniform || b == BI_SG_CLUSTERED_REDUCE;
+  /* Vulkan has only the non-uniform instructions (the Groups capability is OpenCL's). */
+  bool nonuniform = e->nonuniform || g->vk || b == BI_SG_CLUSTERED_REDUCE;
   SpvOp op = red_opcode(e->red, t, nonuniform);
   bool groups = op >= SpvOpGroupIAdd && op <= SpvOpGroupSMax;
   if (groups) {
     spv_capability(&g->m, SpvCapabilityGroups);
     return sg_opv(g, op, rt, 3, sc, gop, v);
   }
+  if (g->vk && b == BI_SG_CLUSTERED_REDUCE) return vk_clustered(g, e, v, t);
   nonuniform_cap(g, b == BI_SG_CLUSTERED_REDUCE ? SpvCapabilityGroupNonUniformClustered
                                                 : SpvCapabilityGroupNonUniformArithmetic);
   bool logical = red_is_logical(e->red);
@@ -1591,9 +1708,11 @@ static uint32_t subgroup_call(SG *g, KExpr *e) {
   case BI_SG_LOCAL_ID:
     return sg_convert(g, sg_subgroup_input(g, b), kir_type_scalar(KT_U32), e->type, e->loc);
   case BI_SG_BARRIER:
-    /* a fence of local and global memory, as the other forms' sub_group_barrier */
+    /* a fence of local and global memory, as the other forms' sub_group_barrier (Vulkan's
+       buffers are UniformMemory) */
     sg_instv(g, SpvOpControlBarrier, 3, sc, sg_u32(g, SpvScopeWorkgroup),
-             sg_u32(g, SEM_ACQ_REL | SEM_WG | SEM_XWG));
+             sg_u32(g, SEM_ACQ_REL | SEM_WG |
+                           (g->vk ? (uint32_t)SpvMemorySemanticsUniformMemoryMask : SEM_XWG)));
     return 0;
   case BI_SG_ELECT:
     nonuniform_cap(g, SpvCapabilityGroupNonUniform);
@@ -1602,7 +1721,7 @@ static uint32_t subgroup_call(SG *g, KExpr *e) {
   case BI_SG_ANY: {
     uint32_t p = to_bool(g, sg_expr(g, e->args[0]), e->args[0]->type);
     SpvOp op;
-    if (e->nonuniform) {
+    if (e->nonuniform || g->vk) {
       nonuniform_cap(g, SpvCapabilityGroupNonUniformVote);
       op = b == BI_SG_ALL ? SpvOpGroupNonUniformAll : SpvOpGroupNonUniformAny;
     } else {
@@ -1713,9 +1832,9 @@ static bool vk_unsupported(SG *g, KExpr *e) {
   const char *why = NULL;
   if (kir_builtin_is_image(b) || kir_builtin_is_cuda_texture(b))
     why = " (no images or textures yet)";
-  else if (kir_builtin_is_warp(b) || kir_builtin_is_subgroup(b))
-    why = " (no warp or subgroup operations yet)";
-  else if (b == BI_VLOAD || b == BI_VSTORE || b == BI_MUL_HI || b == BI_CONVERT_SAT)
+  else if (kir_builtin_is_warp(b))
+    why = " (no warp operations yet: OpenCL's subgroup functions are)";
+  else if (b == BI_VLOAD || b == BI_VSTORE || b == BI_MUL_HI)
     why = "";
   if (!why) return false;
   sg_error(g, e->loc, "'%s' is not supported by the Vulkan SPIR-V form yet%s",

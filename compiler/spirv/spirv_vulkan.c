@@ -617,13 +617,13 @@ void sg_vk_entry(SG *g, KFunc *f) {
   /* SPIR-V 1.0's interface is the Input variables the entry point reaches: the builtins. */
   SpvWords *b = &m->sec[SPV_SEC_ENTRY];
   int nif = 0;
-  for (int k = 0; k < 4; k++) nif += g->builtin[k] != 0;
+  for (int k = 0; k < SG_NBUILTIN; k++) nif += g->builtin[k] != 0;
   spw_push(b, ((uint32_t)(3 + spw_string_words(f->name) + nif) << SpvWordCountShift) |
                   SpvOpEntryPoint);
   spw_push(b, SpvExecutionModelGLCompute);
   spw_push(b, fid);
   spw_string(b, f->name);
-  for (int k = 0; k < 4; k++)
+  for (int k = 0; k < SG_NBUILTIN; k++)
     if (g->builtin[k]) spw_push(b, g->builtin[k]);
   /* Vulkan lets drivers ignore the sign of zero, infinities and NaN unless asked (Mesa turned
    * 0 * -x into +0), and flush denormals (NVIDIA's does: docs/driver-bugs.md 25): C's floats
