@@ -328,7 +328,16 @@ static const char h_algorithm[] =
     "&__hi, C __c) { return __c(__v, __lo) ? __lo : __c(__hi, __v) ? __hi : __v; }\n"
     "}\n" HD_END
     "namespace std {\n"
-    "#define __KCC_HOSTALG(n) template <class... A> __attribute__((host)) void n(A &&...);\n"
+    /* What the host's algorithm returns converts to what host code takes it as. */
+    "struct __kcc_host_result { template <class T> operator T() const; };\n"
+    /* For device code, a declaration that says why (it is the better candidate there, the
+       host one for host code). */
+    "#define __KCC_HOSTALG(n) template <class... A> __attribute__((host)) __kcc_host_result "
+    "n(A &&...); "
+    "template <class... A> __attribute__((device)) void n(A &&...) "
+    "__attribute__((unavailable(\"std::\" #n \" is host code in CUDA (not constexpr in C++17); "
+    "device code has <algorithm>'s constexpr part: min, max, minmax, clamp, min_element, "
+    "max_element, minmax_element\")));\n"
     "__KCC_HOSTALG(sort) __KCC_HOSTALG(stable_sort) __KCC_HOSTALG(partial_sort) "
     "__KCC_HOSTALG(nth_element) __KCC_HOSTALG(copy) __KCC_HOSTALG(copy_n) "
     "__KCC_HOSTALG(copy_if) __KCC_HOSTALG(copy_backward) __KCC_HOSTALG(move_backward) "
@@ -380,7 +389,11 @@ static const char h_array[] =
     "  constexpr const T &operator[](size_t __i) const noexcept { return __elems[__i]; }\n"
     HD_END
     "  __attribute__((host)) T &at(size_t __i);\n"
-    "  __attribute__((host)) const T &at(size_t __i) const;\n" HD_BEGIN
+    "  __attribute__((host)) const T &at(size_t __i) const;\n"
+    "  __attribute__((device, unavailable(\"std::array::at throws out_of_range, which device "
+    "code cannot: index with []\"))) T &at(size_t __i);\n"
+    "  __attribute__((device, unavailable(\"std::array::at throws out_of_range, which device "
+    "code cannot: index with []\"))) const T &at(size_t __i) const;\n" HD_BEGIN
     "  constexpr T &front() noexcept { return __elems[0]; }\n"
     "  constexpr const T &front() const noexcept { return __elems[0]; }\n"
     "  constexpr T &back() noexcept { return __elems[N ? N - 1 : 0]; }\n"
@@ -469,10 +482,14 @@ static const char h_iterator[] =
     "(is_base_of<random_access_iterator_tag, typename "
     "iterator_traits<I>::iterator_category>::value) __i += __n; else { for (; __n > 0; --__n) "
     "++__i; for (; __n < 0; ++__n) --__i; } }\n"
+    /* By value, not through advance's reference: a pointer's address passed on is one more
+       pointer whose memory OpenCL C and SPIR-V must know. */
     "template <class I> constexpr I next(I __i, typename iterator_traits<I>::difference_type "
-    "__n = 1) { advance(__i, __n); return __i; }\n"
+    "__n = 1) { if constexpr (is_base_of<random_access_iterator_tag, typename "
+    "iterator_traits<I>::iterator_category>::value) return __i + __n; else { for (; __n > 0; "
+    "--__n) ++__i; for (; __n < 0; ++__n) --__i; return __i; } }\n"
     "template <class I> constexpr I prev(I __i, typename iterator_traits<I>::difference_type "
-    "__n = 1) { advance(__i, -__n); return __i; }\n"
+    "__n = 1) { return next(__i, -__n); }\n"
     "template <class I> class reverse_iterator { protected: I current; public: typedef I "
     "iterator_type; typedef typename iterator_traits<I>::iterator_category iterator_category; "
     "typedef typename iterator_traits<I>::value_type value_type; typedef typename "
