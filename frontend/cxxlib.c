@@ -326,10 +326,10 @@ static const char h_algorithm[] =
     "return __v < __lo ? __lo : __hi < __v ? __hi : __v; }\n"
     "template <class T, class C> constexpr const T &clamp(const T &__v, const T &__lo, const T "
     "&__hi, C __c) { return __c(__v, __lo) ? __lo : __c(__hi, __v) ? __hi : __v; }\n"
-    "}\n" HD_END
-    "namespace std {\n"
+    "}\n" HD_END "namespace std {\n"
     /* What the host's algorithm returns converts to what host code takes it as. */
-    "struct __kcc_host_result { template <class T> operator T() const; };\n"
+    "#ifndef __KCC_HOST_RESULT\n#define __KCC_HOST_RESULT\nstruct __kcc_host_result { "
+    "template <class T> operator T() const; };\n#endif\n"
     /* For device code, a declaration that says why (it is the better candidate there, the
        host one for host code). */
     "#define __KCC_HOSTALG(n) template <class... A> __attribute__((host)) __kcc_host_result "
@@ -354,6 +354,31 @@ static const char h_algorithm[] =
     "__KCC_HOSTALG(swap_ranges) __KCC_HOSTALG(search) __KCC_HOSTALG(adjacent_find) "
     "__KCC_HOSTALG(lexicographical_compare) __KCC_HOSTALG(make_heap) __KCC_HOSTALG(push_heap) "
     "__KCC_HOSTALG(pop_heap) __KCC_HOSTALG(sort_heap)\n"
+    "#undef __KCC_HOSTALG\n}\n#endif\n";
+
+/* <numeric>: gcd and lcm are constexpr in C++17, so device code's; the algorithms
+ * (accumulate, iota, inner_product, partial_sum...) are constexpr only from C++20 and host code
+ * in CUDA, refused in device code as <algorithm>'s are. */
+static const char h_numeric[] =
+    "#ifndef __KCC_NUMERIC\n#define __KCC_NUMERIC\n"
+    "#include <type_traits>\n" HD_BEGIN "namespace std {\n"
+    "template <class M, class N> constexpr common_type_t<M, N> gcd(M __m, N __n) { "
+    "common_type_t<M, N> __a = __m < 0 ? -__m : __m, __b = __n < 0 ? -__n : __n; while (__b) { "
+    "common_type_t<M, N> __t = __a % __b; __a = __b; __b = __t; } return __a; }\n"
+    "template <class M, class N> constexpr common_type_t<M, N> lcm(M __m, N __n) { if (__m == 0 "
+    "|| __n == 0) return 0; common_type_t<M, N> __a = __m < 0 ? -__m : __m, __b = __n < 0 ? "
+    "-__n : __n; return __a / gcd(__a, __b) * __b; }\n"
+    "}\n" HD_END "namespace std {\n"
+    "#ifndef __KCC_HOST_RESULT\n#define __KCC_HOST_RESULT\nstruct __kcc_host_result { "
+    "template <class T> operator T() const; };\n#endif\n"
+    "#define __KCC_HOSTALG(n) template <class... A> __attribute__((host)) __kcc_host_result "
+    "n(A &&...); template <class... A> __attribute__((device)) void n(A &&...) "
+    "__attribute__((unavailable(\"std::\" #n \" is host code in CUDA (not constexpr in C++17); "
+    "device code has <numeric>'s gcd and lcm\")));\n"
+    "__KCC_HOSTALG(accumulate) __KCC_HOSTALG(reduce) __KCC_HOSTALG(iota) "
+    "__KCC_HOSTALG(inner_product) __KCC_HOSTALG(transform_reduce) __KCC_HOSTALG(partial_sum) "
+    "__KCC_HOSTALG(inclusive_scan) __KCC_HOSTALG(exclusive_scan) "
+    "__KCC_HOSTALG(adjacent_difference)\n"
     "#undef __KCC_HOSTALG\n}\n#endif\n";
 
 static const char h_initializer_list[] =
@@ -386,8 +411,7 @@ static const char h_array[] =
     "  typedef std::reverse_iterator<const_iterator> const_reverse_iterator;\n"
     "  T __elems[N ? N : 1];\n"
     "  constexpr T &operator[](size_t __i) noexcept { return __elems[__i]; }\n"
-    "  constexpr const T &operator[](size_t __i) const noexcept { return __elems[__i]; }\n"
-    HD_END
+    "  constexpr const T &operator[](size_t __i) const noexcept { return __elems[__i]; }\n" HD_END
     "  __attribute__((host)) T &at(size_t __i);\n"
     "  __attribute__((host)) const T &at(size_t __i) const;\n"
     "  __attribute__((device, unavailable(\"std::array::at throws out_of_range, which device "
@@ -569,20 +593,21 @@ static char *build_functional(void) {
     const char *name, *op;
     bool unary, boolean;
   } fos[] = {
-      {"plus", "+", false, false},        {"minus", "-", false, false},
-      {"multiplies", "*", false, false},  {"divides", "/", false, false},
-      {"modulus", "%", false, false},     {"negate", "-", true, false},
-      {"equal_to", "==", false, true},    {"not_equal_to", "!=", false, true},
-      {"greater", ">", false, true},      {"less", "<", false, true},
+      {"plus", "+", false, false},          {"minus", "-", false, false},
+      {"multiplies", "*", false, false},    {"divides", "/", false, false},
+      {"modulus", "%", false, false},       {"negate", "-", true, false},
+      {"equal_to", "==", false, true},      {"not_equal_to", "!=", false, true},
+      {"greater", ">", false, true},        {"less", "<", false, true},
       {"greater_equal", ">=", false, true}, {"less_equal", "<=", false, true},
-      {"logical_and", "&&", false, true}, {"logical_or", "||", false, true},
-      {"logical_not", "!", true, true},   {"bit_and", "&", false, false},
-      {"bit_or", "|", false, false},      {"bit_xor", "^", false, false},
+      {"logical_and", "&&", false, true},   {"logical_or", "||", false, true},
+      {"logical_not", "!", true, true},     {"bit_and", "&", false, false},
+      {"bit_or", "|", false, false},        {"bit_xor", "^", false, false},
       {"bit_not", "~", true, false},
   };
   KBuf b = {0};
-  kbuf_printf(&b, "#ifndef __KCC_FUNCTIONAL\n#define __KCC_FUNCTIONAL\n#include <utility>\n" HD_BEGIN
-                  "namespace std {\n");
+  kbuf_printf(&b,
+              "#ifndef __KCC_FUNCTIONAL\n#define __KCC_FUNCTIONAL\n#include <utility>\n" HD_BEGIN
+              "namespace std {\n");
   for (size_t i = 0; i < sizeof fos / sizeof *fos; i++) {
     const char *n = fos[i].name, *o = fos[i].op, *r = fos[i].boolean ? "bool" : "T";
     if (fos[i].unary)
@@ -631,7 +656,10 @@ static void limits_for(KBuf *b, const char *t, const char *lo, const char *hi, c
               is_int ? "denorm_absent" : "denorm_present",
               is_int ? "round_toward_zero" : "round_to_nearest", yes,
               is_int && !is_signed && strcmp(t, "bool") ? "true" : "false", digits, digits10,
-              is_int ? 0 : digits == 24 ? 9 : 17, t, lo, t, hi, t, low);
+              is_int         ? 0
+              : digits == 24 ? 9
+                             : 17,
+              t, lo, t, hi, t, low);
   if (is_int)
     kbuf_printf(b,
                 "static constexpr int min_exponent = 0; static constexpr int min_exponent10 = 0; "
@@ -709,21 +737,24 @@ static char *build_limits(void) {
  * (sqrt(2) is sqrt(2.0), atan2(1.f, 2.0) atan2(1.0, 2.0)), all in the global namespace as
  * CUDA's headers over libstdc++'s leave them, and in std::, with the f spellings. */
 static const char *const cm_unary[] = {
-    "acos",  "asin", "atan",  "cos",   "sin",   "tan",       "acosh", "asinh", "atanh",
-    "cosh",  "sinh", "tanh",  "exp",   "exp2",  "expm1",     "log",   "log10", "log1p",
-    "log2",  "logb", "sqrt",  "cbrt",  "fabs",  "erf",       "erfc",  "tgamma", "lgamma",
-    "ceil",  "floor", "nearbyint", "rint", "round", "trunc",
+    "acos", "asin",  "atan",      "cos",  "sin",   "tan",   "acosh", "asinh",  "atanh",
+    "cosh", "sinh",  "tanh",      "exp",  "exp2",  "expm1", "log",   "log10",  "log1p",
+    "log2", "logb",  "sqrt",      "cbrt", "fabs",  "erf",   "erfc",  "tgamma", "lgamma",
+    "ceil", "floor", "nearbyint", "rint", "round", "trunc",
 };
 static const struct {
   const char *name, *ret;
 } cm_tointeger[] = {
-    {"ilogb", "int"}, {"lrint", "long"}, {"lround", "long"},
+    {"ilogb", "int"},        {"lrint", "long"},        {"lround", "long"},
     {"llrint", "long long"}, {"llround", "long long"},
 };
-static const char *const cm_binary[] = {"atan2",     "pow",      "hypot", "fmod", "remainder",
-                                        "copysign",  "nextafter", "fdim", "fmax", "fmin"};
+static const char *const cm_binary[] = {"atan2",    "pow",       "hypot", "fmod", "remainder",
+                                        "copysign", "nextafter", "fdim",  "fmax", "fmin"};
 static const char *const cm_compare[][2] = {
-    {"isgreater", ">"}, {"isgreaterequal", ">="}, {"isless", "<"}, {"islessequal", "<="},
+    {"isgreater", ">"},
+    {"isgreaterequal", ">="},
+    {"isless", "<"},
+    {"islessequal", "<="},
 };
 
 static char *build_cmath(void) {
@@ -841,9 +872,9 @@ static char *build_cmath(void) {
 /* libcu++'s spellings of the headers above (<cuda/std/limits>, cuda::std::min...): the same
  * declarations, cuda::std naming std. */
 static const char *const cuda_std[] = {
-    "algorithm", "array",   "cfloat",   "climits", "cmath",      "cstddef",
-    "cstdint",   "cstdlib", "functional", "initializer_list", "iterator", "limits",
-    "type_traits", "utility",
+    "algorithm", "array",       "numeric", "cfloat",     "climits",          "cmath",
+    "cstddef",   "cstdint",     "cstdlib", "functional", "initializer_list", "iterator",
+    "limits",    "type_traits", "utility",
 };
 
 static FeVFile files[48];
@@ -863,13 +894,14 @@ const FeVFile *fe_cxx_vfiles(int *n) {
     files[nfiles++] = (FeVFile){FE_INCDIR "/utility", h_utility};
     files[nfiles++] = (FeVFile){FE_INCDIR "/__kcc_algobase", h_algobase};
     files[nfiles++] = (FeVFile){FE_INCDIR "/algorithm", h_algorithm};
+    files[nfiles++] = (FeVFile){FE_INCDIR "/numeric", h_numeric};
     files[nfiles++] = (FeVFile){FE_INCDIR "/initializer_list", h_initializer_list};
     files[nfiles++] = (FeVFile){FE_INCDIR "/array", h_array};
     files[nfiles++] = (FeVFile){FE_INCDIR "/iterator", h_iterator};
     files[nfiles++] = (FeVFile){FE_INCDIR "/functional", build_functional()};
     files[nfiles++] = (FeVFile){FE_INCDIR "/limits", build_limits()};
-    static char names[sizeof cuda_std / sizeof *cuda_std][64], texts[sizeof cuda_std /
-                                                                     sizeof *cuda_std][128];
+    static char names[sizeof cuda_std / sizeof *cuda_std][64],
+        texts[sizeof cuda_std / sizeof *cuda_std][128];
     for (size_t i = 0; i < sizeof cuda_std / sizeof *cuda_std; i++) {
       snprintf(names[i], sizeof names[i], FE_INCDIR "/cuda/std/%s", cuda_std[i]);
       snprintf(texts[i], sizeof texts[i],

@@ -1303,7 +1303,8 @@ static KExpr *std_initializer_list(FeCtx *fe, CXCursor c, CXCursor sub, KLoc loc
     m->a = tmp;
     m->field = i;
     KExpr *v = i ? fe_int_const(m->type, arrt->len, loc) : fe_convert(decay(arr, 0), m->type);
-    r = binary_node(KE_COMMA, KB_NONE, m->type, r, binary_node(KE_ASSIGN, KB_NONE, m->type, m, v, loc), loc);
+    r = binary_node(KE_COMMA, KB_NONE, m->type, r,
+                    binary_node(KE_ASSIGN, KB_NONE, m->type, m, v, loc), loc);
   }
   return binary_node(KE_COMMA, KB_NONE, t, r, tmp, loc);
 }

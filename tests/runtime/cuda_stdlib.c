@@ -12,7 +12,7 @@
 
 #define NF 10
 #define ND 5
-#define NI 16
+#define NI 17
 
 static float rand_float(Rt *rt) {
   switch (rt_int(rt, 0, 9)) {
@@ -99,11 +99,10 @@ int main(int argc, char **argv) {
     wi[2 * n + t] = abs(i);
     wi[3 * n + t] = i < -50 ? -50 : i > 50 ? 50 : i;
     wi[4 * n + t] = classify(a);
-    wi[5 * n + t] = !!isnormal(a) + 2 * !!signbit(a) + 4 * !!isinf(a) + 8 * !!isnan(a) +
-                    16 * !!isfinite(a);
+    wi[5 * n + t] =
+        !!isnormal(a) + 2 * !!signbit(a) + 4 * !!isinf(a) + 8 * !!isnan(a) + 16 * !!isfinite(a);
     wi[6 * n + t] = !!isgreater(a, b) + 2 * !!isgreaterequal(a, b) + 4 * !!isless(a, b) +
-                    8 * !!islessequal(a, b) + 16 * !!islessgreater(a, b) +
-                    32 * !!isunordered(a, b);
+                    8 * !!islessequal(a, b) + 16 * !!islessgreater(a, b) + 32 * !!isunordered(a, b);
     wi[7 * n + t] = j - 2 * i;
     wi[8 * n + t] = (j < i ? j : i) * 3 + (j < i ? i : j);
     wi[9 * n + t] = mx + 10 * sw[mn];
@@ -113,18 +112,31 @@ int main(int argc, char **argv) {
     wi[13 * n + t] = a != 0 && isfinite(a) ? ilogbf(a) : 0;
     wi[14 * n + t] = 255;
     wi[15 * n + t] = i - j + 3000 + 10000;
+    wi[16 * n + t] = 2 * (i + j + 7) + 3 * (i + j) + 2 * i;
   }
-  static const char *const fnames[NF] = {"sqrt", "abs", "min", "max", "clamp",
-                                         "fma", "fmin", "max(list)", "copysign", "nextafter"};
+  static const char *const fnames[NF] = {"sqrt", "abs",  "min",       "max",      "clamp",
+                                         "fma",  "fmin", "max(list)", "copysign", "nextafter"};
   static const char *const dnames[ND] = {"sqrt(int)", "pow(int, int)", "ldexp(int)",
                                          "fmax(float, double)", "fdim(int, float)"};
-  static const char *const inames[NI] = {
-      "min",        "max",   "abs",        "clamp",      "fpclassify", "isnormal...",
-      "isgreater...", "swap", "minmax",    "min/max_element", "function objects",
-      "initializer_list", "lround", "ilogb", "numeric_limits", "array"};
+  static const char *const inames[NI] = {"min",
+                                         "max",
+                                         "abs",
+                                         "clamp",
+                                         "fpclassify",
+                                         "isnormal...",
+                                         "isgreater...",
+                                         "swap",
+                                         "minmax",
+                                         "min/max_element",
+                                         "function objects",
+                                         "initializer_list",
+                                         "lround",
+                                         "ilogb",
+                                         "numeric_limits",
+                                         "array",
+                                         "range for"};
   for (int k = 0; k < NF; k++)
-    for (int t = 0; t < n; t++)
-      /* fmin's zero of either sign is C's choice: equal values there. */
+    for (int t = 0; t < n; t++) /* fmin's zero of either sign is C's choice: equal values there. */
       if (!rt_same_f32(of[k * n + t], wf[k * n + t]) &&
           !(k == 6 && of[k * n + t] == wf[k * n + t])) {
         rt_fail(&rt, "std::%s(%a, %a): got %a, want %a", fnames[k], x[t], y[t], of[k * n + t],

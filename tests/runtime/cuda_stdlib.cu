@@ -1,7 +1,8 @@
 // cuda_stdlib.cu — the C++ standard library in device code as CUDA has it (docs/dialect.md,
 // "CUDA input"): std::min/max, <utility>, <limits> and <initializer_list> with no #include (nvcc's
 // cuda_runtime.h brings them), <cmath>'s std:: functions with their float, integer and mixed
-// overloads and classification functions, and <algorithm>, <array>, <functional>;
+// overloads and classification functions, <algorithm>, <array>, <functional>, and range-based
+// for over arrays, braced lists and std::array;
 // cuda_stdlib.c checks every result against the host's C library.
 #include <algorithm>
 #include <array>
@@ -75,5 +76,12 @@ __global__ void stdlib(const float *xs, const float *ys, const int *is, const in
                    32 * (std::numeric_limits<float>::infinity() > FLT_MAX) +
                    64 * (std::numeric_limits<std::int64_t>::min() < 0) +
                    128 * std::is_same<std::common_type_t<int, float>, float>::value;
+  int ra[3] = {i, j, 7}, rs = 0; // range-based for over an array, a braced list, std::array
+  for (int &v : ra) v *= 2;
+  for (const int v : ra) rs += v;
+#pragma unroll
+  for (int v : {i, j}) rs += 3 * v;
+  for (auto v : arr) rs += v;
+  oi[16 * n + t] = rs;
   oi[15 * n + t] = std::get<2>(arr) + (int)arr.size() * 1000 + (arr == arr) * 10000;
 }
