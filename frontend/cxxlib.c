@@ -3,10 +3,13 @@
  * kcc reads no system header (docs/design.md, "Host code in CUDA input"), so a kernel file's
  * <vector> or <iostream> is simply not found, which only host code notices. Device code may
  * use what CUDA lets it: the C library's math through <cmath> (std::sqrt...), and what is
- * constexpr, which clang makes callable from device code (std::min, std::numeric_limits,
- * <type_traits>). Those headers are written here, as small as the standard allows, with
- * clang's type-trait builtins doing the work; everything is __host__ __device__ so that host
- * code sees the same declarations. */
+ * constexpr in C++17, which clang makes callable from device code (std::min, std::array,
+ * std::numeric_limits, <type_traits>...; nvcc with --expt-relaxed-constexpr). Those headers
+ * are written here, as small as the standard allows, with clang's type-trait builtins doing
+ * the work; everything is __host__ __device__ so that host code sees the same declarations,
+ * but for what runs on the host only in CUDA (std::sort, std::array::at...), which is declared
+ * for host code and marked unavailable, with the reason, for device code. cuda.c's prelude
+ * includes what nvcc's implicit cuda_runtime.h brings (docs/dialect.md says which). */
 #include <stdio.h>
 #include <string.h>
 
@@ -771,9 +774,16 @@ static char *build_cmath(void) {
               "template <> struct __kcc_fparg<double, false> { typedef double type; };\n"
               "template <class T, bool = __is_integral(T)> struct __kcc_intarg {};\n"
               "template <class T> struct __kcc_intarg<T, true> { typedef double type; };\n"
-              "template <class A, class B = float, class C = float> struct __kcc_fpres { "
-              "typedef decltype(typename __kcc_fparg<A>::type() + typename "
-              "__kcc_fparg<B>::type() + typename __kcc_fparg<C>::type()) type; };\n"
+              /* No type, rather than an error, where an argument has none (a __half's
+                 overloads are cuda_fp16.h's): a failed substitution, not a failed
+                 instantiation. */
+              "template <class A, class B = float, class C = float, class = void> struct "
+              "__kcc_fpres {};\n"
+              "template <class A, class B, class C> struct __kcc_fpres<A, B, C, "
+              "decltype((void)(typename __kcc_fparg<A>::type() + typename "
+              "__kcc_fparg<B>::type() + typename __kcc_fparg<C>::type()))> { typedef "
+              "decltype(typename __kcc_fparg<A>::type() + typename __kcc_fparg<B>::type() + "
+              "typename __kcc_fparg<C>::type()) type; };\n"
               "inline float abs(float __x) { return fabsf(__x); }\n"
               "inline double abs(double __x) { return fabs(__x); }\n");
   for (size_t i = 0; i < sizeof cm_unary / sizeof *cm_unary; i++)

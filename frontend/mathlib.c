@@ -576,9 +576,8 @@ void fe_mathlib_cu(KBuf *b) {
     kbuf_printf(b, "); }\n");
   }
   /* nan(tag): clang's builtin, which folds the constant tag kernels pass (kcc's kernels take
-     no other string) */
-  /* Through an identity function, so that the macro's expansion is a function's name there
-     too when qualified: std::nan("") is std::__kcc_nan(__builtin_nan("")) (<cmath>). */
+     no other string), through an identity function so that the expansion names a function
+     when qualified too: std::nan("") is std::__kcc_nan(__builtin_nan("")) (<cmath>). */
   kbuf_printf(b, "#undef __KCC_M\n"
                  "static __inline__ constexpr float __kcc_nanf(float __x) { return __x; }\n"
                  "static __inline__ constexpr double __kcc_nan(double __x) { return __x; }\n"
