@@ -294,8 +294,13 @@ static char *build_cu_prelude(void) {
      overload above, which <cmath>'s using-declarations take into std:: (std::sqrt(float) is
      the float overload, as in C++). */
   kbuf_printf(&b, "#include <cmath>\n#include <cstdlib>\n");
-  /* ...and <limits.h> (INT_MAX & co. need no #include under nvcc; FLT_MAX does). */
-  kbuf_printf(&b, "#include <limits.h>\n");
+  /* ...and <limits.h> (INT_MAX & co. need no #include under nvcc; FLT_MAX does). With
+     libstdc++ in C++17 (nvcc's default), <cmath> also brings <type_traits>, <utility>
+     (pair, move, forward, swap), <initializer_list>, <limits> and std::min/max of two values
+     (bits/stl_algobase.h); not <algorithm>'s others, <array>, <cstdint>'s std:: names or
+     <cfloat>. */
+  kbuf_printf(&b, "#include <limits.h>\n#include <utility>\n#include <limits>\n"
+                  "#include <__kcc_algobase>\n");
   kbuf_printf(&b, "#pragma clang force_cuda_host_device end\n");
   fe_cu_host_decls(&b);
   return b.data;
@@ -517,13 +522,13 @@ static const char h_assert[] =
     "blockIdx.y, blockIdx.z, threadIdx.x, threadIdx.y, threadIdx.z, #e))\n"
     "#endif\n";
 
-static FeVFile cu_vfiles[64];
+static FeVFile cu_vfiles[96];
 static int ncu_vfiles;
 
 const FeVFile *fe_cu_vfiles(int *n) {
   if (!ncu_vfiles) {
     cu_vfiles[ncu_vfiles++] = (FeVFile){FE_CU_PRELUDE, build_cu_prelude()};
-    static char names[64][64]; /* static storage, as the texts */
+    static char names[96][64]; /* static storage, as the texts */
     for (size_t i = 0; i < sizeof empty_headers / sizeof *empty_headers; i++) {
       snprintf(names[ncu_vfiles], sizeof names[0], FE_INCDIR "/%s", empty_headers[i]);
       cu_vfiles[ncu_vfiles] = (FeVFile){names[ncu_vfiles], ""};

@@ -1278,6 +1278,37 @@ static KExpr *unsupported(KLoc loc, const char *what) {
   return fe_poison(loc);
 }
 
+/* C++'s std::initializer_list<E> made from a braced list (CXXStdInitializerListExpr, an
+ * UnexposedExpr over the list's array to libclang): the array is a temporary, and the
+ * initializer_list the pair of its address and length, the layout <initializer_list> gives
+ * it (cxxlib.c). NULL when c is not one. */
+static KExpr *std_initializer_list(FeCtx *fe, CXCursor c, CXCursor sub, KLoc loc) {
+  CXType ct = clang_getCanonicalType(clang_getCursorType(c));
+  CXType at = clang_getCanonicalType(clang_getCursorType(sub));
+  if (ct.kind != CXType_Record || at.kind != CXType_ConstantArray) return NULL;
+  CXString sp = clang_getTypeSpelling(ct);
+  bool il = !strncmp(clang_getCString(sp), "std::initializer_list<", 22);
+  clang_disposeString(sp);
+  CXCursor list = peel(sub);
+  if (!il || clang_getCursorKind(list) != CXCursor_InitListExpr) return NULL;
+  KType *t = type_of(fe, c, loc), *arrt = type_of(fe, list, loc);
+  if (!t || !arrt) return fe_poison(loc);
+  if (t->kind != KT_STRUCT || t->st->nfields != 2 || arrt->kind != KT_ARRAY)
+    return fe_broken(fe, loc, "this std::initializer_list");
+  KExpr *arr = fe_temp(fe, arrt, fe_zero(arrt, loc), loc);
+  KExpr *r = fe_assign_list(arr, init_braced(fe, list, arrt, false), loc);
+  KExpr *tmp = fe_temp(fe, t, fe_zero(t, loc), loc);
+  for (int i = 0; i < 2; i++) {
+    KExpr *m = kir_expr(KE_MEMBER, t->st->fields[i].type, loc);
+    m->a = tmp;
+    m->field = i;
+    KExpr *v = i ? fe_int_const(m->type, arrt->len, loc) : fe_convert(decay(arr, 0), m->type);
+    r = binary_node(KE_COMMA, KB_NONE, m->type, r,
+                    binary_node(KE_ASSIGN, KB_NONE, m->type, m, v, loc), loc);
+  }
+  return binary_node(KE_COMMA, KB_NONE, t, r, tmp, loc);
+}
+
 static KExpr *lower(FeCtx *fe, CXCursor c) {
   KLoc loc = fe_loc(fe, c);
   enum CXCursorKind kind = clang_getCursorKind(c);
@@ -1294,6 +1325,10 @@ static KExpr *lower(FeCtx *fe, CXCursor c) {
     fe_kids(c, &k);
     CXCursor sub = k.n == 1 ? k.v[0] : clang_getNullCursor();
     fe_kids_free(&k);
+    KExpr *il = fe->lang == KL_LANG_CU && !clang_Cursor_isNull(sub)
+                    ? std_initializer_list(fe, c, sub, loc)
+                    : NULL;
+    if (il) return il;
     if (!clang_Cursor_isNull(sub) && clang_isExpression(clang_getCursorKind(sub)) &&
         same_extent(c, sub))
       return implicit_cast(fe, c, sub, loc);

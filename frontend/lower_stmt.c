@@ -1,10 +1,12 @@
 /* lower_stmt.c — clang statements and declarations inside functions to KIR statements, and
  * the variables that become module globals (shared and constant storage). */
+#include <stdio.h>
 #include <string.h>
 
 #include "fe.h"
 
 static void stmt_into(FeCtx *fe, CXCursor c, KList *out);
+static void stmt_error(FeCtx *fe, CXCursor c, const char *msg);
 
 static KStmt *block_of(KList *l, KLoc loc) {
   KStmt *b = kir_stmt(KS_BLOCK, loc);
@@ -480,6 +482,115 @@ static void for_stmt(FeCtx *fe, CXCursor c, KList *out) {
   }
 }
 
+/* ---------------------------------------------------------------- range-based for */
+
+static KExpr *var_ref(KVar *v, KLoc loc) {
+  KExpr *e = kir_expr(KE_VAR, v->type, loc);
+  e->var = v;
+  return e;
+}
+
+static KVar *loop_local(FeCtx *fe, const char *what, KType *t, KExpr *init, KList *out, KLoc loc) {
+  char name[40];
+  snprintf(name, sizeof name, "__kcc_%s%d", what, ++fe->ntemps);
+  KVar *v = kir_var(fe->m, kir_strdup(name), t, KV_LOCAL, loc);
+  KStmt *d = kir_stmt(KS_DECL, loc);
+  d->var = v;
+  d->init = init;
+  klist_push(out, d);
+  return v;
+}
+
+static bool type_named(CXType t, const char *prefix) {
+  CXString sp = clang_getTypeSpelling(clang_getCanonicalType(t));
+  bool r = !strncmp(clang_getCString(sp), prefix, strlen(prefix));
+  clang_disposeString(sp);
+  return r;
+}
+
+/* C++'s range-based for (CUDA input) over a range whose elements kcc can see: an array, a
+ * braced list or std::initializer_list, and std::array (kcc's own <initializer_list> and
+ * <array>, cxxlib.c). libclang shows the loop variable, the range and the body, not the
+ * begin and end iterators C++ defines the loop with, so the loop is written over the elements
+ * directly: the range evaluated once, then for each index the variable bound to (or
+ * initialized from) the element, then the body. */
+static void range_for(FeCtx *fe, CXCursor c, KList *out) {
+  KLoc loc = fe_loc(fe, c);
+  FeKids k;
+  fe_kids(c, &k);
+  bool shape = k.n == 3 && clang_getCursorKind(k.v[0]) == CXCursor_VarDecl &&
+               clang_isExpression(clang_getCursorKind(k.v[1]));
+  CXCursor var = shape ? k.v[0] : clang_getNullCursor(), range = shape ? k.v[1] : var,
+           body = shape ? k.v[2] : var;
+  fe_kids_free(&k);
+  CXType rt = shape ? clang_getCursorType(range) : (CXType){0};
+  bool il = shape && type_named(rt, "std::initializer_list<"),
+       arr = shape && type_named(rt, "std::array<");
+  if (fe->lang != KL_LANG_CU || !shape ||
+      (!il && !arr && clang_getCanonicalType(rt).kind != CXType_ConstantArray)) {
+    stmt_error(fe, c,
+               "range-based for loops are supported over an array, a braced list, "
+               "std::initializer_list and std::array in kcc kernels; index the container");
+    return;
+  }
+  KList pre = {0};
+  KExpr *r = fe_expr(fe, range);
+  if (!kir_is_lvalue(r)) r = var_ref(loop_local(fe, "range", r->type, r, &pre, loc), loc);
+  if (arr) r = fe_member_of(fe, r, "__elems", loc);
+  KType *i64 = kir_type_scalar(KT_I64);
+  KExpr *base, *count;
+  if (il) {
+    base = fe_member_of(fe, r, "__b", loc);
+    count = fe_convert(fe_member_of(fe, r, "__n", loc), i64);
+  } else if (r->type->kind == KT_ARRAY) {
+    base = fe_addr_of(fe, fe_array_elem(r, 0, loc), loc);
+    count = kir_int(i64, r->type->len, loc);
+  } else {
+
+    stmt_error(fe, c, "cannot lower this range-based for loop"); /* not reached */
+    return;
+  }
+  KVar *bv = loop_local(fe, "rbegin", base->type, base, &pre, loc);
+  KVar *nv = loop_local(fe, "rcount", i64, count, &pre, loc);
+  KStmt *f = kir_stmt(KS_FOR, loc);
+  f->unroll = fe_loop_unroll(fe, c);
+  KList init = {0};
+  KVar *iv = loop_local(fe, "ri", i64, kir_int(i64, 0, loc), &init, loc);
+  f->init_stmt = init.v[0];
+
+  f->cond = kir_binary(KB_LT, kir_type_scalar(KT_I32), var_ref(iv, loc), var_ref(nv, loc), loc);
+  f->step = kir_expr(KE_INCDEC, i64, loc);
+  f->step->op = KU_PREINC;
+  f->step->a = var_ref(iv, loc);
+  KExpr *elem = kir_expr(KE_INDEX, base->type->base, loc);
+  elem->a = var_ref(bv, loc);
+  elem->b = var_ref(iv, loc);
+  /* The loop variable: a reference is the element's address, anything else a copy. */
+  KList each = {0};
+  KLoc vloc = fe_loc(fe, var);
+  CXType vt = clang_getCanonicalType(clang_getCursorType(var));
+  CXCursor canon = clang_getCanonicalCursor(var);
+  bool ref = vt.kind == CXType_LValueReference || vt.kind == CXType_RValueReference;
+  KType *t = ref ? NULL : fe_decl_type(fe, var, vloc);
+  if (!ref && !t) {
+
+    return;
+  }
+  KExpr *val = ref ? fe_addr_of(fe, elem, vloc) : fe_convert(elem, t);
+  KVar *v = kir_var(fe->m, fe_spelling(var), val->type, KV_LOCAL, vloc);
+  v->is_const = !ref && fe_type_is_const(clang_getCursorType(var));
+  fe_map_put(&fe->decls, canon, v);
+  if (ref) fe_map_put(&fe->refs, canon, v);
+  KStmt *d = kir_stmt(KS_DECL, vloc);
+  d->var = v;
+  d->init = val;
+  klist_push(&each, d);
+  klist_push(&each, sub_stmt(fe, body));
+  f->body = block_of(&each, loc);
+  klist_push(&pre, f);
+  klist_push(out, block_of(&pre, loc));
+}
+
 /* ---------------------------------------------------------------- switch */
 
 static void switch_stmt(FeCtx *fe, CXCursor c, KList *out) {
@@ -737,9 +848,7 @@ static void stmt_into(FeCtx *fe, CXCursor c, KList *out) {
   case CXCursor_MSAsmStmt:
     stmt_error(fe, c, "inline assembly is not supported in kcc kernels");
     break;
-  case CXCursor_CXXForRangeStmt:
-    stmt_error(fe, c, "range-based for loops are not supported in kcc kernels; index the array");
-    break;
+  case CXCursor_CXXForRangeStmt: range_for(fe, c, out); break;
   case CXCursor_CXXTryStmt: stmt_error(fe, c, "exceptions are not supported in kcc kernels"); break;
   case CXCursor_UnexposedStmt: {
     /* An attributed statement (#pragma unroll, __attribute__((fallthrough))): the hint does

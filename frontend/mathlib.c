@@ -556,8 +556,34 @@ void fe_mathlib_cu(KBuf *b) {
       cu_subst(b, cu_fns[i].body, &c_flavors[t]);
       kbuf_printf(b, " }\n");
     }
+  /* The float overloads CUDA's C++ math header gives these (frexp(float, int *) is frexpf),
+     so that a float argument stays in float. Not the norms: CUDA has no float overload of
+     rhypot, norm3d, rnorm3d, norm4d, rnorm4d (only their f spellings). */
+  for (size_t i = 0; i < sizeof cu_fns / sizeof *cu_fns; i++) {
+    const char *n = cu_fns[i].name;
+    if (!strcmp(n, "rhypot") || !strncmp(n, "norm", 4) || !strncmp(n, "rnorm", 5)) continue;
+    kbuf_printf(b, "static __inline__ ");
+    cu_subst(b, cu_fns[i].ret, &c_flavors[0]);
+    kbuf_printf(b, " %s(", n);
+    cu_subst(b, cu_fns[i].params, &c_flavors[0]);
+    kbuf_printf(b, ") { return %sf(", n);
+    /* The arguments: each parameter's name, the last word of its declaration. */
+    for (const char *p = cu_fns[i].params; *p;) {
+      const char *end = strchr(p, ',');
+      if (!end) end = p + strlen(p);
+      const char *w = end;
+      while (w > p && (w[-1] == '_' || (w[-1] >= 'a' && w[-1] <= 'z'))) w--;
+      kbuf_printf(b, "%s%.*s", p == cu_fns[i].params ? "" : ", ", (int)(end - w), w);
+      p = *end ? end + 2 : end;
+    }
+    kbuf_printf(b, "); }\n");
+  }
   /* nan(tag): clang's builtin, which folds the constant tag kernels pass (kcc's kernels take
-     no other string) */
-  kbuf_printf(b, "#undef __KCC_M\n#define nanf(__tag) __builtin_nanf(__tag)\n"
-                 "#define nan(__tag) __builtin_nan(__tag)\n");
+     no other string), through an identity function so that the expansion names a function
+     when qualified too: std::nan("") is std::__kcc_nan(__builtin_nan("")) (<cmath>). */
+  kbuf_printf(b, "#undef __KCC_M\n"
+                 "static __inline__ constexpr float __kcc_nanf(float __x) { return __x; }\n"
+                 "static __inline__ constexpr double __kcc_nan(double __x) { return __x; }\n"
+                 "#define nanf(__tag) __kcc_nanf(__builtin_nanf(__tag))\n"
+                 "#define nan(__tag) __kcc_nan(__builtin_nan(__tag))\n");
 }

@@ -17,7 +17,7 @@ set(_kcc_cu_dir ${CMAKE_CURRENT_BINARY_DIR}/cu)
 file(MAKE_DIRECTORY ${_kcc_cu_dir})
 
 file(GLOB _kcc_cu_kernels CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/cu/*.cu)
-list(APPEND _kcc_cu_kernels ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cuda_cxx.cu
+list(APPEND _kcc_cu_kernels ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cuda_cxx.cu ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cuda_stdlib.cu
      ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cuda_lambda.cu ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cuda_devvar.cu
      ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cuda_hostprog.cu ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cuda_api.cu
      ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cuda_fp16.cu ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cuda_bf16.cu

@@ -822,14 +822,19 @@ START_TEST(clang_warnings) {
        "#include <cstddef>\n#include <cstddef>\n#include <cstdlib>\n#include <cstdlib>\n"
        "#include <cmath>\n#include <cmath>\n#include <cstdint>\n#include <cstdint>\n"
        "#include <type_traits>\n#include <utility>\n#include <algorithm>\n#include <limits>\n"
+       "#include <array>\n#include <iterator>\n#include <functional>\n#include <numeric>\n"
+       "#include <initializer_list>\n#include <cstring>\n#include <climits>\n#include <cfloat>\n"
+       "#include <cuda/std/limits>\n#include <array>\n#include <iterator>\n#include <functional>\n"
+       "#include <numeric>\n#include <initializer_list>\n#include <cstring>\n#include <climits>\n"
+       "#include <cfloat>\n#include <cuda/std/limits>\n"
        "#include <cooperative_groups.h>\n#include <cuda_fp16.h>\n#include <math_constants.h>\n"
        "#include <cuda_runtime.h>\n#include <assert.h>\n#include <cassert>\n"
        "__global__ void k(int *a) {\n  int x;\n  a[0] = x;\n}\n"
        "int main() { int unused; return 0; }\n",
-       "wu.cu:21:10: warning: variable 'x' is uninitialized when used here [-Wuninitialized]\n"
+       "wu.cu:39:10: warning: variable 'x' is uninitialized when used here [-Wuninitialized]\n"
        "  a[0] = x;\n"
        "         ^\n"
-       "wu.cu:20:8: note: initialize the variable 'x' to silence this warning\n"
+       "wu.cu:38:8: note: initialize the variable 'x' to silence this warning\n"
        "  int x;\n"
        "       ^\n"},
   };
