@@ -506,6 +506,13 @@ static void store_frame(SG *g, SpvWords *out, uint32_t scratch) {
 void sg_vk_entry(SG *g, KFunc *f) {
   SpvModule *m = &g->m;
   int np = f->nparams;
+  /* The subgroup width a kernel was written for is a pipeline's choice in Vulkan
+     (VK_EXT_subgroup_size_control), not the module's: refused rather than ignored. */
+  if (f->reqd_subgroup > 0)
+    sg_error(g, f->loc,
+             "kernel '%s' requires subgroups of %d (intel_reqd_sub_group_size), which the "
+             "Vulkan SPIR-V form cannot ask for yet",
+             f->name, f->reqd_subgroup);
   bool frame = g->frame_total > 0 || g->wgframe_total > 0 || g->printf_var;
   uint32_t u32 = spv_type_int(m, 32), u64 = spv_type_int(m, 64), voidt = spv_type_void(m);
   uint32_t *mem = calloc((size_t)np + (size_t)f->symbols.n + 2, sizeof *mem);
