@@ -55,9 +55,30 @@ static uint32_t one_of(SG *g, const KType *t) {
 
 /* Zero of any type. llvm-spirv 15 refuses OpConstantNull of a scalar, so scalars (and
  * vectors, component by component) get 0. */
+/* Whether t holds a pointer as a SPIR-V pointer (a union holds its bytes as integers). */
+static bool holds_pointer(const KType *t) {
+  if (t->kind == KT_PTR) return true;
+  if (t->kind == KT_ARRAY) return t->len > 0 && holds_pointer(t->base);
+  if (t->kind != KT_STRUCT || t->st->is_union) return false;
+  for (int i = 0; i < t->st->nfields; i++)
+    if (holds_pointer(t->st->fields[i].type)) return true;
+  return false;
+}
+
 uint32_t sg_zero(SG *g, const KType *t) {
   if (kir_is_arith(t) || t->kind == KT_VEC) return zero_of(g, t);
-  return spv_const_null(&g->m, ty(g, t));
+  if (!g->vk || !holds_pointer(t)) return spv_const_null(&g->m, ty(g, t));
+  /* Vulkan's buffer pointers have no null constant (OpConstantNull of a PhysicalStorageBuffer
+   * pointer is invalid): address 0 converted, and aggregates holding one built in the code
+   * (a std::initializer_list's zero value, say). */
+  if (t->kind == KT_PTR) return sg_opv(g, SpvOpConvertUToPtr, ty(g, t), 1, sg_u64(g, 0));
+  int n = t->kind == KT_ARRAY ? (int)t->len : t->st->nfields;
+  uint32_t *c = calloc((size_t)n, sizeof *c);
+  for (int i = 0; i < n; i++)
+    c[i] = sg_zero(g, t->kind == KT_ARRAY ? t->base : t->st->fields[i].type);
+  uint32_t r = sg_op(g, SpvOpCompositeConstruct, ty(g, t), n, c);
+  free(c);
+  return r;
 }
 
 /* A boolean as KIR's integer: 1 or 0 for a scalar; for a vector (a mask type) each
