@@ -135,7 +135,7 @@ static bool load(void) {
     snprintf(load_error, sizeof load_error, "libvulkan.so.1 not found (%s)", dlerror());
     return false;
   }
-  *&vk.vkGetInstanceProcAddr = dlsym(h, "vkGetInstanceProcAddr");
+  *(void **)&vk.vkGetInstanceProcAddr = dlsym(h, "vkGetInstanceProcAddr");
   if (!vk.vkGetInstanceProcAddr) {
     snprintf(load_error, sizeof load_error, "libvulkan.so.1 lacks vkGetInstanceProcAddr");
     return false;
@@ -313,9 +313,9 @@ static void vk_enumerate(KcrtDevEntry **list, int *n, char *why, size_t whylen) 
     p->szinp32 = fc.shaderSignedZeroInfNanPreserveFloat32;
     p->szinp64 = fc.shaderSignedZeroInfNanPreserveFloat64;
     p->dp32 = fc.shaderDenormPreserveFloat32;
+    p->dp64 = fc.shaderDenormPreserveFloat64;
     if (p11.subgroupSupportedStages & VK_SHADER_STAGE_COMPUTE_BIT)
       p->subgroup_ops = p11.subgroupSupportedOperations;
-    p->dp64 = fc.shaderDenormPreserveFloat64;
     /* kcc's Vulkan form guards float arithmetic with zeros against compilers that fold it
      * wrongly (Mesa's: docs/driver-bugs.md 21, 22) under specialisation constant 7; it is
      * turned off only for drivers whose arithmetic tests/vulkan/ieee.c and divzero.c have
@@ -731,7 +731,7 @@ static void poll(VkDev *c) {
       continue;
     }
     m->end_ts = 0;
-    if (m->end)
+    if (m->end && m->nwaiters) /* read only for the events that are its end */
       vk.vkGetQueryPoolResults(c->dev, m->end, 0, 1, sizeof m->end_ts, &m->end_ts, sizeof m->end_ts,
                                VK_QUERY_RESULT_64_BIT);
     for (int j = 0; j < m->nwaiters; j++) {
@@ -861,7 +861,7 @@ static VkResult maybe_flush(VkDev *c) {
 
 /* Frees a buffer once no batch recorded so far can use it (Vulkan frees at once). */
 static void bury(VkDev *c, VkBuffer buf, VkDeviceMemory mem) {
-  if (c->open && flush(c) != VK_SUCCESS) wait_all(c); /* a batch that was not submitted */
+  flush(c); /* one that fails is destroyed: nothing of it will run */
   poll(c);
   if (c->done >= c->submitted || !grow(&c->graves, &c->capgraves, c->ngraves, sizeof *c->graves)) {
     if (c->done < c->submitted) wait_all(c);
@@ -917,19 +917,17 @@ static VkResult stage_get(VkDev *c, VkDeviceSize n) {
   return r;
 }
 
-typedef struct StageCopy {
-  VkBuffer stage, buf;
+/* A buffer-to-buffer copy, and whether the host reads its destination afterwards. */
+typedef struct Copy {
+  VkBuffer src, dst;
   VkBufferCopy bc;
-  bool to_device;
-} StageCopy;
+  bool host_reads;
+} Copy;
 
-static void record_stage_copy(VkCommandBuffer cb, void *ctx) {
-  StageCopy *s = ctx;
-  if (s->to_device) {
-    vk.vkCmdCopyBuffer(cb, s->stage, s->buf, 1, &s->bc);
-    return;
-  }
-  vk.vkCmdCopyBuffer(cb, s->buf, s->stage, 1, &s->bc);
+static void record_copy(VkCommandBuffer cb, void *ctx) {
+  Copy *cp = ctx;
+  vk.vkCmdCopyBuffer(cb, cp->src, cp->dst, 1, &cp->bc);
+  if (!cp->host_reads) return;
   VkMemoryBarrier mb = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
                         .srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
                         .dstAccessMask = VK_ACCESS_HOST_READ_BIT};
@@ -946,13 +944,13 @@ static VkResult transfer_locked(VkDev *c, const VkBuf *v, size_t off, void *host
   for (size_t done = 0; r == VK_SUCCESS && done < n;) {
     size_t k = n - done < STAGE_MAX ? n - done : STAGE_MAX;
     if (to_device) memcpy(c->stage.map, (char *)host + done, k);
-    StageCopy s = {.stage = c->stage.buf, .buf = v->buf, .bc = {.size = k}, .to_device = to_device};
+    Copy cp = {.bc = {.size = k}, .host_reads = !to_device};
     if (to_device)
-      s.bc.dstOffset = v->off + off + done;
+      cp.src = c->stage.buf, cp.dst = v->buf, cp.bc.dstOffset = v->off + off + done;
     else
-      s.bc.srcOffset = v->off + off + done;
+      cp.src = v->buf, cp.dst = c->stage.buf, cp.bc.srcOffset = v->off + off + done;
     *failed = "copy";
-    r = run_blocking(c, record_stage_copy, &s);
+    r = run_blocking(c, record_copy, &cp);
     if (r == VK_SUCCESS && !to_device) memcpy((char *)host + done, c->stage.map, k);
     done += k;
   }
@@ -976,17 +974,12 @@ static kcrt_status vk_mem_read(kcrt_buffer *b, size_t off, void *dst, size_t n) 
   return transfer(b, off, dst, n, false);
 }
 
-static void record_copy(VkCommandBuffer cb, void *ctx) {
-  StageCopy *s = ctx;
-  vk.vkCmdCopyBuffer(cb, s->stage, s->buf, 1, &s->bc);
-}
-
 static kcrt_status vk_mem_copy(kcrt_buffer *d, size_t doff, kcrt_buffer *s, size_t soff, size_t n) {
   VkDev *c = vd(d->dev);
   VkBuf *dv = d->mem, *sv = s->mem;
-  StageCopy cp = {.stage = sv->buf,
-                  .buf = dv->buf,
-                  .bc = {.srcOffset = sv->off + soff, .dstOffset = dv->off + doff, .size = n}};
+  Copy cp = {.src = sv->buf,
+             .dst = dv->buf,
+             .bc = {.srcOffset = sv->off + soff, .dstOffset = dv->off + doff, .size = n}};
   pthread_mutex_lock(&c->lock);
   VkResult r = run_blocking(c, record_copy, &cp);
   pthread_mutex_unlock(&c->lock);

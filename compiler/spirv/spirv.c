@@ -13,9 +13,9 @@
  *  - static shared arrays: module-scope Workgroup variables (as llvm-spirv writes OpenCL
  *    `local` arrays declared in kernels), used directly by kernels only. An OpenCL device
  *    function that reaches one receives it as a Workgroup pointer parameter, as the OpenCL C
- *    back end passes it (a Vulkan one uses it directly: docs/driver-bugs.md 24): PoCL's SPIR-V path
- * (llvm-spirv, then PoCL) left a kernel whose device function read a module-scope Workgroup array
- * writing nothing, silently.
+ *    back end passes it: PoCL's SPIR-V path (llvm-spirv, then PoCL) left a kernel whose
+ *    device function read a module-scope Workgroup array writing nothing, silently. A Vulkan
+ *    device function uses the variable itself (NVIDIA's driver: docs/driver-bugs.md 24).
  *  - dynamic shared memory (`extern shared T s[]`): a trailing Workgroup-pointer parameter of
  *    every kernel and device function that reaches it (typed and named by the first such
  *    array the function reaches; the others, which CUDA lays at the same address, are

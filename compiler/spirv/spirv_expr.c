@@ -1536,6 +1536,14 @@ static uint32_t cuda_intrinsic(SG *g, KExpr *e) {
  * SPIR-V 1.3's GroupNonUniform operations, which make the module 1.3 (spv_version). The
  * builtins are the Kernel capability's SubgroupSize .. SubgroupLocalInvocationId inputs. */
 
+/* The invocations of a workgroup in the Vulkan form: the product of its shape's
+ * specialisation constants. */
+static uint32_t vk_invocations(SG *g) {
+  uint32_t u32 = spv_type_int(&g->m, 32);
+  return sg_opv(g, SpvOpIMul, u32, 2, sg_opv(g, SpvOpIMul, u32, 2, g->wgsize[0], g->wgsize[1]),
+                g->wgsize[2]);
+}
+
 static uint32_t sg_subgroup_input(SG *g, KBuiltin b) {
   static const SpvBuiltIn bi[5] = {SpvBuiltInSubgroupSize, SpvBuiltInSubgroupMaxSize,
                                    SpvBuiltInNumSubgroups, SpvBuiltInSubgroupId,
@@ -1549,8 +1557,7 @@ static uint32_t sg_subgroup_input(SG *g, KBuiltin b) {
     /* ceil(invocations / SubgroupSize): lavapipe's NumSubgroups leaves out a last, partial
      * subgroup (12 for 100 invocations in subgroups of 8: docs/driver-bugs.md 26). */
     uint32_t size = sg_subgroup_input(g, BI_SG_MAX_SIZE), one = sg_u32(g, 1);
-    uint32_t n = sg_opv(g, SpvOpIMul, u32, 2,
-                        sg_opv(g, SpvOpIMul, u32, 2, g->wgsize[0], g->wgsize[1]), g->wgsize[2]);
+    uint32_t n = vk_invocations(g);
     return sg_opv(g, SpvOpUDiv, u32, 2,
                   sg_opv(g, SpvOpISub, u32, 2, sg_opv(g, SpvOpIAdd, u32, 2, n, size), one), size);
   }
@@ -1562,8 +1569,7 @@ static uint32_t sg_subgroup_input(SG *g, KBuiltin b) {
                        SpvMemoryAccessAlignedMask, 4};
     uint32_t size = sg_op(g, SpvOpLoad, u32, 3, ops);
     if (b == BI_SG_MAX_SIZE) return size;
-    uint32_t n = sg_opv(g, SpvOpIMul, u32, 2,
-                        sg_opv(g, SpvOpIMul, u32, 2, g->wgsize[0], g->wgsize[1]), g->wgsize[2]);
+    uint32_t n = vk_invocations(g);
     uint32_t first = sg_opv(g, SpvOpIMul, u32, 2, sg_subgroup_input(g, BI_SG_ID), size);
     uint32_t left = sg_opv(g, SpvOpISub, u32, 2, n, first);
     return sg_opv(g, SpvOpSelect, u32, 3, sg_opv(g, SpvOpULessThan, tbool(g), 2, left, size), left,
