@@ -71,6 +71,10 @@ run_one() {
   shift 3
   if [ "$name" = api ]; then
     set -- env "$@" "$dir/bin/rt_api" "$bdir/vecadd.kcb" "$bdir/dynshared.kcb"
+  elif [ "$name" = vk_api ]; then # tests/vulkan's programs (prepare.sh's vk/)
+    set -- env "$@" "$dir/vk/vk_api" "$bdir/vecadd.kcb" "$bdir/cl_images.kcb"
+  elif [ "${name#vk_}" != "$name" ]; then
+    set -- env "$@" "$dir/vk/$name" "$dir/vk/${name#vk_}.kcb"
   else
     set -- env "$@" "$dir/bin/rt_$name" "$bdir/$name.kcb"
   fi
@@ -125,23 +129,9 @@ for c in $configs; do
       done
       # The Vulkan back end's own tests (tests/vulkan/: control flow, parameters, frames,
       # exact division and square root, signed zeros, shared pointers, spilled parameters,
-      # printf, and the API with its batches).
+      # printf, wrapping atomics, and the API with its batches).
       for p in "$dir"/vk/vk_*; do
-        [ -x "$p" ] || continue
-        n=${p##*/vk_}
-        if [ "$n" = api ]; then
-          set -- "$dir/bundles/sm90/vecadd.kcb" "$dir/bundles/sm90/cl_images.kcb"
-        else
-          set -- "$dir/vk/$n.kcb"
-        fi
-        if KCC_DEVICE=vulkan timeout 300 "$p" "$@" >"$tmp/out" 2>&1; then
-          pass=$((pass + 1)); say "  ok    vulkan/vk_$n: $(grep '^PASS' "$tmp/out" | tail -1 | cut -c1-160)"
-        elif [ $? -eq 77 ]; then
-          skip=$((skip + 1)); say "  skip  vulkan/vk_$n"
-        else
-          fail=$((fail + 1)); failed="$failed vulkan/vk_$n"
-          say "  FAIL  vulkan/vk_$n"; sed 's/^/        /' "$tmp/out" | head -30 | tee -a "$log"
-        fi
+        [ -x "$p" ] && run_one vulkan "${p##*/}" "$dir/bundles/sm90" KCC_DEVICE=vulkan
       done ;;
     nvcc-reference)
       say "== nvcc-reference"
