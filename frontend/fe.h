@@ -200,6 +200,9 @@ KType *fe_ptr_as(KType *t, KAddrSpace as);
 /* t with every pointer level in its pointer chain in address space as (kernel params). */
 KType *fe_ptr_chain_as(KType *t, KAddrSpace as);
 bool fe_type_is_const(CXType t);
+/* Whether t's canonical spelling starts with prefix ("std::initializer_list<"): the C++
+ * library types kcc's own headers define and the front end lowers itself. */
+bool fe_type_named(CXType t, const char *prefix);
 /* Gives every struct in the module a distinct name (anonymous and scoped tags can clash). */
 void fe_unique_struct_names(FeCtx *fe);
 

@@ -1285,12 +1285,11 @@ static KExpr *unsupported(KLoc loc, const char *what) {
 static KExpr *std_initializer_list(FeCtx *fe, CXCursor c, CXCursor sub, KLoc loc) {
   CXType ct = clang_getCanonicalType(clang_getCursorType(c));
   CXType at = clang_getCanonicalType(clang_getCursorType(sub));
-  if (ct.kind != CXType_Record || at.kind != CXType_ConstantArray) return NULL;
-  CXString sp = clang_getTypeSpelling(ct);
-  bool il = !strncmp(clang_getCString(sp), "std::initializer_list<", 22);
-  clang_disposeString(sp);
+  if (ct.kind != CXType_Record || at.kind != CXType_ConstantArray ||
+      !fe_type_named(ct, "std::initializer_list<"))
+    return NULL;
   CXCursor list = peel(sub);
-  if (!il || clang_getCursorKind(list) != CXCursor_InitListExpr) return NULL;
+  if (clang_getCursorKind(list) != CXCursor_InitListExpr) return NULL;
   KType *t = type_of(fe, c, loc), *arrt = type_of(fe, list, loc);
   if (!t || !arrt) return fe_poison(loc);
   if (t->kind != KT_STRUCT || t->st->nfields != 2 || arrt->kind != KT_ARRAY)

@@ -501,13 +501,6 @@ static KVar *loop_local(FeCtx *fe, const char *what, KType *t, KExpr *init, KLis
   return v;
 }
 
-static bool type_named(CXType t, const char *prefix) {
-  CXString sp = clang_getTypeSpelling(clang_getCanonicalType(t));
-  bool r = !strncmp(clang_getCString(sp), prefix, strlen(prefix));
-  clang_disposeString(sp);
-  return r;
-}
-
 /* C++'s range-based for (CUDA input) over a range whose elements kcc can see: an array, a
  * braced list or std::initializer_list, and std::array (kcc's own <initializer_list> and
  * <array>, cxxlib.c). libclang shows the loop variable, the range and the body, not the
@@ -524,8 +517,8 @@ static void range_for(FeCtx *fe, CXCursor c, KList *out) {
            body = shape ? k.v[2] : var;
   fe_kids_free(&k);
   CXType rt = shape ? clang_getCursorType(range) : (CXType){0};
-  bool il = shape && type_named(rt, "std::initializer_list<"),
-       arr = shape && type_named(rt, "std::array<");
+  bool il = shape && fe_type_named(rt, "std::initializer_list<"),
+       arr = shape && fe_type_named(rt, "std::array<");
   if (fe->lang != KL_LANG_CU || !shape ||
       (!il && !arr && clang_getCanonicalType(rt).kind != CXType_ConstantArray)) {
     stmt_error(fe, c,
@@ -546,7 +539,6 @@ static void range_for(FeCtx *fe, CXCursor c, KList *out) {
     base = fe_addr_of(fe, fe_array_elem(r, 0, loc), loc);
     count = kir_int(i64, r->type->len, loc);
   } else {
-
     stmt_error(fe, c, "cannot lower this range-based for loop"); /* not reached */
     return;
   }
@@ -557,7 +549,6 @@ static void range_for(FeCtx *fe, CXCursor c, KList *out) {
   KList init = {0};
   KVar *iv = loop_local(fe, "ri", i64, kir_int(i64, 0, loc), &init, loc);
   f->init_stmt = init.v[0];
-
   f->cond = kir_binary(KB_LT, kir_type_scalar(KT_I32), var_ref(iv, loc), var_ref(nv, loc), loc);
   f->step = kir_expr(KE_INCDEC, i64, loc);
   f->step->op = KU_PREINC;
@@ -572,10 +563,7 @@ static void range_for(FeCtx *fe, CXCursor c, KList *out) {
   CXCursor canon = clang_getCanonicalCursor(var);
   bool ref = vt.kind == CXType_LValueReference || vt.kind == CXType_RValueReference;
   KType *t = ref ? NULL : fe_decl_type(fe, var, vloc);
-  if (!ref && !t) {
-
-    return;
-  }
+  if (!ref && !t) return; /* fe_decl_type said why */
   KExpr *val = ref ? fe_addr_of(fe, elem, vloc) : fe_convert(elem, t);
   KVar *v = kir_var(fe->m, fe_spelling(var), val->type, KV_LOCAL, vloc);
   v->is_const = !ref && fe_type_is_const(clang_getCursorType(var));

@@ -87,9 +87,9 @@ static KStruct *finish_record(FeCtx *fe, KStruct *st) {
   return st;
 }
 
-static bool is_std_initializer_list(CXCursor def) {
-  CXString sp = clang_getTypeSpelling(clang_getCanonicalType(clang_getCursorType(def)));
-  bool r = !strncmp(clang_getCString(sp), "std::initializer_list<", 22);
+bool fe_type_named(CXType t, const char *prefix) {
+  CXString sp = clang_getTypeSpelling(clang_getCanonicalType(t));
+  bool r = !strncmp(clang_getCString(sp), prefix, strlen(prefix));
   clang_disposeString(sp);
   return r;
 }
@@ -166,7 +166,8 @@ static KStruct *lower_record(FeCtx *fe, CXCursor decl, KLoc use) {
     /* std::initializer_list's elements are a temporary array of the function that makes the
        list (lower_expr.c), so its pointer points to private memory, which OpenCL C and
        SPIR-V must know of a pointer kept in a struct (addrspace.c). */
-    if (fe->lang == KL_LANG_CU && i == 0 && t->kind == KT_PTR && is_std_initializer_list(def))
+    if (fe->lang == KL_LANG_CU && i == 0 && t->kind == KT_PTR &&
+        fe_type_named(clang_getCursorType(def), "std::initializer_list<"))
       t = kir_type_ptr(t->base, KAS_PRIVATE, t->qual);
     fcur[st->nfields] = f;
     st->fields[st->nfields].anon = !strncmp(fname, FE_ANON_FIELD, strlen(FE_ANON_FIELD));
