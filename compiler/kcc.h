@@ -68,6 +68,9 @@ bool pass_callgraph(KModule *m); /* callees, recursion check, shared memory per 
  * combination of pointer-argument spaces. allow_generic: leave pointers that may point to
  * several spaces generic (PTX can); otherwise they are an error (OpenCL C 1.2, SPIR-V). */
 bool pass_addrspace(KModule *m, bool allow_generic);
+/* For the forms with no generic pointer (OpenCL C, the OpenCL SPIR-V): reports the conflict
+ * pass_addrspace left in m (KModule.space_error) and says false; true when there is none. */
+bool kcc_check_one_space(const KModule *m);
 
 /* Loops that are one instruction on every target (Kernighan's bit count) become it; none
  * at -O0 (idiom.c). */

@@ -6,7 +6,9 @@
 #                  ptxas, spirv-val, clang -x cl, nvcc, cc for the header). Any diagnostic fails. coop.cu uses warp
 #                  operations, which SPIR-V 1.0 cannot express: its spirv form must be refused
 #                  with the pinned diagnostic instead, and cuda_asm.cu's (inline PTX) and
-#                  textures.cu's (texture and surface objects) spirv and cl forms.
+#                  textures.cu's (texture and surface objects) spirv and cl forms, and
+#                  ptr_spaces.cu's (a pointer to a pointer whose inner pointer takes two
+#                  spaces) spirv and cl forms.
 #   cu.bad.NAME    tests/cu/bad/NAME.cu fails with exit 1, no output, exactly one error, and
 #                  that error is "NAME.cu:" followed by NAME.expected.
 # runtime.cuda_cxx (runtime.cmake) runs cuda_cxx.cu through libkcrt against host references;
@@ -23,14 +25,16 @@ list(APPEND _kcc_cu_kernels ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cuda_cxx.cu ${CM
      ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cuda_fp16.cu ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cuda_bf16.cu
      ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cuda_fp8.cu ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cuda_union.cu
      ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cuda_mathfn.cu ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cuda_launch.cu
-     ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cuda_asm.cu)
+     ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cuda_asm.cu ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cuda_ptrref.cu)
 foreach(_k ${_kcc_cu_kernels})
   get_filename_component(_name ${_k} NAME_WE)
   foreach(_form kir ptx spirv cl cuda header)
     if((_name STREQUAL "coop" AND _form STREQUAL "spirv") OR
-       ((_name STREQUAL "cuda_asm" OR _name STREQUAL "textures") AND
+       ((_name STREQUAL "cuda_asm" OR _name STREQUAL "textures" OR _name STREQUAL "ptr_spaces") AND
         (_form STREQUAL "spirv" OR _form STREQUAL "cl")))
-      if(_form STREQUAL "spirv")
+      if(_name STREQUAL "ptr_spaces")
+        set(_refusal "ptr_spaces.cu:5:8: error: pointer to global memory used where a pointer to shared memory is needed; OpenCL C and SPIR-V need one address space per pointer")
+      elseif(_form STREQUAL "spirv")
         set(_refusal "is not available in SPIR-V output")
       else()
         set(_refusal "is not available in OpenCL C output")

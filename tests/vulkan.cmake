@@ -1,7 +1,8 @@
 # vulkan.cmake — the Vulkan form (kcc x.k -o x.vk.spv) and libkcrt's Vulkan back end.
 #
 #   vulkan.spirv.NAME   kcc NAME.k -o NAME.vk.spv for the corpus kernels the form supports
-#                       (tests/kernels), tests/vulkan/{flow,...,divzero}.k (below): no
+#                       (tests/kernels), tests/vulkan/{flow,...,divzero}.k, cl/printf_args.cl
+#                       and cu/ptr_spaces.cu (below): no
 #                       diagnostic, then
 #                       spirv-val --target-env vulkan1.2 on the file (kcc validated in process).
 #   vulkan.bad.NAME     tests/vulkan/bad/NAME.k (or .cl) fails with exit 1, no output file, and its first
@@ -45,6 +46,10 @@ endforeach()
 foreach(_name flow params frames divguard ieee divzero sharedptr spill vkprintf wrapatomic)
   list(APPEND _vk_sources ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/${_name}.k)
 endforeach()
+# OpenCL C and CUDA files of the other suites whose Vulkan form has its own cases: printf
+# arguments no conversion takes; pointers to pointers of two spaces (refused by OpenCL only).
+list(APPEND _vk_sources ${CMAKE_CURRENT_SOURCE_DIR}/cl/printf_args.cl
+     ${CMAKE_CURRENT_SOURCE_DIR}/cu/ptr_spaces.cu)
 foreach(_src ${_vk_sources})
   get_filename_component(_name ${_src} NAME_WE)
   add_test(NAME vulkan.spirv.${_name}
@@ -142,6 +147,7 @@ endfunction()
 # .cl) that it takes whole: OpenCL C's work-item, work-group and subgroup functions, integer dot
 # products, printf; CUDA's __device__ variables, fp8, lambdas, launches and names.
 set(KCC_VK_OWN_KERNELS cuda_devvar cuda_fp8 cuda_hostprog cuda_lambda cuda_launch cuda_names
+    cuda_ptrref
     cl_chatter cl_contract cl_intdot cl_printf cl_subgroups cl_wgfn cl_workitem)
 foreach(_name ${KCC_VK_KERNELS} ${KCC_VK_OWN_KERNELS})
   if(TARGET rt_${_name})

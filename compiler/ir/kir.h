@@ -876,6 +876,12 @@ typedef struct KModule {
   KList structs;    /* KStruct*, in dependency order (a struct after those it contains) */
   int nvars;        /* KVar ids handed out */
   void *bounds;     /* -fbounds-check: the KBoundsTable (bounds.h); NULL when unchecked */
+  /* Set by the address-space pass (allow_generic = false) where a pointer reached through a
+   * pointer to a pointer needs two spaces: the forms with no generic pointer (OpenCL C, the
+   * OpenCL SPIR-V) refuse the module with this message; CUDA C and Vulkan, whose pointers all
+   * look alike, compile it. */
+  const char *space_error;
+  KLoc space_loc;
 } KModule;
 
 KModule *kir_module(const char *file);

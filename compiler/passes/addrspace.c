@@ -11,10 +11,14 @@
  * may point to (a bit mask). One space: that space. None: never assigned (global is as good as
  * anything). Several: generic, which PTX has and OpenCL C 1.2 / SPIR-V do not.
  *
- * Pointers stored in memory (struct fields, pointer-to-pointer targets, arrays of pointers)
- * are not tracked: they point to global memory where there is no generic space, and are
- * generic where there is one, exactly as in CUDA — unless the front end gave the pointer type
- * a space (a lambda's capture by reference points where the captured variable lives). */
+ * Pointers stored in memory (struct fields, arrays of pointers, what a pointer to a pointer
+ * points to) are not tracked: they point to global memory where there is no generic space,
+ * and are generic where there is one, exactly as in CUDA — unless the front end gave the
+ * pointer type a space (a lambda's capture by reference points where the captured variable
+ * lives). One case is: the address of a local pointer variable (`&q`, and every argument of a
+ * C++ `T *&` parameter) carries the spaces q points to as its inner mask, so a function that
+ * advances or reads the caller's pointer through it is cloned per space, as for `T *`; a
+ * pointer of another space stored through it is an error there, not a silent retype. */
 #include "diag.h"
 #include "kcc.h"
 
@@ -22,6 +26,15 @@
 
 typedef unsigned Mask; /* bit per space: 1 << KAS_* */
 #define M(as) (1u << (as))
+/* A pointer to a pointer may carry the mask of the pointer it points to (strict mode only). */
+#define OUTER    0xffu
+#define DEEP     (1u << 16)
+#define INNER(m) (((m)&OUTER) << 8 | DEEP)
+#define TRACKED  (1u << 17) /* the inner mask is an `&q`'s, not where memory points */
+
+static Mask inner_of(Mask m) {
+  return (m >> 8) & OUTER;
+}
 
 typedef struct Inst {
   KFunc *orig;
@@ -45,6 +58,8 @@ typedef struct Ctx {
   bool failed;
   KLoc last_error;     /* one address-space error per line: the rest are the same mistake */
   const char *capture; /* the lambda capture whose closure field is being filled, or NULL */
+  bool slot_tracked;   /* the last `*p` or `p[i]` walked goes through an `&q` */
+  bool deep_store;     /* fitting a value into the pointer an `&q` points to */
 } Ctx;
 
 static void as_error(Ctx *c, KLoc loc, const char *msg) {
@@ -60,6 +75,14 @@ static void as_error(Ctx *c, KLoc loc, const char *msg) {
                c->capture);
   else
     diag_error(loc, "%s; OpenCL C and SPIR-V need one address space per pointer", msg);
+}
+
+/* A conflict only the forms without a generic space have (KModule.space_error): the first is
+ * kept for them; the compile goes on. */
+static void space_conflict(Ctx *c, KLoc loc, const char *msg) {
+  if (c->m->space_error) return;
+  c->m->space_error = kir_strdup(msg);
+  c->m->space_loc = loc;
 }
 
 static bool is_closure(const KType *t) {
@@ -80,6 +103,7 @@ static KAddrSpace mem_space(Ctx *c) {
 static KAddrSpace mask_space(Mask m) {
   static const KAddrSpace order[] = {KAS_GLOBAL, KAS_SHARED, KAS_CONSTANT, KAS_PRIVATE,
                                      KAS_GENERIC};
+  m &= OUTER;
   if (!m) return KAS_GLOBAL;
   for (int i = 0; i < 5; i++)
     if (m == M(order[i])) return order[i];
@@ -115,6 +139,22 @@ static KType *mem_type(Ctx *c, KType *t) {
 static KType *with_space(Ctx *c, KType *t, KAddrSpace as) {
   if (t->kind != KT_PTR) return mem_type(c, t);
   return kir_type_ptr(mem_type(c, t->base), as, t->qual);
+}
+
+/* The type of a pointer whose value has mask m: its space, and for a pointer to a pointer
+ * whose inner mask is known, that pointer's space too. */
+static KType *typed(Ctx *c, KType *t, Mask m) {
+  KType *n = with_space(c, t, mask_space(m));
+  /* An inner pointer of several spaces stays where pointers in memory point
+   * (check_one_space and fit say so to the forms that care). */
+  if ((m & DEEP) && n->kind == KT_PTR && n->base->kind == KT_PTR &&
+      mask_space(inner_of(m)) != KAS_GENERIC)
+    n = kir_type_ptr(with_space(c, n->base, mask_space(inner_of(m))), n->as, n->qual);
+  return n;
+}
+
+static bool ptr_to_ptr(const KType *t) {
+  return t->kind == KT_PTR && t->base->kind == KT_PTR;
 }
 
 static Mask *var_slot(Ctx *c, KVar *v) {
@@ -157,7 +197,10 @@ static void fit(Ctx *c, KExpr **pe, KType *want) {
   KExpr *e = *pe;
   if (!c->rewrite || !e || e->type == want || want->kind != KT_PTR || e->type->kind != KT_PTR)
     return;
-  if (e->type->as == want->as) return; /* qualifiers differ only: C already checked them */
+  bool inner_differs =
+      c->strict && ptr_to_ptr(e->type) && ptr_to_ptr(want) && e->type->base->as != want->base->as;
+  /* Qualifiers differ only: C already checked them. */
+  if (e->type->as == want->as && !inner_differs) return;
   KExpr *inner = e;
   while (inner->kind == KE_CAST && inner->a->type->kind == KT_PTR) inner = inner->a;
   if (inner->kind == KE_CAST && kir_cast_kind(inner->a->type, inner->type) == KC_INT_TO_PTR) {
@@ -170,13 +213,24 @@ static void fit(Ctx *c, KExpr **pe, KType *want) {
     return;
   }
   char msg[256];
+  if (e->type->as == want->as) {
+    snprintf(msg, sizeof msg,
+             "pointer to a pointer to %s memory used where a pointer to a pointer to %s memory "
+             "is needed",
+             mask_names(M(e->type->base->as)), mask_names(M(want->base->as)));
+    space_conflict(c, e->loc, msg);
+    return;
+  }
   snprintf(msg, sizeof msg, "pointer to %s memory used where a pointer to %s memory is needed",
            mask_names(M(e->type->as)), mask_names(M(want->as)));
-  as_error(c, e->loc, msg);
+  if (c->deep_store)
+    space_conflict(c, e->loc, msg);
+  else
+    as_error(c, e->loc, msg);
 }
 
 static void set_ptr_type(Ctx *c, KExpr *e, Mask m) {
-  if (c->rewrite && e->type->kind == KT_PTR) e->type = with_space(c, e->type, mask_space(m));
+  if (c->rewrite && e->type->kind == KT_PTR) e->type = typed(c, e->type, m);
 }
 
 static Mask walk_call(Ctx *c, KExpr *e) {
@@ -197,7 +251,18 @@ static Mask walk_call(Ctx *c, KExpr *e) {
   return in->ret;
 }
 
+static Mask walk_expr(Ctx *c, KExpr *e);
+
+/* A pointer to a pointer from anywhere but `&q` points to a pointer in memory: its inner mask
+ * is where pointers in memory point, so that joining it with an `&q` is seen. */
 static Mask walk(Ctx *c, KExpr *e) {
+  Mask m = walk_expr(c, e);
+  if (c->strict && e && ptr_to_ptr(e->type) && (m & OUTER) && !(m & DEEP))
+    m |= INNER(M(mem_space(c)));
+  return m;
+}
+
+static Mask walk_expr(Ctx *c, KExpr *e) {
   if (!e) return 0;
   Mask m = 0, ma, mb;
   switch (e->kind) {
@@ -220,6 +285,9 @@ static Mask walk(Ctx *c, KExpr *e) {
   case KE_ADDR:
     walk(c, e->a);
     m = storage(c, e->a);
+    if (c->strict && e->a->kind == KE_VAR && e->a->var->type->kind == KT_PTR &&
+        (e->a->var->kind == KV_LOCAL || e->a->var->kind == KV_PARAM))
+      m |= INNER(var_mask(c, e->a->var)) | TRACKED;
     break;
   case KE_UNARY:
   case KE_INCDEC: m = walk(c, e->a); break;
@@ -235,8 +303,9 @@ static Mask walk(Ctx *c, KExpr *e) {
       fit(c, &e->b, kir_type_ptr(e->b->type->base, KAS_GENERIC, e->b->type->qual));
     }
     break;
-  case KE_ASSIGN:
+  case KE_ASSIGN: {
     ma = walk(c, e->a);
+    bool deep = (e->a->kind == KE_DEREF || e->a->kind == KE_INDEX) && c->slot_tracked;
     mb = walk(c, e->b);
     if (e->a->kind == KE_VAR && e->op == KB_NONE) var_join(c, e->a->var, mb);
     m = e->a->kind == KE_VAR ? var_mask(c, e->a->var) : ma;
@@ -244,18 +313,27 @@ static Mask walk(Ctx *c, KExpr *e) {
       e->type = e->a->type;
       if (e->op == KB_NONE) {
         c->capture = closure_field(e->a);
+        c->deep_store = deep;
         fit(c, &e->b, e->a->type);
         c->capture = NULL;
+        c->deep_store = false;
       }
       if (e->optype && e->optype->kind == KT_PTR) e->optype = e->a->type;
       return m;
     }
     break;
+  }
   case KE_COND:
     walk(c, e->a);
     m = walk(c, e->b) | walk(c, e->c);
     if (c->rewrite && e->type->kind == KT_PTR) {
       set_ptr_type(c, e, m);
+      if (c->strict && (m & DEEP) && mask_space(inner_of(m)) == KAS_GENERIC) {
+        char msg[256];
+        snprintf(msg, sizeof msg, "this expression may point to pointers to %s memory",
+                 mask_names(inner_of(m)));
+        space_conflict(c, e->loc, msg);
+      }
       if (c->strict && e->type->as == KAS_GENERIC) {
         char msg[256];
         snprintf(msg, sizeof msg, "this expression may point to %s memory", mask_names(m));
@@ -274,12 +352,16 @@ static Mask walk(Ctx *c, KExpr *e) {
   case KE_INDEX:
   case KE_MEMBER:
   case KE_DEREF:
-    walk(c, e->a);
+    ma = walk(c, e->a);
     walk(c, e->b);
     /* A pointer loaded from memory: where its type says (a space the front end named, as
-       mem_type keeps it), else where pointers in memory point. */
+       mem_type keeps it), else where pointers in memory point; through an `&q`, where q
+       points. */
     if (e->type->kind == KT_PTR)
-      m = M(c->strict && e->type->as != KAS_GENERIC ? e->type->as : mem_space(c));
+      m = e->kind != KE_MEMBER && (ma & DEEP) && mask_space(inner_of(ma)) != KAS_GENERIC
+              ? inner_of(ma)
+              : M(c->strict && e->type->as != KAS_GENERIC ? e->type->as : mem_space(c));
+    c->slot_tracked = e->kind != KE_MEMBER && (ma & TRACKED);
     break;
   case KE_CALL: m = walk_call(c, e); break;
   case KE_SWIZZLE:
@@ -318,6 +400,23 @@ static Mask walk(Ctx *c, KExpr *e) {
   return m;
 }
 
+/* Where there is no generic space, a pointer variable (and the pointer an `&q` it holds points
+ * to) must have one space. */
+static void check_one_space(Ctx *c, KVar *v, Mask m) {
+  if (!c->strict || v->type->kind != KT_PTR) return;
+  char msg[256];
+  if (mask_space(m) == KAS_GENERIC)
+    snprintf(msg, sizeof msg, "pointer '%s' may point to %s memory", v->name, mask_names(m));
+  else if ((m & DEEP) && mask_space(inner_of(m)) == KAS_GENERIC) {
+    snprintf(msg, sizeof msg, "pointer '%s' may point to pointers to %s memory", v->name,
+             mask_names(inner_of(m)));
+    space_conflict(c, v->loc, msg);
+    return;
+  } else
+    return;
+  as_error(c, v->loc, msg);
+}
+
 static void walk_stmt(Ctx *c, KStmt *s) {
   if (!s) return;
   switch (s->kind) {
@@ -329,13 +428,8 @@ static void walk_stmt(Ctx *c, KStmt *s) {
     if (c->rewrite) {
       KVar *v = s->var;
       Mask m = var_mask(c, v);
-      v->type =
-          v->type->kind == KT_PTR ? with_space(c, v->type, mask_space(m)) : mem_type(c, v->type);
-      if (c->strict && v->type->kind == KT_PTR && v->type->as == KAS_GENERIC) {
-        char msg[256];
-        snprintf(msg, sizeof msg, "pointer '%s' may point to %s memory", v->name, mask_names(m));
-        as_error(c, v->loc, msg);
-      }
+      v->type = v->type->kind == KT_PTR ? typed(c, v->type, m) : mem_type(c, v->type);
+      check_one_space(c, v, m);
       if (s->init) fit(c, &s->init, v->type);
     }
     break;
@@ -512,25 +606,21 @@ static KFunc *materialise(Ctx *c, Inst *in) {
   c->cur = in;
   for (int i = 0; i < out->nparams; i++) {
     KVar *p = out->params[i];
-    p->type = p->type->kind == KT_PTR ? with_space(c, p->type, mask_space(var_mask(c, p)))
-                                      : mem_type(c, p->type);
+    p->type = p->type->kind == KT_PTR ? typed(c, p->type, var_mask(c, p)) : mem_type(c, p->type);
   }
-  out->ret = out->ret->kind == KT_PTR ? with_space(c, out->ret, mask_space(in->ret))
-                                      : mem_type(c, out->ret);
+  out->ret = out->ret->kind == KT_PTR ? typed(c, out->ret, in->ret) : mem_type(c, out->ret);
   walk_stmt(c, out->body);
-  if (c->strict) {
-    for (int i = 0; i < out->nparams; i++) {
-      Mask m = var_mask(c, out->params[i]);
-      if (mask_space(m) == KAS_GENERIC) {
-        char msg[256];
-        snprintf(msg, sizeof msg, "pointer '%s' may point to %s memory", out->params[i]->name,
-                 mask_names(m));
-        as_error(c, out->params[i]->loc, msg);
-      }
-    }
-  }
+  for (int i = 0; i < out->nparams; i++)
+    check_one_space(c, out->params[i], var_mask(c, out->params[i]));
   c->cur = saved;
   return out;
+}
+
+bool kcc_check_one_space(const KModule *m) {
+  if (!m->space_error) return true;
+  diag_error(m->space_loc, "%s; OpenCL C and SPIR-V need one address space per pointer",
+             m->space_error);
+  return false;
 }
 
 bool pass_addrspace(KModule *m, bool allow_generic) {

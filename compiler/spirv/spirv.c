@@ -1148,7 +1148,7 @@ static void clear_locals(KStmt *s) {
 
 /* Both flavours: the OpenCL one (vk false) and the Vulkan one. */
 static bool emit(KModule *m, const KOptions *o, KBuf *out, bool vk) {
-  if (!kcc_check_limits(m, o, KL_SPIRV)) return false;
+  if (!kcc_check_limits(m, o, KL_SPIRV) || (!vk && !kcc_check_one_space(m))) return false;
   m = kir_module_without_image_impl(m); /* SPIR-V has its own image instructions */
   SG g;
   memset(&g, 0, sizeof g);

@@ -662,6 +662,24 @@ void sg_vk_entry(SG *g, KFunc *f) {
  * 8-byte slot per argument: integers widened by their signedness, floats as double bits,
  * pointers as addresses, a string literal as its number (the n-th "kcc.str:TEXT"). The
  * header's first word counts the bytes asked for; a record past the end is dropped. */
+static uint32_t printf_slot(SG *g, const KType *t, uint32_t v) {
+  uint32_t u64 = spv_type_int(&g->m, 64);
+  /* A vector or an aggregate: an argument the format leaves unused (the front end checks
+   * each conversion's argument, and spells OpenCL C's `%v4hlf` as one per element). */
+  if (t->kind == KT_VEC || t->kind == KT_STRUCT || t->kind == KT_ARRAY)
+    return spv_const_int(&g->m, 64, 0);
+  if (t->kind == KT_PTR) return sg_opv(g, SpvOpConvertPtrToU, u64, 1, v);
+  if (kir_is_float(t))
+    return sg_opv(g, SpvOpBitcast, u64, 1,
+                  sg_bits(t) == 64 ? v : sg_opv(g, SpvOpFConvert, spv_type_float(&g->m, 64), 1, v));
+  if (t->kind == KT_BOOL)
+    return sg_opv(g, SpvOpSelect, u64, 3, v, spv_const_int(&g->m, 64, 1),
+                  spv_const_int(&g->m, 64, 0));
+  if (sg_bits(t) < 64)
+    return sg_opv(g, kir_is_signed(t) ? SpvOpSConvert : SpvOpUConvert, u64, 1, v);
+  return v;
+}
+
 uint32_t sg_vk_printf(SG *g, KExpr *e, const KExpr *fmt) {
   SpvModule *m = &g->m;
   uint32_t u32 = spv_type_int(m, 32), u64 = spv_type_int(m, 64), bt = spv_type_bool(m);
@@ -697,15 +715,7 @@ uint32_t sg_vk_printf(SG *g, KExpr *e, const KExpr *fmt) {
       vals[i] = spv_const_int(m, 64, (uint64_t)g->nstrings++);
       continue;
     }
-    uint32_t v = sg_expr(g, a);
-    if (t->kind == KT_PTR)
-      v = sg_opv(g, SpvOpConvertPtrToU, u64, 1, v);
-    else if (kir_is_float(t))
-      v = sg_opv(g, SpvOpBitcast, u64, 1,
-                 sg_bits(t) == 64 ? v : sg_opv(g, SpvOpFConvert, spv_type_float(m, 64), 1, v));
-    else if (sg_bits(t) < 64)
-      v = sg_opv(g, kir_is_signed(t) ? SpvOpSConvert : SpvOpUConvert, u64, 1, v);
-    vals[i] = v;
+    vals[i] = printf_slot(g, t, sg_expr(g, a));
   }
   uint32_t size = 8 + 8 * (uint32_t)nargs;
   uint32_t base = sg_op(g, SpvOpLoad, u64, 1, &g->printf_var);

@@ -16,6 +16,8 @@ static char dir[64];
 static FILE *devnull, *real_stderr;
 static CXIndex check_index;
 static bool tools;
+static const uint8_t *input; /* the input being run, shown with a finding */
+static size_t input_size;
 
 void fz_init(void) {
   if (dir[0]) return;
@@ -33,6 +35,7 @@ void fz_init(void) {
 const char *fz_write_input(const char *name, const uint8_t *data, size_t size) {
   static char path[128];
   snprintf(path, sizeof path, "%s/%s", dir, name);
+  input = data, input_size = size;
   FILE *f = fopen(path, "wb");
   if (!f || (size && fwrite(data, 1, size, f) != size) || fclose(f) != 0) abort();
   return path;
@@ -56,7 +59,12 @@ void __wrap_diag_ice(KLoc loc, const char *fmt, ...) {
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
   __real_diag_ice(loc, "%s", msg);
-  fprintf(stderr, "kcc-fuzz: internal compiler error: a finding\n");
+  /* Straight to the terminal too: a bundle's forms compile with their diagnostics captured. */
+  fprintf(real_stderr, "%s:%d:%d: internal compiler error: %s\n", loc.file ? loc.file : "kcc",
+          loc.line, loc.col, msg);
+  fprintf(real_stderr, "---- input:\n%.*s\n----\n", (int)(input_size > 8192 ? 8192 : input_size),
+          input ? (const char *)input : "");
+  fprintf(real_stderr, "kcc-fuzz: internal compiler error: a finding\n");
   abort();
 }
 
