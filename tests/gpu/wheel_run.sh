@@ -7,7 +7,8 @@
 #   1. python/tools/check_wheel.py: a compile in process, a run, libkcc's LLVM and libclang the
 #      wheel's own (/proc/self/maps);
 #   2. the samples' programs (samples/python), each compiling its kernels there;
-#   3. the whole Python suite (python/tests) against the installed package;
+#   3. the whole Python suite (python/tests) against the installed package (with pytest-xdist
+#      where the machine has it);
 #   4. bench/python_launch.py (import, first launch of a cached kernel in a new process, launch
 #      cost; CuPy's beside) and bench/python_arrays.py (kcc's arrays beside CuPy's).
 # Logs go to LOGDIR (default DIR). Exit status: non-zero when a check, a sample or a test failed.
@@ -30,6 +31,9 @@ py="$work/venv/bin/python"
 t0=$(date +%s%N)
 "$py" -m pip install -q --no-index --no-deps --no-cache-dir "$whl" || exit 1
 echo "pip install: $((($(date +%s%N) - t0) / 1000000)) ms"
+# A machine whose Python lacks them (a check of this script off the GPU machine) names them here,
+# from the package index: KCC_WHEEL_RUN_DEPS="numpy pytest".
+[ -z "${KCC_WHEEL_RUN_DEPS:-}" ] || "$py" -m pip install -q $KCC_WHEEL_RUN_DEPS || exit 1
 # Everything below sees the installed package only: never the checkout's, never a system LLVM.
 run() { (cd "$work/run" && env -u KCC_LIBDIR -u PYTHONPATH -u KCC_DEVICE LD_LIBRARY_PATH= \
   XDG_CACHE_HOME="$work/cache" PYTHONDONTWRITEBYTECODE=1 "$@"); }
@@ -49,8 +53,15 @@ for s in hello vecadd multiply_them grid2d biggrid select_device numba_hello num
   fi
 done
 echo "== python/tests"
-run env PYTHONPATH="$root/python/tests" timeout 420 "$py" -m pytest -q -p no:cacheprovider \
-  -W ignore::DeprecationWarning "$root/python/tests" >"$logs/pytest.log" 2>&1 || st=1
+# pytest-xdist where the machine has it (the GPU image does): the suite compiles hundreds of
+# kernels, each on one core.
+par=""
+run "$py" -c "import xdist" 2>/dev/null && par="-n 8"
+run env PYTHONPATH="$root/python/tests" timeout 480 "$py" -m pytest -q -p no:cacheprovider $par \
+  -W ignore::DeprecationWarning "$root/python/tests" >"$logs/pytest.log" 2>&1
+pst=$?
+[ $pst -eq 124 ] && echo "python/tests: stopped after 480 s"
+[ $pst -eq 0 ] || st=1
 grep -E "passed|failed|error" "$logs/pytest.log" | tail -3
 grep -E "^(FAILED|ERROR)" "$logs/pytest.log" | head -20
 echo "== bench/python_launch.py (from the wheel)"
