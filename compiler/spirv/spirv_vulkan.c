@@ -333,7 +333,7 @@ void sg_vk_frame_enter(SG *g) {
 
 int sg_vk_slot_size(const KType *t) {
   if (t->kind == KT_PTR) return 8;
-  if (t->kind == KT_IMAGE) return 32; /* its descriptor (sg_vk_image_type) */
+  if (t->kind == KT_IMAGE) return 32;  /* its descriptor (sg_vk_image_type) */
   if (t->kind == KT_SAMPLER) return 4; /* its CLK_* bits */
   if (t->kind == KT_VEC) return push_vec_ok(t) ? t->size : 0;
   if (t->kind == KT_STRUCT) return push_struct_ok(t) ? t->size : 0;
@@ -1176,7 +1176,7 @@ uint32_t sg_vk_image_type(SG *g) {
   /* A struct of its own (never interned with a program's struct of the same members), laid
    * out for the push constants it arrives in. */
   uint32_t id = spv_type_struct(m, mem, IMG_FIELDS);
-  static const char *names[IMG_FIELDS] = {"texels", "width",      "height", "depth",
+  static const char *names[IMG_FIELDS] = {"texels", "width",         "height",      "depth",
                                           "layers", "channel_order", "channel_type"};
   spv_name(m, id, "kcc.image");
   for (uint32_t i = 0; i < IMG_FIELDS; i++) {
@@ -1215,8 +1215,8 @@ static uint32_t surf(SG *g, KExpr *e, KImageDim dim) {
   uint32_t w = img_field(g, d, IMG_WIDTH);
   uint32_t ny = img_field(g, d, dim == KIMG_1D_ARRAY ? IMG_LAYERS : IMG_HEIGHT);
   uint32_t nz = img_field(g, d, dim == KIMG_2D_ARRAY ? IMG_LAYERS : IMG_DEPTH);
-  uint32_t row = sg_opv(g, SpvOpIMul, u64, 2, sg_opv(g, SpvOpUConvert, u64, 1, w),
-                        sg_u64(g, (uint64_t)bytes));
+  uint32_t row =
+      sg_opv(g, SpvOpIMul, u64, 2, sg_opv(g, SpvOpUConvert, u64, 1, w), sg_u64(g, (uint64_t)bytes));
   uint32_t row32 = sg_opv(g, SpvOpIMul, u32, 2, w, sg_u32(g, (uint32_t)bytes));
   /* Unsigned comparisons: a negative coordinate is far outside. */
   uint32_t in = sg_opv(g, SpvOpULessThan, bt, 2, x, row32);
@@ -1230,17 +1230,22 @@ static uint32_t surf(SG *g, KExpr *e, KImageDim dim) {
                         sg_opv(g, SpvOpUConvert, u64, 1, x));
   uint32_t base = img_field(g, d, IMG_ADDR);
   uint32_t words = bytes <= 4 ? 1 : (uint32_t)bytes / 4;
-  uint32_t et = bytes < 4 ? spv_type_int(m, bytes * 8) : words == 1 ? u32 : spv_type_vector(m, u32, (int)words);
+  uint32_t et = bytes < 4    ? spv_type_int(m, bytes * 8)
+                : words == 1 ? u32
+                             : spv_type_vector(m, u32, (int)words);
   if (bytes < 4) spv_capability(m, bytes == 1 ? SpvCapabilityInt8 : SpvCapabilityInt16);
   uint32_t pt = spv_type_ptr(m, SpvStorageClassPhysicalStorageBuffer, et);
   uint32_t v4 = spv_type_vector(m, u32, 4), zero = sg_u32(g, 0);
   if (load) {
     uint32_t at = sg_opv(g, SpvOpSelect, u64, 3, in, sg_opv(g, SpvOpIAdd, u64, 2, base, off), base);
     uint32_t p = sg_opv(g, SpvOpConvertUToPtr, pt, 1, at);
-    uint32_t v = sg_opv(g, SpvOpLoad, et, 3, p, (uint32_t)SpvMemoryAccessAlignedMask, (uint32_t)bytes);
+    uint32_t v =
+        sg_opv(g, SpvOpLoad, et, 3, p, (uint32_t)SpvMemoryAccessAlignedMask, (uint32_t)bytes);
     uint32_t c[4] = {zero, zero, zero, zero};
-    if (bytes < 4) c[0] = sg_opv(g, SpvOpUConvert, u32, 1, v);
-    else if (words == 1) c[0] = v;
+    if (bytes < 4)
+      c[0] = sg_opv(g, SpvOpUConvert, u32, 1, v);
+    else if (words == 1)
+      c[0] = v;
     else
       for (uint32_t i = 0; i < words; i++) c[i] = sg_opv(g, SpvOpCompositeExtract, u32, 2, v, i);
     uint32_t r = sg_op(g, SpvOpCompositeConstruct, v4, 4, c);
@@ -1249,10 +1254,10 @@ static uint32_t surf(SG *g, KExpr *e, KImageDim dim) {
     return sg_opv(g, SpvOpSelect, v4, 3, in4, r, z4);
   }
   uint32_t val = sg_expr(g, e->args[4]), w0 = sg_opv(g, SpvOpCompositeExtract, u32, 2, val, 0u);
-  uint32_t sv = bytes < 4     ? sg_opv(g, SpvOpUConvert, et, 1, w0)
-                : words == 1  ? w0
-                : words == 2  ? sg_opv(g, SpvOpVectorShuffle, et, 4, val, val, 0u, 1u)
-                              : val;
+  uint32_t sv = bytes < 4    ? sg_opv(g, SpvOpUConvert, et, 1, w0)
+                : words == 1 ? w0
+                : words == 2 ? sg_opv(g, SpvOpVectorShuffle, et, 4, val, val, 0u, 1u)
+                             : val;
   uint32_t then = spv_id(m), merge = spv_id(m);
   sg_branch_cond_merge(g, in, then, merge, merge);
   sg_start_block(g, then);
