@@ -5,7 +5,7 @@
 #                       and cu/ptr_spaces.cu (below): no
 #                       diagnostic, then
 #                       spirv-val --target-env vulkan1.2 on the file (kcc validated in process).
-#   vulkan.bad.NAME     tests/vulkan/bad/NAME.k (or .cl) fails with exit 1, no output file, and its first
+#   vulkan.bad.NAME     tests/vulkan/bad/NAME.k (or .cl, .cu) fails with exit 1, no output file, and its first
 #                       diagnostic is "NAME.k:" followed by NAME.expected: what the form
 #                       cannot express yet is refused, never written invalid.
 #   vulkan.form         -o x.vk.spv and --emit=vkspv write the same bytes, a Shader module with
@@ -77,7 +77,7 @@ got=$(printf '%s\n' "$err" | grep -m1 'error:')
 [ "$got" = "$want" ] || { echo "got:  $got"; echo "want: $want"; exit 1; }
 ]=])
 file(GLOB _vk_bad CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/bad/*.k
-     ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/bad/*.cl)
+     ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/bad/*.cl ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/bad/*.cu)
 foreach(_k ${_vk_bad})
   get_filename_component(_name ${_k} NAME_WE)
   get_filename_component(_d ${_k} DIRECTORY)
