@@ -1438,6 +1438,89 @@ typedef struct VkKern {
   pthread_mutex_t lock;
 } VkKern;
 
+/* ---------------------------------------------------------------- images (issue 30)
+ * An image is a buffer of its texels, tightly packed as the host copy is (kcrt_image_write),
+ * and a kernel's image parameter receives img->kdesc with the buffer's device address first:
+ * kcc's Vulkan form samples in software over plain loads and stores, as its PTX does over
+ * surface loads (docs/design.md, "Images on Vulkan"), so no VkImage or VkSampler is made and a
+ * sampler is only its CLK_* bits. */
+
+_Static_assert(sizeof(((kcrt_image *)0)->kdesc) == 32, "an image parameter is 32 bytes");
+
+static kcrt_status vk_image_create(kcrt_image *img) {
+  VkDev *c = vd(img->dev);
+  const kcrt_image_desc *d = &img->desc;
+  if (img->bytes > img->dev->info.max_alloc_bytes)
+    return kcrt_fail(KCRT_ERROR_INVALID_VALUE,
+                     "kcrt_image_create: %zu bytes of texels, more than %s can allocate",
+                     img->bytes, img->dev->info.name);
+  /* The kernel's texel offsets are 64-bit, its extents 32-bit (the descriptor's). */
+  if (d->width > INT32_MAX || d->height > INT32_MAX || d->depth > INT32_MAX ||
+      d->array_size > INT32_MAX)
+    return kcrt_fail(KCRT_ERROR_INVALID_VALUE, "kcrt_image_create: an extent beyond 2^31 - 1");
+  VkBuf *v = calloc(1, sizeof *v);
+  if (!v) return kcrt_fail(KCRT_ERROR_OUT_OF_MEMORY, "out of host memory");
+  VkResult r =
+      make_buffer(c, img->bytes,
+                  VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
+                      VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT,
+                  VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, true, &v->buf, &v->mem);
+  if (r != VK_SUCCESS) {
+    free(v);
+    return kcrt_fail(status_of(r), "Vulkan: cannot allocate an image of %zu bytes on %s: %s",
+                     img->bytes, img->dev->info.name, vk_result_name(r));
+  }
+  v->owner = true;
+  VkBufferDeviceAddressInfo ai = {.sType = VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO,
+                                  .buffer = v->buf};
+  img->mem = v;
+  img->kdesc.surf = vk.vkGetBufferDeviceAddress(c->dev, &ai);
+  img->kdesc.width = (int32_t)d->width;
+  img->kdesc.height = (int32_t)(d->height ? d->height : 1);
+  img->kdesc.depth = (int32_t)(d->depth ? d->depth : 1);
+  img->kdesc.array_size = (int32_t)(d->array_size ? d->array_size : 1);
+  img->kdesc.order = (int32_t)d->order;
+  img->kdesc.data_type = (int32_t)d->data_type;
+  return KCRT_SUCCESS;
+}
+
+static void vk_image_free(kcrt_image *img) {
+  VkBuf *v = img->mem;
+  if (!v) return;
+  VkDev *c = vd(img->dev);
+  pthread_mutex_lock(&c->lock);
+  bury(c, v->buf, v->mem);
+  pthread_mutex_unlock(&c->lock);
+  free(v);
+  img->mem = NULL;
+}
+
+static kcrt_status image_transfer(kcrt_image *img, void *host, bool to_device) {
+  VkDev *c = vd(img->dev);
+  const char *what = NULL;
+  pthread_mutex_lock(&c->lock);
+  VkResult r = transfer_locked(c, img->mem, 0, host, img->bytes, to_device, &what);
+  pthread_mutex_unlock(&c->lock);
+  return r == VK_SUCCESS ? KCRT_SUCCESS : fail(r, what);
+}
+
+static kcrt_status vk_image_write(kcrt_image *img, const void *src) {
+  return image_transfer(img, (void *)src, true);
+}
+
+static kcrt_status vk_image_read(kcrt_image *img, void *dst) {
+  return image_transfer(img, dst, false);
+}
+
+static kcrt_status vk_sampler_create(kcrt_sampler *s) {
+  (void)s; /* its bits (image.c) are all a kernel needs */
+  return KCRT_SUCCESS;
+}
+
+static void vk_sampler_free(kcrt_sampler *s) {
+  (void)s;
+}
+
 /* kcc's Vulkan form keeps at most this many bytes of parameters in push constants (the least
  * maxPushConstantsSize a device may have); more go to a buffer (docs/bundle.md, "Vulkan"). */
 enum { SPILL_PUSH = 128 };
@@ -1456,6 +1539,10 @@ static kcrt_status push_layout(const KcbKernel *k, bool frame, uint32_t *offs, u
       slot = p->size, align = p->align < 4 ? 4 : p->align;
     else if (p->kind == KCB_PARAM_STRUCT)
       slot = p->size, align = p->align < 4 ? 4 : p->align;
+    else if (p->kind == KCB_PARAM_IMAGE) /* its descriptor (kdesc) */
+      slot = 32, align = 8;
+    else if (p->kind == KCB_PARAM_SAMPLER) /* its CLK_* bits */
+      slot = align = 4;
     else
       return kcrt_fail(KCRT_ERROR_INVALID_MODULE,
                        "kernel '%s': parameter '%s' is of a kind the Vulkan form does not pass",
@@ -1717,6 +1804,14 @@ static kcrt_status vk_launch(kcrt_kernel *k, kcrt_queue *q, const uint64_t grid[
     if (p->kind == KCB_PARAM_POINTER || p->kind == KCB_PARAM_BOUNDS_RECORD) {
       uint64_t a = args[i].buffer ? args[i].buffer->dptr : 0;
       memcpy(push + kk->offs[i], &a, 8);
+    } else if (p->kind == KCB_PARAM_IMAGE) { /* checked by kcrt_check_image_arg */
+      kcrt_image *img;
+      memcpy(&img, args[i].value, sizeof img);
+      memcpy(push + kk->offs[i], &img->kdesc, 32);
+    } else if (p->kind == KCB_PARAM_SAMPLER) {
+      kcrt_sampler *smp;
+      memcpy(&smp, args[i].value, sizeof smp);
+      memcpy(push + kk->offs[i], &smp->bits, 4);
     } else {
       memcpy(push + kk->offs[i], args[i].value, args[i].size); /* checked: the table's size */
     }
@@ -1870,4 +1965,10 @@ const KcrtBackend kcrt_vulkan_backend = {
     .kernel_init = vk_kernel_init,
     .kernel_release = vk_kernel_release,
     .launch = vk_launch,
+    .image_create = vk_image_create,
+    .image_free = vk_image_free,
+    .image_write = vk_image_write,
+    .image_read = vk_image_read,
+    .sampler_create = vk_sampler_create,
+    .sampler_free = vk_sampler_free,
 };

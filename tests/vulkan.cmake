@@ -5,7 +5,7 @@
 #                       and cu/ptr_spaces.cu (below): no
 #                       diagnostic, then
 #                       spirv-val --target-env vulkan1.2 on the file (kcc validated in process).
-#   vulkan.bad.NAME     tests/vulkan/bad/NAME.k (or .cl) fails with exit 1, no output file, and its first
+#   vulkan.bad.NAME     tests/vulkan/bad/NAME.k (or .cl, .cu) fails with exit 1, no output file, and its first
 #                       diagnostic is "NAME.k:" followed by NAME.expected: what the form
 #                       cannot express yet is refused, never written invalid.
 #   vulkan.form         -o x.vk.spv and --emit=vkspv write the same bytes, a Shader module with
@@ -30,10 +30,13 @@ set(KCC_VK_KERNELS vecadd saxpy reduce atomics control stencil matmul transpose 
     dynshared cuda_spellings driver_bugs structs
     histogram vec_spirv_ops symbols printf)
 
-# $1 kcc, $2 source, $3 output, $4 spirv-val (may be empty)
+# $1 kcc, $2 source, $3 output, $4 spirv-val (may be empty); a `// kcc-args: ...` line in the
+# source adds options, as tests/runtime/make_bundle.sh reads it.
 set(_vk_spv_sh [=[
 set -e
-"$1" "$2" -o "$3" 2>"$3.err" || { cat "$3.err"; exit 1; }
+args=$(sed -n 's,^// kcc-args: ,,p' "$2")
+# shellcheck disable=SC2086
+"$1" $args "$2" -o "$3" 2>"$3.err" || { cat "$3.err"; exit 1; }
 if [ -s "$3.err" ]; then cat "$3.err"; echo "kcc printed diagnostics"; exit 1; fi
 [ -s "$3" ]
 if [ -z "$4" ]; then echo "spirv-val not found: validated in process only"; exit 0; fi
@@ -50,6 +53,9 @@ endforeach()
 # arguments no conversion takes; pointers to pointers of two spaces (refused by OpenCL only).
 list(APPEND _vk_sources ${CMAKE_CURRENT_SOURCE_DIR}/cl/printf_args.cl
      ${CMAKE_CURRENT_SOURCE_DIR}/cu/ptr_spaces.cu)
+# Images (issue 30): tests/runtime's and tests/vulkan's own image kernels.
+list(APPEND _vk_sources ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cl_images.cl
+     ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/images.cl)
 foreach(_src ${_vk_sources})
   get_filename_component(_name ${_src} NAME_WE)
   add_test(NAME vulkan.spirv.${_name}
@@ -71,7 +77,7 @@ got=$(printf '%s\n' "$err" | grep -m1 'error:')
 [ "$got" = "$want" ] || { echo "got:  $got"; echo "want: $want"; exit 1; }
 ]=])
 file(GLOB _vk_bad CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/bad/*.k
-     ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/bad/*.cl)
+     ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/bad/*.cl ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/bad/*.cu)
 foreach(_k ${_vk_bad})
   get_filename_component(_name ${_k} NAME_WE)
   get_filename_component(_d ${_k} DIRECTORY)
@@ -132,6 +138,11 @@ set_tests_properties(vulkan.form PROPERTIES TIMEOUT 60 SKIP_RETURN_CODE 77 LABEL
 #   vulkan.run.wrapatomic tests/vulkan/wrapatomic.c on wrapatomic.k: atomicInc and atomicDec
 #                       (a compare-exchange loop per subgroup) on words of several bounds,
 #                       final values and returned values against the same operations in turn.
+#   vulkan.run.images   tests/vulkan/images.c on images.cl: every channel order and data type
+#                       (reads with and without samplers, every sampler mode, writes, read_write)
+#                       and every image type's layout, against a host reference (and
+#                       vulkan.run.cl_images: tests/runtime/cl_images.c, every image type and
+#                       sampler on four formats).
 #   vulkan.api          tests/vulkan/api.c: device info, the named errors, views, block shapes,
 #                       queues and events, fills and copies at odd offsets, large transfers.
 set(_vk_env "KCC_DEVICE=vulkan;XDG_CACHE_HOME=${_rt_out}/cache-vulkan")
@@ -148,7 +159,7 @@ endfunction()
 # products, printf; CUDA's __device__ variables, fp8, lambdas, launches and names.
 set(KCC_VK_OWN_KERNELS cuda_devvar cuda_fp8 cuda_hostprog cuda_lambda cuda_launch cuda_names
     cuda_ptrref
-    cl_chatter cl_contract cl_intdot cl_printf cl_subgroups cl_wgfn cl_workitem)
+    cl_chatter cl_contract cl_intdot cl_printf cl_subgroups cl_wgfn cl_workitem cl_images)
 foreach(_name ${KCC_VK_KERNELS} ${KCC_VK_OWN_KERNELS})
   if(TARGET rt_${_name})
     _kcc_vk_run(${_name} rt_${_name} ${_rt_out}/${_name}.kcb)
@@ -156,13 +167,15 @@ foreach(_name ${KCC_VK_KERNELS} ${KCC_VK_OWN_KERNELS})
 endforeach()
 
 # Kernels kept beside their host program in tests/vulkan/.
-foreach(_name flow params frames divguard ieee divzero sharedptr spill vkprintf wrapatomic)
+foreach(_src flow.k params.k frames.k divguard.k ieee.k divzero.k sharedptr.k spill.k vkprintf.k
+        wrapatomic.k images.cl)
+  get_filename_component(_name ${_src} NAME_WE)
   add_custom_command(OUTPUT ${_vk_dir}/${_name}.kcb.stamp
     COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/runtime/make_bundle.sh $<TARGET_FILE:kcc>
-            ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/${_name}.k ${_vk_dir}/${_name}.kcb
+            ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/${_src} ${_vk_dir}/${_name}.kcb
     COMMAND ${CMAKE_COMMAND} -E touch ${_vk_dir}/${_name}.kcb.stamp
     BYPRODUCTS ${_vk_dir}/${_name}.kcb
-    DEPENDS kcc ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/${_name}.k
+    DEPENDS kcc ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/${_src}
             ${CMAKE_CURRENT_SOURCE_DIR}/runtime/make_bundle.sh
     COMMENT "kcc ${_name}.k -o ${_name}.kcb"
     VERBATIM)
@@ -173,11 +186,11 @@ foreach(_name flow params frames divguard ieee divzero sharedptr spill vkprintf 
 endforeach()
 
 add_executable(vk_api ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/api.c ${_rt_out}/vecadd.kcb.stamp
-               ${_rt_out}/cl_images.kcb.stamp)
+               ${_rt_out}/cuda_tex.kcb.stamp)
 target_link_libraries(vk_api PRIVATE kcrt_rt_common)
 add_test(NAME vulkan.api
          COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/run.sh $<TARGET_FILE:vk_api>
-                 ${_rt_out}/vecadd.kcb ${_rt_out}/cl_images.kcb)
+                 ${_rt_out}/vecadd.kcb ${_rt_out}/cuda_tex.kcb)
 set_tests_properties(vulkan.api PROPERTIES
   SKIP_RETURN_CODE 77 TIMEOUT 300 LABELS vulkan ENVIRONMENT "${_vk_env}")
 

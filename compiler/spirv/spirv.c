@@ -262,8 +262,9 @@ uint32_t sg_type(SG *g, const KType *t) {
     }
     if (t->len > 4) spv_capability(m, SpvCapabilityVector16);
     return spv_type_vector(m, sg_type(g, t->base), (int)t->len);
-  case KT_IMAGE: return sg_image_type(g, t);
-  case KT_SAMPLER: return spv_intern(m, SpvOpTypeSampler, 0, NULL, 0);
+  case KT_IMAGE: return g->vk ? sg_vk_image_type(g) : sg_image_type(g, t);
+  case KT_SAMPLER: /* Vulkan: its CLK_* bits, which the software sampling reads */
+    return g->vk ? spv_type_int(m, 32) : spv_intern(m, SpvOpTypeSampler, 0, NULL, 0);
   }
   return spv_type_int(m, 32);
 }
@@ -1149,7 +1150,9 @@ static void clear_locals(KStmt *s) {
 /* Both flavours: the OpenCL one (vk false) and the Vulkan one. */
 static bool emit(KModule *m, const KOptions *o, KBuf *out, bool vk) {
   if (!kcc_check_limits(m, o, KL_SPIRV) || (!vk && !kcc_check_one_space(m))) return false;
-  m = kir_module_without_image_impl(m); /* SPIR-V has its own image instructions */
+  /* OpenCL's SPIR-V has its own image instructions; Vulkan's form samples in software as PTX
+   * does (docs/design.md, "Images on Vulkan"), so it keeps the software forms. */
+  if (!vk) m = kir_module_without_image_impl(m);
   SG g;
   memset(&g, 0, sizeof g);
   spv_module_init(&g.m);

@@ -1857,9 +1857,9 @@ static uint32_t image_call(SG *g, KExpr *e) {
 static bool vk_unsupported(SG *g, KExpr *e) {
   KBuiltin b = e->builtin;
   const char *why = NULL;
-  if (kir_builtin_is_image(b) || kir_builtin_is_cuda_texture(b))
-    why = " (no images or textures yet)";
-  else if (kir_builtin_is_warp(b))
+  /* (CUDA's texture and surface objects are refused below as in the OpenCL flavour: the CUDA
+     driver makes them, and no other device has them.) */
+  if (kir_builtin_is_warp(b))
     why = " (no warp operations yet: OpenCL's subgroup functions are)";
   else if (b == BI_VLOAD || b == BI_VSTORE || b == BI_MUL_HI)
     why = "";
@@ -1893,6 +1893,19 @@ static uint32_t vk_bitcount(SG *g, KExpr *e, bool clz) {
 
 static uint32_t builtin(SG *g, KExpr *e) {
   KBuiltin b = e->builtin;
+  if (g->vk && (kir_builtin_is_image(b) || b == BI_SURF_LOAD || b == BI_SURF_STORE)) {
+    if (b == BI_IMAGE_READ || b == BI_IMAGE_WRITE) { /* their software form (KExpr.callee) */
+      if (!e->callee) {
+        sg_error(g, e->loc, "an image %s without its software form",
+                 b == BI_IMAGE_READ ? "read" : "write");
+        return e->type->kind == KT_VOID ? 0 : spv_undef(&g->m, ty(g, e->type));
+      }
+      KExpr c = *e;
+      c.kind = KE_CALL;
+      return call(g, &c);
+    }
+    return sg_vk_image(g, e);
+  }
   if (kir_builtin_is_image(b)) return image_call(g, e);
   const KType *et = elem(e->type);
   bool sync = b == BI_SYNCTHREADS || b == BI_THREADFENCE || b == BI_THREADFENCE_BLOCK;
@@ -1985,7 +1998,8 @@ uint32_t sg_expr(SG *g, KExpr *e) {
   switch (e->kind) {
   case KE_ICONST:
     if (e->type->kind == KT_PTR) return spv_const_null(&g->m, ty(g, e->type));
-    if (e->type->kind == KT_SAMPLER) return const_sampler(g, e->ival);
+    if (e->type->kind == KT_SAMPLER)
+      return g->vk ? sg_u32(g, (uint32_t)e->ival) : const_sampler(g, e->ival);
     return spv_const_int(&g->m, sg_bits(e->type), e->ival);
   case KE_FCONST: return spv_const_float(&g->m, sg_bits(e->type), e->fval);
   case KE_STR: {

@@ -82,6 +82,7 @@ typedef struct SG {
   uint32_t wgframe_total; /* bytes of the shared block */
   /* Vulkan printf (spirv_vulkan.c, "printf"): records in a buffer the runtime prints. */
   uint32_t printf_var;    /* Private u64: the print buffer's address (0: no printf) */
+  uint32_t vk_image;      /* Vulkan: the image descriptor struct (sg_vk_image_type), once */
   int nformats, nstrings; /* "kcc.printf:" and "kcc.str:" OpStrings so far */
   uint32_t ocl;           /* OpExtInstImport "OpenCL.std", 0 until needed */
   /* Input variables: threadIdx, blockIdx, blockDim, gridDim, then (the OpenCL flavour) the
@@ -213,6 +214,12 @@ uint32_t sg_vk_printf(SG *g, KExpr *e, const KExpr *fmt);
 /* Dynamic shared memory for the array v names: a Workgroup array of v's element type whose
  * length is specialisation constant 3 (bytes) over the element size, rounded up. */
 uint32_t sg_vk_dyn_shared(SG *g, const KVar *v);
+/* Images (issue 30; docs/design.md, "Images on Vulkan"): an image is its 32-byte descriptor
+ * (a struct: the texels' device address, width, height, depth, layers, channel order and
+ * type), a sampler its CLK_* bits (u32); reads and writes call their software forms
+ * (KFunc.image_impl), which reach the texels through BI_SURF_LOAD/STORE. */
+uint32_t sg_vk_image_type(SG *g);
+uint32_t sg_vk_image(SG *g, KExpr *e); /* the queries, BI_SURF_LOAD/STORE, reads, writes */
 
 /* ---- spirv_expr.c */
 uint32_t sg_expr(SG *g, KExpr *e);    /* the value (0 for void) */

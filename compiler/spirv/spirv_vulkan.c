@@ -333,6 +333,8 @@ void sg_vk_frame_enter(SG *g) {
 
 int sg_vk_slot_size(const KType *t) {
   if (t->kind == KT_PTR) return 8;
+  if (t->kind == KT_IMAGE) return 32;  /* its descriptor (sg_vk_image_type) */
+  if (t->kind == KT_SAMPLER) return 4; /* its CLK_* bits */
   if (t->kind == KT_VEC) return push_vec_ok(t) ? t->size : 0;
   if (t->kind == KT_STRUCT) return push_struct_ok(t) ? t->size : 0;
   if (!kir_is_scalar(t)) return 0;
@@ -340,7 +342,8 @@ int sg_vk_slot_size(const KType *t) {
 }
 
 int sg_vk_slot_align(const KType *t) {
-  if (t->kind == KT_PTR) return 8;
+  if (t->kind == KT_PTR || t->kind == KT_IMAGE) return 8;
+  if (t->kind == KT_SAMPLER) return 4;
   if (t->kind == KT_STRUCT || t->kind == KT_VEC) return t->align < 4 ? 4 : t->align;
   return t->size < 4 ? 4 : t->size;
 }
@@ -407,7 +410,8 @@ void sg_vk_check_func(SG *g, KFunc *f) {
     if (!slot)
       sg_error(g, p->loc,
                "kernel parameter '%s' of type '%s' is not supported by the Vulkan SPIR-V form "
-               "yet (buffers, scalars, vectors and structs of 32/64-bit members and buffers are)",
+               "yet (buffers, scalars, vectors, images, samplers and structs of 32/64-bit "
+               "members and buffers are)",
                p->name, kir_type_str(t));
   }
 }
@@ -1153,4 +1157,136 @@ int sg_vk_glsl_inst(SG *g, int ocl, const KExpr *e, const KType *et) {
     sg_error(g, e->loc, "'%s'%s is not supported by the Vulkan SPIR-V form yet", name,
              f64 ? " on double" : "");
   return -1;
+}
+
+/* ---------------------------------------------------------------- images (issue 30)
+ * docs/design.md, "Images on Vulkan": an image is a buffer of tightly packed texels (the host
+ * copy's layout: x, then rows, then slices or layers) and a kernel's image parameter its
+ * 32-byte descriptor, the CUDA one's layout with the texels' device address first (docs/
+ * bundle.md). Reads and writes are the software forms PTX uses (frontend/image_lib.c), so the
+ * sampling arithmetic is the same code on both; only the texel access is this file's. */
+
+enum { IMG_ADDR, IMG_WIDTH, IMG_HEIGHT, IMG_DEPTH, IMG_LAYERS, IMG_ORDER, IMG_TYPE, IMG_FIELDS };
+
+uint32_t sg_vk_image_type(SG *g) {
+  if (g->vk_image) return g->vk_image;
+  SpvModule *m = &g->m;
+  uint32_t u32 = spv_type_int(m, 32), mem[IMG_FIELDS] = {spv_type_int(m, 64)};
+  for (int i = 1; i < IMG_FIELDS; i++) mem[i] = u32;
+  /* A struct of its own (never interned with a program's struct of the same members), laid
+   * out for the push constants it arrives in. */
+  uint32_t id = spv_type_struct(m, mem, IMG_FIELDS);
+  static const char *names[IMG_FIELDS] = {"texels", "width",         "height",      "depth",
+                                          "layers", "channel_order", "channel_type"};
+  spv_name(m, id, "kcc.image");
+  for (uint32_t i = 0; i < IMG_FIELDS; i++) {
+    uint32_t ops[4] = {id, i, SpvDecorationOffset, i == 0 ? 0 : 4 + 4 * i};
+    spv_emit(m, SPV_SEC_ANNOTATION, SpvOpMemberDecorate, ops, 4);
+    spv_member_name(m, id, i, names[i]);
+  }
+  g->vk_image = id;
+  return id;
+}
+
+static uint32_t img_field(SG *g, uint32_t d, int f) {
+  SpvModule *m = &g->m;
+  return sg_opv(g, SpvOpCompositeExtract, spv_type_int(m, f == IMG_ADDR ? 64 : 32), 2, d,
+                (uint32_t)f);
+}
+
+/* BI_SURF_LOAD / BI_SURF_STORE: one texel of `bytes` at x (in bytes), y, z as image_lib.c
+ * passes them (y the layer of a 1D array, z that of a 2D array). Outside the image a load
+ * gives zeros and a store does nothing, as CUDA's .zero surface instructions: the load reads
+ * the first texel instead (always there) and its value is dropped, the store is skipped. */
+static uint32_t surf(SG *g, KExpr *e, KImageDim dim) {
+  SpvModule *m = &g->m;
+  bool load = e->builtin == BI_SURF_LOAD;
+  KExpr *nb = e->args[load ? 4 : 5];
+  int bytes = nb->kind == KE_ICONST ? (int)nb->ival : 0;
+  if (bytes != 1 && bytes != 2 && bytes != 4 && bytes != 8 && bytes != 16) {
+    sg_error(g, e->loc, "internal compiler error: a texel access of %d bytes", bytes);
+    return load ? spv_undef(m, sg_type(g, e->type)) : 0;
+  }
+  uint32_t u32 = spv_type_int(m, 32), u64 = spv_type_int(m, 64), bt = spv_type_bool(m);
+  uint32_t d = sg_expr(g, e->args[0]);
+  uint32_t x = sg_expr(g, e->args[1]), y = sg_expr(g, e->args[2]), z = sg_expr(g, e->args[3]);
+  /* Rows per slice and slices: a 1D array's layers are its rows, a 2D array's its slices
+   * (the descriptor has 1 for the extents a type lacks). */
+  uint32_t w = img_field(g, d, IMG_WIDTH);
+  uint32_t ny = img_field(g, d, dim == KIMG_1D_ARRAY ? IMG_LAYERS : IMG_HEIGHT);
+  uint32_t nz = img_field(g, d, dim == KIMG_2D_ARRAY ? IMG_LAYERS : IMG_DEPTH);
+  uint32_t row =
+      sg_opv(g, SpvOpIMul, u64, 2, sg_opv(g, SpvOpUConvert, u64, 1, w), sg_u64(g, (uint64_t)bytes));
+  uint32_t row32 = sg_opv(g, SpvOpIMul, u32, 2, w, sg_u32(g, (uint32_t)bytes));
+  /* Unsigned comparisons: a negative coordinate is far outside. */
+  uint32_t in = sg_opv(g, SpvOpULessThan, bt, 2, x, row32);
+  in = sg_opv(g, SpvOpLogicalAnd, bt, 2, in, sg_opv(g, SpvOpULessThan, bt, 2, y, ny));
+  in = sg_opv(g, SpvOpLogicalAnd, bt, 2, in, sg_opv(g, SpvOpULessThan, bt, 2, z, nz));
+  uint32_t zy = sg_opv(g, SpvOpIAdd, u64, 2,
+                       sg_opv(g, SpvOpIMul, u64, 2, sg_opv(g, SpvOpUConvert, u64, 1, z),
+                              sg_opv(g, SpvOpUConvert, u64, 1, ny)),
+                       sg_opv(g, SpvOpUConvert, u64, 1, y));
+  uint32_t off = sg_opv(g, SpvOpIAdd, u64, 2, sg_opv(g, SpvOpIMul, u64, 2, zy, row),
+                        sg_opv(g, SpvOpUConvert, u64, 1, x));
+  uint32_t base = img_field(g, d, IMG_ADDR);
+  uint32_t words = bytes <= 4 ? 1 : (uint32_t)bytes / 4;
+  uint32_t et = bytes < 4    ? spv_type_int(m, bytes * 8)
+                : words == 1 ? u32
+                             : spv_type_vector(m, u32, (int)words);
+  if (bytes < 4) spv_capability(m, bytes == 1 ? SpvCapabilityInt8 : SpvCapabilityInt16);
+  uint32_t pt = spv_type_ptr(m, SpvStorageClassPhysicalStorageBuffer, et);
+  uint32_t v4 = spv_type_vector(m, u32, 4), zero = sg_u32(g, 0);
+  if (load) {
+    uint32_t at = sg_opv(g, SpvOpSelect, u64, 3, in, sg_opv(g, SpvOpIAdd, u64, 2, base, off), base);
+    uint32_t p = sg_opv(g, SpvOpConvertUToPtr, pt, 1, at);
+    uint32_t v =
+        sg_opv(g, SpvOpLoad, et, 3, p, (uint32_t)SpvMemoryAccessAlignedMask, (uint32_t)bytes);
+    uint32_t c[4] = {zero, zero, zero, zero};
+    if (bytes < 4)
+      c[0] = sg_opv(g, SpvOpUConvert, u32, 1, v);
+    else if (words == 1)
+      c[0] = v;
+    else
+      for (uint32_t i = 0; i < words; i++) c[i] = sg_opv(g, SpvOpCompositeExtract, u32, 2, v, i);
+    uint32_t r = sg_op(g, SpvOpCompositeConstruct, v4, 4, c);
+    uint32_t z4 = sg_opv(g, SpvOpCompositeConstruct, v4, 4, zero, zero, zero, zero);
+    uint32_t in4 = sg_opv(g, SpvOpCompositeConstruct, spv_type_vector(m, bt, 4), 4, in, in, in, in);
+    return sg_opv(g, SpvOpSelect, v4, 3, in4, r, z4);
+  }
+  uint32_t val = sg_expr(g, e->args[4]), w0 = sg_opv(g, SpvOpCompositeExtract, u32, 2, val, 0u);
+  uint32_t sv = bytes < 4    ? sg_opv(g, SpvOpUConvert, et, 1, w0)
+                : words == 1 ? w0
+                : words == 2 ? sg_opv(g, SpvOpVectorShuffle, et, 4, val, val, 0u, 1u)
+                             : val;
+  uint32_t then = spv_id(m), merge = spv_id(m);
+  sg_branch_cond_merge(g, in, then, merge, merge);
+  sg_start_block(g, then);
+  uint32_t p = sg_opv(g, SpvOpConvertUToPtr, pt, 1, sg_opv(g, SpvOpIAdd, u64, 2, base, off));
+  sg_instv(g, SpvOpStore, 4, p, sv, (uint32_t)SpvMemoryAccessAlignedMask, (uint32_t)bytes);
+  sg_start_block(g, merge);
+  return 0;
+}
+
+uint32_t sg_vk_image(SG *g, KExpr *e) {
+  SpvModule *m = &g->m;
+  KImageDim dim = (KImageDim)e->args[0]->type->len;
+  if (e->builtin == BI_SURF_LOAD || e->builtin == BI_SURF_STORE) return surf(g, e, dim);
+  uint32_t d = sg_expr(g, e->args[0]);
+  int f = e->builtin == BI_IMAGE_WIDTH           ? IMG_WIDTH
+          : e->builtin == BI_IMAGE_HEIGHT        ? IMG_HEIGHT
+          : e->builtin == BI_IMAGE_DEPTH         ? IMG_DEPTH
+          : e->builtin == BI_IMAGE_ARRAY_SIZE    ? IMG_LAYERS
+          : e->builtin == BI_IMAGE_CHANNEL_ORDER ? IMG_ORDER
+          : e->builtin == BI_IMAGE_CHANNEL_TYPE  ? IMG_TYPE
+                                                 : -1;
+  if (f >= 0) return img_field(g, d, f);
+  if (e->builtin != BI_IMAGE_DIM) {
+    sg_error(g, e->loc, "internal compiler error: image builtin '%s' in the Vulkan form",
+             kir_builtin_info(e->builtin)->name);
+    return spv_undef(m, sg_type(g, e->type));
+  }
+  /* get_image_dim: (width, height) or (width, height, depth, 0). */
+  uint32_t c[4] = {img_field(g, d, IMG_WIDTH), img_field(g, d, IMG_HEIGHT), 0, sg_u32(g, 0)};
+  if (e->type->len == 4) c[2] = img_field(g, d, IMG_DEPTH);
+  return sg_op(g, SpvOpCompositeConstruct, sg_type(g, e->type), (int)e->type->len, c);
 }

@@ -26,9 +26,9 @@ kernels=$(sed -n '/^set(KCRT_RUNTIME_KERNELS/,/)/p' "$root/tests/runtime.cmake" 
 # runtime tests' own kernels (tests/runtime/NAME.k, .cu or .cl: KCRT_RUNTIME_OWN_KERNELS).
 own="intrinsics warp"
 rt_own=$(sed -n 's/^set(KCRT_RUNTIME_OWN_KERNELS \(.*\))$/\1/p' "$root/tests/runtime.cmake")
-# The Vulkan back end's own programs (tests/vulkan/NAME.c on NAME.k; vk_api on vecadd and
-# cl_images), run by the vulkan configuration only.
-vk_own="flow params frames divguard ieee divzero sharedptr spill vkprintf wrapatomic"
+# The Vulkan back end's own programs (tests/vulkan/NAME.c on NAME.k or NAME.cl; vk_api on
+# vecadd and cuda_tex), run by the vulkan configuration only.
+vk_own="flow params frames divguard ieee divzero sharedptr spill vkprintf wrapatomic images"
 targets="kcc kcbinfo rt_api vk_api"
 for k in $vk_own; do targets="$targets vk_$k"; done
 for k in $kernels $own $rt_own; do targets="$targets rt_$k"; done
@@ -64,7 +64,11 @@ mkdir -p "$out/vk"
 cp "$build/tests/vk_api" "$out/vk/"
 for k in $vk_own; do
   cp "$build/tests/vk_$k" "$out/vk/"
-  "$build/kcc" "$root/tests/vulkan/$k.k" -o "$out/vk/$k.kcb" || fail=1
+  src="$root/tests/vulkan/$k.k"
+  [ -e "$src" ] || src="$root/tests/vulkan/$k.cl"
+  args=$(sed -n 's,^// kcc-args: ,,p' "$src")
+  # shellcheck disable=SC2086
+  "$build/kcc" $args "$src" -o "$out/vk/$k.kcb" || fail=1
 done
 # The CUDA device-API kernels once more, for nvcc on the GPU machine (run.sh: nvcc-reference).
 mkdir -p "$out/nvcc"

@@ -6,9 +6,9 @@
  * reference the runtime image test uses (tests/runtime/image_ref.h): every image type with a
  * sampler, both filters, every addressing mode, normalized and not, CL_RGBA and CL_R of
  * CL_FLOAT, CL_UNORM_INT8, CL_SIGNED_INT32 and CL_UNSIGNED_INT8, integer coordinates, the
- * writes' conversions, and the half conversions over every half. Nearest reads must be exact;
- * linear ones within 2e-6 of the reference (the library sums the weighted texels in float,
- * the reference in double). Skipped without clang-19. */
+ * writes' conversions (NaN to snorm too), and the half conversions over every half. Nearest reads
+ * must be exact; linear ones within 2e-6 of the reference (the library sums the weighted texels in
+ * float, the reference in double). Skipped without clang-19. */
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -316,8 +316,11 @@ START_TEST(writes) {
   static const struct {
     kcrt_channel_type t;
     char kind; /* f, i, u: write_imagef/i/ui */
-  } conv[] = {{KCRT_UNORM_INT8, 'f'}, {KCRT_SIGNED_INT8, 'i'}, {KCRT_UNSIGNED_INT8, 'u'}};
-  for (int c = 0; c < 3; c++) {
+  } conv[] = {{KCRT_UNORM_INT8, 'f'},
+              {KCRT_SIGNED_INT8, 'i'},
+              {KCRT_UNSIGNED_INT8, 'u'},
+              {KCRT_SNORM_INT8, 'f'}};
+  for (int c = 0; c < 4; c++) {
     unsigned char px[4 * 4 * 4] = {0};
     Mock mk = {4, 4, 1, 1, KCRT_RGBA, (int)conv[c].t, 4, 4, 1, px, 0};
     void (*w)(Mock *, i4, f4) = sym(conv[c].kind == 'f'   ? "wf_2d"
@@ -331,7 +334,13 @@ START_TEST(writes) {
       } v;
       int want[4];
       for (int k = 0; k < 4; k++) {
-        if (conv[c].kind == 'f') {
+        if (conv[c].t == KCRT_SNORM_INT8) {
+          /* NaN is 0 (OpenCL 6.2.3.3), not the lower bound a clamp through fmax makes it. */
+          float f = i % 5 ? rfloat(-1.5f, 1.5f) : NAN;
+          v.f[k] = f;
+          float s = f * 127.0f;
+          want[k] = (f != f ? 0 : s <= -128 ? -128 : s >= 127 ? 127 : (int)rintf(s)) & 255;
+        } else if (conv[c].kind == 'f') {
           /* Halves of 1/255 included: ties round to even. */
           float f = i % 3 ? rfloat(-0.5f, 1.5f) : (float)rint_in(-10, 520) / 510.0f;
           v.f[k] = f;
