@@ -753,12 +753,7 @@ static kcrt_status cu_image_create(kcrt_image *img) {
     kcrt_status st = make_array(img);
     if (st != KCRT_SUCCESS) return st;
   }
-  img->kdesc.width = (int32_t)d->width;
-  img->kdesc.height = (int32_t)(d->height ? d->height : 1);
-  img->kdesc.depth = (int32_t)(d->depth ? d->depth : 1);
-  img->kdesc.array_size = (int32_t)(d->array_size ? d->array_size : 1);
-  img->kdesc.order = (int32_t)d->order;
-  img->kdesc.data_type = (int32_t)d->data_type;
+  kcrt_image_set_kdesc(img, img->kdesc.surf);
   return KCRT_SUCCESS;
 }
 

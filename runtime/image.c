@@ -35,6 +35,17 @@ int kcrt_image_channels(kcrt_channel_order o) {
   return 0;
 }
 
+void kcrt_image_set_kdesc(kcrt_image *img, uint64_t surf) {
+  const kcrt_image_desc *d = &img->desc;
+  img->kdesc.surf = surf;
+  img->kdesc.width = (int32_t)d->width;
+  img->kdesc.height = (int32_t)(d->height ? d->height : 1);
+  img->kdesc.depth = (int32_t)(d->depth ? d->depth : 1);
+  img->kdesc.array_size = (int32_t)(d->array_size ? d->array_size : 1);
+  img->kdesc.order = (int32_t)d->order;
+  img->kdesc.data_type = (int32_t)d->data_type;
+}
+
 /* Bytes of a channel of a data type, 0 for an unknown one. */
 static int channel_bytes(kcrt_channel_type t) {
   switch (t) {

@@ -211,6 +211,9 @@ struct kcrt_sampler {
 
 /* Channels of a channel order, 0 for an unknown one (image.c). */
 int kcrt_image_channels(kcrt_channel_order o);
+/* Fills img->kdesc for the software samplers (CUDA, Vulkan): surf, and the extents and format
+ * of img->desc (image.c). */
+void kcrt_image_set_kdesc(kcrt_image *img, uint64_t surf);
 /* Closing a device frees what it made (image.c). */
 void kcrt_images_release(kcrt_device *dev);
 /* Launch argument i of k for an image or sampler parameter: a live handle of the right kind,

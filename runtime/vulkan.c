@@ -1474,13 +1474,7 @@ static kcrt_status vk_image_create(kcrt_image *img) {
   VkBufferDeviceAddressInfo ai = {.sType = VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO,
                                   .buffer = v->buf};
   img->mem = v;
-  img->kdesc.surf = vk.vkGetBufferDeviceAddress(c->dev, &ai);
-  img->kdesc.width = (int32_t)d->width;
-  img->kdesc.height = (int32_t)(d->height ? d->height : 1);
-  img->kdesc.depth = (int32_t)(d->depth ? d->depth : 1);
-  img->kdesc.array_size = (int32_t)(d->array_size ? d->array_size : 1);
-  img->kdesc.order = (int32_t)d->order;
-  img->kdesc.data_type = (int32_t)d->data_type;
+  kcrt_image_set_kdesc(img, vk.vkGetBufferDeviceAddress(c->dev, &ai));
   return KCRT_SUCCESS;
 }
 
