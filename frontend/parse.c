@@ -1018,7 +1018,11 @@ user_args:
      kernel). CUDA input keeps them, unless it can have no template (cu_walk_local): its walk
      also meets the template instantiations clang made, which libclang lists only with every
      declaration. */
-  CXIndex idx = clang_createIndex(lang != KL_LANG_CU || cu_walk_local(main_text, path, o), 0);
+  bool local = lang != KL_LANG_CU || cu_walk_local(main_text, path, o);
+  if (lang == KL_LANG_CU && o && o->verbose)
+    fprintf(stderr, "kcc: front end: %s walk of the translation unit\n",
+            local ? "short (no template possible)" : "full");
+  CXIndex idx = clang_createIndex(local, 0);
   /* CUDA input goes on past a header kcc does not have, as an error (not clang's fatal one,
      after which it would instantiate no template): hostcode.c decides whether it matters. */
   ParseJob pj = {.idx = idx,
