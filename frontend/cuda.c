@@ -526,6 +526,10 @@ static FeVFile cu_vfiles[96];
 static int ncu_vfiles;
 
 const FeVFile *fe_cu_vfiles(int *n) {
+  if (&fe_pregen) {
+    *n = fe_pregen.n[2];
+    return fe_pregen.files[2];
+  }
   if (!ncu_vfiles) {
     cu_vfiles[ncu_vfiles++] = (FeVFile){FE_CU_PRELUDE, build_cu_prelude()};
     static char names[96][64]; /* static storage, as the texts */

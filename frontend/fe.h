@@ -33,6 +33,18 @@ typedef struct FeVFile {
 } FeVFile;
 /* The prelude and the virtual system headers (built once, static storage). */
 const FeVFile *fe_vfiles(int *n);
+
+/* The three sets of virtual files (fe_vfiles, fe_cl_vfile, fe_cu_vfiles) as the build wrote
+ * them (driver/vfgen.c runs the builders and writes them out as C; the kcc command and libkcc
+ * link the result). Those texts depend on nothing but kcc's code, yet building them with
+ * kbuf_printf took 2-3 ms of every kcc process (a 30 ms compile of a small .cu file). A
+ * program linking kcc_core alone (the unit tests, vfgen itself) has no such table: the weak
+ * reference is then NULL and the getters build the texts as before. */
+typedef struct FePregen {
+  const FeVFile *files[3]; /* [0] fe_vfiles, [1] fe_cl_vfile, [2] fe_cu_vfiles */
+  int n[3];
+} FePregen;
+extern const FePregen fe_pregen __attribute__((weak));
 bool fe_is_vfile_name(const char *name);
 /* The i-th of the C library's math functions kcc has (sqrt...; each with an f version), NULL
  * past the last. */

@@ -261,6 +261,7 @@ static char *build_cl_prelude(void) {
 }
 
 const FeVFile *fe_cl_vfile(void) {
+  if (&fe_pregen) return fe_pregen.files[1];
   static FeVFile vf;
   if (!vf.text) vf = (FeVFile){FE_CL_PRELUDE, build_cl_prelude()};
   return &vf;

@@ -838,6 +838,96 @@ static void guarded_parse(ParseJob *j) {
 
 /* ---------------------------------------------------------------- entry point */
 
+/* Whether a file named `name` exists in dir (a user's -I directory, the input's own). */
+static bool in_dir(const char *dir, size_t dlen, const char *name, size_t nlen) {
+  char p[4096];
+  if (dlen + nlen + 2 > sizeof p) return true; /* cannot tell: as if it were there */
+  memcpy(p, dir, dlen);
+  p[dlen] = '/';
+  memcpy(p + dlen + 1, name, nlen);
+  p[dlen + 1 + nlen] = 0;
+  struct stat st;
+  return stat(p, &st) == 0;
+}
+
+/* Whether a header the translation unit names could come from the user's directories rather
+ * than kcc's virtual ones: `name` (nlen bytes) in a -I directory, or in the input's own
+ * directory for a quoted #include. */
+static bool user_header(const char *name, size_t nlen, bool quoted, const char *path,
+                        const KOptions *o) {
+  if (quoted) {
+    const char *slash = path ? strrchr(path, '/') : NULL;
+    if (slash ? in_dir(path, (size_t)(slash - path), name, nlen) : in_dir(".", 1, name, nlen))
+      return true;
+  }
+  for (int i = 0; o && i + 1 < o->ncargs; i++)
+    if (!strcmp(o->cargs[i], "-I") && in_dir(o->cargs[i + 1], strlen(o->cargs[i + 1]), name, nlen))
+      return true;
+  return false;
+}
+
+/* Whether the walk of a CUDA translation unit may leave the precompiled prelude's declarations
+ * out, as the C dialects' walk does: visiting them deserialises the whole prelude, ~2 ms of a
+ * 25 ms compile. The full walk is needed for what it meets besides the prelude's declarations,
+ * which the walk skips anyway (fe_in_vfile): clang's implicit instantiations of the input's
+ * templates, which libclang lists only with every declaration. So the short walk is taken only
+ * for a file that cannot have any: its text (which holds every --instantiate) spells no
+ * `template`, `auto` (a generic lambda) or `##` (a pasted keyword), and every header it
+ * includes is kcc's (no user header, which could hold templates). No macro of kcc's headers
+ * that a file could use expands to a template. Conservative: "include" anywhere that is not a
+ * plain #include <...> or "..." line, or a header name that a -I directory (searched before
+ * kcc's) or the file's own directory also holds, and the file gets the full walk. The corpus
+ * and tests/cu compile to the same bytes either way. */
+static bool cu_walk_scan(const char *text, const char *path, const KOptions *o) {
+  if (!text || strstr(text, "template") || strstr(text, "auto") || strstr(text, "##") ||
+      strstr(text, "import"))
+    return false;
+  /* kcc's headers, as `#include <...>` of a vfile could otherwise name one in a -I directory
+     (the prelude's own includes are searched there too). */
+  const FeVFile *sets[2];
+  int ns[2];
+  sets[0] = fe_vfiles(&ns[0]);
+  sets[1] = fe_cu_vfiles(&ns[1]);
+  for (int k = 0; k < 2; k++)
+    for (int i = 0; i < ns[k]; i++) {
+      const char *n = sets[k][i].name;
+      if (strncmp(n, FE_INCDIR "/", sizeof FE_INCDIR)) continue;
+      n += sizeof FE_INCDIR;
+      if (user_header(n, strlen(n), false, path, o)) return false;
+    }
+  for (const char *p = text; (p = strstr(p, "include")); p += 7) {
+    const char *q = p;
+    while (q > text && (q[-1] == ' ' || q[-1] == '\t')) q--;
+    if (q == text || q[-1] != '#') return false;
+    q--;
+    while (q > text && (q[-1] == ' ' || q[-1] == '\t')) q--;
+    if (q > text && q[-1] != '\n') return false;
+    const char *r = p + 7;
+    while (*r == ' ' || *r == '\t') r++;
+    char close = *r == '<' ? '>' : *r == '"' ? '"' : 0;
+    if (!close) return false;
+    const char *name = ++r;
+    while (*r && *r != close && *r != '\n') r++;
+    if (*r != close || r == name) return false;
+    if (user_header(name, (size_t)(r - name), close == '"', path, o)) return false;
+  }
+  return true;
+}
+
+/* The same for the text clang parses: main_text when kcc changed it, else the input. */
+static bool cu_walk_local(const char *main_text, const char *path, const KOptions *o) {
+  if (main_text) return cu_walk_scan(main_text, path, o);
+  KBuf b = {0};
+  if (o && o->source)
+    kbuf_append(&b, o->source, o->source_len);
+  else if (!kcc_read_file(path, &b))
+    return false;
+  /* A NUL would end the scan early: such a file gets the full walk. */
+  bool local = b.data && !memchr(b.data, 0, b.len) && cu_walk_scan(b.data, path, o);
+  kbuf_free(&b);
+  return local;
+}
+
 typedef struct FrontJob {
   const char *path;
   const KOptions *o;
@@ -854,10 +944,13 @@ static KModule *parse_and_lower(const char *path, const KOptions *o, KList *deps
   int nv, ncu = 0;
   const FeVFile *vf0 = fe_vfiles(&nv);
   const FeVFile *cu = lang == KL_LANG_CU ? fe_cu_vfiles(&ncu) : NULL;
-  /* The dialect's files, the OpenCL prelude after them, and CUDA's for CUDA input. */
+  /* The dialect's files, the OpenCL prelude after them for OpenCL C, and CUDA's for CUDA
+     input. Only OpenCL C includes the OpenCL prelude (it lies outside the include directory,
+     so no other input can name it): building its 470 KB for .cu and .k input, and hashing it
+     into their PCH keys, was ~2 ms of every compile. */
   FeVFile *vf = calloc((size_t)(nv + 1 + ncu), sizeof *vf);
   if (vf) memcpy(vf, vf0, sizeof *vf * (size_t)nv);
-  if (vf) vf[nv++] = *fe_cl_vfile();
+  if (vf && lang == KL_LANG_CL) vf[nv++] = *fe_cl_vfile();
   if (vf && ncu) memcpy(vf + nv, cu, sizeof *vf * (size_t)ncu);
   nv += ncu;
   struct CXUnsavedFile *uf = calloc((size_t)nv + 1, sizeof *uf);
@@ -871,7 +964,7 @@ static KModule *parse_and_lower(const char *path, const KOptions *o, KList *deps
     uf[i].Contents = vf[i].text;
     uf[i].Length = strlen(vf[i].text);
     /* Notes may point into the prelude (overload candidates); let them quote it. */
-    diag_add_source(vf[i].name, vf[i].text, uf[i].Length);
+    diag_add_static_source(vf[i].name, vf[i].text, uf[i].Length);
   }
   char *main_text = NULL;
   if (lang == KL_LANG_CU)
@@ -922,9 +1015,14 @@ user_args:
   /* Declarations from the precompiled prelude are left out of the translation unit's walk in
      the C dialects: the walk skips the prelude anyway (fe_in_vfile), and visiting them
      deserialised all of it on every compile (a fifth of an in-process compile of a small
-     kernel). CUDA input keeps them: its walk also meets the template instantiations clang
-     made, which libclang lists only with every declaration. */
-  CXIndex idx = clang_createIndex(lang != KL_LANG_CU, 0);
+     kernel). CUDA input keeps them, unless it can have no template (cu_walk_local): its walk
+     also meets the template instantiations clang made, which libclang lists only with every
+     declaration. */
+  bool local = lang != KL_LANG_CU || cu_walk_local(main_text, path, o);
+  if (lang == KL_LANG_CU && o && o->verbose)
+    fprintf(stderr, "kcc: front end: %s walk of the translation unit\n",
+            local ? "short (no template possible)" : "full");
+  CXIndex idx = clang_createIndex(local, 0);
   /* CUDA input goes on past a header kcc does not have, as an error (not clang's fatal one,
      after which it would instantiate no template): hostcode.c decides whether it matters. */
   ParseJob pj = {.idx = idx,

@@ -617,6 +617,10 @@ static FeVFile vfiles[12];
 static int nvfiles;
 
 const FeVFile *fe_vfiles(int *n) {
+  if (&fe_pregen) {
+    *n = fe_pregen.n[0];
+    return fe_pregen.files[0];
+  }
   if (!nvfiles) {
     /* Built once per process; the text never changes. */
     vfiles[nvfiles++] = (FeVFile){FE_PRELUDE, prelude_head};

@@ -14,8 +14,9 @@ static bool nowarn, dropping;
 typedef struct Source {
   struct Source *next;
   char *file;
-  char *text;
+  const char *text;
   size_t len;
+  bool owned; /* text is ours to free (a copy or a file read), not a caller's static text */
 } Source;
 static Source *sources; /* files already read for quoting, and registered unsaved texts */
 static FILE *output;    /* NULL: stderr */
@@ -71,18 +72,19 @@ void diag_reset(void) {
   while (sources) {
     Source *n = sources->next;
     free(sources->file);
-    free(sources->text);
+    if (sources->owned) free((char *)sources->text);
     free(sources);
     sources = n;
   }
 }
 
-static Source *add_source(const char *file, char *text, size_t len) {
+static Source *add_source(const char *file, const char *text, size_t len, bool owned) {
   Source *s = malloc(sizeof *s);
   if (!s) return NULL;
   s->file = strdup(file);
   s->text = text;
   s->len = len;
+  s->owned = owned;
   s->next = sources;
   sources = s;
   return s;
@@ -93,7 +95,11 @@ void diag_add_source(const char *file, const char *text, size_t len) {
   if (!copy) return;
   memcpy(copy, text, len);
   copy[len] = 0;
-  add_source(file, copy, len);
+  add_source(file, copy, len, true);
+}
+
+void diag_add_static_source(const char *file, const char *text, size_t len) {
+  add_source(file, text, len, false);
 }
 
 static Source *find_source(const char *file) {
@@ -102,7 +108,7 @@ static Source *find_source(const char *file) {
   /* Read lazily: most compilations print no diagnostic at all. */
   KBuf b = {0};
   kcc_read_file(file, &b); /* what could be read: a quote is a help, not a must */
-  return add_source(file, b.data, b.len);
+  return add_source(file, b.data, b.len, true);
 }
 
 /* Quotes the line and puts a caret under the column; tabs in the prefix are kept so the caret

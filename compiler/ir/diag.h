@@ -43,5 +43,8 @@ void diag_capture_begin(DiagCapture *c);
 char *diag_capture_end(DiagCapture *c, bool forgive);
 /* Source text the diagnostics quote, for files that are not on disk (tests, unsaved input). */
 void diag_add_source(const char *file, const char *text, size_t len);
+/* The same for a text that lives as long as the process (the prelude's virtual files), kept
+ * by reference: copying ~0.5 MB of prelude on every compile was ~0.3 ms of a 30 ms one. */
+void diag_add_static_source(const char *file, const char *text, size_t len);
 
 #endif

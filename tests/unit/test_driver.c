@@ -941,6 +941,42 @@ START_TEST(prelude_cache) {
 }
 END_TEST
 
+/* CUDA input that can have no template is walked without the prelude's declarations (parse.c,
+ * cu_walk_local); anything that might bring a template in gets the full walk, and the output
+ * is the same either way. */
+START_TEST(cuda_short_walk) {
+  tu_write("sw1.cu", "#include <stdio.h>\n#include <cmath>\n"
+                     "__global__ void k(float *x) { x[0] = sqrtf(x[1]); }\n");
+  tu_write("sw2.cu", "template <int N> __global__ void k(float *x) { x[0] = N; }\n"
+                     "void go(float *p) { k<4><<<1, 1>>>(p); }\n");
+  tu_write("sw3.h", "template <int N> __global__ void k(float *x) { x[0] = N; }\n");
+  tu_write("sw3.cu", "#include \"sw3.h\"\nvoid go(float *p) { k<4><<<1, 1>>>(p); }\n");
+  /* A -I directory is searched before kcc's headers, also for the prelude's own includes. */
+  char cmd[600];
+  snprintf(cmd, sizeof cmd, "mkdir -p %s/swinc", tu_tmpdir());
+  ck_assert_int_eq(tu_sh(cmd, NULL, NULL), 0);
+  tu_write("swinc/cooperative_groups.h",
+           "template <int N> __global__ void k(float *x) { x[0] = N; }\n");
+  tu_write("sw4.cu", "#include <cooperative_groups.h>\nvoid go(float *p) { k<4><<<1, 1>>>(p); }\n");
+  tu_write("sw5.cu", "#define T(a, b) a##b\n__global__ void k(float *x) { x[0] = 1; }\n");
+  tu_write("sw6.cu", "# /* */ include <stdio.h>\n__global__ void k(float *x) { x[0] = 1; }\n");
+  static const struct {
+    const char *args;
+    bool local;
+  } cases[] = {
+      {"sw1.cu", true},          {"sw2.cu", false}, {"sw3.cu", false}, {"sw4.cu -Iswinc", false},
+      {"sw1.cu -Iswinc", false}, {"sw5.cu", false}, {"sw6.cu", false},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    char args[200], *out, *err;
+    snprintf(args, sizeof args, "%s -v -o /dev/null", cases[i].args);
+    ck_assert_int_eq(kcc(args, &out, &err), 0);
+    ck_assert_msg(strstr(err, cases[i].local ? "kcc: front end: short" : "kcc: front end: full"),
+                  "%s: %s", cases[i].args, err);
+  }
+}
+END_TEST
+
 /* __trap(): PTX's trap, CUDA C's __trap(); the OpenCL forms refuse it, and a bundle keeps
  * the PTX and says what it left out. */
 START_TEST(trap) {
@@ -1407,6 +1443,7 @@ static Suite *suite(void) {
   tcase_add_test(t, host_code);
   tcase_add_test(t, clang_warnings);
   tcase_add_test(t, prelude_cache);
+  tcase_add_test(t, cuda_short_walk);
   tcase_add_test(t, trap);
   tcase_add_test(t, images);
   tcase_add_test(t, large_params_ptx81);
