@@ -1295,6 +1295,14 @@ static uint32_t ext(SG *g, KExpr *e, int inst, const KType *t) {
   if (g->vk) { /* the GLSL.std.450 counterpart, where one is exact enough */
     int ocl = inst;
     inst = sg_vk_glsl_inst(g, inst, e, elem(t));
+    if (inst == SG_VK_OWN_MATH && e->nargs <= 2) {
+      uint32_t v[2];
+      for (int i = 0; i < e->nargs; i++) {
+        v[i] = sg_expr(g, e->args[i]);
+        if (e->args[i]->type != t) v[i] = sg_convert(g, v[i], e->args[i]->type, t, e->loc);
+      }
+      return sg_vk_math(g, e->builtin, t, v, e->nargs);
+    }
     if (inst < 0) return spv_undef(&g->m, ty(g, t));
     if (inst == GLSLstd450Fma && e->nargs == 3 && !g->o->fast_math) {
       uint32_t v[3];

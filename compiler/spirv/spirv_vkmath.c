@@ -1,0 +1,817 @@
+/* spirv_vkmath.c — kcc's own float math for the Vulkan SPIR-V form (issue 27): exp, log, sin,
+ * pow... to C's precision, where GLSL.std.450's are far looser (sin: 2^-11 absolute) or
+ * missing. Each function is a SPIR-V function emitted once per module, at its first call
+ * (SG.vkmath), into a section of its own appended after the program's functions.
+ *
+ * Method: the float argument is widened to double (the form already needs shaderFloat64 for
+ * exact float division) and the function computed there with an argument reduction and a
+ * Taylor series long enough for a relative error near 2^-50, so that the rounding to float
+ * is correct except within 2^-50 of a midpoint: every function is within 1 ulp, most results
+ * correctly rounded (tests/vulkan/mathfn.c measures it against the host's libm). The
+ * coefficients are 1/n!, 1/n and the like, computed here; the only table is 2/pi's bits for
+ * sin, cos and tan (scripts/vkmath_table.py).
+ *
+ * lavapipe folds float arithmetic on constants its compiler sees after inlining a call into
+ * IEEE-incorrect values (docs/driver-bugs.md 21, 22): the functions never divide by a value
+ * that may be zero (the divisor is made 1 there and the case selected away), and signed zeros,
+ * infinities and NaN of the result come from selects on the argument, not from arithmetic. */
+#include <spirv/unified1/GLSL.std.450.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "spirv_gen.h"
+
+/* (2^(E-150) * 2/pi) mod 4 for a float's biased exponent E = 126..254, as four doubles whose
+ * products with a 24-bit integer are exact but for the last (scripts/vkmath_table.py). */
+static const double VK_TWO_OVER_PI[129][4] = {
+    {0x0p+0, 0x1.45f3000000000p-25, 0x1.b727220000000p-47, 0x1.529fc2757d1f5p-76},
+    {0x0p+0, 0x1.45f3040000000p-24, 0x1.6e4e440000000p-47, 0x1.529fc2757d1f5p-75},
+    {0x0p+0, 0x1.45f3060000000p-23, 0x1.b939100000000p-48, 0x1.529fc2757d1f5p-74},
+    {0x1.0000000000000p-22, 0x1.17cc180000000p-24, 0x1.b939100000000p-47, 0x1.529fc2757d1f5p-73},
+    {0x1.0000000000000p-21, 0x1.17cc1a0000000p-23, 0x1.7272200000000p-47, 0x1.529fc2757d1f5p-72},
+    {0x1.4000000000000p-20, 0x1.7cc1b00000000p-26, 0x1.c9c8800000000p-48, 0x1.529fc2757d1f5p-71},
+    {0x1.4000000000000p-19, 0x1.7cc1b00000000p-25, 0x1.c9c8820000000p-47, 0x1.4a7f09d5f47d5p-72},
+    {0x1.4000000000000p-18, 0x1.7cc1b40000000p-24, 0x1.9391040000000p-47, 0x1.4a7f09d5f47d5p-71},
+    {0x1.4000000000000p-17, 0x1.7cc1b60000000p-23, 0x1.27220a0000000p-47, 0x1.29fc2757d1f53p-72},
+    {0x1.4400000000000p-16, 0x1.f306dc0000000p-24, 0x1.3910500000000p-49, 0x1.29fc2757d1f53p-71},
+    {0x1.4400000000000p-15, 0x1.f306dc0000000p-23, 0x1.3910540000000p-48, 0x1.4fe13abe8fa9ap-73},
+    {0x1.4500000000000p-14, 0x1.e60db80000000p-23, 0x1.3910540000000p-47, 0x1.4fe13abe8fa9ap-72},
+    {0x1.4580000000000p-13, 0x1.cc1b720000000p-23, 0x1.c882a00000000p-49, 0x1.4fe13abe8fa9ap-71},
+    {0x1.45c0000000000p-12, 0x1.9836e40000000p-23, 0x1.c882a40000000p-48, 0x1.3f84eafa3ea6ap-72},
+    {0x1.45e0000000000p-11, 0x1.306dc80000000p-23, 0x1.c882a40000000p-47, 0x1.3f84eafa3ea6ap-71},
+    {0x1.45f0000000000p-10, 0x1.836e480000000p-25, 0x1.91054a0000000p-47, 0x1.fc2757d1f534ep-73},
+    {0x1.45f0000000000p-9, 0x1.836e4c0000000p-24, 0x1.220a940000000p-47, 0x1.fc2757d1f534ep-72},
+    {0x1.45f0000000000p-8, 0x1.836e4e0000000p-23, 0x1.1054a00000000p-49, 0x1.fc2757d1f534ep-71},
+    {0x1.45f2000000000p-7, 0x1.06dc9c0000000p-23, 0x1.1054a40000000p-48, 0x1.f84eafa3ea69cp-71},
+    {0x1.45f3000000000p-6, 0x1.b727000000000p-28, 0x1.1054a60000000p-47, 0x1.f09d5f47d4d37p-71},
+    {0x1.45f3000000000p-5, 0x1.b727200000000p-27, 0x1.054a700000000p-50, 0x1.e13abe8fa9a6fp-71},
+    {0x1.45f3000000000p-4, 0x1.b727200000000p-26, 0x1.054a780000000p-49, 0x1.c2757d1f534dep-71},
+    {0x1.45f3000000000p-3, 0x1.b727200000000p-25, 0x1.054a7c0000000p-48, 0x1.84eafa3ea69bcp-71},
+    {0x1.45f3000000000p-2, 0x1.b727200000000p-24, 0x1.054a7e0000000p-47, 0x1.09d5f47d4d377p-71},
+    {0x1.45f3000000000p-1, 0x1.b727220000000p-23, 0x1.529fc00000000p-52, 0x1.3abe8fa9a6ee0p-75},
+    {0x1.45f3040000000p+0, 0x1.6e4e440000000p-23, 0x1.529fc00000000p-51, 0x1.3abe8fa9a6ee0p-74},
+    {0x1.45f3060000000p+1, 0x1.b939100000000p-24, 0x1.529fc00000000p-50, 0x1.3abe8fa9a6ee0p-73},
+    {0x1.17cc180000000p+0, 0x1.b939100000000p-23, 0x1.529fc00000000p-49, 0x1.3abe8fa9a6ee0p-72},
+    {0x1.17cc1a0000000p+1, 0x1.7272200000000p-23, 0x1.529fc00000000p-48, 0x1.3abe8fa9a6ee0p-71},
+    {0x1.7cc1b00000000p-2, 0x1.c9c8800000000p-24, 0x1.529fc20000000p-47, 0x1.d5f47d4d37703p-73},
+    {0x1.7cc1b00000000p-1, 0x1.c9c8820000000p-23, 0x1.4a7f080000000p-48, 0x1.d5f47d4d37703p-72},
+    {0x1.7cc1b40000000p+0, 0x1.9391040000000p-23, 0x1.4a7f080000000p-47, 0x1.d5f47d4d37703p-71},
+    {0x1.7cc1b60000000p+1, 0x1.27220a0000000p-23, 0x1.29fc240000000p-48, 0x1.abe8fa9a6ee07p-71},
+    {0x1.f306dc0000000p+0, 0x1.3910500000000p-25, 0x1.29fc260000000p-47, 0x1.57d1f534ddc0ep-71},
+    {0x1.f306dc0000000p+1, 0x1.3910540000000p-24, 0x1.4fe1380000000p-49, 0x1.5f47d4d377037p-72},
+    {0x1.e60db80000000p+1, 0x1.3910540000000p-23, 0x1.4fe1380000000p-48, 0x1.5f47d4d377037p-71},
+    {0x1.cc1b720000000p+1, 0x1.c882a00000000p-25, 0x1.4fe13a0000000p-47, 0x1.7d1f534ddc0dbp-72},
+    {0x1.9836e40000000p+1, 0x1.c882a40000000p-24, 0x1.3f84e80000000p-48, 0x1.7d1f534ddc0dbp-71},
+    {0x1.306dc80000000p+1, 0x1.c882a40000000p-23, 0x1.3f84ea0000000p-47, 0x1.f47d4d377036ep-72},
+    {0x1.836e480000000p-1, 0x1.91054a0000000p-23, 0x1.fc27500000000p-49, 0x1.f47d4d377036ep-71},
+    {0x1.836e4c0000000p+0, 0x1.220a940000000p-23, 0x1.fc27540000000p-48, 0x1.e8fa9a6ee06dbp-71},
+    {0x1.836e4e0000000p+1, 0x1.1054a00000000p-25, 0x1.fc27560000000p-47, 0x1.d1f534ddc0db6p-71},
+    {0x1.06dc9c0000000p+1, 0x1.1054a40000000p-24, 0x1.f84eae0000000p-47, 0x1.a3ea69bb81b6cp-71},
+    {0x1.b727000000000p-4, 0x1.1054a60000000p-23, 0x1.f09d5e0000000p-47, 0x1.47d4d377036d9p-71},
+    {0x1.b727200000000p-3, 0x1.054a700000000p-26, 0x1.e13abe0000000p-47, 0x1.1f534ddc0db63p-72},
+    {0x1.b727200000000p-2, 0x1.054a780000000p-25, 0x1.c2757c0000000p-47, 0x1.1f534ddc0db63p-71},
+    {0x1.b727200000000p-1, 0x1.054a7c0000000p-24, 0x1.84eafa0000000p-47, 0x1.f534ddc0db629p-74},
+    {0x1.b727200000000p+0, 0x1.054a7e0000000p-23, 0x1.09d5f40000000p-47, 0x1.f534ddc0db629p-73},
+    {0x1.b727220000000p+1, 0x1.529fc00000000p-28, 0x1.3abe800000000p-51, 0x1.f534ddc0db629p-72},
+    {0x1.6e4e440000000p+1, 0x1.529fc00000000p-27, 0x1.3abe800000000p-50, 0x1.f534ddc0db629p-71},
+    {0x1.b939100000000p+0, 0x1.529fc00000000p-26, 0x1.3abe880000000p-49, 0x1.ea69bb81b6c53p-71},
+    {0x1.b939100000000p+1, 0x1.529fc00000000p-25, 0x1.3abe8c0000000p-48, 0x1.d4d377036d8a5p-71},
+    {0x1.7272200000000p+1, 0x1.529fc00000000p-24, 0x1.3abe8e0000000p-47, 0x1.a9a6ee06db14bp-71},
+    {0x1.c9c8800000000p+0, 0x1.529fc20000000p-23, 0x1.d5f4780000000p-49, 0x1.534ddc0db6296p-71},
+    {0x1.c9c8820000000p+1, 0x1.4a7f080000000p-24, 0x1.d5f47c0000000p-48, 0x1.4d377036d8a56p-72},
+    {0x1.9391040000000p+1, 0x1.4a7f080000000p-23, 0x1.d5f47c0000000p-47, 0x1.4d377036d8a56p-71},
+    {0x1.27220a0000000p+1, 0x1.29fc240000000p-24, 0x1.abe8fa0000000p-47, 0x1.34ddc0db6295ap-72},
+    {0x1.3910500000000p-1, 0x1.29fc260000000p-23, 0x1.57d1f40000000p-47, 0x1.34ddc0db6295ap-71},
+    {0x1.3910540000000p+0, 0x1.4fe1380000000p-25, 0x1.5f47d40000000p-48, 0x1.a6ee06db14acdp-73},
+    {0x1.3910540000000p+1, 0x1.4fe1380000000p-24, 0x1.5f47d40000000p-47, 0x1.a6ee06db14acdp-72},
+    {0x1.c882a00000000p-1, 0x1.4fe13a0000000p-23, 0x1.7d1f500000000p-48, 0x1.a6ee06db14acdp-71},
+    {0x1.c882a40000000p+0, 0x1.3f84e80000000p-24, 0x1.7d1f520000000p-47, 0x1.4ddc0db629599p-71},
+    {0x1.c882a40000000p+1, 0x1.3f84ea0000000p-23, 0x1.f47d4c0000000p-48, 0x1.377036d8a5665p-72},
+    {0x1.91054a0000000p+1, 0x1.fc27500000000p-25, 0x1.f47d4c0000000p-47, 0x1.377036d8a5665p-71},
+    {0x1.220a940000000p+1, 0x1.fc27540000000p-24, 0x1.e8fa9a0000000p-47, 0x1.bb81b6c52b328p-73},
+    {0x1.1054a00000000p-1, 0x1.fc27560000000p-23, 0x1.d1f5340000000p-47, 0x1.bb81b6c52b328p-72},
+    {0x1.1054a40000000p+0, 0x1.f84eae0000000p-23, 0x1.a3ea680000000p-47, 0x1.bb81b6c52b328p-71},
+    {0x1.1054a60000000p+1, 0x1.f09d5e0000000p-23, 0x1.47d4d20000000p-47, 0x1.77036d8a5664fp-71},
+    {0x1.054a700000000p-2, 0x1.e13abe0000000p-23, 0x1.1f534c0000000p-48, 0x1.dc0db6295993cp-72},
+    {0x1.054a780000000p-1, 0x1.c2757c0000000p-23, 0x1.1f534c0000000p-47, 0x1.dc0db6295993cp-71},
+    {0x1.054a7c0000000p+0, 0x1.84eafa0000000p-23, 0x1.f534d00000000p-50, 0x1.b81b6c52b3279p-71},
+    {0x1.054a7e0000000p+1, 0x1.09d5f40000000p-23, 0x1.f534d80000000p-49, 0x1.7036d8a5664f1p-71},
+    {0x1.529fc00000000p-4, 0x1.3abe800000000p-27, 0x1.f534dc0000000p-48, 0x1.c0db6295993c4p-72},
+    {0x1.529fc00000000p-3, 0x1.3abe800000000p-26, 0x1.f534dc0000000p-47, 0x1.c0db6295993c4p-71},
+    {0x1.529fc00000000p-2, 0x1.3abe880000000p-25, 0x1.ea69ba0000000p-47, 0x1.81b6c52b32788p-71},
+    {0x1.529fc00000000p-1, 0x1.3abe8c0000000p-24, 0x1.d4d3760000000p-47, 0x1.036d8a5664f11p-71},
+    {0x1.529fc00000000p+0, 0x1.3abe8e0000000p-23, 0x1.a9a6ee0000000p-47, 0x1.b6c52b3278872p-77},
+    {0x1.529fc20000000p+1, 0x1.d5f4780000000p-25, 0x1.534ddc0000000p-47, 0x1.b6c52b3278872p-76},
+    {0x1.4a7f080000000p+0, 0x1.d5f47c0000000p-24, 0x1.4d37700000000p-48, 0x1.b6c52b3278872p-75},
+    {0x1.4a7f080000000p+1, 0x1.d5f47c0000000p-23, 0x1.4d37700000000p-47, 0x1.b6c52b3278872p-74},
+    {0x1.29fc240000000p+0, 0x1.abe8fa0000000p-23, 0x1.34ddc00000000p-48, 0x1.b6c52b3278872p-73},
+    {0x1.29fc260000000p+1, 0x1.57d1f40000000p-23, 0x1.34ddc00000000p-47, 0x1.b6c52b3278872p-72},
+    {0x1.4fe1380000000p-1, 0x1.5f47d40000000p-24, 0x1.a6ee000000000p-49, 0x1.b6c52b3278872p-71},
+    {0x1.4fe1380000000p+0, 0x1.5f47d40000000p-23, 0x1.a6ee040000000p-48, 0x1.6d8a5664f10e4p-71},
+    {0x1.4fe13a0000000p+1, 0x1.7d1f500000000p-24, 0x1.a6ee060000000p-47, 0x1.b6295993c4390p-72},
+    {0x1.3f84e80000000p+0, 0x1.7d1f520000000p-23, 0x1.4ddc0c0000000p-47, 0x1.b6295993c4390p-71},
+    {0x1.3f84ea0000000p+1, 0x1.f47d4c0000000p-24, 0x1.3770340000000p-48, 0x1.6c52b32788721p-71},
+    {0x1.fc27500000000p-1, 0x1.f47d4c0000000p-23, 0x1.3770360000000p-47, 0x1.b14acc9e21c82p-72},
+    {0x1.fc27540000000p+0, 0x1.e8fa9a0000000p-23, 0x1.bb81b00000000p-49, 0x1.b14acc9e21c82p-71},
+    {0x1.fc27560000000p+1, 0x1.d1f5340000000p-23, 0x1.bb81b40000000p-48, 0x1.6295993c43904p-71},
+    {0x1.f84eae0000000p+1, 0x1.a3ea680000000p-23, 0x1.bb81b60000000p-47, 0x1.8a5664f10e410p-72},
+    {0x1.f09d5e0000000p+1, 0x1.47d4d20000000p-23, 0x1.77036c0000000p-47, 0x1.8a5664f10e410p-71},
+    {0x1.e13abe0000000p+1, 0x1.1f534c0000000p-24, 0x1.dc0db40000000p-48, 0x1.14acc9e21c821p-71},
+    {0x1.c2757c0000000p+1, 0x1.1f534c0000000p-23, 0x1.dc0db60000000p-47, 0x1.4acc9e21c8210p-74},
+    {0x1.84eafa0000000p+1, 0x1.f534d00000000p-26, 0x1.b81b6c0000000p-47, 0x1.4acc9e21c8210p-73},
+    {0x1.09d5f40000000p+1, 0x1.f534d80000000p-25, 0x1.7036d80000000p-47, 0x1.4acc9e21c8210p-72},
+    {0x1.3abe800000000p-3, 0x1.f534dc0000000p-24, 0x1.c0db600000000p-48, 0x1.4acc9e21c8210p-71},
+    {0x1.3abe800000000p-2, 0x1.f534dc0000000p-23, 0x1.c0db620000000p-47, 0x1.2b32788720840p-72},
+    {0x1.3abe880000000p-1, 0x1.ea69ba0000000p-23, 0x1.81b6c40000000p-47, 0x1.2b32788720840p-71},
+    {0x1.3abe8c0000000p+0, 0x1.d4d3760000000p-23, 0x1.036d8a0000000p-47, 0x1.5993c439041fep-73},
+    {0x1.3abe8e0000000p+1, 0x1.a9a6ee0000000p-23, 0x1.b6c5000000000p-53, 0x1.5993c439041fep-72},
+    {0x1.d5f4780000000p-1, 0x1.534ddc0000000p-23, 0x1.b6c5000000000p-52, 0x1.5993c439041fep-71},
+    {0x1.d5f47c0000000p+0, 0x1.4d37700000000p-24, 0x1.b6c5200000000p-51, 0x1.664f10e4107f9p-72},
+    {0x1.d5f47c0000000p+1, 0x1.4d37700000000p-23, 0x1.b6c5200000000p-50, 0x1.664f10e4107f9p-71},
+    {0x1.abe8fa0000000p+1, 0x1.34ddc00000000p-24, 0x1.b6c5280000000p-49, 0x1.993c439041fe5p-72},
+    {0x1.57d1f40000000p+1, 0x1.34ddc00000000p-23, 0x1.b6c5280000000p-48, 0x1.993c439041fe5p-71},
+    {0x1.5f47d40000000p+0, 0x1.a6ee000000000p-25, 0x1.b6c52a0000000p-47, 0x1.3278872083fcap-71},
+    {0x1.5f47d40000000p+1, 0x1.a6ee040000000p-24, 0x1.6d8a560000000p-47, 0x1.93c439041fe51p-73},
+    {0x1.7d1f500000000p+0, 0x1.a6ee060000000p-23, 0x1.b629580000000p-48, 0x1.93c439041fe51p-72},
+    {0x1.7d1f520000000p+1, 0x1.4ddc0c0000000p-23, 0x1.b629580000000p-47, 0x1.93c439041fe51p-71},
+    {0x1.f47d4c0000000p+0, 0x1.3770340000000p-24, 0x1.6c52b20000000p-47, 0x1.278872083fca3p-71},
+    {0x1.f47d4c0000000p+1, 0x1.3770360000000p-23, 0x1.b14acc0000000p-48, 0x1.3c439041fe516p-73},
+    {0x1.e8fa9a0000000p+1, 0x1.bb81b00000000p-25, 0x1.b14acc0000000p-47, 0x1.3c439041fe516p-72},
+    {0x1.d1f5340000000p+1, 0x1.bb81b40000000p-24, 0x1.6295980000000p-47, 0x1.3c439041fe516p-71},
+    {0x1.a3ea680000000p+1, 0x1.bb81b60000000p-23, 0x1.8a56640000000p-48, 0x1.e21c820ff28b2p-73},
+    {0x1.47d4d20000000p+1, 0x1.77036c0000000p-23, 0x1.8a56640000000p-47, 0x1.e21c820ff28b2p-72},
+    {0x1.1f534c0000000p+0, 0x1.dc0db40000000p-24, 0x1.14acc80000000p-47, 0x1.e21c820ff28b2p-71},
+    {0x1.1f534c0000000p+1, 0x1.dc0db60000000p-23, 0x1.4acc900000000p-50, 0x1.c439041fe5164p-71},
+    {0x1.f534d00000000p-2, 0x1.b81b6c0000000p-23, 0x1.4acc980000000p-49, 0x1.8872083fca2c7p-71},
+    {0x1.f534d80000000p-1, 0x1.7036d80000000p-23, 0x1.4acc9c0000000p-48, 0x1.10e4107f9458fp-71},
+    {0x1.f534dc0000000p+0, 0x1.c0db600000000p-24, 0x1.4acc9e0000000p-47, 0x1.0e4107f9458ebp-74},
+    {0x1.f534dc0000000p+1, 0x1.c0db620000000p-23, 0x1.2b32780000000p-48, 0x1.0e4107f9458ebp-73},
+    {0x1.ea69ba0000000p+1, 0x1.81b6c40000000p-23, 0x1.2b32780000000p-47, 0x1.0e4107f9458ebp-72},
+    {0x1.d4d3760000000p+1, 0x1.036d8a0000000p-23, 0x1.5993c00000000p-49, 0x1.0e4107f9458ebp-71},
+    {0x1.a9a6ee0000000p+1, 0x1.b6c5000000000p-29, 0x1.5993c40000000p-48, 0x1.c820ff28b1d5fp-75},
+    {0x1.534ddc0000000p+1, 0x1.b6c5000000000p-28, 0x1.5993c40000000p-47, 0x1.c820ff28b1d5fp-74},
+    {0x1.4d37700000000p+0, 0x1.b6c5200000000p-27, 0x1.664f100000000p-48, 0x1.c820ff28b1d5fp-73},
+    {0x1.4d37700000000p+1, 0x1.b6c5200000000p-26, 0x1.664f100000000p-47, 0x1.c820ff28b1d5fp-72},
+    {0x1.34ddc00000000p+0, 0x1.b6c5280000000p-25, 0x1.993c400000000p-48, 0x1.c820ff28b1d5fp-71},
+};
+
+/* ln 2 in two parts, the first with 32 significant bits (k * LN2_HI is exact for |k| < 2^21). */
+#define LN2_HI 0x1.62e42fee00000p-1
+#define LN2_LO 0x1.a39ef35793c76p-33
+#define LN2    0x1.62e42fefa39efp-1
+#define LOG2E  0x1.71547652b82fep+0
+#define LN10   0x1.26bb1bbb55516p+1
+#define PIO2   0x1.921fb54442d18p+0
+#define PI     0x1.921fb54442d18p+1
+#define SQRT2  0x1.6a09e667f3bcdp+0
+
+/* The module's functions, each made at its first use. */
+enum {
+  F_EXP_D,   /* double e^y (|y| clamped to 200: the float results are 0 or inf beyond) */
+  F_EXPM1_D, /* double e^y - 1 */
+  F_LOG_D,   /* double log(u): -inf at 0, NaN below, inf at inf */
+  F_LOG1P_D, /* double log(1 + y) */
+  F_ATAN2_D, /* double atan2(y, x), C's special cases */
+  F_TRIG,    /* float x -> dvec2 (sin |x|, cos |x|), the reduction exact over every float */
+  F_EXP,
+  F_EXP2,
+  F_EXP10,
+  F_EXPM1,
+  F_LOG,
+  F_LOG2,
+  F_LOG10,
+  F_LOG1P,
+  F_SIN,
+  F_COS,
+  F_TAN,
+  F_ASIN,
+  F_ACOS,
+  F_ATAN,
+  F_ATAN2,
+  F_SINH,
+  F_COSH,
+  F_TANH,
+  F_ASINH,
+  F_ACOSH,
+  F_ATANH,
+  F_POW,
+  F_CBRT,
+  F_HYPOT,
+  F_COUNT
+};
+_Static_assert((int)F_COUNT <= (int)SG_NVKMATH, "SG.vkmath is too short");
+
+/* The types and the function being written. */
+typedef struct VM {
+  SG *g;
+  SpvModule *m;
+  uint32_t d, f, b, i32, u32, u64, d2, glsl;
+} VM;
+
+static VM vm_of(SG *g) {
+  SpvModule *m = &g->m;
+  VM v = {g,
+          m,
+          spv_type_float(m, 64),
+          spv_type_float(m, 32),
+          spv_type_bool(m),
+          spv_type_int(m, 32),
+          spv_type_int(m, 32),
+          spv_type_int(m, 64),
+          0,
+          sg_vk_glsl_import(g)};
+  v.d2 = spv_type_vector(m, v.d, 2);
+  return v;
+}
+
+static uint32_t K(VM *v, double x) {
+  return spv_const_float(v->m, 64, x);
+}
+static uint32_t KI(VM *v, uint32_t x) {
+  return spv_const_int(v->m, 32, x);
+}
+static uint32_t op2(VM *v, SpvOp o, uint32_t t, uint32_t a, uint32_t b) {
+  return sg_opv(v->g, o, t, 2, a, b);
+}
+static uint32_t add(VM *v, uint32_t a, uint32_t b) {
+  return op2(v, SpvOpFAdd, v->d, a, b);
+}
+static uint32_t sub(VM *v, uint32_t a, uint32_t b) {
+  return op2(v, SpvOpFSub, v->d, a, b);
+}
+static uint32_t mul(VM *v, uint32_t a, uint32_t b) {
+  return op2(v, SpvOpFMul, v->d, a, b);
+}
+static uint32_t neg(VM *v, uint32_t a) {
+  return sg_opv(v->g, SpvOpFNegate, v->d, 1, a);
+}
+static uint32_t sel(VM *v, uint32_t c, uint32_t a, uint32_t b) {
+  return sg_opv(v->g, SpvOpSelect, v->d, 3, c, a, b);
+}
+static uint32_t lt(VM *v, uint32_t a, uint32_t b) {
+  return op2(v, SpvOpFOrdLessThan, v->b, a, b);
+}
+static uint32_t gt(VM *v, uint32_t a, uint32_t b) {
+  return op2(v, SpvOpFOrdGreaterThan, v->b, a, b);
+}
+static uint32_t eq(VM *v, uint32_t a, uint32_t b) {
+  return op2(v, SpvOpFOrdEqual, v->b, a, b);
+}
+static uint32_t and_(VM *v, uint32_t a, uint32_t b) {
+  return op2(v, SpvOpLogicalAnd, v->b, a, b);
+}
+static uint32_t or_(VM *v, uint32_t a, uint32_t b) {
+  return op2(v, SpvOpLogicalOr, v->b, a, b);
+}
+static uint32_t not_(VM *v, uint32_t a) {
+  return sg_opv(v->g, SpvOpLogicalNot, v->b, 1, a);
+}
+static uint32_t isnan_(VM *v, uint32_t a) {
+  return sg_opv(v->g, SpvOpIsNan, v->b, 1, a);
+}
+static uint32_t isinf_(VM *v, uint32_t a) {
+  return sg_opv(v->g, SpvOpIsInf, v->b, 1, a);
+}
+static uint32_t glsl(VM *v, uint32_t t, int inst, uint32_t a) {
+  return sg_opv(v->g, SpvOpExtInst, t, 3, v->glsl, (uint32_t)inst, a);
+}
+static uint32_t fabs_(VM *v, uint32_t a) {
+  return glsl(v, v->d, GLSLstd450FAbs, a);
+}
+static uint32_t sqrt_(VM *v, uint32_t a) {
+  return glsl(v, v->d, GLSLstd450Sqrt, a);
+}
+/* a / b where b is not zero; where it is, 1 is divided by instead (the caller selects the
+ * case away): no division by a zero the driver might fold (docs/driver-bugs.md 22). */
+static uint32_t dvd(VM *v, uint32_t a, uint32_t b) {
+  return op2(v, SpvOpFDiv, v->d, a, sel(v, eq(v, b, K(v, 0)), K(v, 1), b));
+}
+static uint32_t widen(VM *v, uint32_t x) {
+  return sg_opv(v->g, SpvOpFConvert, v->d, 1, x);
+}
+static uint32_t narrow(VM *v, uint32_t x) {
+  return sg_opv(v->g, SpvOpFConvert, v->f, 1, x);
+}
+static uint32_t fbits(VM *v, uint32_t x) {
+  return sg_opv(v->g, SpvOpBitcast, v->u32, 1, x);
+}
+/* Whether float x's sign bit is set (-0.0 and negative NaNs included). */
+static uint32_t fsign(VM *v, uint32_t x) {
+  return op2(v, SpvOpINotEqual, v->b, op2(v, SpvOpBitwiseAnd, v->u32, fbits(v, x), KI(v, 1u << 31)),
+             KI(v, 0));
+}
+/* Float r with float x's sign bit added (r is +0.0 or positive). */
+static uint32_t with_sign(VM *v, uint32_t r, uint32_t x) {
+  uint32_t s = op2(v, SpvOpBitwiseAnd, v->u32, fbits(v, x), KI(v, 1u << 31));
+  return sg_opv(v->g, SpvOpBitcast, v->f, 1, op2(v, SpvOpBitwiseOr, v->u32, fbits(v, r), s));
+}
+static uint32_t fsel(VM *v, uint32_t c, uint32_t a, uint32_t b) {
+  return sg_opv(v->g, SpvOpSelect, v->f, 3, c, a, b);
+}
+static uint32_t fk(VM *v, float x) {
+  return spv_const_float(v->m, 32, x);
+}
+static uint32_t fnan(VM *v) {
+  return sg_opv(v->g, SpvOpBitcast, v->f, 1, KI(v, 0x7fc00000u));
+}
+static uint32_t dnan(VM *v) {
+  return sg_opv(v->g, SpvOpBitcast, v->d, 1, spv_const_int(v->m, 64, 0x7ff8000000000000ull));
+}
+static uint32_t dinf(VM *v) {
+  return sg_opv(v->g, SpvOpBitcast, v->d, 1, spv_const_int(v->m, 64, 0x7ff0000000000000ull));
+}
+
+/* c[0] + x (c[1] + x (c[2] + ...)), n coefficients. */
+static uint32_t horner(VM *v, uint32_t x, const double *c, int n) {
+  uint32_t r = K(v, c[n - 1]);
+  for (int i = n - 2; i >= 0; i--) r = add(v, mul(v, r, x), K(v, c[i]));
+  return r;
+}
+
+/* ---------------------------------------------------------------- functions */
+
+typedef struct Saved {
+  SpvWords vars, body;
+  bool open;
+  uint32_t label, line_file, fn_ret;
+  int line_no;
+  KLoc loc;
+} Saved;
+
+/* Starts function `which` named name: its parameters' ids into params. The function being
+ * lowered (if any) is put aside until end_fn. */
+static void begin_fn(SG *g, Saved *s, SpvWords *head, int which, const char *name, uint32_t ret,
+                     int np, const uint32_t *ptypes, uint32_t *params) {
+  s->vars = g->vars, s->body = g->body, s->open = g->open, s->label = g->label;
+  s->line_file = g->line_file, s->line_no = g->line_no, s->loc = g->loc, s->fn_ret = g->fn_ret;
+  memset(&g->vars, 0, sizeof g->vars);
+  memset(&g->body, 0, sizeof g->body);
+  g->open = false;
+  g->loc = (KLoc){0}; /* no OpLine: the code is no line of the program's */
+  g->line_file = 0, g->line_no = 0;
+  uint32_t fid = g->vkmath[which] = spv_id(&g->m);
+  spv_name(&g->m, fid, name);
+  memset(head, 0, sizeof *head);
+  uint32_t ops[4] = {ret, fid, SpvFunctionControlMaskNone, spv_type_func(&g->m, ret, ptypes, np)};
+  spw_inst(head, SpvOpFunction, ops, 4);
+  for (int i = 0; i < np; i++) {
+    params[i] = spv_id(&g->m);
+    uint32_t p[2] = {ptypes[i], params[i]};
+    spw_inst(head, SpvOpFunctionParameter, p, 2);
+  }
+}
+
+static void end_fn(SG *g, Saved *s, SpvWords *head, uint32_t result) {
+  sg_instv(g, SpvOpReturnValue, 1, result);
+  SpvWords *out = &g->vkmath_code;
+  spw_append(out, head->w, head->n);
+  spw_append(out, g->body.w, g->body.n);
+  spw_inst(out, SpvOpFunctionEnd, NULL, 0);
+  spw_free(head);
+  spw_free(&g->body);
+  spw_free(&g->vars);
+  g->vars = s->vars, g->body = s->body, g->open = s->open, g->label = s->label;
+  g->line_file = s->line_file, g->line_no = s->line_no, g->loc = s->loc, g->fn_ret = s->fn_ret;
+}
+
+static uint32_t fn(SG *g, int which);
+
+static uint32_t call1(VM *v, int which, uint32_t rt, uint32_t a) {
+  uint32_t f = fn(v->g, which);
+  return sg_opv(v->g, SpvOpFunctionCall, rt, 2, f, a);
+}
+static uint32_t call2(VM *v, int which, uint32_t rt, uint32_t a, uint32_t b) {
+  uint32_t f = fn(v->g, which);
+  return sg_opv(v->g, SpvOpFunctionCall, rt, 3, f, a, b);
+}
+
+/* y reduced for e^y: k = round(y / ln 2) (into *k, double) and e^r - 1 for r = y - k ln 2,
+ * |r| <= 0.35: its Taylor series to r^13 (the next term is below 2^-57 of the sum). */
+static uint32_t exp_reduce(VM *v, uint32_t y, uint32_t *k) {
+  y = sel(v, gt(v, y, K(v, 200)), K(v, 200), y);
+  y = sel(v, lt(v, y, K(v, -200)), K(v, -200), y);
+  uint32_t kf = glsl(v, v->d, GLSLstd450RoundEven, mul(v, y, K(v, LOG2E)));
+  uint32_t r = sub(v, sub(v, y, mul(v, kf, K(v, LN2_HI))), mul(v, kf, K(v, LN2_LO)));
+  double c[12], f = 2;
+  for (int i = 0; i < 12; i++) c[i] = 1 / f, f *= i + 3; /* 1/2!, 1/3!, ... 1/13! */
+  *k = kf;
+  return add(v, r, mul(v, mul(v, r, r), horner(v, r, c, 12)));
+}
+
+/* 2^k for an integral double k in [-300, 300], from its bits. */
+static uint32_t pow2(VM *v, uint32_t kf) {
+  uint32_t k = sg_opv(v->g, SpvOpConvertFToS, v->i32, 1, kf);
+  uint32_t e = sg_opv(v->g, SpvOpUConvert, v->u64, 1, op2(v, SpvOpIAdd, v->i32, k, KI(v, 1023)));
+  return sg_opv(v->g, SpvOpBitcast, v->d, 1,
+                op2(v, SpvOpShiftLeftLogical, v->u64, e, spv_const_int(v->m, 64, 52)));
+}
+
+/* 2 atanh(s) = log((1 + s) / (1 - s)) for |s| <= 0.172: 2s (1 + s^2/3 + ... + s^20/21). */
+static uint32_t log_series(VM *v, uint32_t s) {
+  double c[10];
+  for (int i = 0; i < 10; i++) c[i] = 1.0 / (2 * i + 3);
+  uint32_t s2 = mul(v, s, s), two_s = add(v, s, s);
+  return add(v, two_s, mul(v, two_s, mul(v, s2, horner(v, s2, c, 10))));
+}
+
+/* atan t for t in [0, 1]: halved twice (atan t = 2 atan(t / (1 + sqrt(1 + t^2)))) to at most
+ * tan(pi/16) = 0.199, then the series to t^25. */
+static uint32_t atan_core(VM *v, uint32_t t) {
+  for (int i = 0; i < 2; i++)
+    t = op2(v, SpvOpFDiv, v->d, t, add(v, K(v, 1), sqrt_(v, add(v, K(v, 1), mul(v, t, t)))));
+  double c[12];
+  for (int i = 0; i < 12; i++) c[i] = (i % 2 ? 1.0 : -1.0) / (2 * i + 3);
+  uint32_t t2 = mul(v, t, t);
+  uint32_t a = add(v, t, mul(v, t, mul(v, t2, horner(v, t2, c, 12))));
+  return mul(v, a, K(v, 4));
+}
+
+/* The double functions the float ones share. */
+static void def_double(VM *v, int which) {
+  SG *g = v->g;
+  Saved s;
+  SpvWords head;
+  uint32_t p[2], pt[2] = {v->d, v->d};
+  static const char *names[] = {"kcc.exp_d", "kcc.expm1_d", "kcc.log_d", "kcc.log1p_d",
+                                "kcc.atan2_d"};
+  begin_fn(g, &s, &head, which, names[which], v->d, which == F_ATAN2_D ? 2 : 1, pt, p);
+  uint32_t y = p[0], r = 0, k;
+  switch (which) {
+  case F_EXP_D: {
+    uint32_t e = exp_reduce(v, y, &k);
+    r = mul(v, add(v, K(v, 1), e), pow2(v, k));
+    break;
+  }
+  case F_EXPM1_D: {
+    /* 2^k (e^r - 1) + (2^k - 1): exact 2^k - 1 where it matters (|k| small). */
+    uint32_t e = exp_reduce(v, y, &k), s2 = pow2(v, k);
+    r = add(v, mul(v, e, s2), sub(v, s2, K(v, 1)));
+    break;
+  }
+  case F_LOG_D: {
+    /* u = m 2^e with m in [sqrt 1/2, sqrt 2): log u = e ln 2 + 2 atanh((m - 1) / (m + 1)). */
+    uint32_t bits = sg_opv(g, SpvOpBitcast, v->u64, 1, y);
+    uint32_t hi = sg_opv(g, SpvOpUConvert, v->u32, 1,
+                         op2(v, SpvOpShiftRightLogical, v->u64, bits, spv_const_int(v->m, 64, 32)));
+    uint32_t ebits = op2(v, SpvOpBitwiseAnd, v->u32,
+                         op2(v, SpvOpShiftRightLogical, v->u32, hi, KI(v, 20)), KI(v, 0x7ff));
+    uint32_t mbits =
+        op2(v, SpvOpBitwiseOr, v->u64,
+            op2(v, SpvOpBitwiseAnd, v->u64, bits, spv_const_int(v->m, 64, 0x000fffffffffffffull)),
+            spv_const_int(v->m, 64, 0x3ff0000000000000ull));
+    uint32_t mant = sg_opv(g, SpvOpBitcast, v->d, 1, mbits);
+    uint32_t ef = sub(v, sg_opv(g, SpvOpConvertUToF, v->d, 1, ebits), K(v, 1023));
+    uint32_t big = gt(v, mant, K(v, SQRT2));
+    mant = sel(v, big, mul(v, mant, K(v, 0.5)), mant);
+    ef = sel(v, big, add(v, ef, K(v, 1)), ef);
+    uint32_t f = sub(v, mant, K(v, 1));
+    uint32_t lm = log_series(v, op2(v, SpvOpFDiv, v->d, f, add(v, f, K(v, 2))));
+    r = add(v, mul(v, ef, K(v, LN2_HI)), add(v, mul(v, ef, K(v, LN2_LO)), lm));
+    r = sel(v, isinf_(v, y), y, r);
+    r = sel(v, lt(v, y, K(v, 0)), dnan(v), r);
+    r = sel(v, eq(v, y, K(v, 0)), neg(v, dinf(v)), r);
+    r = sel(v, isnan_(v, y), y, r);
+    break;
+  }
+  case F_LOG1P_D: {
+    /* Near 0, 2 atanh(y / (2 + y)) keeps log(1 + y)'s relative precision; elsewhere 1 + y
+     * rounds by at most 2^-53 of a logarithm of at least 0.34. */
+    uint32_t small = and_(v, gt(v, y, K(v, -0.2928)), lt(v, y, K(v, 0.4142)));
+    uint32_t near = log_series(v, dvd(v, y, add(v, y, K(v, 2))));
+    uint32_t far = call1(v, F_LOG_D, v->d, add(v, K(v, 1), y));
+    r = sel(v, small, near, far);
+    break;
+  }
+  case F_ATAN2_D: {
+    /* atan of the smaller over the larger magnitude, then the octant: pi/2 - a where |y| is
+     * the larger, pi - a for a negative x (-0.0 included), and y's sign. Two zeros give 0
+     * (then pi or 0 by x's sign), two infinities pi/4. */
+    uint32_t x = p[1];
+    uint32_t ay = fabs_(v, y), ax = fabs_(v, x);
+    uint32_t swap = gt(v, ay, ax);
+    uint32_t t = dvd(v, sel(v, swap, ax, ay), sel(v, swap, ay, ax));
+    t = sel(v, and_(v, eq(v, ay, K(v, 0)), eq(v, ax, K(v, 0))), K(v, 0), t);
+    t = sel(v, and_(v, isinf_(v, ay), isinf_(v, ax)), K(v, 1), t);
+    uint32_t a = atan_core(v, t);
+    a = sel(v, swap, sub(v, K(v, PIO2), a), a);
+    uint32_t xneg = op2(v, SpvOpINotEqual, v->b,
+                        op2(v, SpvOpBitwiseAnd, v->u64, sg_opv(g, SpvOpBitcast, v->u64, 1, x),
+                            spv_const_int(v->m, 64, 1ull << 63)),
+                        spv_const_int(v->m, 64, 0));
+    uint32_t yneg = op2(v, SpvOpINotEqual, v->b,
+                        op2(v, SpvOpBitwiseAnd, v->u64, sg_opv(g, SpvOpBitcast, v->u64, 1, y),
+                            spv_const_int(v->m, 64, 1ull << 63)),
+                        spv_const_int(v->m, 64, 0));
+    a = sel(v, xneg, sub(v, K(v, PI), a), a);
+    r = sel(v, yneg, neg(v, a), a);
+    r = sel(v, or_(v, isnan_(v, x), isnan_(v, y)), dnan(v), r);
+    break;
+  }
+  default: break;
+  }
+  end_fn(g, &s, &head, r);
+}
+
+/* sin |x| and cos |x| of float x in double. |x| = m 2^e with m an integer (m < 2^24):
+ * |x| 2/pi mod 4 = m a_e mod 4 (VK_TWO_OVER_PI), whose products are exact but for the last,
+ * so the reduced argument keeps 2^-50 of its own size however close |x| is to a multiple of
+ * pi/2 (Payne and Hanek's reduction with the table cut to the float exponents). */
+static void def_trig(VM *v) {
+  SG *g = v->g;
+  SpvModule *m = v->m;
+  Saved s;
+  SpvWords head;
+  uint32_t x, ft = v->f;
+  begin_fn(g, &s, &head, F_TRIG, "kcc.trig", v->d2, 1, &ft, &x);
+  /* The table: a Private array of dvec4 rows. */
+  uint32_t d4 = spv_type_vector(m, v->d, 4);
+  uint32_t rows[129];
+  for (int i = 0; i < 129; i++) {
+    uint32_t c[4];
+    for (int j = 0; j < 4; j++) c[j] = K(v, VK_TWO_OVER_PI[i][j]);
+    rows[i] = spv_const_composite(m, d4, c, 4);
+  }
+  uint32_t at = spv_type_array(m, d4, 129);
+  uint32_t table = sg_global_var(g, spv_type_ptr(m, SpvStorageClassPrivate, at),
+                                 SpvStorageClassPrivate, spv_const_composite(m, at, rows, 129));
+  spv_name(m, table, "kcc.two_over_pi");
+  uint32_t bits = fbits(v, x);
+  uint32_t e = op2(v, SpvOpBitwiseAnd, v->u32,
+                   op2(v, SpvOpShiftRightLogical, v->u32, bits, KI(v, 23)), KI(v, 0xff));
+  uint32_t idx = sg_opv(g, SpvOpExtInst, v->i32, 5, v->glsl, (uint32_t)GLSLstd450SClamp,
+                        op2(v, SpvOpISub, v->i32, e, KI(v, 126)), KI(v, 0), KI(v, 128));
+  uint32_t row = sg_opv(
+      g, SpvOpLoad, d4, 1,
+      sg_opv(g, SpvOpAccessChain, spv_type_ptr(m, SpvStorageClassPrivate, d4), 2, table, idx));
+  uint32_t c[4];
+  for (uint32_t j = 0; j < 4; j++) c[j] = sg_opv(g, SpvOpCompositeExtract, v->d, 2, row, j);
+  uint32_t mi = op2(v, SpvOpBitwiseOr, v->u32,
+                    op2(v, SpvOpBitwiseAnd, v->u32, bits, KI(v, 0x7fffff)), KI(v, 0x800000));
+  uint32_t md = sg_opv(g, SpvOpConvertUToF, v->d, 1, mi);
+  uint32_t y = mul(v, md, c[0]);
+  y = sub(v, y, mul(v, K(v, 4), glsl(v, v->d, GLSLstd450Floor, mul(v, y, K(v, 0.25)))));
+  y = add(v, y, mul(v, md, c[1]));
+  y = sub(v, y, mul(v, K(v, 4), glsl(v, v->d, GLSLstd450Floor, mul(v, y, K(v, 0.25)))));
+  uint32_t k = glsl(v, v->d, GLSLstd450RoundEven, y);
+  uint32_t f = add(v, sub(v, y, k), add(v, mul(v, md, c[2]), mul(v, md, c[3])));
+  uint32_t th = mul(v, f, K(v, PIO2));
+  uint32_t q = op2(v, SpvOpBitwiseAnd, v->u32, sg_opv(g, SpvOpConvertFToU, v->u32, 1, k), KI(v, 3));
+  /* Below 1/2 no reduction: theta = |x|, quadrant 0. */
+  uint32_t ax = fabs_(v, widen(v, x));
+  uint32_t small = lt(v, ax, K(v, 0.5));
+  th = sel(v, small, ax, th);
+  q = sg_opv(g, SpvOpSelect, v->u32, 3, small, KI(v, 0), q);
+  /* Taylor series on |theta| <= pi/4 (a hair more): sin to theta^17, cos to theta^18. */
+  double cs[8], cc[9], fct = 1;
+  for (int i = 1; i <= 18; i++) {
+    fct *= i;
+    if (i >= 3 && i % 2) cs[(i - 3) / 2] = ((i / 2) % 2 ? -1 : 1) / fct;
+    if (i >= 2 && i % 2 == 0) cc[(i - 2) / 2] = ((i / 2) % 2 ? -1 : 1) / fct;
+  }
+  uint32_t z = mul(v, th, th);
+  uint32_t sn = add(v, th, mul(v, th, mul(v, z, horner(v, z, cs, 8))));
+  uint32_t cn = add(v, K(v, 1), mul(v, z, horner(v, z, cc, 9)));
+  uint32_t odd =
+      op2(v, SpvOpINotEqual, v->b, op2(v, SpvOpBitwiseAnd, v->u32, q, KI(v, 1)), KI(v, 0));
+  uint32_t s0 = sel(v, odd, cn, sn), c0 = sel(v, odd, sn, cn);
+  uint32_t sneg =
+      op2(v, SpvOpINotEqual, v->b, op2(v, SpvOpBitwiseAnd, v->u32, q, KI(v, 2)), KI(v, 0));
+  uint32_t cneg = op2(
+      v, SpvOpINotEqual, v->b,
+      op2(v, SpvOpBitwiseAnd, v->u32, op2(v, SpvOpIAdd, v->u32, q, KI(v, 1)), KI(v, 2)), KI(v, 0));
+  s0 = sel(v, sneg, neg(v, s0), s0);
+  c0 = sel(v, cneg, neg(v, c0), c0);
+  end_fn(g, &s, &head, sg_opv(g, SpvOpCompositeConstruct, v->d2, 2, s0, c0));
+}
+
+/* The float functions: float arguments, a float result. */
+static void def_float(VM *v, int which) {
+  SG *g = v->g;
+  Saved s;
+  SpvWords head;
+  static const char *names[F_COUNT] = {
+      [F_EXP] = "kcc.expf",     [F_EXP2] = "kcc.exp2f",   [F_EXP10] = "kcc.exp10f",
+      [F_EXPM1] = "kcc.expm1f", [F_LOG] = "kcc.logf",     [F_LOG2] = "kcc.log2f",
+      [F_LOG10] = "kcc.log10f", [F_LOG1P] = "kcc.log1pf", [F_SIN] = "kcc.sinf",
+      [F_COS] = "kcc.cosf",     [F_TAN] = "kcc.tanf",     [F_ASIN] = "kcc.asinf",
+      [F_ACOS] = "kcc.acosf",   [F_ATAN] = "kcc.atanf",   [F_ATAN2] = "kcc.atan2f",
+      [F_SINH] = "kcc.sinhf",   [F_COSH] = "kcc.coshf",   [F_TANH] = "kcc.tanhf",
+      [F_ASINH] = "kcc.asinhf", [F_ACOSH] = "kcc.acoshf", [F_ATANH] = "kcc.atanhf",
+      [F_POW] = "kcc.powf",     [F_CBRT] = "kcc.cbrtf",   [F_HYPOT] = "kcc.hypotf"};
+  bool two = which == F_ATAN2 || which == F_POW || which == F_HYPOT;
+  uint32_t p[2], pt[2] = {v->f, v->f};
+  begin_fn(g, &s, &head, which, names[which], v->f, two ? 2 : 1, pt, p);
+  uint32_t x = p[0], xd = widen(v, x), ax = fabs_(v, xd), r = 0;
+  uint32_t zero = eq(v, xd, K(v, 0)), nan = isnan_(v, xd), fr = 0; /* fr: a float result */
+  switch (which) {
+  case F_EXP: r = call1(v, F_EXP_D, v->d, xd); break;
+  /* x ln 2 and x ln 10 round by 2^-53 of at most 150 (larger x give 0 or inf): 2^-45. */
+  case F_EXP2: r = call1(v, F_EXP_D, v->d, mul(v, xd, K(v, LN2))); break;
+  case F_EXP10: r = call1(v, F_EXP_D, v->d, mul(v, xd, K(v, LN10))); break;
+  case F_EXPM1:
+    r = call1(v, F_EXPM1_D, v->d, xd);
+    fr = fsel(v, zero, x, narrow(v, r));
+    break;
+  case F_LOG: r = call1(v, F_LOG_D, v->d, xd); break;
+  case F_LOG2: r = mul(v, call1(v, F_LOG_D, v->d, xd), K(v, LOG2E)); break;
+  case F_LOG10: r = mul(v, call1(v, F_LOG_D, v->d, xd), K(v, 1 / LN10)); break;
+  case F_LOG1P:
+    r = call1(v, F_LOG1P_D, v->d, xd);
+    fr = fsel(v, zero, x, narrow(v, r));
+    break;
+  case F_SIN:
+  case F_COS:
+  case F_TAN: {
+    uint32_t sc = call1(v, F_TRIG, v->d2, x);
+    uint32_t sn = sg_opv(g, SpvOpCompositeExtract, v->d, 2, sc, 0u);
+    uint32_t cn = sg_opv(g, SpvOpCompositeExtract, v->d, 2, sc, 1u);
+    /* cos |x| is never 0 at a float x (pi/2's multiples are irrational). */
+    r = which == F_SIN ? sn : which == F_COS ? cn : op2(v, SpvOpFDiv, v->d, sn, cn);
+    fr = narrow(v, r);
+    if (which != F_COS)
+      fr = sg_opv(g, SpvOpBitcast, v->f, 1,
+                  op2(v, SpvOpBitwiseXor, v->u32, fbits(v, fr),
+                      op2(v, SpvOpBitwiseAnd, v->u32, fbits(v, x), KI(v, 1u << 31))));
+    if (which != F_COS) fr = fsel(v, zero, x, fr);
+    fr = fsel(v, or_(v, nan, isinf_(v, xd)), fnan(v), fr);
+    break;
+  }
+  case F_ASIN:
+  case F_ACOS: {
+    /* (1 - x)(1 + x) is exact in double for |x| >= 1/2, and rounds once below. */
+    uint32_t c = sqrt_(v, mul(v, sub(v, K(v, 1), ax), add(v, K(v, 1), ax)));
+    r = which == F_ASIN ? call2(v, F_ATAN2_D, v->d, xd, c) : call2(v, F_ATAN2_D, v->d, c, xd);
+    fr = fsel(v, gt(v, ax, K(v, 1)), fnan(v), narrow(v, r));
+    if (which == F_ASIN) fr = fsel(v, zero, x, fr);
+    break;
+  }
+  case F_ATAN: r = call2(v, F_ATAN2_D, v->d, xd, K(v, 1)); break;
+  case F_ATAN2: r = call2(v, F_ATAN2_D, v->d, xd, widen(v, p[1])); break;
+  case F_SINH: {
+    /* (E + E / (E + 1)) / 2 with E = e^|x| - 1: no cancellation near 0. */
+    uint32_t e = call1(v, F_EXPM1_D, v->d, ax);
+    r = mul(v, K(v, 0.5), add(v, e, op2(v, SpvOpFDiv, v->d, e, add(v, e, K(v, 1)))));
+    fr = fsel(v, zero, x, with_sign(v, narrow(v, r), x));
+    fr = fsel(v, nan, x, fr);
+    break;
+  }
+  case F_COSH: {
+    uint32_t e = call1(v, F_EXP_D, v->d, ax);
+    r = add(v, mul(v, K(v, 0.5), e), op2(v, SpvOpFDiv, v->d, K(v, 0.5), e));
+    break;
+  }
+  case F_TANH: {
+    /* E / (E + 2) with E = e^(2|x|) - 1; 1 from |x| = 20 on (the rest is below 2^-57). */
+    uint32_t a = sel(v, gt(v, ax, K(v, 20)), K(v, 20), ax);
+    uint32_t e = call1(v, F_EXPM1_D, v->d, add(v, a, a));
+    r = op2(v, SpvOpFDiv, v->d, e, add(v, e, K(v, 2)));
+    fr = fsel(v, zero, x, with_sign(v, narrow(v, r), x));
+    fr = fsel(v, nan, x, fr);
+    break;
+  }
+  case F_ASINH: {
+    /* log1p(|x| + x^2 / (1 + sqrt(1 + x^2))): x^2 is exact, and finite up to 2^256. */
+    uint32_t x2 = mul(v, ax, ax);
+    uint32_t t =
+        add(v, ax, op2(v, SpvOpFDiv, v->d, x2, add(v, K(v, 1), sqrt_(v, add(v, K(v, 1), x2)))));
+    r = call1(v, F_LOG1P_D, v->d, t);
+    r = sel(v, isinf_(v, ax), ax, r);
+    fr = fsel(v, zero, x, with_sign(v, narrow(v, r), x));
+    fr = fsel(v, nan, x, fr);
+    break;
+  }
+  case F_ACOSH: {
+    /* log1p(t + sqrt(t (t + 2))) with t = x - 1, exact. */
+    uint32_t t = sub(v, xd, K(v, 1));
+    r = call1(v, F_LOG1P_D, v->d, add(v, t, sqrt_(v, mul(v, t, add(v, t, K(v, 2))))));
+    r = sel(v, isinf_(v, xd), xd, r);
+    r = sel(v, lt(v, xd, K(v, 1)), dnan(v), r);
+    r = sel(v, nan, xd, r);
+    break;
+  }
+  case F_ATANH: {
+    /* log1p(2|x| / (1 - |x|)) / 2; inf at 1, NaN beyond. */
+    uint32_t t = dvd(v, add(v, ax, ax), sub(v, K(v, 1), ax));
+    r = mul(v, K(v, 0.5), call1(v, F_LOG1P_D, v->d, t));
+    r = sel(v, eq(v, ax, K(v, 1)), dinf(v), r);
+    fr = fsel(v, zero, x, with_sign(v, narrow(v, r), x));
+    fr = fsel(v, or_(v, nan, gt(v, ax, K(v, 1))), fnan(v), fr);
+    break;
+  }
+  case F_POW: {
+    /* e^(y log |x|): log |x| is within 2^-52 of itself and |y log |x|| below 104 where the
+     * result is finite and not 0, so the product is within 2^-45. Then C's cases: a negative
+     * x with an odd integer y negates, with a non-integer y is NaN; y = 0 or x = 1 give 1,
+     * as do x = -1 with y infinite. */
+    uint32_t yd = widen(v, p[1]);
+    uint32_t t = mul(v, yd, call1(v, F_LOG_D, v->d, ax));
+    /* 0 * inf is NaN where the exponent is zero: overridden below. */
+    r = call1(v, F_EXP_D, v->d, t);
+    uint32_t fl = glsl(v, v->d, GLSLstd450Floor, yd), half = mul(v, yd, K(v, 0.5));
+    uint32_t yint = eq(v, fl, yd);
+    uint32_t yodd = and_(v, yint, not_(v, eq(v, glsl(v, v->d, GLSLstd450Floor, half), half)));
+    fr = narrow(v, r);
+    fr = fsel(v, and_(v, fsign(v, x), yodd), sg_opv(g, SpvOpFNegate, v->f, 1, fr), fr);
+    uint32_t xfinite = not_(v, or_(v, nan, isinf_(v, xd)));
+    fr = fsel(v, and_(v, and_(v, lt(v, xd, K(v, 0)), xfinite), not_(v, yint)), fnan(v), fr);
+    uint32_t one = or_(v, eq(v, yd, K(v, 0)), eq(v, xd, K(v, 1)));
+    one = or_(v, one, and_(v, eq(v, ax, K(v, 1)), isinf_(v, yd)));
+    fr = fsel(v, one, fk(v, 1), fr);
+    break;
+  }
+  case F_CBRT: {
+    /* From the bits' third (the exponent's third, the mantissa roughly), five Newton steps
+     * y -= (y^3 - a) / 3y^2: the error squares each time from at most 15%. */
+    uint32_t a = sel(v, or_(v, zero, or_(v, nan, isinf_(v, ax))), K(v, 1), ax);
+    uint32_t b = sg_opv(g, SpvOpBitcast, v->u64, 1, a);
+    uint32_t y0 =
+        op2(v, SpvOpIAdd, v->u64, op2(v, SpvOpUDiv, v->u64, b, spv_const_int(v->m, 64, 3)),
+            spv_const_int(v->m, 64, 682ull << 52));
+    uint32_t y = sg_opv(g, SpvOpBitcast, v->d, 1, y0);
+    for (int i = 0; i < 5; i++) {
+      uint32_t y2 = mul(v, y, y);
+      y = sub(v, y, op2(v, SpvOpFDiv, v->d, sub(v, mul(v, y2, y), a), mul(v, K(v, 3), y2)));
+    }
+    fr = with_sign(v, narrow(v, y), x);
+    fr = fsel(v, or_(v, zero, or_(v, nan, isinf_(v, ax))), x, fr);
+    break;
+  }
+  case F_HYPOT: {
+    /* The squares are exact and their sum within 2^-53: sqrt rounds to float once more. */
+    uint32_t yd = widen(v, p[1]), ay = fabs_(v, yd);
+    r = sqrt_(v, add(v, mul(v, ax, ax), mul(v, ay, ay)));
+    r = sel(v, or_(v, isinf_(v, ax), isinf_(v, ay)), dinf(v), r);
+    break;
+  }
+  default: break;
+  }
+  end_fn(g, &s, &head, fr ? fr : narrow(v, r));
+}
+
+static uint32_t fn(SG *g, int which) {
+  if (g->vkmath[which]) return g->vkmath[which];
+  VM v = vm_of(g);
+  if (which <= F_ATAN2_D)
+    def_double(&v, which);
+  else if (which == F_TRIG)
+    def_trig(&v);
+  else
+    def_float(&v, which);
+  return g->vkmath[which];
+}
+
+static int fn_of(KBuiltin b) {
+  switch (b) {
+  case BI_EXP: return F_EXP;
+  case BI_EXP2: return F_EXP2;
+  case BI_EXP10: return F_EXP10;
+  case BI_EXPM1: return F_EXPM1;
+  case BI_LOG: return F_LOG;
+  case BI_LOG2: return F_LOG2;
+  case BI_LOG10: return F_LOG10;
+  case BI_LOG1P: return F_LOG1P;
+  case BI_SIN: return F_SIN;
+  case BI_COS: return F_COS;
+  case BI_TAN: return F_TAN;
+  case BI_ASIN: return F_ASIN;
+  case BI_ACOS: return F_ACOS;
+  case BI_ATAN: return F_ATAN;
+  case BI_ATAN2: return F_ATAN2;
+  case BI_SINH: return F_SINH;
+  case BI_COSH: return F_COSH;
+  case BI_TANH: return F_TANH;
+  case BI_ASINH: return F_ASINH;
+  case BI_ACOSH: return F_ACOSH;
+  case BI_ATANH: return F_ATANH;
+  case BI_POW: return F_POW;
+  case BI_CBRT: return F_CBRT;
+  case BI_HYPOT: return F_HYPOT;
+  default: return -1;
+  }
+}
+
+bool sg_vk_math_has(KBuiltin b) {
+  return fn_of(b) >= 0;
+}
+
+uint32_t sg_vk_math(SG *g, KBuiltin b, const KType *t, const uint32_t *args, int nargs) {
+  int which = fn_of(b);
+  uint32_t f = fn(g, which), ft = spv_type_float(&g->m, 32);
+  if (t->kind != KT_VEC) {
+    uint32_t ops[3] = {f, args[0], nargs > 1 ? args[1] : 0};
+    return sg_op(g, SpvOpFunctionCall, ft, nargs + 1, ops);
+  }
+  uint32_t c[16];
+  for (uint32_t i = 0; i < (uint32_t)t->len && i < 16; i++) {
+    uint32_t ops[3] = {f, 0, 0};
+    for (int j = 0; j < nargs; j++)
+      ops[j + 1] = sg_opv(g, SpvOpCompositeExtract, ft, 2, args[j], i);
+    c[i] = sg_op(g, SpvOpFunctionCall, ft, nargs + 1, ops);
+  }
+  return sg_op(g, SpvOpCompositeConstruct, sg_type(g, t), (int)t->len, c);
+}
+
+void sg_vk_math_finish(SG *g) {
+  spw_append(&g->m.sec[SPV_SEC_FUNCTION], g->vkmath_code.w, g->vkmath_code.n);
+  spw_free(&g->vkmath_code);
+}
