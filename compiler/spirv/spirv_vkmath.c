@@ -197,6 +197,8 @@ enum {
   F_POW,
   F_CBRT,
   F_HYPOT,
+  F_ROUND,
+  F_FMOD,
   F_COUNT
 };
 _Static_assert((int)F_COUNT <= (int)SG_NVKMATH, "SG.vkmath is too short");
@@ -406,6 +408,17 @@ static uint32_t pow2(VM *v, uint32_t kf) {
                 op2(v, SpvOpShiftLeftLogical, v->u64, e, spv_const_int(v->m, 64, 52)));
 }
 
+/* The unbiased exponent of a positive normal double (or -1023 for 0), as an int. */
+static uint32_t ilogb_d(VM *v, uint32_t x) {
+  uint32_t hi = sg_opv(v->g, SpvOpUConvert, v->u32, 1,
+                       op2(v, SpvOpShiftRightLogical, v->u64,
+                           sg_opv(v->g, SpvOpBitcast, v->u64, 1, x), spv_const_int(v->m, 64, 32)));
+  return op2(v, SpvOpISub, v->i32,
+             op2(v, SpvOpBitwiseAnd, v->u32, op2(v, SpvOpShiftRightLogical, v->u32, hi, KI(v, 20)),
+                 KI(v, 0x7ff)),
+             KI(v, 1023));
+}
+
 /* 2 atanh(s) = log((1 + s) / (1 - s)) for |s| <= 0.172: 2s (1 + s^2/3 + ... + s^20/21). */
 static uint32_t log_series(VM *v, uint32_t s) {
   double c[10];
@@ -597,8 +610,9 @@ static void def_float(VM *v, int which) {
       [F_ACOS] = "kcc.acosf",   [F_ATAN] = "kcc.atanf",   [F_ATAN2] = "kcc.atan2f",
       [F_SINH] = "kcc.sinhf",   [F_COSH] = "kcc.coshf",   [F_TANH] = "kcc.tanhf",
       [F_ASINH] = "kcc.asinhf", [F_ACOSH] = "kcc.acoshf", [F_ATANH] = "kcc.atanhf",
-      [F_POW] = "kcc.powf",     [F_CBRT] = "kcc.cbrtf",   [F_HYPOT] = "kcc.hypotf"};
-  bool two = which == F_ATAN2 || which == F_POW || which == F_HYPOT;
+      [F_POW] = "kcc.powf",     [F_CBRT] = "kcc.cbrtf",   [F_HYPOT] = "kcc.hypotf",
+      [F_ROUND] = "kcc.roundf", [F_FMOD] = "kcc.fmodf"};
+  bool two = which == F_ATAN2 || which == F_POW || which == F_HYPOT || which == F_FMOD;
   uint32_t p[2], pt[2] = {v->f, v->f};
   begin_fn(g, &s, &head, which, names[which], v->f, two ? 2 : 1, pt, p);
   uint32_t x = p[0], xd = widen(v, x), ax = fabs_(v, xd), r = 0;
@@ -743,6 +757,34 @@ static void def_float(VM *v, int which) {
     r = sel(v, or_(v, isinf_(v, ax), isinf_(v, ay)), dinf(v), r);
     break;
   }
+  case F_ROUND:
+    /* Halves away from zero: |x| + 1/2 is exact in double. */
+    r = glsl(v, v->d, GLSLstd450Trunc, add(v, ax, K(v, 0.5)));
+    fr = fsel(v, or_(v, nan, isinf_(v, xd)), x, with_sign(v, narrow(v, r), x));
+    break;
+  case F_FMOD: {
+    /* Exact: r = |x| loses multiples of s = |y| 2^k, k leaving r / s below 2^29 so that
+     * q s (q = trunc(r / s), one too large at worst, then corrected) and r - q s are exact;
+     * each step takes 27 exponents of the at most 277 between a float x and y. */
+    uint32_t ay = fabs_(v, widen(v, p[1]));
+    uint32_t ybits = ilogb_d(v, ay);
+    r = ax;
+    for (int i = 0; i < 11; i++) {
+      uint32_t k =
+          op2(v, SpvOpISub, v->i32, op2(v, SpvOpISub, v->i32, ilogb_d(v, r), ybits), KI(v, 27));
+      k = sg_opv(g, SpvOpExtInst, v->i32, 4, v->glsl, (uint32_t)GLSLstd450SMax, k, KI(v, 0));
+      uint32_t sc = mul(v, ay, pow2(v, sg_opv(g, SpvOpConvertSToF, v->d, 1, k)));
+      uint32_t q = glsl(v, v->d, GLSLstd450Trunc, dvd(v, r, sc));
+      uint32_t rn = sub(v, r, mul(v, q, sc));
+      rn = sel(v, lt(v, rn, K(v, 0)), add(v, rn, sc), rn);
+      r = sel(v, lt(v, r, ay), r, rn);
+    }
+    fr = with_sign(v, narrow(v, r), x);
+    fr = fsel(v, isinf_(v, ay), x, fr);
+    fr = fsel(v, or_(v, or_(v, nan, isnan_(v, ay)), or_(v, isinf_(v, xd), eq(v, ay, K(v, 0)))),
+              fnan(v), fr);
+    break;
+  }
   default: break;
   }
   end_fn(g, &s, &head, fr ? fr : narrow(v, r));
@@ -786,6 +828,9 @@ static int fn_of(KBuiltin b) {
   case BI_POW: return F_POW;
   case BI_CBRT: return F_CBRT;
   case BI_HYPOT: return F_HYPOT;
+  case BI_ROUND: return F_ROUND;
+  case BI_FMOD: return F_FMOD;
+  case BI_COPYSIGN: return F_COUNT; /* bit operations in place, at every width */
   default: return -1;
   }
 }
@@ -796,6 +841,23 @@ bool sg_vk_math_has(KBuiltin b) {
 
 uint32_t sg_vk_math(SG *g, KBuiltin b, const KType *t, const uint32_t *args, int nargs) {
   int which = fn_of(b);
+  if (which == F_COUNT) { /* copysign: x's magnitude bits, y's sign bit */
+    const KType *et = t->kind == KT_VEC ? t->base : t;
+    int bits = sg_bits(et);
+    KType *it = kir_type_scalar(bits == 64 ? KT_U64 : bits == 16 ? KT_U16 : KT_U32);
+    if (t->kind == KT_VEC) it = kir_type_vec(it, (int)t->len);
+    uint32_t ut = sg_type(g, it);
+    uint64_t sb = 1ull << (bits - 1);
+    uint32_t sign =
+        sg_convert(g, spv_const_int(&g->m, 64, sb), kir_type_scalar(KT_U64), it, (KLoc){0});
+    uint32_t mag =
+        sg_convert(g, spv_const_int(&g->m, 64, sb - 1), kir_type_scalar(KT_U64), it, (KLoc){0});
+    uint32_t xb = sg_opv(g, SpvOpBitcast, ut, 1, args[0]);
+    uint32_t yb = sg_opv(g, SpvOpBitcast, ut, 1, args[1]);
+    uint32_t r = sg_opv(g, SpvOpBitwiseOr, ut, 2, sg_opv(g, SpvOpBitwiseAnd, ut, 2, xb, mag),
+                        sg_opv(g, SpvOpBitwiseAnd, ut, 2, yb, sign));
+    return sg_opv(g, SpvOpBitcast, sg_type(g, t), 1, r);
+  }
   uint32_t f = fn(g, which), ft = spv_type_float(&g->m, 32);
   if (t->kind != KT_VEC) {
     uint32_t ops[3] = {f, args[0], nargs > 1 ? args[1] : 0};

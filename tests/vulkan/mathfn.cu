@@ -1,0 +1,36 @@
+// Float math at C's precision on the Vulkan form: kcc's own functions (spirv_vkmath.c), run by
+// tests/vulkan/mathfn.c on random and special arguments against the host's long double libm.
+// Result f of element i is o[f * n + i]; the order is mathfn.c's table.
+extern "C" __global__ void mathfn(const float *a, const float *b, float *o, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    float x = a[i], y = b[i];
+    o[0 * n + i] = expf(x);
+    o[1 * n + i] = exp2f(x);
+    o[2 * n + i] = exp10f(x);
+    o[3 * n + i] = expm1f(x);
+    o[4 * n + i] = logf(x);
+    o[5 * n + i] = log2f(x);
+    o[6 * n + i] = log10f(x);
+    o[7 * n + i] = log1pf(x);
+    o[8 * n + i] = sinf(x);
+    o[9 * n + i] = cosf(x);
+    o[10 * n + i] = tanf(x);
+    o[11 * n + i] = asinf(x);
+    o[12 * n + i] = acosf(x);
+    o[13 * n + i] = atanf(x);
+    o[14 * n + i] = atan2f(x, y);
+    o[15 * n + i] = sinhf(x);
+    o[16 * n + i] = coshf(x);
+    o[17 * n + i] = tanhf(x);
+    o[18 * n + i] = asinhf(x);
+    o[19 * n + i] = acoshf(x);
+    o[20 * n + i] = atanhf(x);
+    o[21 * n + i] = powf(x, y);
+    o[22 * n + i] = cbrtf(x);
+    o[23 * n + i] = hypotf(x, y);
+    float s, c;
+    sincosf(x, &s, &c);
+    o[24 * n + i] = s;
+    o[25 * n + i] = c;
+}
