@@ -199,6 +199,8 @@ enum {
   F_HYPOT,
   F_ROUND,
   F_FMOD,
+  F_ERF,
+  F_ERFC,
   F_COUNT
 };
 _Static_assert((int)F_COUNT <= (int)SG_NVKMATH, "SG.vkmath is too short");
@@ -611,7 +613,8 @@ static void def_float(VM *v, int which) {
       [F_SINH] = "kcc.sinhf",   [F_COSH] = "kcc.coshf",   [F_TANH] = "kcc.tanhf",
       [F_ASINH] = "kcc.asinhf", [F_ACOSH] = "kcc.acoshf", [F_ATANH] = "kcc.atanhf",
       [F_POW] = "kcc.powf",     [F_CBRT] = "kcc.cbrtf",   [F_HYPOT] = "kcc.hypotf",
-      [F_ROUND] = "kcc.roundf", [F_FMOD] = "kcc.fmodf"};
+      [F_ROUND] = "kcc.roundf", [F_FMOD] = "kcc.fmodf",   [F_ERF] = "kcc.erff",
+      [F_ERFC] = "kcc.erfcf"};
   bool two = which == F_ATAN2 || which == F_POW || which == F_HYPOT || which == F_FMOD;
   uint32_t p[2], pt[2] = {v->f, v->f};
   begin_fn(g, &s, &head, which, names[which], v->f, two ? 2 : 1, pt, p);
@@ -785,6 +788,38 @@ static void def_float(VM *v, int which) {
               fnan(v), fr);
     break;
   }
+  case F_ERF:
+  case F_ERFC: {
+    /* Below 2.5, erf's Taylor series (2/sqrt pi) sum (-1)^n x^(2n+1) / (n! (2n + 1)) to
+     * n = 39 (within 2^-52; erfc = 1 - erf keeps 2^-43 of erfc(2.5) = 4e-4); from 2.5 on,
+     * erfc's continued fraction e^-x^2 / sqrt pi / (x + (1/2) / (x + (2/2) / (x + ...)))
+     * to 40 terms (within 2^-52 there, better beyond). */
+    double c[40], fct = 1;
+    for (int i = 0; i < 40; i++) {
+      if (i) fct *= i;
+      c[i] = (i % 2 ? -1 : 1) / (fct * (2 * i + 1));
+    }
+    uint32_t e = mul(v, K(v, 0x1.20dd750429b6dp+0), mul(v, ax, horner(v, mul(v, ax, ax), c, 40)));
+    uint32_t big = gt(v, ax, K(v, 2.5));
+    uint32_t z = sel(v, big, ax, K(v, 2.5)); /* never a division by 0 on the unused side */
+    uint32_t t = z;
+    for (int i = 40; i >= 1; i--) t = add(v, z, op2(v, SpvOpFDiv, v->d, K(v, i / 2.0), t));
+    uint32_t tail =
+        op2(v, SpvOpFDiv, v->d,
+            mul(v, call1(v, F_EXP_D, v->d, neg(v, mul(v, z, z))), K(v, 0x1.20dd750429b6dp-1)), t);
+    uint32_t xneg = lt(v, xd, K(v, 0));
+    if (which == F_ERF) {
+      r = sel(v, big, sub(v, K(v, 1), tail), e);
+      fr = fsel(v, zero, x, with_sign(v, narrow(v, r), x));
+      fr = fsel(v, nan, x, fr);
+    } else {
+      uint32_t pos = sel(v, big, tail, sub(v, K(v, 1), e));
+      uint32_t negv = sel(v, big, sub(v, K(v, 2), tail), add(v, K(v, 1), e));
+      r = sel(v, xneg, negv, pos);
+      r = sel(v, nan, xd, r);
+    }
+    break;
+  }
   default: break;
   }
   end_fn(g, &s, &head, fr ? fr : narrow(v, r));
@@ -830,6 +865,8 @@ static int fn_of(KBuiltin b) {
   case BI_HYPOT: return F_HYPOT;
   case BI_ROUND: return F_ROUND;
   case BI_FMOD: return F_FMOD;
+  case BI_ERF: return F_ERF;
+  case BI_ERFC: return F_ERFC;
   case BI_COPYSIGN: return F_COUNT; /* bit operations in place, at every width */
   default: return -1;
   }

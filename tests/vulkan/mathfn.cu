@@ -33,4 +33,9 @@ extern "C" __global__ void mathfn(const float *a, const float *b, float *o, int 
     sincosf(x, &s, &c);
     o[24 * n + i] = s;
     o[25 * n + i] = c;
+    o[26 * n + i] = fmodf(x, y);
+    o[27 * n + i] = roundf(x);
+    o[28 * n + i] = copysignf(x, y);
+    o[29 * n + i] = erff(x);
+    o[30 * n + i] = erfcf(x);
 }
