@@ -46,7 +46,7 @@ typedef struct SFile {
 } SFile;
 
 enum { SG_NBUILTIN = 9 }; /* SG.builtin: 4 work-item registers, 5 subgroup builtins */
-enum { SG_NVKMATH = 40 }; /* SG.vkmath: at least spirv_vkmath.c's F_COUNT */
+enum { SG_NVKMATH = 48 }; /* SG.vkmath: at least spirv_vkmath.c's F_COUNT */
 
 typedef struct SG {
   SpvModule m;
@@ -229,9 +229,10 @@ uint32_t sg_vk_image_type(SG *g);
 uint32_t sg_vk_image(SG *g, KExpr *e); /* the queries, BI_SURF_LOAD/STORE, reads, writes */
 
 /* ---- spirv_vkmath.c: kcc's own float math for the Vulkan flavour */
-/* Whether builtin b (exp, sin, pow...) has kcc's own float implementation. */
-bool sg_vk_math_has(KBuiltin b);
-/* b on float (or float vector) type t: a call of the module's function for it, made at the
+/* Whether builtin b (exp, sin, pow...) has kcc's own implementation on float (f64: on
+ * double). */
+bool sg_vk_math_has(KBuiltin b, bool f64);
+/* b on float or double (or vector) type t: a call of the module's function for it, made at the
  * first use. */
 uint32_t sg_vk_math(SG *g, KBuiltin b, const KType *t, const uint32_t *args, int nargs);
 /* Appends the functions made to the module's function section. */

@@ -156,14 +156,23 @@ static const double VK_TWO_OVER_PI[129][4] = {
 };
 
 /* ln 2 in two parts, the first with 32 significant bits (k * LN2_HI is exact for |k| < 2^21). */
-#define LN2_HI 0x1.62e42fee00000p-1
-#define LN2_LO 0x1.a39ef35793c76p-33
-#define LN2    0x1.62e42fefa39efp-1
-#define LOG2E  0x1.71547652b82fep+0
-#define LN10   0x1.26bb1bbb55516p+1
-#define PIO2   0x1.921fb54442d18p+0
-#define PI     0x1.921fb54442d18p+1
-#define SQRT2  0x1.6a09e667f3bcdp+0
+#define LN2_HI    0x1.62e42fee00000p-1
+#define LN2_LO    0x1.a39ef35793c76p-33
+#define LN2       0x1.62e42fefa39efp-1
+#define LOG2E     0x1.71547652b82fep+0
+#define LN10      0x1.26bb1bbb55516p+1
+#define PIO2      0x1.921fb54442d18p+0
+#define PI        0x1.921fb54442d18p+1
+#define SQRT2     0x1.6a09e667f3bcdp+0
+#define LN10_LO   -0x1.f48ad494ea3e9p-53 /* ln 10 - LN10 */
+#define LOG2_10   0x1.a934f0979a371p+1
+#define LOG10E    0x1.bcb7b1526e50ep-2
+#define LN2_LO2   0x1.abc9e3b39803fp-56 /* ln 2 - LN2 */
+#define LOG2E_LO  0x1.777d0ffda0d24p-56 /* 1/ln 2 - LOG2E */
+#define LOG10E_LO 0x1.95355baaafad3p-57 /* 1/ln 10 - LOG10E */
+/* log10(2) in two parts, the first with 32 significant bits. */
+#define LOG10_2_HI 0x1.3441350800000p-2
+#define LOG10_2_LO 0x1.f79fef311f12bp-34
 
 /* The module's functions, each made at its first use. */
 enum {
@@ -201,6 +210,16 @@ enum {
   F_FMOD,
   F_ERF,
   F_ERFC,
+  /* double functions: double argument and result */
+  F64_LOG_PARTS, /* positive finite u -> dvec3 (e, log m as hi + lo): u = m 2^e, m in [0.7, 1.42) */
+  F64_EXP,
+  F64_EXP2,
+  F64_EXP10,
+  F64_EXPM1,
+  F64_LOG,
+  F64_LOG2,
+  F64_LOG10,
+  F64_LOG1P,
   F_COUNT
 };
 _Static_assert((int)F_COUNT <= (int)SG_NVKMATH, "SG.vkmath is too short");
@@ -209,22 +228,22 @@ _Static_assert((int)F_COUNT <= (int)SG_NVKMATH, "SG.vkmath is too short");
 typedef struct VM {
   SG *g;
   SpvModule *m;
-  uint32_t d, f, b, i32, u32, u64, d2, glsl;
+  uint32_t d, f, b, i32, u32, u64, d2, d3, glsl;
 } VM;
 
 static VM vm_of(SG *g) {
   SpvModule *m = &g->m;
-  VM v = {g,
-          m,
-          spv_type_float(m, 64),
-          spv_type_float(m, 32),
-          spv_type_bool(m),
-          spv_type_int(m, 32),
-          spv_type_int(m, 32),
-          spv_type_int(m, 64),
-          0,
-          sg_vk_glsl_import(g)};
+  VM v = {.g = g,
+          .m = m,
+          .d = spv_type_float(m, 64),
+          .f = spv_type_float(m, 32),
+          .b = spv_type_bool(m),
+          .i32 = spv_type_int(m, 32),
+          .u32 = spv_type_int(m, 32),
+          .u64 = spv_type_int(m, 64),
+          .glsl = sg_vk_glsl_import(g)};
   v.d2 = spv_type_vector(m, v.d, 2);
+  v.d3 = spv_type_vector(m, v.d, 3);
   return v;
 }
 
@@ -379,6 +398,7 @@ static void end_fn(SG *g, Saved *s, SpvWords *head, uint32_t result) {
 }
 
 static uint32_t fn(SG *g, int which);
+static void def_f64(VM *v, int which);
 
 static uint32_t call1(VM *v, int which, uint32_t rt, uint32_t a) {
   uint32_t f = fn(v->g, which);
@@ -597,6 +617,198 @@ static void def_trig(VM *v) {
   s0 = sel(v, sneg, neg(v, s0), s0);
   c0 = sel(v, cneg, neg(v, c0), c0);
   end_fn(g, &s, &head, sg_opv(g, SpvOpCompositeConstruct, v->d2, 2, s0, c0));
+}
+
+/* ---------------------------------------------------------------- double functions
+ * The same reductions with the rounding errors that float's margin absorbed kept small:
+ * exact products where the reduction needs them (Dekker's, as double division and fma
+ * already use: no fused multiply-add on lavapipe), a correctly rounded quotient for log, and
+ * series to below 2^-56. Bounds measured in tests/vulkan/mathfn.c. */
+
+/* a * b as p + e exactly (Veltkamp's splitting and Dekker's product; |a|, |b| < 2^995). */
+static void two_prod(VM *v, uint32_t a, uint32_t b, uint32_t *p, uint32_t *e) {
+  uint32_t sp = K(v, 134217729.0), pa = mul(v, a, sp), pb = mul(v, b, sp);
+  uint32_t ah = sub(v, pa, sub(v, pa, a)), al = sub(v, a, ah);
+  uint32_t bh = sub(v, pb, sub(v, pb, b)), bl = sub(v, b, bh);
+  *p = mul(v, a, b);
+  uint32_t t = add(v, sub(v, mul(v, ah, bh), *p), mul(v, ah, bl));
+  *e = add(v, add(v, t, mul(v, al, bh)), mul(v, al, bl));
+}
+
+/* x 2^k for integral double k in [-1100, 1100]: two exact-or-once-rounded scalings (2^k
+ * alone may be no double). */
+static uint32_t scale2(VM *v, uint32_t x, uint32_t kf) {
+  uint32_t k1 = glsl(v, v->d, GLSLstd450Floor, mul(v, kf, K(v, 0.5)));
+  return mul(v, mul(v, x, pow2(v, k1)), pow2(v, sub(v, kf, k1)));
+}
+
+/* (e^r - 1 - r - r^2/2) / r^3 for |r| <= 0.35: 1/3! + r/4! + ... + r^10/13!. */
+static uint32_t exp_tail3(VM *v, uint32_t r) {
+  double c[11], f = 6;
+  for (int i = 0; i < 11; i++) c[i] = 1 / f, f *= i + 4;
+  return horner(v, r, c, 11);
+}
+
+/* 2 atanh(f / (a + b)) = log((a + b + f) / (a + b - f)) as hi + lo, for |f / (a + b)| <=
+ * 0.172 and |a| >= |b|: the quotient's remainder (exact products) gives its low part, the
+ * series 2q (1 + q^2/3 + ... + q^22/23) the rest. */
+static void atanh2_dd(VM *v, uint32_t f, uint32_t a, uint32_t b, uint32_t *hi, uint32_t *lo) {
+  uint32_t d = add(v, a, b), dl = sub(v, b, sub(v, d, a)); /* a + b = d + dl exactly */
+  uint32_t q = dvd(v, f, d), p, pe;
+  two_prod(v, q, d, &p, &pe);
+  uint32_t rem = sub(v, sub(v, sub(v, f, p), pe), mul(v, q, dl));
+  uint32_t ql = dvd(v, rem, d);
+  double c[11];
+  for (int i = 0; i < 11; i++) c[i] = 1.0 / (2 * i + 3);
+  uint32_t q2 = mul(v, q, q), two_q = add(v, q, q);
+  *hi = two_q;
+  *lo = add(v, add(v, ql, ql), mul(v, two_q, mul(v, q2, horner(v, q2, c, 11))));
+}
+
+static uint32_t clampd(VM *v, uint32_t x, double lo, double hi) {
+  x = sel(v, gt(v, x, K(v, hi)), K(v, hi), x);
+  return sel(v, lt(v, x, K(v, lo)), K(v, lo), x);
+}
+
+static void def_f64(VM *v, int which) {
+  SG *g = v->g;
+  Saved s;
+  SpvWords head;
+  static const char *names[] = {"kcc.log_parts", "kcc.exp",  "kcc.exp2",  "kcc.exp10", "kcc.expm1",
+                                "kcc.log",       "kcc.log2", "kcc.log10", "kcc.log1p"};
+  uint32_t x, dt = v->d;
+  begin_fn(g, &s, &head, which, names[which - F64_LOG_PARTS], which == F64_LOG_PARTS ? v->d3 : v->d,
+           1, &dt, &x);
+  uint32_t r = 0, nan = isnan_(v, x), kf, rr;
+  switch (which) {
+  case F64_LOG_PARTS: {
+    /* Subnormals scaled by 2^54 first; log m = 2 atanh((m - 1) / (m + 1)) as hi + lo. */
+    uint32_t sub_ = lt(v, x, K(v, 0x1p-1022));
+    uint32_t u = sel(v, sub_, mul(v, x, K(v, 0x1p54)), x);
+    uint32_t ef = sg_opv(g, SpvOpConvertSToF, v->d, 1, ilogb_d(v, u));
+    ef = sel(v, sub_, sub(v, ef, K(v, 54)), ef);
+    uint32_t bits = sg_opv(g, SpvOpBitcast, v->u64, 1, u);
+    uint32_t mbits =
+        op2(v, SpvOpBitwiseOr, v->u64,
+            op2(v, SpvOpBitwiseAnd, v->u64, bits, spv_const_int(v->m, 64, 0x000fffffffffffffull)),
+            spv_const_int(v->m, 64, 0x3ff0000000000000ull));
+    uint32_t mant = sg_opv(g, SpvOpBitcast, v->d, 1, mbits);
+    uint32_t big = gt(v, mant, K(v, SQRT2));
+    mant = sel(v, big, mul(v, mant, K(v, 0.5)), mant);
+    ef = sel(v, big, add(v, ef, K(v, 1)), ef);
+    uint32_t hi, lo;
+    atanh2_dd(v, sub(v, mant, K(v, 1)), K(v, 1), mant, &hi, &lo);
+    r = sg_opv(g, SpvOpCompositeConstruct, v->d3, 3, ef, hi, lo);
+    break;
+  }
+  case F64_EXP:
+  case F64_EXP2:
+  case F64_EXP10:
+  case F64_EXPM1: {
+    /* r = x - k ln 2 as h + l: k ln 2 in two parts (exact products: k < 2^11); exp2: (x - k)
+     * ln 2, an exact product plus ln 2's own rounding; exp10: likewise x ln 10 - k ln 2. */
+    uint32_t h, l;
+    if (which == F64_EXP2) {
+      uint32_t xc = clampd(v, x, -1080, 1030), t;
+      kf = glsl(v, v->d, GLSLstd450RoundEven, xc);
+      t = sub(v, xc, kf);
+      two_prod(v, t, K(v, LN2), &h, &l);
+      l = add(v, l, mul(v, t, K(v, LN2_LO2)));
+    } else if (which == F64_EXP10) {
+      uint32_t xc = clampd(v, x, -330, 310), ph, pl;
+      kf = glsl(v, v->d, GLSLstd450RoundEven, mul(v, xc, K(v, LOG2_10)));
+      two_prod(v, xc, K(v, LN10), &ph, &pl);
+      h = sub(v, ph, mul(v, kf, K(v, LN2_HI))); /* exact: ph and k ln 2 are close */
+      l = sub(v, add(v, pl, mul(v, xc, K(v, LN10_LO))), mul(v, kf, K(v, LN2_LO)));
+    } else {
+      uint32_t xc = which == F64_EXPM1 ? clampd(v, x, -40, 40) : clampd(v, x, -750, 710);
+      kf = glsl(v, v->d, GLSLstd450RoundEven, mul(v, xc, K(v, LOG2E)));
+      h = sub(v, xc, mul(v, kf, K(v, LN2_HI)));
+      l = neg(v, mul(v, kf, K(v, LN2_LO)));
+    }
+    rr = add(v, h, l); /* h + l normalised (Fast2Sum) */
+    l = sub(v, l, sub(v, rr, h));
+    h = rr;
+    /* e^r = s + t: s = 1 + h rounded, t its error (Fast2Sum) plus the series beyond h. */
+    /* e^r = 1 + h + h^2/2 + (h^3/6 + ... + l e^h): the first three summed exactly (an exact
+     * square, Fast2Sum, TwoSum) into s + its error; the series' own rounding is then below
+     * 2^-56 of the result. */
+    uint32_t q, qe;
+    two_prod(v, h, h, &q, &qe);
+    q = mul(v, q, K(v, 0.5)), qe = mul(v, qe, K(v, 0.5));
+    uint32_t s1 = add(v, K(v, 1), h), e1 = sub(v, h, sub(v, s1, K(v, 1)));
+    uint32_t sh = add(v, s1, q), bq = sub(v, sh, s1);
+    uint32_t e2 = add(v, sub(v, s1, sub(v, sh, bq)), sub(v, q, bq));
+    uint32_t rest = add(v, add(v, qe, l), mul(v, h, mul(v, h, mul(v, h, exp_tail3(v, h)))));
+    uint32_t t = add(v, add(v, e1, e2), rest);
+    if (which != F64_EXPM1) {
+      r = scale2(v, add(v, sh, t), kf);
+    } else {
+      /* (2^k s - 1) + 2^k t, the first with its rounding error; beyond 40, e^x itself. */
+      uint32_t p2 = pow2(v, kf);
+      uint32_t a = mul(v, p2, sh), s1 = sub(v, a, K(v, 1)), bb = sub(v, s1, a);
+      uint32_t err = add(v, sub(v, a, sub(v, s1, bb)), sub(v, K(v, -1), bb)); /* TwoSum */
+      r = add(v, s1, add(v, err, mul(v, p2, t)));
+      r = sel(v, gt(v, x, K(v, 40)), call1(v, F64_EXP, v->d, x), r);
+      r = sel(v, eq(v, x, K(v, 0)), x, r);
+    }
+    r = sel(v, nan, x, r);
+    break;
+  }
+  case F64_LOG:
+  case F64_LOG2:
+  case F64_LOG10:
+  case F64_LOG1P: {
+    uint32_t u = x, c = 0;
+    if (which == F64_LOG1P) {
+      /* u = 1 + x and its rounding error c (Fast2Sum, the larger term first), log u + c/u. */
+      u = add(v, K(v, 1), x);
+      uint32_t big = gt(v, fabs_(v, x), K(v, 1));
+      c = sel(v, big, sub(v, K(v, 1), sub(v, u, x)), sub(v, x, sub(v, u, K(v, 1))));
+    }
+    uint32_t pos = and_(v, gt(v, u, K(v, 0)), not_(v, isinf_(v, u)));
+    uint32_t parts = call1(v, F64_LOG_PARTS, v->d3, sel(v, pos, u, K(v, 1)));
+    uint32_t ef = sg_opv(g, SpvOpCompositeExtract, v->d, 2, parts, 0u);
+    uint32_t hi = sg_opv(g, SpvOpCompositeExtract, v->d, 2, parts, 1u);
+    uint32_t lo = sg_opv(g, SpvOpCompositeExtract, v->d, 2, parts, 2u);
+    if (which == F64_LOG1P) lo = add(v, lo, dvd(v, c, u));
+    if (which == F64_LOG1P) {
+      /* Near 0, 2 atanh(x / (2 + x)) keeps the relative precision that 1 + x loses. */
+      uint32_t small = and_(v, gt(v, x, K(v, -0.2928)), lt(v, x, K(v, 0.4142)));
+      uint32_t sh, sl;
+      atanh2_dd(v, sel(v, small, x, K(v, 0)), K(v, 2), sel(v, small, x, K(v, 0)), &sh, &sl);
+      ef = sel(v, small, K(v, 0), ef);
+      hi = sel(v, small, sh, hi);
+      lo = sel(v, small, sl, lo);
+    }
+    /* e c + (hi + lo) c' with e c exact (c's leading part), hi c' an exact product, and the
+     * one rounding of consequence the last. */
+    uint32_t a, ph, pl;
+    if (which == F64_LOG || which == F64_LOG1P) {
+      a = mul(v, ef, K(v, LN2_HI));
+      ph = hi;
+      pl = add(v, lo, mul(v, ef, K(v, LN2_LO)));
+    } else {
+      double c1 = which == F64_LOG2 ? LOG2E : LOG10E, c2 = which == F64_LOG2 ? LOG2E_LO : LOG10E_LO;
+      a = which == F64_LOG2 ? ef : mul(v, ef, K(v, LOG10_2_HI));
+      two_prod(v, hi, K(v, c1), &ph, &pl);
+      pl = add(v, pl, add(v, mul(v, hi, K(v, c2)), mul(v, lo, K(v, c1))));
+      if (which == F64_LOG10) pl = add(v, pl, mul(v, ef, K(v, LOG10_2_LO)));
+    }
+    uint32_t s1 = add(v, a, ph), bb = sub(v, s1, a);
+    uint32_t err = add(v, sub(v, a, sub(v, s1, bb)), sub(v, ph, bb));
+    r = add(v, s1, add(v, err, pl));
+    /* log1p(x) = x - x^2/2... rounds to x below 2^-60 (and x / 2 may underflow). */
+    if (which == F64_LOG1P) r = sel(v, lt(v, fabs_(v, x), K(v, 0x1p-60)), x, r);
+    r = sel(v, isinf_(v, u), u, r);
+    r = sel(v, lt(v, u, K(v, 0)), dnan(v), r);
+    r = sel(v, eq(v, u, K(v, 0)), neg(v, dinf(v)), r);
+    r = sel(v, or_(v, nan, isnan_(v, u)), dnan(v), r);
+    break;
+  }
+  default: break;
+  }
+  end_fn(g, &s, &head, r);
 }
 
 /* The float functions: float arguments, a float result. */
@@ -830,6 +1042,8 @@ static uint32_t fn(SG *g, int which) {
   VM v = vm_of(g);
   if (which <= F_ATAN2_D)
     def_double(&v, which);
+  else if (which >= F64_LOG_PARTS)
+    def_f64(&v, which);
   else if (which == F_TRIG)
     def_trig(&v);
   else
@@ -872,12 +1086,34 @@ static int fn_of(KBuiltin b) {
   }
 }
 
-bool sg_vk_math_has(KBuiltin b) {
-  return fn_of(b) >= 0;
+static int fn_of64(KBuiltin b) {
+  switch (b) {
+  case BI_EXP: return F64_EXP;
+  case BI_EXP2: return F64_EXP2;
+  case BI_EXP10: return F64_EXP10;
+  case BI_EXPM1: return F64_EXPM1;
+  case BI_LOG: return F64_LOG;
+  case BI_LOG2: return F64_LOG2;
+  case BI_LOG10: return F64_LOG10;
+  case BI_LOG1P: return F64_LOG1P;
+  case BI_COPYSIGN: return F_COUNT;
+  default: return -1;
+  }
+}
+
+bool sg_vk_math_has(KBuiltin b, bool f64) {
+  return (f64 ? fn_of64(b) : fn_of(b)) >= 0;
 }
 
 uint32_t sg_vk_math(SG *g, KBuiltin b, const KType *t, const uint32_t *args, int nargs) {
-  int which = fn_of(b);
+  const KType *et0 = t->kind == KT_VEC ? t->base : t;
+  bool f64 = et0->kind == KT_F64;
+  int which = f64 ? fn_of64(b) : fn_of(b);
+  if (which < 0 || which > F_COUNT) { /* sg_vk_glsl_inst asked sg_vk_math_has first */
+    sg_error(g, g->loc, "internal compiler error: no Vulkan math function for '%s'",
+             kir_builtin_info(b)->name);
+    return spv_undef(&g->m, sg_type(g, t));
+  }
   if (which == F_COUNT) { /* copysign: x's magnitude bits, y's sign bit */
     const KType *et = t->kind == KT_VEC ? t->base : t;
     int bits = sg_bits(et);
@@ -895,7 +1131,7 @@ uint32_t sg_vk_math(SG *g, KBuiltin b, const KType *t, const uint32_t *args, int
                         sg_opv(g, SpvOpBitwiseAnd, ut, 2, yb, sign));
     return sg_opv(g, SpvOpBitcast, sg_type(g, t), 1, r);
   }
-  uint32_t f = fn(g, which), ft = spv_type_float(&g->m, 32);
+  uint32_t f = fn(g, which), ft = spv_type_float(&g->m, f64 ? 64 : 32);
   if (t->kind != KT_VEC) {
     uint32_t ops[3] = {f, args[0], nargs > 1 ? args[1] : 0};
     return sg_op(g, SpvOpFunctionCall, ft, nargs + 1, ops);

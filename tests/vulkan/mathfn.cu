@@ -39,3 +39,19 @@ extern "C" __global__ void mathfn(const float *a, const float *b, float *o, int 
     o[29 * n + i] = erff(x);
     o[30 * n + i] = erfcf(x);
 }
+
+// double: the functions kcc has its own double forms of so far. Result f of element i is
+// o[f * n + i].
+extern "C" __global__ void mathfn_d(const double *a, double *o, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    double x = a[i];
+    o[0 * n + i] = exp(x);
+    o[1 * n + i] = exp2(x);
+    o[2 * n + i] = exp10(x);
+    o[3 * n + i] = expm1(x);
+    o[4 * n + i] = log(x);
+    o[5 * n + i] = log2(x);
+    o[6 * n + i] = log10(x);
+    o[7 * n + i] = log1p(x);
+}
