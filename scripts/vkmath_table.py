@@ -9,7 +9,7 @@ below 4, c1 of 2^-46 below 2^-22, c2 of 2^-70 below 2^-46, c3 the rest rounded t
 that m * c0, m * c1 and m * c2 are exact in double (at most 48 significant bits)."""
 import mpmath
 
-mpmath.mp.prec = 400
+mpmath.mp.prec = 1600  # 1280 bits of 2/pi for the double table, and more
 two_over_pi = 2 / mpmath.pi
 rows = []
 for E in range(126, 255):
@@ -28,4 +28,20 @@ print("/* scripts/vkmath_table.py: a_E = (2^(E-150) * 2/pi) mod 4 as four double
 print("static const double VK_TWO_OVER_PI[129][4] = {")
 for r in rows:
     print("    {" + ", ".join(x.hex() if x else "0x0p+0" for x in r) + "},")
+print("};")
+
+# The double functions' table: 2/pi's bits after the point in 32-bit words, most significant
+# first, behind two zero words (a window may start up to 64 bits before the point).
+words = [0, 0]
+frac = two_over_pi
+for _ in range(40):
+    frac *= 2**32
+    w = int(mpmath.floor(frac))
+    words.append(w)
+    frac -= w
+print()
+print("/* scripts/vkmath_table.py: 2/pi's bits after the point, 32 a word, behind two zero words */")
+print("static const uint32_t VK_TWO_OVER_PI_BITS[%d] = {" % len(words))
+for i in range(0, len(words), 6):
+    print("    " + ", ".join("0x%08x" % w for w in words[i:i + 6]) + ",")
 print("};")

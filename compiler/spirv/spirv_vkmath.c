@@ -155,6 +155,17 @@ static const double VK_TWO_OVER_PI[129][4] = {
     {0x1.34ddc00000000p+0, 0x1.b6c5280000000p-25, 0x1.993c400000000p-48, 0x1.c820ff28b1d5fp-71},
 };
 
+/* 2/pi's bits after the point, 32 a word, behind two zero words (scripts/vkmath_table.py):
+ * the double functions' reduction takes a 192-bit window of it. */
+static const uint32_t VK_TWO_OVER_PI_BITS[42] = {
+    0x00000000, 0x00000000, 0xa2f9836e, 0x4e441529, 0xfc2757d1, 0xf534ddc0, 0xdb629599,
+    0x3c439041, 0xfe5163ab, 0xdebbc561, 0xb7246e3a, 0x424dd2e0, 0x06492eea, 0x09d1921c,
+    0xfe1deb1c, 0xb129a73e, 0xe88235f5, 0x2ebb4484, 0xe99c7026, 0xb45f7e41, 0x3991d639,
+    0x835339f4, 0x9c845f8b, 0xbdf9283b, 0x1ff897ff, 0xde05980f, 0xef2f118b, 0x5a0a6d1f,
+    0x6d367ecf, 0x27cb09b7, 0x4f463f66, 0x9e5fea2d, 0x7527bac7, 0xebe5f17b, 0x3d0739f7,
+    0x8a5292ea, 0x6bfb5fb1, 0x1f8d5d08, 0x56033046, 0xfc7b6bab, 0xf0cfbc20, 0x9af4361d,
+};
+
 /* ln 2 in two parts, the first with 32 significant bits (k * LN2_HI is exact for |k| < 2^21). */
 #define LN2_HI    0x1.62e42fee00000p-1
 #define LN2_LO    0x1.a39ef35793c76p-33
@@ -167,6 +178,7 @@ static const double VK_TWO_OVER_PI[129][4] = {
 #define LN10_LO   -0x1.f48ad494ea3e9p-53 /* ln 10 - LN10 */
 #define LOG2_10   0x1.a934f0979a371p+1
 #define LOG10E    0x1.bcb7b1526e50ep-2
+#define PIO2_LO   0x1.1a62633145c07p-54 /* pi/2 - PIO2 */
 #define LN2_LO2   0x1.abc9e3b39803fp-56 /* ln 2 - LN2 */
 #define LOG2E_LO  0x1.777d0ffda0d24p-56 /* 1/ln 2 - LOG2E */
 #define LOG10E_LO 0x1.95355baaafad3p-57 /* 1/ln 10 - LOG10E */
@@ -220,6 +232,10 @@ enum {
   F64_LOG2,
   F64_LOG10,
   F64_LOG1P,
+  F64_TRIG, /* double x -> dvec4 (sin |x| as hi + lo, cos |x| as hi + lo) */
+  F64_SIN,
+  F64_COS,
+  F64_TAN,
   F_COUNT
 };
 _Static_assert((int)F_COUNT <= (int)SG_NVKMATH, "SG.vkmath is too short");
@@ -228,7 +244,7 @@ _Static_assert((int)F_COUNT <= (int)SG_NVKMATH, "SG.vkmath is too short");
 typedef struct VM {
   SG *g;
   SpvModule *m;
-  uint32_t d, f, b, i32, u32, u64, d2, d3, glsl;
+  uint32_t d, f, b, i32, u32, u64, d2, d3, d4, glsl;
 } VM;
 
 static VM vm_of(SG *g) {
@@ -244,6 +260,7 @@ static VM vm_of(SG *g) {
           .glsl = sg_vk_glsl_import(g)};
   v.d2 = spv_type_vector(m, v.d, 2);
   v.d3 = spv_type_vector(m, v.d, 3);
+  v.d4 = spv_type_vector(m, v.d, 4);
   return v;
 }
 
@@ -670,14 +687,163 @@ static uint32_t clampd(VM *v, uint32_t x, double lo, double hi) {
   return sel(v, lt(v, x, K(v, lo)), K(v, lo), x);
 }
 
+/* Whether double x's sign bit is set. */
+static uint32_t sign64(VM *v, uint32_t x) {
+  return op2(v, SpvOpINotEqual, v->b,
+             op2(v, SpvOpBitwiseAnd, v->u64, sg_opv(v->g, SpvOpBitcast, v->u64, 1, x),
+                 spv_const_int(v->m, 64, 1ull << 63)),
+             spv_const_int(v->m, 64, 0));
+}
+
+/* sin |x| and cos |x| of double x as dvec4 (sin hi, lo, cos hi, lo). |x| = m 2^e with m a
+ * 53-bit integer: |x| 2/pi mod 4 is m times the 192 bits of 2/pi from 2^(1-e) down (the
+ * bits above give multiples of 4), an integer product (32-bit limbs) whose top two bits are
+ * the quadrant and the next 126 the fraction, rounded to the nearest quadrant; that times
+ * pi/2 in double-double is the reduced argument, to 2^-60 of itself however close |x| is to
+ * a multiple of pi/2 (Payne and Hanek). Below 1/2 no reduction. Then the series to theta^21
+ * and theta^22 on the leading part, the low part by the derivative. */
+static uint32_t trig64(VM *v, uint32_t x) {
+  SG *g = v->g;
+  SpvModule *m = v->m;
+  uint32_t u32 = v->u32, u64 = v->u64;
+  uint32_t at = spv_type_array(m, u32, 42), words[42];
+  for (int i = 0; i < 42; i++) words[i] = KI(v, VK_TWO_OVER_PI_BITS[i]);
+  uint32_t table = sg_global_var(g, spv_type_ptr(m, SpvStorageClassPrivate, at),
+                                 SpvStorageClassPrivate, spv_const_composite(m, at, words, 42));
+  spv_name(m, table, "kcc.two_over_pi_bits");
+  uint32_t pw = spv_type_ptr(m, SpvStorageClassPrivate, u32);
+  uint32_t bits = sg_opv(g, SpvOpBitcast, u64, 1, x);
+  uint32_t hi = sg_opv(g, SpvOpUConvert, u32, 1,
+                       op2(v, SpvOpShiftRightLogical, u64, bits, spv_const_int(m, 64, 32)));
+  uint32_t ebits = op2(v, SpvOpBitwiseAnd, u32, op2(v, SpvOpShiftRightLogical, u32, hi, KI(v, 20)),
+                       KI(v, 0x7ff));
+  /* The window's first bit: j0 = e + 62 = E - 1013 in the table's bits, E at least 1022. */
+  uint32_t j0 = sg_opv(g, SpvOpExtInst, v->i32, 5, v->glsl, (uint32_t)GLSLstd450SClamp,
+                       op2(v, SpvOpISub, v->i32, ebits, KI(v, 1013)), KI(v, 9), KI(v, 1034));
+  uint32_t k0 = op2(v, SpvOpShiftRightLogical, u32, j0, KI(v, 5));
+  uint32_t sh = op2(v, SpvOpBitwiseAnd, u32, j0, KI(v, 31));
+  uint32_t rsh = op2(v, SpvOpISub, u32, KI(v, 32), sh);
+  uint32_t sh0 = op2(v, SpvOpIEqual, v->b, sh, KI(v, 0));
+  uint32_t a[7], w[6];
+  for (uint32_t t = 0; t < 7; t++)
+    a[t] = sg_opv(g, SpvOpLoad, u32, 1,
+                  sg_opv(g, SpvOpAccessChain, pw, 2, table, op2(v, SpvOpIAdd, u32, k0, KI(v, t))));
+  for (int t = 0; t < 6; t++) {
+    /* A shift by 32 is undefined: sh = 0 takes the word as it is. */
+    uint32_t fun = op2(v, SpvOpBitwiseOr, u32, op2(v, SpvOpShiftLeftLogical, u32, a[t], sh),
+                       op2(v, SpvOpShiftRightLogical, u32, a[t + 1],
+                           sg_opv(g, SpvOpSelect, u32, 3, sh0, KI(v, 1), rsh)));
+    w[t] = sg_opv(g, SpvOpSelect, u32, 3, sh0, a[t], fun);
+  }
+  /* m = m1 2^32 + m0; product limbs r[0] (least) .. r[7]. */
+  uint32_t mant =
+      op2(v, SpvOpBitwiseOr, u64,
+          op2(v, SpvOpBitwiseAnd, u64, bits, spv_const_int(m, 64, 0x000fffffffffffffull)),
+          spv_const_int(m, 64, 0x0010000000000000ull));
+  uint32_t mw[2] = {op2(v, SpvOpBitwiseAnd, u64, mant, spv_const_int(m, 64, 0xffffffffull)),
+                    op2(v, SpvOpShiftRightLogical, u64, mant, spv_const_int(m, 64, 32))};
+  uint32_t lo32 = spv_const_int(m, 64, 0xffffffffull), s32 = spv_const_int(m, 64, 32);
+  uint32_t prod[2][6];
+  for (int ai = 0; ai < 2; ai++)
+    for (int t = 0; t < 6; t++)
+      prod[ai][t] = op2(v, SpvOpIMul, u64, mw[ai], sg_opv(g, SpvOpUConvert, u64, 1, w[t]));
+  uint32_t r[8], carry = spv_const_int(m, 64, 0);
+  for (int p = 0; p < 8; p++) {
+    uint32_t acc = carry;
+    for (int ai = 0; ai < 2; ai++) {
+      int t = 5 - (p - ai); /* the product at limb p: (5 - t) + ai = p */
+      if (t >= 0 && t <= 5)
+        acc = op2(v, SpvOpIAdd, u64, acc, op2(v, SpvOpBitwiseAnd, u64, prod[ai][t], lo32));
+      t = 5 - (p - 1 - ai); /* the high half of the one at limb p - 1 */
+      if (p >= 1 && t >= 0 && t <= 5)
+        acc = op2(v, SpvOpIAdd, u64, acc, op2(v, SpvOpShiftRightLogical, u64, prod[ai][t], s32));
+    }
+    r[p] = op2(v, SpvOpBitwiseAnd, u64, acc, lo32);
+    carry = op2(v, SpvOpShiftRightLogical, u64, acc, s32);
+  }
+  /* Bits 190, 191 of the product (r[5]'s top two) are the quadrant, the 126 below the
+   * fraction F; F >= 1/2 rounds the quadrant up and leaves F - 1. */
+  uint32_t top = sg_opv(g, SpvOpUConvert, u32, 1, r[5]);
+  uint32_t q = op2(v, SpvOpShiftRightLogical, u32, top, KI(v, 30));
+  uint32_t up =
+      op2(v, SpvOpINotEqual, v->b, op2(v, SpvOpBitwiseAnd, u32, top, KI(v, 1u << 29)), KI(v, 0));
+  q = op2(v, SpvOpBitwiseAnd, u32,
+          op2(v, SpvOpIAdd, u32, q, sg_opv(g, SpvOpSelect, u32, 3, up, KI(v, 1), KI(v, 0))),
+          KI(v, 3));
+  uint32_t f5 =
+      sg_opv(g, SpvOpConvertUToF, v->d, 1, op2(v, SpvOpBitwiseAnd, u32, top, KI(v, 0x3fffffff)));
+  uint32_t A = sub(v, mul(v, f5, K(v, 0x1p-30)), sel(v, up, K(v, 1), K(v, 0)));
+  uint32_t B = mul(v, sg_opv(g, SpvOpConvertUToF, v->d, 1, r[4]), K(v, 0x1p-62));
+  uint32_t C = mul(v, sg_opv(g, SpvOpConvertUToF, v->d, 1, r[3]), K(v, 0x1p-94));
+  uint32_t D = mul(v, sg_opv(g, SpvOpConvertUToF, v->d, 1, r[2]), K(v, 0x1p-126));
+  /* F = A + B + C + D as fh + fl (TwoSum: A may be 0 or smaller than B). */
+  uint32_t fh = add(v, A, B), bb = sub(v, fh, A);
+  uint32_t fl = add(v, add(v, sub(v, A, sub(v, fh, bb)), sub(v, B, bb)), add(v, C, D));
+  uint32_t t2 = add(v, fh, fl);
+  fl = sub(v, fl, sub(v, t2, fh));
+  fh = t2;
+  /* theta = F pi/2 in double-double. */
+  uint32_t th, tl;
+  two_prod(v, fh, K(v, PIO2), &th, &tl);
+  tl = add(v, tl, add(v, mul(v, fh, K(v, PIO2_LO)), mul(v, fl, K(v, PIO2))));
+  t2 = add(v, th, tl);
+  tl = sub(v, tl, sub(v, t2, th));
+  th = t2;
+  uint32_t ax = fabs_(v, x);
+  uint32_t small = lt(v, ax, K(v, 0.5));
+  th = sel(v, small, ax, th);
+  tl = sel(v, small, K(v, 0), tl);
+  q = sg_opv(g, SpvOpSelect, u32, 3, small, KI(v, 0), q);
+  /* Series on th; the low part tl by the derivative (sin' = cos, cos' = -sin). */
+  double cs[10], cc[10], fct = 1;
+  for (int i = 1; i <= 22; i++) {
+    fct *= i;
+    if (i >= 3 && i % 2 && (i - 3) / 2 < 10) cs[(i - 3) / 2] = ((i / 2) % 2 ? -1 : 1) / fct;
+    if (i >= 4 && i % 2 == 0 && (i - 4) / 2 < 10) cc[(i - 4) / 2] = ((i / 2) % 2 ? -1 : 1) / fct;
+  }
+  uint32_t z = mul(v, th, th);
+  uint32_t stail = mul(v, mul(v, th, z), horner(v, z, cs, 10)); /* sin th - th */
+  uint32_t sh_ = add(v, th, stail), sl = sub(v, stail, sub(v, sh_, th));
+  uint32_t qq, qe;
+  two_prod(v, th, th, &qq, &qe);
+  qq = mul(v, qq, K(v, 0.5)), qe = mul(v, qe, K(v, 0.5));
+  uint32_t ch = sub(v, K(v, 1), qq), cl = sub(v, sub(v, K(v, 1), ch), qq); /* Fast2Sum */
+  cl = add(v, cl, sub(v, mul(v, mul(v, z, z), horner(v, z, cc, 10)), qe));
+  sl = add(v, sl, mul(v, tl, ch));
+  cl = sub(v, cl, mul(v, tl, th));
+  uint32_t t3 = add(v, ch, cl);
+  cl = sub(v, cl, sub(v, t3, ch));
+  ch = t3;
+  t3 = add(v, sh_, sl);
+  sl = sub(v, sl, sub(v, t3, sh_));
+  sh_ = t3;
+  /* Quadrant q: sin |x| = (s, c, -s, -c)[q], cos |x| = (c, -s, -c, s)[q]. */
+  uint32_t odd = op2(v, SpvOpINotEqual, v->b, op2(v, SpvOpBitwiseAnd, u32, q, KI(v, 1)), KI(v, 0));
+  uint32_t sneg = op2(v, SpvOpINotEqual, v->b, op2(v, SpvOpBitwiseAnd, u32, q, KI(v, 2)), KI(v, 0));
+  uint32_t cneg =
+      op2(v, SpvOpINotEqual, v->b,
+          op2(v, SpvOpBitwiseAnd, u32, op2(v, SpvOpIAdd, u32, q, KI(v, 1)), KI(v, 2)), KI(v, 0));
+  uint32_t o[4] = {sel(v, odd, ch, sh_), sel(v, odd, cl, sl), sel(v, odd, sh_, ch),
+                   sel(v, odd, sl, cl)};
+  o[0] = sel(v, sneg, neg(v, o[0]), o[0]);
+  o[1] = sel(v, sneg, neg(v, o[1]), o[1]);
+  o[2] = sel(v, cneg, neg(v, o[2]), o[2]);
+  o[3] = sel(v, cneg, neg(v, o[3]), o[3]);
+  return sg_opv(g, SpvOpCompositeConstruct, v->d4, 4, o[0], o[1], o[2], o[3]);
+}
+
 static void def_f64(VM *v, int which) {
   SG *g = v->g;
   Saved s;
   SpvWords head;
   static const char *names[] = {"kcc.log_parts", "kcc.exp",  "kcc.exp2",  "kcc.exp10", "kcc.expm1",
-                                "kcc.log",       "kcc.log2", "kcc.log10", "kcc.log1p"};
+                                "kcc.log",       "kcc.log2", "kcc.log10", "kcc.log1p", "kcc.trig",
+                                "kcc.sin",       "kcc.cos",  "kcc.tan"};
   uint32_t x, dt = v->d;
-  begin_fn(g, &s, &head, which, names[which - F64_LOG_PARTS], which == F64_LOG_PARTS ? v->d3 : v->d,
+  begin_fn(g, &s, &head, which, names[which - F64_LOG_PARTS],
+           which == F64_LOG_PARTS ? v->d3
+           : which == F64_TRIG    ? v->d4
+                                  : v->d,
            1, &dt, &x);
   uint32_t r = 0, nan = isnan_(v, x), kf, rr;
   switch (which) {
@@ -804,6 +970,29 @@ static void def_f64(VM *v, int which) {
     r = sel(v, lt(v, u, K(v, 0)), dnan(v), r);
     r = sel(v, eq(v, u, K(v, 0)), neg(v, dinf(v)), r);
     r = sel(v, or_(v, nan, isnan_(v, u)), dnan(v), r);
+    break;
+  }
+  case F64_TRIG: r = trig64(v, x); break;
+  case F64_SIN:
+  case F64_COS:
+  case F64_TAN: {
+    uint32_t sc = call1(v, F64_TRIG, v->d4, x), c4[4];
+    for (uint32_t j = 0; j < 4; j++) c4[j] = sg_opv(g, SpvOpCompositeExtract, v->d, 2, sc, j);
+    if (which == F64_SIN) {
+      r = add(v, c4[0], c4[1]);
+    } else if (which == F64_COS) {
+      r = add(v, c4[2], c4[3]);
+    } else {
+      /* (sh + sl) / (ch + cl): the quotient t of the leading parts, corrected by the exact
+       * remainder sh - t ch and the low parts. cos |x| is never 0 at a double x. */
+      uint32_t t = op2(v, SpvOpFDiv, v->d, c4[0], c4[2]), p, pe;
+      two_prod(v, t, c4[2], &p, &pe);
+      uint32_t rem = sub(v, add(v, sub(v, sub(v, c4[0], p), pe), c4[1]), mul(v, t, c4[3]));
+      r = add(v, t, op2(v, SpvOpFDiv, v->d, rem, c4[2]));
+    }
+    if (which != F64_COS) r = sel(v, sign64(v, x), neg(v, r), r);
+    if (which != F64_COS) r = sel(v, eq(v, x, K(v, 0)), x, r);
+    r = sel(v, or_(v, nan, isinf_(v, x)), dnan(v), r);
     break;
   }
   default: break;
@@ -1096,6 +1285,9 @@ static int fn_of64(KBuiltin b) {
   case BI_LOG2: return F64_LOG2;
   case BI_LOG10: return F64_LOG10;
   case BI_LOG1P: return F64_LOG1P;
+  case BI_SIN: return F64_SIN;
+  case BI_COS: return F64_COS;
+  case BI_TAN: return F64_TAN;
   case BI_COPYSIGN: return F_COUNT;
   default: return -1;
   }

@@ -65,14 +65,14 @@ static long double reference(int f, long double x, long double y) {
   }
 }
 
-enum { NFN_D = 8 };
+enum { NFN_D = 11 };
 
 static const struct {
   const char *name;
   double bound; /* ulps */
 } fns_d[NFN_D] = {
-    {"exp", 2}, {"exp2", 2}, {"exp10", 2}, {"expm1", 2},
-    {"log", 2}, {"log2", 2}, {"log10", 2}, {"log1p", 2},
+    {"exp", 2},   {"exp2", 2},  {"exp10", 2}, {"expm1", 2}, {"log", 2}, {"log2", 2},
+    {"log10", 2}, {"log1p", 2}, {"sin", 2},   {"cos", 2},   {"tan", 2},
 };
 
 static long double reference_d(int f, long double x) {
@@ -84,7 +84,10 @@ static long double reference_d(int f, long double x) {
   case 4: return logl(x);
   case 5: return log2l(x);
   case 6: return log10l(x);
-  default: return log1pl(x);
+  case 7: return log1pl(x);
+  case 8: return sinl(x);
+  case 9: return cosl(x);
+  default: return tanl(x);
   }
 }
 

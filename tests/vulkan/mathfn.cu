@@ -54,4 +54,7 @@ extern "C" __global__ void mathfn_d(const double *a, double *o, int n) {
     o[5 * n + i] = log2(x);
     o[6 * n + i] = log10(x);
     o[7 * n + i] = log1p(x);
+    o[8 * n + i] = sin(x);
+    o[9 * n + i] = cos(x);
+    o[10 * n + i] = tan(x);
 }
