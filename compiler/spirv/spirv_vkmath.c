@@ -236,6 +236,7 @@ enum {
   F64_SIN,
   F64_COS,
   F64_TAN,
+  F64_POW,
   F_COUNT
 };
 _Static_assert((int)F_COUNT <= (int)SG_NVKMATH, "SG.vkmath is too short");
@@ -679,12 +680,83 @@ static void atanh2_dd(VM *v, uint32_t f, uint32_t a, uint32_t b, uint32_t *hi, u
   for (int i = 0; i < 11; i++) c[i] = 1.0 / (2 * i + 3);
   uint32_t q2 = mul(v, q, q), two_q = add(v, q, q);
   *hi = two_q;
-  *lo = add(v, add(v, ql, ql), mul(v, two_q, mul(v, q2, horner(v, q2, c, 11))));
+  /* ql's share: 2 ql / (1 - q^2), to q^4. */
+  uint32_t qls = mul(v, add(v, ql, ql), add(v, K(v, 1), mul(v, q2, add(v, K(v, 1), q2))));
+  *lo = add(v, qls, mul(v, two_q, mul(v, q2, horner(v, q2, c, 11))));
 }
 
 static uint32_t clampd(VM *v, uint32_t x, double lo, double hi) {
   x = sel(v, gt(v, x, K(v, hi)), K(v, hi), x);
   return sel(v, lt(v, x, K(v, lo)), K(v, lo), x);
+}
+
+/* e^(h + l) as sh + t for |h + l| <= 0.36 and l small: 1 + h + h^2/2 summed exactly (an
+ * exact square, Fast2Sum, TwoSum) into sh and its error, the rest of the series (rounding
+ * below 2^-56 of the result) and l e^h into t. */
+static void exp_dd(VM *v, uint32_t h, uint32_t l, uint32_t *sh, uint32_t *t) {
+  uint32_t rr = add(v, h, l); /* h + l normalised (Fast2Sum) */
+  l = sub(v, l, sub(v, rr, h));
+  h = rr;
+  uint32_t q, qe;
+  two_prod(v, h, h, &q, &qe);
+  q = mul(v, q, K(v, 0.5)), qe = mul(v, qe, K(v, 0.5));
+  uint32_t s1 = add(v, K(v, 1), h), e1 = sub(v, h, sub(v, s1, K(v, 1)));
+  *sh = add(v, s1, q);
+  uint32_t bq = sub(v, *sh, s1);
+  uint32_t e2 = add(v, sub(v, s1, sub(v, *sh, bq)), sub(v, q, bq));
+  uint32_t rest = add(v, add(v, qe, mul(v, l, add(v, K(v, 1), h))),
+                      mul(v, h, mul(v, h, mul(v, h, exp_tail3(v, h)))));
+  *t = add(v, add(v, e1, e2), rest);
+}
+
+/* a + b as s + e exactly (Knuth's TwoSum). */
+static uint32_t two_sum(VM *v, uint32_t a, uint32_t b, uint32_t *e) {
+  uint32_t s = add(v, a, b), bb = sub(v, s, a);
+  *e = add(v, sub(v, a, sub(v, s, bb)), sub(v, b, bb));
+  return s;
+}
+
+/* log u for positive finite u as lh + ll to about 2^-64 of itself (pow's need): log_parts'
+ * reduction with the series' first two terms, 2q and 2q^3/3, in double-double. */
+static void log_dd(VM *v, uint32_t u, uint32_t *lh, uint32_t *ll) {
+  SG *g = v->g;
+  uint32_t sub_ = lt(v, u, K(v, 0x1p-1022));
+  u = sel(v, sub_, mul(v, u, K(v, 0x1p54)), u);
+  uint32_t ef = sg_opv(g, SpvOpConvertSToF, v->d, 1, ilogb_d(v, u));
+  ef = sel(v, sub_, sub(v, ef, K(v, 54)), ef);
+  uint32_t bits = sg_opv(g, SpvOpBitcast, v->u64, 1, u);
+  uint32_t mbits =
+      op2(v, SpvOpBitwiseOr, v->u64,
+          op2(v, SpvOpBitwiseAnd, v->u64, bits, spv_const_int(v->m, 64, 0x000fffffffffffffull)),
+          spv_const_int(v->m, 64, 0x3ff0000000000000ull));
+  uint32_t mant = sg_opv(g, SpvOpBitcast, v->d, 1, mbits);
+  uint32_t big = gt(v, mant, K(v, SQRT2));
+  mant = sel(v, big, mul(v, mant, K(v, 0.5)), mant);
+  ef = sel(v, big, add(v, ef, K(v, 1)), ef);
+  /* q + ql = (m - 1) / (m + 1), m + 1 = d + dl exactly. */
+  uint32_t f = sub(v, mant, K(v, 1)), d = add(v, K(v, 1), mant);
+  uint32_t dl = sub(v, mant, sub(v, d, K(v, 1)));
+  uint32_t q = dvd(v, f, d), p, pe;
+  two_prod(v, q, d, &p, &pe);
+  uint32_t ql = dvd(v, sub(v, sub(v, sub(v, f, p), pe), mul(v, q, dl)), d);
+  uint32_t q2, q2e, q3, q3e, t, te;
+  two_prod(v, q, q, &q2, &q2e);
+  two_prod(v, q, q2, &q3, &q3e);
+  q3e = add(v, q3e, mul(v, q, q2e));
+  two_prod(v, q3, K(v, 2.0 / 3), &t, &te); /* 2/3 = 2.0/3 + 0x1.5555555555555p-55 */
+  te = add(v, te, add(v, mul(v, q3, K(v, 0x1.5555555555555p-55)), mul(v, q3e, K(v, 2.0 / 3))));
+  double c[10];
+  for (int i = 0; i < 10; i++) c[i] = 2.0 / (2 * i + 5); /* 2/5, 2/7, ... */
+  uint32_t rest = mul(v, mul(v, q, mul(v, q2, q2)), horner(v, q2, c, 10));
+  uint32_t e1, e2;
+  uint32_t s1 = two_sum(v, mul(v, ef, K(v, LN2_HI)), add(v, q, q), &e1);
+  uint32_t s2 = two_sum(v, s1, t, &e2);
+  /* ql's share: 2 ql / (1 - q^2) = 2 ql (1 + q^2 + q^4...). */
+  uint32_t qls = mul(v, add(v, ql, ql), add(v, K(v, 1), mul(v, q2, add(v, K(v, 1), q2))));
+  uint32_t low =
+      add(v, add(v, e1, e2), add(v, add(v, te, qls), add(v, rest, mul(v, ef, K(v, LN2_LO)))));
+  *lh = add(v, s2, low);
+  *ll = sub(v, low, sub(v, *lh, s2));
 }
 
 /* Whether double x's sign bit is set. */
@@ -839,13 +911,14 @@ static void def_f64(VM *v, int which) {
   static const char *names[] = {"kcc.log_parts", "kcc.exp",  "kcc.exp2",  "kcc.exp10", "kcc.expm1",
                                 "kcc.log",       "kcc.log2", "kcc.log10", "kcc.log1p", "kcc.trig",
                                 "kcc.sin",       "kcc.cos",  "kcc.tan"};
-  uint32_t x, dt = v->d;
+  uint32_t pp[2], dts[2] = {v->d, v->d};
   begin_fn(g, &s, &head, which, names[which - F64_LOG_PARTS],
            which == F64_LOG_PARTS ? v->d3
            : which == F64_TRIG    ? v->d4
                                   : v->d,
-           1, &dt, &x);
-  uint32_t r = 0, nan = isnan_(v, x), kf, rr;
+           which == F64_POW ? 2 : 1, dts, pp);
+  uint32_t x = pp[0], p2nd = pp[1];
+  uint32_t r = 0, nan = isnan_(v, x), kf;
   switch (which) {
   case F64_LOG_PARTS: {
     /* Subnormals scaled by 2^54 first; log m = 2 atanh((m - 1) / (m + 1)) as hi + lo. */
@@ -892,21 +965,8 @@ static void def_f64(VM *v, int which) {
       h = sub(v, xc, mul(v, kf, K(v, LN2_HI)));
       l = neg(v, mul(v, kf, K(v, LN2_LO)));
     }
-    rr = add(v, h, l); /* h + l normalised (Fast2Sum) */
-    l = sub(v, l, sub(v, rr, h));
-    h = rr;
-    /* e^r = s + t: s = 1 + h rounded, t its error (Fast2Sum) plus the series beyond h. */
-    /* e^r = 1 + h + h^2/2 + (h^3/6 + ... + l e^h): the first three summed exactly (an exact
-     * square, Fast2Sum, TwoSum) into s + its error; the series' own rounding is then below
-     * 2^-56 of the result. */
-    uint32_t q, qe;
-    two_prod(v, h, h, &q, &qe);
-    q = mul(v, q, K(v, 0.5)), qe = mul(v, qe, K(v, 0.5));
-    uint32_t s1 = add(v, K(v, 1), h), e1 = sub(v, h, sub(v, s1, K(v, 1)));
-    uint32_t sh = add(v, s1, q), bq = sub(v, sh, s1);
-    uint32_t e2 = add(v, sub(v, s1, sub(v, sh, bq)), sub(v, q, bq));
-    uint32_t rest = add(v, add(v, qe, l), mul(v, h, mul(v, h, mul(v, h, exp_tail3(v, h)))));
-    uint32_t t = add(v, add(v, e1, e2), rest);
+    uint32_t sh, t;
+    exp_dd(v, h, l, &sh, &t);
     if (which != F64_EXPM1) {
       r = scale2(v, add(v, sh, t), kf);
     } else {
@@ -970,6 +1030,49 @@ static void def_f64(VM *v, int which) {
     r = sel(v, lt(v, u, K(v, 0)), dnan(v), r);
     r = sel(v, eq(v, u, K(v, 0)), neg(v, dinf(v)), r);
     r = sel(v, or_(v, nan, isnan_(v, u)), dnan(v), r);
+    break;
+  }
+  case F64_POW: {
+    /* e^(y log|x|) with log|x| and the product in double-double (|y log|x|| may reach 745,
+     * so its 2^-63 carries into the result's last bit), then C's cases as powf's. */
+    uint32_t y = p2nd, ax = fabs_(v, x);
+    uint32_t safe = and_(v, gt(v, ax, K(v, 0)), not_(v, isinf_(v, ax)));
+    uint32_t lh, ll, ph, pl;
+    log_dd(v, sel(v, safe, ax, K(v, 1)), &lh, &ll);
+    /* Dekker's splitting overflows above 2^995: a large y is scaled down, log up. */
+    uint32_t ybig = gt(v, fabs_(v, y), K(v, 0x1p900));
+    uint32_t ys = sel(v, ybig, mul(v, y, K(v, 0x1p-100)), y);
+    lh = sel(v, ybig, mul(v, lh, K(v, 0x1p100)), lh);
+    ll = sel(v, ybig, mul(v, ll, K(v, 0x1p100)), ll);
+    two_prod(v, ys, lh, &ph, &pl);
+    pl = add(v, pl, mul(v, ys, ll));
+    uint32_t inrange = lt(v, fabs_(v, ph), K(v, 800)); /* beyond, l is NaN of inf - inf */
+    uint32_t xc = clampd(v, ph, -750, 710);
+    kf = glsl(v, v->d, GLSLstd450RoundEven, mul(v, xc, K(v, LOG2E)));
+    uint32_t h = sub(v, xc, mul(v, kf, K(v, LN2_HI)));
+    uint32_t l = sel(v, inrange, sub(v, pl, mul(v, kf, K(v, LN2_LO))), K(v, 0));
+    uint32_t sh, t;
+    exp_dd(v, h, l, &sh, &t);
+    r = scale2(v, add(v, sh, t), kf);
+    uint32_t yinf = isinf_(v, y), ypos = gt(v, y, K(v, 0)), yneg = lt(v, y, K(v, 0));
+    uint32_t azero = eq(v, ax, K(v, 0)), ainf = isinf_(v, ax);
+    uint32_t agt1 = gt(v, ax, K(v, 1)), alt1 = lt(v, ax, K(v, 1));
+    uint32_t to_inf = or_(v, or_(v, and_(v, azero, yneg), and_(v, ainf, ypos)),
+                          and_(v, yinf, or_(v, and_(v, ypos, agt1), and_(v, yneg, alt1))));
+    uint32_t to_zero = or_(v, or_(v, and_(v, azero, ypos), and_(v, ainf, yneg)),
+                           and_(v, yinf, or_(v, and_(v, ypos, alt1), and_(v, yneg, agt1))));
+    r = sel(v, to_inf, dinf(v), r);
+    r = sel(v, to_zero, K(v, 0), r);
+    uint32_t fl = glsl(v, v->d, GLSLstd450Floor, y), half = mul(v, y, K(v, 0.5));
+    uint32_t yint = eq(v, fl, y);
+    uint32_t yodd = and_(v, yint, not_(v, eq(v, glsl(v, v->d, GLSLstd450Floor, half), half)));
+    r = sel(v, and_(v, sign64(v, x), yodd), neg(v, r), r);
+    uint32_t xfinite = not_(v, or_(v, nan, isinf_(v, x)));
+    r = sel(v, and_(v, and_(v, lt(v, x, K(v, 0)), xfinite), not_(v, yint)), dnan(v), r);
+    r = sel(v, or_(v, nan, isnan_(v, y)), dnan(v), r);
+    uint32_t one = or_(v, eq(v, y, K(v, 0)), eq(v, x, K(v, 1)));
+    one = or_(v, one, and_(v, eq(v, ax, K(v, 1)), yinf));
+    r = sel(v, one, K(v, 1), r);
     break;
   }
   case F64_TRIG: r = trig64(v, x); break;
@@ -1288,6 +1391,7 @@ static int fn_of64(KBuiltin b) {
   case BI_SIN: return F64_SIN;
   case BI_COS: return F64_COS;
   case BI_TAN: return F64_TAN;
+  case BI_POW: return F64_POW;
   case BI_COPYSIGN: return F_COUNT;
   default: return -1;
   }

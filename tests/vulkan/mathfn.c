@@ -65,17 +65,17 @@ static long double reference(int f, long double x, long double y) {
   }
 }
 
-enum { NFN_D = 11 };
+enum { NFN_D = 12 };
 
 static const struct {
   const char *name;
   double bound; /* ulps */
 } fns_d[NFN_D] = {
     {"exp", 2},   {"exp2", 2},  {"exp10", 2}, {"expm1", 2}, {"log", 2}, {"log2", 2},
-    {"log10", 2}, {"log1p", 2}, {"sin", 2},   {"cos", 2},   {"tan", 2},
+    {"log10", 2}, {"log1p", 2}, {"sin", 2},   {"cos", 2},   {"tan", 2}, {"pow", 2},
 };
 
-static long double reference_d(int f, long double x) {
+static long double reference_d(int f, long double x, long double y) {
   switch (f) {
   case 0: return expl(x);
   case 1: return exp2l(x);
@@ -87,7 +87,8 @@ static long double reference_d(int f, long double x) {
   case 7: return log1pl(x);
   case 8: return sinl(x);
   case 9: return cosl(x);
-  default: return tanl(x);
+  case 10: return tanl(x);
+  default: return powl(x, y);
   }
 }
 
@@ -99,7 +100,7 @@ static double bits_d(uint64_t u) {
 
 /* The double functions on n arguments of every kind, each within its bound. */
 static void run_double(Rt *rt, int n) {
-  double *a = malloc(n * sizeof *a);
+  double *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b);
   static const double special[] = {0.0,
                                    -0.0,
                                    INFINITY,
@@ -141,25 +142,35 @@ static void run_double(Rt *rt, int n) {
     case 6: a[i] = rt_double(rt, -1, 0); break;
     default: a[i] = special[rt_int(rt, 0, ns - 1)]; break;
     }
+    /* pow's exponents: any, moderate, integers and halves, large (near overflow) */
+    switch (i % 5) {
+    case 0: b[i] = bits_d(rt_u64(rt)); break;
+    case 1: b[i] = rt_double(rt, -10, 10); break;
+    case 2: b[i] = (double)rt_int(rt, -80, 80) / 2; break;
+    case 3: b[i] = rt_double(rt, -1, 1) * ldexp(1, rt_int(rt, 0, 40)); break;
+    default: b[i] = special[rt_int(rt, 0, ns - 1)]; break;
+    }
   }
   for (int i = 0; i < ns && i < n; i++) a[i] = special[i];
   size_t bytes = (size_t)n * sizeof(double);
-  kcrt_buffer *da = rt_upload(rt, a, bytes), *dout = rt_alloc(rt, bytes * NFN_D);
-  kcrt_arg args[] = {KCRT_ARG_BUFFER(da), KCRT_ARG_BUFFER(dout), KCRT_ARG_VALUE(n)};
+  kcrt_buffer *da = rt_upload(rt, a, bytes), *db = rt_upload(rt, b, bytes),
+              *dout = rt_alloc(rt, bytes * NFN_D);
+  kcrt_arg args[] = {KCRT_ARG_BUFFER(da), KCRT_ARG_BUFFER(db), KCRT_ARG_BUFFER(dout),
+                     KCRT_ARG_VALUE(n)};
   rt_launch(rt, rt_kernel(rt, "mathfn_d"), KCRT_DIM1(rt_ceil_div(n, 128)), KCRT_DIM1(128), 0, args,
-            3);
+            4);
   double *out = malloc(bytes * NFN_D);
   rt_download(rt, dout, out, bytes * NFN_D);
   for (int f = 0; f < NFN_D; f++) {
     double worst = 0;
     int bad = 0, worst_i = 0;
     for (int i = 0; i < n; i++) {
-      long double want = reference_d(f, a[i]);
+      long double want = reference_d(f, a[i], b[i]);
       double e = ulps(out[(size_t)f * n + i], want, 1);
       if (e > worst) worst = e, worst_i = i;
       if (e > fns_d[f].bound && bad++ < 5)
-        printf("FAIL mathfn: %s(%a) = %a, want %La (%.3g ulp, bound %g)\n", fns_d[f].name, a[i],
-               out[(size_t)f * n + i], want, e, fns_d[f].bound);
+        printf("FAIL mathfn: %s(%a, %a) = %a, want %La (%.3g ulp, bound %g)\n", fns_d[f].name, a[i],
+               b[i], out[(size_t)f * n + i], want, e, fns_d[f].bound);
     }
     if (bad) {
       printf("FAIL mathfn: %s beyond %g ulp on %d of %d arguments (seed %llu)\n", fns_d[f].name,
@@ -169,7 +180,7 @@ static void run_double(Rt *rt, int n) {
     printf("mathfn: %-12s max %.3f ulp (at %a) on %d arguments\n", fns_d[f].name, worst, a[worst_i],
            n);
   }
-  free(a), free(out);
+  free(a), free(b), free(out);
 }
 
 static float bits_f(uint32_t u) {

@@ -42,7 +42,7 @@ extern "C" __global__ void mathfn(const float *a, const float *b, float *o, int 
 
 // double: the functions kcc has its own double forms of so far. Result f of element i is
 // o[f * n + i].
-extern "C" __global__ void mathfn_d(const double *a, double *o, int n) {
+extern "C" __global__ void mathfn_d(const double *a, const double *b, double *o, int n) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n) return;
     double x = a[i];
@@ -57,4 +57,5 @@ extern "C" __global__ void mathfn_d(const double *a, double *o, int n) {
     o[8 * n + i] = sin(x);
     o[9 * n + i] = cos(x);
     o[10 * n + i] = tan(x);
+    o[11 * n + i] = pow(x, b[i]);
 }
