@@ -45,3 +45,14 @@ print("static const uint32_t VK_TWO_OVER_PI_BITS[%d] = {" % len(words))
 for i in range(0, len(words), 6):
     print("    " + ", ".join("0x%08x" % w for w in words[i:i + 6]) + ",")
 print("};")
+
+# atan(k/8), k = 0..8, as double-double: the double atan's reduction points.
+print()
+print("/* scripts/vkmath_table.py: atan(k/8) = hi + lo, k = 0..8 */")
+print("static const double VK_ATAN_K8[9][2] = {")
+for k in range(9):
+    a = mpmath.atan(mpmath.mpf(k) / 8)
+    hi = float(a)
+    lo = float(a - mpmath.mpf(hi))
+    print("    {%s, %s}," % (hi.hex() if hi else "0x0p+0", lo.hex() if lo else "0x0p+0"))
+print("};")

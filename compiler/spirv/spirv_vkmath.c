@@ -166,6 +166,19 @@ static const uint32_t VK_TWO_OVER_PI_BITS[42] = {
     0x8a5292ea, 0x6bfb5fb1, 0x1f8d5d08, 0x56033046, 0xfc7b6bab, 0xf0cfbc20, 0x9af4361d,
 };
 
+/* atan(k/8) = hi + lo, k = 0..8: the double atan's reduction points (scripts/vkmath_table.py). */
+static const double VK_ATAN_K8[9][2] = {
+    {0x0p+0, 0x0p+0},
+    {0x1.fd5ba9aac2f6ep-4, -0x1.cd37686760c17p-59},
+    {0x1.f5b75f92c80ddp-3, 0x1.8ab6e3cf7afbdp-57},
+    {0x1.6f61941e4def1p-2, -0x1.c63aae6f6e918p-56},
+    {0x1.dac670561bb4fp-2, 0x1.a2b7f222f65e2p-56},
+    {0x1.1e00babdefeb4p-1, -0x1.928df287a668fp-58},
+    {0x1.4978fa3269ee1p-1, 0x1.2419a87f2a458p-56},
+    {0x1.700a7c5784634p-1, -0x1.8c34d25aadef6p-56},
+    {0x1.921fb54442d18p-1, 0x1.1a62633145c07p-55},
+};
+
 /* ln 2 in two parts, the first with 32 significant bits (k * LN2_HI is exact for |k| < 2^21). */
 #define LN2_HI    0x1.62e42fee00000p-1
 #define LN2_LO    0x1.a39ef35793c76p-33
@@ -178,6 +191,7 @@ static const uint32_t VK_TWO_OVER_PI_BITS[42] = {
 #define LN10_LO   -0x1.f48ad494ea3e9p-53 /* ln 10 - LN10 */
 #define LOG2_10   0x1.a934f0979a371p+1
 #define LOG10E    0x1.bcb7b1526e50ep-2
+#define PI_LO     0x1.1a62633145c07p-53 /* pi - PI */
 #define PIO2_LO   0x1.1a62633145c07p-54 /* pi/2 - PIO2 */
 #define LN2_LO2   0x1.abc9e3b39803fp-56 /* ln 2 - LN2 */
 #define LOG2E_LO  0x1.777d0ffda0d24p-56 /* 1/ln 2 - LOG2E */
@@ -237,6 +251,16 @@ enum {
   F64_COS,
   F64_TAN,
   F64_POW,
+  F64_ATAN2, /* double atan2(y, x); atan, asin, acos call it */
+  F64_ATAN,
+  F64_ASIN,
+  F64_ACOS,
+  F64_SINH,
+  F64_COSH,
+  F64_TANH,
+  F64_CBRT,
+  F64_HYPOT,
+  F64_ROUND,
   F_COUNT
 };
 _Static_assert((int)F_COUNT <= (int)SG_NVKMATH, "SG.vkmath is too short");
@@ -759,6 +783,20 @@ static void log_dd(VM *v, uint32_t u, uint32_t *lh, uint32_t *ll) {
   *ll = sub(v, low, sub(v, *lh, s2));
 }
 
+/* asin(sh + sl) for |sh| <= 1/2, sl small, as hi + lo: sh, then its series to sh^55
+ * (the coefficients (2n)! / (4^n n!^2 (2n + 1))) and sl times the slope 1/sqrt(1 - s^2). */
+static void asin_dd(VM *v, uint32_t sh, uint32_t sl, uint32_t *hi, uint32_t *lo) {
+  double c[27], b = 1;
+  for (int n = 1; n <= 27; n++) {
+    b *= (2.0 * n - 1) / (2.0 * n);
+    c[n - 1] = b / (2 * n + 1);
+  }
+  uint32_t z = mul(v, sh, sh);
+  uint32_t slope = add(v, K(v, 1), mul(v, z, add(v, K(v, 0.5), mul(v, z, K(v, 0.375)))));
+  *hi = sh;
+  *lo = add(v, mul(v, sl, slope), mul(v, mul(v, sh, z), horner(v, z, c, 27)));
+}
+
 /* Whether double x's sign bit is set. */
 static uint32_t sign64(VM *v, uint32_t x) {
   return op2(v, SpvOpINotEqual, v->b,
@@ -916,7 +954,7 @@ static void def_f64(VM *v, int which) {
            which == F64_LOG_PARTS ? v->d3
            : which == F64_TRIG    ? v->d4
                                   : v->d,
-           which == F64_POW ? 2 : 1, dts, pp);
+           which == F64_POW || which == F64_ATAN2 || which == F64_HYPOT ? 2 : 1, dts, pp);
   uint32_t x = pp[0], p2nd = pp[1];
   uint32_t r = 0, nan = isnan_(v, x), kf;
   switch (which) {
@@ -1073,6 +1111,230 @@ static void def_f64(VM *v, int which) {
     uint32_t one = or_(v, eq(v, y, K(v, 0)), eq(v, x, K(v, 1)));
     one = or_(v, one, and_(v, eq(v, ax, K(v, 1)), yinf));
     r = sel(v, one, K(v, 1), r);
+    break;
+  }
+  case F64_ATAN2: {
+    /* t = the smaller magnitude over the larger in double-double, k/8 nearest t (|u| <= 1/16
+     * below), atan t = atan(k/8) + atan u with u = (t - k/8) / (1 + t k/8) in double-double
+     * and atan u's series to u^15; then the octant: pi/2 - a where |y| is the larger, pi - a
+     * for a negative x, and y's sign, each in double-double. */
+    uint32_t y = x, xx = p2nd;
+    uint32_t ay = fabs_(v, y), ax = fabs_(v, xx);
+    uint32_t swap = gt(v, ay, ax);
+    uint32_t num = sel(v, swap, ax, ay), den = sel(v, swap, ay, ax);
+    /* Dekker's product needs its operands and product normal and below 2^995: both scaled
+     * by 2^-100 where den is above 2^900, by 2^200 where num is below 2^-900 and den below
+     * 2^700 (num <= den; a smaller quotient is 0 anyway). */
+    uint32_t up = or_(v, lt(v, den, K(v, 0x1p-900)),
+                      and_(v, lt(v, num, K(v, 0x1p-900)), lt(v, den, K(v, 0x1p700))));
+    uint32_t scl =
+        sel(v, gt(v, den, K(v, 0x1p900)), K(v, 0x1p-100), sel(v, up, K(v, 0x1p200), K(v, 1)));
+    num = mul(v, num, scl), den = mul(v, den, scl);
+    uint32_t th = dvd(v, num, den), p, pe;
+    uint32_t dsafe = and_(v, gt(v, den, K(v, 0)), not_(v, isinf_(v, den)));
+    uint32_t dd_ = sel(v, dsafe, den, K(v, 1));
+    two_prod(v, th, dd_, &p, &pe);
+    uint32_t tl = sel(v, dsafe, dvd(v, sub(v, sub(v, num, p), pe), dd_), K(v, 0));
+    th = sel(v, and_(v, eq(v, ay, K(v, 0)), eq(v, ax, K(v, 0))), K(v, 0), th);
+    uint32_t binf = and_(v, isinf_(v, ay), isinf_(v, ax));
+    th = sel(v, binf, K(v, 1), th);
+    tl = sel(v, binf, K(v, 0), tl);
+    SpvModule *m = v->m;
+    uint32_t rows[9];
+    for (int i = 0; i < 9; i++) {
+      uint32_t c2[2] = {K(v, VK_ATAN_K8[i][0]), K(v, VK_ATAN_K8[i][1])};
+      rows[i] = spv_const_composite(m, v->d2, c2, 2);
+    }
+    uint32_t at = spv_type_array(m, v->d2, 9);
+    uint32_t table = sg_global_var(g, spv_type_ptr(m, SpvStorageClassPrivate, at),
+                                   SpvStorageClassPrivate, spv_const_composite(m, at, rows, 9));
+    spv_name(m, table, "kcc.atan_k8");
+    uint32_t kf = glsl(v, v->d, GLSLstd450RoundEven, mul(v, th, K(v, 8)));
+    kf = clampd(v, kf, 0, 8); /* NaN: whatever row, the result is NaN */
+    uint32_t ki = sg_opv(g, SpvOpConvertFToU, v->u32, 1, kf);
+    uint32_t row = sg_opv(
+        g, SpvOpLoad, v->d2, 1,
+        sg_opv(g, SpvOpAccessChain, spv_type_ptr(m, SpvStorageClassPrivate, v->d2), 2, table, ki));
+    uint32_t A0 = sg_opv(g, SpvOpCompositeExtract, v->d, 2, row, 0u);
+    uint32_t A1 = sg_opv(g, SpvOpCompositeExtract, v->d, 2, row, 1u);
+    uint32_t c = mul(v, kf, K(v, 0.125));
+    uint32_t n = add(v, sub(v, th, c), tl); /* th - c is exact */
+    two_prod(v, th, c, &p, &pe);
+    uint32_t dh = add(v, K(v, 1), p);
+    uint32_t dl = add(v, add(v, sub(v, sub(v, K(v, 1), dh), neg(v, p)), pe), mul(v, tl, c));
+    uint32_t q = dvd(v, n, dh), mm, me;
+    two_prod(v, q, dh, &mm, &me);
+    uint32_t ql = dvd(v, sub(v, sub(v, sub(v, n, mm), me), mul(v, q, dl)), dh);
+    double cs[7];
+    for (int i = 0; i < 7; i++) cs[i] = (i % 2 ? 1.0 : -1.0) / (2 * i + 3);
+    uint32_t q2 = mul(v, q, q), se;
+    uint32_t s0 = two_sum(v, A0, q, &se);
+    uint32_t lo = add(v, add(v, se, A1), add(v, ql, mul(v, mul(v, q, q2), horner(v, q2, cs, 7))));
+    uint32_t ah = add(v, s0, lo), al = sub(v, lo, sub(v, ah, s0));
+    /* pi/2 - a, then pi - a, in double-double. */
+    uint32_t e1, e2;
+    uint32_t bh = two_sum(v, K(v, PIO2), neg(v, ah), &e1);
+    uint32_t bl = add(v, e1, sub(v, K(v, PIO2_LO), al));
+    ah = sel(v, swap, bh, ah), al = sel(v, swap, bl, al);
+    uint32_t ch = two_sum(v, K(v, PI), neg(v, ah), &e2);
+    uint32_t cl = add(v, e2, sub(v, K(v, PI_LO), al));
+    uint32_t xneg = sign64(v, xx);
+    ah = sel(v, xneg, ch, ah), al = sel(v, xneg, cl, al);
+    r = add(v, ah, al);
+    r = sel(v, sign64(v, y), neg(v, r), r);
+    r = sel(v, or_(v, isnan_(v, y), isnan_(v, xx)), dnan(v), r);
+    break;
+  }
+  case F64_ATAN: r = call2(v, F64_ATAN2, v->d, x, K(v, 1)); break;
+  case F64_ASIN:
+  case F64_ACOS: {
+    /* Below 1/2, asin's series; above, asin |x| = pi/2 - 2 asin s and acos |x| = 2 asin s with
+     * s = sqrt((1 - |x|) / 2) (exact argument, s as hi + lo from the exact remainder); acos
+     * is pi/2 - asin x below 1/2 and pi - acos |x| for x below -1/2; all in double-double. */
+    uint32_t ax = fabs_(v, x), big = not_(v, lt(v, ax, K(v, 0.5)));
+    uint32_t u = mul(v, sub(v, K(v, 1), ax), K(v, 0.5));
+    uint32_t sh = sg_vk_sqrt(g, kir_type_scalar(KT_F64), sel(v, big, u, K(v, 0.25))), p, pe;
+    two_prod(v, sh, sh, &p, &pe);
+    uint32_t sl = dvd(v, sub(v, sub(v, u, p), pe), add(v, sh, sh));
+    uint32_t hi, lo, e1;
+    asin_dd(v, sel(v, big, sh, ax), sel(v, big, sl, K(v, 0)), &hi, &lo);
+    uint32_t h2 = add(v, hi, hi), l2 = add(v, lo, lo);
+    /* pi/2 - 2 asin s (asin, big), pi/2 - asin |x| (acos, small; x's sign later) */
+    uint32_t ph = two_sum(v, K(v, PIO2), neg(v, sel(v, big, h2, hi)), &e1);
+    uint32_t pl = add(v, e1, sub(v, K(v, PIO2_LO), sel(v, big, l2, lo)));
+    if (which == F64_ASIN) {
+      r = sel(v, big, add(v, ph, pl), add(v, hi, lo));
+      r = sel(v, sign64(v, x), neg(v, r), r);
+      r = sel(v, eq(v, x, K(v, 0)), x, r);
+    } else {
+      uint32_t e2, e3;
+      uint32_t xneg = sign64(v, x);
+      /* small: pi/2 -+ asin |x| */
+      uint32_t qh = two_sum(v, K(v, PIO2), sel(v, xneg, hi, neg(v, hi)), &e2);
+      uint32_t small = add(v, qh, add(v, e2, add(v, K(v, PIO2_LO), sel(v, xneg, lo, neg(v, lo)))));
+      /* big: 2 asin s, or pi - 2 asin s */
+      uint32_t rh = two_sum(v, K(v, PI), neg(v, h2), &e3);
+      uint32_t bigneg = add(v, rh, add(v, e3, sub(v, K(v, PI_LO), l2)));
+      r = sel(v, big, sel(v, xneg, bigneg, add(v, h2, l2)), small);
+    }
+    r = sel(v, or_(v, nan, gt(v, ax, K(v, 1))), dnan(v), r);
+    break;
+  }
+  case F64_SINH:
+  case F64_COSH:
+  case F64_TANH: {
+    /* Below 1 (tanh: 0.55) the series of sinh and cosh, each as hi + lo; above, (E -+ 1/E)/2
+     * with E = e^|x| in double-double (e^(|x| - 1) e/2 past 700: e^|x| overflows before sinh
+     * and cosh do); tanh 1 - 2 / (e^2|x| + 1) from 0.55, 1 past 20. */
+    uint32_t ax = fabs_(v, x), z = mul(v, ax, ax);
+    double cs[10], cc[10], fct = 1;
+    for (int i = 1; i <= 21; i++) {
+      fct *= i;
+      if (i >= 3 && i % 2) cs[(i - 3) / 2] = 1 / fct;
+      if (i >= 2 && i % 2 == 0 && (i - 2) / 2 < 10) cc[(i - 2) / 2] = 1 / fct;
+    }
+    uint32_t st = mul(v, mul(v, ax, z), horner(v, z, cs, 10));
+    uint32_t ssh = add(v, ax, st), ssl = sub(v, st, sub(v, ssh, ax));
+    uint32_t ct = mul(v, z, horner(v, z, cc, 10));
+    uint32_t csh = add(v, K(v, 1), ct), csl = sub(v, ct, sub(v, csh, K(v, 1)));
+    uint32_t big = gt(v, ax, K(v, 700));
+    uint32_t xa = clampd(v, sel(v, big, sub(v, ax, K(v, 1)), ax), 0, 710);
+    uint32_t kf2 = glsl(v, v->d, GLSLstd450RoundEven, mul(v, xa, K(v, LOG2E)));
+    uint32_t eh, el;
+    exp_dd(v, sub(v, xa, mul(v, kf2, K(v, LN2_HI))), neg(v, mul(v, kf2, K(v, LN2_LO))), &eh, &el);
+    uint32_t e0 = add(v, eh, el); /* e^r = e0 + e0l, normalised; 2^k applied last */
+    uint32_t e0l = sub(v, el, sub(v, e0, eh));
+    uint32_t p2 = pow2(v, kf2);
+    uint32_t Eh = mul(v, e0, p2), El = mul(v, e0l, p2);
+    uint32_t inv = op2(v, SpvOpFDiv, v->d, K(v, 1), Eh);
+    uint32_t half =
+        mul(v, K(v, 0.5), add(v, Eh, which == F64_SINH ? sub(v, El, inv) : add(v, El, inv)));
+    uint32_t hp, hpe;
+    two_prod(v, e0, K(v, 0x1.5bf0a8b145769p+0), &hp, &hpe); /* e/2 = hi + lo */
+    uint32_t huge = add(v, hp,
+                        add(v, hpe,
+                            add(v, mul(v, e0, K(v, 0x1.4d57ee2b1013ap-54)),
+                                mul(v, e0l, K(v, 0x1.5bf0a8b145769p+0)))));
+    huge = scale2(v, huge, kf2); /* 2^k alone may overflow here */
+    half = sel(v, big, huge, half);
+    half = sel(v, gt(v, ax, K(v, 711)), dinf(v), half);
+    if (which == F64_TANH) {
+      uint32_t e2 =
+          call1(v, F64_EXPM1, v->d, sel(v, gt(v, ax, K(v, 20)), K(v, 40), add(v, ax, ax)));
+      uint32_t t = sub(v, K(v, 1), op2(v, SpvOpFDiv, v->d, K(v, 2), add(v, e2, K(v, 2))));
+      /* (ssh + ssl) / (csh + csl) corrected by the exact remainder. */
+      uint32_t tq = dvd(v, ssh, csh), p, pe;
+      two_prod(v, tq, csh, &p, &pe);
+      uint32_t rem = sub(v, add(v, sub(v, sub(v, ssh, p), pe), ssl), mul(v, tq, csl));
+      tq = add(v, tq, dvd(v, rem, csh));
+      r = sel(v, lt(v, ax, K(v, 0.55)), tq, t);
+      r = sel(v, gt(v, ax, K(v, 20)), K(v, 1), r);
+    } else {
+      uint32_t ser = which == F64_SINH ? add(v, ssh, ssl) : add(v, csh, csl);
+      r = sel(v, lt(v, ax, K(v, 1)), ser, half);
+    }
+    if (which != F64_COSH) {
+      r = sel(v, sign64(v, x), neg(v, r), r);
+      r = sel(v, eq(v, x, K(v, 0)), x, r);
+    }
+    r = sel(v, nan, x, r);
+    break;
+  }
+  case F64_CBRT: {
+    /* Newton's y -= (y^3 - a) / 3y^2 from the bits' third, five steps (the error squares
+     * from 15%), then one with y^3 - a from exact products, which leaves the rounding. */
+    uint32_t ax = fabs_(v, x), special = or_(v, or_(v, eq(v, x, K(v, 0)), nan), isinf_(v, x));
+    uint32_t sub_ = lt(v, ax, K(v, 0x1p-1022)), hugev = gt(v, ax, K(v, 0x1p900));
+    uint32_t a = sel(v, special, K(v, 1), sel(v, sub_, mul(v, ax, K(v, 0x1p54)), ax));
+    a = sel(v, hugev, mul(v, ax, K(v, 0x1p-900)), a); /* y^3 would overflow */
+    uint32_t b = sg_opv(g, SpvOpBitcast, v->u64, 1, a);
+    uint32_t y0 =
+        op2(v, SpvOpIAdd, v->u64, op2(v, SpvOpUDiv, v->u64, b, spv_const_int(v->m, 64, 3)),
+            spv_const_int(v->m, 64, 682ull << 52));
+    uint32_t yy = sg_opv(g, SpvOpBitcast, v->d, 1, y0);
+    for (int i = 0; i < 5; i++) {
+      uint32_t y2 = mul(v, yy, yy);
+      yy = sub(v, yy, op2(v, SpvOpFDiv, v->d, sub(v, mul(v, y2, yy), a), mul(v, K(v, 3), y2)));
+    }
+    uint32_t y2, y2e, y3, y3e;
+    two_prod(v, yy, yy, &y2, &y2e);
+    two_prod(v, y2, yy, &y3, &y3e);
+    uint32_t res = add(v, sub(v, y3, a), add(v, y3e, mul(v, y2e, yy))); /* y^3 - a */
+    yy = sub(v, yy, op2(v, SpvOpFDiv, v->d, res, mul(v, K(v, 3), y2)));
+    yy = sel(v, sub_, mul(v, yy, K(v, 0x1p-18)), yy); /* cbrt(2^54) = 2^18 */
+    yy = sel(v, hugev, mul(v, yy, K(v, 0x1p300)), yy);
+    r = sel(v, sign64(v, x), neg(v, yy), yy);
+    r = sel(v, special, x, r);
+    break;
+  }
+  case F64_HYPOT: {
+    /* sqrt of x^2 + y^2 in double-double (exact squares, TwoSum), scaled by a power of 2
+     * that keeps them finite and normal: the square root of s + e is sqrt(s) + e / 2sqrt(s). */
+    uint32_t y = p2nd, ax = fabs_(v, x), ay = fabs_(v, y);
+    uint32_t mx = sel(v, gt(v, ax, ay), ax, ay);
+    uint32_t ek =
+        sg_opv(g, SpvOpConvertSToF, v->d, 1, ilogb_d(v, sel(v, gt(v, mx, K(v, 0)), mx, K(v, 1))));
+    uint32_t a = scale2(v, ax, neg(v, ek)), b = scale2(v, ay, neg(v, ek)), a2, a2e, b2, b2e, e1;
+    two_prod(v, a, a, &a2, &a2e);
+    two_prod(v, b, b, &b2, &b2e);
+    uint32_t s0 = two_sum(v, a2, b2, &e1);
+    uint32_t lo = add(v, e1, add(v, a2e, b2e));
+    uint32_t sq = sg_vk_sqrt(g, kir_type_scalar(KT_F64), s0);
+    uint32_t rr = add(v, sq, dvd(v, lo, add(v, sq, sq)));
+    r = scale2(v, rr, ek);
+    r = sel(v, eq(v, mx, K(v, 0)), K(v, 0), r);
+    r = sel(v, or_(v, nan, isnan_(v, y)), dnan(v), r);
+    r = sel(v, or_(v, isinf_(v, x), isinf_(v, y)), dinf(v), r);
+    break;
+  }
+  case F64_ROUND: {
+    /* Halves away from zero: trunc(|x| + 1/2) but where |x| + 1/2 rounds up (the largest
+     * double below 1/2, and odd integers past 2^52); from 2^52 on |x| is an integer. */
+    uint32_t ax = fabs_(v, x), t = glsl(v, v->d, GLSLstd450Trunc, ax);
+    uint32_t rr = add(v, t, sel(v, lt(v, sub(v, ax, t), K(v, 0.5)), K(v, 0), K(v, 1)));
+    rr = sel(v, lt(v, ax, K(v, 0x1p52)), rr, ax);
+    r = sel(v, sign64(v, x), neg(v, rr), rr);
+    r = sel(v, or_(v, nan, isinf_(v, x)), x, r);
     break;
   }
   case F64_TRIG: r = trig64(v, x); break;
@@ -1392,6 +1654,16 @@ static int fn_of64(KBuiltin b) {
   case BI_COS: return F64_COS;
   case BI_TAN: return F64_TAN;
   case BI_POW: return F64_POW;
+  case BI_ATAN2: return F64_ATAN2;
+  case BI_ATAN: return F64_ATAN;
+  case BI_ASIN: return F64_ASIN;
+  case BI_ACOS: return F64_ACOS;
+  case BI_SINH: return F64_SINH;
+  case BI_COSH: return F64_COSH;
+  case BI_TANH: return F64_TANH;
+  case BI_CBRT: return F64_CBRT;
+  case BI_HYPOT: return F64_HYPOT;
+  case BI_ROUND: return F64_ROUND;
   case BI_COPYSIGN: return F_COUNT;
   default: return -1;
   }

@@ -65,14 +65,16 @@ static long double reference(int f, long double x, long double y) {
   }
 }
 
-enum { NFN_D = 12 };
+enum { NFN_D = 22 };
 
 static const struct {
   const char *name;
   double bound; /* ulps */
 } fns_d[NFN_D] = {
-    {"exp", 2},   {"exp2", 2},  {"exp10", 2}, {"expm1", 2}, {"log", 2}, {"log2", 2},
-    {"log10", 2}, {"log1p", 2}, {"sin", 2},   {"cos", 2},   {"tan", 2}, {"pow", 2},
+    {"exp", 2},   {"exp2", 2},  {"exp10", 2}, {"expm1", 2}, {"log", 2},  {"log2", 2},
+    {"log10", 2}, {"log1p", 2}, {"sin", 2},   {"cos", 2},   {"tan", 2},  {"pow", 2},
+    {"atan2", 2}, {"atan", 2},  {"asin", 2},  {"acos", 2},  {"sinh", 2}, {"cosh", 2},
+    {"tanh", 2},  {"cbrt", 2},  {"hypot", 2}, {"round", 0},
 };
 
 static long double reference_d(int f, long double x, long double y) {
@@ -88,7 +90,17 @@ static long double reference_d(int f, long double x, long double y) {
   case 8: return sinl(x);
   case 9: return cosl(x);
   case 10: return tanl(x);
-  default: return powl(x, y);
+  case 11: return powl(x, y);
+  case 12: return atan2l(x, y);
+  case 13: return atanl(x);
+  case 14: return asinl(x);
+  case 15: return acosl(x);
+  case 16: return sinhl(x);
+  case 17: return coshl(x);
+  case 18: return tanhl(x);
+  case 19: return cbrtl(x);
+  case 20: return hypotl(x, y);
+  default: return roundl(x);
   }
 }
 

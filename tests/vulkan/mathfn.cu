@@ -58,4 +58,14 @@ extern "C" __global__ void mathfn_d(const double *a, const double *b, double *o,
     o[9 * n + i] = cos(x);
     o[10 * n + i] = tan(x);
     o[11 * n + i] = pow(x, b[i]);
+    o[12 * n + i] = atan2(x, b[i]);
+    o[13 * n + i] = atan(x);
+    o[14 * n + i] = asin(x);
+    o[15 * n + i] = acos(x);
+    o[16 * n + i] = sinh(x);
+    o[17 * n + i] = cosh(x);
+    o[18 * n + i] = tanh(x);
+    o[19 * n + i] = cbrt(x);
+    o[20 * n + i] = hypot(x, b[i]);
+    o[21 * n + i] = round(x);
 }
