@@ -1309,7 +1309,8 @@ static void def_f64(VM *v, int which) {
   }
   case F64_HYPOT: {
     /* sqrt of x^2 + y^2 in double-double (exact squares, TwoSum), scaled by a power of 2
-     * that keeps them finite and normal: the square root of s + e is sqrt(s) + e / 2sqrt(s). */
+     * that keeps them finite and normal: the square root of s + e is q + (s + e - q^2) / 2q
+     * for q = sqrt(s), with q^2 exact. */
     uint32_t y = p2nd, ax = fabs_(v, x), ay = fabs_(v, y);
     uint32_t mx = sel(v, gt(v, ax, ay), ax, ay);
     uint32_t ek =
@@ -1320,7 +1321,10 @@ static void def_f64(VM *v, int which) {
     uint32_t s0 = two_sum(v, a2, b2, &e1);
     uint32_t lo = add(v, e1, add(v, a2e, b2e));
     uint32_t sq = sg_vk_sqrt(g, kir_type_scalar(KT_F64), s0);
-    uint32_t rr = add(v, sq, dvd(v, lo, add(v, sq, sq)));
+    uint32_t q2, q2e; /* one Newton step from sq on s + e: the exact residual over 2 sq */
+    two_prod(v, sq, sq, &q2, &q2e);
+    uint32_t res = add(v, sub(v, sub(v, s0, q2), q2e), lo);
+    uint32_t rr = add(v, sq, dvd(v, res, add(v, sq, sq)));
     r = scale2(v, rr, ek);
     r = sel(v, eq(v, mx, K(v, 0)), K(v, 0), r);
     r = sel(v, or_(v, nan, isnan_(v, y)), dnan(v), r);
