@@ -261,6 +261,9 @@ enum {
   F64_CBRT,
   F64_HYPOT,
   F64_ROUND,
+  F64_ASINH,
+  F64_ACOSH,
+  F64_ATANH,
   F_COUNT
 };
 _Static_assert((int)F_COUNT <= (int)SG_NVKMATH, "SG.vkmath is too short");
@@ -1341,6 +1344,75 @@ static void def_f64(VM *v, int which) {
     r = sel(v, or_(v, nan, isinf_(v, x)), x, r);
     break;
   }
+  case F64_ASINH:
+  case F64_ATANH: {
+    /* Below 1/2 the series (asinh's coefficients are asin's, alternating; atanh's 1/(2n+1));
+     * above, asinh = log(|x| + sqrt(x^2 + 1)) with the argument in double-double and
+     * log(2|x|) past 2^26, atanh = log1p(2|x| / (1 - |x|)) / 2 with the quotient in
+     * double-double; each log's argument's low part by the slope. */
+    uint32_t ax = fabs_(v, x), z = mul(v, ax, ax);
+    double c[27], b = 1;
+    for (int n = 1; n <= 27; n++) {
+      b *= (2.0 * n - 1) / (2.0 * n);
+      c[n - 1] = which == F64_ASINH ? (n % 2 ? -b : b) / (2 * n + 1) : 1.0 / (2 * n + 1);
+    }
+    uint32_t ser = add(v, ax, mul(v, mul(v, ax, z), horner(v, z, c, 27)));
+    uint32_t big;
+    if (which == F64_ASINH) {
+      uint32_t zz, ze, e1, q2, q2e;
+      two_prod(v, ax, ax, &zz, &ze);
+      uint32_t sh = two_sum(v, zz, K(v, 1), &e1), sl = add(v, e1, ze); /* x^2 + 1 */
+      uint32_t sq = sg_vk_sqrt(g, kir_type_scalar(KT_F64), sh);
+      two_prod(v, sq, sq, &q2, &q2e);
+      uint32_t sql = dvd(v, add(v, sub(v, sub(v, sh, q2), q2e), sl), add(v, sq, sq));
+      uint32_t e2, wh = two_sum(v, ax, sq, &e2), wl = add(v, e2, sql);
+      uint32_t lw = call1(v, F64_LOG, v->d, wh);
+      uint32_t mid = add(v, lw, dvd(v, wl, wh));
+      uint32_t far_ =
+          call1(v, F64_LOG, v->d, sel(v, lt(v, ax, K(v, 0x1p1022)), add(v, ax, ax), ax));
+      far_ = sel(v, lt(v, ax, K(v, 0x1p1022)), far_, add(v, far_, K(v, LN2)));
+      big = not_(v, lt(v, ax, K(v, 0.5)));
+      r = sel(v, big, sel(v, gt(v, ax, K(v, 0x1p26)), far_, mid), ser);
+      r = sel(v, isinf_(v, ax), ax, r);
+    } else {
+      uint32_t den = sub(v, K(v, 1), ax), num = add(v, ax, ax), p, pe;
+      uint32_t wh = dvd(v, num, den);
+      two_prod(v, wh, den, &p, &pe);
+      uint32_t wl = dvd(v, sub(v, sub(v, num, p), pe), sel(v, eq(v, den, K(v, 0)), K(v, 1), den));
+      uint32_t lg = call1(v, F64_LOG1P, v->d, wh);
+      uint32_t mid = mul(v, K(v, 0.5), add(v, lg, dvd(v, wl, add(v, K(v, 1), wh))));
+      big = not_(v, lt(v, ax, K(v, 0.5)));
+      r = sel(v, big, mid, ser);
+      r = sel(v, eq(v, ax, K(v, 1)), dinf(v), r);
+      r = sel(v, gt(v, ax, K(v, 1)), dnan(v), r);
+    }
+    r = sel(v, sign64(v, x), neg(v, r), r);
+    r = sel(v, eq(v, x, K(v, 0)), x, r);
+    r = sel(v, nan, x, r);
+    break;
+  }
+  case F64_ACOSH: {
+    /* log1p(t + sqrt(t (t + 2))) with t = x - 1 (exact) and the argument in double-double;
+     * log(2x) past 2^26 (log x + ln 2 past 2^1022). */
+    uint32_t t = sub(v, x, K(v, 1)), e1, zz, ze, q2, q2e;
+    uint32_t t2h = two_sum(v, t, K(v, 2), &e1);
+    two_prod(v, t, t2h, &zz, &ze);
+    ze = add(v, ze, mul(v, t, e1)); /* t (t + 2) = zz + ze */
+    uint32_t sq = sg_vk_sqrt(g, kir_type_scalar(KT_F64), zz);
+    two_prod(v, sq, sq, &q2, &q2e);
+    uint32_t sql = dvd(v, add(v, sub(v, sub(v, zz, q2), q2e), ze), add(v, sq, sq));
+    uint32_t e2, wh = two_sum(v, t, sq, &e2), wl = add(v, e2, sql);
+    uint32_t mid = add(v, call1(v, F64_LOG1P, v->d, wh), dvd(v, wl, add(v, K(v, 1), wh)));
+    uint32_t fits = lt(v, x, K(v, 0x1p1022));
+    uint32_t far_ = call1(v, F64_LOG, v->d, sel(v, fits, add(v, x, x), x));
+    far_ = sel(v, fits, far_, add(v, far_, K(v, LN2)));
+    r = sel(v, gt(v, x, K(v, 0x1p26)), far_, mid);
+    r = sel(v, isinf_(v, x), x, r);
+    r = sel(v, lt(v, x, K(v, 1)), dnan(v), r);
+    r = sel(v, eq(v, x, K(v, 1)), K(v, 0), r);
+    r = sel(v, nan, x, r);
+    break;
+  }
   case F64_TRIG: r = trig64(v, x); break;
   case F64_SIN:
   case F64_COS:
@@ -1668,6 +1740,9 @@ static int fn_of64(KBuiltin b) {
   case BI_CBRT: return F64_CBRT;
   case BI_HYPOT: return F64_HYPOT;
   case BI_ROUND: return F64_ROUND;
+  case BI_ASINH: return F64_ASINH;
+  case BI_ACOSH: return F64_ACOSH;
+  case BI_ATANH: return F64_ATANH;
   case BI_COPYSIGN: return F_COUNT;
   default: return -1;
   }

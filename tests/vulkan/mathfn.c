@@ -65,16 +65,16 @@ static long double reference(int f, long double x, long double y) {
   }
 }
 
-enum { NFN_D = 22 };
+enum { NFN_D = 25 };
 
 static const struct {
   const char *name;
   double bound; /* ulps */
 } fns_d[NFN_D] = {
-    {"exp", 2},   {"exp2", 2},  {"exp10", 2}, {"expm1", 2}, {"log", 2},  {"log2", 2},
-    {"log10", 2}, {"log1p", 2}, {"sin", 2},   {"cos", 2},   {"tan", 2},  {"pow", 2},
-    {"atan2", 2}, {"atan", 2},  {"asin", 2},  {"acos", 2},  {"sinh", 2}, {"cosh", 2},
-    {"tanh", 2},  {"cbrt", 2},  {"hypot", 2}, {"round", 0},
+    {"exp", 2},   {"exp2", 2},  {"exp10", 2}, {"expm1", 2}, {"log", 2},  {"log2", 2},  {"log10", 2},
+    {"log1p", 2}, {"sin", 2},   {"cos", 2},   {"tan", 2},   {"pow", 2},  {"atan2", 2}, {"atan", 2},
+    {"asin", 2},  {"acos", 2},  {"sinh", 2},  {"cosh", 2},  {"tanh", 2}, {"cbrt", 2},  {"hypot", 2},
+    {"round", 0}, {"asinh", 2}, {"acosh", 2}, {"atanh", 2},
 };
 
 static long double reference_d(int f, long double x, long double y) {
@@ -100,7 +100,10 @@ static long double reference_d(int f, long double x, long double y) {
   case 18: return tanhl(x);
   case 19: return cbrtl(x);
   case 20: return hypotl(x, y);
-  default: return roundl(x);
+  case 21: return roundl(x);
+  case 22: return asinhl(x);
+  case 23: return acoshl(x);
+  default: return atanhl(x);
   }
 }
 

@@ -68,4 +68,7 @@ extern "C" __global__ void mathfn_d(const double *a, const double *b, double *o,
     o[19 * n + i] = cbrt(x);
     o[20 * n + i] = hypot(x, b[i]);
     o[21 * n + i] = round(x);
+    o[22 * n + i] = asinh(x);
+    o[23 * n + i] = acosh(x);
+    o[24 * n + i] = atanh(x);
 }
