@@ -264,6 +264,7 @@ enum {
   F64_ASINH,
   F64_ACOSH,
   F64_ATANH,
+  F64_FMOD,
   F_COUNT
 };
 _Static_assert((int)F_COUNT <= (int)SG_NVKMATH, "SG.vkmath is too short");
@@ -444,6 +445,7 @@ static void end_fn(SG *g, Saved *s, SpvWords *head, uint32_t result) {
 
 static uint32_t fn(SG *g, int which);
 static void def_f64(VM *v, int which);
+static uint32_t sign64(VM *v, uint32_t x);
 
 static uint32_t call1(VM *v, int which, uint32_t rt, uint32_t a) {
   uint32_t f = fn(v->g, which);
@@ -800,6 +802,77 @@ static void asin_dd(VM *v, uint32_t sh, uint32_t sl, uint32_t *hi, uint32_t *lo)
   *lo = add(v, mul(v, sl, slope), mul(v, mul(v, sh, z), horner(v, z, c, 27)));
 }
 
+/* An instruction with a result id chosen beforehand (an OpPhi names values defined later). */
+static void op_as(SG *g, uint32_t id, SpvOp op, uint32_t type, int n, const uint32_t *ops) {
+  sg_ensure_block(g);
+  spw_push(&g->body, ((uint32_t)(n + 3) << SpvWordCountShift) | (uint32_t)op);
+  spw_push(&g->body, type);
+  spw_push(&g->body, id);
+  spw_append(&g->body, ops, (size_t)n);
+}
+
+/* A double's integer mantissa and exponent (v = m 2^e; subnormals m < 2^52, e = -1074). */
+static void mant_exp(VM *v, uint32_t x, uint32_t *mm, uint32_t *e) {
+  SG *g = v->g;
+  uint32_t bits = sg_opv(g, SpvOpBitcast, v->u64, 1, x);
+  uint32_t eb = ilogb_d(v, x); /* -1023 for subnormals */
+  uint32_t frac =
+      op2(v, SpvOpBitwiseAnd, v->u64, bits, spv_const_int(v->m, 64, 0x000fffffffffffffull));
+  uint32_t subn = op2(v, SpvOpIEqual, v->b, eb, KI(v, (uint32_t)-1023));
+  *mm = sg_opv(g, SpvOpSelect, v->u64, 3, subn, frac,
+               op2(v, SpvOpBitwiseOr, v->u64, frac, spv_const_int(v->m, 64, 1ull << 52)));
+  *e = sg_opv(g, SpvOpSelect, v->i32, 3, subn, KI(v, (uint32_t)-1074),
+              op2(v, SpvOpISub, v->i32, eb, KI(v, 52)));
+}
+
+/* fmod(x, y) of doubles, exact: the mantissas' remainder, mx mod my, then 11 exponent bits at
+ * a time (r 2^11 stays below 2^64) r = (r << s) mod my, as integers; a loop (up to 191 turns
+ * between the largest and the smallest doubles). */
+static uint32_t fmod64(VM *v, uint32_t x, uint32_t y) {
+  SG *g = v->g;
+  uint32_t ax = fabs_(v, x), ay = fabs_(v, y);
+  uint32_t fine =
+      and_(v, and_(v, gt(v, ay, K(v, 0)), not_(v, isinf_(v, ay))),
+           and_(v, not_(v, isinf_(v, ax)), not_(v, or_(v, isnan_(v, ax), isnan_(v, ay)))));
+  uint32_t ya = sel(v, fine, ay, K(v, 1)), xa = sel(v, fine, ax, K(v, 0));
+  uint32_t mx, ex, my, ey;
+  mant_exp(v, xa, &mx, &ex);
+  mant_exp(v, ya, &my, &ey);
+  uint32_t n0 = op2(v, SpvOpISub, v->i32, ex, ey);
+  n0 = sg_opv(g, SpvOpSelect, v->i32, 3, lt(v, xa, ya), KI(v, 0), n0);
+  uint32_t r0 = op2(v, SpvOpUMod, v->u64, mx, my);
+  uint32_t pre = g->label;
+  uint32_t head = spv_id(v->m), body = spv_id(v->m), cont = spv_id(v->m), merge = spv_id(v->m);
+  uint32_t rn = spv_id(v->m), nn = spv_id(v->m), rp = spv_id(v->m), np = spv_id(v->m);
+  sg_start_block(g, head);
+  uint32_t phr[4] = {r0, pre, rn, cont}, phn[4] = {n0, pre, nn, cont};
+  op_as(g, rp, SpvOpPhi, v->u64, 4, phr);
+  op_as(g, np, SpvOpPhi, v->i32, 4, phn);
+  uint32_t go = op2(v, SpvOpSGreaterThan, v->b, np, KI(v, 0));
+  uint32_t mops[3] = {merge, cont, SpvLoopControlMaskNone}, bops[3] = {go, body, merge};
+  spw_inst(&g->body, SpvOpLoopMerge, mops, 3);
+  spw_inst(&g->body, SpvOpBranchConditional, bops, 3);
+  g->open = false;
+  sg_start_block(g, body);
+  uint32_t sh =
+      sg_opv(g, SpvOpExtInst, v->i32, 4, v->glsl, (uint32_t)GLSLstd450SMin, np, KI(v, 11));
+  uint32_t shl = op2(v, SpvOpShiftLeftLogical, v->u64, rp, sg_opv(g, SpvOpUConvert, v->u64, 1, sh));
+  uint32_t o1[2] = {shl, my}, o2[2] = {np, sh};
+  op_as(g, rn, SpvOpUMod, v->u64, 2, o1);
+  op_as(g, nn, SpvOpISub, v->i32, 2, o2);
+  sg_start_block(g, cont);
+  sg_branch(g, head);
+  sg_start_block(g, merge);
+  uint32_t rd = sg_opv(g, SpvOpConvertUToF, v->d, 1, rp);
+  uint32_t r = scale2(v, rd, sg_opv(g, SpvOpConvertSToF, v->d, 1, ey));
+  r = sel(v, lt(v, xa, ya), xa, r);
+  r = sel(v, sign64(v, x), neg(v, r), r);
+  r = sel(v, and_(v, isinf_(v, ay), not_(v, or_(v, isinf_(v, ax), isnan_(v, ax)))), x, r);
+  uint32_t bad =
+      or_(v, or_(v, isnan_(v, ax), isnan_(v, ay)), or_(v, isinf_(v, ax), eq(v, ay, K(v, 0))));
+  return sel(v, bad, dnan(v), r);
+}
+
 /* Whether double x's sign bit is set. */
 static uint32_t sign64(VM *v, uint32_t x) {
   return op2(v, SpvOpINotEqual, v->b,
@@ -957,7 +1030,9 @@ static void def_f64(VM *v, int which) {
            which == F64_LOG_PARTS ? v->d3
            : which == F64_TRIG    ? v->d4
                                   : v->d,
-           which == F64_POW || which == F64_ATAN2 || which == F64_HYPOT ? 2 : 1, dts, pp);
+           which == F64_POW || which == F64_ATAN2 || which == F64_HYPOT || which == F64_FMOD ? 2
+                                                                                             : 1,
+           dts, pp);
   uint32_t x = pp[0], p2nd = pp[1];
   uint32_t r = 0, nan = isnan_(v, x), kf;
   switch (which) {
@@ -1413,6 +1488,7 @@ static void def_f64(VM *v, int which) {
     r = sel(v, nan, x, r);
     break;
   }
+  case F64_FMOD: r = fmod64(v, x, p2nd); break;
   case F64_TRIG: r = trig64(v, x); break;
   case F64_SIN:
   case F64_COS:
@@ -1743,6 +1819,7 @@ static int fn_of64(KBuiltin b) {
   case BI_ASINH: return F64_ASINH;
   case BI_ACOSH: return F64_ACOSH;
   case BI_ATANH: return F64_ATANH;
+  case BI_FMOD: return F64_FMOD;
   case BI_COPYSIGN: return F_COUNT;
   default: return -1;
   }

@@ -65,7 +65,7 @@ static long double reference(int f, long double x, long double y) {
   }
 }
 
-enum { NFN_D = 25 };
+enum { NFN_D = 27 };
 
 static const struct {
   const char *name;
@@ -74,7 +74,7 @@ static const struct {
     {"exp", 2},   {"exp2", 2},  {"exp10", 2}, {"expm1", 2}, {"log", 2},  {"log2", 2},  {"log10", 2},
     {"log1p", 2}, {"sin", 2},   {"cos", 2},   {"tan", 2},   {"pow", 2},  {"atan2", 2}, {"atan", 2},
     {"asin", 2},  {"acos", 2},  {"sinh", 2},  {"cosh", 2},  {"tanh", 2}, {"cbrt", 2},  {"hypot", 2},
-    {"round", 0}, {"asinh", 2}, {"acosh", 2}, {"atanh", 2},
+    {"round", 0}, {"asinh", 2}, {"acosh", 2}, {"atanh", 2}, {"fmod", 0}, {"sinpi", 2},
 };
 
 static long double reference_d(int f, long double x, long double y) {
@@ -103,7 +103,9 @@ static long double reference_d(int f, long double x, long double y) {
   case 21: return roundl(x);
   case 22: return asinhl(x);
   case 23: return acoshl(x);
-  default: return atanhl(x);
+  case 24: return atanhl(x);
+  case 25: return fmodl(x, y);
+  default: return sinpi_l(x);
   }
 }
 

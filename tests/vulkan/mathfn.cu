@@ -71,4 +71,6 @@ extern "C" __global__ void mathfn_d(const double *a, const double *b, double *o,
     o[22 * n + i] = asinh(x);
     o[23 * n + i] = acosh(x);
     o[24 * n + i] = atanh(x);
+    o[25 * n + i] = fmod(x, b[i]);
+    o[26 * n + i] = sinpi(x);
 }
