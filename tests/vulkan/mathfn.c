@@ -65,7 +65,7 @@ static long double reference(int f, long double x, long double y) {
   }
 }
 
-enum { NFN_D = 27 };
+enum { NFN_D = 28 };
 
 static const struct {
   const char *name;
@@ -74,7 +74,7 @@ static const struct {
     {"exp", 2},   {"exp2", 2},  {"exp10", 2}, {"expm1", 2}, {"log", 2},  {"log2", 2},  {"log10", 2},
     {"log1p", 2}, {"sin", 2},   {"cos", 2},   {"tan", 2},   {"pow", 2},  {"atan2", 2}, {"atan", 2},
     {"asin", 2},  {"acos", 2},  {"sinh", 2},  {"cosh", 2},  {"tanh", 2}, {"cbrt", 2},  {"hypot", 2},
-    {"round", 0}, {"asinh", 2}, {"acosh", 2}, {"atanh", 2}, {"fmod", 0}, {"sinpi", 2},
+    {"round", 0}, {"asinh", 2}, {"acosh", 2}, {"atanh", 2}, {"fmod", 0}, {"sinpi", 2}, {"rcbrt", 2},
 };
 
 static long double reference_d(int f, long double x, long double y) {
@@ -105,7 +105,8 @@ static long double reference_d(int f, long double x, long double y) {
   case 23: return acoshl(x);
   case 24: return atanhl(x);
   case 25: return fmodl(x, y);
-  default: return sinpi_l(x);
+  case 26: return sinpi_l(x);
+  default: return 1 / cbrtl(x);
   }
 }
 
@@ -281,5 +282,23 @@ int main(int argc, char **argv) {
   }
   free(a), free(b), free(out);
   run_double(&rt, n);
+  /* 64-bit clz and popcount against the host's. */
+  uint64_t *w = malloc(n * sizeof *w);
+  for (int i = 0; i < n; i++) w[i] = rt_u64(&rt) >> rt_int(&rt, 0, 64) % 64;
+  w[0] = 0, w[1] = ~0ull, w[2] = 1ull << 32;
+  kcrt_buffer *dw = rt_upload(&rt, w, n * sizeof *w), *dc = rt_alloc(&rt, 2 * n * sizeof(int));
+  kcrt_arg bargs[] = {KCRT_ARG_BUFFER(dw), KCRT_ARG_BUFFER(dc), KCRT_ARG_VALUE(n)};
+  rt_launch(&rt, rt_kernel(&rt, "bits64"), KCRT_DIM1(rt_ceil_div(n, 128)), KCRT_DIM1(128), 0, bargs,
+            3);
+  int *cnt = malloc(2 * n * sizeof *cnt), bad64 = 0;
+  rt_download(&rt, dc, cnt, 2 * n * sizeof *cnt);
+  for (int i = 0; i < n; i++) {
+    int clz = w[i] ? __builtin_clzll(w[i]) : 64, pop = __builtin_popcountll(w[i]);
+    if ((cnt[2 * i] != clz || cnt[2 * i + 1] != pop) && bad64++ < 5)
+      printf("FAIL mathfn: clz/popcount(%#llx) = %d, %d, want %d, %d\n", (unsigned long long)w[i],
+             cnt[2 * i], cnt[2 * i + 1], clz, pop);
+  }
+  if (bad64) rt.failures++;
+  free(w), free(cnt);
   return rt_finish(&rt, "%d arguments x %d float and %d double functions", n, NFN, NFN_D);
 }

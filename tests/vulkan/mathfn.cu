@@ -73,4 +73,13 @@ extern "C" __global__ void mathfn_d(const double *a, const double *b, double *o,
     o[24 * n + i] = atanh(x);
     o[25 * n + i] = fmod(x, b[i]);
     o[26 * n + i] = sinpi(x);
+    o[27 * n + i] = rcbrt(x);
+}
+
+// 64-bit clz and popcount (their halves' in the Vulkan form), which rootn's prelude uses.
+extern "C" __global__ void bits64(const unsigned long long *a, int *o, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    o[2 * i] = __clzll((long long)a[i]);
+    o[2 * i + 1] = __popcll(a[i]);
 }
