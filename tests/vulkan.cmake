@@ -56,6 +56,10 @@ list(APPEND _vk_sources ${CMAKE_CURRENT_SOURCE_DIR}/cl/printf_args.cl
 # Images (issue 30): tests/runtime's and tests/vulkan's own image kernels.
 list(APPEND _vk_sources ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cl_images.cl
      ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/images.cl)
+# kcc's own float math (issue 27): the CUDA spellings and OpenCL C's vectors and prelude
+# functions over them (sinpi, pown, rootn, powr, sincos).
+list(APPEND _vk_sources ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/mathfn.cu
+     ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/mathvec.cl)
 foreach(_src ${_vk_sources})
   get_filename_component(_name ${_src} NAME_WE)
   add_test(NAME vulkan.spirv.${_name}
@@ -143,6 +147,9 @@ set_tests_properties(vulkan.form PROPERTIES TIMEOUT 60 SKIP_RETURN_CODE 77 LABEL
 #                       and every image type's layout, against a host reference (and
 #                       vulkan.run.cl_images: tests/runtime/cl_images.c, every image type and
 #                       sampler on four formats).
+#   vulkan.run.mathfn   tests/vulkan/mathfn.c on mathfn.cu: expf ... hypotf (kcc's own float math,
+#                       spirv_vkmath.c) on random, ranged and special arguments, each within its
+#                       claimed ulp bound of the host's long double libm.
 #   vulkan.api          tests/vulkan/api.c: device info, the named errors, views, block shapes,
 #                       queues and events, fills and copies at odd offsets, large transfers.
 set(_vk_env "KCC_DEVICE=vulkan;XDG_CACHE_HOME=${_rt_out}/cache-vulkan")
@@ -168,7 +175,7 @@ endforeach()
 
 # Kernels kept beside their host program in tests/vulkan/.
 foreach(_src flow.k params.k frames.k divguard.k ieee.k divzero.k sharedptr.k spill.k vkprintf.k
-        wrapatomic.k images.cl)
+        wrapatomic.k images.cl mathfn.cu)
   get_filename_component(_name ${_src} NAME_WE)
   add_custom_command(OUTPUT ${_vk_dir}/${_name}.kcb.stamp
     COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/runtime/make_bundle.sh $<TARGET_FILE:kcc>

@@ -1124,6 +1124,7 @@ static void cleanup(SG *g) {
   }
   spw_free(&g->vars);
   spw_free(&g->body);
+  spw_free(&g->vkmath_code);
   free(g->structs);
   free(g->fwd);
   free(g->strs);
@@ -1191,6 +1192,7 @@ static bool emit(KModule *m, const KOptions *o, KBuf *out, bool vk) {
       KFunc *f = m->funcs.v[i];
       if (f->is_kernel && f->body) sg_vk_entry(&g, f);
     }
+    sg_vk_math_finish(&g);
     sg_vk_finish(&g);
   } else {
     entry_points(&g);

@@ -1295,6 +1295,14 @@ static uint32_t ext(SG *g, KExpr *e, int inst, const KType *t) {
   if (g->vk) { /* the GLSL.std.450 counterpart, where one is exact enough */
     int ocl = inst;
     inst = sg_vk_glsl_inst(g, inst, e, elem(t));
+    if (inst == SG_VK_OWN_MATH && e->nargs <= 2) {
+      uint32_t v[2];
+      for (int i = 0; i < e->nargs; i++) {
+        v[i] = sg_expr(g, e->args[i]);
+        if (e->args[i]->type != t) v[i] = sg_convert(g, v[i], e->args[i]->type, t, e->loc);
+      }
+      return sg_vk_math(g, e->builtin, t, v, e->nargs);
+    }
     if (inst < 0) return spv_undef(&g->m, ty(g, t));
     if (inst == GLSLstd450Fma && e->nargs == 3 && !g->o->fast_math) {
       uint32_t v[3];
@@ -1870,9 +1878,29 @@ static bool vk_unsupported(SG *g, KExpr *e) {
 }
 
 /* popcount / clz on 32-bit integers through core instructions (OpBitCount and
- * GLSL.std.450 FindUMsb, whose -1 for 0 makes clz(0) 32); Vulkan has them for 32 bits only. */
+ * GLSL.std.450 FindUMsb, whose -1 for 0 makes clz(0) 32); Vulkan has them for 32 bits only,
+ * so a 64-bit one is its halves': clz(hi), or 32 + clz(lo) where hi is 0; the two counts. */
 static uint32_t vk_bitcount(SG *g, KExpr *e, bool clz) {
   const KType *at = e->args[0]->type, *rt = e->type;
+  if (at->kind != KT_VEC && sg_bits(at) == 64) {
+    uint32_t i32 = spv_type_int(&g->m, 32), i64 = spv_type_int(&g->m, 64);
+    uint32_t x = sg_expr(g, e->args[0]), glsl = sg_vk_glsl_import(g);
+    uint32_t lo = sg_opv(g, SpvOpUConvert, i32, 1, x);
+    uint32_t hi = sg_opv(g, SpvOpUConvert, i32, 1,
+                         sg_opv(g, SpvOpShiftRightLogical, i64, 2, x, sg_u64(g, 32)));
+    uint32_t r;
+    if (clz) {
+      uint32_t mh = sg_opv(g, SpvOpExtInst, i32, 3, glsl, (uint32_t)GLSLstd450FindUMsb, hi);
+      uint32_t ml = sg_opv(g, SpvOpExtInst, i32, 3, glsl, (uint32_t)GLSLstd450FindUMsb, lo);
+      uint32_t zh = sg_opv(g, SpvOpIEqual, spv_type_bool(&g->m), 2, hi, sg_u32(g, 0));
+      r = sg_opv(g, SpvOpSelect, i32, 3, zh, sg_opv(g, SpvOpISub, i32, 2, sg_u32(g, 63), ml),
+                 sg_opv(g, SpvOpISub, i32, 2, sg_u32(g, 31), mh));
+    } else {
+      r = sg_opv(g, SpvOpIAdd, i32, 2, sg_opv(g, SpvOpBitCount, i32, 1, hi),
+                 sg_opv(g, SpvOpBitCount, i32, 1, lo));
+    }
+    return sg_convert(g, r, kir_type_scalar(KT_I32), rt, e->loc);
+  }
   if (at->kind == KT_VEC || sg_bits(at) != 32) {
     sg_error(g, e->loc,
              "'%s' on other than 32-bit integers is not supported by the Vulkan "

@@ -46,6 +46,7 @@ typedef struct SFile {
 } SFile;
 
 enum { SG_NBUILTIN = 9 }; /* SG.builtin: 4 work-item registers, 5 subgroup builtins */
+enum { SG_NVKMATH = 64 }; /* SG.vkmath: at least spirv_vkmath.c's F_COUNT */
 
 typedef struct SG {
   SpvModule m;
@@ -85,6 +86,10 @@ typedef struct SG {
   uint32_t vk_image;      /* Vulkan: the image descriptor struct (sg_vk_image_type), once */
   int nformats, nstrings; /* "kcc.printf:" and "kcc.str:" OpStrings so far */
   uint32_t ocl;           /* OpExtInstImport "OpenCL.std", 0 until needed */
+  /* Vulkan: kcc's own float math (spirv_vkmath.c), each function made at its first call into
+   * a buffer of its own (the function section holds the one being lowered). */
+  uint32_t vkmath[SG_NVKMATH];
+  SpvWords vkmath_code;
   /* Input variables: threadIdx, blockIdx, blockDim, gridDim, then (the OpenCL flavour) the
      subgroup ones, SubgroupSize .. SubgroupLocalInvocationId (spirv_expr.c) */
   uint32_t builtin[SG_NBUILTIN];
@@ -171,8 +176,10 @@ void sg_vk_check_func(SG *g, KFunc *f);
 /* Kernel f's GLCompute entry point: a parameterless function that reads f's parameters
  * from the push-constant block and calls f; its OpEntryPoint and execution modes. */
 void sg_vk_entry(SG *g, KFunc *f);
-/* GLSL.std.450's instruction for OpenCL.std's `ocl` in call e on element type et, or -1 with
- * a diagnostic saying why not. */
+/* GLSL.std.450's instruction for OpenCL.std's `ocl` in call e on element type et,
+ * SG_VK_OWN_MATH where kcc's own function is taken instead (sg_vk_math), or -1 with a
+ * diagnostic saying why not. */
+enum { SG_VK_OWN_MATH = -2 };
 int sg_vk_glsl_inst(SG *g, int ocl, const KExpr *e, const KType *et);
 uint32_t sg_vk_glsl_import(SG *g);
 /* IEEE a / b and sqrt(x) of float type t (scalar or vector): Vulkan's OpFDiv and Sqrt are
@@ -220,6 +227,16 @@ uint32_t sg_vk_dyn_shared(SG *g, const KVar *v);
  * (KFunc.image_impl), which reach the texels through BI_SURF_LOAD/STORE. */
 uint32_t sg_vk_image_type(SG *g);
 uint32_t sg_vk_image(SG *g, KExpr *e); /* the queries, BI_SURF_LOAD/STORE, reads, writes */
+
+/* ---- spirv_vkmath.c: kcc's own float math for the Vulkan flavour */
+/* Whether builtin b (exp, sin, pow...) has kcc's own implementation on float (f64: on
+ * double). */
+bool sg_vk_math_has(KBuiltin b, bool f64);
+/* b on float or double (or vector) type t: a call of the module's function for it, made at the
+ * first use. */
+uint32_t sg_vk_math(SG *g, KBuiltin b, const KType *t, const uint32_t *args, int nargs);
+/* Appends the functions made to the module's function section. */
+void sg_vk_math_finish(SG *g);
 
 /* ---- spirv_expr.c */
 uint32_t sg_expr(SG *g, KExpr *e);    /* the value (0 for void) */

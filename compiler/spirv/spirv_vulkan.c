@@ -1147,15 +1147,11 @@ int sg_vk_glsl_inst(SG *g, int ocl, const KExpr *e, const KType *et) {
   }
   if (exact >= 0) return exact;
   if (loose >= 0 && approx && !f64) return loose;
-  if (loose >= 0 && !f64)
-    sg_error(g, e->loc,
-             "'%s': Vulkan's own %s is much less precise than C's and kcc's implementation for "
-             "the Vulkan SPIR-V form is not built yet; use the fast intrinsic (__%sf) or "
-             "-ffast-math",
-             name, name, name);
-  else
-    sg_error(g, e->loc, "'%s'%s is not supported by the Vulkan SPIR-V form yet", name,
-             f64 ? " on double" : "");
+  /* kcc's own (spirv_vkmath.c): C's precision, and for the fast intrinsics Vulkan lacks. */
+  if ((f64 || et->kind == KT_F32) && sg_vk_math_has(e->builtin, f64)) return SG_VK_OWN_MATH;
+  if (e->builtin == BI_COPYSIGN) return SG_VK_OWN_MATH; /* bits: every width */
+  sg_error(g, e->loc, "'%s'%s is not supported by the Vulkan SPIR-V form yet", name,
+           f64 ? " on double" : "");
   return -1;
 }
 

@@ -1,0 +1,58 @@
+#!/usr/bin/env python3
+"""vkmath_table.py — the table of 2/pi that compiler/spirv/spirv_vkmath.c's sin, cos and tan
+reduce float arguments with (its output is pasted there as VK_TWO_OVER_PI).
+
+A float x >= 1/2 is m * 2^e with m an integer below 2^24 and e = E - 150 (E its biased
+exponent, 126..254). x * 2/pi mod 4 = m * a_e mod 4 with a_e = (2^e * 2/pi) mod 4, because m
+is an integer. Each a_e is written as four doubles c0 + c1 + c2 + c3: c0 a multiple of 2^-22
+below 4, c1 of 2^-46 below 2^-22, c2 of 2^-70 below 2^-46, c3 the rest rounded to double, so
+that m * c0, m * c1 and m * c2 are exact in double (at most 48 significant bits)."""
+import mpmath
+
+mpmath.mp.prec = 1600  # 1280 bits of 2/pi for the double table, and more
+two_over_pi = 2 / mpmath.pi
+rows = []
+for E in range(126, 255):
+    e = E - 150
+    a = mpmath.fmod(two_over_pi * mpmath.mpf(2) ** e, 4)
+    cs = []
+    for k in range(3):
+        scale = mpmath.mpf(2) ** (22 + 24 * k)
+        c = mpmath.floor(a * scale) / scale
+        cs.append(c)
+        a -= c
+    cs.append(a)
+    rows.append([float(c) for c in cs])
+    assert all(float(c) == c for c in cs[:3])
+print("/* scripts/vkmath_table.py: a_E = (2^(E-150) * 2/pi) mod 4 as four doubles, E = 126..254 */")
+print("static const double VK_TWO_OVER_PI[129][4] = {")
+for r in rows:
+    print("    {" + ", ".join(x.hex() if x else "0x0p+0" for x in r) + "},")
+print("};")
+
+# The double functions' table: 2/pi's bits after the point in 32-bit words, most significant
+# first, behind two zero words (a window may start up to 64 bits before the point).
+words = [0, 0]
+frac = two_over_pi
+for _ in range(40):
+    frac *= 2**32
+    w = int(mpmath.floor(frac))
+    words.append(w)
+    frac -= w
+print()
+print("/* scripts/vkmath_table.py: 2/pi's bits after the point, 32 a word, behind two zero words */")
+print("static const uint32_t VK_TWO_OVER_PI_BITS[%d] = {" % len(words))
+for i in range(0, len(words), 6):
+    print("    " + ", ".join("0x%08x" % w for w in words[i:i + 6]) + ",")
+print("};")
+
+# atan(k/8), k = 0..8, as double-double: the double atan's reduction points.
+print()
+print("/* scripts/vkmath_table.py: atan(k/8) = hi + lo, k = 0..8 */")
+print("static const double VK_ATAN_K8[9][2] = {")
+for k in range(9):
+    a = mpmath.atan(mpmath.mpf(k) / 8)
+    hi = float(a)
+    lo = float(a - mpmath.mpf(hi))
+    print("    {%s, %s}," % (hi.hex() if hi else "0x0p+0", lo.hex() if lo else "0x0p+0"))
+print("};")

@@ -1,0 +1,304 @@
+/* mathfn.c — runs tests/vulkan/mathfn.cu's float math (kcc's own functions in the Vulkan form,
+ * compiler/spirv/spirv_vkmath.c) on random arguments of every magnitude (random bit patterns:
+ * huge, tiny, subnormal, infinite, NaN), on each function's interesting ranges, and on special
+ * values, and measures each result's error against the host's long double libm in ulps of the
+ * float result (math_ref.h's ulps: infinities, zeros with their sign and NaN must match). Every
+ * function must stay within the bound below, which is what docs/cli.md claims for it (1 ulp:
+ * stricter than OpenCL's and CUDA's bounds for every one of them; 0, exact, for fmodf, roundf
+ * and copysignf); the largest error measured for each function is printed. */
+#include "rt_common.h"
+#include "math_ref.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { NFN = 31 };
+
+static const struct {
+  const char *name;
+  double bound; /* ulps */
+} fns[NFN] = {
+    {"expf", 1},        {"exp2f", 1},  {"exp10f", 1}, {"expm1f", 1},    {"logf", 1},
+    {"log2f", 1},       {"log10f", 1}, {"log1pf", 1}, {"sinf", 1},      {"cosf", 1},
+    {"tanf", 1},        {"asinf", 1},  {"acosf", 1},  {"atanf", 1},     {"atan2f", 1},
+    {"sinhf", 1},       {"coshf", 1},  {"tanhf", 1},  {"asinhf", 1},    {"acoshf", 1},
+    {"atanhf", 1},      {"powf", 1},   {"cbrtf", 1},  {"hypotf", 1},    {"sincosf sin", 1},
+    {"sincosf cos", 1}, {"fmodf", 0},  {"roundf", 0}, {"copysignf", 0}, {"erff", 1},
+    {"erfcf", 1},
+};
+
+static long double reference(int f, long double x, long double y) {
+  switch (f) {
+  case 0: return expl(x);
+  case 1: return exp2l(x);
+  case 2: return powl(10, x);
+  case 3: return expm1l(x);
+  case 4: return logl(x);
+  case 5: return log2l(x);
+  case 6: return log10l(x);
+  case 7: return log1pl(x);
+  case 8:
+  case 24: return sinl(x);
+  case 9:
+  case 25: return cosl(x);
+  case 10: return tanl(x);
+  case 11: return asinl(x);
+  case 12: return acosl(x);
+  case 13: return atanl(x);
+  case 14: return atan2l(x, y);
+  case 15: return sinhl(x);
+  case 16: return coshl(x);
+  case 17: return tanhl(x);
+  case 18: return asinhl(x);
+  case 19: return acoshl(x);
+  case 20: return atanhl(x);
+  case 21: return powl(x, y);
+  case 22: return cbrtl(x);
+  case 23: return hypotl(x, y);
+  case 26: return fmodl(x, y);
+  case 27: return roundl(x);
+  case 28: return copysignl(x, y);
+  case 29: return erfl(x);
+  default: return erfcl(x);
+  }
+}
+
+enum { NFN_D = 28 };
+
+static const struct {
+  const char *name;
+  double bound; /* ulps */
+} fns_d[NFN_D] = {
+    {"exp", 2},   {"exp2", 2},  {"exp10", 2}, {"expm1", 2}, {"log", 2},  {"log2", 2},  {"log10", 2},
+    {"log1p", 2}, {"sin", 2},   {"cos", 2},   {"tan", 2},   {"pow", 2},  {"atan2", 2}, {"atan", 2},
+    {"asin", 2},  {"acos", 2},  {"sinh", 2},  {"cosh", 2},  {"tanh", 2}, {"cbrt", 2},  {"hypot", 2},
+    {"round", 0}, {"asinh", 2}, {"acosh", 2}, {"atanh", 2}, {"fmod", 0}, {"sinpi", 2}, {"rcbrt", 2},
+};
+
+static long double reference_d(int f, long double x, long double y) {
+  switch (f) {
+  case 0: return expl(x);
+  case 1: return exp2l(x);
+  case 2: return powl(10, x);
+  case 3: return expm1l(x);
+  case 4: return logl(x);
+  case 5: return log2l(x);
+  case 6: return log10l(x);
+  case 7: return log1pl(x);
+  case 8: return sinl(x);
+  case 9: return cosl(x);
+  case 10: return tanl(x);
+  case 11: return powl(x, y);
+  case 12: return atan2l(x, y);
+  case 13: return atanl(x);
+  case 14: return asinl(x);
+  case 15: return acosl(x);
+  case 16: return sinhl(x);
+  case 17: return coshl(x);
+  case 18: return tanhl(x);
+  case 19: return cbrtl(x);
+  case 20: return hypotl(x, y);
+  case 21: return roundl(x);
+  case 22: return asinhl(x);
+  case 23: return acoshl(x);
+  case 24: return atanhl(x);
+  case 25: return fmodl(x, y);
+  case 26: return sinpi_l(x);
+  default: return 1 / cbrtl(x);
+  }
+}
+
+static double bits_d(uint64_t u) {
+  double f;
+  memcpy(&f, &u, 8);
+  return f;
+}
+
+/* The double functions on n arguments of every kind, each within its bound. */
+static void run_double(Rt *rt, int n) {
+  double *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b);
+  static const double special[] = {0.0,
+                                   -0.0,
+                                   INFINITY,
+                                   -INFINITY,
+                                   NAN,
+                                   1.0,
+                                   -1.0,
+                                   0.5,
+                                   2.0,
+                                   4.9e-324,
+                                   1e-310,
+                                   DBL_MIN,
+                                   DBL_MAX,
+                                   709.782712893384,
+                                   709.79,
+                                   -745.1332191019411,
+                                   -708.4,
+                                   1023.5,
+                                   -1074.0,
+                                   -1075.0,
+                                   308.25,
+                                   -323.5,
+                                   1e-17,
+                                   -1e-17,
+                                   0.99999999999999989,
+                                   1.0000000000000002,
+                                   10.0,
+                                   100.0,
+                                   0x1.6a09e667f3bcdp-1};
+  int ns = (int)(sizeof special / sizeof special[0]);
+  for (int i = 0; i < n; i++) {
+    switch (i % 8) {
+    case 0: a[i] = bits_d(rt_u64(rt)); break;
+    case 1: a[i] = rt_double(rt, -750, 750); break;
+    case 2: a[i] = rt_double(rt, -2, 2); break;
+    case 3: a[i] = ldexp(rt_double(rt, 1, 2), rt_int(rt, -1074, 1023)); break;
+    case 4: a[i] = 1 + rt_double(rt, -1e-3, 1e-3) * (rt_int(rt, 0, 1) ? 1 : 1e-9); break;
+    case 5: a[i] = ldexp(rt_double(rt, -1, 1), rt_int(rt, -60, 0)); break;
+    case 6: a[i] = rt_double(rt, -1, 0); break;
+    default: a[i] = special[rt_int(rt, 0, ns - 1)]; break;
+    }
+    /* pow's exponents: any, moderate, integers and halves, large (near overflow) */
+    switch (i % 5) {
+    case 0: b[i] = bits_d(rt_u64(rt)); break;
+    case 1: b[i] = rt_double(rt, -10, 10); break;
+    case 2: b[i] = (double)rt_int(rt, -80, 80) / 2; break;
+    case 3: b[i] = rt_double(rt, -1, 1) * ldexp(1, rt_int(rt, 0, 40)); break;
+    default: b[i] = special[rt_int(rt, 0, ns - 1)]; break;
+    }
+  }
+  for (int i = 0; i < ns && i < n; i++) a[i] = special[i];
+  size_t bytes = (size_t)n * sizeof(double);
+  kcrt_buffer *da = rt_upload(rt, a, bytes), *db = rt_upload(rt, b, bytes),
+              *dout = rt_alloc(rt, bytes * NFN_D);
+  kcrt_arg args[] = {KCRT_ARG_BUFFER(da), KCRT_ARG_BUFFER(db), KCRT_ARG_BUFFER(dout),
+                     KCRT_ARG_VALUE(n)};
+  rt_launch(rt, rt_kernel(rt, "mathfn_d"), KCRT_DIM1(rt_ceil_div(n, 128)), KCRT_DIM1(128), 0, args,
+            4);
+  double *out = malloc(bytes * NFN_D);
+  rt_download(rt, dout, out, bytes * NFN_D);
+  for (int f = 0; f < NFN_D; f++) {
+    double worst = 0;
+    int bad = 0, worst_i = 0;
+    for (int i = 0; i < n; i++) {
+      long double want = reference_d(f, a[i], b[i]);
+      double e = ulps(out[(size_t)f * n + i], want, 1);
+      if (e > worst) worst = e, worst_i = i;
+      if (e > fns_d[f].bound && bad++ < 5)
+        printf("FAIL mathfn: %s(%a, %a) = %a, want %La (%.3g ulp, bound %g)\n", fns_d[f].name, a[i],
+               b[i], out[(size_t)f * n + i], want, e, fns_d[f].bound);
+    }
+    if (bad) {
+      printf("FAIL mathfn: %s beyond %g ulp on %d of %d arguments (seed %llu)\n", fns_d[f].name,
+             fns_d[f].bound, bad, n, (unsigned long long)rt->seed);
+      rt->failures++;
+    }
+    printf("mathfn: %-12s max %.3f ulp (at %a) on %d arguments\n", fns_d[f].name, worst, a[worst_i],
+           n);
+  }
+  free(a), free(b), free(out);
+}
+
+static float bits_f(uint32_t u) {
+  float f;
+  memcpy(&f, &u, 4);
+  return f;
+}
+
+/* A float of random sign whose exponent is uniform in [lo, hi] (subnormals below -126). */
+static float rand_exp(Rt *rt, int lo, int hi) {
+  float m = rt_float(rt, 1, 2);
+  float x = ldexpf(m, rt_int(rt, lo, hi));
+  return rt_int(rt, 0, 1) ? -x : x;
+}
+
+int main(int argc, char **argv) {
+  Rt rt;
+  rt_init(&rt, argc, argv, "mathfn");
+  int n = rt_int(&rt, 60000, 80000);
+  /* A longer run by hand (KCC_MATHFN_N=4000000): the bounds docs/cli.md reports. */
+  const char *nenv = getenv("KCC_MATHFN_N");
+  if (nenv && atoi(nenv) > 0) n = atoi(nenv);
+  float *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b);
+  static const float special[] = {
+      0.0f, -0.0f, INFINITY, -INFINITY, NAN, 1.0f, -1.0f, 0.5f, -0.5f, 2.0f, 1e-45f, -1e-45f,
+      1e-40f, FLT_MIN, FLT_MAX, -FLT_MAX, 88.72283f, 88.72284f, -103.97208f, -87.33654f, 89.41599f,
+      0x1.921fb6p+0f, 0x1.921fb6p+1f, 0x1.921fb6p+2f, 1e22f, 0x1.5d1p+126f,
+      /* floats closest to multiples of pi/2 (their reduced arguments below 2^-27 of them) */
+      0x1.6a8d3cp+91f, 0x1.55cb2ep+125f, 105414350.0f, 0x1.fe8ecap+119f, 0.999999940f, 1.00000012f,
+      3.0f, -3.0f, 0.1f, 10.0f, 38.5f, -45.5f, 128.0f, -150.0f, 9.0f, 0.25f};
+  int nspecial = (int)(sizeof special / sizeof special[0]);
+  for (int i = 0; i < n; i++) {
+    switch (i % 10) {
+    case 0: a[i] = bits_f(rt_u32(&rt)), b[i] = bits_f(rt_u32(&rt)); break;
+    case 1: a[i] = rt_float(&rt, -4, 4), b[i] = rt_float(&rt, -4, 4); break;
+    case 2: a[i] = rt_float(&rt, -100, 100), b[i] = rt_float(&rt, -30, 30); break;
+    case 3: a[i] = rand_exp(&rt, -30, 30), b[i] = (float)rt_int(&rt, -40, 40); break;
+    case 4: a[i] = rt_float(&rt, 0.5f, 2), b[i] = rt_float(&rt, -200, 200); break;
+    case 5: a[i] = rand_exp(&rt, 20, 127), b[i] = rand_exp(&rt, -20, 20); break;
+    case 6: a[i] = rand_exp(&rt, -149, -10), b[i] = rt_float(&rt, -1, 1); break;
+    case 7: a[i] = rt_float(&rt, -1, 1), b[i] = rand_exp(&rt, -149, 127); break;
+    case 8: /* x near 1 (log1p, acosh, pow), y halves and integers for pow's signs */
+      a[i] = 1 + rt_float(&rt, -1e-3f, 1e-3f) * (rt_int(&rt, 0, 1) ? 1 : 1e-4f);
+      if (rt_int(&rt, 0, 1)) a[i] = -a[i] * rt_float(&rt, 0.5f, 4);
+      b[i] = (float)rt_int(&rt, -60, 60) / 2;
+      break;
+    default:
+      a[i] = special[rt_int(&rt, 0, nspecial - 1)], b[i] = special[rt_int(&rt, 0, nspecial - 1)];
+      break;
+    }
+  }
+  for (int i = 0; i < nspecial * nspecial && i < n; i++) /* every pair once */
+    a[i] = special[i / nspecial], b[i] = special[i % nspecial];
+  size_t bytes = (size_t)n * sizeof(float);
+  kcrt_buffer *da = rt_upload(&rt, a, bytes), *db = rt_upload(&rt, b, bytes),
+              *dout = rt_alloc(&rt, bytes * NFN);
+  kcrt_arg args[] = {KCRT_ARG_BUFFER(da), KCRT_ARG_BUFFER(db), KCRT_ARG_BUFFER(dout),
+                     KCRT_ARG_VALUE(n)};
+  rt_launch(&rt, rt_kernel(&rt, "mathfn"), KCRT_DIM1(rt_ceil_div(n, 128)), KCRT_DIM1(128), 0, args,
+            4);
+  float *out = malloc(bytes * NFN);
+  rt_download(&rt, dout, out, bytes * NFN);
+  for (int f = 0; f < NFN; f++) {
+    double worst = 0;
+    int bad = 0, worst_i = 0;
+    for (int i = 0; i < n; i++) {
+      long double want = reference(f, a[i], b[i]);
+      double e = ulps(out[(size_t)f * n + i], want, 0);
+      if (e > worst) worst = e, worst_i = i;
+      if (e > fns[f].bound && bad++ < 5)
+        printf("FAIL mathfn: %s(%a, %a) = %a, want %a (%.3g ulp, bound %g)\n", fns[f].name, a[i],
+               b[i], out[(size_t)f * n + i], (double)want, e, fns[f].bound);
+    }
+    if (bad) {
+      printf("FAIL mathfn: %s beyond %g ulp on %d of %d arguments (seed %llu)\n", fns[f].name,
+             fns[f].bound, bad, n, (unsigned long long)rt.seed);
+      rt.failures++;
+    }
+    printf("mathfn: %-12s max %.3f ulp (at %a, %a) on %d arguments\n", fns[f].name, worst,
+           a[worst_i], b[worst_i], n);
+  }
+  free(a), free(b), free(out);
+  run_double(&rt, n);
+  /* 64-bit clz and popcount against the host's. */
+  uint64_t *w = malloc(n * sizeof *w);
+  for (int i = 0; i < n; i++) w[i] = rt_u64(&rt) >> rt_int(&rt, 0, 64) % 64;
+  w[0] = 0, w[1] = ~0ull, w[2] = 1ull << 32;
+  kcrt_buffer *dw = rt_upload(&rt, w, n * sizeof *w), *dc = rt_alloc(&rt, 2 * n * sizeof(int));
+  kcrt_arg bargs[] = {KCRT_ARG_BUFFER(dw), KCRT_ARG_BUFFER(dc), KCRT_ARG_VALUE(n)};
+  rt_launch(&rt, rt_kernel(&rt, "bits64"), KCRT_DIM1(rt_ceil_div(n, 128)), KCRT_DIM1(128), 0, bargs,
+            3);
+  int *cnt = malloc(2 * n * sizeof *cnt), bad64 = 0;
+  rt_download(&rt, dc, cnt, 2 * n * sizeof *cnt);
+  for (int i = 0; i < n; i++) {
+    int clz = w[i] ? __builtin_clzll(w[i]) : 64, pop = __builtin_popcountll(w[i]);
+    if ((cnt[2 * i] != clz || cnt[2 * i + 1] != pop) && bad64++ < 5)
+      printf("FAIL mathfn: clz/popcount(%#llx) = %d, %d, want %d, %d\n", (unsigned long long)w[i],
+             cnt[2 * i], cnt[2 * i + 1], clz, pop);
+  }
+  if (bad64) rt.failures++;
+  free(w), free(cnt);
+  return rt_finish(&rt, "%d arguments x %d float and %d double functions", n, NFN, NFN_D);
+}
