@@ -147,9 +147,10 @@ set_tests_properties(vulkan.form PROPERTIES TIMEOUT 60 SKIP_RETURN_CODE 77 LABEL
 #                       and every image type's layout, against a host reference (and
 #                       vulkan.run.cl_images: tests/runtime/cl_images.c, every image type and
 #                       sampler on four formats).
-#   vulkan.run.mathfn   tests/vulkan/mathfn.c on mathfn.cu: expf ... hypotf (kcc's own float math,
-#                       spirv_vkmath.c) on random, ranged and special arguments, each within its
-#                       claimed ulp bound of the host's long double libm.
+#   vulkan.run.mathfn   tests/vulkan/mathfn.c on mathfn.cu: kcc's own math (spirv_vkmath.c), 31
+#                       float and 28 double functions, on random, ranged and special arguments,
+#                       each within its claimed ulp bound of the host's long double libm; and
+#                       64-bit clz and popcount.
 #   vulkan.api          tests/vulkan/api.c: device info, the named errors, views, block shapes,
 #                       queues and events, fills and copies at odd offsets, large transfers.
 set(_vk_env "KCC_DEVICE=vulkan;XDG_CACHE_HOME=${_rt_out}/cache-vulkan")
