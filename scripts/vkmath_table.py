@@ -56,3 +56,21 @@ for k in range(9):
     lo = float(a - mpmath.mpf(hi))
     print("    {%s, %s}," % (hi.hex() if hi else "0x0p+0", lo.hex() if lo else "0x0p+0"))
 print("};")
+
+# erfc's Taylor coefficients about c = 0.5 + k/4, k = 0..10, for the double erf and erfc on
+# [0.375, 3.125): erfc(c) as hi, lo, erfc'(c) as hi, lo, then erfc^(n)(c) / n!, n = 2..24.
+print()
+print("/* scripts/vkmath_table.py: erfc about c = 0.5 + k/4: erfc(c) = hi + lo, erfc'(c) = hi + lo,")
+print(" * then the Taylor coefficients erfc^(n)(c) / n!, n = 2..24 */")
+print("static const double VK_ERFC_TAYLOR[11][27] = {")
+for k in range(11):
+    with mpmath.workprec(300):  # plenty for doubles, and fast
+        c = mpmath.mpf(1) / 2 + mpmath.mpf(k) / 4
+        co = mpmath.taylor(mpmath.erfc, c, 24)
+        hi = float(co[0])
+        lo = float(co[0] - mpmath.mpf(hi))
+        h1 = float(co[1])
+        l1 = float(co[1] - mpmath.mpf(h1))
+        row = [hi, lo, h1, l1] + [float(x) for x in co[2:]]
+    print("    {" + ", ".join(x.hex() for x in row) + "},")
+print("};")

@@ -179,7 +179,13 @@ uint32_t sg_convert(SG *g, uint32_t v, const KType *from, const KType *to, KLoc 
       return spv_undef(&g->m, rt);
     }
     return sg_opv(g, SpvOpBitcast, rt, 1, v);
-  case KC_PTR_TO_INT: return sg_opv(g, SpvOpConvertPtrToU, rt, 1, v);
+  case KC_PTR_TO_INT:
+    /* Vulkan converts PhysicalStorageBuffer addresses to 64-bit integers only
+     * (VUID-StandaloneSpirv-PhysicalStorageBuffer64-04710): a narrower one truncates those. */
+    if (g->vk && sg_bits(to) != 64)
+      return sg_opv(g, SpvOpUConvert, rt, 1,
+                    sg_opv(g, SpvOpConvertPtrToU, spv_type_int(&g->m, 64), 1, v));
+    return sg_opv(g, SpvOpConvertPtrToU, rt, 1, v);
   case KC_INT_TO_PTR: v = to_i64(g, v, from); return sg_opv(g, SpvOpConvertUToPtr, rt, 1, v);
   case KC_ARRAY_DECAY: break; /* needs the array's address: sg_expr handles it */
   case KC_SPLAT: break;

@@ -46,7 +46,7 @@ typedef struct SFile {
 } SFile;
 
 enum { SG_NBUILTIN = 9 }; /* SG.builtin: 4 work-item registers, 5 subgroup builtins */
-enum { SG_NVKMATH = 64 }; /* SG.vkmath: at least spirv_vkmath.c's F_COUNT */
+enum { SG_NVKMATH = 80 }; /* SG.vkmath: at least spirv_vkmath.c's F_COUNT */
 
 typedef struct SG {
   SpvModule m;

@@ -1,15 +1,18 @@
-/* spirv_vkmath.c — kcc's own float math for the Vulkan SPIR-V form (issue 27): exp, log, sin,
- * pow... to C's precision, where GLSL.std.450's are far looser (sin: 2^-11 absolute) or
- * missing. Each function is a SPIR-V function emitted once per module, at its first call
- * (SG.vkmath), into a section of its own appended after the program's functions.
+/* spirv_vkmath.c — kcc's own math for the Vulkan SPIR-V form (issue 27): exp, log, sin, pow...
+ * on float and double to C's precision, where GLSL.std.450's are far looser (sin: 2^-11
+ * absolute) or missing (every double one). Each function is a SPIR-V function emitted once per
+ * module, at its first call (SG.vkmath), into a section of its own appended after the
+ * program's functions.
  *
- * Method: the float argument is widened to double (the form already needs shaderFloat64 for
- * exact float division) and the function computed there with an argument reduction and a
- * Taylor series long enough for a relative error near 2^-50, so that the rounding to float
- * is correct except within 2^-50 of a midpoint: every function is within 1 ulp, most results
- * correctly rounded (tests/vulkan/mathfn.c measures it against the host's libm). The
- * coefficients are 1/n!, 1/n and the like, computed here; the only table is 2/pi's bits for
- * sin, cos and tan (scripts/vkmath_table.py).
+ * float: the argument is widened to double (the form already needs shaderFloat64 for exact
+ * float division) and the function computed there with an argument reduction and a Taylor
+ * series long enough for a relative error near 2^-50, so that the rounding to float is correct
+ * except within 2^-50 of a midpoint: every function is within 1 ulp, most results correctly
+ * rounded. double: the same reductions with the roundings that would show done exactly
+ * (Dekker's products, double-double sums, an integer Payne-Hanek reduction): within 2 ulp.
+ * tests/vulkan/mathfn.c measures both against the host's long double libm. The series'
+ * coefficients are 1/n!, 1/n and the like, computed here; the tables (2/pi's bits, atan(k/8))
+ * come from scripts/vkmath_table.py.
  *
  * lavapipe folds float arithmetic on constants its compiler sees after inlining a call into
  * IEEE-incorrect values (docs/driver-bugs.md 21, 22): the functions never divide by a value
@@ -179,23 +182,107 @@ static const double VK_ATAN_K8[9][2] = {
     {0x1.921fb54442d18p-1, 0x1.1a62633145c07p-55},
 };
 
+/* erfc about c = 0.5 + k/4, k = 0..10: erfc(c) = hi + lo, erfc'(c) = hi + lo, then the
+ * Taylor coefficients erfc^(n)(c) / n!, n = 2..24 (scripts/vkmath_table.py): the double erf
+ * and erfc on [0.375, 3.125). */
+static const double VK_ERFC_TAYLOR[11][27] = {
+    {0x1.eb02147ce245cp-2,   -0x1.5e809f1a31a28p-56, -0x1.c1efca49a5011p-1,  -0x1.4c081d7f49500p-55,
+     0x1.c1efca49a5011p-2,   0x1.2bf531866e00cp-3,   -0x1.76f27de80980ep-3,  -0x1.dfeeb5a3e3346p-8,
+     0x1.99f13b26a7676p-5,   -0x1.623c617f0f515p-8,  -0x1.493d480930d14p-7,  0x1.1c1645ee62c3cp-9,
+     0x1.9b6f2543cb46cp-10,  -0x1.04c10aa85c4bdp-11, -0x1.9bca40e3c05b8p-13, 0x1.658951157f288p-14,
+     0x1.4c433b5aa6987p-16,  -0x1.8e6ed701aefaap-17, -0x1.a501d0174e6c1p-20, 0x1.7852d902db3dep-20,
+     0x1.71eb964293287p-24,  -0x1.350876e9138cdp-23, -0x1.0912c6876021dp-30, 0x1.c0f0a1bce0d5dp-27,
+     -0x1.189a05aca908fp-31, -0x1.2402a2ed867e2p-30, 0x1.759ba0780bf1ep-34},
+    {0x1.27c6d14c5e341p-2,   0x1.3af3434d0eeabp-57,  -0x1.492e42d78d2c5p-1, 0x1.8bd386a7ba3f6p-55,
+     0x1.edc5644353c27p-2,   -0x1.b6e8591f66e5bp-6,  -0x1.349b5eaa14598p-3, 0x1.b42a1890ce411p-5,
+     0x1.b8477966b3381p-6,   -0x1.2e0afb0bb961ep-6,  -0x1.2db332f9e64d4p-9, 0x1.04105cd6d527ep-8,
+     -0x1.86234ec3372d9p-13, -0x1.4725abcb993b6p-11, 0x1.bd5eea735c608p-14, 0x1.3db33dbe2237ep-14,
+     -0x1.7313fb66f36f6p-16, -0x1.e0eaec4d06fb6p-18, 0x1.b482f6f2cbfb6p-19, 0x1.0e46b593eb57fp-21,
+     -0x1.9a3b710b18fc9p-22, -0x1.55a3560a6d51fp-26, 0x1.43b9683a514f7p-25, -0x1.eac242728056fp-31,
+     -0x1.b8157ec471e9dp-29, 0x1.371430d697919p-32,  0x1.0530d9d7bdc6bp-32},
+    {0x1.4226162fbddd5p-3,   -0x1.b40443f6ec34ap-59, -0x1.a911f096fbc26p-2, 0x1.086a09f735b33p-56,
+     0x1.a911f096fbc26p-2,   -0x1.1b614b0f52819p-3,  -0x1.1b614b0f52819p-4, 0x1.1b614b0f52819p-4,
+     -0x1.2e45a565ad570p-8,  -0x1.f096fd702f0efp-7,  0x1.391146bb981a2p-8,  0x1.ee30d995fae39p-10,
+     -0x1.4176c4374eb1ep-10, -0x1.66b6afbde3cc2p-14, 0x1.a38bca0efc115p-13, -0x1.3a035a7960672p-16,
+     -0x1.8dbd3052dd336p-16, 0x1.6fa38387ffecfp-18,  0x1.17503b2712bd4p-19, -0x1.c7d4267b540c0p-21,
+     -0x1.08c1e370a1521p-23, 0x1.a244d23aeb8b2p-24,  0x1.0ace36243eb08p-29, -0x1.3519775284f8cp-27,
+     0x1.6532f5af13e04p-31,  0x1.7b715f9e1d28bp-31,  -0x1.e0bdb399fb032p-34},
+    {0x1.3bcd133aa0ffcp-4,   -0x1.89da82345938bp-62, -0x1.e4652fadcb6b2p-3,  0x1.e950836901024p-61,
+     0x1.2ebf3dcc9f22fp-2,   -0x1.571d01c5c56bep-3,  0x1.93a9a7bb7ed94p-8,   0x1.8281ce0b34fa4p-5,
+     -0x1.5d0003af70568p-6,  -0x1.db43c97264485p-9,  0x1.75672cebadac5p-8,   -0x1.cc22555d6cd4ep-11,
+     -0x1.a0074f860d925p-11, 0x1.53b177f074426p-12,  0x1.ba66102895704p-15,  -0x1.d4520093cdd9ep-15,
+     0x1.94a53c645ccdbp-19,  0x1.ae23c1a269f29p-18,  -0x1.6b412b613178bp-20, -0x1.10b20781c7674p-21,
+     0x1.c7658e8701944p-23,  0x1.842847778c28bp-26,  -0x1.89a9954a7c25fp-26, 0x1.77dbc6760d83cp-31,
+     0x1.05fd237f9d39bp-29,  -0x1.22363bc456583p-32, -0x1.11ab7ca5e89e2p-33},
+    {0x1.15aaa8ec85205p-5,   -0x1.e86ee834da4cep-61, -0x1.e723726b824a9p-4,  0x1.2203197eea764p-59,
+     0x1.6d5a95d0a1b7fp-3,   -0x1.1c2a02beb6ab8p-3,  0x1.6d5a95d0a1b7fp-5,   0x1.e723726b824a9p-7,
+     -0x1.3ca3d72c47e3bp-6,  0x1.36d73a61dbabfp-8,   0x1.35ae4e395fa0cp-9,   -0x1.c0380c3978d47p-10,
+     0x1.85b5f522cea21p-14,  0x1.0acef87389254p-12,  -0x1.45db0652058b6p-14, -0x1.2d3d58b8fbd36p-16,
+     0x1.d8dcc76abaeadp-17,  -0x1.3fad4f62b4b13p-21, -0x1.9b5e588bf60cbp-20, 0x1.68e51003dd11fp-22,
+     0x1.bfb4d6727bc30p-24,  -0x1.ac688c5721c22p-25, -0x1.4913c0089a0c2p-29, 0x1.4d977213cbaaap-28,
+     -0x1.f3e769e963653p-32, -0x1.79d36b54e42c6p-32, 0x1.5c4d76f891c73p-34},
+    {0x1.b4be201caa4b4p-7,   -0x1.6abde927f9cddp-61, -0x1.b055303221015p-5,  -0x1.cba9ea60ed019p-59,
+     0x1.7a4a8a2bdce13p-4,   -0x1.7148c3d57c312p-4,  0x1.8a0da54306154p-5,   -0x1.b22257dd01249p-8,
+     -0x1.25b378c92a6c0p-7,  0x1.8d10fb6b8006fp-8,   -0x1.7ec1d1d8d3387p-11, -0x1.d4cf0ad2e6ca3p-11,
+     0x1.d041eea2258aep-12,  0x1.6d70cffe71229p-18,  -0x1.2007a6d7935c6p-14, 0x1.294d49e1a631dp-16,
+     0x1.3668d56f09b00p-18,  -0x1.b75406fd5ffd6p-19, 0x1.7ac9620b78991p-23,  0x1.5ca65a3135758p-22,
+     -0x1.5e653add60eb8p-24, -0x1.2864313064732p-26, 0x1.714cc1df1e771p-27,  -0x1.fab42d33e31aep-33,
+     -0x1.eb6e62987da34p-31, 0x1.5530c148d7bcap-33,  0x1.abb99db1086a8p-35},
+    {0x1.328f5ec350e67p-8,   -0x1.ca006412e68d0p-62, -0x1.529b9e8cf9a1ep-6,  -0x1.b47becf12c4e4p-61,
+     0x1.529b9e8cf9a1ep-5,   -0x1.8b0ae3a478923p-5,  0x1.1a2c59757ab19p-5,   -0x1.ace7404c2b226p-7,
+     -0x1.e1935ea65d580p-12, 0x1.bae0ab9d91458p-9,   -0x1.a11434425e8e8p-10, 0x1.a46c56b1bf347p-15,
+     0x1.13917bd98236ap-12,  -0x1.b3399158e1fdap-14, -0x1.5efa63f686f78p-18, 0x1.1082811096fe0p-16,
+     -0x1.09282c4c7901bp-18, -0x1.00feae4932917p-20, 0x1.77fa2b27b4e3ep-21,  -0x1.fc672c47d867ap-25,
+     -0x1.020dc680f96e9p-24, 0x1.3e64fad1b9b51p-26,  0x1.10e11eb364a40p-29,  -0x1.1a6f180a6db36p-29,
+     0x1.bb9c815d3d222p-33,  0x1.29f0bb84361bep-33,  -0x1.54117606909bap-35},
+    {0x1.7f713f9cc9784p-10,  -0x1.4207143202515p-64, -0x1.d4143a9dfe965p-8,  0x1.6eec3c35c7ed7p-63,
+     0x1.074b60f8df349p-6,   -0x1.63ef61e824425p-6,  0x1.38a98327890e6p-6,   -0x1.5d3b17bbe0f22p-7,
+     0x1.7cae0d45b1a6ap-9,   0x1.5f8313b6fdd59p-11,  -0x1.0602e33b9ef4ap-10, 0x1.8352cd05696b8p-12,
+     0x1.80c1330a27b22p-17,  -0x1.11321ce0dc8f3p-14, 0x1.7ca5429a38511p-16,  0x1.65937983af9a4p-20,
+     -0x1.cb0718bc6dc96p-19, 0x1.ce4a65fe7584cp-21,  0x1.50c6594c2253ap-23,  -0x1.251917755b0cfp-23,
+     0x1.3073257725eebp-26,  0x1.420056ef84d97p-27,  -0x1.0445632104c46p-28, -0x1.3f4d179e67782p-35,
+     0x1.70b66bc2cb658p-32,  -0x1.134e58eb6c571p-34, -0x1.07c339c24d0c3p-36},
+    {0x1.aab859b20ac9ep-12,  0x1.88f4ff748376bp-66,  -0x1.1d83170fbf6fbp-9,  -0x1.ea3671efbb74ap-63,
+     0x1.64e3dcd3af4bap-8,   -0x1.119da0c46ccb1p-7,  0x1.1a89b97ceac69p-7,   -0x1.90e81283faacep-8,
+     0x1.6ecdbf67c97f8p-9,   -0x1.1c610bcb9f2f4p-11, -0x1.11551df364bafp-12, 0x1.067178c82ec16p-12,
+     -0x1.4a84485ac08c0p-14, -0x1.58bd113f5a0acp-18, 0x1.d87265f65a35ap-17,  -0x1.3acdbedf3bf9dp-18,
+     -0x1.857cc63e5cc55p-23, 0x1.584349ead6a3ep-21,  -0x1.80e36bab128b3p-23, -0x1.356cf87d24464p-26,
+     0x1.97f31e43731b3p-26,  -0x1.325fcf01c60fap-28, -0x1.37fdd82118ebcp-30, 0x1.7252f2fffa4fbp-31,
+     -0x1.e23d94864c80cp-35, -0x1.82fa93c26548dp-35, 0x1.dc3d7df77ba2fp-37},
+    {0x1.a609f7584d32bp-14,  0x1.d92f3f7ab9ef5p-68,  -0x1.3360ccd23db3ap-11, -0x1.39e15444e9dddp-69,
+     0x1.a6a519a114d70p-10,  -0x1.69cf466ccdf62p-9,  0x1.ab0c273ac263ep-9,   -0x1.6935960664d74p-9,
+     0x1.b2755bfd73556p-10,  -0x1.52b6263f0c0e7p-11, 0x1.7557726380065p-14,  0x1.2abb3cb37d67fp-14,
+     -0x1.cd592454e7d28p-15, 0x1.09d09f8254931p-16,  0x1.1f87c15445595p-20,  -0x1.68b7ad440ba03p-19,
+     0x1.eb027532f1e9dp-21,  -0x1.6553f2333fb0bp-29, -0x1.c66fe8aad4da0p-24, 0x1.2882c1472066ep-25,
+     0x1.1c7d9c488cbe6p-31,  -0x1.ec3b221d4fb0bp-29, 0x1.01404cb51b0ecp-30,  0x1.5b1efa51c0eb4p-34,
+     -0x1.bb25401d2c6e4p-34, 0x1.34a0ef4694705p-36,  0x1.1a42f0de04131p-38},
+    {0x1.729df6503422ap-16,  0x1.784ca4c429a15p-73,  -0x1.2408e9ba3327fp-13, 0x1.7e1d81587040cp-67,
+     0x1.b60d5e974cbbep-12,  -0x1.9db74b1d1dcdep-11, 0x1.11c85b1e8ff57p-10,  -0x1.0a7b5546b5147p-10,
+     0x1.82f235b05094ep-11,  -0x1.998b47c657967p-12, 0x1.1aa5e236f52b3p-13,  -0x1.d2a33c9487ebdp-17,
+     -0x1.05ff38163998dp-16, 0x1.6a2c7a4c7a4fap-17,  -0x1.96c6821168fd5p-19, -0x1.08f85acf3b805p-23,
+     0x1.e5e7b05db7fdfp-22,  -0x1.63eb0f4262611p-23, 0x1.4176b80e4a09cp-27,  0x1.01510b19ef62fp-26,
+     -0x1.9a52b11d33e56p-28, 0x1.b403f7e28f5a9p-32,  0x1.eb289db923a84p-32,  -0x1.678f64d97ec5ep-33,
+     0x1.a06855f854480p-38,  0x1.a7345e639e619p-37,  -0x1.e996a0095a31bp-39},
+};
+
 /* ln 2 in two parts, the first with 32 significant bits (k * LN2_HI is exact for |k| < 2^21). */
-#define LN2_HI    0x1.62e42fee00000p-1
-#define LN2_LO    0x1.a39ef35793c76p-33
-#define LN2       0x1.62e42fefa39efp-1
-#define LOG2E     0x1.71547652b82fep+0
-#define LN10      0x1.26bb1bbb55516p+1
-#define PIO2      0x1.921fb54442d18p+0
-#define PI        0x1.921fb54442d18p+1
-#define SQRT2     0x1.6a09e667f3bcdp+0
-#define LN10_LO   -0x1.f48ad494ea3e9p-53 /* ln 10 - LN10 */
-#define LOG2_10   0x1.a934f0979a371p+1
-#define LOG10E    0x1.bcb7b1526e50ep-2
-#define PI_LO     0x1.1a62633145c07p-53 /* pi - PI */
-#define PIO2_LO   0x1.1a62633145c07p-54 /* pi/2 - PIO2 */
-#define LN2_LO2   0x1.abc9e3b39803fp-56 /* ln 2 - LN2 */
-#define LOG2E_LO  0x1.777d0ffda0d24p-56 /* 1/ln 2 - LOG2E */
-#define LOG10E_LO 0x1.95355baaafad3p-57 /* 1/ln 10 - LOG10E */
+#define LN2_HI     0x1.62e42fee00000p-1
+#define LN2_LO     0x1.a39ef35793c76p-33
+#define LN2        0x1.62e42fefa39efp-1
+#define LOG2E      0x1.71547652b82fep+0
+#define LN10       0x1.26bb1bbb55516p+1
+#define PIO2       0x1.921fb54442d18p+0
+#define PI         0x1.921fb54442d18p+1
+#define SQRT2      0x1.6a09e667f3bcdp+0
+#define LN10_LO    -0x1.f48ad494ea3e9p-53 /* ln 10 - LN10 */
+#define LOG2_10    0x1.a934f0979a371p+1
+#define LOG10E     0x1.bcb7b1526e50ep-2
+#define RSQRTPI_LO 0x1.1ae3a914fed80p-57 /* 1/sqrt pi - 0x1.20dd750429b6dp-1 */
+#define PI_LO      0x1.1a62633145c07p-53 /* pi - PI */
+#define PIO2_LO    0x1.1a62633145c07p-54 /* pi/2 - PIO2 */
+#define LN2_LO2    0x1.abc9e3b39803fp-56 /* ln 2 - LN2 */
+#define LOG2E_LO   0x1.777d0ffda0d24p-56 /* 1/ln 2 - LOG2E */
+#define LOG10E_LO  0x1.95355baaafad3p-57 /* 1/ln 10 - LOG10E */
 /* log10(2) in two parts, the first with 32 significant bits. */
 #define LOG10_2_HI 0x1.3441350800000p-2
 #define LOG10_2_LO 0x1.f79fef311f12bp-34
@@ -265,6 +352,9 @@ enum {
   F64_ACOSH,
   F64_ATANH,
   F64_FMOD,
+  F64_ERFS, /* double |x| -> dvec2 (erf |x|, erfc |x|) */
+  F64_ERF,
+  F64_ERFC,
   F_COUNT
 };
 _Static_assert((int)F_COUNT <= (int)SG_NVKMATH, "SG.vkmath is too short");
@@ -873,6 +963,82 @@ static uint32_t fmod64(VM *v, uint32_t x, uint32_t y) {
   return sel(v, bad, dnan(v), r);
 }
 
+/* erf and erfc of ax >= 0 as dvec2: below 0.5 erf's series (2/sqrt pi)(x - x^3/3 + ...)
+ * to x^33; to 3.125 erfc's Taylor series about the nearest 0.5 + k/4 (VK_ERFC_TAYLOR, |h| <=
+ * 1/8, to h^24); from there erfc's continued fraction e^-x^2 / sqrt pi / (x + (1/2) / (x +
+ * (2/2) / (x + ...))) to 50 terms, e^-x^2 from x^2 as an exact product; the other of the two
+ * is 1 minus the one computed, which never cancels (it is at least 0.4). */
+static uint32_t erfs64(VM *v, uint32_t ax) {
+  SG *g = v->g;
+  SpvModule *m = v->m;
+  /* series */
+  double c[16], fct = 1;
+  for (int i = 1; i <= 16; i++) {
+    fct *= i;
+    c[i - 1] = (i % 2 ? -1 : 1) / (fct * (2 * i + 1));
+  }
+  uint32_t z = mul(v, ax, ax), p, pe;
+  uint32_t tail = mul(v, mul(v, ax, z), horner(v, z, c, 16));
+  two_prod(v, ax, K(v, 0x1.20dd750429b6dp+0), &p, &pe); /* 2/sqrt pi = hi + lo */
+  uint32_t erf_s = add(v, p,
+                       add(v, add(v, pe, mul(v, ax, K(v, 0x1.1ae3a914fed8p-56))),
+                           mul(v, tail, K(v, 0x1.20dd750429b6dp+0))));
+  /* Below 2^-900 the product would round twice (to 53 bits, then subnormal): scaled. */
+  uint32_t axs = mul(v, ax, K(v, 0x1p100));
+  uint32_t tiny = mul(
+      v, add(v, mul(v, axs, K(v, 0x1.20dd750429b6dp+0)), mul(v, axs, K(v, 0x1.1ae3a914fed8p-56))),
+      K(v, 0x1p-100));
+  erf_s = sel(v, lt(v, ax, K(v, 0x1p-900)), tiny, erf_s);
+  /* Taylor about 0.5 + k/4 */
+  uint32_t at = spv_type_array(m, v->d, 11 * 27), vals[11 * 27];
+  for (int i = 0; i < 11; i++)
+    for (int j = 0; j < 27; j++) vals[i * 27 + j] = K(v, VK_ERFC_TAYLOR[i][j]);
+  uint32_t table = sg_global_var(g, spv_type_ptr(m, SpvStorageClassPrivate, at),
+                                 SpvStorageClassPrivate, spv_const_composite(m, at, vals, 11 * 27));
+  spv_name(m, table, "kcc.erfc_taylor");
+  uint32_t pd = spv_type_ptr(m, SpvStorageClassPrivate, v->d);
+  uint32_t kf =
+      clampd(v, glsl(v, v->d, GLSLstd450RoundEven, mul(v, sub(v, ax, K(v, 0.5)), K(v, 4))), 0, 10);
+  uint32_t h = sub(v, ax, add(v, K(v, 0.5), mul(v, kf, K(v, 0.25))));
+  uint32_t base = op2(v, SpvOpIMul, v->u32, sg_opv(g, SpvOpConvertFToU, v->u32, 1, kf), KI(v, 27));
+  uint32_t co[27];
+  for (uint32_t j = 0; j < 27; j++)
+    co[j] = sg_opv(
+        g, SpvOpLoad, v->d, 1,
+        sg_opv(g, SpvOpAccessChain, pd, 2, table, op2(v, SpvOpIAdd, v->u32, base, KI(v, j))));
+  /* erfc(c) + erfc'(c) h in double-double (they cancel by up to half), the rest in double. */
+  uint32_t poly = co[26];
+  for (int j = 25; j >= 4; j--) poly = add(v, mul(v, poly, h), co[j]);
+  uint32_t p1, p1e, e1;
+  two_prod(v, co[2], h, &p1, &p1e);
+  uint32_t s0 = two_sum(v, co[0], p1, &e1);
+  uint32_t erfc_t = add(
+      v, s0,
+      add(v, add(v, e1, add(v, co[1], p1e)), add(v, mul(v, co[3], h), mul(v, mul(v, poly, h), h))));
+  /* continued fraction */
+  uint32_t zc = clampd(v, ax, 3.125, 28), s2, s2e;
+  uint32_t t = zc;
+  for (int n = 50; n >= 1; n--) t = add(v, zc, op2(v, SpvOpFDiv, v->d, K(v, n / 2.0), t));
+  two_prod(v, zc, zc, &s2, &s2e);
+  uint32_t k2 = glsl(v, v->d, GLSLstd450RoundEven, mul(v, neg(v, s2), K(v, LOG2E)));
+  uint32_t eh, el;
+  exp_dd(v, sub(v, neg(v, s2), mul(v, k2, K(v, LN2_HI))),
+         sub(v, neg(v, s2e), mul(v, k2, K(v, LN2_LO))), &eh, &el);
+  /* w = 1/sqrt pi / t from its exact remainder, then e^-x^2 w with one rounding of note. */
+  uint32_t w = op2(v, SpvOpFDiv, v->d, K(v, 0x1.20dd750429b6dp-1), t), wp, wpe, ep, epe;
+  two_prod(v, w, t, &wp, &wpe);
+  w = add(v, w,
+          op2(v, SpvOpFDiv, v->d,
+              add(v, sub(v, sub(v, K(v, 0x1.20dd750429b6dp-1), wp), wpe), K(v, RSQRTPI_LO)), t));
+  two_prod(v, eh, w, &ep, &epe);
+  uint32_t erfc_c = scale2(v, add(v, ep, add(v, epe, mul(v, el, w))), k2);
+  uint32_t small = lt(v, ax, K(v, 0.5)), mid = lt(v, ax, K(v, 3.125));
+  uint32_t erfc = sel(v, mid, erfc_t, erfc_c);
+  uint32_t erf = sel(v, small, erf_s, sub(v, K(v, 1), erfc));
+  erfc = sel(v, small, sub(v, K(v, 1), erf_s), erfc);
+  return sg_opv(g, SpvOpCompositeConstruct, v->d2, 2, erf, erfc);
+}
+
 /* Whether double x's sign bit is set. */
 static uint32_t sign64(VM *v, uint32_t x) {
   return op2(v, SpvOpINotEqual, v->b,
@@ -1029,6 +1195,7 @@ static void def_f64(VM *v, int which) {
   begin_fn(g, &s, &head, which, names[which - F64_LOG_PARTS],
            which == F64_LOG_PARTS ? v->d3
            : which == F64_TRIG    ? v->d4
+           : which == F64_ERFS    ? v->d2
                                   : v->d,
            which == F64_POW || which == F64_ATAN2 || which == F64_HYPOT || which == F64_FMOD ? 2
                                                                                              : 1,
@@ -1489,6 +1656,21 @@ static void def_f64(VM *v, int which) {
     break;
   }
   case F64_FMOD: r = fmod64(v, x, p2nd); break;
+  case F64_ERFS: r = erfs64(v, x); break;
+  case F64_ERF:
+  case F64_ERFC: {
+    uint32_t ee = call1(v, F64_ERFS, v->d2, fabs_(v, x));
+    uint32_t ef = sg_opv(g, SpvOpCompositeExtract, v->d, 2, ee, 0u);
+    uint32_t ec = sg_opv(g, SpvOpCompositeExtract, v->d, 2, ee, 1u);
+    if (which == F64_ERF) {
+      r = sel(v, sign64(v, x), neg(v, ef), ef);
+      r = sel(v, eq(v, x, K(v, 0)), x, r);
+    } else {
+      r = sel(v, sign64(v, x), sub(v, K(v, 2), ec), ec);
+    }
+    r = sel(v, nan, x, r);
+    break;
+  }
   case F64_TRIG: r = trig64(v, x); break;
   case F64_SIN:
   case F64_COS:
@@ -1820,6 +2002,8 @@ static int fn_of64(KBuiltin b) {
   case BI_ACOSH: return F64_ACOSH;
   case BI_ATANH: return F64_ATANH;
   case BI_FMOD: return F64_FMOD;
+  case BI_ERF: return F64_ERF;
+  case BI_ERFC: return F64_ERFC;
   case BI_COPYSIGN: return F_COUNT;
   default: return -1;
   }

@@ -38,6 +38,7 @@ extern "C" __global__ void mathfn(const float *a, const float *b, float *o, int 
     o[28 * n + i] = copysignf(x, y);
     o[29 * n + i] = erff(x);
     o[30 * n + i] = erfcf(x);
+    o[31 * n + i] = normcdff(x);
 }
 
 // double: the functions kcc has its own double forms of so far. Result f of element i is
@@ -74,6 +75,8 @@ extern "C" __global__ void mathfn_d(const double *a, const double *b, double *o,
     o[25 * n + i] = fmod(x, b[i]);
     o[26 * n + i] = sinpi(x);
     o[27 * n + i] = rcbrt(x);
+    o[28 * n + i] = erf(x);
+    o[29 * n + i] = erfc(x);
 }
 
 // 64-bit clz and popcount (their halves' in the Vulkan form), which rootn's prelude uses.
