@@ -9,13 +9,15 @@
 # after the first compile on a machine; -c adds a row with KCC_CACHE=0 (every run parses the
 # prelude).
 #
-# usage: bench/corpus_compile.sh [-n RUNS] [-k KCC] [-o CORPUS_OUT] [-a sm_XX] [-c]
+# usage: bench/corpus_compile.sh [-n RUNS] [-k KCC] [-o CORPUS_OUT] [-a sm_XX] [-c] [-f REGEX]
 #   CORPUS_OUT: tests/corpus/run.sh's --out (default BUILD/corpus, where ctest's corpus tests
 #   put the downloaded packages; run those first).
+#   REGEX: only the files whose corpus key matches (grep -E), e.g. 'pycuda|pyopencl' for the
+#   21 files of the first measurement (bench/RESULTS.md).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
-runs=5 kcc=$root/build/kcc out=$root/build/corpus arch=sm_75 cold=0
+runs=5 kcc=$root/build/kcc out=$root/build/corpus arch=sm_75 cold=0 filter=.
 while [ $# -gt 0 ]; do
   case "$1" in
     -n) runs=$2; shift 2 ;;
@@ -23,7 +25,8 @@ while [ $# -gt 0 ]; do
     -o) out=$2; shift 2 ;;
     -a) arch=$2; shift 2 ;;
     -c) cold=1; shift ;;
-    -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
+    -f) filter=$2; shift 2 ;;
+    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
     *) echo "unknown argument: $1" >&2; exit 2 ;;
   esac
 done
@@ -51,7 +54,7 @@ echo "| file | kcc CPU (ms) | nvcc CPU (ms) | kcc wall (ms) | nvcc wall (ms) |$(
 echo "|---|---:|---:|---:|---:|$([ $cold = 1 ] && echo '---:|')"
 sums="0 0 0 0 0"
 n=0
-for key in $(grep '\.cu pass$' "$root/tests/corpus/EXPECT" | cut -d' ' -f1); do
+for key in $(grep '\.cu pass$' "$root/tests/corpus/EXPECT" | cut -d' ' -f1 | grep -E -- "$filter"); do
   path=$(bash "$root/tests/corpus/run.sh" --out "$out" --path "$key") || continue
   opts=$(bash "$root/tests/corpus/run.sh" --out "$out" --options "$key")
   dir=$(dirname "$path") file=$(basename "$path")

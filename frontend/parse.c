@@ -878,10 +878,15 @@ static bool user_header(const char *name, size_t nlen, bool quoted, const char *
  * plain #include <...> or "..." line, or a header name that a -I directory (searched before
  * kcc's) or the file's own directory also holds, and the file gets the full walk. The corpus
  * and tests/cu compile to the same bytes either way. */
+static bool may_template(const char *text) {
+  return strstr(text, "template") || strstr(text, "auto") || strstr(text, "##");
+}
+
 static bool cu_walk_scan(const char *text, const char *path, const KOptions *o) {
-  if (!text || strstr(text, "template") || strstr(text, "auto") || strstr(text, "##") ||
-      strstr(text, "import"))
-    return false;
+  if (!text || may_template(text) || strstr(text, "import")) return false;
+  /* A -D macro the file expands can spell one too. */
+  for (int i = 0; o && i < o->ncargs; i++)
+    if (may_template(o->cargs[i])) return false;
   /* kcc's headers, as `#include <...>` of a vfile could otherwise name one in a -I directory
      (the prelude's own includes are searched there too). */
   const FeVFile *sets[2];

@@ -960,12 +960,15 @@ START_TEST(cuda_short_walk) {
   tu_write("sw4.cu", "#include <cooperative_groups.h>\nvoid go(float *p) { k<4><<<1, 1>>>(p); }\n");
   tu_write("sw5.cu", "#define T(a, b) a##b\n__global__ void k(float *x) { x[0] = 1; }\n");
   tu_write("sw6.cu", "# /* */ include <stdio.h>\n__global__ void k(float *x) { x[0] = 1; }\n");
+  tu_write("sw7.cu", "D k(float *x) { x[0] = N; }\nvoid go(float *p) { k<4><<<1, 1>>>(p); }\n");
   static const struct {
     const char *args;
     bool local;
   } cases[] = {
-      {"sw1.cu", true},          {"sw2.cu", false}, {"sw3.cu", false}, {"sw4.cu -Iswinc", false},
-      {"sw1.cu -Iswinc", false}, {"sw5.cu", false}, {"sw6.cu", false},
+      {"sw1.cu", true},          {"sw2.cu", false},
+      {"sw3.cu", false},         {"sw4.cu -Iswinc", false},
+      {"sw1.cu -Iswinc", false}, {"sw5.cu", false},
+      {"sw6.cu", false},         {"sw7.cu '-DD=template <int N> __global__ void'", false},
   };
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
     char args[200], *out, *err;
