@@ -1188,9 +1188,39 @@ static void def_f64(VM *v, int which) {
   SG *g = v->g;
   Saved s;
   SpvWords head;
-  static const char *names[] = {"kcc.log_parts", "kcc.exp",  "kcc.exp2",  "kcc.exp10", "kcc.expm1",
-                                "kcc.log",       "kcc.log2", "kcc.log10", "kcc.log1p", "kcc.trig",
-                                "kcc.sin",       "kcc.cos",  "kcc.tan"};
+  /* Every double function by name (its index less F64_LOG_PARTS). */
+  static const char *names[F_COUNT - F64_LOG_PARTS] = {[F64_LOG_PARTS - F64_LOG_PARTS] =
+                                                           "kcc.log_parts",
+                                                       [F64_EXP - F64_LOG_PARTS] = "kcc.exp",
+                                                       [F64_EXP2 - F64_LOG_PARTS] = "kcc.exp2",
+                                                       [F64_EXP10 - F64_LOG_PARTS] = "kcc.exp10",
+                                                       [F64_EXPM1 - F64_LOG_PARTS] = "kcc.expm1",
+                                                       [F64_LOG - F64_LOG_PARTS] = "kcc.log",
+                                                       [F64_LOG2 - F64_LOG_PARTS] = "kcc.log2",
+                                                       [F64_LOG10 - F64_LOG_PARTS] = "kcc.log10",
+                                                       [F64_LOG1P - F64_LOG_PARTS] = "kcc.log1p",
+                                                       [F64_TRIG - F64_LOG_PARTS] = "kcc.trig",
+                                                       [F64_SIN - F64_LOG_PARTS] = "kcc.sin",
+                                                       [F64_COS - F64_LOG_PARTS] = "kcc.cos",
+                                                       [F64_TAN - F64_LOG_PARTS] = "kcc.tan",
+                                                       [F64_POW - F64_LOG_PARTS] = "kcc.pow",
+                                                       [F64_ATAN2 - F64_LOG_PARTS] = "kcc.atan2",
+                                                       [F64_ATAN - F64_LOG_PARTS] = "kcc.atan",
+                                                       [F64_ASIN - F64_LOG_PARTS] = "kcc.asin",
+                                                       [F64_ACOS - F64_LOG_PARTS] = "kcc.acos",
+                                                       [F64_SINH - F64_LOG_PARTS] = "kcc.sinh",
+                                                       [F64_COSH - F64_LOG_PARTS] = "kcc.cosh",
+                                                       [F64_TANH - F64_LOG_PARTS] = "kcc.tanh",
+                                                       [F64_CBRT - F64_LOG_PARTS] = "kcc.cbrt",
+                                                       [F64_HYPOT - F64_LOG_PARTS] = "kcc.hypot",
+                                                       [F64_ROUND - F64_LOG_PARTS] = "kcc.round",
+                                                       [F64_ASINH - F64_LOG_PARTS] = "kcc.asinh",
+                                                       [F64_ACOSH - F64_LOG_PARTS] = "kcc.acosh",
+                                                       [F64_ATANH - F64_LOG_PARTS] = "kcc.atanh",
+                                                       [F64_FMOD - F64_LOG_PARTS] = "kcc.fmod",
+                                                       [F64_ERFS - F64_LOG_PARTS] = "kcc.erfs",
+                                                       [F64_ERF - F64_LOG_PARTS] = "kcc.erf",
+                                                       [F64_ERFC - F64_LOG_PARTS] = "kcc.erfc"};
   uint32_t pp[2], dts[2] = {v->d, v->d};
   begin_fn(g, &s, &head, which, names[which - F64_LOG_PARTS],
            which == F64_LOG_PARTS ? v->d3
