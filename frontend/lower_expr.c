@@ -641,7 +641,9 @@ KExpr *fe_member_of(FeCtx *fe, KExpr *b, const char *fname, KLoc loc) {
   KStruct *st = b->type->st;
   KExpr *r = find_member(b, fname, loc);
   if (r) return r;
-  diag_ice(loc, "no field '%s' in struct %s", fname, st->name);
+  /* After an error, an invalid record may have lost fields clang still names. */
+  if (diag_error_count() == fe->errors0)
+    diag_ice(loc, "no field '%s' in struct %s", fname, st->name);
   return fe_poison(loc);
 }
 
