@@ -66,7 +66,7 @@ grep -E "passed|failed|error" "$logs/pytest.log" | tail -3
 grep -E "^(FAILED|ERROR)" "$logs/pytest.log" | head -20
 echo "== bench/python_launch.py (from the wheel)"
 run timeout 200 "$py" "$root/bench/python_launch.py" --quick >"$logs/python_launch.log" 2>&1
-cat "$logs/python_launch.log" | tail -25
+tail -25 "$logs/python_launch.log"
 echo "== bench/python_arrays.py (from the wheel)"
 run env KCC_BOUNDS_CHECK=0 timeout 200 "$py" "$root/bench/python_arrays.py" \
   >"$logs/python_arrays.log" 2>&1
