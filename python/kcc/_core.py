@@ -302,6 +302,13 @@ def _device_object(index, info):
     return d
 
 
+def _made_devices():
+    """Every Device object made so far: on a CUDA machine the current device is made without
+    listing the others (_adopt), so _devices may still be None while that device has a pool.
+    No lock: a stream's __del__ may run inside one, and copying a dict's values is atomic."""
+    return list(_by_key.values())
+
+
 _CUDA = 1  # KCRT_BACKEND_CUDA
 
 
@@ -710,15 +717,15 @@ def set_memory_pool(enabled):
     """Turns the memory pools on (the default) or off (each array its own allocation, as
     KCC_MEMPOOL=0 does); turning them off gives the kept blocks back to the driver."""
     _pool_on[0] = bool(enabled)
-    if not enabled and _devices:
-        for d in _devices:
+    if not enabled:
+        for d in _made_devices():
             if d._pool is not None:
                 d._pool.free_all_blocks()
 
 
 def _release_queue_blocks(queue):
     """A stream's work is done (synchronized or destroyed): its held blocks become free."""
-    for d in _devices or ():
+    for d in _made_devices():
         if d._pool is not None and d._pool._held:
             d._pool._release_held(queue)
 

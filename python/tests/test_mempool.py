@@ -210,6 +210,33 @@ def test_stream_destroyed_releases():
     assert kcc.zeros(300, np.float32)._block[1] == blk
 
 
+def test_stream_release_without_the_device_list():
+    # On a CUDA machine the current device is made without listing every device (kcc._core's
+    # _adopt), so the device list may not exist: a stream's blocks must be released anyway,
+    # and set_memory_pool(False) must still empty the pool.
+    st, out, err = run_python(
+        "import gc, numpy as np, kcc\n"
+        "k = kcc.compile(%r).scale\n"
+        "pool = kcc.get_default_memory_pool()\n"
+        "kcc._core._devices = None  # as on a CUDA machine\n"
+        "s = kcc.Stream()\n"
+        "x = np.random.default_rng().random(1000).astype(np.float32)\n"
+        "d = kcc.to_device(x)\n"
+        "blk = d._block[1]\n"
+        "k[4, 256, 0, s](d, np.float32(2), 1000)\n"
+        "del d\n"
+        "gc.collect()\n"
+        "s.synchronize()\n"
+        "assert kcc.zeros(1000, np.float32)._block[1] == blk\n"
+        "gc.collect()\n"
+        "assert pool.n_free_blocks() == 1\n"
+        "kcc.set_memory_pool(False)\n"
+        "assert pool.n_free_blocks() == 0 and pool.total_bytes() == 0\n"
+        "print('ok')\n" % SRC)
+    assert st == 0, err
+    assert out.strip() == "ok"
+
+
 def test_out_of_memory_empties_pool_then_raises():
     pool = kcc.get_default_memory_pool()
     for n in (1000, 20000):

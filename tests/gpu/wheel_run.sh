@@ -28,6 +28,11 @@ with lzma.open(sys.argv[1]) as i, open(sys.argv[2], 'wb') as o: shutil.copyfileo
 echo "== wheel $(basename "$whl"): $(du -m "$whl" | cut -f1) MB stored (the built wheel's SHA-256: $(cat "${xzf%.xz}.sha256"))"
 python3 -m venv --system-site-packages "$work/venv" || exit 1
 py="$work/venv/bin/python"
+# The machine's python3 may itself be a virtual environment (the GPU image's is: numpy, CuPy and
+# pytest live there, not under its base Python); --system-site-packages sees only the base, so
+# the new environment gets that one's site-packages too, after its own (kcc stays the wheel's).
+python3 -c "import site, sys; sys.prefix != sys.base_prefix and print('\n'.join(site.getsitepackages()))" \
+  >"$("$py" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/_machine_site.pth"
 t0=$(date +%s%N)
 "$py" -m pip install -q --no-index --no-deps --no-cache-dir "$whl" || exit 1
 echo "pip install: $((($(date +%s%N) - t0) / 1000000)) ms"
