@@ -82,6 +82,7 @@ def main():
         x + y
         x * 2 + y
         x.sum()
+        kcc.linalg.norm(x)
         real = lib.kcrt_launch
         lib.kcrt_launch = noop
         if N.fast:
@@ -96,6 +97,8 @@ def main():
                 ("arrays: x + y (1024 floats)", per(lambda: x + y, n=4000)),
                 ("arrays: x * 2 + y (1024 floats)", per(lambda: x * 2 + y, n=4000)),
                 ("arrays: x.sum() (1024 floats)", per(lambda: x.sum(), n=4000)),
+                ("arrays: kcc.linalg.norm(x) (1024 floats)",
+                 per(lambda: kcc.linalg.norm(x), n=4000)),
                 ("the bare ctypes call", per(lambda: noop(None, None, d1, d2, 0, None, 4))),
             ]
         finally:

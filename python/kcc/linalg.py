@@ -8,6 +8,7 @@ from . import _array, _core
 from ._elementwise import ReductionKernel
 
 _kernels: dict = {}
+_ssq_of: dict = {}  # dtype -> the whole-array 2-norm of an array of it (norm's common call)
 
 # kind: (map of x, reduce of a and b, post-map of a, identity); `p` is the power of a p-norm.
 _KINDS = {
@@ -47,6 +48,12 @@ def norm(x: Any, ord: Union[None, int, float, str] = None,
     those dimensions. The 2-norm of a matrix (ord 2, -2, 'nuc': singular values) is not
     supported. A 0-d array of the result (float) type, or an array of the remaining
     dimensions."""
+    if ord is None and axis is None and type(x) in _array._ARRAYS and x.size:
+        r = _ssq_of.get(x.dtype)  # the common call: its kernel without the checks again
+        if r is not None:
+            x._alive("linalg.norm")
+            r = r(x)
+            return _array.reshape(r, (1,) * x.ndim) if keepdims else r
     np = _core._numpy()
     if not isinstance(x, _core.DeviceArray):
         x = _array.asarray(x)
@@ -61,6 +68,9 @@ def norm(x: Any, ord: Union[None, int, float, str] = None,
     if axis is None:
         if ord is None or (ord in ("fro", "f") and nd == 2) or (ord == 2 and nd == 1):
             r = _reduce("ssq", x, rt, None, False)
+            if ord is None and x.size:
+                kern = _kernels[("ssq", x.dtype.name, rt.name)]
+                _ssq_of[x.dtype] = lambda a: kern(a, axis=None, keepdims=False)
             return _array.reshape(r, (1,) * nd) if keepdims else r
         if nd == 1:
             axis = 0

@@ -196,6 +196,8 @@ def test_linalg_norm(dtype):
         np.testing.assert_allclose(got.get(), want, rtol=rtol)
     for v, xv in ((d, x), (d[::-2, 1::3], x[::-2, 1::3]), (d.T, x.T)):
         check(kcc.linalg.norm(v), np.linalg.norm(xv))
+        check(kcc.linalg.norm(v), np.linalg.norm(xv))  # the kept kernel's short path
+        check(kcc.linalg.norm(v, keepdims=True), np.linalg.norm(xv, keepdims=True))
         for ord in (None, "fro", 1, -1, np.inf, -np.inf):
             check(kcc.linalg.norm(v, ord), np.linalg.norm(xv, ord))
             check(kcc.linalg.norm(v, ord, axis=(1, 0)), np.linalg.norm(xv, ord, axis=(1, 0)))
