@@ -28,7 +28,7 @@ own="intrinsics warp"
 rt_own=$(sed -n 's/^set(KCRT_RUNTIME_OWN_KERNELS \(.*\))$/\1/p' "$root/tests/runtime.cmake")
 # The Vulkan back end's own programs (tests/vulkan/NAME.c on NAME.k or NAME.cl; vk_api on
 # vecadd and cuda_tex), run by the vulkan configuration only.
-vk_own="flow params frames divguard ieee divzero sharedptr spill vkprintf wrapatomic images"
+vk_own="flow params frames divguard ieee divzero sharedptr spill vkprintf wrapatomic images mathfn"
 targets="kcc kcbinfo rt_api vk_api"
 for k in $vk_own; do targets="$targets vk_$k"; done
 for k in $kernels $own $rt_own; do targets="$targets rt_$k"; done
@@ -66,6 +66,7 @@ for k in $vk_own; do
   cp "$build/tests/vk_$k" "$out/vk/"
   src="$root/tests/vulkan/$k.k"
   [ -e "$src" ] || src="$root/tests/vulkan/$k.cl"
+  [ -e "$src" ] || src="$root/tests/vulkan/$k.cu"
   args=$(sed -n 's,^// kcc-args: ,,p' "$src")
   # shellcheck disable=SC2086
   "$build/kcc" $args "$src" -o "$out/vk/$k.kcb" || fail=1

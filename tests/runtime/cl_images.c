@@ -11,9 +11,10 @@
  * compute the weights with fewer bits: NVIDIA's texture units use 8 fractional bits), so it is
  * compared as the OpenCL conformance tests compare it (test_conformance/images, MAX_ERR):
  * within 0.005 absolute of the [0, 1] data, or, where more, the bound 8-bit weights give: each
- * of the dims weights rounded by up to 2^-9 (the CUDA Programming Guide's texture fetching
- * appendix: 9-bit fixed point, 8 fractional bits), each moving the result by at most the data's
- * range, 1 (measured on an H200's OpenCL: 0.00518 on a 3D image). Coordinates are kept 0.05 texel
+ * of the dims weights off by up to 2^-8 (the CUDA Programming Guide's texture fetching appendix:
+ * 9-bit fixed point, 8 fractional bits, the rounding unsaid), each moving the result by at most
+ * the data's range, 1 (measured on an H200's OpenCL: 0.00518 on a 3D image, 0.00506 on a 2D one,
+ * more than rounding's 2^-9 a weight would give). Coordinates are kept 0.05 texel
  * away from the places where nearest filtering changes texels, where a device's coordinate
  * arithmetic may round either way.
  *

@@ -16,8 +16,8 @@ int main(int argc, char **argv) {
     int t = i % block, base = i - t;
     /* The block's shared copy: 0 past n. */
 #define S(k) (base + (k) < n ? in[base + (k)] : 0.0f)
-    want[4 * i + 0] = in[i] * 2.0f;
-    want[4 * i + 1] = in[i] * 3.0f + in[i] * 4.0f;
+    want[4 * i + 0] = in[i] + 2.0f;
+    want[4 * i + 1] = (in[i] + 3.0f) + (in[i] + 4.0f);
     want[4 * i + 2] = S((t + 1) % (block - 1)) + S((t + 1) % (block - 1) + 1);
 #undef S
     want[4 * i + 3] = in[i] + in[0];

@@ -43,6 +43,12 @@ static int imax(int a, int b) {
   return a < b ? b : a;
 }
 
+/* pow is exact on PoCL but, on CUDA, within its documented 2 ulp (CUDA C++ Programming Guide,
+ * "Mathematical functions": libdevice's, nvcc's own, gives 296^2 one ulp low). */
+static int pow_near(double got, double want) {
+  return fabs(got - want) <= 2 * (nextafter(fabs(want), INFINITY) - fabs(want));
+}
+
 int main(int argc, char **argv) {
   Rt rt;
   rt_init(&rt, argc, argv, "cuda_stdlib");
@@ -146,7 +152,8 @@ int main(int argc, char **argv) {
   for (int k = 0; k < ND; k++)
     for (int t = 0; t < n; t++)
       if (!rt_same_f64(od[k * n + t], wd[k * n + t]) &&
-          !(k == 3 && od[k * n + t] == wd[k * n + t])) {
+          !(k == 3 && od[k * n + t] == wd[k * n + t]) &&
+          !(k == 1 && pow_near(od[k * n + t], wd[k * n + t]))) {
         rt_fail(&rt, "std::%s(%d, %a): got %a, want %a", dnames[k], is[t], x[t], od[k * n + t],
                 wd[k * n + t]);
         break;

@@ -93,7 +93,7 @@ static inline int nearest(float s, int n, int addr, bool norm) {
 /* Linear filtering on one axis: the two texels and the weight of the second. */
 /* Linear filtering's tolerance on [0, 1] data in dims dimensions (see the top). */
 static inline double linear_tol(int dims) {
-  return dims / 512.0 > 0.005 ? dims / 512.0 : 0.005;
+  return dims / 256.0 > 0.005 ? dims / 256.0 : 0.005;
 }
 
 static inline void linear(float s, int n, int addr, bool norm, int *i0, int *i1, float *a) {
