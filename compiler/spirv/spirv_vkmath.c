@@ -1117,8 +1117,9 @@ static uint32_t fmod64(VM *v, uint32_t x, uint32_t y) {
 /* erf and erfc of ax >= 0 as dvec2: below 0.5 erf's series (2/sqrt pi)(x - x^3/3 + ...)
  * to x^33; to 3.125 erfc's Taylor series about the nearest 0.5 + k/4 (VK_ERFC_TAYLOR, |h| <=
  * 1/8, to h^24); from there erfc's continued fraction e^-x^2 / sqrt pi / (x + (1/2) / (x +
- * (2/2) / (x + ...))) to 50 terms, e^-x^2 from x^2 as an exact product; the other of the two
- * is 1 minus the one computed, which never cancels (it is at least 0.4). */
+ * (2/2) / (x + ...))) to 50 terms (the last step and the quotient by it in double-double),
+ * e^-x^2 from x^2 as an exact product; the other of the two is 1 minus the one computed, which
+ * never cancels (it is at least 0.4). */
 static uint32_t erfs64(VM *v, uint32_t ax) {
   SG *g = v->g;
   SpvModule *m = v->m;
@@ -1131,9 +1132,13 @@ static uint32_t erfs64(VM *v, uint32_t ax) {
   uint32_t z = mul(v, ax, ax), p, pe;
   uint32_t tail = mul(v, mul(v, ax, z), horner(v, z, c, 16));
   two_prod(v, ax, K(v, 0x1.20dd750429b6dp+0), &p, &pe); /* 2/sqrt pi = hi + lo */
-  uint32_t erf_s = add(v, p,
-                       add(v, add(v, pe, mul(v, ax, K(v, 0x1.1ae3a914fed8p-56))),
-                           mul(v, tail, K(v, 0x1.20dd750429b6dp+0))));
+  uint32_t erf_l = add(v, add(v, pe, mul(v, ax, K(v, 0x1.1ae3a914fed8p-56))),
+                       mul(v, tail, K(v, 0x1.20dd750429b6dp+0)));
+  uint32_t erf_s = add(v, p, erf_l), ce;
+  /* erfc = 1 - erf from p + erf_l unrounded: 1 - erf_s would add erf_s's rounding, twice
+   * erfc's ulp, to erfc's own. */
+  uint32_t c1 = two_sum(v, K(v, 1), neg(v, p), &ce);
+  uint32_t erfc_s = add(v, c1, sub(v, ce, erf_l));
   /* Below 2^-900 the product would round twice (to 53 bits, then subnormal): scaled. */
   uint32_t axs = mul(v, ax, K(v, 0x1p100));
   uint32_t tiny = mul(
@@ -1157,36 +1162,51 @@ static uint32_t erfs64(VM *v, uint32_t ax) {
     co[j] = sg_opv(
         g, SpvOpLoad, v->d, 1,
         sg_opv(g, SpvOpAccessChain, pd, 2, table, op2(v, SpvOpIAdd, v->u32, base, KI(v, j))));
-  /* erfc(c) + erfc'(c) h in double-double (they cancel by up to half), the rest in double. */
+  /* erfc(c) + erfc'(c) h in double-double (they cancel by up to half), and the next term, up
+   * to a third of the result near 3, as (c2 + h (c3 + ...)) h h with exact products; the rest
+   * in double. */
   uint32_t poly = co[26];
-  for (int j = 25; j >= 4; j--) poly = add(v, mul(v, poly, h), co[j]);
-  uint32_t p1, p1e, e1;
+  for (int j = 25; j >= 5; j--) poly = add(v, mul(v, poly, h), co[j]);
+  uint32_t t2 = add(v, co[4], mul(v, poly, h)), q1, q1e, q2, q2e;
+  two_prod(v, t2, h, &q1, &q1e);
+  two_prod(v, q1, h, &q2, &q2e);
+  uint32_t p1, p1e, e1, e2;
   two_prod(v, co[2], h, &p1, &p1e);
   uint32_t s0 = two_sum(v, co[0], p1, &e1);
-  uint32_t erfc_t = add(
-      v, s0,
-      add(v, add(v, e1, add(v, co[1], p1e)), add(v, mul(v, co[3], h), mul(v, mul(v, poly, h), h))));
+  uint32_t s1 = two_sum(v, s0, q2, &e2);
+  uint32_t erfc_t = add(v, s1,
+                        add(v, add(v, add(v, e1, e2), add(v, co[1], p1e)),
+                            add(v, mul(v, co[3], h), add(v, q2e, mul(v, q1e, h)))));
   /* continued fraction */
   uint32_t zc = clampd(v, ax, 3.125, 28), s2, s2e;
   uint32_t t = zc;
-  for (int n = 50; n >= 1; n--) t = add(v, zc, op2(v, SpvOpFDiv, v->d, K(v, n / 2.0), t));
+  for (int n = 50; n >= 2; n--) t = add(v, zc, op2(v, SpvOpFDiv, v->d, K(v, n / 2.0), t));
+  /* The last step, t = x + (1/2) / t1, in double-double (q from its exact remainder): its
+   * rounding would reach the result whole, the deeper ones' are damped by (n/2) / x^2. */
+  uint32_t q = op2(v, SpvOpFDiv, v->d, K(v, 0.5), t), qp, qpe, te;
+  two_prod(v, q, t, &qp, &qpe);
+  uint32_t ql = op2(v, SpvOpFDiv, v->d, sub(v, sub(v, K(v, 0.5), qp), qpe), t);
+  uint32_t th = two_sum(v, zc, q, &te), tl = add(v, te, ql);
   two_prod(v, zc, zc, &s2, &s2e);
   uint32_t k2 = glsl(v, v->d, GLSLstd450RoundEven, mul(v, neg(v, s2), K(v, LOG2E)));
   uint32_t eh, el;
   exp_dd(v, sub(v, neg(v, s2), mul(v, k2, K(v, LN2_HI))),
          sub(v, neg(v, s2e), mul(v, k2, K(v, LN2_LO))), &eh, &el);
-  /* w = 1/sqrt pi / t from its exact remainder, then e^-x^2 w with one rounding of note. */
-  uint32_t w = op2(v, SpvOpFDiv, v->d, K(v, 0x1.20dd750429b6dp-1), t), wp, wpe, ep, epe;
-  two_prod(v, w, t, &wp, &wpe);
-  w = add(v, w,
-          op2(v, SpvOpFDiv, v->d,
-              add(v, sub(v, sub(v, K(v, 0x1.20dd750429b6dp-1), wp), wpe), K(v, RSQRTPI_LO)), t));
-  two_prod(v, eh, w, &ep, &epe);
-  uint32_t erfc_c = scale2(v, add(v, ep, add(v, epe, mul(v, el, w))), k2);
+  /* w = 1/sqrt pi / (th + tl) as wh + wl from wh's exact remainder, then (eh + el)(wh + wl)
+   * with one rounding of note, the last. */
+  uint32_t wh = op2(v, SpvOpFDiv, v->d, K(v, 0x1.20dd750429b6dp-1), th), wp, wpe, ep, epe;
+  two_prod(v, wh, th, &wp, &wpe);
+  uint32_t wl =
+      op2(v, SpvOpFDiv, v->d,
+          sub(v, add(v, sub(v, sub(v, K(v, 0x1.20dd750429b6dp-1), wp), wpe), K(v, RSQRTPI_LO)),
+              mul(v, wh, tl)),
+          th);
+  two_prod(v, eh, wh, &ep, &epe);
+  uint32_t erfc_c = scale2(v, add(v, ep, add(v, epe, add(v, mul(v, el, wh), mul(v, eh, wl)))), k2);
   uint32_t small = lt(v, ax, K(v, 0.5)), mid = lt(v, ax, K(v, 3.125));
   uint32_t erfc = sel(v, mid, erfc_t, erfc_c);
   uint32_t erf = sel(v, small, erf_s, sub(v, K(v, 1), erfc));
-  erfc = sel(v, small, sub(v, K(v, 1), erf_s), erfc);
+  erfc = sel(v, small, erfc_s, erfc);
   return sg_opv(g, SpvOpCompositeConstruct, v->d2, 2, erf, erfc);
 }
 
