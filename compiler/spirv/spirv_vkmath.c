@@ -1418,12 +1418,12 @@ static uint32_t lgpos64(VM *v, uint32_t a) {
     pl = add(v, pe, mul(v, pl, f));
     ph = p;
   }
-  uint32_t lph, lpl, e1;
-  log_plus(v, ph, pl, &lph, &lpl);
-  uint32_t rh = two_sum(v, th, lph, &e1), rl = add(v, e1, add(v, tl, lpl));
   /* Stirling */
-  uint32_t as = clampd(v, a, 8, 0x1p900), lh, ll, p, pe, e2, e3;
-  log_dd(v, as, &lh, &ll);
+  uint32_t big = not_(v, lt(v, a, K(v, 8)));
+  uint32_t as = clampd(v, a, 8, 0x1p900), lh, ll, p, pe, e1, e2, e3;
+  /* one logarithm, of the product or of a (the code is long: lavapipe compiles it inline) */
+  log_plus(v, sel(v, big, as, ph), sel(v, big, K(v, 0), pl), &lh, &ll);
+  uint32_t rh = two_sum(v, th, lh, &e1), rl = add(v, e1, add(v, tl, ll));
   uint32_t xm = sub(v, as, K(v, 0.5));
   two_prod(v, xm, lh, &p, &pe);
   pe = add(v, pe, mul(v, xm, ll));
@@ -1438,7 +1438,6 @@ static uint32_t lgpos64(VM *v, uint32_t a) {
   uint32_t r = op2(v, SpvOpFDiv, v->d, K(v, 1), as);
   uint32_t ser = mul(v, r, horner(v, mul(v, r, r), c, 12));
   uint32_t sl = add(v, add(v, pe, add(v, e2, e3)), add(v, K(v, LNSQRT2PI_LO), ser));
-  uint32_t big = not_(v, lt(v, a, K(v, 8)));
   rh = sel(v, big, s2, rh);
   rl = sel(v, big, sl, rl);
   uint32_t hh = add(v, rh, rl); /* Fast2Sum: |rl| is far below |rh| */
@@ -1464,11 +1463,7 @@ static uint32_t lgamma_dd64(VM *v, uint32_t x) {
   lgamma_row(v, K(v, 6), co);
   uint32_t th = taylor_dd(v, co, 30, xs, &tl);
   uint32_t lxh, lxl, e1, e2;
-  log_dd(v, axs, &lxh, &lxl);
   uint32_t l1p = call1(v, F64_LOG1P, v->d, xs);
-  uint32_t s1 = two_sum(v, neg(v, lxh), th, &e1);
-  uint32_t sh = two_sum(v, s1, neg(v, l1p), &e2);
-  uint32_t slo = add(v, add(v, e1, e2), sub(v, tl, lxl));
   /* positive, and |x|'s share of the reflection */
   uint32_t pg = call1(v, F64_LGPOS, v->d2, sel(v, small, K(v, 1), ax));
   uint32_t pgh = sg_opv(g, SpvOpCompositeExtract, v->d, 2, pg, 0u);
@@ -1488,7 +1483,14 @@ static uint32_t lgamma_dd64(VM *v, uint32_t x) {
   uint32_t qh, qe, lqh, lql, e3, e4;
   two_prod(v, ax, snh, &qh, &qe);
   uint32_t qok = gt(v, qh, K(v, 0));
-  log_plus(v, sel(v, qok, qh, K(v, 1)), add(v, qe, mul(v, ax, snl)), &lqh, &lql);
+  /* one logarithm, of |x| (small) or of |x| |sin(pi x)| (the code is long: lavapipe compiles
+   * it inline) */
+  log_plus(v, sel(v, small, axs, sel(v, qok, qh, K(v, 1))),
+           sel(v, small, K(v, 0), add(v, qe, mul(v, ax, snl))), &lqh, &lql);
+  lxh = lqh, lxl = lql;
+  uint32_t s1 = two_sum(v, neg(v, lxh), th, &e1);
+  uint32_t sh = two_sum(v, s1, neg(v, l1p), &e2);
+  uint32_t slo = add(v, add(v, e1, e2), sub(v, tl, lxl));
   uint32_t r1 = two_sum(v, K(v, LNPI), neg(v, lqh), &e3);
   uint32_t rh = two_sum(v, r1, neg(v, pgh), &e4);
   uint32_t rl = add(v, add(v, e3, e4), sub(v, sub(v, K(v, LNPI_LO), lql), pgl));
