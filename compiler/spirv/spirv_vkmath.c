@@ -1462,7 +1462,7 @@ static uint32_t lgamma_dd64(VM *v, uint32_t x) {
   uint32_t co[30], tl, xs = sel(v, small, x, K(v, 0)), axs = sel(v, small, ax, K(v, 1));
   lgamma_row(v, K(v, 6), co);
   uint32_t th = taylor_dd(v, co, 30, xs, &tl);
-  uint32_t lxh, lxl, e1, e2;
+  uint32_t e1, e2;
   uint32_t l1p = call1(v, F64_LOG1P, v->d, xs);
   /* positive, and |x|'s share of the reflection */
   uint32_t pg = call1(v, F64_LGPOS, v->d2, sel(v, small, K(v, 1), ax));
@@ -1487,10 +1487,9 @@ static uint32_t lgamma_dd64(VM *v, uint32_t x) {
    * it inline) */
   log_plus(v, sel(v, small, axs, sel(v, qok, qh, K(v, 1))),
            sel(v, small, K(v, 0), add(v, qe, mul(v, ax, snl))), &lqh, &lql);
-  lxh = lqh, lxl = lql;
-  uint32_t s1 = two_sum(v, neg(v, lxh), th, &e1);
+  uint32_t s1 = two_sum(v, neg(v, lqh), th, &e1);
   uint32_t sh = two_sum(v, s1, neg(v, l1p), &e2);
-  uint32_t slo = add(v, add(v, e1, e2), sub(v, tl, lxl));
+  uint32_t slo = add(v, add(v, e1, e2), sub(v, tl, lql));
   uint32_t r1 = two_sum(v, K(v, LNPI), neg(v, lqh), &e3);
   uint32_t rh = two_sum(v, r1, neg(v, pgh), &e4);
   uint32_t rl = add(v, add(v, e3, e4), sub(v, sub(v, K(v, LNPI_LO), lql), pgl));
