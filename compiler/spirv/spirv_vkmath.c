@@ -11,8 +11,10 @@
  * rounded. double: the same reductions with the roundings that would show done exactly
  * (Dekker's products, double-double sums, an integer Payne-Hanek reduction): within 2 ulp.
  * tests/vulkan/mathfn.c measures both against the host's long double libm. The series'
- * coefficients are 1/n!, 1/n and the like, computed here; the tables (2/pi's bits, atan(k/8))
- * come from scripts/vkmath_table.py.
+ * coefficients are 1/n!, 1/n, Bernoulli numbers and the like, computed here; the tables (2/pi's
+ * bits, atan(k/8), erfc's and log gamma's Taylor coefficients) come from scripts/vkmath_table.py.
+ * tgamma and lgamma go through log |gamma(x)| in double-double (lgamma_dd64), the float ones
+ * through the double ones.
  *
  * lavapipe folds float arithmetic on constants its compiler sees after inlining a call into
  * IEEE-incorrect values (docs/driver-bugs.md 21, 22): the functions never divide by a value
