@@ -74,3 +74,29 @@ for k in range(11):
         row = [hi, lo, h1, l1] + [float(x) for x in co[2:]]
     print("    {" + ", ".join(x.hex() for x in row) + "},")
 print("};")
+
+# log gamma's Taylor coefficients about c = 0.5 + k/4, k = 0..10, for the double lgamma and
+# tgamma on [0.375, 3.125) (and about 2 for |h| <= 0.375): lgamma(c) as hi, lo,
+# lgamma'(c) = psi(c) as hi, lo, then psi^(n-1)(c) / n!, n = 2..27. lgamma(1) = lgamma(2) = 0
+# exactly, so the series keep their relative precision at those zeros.
+print()
+print("/* scripts/vkmath_table.py: lgamma about c = 0.5 + k/4: lgamma(c) = hi + lo, psi(c) = hi +")
+print(" * lo, then the Taylor coefficients psi^(n-1)(c) / n!, n = 2..27 */")
+print("static const double VK_LGAMMA_TAYLOR[11][30] = {")
+for k in range(11):
+    with mpmath.workprec(300):
+        c = mpmath.mpf(1) / 2 + mpmath.mpf(k) / 4
+        co = [mpmath.loggamma(c)] + [mpmath.psi(n - 1, c) / mpmath.factorial(n) for n in range(1, 28)]
+        hi = float(co[0])
+        lo = float(co[0] - mpmath.mpf(hi))
+        h1 = float(co[1])
+        l1 = float(co[1] - mpmath.mpf(h1))
+        row = [hi, lo, h1, l1] + [float(x) for x in co[2:]]
+    print("    {" + ", ".join(x.hex() if x else "0x0p+0" for x in row) + "},")
+print("};")
+
+# log(pi) and log(sqrt(2 pi)) as hi + lo: the reflection's and Stirling's constants.
+with mpmath.workprec(300):
+    for name, val in (("LNPI", mpmath.log(mpmath.pi)), ("LNSQRT2PI", mpmath.log(2 * mpmath.pi) / 2)):
+        hi = float(val)
+        print("#define %-12s %s\n#define %-12s %s" % (name, hi.hex(), name + "_LO", float(val - mpmath.mpf(hi)).hex()))

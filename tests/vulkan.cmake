@@ -147,9 +147,9 @@ set_tests_properties(vulkan.form PROPERTIES TIMEOUT 60 SKIP_RETURN_CODE 77 LABEL
 #                       and every image type's layout, against a host reference (and
 #                       vulkan.run.cl_images: tests/runtime/cl_images.c, every image type and
 #                       sampler on four formats).
-#   vulkan.run.mathfn   tests/vulkan/mathfn.c on mathfn.cu: kcc's own math (spirv_vkmath.c), 31
-#                       float and 28 double functions, on random, ranged and special arguments,
-#                       each within its claimed ulp bound of the host's long double libm; and
+#   vulkan.run.mathfn   tests/vulkan/mathfn.c on mathfn.cu: kcc's own math (spirv_vkmath.c), 34
+#                       float and 32 double functions (tgamma and lgamma among them), on
+#                       random, ranged and special arguments, each within its claimed ulp bound of the host's long double libm; and
 #                       64-bit clz and popcount.
 #   vulkan.api          tests/vulkan/api.c: device info, the named errors, views, block shapes,
 #                       queues and events, fills and copies at odd offsets, large transfers.
@@ -164,11 +164,13 @@ endfunction()
 
 # The corpus kernels the form takes, and runtime tests' own kernels (tests/runtime/NAME.cu or
 # .cl) that it takes whole: OpenCL C's work-item, work-group and subgroup functions, integer dot
-# products, printf; CUDA's __device__ variables, fp8, lambdas, launches and names, and (with
-# kcc's own math, spirv_vkmath.c) its math functions, SIMD intrinsics, fp16, bf16 and std::.
+# products, printf, math functions (cl_mathfn: sinpi ... lgamma_r, with kcc's own math); CUDA's
+# __device__ variables, fp8, lambdas, launches and names, and (with kcc's own math,
+# spirv_vkmath.c) its math functions, SIMD intrinsics, fp16, bf16 and std::.
 set(KCC_VK_OWN_KERNELS cuda_devvar cuda_fp8 cuda_hostprog cuda_lambda cuda_launch cuda_names
     cuda_ptrref cuda_api cuda_bf16 cuda_fp16 cuda_idioms cuda_mathfn cuda_stdlib
-    cl_chatter cl_contract cl_intdot cl_printf cl_subgroups cl_wgfn cl_workitem cl_images)
+    cl_chatter cl_contract cl_intdot cl_mathfn cl_printf cl_subgroups cl_wgfn cl_workitem
+    cl_images)
 foreach(_name ${KCC_VK_KERNELS} ${KCC_VK_OWN_KERNELS})
   if(TARGET rt_${_name})
     _kcc_vk_run(${_name} rt_${_name} ${_rt_out}/${_name}.kcb)

@@ -11,8 +11,10 @@
  * rounded. double: the same reductions with the roundings that would show done exactly
  * (Dekker's products, double-double sums, an integer Payne-Hanek reduction): within 2 ulp.
  * tests/vulkan/mathfn.c measures both against the host's long double libm. The series'
- * coefficients are 1/n!, 1/n and the like, computed here; the tables (2/pi's bits, atan(k/8))
- * come from scripts/vkmath_table.py.
+ * coefficients are 1/n!, 1/n, Bernoulli numbers and the like, computed here; the tables (2/pi's
+ * bits, atan(k/8), erfc's and log gamma's Taylor coefficients) come from scripts/vkmath_table.py.
+ * tgamma and lgamma go through log |gamma(x)| in double-double (lgamma_dd64), the float ones
+ * through the double ones.
  *
  * lavapipe folds float arithmetic on constants its compiler sees after inlining a call into
  * IEEE-incorrect values (docs/driver-bugs.md 21, 22): the functions never divide by a value
@@ -265,6 +267,146 @@ static const double VK_ERFC_TAYLOR[11][27] = {
      0x1.a06855f854480p-38,  0x1.a7345e639e619p-37,  -0x1.e996a0095a31bp-39},
 };
 
+/* log gamma about c = 0.5 + k/4, k = 0..10: lgamma(c) = hi + lo, psi(c) = hi + lo, then the
+ * Taylor coefficients psi^(n-1)(c) / n!, n = 2..27 (scripts/vkmath_table.py): the double
+ * lgamma and tgamma on [0.375, 3.125), and the row about 2 for |h| <= 0.375 (its series
+ * converges to |h| = 2). lgamma(1) and lgamma(2) are exactly 0, so at those zeros the series
+ * keep their relative precision. */
+static const double VK_LGAMMA_TAYLOR[11][30] = {
+    {0x1.250d048e7a1bdp-1,  0x1.7abf2ad8d5088p-58,  -0x1.f6a897d3214fcp+0, 0x1.40e69e9653bdbp-54,
+     0x1.3bd3cc9be45dep+1,  -0x1.6703ab06d5c7cp+1,  0x1.03c1f081b5ac4p+2,  -0x1.9b73f36ed0e3fp+2,
+     0x1.55d3c7e3cbffap+3,  -0x1.24b59a9930667p+4,  0x1.000a2b78d6b33p+5,  -0x1.c7226d35212f5p+5,
+     0x1.999b630cf4837p+6,  -0x1.745da18aea43dp+7,  0x1.55557f84e0980p+8,  -0x1.3b13be330c9a2p+9,
+     0x1.24924d27a2b97p+10, -0x1.111112507f103p+11, 0x1.00000063cd865p+12, -0x1.e1e1e2207f22dp+12,
+     0x1.c71c71dad2590p+13, -0x1.af286bd054536p+14, 0x1.9999999b92285p+15, -0x1.86186186b88e4p+16,
+     0x1.745d1746046b3p+17, -0x1.642c8590c2562p+18, 0x1.555555555a863p+19, -0x1.47ae147ae2f0ep+20,
+     0x1.3b13b13b14398p+21, -0x1.2f684bda13224p+22},
+    {0x1.a051c372609eep-3, -0x1.3f4a305209ee2p-58, -0x1.15fafa86b04dbp+0, -0x1.f52ee4a9905bap-59,
+     0x1.455c4ff28f0bfp+0, -0x1.c47dca479e296p-1,  0x1.a59e099b269e0p-1,  -0x1.b69daccfc524bp-1,
+     0x1.e2ab4674b6c07p-1, -0x1.12bd373a70e0ap+0,  0x1.40037d2973383p+0,  -0x1.7b0508dcac8e0p+0,
+     0x1.c6b1a4a03c76dp+0, -0x1.1389e6e6b1410p+1,  0x1.50c089a2fca3ep+1,  -0x1.9e74796b760a8p+1,
+     0x1.0090a04bac428p+2, -0x1.3f478f685fc13p+2,  0x1.8f194605831c4p+2,  -0x1.f4d453a1bfd9ap+2,
+     0x1.3b56410f836c4p+3, -0x1.8e51fdca1bf54p+3,  0x1.f889fb45e4d0ep+3,  -0x1.40579af35c548p+4,
+     0x1.97b5508f6eb7bp+4, -0x1.03fce5616dbcap+5,  0x1.4c34ec2a6ce31p+5,  -0x1.a93980304b65dp+5,
+     0x1.109472fc7c884p+6, -0x1.5dfaa6989ade8p+6},
+    {0x0p+0,
+     0x0p+0,
+     -0x1.2788cfc6fb619p-1,
+     0x1.6cb90701fbfabp-58,
+     0x1.a51a6625307d3p-1,
+     -0x1.9a4d55beab2d7p-2,
+     0x1.151322ac7d848p-2,
+     -0x1.a8b9c17aa6149p-3,
+     0x1.5b40cb100c306p-3,
+     -0x1.2703a1dcea3aep-3,
+     0x1.010b36af86397p-3,
+     -0x1.c806706d57db4p-4,
+     0x1.9a01e385d5f8fp-4,
+     -0x1.748c33114c6d6p-4,
+     0x1.556ad63243bc4p-4,
+     -0x1.3b1d971fc5985p-4,
+     0x1.2496df8320c5fp-4,
+     -0x1.11133476e7fe0p-4,
+     0x1.00010064cdeb2p-4,
+     -0x1.e1e2d311e8abdp-5,
+     0x1.c71ce3a20b419p-5,
+     -0x1.af28a1b5688a0p-5,
+     0x1.9999b3352d5bap-5,
+     -0x1.86186db77bfbfp-5,
+     0x1.745d1d1778df9p-5,
+     -0x1.642c88591b66dp-5,
+     0x1.555556aaafdcdp-5,
+     -0x1.47ae151eb9fb7p-5,
+     0x1.3b13b189d925ep-5,
+     -0x1.2f684c00002bcp-5},
+    {-0x1.92857d38caf41p-4, -0x1.d1f2d031dc189p-58, -0x1.d1d32879af85dp-3, 0x1.dc8e13c13fe24p-57,
+     0x1.328429d927c67p-1,  -0x1.c533afa1c090bp-3,  0x1.dad1b9fd7bfc9p-4,  -0x1.1de1433c297c1p-4,
+     0x1.71ef365f26954p-5,  -0x1.f39b6d9e5e340p-6,  0x1.5ae76b3cdadf2p-6,  -0x1.eb3c295bcc743p-7,
+     0x1.60db24cf5a9f1p-7,  -0x1.004ab83b2293ep-7,  0x1.77a0e4fa9a41fp-8,  -0x1.1547622ba34f5p-8,
+     0x1.9bde41c3fa371p-9,  -0x1.337dd262d73b2p-9,  0x1.cd34e942683eep-10, -0x1.5b3fadcadfe54p-10,
+     0x1.065c4139a7d9fp-10, -0x1.8dadb7e3bc8cbp-11, 0x1.2e3bdc1969385p-11, -0x1.cc8b90bcd471fp-12,
+     0x1.5fb0388caf597p-12, -0x1.0d1e25a4b6fe2p-12, 0x1.9ca5a103fe8a0p-13, -0x1.3ce9ac0e97382p-13,
+     0x1.e78edb6c18c52p-14, -0x1.7799a868c9efbp-14},
+    {-0x1.eeb95b094c191p-4, -0x1.346863f58b075p-58, 0x1.2aed059bd608ap-5,  0x1.cd3d2ca77b63ap-63,
+     0x1.de9e64df22ef3p-2,  -0x1.1ae55b180726cp-3,  0x1.e0f840dad61dap-5,  -0x1.da59d5374a543p-6,
+     0x1.f9ca39daa929cp-7,  -0x1.1a8ba4f0ea597p-7,  0x1.456f1ad666a3bp-8,  -0x1.7edb812f6426ep-9,
+     0x1.c9735ae9db2c1p-10, -0x1.148a319eec639p-10, 0x1.517c5a1579f10p-11, -0x1.9eff1d1c8bdc2p-12,
+     0x1.00c41c13e4c1cp-12, -0x1.3f6dff22ac1c2p-13, 0x1.8f3619541742cp-14, -0x1.f4ea079c9c87ap-15,
+     0x1.3b5e73f18d398p-15, -0x1.8e583480fb843p-16, 0x1.f88eb43555368p-17, -0x1.4059677eed115p-17,
+     0x1.97b6b03fa7446p-18, -0x1.03fd6bf0808efp-18, 0x1.4c355353d5241p-19, -0x1.a939cf6ab6697p-20,
+     0x1.109491756a3f0p-20, -0x1.5dfabe1235651p-21},
+    {-0x1.59b4fd6875a6ep-4, -0x1.8611cf72ebf19p-59, 0x1.fad2d675283d3p-3,  -0x1.d2a10e7fb96c4p-57,
+     0x1.87385c3c034c4p-2,  -0x1.7f95d3d17c5a9p-4,  0x1.112f9cdb80001p-5,  -0x1.c69a305c523afp-7,
+     0x1.9aef3265ad3bap-8,  -0x1.8689d06703a1fp-9,  0x1.7f89d0ae7b841p-10, -0x1.815ca05ec2476p-11,
+     0x1.89b15e2032e26p-12, -0x1.974f608c4cee3p-13, 0x1.a994c51d9dceep-14, -0x1.c0387313908e9p-15,
+     0x1.db2a482ca867dp-16, -0x1.fa81f90aac7d0p-17, 0x1.0f3ad2a30cbddp-17, -0x1.23aa5c5c29295p-18,
+     0x1.3ac2ad4576ac1p-19, -0x1.54c1bcd201f4bp-20, 0x1.71f0788f51fdfp-21, -0x1.92a33cd8812d7p-22,
+     0x1.b73a9f00959cdp-23, -0x1.e0247dd30858dp-24, 0x1.06eea9bbcd7b4p-24, -0x1.2078e3efb919cp-25,
+     0x1.3d0042e48f40bp-26, -0x1.5cde2b519015cp-27},
+    {0x0p+0,
+     0x0p+0,
+     0x1.b0ee6072093cep-2,
+     0x1.6cb90701fbfabp-58,
+     0x1.4a34cc4a60fa6p-2,
+     -0x1.13e001a557607p-4,
+     0x1.51322ac7d8483p-6,
+     -0x1.e404fc218f5f2p-8,
+     0x1.7add6eadb6c30p-9,
+     -0x1.38ac5c2bf8e08p-10,
+     0x1.0b36af86396e9p-11,
+     -0x1.d3fd4c76d2fc8p-13,
+     0x1.a127b0f17d65ap-14,
+     -0x1.78de5bd7c81efp-15,
+     0x1.580dcee66eb02p-16,
+     -0x1.3cbc963ce2243p-17,
+     0x1.2597a39f34aacp-18,
+     -0x1.11b2eb7679541p-19,
+     0x1.0064cdeb22f0fp-20,
+     -0x1.e2600d93cfd2fp-22,
+     0x1.c76bbb3f07a4dp-23,
+     -0x1.af5a6cbbf8a97p-24,
+     0x1.99b93c2070b0fp-25,
+     -0x1.862c734df3eacp-26,
+     0x1.7469daccfadcdp-27,
+     -0x1.6434a8447aeadp-28,
+     0x1.555a877ffd2c3p-29,
+     -0x1.47b1679258d0ep-30,
+     0x1.3b15d2b2fc10cp-31,
+     -0x1.2f69a9fabe3e0p-32},
+    {0x1.ff797bba88502p-4,  -0x1.c3103ce9106b2p-60, 0x1.2524cf7b2db82p-1,  0x1.dd89eb56b65efp-55,
+     0x1.1d5a3f376e453p-2,  -0x1.9eb4cd8bc9996p-5,  0x1.bb1c5a5dbe4e6p-7,  -0x1.171c930caa33fp-8,
+     0x1.80a7c9ffae851p-10, -0x1.181e9b4111495p-11, 0x1.a73e8ce90dc1bp-13, -0x1.4816011331d69p-14,
+     0x1.0326b7c455be6p-15, -0x1.9f4390a691809p-17, 0x1.5068db1b02160p-18, -0x1.12f1467fdc88ep-19,
+     0x1.c4a6f528763ecp-21, -0x1.76d73a2fbebc2p-22, 0x1.37f89bf46387cp-23, -0x1.04c48024475afp-24,
+     0x1.b59187a5b7ccbp-26, -0x1.7053609e988f1p-27, 0x1.36f0ff06b31f5p-28, -0x1.072dbc11a10c7p-29,
+     0x1.be8b86d553656p-31, -0x1.7ba29acafd5b4p-32, 0x1.435f2a6bd5f43p-33, -0x1.13ee6ee46a021p-34,
+     0x1.d7a9abfa01539p-36, -0x1.93b813b2c14d4p-37},
+    {0x1.2383e809a67e8p-2,  -0x1.823fe323a5c09p-56, 0x1.680425af12b5ep-1,  -0x1.46eb6bf0197a4p-58,
+     0x1.f62057f7296c9p-3,  -0x1.427f4cc53f5f0p-5,  0x1.31b4c4359dfe5p-7,  -0x1.56b48947b3c37p-9,
+     0x1.a54d1cabdc3cbp-11, -0x1.123653d59f542p-12, 0x1.72e00847c2976p-14, -0x1.01a8f9b0dc4c5p-15,
+     0x1.6d28afc05c362p-17, -0x1.06a7f5bd53c7ap-18, 0x1.7e47380f10b93p-20, -0x1.18c7d311ca707p-21,
+     0x1.9f9496545387ep-23, -0x1.3578545be1e7ap-24, 0x1.cf535ee7ae586p-26, -0x1.5c6358273c0e7p-27,
+     0x1.06f9a2904a954p-28, -0x1.8e5818c2258dbp-30, 0x1.2e9858378d0cdp-31, -0x1.ccf0398c0a923p-33,
+     0x1.5fe71fe08f6c3p-34, -0x1.0d3c27ec942eap-35, 0x1.9cc67ed93603bp-37, -0x1.3cfbb39cd633bp-38,
+     0x1.e7a2ab70470e1p-40, -0x1.77a48f5a247c3p-41},
+    {0x1.e69eac73eab05p-2,  -0x1.057db2faf97ffp-58, 0x1.a346fec1dc587p-1,  -0x1.4057e9ed7047bp-57,
+     0x1.c012ae051644fp-3,  -0x1.01a88b861cc80p-5,  0x1.b696cf9da0419p-8,  -0x1.ba7d3b200ea5ep-10,
+     0x1.ea8360b790b08p-12, -0x1.20595481ee00bp-13, 0x1.60b2b1f2d8450p-15, -0x1.bbab5d0cd2621p-17,
+     0x1.1cde8d902e2cdp-18, -0x1.7396f7d7363ccp-20, 0x1.eaa8798a09fddp-22, -0x1.4719c8ef0ad35p-23,
+     0x1.b7942367b8171p-25, -0x1.294b757169597p-26, 0x1.94549d2c93d67p-28, -0x1.143a905f7f988p-29,
+     0x1.7aef16761fb9ep-31, -0x1.04d10fb06a3aap-32, 0x1.6821c690ce009p-34, -0x1.f29c922e54eeap-36,
+     0x1.5a015bd32ba77p-37, -0x1.e14207e0ceec6p-39, 0x1.4f59b31014deap-40, -0x1.d4329a3e0a7f8p-42,
+     0x1.475f93a64a249p-43, -0x1.ca8129ccea2a7p-45},
+    {0x1.62e42fefa39efp-1,  0x1.abc9e3b39803fp-56,  0x1.d8773039049e7p-1,  0x1.6cb90701fbfabp-58,
+     0x1.94699894c1f4dp-3,  -0x1.a4d55beab2d6fp-6,  0x1.44c8ab1f6120ep-8,  -0x1.29ad8a1fd7160p-10,
+     0x1.2c40cac30b6d4p-12, -0x1.41a1307669758p-14, 0x1.66d5f0c72dd18p-16, -0x1.9c1b55f6d156bp-18,
+     0x1.e385d5f8f3027p-20, -0x1.2051247daaa48p-21, 0x1.5c3cc88cad668p-23, -0x1.a8e501ce72ed4p-25,
+     0x1.055a7aa261947p-26, -0x1.43b4cad086017p-28, 0x1.9337ac8bc3ce8p-30, -0x1.f8aec7b7c4274p-32,
+     0x1.3d25dfaccc413p-33, -0x1.90078eedb77cep-35, 0x1.fa286d7175a73p-37, -0x1.411c7db8940b4p-38,
+     0x1.9870e52d0dc1dp-40, -0x1.0456791a91adbp-41, 0x1.4c8aa9f5b5236p-43, -0x1.a98bbbc49affbp-45,
+     0x1.10bbf42fc09e8p-46, -0x1.5e20ab4774bcdp-48},
+};
+
 /* ln 2 in two parts, the first with 32 significant bits (k * LN2_HI is exact for |k| < 2^21). */
 #define LN2_HI     0x1.62e42fee00000p-1
 #define LN2_LO     0x1.a39ef35793c76p-33
@@ -283,6 +425,11 @@ static const double VK_ERFC_TAYLOR[11][27] = {
 #define LN2_LO2    0x1.abc9e3b39803fp-56 /* ln 2 - LN2 */
 #define LOG2E_LO   0x1.777d0ffda0d24p-56 /* 1/ln 2 - LOG2E */
 #define LOG10E_LO  0x1.95355baaafad3p-57 /* 1/ln 10 - LOG10E */
+/* log pi and log sqrt(2 pi) as hi + lo (scripts/vkmath_table.py). */
+#define LNPI         0x1.250d048e7a1bdp+0
+#define LNPI_LO      0x1.7abf2ad8d5088p-57
+#define LNSQRT2PI    0x1.d67f1c864beb5p-1
+#define LNSQRT2PI_LO -0x1.65b5a1b7ff5dfp-55
 /* log10(2) in two parts, the first with 32 significant bits. */
 #define LOG10_2_HI 0x1.3441350800000p-2
 #define LOG10_2_LO 0x1.f79fef311f12bp-34
@@ -323,6 +470,8 @@ enum {
   F_FMOD,
   F_ERF,
   F_ERFC,
+  F_TGAMMA, /* the float gamma functions: the double ones, rounded to float */
+  F_LGAMMA,
   /* double functions: double argument and result */
   F64_LOG_PARTS, /* positive finite u -> dvec3 (e, log m as hi + lo): u = m 2^e, m in [0.7, 1.42) */
   F64_EXP,
@@ -355,6 +504,10 @@ enum {
   F64_ERFS, /* double |x| -> dvec2 (erf |x|, erfc |x|) */
   F64_ERF,
   F64_ERFC,
+  F64_LGPOS,     /* double a >= 0.375 -> dvec2 log gamma(a) as hi + lo */
+  F64_LGAMMA_DD, /* finite double x not a pole -> dvec2 log |gamma(x)| as hi + lo */
+  F64_LGAMMA,
+  F64_TGAMMA,
   F_COUNT
 };
 _Static_assert((int)F_COUNT <= (int)SG_NVKMATH, "SG.vkmath is too short");
@@ -966,8 +1119,9 @@ static uint32_t fmod64(VM *v, uint32_t x, uint32_t y) {
 /* erf and erfc of ax >= 0 as dvec2: below 0.5 erf's series (2/sqrt pi)(x - x^3/3 + ...)
  * to x^33; to 3.125 erfc's Taylor series about the nearest 0.5 + k/4 (VK_ERFC_TAYLOR, |h| <=
  * 1/8, to h^24); from there erfc's continued fraction e^-x^2 / sqrt pi / (x + (1/2) / (x +
- * (2/2) / (x + ...))) to 50 terms, e^-x^2 from x^2 as an exact product; the other of the two
- * is 1 minus the one computed, which never cancels (it is at least 0.4). */
+ * (2/2) / (x + ...))) to 50 terms (the last step and the quotient by it in double-double),
+ * e^-x^2 from x^2 as an exact product; the other of the two is 1 minus the one computed, which
+ * never cancels (it is at least 0.4). */
 static uint32_t erfs64(VM *v, uint32_t ax) {
   SG *g = v->g;
   SpvModule *m = v->m;
@@ -980,9 +1134,13 @@ static uint32_t erfs64(VM *v, uint32_t ax) {
   uint32_t z = mul(v, ax, ax), p, pe;
   uint32_t tail = mul(v, mul(v, ax, z), horner(v, z, c, 16));
   two_prod(v, ax, K(v, 0x1.20dd750429b6dp+0), &p, &pe); /* 2/sqrt pi = hi + lo */
-  uint32_t erf_s = add(v, p,
-                       add(v, add(v, pe, mul(v, ax, K(v, 0x1.1ae3a914fed8p-56))),
-                           mul(v, tail, K(v, 0x1.20dd750429b6dp+0))));
+  uint32_t erf_l = add(v, add(v, pe, mul(v, ax, K(v, 0x1.1ae3a914fed8p-56))),
+                       mul(v, tail, K(v, 0x1.20dd750429b6dp+0)));
+  uint32_t erf_s = add(v, p, erf_l), ce;
+  /* erfc = 1 - erf from p + erf_l unrounded: 1 - erf_s would add erf_s's rounding, twice
+   * erfc's ulp, to erfc's own. */
+  uint32_t c1 = two_sum(v, K(v, 1), neg(v, p), &ce);
+  uint32_t erfc_s = add(v, c1, sub(v, ce, erf_l));
   /* Below 2^-900 the product would round twice (to 53 bits, then subnormal): scaled. */
   uint32_t axs = mul(v, ax, K(v, 0x1p100));
   uint32_t tiny = mul(
@@ -1006,36 +1164,51 @@ static uint32_t erfs64(VM *v, uint32_t ax) {
     co[j] = sg_opv(
         g, SpvOpLoad, v->d, 1,
         sg_opv(g, SpvOpAccessChain, pd, 2, table, op2(v, SpvOpIAdd, v->u32, base, KI(v, j))));
-  /* erfc(c) + erfc'(c) h in double-double (they cancel by up to half), the rest in double. */
+  /* erfc(c) + erfc'(c) h in double-double (they cancel by up to half), and the next term, up
+   * to a third of the result near 3, as (c2 + h (c3 + ...)) h h with exact products; the rest
+   * in double. */
   uint32_t poly = co[26];
-  for (int j = 25; j >= 4; j--) poly = add(v, mul(v, poly, h), co[j]);
-  uint32_t p1, p1e, e1;
+  for (int j = 25; j >= 5; j--) poly = add(v, mul(v, poly, h), co[j]);
+  uint32_t t2 = add(v, co[4], mul(v, poly, h)), q1, q1e, q2, q2e;
+  two_prod(v, t2, h, &q1, &q1e);
+  two_prod(v, q1, h, &q2, &q2e);
+  uint32_t p1, p1e, e1, e2;
   two_prod(v, co[2], h, &p1, &p1e);
   uint32_t s0 = two_sum(v, co[0], p1, &e1);
-  uint32_t erfc_t = add(
-      v, s0,
-      add(v, add(v, e1, add(v, co[1], p1e)), add(v, mul(v, co[3], h), mul(v, mul(v, poly, h), h))));
+  uint32_t s1 = two_sum(v, s0, q2, &e2);
+  uint32_t erfc_t = add(v, s1,
+                        add(v, add(v, add(v, e1, e2), add(v, co[1], p1e)),
+                            add(v, mul(v, co[3], h), add(v, q2e, mul(v, q1e, h)))));
   /* continued fraction */
   uint32_t zc = clampd(v, ax, 3.125, 28), s2, s2e;
   uint32_t t = zc;
-  for (int n = 50; n >= 1; n--) t = add(v, zc, op2(v, SpvOpFDiv, v->d, K(v, n / 2.0), t));
+  for (int n = 50; n >= 2; n--) t = add(v, zc, op2(v, SpvOpFDiv, v->d, K(v, n / 2.0), t));
+  /* The last step, t = x + (1/2) / t1, in double-double (q from its exact remainder): its
+   * rounding would reach the result whole, the deeper ones' are damped by (n/2) / x^2. */
+  uint32_t q = op2(v, SpvOpFDiv, v->d, K(v, 0.5), t), qp, qpe, te;
+  two_prod(v, q, t, &qp, &qpe);
+  uint32_t ql = op2(v, SpvOpFDiv, v->d, sub(v, sub(v, K(v, 0.5), qp), qpe), t);
+  uint32_t th = two_sum(v, zc, q, &te), tl = add(v, te, ql);
   two_prod(v, zc, zc, &s2, &s2e);
   uint32_t k2 = glsl(v, v->d, GLSLstd450RoundEven, mul(v, neg(v, s2), K(v, LOG2E)));
   uint32_t eh, el;
   exp_dd(v, sub(v, neg(v, s2), mul(v, k2, K(v, LN2_HI))),
          sub(v, neg(v, s2e), mul(v, k2, K(v, LN2_LO))), &eh, &el);
-  /* w = 1/sqrt pi / t from its exact remainder, then e^-x^2 w with one rounding of note. */
-  uint32_t w = op2(v, SpvOpFDiv, v->d, K(v, 0x1.20dd750429b6dp-1), t), wp, wpe, ep, epe;
-  two_prod(v, w, t, &wp, &wpe);
-  w = add(v, w,
-          op2(v, SpvOpFDiv, v->d,
-              add(v, sub(v, sub(v, K(v, 0x1.20dd750429b6dp-1), wp), wpe), K(v, RSQRTPI_LO)), t));
-  two_prod(v, eh, w, &ep, &epe);
-  uint32_t erfc_c = scale2(v, add(v, ep, add(v, epe, mul(v, el, w))), k2);
+  /* w = 1/sqrt pi / (th + tl) as wh + wl from wh's exact remainder, then (eh + el)(wh + wl)
+   * with one rounding of note, the last. */
+  uint32_t wh = op2(v, SpvOpFDiv, v->d, K(v, 0x1.20dd750429b6dp-1), th), wp, wpe, ep, epe;
+  two_prod(v, wh, th, &wp, &wpe);
+  uint32_t wl =
+      op2(v, SpvOpFDiv, v->d,
+          sub(v, add(v, sub(v, sub(v, K(v, 0x1.20dd750429b6dp-1), wp), wpe), K(v, RSQRTPI_LO)),
+              mul(v, wh, tl)),
+          th);
+  two_prod(v, eh, wh, &ep, &epe);
+  uint32_t erfc_c = scale2(v, add(v, ep, add(v, epe, add(v, mul(v, el, wh), mul(v, eh, wl)))), k2);
   uint32_t small = lt(v, ax, K(v, 0.5)), mid = lt(v, ax, K(v, 3.125));
   uint32_t erfc = sel(v, mid, erfc_t, erfc_c);
   uint32_t erf = sel(v, small, erf_s, sub(v, K(v, 1), erfc));
-  erfc = sel(v, small, sub(v, K(v, 1), erf_s), erfc);
+  erfc = sel(v, small, erfc_s, erfc);
   return sg_opv(g, SpvOpCompositeConstruct, v->d2, 2, erf, erfc);
 }
 
@@ -1184,49 +1357,234 @@ static uint32_t trig64(VM *v, uint32_t x) {
   return sg_opv(g, SpvOpCompositeConstruct, v->d4, 4, o[0], o[1], o[2], o[3]);
 }
 
+/* The series of a VK_LGAMMA_TAYLOR row (n coefficients, the first two as hi + lo: c0 hi, lo,
+ * c1 hi, lo, c2, c3 ...) at h as hi + lo: c0 + c1 h in double-double (they cancel by up to
+ * half), the rest, below a sixth of it, in double. */
+static uint32_t taylor_dd(VM *v, const uint32_t *co, int n, uint32_t h, uint32_t *lo) {
+  uint32_t poly = co[n - 1];
+  for (int j = n - 2; j >= 4; j--) poly = add(v, mul(v, poly, h), co[j]);
+  uint32_t p1, p1e, e1, e2;
+  two_prod(v, co[2], h, &p1, &p1e);
+  uint32_t s0 = two_sum(v, co[0], p1, &e1);
+  uint32_t rest =
+      add(v, add(v, e1, add(v, co[1], p1e)), add(v, mul(v, co[3], h), mul(v, mul(v, poly, h), h)));
+  uint32_t hi = two_sum(v, s0, rest, &e2);
+  *lo = e2;
+  return hi;
+}
+
+/* Row kf (an integral double) of VK_LGAMMA_TAYLOR, its 30 coefficients into co. */
+static void lgamma_row(VM *v, uint32_t kf, uint32_t *co) {
+  SG *g = v->g;
+  SpvModule *m = v->m;
+  uint32_t at = spv_type_array(m, v->d, 11 * 30), vals[11 * 30];
+  for (int i = 0; i < 11; i++)
+    for (int j = 0; j < 30; j++) vals[i * 30 + j] = K(v, VK_LGAMMA_TAYLOR[i][j]);
+  uint32_t table = sg_global_var(g, spv_type_ptr(m, SpvStorageClassPrivate, at),
+                                 SpvStorageClassPrivate, spv_const_composite(m, at, vals, 11 * 30));
+  spv_name(m, table, "kcc.lgamma_taylor");
+  uint32_t pd = spv_type_ptr(m, SpvStorageClassPrivate, v->d);
+  uint32_t base = op2(v, SpvOpIMul, v->u32, sg_opv(g, SpvOpConvertFToU, v->u32, 1, kf), KI(v, 30));
+  for (uint32_t j = 0; j < 30; j++)
+    co[j] = sg_opv(
+        g, SpvOpLoad, v->d, 1,
+        sg_opv(g, SpvOpAccessChain, pd, 2, table, op2(v, SpvOpIAdd, v->u32, base, KI(v, j))));
+}
+
+/* log u + l/u as hi + lo for positive finite u and l small beside it. */
+static void log_plus(VM *v, uint32_t u, uint32_t l, uint32_t *hi, uint32_t *lo) {
+  log_dd(v, u, hi, lo);
+  *lo = add(v, *lo, dvd(v, l, u));
+}
+
+/* log gamma(a) for a >= 0.375 as dvec2 hi + lo, to about 2^-60 of itself. Below 3.125 the
+ * Taylor series about the nearest 0.5 + k/4 (|h| <= 1/8); to 8 that of a - m in [2.125, 3.125)
+ * plus log((a - 1)(a - 2)...(a - m)), the product in double-double (each a - j exact; both
+ * terms positive); from 8 on Stirling's series (a - 1/2) log a - a + log sqrt(2 pi) +
+ * sum B_2k / (2k (2k - 1) a^(2k - 1)) to k = 12 (below 2^-61 at 8), the first terms in
+ * double-double; past 2^900 (Dekker's product would overflow) a (log a - 1) alone. */
+static uint32_t lgpos64(VM *v, uint32_t a) {
+  SG *g = v->g;
+  uint32_t ar = clampd(v, a, 0.375, 8);
+  uint32_t mf = clampd(v, glsl(v, v->d, GLSLstd450Floor, sub(v, ar, K(v, 2.125))), 0, 5);
+  uint32_t y = sub(v, ar, mf);
+  uint32_t kf =
+      clampd(v, glsl(v, v->d, GLSLstd450RoundEven, mul(v, sub(v, y, K(v, 0.5)), K(v, 4))), 0, 10);
+  uint32_t h = sub(v, y, add(v, K(v, 0.5), mul(v, kf, K(v, 0.25)))), co[30], tl;
+  lgamma_row(v, kf, co);
+  uint32_t th = taylor_dd(v, co, 30, h, &tl);
+  uint32_t ph = K(v, 1), pl = K(v, 0);
+  for (int j = 1; j <= 5; j++) {
+    uint32_t f = sel(v, gt(v, mf, K(v, j - 0.5)), sub(v, ar, K(v, j)), K(v, 1)), p, pe;
+    two_prod(v, ph, f, &p, &pe);
+    pl = add(v, pe, mul(v, pl, f));
+    ph = p;
+  }
+  /* Stirling */
+  uint32_t big = not_(v, lt(v, a, K(v, 8)));
+  uint32_t as = clampd(v, a, 8, 0x1p900), lh, ll, p, pe, e1, e2, e3;
+  /* one logarithm, of the product or of a (the code is long: lavapipe compiles it inline) */
+  log_plus(v, sel(v, big, as, ph), sel(v, big, K(v, 0), pl), &lh, &ll);
+  uint32_t rh = two_sum(v, th, lh, &e1), rl = add(v, e1, add(v, tl, ll));
+  uint32_t xm = sub(v, as, K(v, 0.5));
+  two_prod(v, xm, lh, &p, &pe);
+  pe = add(v, pe, mul(v, xm, ll));
+  uint32_t s1 = two_sum(v, p, neg(v, as), &e2);
+  uint32_t s2 = two_sum(v, s1, K(v, LNSQRT2PI), &e3);
+  static const double bern[12][2] = {
+      {1, 6}, {-1, 30},     {1, 42},      {-1, 30},       {5, 66},       {-691, 2730},
+      {7, 6}, {-3617, 510}, {43867, 798}, {-174611, 330}, {854513, 138}, {-236364091, 2730}};
+  double c[12];
+  for (int k = 1; k <= 12; k++)
+    c[k - 1] = bern[k - 1][0] / bern[k - 1][1] / (2.0 * k * (2 * k - 1));
+  uint32_t r = op2(v, SpvOpFDiv, v->d, K(v, 1), as);
+  uint32_t ser = mul(v, r, horner(v, mul(v, r, r), c, 12));
+  uint32_t sl = add(v, add(v, pe, add(v, e2, e3)), add(v, K(v, LNSQRT2PI_LO), ser));
+  rh = sel(v, big, s2, rh);
+  rl = sel(v, big, sl, rl);
+  uint32_t hh = add(v, rh, rl); /* Fast2Sum: |rl| is far below |rh| */
+  rl = sub(v, rl, sub(v, hh, rh));
+  uint32_t huge = gt(v, a, K(v, 0x1p900));
+  uint32_t far_ = mul(v, a, sub(v, call1(v, F64_LOG, v->d, a), K(v, 1)));
+  hh = sel(v, huge, far_, hh);
+  rl = sel(v, huge, K(v, 0), rl);
+  return sg_opv(g, SpvOpCompositeConstruct, v->d2, 2, hh, rl);
+}
+
+/* log |gamma(x)| for finite x not a pole as dvec2 hi + lo. |x| < 0.375: log gamma(2 + x) by
+ * the series about 2, less log(1 + x) and log |x| (gamma(x) = gamma(2 + x) / (x (1 + x)));
+ * from 0.375 on lgpos64; to -0.375 and below the reflection log pi - log(|x| |sin(pi x)|) -
+ * log gamma(|x|), sin(pi x) from |x|'s fraction reduced to [0, 1/4] exactly, its product with
+ * pi in double-double and kcc.trig on the leading part. Near the zeros of lgamma below -2 the
+ * three terms cancel: there the result is accurate to about 2^-60 absolutely, not relatively. */
+static uint32_t lgamma_dd64(VM *v, uint32_t x) {
+  SG *g = v->g;
+  uint32_t ax = fabs_(v, x), small = lt(v, ax, K(v, 0.375));
+  /* small */
+  uint32_t co[30], tl, xs = sel(v, small, x, K(v, 0)), axs = sel(v, small, ax, K(v, 1));
+  lgamma_row(v, K(v, 6), co);
+  uint32_t th = taylor_dd(v, co, 30, xs, &tl);
+  uint32_t e1, e2;
+  uint32_t l1p = call1(v, F64_LOG1P, v->d, xs);
+  /* positive, and |x|'s share of the reflection */
+  uint32_t pg = call1(v, F64_LGPOS, v->d2, sel(v, small, K(v, 1), ax));
+  uint32_t pgh = sg_opv(g, SpvOpCompositeExtract, v->d, 2, pg, 0u);
+  uint32_t pgl = sg_opv(g, SpvOpCompositeExtract, v->d, 2, pg, 1u);
+  /* |sin(pi |x|)| = sin(pi t), t = min(f, 1 - f) for |x|'s fraction f (both exact), as
+   * cos(pi (1/2 - t)) past 1/4 */
+  uint32_t f = sub(v, ax, glsl(v, v->d, GLSLstd450Floor, ax));
+  uint32_t t = sel(v, gt(v, f, K(v, 0.5)), sub(v, K(v, 1), f), f);
+  uint32_t cosb = gt(v, t, K(v, 0.25)), u = sel(v, cosb, sub(v, K(v, 0.5), t), t);
+  uint32_t uh, ue;
+  two_prod(v, u, K(v, PI), &uh, &ue);
+  ue = add(v, ue, mul(v, u, K(v, PI_LO)));
+  uint32_t sc = call1(v, F64_TRIG, v->d4, uh), c4[4];
+  for (uint32_t j = 0; j < 4; j++) c4[j] = sg_opv(g, SpvOpCompositeExtract, v->d, 2, sc, j);
+  uint32_t snh = sel(v, cosb, c4[2], c4[0]);
+  uint32_t snl = sel(v, cosb, sub(v, c4[3], mul(v, ue, c4[0])), add(v, c4[1], mul(v, ue, c4[2])));
+  uint32_t qh, qe, lqh, lql, e3, e4;
+  two_prod(v, ax, snh, &qh, &qe);
+  uint32_t qok = gt(v, qh, K(v, 0));
+  /* one logarithm, of |x| (small) or of |x| |sin(pi x)| (the code is long: lavapipe compiles
+   * it inline) */
+  log_plus(v, sel(v, small, axs, sel(v, qok, qh, K(v, 1))),
+           sel(v, small, K(v, 0), add(v, qe, mul(v, ax, snl))), &lqh, &lql);
+  uint32_t s1 = two_sum(v, neg(v, lqh), th, &e1);
+  uint32_t sh = two_sum(v, s1, neg(v, l1p), &e2);
+  uint32_t slo = add(v, add(v, e1, e2), sub(v, tl, lql));
+  uint32_t r1 = two_sum(v, K(v, LNPI), neg(v, lqh), &e3);
+  uint32_t rh = two_sum(v, r1, neg(v, pgh), &e4);
+  uint32_t rl = add(v, add(v, e3, e4), sub(v, sub(v, K(v, LNPI_LO), lql), pgl));
+  uint32_t negx = lt(v, x, K(v, 0));
+  rh = sel(v, negx, rh, pgh);
+  rl = sel(v, negx, rl, pgl);
+  rh = sel(v, small, sh, rh);
+  rl = sel(v, small, slo, rl);
+  return sg_opv(g, SpvOpCompositeConstruct, v->d2, 2, rh, rl);
+}
+
+/* lgamma (which F64_LGAMMA) or tgamma of double x: e^(hi + lo) of lgamma_dd64 as pow takes
+ * e^ of its double-double, negated where gamma(x) is (x < 0 with an odd floor). C99 Annex F's
+ * cases: lgamma is +inf at the poles (0 and the negative integers) and at both infinities;
+ * tgamma is +-inf at +-0, NaN at the negative integers and -inf, +inf at +inf. */
+static uint32_t gamma64(VM *v, int which, uint32_t x) {
+  SG *g = v->g;
+  uint32_t nan = isnan_(v, x), inf = isinf_(v, x);
+  uint32_t fl = glsl(v, v->d, GLSLstd450Floor, x);
+  uint32_t pole = and_(v, not_(v, gt(v, x, K(v, 0))), eq(v, fl, x)); /* finite x <= 0 */
+  uint32_t ok = not_(v, or_(v, or_(v, nan, inf), pole));
+  uint32_t L = call1(v, F64_LGAMMA_DD, v->d2, sel(v, ok, x, K(v, 1)));
+  uint32_t lh = sg_opv(g, SpvOpCompositeExtract, v->d, 2, L, 0u);
+  uint32_t ll = sg_opv(g, SpvOpCompositeExtract, v->d, 2, L, 1u);
+  uint32_t r;
+  if (which == F64_LGAMMA) {
+    r = add(v, lh, ll);
+    r = sel(v, or_(v, inf, pole), dinf(v), r);
+  } else {
+    uint32_t inrange = lt(v, fabs_(v, lh), K(v, 800));
+    uint32_t xc = clampd(v, lh, -750, 710);
+    uint32_t kf = glsl(v, v->d, GLSLstd450RoundEven, mul(v, xc, K(v, LOG2E)));
+    uint32_t h = sub(v, xc, mul(v, kf, K(v, LN2_HI)));
+    uint32_t l = sel(v, inrange, sub(v, ll, mul(v, kf, K(v, LN2_LO))), K(v, 0)), sh, t;
+    exp_dd(v, h, l, &sh, &t);
+    r = scale2(v, add(v, sh, t), kf);
+    uint32_t half = mul(v, fl, K(v, 0.5));
+    uint32_t odd = not_(v, eq(v, glsl(v, v->d, GLSLstd450Floor, half), half));
+    r = sel(v, and_(v, lt(v, x, K(v, 0)), odd), neg(v, r), r);
+    r = sel(v, and_(v, inf, gt(v, x, K(v, 0))), x, r);
+    r = sel(v, or_(v, pole, and_(v, inf, lt(v, x, K(v, 0)))), dnan(v), r);
+    r = sel(v, eq(v, x, K(v, 0)), sel(v, sign64(v, x), neg(v, dinf(v)), dinf(v)), r);
+  }
+  return sel(v, nan, x, r);
+}
+
 static void def_f64(VM *v, int which) {
   SG *g = v->g;
   Saved s;
   SpvWords head;
   /* Every double function by name (its index less F64_LOG_PARTS). */
-  static const char *names[F_COUNT - F64_LOG_PARTS] = {[F64_LOG_PARTS - F64_LOG_PARTS] =
-                                                           "kcc.log_parts",
-                                                       [F64_EXP - F64_LOG_PARTS] = "kcc.exp",
-                                                       [F64_EXP2 - F64_LOG_PARTS] = "kcc.exp2",
-                                                       [F64_EXP10 - F64_LOG_PARTS] = "kcc.exp10",
-                                                       [F64_EXPM1 - F64_LOG_PARTS] = "kcc.expm1",
-                                                       [F64_LOG - F64_LOG_PARTS] = "kcc.log",
-                                                       [F64_LOG2 - F64_LOG_PARTS] = "kcc.log2",
-                                                       [F64_LOG10 - F64_LOG_PARTS] = "kcc.log10",
-                                                       [F64_LOG1P - F64_LOG_PARTS] = "kcc.log1p",
-                                                       [F64_TRIG - F64_LOG_PARTS] = "kcc.trig",
-                                                       [F64_SIN - F64_LOG_PARTS] = "kcc.sin",
-                                                       [F64_COS - F64_LOG_PARTS] = "kcc.cos",
-                                                       [F64_TAN - F64_LOG_PARTS] = "kcc.tan",
-                                                       [F64_POW - F64_LOG_PARTS] = "kcc.pow",
-                                                       [F64_ATAN2 - F64_LOG_PARTS] = "kcc.atan2",
-                                                       [F64_ATAN - F64_LOG_PARTS] = "kcc.atan",
-                                                       [F64_ASIN - F64_LOG_PARTS] = "kcc.asin",
-                                                       [F64_ACOS - F64_LOG_PARTS] = "kcc.acos",
-                                                       [F64_SINH - F64_LOG_PARTS] = "kcc.sinh",
-                                                       [F64_COSH - F64_LOG_PARTS] = "kcc.cosh",
-                                                       [F64_TANH - F64_LOG_PARTS] = "kcc.tanh",
-                                                       [F64_CBRT - F64_LOG_PARTS] = "kcc.cbrt",
-                                                       [F64_HYPOT - F64_LOG_PARTS] = "kcc.hypot",
-                                                       [F64_ROUND - F64_LOG_PARTS] = "kcc.round",
-                                                       [F64_ASINH - F64_LOG_PARTS] = "kcc.asinh",
-                                                       [F64_ACOSH - F64_LOG_PARTS] = "kcc.acosh",
-                                                       [F64_ATANH - F64_LOG_PARTS] = "kcc.atanh",
-                                                       [F64_FMOD - F64_LOG_PARTS] = "kcc.fmod",
-                                                       [F64_ERFS - F64_LOG_PARTS] = "kcc.erfs",
-                                                       [F64_ERF - F64_LOG_PARTS] = "kcc.erf",
-                                                       [F64_ERFC - F64_LOG_PARTS] = "kcc.erfc"};
+  static const char *names[F_COUNT - F64_LOG_PARTS] = {
+      [F64_LOG_PARTS - F64_LOG_PARTS] = "kcc.log_parts",
+      [F64_EXP - F64_LOG_PARTS] = "kcc.exp",
+      [F64_EXP2 - F64_LOG_PARTS] = "kcc.exp2",
+      [F64_EXP10 - F64_LOG_PARTS] = "kcc.exp10",
+      [F64_EXPM1 - F64_LOG_PARTS] = "kcc.expm1",
+      [F64_LOG - F64_LOG_PARTS] = "kcc.log",
+      [F64_LOG2 - F64_LOG_PARTS] = "kcc.log2",
+      [F64_LOG10 - F64_LOG_PARTS] = "kcc.log10",
+      [F64_LOG1P - F64_LOG_PARTS] = "kcc.log1p",
+      [F64_TRIG - F64_LOG_PARTS] = "kcc.trig",
+      [F64_SIN - F64_LOG_PARTS] = "kcc.sin",
+      [F64_COS - F64_LOG_PARTS] = "kcc.cos",
+      [F64_TAN - F64_LOG_PARTS] = "kcc.tan",
+      [F64_POW - F64_LOG_PARTS] = "kcc.pow",
+      [F64_ATAN2 - F64_LOG_PARTS] = "kcc.atan2",
+      [F64_ATAN - F64_LOG_PARTS] = "kcc.atan",
+      [F64_ASIN - F64_LOG_PARTS] = "kcc.asin",
+      [F64_ACOS - F64_LOG_PARTS] = "kcc.acos",
+      [F64_SINH - F64_LOG_PARTS] = "kcc.sinh",
+      [F64_COSH - F64_LOG_PARTS] = "kcc.cosh",
+      [F64_TANH - F64_LOG_PARTS] = "kcc.tanh",
+      [F64_CBRT - F64_LOG_PARTS] = "kcc.cbrt",
+      [F64_HYPOT - F64_LOG_PARTS] = "kcc.hypot",
+      [F64_ROUND - F64_LOG_PARTS] = "kcc.round",
+      [F64_ASINH - F64_LOG_PARTS] = "kcc.asinh",
+      [F64_ACOSH - F64_LOG_PARTS] = "kcc.acosh",
+      [F64_ATANH - F64_LOG_PARTS] = "kcc.atanh",
+      [F64_FMOD - F64_LOG_PARTS] = "kcc.fmod",
+      [F64_ERFS - F64_LOG_PARTS] = "kcc.erfs",
+      [F64_ERF - F64_LOG_PARTS] = "kcc.erf",
+      [F64_ERFC - F64_LOG_PARTS] = "kcc.erfc",
+      [F64_LGPOS - F64_LOG_PARTS] = "kcc.lgpos",
+      [F64_LGAMMA_DD - F64_LOG_PARTS] = "kcc.lgamma_dd",
+      [F64_LGAMMA - F64_LOG_PARTS] = "kcc.lgamma",
+      [F64_TGAMMA - F64_LOG_PARTS] = "kcc.tgamma"};
   uint32_t pp[2], dts[2] = {v->d, v->d};
   begin_fn(g, &s, &head, which, names[which - F64_LOG_PARTS],
-           which == F64_LOG_PARTS ? v->d3
-           : which == F64_TRIG    ? v->d4
-           : which == F64_ERFS    ? v->d2
-                                  : v->d,
+           which == F64_LOG_PARTS                                              ? v->d3
+           : which == F64_TRIG                                                 ? v->d4
+           : which == F64_ERFS || which == F64_LGPOS || which == F64_LGAMMA_DD ? v->d2
+                                                                               : v->d,
            which == F64_POW || which == F64_ATAN2 || which == F64_HYPOT || which == F64_FMOD ? 2
                                                                                              : 1,
            dts, pp);
@@ -1687,6 +2045,10 @@ static void def_f64(VM *v, int which) {
   }
   case F64_FMOD: r = fmod64(v, x, p2nd); break;
   case F64_ERFS: r = erfs64(v, x); break;
+  case F64_LGPOS: r = lgpos64(v, x); break;
+  case F64_LGAMMA_DD: r = lgamma_dd64(v, x); break;
+  case F64_LGAMMA:
+  case F64_TGAMMA: r = gamma64(v, which, x); break;
   case F64_ERF:
   case F64_ERFC: {
     uint32_t ee = call1(v, F64_ERFS, v->d2, fabs_(v, x));
@@ -1735,16 +2097,16 @@ static void def_float(VM *v, int which) {
   Saved s;
   SpvWords head;
   static const char *names[F_COUNT] = {
-      [F_EXP] = "kcc.expf",     [F_EXP2] = "kcc.exp2f",   [F_EXP10] = "kcc.exp10f",
-      [F_EXPM1] = "kcc.expm1f", [F_LOG] = "kcc.logf",     [F_LOG2] = "kcc.log2f",
-      [F_LOG10] = "kcc.log10f", [F_LOG1P] = "kcc.log1pf", [F_SIN] = "kcc.sinf",
-      [F_COS] = "kcc.cosf",     [F_TAN] = "kcc.tanf",     [F_ASIN] = "kcc.asinf",
-      [F_ACOS] = "kcc.acosf",   [F_ATAN] = "kcc.atanf",   [F_ATAN2] = "kcc.atan2f",
-      [F_SINH] = "kcc.sinhf",   [F_COSH] = "kcc.coshf",   [F_TANH] = "kcc.tanhf",
-      [F_ASINH] = "kcc.asinhf", [F_ACOSH] = "kcc.acoshf", [F_ATANH] = "kcc.atanhf",
-      [F_POW] = "kcc.powf",     [F_CBRT] = "kcc.cbrtf",   [F_HYPOT] = "kcc.hypotf",
-      [F_ROUND] = "kcc.roundf", [F_FMOD] = "kcc.fmodf",   [F_ERF] = "kcc.erff",
-      [F_ERFC] = "kcc.erfcf"};
+      [F_EXP] = "kcc.expf",     [F_EXP2] = "kcc.exp2f",     [F_EXP10] = "kcc.exp10f",
+      [F_EXPM1] = "kcc.expm1f", [F_LOG] = "kcc.logf",       [F_LOG2] = "kcc.log2f",
+      [F_LOG10] = "kcc.log10f", [F_LOG1P] = "kcc.log1pf",   [F_SIN] = "kcc.sinf",
+      [F_COS] = "kcc.cosf",     [F_TAN] = "kcc.tanf",       [F_ASIN] = "kcc.asinf",
+      [F_ACOS] = "kcc.acosf",   [F_ATAN] = "kcc.atanf",     [F_ATAN2] = "kcc.atan2f",
+      [F_SINH] = "kcc.sinhf",   [F_COSH] = "kcc.coshf",     [F_TANH] = "kcc.tanhf",
+      [F_ASINH] = "kcc.asinhf", [F_ACOSH] = "kcc.acoshf",   [F_ATANH] = "kcc.atanhf",
+      [F_POW] = "kcc.powf",     [F_CBRT] = "kcc.cbrtf",     [F_HYPOT] = "kcc.hypotf",
+      [F_ROUND] = "kcc.roundf", [F_FMOD] = "kcc.fmodf",     [F_ERF] = "kcc.erff",
+      [F_ERFC] = "kcc.erfcf",   [F_TGAMMA] = "kcc.tgammaf", [F_LGAMMA] = "kcc.lgammaf"};
   bool two = which == F_ATAN2 || which == F_POW || which == F_HYPOT || which == F_FMOD;
   uint32_t p[2], pt[2] = {v->f, v->f};
   begin_fn(g, &s, &head, which, names[which], v->f, two ? 2 : 1, pt, p);
@@ -1950,6 +2312,10 @@ static void def_float(VM *v, int which) {
     }
     break;
   }
+  /* The double functions are within a few double ulps: rounding to float adds at most 2^-25
+   * float ulps to the correct rounding's half. */
+  case F_TGAMMA: r = call1(v, F64_TGAMMA, v->d, xd); break;
+  case F_LGAMMA: r = call1(v, F64_LGAMMA, v->d, xd); break;
   default: break;
   }
   end_fn(g, &s, &head, fr ? fr : narrow(v, r));
@@ -1999,6 +2365,8 @@ static int fn_of(KBuiltin b) {
   case BI_FMOD: return F_FMOD;
   case BI_ERF: return F_ERF;
   case BI_ERFC: return F_ERFC;
+  case BI_TGAMMA: return F_TGAMMA;
+  case BI_LGAMMA: return F_LGAMMA;
   case BI_COPYSIGN: return F_COUNT; /* bit operations in place, at every width */
   default: return -1;
   }
@@ -2034,6 +2402,8 @@ static int fn_of64(KBuiltin b) {
   case BI_FMOD: return F64_FMOD;
   case BI_ERF: return F64_ERF;
   case BI_ERFC: return F64_ERFC;
+  case BI_TGAMMA: return F64_TGAMMA;
+  case BI_LGAMMA: return F64_LGAMMA;
   case BI_COPYSIGN: return F_COUNT;
   default: return -1;
   }

@@ -39,6 +39,8 @@ extern "C" __global__ void mathfn(const float *a, const float *b, float *o, int 
     o[29 * n + i] = erff(x);
     o[30 * n + i] = erfcf(x);
     o[31 * n + i] = normcdff(x);
+    o[32 * n + i] = tgammaf(x);
+    o[33 * n + i] = lgammaf(x);
 }
 
 // double: the functions kcc has its own double forms of so far. Result f of element i is
@@ -77,6 +79,8 @@ extern "C" __global__ void mathfn_d(const double *a, const double *b, double *o,
     o[27 * n + i] = rcbrt(x);
     o[28 * n + i] = erf(x);
     o[29 * n + i] = erfc(x);
+    o[30 * n + i] = tgamma(x);
+    o[31 * n + i] = lgamma(x);
 }
 
 // 64-bit clz and popcount (their halves' in the Vulkan form), which rootn's prelude uses.
