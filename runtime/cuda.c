@@ -341,6 +341,7 @@ static void cu_enumerate(KcrtDevEntry **list, int *n, char *why, size_t whylen) 
     f->cc_major = attr(d, ATTR_CC_MAJOR);
     f->cc_minor = attr(d, ATTR_CC_MINOR);
     f->fp64 = 1; /* every CUDA GPU since compute capability 1.3 */
+    f->denormals = KCRT_DENORMALS_F32 | KCRT_DENORMALS_F64;
     e->be = &kcrt_cuda_backend;
     e->h1 = (void *)(intptr_t)d;
   }

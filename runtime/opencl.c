@@ -241,6 +241,9 @@ static void fill_info(cl_platform_id p, cl_device_id d, kcrt_device_info *f) {
     f->spirv = strstr(il, "SPIR-V") != NULL;
   }
   f->fp64 = dev_ulong(d, CL_DEVICE_DOUBLE_FP_CONFIG) != 0;
+  f->denormals =
+      ((dev_ulong(d, CL_DEVICE_SINGLE_FP_CONFIG) & CL_FP_DENORM) ? KCRT_DENORMALS_F32 : 0) |
+      ((dev_ulong(d, CL_DEVICE_DOUBLE_FP_CONFIG) & CL_FP_DENORM) ? KCRT_DENORMALS_F64 : 0);
 }
 
 static void cl_enumerate(KcrtDevEntry **list, int *n, char *why, size_t whylen) {

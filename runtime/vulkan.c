@@ -369,6 +369,7 @@ static void vk_enumerate(KcrtDevEntry **list, int *n, char *why, size_t whylen) 
     f->max_threads_per_block = pr->limits.maxComputeWorkGroupInvocations;
     f->max_shared_bytes = pr->limits.maxComputeSharedMemorySize;
     f->fp64 = p->f.features.shaderFloat64 ? 1 : 0;
+    f->denormals = (p->dp32 ? KCRT_DENORMALS_F32 : 0) | (p->dp64 ? KCRT_DENORMALS_F64 : 0);
     e->be = &kcrt_vulkan_backend;
     e->h1 = p;
   }

@@ -35,6 +35,7 @@ class Device:
     compute_capability: Optional[Tuple[int, int]]
     spirv: bool
     fp64: bool
+    denormals: Tuple[str, ...]
     subgroup_size: Optional[int]
     def as_dict(self) -> Dict[str, Any]: ...
     def synchronize(self) -> None: ...

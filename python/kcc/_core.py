@@ -235,6 +235,9 @@ class Device:
         self.compute_capability = ((info.cc_major, info.cc_minor) if info.backend == 1 else None)
         self.spirv = bool(info.spirv)
         self.fp64 = bool(info.fp64)
+        # Widths whose denormals the device keeps (C's arithmetic); others may be flushed.
+        self.denormals = tuple(w for w, bit in (("float32", 1), ("float64", 2))
+                               if info.denormals & bit)
         # OpenCL 1.2 has no device-wide subgroup size (it is per kernel): CUDA's only.
         self.subgroup_size = 32 if self.backend == "cuda" else None
         self._handle = None

@@ -37,6 +37,7 @@ class DeviceInfo(ctypes.Structure):
         ("cc_minor", c_int),
         ("spirv", c_int),
         ("fp64", c_int),
+        ("denormals", c_int),
     ]
 
 

@@ -341,6 +341,8 @@ def test_cuda_array_interface_off_cuda(vecadd):
                             "array, a kcc device array or a CUDA array "
                             "(__cuda_array_interface__), not object")
     assert isinstance(d.fp64, bool)
+    # PoCL's CPU device keeps both widths' denormals (CL_FP_DENORM); a tuple of the widths kept
+    assert d.denormals == (("float32", "float64") if d.fp64 else ("float32",))
 
 
 def test_null_pointer():

@@ -96,8 +96,16 @@ typedef struct kcrt_device_info {
    * is not 0). A module whose kernels use double does not load on a device without it
    * (KCRT_ERROR_NOT_SUPPORTED, naming the kernel). */
   int fp64;
+  /* Which widths keep denormals (KCRT_DENORMALS_F32 | KCRT_DENORMALS_F64), as C's arithmetic
+   * does; a width not named may flush them to zero, as CUDA's -ftz=true does (CUDA: both, kcc's
+   * PTX never asks for ftz without -ffast-math; OpenCL: CL_FP_DENORM in the device's float and
+   * double configs; Vulkan: shaderDenormPreserveFloat32/64, which NVIDIA's driver does not
+   * offer: its float denormals are flushed, docs/driver-bugs.md 25). */
+  int denormals;
 } kcrt_device_info;
 #define KCRT_HAS_FP64_INFO 1
+#define KCRT_DENORMALS_F32 1
+#define KCRT_DENORMALS_F64 2
 
 /* The number of devices every back end found (0 is not an error). */
 kcrt_status kcrt_device_count(int *count);

@@ -56,6 +56,13 @@ static uint16_t round_bf16(int neg, unsigned __int128 mag, int e, int m) {
 static bool bf_nan(uint16_t h) {
   return (h & 0x7fff) > 0x7f80;
 }
+static float bf_value(uint16_t h);
+/* A case with a denormal argument or result, left out on a device that may flush them
+ * (rt_flushes): bfloat16 arithmetic is float arithmetic there. */
+static bool sub_case(Rt *rt, uint16_t a, uint16_t b, uint16_t c, float f, uint16_t want) {
+  return rt_skip_sub32(rt, bf_value(a), bf_value(b), bf_value(c), bf_value(want)) ||
+         rt_skip_sub32(rt, f, 0, 0, 0);
+}
 static float bf_value(uint16_t h) {
   return rt_f32_of_bits((uint32_t)h << 16);
 }
@@ -362,6 +369,7 @@ int main(int argc, char **argv) {
         int32_t ow = want & 0x8000 ? -(int32_t)(want & 0x7fff) : want;
         if (abs(og - ow) <= 1) got = want;
       }
+      if (got != want && sub_case(&rt, a[i], b[i], c[i], f[i], want)) got = want;
       g[i] = got, e[i] = want;
     }
     rt_cmp_u32(&rt, names[j], g, e, N);
@@ -390,7 +398,10 @@ int main(int argc, char **argv) {
                                          "__hble2"};
   for (int j = 0; j < NI; j++) {
     int32_t *g = rt_xalloc(N * 4), *e = rt_xalloc(N * 4);
-    for (size_t i = 0; i < N; i++) g[i] = oi[i * NI + j], e[i] = wi[i * NI + j];
+    for (size_t i = 0; i < N; i++) {
+      g[i] = oi[i * NI + j], e[i] = wi[i * NI + j];
+      if (g[i] != e[i] && sub_case(&rt, a[i], b[i], c[i], f[i], 0)) g[i] = e[i];
+    }
     rt_cmp_i32(&rt, inames[j], g, e, N);
   }
   uint32_t *g = rt_xalloc(N * NF * 4), *e = rt_xalloc(N * NF * 4);

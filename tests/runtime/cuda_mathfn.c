@@ -181,6 +181,9 @@ static void run(Rt *rt, int n, int dbl) {
         ok = isnan(w) ? isnan(got) : got == w && signbit(got) == signbit(w);
       } else
         ok = ulps(got, want, dbl) <= fns[j].tol;
+      if (!ok && (dbl ? rt_skip_sub64(rt, (double)x[i], (double)y[i], 0, (double)want)
+                      : rt_skip_sub32(rt, (float)x[i], (float)y[i], 0, (float)want)))
+        continue;
       if (!ok && bad++ < 12)
         rt_fail(rt, "%s %s(%La, %La, %d): got %La, want %La", dbl ? "double" : "float", fns[j].name,
                 x[i], y[i], k[i], got, want);

@@ -145,6 +145,7 @@ int main(int argc, char **argv) {
     for (int t = 0; t < n; t++) /* fmin's zero of either sign is C's choice: equal values there. */
       if (!rt_same_f32(of[k * n + t], wf[k * n + t]) &&
           !(k == 6 && of[k * n + t] == wf[k * n + t])) {
+        if (rt_skip_sub32(&rt, x[t], y[t], 0, wf[k * n + t])) continue;
         rt_fail(&rt, "std::%s(%a, %a): got %a, want %a", fnames[k], x[t], y[t], of[k * n + t],
                 wf[k * n + t]);
         break;
@@ -154,6 +155,8 @@ int main(int argc, char **argv) {
       if (!rt_same_f64(od[k * n + t], wd[k * n + t]) &&
           !(k == 3 && od[k * n + t] == wd[k * n + t]) &&
           !(k == 1 && pow_near(od[k * n + t], wd[k * n + t]))) {
+        if (rt_skip_sub32(&rt, x[t], 0, 0, 1) || rt_skip_sub64(&rt, 0, 0, 0, wd[k * n + t]))
+          continue;
         rt_fail(&rt, "std::%s(%d, %a): got %a, want %a", dnames[k], is[t], x[t], od[k * n + t],
                 wd[k * n + t]);
         break;
@@ -161,6 +164,7 @@ int main(int argc, char **argv) {
   for (int k = 0; k < NI; k++)
     for (int t = 0; t < n; t++)
       if (oi[k * n + t] != wi[k * n + t]) {
+        if (rt_skip_sub32(&rt, x[t], y[t], 0, 1)) continue;
         rt_fail(&rt, "std::%s (%a, %a, %d, %d): got %d, want %d", inames[k], x[t], y[t], is[t],
                 js[t], oi[k * n + t], wi[k * n + t]);
         break;

@@ -78,8 +78,12 @@ int rt_finish(Rt *rt, const char *fmt, ...) {
     printf("FAIL %s: %d check(s) failed; %s on %s (%s)\n", rt->name, rt->failures, detail,
            rt->info.name, be);
   } else {
-    printf("PASS %s: %s on %s (%s), kernel time %.3f ms, seed %" PRIu64 "\n", rt->name, detail,
-           rt->info.name, be, rt->kernel_ms, rt->seed);
+    char fl[96] = "";
+    if (rt->flushed)
+      snprintf(fl, sizeof fl, " (%ld cases with denormals left out: the device may flush them)",
+               rt->flushed);
+    printf("PASS %s: %s on %s (%s)%s, kernel time %.3f ms, seed %" PRIu64 "\n", rt->name, detail,
+           rt->info.name, be, fl, rt->kernel_ms, rt->seed);
   }
   kcrt_status st = kcrt_device_close(rt->dev);
   if (st) {

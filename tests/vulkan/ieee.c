@@ -36,13 +36,16 @@ int main(int argc, char **argv) {
   rt_download(&rt, ddq, dd, n * sizeof *dd);
   int bad[4] = {0};
   for (int i = 0; i < n; i++) {
-    bad[0] += !rt_same_f32(q[i], a[i] / b[i]);
-    bad[1] += !rt_same_f32(r[i], sqrtf(fabsf(a[i]) * b[i]));
-    bad[2] += !rt_same_f32(f[i], fmaf(a[i], b[i], c[i]));
+    float p = fabsf(a[i]) * b[i]; /* sqrtf's argument, rounded as the kernel's */
+    bad[0] += !rt_same_f32(q[i], a[i] / b[i]) && !rt_skip_sub32(&rt, a[i], b[i], 0, a[i] / b[i]);
+    bad[1] += !rt_same_f32(r[i], sqrtf(p)) && !rt_skip_sub32(&rt, a[i], b[i], p, sqrtf(p));
+    bad[2] += !rt_same_f32(f[i], fmaf(a[i], b[i], c[i])) &&
+              !rt_skip_sub32(&rt, a[i], b[i], c[i], fmaf(a[i], b[i], c[i]));
     double x = (double)a[i] * 1.1, y = (double)b[i] * 1.3;
     double xy = x * y; /* rounded on its own, as the kernel's */
-    bad[3] += !rt_same_f64(dd[i], (double)a[i] / ((double)b[i] * 3.0) + sqrt((double)fabsf(c[i])) +
-                                      fma(x, y, -xy));
+    double w = (double)a[i] / ((double)b[i] * 3.0) + sqrt((double)fabsf(c[i])) + fma(x, y, -xy);
+    bad[3] += !rt_same_f64(dd[i], w) && !rt_skip_sub32(&rt, a[i], b[i], c[i], 1) &&
+              !rt_skip_sub64(&rt, x, y, xy, w);
   }
   static const char *what[4] = {"a / b", "sqrtf", "fmaf", "double a / b + sqrt + fma"};
   for (int k = 0; k < 4; k++)

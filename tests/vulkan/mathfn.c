@@ -232,6 +232,7 @@ static void run_double(Rt *rt, int n) {
     for (int i = 0; i < n; i++) {
       long double want = reference(ref, a[i], b[i]);
       double e = error_of(&fns_d[f], out[(size_t)f * n + i], want, a[i], 1);
+      if (e > fns_d[f].bound && rt_skip_sub64(rt, a[i], b[i], 0, (double)want)) continue;
       if (e > worst) worst = e, worst_i = i;
       if (e > fns_d[f].bound && bad++ < 5)
         printf("FAIL mathfn: %s(%a, %a) = %a, want %La (%.3g ulp, bound %g)\n", fns_d[f].name, a[i],
@@ -318,6 +319,7 @@ int main(int argc, char **argv) {
     for (int i = 0; i < n; i++) {
       long double want = reference(ref, a[i], b[i]);
       double e = error_of(&fns[f], out[(size_t)f * n + i], want, a[i], 0);
+      if (e > fns[f].bound && rt_skip_sub32(&rt, a[i], b[i], 0, (float)want)) continue;
       if (e > worst) worst = e, worst_i = i;
       if (e > fns[f].bound && bad++ < 5)
         printf("FAIL mathfn: %s(%a, %a) = %a, want %a (%.3g ulp, bound %g)\n", fns[f].name, a[i],
