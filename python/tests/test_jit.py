@@ -109,17 +109,20 @@ def test_shape_size_ndim_strides_len(rng):
 
 def test_negative_indices_wrap_around(rng):
     @cuda.jit
-    def rev(a, out):
+    def rev(a, out, ends):
         i = cuda.grid(1)
         if i < a.size:
             out[i] = a[-1 - i]
-        if i == 0:
-            out[-1] = out[-1] + 0  # a negative constant index
+        if i == 0:  # negative constant indices (no other thread writes ends)
+            ends[-1] = a[-1]
+            ends[-2] = a[-a.size]
 
     a = rng.random(300)
     out = np.zeros_like(a)
-    launch1(rev, a.size, a, out)
+    ends = np.zeros(2)
+    launch1(rev, a.size, a, out, ends)
     assert np.array_equal(out, a[::-1])
+    assert ends.tolist() == [a[0], a[-1]]
 
 
 def test_strided_and_fortran_inputs(rng):

@@ -96,7 +96,7 @@ def test_devices():
     assert devs, "no device: the tests need one (PoCL's CPU device in CI)"
     for i, d in enumerate(devs):
         assert d.index == i
-        assert d.backend in ("cuda", "opencl")
+        assert d.backend in ("cuda", "opencl", "vulkan")
         assert d.type in ("gpu", "cpu", "accelerator", "other")
         assert isinstance(d.name, str) and d.name
         assert d.memory > 0 and d.max_alloc_bytes > 0
