@@ -195,11 +195,11 @@ foreach(_src flow.k params.k frames.k divguard.k ieee.k divzero.k sharedptr.k sp
 endforeach()
 
 add_executable(vk_api ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/api.c ${_rt_out}/vecadd.kcb.stamp
-               ${_rt_out}/cuda_tex.kcb.stamp)
+               ${_rt_out}/cuda_asm.kcb.stamp)
 target_link_libraries(vk_api PRIVATE kcrt_rt_common)
 add_test(NAME vulkan.api
          COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/run.sh $<TARGET_FILE:vk_api>
-                 ${_rt_out}/vecadd.kcb ${_rt_out}/cuda_tex.kcb)
+                 ${_rt_out}/vecadd.kcb ${_rt_out}/cuda_asm.kcb)
 set_tests_properties(vulkan.api PROPERTIES
   SKIP_RETURN_CODE 77 TIMEOUT 300 LABELS vulkan ENVIRONMENT "${_vk_env}")
 
