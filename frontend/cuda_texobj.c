@@ -27,6 +27,7 @@ typedef struct TexObj {
   KVar *param;
   int index;    /* in f->params */
   bool surface; /* cudaSurfaceObject_t */
+  KVar *smp;    /* a texture's hidden sampler parameter, once made */
   KList uses;   /* KExpr* BI_CU_TEX* / BI_CU_SURF* whose object is the parameter itself */
 } TexObj;
 
@@ -58,7 +59,9 @@ void fe_cu_texobj_use(FeCtx *fe, KExpr *e) {
   const KCuTexShape sh = kir_cuda_texture_shape(e->builtin);
   const KExpr *obj = e->args[sh.write ? 1 : 0];
   TexObj *o = obj && obj->kind == KE_VAR ? find(fe, obj->var) : NULL;
-  if (o) klist_push(&o->uses, e);
+  if (!o) return;
+  klist_push(&o->uses, e);
+  klist_push(&fe->texobj_calls, e);
 }
 
 /* ---------------------------------------------------------------- the image type */
@@ -97,7 +100,7 @@ static KExpr *dup(const KExpr *e) {
   n->a = dup(e->a);
   n->b = dup(e->b);
   n->c = dup(e->c);
-  n->alt = NULL;
+  n->alt = dup(e->alt); /* a texture call among the arguments: its image form made first */
   if (e->nargs) {
     n->args = kir_alloc(sizeof(KExpr *) * (size_t)e->nargs);
     for (int i = 0; i < e->nargs; i++) n->args[i] = dup(e->args[i]);
@@ -320,11 +323,16 @@ bool fe_cu_texobj_lower(FeCtx *fe) {
       o->f->params[o->f->nparams++] = smp;
       o->f->nhidden++;
     }
-    for (int j = 0; j < o->uses.n; j++) {
-      KExpr *e = o->uses.v[j];
-      e->alt = alt_of(fe, e, img, smp);
-    }
+    o->smp = smp;
     any = true;
+  }
+  /* The image forms in the order the calls were made: a call among another's arguments came
+   * first, so the outer one's copy of it (dup) takes its image form along. */
+  for (int i = 0; i < fe->texobj_calls.n; i++) {
+    KExpr *e = fe->texobj_calls.v[i];
+    const KExpr *obj = e->args[kir_cuda_texture_shape(e->builtin).write ? 1 : 0];
+    TexObj *o = find(fe, obj->var);
+    if (o->param->tex_image) e->alt = alt_of(fe, e, o->param->tex_image, o->smp);
   }
   return any;
 }

@@ -136,6 +136,7 @@ typedef struct FeCtx {
   KList image_impls;      /* image.c: the image_lib.c definitions found so far (their cursors) */
   KList texobjs;          /* cuda_texobj.c: kernels' texture and surface object parameters */
   KList texel_helpers;    /* cuda_texobj.c: pairs of a texel helper and its texel type */
+  KList texobj_calls;     /* cuda_texobj.c: the texture and surface calls on them, in order */
   /* ---- C++ (CUDA input, cuda.c) */
   FeMap refs;               /* variables of reference type kept as a pointer (fe_ref_by_address) */
   KVar *this_var;           /* `this` of the method being lowered, or NULL */

@@ -167,7 +167,7 @@ endfunction()
 # products, printf; CUDA's __device__ variables, fp8, lambdas, launches and names, and (with
 # kcc's own math, spirv_vkmath.c) its math functions, SIMD intrinsics, fp16, bf16 and std::.
 set(KCC_VK_OWN_KERNELS cuda_devvar cuda_fp8 cuda_hostprog cuda_lambda cuda_launch cuda_names
-    cuda_ptrref cuda_api cuda_bf16 cuda_fp16 cuda_idioms cuda_mathfn cuda_stdlib
+    cuda_ptrref cuda_api cuda_bf16 cuda_fp16 cuda_idioms cuda_mathfn cuda_stdlib cuda_texobj
     cl_chatter cl_contract cl_intdot cl_printf cl_subgroups cl_wgfn cl_workitem cl_images)
 foreach(_name ${KCC_VK_KERNELS} ${KCC_VK_OWN_KERNELS})
   if(TARGET rt_${_name})
