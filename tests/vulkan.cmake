@@ -151,6 +151,10 @@ set_tests_properties(vulkan.form PROPERTIES TIMEOUT 60 SKIP_RETURN_CODE 77 LABEL
 #                       float and 28 double functions, on random, ranged and special arguments,
 #                       each within its claimed ulp bound of the host's long double libm; and
 #                       64-bit clz and popcount.
+#   vulkan.run.cuda_texobj tests/runtime/cuda_texobj.c on cuda_texobj.cu: CUDA texture and
+#                       surface objects made by libkcrt over its images, every read family,
+#                       format and sampler mode exact against the host reference (kcc's software
+#                       sampling), surfaces bit for bit.
 #   vulkan.api          tests/vulkan/api.c: device info, the named errors, views, block shapes,
 #                       queues and events, fills and copies at odd offsets, large transfers.
 set(_vk_env "KCC_DEVICE=vulkan;XDG_CACHE_HOME=${_rt_out}/cache-vulkan")
