@@ -41,6 +41,7 @@ static TexObj *find(FeCtx *fe, const KVar *v) {
 
 void fe_cu_texobj_param(FeCtx *fe, KFunc *f, KVar *v, CXType t) {
   if (!f->is_kernel || (fe->opts && fe->opts->bounds_check)) return;
+  if (clang_getCanonicalType(t).kind != CXType_ULongLong) return; /* not a pointer to one */
   CXString s = clang_getTypeSpelling(t);
   const char *n = clang_getCString(s);
   bool tex = strstr(n, "cudaTextureObject_t") != NULL, surf = strstr(n, "cudaSurfaceObject_t");
