@@ -134,6 +134,9 @@ typedef struct FeCtx {
   KList half_fns;         /* half.c: the vload_half / vstore_half functions made so far */
   int nhelpers;           /* functions kcc made, at the start of the module's list */
   KList image_impls;      /* image.c: the image_lib.c definitions found so far (their cursors) */
+  KList texobjs;          /* cuda_texobj.c: kernels' texture and surface object parameters */
+  KList texel_helpers;    /* cuda_texobj.c: pairs of a texel helper and its texel type */
+  KList texobj_calls;     /* cuda_texobj.c: the texture and surface calls on them, in order */
   /* ---- C++ (CUDA input, cuda.c) */
   FeMap refs;               /* variables of reference type kept as a pointer (fe_ref_by_address) */
   KVar *this_var;           /* `this` of the method being lowered, or NULL */
@@ -369,6 +372,14 @@ bool fe_cl_sampler_decl(FeCtx *fe, CXCursor decl);
  * their software form for PTX and CUDA C, image_lib.c); __kcc_surf_load/store (image_lib.c's
  * raw texel access): BI_SURF_*; NULL for other names. */
 KExpr *fe_cl_image_call(FeCtx *fe, CXCursor call, const char *name, KType *t, KLoc loc);
+/* cuda_texobj.c: CUDA texture and surface objects in the forms without them. A kernel's
+ * parameter v of clang type t, as it is declared; a texture or surface call e, once built; then
+ * after every body: the alternatives (KExpr.alt), true when one was made; and image_lib.c's
+ * software forms of them (for Vulkan) from parse_cl's parse of an OpenCL C text. */
+void fe_cu_texobj_param(FeCtx *fe, KFunc *f, KVar *v, CXType t);
+void fe_cu_texobj_use(FeCtx *fe, KExpr *e);
+bool fe_cu_texobj_lower(FeCtx *fe);
+bool fe_cu_texobj_graft(FeCtx *fe, KModule *(*parse_cl)(const char *name, const char *text));
 /* image_lib.c: the image functions in OpenCL C, for the .cl prelude. */
 void fe_cl_image_lib(KBuf *b);
 

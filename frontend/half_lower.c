@@ -415,6 +415,7 @@ static bool bits_only(KBuiltin b) {
 }
 
 static KExpr *builtin(L *l, KExpr *e) {
+  if (e->alt) e->alt = lw(l, e->alt); /* a texture call's image form (cuda_texobj.c) */
   bool any = kir_is_half(e->type);
   for (int i = 0; i < e->nargs; i++) any |= e->args[i] && kir_is_half(e->args[i]->type);
   if (!any || bits_only(e->builtin)) {
@@ -440,6 +441,8 @@ static KExpr *builtin(L *l, KExpr *e) {
   KType *t = e->type;
   if (kir_is_half(t)) {
     e->type = ftype(t, ck);
+    /* The image form a back end writes in e's place gives the half's bits: as a float too. */
+    if (e->alt) e->alt = to_f(l, e->alt);
     return to_h(l, e);
   }
   if (t->kind == KT_VEC &&

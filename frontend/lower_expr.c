@@ -1041,6 +1041,7 @@ static KExpr *texture_into(FeCtx *fe, CXCursor c, KBuiltin b, int n, KLoc loc) {
   if (p->type->kind != KT_PTR) return fe_poison(loc);
   KExpr *e = kir_builtin(b, p->type->base, n - 1, loc);
   for (int i = 1; i < n; i++) e->args[e->nargs++] = fe_expr(fe, clang_Cursor_getArgument(c, i));
+  fe_cu_texobj_use(fe, e);
   KExpr *lv = deref(p, loc);
   return binary_node(KE_ASSIGN, KB_NONE, lv->type, lv, e, loc);
 }
@@ -1070,6 +1071,7 @@ static KExpr *builtin_call(FeCtx *fe, CXCursor c, KBuiltin b, KLoc loc) {
       a = fe_convert(a, t);
     e->args[e->nargs++] = a;
   }
+  fe_cu_texobj_use(fe, e);
   return e;
 }
 

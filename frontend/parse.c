@@ -478,6 +478,7 @@ static KFunc *declare_function(FeCtx *fe, CXCursor def) {
     KVar *v = kir_var(fe->m, name, t, KV_PARAM, ploc);
     v->is_const = fe_type_is_const(pct);
     f->params[f->nparams++] = v;
+    if (fe->lang == KL_LANG_CU) fe_cu_texobj_param(fe, f, v, pct);
     fe_map_put(&fe->decls, clang_getCanonicalCursor(p), v);
     fe_map_put(&fe->decls, p, v);
   }
@@ -940,6 +941,18 @@ typedef struct FrontJob {
   KModule *result;
 } FrontJob;
 
+static KModule *parse_and_lower(const char *path, const KOptions *o, KList *deps);
+
+/* An OpenCL C text kcc writes itself (cuda_texobj.c's calls of image functions), lowered. */
+static KModule *parse_cl_text(const char *name, const char *text) {
+  KOptions o;
+  kcc_options_default(&o);
+  o.lang = KL_LANG_CL;
+  o.source = text;
+  o.source_len = strlen(text);
+  return parse_and_lower(name, &o, NULL);
+}
+
 static KModule *parse_and_lower(const char *path, const KOptions *o, KList *deps) {
   bool in_memory = o && o->source; /* libkcc: the main file is an unsaved buffer */
   if (!path || (!in_memory && !check_readable(path))) return NULL;
@@ -1098,6 +1111,8 @@ user_args:
   if (lang == KL_LANG_CU) host_launches(&fe, clang_getTranslationUnitCursor(tu), &defs);
   lower_bodies(&fe, &defs);
   if (lang == KL_LANG_CU) fe_cu_tile_groups(&fe);
+  if (lang == KL_LANG_CU && diag_error_count() == errors_before && fe_cu_texobj_lower(&fe))
+    fe_cu_texobj_graft(&fe, parse_cl_text);
   fe_unique_struct_names(&fe);
   if (diag_error_count() == errors_before) fe_lower_half(&fe);
   if (!clang_Cursor_isNull(fe.kernel_template) && !kir_has_kernel(m)) {

@@ -47,17 +47,43 @@ static char *copy_str(char **pool, const unsigned char *src, size_t n) {
  * bytes, then the BOUNDS_RECORD. They leave nparams (what the host passes) and go to
  * nhidden. Any other arrangement is refused: the runtime could not fill it. */
 static bool is_hidden(uint8_t kind) {
-  return kind == KCB_PARAM_BOUNDS_SIZE || kind == KCB_PARAM_BOUNDS_RECORD;
+  return kind == KCB_PARAM_BOUNDS_SIZE || kind == KCB_PARAM_BOUNDS_RECORD ||
+         kind == KCB_PARAM_TEX_SAMPLER;
+}
+
+/* 1.7: a kernel with texture objects ends with one TEX_SAMPLER per TEXTURE parameter, in
+ * order, each naming its texture (scalar); such kernels have no bounds-check parameters. */
+static kcrt_status split_tex_samplers(KcbKernel *k, uint32_t first) {
+  uint32_t n = k->nparams, t = 0;
+  for (uint32_t j = first; j < n; j++) {
+    const KcbParam *p = &k->params[j];
+    while (t < first && k->params[t].kind != KCB_PARAM_TEXTURE) t++;
+    if (p->kind != KCB_PARAM_TEX_SAMPLER || t >= first || p->scalar != t)
+      return bad("kernel table: kernel '%s' has a texture sampler parameter ('%s') that follows "
+                 "no texture parameter of its own",
+                 k->name, p->name);
+    t++;
+  }
+  while (t < first && k->params[t].kind != KCB_PARAM_TEXTURE) t++;
+  if (t < first)
+    return bad("kernel table: texture parameter '%s' of kernel '%s' has no sampler parameter",
+               k->params[t].name, k->name);
+  k->nparams = first;
+  k->nhidden = n - first;
+  return KCRT_SUCCESS;
 }
 
 static kcrt_status split_hidden(KcbKernel *k) {
   uint32_t n = k->nparams, first = n;
+  bool tex = false;
+  for (uint32_t j = 0; j < n; j++) tex |= k->params[j].kind == KCB_PARAM_TEX_SAMPLER;
   while (first > 0 && is_hidden(k->params[first - 1].kind)) first--;
   for (uint32_t j = 0; j < first; j++)
     if (is_hidden(k->params[j].kind))
       return bad("kernel table: kernel '%s' has a bounds-check parameter ('%s') before its own "
                  "parameters",
                  k->name, k->params[j].name);
+  if (tex) return split_tex_samplers(k, first);
   if (first == n) return KCRT_SUCCESS;
   uint32_t want = 2;
   for (uint32_t j = 0; j < first; j++)
@@ -74,13 +100,16 @@ static kcrt_status split_hidden(KcbKernel *k) {
 }
 
 static const char *kind_name(uint8_t kind) {
-  return kind == KCB_PARAM_POINTER   ? "pointer"
-         : kind == KCB_PARAM_SCALAR  ? "scalar"
-         : kind == KCB_PARAM_LOCAL   ? "local"
-         : kind == KCB_PARAM_STRUCT  ? "struct"
-         : kind == KCB_PARAM_IMAGE   ? "image"
-         : kind == KCB_PARAM_SAMPLER ? "sampler"
-                                     : "bounds-check";
+  return kind == KCB_PARAM_POINTER       ? "pointer"
+         : kind == KCB_PARAM_SCALAR      ? "scalar"
+         : kind == KCB_PARAM_LOCAL       ? "local"
+         : kind == KCB_PARAM_STRUCT      ? "struct"
+         : kind == KCB_PARAM_IMAGE       ? "image"
+         : kind == KCB_PARAM_SAMPLER     ? "sampler"
+         : kind == KCB_PARAM_TEXTURE     ? "texture"
+         : kind == KCB_PARAM_SURFACE     ? "surface"
+         : kind == KCB_PARAM_TEX_SAMPLER ? "texture sampler"
+                                         : "bounds-check";
 }
 
 size_t kcb_elem_size(int t, int vec_len) {
@@ -143,7 +172,7 @@ static kcrt_status parse_kernels(KcbBundle *b, const KcbSection *s) {
     p->size = kcb_get32(e + 20);
     p->align = kcb_get32(e + 24);
     p->vec_len = e[28];
-    if (p->kind < KCB_PARAM_POINTER || p->kind > KCB_PARAM_SAMPLER)
+    if (p->kind < KCB_PARAM_POINTER || p->kind > KCB_PARAM_TEX_SAMPLER)
       return bad("kernel table: parameter %llu ('%s') has unknown kind %u", (unsigned long long)i,
                  p->name, p->kind);
     if (p->size == 0 || p->align == 0 || (p->align & (p->align - 1)) || p->align > 4096)
@@ -160,6 +189,16 @@ static kcrt_status parse_kernels(KcbBundle *b, const KcbSection *s) {
          (p->kind == KCB_PARAM_IMAGE
               ? p->scalar < KCB_IMAGE_1D || p->scalar > KCB_IMAGE_3D || p->qual < 1 || p->qual > 3
               : p->scalar || p->qual)))
+      return bad("kernel table: %s parameter '%s' is malformed (size %u, alignment %u, type "
+                 "code %u, access %u)",
+                 kind_name(p->kind), p->name, p->size, p->align, p->scalar, p->qual);
+    /* 1.7: a texture or surface object (8 bytes: a handle) and the image type the kernel reads
+     * it as; a texture's sampler names its texture's index. */
+    if ((p->kind == KCB_PARAM_TEXTURE || p->kind == KCB_PARAM_SURFACE ||
+         p->kind == KCB_PARAM_TEX_SAMPLER) &&
+        (p->size != 8 || p->align != 8 || p->vec_len || p->addr_space ||
+         (p->kind != KCB_PARAM_TEX_SAMPLER &&
+          (p->scalar < KCB_IMAGE_1D || p->scalar > KCB_IMAGE_3D || p->qual < 1 || p->qual > 3))))
       return bad("kernel table: %s parameter '%s' is malformed (size %u, alignment %u, type "
                  "code %u, access %u)",
                  kind_name(p->kind), p->name, p->size, p->align, p->scalar, p->qual);
@@ -499,7 +538,8 @@ kcrt_status kcb_parse(const void *data, size_t size, KcbBundle **out) {
   if (bounds) st = parse_bounds(b, bounds);
   b->checked = bounds != NULL;
   for (uint32_t i = 0; st == KCRT_SUCCESS && i < b->nkernels; i++)
-    if (!b->kernels[i].nhidden != !bounds)
+    if (!(b->kernels[i].nhidden &&
+          b->kernels[i].params[b->kernels[i].nparams].kind != KCB_PARAM_TEX_SAMPLER) != !bounds)
       st = bad("kernel '%s' %s bounds-check parameters but the bundle %s BOUNDS section",
                b->kernels[i].name, bounds ? "has no" : "has", bounds ? "has a" : "has no");
   if (st == KCRT_SUCCESS) {

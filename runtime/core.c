@@ -52,6 +52,13 @@ void kcrt_link_del(kcrt_device *dev, KcrtLink *l) {
 void *kcrt_link_first(kcrt_device *dev, KcrtLink *head) {
   return list_first(dev, head);
 }
+bool kcrt_link_has(kcrt_device *dev, KcrtLink *head, const void *obj) {
+  bool has = false;
+  pthread_mutex_lock(&dev->lock);
+  for (KcrtLink *l = head->next; l != head && !has; l = l->next) has = (const void *)l == obj;
+  pthread_mutex_unlock(&dev->lock);
+  return has;
+}
 
 /* ---------------------------------------------------------------- devices */
 
@@ -74,6 +81,8 @@ kcrt_status kcrt_device_open_entry(const KcrtDevEntry *e, kcrt_device **out) {
   list_init(&dev->modules);
   list_init(&dev->images);
   list_init(&dev->samplers);
+  list_init(&dev->textures);
+  list_init(&dev->surfaces);
   q->dev = dev;
   list_init(&q->link);
   dev->defq = q;
@@ -330,7 +339,9 @@ static const char *elem_name(char *s, size_t n, int t, size_t size) {
 /* The element type of a parameter's table entry: its scalar, vector or pointee code. */
 static int param_elem(const KcbParam *p) {
   /* An image's scalar field is its dimension (KcbImageDim), not an element type. */
-  if (p->kind == KCB_PARAM_IMAGE || p->kind == KCB_PARAM_SAMPLER) return KCRT_TYPE_NONE;
+  if (p->kind == KCB_PARAM_IMAGE || p->kind == KCB_PARAM_SAMPLER || p->kind == KCB_PARAM_TEXTURE ||
+      p->kind == KCB_PARAM_SURFACE)
+    return KCRT_TYPE_NONE;
   if (!kcb_elem_size(p->scalar, 0)) return KCRT_TYPE_NONE;
   return p->vec_len ? (int)KCRT_TYPE_VECTOR(p->scalar, p->vec_len) : p->scalar;
 }
@@ -912,6 +923,11 @@ static kcrt_status check_args(const kcrt_kernel *k, const kcrt_arg *args, int na
       if (s != KCRT_SUCCESS) return s;
       continue;
     }
+    if (p->kind == KCB_PARAM_TEXTURE || p->kind == KCB_PARAM_SURFACE) {
+      kcrt_status s = kcrt_check_texobj_arg(k, i, a);
+      if (s != KCRT_SUCCESS) return s;
+      continue;
+    }
     if (p->kind == KCB_PARAM_POINTER) {
       if (a->value || a->size)
         return kcrt_fail(KCRT_ERROR_INVALID_ARGUMENT,
@@ -1149,6 +1165,19 @@ kcrt_status kcrt_launch(kcrt_kernel *k, kcrt_queue *q, kcrt_dim3 grid, kcrt_dim3
    * empty stdout buffer makes this a lock and a test. */
   fflush(stdout);
   if (!k->k->nhidden) return dev->be->launch(k, pick_queue(dev, q), g, b, dyn, args);
+  if (k->k->params[k->k->nparams].kind == KCB_PARAM_TEX_SAMPLER) {
+    /* Texture objects' samplers: each hidden parameter gets its texture's argument, from
+     * which the back end takes the sampler. */
+    uint32_t n = k->k->nparams + k->k->nhidden;
+    kcrt_arg small[64];
+    kcrt_arg *all = n <= 64 ? small : malloc(n * sizeof *all);
+    if (!all) return kcrt_fail(KCRT_ERROR_OUT_OF_MEMORY, "out of host memory");
+    if (k->k->nparams) memcpy(all, args, k->k->nparams * sizeof *all);
+    for (uint32_t j = k->k->nparams; j < n; j++) all[j] = args[k->k->params[j].scalar];
+    st = dev->be->launch(k, pick_queue(dev, q), g, b, dyn, all);
+    if (all != small) free(all);
+    return st;
+  }
   /* -fbounds-check: each buffer's size, the dynamic shared bytes and the error record follow
    * the arguments; the record is read at the next synchronising call. */
   uint32_t n = k->k->nparams + k->k->nhidden;

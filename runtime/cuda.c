@@ -42,6 +42,11 @@ enum { /* CUarray_format */
        AF_UNSIGNED_INT8 = 0x01,
        AF_UNSIGNED_INT16 = 0x02,
        AF_UNSIGNED_INT32 = 0x03,
+       AF_SIGNED_INT8 = 0x08,
+       AF_SIGNED_INT16 = 0x09,
+       AF_SIGNED_INT32 = 0x0a,
+       AF_HALF = 0x10,
+       AF_FLOAT = 0x20,
 };
 enum { ARRAY3D_LAYERED = 0x01, ARRAY3D_SURFACE_LDST = 0x02 };
 enum { MEMTYPE_HOST = 1, MEMTYPE_ARRAY = 3 };
@@ -63,16 +68,34 @@ typedef struct {
   size_t WidthInBytes, Height, Depth;
 } CuMemcpy3D;
 typedef struct {
-  int resType; /* CU_RESOURCE_TYPE_ARRAY = 0 */
+  int resType; /* CU_RESOURCE_TYPE_ARRAY = 0, CU_RESOURCE_TYPE_LINEAR = 2 */
   union {
     struct {
       CUarray hArray;
     } array;
+    struct {
+      CUdeviceptr devPtr;
+      int format; /* CUarray_format */
+      unsigned numChannels;
+      size_t sizeInBytes;
+    } linear;
     int reserved[32];
     long long align_;
   } res;
   unsigned flags;
 } CuResourceDesc;
+/* CUDA_TEXTURE_DESC: address modes CU_TR_ADDRESS_MODE_WRAP 0, CLAMP 1, MIRROR 2, BORDER 3;
+ * filter POINT 0, LINEAR 1; flags CU_TRSF_READ_AS_INTEGER 1, CU_TRSF_NORMALIZED_COORDINATES 2. */
+typedef struct {
+  int addressMode[3];
+  int filterMode;
+  unsigned flags, maxAnisotropy;
+  int mipmapFilterMode;
+  float mipmapLevelBias, minMipmapLevelClamp, maxMipmapLevelClamp;
+  float borderColor[4];
+  int reserved[12];
+} CuTextureDesc;
+typedef unsigned long long CUtexObject;
 
 enum {
   CUDA_SUCCESS = 0,
@@ -173,7 +196,11 @@ enum { STREAM_NON_BLOCKING = 1 };
   X(cuMemcpy3DAsync, CUresult (*)(const CuMemcpy3D *, CUstream), "cuMemcpy3DAsync_v2")             \
   X(cuSurfObjectCreate, CUresult (*)(CUsurfObject *, const CuResourceDesc *),                      \
     "cuSurfObjectCreate")                                                                          \
-  X(cuSurfObjectDestroy, CUresult (*)(CUsurfObject), "cuSurfObjectDestroy")
+  X(cuSurfObjectDestroy, CUresult (*)(CUsurfObject), "cuSurfObjectDestroy")                        \
+  X(cuTexObjectCreate,                                                                             \
+    CUresult (*)(CUtexObject *, const CuResourceDesc *, const CuTextureDesc *, const void *),      \
+    "cuTexObjectCreate")                                                                           \
+  X(cuTexObjectDestroy, CUresult (*)(CUtexObject), "cuTexObjectDestroy")
 
 static struct {
 #define DECL(name, type, sym) __typeof__(type) name;
@@ -758,6 +785,22 @@ static kcrt_status cu_image_create(kcrt_image *img) {
   return KCRT_SUCCESS;
 }
 
+/* The array format of a channel type: the type itself, so that a texture object over the array
+ * (kcrt_texture_create) samples and converts as CUDA does; kcc's own image code reads it with
+ * unformatted surface loads (suld.b), which take any format of the texel's size. */
+static int array_format(kcrt_channel_type t, size_t chb) {
+  switch (t) {
+  case KCRT_SNORM_INT8:
+  case KCRT_SIGNED_INT8: return AF_SIGNED_INT8;
+  case KCRT_SNORM_INT16:
+  case KCRT_SIGNED_INT16: return AF_SIGNED_INT16;
+  case KCRT_SIGNED_INT32: return AF_SIGNED_INT32;
+  case KCRT_HALF_FLOAT: return AF_HALF;
+  case KCRT_FLOAT: return AF_FLOAT;
+  default: return chb == 1 ? AF_UNSIGNED_INT8 : chb == 2 ? AF_UNSIGNED_INT16 : AF_UNSIGNED_INT32;
+  }
+}
+
 /* A CUDA array for surface loads and stores and its surface object (img->mem, kdesc.surf). */
 static kcrt_status make_array(kcrt_image *img) {
   kcrt_device *dev = img->dev;
@@ -768,9 +811,7 @@ static kcrt_status make_array(kcrt_image *img) {
       .Width = d->width,
       .Height = d->type == KCRT_IMAGE_1D_ARRAY ? 0 : d->height,
       .Depth = layered ? d->array_size : d->depth,
-      .Format = chb == 1   ? AF_UNSIGNED_INT8
-                : chb == 2 ? AF_UNSIGNED_INT16
-                           : AF_UNSIGNED_INT32,
+      .Format = array_format(d->data_type, chb),
       .NumChannels = (unsigned)kcrt_image_channels(d->order),
       .Flags = ARRAY3D_SURFACE_LDST | (layered ? ARRAY3D_LAYERED : 0),
   };
@@ -860,6 +901,54 @@ static void cu_sampler_free(kcrt_sampler *s) {
   (void)s;
 }
 
+/* A CUtexObject over the image's array (a 1D buffer image's linear memory) with the texture's
+ * sampling: what PTX's tex instructions read. */
+static kcrt_status cu_texture_create(kcrt_texture *t) {
+  kcrt_device *dev = t->dev;
+  const kcrt_image *img = t->img;
+  if (!cu.cuTexObjectCreate || !cu.cuTexObjectDestroy)
+    return kcrt_fail(KCRT_ERROR_NOT_SUPPORTED,
+                     "kcrt_texture_create: the CUDA driver of '%s' lacks cuTexObjectCreate",
+                     dev->info.name);
+  CuResourceDesc rd;
+  memset(&rd, 0, sizeof rd);
+  size_t nch = (size_t)kcrt_image_channels(img->desc.order);
+  if (img->mem) {
+    rd.resType = 0;
+    rd.res.array.hArray = img->mem;
+  } else {
+    rd.resType = 2;
+    rd.res.linear.devPtr = img->kdesc.surf;
+    rd.res.linear.format = array_format(img->desc.data_type, img->pixel / nch);
+    rd.res.linear.numChannels = (unsigned)nch;
+    rd.res.linear.sizeInBytes = img->bytes;
+  }
+  CuTextureDesc td;
+  memset(&td, 0, sizeof td);
+  static const int modes[] = {[KCRT_ADDRESS_NONE] = 1,
+                              [KCRT_ADDRESS_CLAMP_TO_EDGE] = 1,
+                              [KCRT_ADDRESS_CLAMP] = 3,
+                              [KCRT_ADDRESS_REPEAT] = 0,
+                              [KCRT_ADDRESS_MIRRORED_REPEAT] = 2};
+  for (int i = 0; i < 3; i++) td.addressMode[i] = modes[t->desc.addressing];
+  td.filterMode = t->desc.filter == KCRT_FILTER_LINEAR ? 1 : 0;
+  td.flags =
+      (t->desc.read_mode == KCRT_READ_ELEMENT_TYPE ? 1u : 0u) | (t->desc.normalized ? 2u : 0u);
+  ENTER(dev);
+  CUtexObject o = 0;
+  CUresult r = cu.cuTexObjectCreate(&o, &rd, &td, NULL);
+  leave();
+  if (r) return fail(r, "cuTexObjectCreate");
+  t->cu = o;
+  return KCRT_SUCCESS;
+}
+
+static void cu_texture_free(kcrt_texture *t) {
+  if (!enter(t->dev)) return;
+  cu.cuTexObjectDestroy(t->cu);
+  leave();
+}
+
 static kcrt_status cu_launch(kcrt_kernel *k, kcrt_queue *q, const uint64_t grid[3],
                              const uint64_t block[3], size_t dyn, const kcrt_arg *args) {
   kcrt_device *dev = k->mod->dev;
@@ -893,6 +982,17 @@ static kcrt_status cu_launch(kcrt_kernel *k, kcrt_queue *q, const uint64_t grid[
       kcrt_sampler *smp;
       memcpy(&smp, args[i].value, sizeof smp);
       params[i] = &smp->bits;
+    } else if (k->k->params[i].kind == KCB_PARAM_TEXTURE ||
+               k->k->params[i].kind == KCB_PARAM_TEX_SAMPLER) {
+      /* A kcrt texture's CUtexObject (and sampler bits, which PTX does not read); else the
+       * program's own CUDA object, as it is. */
+      kcrt_texture *t = kcrt_texture_of(dev, &args[i]);
+      params[i] = !t                                          ? (void *)args[i].value
+                  : k->k->params[i].kind == KCB_PARAM_TEXTURE ? (void *)&t->cu
+                                                              : (void *)&t->smp->bits;
+    } else if (k->k->params[i].kind == KCB_PARAM_SURFACE) {
+      kcrt_surface *sf = kcrt_surface_of(dev, &args[i]);
+      params[i] = sf ? (void *)&sf->img->kdesc.surf : (void *)args[i].value;
     } else {
       params[i] = (void *)args[i].value;
     }
@@ -954,6 +1054,9 @@ const KcrtBackend kcrt_cuda_backend = {
     .image_read = cu_image_read,
     .sampler_create = cu_sampler_create,
     .sampler_free = cu_sampler_free,
+    .texture_create = cu_texture_create,
+    .texture_free = cu_texture_free,
+    .raw_texobj = true,
     .queue_create = cu_queue_create,
     .queue_destroy = cu_queue_destroy,
     .queue_sync = cu_queue_sync,

@@ -216,8 +216,183 @@ kcrt_status kcrt_sampler_free(kcrt_sampler *s) {
   return KCRT_SUCCESS;
 }
 
+/* ---------------------------------------------------------------- texture and surface objects */
+
+static bool normalized_type(kcrt_channel_type t) {
+  return t == KCRT_UNORM_INT8 || t == KCRT_UNORM_INT16 || t == KCRT_SNORM_INT8 ||
+         t == KCRT_SNORM_INT16;
+}
+
+/* CUDA's texels have 1, 2 or 4 channels in x, y, z, w order. */
+static kcrt_status cuda_layout(const kcrt_image *img, const char *fn) {
+  kcrt_channel_order o = img->desc.order;
+  if (o != KCRT_R && o != KCRT_RG && o != KCRT_RGBA)
+    return kcrt_fail(KCRT_ERROR_INVALID_VALUE,
+                     "%s: the image's channel order 0x%x is not one a CUDA texel has (R, RG or "
+                     "RGBA)",
+                     fn, (unsigned)o);
+  return KCRT_SUCCESS;
+}
+
+static kcrt_status check_texobj_image(kcrt_device *dev, kcrt_image *img, const char *fn) {
+  if (!img || img->magic != KCRT_IMAGE_MAGIC)
+    return kcrt_fail(KCRT_ERROR_INVALID_VALUE, "%s: not a live image", fn);
+  if (img->dev != dev)
+    return kcrt_fail(KCRT_ERROR_INVALID_VALUE, "%s: the image belongs to another device", fn);
+  return cuda_layout(img, fn);
+}
+
+kcrt_status kcrt_texture_create(kcrt_device *dev, kcrt_image *img, const kcrt_texture_desc *desc,
+                                kcrt_texture **out) {
+  static const char fn[] = "kcrt_texture_create";
+  if (!dev || !desc || !out) return kcrt_fail(KCRT_ERROR_INVALID_VALUE, "%s: NULL", fn);
+  kcrt_status st = check_texobj_image(dev, img, fn);
+  if (st != KCRT_SUCCESS) return st;
+  kcrt_channel_type t = img->desc.data_type;
+  bool norm = normalized_type(t);
+  if (desc->read_mode != KCRT_READ_ELEMENT_TYPE && desc->read_mode != KCRT_READ_NORMALIZED_FLOAT)
+    return kcrt_fail(KCRT_ERROR_INVALID_VALUE, "%s: unknown read mode %d", fn,
+                     (int)desc->read_mode);
+  if (norm != (desc->read_mode == KCRT_READ_NORMALIZED_FLOAT))
+    return kcrt_fail(KCRT_ERROR_INVALID_VALUE,
+                     "%s: read mode %s does not fit the image's channel type 0x%x: UNORM and "
+                     "SNORM channels read as normalized floats (KCRT_READ_NORMALIZED_FLOAT), the "
+                     "others as their own type (KCRT_READ_ELEMENT_TYPE)",
+                     fn, norm ? "KCRT_READ_ELEMENT_TYPE" : "KCRT_READ_NORMALIZED_FLOAT",
+                     (unsigned)t);
+  bool floats = norm || t == KCRT_HALF_FLOAT || t == KCRT_FLOAT;
+  if (desc->filter == KCRT_FILTER_LINEAR && !floats)
+    return kcrt_fail(KCRT_ERROR_INVALID_VALUE,
+                     "%s: linear filtering of integer channels (type 0x%x); CUDA and OpenCL filter "
+                     "only texels read as float",
+                     fn, (unsigned)t);
+  /* CUDA reads outside the image as the nearest texel when no mode is given. */
+  kcrt_addressing a =
+      desc->addressing == KCRT_ADDRESS_NONE ? KCRT_ADDRESS_CLAMP_TO_EDGE : desc->addressing;
+  kcrt_texture *tex = calloc(1, sizeof *tex);
+  if (!tex) return kcrt_fail(KCRT_ERROR_OUT_OF_MEMORY, "out of host memory");
+  st = kcrt_sampler_create(dev, desc->normalized, a, desc->filter, &tex->smp);
+  if (st != KCRT_SUCCESS) {
+    free(tex);
+    return st;
+  }
+  /* The sampler is the texture's: off the device's list, freed with it. */
+  kcrt_link_del(dev, &tex->smp->link);
+  tex->dev = dev;
+  tex->img = img;
+  tex->desc = *desc;
+  tex->desc.addressing = a;
+  if (dev->be->texture_create && (st = dev->be->texture_create(tex)) != KCRT_SUCCESS) {
+    dev->be->sampler_free(tex->smp);
+    free(tex->smp);
+    free(tex);
+    return st;
+  }
+  tex->magic = KCRT_TEXTURE_MAGIC;
+  kcrt_link_add(dev, &dev->textures, &tex->link);
+  *out = tex;
+  return KCRT_SUCCESS;
+}
+
+kcrt_status kcrt_texture_free(kcrt_texture *tex) {
+  if (!tex) return KCRT_SUCCESS;
+  if (tex->magic != KCRT_TEXTURE_MAGIC)
+    return kcrt_fail(KCRT_ERROR_INVALID_VALUE, "kcrt_texture_free: not a live texture");
+  kcrt_link_del(tex->dev, &tex->link);
+  if (tex->dev->be->texture_free) tex->dev->be->texture_free(tex);
+  tex->dev->be->sampler_free(tex->smp);
+  tex->smp->magic = 0;
+  free(tex->smp);
+  tex->magic = 0;
+  free(tex);
+  return KCRT_SUCCESS;
+}
+
+kcrt_status kcrt_surface_create(kcrt_device *dev, kcrt_image *img, kcrt_surface **out) {
+  static const char fn[] = "kcrt_surface_create";
+  if (!dev || !out) return kcrt_fail(KCRT_ERROR_INVALID_VALUE, "%s: NULL", fn);
+  kcrt_status st = check_texobj_image(dev, img, fn);
+  if (st != KCRT_SUCCESS) return st;
+  if (normalized_type(img->desc.data_type))
+    return kcrt_fail(KCRT_ERROR_INVALID_VALUE,
+                     "%s: a surface of UNORM or SNORM channels (type 0x%x); surfaces hold raw "
+                     "texels: use the integer type of that size",
+                     fn, (unsigned)img->desc.data_type);
+  if (img->desc.type == KCRT_IMAGE_1D_BUFFER)
+    return kcrt_fail(KCRT_ERROR_INVALID_VALUE,
+                     "%s: a 1D buffer image (CUDA has no surface over linear memory)", fn);
+  kcrt_surface *s = calloc(1, sizeof *s);
+  if (!s) return kcrt_fail(KCRT_ERROR_OUT_OF_MEMORY, "out of host memory");
+  s->dev = dev;
+  s->img = img;
+  s->magic = KCRT_SURFACE_MAGIC;
+  kcrt_link_add(dev, &dev->surfaces, &s->link);
+  *out = s;
+  return KCRT_SUCCESS;
+}
+
+kcrt_status kcrt_surface_free(kcrt_surface *s) {
+  if (!s) return KCRT_SUCCESS;
+  if (s->magic != KCRT_SURFACE_MAGIC)
+    return kcrt_fail(KCRT_ERROR_INVALID_VALUE, "kcrt_surface_free: not a live surface");
+  kcrt_link_del(s->dev, &s->link);
+  s->magic = 0;
+  free(s);
+  return KCRT_SUCCESS;
+}
+
+/* The handle in a's 8 bytes, if it is a live one on dev's list: CUDA's own objects are small
+ * integers that are never such a pointer. */
+static void *handle_on(kcrt_device *dev, KcrtLink *head, const kcrt_arg *a) {
+  if (!a->value || a->size != sizeof(void *) || a->buffer) return NULL;
+  void *h;
+  memcpy(&h, a->value, sizeof h);
+  return h && kcrt_link_has(dev, head, h) ? h : NULL;
+}
+
+kcrt_texture *kcrt_texture_of(kcrt_device *dev, const kcrt_arg *a) {
+  return handle_on(dev, &dev->textures, a);
+}
+
+kcrt_surface *kcrt_surface_of(kcrt_device *dev, const kcrt_arg *a) {
+  return handle_on(dev, &dev->surfaces, a);
+}
+
+kcrt_status kcrt_check_texobj_arg(const kcrt_kernel *k, uint32_t i, const kcrt_arg *a) {
+  const KcbParam *p = &k->k->params[i];
+  kcrt_device *dev = k->mod->dev;
+  bool tex = p->kind == KCB_PARAM_TEXTURE;
+  const char *what = tex ? "texture" : "surface";
+  const kcrt_image *img = NULL;
+  if (tex) {
+    const kcrt_texture *t = kcrt_texture_of(dev, a);
+    img = t ? t->img : NULL;
+  } else {
+    const kcrt_surface *s = kcrt_surface_of(dev, a);
+    img = s ? s->img : NULL;
+  }
+  if (!img) {
+    /* CUDA takes the objects programs make with the CUDA API as they are. */
+    if (dev->be->raw_texobj && a->value && a->size == 8 && !a->buffer) return KCRT_SUCCESS;
+    return kcrt_fail(KCRT_ERROR_INVALID_ARGUMENT,
+                     "kernel '%s' argument %u (%s %s) is a %s object: pass a live kcrt_%s * of "
+                     "this device by value (KCRT_ARG_VALUE(handle))%s",
+                     k->k->name, i + 1, p->type, p->name, what, what,
+                     dev->be->raw_texobj ? ", or a CUDA object of 8 bytes" : "");
+  }
+  if ((int)img->desc.type != p->scalar)
+    return kcrt_fail(KCRT_ERROR_INVALID_ARGUMENT,
+                     "kernel '%s' argument %u (%s %s): the kernel reads it as an %s, and the "
+                     "%s's image is an %s",
+                     k->k->name, i + 1, p->type, p->name, type_name((kcrt_image_type)p->scalar),
+                     what, type_name(img->desc.type));
+  return KCRT_SUCCESS;
+}
+
 void kcrt_images_release(kcrt_device *dev) {
   void *p;
+  while ((p = kcrt_link_first(dev, &dev->textures))) kcrt_texture_free(p);
+  while ((p = kcrt_link_first(dev, &dev->surfaces))) kcrt_surface_free(p);
   while ((p = kcrt_link_first(dev, &dev->images))) kcrt_image_free(p);
   while ((p = kcrt_link_first(dev, &dev->samplers))) kcrt_sampler_free(p);
 }

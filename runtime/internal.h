@@ -154,7 +154,7 @@ struct kcrt_device {
   void *priv; /* the back end's context state */
   kcrt_queue *defq;
   pthread_mutex_t lock; /* the object lists */
-  KcrtLink buffers, queues, events, modules, images, samplers;
+  KcrtLink buffers, queues, events, modules, images, samplers, textures, surfaces;
   /* kcrt_module_get's modules (chained by shared_next) and the lock held across a load
    * through it: not `lock`, which every allocation takes, because a load may run a driver's
    * compiler for seconds. Order: shared_lock before lock. */
@@ -208,6 +208,35 @@ struct kcrt_sampler {
   uint32_t bits; /* OpenCL C's CLK_* bits for these settings: what a CUDA kernel receives */
   void *h;       /* cl_sampler */
 };
+
+enum { KCRT_TEXTURE_MAGIC = 0x74657831u, KCRT_SURFACE_MAGIC = 0x73726631u };
+
+/* A CUDA-style texture object (kcrt_texture_create): an image and the sampler it bakes in. */
+struct kcrt_texture {
+  KcrtLink link;
+  kcrt_device *dev;
+  uint32_t magic;
+  kcrt_image *img;
+  kcrt_sampler *smp; /* made for it: the OpenCL sampler, or the CLK_* bits Vulkan reads */
+  kcrt_texture_desc desc;
+  uint64_t cu; /* CUDA: the CUtexObject a PTX kernel's tex instructions read */
+};
+
+struct kcrt_surface {
+  KcrtLink link;
+  kcrt_device *dev;
+  uint32_t magic;
+  kcrt_image *img;
+};
+
+/* Whether obj is on dev's list head (a live handle of that kind), under the device's lock. */
+bool kcrt_link_has(kcrt_device *dev, KcrtLink *head, const void *obj);
+/* The kcrt_texture (kcrt_surface) a texture (surface) parameter's 8 argument bytes name, or
+ * NULL: on CUDA devices a CUDA object the program made (image.c). */
+kcrt_texture *kcrt_texture_of(kcrt_device *dev, const kcrt_arg *a);
+kcrt_surface *kcrt_surface_of(kcrt_device *dev, const kcrt_arg *a);
+/* Launch argument i of k for a texture or surface parameter (image.c). */
+kcrt_status kcrt_check_texobj_arg(const kcrt_kernel *k, uint32_t i, const kcrt_arg *a);
 
 /* Channels of a channel order, 0 for an unknown one (image.c). */
 int kcrt_image_channels(kcrt_channel_order o);
@@ -343,6 +372,12 @@ struct KcrtBackend {
   kcrt_status (*image_read)(kcrt_image *img, void *dst);
   kcrt_status (*sampler_create)(kcrt_sampler *s);
   void (*sampler_free)(kcrt_sampler *s);
+  /* CUDA texture objects (kcrt_texture_create; NULL: the back end reads the image and sampler
+   * themselves): fills t->cu. raw_texobj: a texture or surface parameter also takes the
+   * driver's own objects (CUDA). */
+  kcrt_status (*texture_create)(kcrt_texture *t);
+  void (*texture_free)(kcrt_texture *t);
+  bool raw_texobj;
 };
 
 extern const KcrtBackend kcrt_cuda_backend;

@@ -23,7 +23,7 @@
 enum {
   KCB_MAGIC_SIZE = 8,
   KCB_VERSION_MAJOR = 1, /* a reader rejects another major version */
-  KCB_VERSION_MINOR = 6, /* a reader accepts any minor version of its major */
+  KCB_VERSION_MINOR = 7, /* a reader accepts any minor version of its major */
   KCB_HEADER_SIZE = 48,
   KCB_SECTION_ENTRY_SIZE = 32,
   KCB_KTAB_HEADER_SIZE = 16,
@@ -80,6 +80,15 @@ typedef enum KcbParamKind {
      `qual` field its access (KCB_IMAGE_READ | KCB_IMAGE_WRITE). */
   KCB_PARAM_IMAGE = 7,
   KCB_PARAM_SAMPLER = 8,
+  /* 1.7, CUDA's texture and surface objects (a cudaTextureObject_t / cudaSurfaceObject_t kernel
+     parameter, 8 bytes): the host passes a kcrt_texture or kcrt_surface handle, or on CUDA the
+     driver's own object. `scalar` is the image dimension (KcbImageDim) the kernel reads it as
+     in the forms without texture objects, `qual` the access (a texture: read). */
+  KCB_PARAM_TEXTURE = 9,
+  KCB_PARAM_SURFACE = 10,
+  /* 1.7: a hidden trailing parameter the runtime fills with the sampler of the kcrt_texture
+     passed for parameter `scalar` (a KCB_PARAM_TEXTURE): its CLK_* bits, or an OpenCL sampler. */
+  KCB_PARAM_TEX_SAMPLER = 11,
 } KcbParamKind;
 
 /* 1.5: an image parameter's dimension (KIR's KImageDim + 1). */

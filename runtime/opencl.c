@@ -1055,6 +1055,19 @@ static kcrt_status cl_launch(kcrt_kernel *k, kcrt_queue *q, const uint64_t grid[
       memcpy(&smp, args[i].value, sizeof smp);
       cl_sampler sh = smp->h;
       e = cl.clSetKernelArg(h, i, sizeof sh, &sh);
+    } else if (k->k->params[i].kind == KCB_PARAM_TEXTURE ||
+               k->k->params[i].kind == KCB_PARAM_SURFACE) {
+      /* Checked by kcrt_check_texobj_arg: the image, which the kernel declares. */
+      kcrt_device *dev = k->mod->dev;
+      const kcrt_texture *t =
+          k->k->params[i].kind == KCB_PARAM_TEXTURE ? kcrt_texture_of(dev, &args[i]) : NULL;
+      const kcrt_surface *sf = t ? NULL : kcrt_surface_of(dev, &args[i]);
+      cl_mem m = t ? t->img->mem : sf ? sf->img->mem : NULL;
+      e = cl.clSetKernelArg(h, i, sizeof m, &m);
+    } else if (k->k->params[i].kind == KCB_PARAM_TEX_SAMPLER) {
+      const kcrt_texture *t = kcrt_texture_of(k->mod->dev, &args[i]);
+      cl_sampler sh = t ? t->smp->h : NULL;
+      e = cl.clSetKernelArg(h, i, sizeof sh, &sh);
     } else {
       e = cl.clSetKernelArg(h, i, args[i].size, args[i].value);
     }

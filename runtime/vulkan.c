@@ -1534,9 +1534,10 @@ static kcrt_status push_layout(const KcbKernel *k, bool frame, uint32_t *offs, u
       slot = p->size, align = p->align < 4 ? 4 : p->align;
     else if (p->kind == KCB_PARAM_STRUCT)
       slot = p->size, align = p->align < 4 ? 4 : p->align;
-    else if (p->kind == KCB_PARAM_IMAGE) /* its descriptor (kdesc) */
+    else if (p->kind == KCB_PARAM_IMAGE || p->kind == KCB_PARAM_TEXTURE ||
+             p->kind == KCB_PARAM_SURFACE) /* its image's descriptor (kdesc) */
       slot = 32, align = 8;
-    else if (p->kind == KCB_PARAM_SAMPLER) /* its CLK_* bits */
+    else if (p->kind == KCB_PARAM_SAMPLER || p->kind == KCB_PARAM_TEX_SAMPLER) /* CLK_* bits */
       slot = align = 4;
     else
       return kcrt_fail(KCRT_ERROR_INVALID_MODULE,
@@ -1807,6 +1808,13 @@ static kcrt_status vk_launch(kcrt_kernel *k, kcrt_queue *q, const uint64_t grid[
       kcrt_sampler *smp;
       memcpy(&smp, args[i].value, sizeof smp);
       memcpy(push + kk->offs[i], &smp->bits, 4);
+    } else if (p->kind == KCB_PARAM_TEXTURE || p->kind == KCB_PARAM_TEX_SAMPLER) {
+      const kcrt_texture *t = kcrt_texture_of(k->mod->dev, &args[i]); /* checked */
+      if (t && p->kind == KCB_PARAM_TEXTURE) memcpy(push + kk->offs[i], &t->img->kdesc, 32);
+      if (t && p->kind == KCB_PARAM_TEX_SAMPLER) memcpy(push + kk->offs[i], &t->smp->bits, 4);
+    } else if (p->kind == KCB_PARAM_SURFACE) {
+      const kcrt_surface *sf = kcrt_surface_of(k->mod->dev, &args[i]); /* checked */
+      if (sf) memcpy(push + kk->offs[i], &sf->img->kdesc, 32);
     } else {
       memcpy(push + kk->offs[i], args[i].value, args[i].size); /* checked: the table's size */
     }

@@ -151,6 +151,10 @@ set_tests_properties(vulkan.form PROPERTIES TIMEOUT 60 SKIP_RETURN_CODE 77 LABEL
 #                       float and 32 double functions (tgamma and lgamma among them), on
 #                       random, ranged and special arguments, each within its claimed ulp bound of the host's long double libm; and
 #                       64-bit clz and popcount.
+#   vulkan.run.cuda_texobj tests/runtime/cuda_texobj.c on cuda_texobj.cu: CUDA texture and
+#                       surface objects made by libkcrt over its images, every read family,
+#                       format and sampler mode exact against the host reference (kcc's software
+#                       sampling), surfaces bit for bit.
 #   vulkan.api          tests/vulkan/api.c: device info, the named errors, views, block shapes,
 #                       queues and events, fills and copies at odd offsets, large transfers.
 # lavapipe keeps denormals without promising to (shaderDenormPreserveFloat32 is false there):
@@ -170,7 +174,7 @@ endfunction()
 # __device__ variables, fp8, lambdas, launches and names, and (with kcc's own math,
 # spirv_vkmath.c) its math functions, SIMD intrinsics, fp16, bf16 and std::.
 set(KCC_VK_OWN_KERNELS cuda_devvar cuda_fp8 cuda_hostprog cuda_lambda cuda_launch cuda_names
-    cuda_ptrref cuda_api cuda_bf16 cuda_fp16 cuda_idioms cuda_mathfn cuda_stdlib
+    cuda_ptrref cuda_api cuda_bf16 cuda_fp16 cuda_idioms cuda_mathfn cuda_stdlib cuda_texobj
     cl_chatter cl_contract cl_intdot cl_mathfn cl_printf cl_subgroups cl_wgfn cl_workitem
     cl_images)
 foreach(_name ${KCC_VK_KERNELS} ${KCC_VK_OWN_KERNELS})
@@ -199,11 +203,11 @@ foreach(_src flow.k params.k frames.k divguard.k ieee.k divzero.k sharedptr.k sp
 endforeach()
 
 add_executable(vk_api ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/api.c ${_rt_out}/vecadd.kcb.stamp
-               ${_rt_out}/cuda_tex.kcb.stamp)
+               ${_rt_out}/cuda_asm.kcb.stamp)
 target_link_libraries(vk_api PRIVATE kcrt_rt_common)
 add_test(NAME vulkan.api
          COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/run.sh $<TARGET_FILE:vk_api>
-                 ${_rt_out}/vecadd.kcb ${_rt_out}/cuda_tex.kcb)
+                 ${_rt_out}/vecadd.kcb ${_rt_out}/cuda_asm.kcb)
 set_tests_properties(vulkan.api PROPERTIES
   SKIP_RETURN_CODE 77 TIMEOUT 300 LABELS vulkan ENVIRONMENT "${_vk_env}")
 

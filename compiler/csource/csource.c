@@ -1127,6 +1127,8 @@ static void print_bitcast(CGen *g, const KExpr *e, int prec) {
 }
 
 void cs_expr(CGen *g, const KExpr *e, int prec) {
+  /* A CUDA texture or surface call on a kcrt image: OpenCL C writes its image form. */
+  if (e->kind == KE_BUILTIN && e->alt && g->target == CT_OPENCL) e = e->alt;
   if (volatile_vec_read(g, e)) {
     cs_puts(g, "kcc_vread(");
     g->lvalue_ctx++;

@@ -1289,6 +1289,7 @@ static void find_printf(KExpr *e, void *ctx) {
 }
 
 bool emit_cuda_c(KModule *m, const KOptions *o, KBuf *out) {
+  m = kir_module_without_alt_only(m); /* CUDA C reads texture objects itself */
   static const CHooks hooks = {
       .builtin = cuda_builtin,
       .prologue = cuda_prologue,

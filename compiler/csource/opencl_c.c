@@ -934,10 +934,16 @@ static void ocl_builtin(CGen *g, const KExpr *e, int prec) {
     cs_puts(g, ")");
     return;
   }
-  if (kir_builtin_is_cuda_texture(b))
+  if (kir_builtin_is_cuda_texture(b) && e->str && !*e->str)
+    ; /* refused at another call of the same object */
+  else if (kir_builtin_is_cuda_texture(b) && e->str)
+    cs_error(g, e->loc, "%s is not available in OpenCL C output: %s", kir_builtin_info(b)->name,
+             e->str);
+  else if (kir_builtin_is_cuda_texture(b))
     cs_error(g, e->loc,
-             "CUDA texture and surface objects (%s) are not available in OpenCL C output; use "
-             "the PTX or CUDA C form",
+             "CUDA texture and surface objects (%s) are not available in OpenCL C output "
+             "except on a kernel's own texture or surface parameter, in that kernel; use the "
+             "PTX or CUDA C form",
              kir_builtin_info(b)->name);
   else
     cs_error(g, e->loc, "builtin '%s' has no OpenCL C equivalent", kir_builtin_info(b)->name);
@@ -1098,6 +1104,7 @@ bool emit_opencl_c(KModule *m, const KOptions *o, KBuf *out) {
   CGen g;
   OclState st = {0};
   m = kir_module_without_image_impl(m); /* OpenCL C has its own image functions */
+  m = kir_module_texobj_view(m);        /* CUDA texture objects as images */
   cs_init(&g, CT_OPENCL, m, o, &hooks);
   g.be = &st;
   cs_name_module(&g, NULL);

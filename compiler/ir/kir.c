@@ -575,6 +575,41 @@ KModule *kir_module_without_image_impl(KModule *m) {
   return v;
 }
 
+KModule *kir_module_without_alt_only(KModule *m) {
+  bool any = false;
+  for (int i = 0; i < m->funcs.n && !any; i++) any = ((KFunc *)m->funcs.v[i])->alt_only;
+  if (!any) return m;
+  KModule *v = kir_alloc(sizeof *v);
+  *v = *m;
+  v->funcs = (KList){0};
+  for (int i = 0; i < m->funcs.n; i++)
+    if (!((KFunc *)m->funcs.v[i])->alt_only) klist_push(&v->funcs, m->funcs.v[i]);
+  return v;
+}
+
+KModule *kir_module_texobj_view(KModule *m) {
+  KModule *v = NULL;
+  for (int i = 0; i < m->funcs.n; i++) {
+    KFunc *f = m->funcs.v[i];
+    bool any = false;
+    for (int j = 0; j < f->nparams && !any; j++) any = f->params[j]->tex_image != NULL;
+    if (!any) continue;
+    if (!v) {
+      v = kir_alloc(sizeof *v);
+      *v = *m;
+      v->funcs = (KList){0};
+      for (int k = 0; k < m->funcs.n; k++) klist_push(&v->funcs, m->funcs.v[k]);
+    }
+    KFunc *c = kir_alloc(sizeof *c);
+    *c = *f;
+    c->params = kir_alloc(sizeof(KVar *) * (size_t)(f->nparams ? f->nparams : 1));
+    for (int j = 0; j < f->nparams; j++)
+      c->params[j] = f->params[j]->tex_image ? f->params[j]->tex_image : f->params[j];
+    v->funcs.v[i] = c;
+  }
+  return v ? v : m;
+}
+
 typedef struct WarpCtx {
   bool (*is)(KBuiltin); /* the builtins looked for */
   bool found;
@@ -751,6 +786,7 @@ void kir_visit_expr(KExpr *e, KExprVisit fn, void *ctx) {
   kir_visit_expr(e->b, fn, ctx);
   kir_visit_expr(e->c, fn, ctx);
   for (int i = 0; i < e->nargs; i++) kir_visit_expr(e->args[i], fn, ctx);
+  kir_visit_expr(e->alt, fn, ctx);
 }
 
 void kir_visit_stmt(KStmt *s, KExprVisit fn, void *ctx) {

@@ -331,7 +331,15 @@ typedef struct KVar {
    * the bundle carries for the runtimes that make the storage (docs/bundle.md, SYMINIT). */
   bool is_mutable;
   KFunc *owner; /* KV_SHARED declared inside a function: that function; else NULL */
-  void *aux;    /* scratch for the back end that is running */
+  /* A CUDA kernel's cudaTextureObject_t / cudaSurfaceObject_t parameter (an unsigned long long
+     in KIR) whose every use is a texture or surface call (KExpr.alt): the image parameter the
+     forms without texture objects declare in its place (kir_module_texobj_view). NULL
+     elsewhere. */
+  struct KVar *tex_image;
+  bool tex_surface; /* with tex_image: a cudaSurfaceObject_t */
+  /* The texture parameter a hidden sampler parameter belongs to (KFunc.nhidden): its index. */
+  int tex_of;
+  void *aux; /* scratch for the back end that is running */
 } KVar;
 
 /* ---------------------------------------------------------------- builtins */
@@ -728,6 +736,12 @@ struct KExpr {
      function the PTX and CUDA C forms call instead, with the same arguments (NULL where the
      module has no such form to write). */
   KFunc *callee;
+  /* BI_CU_TEX* / BI_CU_SURF* on a kernel's texture or surface object parameter that kcrt may
+     pass as one of its images (KVar.tex_image): the same read or write through the OpenCL
+     image builtins, which the forms without texture objects (OpenCL C, SPIR-V, Vulkan) write
+     instead (docs/design.md, "CUDA texture objects on every back end"). NULL elsewhere; then
+     a BI_CU_* builtin's str, when set, says why those forms refuse it. */
+  KExpr *alt;
   KExpr **args;
   int nargs;
   const KAsm *asm_; /* KE_ASM */
@@ -865,6 +879,9 @@ struct KFunc {
   /* Never inlined (PTX noinline, CUDA C __noinline__): image_lib.c's texel decoding, which every
      read would otherwise copy with every format's conversion. */
   bool no_inline;
+  /* Called only from KExpr.alt (frontend/cuda_texobj.c: the texel helpers and the image
+     functions the Vulkan form samples CUDA textures with): PTX and CUDA C leave it out. */
+  bool alt_only;
   KNative native;
   void *aux;
 };
@@ -891,6 +908,12 @@ KVar *kir_var(KModule *m, const char *name, KType *type, KVarKind kind, KLoc loc
  * (KFunc.image_impl), which only PTX and CUDA C call. m itself when it has none; else a copy
  * sharing everything but the function list. */
 KModule *kir_module_without_image_impl(KModule *m);
+/* m without its KFunc.alt_only functions (PTX, CUDA C): m itself when it has none. */
+KModule *kir_module_without_alt_only(KModule *m);
+/* m as the forms without CUDA texture objects see it (OpenCL C, SPIR-V, Vulkan): each kernel
+ * parameter with a KVar.tex_image replaced by that image parameter. m itself when it has none;
+ * else a copy sharing everything but those kernels (copies sharing their bodies). */
+KModule *kir_module_texobj_view(KModule *m);
 /* Whether m defines at least one kernel. */
 bool kir_has_kernel(const KModule *m);
 /* Whether any function of m has an operation under FP_CONTRACT OFF (kir_func_no_contract). */

@@ -974,6 +974,7 @@ static bool optimize(LG *g, LLVMTargetMachineRef tm) {
 }
 
 static bool compile(KModule *m, const KOptions *o, KBuf *out, bool ptx) {
+  m = kir_module_without_alt_only(m); /* PTX reads texture objects with tex and suld */
   if (!kcc_check_limits(m, o, KL_PTX)) return false;
   init_nvptx();
   LLVMTargetMachineRef tm = make_tm(m, o);

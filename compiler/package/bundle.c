@@ -100,10 +100,11 @@ static bool uses_fp64(KFunc *f, int depth) {
 
 /* Whether f or a function it calls has a read_write image parameter (OpenCL C 2.0). */
 static bool uses_rw_images(const KFunc *f, int depth) {
-  for (int i = 0; i < f->nparams; i++)
-    if (f->params[i]->type->kind == KT_IMAGE &&
-        f->params[i]->type->qual == (KIMG_READ | KIMG_WRITE))
-      return true;
+  for (int i = 0; i < f->nparams; i++) {
+    /* A surface object read and written (frontend/cuda_texobj.c) is a read_write image. */
+    const KVar *p = f->params[i]->tex_image ? f->params[i]->tex_image : f->params[i];
+    if (p->type->kind == KT_IMAGE && p->type->qual == (KIMG_READ | KIMG_WRITE)) return true;
+  }
   for (int i = 0; i < f->callees.n && depth < 64; i++)
     if (uses_rw_images(f->callees.v[i], depth + 1)) return true;
   return false;
@@ -138,7 +139,20 @@ static bool kernel_table(KModule *m, KBuf *out, KBuf *attrs) {
       p->type = kir_type_str(t);
       p->size = (uint32_t)t->size;
       p->align = (uint32_t)t->align;
-      if (j >= kir_user_params(f)) {
+      if (j >= kir_user_params(f) && t->kind == KT_SAMPLER) {
+        /* The sampler of a texture object parameter (frontend/cuda_texobj.c). */
+        p->kind = KCB_PARAM_TEX_SAMPLER;
+        p->scalar = (uint8_t)f->params[j]->tex_of;
+        p->size = p->align = 8;
+      } else if (f->params[j]->tex_image) {
+        /* A texture or surface object: on CUDA 8 bytes, elsewhere the image it stands for. */
+        KType *it = f->params[j]->tex_image->type;
+        bool surf = f->params[j]->tex_surface;
+        p->kind = surf ? KCB_PARAM_SURFACE : KCB_PARAM_TEXTURE;
+        p->type = surf ? "cudaSurfaceObject_t" : "cudaTextureObject_t";
+        p->scalar = (uint8_t)(it->len + 1);
+        p->qual = (uint8_t)it->qual;
+      } else if (j >= kir_user_params(f)) {
         /* -fbounds-check's hidden parameters: buffer sizes, then the error record. */
         p->kind = t->kind == KT_PTR ? KCB_PARAM_BOUNDS_RECORD : KCB_PARAM_BOUNDS_SIZE;
         p->addr_space = t->kind == KT_PTR ? KCB_AS_GLOBAL : 0;

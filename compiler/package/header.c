@@ -679,6 +679,10 @@ static Param *kernel_params(const KFunc *f) {
       kbuf_printf(&s, "%s %s", kir_struct_kw(t->st), t->st->name);
       ps[j].type = kir_strdup(s.data);
       kbuf_free(&s);
+    } else if (v->tex_image) {
+      /* A texture or surface object libkcrt made (on CUDA, a program's own CUDA object fits
+       * too: (kcrt_texture *)(uintptr_t)obj, which no live handle equals). */
+      ps[j].type = v->tex_surface ? "kcrt_surface *" : "kcrt_texture *";
     } else if (kir_is_opaque(t)) {
       /* The handle itself goes by value: kcrt_launch reads the kcrt_image * at &name. */
       ps[j].type = t->kind == KT_IMAGE ? "kcrt_image *" : "kcrt_sampler *";

@@ -257,6 +257,9 @@ static Mask walk_expr(Ctx *c, KExpr *e);
  * is where pointers in memory point, so that joining it with an `&q` is seen. */
 static Mask walk(Ctx *c, KExpr *e) {
   Mask m = walk_expr(c, e);
+  /* A CUDA texture call's image form (KExpr.alt) calls functions of its own, which the forms
+   * that write it need. */
+  if (e && e->alt) walk(c, e->alt);
   if (c->strict && e && ptr_to_ptr(e->type) && (m & OUTER) && !(m & DEEP))
     m |= INNER(M(mem_space(c)));
   return m;
@@ -507,6 +510,7 @@ static KExpr *clone_expr(KExpr *e) {
   n->a = clone_expr(e->a);
   n->b = clone_expr(e->b);
   n->c = clone_expr(e->c);
+  n->alt = clone_expr(e->alt);
   if (e->var) n->var = clone_var(e->var);
   if (e->nargs) {
     n->args = kir_alloc(sizeof(KExpr *) * e->nargs);

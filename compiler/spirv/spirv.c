@@ -1154,6 +1154,7 @@ static bool emit(KModule *m, const KOptions *o, KBuf *out, bool vk) {
   /* OpenCL's SPIR-V has its own image instructions; Vulkan's form samples in software as PTX
    * does (docs/design.md, "Images on Vulkan"), so it keeps the software forms. */
   if (!vk) m = kir_module_without_image_impl(m);
+  m = kir_module_texobj_view(m); /* CUDA texture objects as images (KExpr.alt) */
   SG g;
   memset(&g, 0, sizeof g);
   spv_module_init(&g.m);

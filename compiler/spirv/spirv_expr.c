@@ -2013,10 +2013,16 @@ static uint32_t builtin(SG *g, KExpr *e) {
   int inst = ocl_math(b);
   if (e->approx && kir_elem(e->type)->kind == KT_F32) inst = ocl_native(b, inst);
   if (inst >= 0 && kir_is_float(et)) return ext(g, e, inst, e->type);
-  if (kir_builtin_is_cuda_texture(b))
+  if (kir_builtin_is_cuda_texture(b) && e->str && !*e->str)
+    ; /* refused at another call of the same object */
+  else if (kir_builtin_is_cuda_texture(b) && e->str)
+    sg_error(g, e->loc, "%s is not available in SPIR-V output: %s", kir_builtin_info(b)->name,
+             e->str);
+  else if (kir_builtin_is_cuda_texture(b))
     sg_error(g, e->loc,
-             "CUDA texture and surface objects (%s) are not available in SPIR-V output; use "
-             "the PTX or CUDA C form",
+             "CUDA texture and surface objects (%s) are not available in SPIR-V output "
+             "except on a kernel's own texture or surface parameter, in that kernel; use the "
+             "PTX or CUDA C form",
              kir_builtin_info(b)->name);
   else
     sg_error(g, e->loc, "builtin '%s' is not supported by the SPIR-V back end",
@@ -2028,6 +2034,7 @@ static uint32_t builtin(SG *g, KExpr *e) {
 
 uint32_t sg_expr(SG *g, KExpr *e) {
   if (!e) return 0;
+  if (e->kind == KE_BUILTIN && e->alt) e = e->alt; /* a CUDA texture call on a kcrt image */
   if (e->loc.line > 0) g->loc = e->loc;
   switch (e->kind) {
   case KE_ICONST:

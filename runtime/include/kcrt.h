@@ -319,6 +319,44 @@ kcrt_status kcrt_sampler_free(kcrt_sampler *s);
  * launch checks that it is an image of the parameter's type on the kernel's device. */
 #define KCRT_HAS_IMAGES 1
 
+/* CUDA's texture and surface objects over kcrt images (docs/runtime.md, "Texture and surface
+ * objects"): what a `.cu` kernel's cudaTextureObject_t / cudaSurfaceObject_t parameter takes on
+ * every device. A texture bakes in how it is sampled, as cudaCreateTextureObject's
+ * cudaTextureDesc does: one addressing mode for every dimension (OpenCL's names: CLAMP_TO_EDGE
+ * is cudaAddressModeClamp, CLAMP cudaAddressModeBorder, REPEAT cudaAddressModeWrap,
+ * MIRRORED_REPEAT cudaAddressModeMirror), the filter, normalized coordinates or not, and the
+ * read mode, which must be the one the image's channel type implies: KCRT_READ_NORMALIZED_FLOAT
+ * for UNORM and SNORM channels (an 8- or 16-bit integer array read with
+ * cudaReadModeNormalizedFloat), KCRT_READ_ELEMENT_TYPE for the integer, half and float ones.
+ * Linear filtering needs a channel type that reads as float (UNORM, SNORM, HALF, FLOAT); the
+ * channel order must be R, RG or RGBA (CUDA's 1, 2 and 4 channels). The kernel reads the image
+ * as the dimension of its calls (tex2D: a KCRT_IMAGE_2D image; tex1Dfetch: KCRT_IMAGE_1D_BUFFER;
+ * tex2DLayered: KCRT_IMAGE_2D_ARRAY...). Free a texture or surface before its image. */
+typedef struct kcrt_texture kcrt_texture;
+typedef struct kcrt_surface kcrt_surface;
+typedef enum kcrt_read_mode {
+  KCRT_READ_ELEMENT_TYPE = 0,     /* cudaReadModeElementType */
+  KCRT_READ_NORMALIZED_FLOAT = 1, /* cudaReadModeNormalizedFloat */
+} kcrt_read_mode;
+typedef struct kcrt_texture_desc {
+  kcrt_addressing addressing; /* KCRT_ADDRESS_NONE reads as CLAMP_TO_EDGE */
+  kcrt_filter filter;
+  int normalized; /* != 0: coordinates in [0, 1) (REPEAT and MIRRORED_REPEAT need it) */
+  kcrt_read_mode read_mode;
+} kcrt_texture_desc;
+kcrt_status kcrt_texture_create(kcrt_device *dev, kcrt_image *img, const kcrt_texture_desc *desc,
+                                kcrt_texture **out);
+kcrt_status kcrt_texture_free(kcrt_texture *tex);
+/* A surface: raw texels, written with surf*write and read with surf*read (x in bytes). The
+ * channel type must be an integer, HALF or FLOAT one (surfaces move bits, not normalized
+ * values), the order R, RG or RGBA. */
+kcrt_status kcrt_surface_create(kcrt_device *dev, kcrt_image *img, kcrt_surface **out);
+kcrt_status kcrt_surface_free(kcrt_surface *surf);
+/* Texture and surface parameters take the handle by value, KCRT_ARG_VALUE(tex) with tex a
+ * kcrt_texture * (kcrt_surface *) variable. On CUDA devices they also take a CUtexObject
+ * (CUsurfObject) the program made with the CUDA API, passed as before. */
+#define KCRT_HAS_TEXTURES 1
+
 /* ---------------------------------------------------------------- queues and events */
 
 /* An in-order queue of work (a CUDA stream, an OpenCL command queue). NULL wherever a queue
@@ -386,14 +424,17 @@ kcrt_status kcrt_module_kernel_count(kcrt_module *mod, int *count);
 const char *kcrt_module_kernel_name(kcrt_module *mod, int index);
 
 typedef enum kcrt_param_kind {
-  KCRT_PARAM_POINTER = 1, /* pass a buffer */
-  KCRT_PARAM_SCALAR = 2,  /* pass the value's bytes (vectors too: see kcrt_param_info.vec_len) */
-  KCRT_PARAM_STRUCT = 3,  /* pass the struct's bytes (C layout) */
-  KCRT_PARAM_LOCAL = 4,   /* local memory (`shared T *`, OpenCL `__local T *`): pass its size,
-                             kcrt_local(bytes) */
-  KCRT_PARAM_IMAGE = 7,   /* an OpenCL C image (image2d_t...): pass the kcrt_image * by value,
-                             KCRT_ARG_VALUE(img) */
-  KCRT_PARAM_SAMPLER = 8, /* an OpenCL C sampler_t: pass the kcrt_sampler * by value */
+  KCRT_PARAM_POINTER = 1,  /* pass a buffer */
+  KCRT_PARAM_SCALAR = 2,   /* pass the value's bytes (vectors too: see kcrt_param_info.vec_len) */
+  KCRT_PARAM_STRUCT = 3,   /* pass the struct's bytes (C layout) */
+  KCRT_PARAM_LOCAL = 4,    /* local memory (`shared T *`, OpenCL `__local T *`): pass its size,
+                              kcrt_local(bytes) */
+  KCRT_PARAM_IMAGE = 7,    /* an OpenCL C image (image2d_t...): pass the kcrt_image * by value,
+                              KCRT_ARG_VALUE(img) */
+  KCRT_PARAM_SAMPLER = 8,  /* an OpenCL C sampler_t: pass the kcrt_sampler * by value */
+  KCRT_PARAM_TEXTURE = 9,  /* a CUDA cudaTextureObject_t: pass the kcrt_texture * by value (or,
+                              on CUDA, a CUtexObject) */
+  KCRT_PARAM_SURFACE = 10, /* a CUDA cudaSurfaceObject_t: pass the kcrt_surface * by value */
 } kcrt_param_kind;
 
 typedef struct kcrt_param_info {

@@ -284,8 +284,22 @@ int main(int argc, char **argv) {
   Rt rt;
   rt_open(&rt, argc, argv, "cuda_tex");
   if (rt.info.backend != KCRT_BACKEND_CUDA) {
-    RT_EXPECT(&rt, KCRT_ERROR_NO_BINARY, kcrt_module_load_file(rt.dev, argv[1], &rt.mod));
-    return rt_finish(&rt, "refused on an OpenCL device (KCRT_ERROR_NO_BINARY), as expected");
+    /* Elsewhere the kernels take kcrt textures and surfaces (cuda_texobj.c runs them): a CUDA
+     * object's handle is refused by name. */
+    RT_CHECK(&rt, kcrt_module_load_file(rt.dev, argv[1], &rt.mod));
+    unsigned long long h = 1;
+    int n = 1;
+    kcrt_buffer *o = rt_alloc(&rt, 16);
+    kcrt_arg args[] = {KCRT_ARG_VALUE(h), KCRT_ARG_VALUE(h), KCRT_ARG_BUFFER(o), KCRT_ARG_BUFFER(o),
+                       KCRT_ARG_VALUE(n)};
+    RT_EXPECT(&rt, KCRT_ERROR_INVALID_ARGUMENT,
+              kcrt_launch(rt_kernel(&rt, "fetch"), NULL, KCRT_DIM1(1), KCRT_DIM1(1), 0, args, 5));
+    const char *want = "kernel 'fetch' argument 1 (cudaTextureObject_t tf) is a texture object: "
+                       "pass a live kcrt_texture * of this device by value "
+                       "(KCRT_ARG_VALUE(handle))";
+    if (strcmp(kcrt_last_error(), want))
+      rt_fail(&rt, "message: '%s'\n  want: '%s'", kcrt_last_error(), want);
+    return rt_finish(&rt, "a CUDA object's handle refused on a device without CUDA, as expected");
   }
   RT_CHECK(&rt, kcrt_module_load_file(rt.dev, argv[1], &rt.mod));
   load_cuda(&rt);

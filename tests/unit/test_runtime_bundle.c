@@ -246,7 +246,7 @@ START_TEST(kernel_table_forgeries) {
   expect_invalid(img, len, "lists parameters");
   RESET();
   unsigned char *p0 = t + KCB_KTAB_HEADER_SIZE + 2 * KCB_KERNEL_ENTRY_SIZE;
-  p0[16] = 9; /* unknown kind */
+  p0[16] = 12; /* unknown kind */
   reseal(img, len);
   expect_invalid(img, len, "unknown kind");
   RESET();
@@ -333,7 +333,7 @@ START_TEST(version_1_2_fields) {
   FORGE(kcb_put32(p1 + 20, 8), "local parameter 'tmp' has size 8");
   FORGE(kcb_put32(p1 + 24, 8), "local parameter 'tmp' has size 4, alignment 8");
   FORGE(p1[17] = KCB_AS_GLOBAL, "and address space 1 (must be 4, 4 and 3)");
-  FORGE(p1[16] = 9, "unknown kind 9");
+  FORGE(p1[16] = 12, "unknown kind 12");
   FORGE(p0[28] = 5, "pointer parameter 'v' has vector length 5");
   FORGE(p0[28] = 1, "vector length 1");
   FORGE(p0[18] = KCB_T_BOOL, "vector parameter 'v' has element type code 1");
@@ -702,6 +702,73 @@ END_TEST
 /* 1.4: CUDA __device__ variables are SYMBOLS entries with a SYMINIT entry: the mutable flag
  * and, with an initializer, the first value as the target lays it out; damaged entries are
  * refused with a message naming them. */
+/* 1.7: CUDA texture and surface object parameters (the image type and access the kernel reads
+ * them as), each texture's hidden sampler naming it, the read_write flag of a surface read and
+ * written; an object used otherwise stays an unsigned long long. */
+START_TEST(kcc_texture_objects) {
+  size_t len;
+  unsigned char *img =
+      compile_bundle("tex.cu",
+                     "__global__ void k(float *o, cudaTextureObject_t a, cudaSurfaceObject_t s,\n"
+                     "                  cudaTextureObject_t b) {\n"
+                     "  o[0] = tex2D<float>(a, 0.5f, 0.5f) + tex1Dfetch<float>(b, 0);\n"
+                     "  surf3Dwrite(surf3Dread<int>(s, 0, 0, 0) + 1, s, 4, 0, 0);\n"
+                     "}\n"
+                     "__device__ float f(cudaTextureObject_t t) { return tex1D<float>(t, 0.5f); }\n"
+                     "__global__ void g(float *o, cudaTextureObject_t t) { o[0] = f(t); }\n",
+                     "KCC_PTXAS=none", "", &len);
+  KcbBundle *b;
+  ck_assert_msg(kcb_parse(img, len, &b) == KCRT_SUCCESS, "%s", kcrt_last_error());
+  const KcbKernel *k = kcb_kernel(b, "k"), *g = kcb_kernel(b, "g");
+  ck_assert_uint_eq(k->nparams, 4);
+  ck_assert_uint_eq(k->nhidden, 2);
+  ck_assert_uint_eq(k->params[1].kind, KCB_PARAM_TEXTURE);
+  ck_assert_uint_eq(k->params[1].scalar, KCB_IMAGE_2D);
+  ck_assert_uint_eq(k->params[1].qual, KCB_IMAGE_READ);
+  ck_assert_uint_eq(k->params[1].size, 8);
+  ck_assert_str_eq(k->params[1].type, "cudaTextureObject_t");
+  ck_assert_uint_eq(k->params[2].kind, KCB_PARAM_SURFACE);
+  ck_assert_uint_eq(k->params[2].scalar, KCB_IMAGE_3D);
+  ck_assert_uint_eq(k->params[2].qual, KCB_IMAGE_READ | KCB_IMAGE_WRITE);
+  ck_assert_str_eq(k->params[2].type, "cudaSurfaceObject_t");
+  ck_assert_uint_eq(k->params[3].kind, KCB_PARAM_TEXTURE);
+  ck_assert_uint_eq(k->params[3].scalar, KCB_IMAGE_1D_BUFFER);
+  ck_assert_uint_eq(k->params[4].kind, KCB_PARAM_TEX_SAMPLER);
+  ck_assert_uint_eq(k->params[4].scalar, 1);
+  ck_assert_uint_eq(k->params[5].kind, KCB_PARAM_TEX_SAMPLER);
+  ck_assert_uint_eq(k->params[5].scalar, 3);
+  ck_assert_uint_eq(k->flags, KCB_KERNEL_RW_IMAGES);
+  ck_assert_uint_eq(g->nparams, 2);
+  ck_assert_uint_eq(g->nhidden, 0);
+  ck_assert_uint_eq(g->params[1].kind, KCB_PARAM_SCALAR);
+  ck_assert_uint_eq(g->params[1].scalar, KCB_T_U64);
+  /* g's texture object (passed to f) leaves the module without the forms that have none. */
+  ck_assert_ptr_null(kcb_section(b, KCB_SEC_OPENCL_C, 0));
+  kcb_free(b);
+
+  /* A sampler that names no texture, and a texture without its sampler. */
+  unsigned char *save = malloc(len);
+  memcpy(save, img, len);
+  unsigned char *t = img + kcb_get64(section_entry(img, 1) + 8);
+  uint32_t nk = kcb_get32(t);
+  unsigned char *p0 = t + KCB_KTAB_HEADER_SIZE + nk * KCB_KERNEL_ENTRY_SIZE;
+  ck_assert_uint_eq(p0[4 * KCB_PARAM_ENTRY_SIZE + 16], KCB_PARAM_TEX_SAMPLER);
+  p0[4 * KCB_PARAM_ENTRY_SIZE + 18] = 2;
+  reseal(img, len);
+  expect_invalid(img, len,
+                 "kernel 'k' has a texture sampler parameter ('__kcc_smp_a') that follows no "
+                 "texture parameter of its own");
+  memcpy(img, save, len);
+  p0[3 * KCB_PARAM_ENTRY_SIZE + 16] = KCB_PARAM_SCALAR;
+  p0[3 * KCB_PARAM_ENTRY_SIZE + 18] = KCB_T_U64;
+  p0[3 * KCB_PARAM_ENTRY_SIZE + 19] = 0;
+  reseal(img, len);
+  expect_invalid(img, len, "follows no texture parameter of its own");
+  free(save);
+  free(img);
+}
+END_TEST
+
 START_TEST(kcc_device_variables) {
   size_t len;
   unsigned char *img = compile_bundle(
@@ -795,7 +862,7 @@ START_TEST(kcc_images) {
       "KCC_PTXAS=none", "-cl-std=CL2.0", &len);
   KcbBundle *b;
   ck_assert_msg(kcb_parse(img, len, &b) == KCRT_SUCCESS, "%s", kcrt_last_error());
-  ck_assert_uint_eq(kcb_get16(img + KCB_H_MINOR), 6);
+  ck_assert_uint_eq(kcb_get16(img + KCB_H_MINOR), 7);
   const KcbKernel *rd = kcb_kernel(b, "rd"), *rw = kcb_kernel(b, "rw");
   ck_assert_uint_eq(rd->params[0].kind, KCB_PARAM_IMAGE);
   ck_assert_uint_eq(rd->params[0].scalar, KCB_IMAGE_3D);
@@ -1000,6 +1067,7 @@ Suite *suite(void) {
   tcase_add_test(w, kcc_kernel_table);
   tcase_add_test(w, kcc_warp_flag);
   tcase_add_test(w, kcc_images);
+  tcase_add_test(w, kcc_texture_objects);
   tcase_add_test(w, kcc_device_variables);
   tcase_add_test(w, kcc_vulkan_section);
   tcase_add_test(w, kcc_bounds_check);

@@ -4,7 +4,7 @@
  * copies, fills at odd offsets, transfers larger than the staging buffer), a pipeline per block
  * shape, a second queue and events, and batches: hundreds of dependent launches, a buffer
  * freed while launches that read it are still to run, events between them. Usage: vk_api vecadd.kcb
- * cuda_tex.kcb (a bundle with no Vulkan SPIR-V: CUDA texture objects). Exit 77 without a Vulkan
+ * cuda_asm.kcb (a bundle with no Vulkan SPIR-V: inline PTX). Exit 77 without a Vulkan
  * device. */
 #include "rt_common.h"
 
