@@ -72,12 +72,10 @@ __global__ void not_extra(const unsigned *in, int *out, int n) {
 }
 
 // The optimisation hints of the CUDA C++ Programming Guide around the idiom: each is its value
-// without the promise (__builtin_assume's argument is never evaluated: k stays 0), and none
-// stops the loop from being one popcount.
+// without the promise, and none stops the loop from being one popcount.
 __global__ void pc_hinted(const unsigned *in, int *out, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
-  int k = 0;
-  __builtin_assume(++k > 0);
+  __builtin_assume(i >= 0);
   if (__builtin_expect(i >= n, 0)) return;
   const unsigned *p = (const unsigned *)__builtin_assume_aligned(in, 4);
   const unsigned *q = (const unsigned *)__builtin_assume_aligned(in, 16, 4 * (i & 3));
@@ -88,5 +86,5 @@ __global__ void pc_hinted(const unsigned *in, int *out, int n) {
     v &= v - 1;
     c++;
   }
-  out[i] = c + k;
+  out[i] = c;
 }
