@@ -21,6 +21,7 @@
  *
  * Positions are clang's expansion locations (a macro's body counts where it is used), and
  * each declaration's extent is taken the same way. */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -278,6 +279,38 @@ static bool outside_dropped(FeCtx *fe, CXDiagnostic d, CXFile f) {
   return !pp;
 }
 
+/* An error in a using-directive or a namespace alias (`using namespace cub;`,
+ * `namespace cg = thrust::placeholders;` after a header kcc did not find: "expected namespace
+ * name", "use of undeclared identifier 'thrust'"). Clang makes no declaration of either when
+ * the namespace is unknown, so the error cannot have taken a kernel with it, and device code
+ * that uses a name through it gets an error of its own there. Told apart by the text before
+ * the error, back to the start of its line or the end of the declaration before it. */
+static const char *blanks(const char *p, const char *end) {
+  while (p < end && (*p == ' ' || *p == '\t')) p++;
+  return p;
+}
+
+/* p past the word w and the blanks after it when it starts there, else NULL. */
+static const char *word(const char *p, const char *end, const char *w) {
+  size_t n = strlen(w);
+  if (end - p <= (long)n || strncmp(p, w, n) || !(p[n] == ' ' || p[n] == '\t')) return NULL;
+  return blanks(p + n, end);
+}
+
+static bool in_namespace_directive(FeCtx *fe, CXFile f, unsigned off) {
+  size_t size = 0;
+  const char *buf = clang_getFileContents(fe->tu, f, &size);
+  if (!buf || off > size) return false;
+  unsigned b = off;
+  while (b > 0 && !strchr(";{}\n", buf[b - 1])) b--;
+  const char *end = buf + off, *p = blanks(buf + b, end), *q;
+  if ((q = word(p, end, "using"))) return word(q, end, "namespace") != NULL;
+  if (!(q = word(p, end, "namespace"))) return false;
+  while (q < end && (*q == '_' || isalnum((unsigned char)*q))) q++;
+  q = blanks(q, end);
+  return q < end && *q == '=';
+}
+
 enum { D_REPORT, D_DROP, D_DEFER, D_MISSING };
 
 int fe_cu_forward_diags(FeCtx *fe) {
@@ -300,9 +333,9 @@ int fe_cu_forward_diags(FeCtx *fe) {
     if (sev == CXDiagnostic_Ignored || sev == CXDiagnostic_Note)
       what[i] = D_DROP;
     else if (r < 0)
-      what[i] = sev >= CXDiagnostic_Error && is_missing_header(d) ? D_MISSING
-                : outside_dropped(fe, d, f)                       ? D_DROP
-                                                                  : D_REPORT;
+      what[i] = sev >= CXDiagnostic_Error && is_missing_header(d)                 ? D_MISSING
+                : outside_dropped(fe, d, f) || in_namespace_directive(fe, f, off) ? D_DROP
+                                                                                  : D_REPORT;
     else if (rs.v[r].kind == R_DEVICE)
       what[i] = D_REPORT;
     else if (rs.v[r].kind == R_HOST)

@@ -27,6 +27,11 @@
 
 #include "project_host_utils.h" // the project's own host helpers: not in this directory
 
+// Namespaces of headers kcc does not have, brought in at file scope as projects do: nothing
+// that the kernels use comes through them.
+using namespace thrust::placeholders;
+namespace blas = project_blas;
+
 #define CHECK(call)                                                                              \
   do {                                                                                           \
     cudaError_t e_ = (call);                                                                     \
