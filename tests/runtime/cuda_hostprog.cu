@@ -84,6 +84,17 @@ __global__ void int_ops(const int *in, int *out, int n) {
            (std::numeric_limits<int>::max() >> 20);
 }
 
+// A host function template with types from headers kcc does not have, explicitly instantiated
+// as projects do for the launchers their other files call.
+template <int N>
+std::vector<blas::Tensor> host_table(blas::Tensor t, int64_t n, std::vector<int64_t> shape) {
+  return std::vector<blas::Tensor>(n * N, t);
+}
+template std::vector<blas::Tensor> host_table<2>(blas::Tensor t, int64_t n,
+                                                 std::vector<int64_t> shape);
+extern template std::vector<blas::Tensor> host_table<3>(blas::Tensor t, int64_t n,
+                                                        std::vector<int64_t> shape);
+
 static std::tuple<int, std::string> parse(int argc, char **argv) {
   int n = 1 << 20, opt;
   std::string mode = "all";
