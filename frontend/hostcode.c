@@ -21,6 +21,7 @@
  *
  * Positions are clang's expansion locations (a macro's body counts where it is used), and
  * each declaration's extent is taken the same way. */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -138,6 +139,49 @@ static void add_members(Regions *rs, CXCursor rec, int top) {
   fe_kids_free(&k);
 }
 
+/* Function templates named name[0..len) are declared (in regions so far), and every one is
+ * host code. */
+static bool host_template(Regions *rs, const char *name, int len) {
+  int host = 0;
+  for (int i = 0; i < rs->n; i++) {
+    CXCursor c = rs->v[i].c;
+    if (clang_getCursorKind(c) != CXCursor_FunctionTemplate) continue;
+    const char *sp = fe_spelling(c);
+    if ((int)strlen(sp) != len || strncmp(sp, name, (size_t)len)) continue;
+    if (rs->v[i].kind != R_HOST) return false;
+    host++;
+  }
+  return host > 0;
+}
+
+/* The text [p, end) of kcc's reference `... = &ns::launch<2>` names a host function template:
+ * its name after the last `::`. */
+static bool inst_names_host(Regions *rs, const char *p, const char *end) {
+  p = memchr(p, '&', (size_t)(end - p));
+  if (!p) return false;
+  const char *name = ++p;
+  while (p < end && (*p == '_' || *p == ':' || isalnum((unsigned char)*p)))
+    if (*p++ == ':') name = p;
+  return host_template(rs, name, (int)(p - name));
+}
+
+/* kcc's reference to an explicit instantiation (`static constexpr auto __kcc_inst0 =
+ * &ns::launch<2>;`, cuda.c) is device code unless it names a host function template: the
+ * specialisation's name after its last `::`, from the text of the initializer. */
+static int inst_kind(Regions *rs, CXCursor c) {
+  CXSourceRange ext = clang_getCursorExtent(c);
+  CXFile f = NULL;
+  unsigned o1 = 0, o2 = 0;
+  clang_getExpansionLocation(clang_getRangeStart(ext), &f, NULL, NULL, &o1);
+  clang_getExpansionLocation(clang_getRangeEnd(ext), NULL, NULL, NULL, &o2);
+  size_t size = 0;
+  const char *buf = f ? clang_getFileContents(rs->fe->tu, f, &size) : NULL;
+  if (!buf || o2 > size || o1 >= o2) return R_DEVICE;
+  /* To the `;`: an invalid declaration's extent may stop before its initializer. */
+  const char *semi = memchr(buf + o1, ';', size - o1);
+  return inst_names_host(rs, buf + o1, semi ? semi : buf + size) ? R_HOST : R_DEVICE;
+}
+
 static void add_scope(Regions *rs, CXCursor scope) {
   FeKids k;
   fe_kids(scope, &k);
@@ -158,7 +202,8 @@ static void add_scope(Regions *rs, CXCursor scope) {
                        clang_getCursorAvailability(td) == CXAvailability_NotAvailable;
       /* kcc's references to the specialisations to compile (parse.c's `__kcc_inst`). */
       bool inst = !strncmp(fe_spelling(c), "__kcc_inst", 10);
-      int kind = has_device_attr(c) || cuda_type || inst              ? R_DEVICE
+      int kind = inst                                                 ? inst_kind(rs, c)
+                 : has_device_attr(c) || cuda_type                    ? R_DEVICE
                  : clang_isConstQualifiedType(clang_getCursorType(c)) ? R_SHARED
                                                                       : R_HOST;
       add_region(rs, c, kind, -1);
@@ -278,6 +323,79 @@ static bool outside_dropped(FeCtx *fe, CXDiagnostic d, CXFile f) {
   return !pp;
 }
 
+/* An error in a using-directive or a namespace alias (`using namespace cub;`,
+ * `namespace cg = thrust::placeholders;` after a header kcc did not find: "expected namespace
+ * name", "use of undeclared identifier 'thrust'"). Clang makes no declaration of either when
+ * the namespace is unknown, so the error cannot have taken a kernel with it, and device code
+ * that uses a name through it gets an error of its own there. Told apart by the text before
+ * the error, back to the start of its line or the end of the declaration before it. */
+static const char *blanks(const char *p, const char *end) {
+  while (p < end && (*p == ' ' || *p == '\t')) p++;
+  return p;
+}
+
+/* p past the word w and the blanks after it when it starts there, else NULL. */
+static const char *word(const char *p, const char *end, const char *w) {
+  size_t n = strlen(w);
+  if (end - p <= (long)n || strncmp(p, w, n) || !(p[n] == ' ' || p[n] == '\t')) return NULL;
+  return blanks(p + n, end);
+}
+
+static bool in_namespace_directive(FeCtx *fe, CXFile f, unsigned off) {
+  size_t size = 0;
+  const char *buf = clang_getFileContents(fe->tu, f, &size);
+  if (!buf || off > size) return false;
+  unsigned b = off;
+  while (b > 0 && !strchr(";{}\n", buf[b - 1])) b--;
+  const char *end = buf + off, *p = blanks(buf + b, end), *q;
+  if ((q = word(p, end, "using"))) return word(q, end, "namespace") != NULL;
+  if (!(q = word(p, end, "namespace"))) return false;
+  while (q < end && (*q == '_' || isalnum((unsigned char)*q))) q++;
+  q = blanks(q, end);
+  return q < end && *q == '=';
+}
+
+/* An error in an explicit instantiation (`template std::vector<T> launch<2>(...);`, `extern
+ * template ...`) of a function template that is host code wherever the file declares it: clang
+ * dropped the instantiation (a type from a header kcc did not find), and it could only have
+ * made host code. Told apart by the text of the declaration around the error: `template` not
+ * followed by `<`, and the name before the first `(` (past its template arguments). */
+static bool in_host_instantiation(Regions *rs, CXFile f, unsigned off) {
+  size_t size = 0;
+  const char *buf = clang_getFileContents(rs->fe->tu, f, &size);
+  if (!buf || off > size) return false;
+  unsigned b = off, e = off;
+  while (b > 0 && !strchr(";{}", buf[b - 1])) b--;
+  while (e < size && buf[e] != ';' && buf[e] != '{' && buf[e] != '}') e++;
+  const char *p = buf + b, *end = buf + e;
+  while (p < end && isspace((unsigned char)*p)) p++;
+  /* kcc's own reference to it, which clang dropped with it. */
+  static const char ref[] = "static constexpr auto __kcc_inst";
+  if (!strncmp(p, ref, strlen(ref))) return inst_names_host(rs, p, end);
+  const char *q = word(p, end, "extern");
+  if (q) p = q;
+  if (end - p < 9 || strncmp(p, "template", 8) || !isspace((unsigned char)p[8])) return false;
+  p += 8;
+  while (p < end && isspace((unsigned char)*p)) p++;
+  if (p >= end || *p == '<') return false;
+  const char *paren = memchr(p, '(', (size_t)(end - p));
+  if (!paren) return false;
+  const char *n = paren;
+  while (n > p && isspace((unsigned char)n[-1])) n--;
+  if (n > p && n[-1] == '>') { /* the template arguments, back to their `<` */
+    int depth = 0;
+    do {
+      n--;
+      depth += *n == '>' ? 1 : *n == '<' ? -1 : 0;
+    } while (n > p && depth > 0);
+    while (n > p && isspace((unsigned char)n[-1])) n--;
+  }
+  const char *ne = n;
+  while (n > p && (n[-1] == '_' || isalnum((unsigned char)n[-1]))) n--;
+  if (n == ne) return false;
+  return host_template(rs, n, (int)(ne - n));
+}
+
 enum { D_REPORT, D_DROP, D_DEFER, D_MISSING };
 
 int fe_cu_forward_diags(FeCtx *fe) {
@@ -301,8 +419,10 @@ int fe_cu_forward_diags(FeCtx *fe) {
       what[i] = D_DROP;
     else if (r < 0)
       what[i] = sev >= CXDiagnostic_Error && is_missing_header(d) ? D_MISSING
-                : outside_dropped(fe, d, f)                       ? D_DROP
-                                                                  : D_REPORT;
+                : outside_dropped(fe, d, f) || in_namespace_directive(fe, f, off) ||
+                        in_host_instantiation(&rs, f, off)
+                    ? D_DROP
+                    : D_REPORT;
     else if (rs.v[r].kind == R_DEVICE)
       what[i] = D_REPORT;
     else if (rs.v[r].kind == R_HOST)

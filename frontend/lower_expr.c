@@ -1265,8 +1265,19 @@ static KExpr *call(FeCtx *fe, CXCursor c, KLoc loc) {
     KType *t = type_of(fe, c, loc);
     KExpr *k = t ? eval_const(fe, c, t, loc, true) : NULL;
     if (k) return k;
-    if (strcmp(name, "__builtin_expect") == 0 && clang_Cursor_getNumArguments(c) == 2 && t)
+    /* The optimisation hints of the CUDA C++ Programming Guide ("Compiler Optimization Hint
+       Functions", clang's too): each promises something kcc does not need to compile
+       correctly, so each is its value without the promise. __builtin_assume's argument is
+       never evaluated (clang's definition), and __builtin_unreachable is undefined behaviour
+       when reached, which doing nothing is a case of. */
+    int na = clang_Cursor_getNumArguments(c);
+    if (strcmp(name, "__builtin_expect") == 0 && na == 2 && t)
       return fe_convert(fe_expr(fe, clang_Cursor_getArgument(c, 0)), t);
+    if (strcmp(name, "__builtin_assume_aligned") == 0 && (na == 2 || na == 3) && t)
+      return fe_convert(fe_expr(fe, clang_Cursor_getArgument(c, 0)), t);
+    if ((strcmp(name, "__builtin_assume") == 0 && na == 1) ||
+        (strcmp(name, "__builtin_unreachable") == 0 && na == 0))
+      return t ? fe_convert(fe_int_const(kir_type_scalar(KT_I32), 0, loc), t) : fe_poison(loc);
   }
   diag_error(loc,
              "call to '%s', which is neither a device function defined in this file nor a "

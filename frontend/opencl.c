@@ -52,6 +52,11 @@ static const char cl_prelude[] =
        docs/design.md), so a kernel that tests __IMAGE_SUPPORT__ takes its image path. Defined
        here as clang's spir64 target defines it, whatever the target. */
     "#undef __IMAGE_SUPPORT__\n#define __IMAGE_SUPPORT__ 1\n"
+    /* The OpenCL C specification's macros for a kernel with its hints ("Preprocessor
+       Directives and Macros"); clang does not define them. */
+    "#define __kernel_exec(X, typen) __kernel __attribute__((work_group_size_hint(X, 1, 1))) "
+    "__attribute__((vec_type_hint(typen)))\n"
+    "#define kernel_exec(X, typen) __kernel_exec(X, typen)\n"
     /* The feature macros clang's opencl-c-base.h defines: its built-in table declares the
      * overloads each one guards (named address spaces in 1.2, generic ones in 2.0). */
     "#if __OPENCL_C_VERSION__ == 200\n"

@@ -10,7 +10,8 @@
 #                  ptr_spaces.cu's (a pointer to a pointer whose inner pointer takes two
 #                  spaces) spirv and cl forms.
 #   cu.bad.NAME    tests/cu/bad/NAME.cu fails with exit 1, no output, exactly one error, and
-#                  that error is "NAME.cu:" followed by NAME.expected.
+#                  that error is "NAME.cu:" followed by NAME.expected; tests/cu/bad_cascade/
+#                  NAME.cu the same with clang's further errors allowed.
 # runtime.cuda_cxx (runtime.cmake) runs cuda_cxx.cu through libkcrt against host references;
 # real-world CUDA files are the registry corpus's (tests/corpus, corpus.cmake). The shell
 # steps are cl.cmake's.
@@ -64,6 +65,18 @@ foreach(_k ${_kcc_cu_bad})
   add_test(NAME cu.bad.${_name}
            COMMAND sh -c "${_kcc_cl_bad_sh}" sh $<TARGET_FILE:kcc> ${_k}
                    ${_dir}/${_name}.expected ${_kcc_cu_dir}/bad.${_name}.kir one)
+  set_tests_properties(cu.bad.${_name} PROPERTIES TIMEOUT 60 LABELS cuda-input)
+endforeach()
+
+# tests/cu/bad_cascade/NAME.cu: as cu.bad.NAME, but clang's own errors after the first are
+# expected too (an explicit instantiation clang cannot read gives one per unknown name).
+file(GLOB _kcc_cu_bad_cascade CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/cu/bad_cascade/*.cu)
+foreach(_k ${_kcc_cu_bad_cascade})
+  get_filename_component(_name ${_k} NAME_WE)
+  get_filename_component(_dir ${_k} DIRECTORY)
+  add_test(NAME cu.bad.${_name}
+           COMMAND sh -c "${_kcc_cl_bad_sh}" sh $<TARGET_FILE:kcc> ${_k}
+                   ${_dir}/${_name}.expected ${_kcc_cu_dir}/bad.${_name}.kir)
   set_tests_properties(cu.bad.${_name} PROPERTIES TIMEOUT 60 LABELS cuda-input)
 endforeach()
 

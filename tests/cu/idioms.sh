@@ -10,7 +10,7 @@ fail() { echo "idioms: $*"; exit 1; }
 "$kcc" "$src" -arch=sm_90 -o "$out/i.ptx"
 "$kcc" "$src" -o "$out/i.cl"
 "$kcc" "$src" -O0 --emit=kir -o "$out/i0.kir"
-for k in pc_while pc_for_char pc_signed pc_long not_do not_extra; do
+for k in pc_while pc_for_char pc_signed pc_long pc_hinted not_do not_extra; do
   body=$(awk "/.entry $k\\(/,/^}/" "$out/i.ptx")
   [ -n "$body" ] || fail "no kernel $k in the PTX"
   popc=$(printf '%s\n' "$body" | grep -c 'popc\.b' || true)
@@ -31,4 +31,4 @@ grep -q popcount "$out/i0.kir" && fail "-O0 rewrote a loop"
 # kcc's dialect: the same loops with the scalar as the condition.
 "$kcc" "$(dirname "$0")/idioms.k" -arch=sm_90 -o "$out/k.ptx"
 [ "$(grep -c 'popc\.b' "$out/k.ptx")" = 2 ] || fail "idioms.k: $(grep -c 'popc\.b' "$out/k.ptx") popc, want 2"
-echo "idioms: 6 loops are one popcount (4 in PTX and OpenCL C, 2 of kcc's dialect), 2 look-alikes kept, none at -O0"
+echo "idioms: 7 loops are one popcount (5 in PTX and OpenCL C, 2 of kcc's dialect), 2 look-alikes kept, none at -O0"

@@ -295,6 +295,23 @@ int main(int argc, char **argv) {
   for (int k = 0; k < 3; k++) free(fs[k]);
   free(fso), free(fsw);
 
+  /* nonconst: the top bit's index of v | 1, plus 100 for 1 / ln 10 in (0.43, 0.44). */
+  uint32_t *nci = malloc(n * sizeof *nci);
+  int32_t *nco = malloc(n * sizeof *nco), *ncw = malloc(n * sizeof *ncw);
+  for (int i = 0; i < n; i++) {
+    nci[i] = i < 32 ? 1u << i : (uint32_t)rt_u64(&rt) >> rt_int(&rt, 0, 31);
+    int b = 31;
+    while (!((nci[i] | 1u) >> b)) b--;
+    ncw[i] = b + 100;
+  }
+  kcrt_buffer *dnci = rt_upload(&rt, nci, n * sizeof *nci), *dnco = rt_alloc(&rt, n * sizeof *nco);
+  kcrt_arg anc[] = {KCRT_ARG_BUFFER(dnci), KCRT_ARG_BUFFER(dnco), KCRT_ARG_VALUE(n)};
+  rt_launch(&rt, rt_kernel(&rt, "nonconst"), KCRT_DIM1(rt_ceil_div(n, 128)), KCRT_DIM1(128), 0, anc,
+            3);
+  rt_download(&rt, dnco, nco, n * sizeof *nco);
+  rt_cmp_i32(&rt, "nonconst", nco, ncw, n);
+  free(nci), free(nco), free(ncw);
+
   free(in), free(out), free(wout), free(cnt), free(wcnt), free(v), free(mean), free(wmean);
   free(sum), free(wsum), free(ii), free(io), free(wio), free(fi), free(fo), free(wfo), free(px);
   free(f4), free(wf4);

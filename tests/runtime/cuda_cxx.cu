@@ -284,3 +284,13 @@ template <typename... Srcs> __global__ void fold_sum(int *out, int n, const Srcs
 }
 template __global__ void fold_sum<int, int, int>(int *, int, const int *, const int *,
                                                  const int *);
+
+// A constexpr function that is never a constant expression (it calls functions that are not
+// constexpr) is ill-formed, no diagnostic required: nvcc takes it and calls it at run time.
+__device__ constexpr int top_bit(unsigned v) { return 31 - __clz(v); }
+__device__ constexpr float inv_ln10() { return 1.f / ::logf(10.f); }
+extern "C" __global__ void nonconst(const unsigned *in, int *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  out[i] = top_bit(in[i] | 1u) + (inv_ln10() > 0.43f && inv_ln10() < 0.44f ? 100 : 0);
+}

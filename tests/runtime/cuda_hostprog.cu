@@ -27,6 +27,11 @@
 
 #include "project_host_utils.h" // the project's own host helpers: not in this directory
 
+// Namespaces of headers kcc does not have, brought in at file scope as projects do: nothing
+// that the kernels use comes through them.
+using namespace thrust::placeholders;
+namespace blas = project_blas;
+
 #define CHECK(call)                                                                              \
   do {                                                                                           \
     cudaError_t e_ = (call);                                                                     \
@@ -78,6 +83,17 @@ __global__ void int_ops(const int *in, int *out, int n) {
   out[i] = std::clamp(v, -1000, 1000) + scale_of<int>() * (a & 7) +
            (std::numeric_limits<int>::max() >> 20);
 }
+
+// A host function template with types from headers kcc does not have, explicitly instantiated
+// as projects do for the launchers their other files call.
+template <int N>
+std::vector<blas::Tensor> host_table(blas::Tensor t, int64_t n, std::vector<int64_t> shape) {
+  return std::vector<blas::Tensor>(n * N, t);
+}
+template std::vector<blas::Tensor> host_table<2>(blas::Tensor t, int64_t n,
+                                                 std::vector<int64_t> shape);
+extern template std::vector<blas::Tensor> host_table<3>(blas::Tensor t, int64_t n,
+                                                        std::vector<int64_t> shape);
 
 static std::tuple<int, std::string> parse(int argc, char **argv) {
   int n = 1 << 20, opt;

@@ -1,7 +1,8 @@
 /* cuda_idioms.c — runs tests/runtime/cuda_idioms.cu (Kernighan's bit-count loops that kcc
  * rewrites as a population count, and look-alikes it must not) through libkcrt on random
  * inputs with the edge values (0, all ones, the sign bit alone, one bit) and checks every
- * result against the loops run on the host. */
+ * result against the loops run on the host; pc_hinted wraps the loop in the optimisation
+ * hints (__builtin_assume, __builtin_expect, __builtin_assume_aligned, __builtin_unreachable). */
 #include "rt_common.h"
 
 #include <stdlib.h>
@@ -58,9 +59,11 @@ int main(int argc, char **argv) {
     want[i] = c * (c + 1) / 2;
   }
   run(&rt, "not_extra", u32, 4, want);
+  for (int i = 0; i < N; i++) want[i] = bits64(u32[i]);
+  run(&rt, "pc_hinted", u32, 4, want);
 
   free(u32);
   free(u64);
   free(want);
-  return rt_finish(&rt, "%d elements x 6 kernels", N);
+  return rt_finish(&rt, "%d elements x 7 kernels", N);
 }
