@@ -372,8 +372,13 @@ kcrt_status kcrt_check_texobj_arg(const kcrt_kernel *k, uint32_t i, const kcrt_a
     img = s ? s->img : NULL;
   }
   if (!img) {
-    /* CUDA takes the objects programs make with the CUDA API as they are. */
-    if (dev->be->raw_texobj && a->value && a->size == 8 && !a->buffer) return KCRT_SUCCESS;
+    /* CUDA takes the objects programs make with the CUDA API as they are; never libkcrt's own
+     * objects of another kind (a kcrt_surface * for a texture is a pointer, not a handle: the
+     * GPU faults on it). */
+    bool kcrt_own = tex ? kcrt_surface_of(dev, a) != NULL : kcrt_texture_of(dev, a) != NULL;
+    if (!kcrt_own) kcrt_own = handle_on(dev, &dev->images, a) || handle_on(dev, &dev->samplers, a);
+    if (dev->be->raw_texobj && !kcrt_own && a->value && a->size == 8 && !a->buffer)
+      return KCRT_SUCCESS;
     return kcrt_fail(KCRT_ERROR_INVALID_ARGUMENT,
                      "kernel '%s' argument %u (%s %s) is a %s object: pass a live kcrt_%s * of "
                      "this device by value (KCRT_ARG_VALUE(handle))%s",

@@ -27,7 +27,7 @@ kernels=$(sed -n '/^set(KCRT_RUNTIME_KERNELS/,/)/p' "$root/tests/runtime.cmake" 
 own="intrinsics warp"
 rt_own=$(sed -n 's/^set(KCRT_RUNTIME_OWN_KERNELS \(.*\))$/\1/p' "$root/tests/runtime.cmake")
 # The Vulkan back end's own programs (tests/vulkan/NAME.c on NAME.k or NAME.cl; vk_api on
-# vecadd and cuda_tex), run by the vulkan configuration only.
+# vecadd and cuda_asm, whose bundle has no Vulkan form), run by the vulkan configuration only.
 vk_own="flow params frames divguard ieee divzero sharedptr spill vkprintf wrapatomic images mathfn"
 targets="kcc kcbinfo rt_api vk_api"
 for k in $vk_own; do targets="$targets vk_$k"; done

@@ -72,7 +72,7 @@ run_one() {
   if [ "$name" = api ]; then
     set -- env "$@" "$dir/bin/rt_api" "$bdir/vecadd.kcb" "$bdir/dynshared.kcb"
   elif [ "$name" = vk_api ]; then # tests/vulkan's programs (prepare.sh's vk/)
-    set -- env "$@" "$dir/vk/vk_api" "$bdir/vecadd.kcb" "$bdir/cuda_tex.kcb"
+    set -- env "$@" "$dir/vk/vk_api" "$bdir/vecadd.kcb" "$bdir/cuda_asm.kcb"
   elif [ "${name#vk_}" != "$name" ]; then
     set -- env "$@" "$dir/vk/$name" "$dir/vk/${name#vk_}.kcb"
   else
