@@ -422,12 +422,14 @@ bool fe_cu_texobj_graft(FeCtx *fe, KModule *(*parse_cl)(const char *name, const 
   }
   kbuf_printf(&b, ") {\n%s}\n", body.data ? body.data : "");
   KModule *cl = parse_cl("__kcc_texobj_impls.cl", b.data);
+  /* The module holds nothing of the text (an in-memory source, as libkcc's callers free). */
+  kbuf_free(&b);
+  kbuf_free(&body);
   if (!cl) {
     diag_ice((KLoc){0}, "the software forms of texture reads did not compile");
     return false;
   }
   KList found = {0};
-  KList *funcs = &fe->m->funcs;
   for (int i = 0; i < cl->funcs.n; i++) {
     KFunc *f = cl->funcs.v[i];
     if (f->is_kernel) {
@@ -440,7 +442,6 @@ bool fe_cu_texobj_graft(FeCtx *fe, KModule *(*parse_cl)(const char *name, const 
     renumber(fe->m, f->body);
     fe_add_helper(fe, f);
   }
-  (void)funcs;
   for (int i = 0; i < found.n && i < wants.n; i++)
     ((Want *)wants.v[i])->found = ((KExpr *)found.v[i])->callee;
   for (int i = 0; i < alts.n; i++) {
