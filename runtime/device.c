@@ -413,13 +413,13 @@ kcrt_status kcrt_print_devices(FILE *out) {
     if (f->compute_units) snprintf(units, sizeof units, "%u compute units", f->compute_units);
     fprintf(out, "    %s, %s global memory (largest buffer %s), %s shared per block, %s\n", units,
             mem, alloc, shared, f->fp64 ? "fp64" : "no fp64 (float only)");
-    if (!(f->denormals & KCRT_DENORMALS_F32) || (f->fp64 && !(f->denormals & KCRT_DENORMALS_F64)))
+    bool flush32 = !(f->denormals & KCRT_DENORMALS_F32);
+    bool flush64 = f->fp64 && !(f->denormals & KCRT_DENORMALS_F64);
+    if (flush32 || flush64)
       fprintf(out, "    denormals may be flushed to zero: %s\n",
-              !(f->denormals & KCRT_DENORMALS_F32) && f->fp64 &&
-                      !(f->denormals & KCRT_DENORMALS_F64)
-                  ? "float and double"
-              : !(f->denormals & KCRT_DENORMALS_F32) ? "float"
-                                                     : "double");
+              flush32 && flush64 ? "float and double"
+              : flush32          ? "float"
+                                 : "double");
     fprintf(out, "    block <= %llu threads (%llu x %llu x %llu), grid <= %llu x %llu x %llu\n",
             (unsigned long long)f->max_threads_per_block, (unsigned long long)f->max_block_dim[0],
             (unsigned long long)f->max_block_dim[1], (unsigned long long)f->max_block_dim[2],
