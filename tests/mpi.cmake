@@ -9,7 +9,8 @@ if(TARGET heat AND MPIEXEC_EXECUTABLE)
   set(_mpi_env "XDG_CACHE_HOME=${CMAKE_CURRENT_BINARY_DIR}/mpi-cache;${KCC_LSAN}")
   if(KCC_SANITIZE)
     # Open MPI keeps its allocations to the end: LeakSanitizer would report the library.
-    list(APPEND _mpi_env "ASAN_OPTIONS=detect_leaks=0:intercept_tls_get_addr=0")
+    # use_sigaltstack=0 as in the Makefile's test-asan.
+    list(APPEND _mpi_env "ASAN_OPTIONS=detect_leaks=0:intercept_tls_get_addr=0:use_sigaltstack=0")
   endif()
   set_tests_properties(sample.mpi_heat PROPERTIES TIMEOUT 300 LABELS samples
     ENVIRONMENT "${_mpi_env}")

@@ -15,8 +15,8 @@ mkdir -p "$art"
 dictarg=""
 [ -n "$dict" ] && dictarg="-dict=$dict"
 # detect_leaks=0: libclang keeps per-process caches that LeakSanitizer counts at exit; kcc's
-# own memory is checked by make test-asan.
-export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0:allocator_may_return_null=1}"
+# own memory is checked by make test-asan. use_sigaltstack=0: see the Makefile's test-asan.
+export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0:allocator_may_return_null=1:use_sigaltstack=0}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 exec nice -n 10 "$fuzzer" -max_total_time="$secs" -timeout=60 -rss_limit_mb=4096 -max_len="${FUZZ_MAX_LEN:-4096}" \
   -print_final_stats=1 -artifact_prefix="$art/" $dictarg "$corpus" "$@"
