@@ -70,6 +70,16 @@ if [ "${1:-}" = --one ]; then
   work=$out/work/$key
   rm -rf "$work"
   mkdir -p "$work"
+  # A `loader` file: the project's host never builds the file as shipped but as its loader
+  # reads it (silx.opencl.utils.read_cl_file: lines that start with `#include ` dropped), so kcc
+  # gets that text, under the same name, in a directory of its own beside the package's.
+  if [ "${1:-}" = --corpus-loader ]; then
+    shift
+    dir=$work/loaded
+    mkdir -p "$dir"
+    grep -v '^#include ' "$src" >"$dir/$base" || true
+    src=$dir/$base
+  fi
   # Options' -I paths are relative to the package's root; kcc runs in the file's directory.
   opts=()
   while [ $# -gt 0 ]; do
@@ -141,7 +151,7 @@ while read -r word rest; do
     names+=("$pkg")
     kind[$pkg]=$k version[$pkg]=$v rootglob[$pkg]=${r:-.}
     ;;
-  files | options | framework | extract | program)
+  files | options | framework | extract | program | loader)
     [ -n "$pkg" ] || die "MANIFEST: '$word' before any 'package' line"
     rules+=("$pkg $word $rest")
     ;;
@@ -244,21 +254,28 @@ options_of() {
   return 0
 }
 
-# framework_of PKG REL: the framework a file's device code needs (torch...), or nothing.
-framework_of() {
-  local rule rp word fw g
+# rule_word PKG REL WORD: the first word after WORD of the package's first WORD rule whose
+# globs (the words after that one) match REL, or nothing.
+rule_word() {
+  local rule rp word w g
   local -
   set -f # the globs are patterns matched against REL, not expanded here
   for rule in "${rules[@]}"; do
-    read -r rp word fw rest <<<"$rule"
-    [ "$rp" = "$1" ] && [ "$word" = framework ] || continue
+    read -r rp word w rest <<<"$rule"
+    [ "$rp" = "$1" ] && [ "$word" = "$3" ] || continue
     for g in $rest; do
       # shellcheck disable=SC2053
-      [[ $2 == $g ]] && echo "$fw" && return 0
+      [[ $2 == $g ]] && echo "$w" && return 0
     done
   done
   return 0
 }
+
+# framework_of PKG REL: the framework a file's device code needs (torch...), or nothing.
+framework_of() { rule_word "$1" "$2" framework; }
+
+# loader_of PKG REL: --corpus-loader for a file its project's host reads through a loader.
+loader_of() { [ -z "$(rule_word "$1" "$2" loader)" ] || echo --corpus-loader; }
 
 # extract PKG ROOT: for each Python file an `extract GLOB [NAME=VALUE...]` rule matches (the last
 # such rule gives the values), its kernel strings as FILE.py.kN.cl beside it
@@ -446,7 +463,7 @@ for p in "${pkgs[@]}"; do
     # One job a line for xargs, its arguments separated by tabs (no path here has one):
     # PKG ROOT REL OUT KCC OPTIONS...
     # shellcheck disable=SC2046 # options are words
-    printf '%s\t' "$p" "$r" "$rel" "$out" "$kcc" $(options_of "$p" "$rel")
+    printf '%s\t' "$p" "$r" "$rel" "$out" "$kcc" $(loader_of "$p" "$rel") $(options_of "$p" "$rel")
     printf '\n'
   done <<<"$list" >"$out/results/$p.jobs"
   start=$(date +%s)
