@@ -5,7 +5,8 @@
  * This program links kcc_core without that table, so the builders below are the real ones.
  *
  *   usage: vfgen OUT.c */
-#include "fe.h"
+#include "cuda/fe_cuda.h"
+#include "opencl/fe_opencl.h"
 
 #include <stdio.h>
 #include <string.h>

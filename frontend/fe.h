@@ -122,10 +122,11 @@ typedef struct FeCtx {
   KList derived_names; /* KStruct* named after a typedef or numbered: they yield on clashes */
   const char *terr_what, *terr_file; /* the last type error, to report each once a line */
   int terr_line;
-  int errors0;          /* diag_error_count() when this compilation began */
-  KList pragmas;        /* pragma.c: the main file's FP_CONTRACT pragmas */
-  int contract;         /* the contraction state where lowering is (KExpr.contract) */
-  const KOptions *opts; /* the compilation's options (may be NULL) */
+  int errors0;                 /* diag_error_count() when this compilation began */
+  KList pragmas;               /* pragma.c: the main file's FP_CONTRACT pragmas */
+  int contract;                /* the contraction state where lowering is (KExpr.contract) */
+  const KOptions *opts;        /* the compilation's options (may be NULL) */
+  const struct FeLangOps *ops; /* the input language's layer (FeLangOps below) */
   /* ---- OpenCL C input (opencl.c) */
   int lang;               /* KL_LANG_K or KL_LANG_CL (never AUTO once parsing) */
   int cl_std;             /* 120, 200, 300 */
@@ -143,7 +144,7 @@ typedef struct FeCtx {
   bool ret_ref;             /* the function being lowered returns a reference (an address in KIR) */
   KList temps;              /* KS_DECL of the temporaries of this function (declared first) */
   CXCursor kernel_template; /* the first __global__ function template, or a null cursor */
-  KList kernel_names;       /* the names kernels are written with (fe_cu_reserve_kernel_names) */
+  KList kernel_names;       /* the names kernels are written with (fe_cxx_reserve_kernel_names) */
   bool tile_groups;         /* a call makes a thread_group that holds a tile (kcc.tile_group) */
   KLoc tile_group_at;       /* the first such call */
   KFunc *group_tile_sync;   /* the header's __kcc_group_tile_sync, once called */
@@ -301,9 +302,55 @@ KExpr *fe_cuda_intrinsic(FeCtx *fe, CXCursor call, const char *name, KLoc loc);
  * fn is the callee's FunctionDecl. */
 KFunc *fe_vfile_function(FeCtx *fe, CXCursor fn);
 
-/* parse.c: a function definition's KFunc and parameters (not its body), registered in
- * fe->decls and appended to the module. */
+/* ---------------------------------------------------------------- decl.c */
+
+/* A function definition's KFunc and parameters (not its body), registered in fe->decls and
+ * appended to the module. */
 KFunc *fe_declare_function(FeCtx *fe, CXCursor def);
+/* Adds a function kcc makes (a static inline helper) after those made before it and before
+ * every function of the file, so that the back ends that write C see it before its uses. */
+void fe_add_helper(FeCtx *fe, KFunc *f);
+
+/* ---------------------------------------------------------------- the input languages
+ *
+ * The shared lowering (lower/) handles C, C++ and OpenCL C constructs alike and reads
+ * fe->lang where a rule differs; what only one input language has (OpenCL C's built-ins and
+ * images, CUDA's texture objects, inline PTX, cooperative groups) lives in that language's
+ * layer (cuda/, opencl/), which the lowering reaches through its table: a layer's functions
+ * are never called from lower/ by name, so the files show the pipeline, the entry (parse.c)
+ * above the languages above the lowering. A NULL entry is a language without that feature;
+ * the .k dialect has none. */
+typedef struct FeLangOps {
+  /* decl.c: a kernel's attributes (OpenCL: reqd_work_group_size, intel_reqd_sub_group_size);
+   * a parameter v of clang type t once declared (CUDA: texture and surface objects). */
+  void (*kernel_attrs)(FeCtx *fe, CXCursor def, KFunc *f);
+  void (*param)(FeCtx *fe, KFunc *f, KVar *v, CXType t);
+  /* Types the language has and kcc refuses (OpenCL: events, pipes, queues...), reported at
+   * loc: false when t is one. */
+  bool (*check_type)(FeCtx *fe, CXType t, KLoc loc);
+  /* KT_IMAGE or KT_SAMPLER for the language's opaque types (OpenCL's image and sampler). */
+  KType *(*opaque_type)(FeCtx *fe, CXType t, KLoc loc);
+  /* A variable declaration the language lowers itself (OpenCL: a constant sampler, which
+   * becomes no variable): true when decl was one. */
+  bool (*var_decl)(FeCtx *fe, CXCursor decl);
+  /* Whether a namespace-scope variable is device data (CUDA: __device__, __constant__,
+   * __shared__); host variables that device code reads are lowered on their first use. */
+  bool (*is_device_var)(CXCursor var);
+  /* An expression the language lowers before the shared rules (OpenCL: constant samplers,
+   * as_T), or NULL. */
+  KExpr *(*expr)(FeCtx *fe, CXCursor c, KLoc loc);
+  /* A call of a function clang declared itself (OpenCL's built-ins), or NULL. */
+  KExpr *(*builtin_call)(FeCtx *fe, CXCursor call, CXCursor fn, KLoc loc);
+  /* A call of a function of kcc's headers the language lowers itself (OpenCL: the image
+   * library's raw texel access, __kcc_surf_*), or NULL. */
+  KExpr *(*header_call)(FeCtx *fe, CXCursor call, const char *name, KLoc loc);
+  /* A call of fn (its KFunc f) is about to be lowered (CUDA: cooperative groups' tiles). */
+  void (*note_call)(FeCtx *fe, CXCursor fn, KFunc *f, KLoc loc);
+  /* A builtin call e was built (CUDA: texture and surface calls on object parameters). */
+  void (*builtin_made)(FeCtx *fe, KExpr *e);
+  /* An asm statement (CUDA: inline PTX) as an expression; NULL: refused by the lowering. */
+  KExpr *(*asm_stmt)(FeCtx *fe, CXCursor c, KLoc loc);
+} FeLangOps;
 
 /* ---------------------------------------------------------------- lower_stmt.c */
 
@@ -313,28 +360,21 @@ KStmt *fe_body(FeCtx *fe, CXCursor compound);
 void fe_lower_body(FeCtx *fe, KFunc *f, CXCursor def);
 /* A file-scope or block-scope VarDecl with kcc.shared / kcc.constant storage. */
 KVar *fe_global_var(FeCtx *fe, CXCursor decl, bool at_file_scope);
+/* A variable's initializer, or a null cursor for none (a trivial default constructor). */
+CXCursor fe_var_initializer(FeCtx *fe, CXCursor decl);
+/* arr[i] for an lvalue of array type (lower_expr.c). */
+KExpr *fe_array_elem(KExpr *arr, int64_t i, KLoc loc);
 
-/* ---------------------------------------------------------------- opencl.c (OpenCL C input) */
+/* ---------------------------------------------------------------- types.c: address spaces */
 
-#define FE_CL_PRELUDE FE_VDIR "/opencl.h"
-
-/* The OpenCL prelude (types, macros, printf; kcc's spellings of __kernel and
- * reqd_work_group_size): one virtual file, static storage. */
-const FeVFile *fe_cl_vfile(void);
-/* The language of `path` as o asks for it (KL_LANG_AUTO resolved by extension). */
-int fe_lang_of(const char *path, const KOptions *o);
-/* The clang arguments that select OpenCL C (NULL-terminated, static storage). */
-const char *const *fe_cl_args(int cl_std);
 /* The KIR address space a pointer's pointee type names in OpenCL C (global, constant,
  * local); KAS_GENERIC for private, generic and unqualified. */
-KAddrSpace fe_cl_pointee_space(CXType pointer);
+KAddrSpace fe_pointee_space(CXType pointer);
 /* 'S' for a __local variable, 'C' for a __constant one, 0 otherwise. */
-int fe_cl_var_space(CXCursor decl);
-/* Reports types OpenCL C has and kcc refuses (images, samplers, events, pipes, queues,
- * OpenCL 2.0 atomic types) at loc; false when t is one. */
-/* Adds a function kcc makes (a static inline helper) after those made before it and before
- * every function of the file, so that the back ends that write C see it before its uses. */
-void fe_add_helper(FeCtx *fe, KFunc *f);
+int fe_var_space(CXCursor decl);
+
+/* ---------------------------------------------------------------- half.c, half_lower.c */
+
 /* OpenCL C's vload_half / vstore_half family (half.c); NULL when name is not one of them. */
 KExpr *fe_cl_half(FeCtx *fe, CXCursor call, const char *name, KLoc loc);
 /* half.c's conversions, made on first use: which 0 is `float __kcc_half_to_float(ushort)`,
@@ -347,109 +387,6 @@ KExpr *fe_half_round(FeCtx *fe, KExpr *x, int which, KLoc loc);
  * every operation on one float arithmetic rounded back, so nothing after sees KT_F16. */
 void fe_lower_half(FeCtx *fe);
 
-bool fe_cl_check_type(FeCtx *fe, CXType t, KLoc loc);
-/* reqd_work_group_size on a kernel definition: fills f->reqd_block. */
-void fe_cl_kernel_attrs(FeCtx *fe, CXCursor def, KFunc *f);
-/* A call in OpenCL C to one of clang's implicitly declared OpenCL built-ins (fn is its
- * FunctionDecl): its lowering, or a diagnostic and a placeholder. NULL when fn is not one
- * (a function of the file or of the prelude). */
-KExpr *fe_cl_call(FeCtx *fe, CXCursor call, CXCursor fn, KLoc loc);
-/* as_T(x) (the prelude's __builtin_astype) when c is one, as a KE_BITCAST; else NULL. */
-KExpr *fe_cl_astype(FeCtx *fe, CXCursor c, KLoc loc);
-
-/* ---------------------------------------------------------------- image.c (OpenCL images) */
-
-/* KT_IMAGE or KT_SAMPLER for OpenCL C's image and sampler types; NULL for any other type, or
- * after reporting an image kcc does not take (depth, multisample). */
-KType *fe_cl_opaque_type(FeCtx *fe, CXType t, KLoc loc);
-/* A sampler-typed expression: the constant sampler it stands for (KE_ICONST of KT_SAMPLER) or a
- * sampler parameter (KE_VAR); NULL when c is not of sampler type. */
-KExpr *fe_cl_sampler_expr(FeCtx *fe, CXCursor c, KLoc loc);
-/* A sampler variable's declaration (file scope or local): checked to be a constant sampler,
- * and then no variable (its uses fold to the constant); false when decl is not a sampler. */
-bool fe_cl_sampler_decl(FeCtx *fe, CXCursor decl);
-/* read_image*, write_image*, get_image_*: the BI_IMAGE_* call (reads and writes pointing at
- * their software form for PTX and CUDA C, image_lib.c); __kcc_surf_load/store (image_lib.c's
- * raw texel access): BI_SURF_*; NULL for other names. */
-KExpr *fe_cl_image_call(FeCtx *fe, CXCursor call, const char *name, KType *t, KLoc loc);
-/* cuda_texobj.c: CUDA texture and surface objects in the forms without them. A kernel's
- * parameter v of clang type t, as it is declared; a texture or surface call e, once built; then
- * after every body: the alternatives (KExpr.alt), true when one was made; and image_lib.c's
- * software forms of them (for Vulkan) from parse_cl's parse of an OpenCL C text. */
-void fe_cu_texobj_param(FeCtx *fe, KFunc *f, KVar *v, CXType t);
-void fe_cu_texobj_use(FeCtx *fe, KExpr *e);
-bool fe_cu_texobj_lower(FeCtx *fe);
-bool fe_cu_texobj_graft(FeCtx *fe, KModule *(*parse_cl)(const char *name, const char *text));
-/* image_lib.c: the image functions in OpenCL C, for the .cl prelude. */
-void fe_cl_image_lib(KBuf *b);
-
-/* ---------------------------------------------------------------- cuda.c (CUDA input) */
-
-#define FE_CU_PRELUDE FE_VDIR "/cuda_prelude.h"
-
-/* pch.c: the prelude precompiled. fe_pch_prelude_arg: the index of "-include PRELUDE" in a
- * front end's clang arguments, or -1. fe_pch_path: the cached precompiled prelude for those
- * arguments and virtual files (made on a miss; malloc'ed path), or NULL: no cache, or clang
- * could not make one. fe_pch_rejected: whether a translation unit parsed with it says clang
- * could not load it. */
-/* arr[i] for an lvalue of array type (lower_expr.c). */
-KExpr *fe_array_elem(KExpr *arr, int64_t i, KLoc loc);
-/* cuda.c: C++ default initialization of class types: whether a value of type t needs code to
- * be default-initialized (a default member initializer or a user-provided default
- * constructor in it, at any depth); the value a class's implicit default constructor gives
- * (zero where C++ leaves a member indeterminate). */
-bool fe_cu_needs_default_init(CXType t);
-/* Whether a constructor call with no arguments is written (`T()`, value-initialization)
- * rather than implied by a declaration (`T t;`, default-initialization). */
-bool fe_cu_written_init(CXCursor construct);
-KExpr *fe_cu_default_value(FeCtx *fe, CXType t, KLoc loc);
-/* C++ aggregate initialization: the members list (of record type rec) leaves out take their
- * default member initializers (or their class's default value), not zero. */
-void fe_cu_aggregate_defaults(FeCtx *fe, CXType rec, KExpr *list, KLoc loc);
-/* cl_lib.c: the OpenCL C built-ins written in OpenCL C, for the .cl prelude (malloc'ed). */
-char *fe_cl_lib(void);
-/* cl_workgroup.c: OpenCL C 2.0's work-item and work-group collective functions, written in
- * OpenCL C over a local scratch array (appended to b; part of fe_cl_lib's text). */
-void fe_cl_workgroup(KBuf *b);
-/* An OpenCL C type name: NAME for n == 1, else NAMEn (cl_lib.c; mathlib.c's too). */
-const char *fe_cl_vtype(char *buf, size_t cap, const char *name, int n);
-int fe_pch_prelude_arg(const char *const *args, int nargs);
-char *fe_pch_path(CXIndex idx, const char *const *args, int nargs, struct CXUnsavedFile *uf,
-                  int nuf);
-bool fe_pch_rejected(CXTranslationUnit tu);
-
-/* The clang arguments that select CUDA, device side, for sm_<arch> (NULL-terminated, static
- * storage). */
-const char *const *fe_cu_args(int arch);
-/* The CUDA prelude and headers (cuda_runtime.h, cooperative_groups.h, cmath...). */
-const FeVFile *fe_cu_vfiles(int *n);
-/* kcc's <cuda_fp16.h> (cuda_fp16.c): __half and __half2 on KIR's half. */
-const char *fe_cuda_fp16_header(void);
-/* kcc's <cuda_bf16.h> (cuda_bf16.c): CUDA's __nv_bfloat16 struct, computed in float. */
-const char *fe_cuda_bf16_header(void);
-/* kcc's <cuda_fp8.h> (cuda_fp8.c): the e4m3 and e5m2 storage types and their conversions. */
-const char *fe_cuda_fp8_header(void);
-/* Whether fn is a C++ member function with a `this` (methods, conversion operators). */
-bool fe_is_method(CXCursor fn);
-/* Whether a CUDA function declaration is __device__ (device code kcc compiles). */
-bool fe_cu_is_device(CXCursor fn);
-/* A constructor's member and default member initializers, as statements appended to out. */
-void fe_cu_ctor_inits(FeCtx *fe, CXCursor ctor, KList *out);
-/* Whether a CUDA variable is __device__, __constant__, __shared__ or __managed__. */
-bool fe_cu_is_device_var(CXCursor var);
-
-/* ---------------------------------------------------------------- cuda_api.c */
-
-/* The CUDA device functions written over kcc's builtins (SIMD intrinsics, cache-hint loads
- * and stores, __dp4a, sincos), for the CUDA prelude. */
-void fe_cu_api_decls(KBuf *b);
-/* cuda_host.c: the CUDA runtime API's host declarations, for the prelude. */
-void fe_cu_host_decls(KBuf *b);
-/* cuda_asm.c: an asm statement (inline PTX) as a KE_ASM. */
-KExpr *fe_cu_asm(FeCtx *fe, CXCursor c, KLoc loc);
-/* <math_constants.h>. */
-extern const char fe_cu_math_constants[];
-
 /* ---------------------------------------------------------------- mathlib.c */
 
 /* OpenCL C's math and geometric functions kcc defines over its builtins (sinpi, ldexp, frexp,
@@ -457,56 +394,64 @@ extern const char fe_cu_math_constants[];
 void fe_mathlib_cl(KBuf *b);
 /* CUDA's spellings of the same functions (sinpif, ldexpf, remquof...), for the CUDA prelude. */
 void fe_mathlib_cu(KBuf *b);
+/* An OpenCL C type name: NAME for n == 1, else NAMEn (cl_lib.c's too). */
+const char *fe_cl_vtype(char *buf, size_t cap, const char *name, int n);
 
-/* ---------------------------------------------------------------- cxxlib.c */
+/* ---------------------------------------------------------------- cxx.c, lambda.c: C++ */
 
-/* The device-usable part of the C++ standard library, as headers (built once). */
-const FeVFile *fe_cxx_vfiles(int *n);
-
-/* ---------------------------------------------------------------- hostcode.c */
-
-/* CUDA input: forwards clang's diagnostics that concern device code (hostcode.c says which),
- * then notes the headers that were not found; returns the number of errors forwarded. */
-int fe_cu_forward_diags(FeCtx *fe);
-/* The KIR name of a CUDA function: the source name for kernels, with template arguments for
+/* Whether fn is a C++ member function with a `this` (methods, conversion operators). */
+bool fe_is_method(CXCursor fn);
+/* The KIR name of a C++ function: the source name for kernels, with template arguments for
  * specialisations; operators, methods and overloads get unique identifiers. */
-const char *fe_cu_func_name(FeCtx *fe, CXCursor def, bool kernel);
+const char *fe_cxx_func_name(FeCtx *fe, CXCursor def, bool kernel);
 /* Collects the names the file's kernels are written with, before any function is named: a
  * name kcc makes up (an overload's, a template specialisation's, a method's) never takes one,
  * since the runtime finds a kernel by its written name. */
-void fe_cu_reserve_kernel_names(FeCtx *fe, CXCursor scope);
-/* Notes a call to one of <cooperative_groups.h>'s functions that make a tile thread_group or
- * sync one (their kcc.* annotations), at the call's location. */
-void fe_cu_note_call(FeCtx *fe, CXCursor fn, KFunc *f, KLoc loc);
-/* After lowering: a thread_group's tile sync emptied when no call makes a tile group, else
- * its errors placed at the first call that does. */
-void fe_cu_tile_groups(FeCtx *fe);
+void fe_cxx_reserve_kernel_names(FeCtx *fe, CXCursor scope);
 /* Calls C++ spells other than a call of a named function: constructors of trivial structs,
  * defaulted assignments, member functions, member operators. NULL for a plain call. */
-KExpr *fe_cu_call(FeCtx *fe, CXCursor c, KLoc loc);
+KExpr *fe_cxx_call(FeCtx *fe, CXCursor c, KLoc loc);
 /* A function of the file not declared yet (a template specialisation, a method, a constexpr
  * function): declared and lowered now. NULL when fn has no definition. */
-KFunc *fe_cu_function(FeCtx *fe, CXCursor fn);
-/* The references kcc appends to a CUDA file so that its explicit instantiations
- * (`template __global__ void k<256>(int *);`) get cursors, or NULL if it has none (malloc'ed). */
-char *fe_cu_instantiations(const char *text, size_t len);
+KFunc *fe_cxx_function(FeCtx *fe, CXCursor fn);
+/* C++ default initialization of class types: whether a value of type t needs code to be
+ * default-initialized (a default member initializer or a user-provided default constructor
+ * in it, at any depth); the value a class's implicit default constructor gives (zero where
+ * C++ leaves a member indeterminate). */
+bool fe_cxx_needs_default_init(CXType t);
+KExpr *fe_cxx_default_value(FeCtx *fe, CXType t, KLoc loc);
+/* Whether a constructor call with no arguments is written (`T()`, value-initialization)
+ * rather than implied by a declaration (`T t;`, default-initialization). */
+bool fe_cxx_written_init(CXCursor construct);
+/* C++ aggregate initialization: the members list (of record type rec) leaves out take their
+ * default member initializers (or their class's default value), not zero. */
+void fe_cxx_aggregate_defaults(FeCtx *fe, CXType rec, KExpr *list, KLoc loc);
+/* A constructor's member and default member initializers, as statements appended to out. */
+void fe_cxx_ctor_inits(FeCtx *fe, CXCursor ctor, KList *out);
 /* What kcc refuses in a C++ class definition (lambda closures, base classes, virtual
  * functions), as a plural noun phrase, or NULL. */
-const char *fe_cu_record_problem(CXCursor def);
-/* A variable's initializer, or a null cursor for none (a trivial default constructor). */
-CXCursor fe_var_initializer(FeCtx *fe, CXCursor decl);
-
-/* ---------------------------------------------------------------- lambda.c (CUDA input) */
-
+const char *fe_cxx_record_problem(CXCursor def);
 /* Whether a class is a lambda's closure type. */
-bool fe_cu_is_lambda_class(CXCursor cls);
+bool fe_cxx_is_lambda_class(CXCursor cls);
 /* Fills st (named, registered by the caller) as the closure struct of lambda class def: one
  * field per capture. NULL after reporting a capture kcc refuses. */
-KStruct *fe_cu_lambda_struct(FeCtx *fe, CXCursor def, KStruct *st);
+KStruct *fe_cxx_lambda_struct(FeCtx *fe, CXCursor def, KStruct *st);
 /* A LambdaExpr evaluated: a closure holding the captures' values or addresses. */
-KExpr *fe_cu_lambda(FeCtx *fe, CXCursor expr, KLoc loc);
+KExpr *fe_cxx_lambda(FeCtx *fe, CXCursor expr, KLoc loc);
 /* A lambda's call operator def, declared and lowered with its captures bound; NULL when the
  * lambda is refused (reported). */
-KFunc *fe_cu_lambda_method(FeCtx *fe, CXCursor def);
+KFunc *fe_cxx_lambda_method(FeCtx *fe, CXCursor def);
+
+/* ---------------------------------------------------------------- pch.c */
+
+/* The prelude precompiled. fe_pch_prelude_arg: the index of "-include PRELUDE" in a front
+ * end's clang arguments, or -1. fe_pch_path: the cached precompiled prelude for those
+ * arguments and virtual files (made on a miss; malloc'ed path), or NULL: no cache, or clang
+ * could not make one. fe_pch_rejected: whether a translation unit parsed with it says clang
+ * could not load it. */
+int fe_pch_prelude_arg(const char *const *args, int nargs);
+char *fe_pch_path(CXIndex idx, const char *const *args, int nargs, struct CXUnsavedFile *uf,
+                  int nuf);
+bool fe_pch_rejected(CXTranslationUnit tu);
 
 #endif

@@ -14,285 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fe.h"
-
-/* ---------------------------------------------------------------- small shared helpers */
-
-static bool cursor_eq(const void *stored, const void *probe, void *ctx) {
-  (void)ctx;
-  return clang_equalCursors(*(const CXCursor *)stored, *(const CXCursor *)probe);
-}
-
-void *fe_map_get(FeMap *m, CXCursor key) {
-  if (!m->n) return NULL;
-  KMapEnt *e = kmap_lookup(m, clang_hashCursor(key), &key, cursor_eq, NULL);
-  return e->used ? e->val : NULL;
-}
-
-void fe_map_put(FeMap *m, CXCursor key, void *val) {
-  unsigned h = clang_hashCursor(key);
-  KMapEnt *e = kmap_lookup(m, h, &key, cursor_eq, NULL);
-  if (e->used) {
-    e->val = val;
-    return;
-  }
-  CXCursor *stored = kir_alloc(sizeof *stored);
-  *stored = key;
-  kmap_claim(m, e, h, stored, val);
-}
-
-typedef struct KidsCtx {
-  FeKids *k;
-  bool expr_only;
-} KidsCtx;
-
-static enum CXChildVisitResult kids_visit(CXCursor c, CXCursor parent, CXClientData d) {
-  (void)parent;
-  KidsCtx *kc = d;
-  FeKids *k = kc->k;
-  if (kc->expr_only && !clang_isExpression(clang_getCursorKind(c))) return CXChildVisit_Continue;
-  if (k->n == k->cap) {
-    int cap = k->cap * 2;
-    CXCursor *v = malloc(sizeof(CXCursor) * (size_t)cap);
-    if (!v) {
-      fputs("kcc: fatal error: out of memory\n", stderr);
-      exit(1);
-    }
-    memcpy(v, k->v, sizeof(CXCursor) * (size_t)k->n);
-    if (k->v != k->inl) free(k->v);
-    k->v = v;
-    k->cap = cap;
-  }
-  k->v[k->n++] = c;
-  return CXChildVisit_Continue;
-}
-
-static void kids(CXCursor c, FeKids *k, bool expr_only) {
-  k->v = k->inl;
-  k->n = 0;
-  k->cap = (int)(sizeof k->inl / sizeof k->inl[0]);
-  KidsCtx kc = {k, expr_only};
-  clang_visitChildren(c, kids_visit, &kc);
-}
-
-void fe_kids(CXCursor c, FeKids *k) {
-  kids(c, k, false);
-}
-void fe_kids_expr(CXCursor c, FeKids *k) {
-  kids(c, k, true);
-}
-static enum CXVisitorResult field_visit(CXCursor c, CXClientData d) {
-  kids_visit(c, c, d);
-  return CXVisit_Continue;
-}
-
-void fe_fields(CXType record, FeKids *k) {
-  k->v = k->inl;
-  k->n = 0;
-  k->cap = (int)(sizeof k->inl / sizeof k->inl[0]);
-  KidsCtx kc = {k, false};
-  clang_Type_visitFields(record, field_visit, &kc);
-}
-
-void fe_kids_free(FeKids *k) {
-  if (k->v != k->inl) free(k->v);
-  k->v = k->inl;
-  k->n = 0;
-}
-
-const char *fe_spelling(CXCursor c) {
-  CXString s = clang_getCursorSpelling(c);
-  const char *p = clang_getCString(s);
-  char *r = kir_strdup(p ? p : "");
-  clang_disposeString(s);
-  return r;
-}
-
-/* Whether two CXFiles are one file. clang_File_isEqual compares unique IDs, which kcc's
- * virtual files (unsaved buffers) all share: their names tell them apart. */
-static bool same_file(CXFile a, CXFile b) {
-  if (a == b) return true;
-  if (!clang_File_isEqual(a, b)) return false;
-  CXString sa = clang_getFileName(a), sb = clang_getFileName(b);
-  const char *na = clang_getCString(sa), *nb = clang_getCString(sb);
-  bool same = na && nb && strcmp(na, nb) == 0;
-  clang_disposeString(sa);
-  clang_disposeString(sb);
-  return same;
-}
-
-static const char *file_name(FeCtx *fe, CXFile f) {
-  if (!f) return NULL;
-  for (int i = fe->nnames - 1; i >= 0; i--)
-    if (same_file(fe->names[i].file, f)) return fe->names[i].name;
-  const char *name;
-  if (fe->main_file && same_file(f, fe->main_file)) {
-    name = fe->path; /* as the user named it, for messages and tests */
-  } else {
-    CXString s = clang_getFileName(f);
-    name = kir_strdup(clang_getCString(s) ? clang_getCString(s) : "?");
-    clang_disposeString(s);
-  }
-  if (fe->nnames == fe->capnames) {
-    fe->capnames = fe->capnames ? fe->capnames * 2 : 16;
-    FeFileName *v = realloc(fe->names, sizeof *v * (size_t)fe->capnames);
-    if (!v) {
-      fputs("kcc: fatal error: out of memory\n", stderr);
-      exit(1);
-    }
-    fe->names = v;
-  }
-  fe->names[fe->nnames++] = (FeFileName){f, name};
-  return name;
-}
-
-KLoc fe_loc_of(FeCtx *fe, CXSourceLocation l) {
-  CXFile f = NULL;
-  unsigned line = 0, col = 0;
-  clang_getExpansionLocation(l, &f, &line, &col, NULL);
-  KLoc k = {file_name(fe, f), (int)line, (int)col};
-  /* What --instantiate appended to the main file (cu_with_instantiations) is reported under
-   * the option's name, which its #line gives. */
-  CXString pf;
-  unsigned pl = 0, pc = 0;
-  clang_getPresumedLocation(l, &pf, &pl, &pc);
-  const char *pn = clang_getCString(pf);
-  if (pn && !strncmp(pn, "--instantiate=", 14)) k = (KLoc){kir_strdup(pn), (int)pl, (int)pc};
-  clang_disposeString(pf);
-  return k;
-}
-
-KLoc fe_loc(FeCtx *fe, CXCursor c) {
-  return fe_loc_of(fe, clang_getCursorLocation(c));
-}
-
-bool fe_in_vfile(FeCtx *fe, CXCursor c) {
-  CXFile f = NULL;
-  clang_getExpansionLocation(clang_getCursorLocation(c), &f, NULL, NULL, NULL);
-  if (!f) return false;
-  return fe_is_vfile_name(file_name(fe, f));
-}
-
-bool fe_in_macro(CXSourceLocation l) {
-  CXFile f1, f2;
-  unsigned o1, o2;
-  clang_getExpansionLocation(l, &f1, NULL, NULL, &o1);
-  clang_getSpellingLocation(l, &f2, NULL, NULL, &o2);
-  return o1 != o2 || !f1 || !f2 || !clang_File_isEqual(f1, f2);
-}
-
-bool fe_is_record_kind(enum CXCursorKind k) {
-  return k == CXCursor_StructDecl || k == CXCursor_ClassDecl || k == CXCursor_UnionDecl ||
-         k == CXCursor_ClassTemplate || k == CXCursor_ClassTemplatePartialSpecialization;
-}
-
-typedef struct AnnCtx {
-  const char *what;
-  CXCursor at;
-} AnnCtx;
-
-static enum CXChildVisitResult ann_visit(CXCursor c, CXCursor p, CXClientData d) {
-  (void)p;
-  AnnCtx *a = d;
-  if (clang_getCursorKind(c) == CXCursor_AnnotateAttr) {
-    CXString s = clang_getCursorSpelling(c);
-    if (clang_getCString(s) && strcmp(clang_getCString(s), a->what) == 0) {
-      a->at = c;
-    }
-    clang_disposeString(s);
-  }
-  return CXChildVisit_Continue;
-}
-
-CXCursor fe_find_annotation(CXCursor c, const char *what) {
-  AnnCtx a = {what, clang_getNullCursor()};
-  clang_visitChildren(c, ann_visit, &a);
-  return a.at;
-}
-
-bool fe_has_annotation(CXCursor c, const char *what) {
-  return !clang_Cursor_isNull(fe_find_annotation(c, what));
-}
-
-bool fe_enter(FeCtx *fe, CXCursor c) {
-  if (fe->depth >= FE_MAX_DEPTH) {
-    if (!fe->too_deep) diag_error(fe_loc(fe, c), "expression nesting too deep");
-    fe->too_deep = true;
-    return false;
-  }
-  fe->depth++;
-  return true;
-}
-
-void fe_leave(FeCtx *fe) {
-  fe->depth--;
-}
-
-CXToken *fe_tokens_to(FeCtx *fe, CXCursor c, CXSourceLocation to, unsigned *n) {
-  CXFile f1 = NULL, f2 = NULL;
-  unsigned o1 = 0, o2 = 0;
-  *n = 0;
-  clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(c)), &f1, NULL, NULL, &o1);
-  clang_getExpansionLocation(to, &f2, NULL, NULL, &o2);
-  if (!f1 || !f2 || !clang_File_isEqual(f1, f2) || o2 < o1) return NULL;
-  CXToken *t = NULL;
-  clang_tokenize(fe->tu,
-                 clang_getRange(clang_getLocationForOffset(fe->tu, f1, o1),
-                                clang_getLocationForOffset(fe->tu, f1, o2)),
-                 &t, n);
-  return t;
-}
-
-bool fe_token_is(FeCtx *fe, CXToken t, const char *s) {
-  CXString sp = clang_getTokenSpelling(fe->tu, t);
-  bool yes = !strcmp(clang_getCString(sp), s);
-  clang_disposeString(sp);
-  return yes;
-}
-
-/* ---------------------------------------------------------------- clang diagnostics */
-
-void fe_forward_diag(FeCtx *fe, CXDiagnostic d, bool as_note) {
-  enum CXDiagnosticSeverity sev = clang_getDiagnosticSeverity(d);
-  if (sev == CXDiagnostic_Ignored) return;
-  DiagLevel level = as_note || sev == CXDiagnostic_Note ? DIAG_NOTE
-                    : sev == CXDiagnostic_Warning       ? DIAG_WARNING
-                    : sev == CXDiagnostic_Error         ? DIAG_ERROR
-                                                        : DIAG_FATAL;
-  KLoc loc = fe_loc_of(fe, clang_getDiagnosticLocation(d));
-  /* kcc's own headers are its business, not the user's: a warning there (an unused parameter
-     of a built-in's definition under -Wextra) is dropped with its notes. */
-  if (level == DIAG_WARNING && fe_is_vfile_name(loc.file)) return;
-  CXString msg = clang_getDiagnosticSpelling(d);
-  CXString opt = clang_getDiagnosticOption(d, NULL);
-  const char *o = clang_getCString(opt);
-  const char *inst = strstr(clang_getCString(msg), "'__kcc_inst_opt");
-  int ii = inst ? atoi(inst + 15) : -1;
-  if (inst && fe->opts && ii >= 0 && ii < fe->opts->ninstantiate) {
-    /* The declaration kcc wrote for --instantiate=NAME<ARGS> (cu_with_instantiations) took
-       no specialisation: say so of the option, not of kcc's variable. */
-    const char *text = fe->opts->instantiate[ii];
-    KBuf f = {0};
-    kbuf_printf(&f, "--instantiate=%s", text);
-    diag_report(level, (KLoc){kir_strdup(f.data), 1, 1},
-                "'%s' names no specialisation of a function template of this file: check its "
-                "template arguments against the template's parameters",
-                text);
-    kbuf_free(&f);
-  } else if ((level == DIAG_WARNING || level == DIAG_ERROR) && o && *o)
-    diag_report(level, loc, "%s [%s]", clang_getCString(msg), o);
-  else
-    diag_report(level, loc, "%s", clang_getCString(msg));
-  clang_disposeString(opt);
-  clang_disposeString(msg);
-  CXDiagnosticSet kids = clang_getChildDiagnostics(d);
-  unsigned n = clang_getNumDiagnosticsInSet(kids);
-  for (unsigned i = 0; i < n; i++) {
-    CXDiagnostic k = clang_getDiagnosticInSet(kids, i);
-    fe_forward_diag(fe, k, true);
-    clang_disposeDiagnostic(k);
-  }
-}
+#include "cuda/fe_cuda.h"
+#include "opencl/fe_opencl.h"
 
 /* Returns the number of errors clang reported. */
 static int forward_diags(FeCtx *fe) {
@@ -329,169 +52,6 @@ static void dep_visit(CXFile f, CXSourceLocation *stack, unsigned n, CXClientDat
   clang_disposeString(s);
 }
 
-/* ---------------------------------------------------------------- file scope */
-
-/* __launch_bounds__(max_threads[, min_blocks]) on kernel f: the annotation's arguments are
- * its children, integer constant expressions that libclang evaluates. */
-static void launch_bounds(FeCtx *fe, CXCursor def, KFunc *f) {
-  CXCursor at = fe_find_annotation(def, "kcc.launch_bounds");
-  if (clang_Cursor_isNull(at)) return;
-  KLoc loc = fe_loc(fe, at);
-  if (!f->is_kernel) {
-    diag_error(loc, "__launch_bounds__ applies to kernels only, not to device function '%s'",
-               f->name);
-    return;
-  }
-  FeKids k;
-  fe_kids(at, &k);
-  int64_t v[2] = {0, 0};
-  for (int i = 0; i < k.n; i++) {
-    CXEvalResult r = clang_Cursor_Evaluate(k.v[i]);
-    bool ok = i < 2 && r && clang_EvalResult_getKind(r) == CXEval_Int;
-    if (ok) v[i] = clang_EvalResult_getAsLongLong(r);
-    if (r) clang_EvalResult_dispose(r);
-    if (!ok) {
-      diag_error(fe_loc(fe, k.v[i]),
-                 i < 2 ? "__launch_bounds__ needs integer constants"
-                       : "__launch_bounds__ takes at most 2 arguments here (max threads per "
-                         "block, min blocks per multiprocessor)");
-      fe_kids_free(&k);
-      return;
-    }
-  }
-  int nargs = k.n;
-  fe_kids_free(&k);
-  if (nargs < 1 || v[0] < 1 || v[0] > 1024 || v[1] < 0 || v[1] > 1024) {
-    diag_error(loc,
-               "__launch_bounds__(%lld, %lld): max threads per block must be in [1, 1024] and "
-               "min blocks per multiprocessor in [0, 1024]",
-               (long long)v[0], (long long)v[1]);
-    return;
-  }
-  f->max_threads = (int)v[0];
-  f->min_blocks = (int)v[1];
-}
-
-static KFunc *declare_function(FeCtx *fe, CXCursor def) {
-  KLoc loc = fe_loc(fe, def);
-  KFunc *f = kir_alloc(sizeof *f);
-  f->name = fe_spelling(def);
-  f->loc = loc;
-  f->is_kernel = fe_has_annotation(def, "kcc.kernel");
-  if (fe->lang == KL_LANG_CU) f->name = fe_cu_func_name(fe, def, f->is_kernel);
-  f->is_static = clang_Cursor_getStorageClass(def) == CX_SC_Static;
-  f->is_inline = clang_Cursor_isFunctionInlined(def) != 0;
-  launch_bounds(fe, def, f);
-  if (fe->lang == KL_LANG_CL) fe_cl_kernel_attrs(fe, def, f);
-  CXType ft = clang_getCursorType(def);
-  CXType rt = clang_getResultType(ft);
-  /* A const reference is returned as the value, as it is passed (fe_ref_by_address): the
-     referent may be a parameter, which is a copy in KIR. */
-  if (clang_getCanonicalType(rt).kind == CXType_LValueReference && !fe_ref_by_address(rt))
-    rt = clang_getPointeeType(clang_getCanonicalType(rt));
-  f->ret = fe_type(fe, rt, loc);
-  if (!f->ret) f->ret = kir_type_void();
-  if (f->is_kernel && f->ret->kind != KT_VOID)
-    diag_error(loc, "kernel function '%s' must return void", f->name);
-  /* `void k()` (no prototype in C before C23) defines a function without parameters: that is
-   * how CUDA spells it, and clang reports such a type as variadic. */
-  if (clang_isFunctionTypeVariadic(ft) && ft.kind != CXType_FunctionNoProto)
-    diag_error(loc, "variadic functions are not supported in kcc kernels");
-  if (f->ret->kind == KT_ARRAY) f->ret = kir_type_void(); /* clang rejected it */
-  int n = clang_Cursor_getNumArguments(def);
-  if (n < 0) n = 0;
-  f->params = kir_alloc(sizeof(KVar *) * (size_t)(n + 1));
-  if (fe_is_method(def)) {
-    /* A method's object is its first parameter, `this`. */
-    KType *ct = fe_type(fe, clang_getCursorType(clang_getCursorSemanticParent(def)), loc);
-    if (!ct) ct = kir_type_scalar(KT_I32);
-    int q = clang_CXXMethod_isConst(def) ? KQ_CONST : 0;
-    f->params[f->nparams++] =
-        kir_var(fe->m, "this", kir_type_ptr(ct, KAS_GENERIC, q), KV_PARAM, loc);
-  }
-  for (int i = 0; i < n; i++) {
-    CXCursor p = clang_Cursor_getArgument(def, i);
-    KLoc ploc = fe_loc(fe, p);
-    bool cl = fe->lang == KL_LANG_CL;
-    CXType pct = clang_getCursorType(p), canon = clang_getCanonicalType(pct);
-    bool ref = canon.kind == CXType_LValueReference || canon.kind == CXType_RValueReference;
-    if (ref && f->is_kernel) {
-      diag_error(ploc, "kernel parameter '%s' cannot be a reference: the host passes values",
-                 fe_spelling(p));
-    } else if (ref && !fe_ref_by_address(pct)) {
-      pct = clang_getPointeeType(canon); /* const T &: the value (fe_ref_by_address) */
-    } else if (ref) {
-      pct = canon;
-      fe_map_put(&fe->refs, clang_getCanonicalCursor(p), (void *)1);
-      fe_map_put(&fe->refs, p, (void *)1);
-    }
-    KType *t = cl && !fe_cl_check_type(fe, pct, ploc) ? NULL : fe_param_type(fe, pct, ploc);
-    if (!t) t = kir_type_scalar(KT_I32);
-    if (f->is_kernel && cl) {
-      /* OpenCL names the space: __local is local memory sized at launch; __constant is a
-       * read-only buffer like any other (CUDA's constant bank holds no runtime buffers). */
-      KAddrSpace as = fe_cl_pointee_space(clang_getCursorType(p));
-      if (as == KAS_CONSTANT && t->kind == KT_PTR)
-        t = kir_type_ptr(t->base, KAS_GLOBAL, t->qual | KQ_CONST);
-      else
-        t = fe_ptr_as(t, as == KAS_SHARED ? KAS_SHARED : KAS_GLOBAL);
-    } else if (f->is_kernel) {
-      t = fe_ptr_chain_as(t, KAS_GLOBAL);
-    }
-    const char *name = fe_spelling(p);
-    /* A parameter is a value passed by the host: it lives in no memory space of its own,
-     * and a pointer parameter points to global memory. */
-    bool is_shared = fe_has_annotation(p, "kcc.shared");
-    /* `shared T *` on a kernel parameter: local memory the launch sizes (kir.h, KV_PARAM). */
-    if (is_shared && f->is_kernel && t->kind == KT_PTR)
-      t = fe_ptr_as(t, KAS_SHARED);
-    else if (is_shared && f->is_kernel)
-      diag_error(ploc,
-                 "kernel parameter '%s' cannot be 'shared': only a pointer parameter can be "
-                 "(`shared T *p`: local memory sized at launch)",
-                 *name ? name : "(unnamed)");
-    else if (is_shared)
-      diag_error(ploc,
-                 "parameter '%s' of device function '%s' cannot be 'shared': only kernel "
-                 "parameters can (a device function's pointer parameters take the memory space "
-                 "of what the caller passes)",
-                 *name ? name : "(unnamed)", f->name);
-    else if (fe_has_annotation(p, "kcc.constant"))
-      diag_error(ploc,
-                 "parameter '%s' cannot be '%s': kernel and device function parameters "
-                 "point to global memory (use a shared array declared in the kernel, or "
-                 "'extern shared' for memory sized at launch)",
-                 *name ? name : "(unnamed)", "constant");
-    char buf[32];
-    if (!*name) {
-      snprintf(buf, sizeof buf, "__unnamed%d", i);
-      name = buf;
-    }
-    /* A parameter pack's expansion (`T... xs`) names each parameter alike: xs_1, xs_2... */
-    char pack[256];
-    for (int j = 0, k = 0; j < f->nparams; j++)
-      if (!strcmp(f->params[j]->name, name)) {
-        snprintf(pack, sizeof pack, "%s_%d", fe_spelling(p), ++k);
-        name = kir_strdup(pack);
-        j = -1;
-      }
-    KVar *v = kir_var(fe->m, name, t, KV_PARAM, ploc);
-    v->is_const = fe_type_is_const(pct);
-    f->params[f->nparams++] = v;
-    if (fe->lang == KL_LANG_CU) fe_cu_texobj_param(fe, f, v, pct);
-    fe_map_put(&fe->decls, clang_getCanonicalCursor(p), v);
-    fe_map_put(&fe->decls, p, v);
-  }
-  fe_map_put(&fe->decls, clang_getCanonicalCursor(def), f);
-  klist_push(&fe->m->funcs, f);
-  return f;
-}
-
-/* For vector.c (fe): functions of kcc's virtual headers, declared on their first call. */
-KFunc *fe_declare_function(FeCtx *fe, CXCursor def) {
-  return declare_function(fe, def);
-}
-
 static void file_scope_var(FeCtx *fe, CXCursor c) {
   fe_global_var(fe, c, true);
 }
@@ -516,7 +76,7 @@ static void specialisation(FeCtx *fe, CXCursor fn, KList *defs) {
   if (clang_Cursor_isNull(def) || clang_getCursorKind(def) != CXCursor_FunctionDecl ||
       fe_map_get(&fe->decls, clang_getCanonicalCursor(def)))
     return;
-  klist_push(defs, declare_function(fe, def));
+  klist_push(defs, fe_declare_function(fe, def));
   CXCursor *cc = kir_alloc(sizeof *cc);
   *cc = def;
   klist_push(defs, cc);
@@ -656,7 +216,7 @@ static void walk_file_scope(FeCtx *fe, CXCursor tu, KList *defs) {
       if (fe->lang == KL_LANG_CU && !fe_has_annotation(c, "kcc.kernel") && !fe_cu_is_device(c))
         break;
       if (clang_isCursorDefinition(c)) {
-        KFunc *f = declare_function(fe, c);
+        KFunc *f = fe_declare_function(fe, c);
         klist_push(defs, f);
         CXCursor *cc = kir_alloc(sizeof *cc);
         *cc = c;
@@ -941,6 +501,15 @@ typedef struct FrontJob {
   KModule *result;
 } FrontJob;
 
+/* The language of `path` as o asks for it (KL_LANG_AUTO resolved by extension). */
+static int lang_of(const char *path, const KOptions *o) {
+  if (o && o->lang != KL_LANG_AUTO) return o->lang;
+  const char *dot = path ? strrchr(path, '.') : NULL;
+  if (dot && !strchr(dot, '/') && !strcmp(dot, ".cl")) return KL_LANG_CL;
+  if (dot && !strchr(dot, '/') && !strcmp(dot, ".cu")) return KL_LANG_CU;
+  return KL_LANG_K;
+}
+
 static KModule *parse_and_lower(const char *path, const KOptions *o, KList *deps);
 
 /* An OpenCL C text kcc writes itself (cuda_texobj.c's calls of image functions), lowered. */
@@ -957,7 +526,7 @@ static KModule *parse_and_lower(const char *path, const KOptions *o, KList *deps
   bool in_memory = o && o->source; /* libkcc: the main file is an unsaved buffer */
   if (!path || (!in_memory && !check_readable(path))) return NULL;
   int errors_before = diag_error_count();
-  int lang = fe_lang_of(path, o);
+  int lang = lang_of(path, o);
 
   int nv, ncu = 0;
   const FeVFile *vf0 = fe_vfiles(&nv);
@@ -1026,6 +595,8 @@ user_args:
   fe.kernel_template = clang_getNullCursor();
   fe.path = path;
   fe.lang = lang;
+  static const FeLangOps k_ops; /* the .k dialect: the shared lowering alone */
+  fe.ops = lang == KL_LANG_CL ? &fe_lang_opencl : lang == KL_LANG_CU ? &fe_lang_cuda : &k_ops;
   fe.opencl = lang == KL_LANG_CL;
   fe.cl_std = o && o->cl_std ? o->cl_std : 120;
   fe.errors0 = errors_before;
@@ -1106,7 +677,7 @@ user_args:
   m = kir_module(path);
   fe.m = m;
   KList defs = {0};
-  if (lang == KL_LANG_CU) fe_cu_reserve_kernel_names(&fe, clang_getTranslationUnitCursor(tu));
+  if (lang == KL_LANG_CU) fe_cxx_reserve_kernel_names(&fe, clang_getTranslationUnitCursor(tu));
   walk_file_scope(&fe, clang_getTranslationUnitCursor(tu), &defs);
   if (lang == KL_LANG_CU) host_launches(&fe, clang_getTranslationUnitCursor(tu), &defs);
   lower_bodies(&fe, &defs);

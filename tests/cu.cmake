@@ -1,4 +1,4 @@
-# cu.cmake — CUDA input (.cu): the C++ front end (frontend/cuda.c).
+# cu.cmake — CUDA input (.cu): the C++ front end (frontend/cuda/cuda.c).
 #
 #   cu.NAME.FORM   kcc NAME.cu --emit=FORM for the .cu kernels of tests/cu/ and
 #                  tests/runtime/cuda_cxx.cu, cuda_lambda.cu, cuda_devvar.cu, cuda_fp16.cu,

@@ -719,8 +719,8 @@ static void cuda_subgroup(CGen *g, const KExpr *e) {
 }
 
 /* ---------------------------------------------------------------- images (issue 30)
- * As in the PTX form: reads and writes call their software form (frontend/image_lib.c), which
- * reaches the surface through BI_SURF_LOAD/STORE; the queries read the descriptor. */
+ * As in the PTX form: reads and writes call their software form (frontend/opencl/image_lib.c),
+ * which reaches the surface through BI_SURF_LOAD/STORE; the queries read the descriptor. */
 
 static const char image_preamble[] =
     "/* OpenCL images: the descriptor libkcrt passes for each (docs/bundle.md), and one texel's\n"

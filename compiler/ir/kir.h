@@ -107,7 +107,7 @@ typedef enum KTypeKind {
   KT_F32,
   KT_F64,
   /* IEEE binary16: OpenCL C's half (cl_khr_fp16). Only the front end makes and sees it: its
-     last step (fe_lower_half, frontend/half_lower.c) turns every half value into its 16 bits
+     last step (fe_lower_half, frontend/lower/half_lower.c) turns every half value into its 16 bits
      (KT_U16) and every operation on it into float arithmetic rounded back, so the passes and
      every back end compute half alike on any device (docs/design.md, "half"). */
   KT_F16,
@@ -202,7 +202,7 @@ struct KStruct {
   int nfields;
   int size, align;
   int align_attr; /* an explicit alignment above the natural one (CUDA's float4: 16), or 0 */
-  bool closure;   /* a C++ lambda's closure (frontend/lambda.c): one field per capture */
+  bool closure;   /* a C++ lambda's closure (frontend/lower/lambda.c): one field per capture */
   /* A C union: every field at offset 0; size the largest field's rounded up to the largest
      alignment (docs/design.md, "Unions"). */
   bool is_union;
@@ -315,8 +315,8 @@ typedef struct KVar {
   int id;          /* unique within the module; stable, for back ends that need numbering */
   bool is_const;   /* declared const (locals/params) */
   bool is_dynamic; /* KV_SHARED declared `extern shared T x[]` */
-  /* KV_SHARED: the scratch of OpenCL's work-group functions (frontend/cl_workgroup.c), one slot
-   * per work-item: a kernel that reaches it takes at most KIR_GROUP_SCRATCH_SLOTS work-items
+  /* KV_SHARED: the scratch of OpenCL's work-group functions (frontend/opencl/cl_workgroup.c), one
+   * slot per work-item: a kernel that reaches it takes at most KIR_GROUP_SCRATCH_SLOTS work-items
    * per group (the bundle records the limit). */
   bool group_scratch;
   KExpr *init; /* KV_CONSTANT: constant initializer (KE_INITLIST or constant) */
@@ -728,7 +728,7 @@ struct KExpr {
      that reach the call; otherwise every lane of the subgroup reaches it. */
   bool nonuniform;
   /* KE_BINARY, compound KE_ASSIGN of floats (+ - *): the FP_CONTRACT pragma in force where it
-     was written (frontend/pragma.c): -1 never fuse it into an fma, +1 it may be, 0 the
+     was written (frontend/lower/pragma.c): -1 never fuse it into an fma, +1 it may be, 0 the
      command line's -ffp-contract decides. */
   signed char contract;
   KBuiltin builtin;
@@ -872,14 +872,14 @@ struct KFunc {
   /* Called only when something went wrong (-fbounds-check's reporter): never inlined, so
      that the checked loops it is called from stay small enough to unroll and schedule. */
   bool is_cold;
-  /* An OpenCL image function in software (frontend/image.c): the body the PTX and CUDA C forms
-     call for a BI_IMAGE_READ / BI_IMAGE_WRITE whose KExpr.callee it is. The OpenCL forms use
+  /* An OpenCL image function in software (frontend/opencl/image.c): the body the PTX and CUDA C
+     forms call for a BI_IMAGE_READ / BI_IMAGE_WRITE whose KExpr.callee it is. The OpenCL forms use
      their own image instructions and never write it. */
   bool image_impl;
   /* Never inlined (PTX noinline, CUDA C __noinline__): image_lib.c's texel decoding, which every
      read would otherwise copy with every format's conversion. */
   bool no_inline;
-  /* Called only from KExpr.alt (frontend/cuda_texobj.c: the texel helpers and the image
+  /* Called only from KExpr.alt (frontend/cuda/cuda_texobj.c: the texel helpers and the image
      functions the Vulkan form samples CUDA textures with): PTX and CUDA C leave it out. */
   bool alt_only;
   KNative native;

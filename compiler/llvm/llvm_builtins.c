@@ -947,7 +947,7 @@ static LLVMValueRef gen_subgroup(LG *g, KExpr *e) {
 }
 
 /* ---------------------------------------------------------------- images (issue 30)
- * Reads and writes call their software form (frontend/image_lib.c: OpenCL's sampling and
+ * Reads and writes call their software form (frontend/opencl/image_lib.c: OpenCL's sampling and
  * conversions over raw texels), which reaches the surface through BI_SURF_LOAD/STORE; the
  * queries read the descriptor the runtime passes for the image (docs/bundle.md). */
 

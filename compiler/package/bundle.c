@@ -101,7 +101,7 @@ static bool uses_fp64(KFunc *f, int depth) {
 /* Whether f or a function it calls has a read_write image parameter (OpenCL C 2.0). */
 static bool uses_rw_images(const KFunc *f, int depth) {
   for (int i = 0; i < f->nparams; i++) {
-    /* A surface object read and written (frontend/cuda_texobj.c) is a read_write image. */
+    /* A surface object read and written (frontend/cuda/cuda_texobj.c) is a read_write image. */
     const KVar *p = f->params[i]->tex_image ? f->params[i]->tex_image : f->params[i];
     if (p->type->kind == KT_IMAGE && p->type->qual == (KIMG_READ | KIMG_WRITE)) return true;
   }
@@ -140,7 +140,7 @@ static bool kernel_table(KModule *m, KBuf *out, KBuf *attrs) {
       p->size = (uint32_t)t->size;
       p->align = (uint32_t)t->align;
       if (j >= kir_user_params(f) && t->kind == KT_SAMPLER) {
-        /* The sampler of a texture object parameter (frontend/cuda_texobj.c). */
+        /* The sampler of a texture object parameter (frontend/cuda/cuda_texobj.c). */
         p->kind = KCB_PARAM_TEX_SAMPLER;
         p->scalar = (uint8_t)f->params[j]->tex_of;
         p->size = p->align = 8;

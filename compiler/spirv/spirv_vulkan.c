@@ -1159,8 +1159,8 @@ int sg_vk_glsl_inst(SG *g, int ocl, const KExpr *e, const KType *et) {
  * docs/design.md, "Images on Vulkan": an image is a buffer of tightly packed texels (the host
  * copy's layout: x, then rows, then slices or layers) and a kernel's image parameter its
  * 32-byte descriptor, the CUDA one's layout with the texels' device address first (docs/
- * bundle.md). Reads and writes are the software forms PTX uses (frontend/image_lib.c), so the
- * sampling arithmetic is the same code on both; only the texel access is this file's. */
+ * bundle.md). Reads and writes are the software forms PTX uses (frontend/opencl/image_lib.c), so
+ * the sampling arithmetic is the same code on both; only the texel access is this file's. */
 
 enum { IMG_ADDR, IMG_WIDTH, IMG_HEIGHT, IMG_DEPTH, IMG_LAYERS, IMG_ORDER, IMG_TYPE, IMG_FIELDS };
 

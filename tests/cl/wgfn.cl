@@ -1,7 +1,7 @@
 // kcc-args: -cl-std=CL2.0
-// OpenCL C 2.0's work-group functions (frontend/cl_workgroup.c): collectives over the module's
+// OpenCL C 2.0's work-group functions (frontend/opencl/cl_workgroup.c): collectives over the module's
 // one __local scratch, which reaches the helper through its trailing __local parameter in the
-// OpenCL C form; the 2.0 work-item functions; cl_khr_integer_dot_product (frontend/cl_lib.c).
+// OpenCL C form; the 2.0 work-item functions; cl_khr_integer_dot_product (frontend/opencl/cl_lib.c).
 static float top(float x) { return work_group_scan_exclusive_max(x); }
 
 __kernel void wgfn(__global const int *in, __global const float *f, __global int *o,

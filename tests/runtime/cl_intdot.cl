@@ -1,4 +1,4 @@
-// cl_intdot.cl — cl_khr_integer_dot_product (frontend/cl_lib.c), run by tests/runtime/cl_intdot.c
+// cl_intdot.cl — cl_khr_integer_dot_product (frontend/opencl/cl_lib.c), run by tests/runtime/cl_intdot.c
 // against a host reference: dot and dot_acc_sat on every signedness pair of 4 x 8-bit vectors,
 // and the packed forms on uint, with accumulators at and near the saturation limits. OpenCL C
 // 1.2 (the extension needs no later version); the feature macros guard the calls as a portable

@@ -1,4 +1,4 @@
-// cl_intrel.cl — OpenCL C built-ins kcc writes in OpenCL C (frontend/cl_lib.c), run by
+// cl_intrel.cl — OpenCL C built-ins kcc writes in OpenCL C (frontend/opencl/cl_lib.c), run by
 // tests/runtime/cl_intrel.c against a host reference: the integer functions abs_diff, add_sat,
 // sub_sat, mad_sat, upsample, ctz (OpenCL C 1.2 §6.12.3 and 2.0's ctz) on scalars and vectors
 // of every width class; the relational functions (§6.12.6) on float, float4 and double2; the

@@ -4,7 +4,8 @@
  * order with the operation's identity first, broadcast, all, any) and §6.13.1
  * (get_local_linear_id, get_global_linear_id, get_enqueued_local_size), on 1D, 2D and 3D
  * work-groups of power-of-two and other sizes up to 1024, the most a kernel that uses them
- * takes (one slot each of kcc's scratch array, frontend/cl_workgroup.c): libkcrt refuses 1025. */
+ * takes (one slot each of kcc's scratch array, frontend/opencl/cl_workgroup.c): libkcrt refuses
+ * 1025. */
 #include "rt_common.h"
 
 #include <math.h>

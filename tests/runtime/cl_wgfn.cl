@@ -1,5 +1,5 @@
 // kcc-args: -cl-std=CL2.0
-// cl_wgfn.cl — OpenCL C 2.0's work-group functions (frontend/cl_workgroup.c), run by
+// cl_wgfn.cl — OpenCL C 2.0's work-group functions (frontend/opencl/cl_workgroup.c), run by
 // tests/runtime/cl_wgfn.c against a host reference on 1D, 2D and 3D work-groups of several
 // sizes: every collective (reduce, inclusive and exclusive scan of add, min and max; broadcast
 // in its 1D, 2D and 3D forms) on each type, work_group_all/any, and the work-item functions

@@ -1,7 +1,7 @@
 // cuda_hostprog.cu — a whole CUDA program as projects ship one: the host half uses the C++
 // standard library, OpenMP, cuBLAS, cuRAND, Thrust, getopt and a project header that is not
-// here; none of those exist for kcc, and none of it stops the kernels (frontend/hostcode.c).
-// The kernels use what CUDA lets device code take from the C++ library (frontend/cxxlib.c).
+// here; none of those exist for kcc, and none of it stops the kernels (frontend/cuda/hostcode.c).
+// The kernels use what CUDA lets device code take from the C++ library (frontend/cuda/cxxlib.c).
 // cuda_hostprog.c runs them against host references.
 #include <algorithm>
 #include <chrono>

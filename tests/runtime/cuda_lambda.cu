@@ -1,4 +1,4 @@
-// cuda_lambda.cu — lambdas in CUDA input (frontend/lambda.c), run by cuda_lambda.c against a
+// cuda_lambda.cu — lambdas in CUDA input (frontend/lower/lambda.c), run by cuda_lambda.c against a
 // host reference: captures by copy and by reference, [=] and [&], a mutable lambda, one
 // invoked where it is written, one passed to a function template, a closure copied, one
 // capturing a reference parameter, one reading a shared array, and `return {}`.

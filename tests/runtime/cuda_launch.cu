@@ -56,7 +56,7 @@ template <bool WITH_DIMS> __global__ void dims(unsigned *o) {
 
 // A host function template launching a kernel template: each of its instantiations
 // instantiates the kernel for its T. Its calls of the runtime API with arguments of type T
-// are checked when it is instantiated, so they must be declared (frontend/cuda_host.c).
+// are checked when it is instantiated, so they must be declared (frontend/cuda/cuda_host.c).
 template <typename T> static void axpy_cuda(const T *x, T *y, T a, int n, cudaStream_t s) {
   constexpr int U = sizeof(T) == 8 ? 2 : 4;
   int threads = 128;

@@ -2,7 +2,8 @@
  * filtering; 8.3: conversions), written from the specification, for the formats the image
  * tests use: CL_RGBA and CL_R with CL_FLOAT, CL_UNORM_INT8, CL_SIGNED_INT32 and
  * CL_UNSIGNED_INT8. Shared by tests/runtime/cl_images.c (every device) and
- * tests/unit/test_image_lib.c (kcc's software sampling, frontend/image_lib.c, on the host). */
+ * tests/unit/test_image_lib.c (kcc's software sampling, frontend/opencl/image_lib.c, on the host).
+ */
 #ifndef KCC_IMAGE_REF_H
 #define KCC_IMAGE_REF_H
 

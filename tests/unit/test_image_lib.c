@@ -1,4 +1,4 @@
-/* test_image_lib.c — kcc's software image functions (frontend/image_lib.c: what the PTX and
+/* test_image_lib.c — kcc's software image functions (frontend/opencl/image_lib.c: what the PTX and
  * CUDA C forms run for read_image* and write_image*, docs/design.md "Images on CUDA") checked on
  * the host, where no GPU is needed: the library's OpenCL C, as the .cl prelude carries it, is
  * compiled for x86-64 by clang-19 with small wrappers, over a mock surface and mock image
@@ -16,7 +16,7 @@
 #include "testutil.h"
 #include "../runtime/image_ref.h"
 
-/* frontend/image_lib.c (fe.h is the front end's own header). */
+/* frontend/opencl/image_lib.c (fe.h is the front end's own header). */
 void fe_cl_image_lib(KBuf *b);
 
 typedef float f4 __attribute__((vector_size(16)));

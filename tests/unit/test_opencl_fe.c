@@ -49,7 +49,7 @@ static char *kir_of(const char *name, const char *src, const char *args) {
   ck_assert_msg(strstr((text), (needle)), "missing '%s' in:\n%s", (needle), (text))
 
 /* Images and samplers: their types, constant samplers folded to their CLK_* bits, and
- * __IMAGE_SUPPORT__ predefined (every form carries images: frontend/opencl.c). */
+ * __IMAGE_SUPPORT__ predefined (every form carries images: frontend/opencl/opencl.c). */
 START_TEST(images) {
   char *k = kir_of("img.cl",
                    "#if __IMAGE_SUPPORT__ != 1\n#error not predefined\n#endif\n"

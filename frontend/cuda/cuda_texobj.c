@@ -20,7 +20,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "fe.h"
+#include "fe_cuda.h"
 
 typedef struct TexObj {
   KFunc *f;

@@ -106,16 +106,16 @@ static KStruct *lower_record(FeCtx *fe, CXCursor decl, KLoc use) {
   if (known) return known;
   KLoc loc = fe_loc(fe, def);
   bool is_union = clang_getCursorKind(def) == CXCursor_UnionDecl;
-  if (fe->lang == KL_LANG_CU && fe_cu_is_lambda_class(def)) {
+  if (fe->lang == KL_LANG_CU && fe_cxx_is_lambda_class(def)) {
     KStruct *st = kir_alloc(sizeof *st);
     fe_map_put(&fe->structs, def, st);
-    if (!fe_cu_lambda_struct(fe, def, st)) {
+    if (!fe_cxx_lambda_struct(fe, def, st)) {
       fe_map_put(&fe->structs, def, REJECTED);
       return NULL;
     }
     return finish_record(fe, st);
   }
-  const char *cxx = fe->lang == KL_LANG_CU ? fe_cu_record_problem(def) : NULL;
+  const char *cxx = fe->lang == KL_LANG_CU ? fe_cxx_record_problem(def) : NULL;
   if (cxx) {
     diag_error(loc, "%s are not supported in kcc kernels", cxx);
     fe_map_put(&fe->structs, def, REJECTED);
@@ -355,10 +355,10 @@ KType *fe_type(FeCtx *fe, CXType t, KLoc loc) {
                     "OpenCL's vector types (ext_vector_type)");
     return NULL;
   case CXType_BlockPointer: TYPE_ERROR(loc, "blocks are not supported in kcc kernels"); return NULL;
-  case CXType_OCLSampler: return fe_cl_opaque_type(fe, c, loc);
   default:
-    if (c.kind >= CXType_OCLImage1dRO && c.kind <= CXType_OCLImage3dRW)
-      return fe_cl_opaque_type(fe, c, loc);
+    if (fe->ops->opaque_type && (c.kind == CXType_OCLSampler ||
+                                 (c.kind >= CXType_OCLImage1dRO && c.kind <= CXType_OCLImage3dRW)))
+      return fe->ops->opaque_type(fe, c, loc);
     diag_error(loc, "type '%s' is not supported in kcc kernels", type_spelling(t));
     return NULL;
   }
@@ -497,4 +497,28 @@ void fe_unique_struct_names(FeCtx *fe) {
       klist_push(&done, s);
     }
   }
+}
+
+/* ---------------------------------------------------------------- address spaces */
+
+/* clang_getAddressSpace gives clang's language address spaces: OpenCL C's qualifiers (the other
+ * input languages' declarations have none). */
+enum { LANGAS_GLOBAL = 1, LANGAS_LOCAL = 2, LANGAS_CONSTANT = 3 };
+
+KAddrSpace fe_pointee_space(CXType pointer) {
+  CXType c = clang_getCanonicalType(pointer);
+  if (c.kind != CXType_Pointer) return KAS_GENERIC;
+  switch (clang_getAddressSpace(clang_getPointeeType(c))) {
+  case LANGAS_GLOBAL: return KAS_GLOBAL;
+  case LANGAS_LOCAL: return KAS_SHARED;
+  case LANGAS_CONSTANT: return KAS_CONSTANT;
+  default: return KAS_GENERIC;
+  }
+}
+
+int fe_var_space(CXCursor decl) {
+  CXType t = clang_getCursorType(decl);
+  unsigned as = clang_getAddressSpace(t);
+  if (as == 0) as = clang_getAddressSpace(clang_getCanonicalType(t));
+  return as == LANGAS_LOCAL ? 'S' : as == LANGAS_CONSTANT ? 'C' : 0;
 }

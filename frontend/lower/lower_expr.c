@@ -523,7 +523,8 @@ static KExpr *decl_ref(FeCtx *fe, CXCursor c, KLoc loc) {
         fe_is_record_kind(clang_getCursorKind(clang_getCursorSemanticParent(ref)))) {
       return static_member(fe, c, ref, loc); /* `tile<8, 8>::ne` */
     }
-    if (!v && fe->lang == KL_LANG_CU && at_namespace_scope(ref) && !fe_cu_is_device_var(ref)) {
+    if (!v && fe->lang == KL_LANG_CU && at_namespace_scope(ref) && fe->ops->is_device_var &&
+        !fe->ops->is_device_var(ref)) {
       /* A const variable of the host side that device code reads (parse.c lowers only
          device variables up front). */
       CXCursor def = clang_getCursorDefinition(ref);
@@ -1041,7 +1042,7 @@ static KExpr *texture_into(FeCtx *fe, CXCursor c, KBuiltin b, int n, KLoc loc) {
   if (p->type->kind != KT_PTR) return fe_poison(loc);
   KExpr *e = kir_builtin(b, p->type->base, n - 1, loc);
   for (int i = 1; i < n; i++) e->args[e->nargs++] = fe_expr(fe, clang_Cursor_getArgument(c, i));
-  fe_cu_texobj_use(fe, e);
+  if (fe->ops->builtin_made) fe->ops->builtin_made(fe, e);
   KExpr *lv = deref(p, loc);
   return binary_node(KE_ASSIGN, KB_NONE, lv->type, lv, e, loc);
 }
@@ -1071,7 +1072,7 @@ static KExpr *builtin_call(FeCtx *fe, CXCursor c, KBuiltin b, KLoc loc) {
       a = fe_convert(a, t);
     e->args[e->nargs++] = a;
   }
-  fe_cu_texobj_use(fe, e);
+  if (fe->ops->builtin_made) fe->ops->builtin_made(fe, e);
   return e;
 }
 
@@ -1142,7 +1143,7 @@ bool fe_ref_by_address(CXType t) {
 
 KExpr *fe_call(FeCtx *fe, CXCursor c, CXCursor fn, KFunc *f, KExpr *self, int arg0, KLoc loc) {
   const char *name = fe_spelling(fn);
-  if (fe->lang == KL_LANG_CU) fe_cu_note_call(fe, fn, f, loc);
+  if (fe->ops->note_call) fe->ops->note_call(fe, fn, f, loc);
   if (f->is_kernel) {
     diag_error(loc, "kernel function '%s' cannot be called from device code", name);
     return fe_poison(loc);
@@ -1209,7 +1210,7 @@ static KExpr *std_cast_call(FeCtx *fe, CXCursor c, CXCursor fn, const char *name
 
 static KExpr *call(FeCtx *fe, CXCursor c, KLoc loc) {
   if (fe->lang == KL_LANG_CU) {
-    KExpr *r = fe_cu_call(fe, c, loc); /* constructors, member and operator calls */
+    KExpr *r = fe_cxx_call(fe, c, loc); /* constructors, member and operator calls */
     if (r) return r;
   }
   CXCursor fn = direct_callee(c);
@@ -1220,8 +1221,8 @@ static KExpr *call(FeCtx *fe, CXCursor c, KLoc loc) {
     diag_error(loc, "function pointers are not supported in kcc kernels");
     return fe_poison(loc);
   }
-  if (fe->lang == KL_LANG_CL) {
-    KExpr *r = fe_cl_call(fe, c, fn, loc); /* OpenCL built-ins clang declared itself */
+  if (fe->ops->builtin_call) {
+    KExpr *r = fe->ops->builtin_call(fe, c, fn, loc); /* OpenCL built-ins clang declared */
     if (r) return r;
   }
   const char *name = fe_spelling(fn);
@@ -1242,10 +1243,8 @@ static KExpr *call(FeCtx *fe, CXCursor c, KLoc loc) {
     bool defined = !clang_Cursor_isNull(clang_getCursorDefinition(fn));
     KExpr *v = defined ? NULL : fe_vec_builtin(fe, c, name, loc);
     if (v) return v;
-    if (!defined && !strncmp(name, "__kcc_surf_", 11)) { /* image_lib.c's raw texel access */
-      KType *t = type_of(fe, c, loc);
-      return t ? fe_cl_image_call(fe, c, name, t, loc) : fe_poison(loc);
-    }
+    KExpr *h = !defined && fe->ops->header_call ? fe->ops->header_call(fe, c, name, loc) : NULL;
+    if (h) return h;
     KBuiltin b = defined ? BI_NONE : fe_builtin_lookup(name);
     if (b != BI_NONE) {
       KExpr *r = builtin_call(fe, c, b, loc);
@@ -1257,7 +1256,7 @@ static KExpr *call(FeCtx *fe, CXCursor c, KLoc loc) {
     }
     f = fe_vfile_function(fe, fn);
   }
-  if (!f && fe->lang == KL_LANG_CU) f = fe_cu_function(fe, fn);
+  if (!f && fe->lang == KL_LANG_CU) f = fe_cxx_function(fe, fn);
   if (f) return fe_call(fe, c, fn, f, NULL, 0, loc);
   if (strncmp(name, "__builtin_", 10) == 0) {
     /* Clang's own builtins: the constant ones (INFINITY, NAN from <math.h>) fold, and
@@ -1326,14 +1325,10 @@ static KExpr *std_initializer_list(FeCtx *fe, CXCursor c, CXCursor sub, KLoc loc
 static KExpr *lower(FeCtx *fe, CXCursor c) {
   KLoc loc = fe_loc(fe, c);
   enum CXCursorKind kind = clang_getCursorKind(c);
-  if (fe->lang == KL_LANG_CL) {
-    KExpr *s = fe_cl_sampler_expr(fe, c, loc); /* constant samplers fold to their bits */
-    if (s) return s;
-  }
+  KExpr *le = fe->ops->expr ? fe->ops->expr(fe, c, loc) : NULL; /* OpenCL: samplers, as_T */
+  if (le) return le;
   switch (kind) {
   case CXCursor_UnexposedExpr: {
-    KExpr *as = fe->lang == KL_LANG_CL ? fe_cl_astype(fe, c, loc) : NULL;
-    if (as) return as;
     if (fe_is_swizzle(fe, c)) return fe_swizzle(fe, c, loc);
     FeKids k;
     fe_kids(c, &k);
@@ -1402,7 +1397,7 @@ static KExpr *lower(FeCtx *fe, CXCursor c) {
                     "host and pass them as kernel parameters");
     return fe_poison(loc);
   case CXCursor_LambdaExpr:
-    return fe->lang == KL_LANG_CU ? fe_cu_lambda(fe, c, loc)
+    return fe->lang == KL_LANG_CU ? fe_cxx_lambda(fe, c, loc)
                                   : unsupported(loc, "lambda expressions");
   case CXCursor_CXXThrowExpr: return unsupported(loc, "exceptions");
   case CXCursor_ImaginaryLiteral: return unsupported(loc, "complex types");
@@ -1676,7 +1671,7 @@ static KExpr *init_braced(FeCtx *fe, CXCursor list, KType *t, bool wc) {
   else if (t->kind == KT_ARRAY || t->kind == KT_STRUCT || t->kind == KT_VEC) {
     r = init_aggregate(fe, &k, &pos, t, wc, loc, true);
     if (fe->lang == KL_LANG_CU && !wc && r->kind == KE_INITLIST && t->kind == KT_STRUCT)
-      fe_cu_aggregate_defaults(fe, clang_getCursorType(list), r, loc);
+      fe_cxx_aggregate_defaults(fe, clang_getCursorType(list), r, loc);
   } else
     r = k.n ? init_element(fe, &k, &pos, t, wc) : fe_zero(t, loc);
   fe_kids_free(&k);

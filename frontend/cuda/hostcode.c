@@ -25,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fe.h"
+#include "fe_cuda.h"
 
 enum { R_DEVICE, R_HOST, R_SHARED };
 

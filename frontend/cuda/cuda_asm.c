@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fe.h"
+#include "fe_cuda.h"
 
 typedef struct AsmToks {
   FeCtx *fe;

@@ -9,7 +9,7 @@
  * sample in software (image_lib.c), fold the addressing and filter code away. */
 #include <string.h>
 
-#include "fe.h"
+#include "fe_opencl.h"
 
 /* ---------------------------------------------------------------- types */
 

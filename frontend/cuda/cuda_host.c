@@ -10,7 +10,7 @@
  * occupancy, peer and version management — with no definitions: nothing here is ever
  * compiled. Device code calling one gets clang's "reference to __host__ function" error.
  * The driver API's handle types and result codes (cuda.h) come along, as projects mix them. */
-#include "fe.h"
+#include "fe_cuda.h"
 
 static const char cu_host_types[] =
     "typedef enum cudaError {\n"

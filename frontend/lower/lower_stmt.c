@@ -68,13 +68,14 @@ KVar *fe_global_var(FeCtx *fe, CXCursor decl, bool at_file_scope) {
   bool sh = fe_has_annotation(decl, "kcc.shared");
   bool cn = fe_has_annotation(decl, "kcc.constant");
   bool cl = fe->lang == KL_LANG_CL;
-  if (cl && fe_cl_sampler_decl(fe, decl)) return NULL; /* a constant sampler: no variable */
+  if (fe->ops->var_decl && fe->ops->var_decl(fe, decl)) return NULL; /* a constant sampler */
   if (cl) {
     /* OpenCL C: __local (kernel scope) and __constant are the address space. */
-    int space = fe_cl_var_space(decl);
+    int space = fe_var_space(decl);
     sh = space == 'S';
     cn = space == 'C';
-    if (!fe_cl_check_type(fe, clang_getCursorType(decl), loc)) return NULL;
+    if (fe->ops->check_type && !fe->ops->check_type(fe, clang_getCursorType(decl), loc))
+      return NULL;
   }
   CXType ct = clang_getCursorType(decl);
   bool ext = clang_Cursor_hasVarDeclExternalStorage(decl) == 1;
@@ -228,8 +229,8 @@ CXCursor fe_var_initializer(FeCtx *fe, CXCursor decl) {
     CXCursor ctor = clang_getCursorReferenced(init);
     if (clang_getCursorKind(ctor) == CXCursor_Constructor &&
         clang_CXXConstructor_isDefaultConstructor(ctor) && clang_CXXMethod_isDefaulted(ctor) &&
-        !fe_cu_written_init(init) &&
-        (!fe_cu_needs_default_init(clang_getCursorType(init)) ||
+        !fe_cxx_written_init(init) &&
+        (!fe_cxx_needs_default_init(clang_getCursorType(init)) ||
          fe_has_annotation(decl, "kcc.shared")))
       return clang_getNullCursor(); /* nvcc runs no constructor for __shared__ either */
   }
@@ -264,12 +265,12 @@ static void local_var(FeCtx *fe, CXCursor decl, KList *out) {
     return;
   }
   if (fe_has_annotation(decl, "kcc.shared") || fe_has_annotation(decl, "kcc.constant") ||
-      (fe->lang == KL_LANG_CL && fe_cl_var_space(decl))) {
+      (fe->lang == KL_LANG_CL && fe_var_space(decl))) {
     fe_global_var(fe, decl, false);
     return;
   }
-  if (fe->lang == KL_LANG_CL && !fe_cl_check_type(fe, clang_getCursorType(decl), loc)) return;
-  if (fe->lang == KL_LANG_CL && fe_cl_sampler_decl(fe, decl)) return;
+  if (fe->ops->check_type && !fe->ops->check_type(fe, clang_getCursorType(decl), loc)) return;
+  if (fe->ops->var_decl && fe->ops->var_decl(fe, decl)) return;
   const char *name = fe_spelling(decl);
   enum CX_StorageClass sc = clang_Cursor_getStorageClass(decl);
   if (sc == CX_SC_Static && fe_type_is_const(clang_getCursorType(decl)) &&
@@ -826,9 +827,9 @@ static void stmt_into(FeCtx *fe, CXCursor c, KList *out) {
     stmt_error(fe, c, "a computed 'goto *' is not supported in kcc kernels");
     break;
   case CXCursor_GCCAsmStmt:
-    if (fe->lang == KL_LANG_CU) { /* inline PTX (cuda_asm.c) */
+    if (fe->ops->asm_stmt) { /* CUDA: inline PTX (cuda_asm.c) */
       KStmt *s = kir_stmt(KS_EXPR, loc);
-      s->expr = fe_cu_asm(fe, c, loc);
+      s->expr = fe->ops->asm_stmt(fe, c, loc);
       klist_push(out, s);
       break;
     }
@@ -908,7 +909,7 @@ void fe_lower_body(FeCtx *fe, KFunc *f, CXCursor def) {
   fe->this_var = method && f->nparams ? f->params[0] : NULL;
   fe->ret_ref = fe_ref_by_address(clang_getResultType(clang_getCursorType(def)));
   KList inits = {0};
-  if (clang_getCursorKind(def) == CXCursor_Constructor) fe_cu_ctor_inits(fe, def, &inits);
+  if (clang_getCursorKind(def) == CXCursor_Constructor) fe_cxx_ctor_inits(fe, def, &inits);
   if (!clang_Cursor_isNull(body)) f->body = fe_body(fe, body);
   if (!f->body) f->body = kir_stmt(KS_BLOCK, f->loc);
   if (inits.n) {

@@ -11,7 +11,7 @@
  * 0x7f, a double NaN keeps its sign (and, for e5m2, the top two bits of its payload). A
  * double is first rounded to float toward odd, which keeps the one rounding to fp8 correct.
  * Decoding is exact; an fp8 NaN decodes to the canonical half NaN 0x7fff. */
-#include "fe.h"
+#include "fe_cuda.h"
 
 static const char h_fp8_common[] =
     "#ifndef __KCC_CUDA_FP8_H\n#define __KCC_CUDA_FP8_H\n"

@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "fe.h"
+#include "fe_cuda.h"
 
 #define HD_BEGIN "#pragma clang force_cuda_host_device begin\n"
 #define HD_END   "#pragma clang force_cuda_host_device end\n"

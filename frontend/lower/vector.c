@@ -784,7 +784,7 @@ static const char *overload_name(KFunc *f, CXCursor def) {
        __local outputs, the async copies' directions), which KIR's types leave to inference. */
     KAddrSpace as =
         pt->kind == KT_PTR
-            ? fe_cl_pointee_space(clang_getCursorType(clang_Cursor_getArgument(def, (unsigned)i)))
+            ? fe_pointee_space(clang_getCursorType(clang_Cursor_getArgument(def, (unsigned)i)))
             : KAS_GENERIC;
     if (as != KAS_GENERIC) len += (size_t)snprintf(buf + len, sizeof buf - len, "as%d_", (int)as);
     for (const char *p = ts; *p && len < sizeof buf - 2; p++)

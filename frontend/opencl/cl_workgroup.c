@@ -35,7 +35,7 @@
  * the next call may write it at once. */
 #include <stdio.h>
 
-#include "fe.h"
+#include "fe_opencl.h"
 
 #define F     "__KCC_CL static inline __attribute__((overloadable))"
 #define SLOTS KIR_GROUP_SCRATCH_SLOTS

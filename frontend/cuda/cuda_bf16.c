@@ -18,7 +18,7 @@
  * The families (conversions in four rounding modes, comparisons, math, shuffles) are written
  * out by loops below rather than by macros: kcc does not take a member access that a macro's
  * body spells. */
-#include "fe.h"
+#include "fe_cuda.h"
 
 #include <string.h>
 

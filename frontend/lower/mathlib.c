@@ -18,6 +18,14 @@
 
 #include "fe.h"
 
+const char *fe_cl_vtype(char *buf, size_t cap, const char *name, int n) {
+  if (n == 1)
+    snprintf(buf, cap, "%s", name);
+  else
+    snprintf(buf, cap, "%s%d", name, n);
+  return buf;
+}
+
 /* The template's tokens: $T the type, $I/$U the signed/unsigned integer of its width, $B( and
  * $F( the bits of a value and the value of bits, $( a math function's suffix (sinf( in C for
  * float), $C( clz, $M mantissa bits, $E the exponent bias, $X the exponent field of inf and

@@ -29,7 +29,7 @@ typedef struct FeLambda {
   bool bad; /* reported: the closure type is refused */
 } FeLambda;
 
-bool fe_cu_is_lambda_class(CXCursor cls) {
+bool fe_cxx_is_lambda_class(CXCursor cls) {
   CXString s = clang_getTypeSpelling(clang_getCursorType(cls));
   bool lambda = clang_getCString(s) && strstr(clang_getCString(s), "(lambda at ");
   clang_disposeString(s);
@@ -223,7 +223,7 @@ static KType *capture_type(FeCtx *fe, const FeCapture *c, KLoc loc) {
   return kir_type_ptr(t, as, 0);
 }
 
-KStruct *fe_cu_lambda_struct(FeCtx *fe, CXCursor def, KStruct *st) {
+KStruct *fe_cxx_lambda_struct(FeCtx *fe, CXCursor def, KStruct *st) {
   FeLambda *l = lambda_of(fe, def);
   if (!l) return NULL;
   KLoc loc = fe_loc(fe, l->expr);
@@ -263,7 +263,7 @@ static KExpr *captured_value(FeCtx *fe, const FeCapture *c, KLoc loc) {
   return fe_map_get(&fe->refs, c->var) ? fe_deref(e, loc) : e;
 }
 
-KExpr *fe_cu_lambda(FeCtx *fe, CXCursor expr, KLoc loc) {
+KExpr *fe_cxx_lambda(FeCtx *fe, CXCursor expr, KLoc loc) {
   KType *t = fe_type(fe, clang_getCursorType(expr), loc);
   if (!t || t->kind != KT_STRUCT) return fe_poison(loc);
   FeLambda *l = lambda_of(fe, clang_getTypeDeclaration(clang_getCursorType(expr)));
@@ -295,7 +295,7 @@ KExpr *fe_cu_lambda(FeCtx *fe, CXCursor expr, KLoc loc) {
   return r;
 }
 
-KFunc *fe_cu_lambda_method(FeCtx *fe, CXCursor def) {
+KFunc *fe_cxx_lambda_method(FeCtx *fe, CXCursor def) {
   FeLambda *l = lambda_of(fe, clang_getCursorSemanticParent(def));
   if (!l) return NULL;
   KFunc *f = fe_declare_function(fe, def);

@@ -7,7 +7,7 @@
  * __half_raw) is not there. The intrinsics are inline functions over those operators;
  * the bit casts and the conversions with a rounding mode are declarations that builtins.c
  * recognises by name, as it does __int_as_float. */
-#include "fe.h"
+#include "fe_cuda.h"
 
 static const char h_fp16[] =
     "#ifndef __KCC_CUDA_FP16_H\n#define __KCC_CUDA_FP16_H\n"

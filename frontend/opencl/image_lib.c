@@ -14,7 +14,7 @@
  * or z (2D arrays), __KCC_FC / __KCC_IC the coordinate types, __KCC_P the coordinates as
  * (x, y, z, layer), __KCC_SIZE the extents (width, height, depth, layers). image.c points each
  * BI_IMAGE_READ / BI_IMAGE_WRITE at the function that implements it (KExpr.callee). */
-#include "fe.h"
+#include "fe_opencl.h"
 
 /* What every image type shares: conversions, channel orders, addressing on one axis. */
 static const char img_common[] =

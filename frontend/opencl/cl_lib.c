@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "fe.h"
+#include "fe_opencl.h"
 
 static const struct {
   const char *t, *u; /* the type and its unsigned counterpart */
@@ -34,14 +34,6 @@ static const struct {
 static const int lens[] = {1, 2, 3, 4, 8, 16};
 
 #define F "__KCC_CL static inline __attribute__((overloadable))"
-
-const char *fe_cl_vtype(char *buf, size_t cap, const char *name, int n) {
-  if (n == 1)
-    snprintf(buf, cap, "%s", name);
-  else
-    snprintf(buf, cap, "%s%d", name, n);
-  return buf;
-}
 
 static void integer_functions(KBuf *b) {
   for (size_t e = 0; e < sizeof ints / sizeof *ints; e++)

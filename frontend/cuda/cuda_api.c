@@ -13,7 +13,7 @@
  *   - <math_constants.h> (CUDART_PI_F & co.), as a header of its own. */
 #include <string.h>
 
-#include "fe.h"
+#include "fe_cuda.h"
 
 /* SIMD intrinsics: one per operation and lane width. A lane's operands are __x and __y (int,
  * sign- or zero-extended), the lane's result __v is masked back into place, or for the sums of

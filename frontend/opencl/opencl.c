@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fe.h"
+#include "fe_opencl.h"
 
 /* ---------------------------------------------------------------- prelude */
 
@@ -272,14 +272,6 @@ const FeVFile *fe_cl_vfile(void) {
   return &vf;
 }
 
-int fe_lang_of(const char *path, const KOptions *o) {
-  if (o && o->lang != KL_LANG_AUTO) return o->lang;
-  const char *dot = path ? strrchr(path, '.') : NULL;
-  if (dot && !strchr(dot, '/') && !strcmp(dot, ".cl")) return KL_LANG_CL;
-  if (dot && !strchr(dot, '/') && !strcmp(dot, ".cu")) return KL_LANG_CU;
-  return KL_LANG_K;
-}
-
 const char *const *fe_cl_args(int cl_std) {
   static const char *args[] = {
       "-x",
@@ -307,27 +299,6 @@ const char *const *fe_cl_args(int cl_std) {
 }
 
 /* ---------------------------------------------------------------- address spaces, types */
-
-/* clang_getAddressSpace gives clang's language address spaces for OpenCL types. */
-enum { LANGAS_GLOBAL = 1, LANGAS_LOCAL = 2, LANGAS_CONSTANT = 3 };
-
-KAddrSpace fe_cl_pointee_space(CXType pointer) {
-  CXType c = clang_getCanonicalType(pointer);
-  if (c.kind != CXType_Pointer) return KAS_GENERIC;
-  switch (clang_getAddressSpace(clang_getPointeeType(c))) {
-  case LANGAS_GLOBAL: return KAS_GLOBAL;
-  case LANGAS_LOCAL: return KAS_SHARED;
-  case LANGAS_CONSTANT: return KAS_CONSTANT;
-  default: return KAS_GENERIC;
-  }
-}
-
-int fe_cl_var_space(CXCursor decl) {
-  CXType t = clang_getCursorType(decl);
-  unsigned as = clang_getAddressSpace(t);
-  if (as == 0) as = clang_getAddressSpace(clang_getCanonicalType(t));
-  return as == LANGAS_LOCAL ? 'S' : as == LANGAS_CONSTANT ? 'C' : 0;
-}
 
 /* What kcc calls a type OpenCL C has and kcc does not take; NULL for the others. */
 static const char *refused_type(CXType t) {
@@ -515,14 +486,6 @@ static KExpr *work_dim(KType *t, KLoc loc) {
     r = c;
   }
   return r;
-}
-
-void fe_add_helper(FeCtx *fe, KFunc *f) {
-  KList *fl = &fe->m->funcs;
-  klist_push(fl, NULL);
-  int at = fe->nhelpers++;
-  memmove(fl->v + at + 1, fl->v + at, sizeof(void *) * (size_t)(fl->n - 1 - at));
-  fl->v[at] = f;
 }
 
 /* `T __kcc_get_X(uint d)`: the conditional on d, for a dimension known only at run time. */
@@ -1086,3 +1049,29 @@ KExpr *fe_cl_astype(FeCtx *fe, CXCursor c, KLoc loc) {
   e->a = x;
   return e;
 }
+
+/* ---------------------------------------------------------------- the layer's hooks */
+
+/* Before the shared rules: a constant sampler folds to its bits; as_T is a bit cast. */
+static KExpr *cl_expr(FeCtx *fe, CXCursor c, KLoc loc) {
+  KExpr *s = fe_cl_sampler_expr(fe, c, loc);
+  if (s || clang_getCursorKind(c) != CXCursor_UnexposedExpr) return s;
+  return fe_cl_astype(fe, c, loc);
+}
+
+/* image_lib.c's raw texel access (__kcc_surf_load/store...), which the prelude declares. */
+static KExpr *cl_header_call(FeCtx *fe, CXCursor call, const char *name, KLoc loc) {
+  if (strncmp(name, "__kcc_surf_", 11)) return NULL;
+  KType *t = fe_type(fe, clang_getCursorType(call), loc);
+  return t ? fe_cl_image_call(fe, call, name, t, loc) : fe_poison(loc);
+}
+
+const FeLangOps fe_lang_opencl = {
+    .kernel_attrs = fe_cl_kernel_attrs,
+    .check_type = fe_cl_check_type,
+    .opaque_type = fe_cl_opaque_type,
+    .var_decl = fe_cl_sampler_decl,
+    .expr = cl_expr,
+    .builtin_call = fe_cl_call,
+    .header_call = cl_header_call,
+};
