@@ -34,8 +34,10 @@ foreach(_k ${_kcc_cu_kernels})
     if((_name STREQUAL "coop" AND _form STREQUAL "spirv") OR
        ((_name STREQUAL "cuda_asm" OR _name STREQUAL "textures" OR _name STREQUAL "ptr_spaces") AND
         (_form STREQUAL "spirv" OR _form STREQUAL "cl")))
-      if(_name STREQUAL "ptr_spaces")
-        set(_refusal "ptr_spaces.cu:5:8: error: pointer to global memory used where a pointer to shared memory is needed; OpenCL C and SPIR-V need one address space per pointer")
+      if(_name STREQUAL "ptr_spaces" AND _form STREQUAL "spirv")
+        set(_refusal "ptr_spaces.cu:5:8: error: pointer to global memory used where a pointer to shared memory is needed; the OpenCL SPIR-V form (.spv) needs one address space per pointer")
+      elseif(_name STREQUAL "ptr_spaces")
+        set(_refusal "ptr_spaces.cu:5:8: error: pointer to global memory used where a pointer to shared memory is needed; the OpenCL C form (.cl) needs one address space per pointer")
       elseif(_form STREQUAL "spirv")
         set(_refusal "is not available in SPIR-V output")
       else()
