@@ -54,6 +54,10 @@ typedef struct KOptions {
    * like NVRTC's name expressions, for a file that defines templates but never names them. */
   const char *instantiate[KCC_MAX_INSTANTIATIONS];
   int ninstantiate;
+  /* The output form's refusal of a pointer that needs two address spaces ("the OpenCL C form
+   * (.cl) needs one address space per pointer"), for the address-space pass's diagnostics;
+   * NULL: "OpenCL C and SPIR-V need one address space per pointer". */
+  const char *one_space;
 } KOptions;
 
 void kcc_options_default(KOptions *o);
@@ -66,11 +70,13 @@ KModule *frontend_parse(const char *path, const KOptions *o, KList *deps);
 bool pass_callgraph(KModule *m); /* callees, recursion check, shared memory per kernel */
 /* Infers the address space of every pointer and specialises device functions per
  * combination of pointer-argument spaces. allow_generic: leave pointers that may point to
- * several spaces generic (PTX can); otherwise they are an error (OpenCL C 1.2, SPIR-V). */
+ * several spaces generic (PTX and CUDA C can); otherwise they are an error (OpenCL C 1.2,
+ * SPIR-V), whose message ends with m->one_space. */
 bool pass_addrspace(KModule *m, bool allow_generic);
 /* For the forms with no generic pointer (OpenCL C, the OpenCL SPIR-V): reports the conflict
- * pass_addrspace left in m (KModule.space_error) and says false; true when there is none. */
-bool kcc_check_one_space(const KModule *m);
+ * pass_addrspace left in m (KModule.space_error), naming `form` (the back end's, also within
+ * a bundle), and says false; true when there is none. */
+bool kcc_check_one_space(const KModule *m, const char *form);
 
 /* Loops that are one instruction on every target (Kernighan's bit count) become it; none
  * at -O0 (idiom.c). */
@@ -98,9 +104,10 @@ int kcc_ptx_isa(const KModule *m, const KOptions *o);
 /* Back ends: append their output to `out`. */
 bool emit_llvm_ir(KModule *m, const KOptions *o, KBuf *out); /* textual LLVM IR (.ll) */
 bool emit_ptx(KModule *m, const KOptions *o, KBuf *out);     /* PTX for o->archs[0] */
-/* The back ends below need a module compiled with allow_generic = false. */
-bool emit_opencl_c(KModule *m, const KOptions *o, KBuf *out); /* OpenCL C 1.2 source (.cl) */
+/* CUDA C takes either; the back ends below it need a module compiled with allow_generic =
+ * false. */
 bool emit_cuda_c(KModule *m, const KOptions *o, KBuf *out);   /* CUDA C source (.cu) */
+bool emit_opencl_c(KModule *m, const KOptions *o, KBuf *out); /* OpenCL C 1.2 source (.cl) */
 bool emit_spirv(KModule *m, const KOptions *o, KBuf *out);    /* validated SPIR-V (.spv) */
 /* Validated SPIR-V for Vulkan compute (.vk.spv): GLCompute entry points, parameters in push
  * constants, buffers through device addresses (docs/bundle.md, "Vulkan"). */

@@ -20,17 +20,21 @@ KModule *kcc_front(const Cmd *c, KOptions *o, const char *source, size_t len, KL
   diag_set_color(false);
   o->source = source;
   o->source_len = len;
+  o->one_space = c->form->one_space;
   /* Diagnostics quote the text compiled, not a file of the same name. */
   if (source) diag_add_source(c->input, source, len);
   KModule *m = kcc_compile_module(c->input, o, deps, c->form->generic_ok);
   o->source = NULL;
   o->source_len = 0;
   if (m && !kir_has_kernel(m)) {
-    /* Every output form exists to launch kernels; an empty one (SPIR-V cannot even express
-     * it without the Linkage capability) would only hide the mistake. */
-    diag_error((KLoc){.file = c->input}, "no kernel in this file; declare one as 'kernel void "
-                                         "name(...)' (or '__global__ void name(...)')");
-    m = NULL;
+    /* Projects ship files of device functions and constants that their build compiles
+     * beside the kernels' files; every form but Vulkan's can carry a module without an entry
+     * point, so this is worth a word, not a refusal (-Werror makes it one). */
+    int errors = diag_error_count();
+    diag_warning((KLoc){0}, "no kernel in this file: the output has no entry point to launch, "
+                            "only the file's variables (a device function is compiled only "
+                            "where a kernel calls it)");
+    if (diag_error_count() > errors) m = NULL;
   }
   return m;
 }

@@ -10,16 +10,24 @@
 #include <sys/stat.h>
 
 const Form kcc_forms[] = {
-    {"ptx", ".ptx", emit_ptx, true, "PTX assembly for NVIDIA GPUs (default)"},
-    {"llvm", ".ll", emit_llvm_ir, true, "optimised LLVM IR for NVPTX"},
-    {"spirv", ".spv", emit_spirv, false, "SPIR-V for OpenCL, validated"},
-    {"vkspv", ".vk.spv", emit_spirv_vulkan, false, "SPIR-V for Vulkan compute, validated"},
-    {"cl", ".cl", emit_opencl_c, false, "OpenCL C 1.2 source"},
-    {"cuda", ".cu", emit_cuda_c, false, "CUDA C source (extern \"C\" kernels)"},
+    {"ptx", ".ptx", emit_ptx, true, NULL, "PTX assembly for NVIDIA GPUs (default)"},
+    {"llvm", ".ll", emit_llvm_ir, true, NULL, "optimised LLVM IR for NVPTX"},
+    {"spirv", ".spv", emit_spirv, false,
+     "the OpenCL SPIR-V form (.spv) needs one address space per pointer",
+     "SPIR-V for OpenCL, validated"},
+    {"vkspv", ".vk.spv", emit_spirv_vulkan, false,
+     "the Vulkan SPIR-V form (.vk.spv) needs one address space per pointer",
+     "SPIR-V for Vulkan compute, validated"},
+    {"cl", ".cl", emit_opencl_c, false,
+     "the OpenCL C form (.cl) needs one address space per pointer", "OpenCL C 1.2 source"},
+    {"cuda", ".cu", emit_cuda_c, true, NULL, "CUDA C source (extern \"C\" kernels)"},
     {"bundle", ".kcb", emit_bundle, false,
+     "the bundle (.kcb) needs one address space per pointer for its OpenCL C and SPIR-V",
      "fat module: PTX, cubins, SPIR-V, OpenCL C, kernel table"},
-    {"header", ".h", emit_header, false, "C header: typed launch functions + embedded bundle"},
-    {"kir", ".kir", NULL, true, "kcc's typed kernel IR, as text"},
+    {"header", ".h", emit_header, false,
+     "the header's bundle (.h) needs one address space per pointer for its OpenCL C and SPIR-V",
+     "C header: typed launch functions + embedded bundle"},
+    {"kir", ".kir", NULL, true, NULL, "kcc's typed kernel IR, as text"},
 };
 const int kcc_nforms = sizeof kcc_forms / sizeof kcc_forms[0];
 #define forms  kcc_forms

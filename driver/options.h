@@ -14,7 +14,9 @@ typedef struct Form {
   const char *name; /* --emit=NAME */
   const char *ext;  /* output extension that selects it */
   EmitFn emit;      /* NULL: handled by the driver itself (kir) */
-  bool generic_ok;  /* the target has a generic address space (PTX) */
+  bool generic_ok;  /* the target has a generic address space (PTX, CUDA C) */
+  /* Where it has none: the refusal of a pointer that needs two spaces, naming the form. */
+  const char *one_space;
   const char *what;
 } Form;
 

@@ -1317,6 +1317,14 @@ static void free_strings(char **s, uint32_t n) {
 static kcrt_status vk_module_load(kcrt_module *m) {
   VkDev *c = vd(m->dev);
   const KcbSection *s = kcb_section(m->b, KCB_SEC_VKSPIRV, 0);
+  if ((!s || !s->size) && !m->b->nkernels) {
+    /* A file without a kernel (kcc warns): Vulkan has no shader module without an entry
+     * point, so kcc writes none; there is nothing to launch, but its variables still load. */
+    VkMod *vm = calloc(1, sizeof *vm);
+    if (!vm) return kcrt_fail(KCRT_ERROR_OUT_OF_MEMORY, "out of host memory");
+    m->h = vm;
+    return KCRT_SUCCESS;
+  }
   if (!s || !s->size)
     return kcrt_fail(KCRT_ERROR_NO_BINARY,
                      "the bundle%s%s has no Vulkan SPIR-V, which %s needs: kcc leaves it out of "
@@ -1425,7 +1433,7 @@ static void vk_module_unload(kcrt_module *m) {
   VkMod *vm = m->h;
   if (!vm) return;
   if (vm->cache) vk.vkDestroyPipelineCache(vd(m->dev)->dev, vm->cache, NULL);
-  vk.vkDestroyShaderModule(vd(m->dev)->dev, vm->shader, NULL);
+  if (vm->shader) vk.vkDestroyShaderModule(vd(m->dev)->dev, vm->shader, NULL);
   free_strings(vm->formats, vm->nformats);
   free_strings(vm->strings, vm->nstrings);
   free(vm);

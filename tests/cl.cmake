@@ -3,7 +3,8 @@
 #   cl.NAME.FORM   kcc NAME.cl --emit=FORM for FORM in kir ptx spirv cl cuda, then the form's
 #                  consumer (tests/consume.sh: ptxas, spirv-val, clang -x cl, nvcc). Any
 #                  diagnostic fails. A `// kcc-args: ...` line adds options, here as for
-#                  the golden KIR (unit/test_opencl_fe.c) and the runtime bundles.
+#                  the golden KIR (unit/test_opencl_fe.c) and the runtime bundles
+#                  (no_kernel.cl, a file of no kernel, takes -w: kcc warns about it).
 #   cl.bad.NAME    tests/cl/bad/NAME.cl fails with exit 1, no output, and its first
 #                  diagnostic is "NAME.cl:" followed by NAME.expected (`// kcc-args: ...` adds
 #                  options). The exact KIR of each kernel is checked by unit/test_opencl_fe.c.

@@ -8,7 +8,10 @@
 #                  with the pinned diagnostic instead, and cuda_asm.cu's (inline PTX) and
 #                  textures.cu's (texture and surface objects) spirv and cl forms, and
 #                  ptr_spaces.cu's (a pointer to a pointer whose inner pointer takes two
-#                  spaces) spirv and cl forms.
+#                  spaces) spirv and cl forms, and generic_ptr.cu's (a pointer to global,
+#                  shared or private memory: generic, which PTX and CUDA C keep) spirv, cl and
+#                  header forms, each refusal naming its form. no_kernel.cu (device functions
+#                  and a constant only) gets every form with no entry point (`-w`: kcc warns).
 #   cu.bad.NAME    tests/cu/bad/NAME.cu fails with exit 1, no output, exactly one error, and
 #                  that error is "NAME.cu:" followed by NAME.expected; tests/cu/bad_cascade/
 #                  NAME.cu the same with clang's further errors allowed.
@@ -32,10 +35,18 @@ foreach(_k ${_kcc_cu_kernels})
   get_filename_component(_name ${_k} NAME_WE)
   foreach(_form kir ptx spirv cl cuda header)
     if((_name STREQUAL "coop" AND _form STREQUAL "spirv") OR
-       ((_name STREQUAL "cuda_asm" OR _name STREQUAL "textures" OR _name STREQUAL "ptr_spaces") AND
-        (_form STREQUAL "spirv" OR _form STREQUAL "cl")))
-      if(_name STREQUAL "ptr_spaces")
-        set(_refusal "ptr_spaces.cu:5:8: error: pointer to global memory used where a pointer to shared memory is needed; OpenCL C and SPIR-V need one address space per pointer")
+       ((_name STREQUAL "cuda_asm" OR _name STREQUAL "textures" OR _name STREQUAL "ptr_spaces" OR
+         _name STREQUAL "generic_ptr") AND (_form STREQUAL "spirv" OR _form STREQUAL "cl")) OR
+       (_name STREQUAL "generic_ptr" AND _form STREQUAL "header"))
+      if(_name STREQUAL "generic_ptr")
+        set(_generic_ptr_forms_spirv "the OpenCL SPIR-V form (.spv) needs one address space per pointer")
+        set(_generic_ptr_forms_cl "the OpenCL C form (.cl) needs one address space per pointer")
+        set(_generic_ptr_forms_header "the header's bundle (.h) needs one address space per pointer for its OpenCL C and SPIR-V")
+        set(_refusal "generic_ptr.cu:20:37: error: this expression may point to shared and private memory; ${_generic_ptr_forms_${_form}}")
+      elseif(_name STREQUAL "ptr_spaces" AND _form STREQUAL "spirv")
+        set(_refusal "ptr_spaces.cu:5:8: error: pointer to global memory used where a pointer to shared memory is needed; the OpenCL SPIR-V form (.spv) needs one address space per pointer")
+      elseif(_name STREQUAL "ptr_spaces")
+        set(_refusal "ptr_spaces.cu:5:8: error: pointer to global memory used where a pointer to shared memory is needed; the OpenCL C form (.cl) needs one address space per pointer")
       elseif(_form STREQUAL "spirv")
         set(_refusal "is not available in SPIR-V output")
       else()

@@ -7,8 +7,10 @@
  * every device function and every address-space clone of it, as the dialect says. Dynamic
  * shared memory is `extern __shared__ T s[];`, sized by the launch as usual in CUDA.
  *
- * The module comes from the same allow_generic = false compilation as OpenCL C (CUDA itself
- * would accept generic pointers; address spaces are simply not printed). */
+ * Address spaces are not printed: a plain `T *` in CUDA device code is a generic pointer, so
+ * the module may come from either compilation, the allow_generic = true one of PTX (the
+ * command line's .cu form: a pointer that may point to two spaces stays generic, as nvcc
+ * would have it) or the OpenCL forms' one. */
 #include "csource.h"
 
 #include <inttypes.h>

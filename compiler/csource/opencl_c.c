@@ -1100,7 +1100,7 @@ bool emit_opencl_c(KModule *m, const KOptions *o, KBuf *out) {
       .kernel_reserved = ocl_kernel_reserved,
       .language = "OpenCL C",
   };
-  if (!kcc_check_one_space(m)) return false;
+  if (!kcc_check_one_space(m, "the OpenCL C form (.cl)")) return false;
   CGen g;
   OclState st = {0};
   m = kir_module_without_image_impl(m); /* OpenCL C has its own image functions */

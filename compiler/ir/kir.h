@@ -899,6 +899,9 @@ typedef struct KModule {
    * look alike, compile it. */
   const char *space_error;
   KLoc space_loc;
+  /* How the address-space refusals end, naming the form (KOptions.one_space); NULL: the
+   * forms in general. */
+  const char *one_space;
 } KModule;
 
 KModule *kir_module(const char *file);

@@ -62,6 +62,11 @@ typedef struct Ctx {
   bool deep_store;     /* fitting a value into the pointer an `&q` points to */
 } Ctx;
 
+/* The end of a refusal: which form needs one space (the driver names the one it writes). */
+static const char *one_space(const KModule *m) {
+  return m->one_space ? m->one_space : "OpenCL C and SPIR-V need one address space per pointer";
+}
+
 static void as_error(Ctx *c, KLoc loc, const char *msg) {
   c->failed = true;
   if (loc.line && loc.line == c->last_error.line && loc.file == c->last_error.file) return;
@@ -70,11 +75,11 @@ static void as_error(Ctx *c, KLoc loc, const char *msg) {
   if (c->capture)
     diag_error(loc,
                "lambda capture '&%s': a reference variable captured by reference may refer to "
-               "any memory, and OpenCL C and SPIR-V cannot keep such a pointer in a closure; "
-               "capture it by copy, or capture a pointer to it",
-               c->capture);
+               "any memory, so its closure needs a generic pointer, and %s; capture it by copy, "
+               "or capture a pointer to it",
+               c->capture, one_space(c->m));
   else
-    diag_error(loc, "%s; OpenCL C and SPIR-V need one address space per pointer", msg);
+    diag_error(loc, "%s; %s", msg, one_space(c->m));
 }
 
 /* A conflict only the forms without a generic space have (KModule.space_error): the first is
@@ -620,10 +625,9 @@ static KFunc *materialise(Ctx *c, Inst *in) {
   return out;
 }
 
-bool kcc_check_one_space(const KModule *m) {
+bool kcc_check_one_space(const KModule *m, const char *form) {
   if (!m->space_error) return true;
-  diag_error(m->space_loc, "%s; OpenCL C and SPIR-V need one address space per pointer",
-             m->space_error);
+  diag_error(m->space_loc, "%s; %s needs one address space per pointer", m->space_error, form);
   return false;
 }
 

@@ -1150,7 +1150,16 @@ static void clear_locals(KStmt *s) {
 
 /* Both flavours: the OpenCL one (vk false) and the Vulkan one. */
 static bool emit(KModule *m, const KOptions *o, KBuf *out, bool vk) {
-  if (!kcc_check_limits(m, o, KL_SPIRV) || (!vk && !kcc_check_one_space(m))) return false;
+  if (vk && !kir_has_kernel(m)) {
+    /* Vulkan has no library modules: a shader module needs an entry point (the bundle goes
+     * without this form then, and libkcrt loads it on Vulkan without one). */
+    diag_error((KLoc){0}, "the Vulkan SPIR-V form (.vk.spv) needs a kernel: a Vulkan shader "
+                          "module must have an entry point");
+    return false;
+  }
+  if (!kcc_check_limits(m, o, KL_SPIRV) ||
+      (!vk && !kcc_check_one_space(m, "the OpenCL SPIR-V form (.spv)")))
+    return false;
   /* OpenCL's SPIR-V has its own image instructions; Vulkan's form samples in software as PTX
    * does (docs/design.md, "Images on Vulkan"), so it keeps the software forms. */
   if (!vk) m = kir_module_without_image_impl(m);
@@ -1197,6 +1206,9 @@ static bool emit(KModule *m, const KOptions *o, KBuf *out, bool vk) {
     sg_vk_finish(&g);
   } else {
     entry_points(&g);
+    /* A module without an entry point is a library to SPIR-V: the validator then asks for
+     * the Linkage capability (a file of no kernel: driver/libkcc.c). */
+    if (!kir_has_kernel(m)) spv_capability(&g.m, SpvCapabilityLinkage);
   }
   for (int i = 0; i < m->funcs.n; i++) clear_locals(((KFunc *)m->funcs.v[i])->body);
   bool ok = !g.failed && diag_error_count() == errors;

@@ -50,8 +50,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   o.lang = FUZZ_LANG;
   fz_quiet();
   diag_reset();
-  /* The forms that need one address space per pointer (OpenCL C, CUDA C, SPIR-V, bundle,
-   * header), then PTX and LLVM IR, which accept generic pointers, from their own compile. */
+  /* The forms that need one address space per pointer (OpenCL C, SPIR-V, bundle, header),
+   * and CUDA C, which takes either compile; then PTX, LLVM IR and CUDA C again (the .cu
+   * form's), which accept generic pointers, from their own compile. */
   KModule *m = kcc_compile_module(path, &o, NULL, false);
   if (m && fz_has_kernel(m)) emit_all(m, &o);
   kir_free_all();
@@ -62,6 +63,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (fz_emit(emit_ptx, m, &o, &out)) fz_check_ptx(&out);
     kbuf_free(&out);
     fz_emit(emit_llvm_ir, m, &o, &out);
+    kbuf_free(&out);
+    if (fz_emit(emit_cuda_c, m, &o, &out)) fz_check_cuda(&out);
     kbuf_free(&out);
   }
   kir_free_all();

@@ -110,10 +110,22 @@ START_TEST(diagnostics_exact) {
                    "int x;\n"
                    "    ^\n");
   kcc_result_free(r);
-  ck_assert_int_eq(compile("void f(void) {}\n", "empty.k", NULL, &r), KCC_ERROR_COMPILE);
-  ck_assert_str_eq(kcc_result_log(r), "empty.k: error: no kernel in this file; declare one as "
-                                      "'kernel void name(...)' (or '__global__ void "
-                                      "name(...)')\n");
+  /* A file without a kernel: a warning and a bundle with no entry point; -Werror refuses. */
+  static const char nokernel[] =
+      "kcc: warning: no kernel in this file: the output has no entry point to launch, only the "
+      "file's variables (a device function is compiled only where a kernel calls it)\n";
+  ck_assert_int_eq(compile("void f(void) {}\n", "empty.k", NULL, &r), KCC_SUCCESS);
+  ck_assert_str_eq(kcc_result_log(r), nokernel);
+  ck_assert_int_eq(kcc_result_warning_count(r), 1);
+  ck_assert_ptr_nonnull(kcc_result_output(r, &n));
+  ck_assert_uint_gt(n, 0);
+  kcc_result_free(r);
+  ck_assert_int_eq(compile("void f(void) {}\n", "empty.k", "-Werror", &r), KCC_ERROR_COMPILE);
+  ck_assert_str_eq(kcc_result_log(r), "kcc: error: no kernel in this file: the output has no "
+                                      "entry point to launch, only the file's variables (a "
+                                      "device function is compiled only where a kernel calls "
+                                      "it)\n");
+  ck_assert_ptr_null(kcc_result_output(r, &n));
   kcc_result_free(r);
 }
 END_TEST

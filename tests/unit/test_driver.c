@@ -173,20 +173,62 @@ START_TEST(output_forms) {
 END_TEST
 
 /* A file without kernels is an error for every form (nothing could be launched from it). */
+static void consumed(const char *files);
+
+/* A file without a kernel (helpers compiled beside other files) gets every form but Vulkan's,
+ * each without an entry point and taken by its consumer, and one warning; -w hides it,
+ * -Werror refuses the file and writes nothing. */
 START_TEST(no_kernels) {
-  tu_write("none.k", "// only a helper\nstatic int twice(int x) { return 2 * x; }\n");
+  static const char warning[] =
+      "kcc: warning: no kernel in this file: the output has no entry point to launch, only the "
+      "file's variables (a device function is compiled only where a kernel calls it)\n";
+  tu_write("none.k", "// only a helper and a table\n"
+                     "constant float table[2] = {1.0f, 2.0f};\n"
+                     "static float twice(float x) { return 2 * x * table[1]; }\n");
   const char *forms[] = {"ptx", "llvm", "kir", "spirv", "cl", "cuda", "bundle", "header"};
+  const char *exts[] = {"ptx", "ll", "kir", "spv", "cl", "cu", "kcb", "h"};
   for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
-    char args[128], *err;
-    snprintf(args, sizeof args, "none.k --emit=%s -o none.out", forms[i]);
-    ck_assert_int_eq(kcc(args, NULL, &err), 1);
-    ck_assert_str_eq(err, "none.k: error: no kernel in this file; declare one as 'kernel void "
-                          "name(...)' (or '__global__ void name(...)')\n");
-    ck_assert(!exists("none.out"));
+    char args[128], file[32], *err;
+    snprintf(file, sizeof file, "none.%s", exts[i]);
+    snprintf(args, sizeof args, "none.k --emit=%s -o %s", forms[i], file);
+    ck_assert_msg(kcc(args, NULL, &err) == 0, "kcc %s", args);
+    ck_assert_str_eq(err, warning);
+    ck_assert_msg(exists(file), "%s", file);
+    free(err);
+    if (strcmp(forms[i], "kir") && strcmp(forms[i], "llvm")) consumed(file);
   }
+  char *out;
+  ck_assert_int_eq(kcc("none.k --emit=kir -o -", &out, NULL), 0);
+  ck_assert_str_eq(out, "module \"none.k\"\n"
+                        "constant float[2] table = (init float[2] (fconst float 1) (fconst float "
+                        "2))\n");
+  free(out);
+
+  /* Vulkan has no module without an entry point. */
+  char *err;
+  ck_assert_int_eq(kcc("none.k -o none.vk.spv", NULL, &err), 1);
+  ck_assert_str_eq(err, "kcc: warning: no kernel in this file: the output has no entry point to "
+                        "launch, only the file's variables (a device function is compiled only "
+                        "where a kernel calls it)\n"
+                        "kcc: error: the Vulkan SPIR-V form (.vk.spv) needs a kernel: a Vulkan "
+                        "shader module must have an entry point\n");
+  ck_assert(!exists("none.vk.spv"));
+  free(err);
+
+  ck_assert_int_eq(kcc("none.k -w -o quiet.ptx", NULL, &err), 0);
+  ck_assert_str_eq(err, "");
+  ck_assert(exists("quiet.ptx"));
+  free(err);
+  ck_assert_int_eq(kcc("none.k -Werror -o strict.kcb", NULL, &err), 1);
+  ck_assert_str_eq(err, "kcc: error: no kernel in this file: the output has no entry point to "
+                        "launch, only the file's variables (a device function is compiled only "
+                        "where a kernel calls it)\n");
+  ck_assert(!exists("strict.kcb"));
+  free(err);
+
   tu_write("empty.k", "");
-  ck_assert_int_eq(kcc("empty.k -o empty.kcb", NULL, NULL), 1);
-  ck_assert(!exists("empty.kcb"));
+  ck_assert_int_eq(kcc("empty.k -w -o empty.kcb", NULL, NULL), 0);
+  ck_assert(exists("empty.kcb"));
 }
 END_TEST
 
@@ -602,8 +644,8 @@ START_TEST(subgroup_macros) {
 END_TEST
 
 /* A lambda that captures a reference variable by reference keeps a pointer to memory of no
- * known space (here shared in one call, global in the other): OpenCL C, SPIR-V and CUDA C
- * refuse it naming the capture, PTX takes it. */
+ * known space (here shared in one call, global in the other): OpenCL C and SPIR-V refuse it
+ * naming the capture and the form, PTX and CUDA C (a generic pointer, as nvcc has it) take it. */
 START_TEST(lambda_ref_capture) {
   tu_write("lr.cu", "template <typename F> __device__ void apply(F f, int n) {\n"
                     "  for (int i = 0; i < n; i++) f(i);\n"
@@ -616,22 +658,31 @@ START_TEST(lambda_ref_capture) {
                     "  acc(p[0], n);\n"
                     "  p[1] = s[0];\n"
                     "}\n");
-  static const char want[] =
-      "lr.cu:4:46: error: lambda capture '&r': a reference variable captured by reference may "
-      "refer to any memory, and OpenCL C and SPIR-V cannot keep such a pointer in a closure; "
-      "capture it by copy, or capture a pointer to it\n"
-      "__device__ void acc(float &r, int n) { apply([&](int i) { r += i; }, n); }\n"
-      "                                             ^\n";
+  static const char *const forms[][2] = {
+      {"cl", "the OpenCL C form (.cl) needs one address space per pointer"},
+      {"spv", "the OpenCL SPIR-V form (.spv) needs one address space per pointer"},
+      {"kcb", "the bundle (.kcb) needs one address space per pointer for its OpenCL C and "
+              "SPIR-V"}};
   char *err;
-  ck_assert_int_eq(kcc("lr.cu -o lr.cl", NULL, &err), 1);
-  ck_assert_str_eq(err, want);
-  ck_assert_int_eq(kcc("lr.cu -o lr.spv", NULL, &err), 1);
-  ck_assert_str_eq(err, want);
+  for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
+    char args[64], want[512];
+    snprintf(args, sizeof args, "lr.cu -o lr.%s", forms[i][0]);
+    snprintf(want, sizeof want,
+             "lr.cu:4:46: error: lambda capture '&r': a reference variable captured by "
+             "reference may refer to any memory, so its closure needs a generic pointer, and "
+             "%s; capture it by copy, or capture a pointer to it\n"
+             "__device__ void acc(float &r, int n) { apply([&](int i) { r += i; }, n); }\n"
+             "                                             ^\n",
+             forms[i][1]);
+    ck_assert_int_eq(kcc(args, NULL, &err), 1);
+    ck_assert_str_eq(err, want);
+    free(err);
+  }
   ck_assert_int_eq(kcc("lr.cu -o lr.ptx", NULL, &err), 0);
   consumed("lr.ptx");
-  /* CUDA C is written from the OpenCL forms' compilation (one space per pointer). */
-  ck_assert_int_eq(kcc("lr.cu -o lr.cu.cu", NULL, &err), 1);
-  ck_assert_str_eq(err, want);
+  ck_assert_int_eq(kcc("lr.cu -o lr.cu.cu", NULL, &err), 0);
+  ck_assert_str_eq(err, "");
+  consumed("lr.cu.cu");
 }
 END_TEST
 

@@ -939,6 +939,57 @@ START_TEST(disk_cache) {
 }
 END_TEST
 
+/* ---------------------------------------------------------------- a bundle of no kernel */
+
+/* In a child, on the device KCC_DEVICE=`sel` names: loads `path` (kcc's bundle of a file
+ * without a kernel) and looks a kernel up. Exit 0 as expected, 77 no such device, else 1. */
+static int zero_kernel_child(const char *sel, const char *path) {
+  setenv("KCC_DEVICE", sel, 1);
+  kcrt_device *d;
+  if (kcrt_device_open_default(&d) != KCRT_SUCCESS) return 77;
+  kcrt_module *m = NULL;
+  kcrt_kernel *k = NULL;
+  int count = -1;
+  if (kcrt_module_load_file(d, path, &m) != KCRT_SUCCESS) {
+    fprintf(stderr, "%s: load: %s\n", sel, kcrt_last_error());
+    return 1;
+  }
+  if (kcrt_module_kernel_count(m, &count) != KCRT_SUCCESS || count != 0) return 1;
+  kcrt_status st = kcrt_kernel_get(m, "weigh", &k);
+  static const char want[] = "no kernel 'weigh' in module none.cl; it has: no kernels";
+  if (st != KCRT_ERROR_KERNEL_NOT_FOUND || k || strcmp(kcrt_last_error(), want)) {
+    fprintf(stderr, "%s: kcrt_kernel_get gave %s: %s\n", sel, kcrt_status_name(st),
+            kcrt_last_error());
+    return 1;
+  }
+  return kcrt_module_unload(m) == KCRT_SUCCESS && kcrt_device_close(d) == KCRT_SUCCESS ? 0 : 1;
+}
+
+/* kcc writes a file without a kernel in every form but Vulkan's (and warns): its bundle loads
+ * on every back end, Vulkan's without a Vulkan form, and names no kernel. Each back end in a
+ * child of its own (the device list is made once per process, for one KCC_DEVICE). */
+START_TEST(zero_kernel_bundle) {
+  tu_write("none.cl", "__constant float w[2] = {1.0f, 2.0f};\n"
+                      "float weigh(float x) { return x * w[1]; }\n");
+  char cmd[1024], path[512];
+  snprintf(cmd, sizeof cmd, "cd %s && %s -w none.cl -o none.kcb", tu_tmpdir(), tu_kcc());
+  ck_assert_int_eq(tu_sh(cmd, NULL, NULL), 0);
+  snprintf(path, sizeof path, "%s/none.kcb", tu_tmpdir());
+  const char *sels[] = {"opencl", "vulkan", "cuda"};
+  int ran = 0;
+  for (size_t i = 0; i < sizeof sels / sizeof *sels; i++) {
+    pid_t pid = fork();
+    if (pid == 0) _exit(zero_kernel_child(sels[i], path));
+    int st = 0;
+    waitpid(pid, &st, 0);
+    ck_assert_msg(WIFEXITED(st) && (WEXITSTATUS(st) == 0 || WEXITSTATUS(st) == 77),
+                  "%s: the zero-kernel bundle failed (status %d)", sels[i], st);
+    ran += WEXITSTATUS(st) == 0;
+  }
+  ck_assert_int_ge(ran, 1);
+}
+END_TEST
+
 Suite *suite(void) {
   Suite *s = suite_create("runtime_api");
   TCase *tc = tcase_create("api");
@@ -971,6 +1022,11 @@ Suite *suite(void) {
   tcase_add_test(tc, vector_params);
   tcase_add_test(tc, disk_cache);
   suite_add_tcase(s, tc);
+  /* No fixture: no driver is initialised before the test's children are forked. */
+  TCase *bare = tcase_create("bare");
+  tcase_set_timeout(bare, 120);
+  tcase_add_test(bare, zero_kernel_bundle);
+  suite_add_tcase(s, bare);
   return s;
 }
 
