@@ -205,6 +205,10 @@ def kcrt():
         _proto(lib, "kcrt_image_read", st, c_void_p, c_void_p)
         _proto(lib, "kcrt_sampler_create", st, c_void_p, c_int, c_int, c_int, P(c_void_p))
         _proto(lib, "kcrt_sampler_free", st, c_void_p)
+        _proto(lib, "kcrt_texture_create", st, c_void_p, c_void_p, c_void_p, P(c_void_p))
+        _proto(lib, "kcrt_texture_free", st, c_void_p)
+        _proto(lib, "kcrt_surface_create", st, c_void_p, c_void_p, P(c_void_p))
+        _proto(lib, "kcrt_surface_free", st, c_void_p)
         _proto(lib, "kcrt_launch", st, c_void_p, c_void_p, Dim3, Dim3, c_size_t, c_void_p,
                c_int)
         lib.local_marker = ctypes.addressof(ctypes.c_ubyte.in_dll(lib, "kcrt_local_marker"))
