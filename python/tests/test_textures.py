@@ -418,13 +418,14 @@ def test_surfaces(mod, fresh, st, dims):
     # Reads: a random image into a buffer.
     data = _random_texels(rng, shape, dtype)
     img.copy_to_device(data)
-    got = np.zeros(vshape, dtype)
+    bufdtype = "uint16" if dtype == "float16" else dtype  # a __half * is an unsigned short *
+    got = np.zeros(vshape, bufdtype)
     getattr(mod, "sr%d_%s" % (dims, name))[grid, 32](got, surf, *extra)
     assert got.tobytes() == data.tobytes(), msg
     # Writes (through SPIR-V PoCL's library lacks write_imagei for 3D images).
     if _pocl() and dims == 3 and np.dtype(dtype).kind == "i":
         return
-    v = _random_texels(rng, vshape, dtype)
+    v = _random_texels(rng, vshape, dtype).view(bufdtype)
     getattr(mod, "sw%d_%s" % (dims, name))[grid, 32](v, surf, *extra)
     assert img.copy_to_host().tobytes() == v.tobytes(), msg
     surf.free()
