@@ -9,6 +9,7 @@ random images and coordinates (the seed is in each failure's message); surface w
 reads bit for bit. Both launch paths (kcc._fastlaunch and ctypes) take the objects, and every
 refusal is checked with its exception's class and text."""
 import os
+import re
 
 import numpy as np
 import pytest
@@ -626,3 +627,60 @@ def test_compiled_unchecked_on_cpu_devices():
     assert forced.checked
     with pytest.raises(kcc.NoBinaryError):
         forced.k
+
+
+OTHER_DEVICE = r'''
+import os
+for v in ("KCC_DEVICE", "ONEAPI_DEVICE_SELECTOR", "HIP_VISIBLE_DEVICES"):
+    os.environ.pop(v, None)
+import numpy as np, kcc
+ds = kcc.devices()
+print("|".join(d.name.split("-")[0] for d in ds))
+d0, d1 = ds[0], ds[1]
+m = kcc.compile("""
+__global__ void k(cudaTextureObject_t t, cudaSurfaceObject_t s, float *o) {
+    o[0] = tex2D<float>(t, 0.5f, 0.5f);
+    surf2Dwrite(1.0f, s, 0, 0);
+}""", name="k.cu")
+img0 = kcc.Image(np.ones((2, 2, 1), np.float32), device=d0)
+img1 = kcc.Image(np.ones((2, 2, 1), np.float32), device=d1)
+t1, s1 = kcc.Texture(img1), kcc.Surface(img1)
+print(t1.device is d1, s1.device is d1)
+for f in (lambda: kcc.Texture(img1, device=d0), lambda: kcc.Surface(img0, device=d1),
+          lambda: m.get_kernel("k", d0)[1, 1](t1, kcc.Surface(img0), np.zeros(1, np.float32)),
+          lambda: m.get_kernel("k", d0)[1, 1](kcc.Texture(img0), s1, np.zeros(1, np.float32))):
+    try:
+        f()
+        print("no error")
+    except ValueError as e:
+        print(e)
+o = np.zeros(1, np.float32)
+m.get_kernel("k", d1)[1, 1](t1, s1, o)
+print(o[0], img1.copy_to_host()[0, 0, 0])
+'''
+
+
+def test_other_device():
+    """Objects of another device, on two PoCL devices (POCL_DEVICES="basic pthread", as
+    test_scale.py): refused when made and when launched, with the device named."""
+    if get_platform() != "Portable Computing Language" or os.environ.get("KCC_DEVICE"):
+        pytest.skip("two PoCL devices: the default device is PoCL's")
+    from conftest import run_python
+    st, out, err = run_python(OTHER_DEVICE, {"POCL_DEVICES": "basic pthread"})
+    assert st == 0, err
+    lines = out.splitlines()
+    if lines[0] != "basic|pthread":
+        pytest.skip("other devices than PoCL's two: %s" % lines[0])
+    names = re.findall(r"device \d \(([^)]*)\)", lines[2])
+    d0, d1 = names[1], names[0]
+    assert lines[1:] == [
+        "True True",
+        "kcc.Texture: the image is on device 1 (%s), not on device 0 (%s); a texture is made "
+        "on its image's device" % (d1, d0),
+        "kcc.Surface: the image is on device 0 (%s), not on device 1 (%s); a surface is made "
+        "on its image's device" % (d0, d1),
+        "kernel 'k' parameter 't' (cudaTextureObject_t): the texture is on device 1 (%s), the "
+        "kernel on 0 (%s)" % (d1, d0),
+        "kernel 'k' parameter 's' (cudaSurfaceObject_t): the surface is on device 1 (%s), the "
+        "kernel on 0 (%s)" % (d1, d0),
+        "1.0 1.0"]
