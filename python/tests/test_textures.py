@@ -8,6 +8,7 @@ mirror; normalized reads c / 255, c / 65535, max(c / 127, -1), max(c / 32767, -1
 random images and coordinates (the seed is in each failure's message); surface writes and
 reads bit for bit. Both launch paths (kcc._fastlaunch and ctypes) take the objects, and every
 refusal is checked with its exception's class and text."""
+import itertools
 import os
 import re
 
@@ -68,15 +69,15 @@ __global__ void sw3_{N}(const {T} *v, cudaSurfaceObject_t s, int w, int h) {{
   int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y, z = blockIdx.z;
   if (x < w) surf3Dwrite(v[(z * h + y) * w + x], s, x * (int)sizeof({T}), y, z);
 }}
-__global__ void sr1_{N}({T_} *v, cudaSurfaceObject_t s, int w) {{
+__global__ void sr1_{N}({T} *v, cudaSurfaceObject_t s, int w) {{
   int x = blockIdx.x * blockDim.x + threadIdx.x;
   if (x < w) v[x] = surf1Dread<{T}>(s, x * (int)sizeof({T}));
 }}
-__global__ void sr2_{N}({T_} *v, cudaSurfaceObject_t s, int w) {{
+__global__ void sr2_{N}({T} *v, cudaSurfaceObject_t s, int w) {{
   int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
   if (x < w) v[y * w + x] = surf2Dread<{T}>(s, x * (int)sizeof({T}), y);
 }}
-__global__ void sr3_{N}({T_} *v, cudaSurfaceObject_t s, int w, int h) {{
+__global__ void sr3_{N}({T} *v, cudaSurfaceObject_t s, int w, int h) {{
   int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y, z = blockIdx.z;
   if (x < w) surf3Dread(&v[(z * h + y) * w + x], s, x * (int)sizeof({T}), y, z);
 }}
@@ -108,7 +109,7 @@ def _source():
                          "threadIdx.x;\n  if (i < n) o[i] = %s;\n}\n"
                          % (name, t, _c_type(t), call.replace("<T>", "<%s>" % _c_type(t))))
     for n, t, _, _ in SURF_TYPES:
-        parts.append(SURF_SRC.format(N=n, T=t, T_=t))
+        parts.append(SURF_SRC.format(N=n, T=t))
     parts.append(OTHERS)
     return "".join(parts)
 
@@ -125,12 +126,12 @@ def fresh():
     return np.random.default_rng(seed), seed
 
 
-def _pocl():
-    return get_platform() == "Portable Computing Language"
-
-
-def get_platform():
+def _platform():
     return getattr(kcc.get_device(), "platform", "")
+
+
+def _pocl():
+    return _platform() == "Portable Computing Language"
 
 
 def _fast_or_ctypes(kernel, grid, block, fast):
@@ -211,7 +212,6 @@ def _reference(texels, coords, layers, addressing, filt, normalized):
     sizes = texels.shape[1:1 + dims][::-1]  # width, height, depth
     axes = [_axis(coords[:, k], sizes[k], addressing, filt, normalized) for k in range(dims)]
     out = None
-    import itertools
     for combo in itertools.product(*axes):
         idx = [c[0] for c in combo]
         w = np.ones(len(coords))
@@ -331,7 +331,7 @@ def _run_family(mod, rng, seed, family, fmt, addressing, filt, normalized, fast=
     img.free()
 
 
-def _modes(fmt, index, normalized_ok=True):
+def _modes(fmt, index):
     """The index-th sampling configuration a format takes (integers: nearest only; wrap and
     mirror: normalized coordinates only), cycling through all of them."""
     floats = fmt[2] == "normalized_float" or fmt[0] in ("float32", "float16")
@@ -629,6 +629,25 @@ def test_compiled_unchecked_on_cpu_devices():
         forced.k
 
 
+def test_compiled_for_a_gpu_loads_unchecked_on_cpu_devices(monkeypatch):
+    """A module compiled while a GPU was the device (unchecked), then loaded on a CPU device:
+    the checked variant it would get there has no form the device loads, so it keeps its own
+    unchecked bundle."""
+    if kcc.get_device().type != "cpu":
+        pytest.skip("the default device is no CPU device")
+    monkeypatch.setattr(_core, "_current_device_type", lambda: "gpu")
+    src = ("__global__ void k(cudaTextureObject_t t, float *o) { o[0] = tex1D<float>(t, "
+           "1.5f); }\n")
+    m = kcc.compile(src, name="g.cu")
+    assert (m.checked, m._variant_source is not None) == (False, True)
+    assert m.checked_on(kcc.get_device()) is False
+    o = np.zeros(1, np.float32)
+    m.k[1, 1](kcc.Texture(kcc.Image(np.arange(3, dtype=np.float32).reshape(3, 1))), o)
+    assert o[0] == 1.0
+    plain = kcc.compile("__global__ void k(float *o) { o[0] = 1; }", name="q.cu")
+    assert (plain.checked, plain.checked_on(kcc.get_device())) == (False, True)
+
+
 OTHER_DEVICE = r'''
 import os
 for v in ("KCC_DEVICE", "ONEAPI_DEVICE_SELECTOR", "HIP_VISIBLE_DEVICES"):
@@ -663,7 +682,7 @@ print(o[0], img1.copy_to_host()[0, 0, 0])
 def test_other_device():
     """Objects of another device, on two PoCL devices (POCL_DEVICES="basic pthread", as
     test_scale.py): refused when made and when launched, with the device named."""
-    if get_platform() != "Portable Computing Language" or os.environ.get("KCC_DEVICE"):
+    if not _pocl() or os.environ.get("KCC_DEVICE"):
         pytest.skip("two PoCL devices: the default device is PoCL's")
     from conftest import run_python
     st, out, err = run_python(OTHER_DEVICE, {"POCL_DEVICES": "basic pthread"})
