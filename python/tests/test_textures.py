@@ -504,6 +504,25 @@ def test_image_free_frees_its_objects(mod):
                             "was freed")
 
 
+def test_garbage_collection():
+    """A texture or surface gone frees its libkcrt object at once (no cycle with its image);
+    the image lives while a texture holds it."""
+    import weakref
+    img = kcc.Image(np.ones((4, 4, 4), np.float32))
+    tex, surf = kcc.Texture(img), kcc.Surface(img)
+    assert sorted(img._deps.values()) == ["kcrt_surface_free", "kcrt_texture_free"]
+    del tex
+    assert list(img._deps.values()) == ["kcrt_surface_free"]
+    del surf
+    assert img._deps == {}
+    ref = weakref.ref(img)
+    tex = kcc.Texture(img)
+    del img
+    assert ref() is tex.image
+    del tex
+    assert ref() is None
+
+
 def _err(exc, f, *a, **kw):
     with pytest.raises(exc) as e:
         f(*a, **kw)
