@@ -194,7 +194,7 @@ PARAM_IMAGE, PARAM_SAMPLER = 7, 8  # OpenCL C image2d_t & co., sampler_t (kcrt.h
 PARAM_TEXTURE, PARAM_SURFACE = 9, 10  # CUDA's cudaTextureObject_t, cudaSurfaceObject_t
 # How kcc._fastlaunch may convert a parameter's argument in C (fastlaunch.c's P_*); with
 # FAST_PYTHON, and for any argument the C side does not take, the parameter's setter runs.
-FAST_PYTHON, FAST_BUFFER, FAST_INT, FAST_FLOAT, FAST_DOUBLE = 0, 1, 2, 3, 4
+FAST_PYTHON, FAST_BUFFER, FAST_INT, FAST_FLOAT, FAST_DOUBLE, FAST_TEXOBJ = 0, 1, 2, 3, 4, 5
 
 
 _DTYPE_CACHE = {}
@@ -2060,6 +2060,8 @@ def _fast_code(p):
             return (FAST_INT, p.scalar)
         if kind == "f":
             return (FAST_DOUBLE if p.scalar == 11 else FAST_FLOAT, p.scalar)
+    if p.kind in (PARAM_TEXTURE, PARAM_SURFACE):
+        return (FAST_TEXOBJ, p.kind)  # a kcc.Texture / kcc.Surface by its handle
     return (FAST_PYTHON, 0)
 
 

@@ -480,6 +480,11 @@ def texobj_setter(p, arg, where, dev):
     store = ctypes.c_void_p()
     keep = [None]  # the object the slot holds: alive until the next launch replaces it
     cls = Texture if p.kind == 9 else Surface
+    # The slot points at `store` from the start: kcc._fastlaunch writes a handle there itself
+    # (P_TEXOBJ), without calling this setter.
+    arg.value = ctypes.addressof(store)
+    arg.size = ctypes.sizeof(store)
+    arg.buffer = None
 
     def set_texobj(a):
         if not isinstance(a, cls):
@@ -538,3 +543,7 @@ def image_setter(p, arg, where, dev):
         arg.size = ctypes.sizeof(store)
         arg.buffer = None
     return set_image
+
+
+if N.fast:  # the C launch path passes these by their handle (fastlaunch.c, P_TEXOBJ)
+    N.fast.register_texobj(Texture, Surface)

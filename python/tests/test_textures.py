@@ -11,6 +11,7 @@ refusal is checked with its exception's class and text."""
 import itertools
 import os
 import re
+import weakref
 
 import numpy as np
 import pytest
@@ -140,7 +141,10 @@ def _pocl():
 
 
 def _fast_or_ctypes(kernel, grid, block, fast):
-    """kernel[grid, block] through kcc._fastlaunch (fast) or the ctypes path."""
+    """kernel[grid, block] through kcc._fastlaunch (fast), the ctypes path (False) or
+    whichever this process uses (None)."""
+    if fast is None:
+        return kernel[grid, block]
     if fast:
         if N.fast is None:
             pytest.skip("kcc._fastlaunch not loaded here: %s" % N.fast_error)
@@ -281,7 +285,7 @@ def _image_or_skip(data, image_type, mode, dtype, ch):
         raise
 
 
-def _run_family(mod, rng, seed, family, fmt, addressing, filt, normalized, fast=True):
+def _run_family(mod, rng, seed, family, fmt, addressing, filt, normalized, fast=None):
     dtype, ch, mode = fmt
     image_type, dims, layered, _ = FAMILIES[family]
     if _pocl() and layered and normalized:
@@ -396,6 +400,31 @@ def test_both_launch_paths(mod, fresh, fast):
                 fast=fast)
 
 
+def test_fastlaunch_passes_handles(mod):
+    """kcc._fastlaunch converts a live texture or surface of the kernel's device in C (by its
+    handle, keeping the object until another replaces it); anything else goes to the Python
+    setter, which raises."""
+    if N.fast is None:
+        pytest.skip("kcc._fastlaunch not loaded here: %s" % N.fast_error)
+    k = mod.copy2
+    assert [_core._fast_code(p) for p in k.params][:2] == [(_core.FAST_TEXOBJ, 9),
+                                                           (_core.FAST_TEXOBJ, 10)]
+    src = kcc.Image(np.arange(12, dtype=np.float32).reshape(3, 4, 1))
+    dst = kcc.Image.empty((3, 4, 1), np.float32)
+    tex, surf = kcc.Texture(src), kcc.Surface(dst)
+    k[(1, 3), (32, 1)](tex, surf, 4)
+    assert k._held[:2] == [tex, surf]  # C's own list: the setters keep theirs elsewhere
+    np.testing.assert_array_equal(dst.copy_to_host(), 2 * src.copy_to_host())
+    ref = weakref.ref(tex)
+    del tex
+    assert ref() is not None  # held by the kernel until the next launch
+    k[(1, 3), (32, 1)](kcc.Texture(src), surf, 4)
+    assert ref() is None
+    surf.free()
+    with pytest.raises(ValueError, match="the surface was freed"):
+        k[(1, 3), (32, 1)](kcc.Texture(src), surf, 4)
+
+
 # ---------------------------------------------------------------- surfaces
 
 
@@ -507,7 +536,6 @@ def test_image_free_frees_its_objects(mod):
 def test_garbage_collection():
     """A texture or surface gone frees its libkcrt object at once (no cycle with its image);
     the image lives while a texture holds it."""
-    import weakref
     img = kcc.Image(np.ones((4, 4, 4), np.float32))
     tex, surf = kcc.Texture(img), kcc.Surface(img)
     assert sorted(img._deps.values()) == ["kcrt_surface_free", "kcrt_texture_free"]
