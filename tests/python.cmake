@@ -26,14 +26,15 @@ add_test(NAME python.pip_install
 set_tests_properties(python.pip_install PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 3600
   LABELS python RUN_SERIAL TRUE)
 
-# python.images_vulkan  python/tests/test_images.py (kcc.Image, kcc.Sampler) on the Vulkan
-#                       device (KCC_DEVICE=vulkan: lavapipe here), whose images libkcrt makes as
+# python.images_vulkan  python/tests/test_images.py (kcc.Image, kcc.Sampler) and
+#                       test_textures.py (kcc.Texture, kcc.Surface) on the Vulkan device
+#                       (KCC_DEVICE=vulkan: lavapipe here), whose images libkcrt makes as
 #                       buffers and kcc's Vulkan form samples in software (docs/design.md,
 #                       "Images on Vulkan"). Skipped without a Vulkan device or a Python.
 set(_py_vk_sh [=[
 KCC_DEVICE=vulkan "$1" --devices 2>&1 | grep -q "KCC_DEVICE='vulkan' selects" ||
   { echo "skipped: no Vulkan device"; exit 77; }
-KCC_DEVICE=vulkan exec sh "$2/ctest_run.sh" "$3" "$4" "$2/test_images.py"
+KCC_DEVICE=vulkan exec sh "$2/ctest_run.sh" "$3" "$4" "$2/test_images.py" "$2/test_textures.py"
 ]=])
 add_test(NAME python.images_vulkan
   COMMAND sh -c "${_py_vk_sh}" sh $<TARGET_FILE:kcc> ${_py_src} ${CMAKE_BINARY_DIR}

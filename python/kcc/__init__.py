@@ -17,7 +17,7 @@ from ._core import (Device, DeviceArray, Event, Kernel, MemoryPool, Module, Stre
                     devices, emit, event_elapsed_time, get_default_memory_pool, get_device,
                     load, local, select_device, set_memory_pool, stats, synchronize,
                     to_device)
-from ._image import Image, Sampler
+from ._image import Image, Sampler, Surface, Texture
 from ._elementwise import ElementwiseKernel, ReductionKernel, ScanKernel
 from ._errors import (BuildFailedError, CompileError, DriverError, Error, InvalidArgumentError,
                       InvalidLaunchError, InvalidModuleError, InvalidOptionError,
@@ -72,7 +72,8 @@ def __getattr__(name):
 
 __all__ = [
     "jit", "Device", "DeviceArray", "ElementwiseKernel", "Event", "Image", "Kernel",
-    "MemoryPool", "Module", "Sampler", "get_default_memory_pool", "set_memory_pool",
+    "MemoryPool", "Module", "Sampler", "Surface", "Texture", "get_default_memory_pool",
+    "set_memory_pool",
     "ReductionKernel", "ScanKernel", "Stream", "compile", "compile_file",
     "device_array", "device_array_like", "devices", "emit", "event_elapsed_time", "get_device",
     "load", "local", "select_device", "stats", "synchronize", "to_device", "Error",

@@ -219,6 +219,28 @@ class Sampler:
                  device: Optional[Device] = ...) -> None: ...
     def free(self) -> None: ...
 
+class Texture:
+    image: Image
+    addressing: str  # CUDA's: 'clamp', 'border', 'wrap', 'mirror'
+    filter: str  # 'nearest', 'linear'
+    normalized: bool
+    read_mode: str  # 'element', 'normalized_float'
+    device: Device
+    def __init__(self, image: Image, addressing: str = ..., filter: str = ...,
+                 normalized: bool = ..., read_mode: Optional[str] = ...,
+                 device: Optional[Device] = ...) -> None: ...
+    @property
+    def freed(self) -> bool: ...
+    def free(self) -> None: ...
+
+class Surface:
+    image: Image
+    device: Device
+    def __init__(self, image: Image, device: Optional[Device] = ...) -> None: ...
+    @property
+    def freed(self) -> bool: ...
+    def free(self) -> None: ...
+
 # ---------------------------------------------------------------- modules, kernels, launches
 
 class _Param:

@@ -191,9 +191,10 @@ _DTYPE_ET = {v[0]: k for k, v in _ET.items()}
 _FLT_MAX = 3.4028234663852886e38
 PARAM_POINTER, PARAM_SCALAR, PARAM_STRUCT, PARAM_LOCAL = 1, 2, 3, 4
 PARAM_IMAGE, PARAM_SAMPLER = 7, 8  # OpenCL C image2d_t & co., sampler_t (kcrt.h)
+PARAM_TEXTURE, PARAM_SURFACE = 9, 10  # CUDA's cudaTextureObject_t, cudaSurfaceObject_t
 # How kcc._fastlaunch may convert a parameter's argument in C (fastlaunch.c's P_*); with
 # FAST_PYTHON, and for any argument the C side does not take, the parameter's setter runs.
-FAST_PYTHON, FAST_BUFFER, FAST_INT, FAST_FLOAT, FAST_DOUBLE = 0, 1, 2, 3, 4
+FAST_PYTHON, FAST_BUFFER, FAST_INT, FAST_FLOAT, FAST_DOUBLE, FAST_TEXOBJ = 0, 1, 2, 3, 4, 5
 
 
 _DTYPE_CACHE = {}
@@ -1350,12 +1351,34 @@ def compile(source, options=(), name=None, bounds_check=None):
     plain = tuple(o for o in options if o != "-fbounds-check")
     bundle, log, cached = _compile_hinted(
         "bundle", source, plain + ("-fbounds-check",) if checked else plain, name)
+    every_device = False
+    if checked and choice is None:
+        alt = _unchecked_for_opencl(bundle, source, plain, name)
+        if alt is not None:
+            (bundle, log, cached), checked, every_device = alt, False, True
     _issue_warnings(log, name, source)
     m = Module(bundle, name, log, cached)
     m.checked = checked
-    if choice is None:  # the device decides: another kind of device gets the other variant
+    if choice is None and not every_device:
+        # the device decides: another kind of device gets the other variant
         m._variant_source = (source, plain, name)
     return m
+
+
+_KCB_OPENCL_FORMS = (5, 6, 11)  # the SPIRV, OPENCL_C and VKSPIRV sections (docs/bundle.md)
+
+
+def _unchecked_for_opencl(bundle, source, plain, name):
+    """The unchecked compile's (bundle, log, cached) when the checked `bundle` has no form a
+    CPU device loads (no SPIR-V, OpenCL C or Vulkan SPIR-V) and the unchecked one has: a
+    CUDA kernel's texture and surface objects, which -fbounds-check keeps to PTX and CUDA C
+    (docs/design.md, "CUDA texture objects on every back end"). A kernel that runs
+    unchecked beats one that cannot load; None otherwise (inline PTX: no OpenCL form
+    either way)."""
+    if _bundle_sections(bundle, _KCB_OPENCL_FORMS) is not False:
+        return None
+    r = _compile_cached("bundle", source, plain, name)
+    return r if _bundle_sections(r[0], _KCB_OPENCL_FORMS) else None
 
 
 def compile_file(path, options=(), name=None, bounds_check=None):
@@ -1392,10 +1415,10 @@ _KCB_MAGIC = b"\x89KCB\r\n\x1a\n"
 _KCB_BOUNDS = 9  # the BOUNDS section: present exactly in bundles made with -fbounds-check
 
 
-def _bundle_checked(bundle):
-    """Whether a bundle was compiled with -fbounds-check: it has a non-empty BOUNDS section
-    (docs/bundle.md; libkcrt checks the rest when it loads the bundle). None when the
-    header or the section table is cut short."""
+def _bundle_sections(bundle, kinds):
+    """Whether a bundle has a non-empty section of one of `kinds` (docs/bundle.md; libkcrt
+    checks the rest when it loads the bundle). None when the header or the section table is
+    cut short."""
     if len(bundle) < 48:
         return None
     header_size = int.from_bytes(bundle[12:16], "little")
@@ -1404,10 +1427,16 @@ def _bundle_checked(bundle):
     if end > len(bundle):
         return None
     for i in range(header_size, end, 32):
-        if int.from_bytes(bundle[i:i + 4], "little") == _KCB_BOUNDS and \
+        if int.from_bytes(bundle[i:i + 4], "little") in kinds and \
                 int.from_bytes(bundle[i + 16:i + 24], "little"):
             return True
     return False
+
+
+def _bundle_checked(bundle):
+    """Whether a bundle was compiled with -fbounds-check: it has a non-empty BOUNDS section.
+    None when the header or the section table is cut short."""
+    return _bundle_sections(bundle, (_KCB_BOUNDS,))
 
 # The modules with kernels kept as attributes, for select_device() to forget them.
 _modules_kept = weakref.WeakSet()
@@ -1461,6 +1490,8 @@ class Module:
             source, plain, name = self._variant_source
             b, _, _ = _compile_cached("bundle", source,
                                       plain + ("-fbounds-check",) if want else plain, name)
+            if want and _unchecked_for_opencl(b, source, plain, name) is not None:
+                b = self.bundle  # texture objects: unchecked on CPU devices too
             self._variants[want] = b
         return b
 
@@ -1484,6 +1515,8 @@ class Module:
         device = device or get_device()
         if self._variant_source is None:
             return self.checked
+        if device.type == "cpu" and not self.checked:
+            return self._bundle_for(device) is not self.bundle
         return device.type == "cpu"
 
     def kernel_names(self, device=None):
@@ -1620,6 +1653,9 @@ class Kernel(N.fast.KernelBase if N.fast else object):
         if p.kind in (PARAM_IMAGE, PARAM_SAMPLER):
             from ._image import image_setter  # kcc.Image, kcc.Sampler
             return image_setter(p, arg, where, self.device)
+        if p.kind in (PARAM_TEXTURE, PARAM_SURFACE):
+            from ._image import texobj_setter  # kcc.Texture, kcc.Surface
+            return texobj_setter(p, arg, where, self.device)
         if p.kind == PARAM_LOCAL:
             marker = N.kcrt().local_marker
 
@@ -1873,6 +1909,11 @@ class Kernel(N.fast.KernelBase if N.fast else object):
                     raise TypeError("%s is a pointer: it takes an array, not a kcc.%s (an "
                                     "OpenCL image or sampler goes to an image2d_t & co. or "
                                     "sampler_t parameter)" % (where, type(a).__name__))
+                if isinstance(a, (_image.Texture, _image.Surface)):
+                    raise TypeError("%s is a pointer: it takes an array, not a kcc.%s (a CUDA "
+                                    "texture or surface object goes to a cudaTextureObject_t "
+                                    "or cudaSurfaceObject_t parameter)"
+                                    % (where, type(a).__name__))
                 raise TypeError("%s takes a numpy array, a kcc device array or a CUDA array "
                                 "(__cuda_array_interface__), not %s" % (where, type(a).__name__))
             check_dtype(a.dtype, a.shape, _et_of_dtype(a.dtype))
@@ -2019,6 +2060,8 @@ def _fast_code(p):
             return (FAST_INT, p.scalar)
         if kind == "f":
             return (FAST_DOUBLE if p.scalar == 11 else FAST_FLOAT, p.scalar)
+    if p.kind in (PARAM_TEXTURE, PARAM_SURFACE):
+        return (FAST_TEXOBJ, p.kind)  # a kcc.Texture / kcc.Surface by its handle
     return (FAST_PYTHON, 0)
 
 

@@ -1,6 +1,9 @@
 """kcc.Image and kcc.Sampler: OpenCL C's images and samplers (issue 30) for `.cl` kernels
 taking image2d_t & co. and sampler_t, over libkcrt's kcrt_image_* and kcrt_sampler_*
-(docs/runtime.md, "Images and samplers"; docs/python.md, "Images and samplers")."""
+(docs/runtime.md, "Images and samplers"; docs/python.md, "Images and samplers"); and
+kcc.Texture and kcc.Surface, CUDA's texture and surface objects over such images for `.cu`
+kernels taking cudaTextureObject_t and cudaSurfaceObject_t (kcrt_texture_*, kcrt_surface_*;
+docs/python.md, "Textures and surfaces")."""
 import ctypes
 
 from . import _native as N
@@ -159,6 +162,11 @@ class Image:
         self.depth = dims.get("depth", 0)
         self.array_size = dims.get("array_size", 0)
         self.nbytes = dtype.itemsize
+        # The textures and surfaces made over the image: handle -> its kcrt free function's
+        # name. libkcrt's objects point at their image, so free() frees them first; raw
+        # handles, not the Python objects, so that an image and its textures make no cycle
+        # (each is freed when its last reference goes, not at the next cyclic collection).
+        self._deps = {}
         for s in shape:
             self.nbytes *= s
         self._ctype = ctype
@@ -205,9 +213,15 @@ class Image:
         return out
 
     def free(self):
-        """Releases the image now (else when it is garbage collected)."""
+        """Releases the image now (else when it is garbage collected), and with it the
+        textures and surfaces made over it (kcc.Texture, kcc.Surface), which are then freed
+        (using one raises ValueError)."""
         h, self._h = getattr(self, "_h", None), None
+        deps = getattr(self, "_deps", None)
         if h and N._kcrt is not None:
+            for d, free in list(deps.items()):
+                getattr(N._kcrt, free)(d)
+            deps.clear()
             N._kcrt.kcrt_image_free(h)
 
     __del__ = free
@@ -273,6 +287,229 @@ class Sampler:
             self.device.name, " (freed)" if self._h is None else "")
 
 
+# CUDA's address modes (cudaTextureDesc.addressMode) as kcrt_addressing: clamp is OpenCL's
+# CLAMP_TO_EDGE, border its CLAMP, wrap REPEAT, mirror MIRRORED_REPEAT. A texture speaks
+# CUDA's words, as the kernel that reads it does; 'clamp' means the edge texel there, the
+# border colour in OpenCL (kcc.Sampler), so the two sets are not mixed.
+_TEX_ADDRESSING = {"clamp": 1, "border": 2, "wrap": 3, "mirror": 4}
+_OPENCL_ADDRESSING = {"clamp_to_edge": "clamp", "repeat": "wrap",
+                      "mirrored_repeat": "mirror", "none": "clamp"}
+_READ_MODES = {"element": 0, "normalized_float": 1}  # kcrt_read_mode
+_NORMALIZED_CHANNELS = ("unorm_int8", "unorm_int16", "snorm_int8", "snorm_int16")
+_FLOAT_CHANNELS = _NORMALIZED_CHANNELS + ("half_float", "float")
+_TEXEL_ORDERS = ("R", "RG", "RGBA")  # a CUDA texel's 1, 2 or 4 components
+
+
+class _TextureDesc(ctypes.Structure):  # kcrt_texture_desc
+    _fields_ = [("addressing", ctypes.c_int), ("filter", ctypes.c_int),
+                ("normalized", ctypes.c_int), ("read_mode", ctypes.c_int)]
+
+
+class _TexObj:
+    """What kcc.Texture and kcc.Surface share: the image, its device, the lifetime."""
+
+    _what = _free = None
+
+    def _over(self, image, device):
+        """Checks the image (a live kcc.Image of a CUDA texel's order) and the device."""
+        cls = type(self).__name__
+        self._h = None
+        if not isinstance(image, Image):
+            what = ("a numpy array" if type(image).__module__ == "numpy" and
+                    hasattr(image, "shape") else type(image).__name__)
+            raise TypeError("kcc.%s: takes a kcc.Image (kcc.Image(array) makes one), not %s"
+                            % (cls, what))
+        if image._h is None:
+            raise ValueError("kcc.%s: the image was freed (img.free())" % cls)
+        if device is not None and device is not image.device:
+            raise ValueError("kcc.%s: the image is on device %d (%s), not on device %d (%s); "
+                             "a %s is made on its image's device"
+                             % (cls, image.device.index, image.device.name, device.index,
+                                device.name, self._what))
+        if image.order not in _TEXEL_ORDERS:
+            raise ValueError("kcc.%s: the image's channel order is %s; a CUDA texel has 1, 2 or "
+                             "4 components (order 'R', 'RG' or 'RGBA')" % (cls, image.order))
+        self.image = image
+        self.device = image.device
+
+    def _made(self, h):
+        self._h = h.value
+        self.image._deps[self._h] = self._free
+
+    def _alive(self, where):
+        """Raises ValueError when the object, or its image, was freed."""
+        if self._h is None:
+            raise ValueError("%s: the %s was freed" % (where, self._what))
+        if self.image._h is None:
+            raise ValueError("%s: the %s's image was freed (which frees its textures and "
+                             "surfaces)" % (where, self._what))
+
+    def free(self):
+        """Releases the object now (else when it is garbage collected; freeing its image
+        frees it too). The image stays."""
+        h, self._h = getattr(self, "_h", None), None
+        img = getattr(self, "image", None)
+        # Freed already when its image was (the image's free() emptied _deps).
+        if h and img is not None and img._deps.pop(h, None) and N._kcrt is not None:
+            getattr(N._kcrt, self._free)(h)
+
+    __del__ = free
+
+    @property
+    def freed(self):
+        """Whether the object (or its image) was freed."""
+        return self._h is None or self.image._h is None
+
+    def _image_words(self):
+        img = self.image
+        dims = "x".join(str(s) for s in (img.width, img.height, img.depth) if s)
+        if img.array_size:
+            dims += ", %d layers" % img.array_size
+        return "%s %s %s %s" % (img.image_type, dims, img.order, img.channel_type)
+
+
+class Texture(_TexObj):
+    """A CUDA texture object over a kcc.Image, for a `.cu` kernel's cudaTextureObject_t
+    parameter (tex1Dfetch, tex1D, tex2D, tex3D, tex2DLod, tex1DLayered, tex2DLayered...):
+    cudaCreateTextureObject's resource and texture descriptions in one. `addressing`:
+    CUDA's address mode for every dimension, 'clamp' (the edge texel), 'border' (zeros),
+    'wrap' or 'mirror' (these two need normalized coordinates); `filter` 'nearest' (CUDA's
+    point) or 'linear' (channels read as float only); `normalized`: coordinates in [0, 1)
+    (normalizedCoords); `read_mode`: 'normalized_float' (cudaReadModeNormalizedFloat: 8- and
+    16-bit integer channels read as [0, 1] or [-1, 1], a kcc.Image made with the default
+    normalized=True) or 'element' (cudaReadModeElementType: integers as they are, from an
+    image made with normalized=False; half and float channels), or None for the one the
+    image's channel type implies (libkcrt takes no other). The kernel reads the image as the
+    type its calls name: tex2D a '2d' image, tex1Dfetch a '1d_buffer' one, tex2DLayered a
+    '2d_array' one... The texture keeps its image alive; img.free() frees it."""
+
+    _what = "texture"
+    _free = "kcrt_texture_free"
+
+    def __init__(self, image, addressing="clamp", filter="nearest", normalized=False,
+                 read_mode=None, device=None):
+        self._over(image, device)
+        if addressing not in _TEX_ADDRESSING:
+            hint = ""
+            if addressing in _OPENCL_ADDRESSING:
+                hint = (" ('%s' is OpenCL's name, kcc.Sampler's; CUDA's is '%s')"
+                        % (addressing, _OPENCL_ADDRESSING[addressing]))
+            raise ValueError("kcc.Texture: addressing %r is not one of 'clamp', 'border', "
+                             "'wrap', 'mirror'%s" % (addressing, hint))
+        if filter not in _FILTERS:
+            hint = " (CUDA's point filtering is 'nearest')" if filter == "point" else ""
+            raise ValueError("kcc.Texture: filter %r is not 'nearest' or 'linear'%s"
+                             % (filter, hint))
+        ch = image.channel_type
+        implied = "normalized_float" if ch in _NORMALIZED_CHANNELS else "element"
+        if read_mode is None:
+            read_mode = implied
+        if read_mode not in _READ_MODES:
+            raise ValueError("kcc.Texture: read_mode %r is not 'element' or 'normalized_float'"
+                             % (read_mode,))
+        if read_mode != implied:
+            if implied == "element":
+                why = ("%s channels read as their own type: read_mode='element'%s"
+                       % (ch, "; for normalized floats make the image with "
+                          "normalized=True" if image.dtype.itemsize < 4 and
+                          image.dtype.kind in "iu" else ""))
+            else:
+                why = ("%s channels are normalized: they read as floats "
+                       "(read_mode='normalized_float'); for the integers make the image with "
+                       "kcc.Image(array, normalized=False)" % ch)
+            raise ValueError("kcc.Texture: read_mode %r does not fit the image: %s"
+                             % (read_mode, why))
+        if filter == "linear" and ch not in _FLOAT_CHANNELS:
+            raise ValueError("kcc.Texture: linear filtering of %s channels; CUDA and OpenCL "
+                             "filter only texels read as float (normalized 8- and 16-bit, "
+                             "float16, float32 channels)" % ch)
+        if addressing in ("wrap", "mirror") and not normalized:
+            raise ValueError("kcc.Texture: %s addressing needs normalized coordinates "
+                             "(normalized=True), as CUDA defines it" % addressing)
+        self.addressing = addressing
+        self.filter = filter
+        self.normalized = bool(normalized)
+        self.read_mode = read_mode
+        d = _TextureDesc(_TEX_ADDRESSING[addressing], _FILTERS[filter], int(self.normalized),
+                         _READ_MODES[read_mode])
+        h = ctypes.c_void_p()
+        _check(N.kcrt().kcrt_texture_create(self.device._open(), image._h, ctypes.byref(d),
+                                            ctypes.byref(h)),
+               "kcc.Texture over a %s image on %s" % (self._image_words(), self.device.name))
+        self._made(h)
+
+    def __repr__(self):
+        return "<kcc.Texture %s %s%s %s over %s on %s%s>" % (
+            self.filter, self.addressing, " normalized" if self.normalized else "",
+            self.read_mode, self._image_words(), self.device.name,
+            " (freed)" if self.freed else "")
+
+
+class Surface(_TexObj):
+    """A CUDA surface object over a kcc.Image, for a `.cu` kernel's cudaSurfaceObject_t
+    parameter (surf1Dread/write, surf2D..., surf3D..., the layered forms; x in bytes): the
+    raw texels, so the image's channels are integers (normalized=False for 8- and 16-bit
+    ones), float16 or float32, and it is not a '1d_buffer' image (CUDA has no surface over
+    linear memory). The surface keeps its image alive; img.free() frees it."""
+
+    _what = "surface"
+    _free = "kcrt_surface_free"
+
+    def __init__(self, image, device=None):
+        self._over(image, device)
+        if image.channel_type in _NORMALIZED_CHANNELS:
+            raise ValueError("kcc.Surface: the image's channels are %s (normalized); a surface "
+                             "holds raw texels: make the image with kcc.Image(array, "
+                             "normalized=False)" % image.channel_type)
+        if image.image_type == "1d_buffer":
+            raise ValueError("kcc.Surface: a 1d_buffer image; CUDA has no surface over linear "
+                             "memory (tex1Dfetch reads one through a kcc.Texture)")
+        h = ctypes.c_void_p()
+        _check(N.kcrt().kcrt_surface_create(self.device._open(), image._h, ctypes.byref(h)),
+               "kcc.Surface over a %s image on %s" % (self._image_words(), self.device.name))
+        self._made(h)
+
+    def __repr__(self):
+        return "<kcc.Surface over %s on %s%s>" % (self._image_words(), self.device.name,
+                                                  " (freed)" if self.freed else "")
+
+
+def texobj_setter(p, arg, where, dev):
+    """The argument setter of a texture or surface object parameter (a `.cu` kernel's
+    cudaTextureObject_t, cudaSurfaceObject_t; kcc._core.Kernel._setter)."""
+    store = ctypes.c_void_p()
+    keep = [None]  # the object the slot holds: alive until the next launch replaces it
+    cls = Texture if p.kind == 9 else Surface
+    # The slot points at `store` from the start: kcc._fastlaunch writes a handle there itself
+    # (P_TEXOBJ), without calling this setter.
+    arg.value = ctypes.addressof(store)
+    arg.size = ctypes.sizeof(store)
+    arg.buffer = None
+
+    def set_texobj(a):
+        if not isinstance(a, cls):
+            hint = (" (kcc.Texture(image, addressing, filter, normalized) makes one)"
+                    if cls is Texture else " (kcc.Surface(image) makes one)")
+            if type(a).__module__ == "numpy" and hasattr(a, "shape"):
+                what = "a numpy array"
+            elif isinstance(a, (_TexObj, Image, Sampler)):
+                what = "a kcc.%s" % type(a).__name__
+            else:
+                what = type(a).__name__
+            raise TypeError("%s takes a kcc.%s%s, not %s" % (where, cls.__name__, hint, what))
+        a._alive(where)
+        if a.device is not dev:
+            raise ValueError("%s: the %s is on device %d (%s), the kernel on %d (%s)"
+                             % (where, a._what, a.device.index, a.device.name, dev.index,
+                                dev.name))
+        store.value = a._h
+        keep[0] = a
+        arg.value = ctypes.addressof(store)
+        arg.size = ctypes.sizeof(store)
+        arg.buffer = None
+    return set_texobj
+
+
 def image_setter(p, arg, where, dev):
     """The argument setter of an image or sampler parameter (kcc._core.Kernel._setter)."""
     store = ctypes.c_void_p()
@@ -306,3 +543,7 @@ def image_setter(p, arg, where, dev):
         arg.size = ctypes.sizeof(store)
         arg.buffer = None
     return set_image
+
+
+if N.fast:  # the C launch path passes these by their handle (fastlaunch.c, P_TEXOBJ)
+    N.fast.register_texobj(Texture, Surface)

@@ -78,7 +78,7 @@ _kcc = None
 # The launch path in C (kcc._fastlaunch, python/src/fastlaunch.c), or None: launches through
 # ctypes. Looked for where the libraries are ($KCC_LIBDIR, then this package's directory);
 # KCC_PYEXT=0 leaves it unused. fast_error says why there is none (not found, not loadable).
-FAST_VERSION = 4  # the contract with fastlaunch.c (its VERSION)
+FAST_VERSION = 5  # the contract with fastlaunch.c (its VERSION)
 FAST_NAME = "_fastlaunch.abi3.so"
 fast = None
 fast_error = None
@@ -205,6 +205,10 @@ def kcrt():
         _proto(lib, "kcrt_image_read", st, c_void_p, c_void_p)
         _proto(lib, "kcrt_sampler_create", st, c_void_p, c_int, c_int, c_int, P(c_void_p))
         _proto(lib, "kcrt_sampler_free", st, c_void_p)
+        _proto(lib, "kcrt_texture_create", st, c_void_p, c_void_p, c_void_p, P(c_void_p))
+        _proto(lib, "kcrt_texture_free", st, c_void_p)
+        _proto(lib, "kcrt_surface_create", st, c_void_p, c_void_p, P(c_void_p))
+        _proto(lib, "kcrt_surface_free", st, c_void_p)
         _proto(lib, "kcrt_launch", st, c_void_p, c_void_p, Dim3, Dim3, c_size_t, c_void_p,
                c_int)
         lib.local_marker = ctypes.addressof(ctypes.c_ubyte.in_dll(lib, "kcrt_local_marker"))

@@ -6,10 +6,12 @@
  * subscript (KernelBase's mp_subscript: a dict lookup) and the call (Launch's tp_call) are C,
  * and the arguments kcc can convert without Python's help are written straight into the
  * kernel's kcrt_arg array: kcc device arrays (by their buffer handle), Python ints for integer
- * parameters, Python floats and ints for float and double parameters. Every other argument,
- * and every one of these that would fail a check, goes to the parameter's Python setter
- * (_core.py), which does the conversion or raises the exception the ctypes path raises, with
- * its text: one implementation of the semantics, and errors identical on both paths.
+ * parameters, Python floats and ints for float and double parameters, kcc.Texture and
+ * kcc.Surface objects for CUDA texture and surface parameters (by their kcrt handle). Every
+ * other argument, and every one of these that would fail a check, goes to the parameter's
+ * Python setter (_core.py), which does the conversion or raises the exception the ctypes path
+ * raises, with its text: one implementation of the semantics, and errors identical on both
+ * paths.
  *
  * libkcrt is not linked: kcrt_launch's address comes from the ctypes handle (bind()), so the
  * extension and ctypes use the same library, wherever KCC_LIBDIR found it.
@@ -38,7 +40,7 @@
 
 /* The version of the contract with _core.py (the parameter codes, setup()'s arguments):
  * _native.py refuses an extension of another version and falls back to ctypes. */
-#define FAST_VERSION 4
+#define FAST_VERSION 5
 
 /* Py_XSETREF is not in the limited API. */
 #define SETREF(dst, src)                                                                           \
@@ -53,6 +55,10 @@ typedef kcrt_status (*launch_fn)(kcrt_kernel *, kcrt_queue *, kcrt_dim3, kcrt_di
 
 static launch_fn the_launch;       /* kcrt_launch (bind()); a stub in bench/python_overhead.py */
 static PyObject *device_array_cls; /* kcc.DeviceArray (register_array()): exact type checks */
+/* kcc.Texture and kcc.Surface (register_texobj()), and the names of the attributes a launch
+ * reads from them. */
+static PyObject *texture_cls, *surface_cls;
+static PyObject *str_h, *str_device, *str_image;
 
 /* ---------------------------------------------------------------- ArrayBase
  * The base of kcc.DeviceArray: the fields a launch reads, as C fields rather than entries of
@@ -173,11 +179,12 @@ static PyType_Spec array_spec = {
 
 /* How a parameter's argument may be converted here; anything else goes to its Python setter.
  * The codes are _core.py's (FAST_* there). */
-enum { P_PYTHON = 0, P_BUFFER = 1, P_INT = 2, P_FLOAT = 3, P_DOUBLE = 4 };
+enum { P_PYTHON = 0, P_BUFFER = 1, P_INT = 2, P_FLOAT = 3, P_DOUBLE = 4, P_TEXOBJ = 5 };
 
 typedef struct {
   int code;
-  int et;   /* P_BUFFER: the pointee's element type (0: any); P_INT: the integer's */
+  int et;   /* P_BUFFER: the pointee's element type (0: any); P_INT: the integer's; P_TEXOBJ:
+               the parameter's kind (KCRT_PARAM_TEXTURE or KCRT_PARAM_SURFACE) */
   int size; /* P_INT: bytes */
   int is_unsigned;
   long long lo; /* P_INT: range (uint64: [0, LLONG_MAX] here, the rest by the slow test) */
@@ -189,6 +196,9 @@ typedef struct {
       *configs;      /* dict: launch configuration tuple -> Launch (Python's _configs) */
   PyObject *setters; /* tuple: one Python setter per parameter (_core.Kernel._setter) */
   PyObject *device;  /* the kcc.Device the kernel is on */
+  /* list: per parameter, the texture or surface of the last launch that passed one here, kept
+   * alive until another replaces it (the Python setters' `keep`: a kernel may still read it). */
+  PyObject *held;
   kcrt_kernel *handle;
   kcrt_arg *args; /* the kernel's argument array (a ctypes array the Kernel keeps) */
   int nparams;
@@ -201,6 +211,7 @@ static int kernel_traverse(KernelBase *self, visitproc visit, void *arg) {
   Py_VISIT(self->configs);
   Py_VISIT(self->setters);
   Py_VISIT(self->device);
+  Py_VISIT(self->held);
   return 0;
 }
 
@@ -208,6 +219,7 @@ static int kernel_clear(KernelBase *self) {
   Py_CLEAR(self->configs);
   Py_CLEAR(self->setters);
   Py_CLEAR(self->device);
+  Py_CLEAR(self->held);
   return 0;
 }
 
@@ -270,9 +282,21 @@ static PyObject *kernel_setup(PyObject *o, PyObject *a) {
       return NULL;
     }
     if (p->code == P_INT && int_range(p)) p->code = P_PYTHON;
-    if (p->code < P_PYTHON || p->code > P_DOUBLE) p->code = P_PYTHON;
+    if (p->code == P_TEXOBJ && p->et != KCRT_PARAM_TEXTURE && p->et != KCRT_PARAM_SURFACE)
+      p->code = P_PYTHON;
+    if (p->code < P_PYTHON || p->code > P_TEXOBJ) p->code = P_PYTHON;
+  }
+  PyObject *held = PyList_New(n);
+  if (!held) {
+    PyMem_Free(params);
+    return NULL;
+  }
+  for (Py_ssize_t i = 0; i < n; i++) {
+    Py_INCREF(Py_None);
+    PyList_SetItem(held, i, Py_None);
   }
   if (!self->lock && !(self->lock = PyThread_allocate_lock())) {
+    Py_DECREF(held);
     PyMem_Free(params);
     PyErr_SetString(PyExc_RuntimeError, "kcc: cannot make a lock");
     return NULL;
@@ -286,6 +310,7 @@ static PyObject *kernel_setup(PyObject *o, PyObject *a) {
   SETREF(self->setters, setters);
   Py_INCREF(device);
   SETREF(self->device, device);
+  SETREF(self->held, held);
   Py_RETURN_NONE;
 }
 
@@ -319,6 +344,8 @@ static PyMethodDef kernel_methods[] = {
 static PyMemberDef kernel_members[] = {
     {"_configs", T_OBJECT_EX, offsetof(KernelBase, configs), 0,
      "launch configuration -> launch object"},
+    {"_held", T_OBJECT, offsetof(KernelBase, held), READONLY,
+     "per parameter, the texture or surface the last launch passed there"},
     {NULL, 0, 0, 0, NULL},
 };
 
@@ -405,6 +432,26 @@ static int launch_init(Launch *self, PyObject *args, PyObject *kw) {
   return 0;
 }
 
+/* The handle of a live kcc.Texture (kcc.Surface) on the kernel's device, else NULL (the
+ * setter raises the error): a._h not None, a.device the kernel's, a.image._h not None. */
+static void *texobj_handle(const KernelBase *k, const Param *p, PyObject *a) {
+  PyObject *cls = p->et == KCRT_PARAM_TEXTURE ? texture_cls : surface_cls;
+  if (!cls || !PyObject_TypeCheck(a, (PyTypeObject *)cls)) return NULL;
+  void *h = NULL;
+  PyObject *ho = PyObject_GetAttr(a, str_h);
+  PyObject *dev = ho ? PyObject_GetAttr(a, str_device) : NULL;
+  PyObject *img = dev ? PyObject_GetAttr(a, str_image) : NULL;
+  PyObject *img_h = img ? PyObject_GetAttr(img, str_h) : NULL;
+  if (img_h && dev == k->device && PyLong_CheckExact(ho) && img_h != Py_None)
+    h = PyLong_AsVoidPtr(ho);
+  Py_XDECREF(ho);
+  Py_XDECREF(dev);
+  Py_XDECREF(img);
+  Py_XDECREF(img_h);
+  PyErr_Clear(); /* a missing attribute or a bad value: the setter says what is wrong */
+  return h;
+}
+
 /* An argument converted here, without Python: 1 done, 0 not (its setter decides). */
 static int fast_arg(const KernelBase *k, const Param *p, kcrt_arg *slot, PyObject *a) {
   switch (p->code) {
@@ -460,6 +507,17 @@ static int fast_arg(const KernelBase *k, const Param *p, kcrt_arg *slot, PyObjec
     if (fabs(v) > FLT_MAX && !isinf(v)) return 0; /* out of float's range (NaN passes) */
     float f = (float)v;
     memcpy((void *)slot->value, &f, sizeof f);
+    return 1;
+  }
+  case P_TEXOBJ: {
+    /* slot->value is the setter's 8 bytes (texobj_setter points the slot at them when it is
+     * made), so both paths write the same place. */
+    void *h = texobj_handle(k, p, a);
+    if (!h || !slot->value || slot->size != sizeof h || !k->held) return 0;
+    memcpy((void *)slot->value, &h, sizeof h);
+    slot->buffer = NULL;
+    Py_INCREF(a);
+    PyList_SetItem(k->held, p - k->params, a); /* the previous one released */
     return 1;
   }
   default: return 0;
@@ -1182,6 +1240,18 @@ static PyObject *fast_register_array(PyObject *m, PyObject *cls) {
   Py_RETURN_NONE;
 }
 
+static PyObject *fast_register_texobj(PyObject *m, PyObject *args) {
+  (void)m;
+  PyObject *tex, *surf;
+  if (!PyArg_ParseTuple(args, "O!O!:register_texobj", &PyType_Type, &tex, &PyType_Type, &surf))
+    return NULL;
+  Py_INCREF(tex);
+  SETREF(texture_cls, tex);
+  Py_INCREF(surf);
+  SETREF(surface_cls, surf);
+  Py_RETURN_NONE;
+}
+
 static PyMethodDef fast_methods[] = {
     {"bind", fast_bind, METH_O, "bind(address): the kcrt_launch that launches call."},
     {"bind_wait", fast_bind_wait, METH_O,
@@ -1192,6 +1262,9 @@ static PyMethodDef fast_methods[] = {
      "the caller spins spin_ns before sleeping, the worker as long for the next call."},
     {"register_array", fast_register_array, METH_O,
      "register_array(cls): the device array class whose instances are passed by handle."},
+    {"register_texobj", fast_register_texobj, METH_VARARGS,
+     "register_texobj(texture_cls, surface_cls): the classes of texture and surface objects, "
+     "passed by their handle."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -1231,8 +1304,11 @@ PyMODINIT_FUNC PyInit__fastlaunch(void) {
     str_current = PyUnicode_InternFromString("_current");
     str_miss = PyUnicode_InternFromString("_miss");
     str_failed = PyUnicode_InternFromString("_failed");
+    str_h = PyUnicode_InternFromString("_h");
+    str_device = PyUnicode_InternFromString("device");
+    str_image = PyUnicode_InternFromString("image");
   }
-  if (!array_type || !launch_type || !jit_type || !kernel_type || !str_failed ||
+  if (!array_type || !launch_type || !jit_type || !kernel_type || !str_failed || !str_image ||
       add(m, "ArrayBase", array_type) || add(m, "KernelBase", kernel_type) ||
       add(m, "Launch", launch_type) || add(m, "JitLaunchBase", jit_type) ||
       PyModule_AddIntConstant(m, "VERSION", FAST_VERSION)) {

@@ -138,6 +138,43 @@ run("unhashable configuration", lambda: (m.vecadd[[2], 256](da, db, dc, n),
 s = kcc.Stream()
 run("on a stream", lambda: (m.vecadd[2, 256, 0, s](a, b, c, n), (c == a + b).all())[1])
 run("bad stream", lambda: m.vecadd[2, 256, 0, "s"](da, db, dc, n))
+
+# CUDA texture and surface objects (kcc.Texture, kcc.Surface): the C path hands them to the
+# Python setters; the same results and refusals either way.
+t = kcc.compile("""
+__global__ void tex(cudaTextureObject_t t, const float2 *at, float *o, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) o[i] = tex2D<float>(t, at[i].x, at[i].y);
+}
+__global__ void surf(cudaSurfaceObject_t s, const float *v, int w) {
+    int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
+    if (x < w) surf2Dwrite(v[y * w + x], s, x * 4, y);
+}
+""", name="texobj.cu")
+texels = rng.standard_normal((6, 10, 1), dtype=np.float32)
+timg = kcc.Image(texels)
+tx = kcc.Texture(timg, filter="linear", addressing="border")
+sf = kcc.Surface(timg)
+at = rng.uniform(-1, 11, (n, 2)).astype(np.float32)
+to = np.zeros(n, np.float32)
+run("texture", lambda: (t.tex[2, 256](tx, at, to, n), to.tobytes().hex()[:64],
+                        float(to.sum()))[1:])
+run("texture, device arrays", lambda: (t.tex[2, 256](tx, kcc.to_device(at), dc, n),
+                                       (dc.copy_to_host() == to).all())[1])
+run("texture for a surface", lambda: t.surf[(1, 6), 16](tx, to, 10))
+run("surface for a texture", lambda: t.tex[2, 256](sf, at, to, n))
+run("image for a texture", lambda: t.tex[2, 256](timg, at, to, n))
+run("int for a texture", lambda: t.tex[2, 256](12345, at, to, n))
+run("texture for a pointer", lambda: m.vecadd[2, 256](tx, db, dc, n))
+vals = rng.standard_normal(60, dtype=np.float32)
+run("surface", lambda: (t.surf[(1, 6), 16](sf, vals, 10),
+                        (timg.copy_to_host().ravel() == vals).all())[1])
+tx2 = kcc.Texture(kcc.Image(texels))
+tx2.free()
+run("freed texture", lambda: t.tex[2, 256](tx2, at, to, n))
+timg.free()
+run("texture of a freed image", lambda: t.tex[2, 256](tx, at, to, n))
+run("surface of a freed image", lambda: t.surf[(1, 6), 16](sf, vals, 10))
 run("negative shared", lambda: m.vecadd[2, 256, -1](da, db, dc, n))
 run("no configuration", lambda: m.vecadd(da, db, dc, n))
 for line in lines:
