@@ -247,6 +247,80 @@ static void integer_dot_product(KBuf *b) {
   kbuf_printf(b, "#endif\n");
 }
 
+/* Section 6.4.3's conversions to floating point with an explicit rounding mode,
+ * convert_<float|double>N_<rtz|rtp|rtn>(x), for every source type: the default (round to
+ * nearest even) conversion, then one step to the neighbouring value in the mode's direction
+ * when it rounded the wrong way. Whether it did is an exact comparison: an integer source
+ * against the result converted back (an integer-valued float wherever the conversion is
+ * inexact; past the integer type's range, 2^63 or 2^64, it rounded up), a double against the
+ * float widened. Conversions that are exact (8- and 16-bit integers, float to double, 32-bit
+ * integers to double) are the plain conversion. No KIR node or back end is involved, so every
+ * form rounds alike, Vulkan's included, whose SPIR-V has no rounding-mode conversions. */
+static void rounded_conversions(KBuf *b) {
+  /* The neighbours of r towards +inf and -inf, by their bits (r finite or infinite, not NaN;
+     from a zero of either sign to the smallest denormal). */
+  kbuf_printf(b, "__KCC_CL static inline float __kcc_up_f(float r) { uint u = as_uint(r); "
+                 "return as_float(u == 0x80000000u ? 1u : (u >> 31) ? u - 1u : u + 1u); }\n"
+                 "__KCC_CL static inline float __kcc_down_f(float r) { uint u = as_uint(r); "
+                 "return as_float(u == 0u ? 0x80000001u : (u >> 31) ? u + 1u : u - 1u); }\n"
+                 "__KCC_CL static inline double __kcc_up_d(double r) { ulong u = as_ulong(r); "
+                 "return as_double(u == 0x8000000000000000ul ? 1ul : (u >> 63) ? u - 1ul : u + "
+                 "1ul); }\n"
+                 "__KCC_CL static inline double __kcc_down_d(double r) { ulong u = "
+                 "as_ulong(r); return as_double(u == 0ul ? 0x8000000000000001ul : (u >> 63) ? "
+                 "u + 1ul : u - 1ul); }\n");
+  static const char *const srcs[] = {"char", "uchar", "short", "ushort", "int",  "uint",
+                                     "long", "ulong", "float", "double", "half"};
+  static const char *const modes[] = {"rtz", "rtp", "rtn"};
+  for (int d = 0; d < 2; d++) {
+    const char *T = d ? "double" : "float", *s = d ? "d" : "f";
+    for (size_t i = 0; i < sizeof srcs / sizeof *srcs; i++) {
+      const char *S = srcs[i];
+      bool half = !strcmp(S, "half"), dbl = !strcmp(S, "double");
+      if (half) kbuf_printf(b, "#ifdef cl_khr_fp16\n");
+      /* cmp: r (the nearest-even result) above x (1), below (-1), equal (0). */
+      char cmp[192];
+      bool is64 = !strcmp(S, "long") || !strcmp(S, "ulong");
+      if (!d && (!strcmp(S, "int") || !strcmp(S, "uint")))
+        snprintf(cmp, sizeof cmp, "(long)r > (long)x ? 1 : (long)r < (long)x ? -1 : 0");
+      else if (is64)
+        snprintf(cmp, sizeof cmp, "r >= 0x1p%d%s ? 1 : (%s)r > x ? 1 : (%s)r < x ? -1 : 0",
+                 S[0] == 'u' ? 64 : 63, d ? "" : "f", S, S);
+      else if (dbl && !d)
+        snprintf(cmp, sizeof cmp, "isnan(x) ? 0 : (double)r > x ? 1 : (double)r < x ? -1 : 0");
+      else
+        cmp[0] = 0; /* exact */
+      for (int m = 0; m < 3; m++) {
+        kbuf_printf(b, F " %s convert_%s_%s(%s x) { %s r = (%s)x;", T, T, modes[m], S, T, T);
+        if (cmp[0]) {
+          kbuf_printf(b, " int c = %s;", cmp);
+          if (m == 0)
+            kbuf_printf(b, " return c > 0 && r > 0 ? __kcc_down_%s(r) : c < 0 && r < 0 ? "
+                           "__kcc_up_%s(r) : r;",
+                        s, s);
+          else
+            kbuf_printf(b, " return c %s 0 ? __kcc_%s_%s(r) : r;", m == 1 ? "<" : ">",
+                        m == 1 ? "up" : "down", s);
+        } else {
+          kbuf_printf(b, " return r;");
+        }
+        kbuf_printf(b, " }\n");
+        /* Vectors: component by component. */
+        static const char *const comp = "0123456789abcdef";
+        for (int l = 1; l < (int)(sizeof lens / sizeof *lens); l++) {
+          int n = lens[l];
+          kbuf_printf(b, F " %s%d convert_%s%d_%s(%s%d x) { return (%s%d)(", T, n, T, n, modes[m],
+                      S, n, T, n);
+          for (int k = 0; k < n; k++)
+            kbuf_printf(b, "%sconvert_%s_%s(x.s%c)", k ? ", " : "", T, modes[m], comp[k]);
+          kbuf_printf(b, "); }\n");
+        }
+      }
+      if (half) kbuf_printf(b, "#endif\n");
+    }
+  }
+}
+
 char *fe_cl_lib(void) {
   KBuf b = {0};
   kbuf_printf(&b, "#define __KCC_CL\n");
@@ -254,6 +328,7 @@ char *fe_cl_lib(void) {
   relational_functions(&b);
   async_copies(&b);
   integer_dot_product(&b);
+  rounded_conversions(&b);
   fe_cl_workgroup(&b);
   kbuf_printf(&b, "#undef __KCC_CL\n");
   return b.data;
