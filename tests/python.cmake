@@ -26,18 +26,21 @@ add_test(NAME python.pip_install
 set_tests_properties(python.pip_install PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 3600
   LABELS python RUN_SERIAL TRUE)
 
-# python.rounding_vulkan  python/tests/test_cl_rounding.py (OpenCL C's rounding-mode conversions
-#                         to floating point, written in the prelude) on the Vulkan device,
-#                         whose SPIR-V has none of its own. Skipped without a Vulkan device.
+# python.cl_builtins_vulkan  python/tests/test_cl_rounding.py (OpenCL C's rounding-mode
+#                         conversions to floating point) and test_cl_bitops.py
+#                         (cl_khr_extended_bit_ops), both written in the .cl prelude, on the
+#                         Vulkan device, whose SPIR-V has no rounding-mode conversions. Skipped
+#                         without a Vulkan device.
 set(_py_vk_round_sh [=[
 KCC_DEVICE=vulkan "$1" --devices 2>&1 | grep -q "KCC_DEVICE='vulkan' selects" ||
   { echo "skipped: no Vulkan device"; exit 77; }
-KCC_DEVICE=vulkan exec sh "$2/ctest_run.sh" "$3" "$4" "$2/test_cl_rounding.py"
+KCC_DEVICE=vulkan exec sh "$2/ctest_run.sh" "$3" "$4" "$2/test_cl_rounding.py" \
+  "$2/test_cl_bitops.py"
 ]=])
-add_test(NAME python.rounding_vulkan
+add_test(NAME python.cl_builtins_vulkan
   COMMAND sh -c "${_py_vk_round_sh}" sh $<TARGET_FILE:kcc> ${_py_src} ${CMAKE_BINARY_DIR}
           ${CMAKE_SOURCE_DIR})
-set_tests_properties(python.rounding_vulkan PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600
+set_tests_properties(python.cl_builtins_vulkan PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600
   LABELS "python;vulkan" ENVIRONMENT "XDG_CACHE_HOME=${CMAKE_CURRENT_BINARY_DIR}/python-cache-vkr")
 
 # python.images_vulkan  python/tests/test_images.py (kcc.Image, kcc.Sampler) and

@@ -321,6 +321,58 @@ static void rounded_conversions(KBuf *b) {
   }
 }
 
+/* cl_khr_extended_bit_ops (an OpenCL 3.0 extension, OpenCL 1.0's types): bitfield_insert,
+ * bitfield_extract_signed/_unsigned and bit_reverse on every integer type and vector width,
+ * offset and count scalars (their sum at most the width, as the extension requires). Shifts
+ * are made in the unsigned type and cast back, so char and short, which C promotes to int,
+ * lose the bits shifted past their width as vectors of them do. */
+static void bit_ops(KBuf *b) {
+  static const char *const masks[] = {"0x5555555555555555ul", "0x3333333333333333ul",
+                                      "0x0f0f0f0f0f0f0f0ful", "0x00ff00ff00ff00fful",
+                                      "0x0000ffff0000fffful", "0x00000000fffffffful"};
+  for (size_t e = 0; e < sizeof ints / sizeof *ints; e++)
+    for (size_t l = 0; l < sizeof lens / sizeof *lens; l++) {
+      int n = lens[l], w = ints[e].bits;
+      const char *signed_t = ints[e].is_signed ? ints[e].t : ints[e].t + 1;
+      char T[16], U[16], S[16];
+      fe_cl_vtype(T, sizeof T, ints[e].t, n);
+      fe_cl_vtype(U, sizeof U, ints[e].u, n);
+      fe_cl_vtype(S, sizeof S, signed_t, n);
+      /* __U/__S/__T: the bits as the unsigned, the signed and the own type (casts for
+         scalars, as_T for vectors, which OpenCL C does not cast to another vector type). */
+      const char *cv = n == 1 ? "(%s)" : "as_%s";
+      kbuf_printf(b, "#define __U(x) ");
+      kbuf_printf(b, cv, U);
+      kbuf_printf(b, "(x)\n#define __S(x) ");
+      kbuf_printf(b, cv, S);
+      kbuf_printf(b, "(x)\n#define __T(x) ");
+      kbuf_printf(b, cv, T);
+      kbuf_printf(b, "(x)\n");
+      /* The count low bits set, moved to offset (none for a count of 0). */
+      kbuf_printf(b,
+                  F " %s bitfield_insert(%s base, %s insert, uint offset, uint count) { %s m = "
+                    "count ? __U(__U((%s)~(%s)0 >> (%d - count)) << offset) : (%s)0; return "
+                    "__T((__U(base) & ~m) | (__U(__U(insert) << offset) & m)); }\n",
+                  T, T, T, U, U, U, w, U);
+      kbuf_printf(b,
+                  F " %s bitfield_extract_unsigned(%s base, uint offset, uint count) { return "
+                    "count ? __U(__U(__U(base) << (%d - offset - count)) >> (%d - count)) : "
+                    "(%s)0; }\n",
+                  U, T, w, w, U);
+      kbuf_printf(b,
+                  F " %s bitfield_extract_signed(%s base, uint offset, uint count) { return "
+                    "count ? __S(__S(__U(base) << (%d - offset - count)) >> (%d - count)) : "
+                    "(%s)0; }\n",
+                  S, T, w, w, S);
+      /* Swaps of ever wider neighbouring groups: halves of pairs, pairs of nibbles... */
+      kbuf_printf(b, F " %s bit_reverse(%s base) { %s x = __U(base);", T, T, U);
+      for (int k = 0, g = 1; g < w; k++, g *= 2)
+        kbuf_printf(b, " x = __U(__U(x >> %d) & (%s)%s) | __U(__U(x & (%s)%s) << %d);", g, U,
+                    masks[k], U, masks[k], g);
+      kbuf_printf(b, " return __T(x); }\n#undef __U\n#undef __S\n#undef __T\n");
+    }
+}
+
 char *fe_cl_lib(void) {
   KBuf b = {0};
   kbuf_printf(&b, "#define __KCC_CL\n");
@@ -329,6 +381,7 @@ char *fe_cl_lib(void) {
   async_copies(&b);
   integer_dot_product(&b);
   rounded_conversions(&b);
+  bit_ops(&b);
   fe_cl_workgroup(&b);
   kbuf_printf(&b, "#undef __KCC_CL\n");
   return b.data;

@@ -42,6 +42,8 @@ static const char cl_prelude[] =
     "#define cl_khr_integer_dot_product 1\n"
     "#define __opencl_c_integer_dot_product_input_4x8bit 1\n"
     "#define __opencl_c_integer_dot_product_input_4x8bit_packed 1\n"
+    /* cl_khr_extended_bit_ops (cl_lib.c): every version. */
+    "#define cl_khr_extended_bit_ops 1\n"
     /* Extensions clang's spir64 target claims that kcc does not implement: a kernel testing
        for them would take a path kcc then refuses (Intel's subgroup functions, its AVC motion
        estimation, AMD's media operations). */
