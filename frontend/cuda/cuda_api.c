@@ -10,6 +10,9 @@
  *   - __dp4a and __dp2a_lo/_hi (dot products of packed bytes and halfwords);
  *   - sincos / sincosf;
  *   - __isnan[f], __isinf[f], __finite[f] (glibc's spellings, which CUDA declares too);
+ *   - the halving additions __hadd (of ints), __rhadd, __uhadd, __urhadd; a double's halves,
+ * __double2hiint,
+ *     __double2loint, __hiloint2double; the Euclidean norms of an array, norm[f], rnorm[f];
  *   - <math_constants.h> (CUDART_PI_F & co.), as a header of its own. */
 #include <string.h>
 
@@ -138,6 +141,36 @@ static const char dot_products_sincos[] =
     "static __inline__ void sincos(float __x, float *__s, float *__c) { *__s = sinf(__x); *__c = "
     "cosf(__x); }\n";
 
+/* The halving additions: (x + y) >> 1 and (x + y + 1) >> 1 without the sum, which may overflow
+ * (x + y is x ^ y plus twice x & y). A double's halves as ints, and back. The norms of an array
+ * of n values (CUDA's norm(dim, p) & co.): scaled by the largest magnitude so that no square
+ * overflows or underflows; an infinity makes it infinite, else a NaN NaN, as hypot does. */
+static const char halving_halves_norms[] =
+    "static __inline__ int __hadd(int __x, int __y) { return (__x & __y) + ((__x ^ __y) >> 1); }\n"
+    "static __inline__ int __rhadd(int __x, int __y) { return (__x | __y) - ((__x ^ __y) >> 1); }\n"
+    "static __inline__ unsigned int __uhadd(unsigned int __x, unsigned int __y) { return (__x & "
+    "__y) + ((__x ^ __y) >> 1); }\n"
+    "static __inline__ unsigned int __urhadd(unsigned int __x, unsigned int __y) { return (__x | "
+    "__y) - ((__x ^ __y) >> 1); }\n"
+    "static __inline__ int __double2hiint(double __d) { return (int)((unsigned long "
+    "long)__double_as_longlong(__d) >> 32); }\n"
+    "static __inline__ int __double2loint(double __d) { return (int)(unsigned int)(unsigned long "
+    "long)__double_as_longlong(__d); }\n"
+    "static __inline__ double __hiloint2double(int __hi, int __lo) { return "
+    "__longlong_as_double((long long)((unsigned long long)(unsigned int)__hi << 32 | (unsigned "
+    "int)__lo)); }\n"
+    "#define __KCC_NORM(N, T, SQRT, ABS) static __inline__ T N(int __n, const T *__p) { T __m = "
+    "0, __nan = 0; bool __any_nan = false; for (int __i = 0; __i < __n; __i++) { T __a = "
+    "ABS(__p[__i]); if (__a != __a) { __any_nan = true; __nan = __a; } else if (__a > __m) __m = "
+    "__a; } if (__m > 0 && __m - __m != 0) return __m; if (__any_nan) return __nan; if (__m == 0) "
+    "return 0; T __s = 0; for (int __i = 0; __i < __n; __i++) { T __q = __p[__i] / __m; __s += __q "
+    "* __q; } return __m * SQRT(__s); }\n"
+    "__KCC_NORM(norm, double, sqrt, fabs)\n__KCC_NORM(normf, float, sqrtf, fabsf)\n#undef "
+    "__KCC_NORM\n"
+    "static __inline__ double rnorm(int __n, const double *__p) { return 1.0 / norm(__n, __p); }\n"
+    "static __inline__ float rnormf(int __n, const float *__p) { return 1.0f / normf(__n, __p); "
+    "}\n";
+
 void fe_cu_api_decls(KBuf *b) {
   simd_functions(b);
   for (size_t i = 0; i < sizeof load_hints / sizeof *load_hints; i++)
@@ -147,6 +180,7 @@ void fe_cu_api_decls(KBuf *b) {
     kbuf_printf(b, "template <class T> static __inline__ void %s(T *__p, T __v) { *__p = __v; }\n",
                 store_hints[i]);
   kbuf_printf(b, "%s", dot_products_sincos);
+  kbuf_printf(b, "%s", halving_halves_norms);
   fe_mathlib_cu(b);
   /* The C library's classification spellings CUDA's math header declares for device code. */
   static const char *const classify[][2] = {

@@ -1274,6 +1274,11 @@ static KExpr *call(FeCtx *fe, CXCursor c, KLoc loc) {
       return fe_convert(fe_expr(fe, clang_Cursor_getArgument(c, 0)), t);
     if (strcmp(name, "__builtin_assume_aligned") == 0 && (na == 2 || na == 3) && t)
       return fe_convert(fe_expr(fe, clang_Cursor_getArgument(c, 0)), t);
+    /* nan(tag) with a tag known only at run time: which NaN a tag selects is the
+       implementation's (C11 7.12.11.2); kcc's is always nan("")'s, the default quiet NaN. */
+    if ((!strcmp(name, "__builtin_nan") || !strcmp(name, "__builtin_nanf")) && na == 1 && t &&
+        kir_is_float(t))
+      return fconst(t, __builtin_nan(""), loc);
     if ((strcmp(name, "__builtin_assume") == 0 && na == 1) ||
         (strcmp(name, "__builtin_unreachable") == 0 && na == 0))
       return t ? fe_convert(fe_int_const(kir_type_scalar(KT_I32), 0, loc), t) : fe_poison(loc);
