@@ -269,7 +269,7 @@ static void rounded_conversions(KBuf *b) {
                  "__KCC_CL static inline double __kcc_down_d(double r) { ulong u = "
                  "as_ulong(r); return as_double(u == 0ul ? 0x8000000000000001ul : (u >> 63) ? "
                  "u + 1ul : u - 1ul); }\n");
-  static const char *const srcs[] = {"char", "uchar", "short", "ushort", "int",  "uint",
+  static const char *const srcs[] = {"char", "uchar", "short", "ushort", "int", "uint",
                                      "long", "ulong", "float", "double", "half"};
   static const char *const modes[] = {"rtz", "rtp", "rtn"};
   for (int d = 0; d < 2; d++) {
@@ -295,8 +295,9 @@ static void rounded_conversions(KBuf *b) {
         if (cmp[0]) {
           kbuf_printf(b, " int c = %s;", cmp);
           if (m == 0)
-            kbuf_printf(b, " return c > 0 && r > 0 ? __kcc_down_%s(r) : c < 0 && r < 0 ? "
-                           "__kcc_up_%s(r) : r;",
+            kbuf_printf(b,
+                        " return c > 0 && r > 0 ? __kcc_down_%s(r) : c < 0 && r < 0 ? "
+                        "__kcc_up_%s(r) : r;",
                         s, s);
           else
             kbuf_printf(b, " return c %s 0 ? __kcc_%s_%s(r) : r;", m == 1 ? "<" : ">",
