@@ -498,15 +498,7 @@ def texobj_setter(p, arg, where, dev):
                 what = type(a).__name__
             raise TypeError("%s takes a kcc.%s%s, not %s" % (where, cls.__name__, hint, what))
         a._alive(where)
-        if a.device is not dev:
-            raise ValueError("%s: the %s is on device %d (%s), the kernel on %d (%s)"
-                             % (where, a._what, a.device.index, a.device.name, dev.index,
-                                dev.name))
-        store.value = a._h
-        keep[0] = a
-        arg.value = ctypes.addressof(store)
-        arg.size = ctypes.sizeof(store)
-        arg.buffer = None
+        _pass_handle(a, a._what, where, dev, store, keep, arg)
     return set_texobj
 
 
@@ -530,19 +522,24 @@ def image_setter(p, arg, where, dev):
             raise TypeError("%s takes a kcc.%s%s, not %s" % (where, cls.__name__, hint, what))
         if a._h is None:
             raise ValueError("%s: the %s was freed" % (where, "image" if image else "sampler"))
-        if a.device is not dev:
-            raise ValueError("%s: the %s is on device %d (%s), the kernel on %d (%s)"
-                             % (where, "image" if image else "sampler", a.device.index,
-                                a.device.name, dev.index, dev.name))
-        if image and want_type and a.image_type != want_type:
+        if image and want_type and a.image_type != want_type and a.device is dev:
             raise TypeError("%s: the image is a %s image (%s), the kernel's parameter an %s"
                             % (where, a.image_type, a._ctype, _TYPES[want_type][1]))
-        store.value = a._h
-        keep[0] = a
-        arg.value = ctypes.addressof(store)
-        arg.size = ctypes.sizeof(store)
-        arg.buffer = None
+        _pass_handle(a, "image" if image else "sampler", where, dev, store, keep, arg)
     return set_image
+
+
+def _pass_handle(a, what, where, dev, store, keep, arg):
+    """A launch argument passed by its libkcrt handle: a's, once it is on the kernel's device
+    (`what` names it in the error); the slot keeps a until another launch replaces it."""
+    if a.device is not dev:
+        raise ValueError("%s: the %s is on device %d (%s), the kernel on %d (%s)"
+                         % (where, what, a.device.index, a.device.name, dev.index, dev.name))
+    store.value = a._h
+    keep[0] = a
+    arg.value = ctypes.addressof(store)
+    arg.size = ctypes.sizeof(store)
+    arg.buffer = None
 
 
 if N.fast:  # the C launch path passes these by their handle (fastlaunch.c, P_TEXOBJ)
