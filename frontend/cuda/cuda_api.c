@@ -162,7 +162,7 @@ static const char halving_halves_norms[] =
     "#define __KCC_NORM(N, T, SQRT, ABS) static __inline__ T N(int __n, const T *__p) { T __m = "
     "0, __nan = 0; bool __any_nan = false; for (int __i = 0; __i < __n; __i++) { T __a = "
     "ABS(__p[__i]); if (__a != __a) { __any_nan = true; __nan = __a; } else if (__a > __m) __m = "
-    "__a; } if (__m > 0 && __m - __m != 0) return __m; if (__any_nan) return __nan; if (__m == 0) "
+    "__a; } if (isinf(__m)) return __m; if (__any_nan) return __nan; if (__m == 0) "
     "return 0; T __s = 0; for (int __i = 0; __i < __n; __i++) { T __q = __p[__i] / __m; __s += __q "
     "* __q; } return __m * SQRT(__s); }\n"
     "__KCC_NORM(norm, double, sqrt, fabs)\n__KCC_NORM(normf, float, sqrtf, fabsf)\n#undef "

@@ -35,6 +35,12 @@ static const int lens[] = {1, 2, 3, 4, 8, 16};
 
 #define F "__KCC_CL static inline __attribute__((overloadable))"
 
+/* `#define MACRO(x) ...`: x's bits as type (a cast for scalars; OpenCL C casts no vector to
+ * another vector type, as_T does). */
+static void bits_as(KBuf *b, const char *macro, const char *type, int n) {
+  kbuf_printf(b, n == 1 ? "#define %s(x) ((%s)(x))\n" : "#define %s(x) as_%s(x)\n", macro, type);
+}
+
 static void integer_functions(KBuf *b) {
   for (size_t e = 0; e < sizeof ints / sizeof *ints; e++)
     for (size_t l = 0; l < sizeof lens / sizeof *lens; l++) {
@@ -45,12 +51,9 @@ static void integer_functions(KBuf *b) {
       /* The range as values of T (splats for vectors). */
       snprintf(MN, sizeof MN, "((%s)%s)", T, ints[e].min);
       snprintf(MX, sizeof MX, "((%s)%s)", T, ints[e].max);
-      /* __U(x), __T(x): x's bits as the unsigned type and back (a cast for scalars; OpenCL C
-         casts no vector to another vector type, as_T does). */
-      if (n == 1)
-        kbuf_printf(b, "#define __U(x) ((%s)(x))\n#define __T(x) ((%s)(x))\n", U, T);
-      else
-        kbuf_printf(b, "#define __U(x) as_%s(x)\n#define __T(x) as_%s(x)\n", U, T);
+      /* __U(x), __T(x): x's bits as the unsigned type and back. */
+      bits_as(b, "__U", U, n);
+      bits_as(b, "__T", T, n);
       /* |x - y| in the unsigned type, never wrapping. */
       kbuf_printf(
           b, F " %s abs_diff(%s x, %s y) { return x > y ? __U(x) - __U(y) : __U(y) - __U(x); }\n",
@@ -334,21 +337,16 @@ static void bit_ops(KBuf *b) {
   for (size_t e = 0; e < sizeof ints / sizeof *ints; e++)
     for (size_t l = 0; l < sizeof lens / sizeof *lens; l++) {
       int n = lens[l], w = ints[e].bits;
+      /* The signed counterpart: an unsigned type's name without its leading 'u'. */
       const char *signed_t = ints[e].is_signed ? ints[e].t : ints[e].t + 1;
       char T[16], U[16], S[16];
       fe_cl_vtype(T, sizeof T, ints[e].t, n);
       fe_cl_vtype(U, sizeof U, ints[e].u, n);
       fe_cl_vtype(S, sizeof S, signed_t, n);
-      /* __U/__S/__T: the bits as the unsigned, the signed and the own type (casts for
-         scalars, as_T for vectors, which OpenCL C does not cast to another vector type). */
-      const char *cv = n == 1 ? "(%s)" : "as_%s";
-      kbuf_printf(b, "#define __U(x) ");
-      kbuf_printf(b, cv, U);
-      kbuf_printf(b, "(x)\n#define __S(x) ");
-      kbuf_printf(b, cv, S);
-      kbuf_printf(b, "(x)\n#define __T(x) ");
-      kbuf_printf(b, cv, T);
-      kbuf_printf(b, "(x)\n");
+      /* __U/__S/__T: the bits as the unsigned, the signed and the own type. */
+      bits_as(b, "__U", U, n);
+      bits_as(b, "__S", S, n);
+      bits_as(b, "__T", T, n);
       /* The count low bits set, moved to offset (none for a count of 0). */
       kbuf_printf(b,
                   F " %s bitfield_insert(%s base, %s insert, uint offset, uint count) { %s m = "
