@@ -809,8 +809,13 @@ static kcrt_status make_array(kcrt_image *img) {
   bool layered = d->type == KCRT_IMAGE_1D_ARRAY || d->type == KCRT_IMAGE_2D_ARRAY;
   CuArray3DDesc ad = {
       .Width = d->width,
-      .Height = d->type == KCRT_IMAGE_1D_ARRAY ? 0 : d->height,
-      .Depth = layered ? d->array_size : d->depth,
+      /* An extent the type lacks is 0, never 1, even where the caller gave 1 (kcrt_image_create
+         takes either): a 1D image as a 2D array of height 1 filters its only row with the
+         border row in border mode, halving every texel (tex1D samples y = 0, the rows' edge). */
+      .Height = d->type == KCRT_IMAGE_1D || d->type == KCRT_IMAGE_1D_ARRAY ? 0 : d->height,
+      .Depth = layered                    ? d->array_size
+               : d->type == KCRT_IMAGE_3D ? d->depth
+                                          : 0,
       .Format = array_format(d->data_type, chb),
       .NumChannels = (unsigned)kcrt_image_channels(d->order),
       .Flags = ARRAY3D_SURFACE_LDST | (layered ? ARRAY3D_LAYERED : 0),

@@ -411,7 +411,9 @@ static KExpr *convert(L *l, KExpr *e) {
 static bool bits_only(KBuiltin b) {
   /* builtins that move half bits without computing with them */
   return b == BI_SELECT || b == BI_VLOAD || b == BI_VSTORE || b == BI_ATOMIC_EXCH || b == BI_SHFL ||
-         b == BI_SHFL_UP || b == BI_SHFL_DOWN || b == BI_SHFL_XOR || b == BI_PRINTF;
+         b == BI_SHFL_UP || b == BI_SHFL_DOWN || b == BI_SHFL_XOR || b == BI_PRINTF ||
+         /* a surface moves a texel's bytes (a half is 2 of them), where a texture filters */
+         (kir_builtin_is_cuda_texture(b) && kir_cuda_texture_shape(b).surf);
 }
 
 static KExpr *builtin(L *l, KExpr *e) {

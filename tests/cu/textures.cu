@@ -97,3 +97,15 @@ __global__ void layered_surfaces(cudaSurfaceObject_t s1, cudaSurfaceObject_t s2,
   surf1DLayeredread(&h, s1, x * 2, l);
   surf1DLayeredwrite((short)(h * 3), s1, x * 2, l);
 }
+
+// Half texels move as their 2 bytes (suld.b16 / sust.b16): a surface is raw bytes, so a half is
+// never read as a float's 4 (a misaligned address at odd x on the device).
+#include <cuda_fp16.h>
+__global__ void half_surfaces(cudaSurfaceObject_t s1, cudaSurfaceObject_t s2, __half *o, int w) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
+  if (x >= w) return;
+  __half h = surf1Dread<__half>(s1, x * 2);
+  o[x] = h;
+  surf2Dwrite(__hadd(h, h), s2, x * 2, y, cudaBoundaryModeZero);
+  surf1Dwrite(__hmul(h, h), s1, x * 2 + 2, cudaBoundaryModeClamp);
+}

@@ -10,10 +10,10 @@ kcc=$1 src=$2 out=$3
 "$kcc" "$src" --emit=ptx -arch=sm_90 -o "$out.ptx" || exit 1
 got=$(grep -oE '(tex|suld|sust)\.[a-z0-9.]*' "$out.ptx" | sort | uniq -c | awk '{print $1 "x" $2}' |
   tr '\n' ' ')
-want='2xsuld.b.1d.b32.trap 1xsuld.b.2d.b16.zero 1xsuld.b.2d.b32.clamp 1xsuld.b.2d.b32.zero
+want='1xsuld.b.1d.b16.trap 2xsuld.b.1d.b32.trap 1xsuld.b.2d.b16.zero 1xsuld.b.2d.b32.clamp 1xsuld.b.2d.b32.zero
 1xsuld.b.2d.v2.b32.trap 1xsuld.b.3d.b32.clamp 1xsuld.b.3d.b8.trap 1xsuld.b.3d.v4.b32.zero
 1xsuld.b.a1d.b16.trap 1xsuld.b.a1d.b32.trap 1xsuld.b.a2d.b32.clamp 1xsuld.b.a2d.v2.b32.zero
-1xsust.b.1d.b32.zero 1xsust.b.2d.b16.zero 1xsust.b.2d.b32.trap 1xsust.b.2d.v2.b32.trap
+1xsust.b.1d.b16.clamp 1xsust.b.1d.b32.zero 2xsust.b.2d.b16.zero 1xsust.b.2d.b32.trap 1xsust.b.2d.v2.b32.trap
 1xsust.b.3d.b8.trap 1xsust.b.3d.v4.b32.trap 1xsust.b.a1d.b16.trap 1xsust.b.a1d.b32.zero
 1xsust.b.a2d.b32.trap 1xsust.b.a2d.v2.b32.trap 2xtex.1d.v4.f32.f32 3xtex.1d.v4.f32.s32
 2xtex.1d.v4.s32.s32 1xtex.1d.v4.u32.s32 3xtex.2d.v4.f32.f32 2xtex.3d.v4.f32.f32

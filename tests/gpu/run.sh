@@ -16,7 +16,9 @@
 #   vulkan          KCC_DEVICE=vulkan: the GPU's Vulkan driver (NVIDIA's), for the programs
 #                   whose bundle has the Vulkan form (kcbinfo lists a vkspirv section); the
 #                   machine needs a Vulkan loader (libvulkan.so.1: Debian's libvulkan1, unpacked,
-#                   and VK_DRIVER_FILES if the loader does not find the driver)
+#                   and VK_DRIVER_FILES if the loader does not find the driver) and glvnd
+#                   (libglvnd0, libglx0, libegl1...: NVIDIA's ICD library needs them; without,
+#                   vkCreateInstance fails with VK_ERROR_INCOMPATIBLE_DRIVER)
 #   nvcc-reference  tests/gpu/cuda_api_nvcc.cu built by this machine's nvcc: the host
 #                   references rt_cuda_api checks kcc against agree with NVIDIA's own SIMD
 #                   intrinsics and __dp4a (skipped without nvcc)
