@@ -187,6 +187,7 @@ typedef struct VkPhys {
   bool szinp32, szinp64;            /* shaderSignedZeroInfNanPreserveFloat32/64 */
   bool dp32, dp64;                  /* shaderDenormPreserveFloat32/64 */
   uint32_t subgroup_ops;            /* VkSubgroupFeatureFlags in compute shaders, else 0 */
+  uint32_t subgroup_size;           /* the device's (VkPhysicalDeviceVulkan11Properties) */
   bool zero_fixes;                  /* its compiler needs kcc's zero fixes (below) */
 } VkPhys;
 
@@ -334,6 +335,7 @@ static void vk_enumerate(KcrtDevEntry **list, int *n, char *why, size_t whylen) 
     p->dp64 = fc.shaderDenormPreserveFloat64;
     if (p11.subgroupSupportedStages & VK_SHADER_STAGE_COMPUTE_BIT)
       p->subgroup_ops = p11.subgroupSupportedOperations;
+    p->subgroup_size = p11.subgroupSize;
     /* kcc's Vulkan form guards float arithmetic with zeros against compilers that fold it
      * wrongly (Mesa's: docs/driver-bugs.md 21, 22) under specialisation constant 7; it is
      * turned off only for drivers whose arithmetic tests/vulkan/ieee.c and divzero.c have
@@ -1364,6 +1366,19 @@ static kcrt_status vk_module_load(kcrt_module *m) {
             (has_capability(words, s->size / 4, SPV_CAP_FLOAT64) && !c->p->szinp64)))
     lacks = "shaderSignedZeroInfNanPreserveFloat32/64 (C's signed zeros, infinities and NaN; "
             "-ffast-math does without)";
+  /* CUDA's warp operations are subgroup operations on 32 lanes (spirv_expr.c, "CUDA's
+   * warps"): a device whose compute subgroups are another width cannot run them. */
+  const KcbKernel *wk = NULL;
+  for (uint32_t i = 0; i < m->b->nkernels && !wk && !lacks; i++)
+    if (m->b->kernels[i].flags & KCB_KERNEL_WARP) wk = &m->b->kernels[i];
+  if (wk && c->p->subgroup_size != 32) {
+    free(words);
+    free(vm);
+    return kcrt_fail(KCRT_ERROR_NOT_SUPPORTED,
+                     "kernel '%s' uses warp-level operations, which need 32-wide subgroups; "
+                     "device '%s' runs compute shaders in subgroups of %u",
+                     wk->name, m->dev->info.name, c->p->subgroup_size);
+  }
   if (lacks) {
     free(words);
     free(vm);

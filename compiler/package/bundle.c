@@ -467,14 +467,8 @@ bool emit_bundle(KModule *m, const KOptions *o, KBuf *out) {
    * warp barrier, a struct holding a pointer as a parameter) leaves that form out with a
    * warning, rather than failing a bundle whose PTX serves every NVIDIA GPU; the runtime then
    * says which form an OpenCL device would have needed (KCRT_ERROR_NO_BINARY). */
-  bool warp = false;
-  for (int i = 0; i < m->funcs.n; i++)
-    if (KLIST_AT(m->funcs, i, KFunc *)->is_kernel) warp |= kir_func_uses_warp(m->funcs.v[i]);
   bool have_opencl = false;
-  if (ok && warp) {
-    /* kcc's SPIR-V has no CUDA warp operations: OpenCL drivers take the OpenCL C. */
-    if (o->verbose) fprintf(stderr, "kcc: bundle: warp-level operations; bundle without SPIR-V\n");
-  } else if (ok) {
+  if (ok) {
     KBuf *spv = new_buf(&s);
     int errors = diag_error_count();
     DiagCapture cap;

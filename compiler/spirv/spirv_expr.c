@@ -21,6 +21,7 @@ static uint32_t tbool(SG *g) {
 }
 
 static uint32_t subgroup_call(SG *g, KExpr *e);
+static uint32_t warp_call(SG *g, KExpr *e);
 
 /* A vector's element type, const. */
 static const KType *elem(const KType *t) {
@@ -1535,11 +1536,10 @@ static uint32_t cuda_intrinsic(SG *g, KExpr *e) {
              b == BI_TRAP ? " (an OpenCL kernel cannot end itself with an error)" : "");
   } else if (kir_builtin_is_subgroup(b)) {
     return subgroup_call(g, e);
+  } else if (kir_builtin_is_warp(b)) {
+    return warp_call(g, e);
   } else
-    sg_error(g, e->loc,
-             "%s is not available in SPIR-V output (CUDA's warp operations are written in "
-             "the PTX, CUDA C and OpenCL C forms); use one of those",
-             kir_builtin_info(b)->name);
+    sg_error(g, e->loc, "%s is not available in SPIR-V output", kir_builtin_info(b)->name);
   return e->type->kind == KT_VOID ? 0 : spv_undef(&g->m, rt);
 }
 
@@ -1804,6 +1804,178 @@ static uint32_t subgroup_call(SG *g, KExpr *e) {
   return sg_op(g, SpvOpCompositeConstruct, rt, (int)t->len, c);
 }
 
+/* ---------------------------------------------------------------- CUDA's warps
+ * CUDA's warp-level operations on subgroups, lane for lane as the OpenCL C form writes them
+ * (opencl_c.c's kcc_shfl*, kcc_ballot... helpers): libkcrt runs such a kernel only where its
+ * subgroups are 32 wide (OpenCL: CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE; Vulkan: the
+ * device's subgroup size, or one it can be asked for), so a lane is the subgroup local id and
+ * a warp mask is the first word of a ballot. Shuffles are non-uniform: a lane outside the mask
+ * or inactive changes nothing CUDA defines. */
+
+static uint32_t warp_lane(SG *g) {
+  return sg_subgroup_input(g, BI_SG_LOCAL_ID);
+}
+
+/* v (of type t) from lane `lane`: vectors component by component, integers narrower than 32
+ * bits as 32 (a subgroup operation on 8- or 16-bit types needs capabilities devices lack). */
+static uint32_t warp_shuffle(SG *g, uint32_t v, const KType *t, uint32_t lane) {
+  uint32_t sc = sg_u32(g, SpvScopeSubgroup);
+  nonuniform_cap(g, SpvCapabilityGroupNonUniformShuffle);
+  if (t->kind == KT_VEC) {
+    uint32_t c[16];
+    for (int i = 0; i < t->len && i < 16; i++)
+      c[i] = warp_shuffle(g, sg_opv(g, SpvOpCompositeExtract, ty(g, t->base), 2, v, (uint32_t)i),
+                          t->base, lane);
+    return sg_op(g, SpvOpCompositeConstruct, ty(g, t), (int)t->len, c);
+  }
+  if (t->size < 4) {
+    const KType *u32 = kir_type_scalar(KT_U32);
+    uint32_t w = sg_convert(g, v, t, u32, (KLoc){0});
+    w = sg_opv(g, SpvOpGroupNonUniformShuffle, ty(g, u32), 3, sc, w, lane);
+    return sg_convert(g, w, u32, t, (KLoc){0});
+  }
+  return sg_opv(g, SpvOpGroupNonUniformShuffle, ty(g, t), 3, sc, v, lane);
+}
+
+/* The first word of the ballot of bool p: the 32 lanes' predicates as CUDA's mask. */
+static uint32_t warp_ballot(SG *g, uint32_t p) {
+  nonuniform_cap(g, SpvCapabilityGroupNonUniformBallot);
+  uint32_t u32 = spv_type_int(&g->m, 32), u4 = spv_type_vector(&g->m, u32, 4);
+  uint32_t b = sg_opv(g, SpvOpGroupNonUniformBallot, u4, 2, sg_u32(g, SpvScopeSubgroup), p);
+  return sg_opv(g, SpvOpCompositeExtract, u32, 2, b, 0u);
+}
+
+/* An integer constant expression's value (~0u, 0xffffffff, (unsigned)-1). */
+static bool warp_const(const KExpr *e, uint64_t *v) {
+  if (e->kind == KE_ICONST)
+    *v = e->ival;
+  else if ((e->kind == KE_CAST && kir_is_int(e->type) && kir_is_int(e->a->type)) ||
+           (e->kind == KE_UNARY && e->op == KU_NOT)) {
+    if (!warp_const(e->a, v)) return false;
+    if (e->kind == KE_UNARY) *v = ~*v;
+  } else
+    return false;
+  if (e->type->size < 8) *v &= (1ull << (8 * e->type->size)) - 1;
+  return true;
+}
+
+/* __reduce_{add,min,max,and,or,xor}_sync(mask, v) of int or unsigned: with every lane in the
+ * mask (a constant ~0), the subgroup's own reduction; else the lanes of the mask one by one,
+ * from lane 0 up, as the OpenCL C form's loop does. */
+static uint32_t warp_reduce(SG *g, KExpr *e, uint32_t mask, uint32_t v) {
+  static const KRedOp ops[] = {KR_ADD, KR_MIN, KR_MAX, KR_AND, KR_OR, KR_XOR};
+  KRedOp r = ops[e->builtin - BI_REDUCE_ADD];
+  const KType *t = e->type;
+  uint32_t rt = ty(g, t), u32 = spv_type_int(&g->m, 32), sc = sg_u32(g, SpvScopeSubgroup);
+  bool s = kir_is_signed(t);
+  uint64_t m;
+  if (warp_const(e->args[0], &m) && m == 0xffffffffu) {
+    nonuniform_cap(g, SpvCapabilityGroupNonUniformArithmetic);
+    return sg_opv(g, red_opcode(r, t, true), rt, 3, sc, (uint32_t)SpvGroupOperationReduce, v);
+  }
+  uint32_t acc = r == KR_MIN   ? sg_u32(g, s ? 0x7fffffffu : 0xffffffffu)
+                 : r == KR_MAX ? sg_u32(g, s ? 0x80000000u : 0)
+                 : r == KR_AND ? sg_u32(g, 0xffffffffu)
+                               : sg_u32(g, 0);
+  for (uint32_t i = 0; i < 32; i++) {
+    uint32_t x = warp_shuffle(g, v, t, sg_u32(g, i)), c;
+    switch (r) {
+    case KR_ADD: c = sg_opv(g, SpvOpIAdd, rt, 2, acc, x); break;
+    case KR_MIN:
+    case KR_MAX: {
+      SpvOp lt = s ? SpvOpSLessThan : SpvOpULessThan;
+      uint32_t less =
+          r == KR_MIN ? sg_opv(g, lt, tbool(g), 2, x, acc) : sg_opv(g, lt, tbool(g), 2, acc, x);
+      c = sg_opv(g, SpvOpSelect, rt, 3, less, x, acc);
+      break;
+    }
+    case KR_AND: c = sg_opv(g, SpvOpBitwiseAnd, rt, 2, acc, x); break;
+    case KR_OR: c = sg_opv(g, SpvOpBitwiseOr, rt, 2, acc, x); break;
+    default: c = sg_opv(g, SpvOpBitwiseXor, rt, 2, acc, x); break;
+    }
+    uint32_t bit = sg_opv(g, SpvOpBitwiseAnd, u32, 2, mask, sg_u32(g, 1u << i));
+    uint32_t in = sg_opv(g, SpvOpINotEqual, tbool(g), 2, bit, sg_u32(g, 0));
+    acc = sg_opv(g, SpvOpSelect, rt, 3, in, c, acc);
+  }
+  return acc;
+}
+
+static uint32_t warp_call(SG *g, KExpr *e) {
+  KBuiltin b = e->builtin;
+  uint32_t u32 = spv_type_int(&g->m, 32);
+  const KType *tu32 = kir_type_scalar(KT_U32);
+  if (b == BI_SYNCWARP) {
+    uint64_t m;
+    if (!warp_const(e->args[0], &m) || m != 0xffffffffu) {
+      sg_error(g, e->loc,
+               "__syncwarp with a mask other than 0xffffffff is not available in SPIR-V "
+               "output (a subgroup barrier waits for the whole subgroup)");
+      return 0;
+    }
+    /* as sub_group_barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE) */
+    sg_instv(g, SpvOpControlBarrier, 3, sg_u32(g, SpvScopeSubgroup), sg_u32(g, SpvScopeWorkgroup),
+             sg_u32(g, SEM_ACQ_REL | SEM_WG |
+                           (g->vk ? (uint32_t)SpvMemorySemanticsUniformMemoryMask : SEM_XWG)));
+    return 0;
+  }
+  if (b == BI_ACTIVEMASK) return warp_ballot(g, spv_const_bool(&g->m, true));
+  uint32_t mask = sg_convert(g, sg_expr(g, e->args[0]), e->args[0]->type, tu32, e->loc);
+  KExpr *a1 = e->args[1];
+  uint32_t v = sg_expr(g, a1);
+  if (b == BI_BALLOT || b == BI_ANY || b == BI_ALL) {
+    uint32_t p = to_bool(g, v, a1->type);
+    if (b == BI_ALL) p = sg_opv(g, SpvOpLogicalNot, tbool(g), 1, p);
+    uint32_t w = sg_opv(g, SpvOpBitwiseAnd, u32, 2, warp_ballot(g, p), mask);
+    if (b == BI_BALLOT) return sg_convert(g, w, tu32, e->type, e->loc);
+    uint32_t c =
+        sg_opv(g, b == BI_ANY ? SpvOpINotEqual : SpvOpIEqual, tbool(g), 2, w, sg_u32(g, 0));
+    return from_bool(g, c, e->type);
+  }
+  if (b == BI_MATCH_ANY) {
+    /* the lanes whose value has the same bits: floats compared as integers of their size */
+    const KType *it = kir_type_scalar(a1->type->size == 8 ? KT_U64 : KT_U32);
+    if (kir_is_float(a1->type))
+      v = sg_opv(g, SpvOpBitcast, ty(g, it), 1, v);
+    else if (a1->type != it)
+      v = sg_convert(g, v, a1->type, it, e->loc);
+    uint32_t r = sg_u32(g, 0);
+    for (uint32_t i = 0; i < 32; i++) {
+      uint32_t x = warp_shuffle(g, v, it, sg_u32(g, i));
+      uint32_t same = sg_opv(g, SpvOpIEqual, tbool(g), 2, x, v);
+      r = sg_opv(g, SpvOpBitwiseOr, u32, 2, r,
+                 sg_opv(g, SpvOpSelect, u32, 3, same, sg_u32(g, 1u << i), sg_u32(g, 0)));
+    }
+    return sg_convert(g, sg_opv(g, SpvOpBitwiseAnd, u32, 2, r, mask), tu32, e->type, e->loc);
+  }
+  if (b >= BI_REDUCE_ADD && b <= BI_REDUCE_XOR) {
+    if (a1->type != e->type) v = sg_convert(g, v, a1->type, e->type, e->loc);
+    return warp_reduce(g, e, mask, v);
+  }
+  /* The shuffles: (mask, v, lane or delta, width), the source lane as CUDA picks it within
+   * the width's segment, a lane's own value where the source falls outside. */
+  if (a1->type != e->type) v = sg_convert(g, v, a1->type, e->type, e->loc);
+  uint32_t x = sg_convert(g, sg_expr(g, e->args[2]), e->args[2]->type, tu32, e->loc);
+  uint32_t w = sg_convert(g, sg_expr(g, e->args[3]), e->args[3]->type, tu32, e->loc);
+  uint32_t l = warp_lane(g), m = sg_opv(g, SpvOpISub, u32, 2, w, sg_u32(g, 1)), src;
+  if (b == BI_SHFL) {
+    uint32_t seg = sg_opv(g, SpvOpBitwiseAnd, u32, 2, l, sg_opv(g, SpvOpNot, u32, 1, m));
+    src = sg_opv(g, SpvOpBitwiseOr, u32, 2, seg, sg_opv(g, SpvOpBitwiseAnd, u32, 2, x, m));
+  } else {
+    uint32_t d = sg_opv(g, SpvOpBitwiseAnd, u32, 2, x, sg_u32(g, 31));
+    uint32_t j, ok;
+    if (b == BI_SHFL_UP) {
+      j = sg_opv(g, SpvOpISub, u32, 2, l, d);
+      ok = sg_opv(g, SpvOpUGreaterThanEqual, tbool(g), 2, sg_opv(g, SpvOpBitwiseAnd, u32, 2, l, m),
+                  d);
+    } else {
+      j = sg_opv(g, b == BI_SHFL_DOWN ? SpvOpIAdd : SpvOpBitwiseXor, u32, 2, l, d);
+      ok = sg_opv(g, SpvOpULessThanEqual, tbool(g), 2, j, sg_opv(g, SpvOpBitwiseOr, u32, 2, l, m));
+    }
+    src = sg_opv(g, SpvOpSelect, u32, 3, ok, j, l);
+  }
+  return warp_shuffle(g, v, e->type, src);
+}
+
 /* ---------------------------------------------------------------- images */
 
 /* A constant sampler (KE_ICONST of KT_SAMPLER: OpenCL C's CLK_* bits) as an OpConstantSampler,
@@ -1873,10 +2045,7 @@ static bool vk_unsupported(SG *g, KExpr *e) {
   const char *why = NULL;
   /* (CUDA's texture and surface objects are refused below as in the OpenCL flavour: the CUDA
      driver makes them, and no other device has them.) */
-  if (kir_builtin_is_warp(b))
-    why = " (no warp operations yet: OpenCL's subgroup functions are)";
-  else if (b == BI_VLOAD || b == BI_VSTORE || b == BI_MUL_HI)
-    why = "";
+  if (b == BI_VLOAD || b == BI_VSTORE || b == BI_MUL_HI) why = "";
   if (!why) return false;
   sg_error(g, e->loc, "'%s' is not supported by the Vulkan SPIR-V form yet%s",
            kir_builtin_info(b)->name, why);

@@ -818,7 +818,7 @@ START_TEST(kcc_device_variables) {
 END_TEST
 
 /* 1.3: a kernel that uses warp-level operations, itself or through a device function, has
- * KCB_KERNEL_WARP; the bundle then carries no SPIR-V (kcc's SPIR-V has no subgroups). */
+ * KCB_KERNEL_WARP (the runtimes run it only on 32-wide subgroups); every form is there. */
 START_TEST(kcc_warp_flag) {
   size_t len;
   unsigned char *img = compile_bundle(
@@ -837,7 +837,8 @@ START_TEST(kcc_warp_flag) {
   ck_assert_uint_eq(kcb_kernel(b, "direct")->flags, KCB_KERNEL_WARP);
   ck_assert_uint_eq(kcb_kernel(b, "indirect")->flags, KCB_KERNEL_WARP);
   ck_assert_uint_eq(kcb_kernel(b, "plain")->flags, 0);
-  ck_assert_ptr_null(kcb_section(b, KCB_SEC_SPIRV, 0));
+  ck_assert_ptr_nonnull(kcb_section(b, KCB_SEC_SPIRV, 0));
+  ck_assert_ptr_nonnull(kcb_section(b, KCB_SEC_VKSPIRV, 0));
   ck_assert_ptr_nonnull(kcb_section(b, KCB_SEC_OPENCL_C, 0));
   ck_assert_ptr_nonnull(kcb_section(b, KCB_SEC_PTX, 75));
   kcb_free(b);

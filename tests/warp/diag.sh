@@ -11,7 +11,7 @@ cd "$here/diag" || exit 1
 {
   for c in "clock.k --emit=cl" "clock.k --emit=spirv" "clock.k --emit=bundle" "clock.k --emit=bundle -Werror" \
            "width.k --emit=ptx" \
-           "syncwarp.k --emit=cl" "syncwarp.k --emit=spirv"; do
+           "syncwarp.k --emit=cl" "syncwarp.k --emit=spirv" "syncwarp.k --emit=vkspv"; do
     echo "\$ kcc $c"
     # shellcheck disable=SC2086
     "$kcc" $c -o "$tmp/out" 2>&1
