@@ -1519,6 +1519,12 @@ static uint32_t cuda_intrinsic(SG *g, KExpr *e) {
   case BI_FADD_RN:
   case BI_FSUB_RN:
   case BI_FMUL_RN: {
+    if (g->vk) { /* NoContraction: the operation as written, with the zero fixes */
+      SpvOp o = b == BI_FADD_RN ? SpvOpFAdd : b == BI_FSUB_RN ? SpvOpFSub : SpvOpFMul;
+      uint32_t q = sg_vk_exact(g, o, rt, a[0], a[1]);
+      return o == SpvOpFMul ? sg_vk_mul_zero(g, e->type, a[0], a[1], q)
+                            : sg_vk_add_zero(g, e->type, a[0], a[1], q, o == SpvOpFSub);
+    }
     /* As fma, which no consumer contracts further: a*b+(-0), a*1+b, b*(-1)+a are exact. */
     int bits = sg_bits(e->type);
     uint32_t one = spv_const_float(&g->m, bits, 1.0), m1 = spv_const_float(&g->m, bits, -1.0);

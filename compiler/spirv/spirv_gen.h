@@ -182,6 +182,9 @@ void sg_vk_entry(SG *g, KFunc *f);
 enum { SG_VK_OWN_MATH = -2 };
 int sg_vk_glsl_inst(SG *g, int ocl, const KExpr *e, const KType *et);
 uint32_t sg_vk_glsl_import(SG *g);
+/* A float operation the driver must compute as written (NoContraction, even under
+ * -ffast-math): error-free transformations and __fadd_rn & co. rely on its rounding. */
+uint32_t sg_vk_exact(SG *g, SpvOp op, uint32_t type, uint32_t a, uint32_t b);
 /* IEEE a / b and sqrt(x) of float type t (scalar or vector): Vulkan's OpFDiv and Sqrt are
  * allowed 2.5 and 3 ulp; one fused correction step makes them correctly rounded. */
 uint32_t sg_vk_div(SG *g, const KType *t, uint32_t a, uint32_t b);

@@ -762,7 +762,7 @@ uint32_t sg_vk_printf(SG *g, KExpr *e, const KExpr *fmt) {
 /* A float operation the driver must compute as written (NoContraction, Mesa's "exact"):
  * the error-free transformations below rely on each rounding. sg_op decorates them all when
  * contraction is off already. */
-static uint32_t xop(SG *g, SpvOp op, uint32_t type, uint32_t a, uint32_t b) {
+uint32_t sg_vk_exact(SG *g, SpvOp op, uint32_t type, uint32_t a, uint32_t b) {
   uint32_t id = sg_opv(g, op, type, 2, a, b);
   if (!g->vk_no_contract) spv_decorate(&g->m, id, SpvDecorationNoContraction, NULL, 0);
   return id;
@@ -818,9 +818,9 @@ static void split(SG *g, const KType *t, uint32_t x, uint32_t *hi, uint32_t *lo)
   uint32_t ft = sg_type(g, t);
   uint32_t k = sg_convert(g, spv_const_float(&g->m, 64, 134217729.0), kir_type_scalar(KT_F64), t,
                           (KLoc){0}); /* 2^27 + 1 */
-  uint32_t c = xop(g, SpvOpFMul, ft, k, x);
-  *hi = xop(g, SpvOpFSub, ft, c, xop(g, SpvOpFSub, ft, c, x));
-  *lo = xop(g, SpvOpFSub, ft, x, *hi);
+  uint32_t c = sg_vk_exact(g, SpvOpFMul, ft, k, x);
+  *hi = sg_vk_exact(g, SpvOpFSub, ft, c, sg_vk_exact(g, SpvOpFSub, ft, c, x));
+  *lo = sg_vk_exact(g, SpvOpFSub, ft, x, *hi);
 }
 
 /* n - x * y exactly, for x * y close to n (Dekker's product: Vulkan's Fma need not be fused,
@@ -829,12 +829,12 @@ static uint32_t residual(SG *g, const KType *t, uint32_t n, uint32_t x, uint32_t
   uint32_t ft = sg_type(g, t), xh, xl, yh, yl;
   split(g, t, x, &xh, &xl);
   split(g, t, y, &yh, &yl);
-  uint32_t p = xop(g, SpvOpFMul, ft, x, y);
-  uint32_t e = xop(g, SpvOpFSub, ft, xop(g, SpvOpFMul, ft, xh, yh), p);
-  e = xop(g, SpvOpFAdd, ft, e, xop(g, SpvOpFMul, ft, xh, yl));
-  e = xop(g, SpvOpFAdd, ft, e, xop(g, SpvOpFMul, ft, xl, yh));
-  e = xop(g, SpvOpFAdd, ft, e, xop(g, SpvOpFMul, ft, xl, yl)); /* x * y = p + e */
-  return xop(g, SpvOpFSub, ft, xop(g, SpvOpFSub, ft, n, p), e);
+  uint32_t p = sg_vk_exact(g, SpvOpFMul, ft, x, y);
+  uint32_t e = sg_vk_exact(g, SpvOpFSub, ft, sg_vk_exact(g, SpvOpFMul, ft, xh, yh), p);
+  e = sg_vk_exact(g, SpvOpFAdd, ft, e, sg_vk_exact(g, SpvOpFMul, ft, xh, yl));
+  e = sg_vk_exact(g, SpvOpFAdd, ft, e, sg_vk_exact(g, SpvOpFMul, ft, xl, yh));
+  e = sg_vk_exact(g, SpvOpFAdd, ft, e, sg_vk_exact(g, SpvOpFMul, ft, xl, yl)); /* x * y = p + e */
+  return sg_vk_exact(g, SpvOpFSub, ft, sg_vk_exact(g, SpvOpFSub, ft, n, p), e);
 }
 
 /* s with its last bit made odd towards t when t is not 0 and s is even: s + t rounded to odd,
@@ -863,10 +863,11 @@ static uint32_t round_odd(SG *g, const KType *t, uint32_t s, uint32_t tl) {
 
 /* x + y = *s + *e exactly (Knuth's TwoSum). */
 static void two_sum(SG *g, uint32_t ft, uint32_t x, uint32_t y, uint32_t *s, uint32_t *e) {
-  *s = xop(g, SpvOpFAdd, ft, x, y);
-  uint32_t bb = xop(g, SpvOpFSub, ft, *s, x);
-  *e = xop(g, SpvOpFAdd, ft, xop(g, SpvOpFSub, ft, x, xop(g, SpvOpFSub, ft, *s, bb)),
-           xop(g, SpvOpFSub, ft, y, bb));
+  *s = sg_vk_exact(g, SpvOpFAdd, ft, x, y);
+  uint32_t bb = sg_vk_exact(g, SpvOpFSub, ft, *s, x);
+  *e = sg_vk_exact(g, SpvOpFAdd, ft,
+                   sg_vk_exact(g, SpvOpFSub, ft, x, sg_vk_exact(g, SpvOpFSub, ft, *s, bb)),
+                   sg_vk_exact(g, SpvOpFSub, ft, y, bb));
 }
 
 static uint32_t mul_zero(SG *g, const KType *t, uint32_t a, uint32_t b, uint32_t q, bool gated);
@@ -879,15 +880,15 @@ uint32_t sg_vk_fma64(SG *g, const KType *t, uint32_t a, uint32_t b, uint32_t c) 
   uint32_t ft = sg_type(g, t), ah, al, bh, bl;
   split(g, t, a, &ah, &al);
   split(g, t, b, &bh, &bl);
-  uint32_t ph = xop(g, SpvOpFMul, ft, a, b);
-  uint32_t pl = xop(g, SpvOpFSub, ft, xop(g, SpvOpFMul, ft, ah, bh), ph);
-  pl = xop(g, SpvOpFAdd, ft, pl, xop(g, SpvOpFMul, ft, ah, bl));
-  pl = xop(g, SpvOpFAdd, ft, pl, xop(g, SpvOpFMul, ft, al, bh));
-  pl = xop(g, SpvOpFAdd, ft, pl, xop(g, SpvOpFMul, ft, al, bl));
+  uint32_t ph = sg_vk_exact(g, SpvOpFMul, ft, a, b);
+  uint32_t pl = sg_vk_exact(g, SpvOpFSub, ft, sg_vk_exact(g, SpvOpFMul, ft, ah, bh), ph);
+  pl = sg_vk_exact(g, SpvOpFAdd, ft, pl, sg_vk_exact(g, SpvOpFMul, ft, ah, bl));
+  pl = sg_vk_exact(g, SpvOpFAdd, ft, pl, sg_vk_exact(g, SpvOpFMul, ft, al, bh));
+  pl = sg_vk_exact(g, SpvOpFAdd, ft, pl, sg_vk_exact(g, SpvOpFMul, ft, al, bl));
   uint32_t sh, sl, w, we;
   two_sum(g, ft, c, ph, &sh, &sl);
   two_sum(g, ft, sl, pl, &w, &we);
-  uint32_t r = xop(g, SpvOpFAdd, ft, sh, round_odd(g, t, w, we));
+  uint32_t r = sg_vk_exact(g, SpvOpFAdd, ft, sh, round_odd(g, t, w, we));
   uint32_t bt = bool_type(g, t);
   uint32_t ok = sg_opv(
       g, SpvOpLogicalAnd, bt, 2, sg_vk_is_finite(g, t, r),
@@ -903,7 +904,7 @@ uint32_t sg_vk_fma64(SG *g, const KType *t, uint32_t a, uint32_t b, uint32_t c) 
   uint32_t ity = sg_type(g, it), zero = sg_zero(g, t);
   uint32_t z = sg_opv(g, SpvOpLogicalOr, bt, 2, sg_opv(g, SpvOpFOrdEqual, bt, 2, a, zero),
                       sg_opv(g, SpvOpFOrdEqual, bt, 2, b, zero));
-  uint32_t p = mul_zero(g, t, a, b, xop(g, SpvOpFMul, ft, a, b), false);
+  uint32_t p = mul_zero(g, t, a, b, sg_vk_exact(g, SpvOpFMul, ft, a, b), false);
   uint32_t both = sg_opv(g, SpvOpBitcast, ft, 1,
                          sg_opv(g, SpvOpBitwiseAnd, ity, 2, sg_opv(g, SpvOpBitcast, ity, 1, p),
                                 sg_opv(g, SpvOpBitcast, ity, 1, c)));
@@ -915,8 +916,8 @@ uint32_t sg_vk_fma64(SG *g, const KType *t, uint32_t a, uint32_t b, uint32_t c) 
 static uint32_t correct(SG *g, const KType *t, uint32_t q0, uint32_t n, uint32_t d) {
   uint32_t ft = sg_type(g, t);
   uint32_t r = residual(g, t, n, q0, d);
-  uint32_t corr = xop(g, SpvOpFDiv, ft, r, d);
-  uint32_t q1 = xop(g, SpvOpFAdd, ft, q0, corr);
+  uint32_t corr = sg_vk_exact(g, SpvOpFDiv, ft, r, d);
+  uint32_t q1 = sg_vk_exact(g, SpvOpFAdd, ft, q0, corr);
   uint32_t zero = sg_zero(g, t);
   uint32_t bt = bool_type(g, t);
   uint32_t nz = sg_opv(g, SpvOpFUnordNotEqual, bt, 2, q0, zero);
@@ -955,7 +956,7 @@ uint32_t sg_vk_div_zero(SG *g, const KType *t, uint32_t a, uint32_t b, uint32_t 
   KType *f64 = kir_type_scalar(KT_F64);
   uint32_t inf = sg_convert(g, spv_const_float(&g->m, 64, INFINITY), f64, t, (KLoc){0});
   uint32_t ninf = sg_convert(g, spv_const_float(&g->m, 64, -INFINITY), f64, t, (KLoc){0});
-  uint32_t by = xop(g, SpvOpFMul, ft, a, sg_opv(g, SpvOpSelect, ft, 3, neg, ninf, inf));
+  uint32_t by = sg_vk_exact(g, SpvOpFMul, ft, a, sg_opv(g, SpvOpSelect, ft, 3, neg, ninf, inf));
   return sg_opv(g, SpvOpSelect, ft, 3, sg_opv(g, SpvOpFOrdEqual, bt, 2, b, fzero), by, q);
 }
 
@@ -1012,19 +1013,76 @@ uint32_t sg_vk_add_zero(SG *g, const KType *t, uint32_t a, uint32_t b, uint32_t 
   return sg_opv(g, SpvOpSelect, ft, 3, if_fixes(g, t, both), zs, q);
 }
 
-static uint32_t div_f64(SG *g, const KType *t, uint32_t a, uint32_t b) {
-  uint32_t q0 = sg_opv(g, SpvOpFDiv, sg_type(g, t), 2, a, b);
-  return sg_vk_div_zero(g, t, a, b, correct(g, t, q0, a, b));
+/* The double constant v as type t (a scalar or a vector of doubles). */
+static uint32_t dconst(SG *g, const KType *t, double v) {
+  return sg_convert(g, spv_const_float(&g->m, 64, v), kir_type_scalar(KT_F64), t, (KLoc){0});
 }
 
+/* A power of two by which x is multiplied: big where |x| < lo (and cond, when not 0), small
+ * where |x| > hi, else 1. */
+static uint32_t pick_scale(SG *g, const KType *t, uint32_t x, double lo, double big, double hi,
+                           double small) {
+  uint32_t ft = sg_type(g, t), bt = bool_type(g, t);
+  uint32_t ax = sg_opv(g, SpvOpExtInst, ft, 3, sg_vk_glsl_import(g), (uint32_t)GLSLstd450FAbs, x);
+  uint32_t k =
+      sg_opv(g, SpvOpSelect, ft, 3, sg_opv(g, SpvOpFOrdGreaterThan, bt, 2, ax, dconst(g, t, hi)),
+             dconst(g, t, small), dconst(g, t, 1.0));
+  return sg_opv(g, SpvOpSelect, ft, 3, sg_opv(g, SpvOpFOrdLessThan, bt, 2, ax, dconst(g, t, lo)),
+                dconst(g, t, big), k);
+}
+
+/* The correction step's residual is exact only where Dekker's product neither underflows
+ * (q0 * b, about a, below 2^-969) nor overflows in its split (factors above 2^996): a and b
+ * are scaled alike into range where a is tiny or b huge (the quotient stays), and a huge
+ * quotient is corrected at 2^-128 of itself, then scaled back (exactly: it is normal). A
+ * quotient below 2^-969 is corrected only as far as its denormal bits allow. */
+static uint32_t div_f64(SG *g, const KType *t, uint32_t a, uint32_t b) {
+  uint32_t ft = sg_type(g, t), bt = bool_type(g, t);
+  uint32_t q0 = sg_opv(g, SpvOpFDiv, ft, 2, a, b);
+  uint32_t glsl = sg_vk_glsl_import(g);
+  uint32_t aa = sg_opv(g, SpvOpExtInst, ft, 3, glsl, (uint32_t)GLSLstd450FAbs, a);
+  uint32_t ab = sg_opv(g, SpvOpExtInst, ft, 3, glsl, (uint32_t)GLSLstd450FAbs, b);
+  uint32_t up = sg_opv(g, SpvOpLogicalAnd, bt, 2,
+                       sg_opv(g, SpvOpFOrdLessThan, bt, 2, aa, dconst(g, t, 0x1p-900)),
+                       sg_opv(g, SpvOpFOrdLessThan, bt, 2, ab, dconst(g, t, 0x1p300)));
+  uint32_t down = sg_opv(g, SpvOpLogicalAnd, bt, 2,
+                         sg_opv(g, SpvOpFOrdGreaterThan, bt, 2, ab, dconst(g, t, 0x1p900)),
+                         sg_opv(g, SpvOpFOrdGreaterThan, bt, 2, aa, dconst(g, t, 0x1p-300)));
+  uint32_t k =
+      sg_opv(g, SpvOpSelect, ft, 3, up, dconst(g, t, 0x1p600),
+             sg_opv(g, SpvOpSelect, ft, 3, down, dconst(g, t, 0x1p-600), dconst(g, t, 1.0)));
+  uint32_t kq = pick_scale(g, t, q0, 0.0, 1.0, 0x1p900, 0x1p-128);
+  uint32_t as = sg_vk_exact(g, SpvOpFMul, ft, sg_vk_exact(g, SpvOpFMul, ft, a, k), kq);
+  uint32_t bs = sg_vk_exact(g, SpvOpFMul, ft, b, k);
+  uint32_t q0s = sg_vk_exact(g, SpvOpFMul, ft, q0, kq);
+  uint32_t q1s = correct(g, t, q0s, as, bs);
+  uint32_t back =
+      sg_opv(g, SpvOpSelect, ft, 3, sg_opv(g, SpvOpFOrdEqual, bt, 2, kq, dconst(g, t, 1.0)),
+             dconst(g, t, 1.0), dconst(g, t, 0x1p128));
+  uint32_t q1 = sg_vk_exact(g, SpvOpFMul, ft, q1s, back);
+  return sg_vk_div_zero(g, t, a, b, q1);
+}
+
+/* x scaled by 2^128 where it is below 2^-900, by 2^-128 above 2^900 (so that neither the
+ * residual's product underflows nor its split overflows), the root scaled back by 2^-64 or
+ * 2^64: exact, as the root is normal. sqrt(DBL_MAX) gave -inf before (s0 * s0 overflowed). */
+static uint32_t sqrt_scaled(SG *g, const KType *t, uint32_t x);
 static uint32_t sqrt_f64(SG *g, const KType *t, uint32_t x) {
+  uint32_t ft = sg_type(g, t);
+  uint32_t kx = pick_scale(g, t, x, 0x1p-900, 0x1p128, 0x1p900, 0x1p-128);
+  uint32_t ks = pick_scale(g, t, x, 0x1p-900, 0x1p-64, 0x1p900, 0x1p64);
+  uint32_t s = sqrt_scaled(g, t, sg_vk_exact(g, SpvOpFMul, ft, x, kx));
+  return sg_vk_exact(g, SpvOpFMul, ft, s, ks);
+}
+
+static uint32_t sqrt_scaled(SG *g, const KType *t, uint32_t x) {
   uint32_t ft = sg_type(g, t);
   uint32_t s0 = sg_opv(g, SpvOpExtInst, ft, 3, sg_vk_glsl_import(g), (uint32_t)GLSLstd450Sqrt, x);
   /* s1 = s0 + (x - s0 * s0) / (2 s0): the same step, n = x and d = s0, halved. */
   uint32_t r = residual(g, t, x, s0, s0);
-  uint32_t two = xop(g, SpvOpFAdd, ft, s0, s0);
-  uint32_t corr = xop(g, SpvOpFDiv, ft, r, two);
-  uint32_t s1 = xop(g, SpvOpFAdd, ft, s0, corr);
+  uint32_t two = sg_vk_exact(g, SpvOpFAdd, ft, s0, s0);
+  uint32_t corr = sg_vk_exact(g, SpvOpFDiv, ft, r, two);
+  uint32_t s1 = sg_vk_exact(g, SpvOpFAdd, ft, s0, corr);
   uint32_t bt = bool_type(g, t);
   uint32_t zero = sg_zero(g, t);
   uint32_t pos = sg_opv(g, SpvOpFOrdGreaterThan, bt, 2, s0, zero);
@@ -1064,11 +1122,12 @@ uint32_t sg_vk_fma32(SG *g, const KType *t, uint32_t a, uint32_t b, uint32_t c) 
   uint32_t u = sg_type(g, ut);
   uint32_t da = sg_opv(g, SpvOpFConvert, d, 1, a), db = sg_opv(g, SpvOpFConvert, d, 1, b),
            dc = sg_opv(g, SpvOpFConvert, d, 1, c);
-  uint32_t p = xop(g, SpvOpFMul, d, da, db);
-  uint32_t sum = xop(g, SpvOpFAdd, d, p, dc);
-  uint32_t bb = xop(g, SpvOpFSub, d, sum, p);
-  uint32_t e = xop(g, SpvOpFAdd, d, xop(g, SpvOpFSub, d, p, xop(g, SpvOpFSub, d, sum, bb)),
-                   xop(g, SpvOpFSub, d, dc, bb));
+  uint32_t p = sg_vk_exact(g, SpvOpFMul, d, da, db);
+  uint32_t sum = sg_vk_exact(g, SpvOpFAdd, d, p, dc);
+  uint32_t bb = sg_vk_exact(g, SpvOpFSub, d, sum, p);
+  uint32_t e = sg_vk_exact(g, SpvOpFAdd, d,
+                           sg_vk_exact(g, SpvOpFSub, d, p, sg_vk_exact(g, SpvOpFSub, d, sum, bb)),
+                           sg_vk_exact(g, SpvOpFSub, d, dc, bb));
   /* Neighbour towards e: the bits step by one away from zero when e has s's sign. */
   uint32_t bits = sg_opv(g, SpvOpBitcast, u, 1, sum);
   uint32_t one = sg_convert(g, spv_const_int(&g->m, 64, 1), kir_type_scalar(KT_U64), ut, (KLoc){0});

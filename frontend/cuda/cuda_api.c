@@ -13,6 +13,7 @@
  *   - the halving additions __hadd (of ints), __rhadd, __uhadd, __urhadd; a double's halves,
  * __double2hiint,
  *     __double2loint, __hiloint2double; the Euclidean norms of an array, norm[f], rnorm[f];
+ *   - the directed-rounding arithmetic and conversions (__fadd_rz ... __ull2double_rd);
  *   - <math_constants.h> (CUDART_PI_F & co.), as a header of its own. */
 #include <string.h>
 
@@ -171,6 +172,147 @@ static const char halving_halves_norms[] =
     "static __inline__ float rnormf(int __n, const float *__p) { return 1.0f / normf(__n, __p); "
     "}\n";
 
+/* Directed rounding: CUDA's _rz/_ru/_rd arithmetic (__fadd_rz ... __dsqrt_rd), the fma
+ * intrinsics (__fmaf_r*, __fmaf_ieee_r*, __fma_rn), the float2 forms (__fadd2_r* __fmul2_r*
+ * __ffma2_r*), the integer and double conversions to float or double (__int2float_rz ...
+ * __double2float_rd) and the correctly rounded __frsqrt_rn. kcc's targets compute to nearest
+ * only (SPIR-V and OpenCL C have no rounding-mode instructions), so each is the nearest result
+ * r, then one step toward the exact value where r lies on the mode's wrong side; which side, an
+ * exact residual says: TwoSum for sums, a float product or quotient checked in double (exact
+ * there), a double one scaled to [0.5, 1) by frexp so that its fma residual cannot underflow.
+ * An overflow to infinity of finite operands lies above the exact value (or below, for -inf),
+ * so a step gives the largest finite value; an exact zero sum is -0 when rounding down, as
+ * IEEE 754 says. (__fma_rz/ru/rd of doubles, whose residual has three parts, are not here.) */
+static const char directed_rounding[] =
+    "static __inline__ float __kcc_up(float __r) { unsigned int __u = __float_as_uint(__r); "
+    "return __uint_as_float(__u == 0x80000000u ? 1u : (__u >> 31) ? __u - 1u : __u + 1u); }\n"
+    "static __inline__ float __kcc_down(float __r) { unsigned int __u = __float_as_uint(__r); "
+    "return __uint_as_float(__u == 0u ? 0x80000001u : (__u >> 31) ? __u + 1u : __u - 1u); }\n"
+    "static __inline__ double __kcc_up(double __r) { unsigned long long __u = (unsigned long "
+    "long)__double_as_longlong(__r); return __longlong_as_double((long long)(__u == "
+    "0x8000000000000000ull ? 1ull : (__u >> 63) ? __u - 1ull : __u + 1ull)); }\n"
+    "static __inline__ double __kcc_down(double __r) { unsigned long long __u = (unsigned long "
+    "long)__double_as_longlong(__r); return __longlong_as_double((long long)(__u == 0ull ? "
+    "0x8000000000000001ull : (__u >> 63) ? __u + 1ull : __u - 1ull)); }\n"
+    /* __m: 0 toward zero, 1 up, 2 down; __c: the exact value above __r (1), below (-1), at 0 */
+    "template <class T> static __inline__ T __kcc_dir(T __r, int __c, int __m) { return __m == 1 "
+    "? (__c > 0 ? __kcc_up(__r) : __r) : __m == 2 ? (__c < 0 ? __kcc_down(__r) : __r) : __c > 0 "
+    "&& __r < 0 ? __kcc_up(__r) : __c < 0 && __r > 0 ? __kcc_down(__r) : __r; }\n"
+    "static __inline__ int __kcc_sgn(double __d) { return __d > 0 ? 1 : __d < 0 ? -1 : 0; }\n"
+    "static __inline__ bool __kcc_neg(float __x) { return __float_as_int(__x) < 0; }\n"
+    "static __inline__ bool __kcc_neg(double __x) { return __double_as_longlong(__x) < 0; }\n"
+    /* finite operands, an infinite nearest result: it overflowed */
+    "template <class T> static __inline__ bool __kcc_ovf(T __r, T __a, T __b) { return isinf(__r) "
+    "&& isfinite(__a) && isfinite(__b); }\n"
+    "template <class T> static __inline__ T __kcc_radd(T __a, T __b, int __m) { T __r = __a + "
+    "__b; if (__kcc_ovf(__r, __a, __b)) return __kcc_dir(__r, __r > 0 ? -1 : 1, __m); T __z = __r "
+    "- __a; int __c = __kcc_sgn((double)((__a - (__r - __z)) + (__b - __z))); if (__m == 2 && "
+    "__r == 0 && __c == 0 && (__kcc_neg(__a) || __kcc_neg(__b))) return -(T)0; return "
+    "__kcc_dir(__r, __c, __m); }\n"
+    "static __inline__ float __kcc_rmul(float __a, float __b, int __m) { double __p = (double)__a "
+    "* (double)__b; float __r = (float)__p; return __kcc_dir(__r, __kcc_sgn(__p - (double)__r), "
+    "__m); }\n"
+    "static __inline__ float __kcc_rdiv(float __a, float __b, int __m) { float __r = __a / __b; "
+    "int __c = __kcc_sgn((double)__a - (double)__r * (double)__b); return __kcc_dir(__r, __b < 0 "
+    "? -__c : __c, __m); }\n"
+    "static __inline__ float __kcc_rsqrt(float __x, int __m) { float __r = sqrtf(__x); return "
+    "__kcc_dir(__r, __kcc_sgn((double)__x - (double)__r * (double)__r), __m); }\n"
+    "static __inline__ float __kcc_rfma(float __a, float __b, float __c, int __m) { double __p = "
+    "(double)__a * (double)__b, __s = __p + (double)__c, __z = __s - __p; double __e = (__p - (__s "
+    "- __z)) + ((double)__c - __z); float __r = (float)__s; double __d = __s - (double)__r; int "
+    "__k = __d != 0 ? __kcc_sgn(__d) : __kcc_sgn(__e); if (__m == 2 && __r == 0 && __k == 0 && "
+    "(__kcc_neg(__p) || __kcc_neg(__c))) return -0.0f; return __kcc_dir(__r, __k, __m); }\n"
+    /* doubles: the operands scaled to [0.5, 1) (frexp, exact), the result by the same powers */
+    "static __inline__ double __kcc_rmul(double __a, double __b, int __m) { double __r = __a * "
+    "__b; if (__kcc_ovf(__r, __a, __b)) return __kcc_dir(__r, __r > 0 ? -1 : 1, __m); if "
+    "(!isfinite(__r) || __a == 0 || __b == 0) return __r; int __ea, __eb; double __fa = "
+    "frexp(__a, &__ea), __fb = frexp(__b, &__eb); double __t = ldexp(__r, -__ea - __eb); return "
+    "__kcc_dir(__r, __kcc_sgn(fma(__fa, __fb, -__t)), __m); }\n"
+    "static __inline__ double __kcc_rdiv(double __a, double __b, int __m) { double __r = __a / "
+    "__b; if (__kcc_ovf(__r, __a, __b) && __b != 0) return __kcc_dir(__r, __r > 0 ? -1 : 1, "
+    "__m); if (!isfinite(__r) || !isfinite(__b) || __a == 0) return __r; int __ea, __eb; double "
+    "__fa = frexp(__a, &__ea), __fb = frexp(__b, &__eb); double __t = ldexp(__r, __eb - __ea); "
+    "int __c = __kcc_sgn(fma(-__t, __fb, __fa)); return __kcc_dir(__r, __b < 0 ? -__c : __c, "
+    "__m); }\n"
+    "static __inline__ double __kcc_rsqrt(double __x, int __m) { double __r = sqrt(__x); if "
+    "(!(__x > 0) || isinf(__x)) return __r; int __e; double __f = frexp(__x, &__e); if (__e & 1) "
+    "{ __f *= 2; __e -= 1; } double __t = ldexp(__r, -__e / 2); return __kcc_dir(__r, "
+    "__kcc_sgn(fma(-__t, __t, __f)), __m); }\n"
+    /* integers: the nearest T, compared with the source in the source's type (__top: 2^bits or
+       2^(bits-1), which the nearest T may reach and no source value does) */
+    "template <class T, class I> static __inline__ T __kcc_rcvt(I __x, T __top, int __m) { T __r "
+    "= (T)__x; int __c = __r >= __top ? -1 : __x > (I)__r ? 1 : __x < (I)__r ? -1 : 0; return "
+    "__kcc_dir(__r, __c, __m); }\n"
+    "static __inline__ float __frsqrt_rn(float __x) { if (!(__x > 0) || isinf(__x)) return 1.0f "
+    "/ sqrtf(__x); float __r = (float)(1.0 / sqrt((double)__x)); double __hi = ((double)__r + "
+    "(double)__kcc_up(__r)) * 0.5, __lo = ((double)__r + (double)__kcc_down(__r)) * 0.5; if "
+    "(fma(__hi * __hi, (double)__x, -1.0) < 0) return __kcc_up(__r); if (fma(__lo * __lo, "
+    "(double)__x, -1.0) > 0) return __kcc_down(__r); return __r; }\n"
+    "static __inline__ float __fmaf_rn(float __a, float __b, float __c) { return fmaf(__a, __b, "
+    "__c); }\n"
+    "static __inline__ float __fmaf_ieee_rn(float __a, float __b, float __c) { return fmaf(__a, "
+    "__b, __c); }\n"
+    "static __inline__ double __fma_rn(double __a, double __b, double __c) { return fma(__a, __b, "
+    "__c); }\n";
+
+/* The names over those helpers, for each mode. */
+static void directed_rounding_names(KBuf *b) {
+  kbuf_printf(b, "%s", directed_rounding);
+  static const char *const modes[] = {"rz", "ru", "rd"};
+  for (int m = 0; m < 3; m++) {
+    const char *M = modes[m];
+    static const struct {
+      const char *f, *d, *args, *call;
+    } ops[] = {
+        {"__fadd", "__dadd", "T __a, T __b", "__kcc_radd(__a, __b, %d)"},
+        {"__fsub", "__dsub", "T __a, T __b", "__kcc_radd(__a, -__b, %d)"},
+        {"__fmul", "__dmul", "T __a, T __b", "__kcc_rmul(__a, __b, %d)"},
+        {"__fdiv", "__ddiv", "T __a, T __b", "__kcc_rdiv(__a, __b, %d)"},
+        {"__frcp", "__drcp", "T __a", "__kcc_rdiv((T)1, __a, %d)"},
+        {"__fsqrt", "__dsqrt", "T __a", "__kcc_rsqrt(__a, %d)"},
+    };
+    for (size_t i = 0; i < sizeof ops / sizeof *ops; i++)
+      for (int d = 0; d < 2; d++) {
+        kbuf_printf(b, "#define T %s\nstatic __inline__ T %s_%s(%s) { return ",
+                    d ? "double" : "float", d ? ops[i].d : ops[i].f, M, ops[i].args);
+        kbuf_printf(b, ops[i].call, m);
+        kbuf_printf(b, "; }\n#undef T\n");
+      }
+    kbuf_printf(b,
+                "static __inline__ float __fmaf_%s(float __a, float __b, float __c) { return "
+                "__kcc_rfma(__a, __b, __c, %d); }\n"
+                "static __inline__ float __fmaf_ieee_%s(float __a, float __b, float __c) { return "
+                "__kcc_rfma(__a, __b, __c, %d); }\n"
+                "static __inline__ float __double2float_%s(double __x) { float __r = (float)__x; "
+                "return __kcc_dir(__r, __kcc_sgn(__x - (double)__r), %d); }\n",
+                M, m, M, m, M, m);
+    static const struct {
+      const char *name, *from, *to, *top;
+    } cvt[] = {{"int2float", "int", "float", "0x1p31f"},
+               {"uint2float", "unsigned int", "float", "0x1p32f"},
+               {"ll2float", "long long", "float", "0x1p63f"},
+               {"ull2float", "unsigned long long", "float", "0x1p64f"},
+               {"ll2double", "long long", "double", "0x1p63"},
+               {"ull2double", "unsigned long long", "double", "0x1p64"}};
+    for (size_t i = 0; i < sizeof cvt / sizeof *cvt; i++)
+      kbuf_printf(b,
+                  "static __inline__ %s __%s_%s(%s __x) { return __kcc_rcvt<%s, %s>(__x, %s, %d); "
+                  "}\n",
+                  cvt[i].to, cvt[i].name, M, cvt[i].from, cvt[i].to, cvt[i].from, cvt[i].top, m);
+  }
+  /* float2 (sm_100's paired forms): component by component, rn included. */
+  static const char *const all[] = {"rn", "rz", "ru", "rd"};
+  for (int m = 0; m < 4; m++)
+    kbuf_printf(b,
+                "static __inline__ float2 __fadd2_%s(float2 __a, float2 __b) { return "
+                "make_float2(__fadd_%s(__a.x, __b.x), __fadd_%s(__a.y, __b.y)); }\n"
+                "static __inline__ float2 __fmul2_%s(float2 __a, float2 __b) { return "
+                "make_float2(__fmul_%s(__a.x, __b.x), __fmul_%s(__a.y, __b.y)); }\n"
+                "static __inline__ float2 __ffma2_%s(float2 __a, float2 __b, float2 __c) { return "
+                "make_float2(__fmaf_%s(__a.x, __b.x, __c.x), __fmaf_%s(__a.y, __b.y, __c.y)); }\n",
+                all[m], all[m], all[m], all[m], all[m], all[m], all[m], all[m], all[m]);
+}
+
 void fe_cu_api_decls(KBuf *b) {
   simd_functions(b);
   for (size_t i = 0; i < sizeof load_hints / sizeof *load_hints; i++)
@@ -182,6 +324,7 @@ void fe_cu_api_decls(KBuf *b) {
   kbuf_printf(b, "%s", dot_products_sincos);
   kbuf_printf(b, "%s", halving_halves_norms);
   fe_mathlib_cu(b);
+  directed_rounding_names(b);
   /* The C library's classification spellings CUDA's math header declares for device code. */
   static const char *const classify[][2] = {
       {"__isnan", "isnan"}, {"__isinf", "isinf"}, {"__finite", "isfinite"}};
