@@ -157,12 +157,91 @@ static void math_and_shuffles(KBuf *b) {
   }
 }
 
+/* The rest of cuda_fp16.h's device API, as cuda_bf16.c has it for __nv_bfloat16: the twelve
+ * comparisons of half2 as halves (1.0 or 0.0) and as masks (0xffff per half), the unordered
+ * all-lanes forms, __hisnan2; max and min whose NaN operand gives the canonical NaN (0x7fff);
+ * the saturating forms (clamped to [0, 1], NaN 0: the toolkit's min(max(r, 0), 1)); fma with
+ * relu (negative results 0, NaN the canonical NaN); the _rn forms, which kcc never contracts
+ * anyway (each half operation rounds); tanh; the complex multiply-add. */
+static void fp16_rest(KBuf *b) {
+  static const struct {
+    const char *name;
+    bool unordered, bool_form; /* __hb%s2 is missing from h_fp16 */
+  } cmps[] = {{"eq", false, false}, {"ne", false, false}, {"lt", false, false},
+              {"le", false, false}, {"gt", false, false}, {"ge", false, false},
+              {"equ", true, true},  {"neu", true, true},  {"ltu", true, true},
+              {"leu", true, true},  {"gtu", true, true},  {"geu", true, true}};
+  for (size_t i = 0; i < sizeof cmps / sizeof *cmps; i++) {
+    const char *n = cmps[i].name;
+    kbuf_printf(b,
+                "__KCC_H __half2 __h%s2(__half2 __a, __half2 __b) { return "
+                "__halves2half2(__h%s(__a.x, __b.x) ? (__half)1.0f : (__half)0.0f, __h%s(__a.y, "
+                "__b.y) ? (__half)1.0f : (__half)0.0f); }\n"
+                "__KCC_H unsigned int __h%s2_mask(__half2 __a, __half2 __b) { return "
+                "(__h%s(__a.x, __b.x) ? 0xffffU : 0U) | (__h%s(__a.y, __b.y) ? 0xffff0000U : 0U); "
+                "}\n",
+                n, n, n, n, n, n);
+    if (cmps[i].bool_form)
+      kbuf_printf(b,
+                  "__KCC_H bool __hb%s2(__half2 __a, __half2 __b) { return __h%s(__a.x, __b.x) && "
+                  "__h%s(__a.y, __b.y); }\n",
+                  n, n, n);
+  }
+  kbuf_printf(
+      b,
+      "__KCC_H __half2 __hisnan2(__half2 __a) { return __halves2half2(__hisnan(__a.x) ? "
+      "(__half)1.0f : (__half)0.0f, __hisnan(__a.y) ? (__half)1.0f : (__half)0.0f); }\n"
+      "__KCC_H __half __hmax_nan(__half __a, __half __b) { return __hisnan(__a) || __hisnan(__b) "
+      "? __ushort_as_half((unsigned short)0x7fffU) : __hmax(__a, __b); }\n"
+      "__KCC_H __half __hmin_nan(__half __a, __half __b) { return __hisnan(__a) || __hisnan(__b) "
+      "? __ushort_as_half((unsigned short)0x7fffU) : __hmin(__a, __b); }\n"
+      "__KCC_H __half __kcc_h_sat(__half __r) { return __r > (__half)0.0f ? (__r > (__half)1.0f "
+      "? (__half)1.0f : __r) : (__half)0.0f; }\n"
+      "__KCC_H __half __hadd_sat(__half __a, __half __b) { return __kcc_h_sat(__a + __b); }\n"
+      "__KCC_H __half __hsub_sat(__half __a, __half __b) { return __kcc_h_sat(__a - __b); }\n"
+      "__KCC_H __half __hmul_sat(__half __a, __half __b) { return __kcc_h_sat(__a * __b); }\n"
+      "__KCC_H __half __hfma_sat(__half __a, __half __b, __half __c) { return "
+      "__kcc_h_sat(__hfma(__a, __b, __c)); }\n"
+      "__KCC_H __half __hfma_relu(__half __a, __half __b, __half __c) { __half __r = "
+      "__hfma(__a, __b, __c); return __hisnan(__r) ? __ushort_as_half((unsigned short)0x7fffU) "
+      ": (__half_as_ushort(__r) & 0x8000U) ? (__half)0.0f : __r; }\n"
+      "__KCC_H __half __hadd_rn(__half __a, __half __b) { return __a + __b; }\n"
+      "__KCC_H __half __hsub_rn(__half __a, __half __b) { return __a - __b; }\n"
+      "__KCC_H __half __hmul_rn(__half __a, __half __b) { return __a * __b; }\n"
+      "__KCC_H __half htanh(__half __a) { return (__half)tanhf((float)__a); }\n"
+      "__KCC_H __half htanh_approx(__half __a) { return (__half)tanhf((float)__a); }\n"
+      "__KCC_H __half2 h2tanh(__half2 __a) { return __halves2half2(htanh(__a.x), "
+      "htanh(__a.y)); }\n"
+      "__KCC_H __half2 h2tanh_approx(__half2 __a) { return __halves2half2(htanh(__a.x), "
+      "htanh(__a.y)); }\n"
+      "__KCC_H __half2 __hcmadd(__half2 __a, __half2 __b, __half2 __c) { __half __re = "
+      "__hfma(__a.x, __b.x, __c.x), __im = __hfma(__a.x, __b.y, __c.y); return "
+      "__halves2half2(__hfma(-__a.y, __b.y, __re), __hfma(__a.y, __b.x, __im)); }\n");
+  static const char *const bin[][2] = {
+      {"__hadd2_rn", "__hadd_rn"},   {"__hsub2_rn", "__hsub_rn"},   {"__hmul2_rn", "__hmul_rn"},
+      {"__hadd2_sat", "__hadd_sat"}, {"__hsub2_sat", "__hsub_sat"}, {"__hmul2_sat", "__hmul_sat"},
+      {"__hmax2_nan", "__hmax_nan"}, {"__hmin2_nan", "__hmin_nan"}};
+  for (size_t i = 0; i < sizeof bin / sizeof *bin; i++)
+    kbuf_printf(b,
+                "__KCC_H __half2 %s(__half2 __a, __half2 __b) { return __halves2half2(%s(__a.x, "
+                "__b.x), %s(__a.y, __b.y)); }\n",
+                bin[i][0], bin[i][1], bin[i][1]);
+  static const char *const tern[][2] = {{"__hfma2_sat", "__hfma_sat"},
+                                        {"__hfma2_relu", "__hfma_relu"}};
+  for (size_t i = 0; i < sizeof tern / sizeof *tern; i++)
+    kbuf_printf(b,
+                "__KCC_H __half2 %s(__half2 __a, __half2 __b, __half2 __c) { return "
+                "__halves2half2(%s(__a.x, __b.x, __c.x), %s(__a.y, __b.y, __c.y)); }\n",
+                tern[i][0], tern[i][1], tern[i][1]);
+}
+
 const char *fe_cuda_fp16_header(void) {
   static char *text;
   if (!text) {
     KBuf b = {0};
     kbuf_printf(&b, "%s", h_fp16);
     math_and_shuffles(&b);
+    fp16_rest(&b);
     kbuf_printf(&b, "#undef __KCC_H\n#endif\n");
     text = b.data;
   }
