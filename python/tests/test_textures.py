@@ -347,6 +347,11 @@ def _run_family(mod, rng, seed, family, fmt, addressing, filt, normalized, fast=
     else:
         vol = texels if layered else texels[None]
         want = _reference(vol, c[:, :dims].copy(), layers, addressing, filt, normalized)
+        if (kcc.get_device().backend == "cuda" and family == "t1" and addressing == "border"
+                and filt == "linear"):
+            # NVIDIA's texture units filter a 1D texture as a row of a 2D one read at y = 0,
+            # half of it from the border's zeros: CUDA's result (docs/driver-bugs.md 28)
+            want = want * 0.5
     want = want.reshape(out.shape)
     msg = "seed %d: %s %s %r %s %s normalized=%s" % (seed, family, t, fmt, addressing, filt,
                                                      normalized)
