@@ -155,6 +155,10 @@ static void check_ints(Rt *rt, const int32_t *oi, int n, int w, const long doubl
       int s = a == 0 ? (signbit(a) ? -1 : 1) : (a > 0 || fmodl(floorl(a), 2) == 0) ? 1 : -1;
       if (got[3] != s) ok = false;
     }
+    /* a denormal argument, flushed where the device may (frexp's and remquo's too) */
+    if (!ok && (dbl ? rt_skip_sub64(rt, (double)a, (double)b, 0, 0)
+                    : rt_skip_sub32(rt, (float)a, (float)b, 0, 0)))
+      continue;
     if (!ok && (*bad)++ < 12)
       rt_fail(rt,
               "%s ints (%La, %La): ilogb %d (want %d), frexp exp %d/%d (%d), remquo %d/%d (%d), "

@@ -202,6 +202,10 @@ static void run(Rt *rt, int n, int dbl) {
     bool ok = oi[i] == il && (!isfinite(a) || oi[n + i] == e) &&
               (!defined || ((oi[2 * n + i] < 0) == (q < 0) && (oi[2 * n + i] - q) % 8 == 0));
     for (int c = 0; c < 4; c++) ok = ok && ol[c * n + i] == want_l[c];
+    /* a denormal argument, flushed where the device may (frexp's and remquo's too) */
+    if (!ok && (dbl ? rt_skip_sub64(rt, (double)a, (double)b, 0, 0)
+                    : rt_skip_sub32(rt, (float)a, (float)b, 0, 0)))
+      continue;
     if (!ok && bad++ < 12)
       rt_fail(rt, "%s ints (%La, %La): ilogb %d (%d), frexp %d (%d), remquo %d (%d), lrint %lld",
               dbl ? "double" : "float", a, b, oi[i], il, oi[n + i], e, oi[2 * n + i], q, ol[i]);
