@@ -1437,6 +1437,27 @@ static uint32_t vload_store(SG *g, KExpr *e) {
   uint32_t data = load ? 0 : sg_expr(g, e->args[0]);
   uint32_t off = to_i64(g, sg_expr(g, e->args[o]), e->args[o]->type);
   uint32_t p = sg_expr(g, e->args[o + 1]);
+  if (g->vk) {
+    /* Shader has no vloadn: the n elements at p + off * n, one by one, as p[i] reads them
+       (element alignment: vloadn needs no more). */
+    const KType *pt = e->args[o + 1]->type, *vt = load ? e->type : e->args[0]->type;
+    const KType *el = vt->base;
+    int n = (int)vt->len;
+    bool vol = (pt->qual & KQ_VOLATILE) != 0;
+    uint32_t i64 = spv_type_int(&g->m, 64);
+    uint32_t first = sg_opv(g, SpvOpIMul, i64, 2, off, sg_u64(g, (uint64_t)n));
+    uint32_t c[4];
+    for (int i = 0; i < n && i < 4; i++) {
+      uint32_t at = sg_opv(g, SpvOpIAdd, i64, 2, first, sg_u64(g, (uint64_t)i));
+      uint32_t ptr = sg_opv(g, SpvOpPtrAccessChain, ty(g, pt), 2, p, at);
+      if (load)
+        c[i] = sg_load(g, el, ptr, vol);
+      else
+        sg_store(g, el, ptr, sg_opv(g, SpvOpCompositeExtract, ty(g, el), 2, data, (uint32_t)i),
+                 vol);
+    }
+    return load ? sg_op(g, SpvOpCompositeConstruct, ty(g, vt), n, c) : 0;
+  }
   if (load)
     return sg_opv(g, SpvOpExtInst, ty(g, e->type), 5, sg_ocl_import(g), (uint32_t)OpenCLstd_Vloadn,
                   off, p, (uint32_t)e->type->len);
@@ -2051,7 +2072,7 @@ static bool vk_unsupported(SG *g, KExpr *e) {
   const char *why = NULL;
   /* (CUDA's texture and surface objects are refused below as in the OpenCL flavour: the CUDA
      driver makes them, and no other device has them.) */
-  if (b == BI_VLOAD || b == BI_VSTORE || b == BI_MUL_HI) why = "";
+  if (b == BI_MUL_HI) why = "";
   if (!why) return false;
   sg_error(g, e->loc, "'%s' is not supported by the Vulkan SPIR-V form yet%s",
            kir_builtin_info(b)->name, why);
