@@ -146,15 +146,24 @@ def test_rounded_conversion(mod_per_device, rng, target, src):
             getattr(mod, "%s_%s" % (target, src))[n // 64, 64](x, z, np.uint32(n))
         finally:
             kcc.select_device(prev.index)
+        # A float denormal, source or result, which a device may flush (Vulkan allows it;
+        # NVIDIA's Vulkan driver does: docs/driver-bugs.md 25).
+        skip = np.zeros(n, bool)
+        if "float32" not in dev.denormals and src in ("float", "double"):
+            with np.errstate(all="ignore"):
+                a = np.abs(x.astype(np.float64))
+            skip = (a > 0) & (a < 2.0 ** -126)
         for m, mode in enumerate(MODES):
             got = z[m * n:(m + 1) * n]
             bad = ~((got == want[m]) & (np.signbit(got) == np.signbit(want[m])) |
-                    (np.isnan(got) & np.isnan(want[m])))
+                    (np.isnan(got) & np.isnan(want[m]))) & ~skip
             assert not bad.any(), "%s: convert_%s_%s(%s) of %s gave %s, not %s" % (
                 dev.name, target, mode, src, x[bad][:4], got[bad][:4], want[m][bad][:4])
             # The vector forms of the first elements (WIDTHS: at 0, n/2 and 3n/4).
             vec = z[(3 + m) * n:(4 + m) * n]
             for width, quarter in WIDTHS[vk]:
+                if skip[:width].any():
+                    continue
                 at = quarter * n // 4
                 assert np.array_equal(vec[at:at + width], want[m][:width], equal_nan=True), (
                     "%s: convert_%s%d_%s(%s)" % (dev.name, target, width, mode, src))

@@ -81,6 +81,21 @@ def mods():
     return out
 
 
+def _flushed(dev, ft, *values):
+    """Cases a device that may flush denormals of ft (Vulkan allows it; NVIDIA's Vulkan driver
+    does for float: docs/driver-bugs.md 25) leaves out: a nonzero value, operand or result,
+    small enough that the residual the computation relies on may be a denormal."""
+    if ("float32" if ft == np.float32 else "float64") in dev.denormals:
+        return np.zeros(len(values[0]), bool)
+    small = 2.0 ** (-102 if ft == np.float32 else -969)
+    out = np.zeros(len(values[0]), bool)
+    with np.errstate(invalid="ignore", over="ignore"):
+        for v in values:
+            a = np.abs(np.asarray(v, np.float64))
+            out |= (a > 0) & (a < small)
+    return out
+
+
 def _run(dev, mod, kernel, *arrays):
     prev = kcc.get_device()
     kcc.select_device(dev.index)
@@ -192,15 +207,19 @@ def test_directed_arithmetic(mods, rng, op, T):
     for dev, mod in mods:
         z = np.zeros((6 if op == "fma" else 3) * n, ft)
         _run(dev, mod, "%s_%s" % (op, T), *args, z, np.int32(n))
+        with np.errstate(all="ignore"):
+            prod = [args[0] * args[1]] if op == "fma" else []
+            skip = _flushed(dev, ft, *args, *prod, *want)
         for m, mode in enumerate(MODES):
             got = z[m * n:(m + 1) * n]
             bad = ~(((got == want[m]) & (np.signbit(got) == np.signbit(want[m]))) |
-                    (np.isnan(got) & np.isnan(want[m])))
+                    (np.isnan(got) & np.isnan(want[m]))) & ~skip
             name = (f if T == "float" else d) + "_" + mode
             assert not bad.any(), "%s: %s of %s gave %s, not %s" % (
                 dev.name, name, [a[bad][:3] for a in args], got[bad][:3], want[m][bad][:3])
             if op == "fma":
-                assert np.array_equal(z[(3 + m) * n:(4 + m) * n], got, equal_nan=True)
+                ieee = z[(3 + m) * n:(4 + m) * n]
+                assert np.array_equal(ieee[~skip], got[~skip], equal_nan=True)
 
 
 def _ints(rng, t, n):
@@ -241,6 +260,8 @@ def test_directed_conversions(mods, rng, conv):
             got = z[m * n:(m + 1) * n]
             for i in range(n):
                 v = float(x[i]) if st == np.float64 else None
+                if v is not None and _flushed(dev, ft, [v])[0]:
+                    continue  # a float denormal result, which the device may flush
                 if v is not None and (not math.isfinite(v) or v == 0):
                     want = ft(v)
                 else:
@@ -276,8 +297,9 @@ def test_frsqrt_rn(mods, rng):
     for dev, mod in mods:
         z = np.zeros(n, np.float32)
         _run(dev, mod, "rsqrt_rn", x, z, np.int32(n))
-        assert np.array_equal(z, want, equal_nan=True), "%s: __frsqrt_rn of %s gave %s, not %s" % (
-            dev.name, x[z != want][:3], z[z != want][:3], want[z != want][:3])
+        bad = ~((z == want) | (np.isnan(z) & np.isnan(want))) & ~_flushed(dev, np.float32, x)
+        assert not bad.any(), "%s: __frsqrt_rn of %s gave %s, not %s" % (
+            dev.name, x[bad][:3], z[bad][:3], want[bad][:3])
 
 
 def test_float2_forms(mods, rng):
