@@ -3,10 +3,10 @@
 #   cu.NAME.FORM   kcc NAME.cu --emit=FORM for the .cu kernels of tests/cu/ and
 #                  tests/runtime/cuda_cxx.cu, cuda_lambda.cu, cuda_devvar.cu, cuda_fp16.cu,
 #                  cuda_bf16.cu, cuda_fp8.cu, cuda_union.cu and cuda_mathfn.cu, then the form's consumer (tests/consume.sh:
-#                  ptxas, spirv-val, clang -x cl, nvcc, cc for the header). Any diagnostic fails. coop.cu uses warp
-#                  operations, which SPIR-V 1.0 cannot express: its spirv form must be refused
-#                  with the pinned diagnostic instead, and cuda_asm.cu's (inline PTX) and
-#                  textures.cu's (texture and surface objects) spirv and cl forms, and
+#                  ptxas, spirv-val, clang -x cl, nvcc, cc for the header). Any diagnostic fails. (coop.cu's warp
+#                  operations are SPIR-V 1.3 since session 34.) cuda_asm.cu's (inline PTX) and
+#                  textures.cu's (texture and surface objects) spirv and cl forms must be refused
+#                  with the pinned diagnostic instead, and
 #                  ptr_spaces.cu's (a pointer to a pointer whose inner pointer takes two
 #                  spaces) spirv and cl forms, and generic_ptr.cu's (a pointer to global,
 #                  shared or private memory: generic, which PTX and CUDA C keep) spirv, cl and
@@ -34,8 +34,7 @@ list(APPEND _kcc_cu_kernels ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cuda_cxx.cu ${CM
 foreach(_k ${_kcc_cu_kernels})
   get_filename_component(_name ${_k} NAME_WE)
   foreach(_form kir ptx spirv cl cuda header)
-    if((_name STREQUAL "coop" AND _form STREQUAL "spirv") OR
-       ((_name STREQUAL "cuda_asm" OR _name STREQUAL "textures" OR _name STREQUAL "ptr_spaces" OR
+    if(((_name STREQUAL "cuda_asm" OR _name STREQUAL "textures" OR _name STREQUAL "ptr_spaces" OR
          _name STREQUAL "generic_ptr") AND (_form STREQUAL "spirv" OR _form STREQUAL "cl")) OR
        (_name STREQUAL "generic_ptr" AND _form STREQUAL "header"))
       if(_name STREQUAL "generic_ptr")
