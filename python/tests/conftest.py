@@ -1,5 +1,6 @@
 """Every test gets its own compile cache (XDG_CACHE_HOME), so tests neither see nor fill the
 user's ~/.cache/kcc. Tests run on the default device (PoCL's CPU device in CI)."""
+import contextlib
 import os
 import sys
 
@@ -36,3 +37,25 @@ def run_python(code, env=None, cwd=None):
     r = subprocess.run([sys.executable, "-c", code], env=e, cwd=cwd, capture_output=True,
                        text=True, timeout=600)
     return r.returncode, r.stdout, r.stderr
+
+
+@contextlib.contextmanager
+def on_device(dev):
+    """The block runs with dev selected; the device selected before is selected again after."""
+    import kcc
+    prev = kcc.get_device()
+    kcc.select_device(dev.index)
+    try:
+        yield dev
+    finally:
+        kcc.select_device(prev.index)
+
+
+def compile_on_every_device(src, name):
+    """[(device, module)]: src compiled for each device this machine has."""
+    import kcc
+    out = []
+    for d in kcc.devices():
+        with on_device(d):
+            out.append((d, kcc.compile(src, name=name)))
+    return out

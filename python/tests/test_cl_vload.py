@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import kcc
+from conftest import on_device
 
 SRC = r"""
 __kernel void vl%(n)d(__global const float *in, __constant float *cin, __global float *out,
@@ -36,12 +37,10 @@ def _widths(dev):
 
 @pytest.mark.parametrize("n", [2, 3, 4, 8, 16])
 def test_vload_vstore(rng, n):
-    prev = kcc.get_device()
-    try:
-        for dev in kcc.devices():
-            if n not in _widths(dev):
-                continue
-            kcc.select_device(dev.index)
+    for dev in kcc.devices():
+        if n not in _widths(dev):
+            continue
+        with on_device(dev):
             mod = kcc.compile(SRC % {"n": n}, name="vl%d.cl" % n)
             m = 64
             src = rng.standard_normal(m * n * 2 + 64).astype(np.float32)
@@ -54,5 +53,3 @@ def test_vload_vstore(rng, n):
             d = np.stack([src[np.arange(m) + n + j] * 2 for j in range(n)], 1)
             want = np.concatenate([a.ravel(), b.ravel(), c.ravel(), (d + 1).ravel()])
             np.testing.assert_array_equal(out, want.astype(np.float32), err_msg=dev.name)
-    finally:
-        kcc.select_device(prev.index)

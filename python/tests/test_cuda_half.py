@@ -8,7 +8,7 @@ import fractions
 import numpy as np
 import pytest
 
-import kcc
+from conftest import compile_on_every_device, on_device
 
 CMPS = ["eq", "ne", "lt", "le", "gt", "ge", "equ", "neu", "ltu", "leu", "gtu", "geu"]
 UNARY_BIN = ["__hmax_nan", "__hmin_nan", "__hadd_sat", "__hsub_sat", "__hmul_sat", "__hadd_rn",
@@ -65,24 +65,12 @@ def _source():
 @pytest.fixture(scope="module")
 def mods():
     src, names = _source()
-    prev = kcc.get_device()
-    out = []
-    try:
-        for d in kcc.devices():
-            kcc.select_device(d.index)
-            out.append((d, kcc.compile(src, name="half.cu")))
-    finally:
-        kcc.select_device(prev.index)
-    return out, names
+    return compile_on_every_device(src, "half.cu"), names
 
 
 def _run(dev, mod, kernel, n, *arrays):
-    prev = kcc.get_device()
-    kcc.select_device(dev.index)
-    try:
+    with on_device(dev):
         getattr(mod, kernel)[(n + 63) // 64, 64](*arrays, np.int32(n))
-    finally:
-        kcc.select_device(prev.index)
 
 
 def _halves(rng, n):

@@ -13,7 +13,7 @@ import math
 import numpy as np
 import pytest
 
-import kcc
+from conftest import compile_on_every_device, on_device
 
 F = fractions.Fraction
 MODES = ["rz", "ru", "rd"]
@@ -70,15 +70,7 @@ def _source():
 
 @pytest.fixture(scope="module")
 def mods():
-    prev = kcc.get_device()
-    out = []
-    try:
-        for d in kcc.devices():
-            kcc.select_device(d.index)
-            out.append((d, kcc.compile(_source(), name="rounding.cu")))
-    finally:
-        kcc.select_device(prev.index)
-    return out
+    return compile_on_every_device(_source(), "rounding.cu")
 
 
 def _flushed(dev, ft, *values):
@@ -97,12 +89,8 @@ def _flushed(dev, ft, *values):
 
 
 def _run(dev, mod, kernel, *arrays):
-    prev = kcc.get_device()
-    kcc.select_device(dev.index)
-    try:
+    with on_device(dev):
         getattr(mod, kernel)[(len(arrays[0]) + 63) // 64, 64](*arrays)
-    finally:
-        kcc.select_device(prev.index)
 
 
 def _bounds(x, ft):
