@@ -406,22 +406,6 @@ static void call_args(CGen *g, const char *fn, const KExpr *e) {
   cs_puts(g, ")");
 }
 
-/* The value of an integer constant expression (~0u, 0xffffffff); false if e is none. */
-static bool const_value(const KExpr *e, uint64_t *v) {
-  if (e->kind == KE_ICONST) {
-    *v = e->ival;
-  } else if (e->kind == KE_CAST && kir_is_int(e->type) && kir_is_int(e->a->type)) {
-    if (!const_value(e->a, v)) return false;
-  } else if (e->kind == KE_UNARY && e->op == KU_NOT) {
-    if (!const_value(e->a, v)) return false;
-    *v = ~*v;
-  } else {
-    return false;
-  }
-  if (e->type->size < 8) *v &= (1ull << (8 * e->type->size)) - 1;
-  return true;
-}
-
 static const char *elem_name(const KType *t) {
   static const char *const n[] = {[KT_I32] = "int",   [KT_U32] = "uint",  [KT_I64] = "long",
                                   [KT_U64] = "ulong", [KT_F32] = "float", [KT_F64] = "double"};
@@ -462,7 +446,7 @@ static void ocl_warp(CGen *g, const KExpr *e) {
   }
   case BI_SYNCWARP: {
     uint64_t v;
-    if (!const_value(e->args[0], &v) || v != 0xffffffffu) {
+    if (!kir_const_uint(e->args[0], &v) || v != 0xffffffffu) {
       cs_error(g, e->loc,
                "__syncwarp with a mask other than 0xffffffff is not available in OpenCL C output "
                "(a subgroup barrier waits for the whole subgroup)");

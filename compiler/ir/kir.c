@@ -836,6 +836,21 @@ static void put_le(unsigned char *out, uint64_t v, int size) {
   for (int i = 0; i < size; i++) out[i] = (unsigned char)(v >> (8 * i));
 }
 
+bool kir_const_uint(const KExpr *e, uint64_t *v) {
+  if (e->kind == KE_ICONST) {
+    *v = e->ival;
+  } else if (e->kind == KE_CAST && kir_is_int(e->type) && kir_is_int(e->a->type)) {
+    if (!kir_const_uint(e->a, v)) return false;
+  } else if (e->kind == KE_UNARY && e->op == KU_NOT) {
+    if (!kir_const_uint(e->a, v)) return false;
+    *v = ~*v;
+  } else {
+    return false;
+  }
+  if (e->type->size < 8) *v &= (1ull << (8 * e->type->size)) - 1;
+  return true;
+}
+
 bool kir_const_bytes(const KType *t, const KExpr *init, unsigned char *out) {
   if (!init) return true; /* zero: the caller's buffer is zeroed */
   if (t->kind == KT_ARRAY || t->kind == KT_VEC) {

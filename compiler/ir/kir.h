@@ -572,6 +572,10 @@ static inline KAddrSpace kir_gvar_space(const KVar *v) {
  * target lays it out, into out (t->size bytes, zero where the tree says nothing). False when a
  * leaf is not a constant number. */
 bool kir_const_bytes(const KType *t, const KExpr *init, unsigned char *out);
+/* The value of an integer constant expression made of a constant, integer casts and ~ (~0u,
+ * 0xffffffff, (unsigned)-1), in e's width; false if e is none (a warp mask the back ends
+ * must know). */
+bool kir_const_uint(const KExpr *e, uint64_t *v);
 bool kir_builtin_is_warp(KBuiltin id); /* BI_SHFL..BI_SYNCWARP: need 32-lane subgroups */
 /* BI_SG_SIZE..BI_SG_CLUSTERED_REDUCE: OpenCL subgroups, the device's own in OpenCL C. */
 bool kir_builtin_is_subgroup(KBuiltin id);

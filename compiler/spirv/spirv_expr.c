@@ -1872,20 +1872,6 @@ static uint32_t warp_ballot(SG *g, uint32_t p) {
   return sg_opv(g, SpvOpCompositeExtract, u32, 2, b, 0u);
 }
 
-/* An integer constant expression's value (~0u, 0xffffffff, (unsigned)-1). */
-static bool warp_const(const KExpr *e, uint64_t *v) {
-  if (e->kind == KE_ICONST)
-    *v = e->ival;
-  else if ((e->kind == KE_CAST && kir_is_int(e->type) && kir_is_int(e->a->type)) ||
-           (e->kind == KE_UNARY && e->op == KU_NOT)) {
-    if (!warp_const(e->a, v)) return false;
-    if (e->kind == KE_UNARY) *v = ~*v;
-  } else
-    return false;
-  if (e->type->size < 8) *v &= (1ull << (8 * e->type->size)) - 1;
-  return true;
-}
-
 /* __reduce_{add,min,max,and,or,xor}_sync(mask, v) of int or unsigned: with every lane in the
  * mask (a constant ~0), the subgroup's own reduction; else the lanes of the mask one by one,
  * from lane 0 up, as the OpenCL C form's loop does. */
@@ -1896,7 +1882,7 @@ static uint32_t warp_reduce(SG *g, KExpr *e, uint32_t mask, uint32_t v) {
   uint32_t rt = ty(g, t), u32 = spv_type_int(&g->m, 32), sc = sg_u32(g, SpvScopeSubgroup);
   bool s = kir_is_signed(t);
   uint64_t m;
-  if (warp_const(e->args[0], &m) && m == 0xffffffffu) {
+  if (kir_const_uint(e->args[0], &m) && m == 0xffffffffu) {
     nonuniform_cap(g, SpvCapabilityGroupNonUniformArithmetic);
     return sg_opv(g, red_opcode(r, t, true), rt, 3, sc, (uint32_t)SpvGroupOperationReduce, v);
   }
@@ -1933,7 +1919,7 @@ static uint32_t warp_call(SG *g, KExpr *e) {
   const KType *tu32 = kir_type_scalar(KT_U32);
   if (b == BI_SYNCWARP) {
     uint64_t m;
-    if (!warp_const(e->args[0], &m) || m != 0xffffffffu) {
+    if (!kir_const_uint(e->args[0], &m) || m != 0xffffffffu) {
       sg_error(g, e->loc,
                "__syncwarp with a mask other than 0xffffffff is not available in SPIR-V "
                "output (a subgroup barrier waits for the whole subgroup)");

@@ -1018,8 +1018,8 @@ static uint32_t dconst(SG *g, const KType *t, double v) {
   return sg_convert(g, spv_const_float(&g->m, 64, v), kir_type_scalar(KT_F64), t, (KLoc){0});
 }
 
-/* A power of two by which x is multiplied: big where |x| < lo (and cond, when not 0), small
- * where |x| > hi, else 1. */
+/* A power of two by which x is multiplied: big where |x| < lo, small where |x| > hi, else 1
+ * (lo 0: never big). */
 static uint32_t pick_scale(SG *g, const KType *t, uint32_t x, double lo, double big, double hi,
                            double small) {
   uint32_t ft = sg_type(g, t), bt = bool_type(g, t);
@@ -1056,9 +1056,7 @@ static uint32_t div_f64(SG *g, const KType *t, uint32_t a, uint32_t b) {
   uint32_t bs = sg_vk_exact(g, SpvOpFMul, ft, b, k);
   uint32_t q0s = sg_vk_exact(g, SpvOpFMul, ft, q0, kq);
   uint32_t q1s = correct(g, t, q0s, as, bs);
-  uint32_t back =
-      sg_opv(g, SpvOpSelect, ft, 3, sg_opv(g, SpvOpFOrdEqual, bt, 2, kq, dconst(g, t, 1.0)),
-             dconst(g, t, 1.0), dconst(g, t, 0x1p128));
+  uint32_t back = pick_scale(g, t, q0, 0.0, 1.0, 0x1p900, 0x1p128); /* kq's inverse */
   uint32_t q1 = sg_vk_exact(g, SpvOpFMul, ft, q1s, back);
   return sg_vk_div_zero(g, t, a, b, q1);
 }
