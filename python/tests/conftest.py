@@ -22,8 +22,13 @@ def private_cache(tmp_path, monkeypatch):
 
 @pytest.fixture
 def rng():
+    """A generator with a fresh seed per test; the seed is printed, so a failure's report shows
+    it, and KCC_TEST_SEED=N runs the test again on the same inputs."""
+    import secrets
     import numpy as np
-    return np.random.default_rng(1234)
+    seed = int(os.environ.get("KCC_TEST_SEED") or secrets.randbits(32))
+    print(f"rng seed {seed} (rerun with KCC_TEST_SEED={seed})")
+    return np.random.default_rng(seed)
 
 
 def run_python(code, env=None, cwd=None):

@@ -115,14 +115,23 @@ def _round(x, ft, mode):
     return lo if mode == "rd" or (mode == "rz" and x > 0) else hi
 
 
+def _fma_near(a, b, c):
+    """a * b + c rounded once. The product of finite a and b is exact, never an overflow, so
+    with an infinite or NaN c the result is c (a float product a * b may overflow to an
+    infinity of the other sign, which would make it NaN)."""
+    ft = type(a)
+    if math.isfinite(a) and math.isfinite(b):
+        return ft(F(float(a)) * F(float(b)) + F(float(c))) if math.isfinite(c) else c
+    return a * b + c
+
+
 def _reference(op, args, ft, mode):
     """The exactly rounded result of op on one tuple of operands (numpy scalars of ft)."""
     vals = [float(a) for a in args]
     with np.errstate(all="ignore"):
         near = {"add": lambda a, b: a + b, "sub": lambda a, b: a - b, "mul": lambda a, b: a * b,
                 "div": lambda a, b: a / b, "rcp": lambda a: ft(1) / a, "sqrt": np.sqrt,
-                "fma": lambda a, b, c: ft(F(float(a)) * F(float(b)) + F(float(c)))
-                if all(map(math.isfinite, (a, b, c))) else a * b + c}[op](*args)
+                "fma": _fma_near}[op](*args)
     if not all(map(math.isfinite, vals)) or not math.isfinite(float(near)) and (
             op in ("div", "rcp") and vals[-1] == 0):
         return ft(near)  # NaN, infinite operands, division by zero: exact in every mode
