@@ -11,7 +11,7 @@ import operator
 
 from . import _core
 from ._elementwise import (ElementwiseKernel, ReductionKernel, _CTYPES, _RowScan, _assign, _copy,
-                           _ctype, _merge_dims)
+                           _ctype, _merge_dims, _plan_key)
 
 # C helpers every operation kernel may use, defined for each type the kernel is made for.
 # NumPy never fuses a multiply and an add into one rounding: neither do these kernels.
@@ -162,6 +162,7 @@ def _operand(a):
 
 
 _ARRAYS = (_core.DeviceArray, _core._View)
+_DA = _core.DeviceArray
 _PROMOTED = {}  # (op, operand kinds) -> (kernel, computation type): _binary's decisions
 
 
@@ -176,11 +177,46 @@ def _promotion_key(a):
     return None
 
 
+# (op, each operand's dtype (a Python scalar's type), shapes, device) -> (launch
+# configuration, the result's shape and dtype, the computation type, the launch's trailing
+# values): _binary's whole cost for whole arrays and Python scalars that need no conversion
+# kernel, the commonest calls, once their kernel has a plan (_elementwise.py's "launch plans")
+# that takes the operands as they are.
+_SAME = {}
+_WEAK = frozenset((int, float, bool))
+
+
+def _same_key(op, x, y):
+    tx, ty = type(x), type(y)
+    if tx is _DA:
+        if ty is _DA:
+            return (op, x.dtype, y.dtype, x.shape, y.shape, _core._current)
+        if ty in _WEAK:
+            return (op, x.dtype, ty, x.shape, None, _core._current)
+    elif ty is _DA and tx in _WEAK:
+        return (op, tx, y.dtype, None, y.shape, _core._current)
+    return None
+
+
 def _binary(op, x, y, out=None):
+    if out is None:
+        key = _same_key(op, x, y)
+        hit = _SAME.get(key) if key is not None else None
+        if hit is not None:
+            cfg, shape, zt, rest, lo, hi = hit
+            # (A freed array, or a scalar the launch cannot take as it is, goes the full way,
+            # which raises the array's error or converts the scalar as NumPy does.)
+            if (x._buf is not None if type(x) is _DA else lo <= x <= hi) and \
+                    (y._buf is not None if type(y) is _DA else lo <= y <= hi):
+                z = _core._new_array(shape, zt, key[-1])
+                cfg(x, y, z, *rest)
+                return z
     kx, ky = _promotion_key(x), _promotion_key(y)
     if kx is not None and ky is not None:
         hit = _PROMOTED.get((op, kx, ky))
-        if hit is not None:  # the types were checked and the kernel made before
+        if hit is not None and not (  # the types were checked and the kernel made before
+                (kx is int or ky is int) and hit[1].kind in "iu" and  # (unless out of range)
+                not (_fits(x, hit[1]) if kx is int else _fits(y, hit[1]))):
             k, ct = hit
             a = x if type(x) in _ARRAYS and x.dtype == ct else _cast_operand(x, ct)
             b = y if type(y) in _ARRAYS and y.dtype == ct else _cast_operand(y, ct)
@@ -208,6 +244,12 @@ def _binary(op, x, y, out=None):
                             "too); use ^ or logical_xor")
         if op in ("floordiv", "mod", "pow", "lshift", "rshift"):
             ct = zt = np.dtype(np.int8)  # NumPy computes these on bools as int8
+    if ct.kind in "iu":
+        for v, other in ((x, b), (y, a)):
+            if type(v) is int and not _fits(v, ct):
+                if op in _COMPARE:  # NumPy 2 compares the values: the answer is constant
+                    return _outside_compare(op, v > 0 if v is y else v < 0, other, out)
+                raise OverflowError("Python integer %d out of bounds for %s" % (v, ct))
     key = ("bin", op, ct.name, zt.name)
     k = _kernels.get(key)
     if k is None:
@@ -221,7 +263,69 @@ def _binary(op, x, y, out=None):
         _PROMOTED[(op, kx, ky)] = (k, ct)
     a = _cast_operand(a, ct)
     b = _cast_operand(b, ct)
-    return k(a, b) if out is None else k(a, b, out)
+    if out is not None:
+        return k(a, b, out)
+    z = k(a, b)
+    if (a is x or type(x) in _WEAK) and (b is y or type(y) in _WEAK):
+        _remember_same(op, k, x, y, a, b, ct)
+    return z
+
+
+def _remember_same(op, k, x, y, a, b, ct):
+    """Keeps k's plan in _SAME when x and y are whole arrays (taken as they are) or Python
+    scalars and the plan launches (operands, result, values the plan fixes), as most do."""
+    key = _same_key(op, x, y)
+    plan = k._plans.get(_plan_key((a, b)))
+    if key is None or plan is None:
+        return
+    cfg, news, src = plan
+    want = tuple((0, j) if type(v) is _DA else (1, (j, ct)) for j, v in enumerate((x, y)))
+    if len(news) != 1 or src[:3] != want + ((0, 2),) or any(kind != 3 for kind, _ in src[3:]):
+        return
+    if len(_SAME) > 4096:
+        _SAME.clear()
+    lo, hi = _exact_scalars(ct, type(x) if type(x) in _WEAK else type(y))
+    _SAME[key] = (cfg, news[0][0], news[0][1], tuple(v for _, v in src[3:]), lo, hi)
+
+
+def _exact_scalars(ct, t):
+    """The Python scalars of type t that a launch may take as they are for a parameter of
+    type ct (kcc._fastlaunch converts them exactly as _plan_scalar would), as (lo, hi); an
+    empty range where the others' conversion must be _binary's."""
+    np = _np()
+    if t is int and ct.kind in "iu":
+        info = np.iinfo(ct)
+        return int(info.min), int(info.max)
+    if t is int and ct.kind == "f" and ct.itemsize >= 4:  # exact in a double, rounded once
+        m = 1 << (24 if ct.itemsize == 4 else 53)
+        return -m, m
+    if t is float and ct.kind == "f" and ct.itemsize >= 4:  # (NaN: not in any range)
+        return (-3e38, 3e38) if ct.itemsize == 4 else (-_INF, _INF)
+    return 1, 0
+
+
+_BOUNDS = {}  # integer dtype -> (min, max)
+
+
+def _fits(v, dt):
+    b = _BOUNDS.get(dt)
+    if b is None:
+        info = _np().iinfo(dt)
+        b = _BOUNDS[dt] = (int(info.min), int(info.max))
+    return b[0] <= v <= b[1]
+
+
+def _outside_compare(op, above, other, out):
+    """x OP v for an integer array x and a Python int v beyond x's type, as NumPy 2 answers
+    it: the same for every element (`above`: v is past x's largest value, when v is the right
+    operand; past the smallest, when v is the left operand, which flips the comparison)."""
+    value = {"eq": False, "ne": True, "lt": above, "le": above, "gt": not above,
+             "ge": not above}[op]
+    r = full(_np().shape(other), value, _np().bool_)
+    if out is None:
+        return r
+    _assign(out, r)
+    return out
 
 
 def _typename(t):

@@ -44,9 +44,13 @@ def test_scalars_each_call():
         np.testing.assert_array_equal((d * 1e39).get(), x * np.float32(1e39))  # inf
     i = fresh(500, np.int8)
     di = kcc.asarray(i)
-    for s in (3, 300, -7, 1000):  # beyond int8: wraps (the slow conversion)
-        want = (i.astype(np.int64) + s).astype(np.int8)
-        np.testing.assert_array_equal((di + s).get(), want)
+    for s in (3, 300, -7, 1000, -129, 127):  # beyond int8: NumPy 2's OverflowError
+        if -128 <= s <= 127:
+            np.testing.assert_array_equal((di + s).get(), i + s)
+        else:
+            with pytest.raises(OverflowError, match="Python integer %d out of bounds for "
+                               "int8" % s):
+                di + s
     axpy = kcc.ElementwiseKernel("T x, T y, T a", "T z", "z = a * x + y", "plan_axpy",
                                  options=("-ffp-contract=off",))  # no FMA: NumPy's rounding
     y = fresh(1000, np.float32)
@@ -132,3 +136,43 @@ def test_freed_and_other_args_take_the_full_path():
     np.testing.assert_array_equal((x + h).get(), x.get() + h)
     with pytest.raises(ValueError, match="broadcast"):
         x + kcc.zeros(7, np.float32)
+
+
+def test_whole_arrays_and_scalars_fast_path():
+    """Whole arrays and Python scalars skip the plan's lookup after their first call
+    (_array.py's _SAME); every call's scalars and arrays are its own, scalars a launch cannot
+    take exactly as they are still convert as NumPy's, and a freed array is still an error."""
+    from kcc import _array as A
+    x32, y32 = fresh(777, np.float32), fresh(777, np.float32)
+    d32, e32 = kcc.asarray(x32), kcc.asarray(y32)
+    scalars = [2, -3, 2.5, float("nan"), float("inf"), 1e39, 2 ** 24 + 1, 2 ** 60 + 1, True]
+    with np.errstate(over="ignore", invalid="ignore"):
+        for _ in range(ROUNDS):
+            np.testing.assert_array_equal((d32 + e32).get(), x32 + y32)
+            np.testing.assert_array_equal((e32 / d32).get(), y32 / x32)
+            for s in scalars:
+                np.testing.assert_array_equal((d32 * s).get(), x32 * s)
+                np.testing.assert_array_equal((s - d32).get(), s - x32)
+    assert any(k[0] == "mul" and k[2] is float for k in A._SAME)
+    i16 = fresh(500, np.int16)
+    di = kcc.asarray(i16)
+    for s in (7, -32768, 32767, 32768, -40000, True, 1.5):  # beyond int16: the slow way
+        if type(s) is int and not -32768 <= s <= 32767:
+            with pytest.raises(OverflowError):
+                di + s
+        else:
+            np.testing.assert_array_equal((di + s).get(), i16 + s)
+        for op in ("__lt__", "__le__", "__gt__", "__ge__", "__eq__", "__ne__"):
+            np.testing.assert_array_equal(getattr(di, op)(s).get(), getattr(i16, op)(s))
+        np.testing.assert_array_equal((s < di).get(), s < i16)
+        np.testing.assert_array_equal((s >= di[::3]).get(), s >= i16[::3])
+    b = fresh(300, np.int8) > 0
+    db = kcc.asarray(b)
+    for s in (True, False, 1):
+        np.testing.assert_array_equal((db & s).get(), b & s)
+    gone = kcc.asarray(x32)
+    gone + e32
+    gone.free()
+    with pytest.raises(Exception) as e:
+        gone + e32
+    assert "free" in str(e.value)
