@@ -376,6 +376,8 @@ static kcrt_status parse_kattrs(KcbBundle *b, const KcbSection *s) {
     else {
       seen[k] = true;
       memcpy(b->kernels[k].reqd_block, r, sizeof r);
+      /* 1.8: the required subgroup size; older entries stop before it. */
+      if (esz >= 20) b->kernels[k].reqd_subgroup = kcb_get32(e + 16);
     }
   }
   free(seen);
