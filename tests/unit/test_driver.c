@@ -555,6 +555,20 @@ START_TEST(subgroups) {
                    0);
   ck_assert_str_eq(out, "1\n");
   consumed("r16.ptx r16.cu");
+  /* A function with subgroup calls computes with one width in PTX and CUDA C: reached from
+     kernels of two, it is refused there (the OpenCL C form passes the calls through). */
+  tu_write("two.cl", "float f(float x) { return sub_group_reduce_add(x); }\n"
+                     "__kernel __attribute__((intel_reqd_sub_group_size(16)))\n"
+                     "void a(__global float *o) { o[0] = f(o[1]); }\n"
+                     "__kernel void b(__global float *o) { o[0] = f(o[1]); }\n");
+  ck_assert_int_eq(kcc("two.cl -o two.ptx", NULL, &err), 1);
+  ck_assert_str_eq(err, "two.cl:1:7: error: function 'f' uses subgroup functions and is called "
+                        "from kernels with subgroups of 16 ('a') and of 32 ('b'); in PTX output a "
+                        "function's subgroup is its kernels' segment of a warp, one width per "
+                        "function: give each width its own copy of the function\n"
+                        "float f(float x) { return sub_group_reduce_add(x); }\n"
+                        "      ^\n");
+  ck_assert_int_eq(kcc("two.cl -o two.cl.cl", NULL, &err), 0);
   consumed("rs.cl.cl");
 
   tu_write("sg.cl", "__kernel __attribute__((intel_reqd_sub_group_size(32)))\n"
