@@ -353,7 +353,7 @@ static kcrt_status parse_kattrs(KcbBundle *b, const KcbSection *s) {
   if (size < KCB_KATTR_HEADER_SIZE)
     return bad("kernel attributes: %llu bytes", (unsigned long long)size);
   uint64_t n = kcb_get32(t), esz = kcb_get32(t + 4);
-  if (esz < KCB_KATTR_ENTRY_SIZE || esz % 4)
+  if (esz < 16 || esz % 4) /* 1.2 entries are 16 bytes, 1.8 ones 20 */
     return bad("kernel attributes: entry size %llu", (unsigned long long)esz);
   if (n * esz > size - KCB_KATTR_HEADER_SIZE)
     return bad("kernel attributes: %llu entries of %llu bytes run past the %llu-byte section",
@@ -376,6 +376,8 @@ static kcrt_status parse_kattrs(KcbBundle *b, const KcbSection *s) {
     else {
       seen[k] = true;
       memcpy(b->kernels[k].reqd_block, r, sizeof r);
+      /* 1.8: the required subgroup size; older entries stop before it. */
+      if (esz >= 20) b->kernels[k].reqd_subgroup = kcb_get32(e + 16);
     }
   }
   free(seen);

@@ -52,6 +52,7 @@ typedef struct KcbKernel {
   uint32_t flags;
   uint32_t max_threads;   /* __launch_bounds__ (1.1; 0 = none, as 1.0's reserved field reads) */
   uint32_t reqd_block[3]; /* reqd_work_group_size (1.2, KATTRS section); 0s = none */
+  uint32_t reqd_subgroup; /* intel_reqd_sub_group_size (1.8, KATTRS section); 0 = none */
   uint32_t nlocal;        /* parameters of kind KCB_PARAM_LOCAL */
   /* -fbounds-check (1.3): params[nparams .. nparams + nhidden) are the hidden parameters the
    * runtime fills (KCB_PARAM_BOUNDS_*); nparams counts what the host passes. */

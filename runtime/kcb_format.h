@@ -23,7 +23,7 @@
 enum {
   KCB_MAGIC_SIZE = 8,
   KCB_VERSION_MAJOR = 1, /* a reader rejects another major version */
-  KCB_VERSION_MINOR = 7, /* a reader accepts any minor version of its major */
+  KCB_VERSION_MINOR = 8, /* a reader accepts any minor version of its major */
   KCB_HEADER_SIZE = 48,
   KCB_SECTION_ENTRY_SIZE = 32,
   KCB_KTAB_HEADER_SIZE = 16,
@@ -35,7 +35,7 @@ enum {
   KCB_SYMINIT_HEADER_SIZE = 8,
   KCB_SYMINIT_ENTRY_SIZE = 24,
   KCB_KATTR_HEADER_SIZE = 8,
-  KCB_KATTR_ENTRY_SIZE = 16, /* what this writer writes; readers take any entry_size >= 16 */
+  KCB_KATTR_ENTRY_SIZE = 20, /* what this writer writes (1.8: 20); readers take any >= 16 */
   KCB_ALIGN = 16,            /* sections start at multiples of this */
   KCB_CHECKSUM_OFFSET = 32   /* the checksum field, hashed as zeros */
 };
@@ -199,6 +199,7 @@ typedef struct KcbWKernel {
   uint32_t flags;         /* KCB_KERNEL_* */
   uint32_t max_threads;   /* 1.1: __launch_bounds__'s max threads per block; 0 = none */
   uint32_t reqd_block[3]; /* 1.2: reqd_work_group_size, in the KATTRS section; 0s = none */
+  uint32_t reqd_subgroup; /* 1.8: intel_reqd_sub_group_size, in KATTRS; 0 = none */
 } KcbWKernel;
 
 typedef struct KcbWSection {
@@ -268,15 +269,16 @@ static inline unsigned char *kcb_write_kernel_table(const KcbWKernel *ks, uint32
 }
 
 /* Serialises a KATTRS section (1.2) for the kernels of a kernel table: one entry per kernel
- * that has an attribute (reqd_block). Returns malloc'd bytes, or NULL with *len 0 when no
- * kernel has one (then the bundle needs no such section), or NULL with *len 1 when out of
+ * that has an attribute (reqd_block, reqd_subgroup). Returns malloc'd bytes, or NULL with *len 0
+ * when no kernel has one (then the bundle needs no such section), or NULL with *len 1 when out of
  * memory. */
 static inline unsigned char *kcb_write_kernel_attrs(const KcbWKernel *ks, uint32_t nk,
                                                     size_t *len) {
   *len = 0;
   uint32_t n = 0;
   for (uint32_t i = 0; i < nk; i++)
-    if (ks[i].reqd_block[0] || ks[i].reqd_block[1] || ks[i].reqd_block[2]) n++;
+    if (ks[i].reqd_block[0] || ks[i].reqd_block[1] || ks[i].reqd_block[2] || ks[i].reqd_subgroup)
+      n++;
   if (!n) return NULL;
   size_t total = KCB_KATTR_HEADER_SIZE + (size_t)n * KCB_KATTR_ENTRY_SIZE;
   unsigned char *b = calloc(1, total);
@@ -288,9 +290,11 @@ static inline unsigned char *kcb_write_kernel_attrs(const KcbWKernel *ks, uint32
   kcb_put32(b + 4, KCB_KATTR_ENTRY_SIZE);
   unsigned char *e = b + KCB_KATTR_HEADER_SIZE;
   for (uint32_t i = 0; i < nk; i++) {
-    if (!(ks[i].reqd_block[0] || ks[i].reqd_block[1] || ks[i].reqd_block[2])) continue;
+    if (!(ks[i].reqd_block[0] || ks[i].reqd_block[1] || ks[i].reqd_block[2] || ks[i].reqd_subgroup))
+      continue;
     kcb_put32(e, i);
     for (int d = 0; d < 3; d++) kcb_put32(e + 4 + 4 * d, ks[i].reqd_block[d]);
+    kcb_put32(e + 16, ks[i].reqd_subgroup);
     e += KCB_KATTR_ENTRY_SIZE;
   }
   *len = total;

@@ -657,6 +657,37 @@ static bool has_extension(const char *ext, const char *name) {
   return false;
 }
 
+/* CL_DEVICE_SUB_GROUP_SIZES_INTEL (cl_intel_required_subgroup_size): the sizes a kernel may
+ * require, a size_t array. */
+#define KCRT_CL_DEVICE_SUB_GROUP_SIZES_INTEL 0x4108
+
+/* intel_reqd_sub_group_size(N): a device that cannot give N would build the kernel (clang
+ * takes the attribute without the extension) and run it with subgroups of another width,
+ * computing something else; refused unless it lists cl_intel_required_subgroup_size and N
+ * among CL_DEVICE_SUB_GROUP_SIZES_INTEL. */
+static kcrt_status check_reqd_subgroups(kcrt_device *dev, const KcbBundle *b, const char *ext) {
+  for (uint32_t i = 0; i < b->nkernels; i++) {
+    const KcbKernel *k = &b->kernels[i];
+    if (!k->reqd_subgroup) continue;
+    size_t sizes[64], n = 0;
+    bool ok = false;
+    if (has_extension(ext, "cl_intel_required_subgroup_size") &&
+        cl.clGetDeviceInfo(cd(dev)->dev, KCRT_CL_DEVICE_SUB_GROUP_SIZES_INTEL, sizeof sizes, sizes,
+                           &n) == CL_SUCCESS)
+      for (size_t j = 0; j < n / sizeof *sizes && j < 64 && !ok; j++)
+        ok = sizes[j] == k->reqd_subgroup;
+    if (!ok)
+      return kcrt_fail(KCRT_ERROR_NOT_SUPPORTED,
+                       "kernel '%s' requires subgroups of %u (intel_reqd_sub_group_size); "
+                       "device '%s' cannot give them (%s)",
+                       k->name, k->reqd_subgroup, dev->info.name,
+                       has_extension(ext, "cl_intel_required_subgroup_size")
+                           ? "not among its CL_DEVICE_SUB_GROUP_SIZES_INTEL"
+                           : "it lacks cl_intel_required_subgroup_size");
+  }
+  return KCRT_SUCCESS;
+}
+
 /* OpenCL C input's subgroup functions run on the device's own subgroups, whatever their width:
  * they need cl_khr_subgroups, in any OpenCL C version (the extended subgroup extensions a
  * kernel uses beyond it are the driver compiler's to check: a build error names them). */
@@ -665,11 +696,12 @@ static kcrt_status check_subgroups(kcrt_device *dev, const KcbBundle *b) {
   if (!k) return KCRT_SUCCESS;
   char ext[8192] = "";
   dev_str(cd(dev)->dev, CL_DEVICE_EXTENSIONS, ext, sizeof ext);
-  if (has_extension(ext, "cl_khr_subgroups")) return KCRT_SUCCESS;
-  return kcrt_fail(KCRT_ERROR_NOT_SUPPORTED,
-                   "kernel '%s' uses OpenCL subgroup functions; device '%s' has no subgroups "
-                   "(it lacks cl_khr_subgroups)",
-                   k->name, dev->info.name);
+  if (!has_extension(ext, "cl_khr_subgroups"))
+    return kcrt_fail(KCRT_ERROR_NOT_SUPPORTED,
+                     "kernel '%s' uses OpenCL subgroup functions; device '%s' has no subgroups "
+                     "(it lacks cl_khr_subgroups)",
+                     k->name, dev->info.name);
+  return check_reqd_subgroups(dev, b, ext);
 }
 
 /* Whether dev has what kcc's OpenCL C for warp-level operations needs (subgroups, their
@@ -696,7 +728,7 @@ static kcrt_status check_warp(kcrt_device *dev, const KcbBundle *b) {
                missing[0] ? ", " : "", need[i]);
   }
   bool old = !strncmp(v, "OpenCL C 1", 10);
-  if (!missing[0] && !old && cl.clGetKernelSubGroupInfo) return KCRT_SUCCESS;
+  if (!missing[0] && !old && cl.clGetKernelSubGroupInfo) return check_reqd_subgroups(dev, b, ext);
   return kcrt_fail(KCRT_ERROR_NOT_SUPPORTED,
                    "kernel '%s' uses warp-level operations, which need 32-wide subgroups; "
                    "device '%s' has no subgroups kcc can use (%s%s%s)",

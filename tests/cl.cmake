@@ -68,6 +68,7 @@ list(APPEND _kcc_cl_kernels ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cl_vecfn.cl
      ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cl_contract.cl
      ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cl_intrel.cl
      ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cl_subgroups.cl
+     ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cl_sgsize.cl
      ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cl_mathfn.cl
      ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cl_images.cl
      ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cl_wgfn.cl

@@ -43,7 +43,7 @@ set(KCRT_RUNTIME_KERNELS
 
 # Kernels kept beside their host program (tests/runtime/NAME.k, or NAME.cu for CUDA input,
 # NAME.cl for OpenCL C) rather than in the corpus that every back end compiles.
-set(KCRT_RUNTIME_OWN_KERNELS local_args cuda_cxx cuda_stdlib cuda_lambda cuda_devvar cuda_names cuda_hostprog cuda_api cuda_fp16 cuda_bf16 cuda_fp8 cuda_union cuda_mathfn cuda_launch cuda_asm cuda_tex cuda_texobj cuda_idioms cuda_ptrref cl_vecfn cl_contract cl_workitem cl_half cl_fp16 cl_printf cl_chatter cl_subgroups cl_intrel cl_union cl_mathfn cl_images cl_wgfn cl_intdot cl_goto)
+set(KCRT_RUNTIME_OWN_KERNELS local_args cuda_cxx cuda_stdlib cuda_lambda cuda_devvar cuda_names cuda_hostprog cuda_api cuda_fp16 cuda_bf16 cuda_fp8 cuda_union cuda_mathfn cuda_launch cuda_asm cuda_tex cuda_texobj cuda_idioms cuda_ptrref cl_vecfn cl_contract cl_workitem cl_half cl_fp16 cl_printf cl_chatter cl_subgroups cl_sgsize cl_intrel cl_union cl_mathfn cl_images cl_wgfn cl_intdot cl_goto)
 
 # _kcc_rt_props(NAME): the environment (_rt_env) and timeout (_rt_timeout) runtime.NAME and
 # runtime.NAME.spirv run with.
@@ -85,7 +85,7 @@ foreach(_name ${KCRT_RUNTIME_KERNELS} ${KCRT_RUNTIME_OWN_KERNELS})
   # PoCL has no subgroups: here the subgroup test expects libkcrt's exact refusal (on a GPU,
   # tests/gpu/run.sh runs it without --refusal).
   set(_rt_args)
-  if(_name STREQUAL cl_subgroups)
+  if(_name STREQUAL cl_subgroups OR _name STREQUAL cl_sgsize)
     set(_rt_args --refusal)
   endif()
   # PoCL's pthread device sometimes lets work-groups on different threads share a __local

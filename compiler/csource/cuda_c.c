@@ -509,48 +509,61 @@ static void cuda_intrinsic(CGen *g, const KExpr *e) {
 
 /* ---------------------------------------------------------------- subgroups */
 
-/* OpenCL's subgroups as warps, printed when the module uses them: the same model as the PTX
- * back end's (llvm_builtins.c), in CUDA's own warp functions. */
+/* OpenCL's subgroups as warps or aligned segments of W lanes of one, printed when the module
+ * uses them: the same model as the PTX back end's (llvm_builtins.c), in CUDA's own warp
+ * functions, whose width argument is W. Every function takes W (the calling function's
+ * KFunc.sg_width) as its last argument, a constant. */
 static const char *const sg_preamble =
-    "/* OpenCL subgroups as warps: subgroup i of a block is its threads 32i..32i+31 by linear\n"
-    " * index (the last one partial); the uniform functions run with the mask of the\n"
-    " * subgroup's lanes, the non-uniform ones with the active lanes. */\n"
+    "/* OpenCL subgroups as segments of w lanes of a warp (w = 32: the warp): subgroup i of a\n"
+    " * block is its threads wi..wi+w-1 by linear index (the last one partial); the uniform\n"
+    " * functions run with the mask of the subgroup's lanes, the non-uniform ones with the\n"
+    " * active lanes of the segment. */\n"
     "__device__ inline unsigned kcc_sg_tid() {\n"
     "  return threadIdx.x + (threadIdx.y + threadIdx.z * blockDim.y) * blockDim.x;\n"
     "}\n"
     "__device__ inline unsigned kcc_sg_bsize() { return blockDim.x * blockDim.y * blockDim.z; }\n"
-    "__device__ inline unsigned kcc_sg_size() {\n"
-    "  unsigned n = kcc_sg_bsize() - (kcc_sg_tid() & ~31u);\n"
-    "  return n < 32u ? n : 32u;\n"
+    "__device__ inline unsigned kcc_sg_size(unsigned w) {\n"
+    "  unsigned n = kcc_sg_bsize() - (kcc_sg_tid() & ~(w - 1u));\n"
+    "  return n < w ? n : w;\n"
     "}\n"
-    "__device__ inline unsigned kcc_sg_max_size() {\n"
+    "__device__ inline unsigned kcc_sg_max_size(unsigned w) {\n"
     "  unsigned n = kcc_sg_bsize();\n"
-    "  return n < 32u ? n : 32u;\n"
+    "  return n < w ? n : w;\n"
     "}\n"
-    "__device__ inline unsigned kcc_sg_num() { return (kcc_sg_bsize() + 31u) >> 5; }\n"
-    "__device__ inline unsigned kcc_sg_id() { return kcc_sg_tid() >> 5; }\n"
-    "__device__ inline unsigned kcc_sg_lane() { return kcc_sg_tid() & 31u; }\n"
-    "__device__ inline unsigned kcc_sg_mask(bool nu) {\n"
-    "  return nu ? __activemask() : 0xffffffffu >> (32u - kcc_sg_size());\n"
+    "__device__ inline unsigned kcc_sg_num(unsigned w) { return (kcc_sg_bsize() + w - 1u) / w; }\n"
+    "__device__ inline unsigned kcc_sg_id(unsigned w) { return kcc_sg_tid() / w; }\n"
+    "__device__ inline unsigned kcc_sg_lane(unsigned w) { return kcc_sg_tid() & (w - 1u); }\n"
+    "/* The first lane of this thread's segment of its warp. */\n"
+    "__device__ inline unsigned kcc_sg_base(unsigned w) { return kcc_sg_tid() & 31u & ~(w - 1u); "
     "}\n"
-    "__device__ inline int kcc_sg_elect() {\n"
-    "  return (unsigned)(__ffs(__activemask()) - 1) == kcc_sg_lane();\n"
+    "__device__ inline unsigned kcc_sg_mask(bool nu, unsigned w) {\n"
+    "  unsigned seg = (0xffffffffu >> (32u - w)) << kcc_sg_base(w);\n"
+    "  return nu ? __activemask() & seg\n"
+    "            : (0xffffffffu >> (32u - kcc_sg_size(w))) << kcc_sg_base(w);\n"
     "}\n"
-    "__device__ inline int kcc_sg_all(int p, bool nu) { return __all_sync(kcc_sg_mask(nu), p) != "
-    "0; }\n"
-    "__device__ inline int kcc_sg_any(int p, bool nu) { return __any_sync(kcc_sg_mask(nu), p) != "
-    "0; }\n"
-    "template <class V> __device__ inline V kcc_sg_ballot(int p, bool nu) {\n"
+    "__device__ inline int kcc_sg_elect(unsigned w) {\n"
+    "  return (unsigned)(__ffs(kcc_sg_mask(true, w)) - 1) == (kcc_sg_tid() & 31u);\n"
+    "}\n"
+    "__device__ inline int kcc_sg_all(int p, bool nu, unsigned w) {\n"
+    "  return __all_sync(kcc_sg_mask(nu, w), p) != 0;\n"
+    "}\n"
+    "__device__ inline int kcc_sg_any(int p, bool nu, unsigned w) {\n"
+    "  return __any_sync(kcc_sg_mask(nu, w), p) != 0;\n"
+    "}\n"
+    "/* Bit i is lane i of the subgroup: the segment's bits, shifted down. */\n"
+    "template <class V> __device__ inline V kcc_sg_ballot(int p, bool nu, unsigned w) {\n"
     "  V r = {};\n"
-    "  r.s[0] = __ballot_sync(kcc_sg_mask(nu), p);\n"
+    "  unsigned m = kcc_sg_mask(nu, w);\n"
+    "  r.s[0] = (__ballot_sync(m, p) & m) >> kcc_sg_base(w);\n"
     "  return r;\n"
     "}\n"
-    "template <class T> __device__ inline T kcc_sg_first(T v) {\n"
-    "  unsigned m = __activemask();\n"
+    "/* The lowest active lane by absolute lane number: a shuffle over the whole warp. */\n"
+    "template <class T> __device__ inline T kcc_sg_first(T v, unsigned w) {\n"
+    "  unsigned m = kcc_sg_mask(true, w);\n"
     "  return __shfl_sync(m, v, __ffs(m) - 1);\n"
     "}\n"
-    "template <class T> __device__ inline int kcc_sg_all_equal(T v) {\n"
-    "  unsigned m = __activemask();\n"
+    "template <class T> __device__ inline int kcc_sg_all_equal(T v, unsigned w) {\n"
+    "  unsigned m = kcc_sg_mask(true, w);\n"
     "  return __all_sync(m, v == __shfl_sync(m, v, __ffs(m) - 1)) != 0;\n"
     "}\n"
     "template <class T> struct kcc_sg_lim;\n"
@@ -601,15 +614,16 @@ static const char *const sg_preamble =
     "KCC_SG_OP(logical_or, T(0), a | b, T(a != 0))\n"
     "KCC_SG_OP(logical_xor, T(0), a ^ b, T(a != 0))\n"
     "#undef KCC_SG_OP\n"
-    "/* Over the lanes of m (any set): all of them (kind 0), those up to this lane (1), below it\n"
-    " * (2), or in this lane's cluster of c lanes (3); each lane reads every lane in turn. */\n"
-    "template <class Op, class T> __device__ T kcc_sg_lanes(T v, unsigned m, int kind, unsigned c) "
-    "{\n"
-    "  unsigned lane = kcc_sg_lane();\n"
+    "/* Over the lanes of m (any set of the segment's): all of them (kind 0), those up to this\n"
+    " * lane (1), below it (2), or in this lane's cluster of c lanes (3); each lane reads every\n"
+    " * lane of its segment in turn, by absolute lane number. */\n"
+    "template <class Op, class T>\n"
+    "__device__ T kcc_sg_lanes(T v, unsigned m, int kind, unsigned c, unsigned w) {\n"
+    "  unsigned lane = kcc_sg_tid() & 31u, lo = kcc_sg_base(w);\n"
     "  T r = Op::template id<T>();\n"
     "  /* Not unrolled: ptxas of CUDA 13.0 fails on sm_90 (docs/driver-bugs.md 13). */\n"
     "#pragma unroll 1\n"
-    "  for (unsigned i = 0; i < 32u; i++) {\n"
+    "  for (unsigned i = lo; i < lo + w; i++) {\n"
     "    T x = __shfl_sync(m, v, i);\n"
     "    bool in = (m >> i) & 1u;\n"
     "    if (kind == 1) in = in && i <= lane;\n"
@@ -619,40 +633,41 @@ static const char *const sg_preamble =
     "  }\n"
     "  return r;\n"
     "}\n"
-    "/* Uniform: the butterfly for a whole warp; for a partial one a tree of shuffles down over\n"
-    " * lanes 0..n-1 that lane 0 ends with, broadcast. */\n"
-    "template <class Op, class T> __device__ T kcc_sg_reduce(T v, bool nu) {\n"
+    "/* Uniform: the butterfly for a whole subgroup; for a partial one a tree of shuffles down\n"
+    " * over lanes 0..n-1 that lane 0 ends with, broadcast. */\n"
+    "template <class Op, class T> __device__ T kcc_sg_reduce(T v, bool nu, unsigned w) {\n"
     "  v = Op::in(v);\n"
-    "  unsigned m = kcc_sg_mask(nu);\n"
-    "  if (nu) return kcc_sg_lanes<Op>(v, m, 0, 32u);\n"
-    "  unsigned lane = kcc_sg_lane(), n = kcc_sg_size();\n"
-    "  if (n == 32u) { /* a whole warp: the butterfly */\n"
-    "    for (int d = 16; d; d >>= 1) v = Op::op(v, __shfl_xor_sync(m, v, d));\n"
+    "  unsigned m = kcc_sg_mask(nu, w);\n"
+    "  if (nu) return kcc_sg_lanes<Op>(v, m, 0, w, w);\n"
+    "  unsigned lane = kcc_sg_lane(w), n = kcc_sg_size(w);\n"
+    "  if (n == w) { /* a whole subgroup: the butterfly */\n"
+    "    for (unsigned d = w / 2u; d; d >>= 1) v = Op::op(v, __shfl_xor_sync(m, v, d, w));\n"
     "    return v;\n"
     "  }\n"
-    "  for (unsigned d = 1; d < 32u; d <<= 1) {\n"
-    "    T y = __shfl_down_sync(m, v, d);\n"
+    "  for (unsigned d = 1; d < w; d <<= 1) {\n"
+    "    T y = __shfl_down_sync(m, v, d, w);\n"
     "    if (lane + d < n) v = Op::op(v, y);\n"
     "  }\n"
-    "  return __shfl_sync(m, v, 0);\n"
+    "  return __shfl_sync(m, v, 0, w);\n"
     "}\n"
     "/* Uniform: Hillis-Steele steps of shuffles up. */\n"
-    "template <class Op, class T> __device__ T kcc_sg_scan(T v, bool nu, bool inclusive) {\n"
+    "template <class Op, class T>\n"
+    "__device__ T kcc_sg_scan(T v, bool nu, bool inclusive, unsigned w) {\n"
     "  v = Op::in(v);\n"
-    "  unsigned m = kcc_sg_mask(nu);\n"
-    "  if (nu) return kcc_sg_lanes<Op>(v, m, inclusive ? 1 : 2, 32u);\n"
-    "  unsigned lane = kcc_sg_lane();\n"
-    "  for (unsigned d = 1; d < 32u; d <<= 1) {\n"
-    "    T y = __shfl_up_sync(m, v, d);\n"
+    "  unsigned m = kcc_sg_mask(nu, w);\n"
+    "  if (nu) return kcc_sg_lanes<Op>(v, m, inclusive ? 1 : 2, w, w);\n"
+    "  unsigned lane = kcc_sg_lane(w);\n"
+    "  for (unsigned d = 1; d < w; d <<= 1) {\n"
+    "    T y = __shfl_up_sync(m, v, d, w);\n"
     "    if (lane >= d) v = Op::op(y, v);\n"
     "  }\n"
     "  if (inclusive) return v;\n"
-    "  T y = __shfl_up_sync(m, v, 1);\n"
+    "  T y = __shfl_up_sync(m, v, 1, w);\n"
     "  return lane == 0 ? Op::template id<T>() : y;\n"
     "}\n"
-    "template <class Op, class T> __device__ T kcc_sg_clustered(T v, unsigned c) {\n"
+    "template <class Op, class T> __device__ T kcc_sg_clustered(T v, unsigned c, unsigned w) {\n"
     "  v = Op::in(v);\n"
-    "  return c <= 1u ? v : kcc_sg_lanes<Op>(v, __activemask(), 3, c < 32u ? c : 32u);\n"
+    "  return c <= 1u ? v : kcc_sg_lanes<Op>(v, kcc_sg_mask(true, w), 3, c < w ? c : w, w);\n"
     "}\n\n";
 
 /* The subgroup operations, as calls of sg_preamble's functions or CUDA's warp functions. */
@@ -662,14 +677,16 @@ static void cuda_subgroup(CGen *g, const KExpr *e) {
   KBuiltin b = e->builtin;
   int nu = e->nonuniform;
   const char *T = cs_decl(g, e->type, "", NULL);
+  int sw = g->fn ? g->fn->sg_width : 0;
+  unsigned w = sw > 0 && sw <= 32 ? (unsigned)sw : 32u; /* KFunc.sg_width */
   switch (b) {
-  case BI_SG_SIZE: cs_puts(g, "kcc_sg_size()"); return;
-  case BI_SG_MAX_SIZE: cs_puts(g, "kcc_sg_max_size()"); return;
-  case BI_SG_NUM: cs_puts(g, "kcc_sg_num()"); return;
-  case BI_SG_ID: cs_puts(g, "kcc_sg_id()"); return;
-  case BI_SG_LOCAL_ID: cs_puts(g, "kcc_sg_lane()"); return;
-  case BI_SG_BARRIER: cs_puts(g, "__syncwarp(kcc_sg_mask(false))"); return;
-  case BI_SG_ELECT: cs_puts(g, "kcc_sg_elect()"); return;
+  case BI_SG_SIZE: cs_printf(g, "kcc_sg_size(%uu)", w); return;
+  case BI_SG_MAX_SIZE: cs_printf(g, "kcc_sg_max_size(%uu)", w); return;
+  case BI_SG_NUM: cs_printf(g, "kcc_sg_num(%uu)", w); return;
+  case BI_SG_ID: cs_printf(g, "kcc_sg_id(%uu)", w); return;
+  case BI_SG_LOCAL_ID: cs_printf(g, "kcc_sg_lane(%uu)", w); return;
+  case BI_SG_BARRIER: cs_printf(g, "__syncwarp(kcc_sg_mask(false, %uu))", w); return;
+  case BI_SG_ELECT: cs_printf(g, "kcc_sg_elect(%uu)", w); return;
   case BI_SG_ALL:
   case BI_SG_ANY:
   case BI_SG_BALLOT:
@@ -678,36 +695,46 @@ static void cuda_subgroup(CGen *g, const KExpr *e) {
     else
       cs_printf(g, "kcc_sg_%s(", b == BI_SG_ALL ? "all" : "any");
     cs_expr_exact(g, e->args[0], P_ASSIGN);
-    cs_printf(g, ", %s)", nu ? "true" : "false");
+    cs_printf(g, ", %s, %uu)", nu ? "true" : "false", w);
     return;
   case BI_SG_ALL_EQUAL:
     cs_printf(g, "kcc_sg_all_equal<%s>(", cs_decl(g, e->args[0]->type, "", NULL));
     args(g, e);
-    cs_puts(g, ")");
+    cs_printf(g, ", %uu)", w);
     return;
   case BI_SG_BROADCAST_FIRST:
     cs_printf(g, "kcc_sg_first<%s>(", T);
     args(g, e);
-    cs_puts(g, ")");
+    cs_printf(g, ", %uu)", w);
     return;
   case BI_SG_BROADCAST:
   case BI_SG_SHUFFLE:
   case BI_SG_SHUFFLE_XOR:
   case BI_SG_SHUFFLE_UP:
   case BI_SG_SHUFFLE_DOWN:
-    cs_printf(g, "__shfl%s_sync(kcc_sg_mask(%s), ",
+    /* CUDA's width argument keeps the index in the segment; an xor mask is taken modulo w
+       as the PTX form takes it (llvm_builtins.c). */
+    cs_printf(g, "__shfl%s_sync(kcc_sg_mask(%s, %uu), ",
               b == BI_SG_SHUFFLE_XOR    ? "_xor"
               : b == BI_SG_SHUFFLE_UP   ? "_up"
               : b == BI_SG_SHUFFLE_DOWN ? "_down"
                                         : "",
-              nu ? "true" : "false");
-    args(g, e);
-    cs_puts(g, ")");
+              nu ? "true" : "false", w);
+    cs_expr_exact(g, e->args[0], P_ASSIGN);
+    cs_puts(g, ", ");
+    if (b == BI_SG_SHUFFLE_XOR && w < 32) {
+      cs_puts(g, "(");
+      cs_expr_exact(g, e->args[1], P_BAND);
+      cs_printf(g, ") & %uu", w - 1);
+    } else {
+      cs_expr_exact(g, e->args[1], P_ASSIGN);
+    }
+    cs_printf(g, ", %u)", w);
     return;
   case BI_SG_CLUSTERED_REDUCE:
     cs_printf(g, "kcc_sg_clustered<kcc_op_%s, %s>(", kir_red_names[e->red], T);
     args(g, e);
-    cs_puts(g, ")");
+    cs_printf(g, ", %uu)", w);
     return;
   default: /* reduce, scans */
     cs_printf(g, "kcc_sg_%s<kcc_op_%s, %s>(", b == BI_SG_REDUCE ? "reduce" : "scan",
@@ -715,7 +742,7 @@ static void cuda_subgroup(CGen *g, const KExpr *e) {
     cs_expr_exact(g, e->args[0], P_ASSIGN);
     cs_printf(g, ", %s", nu ? "true" : "false");
     if (b != BI_SG_REDUCE) cs_printf(g, ", %s", b == BI_SG_SCAN_INCLUSIVE ? "true" : "false");
-    cs_puts(g, ")");
+    cs_printf(g, ", %uu)", w);
     return;
   }
 }

@@ -870,6 +870,12 @@ struct KFunc {
                                   accept; 0 = none */
   int reqd_subgroup; /* kernels: intel_reqd_sub_group_size(N) & co., the subgroup width the
                         source was written for; 0 = none */
+  /* PTX, CUDA C: the subgroup width (a power of two <= 32, a segment of the warp) its subgroup
+     functions compute with — its kernels' reqd_subgroup, 32 without one — set through the call
+     graph by pass_callgraph; 0 when no kernel reaches it (then 32), -1 when kernels of two
+     widths reach it (sg_kernels names two; limits.c refuses it if it uses subgroups). */
+  int sg_width;
+  const KFunc *sg_kernels[2];
   int64_t static_shared_bytes; /* kernels: sum of the static shared arrays they reach */
   KFunc *origin;               /* a clone made by address-space specialisation: the original */
   int nhidden; /* -fbounds-check: trailing parameters the source did not declare (bounds.h) */

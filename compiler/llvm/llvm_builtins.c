@@ -657,10 +657,16 @@ static LLVMValueRef gen_warp(LG *g, KExpr *e) {
 
 /* ---------------------------------------------------------------- OpenCL subgroups */
 
-/* A subgroup is a warp: subgroup i of a block is its threads 32i..32i+31 by linear thread
- * index, as CUDA forms warps, the last one partial when the block size is not a multiple of
- * 32. The uniform functions run with the mask of the subgroup's lanes (every one reaches
- * them), the non-uniform ones with the active mask. */
+/* A subgroup is an aligned segment of W lanes of a warp, W the function's width
+ * (KFunc.sg_width: its kernels' intel_reqd_sub_group_size, 32 without one): subgroup i of a
+ * block is its threads Wi..Wi+W-1 by linear thread index, which lie in one warp since CUDA
+ * forms warps of 32 consecutive ones; the last is partial when the block size is not a
+ * multiple of W. The uniform functions run with the mask of the subgroup's lanes (every one
+ * reaches them), the non-uniform ones with the active mask within the segment. Shuffles use
+ * shfl.sync's segment mask (c[12:8] = 32 - W, as CUDA's width argument), so an index stays
+ * in the segment: modulo W for idx and bfly, the lane's own value past the segment's ends for
+ * up and down, as a whole warp does at its ends. With W = 32 every formula below is the
+ * warp's. */
 
 static LLVMValueRef sreg(LG *g, const char *name) {
   char n[64];
@@ -685,17 +691,56 @@ static LLVMValueRef umin32(LG *g, LLVMValueRef a, LLVMValueRef b) {
   return int_call(g, "llvm.umin", x, 2);
 }
 
-/* The lanes in this thread's subgroup: min(32, block size - 32 * subgroup id). */
-static LLVMValueRef sg_size(LG *g) {
-  LLVMValueRef first = LLVMBuildAnd(g->b, linear_tid(g), lg_i32(g, ~31u), "");
-  return umin32(g, lg_i32(g, 32), LLVMBuildSub(g->b, block_size(g), first, ""));
+/* W, the subgroup width of the function being lowered (a power of two <= 32). */
+static unsigned sg_w(LG *g) {
+  int w = g->kf ? g->kf->sg_width : 0;
+  return w > 0 && w <= 32 ? (unsigned)w : 32u;
 }
 
-/* The mask of the lanes a subgroup operation runs with. */
+static unsigned sg_log2w(LG *g) {
+  return (unsigned)__builtin_ctz(sg_w(g));
+}
+
+/* The first lane of this thread's segment of the warp: %laneid & ~(W-1). */
+static LLVMValueRef sg_base(LG *g) {
+  unsigned w = sg_w(g);
+  if (w == 32) return lg_i32(g, 0);
+  return LLVMBuildAnd(g->b, sreg(g, "laneid"), lg_i32(g, 31u & ~(w - 1)), "sgbase");
+}
+
+/* get_sub_group_local_id(): %laneid & (W-1). */
+static LLVMValueRef sg_lane(LG *g) {
+  unsigned w = sg_w(g);
+  LLVMValueRef lane = sreg(g, "laneid");
+  return w == 32 ? lane : LLVMBuildAnd(g->b, lane, lg_i32(g, w - 1), "sglane");
+}
+
+/* shfl.sync's c operand: the segment mask 32-W in c[12:8], the clamp in c[4:0] (0 for up,
+ * 31 for the others), as CUDA's __shfl*_sync with width W. */
+static LLVMValueRef sg_c(LG *g, unsigned clamp) {
+  return lg_i32(g, ((32u - sg_w(g)) << 8) | clamp);
+}
+
+/* The lanes in this thread's subgroup: min(W, block size - W * subgroup id). */
+static LLVMValueRef sg_size(LG *g) {
+  unsigned w = sg_w(g);
+  LLVMValueRef first = LLVMBuildAnd(g->b, linear_tid(g), lg_i32(g, ~(w - 1)), "");
+  return umin32(g, lg_i32(g, w), LLVMBuildSub(g->b, block_size(g), first, ""));
+}
+
+/* The mask of the lanes a subgroup operation runs with: the subgroup's existing lanes, or
+ * (non-uniform) the active ones of its segment. */
 static LLVMValueRef sg_mask(LG *g, const KExpr *e) {
-  if (e->nonuniform) return lg_call(g, lg_intrinsic(g, "llvm.nvvm.activemask", NULL, 0), NULL, 0);
-  return LLVMBuildLShr(g->b, lg_i32(g, 0xffffffffu),
-                       LLVMBuildSub(g->b, lg_i32(g, 32), sg_size(g), ""), "sgmask");
+  unsigned w = sg_w(g);
+  if (e->nonuniform) {
+    LLVMValueRef act = lg_call(g, lg_intrinsic(g, "llvm.nvvm.activemask", NULL, 0), NULL, 0);
+    if (w == 32) return act;
+    LLVMValueRef seg = LLVMBuildShl(g->b, lg_i32(g, 0xffffffffu >> (32 - w)), sg_base(g), "");
+    return LLVMBuildAnd(g->b, act, seg, "sgmask");
+  }
+  LLVMValueRef m = LLVMBuildLShr(g->b, lg_i32(g, 0xffffffffu),
+                                 LLVMBuildSub(g->b, lg_i32(g, 32), sg_size(g), ""), "sgmask");
+  return w == 32 ? m : LLVMBuildShl(g->b, m, sg_base(g), "sgmask");
 }
 
 /* The identity of op on t: what an exclusive scan gives the first lane. */
@@ -737,17 +782,19 @@ static bool red_logical(KRedOp op) {
   return op == KR_LOGICAL_AND || op == KR_LOGICAL_OR || op == KR_LOGICAL_XOR;
 }
 
-/* A reduction over the lanes of mask (any set of lanes), a scan over those up to this lane
- * (below it: exclusive), or a clustered reduction over those of this lane's cluster of
- * `cluster` lanes: each lane reads every lane in turn (shfl.sync.idx), counting those that
- * take part. Lanes outside the mask give undefined values, which are never used. A loop that
- * is never unrolled: ptxas of CUDA 13.0 fails on sm_90 (C7600, "Register allocation failed")
- * on some kernels with the 32 steps unrolled (docs/driver-bugs.md 13). */
+/* A reduction over the lanes of mask (any set of lanes of the segment), a scan over those
+ * up to this lane (below it: exclusive), or a clustered reduction over those of this lane's
+ * cluster of `cluster` lanes: each lane reads every lane of its segment in turn
+ * (shfl.sync.idx, by absolute lane number), counting those that take part. Lanes outside the mask
+ * give undefined values, which are never used. A loop that is never unrolled: ptxas of CUDA 13.0
+ * fails on sm_90 (C7600, "Register allocation failed") on some kernels with the 32 steps unrolled
+ * (docs/driver-bugs.md 13). */
 static LLVMValueRef sg_each_lane(LG *g, const KExpr *e, LLVMValueRef v, LLVMValueRef mask,
                                  unsigned cluster) {
   const KType *t = e->type;
   KBuiltin b = e->builtin;
   LLVMValueRef lane = sreg(g, "laneid"), r0 = red_identity(g, e->red, t);
+  LLVMValueRef lo = sg_base(g), hi = LLVMBuildAdd(g->b, lo, lg_i32(g, sg_w(g)), "");
   LLVMValueRef group = LLVMBuildAnd(g->b, lane, lg_i32(g, ~(cluster - 1)), "");
   LLVMBasicBlockRef entry = LLVMGetInsertBlock(g->b);
   LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "sg.lane");
@@ -770,9 +817,9 @@ static LLVMValueRef sg_each_lane(LG *g, const KExpr *e, LLVMValueRef v, LLVMValu
   if (also) in = LLVMBuildAnd(g->b, in, also, "");
   LLVMValueRef nr = LLVMBuildSelect(g->b, in, red_apply(g, e->red, t, r, x), r, "");
   LLVMValueRef next = LLVMBuildAdd(g->b, i, lg_i32(g, 1), "");
-  LLVMValueRef more = LLVMBuildICmp(g->b, LLVMIntULT, next, lg_i32(g, 32), "");
+  LLVMValueRef more = LLVMBuildICmp(g->b, LLVMIntULT, next, hi, "");
   lg_loop_hint(g, LLVMBuildCondBr(g->b, more, body, done), -1);
-  LLVMValueRef iv[2] = {lg_i32(g, 0), next}, rv[2] = {r0, nr};
+  LLVMValueRef iv[2] = {lo, next}, rv[2] = {r0, nr};
   LLVMBasicBlockRef from[2] = {entry, body};
   LLVMAddIncoming(i, iv, from, 2);
   LLVMAddIncoming(r, rv, from, 2);
@@ -815,41 +862,45 @@ static LLVMValueRef sg_reduce(LG *g, const KExpr *e) {
                       lg_type(g, t), "");
   LLVMValueRef mask = sg_mask(g, e);
   if (b == BI_SG_CLUSTERED_REDUCE) {
-    uint64_t n = e->args[1]->kind == KE_ICONST ? e->args[1]->ival : 32;
-    unsigned cluster = n >= 32 || n == 0 ? 32u : (unsigned)n;
+    unsigned w = sg_w(g);
+    uint64_t n = e->args[1]->kind == KE_ICONST ? e->args[1]->ival : w;
+    unsigned cluster = n >= w || n == 0 ? w : (unsigned)n;
     if (cluster == 1) return v;
-    if (cluster == 32 && redux_ok(g, e)) return redux(g, e, v, mask);
+    if (cluster == w && redux_ok(g, e)) return redux(g, e, v, mask);
     return sg_each_lane(g, e, v, mask, cluster);
   }
   if (b == BI_SG_REDUCE && redux_ok(g, e)) return redux(g, e, v, mask);
-  if (e->nonuniform) return sg_each_lane(g, e, v, mask, 32);
-  LLVMValueRef lane = sreg(g, "laneid"), x = v;
+  if (e->nonuniform) return sg_each_lane(g, e, v, mask, sg_w(g));
+  unsigned w = sg_w(g);
+  LLVMValueRef lane = sg_lane(g), x = v;
   if (b == BI_SG_REDUCE) {
-    /* A whole warp (the subgroup size is the same in all its lanes: no divergence) takes
-       the butterfly, five shfl.sync.bfly steps that leave the result in every lane; a
-       partial one the tree, whose missing lanes are never combined. */
+    /* A whole subgroup (its size is the same in all its lanes: no divergence) takes the
+       butterfly, log2(W) shfl.sync.bfly steps that leave the result in every lane (a lane's
+       partner lane ^ d, d < W, is in its segment); a partial one the tree, whose missing
+       lanes are never combined, then the segment's first lane's value (idx 0 in the
+       segment). */
     LLVMValueRef n = sg_size(g);
     LLVMBasicBlockRef from = LLVMGetInsertBlock(g->b);
     LLVMBasicBlockRef full = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "sg.full");
     LLVMBasicBlockRef part = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "sg.partial");
     LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "sg.reduced");
     (void)from;
-    LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, n, lg_i32(g, 32), ""), full, part);
+    LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, n, lg_i32(g, w), ""), full, part);
     LLVMPositionBuilderAtEnd(g->b, full);
     LLVMValueRef xf = v;
-    for (unsigned d = 16; d; d >>= 1)
+    for (unsigned d = w / 2; d; d >>= 1)
       xf = red_apply(g, e->red, t, xf,
-                     shfl_val(g, "bfly", mask, xf, t, lg_i32(g, d), lg_i32(g, 0x1f)));
+                     shfl_val(g, "bfly", mask, xf, t, lg_i32(g, d), sg_c(g, 0x1f)));
     LLVMBasicBlockRef full_end = LLVMGetInsertBlock(g->b);
     LLVMBuildBr(g->b, done);
     LLVMPositionBuilderAtEnd(g->b, part);
-    for (unsigned d = 1; d < 32; d <<= 1) {
-      LLVMValueRef y = shfl_val(g, "down", mask, x, t, lg_i32(g, d), lg_i32(g, 0x1f));
+    for (unsigned d = 1; d < w; d <<= 1) {
+      LLVMValueRef y = shfl_val(g, "down", mask, x, t, lg_i32(g, d), sg_c(g, 0x1f));
       LLVMValueRef ok =
           LLVMBuildICmp(g->b, LLVMIntULT, LLVMBuildAdd(g->b, lane, lg_i32(g, d), ""), n, "");
       x = LLVMBuildSelect(g->b, ok, red_apply(g, e->red, t, x, y), x, "");
     }
-    x = shfl_val(g, "idx", mask, x, t, lg_i32(g, 0), lg_i32(g, 0x1f));
+    x = shfl_val(g, "idx", mask, x, t, lg_i32(g, 0), sg_c(g, 0x1f));
     LLVMBasicBlockRef part_end = LLVMGetInsertBlock(g->b);
     LLVMBuildBr(g->b, done);
     LLVMPositionBuilderAtEnd(g->b, done);
@@ -859,13 +910,13 @@ static LLVMValueRef sg_reduce(LG *g, const KExpr *e) {
     LLVMAddIncoming(r, vals, froms, 2);
     return r;
   }
-  for (unsigned d = 1; d < 32; d <<= 1) {
-    LLVMValueRef y = shfl_val(g, "up", mask, x, t, lg_i32(g, d), lg_i32(g, 0));
+  for (unsigned d = 1; d < w; d <<= 1) {
+    LLVMValueRef y = shfl_val(g, "up", mask, x, t, lg_i32(g, d), sg_c(g, 0));
     LLVMValueRef ok = LLVMBuildICmp(g->b, LLVMIntUGE, lane, lg_i32(g, d), "");
     x = LLVMBuildSelect(g->b, ok, red_apply(g, e->red, t, y, x), x, "");
   }
   if (b == BI_SG_SCAN_INCLUSIVE) return x;
-  LLVMValueRef y = shfl_val(g, "up", mask, x, t, lg_i32(g, 1), lg_i32(g, 0));
+  LLVMValueRef y = shfl_val(g, "up", mask, x, t, lg_i32(g, 1), sg_c(g, 0));
   LLVMValueRef first = LLVMBuildICmp(g->b, LLVMIntEQ, lane, lg_i32(g, 0), "");
   return LLVMBuildSelect(g->b, first, red_identity(g, e->red, t), y, "");
 }
@@ -875,12 +926,12 @@ static LLVMValueRef gen_subgroup(LG *g, KExpr *e) {
   const KType *t = e->type;
   switch (b) {
   case BI_SG_SIZE: return sg_size(g);
-  case BI_SG_MAX_SIZE: return umin32(g, lg_i32(g, 32), block_size(g));
+  case BI_SG_MAX_SIZE: return umin32(g, lg_i32(g, sg_w(g)), block_size(g));
   case BI_SG_NUM:
-    return LLVMBuildLShr(g->b, LLVMBuildAdd(g->b, block_size(g), lg_i32(g, 31), ""), lg_i32(g, 5),
-                         "");
-  case BI_SG_ID: return LLVMBuildLShr(g->b, linear_tid(g), lg_i32(g, 5), "");
-  case BI_SG_LOCAL_ID: return sreg(g, "laneid");
+    return LLVMBuildLShr(g->b, LLVMBuildAdd(g->b, block_size(g), lg_i32(g, sg_w(g) - 1), ""),
+                         lg_i32(g, sg_log2w(g)), "");
+  case BI_SG_ID: return LLVMBuildLShr(g->b, linear_tid(g), lg_i32(g, sg_log2w(g)), "");
+  case BI_SG_LOCAL_ID: return sg_lane(g);
   case BI_SG_BARRIER: {
     /* A warp barrier orders memory among the lanes it syncs, as CUDA's __syncwarp does. */
     LLVMValueRef mask = sg_mask(g, e);
@@ -905,8 +956,11 @@ static LLVMValueRef gen_subgroup(LG *g, KExpr *e) {
     return LLVMBuildZExt(g->b, r, lg_type(g, t), "");
   }
   case BI_SG_BALLOT: {
-    LLVMValueRef args[2] = {sg_mask(g, e), lg_cond(g, e->args[0])};
+    /* Bit i of the result is lane i of the subgroup: the segment's bits, shifted down. */
+    LLVMValueRef m = sg_mask(g, e);
+    LLVMValueRef args[2] = {m, lg_cond(g, e->args[0])};
     LLVMValueRef r = lg_call(g, lg_intrinsic(g, "llvm.nvvm.vote.ballot.sync", NULL, 0), args, 2);
+    if (sg_w(g) < 32) r = LLVMBuildLShr(g->b, LLVMBuildAnd(g->b, r, m, ""), sg_base(g), "");
     LLVMValueRef vec = LLVMConstNull(lg_type(g, t));
     return LLVMBuildInsertElement(g->b, vec, r, lg_i32(g, 0), "ballot");
   }
@@ -940,7 +994,13 @@ static LLVMValueRef gen_subgroup(LG *g, KExpr *e) {
                        : b == BI_SG_SHUFFLE_UP   ? "up"
                        : b == BI_SG_SHUFFLE_DOWN ? "down"
                                                  : "idx";
-    return shfl_val(g, mode, m, v, t, x, lg_i32(g, b == BI_SG_SHUFFLE_UP ? 0 : 0x1f));
+    /* The first lane is an absolute lane number: no segment. An xor mask is taken modulo
+       W, as a whole warp takes it modulo 32 (bfly reads b[4:0]), so the partner stays in
+       the segment. */
+    if (b == BI_SG_BROADCAST_FIRST) return shfl_val(g, mode, m, v, t, x, lg_i32(g, 0x1f));
+    if (b == BI_SG_SHUFFLE_XOR && sg_w(g) < 32)
+      x = LLVMBuildAnd(g->b, x, lg_i32(g, sg_w(g) - 1), "");
+    return shfl_val(g, mode, m, v, t, x, sg_c(g, b == BI_SG_SHUFFLE_UP ? 0 : 0x1f));
   }
   default: return sg_reduce(g, e);
   }

@@ -202,7 +202,8 @@ static bool kernel_table(KModule *m, KBuf *out, KBuf *attrs) {
             (kir_func_uses_subgroups(f) ? KCB_KERNEL_SUBGROUPS : 0) |
             (uses_rw_images(f, 0) ? KCB_KERNEL_RW_IMAGES : 0),
         max_threads(f),
-        {(uint32_t)f->reqd_block[0], (uint32_t)f->reqd_block[1], (uint32_t)f->reqd_block[2]}};
+        {(uint32_t)f->reqd_block[0], (uint32_t)f->reqd_block[1], (uint32_t)f->reqd_block[2]},
+        (uint32_t)(f->reqd_subgroup > 0 ? f->reqd_subgroup : 0)};
   }
   size_t len;
   unsigned char *tab = kcb_write_kernel_table(ks, (uint32_t)nk, &len);

@@ -101,6 +101,23 @@ static void add_reach(KFunc *f, Walk *walks, bool *done) {
   }
 }
 
+/* The subgroup width of the PTX and CUDA C forms reaches a function from the kernels that
+ * call it, since it decides how its subgroup functions compute (llvm_builtins.c). One body
+ * serves one width: a function reached from kernels of two widths is marked (-1), and
+ * limits.c refuses it where it uses subgroup functions (functions without them compute the
+ * same for any width). */
+static void set_width(KFunc *f, const KFunc *kernel, int w) {
+  if (f->sg_width == w || f->sg_width == -1) return;
+  if (f->sg_width == 0) {
+    f->sg_width = w;
+    f->sg_kernels[0] = kernel;
+  } else {
+    f->sg_width = -1;
+    f->sg_kernels[1] = kernel;
+  }
+  for (int i = 0; i < f->callees.n; i++) set_width(f->callees.v[i], kernel, w);
+}
+
 bool pass_callgraph(KModule *m) {
   int n = m->funcs.n;
   if (!n) return true;
@@ -120,6 +137,11 @@ bool pass_callgraph(KModule *m) {
   for (int i = 0; i < n; i++)
     if (color[i] == WHITE && !dfs(m->funcs.v[i], walks, color, path, 0, m)) return false;
   for (int i = 0; i < n; i++) add_reach(m->funcs.v[i], walks, done);
+  for (int i = 0; i < n; i++) ((KFunc *)m->funcs.v[i])->sg_width = 0;
+  for (int i = 0; i < n; i++) {
+    KFunc *f = m->funcs.v[i];
+    if (f->is_kernel) set_width(f, f, f->reqd_subgroup ? f->reqd_subgroup : 32);
+  }
   for (int i = 0; i < n; i++) ((KFunc *)m->funcs.v[i])->aux = NULL;
   return true;
 }

@@ -161,6 +161,10 @@ static bool check_elems(const KVar *v, const KType *t) {
   return true;
 }
 
+static void find_subgroup(KExpr *e, void *ctx) {
+  if (e->kind == KE_BUILTIN && kir_builtin_is_subgroup(e->builtin)) *(bool *)ctx = true;
+}
+
 bool kcc_check_limits(const KModule *m, const KOptions *o, unsigned forms) {
   int errors = diag_error_count();
   bool nv = forms & (KL_PTX | KL_CUDA);
@@ -177,14 +181,29 @@ bool kcc_check_limits(const KModule *m, const KOptions *o, unsigned forms) {
       if (!f->is_kernel) continue;
       check_shared(f);
       check_params(f, limit);
-      /* A subgroup is a warp there (llvm_builtins.c): code written for another width would
-         compute something else, silently. */
-      if (f->reqd_subgroup && f->reqd_subgroup != 32)
+      /* A subgroup is a warp, or an aligned segment of one, there (llvm_builtins.c). */
+      if (f->reqd_subgroup > 32)
         diag_error(f->loc,
                    "kernel '%s' requires subgroups of %d (intel_reqd_sub_group_size), but a "
-                   "subgroup is a warp of 32 lanes in %s output; the OpenCL C form keeps the "
-                   "attribute for the device to honour",
+                   "subgroup is at most a warp of 32 lanes in %s output; the OpenCL C form keeps "
+                   "the attribute for the device to honour",
                    f->name, f->reqd_subgroup, forms & KL_PTX ? "PTX" : "CUDA C");
+    }
+    for (int i = 0; i < m->funcs.n; i++) {
+      const KFunc *f = m->funcs.v[i];
+      bool uses = false;
+      if (f->sg_width != -1 || !f->body) continue;
+      kir_visit_stmt(f->body, find_subgroup, &uses);
+      if (!uses) continue;
+      const KFunc *a = f->sg_kernels[0], *b = f->sg_kernels[1];
+      diag_error(f->loc,
+                 "function '%s' uses subgroup functions and is called from kernels with "
+                 "subgroups of %d ('%s') and of %d ('%s'); in %s output a function's subgroup "
+                 "is its kernels' segment of a warp, one width per function: give each width "
+                 "its own copy of the function",
+                 f->name, a->reqd_subgroup ? a->reqd_subgroup : 32, a->name,
+                 b->reqd_subgroup ? b->reqd_subgroup : 32, b->name,
+                 forms & KL_PTX ? "PTX" : "CUDA C");
     }
     /* Constant tables, then (PTX) the string literals, which PTX keeps in the same bank;
      * CUDA C puts string literals in global memory. */

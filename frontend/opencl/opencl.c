@@ -37,6 +37,9 @@ static const char cl_prelude[] =
     "#define cl_khr_subgroup_shuffle 1\n#define cl_khr_subgroup_shuffle_relative 1\n"
     "#define cl_khr_subgroup_clustered_reduce 1\n"
     "#if __OPENCL_C_VERSION__ == 300\n#define __opencl_c_subgroups 1\n#endif\n"
+    /* intel_reqd_sub_group_size(N): kept by the OpenCL forms for the device, N-lane segments
+       of a warp in PTX and CUDA C for N <= 32 (docs/design.md, "Required subgroup sizes"). */
+    "#define cl_intel_required_subgroup_size 1\n"
     /* cl_khr_integer_dot_product (cl_lib.c), which requires OpenCL 1.0 only: every version,
        with both of its OpenCL C feature macros (4 x 8-bit vectors, and packed in a uint). */
     "#define cl_khr_integer_dot_product 1\n"

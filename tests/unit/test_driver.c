@@ -514,17 +514,18 @@ static void consumed(const char *files) {
   free(err);
 }
 
-/* OpenCL subgroups: a required subgroup size other than a warp's 32 is refused where a
- * subgroup is a warp (PTX, CUDA C, so a bundle) and kept for the device in OpenCL C; 32 is
- * taken everywhere. The uniform int reduction is redux.sync from sm_80, a shuffle tree before
+/* OpenCL subgroups: a required subgroup size over a warp's 32 is refused where a subgroup is
+ * a warp or a segment of one (PTX, CUDA C, so a bundle) and kept for the device in OpenCL C;
+ * 16 is a half-warp segment there (shfl.sync's segment mask 32-16 in c[12:8]: 0x101f, or
+ * 0x1000 for up). The uniform int reduction is redux.sync from sm_80, a shuffle tree before
  * (and for float); SPIR-V refuses each subgroup call once, a vector broadcast included. */
 START_TEST(subgroups) {
-  tu_write("rs.cl", "__kernel __attribute__((intel_reqd_sub_group_size(16)))\n"
+  tu_write("rs.cl", "__kernel __attribute__((intel_reqd_sub_group_size(64)))\n"
                     "void k(__global float *o) { o[0] = sub_group_reduce_add(o[1]); }\n");
   static const char want[] =
-      "rs.cl:2:6: error: kernel 'k' requires subgroups of 16 (intel_reqd_sub_group_size), but a "
-      "subgroup is a warp of 32 lanes in %s output; the OpenCL C form keeps the attribute for "
-      "the device to honour\n"
+      "rs.cl:2:6: error: kernel 'k' requires subgroups of 64 (intel_reqd_sub_group_size), but a "
+      "subgroup is at most a warp of 32 lanes in %s output; the OpenCL C form keeps the "
+      "attribute for the device to honour\n"
       "void k(__global float *o) { o[0] = sub_group_reduce_add(o[1]); }\n"
       "     ^\n";
   char msg[512], *out, *err;
@@ -537,8 +538,37 @@ START_TEST(subgroups) {
   ck_assert_int_eq(kcc("rs.cl -o rs.cu", NULL, &err), 1);
   ck_assert_str_eq(err, msg);
   ck_assert_int_eq(
-      kcc("rs.cl -o rs.cl.cl && grep -c 'intel_reqd_sub_group_size(16)' rs.cl.cl", &out, &err), 0);
+      kcc("rs.cl -o rs.cl.cl && grep -c 'intel_reqd_sub_group_size(64)' rs.cl.cl", &out, &err), 0);
   ck_assert_str_eq(out, "1\n");
+  tu_write("r16.cl", "__kernel __attribute__((intel_reqd_sub_group_size(16)))\n"
+                     "void k(__global float *o) {\n"
+                     "  o[0] = sub_group_reduce_add(o[1]) + sub_group_scan_inclusive_add(o[2]);\n"
+                     "}\n");
+  ck_assert_int_eq(kcc("r16.cl -o r16.ptx && grep -c 'shfl.sync.bfly.b32.*, 4127,' r16.ptx && "
+                       "grep -c 'shfl.sync.up.b32.*, 4096,' r16.ptx",
+                       &out, &err),
+                   0);
+  ck_assert_str_eq(out, "4\n4\n");
+  ck_assert_int_eq(kcc("r16.cl -o r16.cu && grep -c 'kcc_sg_reduce<kcc_op_add, float>(o\\[1\\], "
+                       "false, 16u)' r16.cu",
+                       &out, &err),
+                   0);
+  ck_assert_str_eq(out, "1\n");
+  consumed("r16.ptx r16.cu");
+  /* A function with subgroup calls computes with one width in PTX and CUDA C: reached from
+     kernels of two, it is refused there (the OpenCL C form passes the calls through). */
+  tu_write("two.cl", "float f(float x) { return sub_group_reduce_add(x); }\n"
+                     "__kernel __attribute__((intel_reqd_sub_group_size(16)))\n"
+                     "void a(__global float *o) { o[0] = f(o[1]); }\n"
+                     "__kernel void b(__global float *o) { o[0] = f(o[1]); }\n");
+  ck_assert_int_eq(kcc("two.cl -o two.ptx", NULL, &err), 1);
+  ck_assert_str_eq(err, "two.cl:1:7: error: function 'f' uses subgroup functions and is called "
+                        "from kernels with subgroups of 16 ('a') and of 32 ('b'); in PTX output a "
+                        "function's subgroup is its kernels' segment of a warp, one width per "
+                        "function: give each width its own copy of the function\n"
+                        "float f(float x) { return sub_group_reduce_add(x); }\n"
+                        "      ^\n");
+  ck_assert_int_eq(kcc("two.cl -o two.cl.cl", NULL, &err), 0);
   consumed("rs.cl.cl");
 
   tu_write("sg.cl", "__kernel __attribute__((intel_reqd_sub_group_size(32)))\n"
@@ -619,7 +649,8 @@ START_TEST(cl_infinity) {
 END_TEST
 
 /* The subgroup extensions kcc implements are predefined for .cl input only: a kernel that
- * tests for them takes its subgroup path; Intel's and Qualcomm's are not kcc's. */
+ * tests for them takes its subgroup path; of Intel's, only cl_intel_required_subgroup_size is
+ * kcc's; Qualcomm's is not. */
 START_TEST(subgroup_macros) {
   tu_write("mac.cl", "#if !defined(cl_khr_subgroups) || !defined(cl_khr_subgroup_extended_types) "
                      "|| !defined(cl_khr_subgroup_non_uniform_vote) || "
@@ -628,8 +659,9 @@ START_TEST(subgroup_macros) {
                      "!defined(cl_khr_subgroup_shuffle) || "
                      "!defined(cl_khr_subgroup_shuffle_relative) || "
                      "!defined(cl_khr_subgroup_clustered_reduce)\n#error missing\n#endif\n"
-                     "#if defined(cl_intel_subgroups) || defined(cl_intel_required_subgroup_size) "
-                     "|| defined(cl_qcom_reqd_sub_group_size)\n#error not kcc's\n#endif\n"
+                     "#ifndef cl_intel_required_subgroup_size\n#error missing\n#endif\n"
+                     "#if defined(cl_intel_subgroups) || defined(cl_qcom_reqd_sub_group_size)\n"
+                     "#error not kcc's\n#endif\n"
                      "__kernel void k(__global int *o) { o[0] = get_sub_group_size(); }\n");
   char *err;
   ck_assert_int_eq(kcc("mac.cl --emit=kir -o mac.kir", NULL, &err), 0);

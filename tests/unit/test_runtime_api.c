@@ -115,17 +115,17 @@ static const KcbWParam p_vscale[] = {
     {"b", "int3", KCB_PARAM_SCALAR, 0, KCB_T_I32, 0, 16, 16, 3}};
 
 static unsigned char *make_bundle(const char *source, size_t *len) {
-  KcbWKernel ks[] = {{"scale", p_scale, 3, 0, 0, 0, {0, 0, 0}},
-                     {"ids", p_ids, 1, 0, 0, 0, {0, 0, 0}},
-                     {"rev", p_rev, 1, 0, KCB_KERNEL_DYNAMIC_SHARED, 0, {0, 0, 0}},
-                     {"bystruct", p_struct, 4, 0, 0, 0, {0, 0, 0}},
-                     {"spin", p_spin, 2, 0, 0, 0, {0, 0, 0}},
-                     {"mismatch", p_mismatch, 2, 0, 0, 0, {0, 0, 0}},
-                     {"hungry", p_spin, 2, 1 << 30, 0, 0, {0, 0, 0}},
-                     {"bytes", p_bytes, 2, 0, 0, 0, {0, 0, 0}},
-                     {"locals", p_locals, 5, 0, KCB_KERNEL_DYNAMIC_SHARED, 0, {0, 0, 0}},
-                     {"fixed", p_ids, 1, 0, 0, 0, {8, 2, 1}},
-                     {"vscale", p_vscale, 4, 0, 0, 0, {0, 0, 0}}};
+  KcbWKernel ks[] = {{"scale", p_scale, 3, 0, 0, 0, {0, 0, 0}, 0},
+                     {"ids", p_ids, 1, 0, 0, 0, {0, 0, 0}, 0},
+                     {"rev", p_rev, 1, 0, KCB_KERNEL_DYNAMIC_SHARED, 0, {0, 0, 0}, 0},
+                     {"bystruct", p_struct, 4, 0, 0, 0, {0, 0, 0}, 0},
+                     {"spin", p_spin, 2, 0, 0, 0, {0, 0, 0}, 0},
+                     {"mismatch", p_mismatch, 2, 0, 0, 0, {0, 0, 0}, 0},
+                     {"hungry", p_spin, 2, 1 << 30, 0, 0, {0, 0, 0}, 0},
+                     {"bytes", p_bytes, 2, 0, 0, 0, {0, 0, 0}, 0},
+                     {"locals", p_locals, 5, 0, KCB_KERNEL_DYNAMIC_SHARED, 0, {0, 0, 0}, 0},
+                     {"fixed", p_ids, 1, 0, 0, 0, {8, 2, 1}, 0},
+                     {"vscale", p_vscale, 4, 0, 0, 0, {0, 0, 0}, 0}};
   size_t tl, al;
   unsigned char *tab = kcb_write_kernel_table(ks, 11, &tl);
   unsigned char *attrs = kcb_write_kernel_attrs(ks, 11, &al);
