@@ -38,7 +38,7 @@ set(_py_vk_round_sh [=[
 KCC_DEVICE=vulkan "$1" --devices 2>&1 | grep -q "KCC_DEVICE='vulkan' selects" ||
   { echo "skipped: no Vulkan device"; exit 77; }
 KCC_DEVICE=vulkan exec sh "$2/ctest_run.sh" "$3" "$4" "$2/test_cl_rounding.py" \
-  "$2/test_cl_bitops.py" "$2/test_cuda_rounding.py" "$2/test_cl_vload.py"
+  "$2/test_cl_bitops.py" "$2/test_cuda_rounding.py" "$2/test_cl_vload.py" "$2/test_cl_mulhi.py"
 ]=])
 add_test(NAME python.cl_builtins_vulkan
   COMMAND sh -c "${_py_vk_round_sh}" sh $<TARGET_FILE:kcc> ${_py_src} ${CMAKE_BINARY_DIR}

@@ -2052,17 +2052,36 @@ static uint32_t image_call(SG *g, KExpr *e) {
   return sg_opv(g, SpvOpCompositeInsert, rt, 3, zero, v, 3u);
 }
 
-/* Builtins the Vulkan flavour refuses (with the reason) rather than write wrong code for. */
-static bool vk_unsupported(SG *g, KExpr *e) {
-  KBuiltin b = e->builtin;
-  const char *why = NULL;
-  /* (CUDA's texture and surface objects are refused below as in the OpenCL flavour: the CUDA
-     driver makes them, and no other device has them.) */
-  if (b == BI_MUL_HI) why = "";
-  if (!why) return false;
-  sg_error(g, e->loc, "'%s' is not supported by the Vulkan SPIR-V form yet%s",
-           kir_builtin_info(b)->name, why);
-  return true;
+/* mul_hi (OpenCL C's mul_hi and mad_hi, CUDA's __[u]mul[64]hi) in the Vulkan flavour, which
+ * has no OpenCL.std SMul_hi/UMul_hi, and on 8 and 16 bits in both flavours:
+ * OpSMulExtended/OpUMulExtended give both halves of the full product of 32- or 64-bit operands
+ * (Shader has them; 64 bits need Int64, declared with the type). 8- and 16-bit operands are
+ * widened to 32 bits, where their product cannot overflow, and the product shifted down by
+ * their width. */
+static uint32_t mul_hi(SG *g, KExpr *e) {
+  const KType *t = e->type, *et = elem(t);
+  bool sgn = kir_is_signed(et);
+  int bits = sg_bits(et);
+  uint32_t v[2];
+  for (int i = 0; i < 2; i++) {
+    v[i] = sg_expr(g, e->args[i]);
+    if (e->args[i]->type != t) v[i] = sg_convert(g, v[i], e->args[i]->type, t, e->loc);
+  }
+  uint32_t rt = ty(g, t);
+  if (bits >= 32) {
+    uint32_t mem[2] = {rt, rt};
+    uint32_t st = spv_type_struct(&g->m, mem, 2);
+    uint32_t r = sg_opv(g, sgn ? SpvOpSMulExtended : SpvOpUMulExtended, st, 2, v[0], v[1]);
+    return sg_opv(g, SpvOpCompositeExtract, rt, 2, r, 1u);
+  }
+  KType *w32 = kir_type_scalar(sgn ? KT_I32 : KT_U32);
+  const KType *wt = t->kind == KT_VEC ? kir_type_vec(w32, t->len) : w32;
+  uint32_t wty = ty(g, wt);
+  uint32_t a = sg_convert(g, v[0], t, wt, e->loc), b = sg_convert(g, v[1], t, wt, e->loc);
+  uint32_t p = sg_opv(g, SpvOpIMul, wty, 2, a, b);
+  uint32_t sh = splat_const(g, wt, sg_u32(g, (uint32_t)bits));
+  p = sg_opv(g, sgn ? SpvOpShiftRightArithmetic : SpvOpShiftRightLogical, wty, 2, p, sh);
+  return sg_convert(g, p, wt, t, e->loc);
 }
 
 /* popcount / clz on 32-bit integers through core instructions (OpBitCount and
@@ -2131,8 +2150,6 @@ static uint32_t builtin(SG *g, KExpr *e) {
       sync ? sg_u32(g, SEM_ACQ_REL | SEM_WG |
                            (g->vk ? (uint32_t)SpvMemorySemanticsUniformMemoryMask : SEM_XWG))
            : 0;
-  if (g->vk && vk_unsupported(g, e))
-    return e->type->kind == KT_VOID ? 0 : spv_undef(&g->m, ty(g, e->type));
   if (kir_builtin_is_cuda_intrinsic(b)) return cuda_intrinsic(g, e);
   switch (b) {
   case BI_SYNCTHREADS: sg_instv(g, SpvOpControlBarrier, 3, wg, wg, sem); return 0;
@@ -2155,6 +2172,9 @@ static uint32_t builtin(SG *g, KExpr *e) {
     if (g->vk) return vk_bitcount(g, e, true);
     return ext(g, e, OpenCLstd_Clz, e->type);
   case BI_MUL_HI:
+    /* (8 and 16 bits in the OpenCL flavour too: PoCL 3.1's mul_hi of them gives 0,
+       docs/driver-bugs.md 29.) */
+    if (g->vk || sg_bits(et) < 32) return mul_hi(g, e);
     return ext(g, e, kir_is_signed(et) ? OpenCLstd_SMul_hi : OpenCLstd_UMul_hi, e->type);
   case BI_SELECT: return select_call(g, e);
   case BI_CONVERT_SAT: return convert_sat(g, e);
