@@ -993,18 +993,34 @@ static uint32_t cas_end(SG *g, CasLoop *l, uint32_t ity, uint32_t p, uint32_t sc
   return l->res;
 }
 
+/* The storage class of atomic e's pointer operand p (atomic: the Vulkan flavour uses &x of a
+ * Workgroup array in place). */
+static SpvStorageClass atomic_storage(SG *g, KExpr *e) {
+  KExpr *pe = e->args[0];
+  if (g->vk && pe->kind == KE_ADDR && sg_addressable(g, pe->a)) return lv_storage(g, pe->a);
+  return sg_storage(g, pe->type->as, e->loc);
+}
+
+/* Vulkan: a float atomic needs an integer pointer to the same bits, which a Workgroup
+ * variable's logical pointer cannot be cast to. A static shared array used so lives in the
+ * workgroup's block instead (spirv_vulkan.c's escape analysis): what stays Workgroup here is
+ * dynamic shared memory, refused. */
+static bool vk_float_atomic_refused(SG *g, KExpr *e, SpvStorageClass sc) {
+  if (!g->vk || sc != SpvStorageClassWorkgroup) return false;
+  sg_error(g, e->loc,
+           "floating-point %s on dynamic shared memory is not supported by the Vulkan SPIR-V "
+           "form yet (use a static __shared__ array)",
+           kir_builtin_info(e->builtin)->name);
+  return true;
+}
+
 static uint32_t float_atomic_add(SG *g, KExpr *e, uint32_t p, uint32_t v, uint32_t scope,
                                  uint32_t sem) {
   const KType *ft = e->type;
   KType *it = kir_type_scalar(sg_bits(ft) == 64 ? KT_U64 : KT_U32);
-  SpvStorageClass sc = sg_storage(g, e->args[0]->type->as, e->loc);
+  SpvStorageClass sc = atomic_storage(g, e);
   uint32_t ity = ty(g, it), fty = ty(g, ft);
-  if (g->vk && sc != SpvStorageClassPhysicalStorageBuffer) {
-    sg_error(g, e->loc,
-             "floating-point atomicAdd on shared memory is not supported by the "
-             "Vulkan SPIR-V form yet");
-    return spv_undef(&g->m, fty);
-  }
+  if (vk_float_atomic_refused(g, e, sc)) return spv_undef(&g->m, fty);
   /* OpenCL 1.2 has no float atomics: retry a compare-exchange of the bits until no other
    * work-item got in between. */
   uint32_t pi = sg_opv(g, SpvOpBitcast, sg_ptr_type(g, sc, it), 1, p);
@@ -1173,13 +1189,8 @@ static uint32_t atomic(SG *g, KExpr *e) {
   }
   if (g->vk && kir_is_float(vt) && o == SpvOpAtomicExchange) {
     /* Vulkan's float atomics are a device feature: exchange the bits as an integer. */
-    SpvStorageClass sc = sg_storage(g, pt->as, e->loc);
-    if (sc != SpvStorageClassPhysicalStorageBuffer) {
-      sg_error(g, e->loc,
-               "floating-point atomicExch on shared memory is not supported by the "
-               "Vulkan SPIR-V form yet");
-      return spv_undef(&g->m, rt);
-    }
+    SpvStorageClass sc = atomic_storage(g, e);
+    if (vk_float_atomic_refused(g, e, sc)) return spv_undef(&g->m, rt);
     KType *it = kir_type_scalar(sg_bits(vt) == 64 ? KT_U64 : KT_U32);
     uint32_t ity = ty(g, it);
     uint32_t pi = sg_opv(g, SpvOpBitcast, sg_ptr_type(g, sc, it), 1, p);
