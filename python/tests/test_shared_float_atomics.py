@@ -1,11 +1,11 @@
 """atomicAdd of float and double and atomicExch of float on shared memory (a static __shared__
-array and a __shared__ scalar), on every device this machine has, on fresh random inputs: the
-sums against numpy's, and the old values each call returned checked to be a serialisation of
-the calls (the sorted old values of one location step by exactly the values added to it; the
-exchanged values, with the final one, are the initial value and every value stored). The
-Vulkan form makes them compare-exchange loops on the bits, with the array in the workgroup's
-block of the scratch buffer (spirv_vulkan.c's escape analysis): Workgroup variables cannot be
-reinterpreted."""
+array and a __shared__ scalar; OpenCL C's atomic_xchg on a __local float), on every device this
+machine has, on fresh random inputs: the sums against numpy's, and the old values each call
+returned checked to be a serialisation of the calls (the sorted old values of one location
+step by exactly the values added to it; the exchanged values, with the final one, are the
+initial value and every value stored). The Vulkan form makes them compare-exchange loops on
+the bits, with the array in the workgroup's block of the scratch buffer (spirv_vulkan.c's
+escape analysis): Workgroup variables cannot be reinterpreted."""
 import numpy as np
 
 from conftest import compile_on_every_device, on_device
@@ -75,3 +75,31 @@ def test_shared_float_atomic_exch(rng):
                 want = np.sort(np.append(x[sel], np.float32(-1.0)))
                 assert np.array_equal(got, want), (
                     "atomicExch on a shared float, block %d on %s" % (b, dev.name))
+
+
+CL_SRC = r"""
+__kernel void lxchg(__global const float *x, __global float *old, __global float *last) {
+  __local float v;
+  if (get_local_id(0) == 0) v = -1.0f;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  old[get_global_id(0)] = atomic_xchg(&v, x[get_global_id(0)]);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (get_local_id(0) == 0) last[get_group_id(0)] = v;
+}
+"""
+
+
+def test_local_float_atomic_xchg(rng):
+    """OpenCL C's atomic_xchg on a __local float: the same exchange."""
+    n = BLOCKS * THREADS
+    x = rng.standard_normal(n).astype(np.float32)
+    for dev, m in compile_on_every_device(CL_SRC, "local_float_xchg.cl"):
+        with on_device(dev):
+            old, last = np.zeros(n, np.float32), np.zeros(BLOCKS, np.float32)
+            m.lxchg[BLOCKS, THREADS](x, old, last)
+            for b in range(BLOCKS):
+                sel = slice(b * THREADS, (b + 1) * THREADS)
+                got = np.sort(np.append(old[sel], last[b]))
+                want = np.sort(np.append(x[sel], np.float32(-1.0)))
+                assert np.array_equal(got, want), (
+                    "atomic_xchg on a __local float, group %d on %s" % (b, dev.name))
