@@ -2095,46 +2095,48 @@ static uint32_t mul_hi(SG *g, KExpr *e) {
   return sg_convert(g, p, wt, t, e->loc);
 }
 
-/* popcount / clz on 32-bit integers through core instructions (OpBitCount and
- * GLSL.std.450 FindUMsb, whose -1 for 0 makes clz(0) 32); Vulkan has them for 32 bits only,
- * so a 64-bit one is its halves': clz(hi), or 32 + clz(lo) where hi is 0; the two counts. */
+/* popcount / clz through core instructions (OpBitCount and GLSL.std.450 FindUMsb, whose -1
+ * for 0 makes clz(0) 32), which Vulkan has for 32 bits only: an 8- or 16-bit operand is
+ * zero-extended to 32 bits (clz then counts the 32 - width extra zeros less), a 64-bit one is
+ * its halves': clz(hi), or 32 + clz(lo) where hi is 0; the two counts. Vectors the same,
+ * component-wise. */
 static uint32_t vk_bitcount(SG *g, KExpr *e, bool clz) {
   const KType *at = e->args[0]->type, *rt = e->type;
-  if (at->kind != KT_VEC && sg_bits(at) == 64) {
-    uint32_t i32 = spv_type_int(&g->m, 32), i64 = spv_type_int(&g->m, 64);
-    uint32_t x = sg_expr(g, e->args[0]), glsl = sg_vk_glsl_import(g);
-    uint32_t lo = sg_opv(g, SpvOpUConvert, i32, 1, x);
-    uint32_t hi = sg_opv(g, SpvOpUConvert, i32, 1,
-                         sg_opv(g, SpvOpShiftRightLogical, i64, 2, x, sg_u64(g, 32)));
-    uint32_t r;
+  int n = at->kind == KT_VEC ? (int)at->len : 1, bits = sg_bits(elem(at));
+  KType *ki32 = kir_type_scalar(KT_I32);
+  const KType *kt32 = n > 1 ? kir_type_vec(ki32, n) : ki32;
+  uint32_t t32 = ty(g, kt32), bt = bool_of(g, kt32), glsl = sg_vk_glsl_import(g);
+  uint32_t x = sg_expr(g, e->args[0]), r;
+#define K32(v) splat_const(g, kt32, sg_u32(g, (v)))
+  if (bits == 64) {
+    KType *ku64 = kir_type_scalar(KT_U64);
+    const KType *kt64 = n > 1 ? kir_type_vec(ku64, n) : ku64;
+    uint32_t t64 = ty(g, kt64);
+    uint32_t lo = sg_opv(g, SpvOpUConvert, t32, 1, x);
+    uint32_t hi =
+        sg_opv(g, SpvOpUConvert, t32, 1,
+               sg_opv(g, SpvOpShiftRightLogical, t64, 2, x, splat_const(g, kt64, sg_u64(g, 32))));
     if (clz) {
-      uint32_t mh = sg_opv(g, SpvOpExtInst, i32, 3, glsl, (uint32_t)GLSLstd450FindUMsb, hi);
-      uint32_t ml = sg_opv(g, SpvOpExtInst, i32, 3, glsl, (uint32_t)GLSLstd450FindUMsb, lo);
-      uint32_t zh = sg_opv(g, SpvOpIEqual, spv_type_bool(&g->m), 2, hi, sg_u32(g, 0));
-      r = sg_opv(g, SpvOpSelect, i32, 3, zh, sg_opv(g, SpvOpISub, i32, 2, sg_u32(g, 63), ml),
-                 sg_opv(g, SpvOpISub, i32, 2, sg_u32(g, 31), mh));
+      uint32_t mh = sg_opv(g, SpvOpExtInst, t32, 3, glsl, (uint32_t)GLSLstd450FindUMsb, hi);
+      uint32_t ml = sg_opv(g, SpvOpExtInst, t32, 3, glsl, (uint32_t)GLSLstd450FindUMsb, lo);
+      uint32_t zh = sg_opv(g, SpvOpIEqual, bt, 2, hi, K32(0));
+      r = sg_opv(g, SpvOpSelect, t32, 3, zh, sg_opv(g, SpvOpISub, t32, 2, K32(63), ml),
+                 sg_opv(g, SpvOpISub, t32, 2, K32(31), mh));
     } else {
-      r = sg_opv(g, SpvOpIAdd, i32, 2, sg_opv(g, SpvOpBitCount, i32, 1, hi),
-                 sg_opv(g, SpvOpBitCount, i32, 1, lo));
+      r = sg_opv(g, SpvOpIAdd, t32, 2, sg_opv(g, SpvOpBitCount, t32, 1, hi),
+                 sg_opv(g, SpvOpBitCount, t32, 1, lo));
     }
-    return sg_convert(g, r, kir_type_scalar(KT_I32), rt, e->loc);
-  }
-  if (at->kind == KT_VEC || sg_bits(at) != 32) {
-    sg_error(g, e->loc,
-             "'%s' on other than 32-bit integers is not supported by the Vulkan "
-             "SPIR-V form yet",
-             kir_builtin_info(e->builtin)->name);
-    return spv_undef(&g->m, ty(g, rt));
-  }
-  uint32_t i32 = spv_type_int(&g->m, 32), x = sg_expr(g, e->args[0]), r;
-  if (clz) {
-    uint32_t msb =
-        sg_opv(g, SpvOpExtInst, i32, 3, sg_vk_glsl_import(g), (uint32_t)GLSLstd450FindUMsb, x);
-    r = sg_opv(g, SpvOpISub, i32, 2, sg_u32(g, 31), msb);
   } else {
-    r = sg_opv(g, SpvOpBitCount, i32, 1, x);
+    if (bits < 32) x = sg_opv(g, SpvOpUConvert, t32, 1, x);
+    if (clz) {
+      uint32_t msb = sg_opv(g, SpvOpExtInst, t32, 3, glsl, (uint32_t)GLSLstd450FindUMsb, x);
+      r = sg_opv(g, SpvOpISub, t32, 2, K32(31u - (32u - (uint32_t)bits)), msb);
+    } else {
+      r = sg_opv(g, SpvOpBitCount, t32, 1, x);
+    }
   }
-  return sg_convert(g, r, kir_type_scalar(KT_I32), rt, e->loc);
+#undef K32
+  return sg_convert(g, r, kt32, rt, e->loc);
 }
 
 static uint32_t builtin(SG *g, KExpr *e) {
