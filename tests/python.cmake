@@ -31,14 +31,18 @@ set_tests_properties(python.pip_install PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 3
 #                         (cl_khr_extended_bit_ops), both written in the .cl prelude, and
 #                         test_cuda_rounding.py (CUDA's directed-rounding intrinsics, in the
 #                         CUDA prelude) and test_cl_vload.py (vloadn/vstoren, element by element
-#                         there) on the Vulkan device, whose SPIR-V has no rounding modes
+#                         there), test_cl_mulhi.py (mul_hi, mad_hi, CUDA's __[u]mul[64]hi)
+#                         test_shared_float_atomics.py (float atomics on shared memory) and
+#                         test_cl_popcount.py (popcount, clz on every integer type and width)
+#                         on the Vulkan device, whose SPIR-V has no rounding modes
 #                         and whose double division and square root are kcc's own. Skipped
 #                         without a Vulkan device.
 set(_py_vk_round_sh [=[
 KCC_DEVICE=vulkan "$1" --devices 2>&1 | grep -q "KCC_DEVICE='vulkan' selects" ||
   { echo "skipped: no Vulkan device"; exit 77; }
 KCC_DEVICE=vulkan exec sh "$2/ctest_run.sh" "$3" "$4" "$2/test_cl_rounding.py" \
-  "$2/test_cl_bitops.py" "$2/test_cuda_rounding.py" "$2/test_cl_vload.py"
+  "$2/test_cl_bitops.py" "$2/test_cuda_rounding.py" "$2/test_cl_vload.py" "$2/test_cl_mulhi.py" \
+  "$2/test_shared_float_atomics.py" "$2/test_cl_popcount.py"
 ]=])
 add_test(NAME python.cl_builtins_vulkan
   COMMAND sh -c "${_py_vk_round_sh}" sh $<TARGET_FILE:kcc> ${_py_src} ${CMAKE_BINARY_DIR}

@@ -5,6 +5,8 @@
 #                       and cu/ptr_spaces.cu (below): no
 #                       diagnostic, then
 #                       spirv-val --target-env vulkan1.2 on the file (kcc validated in process).
+#   vulkan.spirv13.NAME_EXT  the same for tests/vulkan/NAME.EXT, then spirv-val --target-env
+#                       vulkan1.3 too (issue 27's closed refusals: mul_hi, shared float atomics).
 #   vulkan.bad.NAME     tests/vulkan/bad/NAME.k (or .cl, .cu) fails with exit 1, no output file, and its first
 #                       diagnostic is "NAME.k:" followed by NAME.expected: what the form
 #                       cannot express yet is refused, never written invalid.
@@ -60,6 +62,18 @@ list(APPEND _vk_sources ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cl_images.cl
 # functions over them (sinpi, pown, rootn, powr, sincos).
 list(APPEND _vk_sources ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/mathfn.cu
      ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/mathvec.cl)
+# Issue 27's closed refusals, validated for Vulkan 1.3 as well: mul_hi and mad_hi (OpenCL C),
+# CUDA's __[u]mul[64]hi; float atomics on static shared memory.
+set(_vk_spv13_sh "${_vk_spv_sh}\n\"$4\" --target-env vulkan1.3 \"$3\"\n")
+foreach(_src ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/mulhi.cl ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/mulhi.cu
+        ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/shared_fatomic.cu)
+  get_filename_component(_name ${_src} NAME)
+  string(REPLACE "." "_" _name ${_name})
+  add_test(NAME vulkan.spirv13.${_name}
+           COMMAND sh -c "${_vk_spv13_sh}" sh $<TARGET_FILE:kcc> ${_src}
+                   ${_vk_dir}/${_name}.vk.spv "${_vk_val}")
+  set_tests_properties(vulkan.spirv13.${_name} PROPERTIES TIMEOUT 60 LABELS vulkan)
+endforeach()
 foreach(_src ${_vk_sources})
   get_filename_component(_name ${_src} NAME_WE)
   add_test(NAME vulkan.spirv.${_name}

@@ -811,9 +811,32 @@ static void ocl_builtin(CGen *g, const KExpr *e, int prec) {
     args(g, e, 0);
     cs_puts(g, p ? "))" : ")");
     return;
+  case BI_MUL_HI:
+    if (kir_elem(e->type)->size < 4) {
+      /* PoCL 3.1's mul_hi of 8- and 16-bit operands gives 0 (docs/driver-bugs.md 29): their
+         product in 32 bits, shifted down by their width; the high half is in the type's range. */
+      const KType *et = kir_elem(e->type);
+      const char *w = kir_is_signed(et) ? "int" : "uint";
+      int bits = (int)et->size * 8;
+      if (kir_is_vec(e->type)) {
+        int n = (int)e->type->len;
+        cs_printf(g, "convert_%s((convert_%s%d(", cs_type(g, e->type), w, n);
+        cs_expr_exact(g, e->args[0], P_ASSIGN);
+        cs_printf(g, ") * convert_%s%d(", w, n);
+        cs_expr_exact(g, e->args[1], P_ASSIGN);
+        cs_printf(g, ")) >> %d)", bits);
+      } else {
+        cs_printf(g, "((%s)(((%s)(", cs_type(g, e->type), w);
+        cs_expr_exact(g, e->args[0], P_ASSIGN);
+        cs_printf(g, ") * (%s)(", w);
+        cs_expr_exact(g, e->args[1], P_ASSIGN);
+        cs_printf(g, ")) >> %d))", bits);
+      }
+      return;
+    }
+    /* fall through */
   case BI_POPCOUNT:
   case BI_CLZ:
-  case BI_MUL_HI:
   case BI_SELECT:
     cs_printf(g, "%s(", kir_builtin_info(b)->name);
     args(g, e, 0);

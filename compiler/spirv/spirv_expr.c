@@ -993,18 +993,34 @@ static uint32_t cas_end(SG *g, CasLoop *l, uint32_t ity, uint32_t p, uint32_t sc
   return l->res;
 }
 
+/* The storage class of atomic e's pointer operand p (atomic: the Vulkan flavour uses &x of a
+ * Workgroup array in place). */
+static SpvStorageClass atomic_storage(SG *g, KExpr *e) {
+  KExpr *pe = e->args[0];
+  if (g->vk && pe->kind == KE_ADDR && sg_addressable(g, pe->a)) return lv_storage(g, pe->a);
+  return sg_storage(g, pe->type->as, e->loc);
+}
+
+/* Vulkan: a float atomic needs an integer pointer to the same bits, which a Workgroup
+ * variable's logical pointer cannot be cast to. A static shared array used so lives in the
+ * workgroup's block instead (spirv_vulkan.c's escape analysis): what stays Workgroup here is
+ * dynamic shared memory, refused. */
+static bool vk_float_atomic_refused(SG *g, KExpr *e, SpvStorageClass sc) {
+  if (!g->vk || sc != SpvStorageClassWorkgroup) return false;
+  sg_error(g, e->loc,
+           "floating-point %s on dynamic shared memory is not supported by the Vulkan SPIR-V "
+           "form yet (use a static __shared__ array)",
+           kir_builtin_info(e->builtin)->name);
+  return true;
+}
+
 static uint32_t float_atomic_add(SG *g, KExpr *e, uint32_t p, uint32_t v, uint32_t scope,
                                  uint32_t sem) {
   const KType *ft = e->type;
   KType *it = kir_type_scalar(sg_bits(ft) == 64 ? KT_U64 : KT_U32);
-  SpvStorageClass sc = sg_storage(g, e->args[0]->type->as, e->loc);
+  SpvStorageClass sc = atomic_storage(g, e);
   uint32_t ity = ty(g, it), fty = ty(g, ft);
-  if (g->vk && sc != SpvStorageClassPhysicalStorageBuffer) {
-    sg_error(g, e->loc,
-             "floating-point atomicAdd on shared memory is not supported by the "
-             "Vulkan SPIR-V form yet");
-    return spv_undef(&g->m, fty);
-  }
+  if (vk_float_atomic_refused(g, e, sc)) return spv_undef(&g->m, fty);
   /* OpenCL 1.2 has no float atomics: retry a compare-exchange of the bits until no other
    * work-item got in between. */
   uint32_t pi = sg_opv(g, SpvOpBitcast, sg_ptr_type(g, sc, it), 1, p);
@@ -1173,13 +1189,8 @@ static uint32_t atomic(SG *g, KExpr *e) {
   }
   if (g->vk && kir_is_float(vt) && o == SpvOpAtomicExchange) {
     /* Vulkan's float atomics are a device feature: exchange the bits as an integer. */
-    SpvStorageClass sc = sg_storage(g, pt->as, e->loc);
-    if (sc != SpvStorageClassPhysicalStorageBuffer) {
-      sg_error(g, e->loc,
-               "floating-point atomicExch on shared memory is not supported by the "
-               "Vulkan SPIR-V form yet");
-      return spv_undef(&g->m, rt);
-    }
+    SpvStorageClass sc = atomic_storage(g, e);
+    if (vk_float_atomic_refused(g, e, sc)) return spv_undef(&g->m, rt);
     KType *it = kir_type_scalar(sg_bits(vt) == 64 ? KT_U64 : KT_U32);
     uint32_t ity = ty(g, it);
     uint32_t pi = sg_opv(g, SpvOpBitcast, sg_ptr_type(g, sc, it), 1, p);
@@ -2052,59 +2063,80 @@ static uint32_t image_call(SG *g, KExpr *e) {
   return sg_opv(g, SpvOpCompositeInsert, rt, 3, zero, v, 3u);
 }
 
-/* Builtins the Vulkan flavour refuses (with the reason) rather than write wrong code for. */
-static bool vk_unsupported(SG *g, KExpr *e) {
-  KBuiltin b = e->builtin;
-  const char *why = NULL;
-  /* (CUDA's texture and surface objects are refused below as in the OpenCL flavour: the CUDA
-     driver makes them, and no other device has them.) */
-  if (b == BI_MUL_HI) why = "";
-  if (!why) return false;
-  sg_error(g, e->loc, "'%s' is not supported by the Vulkan SPIR-V form yet%s",
-           kir_builtin_info(b)->name, why);
-  return true;
+/* mul_hi (OpenCL C's mul_hi and mad_hi, CUDA's __[u]mul[64]hi) in the Vulkan flavour, which
+ * has no OpenCL.std SMul_hi/UMul_hi, and on 8 and 16 bits in both flavours:
+ * OpSMulExtended/OpUMulExtended give both halves of the full product of 32- or 64-bit operands
+ * (Shader has them; 64 bits need Int64, declared with the type). 8- and 16-bit operands are
+ * widened to 32 bits, where their product cannot overflow, and the product shifted down by
+ * their width. */
+static uint32_t mul_hi(SG *g, KExpr *e) {
+  const KType *t = e->type, *et = elem(t);
+  bool sgn = kir_is_signed(et);
+  int bits = sg_bits(et);
+  uint32_t v[2];
+  for (int i = 0; i < 2; i++) {
+    v[i] = sg_expr(g, e->args[i]);
+    if (e->args[i]->type != t) v[i] = sg_convert(g, v[i], e->args[i]->type, t, e->loc);
+  }
+  uint32_t rt = ty(g, t);
+  if (bits >= 32) {
+    uint32_t mem[2] = {rt, rt};
+    uint32_t st = spv_type_struct(&g->m, mem, 2);
+    uint32_t r = sg_opv(g, sgn ? SpvOpSMulExtended : SpvOpUMulExtended, st, 2, v[0], v[1]);
+    return sg_opv(g, SpvOpCompositeExtract, rt, 2, r, 1u);
+  }
+  KType *w32 = kir_type_scalar(sgn ? KT_I32 : KT_U32);
+  const KType *wt = t->kind == KT_VEC ? kir_type_vec(w32, t->len) : w32;
+  uint32_t wty = ty(g, wt);
+  uint32_t a = sg_convert(g, v[0], t, wt, e->loc), b = sg_convert(g, v[1], t, wt, e->loc);
+  uint32_t p = sg_opv(g, SpvOpIMul, wty, 2, a, b);
+  uint32_t sh = splat_const(g, wt, sg_u32(g, (uint32_t)bits));
+  p = sg_opv(g, sgn ? SpvOpShiftRightArithmetic : SpvOpShiftRightLogical, wty, 2, p, sh);
+  return sg_convert(g, p, wt, t, e->loc);
 }
 
-/* popcount / clz on 32-bit integers through core instructions (OpBitCount and
- * GLSL.std.450 FindUMsb, whose -1 for 0 makes clz(0) 32); Vulkan has them for 32 bits only,
- * so a 64-bit one is its halves': clz(hi), or 32 + clz(lo) where hi is 0; the two counts. */
+/* popcount / clz through core instructions (OpBitCount and GLSL.std.450 FindUMsb, whose -1
+ * for 0 makes clz(0) 32), which Vulkan has for 32 bits only: an 8- or 16-bit operand is
+ * zero-extended to 32 bits (clz then counts the 32 - width extra zeros less), a 64-bit one is
+ * its halves': clz(hi), or 32 + clz(lo) where hi is 0; the two counts. Vectors the same,
+ * component-wise. */
 static uint32_t vk_bitcount(SG *g, KExpr *e, bool clz) {
   const KType *at = e->args[0]->type, *rt = e->type;
-  if (at->kind != KT_VEC && sg_bits(at) == 64) {
-    uint32_t i32 = spv_type_int(&g->m, 32), i64 = spv_type_int(&g->m, 64);
-    uint32_t x = sg_expr(g, e->args[0]), glsl = sg_vk_glsl_import(g);
-    uint32_t lo = sg_opv(g, SpvOpUConvert, i32, 1, x);
-    uint32_t hi = sg_opv(g, SpvOpUConvert, i32, 1,
-                         sg_opv(g, SpvOpShiftRightLogical, i64, 2, x, sg_u64(g, 32)));
-    uint32_t r;
+  int n = at->kind == KT_VEC ? (int)at->len : 1, bits = sg_bits(elem(at));
+  KType *ki32 = kir_type_scalar(KT_I32);
+  const KType *kt32 = n > 1 ? kir_type_vec(ki32, n) : ki32;
+  uint32_t t32 = ty(g, kt32), bt = bool_of(g, kt32), glsl = sg_vk_glsl_import(g);
+  uint32_t x = sg_expr(g, e->args[0]), r;
+#define K32(v) splat_const(g, kt32, sg_u32(g, (v)))
+  if (bits == 64) {
+    KType *ku64 = kir_type_scalar(KT_U64);
+    const KType *kt64 = n > 1 ? kir_type_vec(ku64, n) : ku64;
+    uint32_t t64 = ty(g, kt64);
+    uint32_t lo = sg_opv(g, SpvOpUConvert, t32, 1, x);
+    uint32_t hi =
+        sg_opv(g, SpvOpUConvert, t32, 1,
+               sg_opv(g, SpvOpShiftRightLogical, t64, 2, x, splat_const(g, kt64, sg_u64(g, 32))));
     if (clz) {
-      uint32_t mh = sg_opv(g, SpvOpExtInst, i32, 3, glsl, (uint32_t)GLSLstd450FindUMsb, hi);
-      uint32_t ml = sg_opv(g, SpvOpExtInst, i32, 3, glsl, (uint32_t)GLSLstd450FindUMsb, lo);
-      uint32_t zh = sg_opv(g, SpvOpIEqual, spv_type_bool(&g->m), 2, hi, sg_u32(g, 0));
-      r = sg_opv(g, SpvOpSelect, i32, 3, zh, sg_opv(g, SpvOpISub, i32, 2, sg_u32(g, 63), ml),
-                 sg_opv(g, SpvOpISub, i32, 2, sg_u32(g, 31), mh));
+      uint32_t mh = sg_opv(g, SpvOpExtInst, t32, 3, glsl, (uint32_t)GLSLstd450FindUMsb, hi);
+      uint32_t ml = sg_opv(g, SpvOpExtInst, t32, 3, glsl, (uint32_t)GLSLstd450FindUMsb, lo);
+      uint32_t zh = sg_opv(g, SpvOpIEqual, bt, 2, hi, K32(0));
+      r = sg_opv(g, SpvOpSelect, t32, 3, zh, sg_opv(g, SpvOpISub, t32, 2, K32(63), ml),
+                 sg_opv(g, SpvOpISub, t32, 2, K32(31), mh));
     } else {
-      r = sg_opv(g, SpvOpIAdd, i32, 2, sg_opv(g, SpvOpBitCount, i32, 1, hi),
-                 sg_opv(g, SpvOpBitCount, i32, 1, lo));
+      r = sg_opv(g, SpvOpIAdd, t32, 2, sg_opv(g, SpvOpBitCount, t32, 1, hi),
+                 sg_opv(g, SpvOpBitCount, t32, 1, lo));
     }
-    return sg_convert(g, r, kir_type_scalar(KT_I32), rt, e->loc);
-  }
-  if (at->kind == KT_VEC || sg_bits(at) != 32) {
-    sg_error(g, e->loc,
-             "'%s' on other than 32-bit integers is not supported by the Vulkan "
-             "SPIR-V form yet",
-             kir_builtin_info(e->builtin)->name);
-    return spv_undef(&g->m, ty(g, rt));
-  }
-  uint32_t i32 = spv_type_int(&g->m, 32), x = sg_expr(g, e->args[0]), r;
-  if (clz) {
-    uint32_t msb =
-        sg_opv(g, SpvOpExtInst, i32, 3, sg_vk_glsl_import(g), (uint32_t)GLSLstd450FindUMsb, x);
-    r = sg_opv(g, SpvOpISub, i32, 2, sg_u32(g, 31), msb);
   } else {
-    r = sg_opv(g, SpvOpBitCount, i32, 1, x);
+    if (bits < 32) x = sg_opv(g, SpvOpUConvert, t32, 1, x);
+    if (clz) {
+      uint32_t msb = sg_opv(g, SpvOpExtInst, t32, 3, glsl, (uint32_t)GLSLstd450FindUMsb, x);
+      r = sg_opv(g, SpvOpISub, t32, 2, K32(31u - (32u - (uint32_t)bits)), msb);
+    } else {
+      r = sg_opv(g, SpvOpBitCount, t32, 1, x);
+    }
   }
-  return sg_convert(g, r, kir_type_scalar(KT_I32), rt, e->loc);
+#undef K32
+  return sg_convert(g, r, kt32, rt, e->loc);
 }
 
 static uint32_t builtin(SG *g, KExpr *e) {
@@ -2131,8 +2163,6 @@ static uint32_t builtin(SG *g, KExpr *e) {
       sync ? sg_u32(g, SEM_ACQ_REL | SEM_WG |
                            (g->vk ? (uint32_t)SpvMemorySemanticsUniformMemoryMask : SEM_XWG))
            : 0;
-  if (g->vk && vk_unsupported(g, e))
-    return e->type->kind == KT_VOID ? 0 : spv_undef(&g->m, ty(g, e->type));
   if (kir_builtin_is_cuda_intrinsic(b)) return cuda_intrinsic(g, e);
   switch (b) {
   case BI_SYNCTHREADS: sg_instv(g, SpvOpControlBarrier, 3, wg, wg, sem); return 0;
@@ -2155,6 +2185,9 @@ static uint32_t builtin(SG *g, KExpr *e) {
     if (g->vk) return vk_bitcount(g, e, true);
     return ext(g, e, OpenCLstd_Clz, e->type);
   case BI_MUL_HI:
+    /* (8 and 16 bits in the OpenCL flavour too: PoCL 3.1's mul_hi of them gives 0,
+       docs/driver-bugs.md 29.) */
+    if (g->vk || sg_bits(et) < 32) return mul_hi(g, e);
     return ext(g, e, kir_is_signed(et) ? OpenCLstd_SMul_hi : OpenCLstd_UMul_hi, e->type);
   case BI_SELECT: return select_call(g, e);
   case BI_CONVERT_SAT: return convert_sat(g, e);

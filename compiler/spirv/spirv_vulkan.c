@@ -198,8 +198,12 @@ static void escape_visit(KExpr *e, void *ctx) {
   Escapes *x = ctx;
   /* The visit sees an expression before its operands: a[i] marks a's decay first. */
   if (e->kind == KE_INDEX && is_decay(e->a)) klist_push(&x->index_bases, e->a);
+  /* A float atomic is an integer one on the same bits, through a pointer of the other type,
+   * which a Workgroup variable's logical pointers cannot be: its shared array escapes to the
+   * workgroup's block, where pointers are buffer pointers (spirv_expr.c, float_atomic_add). */
   if (x->mode == ESC_SHARED && e->kind == KE_BUILTIN && kir_builtin_is_atomic(e->builtin) &&
-      e->nargs > 0 && e->args[0]->kind == KE_ADDR)
+      e->nargs > 0 && e->args[0]->kind == KE_ADDR && e->args[0]->type->kind == KT_PTR &&
+      !kir_is_float(e->args[0]->type->base))
     klist_push(&x->atomic_ptrs, e->args[0]);
   KVar *v = NULL;
   if (e->kind == KE_ADDR) {
