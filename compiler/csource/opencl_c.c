@@ -837,6 +837,24 @@ static void ocl_builtin(CGen *g, const KExpr *e, int prec) {
     /* fall through */
   case BI_POPCOUNT:
   case BI_CLZ:
+    if (b != BI_MUL_HI && kir_elem(e->type)->size < 4) {
+      /* PoCL 3.1 counts 8- and 16-bit operands promoted to int (docs/driver-bugs.md 30): the
+         bits zero-extended to uint, and clz less the 32 - width bits that adds. */
+      int bits = (int)kir_elem(e->type)->size * 8, n = (int)e->type->len;
+      const char *u = bits == 8 ? "uchar" : "ushort", *f = kir_builtin_info(b)->name;
+      const char *less = b == BI_CLZ ? (bits == 8 ? " - 24u" : " - 16u") : "";
+      if (kir_is_vec(e->type)) {
+        cs_printf(g, "convert_%s(%s(convert_uint%d(as_%s%d(", cs_type(g, e->type), f, n, u, n);
+        cs_expr_exact(g, e->args[0], P_ASSIGN);
+        cs_printf(g, ")))%s)", less);
+      } else {
+        cs_printf(g, "((%s)(%s((uint)(%s)(", cs_type(g, e->type), f, u);
+        cs_expr_exact(g, e->args[0], P_ASSIGN);
+        cs_printf(g, "))%s))", less);
+      }
+      return;
+    }
+    /* fall through */
   case BI_SELECT:
     cs_printf(g, "%s(", kir_builtin_info(b)->name);
     args(g, e, 0);
