@@ -1,5 +1,5 @@
 #!/bin/sh
-# pyarray_prepare.sh OUTDIR [BUILD] — what tests/gpu/pyarray_run.sh needs to run the Python
+# [PYARRAY_TESTS='test_x.py ...'] pyarray_prepare.sh OUTDIR [BUILD] — what tests/gpu/pyarray_run.sh needs to run the Python
 # package's array and expression-kernel tests (python/tests/test_array.py, test_expr.py) on a
 # GPU machine without LLVM: the package with libkcrt, libkcc and _fastlaunch, the tests, and
 # bench/python_arrays.py, and one compile cache that answers every compile they make (filled here by running them on this
@@ -16,10 +16,12 @@ out=$(cd "$out" && pwd)
 cp -a "$root/python/kcc" "$out/kcc"
 cp -L "$build/libkcc.so.0" "$build/runtime/libkcrt.so.0" "$out/lib/"
 [ -f "$build/_fastlaunch.abi3.so" ] && cp -L "$build/_fastlaunch.abi3.so" "$out/lib/"
-cp "$root/python/tests/conftest.py" "$root/python/tests/test_array.py" \
-  "$root/python/tests/test_expr.py" "$root/python/tests/test_views.py" \
-  "$root/python/tests/test_array_ops.py" "$root/python/tests/test_reductions.py" \
-  "$root/python/tests/test_array_plans.py" "$root/python/tests/test_mempool.py" "$out/tests/"
+# PYARRAY_TESTS: the test files to carry (default: all of these); the cache is filled for
+# them alone.
+tests=${PYARRAY_TESTS:-test_array.py test_expr.py test_views.py test_array_ops.py \
+  test_reductions.py test_array_plans.py test_mempool.py}
+cp "$root/python/tests/conftest.py" "$out/tests/"
+for t in $tests; do cp "$root/python/tests/$t" "$out/tests/"; done
 cp "$root/tests/gpu/pyarray_run.sh" "$root/bench/python_arrays.py" "$out/"
 t=$(stat -c %Y "$out/lib/libkcc.so.0")
 touch -d "@$t" "$out/lib/libkcc.so.0"
