@@ -62,19 +62,24 @@ def test_shared_float_atomic_add(rng):
                                 name, b, k, dev.name))
 
 
+def _check_exchange(kernel, x, what, dev):
+    """Each block exchanges its threads' x with one float that starts at -1: the old values
+    and the last one are the block's x and -1, each once, in some order."""
+    old, last = np.zeros(len(x), np.float32), np.zeros(BLOCKS, np.float32)
+    kernel[BLOCKS, THREADS](x, old, last)
+    for b in range(BLOCKS):
+        sel = slice(b * THREADS, (b + 1) * THREADS)
+        got = np.sort(np.append(old[sel], last[b]))
+        want = np.sort(np.append(x[sel], np.float32(-1.0)))
+        assert np.array_equal(got, want), "%s, block %d on %s" % (what, b, dev.name)
+
+
 def test_shared_float_atomic_exch(rng):
     n = BLOCKS * THREADS
     x = rng.standard_normal(n).astype(np.float32)
     for dev, m in compile_on_every_device(SRC, "shared_float_atomics.cu"):
         with on_device(dev):
-            old, last = np.zeros(n, np.float32), np.zeros(BLOCKS, np.float32)
-            m.fexch[BLOCKS, THREADS](x, old, last)
-            for b in range(BLOCKS):
-                sel = slice(b * THREADS, (b + 1) * THREADS)
-                got = np.sort(np.append(old[sel], last[b]))
-                want = np.sort(np.append(x[sel], np.float32(-1.0)))
-                assert np.array_equal(got, want), (
-                    "atomicExch on a shared float, block %d on %s" % (b, dev.name))
+            _check_exchange(m.fexch, x, "atomicExch on a shared float", dev)
 
 
 CL_SRC = r"""
@@ -95,11 +100,4 @@ def test_local_float_atomic_xchg(rng):
     x = rng.standard_normal(n).astype(np.float32)
     for dev, m in compile_on_every_device(CL_SRC, "local_float_xchg.cl"):
         with on_device(dev):
-            old, last = np.zeros(n, np.float32), np.zeros(BLOCKS, np.float32)
-            m.lxchg[BLOCKS, THREADS](x, old, last)
-            for b in range(BLOCKS):
-                sel = slice(b * THREADS, (b + 1) * THREADS)
-                got = np.sort(np.append(old[sel], last[b]))
-                want = np.sort(np.append(x[sel], np.float32(-1.0)))
-                assert np.array_equal(got, want), (
-                    "atomic_xchg on a __local float, group %d on %s" % (b, dev.name))
+            _check_exchange(m.lxchg, x, "atomic_xchg on a __local float", dev)
