@@ -772,7 +772,8 @@ START_TEST(vectors_opencl) {
   HAS(cl, "  a.yw -= 1.0f;\n");
   HAS(cl, "  cp[0] = as_char4(abs(ch));\n");
   HAS(cl, "  bytes[0].sfedcba9876543210 = b16;\n");
-  HAS(cl, "  b16.s8 = popcount(b16.sf);\n");
+  /* 8- and 16-bit operands zero-extended (PoCL 3.1, docs/driver-bugs.md 30) */
+  HAS(cl, "  b16.s8 = ((uchar)(popcount((uint)(uchar)(b16.sf))));\n");
   HAS(cl, "  dp[0] = convert_double2(isinf(dp[1]));\n");
   HAS(cl, "  dp[2] = kcc_rint_double2(dp[3]);\n");
   HAS(cl, "  io[6] = as_int4(((float4)(1.0f, 2.0f, 3.0f, 4.0f)).wzyw);\n");
