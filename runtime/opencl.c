@@ -666,23 +666,26 @@ static bool has_extension(const char *ext, const char *name) {
  * computing something else; refused unless it lists cl_intel_required_subgroup_size and N
  * among CL_DEVICE_SUB_GROUP_SIZES_INTEL. */
 static kcrt_status check_reqd_subgroups(kcrt_device *dev, const KcbBundle *b, const char *ext) {
+  bool has = has_extension(ext, "cl_intel_required_subgroup_size");
+  size_t sizes[64], n = 0;
+  bool asked = false; /* the device's sizes, read at the first kernel that requires one */
   for (uint32_t i = 0; i < b->nkernels; i++) {
     const KcbKernel *k = &b->kernels[i];
     if (!k->reqd_subgroup) continue;
-    size_t sizes[64], n = 0;
-    bool ok = false;
-    if (has_extension(ext, "cl_intel_required_subgroup_size") &&
+    if (!asked && has &&
         cl.clGetDeviceInfo(cd(dev)->dev, KCRT_CL_DEVICE_SUB_GROUP_SIZES_INTEL, sizeof sizes, sizes,
-                           &n) == CL_SUCCESS)
-      for (size_t j = 0; j < n / sizeof *sizes && j < 64 && !ok; j++)
-        ok = sizes[j] == k->reqd_subgroup;
+                           &n) != CL_SUCCESS)
+      n = 0;
+    asked = true;
+    bool ok = false;
+    for (size_t j = 0; j < n / sizeof *sizes && j < 64 && !ok; j++)
+      ok = sizes[j] == k->reqd_subgroup;
     if (!ok)
       return kcrt_fail(KCRT_ERROR_NOT_SUPPORTED,
                        "kernel '%s' requires subgroups of %u (intel_reqd_sub_group_size); "
                        "device '%s' cannot give them (%s)",
                        k->name, k->reqd_subgroup, dev->info.name,
-                       has_extension(ext, "cl_intel_required_subgroup_size")
-                           ? "not among its CL_DEVICE_SUB_GROUP_SIZES_INTEL"
+                       has ? "not among its CL_DEVICE_SUB_GROUP_SIZES_INTEL"
                            : "it lacks cl_intel_required_subgroup_size");
   }
   return KCRT_SUCCESS;

@@ -677,8 +677,7 @@ static void cuda_subgroup(CGen *g, const KExpr *e) {
   KBuiltin b = e->builtin;
   int nu = e->nonuniform;
   const char *T = cs_decl(g, e->type, "", NULL);
-  int sw = g->fn ? g->fn->sg_width : 0;
-  unsigned w = sw > 0 && sw <= 32 ? (unsigned)sw : 32u; /* KFunc.sg_width */
+  unsigned w = kir_sg_width(g->fn);
   switch (b) {
   case BI_SG_SIZE: cs_printf(g, "kcc_sg_size(%uu)", w); return;
   case BI_SG_MAX_SIZE: cs_printf(g, "kcc_sg_max_size(%uu)", w); return;

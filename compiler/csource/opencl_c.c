@@ -811,8 +811,28 @@ static void ocl_builtin(CGen *g, const KExpr *e, int prec) {
     args(g, e, 0);
     cs_puts(g, p ? "))" : ")");
     return;
-  case BI_MUL_HI:
+  case BI_POPCOUNT:
+  case BI_CLZ:
     if (kir_elem(e->type)->size < 4) {
+      /* PoCL 3.1 counts 8- and 16-bit operands promoted to int (docs/driver-bugs.md 30): the
+         bits zero-extended to uint, and clz less the 32 - width bits that adds. */
+      int bits = (int)kir_elem(e->type)->size * 8, n = (int)e->type->len;
+      const char *u = bits == 8 ? "uchar" : "ushort", *f = kir_builtin_info(b)->name;
+      const char *less = b == BI_CLZ ? (bits == 8 ? " - 24u" : " - 16u") : "";
+      if (kir_is_vec(e->type)) {
+        cs_printf(g, "convert_%s(%s(convert_uint%d(as_%s%d(", cs_type(g, e->type), f, n, u, n);
+        cs_expr_exact(g, e->args[0], P_ASSIGN);
+        cs_printf(g, ")))%s)", less);
+      } else {
+        cs_printf(g, "((%s)(%s((uint)(%s)(", cs_type(g, e->type), f, u);
+        cs_expr_exact(g, e->args[0], P_ASSIGN);
+        cs_printf(g, "))%s))", less);
+      }
+      return;
+    }
+    /* fall through */
+  case BI_MUL_HI:
+    if (kir_elem(e->type)->size < 4) { /* (a narrow popcount or clz returned above) */
       /* PoCL 3.1's mul_hi of 8- and 16-bit operands gives 0 (docs/driver-bugs.md 29): their
          product in 32 bits, shifted down by their width; the high half is in the type's range. */
       const KType *et = kir_elem(e->type);
@@ -831,26 +851,6 @@ static void ocl_builtin(CGen *g, const KExpr *e, int prec) {
         cs_printf(g, ") * (%s)(", w);
         cs_expr_exact(g, e->args[1], P_ASSIGN);
         cs_printf(g, ")) >> %d))", bits);
-      }
-      return;
-    }
-    /* fall through */
-  case BI_POPCOUNT:
-  case BI_CLZ:
-    if (b != BI_MUL_HI && kir_elem(e->type)->size < 4) {
-      /* PoCL 3.1 counts 8- and 16-bit operands promoted to int (docs/driver-bugs.md 30): the
-         bits zero-extended to uint, and clz less the 32 - width bits that adds. */
-      int bits = (int)kir_elem(e->type)->size * 8, n = (int)e->type->len;
-      const char *u = bits == 8 ? "uchar" : "ushort", *f = kir_builtin_info(b)->name;
-      const char *less = b == BI_CLZ ? (bits == 8 ? " - 24u" : " - 16u") : "";
-      if (kir_is_vec(e->type)) {
-        cs_printf(g, "convert_%s(%s(convert_uint%d(as_%s%d(", cs_type(g, e->type), f, n, u, n);
-        cs_expr_exact(g, e->args[0], P_ASSIGN);
-        cs_printf(g, ")))%s)", less);
-      } else {
-        cs_printf(g, "((%s)(%s((uint)(%s)(", cs_type(g, e->type), f, u);
-        cs_expr_exact(g, e->args[0], P_ASSIGN);
-        cs_printf(g, "))%s))", less);
       }
       return;
     }

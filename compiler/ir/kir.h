@@ -895,6 +895,13 @@ struct KFunc {
   KNative native;
   void *aux;
 };
+/* The lanes of a subgroup in the PTX and CUDA C forms for code of f (its sg_width, a power
+ * of two <= 32): 32 where no kernel reaches f or kernels of two widths do (limits.c refuses
+ * the latter where it matters), and where f is NULL. */
+static inline unsigned kir_sg_width(const KFunc *f) {
+  int w = f ? f->sg_width : 0;
+  return w > 0 && w <= 32 ? (unsigned)w : 32u;
+}
 
 typedef struct KModule {
   const char *file; /* the main source file */

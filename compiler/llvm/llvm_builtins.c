@@ -693,8 +693,7 @@ static LLVMValueRef umin32(LG *g, LLVMValueRef a, LLVMValueRef b) {
 
 /* W, the subgroup width of the function being lowered (a power of two <= 32). */
 static unsigned sg_w(LG *g) {
-  int w = g->kf ? g->kf->sg_width : 0;
-  return w > 0 && w <= 32 ? (unsigned)w : 32u;
+  return kir_sg_width(g->kf);
 }
 
 static unsigned sg_log2w(LG *g) {
@@ -861,8 +860,8 @@ static LLVMValueRef sg_reduce(LG *g, const KExpr *e) {
     v = LLVMBuildZExt(g->b, LLVMBuildICmp(g->b, LLVMIntNE, v, LLVMConstNull(LLVMTypeOf(v)), ""),
                       lg_type(g, t), "");
   LLVMValueRef mask = sg_mask(g, e);
+  unsigned w = sg_w(g);
   if (b == BI_SG_CLUSTERED_REDUCE) {
-    unsigned w = sg_w(g);
     uint64_t n = e->args[1]->kind == KE_ICONST ? e->args[1]->ival : w;
     unsigned cluster = n >= w || n == 0 ? w : (unsigned)n;
     if (cluster == 1) return v;
@@ -870,8 +869,7 @@ static LLVMValueRef sg_reduce(LG *g, const KExpr *e) {
     return sg_each_lane(g, e, v, mask, cluster);
   }
   if (b == BI_SG_REDUCE && redux_ok(g, e)) return redux(g, e, v, mask);
-  if (e->nonuniform) return sg_each_lane(g, e, v, mask, sg_w(g));
-  unsigned w = sg_w(g);
+  if (e->nonuniform) return sg_each_lane(g, e, v, mask, w);
   LLVMValueRef lane = sg_lane(g), x = v;
   if (b == BI_SG_REDUCE) {
     /* A whole subgroup (its size is the same in all its lanes: no divergence) takes the

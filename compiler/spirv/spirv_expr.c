@@ -2130,7 +2130,7 @@ static uint32_t vk_bitcount(SG *g, KExpr *e, bool clz) {
     if (bits < 32) x = sg_opv(g, SpvOpUConvert, t32, 1, x);
     if (clz) {
       uint32_t msb = sg_opv(g, SpvOpExtInst, t32, 3, glsl, (uint32_t)GLSLstd450FindUMsb, x);
-      r = sg_opv(g, SpvOpISub, t32, 2, K32(31u - (32u - (uint32_t)bits)), msb);
+      r = sg_opv(g, SpvOpISub, t32, 2, K32((uint32_t)bits - 1u), msb); /* width - 1 - msb */
     } else {
       r = sg_opv(g, SpvOpBitCount, t32, 1, x);
     }

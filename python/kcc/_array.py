@@ -178,10 +178,10 @@ def _promotion_key(a):
 
 
 # (op, each operand's dtype (a Python scalar's type), shapes, device) -> (launch
-# configuration, the result's shape and dtype, the computation type, the launch's trailing
-# values): _binary's whole cost for whole arrays and Python scalars that need no conversion
-# kernel, the commonest calls, once their kernel has a plan (_elementwise.py's "launch plans")
-# that takes the operands as they are.
+# configuration, the result's shape and dtype, the launch's trailing values, the range (lo, hi)
+# of Python scalars the launch takes as they are): _binary's whole cost for whole arrays and
+# Python scalars that need no conversion kernel, the commonest calls, once their kernel has a
+# plan (_elementwise.py's "launch plans") that takes the operands as they are.
 _SAME = {}
 _WEAK = frozenset((int, float, bool))
 
@@ -199,24 +199,24 @@ def _same_key(op, x, y):
 
 
 def _binary(op, x, y, out=None):
-    if out is None:
-        key = _same_key(op, x, y)
-        hit = _SAME.get(key) if key is not None else None
+    same = _same_key(op, x, y) if out is None else None
+    if same is not None:
+        hit = _SAME.get(same)
         if hit is not None:
             cfg, shape, zt, rest, lo, hi = hit
             # (A freed array, or a scalar the launch cannot take as it is, goes the full way,
             # which raises the array's error or converts the scalar as NumPy does.)
             if (x._buf is not None if type(x) is _DA else lo <= x <= hi) and \
                     (y._buf is not None if type(y) is _DA else lo <= y <= hi):
-                z = _core._new_array(shape, zt, key[-1])
+                z = _core._new_array(shape, zt, same[-1])
                 cfg(x, y, z, *rest)
                 return z
     kx, ky = _promotion_key(x), _promotion_key(y)
     if kx is not None and ky is not None:
         hit = _PROMOTED.get((op, kx, ky))
-        if hit is not None and not (  # the types were checked and the kernel made before
-                (kx is int or ky is int) and hit[1].kind in "iu" and  # (unless out of range)
-                not (_fits(x, hit[1]) if kx is int else _fits(y, hit[1]))):
+        # The types were checked and the kernel made before (a Python int beyond an integer
+        # type takes NumPy 2's rules below).
+        if hit is not None and (hit[1].kind not in "iu" or _ints_fit(x, y, hit[1])):
             k, ct = hit
             a = x if type(x) in _ARRAYS and x.dtype == ct else _cast_operand(x, ct)
             b = y if type(y) in _ARRAYS and y.dtype == ct else _cast_operand(y, ct)
@@ -244,7 +244,7 @@ def _binary(op, x, y, out=None):
                             "too); use ^ or logical_xor")
         if op in ("floordiv", "mod", "pow", "lshift", "rshift"):
             ct = zt = np.dtype(np.int8)  # NumPy computes these on bools as int8
-    if ct.kind in "iu":
+    if ct.kind in "iu" and not _ints_fit(x, y, ct):
         for v, other in ((x, b), (y, a)):
             if type(v) is int and not _fits(v, ct):
                 if op in _COMPARE:  # NumPy 2 compares the values: the answer is constant
@@ -266,17 +266,17 @@ def _binary(op, x, y, out=None):
     if out is not None:
         return k(a, b, out)
     z = k(a, b)
-    if (a is x or type(x) in _WEAK) and (b is y or type(y) in _WEAK):
-        _remember_same(op, k, x, y, a, b, ct)
+    if same is not None and (a is x or type(x) in _WEAK) and (b is y or type(y) in _WEAK):
+        _remember_same(same, k, x, y, a, b, ct)
     return z
 
 
-def _remember_same(op, k, x, y, a, b, ct):
-    """Keeps k's plan in _SAME when x and y are whole arrays (taken as they are) or Python
-    scalars and the plan launches (operands, result, values the plan fixes), as most do."""
-    key = _same_key(op, x, y)
+def _remember_same(key, k, x, y, a, b, ct):
+    """Keeps k's plan in _SAME under key when x and y are whole arrays (taken as they are) or
+    Python scalars and the plan launches (operands, result, values the plan fixes), as most
+    do."""
     plan = k._plans.get(_plan_key((a, b)))
-    if key is None or plan is None:
+    if plan is None:
         return
     cfg, news, src = plan
     want = tuple((0, j) if type(v) is _DA else (1, (j, ct)) for j, v in enumerate((x, y)))
@@ -292,10 +292,8 @@ def _exact_scalars(ct, t):
     """The Python scalars of type t that a launch may take as they are for a parameter of
     type ct (kcc._fastlaunch converts them exactly as _plan_scalar would), as (lo, hi); an
     empty range where the others' conversion must be _binary's."""
-    np = _np()
     if t is int and ct.kind in "iu":
-        info = np.iinfo(ct)
-        return int(info.min), int(info.max)
+        return _int_bounds(ct)
     if t is int and ct.kind == "f" and ct.itemsize >= 4:  # exact in a double, rounded once
         m = 1 << (24 if ct.itemsize == 4 else 53)
         return -m, m
@@ -307,12 +305,22 @@ def _exact_scalars(ct, t):
 _BOUNDS = {}  # integer dtype -> (min, max)
 
 
-def _fits(v, dt):
+def _int_bounds(dt):
     b = _BOUNDS.get(dt)
     if b is None:
         info = _np().iinfo(dt)
         b = _BOUNDS[dt] = (int(info.min), int(info.max))
-    return b[0] <= v <= b[1]
+    return b
+
+
+def _fits(v, dt):
+    lo, hi = _int_bounds(dt)
+    return lo <= v <= hi
+
+
+def _ints_fit(x, y, dt):
+    """Whether the operands that are Python ints fit integer type dt."""
+    return (type(x) is not int or _fits(x, dt)) and (type(y) is not int or _fits(y, dt))
 
 
 def _outside_compare(op, above, other, out):

@@ -7,6 +7,7 @@ initial value and every value stored). The Vulkan form makes them compare-exchan
 the bits, with the array in the workgroup's block of the scratch buffer (spirv_vulkan.c's
 escape analysis): Workgroup variables cannot be reinterpreted."""
 import numpy as np
+import pytest
 
 from conftest import compile_on_every_device, on_device
 
@@ -74,14 +75,6 @@ def _check_exchange(kernel, x, what, dev):
         assert np.array_equal(got, want), "%s, block %d on %s" % (what, b, dev.name)
 
 
-def test_shared_float_atomic_exch(rng):
-    n = BLOCKS * THREADS
-    x = rng.standard_normal(n).astype(np.float32)
-    for dev, m in compile_on_every_device(SRC, "shared_float_atomics.cu"):
-        with on_device(dev):
-            _check_exchange(m.fexch, x, "atomicExch on a shared float", dev)
-
-
 CL_SRC = r"""
 __kernel void lxchg(__global const float *x, __global float *old, __global float *last) {
   __local float v;
@@ -94,10 +87,12 @@ __kernel void lxchg(__global const float *x, __global float *old, __global float
 """
 
 
-def test_local_float_atomic_xchg(rng):
-    """OpenCL C's atomic_xchg on a __local float: the same exchange."""
-    n = BLOCKS * THREADS
-    x = rng.standard_normal(n).astype(np.float32)
-    for dev, m in compile_on_every_device(CL_SRC, "local_float_xchg.cl"):
+@pytest.mark.parametrize("src,name,kernel,what", [
+    (SRC, "shared_float_atomics.cu", "fexch", "atomicExch on a shared float"),
+    (CL_SRC, "local_float_xchg.cl", "lxchg", "OpenCL C's atomic_xchg on a __local float")],
+    ids=["cuda", "opencl"])
+def test_shared_float_exchange(rng, src, name, kernel, what):
+    x = rng.standard_normal(BLOCKS * THREADS).astype(np.float32)
+    for dev, m in compile_on_every_device(src, name):
         with on_device(dev):
-            _check_exchange(m.lxchg, x, "atomic_xchg on a __local float", dev)
+            _check_exchange(getattr(m, kernel), x, what, dev)
