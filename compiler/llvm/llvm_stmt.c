@@ -36,6 +36,73 @@ void lg_loop_hint(LG *g, LLVMValueRef br, int unroll) {
                   LLVMMetadataAsValue(g->ctx, node));
 }
 
+/* A small innermost `for` loop that steps its integer variable by a constant other than +-1
+ * toward a bound known only at run time gets the hint "4 copies", as nvcc unrolls such loops
+ * (cuda-samples' scalarProd: `for (j = first + t; j < end; j += 1024)`). NVPTX asks LLVM's
+ * unroller for runtime unrolling, but LLVM computes such a loop's trip count with a division
+ * and a max that cost more than its cheap-expansion budget (4), and keeps the loop rolled
+ * (2.07x nvcc on bench/kernels/sprod.k); a count hint lifts that budget for this loop alone.
+ * Raising the budget for every loop instead unrolled grid-stride loops behind a division
+ * (histogram: 1.92x nvcc; docs/design.md). Unit strides are left to LLVM, which unrolls them;
+ * a constant bound is left too, where LLVM unrolls fully. */
+enum { STRIDE_UNROLL = 4, STRIDE_UNROLL_MAX_EXPRS = 48 };
+
+/* An integer constant's value, sign-extended from its type's width where the type is signed. */
+static int64_t iconst_value(const KExpr *e) {
+  int bits = e->type->size * 8;
+  uint64_t v = bits >= 64 ? e->ival : e->ival & ((1ull << bits) - 1);
+  if (kir_is_signed(e->type) && bits < 64 && (v >> (bits - 1)) & 1) v |= ~0ull << bits;
+  return (int64_t)v;
+}
+
+static const KExpr *strip_casts(const KExpr *e) {
+  while (e && e->kind == KE_CAST) e = e->a;
+  return e;
+}
+
+static void count_expr(KExpr *e, void *n) {
+  (void)e;
+  ++*(int *)n;
+}
+
+/* Whether s contains a loop (or a goto, which may make one). */
+static bool has_loop(const KStmt *s) {
+  if (!s) return false;
+  switch (s->kind) {
+  case KS_WHILE:
+  case KS_DO:
+  case KS_FOR:
+  case KS_GOTO: return true;
+  case KS_BLOCK:
+    for (int i = 0; i < s->list.n; i++)
+      if (has_loop(s->list.v[i])) return true;
+    return false;
+  case KS_IF: return has_loop(s->then) || has_loop(s->els);
+  case KS_SWITCH: return has_loop(s->body);
+  default: return false;
+  }
+}
+
+static int stride_unroll(const KStmt *s) {
+  const KExpr *st = s->step, *c = s->cond;
+  if (s->unroll || !st || !c || st->kind != KE_ASSIGN || (st->op != KB_ADD && st->op != KB_SUB) ||
+      st->a->kind != KE_VAR || !kir_is_int(st->a->type))
+    return s->unroll;
+  const KExpr *k = strip_casts(st->b);
+  if (!k || k->kind != KE_ICONST || (iconst_value(k) >= -1 && iconst_value(k) <= 1)) return 0;
+  c = strip_casts(c);
+  if (c->kind != KE_BINARY || c->op < KB_LT || c->op > KB_GE) return 0;
+  const KExpr *l = strip_casts(c->a), *r = strip_casts(c->b);
+  const KExpr *bound = l->kind == KE_VAR && l->var == st->a->var   ? r
+                       : r->kind == KE_VAR && r->var == st->a->var ? l
+                                                                   : NULL;
+  if (!bound || bound->kind == KE_ICONST || has_loop(s->body) || kir_may_write(s->body, st->a->var))
+    return 0;
+  int n = 0;
+  kir_visit_stmt(s->body, count_expr, &n);
+  return n <= STRIDE_UNROLL_MAX_EXPRS ? STRIDE_UNROLL : 0;
+}
+
 /* branch() to the loop's header, with its hint on the branch when it is the back edge. */
 static void back_edge(LG *g, LLVMBasicBlockRef to, int unroll) {
   bool open = lg_block_open(g);
@@ -165,7 +232,7 @@ void lg_stmt(LG *g, KStmt *s) {
     LLVMMoveBasicBlockAfter(sb, LLVMGetInsertBlock(g->b));
     LLVMPositionBuilderAtEnd(g->b, sb);
     if (s->step) lg_expr(g, s->step);
-    back_edge(g, cb, s->unroll);
+    back_edge(g, cb, stride_unroll(s));
     LLVMMoveBasicBlockAfter(end, LLVMGetInsertBlock(g->b));
     LLVMPositionBuilderAtEnd(g->b, end);
     return;

@@ -135,6 +135,19 @@ static uint32_t to_i64(SG *g, uint32_t v, const KType *t) {
 
 static uint64_t fit_int(uint64_t v, const KType *t);
 
+/* p + idx elements (idx a 64-bit integer) for a pointer p of KIR type pt. Vulkan's buffer
+ * pointers add the bytes to the address as an integer: NVIDIA's Vulkan driver reads and writes
+ * nothing right through an OpPtrAccessChain with a negative index (docs/driver-bugs.md 31), and
+ * the integer sum is what the chain means for a PhysicalStorageBuffer pointer. */
+static uint32_t ptr_add(SG *g, const KType *pt, uint32_t p, uint32_t idx) {
+  if (!g->vk) return sg_opv(g, SpvOpPtrAccessChain, ty(g, pt), 2, p, idx);
+  uint32_t u64 = spv_type_int(&g->m, 64);
+  int64_t size = pt->base && pt->base->size > 0 ? pt->base->size : 1;
+  uint32_t bytes = size == 1 ? idx : sg_opv(g, SpvOpIMul, u64, 2, idx, sg_u64(g, (uint64_t)size));
+  uint32_t at = sg_opv(g, SpvOpIAdd, u64, 2, sg_opv(g, SpvOpConvertPtrToU, u64, 1, p), bytes);
+  return sg_opv(g, SpvOpConvertUToPtr, ty(g, pt), 1, at);
+}
+
 /* An index expression as a 64-bit value; constants fold so a[3] indexes with %ulong_3. */
 static uint32_t index64(SG *g, KExpr *b) {
   if (b->kind == KE_ICONST && kir_is_int(b->type)) return sg_u64(g, fit_int(b->ival, b->type));
@@ -325,8 +338,7 @@ static uint32_t vk_index_addr(SG *g, KExpr *e) {
     }
   }
   uint32_t base = sg_expr(g, a);
-  uint32_t idx = index64(g, e->b);
-  return sg_opv(g, SpvOpPtrAccessChain, ty(g, a->type), 2, base, idx);
+  return ptr_add(g, a->type, base, index64(g, e->b));
 }
 
 uint32_t sg_addr(SG *g, KExpr *e) {
@@ -550,7 +562,7 @@ static uint32_t ptr_offset(SG *g, const KType *pt, uint32_t p, uint32_t n, const
                            bool negate) {
   uint32_t idx = to_i64(g, n, nt);
   if (negate) idx = sg_opv(g, SpvOpSNegate, spv_type_int(&g->m, 64), 1, idx);
-  return sg_opv(g, SpvOpPtrAccessChain, ty(g, pt), 2, p, idx);
+  return ptr_add(g, pt, p, idx);
 }
 
 static uint32_t ptr_diff(SG *g, KExpr *e) {
@@ -610,7 +622,7 @@ static uint32_t unary(SG *g, KExpr *e) {
 static uint32_t step(SG *g, const KType *t, uint32_t old, bool inc) {
   uint32_t nv;
   if (t->kind == KT_PTR) {
-    nv = sg_opv(g, SpvOpPtrAccessChain, ty(g, t), 2, old, sg_u64(g, inc ? 1 : (uint64_t)-1));
+    nv = ptr_add(g, t, old, sg_u64(g, inc ? 1 : (uint64_t)-1));
   } else if (kir_is_float(elem(t))) {
     nv = sg_opv(g, inc ? SpvOpFAdd : SpvOpFSub, ty(g, t), 2, old, one_of(g, t));
     sg_fast(g, nv);
@@ -1460,7 +1472,7 @@ static uint32_t vload_store(SG *g, KExpr *e) {
     uint32_t c[4];
     for (int i = 0; i < n && i < 4; i++) {
       uint32_t at = sg_opv(g, SpvOpIAdd, i64, 2, first, sg_u64(g, (uint64_t)i));
-      uint32_t ptr = sg_opv(g, SpvOpPtrAccessChain, ty(g, pt), 2, p, at);
+      uint32_t ptr = ptr_add(g, pt, p, at);
       if (load)
         c[i] = sg_load(g, el, ptr, vol);
       else

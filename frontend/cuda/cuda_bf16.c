@@ -79,7 +79,9 @@ static const char h_bf16_types[] =
        rounded, TwoSum's e its exact error, s nudged to odd toward e when inexact: rounding to
        odd at 24 bits keeps the rounding to 8 correct. A tiny p beside a c >= 2^-20 cannot move
        c's rounding; a tiny p beside a tiny c is computed scaled by 2^128 (exact: the smaller
-       factor scaled) and scaled back toward odd; a p that overflows float beside finite a and b,
+       factor scaled) and scaled back toward odd, by 2^-64 twice (the first step exact or the
+       result below 2^-190: one rounding; 2^-128 itself is a denormal, 0 where float
+       denormals are flushed, as on NVIDIA's Vulkan driver); a p that overflows float beside finite a and b,
        scaled by 2^-128 (a c below 2^64 there only decides by its sign, as +-2^64). */
     "__KCC_B float __kcc_bf_odd(float __s, float __e) {\n"
     "  unsigned int __u = __float_as_uint(__s);\n"
@@ -98,7 +100,7 @@ static const char h_bf16_types[] =
     "    float __lo = fabsf(__a) < fabsf(__b) ? __a : __b, __hi = fabsf(__a) < fabsf(__b) ? __b "
     ": __a;\n"
     "    float __s = __kcc_bf_sum_odd(((__lo * __up) * __up) * __hi, (__c * __up) * __up);\n"
-    "    float __t = __s * __uint_as_float(0x00200000U);\n"
+    "    float __t = (__s * __down) * __down;\n"
     "    return __kcc_f2bf(__kcc_bf_odd(__t, __s - (__t * __up) * __up), 0);\n"
     "  }\n"
     "  if (fabsf(__p) > __uint_as_float(0x7f7fffffU) && fabsf(__a) <= "

@@ -58,10 +58,12 @@ static bool bf_nan(uint16_t h) {
 }
 static float bf_value(uint16_t h);
 /* A case with a denormal argument or result, left out on a device that may flush them
- * (rt_flushes): bfloat16 arithmetic is float arithmetic there. */
+ * (rt_flushes): bfloat16 arithmetic is float arithmetic there. The products of any two
+ * arguments too: the kernel's fma and pair expressions multiply x, y and z in every pairing
+ * (v * w + v takes x * z), and a denormal product is flushed before the sum. */
 static bool sub_case(Rt *rt, uint16_t a, uint16_t b, uint16_t c, float f, uint16_t want) {
-  return rt_skip_sub32(rt, bf_value(a), bf_value(b), bf_value(c), bf_value(want)) ||
-         rt_skip_sub32(rt, f, bf_value(a) * bf_value(b), 0, 0); /* fma's product too */
+  float x = bf_value(a), y = bf_value(b), z = bf_value(c);
+  return rt_skip_sub32(rt, x, y, z, bf_value(want)) || rt_skip_sub32(rt, f, x * y, x * z, y * z);
 }
 static float bf_value(uint16_t h) {
   return rt_f32_of_bits((uint32_t)h << 16);

@@ -2,7 +2,8 @@
  * rewrites as a population count, and look-alikes it must not) through libkcrt on random
  * inputs with the edge values (0, all ones, the sign bit alone, one bit) and checks every
  * result against the loops run on the host; pc_hinted wraps the loop in the optimisation
- * hints (__builtin_assume, __builtin_expect, __builtin_assume_aligned, __builtin_unreachable). */
+ * hints (__builtin_assume, __builtin_expect, __builtin_assume_aligned, __builtin_unreachable);
+ * st_* are strided loops kcc unrolls (or, asked not to, keeps). */
 #include "rt_common.h"
 
 #include <stdlib.h>
@@ -61,9 +62,23 @@ int main(int argc, char **argv) {
   run(&rt, "not_extra", u32, 4, want);
   for (int i = 0; i < N; i++) want[i] = bits64(u32[i]);
   run(&rt, "pc_hinted", u32, 4, want);
+  /* the strided loops, unrolled (st_up, st_down) and not (st_kept) */
+  for (int i = 0; i < N; i++) {
+    uint32_t s = 0;
+    for (int j = i; j < N; j += 3) s = s * 31u + u32[j];
+    want[i] = (int32_t)s;
+  }
+  run(&rt, "st_up", u32, 4, want);
+  run(&rt, "st_kept", u32, 4, want);
+  for (int i = 0; i < N; i++) {
+    uint32_t s = 0;
+    for (int j = N - 1 - i; j >= 0; j -= 5) s = s * 31u + u32[j];
+    want[i] = (int32_t)s;
+  }
+  run(&rt, "st_down", u32, 4, want);
 
   free(u32);
   free(u64);
   free(want);
-  return rt_finish(&rt, "%d elements x 7 kernels", N);
+  return rt_finish(&rt, "%d elements x 10 kernels", N);
 }

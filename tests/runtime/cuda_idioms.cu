@@ -88,3 +88,31 @@ __global__ void pc_hinted(const unsigned *in, int *out, int n) {
   }
   out[i] = c;
 }
+
+// Loops of a constant stride other than 1 toward a bound known at run time, which kcc unrolls
+// 4 times as nvcc does (compiler/llvm/llvm_stmt.c, stride_unroll), up and down, and the same
+// loop where the source asks for no unrolling; thread i sums every 3rd (5th) element from i.
+__global__ void st_up(const unsigned *in, int *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  unsigned s = 0;
+  for (int j = i; j < n; j += 3) s = s * 31u + in[j];
+  out[i] = (int)s;
+}
+
+__global__ void st_down(const unsigned *in, int *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  unsigned s = 0;
+  for (long long j = n - 1 - i; j >= 0; j -= 5) s = s * 31u + in[j];
+  out[i] = (int)s;
+}
+
+__global__ void st_kept(const unsigned *in, int *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  unsigned s = 0;
+#pragma unroll 1
+  for (int j = i; j < n; j += 3) s = s * 31u + in[j];
+  out[i] = (int)s;
+}

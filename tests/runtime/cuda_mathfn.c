@@ -181,10 +181,11 @@ static void run(Rt *rt, int n, int dbl) {
         ok = isnan(w) ? isnan(got) : got == w && signbit(got) == signbit(w);
       } else
         ok = ulps(got, want, dbl) <= fns[j].tol;
+      /* normcdfinv's argument is the kernel's v / 2, which may be a denormal where v is not */
       if (!ok && (dbl ? rt_skip_sub64(rt, (double)x[i], (double)y[i], (double)u[i], (double)want) ||
-                            rt_skip_sub64(rt, (double)v[i], 0, 0, 0)
+                            rt_skip_sub64(rt, (double)v[i], (double)v[i] / 2, 0, 0)
                       : rt_skip_sub32(rt, (float)x[i], (float)y[i], (float)u[i], (float)want) ||
-                            rt_skip_sub32(rt, (float)v[i], 0, 0, 0)))
+                            rt_skip_sub32(rt, (float)v[i], (float)v[i] / 2, 0, 0)))
         continue;
       if (!ok && bad++ < 12)
         rt_fail(rt, "%s %s(%La, %La, %d): got %La, want %La", dbl ? "double" : "float", fns[j].name,

@@ -39,3 +39,29 @@ extern "C" __global__ void ptr_refs(float *out, const float *in, int n) {
   out[4 * i + 2] = c;
   out[4 * i + 3] = *pg + *pg2;
 }
+
+// Pointers moved backwards (negative indices and offsets, --, char arithmetic) into global,
+// shared and private memory: NVIDIA's Vulkan driver once read nothing through such a pointer
+// (docs/driver-bugs.md 31). Integers, so every result is exact.
+extern "C" __global__ void ptr_back(int *out, const int *in, int n) {
+  __shared__ int s[128];
+  int t = threadIdx.x, i = blockIdx.x * blockDim.x + t;
+  s[t] = i < n ? in[i] : 0;
+  __syncthreads();
+  if (i >= n) return;
+  const int *q = in + i + 1;
+  out[5 * i + 0] = q[-1];                     // in[i]
+  const int *last = in + n - 1;
+  out[5 * i + 1] = *(last - (n - 1 - i));     // in[i], a run-time offset
+  int *ps = s + blockDim.x;
+  --ps;
+  ps -= t;
+  out[5 * i + 2] = *ps;                       // s[blockDim.x - 1 - t]
+  unsigned off = sizeof(int) * (1 + (i & 1));
+  const char *c = (const char *)(in + i + 1);
+  out[5 * i + 3] = *(const int *)(c - off);   // in[i - (i & 1)]
+  int loc[4] = {in[i] + 1, in[i] + 2, in[i] + 3, in[i] + 4};
+  int *pl = loc + 4;
+  int k = 1 + (i & 3);
+  out[5 * i + 4] = pl[-k] + *(pl - 4);        // loc[4 - k] + loc[0]
+}
