@@ -32,8 +32,11 @@ const char *fe_cl_vtype(char *buf, size_t cap, const char *name, int n) {
  * NaN, $W the width, $P pi, $Z 1 for float (whose int conversions can be inexact), $N a quiet
  * NaN, $H +inf. */
 static const char core_tmpl[] =
-    /* ilogb: from the bits, exact; subnormals by their leading zeros. */
+    /* ilogb: from the bits, exact; subnormals by their leading zeros. A NaN is told by a
+       floating-point comparison first: NVIDIA's Vulkan driver took the subnormal branch for a
+       double NaN's bits inside a large kernel (docs/driver-bugs.md 27). */
     "__KCC_M int __kcc_ilogb($T x, int nan_value) {\n"
+    "  if (x != x) return nan_value;\n"
     "  $I b = $B(x) & ~(($I)1 << ($W - 1));\n"
     "  if (b == 0) return -2147483647 - 1;\n"
     "  if (b >= ($I)$X << $M) return b == ($I)$X << $M ? 2147483647 : nan_value;\n"

@@ -223,10 +223,22 @@ int main(int argc, char **argv) {
   rt_download(&rt, dro, ro, 32 * n * 4);
   rt_download(&rt, drd, rd, 6 * n * 8);
   rt_download(&rt, drs, rs, n * 4);
+  /* a subnormal operand may be flushed to zero where the device does not keep them (rt_flushes):
+     its comparisons are then those of zero */
   for (int i = 0; i < 32 * n; i++)
-    if (ro[i] != wro[i])
+    if (ro[i] != wro[i] &&
+        !rt_skip_sub32(&rt, f[8 * (i / 32) + i % 4], f[8 * (i / 32) + 4 + i % 4], 0, 0))
       rt_fail(&rt, "relational float r[%d].s%d (x %.9g, y %.9g): %d, want %d", i % 32 / 4, i % 4,
               f[8 * (i / 32) + i % 4], f[8 * (i / 32) + 4 + i % 4], ro[i], wro[i]);
+  for (int i = 0; i < n; i++) {
+    const double *p = d + 4 * i;
+    bool differs = rs[i] != wrs[i];
+    for (int k = 0; k < 6; k++) differs = differs || rd[6 * i + k] != wrd[6 * i + k];
+    if (differs && rt_skip_sub64(&rt, p[0], p[1], p[2], p[3])) {
+      for (int k = 0; k < 6; k++) rd[6 * i + k] = wrd[6 * i + k];
+      rs[i] = wrs[i];
+    }
+  }
   rt_cmp_i64(&rt, "relational double2", rd, wrd, 6 * (size_t)n);
   rt_cmp_i32(&rt, "relational double scalars", rs, wrs, (size_t)n);
 

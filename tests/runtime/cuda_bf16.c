@@ -57,13 +57,16 @@ static bool bf_nan(uint16_t h) {
   return (h & 0x7fff) > 0x7f80;
 }
 static float bf_value(uint16_t h);
+static uint16_t of_float(float x, int m);
 /* A case with a denormal argument or result, left out on a device that may flush them
- * (rt_flushes): bfloat16 arithmetic is float arithmetic there. The products of any two
- * arguments too: the kernel's fma and pair expressions multiply x, y and z in every pairing
- * (v * w + v takes x * z), and a denormal product is flushed before the sum. */
+ * (rt_flushes): bfloat16 arithmetic is float arithmetic there. The products the kernel forms
+ * too: its fma and pair expressions multiply x, y and z in every pairing (v * w + v takes
+ * x * z), `t += y; t *= z` multiplies x + y (rounded) by z, and a denormal product is flushed
+ * before it is summed or rounded (up to the smallest normal, where kept). */
 static bool sub_case(Rt *rt, uint16_t a, uint16_t b, uint16_t c, float f, uint16_t want) {
   float x = bf_value(a), y = bf_value(b), z = bf_value(c);
-  return rt_skip_sub32(rt, x, y, z, bf_value(want)) || rt_skip_sub32(rt, f, x * y, x * z, y * z);
+  return rt_skip_sub32(rt, x, y, z, bf_value(want)) || rt_skip_sub32(rt, f, x * y, x * z, y * z) ||
+         rt_skip_sub32(rt, bf_value(of_float(x + y, RN)) * z, 0, 0, 0);
 }
 static float bf_value(uint16_t h) {
   return rt_f32_of_bits((uint32_t)h << 16);
