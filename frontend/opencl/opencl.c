@@ -35,7 +35,7 @@ static const char cl_prelude[] =
     "#define cl_khr_subgroup_extended_types 1\n#define cl_khr_subgroup_non_uniform_vote 1\n"
     "#define cl_khr_subgroup_ballot 1\n#define cl_khr_subgroup_non_uniform_arithmetic 1\n"
     "#define cl_khr_subgroup_shuffle 1\n#define cl_khr_subgroup_shuffle_relative 1\n"
-    "#define cl_khr_subgroup_clustered_reduce 1\n"
+    "#define cl_khr_subgroup_clustered_reduce 1\n#define cl_khr_subgroup_rotate 1\n"
     "#if __OPENCL_C_VERSION__ == 300\n#define __opencl_c_subgroups 1\n#endif\n"
     /* intel_reqd_sub_group_size(N): kept by the OpenCL forms for the device, N-lane segments
        of a warp in PTX and CUDA C for N <= 32 (docs/design.md, "Required subgroup sizes"). */
@@ -810,6 +810,23 @@ static KExpr *sg_arg(FeCtx *fe, CXCursor call, int i) {
                                                 : NULL;
 }
 
+/* A clustered function's cluster size, argument i of call: a constant power of two from 1 to
+ * 128, else -1 (reported). */
+static int64_t cluster_size(CXCursor call, int i, const char *name, KLoc loc) {
+  CXEvalResult r = clang_Cursor_getNumArguments(call) > i
+                       ? clang_Cursor_Evaluate(clang_Cursor_getArgument(call, i))
+                       : NULL;
+  bool known = r && clang_EvalResult_getKind(r) == CXEval_Int;
+  int64_t c = known ? clang_EvalResult_getAsLongLong(r) : 0;
+  if (r) clang_EvalResult_dispose(r);
+  if (known && c >= 1 && c <= 128 && !(c & (c - 1))) return c;
+  diag_error(loc,
+             "%s: the cluster size must be a constant power of two from 1 to 128 (OpenCL C "
+             "requires a compile-time constant)",
+             name);
+  return -1;
+}
+
 /* The subgroup functions of cl_khr_subgroups and the extended subgroup extensions
  * (KIR's BI_SG_*); NULL for a name that is none of them (pipes, Intel's...: refused by
  * name later). The ballot functions on a uint4 are OpenCL C in the prelude (cl_ballot). */
@@ -873,6 +890,31 @@ static KExpr *subgroup_call(FeCtx *fe, CXCursor call, const char *name, KType *t
     if (kir_is_vec(t)) return sg_vector(fe, b, nu, name, v, x, t, loc);
     return sg_value(fe, b, KR_ADD, nu, name, v, x, t, loc);
   }
+  /* cl_khr_subgroup_rotate: the value of the lane (local id + delta) mod the subgroup's size,
+     or within the aligned cluster of a constant power-of-two size: a shuffle of that lane.
+     The subgroup's own size (get_sub_group_size), so that a partial last subgroup rotates
+     within its lanes; delta may be negative. */
+  if ((!strcmp(op, "rotate") || !strcmp(op, "clustered_rotate")) && !nu) {
+    bool clustered = op[0] == 'c';
+    KExpr *v = sg_arg(fe, call, 0), *d = sg_arg(fe, call, 1);
+    if (!v || !d) return fe_poison(loc);
+    int64_t c = clustered ? cluster_size(call, 2, name, loc) : 0; /* 0: the subgroup */
+    if (c < 0) return fe_poison(loc);
+    /* base + (id - base + (delta mod n + n)) mod n; delta's remainder in int, for its sign */
+    KExpr *id = sg_node(BI_SG_LOCAL_ID, u32, false, loc), *base = NULL;
+    if (c) {
+      base = kir_binary(KB_AND, u32, sg_node(BI_SG_LOCAL_ID, u32, false, loc),
+                        fe_int_const(u32, ~(uint64_t)(c - 1) & 0xffffffffu, loc), loc);
+      id = kir_binary(KB_AND, u32, id, fe_int_const(u32, (uint64_t)(c - 1), loc), loc);
+    }
+#define ROT_SIZE() (c ? fe_int_const(u32, (uint64_t)c, loc) : sg_node(BI_SG_SIZE, u32, false, loc))
+    KExpr *dm = kir_binary(KB_REM, i32, fe_convert(d, i32), fe_convert(ROT_SIZE(), i32), loc);
+    KExpr *dp = fe_convert(kir_binary(KB_ADD, i32, dm, fe_convert(ROT_SIZE(), i32), loc), u32);
+    KExpr *at = kir_binary(KB_REM, u32, kir_binary(KB_ADD, u32, id, dp, loc), ROT_SIZE(), loc);
+#undef ROT_SIZE
+    if (base) at = kir_binary(KB_ADD, u32, base, at, loc);
+    return sg_value(fe, BI_SG_SHUFFLE, KR_ADD, true, name, v, at, t, loc);
+  }
   /* reduce_OP, scan_inclusive_OP, scan_exclusive_OP, clustered_reduce_OP */
   static const struct {
     const char *prefix;
@@ -897,19 +939,8 @@ static KExpr *subgroup_call(FeCtx *fe, CXCursor call, const char *name, KType *t
     KExpr *v = sg_arg(fe, call, 0), *x = NULL;
     if (!v) return fe_poison(loc);
     if (clustered) {
-      CXEvalResult r = clang_Cursor_getNumArguments(call) > 1
-                           ? clang_Cursor_Evaluate(clang_Cursor_getArgument(call, 1))
-                           : NULL;
-      bool known = r && clang_EvalResult_getKind(r) == CXEval_Int;
-      int64_t c = known ? clang_EvalResult_getAsLongLong(r) : 0;
-      if (r) clang_EvalResult_dispose(r);
-      if (!known || c < 1 || c > 128 || (c & (c - 1))) {
-        diag_error(loc,
-                   "%s: the cluster size must be a constant power of two from 1 to 128 (OpenCL "
-                   "C requires a compile-time constant)",
-                   name);
-        return fe_poison(loc);
-      }
+      int64_t c = cluster_size(call, 1, name, loc);
+      if (c < 0) return fe_poison(loc);
       x = fe_int_const(u32, (uint64_t)c, loc);
     }
     if (red >= KR_LOGICAL_AND) v = fe_convert(v, i32);

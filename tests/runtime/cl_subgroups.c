@@ -30,7 +30,7 @@
 
 /* MAXSG: the widest subgroup the model takes (the largest block: PoCL 5's subgroup is the
  * work-group). */
-enum { INFO = 6, CORE = 10, MORE = 40, MAXSG = 256 };
+enum { INFO = 6, CORE = 10, MORE = 43, MAXSG = 256 };
 #define DC 0x5a5a5a5a /* not written by the kernel, or undefined in OpenCL: not compared */
 
 /* The work-items of each subgroup of a launch, by local id: memb[sg * MAXSG + lid]. */
@@ -214,7 +214,11 @@ static void ref_more(const Layout *L, const int32_t *x, int32_t *want, size_t n_
       w[20] = (int32_t)c4;
       w[21] = c8;
       w[22] = c2;
-      if (core_only) w[4] = w[5] = w[20] = w[21] = w[22] = DC;
+      w[40] = x[m[(l + 3) % n]];
+      w[41] = x[m[((l - 5) % n + n) % n]];
+      int rc = (l & ~3) + ((l & 3) + 3) % 4; /* a lane past a partial subgroup's: undefined */
+      if (rc < n) w[42] = x[m[rc]];
+      if (core_only) w[4] = w[5] = w[20] = w[21] = w[22] = w[40] = w[41] = w[42] = DC;
       if (n > 128) /* wider than a uint4 ballot */
         for (int k = 6; k <= 19; k++) w[k] = DC;
       if (v % 3 == 0 || core_only) continue;

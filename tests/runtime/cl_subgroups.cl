@@ -57,7 +57,7 @@ __kernel void sg_core(__global uint *info, __global const int *xi, __global int 
 }
 
 /* Rows of sg_more: one int per result. */
-#define MORE 40
+#define MORE 43
 
 __kernel void sg_more(__global int *o, __global const int *x) {
   size_t t = get_global_id(0);
@@ -96,6 +96,10 @@ __kernel void sg_more(__global int *o, __global const int *x) {
   r[20] = sub_group_clustered_reduce_add(v, 4);
   r[21] = sub_group_clustered_reduce_max(v, 8);
   r[22] = sub_group_clustered_reduce_logical_or(v == 3, 2);
+  /* Rotations (cl_khr_subgroup_rotate), down and up, and within clusters of 4. */
+  r[40] = sub_group_rotate(v, 3);
+  r[41] = sub_group_rotate(v, -5);
+  r[42] = sub_group_clustered_rotate(v, -1, 4);
   /* The non-uniform functions, in the lanes whose value is not a multiple of 3. */
   if (v % 3 != 0) {
     r[23] = sub_group_non_uniform_reduce_add(v);
