@@ -29,7 +29,7 @@ command -v perf >/dev/null || { echo "needs perf (linux-perf)" >&2; exit 2; }
 kcc=$(cd "$(dirname "$kcc")" && pwd)/$(basename "$kcc")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-export XDG_CACHE_HOME=$tmp/cache
+export XDG_CACHE_HOME="$tmp/cache"
 
 # The least task-clock (ms) of RUNS runs of a command: the least is the run the machine's other
 # load disturbed least, which a mean on a shared machine is not.
@@ -63,7 +63,8 @@ for key in $(grep '\.cu pass$' "$root/tests/corpus/EXPECT" | cut -d' ' -f1 | gre
     sums=$(echo "$sums $k $l $p" | awk '{printf "%.1f %.1f %.1f %.1f", $1+$5, $2+$6-$5, $3+$7-$6, $4+$7}')
     n=$((n + 1))
   fi
-  cd "$root"
+  cd "$root" || exit 2
 done
+# shellcheck disable=SC2086 # four numbers, split on purpose
 set -- $sums
 echo "| **sum of $n files** | $1 | $2 | $3 | $4 |"
