@@ -6,6 +6,7 @@ runs. NumPy's semantics are spelled out in C where C's differ: integer arithmeti
 (done in unsigned types: C's signed overflow is undefined), floor division and modulo round
 towards negative infinity (NumPy's npy_divmod for floats), integer division by zero gives 0.
 """
+import functools
 import math
 import operator
 
@@ -210,6 +211,8 @@ def _binary(op, x, y, out=None):
                     (y._buf is not None if type(y) is _DA else lo <= y <= hi):
                 z = _core._new_array(shape, zt, same[-1])
                 cfg(x, y, z, *rest)
+                if _FAST_OPS is not None:
+                    _fast_remember(op, x, y, hit, same[-1])
                 return z
     kx, ky = _promotion_key(x), _promotion_key(y)
     if kx is not None and ky is not None:
@@ -286,6 +289,27 @@ def _remember_same(key, k, x, y, a, b, ct):
         _SAME.clear()
     lo, hi = _exact_scalars(ct, type(x) if type(x) in _WEAK else type(y))
     _SAME[key] = (cfg, news[0][0], news[0][1], tuple(v for _, v in src[3:]), lo, hi)
+
+
+# kcc._fastlaunch's operators (BinaryOp), per operation: x OP y through the direct path in one
+# C call once _binary hands them a _SAME entry; anything else they pass to _binary.
+_N = _core.N
+_FAST_OPS = {op: _N.fast.BinaryOp(functools.partial(_binary, op), _core)
+             for op in _BINARY} if _N.fast else None
+
+
+def _fast_remember(op, x, y, hit, dev):
+    """Hands _SAME entry `hit`, which x OP y just took, to the operator's C path, with what it
+    needs to make the result from the memory pool (its layout, the device's pool)."""
+    cfg, shape, zt, rest, lo, hi = hit
+    lay = _core._LAYOUT.get((shape, zt))
+    if lay is None or lay[5] is None or dev._pool is None or type(cfg) is not _N.fast.Launch:
+        return
+    xs = x.shape if type(x) is _DA else None
+    ys = y.shape if type(y) is _DA else None
+    _FAST_OPS[op]._remember((type(x) if xs is None else x.dtype, xs,
+                             type(y) if ys is None else y.dtype, ys, dev, cfg, rest, lo, hi,
+                             dev._pool, lay, shape, zt))
 
 
 def _exact_scalars(ct, t):
@@ -1585,11 +1609,19 @@ def _install(cls):
     that implement them; _core's class keeps the memory and the copies."""
 
     def binop(op):
-        def f(self, other):
-            return _binary(op, self, other)
+        fop = _FAST_OPS[op] if _FAST_OPS is not None else None
+        if fop is not None:  # C: the direct path, else _binary
+            def f(self, other):
+                return fop(self, other)
 
-        def r(self, other):
-            return _binary(op, other, self)
+            def r(self, other):
+                return fop(other, self)
+        else:
+            def f(self, other):
+                return _binary(op, self, other)
+
+            def r(self, other):
+                return _binary(op, other, self)
 
         def i(self, other):
             res = _binary(op, self, other)
