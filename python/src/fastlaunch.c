@@ -325,11 +325,7 @@ static PyType_Slot plock_slots[] = {
 };
 
 static PyType_Spec plock_spec = {
-    "kcc._fastlaunch.PoolLock",
-    sizeof(PoolLock),
-    0,
-    Py_TPFLAGS_DEFAULT,
-    plock_slots,
+    "kcc._fastlaunch.PoolLock", sizeof(PoolLock), 0, Py_TPFLAGS_DEFAULT, plock_slots,
 };
 
 typedef struct {
@@ -499,8 +495,8 @@ static PyObject *fast_new_array(PyObject *m, PyObject *args) {
     PyErr_SetString(PyExc_TypeError, "new_array(pool, device, layout, shape, dtype)");
     return NULL;
   }
-  return new_array(PyTuple_GetItem(args, 0), PyTuple_GetItem(args, 1),
-                   PyTuple_GetItem(args, 2), PyTuple_GetItem(args, 3), PyTuple_GetItem(args, 4));
+  return new_array(PyTuple_GetItem(args, 0), PyTuple_GetItem(args, 1), PyTuple_GetItem(args, 2),
+                   PyTuple_GetItem(args, 3), PyTuple_GetItem(args, 4));
 }
 
 /* MemoryPool._give_back's common case in C: a pool array used on the default queue only, its
@@ -549,8 +545,7 @@ static void array_finalize(PyObject *o) {
 static PyObject *fast_register_pool(PyObject *m, PyObject *args) {
   (void)m;
   PyObject *on, *pinned, *fn;
-  if (!PyArg_ParseTuple(args, "O!O!O:register_pool", &PyList_Type, &on, &PySet_Type, &pinned,
-                        &fn))
+  if (!PyArg_ParseTuple(args, "O!O!O:register_pool", &PyList_Type, &on, &PySet_Type, &pinned, &fn))
     return NULL;
   Py_INCREF(on);
   SETREF(pool_on_list, on);
@@ -1087,8 +1082,22 @@ static PyType_Spec launch_spec = {
  * (an array, shape its shape tuple) or its Python type (a scalar, shape None); device the
  * _core._current it holds for; lo and hi the scalars' range; layout as new_array's. */
 enum { OP_MEMO = 8 };
-enum { E_XK, E_XSHAPE, E_YK, E_YSHAPE, E_DEV, E_LAUNCH, E_REST, E_LO, E_HI, E_POOL, E_LAY,
-       E_ZSHAPE, E_ZDTYPE, E_N };
+enum {
+  E_XK,
+  E_XSHAPE,
+  E_YK,
+  E_YSHAPE,
+  E_DEV,
+  E_LAUNCH,
+  E_REST,
+  E_LO,
+  E_HI,
+  E_POOL,
+  E_LAY,
+  E_ZSHAPE,
+  E_ZDTYPE,
+  E_N
+};
 
 typedef struct {
   PyObject_HEAD PyObject *fallback; /* _binary for this operator: fallback(x, y) */
@@ -1169,10 +1178,12 @@ static int valid_entry(PyObject *e) {
          PyTuple_Size(lay) == 7;
 }
 
+/* Whether two entries are for the same operand kinds and device: the shapes (odd indices)
+ * compared by value, the rest by identity, as operand_is() compares them. */
 static int same_kinds(PyObject *a, PyObject *b) {
   for (int i = E_XK; i <= E_DEV; i++) {
     PyObject *u = PyTuple_GetItem(a, i), *v = PyTuple_GetItem(b, i);
-    if (u != v && !(i % 2 && same_value(u, v))) return 0; /* shapes by value, the rest by identity */
+    if (u != v && !(i % 2 && same_value(u, v))) return 0;
   }
   return 1;
 }
@@ -1205,8 +1216,7 @@ static PyObject *binop_run(PyObject *e, PyObject *x, PyObject *y) {
     Py_RETURN_NONE;
   PyObject *dev = PyTuple_GetItem(e, E_DEV), *shape = PyTuple_GetItem(e, E_ZSHAPE),
            *dtype = PyTuple_GetItem(e, E_ZDTYPE);
-  PyObject *z = new_array(PyTuple_GetItem(e, E_POOL), dev, PyTuple_GetItem(e, E_LAY), shape,
-                          dtype);
+  PyObject *z = new_array(PyTuple_GetItem(e, E_POOL), dev, PyTuple_GetItem(e, E_LAY), shape, dtype);
   if (z == Py_None) { /* no kept block to take: Python's allocation */
     Py_DECREF(z);
     z = new_array_py ? PyObject_CallFunctionObjArgs(new_array_py, shape, dtype, dev, NULL) : NULL;
