@@ -729,6 +729,47 @@ def _cumulative(what, a, axis, dtype, out):
     return out
 
 
+# kcc._fastlaunch's direct path of whole-array reductions with the defaults (x.sum()), per
+# reduction (ReduceOp): the ReductionKernel's plan launched in one C call, else _reduce.
+def _reduce_default(what, a):
+    """_reduce(what, a), then its plan handed to the C path when it can take it."""
+    z = _reduce(what, a)
+    if type(a) is _DA and a.base is None and a._off == 0 and a._buf is not None and a.size:
+        r = _REDUCERS.get((what, a.dtype, None))
+        pkey = _plan_key((a,))
+        plan = r._plans.get((pkey, None, False)) if r is not None and pkey is not None else None
+        if plan is not None:
+            _fast_remember_reduce(what, a, plan)
+    return z
+
+
+def _fast_remember_reduce(what, a, plan):
+    news, tmp, launches, nin = plan
+    dev = _core._current
+    if nin != 1 or len(news) != 1 or dev is None or dev._pool is None:
+        return
+    zshape, zt = news[0]
+    lay = _core._LAYOUT.get((zshape, zt))
+    if lay is None or lay[5] is None:
+        return
+    t = None
+    if tmp is not None:
+        tl = _core._LAYOUT.get(((tmp[0],), tmp[1]))
+        if tl is None or tl[5] is None:
+            return
+        t = (tl, (tmp[0],), tmp[1])
+    for cfg, src in launches:  # the array, its offset, values, the result and temporary only
+        if type(cfg) is not _N.fast.Launch or \
+                any(k == 1 or k in (0, 2, 4) and v != 0 for k, v in src):
+            return
+    _FAST_REDUCE[what]._remember((a.dtype, a.shape, a._st, dev, dev._pool, lay, zshape, zt, t,
+                                  tuple((cfg, tuple(src)) for cfg, src in launches)))
+
+
+_FAST_REDUCE = {w: _N.fast.ReduceOp(functools.partial(_reduce_default, w), _core)
+                for w in ("sum", "prod", "max", "min", "all", "any")} if _N.fast else None
+
+
 def _axis(axis):
     if isinstance(axis, list):
         return tuple(axis)
@@ -1709,28 +1750,44 @@ def _install(cls):
         """Sets every element to `value` (converted to the array's dtype)."""
         fill(self, value)
 
-    def sum(self, axis=None, dtype=None, keepdims=False, out=None):
+    fr = _FAST_REDUCE or {}
+
+    def sum(self, axis=None, dtype=None, keepdims=False, out=None, _f=fr.get("sum")):
         """NumPy's sum over `axis` (None: all): bool and integers add up in int64 (uint64)."""
+        if _f is not None and axis is None and dtype is None and keepdims is False and \
+                out is None:
+            return _f(self)  # C: the plan's launch, else _reduce
         return _reduce("sum", self, axis, dtype, keepdims, out)
 
-    def prod(self, axis=None, dtype=None, keepdims=False, out=None):
+    def prod(self, axis=None, dtype=None, keepdims=False, out=None, _f=fr.get("prod")):
         """NumPy's product over `axis` (None: all), in sum's types."""
+        if _f is not None and axis is None and dtype is None and keepdims is False and \
+                out is None:
+            return _f(self)
         return _reduce("prod", self, axis, dtype, keepdims, out)
 
-    def max(self, axis=None, keepdims=False, out=None):
+    def max(self, axis=None, keepdims=False, out=None, _f=fr.get("max")):
         """NumPy's maximum over `axis` (NaN wins); an empty array is a ValueError."""
+        if _f is not None and axis is None and keepdims is False and out is None:
+            return _f(self)
         return _reduce("max", self, axis, None, keepdims, out)
 
-    def min(self, axis=None, keepdims=False, out=None):
+    def min(self, axis=None, keepdims=False, out=None, _f=fr.get("min")):
         """NumPy's minimum over `axis` (NaN wins); an empty array is a ValueError."""
+        if _f is not None and axis is None and keepdims is False and out is None:
+            return _f(self)
         return _reduce("min", self, axis, None, keepdims, out)
 
-    def all(self, axis=None, keepdims=False, out=None):
+    def all(self, axis=None, keepdims=False, out=None, _f=fr.get("all")):
         """Whether every element over `axis` is non-zero (a bool array)."""
+        if _f is not None and axis is None and keepdims is False and out is None:
+            return _f(self)
         return _reduce("all", self, axis, None, keepdims, out)
 
-    def any(self, axis=None, keepdims=False, out=None):
-        """Whether some element over `axis` is non-zero (a bool array)."""
+    def any(self, axis=None, keepdims=False, out=None, _f=fr.get("any")):
+        """Whether any element over `axis` is non-zero (a bool array)."""
+        if _f is not None and axis is None and keepdims is False and out is None:
+            return _f(self)
         return _reduce("any", self, axis, None, keepdims, out)
 
     def mean_(self, axis=None, dtype=None, keepdims=False):

@@ -1207,6 +1207,19 @@ static PyObject *binop_remember(PyObject *o, PyObject *e) {
   Py_RETURN_NONE;
 }
 
+/* An operation's result: new_array's, else (no kept block to take) _core._new_array's. */
+static PyObject *result_array(PyObject *pool, PyObject *dev, PyObject *lay, PyObject *shape,
+                              PyObject *dtype) {
+  PyObject *z = new_array(pool, dev, lay, shape, dtype);
+  if (z != Py_None) return z;
+  Py_DECREF(z);
+  if (!new_array_py) {
+    PyErr_SetString(PyExc_TypeError, "kcc: the memory pool was not registered");
+    return NULL;
+  }
+  return PyObject_CallFunctionObjArgs(new_array_py, shape, dtype, dev, NULL);
+}
+
 /* The entry's launch with x, y and a new result: the result, Py_None (a new reference) when
  * the operands are not the launch's to take, NULL with the launch's exception. */
 static PyObject *binop_run(PyObject *e, PyObject *x, PyObject *y) {
@@ -1216,12 +1229,8 @@ static PyObject *binop_run(PyObject *e, PyObject *x, PyObject *y) {
     Py_RETURN_NONE;
   PyObject *dev = PyTuple_GetItem(e, E_DEV), *shape = PyTuple_GetItem(e, E_ZSHAPE),
            *dtype = PyTuple_GetItem(e, E_ZDTYPE);
-  PyObject *z = new_array(PyTuple_GetItem(e, E_POOL), dev, PyTuple_GetItem(e, E_LAY), shape, dtype);
-  if (z == Py_None) { /* no kept block to take: Python's allocation */
-    Py_DECREF(z);
-    z = new_array_py ? PyObject_CallFunctionObjArgs(new_array_py, shape, dtype, dev, NULL) : NULL;
-    if (!z && !PyErr_Occurred()) Py_RETURN_NONE;
-  }
+  PyObject *z =
+      result_array(PyTuple_GetItem(e, E_POOL), dev, PyTuple_GetItem(e, E_LAY), shape, dtype);
   if (!z) return NULL;
   PyObject *rest = PyTuple_GetItem(e, E_REST);
   Py_ssize_t nrest = PyTuple_Size(rest);
@@ -1307,6 +1316,181 @@ static PyType_Spec binop_spec = {
     0,
     Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
     binop_slots,
+};
+
+/* ---------------------------------------------------------------- ReduceOp
+ * A whole-array reduction's direct path (`x.sum()`, kcc/_array.py's _FAST_REDUCE): as BinaryOp,
+ * for the reductions of a whole kcc array with the defaults (no axis, dtype, keepdims or out),
+ * once the ReductionKernel has a plan for it. An entry is the tuple (dtype, shape, element
+ * strides, device, pool, result layout, result shape, result dtype, temporary, launches):
+ * temporary None or (layout, shape, dtype) of the partial results of a reduction in two
+ * launches; launches a tuple of (launch, sources), each source a (kind, value) pair as the
+ * plan's (_elementwise.py, ReductionKernel._run_plan): 0 the array, 2 its offset, 3 the value,
+ * 4 the result, 5 the temporary. */
+enum { R_XK, R_XSHAPE, R_XST, R_DEV, R_POOL, R_LAY, R_ZSHAPE, R_ZDTYPE, R_TMP, R_LAUNCHES, R_N };
+
+static int valid_reduce_entry(PyObject *e) {
+  if (!PyTuple_CheckExact(e) || PyTuple_Size(e) != R_N ||
+      !PyTuple_CheckExact(PyTuple_GetItem(e, R_XSHAPE)) ||
+      !PyTuple_CheckExact(PyTuple_GetItem(e, R_XST)))
+    return 0;
+  PyObject *lay = PyTuple_GetItem(e, R_LAY), *tmp = PyTuple_GetItem(e, R_TMP),
+           *launches = PyTuple_GetItem(e, R_LAUNCHES);
+  if (!PyTuple_CheckExact(lay) || PyTuple_Size(lay) != 7) return 0;
+  if (tmp != Py_None && (!PyTuple_CheckExact(tmp) || PyTuple_Size(tmp) != 3)) return 0;
+  if (!PyTuple_CheckExact(launches)) return 0;
+  for (Py_ssize_t i = 0; i < PyTuple_Size(launches); i++) {
+    PyObject *l = PyTuple_GetItem(launches, i);
+    if (!PyTuple_CheckExact(l) || PyTuple_Size(l) != 2 ||
+        Py_TYPE(PyTuple_GetItem(l, 0)) != launch_type_obj ||
+        !PyTuple_CheckExact(PyTuple_GetItem(l, 1)))
+      return 0;
+    PyObject *src = PyTuple_GetItem(l, 1);
+    for (Py_ssize_t j = 0; j < PyTuple_Size(src); j++) {
+      PyObject *kv = PyTuple_GetItem(src, j);
+      if (!PyTuple_CheckExact(kv) || PyTuple_Size(kv) != 2) return 0;
+      long kind = PyLong_AsLong(PyTuple_GetItem(kv, 0));
+      if (kind < 0 || kind == 1 || kind > 5 || (kind == 5 && tmp == Py_None)) {
+        PyErr_Clear();
+        return 0;
+      }
+    }
+  }
+  return 1;
+}
+
+/* The entry's launches for x: the result, Py_None when x is freed, NULL with an exception. */
+static PyObject *reduce_run(PyObject *e, PyObject *x) {
+  if (!((const ArrayBase *)x)->buf) Py_RETURN_NONE;
+  PyObject *pool = PyTuple_GetItem(e, R_POOL), *dev = PyTuple_GetItem(e, R_DEV),
+           *tmp = PyTuple_GetItem(e, R_TMP), *launches = PyTuple_GetItem(e, R_LAUNCHES);
+  PyObject *z = result_array(pool, dev, PyTuple_GetItem(e, R_LAY), PyTuple_GetItem(e, R_ZSHAPE),
+                             PyTuple_GetItem(e, R_ZDTYPE));
+  if (!z) return NULL;
+  PyObject *partial = NULL;
+  if (tmp != Py_None &&
+      !(partial = result_array(pool, dev, PyTuple_GetItem(tmp, 0), PyTuple_GetItem(tmp, 1),
+                               PyTuple_GetItem(tmp, 2)))) {
+    Py_DECREF(z);
+    return NULL;
+  }
+  PyObject *off = ((const ArrayBase *)x)->off;
+  for (Py_ssize_t i = 0; i < PyTuple_Size(launches); i++) {
+    PyObject *l = PyTuple_GetItem(launches, i), *src = PyTuple_GetItem(l, 1);
+    Py_ssize_t n = PyTuple_Size(src);
+    PyObject *call = PyTuple_New(n);
+    if (!call) goto fail;
+    for (Py_ssize_t j = 0; j < n; j++) {
+      PyObject *kv = PyTuple_GetItem(src, j), *v = PyTuple_GetItem(kv, 1);
+      switch (PyLong_AsLong(PyTuple_GetItem(kv, 0))) { /* checked by valid_reduce_entry */
+      case 0: v = x; break;
+      case 2: v = off ? off : int_zero; break;
+      case 4: v = z; break;
+      case 5: v = partial; break;
+      default: break;
+      }
+      Py_INCREF(v);
+      PyTuple_SetItem(call, j, v);
+    }
+    PyObject *r = launch_call((Launch *)PyTuple_GetItem(l, 0), call, NULL);
+    Py_DECREF(call);
+    if (!r) goto fail;
+    Py_DECREF(r);
+  }
+  Py_XDECREF(partial);
+  return z;
+fail:
+  Py_XDECREF(partial);
+  Py_DECREF(z);
+  return NULL;
+}
+
+/* op._remember(entry) and op(x): as BinaryOp's, with one operand. */
+static PyObject *reduce_remember(PyObject *o, PyObject *e) {
+  BinaryOp *self = (BinaryOp *)o;
+  if (!valid_reduce_entry(e)) {
+    PyErr_SetString(PyExc_TypeError, "ReduceOp._remember: not an entry");
+    return NULL;
+  }
+  int slot = -1;
+  for (int i = 0; i < OP_MEMO && slot < 0; i++) {
+    PyObject *m = self->memo[i];
+    if (m && PyTuple_GetItem(m, R_XK) == PyTuple_GetItem(e, R_XK) &&
+        PyTuple_GetItem(m, R_DEV) == PyTuple_GetItem(e, R_DEV) &&
+        same_value(PyTuple_GetItem(m, R_XSHAPE), PyTuple_GetItem(e, R_XSHAPE)) &&
+        same_value(PyTuple_GetItem(m, R_XST), PyTuple_GetItem(e, R_XST)))
+      slot = i;
+  }
+  if (slot < 0) {
+    slot = self->next;
+    self->next = (self->next + 1) % OP_MEMO;
+  }
+  Py_INCREF(e);
+  SETREF(self->memo[slot], e);
+  Py_RETURN_NONE;
+}
+
+static PyObject *reduce_call(PyObject *o, PyObject *args, PyObject *kw) {
+  BinaryOp *self = (BinaryOp *)o;
+  PyObject *x;
+  if (kw && PyDict_Size(kw)) {
+    PyErr_SetString(PyExc_TypeError, "a kcc reduction's direct path takes no keyword arguments");
+    return NULL;
+  }
+  if (!PyArg_UnpackTuple(args, "reduction", 1, 1, &x)) return NULL;
+  if (!self->fallback || !self->core) {
+    PyErr_SetString(PyExc_TypeError, "kcc: a reduction that kcc did not set up");
+    return NULL;
+  }
+  if ((PyObject *)Py_TYPE(x) == device_array_cls) {
+    const ArrayBase *a = (const ArrayBase *)x;
+    PyObject *current = NULL;
+    for (int i = 0; i < OP_MEMO; i++) {
+      PyObject *e = self->memo[i];
+      if (!e || a->dtype != PyTuple_GetItem(e, R_XK) || !a->shape || !a->st ||
+          !same_value(a->shape, PyTuple_GetItem(e, R_XSHAPE)) ||
+          !same_value(a->st, PyTuple_GetItem(e, R_XST)) || !a->off ||
+          !same_value(a->off, int_zero) || (a->base && a->base != Py_None))
+        continue;
+      if (!current && !(current = PyObject_GetAttr(self->core, str_current))) return NULL;
+      if (PyTuple_GetItem(e, R_DEV) != current) continue;
+      Py_DECREF(current);
+      Py_INCREF(e);
+      PyObject *z = reduce_run(e, x);
+      Py_DECREF(e);
+      if (z != Py_None) return z;
+      Py_DECREF(z);
+      return PyObject_CallFunctionObjArgs(self->fallback, x, NULL);
+    }
+    Py_XDECREF(current);
+  }
+  return PyObject_CallFunctionObjArgs(self->fallback, x, NULL);
+}
+
+static PyMethodDef reduce_methods[] = {
+    {"_remember", reduce_remember, METH_O,
+     "_remember(entry): the direct path for the entry's array kind (_array._reduce_default)."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyType_Slot reduce_slots[] = {
+    {Py_tp_doc, "A whole-array reduction's direct path: op(x) is x.sum() (kcc/_array.py)."},
+    {Py_tp_new, PyType_GenericNew},
+    {Py_tp_init, binop_init},
+    {Py_tp_dealloc, binop_dealloc},
+    {Py_tp_traverse, binop_traverse},
+    {Py_tp_clear, binop_clear},
+    {Py_tp_call, reduce_call},
+    {Py_tp_methods, reduce_methods},
+    {0, NULL},
+};
+
+static PyType_Spec reduce_spec = {
+    "kcc._fastlaunch.ReduceOp",
+    sizeof(BinaryOp),
+    0,
+    Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+    reduce_slots,
 };
 
 /* ---------------------------------------------------------------- JitLaunchBase
@@ -1924,6 +2108,7 @@ PyMODINIT_FUNC PyInit__fastlaunch(void) {
   PyObject *launch_type = PyType_FromSpec(&launch_spec);
   PyObject *jit_type = PyType_FromSpec(&jit_spec);
   PyObject *op_type = PyType_FromSpec(&binop_spec);
+  PyObject *red_type = PyType_FromSpec(&reduce_spec);
   PyObject *lock_type = PyType_FromSpec(&plock_spec);
   PyObject *mpool_type = PyType_FromSpec(&pool_spec);
   if (!kernel_type) kernel_type = PyType_FromSpec(&kernel_spec); /* kept: Launch() checks */
@@ -1940,16 +2125,18 @@ PyMODINIT_FUNC PyInit__fastlaunch(void) {
     str_free = PyUnicode_InternFromString("free");
     int_zero = PyLong_FromLong(0);
   }
-  if (!array_type || !launch_type || !jit_type || !op_type || !lock_type || !mpool_type ||
-      !kernel_type || !str_failed || !str_image || !str_free || !int_zero ||
+  if (!array_type || !launch_type || !jit_type || !op_type || !red_type || !lock_type ||
+      !mpool_type || !kernel_type || !str_failed || !str_image || !str_free || !int_zero ||
       add(m, "ArrayBase", array_type) || add(m, "KernelBase", kernel_type) ||
       add(m, "Launch", launch_type) || add(m, "JitLaunchBase", jit_type) ||
-      add(m, "BinaryOp", op_type) || add(m, "PoolLock", lock_type) ||
-      add(m, "PoolBase", mpool_type) || PyModule_AddIntConstant(m, "VERSION", FAST_VERSION)) {
+      add(m, "BinaryOp", op_type) || add(m, "ReduceOp", red_type) ||
+      add(m, "PoolLock", lock_type) || add(m, "PoolBase", mpool_type) ||
+      PyModule_AddIntConstant(m, "VERSION", FAST_VERSION)) {
     Py_XDECREF(array_type);
     Py_XDECREF(launch_type);
     Py_XDECREF(jit_type);
     Py_XDECREF(op_type);
+    Py_XDECREF(red_type);
     Py_XDECREF(lock_type);
     Py_XDECREF(mpool_type);
     Py_DECREF(m);
@@ -1964,6 +2151,7 @@ PyMODINIT_FUNC PyInit__fastlaunch(void) {
   Py_DECREF(launch_type);
   Py_DECREF(jit_type);
   Py_DECREF(op_type);
+  Py_DECREF(red_type);
   Py_DECREF(lock_type);
   Py_DECREF(mpool_type);
   return m;

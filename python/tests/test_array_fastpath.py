@@ -262,3 +262,32 @@ def test_bad_input_raises():
         op._remember((1, 2, 3))
     with pytest.raises(TypeError):
         fast.BinaryOp.__new__(fast.BinaryOp)(1, 2)  # not set up
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.float64, np.int32, np.int64, np.bool_])
+def test_whole_reductions(dt):
+    # Small (one launch) and large (partial results in a temporary, then a second launch)
+    # arrays, each reduction four times: from the third on in C (ReduceOp) where the
+    # extension is; a view, keyword arguments and a freed array take _reduce's path.
+    rng = np.random.default_rng()
+    for n in (1000, 300000):
+        for _ in range(4):
+            a = fresh(n, dt) if dt != np.bool_ else rng.random(n) < 0.999
+            x = kcc.asarray(a)
+            for what in ("sum", "max", "min", "all", "any"):
+                got, want = getattr(x, what)(), getattr(a, what)()
+                assert got.shape == () and got.dtype == want.dtype, (what, got, want)
+                if np.dtype(dt).kind == "f" and what == "sum":
+                    np.testing.assert_allclose(got.get(), want, rtol=1e-4)
+                else:
+                    np.testing.assert_array_equal(got.get(), want)
+            p = kcc.asarray(a[:20]).prod()
+            np.testing.assert_allclose(p.get(), a[:20].prod(), rtol=1e-5)
+        np.testing.assert_allclose(x[::2].sum().get(), a[::2].sum(), rtol=1e-4)
+        np.testing.assert_allclose(x.sum(axis=0).get(), a.sum(axis=0), rtol=1e-4)
+        np.testing.assert_array_equal(x.max(keepdims=True).get(), a.max(keepdims=True))
+    if FAST:
+        assert any(isinstance(e, tuple) for e in gc.get_referents(_array._FAST_REDUCE["sum"]))
+    x.free()
+    with pytest.raises(ValueError, match="freed"):
+        x.sum()
