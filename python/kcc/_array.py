@@ -1751,43 +1751,45 @@ def _install(cls):
         fill(self, value)
 
     fr = _FAST_REDUCE or {}
+    f_sum, f_prod, f_max, f_min, f_all, f_any = (fr.get(w) for w in ("sum", "prod", "max", "min",
+                                                                   "all", "any"))
 
-    def sum(self, axis=None, dtype=None, keepdims=False, out=None, _f=fr.get("sum")):
+    def sum(self, axis=None, dtype=None, keepdims=False, out=None):
         """NumPy's sum over `axis` (None: all): bool and integers add up in int64 (uint64)."""
-        if _f is not None and axis is None and dtype is None and keepdims is False and \
+        if f_sum is not None and axis is None and dtype is None and keepdims is False and \
                 out is None:
-            return _f(self)  # C: the plan's launch, else _reduce
+            return f_sum(self)  # C: the plan's launch, else _reduce
         return _reduce("sum", self, axis, dtype, keepdims, out)
 
-    def prod(self, axis=None, dtype=None, keepdims=False, out=None, _f=fr.get("prod")):
+    def prod(self, axis=None, dtype=None, keepdims=False, out=None):
         """NumPy's product over `axis` (None: all), in sum's types."""
-        if _f is not None and axis is None and dtype is None and keepdims is False and \
+        if f_prod is not None and axis is None and dtype is None and keepdims is False and \
                 out is None:
-            return _f(self)
+            return f_prod(self)
         return _reduce("prod", self, axis, dtype, keepdims, out)
 
-    def max(self, axis=None, keepdims=False, out=None, _f=fr.get("max")):
+    def max(self, axis=None, keepdims=False, out=None):
         """NumPy's maximum over `axis` (NaN wins); an empty array is a ValueError."""
-        if _f is not None and axis is None and keepdims is False and out is None:
-            return _f(self)
+        if f_max is not None and axis is None and keepdims is False and out is None:
+            return f_max(self)
         return _reduce("max", self, axis, None, keepdims, out)
 
-    def min(self, axis=None, keepdims=False, out=None, _f=fr.get("min")):
+    def min(self, axis=None, keepdims=False, out=None):
         """NumPy's minimum over `axis` (NaN wins); an empty array is a ValueError."""
-        if _f is not None and axis is None and keepdims is False and out is None:
-            return _f(self)
+        if f_min is not None and axis is None and keepdims is False and out is None:
+            return f_min(self)
         return _reduce("min", self, axis, None, keepdims, out)
 
-    def all(self, axis=None, keepdims=False, out=None, _f=fr.get("all")):
+    def all(self, axis=None, keepdims=False, out=None):
         """Whether every element over `axis` is non-zero (a bool array)."""
-        if _f is not None and axis is None and keepdims is False and out is None:
-            return _f(self)
+        if f_all is not None and axis is None and keepdims is False and out is None:
+            return f_all(self)
         return _reduce("all", self, axis, None, keepdims, out)
 
-    def any(self, axis=None, keepdims=False, out=None, _f=fr.get("any")):
+    def any(self, axis=None, keepdims=False, out=None):
         """Whether any element over `axis` is non-zero (a bool array)."""
-        if _f is not None and axis is None and keepdims is False and out is None:
-            return _f(self)
+        if f_any is not None and axis is None and keepdims is False and out is None:
+            return f_any(self)
         return _reduce("any", self, axis, None, keepdims, out)
 
     def mean_(self, axis=None, dtype=None, keepdims=False):
