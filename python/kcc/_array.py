@@ -182,7 +182,8 @@ def _promotion_key(a):
 # configuration, the result's shape and dtype, the launch's trailing values, the range (lo, hi)
 # of Python scalars the launch takes as they are): _binary's whole cost for whole arrays and
 # Python scalars that need no conversion kernel, the commonest calls, once their kernel has a
-# plan (_elementwise.py's "launch plans") that takes the operands as they are.
+# plan (_elementwise.py's "launch plans") that takes the operands as they are; False for a key
+# whose plan cannot be taken so (broadcasting, empty arrays), which is then not looked at again.
 _SAME = {}
 _WEAK = frozenset((int, float, bool))
 
@@ -203,7 +204,7 @@ def _binary(op, x, y, out=None):
     same = _same_key(op, x, y) if out is None else None
     if same is not None:
         hit = _SAME.get(same)
-        if hit is not None:
+        if hit:
             cfg, shape, zt, rest, lo, hi = hit
             # (A freed array, or a scalar the launch cannot take as it is, goes the full way,
             # which raises the array's error or converts the scalar as NumPy does.)
@@ -223,7 +224,14 @@ def _binary(op, x, y, out=None):
             k, ct = hit
             a = x if type(x) in _ARRAYS and x.dtype == ct else _cast_operand(x, ct)
             b = y if type(y) in _ARRAYS and y.dtype == ct else _cast_operand(y, ct)
-            return k(a, b) if out is None else k(a, b, out)
+            if out is not None:
+                return k(a, b, out)
+            z = k(a, b)
+            # Operand kinds met before with other shapes: this shape's direct path too.
+            if same is not None and (a is x or type(x) in _WEAK) and \
+                    (b is y or type(y) in _WEAK) and _SAME.get(same) is None:
+                _remember_same(same, k, x, y, a, b, ct)
+            return z
     np = _np()
     a, ta = _operand(x)
     b, tb = _operand(y)
@@ -278,15 +286,17 @@ def _remember_same(key, k, x, y, a, b, ct):
     """Keeps k's plan in _SAME under key when x and y are whole arrays (taken as they are) or
     Python scalars and the plan launches (operands, result, values the plan fixes), as most
     do."""
+    if len(_SAME) > 4096:
+        _SAME.clear()
     plan = k._plans.get(_plan_key((a, b)))
-    if plan is None:
+    if plan is None:  # (no plan: empty arrays)
+        _SAME[key] = False
         return
     cfg, news, src = plan
     want = tuple((0, j) if type(v) is _DA else (1, (j, ct)) for j, v in enumerate((x, y)))
     if len(news) != 1 or src[:3] != want + ((0, 2),) or any(kind != 3 for kind, _ in src[3:]):
+        _SAME[key] = False
         return
-    if len(_SAME) > 4096:
-        _SAME.clear()
     lo, hi = _exact_scalars(ct, type(x) if type(x) in _WEAK else type(y))
     _SAME[key] = (cfg, news[0][0], news[0][1], tuple(v for _, v in src[3:]), lo, hi)
 
