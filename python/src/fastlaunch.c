@@ -1374,7 +1374,9 @@ static PyObject *reduce_run(PyObject *e, PyObject *x) {
     Py_DECREF(z);
     return NULL;
   }
-  PyObject *off = ((const ArrayBase *)x)->off;
+  PyObject *off = ((const ArrayBase *)x)->off; /* held: a launch may run Python */
+  off = off ? off : int_zero;
+  Py_INCREF(off);
   for (Py_ssize_t i = 0; i < PyTuple_Size(launches); i++) {
     PyObject *l = PyTuple_GetItem(launches, i), *src = PyTuple_GetItem(l, 1);
     Py_ssize_t n = PyTuple_Size(src);
@@ -1384,7 +1386,7 @@ static PyObject *reduce_run(PyObject *e, PyObject *x) {
       PyObject *kv = PyTuple_GetItem(src, j), *v = PyTuple_GetItem(kv, 1);
       switch (PyLong_AsLong(PyTuple_GetItem(kv, 0))) { /* checked by valid_reduce_entry */
       case 0: v = x; break;
-      case 2: v = off ? off : int_zero; break;
+      case 2: v = off; break;
       case 4: v = z; break;
       case 5: v = partial; break;
       default: break;
@@ -1397,9 +1399,11 @@ static PyObject *reduce_run(PyObject *e, PyObject *x) {
     if (!r) goto fail;
     Py_DECREF(r);
   }
+  Py_DECREF(off);
   Py_XDECREF(partial);
   return z;
 fail:
+  Py_DECREF(off);
   Py_XDECREF(partial);
   Py_DECREF(z);
   return NULL;
