@@ -6,6 +6,7 @@ runs. NumPy's semantics are spelled out in C where C's differ: integer arithmeti
 (done in unsigned types: C's signed overflow is undefined), floor division and modulo round
 towards negative infinity (NumPy's npy_divmod for floats), integer division by zero gives 0.
 """
+import functools
 import math
 import operator
 
@@ -181,7 +182,8 @@ def _promotion_key(a):
 # configuration, the result's shape and dtype, the launch's trailing values, the range (lo, hi)
 # of Python scalars the launch takes as they are): _binary's whole cost for whole arrays and
 # Python scalars that need no conversion kernel, the commonest calls, once their kernel has a
-# plan (_elementwise.py's "launch plans") that takes the operands as they are.
+# plan (_elementwise.py's "launch plans") that takes the operands as they are; False for a key
+# whose plan cannot be taken so (broadcasting, empty arrays), which is then not looked at again.
 _SAME = {}
 _WEAK = frozenset((int, float, bool))
 
@@ -202,7 +204,7 @@ def _binary(op, x, y, out=None):
     same = _same_key(op, x, y) if out is None else None
     if same is not None:
         hit = _SAME.get(same)
-        if hit is not None:
+        if hit:
             cfg, shape, zt, rest, lo, hi = hit
             # (A freed array, or a scalar the launch cannot take as it is, goes the full way,
             # which raises the array's error or converts the scalar as NumPy does.)
@@ -210,6 +212,8 @@ def _binary(op, x, y, out=None):
                     (y._buf is not None if type(y) is _DA else lo <= y <= hi):
                 z = _core._new_array(shape, zt, same[-1])
                 cfg(x, y, z, *rest)
+                if _FAST_OPS is not None:
+                    _fast_remember(op, x, y, hit, same[-1])
                 return z
     kx, ky = _promotion_key(x), _promotion_key(y)
     if kx is not None and ky is not None:
@@ -220,7 +224,14 @@ def _binary(op, x, y, out=None):
             k, ct = hit
             a = x if type(x) in _ARRAYS and x.dtype == ct else _cast_operand(x, ct)
             b = y if type(y) in _ARRAYS and y.dtype == ct else _cast_operand(y, ct)
-            return k(a, b) if out is None else k(a, b, out)
+            if out is not None:
+                return k(a, b, out)
+            z = k(a, b)
+            # Operand kinds met before with other shapes: this shape's direct path too.
+            if same is not None and (a is x or type(x) in _WEAK) and \
+                    (b is y or type(y) in _WEAK) and _SAME.get(same) is None:
+                _remember_same(same, k, x, y, a, b, ct)
+            return z
     np = _np()
     a, ta = _operand(x)
     b, tb = _operand(y)
@@ -275,17 +286,40 @@ def _remember_same(key, k, x, y, a, b, ct):
     """Keeps k's plan in _SAME under key when x and y are whole arrays (taken as they are) or
     Python scalars and the plan launches (operands, result, values the plan fixes), as most
     do."""
+    if len(_SAME) > 4096:
+        _SAME.clear()
     plan = k._plans.get(_plan_key((a, b)))
-    if plan is None:
+    if plan is None:  # (no plan: empty arrays)
+        _SAME[key] = False
         return
     cfg, news, src = plan
     want = tuple((0, j) if type(v) is _DA else (1, (j, ct)) for j, v in enumerate((x, y)))
     if len(news) != 1 or src[:3] != want + ((0, 2),) or any(kind != 3 for kind, _ in src[3:]):
+        _SAME[key] = False
         return
-    if len(_SAME) > 4096:
-        _SAME.clear()
     lo, hi = _exact_scalars(ct, type(x) if type(x) in _WEAK else type(y))
     _SAME[key] = (cfg, news[0][0], news[0][1], tuple(v for _, v in src[3:]), lo, hi)
+
+
+# kcc._fastlaunch's operators (BinaryOp), per operation: x OP y through the direct path in one
+# C call once _binary hands them a _SAME entry; anything else they pass to _binary.
+_N = _core.N
+_FAST_OPS = {op: _N.fast.BinaryOp(functools.partial(_binary, op), _core)
+             for op in _BINARY} if _N.fast else None
+
+
+def _fast_remember(op, x, y, hit, dev):
+    """Hands _SAME entry `hit`, which x OP y just took, to the operator's C path, with what it
+    needs to make the result from the memory pool (its layout, the device's pool)."""
+    cfg, shape, zt, rest, lo, hi = hit
+    lay = _core._LAYOUT.get((shape, zt))
+    if lay is None or lay[5] is None or dev._pool is None or type(cfg) is not _N.fast.Launch:
+        return
+    xs = x.shape if type(x) is _DA else None
+    ys = y.shape if type(y) is _DA else None
+    _FAST_OPS[op]._remember((type(x) if xs is None else x.dtype, xs,
+                             type(y) if ys is None else y.dtype, ys, dev, cfg, rest, lo, hi,
+                             dev._pool, lay, shape, zt))
 
 
 def _exact_scalars(ct, t):
@@ -703,6 +737,47 @@ def _cumulative(what, a, axis, dtype, out):
                                      options=_EXACT)
     k(a, out, axis, rt)
     return out
+
+
+# kcc._fastlaunch's direct path of whole-array reductions with the defaults (x.sum()), per
+# reduction (ReduceOp): the ReductionKernel's plan launched in one C call, else _reduce.
+def _reduce_default(what, a):
+    """_reduce(what, a), then its plan handed to the C path when it can take it."""
+    z = _reduce(what, a)
+    if type(a) is _DA and a.base is None and a._off == 0 and a._buf is not None and a.size:
+        r = _REDUCERS.get((what, a.dtype, None))
+        pkey = _plan_key((a,))
+        plan = r._plans.get((pkey, None, False)) if r is not None and pkey is not None else None
+        if plan is not None:
+            _fast_remember_reduce(what, a, plan)
+    return z
+
+
+def _fast_remember_reduce(what, a, plan):
+    news, tmp, launches, nin = plan
+    dev = _core._current
+    if nin != 1 or len(news) != 1 or dev is None or dev._pool is None:
+        return
+    zshape, zt = news[0]
+    lay = _core._LAYOUT.get((zshape, zt))
+    if lay is None or lay[5] is None:
+        return
+    t = None
+    if tmp is not None:
+        tl = _core._LAYOUT.get(((tmp[0],), tmp[1]))
+        if tl is None or tl[5] is None:
+            return
+        t = (tl, (tmp[0],), tmp[1])
+    for cfg, src in launches:  # the array, its offset, values, the result and temporary only
+        if type(cfg) is not _N.fast.Launch or \
+                any(k == 1 or k in (0, 2, 4) and v != 0 for k, v in src):
+            return
+    _FAST_REDUCE[what]._remember((a.dtype, a.shape, a._st, dev, dev._pool, lay, zshape, zt, t,
+                                  tuple((cfg, tuple(src)) for cfg, src in launches)))
+
+
+_FAST_REDUCE = {w: _N.fast.ReduceOp(functools.partial(_reduce_default, w), _core)
+                for w in ("sum", "prod", "max", "min", "all", "any")} if _N.fast else None
 
 
 def _axis(axis):
@@ -1585,11 +1660,19 @@ def _install(cls):
     that implement them; _core's class keeps the memory and the copies."""
 
     def binop(op):
-        def f(self, other):
-            return _binary(op, self, other)
+        fop = _FAST_OPS[op] if _FAST_OPS is not None else None
+        if fop is not None:  # C: the direct path, else _binary
+            def f(self, other):
+                return fop(self, other)
 
-        def r(self, other):
-            return _binary(op, other, self)
+            def r(self, other):
+                return fop(other, self)
+        else:
+            def f(self, other):
+                return _binary(op, self, other)
+
+            def r(self, other):
+                return _binary(op, other, self)
 
         def i(self, other):
             res = _binary(op, self, other)
@@ -1677,28 +1760,46 @@ def _install(cls):
         """Sets every element to `value` (converted to the array's dtype)."""
         fill(self, value)
 
+    fr = _FAST_REDUCE or {}
+    f_sum, f_prod, f_max, f_min, f_all, f_any = (fr.get(w) for w in ("sum", "prod", "max", "min",
+                                                                   "all", "any"))
+
     def sum(self, axis=None, dtype=None, keepdims=False, out=None):
         """NumPy's sum over `axis` (None: all): bool and integers add up in int64 (uint64)."""
+        if f_sum is not None and axis is None and dtype is None and keepdims is False and \
+                out is None:
+            return f_sum(self)  # C: the plan's launch, else _reduce
         return _reduce("sum", self, axis, dtype, keepdims, out)
 
     def prod(self, axis=None, dtype=None, keepdims=False, out=None):
         """NumPy's product over `axis` (None: all), in sum's types."""
+        if f_prod is not None and axis is None and dtype is None and keepdims is False and \
+                out is None:
+            return f_prod(self)
         return _reduce("prod", self, axis, dtype, keepdims, out)
 
     def max(self, axis=None, keepdims=False, out=None):
         """NumPy's maximum over `axis` (NaN wins); an empty array is a ValueError."""
+        if f_max is not None and axis is None and keepdims is False and out is None:
+            return f_max(self)
         return _reduce("max", self, axis, None, keepdims, out)
 
     def min(self, axis=None, keepdims=False, out=None):
         """NumPy's minimum over `axis` (NaN wins); an empty array is a ValueError."""
+        if f_min is not None and axis is None and keepdims is False and out is None:
+            return f_min(self)
         return _reduce("min", self, axis, None, keepdims, out)
 
     def all(self, axis=None, keepdims=False, out=None):
         """Whether every element over `axis` is non-zero (a bool array)."""
+        if f_all is not None and axis is None and keepdims is False and out is None:
+            return f_all(self)
         return _reduce("all", self, axis, None, keepdims, out)
 
     def any(self, axis=None, keepdims=False, out=None):
-        """Whether some element over `axis` is non-zero (a bool array)."""
+        """Whether any element over `axis` is non-zero (a bool array)."""
+        if f_any is not None and axis is None and keepdims is False and out is None:
+            return f_any(self)
         return _reduce("any", self, axis, None, keepdims, out)
 
     def mean_(self, axis=None, dtype=None, keepdims=False):

@@ -563,9 +563,11 @@ _pool_on = [_pool_env()]
 _CLASS_OF = {}  # nbytes -> _size_class(nbytes), for the sizes met
 
 
-class MemoryPool:
+class MemoryPool(N.fast.PoolBase if N.fast else object):
     """A device's pool of memory blocks for kcc arrays (kcc.get_default_memory_pool()):
-    freed arrays' blocks are kept and reused by new arrays of the same size class."""
+    freed arrays' blocks are kept and reused by new arrays of the same size class. (With
+    kcc._fastlaunch, _free, _held, _lock, _used and _cached are fields of its C base, whose
+    new_array and DeviceArray finalizer take and give back blocks in the common cases.)"""
 
     def __init__(self, device):
         self.device = device
@@ -575,7 +577,9 @@ class MemoryPool:
         # next array of the same bytes and element type takes both, no libkcrt call at all.
         self._free = {}  # size class -> [records]
         self._held = []  # (queue handle or 1: several, record): blocks held back for streams
-        self._lock = threading.RLock()  # reentrant: a __del__ may free during an allocation
+        # reentrant: a __del__ may free during an allocation. kcc._fastlaunch's C paths read
+        # whether its PoolLock is held (they run only when it is not).
+        self._lock = N.fast.PoolLock() if N.fast else threading.RLock()
         self._used = 0  # bytes of blocks that arrays hold
         self._cached = 0  # bytes of blocks kept free (or held back)
 
@@ -779,7 +783,7 @@ class DeviceArray(N.fast.ArrayBase if N.fast else object):
         if len(_LAYOUT) > 4096:
             _LAYOUT.clear()
         _LAYOUT[(self.shape, self.dtype)] = (self.size, self.nbytes, self._st, self._et, nb,
-                                             tag if _pool_on[0] else None)
+                                             tag if _pool_on[0] else None, _size_class(nb))
 
     ndim = property(lambda self: len(self.shape), doc="The number of dimensions.")
     strides = property(lambda self: tuple(k * self.dtype.itemsize for k in self._st),
@@ -928,8 +932,9 @@ class DeviceArray(N.fast.ArrayBase if N.fast else object):
                                              self.nbytes))
         return self
 
-    _block = None  # a pool's array: its block's record (MemoryPool)
-    _exported = False  # its address went to another library (CUDA array interface, DLPack)
+    if not N.fast:  # with the extension, fields of the C base (None and False by default)
+        _block = None  # a pool's array: its block's record (MemoryPool)
+        _exported = False  # its address went to another library (CUDA array interface, DLPack)
 
     def free(self):
         """Releases the device memory now (else when the array is garbage collected): its
@@ -943,7 +948,8 @@ class DeviceArray(N.fast.ArrayBase if N.fast else object):
                 self._block = None
                 rec[0]._give_back(rec, self._queue, self._exported)
 
-    __del__ = free
+    if not N.fast:  # the C base's finalizer gives the block back (or calls free())
+        __del__ = free
 
 
 class _View(DeviceArray):
@@ -980,7 +986,8 @@ def _view(a, shape, strides, offset):
 
 
 # (shape, dtype) -> what DeviceArray.__init__ worked out for them: (size, nbytes, element
-# strides, element type, buffer bytes, type tag), so that _new_array skips it all.
+# strides, element type, buffer bytes, type tag, the buffer's size class), so that _new_array
+# skips it all (kcc._fastlaunch's new_array reads the same tuple).
 _LAYOUT = {}
 _new_object = (N.fast.ArrayBase if N.fast else object).__new__
 
@@ -992,6 +999,10 @@ def _new_array(shape, dtype, dev):
     lay = _LAYOUT.get((shape, dtype))
     if lay is None or lay[5] is None or not _pool_on[0]:
         return DeviceArray(shape, dtype, dev)
+    if _fast_new is not None and dev._pool is not None:  # a kept block of these bytes, in C
+        a = _fast_new(dev._pool, dev, lay, shape, dtype)
+        if a is not None:
+            return a
     a = _new_object(DeviceArray)
     a._buf = None
     a.shape, a.dtype, a.device = shape, dtype, dev
@@ -1002,8 +1013,11 @@ def _new_array(shape, dtype, dev):
     return a
 
 
+_fast_new = N.fast.new_array if N.fast else None
+
 if N.fast:
     N.fast.register_array(DeviceArray)
+    N.fast.register_pool(_pool_on, _pinned, _new_array)
 else:  # with the extension, a field of the C base (which a launch on a stream sets)
     DeviceArray._queue = None
 

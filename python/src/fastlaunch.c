@@ -40,7 +40,7 @@
 
 /* The version of the contract with _core.py (the parameter codes, setup()'s arguments):
  * _native.py refuses an extension of another version and falls back to ctypes. */
-#define FAST_VERSION 5
+#define FAST_VERSION 6
 
 /* Py_XSETREF is not in the limited API. */
 #define SETREF(dst, src)                                                                           \
@@ -61,8 +61,9 @@ static PyObject *texture_cls, *surface_cls;
 static PyObject *str_h, *str_device, *str_image;
 
 /* ---------------------------------------------------------------- ArrayBase
- * The base of kcc.DeviceArray: the fields a launch reads, as C fields rather than entries of
- * the instance dict. */
+ * The base of kcc.DeviceArray: the fields a launch reads, and those an array operation's result
+ * is made of (new_array() below fills them without running Python), as C fields rather than
+ * entries of the instance dict. */
 typedef struct {
   PyObject_HEAD void *buf; /* kcrt_buffer *; NULL: freed (or not yet made) */
   int et;                  /* kcrt_elem_type of the dtype, 0: none */
@@ -70,6 +71,11 @@ typedef struct {
   void *queue;             /* the kcrt_queue * of the launches on a kcc.Stream that used it:
                               NULL none (the default queue only), QUEUE_SEVERAL more than one.
                               The memory pool reuses its block only after that work is done. */
+  /* _core.DeviceArray's attributes (Python sets them as it would instance attributes): */
+  PyObject *shape, *dtype, *size, *nbytes, *st, *off;
+  PyObject *base;  /* a view's owner; NULL reads as None */
+  PyObject *block; /* a pool array's block record (_core.MemoryPool); NULL reads as None */
+  char exported;   /* its address went to another library: the block is not reused */
 } ArrayBase;
 
 #define QUEUE_SEVERAL ((void *)1)
@@ -126,11 +132,27 @@ static int array_set_buf(PyObject *o, PyObject *v, void *closure) {
 static int array_traverse(ArrayBase *self, visitproc visit, void *arg) {
   Py_VISIT(Py_TYPE(self));
   Py_VISIT(self->device);
+  Py_VISIT(self->shape);
+  Py_VISIT(self->dtype);
+  Py_VISIT(self->size);
+  Py_VISIT(self->nbytes);
+  Py_VISIT(self->st);
+  Py_VISIT(self->off);
+  Py_VISIT(self->base);
+  Py_VISIT(self->block);
   return 0;
 }
 
 static int array_clear(ArrayBase *self) {
   Py_CLEAR(self->device);
+  Py_CLEAR(self->shape);
+  Py_CLEAR(self->dtype);
+  Py_CLEAR(self->size);
+  Py_CLEAR(self->nbytes);
+  Py_CLEAR(self->st);
+  Py_CLEAR(self->off);
+  Py_CLEAR(self->base);
+  Py_CLEAR(self->block);
   return 0;
 }
 
@@ -143,6 +165,8 @@ static void array_dealloc(ArrayBase *self) {
   Py_DECREF(tp);
 }
 
+static void array_finalize(PyObject *self);
+
 static PyGetSetDef array_getset[] = {
     {"_buf", array_get_buf, array_set_buf, "the kcrt_buffer handle, or None", NULL},
     {"_queue", array_get_queue, array_set_queue,
@@ -153,6 +177,16 @@ static PyGetSetDef array_getset[] = {
 static PyMemberDef array_members[] = {
     {"_et", T_INT, offsetof(ArrayBase, et), 0, "kcrt element type of the dtype (0: none)"},
     {"device", T_OBJECT_EX, offsetof(ArrayBase, device), 0, "the kcc.Device"},
+    {"shape", T_OBJECT_EX, offsetof(ArrayBase, shape), 0, "the shape (a tuple)"},
+    {"dtype", T_OBJECT_EX, offsetof(ArrayBase, dtype), 0, "the numpy dtype"},
+    {"size", T_OBJECT_EX, offsetof(ArrayBase, size), 0, "the number of elements"},
+    {"nbytes", T_OBJECT_EX, offsetof(ArrayBase, nbytes), 0, "the bytes of the elements"},
+    {"_st", T_OBJECT_EX, offsetof(ArrayBase, st), 0, "element strides"},
+    {"_off", T_OBJECT_EX, offsetof(ArrayBase, off), 0, "a view's first element in the buffer"},
+    {"base", T_OBJECT, offsetof(ArrayBase, base), 0, "a view's: the array owning the memory"},
+    {"_block", T_OBJECT, offsetof(ArrayBase, block), 0, "a pool array's block record"},
+    {"_exported", T_BOOL, offsetof(ArrayBase, exported), 0,
+     "whether another library had its address (the block is not reused)"},
     {NULL, 0, 0, 0, NULL},
 };
 
@@ -162,6 +196,7 @@ static PyType_Slot array_slots[] = {
     {Py_tp_dealloc, array_dealloc},
     {Py_tp_traverse, array_traverse},
     {Py_tp_clear, array_clear},
+    {Py_tp_finalize, array_finalize},
     {Py_tp_getset, array_getset},
     {Py_tp_members, array_members},
     {0, NULL},
@@ -174,6 +209,352 @@ static PyType_Spec array_spec = {
     Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC,
     array_slots,
 };
+
+/* ---------------------------------------------------------------- the memory pool
+ * _core.MemoryPool keeps freed arrays' blocks for reuse (docs/python.md, "The memory pool"). Its
+ * state is here, as C fields of its base PoolBase, so that the commonest cases run without
+ * Python: new_array() makes an array operation's result from a kept block of the same bytes and
+ * type tag, and a DeviceArray's finalizer (array_finalize) puts its block back on its class's
+ * list. Everything else (a new block from the driver, another view, a block held back for a
+ * stream, statistics, free_all_blocks) stays MemoryPool's Python, which mutates the same fields.
+ *
+ * The pool's lock is PoolLock, a reentrant lock whose holder count C can read: the C paths run
+ * only while nobody holds it (a Python thread stopped inside a locked section would otherwise
+ * see its read-modify-write undone), and, holding the GIL, run no Python code between the first
+ * look at the pool and the last change, so they are atomic to every other thread. Anything
+ * that could run Python (a new object: the garbage collector, finalizers) comes before. */
+
+typedef struct {
+  PyObject_HEAD PyThread_type_lock lock;
+  unsigned long owner; /* the holder's thread ident while count > 0 */
+  long count;          /* how many times the holder took it: 0 free */
+} PoolLock;
+
+static PyTypeObject *plock_type;
+
+static int plock_init(PyObject *o, PyObject *args, PyObject *kw) {
+  PoolLock *self = (PoolLock *)o;
+  if ((kw && PyDict_Size(kw)) || PyTuple_Size(args)) {
+    PyErr_SetString(PyExc_TypeError, "PoolLock() takes no arguments");
+    return -1;
+  }
+  if (!self->lock && !(self->lock = PyThread_allocate_lock())) {
+    PyErr_SetString(PyExc_RuntimeError, "kcc: cannot make a lock");
+    return -1;
+  }
+  return 0;
+}
+
+static void plock_dealloc(PyObject *o) {
+  PoolLock *self = (PoolLock *)o;
+  PyTypeObject *tp = Py_TYPE(o);
+  if (self->lock) PyThread_free_lock(self->lock);
+  freefunc f = (freefunc)PyType_GetSlot(tp, Py_tp_free);
+  f(o);
+  Py_DECREF(tp);
+}
+
+static PyObject *plock_acquire(PyObject *o, PyObject *args) {
+  PoolLock *self = (PoolLock *)o;
+  int blocking = 1;
+  if (!PyArg_ParseTuple(args, "|p:acquire", &blocking)) return NULL;
+  if (!self->lock) {
+    PyErr_SetString(PyExc_TypeError, "kcc: a PoolLock that was not initialised");
+    return NULL;
+  }
+  unsigned long me = PyThread_get_thread_ident();
+  if (self->count && self->owner == me) { /* a finalizer's free inside a locked section */
+    self->count++;
+    Py_RETURN_TRUE;
+  }
+  if (!PyThread_acquire_lock(self->lock, NOWAIT_LOCK)) {
+    if (!blocking) Py_RETURN_FALSE;
+    PyThreadState *ts = PyEval_SaveThread(); /* the holder may need the GIL to finish */
+    PyThread_acquire_lock(self->lock, WAIT_LOCK);
+    PyEval_RestoreThread(ts);
+  }
+  self->owner = me;
+  self->count = 1;
+  Py_RETURN_TRUE;
+}
+
+static PyObject *plock_release(PyObject *o, PyObject *args) {
+  PoolLock *self = (PoolLock *)o;
+  (void)args;
+  if (!self->count || self->owner != PyThread_get_thread_ident()) {
+    PyErr_SetString(PyExc_RuntimeError, "cannot release un-acquired lock");
+    return NULL;
+  }
+  if (!--self->count) {
+    self->owner = 0;
+    PyThread_release_lock(self->lock);
+  }
+  Py_RETURN_NONE;
+}
+
+static PyObject *plock_enter(PyObject *o, PyObject *args) {
+  (void)args;
+  PyObject *noargs = PyTuple_New(0);
+  if (!noargs) return NULL;
+  PyObject *r = plock_acquire(o, noargs);
+  Py_DECREF(noargs);
+  return r;
+}
+
+static PyMethodDef plock_methods[] = {
+    {"acquire", plock_acquire, METH_VARARGS, "acquire(blocking=True) -> bool"},
+    {"release", plock_release, METH_NOARGS, "release()"},
+    {"__enter__", plock_enter, METH_NOARGS, "acquire()"},
+    {"__exit__", plock_release, METH_VARARGS, "release()"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyMemberDef plock_members[] = {
+    {"_count", T_LONG, offsetof(PoolLock, count), READONLY, "how many times it is held"},
+    {NULL, 0, 0, 0, NULL},
+};
+
+static PyType_Slot plock_slots[] = {
+    {Py_tp_doc, "The memory pool's reentrant lock, whose holder count the C paths read."},
+    {Py_tp_new, PyType_GenericNew},
+    {Py_tp_init, plock_init},
+    {Py_tp_dealloc, plock_dealloc},
+    {Py_tp_methods, plock_methods},
+    {Py_tp_members, plock_members},
+    {0, NULL},
+};
+
+static PyType_Spec plock_spec = {
+    "kcc._fastlaunch.PoolLock", sizeof(PoolLock), 0, Py_TPFLAGS_DEFAULT, plock_slots,
+};
+
+typedef struct {
+  PyObject_HEAD PyObject *free; /* dict: size class -> list of block records */
+  PyObject *held;               /* list: (queue, record) held back for streams */
+  PyObject *lock;               /* a PoolLock */
+  long long used, cached;       /* bytes of blocks arrays hold, bytes kept */
+} PoolBase;
+
+static PyTypeObject *pool_type;
+
+static int pool_traverse(PoolBase *self, visitproc visit, void *arg) {
+  Py_VISIT(Py_TYPE(self));
+  Py_VISIT(self->free);
+  Py_VISIT(self->held);
+  Py_VISIT(self->lock);
+  return 0;
+}
+
+static int pool_clear(PoolBase *self) {
+  Py_CLEAR(self->free);
+  Py_CLEAR(self->held);
+  Py_CLEAR(self->lock);
+  return 0;
+}
+
+static void pool_dealloc(PoolBase *self) {
+  PyTypeObject *tp = Py_TYPE(self);
+  PyObject_GC_UnTrack(self);
+  pool_clear(self);
+  freefunc f = (freefunc)PyType_GetSlot(tp, Py_tp_free);
+  f(self);
+  Py_DECREF(tp);
+}
+
+static PyMemberDef pool_members[] = {
+    {"_free", T_OBJECT, offsetof(PoolBase, free), 0, "size class -> [block records]"},
+    {"_held", T_OBJECT, offsetof(PoolBase, held), 0, "[(queue, record)] held for streams"},
+    {"_lock", T_OBJECT, offsetof(PoolBase, lock), 0, "the pool's PoolLock"},
+    {"_used", T_LONGLONG, offsetof(PoolBase, used), 0, "bytes of blocks that arrays hold"},
+    {"_cached", T_LONGLONG, offsetof(PoolBase, cached), 0, "bytes of blocks kept"},
+    {NULL, 0, 0, 0, NULL},
+};
+
+static PyType_Slot pool_slots[] = {
+    {Py_tp_doc, "The C fields of kcc.MemoryPool."},
+    {Py_tp_new, PyType_GenericNew},
+    {Py_tp_dealloc, pool_dealloc},
+    {Py_tp_traverse, pool_traverse},
+    {Py_tp_clear, pool_clear},
+    {Py_tp_members, pool_members},
+    {0, NULL},
+};
+
+static PyType_Spec pool_spec = {
+    "kcc._fastlaunch.PoolBase",
+    sizeof(PoolBase),
+    0,
+    Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC,
+    pool_slots,
+};
+
+/* register_pool()'s: _core._pool_on (a list: [whether pools are on]), _core._pinned (the set of
+ * buffers an interrupted wait still uses: never freed), _core._new_array (Python's way). */
+static PyObject *pool_on_list, *pinned_set, *new_array_py;
+static PyObject *int_zero, *str_free;
+
+static int pools_on(void) {
+  return pool_on_list && PyList_CheckExact(pool_on_list) && PyList_Size(pool_on_list) == 1 &&
+         PyList_GetItem(pool_on_list, 0) == Py_True;
+}
+
+/* The pool when its C path may run now: a PoolBase whose lock nobody holds. */
+static PoolBase *pool_ready(PyObject *o) {
+  if (!pool_type || !o || !PyObject_TypeCheck(o, pool_type)) return NULL;
+  PoolBase *p = (PoolBase *)o;
+  if (!p->lock || Py_TYPE(p->lock) != plock_type || ((PoolLock *)p->lock)->count) return NULL;
+  return p->free && PyDict_CheckExact(p->free) ? p : NULL;
+}
+
+/* A block record as MemoryPool makes them: [pool, block, size class, view, view's bytes,
+ * view's type tag, whether to keep it when freed]. */
+enum { REC_POOL, REC_BLOCK, REC_CLASS, REC_VIEW, REC_BYTES, REC_TAG, REC_KEEP, REC_N };
+
+static int is_record(PyObject *r) {
+  return r && PyList_CheckExact(r) && PyList_Size(r) == REC_N;
+}
+
+/* a == b for exact ints, or exact tuples of them: no Python code runs. */
+static int same_value(PyObject *a, PyObject *b) {
+  if (a == b) return 1;
+  if (!((PyLong_CheckExact(a) && PyLong_CheckExact(b)) ||
+        (PyTuple_CheckExact(a) && PyTuple_CheckExact(b))))
+    return 0;
+  int r = PyObject_RichCompareBool(a, b, Py_EQ);
+  if (r < 0) PyErr_Clear();
+  return r == 1;
+}
+
+/* A new DeviceArray of (shape, dtype) on dev from a block `pool` keeps for its size class
+ * with a view of the same bytes and type tag (the common case: the same operation's result
+ * again), as _core._new_array would make it. lay is _core._LAYOUT's (size, nbytes, element
+ * strides, element type, buffer bytes, type tag, size class). Py_None (a new reference) when
+ * the C path cannot (no such block, the lock held, pools off): Python's way decides. */
+static PyObject *new_array(PyObject *pool, PyObject *dev, PyObject *lay, PyObject *shape,
+                           PyObject *dtype) {
+  if (!device_array_cls || !PyTuple_CheckExact(lay) || PyTuple_Size(lay) != 7 || !pools_on())
+    Py_RETURN_NONE;
+  PyObject *cls = PyTuple_GetItem(lay, 6);
+  int et = (int)PyLong_AsLong(PyTuple_GetItem(lay, 3));
+  if ((et == -1 && PyErr_Occurred()) || !PyLong_CheckExact(cls)) {
+    PyErr_Clear();
+    Py_RETURN_NONE;
+  }
+  long long c = PyLong_AsLongLong(cls);
+  if (c == -1 && PyErr_Occurred()) return NULL;
+  /* The object first: making it may run the garbage collector, whose finalizers give blocks
+   * back to the pool. From here on no Python code runs. */
+  allocfunc alloc = (allocfunc)PyType_GetSlot((PyTypeObject *)device_array_cls, Py_tp_alloc);
+  ArrayBase *a = (ArrayBase *)alloc((PyTypeObject *)device_array_cls, 0);
+  if (!a) return NULL;
+  PoolBase *p = pool_ready(pool);
+  PyObject *lst = p ? PyDict_GetItemWithError(p->free, cls) : NULL; /* borrowed */
+  Py_ssize_t n = lst && PyList_CheckExact(lst) ? PyList_Size(lst) : 0;
+  PyObject *rec = n ? PyList_GetItem(lst, n - 1) : NULL; /* _malloc's lst.pop() */
+  void *view = NULL;
+  if (is_record(rec) && same_value(PyList_GetItem(rec, REC_BYTES), PyTuple_GetItem(lay, 4)) &&
+      same_value(PyList_GetItem(rec, REC_TAG), PyTuple_GetItem(lay, 5)))
+    view = PyLong_AsVoidPtr(PyList_GetItem(rec, REC_VIEW));
+  if (!view) {
+    PyErr_Clear();
+    Py_DECREF(a); /* its finalizer: nothing to free */
+    Py_RETURN_NONE;
+  }
+  Py_INCREF(rec);
+  if (PyList_SetSlice(lst, n - 1, n, NULL)) {
+    Py_DECREF(rec);
+    Py_DECREF(a);
+    return NULL;
+  }
+  p->cached -= c;
+  p->used += c;
+  a->buf = view;
+  a->et = et;
+  Py_INCREF(dev);
+  a->device = dev;
+  Py_INCREF(shape);
+  a->shape = shape;
+  Py_INCREF(dtype);
+  a->dtype = dtype;
+  a->size = PyTuple_GetItem(lay, 0);
+  Py_INCREF(a->size);
+  a->nbytes = PyTuple_GetItem(lay, 1);
+  Py_INCREF(a->nbytes);
+  a->st = PyTuple_GetItem(lay, 2);
+  Py_INCREF(a->st);
+  Py_INCREF(int_zero);
+  a->off = int_zero;
+  a->block = rec; /* our reference */
+  return (PyObject *)a;
+}
+
+/* new_array(pool, device, layout, shape, dtype) from Python (_core._new_array). */
+static PyObject *fast_new_array(PyObject *m, PyObject *args) {
+  (void)m;
+  if (!PyTuple_CheckExact(args) || PyTuple_Size(args) != 5) {
+    PyErr_SetString(PyExc_TypeError, "new_array(pool, device, layout, shape, dtype)");
+    return NULL;
+  }
+  return new_array(PyTuple_GetItem(args, 0), PyTuple_GetItem(args, 1), PyTuple_GetItem(args, 2),
+                   PyTuple_GetItem(args, 3), PyTuple_GetItem(args, 4));
+}
+
+/* MemoryPool._give_back's common case in C: a pool array used on the default queue only, its
+ * block a size class's, pools on, nothing pinned, and the class's list there (its first block
+ * goes through Python's setdefault). 1 done, 0 not (nothing changed). */
+static int give_back(ArrayBase *a) {
+  if ((PyObject *)Py_TYPE(a) != device_array_cls || a->exported || a->queue || !pools_on())
+    return 0;
+  if (!pinned_set || !PyAnySet_CheckExact(pinned_set) || PySet_Size(pinned_set)) return 0;
+  PyObject *rec = a->block;
+  if (!is_record(rec) || PyList_GetItem(rec, REC_KEEP) != Py_True) return 0;
+  PoolBase *p = pool_ready(PyList_GetItem(rec, REC_POOL));
+  PyObject *cls = PyList_GetItem(rec, REC_CLASS);
+  if (!p || !PyLong_CheckExact(cls)) return 0;
+  long long c = PyLong_AsLongLong(cls);
+  PyObject *lst = c == -1 && PyErr_Occurred() ? NULL : PyDict_GetItemWithError(p->free, cls);
+  if (!lst || !PyList_CheckExact(lst) || PyList_Append(lst, rec)) {
+    PyErr_Clear();
+    return 0;
+  }
+  a->buf = NULL;
+  a->block = NULL;
+  Py_DECREF(rec); /* the list holds it */
+  p->used -= c;
+  p->cached += c;
+  return 1;
+}
+
+/* A DeviceArray's __del__: its block back to the pool, in C where give_back() can, else
+ * through its Python free() (the driver's free, a block held back for a stream...). */
+static void array_finalize(PyObject *o) {
+  ArrayBase *self = (ArrayBase *)o;
+  if (!self->buf) return;
+  PyObject *et, *ev, *tb;
+  PyErr_Fetch(&et, &ev, &tb);
+  if (!give_back(self)) {
+    PyObject *r = str_free ? PyObject_CallMethodObjArgs(o, str_free, NULL) : NULL;
+    if (r)
+      Py_DECREF(r);
+    else if (PyErr_Occurred())
+      PyErr_WriteUnraisable(o);
+  }
+  PyErr_Restore(et, ev, tb);
+}
+
+static PyObject *fast_register_pool(PyObject *m, PyObject *args) {
+  (void)m;
+  PyObject *on, *pinned, *fn;
+  if (!PyArg_ParseTuple(args, "O!O!O:register_pool", &PyList_Type, &on, &PySet_Type, &pinned, &fn))
+    return NULL;
+  Py_INCREF(on);
+  SETREF(pool_on_list, on);
+  Py_INCREF(pinned);
+  SETREF(pinned_set, pinned);
+  Py_INCREF(fn);
+  SETREF(new_array_py, fn);
+  Py_RETURN_NONE;
+}
 
 /* ---------------------------------------------------------------- KernelBase */
 
@@ -686,6 +1067,434 @@ static PyType_Spec launch_spec = {
     0,
     Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
     launch_slots,
+};
+
+/* ---------------------------------------------------------------- BinaryOp
+ * An array operator's direct path (kcc/_array.py, _SAME): `x + y` of whole kcc arrays and
+ * Python scalars, once _binary has found the operands' kinds a plan that takes them as they
+ * are, is one C call: the operands matched against the entries _binary handed over, the result
+ * made from the memory pool (new_array), the plan's launch. Anything else, or any check that
+ * fails (a freed array, a scalar outside the range the launch converts exactly), is _binary's
+ * (the fallback), which raises what it raises and may hand over another entry.
+ *
+ * An entry is the tuple (x kind, x shape, y kind, y shape, device, launch, trailing values,
+ * lo, hi, pool, result layout, result shape, result dtype): an operand's kind is its dtype
+ * (an array, shape its shape tuple) or its Python type (a scalar, shape None); device the
+ * _core._current it holds for; lo and hi the scalars' range; layout as new_array's. */
+enum { OP_MEMO = 8 };
+enum {
+  E_XK,
+  E_XSHAPE,
+  E_YK,
+  E_YSHAPE,
+  E_DEV,
+  E_LAUNCH,
+  E_REST,
+  E_LO,
+  E_HI,
+  E_POOL,
+  E_LAY,
+  E_ZSHAPE,
+  E_ZDTYPE,
+  E_N
+};
+
+typedef struct {
+  PyObject_HEAD PyObject *fallback; /* _binary for this operator: fallback(x, y) */
+  PyObject *core;                   /* kcc._core: its _current */
+  PyObject *memo[OP_MEMO];          /* entries, replaced in turn */
+  int next;
+} BinaryOp;
+
+static PyTypeObject *launch_type_obj;
+static PyObject *str_current; /* (defined with JitLaunchBase's names) */
+
+static int binop_traverse(BinaryOp *self, visitproc visit, void *arg) {
+  Py_VISIT(Py_TYPE(self));
+  Py_VISIT(self->fallback);
+  Py_VISIT(self->core);
+  for (int i = 0; i < OP_MEMO; i++) Py_VISIT(self->memo[i]);
+  return 0;
+}
+
+static int binop_clear(BinaryOp *self) {
+  Py_CLEAR(self->fallback);
+  Py_CLEAR(self->core);
+  for (int i = 0; i < OP_MEMO; i++) Py_CLEAR(self->memo[i]);
+  return 0;
+}
+
+static void binop_dealloc(BinaryOp *self) {
+  PyTypeObject *tp = Py_TYPE(self);
+  PyObject_GC_UnTrack(self);
+  binop_clear(self);
+  freefunc f = (freefunc)PyType_GetSlot(tp, Py_tp_free);
+  f(self);
+  Py_DECREF(tp);
+}
+
+/* BinaryOp(fallback, core). */
+static int binop_init(PyObject *o, PyObject *args, PyObject *kw) {
+  BinaryOp *self = (BinaryOp *)o;
+  PyObject *fallback, *core;
+  if (kw && PyDict_Size(kw)) {
+    PyErr_SetString(PyExc_TypeError, "BinaryOp() takes no keyword arguments");
+    return -1;
+  }
+  if (!PyArg_ParseTuple(args, "OO:BinaryOp", &fallback, &core)) return -1;
+  Py_INCREF(fallback);
+  SETREF(self->fallback, fallback);
+  Py_INCREF(core);
+  SETREF(self->core, core);
+  return 0;
+}
+
+/* Whether operand v is of kind k (shape: an array's; None: a scalar's type). */
+static int operand_is(PyObject *v, PyObject *k, PyObject *shape) {
+  if (shape == Py_None) return (PyObject *)Py_TYPE(v) == k;
+  if ((PyObject *)Py_TYPE(v) != device_array_cls) return 0;
+  const ArrayBase *a = (const ArrayBase *)v;
+  return a->dtype == k && a->shape && same_value(a->shape, shape);
+}
+
+/* Whether the launch takes operand v as it is: an array not freed, a scalar in [lo, hi]. */
+static int operand_ok(PyObject *v, PyObject *shape, PyObject *lo, PyObject *hi) {
+  if (shape != Py_None) return ((const ArrayBase *)v)->buf != NULL;
+  int r = PyObject_RichCompareBool(lo, v, Py_LE);
+  if (r == 1) r = PyObject_RichCompareBool(v, hi, Py_LE);
+  if (r < 0) PyErr_Clear();
+  return r == 1;
+}
+
+static int valid_entry(PyObject *e) {
+  if (!PyTuple_CheckExact(e) || PyTuple_Size(e) != E_N) return 0;
+  for (int s = E_XSHAPE; s <= E_YSHAPE; s += E_YSHAPE - E_XSHAPE) {
+    PyObject *shape = PyTuple_GetItem(e, s), *k = PyTuple_GetItem(e, s - 1);
+    if (shape == Py_None ? !PyType_Check(k) : !PyTuple_CheckExact(shape)) return 0;
+  }
+  PyObject *lay = PyTuple_GetItem(e, E_LAY);
+  return Py_TYPE(PyTuple_GetItem(e, E_LAUNCH)) == launch_type_obj &&
+         PyTuple_CheckExact(PyTuple_GetItem(e, E_REST)) && PyTuple_CheckExact(lay) &&
+         PyTuple_Size(lay) == 7;
+}
+
+/* Whether two entries are for the same operand kinds and device: the shapes (odd indices)
+ * compared by value, the rest by identity, as operand_is() compares them. */
+static int same_kinds(PyObject *a, PyObject *b) {
+  for (int i = E_XK; i <= E_DEV; i++) {
+    PyObject *u = PyTuple_GetItem(a, i), *v = PyTuple_GetItem(b, i);
+    if (u != v && !(i % 2 && same_value(u, v))) return 0;
+  }
+  return 1;
+}
+
+/* op._remember(entry): _binary's direct path for these operand kinds, from now on in C. */
+static PyObject *binop_remember(PyObject *o, PyObject *e) {
+  BinaryOp *self = (BinaryOp *)o;
+  if (!valid_entry(e)) {
+    PyErr_SetString(PyExc_TypeError, "BinaryOp._remember: not an entry");
+    return NULL;
+  }
+  int slot = -1;
+  for (int i = 0; i < OP_MEMO && slot < 0; i++)
+    if (self->memo[i] && same_kinds(self->memo[i], e)) slot = i;
+  if (slot < 0) {
+    slot = self->next;
+    self->next = (self->next + 1) % OP_MEMO;
+  }
+  Py_INCREF(e);
+  SETREF(self->memo[slot], e);
+  Py_RETURN_NONE;
+}
+
+/* An operation's result: new_array's, else (no kept block to take) _core._new_array's. */
+static PyObject *result_array(PyObject *pool, PyObject *dev, PyObject *lay, PyObject *shape,
+                              PyObject *dtype) {
+  PyObject *z = new_array(pool, dev, lay, shape, dtype);
+  if (z != Py_None) return z;
+  Py_DECREF(z);
+  if (!new_array_py) {
+    PyErr_SetString(PyExc_TypeError, "kcc: the memory pool was not registered");
+    return NULL;
+  }
+  return PyObject_CallFunctionObjArgs(new_array_py, shape, dtype, dev, NULL);
+}
+
+/* The entry's launch with x, y and a new result: the result, Py_None (a new reference) when
+ * the operands are not the launch's to take, NULL with the launch's exception. */
+static PyObject *binop_run(PyObject *e, PyObject *x, PyObject *y) {
+  PyObject *lo = PyTuple_GetItem(e, E_LO), *hi = PyTuple_GetItem(e, E_HI);
+  if (!operand_ok(x, PyTuple_GetItem(e, E_XSHAPE), lo, hi) ||
+      !operand_ok(y, PyTuple_GetItem(e, E_YSHAPE), lo, hi))
+    Py_RETURN_NONE;
+  PyObject *dev = PyTuple_GetItem(e, E_DEV), *shape = PyTuple_GetItem(e, E_ZSHAPE),
+           *dtype = PyTuple_GetItem(e, E_ZDTYPE);
+  PyObject *z =
+      result_array(PyTuple_GetItem(e, E_POOL), dev, PyTuple_GetItem(e, E_LAY), shape, dtype);
+  if (!z) return NULL;
+  PyObject *rest = PyTuple_GetItem(e, E_REST);
+  Py_ssize_t nrest = PyTuple_Size(rest);
+  PyObject *call = PyTuple_New(3 + nrest);
+  if (!call) {
+    Py_DECREF(z);
+    return NULL;
+  }
+  PyObject *first[3] = {x, y, z};
+  for (int i = 0; i < 3; i++) {
+    Py_INCREF(first[i]);
+    PyTuple_SetItem(call, i, first[i]);
+  }
+  for (Py_ssize_t i = 0; i < nrest; i++) {
+    PyObject *v = PyTuple_GetItem(rest, i);
+    Py_INCREF(v);
+    PyTuple_SetItem(call, 3 + i, v);
+  }
+  PyObject *r = launch_call((Launch *)PyTuple_GetItem(e, E_LAUNCH), call, NULL);
+  Py_DECREF(call);
+  if (!r) {
+    Py_DECREF(z);
+    return NULL;
+  }
+  Py_DECREF(r);
+  return z;
+}
+
+/* op(x, y): x OP y. */
+static PyObject *binop_call(PyObject *o, PyObject *args, PyObject *kw) {
+  BinaryOp *self = (BinaryOp *)o;
+  PyObject *x, *y;
+  if (kw && PyDict_Size(kw)) {
+    PyErr_SetString(PyExc_TypeError, "a kcc operator takes no keyword arguments");
+    return NULL;
+  }
+  if (!PyArg_UnpackTuple(args, "operator", 2, 2, &x, &y)) return NULL;
+  if (!self->fallback || !self->core) {
+    PyErr_SetString(PyExc_TypeError, "kcc: an operator that kcc did not set up");
+    return NULL;
+  }
+  PyObject *current = NULL;
+  for (int i = 0; i < OP_MEMO; i++) {
+    PyObject *e = self->memo[i];
+    if (!e || !operand_is(x, PyTuple_GetItem(e, E_XK), PyTuple_GetItem(e, E_XSHAPE)) ||
+        !operand_is(y, PyTuple_GetItem(e, E_YK), PyTuple_GetItem(e, E_YSHAPE)))
+      continue;
+    if (!current && !(current = PyObject_GetAttr(self->core, str_current))) return NULL;
+    if (PyTuple_GetItem(e, E_DEV) != current) continue;
+    Py_DECREF(current);
+    Py_INCREF(e); /* the launch may run Python that replaces the entry */
+    PyObject *z = binop_run(e, x, y);
+    Py_DECREF(e);
+    if (z != Py_None) return z;
+    Py_DECREF(z);
+    return PyObject_CallFunctionObjArgs(self->fallback, x, y, NULL);
+  }
+  Py_XDECREF(current);
+  return PyObject_CallFunctionObjArgs(self->fallback, x, y, NULL);
+}
+
+static PyMethodDef binop_methods[] = {
+    {"_remember", binop_remember, METH_O,
+     "_remember(entry): the direct path for the entry's operand kinds (_array._binary)."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyType_Slot binop_slots[] = {
+    {Py_tp_doc, "An array operator's direct path: op(x, y) is x OP y (kcc/_array.py)."},
+    {Py_tp_new, PyType_GenericNew},
+    {Py_tp_init, binop_init},
+    {Py_tp_dealloc, binop_dealloc},
+    {Py_tp_traverse, binop_traverse},
+    {Py_tp_clear, binop_clear},
+    {Py_tp_call, binop_call},
+    {Py_tp_methods, binop_methods},
+    {0, NULL},
+};
+
+static PyType_Spec binop_spec = {
+    "kcc._fastlaunch.BinaryOp",
+    sizeof(BinaryOp),
+    0,
+    Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+    binop_slots,
+};
+
+/* ---------------------------------------------------------------- ReduceOp
+ * A whole-array reduction's direct path (`x.sum()`, kcc/_array.py's _FAST_REDUCE): as BinaryOp,
+ * for the reductions of a whole kcc array with the defaults (no axis, dtype, keepdims or out),
+ * once the ReductionKernel has a plan for it. An entry is the tuple (dtype, shape, element
+ * strides, device, pool, result layout, result shape, result dtype, temporary, launches):
+ * temporary None or (layout, shape, dtype) of the partial results of a reduction in two
+ * launches; launches a tuple of (launch, sources), each source a (kind, value) pair as the
+ * plan's (_elementwise.py, ReductionKernel._run_plan): 0 the array, 2 its offset, 3 the value,
+ * 4 the result, 5 the temporary. */
+enum { R_XK, R_XSHAPE, R_XST, R_DEV, R_POOL, R_LAY, R_ZSHAPE, R_ZDTYPE, R_TMP, R_LAUNCHES, R_N };
+
+static int valid_reduce_entry(PyObject *e) {
+  if (!PyTuple_CheckExact(e) || PyTuple_Size(e) != R_N ||
+      !PyTuple_CheckExact(PyTuple_GetItem(e, R_XSHAPE)) ||
+      !PyTuple_CheckExact(PyTuple_GetItem(e, R_XST)))
+    return 0;
+  PyObject *lay = PyTuple_GetItem(e, R_LAY), *tmp = PyTuple_GetItem(e, R_TMP),
+           *launches = PyTuple_GetItem(e, R_LAUNCHES);
+  if (!PyTuple_CheckExact(lay) || PyTuple_Size(lay) != 7) return 0;
+  if (tmp != Py_None && (!PyTuple_CheckExact(tmp) || PyTuple_Size(tmp) != 3)) return 0;
+  if (!PyTuple_CheckExact(launches)) return 0;
+  for (Py_ssize_t i = 0; i < PyTuple_Size(launches); i++) {
+    PyObject *l = PyTuple_GetItem(launches, i);
+    if (!PyTuple_CheckExact(l) || PyTuple_Size(l) != 2 ||
+        Py_TYPE(PyTuple_GetItem(l, 0)) != launch_type_obj ||
+        !PyTuple_CheckExact(PyTuple_GetItem(l, 1)))
+      return 0;
+    PyObject *src = PyTuple_GetItem(l, 1);
+    for (Py_ssize_t j = 0; j < PyTuple_Size(src); j++) {
+      PyObject *kv = PyTuple_GetItem(src, j);
+      if (!PyTuple_CheckExact(kv) || PyTuple_Size(kv) != 2) return 0;
+      long kind = PyLong_AsLong(PyTuple_GetItem(kv, 0));
+      if (kind < 0 || kind == 1 || kind > 5 || (kind == 5 && tmp == Py_None)) {
+        PyErr_Clear();
+        return 0;
+      }
+    }
+  }
+  return 1;
+}
+
+/* The entry's launches for x: the result, Py_None when x is freed, NULL with an exception. */
+static PyObject *reduce_run(PyObject *e, PyObject *x) {
+  if (!((const ArrayBase *)x)->buf) Py_RETURN_NONE;
+  PyObject *pool = PyTuple_GetItem(e, R_POOL), *dev = PyTuple_GetItem(e, R_DEV),
+           *tmp = PyTuple_GetItem(e, R_TMP), *launches = PyTuple_GetItem(e, R_LAUNCHES);
+  PyObject *z = result_array(pool, dev, PyTuple_GetItem(e, R_LAY), PyTuple_GetItem(e, R_ZSHAPE),
+                             PyTuple_GetItem(e, R_ZDTYPE));
+  if (!z) return NULL;
+  PyObject *partial = NULL;
+  if (tmp != Py_None &&
+      !(partial = result_array(pool, dev, PyTuple_GetItem(tmp, 0), PyTuple_GetItem(tmp, 1),
+                               PyTuple_GetItem(tmp, 2)))) {
+    Py_DECREF(z);
+    return NULL;
+  }
+  PyObject *off = ((const ArrayBase *)x)->off; /* held: a launch may run Python */
+  off = off ? off : int_zero;
+  Py_INCREF(off);
+  for (Py_ssize_t i = 0; i < PyTuple_Size(launches); i++) {
+    PyObject *l = PyTuple_GetItem(launches, i), *src = PyTuple_GetItem(l, 1);
+    Py_ssize_t n = PyTuple_Size(src);
+    PyObject *call = PyTuple_New(n);
+    if (!call) goto fail;
+    for (Py_ssize_t j = 0; j < n; j++) {
+      PyObject *kv = PyTuple_GetItem(src, j), *v = PyTuple_GetItem(kv, 1);
+      switch (PyLong_AsLong(PyTuple_GetItem(kv, 0))) { /* checked by valid_reduce_entry */
+      case 0: v = x; break;
+      case 2: v = off; break;
+      case 4: v = z; break;
+      case 5: v = partial; break;
+      default: break;
+      }
+      Py_INCREF(v);
+      PyTuple_SetItem(call, j, v);
+    }
+    PyObject *r = launch_call((Launch *)PyTuple_GetItem(l, 0), call, NULL);
+    Py_DECREF(call);
+    if (!r) goto fail;
+    Py_DECREF(r);
+  }
+  Py_DECREF(off);
+  Py_XDECREF(partial);
+  return z;
+fail:
+  Py_DECREF(off);
+  Py_XDECREF(partial);
+  Py_DECREF(z);
+  return NULL;
+}
+
+/* op._remember(entry) and op(x): as BinaryOp's, with one operand. */
+static PyObject *reduce_remember(PyObject *o, PyObject *e) {
+  BinaryOp *self = (BinaryOp *)o;
+  if (!valid_reduce_entry(e)) {
+    PyErr_SetString(PyExc_TypeError, "ReduceOp._remember: not an entry");
+    return NULL;
+  }
+  int slot = -1;
+  for (int i = 0; i < OP_MEMO && slot < 0; i++) {
+    PyObject *m = self->memo[i];
+    if (m && PyTuple_GetItem(m, R_XK) == PyTuple_GetItem(e, R_XK) &&
+        PyTuple_GetItem(m, R_DEV) == PyTuple_GetItem(e, R_DEV) &&
+        same_value(PyTuple_GetItem(m, R_XSHAPE), PyTuple_GetItem(e, R_XSHAPE)) &&
+        same_value(PyTuple_GetItem(m, R_XST), PyTuple_GetItem(e, R_XST)))
+      slot = i;
+  }
+  if (slot < 0) {
+    slot = self->next;
+    self->next = (self->next + 1) % OP_MEMO;
+  }
+  Py_INCREF(e);
+  SETREF(self->memo[slot], e);
+  Py_RETURN_NONE;
+}
+
+static PyObject *reduce_call(PyObject *o, PyObject *args, PyObject *kw) {
+  BinaryOp *self = (BinaryOp *)o;
+  PyObject *x;
+  if (kw && PyDict_Size(kw)) {
+    PyErr_SetString(PyExc_TypeError, "a kcc reduction's direct path takes no keyword arguments");
+    return NULL;
+  }
+  if (!PyArg_UnpackTuple(args, "reduction", 1, 1, &x)) return NULL;
+  if (!self->fallback || !self->core) {
+    PyErr_SetString(PyExc_TypeError, "kcc: a reduction that kcc did not set up");
+    return NULL;
+  }
+  if ((PyObject *)Py_TYPE(x) == device_array_cls) {
+    const ArrayBase *a = (const ArrayBase *)x;
+    PyObject *current = NULL;
+    for (int i = 0; i < OP_MEMO; i++) {
+      PyObject *e = self->memo[i];
+      if (!e || a->dtype != PyTuple_GetItem(e, R_XK) || !a->shape || !a->st ||
+          !same_value(a->shape, PyTuple_GetItem(e, R_XSHAPE)) ||
+          !same_value(a->st, PyTuple_GetItem(e, R_XST)) || !a->off ||
+          !same_value(a->off, int_zero) || (a->base && a->base != Py_None))
+        continue;
+      if (!current && !(current = PyObject_GetAttr(self->core, str_current))) return NULL;
+      if (PyTuple_GetItem(e, R_DEV) != current) continue;
+      Py_DECREF(current);
+      Py_INCREF(e);
+      PyObject *z = reduce_run(e, x);
+      Py_DECREF(e);
+      if (z != Py_None) return z;
+      Py_DECREF(z);
+      return PyObject_CallFunctionObjArgs(self->fallback, x, NULL);
+    }
+    Py_XDECREF(current);
+  }
+  return PyObject_CallFunctionObjArgs(self->fallback, x, NULL);
+}
+
+static PyMethodDef reduce_methods[] = {
+    {"_remember", reduce_remember, METH_O,
+     "_remember(entry): the direct path for the entry's array kind (_array._reduce_default)."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyType_Slot reduce_slots[] = {
+    {Py_tp_doc, "A whole-array reduction's direct path: op(x) is x.sum() (kcc/_array.py)."},
+    {Py_tp_new, PyType_GenericNew},
+    {Py_tp_init, binop_init},
+    {Py_tp_dealloc, binop_dealloc},
+    {Py_tp_traverse, binop_traverse},
+    {Py_tp_clear, binop_clear},
+    {Py_tp_call, reduce_call},
+    {Py_tp_methods, reduce_methods},
+    {0, NULL},
+};
+
+static PyType_Spec reduce_spec = {
+    "kcc._fastlaunch.ReduceOp",
+    sizeof(BinaryOp),
+    0,
+    Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+    reduce_slots,
 };
 
 /* ---------------------------------------------------------------- JitLaunchBase
@@ -1262,6 +2071,12 @@ static PyMethodDef fast_methods[] = {
      "the caller spins spin_ns before sleeping, the worker as long for the next call."},
     {"register_array", fast_register_array, METH_O,
      "register_array(cls): the device array class whose instances are passed by handle."},
+    {"register_pool", fast_register_pool, METH_VARARGS,
+     "register_pool(pool_on, pinned, new_array): _core's list [pools on], set of pinned "
+     "buffers and _new_array, which the C memory pool paths read and fall back on."},
+    {"new_array", fast_new_array, METH_VARARGS,
+     "new_array(pool, device, layout, shape, dtype) -> DeviceArray or None: an array from a "
+     "block the pool keeps with a view of the layout's bytes and type tag, else None."},
     {"register_texobj", fast_register_texobj, METH_VARARGS,
      "register_texobj(texture_cls, surface_cls): the classes of texture and surface objects, "
      "passed by their handle."},
@@ -1296,6 +2111,10 @@ PyMODINIT_FUNC PyInit__fastlaunch(void) {
   PyObject *array_type = PyType_FromSpec(&array_spec);
   PyObject *launch_type = PyType_FromSpec(&launch_spec);
   PyObject *jit_type = PyType_FromSpec(&jit_spec);
+  PyObject *op_type = PyType_FromSpec(&binop_spec);
+  PyObject *red_type = PyType_FromSpec(&reduce_spec);
+  PyObject *lock_type = PyType_FromSpec(&plock_spec);
+  PyObject *mpool_type = PyType_FromSpec(&pool_spec);
   if (!kernel_type) kernel_type = PyType_FromSpec(&kernel_spec); /* kept: Launch() checks */
   if (!str_dtype) {
     str_dtype = PyUnicode_InternFromString("dtype");
@@ -1307,20 +2126,37 @@ PyMODINIT_FUNC PyInit__fastlaunch(void) {
     str_h = PyUnicode_InternFromString("_h");
     str_device = PyUnicode_InternFromString("device");
     str_image = PyUnicode_InternFromString("image");
+    str_free = PyUnicode_InternFromString("free");
+    int_zero = PyLong_FromLong(0);
   }
-  if (!array_type || !launch_type || !jit_type || !kernel_type || !str_failed || !str_image ||
+  if (!array_type || !launch_type || !jit_type || !op_type || !red_type || !lock_type ||
+      !mpool_type || !kernel_type || !str_failed || !str_image || !str_free || !int_zero ||
       add(m, "ArrayBase", array_type) || add(m, "KernelBase", kernel_type) ||
       add(m, "Launch", launch_type) || add(m, "JitLaunchBase", jit_type) ||
+      add(m, "BinaryOp", op_type) || add(m, "ReduceOp", red_type) ||
+      add(m, "PoolLock", lock_type) || add(m, "PoolBase", mpool_type) ||
       PyModule_AddIntConstant(m, "VERSION", FAST_VERSION)) {
     Py_XDECREF(array_type);
     Py_XDECREF(launch_type);
     Py_XDECREF(jit_type);
+    Py_XDECREF(op_type);
+    Py_XDECREF(red_type);
+    Py_XDECREF(lock_type);
+    Py_XDECREF(mpool_type);
     Py_DECREF(m);
     return NULL;
   }
-  array_type_obj = (PyTypeObject *)array_type; /* the module holds it */
+  /* The module holds them. */
+  array_type_obj = (PyTypeObject *)array_type;
+  launch_type_obj = (PyTypeObject *)launch_type;
+  plock_type = (PyTypeObject *)lock_type;
+  pool_type = (PyTypeObject *)mpool_type;
   Py_DECREF(array_type);
   Py_DECREF(launch_type);
   Py_DECREF(jit_type);
+  Py_DECREF(op_type);
+  Py_DECREF(red_type);
+  Py_DECREF(lock_type);
+  Py_DECREF(mpool_type);
   return m;
 }
