@@ -81,8 +81,8 @@ static const char h_bf16_types[] =
        c's rounding; a tiny p beside a tiny c is computed scaled by 2^128 (exact: the smaller
        factor scaled) and scaled back toward odd, by 2^-64 twice (the first step exact or the
        result below 2^-190: one rounding; 2^-128 itself is a denormal, 0 where float
-       denormals are flushed, as on NVIDIA's Vulkan driver); a p that overflows float beside finite a and b,
-       scaled by 2^-128 (a c below 2^64 there only decides by its sign, as +-2^64). */
+       denormals are flushed, as on NVIDIA's Vulkan driver); a p that overflows float beside finite
+       a and b, scaled by 2^-128 (a c below 2^64 there only decides by its sign, as +-2^64). */
     "__KCC_B float __kcc_bf_odd(float __s, float __e) {\n"
     "  unsigned int __u = __float_as_uint(__s);\n"
     "  if (__e != 0.0f && (__u & 0x7f800000U) != 0x7f800000U && !(__u & 1U))\n"
