@@ -143,7 +143,8 @@ static int array_traverse(ArrayBase *self, visitproc visit, void *arg) {
   return 0;
 }
 
-static int array_clear(ArrayBase *self) {
+static int array_clear(PyObject *o) {
+  ArrayBase *self = (ArrayBase *)o;
   Py_CLEAR(self->device);
   Py_CLEAR(self->shape);
   Py_CLEAR(self->dtype);
@@ -156,13 +157,24 @@ static int array_clear(ArrayBase *self) {
   return 0;
 }
 
-static void array_dealloc(ArrayBase *self) {
-  PyTypeObject *tp = Py_TYPE(self);
-  PyObject_GC_UnTrack(self);
-  array_clear(self);
+/* The end of every type's dealloc: the object's memory back through its type's tp_free, then
+ * the reference a heap type's instance holds to its type. */
+static void free_object(PyObject *o, PyTypeObject *tp) {
   freefunc f = (freefunc)PyType_GetSlot(tp, Py_tp_free);
-  f(self);
+  f(o);
   Py_DECREF(tp);
+}
+
+/* A garbage-collected object's dealloc: untracked, its references cleared, freed. */
+static void gc_dealloc(PyObject *o, inquiry clear) {
+  PyTypeObject *tp = Py_TYPE(o);
+  PyObject_GC_UnTrack(o);
+  clear(o);
+  free_object(o, tp);
+}
+
+static void array_dealloc(ArrayBase *self) {
+  gc_dealloc((PyObject *)self, array_clear);
 }
 
 static void array_finalize(PyObject *self);
@@ -249,9 +261,7 @@ static void plock_dealloc(PyObject *o) {
   PoolLock *self = (PoolLock *)o;
   PyTypeObject *tp = Py_TYPE(o);
   if (self->lock) PyThread_free_lock(self->lock);
-  freefunc f = (freefunc)PyType_GetSlot(tp, Py_tp_free);
-  f(o);
-  Py_DECREF(tp);
+  free_object(o, tp);
 }
 
 static PyObject *plock_acquire(PyObject *o, PyObject *args) {
@@ -345,7 +355,8 @@ static int pool_traverse(PoolBase *self, visitproc visit, void *arg) {
   return 0;
 }
 
-static int pool_clear(PoolBase *self) {
+static int pool_clear(PyObject *o) {
+  PoolBase *self = (PoolBase *)o;
   Py_CLEAR(self->free);
   Py_CLEAR(self->held);
   Py_CLEAR(self->lock);
@@ -353,12 +364,7 @@ static int pool_clear(PoolBase *self) {
 }
 
 static void pool_dealloc(PoolBase *self) {
-  PyTypeObject *tp = Py_TYPE(self);
-  PyObject_GC_UnTrack(self);
-  pool_clear(self);
-  freefunc f = (freefunc)PyType_GetSlot(tp, Py_tp_free);
-  f(self);
-  Py_DECREF(tp);
+  gc_dealloc((PyObject *)self, pool_clear);
 }
 
 static PyMemberDef pool_members[] = {
@@ -610,9 +616,7 @@ static void kernel_dealloc(KernelBase *self) {
   kernel_clear(self);
   PyMem_Free(self->params);
   if (self->lock) PyThread_free_lock(self->lock);
-  freefunc f = (freefunc)PyType_GetSlot(tp, Py_tp_free);
-  f(self);
-  Py_DECREF(tp);
+  free_object((PyObject *)self, tp);
 }
 
 static int int_range(Param *p) {
@@ -769,19 +773,15 @@ static int launch_traverse(Launch *self, visitproc visit, void *arg) {
   return 0;
 }
 
-static int launch_clear(Launch *self) {
+static int launch_clear(PyObject *o) {
+  Launch *self = (Launch *)o;
   Py_CLEAR(self->kernel);
   Py_CLEAR(self->stream);
   return 0;
 }
 
 static void launch_dealloc(Launch *self) {
-  PyTypeObject *tp = Py_TYPE(self);
-  PyObject_GC_UnTrack(self);
-  launch_clear(self);
-  freefunc f = (freefunc)PyType_GetSlot(tp, Py_tp_free);
-  f(self);
-  Py_DECREF(tp);
+  gc_dealloc((PyObject *)self, launch_clear);
 }
 
 /* Launch(kernel, (gx, gy, gz), (bx, by, bz), shared_bytes, queue_handle_or_None, stream):
@@ -1117,7 +1117,8 @@ static int binop_traverse(BinaryOp *self, visitproc visit, void *arg) {
   return 0;
 }
 
-static int binop_clear(BinaryOp *self) {
+static int binop_clear(PyObject *o) {
+  BinaryOp *self = (BinaryOp *)o;
   Py_CLEAR(self->fallback);
   Py_CLEAR(self->core);
   for (int i = 0; i < OP_MEMO; i++) Py_CLEAR(self->memo[i]);
@@ -1125,12 +1126,7 @@ static int binop_clear(BinaryOp *self) {
 }
 
 static void binop_dealloc(BinaryOp *self) {
-  PyTypeObject *tp = Py_TYPE(self);
-  PyObject_GC_UnTrack(self);
-  binop_clear(self);
-  freefunc f = (freefunc)PyType_GetSlot(tp, Py_tp_free);
-  f(self);
-  Py_DECREF(tp);
+  gc_dealloc((PyObject *)self, binop_clear);
 }
 
 /* BinaryOp(fallback, core). */
@@ -1559,7 +1555,8 @@ static void jit_forget(JitBase *self) {
   Py_CLEAR(self->last_entry);
 }
 
-static int jit_clear(JitBase *self) {
+static int jit_clear(PyObject *o) {
+  JitBase *self = (JitBase *)o;
   Py_CLEAR(self->cache);
   Py_CLEAR(self->core);
   jit_forget(self);
@@ -1567,12 +1564,7 @@ static int jit_clear(JitBase *self) {
 }
 
 static void jit_dealloc(JitBase *self) {
-  PyTypeObject *tp = Py_TYPE(self);
-  PyObject_GC_UnTrack(self);
-  jit_clear(self);
-  freefunc f = (freefunc)PyType_GetSlot(tp, Py_tp_free);
-  f(self);
-  Py_DECREF(tp);
+  gc_dealloc((PyObject *)self, jit_clear);
 }
 
 /* getattr(o, name, None), a new reference. */
