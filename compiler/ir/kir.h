@@ -773,6 +773,11 @@ typedef enum KCastKind {
 KCastKind kir_cast_kind(const KType *from, const KType *to);
 
 bool kir_is_lvalue(const KExpr *e);
+/* e with the conversions around it taken off (NULL stays NULL). */
+static inline const KExpr *kir_strip_casts(const KExpr *e) {
+  while (e && e->kind == KE_CAST) e = e->a;
+  return e;
+}
 
 /* Constructors: they only fill fields; the front end is responsible for typing. */
 KExpr *kir_expr(KExprKind kind, KType *type, KLoc loc);

@@ -43,7 +43,7 @@ void lg_loop_hint(LG *g, LLVMValueRef br, int unroll) {
  * and a max that cost more than its cheap-expansion budget (4), and keeps the loop rolled
  * (2.07x nvcc on bench/kernels/sprod.k); a count hint lifts that budget for this loop alone.
  * Raising the budget for every loop instead unrolled grid-stride loops behind a division
- * (histogram: 1.92x nvcc; docs/design.md). Unit strides are left to LLVM, which unrolls them;
+ * (histogram: 1.90x nvcc; docs/design.md). Unit strides are left to LLVM, which unrolls them;
  * a constant bound is left too, where LLVM unrolls fully. */
 enum { STRIDE_UNROLL = 4, STRIDE_UNROLL_MAX_EXPRS = 48 };
 
@@ -53,11 +53,6 @@ static int64_t iconst_value(const KExpr *e) {
   uint64_t v = bits >= 64 ? e->ival : e->ival & ((1ull << bits) - 1);
   if (kir_is_signed(e->type) && bits < 64 && (v >> (bits - 1)) & 1) v |= ~0ull << bits;
   return (int64_t)v;
-}
-
-static const KExpr *strip_casts(const KExpr *e) {
-  while (e && e->kind == KE_CAST) e = e->a;
-  return e;
 }
 
 static void count_expr(KExpr *e, void *n) {
@@ -88,11 +83,11 @@ static int stride_unroll(const KStmt *s) {
   if (s->unroll || !st || !c || st->kind != KE_ASSIGN || (st->op != KB_ADD && st->op != KB_SUB) ||
       st->a->kind != KE_VAR || !kir_is_int(st->a->type))
     return s->unroll;
-  const KExpr *k = strip_casts(st->b);
+  const KExpr *k = kir_strip_casts(st->b);
   if (!k || k->kind != KE_ICONST || (iconst_value(k) >= -1 && iconst_value(k) <= 1)) return 0;
-  c = strip_casts(c);
+  c = kir_strip_casts(c);
   if (c->kind != KE_BINARY || c->op < KB_LT || c->op > KB_GE) return 0;
-  const KExpr *l = strip_casts(c->a), *r = strip_casts(c->b);
+  const KExpr *l = kir_strip_casts(c->a), *r = kir_strip_casts(c->b);
   const KExpr *bound = l->kind == KE_VAR && l->var == st->a->var   ? r
                        : r->kind == KE_VAR && r->var == st->a->var ? l
                                                                    : NULL;

@@ -1218,13 +1218,8 @@ static uint32_t atomic(SG *g, KExpr *e) {
   return sg_opv(g, o, rt, 4, p, scope, sem, v);
 }
 
-static const KExpr *strip_casts(const KExpr *e) {
-  while (e->kind == KE_CAST) e = e->a;
-  return e;
-}
-
 static uint32_t printf_call(SG *g, KExpr *e) {
-  const KExpr *fmt = e->nargs > 0 ? strip_casts(e->args[0]) : NULL;
+  const KExpr *fmt = e->nargs > 0 ? kir_strip_casts(e->args[0]) : NULL;
   if (!fmt || fmt->kind != KE_STR) {
     sg_error(g, e->loc, "printf's format must be a string literal");
     return spv_undef(&g->m, ty(g, e->type));
