@@ -61,6 +61,250 @@ static uint64_t text_hash(const char *text, size_t len) {
   return h;
 }
 
+/* How kcc makes the file (the PCH build's own arguments, drop_deferred_list): part of the key,
+ * so that a change to it never meets a file made the old way. */
+#define PCH_FORM "inst+nodeferred"
+
+/* ---------------------------------------------------------------- the deferred-diagnostics list
+ *
+ * In CUDA mode clang records every function definition that may be emitted for the device
+ * (each __device__ and __host__ __device__ body of the prelude: thousands) in a list saved in
+ * the AST file, and at the end of every translation unit that loads the file it deserialises
+ * each of them (Sema::emitDeferredDiags reads the list before looking whether any diagnostic
+ * was deferred): measured, 3/4 of clang's parse of a small .cu file with the precompiled
+ * prelude, and half of an in-process compile. The walk that list feeds can find nothing in the
+ * prelude's functions: the diagnostics clang deferred in them are not saved with the file, and
+ * they call only the prelude, never a later file's functions. So the saved record is renamed
+ * to a record code clang's reader does not know and skips (its AST block ignores unknown
+ * records), in place and at the same bit length, so that every offset in the file stays
+ * right. The file is LLVM's bitstream format (llvm/docs/BitCodeFormat.rst); the two numbers
+ * below are clang 19's (clang/Serialization/ASTBitCodes.h: AST_BLOCK_ID is the first
+ * application block id, DECLS_TO_CHECK_FOR_DEFERRED_DIAGS is 64). Whatever the walk does not
+ * recognise leaves the file as clang wrote it. */
+enum { AST_BLOCK = 8, DEFERRED_DIAGS_RECORD = 64, UNKNOWN_RECORD = 1000 };
+
+typedef struct {
+  uint8_t *p;
+  size_t nbits, pos;
+  bool bad;
+} Bits;
+
+static uint64_t bits_fixed(Bits *b, unsigned w) {
+  if (w > 64 || b->pos + w > b->nbits) {
+    b->bad = true;
+    return 0;
+  }
+  uint64_t v = 0;
+  for (unsigned i = 0; i < w; i++, b->pos++)
+    v |= (uint64_t)((b->p[b->pos >> 3] >> (b->pos & 7)) & 1) << i;
+  return v;
+}
+
+static uint64_t bits_vbr(Bits *b, unsigned w) {
+  uint64_t v = 0;
+  for (unsigned shift = 0; !b->bad && shift < 64; shift += w - 1) {
+    uint64_t c = bits_fixed(b, w);
+    v |= (c & ((1ull << (w - 1)) - 1)) << shift;
+    if (!(c >> (w - 1))) return v;
+  }
+  b->bad = true;
+  return 0;
+}
+
+static void bits_align32(Bits *b) {
+  b->pos = (b->pos + 31) & ~(size_t)31;
+  if (b->pos > b->nbits) b->bad = true;
+}
+
+/* An abbreviation: its operands' encodings (1 fixed, 2 vbr, 3 array, 4 char6, 5 blob; 0 a
+ * literal) and values (the literal, or the width). */
+typedef struct {
+  int n;
+  uint8_t enc[32];
+  uint64_t val[32];
+} Abbrev;
+
+typedef struct {
+  Abbrev *a;
+  int n, cap;
+} Abbrevs;
+
+static void abbrev_define(Bits *b, Abbrevs *l) {
+  Abbrev ab = {0};
+  int nops = (int)bits_vbr(b, 5);
+  for (int i = 0; i < nops && !b->bad; i++) {
+    bool literal = bits_fixed(b, 1);
+    int enc = literal ? 0 : (int)bits_fixed(b, 3);
+    uint64_t v = literal ? bits_vbr(b, 8) : (enc == 1 || enc == 2) ? bits_vbr(b, 5) : 0;
+    if (ab.n == 32 || (!literal && (enc < 1 || enc > 5))) {
+      b->bad = true;
+      return;
+    }
+    ab.enc[ab.n] = (uint8_t)enc, ab.val[ab.n++] = v;
+  }
+  if (l->n == l->cap) {
+    int cap = l->cap ? 2 * l->cap : 16;
+    Abbrev *na = realloc(l->a, sizeof *na * (size_t)cap);
+    if (!na) {
+      b->bad = true;
+      return;
+    }
+    l->a = na, l->cap = cap;
+  }
+  l->a[l->n++] = ab;
+}
+
+/* One scalar operand of encoding enc and width w. */
+static uint64_t bits_operand(Bits *b, int enc, uint64_t w) {
+  if (enc == 1) return bits_fixed(b, (unsigned)w);
+  if (enc == 2) return w >= 2 ? bits_vbr(b, (unsigned)w) : (b->bad = true, 0);
+  if (enc == 4) return bits_fixed(b, 6);
+  b->bad = true;
+  return 0;
+}
+
+/* Skips an abbreviated record's operands; its code is the first. */
+static uint64_t record_skip(Bits *b, const Abbrev *ab) {
+  uint64_t code = 0;
+  for (int i = 0; i < ab->n && !b->bad; i++) {
+    uint64_t v;
+    if (ab->enc[i] == 0) {
+      v = ab->val[i];
+    } else if (ab->enc[i] == 3) { /* an array of the next operand's encoding, which ends it */
+      if (i + 1 >= ab->n) return b->bad = true, 0;
+      uint64_t count = bits_vbr(b, 6);
+      for (uint64_t k = 0; k < count && !b->bad; k++)
+        bits_operand(b, ab->enc[i + 1], ab->val[i + 1]);
+      return code;
+    } else if (ab->enc[i] == 5) {
+      uint64_t len = bits_vbr(b, 6);
+      bits_align32(b);
+      b->pos += len * 8;
+      bits_align32(b);
+      v = 0;
+    } else {
+      v = bits_operand(b, ab->enc[i], ab->val[i]);
+    }
+    if (i == 0) code = v;
+  }
+  return code;
+}
+
+/* Writes v's low w bits at bit position pos. */
+static void bits_put(Bits *b, size_t pos, uint64_t v, unsigned w) {
+  for (unsigned i = 0; i < w; i++, pos++) {
+    uint8_t m = (uint8_t)(1u << (pos & 7));
+    b->p[pos >> 3] = (uint8_t)(((v >> i) & 1) ? b->p[pos >> 3] | m : b->p[pos >> 3] & ~m);
+  }
+}
+
+/* Renames every deferred-diagnostics record of the AST block; returns how many, or -1 where
+ * the file is not as expected (then nothing is written). */
+static int drop_deferred_list(uint8_t *data, size_t size) {
+  if (size < 4 || memcmp(data, "CPCH", 4)) return -1;
+  Bits b = {data, size * 8, 32, false};
+  Abbrevs info = {0}, other = {0}; /* BLOCKINFO's abbreviations: the AST block's, the rest */
+  size_t patch[8];
+  int npatch = 0;
+  bool seen = false;
+  while (!b.bad && b.pos + 32 <= b.nbits && !seen) {
+    if (bits_fixed(&b, 2) != 1) { /* at the top level: only blocks */
+      b.bad = true;
+      break;
+    }
+    uint64_t id = bits_vbr(&b, 8);
+    unsigned width = (unsigned)bits_vbr(&b, 4);
+    bits_align32(&b);
+    size_t end = b.pos + 32 + (size_t)bits_fixed(&b, 32) * 32;
+    if (b.bad || end > b.nbits || width < 2 || width > 32) {
+      b.bad = true;
+      break;
+    }
+    if (id != 0 && id != AST_BLOCK) {
+      b.pos = end;
+      continue;
+    }
+    Abbrevs local = {0};
+    uint64_t bid = (uint64_t)-1; /* BLOCKINFO: the block its SETBID names */
+    while (!b.bad && b.pos < end) {
+      uint64_t a = bits_fixed(&b, width);
+      if (a == 0) { /* END_BLOCK */
+        bits_align32(&b);
+        break;
+      }
+      if (a == 1) { /* a sub-block: skipped whole */
+        bits_vbr(&b, 8);
+        bits_vbr(&b, 4);
+        bits_align32(&b);
+        b.pos += (size_t)bits_fixed(&b, 32) * 32;
+        continue;
+      }
+      if (a == 2) {
+        abbrev_define(&b, id == 0 ? (bid == AST_BLOCK ? &info : &other) : &local);
+        continue;
+      }
+      uint64_t code;
+      if (a == 3) {
+        size_t code_at = b.pos;
+        code = bits_vbr(&b, 6);
+        if (id == AST_BLOCK && code == DEFERRED_DIAGS_RECORD) {
+          if (b.pos - code_at != 12 || npatch == 8)
+            b.bad = true; /* not two chunks */
+          else
+            patch[npatch++] = code_at;
+        }
+        uint64_t nops = bits_vbr(&b, 6);
+        for (uint64_t k = 0; k < nops && !b.bad; k++) {
+          uint64_t v = bits_vbr(&b, 6);
+          if (id == 0 && code == 1 && k == 0) bid = v; /* SETBID */
+        }
+      } else {
+        Abbrevs *l = id == AST_BLOCK ? &info : NULL;
+        int k = (int)a - 4;
+        const Abbrev *ab = NULL;
+        if (l && k < l->n)
+          ab = &l->a[k];
+        else if (l && k - l->n < local.n)
+          ab = &local.a[k - l->n];
+        if (!ab) {
+          b.bad = true;
+          break;
+        }
+        code = record_skip(&b, ab);
+        if (code == DEFERRED_DIAGS_RECORD) b.bad = true; /* abbreviated: not clang 19's form */
+      }
+    }
+    free(local.a);
+    if (id == AST_BLOCK) seen = true;
+    if (!b.bad) b.pos = end;
+  }
+  free(info.a);
+  free(other.a);
+  if (b.bad || !seen) return -1;
+  /* UNKNOWN_RECORD in two vbr6 chunks, as DEFERRED_DIAGS_RECORD was written. */
+  for (int i = 0; i < npatch; i++) {
+    bits_put(&b, patch[i], 32 | (UNKNOWN_RECORD & 31), 6);
+    bits_put(&b, patch[i] + 6, UNKNOWN_RECORD >> 5, 6);
+  }
+  return npatch;
+}
+
+/* drop_deferred_list on the file at path; false where it could not be read or written. */
+static bool drop_deferred_file(const char *path) {
+  FILE *f = fopen(path, "r+b");
+  if (!f) return false;
+  bool ok = false;
+  uint8_t *data = NULL;
+  long size = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
+  if (size > 0 && fseek(f, 0, SEEK_SET) == 0 && (data = malloc((size_t)size)) &&
+      fread(data, 1, (size_t)size, f) == (size_t)size) {
+    int n = drop_deferred_list(data, (size_t)size);
+    ok = n <= 0 || (fseek(f, 0, SEEK_SET) == 0 && fwrite(data, 1, (size_t)size, f) == (size_t)size);
+  }
+  free(data);
+  return fclose(f) == 0 && ok;
+}
+
 static bool cache_on(void) {
   const char *v = getenv("KCC_CACHE");
   return !(v && (!strcmp(v, "0") || !strcmp(v, "off") || !strcmp(v, "no")));
@@ -102,6 +346,7 @@ char *fe_pch_path(CXIndex idx, const char *const *args, int nargs, struct CXUnsa
   h = fnv(h, vs, strlen(vs) + 1);
   clang_disposeString(v);
   h = fnv(h, KCC_VERSION, sizeof KCC_VERSION);
+  h = fnv(h, PCH_FORM, sizeof PCH_FORM);
   for (int i = 0; i < nargs; i++) h = fnv(h, args[i], strlen(args[i]) + 1);
   for (int i = 0; i < nuf; i++) {
     if (!fe_is_vfile_name(uf[i].Filename)) continue; /* the input itself */
@@ -119,7 +364,7 @@ char *fe_pch_path(CXIndex idx, const char *const *args, int nargs, struct CXUnsa
   /* A miss: the prelude alone, as a header, saved under a temporary name. */
   bool ok = make_dirs(dir.data);
   kbuf_free(&dir);
-  const char **a = ok ? malloc(sizeof *a * (size_t)(nargs + 2)) : NULL;
+  const char **a = ok ? malloc(sizeof *a * (size_t)(nargs + 3)) : NULL;
   if (!a) {
     kbuf_free(&path);
     return NULL;
@@ -134,6 +379,10 @@ char *fe_pch_path(CXIndex idx, const char *const *args, int nargs, struct CXUnsa
     else
       a[n++] = args[i];
   }
+  /* The prelude's own template instantiations, made once here rather than at the end of
+     every file that loads it (a quarter of a small CUDA file's parse): their point of
+     instantiation is in the prelude, so what a file declares after it cannot change them. */
+  a[n++] = "-fpch-instantiate-templates";
   CXTranslationUnit tu = NULL;
   enum CXErrorCode ec = clang_parseTranslationUnit2(
       idx, args[at + 1], a, n, uf, (unsigned)nuf,
@@ -152,7 +401,7 @@ char *fe_pch_path(CXIndex idx, const char *const *args, int nargs, struct CXUnsa
   ok = ok &&
        clang_saveTranslationUnit(tu, tmp.data, clang_defaultSaveOptions(tu)) == CXSaveError_None;
   if (tu) clang_disposeTranslationUnit(tu);
-  ok = ok && rename(tmp.data, path.data) == 0;
+  ok = ok && drop_deferred_file(tmp.data) && rename(tmp.data, path.data) == 0;
   if (!ok) unlink(tmp.data);
   kbuf_free(&tmp);
   if (!ok) kbuf_free(&path);

@@ -121,3 +121,14 @@ add_test(NAME cu.idioms
          COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cu/idioms.sh $<TARGET_FILE:kcc>
                  ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cuda_idioms.cu ${_kcc_cu_dir}/idioms)
 set_tests_properties(cu.idioms PROPERTIES TIMEOUT 120 LABELS cuda-input)
+
+# The precompiled CUDA prelude without its deferred-diagnostics list (frontend/pch.c;
+# tests/cu/pch.sh).
+find_program(KCC_BCANALYZER NAMES llvm-bcanalyzer-19 llvm-bcanalyzer PATHS /usr/lib/llvm-19/bin
+             NO_DEFAULT_PATH)
+if(KCC_BCANALYZER)
+  add_test(NAME cu.pch.deferred_list
+           COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cu/pch.sh $<TARGET_FILE:kcc> ${KCC_BCANALYZER}
+                   ${_kcc_cu_dir}/pch)
+  set_tests_properties(cu.pch.deferred_list PROPERTIES TIMEOUT 120 LABELS cuda-input)
+endif()
