@@ -1,17 +1,19 @@
 /* libkcc_compile.c — in-process compile time: libkcc (kcc_compile, --emit=ptx) against NVRTC
  * (nvrtcCompileProgram + nvrtcGetPTX) on the same vector add, in one warm process.
  *
- *   libkcc_compile [-n N] [-arch sm_XX] [--nvrtc PATH]
+ *   libkcc_compile [-n N] [-arch sm_XX] [--nvrtc PATH] [--cuda]
  *
  * Each compiler compiles once to warm up, then N times (default 30), alternating rounds so that
  * machine load hits both alike; prints min / median / mean in ms, of wall time and of the
  * process's CPU time. NVRTC is dlopen'ed
  * (libnvrtc.so from --nvrtc, $CUDA_PATH/lib64, /usr/local/cuda/lib64 or the loader path) and
- * skipped when absent. Needs no GPU. Built by CMake as bench_libkcc_compile. */
+ * skipped when absent. --cuda has libkcc compile the CUDA text NVRTC gets (as vecadd.cu) instead
+ * of the .k one. Needs no GPU. Built by CMake as bench_libkcc_compile. */
 #define _GNU_SOURCE
 #include <libkcc.h>
 
 #include <dlfcn.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,6 +57,7 @@ static double cpu_ms(void) {
 }
 
 static double last_cpu; /* CPU time of the last compile */
+static bool cuda;       /* --cuda: libkcc compiles NVRTC's text, as vecadd.cu */
 
 static int cmp(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;
@@ -76,7 +79,8 @@ static double one_kcc(const char *arch) {
   kcc_result *r;
   double c0 = cpu_ms();
   double t0 = now_ms();
-  kcc_status st = kcc_compile(kcc_src, strlen(kcc_src), "vecadd.k", opts, 2, &r);
+  const char *src = cuda ? cuda_src : kcc_src;
+  kcc_status st = kcc_compile(src, strlen(src), cuda ? "vecadd.cu" : "vecadd.k", opts, 2, &r);
   size_t n;
   kcc_result_output(r, &n);
   double t = now_ms() - t0;
@@ -136,8 +140,10 @@ int main(int argc, char **argv) {
       arch = argv[++i];
     else if (!strcmp(argv[i], "--nvrtc") && i + 1 < argc)
       nvrtc_path = argv[++i];
+    else if (!strcmp(argv[i], "--cuda"))
+      cuda = true;
     else {
-      fprintf(stderr, "usage: libkcc_compile [-n N] [-arch sm_XX] [--nvrtc PATH]\n");
+      fprintf(stderr, "usage: libkcc_compile [-n N] [-arch sm_XX] [--nvrtc PATH] [--cuda]\n");
       return 2;
     }
   }
@@ -163,7 +169,8 @@ int main(int argc, char **argv) {
       tk[i] = one_kcc(arch), ck[i] = last_cpu;
     }
   }
-  printf("vecadd -> PTX for %s, in process; first compile: libkcc %.2f ms", arch, first_k);
+  printf("vecadd%s -> PTX for %s, in process; first compile: libkcc %.2f ms", cuda ? ".cu" : ".k",
+         arch, first_k);
   if (h) printf(", NVRTC %.2f ms", first_n);
   printf("\n");
   report("libkcc kcc_compile, wall", tk, n);
