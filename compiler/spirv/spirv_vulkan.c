@@ -22,7 +22,12 @@
  *    size is specialisation constant 4's default value, and the runtime passes the scratch
  *    buffer's address as one more push constant (after the parameters, at a multiple of 8)
  *    when that size is not 0; the entry point stores scratch + (linear invocation index) x
- *    frame size in a Private variable that functions read. */
+ *    frame size in a Private variable that functions read.
+ *  - shared blocks: static shared arrays whose address escapes live in the workgroup's block
+ *    of the same buffer (specialisation constant 5: its bytes); dynamic shared memory too,
+ *    after them, when a pointer into it escapes, a float atomic uses it or a function sees
+ *    it as two element types (specialisation constant 8, kcc.dynamic_shared_in_block: the
+ *    block grows by constant 3, the launch's dynamic bytes, rounded to 16). */
 #include <spirv/unified1/GLSL.std.450.h>
 #include <spirv/unified1/OpenCL.std.h>
 #include <math.h>

@@ -26,7 +26,9 @@ static void run_dynptr(Rt *rt, int n, int nb, int m) {
       want[5 * i + 3] = acc;
       want[5 * i + 4] = in[b * n + q] * 2.0f;
       iwant[3 * i] = (t + 5) % n * 3 + b;
-      iwant[3 * i + 1] = n / 32;
+      int sum = 0;
+      for (int u = t & 1; u < n; u += 2) sum += u + 1;
+      iwant[3 * i + 1] = n / 32 + 1000 * sum;
       iwant[3 * i + 2] = (hi - lo) * 1000 + lo;
     }
   kcrt_buffer *din = rt_upload(rt, in, total * sizeof *in),
@@ -34,7 +36,7 @@ static void run_dynptr(Rt *rt, int n, int nb, int m) {
               *diout = rt_alloc(rt, 3 * total * sizeof *iout);
   kcrt_arg args[] = {KCRT_ARG_BUFFER(din), KCRT_ARG_BUFFER(dout), KCRT_ARG_BUFFER(diout),
                      KCRT_ARG_VALUE(m)};
-  size_t dyn = (size_t)(m + n + 4) * 4;
+  size_t dyn = (size_t)(m + n + 6) * 4;
   rt_launch(rt, rt_kernel(rt, "dynptr"), KCRT_DIM1(nb), KCRT_DIM1(n), dyn, args, 4);
   rt_download(rt, dout, out, 5 * total * sizeof *out);
   rt_download(rt, diout, iout, 3 * total * sizeof *iout);

@@ -16,7 +16,7 @@ __device__ void bump(int *c) {
 }
 
 // buf: blockDim.x floats of data, then from element m (m >= blockDim.x) blockDim.x ints, then
-// 4 float accumulators.
+// 4 float accumulators and 2 int counters.
 extern "C" __global__ void dynptr(const float *in, float *out, int *iout, int m) {
   extern __shared__ float buf[];
   extern __shared__ int ibuf[];
@@ -30,12 +30,14 @@ extern "C" __global__ void dynptr(const float *in, float *out, int *iout, int m)
   cnt[t] = t * 3 + b;
   float *acc = &buf[m + n];
   if (t < 4) acc[t] = 0.0f;
+  if (t < 2) ibuf[m + n + 4 + t] = 0;
   if (t < 32) tally[t] = 0;
   plain[t] = v * 2.0f;
   __syncthreads();
   float s = sum8(buf + (t & ~7));
   atomicAdd(&acc[t & 3], (float)(t & 7));
   bump(&tally[t & 31]);
+  atomicAdd(&ibuf[m + n + 4 + (t & 1)], t + 1);
   __syncthreads();
   float prev = atomicExch(p, v * 0.5f);
   __syncthreads();
@@ -47,7 +49,7 @@ extern "C" __global__ void dynptr(const float *in, float *out, int *iout, int m)
   out[5 * i + 3] = acc[t & 3];
   out[5 * i + 4] = plain[n - 1 - t];
   iout[3 * i] = cnt[(t + 5) % n];
-  iout[3 * i + 1] = tally[t & 31];
+  iout[3 * i + 1] = tally[t & 31] + 1000 * ibuf[m + n + 4 + (t & 1)];
   iout[3 * i + 2] = (int)(hi - lo) * 1000 + (int)(lo - buf);
 }
 
