@@ -14,27 +14,13 @@ int duff(int x, int count) {
     do {
       s += (x ^ k) * 3;
       k++;
-    case 7:
-      s += (x ^ k) * 3;
-      k++;
-    case 6:
-      s += (x ^ k) * 3;
-      k++;
-    case 5:
-      s -= (x ^ k);
-      k++;
-    case 4:
-      s += (x ^ k) * 3;
-      k++;
-    case 3:
-      s += (x ^ k) * 5;
-      k++;
-    case 2:
-      s += (x ^ k) * 3;
-      k++;
-    case 1:
-      s += (x ^ k) * 7;
-      k++;
+    case 7: s += (x ^ k) * 3; k++;
+    case 6: s += (x ^ k) * 3; k++;
+    case 5: s -= (x ^ k); k++;
+    case 4: s += (x ^ k) * 3; k++;
+    case 3: s += (x ^ k) * 5; k++;
+    case 2: s += (x ^ k) * 3; k++;
+    case 1: s += (x ^ k) * 7; k++;
     } while (--n > 0);
   }
   return s * 64 + k;
@@ -44,15 +30,10 @@ int duff(int x, int count) {
 int mid_default(int x) {
   int r = 0;
   switch (x & 7) {
-  case 1:
-    r += 1;
-  default:
-    r += 10;
-  case 3:
-    r += 100;
-    break;
-  case 5:
-    r += 1000;
+  case 1: r += 1;
+  default: r += 10;
+  case 3: r += 100; break;
+  case 5: r += 1000;
   }
   return r;
 }
@@ -65,20 +46,16 @@ int into_if(int x) {
   case 0:
     if (x > 100) {
       r *= 2;
-    case 1:
-      r += 7;
+    case 1: r += 7;
     } else {
       r -= 3;
-    case 2:
-      r ^= 0x55;
-      break;
+    case 2: r ^= 0x55; break;
     }
     r += 1;
   case 3:
     for (i = 0; i < 3; i++) {
       r += i;
-    case 4:
-      r = (r * 3) & 0xffff;
+    case 4: r = (r * 3) & 0xffff;
     }
   }
   return r * 8 + i;
@@ -95,13 +72,10 @@ int into_while(int x) {
     case 1:
       n -= 2;
       if (n == 4) continue;
-    case 2:
-      r ^= n;
-      n--;
+    case 2: r ^= n; n--;
     }
     break;
-  default:
-    r = -1;
+  default: r = -1;
   }
   return r * 100 + n;
 }
@@ -115,9 +89,7 @@ int in_loop(int x) {
     case 0:
       r += 1;
       if (k & 1) {
-      case 1L << 33:
-        r += 10;
-        continue;
+      case 1L << 33: r += 10; continue;
       }
     default:
       switch (k) {
@@ -127,8 +99,7 @@ int in_loop(int x) {
       }
       r += 100;
       break;
-    case 3L << 33:
-      r += 1000;
+    case 3L << 33: r += 1000;
     }
     r *= 2;
   }
@@ -139,20 +110,17 @@ int in_loop(int x) {
 int deep(int x) {
   int r = 1, n = (x >> 4) & 3;
   switch (x & 3) {
-  default:
-    r = 5;
+  default: r = 5;
   case 1:
     if (x & 64) {
       do {
         r = r * 2 + 1;
-      case 2:
-        r += 3;
+      case 2: r += 3;
       } while (n-- > 0);
     }
     r -= 1;
     break;
-  case 3:
-    r = 99;
+  case 3: r = 99;
   }
   return r * 16 + n;
 }
