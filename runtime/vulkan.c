@@ -1178,6 +1178,7 @@ typedef struct VkMod {
   uint32_t wgframe; /* bytes of each workgroup's shared block (specialisation constant 5), or 0 */
   uint32_t print;   /* bytes of the print buffer (specialisation constant 6), or 0 */
   bool zero_fixes;  /* it has specialisation constant 7, kcc.zero_fixes */
+  bool dyn_block;   /* specialisation constant 8: dynamic shared memory ends each shared block */
   char **formats;   /* printf formats, by number ("kcc.printf:" OpStrings) */
   char **strings;   /* string literals printed by %s, by number ("kcc.str:" OpStrings) */
   uint32_t nformats, nstrings;
@@ -1350,6 +1351,7 @@ static kcrt_status vk_module_load(kcrt_module *m) {
   vm->wgframe = spec_default(words, s->size / 4, 5);
   vm->print = spec_default(words, s->size / 4, 6);
   vm->zero_fixes = has_spec(words, s->size / 4, 7);
+  vm->dyn_block = has_spec(words, s->size / 4, 8);
   /* What the module needs of the device, named, rather than a driver's failure (kcc's exact
    * float division, square root and fmaf go through double: docs/runtime.md, "Vulkan"). */
   const char *lacks = NULL;
@@ -1612,8 +1614,8 @@ static kcrt_status vk_kernel_init(kcrt_kernel *k) {
     return kcrt_fail(KCRT_ERROR_OUT_OF_MEMORY, "out of host memory");
   }
   const VkMod *vm = k->mod->h;
-  kcrt_status st =
-      push_layout(k->k, vm->frame || vm->wgframe || vm->print, vk_k->offs, &vk_k->push);
+  kcrt_status st = push_layout(k->k, vm->frame || vm->wgframe || vm->dyn_block || vm->print,
+                               vk_k->offs, &vk_k->push);
   vk_k->spill = vk_k->push > SPILL_PUSH;
   if (!st && vk_k->push > 65536) /* vkCmdUpdateBuffer's most */
     st = kcrt_fail(KCRT_ERROR_NOT_SUPPORTED, "kernel '%s' takes %u bytes of parameters", k->k->name,
@@ -1865,23 +1867,31 @@ static kcrt_status vk_launch(kcrt_kernel *k, kcrt_queue *q, const uint64_t grid[
   }
   VkQ *vq = q->h;
   const VkMod *vm = k->mod->h;
-  uint32_t frame = vm->frame, wgframe = vm->wgframe;
+  uint32_t frame = vm->frame;
+  uint64_t wgframe = vm->wgframe;
+  if (vm->dyn_block) {
+    /* The block ends with dynamic shared memory: the launch's bytes (specialisation constant
+     * 3, as pipeline() sets it; left at its default 1 for a kernel without any) rounded to
+     * 16, as the kernel steps from block to block. */
+    uint64_t d = (k->k->flags & KCB_KERNEL_DYNAMIC_SHARED) && dyn ? (uint64_t)dyn : 1;
+    wgframe += (d + 15) & ~(uint64_t)15;
+  }
   uint64_t blocks = grid[0] * grid[1] * grid[2], per = block[0] * block[1] * block[2], need = 0;
   uint64_t threads = 0, shared = 0;
   /* Every invocation's frame, then every workgroup's shared block (docs/bundle.md). */
   if ((frame || wgframe || vm->print) &&
       (__builtin_mul_overflow(blocks, per, &threads) ||
        __builtin_mul_overflow(threads, (uint64_t)frame, &need) ||
-       __builtin_mul_overflow(blocks, (uint64_t)wgframe, &shared) ||
+       __builtin_mul_overflow(blocks, wgframe, &shared) ||
        __builtin_add_overflow(need, shared, &need) ||
        __builtin_add_overflow(need, (uint64_t)vm->print, &need) ||
        need > k->mod->dev->info.max_alloc_bytes)) {
     if (push != small) free(push);
     return kcrt_fail(KCRT_ERROR_OUT_OF_MEMORY,
                      "Vulkan: '%s' keeps %u bytes per thread (locals whose address is taken) "
-                     "and %u per block (shared arrays whose address is taken) in memory; "
+                     "and %llu per block (shared arrays whose address is taken) in memory; "
                      "%llu blocks of %llu threads need more than %s can allocate",
-                     k->k->name, frame, wgframe, (unsigned long long)blocks,
+                     k->k->name, frame, (unsigned long long)wgframe, (unsigned long long)blocks,
                      (unsigned long long)per, k->mod->dev->info.name);
   }
   bool frame_push = frame || wgframe || vm->print;

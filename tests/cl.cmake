@@ -73,7 +73,8 @@ list(APPEND _kcc_cl_kernels ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cl_vecfn.cl
      ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cl_images.cl
      ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cl_wgfn.cl
      ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cl_intdot.cl
-     ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cl_goto.cl)
+     ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cl_goto.cl
+     ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cl_switch.cl)
 foreach(_k ${_kcc_cl_kernels})
   get_filename_component(_name ${_k} NAME_WE)
   foreach(_form kir ptx spirv cl cuda)

@@ -30,7 +30,8 @@ list(APPEND _kcc_cu_kernels ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cuda_cxx.cu ${CM
      ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cuda_fp8.cu ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cuda_union.cu
      ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cuda_mathfn.cu ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cuda_launch.cu
      ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cuda_asm.cu ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cuda_ptrref.cu
-     ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cuda_texobj.cu ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cuda_tex.cu)
+     ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cuda_texobj.cu ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cuda_tex.cu
+     ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cuda_dynptr.cu)
 foreach(_k ${_kcc_cu_kernels})
   get_filename_component(_name ${_k} NAME_WE)
   foreach(_form kir ptx spirv cl cuda header)

@@ -6,7 +6,8 @@
 #                       diagnostic, then
 #                       spirv-val --target-env vulkan1.2 on the file (kcc validated in process).
 #   vulkan.spirv13.NAME_EXT  the same for tests/vulkan/NAME.EXT, then spirv-val --target-env
-#                       vulkan1.3 too (issue 27's closed refusals: mul_hi, shared float atomics).
+#                       vulkan1.3 too (issue 27's closed refusals: mul_hi, shared float atomics,
+#                       pointers into dynamic shared memory: tests/runtime/cuda_dynptr.cu).
 #   vulkan.bad.NAME     tests/vulkan/bad/NAME.k (or .cl, .cu) fails with exit 1, no output file, and its first
 #                       diagnostic is "NAME.k:" followed by NAME.expected: what the form
 #                       cannot express yet is refused, never written invalid.
@@ -63,10 +64,12 @@ list(APPEND _vk_sources ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cl_images.cl
 list(APPEND _vk_sources ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/mathfn.cu
      ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/mathvec.cl)
 # Issue 27's closed refusals, validated for Vulkan 1.3 as well: mul_hi and mad_hi (OpenCL C),
-# CUDA's __[u]mul[64]hi; float atomics on static shared memory.
+# CUDA's __[u]mul[64]hi; float atomics on static shared memory; pointers into, float atomics
+# on and two element types over dynamic shared memory (run by vulkan.run.cuda_dynptr).
 set(_vk_spv13_sh "${_vk_spv_sh}\n\"$4\" --target-env vulkan1.3 \"$3\"\n")
 foreach(_src ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/mulhi.cl ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/mulhi.cu
-        ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/shared_fatomic.cu)
+        ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/shared_fatomic.cu
+        ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cuda_dynptr.cu)
   get_filename_component(_name ${_src} NAME)
   string(REPLACE "." "_" _name ${_name})
   add_test(NAME vulkan.spirv13.${_name}
@@ -196,7 +199,7 @@ endfunction()
 set(KCC_VK_OWN_KERNELS cuda_devvar cuda_fp8 cuda_hostprog cuda_lambda cuda_launch cuda_names
     cuda_ptrref cuda_api cuda_bf16 cuda_fp16 cuda_idioms cuda_mathfn cuda_stdlib cuda_texobj
     cl_chatter cl_contract cl_intdot cl_mathfn cl_printf cl_subgroups cl_wgfn cl_workitem
-    cl_images)
+    cl_images cuda_dynptr cl_switch)
 foreach(_name ${KCC_VK_KERNELS} ${KCC_VK_OWN_KERNELS})
   if(TARGET rt_${_name})
     _kcc_vk_run(${_name} rt_${_name} ${_rt_out}/${_name}.kcb)

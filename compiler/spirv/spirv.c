@@ -513,7 +513,8 @@ static void gen_globals(SG *g) {
   for (int i = 0; i < g->km->globals.n; i++) {
     KVar *v = g->km->globals.v[i];
     SVar *s = svar(v);
-    s->psb = g->vk && v->host_filled; /* Vulkan: its buffer's device address */
+    /* Vulkan: its buffer's device address; dynamic shared memory in the workgroup's block */
+    s->psb = g->vk && (v->host_filled || (v->kind == KV_SHARED && v->is_dynamic && g->dyn_block));
     if ((v->kind == KV_SHARED && v->is_dynamic) || v->host_filled)
       continue; /* a parameter, made per function */
     char name[512];
@@ -824,24 +825,18 @@ static bool ends_flow(const KStmt *s) {
 }
 
 /* SPIR-V's structured switch lists default first and lets a case fall through only into the
- * next target of that list, so the Vulkan flavour takes the C switches that fit: every label
+ * next target of that list, so an OpSwitch takes the C switches that fit: every label
  * directly in the switch's block, and a default that is not the first label neither fallen
- * into nor falling through. */
-static bool vk_switch_fits(SG *g, KStmt *s) {
+ * into nor falling through. The others the Vulkan flavour lowers to a search (gen_seek). */
+static bool vk_switch_fits(KStmt *s) {
   KStmt *b = s->body;
   if (!b || b->kind != KS_BLOCK) return s->cases.n == 0;
-  int first = -1;
   for (int i = 0; i < s->cases.n; i++) {
     KStmt *c = s->cases.v[i];
     int at = -1;
     for (int j = 0; j < b->list.n && at < 0; j++)
       if (b->list.v[j] == c) at = j;
-    if (at < 0) {
-      sg_error(g, c->loc,
-               "a case label inside a nested statement is not supported by the Vulkan SPIR-V form");
-      return false;
-    }
-    if (first < 0 || at < first) first = at;
+    if (at < 0) return false; /* inside a nested statement */
     if (!c->is_default || i == 0) continue;
     bool ok = at == 0 || ends_flow(b->list.v[at - 1]);
     for (int j = at + 1; j < b->list.n && ok; j++)
@@ -849,18 +844,244 @@ static bool vk_switch_fits(SG *g, KStmt *s) {
         ok = ends_flow(b->list.v[j - 1]);
         break;
       }
-    if (!ok) {
-      sg_error(g, c->loc,
-               "falling through into or out of 'default' when it is not the first label is not "
-               "supported by the Vulkan SPIR-V form yet (end the cases around it with break)");
-      return false;
-    }
+    if (!ok) return false;
   }
   return true;
 }
 
+/* ---- switches as a search (Vulkan)
+ *
+ * A switch whose labels an OpSwitch cannot take (labels inside nested statements, Duff's
+ * device; a default fallen into or out of when it is not first) runs its body as C's jump
+ * would, without the jump: a Function variable `go` holds the number of the label the
+ * switch's value selects (its index in KStmt.cases, plus 1; one past the last when none
+ * does: then nothing runs), and the body is generated in a mode in which every statement
+ * first asks whether control is still looking for its label (go != 0): a statement without
+ * the label is skipped, an if goes to the branch that holds it, a loop enters its body without
+ * testing its condition (nor running a for's init), and the label itself sets go to 0, after
+ * which everything runs as written. This is the usual elimination of jumps into nested
+ * statements by guards (Erosa and Hendren, "Taming control flow", 1994): the code stays
+ * structured whatever the labels' places, every path C allows is taken, and no statement is
+ * duplicated; the price is a test of go per statement or run of statements, which once the
+ * label is passed a driver's compiler cannot drop (switches that fit stay one OpSwitch). The
+ * body is the default target of an OpSwitch of its own, so that `break` keeps its meaning. */
+typedef struct Seek {
+  KStmt *sw;   /* the switch */
+  uint32_t go; /* its Function variable (int) */
+} Seek;
+
+static void gen_stmt(SG *g, KStmt *s);
+
+/* Whether statement c is s or inside it. */
+static bool stmt_holds(const KStmt *s, const KStmt *c) {
+  if (!s) return false;
+  if (s == c) return true;
+  for (int i = 0; i < s->list.n; i++)
+    if (stmt_holds(s->list.v[i], c)) return true;
+  return stmt_holds(s->then, c) || stmt_holds(s->els, c) || stmt_holds(s->body, c) ||
+         stmt_holds(s->init_stmt, c);
+}
+
+/* Whether s holds a label of k's switch. */
+static bool has_label(const Seek *k, const KStmt *s) {
+  for (int i = 0; i < k->sw->cases.n; i++)
+    if (stmt_holds(s, k->sw->cases.v[i])) return true;
+  return false;
+}
+
+static uint32_t seek_go(SG *g, const Seek *k) {
+  return sg_op(g, SpvOpLoad, spv_type_int(&g->m, 32), 1, &k->go);
+}
+
+/* Whether go is the number of one of the labels in s. */
+static uint32_t seek_in(SG *g, const Seek *k, const KStmt *s, uint32_t go) {
+  uint32_t r = 0, b = spv_type_bool(&g->m);
+  for (int i = 0; i < k->sw->cases.n; i++) {
+    if (!stmt_holds(s, k->sw->cases.v[i])) continue;
+    uint32_t eq = sg_opv(g, SpvOpIEqual, b, 2, go, sg_u32(g, (uint32_t)i + 1));
+    r = r ? sg_opv(g, SpvOpLogicalOr, b, 2, r, eq) : eq;
+  }
+  return r ? r : spv_const_bool(&g->m, false);
+}
+
+/* go == 0 ? c : alt, c evaluated only when go is 0 (NULL: true). */
+static uint32_t seek_cond(SG *g, const Seek *k, KExpr *c, uint32_t alt) {
+  uint32_t b = spv_type_bool(&g->m);
+  uint32_t z = sg_opv(g, SpvOpIEqual, b, 2, seek_go(g, k), sg_u32(g, 0));
+  if (!c) return sg_opv(g, SpvOpLogicalOr, b, 2, z, alt);
+  sg_ensure_block(g);
+  uint32_t from = g->label, eval = spv_id(&g->m), join = spv_id(&g->m);
+  sg_branch_cond_merge(g, z, eval, join, join);
+  sg_start_block(g, eval);
+  uint32_t cv = sg_cond(g, c);
+  sg_ensure_block(g);
+  uint32_t from_c = g->label;
+  sg_branch(g, join);
+  sg_start_block(g, join);
+  return sg_opv(g, SpvOpPhi, b, 4, cv, from_c, alt, from);
+}
+
+static void gen_seek(SG *g, const Seek *k, KStmt *s);
+
+/* Statements list[from, to), which hold no label, run only once the label is passed. */
+static void seek_skip(SG *g, const Seek *k, KStmt **list, int n) {
+  if (!n) return;
+  uint32_t b = spv_type_bool(&g->m);
+  uint32_t z = sg_opv(g, SpvOpIEqual, b, 2, seek_go(g, k), sg_u32(g, 0));
+  uint32_t then = spv_id(&g->m), join = spv_id(&g->m);
+  sg_branch_cond_merge(g, z, then, join, join);
+  sg_start_block(g, then);
+  for (int i = 0; i < n; i++) gen_stmt(g, list[i]);
+  sg_branch(g, join);
+  sg_start_block(g, join);
+}
+
+/* A loop's body in search mode (brk, cont: its exit and continue target). */
+static void seek_loop_body(SG *g, const Seek *k, KStmt *body, uint32_t brk, uint32_t cont) {
+  uint32_t sb = g->brk, sc = g->cont;
+  g->brk = brk;
+  g->cont = cont;
+  gen_seek(g, k, body);
+  g->brk = sb;
+  g->cont = sc;
+}
+
+/* s in search mode: s holds a label of k's switch, and go is 0 or the number of one in s. */
+static void gen_seek(SG *g, const Seek *k, KStmt *s) {
+  if (s->loc.line > 0) g->loc = s->loc;
+  SpvModule *m = &g->m;
+  uint32_t b = spv_type_bool(m), u32 = spv_type_int(m, 32);
+  switch (s->kind) {
+  case KS_CASE: { /* the label: found when it is the one sought */
+    uint32_t go = seek_go(g, k);
+    int i = 0;
+    while (k->sw->cases.v[i] != s) i++;
+    uint32_t here = sg_opv(g, SpvOpIEqual, b, 2, go, sg_u32(g, (uint32_t)i + 1));
+    sg_instv(g, SpvOpStore, 2, k->go, sg_opv(g, SpvOpSelect, u32, 3, here, sg_u32(g, 0), go));
+    return;
+  }
+  case KS_BLOCK:
+    /* Runs of statements without a label under one test; those with one under a test that
+     * the label sought is theirs (or that none is: go == 0). */
+    for (int i = 0; i < s->list.n;) {
+      int j = i;
+      while (j < s->list.n && !has_label(k, s->list.v[j])) j++;
+      seek_skip(g, k, (KStmt **)s->list.v + i, j - i);
+      if (j == s->list.n) break;
+      KStmt *c = s->list.v[j];
+      if (c->kind == KS_CASE) {
+        gen_seek(g, k, c);
+      } else {
+        uint32_t go = seek_go(g, k);
+        uint32_t enter =
+            sg_opv(g, SpvOpLogicalOr, b, 2, sg_opv(g, SpvOpIEqual, b, 2, go, sg_u32(g, 0)),
+                   seek_in(g, k, c, go));
+        uint32_t then = spv_id(m), join = spv_id(m);
+        sg_branch_cond_merge(g, enter, then, join, join);
+        sg_start_block(g, then);
+        gen_seek(g, k, c);
+        sg_branch(g, join);
+        sg_start_block(g, join);
+      }
+      i = j + 1;
+    }
+    return;
+  case KS_IF: { /* the branch that holds the label, else as written */
+    uint32_t c = seek_cond(g, k, s->cond, seek_in(g, k, s->then, seek_go(g, k)));
+    uint32_t then = spv_id(m), els = spv_id(m), join = spv_id(m);
+    sg_branch_cond_merge(g, c, then, els, join);
+    sg_start_block(g, then);
+    if (has_label(k, s->then))
+      gen_seek(g, k, s->then);
+    else
+      gen_stmt(g, s->then);
+    sg_branch(g, join);
+    sg_start_block(g, els);
+    if (s->els && has_label(k, s->els))
+      gen_seek(g, k, s->els);
+    else
+      gen_stmt(g, s->els);
+    sg_branch(g, join);
+    sg_start_block(g, join);
+    return;
+  }
+  case KS_WHILE:
+  case KS_FOR: { /* into the body without the test (nor a for's init) */
+    if (s->kind == KS_FOR && s->init_stmt) seek_skip(g, k, &s->init_stmt, 1);
+    uint32_t head = spv_id(m), check = spv_id(m), body = spv_id(m), latch = spv_id(m),
+             exit = spv_id(m);
+    sg_start_block(g, head);
+    sg_loop_header(g, exit, latch, check);
+    sg_start_block(g, check);
+    sg_branch_cond(g, seek_cond(g, k, s->cond, spv_const_bool(m, true)), body, exit);
+    sg_start_block(g, body);
+    seek_loop_body(g, k, s->body, exit, latch);
+    sg_start_block(g, latch);
+    if (s->kind == KS_FOR && s->step) {
+      if (s->step->loc.line > 0) g->loc = s->step->loc;
+      sg_expr(g, s->step);
+    }
+    sg_branch(g, head);
+    sg_start_block(g, exit);
+    return;
+  }
+  case KS_DO: { /* its body first in any case */
+    uint32_t head = spv_id(m), body = spv_id(m), test = spv_id(m), exit = spv_id(m);
+    sg_start_block(g, head);
+    sg_loop_header(g, exit, test, body);
+    sg_start_block(g, body);
+    seek_loop_body(g, k, s->body, exit, test);
+    sg_start_block(g, test);
+    g->loc = s->cond->loc.line > 0 ? s->cond->loc : g->loc;
+    sg_branch_cond(g, sg_cond(g, s->cond), head, exit);
+    sg_start_block(g, exit);
+    return;
+  }
+  default: /* no other statement holds statements */
+    diag_ice(s->loc, "SPIR-V: a case label inside a statement of kind %d", (int)s->kind);
+    g->failed = true;
+    return;
+  }
+}
+
+/* Vulkan: switch s as a search (above). */
+static void gen_switch_seek(SG *g, KStmt *s) {
+  SpvModule *m = &g->m;
+  KType *ct = s->cond->type;
+  uint32_t sel = sg_expr(g, s->cond), b = spv_type_bool(m), u32 = spv_type_int(m, 32);
+  int bits = sg_bits(ct);
+  Seek k = {s, sg_temp_var(g, kir_type_scalar(KT_I32))};
+  /* The label's number: the matching case's, else the default's, else none (cases + 1). */
+  uint32_t go = sg_u32(g, (uint32_t)s->cases.n + 1);
+  for (int i = 0; i < s->cases.n; i++)
+    if (((KStmt *)s->cases.v[i])->is_default) go = sg_u32(g, (uint32_t)i + 1);
+  for (int i = 0; i < s->cases.n; i++) {
+    KStmt *c = s->cases.v[i];
+    if (c->is_default) continue;
+    uint64_t v = (uint64_t)c->value;
+    if (bits < 64) v &= (1ull << bits) - 1;
+    uint32_t cv = bits > 32 ? spv_const_int(m, 64, v) : spv_const_int(m, bits, v);
+    go = sg_opv(g, SpvOpSelect, u32, 3, sg_opv(g, SpvOpIEqual, b, 2, sel, cv),
+                sg_u32(g, (uint32_t)i + 1), go);
+  }
+  sg_instv(g, SpvOpStore, 2, k.go, go);
+  uint32_t body = spv_id(m), exit = spv_id(m);
+  uint32_t mops[2] = {exit, SpvSelectionControlMaskNone}, ops[2] = {sg_u32(g, 0), body};
+  terminate_merged(g, SpvOpSelectionMerge, 2, mops, SpvOpSwitch, 2, ops);
+  sg_start_block(g, body);
+  uint32_t saved_brk = g->brk;
+  g->brk = exit;
+  if (s->body) gen_seek(g, &k, s->body);
+  g->brk = saved_brk;
+  sg_branch(g, exit);
+  sg_start_block(g, exit);
+}
+
 static void gen_switch(SG *g, KStmt *s) {
-  if (g->vk && !vk_switch_fits(g, s)) return;
+  if (g->vk && !vk_switch_fits(s)) {
+    gen_switch_seek(g, s);
+    return;
+  }
   KType *ct = s->cond->type;
   uint32_t sel = sg_expr(g, s->cond);
   uint32_t exit = spv_id(&g->m), def = exit;

@@ -263,11 +263,12 @@ bool sg_addressable(SG *g, KExpr *e) {
 
 static uint32_t dyn_shared(SG *g, KExpr *e, const KType *ptrtype) {
   uint32_t rt = ty(g, ptrtype);
-  if (g->vk) { /* indexed in place only (vk_index_addr): the array is a Workgroup variable */
-    sg_error(g, e->loc,
-             "a pointer into dynamic shared array '%s' is not supported by the Vulkan SPIR-V "
-             "form yet (index the array directly)",
+  if (g->vk && !g->dyn_block) { /* a pointer into it escapes: it is in the block then */
+    diag_ice(e->loc,
+             "SPIR-V: a pointer into dynamic shared array '%s' that the escape "
+             "analysis missed",
              e->var->name);
+    g->failed = true;
     return spv_undef(&g->m, rt);
   }
   if (!g->dyn) {
@@ -309,6 +310,9 @@ static uint32_t union_member_addr(SG *g, KExpr *e) {
  * OpPtrAccessChain (Addresses' InBounds form is not Shader's). */
 static uint32_t vk_index_addr(SG *g, KExpr *e) {
   KExpr *a = e->a;
+  if (a->kind == KE_CAST && kir_cast_kind(a->a->type, a->type) == KC_ARRAY_DECAY &&
+      a->a->kind == KE_GVAR && a->a->var->is_dynamic && g->dyn_block) /* a buffer pointer */
+    return ptr_add(g, a->type, dyn_shared(g, a->a, a->type), index64(g, e->b));
   if (a->kind == KE_CAST && kir_cast_kind(a->a->type, a->type) == KC_ARRAY_DECAY &&
       a->a->kind == KE_GVAR && a->a->var->is_dynamic) {
     /* Dynamic shared memory: the module's array sized by specialisation constant 3. */
@@ -1014,15 +1018,14 @@ static SpvStorageClass atomic_storage(SG *g, KExpr *e) {
 }
 
 /* Vulkan: a float atomic needs an integer pointer to the same bits, which a Workgroup
- * variable's logical pointer cannot be cast to. A static shared array used so lives in the
- * workgroup's block instead (spirv_vulkan.c's escape analysis): what stays Workgroup here is
- * dynamic shared memory, refused. */
+ * variable's logical pointer cannot be cast to. A shared array used so (static or dynamic)
+ * lives in the workgroup's block instead (spirv_vulkan.c's escape analysis): a Workgroup
+ * pointer here is the analysis's miss. */
 static bool vk_float_atomic_refused(SG *g, KExpr *e, SpvStorageClass sc) {
   if (!g->vk || sc != SpvStorageClassWorkgroup) return false;
-  sg_error(g, e->loc,
-           "floating-point %s on dynamic shared memory is not supported by the Vulkan SPIR-V "
-           "form yet (use a static __shared__ array)",
+  diag_ice(e->loc, "SPIR-V: floating-point %s on a Workgroup variable",
            kir_builtin_info(e->builtin)->name);
+  g->failed = true;
   return true;
 }
 

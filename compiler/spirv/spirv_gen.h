@@ -81,6 +81,10 @@ typedef struct SG {
   KList esc_shared;       /* KVar *, found before gen_globals */
   uint32_t wgframe_var;   /* Private u64: this workgroup's shared block address (0: none) */
   uint32_t wgframe_total; /* bytes of the shared block */
+  /* Dynamic shared memory in the block too, after its static part (spirv_vulkan.c): when a
+   * pointer into it escapes, a float atomic uses it, or a function views it as two element
+   * types; every `extern shared` array is then that one place. */
+  bool dyn_block;
   /* Vulkan printf (spirv_vulkan.c, "printf"): records in a buffer the runtime prints. */
   uint32_t printf_var;    /* Private u64: the print buffer's address (0: no printf) */
   uint32_t vk_image;      /* Vulkan: the image descriptor struct (sg_vk_image_type), once */

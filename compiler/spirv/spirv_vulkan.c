@@ -22,7 +22,12 @@
  *    size is specialisation constant 4's default value, and the runtime passes the scratch
  *    buffer's address as one more push constant (after the parameters, at a multiple of 8)
  *    when that size is not 0; the entry point stores scratch + (linear invocation index) x
- *    frame size in a Private variable that functions read. */
+ *    frame size in a Private variable that functions read.
+ *  - shared blocks: static shared arrays whose address escapes live in the workgroup's block
+ *    of the same buffer (specialisation constant 5: its bytes); dynamic shared memory too,
+ *    after them, when a pointer into it escapes, a float atomic uses it or a function sees
+ *    it as two element types (specialisation constant 8, kcc.dynamic_shared_in_block: the
+ *    block grows by constant 3, the launch's dynamic bytes, rounded to 16). */
 #include <spirv/unified1/GLSL.std.450.h>
 #include <spirv/unified1/OpenCL.std.h>
 #include <math.h>
@@ -84,6 +89,13 @@ void sg_vk_finish(SG *g) {
     uint32_t spec = 5;
     spv_decorate(m, id, SpvDecorationSpecId, &spec, 1);
     spv_name(m, id, "kcc.shared_block_bytes");
+  }
+  if (g->dyn_block) { /* dynamic shared memory in the block, after its static part */
+    uint32_t id = spv_id(m), ops[3] = {spv_type_int(m, 32), id, 1};
+    spv_emit(m, SPV_SEC_GLOBAL, SpvOpSpecConstant, ops, 3);
+    uint32_t spec = 8;
+    spv_decorate(m, id, SpvDecorationSpecId, &spec, 1);
+    spv_name(m, id, "kcc.dynamic_shared_in_block");
   }
   /* Narrow integers in buffers (bool is a byte) need the storage capabilities as well. */
   if (spv_has_capability(m, SpvCapabilityInt8)) {
@@ -259,6 +271,10 @@ bool sg_vk_escaping(SG *g, const KVar *v) {
   return listed(&g->escaping, v);
 }
 
+static uint32_t wgframe_var(SG *g);
+static uint32_t dyn_bytes(SG *g);
+static uint32_t dyn_offset(const SG *g);
+
 /* Shared memory is Workgroup variables, whose logical pointers Vulkan lets no variable hold
  * nor any function receive but as a whole variable. A static shared array whose address
  * escapes lives instead in the workgroup's block of the scratch buffer (after every
@@ -269,6 +285,25 @@ void sg_vk_shared_escapes(SG *g) {
   for (int i = 0; i < g->km->funcs.n; i++) {
     x.index_bases.n = x.atomic_ptrs.n = 0;
     kir_visit_stmt(((KFunc *)g->km->funcs.v[i])->body, escape_visit, &x);
+  }
+  /* Every `extern shared` array names the same memory, so if one of them cannot be a
+   * Workgroup array indexed in place (its address escapes, a float atomic views it as
+   * integers), none can: dynamic shared memory moves to the block as a whole, after the static
+   * arrays there. Likewise when a function reaches it as two element types, which one
+   * Workgroup array (logical pointers, no reinterpretation) cannot be. */
+  for (int i = 0; i < g->esc_shared.n; i++)
+    if (((KVar *)g->esc_shared.v[i])->is_dynamic) g->dyn_block = true;
+  for (int i = 0; i < g->km->funcs.n && !g->dyn_block; i++) {
+    KFunc *f = g->km->funcs.v[i];
+    KVar *dv = f->body ? sg_dyn_var(f) : NULL;
+    for (int j = 0; dv && j < f->shared.n; j++) {
+      KVar *v = f->shared.v[j];
+      if (v->is_dynamic && v->type->base != dv->type->base) g->dyn_block = true;
+    }
+  }
+  if (g->dyn_block) {
+    dyn_bytes(g);
+    wgframe_var(g);
   }
 }
 
@@ -299,11 +334,19 @@ void sg_vk_frame_enter(SG *g) {
   g->frame_here = g->frame_total;
   g->frame_size = 0;
   uint32_t u64 = spv_type_int(m, 64);
-  if (g->esc_shared.n) { /* this function's pointers to the shared arrays in the block */
+  if (g->esc_shared.n || g->dyn_block) { /* this function's pointers into the block */
     uint32_t sb = sg_op(g, SpvOpLoad, u64, 1, &g->wgframe_var);
+    if (g->dyn_block && g->dyn_var) { /* dynamic shared memory: after the static arrays */
+      uint32_t a = sg_opv(g, SpvOpIAdd, u64, 2, sb, spv_const_int(m, 64, dyn_offset(g)));
+      g->dyn = sg_opv(g, SpvOpConvertUToPtr,
+                      sg_ptr_type(g, SpvStorageClassPhysicalStorageBuffer, g->dyn_var->type->base),
+                      1, a);
+      spv_name(m, g->dyn, g->dyn_var->name);
+    }
     for (int i = 0; i < g->esc_shared.n; i++) {
       KVar *v = g->esc_shared.v[i];
       SVar *s = v->aux;
+      if (v->is_dynamic) continue; /* reached through g->dyn */
       uint32_t a = sg_opv(g, SpvOpIAdd, u64, 2, sb, spv_const_int(m, 64, s->wg));
       s->ptr = sg_opv(g, SpvOpConvertUToPtr,
                       sg_ptr_type(g, SpvStorageClassPhysicalStorageBuffer, v->type), 1, a);
@@ -352,9 +395,31 @@ int sg_vk_slot_align(const KType *t) {
   return t->size < 4 ? 4 : t->size;
 }
 
+/* Specialisation constant 3: the launch's dynamic shared bytes (1 unless the runtime sets
+ * it: an empty array is still one element). */
+static uint32_t dyn_bytes(SG *g) {
+  SpvModule *m = &g->m;
+  if (!g->dyn_bytes) {
+    g->dyn_bytes = spv_id(m);
+    uint32_t ops[3] = {spv_type_int(m, 32), g->dyn_bytes, 1};
+    spv_emit(m, SPV_SEC_GLOBAL, SpvOpSpecConstant, ops, 3);
+    uint32_t spec = 3;
+    spv_decorate(m, g->dyn_bytes, SpvDecorationSpecId, &spec, 1);
+    spv_name(m, g->dyn_bytes, "kcc.dynamic_shared_bytes");
+  }
+  return g->dyn_bytes;
+}
+
+/* Where dynamic shared memory starts in the workgroup's block: after the static arrays
+ * (all placed by gen_globals before any function is lowered), at a multiple of 16. */
+static uint32_t dyn_offset(const SG *g) {
+  return (g->wgframe_total + 15) & ~15u;
+}
+
 uint32_t sg_vk_dyn_shared(SG *g, const KVar *v) {
   SpvModule *m = &g->m;
   const KType *el = v->type->base;
+  if (g->dyn_block) return 0; /* a buffer pointer made by sg_vk_frame_enter */
   for (int i = 0; i < g->ndyn_vars; i++)
     if (g->dyn_vars[i].elem == el) return g->dyn_vars[i].var;
   if (g->ndyn_vars == (int)(sizeof g->dyn_vars / sizeof g->dyn_vars[0])) {
@@ -364,14 +429,7 @@ uint32_t sg_vk_dyn_shared(SG *g, const KVar *v) {
     return 0;
   }
   uint32_t u32 = spv_type_int(m, 32);
-  if (!g->dyn_bytes) {
-    g->dyn_bytes = spv_id(m);
-    uint32_t ops[3] = {u32, g->dyn_bytes, 1};
-    spv_emit(m, SPV_SEC_GLOBAL, SpvOpSpecConstant, ops, 3);
-    uint32_t spec = 3;
-    spv_decorate(m, g->dyn_bytes, SpvDecorationSpecId, &spec, 1);
-    spv_name(m, g->dyn_bytes, "kcc.dynamic_shared_bytes");
-  }
+  dyn_bytes(g);
   uint32_t size = el->size > 0 ? (uint32_t)el->size : 1;
   uint32_t elt = sg_type(g, el), c1 = spv_const_int(m, 32, size - 1),
            cs = spv_const_int(m, 32, size);
@@ -391,19 +449,6 @@ uint32_t sg_vk_dyn_shared(SG *g, const KVar *v) {
 }
 
 void sg_vk_check_func(SG *g, KFunc *f) {
-  /* Dynamic shared memory is one Workgroup array: the `extern shared` arrays a function
-   * reaches must agree on their element type (logical pointers cannot reinterpret it). */
-  KVar *dv = sg_dyn_var(f);
-  for (int i = 0; dv && i < f->shared.n; i++) {
-    KVar *v = f->shared.v[i];
-    if (v->is_dynamic && v->type->base != dv->type->base) {
-      sg_error(g, v->loc,
-               "dynamic shared arrays '%s' and '%s' have different element types, which the "
-               "Vulkan SPIR-V form does not support yet",
-               dv->name, v->name);
-      break;
-    }
-  }
   if (!f->is_kernel) return;
   /* (However many bytes they take: past VK_PUSH_LIMIT the block is in a buffer: sg_vk_entry.) */
   for (int i = 0; i < f->nparams; i++) {
@@ -475,6 +520,13 @@ static void store_frame(SG *g, SpvWords *out, uint32_t scratch) {
   uint32_t all = wop(g, out, SpvOpIMul, u64, 2, (uint32_t[]){blocks, threads});
   uint32_t frames = wop(g, out, SpvOpIMul, u64, 2, (uint32_t[]){all, bytes});
   uint32_t wgb = spv_const_int(m, 64, (g->wgframe_total + 15) & ~15u);
+  if (g->dyn_block) { /* then the dynamic part, the launch's size rounded to 16 */
+    uint32_t d =
+        wop(g, out, SpvOpIAdd, u32, 2, (uint32_t[]){g->dyn_bytes, spv_const_int(m, 32, 15)});
+    d = wop(g, out, SpvOpBitwiseAnd, u32, 2, (uint32_t[]){d, spv_const_int(m, 32, ~15u)});
+    d = wop(g, out, SpvOpUConvert, u64, 1, &d);
+    wgb = wop(g, out, SpvOpIAdd, u64, 2, (uint32_t[]){spv_const_int(m, 64, dyn_offset(g)), d});
+  }
   if (g->printf_var) {
     /* The print buffer: after the frames and the shared blocks. */
     uint32_t pa = wop(g, out, SpvOpIMul, u64, 2, (uint32_t[]){blocks, wgb});
@@ -482,7 +534,7 @@ static void store_frame(SG *g, SpvWords *out, uint32_t scratch) {
     pa = wop(g, out, SpvOpIAdd, u64, 2, (uint32_t[]){pa, scratch});
     spw_inst(out, SpvOpStore, (uint32_t[]){g->printf_var, pa}, 2);
   }
-  if (g->wgframe_total) {
+  if (g->wgframe_total || g->dyn_block) {
     /* The workgroup's shared block: after every invocation's frame, block (z * ny + y) * nx
      * + x of the grid's. */
     uint32_t blk = wop(g, out, SpvOpIMul, u64, 2, (uint32_t[]){c[2], c[4]});
@@ -521,7 +573,7 @@ void sg_vk_entry(SG *g, KFunc *f) {
              "kernel '%s' requires subgroups of %d (intel_reqd_sub_group_size), which the "
              "Vulkan SPIR-V form cannot ask for yet",
              f->name, f->reqd_subgroup);
-  bool frame = g->frame_total > 0 || g->wgframe_total > 0 || g->printf_var;
+  bool frame = g->frame_total > 0 || g->wgframe_total > 0 || g->dyn_block || g->printf_var;
   uint32_t u32 = spv_type_int(m, 32), u64 = spv_type_int(m, 64), voidt = spv_type_void(m);
   uint32_t *mem = calloc((size_t)np + (size_t)f->symbols.n + 2, sizeof *mem);
   uint32_t *offs = calloc((size_t)np + (size_t)f->symbols.n + 2, sizeof *offs);

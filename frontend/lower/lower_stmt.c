@@ -627,11 +627,11 @@ static void case_stmt(FeCtx *fe, CXCursor c, KList *out) {
     diag_error(loc, "case ranges are not supported in kcc kernels");
     return;
   }
-  if (!fe->sw || fe->block_depth != fe->sw->block_depth) {
-    diag_error(loc,
-               "'%s' labels nested inside other statements of the switch body are not "
-               "supported in kcc kernels",
-               is_default ? "default" : "case");
+  /* A label may sit inside nested statements (Duff's device): the label belongs to the
+   * innermost switch, and the back ends jump to it wherever it is (the Vulkan form, whose
+   * control flow is structured, lowers such a switch to a search: compiler/spirv/spirv.c). */
+  if (!fe->sw) {
+    diag_error(loc, "'%s' label outside a switch", is_default ? "default" : "case");
     return;
   }
   KStmt *s = kir_stmt(KS_CASE, loc);

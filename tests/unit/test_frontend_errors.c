@@ -40,20 +40,6 @@ static const Case cases[] = {
      "t.k:2:39: error: function pointers are not supported in kcc kernels\n"
      "kernel void k(long *p) { p[0] = (long)f; }\n"
      "                                      ^\n"},
-    {"case_nested",
-     "kernel void k(int *p, int n) {\n"
-     "  switch (n) {\n"
-     "  case 1:\n"
-     "    if (p[0]) {\n"
-     "    case 2:\n"
-     "      p[1] = 2;\n"
-     "    }\n"
-     "  }\n"
-     "}\n",
-     "t.k:5:5: error: 'case' labels nested inside other statements of the switch body are not "
-     "supported in kcc kernels\n"
-     "    case 2:\n"
-     "    ^\n"},
     {"case_range",
      "kernel void k(int *p, int n) {\n"
      "  switch (n) {\n"
