@@ -12,6 +12,7 @@
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define NO 28
 
@@ -213,12 +214,87 @@ static void run(Rt *rt, int n, int dbl) {
   }
 }
 
+/* umin ... ullmax against C's comparisons, and intmem's memcpy/memset regions against the same
+ * copies done here (cuda_mathfn.cu's intmem says which bytes each writes). */
+static void run_intmem(Rt *rt, int n) {
+  uint32_t *ua = rt_xalloc(2 * n * 4), *uo = rt_xalloc(2 * n * 4);
+  int64_t *la = rt_xalloc(2 * n * 8), *lo = rt_xalloc(6 * n * 8);
+  unsigned char *src = rt_xalloc(64 * n), *o = rt_xalloc(160 * n), *w = rt_xalloc(160 * n);
+  int *z = rt_xalloc(8 * n * sizeof *z), bad = 0;
+  for (int i = 0; i < 2 * n; i++) {
+    ua[i] = rt_int(rt, 0, 3) ? rt_u32(rt) : (uint32_t)rt_int(rt, 0, 3);
+    la[i] = rt_int(rt, 0, 3) ? (int64_t)rt_u64(rt) : rt_int(rt, -2, 2);
+  }
+  for (int i = 0; i < 64 * n; i++) src[i] = (unsigned char)rt_u32(rt);
+  for (int i = 0; i < n; i++) {
+    int *q = z + 8 * i;
+    q[0] = rt_int(rt, 0, 15), q[1] = rt_int(rt, 0, 15), q[2] = rt_int(rt, 0, 48);
+    q[3] = rt_int(rt, 0, 63), q[4] = rt_int(rt, -300, 300), q[5] = rt_int(rt, 0, 64 - q[3]);
+    q[6] = rt_int(rt, 0, 48), q[7] = rt_int(rt, 0, 48);
+  }
+  kcrt_buffer *dua = rt_upload(rt, ua, 2 * n * 4), *dla = rt_upload(rt, la, 2 * n * 8),
+              *duo = rt_alloc(rt, 2 * n * 4), *dlo = rt_alloc(rt, 6 * n * 8),
+              *dsrc = rt_upload(rt, src, 64 * n), *d_o = rt_alloc(rt, 160 * n),
+              *dz = rt_upload(rt, z, 8 * n * sizeof *z);
+  kcrt_arg args[] = {KCRT_ARG_BUFFER(dua), KCRT_ARG_BUFFER(dla),  KCRT_ARG_BUFFER(duo),
+                     KCRT_ARG_BUFFER(dlo), KCRT_ARG_BUFFER(dsrc), KCRT_ARG_BUFFER(d_o),
+                     KCRT_ARG_BUFFER(dz),  KCRT_ARG_VALUE(n)};
+  rt_launch(rt, rt_kernel(rt, "intmem"), KCRT_DIM1((unsigned)n / 64), KCRT_DIM1(64), 0, args, 8);
+  rt_download(rt, duo, uo, 2 * n * 4);
+  rt_download(rt, dlo, lo, 6 * n * 8);
+  rt_download(rt, d_o, o, 160 * n);
+  for (int i = 0; i < n; i++) {
+    uint32_t a = ua[2 * i], b = ua[2 * i + 1];
+    int64_t c = la[2 * i], d = la[2 * i + 1];
+    uint64_t uc = (uint64_t)c, ud = (uint64_t)d;
+    int64_t want[4] = {c < d ? c : d, c < d ? d : c, (int64_t)(uc < ud ? uc : ud),
+                       (int64_t)(uc < ud ? ud : uc)};
+    bool ok = uo[2 * i] == (a < b ? a : b) && uo[2 * i + 1] == (a < b ? b : a);
+    for (int j = 0; j < 4; j++) ok = ok && lo[6 * i + j] == want[j];
+    if (!ok && bad++ < 12)
+      rt_fail(rt, "umin/umax (%u, %u) = %u, %u; llmin... (%lld, %lld) = %lld %lld %lld %lld", a, b,
+              uo[2 * i], uo[2 * i + 1], (long long)c, (long long)d, (long long)lo[6 * i],
+              (long long)lo[6 * i + 1], (long long)lo[6 * i + 2], (long long)lo[6 * i + 3]);
+    /* the same copies on the host */
+    const unsigned char *s = src + 64 * i;
+    unsigned char *r = w + 160 * i, t[64] = {0};
+    const int *q = z + 8 * i;
+    memset(r, 0xa5, 64);
+    memcpy(r + q[0], s + q[1], (size_t)q[2]);
+    memset(r + q[3], q[4], (size_t)q[5]);
+    memcpy(r + 64, s + 48, 16);
+    r[64] ^= 1; /* w[0] ^= 1u: the low byte, little-endian */
+    memcpy(r + 81, s + 3, 13);
+    memcpy(t + q[6], s + q[7], 16);
+    memcpy(r + 96, t + 8, 32);
+    memset(r + 128, q[4] + 1, 8);
+    r[136] = 1;
+    unsigned char ia[12];
+    memset(ia, q[4], sizeof ia);
+    memcpy(r + 137, ia, 7);
+    memcpy(r + 94, s + 4, 2);
+    memcpy(r + 144, s + 32, 16);
+    r[148] += 1; /* v4.y += 1u: y's low byte, carrying */
+    for (int c = 148; c < 151 && r[c] == 0; c++) r[c + 1] += 1;
+    for (int j = 0; j < 160; j++) {
+      if (j == 80) continue; /* not written */
+      if (o[160 * i + j] != r[j] && bad++ < 12)
+        rt_fail(rt, "intmem thread %d byte %d: got %#x, want %#x (sizes %d %d %d %d %d %d %d %d)",
+                i, j, o[160 * i + j], r[j], q[0], q[1], q[2], q[3], q[4], q[5], q[6], q[7]);
+    }
+  }
+}
+
 int main(int argc, char **argv) {
   Rt rt;
   rt_init(&rt, argc, argv, "cuda_mathfn");
   int n = rt_int(&rt, 256, 2048) & ~63;
   run(&rt, n, 0);
   run(&rt, n, 1);
+  run_intmem(&rt, n);
   rt_xfree_all();
-  return rt_finish(&rt, "%d floats and %d doubles through %d functions", n, n, NO + 4);
+  return rt_finish(&rt,
+                   "%d floats and %d doubles through %d functions; %d threads' integer "
+                   "minima and memcpy/memset",
+                   n, n, NO + 4, n);
 }
