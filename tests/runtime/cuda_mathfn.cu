@@ -2,7 +2,9 @@
 // builtins (sinpif, sincospif, logbf, ilogbf, ldexpf, scalbnf, scalblnf, frexpf, modff,
 // remquof, remainderf, nextafterf, fdimf, nanf, rhypotf, rcbrtf, norm3df, rnorm3df, norm4df,
 // rnorm4df, nearbyintf, lrintf & co., erfinvf, erfcinvf, erfcxf, normcdff, normcdfinvf) in float
-// and double; cuda_mathfn.c checks them against the host's libm.
+// and double; the integer minima and maxima (umin ... ullmax), device memcpy and memset, and
+// the Bessel functions (j0f ... cyl_bessel_i1f, j0 ... cyl_bessel_i1); cuda_mathfn.c checks them
+// against the host's libm (libquadmath for the Bessel functions) and its own copies.
 
 #define MATHFN(T, S)                                                                               \
   __global__ void mathfn_##T(const T *xs, const T *ys, const T *uv, const int *ks, T *o, int *oi,  \
@@ -99,3 +101,23 @@ __global__ void intmem(const unsigned *ua, const long long *la, unsigned *uo, lo
   v4.y += 1u;
   memcpy((uint4 *)(void *)(r + 144), &v4, sizeof v4);
 }
+
+// The Bessel functions (j0 j1 y0 y1 jn yn cyl_bessel_i0 cyl_bessel_i1 and their f forms).
+#define BESSEL(T, S)                                                                               \
+  __global__ void bessel_##T(const T *xs, const int *ns, T *o, int n) {                            \
+    int i = blockIdx.x * blockDim.x + threadIdx.x;                                                 \
+    if (i >= n) return;                                                                            \
+    T x = xs[i];                                                                                   \
+    int k = ns[i];                                                                                 \
+    o[0 * n + i] = j0##S(x);                                                                       \
+    o[1 * n + i] = j1##S(x);                                                                       \
+    o[2 * n + i] = y0##S(x);                                                                       \
+    o[3 * n + i] = y1##S(x);                                                                       \
+    o[4 * n + i] = jn##S(k, x);                                                                    \
+    o[5 * n + i] = yn##S(k, x);                                                                    \
+    o[6 * n + i] = cyl_bessel_i0##S(x);                                                            \
+    o[7 * n + i] = cyl_bessel_i1##S(x);                                                            \
+  }
+
+BESSEL(float, f)
+BESSEL(double, )
