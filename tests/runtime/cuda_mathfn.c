@@ -13,6 +13,7 @@
 #include <float.h>
 #include <limits.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -400,8 +401,12 @@ static void run_bessel(Rt *rt, int n, int dbl) {
               *d_o = rt_alloc(rt, 8 * n * sz);
   kcrt_arg args[] = {KCRT_ARG_BUFFER(dx), KCRT_ARG_BUFFER(dk), KCRT_ARG_BUFFER(d_o),
                      KCRT_ARG_VALUE(n)};
-  rt_launch(rt, rt_kernel(rt, dbl ? "bessel_double" : "bessel_float"), KCRT_DIM1((unsigned)n / 64),
-            KCRT_DIM1(64), 0, args, 4);
+  static const char *const kernels[8] = {"j0", "j1", "y0", "y1", "jn", "yn", "i0", "i1"};
+  for (int j = 0; j < 8; j++) {
+    char name[32];
+    snprintf(name, sizeof name, "bessel_%s_%s", kernels[j], dbl ? "double" : "float");
+    rt_launch(rt, rt_kernel(rt, name), KCRT_DIM1((unsigned)n / 64), KCRT_DIM1(64), 0, args, 4);
+  }
   rt_download(rt, d_o, o, 8 * n * sz);
   static const char *const names[8] = {
       "j0", "j1", "y0", "y1", "jn", "yn", "cyl_bessel_i0", "cyl_bessel_i1"};

@@ -102,22 +102,27 @@ __global__ void intmem(const unsigned *ua, const long long *la, unsigned *uo, lo
   memcpy((uint4 *)(void *)(r + 144), &v4, sizeof v4);
 }
 
-// The Bessel functions (j0 j1 y0 y1 jn yn cyl_bessel_i0 cyl_bessel_i1 and their f forms).
-#define BESSEL(T, S)                                                                               \
-  __global__ void bessel_##T(const T *xs, const int *ns, T *o, int n) {                            \
+// The Bessel functions (j0 j1 y0 y1 jn yn cyl_bessel_i0 cyl_bessel_i1 and their f forms), a
+// kernel each: Vulkan drivers inline every call, and lavapipe took minutes over one kernel with
+// all eight.
+#define BESSEL(T, S, J, F, CALL)                                                                   \
+  __global__ void bessel_##F##_##T(const T *xs, const int *ns, T *o, int n) {                      \
     int i = blockIdx.x * blockDim.x + threadIdx.x;                                                 \
     if (i >= n) return;                                                                            \
     T x = xs[i];                                                                                   \
     int k = ns[i];                                                                                 \
-    o[0 * n + i] = j0##S(x);                                                                       \
-    o[1 * n + i] = j1##S(x);                                                                       \
-    o[2 * n + i] = y0##S(x);                                                                       \
-    o[3 * n + i] = y1##S(x);                                                                       \
-    o[4 * n + i] = jn##S(k, x);                                                                    \
-    o[5 * n + i] = yn##S(k, x);                                                                    \
-    o[6 * n + i] = cyl_bessel_i0##S(x);                                                            \
-    o[7 * n + i] = cyl_bessel_i1##S(x);                                                            \
+    (void)k;                                                                                       \
+    o[J * n + i] = CALL;                                                                           \
   }
+#define BESSELS(T, S)                                                                              \
+  BESSEL(T, S, 0, j0, j0##S(x))                                                                    \
+  BESSEL(T, S, 1, j1, j1##S(x))                                                                    \
+  BESSEL(T, S, 2, y0, y0##S(x))                                                                    \
+  BESSEL(T, S, 3, y1, y1##S(x))                                                                    \
+  BESSEL(T, S, 4, jn, jn##S(k, x))                                                                 \
+  BESSEL(T, S, 5, yn, yn##S(k, x))                                                                 \
+  BESSEL(T, S, 6, i0, cyl_bessel_i0##S(x))                                                         \
+  BESSEL(T, S, 7, i1, cyl_bessel_i1##S(x))
 
-BESSEL(float, f)
-BESSEL(double, )
+BESSELS(float, f)
+BESSELS(double, )
