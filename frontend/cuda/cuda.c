@@ -115,6 +115,17 @@ static const char cu_head[] =
     "(__kcc_align<__T>::v >= 4 && __n % 4 == 0) { unsigned int *__dw = (unsigned int *)(void "
     "*)__d, __w = (unsigned int)(unsigned char)__c * 0x01010101u; for (size_t __i = 0; __i < "
     "__n / 4; __i++) __dw[__i] = __w; return __d; } return memset((void *)__d, __c, __n); }\n"
+    /* CUDA 12's 128-bit atomicCAS and atomicExch (template <typename T> T atomicCAS(T *, T, T),
+       T atomicExch(T *, T), T of 16 bytes, compute capability 9.x): declared for 16-byte types
+       only, unavailable, so that a use gets one error that says why rather than no match */
+    "template <bool __B, class __T> struct __kcc_if16 {};\n"
+    "template <class __T> struct __kcc_if16<true, __T> { typedef __T type; };\n"
+    "template <class __T> __attribute__((unavailable(\"a 128-bit atomic (CUDA 12, compute "
+    "capability 9.x) is not supported: kcc's forms have atomics of up to 64 bits\"))) typename "
+    "__kcc_if16<sizeof(__T) == 16, __T>::type atomicCAS(__T *__p, __T __c, __T __v);\n"
+    "template <class __T> __attribute__((unavailable(\"a 128-bit atomic (CUDA 12, compute "
+    "capability 9.x) is not supported: kcc's forms have atomics of up to 64 bits\"))) typename "
+    "__kcc_if16<sizeof(__T) == 16, __T>::type atomicExch(__T *__p, __T __v);\n"
     "static __inline__ unsigned umin(unsigned __a, unsigned __b) { return __a < __b ? __a : "
     "__b; }\n"
     "static __inline__ unsigned umax(unsigned __a, unsigned __b) { return __a < __b ? __b : "
