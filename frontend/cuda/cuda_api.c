@@ -244,19 +244,22 @@ static const char directed_rounding[] =
        power, then c and -r added by TwoSums that keep the components nonoverlapping, so that the
        most significant nonzero one has the residual's sign. Where the product is below c's
        rounding (2^60 times smaller), r is c and the residual the product; where c is too small
-       to survive the scaling, it decides only an otherwise zero residual. */
+       to survive the scaling, it decides only an otherwise zero residual. A product that
+       overflows where the sum does not gets its nearest result from the scaled operands too:
+       Vulkan's fma need not be fused, and kcc's exact one gives up where a*b overflows. */
     "static __inline__ void __kcc_two_sum(double __x, double __y, double *__s, double *__e) { "
     "double __t = __x + __y, __z = __t - __x; *__s = __t; *__e = (__x - (__t - __z)) + (__y - "
     "__z); }\n"
     "static __inline__ double __kcc_rfma(double __a, double __b, double __c, int __m) { double "
-    "__r = fma(__a, __b, __c); if (!isfinite(__a) || !isfinite(__b) || !isfinite(__c)) return "
-    "__r; if (isinf(__r)) return __kcc_dir(__r, __r > 0 ? -1 : 1, __m); int __k = 0; bool "
-    "__pneg = __kcc_neg(__a) != __kcc_neg(__b); if (__a != 0 && __b != 0) { int __ea, __eb; "
-    "double __fa = frexp(__a, &__ea), __fb = frexp(__b, &__eb); int __e = __ea + __eb; if (__c "
-    "!= 0 && __e < ilogb(__c) - 60) __k = __pneg ? -1 : 1; else { double __ph = __fa * __fb, "
-    "__pl = fma(__fa, __fb, -__ph), __cs = ldexp(__c, -__e), __rs = ldexp(__r, -__e), __h0, "
-    "__h1, __h2, __g0, __g1, __g2, __q; __kcc_two_sum(__cs, __pl, &__q, &__h0); "
-    "__kcc_two_sum(__q, __ph, &__h2, &__h1); __kcc_two_sum(-__rs, __h0, &__q, &__g0); "
+    "__r = fma(__a, __b, __c); if (!isfinite(__a) || !isfinite(__b)) return __r; if "
+    "(!isfinite(__c)) return __c; int __k = 0, __ea = 0, __eb = 0; bool __pneg = __kcc_neg(__a) "
+    "!= __kcc_neg(__b); double __fa = frexp(__a, &__ea), __fb = frexp(__b, &__eb); int __e = __ea "
+    "+ __eb; if (!isfinite(__r) && __a != 0 && __b != 0) __r = ldexp(fma(__fa, __fb, ldexp(__c, "
+    "-__e)), __e); if (isinf(__r)) return __kcc_dir(__r, __r > 0 ? -1 : 1, __m); if (__a != 0 && "
+    "__b != 0) { if (__c != 0 && __e < ilogb(__c) - 60) __k = __pneg ? -1 : 1; else { double "
+    "__ph = __fa * __fb, __pl = fma(__fa, __fb, -__ph), __cs = ldexp(__c, -__e), __rs = "
+    "ldexp(__r, -__e), __h0, __h1, __h2, __g0, __g1, __g2, __q; __kcc_two_sum(__cs, __pl, &__q, "
+    "&__h0); __kcc_two_sum(__q, __ph, &__h2, &__h1); __kcc_two_sum(-__rs, __h0, &__q, &__g0); "
     "__kcc_two_sum(__q, __h1, &__q, &__g1); __kcc_two_sum(__q, __h2, &__q, &__g2); __k = "
     "__kcc_sgn(__q != 0 ? __q : __g2 != 0 ? __g2 : __g1 != 0 ? __g1 : __g0); if (__k == 0 && "
     "ldexp(__cs, __e) != __c) __k = __kcc_sgn(__c); } } if (__m == 2 && __r == 0 && __k == 0 && "
