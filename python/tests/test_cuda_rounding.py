@@ -1,8 +1,8 @@
 """CUDA's directed-rounding intrinsics (CUDA Math API, "Single/Double Precision Intrinsics"
 and "Type Casting Intrinsics"): __fadd/__fsub/__fmul/__fdiv/__frcp/__fsqrt/__fmaf_r{z,u,d},
-__fma_r{z,u,d} of doubles (with hard cases: cancellation, ties, overflowing products,
-denormals),
-the __d* twins, the integer and double conversions __int2float_r* ... __double2float_r*,
+the __d* twins and __fma_r{z,u,d} of doubles (with hard cases: cancellation, ties,
+overflowing products, denormals), the integer and double conversions __int2float_r* ...
+__double2float_r*,
 __fmaf_ieee_r*, the float2 forms and __frsqrt_rn, on every device this machine has. kcc's
 targets round to nearest only, so each is computed (cuda_api.c) from the nearest result and an
 exact residual; every result is compared with a reference in exact rational arithmetic
