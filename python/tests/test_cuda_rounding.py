@@ -2,8 +2,8 @@
 and "Type Casting Intrinsics"): __fadd/__fsub/__fmul/__fdiv/__frcp/__fsqrt/__fmaf_r{z,u,d},
 the __d* twins and __fma_r{z,u,d} of doubles (with hard cases: cancellation, ties,
 overflowing products, denormals), the integer and double conversions __int2float_r* ...
-__double2float_r*,
-__fmaf_ieee_r*, the float2 forms and __frsqrt_rn, on every device this machine has. kcc's
+__double2float_r*, __fmaf_ieee_r*, the float2 forms and __frsqrt_rn, on every device this
+machine has. kcc's
 targets round to nearest only, so each is computed (cuda_api.c) from the nearest result and an
 exact residual; every result is compared with a reference in exact rational arithmetic
 (fractions.Fraction): the largest value of the type not above the exact result (rd), the
