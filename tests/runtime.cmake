@@ -99,6 +99,16 @@ foreach(_name ${KCRT_RUNTIME_KERNELS} ${KCRT_RUNTIME_OWN_KERNELS})
     SKIP_RETURN_CODE 77 TIMEOUT ${_rt_timeout} LABELS runtime ENVIRONMENT "${_rt_env}")
 endforeach()
 
+# cuda_mathfn's Bessel references are libquadmath's (GCC's __float128, x86-64 and others), else
+# glibc's long double forms.
+if(CMAKE_C_COMPILER_ID STREQUAL "GNU" AND CMAKE_SYSTEM_PROCESSOR MATCHES "x86_64|AMD64|aarch64|ppc64le")
+  find_library(KCC_QUADMATH NAMES quadmath libquadmath.so.0)
+  if(KCC_QUADMATH)
+    target_link_libraries(rt_cuda_mathfn PRIVATE ${KCC_QUADMATH})
+    target_compile_definitions(rt_cuda_mathfn PRIVATE KCC_HAVE_QUADMATH)
+  endif()
+endif()
+
 # cuda_tex makes its texture and surface objects through the driver API it opens itself.
 target_link_libraries(rt_cuda_tex PRIVATE ${CMAKE_DL_LIBS})
 

@@ -93,12 +93,39 @@ static const char cu_head[] =
     "void __threadfence(void);\n"
     "void __threadfence_block(void);\n"
     "void __threadfence_system(void);\n"
+    /* memcpy and memset of device code: byte loops, right for any pointer, alignment and
+       size. Pointers to a type aligned to 4 or more (a struct, float, int4...) are aligned to
+       it, so where the size is a multiple of 4 as well (a constant size folds the test) the
+       typed overloads, which C++ prefers to the void * ones, move words instead: a 16-byte
+       struct copy is 4 loads and 4 stores rather than 16 of each. */
     "static __inline__ void *memcpy(void *__d, const void *__s, size_t __n) { unsigned char "
     "*__dc = (unsigned char *)__d; const unsigned char *__sc = (const unsigned char *)__s; for "
     "(size_t __i = 0; __i < __n; __i++) __dc[__i] = __sc[__i]; return __d; }\n"
     "static __inline__ void *memset(void *__d, int __c, size_t __n) { unsigned char *__dc = "
     "(unsigned char *)__d; for (size_t __i = 0; __i < __n; __i++) __dc[__i] = (unsigned "
     "char)__c; return __d; }\n"
+    "template <class __T> struct __kcc_align { enum { v = alignof(__T) }; };\n"
+    "template <> struct __kcc_align<void> { enum { v = 1 }; };\n"
+    "template <class __T, class __U> static __inline__ void *memcpy(__T *__d, const __U *__s, "
+    "size_t __n) { if (__kcc_align<__T>::v >= 4 && __kcc_align<__U>::v >= 4 && __n % 4 == 0) { "
+    "unsigned int *__dw = (unsigned int *)(void *)__d; const unsigned int *__sw = (const "
+    "unsigned int *)(const void *)__s; for (size_t __i = 0; __i < __n / 4; __i++) __dw[__i] = "
+    "__sw[__i]; return __d; } return memcpy((void *)__d, (const void *)__s, __n); }\n"
+    "template <class __T> static __inline__ void *memset(__T *__d, int __c, size_t __n) { if "
+    "(__kcc_align<__T>::v >= 4 && __n % 4 == 0) { unsigned int *__dw = (unsigned int *)(void "
+    "*)__d, __w = (unsigned int)(unsigned char)__c * 0x01010101u; for (size_t __i = 0; __i < "
+    "__n / 4; __i++) __dw[__i] = __w; return __d; } return memset((void *)__d, __c, __n); }\n"
+    /* CUDA 12's 128-bit atomicCAS and atomicExch (template <typename T> T atomicCAS(T *, T, T),
+       T atomicExch(T *, T), T of 16 bytes, compute capability 9.x): declared for 16-byte types
+       only, unavailable, so that a use gets one error that says why rather than no match */
+    "template <bool __B, class __T> struct __kcc_if16 {};\n"
+    "template <class __T> struct __kcc_if16<true, __T> { typedef __T type; };\n"
+    "template <class __T> __attribute__((unavailable(\"a 128-bit atomic (CUDA 12, compute "
+    "capability 9.x) is not supported: kcc's forms have atomics of up to 64 bits\"))) typename "
+    "__kcc_if16<sizeof(__T) == 16, __T>::type atomicCAS(__T *__p, __T __c, __T __v);\n"
+    "template <class __T> __attribute__((unavailable(\"a 128-bit atomic (CUDA 12, compute "
+    "capability 9.x) is not supported: kcc's forms have atomics of up to 64 bits\"))) typename "
+    "__kcc_if16<sizeof(__T) == 16, __T>::type atomicExch(__T *__p, __T __v);\n"
     "static __inline__ unsigned umin(unsigned __a, unsigned __b) { return __a < __b ? __a : "
     "__b; }\n"
     "static __inline__ unsigned umax(unsigned __a, unsigned __b) { return __a < __b ? __b : "

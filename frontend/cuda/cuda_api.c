@@ -182,7 +182,8 @@ static const char halving_halves_norms[] =
  * there), a double one scaled to [0.5, 1) by frexp so that its fma residual cannot underflow.
  * An overflow to infinity of finite operands lies above the exact value (or below, for -inf),
  * so a step gives the largest finite value; an exact zero sum is -0 when rounding down, as
- * IEEE 754 says. (__fma_rz/ru/rd of doubles, whose residual has three parts, are not here.) */
+ * IEEE 754 says. __fma_rz/ru/rd of doubles, whose residual has three parts, sum them as an
+ * expansion (below). */
 static const char directed_rounding[] =
     "static __inline__ float __kcc_up(float __r) { unsigned int __u = __float_as_uint(__r); "
     "return __uint_as_float(__u == 0x80000000u ? 1u : (__u >> 31) ? __u - 1u : __u + 1u); }\n"
@@ -238,6 +239,31 @@ static const char directed_rounding[] =
     "(!(__x > 0) || isinf(__x)) return __r; int __e; double __f = frexp(__x, &__e); if (__e & 1) "
     "{ __f *= 2; __e -= 1; } double __t = ldexp(__r, -__e / 2); return __kcc_dir(__r, "
     "__kcc_sgn(fma(-__t, __t, __f)), __m); }\n"
+    /* fma of doubles: the residual a*b + c - r exactly as an expansion (Shewchuk): a*b = ph +
+       pl (TwoProd by fma) of a and b scaled to [0.5, 1) by frexp, c and r scaled by the same
+       power, then c and -r added by TwoSums that keep the components nonoverlapping, so that the
+       most significant nonzero one has the residual's sign. Where the product is below c's
+       rounding (2^60 times smaller), r is c and the residual the product; where c is too small
+       to survive the scaling, it decides only an otherwise zero residual. A product that
+       overflows where the sum does not gets its nearest result from the scaled operands too:
+       Vulkan's fma need not be fused, and kcc's exact one gives up where a*b overflows. */
+    "static __inline__ void __kcc_two_sum(double __x, double __y, double *__s, double *__e) { "
+    "double __t = __x + __y, __z = __t - __x; *__s = __t; *__e = (__x - (__t - __z)) + (__y - "
+    "__z); }\n"
+    "static __inline__ double __kcc_rfma(double __a, double __b, double __c, int __m) { double "
+    "__r = fma(__a, __b, __c); if (!isfinite(__a) || !isfinite(__b)) return __r; if "
+    "(!isfinite(__c)) return __c; int __k = 0, __ea = 0, __eb = 0; bool __pneg = __kcc_neg(__a) "
+    "!= __kcc_neg(__b); double __fa = frexp(__a, &__ea), __fb = frexp(__b, &__eb); int __e = __ea "
+    "+ __eb; if (!isfinite(__r) && __a != 0 && __b != 0) __r = ldexp(fma(__fa, __fb, ldexp(__c, "
+    "-__e)), __e); if (isinf(__r)) return __kcc_dir(__r, __r > 0 ? -1 : 1, __m); if (__a != 0 && "
+    "__b != 0) { if (__c != 0 && __e < ilogb(__c) - 60) __k = __pneg ? -1 : 1; else { double "
+    "__ph = __fa * __fb, __pl = fma(__fa, __fb, -__ph), __cs = ldexp(__c, -__e), __rs = "
+    "ldexp(__r, -__e), __h0, __h1, __h2, __g0, __g1, __g2, __q; __kcc_two_sum(__cs, __pl, &__q, "
+    "&__h0); __kcc_two_sum(__q, __ph, &__h2, &__h1); __kcc_two_sum(-__rs, __h0, &__q, &__g0); "
+    "__kcc_two_sum(__q, __h1, &__q, &__g1); __kcc_two_sum(__q, __h2, &__q, &__g2); __k = "
+    "__kcc_sgn(__q != 0 ? __q : __g2 != 0 ? __g2 : __g1 != 0 ? __g1 : __g0); if (__k == 0 && "
+    "ldexp(__cs, __e) != __c) __k = __kcc_sgn(__c); } } if (__m == 2 && __r == 0 && __k == 0 && "
+    "(__pneg || __kcc_neg(__c))) return -0.0; return __kcc_dir(__r, __k, __m); }\n"
     /* integers: the nearest T, compared with the source in the source's type (__top: 2^bits or
        2^(bits-1), which the nearest T may reach and no source value does) */
     "template <class T, class I> static __inline__ T __kcc_rcvt(I __x, T __top, int __m) { T __r "
@@ -283,9 +309,11 @@ static void directed_rounding_names(KBuf *b) {
                 "__kcc_rfma(__a, __b, __c, %d); }\n"
                 "static __inline__ float __fmaf_ieee_%s(float __a, float __b, float __c) { return "
                 "__kcc_rfma(__a, __b, __c, %d); }\n"
+                "static __inline__ double __fma_%s(double __a, double __b, double __c) { return "
+                "__kcc_rfma(__a, __b, __c, %d); }\n"
                 "static __inline__ float __double2float_%s(double __x) { float __r = (float)__x; "
                 "return __kcc_dir(__r, __kcc_sgn(__x - (double)__r), %d); }\n",
-                M, m, M, m, M, m);
+                M, m, M, m, M, m, M, m);
     static const struct {
       const char *name, *from, *to, *top;
     } cvt[] = {{"int2float", "int", "float", "0x1p31f"},

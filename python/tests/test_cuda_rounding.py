@@ -1,7 +1,9 @@
 """CUDA's directed-rounding intrinsics (CUDA Math API, "Single/Double Precision Intrinsics"
 and "Type Casting Intrinsics"): __fadd/__fsub/__fmul/__fdiv/__frcp/__fsqrt/__fmaf_r{z,u,d},
-the __d* twins, the integer and double conversions __int2float_r* ... __double2float_r*,
-__fmaf_ieee_r*, the float2 forms and __frsqrt_rn, on every device this machine has. kcc's
+the __d* twins and __fma_r{z,u,d} of doubles (with hard cases: cancellation, ties,
+overflowing products, denormals), the integer and double conversions __int2float_r* ...
+__double2float_r*, __fmaf_ieee_r*, the float2 forms and __frsqrt_rn, on every device this
+machine has. kcc's
 targets round to nearest only, so each is computed (cuda_api.c) from the nearest result and an
 exact residual; every result is compared with a reference in exact rational arithmetic
 (fractions.Fraction): the largest value of the type not above the exact result (rd), the
@@ -21,7 +23,7 @@ MODES = ["rz", "ru", "rd"]
 OPS = {"add": ("__fadd", "__dadd", 2), "sub": ("__fsub", "__dsub", 2),
        "mul": ("__fmul", "__dmul", 2), "div": ("__fdiv", "__ddiv", 2),
        "rcp": ("__frcp", "__drcp", 1), "sqrt": ("__fsqrt", "__dsqrt", 1),
-       "fma": ("__fmaf", None, 3)}
+       "fma": ("__fmaf", "__fma", 3)}
 # integer sources: (intrinsic stem, C type, numpy type, target)
 CONVERSIONS = [("int2float", "int", np.int32, "float"),
                ("uint2float", "unsigned int", np.uint32, "float"),
@@ -41,7 +43,7 @@ def _source():
             args = ", ".join("%s[i]" % v for v in "abc"[:k])
             body = " ".join("z[%d * n + i] = %s_%s(%s);" % (m, name, mode, args)
                             for m, mode in enumerate(MODES))
-            if op == "fma":  # __fmaf_ieee_r* are the same functions
+            if op == "fma" and T == "float":  # __fmaf_ieee_r* are the same functions
                 body += " " + " ".join("z[%d * n + i] = __fmaf_ieee_%s(%s);" % (3 + m, mode, args)
                                        for m, mode in enumerate(MODES))
             src.append("__global__ void %s_%s(%s, %s *z, int n) { int i = blockIdx.x * "
@@ -121,7 +123,13 @@ def _fma_near(a, b, c):
     infinity of the other sign, which would make it NaN)."""
     ft = type(a)
     if math.isfinite(a) and math.isfinite(b):
-        return ft(F(float(a)) * F(float(b)) + F(float(c))) if math.isfinite(c) else c
+        if not math.isfinite(c):
+            return c
+        v = F(float(a)) * F(float(b)) + F(float(c))
+        try:
+            return ft(float(v))
+        except OverflowError:  # beyond double's range (a double product may be)
+            return ft(math.inf if v > 0 else -math.inf)
     return a * b + c
 
 
@@ -190,15 +198,67 @@ def _floats(rng, ft, n, k):
     return ops
 
 
+def _fma_cases(rng, ft, args):
+    """Hard cases for a * b + c, written over args[0:3][n/2:3n/4]: cancellation (c the negated
+    rounded product, or a few ulps from it: the result is the product's rounding error or near
+    it), exact ties and near-ties (short products on a c whose ulp is 1), a product past the
+    largest value that c brings back, products far below c's rounding, products and sums in the
+    denormals, products of every exponent, and c of the size of the product's rounding
+    error."""
+    a, b, c = args
+    n = len(a)
+    i = np.arange(n // 2, 3 * n // 4)
+    m = len(i)
+    mant = 24 if ft == np.float32 else 53
+    big = 2.0 ** (mant - 1)
+    kind = rng.integers(0, 7, size=m)
+    u = rng.uniform(1, 2, size=m)
+    v = rng.uniform(1, 2, size=m)
+    sgn = np.where(rng.integers(0, 2, size=m) == 1, -1.0, 1.0)
+    with np.errstate(all="ignore"):
+        for j, kd in zip(i, kind):
+            x, y, s = u[j - i[0]], v[j - i[0]], sgn[j - i[0]]
+            if kd == 0:  # cancellation: c = -fl(a*b), give or take a few ulps
+                a[j], b[j] = ft(x), ft(y * s)
+                p = ft(a[j] * b[j])
+                c[j] = -p
+                for _ in range(int(rng.integers(-2, 3))):
+                    c[j] = np.nextafter(c[j], ft(np.inf))
+            elif kd == 1:  # ties and near-ties: short or full products on c with ulp 1
+                a[j] = ft(np.floor(x * 1024) / 2048) if rng.integers(0, 2) else ft(x / 2)
+                b[j] = ft(np.floor(y * 1024) / 1024)
+                c[j] = ft(s * (big + rng.integers(0, 1000)))
+            elif kd == 2:  # the product overflows (or nearly), c brings it back
+                top = 64 if ft == np.float32 else 512
+                a[j], b[j] = ft(s * x * 2.0 ** top), ft(y * 2.0 ** (top - 1))
+                c[j] = ft(-s * float(np.finfo(ft).max) * rng.uniform(0.5, 1))
+            elif kd == 3:  # the product far below c's rounding
+                a[j], b[j] = ft(x * 2.0 ** -40), ft(s * y * 2.0 ** -40)
+                c[j] = ft(rng.uniform(1, 2) * sgn[(j + 1 - i[0]) % m])
+            elif kd == 4:  # a denormal product, c zero or a denormal
+                lo = -75 if ft == np.float32 else -537
+                a[j], b[j] = ft(x * 2.0 ** lo), ft(s * y * 2.0 ** (lo - 3))
+                tiny = float(np.finfo(ft).smallest_subnormal)
+                c[j] = ft(0.0 if rng.integers(0, 2) else tiny * int(rng.integers(-50, 50)))
+            elif kd == 5:  # products of every exponent on c of every exponent
+                span = 120 if ft == np.float32 else 1000
+                a[j] = ft(x * 2.0 ** int(rng.integers(-span // 2, span // 2)))
+                b[j] = ft(s * y * 2.0 ** int(rng.integers(-span // 2, span // 2)))
+                c[j] = ft(rng.uniform(-2, 2) * 2.0 ** int(rng.integers(-span, span)))
+            else:  # c as small as the product's rounding error: both decide the residual
+                a[j], b[j] = ft(x), ft(s * y)
+                c[j] = ft(rng.uniform(-2, 2) * 2.0 ** -(2 * mant - int(rng.integers(0, 4))))
+
+
 @pytest.mark.parametrize("T", ["float", "double"])
 @pytest.mark.parametrize("op", list(OPS))
 def test_directed_arithmetic(mods, rng, op, T):
     f, d, k = OPS[op]
-    if T == "double" and not d:
-        pytest.skip("__fma_rz/ru/rd of doubles are not implemented (cuda_api.c)")
     ft = np.float32 if T == "float" else np.float64
     n = 512
     args = _floats(rng, ft, n, k)
+    if op == "fma":
+        _fma_cases(rng, ft, args)
     want = [np.array([_reference(op, [a[i] for a in args], ft, m) for i in range(n)], ft)
             for m in MODES]
     for dev, mod in mods:
@@ -214,7 +274,7 @@ def test_directed_arithmetic(mods, rng, op, T):
             name = (f if T == "float" else d) + "_" + mode
             assert not bad.any(), "%s: %s of %s gave %s, not %s" % (
                 dev.name, name, [a[bad][:3] for a in args], got[bad][:3], want[m][bad][:3])
-            if op == "fma":
+            if op == "fma" and T == "float":
                 ieee = z[(3 + m) * n:(4 + m) * n]
                 assert np.array_equal(ieee[~skip], got[~skip], equal_nan=True)
 

@@ -4,14 +4,18 @@
  * long double: bit for bit where the result is exact (logb, ldexp, scalbn, frexp, modf, remquo,
  * remainder, nextafter, fdim, nearbyint, lrint...), within the OpenCL bounds kcc's definitions
  * meet elsewhere (sinpi, cospi 4 ulp; rhypot, rcbrt, norm3d, rnorm3d, norm4d, rnorm4d 4 ulp);
- * ilogb(NaN) is INT_MIN, as CUDA has it. */
+ * ilogb(NaN) is INT_MIN, as CUDA has it. Then umin ... ullmax and device memcpy/memset (the
+ * intmem kernel), and the Bessel functions against libquadmath within CUDA's documented bounds
+ * (bes_ok), on arguments of every magnitude, a few ulps from the functions' zeros, and special. */
 #include "rt_common.h"
 #include "math_ref.h"
 
 #include <float.h>
 #include <limits.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define NO 28
 
@@ -213,12 +217,241 @@ static void run(Rt *rt, int n, int dbl) {
   }
 }
 
+/* umin ... ullmax against C's comparisons, and intmem's memcpy/memset regions against the same
+ * copies done here (cuda_mathfn.cu's intmem says which bytes each writes). */
+static void run_intmem(Rt *rt, int n) {
+  uint32_t *ua = rt_xalloc(2 * n * 4), *uo = rt_xalloc(2 * n * 4);
+  int64_t *la = rt_xalloc(2 * n * 8), *lo = rt_xalloc(6 * n * 8);
+  unsigned char *src = rt_xalloc(64 * n), *o = rt_xalloc(160 * n), *w = rt_xalloc(160 * n);
+  int *z = rt_xalloc(8 * n * sizeof *z), bad = 0;
+  for (int i = 0; i < 2 * n; i++) {
+    ua[i] = rt_int(rt, 0, 3) ? rt_u32(rt) : (uint32_t)rt_int(rt, 0, 3);
+    la[i] = rt_int(rt, 0, 3) ? (int64_t)rt_u64(rt) : rt_int(rt, -2, 2);
+  }
+  for (int i = 0; i < 64 * n; i++) src[i] = (unsigned char)rt_u32(rt);
+  for (int i = 0; i < n; i++) {
+    int *q = z + 8 * i;
+    q[0] = rt_int(rt, 0, 15), q[1] = rt_int(rt, 0, 15), q[2] = rt_int(rt, 0, 48);
+    q[3] = rt_int(rt, 0, 63), q[4] = rt_int(rt, -300, 300), q[5] = rt_int(rt, 0, 64 - q[3]);
+    q[6] = rt_int(rt, 0, 48), q[7] = rt_int(rt, 0, 48);
+  }
+  kcrt_buffer *dua = rt_upload(rt, ua, 2 * n * 4), *dla = rt_upload(rt, la, 2 * n * 8),
+              *duo = rt_alloc(rt, 2 * n * 4), *dlo = rt_alloc(rt, 6 * n * 8),
+              *dsrc = rt_upload(rt, src, 64 * n), *d_o = rt_alloc(rt, 160 * n),
+              *dz = rt_upload(rt, z, 8 * n * sizeof *z);
+  kcrt_arg args[] = {KCRT_ARG_BUFFER(dua), KCRT_ARG_BUFFER(dla),  KCRT_ARG_BUFFER(duo),
+                     KCRT_ARG_BUFFER(dlo), KCRT_ARG_BUFFER(dsrc), KCRT_ARG_BUFFER(d_o),
+                     KCRT_ARG_BUFFER(dz),  KCRT_ARG_VALUE(n)};
+  rt_launch(rt, rt_kernel(rt, "intmem"), KCRT_DIM1((unsigned)n / 64), KCRT_DIM1(64), 0, args, 8);
+  rt_download(rt, duo, uo, 2 * n * 4);
+  rt_download(rt, dlo, lo, 6 * n * 8);
+  rt_download(rt, d_o, o, 160 * n);
+  for (int i = 0; i < n; i++) {
+    uint32_t a = ua[2 * i], b = ua[2 * i + 1];
+    int64_t c = la[2 * i], d = la[2 * i + 1];
+    uint64_t uc = (uint64_t)c, ud = (uint64_t)d;
+    int64_t want[4] = {c < d ? c : d, c < d ? d : c, (int64_t)(uc < ud ? uc : ud),
+                       (int64_t)(uc < ud ? ud : uc)};
+    bool ok = uo[2 * i] == (a < b ? a : b) && uo[2 * i + 1] == (a < b ? b : a);
+    for (int j = 0; j < 4; j++) ok = ok && lo[6 * i + j] == want[j];
+    if (!ok && bad++ < 12)
+      rt_fail(rt, "umin/umax (%u, %u) = %u, %u; llmin... (%lld, %lld) = %lld %lld %lld %lld", a, b,
+              uo[2 * i], uo[2 * i + 1], (long long)c, (long long)d, (long long)lo[6 * i],
+              (long long)lo[6 * i + 1], (long long)lo[6 * i + 2], (long long)lo[6 * i + 3]);
+    /* the same copies on the host */
+    const unsigned char *s = src + 64 * i;
+    unsigned char *r = w + 160 * i, t[64] = {0};
+    const int *q = z + 8 * i;
+    memset(r, 0xa5, 64);
+    memcpy(r + q[0], s + q[1], (size_t)q[2]);
+    memset(r + q[3], q[4], (size_t)q[5]);
+    memcpy(r + 64, s + 48, 16);
+    r[64] ^= 1; /* w[0] ^= 1u: the low byte, little-endian */
+    memcpy(r + 81, s + 3, 13);
+    memcpy(t + q[6], s + q[7], 16);
+    memcpy(r + 96, t + 8, 32);
+    memset(r + 128, q[4] + 1, 8);
+    r[136] = 1;
+    unsigned char ia[12];
+    memset(ia, q[4], sizeof ia);
+    memcpy(r + 137, ia, 7);
+    memcpy(r + 94, s + 4, 2);
+    memcpy(r + 144, s + 32, 16);
+    r[148] += 1; /* v4.y += 1u: y's low byte, carrying */
+    for (int c = 148; c < 151 && r[c] == 0; c++) r[c + 1] += 1;
+    for (int j = 0; j < 160; j++) {
+      if (j == 80) continue; /* not written */
+      if (o[160 * i + j] != r[j] && bad++ < 12)
+        rt_fail(rt, "intmem thread %d byte %d: got %#x, want %#x (sizes %d %d %d %d %d %d %d %d)",
+                i, j, o[160 * i + j], r[j], q[0], q[1], q[2], q[3], q[4], q[5], q[6], q[7]);
+    }
+  }
+}
+
+/* The Bessel functions' references: libquadmath's j0q ... ynq where the compiler has
+ * __float128 (tests/runtime.cmake), whose absolute error (1e-34) leaves near-zero values their
+ * relative accuracy; glibc's long double forms elsewhere. I0 and I1 are their ascending series,
+ * every term positive, in the same type. */
+#ifdef KCC_HAVE_QUADMATH
+#include <quadmath.h>
+typedef __float128 bes_t;
+#define BES(f) f##q
+#else
+typedef long double bes_t;
+#define BES(f) f##l
+#endif
+
+static bes_t bes_i(bes_t x, int nu) {
+  bes_t q = x * x / 4, t = nu ? x / 2 : 1, s = t;
+  for (int k = 1; k < 3000 && t > s * (bes_t)1e-40; k++) s += t *= q / ((bes_t)k * (k + nu));
+  return s;
+}
+
+/* Zeros of J0, J1, Y0, Y1 (A&S table 9.5), where a relative bound is hardest to meet. */
+static const long double bes_zeros[] = {
+    2.404825557695772768621631879326L, 5.520078110286310649596604112813L,
+    3.831705970207512315614435886308L, 7.015586669815618753537049981476L,
+    0.893576966279167521584887575546L, 3.957678419314857868375677659L,
+    7.086051060301772697623624L,       2.197141326031017035149033916L,
+    5.429681040794135132772005L,       24.35247153074930273705794476L};
+
+static long double bes_arg(Rt *rt, int dbl) {
+  static const long double special[] = {0.0L, -0.0L, INFINITY, -INFINITY, NAN, 1,
+                                        -1,   8,     -8,       25,        0.5L};
+  int kind = rt_int(rt, 0, 9);
+  long double v;
+  if (kind == 0) return special[rt_int(rt, 0, (int)(sizeof special / sizeof *special) - 1)];
+  if (kind == 1) { /* a few ulps from a zero */
+    long double z = bes_zeros[rt_int(rt, 0, (int)(sizeof bes_zeros / sizeof *bes_zeros) - 1)];
+    int steps = rt_int(rt, -4, 4);
+    if (dbl) {
+      double d = (double)z;
+      for (; steps; steps += steps < 0 ? 1 : -1) d = nextafter(d, steps < 0 ? 0 : INFINITY);
+      return d;
+    }
+    float f = (float)z;
+    for (; steps; steps += steps < 0 ? 1 : -1) f = nextafterf(f, steps < 0 ? 0 : INFINITY);
+    return f;
+  }
+  if (kind <= 4)
+    v = rt_double(rt, -8, 8);
+  else if (kind <= 6)
+    v = rt_double(rt, 0, 30);
+  else if (kind <= 8)
+    v = ldexpl(rt_double(rt, 1, 2), rt_int(rt, -30, 30)) * (rt_int(rt, 0, 1) ? 1 : -1);
+  else /* huge or tiny */
+    v = ldexpl(rt_double(rt, 1, 2), rt_int(rt, 0, 1) ? rt_int(rt, 30, dbl ? 1023 : 127)
+                                                     : rt_int(rt, dbl ? -1074 : -149, -30));
+  return dbl ? (long double)(double)v : (long double)(float)v;
+}
+
+/* CUDA's bounds (Programming Guide, Mathematical Functions): j0 j1 y0 y1 7 ulp in double and 9
+ * in float for |x| < 8, else 5e-12 and 2.2e-6 absolute; jn 5e-12 and 2.2e-6 absolute; yn 5e-12
+ * absolute for x > 1.5n in double, float's ceil(2 + 2.5n) ulp for x < n and 2.2e-6 absolute
+ * beyond (kcc holds double's yn to float's form of bound: the ulps below n, 5e-12 absolute, or
+ * relative where |yn| > 1, from n on, where yn has zeros); cyl_bessel_i0 and _i1 6 ulp. n < 0 is
+ * NaN for jn and yn, as in CUDA. */
+/* The largest errors in ulps where the bound is in ulps (float, double; j0 ... y1, yn, I0 and
+ * I1), reported. */
+static double bes_worst[2][3];
+
+static bool bes_ok(int j, long double got, long double want, long double x, int n, int dbl) {
+  double abs_bound = dbl ? 5e-12 : 2.2e-6, tmax = dbl ? DBL_MAX : FLT_MAX;
+  if ((j == 4 || j == 5) && n < 0) return isnan(got);
+  if (isnan(want)) return isnan(got);
+  if (want == 0 && got == 0) return true; /* zeros' signs are not checked */
+  long double w = dbl ? (long double)(double)want : (long double)(float)want;
+  if (isinf(w)) return got == w || (signbit(got) == signbit(w) && fabsl(got) > tmax / 4);
+  if (isnan(got) || isinf(got)) return false;
+  long double err = fabsl(got - want);
+  double ul = ulps(got, want, dbl);
+  switch (j) {
+  case 0:
+  case 1:
+  case 2:
+  case 3:
+    if (!(fabsl(x) < 8)) return err <= abs_bound;
+    if (ul > bes_worst[dbl][0]) bes_worst[dbl][0] = ul;
+    return ul <= (dbl ? 7 : 9);
+  case 4: return err <= abs_bound;
+  case 5:
+    if (x >= n) return err <= abs_bound * (fabsl(want) > 1 ? fabsl(want) : 1);
+    if (ul > bes_worst[dbl][1]) bes_worst[dbl][1] = ul;
+    return ul <= ceil(2 + 2.5 * n);
+  default:
+    if (ul > bes_worst[dbl][2]) bes_worst[dbl][2] = ul;
+    return ul <= 6;
+  }
+}
+
+static void run_bessel(Rt *rt, int n, int dbl) {
+  size_t sz = dbl ? 8 : 4;
+  long double *x = rt_xalloc(n * sizeof *x);
+  int *k = rt_xalloc(n * sizeof *k), bad = 0;
+  char *hx = rt_xalloc(n * sz), *o = rt_xalloc(8 * n * sz);
+  for (int i = 0; i < n; i++) {
+    x[i] = bes_arg(rt, dbl);
+    k[i] = rt_int(rt, 0, 3) ? rt_int(rt, 0, 8) : rt_int(rt, -3, 130);
+    if (dbl)
+      ((double *)hx)[i] = (double)x[i];
+    else
+      ((float *)hx)[i] = (float)x[i];
+  }
+  kcrt_buffer *dx = rt_upload(rt, hx, n * sz), *dk = rt_upload(rt, k, n * 4),
+              *d_o = rt_alloc(rt, 8 * n * sz);
+  kcrt_arg args[] = {KCRT_ARG_BUFFER(dx), KCRT_ARG_BUFFER(dk), KCRT_ARG_BUFFER(d_o),
+                     KCRT_ARG_VALUE(n)};
+  static const char *const kernels[8] = {"j0", "j1", "y0", "y1", "jn", "yn", "i0", "i1"};
+  for (int j = 0; j < 8; j++) {
+    char name[32];
+    snprintf(name, sizeof name, "bessel_%s_%s", kernels[j], dbl ? "double" : "float");
+    rt_launch(rt, rt_kernel(rt, name), KCRT_DIM1((unsigned)n / 64), KCRT_DIM1(64), 0, args, 4);
+  }
+  rt_download(rt, d_o, o, 8 * n * sz);
+  static const char *const names[8] = {
+      "j0", "j1", "y0", "y1", "jn", "yn", "cyl_bessel_i0", "cyl_bessel_i1"};
+  for (int i = 0; i < n; i++) {
+    bes_t a = (bes_t)x[i], ax = a < 0 ? -a : a;
+    int m = k[i];
+    bes_t want[8] = {BES(j0)(a),
+                     BES(j1)(a),
+                     BES(y0)(a),
+                     BES(y1)(a),
+                     m < 0 ? (bes_t)NAN : BES(jn)(m, a),
+                     m < 0 ? (bes_t)NAN : BES(yn)(m, a),
+                     isnan(x[i]) ? a : bes_i(ax, 0),
+                     isnan(x[i]) ? a : bes_i(ax, 1)};
+    if (isinf(x[i])) want[6] = want[7] = INFINITY; /* the series of an infinity */
+    if (x[i] < 0) want[7] = -want[7];
+    for (int j = 0; j < 8; j++) {
+      long double got = dbl ? ((double *)o)[j * n + i] : ((float *)o)[j * n + i];
+      long double w = (long double)want[j];
+      if (bes_ok(j, got, w, x[i], m, dbl)) continue;
+      if (dbl ? rt_skip_sub64(rt, (double)x[i], 0, 0, (double)w)
+              : rt_skip_sub32(rt, (float)x[i], 0, 0, (float)w))
+        continue;
+      if (bad++ < 12)
+        rt_fail(rt, "%s %s(%d, %La): got %La, want %La (%.2f ulp)", dbl ? "double" : "float",
+                names[j], m, x[i], got, w, ulps(got, w, dbl));
+    }
+  }
+}
+
 int main(int argc, char **argv) {
   Rt rt;
   rt_init(&rt, argc, argv, "cuda_mathfn");
   int n = rt_int(&rt, 256, 2048) & ~63;
   run(&rt, n, 0);
   run(&rt, n, 1);
+  run_intmem(&rt, n);
+  run_bessel(&rt, n, 0);
+  run_bessel(&rt, n, 1);
   rt_xfree_all();
-  return rt_finish(&rt, "%d floats and %d doubles through %d functions", n, n, NO + 4);
+  return rt_finish(&rt,
+                   "%d floats and %d doubles through %d functions; %d threads' integer "
+                   "minima and memcpy/memset; %d floats and doubles through 8 Bessel functions "
+                   "(worst ulps: float %.2f %.2f %.2f, double %.2f %.2f %.2f in j0-y1 below 8, "
+                   "yn below n, I0 and I1)",
+                   n, n, NO + 4, n, n, bes_worst[0][0], bes_worst[0][1], bes_worst[0][2],
+                   bes_worst[1][0], bes_worst[1][1], bes_worst[1][2]);
 }
