@@ -909,16 +909,7 @@ static uint32_t seek_cond(SG *g, const Seek *k, KExpr *c, uint32_t alt) {
   uint32_t b = spv_type_bool(&g->m);
   uint32_t z = sg_opv(g, SpvOpIEqual, b, 2, seek_go(g, k), sg_u32(g, 0));
   if (!c) return sg_opv(g, SpvOpLogicalOr, b, 2, z, alt);
-  sg_ensure_block(g);
-  uint32_t from = g->label, eval = spv_id(&g->m), join = spv_id(&g->m);
-  sg_branch_cond_merge(g, z, eval, join, join);
-  sg_start_block(g, eval);
-  uint32_t cv = sg_cond(g, c);
-  sg_ensure_block(g);
-  uint32_t from_c = g->label;
-  sg_branch(g, join);
-  sg_start_block(g, join);
-  return sg_opv(g, SpvOpPhi, b, 4, cv, from_c, alt, from);
+  return sg_cond_if(g, z, true, c, alt);
 }
 
 static void gen_seek(SG *g, const Seek *k, KStmt *s);

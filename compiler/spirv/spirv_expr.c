@@ -444,22 +444,28 @@ static uint32_t compare(SG *g, KOp op, KExpr *a, KExpr *b) {
   return sg_opv(g, o, bool_of(g, t), 2, l, r);
 }
 
-/* && and ||: the right operand runs only when needed; the result is an OpPhi. */
-static uint32_t logical(SG *g, KOp op, KExpr *a, KExpr *b) {
-  uint32_t ca = sg_cond(g, a);
+/* sel == when ? c : other, c evaluated only when it is the answer (in a block of its own,
+ * joined by an OpPhi): && and ||, and the Vulkan form's switch search (spirv.c). */
+uint32_t sg_cond_if(SG *g, uint32_t sel, bool when, KExpr *c, uint32_t other) {
   sg_ensure_block(g);
-  uint32_t from_a = g->label, rhs = spv_id(&g->m), join = spv_id(&g->m);
-  if (op == KB_LAND)
-    sg_branch_cond_merge(g, ca, rhs, join, join);
+  uint32_t from = g->label, eval = spv_id(&g->m), join = spv_id(&g->m);
+  if (when)
+    sg_branch_cond_merge(g, sel, eval, join, join);
   else
-    sg_branch_cond_merge(g, ca, join, rhs, join);
-  sg_start_block(g, rhs);
-  uint32_t cb = sg_cond(g, b);
+    sg_branch_cond_merge(g, sel, join, eval, join);
+  sg_start_block(g, eval);
+  uint32_t cv = sg_cond(g, c);
   sg_ensure_block(g);
-  uint32_t from_b = g->label;
+  uint32_t from_c = g->label;
   sg_branch(g, join);
   sg_start_block(g, join);
-  return sg_opv(g, SpvOpPhi, tbool(g), 4, spv_const_bool(&g->m, op == KB_LOR), from_a, cb, from_b);
+  return sg_opv(g, SpvOpPhi, tbool(g), 4, other, from, cv, from_c);
+}
+
+/* && and ||: the right operand runs only when needed. */
+static uint32_t logical(SG *g, KOp op, KExpr *a, KExpr *b) {
+  uint32_t ca = sg_cond(g, a);
+  return sg_cond_if(g, ca, op == KB_LAND, b, spv_const_bool(&g->m, op == KB_LOR));
 }
 
 uint32_t sg_cond(SG *g, KExpr *e) {

@@ -246,9 +246,10 @@ uint32_t sg_vk_math(SG *g, KBuiltin b, const KType *t, const uint32_t *args, int
 void sg_vk_math_finish(SG *g);
 
 /* ---- spirv_expr.c */
-uint32_t sg_expr(SG *g, KExpr *e);    /* the value (0 for void) */
-uint32_t sg_addr(SG *g, KExpr *e);    /* pointer to an lvalue */
-uint32_t sg_cond(SG *g, KExpr *e);    /* OpTypeBool: e != 0 */
+uint32_t sg_expr(SG *g, KExpr *e); /* the value (0 for void) */
+uint32_t sg_addr(SG *g, KExpr *e); /* pointer to an lvalue */
+uint32_t sg_cond(SG *g, KExpr *e); /* OpTypeBool: e != 0 */
+uint32_t sg_cond_if(SG *g, uint32_t sel, bool when, KExpr *c, uint32_t other);
 bool sg_addressable(SG *g, KExpr *e); /* has storage that sg_addr can name */
 uint32_t sg_convert(SG *g, uint32_t v, const KType *from, const KType *to, KLoc loc);
 uint32_t sg_zero(SG *g, const KType *t); /* zero of any type */
