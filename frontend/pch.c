@@ -129,6 +129,7 @@ typedef struct {
   int n, cap;
 } Abbrevs;
 
+/* Reads a DEFINE_ABBREV into l (NULL: read past it, for a block the walk does not enter). */
 static void abbrev_define(Bits *b, Abbrevs *l) {
   Abbrev ab = {0};
   int nops = (int)bits_vbr(b, 5);
@@ -142,6 +143,7 @@ static void abbrev_define(Bits *b, Abbrevs *l) {
     }
     ab.enc[ab.n] = (uint8_t)enc, ab.val[ab.n++] = v;
   }
+  if (!l || b->bad) return;
   if (l->n == l->cap) {
     int cap = l->cap ? 2 * l->cap : 16;
     Abbrev *na = realloc(l->a, sizeof *na * (size_t)cap);
@@ -179,6 +181,7 @@ static uint64_t record_skip(Bits *b, const Abbrev *ab) {
     } else if (ab->enc[i] == 5) {
       uint64_t len = bits_vbr(b, 6);
       bits_align32(b);
+      if (len > (b->nbits - b->pos) / 8) return b->bad = true, 0;
       b->pos += len * 8;
       bits_align32(b);
       v = 0;
@@ -203,7 +206,7 @@ static void bits_put(Bits *b, size_t pos, uint64_t v, unsigned w) {
 static int drop_deferred_list(uint8_t *data, size_t size) {
   if (size < 4 || memcmp(data, "CPCH", 4)) return -1;
   Bits b = {data, size * 8, 32, false};
-  Abbrevs info = {0}, other = {0}; /* BLOCKINFO's abbreviations: the AST block's, the rest */
+  Abbrevs info = {0}; /* BLOCKINFO's abbreviations for the AST block */
   size_t patch[8];
   int npatch = 0;
   bool seen = false;
@@ -240,7 +243,7 @@ static int drop_deferred_list(uint8_t *data, size_t size) {
         continue;
       }
       if (a == 2) {
-        abbrev_define(&b, id == 0 ? (bid == AST_BLOCK ? &info : &other) : &local);
+        abbrev_define(&b, id == 0 ? (bid == AST_BLOCK ? &info : NULL) : &local);
         continue;
       }
       uint64_t code;
@@ -275,11 +278,11 @@ static int drop_deferred_list(uint8_t *data, size_t size) {
       }
     }
     free(local.a);
+    if (b.pos > end) b.bad = true; /* a sub-block said it ran past its parent */
     if (id == AST_BLOCK) seen = true;
     if (!b.bad) b.pos = end;
   }
   free(info.a);
-  free(other.a);
   if (b.bad || !seen) return -1;
   /* UNKNOWN_RECORD in two vbr6 chunks, as DEFERRED_DIAGS_RECORD was written. */
   for (int i = 0; i < npatch; i++) {
