@@ -196,12 +196,19 @@ static void struct_members(KBuf *b) {
                  "#endif\n};\n");
 }
 
+/* Every function below works on the bits (__x) of its operands through the __kcc_bfb_*
+ * functions and makes its result with __kcc_bf/__kcc_bf2: no __nv_bfloat16 is ever copied from
+ * an lvalue, assigned, or passed by value to another function inside the header. Each such
+ * copy is an overload resolution over the struct's converting constructors and conversion
+ * operators (12 x 14 implicit conversions tried), and the header's bodies did hundreds: 60% of
+ * the CPU of a file that includes it (docs/design.md, "What <cuda_bf16.h> cost"). The public
+ * signatures stay those of cuda_bf16.hpp (by value, as there). */
 static const char h_bf16_pair[] =
     "struct __align__(4) __nv_bfloat162 {\n"
     "  __nv_bfloat16 x;\n  __nv_bfloat16 y;\n"
     "  __nv_bfloat162() = default;\n"
-    "  __host__ __device__ __nv_bfloat162(const __nv_bfloat16 &__a, const __nv_bfloat16 &__b) : "
-    "x(__a), y(__b) {}\n"
+    "  __host__ __device__ __nv_bfloat162(const __nv_bfloat16 &__a, const __nv_bfloat16 &__b) { "
+    "x.__x = __a.__x; y.__x = __b.__x; }\n"
     "  __host__ __device__ __nv_bfloat162(const __nv_bfloat162_raw &__r) { x.__x = __r.x; "
     "y.__x = __r.y; }\n"
     "  __host__ __device__ __nv_bfloat162 &operator=(const __nv_bfloat162_raw &__r) { "
@@ -211,9 +218,11 @@ static const char h_bf16_pair[] =
     "};\n"
     "typedef __nv_bfloat16 nv_bfloat16;\ntypedef __nv_bfloat162 nv_bfloat162;\n"
     "typedef __nv_bfloat16_raw nv_bfloat16_raw;\ntypedef __nv_bfloat162_raw nv_bfloat162_raw;\n"
-    /* bits */
+    /* results from bits */
     "__KCC_B __nv_bfloat16 __kcc_bf(unsigned short __b) { __nv_bfloat16 __r; __r.__x = __b; "
     "return __r; }\n"
+    "__KCC_B __nv_bfloat162 __kcc_bf2(unsigned short __a, unsigned short __b) { __nv_bfloat162 "
+    "__r; __r.x.__x = __a; __r.y.__x = __b; return __r; }\n"
     "__KCC_B unsigned short __bfloat16_as_ushort(const __nv_bfloat16 __h) { return __h.__x; }\n"
     "__KCC_B short __bfloat16_as_short(const __nv_bfloat16 __h) { return (short)__h.__x; }\n"
     "__KCC_B __nv_bfloat16 __ushort_as_bfloat16(const unsigned short __u) { return "
@@ -236,94 +245,132 @@ static const char h_bf16_pair[] =
     "__kcc_bf(__kcc_d2bf(__d)); }\n"
     /* pairs */
     "__KCC_B __nv_bfloat162 __halves2bfloat162(const __nv_bfloat16 __a, const __nv_bfloat16 "
-    "__b) { return __nv_bfloat162(__a, __b); }\n"
+    "__b) { return __kcc_bf2(__a.__x, __b.__x); }\n"
     "__KCC_B __nv_bfloat162 make_bfloat162(const __nv_bfloat16 __a, const __nv_bfloat16 __b) { "
-    "return __nv_bfloat162(__a, __b); }\n"
+    "return __kcc_bf2(__a.__x, __b.__x); }\n"
     "__KCC_B __nv_bfloat162 __bfloat162bfloat162(const __nv_bfloat16 __a) { return "
-    "__nv_bfloat162(__a, __a); }\n"
-    "__KCC_B __nv_bfloat162 __float2bfloat162_rn(const float __f) { return "
-    "__bfloat162bfloat162(__float2bfloat16_rn(__f)); }\n"
+    "__kcc_bf2(__a.__x, __a.__x); }\n"
+    "__KCC_B __nv_bfloat162 __float2bfloat162_rn(const float __f) { unsigned short __b = "
+    "__kcc_f2bf(__f, 0); return __kcc_bf2(__b, __b); }\n"
     "__KCC_B __nv_bfloat162 __floats2bfloat162_rn(const float __a, const float __b) { return "
-    "__nv_bfloat162(__float2bfloat16_rn(__a), __float2bfloat16_rn(__b)); }\n"
+    "__kcc_bf2(__kcc_f2bf(__a, 0), __kcc_f2bf(__b, 0)); }\n"
     "__KCC_B __nv_bfloat162 __float22bfloat162_rn(const float2 __f) { return "
-    "__floats2bfloat162_rn(__f.x, __f.y); }\n"
+    "__kcc_bf2(__kcc_f2bf(__f.x, 0), __kcc_f2bf(__f.y, 0)); }\n"
     "__KCC_B float2 __bfloat1622float2(const __nv_bfloat162 __h) { return "
     "make_float2(__kcc_bf2f(__h.x.__x), __kcc_bf2f(__h.y.__x)); }\n"
     "__KCC_B float __low2float(const __nv_bfloat162 __h) { return __kcc_bf2f(__h.x.__x); }\n"
     "__KCC_B float __high2float(const __nv_bfloat162 __h) { return __kcc_bf2f(__h.y.__x); }\n"
-    "__KCC_B __nv_bfloat16 __low2bfloat16(const __nv_bfloat162 __h) { return __h.x; }\n"
-    "__KCC_B __nv_bfloat16 __high2bfloat16(const __nv_bfloat162 __h) { return __h.y; }\n"
+    "__KCC_B __nv_bfloat16 __low2bfloat16(const __nv_bfloat162 __h) { return "
+    "__kcc_bf(__h.x.__x); }\n"
+    "__KCC_B __nv_bfloat16 __high2bfloat16(const __nv_bfloat162 __h) { return "
+    "__kcc_bf(__h.y.__x); }\n"
     "__KCC_B __nv_bfloat162 __low2bfloat162(const __nv_bfloat162 __h) { return "
-    "__nv_bfloat162(__h.x, __h.x); }\n"
+    "__kcc_bf2(__h.x.__x, __h.x.__x); }\n"
     "__KCC_B __nv_bfloat162 __high2bfloat162(const __nv_bfloat162 __h) { return "
-    "__nv_bfloat162(__h.y, __h.y); }\n"
+    "__kcc_bf2(__h.y.__x, __h.y.__x); }\n"
     "__KCC_B __nv_bfloat162 __lows2bfloat162(const __nv_bfloat162 __a, const __nv_bfloat162 "
-    "__b) { return __nv_bfloat162(__a.x, __b.x); }\n"
+    "__b) { return __kcc_bf2(__a.x.__x, __b.x.__x); }\n"
     "__KCC_B __nv_bfloat162 __highs2bfloat162(const __nv_bfloat162 __a, const __nv_bfloat162 "
-    "__b) { return __nv_bfloat162(__a.y, __b.y); }\n"
+    "__b) { return __kcc_bf2(__a.y.__x, __b.y.__x); }\n"
     "__KCC_B __nv_bfloat162 __lowhigh2highlow(const __nv_bfloat162 __h) { return "
-    "__nv_bfloat162(__h.y, __h.x); }\n"
-    /* arithmetic: in float, rounded once (see the top of cuda_bf16.c); NaN results 0x7fff */
-    "__KCC_B __nv_bfloat16 __kcc_bfop(float __r) { return __kcc_bf(__kcc_f2bf(__r, 0)); }\n"
-    "__KCC_B __nv_bfloat16 __hadd(const __nv_bfloat16 __a, const __nv_bfloat16 __b) { return "
-    "__kcc_bfop(__kcc_bf2f(__a.__x) + __kcc_bf2f(__b.__x)); }\n"
-    "__KCC_B __nv_bfloat16 __hsub(const __nv_bfloat16 __a, const __nv_bfloat16 __b) { return "
-    "__kcc_bfop(__kcc_bf2f(__a.__x) - __kcc_bf2f(__b.__x)); }\n"
-    "__KCC_B __nv_bfloat16 __hmul(const __nv_bfloat16 __a, const __nv_bfloat16 __b) { return "
-    "__kcc_bfop(__kcc_bf2f(__a.__x) * __kcc_bf2f(__b.__x)); }\n"
-    "__KCC_B __nv_bfloat16 __hdiv(const __nv_bfloat16 __a, const __nv_bfloat16 __b) { return "
-    "__kcc_bfop(__kcc_bf2f(__a.__x) / __kcc_bf2f(__b.__x)); }\n"
-    "__KCC_B __nv_bfloat16 __hadd_rn(const __nv_bfloat16 __a, const __nv_bfloat16 __b) { "
-    "return __hadd(__a, __b); }\n"
-    "__KCC_B __nv_bfloat16 __hsub_rn(const __nv_bfloat16 __a, const __nv_bfloat16 __b) { "
-    "return __hsub(__a, __b); }\n"
-    "__KCC_B __nv_bfloat16 __hmul_rn(const __nv_bfloat16 __a, const __nv_bfloat16 __b) { "
-    "return __hmul(__a, __b); }\n"
-    "__KCC_B __nv_bfloat16 __hfma(const __nv_bfloat16 __a, const __nv_bfloat16 __b, const "
-    "__nv_bfloat16 __c) { return __kcc_bf(__kcc_bf_fma(__kcc_bf2f(__a.__x), "
-    "__kcc_bf2f(__b.__x), __kcc_bf2f(__c.__x))); }\n"
-    "__KCC_B __nv_bfloat16 __hneg(const __nv_bfloat16 __a) { return __kcc_bf((unsigned "
-    "short)(__a.__x ^ 0x8000U)); }\n"
-    "__KCC_B __nv_bfloat16 __habs(const __nv_bfloat16 __a) { return __kcc_bf((unsigned "
-    "short)(__a.__x & 0x7fffU)); }\n"
-    "__KCC_B bool __hisnan(const __nv_bfloat16 __a) { return (__a.__x & 0x7fffU) > 0x7f80U; }\n"
-    "__KCC_B int __hisinf(const __nv_bfloat16 __a) { return __a.__x == 0x7f80U ? 1 : __a.__x == "
-    "0xff80U ? -1 : 0; }\n"
-    /* max and min as max.bf16: a NaN operand gives the other, two NaNs the canonical NaN, and
-       +0 is above -0; the _nan forms give the canonical NaN for either NaN */
-    "__KCC_B __nv_bfloat16 __kcc_bf_mm(const __nv_bfloat16 __a, const __nv_bfloat16 __b, bool "
-    "__max, bool __nan) {\n"
-    "  bool __na = __hisnan(__a), __nb = __hisnan(__b);\n"
-    "  if ((__na && __nb) || (__nan && (__na || __nb))) return __kcc_bf((unsigned "
-    "short)0x7fffU);\n"
+    "__kcc_bf2(__h.y.__x, __h.x.__x); }\n"
+    /* the operations on bits. Arithmetic in float, rounded once (see the top of cuda_bf16.c);
+       NaN results 0x7fff. max and min as max.bf16: a NaN operand gives the other, two NaNs the
+       canonical NaN, and +0 is above -0; the _nan forms give the canonical NaN for either NaN.
+       _sat: clamped to [0, 1], NaN 0 (the toolkit's __hmin(__hmax(r, 0), 1)). fma.rn.relu.bf16:
+       negative results 0, NaN the canonical NaN. */
+    "__KCC_B bool __kcc_bfb_isnan(unsigned short __a) { return (__a & 0x7fffU) > 0x7f80U; }\n"
+    "__KCC_B unsigned short __kcc_bfb_mm(unsigned short __a, unsigned short __b, bool __max, "
+    "bool __nan) {\n"
+    "  bool __na = __kcc_bfb_isnan(__a), __nb = __kcc_bfb_isnan(__b);\n"
+    "  if ((__na && __nb) || (__nan && (__na || __nb))) return (unsigned short)0x7fffU;\n"
     "  if (__na) return __b;\n  if (__nb) return __a;\n"
-    "  float __x = __kcc_bf2f(__a.__x), __y = __kcc_bf2f(__b.__x);\n"
-    "  if (__x == __y) return ((__a.__x & 0x8000U) != 0U) == __max ? __b : __a;\n"
+    "  float __x = __kcc_bf2f(__a), __y = __kcc_bf2f(__b);\n"
+    "  if (__x == __y) return ((__a & 0x8000U) != 0U) == __max ? __b : __a;\n"
     "  return (__x > __y) == __max ? __a : __b;\n}\n"
-    "__KCC_B __nv_bfloat16 __hmax(const __nv_bfloat16 __a, const __nv_bfloat16 __b) { return "
-    "__kcc_bf_mm(__a, __b, true, false); }\n"
-    "__KCC_B __nv_bfloat16 __hmin(const __nv_bfloat16 __a, const __nv_bfloat16 __b) { return "
-    "__kcc_bf_mm(__a, __b, false, false); }\n"
-    "__KCC_B __nv_bfloat16 __hmax_nan(const __nv_bfloat16 __a, const __nv_bfloat16 __b) { "
-    "return __kcc_bf_mm(__a, __b, true, true); }\n"
-    "__KCC_B __nv_bfloat16 __hmin_nan(const __nv_bfloat16 __a, const __nv_bfloat16 __b) { "
-    "return __kcc_bf_mm(__a, __b, false, true); }\n"
-    /* _sat: clamped to [0, 1], NaN 0 (the toolkit's __hmin(__hmax(r, 0), 1)) */
-    "__KCC_B __nv_bfloat16 __kcc_bf_sat(const __nv_bfloat16 __r) { return "
-    "__hmin(__hmax(__r, __kcc_bf((unsigned short)0U)), __kcc_bf((unsigned short)0x3f80U)); }\n"
-    "__KCC_B __nv_bfloat16 __hadd_sat(const __nv_bfloat16 __a, const __nv_bfloat16 __b) { "
-    "return __kcc_bf_sat(__hadd(__a, __b)); }\n"
-    "__KCC_B __nv_bfloat16 __hsub_sat(const __nv_bfloat16 __a, const __nv_bfloat16 __b) { "
-    "return __kcc_bf_sat(__hsub(__a, __b)); }\n"
-    "__KCC_B __nv_bfloat16 __hmul_sat(const __nv_bfloat16 __a, const __nv_bfloat16 __b) { "
-    "return __kcc_bf_sat(__hmul(__a, __b)); }\n"
-    "__KCC_B __nv_bfloat16 __hfma_sat(const __nv_bfloat16 __a, const __nv_bfloat16 __b, const "
-    "__nv_bfloat16 __c) { return __kcc_bf_sat(__hfma(__a, __b, __c)); }\n"
-    /* fma.rn.relu.bf16: negative results 0, NaN the canonical NaN */
-    "__KCC_B __nv_bfloat16 __hfma_relu(const __nv_bfloat16 __a, const __nv_bfloat16 __b, const "
-    "__nv_bfloat16 __c) { __nv_bfloat16 __r = __hfma(__a, __b, __c); return __hisnan(__r) ? "
-    "__kcc_bf((unsigned short)0x7fffU) : (__r.__x & 0x8000U) ? __kcc_bf((unsigned short)0U) : "
-    "__r; }\n";
+    "__KCC_B unsigned short __kcc_bfb_sat(unsigned short __r) { return "
+    "__kcc_bfb_mm(__kcc_bfb_mm(__r, (unsigned short)0U, true, false), (unsigned short)0x3f80U, "
+    "false, false); }\n"
+    "__KCC_B unsigned short __kcc_bfb_relu(unsigned short __r) { return __kcc_bfb_isnan(__r) ? "
+    "(unsigned short)0x7fffU : (__r & 0x8000U) ? (unsigned short)0U : __r; }\n";
+
+/* The operations on bits (__kcc_bfb_NAME, of 1 to 3 operands __a __b __c), and the public
+ * scalar and pair functions that are each one of them. */
+static const struct {
+  const char *name;
+  int arity;
+  const char *expr;
+} bits_ops[] = {
+    {"add", 2, "__kcc_f2bf(__kcc_bf2f(__a) + __kcc_bf2f(__b), 0)"},
+    {"sub", 2, "__kcc_f2bf(__kcc_bf2f(__a) - __kcc_bf2f(__b), 0)"},
+    {"mul", 2, "__kcc_f2bf(__kcc_bf2f(__a) * __kcc_bf2f(__b), 0)"},
+    {"div", 2, "__kcc_f2bf(__kcc_bf2f(__a) / __kcc_bf2f(__b), 0)"},
+    {"fma", 3, "__kcc_bf_fma(__kcc_bf2f(__a), __kcc_bf2f(__b), __kcc_bf2f(__c))"},
+    {"neg", 1, "(unsigned short)(__a ^ 0x8000U)"},
+    {"abs", 1, "(unsigned short)(__a & 0x7fffU)"},
+    {"max", 2, "__kcc_bfb_mm(__a, __b, true, false)"},
+    {"min", 2, "__kcc_bfb_mm(__a, __b, false, false)"},
+    {"max_nan", 2, "__kcc_bfb_mm(__a, __b, true, true)"},
+    {"min_nan", 2, "__kcc_bfb_mm(__a, __b, false, true)"},
+    {"add_sat", 2, "__kcc_bfb_sat(__kcc_bfb_add(__a, __b))"},
+    {"sub_sat", 2, "__kcc_bfb_sat(__kcc_bfb_sub(__a, __b))"},
+    {"mul_sat", 2, "__kcc_bfb_sat(__kcc_bfb_mul(__a, __b))"},
+    {"fma_sat", 3, "__kcc_bfb_sat(__kcc_bfb_fma(__a, __b, __c))"},
+    {"fma_relu", 3, "__kcc_bfb_relu(__kcc_bfb_fma(__a, __b, __c))"},
+};
+
+static const struct {
+  const char *scalar, *pair, *bits;
+} public_ops[] = {
+    {"__hadd", "__hadd2", "add"},
+    {"__hsub", "__hsub2", "sub"},
+    {"__hmul", "__hmul2", "mul"},
+    {"__hdiv", "__h2div", "div"},
+    {"__hadd_rn", "__hadd2_rn", "add"},
+    {"__hsub_rn", "__hsub2_rn", "sub"},
+    {"__hmul_rn", "__hmul2_rn", "mul"},
+    {"__hfma", "__hfma2", "fma"},
+    {"__hneg", "__hneg2", "neg"},
+    {"__habs", "__habs2", "abs"},
+    {"__hmax", "__hmax2", "max"},
+    {"__hmin", "__hmin2", "min"},
+    {"__hmax_nan", "__hmax2_nan", "max_nan"},
+    {"__hmin_nan", "__hmin2_nan", "min_nan"},
+    {"__hadd_sat", "__hadd2_sat", "add_sat"},
+    {"__hsub_sat", "__hsub2_sat", "sub_sat"},
+    {"__hmul_sat", "__hmul2_sat", "mul_sat"},
+    {"__hfma_sat", "__hfma2_sat", "fma_sat"},
+    {"__hfma_relu", "__hfma2_relu", "fma_relu"},
+};
+
+static const char *const operand[] = {"__a", "__b", "__c"};
+
+/* `__kcc_bfb_NAME(OP.__x, ...)` on operands __a.. (scalar) or on their half `.x`/`.y`. */
+static void bits_call(KBuf *b, const char *name, int arity, const char *half) {
+  kbuf_printf(b, "__kcc_bfb_%s(", name);
+  for (int i = 0; i < arity; i++) kbuf_printf(b, "%s%s%s.__x", i ? ", " : "", operand[i], half);
+  kbuf_printf(b, ")");
+}
+
+/* The result of bits function NAME on the operands: a bfloat16, or a pair made half by half. */
+static void bits_result(KBuf *b, bool pair, const char *name, int arity) {
+  if (!pair) {
+    kbuf_printf(b, "__kcc_bf(");
+    bits_call(b, name, arity, "");
+  } else {
+    kbuf_printf(b, "__kcc_bf2(");
+    bits_call(b, name, arity, ".x");
+    kbuf_printf(b, ", ");
+    bits_call(b, name, arity, ".y");
+  }
+  kbuf_printf(b, ")");
+}
+
+static int bits_arity(const char *name) {
+  for (size_t i = 0; i < sizeof bits_ops / sizeof *bits_ops; i++)
+    if (!strcmp(bits_ops[i].name, name)) return bits_ops[i].arity;
+  return 0;
+}
 
 /* Comparisons: name, float operator, whether it is unordered (true when either is NaN). */
 static const struct {
@@ -333,60 +380,61 @@ static const struct {
             {"gt", ">", false},  {"ge", ">=", false}, {"equ", "==", true}, {"neu", "!=", true},
             {"ltu", "<", true},  {"leu", "<=", true}, {"gtu", ">", true},  {"geu", ">=", true}};
 
-/* The bf162 forms of the scalar operations, element by element. */
-static void pairs(KBuf *b) {
-  static const char *const bin[][2] = {
-      {"__hadd2", "__hadd"},         {"__hsub2", "__hsub"},         {"__hmul2", "__hmul"},
-      {"__h2div", "__hdiv"},         {"__hadd2_rn", "__hadd"},      {"__hsub2_rn", "__hsub"},
-      {"__hmul2_rn", "__hmul"},      {"__hadd2_sat", "__hadd_sat"}, {"__hsub2_sat", "__hsub_sat"},
-      {"__hmul2_sat", "__hmul_sat"}, {"__hmax2", "__hmax"},         {"__hmin2", "__hmin"},
-      {"__hmax2_nan", "__hmax_nan"}, {"__hmin2_nan", "__hmin_nan"}};
-  for (size_t i = 0; i < sizeof bin / sizeof *bin; i++)
-    kbuf_printf(b,
-                "__KCC_B __nv_bfloat162 %s(const __nv_bfloat162 __a, const __nv_bfloat162 __b) { "
-                "return __nv_bfloat162(%s(__a.x, __b.x), %s(__a.y, __b.y)); }\n",
-                bin[i][0], bin[i][1], bin[i][1]);
-  static const char *const tern[][2] = {
-      {"__hfma2", "__hfma"}, {"__hfma2_sat", "__hfma_sat"}, {"__hfma2_relu", "__hfma_relu"}};
-  for (size_t i = 0; i < sizeof tern / sizeof *tern; i++)
-    kbuf_printf(b,
-                "__KCC_B __nv_bfloat162 %s(const __nv_bfloat162 __a, const __nv_bfloat162 __b, "
-                "const __nv_bfloat162 __c) { return __nv_bfloat162(%s(__a.x, __b.x, __c.x), "
-                "%s(__a.y, __b.y, __c.y)); }\n",
-                tern[i][0], tern[i][1], tern[i][1]);
-  static const char *const un[][2] = {{"__hneg2", "__hneg"}, {"__habs2", "__habs"}};
-  for (size_t i = 0; i < sizeof un / sizeof *un; i++)
-    kbuf_printf(b,
-                "__KCC_B __nv_bfloat162 %s(const __nv_bfloat162 __a) { return "
-                "__nv_bfloat162(%s(__a.x), %s(__a.y)); }\n",
-                un[i][0], un[i][1], un[i][1]);
-  /* complex multiply-add, as the toolkit's four fmas */
-  kbuf_printf(b, "__KCC_B __nv_bfloat162 __hcmadd(const __nv_bfloat162 __a, const "
+static void arithmetic(KBuf *b) {
+  for (size_t i = 0; i < sizeof bits_ops / sizeof *bits_ops; i++) {
+    kbuf_printf(b, "__KCC_B unsigned short __kcc_bfb_%s(", bits_ops[i].name);
+    for (int k = 0; k < bits_ops[i].arity; k++)
+      kbuf_printf(b, "%sunsigned short %s", k ? ", " : "", operand[k]);
+    kbuf_printf(b, ") { return %s; }\n", bits_ops[i].expr);
+  }
+  for (size_t i = 0; i < sizeof public_ops / sizeof *public_ops; i++) {
+    int n = bits_arity(public_ops[i].bits);
+    for (int p = 0; p < 2; p++) {
+      const char *T = p ? "__nv_bfloat162" : "__nv_bfloat16";
+      kbuf_printf(b, "__KCC_B %s %s(", T, p ? public_ops[i].pair : public_ops[i].scalar);
+      for (int k = 0; k < n; k++) kbuf_printf(b, "%sconst %s %s", k ? ", " : "", T, operand[k]);
+      kbuf_printf(b, ") { return ");
+      bits_result(b, p, public_ops[i].bits, n);
+      kbuf_printf(b, "; }\n");
+    }
+  }
+  kbuf_printf(b, "__KCC_B bool __hisnan(const __nv_bfloat16 __a) { return "
+                 "__kcc_bfb_isnan(__a.__x); }\n"
+                 "__KCC_B int __hisinf(const __nv_bfloat16 __a) { return __a.__x == 0x7f80U ? 1 "
+                 ": __a.__x == 0xff80U ? -1 : 0; }\n"
+                 /* complex multiply-add, as the toolkit's four fmas */
+                 "__KCC_B __nv_bfloat162 __hcmadd(const __nv_bfloat162 __a, const "
                  "__nv_bfloat162 __b, const __nv_bfloat162 __c) {\n"
-                 "  __nv_bfloat16 __re = __hfma(__a.x, __b.x, __c.x), __im = __hfma(__a.x, "
-                 "__b.y, __c.y);\n"
-                 "  return __nv_bfloat162(__hfma(__hneg(__a.y), __b.y, __re), __hfma(__a.y, "
-                 "__b.x, __im));\n}\n"
+                 "  unsigned short __re = __kcc_bfb_fma(__a.x.__x, __b.x.__x, __c.x.__x), __im = "
+                 "__kcc_bfb_fma(__a.x.__x, __b.y.__x, __c.y.__x);\n"
+                 "  return __kcc_bf2(__kcc_bfb_fma(__kcc_bfb_neg(__a.y.__x), __b.y.__x, __re), "
+                 "__kcc_bfb_fma(__a.y.__x, __b.x.__x, __im));\n}\n"
                  "__KCC_B __nv_bfloat162 __hisnan2(const __nv_bfloat162 __a) { return "
-                 "__nv_bfloat162(__kcc_bf(__hisnan(__a.x) ? 0x3f80U : 0U), "
-                 "__kcc_bf(__hisnan(__a.y) ? 0x3f80U : 0U)); }\n");
+                 "__kcc_bf2(__kcc_bfb_isnan(__a.x.__x) ? 0x3f80U : 0U, "
+                 "__kcc_bfb_isnan(__a.y.__x) ? 0x3f80U : 0U); }\n");
   for (size_t i = 0; i < sizeof cmps / sizeof *cmps; i++) {
     const char *n = cmps[i].name;
     kbuf_printf(b,
-                "__KCC_B bool __h%s(const __nv_bfloat16 __a, const __nv_bfloat16 __b) { return "
-                "%s(__kcc_bf2f(__a.__x) %s __kcc_bf2f(__b.__x))%s; }\n",
-                n, cmps[i].unordered ? "__hisnan(__a) || __hisnan(__b) || " : "", cmps[i].op,
-                cmps[i].unordered || strcmp(n, "ne") ? "" : " && !__hisnan(__a) && !__hisnan(__b)");
+                "__KCC_B bool __kcc_bfb_%s(unsigned short __a, unsigned short __b) { return "
+                "%s(__kcc_bf2f(__a) %s __kcc_bf2f(__b))%s; }\n",
+                n, cmps[i].unordered ? "__kcc_bfb_isnan(__a) || __kcc_bfb_isnan(__b) || " : "",
+                cmps[i].op,
+                cmps[i].unordered || strcmp(n, "ne")
+                    ? ""
+                    : " && !__kcc_bfb_isnan(__a) && !__kcc_bfb_isnan(__b)");
     kbuf_printf(b,
+                "__KCC_B bool __h%s(const __nv_bfloat16 __a, const __nv_bfloat16 __b) { return "
+                "__kcc_bfb_%s(__a.__x, __b.__x); }\n"
                 "__KCC_B bool __hb%s2(const __nv_bfloat162 __a, const __nv_bfloat162 __b) { "
-                "return __h%s(__a.x, __b.x) && __h%s(__a.y, __b.y); }\n"
+                "return __kcc_bfb_%s(__a.x.__x, __b.x.__x) && __kcc_bfb_%s(__a.y.__x, __b.y.__x); "
+                "}\n"
                 "__KCC_B __nv_bfloat162 __h%s2(const __nv_bfloat162 __a, const __nv_bfloat162 "
-                "__b) { return __nv_bfloat162(__kcc_bf(__h%s(__a.x, __b.x) ? 0x3f80U : 0U), "
-                "__kcc_bf(__h%s(__a.y, __b.y) ? 0x3f80U : 0U)); }\n"
+                "__b) { return __kcc_bf2(__kcc_bfb_%s(__a.x.__x, __b.x.__x) ? 0x3f80U : 0U, "
+                "__kcc_bfb_%s(__a.y.__x, __b.y.__x) ? 0x3f80U : 0U); }\n"
                 "__KCC_B unsigned int __h%s2_mask(const __nv_bfloat162 __a, const __nv_bfloat162 "
-                "__b) { return (__h%s(__a.x, __b.x) ? 0xffffU : 0U) | (__h%s(__a.y, __b.y) ? "
-                "0xffff0000U : 0U); }\n",
-                n, n, n, n, n, n, n, n, n);
+                "__b) { return (__kcc_bfb_%s(__a.x.__x, __b.x.__x) ? 0xffffU : 0U) | "
+                "(__kcc_bfb_%s(__a.y.__x, __b.y.__x) ? 0xffff0000U : 0U); }\n",
+                n, n, n, n, n, n, n, n, n, n, n);
   }
 }
 
@@ -414,41 +462,59 @@ static void int_conversions(KBuf *b) {
                  "(unsigned char)__kcc_bf2n(__h.__x, 1, 0.0f, 255.0f); }\n");
 }
 
+/* `LHS.__x = __kcc_bfb_NAME(LHS.__x, RHS.__x)` for a bfloat16, or for both halves of a pair. */
+static void bits_update(KBuf *b, bool pair, const char *name, const char *rhs) {
+  for (int h = 0; h < (pair ? 2 : 1); h++) {
+    const char *half = !pair ? "" : h ? ".y" : ".x";
+    kbuf_printf(b, "__a%s.__x = __kcc_bfb_%s(__a%s.__x, %s%s%s); ", half, name, half, rhs,
+                *rhs == '_' ? half : "", *rhs == '_' ? ".__x" : "");
+  }
+}
+
 /* The operators cuda_bf16.hpp defines on both types. */
 static void operators(KBuf *b) {
-  static const char *const ar[][3] = {{"+", "__hadd", "__hadd2"},
-                                      {"-", "__hsub", "__hsub2"},
-                                      {"*", "__hmul", "__hmul2"},
-                                      {"/", "__hdiv", "__h2div"}};
-  static const char *const rel[][3] = {{"==", "__heq", "__hbeq2"}, {"!=", "__hneu", "__hbneu2"},
-                                       {">", "__hgt", "__hbgt2"},  {"<", "__hlt", "__hblt2"},
-                                       {">=", "__hge", "__hbge2"}, {"<=", "__hle", "__hble2"}};
-  static const char *const one[] = {"__kcc_bf((unsigned short)0x3f80U)",
-                                    "__nv_bfloat162(__kcc_bf((unsigned short)0x3f80U), "
-                                    "__kcc_bf((unsigned short)0x3f80U))"};
-  static const char *const neg[] = {"__hneg", "__hneg2"};
+  static const char *const ar[][2] = {{"+", "add"}, {"-", "sub"}, {"*", "mul"}, {"/", "div"}};
+  static const char *const rel[][2] = {{"==", "eq"}, {"!=", "neu"}, {">", "gt"},
+                                       {"<", "lt"},  {">=", "ge"},  {"<=", "le"}};
   for (int p = 0; p < 2; p++) {
     const char *T = p ? "__nv_bfloat162" : "__nv_bfloat16";
     kbuf_printf(b, "#if !defined(__CUDA_NO_BFLOAT16%s_OPERATORS__)\n", p ? "2" : "");
-    for (size_t i = 0; i < sizeof ar / sizeof *ar; i++)
-      kbuf_printf(b,
-                  "__KCC_B %s operator%s(const %s &__a, const %s &__b) { return %s(__a, __b); }\n"
-                  "__KCC_B %s &operator%s=(%s &__a, const %s &__b) { __a = %s(__a, __b); return "
-                  "__a; }\n",
-                  T, ar[i][0], T, T, ar[i][1 + p], T, ar[i][0], T, T, ar[i][1 + p]);
-    for (size_t i = 0; i < sizeof rel / sizeof *rel; i++)
-      kbuf_printf(
-          b, "__KCC_B bool operator%s(const %s &__a, const %s &__b) { return %s(__a, __b); }\n",
-          rel[i][0], T, T, rel[i][1 + p]);
-    kbuf_printf(b,
-                "__KCC_B %s operator+(const %s &__a) { return __a; }\n"
-                "__KCC_B %s operator-(const %s &__a) { return %s(__a); }\n"
-                "__KCC_B %s &operator++(%s &__a) { __a += %s; return __a; }\n"
-                "__KCC_B %s &operator--(%s &__a) { __a -= %s; return __a; }\n"
-                "__KCC_B %s operator++(%s &__a, int) { %s __r = __a; __a += %s; return __r; }\n"
-                "__KCC_B %s operator--(%s &__a, int) { %s __r = __a; __a -= %s; return __r; }\n"
-                "#endif\n",
-                T, T, T, T, neg[p], T, T, one[p], T, T, one[p], T, T, T, one[p], T, T, T, one[p]);
+    for (size_t i = 0; i < sizeof ar / sizeof *ar; i++) {
+      kbuf_printf(b, "__KCC_B %s operator%s(const %s &__a, const %s &__b) { return ", T, ar[i][0],
+                  T, T);
+      bits_result(b, p, ar[i][1], 2);
+      kbuf_printf(b, "; }\n__KCC_B %s &operator%s=(%s &__a, const %s &__b) { ", T, ar[i][0], T, T);
+      bits_update(b, p, ar[i][1], "__b");
+      kbuf_printf(b, "return __a; }\n");
+    }
+    for (size_t i = 0; i < sizeof rel / sizeof *rel; i++) {
+      kbuf_printf(b, "__KCC_B bool operator%s(const %s &__a, const %s &__b) { return ", rel[i][0],
+                  T, T);
+      bits_call(b, rel[i][1], 2, p ? ".x" : "");
+      if (p) {
+        kbuf_printf(b, " && ");
+        bits_call(b, rel[i][1], 2, ".y");
+      }
+      kbuf_printf(b, "; }\n");
+    }
+    kbuf_printf(b, "__KCC_B %s operator+(const %s &__a) { return %s; }\n", T, T,
+                p ? "__kcc_bf2(__a.x.__x, __a.y.__x)" : "__kcc_bf(__a.__x)");
+    kbuf_printf(b, "__KCC_B %s operator-(const %s &__a) { return ", T, T);
+    bits_result(b, p, "neg", 1);
+    kbuf_printf(b, "; }\n");
+    /* ++ and --: add or subtract 1.0 (0x3f80), rounded as __hadd; the postfix forms return the
+       old bits */
+    for (int d = 0; d < 2; d++) {
+      const char *op = d ? "--" : "++", *fn = d ? "sub" : "add";
+      kbuf_printf(b, "__KCC_B %s &operator%s(%s &__a) { ", T, op, T);
+      bits_update(b, p, fn, "(unsigned short)0x3f80U");
+      kbuf_printf(b, "return __a; }\n__KCC_B %s operator%s(%s &__a, int) { %s", T, op, T,
+                  p ? "unsigned short __ox = __a.x.__x, __oy = __a.y.__x; "
+                    : "unsigned short __o = __a.__x; ");
+      bits_update(b, p, fn, "(unsigned short)0x3f80U");
+      kbuf_printf(b, "return %s; }\n", p ? "__kcc_bf2(__ox, __oy)" : "__kcc_bf(__o)");
+    }
+    kbuf_printf(b, "#endif\n");
   }
 }
 
@@ -457,12 +523,12 @@ static void operators(KBuf *b) {
  * halves are each added atomically, not the pair as one, as CUDA documents. */
 static const char h_bf16_atomics[] =
     "__KCC_B unsigned int __kcc_bf_cas_add(unsigned int *__w, unsigned int __sh, unsigned int "
-    "__mask, __nv_bfloat162 __v) {\n"
+    "__mask, unsigned short __vx, unsigned short __vy) {\n"
     "  unsigned int __old = *__w, __seen;\n"
     "  do {\n"
     "    __seen = __old;\n"
-    "    unsigned int __lo = __hadd(__kcc_bf((unsigned short)(__seen >> __sh)), __v.x).__x;\n"
-    "    unsigned int __hi = __hadd(__kcc_bf((unsigned short)(__seen >> 16)), __v.y).__x;\n"
+    "    unsigned int __lo = __kcc_bfb_add((unsigned short)(__seen >> __sh), __vx);\n"
+    "    unsigned int __hi = __kcc_bfb_add((unsigned short)(__seen >> 16), __vy);\n"
     "    unsigned int __new = __mask == 0xffffffffU ? __lo | (__hi << 16) : (__seen & ~__mask) | "
     "(__lo << __sh);\n"
     "    __old = atomicCAS(__w, __seen, __new);\n"
@@ -471,13 +537,13 @@ static const char h_bf16_atomics[] =
     "__KCC_B __nv_bfloat16 atomicAdd(__nv_bfloat16 *const __p, const __nv_bfloat16 __v) {\n"
     "  unsigned int __off = (unsigned int)((unsigned long long)__p & 2ULL);\n"
     "  unsigned int *__w = (unsigned int *)((char *)__p - __off);\n"
-    "  unsigned int __old = __kcc_bf_cas_add(__w, __off * 8U, 0xffffU << (__off * 8U), "
-    "__nv_bfloat162(__v, __v));\n"
+    "  unsigned int __old = __kcc_bf_cas_add(__w, __off * 8U, 0xffffU << (__off * 8U), __v.__x, "
+    "__v.__x);\n"
     "  return __kcc_bf((unsigned short)(__old >> (__off * 8U)));\n}\n"
     "__KCC_B __nv_bfloat162 atomicAdd(__nv_bfloat162 *const __p, const __nv_bfloat162 __v) {\n"
-    "  unsigned int __old = __kcc_bf_cas_add((unsigned int *)__p, 0U, 0xffffffffU, __v);\n"
-    "  return __nv_bfloat162(__kcc_bf((unsigned short)__old), __kcc_bf((unsigned short)(__old >> "
-    "16)));\n}\n";
+    "  unsigned int __old = __kcc_bf_cas_add((unsigned int *)__p, 0U, 0xffffffffU, __v.x.__x, "
+    "__v.y.__x);\n"
+    "  return __kcc_bf2((unsigned short)__old, (unsigned short)(__old >> 16));\n}\n";
 
 /* Written out rather than by macros: kcc does not take a member access that a macro's body
  * spells. */
@@ -490,13 +556,18 @@ static void math_and_shuffles(KBuf *b) {
       {"sin", "sinf(__f)"},     {"cos", "cosf(__f)"},     {"tanh", "tanhf(__f)"},
       {"floor", "floorf(__f)"}, {"ceil", "ceilf(__f)"},   {"trunc", "truncf(__f)"},
       {"rint", "rintf(__f)"}};
-  for (size_t i = 0; i < sizeof math / sizeof *math; i++)
+  for (size_t i = 0; i < sizeof math / sizeof *math; i++) {
+    const char *n = math[i][0];
     kbuf_printf(b,
-                "__KCC_B __nv_bfloat16 h%s(const __nv_bfloat16 __a) { float __f = "
-                "__kcc_bf2f(__a.__x); return __kcc_bfop(%s); }\n"
-                "__KCC_B __nv_bfloat162 h2%s(const __nv_bfloat162 __a) { return "
-                "__nv_bfloat162(h%s(__a.x), h%s(__a.y)); }\n",
-                math[i][0], math[i][1], math[i][0], math[i][0], math[i][0]);
+                "__KCC_B unsigned short __kcc_bfb_%s(unsigned short __a) { float __f = "
+                "__kcc_bf2f(__a); return __kcc_f2bf(%s, 0); }\n"
+                "__KCC_B __nv_bfloat16 h%s(const __nv_bfloat16 __a) { return ",
+                n, math[i][1], n);
+    bits_result(b, false, n, 1);
+    kbuf_printf(b, "; }\n__KCC_B __nv_bfloat162 h2%s(const __nv_bfloat162 __a) { return ", n);
+    bits_result(b, true, n, 1);
+    kbuf_printf(b, "; }\n");
+  }
   /* warp shuffles: the 16 (or 32) bits through the int shuffle */
   static const char *const shfl[][2] = {
       {"", "int"}, {"_xor", "int"}, {"_up", "unsigned int"}, {"_down", "unsigned int"}};
@@ -508,9 +579,8 @@ static void math_and_shuffles(KBuf *b) {
                 "__l, __w)); }\n"
                 "__KCC_B __nv_bfloat162 __shfl%s_sync(unsigned int __m, __nv_bfloat162 __v, %s "
                 "__l, int __w = 32) { int __b = __shfl%s_sync(__m, (int)((unsigned int)__v.x.__x | "
-                "((unsigned int)__v.y.__x << 16)), __l, __w); return "
-                "__nv_bfloat162(__kcc_bf((unsigned short)__b), __kcc_bf((unsigned "
-                "short)((unsigned int)__b >> 16))); }\n",
+                "((unsigned int)__v.y.__x << 16)), __l, __w); return __kcc_bf2((unsigned "
+                "short)__b, (unsigned short)((unsigned int)__b >> 16)); }\n",
                 s, l, s, s, l, s);
   }
 }
@@ -522,7 +592,7 @@ const char *fe_cuda_bf16_header(void) {
     kbuf_printf(&b, "%s", h_bf16_types);
     struct_members(&b);
     kbuf_printf(&b, "%s", h_bf16_pair);
-    pairs(&b);
+    arithmetic(&b);
     int_conversions(&b);
     operators(&b);
     math_and_shuffles(&b);
