@@ -106,12 +106,16 @@ static const char cu_head[] =
     "char)__c; return __d; }\n"
     "template <class __T> struct __kcc_align { enum { v = alignof(__T) }; };\n"
     "template <> struct __kcc_align<void> { enum { v = 1 }; };\n"
-    "template <class __T, class __U> static __inline__ void *memcpy(__T *__d, const __U *__s, "
+    /* sizeof in a default template argument keeps incomplete types (a pointer to a struct
+       only declared) out of the typed overloads: they take the void * ones, as with nvcc */
+    "template <class __T, class __U, class = decltype(sizeof(__T)), class = "
+    "decltype(sizeof(__U))> static __inline__ void *memcpy(__T *__d, const __U *__s, "
     "size_t __n) { if (__kcc_align<__T>::v >= 4 && __kcc_align<__U>::v >= 4 && __n % 4 == 0) { "
     "unsigned int *__dw = (unsigned int *)(void *)__d; const unsigned int *__sw = (const "
     "unsigned int *)(const void *)__s; for (size_t __i = 0; __i < __n / 4; __i++) __dw[__i] = "
     "__sw[__i]; return __d; } return memcpy((void *)__d, (const void *)__s, __n); }\n"
-    "template <class __T> static __inline__ void *memset(__T *__d, int __c, size_t __n) { if "
+    "template <class __T, class = decltype(sizeof(__T))> static __inline__ void *memset(__T "
+    "*__d, int __c, size_t __n) { if "
     "(__kcc_align<__T>::v >= 4 && __n % 4 == 0) { unsigned int *__dw = (unsigned int *)(void "
     "*)__d, __w = (unsigned int)(unsigned char)__c * 0x01010101u; for (size_t __i = 0; __i < "
     "__n / 4; __i++) __dw[__i] = __w; return __d; } return memset((void *)__d, __c, __n); }\n"

@@ -304,7 +304,12 @@ KType *fe_type(FeCtx *fe, CXType t, KLoc loc) {
       return NULL;
     }
     CXType pc = clang_getCanonicalType(pt);
-    KType *b = fe_type(fe, pt, loc);
+    /* A pointer to a struct the file never defines (an opaque handle) can only be passed,
+       compared and cast: it is void * in KIR, as that is all its uses need. */
+    KType *b = pc.kind == CXType_Record &&
+                       clang_Cursor_isNull(clang_getCursorDefinition(clang_getTypeDeclaration(pc)))
+                   ? kir_type_void()
+                   : fe_type(fe, pt, loc);
     if (!b) return NULL;
     int q = 0;
     if (clang_isConstQualifiedType(pc)) q |= KQ_CONST;

@@ -60,6 +60,8 @@ MATHFN(double, )
 // (unaligned), constant sizes (aligned and not, bytes and words: typed pointers aligned to 4
 // take the word path) through private arrays, and through shared memory; memset of each;
 // memcpy's and memset's results (their first argument).
+struct never_defined;
+
 __global__ void intmem(const unsigned *ua, const long long *la, unsigned *uo, long long *lo,
                        const unsigned char *src, unsigned char *o, const int *sz, int n) {
   __shared__ unsigned char sh[64 * 64];
@@ -84,8 +86,9 @@ __global__ void intmem(const unsigned *ua, const long long *la, unsigned *uo, lo
   memcpy(r + 64, w, sizeof w);
   unsigned char q[13];
   memcpy(q, s + 3, 13);
-  memcpy(r + 81, q, 13);
-  memset(t, 0, 64);
+  // through pointers to an incomplete type: the void * overloads (alignof is unknown)
+  memcpy((struct never_defined *)(r + 81), (const struct never_defined *)q, 13);
+  memset((struct never_defined *)t, 0, 64);
   memcpy(t + z[6], s + z[7], 16);
   memcpy(r + 96, t + 8, 32);
   unsigned char p[8];

@@ -158,12 +158,6 @@ static const Case cases[] = {
      "t.k:1:14: error: global variable 'lut' must be 'constant' or 'shared'\n"
      "const float *lut = 0;\n"
      "             ^\n"},
-    {"incomplete_struct",
-     "struct Opaque;\n"
-     "kernel void k(struct Opaque *o) { }\n",
-     "t.k:2:30: error: incomplete struct type 'struct Opaque' is not supported in kcc kernels\n"
-     "kernel void k(struct Opaque *o) { }\n"
-     "                             ^\n"},
     {"inline_asm",
      "kernel void k(int *p) {\n"
      "  __asm__ volatile(\"trap;\");\n"
