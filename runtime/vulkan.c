@@ -189,6 +189,7 @@ typedef struct VkPhys {
   uint32_t subgroup_ops;            /* VkSubgroupFeatureFlags in compute shaders, else 0 */
   uint32_t subgroup_size;           /* the device's (VkPhysicalDeviceVulkan11Properties) */
   bool zero_fixes;                  /* its compiler needs kcc's zero fixes (below) */
+  bool fma_fused;                   /* its Fma rounds once (below) */
 } VkPhys;
 
 static const char *vendor_name(uint32_t id) {
@@ -342,6 +343,12 @@ static void vk_enumerate(KcrtDevEntry **list, int *n, char *why, size_t whylen) 
      * found right without it (NVIDIA's, on an H200: bench/RESULTS.md, session 29). */
     const char *zf = getenv("KCC_VULKAN_ZERO_FIXES"); /* 0 or 1: for checking a driver */
     p->zero_fixes = zf && *zf ? *zf != '0' : drv.driverID != VK_DRIVER_ID_NVIDIA_PROPRIETARY;
+    /* Specialisation constant 9: Fma is fused (one rounding) on NVIDIA's driver, whose FFMA
+     * and DFMA are; tests/vulkan's ieee, divzero and mathfn check the exact quotients, square
+     * roots, fma and double math that rely on it there (bench/RESULTS.md). Other drivers keep
+     * Dekker's products: Vulkan does not promise a fused Fma, and lavapipe's is not. */
+    const char *ff = getenv("KCC_VULKAN_FMA_FUSED"); /* 0 or 1: for checking a driver */
+    p->fma_fused = ff && *ff ? *ff != '0' : drv.driverID == VK_DRIVER_ID_NVIDIA_PROPRIETARY;
     bool cpu = pr->deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
     if (cpu && !cpus) {
       if (!skipped_cpu++) snprintf(skipped, sizeof skipped, "%s", pr->deviceName);
@@ -1178,6 +1185,7 @@ typedef struct VkMod {
   uint32_t wgframe; /* bytes of each workgroup's shared block (specialisation constant 5), or 0 */
   uint32_t print;   /* bytes of the print buffer (specialisation constant 6), or 0 */
   bool zero_fixes;  /* it has specialisation constant 7, kcc.zero_fixes */
+  bool fma_fused;   /* it has specialisation constant 9, kcc.fma_fused */
   bool dyn_block;   /* specialisation constant 8: dynamic shared memory ends each shared block */
   char **formats;   /* printf formats, by number ("kcc.printf:" OpStrings) */
   char **strings;   /* string literals printed by %s, by number ("kcc.str:" OpStrings) */
@@ -1352,6 +1360,7 @@ static kcrt_status vk_module_load(kcrt_module *m) {
   vm->print = spec_default(words, s->size / 4, 6);
   vm->zero_fixes = has_spec(words, s->size / 4, 7);
   vm->dyn_block = has_spec(words, s->size / 4, 8);
+  vm->fma_fused = has_spec(words, s->size / 4, 9);
   /* What the module needs of the device, named, rather than a driver's failure (kcc's exact
    * float division, square root and fmaf go through double: docs/runtime.md, "Vulkan"). */
   const char *lacks = NULL;
@@ -1667,8 +1676,9 @@ static kcrt_status pipeline(kcrt_kernel *k, const uint64_t block[3], size_t dyn,
   VkDev *c = vd(k->mod->dev);
   bool has_dyn = (k->k->flags & KCB_KERNEL_DYNAMIC_SHARED) != 0;
   /* An empty dynamic array is still one element in SPIR-V: 0 bytes are asked as 1. */
-  uint32_t b[5] = {(uint32_t)block[0], (uint32_t)block[1], (uint32_t)block[2],
-                   has_dyn ? (dyn ? (uint32_t)dyn : 1u) : 0u, c->p->zero_fixes ? 1u : 0u};
+  uint32_t b[6] = {(uint32_t)block[0],         (uint32_t)block[1],
+                   (uint32_t)block[2],         has_dyn ? (dyn ? (uint32_t)dyn : 1u) : 0u,
+                   c->p->zero_fixes ? 1u : 0u, c->p->fma_fused ? 1u : 0u};
   pthread_mutex_lock(&kk->lock);
   for (int i = 0; i < kk->npipes; i++)
     if (!memcmp(kk->pipes[i].key, b, sizeof kk->pipes[i].key)) {
@@ -1676,13 +1686,16 @@ static kcrt_status pipeline(kcrt_kernel *k, const uint64_t block[3], size_t dyn,
       pthread_mutex_unlock(&kk->lock);
       return KCRT_SUCCESS;
     }
-  /* SpecIds 0-2 the block, 3 the dynamic shared bytes, 7 kcc.zero_fixes (a VkBool32). */
-  VkSpecializationMapEntry me[5];
+  /* SpecIds 0-2 the block, 3 the dynamic shared bytes, 7 kcc.zero_fixes and 9 kcc.fma_fused
+     (VkBool32s), each where the module has it. */
+  static const uint32_t ids[6] = {0, 1, 2, 3, 7, 9};
+  const VkMod *km = k->mod->h;
+  bool has[6] = {true, true, true, has_dyn, km->zero_fixes, km->fma_fused};
+  VkSpecializationMapEntry me[6];
   uint32_t nme = 0;
-  for (uint32_t d = 0; d < 5; d++)
-    if ((d != 3 || has_dyn) && (d != 4 || ((VkMod *)k->mod->h)->zero_fixes))
-      me[nme++] =
-          (VkSpecializationMapEntry){.constantID = d == 4 ? 7 : d, .offset = d * 4, .size = 4};
+  for (uint32_t d = 0; d < 6; d++)
+    if (has[d])
+      me[nme++] = (VkSpecializationMapEntry){.constantID = ids[d], .offset = d * 4, .size = 4};
   VkSpecializationInfo spec = {
       .mapEntryCount = nme, .pMapEntries = me, .dataSize = sizeof b, .pData = b};
   VkComputePipelineCreateInfo ci = {

@@ -60,6 +60,7 @@ typedef struct SG {
   uint32_t glsl;          /* OpExtInstImport "GLSL.std.450", 0 until needed */
   uint32_t wgsize[3];     /* the workgroup size's specialisation constants (SpecId 0, 1, 2) */
   uint32_t vk_zero_fixes; /* "kcc.zero_fixes" (SpecId 7, spirv_vulkan.c), once used */
+  uint32_t vk_fma_fused;  /* "kcc.fma_fused" (SpecId 9, spirv_vulkan.c), once used */
   uint8_t *laid;          /* ids that have their ArrayStride decoration already */
   size_t nlaid;
   uint32_t dyn_bytes; /* dynamic shared memory's size: specialisation constant 3 */
@@ -189,6 +190,9 @@ uint32_t sg_vk_glsl_import(SG *g);
 /* A float operation the driver must compute as written (NoContraction, even under
  * -ffast-math): error-free transformations and __fadd_rn & co. rely on its rounding. */
 uint32_t sg_vk_exact(SG *g, SpvOp op, uint32_t type, uint32_t a, uint32_t b);
+/* Specialisation constant 9, kcc.fma_fused: true where the driver's Fma rounds once (the
+ * runtime says), so an exact product's error is one Fma instead of Dekker's; t's shape. */
+uint32_t sg_vk_fma_fused(SG *g, const KType *t);
 /* IEEE a / b and sqrt(x) of float type t (scalar or vector): Vulkan's OpFDiv and Sqrt are
  * allowed 2.5 and 3 ulp; one fused correction step makes them correctly rounded. */
 uint32_t sg_vk_div(SG *g, const KType *t, uint32_t a, uint32_t b);

@@ -853,6 +853,34 @@ static uint32_t zero_fixes(SG *g, const KType *t) {
   return sg_op(g, SpvOpCompositeConstruct, bool_type(g, t), (int)t->len, c);
 }
 
+/* Exact products and residuals below are Dekker's (a split into halves and four products),
+ * as Vulkan's Fma need not be fused and lavapipe's is not. Where the driver's is (NVIDIA's:
+ * its FFMA/DFMA), one Fma gives them: a boolean specialisation constant, SpecId 9
+ * "kcc.fma_fused", false unless the runtime knows the driver's Fma rounds once
+ * (runtime/vulkan.c), chooses, and the driver folds the other branch away. Dekker's products
+ * were most of a double division's cost there (ddiv 14.9x the cubin: bench/RESULTS.md). As a
+ * vector of t's shape, for a select's condition. */
+uint32_t sg_vk_fma_fused(SG *g, const KType *t) {
+  SpvModule *m = &g->m;
+  if (!g->vk_fma_fused) {
+    uint32_t id = spv_id(m), ops[2] = {spv_type_bool(m), id};
+    spv_emit(m, SPV_SEC_GLOBAL, SpvOpSpecConstantFalse, ops, 2);
+    uint32_t spec = 9;
+    spv_decorate(m, id, SpvDecorationSpecId, &spec, 1);
+    spv_name(m, id, "kcc.fma_fused");
+    g->vk_fma_fused = id;
+  }
+  if (t->kind != KT_VEC) return g->vk_fma_fused;
+  uint32_t c[16];
+  for (uint32_t i = 0; i < t->len; i++) c[i] = g->vk_fma_fused;
+  return sg_op(g, SpvOpCompositeConstruct, bool_type(g, t), (int)t->len, c);
+}
+
+/* The driver's Fma(a, b, c). */
+static uint32_t driver_fma(SG *g, uint32_t ft, uint32_t a, uint32_t b, uint32_t c) {
+  return sg_opv(g, SpvOpExtInst, ft, 5, sg_vk_glsl_import(g), (uint32_t)GLSLstd450Fma, a, b, c);
+}
+
 /* cond, where the zero fixes apply. */
 static uint32_t if_fixes(SG *g, const KType *t, uint32_t cond) {
   return sg_opv(g, SpvOpLogicalAnd, bool_type(g, t), 2, cond, zero_fixes(g, t));
@@ -879,8 +907,7 @@ static void split(SG *g, const KType *t, uint32_t x, uint32_t *hi, uint32_t *lo)
   *lo = sg_vk_exact(g, SpvOpFSub, ft, x, *hi);
 }
 
-/* n - x * y exactly, for x * y close to n (Dekker's product: Vulkan's Fma need not be fused,
- * and lavapipe's is not). */
+/* n - x * y exactly, for x * y close to n: one fused Fma, or Dekker's product (sg_vk_fma_fused). */
 static uint32_t residual(SG *g, const KType *t, uint32_t n, uint32_t x, uint32_t y) {
   uint32_t ft = sg_type(g, t), xh, xl, yh, yl;
   split(g, t, x, &xh, &xl);
@@ -890,7 +917,9 @@ static uint32_t residual(SG *g, const KType *t, uint32_t n, uint32_t x, uint32_t
   e = sg_vk_exact(g, SpvOpFAdd, ft, e, sg_vk_exact(g, SpvOpFMul, ft, xh, yl));
   e = sg_vk_exact(g, SpvOpFAdd, ft, e, sg_vk_exact(g, SpvOpFMul, ft, xl, yh));
   e = sg_vk_exact(g, SpvOpFAdd, ft, e, sg_vk_exact(g, SpvOpFMul, ft, xl, yl)); /* x * y = p + e */
-  return sg_vk_exact(g, SpvOpFSub, ft, sg_vk_exact(g, SpvOpFSub, ft, n, p), e);
+  uint32_t dekker = sg_vk_exact(g, SpvOpFSub, ft, sg_vk_exact(g, SpvOpFSub, ft, n, p), e);
+  uint32_t fused = driver_fma(g, ft, sg_opv(g, SpvOpFNegate, ft, 1, x), y, n);
+  return sg_opv(g, SpvOpSelect, ft, 3, sg_vk_fma_fused(g, t), fused, dekker);
 }
 
 /* s with its last bit made odd towards t when t is not 0 and s is even: s + t rounded to odd,
@@ -949,8 +978,7 @@ uint32_t sg_vk_fma64(SG *g, const KType *t, uint32_t a, uint32_t b, uint32_t c) 
   uint32_t ok = sg_opv(
       g, SpvOpLogicalAnd, bt, 2, sg_vk_is_finite(g, t, r),
       sg_opv(g, SpvOpLogicalAnd, bt, 2, sg_vk_is_finite(g, t, pl), sg_vk_is_finite(g, t, sl)));
-  uint32_t drv =
-      sg_opv(g, SpvOpExtInst, ft, 5, sg_vk_glsl_import(g), (uint32_t)GLSLstd450Fma, a, b, c);
+  uint32_t drv = driver_fma(g, ft, a, b, c);
   r = sg_opv(g, SpvOpSelect, ft, 3, ok, r, drv);
   /* A zero factor: the product p is a signed zero (or NaN), and p + c is c, or a zero negative
    * only when both are, made without float arithmetic (lavapipe got the emulation's zero of
@@ -966,7 +994,8 @@ uint32_t sg_vk_fma64(SG *g, const KType *t, uint32_t a, uint32_t b, uint32_t c) 
                                 sg_opv(g, SpvOpBitcast, ity, 1, c)));
   uint32_t sum = sg_opv(g, SpvOpSelect, ft, 3, sg_opv(g, SpvOpFOrdEqual, bt, 2, c, zero), both, c);
   sum = sg_opv(g, SpvOpSelect, ft, 3, sg_opv(g, SpvOpIsNan, bt, 1, p), p, sum);
-  return sg_opv(g, SpvOpSelect, ft, 3, z, sum, r);
+  r = sg_opv(g, SpvOpSelect, ft, 3, z, sum, r);
+  return sg_opv(g, SpvOpSelect, ft, 3, sg_vk_fma_fused(g, t), drv, r);
 }
 
 static uint32_t correct(SG *g, const KType *t, uint32_t q0, uint32_t n, uint32_t d) {
