@@ -69,7 +69,8 @@ list(APPEND _vk_sources ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/mathfn.cu
 set(_vk_spv13_sh "${_vk_spv_sh}\n\"$4\" --target-env vulkan1.3 \"$3\"\n")
 foreach(_src ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/mulhi.cl ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/mulhi.cu
         ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/shared_fatomic.cu
-        ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cuda_dynptr.cu)
+        ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cuda_dynptr.cu
+        ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cl_vec16.cl)
   get_filename_component(_name ${_src} NAME)
   string(REPLACE "." "_" _name ${_name})
   add_test(NAME vulkan.spirv13.${_name}
@@ -199,7 +200,7 @@ endfunction()
 set(KCC_VK_OWN_KERNELS cuda_devvar cuda_fp8 cuda_hostprog cuda_lambda cuda_launch cuda_names
     cuda_ptrref cuda_api cuda_bf16 cuda_fp16 cuda_idioms cuda_mathfn cuda_stdlib cuda_texobj
     cl_chatter cl_contract cl_intdot cl_mathfn cl_printf cl_subgroups cl_wgfn cl_workitem
-    cl_images cuda_dynptr cl_switch)
+    cl_images cuda_dynptr cl_switch cl_vec16)
 foreach(_name ${KCC_VK_KERNELS} ${KCC_VK_OWN_KERNELS})
   if(TARGET rt_${_name})
     _kcc_vk_run(${_name} rt_${_name} ${_rt_out}/${_name}.kcb)
