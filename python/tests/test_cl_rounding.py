@@ -19,9 +19,9 @@ NP = {"char": np.int8, "uchar": np.uint8, "short": np.int16, "ushort": np.uint16
 MODES = ["rtz", "rtp", "rtn"]
 
 
-# Vector widths checked: Vulkan's SPIR-V has no vectors of 8 or 16 (kcc's Vulkan form refuses
-# them), so on a Vulkan device the 16 row is a 4.
-WIDTHS = {False: ((16, 0), (4, 2), (3, 3)), True: ((4, 0), (4, 2), (3, 3))}
+# Vector widths checked, the same on every device (the Vulkan form's vectors of 16 are arrays
+# of 4-vectors: docs/design.md, "Vectors of 8 and 16 components on Vulkan").
+WIDTHS = {False: ((16, 0), (4, 2), (3, 3)), True: ((16, 0), (4, 2), (3, 3))}
 
 
 def _kernels(vulkan):
