@@ -152,13 +152,11 @@ static uint32_t struct_type(SG *g, const KStruct *st) {
 uint32_t sg_union_unit(SG *g, const KStruct *st) {
   if (st->align <= 8) return spv_type_int(&g->m, st->align * 8);
   int n = st->align / 4;
-  if (n > 4 && g->vk) {
-    if (!g->failed)
-      sg_error(g, st->loc,
-               "%s %s is aligned to %d bytes, more than the Vulkan SPIR-V form can lay "
-               "out yet",
-               kir_struct_kw(st), st->name, st->align);
-    n = 4;
+  if (n > 4 && g->vk) { /* Shader's vectors stop at 4 components: an array of uint4s */
+    uint32_t id = spv_type_array(&g->m, spv_type_vector(&g->m, spv_type_int(&g->m, 32), 4),
+                                 (uint64_t)(n / 4));
+    sg_vk_stride(g, id, 16);
+    return id;
   }
   if (n > 4) spv_capability(&g->m, SpvCapabilityVector16);
   return spv_type_vector(&g->m, spv_type_int(&g->m, 32), n);

@@ -2822,7 +2822,14 @@ static uint32_t const_union(SG *g, const KType *t, const KExpr *e) {
       for (int b = wb - 1; b >= 0; b--) v = v << 8 | bytes[i * st->align + j * wb + b];
       w[j] = spv_const_int(&g->m, wb * 8, v);
     }
-    el[i] = st->align > 8 ? spv_const_composite(&g->m, unit, w, nw) : w[0];
+    if (g->vk && nw > 4) { /* sg_union_unit: uint4s */
+      uint32_t q[32], u4 = spv_type_vector(&g->m, spv_type_int(&g->m, 32), 4);
+      for (int j = 0; j < nw / 4 && j < 32; j++)
+        q[j] = spv_const_composite(&g->m, u4, w + 4 * j, 4);
+      el[i] = spv_const_composite(&g->m, unit, q, nw / 4);
+    } else {
+      el[i] = st->align > 8 ? spv_const_composite(&g->m, unit, w, nw) : w[0];
+    }
   }
   uint32_t arr = spv_const_composite(&g->m, spv_type_array(&g->m, unit, (uint64_t)n), el, n);
   uint32_t id = spv_const_composite(&g->m, ty(g, t), &arr, 1);

@@ -291,10 +291,32 @@ static void check_floats(Rt *rt) {
   free(da), free(od), free(wd), free(oi), free(wi), free(rec), free(wrec);
 }
 
+static void check_unions(Rt *rt) {
+  float *u = malloc(16 * N * 4), *wu = malloc(16 * N * 4), *o = malloc(2 * N * 4),
+        *w = malloc(2 * N * 4);
+  for (int i = 0; i < 16 * N; i++) u[i] = rt_float(rt, -100.0f, 100.0f);
+  memcpy(wu, u, 16 * N * 4);
+  for (int i = 0; i < N; i++) {
+    float *x = wu + 16 * i;
+    x[3] = rt_f32_of_bits(rt_f32_bits(x[3]) + 5);
+    w[2 * i] = x[3] + x[15] + (float)(rt_f32_bits(x[15]) >> 24);
+    w[2 * i + 1] = x[i & 15] * 2.0f;
+  }
+  kcrt_buffer *du = rt_upload(rt, u, 16 * N * 4), *dout = rt_alloc(rt, 2 * N * 4);
+  kcrt_arg args[] = {KCRT_ARG_BUFFER(du), KCRT_ARG_BUFFER(dout)};
+  rt_launch(rt, rt_kernel(rt, "unions"), KCRT_DIM1(N / 64), KCRT_DIM1(64), 0, args, 2);
+  rt_download(rt, du, u, 16 * N * 4);
+  rt_download(rt, dout, o, 2 * N * 4);
+  rt_cmp_f32(rt, "union of float16, int[16], uchar[64]", o, w, 2 * (size_t)N, 0, 0);
+  rt_cmp_f32(rt, "union written back", u, wu, 16 * (size_t)N, 0, 0);
+  free(u), free(wu), free(o), free(w);
+}
+
 int main(int argc, char **argv) {
   Rt rt;
   rt_init(&rt, argc, argv, "cl_vec16");
   check_ints(&rt);
   check_floats(&rt);
-  return rt_finish(&rt, "%d work-items, two kernels", N);
+  check_unions(&rt);
+  return rt_finish(&rt, "%d work-items, three kernels", N);
 }

@@ -3,7 +3,7 @@
 // they are arrays of 4-vectors: docs/design.md, "Vectors of 8 and 16 components on Vulkan"):
 // operators, swizzles and .lo/.hi/.even/.odd, literals, conversions and as_T, built-in
 // functions, shuffles, vloadn/vstoren, global, local and private memory, struct members and
-// kernel parameters by value.
+// kernel parameters by value, and unions holding them.
 
 // int16, uchar16, long8 and short8: arithmetic, bitwise, comparisons, shifts, the integer
 // built-ins, select, swizzles (read and written), literals, shuffles and conversions.
@@ -105,4 +105,23 @@ __kernel void floats(__global const float16 *fa, __global const float8 *ga,
   r.d = r.d - d;
   rec[i] = r;
   rec[i].v.sF = r.a;
+}
+
+// A union with a float16 member (aligned to 64: on Vulkan an array of uint4s as its unit),
+// read, written through another member and copied whole, in a buffer and as a local.
+typedef union {
+  float16 v;
+  int i[16];
+  uchar b[64];
+} U16;
+
+__kernel void unions(__global U16 *u, __global float *o) {
+  int i = get_global_id(0);
+  U16 x = u[i];
+  x.i[3] += 5;
+  o[2 * i] = x.v.s3 + x.v.sF + (float)x.b[63];
+  U16 y;
+  y.v = x.v * 2.0f;
+  o[2 * i + 1] = as_float(y.i[i & 15]);
+  u[i] = x;
 }
