@@ -38,6 +38,17 @@ static int clz32(uint32_t v) {
   return n;
 }
 
+/* int to float rounded toward zero and toward +infinity (convert_float_rtz, _rtp). */
+static float rtz_i2f(int32_t v) {
+  float f = (float)v;
+  return fabs((double)f) > fabs((double)v) ? nextafterf(f, 0.0f) : f;
+}
+
+static float rtp_i2f(int32_t v) {
+  float f = (float)v;
+  return (double)f < (double)v ? nextafterf(f, INFINITY) : f;
+}
+
 static uint8_t byte_of(const void *p, int k) {
   return ((const uint8_t *)p)[k];
 }
@@ -197,7 +208,7 @@ static void check_floats(Rt *rt) {
         *wf = malloc(6 * 16 * N * 4), *om = malloc(2 * 16 * N * 4), *wm = malloc(2 * 16 * N * 4),
         *flat = malloc(FLAT * 4), *wflat = malloc(FLAT * 4);
   double *da = malloc(8 * N * 8), *od = malloc(3 * 8 * N * 8), *wd = malloc(3 * 8 * N * 8);
-  int32_t *oi = malloc(2 * 16 * N * 4), *wi = malloc(2 * 16 * N * 4);
+  int32_t *oi = malloc(4 * 16 * N * 4), *wi = malloc(4 * 16 * N * 4);
   Rec *rec = calloc(N, sizeof *rec), *wrec = calloc(N, sizeof *wrec);
   float pf[16];
   double pd[8];
@@ -238,10 +249,12 @@ static void check_floats(Rt *rt) {
       m[j] = sinf(F) + expf(G * 0.01f);
       m[16 + j] = F + (G - F) * 0.25f + fmaf(F, G, 1.0f) + hypotf(F, G);
       float q = F / G;
-      wi[32 * i + j] = -(F > G) - 2 * (q != q) - 4 * (signbit(F) != 0) + (int32_t)F +
+      wi[64 * i + j] = -(F > G) - 2 * (q != q) - 4 * (signbit(F) != 0) + (int32_t)F +
                        sat_i32((double)(F * 1e8f)) + (int32_t)floorf(G);
       float f1 = f[j / 4] + 1.0f;
-      wi[32 * i + 16 + j] = (int32_t)(rt_f32_bits(F) ^ byte_of(&f1, j % 4));
+      wi[64 * i + 16 + j] = (int32_t)(rt_f32_bits(F) ^ byte_of(&f1, j % 4));
+      wi[64 * i + 32 + j] = (int32_t)rt_f32_bits(rtz_i2f((int32_t)rt_f32_bits(F)));
+      wi[64 * i + 48 + j] = (int32_t)rt_f32_bits(rtp_i2f((int32_t)rt_f32_bits(F) >> 3));
     }
     for (int j = 0; j < 8; j++) {
       double D = d[j];
@@ -260,7 +273,7 @@ static void check_floats(Rt *rt) {
   }
   kcrt_buffer *dfa = rt_upload(rt, fa, 16 * N * 4), *dga = rt_upload(rt, ga, 8 * N * 4),
               *dda = rt_upload(rt, da, 8 * N * 8), *dof = rt_alloc(rt, 6 * 16 * N * 4),
-              *dom = rt_alloc(rt, 2 * 16 * N * 4), *doi = rt_alloc(rt, 2 * 16 * N * 4),
+              *dom = rt_alloc(rt, 2 * 16 * N * 4), *doi = rt_alloc(rt, 4 * 16 * N * 4),
               *dod = rt_alloc(rt, 3 * 8 * N * 8), *dflat = rt_upload(rt, flat, FLAT * 4),
               *drec = rt_upload(rt, rec, N * sizeof *rec);
   kcrt_arg args[] = {KCRT_ARG_BUFFER(dfa), KCRT_ARG_BUFFER(dga),   KCRT_ARG_BUFFER(dda),
@@ -270,7 +283,7 @@ static void check_floats(Rt *rt) {
   rt_launch(rt, rt_kernel(rt, "floats"), KCRT_DIM1(N / 64), KCRT_DIM1(64), 0, args, 11);
   rt_download(rt, dof, of, 6 * 16 * N * 4);
   rt_download(rt, dom, om, 2 * 16 * N * 4);
-  rt_download(rt, doi, oi, 2 * 16 * N * 4);
+  rt_download(rt, doi, oi, 4 * 16 * N * 4);
   rt_download(rt, dod, od, 3 * 8 * N * 8);
   rt_download(rt, dflat, flat, FLAT * 4);
   rt_download(rt, drec, rec, N * sizeof *rec);
@@ -279,7 +292,8 @@ static void check_floats(Rt *rt) {
   rt_cmp_f32(rt, "float16 arithmetic, common functions, conversions, memory", of, wf,
              6 * 16 * (size_t)N, 1e-6, 1e-4);
   rt_cmp_f32(rt, "float16 sin exp mix fma hypot", om, wm, 2 * 16 * (size_t)N, 1e-5, 1e-4);
-  rt_cmp_i32(rt, "float16 relations, int conversions, as_T", oi, wi, 2 * 16 * (size_t)N);
+  rt_cmp_i32(rt, "float16 relations, conversions with rounding modes, as_T", oi, wi,
+             4 * 16 * (size_t)N);
   rt_cmp_f64(rt, "double8", od, wd, 3 * 8 * (size_t)N, 1e-15, 1e-9);
   rt_cmp_f32(rt, "vload16/vstore16, vload8/vstore8", flat, wflat, FLAT, 0, 0);
   for (int i = 0; i < N; i++) {

@@ -87,9 +87,11 @@ __kernel void floats(__global const float16 *fa, __global const float8 *ga,
   om[2 * i + 0] = sin(f) + exp(g16 * 0.01f);
   om[2 * i + 1] = mix(f, g16, 0.25f) + fma(f, g16, 1.0f) + hypot(f, g16);
 
-  oi[2 * i + 0] = isgreater(f, g16) + isnan(f / g16) * 2 + signbit(f) * 4 + convert_int16(f) +
+  oi[4 * i + 0] = isgreater(f, g16) + isnan(f / g16) * 2 + signbit(f) * 4 + convert_int16(f) +
                   convert_int16_sat(f * 1e8f) + convert_int16_rtn(g16);
-  oi[2 * i + 1] = as_int16(f) ^ convert_int16(as_uchar16(f.s0123 + 1.0f)).s0123456789abcdef;
+  oi[4 * i + 2] = as_int16(convert_float16_rtz(as_int16(f)));
+  oi[4 * i + 3] = as_int16(convert_float16_rtp(as_int16(f) >> 3));
+  oi[4 * i + 1] = as_int16(f) ^ convert_int16(as_uchar16(f.s0123 + 1.0f)).s0123456789abcdef;
 
   od[3 * i + 0] = d * 2.0 + convert_double8(f.lo) - sqrt(fabs(d)) + pd;
   od[3 * i + 1] = fmax(d, convert_double8(g)) + floor(d) + as_double8(as_long8(d) ^ 1);
