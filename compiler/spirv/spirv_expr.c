@@ -1053,10 +1053,6 @@ static uint32_t widen3(SG *g, uint32_t v, const KType **t) {
   return r;
 }
 
-/* as_T(x): the same bits as another type of the same size. A 3-vector's size is a
- * 4-vector's, so as clang does for as_int3(float4) & co., a 3-vector operand is widened to
- * its 4-vector and a 3-vector result is the first three components of one; OpBitcast
- * itself needs equal bit counts. */
 /* Vulkan's as_T to or from 8 or 16 components (arrays, which OpBitcast does not take): the
  * bits in units of the narrower element size, split off each source component by shifts and
  * joined into each result component by shifts and ors. */
@@ -1092,6 +1088,10 @@ static uint32_t vk_wide_bitcast(SG *g, uint32_t v, const KType *from, const KTyp
   return tn > 1 ? sg_vec_make(g, to, comp) : comp[0];
 }
 
+/* as_T(x): the same bits as another type of the same size. A 3-vector's size is a
+ * 4-vector's, so as clang does for as_int3(float4) & co., a 3-vector operand is widened to
+ * its 4-vector and a 3-vector result is the first three components of one; OpBitcast
+ * itself needs equal bit counts. */
 static uint32_t bitcast(SG *g, KExpr *e) {
   const KType *from = e->a->type, *to = e->type;
   uint32_t v = sg_expr(g, e->a);
