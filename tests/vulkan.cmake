@@ -7,7 +7,8 @@
 #                       spirv-val --target-env vulkan1.2 on the file (kcc validated in process).
 #   vulkan.spirv13.NAME_EXT  the same for tests/vulkan/NAME.EXT, then spirv-val --target-env
 #                       vulkan1.3 too (issue 27's closed refusals: mul_hi, shared float atomics,
-#                       pointers into dynamic shared memory: tests/runtime/cuda_dynptr.cu).
+#                       pointers into dynamic shared memory: tests/runtime/cuda_dynptr.cu;
+#                       vectors of 8 and 16 components: tests/runtime/cl_vec16.cl).
 #   vulkan.bad.NAME     tests/vulkan/bad/NAME.k (or .cl, .cu) fails with exit 1, no output file, and its first
 #                       diagnostic is "NAME.k:" followed by NAME.expected: what the form
 #                       cannot express yet is refused, never written invalid.
@@ -31,7 +32,7 @@ file(MAKE_DIRECTORY ${_vk_dir})
 # docs/cli.md, "The Vulkan form").
 set(KCC_VK_KERNELS vecadd saxpy reduce atomics control stencil matmul transpose int64 constant
     dynshared cuda_spellings driver_bugs structs
-    histogram vec_spirv_ops symbols printf fp64 math32)
+    histogram vec_spirv_ops symbols printf fp64 math32 vec_ops)
 
 # $1 kcc, $2 source, $3 output, $4 spirv-val (may be empty); a `// kcc-args: ...` line in the
 # source adds options, as tests/runtime/make_bundle.sh reads it.
@@ -65,11 +66,13 @@ list(APPEND _vk_sources ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/mathfn.cu
      ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/mathvec.cl)
 # Issue 27's closed refusals, validated for Vulkan 1.3 as well: mul_hi and mad_hi (OpenCL C),
 # CUDA's __[u]mul[64]hi; float atomics on static shared memory; pointers into, float atomics
-# on and two element types over dynamic shared memory (run by vulkan.run.cuda_dynptr).
+# on and two element types over dynamic shared memory (run by vulkan.run.cuda_dynptr); vectors
+# of 8 and 16 components (run by vulkan.run.cl_vec16).
 set(_vk_spv13_sh "${_vk_spv_sh}\n\"$4\" --target-env vulkan1.3 \"$3\"\n")
 foreach(_src ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/mulhi.cl ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/mulhi.cu
         ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/shared_fatomic.cu
-        ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cuda_dynptr.cu)
+        ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cuda_dynptr.cu
+        ${CMAKE_CURRENT_SOURCE_DIR}/runtime/cl_vec16.cl)
   get_filename_component(_name ${_src} NAME)
   string(REPLACE "." "_" _name ${_name})
   add_test(NAME vulkan.spirv13.${_name}
@@ -195,11 +198,12 @@ endfunction()
 # .cl) that it takes whole: OpenCL C's work-item, work-group and subgroup functions, integer dot
 # products, printf, math functions (cl_mathfn: sinpi ... lgamma_r, with kcc's own math); CUDA's
 # __device__ variables, fp8, lambdas, launches and names, and (with kcc's own math,
-# spirv_vkmath.c) its math functions, SIMD intrinsics, fp16, bf16 and std::.
+# spirv_vkmath.c) its math functions, SIMD intrinsics, fp16, bf16 and std::; vectors of 8 and
+# 16 components (cl_vec16: every operation family on six element types; cl_vecfn, cl_intrel).
 set(KCC_VK_OWN_KERNELS cuda_devvar cuda_fp8 cuda_hostprog cuda_lambda cuda_launch cuda_names
     cuda_ptrref cuda_api cuda_bf16 cuda_fp16 cuda_idioms cuda_mathfn cuda_stdlib cuda_texobj
     cl_chatter cl_contract cl_intdot cl_mathfn cl_printf cl_subgroups cl_wgfn cl_workitem
-    cl_images cuda_dynptr cl_switch)
+    cl_images cuda_dynptr cl_switch cl_vec16 cl_vecfn cl_intrel)
 foreach(_name ${KCC_VK_KERNELS} ${KCC_VK_OWN_KERNELS})
   if(TARGET rt_${_name})
     _kcc_vk_run(${_name} rt_${_name} ${_rt_out}/${_name}.kcb)

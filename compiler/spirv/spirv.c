@@ -152,13 +152,11 @@ static uint32_t struct_type(SG *g, const KStruct *st) {
 uint32_t sg_union_unit(SG *g, const KStruct *st) {
   if (st->align <= 8) return spv_type_int(&g->m, st->align * 8);
   int n = st->align / 4;
-  if (n > 4 && g->vk) {
-    if (!g->failed)
-      sg_error(g, st->loc,
-               "%s %s is aligned to %d bytes, more than the Vulkan SPIR-V form can lay "
-               "out yet",
-               kir_struct_kw(st), st->name, st->align);
-    n = 4;
+  if (n > 4 && g->vk) { /* Shader's vectors stop at 4 components: an array of uint4s */
+    uint32_t id = spv_type_array(&g->m, spv_type_vector(&g->m, spv_type_int(&g->m, 32), 4),
+                                 (uint64_t)(n / 4));
+    sg_vk_stride(g, id, 16);
+    return id;
   }
   if (n > 4) spv_capability(&g->m, SpvCapabilityVector16);
   return spv_type_vector(&g->m, spv_type_int(&g->m, 32), n);
@@ -252,13 +250,14 @@ uint32_t sg_type(SG *g, const KType *t) {
     /* OpenCL's 3-vectors take 4 slots in memory; llvm-spirv's data layout (v96:128...)
      * gives <3 x T> that size and alignment too, so KIR's layout holds without Offset
      * decorations. */
-    if (t->len > 4 && g->vk) {
-      /* Shader's vectors have at most 4 components (Vector16 is the Kernel capability's). */
-      if (!g->failed)
-        sg_error(g, g->loc,
-                 "vectors of %d components ('%s') are not supported by the Vulkan SPIR-V form yet",
-                 (int)t->len, kir_type_str(t));
-      return spv_type_vector(m, sg_type(g, t->base), 4);
+    if (sg_wide(g, t)) {
+      /* Shader's vectors have at most 4 components (Vector16 is the Kernel capability's): an
+       * 8 or 16 one is an array of 4-vectors, which lays its components out contiguously as
+       * OpenCL does (docs/design.md, "Vectors of 8 and 16 components on Vulkan"). */
+      uint32_t chunk = spv_type_vector(m, sg_type(g, t->base), 4);
+      uint32_t id = spv_type_array(m, chunk, (uint64_t)(t->len / 4));
+      sg_vk_stride(g, id, (uint32_t)(4 * t->base->size));
+      return id;
     }
     if (t->len > 4) spv_capability(m, SpvCapabilityVector16);
     return spv_type_vector(m, sg_type(g, t->base), (int)t->len);

@@ -39,7 +39,7 @@ static uint32_t splat_const(SG *g, const KType *t, uint32_t c) {
   if (t->kind != KT_VEC) return c;
   uint32_t el[16];
   for (int i = 0; i < t->len && i < 16; i++) el[i] = c;
-  return spv_const_composite(&g->m, ty(g, t), el, (int)t->len);
+  return sg_vec_const(g, t, el);
 }
 
 static uint32_t zero_of(SG *g, const KType *t) {
@@ -111,7 +111,62 @@ static uint32_t splat_id(SG *g, uint32_t vty, int n, uint32_t v) {
 
 /* A vector of type t whose components all are the scalar value v. */
 static uint32_t splat(SG *g, const KType *t, uint32_t v) {
+  if (sg_wide(g, t)) {
+    uint32_t part = splat_id(g, ty(g, sg_chunk(t)), 4, v), parts[4] = {part, part, part, part};
+    return sg_vec_join(g, t, parts);
+  }
   return splat_id(g, ty(g, t), (int)t->len, v);
+}
+
+/* ---------------------------------------------------------------- vectors, both flavours
+ *
+ * Components are reached through these, so that the Vulkan form's vectors of 8 and 16
+ * components, arrays of 4-vectors (spirv.c, sg_type), and every other vector share the code
+ * that builds, takes apart and rearranges vectors (swizzles, literals, vloadn, as_T). */
+
+bool sg_wide(const SG *g, const KType *t) {
+  return g->vk && t->kind == KT_VEC && t->len > 4;
+}
+
+KType *sg_chunk(const KType *t) {
+  return kir_type_vec(t->base, 4);
+}
+
+uint32_t sg_vec_get(SG *g, const KType *t, uint32_t v, int i) {
+  uint32_t et = ty(g, t->base);
+  if (sg_wide(g, t))
+    return sg_opv(g, SpvOpCompositeExtract, et, 3, v, (uint32_t)i / 4, (uint32_t)i % 4);
+  return sg_opv(g, SpvOpCompositeExtract, et, 2, v, (uint32_t)i);
+}
+
+uint32_t sg_vec_set(SG *g, const KType *t, uint32_t v, int i, uint32_t c) {
+  if (sg_wide(g, t))
+    return sg_opv(g, SpvOpCompositeInsert, ty(g, t), 4, c, v, (uint32_t)i / 4, (uint32_t)i % 4);
+  return sg_opv(g, SpvOpCompositeInsert, ty(g, t), 3, c, v, (uint32_t)i);
+}
+
+uint32_t sg_vec_make(SG *g, const KType *t, const uint32_t *c) {
+  if (!sg_wide(g, t)) return build_vector(g, ty(g, t), (int)t->len, c);
+  /* (OpCompositeConstruct: llvm-spirv's limit is the OpenCL flavour's only.) */
+  uint32_t parts[4], ct = ty(g, sg_chunk(t));
+  for (int k = 0; k < t->len / 4; k++)
+    parts[k] = sg_op(g, SpvOpCompositeConstruct, ct, 4, c + 4 * k);
+  return sg_vec_join(g, t, parts);
+}
+
+uint32_t sg_vec_const(SG *g, const KType *t, const uint32_t *c) {
+  if (!sg_wide(g, t)) return spv_const_composite(&g->m, ty(g, t), c, (int)t->len);
+  uint32_t parts[4], ct = ty(g, sg_chunk(t));
+  for (int k = 0; k < t->len / 4; k++) parts[k] = spv_const_composite(&g->m, ct, c + 4 * k, 4);
+  return spv_const_composite(&g->m, ty(g, t), parts, (int)t->len / 4);
+}
+
+uint32_t sg_vec_part(SG *g, const KType *t, uint32_t v, int k) {
+  return sg_opv(g, SpvOpCompositeExtract, ty(g, sg_chunk(t)), 2, v, (uint32_t)k);
+}
+
+uint32_t sg_vec_join(SG *g, const KType *t, const uint32_t *parts) {
+  return sg_op(g, SpvOpCompositeConstruct, ty(g, t), (int)t->len / 4, parts);
 }
 
 static uint32_t ptr_to_u64(SG *g, uint32_t p) {
@@ -158,6 +213,13 @@ static uint32_t index64(SG *g, KExpr *b) {
 
 uint32_t sg_convert(SG *g, uint32_t v, const KType *from, const KType *to, KLoc loc) {
   if (from == to) return v;
+  if (sg_wide(g, from) && sg_wide(g, to) && from->len == to->len) { /* 4 components at a time */
+    if (ty(g, from) == ty(g, to)) return v;
+    uint32_t parts[4];
+    for (int k = 0; k < to->len / 4; k++)
+      parts[k] = sg_convert(g, sg_vec_part(g, from, v, k), sg_chunk(from), sg_chunk(to), loc);
+    return sg_vec_join(g, to, parts);
+  }
   uint32_t rt = to->kind == KT_VOID ? 0 : ty(g, to);
   if (to->kind == KT_VEC && from->kind != KT_VEC && kir_is_arith(from)) { /* KC_SPLAT */
     if (from != to->base) v = sg_convert(g, v, from, to->base, loc);
@@ -406,16 +468,23 @@ static bool is_compare(KOp op) {
   return op >= KB_EQ && op <= KB_GE;
 }
 
+static uint32_t compare_values(SG *g, KOp op, const KType *t, uint32_t l, uint32_t r);
+
 static uint32_t compare(SG *g, KOp op, KExpr *a, KExpr *b) {
   const KType *t = a->type;
   uint32_t l = sg_expr(g, a), r = sg_expr(g, b);
-  SpvOp o;
   if (t->kind == KT_PTR) {
     l = ptr_to_u64(g, l);
     r = ptr_to_u64(g, r);
   } else if (b->type != t && kir_is_arith(b->type)) {
     r = sg_convert(g, r, b->type, t, b->loc);
   }
+  return compare_values(g, op, t, l, r);
+}
+
+/* The OpTypeBool (vector) of l op r, values of type t (a pointer's as u64). */
+static uint32_t compare_values(SG *g, KOp op, const KType *t, uint32_t l, uint32_t r) {
+  SpvOp o;
   const KType *et = elem(t);
   if (kir_is_float(et)) {
     static const SpvOp fo[] = {SpvOpFOrdEqual,       SpvOpFUnordNotEqual,
@@ -485,6 +554,16 @@ static uint32_t vk_safe_divisor(SG *g, const KType *t, uint32_t l, uint32_t r, b
 
 static uint32_t arith(SG *g, KOp op, const KType *t, uint32_t l, uint32_t r, const KType *rt_b,
                       KLoc loc) {
+  if (sg_wide(g, t)) { /* 4 components at a time; a shift's scalar count as it is */
+    bool shift = op == KB_SHL || op == KB_SHR;
+    bool rvec = !shift || (rt_b && rt_b->kind == KT_VEC);
+    const KType *rb = shift ? rt_b : t;
+    uint32_t parts[4];
+    for (int k = 0; k < t->len / 4; k++)
+      parts[k] = arith(g, op, sg_chunk(t), sg_vec_part(g, t, l, k),
+                       rvec ? sg_vec_part(g, rb, r, k) : r, rvec ? sg_chunk(rb) : rb, loc);
+    return sg_vec_join(g, t, parts);
+  }
   uint32_t rt = ty(g, t);
   const KType *et = elem(t);
   if (kir_is_float(et)) {
@@ -587,6 +666,17 @@ static uint32_t ptr_diff(SG *g, KExpr *e) {
 }
 
 static uint32_t binary(SG *g, KExpr *e) {
+  if (is_compare(e->op) && sg_wide(g, e->a->type)) { /* 4 components at a time */
+    const KType *t = e->a->type;
+    uint32_t l = sg_expr(g, e->a), r = sg_expr(g, e->b), parts[4];
+    if (e->b->type != t) r = sg_convert(g, r, e->b->type, t, e->loc);
+    for (int k = 0; k < t->len / 4; k++)
+      parts[k] = bool_to_int(
+          g,
+          compare_values(g, e->op, sg_chunk(t), sg_vec_part(g, t, l, k), sg_vec_part(g, t, r, k)),
+          sg_chunk(e->type));
+    return sg_vec_join(g, e->type, parts);
+  }
   if (is_compare(e->op)) return bool_to_int(g, compare(g, e->op, e->a, e->b), e->type);
   switch (e->op) {
   case KB_LAND:
@@ -609,6 +699,16 @@ static uint32_t binary(SG *g, KExpr *e) {
 }
 
 static uint32_t unary(SG *g, KExpr *e) {
+  if (sg_wide(g, e->type) && (e->op == KU_NEG || e->op == KU_NOT)) {
+    bool fneg = e->op == KU_NEG && kir_is_float(elem(e->type));
+    SpvOp o = e->op == KU_NOT ? SpvOpNot : fneg ? SpvOpFNegate : SpvOpSNegate;
+    uint32_t v = sg_expr(g, e->a), parts[4], ct = ty(g, sg_chunk(e->type));
+    for (int k = 0; k < e->type->len / 4; k++) {
+      parts[k] = sg_opv(g, o, ct, 1, sg_vec_part(g, e->type, v, k));
+      if (fneg) sg_fast(g, parts[k]);
+    }
+    return sg_vec_join(g, e->type, parts);
+  }
   switch (e->op) {
   case KU_NEG: {
     uint32_t v = sg_expr(g, e->a);
@@ -630,6 +730,12 @@ static uint32_t unary(SG *g, KExpr *e) {
 
 /* old + 1 or old - 1 in type t (the value ++/-- store). */
 static uint32_t step(SG *g, const KType *t, uint32_t old, bool inc) {
+  if (sg_wide(g, t)) {
+    uint32_t parts[4];
+    for (int k = 0; k < t->len / 4; k++)
+      parts[k] = step(g, sg_chunk(t), sg_vec_part(g, t, old, k), inc);
+    return sg_vec_join(g, t, parts);
+  }
   uint32_t nv;
   if (t->kind == KT_PTR) {
     nv = ptr_add(g, t, old, sg_u64(g, inc ? 1 : (uint64_t)-1));
@@ -659,6 +765,22 @@ static uint32_t step(SG *g, const KType *t, uint32_t old, bool inc) {
 static uint32_t swz_pick(SG *g, uint32_t v, const KType *vt, const uint8_t *c, int n,
                          const KType *rt) {
   int len = (int)vt->len;
+  if (sg_wide(g, vt) || (n > 1 && sg_wide(g, rt))) {
+    /* Vulkan, 8 or 16 components on either side: 4-vectors the swizzle takes whole (.lo,
+     * .hi, .s4567...), else component by component. */
+    if (n == 1) return c[0] >= len ? zero_of(g, rt) : sg_vec_get(g, vt, v, c[0]);
+    uint32_t comp[16], parts[4];
+    bool whole = sg_wide(g, vt) && (n == 4 || sg_wide(g, rt));
+    for (int k = 0; whole && k < n / 4; k++) {
+      whole = c[4 * k] % 4 == 0;
+      for (int j = 1; whole && j < 4; j++) whole = c[4 * k + j] == c[4 * k] + j;
+      if (whole) parts[k] = sg_vec_part(g, vt, v, c[4 * k] / 4);
+    }
+    if (whole) return n == 4 ? parts[0] : sg_vec_join(g, rt, parts);
+    for (int i = 0; i < n; i++)
+      comp[i] = c[i] >= len ? zero_of(g, rt->base) : sg_vec_get(g, vt, v, c[i]);
+    return sg_vec_make(g, rt, comp);
+  }
   if (n == 1) {
     if (c[0] >= len) return zero_of(g, rt);
     return sg_opv(g, SpvOpCompositeExtract, ty(g, rt), 2, v, (uint32_t)c[0]);
@@ -678,6 +800,12 @@ static uint32_t swz_pick(SG *g, uint32_t v, const KType *vt, const uint8_t *c, i
 static uint32_t swz_merge(SG *g, uint32_t v, const KType *vt, const uint8_t *c, int n,
                           uint32_t val) {
   int len = (int)vt->len;
+  if (sg_wide(g, vt)) { /* Vulkan, 8 or 16 components: component by component */
+    const KType *rt = n > 1 ? kir_type_vec(vt->base, n) : NULL;
+    for (int i = 0; i < n; i++)
+      if (c[i] < len) v = sg_vec_set(g, vt, v, c[i], rt ? sg_vec_get(g, rt, val, i) : val);
+    return v;
+  }
   if (n == 1) {
     if (c[0] >= len) return v;
     return sg_opv(g, SpvOpCompositeInsert, ty(g, vt), 3, val, v, (uint32_t)c[0]);
@@ -904,8 +1032,7 @@ static uint32_t veclit(SG *g, KExpr *e) {
     KExpr *a = e->args[i];
     uint32_t v = sg_expr(g, a);
     if (a->type->kind == KT_VEC) {
-      for (int k = 0; k < a->type->len && n < 16; k++)
-        comp[n++] = sg_opv(g, SpvOpCompositeExtract, ty(g, et), 2, v, (uint32_t)k);
+      for (int k = 0; k < a->type->len && n < 16; k++) comp[n++] = sg_vec_get(g, a->type, v, k);
     } else if (n < 16) {
       comp[n++] = a->type != et ? sg_convert(g, v, a->type, et, e->loc) : v;
     }
@@ -914,7 +1041,7 @@ static uint32_t veclit(SG *g, KExpr *e) {
     sg_error(g, e->loc, "vector literal of type '%s' has %d components", kir_type_str(e->type), n);
     return spv_undef(&g->m, ty(g, e->type));
   }
-  return build_vector(g, ty(g, e->type), n, comp);
+  return sg_vec_make(g, e->type, comp);
 }
 
 /* A 3-vector as the 4-vector whose room it takes (fourth component 0), or v itself. */
@@ -924,6 +1051,41 @@ static uint32_t widen3(SG *g, uint32_t v, const KType **t) {
   uint32_t r = sg_opv(g, SpvOpVectorShuffle, ty(g, w), 6, v, zero_of(g, *t), 0u, 1u, 2u, 3u);
   *t = w;
   return r;
+}
+
+/* Vulkan's as_T to or from 8 or 16 components (arrays, which OpBitcast does not take): the
+ * bits in units of the narrower element size, split off each source component by shifts and
+ * joined into each result component by shifts and ors. */
+static uint32_t vk_wide_bitcast(SG *g, uint32_t v, const KType *from, const KType *to) {
+  const KType *fe = elem(from), *te = elem(to);
+  int fn = from->kind == KT_VEC ? (int)from->len : 1, tn = to->kind == KT_VEC ? (int)to->len : 1;
+  int fs = fe->size, ts = te->size, u = fs < ts ? fs : ts, nu = 0;
+  uint32_t fi = spv_type_int(&g->m, 8 * fs), ti = spv_type_int(&g->m, 8 * ts);
+  uint32_t ui = spv_type_int(&g->m, 8 * u), units[128], comp[16];
+  for (int i = 0; i < fn; i++) {
+    uint32_t x = fn > 1 ? sg_vec_get(g, from, v, i) : v;
+    if (kir_is_float(fe)) x = sg_opv(g, SpvOpBitcast, fi, 1, x);
+    for (int j = 0; j < fs / u && nu < 128; j++) {
+      uint32_t p = j ? sg_opv(g, SpvOpShiftRightLogical, fi, 2, x,
+                              spv_const_int(&g->m, 8 * fs, (uint64_t)(8 * u * j)))
+                     : x;
+      units[nu++] = u < fs ? sg_opv(g, SpvOpUConvert, ui, 1, p) : p;
+    }
+  }
+  for (int i = 0; i < tn && i < 16; i++) {
+    uint32_t acc = 0;
+    for (int j = 0; j < ts / u; j++) {
+      int k = i * (ts / u) + j;
+      uint32_t w = k < nu ? units[k] : spv_const_int(&g->m, 8 * u, 0);
+      if (u < ts) w = sg_opv(g, SpvOpUConvert, ti, 1, w);
+      if (j)
+        w = sg_opv(g, SpvOpShiftLeftLogical, ti, 2, w,
+                   spv_const_int(&g->m, 8 * ts, (uint64_t)(8 * u * j)));
+      acc = j ? sg_opv(g, SpvOpBitwiseOr, ti, 2, acc, w) : w;
+    }
+    comp[i] = kir_is_float(te) ? sg_opv(g, SpvOpBitcast, ty(g, te), 1, acc) : acc;
+  }
+  return tn > 1 ? sg_vec_make(g, to, comp) : comp[0];
 }
 
 /* as_T(x): the same bits as another type of the same size. A 3-vector's size is a
@@ -939,6 +1101,11 @@ static uint32_t bitcast(SG *g, KExpr *e) {
   if (to->kind == KT_PTR) return sg_opv(g, SpvOpConvertUToPtr, ty(g, to), 1, v);
   v = widen3(g, v, &from);
   const KType *wide = to->kind == KT_VEC && to->len == 3 ? kir_type_vec(to->base, 4) : to;
+  if (sg_wide(g, from) || sg_wide(g, wide)) {
+    v = vk_wide_bitcast(g, v, from, wide);
+    if (wide != to) v = sg_opv(g, SpvOpVectorShuffle, ty(g, to), 5, v, v, 0u, 1u, 2u);
+    return v;
+  }
   if (from != wide) v = sg_opv(g, SpvOpBitcast, ty(g, wide), 1, v);
   if (wide != to) v = sg_opv(g, SpvOpVectorShuffle, ty(g, to), 5, v, v, 0u, 1u, 2u);
   return v;
@@ -1473,17 +1640,16 @@ static uint32_t vload_store(SG *g, KExpr *e) {
     bool vol = (pt->qual & KQ_VOLATILE) != 0;
     uint32_t i64 = spv_type_int(&g->m, 64);
     uint32_t first = sg_opv(g, SpvOpIMul, i64, 2, off, sg_u64(g, (uint64_t)n));
-    uint32_t c[4];
-    for (int i = 0; i < n && i < 4; i++) {
+    uint32_t c[16];
+    for (int i = 0; i < n && i < 16; i++) {
       uint32_t at = sg_opv(g, SpvOpIAdd, i64, 2, first, sg_u64(g, (uint64_t)i));
       uint32_t ptr = ptr_add(g, pt, p, at);
       if (load)
         c[i] = sg_load(g, el, ptr, vol);
       else
-        sg_store(g, el, ptr, sg_opv(g, SpvOpCompositeExtract, ty(g, el), 2, data, (uint32_t)i),
-                 vol);
+        sg_store(g, el, ptr, sg_vec_get(g, vt, data, i), vol);
     }
-    return load ? sg_op(g, SpvOpCompositeConstruct, ty(g, vt), n, c) : 0;
+    return load ? sg_vec_make(g, vt, c) : 0;
   }
   if (load)
     return sg_opv(g, SpvOpExtInst, ty(g, e->type), 5, sg_ocl_import(g), (uint32_t)OpenCLstd_Vloadn,
@@ -2155,8 +2321,79 @@ static uint32_t vk_bitcount(SG *g, KExpr *e, bool clz) {
   return sg_convert(g, r, kt32, rt, e->loc);
 }
 
+static uint32_t builtin(SG *g, KExpr *e);
+
+/* Builtins that act on each component (on vectors of one length, with scalars alongside). */
+static bool componentwise(KBuiltin b) {
+  switch (b) {
+  case BI_MIN:
+  case BI_MAX:
+  case BI_ABS:
+  case BI_POPCOUNT:
+  case BI_CLZ:
+  case BI_MUL_HI:
+  case BI_SELECT:
+  case BI_CONVERT_SAT: return true;
+  default: return kir_builtin_is_math(b);
+  }
+}
+
+/* Vulkan: component-wise builtin e on vectors of 8 or 16 components, as the same call on each
+ * 4-component part. Every argument is evaluated once, first; a copy of e then reads each
+ * one's part (a scalar: itself) through a placeholder variable that holds the value
+ * (SVar.val, as an unwritten parameter does), so each builtin's own 4-vector lowering serves
+ * unchanged. */
+static uint32_t wide_builtin(SG *g, KExpr *e) {
+  int n = e->nargs;
+  const KType *wt = sg_wide(g, e->type) ? e->type : NULL;
+  for (int i = 0; i < n && !wt; i++)
+    if (sg_wide(g, e->args[i]->type)) wt = e->args[i]->type;
+  if (n > 4 || !sg_wide(g, e->type)) {
+    sg_error(g, e->loc, "builtin '%s' on '%s' is not supported by the Vulkan SPIR-V form",
+             kir_builtin_info(e->builtin)->name, kir_type_str(wt));
+    return e->type->kind == KT_VOID ? 0 : spv_undef(&g->m, ty(g, e->type));
+  }
+  uint32_t v[4], parts[4];
+  KVar var[4];
+  SVar sv[4];
+  KExpr ph[4], *args[4];
+  for (int i = 0; i < n; i++) {
+    const KType *at = e->args[i]->type;
+    if (at->kind == KT_VEC && at->len != wt->len) {
+      sg_error(g, e->loc, "builtin '%s' on '%s' and '%s'", kir_builtin_info(e->builtin)->name,
+               kir_type_str(wt), kir_type_str(at));
+      return spv_undef(&g->m, ty(g, e->type));
+    }
+    v[i] = sg_expr(g, e->args[i]);
+  }
+  for (int k = 0; k < wt->len / 4; k++) {
+    for (int i = 0; i < n; i++) {
+      KType *at = e->args[i]->type;
+      bool w = sg_wide(g, at);
+      sv[i] = (SVar){.val = w ? sg_vec_part(g, at, v[i], k) : v[i]};
+      var[i] = (KVar){.name = "part",
+                      .type = w ? sg_chunk(at) : at,
+                      .kind = KV_LOCAL,
+                      .loc = e->loc,
+                      .aux = &sv[i]};
+      ph[i] = (KExpr){.kind = KE_VAR, .type = var[i].type, .loc = e->loc, .var = &var[i]};
+      args[i] = &ph[i];
+    }
+    KExpr c = *e;
+    c.type = sg_chunk(e->type);
+    c.args = args;
+    parts[k] = builtin(g, &c);
+  }
+  return sg_vec_join(g, e->type, parts);
+}
+
 static uint32_t builtin(SG *g, KExpr *e) {
   KBuiltin b = e->builtin;
+  if (g->vk && componentwise(b)) {
+    bool wide = sg_wide(g, e->type);
+    for (int i = 0; i < e->nargs; i++) wide |= sg_wide(g, e->args[i]->type);
+    if (wide) return wide_builtin(g, e);
+  }
   if (g->vk && (kir_builtin_is_image(b) || b == BI_SURF_LOAD || b == BI_SURF_STORE)) {
     if (b == BI_IMAGE_READ || b == BI_IMAGE_WRITE) { /* their software form (KExpr.callee) */
       if (!e->callee) {
@@ -2585,7 +2822,14 @@ static uint32_t const_union(SG *g, const KType *t, const KExpr *e) {
       for (int b = wb - 1; b >= 0; b--) v = v << 8 | bytes[i * st->align + j * wb + b];
       w[j] = spv_const_int(&g->m, wb * 8, v);
     }
-    el[i] = st->align > 8 ? spv_const_composite(&g->m, unit, w, nw) : w[0];
+    if (g->vk && nw > 4) { /* sg_union_unit: uint4s */
+      uint32_t q[32], u4 = spv_type_vector(&g->m, spv_type_int(&g->m, 32), 4);
+      for (int j = 0; j < nw / 4 && j < 32; j++)
+        q[j] = spv_const_composite(&g->m, u4, w + 4 * j, 4);
+      el[i] = spv_const_composite(&g->m, unit, q, nw / 4);
+    } else {
+      el[i] = st->align > 8 ? spv_const_composite(&g->m, unit, w, nw) : w[0];
+    }
   }
   uint32_t arr = spv_const_composite(&g->m, spv_type_array(&g->m, unit, (uint64_t)n), el, n);
   uint32_t id = spv_const_composite(&g->m, ty(g, t), &arr, 1);
@@ -2601,7 +2845,7 @@ uint32_t sg_const_init(SG *g, const KType *t, const KExpr *e) {
     int n = 0;
     if (!e) return sg_zero(g, t);
     if (!const_components(g, t->base, e, el, &n) || n != t->len) return 0;
-    return spv_const_composite(&g->m, ty(g, t), el, n);
+    return sg_vec_const(g, t, el);
   }
   if (is_zero_init(e) && (!e || e->kind == KE_INITLIST || kir_is_scalar(t))) return sg_zero(g, t);
   if (t->kind == KT_ARRAY) {
@@ -2681,7 +2925,7 @@ uint32_t sg_init_value(SG *g, const KType *t, KExpr *e) {
     for (int i = 0; i < t->len && i < 16; i++)
       el[i] =
           i < e->nargs && e->args[i] ? sg_init_value(g, t->base, e->args[i]) : sg_zero(g, t->base);
-    return build_vector(g, ty(g, t), (int)t->len, el);
+    return sg_vec_make(g, t, el);
   }
   if (e->kind == KE_INITLIST) return e->nargs > 0 ? sg_init_value(g, t, e->args[0]) : sg_zero(g, t);
   uint32_t v = sg_expr(g, e);

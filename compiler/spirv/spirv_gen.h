@@ -249,6 +249,18 @@ uint32_t sg_vk_math(SG *g, KBuiltin b, const KType *t, const uint32_t *args, int
 /* Appends the functions made to the module's function section. */
 void sg_vk_math_finish(SG *g);
 
+/* ---- spirv_expr.c: vectors (both flavours). The Vulkan form's vectors of 8 and 16 components
+ * ("wide") are arrays of 4-vectors (docs/design.md, "Vectors of 8 and 16 components on
+ * Vulkan"); these reach components whatever the representation. */
+bool sg_wide(const SG *g, const KType *t);
+KType *sg_chunk(const KType *t); /* the 4-vector of t's element type: a wide vector's part */
+uint32_t sg_vec_get(SG *g, const KType *t, uint32_t v, int i);             /* component i */
+uint32_t sg_vec_set(SG *g, const KType *t, uint32_t v, int i, uint32_t c); /* v, i replaced */
+uint32_t sg_vec_make(SG *g, const KType *t, const uint32_t *c);     /* from t->len components */
+uint32_t sg_vec_const(SG *g, const KType *t, const uint32_t *c);    /* constant components */
+uint32_t sg_vec_part(SG *g, const KType *t, uint32_t v, int k);     /* wide: 4-vector k */
+uint32_t sg_vec_join(SG *g, const KType *t, const uint32_t *parts); /* wide: from its parts */
+
 /* ---- spirv_expr.c */
 uint32_t sg_expr(SG *g, KExpr *e); /* the value (0 for void) */
 uint32_t sg_addr(SG *g, KExpr *e); /* pointer to an lvalue */

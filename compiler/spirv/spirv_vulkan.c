@@ -139,11 +139,11 @@ uint32_t sg_vk_special(SG *g, KExpr *e) {
   return sg_convert(g, x, u, e->type, e->loc);
 }
 
-/* A vector parameter: 2, 3 or 4 components of 32 or 64 bits (std430 aligns a 3-vector as a
- * 4-vector, as KIR's OpenCL layout does). */
+/* A vector parameter: 2, 3, 4, 8 or 16 components of 32 or 64 bits (std430 aligns a 3-vector
+ * as a 4-vector, as KIR's OpenCL layout does; 8 and 16 are arrays of 4-vectors, whose stride
+ * is std430's and whose offset, the vector's own alignment, is KIR's). */
 static bool push_vec_ok(const KType *t) {
-  return t->kind == KT_VEC && t->len >= 2 && t->len <= 4 && t->base->size >= 4 &&
-         t->base->kind != KT_BOOL;
+  return t->kind == KT_VEC && t->len >= 2 && t->base->size >= 4 && t->base->kind != KT_BOOL;
 }
 
 /* Whether a struct can be a push constant as it is: members of 32 or 64 bits (no 8/16-bit

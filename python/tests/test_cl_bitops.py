@@ -71,6 +71,9 @@ def _ref(t, x, y, off, cnt):
 
 @pytest.fixture(scope="module")
 def mod():
+    # 16 components on Vulkan too took more than 7 minutes here (every function of the
+    # extension on every type, in 4 parts each); tests/runtime/cl_vec16 checks such vectors
+    # there.
     vulkan = kcc.get_device().backend == "vulkan"
     widths = (3, 4) if vulkan else (3, 4, 16)
     return widths, kcc.compile(_kernels(widths), name="bitops.cl")

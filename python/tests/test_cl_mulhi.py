@@ -1,5 +1,5 @@
 """mul_hi and mad_hi (OpenCL C) on every integer type, scalars and vectors of 2, 3 and 4
-components (8 and 16 where the device's form has such vectors: not Vulkan's), and CUDA's
+components and 8 and 16, and CUDA's
 __mulhi, __umulhi, __mul64hi and __umul64hi, on every device this machine has, against the
 high half of the exact product on Python integers, on fresh random operands (the extremes
 included). The Vulkan form writes them with OpSMulExtended/OpUMulExtended (32 and 64 bits) or
@@ -16,7 +16,7 @@ N = 256
 
 
 def _widths(dev):
-    return (1, 2, 3, 4) if dev.backend == "vulkan" else (1, 2, 3, 4, 8, 16)
+    return (1, 2, 3, 4, 8, 16)
 
 
 def _cl_src(widths):

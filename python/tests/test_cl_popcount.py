@@ -1,5 +1,5 @@
-"""popcount and clz (OpenCL C) on every integer type, scalars and 2-, 3-, 4-vectors, on every
-device this machine has, against Python's bit counts on fresh random values (0, -1 and single
+"""popcount and clz (OpenCL C) on every integer type, scalars and 2-, 3-, 4-, 8-, 16-vectors, on
+every device this machine has, against Python's bit counts on fresh random values (0, -1 and single
 bits included). The Vulkan form widens 8- and 16-bit operands to 32 bits and splits 64-bit
 ones in halves (spirv_expr.c's vk_bitcount); the OpenCL C form zero-extends 8- and 16-bit
 ones, which PoCL 3.1 gets wrong otherwise (docs/driver-bugs.md 30)."""
@@ -10,7 +10,7 @@ from conftest import compile_on_every_device, on_device
 
 TYPES = {"char": np.int8, "uchar": np.uint8, "short": np.int16, "ushort": np.uint16,
          "int": np.int32, "uint": np.uint32, "long": np.int64, "ulong": np.uint64}
-WIDTHS = (1, 2, 3, 4)
+WIDTHS = (1, 2, 3, 4, 8, 16)
 N = 128
 
 
@@ -33,7 +33,7 @@ def _src():
 def test_popcount_clz(rng, t):
     dt = TYPES[t]
     info = np.iinfo(dt)
-    x = rng.integers(info.min, info.max, size=N * 4, dtype=dt, endpoint=True)
+    x = rng.integers(info.min, info.max, size=N * 16, dtype=dt, endpoint=True)
     x[:info.bits] = [np.array(1 << k, np.uint64).astype(dt) if info.min == 0 else
                      np.array(1 << k, np.uint64).astype(np.dtype(dt).str.replace("i", "u"))
                      .view(dt) for k in range(info.bits)]

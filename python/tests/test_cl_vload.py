@@ -1,5 +1,4 @@
-"""OpenCL C's vloadn and vstoren (n = 2, 3, 4, and 8, 16 where the device's form has such
-vectors: not Vulkan's) from global, constant, local and private memory at random offsets, on
+"""OpenCL C's vloadn and vstoren (n = 2, 3, 4, 8 and 16) from global, constant, local and private memory at random offsets, on
 every device this machine has, against numpy: element for element, the offset counted in
 vectors (p + offset * n), the pointer's own alignment enough. The Vulkan form writes them as n
 element loads and stores (spirv_expr.c: Shader has no vloadn)."""
@@ -32,7 +31,7 @@ __kernel void vl%(n)d(__global const float *in, __constant float *cin, __global 
 
 
 def _widths(dev):
-    return (2, 3, 4) if dev.backend == "vulkan" else (2, 3, 4, 8, 16)
+    return (2, 3, 4, 8, 16)
 
 
 @pytest.mark.parametrize("n", [2, 3, 4, 8, 16])
