@@ -43,7 +43,7 @@ set(KCRT_RUNTIME_KERNELS
 
 # Kernels kept beside their host program (tests/runtime/NAME.k, or NAME.cu for CUDA input,
 # NAME.cl for OpenCL C) rather than in the corpus that every back end compiles.
-set(KCRT_RUNTIME_OWN_KERNELS local_args cuda_cxx cuda_stdlib cuda_lambda cuda_devvar cuda_names cuda_hostprog cuda_api cuda_fp16 cuda_bf16 cuda_fp8 cuda_union cuda_mathfn cuda_launch cuda_asm cuda_tex cuda_texobj cuda_idioms cuda_ptrref cl_vecfn cl_contract cl_workitem cl_half cl_fp16 cl_printf cl_chatter cl_subgroups cl_sgsize cl_intrel cl_union cl_mathfn cl_images cl_wgfn cl_intdot cl_goto cuda_dynptr cl_switch cl_vec16)
+set(KCRT_RUNTIME_OWN_KERNELS local_args cuda_cxx cuda_stdlib cuda_lambda cuda_devvar cuda_names cuda_hostprog cuda_api cuda_fp16 cuda_bf16 cuda_fp8 cuda_union cuda_mathfn cuda_launch cuda_asm cuda_tex cuda_texobj cuda_idioms cuda_ptrref cl_vecfn cl_contract cl_workitem cl_half cl_fp16 cl_printf cl_chatter cl_subgroups cl_sgsize cl_intrel cl_union cl_mathfn cl_images cl_wgfn cl_intdot cl_goto cuda_dynptr cl_switch cl_vec16 cl_wrap8)
 
 # _kcc_rt_props(NAME): the environment (_rt_env) and timeout (_rt_timeout) runtime.NAME and
 # runtime.NAME.spirv run with.
@@ -114,7 +114,7 @@ target_link_libraries(rt_cuda_tex PRIVATE ${CMAKE_DL_LIBS})
 
 # The OpenCL C kernels kept here, and the CUDA ones, also run from the bundle's SPIR-V (tests/bounds/run_spirv.sh).
 find_program(KCC_BC_LLVM_SPIRV NAMES llvm-spirv-15 llvm-spirv)
-foreach(_name cl_workitem cl_half cl_fp16 cl_printf cl_vecfn cl_contract cl_intrel cl_union cl_mathfn cl_subgroups cuda_idioms cuda_cxx cuda_ptrref cuda_stdlib cuda_lambda cuda_devvar cuda_names cuda_hostprog cuda_api cuda_fp16 cuda_bf16 cuda_fp8 cuda_union cuda_mathfn cuda_launch cuda_texobj cl_images cl_wgfn cl_intdot cl_goto cuda_dynptr cl_switch cl_vec16)
+foreach(_name cl_workitem cl_half cl_fp16 cl_printf cl_vecfn cl_contract cl_intrel cl_union cl_mathfn cl_subgroups cuda_idioms cuda_cxx cuda_ptrref cuda_stdlib cuda_lambda cuda_devvar cuda_names cuda_hostprog cuda_api cuda_fp16 cuda_bf16 cuda_fp8 cuda_union cuda_mathfn cuda_launch cuda_texobj cl_images cl_wgfn cl_intdot cl_goto cuda_dynptr cl_switch cl_vec16 cl_wrap8)
   add_test(NAME runtime.${_name}.spirv
            COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/bounds/run_spirv.sh $<TARGET_FILE:kcbinfo>
                    "$<$<BOOL:${KCC_BC_LLVM_SPIRV}>:${KCC_BC_LLVM_SPIRV}>" $<TARGET_FILE:rt_${_name}>

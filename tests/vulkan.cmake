@@ -203,7 +203,7 @@ endfunction()
 set(KCC_VK_OWN_KERNELS cuda_devvar cuda_fp8 cuda_hostprog cuda_lambda cuda_launch cuda_names
     cuda_ptrref cuda_api cuda_bf16 cuda_fp16 cuda_idioms cuda_mathfn cuda_stdlib cuda_texobj
     cl_chatter cl_contract cl_intdot cl_mathfn cl_printf cl_subgroups cl_wgfn cl_workitem
-    cl_images cuda_dynptr cl_switch cl_vec16 cl_vecfn cl_intrel)
+    cl_images cuda_dynptr cl_switch cl_vec16 cl_vecfn cl_intrel cl_wrap8)
 foreach(_name ${KCC_VK_KERNELS} ${KCC_VK_OWN_KERNELS})
   if(TARGET rt_${_name})
     _kcc_vk_run(${_name} rt_${_name} ${_rt_out}/${_name}.kcb)
