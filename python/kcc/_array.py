@@ -1731,6 +1731,23 @@ def _install(cls):
                 return _binary(op, other, self)
 
         def i(self, other):
+            # A whole array whose type the operation keeps, with a whole array of its shape
+            # or a scalar: the kernel writes the array in place (one launch, no temporary; an
+            # element is read before it is written, so x += x is NumPy's too). The first
+            # call of these operand kinds, and everything else, takes the way below.
+            if type(self) is _DA and self._buf is not None:
+                ko = type(other)
+                kx = None if ko is not _DA and ko not in _WEAK and \
+                    not isinstance(other, _np().generic) else _promotion_key(other)
+                hit = _PROMOTED.get((op, self.dtype, kx)) if kx is not None and (
+                    ko is not _DA or other.shape == self.shape and other._buf is not None) \
+                    else None
+                if hit is not None and hit[1] == self.dtype and (
+                        hit[1].kind not in "iu" or _ints_fit(self, other, hit[1])):
+                    k, ct = hit
+                    k(self, other if ko is _DA and other.dtype == ct else
+                      _cast_operand(other, ct), self)
+                    return self
             res = _binary(op, self, other)
             if res is NotImplemented:
                 return res

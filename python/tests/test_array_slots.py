@@ -260,3 +260,49 @@ def test_register_ops_checks():
     x = kcc.asarray(np.arange(4, dtype=np.float32))
     np.testing.assert_array_equal((x + x).get(), np.arange(4) * 2)
     np.testing.assert_array_equal((-x).get(), -np.arange(4))
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.float64, np.int32, np.int64])
+def test_in_place(dt):
+    # From the second call of an operand kind on, x OP= y writes x in place (one launch):
+    # the same object, the same block, NumPy's values, and no block more in use.
+    pool = kcc.get_default_memory_pool()
+    a, b = fresh(600, dt), fresh(600, dt)
+    b[b == 0] = 1
+    x, y = kcc.asarray(a), kcc.asarray(b)
+    gc.collect()
+    used = pool.used_bytes()
+    blk = x._block
+    ops = [("+=", lambda u, v: u.__iadd__(v)), ("-=", lambda u, v: u.__isub__(v)),
+           ("*=", lambda u, v: u.__imul__(v))]
+    if np.dtype(dt).kind == "i":
+        ops += [("//=", lambda u, v: u.__ifloordiv__(v)), ("%=", lambda u, v: u.__imod__(v)),
+                ("^=", lambda u, v: u.__ixor__(v))]
+    else:
+        ops += [("/=", lambda u, v: u.__itruediv__(v))]
+    for _ in range(3):
+        for what, f in ops:
+            for v, w in ((y, b), (3, 3), (dt(2), dt(2))):
+                assert f(x, v) is x
+                with np.errstate(all="ignore"):
+                    f(a, w)
+                np.testing.assert_allclose(x.get(), a, rtol=1e-6, err_msg=what)
+            if np.dtype(dt).kind == "f":  # keep the values in range
+                a[...] = fresh(600, dt)
+                x.copy_to_device(a)
+        x += x
+        a += a
+        np.testing.assert_allclose(x.get(), a, rtol=1e-6)
+    gc.collect()
+    assert x._block is blk and pool.used_bytes() == used
+    if np.dtype(dt).kind == "i":
+        with pytest.raises(TypeError):
+            x += 2.5  # NumPy's same_kind casting refuses float64 into an integer array
+        if dt == np.int32:
+            with pytest.raises(OverflowError):
+                x += 2 ** 40
+    with pytest.raises(ValueError):
+        x += kcc.asarray(np.ones(3, dt))
+    x.free()
+    with pytest.raises(ValueError, match="freed"):
+        x += 1
