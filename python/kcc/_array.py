@@ -2017,8 +2017,10 @@ def _ufunc(op):
 
 
 def _binfunc(op):
+    fop = _FAST_OPS[op] if _FAST_OPS is not None else None  # C: the direct path, else _binary
+
     def f(x, y):
-        r = _binary(op, x, y)
+        r = fop(x, y) if fop is not None else _binary(op, x, y)
         if r is NotImplemented:
             raise TypeError("kcc.%s takes kcc arrays, numpy arrays and numbers" % op)
         return r
