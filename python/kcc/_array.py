@@ -141,6 +141,9 @@ def _binary_expr(op, dt):
     raise AssertionError(op)
 
 
+# The binary operators of Python's syntax (ArrayBase's slots with kcc._fastlaunch).
+_SLOT_OPS = ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "and", "or", "xor",
+             "lshift", "rshift", "lt", "le", "eq", "ne", "gt", "ge")
 _COMPARE = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">="}
 _BINARY = ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "and", "or", "xor",
            "lshift", "rshift", "maximum", "minimum") + tuple(_COMPARE)
@@ -424,6 +427,9 @@ def _math_type(dt):
     return np.dtype(np.float32 if dt.itemsize == 2 else np.float64)
 
 
+_UNARY_K = {}  # (op, operand dtype) -> (kernel, computation type): _unary_kernel's
+
+
 def _unary(op, x):
     np = _np()
     a, t = _operand(x)
@@ -432,6 +438,17 @@ def _unary(op, x):
                         % (op, type(x).__name__))
     dt = np.asarray(a).dtype if not isinstance(a, _core.DeviceArray) and \
         not _core._is_ndarray(a) else a.dtype
+    k, ct = _unary_kernel(op, dt)
+    return k(_cast_operand(a, ct))
+
+
+def _unary_kernel(op, dt):
+    """The kernel of op on operands of dtype dt and the type it computes in (dt's operands
+    are converted to it first): kept per (op, dt), so that its checks and errors run once."""
+    hit = _UNARY_K.get((op, dt))
+    if hit is not None:
+        return hit
+    np = _np()
     if op in ("floor", "ceil", "trunc") and _kind(dt) in "iub":  # NumPy 2 keeps ints (not rint's)
         zt = ct = dt if _kind(dt) != "b" else np.dtype(np.float64)
         expr = "z = x"
@@ -486,7 +503,42 @@ def _unary(op, x):
     if k is None:
         k = _kernels[key] = ElementwiseKernel("%s x" % ct.name, "%s z" % zt.name, expr,
                                               "kcc_%s" % op, options=_EXACT)
-    return k(_cast_operand(a, ct))
+    if len(_UNARY_K) > 4096:
+        _UNARY_K.clear()
+    _UNARY_K[(op, dt)] = k, ct
+    return k, ct
+
+
+# kcc._fastlaunch's direct path of unary operations on whole arrays (-x, abs(x), kcc.sqrt(x)),
+# per operation: a ReduceOp, whose entries (the array's kind, one launch's sources) serve an
+# element-wise plan of one array as well as a reduction's; else _unary.
+def _unary_default(op, x):
+    """_unary(op, x), then its plan handed to the C path when it can take it: x whole and
+    of the type the kernel computes in (no conversion kernel first)."""
+    z = _unary(op, x)
+    if type(x) is _DA and x.base is None and x._off == 0 and x._buf is not None and x.size \
+            and _FAST_UNARY is not None:
+        k, ct = _UNARY_K.get((op, x.dtype), (None, None))
+        pkey = _plan_key((x,)) if ct == x.dtype else None
+        plan = k._plans.get(pkey) if pkey is not None else None
+        if plan is not None:
+            _fast_remember_unary(op, x, plan)
+    return z
+
+
+def _fast_remember_unary(op, x, plan):
+    cfg, news, src = plan
+    dev = _core._current
+    if len(news) != 1 or dev is None or dev._pool is None or type(cfg) is not _N.fast.Launch \
+            or src[:2] != ((0, 0), (0, 1)) or any(kind != 3 for kind, _ in src[2:]):
+        return
+    zshape, zt = news[0]
+    lay = _core._LAYOUT.get((zshape, zt))
+    if lay is None or lay[5] is None:
+        return
+    # In ReduceOp's sources: 0 the array, 4 the result, 3 a value.
+    _FAST_UNARY[op]._remember((x.dtype, x.shape, x._st, dev, dev._pool, lay, zshape, zt, None,
+                               ((cfg, ((0, 0), (4, 0)) + tuple(src[2:])),)))
 
 
 def astype(a, dtype):
@@ -778,6 +830,10 @@ def _fast_remember_reduce(what, a, plan):
 
 _FAST_REDUCE = {w: _N.fast.ReduceOp(functools.partial(_reduce_default, w), _core)
                 for w in ("sum", "prod", "max", "min", "all", "any")} if _N.fast else None
+_UNARY_OPS = tuple(_MATH) + ("negative", "absolute", "invert", "sign", "square", "isnan",
+                             "isinf", "isfinite", "logical_not")
+_FAST_UNARY = {op: _N.fast.ReduceOp(functools.partial(_unary_default, op), _core)
+               for op in _UNARY_OPS} if _N.fast else None
 
 
 def _axis(axis):
@@ -1675,6 +1731,23 @@ def _install(cls):
                 return _binary(op, other, self)
 
         def i(self, other):
+            # A whole array whose type the operation keeps, with a whole array of its shape
+            # or a scalar: the kernel writes the array in place (one launch, no temporary; an
+            # element is read before it is written, so x += x is NumPy's too). The first
+            # call of these operand kinds, and everything else, takes the way below.
+            if type(self) is _DA and self._buf is not None:
+                ko = type(other)
+                kx = None if ko is not _DA and ko not in _WEAK and \
+                    not isinstance(other, _np().generic) else _promotion_key(other)
+                hit = _PROMOTED.get((op, self.dtype, kx)) if kx is not None and (
+                    ko is not _DA or other.shape == self.shape and other._buf is not None) \
+                    else None
+                if hit is not None and hit[1] == self.dtype and (
+                        hit[1].kind not in "iu" or _ints_fit(self, other, hit[1])):
+                    k, ct = hit
+                    k(self, other if ko is _DA and other.dtype == ct else
+                      _cast_operand(other, ct), self)
+                    return self
             res = _binary(op, self, other)
             if res is NotImplemented:
                 return res
@@ -1689,25 +1762,36 @@ def _install(cls):
             return self
         return f, r, i
 
+    # With kcc._fastlaunch the operators are the C base's slots, which call _FAST_OPS and
+    # _FAST_UNARY (python/src/fastlaunch.c, "ArrayBase's operators": a Python method between
+    # the interpreter and the C path was half of x + y's host cost); else these methods.
+    in_c = _FAST_OPS is not None and issubclass(cls, _N.fast.ArrayBase)
     for op, name in (("add", "add"), ("sub", "sub"), ("mul", "mul"), ("truediv", "truediv"),
                      ("floordiv", "floordiv"), ("mod", "mod"), ("pow", "pow"),
                      ("and", "and"), ("or", "or"), ("xor", "xor"), ("lshift", "lshift"),
                      ("rshift", "rshift")):
         f, r, i = binop(op)
-        setattr(cls, "__%s__" % name, f)
-        setattr(cls, "__r%s__" % name, r)
+        if not in_c:
+            setattr(cls, "__%s__" % name, f)
+            setattr(cls, "__r%s__" % name, r)
         setattr(cls, "__i%s__" % name, i)
-    for op in _COMPARE:
-        setattr(cls, "__%s__" % op, binop(op)[0])
+    if not in_c:
+        for op in _COMPARE:
+            setattr(cls, "__%s__" % op, binop(op)[0])
     cls.__matmul__ = lambda self, other: matmul(self, other) if _operand(other)[0] is not \
         None and not isinstance(other, (bool, int, float)) else NotImplemented
     cls.__rmatmul__ = lambda self, other: matmul(other, self) if _operand(other)[0] is not \
         None and not isinstance(other, (bool, int, float)) else NotImplemented
     cls.__hash__ = None  # == is element-wise, as NumPy's
-    cls.__neg__ = lambda self: _unary("negative", self)
     cls.__pos__ = lambda self: self.copy()
-    cls.__abs__ = lambda self: _unary("absolute", self)
-    cls.__invert__ = lambda self: _unary("invert", self)
+    if in_c:
+        ops = {op: _FAST_OPS[op] for op in _SLOT_OPS}
+        ops.update((op, _FAST_UNARY[op]) for op in ("negative", "absolute", "invert"))
+        _N.fast.register_ops(ops)
+    else:
+        cls.__neg__ = lambda self: _unary("negative", self)
+        cls.__abs__ = lambda self: _unary("absolute", self)
+        cls.__invert__ = lambda self: _unary("invert", self)
     # NumPy hands binary operations with a kcc array to the kcc array's reflected methods
     # (np.float32(2) * d), instead of reading the array through __array__.
     cls.__array_ufunc__ = None
@@ -1920,16 +2004,23 @@ def _install(cls):
 
 
 def _ufunc(op):
-    def f(x):
-        return _unary(op, x)
+    fop = _FAST_UNARY[op] if _FAST_UNARY is not None else None
+    if fop is not None:  # C: the direct path, else _unary_default
+        def f(x):
+            return fop(x)
+    else:
+        def f(x):
+            return _unary(op, x)
     f.__name__ = op
     f.__doc__ = "NumPy's %s, element by element on the device." % op
     return f
 
 
 def _binfunc(op):
+    fop = _FAST_OPS[op] if _FAST_OPS is not None else None  # C: the direct path, else _binary
+
     def f(x, y):
-        r = _binary(op, x, y)
+        r = fop(x, y) if fop is not None else _binary(op, x, y)
         if r is NotImplemented:
             raise TypeError("kcc.%s takes kcc arrays, numpy arrays and numbers" % op)
         return r
@@ -1939,9 +2030,7 @@ def _binfunc(op):
 
 
 # The functions kcc exports (kcc.sqrt, kcc.maximum...).
-UFUNCS = {name: _ufunc(name) for name in list(_MATH) + [
-    "negative", "absolute", "invert", "sign", "square", "isnan", "isinf", "isfinite",
-    "logical_not"]}
+UFUNCS = {name: _ufunc(name) for name in _UNARY_OPS}
 UFUNCS["abs"] = UFUNCS["absolute"]
 BINFUNCS = {name: _binfunc(op) for name, op in (
     ("add", "add"), ("subtract", "sub"), ("multiply", "mul"), ("divide", "truediv"),

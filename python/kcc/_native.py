@@ -78,7 +78,7 @@ _kcc = None
 # The launch path in C (kcc._fastlaunch, python/src/fastlaunch.c), or None: launches through
 # ctypes. Looked for where the libraries are ($KCC_LIBDIR, then this package's directory);
 # KCC_PYEXT=0 leaves it unused. fast_error says why there is none (not found, not loadable).
-FAST_VERSION = 6  # the contract with fastlaunch.c (its VERSION)
+FAST_VERSION = 7  # the contract with fastlaunch.c (its VERSION)
 FAST_NAME = "_fastlaunch.abi3.so"
 fast = None
 fast_error = None
