@@ -829,6 +829,24 @@ static uint32_t bool_type(SG *g, const KType *t) {
   return t->kind == KT_VEC ? spv_type_vector(&g->m, b, (int)t->len) : b;
 }
 
+/* Boolean specialisation constant `spec` named `name` with default value `on`, made once
+ * (its id kept in *id), as a vector of t's shape where t is a vector: a select's condition. */
+static uint32_t spec_bool(SG *g, uint32_t *id, bool on, uint32_t spec, const char *name,
+                          const KType *t) {
+  SpvModule *m = &g->m;
+  if (!*id) {
+    *id = spv_id(m);
+    uint32_t ops[2] = {spv_type_bool(m), *id};
+    spv_emit(m, SPV_SEC_GLOBAL, on ? SpvOpSpecConstantTrue : SpvOpSpecConstantFalse, ops, 2);
+    spv_decorate(m, *id, SpvDecorationSpecId, &spec, 1);
+    spv_name(m, *id, name);
+  }
+  if (t->kind != KT_VEC) return *id;
+  uint32_t c[16];
+  for (uint32_t i = 0; i < t->len; i++) c[i] = *id;
+  return sg_op(g, SpvOpCompositeConstruct, bool_type(g, t), (int)t->len, c);
+}
+
 /* The signed-zero fixes of products and sums below (docs/driver-bugs.md 21) are for compilers
  * that fold arithmetic with zeros wrongly: Mesa's (lavapipe; RADV and ANV share its NIR). A
  * boolean specialisation constant, SpecId 7 "kcc.zero_fixes", true unless the runtime knows
@@ -838,19 +856,7 @@ static uint32_t bool_type(SG *g, const KType *t) {
  * zero (or outside 2^-126..2^126) undefined, and NVIDIA's gives NaN for x / 0. As a vector
  * of t's shape, for a select's condition. */
 static uint32_t zero_fixes(SG *g, const KType *t) {
-  SpvModule *m = &g->m;
-  if (!g->vk_zero_fixes) {
-    uint32_t id = spv_id(m), ops[2] = {spv_type_bool(m), id};
-    spv_emit(m, SPV_SEC_GLOBAL, SpvOpSpecConstantTrue, ops, 2);
-    uint32_t spec = 7;
-    spv_decorate(m, id, SpvDecorationSpecId, &spec, 1);
-    spv_name(m, id, "kcc.zero_fixes");
-    g->vk_zero_fixes = id;
-  }
-  if (t->kind != KT_VEC) return g->vk_zero_fixes;
-  uint32_t c[16];
-  for (uint32_t i = 0; i < t->len; i++) c[i] = g->vk_zero_fixes;
-  return sg_op(g, SpvOpCompositeConstruct, bool_type(g, t), (int)t->len, c);
+  return spec_bool(g, &g->vk_zero_fixes, true, 7, "kcc.zero_fixes", t);
 }
 
 /* Exact products and residuals below are Dekker's (a split into halves and four products),
@@ -858,22 +864,10 @@ static uint32_t zero_fixes(SG *g, const KType *t) {
  * its FFMA/DFMA), one Fma gives them: a boolean specialisation constant, SpecId 9
  * "kcc.fma_fused", false unless the runtime knows the driver's Fma rounds once
  * (runtime/vulkan.c), chooses, and the driver folds the other branch away. Dekker's products
- * were most of a double division's cost there (ddiv 14.9x the cubin: bench/RESULTS.md). As a
- * vector of t's shape, for a select's condition. */
+ * cost a double division 18% there (ddiv 0.339 -> 0.279 ms on an H200: bench/RESULTS.md). As
+ * a vector of t's shape, for a select's condition. */
 uint32_t sg_vk_fma_fused(SG *g, const KType *t) {
-  SpvModule *m = &g->m;
-  if (!g->vk_fma_fused) {
-    uint32_t id = spv_id(m), ops[2] = {spv_type_bool(m), id};
-    spv_emit(m, SPV_SEC_GLOBAL, SpvOpSpecConstantFalse, ops, 2);
-    uint32_t spec = 9;
-    spv_decorate(m, id, SpvDecorationSpecId, &spec, 1);
-    spv_name(m, id, "kcc.fma_fused");
-    g->vk_fma_fused = id;
-  }
-  if (t->kind != KT_VEC) return g->vk_fma_fused;
-  uint32_t c[16];
-  for (uint32_t i = 0; i < t->len; i++) c[i] = g->vk_fma_fused;
-  return sg_op(g, SpvOpCompositeConstruct, bool_type(g, t), (int)t->len, c);
+  return spec_bool(g, &g->vk_fma_fused, false, 9, "kcc.fma_fused", t);
 }
 
 /* The driver's Fma(a, b, c). */
