@@ -249,8 +249,10 @@ static void check_floats(Rt *rt) {
       m[j] = sinf(F) + expf(G * 0.01f);
       m[16 + j] = F + (G - F) * 0.25f + fmaf(F, G, 1.0f) + hypotf(F, G);
       float q = F / G;
-      wi[64 * i + j] = -(F > G) - 2 * (q != q) - 4 * (signbit(F) != 0) + (int32_t)F +
-                       sat_i32((double)(F * 1e8f)) + (int32_t)floorf(G);
+      /* the sum wraps on the device: add as uint32_t here (int overflow is undefined in C) */
+      wi[64 * i + j] = (int32_t)((uint32_t)(-(F > G) - 2 * (q != q) - 4 * (signbit(F) != 0)) +
+                                 (uint32_t)(int32_t)F + (uint32_t)sat_i32((double)(F * 1e8f)) +
+                                 (uint32_t)(int32_t)floorf(G));
       float f1 = f[j / 4] + 1.0f;
       wi[64 * i + 16 + j] = (int32_t)(rt_f32_bits(F) ^ byte_of(&f1, j % 4));
       wi[64 * i + 32 + j] = (int32_t)rt_f32_bits(rtz_i2f((int32_t)rt_f32_bits(F)));
