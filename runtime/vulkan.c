@@ -1689,8 +1689,8 @@ static kcrt_status pipeline(kcrt_kernel *k, const uint64_t block[3], size_t dyn,
   /* SpecIds 0-2 the block, 3 the dynamic shared bytes, 7 kcc.zero_fixes and 9 kcc.fma_fused
      (VkBool32s), each where the module has it. */
   static const uint32_t ids[6] = {0, 1, 2, 3, 7, 9};
-  const VkMod *km = k->mod->h;
-  bool has[6] = {true, true, true, has_dyn, km->zero_fixes, km->fma_fused};
+  VkMod *vm = k->mod->h;
+  bool has[6] = {true, true, true, has_dyn, vm->zero_fixes, vm->fma_fused};
   VkSpecializationMapEntry me[6];
   uint32_t nme = 0;
   for (uint32_t d = 0; d < 6; d++)
@@ -1702,13 +1702,12 @@ static kcrt_status pipeline(kcrt_kernel *k, const uint64_t block[3], size_t dyn,
       .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
       .stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
                 .stage = VK_SHADER_STAGE_COMPUTE_BIT,
-                .module = ((VkMod *)k->mod->h)->shader,
+                .module = vm->shader,
                 .pName = k->k->name,
                 .pSpecializationInfo = &spec},
       .layout = kk->layout};
   double t0 = kcrt_now_ms();
   VkPipeline p = VK_NULL_HANDLE;
-  VkMod *vm = k->mod->h;
   VkResult r = vk.vkCreateComputePipelines(c->dev, vm->cache, 1, &ci, NULL, &p);
   if (r == VK_SUCCESS) save_pipelines(c, vm);
   kcrt_status st = KCRT_SUCCESS;

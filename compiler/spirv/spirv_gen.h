@@ -193,6 +193,8 @@ uint32_t sg_vk_exact(SG *g, SpvOp op, uint32_t type, uint32_t a, uint32_t b);
 /* Specialisation constant 9, kcc.fma_fused: true where the driver's Fma rounds once (the
  * runtime says), so an exact product's error is one Fma instead of Dekker's; t's shape. */
 uint32_t sg_vk_fma_fused(SG *g, const KType *t);
+/* The driver's Fma(a, b, c) of float type ft (fused or not: sg_vk_fma_fused says). */
+uint32_t sg_vk_driver_fma(SG *g, uint32_t ft, uint32_t a, uint32_t b, uint32_t c);
 /* IEEE a / b and sqrt(x) of float type t (scalar or vector): Vulkan's OpFDiv and Sqrt are
  * allowed 2.5 and 3 ulp; one fused correction step makes them correctly rounded. */
 uint32_t sg_vk_div(SG *g, const KType *t, uint32_t a, uint32_t b);

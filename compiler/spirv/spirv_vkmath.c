@@ -924,8 +924,7 @@ static void two_prod(VM *v, uint32_t a, uint32_t b, uint32_t *p, uint32_t *e) {
   uint32_t t = add(v, sub(v, mul(v, ah, bh), *p), mul(v, ah, bl));
   uint32_t dekker = add(v, add(v, t, mul(v, al, bh)), mul(v, al, bl));
   /* one fused Fma where the driver's is (sg_vk_fma_fused) */
-  uint32_t fused = sg_opv(v->g, SpvOpExtInst, v->d, 5, v->glsl, (uint32_t)GLSLstd450Fma, a, b,
-                          sg_opv(v->g, SpvOpFNegate, v->d, 1, *p));
+  uint32_t fused = sg_vk_driver_fma(v->g, v->d, a, b, sg_opv(v->g, SpvOpFNegate, v->d, 1, *p));
   *e = sel(v, sg_vk_fma_fused(v->g, kir_type_scalar(KT_F64)), fused, dekker);
 }
 

@@ -870,8 +870,7 @@ uint32_t sg_vk_fma_fused(SG *g, const KType *t) {
   return spec_bool(g, &g->vk_fma_fused, false, 9, "kcc.fma_fused", t);
 }
 
-/* The driver's Fma(a, b, c). */
-static uint32_t driver_fma(SG *g, uint32_t ft, uint32_t a, uint32_t b, uint32_t c) {
+uint32_t sg_vk_driver_fma(SG *g, uint32_t ft, uint32_t a, uint32_t b, uint32_t c) {
   return sg_opv(g, SpvOpExtInst, ft, 5, sg_vk_glsl_import(g), (uint32_t)GLSLstd450Fma, a, b, c);
 }
 
@@ -912,7 +911,7 @@ static uint32_t residual(SG *g, const KType *t, uint32_t n, uint32_t x, uint32_t
   e = sg_vk_exact(g, SpvOpFAdd, ft, e, sg_vk_exact(g, SpvOpFMul, ft, xl, yh));
   e = sg_vk_exact(g, SpvOpFAdd, ft, e, sg_vk_exact(g, SpvOpFMul, ft, xl, yl)); /* x * y = p + e */
   uint32_t dekker = sg_vk_exact(g, SpvOpFSub, ft, sg_vk_exact(g, SpvOpFSub, ft, n, p), e);
-  uint32_t fused = driver_fma(g, ft, sg_opv(g, SpvOpFNegate, ft, 1, x), y, n);
+  uint32_t fused = sg_vk_driver_fma(g, ft, sg_opv(g, SpvOpFNegate, ft, 1, x), y, n);
   return sg_opv(g, SpvOpSelect, ft, 3, sg_vk_fma_fused(g, t), fused, dekker);
 }
 
@@ -972,7 +971,7 @@ uint32_t sg_vk_fma64(SG *g, const KType *t, uint32_t a, uint32_t b, uint32_t c) 
   uint32_t ok = sg_opv(
       g, SpvOpLogicalAnd, bt, 2, sg_vk_is_finite(g, t, r),
       sg_opv(g, SpvOpLogicalAnd, bt, 2, sg_vk_is_finite(g, t, pl), sg_vk_is_finite(g, t, sl)));
-  uint32_t drv = driver_fma(g, ft, a, b, c);
+  uint32_t drv = sg_vk_driver_fma(g, ft, a, b, c);
   r = sg_opv(g, SpvOpSelect, ft, 3, ok, r, drv);
   /* A zero factor: the product p is a signed zero (or NaN), and p + c is c, or a zero negative
    * only when both are, made without float arithmetic (lavapipe got the emulation's zero of
